@@ -1,0 +1,258 @@
+"""Scalars and arrays in two modes: exact (``fractions.Fraction``) and float.
+
+privgeom never mixes the two silently. A value is *exact* when it is an ``int``, a ``Fraction``, a rational string
+(``"3/4"``, ``"0.75"``) or a numpy integer; Python/numpy floats are *float*. Exact arrays are numpy ``object`` arrays
+of ``Fraction``; float arrays are ``float64``.
+
+Examples
+--------
+>>> from privgeom._numeric import parse_scalar, LogRational
+>>> parse_scalar("3/4")
+Fraction(3, 4)
+>>> parse_scalar(0.75)
+0.75
+>>> eps = LogRational(3)
+>>> str(eps), round(float(eps), 6)
+('ln(3)', 1.098612)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterable, Union
+
+import numpy as np
+
+from ._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+
+__all__ = [
+    "Scalar",
+    "ATOL",
+    "MAX_DENSE_ENTRIES",
+    "MAX_EXACT_ENTRIES",
+    "parse_scalar",
+    "is_exact_scalar",
+    "to_exact_array",
+    "to_float_array",
+    "readonly",
+    "check_dense_size",
+    "fraction_str",
+    "scalar_to_json",
+    "scalar_from_json",
+    "LogRational",
+]
+
+Scalar = Union[Fraction, float]
+
+#: Default absolute tolerance of float mode (column sums, signs, cone membership).
+ATOL = 1e-9
+#: Largest dense float array privgeom will allocate (2**26 float64 entries = 512 MiB).
+MAX_DENSE_ENTRIES = 2**26
+#: Largest dense exact (Fraction) array privgeom will allocate (a Fraction costs about 100 bytes or more).
+MAX_EXACT_ENTRIES = 2**22
+
+
+def is_exact_scalar(value: Any) -> bool:
+    """Return True when ``value`` is an exact rational (int, Fraction, numpy integer or rational string)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, Fraction, np.integer)):
+        return True
+    if isinstance(value, str):
+        try:
+            Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            return False
+        return True
+    return False
+
+
+def parse_scalar(value: Any, *, name: str = "value", exact: bool | None = None) -> Scalar:
+    """Parse one number into a ``Fraction`` (exact) or a ``float``.
+
+    Parameters
+    ----------
+    value : int, Fraction, float, str or numpy scalar
+        Strings are parsed as rationals (``"3/4"``, ``"0.75"``, ``"1e-3"``).
+    name : str
+        Name used in error messages.
+    exact : bool, optional
+        ``True`` forces a Fraction (floats are converted exactly, bit for bit); ``False`` forces a float;
+        ``None`` keeps the mode of the input.
+
+    Raises
+    ------
+    InvalidTypeError
+        For booleans, None, complex numbers and other non-numbers.
+    InvalidParameterError
+        For unparsable strings, NaN and infinities.
+
+    Examples
+    --------
+    >>> parse_scalar("2/6"), parse_scalar(3, exact=False), parse_scalar(0.5, exact=True)
+    (Fraction(1, 3), 3.0, Fraction(1, 2))
+    """
+    if isinstance(value, bool) or value is None:
+        raise InvalidTypeError(f"{name} must be a number, got {value!r}")
+    out: Scalar
+    if isinstance(value, str):
+        try:
+            out = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise InvalidParameterError(f"{name} = {value!r} is not a rational number like '3/4' or '0.75'") from None
+    elif isinstance(value, (int, np.integer)):
+        out = Fraction(int(value))
+    elif isinstance(value, Fraction):
+        out = value
+    elif isinstance(value, (float, np.floating)):
+        out = float(value)
+        if not math.isfinite(out):
+            raise InvalidParameterError(f"{name} = {value!r} is not finite")
+    elif isinstance(value, numbers.Rational):
+        out = Fraction(int(value.numerator), int(value.denominator))
+    elif isinstance(value, numbers.Real):
+        out = float(value)
+        if not math.isfinite(out):
+            raise InvalidParameterError(f"{name} = {value!r} is not finite")
+    else:
+        raise InvalidTypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+    if exact is True and isinstance(out, float):
+        return Fraction(out)
+    if exact is False and isinstance(out, Fraction):
+        return float(out)
+    return out
+
+
+def check_dense_size(n_rows: int, n_cols: int, *, exact: bool, what: str) -> None:
+    """Refuse to allocate an ``n_rows x n_cols`` dense array that would exhaust memory.
+
+    Raises
+    ------
+    SizeLimitError
+        When the array has more than ``MAX_EXACT_ENTRIES`` (exact) or ``MAX_DENSE_ENTRIES`` (float) entries.
+    """
+    limit = MAX_EXACT_ENTRIES if exact else MAX_DENSE_ENTRIES
+    entries = int(n_rows) * int(n_cols)
+    if entries > limit:
+        mode = "exact" if exact else "float"
+        raise SizeLimitError(
+            f"{what} would need a dense {n_rows} x {n_cols} {mode} array ({entries:,} entries, limit {limit:,}); "
+            "refused before allocating — use a structured method instead"
+        )
+
+
+def readonly(array: np.ndarray) -> np.ndarray:
+    """Return ``array`` with its write flag cleared (a view; no copy)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def to_exact_array(values: Any, *, name: str = "array") -> np.ndarray:
+    """Convert a nested sequence or array to a numpy object array of Fractions (floats converted bit-exactly)."""
+    arr = np.asarray(values, dtype=object)
+    flat = [parse_scalar(v, name=name, exact=True) for v in arr.ravel()]
+    out = np.empty(arr.shape, dtype=object)
+    out.ravel()[:] = flat if flat else []
+    return out
+
+
+def to_float_array(values: Any) -> np.ndarray:
+    """Convert a nested sequence or array (Fractions allowed) to float64."""
+    arr = np.asarray(values)
+    if arr.dtype == object:
+        return np.vectorize(float, otypes=[float])(arr) if arr.size else arr.astype(float)
+    return arr.astype(float)
+
+
+def fraction_str(value: Scalar) -> str:
+    """Format a Fraction as ``'3/4'`` (or ``'3'``) and a float with ``repr``."""
+    if isinstance(value, Fraction):
+        return str(value)
+    return repr(float(value))
+
+
+def scalar_to_json(value: Scalar) -> str | float:
+    """JSON form of a scalar: exact values as strings (``"3/4"``), floats as numbers."""
+    return str(value) if isinstance(value, Fraction) else float(value)
+
+
+def scalar_from_json(value: Any, *, name: str = "value") -> Scalar:
+    """Inverse of :func:`scalar_to_json`."""
+    return parse_scalar(value, name=name)
+
+
+def _as_fraction_list(values: Iterable[Any]) -> list[Fraction]:
+    return [parse_scalar(v, exact=True) for v in values]  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class LogRational:
+    """The natural logarithm of a positive rational, kept exactly: ``ln(ratio)``.
+
+    Used for exact privacy parameters: ``ε = ln(p/(1-p))`` is ``LogRational(Fraction(p, 1-p))``.
+    Compares, orders and converts to float through the ratio (``ln`` is increasing), so
+    ``LogRational(3) > LogRational(2)`` is decided exactly.
+
+    Examples
+    --------
+    >>> e = LogRational(Fraction(3, 1))
+    >>> e.ratio, str(e), e.to_json()
+    (Fraction(3, 1), 'ln(3)', {'ln': '3', 'value': 1.0986122886681098})
+    >>> LogRational(1) == 0, LogRational(Fraction(9, 4)) < LogRational(3)
+    (True, True)
+    """
+
+    ratio: Fraction
+
+    def __post_init__(self) -> None:
+        ratio = parse_scalar(self.ratio, name="ratio", exact=True)
+        if ratio <= 0:
+            raise InvalidParameterError(f"the logarithm needs a positive ratio, got {ratio}")
+        object.__setattr__(self, "ratio", ratio)
+
+    def __float__(self) -> float:
+        return math.log(self.ratio.numerator) - math.log(self.ratio.denominator)
+
+    def __str__(self) -> str:
+        return f"ln({self.ratio})"
+
+    def _key(self, other: Any) -> tuple[Fraction, Fraction] | None:
+        if isinstance(other, LogRational):
+            return self.ratio, other.ratio
+        if isinstance(other, (int, np.integer)) and int(other) == 0:
+            return self.ratio, Fraction(1)
+        return None
+
+    def __eq__(self, other: Any) -> bool:
+        key = self._key(other)
+        if key is not None:
+            return key[0] == key[1]
+        if isinstance(other, (float, int)):
+            return float(self) == float(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("ln", self.ratio))
+
+    def __lt__(self, other: Any) -> bool:
+        key = self._key(other)
+        if key is not None:
+            return key[0] < key[1]
+        return float(self) < float(other)
+
+    def __le__(self, other: Any) -> bool:
+        return self == other or self < other
+
+    def __gt__(self, other: Any) -> bool:
+        return not self <= other
+
+    def __ge__(self, other: Any) -> bool:
+        return not self < other
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"ln": "<ratio>", "value": <float>}``."""
+        return {"ln": str(self.ratio), "value": float(self)}

@@ -1,0 +1,5 @@
+"""The ``privgeom`` command line (thin layer over the public API)."""
+
+from ._main import main
+
+__all__ = ["main"]

@@ -1,0 +1,121 @@
+"""Neighbour graphs: which datasets are neighbours (differential privacy, Blowfish policies, relaxation).
+
+Nodes are dataset labels (strings), matching :attr:`privgeom.Mechanism.inputs`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import networkx as nx
+
+from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+
+__all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs"]
+
+
+def hamming_graph(k: int) -> nx.Graph:
+    """Bit strings of length ``k`` (reverse lexicographic order), edges between strings at Hamming distance 1.
+
+    Examples
+    --------
+    >>> G = hamming_graph(2)
+    >>> list(G.nodes), sorted(map(sorted, G.edges))
+    (['11', '10', '01', '00'], [['00', '01'], ['00', '10'], ['01', '11'], ['10', '11']])
+    """
+    from ..mechanisms._factories import bit_strings
+
+    labels = bit_strings(k)
+    G = nx.Graph(name=f"hamming({k})")
+    G.add_nodes_from(labels)
+    for s in labels:
+        for j in range(len(s)):
+            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1 :]
+            G.add_edge(s, t)
+    return G
+
+
+def path_graph(n: int) -> nx.Graph:
+    """Counts ``0..n`` with edges ``{c, c+1}`` (a count query whose value changes by one per neighbour).
+
+    Examples
+    --------
+    >>> list(path_graph(3).edges)
+    [('0', '1'), ('1', '2'), ('2', '3')]
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidParameterError(f"path_graph needs an integer n >= 1, got {n!r}")
+    G = nx.Graph(name=f"path({n})")
+    G.add_nodes_from(str(c) for c in range(n + 1))
+    G.add_edges_from((str(c), str(c + 1)) for c in range(n))
+    return G
+
+
+def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
+    """Every pair of datasets are neighbours (local DP on one record with ``n`` values).
+
+    Examples
+    --------
+    >>> complete_graph(3).number_of_edges(), list(complete_graph(["a", "b"]).edges)
+    (3, [('a', 'b')])
+    """
+    if isinstance(labels, int) and not isinstance(labels, bool):
+        if labels < 2:
+            raise InvalidParameterError(f"complete_graph needs at least 2 datasets, got {labels}")
+        labels = [str(i) for i in range(labels)]
+    nodes = [str(x) for x in labels]
+    G = nx.complete_graph(nodes)
+    G.name = f"complete({len(nodes)})"
+    return G
+
+
+def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
+    """Validate a user graph (networkx graph or iterable of label pairs) against a list of dataset labels.
+
+    Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers.
+
+    Raises
+    ------
+    DomainMismatchError
+        A node that is not one of the datasets.
+    InvalidTypeError
+        Something that is neither a graph nor an edge list.
+    """
+    labels = [str(x) for x in inputs]
+    label_set = set(labels)
+    if isinstance(graph, nx.Graph):
+        edges: Iterable[Any] = graph.edges
+        nodes: Iterable[Any] = graph.nodes
+    else:
+        try:
+            edges = [tuple(e) for e in graph]
+        except TypeError:
+            raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
+        nodes = [v for e in edges for v in e]
+
+    def name(v: Any) -> str:
+        s = str(v)
+        if s in label_set:
+            return s
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(labels):
+            return labels[v]
+        raise DomainMismatchError(f"neighbour graph node {v!r} is not one of the datasets {labels[:8]}")
+
+    G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
+    G.add_nodes_from(labels)
+    for v in nodes:
+        name(v)
+    for e in edges:
+        if len(e) != 2:
+            raise InvalidTypeError(f"a neighbour pair must have two datasets, got {e!r}")
+        u, v = name(e[0]), name(e[1])
+        if u == v:
+            raise DomainMismatchError(f"a dataset cannot be its own neighbour: {u!r}")
+        G.add_edge(u, v)
+    return G
+
+
+def edge_index_pairs(graph: nx.Graph, inputs: Sequence[str]) -> list[tuple[int, int]]:
+    """Edges of a validated neighbour graph as sorted ``(i, j)`` column-index pairs (``i < j``)."""
+    index = {s: i for i, s in enumerate(inputs)}
+    return sorted({tuple(sorted((index[u], index[v]))) for u, v in graph.edges})  # type: ignore[misc]

@@ -1,0 +1,97 @@
+"""Factories for standard mechanisms.
+
+Randomized response follows Lin & Kifer (``reference/row-cone.md``, Theorem 4.3): each of ``k`` bits is reported
+truthfully with probability ``p`` and flipped with probability ``1-p``; datasets and outputs are bit strings in
+*reverse lexicographic* order (``11, 10, 01, 00`` for ``k = 2``), so ``M_rr = ⊗^k [[p, 1-p], [1-p, p]]``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .._errors import InvalidParameterError, InvalidTypeError
+from .._numeric import Scalar, check_dense_size, parse_scalar
+from ._mechanism import Mechanism
+
+__all__ = ["randomized_response", "rr_parameter", "bit_strings", "rr_base_matrix", "check_k"]
+
+#: Largest number of bits for which privgeom will enumerate the ``2**k`` datasets at all.
+MAX_BITS = 26
+
+
+def check_k(k: Any, *, limit: int = MAX_BITS, name: str = "k") -> int:
+    """Validate a number of bits ``k`` (a positive int, at most ``limit``)."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise InvalidTypeError(f"{name} must be a positive integer, got {k!r}")
+    k = int(k)
+    if k < 1:
+        raise InvalidParameterError(f"{name} must be >= 1, got {k}")
+    if k > limit:
+        from .._errors import SizeLimitError
+
+        raise SizeLimitError(f"{name} = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {limit})")
+    return k
+
+
+def rr_parameter(p: Any, *, exact: bool | None = None) -> Scalar:
+    """Validate the randomized-response parameter ``p ∈ (1/2, 1]`` (Lin & Kifer, §IV: ``p > 1/2``)."""
+    value = parse_scalar(p, name="p", exact=exact)
+    if not (Fraction(1, 2) < value <= 1) if isinstance(value, Fraction) else not (0.5 < value <= 1.0):
+        raise InvalidParameterError(f"randomized response needs p in (1/2, 1], got p = {value}")
+    return value
+
+
+def bit_strings(k: int) -> list[str]:
+    """The ``2**k`` bit strings of length ``k`` in reverse lexicographic order (``'1…1'`` first, ``'0…0'`` last).
+
+    Examples
+    --------
+    >>> bit_strings(2)
+    ['11', '10', '01', '00']
+    """
+    k = check_k(k)
+    n = 1 << k
+    return [format(n - 1 - i, f"0{k}b") for i in range(n)]
+
+
+def rr_base_matrix(p: Scalar) -> np.ndarray:
+    """The one-bit matrix ``[[p, 1-p], [1-p, p]]`` (rows/columns ordered ``1, 0``)."""
+    if isinstance(p, Fraction):
+        return np.array([[p, 1 - p], [1 - p, p]], dtype=object)
+    return np.array([[p, 1 - p], [1 - p, p]], dtype=float)
+
+
+def randomized_response(k: int, p: Any, *, exact: bool | None = None) -> Mechanism:
+    """Randomized response on ``k`` bits with truth probability ``p`` (Lin & Kifer, Theorem 4.3).
+
+    Parameters
+    ----------
+    k : int
+        Number of bits; the mechanism is ``2**k x 2**k`` (refused when that would exhaust memory).
+    p : rational or float in (1/2, 1]
+        Probability of reporting each bit truthfully. ``"3/4"`` or ``Fraction(3, 4)`` give an exact mechanism.
+    exact : bool, optional
+        Force exact or float mode; default: exact iff ``p`` is rational.
+
+    Examples
+    --------
+    >>> M = randomized_response(2, "3/4")
+    >>> M.inputs
+    ('11', '10', '01', '00')
+    >>> [str(v) for v in M.row("11")]
+    ['9/16', '3/16', '3/16', '1/16']
+    """
+    k = check_k(k)
+    pv = rr_parameter(p, exact=exact)
+    is_exact = isinstance(pv, Fraction)
+    n = 1 << k
+    check_dense_size(n, n, exact=is_exact, what=f"randomized_response(k={k})")
+    base = rr_base_matrix(pv)
+    mat = base
+    for _ in range(k - 1):
+        mat = np.kron(mat, base)
+    labels = bit_strings(k)
+    return Mechanism(mat, inputs=labels, outputs=labels, exact=is_exact)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Set up privgeom on a fresh Debian machine and run one job.
+#
+#   bash scripts/bootstrap.sh analyze   # set up, then the default analysis of randomized response
+#   bash scripts/bootstrap.sh test      # set up, then the whole test suite (what CI runs)
+#   bash scripts/bootstrap.sh -- ARGS   # set up, then `privgeom ARGS`
+#
+# Set-up: installs the Debian packages pycddlib 3 compiles against (libcdd-dev, libgmp-dev, a C compiler and the
+# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with its test extras.
+# Idempotent: a second run only re-checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+job="${1:-analyze}"
+[ $# -gt 0 ] && shift
+
+say() { printf '[privgeom setup] %s\n' "$*" >&2; }
+die() { printf '[privgeom setup] error: %s\n' "$*" >&2; exit 2; }
+
+# --- Python -----------------------------------------------------------------------------------------------------
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  for cand in python3.13 python3.12 python3.11 python3; do
+    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      PY="$cand"; break
+    fi
+  done
+fi
+[ -n "$PY" ] || die "Python >= 3.11 is required; install it (e.g. 'apt-get install python3 python3-venv python3-dev') and re-run."
+
+# --- system packages for pycddlib (exact mode needs GMP) -----------------------------------------------------------
+need=()
+[ -f /usr/include/cddlib/cdd.h ] || [ -f /usr/include/cdd/cdd.h ] || need+=(libcdd-dev)
+[ -f /usr/include/gmp.h ] || [ -n "$(ls /usr/include/*/gmp.h 2>/dev/null)" ] || need+=(libgmp-dev)
+command -v gcc >/dev/null 2>&1 || need+=(gcc)
+inc=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+[ -f "$inc/Python.h" ] || need+=(python3-dev)
+"$PY" -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; else
+    die "missing system packages ${need[*]}: run 'sudo apt-get install ${need[*]}' and re-run this script."
+  fi
+  command -v apt-get >/dev/null 2>&1 || die "missing system packages ${need[*]} (cddlib and GMP headers) and no apt-get here: install them with your package manager and re-run."
+  say "installing system packages: ${need[*]}"
+  $SUDO apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# --- virtual environment --------------------------------------------------------------------------------------------
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv with $("$PY" --version)"
+  "$PY" -m venv .venv
+fi
+VPY=.venv/bin/python
+stamp=.venv/.privgeom-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  say "installing privgeom and its dependencies into .venv"
+  "$VPY" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+  "$VPY" -m pip install -q -e ".[test]" 2>&1 | grep -v "^WARNING: Location" || true
+  "$VPY" -c 'import privgeom' 2>/dev/null || die "pip could not install privgeom (see the messages above)."
+  touch "$stamp"
+fi
+"$VPY" - <<'PYCHECK' || die "pycddlib is installed without its exact (GMP) backend; install libgmp-dev and libcdd-dev, delete .venv and re-run."
+from fractions import Fraction
+import cdd.gmp
+mat = cdd.gmp.matrix_from_array([[Fraction(1, 3), Fraction(-1, 7)]], rep_type=cdd.gmp.RepType.INEQUALITY)
+assert isinstance(mat.array[0][0], Fraction)
+PYCHECK
+
+# --- the job ----------------------------------------------------------------------------------------------------------
+case "$job" in
+  analyze) exec .venv/bin/privgeom analyze "$@" ;;
+  test)
+    export MPLBACKEND=Agg
+    set +e
+    "$VPY" -m pytest "$@"
+    rc=$?
+    set -e
+    [ $rc -eq 5 ] && { say "pytest collected no tests"; exit 1; }
+    exit $rc ;;
+  --) exec .venv/bin/privgeom "$@" ;;
+  *) die "unknown job '$job': use 'analyze', 'test' or '-- ARGS'." ;;
+esac
