@@ -1,0 +1,132 @@
+"""Typed, immutable, printable and JSON-serialisable results.
+
+Every result object of privgeom is a frozen dataclass that inherits :class:`Result`; :func:`to_jsonable` turns it
+(and Fractions, numpy arrays, :class:`~privgeom.LogRational`, mechanisms, cones…) into plain JSON data. New types
+register a converter with ``@to_jsonable.register``.
+
+Examples
+--------
+>>> from dataclasses import dataclass
+>>> from fractions import Fraction
+>>> @dataclass(frozen=True)
+... class Answer(Result):
+...     value: Fraction
+...     note: str
+>>> Answer(Fraction(3, 4), "exact").to_dict()
+{'value': '3/4', 'note': 'exact'}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import math
+from fractions import Fraction
+from functools import singledispatch
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from ._numeric import LogRational
+
+__all__ = ["Result", "to_jsonable"]
+
+
+@singledispatch
+def to_jsonable(obj: Any) -> Any:
+    """Convert ``obj`` to JSON-serialisable data (Fractions become ``"p/q"`` strings)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.repr}
+    if hasattr(obj, "to_json"):
+        return obj.to_json()
+    if hasattr(obj, "to_dict"):
+        return obj.to_dict()
+    raise TypeError(f"privgeom cannot serialise {type(obj).__name__} to JSON")
+
+
+@to_jsonable.register(type(None))
+@to_jsonable.register(bool)
+@to_jsonable.register(str)
+@to_jsonable.register(int)
+def _plain(obj: Any) -> Any:
+    return obj
+
+
+@to_jsonable.register(float)
+def _float(obj: float) -> Any:
+    if math.isfinite(obj):
+        return obj
+    return "inf" if obj > 0 else ("-inf" if obj < 0 else "nan")
+
+
+@to_jsonable.register(Fraction)
+def _fraction(obj: Fraction) -> str:
+    return str(obj)
+
+
+@to_jsonable.register(LogRational)
+def _logr(obj: LogRational) -> Any:
+    return obj.to_json()
+
+
+@to_jsonable.register(np.generic)
+def _npscalar(obj: np.generic) -> Any:
+    return to_jsonable(obj.item())
+
+
+@to_jsonable.register(np.ndarray)
+def _ndarray(obj: np.ndarray) -> Any:
+    return [to_jsonable(v) for v in obj.tolist()] if obj.ndim else to_jsonable(obj.item())
+
+
+@to_jsonable.register(list)
+@to_jsonable.register(tuple)
+def _seq(obj: Any) -> Any:
+    return [to_jsonable(v) for v in obj]
+
+
+@to_jsonable.register(frozenset)
+@to_jsonable.register(set)
+def _set(obj: Any) -> Any:
+    return sorted(to_jsonable(v) for v in obj)
+
+
+@to_jsonable.register(dict)
+def _dict(obj: dict) -> Any:
+    return {str(k): to_jsonable(v) for k, v in obj.items()}
+
+
+@to_jsonable.register(enum.Enum)
+def _enum(obj: enum.Enum) -> Any:
+    return obj.value
+
+
+@to_jsonable.register(nx.Graph)
+def _graph(obj: nx.Graph) -> Any:
+    return {"nodes": [str(v) for v in obj.nodes], "edges": [[str(u), str(v)] for u, v in obj.edges]}
+
+
+class Result:
+    """Mixin for frozen-dataclass results: ``to_dict``, ``to_json`` and a readable ``__str__`` via ``summary``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (Fractions as strings, arrays as lists)."""
+        return {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self) if f.repr}  # type: ignore[arg-type]
+
+    def to_json(self, indent: int | None = 1) -> str:
+        """The result as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def summary(self) -> str:
+        """One-paragraph human-readable description (subclasses override)."""
+        parts = []
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if f.repr:
+                v = getattr(self, f.name)
+                parts.append(f"{f.name}={v if isinstance(v, (str, int, Fraction, LogRational)) else type(v).__name__}")
+        return f"{type(self).__name__}(" + ", ".join(parts) + ")"
+
+    def __str__(self) -> str:
+        return self.summary()

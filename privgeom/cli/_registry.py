@@ -1,0 +1,84 @@
+"""Registry of ``privgeom`` subcommands.
+
+A subcommand module defines ``add_arguments(parser)`` and ``run(args) -> Outcome`` and registers them with
+:func:`command`. The main program adds ``--json`` to every command, prints ``Outcome.text`` (or ``Outcome.data`` as
+JSON with ``--json``) and exits with ``Outcome.code``: 0 yes / 1 no / 2 error. Commands with sub-subcommands
+(``privgeom voting accuracy``) register a parent with :func:`group` and children with ``command(..., parent=...)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+__all__ = ["Outcome", "Command", "COMMANDS", "GROUPS", "command", "group", "EXIT_YES", "EXIT_NO", "EXIT_ERROR"]
+
+EXIT_YES, EXIT_NO, EXIT_ERROR = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a subcommand returns: human text, JSON data and the exit code (0 yes / 1 no)."""
+
+    text: str
+    data: Any
+    code: int = EXIT_YES
+
+
+@dataclass(frozen=True)
+class Command:
+    """A registered subcommand."""
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], Outcome]
+    parent: str | None = None
+    description: str = ""
+
+
+@dataclass
+class _Group:
+    name: str
+    help: str
+    children: dict[str, Command] = field(default_factory=dict)
+
+
+COMMANDS: dict[str, Command] = {}
+GROUPS: dict[str, _Group] = {}
+
+
+def group(name: str, help: str) -> None:
+    """Declare a command group (``privgeom NAME SUBCOMMAND``)."""
+    GROUPS.setdefault(name, _Group(name, help))
+
+
+def command(name: str, help: str, *, parent: str | None = None, description: str = "") -> Callable[
+    [Callable[[argparse.ArgumentParser], None]], Callable[[Callable[[argparse.Namespace], Outcome]], Command]
+]:
+    """Register a subcommand: ``command(name, help)(add_arguments)(run)``.
+
+    Typical use::
+
+        def _args(p): p.add_argument("--k", type=int, default=2)
+        def _run(args): return Outcome("text", {"k": args.k})
+        command("demo", "a demo")(_args)(_run)
+    """
+
+    def with_args(add_arguments: Callable[[argparse.ArgumentParser], None]) -> Callable[
+        [Callable[[argparse.Namespace], Outcome]], Command
+    ]:
+        def with_run(run: Callable[[argparse.Namespace], Outcome]) -> Command:
+            cmd = Command(name, help, add_arguments, run, parent, description)
+            if parent is None:
+                COMMANDS[name] = cmd
+            else:
+                if parent not in GROUPS:
+                    raise KeyError(f"command group {parent!r} is not declared")
+                GROUPS[parent].children[name] = cmd
+            return cmd
+
+        return with_run
+
+    return with_args
