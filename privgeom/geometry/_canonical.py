@@ -1,0 +1,306 @@
+"""Input parsing and the canonical (printable, comparable) form of cone representations.
+
+Canonical form of a cone (both representations), chosen so that equal cones give equal arrays:
+
+* **Linear parts** (equalities of the H-representation, lineality basis of the V-representation): the reduced row
+  echelon form of the subspace (unique for the subspace), each row then scaled by a positive factor — so the first
+  nonzero entry, the pivot, is positive.
+* **Facet normals / rays**: first projected orthogonally onto the orthogonal complement of the linear part (a facet
+  normal is only defined modulo the equalities, a ray modulo the lineality space), then scaled by a *positive*
+  factor (the sign carries meaning: ``a·x ≥ 0`` is not ``-a·x ≥ 0``).
+* **Scaling**: exact rows become primitive integer vectors (gcd 1, stored as ``Fraction`` with denominator 1);
+  float rows get unit max-abs entry, entries below ``atol`` in magnitude are set to 0.
+* **Order**: rows sorted in *decreasing* lexicographic order (so the orthant's facets are the identity matrix), with
+  duplicates removed.
+
+Examples
+--------
+>>> from fractions import Fraction as F
+>>> normalise_rows(np.array([[F(1, 2), F(-3, 4)], [F(0), F(2)]], dtype=object), exact=True).tolist()
+[[Fraction(2, 1), Fraction(-3, 1)], [Fraction(0, 1), Fraction(1, 1)]]
+>>> rref(np.array([[F(0), F(2), F(4)], [F(1), F(1), F(1)]], dtype=object), exact=True).tolist()
+[[Fraction(1, 1), Fraction(0, 1), Fraction(-1, 1)], [Fraction(0, 1), Fraction(1, 1), Fraction(2, 1)]]
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from .._errors import InvalidInputError, InvalidTypeError
+from .._numeric import ATOL, check_dense_size, is_exact_scalar, parse_scalar
+
+__all__ = [
+    "parse_rows",
+    "parse_labels",
+    "rref",
+    "project_out",
+    "normalise_rows",
+    "canonical_pair",
+    "empty",
+    "identity",
+]
+
+
+def empty(dim: int, exact: bool) -> np.ndarray:
+    """A ``0 x dim`` array of the mode's dtype."""
+    return np.zeros((0, dim), dtype=object if exact else float)
+
+
+def identity(dim: int, exact: bool) -> np.ndarray:
+    """The ``dim x dim`` identity in the mode's dtype."""
+    if not exact:
+        return np.eye(dim)
+    out = np.full((dim, dim), Fraction(0), dtype=object)
+    for i in range(dim):
+        out[i, i] = Fraction(1)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------ parsing
+def _row_list(values: Any, name: str) -> list[list[Any]] | np.ndarray:
+    """Turn user input into a 2-D numpy array (numeric dtype) or a list of row lists, rejecting bad shapes."""
+    if isinstance(values, np.ndarray):
+        if values.ndim != 2:
+            raise InvalidInputError(f"{name} must be a 2-D array (one row per vector), got shape {values.shape}")
+        if values.dtype.kind not in "biufO":
+            raise InvalidTypeError(f"{name} must hold numbers, got dtype {values.dtype}")
+        if values.dtype.kind in "biuf":
+            return values
+        return [list(r) for r in values]
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidTypeError(f"{name} must be a 2-D list or array of numbers, got {type(values).__name__}")
+    rows: list[list[Any]] = []
+    for i, row in enumerate(values):
+        if isinstance(row, np.ndarray):
+            row = list(row.ravel()) if row.ndim == 1 else row
+        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
+            raise InvalidInputError(f"row {i} of {name} is {row!r}, not a sequence of numbers")
+        rows.append(list(row))
+    widths = sorted({len(r) for r in rows})
+    if len(widths) > 1:
+        raise InvalidInputError(f"{name} is ragged: rows have lengths {widths}")
+    return rows
+
+
+def parse_rows(values: Any, *, name: str, exact: bool | None, dim: int | None) -> tuple[np.ndarray | None, bool | None]:
+    """Validate one block of rows.
+
+    Returns ``(array, inferred_exact)``; ``array`` is None when ``values`` is None. The array is an object array
+    of Fractions when ``exact`` is True, float64 when False; when ``exact`` is None the raw parsed rows are
+    returned as an object array together with the inferred mode (all entries rational → exact).
+    """
+    if values is None:
+        return None, None
+    rows = _row_list(values, name)
+    if isinstance(rows, np.ndarray):
+        n, width = rows.shape
+        check_dense_size(n, width, exact=bool(exact) if exact is not None else rows.dtype.kind in "biu", what=name)
+        if rows.dtype.kind == "f":
+            bad = np.argwhere(~np.isfinite(rows))
+            if bad.size:
+                r, c = bad[0]
+                raise InvalidInputError(f"{name}[{r}, {c}] = {rows[r, c]!r} is not finite")
+        inferred = rows.dtype.kind in "biu"
+        if dim is not None and n and width != dim:
+            raise InvalidInputError(f"{name} has {width} columns but the cone lives in R^{dim}")
+        mode = inferred if exact is None else exact
+        if mode:
+            arr = np.empty(rows.shape, dtype=object)
+            arr.ravel()[:] = [Fraction(int(v)) if inferred else Fraction(float(v)) for v in rows.ravel()]
+        else:
+            arr = rows.astype(float)
+        return arr.reshape(n, width), inferred
+    n = len(rows)
+    width = len(rows[0]) if rows else (dim if dim is not None else 0)
+    if dim is not None and n and width != dim:
+        raise InvalidInputError(f"{name} has {width} columns but the cone lives in R^{dim}")
+    check_dense_size(n, width, exact=exact is not False, what=name)
+    inferred_exact = True
+    parsed: list[list[Any]] = []
+    for i, row in enumerate(rows):
+        out_row = []
+        for j, v in enumerate(row):
+            if isinstance(v, (bool, np.bool_)):
+                raise InvalidTypeError(f"{name}[{i}, {j}] = {v!r} is a boolean, not a number")
+            if not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
+                if isinstance(v, str):
+                    raise InvalidInputError(f"{name}[{i}, {j}] = {v!r} is not a rational number like '3/4'")
+                if isinstance(v, Fraction) or (hasattr(v, "numerator") and hasattr(v, "denominator")):
+                    v = Fraction(int(v.numerator), int(v.denominator))
+                else:
+                    raise InvalidTypeError(f"{name}[{i}, {j}] = {v!r} ({type(v).__name__}) is not a number")
+            if not is_exact_scalar(v):
+                inferred_exact = False
+                if not math.isfinite(float(v)):
+                    raise InvalidInputError(f"{name}[{i}, {j}] = {v!r} is not finite")
+            out_row.append(v)
+        parsed.append(out_row)
+    mode = inferred_exact if exact is None else exact
+    arr = np.empty((n, width), dtype=object if mode else float)
+    for i, row in enumerate(parsed):
+        for j, v in enumerate(row):
+            arr[i, j] = parse_scalar(v, name=f"{name}[{i}, {j}]", exact=mode)
+    return arr, inferred_exact
+
+
+def parse_labels(labels: Any, dim: int) -> tuple[str, ...]:
+    """Coordinate labels: default ``x0 … x{dim-1}``; otherwise ``dim`` unique strings."""
+    if labels is None:
+        return tuple(f"x{i}" for i in range(dim))
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise InvalidInputError(f"labels must be a sequence of strings, got {labels!r}")
+    out = tuple(str(x) for x in labels)
+    if len(out) != dim:
+        raise InvalidInputError(f"{len(out)} labels {list(out)[:8]} given for a cone in R^{dim}")
+    if len(set(out)) != dim:
+        dup = sorted({x for x in out if out.count(x) > 1})
+        raise InvalidInputError(f"coordinate labels must be unique; repeated: {dup[:8]}")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- linear algebra
+def rref(rows: np.ndarray, *, exact: bool, atol: float = ATOL) -> np.ndarray:
+    """Reduced row echelon form of the row space of ``rows``, zero rows dropped (pivots equal 1)."""
+    dim = rows.shape[1]
+    if exact:
+        m = [list(r) for r in rows]
+        out: list[list[Any]] = []
+        col = 0
+        r0 = 0
+        while r0 < len(m) and col < dim:
+            piv = next((i for i in range(r0, len(m)) if m[i][col] != 0), None)
+            if piv is None:
+                col += 1
+                continue
+            m[r0], m[piv] = m[piv], m[r0]
+            p = m[r0][col]
+            m[r0] = [v / p for v in m[r0]]
+            for i in range(len(m)):
+                if i != r0 and m[i][col] != 0:
+                    f = m[i][col]
+                    m[i] = [a - f * b for a, b in zip(m[i], m[r0])]
+            r0 += 1
+            col += 1
+        out = m[:r0]
+        arr = np.empty((len(out), dim), dtype=object)
+        for i, r in enumerate(out):
+            arr[i, :] = r
+        return arr
+    a = np.array(rows, dtype=float, copy=True)
+    scale = max(1.0, float(np.abs(a).max())) if a.size else 1.0
+    r0 = 0
+    for col in range(dim):
+        if r0 >= len(a):
+            break
+        piv = r0 + int(np.argmax(np.abs(a[r0:, col])))
+        if abs(a[piv, col]) <= atol * scale:
+            a[r0:, col] = 0.0
+            continue
+        a[[r0, piv]] = a[[piv, r0]]
+        a[r0] /= a[r0, col]
+        for i in range(len(a)):
+            if i != r0:
+                a[i] -= a[i, col] * a[r0]
+        r0 += 1
+    out_f = a[:r0]
+    out_f[np.abs(out_f) <= atol] = 0.0
+    return out_f
+
+
+def project_out(rows: np.ndarray, basis: np.ndarray, *, exact: bool) -> np.ndarray:
+    """Orthogonal projection of each row onto the orthogonal complement of ``span(basis)``."""
+    if len(basis) == 0 or len(rows) == 0:
+        return rows.copy()
+    if not exact:
+        q, _ = np.linalg.qr(np.asarray(basis, dtype=float).T)
+        r = np.asarray(rows, dtype=float)
+        return np.asarray(r - (r @ q) @ q.T)
+    ortho: list[list[Fraction]] = []
+    norms: list[Fraction] = []
+    for b in basis:
+        v = list(b)
+        for q_, n_ in zip(ortho, norms):
+            c = sum((x * y for x, y in zip(v, q_)), Fraction(0)) / n_
+            v = [x - c * y for x, y in zip(v, q_)]
+        n = sum((x * x for x in v), Fraction(0))
+        if n != 0:
+            ortho.append(v)
+            norms.append(n)
+    out = np.empty(rows.shape, dtype=object)
+    for i, r in enumerate(rows):
+        v = list(r)
+        for q_, n_ in zip(ortho, norms):
+            c = sum((x * y for x, y in zip(v, q_)), Fraction(0)) / n_
+            if c:
+                v = [x - c * y for x, y in zip(v, q_)]
+        out[i, :] = v
+    return out
+
+
+def _primitive(row: Sequence[Fraction]) -> list[Fraction]:
+    den = 1
+    for v in row:
+        den = den * v.denominator // math.gcd(den, v.denominator)
+    ints = [int(v * den) for v in row]
+    g = 0
+    for n in ints:
+        g = math.gcd(g, n)
+    if g == 0:
+        return [Fraction(0)] * len(row)
+    return [Fraction(v // g) for v in ints]
+
+
+def normalise_rows(rows: np.ndarray, *, exact: bool, atol: float = ATOL, sign: bool = False) -> np.ndarray:
+    """Scale every row positively (primitive integers / unit max-abs), drop zero rows and duplicates, sort.
+
+    With ``sign=True`` (linear parts) the first nonzero entry is also made positive.
+    """
+    dim = rows.shape[1]
+    out: list[tuple[Any, ...]] = []
+    for r in rows:
+        v: list[Any]
+        if exact:
+            v = _primitive(list(r))
+            if all(x == 0 for x in v):
+                continue
+        else:
+            f = np.asarray(r, dtype=float)
+            m = float(np.abs(f).max()) if f.size else 0.0
+            if m <= atol:
+                continue
+            f = f / m
+            f[np.abs(f) <= atol] = 0.0
+            v = [float(x) for x in f]
+        if sign:
+            first = next(x for x in v if x != 0)
+            if first < 0:
+                v = [-x for x in v]
+        out.append(tuple(v))
+    if exact:
+        uniq = sorted(set(out), reverse=True)
+    else:
+        uniq = []
+        for t in sorted(out, key=lambda t: tuple(round(x / atol) * atol for x in t) if atol > 0 else t, reverse=True):
+            if not uniq or max(abs(a - b) for a, b in zip(t, uniq[-1])) > atol:
+                uniq.append(t)
+    arr = np.empty((len(uniq), dim), dtype=object if exact else float)
+    for i, t in enumerate(uniq):
+        arr[i, :] = t
+    return arr
+
+
+def canonical_pair(
+    rows: np.ndarray, lin_rows: np.ndarray, *, exact: bool, atol: float = ATOL
+) -> tuple[np.ndarray, np.ndarray]:
+    """Canonical form of an *irredundant* pair (facets, equalities) or (rays, lineality); see the module doc."""
+    basis = rref(lin_rows, exact=exact, atol=atol) if len(lin_rows) else lin_rows
+    lin = normalise_rows(basis, exact=exact, atol=atol, sign=True) if len(basis) else basis
+    # keep the RREF order (pivot columns increasing) rather than re-sorting: it is already canonical, and decreasing
+    # lexicographic order coincides with it for primitive rows whose first nonzero entry is positive.
+    proj = project_out(rows, basis, exact=exact)
+    main = normalise_rows(proj, exact=exact, atol=atol)
+    return main, lin

@@ -1,0 +1,319 @@
+"""Private wrapper around pycddlib: the only module of privgeom that imports ``cdd``.
+
+All functions speak *homogeneous* rows (no constant column): an H-row ``a`` means ``a·x ≥ 0`` (or ``a·x = 0`` when
+it is a linearity), a V-row ``v`` is a ray (or a lineality direction). The pycddlib convention — an H-row
+``[b, -A]`` means ``b - A x ≥ 0`` and a generator ``[0, v]`` is a ray, ``[1, v]`` a point — is handled here: for a
+cone ``b = 0`` and ``a·x ≥ 0`` is the pycddlib row ``[0, *a]``.
+
+Exact mode uses ``cdd.gmp`` (GMP rationals in, ``fractions.Fraction`` out); float mode uses ``cdd`` (double
+precision). Sizes are checked *before* calling the double description method (:data:`MAX_DD_DIM`,
+:data:`MAX_DD_ENTRIES`, :data:`MAX_FM_ROWS`) because cdd cannot be interrupted once it runs. Any failure of cdd
+is re-raised as :class:`~privgeom.SolverError` — never read as a "no".
+
+Examples
+--------
+>>> import numpy as np
+>>> from fractions import Fraction
+>>> rays = np.array([[Fraction(1), Fraction(0)], [Fraction(1), Fraction(1)]], dtype=object)
+>>> facets, equalities = v_to_h(rays, np.zeros((0, 2), dtype=object), exact=True)
+>>> sorted(tuple(int(v) for v in row) for row in facets), equalities.shape
+([(0, 1), (1, -1)], (0, 2))
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Sequence
+
+import cdd
+import cdd.gmp
+import numpy as np
+
+from .._errors import SizeLimitError, SolverError
+
+__all__ = [
+    "MAX_DD_DIM",
+    "MAX_DD_ENTRIES",
+    "MAX_CANON_ENTRIES",
+    "MAX_FM_ROWS",
+    "canonicalize",
+    "v_to_h",
+    "h_to_v",
+    "block_eliminate",
+    "fourier_eliminate",
+    "exact_linprog",
+]
+
+#: Largest ambient dimension for which privgeom runs the double description method (H↔V conversion,
+#: block elimination). Beyond it the number of facets/rays can explode; use a structured method instead.
+MAX_DD_DIM = 64
+#: Largest ``rows × columns`` of an input to the double description method.
+MAX_DD_ENTRIES = 20_000
+#: Largest ``rows × columns`` given to cdd's LP-based canonicalisation (redundancy removal).
+MAX_CANON_ENTRIES = 400_000
+#: Largest number of inequalities Fourier–Motzkin elimination may hold after any elimination step.
+MAX_FM_ROWS = 5_000
+
+_INEQ = cdd.RepType.INEQUALITY
+_GEN = cdd.RepType.GENERATOR
+
+
+def _module(exact: bool) -> Any:
+    return cdd.gmp if exact else cdd
+
+
+def _check_dd(n_rows: int, dim: int, what: str) -> None:
+    if dim > MAX_DD_DIM:
+        raise SizeLimitError(
+            f"{what}: ambient dimension {dim} exceeds the double-description limit MAX_DD_DIM = {MAX_DD_DIM}; "
+            "refused before running cdd (the number of facets/rays can grow exponentially)"
+        )
+    if n_rows * (dim + 1) > MAX_DD_ENTRIES:
+        raise SizeLimitError(
+            f"{what}: {n_rows} rows x {dim} coordinates = {n_rows * (dim + 1):,} entries exceeds the "
+            f"double-description limit MAX_DD_ENTRIES = {MAX_DD_ENTRIES:,}; refused before running cdd"
+        )
+
+
+def _build(rows: np.ndarray, lin_rows: np.ndarray, rep: Any, exact: bool) -> Any:
+    """A cdd matrix with the inequalities/rays ``rows`` followed by the linearities ``lin_rows``."""
+    mod = _module(exact)
+    zero: Any = Fraction(0) if exact else 0.0
+    conv = Fraction if exact else float
+    array: list[list[Any]] = []
+    for r in list(rows) + list(lin_rows):
+        array.append([zero] + [conv(v) for v in r])
+    lin = set(range(len(rows), len(rows) + len(lin_rows)))
+    try:
+        return mod.matrix_from_array(array, lin_set=lin, rep_type=rep)
+    except Exception as err:  # pragma: no cover - cdd rejects only malformed input, which we validate earlier
+        raise SolverError(f"pycddlib could not build a {len(array)} x {rows.shape[1] + 1} matrix: {err}") from err
+
+
+def _split(mat: Any, dim: int, exact: bool, *, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """Split a cdd matrix into (non-linearity rows, linearity rows) as homogeneous arrays of width ``dim``.
+
+    For H-matrices rows ``[b, a]`` with ``a = 0`` and ``b > 0`` (the trivial ``1 ≥ 0``) are dropped; for
+    V-matrices the points ``[1, v]`` are dropped after checking that the only point is the origin.
+    """
+    dtype: Any = object if exact else float
+    conv: Any = Fraction if exact else float
+    lin = set(mat.lin_set)
+    plain: list[list[Any]] = []
+    linear: list[list[Any]] = []
+    for i, row in enumerate(mat.array):
+        head = conv(row[0])
+        body = [conv(v) for v in row[1:]]
+        if len(body) != dim:
+            raise SolverError(f"pycddlib returned a row of width {len(body)}, expected {dim}")
+        if head != 0:
+            if kind == "V":
+                if any(abs(v) > (0 if exact else 1e-7) for v in body):
+                    raise SolverError(f"pycddlib returned the point {body} for a cone (expected only the origin)")
+                continue
+            if all(v == 0 for v in body) and head > 0:
+                continue
+            if exact or abs(head) > 1e-7:
+                raise SolverError(f"pycddlib returned the inhomogeneous row {[head, *body]} for a cone")
+        if all(v == 0 for v in body):
+            continue
+        (linear if i in lin else plain).append(body)
+    out_plain = np.array(plain, dtype=dtype).reshape(len(plain), dim)
+    out_lin = np.array(linear, dtype=dtype).reshape(len(linear), dim)
+    return out_plain, out_lin
+
+
+def _independent(rows: np.ndarray, exact: bool) -> bool:
+    from ._canonical import rref
+
+    if exact:
+        return len(rref(rows, exact=True)) == len(rows)
+    a = np.asarray(rows, dtype=float)
+    a = a / np.abs(a).max(axis=1, keepdims=True)
+    return bool(np.linalg.matrix_rank(a, tol=1e-9 * max(a.shape)) == len(a))
+
+
+def canonicalize(
+    rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Remove redundant rows and find implicit linearities (``cdd.implicit_linearity_rows``, ``cdd.redundant_rows``).
+
+    Zero rows are dropped first; linearly independent systems are returned unchanged (they are irredundant).
+
+    Parameters
+    ----------
+    rows, lin_rows : 2-D arrays with the same number of columns
+        Inequalities ``a·x ≥ 0`` and equalities (``kind="H"``), or rays and lineality directions (``kind="V"``).
+    kind : {"H", "V"}
+    exact : bool
+
+    Returns
+    -------
+    (rows, lin_rows)
+        An irredundant system describing the same cone (linearity rows not yet in a canonical basis).
+    """
+    dim = rows.shape[1]
+    rows = rows[[any(v != 0 for v in r) for r in rows]].reshape(-1, dim)
+    lin_rows = lin_rows[[any(v != 0 for v in r) for r in lin_rows]].reshape(-1, dim)
+    n = len(rows) + len(lin_rows)
+    if n == 0:
+        return rows, lin_rows
+    if n <= dim and _independent(np.concatenate([rows, lin_rows]), exact):
+        # Linearly independent rows are irredundant and carry no implicit linearity (for H: some x makes every
+        # inequality strict; for V: no nonnegative combination of the rays vanishes): nothing for cdd to do.
+        return rows, lin_rows
+    if n * (dim + 1) > MAX_CANON_ENTRIES:
+        raise SizeLimitError(
+            f"canonicalising {n} rows in dimension {dim} ({n * (dim + 1):,} entries) exceeds "
+            f"MAX_CANON_ENTRIES = {MAX_CANON_ENTRIES:,}; refused before running cdd"
+        )
+    mod = _module(exact)
+    rep = _INEQ if kind == "H" else _GEN
+    mat = _build(rows, lin_rows, rep, exact)
+    try:
+        # Same result as cdd.matrix_canonicalize (implicit linearities, then serial redundancy removal), but
+        # cdd's redundant_rows is about ten times faster than its matrix_redundancy_remove on FM systems.
+        implicit = set(mod.implicit_linearity_rows(mat))
+        lin_all = set(range(len(rows), n)) | implicit
+        if implicit:
+            mat = mod.matrix_from_array(mat.array, lin_set=lin_all, rep_type=rep)
+        redundant = set(mod.redundant_rows(mat))
+    except Exception as err:
+        raise SolverError(f"pycddlib failed to canonicalise a {n} x {dim} {kind}-representation: {err}") from err
+    allrows = np.concatenate([rows, lin_rows])
+    plain = [i for i in range(n) if i not in lin_all and i not in redundant]
+    linear = [i for i in sorted(lin_all)]
+    return allrows[plain].reshape(len(plain), dim), allrows[linear].reshape(len(linear), dim)
+
+
+def _convert(rows: np.ndarray, lin_rows: np.ndarray, *, source: str, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    dim = rows.shape[1]
+    n = len(rows) + len(lin_rows)
+    what = "H-to-V conversion" if source == "H" else "V-to-H conversion"
+    _check_dd(n, dim, what)
+    mod = _module(exact)
+    mat = _build(rows, lin_rows, _INEQ if source == "H" else _GEN, exact)
+    try:
+        poly = mod.polyhedron_from_matrix(mat)
+        out = mod.copy_generators(poly) if source == "H" else mod.copy_inequalities(poly)
+    except Exception as err:
+        raise SolverError(f"pycddlib failed in the {what} of {n} rows in dimension {dim}: {err}") from err
+    return _split(out, dim, exact, kind="V" if source == "H" else "H")
+
+
+def v_to_h(rays: np.ndarray, lineality: np.ndarray, *, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Facets and equalities of ``cone(rays) + span(lineality)`` (double description; not yet canonical).
+
+    The caller must handle the empty generator set (the trivial cone ``{0}``) itself.
+    """
+    return _convert(rays, lineality, source="V", exact=exact)
+
+
+def h_to_v(facets: np.ndarray, equalities: np.ndarray, *, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Extreme rays and lineality directions of ``{x : F x ≥ 0, E x = 0}`` (not yet canonical).
+
+    The caller must handle the empty system (the whole space) itself.
+    """
+    return _convert(facets, equalities, source="H", exact=exact)
+
+
+def block_eliminate(
+    facets: np.ndarray, equalities: np.ndarray, eliminate: Sequence[int], *, exact: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Project ``{x : F x ≥ 0, E x = 0}`` by eliminating the coordinates ``eliminate`` (``cdd.block_elimination``).
+
+    Returns the (possibly redundant) system over the remaining coordinates, in their original order.
+    """
+    dim = facets.shape[1]
+    keep = dim - len(set(eliminate))
+    n = len(facets) + len(equalities)
+    _check_dd(n, dim, "block elimination")
+    mat = _build(facets, equalities, _INEQ, exact)
+    try:
+        out = _module(exact).block_elimination(mat, {int(j) + 1 for j in eliminate})
+    except Exception as err:
+        raise SolverError(f"pycddlib block elimination failed ({n} rows, dimension {dim}): {err}") from err
+    return _split(out, keep, exact, kind="H")
+
+
+def fourier_eliminate(inequalities: np.ndarray, n_last: int, *, exact: bool) -> np.ndarray:
+    """Eliminate the last ``n_last`` coordinates of ``{x : A x ≥ 0}`` one at a time (``cdd.fourier_elimination``).
+
+    At every step the coordinate with the fewest new rows (``n_pos · n_neg − n_pos − n_neg``, the classic greedy
+    rule) is moved to the last column and eliminated; redundant rows are then removed with
+    ``cdd.matrix_canonicalize`` and the row count is checked against :data:`MAX_FM_ROWS`. Equalities must have
+    been split into two inequalities by the caller. Returns the system over the first ``width - n_last``
+    coordinates, in their original order.
+    """
+    rows = inequalities
+    mod = _module(exact)
+    keep = rows.shape[1] - n_last
+    for step in range(n_last):
+        width = rows.shape[1]
+        if len(rows) == 0:
+            return rows[:, :keep]
+        cands = list(range(keep, width))
+
+        def cost(j: int) -> int:
+            pos = sum(1 for v in rows[:, j] if v > 0)
+            neg = sum(1 for v in rows[:, j] if v < 0)
+            return pos * neg - pos - neg
+
+        best = min(cands, key=cost)
+        order = [j for j in range(width) if j != best] + [best]
+        rows = rows[:, order]
+        mat = _build(rows, rows[:0], _INEQ, exact)
+        try:
+            out = mod.fourier_elimination(mat)
+        except Exception as err:
+            raise SolverError(f"pycddlib Fourier-Motzkin elimination failed ({len(rows)} rows): {err}") from err
+        if len(out.array) > MAX_FM_ROWS:
+            raise SizeLimitError(
+                f"Fourier-Motzkin elimination produced {len(out.array):,} inequalities after step {step + 1} "
+                f"(limit MAX_FM_ROWS = {MAX_FM_ROWS:,}); use method='block' or 'generators'"
+            )
+        plain, lin = _split(out, width - 1, exact, kind="H")
+        both = np.concatenate([plain, lin, -lin]) if len(lin) else plain
+        rows, lin = canonicalize(both, both[:0], kind="H", exact=exact)
+        if len(lin):
+            rows = np.concatenate([rows, lin, -lin])
+    return rows
+
+
+def exact_linprog(array: Sequence[Sequence[Any]], *, maximize: bool = True) -> tuple[str, list[Fraction] | None, Any]:
+    """Solve an LP exactly with cdd's GMP simplex (``cdd.gmp.linprog_from_array`` + ``linprog_solve``).
+
+    ``array`` uses pycddlib's layout: every row but the last is a constraint ``[b, *(-a)]`` meaning
+    ``b - a·x ≥ 0``; the last row ``[c0, *c]`` is the objective ``c0 + c·x``.
+
+    Returns
+    -------
+    (status, x, value)
+        ``status`` is ``"optimal"`` (``x`` the primal solution, ``value`` the optimum), ``"infeasible"`` or
+        ``"unbounded"`` (``x`` and ``value`` None).
+
+    Raises
+    ------
+    SolverError
+        cdd failed or stopped with any other status.
+
+    Examples
+    --------
+    >>> status, x, value = exact_linprog([[1, -1, 0], [1, 0, -1], [0, 1, 1]])   # max x0 + x1, x0 ≤ 1, x1 ≤ 1
+    >>> status, x, value
+    ('optimal', [Fraction(1, 1), Fraction(1, 1)], Fraction(2, 1))
+    """
+    rows = [[Fraction(v) for v in row] for row in array]
+    try:
+        lp = cdd.gmp.linprog_from_array(rows, obj_type=cdd.LPObjType.MAX if maximize else cdd.LPObjType.MIN)
+        cdd.gmp.linprog_solve(lp)
+    except Exception as err:
+        raise SolverError(f"cdd exact LP failed ({len(rows)} rows): {err}") from err
+    status = lp.status
+    if status == cdd.LPStatusType.OPTIMAL:
+        return "optimal", [Fraction(v) for v in lp.primal_solution], Fraction(lp.obj_value)
+    if status in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
+        return "infeasible", None, None
+    if status in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT):
+        return "unbounded", None, None
+    raise SolverError(f"cdd exact LP ended with status {status!r}")

@@ -1,0 +1,166 @@
+"""Operations on cones: projection (three methods), intersection, containment with witnesses, mode changes.
+
+The methods of :class:`~privgeom.geometry._cone.Cone` delegate here. Projection onto a set of coordinates is the
+relaxation step of Lin & Kifer's Section V (Fourier–Motzkin on the facets, or equivalently projecting generators).
+
+Examples
+--------
+>>> from privgeom.geometry import Cone
+>>> c = Cone.from_generators([[1, 2, 3], [0, 1, 1]], labels=["a", "b", "c"])
+>>> [project(c, [2, 0], m).rays.tolist() for m in ("generators", "block")]
+[[[Fraction(3, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(0, 1)]], [[Fraction(3, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(0, 1)]]]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .._errors import DomainMismatchError, InvalidTypeError
+from .._numeric import readonly
+from . import _cdd
+from ._canonical import canonical_pair, empty, normalise_rows
+from ._cone import Cone
+from ._cone_results import Containment
+
+__all__ = ["project", "intersect", "issubset", "equals", "to_float", "to_exact"]
+
+
+def project(cone: Cone, keep: list[int], method: str) -> Cone:
+    """Project ``cone`` onto the coordinates ``keep`` (indices, in the requested order)."""
+    labels = [cone.labels[i] for i in keep]
+    ex, atol = cone.exact, cone.atol
+    dim = len(keep)
+    if method == "generators":
+        rays, lin = cone.rays, cone.lineality
+        return Cone.from_generators(rays[:, keep], lin[:, keep], exact=ex, labels=labels, atol=atol)
+    facets, eqs = cone.facets, cone.equalities
+    drop = [j for j in range(cone.ambient_dim) if j not in set(keep)]
+    if len(facets) + len(eqs) == 0:
+        return Cone.from_facets(empty(dim, ex), exact=ex, labels=labels, atol=atol)
+    if not drop:
+        return Cone.from_facets(facets[:, keep], eqs[:, keep], exact=ex, labels=labels, atol=atol)
+    if method == "block":
+        f, e = _cdd.block_eliminate(facets, eqs, drop, exact=ex)
+        kept_sorted = sorted(keep)
+        order = [kept_sorted.index(i) for i in keep]
+        return Cone.from_facets(f[:, order], e[:, order], exact=ex, labels=labels, atol=atol)
+    # Fourier–Motzkin: kept coordinates first (requested order), eliminated ones last; equalities as two rows.
+    perm = keep + drop
+    rows = np.concatenate([facets, eqs, -eqs]) if len(eqs) else facets
+    rows = rows[:, perm]
+    out = _cdd.fourier_eliminate(rows, len(drop), exact=ex)
+    return Cone.from_facets(out.reshape(len(out), dim), exact=ex, labels=labels, atol=atol)
+
+
+def _common(a: Cone, b: Cone, what: str) -> tuple[Cone, Cone, bool]:
+    if not isinstance(b, Cone):
+        raise InvalidTypeError(f"{what} needs another Cone, got {type(b).__name__}")
+    if a.labels != b.labels:
+        raise DomainMismatchError(
+            f"{what}: the cones have different coordinate labels {list(a.labels)[:8]} and {list(b.labels)[:8]}"
+        )
+    if a.exact and b.exact:
+        return a, b, True
+    return (a.to_float() if a.exact else a), (b.to_float() if b.exact else b), False
+
+
+def intersect(a: Cone, b: Cone) -> Cone:
+    """``a ∩ b``; exact when both are, otherwise float (the exact one converted)."""
+    a, b, ex = _common(a, b, "intersect")
+    f = np.concatenate([a.facets, b.facets])
+    e = np.concatenate([a.equalities, b.equalities])
+    return Cone.from_facets(f, e, exact=ex, labels=a.labels, atol=max(a.atol, b.atol))
+
+
+def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> tuple[Any, ...] | None:
+    """First (most violated) row of ``cone`` that the generator violates: (witness, normal, value, kind)."""
+    xs = 1.0 if exact else max(1.0, float(np.abs(gen.astype(float)).max()))
+    atol = cone.atol
+    best: tuple[Any, ...] | None = None
+    worst = 0.0
+    for kind, rows in (("equality", cone.equalities), ("facet", cone.facets)):
+        for a in rows:
+            if exact:
+                val: Any = sum((u * v for u, v in zip(a, gen)), Fraction(0))
+                tol = 0.0
+            else:
+                val = float(np.dot(a.astype(float), gen.astype(float)))
+                tol = atol * float(np.abs(a.astype(float)).max()) * xs
+            w = gen
+            if kind == "equality" or two_sided:
+                bad = abs(val) > tol
+                if bad and val > 0 and kind == "facet":
+                    w, val = -gen, -val
+            else:
+                bad = val < -tol
+            score = -abs(float(val)) / float(max(abs(v) for v in a))
+            if bad and (best is None or score < worst):
+                best, worst = (w, a, val, kind), score
+        if best is not None:
+            return best
+    return best
+
+
+def issubset(a: Cone, b: Cone, direction: str = "self <= other") -> Containment:
+    """``a ⊆ b`` iff every generator of ``a`` satisfies the H-representation of ``b``."""
+    a, b, ex = _common(a, b, "issubset")
+    gens = [(r, False) for r in a.rays] + [(lv, True) for lv in a.lineality]
+    for g, two_sided in gens:
+        v = _violation(g, b, ex, two_sided)
+        if v is not None:
+            w, normal, val, kind = v
+            return Containment(False, readonly(np.asarray(w)), readonly(np.asarray(normal)), val, kind, direction, ex)
+    return Containment(True, None, None, None, None, direction, ex)
+
+
+def equals(a: Cone, b: Cone) -> Containment:
+    """``a == b`` as two containments; the first failing direction is reported with its witness."""
+    first = issubset(a, b, "self <= other")
+    if not first.holds:
+        return first
+    second = issubset(b, a, "other <= self")
+    if not second.holds:
+        return second
+    return Containment(True, None, None, None, None, "both", first.exact and second.exact)
+
+
+def _float_pair(pair: tuple[np.ndarray, np.ndarray] | None, atol: float) -> tuple[np.ndarray, np.ndarray] | None:
+    if pair is None:
+        return None
+    main = normalise_rows(pair[0].astype(float), exact=False, atol=atol) if len(pair[0]) else pair[0].astype(float)
+    lin = normalise_rows(pair[1].astype(float), exact=False, atol=atol, sign=True) if len(pair[1]) else pair[1].astype(float)
+    return main, lin
+
+
+def to_float(cone: Cone) -> Cone:
+    """Float copy of ``cone`` (canonical rows rescaled to unit max-abs entry; no cdd call)."""
+    if not cone.exact:
+        return cone
+    h = _float_pair(cone._h, cone.atol)
+    v = _float_pair(cone._v, cone.atol)
+    return Cone._make(cone.labels, False, cone.atol, h, v)
+
+
+def to_exact(cone: Cone, *, max_denominator: int | None = None) -> Cone:
+    """Exact copy of a float cone (bit-exact or ``limit_denominator`` conversion, then ``cdd.gmp`` canonical form)."""
+    if cone.exact:
+        return cone
+
+    def conv(arr: np.ndarray) -> np.ndarray:
+        out = np.empty(arr.shape, dtype=object)
+        for idx, v in np.ndenumerate(arr):
+            f = Fraction(float(v))
+            out[idx] = f.limit_denominator(max_denominator) if max_denominator else f
+        return out
+
+    if cone._h is not None:
+        f, e = cone._h
+        return Cone.from_facets(conv(f), conv(e), exact=True, labels=cone.labels, atol=cone.atol)
+    r, lin = cone.rays, cone.lineality
+    return Cone.from_generators(conv(r), conv(lin), exact=True, labels=cone.labels, atol=cone.atol)
+
+
+__all__ += ["canonical_pair"]  # re-exported for tests of the canonical form

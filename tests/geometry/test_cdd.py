@@ -1,0 +1,75 @@
+"""The private pycddlib wrapper and the canonical-form helpers."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from privgeom import SolverError
+from privgeom.geometry import _cdd
+from privgeom.geometry._canonical import canonical_pair, normalise_rows, project_out, rref
+
+
+def arr(rows: list[list[int]]) -> np.ndarray:
+    out = np.empty((len(rows), len(rows[0]) if rows else 0), dtype=object)
+    for i, r in enumerate(rows):
+        out[i, :] = [F(v) for v in r]
+    return out
+
+
+def test_exact_linprog_statuses() -> None:
+    assert _cdd.exact_linprog([[1, -1, 0], [1, 0, -1], [0, 1, 1]]) == ("optimal", [F(1), F(1)], F(2))
+    assert _cdd.exact_linprog([[0, 1], [0, 1]])[0] == "unbounded"  # max x0 subject to x0 ≥ 0
+    assert _cdd.exact_linprog([[-1, 1], [2, -1], [0, 1]]) == ("optimal", [F(2)], F(2))  # max x0, 1 ≤ x0 ≤ 2
+    assert _cdd.exact_linprog([[-1, 1], [0, -1], [0, 1]])[0] == "infeasible"  # x0 ≥ 1 and x0 ≤ 0
+    status, x, value = _cdd.exact_linprog([["1/2", -1], [0, 1], [0, -1]], maximize=False)  # min -x0, x0 ≤ 1/2
+    assert (status, x, value) == ("optimal", [F(1, 2)], F(-1, 2))
+
+
+def test_exact_linprog_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cdd.gmp
+
+    def boom(*a: object, **k: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cdd.gmp, "linprog_solve", boom)
+    with pytest.raises(SolverError, match="boom"):
+        _cdd.exact_linprog([[1, -1], [0, 1]])
+
+
+def test_canonicalize_finds_implicit_linearity_and_redundancy() -> None:
+    rows, lin = _cdd.canonicalize(arr([[1, 0], [-1, 0], [1, 1], [0, 1], [0, 2]]), arr([]).reshape(0, 2),
+                                  kind="H", exact=True)
+    assert len(lin) >= 1 and all(r[1] == 0 for r in lin)
+    assert len(rows) == 1 and rows[0][1] > 0
+    # independent rows are returned untouched without calling cdd
+    r2, l2 = _cdd.canonicalize(arr([[1, 2], [3, 4]]), arr([]).reshape(0, 2), kind="V", exact=True)
+    assert r2.tolist() == [[1, 2], [3, 4]] and l2.shape == (0, 2)
+
+
+def test_conversions_float_and_exact_agree() -> None:
+    rays = arr([[3, 1, 0], [1, 3, 0], [1, 1, 1]])
+    fe, ee = _cdd.v_to_h(rays, rays[:0], exact=True)
+    ff, ef = _cdd.v_to_h(rays.astype(float), rays[:0].astype(float), exact=False)
+    ce = normalise_rows(fe, exact=True).astype(float)
+    cf = normalise_rows(ff, exact=False)
+    assert np.allclose(ce / np.abs(ce).max(axis=1, keepdims=True), cf)
+    assert ee.shape == ef.shape == (0, 3)
+
+
+def test_rref_and_projection() -> None:
+    basis = rref(arr([[2, 4, 0], [1, 2, 0], [0, 0, 3]]), exact=True)
+    assert basis.tolist() == [[1, 2, 0], [0, 0, 1]]
+    p = project_out(arr([[1, 0, 5]]), basis, exact=True)
+    assert p.tolist() == [[F(4, 5), F(-2, 5), 0]]  # orthogonal to (1, 2, 0) and (0, 0, 1)
+    fb = rref(np.array([[2.0, 4.0, 0.0], [1.0, 2.0, 1e-12]]), exact=False)
+    assert np.allclose(fb, [[1.0, 2.0, 0.0]])
+    main, lin = canonical_pair(arr([[1, 0, 5]]), arr([[0, 0, -7], [-3, -6, 0]]), exact=True)
+    assert lin.tolist() == [[1, 2, 0], [0, 0, 1]] and main.tolist() == [[2, -1, 0]]
+
+
+def test_normalise_rows_float_dedupes_within_tolerance() -> None:
+    out = normalise_rows(np.array([[2.0, -1.0], [1.0, -0.5 + 1e-13], [0.0, 1e-12]]), exact=False)
+    assert out.tolist() == [[1.0, -0.5]]
