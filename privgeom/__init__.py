@@ -2,6 +2,17 @@
 
 Mechanisms are column-stochastic matrices; a privacy definition is a set of them; its consistent closure and row
 cone tell what it allows and what it protects (Lin & Kifer's row-cone analysis).
+
+Examples
+--------
+>>> import privgeom as pg
+>>> rr = pg.RandomizedResponse(2, "3/4")
+>>> rr.contains(pg.randomized_response(2, "2/3")).member
+True
+>>> rr.row_cone().n_facets
+4
+>>> str(pg.relax_pairwise(rr).epsilon)
+'ln(3)'
 """
 
 from ._errors import (
@@ -16,12 +27,46 @@ from ._errors import (
     SolverError,
 )
 from ._numeric import LogRational
+from .analyses import (
+    DeltaCurve,
+    DeltaResult,
+    EpsilonResult,
+    Guarantee,
+    Relaxation,
+    check_guarantee,
+    check_product_prior,
+    delta,
+    delta_curve,
+    epsilon,
+    relax,
+    relax_pairwise,
+    semantics,
+)
+from .definitions import (
+    ClosureWitness,
+    DifferentialPrivacy,
+    FiniteDefinition,
+    Membership,
+    PrivacyDefinition,
+    RandomizedResponse,
+    parse_definition,
+)
+from .geometry import Cone, ConeMembership, Containment
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
-from .mechanisms import Mechanism, bit_strings, mixture, randomized_response
+from .mechanisms import (
+    Mechanism,
+    bit_strings,
+    frapp,
+    kary_randomized_response,
+    mixture,
+    randomized_response,
+    truncated_geometric,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    # errors
     "PrivgeomError",
     "InvalidInputError",
     "InvalidTypeError",
@@ -31,13 +76,45 @@ __all__ = [
     "SizeLimitError",
     "SolverError",
     "DomainMismatchError",
+    # numbers
     "LogRational",
+    # mechanisms
     "Mechanism",
     "mixture",
     "randomized_response",
     "bit_strings",
+    "truncated_geometric",
+    "kary_randomized_response",
+    "frapp",
+    # neighbour graphs
     "hamming_graph",
     "path_graph",
     "complete_graph",
     "neighbour_graph",
+    # geometry
+    "Cone",
+    "ConeMembership",
+    "Containment",
+    # definitions
+    "PrivacyDefinition",
+    "Membership",
+    "ClosureWitness",
+    "FiniteDefinition",
+    "RandomizedResponse",
+    "DifferentialPrivacy",
+    "parse_definition",
+    # analyses
+    "Guarantee",
+    "semantics",
+    "check_guarantee",
+    "check_product_prior",
+    "Relaxation",
+    "relax",
+    "relax_pairwise",
+    "EpsilonResult",
+    "DeltaResult",
+    "DeltaCurve",
+    "epsilon",
+    "delta",
+    "delta_curve",
 ]

@@ -59,11 +59,14 @@ def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
     >>> complete_graph(3).number_of_edges(), list(complete_graph(["a", "b"]).edges)
     (3, [('a', 'b')])
     """
-    if isinstance(labels, int) and not isinstance(labels, bool):
+    if isinstance(labels, bool):
+        raise InvalidTypeError(f"complete_graph takes a number of datasets or a list of labels, got {labels!r}")
+    if isinstance(labels, int):
         if labels < 2:
             raise InvalidParameterError(f"complete_graph needs at least 2 datasets, got {labels}")
-        labels = [str(i) for i in range(labels)]
-    nodes = [str(x) for x in labels]
+        nodes = [str(i) for i in range(labels)]
+    else:
+        nodes = [str(x) for x in labels]
     G = nx.complete_graph(nodes)
     G.name = f"complete({len(nodes)})"
     return G

@@ -1,6 +1,17 @@
 """Mechanisms: immutable column-stochastic matrices and their factories."""
 
+from ._catalogue import frapp, frapp_matrix, kary_randomized_response, truncated_geometric
 from ._factories import bit_strings, randomized_response
 from ._mechanism import JSON_SCHEMA, Mechanism, mixture
 
-__all__ = ["Mechanism", "mixture", "randomized_response", "bit_strings", "JSON_SCHEMA"]
+__all__ = [
+    "Mechanism",
+    "mixture",
+    "randomized_response",
+    "bit_strings",
+    "truncated_geometric",
+    "kary_randomized_response",
+    "frapp",
+    "frapp_matrix",
+    "JSON_SCHEMA",
+]

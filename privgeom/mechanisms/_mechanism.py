@@ -12,7 +12,13 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, FormatError, InvalidMechanismError, InvalidTypeError
+from .._errors import (
+    DomainMismatchError,
+    FormatError,
+    InvalidMechanismError,
+    InvalidParameterError,
+    InvalidTypeError,
+)
 from .._numeric import (
     ATOL,
     Scalar,
@@ -141,30 +147,38 @@ class Mechanism:
             outputs = matrix.outputs if outputs is None else outputs
             exact = matrix.exact if exact is None else exact
             matrix = matrix.matrix
-        if isinstance(matrix, np.ndarray) and matrix.ndim == 2 and matrix.dtype.kind in "biuf":
+        if isinstance(matrix, np.ndarray) and matrix.ndim == 2 and matrix.dtype.kind in "iuf":
             n_out, n_in = matrix.shape
             if n_out == 0 or n_in == 0:
                 raise InvalidMechanismError(f"a mechanism matrix cannot be empty, got shape {matrix.shape}")
-            check_dense_size(n_out, n_in, exact=bool(exact), what="this mechanism")
             if exact is None:
-                exact = matrix.dtype.kind in "biu"
-            arr = to_exact_array(matrix) if exact else matrix.astype(float, copy=True)
+                exact = matrix.dtype.kind in "iu"
+            check_dense_size(n_out, n_in, exact=bool(exact), what="this mechanism")
+            try:
+                arr = to_exact_array(matrix, name="matrix entry") if exact else matrix.astype(float, copy=True)
+            except InvalidParameterError as err:  # NaN/inf cannot be made exact
+                raise InvalidMechanismError(str(err)) from None
         else:
             rows = _as_rows(matrix)
             n_out, n_in = len(rows), len(rows[0])
             check_dense_size(n_out, n_in, exact=exact is not False, what="this mechanism")
             flat = [v for row in rows for v in row]
             for v in flat:
-                if isinstance(v, bool) or not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
+                if isinstance(v, (bool, np.bool_)) or not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
                     if isinstance(v, str):
                         raise InvalidMechanismError(f"matrix entry {v!r} is not a rational number like '3/4'")
                     raise InvalidTypeError(f"matrix entry {v!r} ({type(v).__name__}) is not a number")
             if exact is None:
                 exact = all(is_exact_scalar(v) for v in flat)
-            if exact:
-                arr = to_exact_array(rows, name="matrix entry")
-            else:
-                arr = np.array([[float(parse_scalar(v, name="matrix entry", exact=False)) for v in row] for row in rows])
+            try:
+                if exact:
+                    arr = to_exact_array(rows, name="matrix entry")
+                else:
+                    arr = np.array(
+                        [[float(parse_scalar(v, name="matrix entry", exact=False)) for v in row] for row in rows]
+                    )
+            except InvalidParameterError as err:  # NaN/inf entries: an invalid mechanism, not a bad parameter
+                raise InvalidMechanismError(str(err)) from None
         self._exact = bool(exact)
         self._matrix = readonly(self._validate(arr, atol))
         self._inputs = _labels(inputs, n_in, "input", "d")
@@ -188,14 +202,14 @@ class Mechanism:
         neg = np.argwhere(arr < -atol)
         if neg.size:
             r, c = neg[0]
-            raise InvalidMechanismError(f"entry [{r}, {c}] = {arr[r, c]!r} is negative; probabilities must be >= 0")
+            raise InvalidMechanismError(f"entry [{r}, {c}] = {float(arr[r, c])!r} is negative; probabilities must be >= 0")
         arr[arr < 0] = 0.0
         sums = arr.sum(axis=0)
         off = np.argwhere(np.abs(sums - 1.0) > atol * max(1, arr.shape[0]))
         if off.size:
             j = int(off[0][0])
             raise InvalidMechanismError(
-                f"column {j} sums to {sums[j]!r}, not 1 (tolerance {atol:g}): a mechanism must be column-stochastic"
+                f"column {j} sums to {float(sums[j])!r}, not 1 (tolerance {atol:g}): a mechanism must be column-stochastic"
             )
         return arr
 
@@ -365,6 +379,11 @@ class Mechanism:
         unknown = set(data) - set(JSON_SCHEMA["properties"])
         if unknown:
             raise FormatError(f"unknown fields in mechanism JSON: {sorted(unknown)}")
+        if not isinstance(data["matrix"], list) or not all(isinstance(r, list) for r in data["matrix"]):
+            raise FormatError(f"'matrix' must be a list of rows (lists), got {data['matrix']!r:.80}")
+        for key in ("inputs", "outputs"):
+            if data.get(key) is not None and not isinstance(data[key], list):
+                raise FormatError(f"'{key}' must be a list of labels, got {data[key]!r:.80}")
         exact = data.get("exact")
         if exact is not None and not isinstance(exact, bool):
             raise FormatError(f"'exact' must be true or false, got {exact!r}")
@@ -433,10 +452,11 @@ def mixture(mechanisms: Sequence[Mechanism], weights: Sequence[Any]) -> Mechanis
     """
     if len(mechanisms) == 0 or len(mechanisms) != len(weights):
         raise InvalidMechanismError(f"mixture needs one weight per mechanism, got {len(mechanisms)} and {len(weights)}")
-    inputs = mechanisms[0].inputs
     for M in mechanisms:
         if not isinstance(M, Mechanism):
             raise InvalidTypeError(f"mixture takes Mechanism objects, got {type(M).__name__}")
+    inputs = mechanisms[0].inputs
+    for M in mechanisms:
         if M.inputs != inputs:
             raise DomainMismatchError(f"mixture components have different inputs: {list(inputs)} vs {list(M.inputs)}")
     exact = all(M.exact for M in mechanisms) and all(is_exact_scalar(w) for w in weights)

@@ -1,0 +1,617 @@
+"""Exact privacy profiles of finite mechanisms: ε, δ(ε) and the whole δ(ε) curve over a neighbour graph.
+
+For a mechanism ``M`` (``M[ω, i] = P(M(D_i) = ω)``) and a neighbour graph ``G`` on its datasets:
+
+* **ε** (pure differential privacy, Dwork, McSherry, Nissim & Smith 2006, Def. 1; the row-wise form of
+  ``reference/row-cone.md``): the smallest ``ε`` with ``M[ω, i] ≤ e^ε M[ω, j]`` for every edge ``{i, j}`` (both
+  directions) and every output ``ω``, i.e. ``ε = max ln(M[ω, i] / M[ω, j])``. It is infinite when some output has
+  positive probability on one neighbour and probability zero on the other. In exact mode ``ε`` is the logarithm of a
+  rational, returned as :class:`~privgeom.LogRational`.
+* **δ(ε)** (approximate DP, Dwork, Kenthapadi, McSherry, Mironov & Naor 2006): the smallest ``δ`` with
+  ``P(M(D) ∈ S) ≤ e^ε P(M(D') ∈ S) + δ`` for every event ``S`` and every directed edge ``(D, D')``. For a finite
+  output space the worst event is ``S = {ω : M[ω, D] > e^ε M[ω, D']}``, so ``δ(ε)`` is the maximum over directed
+  edges of the *hockey-stick divergence* ``Σ_ω (M[ω, D] − e^ε M[ω, D'])₊`` (Barthe & Olmedo 2013; Balle, Barthe &
+  Gaboardi 2018, Def. 2 and Thm. 1). It is exact (a ``Fraction``) when ``M`` is exact and ``e^ε`` is rational.
+* **The δ(ε) curve.** Write ``t = e^ε``. For one directed edge, ``Σ_ω (a_ω − t b_ω)₊ = max_S (P(S) − t Q(S))`` is a
+  maximum of lines in ``t``, and the only sets that matter are the prefixes of the outputs sorted by the ratio
+  ``a_ω / b_ω``. So ``δ`` is the upper envelope of finitely many lines ``A − t B`` (``A = P(M(D) ∈ S)``,
+  ``B = P(M(D') ∈ S)``): convex, non-increasing and piecewise linear in ``t``, with rational breakpoints in exact
+  mode. It reaches 0 exactly at ``t = e^{ε}`` for the exact ε above (``δ(ε) = 0`` iff every ratio is ``≤ e^ε``).
+
+Examples
+--------
+>>> from privgeom import randomized_response, hamming_graph
+>>> M = randomized_response(2, "3/4")
+>>> str(epsilon(M, hamming_graph(2)).epsilon)
+'ln(3)'
+>>> delta(M, hamming_graph(2), exp_eps=2).delta
+Fraction(1, 4)
+
+The whole curve ``ε ↦ δ(ε)`` is :func:`privgeom.analyses.delta_curve` (module ``_profile_curve``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from .._errors import InvalidParameterError, InvalidTypeError
+from .._numeric import ATOL, LogRational, Scalar, fraction_str, is_exact_scalar, parse_scalar
+from .._results import Result
+from ..graphs import edge_index_pairs, neighbour_graph
+from ..mechanisms._mechanism import Mechanism
+
+__all__ = [
+    "EpsilonResult",
+    "DeltaResult",
+    "epsilon",
+    "delta",
+    "hockey_stick",
+    "hockey_stick_event",
+]
+
+#: Entries per block when scanning ``outputs x directed edges`` (bounds the memory of every scan).
+_BLOCK = 1 << 18
+
+# ---------------------------------------------------------------------------------------------------- helpers
+def _fmt(value: Any) -> str:
+    if isinstance(value, LogRational):
+        return f"{value} ≈ {float(value):.6g}"
+    if isinstance(value, Fraction):
+        return fraction_str(value)
+    if isinstance(value, float):
+        return "inf" if math.isinf(value) else f"{value:.6g}"
+    return str(value)
+
+
+def _check_mechanism(mechanism: Any) -> Mechanism:
+    if not isinstance(mechanism, Mechanism):
+        raise InvalidTypeError(f"expected a privgeom Mechanism, got {type(mechanism).__name__}")
+    return mechanism
+
+
+def _blocks(n_rows: int, n_dir: int) -> Iterator[slice]:
+    step = max(1, _BLOCK // max(1, n_rows))
+    for start in range(0, n_dir, step):
+        yield slice(start, min(n_dir, start + step))
+
+
+@dataclass
+class _Prepared:
+    """A mechanism and a validated graph, ready for scanning.
+
+    ``I, J``: every directed edge as column indices, ordered by undirected edge ``i < j`` (sorted), ``(i, j)`` before
+    ``(j, i)``. ``reps``: ascending indices into ``I, J``, one per *class* of directed edges whose multisets of
+    output pairs ``{(M[ω, D], M[ω, D'])}`` are identical — ε, δ(ε) and the δ lines depend only on that multiset, so
+    exact work is done once per class (for randomized response on the Hamming graph there is a single class), and
+    the representative is the class's first edge, which keeps ties broken by edge order. ``ids``: the matrix as
+    indices into ``values`` (its distinct entries); ``X`` the float matrix, ``Z`` its exact zero mask, ``L`` ``ln M``
+    (0 where ``M`` is 0) computed from numerators and denominators so that tiny Fractions do not underflow.
+    """
+
+    M: Mechanism
+    exact: bool
+    I: np.ndarray
+    J: np.ndarray
+    reps: np.ndarray
+    graph: str
+    n_edges: int
+    X: np.ndarray
+    Z: np.ndarray
+    L: np.ndarray
+
+    def label(self, d: int) -> tuple[str, str]:
+        """Labels ``(D, D')`` of directed edge ``d``."""
+        return self.M.inputs[int(self.I[d])], self.M.inputs[int(self.J[d])]
+
+
+#: Most class signatures (matrix entries) stored while grouping edges; past it, further edges are not grouped.
+_CLASS_ENTRIES = 1 << 22
+
+
+def _edge_classes(ids: np.ndarray, n_values: int, I: np.ndarray, J: np.ndarray) -> np.ndarray:
+    n_out = ids.shape[0]
+    seen: set[bytes] = set()
+    reps: list[int] = []
+    for sl in _blocks(n_out, len(I)):
+        if len(seen) * n_out > _CLASS_ENTRIES:  # no memory for more signatures: every remaining edge is its own class
+            reps.extend(range(sl.start, len(I)))
+            break
+        keys = ids[:, I[sl]].astype(np.int64) * n_values + ids[:, J[sl]]
+        keys.sort(axis=0)
+        cols = np.ascontiguousarray(keys.T)
+        for e in range(cols.shape[0]):
+            sig = cols[e].tobytes()
+            if sig not in seen:
+                seen.add(sig)
+                reps.append(sl.start + e)
+    return np.array(reps, dtype=np.intp)
+
+
+def _prepare(mechanism: Any, graph: Any) -> _Prepared:
+    M = _check_mechanism(mechanism)
+    G = neighbour_graph(graph, M.inputs)
+    pairs = edge_index_pairs(G, M.inputs)
+    I = np.array([x for i, j in pairs for x in (i, j)], dtype=np.intp)
+    J = np.array([x for i, j in pairs for x in (j, i)], dtype=np.intp)
+    if M.exact:
+        index: dict[Fraction, int] = {}
+        flat = M.matrix.ravel()
+        ids = np.fromiter((index.setdefault(v, len(index)) for v in flat), dtype=np.intp, count=flat.size)
+        values = list(index)
+        fv = np.array([float(v) for v in values], dtype=float)
+        zv = np.array([v == 0 for v in values], dtype=bool)
+        lv = np.array([0.0 if v == 0 else math.log(v.numerator) - math.log(v.denominator) for v in values])
+    else:
+        fv, inv = np.unique(M.matrix, return_inverse=True)
+        ids = inv.ravel()
+        zv = fv == 0
+        lv = np.log(np.where(zv, 1.0, fv))
+    ids = ids.reshape(M.shape)
+    reps = _edge_classes(ids, len(fv), I, J)
+    return _Prepared(M, M.exact, I, J, reps, str(G.name or "graph"), len(pairs), fv[ids], zv[ids], lv[ids])
+
+
+# ---------------------------------------------------------------------------------------------------- ε
+@dataclass(frozen=True)
+class EpsilonResult(Result):
+    """The exact ε of a mechanism over a neighbour graph, with the edge and output that attain it.
+
+    Attributes
+    ----------
+    epsilon : LogRational or float
+        ``max ln(M[ω, D] / M[ω, D'])``; a :class:`~privgeom.LogRational` in exact mode, a float otherwise, and
+        ``math.inf`` (float) when infinite.
+    exact : bool
+        True when computed with Fractions (``epsilon`` is then ``ln`` of an exact rational).
+    infinite : bool
+        True when some output is possible on ``D`` and impossible on its neighbour ``D'``.
+    edge : tuple of str or None
+        The witness direction ``(D, D')``: the ratio is ``P(M(D) = ω) / P(M(D') = ω)``. None if the graph has no
+        edges (then ε = 0).
+    output : str or None
+        The witness output ``ω``.
+    p, q : Fraction, float or None
+        ``P(M(D) = ω)`` and ``P(M(D') = ω)`` (``q = 0`` when infinite).
+    n_edges : int
+        Number of (undirected) edges examined.
+    graph : str
+        Name of the neighbour graph.
+    """
+
+    epsilon: LogRational | float
+    exact: bool
+    infinite: bool
+    edge: tuple[str, str] | None
+    output: str | None
+    p: Scalar | None
+    q: Scalar | None
+    n_edges: int
+    graph: str
+
+    @property
+    def value(self) -> float:
+        """ε as a float (``math.inf`` when infinite)."""
+        return float(self.epsilon)
+
+    @property
+    def exp_epsilon(self) -> Scalar:
+        """``e^ε``: the exact ratio ``p / q`` in exact mode, a float otherwise (``math.inf`` when infinite)."""
+        if self.infinite:
+            return math.inf
+        if isinstance(self.epsilon, LogRational):
+            return self.epsilon.ratio
+        try:
+            return math.exp(self.epsilon)
+        except OverflowError:  # ε > ~709.78: e^ε is beyond float range (the ratio p / q is still reported)
+            return math.inf
+
+    def __float__(self) -> float:
+        return self.value
+
+    def summary(self) -> str:
+        mode = "exact" if self.exact else "float"
+        if self.edge is None:
+            return f"ε = 0 ({mode}): the neighbour graph {self.graph!r} has no edges"
+        d, d2 = self.edge
+        if self.infinite:
+            return (
+                f"ε = ∞ ({mode}) over {self.n_edges} edges of {self.graph!r}: output {self.output!r} has "
+                f"P(ω | {d}) = {_fmt(self.p)} but P(ω | {d2}) = 0"
+            )
+        return (
+            f"ε = {_fmt(self.epsilon)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on edge "
+            f"{d} → {d2} at output {self.output!r}: P(ω | {d}) = {_fmt(self.p)}, P(ω | {d2}) = {_fmt(self.q)}"
+        )
+
+
+def epsilon(mechanism: Mechanism, graph: Any) -> EpsilonResult:
+    """The exact ε of a finite mechanism over a neighbour graph (pure differential privacy).
+
+    ``ε = max over edges {D, D'} (both directions) and outputs ω of ln(P(M(D) = ω) / P(M(D') = ω))``, outputs
+    with probability 0 on both neighbours ignored (Dwork et al. 2006, Def. 1; over a general graph this is the
+    Blowfish/"generic DP" form, Kifer & Machanavajjhala 2014; Lin & Kifer's row-cone condition
+    ``x_i ≤ e^ε x_j``, ``reference/row-cone.md``). The mechanism is ε'-DP over the graph iff ``ε' ≥ ε``.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        Exact mechanisms give an exact answer (:class:`~privgeom.LogRational`); float ones a float.
+    graph : networkx.Graph or iterable of pairs
+        Neighbour relation on ``mechanism.inputs`` (validated by :func:`privgeom.neighbour_graph`; integer nodes
+        are accepted as column indices).
+
+    Returns
+    -------
+    EpsilonResult
+        ``epsilon`` (``math.inf`` with ``infinite=True`` when some output separates two neighbours perfectly) and
+        the witness edge ``(D, D')`` and output. Ties are broken by edge order (sorted column indices, ``(i, j)``
+        before ``(j, i)``) and then output order.
+
+    Raises
+    ------
+    InvalidTypeError
+        ``mechanism`` is not a Mechanism, or ``graph`` is neither a graph nor a list of pairs.
+    DomainMismatchError
+        A graph node is not one of the mechanism's datasets.
+
+    Notes
+    -----
+    Exact mode first scans the log-ratios in floats (logs of the numerators and denominators, so tiny Fractions do
+    not underflow) and then compares exactly, with Fractions, every candidate within a safe margin of the float
+    maximum; the answer is therefore exact, not rounded.
+
+    Examples
+    --------
+    Randomized response with ``p = 3/4`` on two bits (Lin & Kifer §V): ``ε = ln(p/(1−p)) = ln 3`` on the Hamming
+    graph, twice that on the complete graph.
+
+    >>> from privgeom import randomized_response, hamming_graph, complete_graph
+    >>> M = randomized_response(2, "3/4")
+    >>> r = epsilon(M, hamming_graph(2))
+    >>> r.epsilon, r.edge, r.output, r.p, r.q
+    (LogRational(ratio=Fraction(3, 1)), ('11', '10'), '11', Fraction(9, 16), Fraction(3, 16))
+    >>> str(epsilon(M, complete_graph(M.inputs)).epsilon)
+    'ln(9)'
+    >>> from privgeom import Mechanism
+    >>> print(epsilon(Mechanism([[1, "1/2"], [0, "1/2"]], inputs=["a", "b"]), [("a", "b")]))
+    ε = ∞ (exact) over 1 edges of 'user graph': output 'o1' has P(ω | b) = 1/2 but P(ω | a) = 0
+    """
+    P = _prepare(mechanism, graph)
+    M, exact = P.M, P.exact
+    if len(P.I) == 0:
+        zero: LogRational | float = LogRational(Fraction(1)) if exact else 0.0
+        return EpsilonResult(zero, exact, False, None, None, None, None, 0, P.graph)
+    Z, L, n_out = P.Z, P.L, M.n_outputs
+    I, J = P.I[P.reps], P.J[P.reps]  # one directed edge per class; r indexes these
+
+    # pass 1: infinities and the float maximum of the log-ratios
+    best = -math.inf
+    for sl in _blocks(n_out, len(I)):
+        Pi, Pj = ~Z[:, I[sl]], ~Z[:, J[sl]]
+        inf_mask = Pi & ~Pj
+        if inf_mask.any():
+            r_loc, w = np.argwhere(inf_mask.T)[0]
+            r = sl.start + int(r_loc)
+            p = M.matrix[w, I[r]] if exact else float(M.matrix[w, I[r]])
+            return EpsilonResult(
+                math.inf, exact, True, P.label(int(P.reps[r])), M.outputs[w], p, p * 0, P.n_edges, P.graph
+            )
+        both = Pi & Pj
+        if both.any():
+            D = np.where(both, L[:, I[sl]] - L[:, J[sl]], -math.inf)
+            best = max(best, float(D.max()))
+    # pass 2: the witnesses (float: first argmax; exact: exact comparison of every near-maximal candidate)
+    if exact:
+        finite = np.abs(L[~Z])
+        tol = 1e-9 * (1.0 + (float(finite.max()) if finite.size else 0.0))
+    else:
+        tol = 0.0
+    win: tuple[int, int] | None = None
+    win_ratio: Fraction | None = None
+    for sl in _blocks(n_out, len(I)):
+        both = ~Z[:, I[sl]] & ~Z[:, J[sl]]
+        D = np.where(both, L[:, I[sl]] - L[:, J[sl]], -math.inf)
+        cand = np.argwhere(D.T >= best - tol)
+        if not exact:
+            if cand.size:
+                r_loc, w = cand[0]
+                win = (sl.start + int(r_loc), int(w))
+                break
+            continue
+        for r_loc, w in cand:
+            r = sl.start + int(r_loc)
+            ratio = M.matrix[w, I[r]] / M.matrix[w, J[r]]
+            if win_ratio is None or ratio > win_ratio:
+                win, win_ratio = (r, int(w)), ratio
+    assert win is not None  # a column pair always has an output with ratio >= 1 (columns sum to 1)
+    r, w = win
+    p, q = M.matrix[w, I[r]], M.matrix[w, J[r]]
+    if not exact:
+        p, q = float(p), float(q)
+    eps: LogRational | float = LogRational(p / q) if exact else float(L[w, I[r]] - L[w, J[r]])
+    return EpsilonResult(eps, exact, False, P.label(int(P.reps[r])), M.outputs[w], p, q, P.n_edges, P.graph)
+
+
+# ---------------------------------------------------------------------------------------------------- ε parsing
+def _parse_level(eps: Any, exp_eps: Any, *, name: str = "eps") -> tuple[Scalar, LogRational | float, str]:
+    """Turn ``eps`` / ``exp_eps`` into ``(t = e^ε, ε, note)``; ``t`` is a Fraction only when exactly rational."""
+    if (eps is None) == (exp_eps is None):
+        raise InvalidParameterError(f"give exactly one of {name}= and exp_{name}=, got {name}={eps!r}, exp_{name}={exp_eps!r}")
+    if exp_eps is not None:
+        if isinstance(exp_eps, LogRational):
+            raise InvalidTypeError(f"exp_{name} is e^ε itself, a number >= 1; got the logarithm {exp_eps}")
+        t = parse_scalar(exp_eps, name=f"exp_{name}")
+        if t < 1:
+            raise InvalidParameterError(f"exp_{name} = e^ε must be >= 1 (ε >= 0), got {_fmt(t)}")
+        if isinstance(t, Fraction):
+            return t, LogRational(t), ""
+        return t, math.log(t), ""
+    if isinstance(eps, LogRational):
+        if eps.ratio < 1:
+            raise InvalidParameterError(f"{name} must be >= 0, got {eps} < 0")
+        return eps.ratio, eps, ""
+    e = parse_scalar(eps, name=name)
+    if e < 0:
+        raise InvalidParameterError(f"{name} must be >= 0, got {_fmt(e)}")
+    if isinstance(e, Fraction):
+        if e == 0:
+            return Fraction(1), LogRational(Fraction(1)), ""
+        note = (
+            f"{name} = {e} is rational and non-zero, so e^ε is irrational (Lindemann–Weierstrass): computed in float; "
+            f"pass {name}=LogRational(r) or exp_{name}=r for an exact answer"
+        )
+        e = float(e)
+    else:
+        note = ""
+    if e > 700:
+        return math.inf, e, note
+    return math.exp(e), e, note
+
+
+# ---------------------------------------------------------------------------------------------------- δ
+@dataclass(frozen=True)
+class DeltaResult(Result):
+    """The exact ``δ(ε)`` of a mechanism over a neighbour graph, with the edge and event that attain it.
+
+    Attributes
+    ----------
+    delta : Fraction or float
+        ``max over directed edges (D, D') of Σ_ω (P(M(D) = ω) − e^ε P(M(D') = ω))₊``.
+    eps : LogRational or float
+        The ε asked for (a LogRational when ``e^ε`` is rational).
+    exp_eps : Fraction or float
+        ``e^ε``.
+    exact : bool
+        True when ``delta`` is an exact Fraction (exact mechanism and rational ``e^ε``).
+    edge : tuple of str or None
+        The witness direction ``(D, D')`` (None when the graph has no edges).
+    outputs : tuple of str
+        The witness event ``S = {ω : P(M(D) = ω) > e^ε P(M(D') = ω)}``, so that
+        ``delta = P(M(D) ∈ S) − e^ε P(M(D') ∈ S)``; empty when ``delta = 0``.
+    p_event, q_event : Fraction or float
+        ``P(M(D) ∈ S)`` and ``P(M(D') ∈ S)``.
+    n_edges : int
+        Number of (undirected) edges examined.
+    graph : str
+        Name of the neighbour graph.
+    detail : str
+        Notes (e.g. why the computation fell back to floats).
+    """
+
+    delta: Scalar
+    eps: LogRational | float
+    exp_eps: Scalar
+    exact: bool
+    edge: tuple[str, str] | None
+    outputs: tuple[str, ...]
+    p_event: Scalar
+    q_event: Scalar
+    n_edges: int
+    graph: str
+    detail: str = ""
+
+    def __float__(self) -> float:
+        return float(self.delta)
+
+    def summary(self) -> str:
+        mode = "exact" if self.exact else "float"
+        head = f"δ(ε = {_fmt(self.eps)}) = {_fmt(self.delta)} ({mode}) over {self.n_edges} edges of {self.graph!r}"
+        if self.edge is None:
+            text = head + "; no edges"
+        elif not self.outputs:
+            text = head + "; no event separates any pair of neighbours at this ε"
+        else:
+            d, d2 = self.edge
+            shown = ", ".join(self.outputs[:8]) + (", …" if len(self.outputs) > 8 else "")
+            text = (
+                f"{head}; attained on edge {d} → {d2} with the event S = {{{shown}}}: "
+                f"P(S | {d}) = {_fmt(self.p_event)}, e^ε P(S | {d2}) = {_fmt(self.exp_eps)} × {_fmt(self.q_event)}"
+            )
+        return text + (f" [{self.detail}]" if self.detail else "")
+
+
+def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
+    """``(max δ, argmax directed edge)``; exact when the mechanism is exact and ``t`` a Fraction.
+
+    Floats first (vectorised, one edge per class); in exact mode only the classes whose float δ is within a safe
+    margin of the float maximum are recomputed with Fractions (float errors are below ``1e-15 (1 + t)`` per edge).
+    """
+    exact = P.exact and isinstance(t, Fraction)
+    tf = float(t)
+    I, J = P.I[P.reps], P.J[P.reps]
+    sums = np.empty(len(I))
+    for sl in _blocks(P.M.n_outputs, len(I)):
+        A, B = P.X[:, I[sl]], P.X[:, J[sl]]
+        if math.isinf(tf):
+            sums[sl] = np.where(B > 0, 0.0, A).sum(axis=0)
+        else:
+            sums[sl] = np.maximum(A - tf * B, 0.0).sum(axis=0)
+    if not exact:
+        r = int(np.argmax(sums))
+        return float(sums[r]), int(P.reps[r])
+    best: Fraction | None = None
+    arg = 0
+    for c in np.flatnonzero(sums >= sums.max() - 1e-10 * (1.0 + tf)).tolist():
+        T = P.M.matrix[:, I[c]] - t * P.M.matrix[:, J[c]]
+        value = sum((v for v in T if v > 0), Fraction(0))
+        if best is None or value > best:
+            best, arg = value, c
+    assert best is not None
+    return best, int(P.reps[arg])
+
+
+def delta(mechanism: Mechanism, graph: Any, eps: Any = None, *, exp_eps: Any = None) -> DeltaResult:
+    """The exact ``δ(ε)`` of a finite mechanism over a neighbour graph (approximate differential privacy).
+
+    ``δ(ε) = max over edges {D, D'} (both directions) of Σ_ω (P(M(D) = ω) − e^ε P(M(D') = ω))₊``, the smallest
+    ``δ`` for which the mechanism is ``(ε, δ)``-DP over the graph (Dwork et al. 2006; the hockey-stick form is
+    Barthe & Olmedo 2013 and Balle, Barthe & Gaboardi 2018, Thm. 1).
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+    graph : networkx.Graph or iterable of pairs
+        Neighbour relation on ``mechanism.inputs``.
+    eps : float, LogRational or rational, optional
+        ``ε >= 0``. A :class:`~privgeom.LogRational` ``ln(r)`` gives an exact answer for an exact mechanism; a
+        float gives a float. A rational ``ε ≠ 0`` (``1``, ``"1/2"``) has an irrational ``e^ε``, so it is computed in
+        floats and the result says so.
+    exp_eps : rational or float, optional
+        ``e^ε >= 1`` directly (instead of ``eps``); a rational value gives an exact Fraction.
+
+    Returns
+    -------
+    DeltaResult
+        ``delta`` with its witness: the directed edge ``(D, D')`` and the event ``S`` with
+        ``delta = P(M(D) ∈ S) − e^ε P(M(D') ∈ S)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        Both or neither of ``eps``/``exp_eps``; ``ε < 0``.
+    InvalidTypeError, DomainMismatchError
+        Bad mechanism or graph (see :func:`epsilon`).
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response, hamming_graph, LogRational
+    >>> M = randomized_response(1, "3/4")
+    >>> r = delta(M, [("1", "0")], exp_eps=1)      # ε = 0: the total-variation distance
+    >>> r.delta, r.edge, r.outputs
+    (Fraction(1, 2), ('1', '0'), ('1',))
+    >>> delta(M, [("1", "0")], LogRational(3)).delta     # δ(ln 3) = 0: RR(3/4) is ln(3)-DP
+    Fraction(0, 1)
+    >>> round(delta(M, [("1", "0")], 0.5).delta, 6)
+    0.33782
+    """
+    t, eps_value, note = _parse_level(eps, exp_eps)
+    P = _prepare(mechanism, graph)
+    M = P.M
+    exact = M.exact and isinstance(t, Fraction)
+    if M.exact and not exact and not note:
+        note = "e^ε given as a float: computed in float"
+    zero: Scalar = Fraction(0) if exact else 0.0
+    if len(P.I) == 0:
+        return DeltaResult(zero, eps_value, t, exact, None, (), zero, zero, 0, P.graph, note)
+    value, d = _delta_scan(P, t)
+    a = list(M.matrix[:, P.I[d]]) if exact else [float(v) for v in P.X[:, P.I[d]]]
+    b = list(M.matrix[:, P.J[d]]) if exact else [float(v) for v in P.X[:, P.J[d]]]
+    if value > 0:
+        if not exact and math.isinf(t):
+            S = [w for w in range(M.n_outputs) if b[w] == 0 and a[w] > 0]
+        else:
+            S = [w for w in range(M.n_outputs) if a[w] - t * b[w] > 0]
+    else:
+        S = []
+    p_ev: Scalar = sum((a[w] for w in S), zero)
+    q_ev: Scalar = sum((b[w] for w in S), zero)
+    outs = tuple(M.outputs[w] for w in S)
+    return DeltaResult(value, eps_value, t, exact, P.label(d), outs, p_ev, q_ev, P.n_edges, P.graph, note)
+
+
+# ---------------------------------------------------------------------------------------------------- hockey stick
+def _distribution(values: Any, name: str, exact: bool | None) -> list[Scalar]:
+    if isinstance(values, (str, bytes)) or isinstance(values, Mechanism):
+        raise InvalidTypeError(f"{name} must be a sequence of probabilities, got {type(values).__name__}")
+    try:
+        items = list(np.asarray(values, dtype=object).ravel()) if isinstance(values, np.ndarray) else list(values)
+    except TypeError:
+        raise InvalidTypeError(f"{name} must be a sequence of probabilities, got {values!r}") from None
+    if not items:
+        raise InvalidParameterError(f"{name} is empty")
+    out = [parse_scalar(v, name=f"{name}[{i}]", exact=exact) for i, v in enumerate(items)]
+    for i, v in enumerate(out):
+        if v < 0:
+            raise InvalidParameterError(f"{name}[{i}] = {_fmt(v)} is negative; probabilities must be >= 0")
+    total = sum(out)
+    if (exact and total != 1) or (not exact and abs(float(total) - 1.0) > ATOL * max(1, len(out))):
+        raise InvalidParameterError(f"{name} sums to {_fmt(total)}, not 1: it is not a probability distribution")
+    return out
+
+
+def _pair(P: Any, Q: Any, exp_eps: Any) -> tuple[list[Scalar], list[Scalar], Scalar]:
+    if isinstance(exp_eps, LogRational):
+        exp_eps = exp_eps.ratio
+    t = parse_scalar(exp_eps, name="exp_eps")
+    if t < 0:
+        raise InvalidParameterError(f"exp_eps must be >= 0, got {_fmt(t)}")
+    raw = [list(x) if not isinstance(x, (str, bytes, Mechanism)) and hasattr(x, "__iter__") else x for x in (P, Q)]
+    exact = isinstance(t, Fraction) and all(
+        isinstance(r, list) and all(is_exact_scalar(v) for v in r) for r in raw
+    )
+    p = _distribution(raw[0], "P", exact)
+    q = _distribution(raw[1], "Q", exact)
+    if len(p) != len(q):
+        raise InvalidParameterError(f"P and Q must be distributions on the same outputs, got lengths {len(p)} and {len(q)}")
+    if not exact:
+        t = float(t)
+    return p, q, t
+
+
+def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> Scalar:
+    """The hockey-stick divergence ``E_t(P ‖ Q) = Σ_ω (P(ω) − t Q(ω))₊ = max_S (P(S) − t Q(S))`` with ``t = e^ε``.
+
+    ``P`` is ``(ε, δ)``-indistinguishable from ``Q`` in one direction iff ``E_{e^ε}(P ‖ Q) ≤ δ`` (Barthe & Olmedo
+    2013; Balle, Barthe & Gaboardi 2018, Def. 2). The maximising event is :func:`hockey_stick_event`.
+
+    Parameters
+    ----------
+    P, Q : sequences of probabilities
+        Two distributions on the same finite outputs (non-negative, summing to 1).
+    exp_eps : rational, float or LogRational
+        ``t = e^ε >= 0`` (a LogRational ``ln r`` means ``t = r``).
+
+    Returns
+    -------
+    Fraction or float
+        Exact when every probability and ``t`` are rational.
+
+    Examples
+    --------
+    >>> hockey_stick(["3/4", "1/4"], ["1/4", "3/4"], 1)
+    Fraction(1, 2)
+    >>> hockey_stick(["3/4", "1/4"], ["1/4", "3/4"], 2)
+    Fraction(1, 4)
+    >>> hockey_stick([0.75, 0.25], [0.25, 0.75], 3)
+    0.0
+    """
+    p, q, t = _pair(P, Q, exp_eps)
+    zero: Scalar = Fraction(0) if isinstance(t, Fraction) else 0.0
+    return sum((a - t * b for a, b in zip(p, q) if a - t * b > 0), zero)
+
+
+def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> tuple[int, ...]:
+    """The event ``S = {ω : P(ω) > t Q(ω)}`` (output indices) attaining :func:`hockey_stick`.
+
+    Examples
+    --------
+    >>> hockey_stick_event(["1/2", "1/3", "1/6"], ["1/6", "1/3", "1/2"], 2)
+    (0,)
+    """
+    p, q, t = _pair(P, Q, exp_eps)
+    return tuple(w for w, (a, b) in enumerate(zip(p, q)) if a - t * b > 0)

@@ -1,0 +1,397 @@
+"""Bayesian semantics of a row cone (Lin & Kifer, Section III-C and Theorem 4.5).
+
+Every valid inequality ``a·x ≥ 0`` of the row cone of a privacy definition is a guarantee: with
+``S+ = {D_i : a_i > 0}`` and ``S- = {D_i : a_i < 0}``, an attacker whose prior on ``S+ ∪ S-`` is proportional to
+``|a_i|`` never believes ``S-`` more likely than ``S+`` after seeing any output of any mechanism in the consistent
+closure: ``P(S+ | ω) - P(S- | ω) ∝ Σ_i a_i M[ω, i] ≥ 0``. The facets are the complete list: every valid inequality
+is a non-negative combination of facets (Farkas). See ``reference/row-cone.md``.
+
+On bit-string domains the sign pattern is often affine over GF(2): ``S+`` and ``S-`` are the datasets with even and
+odd parity of a subset ``J`` of the bits (for randomized response, Theorem 4.3, ``J`` is every bit). That is
+recognised and named.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+from .._numeric import ATOL, Scalar, parse_scalar
+from .._results import Result
+from ..mechanisms._mechanism import Mechanism
+from ._coerce import as_cone
+
+__all__ = [
+    "Guarantee",
+    "GuaranteeCheck",
+    "ProductPriorCheck",
+    "semantics",
+    "guarantee_from_normal",
+    "check_guarantee",
+    "check_product_prior",
+    "parity_structure",
+]
+
+
+@dataclass(frozen=True)
+class Guarantee(Result):
+    """One Bayesian guarantee read off a facet ``a·x ≥ 0`` of a row cone.
+
+    Attributes
+    ----------
+    coefficients : tuple
+        The normal ``a`` (Fractions in exact mode), one entry per dataset in ``labels`` order.
+    labels : tuple of str
+        Dataset labels.
+    s_plus, s_minus : tuple of str
+        ``{D : a_D > 0}`` and ``{D : a_D < 0}`` (ordered by decreasing ``|a_D|``, then label order).
+    prior : dict
+        The attacker prior on ``S+ ∪ S-``, proportional to ``|a|`` and normalised to sum 1.
+    structure : str
+        A structural description when one is recognised (parity of a subset of bits), else ``""``.
+    parity_bits : tuple of int or None
+        The bit positions ``J`` (0-based, left to right) whose parity separates ``S+`` from ``S-``.
+    text : str
+        The guarantee in one plain sentence.
+    """
+
+    coefficients: tuple[Scalar, ...]
+    labels: tuple[str, ...]
+    s_plus: tuple[str, ...]
+    s_minus: tuple[str, ...]
+    prior: dict[str, Any]
+    structure: str
+    parity_bits: tuple[int, ...] | None
+    text: str
+    exact: bool
+
+    def summary(self) -> str:
+        return self.text
+
+    @property
+    def normal(self) -> np.ndarray:
+        """The coefficients as an array."""
+        return np.array(self.coefficients, dtype=object if self.exact else float)
+
+
+def _fmt(v: Scalar) -> str:
+    return str(v) if isinstance(v, Fraction) else f"{v:.6g}"
+
+
+def _scaled_weights(values: Sequence[Scalar]) -> list[Scalar]:
+    """Weights proportional to ``values`` scaled to small integers when exact (for readable sentences)."""
+    if values and all(isinstance(v, Fraction) for v in values):
+        from math import gcd, lcm
+
+        den = 1
+        for v in values:
+            den = lcm(den, v.denominator)  # type: ignore[union-attr]
+        ints = [int(v * den) for v in values]
+        g = 0
+        for x in ints:
+            g = gcd(g, x)
+        return [Fraction(x // (g or 1)) for x in ints]
+    top = max(float(v) for v in values) if values else 1.0
+    return [float(v) / top for v in values]
+
+
+def parity_structure(labels: Sequence[str], signs: Sequence[int]) -> tuple[tuple[int, ...], int] | None:
+    """Find bits ``J`` and a constant ``c`` with ``sign(D) = + iff (c + Σ_{j∈J} D_j) is even``, over GF(2).
+
+    ``signs`` holds +1, -1 or 0 per dataset; zeros are ignored. Returns ``(J, c)`` or None when the labels are not
+    bit strings of one length or no affine GF(2) function fits.
+
+    Examples
+    --------
+    >>> parity_structure(["11", "10", "01", "00"], [1, -1, -1, 1])
+    ((0, 1), 0)
+    >>> parity_structure(["11", "10", "01", "00"], [-1, -1, 1, 1])  # S+ = first bit 0
+    ((0,), 0)
+    >>> parity_structure(["11", "10", "01", "00"], [1, -1, -1, -1]) is None
+    True
+    """
+    if not labels or any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+        return None
+    k = len(labels[0])
+    rows = []
+    for s, sg in zip(labels, signs):
+        if sg == 0:
+            continue
+        bits = [int(ch) for ch in s] + [1]  # last column: the constant c
+        rows.append((bits, 0 if sg > 0 else 1))
+    if not rows:
+        return None
+    # Gaussian elimination over GF(2) on the augmented system [bits | 1] · (J, c) = b.
+    mat = [r[0] + [r[1]] for r in rows]
+    n_var = k + 1
+    pivots: list[int] = []
+    row = 0
+    for col in range(n_var):
+        pr = next((i for i in range(row, len(mat)) if mat[i][col]), None)
+        if pr is None:
+            continue
+        mat[row], mat[pr] = mat[pr], mat[row]
+        for i in range(len(mat)):
+            if i != row and mat[i][col]:
+                mat[i] = [a ^ b for a, b in zip(mat[i], mat[row])]
+        pivots.append(col)
+        row += 1
+    if any(not any(r[:n_var]) and r[n_var] for r in mat):
+        return None  # inconsistent
+    sol = [0] * n_var
+    for i, col in enumerate(pivots):
+        sol[col] = mat[i][n_var]
+    J = tuple(j for j in range(k) if sol[j])
+    if not J:
+        return None  # constant sign: no parity structure
+    return J, sol[k]
+
+
+def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact: bool | None = None) -> Guarantee:
+    """Build the :class:`Guarantee` of one valid inequality ``normal · x ≥ 0``.
+
+    Examples
+    --------
+    >>> g = guarantee_from_normal([9, -3, -3, 1], ["11", "10", "01", "00"])
+    >>> g.s_plus, g.s_minus, [str(g.prior[d]) for d in ("11", "00", "01", "10")]
+    (('11', '00'), ('10', '01'), ['9/16', '1/16', '3/16', '3/16'])
+    >>> print(g.text)  # doctest: +NORMALIZE_WHITESPACE
+    An attacker whose prior over {11, 00, 10, 01} is proportional to (9, 1, 3, 3) never ends up believing
+    {10, 01} more likely than {11, 00}, whatever the output; S+ and S- are the datasets whose bits have
+    even and odd parity (even and odd Hamming distance from 11).
+    """
+    labels = tuple(str(s) for s in labels)
+    if len(normal) != len(labels):
+        raise DomainMismatchError(f"a normal of length {len(normal)} for {len(labels)} datasets")
+    if exact is None:
+        exact = all(isinstance(v, (int, Fraction, np.integer)) for v in normal)
+    coeffs: tuple[Any, ...] = tuple(parse_scalar(v, name="coefficient", exact=exact) for v in normal)
+    order = sorted(range(len(labels)), key=lambda i: (-abs(coeffs[i]), i))
+    tol = 0 if exact else ATOL * max(1.0, max(abs(float(c)) for c in coeffs))
+    plus = tuple(labels[i] for i in order if coeffs[i] > tol)
+    minus = tuple(labels[i] for i in order if coeffs[i] < -tol)
+    support = [i for i in order if abs(coeffs[i]) > tol]
+    if not support:
+        raise InvalidParameterError("the zero vector is not a guarantee")
+    total = sum(abs(coeffs[i]) for i in support)
+    prior: dict[str, Any] = {labels[i]: abs(coeffs[i]) / total for i in support}
+    signs = [1 if c > tol else (-1 if c < -tol else 0) for c in coeffs]
+    par = parity_structure(labels, signs)
+    structure = ""
+    parity_bits = None
+    if par is not None:
+        J, c = par
+        parity_bits = J
+        k = len(labels[0])
+        t = plus[0]  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
+        if len(J) == k:
+            structure = f"S+ and S- are the datasets whose bits have {'even' if c == 0 else 'odd'} and " \
+                f"{'odd' if c == 0 else 'even'} parity (even and odd Hamming distance from {t})"
+        else:
+            pos = ", ".join(str(j + 1) for j in J)
+            structure = f"S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} {pos} " \
+                f"(even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
+    if not minus:
+        text = (f"Every output keeps positive weight on {{{', '.join(plus)}}} (no attacker inference is excluded "
+                f"beyond non-negativity of probabilities).")
+    else:
+        shown = plus + minus
+        weights = _scaled_weights([prior[d] for d in shown])
+        text = (f"An attacker whose prior over {{{', '.join(shown)}}} is proportional to "
+                f"({', '.join(_fmt(w) for w in weights)}) never ends up believing {{{', '.join(minus)}}} more likely "
+                f"than {{{', '.join(plus)}}}, whatever the output")
+        text += f"; {structure}." if structure else "."
+    return Guarantee(coeffs, labels, plus, minus, prior, structure, parity_bits, text, bool(exact))
+
+
+def semantics(definition_or_cone: Any) -> tuple[Guarantee, ...]:
+    """The Bayesian guarantees of a privacy definition: one per facet of its row cone (two per equality).
+
+    Parameters
+    ----------
+    definition_or_cone : PrivacyDefinition or Cone
+
+    Returns
+    -------
+    tuple of Guarantee
+        In the order of the canonical facets (then equalities, each as ``e·x ≥ 0`` and ``-e·x ≥ 0``).
+
+    Examples
+    --------
+    >>> from privgeom import RandomizedResponse
+    >>> gs = semantics(RandomizedResponse(2, "3/4"))
+    >>> len(gs), all(g.parity_bits == (0, 1) for g in gs)
+    (4, True)
+    """
+    cone = as_cone(definition_or_cone)
+    out = [guarantee_from_normal(list(a), cone.labels, exact=cone.exact) for a in cone.facets]
+    for e in cone.equalities:
+        out.append(guarantee_from_normal(list(e), cone.labels, exact=cone.exact))
+        out.append(guarantee_from_normal([-v for v in e], cone.labels, exact=cone.exact))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class GuaranteeCheck(Result):
+    """Posterior check of one guarantee on every output of a mechanism.
+
+    ``posterior_plus[ω]`` and ``posterior_minus[ω]`` are ``P(S+ | ω)`` and ``P(S- | ω)`` under the prior
+    (outputs of probability 0 under the prior are skipped and reported in ``skipped``).
+    """
+
+    holds: bool
+    guarantee: Guarantee
+    outputs: tuple[str, ...]
+    posterior_plus: tuple[Scalar, ...]
+    posterior_minus: tuple[Scalar, ...]
+    violating_output: str | None
+    skipped: tuple[str, ...]
+
+    def summary(self) -> str:
+        if self.holds:
+            return f"holds on all {len(self.outputs)} outputs: {self.guarantee.text}"
+        return f"VIOLATED on output {self.violating_output}: {self.guarantee.text}"
+
+
+def _mech_values(mechanism: Mechanism, labels: Sequence[str], exact: bool) -> np.ndarray:
+    if not isinstance(mechanism, Mechanism):
+        raise InvalidTypeError(f"expected a Mechanism, got {type(mechanism).__name__}")
+    if tuple(mechanism.inputs) != tuple(labels):
+        try:
+            mechanism = mechanism.restrict(list(labels))
+        except Exception:
+            raise DomainMismatchError(
+                f"mechanism inputs {list(mechanism.inputs)[:8]} do not match the datasets {list(labels)[:8]}"
+            ) from None
+    use_exact = exact and mechanism.exact
+    return mechanism.matrix if use_exact else mechanism.float_matrix()
+
+
+def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float = ATOL) -> GuaranteeCheck:
+    """Compute posteriors under the guarantee's prior and confirm ``P(S+|ω) ≥ P(S-|ω)`` on every output.
+
+    Exact when both the mechanism and the guarantee are exact; otherwise float with tolerance ``atol``.
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response, RandomizedResponse
+    >>> g = semantics(RandomizedResponse(2, "3/4"))[0]
+    >>> check_guarantee(randomized_response(2, "3/4"), g).holds
+    True
+    """
+    exact = guarantee.exact and mechanism.exact
+    M = _mech_values(mechanism, guarantee.labels, exact)
+    idx = {d: i for i, d in enumerate(guarantee.labels)}
+    plus_post, minus_post, outs, skipped = [], [], [], []
+    violating = None
+    for w, row in enumerate(M):
+        joint_plus = sum((guarantee.prior[d] * row[idx[d]] for d in guarantee.s_plus), start=0 * row[0])
+        joint_minus = sum((guarantee.prior[d] * row[idx[d]] for d in guarantee.s_minus), start=0 * row[0])
+        evidence = joint_plus + joint_minus
+        label = mechanism.outputs[w]
+        if evidence == 0 or (not exact and float(evidence) <= atol * 1e-3):
+            skipped.append(label)
+            continue
+        pp, pm = joint_plus / evidence, joint_minus / evidence
+        outs.append(label)
+        plus_post.append(pp if exact else float(pp))
+        minus_post.append(pm if exact else float(pm))
+        if violating is None and (pp < pm if exact else float(pp) < float(pm) - atol):
+            violating = label
+    return GuaranteeCheck(violating is None, guarantee, tuple(outs), tuple(plus_post), tuple(minus_post), violating,
+                          tuple(skipped))
+
+
+@dataclass(frozen=True)
+class ProductPriorCheck(Result):
+    """Theorem 4.5 (Lin & Kifer) checked for one product prior: the a-priori more likely parity of every
+    eligible subset ``J`` of bits stays a-posteriori more likely on every output.
+
+    ``eligible_bits`` are the bits with ``q_j ≥ p`` or ``q_j ≤ 1-p``; ``subsets_checked`` counts the non-empty
+    subsets of them; ``violation`` is ``(J, output, prior_even, posterior_even)`` or None.
+    """
+
+    holds: bool
+    q: tuple[Scalar, ...]
+    p: Scalar
+    eligible_bits: tuple[int, ...]
+    subsets_checked: int
+    outputs_checked: int
+    violation: tuple[tuple[int, ...], str, Scalar, Scalar] | None
+
+    def summary(self) -> str:
+        if self.holds:
+            return (f"Theorem 4.5 holds: {self.subsets_checked} subsets of the bits {list(self.eligible_bits)} keep "
+                    f"their a-priori more likely parity on all {self.outputs_checked} outputs")
+        J, w, pr, po = self.violation  # type: ignore[misc]
+        return f"Theorem 4.5 VIOLATED for bits {list(J)} on output {w}: prior P(even)={pr}, posterior P(even)={po}"
+
+
+def check_product_prior(mechanism: Mechanism, p: Any, q: Sequence[Any], *, max_bits: int = 16) -> ProductPriorCheck:
+    """Check Theorem 4.5 of Lin & Kifer for a mechanism on bit strings and a product prior ``P(bit j = 1) = q_j``.
+
+    For every non-empty subset ``J`` of the bits whose ``q_j ≥ p`` or ``q_j ≤ 1 - p``, and every output ``ω``: if
+    parity 0 of ``J`` is a priori at least as likely as parity 1 then ``P(parity(J)=0 | ω) ≥ P(parity(J)=1 | ω)``,
+    and symmetrically. Exact when the mechanism, ``p`` and ``q`` are exact.
+
+    The theorem says this holds for every ``M`` whose rows lie in ``rowcone(RR(p))``, and only for those.
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response
+    >>> check_product_prior(randomized_response(2, "3/4"), "3/4", ["3/4", "1/5"]).holds
+    True
+    """
+    labels = mechanism.inputs
+    if any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+        raise DomainMismatchError(f"Theorem 4.5 needs bit-string datasets, got {list(labels)[:6]}")
+    k = len(labels[0])
+    if k > max_bits:
+        from .._errors import SizeLimitError
+
+        raise SizeLimitError(f"check_product_prior enumerates 2^{k} subsets; k = {k} exceeds max_bits = {max_bits}")
+    if len(q) != k:
+        raise DomainMismatchError(f"q has {len(q)} entries for {k} bits")
+    exact = mechanism.exact and all(isinstance(parse_scalar(v), Fraction) for v in [p, *q])
+    pv = parse_scalar(p, name="p", exact=exact)
+    qv = [parse_scalar(v, name="q", exact=exact) for v in q]
+    if any(not 0 <= v <= 1 for v in qv):
+        raise InvalidParameterError(f"prior bit probabilities must lie in [0, 1], got {[str(v) for v in qv]}")
+    M = mechanism.matrix if exact else mechanism.float_matrix()
+    bits = np.array([[int(ch) for ch in s] for s in labels])
+    prior = []
+    for row in bits:
+        pr = Fraction(1) if exact else 1.0
+        for j, b in enumerate(row):
+            pr *= qv[j] if b else 1 - qv[j]
+        prior.append(pr)
+    prior_arr = np.array(prior, dtype=object if exact else float)
+    eligible = tuple(j for j in range(k) if qv[j] >= pv or qv[j] <= 1 - pv)
+    joint = M * prior_arr[None, :]  # joint[ω, D] = P(D) P(ω | D)
+    count = 0
+    for r in range(1, len(eligible) + 1):
+        for J in itertools.combinations(eligible, r):
+            count += 1
+            odd = bits[:, list(J)].sum(axis=1) % 2 == 1
+            prior_even = prior_arr[~odd].sum()
+            prior_odd = prior_arr[odd].sum()
+            even_joint = joint[:, ~odd].sum(axis=1)
+            odd_joint = joint[:, odd].sum(axis=1)
+            for w in range(M.shape[0]):
+                e, o = even_joint[w], odd_joint[w]
+                bad = (prior_even >= prior_odd and e < o) or (prior_odd >= prior_even and o < e)
+                if not exact:
+                    tol = ATOL * max(1.0, float(e + o))
+                    bad = (prior_even >= prior_odd and e < o - tol) or (prior_odd >= prior_even and o < e - tol)
+                if bad:
+                    post = e / (e + o)
+                    return ProductPriorCheck(False, tuple(qv), pv, eligible, count, M.shape[0],
+                                             (J, mechanism.outputs[w], prior_even, post))
+    return ProductPriorCheck(True, tuple(qv), pv, eligible, count, M.shape[0], None)
+
+

@@ -1,0 +1,87 @@
+"""Plot of an exact privacy profile ``ε ↦ δ(ε)`` (see :func:`privgeom.analyses.delta_curve`)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._errors import InvalidTypeError
+from ..analyses._profile import _fmt
+from ..analyses._profile_curve import DeltaCurve, _evaluate
+
+__all__ = ["plot_delta_curve"]
+
+
+def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any = None) -> Any:
+    """Draw the δ(ε) curve of a mechanism: the exact envelope, its breakpoints, the requested points and ε*.
+
+    Between breakpoints ``δ`` is linear in ``e^ε`` (so slightly curved in ε); the envelope is drawn from the exact
+    pieces on a fine grid, breakpoints as dots, the requested ``(ε, δ)`` values as crosses, and the exact ε* (where
+    ``δ`` reaches 0) as a dashed vertical line.
+
+    Parameters
+    ----------
+    curve : DeltaCurve
+        The result of :func:`privgeom.analyses.delta_curve`.
+    path : str or Path, optional
+        Where to save the figure (format from the suffix, e.g. ``.png``, ``.pdf``).
+    ax : matplotlib Axes, optional
+        Draw into these axes; default: a new :class:`matplotlib.figure.Figure` (no pyplot, no global state).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the plot (never shown).
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response, hamming_graph
+    >>> from privgeom.analyses._profile_curve import delta_curve
+    >>> fig = plot_delta_curve(delta_curve(randomized_response(2, "3/4"), hamming_graph(2)))
+    >>> fig.axes[0].get_xlabel()
+    'ε'
+    """
+    if not isinstance(curve, DeltaCurve):
+        raise InvalidTypeError(f"plot_delta_curve needs a DeltaCurve (from delta_curve()), got {type(curve).__name__}")
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(6.0, 4.0), layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.figure
+    finite_bp = [math.log(float(t)) for t, _ in curve.breakpoints if math.isfinite(float(t))]
+    asked = [float(e) for e in curve.eps_values if math.isfinite(float(e))]
+    top = max(finite_bp + asked + [0.0])
+    top = 1.15 * top if top > 0 else 1.0
+    grid = np.linspace(0.0, top, 400)
+    values = [float(_evaluate(curve.pieces, math.exp(e), False)) for e in grid]
+    ax.plot(grid, values, color="C0", lw=2, label="δ(ε) (exact envelope)")
+    if curve.breakpoints:
+        ax.plot(
+            [math.log(float(t)) for t, _ in curve.breakpoints],
+            [float(d) for _, d in curve.breakpoints],
+            "o",
+            color="C0",
+            ms=4,
+            label="breakpoints",
+        )
+    if curve.eps_values:
+        ax.plot(asked, [float(d) for e, d in zip(curve.eps_values, curve.deltas) if math.isfinite(float(e))],
+                "x", color="C1", label="requested ε")
+    if math.isfinite(float(curve.epsilon)):
+        ax.axvline(float(curve.epsilon), ls="--", color="C3", lw=1, label=f"ε* = {_fmt(curve.epsilon)}")
+    elif curve.delta_at_infinity:
+        ax.axhline(float(curve.delta_at_infinity), ls=":", color="C3", lw=1, label="δ(∞) > 0: ε* = ∞")
+    ax.set_xlabel("ε")
+    ax.set_ylabel("δ(ε)")
+    ax.set_xlim(0.0, top)
+    ax.set_ylim(bottom=0.0)
+    ax.set_title(f"Privacy profile over {curve.graph}")
+    ax.legend(loc="upper right", fontsize="small")
+    if path is not None:
+        fig.savefig(path)
+    return fig

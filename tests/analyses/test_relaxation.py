@@ -1,0 +1,100 @@
+"""Relaxation by Fourier–Motzkin (Lin & Kifer, Section V): randomized response relaxes to ε-DP, ε = ln(p/(1-p))."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction as F
+
+import pytest
+
+import privgeom as pg
+from privgeom.analyses import relax, relax_pairwise, subset_family
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_rr_relaxes_exactly_to_dp(k):
+    r = relax_pairwise(pg.RandomizedResponse(k, "3/4"), "hamming")
+    assert r.recognised == "dp"
+    assert r.exp_eps == F(3)
+    assert r.epsilon == pg.LogRational(3)
+    assert str(r.epsilon) == "ln(3)"
+    dp = pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=3)
+    assert r.cone.equals(dp.row_cone()).holds
+    assert r.graph.number_of_edges() == k * 2 ** (k - 1)
+    assert r.definition.row_cone().equals(r.cone).holds
+
+
+@pytest.mark.parametrize("p,ratio", [("2/3", F(2)), ("9/10", F(9)), ("3/5", F(3, 2))])
+def test_epsilon_is_log_p_over_1_minus_p(p, ratio):
+    r = relax_pairwise(pg.RandomizedResponse(2, p))
+    assert r.recognised == "dp" and r.exp_eps == ratio
+    assert math.isclose(float(r.epsilon), math.log(float(ratio)))
+
+
+def test_pair_projection_is_r_to_the_hamming_distance():
+    k, p = 3, F(3, 4)
+    rr = pg.RandomizedResponse(k, p)
+    labels = pg.bit_strings(k)
+    r = relax(rr, "all-pairs")
+    for b in r.pair_bounds:
+        h = sum(x != y for x, y in zip(*b.pair))
+        assert b.forward == b.backward == F(3) ** h, b
+    assert r.recognised == ""  # ratios 3, 9, 27 differ: not a single-ε DP
+    assert len(r.pair_bounds) == len(labels) * (len(labels) - 1) // 2
+
+
+@pytest.mark.parametrize("method", ["fourier_motzkin", "block", "generators"])
+def test_projection_methods_agree(method):
+    base = relax_pairwise(pg.RandomizedResponse(2, "3/4"))
+    other = relax_pairwise(pg.RandomizedResponse(2, "3/4"), method=method)
+    assert other.cone.equals(base.cone).holds
+    assert other.recognised == "dp"
+
+
+def test_relaxation_enlarges_and_loses_parity():
+    rr = pg.RandomizedResponse(2, "3/4")
+    r = relax_pairwise(rr)
+    assert rr.row_cone().issubset(r.cone).holds
+    assert not r.cone.issubset(rr.row_cone()).holds
+    # every parity facet of RR is lost in DP (a DP row breaks each one)
+    assert len(r.lost) == 4 and r.kept == 0
+    assert all(g.parity_bits == (0, 1) for g in r.lost)
+
+
+def test_relax_onto_single_pair_and_triples():
+    rr = pg.RandomizedResponse(2, "3/4")
+    r = relax(rr, [("11", "10")])
+    # one pair: DP on the graph with that single edge (other datasets only need x >= 0)
+    assert r.pair_bounds[0].forward == 3 and r.recognised == "dp" and r.graph.number_of_edges() == 1
+    t = relax(rr, "triples")
+    assert len(t.subsets) == 4
+    assert rr.row_cone().issubset(t.cone).holds
+    # projecting onto every subset of all datasets gives the cone back
+    full = relax(rr, [tuple(pg.bit_strings(2))])
+    assert full.cone.equals(rr.row_cone()).holds and not full.lost
+
+
+def test_float_mode():
+    r = relax_pairwise(pg.RandomizedResponse(2, 0.75))
+    assert r.recognised == "dp"
+    assert math.isclose(float(r.exp_eps), 3.0, rel_tol=1e-9)
+    assert math.isclose(r.epsilon, math.log(3.0), rel_tol=1e-9)
+
+
+def test_subset_family_errors():
+    with pytest.raises(pg.InvalidParameterError):
+        subset_family(["a", "b"], "quadruples")
+    with pytest.raises(pg.DomainMismatchError):
+        subset_family(["a", "b"], "hamming")
+    with pytest.raises(pg.DomainMismatchError):
+        subset_family(["a", "b"], [("a", "z")])
+    with pytest.raises(pg.InvalidTypeError):
+        subset_family(["a", "b"], ["ab"])
+    with pytest.raises(pg.InvalidParameterError):
+        relax_pairwise(pg.RandomizedResponse(2, "3/4"), "triples")
+    g = pg.hamming_graph(2)
+    assert sorted(map(sorted, subset_family(pg.bit_strings(2), g))) == sorted(
+        map(sorted, subset_family(pg.bit_strings(2), "hamming"))
+    )
+    assert list(itertools.chain(*subset_family(["a", "b"], "all-pairs"))) == ["a", "b"]

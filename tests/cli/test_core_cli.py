@@ -1,0 +1,104 @@
+"""The core subcommands through the real entry point: output, --json, exit codes 0 / 1 / 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import privgeom as pg
+from privgeom.cli import main
+
+DP_NOT_RR = pg.Mechanism([["1/4", "3/4", "3/4", "1/4"], ["3/4", "1/4", "1/4", "3/4"]], inputs=pg.bit_strings(2))
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_analyze_default_report(capsys):
+    code, out, err = run(capsys, "analyze")
+    assert code == 0, err
+    assert "rr:k=2,p=3/4" in out
+    assert "4 facets" in out
+    assert "parity" in out
+    assert "ln(3)" in out
+    assert "NOT in the closure" in out  # RR(7/8) is not in closure(RR(3/4))
+
+
+def test_analyze_json(capsys):
+    code, out, _ = run(capsys, "analyze", "rr:k=2,p=3/4", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["relaxation"]["recognised"] == "dp"
+    assert data["relaxation"]["exp_eps"] == "3"
+    assert len(data["semantics"]) == 4
+    assert [e["membership"]["member"] for e in data["closure"]["examples"]] == [True, False]
+
+
+def test_closure_exit_codes(tmp_path, capsys):
+    yes = tmp_path / "yes.json"
+    pg.randomized_response(2, "2/3").save(yes)
+    no = tmp_path / "no.json"
+    pg.randomized_response(2, "4/5").save(no)
+    code, out, _ = run(capsys, "closure", "rr:k=2,p=3/4", "--mechanism", str(yes))
+    assert code == 0 and "IN closure" in out
+    code, out, _ = run(capsys, "closure", "rr:k=2,p=3/4", "--mechanism", str(no), "--json")
+    assert code == 1 and json.loads(out)["member"] is False
+    code, out, _ = run(capsys, "closure", "rr:k=2,p=3/4", "--mechanism", str(no), "--method", "lp")
+    assert code == 1
+
+
+def test_semantics_check_flags_violation(tmp_path, capsys):
+    f = tmp_path / "dp.json"
+    DP_NOT_RR.save(f)
+    code, out, _ = run(capsys, "semantics", "rr:k=2,p=3/4", "--check", str(f))
+    assert code == 1 and "VIOLATED" in out
+    pg.randomized_response(2, "3/4").save(f)
+    code, out, _ = run(capsys, "semantics", "rr:k=2,p=3/4", "--check", str(f))
+    assert code == 0 and "4 of 4 guarantees hold" in out
+
+
+def test_rowcone_and_relax(capsys):
+    code, out, _ = run(capsys, "rowcone", "dp:graph=hamming,k=2,exp_eps=3", "--rays")
+    assert code == 0 and "8 facets" in out and "extreme rays" in out
+    code, out, _ = run(capsys, "relax", "rr:k=3,p=3/4", "--json")
+    assert code == 0 and json.loads(out)["recognised"] == "dp"
+    code, out, _ = run(capsys, "relax", "rr:k=2,p=3/4", "--family", "11:10,11:01")
+    assert code == 0 and "e^ε = 3" in out
+    code, out, _ = run(capsys, "relax", "rr:k=2,p=3/4", "--family", "all-pairs")
+    assert code == 0 and "not recognised" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "rr:k=2,p=2"],
+        ["analyze", "nonsense"],
+        ["closure", "rr:k=2,p=3/4", "--mechanism", "/nonexistent/file.json"],
+        ["relax", "rr:k=2,p=3/4", "--family", "11:zz"],
+    ],
+)
+def test_user_errors_are_one_line_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("privgeom: error:")
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_malformed_mechanism_json(tmp_path, capsys):
+    f = tmp_path / "bad.json"
+    f.write_text("{not json")
+    code, _, err = run(capsys, "closure", "rr:k=1,p=3/4", "--mechanism", str(f))
+    assert code == 2 and "malformed" in err
+
+
+def test_console_script_runs():
+    proc = subprocess.run([sys.executable, "-m", "privgeom", "analyze", "--json"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["definition"] == "rr:k=2,p=3/4"
