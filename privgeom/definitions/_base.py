@@ -1,0 +1,376 @@
+"""The :class:`PrivacyDefinition` interface and the results of consistent-closure membership.
+
+A privacy definition is a set of mechanisms over one ordered input domain (Lin & Kifer's row-cone paper,
+``reference/row-cone.md``). Its *consistent closure* (Definition 3.3, Theorem 3.4) adds every post-processing and
+every mixture; its *row cone* (Definition 3.5) is the cone of all rows of all mechanisms in the closure.
+
+:meth:`PrivacyDefinition.contains` answers "is ``M`` in the consistent closure?" with a :class:`Membership`: a
+yes carries a *witness* (how to build ``M`` from the definition), a no carries a *certificate* (why it cannot be
+built). Both are re-verified before they are returned (exactly in exact mode, within ``atol`` in float mode).
+
+Witness and certificate types
+-----------------------------
+:class:`ClosureWitness`
+    Post-processings ``A_j`` and mixture weights ``λ_j`` with ``M = Σ_j λ_j A_j M_j`` (Theorem 3.4).
+:class:`RowWitness`
+    Non-negative coefficients ``y`` with ``x = y · G`` for one row ``x`` and generator rows ``G``.
+:class:`SeparatingCertificate`
+    A functional ``W`` (same shape as ``M``) and a bound ``β``: every ``N`` in the closure has ``⟨W, N⟩ ≥ β``
+    but ``⟨W, M⟩ < β``.
+:class:`RowCertificate`
+    One row ``x`` of ``M`` and a valid inequality ``a · x ≥ 0`` of the row cone that it violates (a facet, a DP edge
+    inequality or an equality of the cone's span). Rows of members lie in the row cone, so this proves "no" for
+    every definition.
+
+Examples
+--------
+>>> from privgeom.definitions import RandomizedResponse
+>>> from privgeom import randomized_response
+>>> ans = RandomizedResponse(2, "3/4").contains(randomized_response(2, "2/3"))
+>>> bool(ans), ans.method, ans.exact
+(True, 'kronecker-inverse', True)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._errors import DomainMismatchError, InvalidTypeError
+from .._numeric import Scalar, fraction_str
+from .._results import Result, to_jsonable
+from ..mechanisms import Mechanism
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..geometry._cone import Cone
+
+#: Vectors longer than this are left out of JSON output (a k = 20 certificate has 2^20 entries).
+_JSON_VECTOR_LIMIT = 4096
+
+__all__ = [
+    "PrivacyDefinition",
+    "Membership",
+    "ClosureWitness",
+    "RowWitness",
+    "SeparatingCertificate",
+    "RowCertificate",
+]
+
+
+# ---------------------------------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class ClosureWitness(Result):
+    """Proof of closure membership: ``M = Σ_j λ_j A_j M_j`` (Lin & Kifer, Theorem 3.4).
+
+    Attributes
+    ----------
+    components : tuple of int
+        Indices (into the definition's list of mechanisms) of the ``M_j`` that are used (``λ_j > 0``).
+    weights : tuple of Fraction or float
+        The mixture weights ``λ_j`` (a probability vector over ``components``).
+    post_processings : tuple of numpy arrays
+        Column-stochastic ``A_j`` (rows = outputs of ``M``, columns = outputs of ``M_j``).
+    residual : Fraction or float
+        ``max |Σ_j λ_j A_j M_j − M|``: exactly 0 in exact mode, at most the tolerance in float mode.
+    """
+
+    components: tuple[int, ...]
+    weights: tuple[Scalar, ...]
+    post_processings: tuple[np.ndarray, ...]
+    residual: Scalar = 0
+
+    def summary(self) -> str:
+        parts = [f"λ={fraction_str(w)}·A{j}∘M{c}" for j, (c, w) in enumerate(zip(self.components, self.weights))]
+        return "M = " + " + ".join(parts) + f" (residual {fraction_str(self.residual)})"
+
+
+@dataclass(frozen=True)
+class RowWitness(Result):
+    """Proof that a row ``x`` lies in a cone: ``x = Σ_g y_g · generator_g`` with every ``y_g ≥ 0``.
+
+    Attributes
+    ----------
+    coefficients : numpy array
+        The ``y_g`` (Fractions in exact mode). For huge structured cones (randomized response at ``k = 20``) the
+        array is built lazily from ``numerators / denominator`` on first access (``numerators``: an integer
+        array or big integers held modularly).
+    generators : str
+        What the generators are (e.g. ``"rows of M_rr(3/4)"``).
+    residual : Fraction or float
+        ``max |y · G − x|`` (0 in exact mode).
+    """
+
+    generators: str
+    residual: Scalar = 0
+    numerators: Any = field(default=None, repr=False)
+    denominator: int = field(default=1, repr=False)
+    _coefficients: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def coefficients(self) -> np.ndarray:
+        """The coefficients ``y`` (Fractions in exact mode, floats otherwise)."""
+        if self._coefficients is not None:
+            return self._coefficients
+        if self.numerators is None:
+            raise InvalidTypeError("this RowWitness holds no coefficients")
+        from fractions import Fraction
+
+        nums = self.numerators.to_ints() if hasattr(self.numerators, "to_ints") else self.numerators
+        if nums.dtype.kind == "f":
+            out = nums / self.denominator
+        else:
+            d = int(self.denominator)
+            out = np.array([Fraction(int(v), d) for v in nums], dtype=object)
+        object.__setattr__(self, "_coefficients", out)
+        return out
+
+    def __len__(self) -> int:
+        if self._coefficients is not None:
+            return len(self._coefficients)
+        if self.numerators is None:
+            return 0
+        return int(self.numerators.shape[0])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "generators": self.generators,
+            "residual": to_jsonable(self.residual),
+            "coefficients": to_jsonable(self.coefficients) if len(self) <= _JSON_VECTOR_LIMIT else "(omitted: too long)",
+        }
+
+    def summary(self) -> str:
+        return f"row = y · ({self.generators}) with y ≥ 0 ({len(self)} coefficients)"
+
+
+@dataclass(frozen=True)
+class SeparatingCertificate(Result):
+    """Proof of non-membership by a separating functional (LP duality / Farkas' lemma).
+
+    For every ``N = Σ_j λ_j A_j M_j`` in the closure,
+    ``⟨W, N⟩ = Σ_j λ_j Σ_{o,ω} A_j[o, ω] (W M_jᵀ)[o, ω] ≥ min_j Σ_ω min_o (W M_jᵀ)[o, ω] = bound``, because each
+    column of ``A_j`` is a probability vector. The mechanism ``M`` has ``⟨W, M⟩ = value < bound``.
+
+    Attributes
+    ----------
+    functional : numpy array
+        ``W``, same shape as the tested mechanism (Fractions in exact mode).
+    bound : Fraction or float
+        ``β = min_j Σ_ω min_o (W M_jᵀ)[o, ω]``, recomputed from ``W`` when verifying.
+    value : Fraction or float
+        ``⟨W, M⟩`` (strictly below ``bound``; in float mode by more than the tolerance).
+    """
+
+    functional: np.ndarray
+    bound: Scalar
+    value: Scalar
+
+    @property
+    def gap(self) -> Scalar:
+        """``bound − value > 0``."""
+        return self.bound - self.value
+
+    def summary(self) -> str:
+        return (
+            f"separating functional W: every mechanism in the closure has ⟨W, N⟩ ≥ {fraction_str(self.bound)}, "
+            f"but ⟨W, M⟩ = {fraction_str(self.value)}"
+        )
+
+
+@dataclass(frozen=True)
+class RowCertificate(Result):
+    """Proof of non-membership by one row that leaves the row cone.
+
+    Every row of every mechanism in the closure satisfies ``normal · x ≥ 0`` (a valid inequality of the row cone:
+    a facet, an edge inequality of DP, or ``±e · x ≥ 0`` for an equality ``e · x = 0`` of the cone's span). Row
+    ``row`` of the tested mechanism has ``normal · x = value < 0`` (Lin & Kifer, Definition 3.5 and Section III-C).
+
+    Attributes
+    ----------
+    row : int
+        Index of the offending output (row) of the tested mechanism (``-1`` when a bare vector was tested).
+    output : str
+        Its label.
+    normal : numpy array
+        The inequality ``a`` over the inputs (Fractions in exact mode). Omitted from JSON when longer than 4096.
+    value : Fraction or float
+        ``a · x`` (negative).
+    inequality : str
+        Readable form, e.g. ``"3 x[00] - x[01] >= 0"`` or ``"x[11] <= 3 x[10]"``.
+    label : str
+        Which inequality (facet bit string ``s``, DP edge ``"11->10"``, ``"span"`` …).
+    edge : tuple of str or None
+        For DP: the neighbour pair ``(D_i, D_j)`` with ``x_i ≤ e^ε x_j`` violated.
+    """
+
+    row: int
+    output: str
+    normal: np.ndarray
+    value: Scalar
+    inequality: str
+    label: str = ""
+    edge: tuple[str, str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f: to_jsonable(getattr(self, f)) for f in ("row", "output", "value", "inequality", "label", "edge")}
+        d["normal"] = to_jsonable(self.normal) if len(self.normal) <= _JSON_VECTOR_LIMIT else "(omitted: too long)"
+        return d
+
+    def summary(self) -> str:
+        where = f"row {self.output!r}" if self.row >= 0 else "the vector"
+        return f"{where} violates {self.inequality} (value {fraction_str(self.value)} < 0)"
+
+
+@dataclass(frozen=True)
+class Membership(Result):
+    """Answer to "is this mechanism (or row) in the consistent closure / row cone?".
+
+    Attributes
+    ----------
+    member : bool
+        The answer. ``bool(membership)`` is ``member``.
+    method : str
+        Which procedure decided: ``"kronecker-inverse"``, ``"linear-solve"``, ``"lp"``,
+        ``"dp-row-inequalities"``, ``"row-cone"`` …
+    exact : bool
+        True when the answer (and its witness / certificate) was verified in exact rational arithmetic; False for
+        float mode (verified within ``atol``).
+    witness : ClosureWitness, RowWitness or None
+        For a yes: how to build the mechanism (None only for definitions that are their own closure, e.g. DP,
+        where checking the constraints *is* the proof).
+    certificate : SeparatingCertificate, RowCertificate or None
+        For a no: why it is not a member (always present for a no).
+    detail : str
+        A readable sentence.
+    """
+
+    member: bool
+    method: str
+    exact: bool
+    witness: Any | None = None
+    certificate: Any | None = None
+    detail: str = ""
+
+    def __bool__(self) -> bool:
+        return self.member
+
+    def summary(self) -> str:
+        verdict = "member" if self.member else "not a member"
+        mode = "exact" if self.exact else "float"
+        text = f"{verdict} (method {self.method}, {mode})"
+        if self.detail:
+            text += f": {self.detail}"
+        proof = self.witness if self.member else self.certificate
+        if proof is not None:
+            text += f"\n  {'witness' if self.member else 'certificate'}: {proof.summary()}"
+        return text
+
+
+@to_jsonable.register(RowWitness)
+@to_jsonable.register(RowCertificate)
+def _row_result_json(obj: Any) -> Any:
+    return obj.to_dict()
+
+
+# ---------------------------------------------------------------------------------------------------- interface
+class PrivacyDefinition(ABC):
+    """A privacy definition: a set of mechanisms over one ordered input domain (Lin & Kifer, Section III).
+
+    Subclasses implement consistent-closure membership (:meth:`contains`), the row cone (:meth:`row_cone`), say
+    honestly whether the row cone alone decides membership (:attr:`row_cone_decides_closure`) and give a spec
+    string that :func:`~privgeom.definitions.parse_definition` reads back (:meth:`spec`).
+
+    Class attribute ``membership_methods`` lists the values ``contains(..., method=...)`` accepts besides
+    ``"auto"`` (the shared contract tests run every one of them).
+    """
+
+    #: Backends accepted by :meth:`contains` besides ``"auto"``.
+    membership_methods: tuple[str, ...] = ()
+
+    # -- identity ---------------------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def inputs(self) -> tuple[str, ...]:
+        """Dataset labels (the input domain, in order)."""
+
+    @property
+    @abstractmethod
+    def exact(self) -> bool:
+        """True when the definition's parameters are exact rationals."""
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """Short human-readable name, e.g. ``"randomized response (k=2, p=3/4)"``."""
+
+    @abstractmethod
+    def spec(self) -> str:
+        """Spec string read back by :func:`~privgeom.definitions.parse_definition` (e.g. ``"rr:k=2,p=3/4"``)."""
+
+    # -- geometry ---------------------------------------------------------------------------------------------
+    @abstractmethod
+    def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
+        """Is ``mechanism`` in the consistent closure of this definition (Lin & Kifer, Theorem 3.4)?"""
+
+    @abstractmethod
+    def row_cone(self) -> "Cone":
+        """The row cone (Lin & Kifer, Definition 3.5) as a :class:`~privgeom.geometry.Cone` over :attr:`inputs`."""
+
+    @property
+    @abstractmethod
+    def row_cone_decides_closure(self) -> bool:
+        """True only when "every row in the row cone" is *equivalent* to closure membership (a theorem)."""
+
+    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+        """Is the vector ``x`` (one value per dataset) in the row cone? Default: :meth:`row_cone` ``.contains``."""
+        from ._rows import generic_row_membership
+
+        return generic_row_membership(self, x, atol=atol)
+
+    # -- helpers for subclasses ------------------------------------------------------------------------------
+    @property
+    def n_inputs(self) -> int:
+        """Number of datasets."""
+        return len(self.inputs)
+
+    def check_mechanism(self, mechanism: Any) -> Mechanism:
+        """Return ``mechanism`` if it is a :class:`Mechanism` over exactly :attr:`inputs`; raise otherwise.
+
+        Raises
+        ------
+        InvalidTypeError
+            Not a Mechanism.
+        DomainMismatchError
+            Different input labels (or order) from the definition.
+        """
+        if not isinstance(mechanism, Mechanism):
+            raise InvalidTypeError(f"{self.name}: contains() takes a Mechanism, got {type(mechanism).__name__}")
+        if tuple(mechanism.inputs) != tuple(self.inputs):
+            raise DomainMismatchError(
+                f"{self.name}: the mechanism's inputs {list(mechanism.inputs)[:8]} differ from the definition's "
+                f"inputs {list(self.inputs)[:8]}"
+            )
+        return mechanism
+
+    def check_method(self, method: str) -> str:
+        """Validate ``method`` against ``"auto"`` and :attr:`membership_methods`."""
+        from .._errors import InvalidParameterError
+
+        if method != "auto" and method not in self.membership_methods:
+            raise InvalidParameterError(
+                f"{self.name}: unknown membership method {method!r}; choose 'auto' or one of {list(self.membership_methods)}"
+            )
+        return method
+
+    def __contains__(self, mechanism: Mechanism) -> bool:
+        return self.contains(mechanism).member
+
+    def __repr__(self) -> str:
+        try:
+            text = self.spec()
+        except Exception:  # a definition without a spec form still prints
+            text = self.name
+        return f"<{type(self).__name__} {text!r}>"
+

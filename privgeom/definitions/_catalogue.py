@@ -1,0 +1,775 @@
+"""Catalogue definitions: closed-form facets of well-known mechanisms, extreme rays of ε-DP cones, spec kinds.
+
+This module adds to the definition registry the spec kinds ``geometric``, ``frapp``, ``krr``, ``adp`` and
+``pufferfish`` (see :func:`register_catalogue`), builds the finite definitions of three classical mechanisms with
+their row cones in closed form, and enumerates the extreme rays of ε-DP cones without double description.
+
+Spec strings
+------------
+``geometric:n=4,alpha=1/2``
+    The truncated geometric mechanism on ``{0..n}`` (Ghosh, Roughgarden & Sundararajan, STOC 2009).
+``frapp:N=3,gamma=4,k=1``
+    FRAPP / PRAM with γ-amplification, ``N`` values per record, ``k`` records (Agrawal & Haritsa, ICDE 2005).
+``krr:n=4,exp_eps=3`` or ``krr:n=4,p=1/2``
+    k-ary randomized response on ``n`` values (Kairouz, Oh & Viswanath, JMLR 2016).
+``adp:graph=hamming,k=2,eps=1,delta=1/10`` (also ``exp_eps=``; ``graph=path,n=…``, ``graph=complete,n=…``)
+    (ε, δ)-DP, :class:`~privgeom.definitions.ApproximateDP`.
+``pufferfish:file=spec.json`` (or ``pufferfish:data=<base64>``)
+    :class:`~privgeom.definitions.Pufferfish`; JSON format in :mod:`privgeom.definitions._pufferfish`.
+
+Notes
+-----
+**Truncated geometric mechanism.** On ``{0..n}`` with ``0 < α < 1`` the mechanism adds two-sided geometric noise
+``P(Z = z) = (1−α)/(1+α) · α^{|z|}`` and clamps to ``[0, n]``, so ``G[z, i] = d_z α^{|z−i|}`` with
+``d_0 = d_n = 1/(1+α)`` and ``d_z = (1−α)/(1+α)`` for ``0 < z < n``. Hence ``G = D K`` with ``D = diag(d)`` and
+the Kac–Murdock–Szegő matrix ``K[z, i] = α^{|z−i|}``.
+
+*Claim.* ``K^{-1} = T / (1 − α²)`` with ``T`` tridiagonal: ``T[0,0] = T[n,n] = 1``, ``T[z,z] = 1 + α²`` for
+``0 < z < n``, ``T[z, z±1] = −α``.
+
+*Proof.* Compute ``(K T)[z, i]``. For an interior column ``0 < i < n`` it is
+``−α·α^{|z−i+1|} + (1+α²) α^{|z−i|} − α·α^{|z−i−1|}``. If ``z < i`` put ``m = i − z ≥ 1``: the sum is
+``−α^{m} + α^{m} + α^{m+2} − α^{m+2} = 0``; ``z > i`` is symmetric; ``z = i`` gives ``−α² + 1 + α² − α² = 1 − α²``.
+For the column ``i = 0``, ``(K T)[z, 0] = α^{z} − α·α^{|z−1|}``, which is ``1 − α²`` at ``z = 0`` and
+``α^z − α^z = 0`` for ``z ≥ 1``; ``i = n`` is symmetric. So ``K T = (1 − α²) I``. ∎
+
+Hence ``G^{-1} = K^{-1} D^{-1}`` is tridiagonal: ``G^{-1}[i, z] = T[i, z] / ((1 − α²) d_z)``. ``G`` is square and
+invertible, so (``reference/row-cone.md``) ``x ∈ rowcone({G})`` iff ``y = x G^{-1} ≥ 0`` (``x = y G``), and the
+closure is decided by the row cone. The cone is simplicial: ``n + 1`` extreme rays (the rows of ``G``) and ``n + 1``
+facets, the columns of ``G^{-1}``, i.e. (dropping the positive factors ``1/((1−α²) d_z)``) the columns of ``T``::
+
+    x_0 − α x_1 ≥ 0,    (1 + α²) x_z − α (x_{z−1} + x_{z+1}) ≥ 0  (0 < z < n),    x_n − α x_{n−1} ≥ 0.
+
+*Strictly inside ε-DP on the path.* With ``e^ε = 1/α`` every row of ``G`` satisfies ``α ≤ x_{i+1}/x_i ≤ 1/α``
+(``|z−i|`` changes by one), so ``rowcone(G) ⊆ DP``. For ``n ≥ 2`` the DP row ``x = (1/α, 1, 1/α, …)`` (alternating,
+ratios exactly ``e^ε``) violates the interior facet ``z = 1``:
+``(1+α²)·1 − α·(2/α) = α² − 1 < 0``. So the closure of the geometric mechanism is strictly smaller than ε-DP.
+
+**FRAPP / k-ary randomized response.** One record with ``N`` values is perturbed by
+``A = x((γ−1) I + J)`` with ``x = 1/(γ + N − 1)`` (diagonal ``γx``, off-diagonal ``x``: ratio γ, "γ-amplification").
+For ``γ > 1``, ``A^{-1} = (1/x)(1/(γ−1)) (I − J/(γ + N − 1))``: indeed
+``((γ−1)I + J)(I − J/(γ+N−1)) = (γ−1) I + J − (γ − 1 + N) J/(γ + N − 1) = (γ−1) I`` since ``J² = N J``. Column ``z`` of
+``A^{-1}`` is a positive multiple of ``f_z = (γ+N−1) e_z − 1``: entry ``γ + N − 2`` at ``z`` and ``−1`` elsewhere. With
+``k`` independent records the mechanism is ``⊗^k A`` with inverse ``⊗^k A^{-1}``, so the facets are
+``f_{z_1} ⊗ … ⊗ f_{z_k}``: the entry at dataset ``i`` is ``(−1)^{h} (γ+N−2)^{k−h}`` with ``h`` the number of records
+on which ``i`` and ``z`` differ (a Hamming distance) — the sign alternates with ``h``. k-ary randomized response with
+``e^ε = γ`` is the case ``k = 1`` (with truth probability ``p``: ``γ = p(N−1)/(1−p)``). For ``N = 2`` this is the
+randomized-response cone of Lin & Kifer (Theorem 4.3) with ``γ = p/(1−p)``.
+
+**Extreme rays of ε-DP cones** (any connected graph ``G = (V, E)``, ratio ``r = e^ε > 1``). The cone is
+``{x : x_i ≤ r x_j for every edge, both directions}`` (it forces ``x ≥ 0``). Let ``x`` be an extreme ray and ``H``
+its graph of tight edges (``x_i = r^{±1} x_j``). On a connected component ``C`` of ``H`` the tight constraints have
+``x|_C ≠ 0`` in their null space, so their rank is at most ``|C| − 1``; extremality needs rank ``|V| − 1``, hence
+``H`` is connected and spanning, and ``x = c · r^{u}`` with ``u : V → Z``. Feasibility says ``|u_i − u_j| ≤ 1`` on
+every edge; conversely every such integer ``u`` whose tight edges (``|u_i − u_j| = 1``) form a connected spanning
+subgraph gives an extreme ray (a spanning tree of tight constraints has rank ``|V| − 1``). So the rays are these
+integer patterns modulo translation; their number does not depend on ``r > 1``. Consequences:
+
+* complete graph ``K_n``: ``u ∈ {c, c+1}`` with both values present, i.e. the vectors in ``{1, r}^n`` other than
+  the two constant ones: ``2^n − 2`` rays (the staircase patterns of Kairouz, Oh & Viswanath);
+* path with ``n`` edges (``n + 1`` datasets): every edge must be tight (a tree), ``u`` is a ±1 walk: ``2^n`` rays;
+* bipartite graphs (hypercubes): parity forces every edge to be tight, so the rays are the graph homomorphisms to
+  ``Z`` up to translation. Fixing ``u = 0`` on one side and ``u = ±1`` freely on the other gives
+  ``2^{max side}`` distinct rays: the hypercube ``Q_k`` has at least ``2^{2^{k−1}}`` (exact counts 2, 6, 38, 990,
+  395 094 for ``k = 1..5``, computed by :func:`hypercube_dp_ray_count`).
+
+Facets: for ``r > 1`` and a connected graph each of the ``2|E|`` inequalities is a facet (a point violating only
+``x_i ≤ r x_j``: ``log_r x_v = min(d'(j, v), 1 + s)`` with ``d'`` the distance in ``G − ij``, ``d'(j, i) ≥ 2``), so
+``K_n`` has ``n(n−1)`` facets, the path ``2n`` and ``Q_k`` has ``k 2^k``.
+
+Examples
+--------
+>>> [str(v) for v in geometric_facets(2, "1/2")[1]]
+['-1/2', '5/4', '-1/2']
+>>> [[int(v) for v in f] for f in frapp_facets(2, 3, 2)]
+[[9, -3, -3, 1], [-3, 9, 1, -3], [-3, 1, 9, -3], [1, -3, -3, 9]]
+>>> from privgeom import complete_graph
+>>> len(dp_ray_patterns(complete_graph(4)))
+14
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from .._errors import FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
+from .._numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly
+from ..mechanisms import Mechanism
+from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate
+from ._closure import verify_closure_witness
+from ._finite import FiniteDefinition
+from ._registry import (
+    definition_kinds,
+    parse_definition,
+    register_definition_kind,
+    spec_bool,
+    spec_int,
+    spec_required,
+)
+from ._rows import format_inequality
+
+__all__ = [
+    "ClosedFormDefinition",
+    "GeometricDefinition",
+    "FrappDefinition",
+    "KaryRRDefinition",
+    "register_catalogue",
+    "CATALOGUE_KINDS",
+    "geometric_inverse",
+    "geometric_facets",
+    "frapp_facets",
+    "frapp_inverse",
+    "krr_gamma",
+    "dp_ray_patterns",
+    "dp_cone_rays",
+    "dp_ray_count_lower_bound",
+    "hypercube_dp_ray_count",
+    "MAX_DP_RAYS",
+    "MAX_ENUMERATION_STEPS",
+]
+
+#: Largest number of extreme rays :func:`dp_cone_rays` / :func:`dp_ray_patterns` will enumerate.
+MAX_DP_RAYS = 50_000
+#: Largest number of search steps (partial assignments) of the ray enumeration before it refuses.
+MAX_ENUMERATION_STEPS = 5_000_000
+#: Exact ray counts of the ε-DP cone on the hypercube ``Q_k`` (homomorphisms ``Q_k → Z`` up to translation).
+_HYPERCUBE_RAYS = {1: 2, 2: 6, 3: 38, 4: 990, 5: 395_094}
+
+
+# ------------------------------------------------------------------------------------------------- closed forms
+def _alpha(alpha: Any) -> Scalar:
+    a = parse_scalar(alpha, name="alpha")
+    if not 0 < a < 1:
+        raise InvalidParameterError(f"the geometric mechanism needs 0 < alpha < 1, got alpha = {fraction_str(a)}")
+    return a
+
+
+def _size(n: Any, name: str, minimum: int) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise InvalidTypeError(f"{name} must be an integer, got {n!r}")
+    if int(n) < minimum:
+        raise InvalidParameterError(f"{name} must be >= {minimum}, got {n}")
+    return int(n)
+
+
+def geometric_inverse(n: int, alpha: Any) -> np.ndarray:
+    """The exact tridiagonal inverse of the truncated geometric matrix on ``{0..n}`` (module Notes).
+
+    ``G^{-1}[i, z] = T[i, z] / ((1 − α²) d_z)`` with ``T`` tridiagonal (``1, 1+α², …, 1+α², 1`` on the diagonal,
+    ``−α`` beside it), ``d_0 = d_n = 1/(1+α)``, ``d_z = (1−α)/(1+α)`` otherwise.
+
+    Examples
+    --------
+    >>> [[str(v) for v in row] for row in geometric_inverse(1, "1/2")]
+    [['2', '-1'], ['-1', '2']]
+    """
+    n = _size(n, "n", 1)
+    a = _alpha(alpha)
+    exact = isinstance(a, Fraction)
+    one: Any = Fraction(1) if exact else 1.0
+    d = [(1 - a) / (1 + a) for _ in range(n + 1)]
+    d[0] = d[n] = one / (1 + a)
+    out = np.full((n + 1, n + 1), 0 * one, dtype=object if exact else float)
+    for i in range(n + 1):
+        for z in range(n + 1):
+            t: Any = 0 * one
+            if i == z:
+                t = one if i in (0, n) else 1 + a * a
+            elif abs(i - z) == 1:
+                t = -a
+            out[i, z] = t / ((1 - a * a) * d[z])
+    return out
+
+
+def geometric_facets(n: int, alpha: Any) -> np.ndarray:
+    """The ``n + 1`` facets of the truncated geometric mechanism's row cone: the columns of the tridiagonal ``T``.
+
+    Row ``z`` is the normal ``a`` of ``a · x ≥ 0``: ``x_0 − α x_1``, ``(1+α²) x_z − α(x_{z−1} + x_{z+1})``,
+    ``x_n − α x_{n−1}`` (module Notes for the proof).
+    """
+    n = _size(n, "n", 1)
+    a = _alpha(alpha)
+    exact = isinstance(a, Fraction)
+    one: Any = Fraction(1) if exact else 1.0
+    out = np.full((n + 1, n + 1), 0 * one, dtype=object if exact else float)
+    for z in range(n + 1):
+        out[z, z] = one if z in (0, n) else 1 + a * a
+        if z > 0:
+            out[z, z - 1] = -a
+        if z < n:
+            out[z, z + 1] = -a
+    return out
+
+
+def frapp_facets(N: int, gamma: Any, k: int = 1) -> np.ndarray:
+    """The ``N^k`` facets of the FRAPP row cone: ``f_{z_1} ⊗ … ⊗ f_{z_k}``, ``f_z = (γ+N−1) e_z − 1``.
+
+    Entry ``(z, i)`` is ``(−1)^h (γ+N−2)^{k−h}`` with ``h`` the number of records where ``i`` and ``z`` differ;
+    datasets and facets are ordered like ``np.kron`` (first record most significant). Needs ``γ > 1``.
+    """
+    N = _size(N, "N", 2)
+    k = _size(k, "k", 1)
+    g = parse_scalar(gamma, name="gamma")
+    if not g > 1:
+        raise InvalidParameterError(f"FRAPP facets need gamma > 1 (the matrix is singular at gamma = 1), got {fraction_str(g)}")
+    size = N**k
+    from .._numeric import check_dense_size
+
+    exact = isinstance(g, Fraction)
+    check_dense_size(size, size, exact=exact, what=f"the FRAPP facets (N={N}, k={k})")
+    c = g + N - 2
+    powers = [c**e for e in range(k + 1)]
+    digits = list(product(range(N), repeat=k))
+    out = np.empty((size, size), dtype=object if exact else float)
+    for zi, z in enumerate(digits):
+        for ii, i in enumerate(digits):
+            h = sum(1 for s, t in zip(z, i) if s != t)
+            out[zi, ii] = (-1) ** h * powers[k - h]
+    return out
+
+
+def frapp_inverse(N: int, gamma: Any, k: int = 1) -> np.ndarray:
+    """``(⊗^k A)^{-1} = ⊗^k A^{-1}`` with ``A^{-1} = ((γ+N−1) I − J)/(γ − 1)`` (module Notes); needs ``γ > 1``.
+
+    Examples
+    --------
+    >>> [[str(v) for v in row] for row in frapp_inverse(2, 3)]
+    [['3/2', '-1/2'], ['-1/2', '3/2']]
+    """
+    N = _size(N, "N", 2)
+    k = _size(k, "k", 1)
+    g = parse_scalar(gamma, name="gamma")
+    if not g > 1:
+        raise InvalidParameterError(f"the FRAPP matrix is singular at gamma = {fraction_str(g)}; the inverse needs gamma > 1")
+    from .._numeric import check_dense_size
+
+    exact = isinstance(g, Fraction)
+    check_dense_size(N**k, N**k, exact=exact, what=f"the FRAPP inverse (N={N}, k={k})")
+    one: Any = Fraction(1) if exact else 1.0
+    base = np.full((N, N), -one / (g - 1), dtype=object if exact else float)
+    for i in range(N):
+        base[i, i] = (g + N - 2) / (g - 1)
+    out = base
+    for _ in range(k - 1):
+        out = np.kron(out, base)
+    return out
+
+
+def krr_gamma(n_values: int, *, exp_eps: Any = None, p: Any = None) -> Scalar:
+    """The amplification ``γ = e^ε`` of k-ary randomized response from ``exp_eps`` or the truth probability ``p``.
+
+    ``p = γ / (γ + n − 1)``, i.e. ``γ = p (n − 1) / (1 − p)``; needs ``1/n ≤ p < 1`` (``γ ≥ 1``).
+
+    Examples
+    --------
+    >>> krr_gamma(4, p="1/2"), krr_gamma(4, exp_eps=3)
+    (Fraction(3, 1), Fraction(3, 1))
+    """
+    n_values = _size(n_values, "n_values", 2)
+    if (exp_eps is None) == (p is None):
+        raise InvalidParameterError(f"k-ary randomized response: give exactly one of exp_eps= and p= (got {exp_eps!r}, {p!r})")
+    if exp_eps is not None:
+        g = parse_scalar(exp_eps, name="exp_eps")
+        if not g >= 1:
+            raise InvalidParameterError(f"k-ary randomized response needs exp_eps >= 1, got {fraction_str(g)}")
+        return g
+    q = parse_scalar(p, name="p")
+    if not Fraction(1, n_values) <= q < 1 if isinstance(q, Fraction) else not 1.0 / n_values <= q < 1.0:
+        raise InvalidParameterError(f"k-ary randomized response needs 1/{n_values} <= p < 1, got p = {fraction_str(q)}")
+    return q * (n_values - 1) / (1 - q)
+
+
+# ------------------------------------------------------------------------------------------- rays of ε-DP cones
+def _connected_graph(graph: Any) -> nx.Graph:
+    if not isinstance(graph, nx.Graph):
+        raise InvalidTypeError(f"expected a networkx graph, got {type(graph).__name__}")
+    if graph.number_of_nodes() < 2:
+        raise InvalidParameterError("an ε-DP cone with rays to enumerate needs at least 2 datasets")
+    if not nx.is_connected(graph):
+        raise InvalidParameterError(
+            f"the neighbour graph {getattr(graph, 'name', '') or ''} is not connected; the ε-DP cone is then a product "
+            "of the cones of its components (enumerate each component)"
+        )
+    return graph
+
+
+def dp_ray_count_lower_bound(graph: nx.Graph) -> int:
+    """A proven lower bound on the number of extreme rays of the ε-DP cone over a connected graph (``r > 1``).
+
+    Any connected graph: the cone is pointed and full-dimensional in ``R^n`` (``1`` is interior), so it has at least
+    ``n`` extreme rays. Bipartite graphs: also ``2^{max side}`` (``u = 0`` on one side, ``u = ±1`` freely on the
+    other; module Notes).
+
+    Examples
+    --------
+    >>> from privgeom import hamming_graph
+    >>> dp_ray_count_lower_bound(hamming_graph(5)), dp_ray_count_lower_bound(hamming_graph(6))
+    (65536, 4294967296)
+    """
+    G = _connected_graph(graph)
+    n = G.number_of_nodes()
+    if nx.is_bipartite(G):
+        a, b = nx.bipartite.sets(G)
+        return max(n, 2 ** max(len(a), len(b)))
+    return n
+
+
+def hypercube_dp_ray_count(k: int) -> int:
+    """Exact number of extreme rays of the ε-DP cone on the hypercube ``Q_k`` (``e^ε > 1``), for ``k ≤ 5``.
+
+    The rays are the homomorphisms ``u : Q_k → Z`` up to translation (module Notes). ``Q_k = Q_{k−1} □ K_2``, so a
+    homomorphism is a pair ``(f, g)`` of homomorphisms of ``Q_{k−1}`` with ``|f − g| = 1`` pointwise; the count is the
+    number of such pairs with ``f`` normalised, computed from the list for ``k − 1``. Values: 2, 6, 38, 990, 395 094.
+
+    Raises
+    ------
+    SizeLimitError
+        For ``k ≥ 6`` (at least ``2^{2^{k−1}}`` rays: beyond enumeration).
+
+    Examples
+    --------
+    >>> [hypercube_dp_ray_count(k) for k in (1, 2, 3)]
+    [2, 6, 38]
+    """
+    k = _size(k, "k", 1)
+    if k > 5:
+        raise SizeLimitError(
+            f"the eps-DP cone on the hypercube Q_{k} has at least 2^(2^{k - 1}) = {2 ** 2 ** (k - 1):.3e} extreme rays; "
+            "privgeom counts them only for k <= 5"
+        )
+    if k in (1, 2, 3, 4):
+        return len(_hypercube_homs(k))
+    P = _hypercube_homs(k - 1)
+    total = 0
+    for c in range(-(k + 1), k + 2):
+        D = (P[None, :, :] + c) - P[:, None, :]
+        total += int(np.all(np.abs(D) == 1, axis=2).sum())
+    return total
+
+
+def _hypercube_homs(k: int) -> np.ndarray:
+    """All homomorphisms ``Q_k → Z`` with ``u(1…1) = 0`` as integer rows (vertex order of ``np.kron``)."""
+    homs = np.zeros((1, 1), dtype=np.int64)
+    for level in range(1, k + 1):
+        if len(homs) ** 2 > 5_000_000:
+            raise SizeLimitError(f"listing the homomorphisms of Q_{level} is too large")
+        rows = []
+        for f in homs:
+            for g in homs:
+                for c in range(-level - 1, level + 2):
+                    if np.all(np.abs(g + c - f) == 1):
+                        rows.append(np.concatenate([f, g + c]))
+        homs = np.array(rows, dtype=np.int64)
+    return homs
+
+
+def dp_ray_patterns(graph: nx.Graph, *, max_rays: int = MAX_DP_RAYS, max_steps: int = MAX_ENUMERATION_STEPS) -> np.ndarray:
+    """Exponent patterns ``u`` (``min u = 0``) of the extreme rays ``r^u`` of the ε-DP cone, for any ``r > 1``.
+
+    Backtracking over the datasets in breadth-first order: ``u`` is integer, ``|u_i − u_j| ≤ 1`` on every edge, and
+    the tight edges must form a connected spanning subgraph (module Notes). Rows follow the graph's node order.
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+        Connected neighbour graph.
+    max_rays, max_steps : int
+        Refuse (``SizeLimitError``) before enumerating when a proven lower bound exceeds ``max_rays``, or while
+        enumerating when more rays or search steps are needed.
+
+    Examples
+    --------
+    >>> from privgeom import path_graph
+    >>> dp_ray_patterns(path_graph(2)).tolist()
+    [[2, 1, 0], [1, 0, 1], [0, 1, 0], [0, 1, 2]]
+    """
+    G = _connected_graph(graph)
+    nodes = list(G.nodes)
+    bound = dp_ray_count_lower_bound(G)
+    if bound > max_rays:
+        raise SizeLimitError(
+            f"the eps-DP cone over {getattr(G, 'name', '') or 'this graph'} ({len(nodes)} datasets) has at least "
+            f"{bound:,} extreme rays, more than max_rays = {max_rays:,}; refused before enumerating"
+        )
+    index = {v: i for i, v in enumerate(nodes)}
+    order = [index[v] for v in nx.bfs_tree(G, nodes[0])]
+    pos = {v: t for t, v in enumerate(order)}
+    earlier = [[index[w] for w in G.neighbors(nodes[v]) if pos[index[w]] < pos[v]] for v in order]
+    edges = [(index[a], index[b]) for a, b in G.edges]
+    n = len(nodes)
+    # bipartite graphs: every edge of a ray is tight, so u has the parity of the 2-colouring (module Notes)
+    colour = {index[v]: c for v, c in nx.bipartite.color(G).items()} if nx.is_bipartite(G) else None
+    u = [0] * n
+    found: list[list[int]] = []
+    steps = 0
+
+    def spanning_tight() -> bool:
+        parent = list(range(n))
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        parts = n
+        for a, b in edges:
+            if abs(u[a] - u[b]) == 1:
+                ra, rb = find(a), find(b)
+                if ra != rb:
+                    parent[ra] = rb
+                    parts -= 1
+        return parts == 1
+
+    def rec(t: int) -> None:
+        nonlocal steps
+        if t == n:
+            if colour is not None or spanning_tight():
+                lo = min(u)
+                found.append([v - lo for v in u])
+                if len(found) > max_rays:
+                    raise SizeLimitError(f"the eps-DP cone has more than max_rays = {max_rays:,} extreme rays; refused")
+            return
+        v = order[t]
+        nb = earlier[t]
+        lo = max(u[w] for w in nb) - 1
+        hi = min(u[w] for w in nb) + 1
+        for val in range(lo, hi + 1):
+            if colour is not None and (val - colour[v] - u[order[0]] + colour[order[0]]) % 2:
+                continue
+            steps += 1
+            if steps > max_steps:
+                raise SizeLimitError(f"enumerating the eps-DP cone's rays needs more than {max_steps:,} search steps; refused")
+            u[v] = val
+            rec(t + 1)
+
+    u[order[0]] = 0
+    rec(1)
+    return np.array(found, dtype=np.int64).reshape(len(found), n)
+
+
+def dp_cone_rays(graph: nx.Graph, exp_eps: Any, *, max_rays: int = MAX_DP_RAYS) -> np.ndarray:
+    """Extreme rays ``r^u`` of the ε-DP cone over ``graph`` with ``r = e^ε > 1``, without double description.
+
+    Exact rational ``r = p/q`` gives primitive-free integer rays ``p^{u} q^{max u − u}`` as Fractions; float ``r`` gives
+    float rays. Rows follow :func:`dp_ray_patterns`.
+
+    Examples
+    --------
+    >>> from privgeom import complete_graph
+    >>> sorted(tuple(int(v) for v in ray) for ray in dp_cone_rays(complete_graph(3), 3))[:3]
+    [(1, 1, 3), (1, 3, 1), (1, 3, 3)]
+    """
+    r = parse_scalar(exp_eps, name="exp_eps")
+    if not r > 1:
+        raise InvalidParameterError(f"dp_cone_rays needs exp_eps > 1 (at exp_eps = 1 the cone is a single ray), got {fraction_str(r)}")
+    U = dp_ray_patterns(graph, max_rays=max_rays)
+    if isinstance(r, Fraction):
+        p, q = r.numerator, r.denominator
+        out = np.empty(U.shape, dtype=object)
+        for i, row in enumerate(U):
+            top = int(row.max())
+            out[i] = [Fraction(p ** int(e) * q ** (top - int(e))) for e in row]
+        return out
+    return np.power(float(r), U.astype(float))
+
+
+# ------------------------------------------------------------------------------------------- finite definitions
+class ClosedFormDefinition(FiniteDefinition):
+    """A one-mechanism definition whose matrix ``G`` is square and invertible with a closed-form inverse.
+
+    ``M ∈ closure({G})`` iff ``Y = M G^{-1} ≥ 0`` (then ``M = Y G`` and ``Y`` is column-stochastic), so besides the
+    methods of :class:`~privgeom.definitions.FiniteDefinition` :meth:`contains` accepts ``method="closed-form"``, and
+    :meth:`row_cone` is built directly from the closed-form facets (the columns of ``G^{-1}``, positively scaled).
+    Subclasses implement :meth:`closed_form_inverse` and :meth:`closed_form_facets`.
+    """
+
+    def __init__(self, mechanism: Mechanism, *, name: str, spec: str, invertible: bool = True) -> None:
+        super().__init__([mechanism], name=name)
+        self._spec = spec
+        self._invertible = invertible
+        if invertible:
+            self.membership_methods = tuple(self.membership_methods) + ("closed-form",)
+
+    def spec(self) -> str:
+        return self._spec
+
+    @property
+    def mechanism(self) -> Mechanism:
+        """The mechanism ``G``."""
+        return self.mechanisms[0]
+
+    def closed_form_inverse(self) -> np.ndarray:  # pragma: no cover - overridden
+        """``G^{-1}`` (exact in exact mode)."""
+        raise NotImplementedError
+
+    def closed_form_facets(self) -> np.ndarray:  # pragma: no cover - overridden
+        """Facet normals (row ``z`` ∝ column ``z`` of ``G^{-1}``, positive factor)."""
+        raise NotImplementedError
+
+    def row_cone(self) -> Any:
+        """The row cone from the closed-form facets (H-representation; no double description)."""
+        if not self._invertible:
+            return super().row_cone()
+        from ..geometry import Cone
+
+        return Cone.from_facets(self.closed_form_facets(), exact=self.exact, labels=self.inputs)
+
+    def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
+        """Closure membership; ``method="closed-form"`` multiplies by the closed-form inverse (see the class doc)."""
+        if method != "closed-form":
+            return super().contains(mechanism, method=method, atol=atol)
+        M = self.check_mechanism(mechanism)
+        self.check_method(method)
+        tol = ATOL if atol is None else float(atol)
+        exact = self.exact and M.exact
+        target = M.matrix if exact else M.float_matrix()
+        G = self.mechanism.matrix if exact else self.mechanism.float_matrix()
+        inv = self.closed_form_inverse()
+        if not exact:
+            inv = np.asarray(inv, dtype=float)
+        Y = target.dot(inv)
+        bad = np.argwhere(Y < 0) if exact else np.argwhere(np.asarray(Y, dtype=float) < -tol)
+        if len(bad):
+            o, z = min(((int(a), int(b)) for a, b in bad), key=lambda t: float(Y[t]))
+            F = self.closed_form_facets()[z]
+            F = F if exact else np.asarray(F, dtype=float)
+            value = sum((a * b for a, b in zip(F, target[o])), Fraction(0)) if exact else float(np.dot(F, target[o]))
+            gen_ok = all(v >= 0 for v in G.dot(F)) if exact else bool((G.dot(F) >= -tol).all())
+            if not (gen_ok and (value < 0 if exact else value < -tol * float(np.abs(F).max()))):
+                raise SolverError(f"{self.name}: the closed-form facet {z} does not verify; please report")
+            cert = RowCertificate(o, M.outputs[o], readonly(np.asarray(F)), value, format_inequality(F, self.inputs),
+                                  label=f"closed-form facet {z}")
+            return Membership(False, "closed-form", exact, certificate=cert,
+                              detail=f"output {M.outputs[o]!r} violates closed-form facet {z} ({cert.inequality})")
+        if not exact:
+            Y = np.clip(np.asarray(Y, dtype=float), 0.0, None)
+        wit = ClosureWitness((0,), (Fraction(1) if exact else 1.0,), (readonly(Y),), Fraction(0) if exact else 0.0)
+        resid = verify_closure_witness([G], target, wit, exact=exact, atol=tol)
+        if resid is None:  # float mode at the tolerance boundary: let the LP decide
+            return super().contains(mechanism, method="lp", atol=atol)
+        wit = ClosureWitness((0,), wit.weights, wit.post_processings, resid)
+        return Membership(True, "closed-form", exact, witness=wit, detail="M · G^{-1} >= 0 (closed-form inverse)")
+
+
+def _spec_scalar(value: Scalar) -> str:
+    return fraction_str(value)
+
+
+class GeometricDefinition(ClosedFormDefinition):
+    """The truncated geometric mechanism on ``{0..n}`` as a privacy definition (closure of ``{G}``).
+
+    Ghosh, Roughgarden & Sundararajan, *Universally utility-maximizing privacy mechanisms* (STOC 2009). The row cone
+    is simplicial with the tridiagonal facets of the module Notes (proved there), and it decides membership.
+
+    Parameters
+    ----------
+    n : int
+        Largest count (``n ≥ 1``).
+    alpha : rational or float in (0, 1)
+        ``α = e^{−ε}``.
+    exact : bool, optional
+        Force the mode (default: exact iff ``alpha`` is rational).
+
+    Examples
+    --------
+    The closure is strictly inside ε-DP on the path with ``e^ε = 1/α``:
+
+    >>> from privgeom.definitions._dp import DifferentialPrivacy
+    >>> geo = GeometricDefinition(2, "1/2")
+    >>> dp = DifferentialPrivacy.path(2, exp_eps=2)
+    >>> geo.row_cone().issubset(dp.row_cone()).holds
+    True
+    >>> back = dp.row_cone().issubset(geo.row_cone())
+    >>> back.holds, back.witness.tolist(), back.violated_normal.tolist()
+    (False, [Fraction(2, 1), Fraction(1, 1), Fraction(2, 1)], [Fraction(-2, 1), Fraction(5, 1), Fraction(-2, 1)])
+    >>> geo.spec()
+    'geometric:n=2,alpha=1/2'
+    """
+
+    def __init__(self, n: int, alpha: Any, *, exact: bool | None = None) -> None:
+        from ..mechanisms._catalogue import truncated_geometric
+
+        M = truncated_geometric(n, alpha, exact=exact)
+        self._n = int(n)
+        self._alpha = parse_scalar(alpha, name="alpha", exact=M.exact)
+        spec = f"geometric:n={self._n},alpha={_spec_scalar(self._alpha)}" + ("" if M.exact else ",exact=false")
+        super().__init__(M, name=f"truncated geometric mechanism (n={self._n}, alpha={_spec_scalar(self._alpha)})",
+                         spec=spec)
+
+    @property
+    def alpha(self) -> Scalar:
+        """``α = e^{−ε}``."""
+        return self._alpha
+
+    def closed_form_inverse(self) -> np.ndarray:
+        return geometric_inverse(self._n, self._alpha)
+
+    def closed_form_facets(self) -> np.ndarray:
+        return geometric_facets(self._n, self._alpha)
+
+
+class FrappDefinition(ClosedFormDefinition):
+    """FRAPP / PRAM with γ-amplification on ``k`` records of ``N`` values (Agrawal & Haritsa, ICDE 2005).
+
+    Closed-form facets ``⊗ f_{z_r}``, ``f_z = (γ+N−1) e_z − 1`` (module Notes); needs ``γ > 1`` for them (at ``γ = 1``
+    the mechanism is constant and the generic finite-definition methods are used).
+
+    Examples
+    --------
+    >>> d = FrappDefinition(3, 4)
+    >>> [[int(v) for v in f] for f in d.row_cone().facets]
+    [[5, -1, -1], [-1, 5, -1], [-1, -1, 5]]
+    >>> d.spec()
+    'frapp:N=3,gamma=4,k=1'
+    """
+
+    def __init__(self, N: int, gamma: Any, k: int = 1, *, exact: bool | None = None) -> None:
+        from ..mechanisms._catalogue import frapp
+
+        N = _size(N, "N", 2)
+        M = frapp(N, gamma, k, exact=exact)
+        self._N, self._k = N, int(k)
+        self._gamma = parse_scalar(gamma, name="gamma", exact=M.exact)
+        spec = f"frapp:N={N},gamma={_spec_scalar(self._gamma)},k={self._k}" + ("" if M.exact else ",exact=false")
+        super().__init__(M, name=f"FRAPP (N={N}, gamma={_spec_scalar(self._gamma)}, k={self._k})", spec=spec,
+                         invertible=bool(self._gamma > 1))
+
+    @property
+    def gamma(self) -> Scalar:
+        """The amplification γ."""
+        return self._gamma
+
+    def closed_form_inverse(self) -> np.ndarray:
+        return frapp_inverse(self._N, self._gamma, self._k)
+
+    def closed_form_facets(self) -> np.ndarray:
+        return frapp_facets(self._N, self._gamma, self._k)
+
+
+class KaryRRDefinition(ClosedFormDefinition):
+    """k-ary randomized response on ``n`` values (Kairouz, Oh & Viswanath, JMLR 2016): FRAPP with ``k = 1``.
+
+    Examples
+    --------
+    >>> d = KaryRRDefinition(4, exp_eps=3)
+    >>> d.spec(), [int(v) for v in d.closed_form_facets()[0]]
+    ('krr:n=4,exp_eps=3', [5, -1, -1, -1])
+    >>> KaryRRDefinition(4, p="1/2").spec()
+    'krr:n=4,p=1/2'
+    """
+
+    def __init__(self, n_values: int, *, exp_eps: Any = None, p: Any = None, exact: bool | None = None) -> None:
+        from ..mechanisms._catalogue import kary_randomized_response
+
+        n = _size(n_values, "n_values", 2)
+        M = kary_randomized_response(n, exp_eps=exp_eps, p=p, exact=exact)
+        self._n = n
+        self._gamma = krr_gamma(n, exp_eps=exp_eps, p=p)
+        if not M.exact:
+            self._gamma = float(self._gamma)
+        key, val = ("exp_eps", exp_eps) if exp_eps is not None else ("p", p)
+        shown = _spec_scalar(parse_scalar(val, name=key, exact=M.exact))
+        spec = f"krr:n={n},{key}={shown}" + ("" if M.exact else ",exact=false")
+        super().__init__(M, name=f"{n}-ary randomized response ({key}={shown})", spec=spec,
+                         invertible=bool(self._gamma > 1))
+
+    @property
+    def exp_eps(self) -> Scalar:
+        """``e^ε = γ``."""
+        return self._gamma
+
+    def closed_form_inverse(self) -> np.ndarray:
+        return frapp_inverse(self._n, self._gamma, 1)
+
+    def closed_form_facets(self) -> np.ndarray:
+        return frapp_facets(self._n, self._gamma, 1)
+
+
+# --------------------------------------------------------------------------------------------------- spec kinds
+def _geometric_spec(params: dict[str, str]) -> PrivacyDefinition:
+    n = spec_int(params, "n", "geometric")
+    alpha = spec_required(params, "alpha", "geometric")
+    return GeometricDefinition(n, alpha, exact=spec_bool(params, "exact", "geometric"))
+
+
+def _frapp_spec(params: dict[str, str]) -> PrivacyDefinition:
+    N = spec_int(params, "N", "frapp")
+    gamma = spec_required(params, "gamma", "frapp")
+    k = spec_int(params, "k", "frapp") if "k" in params else 1
+    return FrappDefinition(N, gamma, k, exact=spec_bool(params, "exact", "frapp"))
+
+
+def _krr_spec(params: dict[str, str]) -> PrivacyDefinition:
+    from ._dp import dp_ratio
+
+    n = spec_int(params, "n", "krr")
+    exact = spec_bool(params, "exact", "krr")
+    given = {k: params.pop(k) for k in ("exp_eps", "eps", "p") if k in params}
+    if len(given) != 1:
+        raise FormatError(f"krr needs exactly one of exp_eps=, eps=, p=; got {sorted(given) or 'none'}")
+    if "eps" in given:
+        ratio, _ = dp_ratio(eps=given["eps"], exact=exact, owner="krr")
+        return KaryRRDefinition(n, exp_eps=ratio, exact=exact)
+    return KaryRRDefinition(n, exp_eps=given.get("exp_eps"), p=given.get("p"), exact=exact)
+
+
+def _adp_spec(params: dict[str, str]) -> PrivacyDefinition:
+    from ._approx_dp import ApproximateDP
+    from ._dp import DifferentialPrivacy
+
+    delta = spec_required(params, "delta", "adp")
+    exact = params.get("exact")
+    rest = ",".join(f"{k}={params.pop(k)}" for k in list(params))
+    dp = parse_definition("dp:" + rest)
+    if not isinstance(dp, DifferentialPrivacy):  # pragma: no cover - the dp kind always returns it
+        raise FormatError("adp: the dp part of the spec did not give an ε-DP definition")
+    return ApproximateDP(dp, delta=delta, exact=False if exact is not None and exact.lower() in ("false", "0", "no") else None)
+
+
+def _pufferfish_spec(params: dict[str, str]) -> PrivacyDefinition:
+    from ._pufferfish import Pufferfish
+
+    path = params.pop("file", None)
+    data = params.pop("data", None)
+    if (path is None) == (data is None):
+        raise FormatError("pufferfish needs exactly one of file=<spec.json> and data=<base64 JSON>")
+    if path is not None:
+        return Pufferfish.load(path)
+    assert data is not None
+    return Pufferfish.from_data_string(data)
+
+
+#: The spec kinds this module registers, with their factories.
+CATALOGUE_KINDS: dict[str, Any] = {
+    "geometric": _geometric_spec,
+    "frapp": _frapp_spec,
+    "krr": _krr_spec,
+    "adp": _adp_spec,
+    "pufferfish": _pufferfish_spec,
+}
+
+
+def register_catalogue() -> None:
+    """Register the spec kinds ``geometric``, ``frapp``, ``krr``, ``adp``, ``pufferfish`` (idempotent).
+
+    Examples
+    --------
+    >>> register_catalogue()
+    >>> parse_definition("krr:n=3,exp_eps=2").name
+    '3-ary randomized response (exp_eps=2)'
+    >>> parse_definition("adp:graph=hamming,k=2,eps=1,delta=1/10").exact
+    False
+    """
+    known = set(definition_kinds())
+    for name, factory in CATALOGUE_KINDS.items():
+        if name not in known:
+            register_definition_kind(name, factory)
+
+
+register_catalogue()

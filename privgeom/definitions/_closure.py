@@ -1,0 +1,418 @@
+"""Consistent-closure membership of a finite privacy definition as a linear program.
+
+Lin & Kifer (Theorem 3.4): ``closure({M_1..M_m})`` is the set of all ``Σ_j λ_j A_j M_j`` with ``A_j``
+column-stochastic and ``λ`` a probability vector. Absorbing ``λ_j`` into ``B_j = λ_j A_j`` gives the LP of
+``reference/row-cone.md``::
+
+    find B_j ≥ 0, λ ≥ 0 with Σ_j B_j M_j = M',  1ᵀ B_j = λ_j 1ᵀ,  Σ_j λ_j = 1.
+
+privgeom solves the ℓ1-relaxation ``min ‖Σ_j B_j M_j − M'‖_1`` (always feasible) with HiGHS. Its optimum ``r*``
+is the ℓ1 distance from ``M'`` to the closure; its dual values give a separating functional ``W`` with
+``|W| ≤ 1``. A *yes* returns the witness ``(A_j, λ_j)``; a *no* returns :class:`SeparatingCertificate` ``W``: every
+``N`` in the closure has ``⟨W, N⟩ ≥ β := min_j Σ_ω min_o (W M_jᵀ)[o, ω]`` while ``⟨W, M'⟩ < β``.
+
+Both are re-verified before they are returned. Exact mode rationalises the float solution (rounding, then an exact
+solve on the support of the solution, then cdd's exact simplex) and checks it in rational arithmetic; float mode
+checks the witness residual ``≤ atol`` (max-abs) or the certificate gap ``> atol · max|W|`` (then ``M'`` is more
+than ``atol`` away from the closure in ℓ1). If nothing verifies, :class:`~privgeom.SolverError` is raised.
+
+Examples
+--------
+>>> import numpy as np
+>>> from fractions import Fraction as F
+>>> M = np.array([[F(1, 2), F(0)], [F(1, 2), F(1, 2)], [F(0), F(1, 2)]], dtype=object)
+>>> ans = closure_lp_membership([M], np.array([[F(1), F(0)], [F(0), F(1)]], dtype=object), exact=True)
+>>> ans.member, ans.method, type(ans.certificate).__name__
+(False, 'lp', 'SeparatingCertificate')
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._errors import SizeLimitError, SolverError
+from .._numeric import ATOL, readonly
+from ..geometry._lp import (
+    MAX_EXACT_LP_VARIABLES,
+    exact_nonnegative_solution,
+    exact_solve,
+    rational_candidates,
+    solve_lp,
+)
+from ._base import ClosureWitness, Membership, SeparatingCertificate
+
+__all__ = [
+    "closure_lp_membership",
+    "verify_closure_witness",
+    "verify_separating_certificate",
+    "witness_from_coefficients",
+]
+
+#: In exact mode, an LP optimum below this makes privgeom look for a witness first (else a certificate first).
+_WITNESS_FIRST = 1e-8
+
+
+def _as_float(a: np.ndarray) -> np.ndarray:
+    return a.astype(float) if a.dtype != float else a
+
+
+# ---------------------------------------------------------------------------------------------------- verification
+def verify_closure_witness(
+    mats: Sequence[np.ndarray], target: np.ndarray, witness: ClosureWitness, *, exact: bool, atol: float = ATOL
+) -> Fraction | float | None:
+    """Check ``target = Σ λ_j A_j M_{c_j}`` (exactly, or within ``atol``); return the residual or None if it fails.
+
+    Checks every ``A_j ≥ 0`` with columns summing to 1, ``λ ≥ 0`` summing to 1, and the product.
+    """
+    lam = witness.weights
+    if len(lam) != len(witness.post_processings) or len(lam) != len(witness.components) or not lam:
+        return None
+    if exact:
+        if any(w < 0 for w in lam) or sum(lam) != 1:
+            return None
+        total = np.zeros(target.shape, dtype=object)
+        total[...] = Fraction(0)
+        for c, w, A in zip(witness.components, lam, witness.post_processings):
+            M = mats[c]
+            if A.shape != (target.shape[0], M.shape[0]):
+                return None
+            if (A < 0).any() or any(s != 1 for s in A.sum(axis=0)):
+                return None
+            total = total + w * A.dot(M)
+        return Fraction(0) if bool((total == target).all()) else None
+    lamf = np.array([float(w) for w in lam])
+    if (lamf < -atol).any() or abs(lamf.sum() - 1.0) > atol:
+        return None
+    totalf = np.zeros(target.shape)
+    for c, w, A in zip(witness.components, lamf, witness.post_processings):
+        Af = _as_float(np.asarray(A))
+        M = _as_float(np.asarray(mats[c]))
+        if Af.shape != (target.shape[0], M.shape[0]):
+            return None
+        if (Af < -atol).any() or (np.abs(Af.sum(axis=0) - 1.0) > atol).any():
+            return None
+        totalf += w * Af.dot(M)
+    res = float(np.abs(totalf - _as_float(target)).max()) if target.size else 0.0
+    return res if res <= atol else None
+
+
+def separating_bound(mats: Sequence[np.ndarray], W: np.ndarray) -> Any:
+    """``β = min_j Σ_ω min_o (W M_jᵀ)[o, ω]``: a lower bound of ``⟨W, N⟩`` over the closure."""
+    vals = []
+    for M in mats:
+        P = W.dot(M.T)  # (n_out, r_j)
+        vals.append(P.min(axis=0).sum() if P.size else 0)
+    return min(vals)
+
+
+def verify_separating_certificate(
+    mats: Sequence[np.ndarray], target: np.ndarray, cert: SeparatingCertificate, *, exact: bool, atol: float = ATOL
+) -> bool:
+    """Recompute ``β`` and ``⟨W, M'⟩`` from ``W`` and check ``⟨W, M'⟩ < β`` (float: by more than ``atol·max|W|``)."""
+    W = cert.functional
+    if W.shape != target.shape:
+        return False
+    if exact:
+        beta = separating_bound(mats, W)
+        value = (W * target).sum()
+        return bool(value < beta and beta == cert.bound and value == cert.value)
+    Wf = _as_float(W)
+    beta = float(separating_bound([_as_float(M) for M in mats], Wf))
+    value = float((Wf * _as_float(target)).sum())
+    scale = float(np.abs(Wf).max()) if Wf.size else 0.0
+    return bool(beta - value > atol * scale and scale > 0)
+
+
+def witness_from_coefficients(
+    mats: Sequence[np.ndarray], B: Sequence[np.ndarray], lam: Sequence[Any], *, exact: bool
+) -> ClosureWitness | None:
+    """Turn ``B_j = λ_j A_j`` into a :class:`ClosureWitness` (dropping components with ``λ_j = 0``)."""
+    comps, weights, posts = [], [], []
+    for j, (Bj, lj) in enumerate(zip(B, lam)):
+        if exact:
+            if lj == 0:
+                if any(v != 0 for v in Bj.ravel()):
+                    return None
+                continue
+            A = Bj / lj
+        else:
+            lj = float(lj)
+            if lj <= 1e-15:
+                continue
+            A = np.clip(_as_float(Bj) / lj, 0.0, None)
+            sums = A.sum(axis=0)
+            zero = sums <= 1e-300
+            A[:, ~zero] = A[:, ~zero] / sums[~zero]
+            A[0, zero] = 1.0
+        comps.append(j)
+        weights.append(lj)
+        posts.append(readonly(A))
+    if not comps:
+        return None
+    if not exact:
+        tot = sum(weights)
+        weights = [w / tot for w in weights]
+    return ClosureWitness(tuple(comps), tuple(weights), tuple(posts), Fraction(0) if exact else 0.0)
+
+
+# ---------------------------------------------------------------------------------------------------- the LP
+class _ClosureLP:
+    """Index bookkeeping and constraint matrices of the closure LP."""
+
+    def __init__(self, mats: Sequence[np.ndarray], target: np.ndarray) -> None:
+        self.mats = list(mats)
+        self.target = target
+        self.n_out, self.N = target.shape
+        self.r = [M.shape[0] for M in self.mats]
+        self.offs = []
+        off = 0
+        for rj in self.r:
+            self.offs.append(off)
+            off += self.n_out * rj
+        self.nb = off
+        self.m = len(self.mats)
+        self.n_core = self.nb + self.m
+        self.n_eq = self.n_out * self.N + sum(self.r) + 1
+        nnz = sum(int(np.count_nonzero(_as_float(M))) for M in self.mats) * self.n_out + 2 * self.nb
+        if nnz > 2**24:
+            raise SizeLimitError(f"closure LP would have {nnz:,} non-zero coefficients (limit {2**24:,})")
+        self.rows, self.cols, self.vals = self._coo()
+
+    def _coo(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows, cols, vals = [], [], []
+        n_out, N = self.n_out, self.N
+        o = np.arange(n_out)
+        e2 = n_out * N
+        roff = 0
+        for j, M in enumerate(self.mats):
+            rj = self.r[j]
+            w_idx, i_idx = np.nonzero(np.asarray(M != 0))
+            v = np.asarray(M)[w_idx, i_idx]
+            rows.append((o[:, None] * N + i_idx[None, :]).ravel())
+            cols.append((self.offs[j] + o[:, None] * rj + w_idx[None, :]).ravel())
+            vals.append(np.tile(v, n_out))
+            # column sums: Σ_o B_j[o, ω] − λ_j = 0
+            ww, oo = np.meshgrid(np.arange(rj), o, indexing="ij")
+            rows.append((e2 + roff + ww).ravel())
+            cols.append((self.offs[j] + oo * rj + ww).ravel())
+            vals.append(np.array([1] * (rj * n_out), dtype=object))
+            rows.append(e2 + roff + np.arange(rj))
+            cols.append(np.full(rj, self.nb + j))
+            vals.append(np.array([-1] * rj, dtype=object))
+            roff += rj
+        rows.append(np.full(self.m, self.n_eq - 1))
+        cols.append(self.nb + np.arange(self.m))
+        vals.append(np.array([1] * self.m, dtype=object))
+        return (
+            np.concatenate(rows).astype(np.int64),
+            np.concatenate(cols).astype(np.int64),
+            np.concatenate([np.asarray(v, dtype=object) for v in vals]),
+        )
+
+    def rhs(self) -> list[Any]:
+        return list(self.target.ravel()) + [0] * sum(self.r) + [1]
+
+    def split(self, x: Sequence[Any]) -> tuple[list[np.ndarray], list[Any]]:
+        arr = np.asarray(x, dtype=object if isinstance(x[0], Fraction) else float)
+        B = [arr[self.offs[j] : self.offs[j] + self.n_out * rj].reshape(self.n_out, rj) for j, rj in enumerate(self.r)]
+        return B, list(arr[self.nb : self.nb + self.m])
+
+    def solve_l1(self) -> Any:
+        n_s = self.n_out * self.N
+        vals = np.array([float(v) for v in self.vals])
+        core = sp.coo_matrix((vals, (self.rows, self.cols)), shape=(self.n_eq, self.n_core))
+        eye = sp.eye(n_s, format="coo")
+        slack = sp.vstack([sp.hstack([eye, -eye]), sp.coo_matrix((self.n_eq - n_s, 2 * n_s))])
+        A = sp.hstack([core, slack]).tocsc()
+        c = np.concatenate([np.zeros(self.n_core), np.ones(2 * n_s)])
+        b = np.array([float(v) for v in self.rhs()])
+        res = solve_lp(c, A_eq=A, b_eq=b, bounds=(0, None), method="highs-ds", what="closure LP")
+        if res.status != "optimal":
+            raise SolverError("closure LP: the ℓ1-relaxation is always feasible, yet HiGHS reported infeasible")
+        return res
+
+    def solve_separation(self) -> np.ndarray:
+        """max β − ⟨W, M'⟩ s.t. W M_jᵀ ≥ z_j (entrywise, per output o), Σ_ω z_j(ω) ≥ β, −1 ≤ W ≤ 1."""
+        n_out, N = self.n_out, self.N
+        nW = n_out * N
+        nz = sum(self.r)
+        rows, cols, vals = [], [], []
+        row = 0
+        zoff = 0
+        for j, M in enumerate(self.mats):
+            Mf = _as_float(np.asarray(M))
+            for o in range(n_out):
+                for w in range(self.r[j]):
+                    nzc = np.nonzero(Mf[w])[0]
+                    rows.extend([row] * (len(nzc) + 1))
+                    cols.extend(list(o * N + nzc) + [nW + zoff + w])
+                    vals.extend(list(-Mf[w, nzc]) + [1.0])
+                    row += 1
+            zoff += self.r[j]
+        zoff = 0
+        for j in range(self.m):
+            rows.extend([row] * (self.r[j] + 1))
+            cols.extend([nW + zoff + w for w in range(self.r[j])] + [nW + nz])
+            vals.extend([-1.0] * self.r[j] + [1.0])
+            row += 1
+            zoff += self.r[j]
+        A = sp.csc_matrix((vals, (rows, cols)), shape=(row, nW + nz + 1))
+        c = np.concatenate([_as_float(self.target).ravel(), np.zeros(nz), [-1.0]])
+        bounds = [(-1.0, 1.0)] * nW + [(None, None)] * (nz + 1)
+        res = solve_lp(c, A_ub=A, b_ub=np.zeros(row), bounds=bounds, what="separation LP")
+        if res.status != "optimal" or res.x is None:
+            raise SolverError("separation LP: HiGHS reported infeasible for a problem that is always feasible")
+        return res.x[:nW].reshape(n_out, N)
+
+
+def _exact_witness(lp: _ClosureLP, x: np.ndarray) -> ClosureWitness | None:
+    """Rationalise the core part of a float LP solution into an exactly verified witness."""
+    core = np.clip(x[: lp.n_core], 0.0, None)
+
+    def attempt(vec: Sequence[Any]) -> ClosureWitness | None:
+        if any(v < 0 for v in vec):
+            return None
+        B, lam = lp.split(list(vec))
+        wit = witness_from_coefficients(lp.mats, B, lam, exact=True)
+        if wit is None:
+            return None
+        return wit if verify_closure_witness(lp.mats, lp.target, wit, exact=True) is not None else None
+
+    for cand in list(rational_candidates(core))[:2]:
+        wit = attempt(list(cand))
+        if wit is not None:
+            return wit
+    rhs = lp.rhs()
+    tried: set[tuple[int, ...]] = set()
+    for thr in (1e-9, 1e-12, 0.0):
+        support = tuple(int(i) for i in np.nonzero(core > thr)[0])
+        if support in tried or not support:
+            continue
+        tried.add(support)
+        pos = {v: t for t, v in enumerate(support)}
+        rowdicts: list[dict[int, Fraction]] = [dict() for _ in range(lp.n_eq)]
+        for r_, c_, v_ in zip(lp.rows, lp.cols, lp.vals):
+            t = pos.get(int(c_))
+            if t is not None:
+                rowdicts[int(r_)][t] = Fraction(v_)
+        sol = exact_solve(rowdicts, rhs, n_vars=len(support))
+        if sol is not None:
+            full = [Fraction(0)] * lp.n_core
+            for t, v in enumerate(support):
+                full[v] = sol[t]
+            wit = attempt(full)
+            if wit is not None:
+                return wit
+        if len(support) <= MAX_EXACT_LP_VARIABLES:
+            dense = np.empty((lp.n_eq, len(support)), dtype=object)
+            dense[...] = Fraction(0)
+            for r_, rowd in enumerate(rowdicts):
+                for t, coef in rowd.items():
+                    dense[r_, t] = coef
+            sol = exact_nonnegative_solution(dense, rhs)
+            if sol is not None:
+                full = [Fraction(0)] * lp.n_core
+                for t, v in enumerate(support):
+                    full[v] = sol[t]
+                wit = attempt(full)
+                if wit is not None:
+                    return wit
+    return None
+
+
+def _certificate(lp: _ClosureLP, W_float: np.ndarray, *, exact: bool, atol: float) -> SeparatingCertificate | None:
+    candidates = []
+    for sign in (1.0, -1.0):
+        Wf = sign * W_float
+        scale = float(np.abs(Wf).max()) if Wf.size else 0.0
+        if scale <= 0 or not np.isfinite(scale):
+            continue
+        candidates.append(Wf / scale)
+    for Wf in candidates:
+        if exact:
+            for Wq in rational_candidates(Wf):
+                beta = separating_bound(lp.mats, Wq)
+                value = (Wq * lp.target).sum()
+                if value < beta:
+                    cert = SeparatingCertificate(readonly(Wq), beta, value)
+                    if verify_separating_certificate(lp.mats, lp.target, cert, exact=True):
+                        return cert
+        else:
+            mats_f = [_as_float(np.asarray(M)) for M in lp.mats]
+            beta = float(separating_bound(mats_f, Wf))
+            value = float((Wf * _as_float(lp.target)).sum())
+            cert = SeparatingCertificate(readonly(Wf.copy()), beta, value)
+            if verify_separating_certificate(lp.mats, lp.target, cert, exact=False, atol=atol):
+                return cert
+    return None
+
+
+def closure_lp_membership(
+    mats: Sequence[np.ndarray], target: np.ndarray, *, exact: bool, atol: float = ATOL, what: str = "closure"
+) -> Membership:
+    """Decide ``target ∈ closure({mats})`` by the LP of Theorem 3.4 with a verified witness or certificate.
+
+    Parameters
+    ----------
+    mats : sequence of 2-D arrays
+        The mechanisms ``M_j`` (rows = outputs, columns = the common inputs); object arrays of Fractions in exact
+        mode. Zero rows may be present.
+    target : 2-D array
+        The mechanism ``M'`` to test (same number of columns).
+    exact : bool
+        Verify in exact rational arithmetic (all arrays must then hold Fractions/ints).
+    atol : float
+        Float-mode tolerance (see the module docstring).
+
+    Raises
+    ------
+    SolverError
+        HiGHS failed, or neither a witness nor a certificate could be verified.
+    """
+    lp = _ClosureLP(mats, target)
+    res = lp.solve_l1()
+    assert res.x is not None
+    dist = float(res.fun or 0.0)
+    n_s = lp.n_out * lp.N
+    W_dual = -res.eq_duals[:n_s].reshape(lp.n_out, lp.N) if res.eq_duals is not None else None
+
+    def try_witness() -> Membership | None:
+        if exact:
+            wit = _exact_witness(lp, res.x)
+        else:
+            core = np.clip(res.x[: lp.n_core], 0.0, None)
+            B, lam = lp.split(list(core))
+            wit = witness_from_coefficients(lp.mats, B, lam, exact=False)
+            if wit is not None:
+                resid = verify_closure_witness(lp.mats, target, wit, exact=False, atol=atol)
+                wit = None if resid is None else ClosureWitness(wit.components, wit.weights, wit.post_processings, resid)
+        if wit is None:
+            return None
+        return Membership(True, "lp", exact, witness=wit, detail=f"{what}: witness found by the closure LP (Theorem 3.4)")
+
+    def try_certificate() -> Membership | None:
+        cert = _certificate(lp, W_dual, exact=exact, atol=atol) if W_dual is not None else None
+        if cert is None:
+            cert = _certificate(lp, lp.solve_separation(), exact=exact, atol=atol)
+        if cert is None:
+            return None
+        return Membership(
+            False, "lp", exact, certificate=cert,
+            detail=f"{what}: separating functional from the LP dual (ℓ1 distance to the closure ≈ {dist:.3g})",
+        )
+
+    threshold = atol if not exact else _WITNESS_FIRST
+    order = (try_witness, try_certificate) if dist <= threshold else (try_certificate, try_witness)
+    for attempt in order:
+        out = attempt()
+        if out is not None:
+            return out
+    mode = "exactly" if exact else f"within atol={atol:g}"
+    raise SolverError(
+        f"{what}: the closure LP (ℓ1 distance {dist:.3g}) gave neither a witness nor a certificate that verifies {mode}"
+        + ("" if exact else "; the mechanism is at the tolerance boundary — choose another atol")
+    )

@@ -1,0 +1,382 @@
+"""ε-differential privacy over a neighbour graph, as a privacy definition decided row by row.
+
+A mechanism ``M`` satisfies ε-DP over a neighbour graph ``G`` on the datasets iff every row ``x`` satisfies
+``x_i ≤ e^ε x_j`` for every edge ``{i, j}`` in both directions (``reference/row-cone.md``, "ε-DP and its relatives as
+cones"; Lin & Kifer, Section V, where relaxing randomized response by Fourier–Motzkin yields exactly this cone).
+DP is closed under post-processing and mixing, so it equals its own consistent closure and its row cone decides
+membership: the row cone is ``{x ≥ 0 : e^ε x_j − x_i ≥ 0 for every directed edge}``, given directly in
+H-representation. With the Hamming graph on bit strings this is classical DP; other graphs give Blowfish-style
+policies, the complete graph ``K_n`` gives local DP on one record with ``n`` values.
+
+Exactness: ``exp_eps`` rational (``3``, ``"3/2"``, ``Fraction``), ``eps`` as a :class:`~privgeom.LogRational` or the
+string ``"ln(3)"``, or ``eps = 0`` give an exact ratio; any other ``eps`` gives the float ``exp(eps)``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from typing import Any, Sequence
+
+import networkx as nx
+import numpy as np
+
+from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
+from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly
+from ..graphs import complete_graph, edge_index_pairs, hamming_graph, neighbour_graph, path_graph
+from ..mechanisms import Mechanism
+from ._base import Membership, PrivacyDefinition, RowCertificate
+from ._rows import as_vector, format_inequality, generic_row_membership
+
+__all__ = ["DifferentialPrivacy", "dp_ratio", "standard_graph_spec", "SPEC_UNSAFE"]
+
+#: Characters that cannot appear in dataset labels written into a ``graph=edges`` spec.
+SPEC_UNSAFE = set(",;~=:[]{}\"' ")
+
+_LN = re.compile(r"^\s*ln\s*\(\s*(.+?)\s*\)\s*$")
+
+
+def dp_ratio(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None, owner: str = "DP") -> tuple[Scalar, Any]:
+    """Validate the privacy parameter; return ``(e^ε, how it was given)``.
+
+    ``e^ε`` is a Fraction (exact) for rational ``exp_eps``, ``LogRational``/``"ln(r)"`` ``eps`` or ``eps = 0``,
+    and a float ``exp(eps)`` otherwise. ``exact=False`` forces a float; ``exact=True`` refuses an irrational ratio.
+
+    Raises
+    ------
+    InvalidParameterError
+        Both or neither given, ``eps < 0``, ``exp_eps < 1``, overflow, or ``exact=True`` with irrational ``e^ε``.
+
+    Examples
+    --------
+    >>> dp_ratio(exp_eps="3")[0], dp_ratio(eps="ln(3/2)")[0], dp_ratio(eps=0)[0], round(dp_ratio(eps=1.0)[0], 6)
+    (Fraction(3, 1), Fraction(3, 2), Fraction(1, 1), 2.718282)
+    """
+    if (eps is None) == (exp_eps is None):
+        raise InvalidParameterError(f"{owner}: give exactly one of eps= and exp_eps= (got eps={eps!r}, exp_eps={exp_eps!r})")
+    ratio: Scalar
+    given: Any
+    if exp_eps is not None:
+        ratio = parse_scalar(exp_eps, name="exp_eps")
+        if ratio < 1:
+            raise InvalidParameterError(f"{owner}: exp_eps = e^eps must be >= 1, got exp_eps = {fraction_str(ratio)}")
+        given = ("exp_eps", ratio)
+    else:
+        if isinstance(eps, str) and _LN.match(eps):
+            inner = _LN.match(eps).group(1)  # type: ignore[union-attr]
+            eps = LogRational(parse_scalar(inner, name="the ratio inside ln()", exact=True))  # type: ignore[arg-type]
+        if isinstance(eps, LogRational):
+            if eps.ratio < 1:
+                raise InvalidParameterError(f"{owner}: eps must be >= 0, got eps = {eps}")
+            ratio, given = eps.ratio, ("eps", eps)
+        else:
+            shown = eps.strip() if isinstance(eps, str) else eps
+            e = parse_scalar(eps, name="eps")
+            if e < 0:
+                raise InvalidParameterError(f"{owner}: eps must be >= 0, got eps = {fraction_str(e)}")
+            if e == 0:
+                ratio, given = Fraction(1), ("eps", shown)
+            else:
+                try:
+                    ratio = math.exp(float(e))
+                except OverflowError:
+                    ratio = math.inf
+                if not math.isfinite(ratio):
+                    raise InvalidParameterError(f"{owner}: eps = {fraction_str(e)} is too large (e^eps overflows)")
+                given = ("eps", shown)
+    if exact is True and not isinstance(ratio, Fraction):
+        raise InvalidParameterError(f"{owner}: e^eps = {ratio!r} is irrational; give exp_eps= or eps='ln(r)' for exact mode")
+    if exact is False and isinstance(ratio, Fraction):
+        ratio = float(ratio)
+    return ratio, given
+
+
+def standard_graph_spec(graph: nx.Graph) -> str | None:
+    """``"graph=hamming,k=2"`` / ``"graph=path,n=5"`` / ``"graph=complete,n=4"`` for the standard graphs, else None.
+
+    Examples
+    --------
+    >>> standard_graph_spec(hamming_graph(2)), standard_graph_spec(nx.Graph([("a", "b")]))
+    ('graph=hamming,k=2', None)
+    """
+    m = re.fullmatch(r"(hamming|path|complete)\((\d+)\)", str(getattr(graph, "name", "") or ""))
+    if not m:
+        return None
+    kind, size = m.group(1), int(m.group(2))
+    try:
+        ref = {"hamming": hamming_graph, "path": path_graph, "complete": complete_graph}[kind](size)
+    except InvalidInputError:
+        return None
+    if [str(v) for v in graph.nodes] != list(ref.nodes):
+        return None
+    if {frozenset(map(str, e)) for e in graph.edges} != {frozenset(e) for e in ref.edges}:
+        return None
+    return f"graph={kind},{'k' if kind == 'hamming' else 'n'}={size}"
+
+
+class DifferentialPrivacy(PrivacyDefinition):
+    """ε-differential privacy over a neighbour graph: every row satisfies ``x_i ≤ e^ε x_j`` on every edge.
+
+    Parameters
+    ----------
+    graph : networkx.Graph or iterable of label pairs
+        Nodes are dataset labels. With an edge list and no ``inputs``, datasets are ordered by first appearance.
+    eps : float, LogRational, "ln(r)" or 0, optional
+        The privacy parameter ε ≥ 0.
+    exp_eps : rational or float ≥ 1, optional
+        ``e^ε`` directly (give exactly one of ``eps`` and ``exp_eps``).
+    inputs : sequence of str, optional
+        Dataset labels and their order (default: the graph's node order).
+    exact : bool, optional
+        Force float (False) or insist on exact mode (True).
+
+    Raises
+    ------
+    InvalidParameterError
+        Bad ``eps``/``exp_eps`` (see :func:`dp_ratio`).
+    DomainMismatchError
+        Graph nodes that are not among ``inputs``.
+
+    Notes
+    -----
+    DP equals its own closure, and a column-stochastic matrix is in DP iff every row is in the row cone, so
+    :attr:`row_cone_decides_closure` is True and ``contains`` checks the rows (method ``"dp-row-inequalities"``;
+    ``"row-cone"`` uses the double-description cone instead). A no names the row, the edge and the violated
+    inequality; a yes has no witness beyond the inequalities themselves.
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response
+    >>> dp = DifferentialPrivacy.hamming(2, exp_eps=3)
+    >>> dp.contains(randomized_response(2, "3/4")).member
+    True
+    >>> no = dp.contains(randomized_response(2, "4/5"))
+    >>> no.member, no.certificate.edge, no.certificate.inequality
+    (False, ('11', '10'), 'x[11] ≤ 3·x[10]')
+    >>> dp.spec()
+    'dp:graph=hamming,k=2,exp_eps=3'
+    """
+
+    membership_methods = ("dp-row-inequalities", "row-cone")
+
+    def __init__(self, graph: Any, eps: Any = None, exp_eps: Any = None, *, inputs: Sequence[Any] | None = None,
+                 exact: bool | None = None) -> None:
+        self._ratio, self._given = dp_ratio(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
+        if inputs is None:
+            if isinstance(graph, nx.Graph):
+                inputs = [str(v) for v in graph.nodes]
+            else:
+                try:
+                    edges = [tuple(e) for e in graph]
+                except TypeError:
+                    raise InvalidTypeError(f"a neighbour graph must be a networkx graph or a list of pairs, got {graph!r}") from None
+                seen: dict[str, None] = {}
+                for e in edges:
+                    for v in e:
+                        seen.setdefault(str(v), None)
+                inputs, graph = list(seen), edges
+        labels = tuple(str(v) for v in inputs)
+        if not labels:
+            raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
+        if len(set(labels)) != len(labels):
+            raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
+        G = neighbour_graph(graph, labels)
+        if isinstance(graph, nx.Graph) and graph.graph.get("name"):
+            G.name = graph.name
+        self._graph = G
+        self._inputs = labels
+        pairs = edge_index_pairs(G, labels)
+        self._I = np.array([i for i, j in pairs] + [j for i, j in pairs], dtype=np.int64)
+        self._J = np.array([j for i, j in pairs] + [i for i, j in pairs], dtype=np.int64)
+
+    @classmethod
+    def hamming(cls, k: int, *, eps: Any = None, exp_eps: Any = None, exact: bool | None = None) -> "DifferentialPrivacy":
+        """ε-DP on ``k`` bits (neighbours differ in one bit: :func:`~privgeom.hamming_graph`)."""
+        return cls(hamming_graph(k), eps=eps, exp_eps=exp_eps, exact=exact)
+
+    @classmethod
+    def complete(cls, n: int, *, eps: Any = None, exp_eps: Any = None, exact: bool | None = None) -> "DifferentialPrivacy":
+        """Local DP on one record with ``n`` values (every pair neighbours: :func:`~privgeom.complete_graph`)."""
+        return cls(complete_graph(n), eps=eps, exp_eps=exp_eps, exact=exact)
+
+    @classmethod
+    def path(cls, n: int, *, eps: Any = None, exp_eps: Any = None, exact: bool | None = None) -> "DifferentialPrivacy":
+        """DP for a count in ``0..n`` (neighbours differ by one: :func:`~privgeom.path_graph`)."""
+        return cls(path_graph(n), eps=eps, exp_eps=exp_eps, exact=exact)
+
+    # ------------------------------------------------------------------------------------------------ identity
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        return self._inputs
+
+    @property
+    def exact(self) -> bool:
+        return isinstance(self._ratio, Fraction)
+
+    @property
+    def exp_eps(self) -> Scalar:
+        """``e^ε`` (a Fraction in exact mode)."""
+        return self._ratio
+
+    @property
+    def eps(self) -> Any:
+        """ε: a :class:`~privgeom.LogRational` in exact mode, a float otherwise."""
+        if isinstance(self._ratio, Fraction):
+            return LogRational(self._ratio)
+        return math.log(self._ratio)
+
+    @property
+    def graph(self) -> nx.Graph:
+        """The (validated) neighbour graph; a copy."""
+        return self._graph.copy()
+
+    @property
+    def edges(self) -> tuple[tuple[str, str], ...]:
+        """Directed neighbour pairs ``(D_i, D_j)``, one per inequality ``x_i ≤ e^ε x_j``."""
+        return tuple((self._inputs[i], self._inputs[j]) for i, j in zip(self._I, self._J))
+
+    @property
+    def name(self) -> str:
+        kind, val = self._given
+        par = f"eps={val}" if kind == "eps" else f"e^eps={fraction_str(val)}"
+        gname = getattr(self._graph, "name", "") or "user graph"
+        return f"differential privacy ({par}, graph {gname})"
+
+    def spec(self) -> str:
+        """``dp:graph=…,exp_eps=…`` (or ``eps=…``); user graphs as ``graph=edges,inputs=a;b,edges=a~b``.
+
+        Raises
+        ------
+        FormatError
+            A user graph whose labels contain characters the spec syntax reserves.
+        """
+        g = standard_graph_spec(self._graph)
+        if g is None:
+            bad = [s for s in self._inputs if not s or set(s) & SPEC_UNSAFE]
+            if bad:
+                raise FormatError(f"{self.name}: dataset label {bad[0]!r} cannot be written into a spec string")
+            edges = ";".join(f"{self._inputs[i]}~{self._inputs[j]}" for i, j in zip(self._I, self._J) if i < j)
+            g = f"graph=edges,inputs={';'.join(self._inputs)},edges={edges}"
+        kind, val = self._given
+        if isinstance(self._ratio, Fraction):
+            par = f"eps={val}" if kind == "eps" and isinstance(val, LogRational) else f"exp_eps={self._ratio}"
+            if kind == "eps" and not isinstance(val, LogRational):
+                par = "eps=0"
+        elif kind == "eps":
+            par = f"eps={val}" if isinstance(val, str) else f"eps={fraction_str(val)}"
+        else:
+            par = f"exp_eps={fraction_str(self._ratio)},exact=false"
+        return f"dp:{g},{par}"
+
+    @property
+    def row_cone_decides_closure(self) -> bool:
+        """True: DP is defined row by row and equals its own closure."""
+        return True
+
+    # ------------------------------------------------------------------------------------------------ geometry
+    def inequalities(self, exact: bool | None = None) -> np.ndarray:
+        """One row ``a = e^ε e_j − e_i`` per directed edge (``a · x ≥ 0``), then ``e_i`` (``x_i ≥ 0``) per dataset."""
+        ex = self.exact if exact is None else exact and self.exact
+        n, E = self.n_inputs, len(self._I)
+        c: Any = self._ratio if ex else float(self._ratio)
+        if ex:
+            A = np.empty((E + n, n), dtype=object)
+            A[...] = Fraction(0)
+        else:
+            A = np.zeros((E + n, n))
+        for r, (i, j) in enumerate(zip(self._I, self._J)):
+            A[r, i] = -1
+            A[r, j] = c
+        for i in range(n):
+            A[E + i, i] = 1
+        return readonly(A)
+
+    def row_cone(self) -> Any:
+        """The row cone in H-representation: ``e^ε x_j − x_i ≥ 0`` per directed edge and ``x ≥ 0``."""
+        from ..geometry._cone import Cone
+
+        return Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
+
+    # ------------------------------------------------------------------------------------------------ membership
+    def _violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, int, int] | None:
+        """``(row, directed edge index, -1)`` of the worst violated edge inequality, or None."""
+        if len(self._I) == 0:
+            return None
+        c: Any = self._ratio if exact else float(self._ratio)
+        slack = X[:, self._J] * c - X[:, self._I]
+        bad = slack < 0 if exact else slack < -atol
+        if not bad.any():
+            return None
+        sf = np.where(bad, slack, 0).astype(float)
+        oo, ee = np.unravel_index(int(np.argmin(sf)), sf.shape)
+        o, e = int(oo), int(ee)
+        if not bad[o, e]:  # exact violations too small for floats: take the first one
+            o, e = (int(v) for v in np.argwhere(bad)[0])
+        return o, e, -1
+
+    def _certificate(self, x: np.ndarray, o: int, output: str, e: int, exact: bool, atol: float) -> RowCertificate:
+        i, j = int(self._I[e]), int(self._J[e])
+        c: Any = self._ratio if exact else float(self._ratio)
+        normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
+        normal[i], normal[j] = -1, c
+        value = c * x[j] - x[i]
+        assert (value < 0) if exact else (value < -atol)
+        Di, Dj = self._inputs[i], self._inputs[j]
+        cs = fraction_str(c) if exact else f"{c:.6g}"
+        return RowCertificate(o, output, readonly(normal), value, f"x[{Di}] ≤ {cs}·x[{Dj}]", f"{Di}->{Dj}", (Di, Dj))
+
+    def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
+        """Is ``mechanism`` ε-DP (= in the closure, which is DP itself)? Decided row by row.
+
+        Exact when both the mechanism and ``e^ε`` are exact; float mode accepts violations up to ``atol``.
+        """
+        self.check_method(method)
+        M = self.check_mechanism(mechanism)
+        tol = ATOL if atol is None else float(atol)
+        exact = self.exact and M.exact
+        X = M.matrix if exact else M.float_matrix()
+        if method == "row-cone":
+            for o, x in enumerate(X):
+                ans = generic_row_membership(self, x, atol=tol)
+                if not ans.member:
+                    cert: Any = ans.certificate
+                    cert = RowCertificate(o, M.outputs[o], cert.normal, cert.value, cert.inequality, cert.label)
+                    return Membership(False, "row-cone", ans.exact, certificate=cert,
+                                      detail=f"row {M.outputs[o]!r} leaves the DP row cone")
+            return Membership(True, "row-cone", exact, detail="every row satisfies every facet of the DP row cone")
+        v = self._violation(X, exact, tol)
+        if v is None:
+            return Membership(True, "dp-row-inequalities", exact,
+                              detail=f"every row satisfies x_i ≤ {fraction_str(self._ratio)}·x_j on all "
+                                     f"{len(self._I)} directed edges")
+        o, e, _ = v
+        cert = self._certificate(X[o], o, M.outputs[o], e, exact, tol)
+        return Membership(False, "dp-row-inequalities", exact, certificate=cert,
+                          detail=f"row {M.outputs[o]!r} violates {cert.inequality}")
+
+    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+        """Is the vector ``x`` in the DP row cone (``x ≥ 0`` and every edge inequality)?
+
+        Examples
+        --------
+        >>> dp = DifferentialPrivacy.path(2, exp_eps=2)
+        >>> dp.contains_row([1, 2, 4]).member, dp.contains_row([1, 3, 3]).certificate.inequality
+        (True, 'x[1] ≤ 2·x[0]')
+        """
+        tol = ATOL if atol is None else float(atol)
+        vec, exact = as_vector(x, self.n_inputs, exact=self.exact)
+        vec = np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)
+        neg = [i for i, v in enumerate(vec) if (v < 0 if exact else v < -tol)]
+        if neg:
+            i = neg[0]
+            normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
+            normal[i] = 1
+            cert = RowCertificate(-1, "", readonly(normal), vec[i], format_inequality(normal, self._inputs),
+                                  "nonnegative")
+            return Membership(False, "dp-row-inequalities", exact, certificate=cert, detail="a negative entry")
+        v = self._violation(vec.reshape(1, -1), exact, tol)
+        if v is None:
+            return Membership(True, "dp-row-inequalities", exact, detail="every edge inequality holds")
+        cert = self._certificate(vec, -1, "", v[1], exact, tol)
+        return Membership(False, "dp-row-inequalities", exact, certificate=cert, detail=f"x violates {cert.inequality}")

@@ -1,0 +1,301 @@
+"""Finite privacy definitions ``Priv = {M_1, …, M_m}`` and their consistent closure.
+
+Lin & Kifer (Theorem 3.4): the consistent closure of ``{M_1..M_m}`` is the set of all ``Σ_j λ_j A_j M_j`` with
+column-stochastic ``A_j`` and a probability vector ``λ``. Membership is an LP (``_closure.py``), or a linear solve
+when the definition is one mechanism with linearly independent rows (after dropping zero rows and merging
+proportional ones), in which case the row cone decides the closure (``reference/row-cone.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._errors import DomainMismatchError, InvalidInputError, InvalidTypeError
+from .._numeric import ATOL
+from ..mechanisms import Mechanism
+from ._base import ClosureWitness, Membership, PrivacyDefinition
+from ._closure import closure_lp_membership, verify_closure_witness
+from ._rows import (
+    as_vector,
+    cone_lp_membership,
+    independent_row_membership,
+    independent_rows_membership,
+    reduce_rows,
+    rows_independent,
+)
+
+__all__ = ["FiniteDefinition"]
+
+
+class FiniteDefinition(PrivacyDefinition):
+    """The privacy definition ``{M_1, …, M_m}`` given by finitely many mechanisms on the same datasets.
+
+    Parameters
+    ----------
+    mechanisms : Mechanism or sequence of Mechanism
+        The mechanisms; they must share their inputs (labels and order). The definition is exact when every
+        mechanism is exact; otherwise all are used in float mode.
+    name : str, optional
+        Display name.
+    source : str, optional
+        File the mechanisms were read from (used by :meth:`spec`).
+
+    Raises
+    ------
+    InvalidTypeError
+        Something that is not a Mechanism.
+    DomainMismatchError
+        Mechanisms with different inputs.
+    InvalidInputError
+        An empty list.
+
+    Notes
+    -----
+    ``contains(M, method=...)`` accepts ``"lp"`` (always), and ``"linear-solve"`` / ``"row-cone"`` when
+    :attr:`row_cone_decides_closure` holds (see :attr:`membership_methods`). ``"auto"`` uses the linear solve when
+    it applies and the LP otherwise. Mixed exact/float comparisons run in float mode and report ``exact=False``.
+
+    Examples
+    --------
+    The 3x2 example of ``reference/row-cone.md``: the row cone is the whole orthant, yet the identity is not in
+    the closure, so the row cone does not decide membership here and the LP is used.
+
+    >>> from privgeom import Mechanism
+    >>> M = Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])
+    >>> D = FiniteDefinition([M])
+    >>> D.row_cone_decides_closure
+    False
+    >>> ans = D.contains(Mechanism([[1, 0], [0, 1]], inputs=["a", "b"]))
+    >>> ans.member, ans.method
+    (False, 'lp')
+    >>> D.contains(M.post_process([[1, 1, 0], [0, 0, 1]])).member
+    True
+    """
+
+    def __init__(self, mechanisms: Mechanism | Sequence[Mechanism], *, name: str | None = None,
+                 source: str | None = None) -> None:
+        if isinstance(mechanisms, Mechanism):
+            mechanisms = [mechanisms]
+        if isinstance(mechanisms, (str, bytes)) or not isinstance(mechanisms, Sequence):
+            raise InvalidTypeError(f"FiniteDefinition takes a Mechanism or a list of them, got {type(mechanisms).__name__}")
+        mechs = list(mechanisms)
+        if not mechs:
+            raise InvalidInputError("FiniteDefinition needs at least one mechanism")
+        for j, M in enumerate(mechs):
+            if not isinstance(M, Mechanism):
+                raise InvalidTypeError(f"FiniteDefinition: item {j} is a {type(M).__name__}, not a Mechanism")
+        inputs = mechs[0].inputs
+        for j, M in enumerate(mechs[1:], start=1):
+            if M.inputs != inputs:
+                raise DomainMismatchError(
+                    f"FiniteDefinition: mechanism {j} has inputs {list(M.inputs)[:8]}, mechanism 0 has {list(inputs)[:8]}"
+                )
+        self._exact = all(M.exact for M in mechs)
+        self._mechs = tuple(M if self._exact else M.to_float() for M in mechs)
+        self._inputs = tuple(inputs)
+        self._name = name
+        self._source = source
+
+    @property
+    def membership_methods(self) -> tuple[str, ...]:  # type: ignore[override]
+        """``("lp", "linear-solve", "row-cone")`` when the row cone decides the closure, else ``("lp",)``.
+
+        Computed lazily (the independence test is an exact rank); subclasses may assign a tuple to extend it.
+        """
+        override = self.__dict__.get("_methods_override")
+        if override is not None:
+            return override  # type: ignore[no-any-return]
+        return ("lp", "linear-solve", "row-cone") if self._decides else ("lp",)
+
+    @membership_methods.setter
+    def membership_methods(self, value: tuple[str, ...]) -> None:
+        self.__dict__["_methods_override"] = tuple(value)
+
+    # ------------------------------------------------------------------------------------------------ identity
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        return self._inputs
+
+    @property
+    def exact(self) -> bool:
+        return self._exact
+
+    @property
+    def name(self) -> str:
+        if self._name:
+            return self._name
+        m = len(self._mechs)
+        return f"finite definition ({m} mechanism{'s' if m > 1 else ''} on {self.n_inputs} datasets)"
+
+    @property
+    def mechanisms(self) -> tuple[Mechanism, ...]:
+        """The mechanisms ``M_1..M_m``."""
+        return self._mechs
+
+    def spec(self) -> str:
+        """``finite:file=<path>`` when read from a file, else ``finite:json=<compact JSON list>``."""
+        if self._source is not None:
+            return f"finite:file={self._source}"
+        return "finite:json=" + json.dumps([M.to_json() for M in self._mechs], separators=(",", ":"))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "FiniteDefinition":
+        """Read a JSON file holding one mechanism or a list of mechanisms (``Mechanism.to_json`` format)."""
+        from .._errors import FormatError
+
+        try:
+            text = Path(path).read_text()
+        except OSError as err:
+            raise FormatError(f"cannot read definition file {str(path)!r}: {err.strerror}") from None
+        return cls(_mechanisms_from_json(text, where=str(path)), source=str(path))
+
+    # ------------------------------------------------------------------------------------------------ structure
+    def _matrices(self, exact: bool) -> list[np.ndarray]:
+        return [M.matrix if exact else M.float_matrix() for M in self._mechs]
+
+    @cached_property
+    def _reduced(self) -> tuple[np.ndarray, list[int]]:
+        return reduce_rows(self._matrices(self._exact)[0], exact=self._exact)
+
+    @cached_property
+    def _decides(self) -> bool:
+        if len(self._mechs) != 1:
+            return False
+        G, _ = self._reduced
+        return rows_independent(G, exact=self._exact)
+
+    @property
+    def row_cone_decides_closure(self) -> bool:
+        """True when the definition is one mechanism whose rows are linearly independent after dropping zero rows
+        and merging proportional rows (then ``M' ∈ closure`` iff every row of ``M'`` is in the row cone). False
+        means the row cone is not known to decide membership; the LP is used instead."""
+        return self._decides
+
+    def _generators(self, exact: bool) -> np.ndarray:
+        mats = self._matrices(exact)
+        G = np.vstack(mats)
+        keep = [i for i in range(G.shape[0]) if any(v != 0 for v in G[i])]
+        return G[keep]
+
+    def row_cone(self) -> Any:
+        """The cone generated by every row of every mechanism (a V-representation; Definition 3.5)."""
+        from ..geometry._cone import Cone
+
+        return Cone.from_generators(self._generators(self._exact), exact=self._exact, labels=self._inputs)
+
+    # ------------------------------------------------------------------------------------------------ membership
+    def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
+        """Consistent-closure membership (Lin & Kifer, Theorem 3.4) with a verified witness or certificate.
+
+        Parameters
+        ----------
+        mechanism : Mechanism
+            Over the same inputs as the definition.
+        method : {"auto", "lp", "linear-solve", "row-cone"}
+            ``"linear-solve"`` and ``"row-cone"`` only when :attr:`row_cone_decides_closure`.
+        atol : float, optional
+            Float-mode tolerance (default ``privgeom._numeric.ATOL``).
+
+        Raises
+        ------
+        DomainMismatchError
+            The mechanism has other inputs.
+        InvalidParameterError
+            An unknown method, or a row-cone method where the row cone does not decide.
+        SolverError
+            The LP failed or nothing could be verified.
+        """
+        M = self.check_mechanism(mechanism)
+        self.check_method(method)
+        tol = ATOL if atol is None else float(atol)
+        exact = self._exact and M.exact
+        mats = self._matrices(exact)
+        target = M.matrix if exact else M.float_matrix()
+        if method == "auto":
+            method = "linear-solve" if self._decides else "lp"
+        if method == "lp":
+            return closure_lp_membership(mats, target, exact=exact, atol=tol, what=self.name)
+        if method == "row-cone":
+            return self._by_row_cone(target, exact, tol, M.outputs)
+        G, index = self._reduced
+        if not exact and self._exact:
+            G = G.astype(float)
+        ans = independent_rows_membership(G, target, exact=exact, labels=self._inputs, outputs=M.outputs, atol=tol,
+                                          index=index, n_original=mats[0].shape[0])
+        if ans is not None and ans.member and isinstance(ans.witness, ClosureWitness):
+            resid = verify_closure_witness(mats, target, ans.witness, exact=exact, atol=tol)
+            if resid is None:
+                ans = None
+        if ans is None:  # float mode at the tolerance boundary: the LP decides
+            return closure_lp_membership(mats, target, exact=exact, atol=tol, what=self.name)
+        return ans
+
+    def _by_row_cone(self, target: np.ndarray, exact: bool, atol: float, outputs: Sequence[str]) -> Membership:
+        cone = self.row_cone()
+        for o, x in enumerate(target):
+            ans = cone.contains(x if exact else x.astype(float), atol=atol)
+            if not ans.member:
+                from ._rows import format_inequality
+                from ._base import RowCertificate
+
+                normal, value = np.asarray(ans.normal), ans.value
+                if ans.kind == "equality" and value > 0:
+                    normal, value = -normal, -value
+                cert = RowCertificate(o, outputs[o], normal, value, format_inequality(normal, self._inputs),
+                                      f"{ans.kind} {ans.violated}")
+                return Membership(False, "row-cone", bool(ans.exact), certificate=cert,
+                                  detail=f"row {outputs[o]!r} leaves the row cone ({ans.kind} {ans.violated})")
+        return Membership(True, "row-cone", exact,
+                          detail="every row satisfies every facet of the row cone (independent rows: this decides)")
+
+    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+        """Is the vector ``x`` in the row cone (the cone generated by all rows)? Verified witness or certificate.
+
+        Examples
+        --------
+        >>> from privgeom import Mechanism
+        >>> D = FiniteDefinition([Mechanism([["3/4", "1/4"], ["1/4", "3/4"]])])
+        >>> D.contains_row(["1/2", "1/2"]).member, D.contains_row([1, 0]).member
+        (True, False)
+        """
+        tol = ATOL if atol is None else float(atol)
+        vec, exact = as_vector(x, self.n_inputs, exact=self._exact)
+        if vec.dtype.kind in "iu":
+            vec = np.array([int(v) for v in vec], dtype=object) if exact else vec.astype(float)
+        if exact:
+            from fractions import Fraction
+
+            vec = np.array([Fraction(v) for v in vec], dtype=object)
+        if self._decides:
+            G, _ = self._reduced
+            ans = independent_row_membership(G if exact else G.astype(float), vec, exact=exact, labels=self._inputs,
+                                             atol=tol)
+            if ans is not None:
+                return ans
+        G = self._generators(exact)
+        return cone_lp_membership(G, vec, exact=exact, labels=self._inputs, atol=tol, what=self.name + " row cone")
+
+
+def _mechanisms_from_json(text: str, *, where: str) -> list[Mechanism]:
+    from .._errors import FormatError
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise FormatError(f"{where}: malformed JSON ({err})") from None
+    items = data if isinstance(data, list) else [data]
+    if not items:
+        raise FormatError(f"{where}: an empty list of mechanisms")
+    out = []
+    for j, item in enumerate(items):
+        try:
+            out.append(Mechanism.from_json(item))
+        except FormatError as err:
+            raise FormatError(f"{where}: mechanism {j}: {err}") from None
+    return out
+

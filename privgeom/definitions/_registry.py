@@ -1,0 +1,252 @@
+"""Spec strings for privacy definitions: ``"rr:k=3,p=3/4"``, ``"dp:graph=hamming,k=2,exp_eps=3"`` …
+
+A spec is ``<kind>:<key>=<value>,<key>=<value>,…``. Commas inside brackets or quotes do not split (so inline JSON
+works: ``finite:json=[…]``). Each kind has a factory registered with :func:`register_definition_kind`; it receives
+the parameters as a ``dict`` of strings, *pops* the keys it understands, and returns a
+:class:`~privgeom.definitions.PrivacyDefinition`. Keys left over are reported as a :class:`~privgeom.FormatError`.
+
+Built-in kinds
+--------------
+``rr``
+    ``k=<int>,p=<rational or float>[,exact=false]`` — :class:`RandomizedResponse`.
+``dp``
+    ``graph=hamming,k=<int>`` | ``graph=complete,n=<int>`` | ``graph=path,n=<int>`` |
+    ``graph=edges,inputs=a;b;c,edges=a~b;b~c``, then ``exp_eps=<rational ≥ 1>`` or ``eps=<number or ln(r)>``,
+    optionally ``exact=false`` — :class:`DifferentialPrivacy` (``eps=1.2`` is float mode).
+``finite``
+    ``file=<path.json>`` (one mechanism or a JSON list of them, ``Mechanism.to_json`` format) or
+    ``json=<the same JSON inline>`` — :class:`FiniteDefinition`.
+
+Examples
+--------
+>>> parse_definition("rr:k=2,p=3/4").name
+'randomized response (k=2, p=3/4)'
+>>> parse_definition("dp:graph=path,n=5,eps=1.2").exact
+False
+>>> d = parse_definition("dp:graph=hamming,k=2,exp_eps=3")
+>>> parse_definition(d.spec()).spec() == d.spec()
+True
+>>> parse_definition("rr:k=2")
+Traceback (most recent call last):
+...
+privgeom._errors.FormatError: spec 'rr:k=2': rr needs p=<value>
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .._errors import FormatError, InvalidInputError, PrivgeomError
+from ._base import PrivacyDefinition
+
+__all__ = [
+    "parse_definition",
+    "register_definition_kind",
+    "definition_kinds",
+    "split_spec",
+    "spec_int",
+    "spec_required",
+    "spec_bool",
+    "DefinitionFactory",
+]
+
+DefinitionFactory = Callable[[dict[str, str]], PrivacyDefinition]
+
+_KINDS: dict[str, DefinitionFactory] = {}
+
+
+def register_definition_kind(name: str, factory: DefinitionFactory, *, replace: bool = False) -> None:
+    """Register a spec kind: ``parse_definition("<name>:…")`` calls ``factory(params)``.
+
+    Parameters
+    ----------
+    name : str
+        Lower-case identifier (letters, digits, ``_``, ``-``).
+    factory : callable
+        Takes the ``dict`` of string parameters, pops what it uses, returns a :class:`PrivacyDefinition`.
+    replace : bool
+        Allow overriding an existing kind.
+
+    Raises
+    ------
+    InvalidInputError
+        A bad name, or a kind that is already registered (without ``replace=True``).
+    """
+    if not isinstance(name, str) or not name or not all(ch.isalnum() or ch in "_-" for ch in name):
+        raise InvalidInputError(f"a definition kind must be a simple identifier, got {name!r}")
+    if name in _KINDS and not replace:
+        raise InvalidInputError(f"definition kind {name!r} is already registered")
+    if not callable(factory):
+        raise InvalidInputError(f"the factory of definition kind {name!r} is not callable")
+    _KINDS[name] = factory
+
+
+def definition_kinds() -> tuple[str, ...]:
+    """The registered spec kinds, sorted."""
+    return tuple(sorted(_KINDS))
+
+
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"kind:k1=v1,k2=v2"`` into ``("kind", {"k1": "v1", "k2": "v2"})``.
+
+    Commas inside ``[]``, ``{}``, ``()`` or double quotes do not separate parameters.
+
+    Raises
+    ------
+    FormatError
+        No ``kind:``, an empty or duplicated key, a part without ``=``, unbalanced brackets.
+
+    Examples
+    --------
+    >>> split_spec('finite:json=[{"a": [1, 2]}],x=1')
+    ('finite', {'json': '[{"a": [1, 2]}]', 'x': '1'})
+    """
+    if not isinstance(spec, str):
+        raise FormatError(f"a definition spec must be a string, got {type(spec).__name__}")
+    kind, sep, rest = spec.strip().partition(":")
+    kind = kind.strip()
+    if not sep or not kind:
+        raise FormatError(f"spec {spec!r}: expected '<kind>:<key>=<value>,…' (e.g. 'rr:k=3,p=3/4')")
+    parts: list[str] = []
+    depth, quote = 0, False
+    cur: list[str] = []
+    for ch in rest:
+        if ch == '"':
+            quote = not quote
+        elif not quote and ch in "[{(":
+            depth += 1
+        elif not quote and ch in "]})":
+            depth -= 1
+            if depth < 0:
+                raise FormatError(f"spec {spec!r}: unbalanced {ch!r}")
+        if ch == "," and depth == 0 and not quote:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if depth or quote:
+        raise FormatError(f"spec {spec!r}: unbalanced brackets or quotes")
+    parts.append("".join(cur))
+    params: dict[str, str] = {}
+    for part in parts:
+        if not part.strip() and len(parts) == 1:
+            continue
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise FormatError(f"spec {spec!r}: part {part.strip()!r} is not <key>=<value>")
+        if key in params:
+            raise FormatError(f"spec {spec!r}: key {key!r} given twice")
+        params[key] = value.strip()
+    return kind, params
+
+
+def spec_required(params: dict[str, str], key: str, kind: str) -> str:
+    """Pop a required parameter (FormatError naming it when missing or empty)."""
+    value = params.pop(key, None)
+    if value is None or value == "":
+        raise FormatError(f"{kind} needs {key}=<value>")
+    return value
+
+
+def spec_int(params: dict[str, str], key: str, kind: str) -> int:
+    """Pop a required integer parameter."""
+    raw = spec_required(params, key, kind)
+    try:
+        return int(raw)
+    except ValueError:
+        raise FormatError(f"{kind}: {key}={raw!r} is not an integer") from None
+
+
+def spec_bool(params: dict[str, str], key: str, kind: str) -> bool | None:
+    """Pop an optional ``true``/``false`` parameter (None when absent)."""
+    raw = params.pop(key, None)
+    if raw is None:
+        return None
+    low = raw.lower()
+    if low in ("true", "1", "yes"):
+        return True
+    if low in ("false", "0", "no"):
+        return False
+    raise FormatError(f"{kind}: {key}={raw!r} is not true/false")
+
+
+def parse_definition(spec: Any) -> PrivacyDefinition:
+    """Build a privacy definition from a spec string (a :class:`PrivacyDefinition` is returned unchanged).
+
+    Raises
+    ------
+    FormatError
+        Malformed spec, unknown kind, missing or unknown keys (the message names the bad part).
+    InvalidParameterError, SizeLimitError, DomainMismatchError, …
+        A well-formed spec with a bad value; the message is prefixed with the spec.
+    """
+    if isinstance(spec, PrivacyDefinition):
+        return spec
+    kind, params = split_spec(spec)
+    factory = _KINDS.get(kind)
+    if factory is None:
+        raise FormatError(f"spec {spec!r}: unknown definition kind {kind!r}; known kinds: {list(definition_kinds())}")
+    try:
+        definition = factory(params)
+    except PrivgeomError as err:
+        raise type(err)(f"spec {spec!r}: {err}") from None
+    if params:
+        raise FormatError(f"spec {spec!r}: unknown key(s) {sorted(params)} for kind {kind!r}")
+    return definition
+
+
+# ---------------------------------------------------------------------------------------------------- built-ins
+def _rr(params: dict[str, str]) -> PrivacyDefinition:
+    from ._rr import RandomizedResponse
+
+    k = spec_int(params, "k", "rr")
+    p = spec_required(params, "p", "rr")
+    exact = spec_bool(params, "exact", "rr")
+    return RandomizedResponse(k, p, exact=exact)
+
+
+def _dp(params: dict[str, str]) -> PrivacyDefinition:
+    from ._dp import DifferentialPrivacy
+
+    graph = spec_required(params, "graph", "dp")
+    exact = spec_bool(params, "exact", "dp")
+    eps = params.pop("eps", None)
+    exp_eps = params.pop("exp_eps", None)
+    if (eps is None) == (exp_eps is None):
+        raise FormatError("dp needs exactly one of eps=<ε> and exp_eps=<e^ε>")
+    if graph == "hamming":
+        return DifferentialPrivacy.hamming(spec_int(params, "k", "dp"), eps=eps, exp_eps=exp_eps, exact=exact)
+    if graph == "complete":
+        return DifferentialPrivacy.complete(spec_int(params, "n", "dp"), eps=eps, exp_eps=exp_eps, exact=exact)
+    if graph == "path":
+        return DifferentialPrivacy.path(spec_int(params, "n", "dp"), eps=eps, exp_eps=exp_eps, exact=exact)
+    if graph == "edges":
+        inputs = [s for s in spec_required(params, "inputs", "dp").split(";")]
+        raw = params.pop("edges", "")
+        edges = []
+        for part in (raw.split(";") if raw else []):
+            u, tilde, v = part.partition("~")
+            if not tilde:
+                raise FormatError(f"dp: edge {part!r} is not <label>~<label>")
+            edges.append((u, v))
+        return DifferentialPrivacy(edges, eps=eps, exp_eps=exp_eps, inputs=inputs, exact=exact)
+    raise FormatError(f"dp: graph={graph!r} is not one of hamming, complete, path, edges")
+
+
+def _finite(params: dict[str, str]) -> PrivacyDefinition:
+    from ._finite import FiniteDefinition, _mechanisms_from_json
+
+    path = params.pop("file", None)
+    inline = params.pop("json", None)
+    if (path is None) == (inline is None):
+        raise FormatError("finite needs exactly one of file=<path.json> and json=<JSON>")
+    if path is not None:
+        return FiniteDefinition.load(path)
+    assert inline is not None
+    return FiniteDefinition(_mechanisms_from_json(inline, where="finite:json"))
+
+
+register_definition_kind("rr", _rr)
+register_definition_kind("dp", _dp)
+register_definition_kind("finite", _finite)

@@ -1,0 +1,405 @@
+"""Randomized response as a privacy definition: ``{M_rr(p)}`` on ``k`` bits (Lin & Kifer, Section IV).
+
+Theorem 4.3 (Lin & Kifer): ``x ∈ rowcone({M_rr(p)})`` iff for every bit string ``s`` of length ``k``
+
+    Σ_i p^{ham(s, D_i)} (p − 1)^{k − ham(s, D_i)} x_i ≥ 0,
+
+and ``M ∈ closure({M_rr(p)})`` iff every row of ``M`` is in the row cone. The facet of ``s`` is column ``s̄`` (the
+complement of ``s``) of ``K = ⊗^k [[p, p−1], [p−1, p]]`` and ``M_rr^{-1} = (2p−1)^{-k} K``, so
+
+    x · facet_s = (2p − 1)^k (x M_rr^{-1})_{s̄},
+
+and membership of a row is one Kronecker-structured transform (``O(k 2^k)``, no ``2^k x 2^k`` matrix) plus a sign
+check: the ``"kronecker-inverse"`` method. Exact mode with ``p = a/b`` works on integers
+(``K_int = ⊗[[a, a−b], [a−b, a]] = b^k K``) and verifies every witness modulo primes (``_kron.py``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, Iterator, Sequence, overload
+
+import numpy as np
+
+from .._errors import InvalidParameterError, SolverError
+from .._numeric import ATOL, Scalar, check_dense_size, fraction_str, readonly
+from ..mechanisms import Mechanism, randomized_response
+from ..mechanisms._factories import MAX_BITS, bit_strings, check_k, rr_parameter
+from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
+from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, integer_rows, kron_apply, verify_kron_identity
+from ._rows import as_vector, format_inequality
+
+__all__ = ["RandomizedResponse"]
+
+
+class _BitLabels(Sequence[str]):
+    """The ``2^k`` dataset labels in reverse lexicographic order, computed on demand."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.n = 1 << k
+
+    def __len__(self) -> int:
+        return self.n
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.n))]
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        return format(self.n - 1 - (i % self.n), f"0{self.k}b")
+
+    def __iter__(self) -> Iterator[str]:
+        return (self[i] for i in range(self.n))
+
+
+class RandomizedResponse(PrivacyDefinition):
+    """Randomized response ``{M_rr(p)}`` on ``k`` bits, ``M_rr = ⊗^k [[p, 1−p], [1−p, p]]`` (Lin & Kifer, §IV).
+
+    Parameters
+    ----------
+    k : int
+        Number of bits (datasets are the ``2^k`` bit strings, ``1…1`` first). Up to ``MAX_BITS`` for row
+        membership; dense objects (the mechanism, the full facet matrix) obey the dense size limits.
+    p : rational or float in (1/2, 1]
+        Truth probability. Rational (``"3/4"``, ``Fraction(3, 4)``) means exact mode.
+    exact : bool, optional
+        Force exact or float mode.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``p`` outside ``(1/2, 1]``, ``k < 1``.
+    SizeLimitError
+        ``k`` above the enumerable limit.
+
+    Notes
+    -----
+    Membership methods: ``"kronecker-inverse"`` (default; Theorem 4.3, per-axis inverse), ``"linear-solve"``
+    (dense ``M' M_rr^{-1}``), ``"lp"`` (the generic closure LP) and ``"row-cone"`` (double description). All agree;
+    the row cone decides the closure (Theorem 4.3), so :attr:`row_cone_decides_closure` is True.
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response
+    >>> rr = RandomizedResponse(2, "3/4")
+    >>> ans = rr.contains(randomized_response(2, "2/3"))
+    >>> ans.member, ans.method, ans.witness.post_processings[0][0].tolist()
+    (True, 'kronecker-inverse', [Fraction(25, 36), Fraction(5, 36), Fraction(5, 36), Fraction(1, 36)])
+    >>> no = rr.contains(randomized_response(2, "4/5"))
+    >>> no.member, no.certificate.label
+    (False, '01')
+    >>> rr.facet("11").tolist()     # 9/16 x00 + 1/16 x11 − 3/16 (x10 + x01) ≥ 0
+    [Fraction(1, 16), Fraction(-3, 16), Fraction(-3, 16), Fraction(9, 16)]
+    """
+
+    membership_methods = ("kronecker-inverse", "linear-solve", "lp", "row-cone")
+
+    def __init__(self, k: int, p: Any, *, exact: bool | None = None) -> None:
+        self._k = check_k(k, limit=MAX_BITS)
+        self._p: Scalar = rr_parameter(p, exact=exact)
+        self._exact = isinstance(self._p, Fraction)
+        self._labels = _BitLabels(self._k)
+        if isinstance(self._p, Fraction):
+            self._a, self._b = self._p.numerator, self._p.denominator
+
+    # ------------------------------------------------------------------------------------------------ identity
+    @property
+    def k(self) -> int:
+        """Number of bits."""
+        return self._k
+
+    @property
+    def p(self) -> Scalar:
+        """Truth probability."""
+        return self._p
+
+    @property
+    def n(self) -> int:
+        """Number of datasets ``2^k``."""
+        return 1 << self._k
+
+    @property
+    def n_inputs(self) -> int:
+        return self.n
+
+    @cached_property
+    def inputs(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The ``2^k`` bit strings in reverse lexicographic order (refused beyond the dense size limit)."""
+        check_dense_size(1, self.n, exact=True, what=f"the {self.n} dataset labels of k={self._k}")
+        return tuple(bit_strings(self._k))
+
+    @property
+    def exact(self) -> bool:
+        return self._exact
+
+    @property
+    def name(self) -> str:
+        return f"randomized response (k={self._k}, p={fraction_str(self._p)})"
+
+    def spec(self) -> str:
+        """``rr:k=<k>,p=<p>`` (``,exact=false`` for a float ``p``)."""
+        return f"rr:k={self._k},p={fraction_str(self._p)}" + ("" if self._exact else ",exact=false")
+
+    @property
+    def row_cone_decides_closure(self) -> bool:
+        """True: Theorem 4.3 (``M_rr`` is invertible, so its rows are linearly independent)."""
+        return True
+
+    @cached_property
+    def mechanism(self) -> Mechanism:
+        """The dense ``M_rr(p)`` (refused beyond the dense size limits)."""
+        return randomized_response(self._k, self._p)
+
+    @property
+    def mechanisms(self) -> tuple[Mechanism, ...]:
+        """``(M_rr(p),)``: the definition is this one mechanism (dense; size-checked)."""
+        return (self.mechanism,)
+
+    @cached_property
+    def _finite(self) -> Any:
+        from ._finite import FiniteDefinition
+
+        return FiniteDefinition([self.mechanism], name=self.name)
+
+    # ------------------------------------------------------------------------------------------------ kernels
+    def _inverse_kernel(self, exact: bool) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
+        if exact:
+            a, b = self._a, self._b
+            return ((a, a - b), (a - b, a))
+        p = float(self._p)
+        return ((p, p - 1.0), (p - 1.0, p))
+
+    def _forward_kernel(self, exact: bool) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
+        if exact:
+            a, b = self._a, self._b
+            return ((a, b - a), (b - a, a))
+        p = float(self._p)
+        return ((p, 1.0 - p), (1.0 - p, p))
+
+    def _factor(self) -> int:
+        """``((2a − b) b)^k``: ``K_int · M_int = factor · I``."""
+        return ((2 * self._a - self._b) * self._b) ** self._k
+
+    # ------------------------------------------------------------------------------------------------ facets
+    def _bits(self, s: str | int) -> str:
+        if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
+            if not 0 <= int(s) < self.n:
+                raise InvalidParameterError(f"facet index {s} out of range 0..{self.n - 1}")
+            return self._labels[int(s)]
+        if not isinstance(s, str) or len(s) != self._k or set(s) - {"0", "1"}:
+            raise InvalidParameterError(f"a facet is named by a bit string of length {self._k}, got {s!r}")
+        return s
+
+    def facet(self, s: str | int, *, scaled: bool = False) -> np.ndarray:
+        """The facet normal of Theorem 4.3 for the bit string ``s``: ``a_i = p^{ham(s,D_i)} (p−1)^{k−ham(s,D_i)}``.
+
+        Built lazily in ``O(2^k)`` as a Kronecker product of ``k`` two-vectors, without the other facets.
+
+        Parameters
+        ----------
+        s : str or int
+            Bit string of length ``k`` (or an index into :attr:`inputs`, meaning that dataset's label).
+        scaled : bool
+            Exact mode only: return the integer vector ``b^k · a`` (``p = a/b``), int64 or Python ints.
+
+        Examples
+        --------
+        >>> RandomizedResponse(1, "3/4").facet("1").tolist(), RandomizedResponse(1, "3/4").facet("1", scaled=True).tolist()
+        ([Fraction(-1, 4), Fraction(3, 4)], [-1, 3])
+        """
+        bits = self._bits(s)
+        one: tuple[Any, Any]
+        zero: tuple[Any, Any]
+        if scaled and not self._exact:
+            raise InvalidParameterError("facet(scaled=True) needs an exact (rational) p")
+        if scaled:
+            a, b = self._a, self._b
+            big = max(a, b - a) ** self._k >= INT64_SAFE
+            check_dense_size(1, self.n, exact=big, what=f"facet {bits}")
+            one, zero = (a - b, a), (a, a - b)  # coefficient for D bit (1, 0) when s bit is 1 / 0
+            out = np.array([1], dtype=object if big else np.int64)
+        else:
+            check_dense_size(1, self.n, exact=self._exact, what=f"facet {bits}")
+            p = self._p
+            one, zero = (p - 1, p), (p, p - 1)
+            out = np.array([Fraction(1) if self._exact else 1.0], dtype=object if self._exact else float)
+        for ch in bits:
+            f = np.array(one if ch == "1" else zero, dtype=out.dtype)
+            out = np.kron(out, f)
+        return readonly(out)
+
+    def facets(self) -> np.ndarray:
+        """All ``2^k`` facet normals as rows (``facets()[i] = facet(inputs[i])``); dense, size-checked."""
+        check_dense_size(self.n, self.n, exact=self._exact, what=f"the facet matrix of {self.name}")
+        rows = [self.facet(i) for i in range(self.n)]
+        return readonly(np.vstack(rows))
+
+    def row_cone(self) -> Any:
+        """The row cone in H-representation from the closed form of Theorem 4.3 (dense, size-checked)."""
+        from ..geometry._cone import Cone
+
+        return Cone.from_facets(self.facets(), exact=self._exact, labels=self.inputs)
+
+    # ------------------------------------------------------------------------------------------------ core
+    def _transform(self, X: np.ndarray, exact: bool) -> tuple[Any, np.ndarray | None, list[int] | None]:
+        """Facet values: ``W[:, j] = x · facet_{s_j}`` (exact: times ``b^k`` and the row denominator)."""
+        if not exact:
+            return kron_apply(X.astype(float), self._k, self._inverse_kernel(False)), None, None
+        Xint, dens = integer_rows(X)
+        return exact_kron_apply(Xint, self._k, self._inverse_kernel(True)), Xint, dens
+
+    def _certificate(self, W: np.ndarray, Xint: np.ndarray | None, dens: list[int] | None, X: np.ndarray,
+                     o: int, output: str, exact: bool, atol: float) -> RowCertificate:
+        if isinstance(W, ModularIntegers):
+            neg = W.negative()[o]
+            j = int(np.argmin(np.where(neg, W.approx()[o], np.inf)))
+        else:
+            j = int(np.argmin(W[o]))
+        s = format(j, f"0{self._k}b")
+        if exact:
+            assert Xint is not None and dens is not None
+            normal = self.facet(s, scaled=True)
+            value = Fraction(exact_dot(normal, Xint[o]), dens[o])
+            e = np.zeros((1, self.n), dtype=np.int64)
+            e[0, j] = 1
+            valid = verify_kron_identity(normal.reshape(1, -1), self._k, self._forward_kernel(True), self._factor(), e)
+            text = f"b^k·facet({s}): " + format_inequality(normal, self._labels)
+        else:
+            normal = self.facet(s).astype(float)
+            value = float(normal.dot(X[o].astype(float)))  # type: ignore[assignment]
+            back = kron_apply(normal, self._k, self._forward_kernel(False))
+            valid = bool((back >= -1e-12).all())
+            text = f"facet({s}): " + format_inequality(normal, self._labels)
+        if not (valid and (value < 0 if exact else value < -atol)):
+            raise SolverError(f"{self.name}: the facet certificate for row {output!r} did not verify")
+        return RowCertificate(o, output, normal, value, text, s)
+
+    def _decide(self, X: np.ndarray, exact: bool, atol: float, outputs: Sequence[str]) -> tuple[Any, ...]:
+        W, Xint, dens = self._transform(X, exact)
+        if isinstance(W, ModularIntegers):
+            bad = np.nonzero(W.negative().any(axis=1))[0]
+        elif exact:
+            bad = np.nonzero((W < 0).any(axis=1))[0]
+        else:
+            bad = np.nonzero((W < -atol).any(axis=1))[0]
+        if len(bad):
+            o = int(bad[0])
+            return False, self._certificate(W, Xint, dens, X, o, outputs[o], exact, atol), W, Xint, dens
+        return True, None, W, Xint, dens
+
+    def coefficients(self, x: Any) -> np.ndarray:
+        """The unique ``y`` with ``x = y · M_rr`` (``y = x M_rr^{-1}``), by the per-axis inverse of Theorem 4.3.
+
+        ``x · facet(s) = (2p − 1)^k · y[s̄]``, where ``s̄`` is the complement of ``s`` (its index in :attr:`inputs` is
+        ``int(s, 2)``); ``x`` is in the row cone iff ``y ≥ 0``. Exact (Fractions) for rational ``x`` and ``p``.
+
+        Examples
+        --------
+        >>> RandomizedResponse(1, "3/4").coefficients([1, 1]).tolist()
+        [Fraction(1, 1), Fraction(1, 1)]
+        """
+        vec, exact = as_vector(x, self.n, exact=self._exact)
+        W, _, dens = self._transform(vec.reshape(1, -1), exact)
+        if not exact:
+            return W[0] / (2 * float(self._p) - 1) ** self._k  # type: ignore[no-any-return]
+        assert dens is not None
+        d = dens[0] * (2 * self._a - self._b) ** self._k
+        ints = W.row(0).to_ints() if isinstance(W, ModularIntegers) else W[0]
+        out = np.empty(self.n, dtype=object)
+        out[:] = [Fraction(int(v), d) for v in ints]
+        return out
+
+    # ------------------------------------------------------------------------------------------------ membership
+    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+        """Is the length-``2^k`` vector ``x`` in the row cone? Kronecker inverse, ``O(k 2^k)``, verified.
+
+        Integer or Fraction entries (with exact ``p``) are decided exactly on scaled integers; float entries in
+        float mode: member iff every facet value (facets have ℓ1 norm 1) is ``≥ −atol``.
+
+        Examples
+        --------
+        >>> rr = RandomizedResponse(3, "3/4")
+        >>> rr.contains_row([27, 9, 9, 3, 9, 3, 3, 1]).member        # a row of M_rr, times 64
+        True
+        >>> rr.contains_row([1, 0, 0, 0, 0, 0, 0, 0]).certificate.label
+        '001'
+        """
+        tol = ATOL if atol is None else float(atol)
+        vec, exact = as_vector(x, self.n, exact=self._exact)
+        X = vec.reshape(1, -1)
+        member, cert, W, Xint, dens = self._decide(X, exact, tol, [""])
+        if not member:
+            cert = RowCertificate(-1, "", cert.normal, cert.value, cert.inequality, cert.label)
+            return Membership(False, "kronecker-inverse", exact, certificate=cert,
+                              detail=f"x violates the facet of s={cert.label} (Theorem 4.3)")
+        gens = f"rows of M_rr(k={self._k}, p={fraction_str(self._p)})"
+        if exact:
+            assert Xint is not None and dens is not None
+            if not verify_kron_identity(W, self._k, self._forward_kernel(True), self._factor(), Xint):
+                raise SolverError(f"{self.name}: Kronecker witness failed exact verification")  # pragma: no cover
+            den = dens[0] * (2 * self._a - self._b) ** self._k
+            nums = W.row(0) if isinstance(W, ModularIntegers) else readonly(W[0])
+            wit = RowWitness(gens, Fraction(0), numerators=nums, denominator=den)
+        else:
+            y = W[0] / (2 * float(self._p) - 1) ** self._k
+            back = kron_apply(y, self._k, self._forward_kernel(False))
+            resid = float(np.abs(back - vec).max())
+            if resid > tol * max(1.0, float(np.abs(vec).max())):
+                raise SolverError(f"{self.name}: float Kronecker witness residual {resid:.3g} exceeds atol")
+            wit = RowWitness(gens, resid, _coefficients=readonly(y))
+        return Membership(True, "kronecker-inverse", exact, witness=wit,
+                          detail="x = y · M_rr with y = x M_rr^{-1} ≥ 0 (Theorem 4.3)")
+
+    def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
+        """Closure membership; by default every row through the Kronecker inverse (Theorem 4.3).
+
+        Raises
+        ------
+        DomainMismatchError
+            The mechanism is not over the ``2^k`` bit strings (in order).
+        SizeLimitError
+            ``"linear-solve"``, ``"lp"`` or ``"row-cone"`` would build a too large dense ``M_rr``.
+        """
+        self.check_method(method)
+        M = self.check_mechanism(mechanism)
+        tol = ATOL if atol is None else float(atol)
+        if method not in ("auto", "kronecker-inverse"):
+            return self._finite.contains(M, method=method, atol=atol)  # type: ignore[no-any-return]
+        exact = self._exact and M.exact
+        X = M.matrix if exact else M.float_matrix()
+        member, cert, W, Xint, dens = self._decide(X, exact, tol, M.outputs)
+        if not member:
+            return Membership(False, "kronecker-inverse", exact, certificate=cert,
+                              detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3)")
+        m = X.shape[0]
+        check_dense_size(m, self.n, exact=exact, what="the post-processing witness")
+        if exact:
+            assert Xint is not None and dens is not None
+            c = (2 * self._a - self._b) ** self._k
+            ok = verify_kron_identity(W, self._k, self._forward_kernel(True), self._factor(), Xint)
+            A = np.empty(W.shape, dtype=object)
+            Wi = W.to_ints() if isinstance(W, ModularIntegers) else W
+            for o in range(m):
+                d = dens[o] * c
+                A[o, :] = [Fraction(int(v), d) for v in Wi[o]]
+            ok = ok and all(s == 1 for s in A.sum(axis=0))
+            wit = ClosureWitness((0,), (Fraction(1),), (readonly(A),), Fraction(0))
+        else:
+            A = np.clip(W / (2 * float(self._p) - 1) ** self._k, 0.0, None)
+            back = kron_apply(A, self._k, self._forward_kernel(False))
+            resid = float(np.abs(back - X).max())
+            ok = resid <= tol and bool((np.abs(A.sum(axis=0) - 1.0) <= tol).all())
+            wit = ClosureWitness((0,), (1.0,), (readonly(A),), resid)
+        if not ok:
+            raise SolverError(f"{self.name}: the Kronecker witness did not verify"
+                              + ("" if exact else f" within atol={tol:g} (tolerance boundary)"))
+        return Membership(True, "kronecker-inverse", exact, witness=wit,
+                          detail="M' = Y · M_rr with Y = M' M_rr^{-1} ≥ 0 (Theorem 4.3)")

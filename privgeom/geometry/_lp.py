@@ -1,0 +1,338 @@
+"""Linear programming with HiGHS (through :func:`scipy.optimize.linprog`) and exact rational re-verification.
+
+privgeom solves its LPs in floating point (HiGHS) and then *re-verifies* every answer: in exact mode the float
+solution is turned into rationals (rounding with ``limit_denominator``, an exact solve on the support of a vertex
+solution, or as a last resort cdd's exact GMP simplex) and checked in exact arithmetic. Nothing here ever turns a
+solver failure into a "no": failures raise :class:`~privgeom.SolverError`.
+
+Examples
+--------
+>>> import numpy as np
+>>> res = solve_lp(np.array([1.0, 1.0]), A_eq=np.array([[1.0, -1.0]]), b_eq=np.array([0.5]))
+>>> res.status, [float(round(v, 9)) for v in res.x]
+('optimal', [0.5, 0.0])
+>>> exact_solve([[1, 1], [1, -1]], [1, "1/3"])
+[Fraction(2, 3), Fraction(1, 3)]
+>>> exact_nonnegative_solution([[1, 1], [1, -1]], [1, 3]) is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from .._errors import SizeLimitError, SolverError
+from .._numeric import parse_scalar
+
+__all__ = [
+    "LPResult",
+    "solve_lp",
+    "exact_solve",
+    "exact_rank",
+    "exact_inverse",
+    "exact_nonnegative_solution",
+    "rationalize",
+    "rational_candidates",
+    "MAX_LP_NONZEROS",
+    "MAX_EXACT_LP_VARIABLES",
+]
+
+#: Largest number of non-zero constraint coefficients privgeom hands to HiGHS.
+MAX_LP_NONZEROS = 2**24
+#: Largest LP (variables) solved with cdd's exact GMP simplex as a last resort.
+MAX_EXACT_LP_VARIABLES = 400
+
+#: HiGHS options: tighter than the defaults so that float answers can be rationalised.
+_HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10, "presolve": True}
+
+
+@dataclass(frozen=True)
+class LPResult:
+    """A solved LP: ``status`` is ``"optimal"`` or ``"infeasible"`` (anything else raised :class:`SolverError`).
+
+    Attributes
+    ----------
+    status : str
+    x : numpy array or None
+        Primal solution (``None`` when infeasible).
+    fun : float or None
+        Optimal objective value.
+    eq_duals, ub_duals : numpy array or None
+        HiGHS marginals (sensitivity of the optimum to ``b_eq`` / ``b_ub``), i.e. dual values with scipy's sign
+        convention: for ``min c·x, A_eq x = b_eq, x ≥ 0`` they satisfy ``A_eqᵀ y ≤ c`` and ``b_eq · y = fun``.
+    """
+
+    status: str
+    x: np.ndarray | None
+    fun: float | None
+    eq_duals: np.ndarray | None
+    ub_duals: np.ndarray | None
+    message: str = ""
+
+
+def solve_lp(
+    c: np.ndarray,
+    *,
+    A_ub: Any = None,
+    b_ub: Any = None,
+    A_eq: Any = None,
+    b_eq: Any = None,
+    bounds: Any = (0, None),
+    method: str = "highs",
+    what: str = "LP",
+) -> LPResult:
+    """Minimise ``c · x`` subject to ``A_ub x ≤ b_ub``, ``A_eq x = b_eq`` and ``bounds`` with HiGHS.
+
+    Parameters
+    ----------
+    c, A_ub, b_ub, A_eq, b_eq, bounds
+        As in :func:`scipy.optimize.linprog` (dense or scipy sparse matrices).
+    method : str
+        ``"highs"`` (default), ``"highs-ds"`` (dual simplex: vertex solutions) or ``"highs-ipm"``.
+    what : str
+        Name of the problem for error messages.
+
+    Returns
+    -------
+    LPResult
+        ``status == "optimal"`` or ``"infeasible"``.
+
+    Raises
+    ------
+    SolverError
+        Unbounded problems, iteration limits, numerical trouble, or any exception inside the solver.
+    SizeLimitError
+        More than :data:`MAX_LP_NONZEROS` constraint coefficients.
+    """
+    nnz = sum(_nnz(A) for A in (A_ub, A_eq) if A is not None)
+    if nnz > MAX_LP_NONZEROS:
+        raise SizeLimitError(f"{what}: {nnz:,} constraint coefficients exceed the LP limit {MAX_LP_NONZEROS:,}")
+    try:
+        res = linprog(
+            c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method=method, options=dict(_HIGHS_OPTIONS)
+        )
+    except Exception as err:  # scipy raises ValueError/RuntimeError on degenerate input or HiGHS errors
+        raise SolverError(f"{what}: HiGHS failed ({type(err).__name__}: {err})") from err
+    if res.status == 0:
+        eq = np.asarray(res.eqlin.marginals, dtype=float) if getattr(res, "eqlin", None) is not None else None
+        ub = np.asarray(res.ineqlin.marginals, dtype=float) if getattr(res, "ineqlin", None) is not None else None
+        return LPResult("optimal", np.asarray(res.x, dtype=float), float(res.fun), eq, ub, str(res.message))
+    if res.status == 2:
+        return LPResult("infeasible", None, None, None, None, str(res.message))
+    raise SolverError(f"{what}: HiGHS returned status {res.status} ({res.message}); no answer can be given")
+
+
+def _nnz(A: Any) -> int:
+    if sp.issparse(A):
+        return int(A.nnz)
+    arr = np.asarray(A)
+    return int(np.count_nonzero(arr)) if arr.size else 0
+
+
+# ---------------------------------------------------------------------------------------------------- rationals
+def rationalize(values: Any, max_denominator: int | None) -> np.ndarray:
+    """Turn floats into Fractions: the closest fraction with denominator ``≤ max_denominator``, or exactly.
+
+    ``max_denominator=None`` converts each float bit-exactly (every float is a dyadic rational).
+
+    Examples
+    --------
+    >>> rationalize([0.3333333333333, 0.5], 1000).tolist()
+    [Fraction(1, 3), Fraction(1, 2)]
+    """
+    arr = np.asarray(values, dtype=float)
+    out = np.empty(arr.shape, dtype=object)
+    flat = out.reshape(-1)
+    for i, v in enumerate(arr.reshape(-1)):
+        f = Fraction(float(v))
+        flat[i] = f if max_denominator is None else f.limit_denominator(max_denominator)
+    return out
+
+
+def rational_candidates(values: Any) -> Iterable[np.ndarray]:
+    """Successively finer rationalisations of a float array: denominators ``≤ 10^3, 10^6, 10^9``, then exact."""
+    seen: list[np.ndarray] = []
+    for den in (1000, 10**6, 10**9, None):
+        cand = rationalize(values, den)
+        if any(np.array_equal(cand, s) for s in seen):
+            continue
+        seen.append(cand)
+        yield cand
+
+
+# ---------------------------------------------------------------------------------------------------- exact algebra
+def _sparse_rows(A: Any) -> list[dict[int, Fraction]]:
+    if isinstance(A, list) and A and isinstance(A[0], dict):
+        return [{int(k): Fraction(v) for k, v in row.items() if v != 0} for row in A]
+    if sp.issparse(A):
+        A = A.tocsr()
+        rows = []
+        for i in range(A.shape[0]):
+            lo, hi = A.indptr[i], A.indptr[i + 1]
+            rows.append({int(j): _frac(v) for j, v in zip(A.indices[lo:hi], A.data[lo:hi]) if v != 0})
+        return rows
+    arr = np.asarray(A, dtype=object)
+    if arr.ndim != 2:
+        arr = arr.reshape(len(arr), -1)
+    return [{j: _frac(v) for j, v in enumerate(row) if v != 0} for row in arr]
+
+
+def _frac(v: Any) -> Fraction:
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, (int, np.integer)):
+        return Fraction(int(v))
+    return parse_scalar(v, exact=True)  # type: ignore[return-value]
+
+
+def _rref(rows: list[dict[int, Fraction]], rhs: list[Fraction]) -> tuple[dict[int, tuple[dict[int, Fraction], Fraction]], bool]:
+    """Incremental reduced row echelon form. Returns ``{pivot column: (row, rhs)}`` and consistency."""
+    pivots: dict[int, tuple[dict[int, Fraction], Fraction]] = {}
+    consistent = True
+    for row, b in zip(rows, rhs):
+        r = dict(row)
+        for col in [c for c in r if c in pivots]:
+            coef = r.get(col)
+            if not coef:
+                continue
+            prow, pb = pivots[col]
+            for k, v in prow.items():
+                nv = r.get(k, 0) - coef * v
+                if nv:
+                    r[k] = nv
+                else:
+                    r.pop(k, None)
+            b = b - coef * pb
+        if not r:
+            if b != 0:
+                consistent = False
+            continue
+        col = min(r, key=lambda c: (len(str(r[c])), c))
+        piv = r[col]
+        r = {k: v / piv for k, v in r.items()}
+        b = b / piv
+        for pc, (prow, pb) in list(pivots.items()):
+            coef = prow.get(col)
+            if coef:
+                new = dict(prow)
+                for k, v in r.items():
+                    nv = new.get(k, 0) - coef * v
+                    if nv:
+                        new[k] = nv
+                    else:
+                        new.pop(k, None)
+                pivots[pc] = (new, pb - coef * b)
+        pivots[col] = (r, b)
+    return pivots, consistent
+
+
+def exact_solve(A: Any, b: Sequence[Any], n_vars: int | None = None) -> list[Fraction] | None:
+    """One exact rational solution of ``A x = b`` (free variables set to 0), or None if inconsistent.
+
+    ``A`` may be a dense 2-D array/list, a scipy sparse matrix or a list of ``{column: value}`` dicts.
+    """
+    rows = _sparse_rows(A)
+    rhs = [_frac(v) for v in b]
+    if n_vars is None:
+        n_vars = (np.asarray(A).shape[1] if not (isinstance(A, list) and A and isinstance(A[0], dict)) and not sp.issparse(A)
+                  else (A.shape[1] if sp.issparse(A) else 1 + max((max(r) for r in rows if r), default=-1)))
+    pivots, ok = _rref(rows, rhs)
+    if not ok:
+        return None
+    x = [Fraction(0)] * int(n_vars)
+    for col, (_row, val) in pivots.items():
+        x[col] = val
+    return x
+
+
+def exact_inverse(A: Any) -> np.ndarray | None:
+    """Exact inverse of a square rational matrix by Gauss–Jordan elimination (None if singular).
+
+    Examples
+    --------
+    >>> exact_inverse([[2, 1], [1, 1]]).tolist()
+    [[Fraction(1, 1), Fraction(-1, 1)], [Fraction(-1, 1), Fraction(2, 1)]]
+    """
+    arr = np.asarray(A, dtype=object)
+    n = arr.shape[0]
+    if arr.ndim != 2 or arr.shape[1] != n:
+        raise ValueError(f"exact_inverse needs a square matrix, got shape {arr.shape}")
+    rows = [[_frac(v) for v in arr[i]] + [Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+    for col in range(n):
+        piv = next((r for r in range(col, n) if rows[r][col] != 0), None)
+        if piv is None:
+            return None
+        rows[col], rows[piv] = rows[piv], rows[col]
+        prow = rows[col]
+        inv = 1 / prow[col]
+        prow = [v * inv for v in prow]
+        rows[col] = prow
+        for r in range(n):
+            if r != col:
+                f = rows[r][col]
+                if f:
+                    rows[r] = [a - f * b for a, b in zip(rows[r], prow)]
+    out = np.empty((n, n), dtype=object)
+    for i in range(n):
+        out[i, :] = rows[i][n:]
+    return out
+
+
+def exact_rank(A: Any) -> int:
+    """Exact rank of a rational matrix.
+
+    Examples
+    --------
+    >>> exact_rank([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]])
+    2
+    """
+    rows = _sparse_rows(A)
+    pivots, _ = _rref(rows, [Fraction(0)] * len(rows))
+    return len(pivots)
+
+
+def exact_nonnegative_solution(A: Any, b: Sequence[Any]) -> list[Fraction] | None:
+    """An exact ``x ≥ 0`` with ``A x = b`` (cdd's exact GMP simplex), or None when there is none.
+
+    Only for small systems (at most :data:`MAX_EXACT_LP_VARIABLES` variables): the last resort when rationalising a
+    HiGHS solution failed.
+
+    Raises
+    ------
+    SizeLimitError
+        Too many variables for the exact simplex.
+    SolverError
+        cdd did not finish (neither optimal nor inconsistent).
+    """
+    import cdd
+    import cdd.gmp
+
+    arr = np.asarray(A, dtype=object) if not sp.issparse(A) else np.asarray(A.todense(), dtype=object)
+    m, n = arr.shape
+    if n > MAX_EXACT_LP_VARIABLES:
+        raise SizeLimitError(f"exact LP with {n} variables exceeds the limit {MAX_EXACT_LP_VARIABLES}")
+    rhs = [_frac(v) for v in b]
+    table: list[list[Fraction]] = []
+    for i in range(m):
+        row = [_frac(v) for v in arr[i]]
+        table.append([rhs[i]] + [-v for v in row])  # b - A x >= 0
+        table.append([-rhs[i]] + row)  # A x - b >= 0
+    for j in range(n):
+        table.append([Fraction(0)] + [Fraction(int(k == j)) for k in range(n)])
+    table.append([Fraction(0)] * (n + 1))
+    try:
+        lp = cdd.gmp.linprog_from_array(table, obj_type=cdd.LPObjType.MAX)
+        cdd.gmp.linprog_solve(lp)
+    except Exception as err:  # pragma: no cover - defensive
+        raise SolverError(f"cdd exact LP failed: {err}") from err
+    if lp.status == cdd.LPStatusType.OPTIMAL:
+        return [Fraction(v) for v in lp.primal_solution]
+    if lp.status in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
+        return None
+    raise SolverError(f"cdd exact LP ended with status {lp.status!r}")

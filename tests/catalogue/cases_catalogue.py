@@ -1,0 +1,250 @@
+"""Contract-test cases for the catalogue definitions, in the format of ``tests/definitions/cases.py``.
+
+``CATALOGUE_CASES`` lists :class:`DefinitionCase` objects (the class of ``tests/definitions/cases.py``) for
+(ε, δ)-DP (δ > 0 and δ = 0), Pufferfish (from JSON files, inline ``data=`` specs and the DP-equivalent instance),
+the truncated geometric mechanism, FRAPP (one and two records) and k-ary randomized response. Every known answer
+below comes from theory (hand-computed hockey-stick values, Pufferfish conditions, the closed forms of
+``privgeom.definitions._catalogue``), not from privgeom.
+
+The shared suite appends them at the end of ``tests/definitions/cases.py`` by importing this file by path (no
+``__init__.py`` needed); this module then reuses the already-loaded ``cases`` module for ``DefinitionCase``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from fractions import Fraction as F
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from privgeom import Mechanism, complete_graph, hamming_graph, mixture, path_graph, randomized_response
+from privgeom.definitions import PrivacyDefinition
+from privgeom.definitions._approx_dp import ApproximateDP
+from privgeom.definitions._catalogue import FrappDefinition, GeometricDefinition, KaryRRDefinition
+from privgeom.definitions._pufferfish import Pufferfish
+from privgeom.mechanisms._catalogue import frapp, kary_randomized_response, truncated_geometric
+
+DATA = Path(__file__).resolve().with_name("data")
+
+
+def _shared_cases_module() -> Any:
+    """``tests/definitions/cases.py``: the module already loaded (under any name), or loaded here by path."""
+    name = "privgeom_definition_cases"
+    path = Path(__file__).resolve().parents[1] / "definitions" / "cases.py"
+    for module in list(sys.modules.values()):
+        f = getattr(module, "__file__", None)
+        if f and Path(f).resolve() == path and hasattr(module, "DefinitionCase"):
+            return module
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+DefinitionCase = _shared_cases_module().DefinitionCase
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+def stochastic(n_out: int, n_in: int, seed: int) -> list[list[F]]:
+    """A column-stochastic rational matrix with small denominators (deterministic)."""
+    rng = np.random.default_rng(seed)
+    raw = rng.integers(0, 5, size=(n_out, n_in))
+    raw[0, raw.sum(axis=0) == 0] = 1
+    sums = raw.sum(axis=0)
+    return [[F(int(raw[o, i]), int(sums[i])) for i in range(n_in)] for o in range(n_out)]
+
+
+def post(M: Mechanism, n_out: int, seed: int) -> Mechanism:
+    """A random post-processing ``A ∘ M``."""
+    return M.post_process(stochastic(n_out, M.n_outputs, seed))
+
+
+def constant(inputs: tuple[str, ...], dist: list[Any]) -> Mechanism:
+    """A mechanism that ignores its input."""
+    return Mechanism([[v] * len(inputs) for v in dist], inputs=inputs)
+
+
+def identity(inputs: tuple[str, ...]) -> Mechanism:
+    """The mechanism that reveals the dataset."""
+    n = len(inputs)
+    return Mechanism([[int(i == j) for j in range(n)] for i in range(n)], inputs=inputs)
+
+
+def first_bit(k: int) -> Mechanism:
+    """Reveal the first bit (datasets = bit strings in reverse lexicographic order)."""
+    labels = tuple(hamming_graph(k).nodes)
+    return Mechanism([[int(s[0] == "1") for s in labels], [int(s[0] == "0") for s in labels]], inputs=labels)
+
+
+def two_row(x: list[Any], inputs: tuple[str, ...]) -> Mechanism:
+    """``[[x], [1 − x]]`` (x with entries in [0, 1])."""
+    return Mechanism([[F(v) for v in x], [1 - F(v) for v in x]], inputs=inputs)
+
+
+H2 = tuple(hamming_graph(2).nodes)  # ('11', '10', '01', '00')
+
+
+# ---------------------------------------------------------------------------------------------------- (ε, δ)-DP
+# Hand computation (rows and columns ordered 11, 10, 01, 00): RR(2, p) has columns ⊗[[p, 1-p], [1-p, p]].
+# Hockey stick of the edge 11 -> 10 at e^ε = 2 (the worst edge by symmetry):
+#   p = 3/4: M(11) = (9, 3, 3, 1)/16, M(10) = (3, 9, 1, 3)/16: (9 - 6)/16 + (3 - 2)/16 = 1/4      -> member for δ = 1/4
+#   p = 4/5: M(11) = (16, 4, 4, 1)/25, M(10) = (4, 16, 1, 4)/25: (16 - 8)/25 + (4 - 2)/25 = 2/5   -> not a member
+#   p = 2/3: M(11) = (4, 2, 2, 1)/9,  M(10) = (2, 4, 1, 2)/9:  ratios ≤ 2 everywhere: 0           -> member
+# [[x/4], [1 - x/4]] for x = (1, 0, 0, 0): hockey stick = total variation = 1/4 on the edges at 11 -> member (not ε-DP).
+# identity: 1 on every edge -> not a member; the first bit: also 1.
+def _adp_members(d: PrivacyDefinition) -> list[Mechanism]:
+    M = randomized_response(2, "3/4")
+    return [
+        M,
+        randomized_response(2, "2/3"),
+        post(M, 3, seed=21),
+        constant(H2, ["1/3", "2/3"]),
+        mixture([M, randomized_response(2, "3/5")], ["1/2", "1/2"]),
+        two_row(["1/4", 0, 0, 0], H2),
+    ]
+
+
+def _adp_case() -> Any:
+    return DefinitionCase(
+        id="adp-hamming2-exp2-delta1_4",
+        make=lambda: ApproximateDP(hamming_graph(2), exp_eps=2, delta="1/4"),
+        members=_adp_members,
+        non_members=lambda d: [randomized_response(2, "4/5"), identity(H2), first_bit(2), two_row(["1/2", 0, 0, 0], H2)],
+        float_twin=lambda: ApproximateDP(hamming_graph(2), exp_eps=2.0, delta=0.25),
+        rows_in=lambda d: [[1, 0, 0, 0], [0, 0, 0, 1], [9, 3, 3, 1], [0, 0, 0, 0]],
+        rows_out=lambda d: [[-1, 1, 1, 1], [0, 0, "-1/2", 0]],
+    )
+
+
+def _adp_pure_case() -> Any:
+    # δ = 0 is ε-DP on the path with e^ε = 2: the geometric mechanism with α = 1/2 is on the boundary, α = 1/3 is not DP
+    return DefinitionCase(
+        id="adp-path2-exp2-delta0",
+        make=lambda: ApproximateDP(path_graph(2), exp_eps=2, delta=0),
+        members=lambda d: [truncated_geometric(2, "1/2"), truncated_geometric(2, "2/3"), post(truncated_geometric(2, "1/2"), 2, 23)],
+        non_members=lambda d: [truncated_geometric(2, "1/3"), identity(("0", "1", "2"))],
+        float_twin=lambda: ApproximateDP(path_graph(2), exp_eps=2.0, delta=0.0),
+        rows_in=lambda d: [[1, 2, 4], [2, 1, 2]],
+        rows_out=lambda d: [[1, 3, 3], [1, 0, 0]],
+    )
+
+
+# ---------------------------------------------------------------------------------------------------- Pufferfish
+# bit_secret.json: secrets "bob=1" = {11, 10}, "bob=0" = {01, 00} (the first bit), uniform prior, e^ε = 3. The
+# conditions are x11 + x10 ≤ 3 (x01 + x00) and x01 + x00 ≤ 3 (x11 + x10). ε-DP on the Hamming graph implies them
+# (add x11 ≤ 3 x01 and x10 ≤ 3 x00), so RR(2, 3/4) is a member; the first bit violates them.
+def _pf_bit_members(d: PrivacyDefinition) -> list[Mechanism]:
+    M = randomized_response(2, "3/4")
+    return [M, post(M, 2, seed=31), constant(H2, ["1/2", "1/2"]),
+            two_row(["1/2", 0, 0, "1/2"], H2),  # not ε-DP (0 vs 1/2 on an edge) but fine for this secret
+            mixture([M, two_row(["1/2", 0, 0, "1/2"], H2)], ["1/3", "2/3"])]
+
+
+def _pf_bit_case() -> Any:
+    return DefinitionCase(
+        id="pufferfish-bit-secret-exp3",
+        make=lambda: Pufferfish.load(DATA / "bit_secret.json"),
+        members=_pf_bit_members,
+        non_members=lambda d: [first_bit(2), identity(H2), two_row([1, "1/4", 0, 0], H2)],
+        float_twin=lambda: Pufferfish.load(DATA / "bit_secret_float.json"),
+        rows_in=lambda d: [[1, 0, 0, 1], [1, 1, 1, 1], [9, 3, 3, 1]],
+        rows_out=lambda d: [[1, 1, 0, 0], [4, 0, 1, 0]],
+    )
+
+
+# correlated.json: datasets a, b, c; secrets {a} vs {b, c}; two priors: uniform and (1/2, 1/2, 0); e^ε = 2.
+#   uniform:      x_a ≤ 2 (x_b + x_c)/2 = x_b + x_c  and  (x_b + x_c)/2 ≤ 2 x_a
+#   (1/2, 1/2, 0): x_a ≤ 2 x_b  and  x_b ≤ 2 x_a
+def _pf_corr_case() -> Any:
+    abc = ("a", "b", "c")
+    return DefinitionCase(
+        id="pufferfish-two-priors-exp2",
+        make=lambda: Pufferfish.load(DATA / "correlated.json"),
+        members=lambda d: [two_row(["1/2", "1/2", "1/2"], abc), two_row(["1/2", "1/4", "1/2"], abc),
+                           Mechanism([["1/2", "1/4", "1/4"], ["1/2", "3/4", "3/4"]], inputs=abc)],
+        # (1/2, 1/8, 1/2): x_a = 1/2 > 2 x_b = 1/4 violates the second prior only
+        non_members=lambda d: [two_row(["1/2", "1/8", "1/2"], abc), identity(abc)],
+        rows_in=lambda d: [[1, 1, 0], [2, 1, 1], [1, 1, 1]],
+        rows_out=lambda d: [[1, 0, 1], [4, 1, 1]],
+    )
+
+
+def _pf_dp_case() -> Any:
+    # secrets = single datasets, pairs = edges of the path 0-1-2, uniform prior: exactly ε-DP with e^ε = 2
+    return DefinitionCase(
+        id="pufferfish-as-dp-path2-exp2",
+        make=lambda: Pufferfish.from_graph(path_graph(2), exp_eps=2),
+        members=lambda d: [truncated_geometric(2, "1/2"), truncated_geometric(2, "3/5")],
+        non_members=lambda d: [truncated_geometric(2, "1/3"), identity(("0", "1", "2"))],
+        float_twin=lambda: Pufferfish.from_graph(path_graph(2), exp_eps=2.0, prior=[0.25, 0.5, 0.25]),
+        rows_in=lambda d: [[1, 2, 4]],
+        rows_out=lambda d: [[1, 3, 3]],
+    )
+
+
+# ---------------------------------------------------------------------------------------------------- finite catalogue
+# Geometric (n = 2, α = 1/2): closure = {M : M G^{-1} ≥ 0}. G(α') for α ≤ α' < 1 is a member (its rows satisfy the
+# tridiagonal facets: (1+α²) α' ≥ α (1 + α'²) iff (α' − α)(1 − α α') ≥ 0). G(1/3) has ratio 3 > 2 = e^ε, so it is not
+# even ε-DP. [[x/4], [1 − x/4]] with x = (2, 1, 2) is ε-DP (ratios 2 and 3/2) but violates the facet
+# 5 x_1 − 2 x_0 − 2 x_2 ≥ 0 (value 5 − 8 < 0): the closure is strictly inside ε-DP.
+def _geo_case() -> Any:
+    inputs = ("0", "1", "2")
+    return DefinitionCase(
+        id="geometric-n2-alpha1_2",
+        make=lambda: GeometricDefinition(2, "1/2"),
+        members=lambda d: [truncated_geometric(2, "1/2"), truncated_geometric(2, "2/3"),
+                           post(truncated_geometric(2, "1/2"), 3, seed=41), constant(inputs, ["1/5", "4/5"])],
+        non_members=lambda d: [truncated_geometric(2, "1/3"), identity(inputs), two_row(["1/2", "1/4", "1/2"], inputs)],
+        float_twin=lambda: GeometricDefinition(2, 0.5),
+        rows_in=lambda d: [[1, 1, 1], [4, 2, 1], [1, 2, 1]],
+        rows_out=lambda d: [[2, 1, 2], [1, 1, 0]],
+    )
+
+
+# FRAPP on two binary records, γ = 3: FRAPP(γ') for 1 ≤ γ' ≤ γ is a post-processing (A(γ)^{-1} A(γ') ∝
+# (γ+N−1)(γ'−1) I + (γ − γ') J ≥ 0, and Kronecker powers of non-negative matrices are non-negative); γ' = 4 is not.
+def _frapp_case() -> Any:
+    inputs = tuple(frapp(2, 3, 2).inputs)
+    return DefinitionCase(
+        id="frapp-N2-gamma3-k2",
+        make=lambda: FrappDefinition(2, 3, 2),
+        members=lambda d: [frapp(2, 3, 2), frapp(2, 2, 2), post(frapp(2, 3, 2), 2, seed=43)],
+        non_members=lambda d: [frapp(2, 4, 2), identity(inputs)],
+        float_twin=lambda: FrappDefinition(2, 3.0, 2),
+        rows_in=lambda d: [[9, 3, 3, 1], [1, 1, 1, 1]],
+        rows_out=lambda d: [[1, 0, 0, 0], [3, 1, 1, 0]],
+    )
+
+
+def _krr_case() -> Any:
+    inputs = ("0", "1", "2", "3")
+    return DefinitionCase(
+        id="krr-n4-exp3",
+        make=lambda: KaryRRDefinition(4, exp_eps=3),
+        members=lambda d: [kary_randomized_response(4, exp_eps=3), kary_randomized_response(4, exp_eps=2),
+                           post(kary_randomized_response(4, exp_eps=3), 2, seed=47)],
+        # facets 5 x_z ≥ Σ_{i≠z} x_i (γ + N − 2 = 5): k-RR with e^ε = 4 has the row (4, 1, 1, 1)/7 and
+        # 5·1 < 4 + 1 + 1 (facet z = 1); so does the vector (5, 1, 1, 1)
+        non_members=lambda d: [kary_randomized_response(4, exp_eps=4), identity(inputs)],
+        float_twin=lambda: KaryRRDefinition(4, exp_eps=3.0),
+        rows_in=lambda d: [[3, 1, 1, 1], [1, 1, 1, 1]],
+        rows_out=lambda d: [[5, 1, 1, 1], [1, 0, 0, 0]],
+    )
+
+
+#: The catalogue's cases for the shared contract suite.
+CATALOGUE_CASES: list[Any] = [
+    _adp_case(),
+    _adp_pure_case(),
+    _pf_bit_case(),
+    _pf_corr_case(),
+    _pf_dp_case(),
+    _geo_case(),
+    _frapp_case(),
+    _krr_case(),
+]

@@ -1,0 +1,73 @@
+"""The LP helper (HiGHS through scipy) and the exact rational tools used to re-verify its answers."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import privgeom.geometry._lp as lpmod
+from privgeom import SizeLimitError, SolverError
+from privgeom.geometry._lp import (
+    exact_nonnegative_solution,
+    exact_rank,
+    exact_solve,
+    rational_candidates,
+    rationalize,
+    solve_lp,
+)
+
+
+def test_solve_lp_optimal_and_duals() -> None:
+    # min x + 2y  s.t.  x + y = 1, x, y >= 0  ->  x = 1, dual 1
+    res = solve_lp(np.array([1.0, 2.0]), A_eq=sp.csr_matrix([[1.0, 1.0]]), b_eq=np.array([1.0]))
+    assert res.status == "optimal" and np.allclose(res.x, [1, 0]) and abs(res.fun - 1) < 1e-12
+    assert res.eq_duals is not None and abs(res.eq_duals[0] - 1) < 1e-9
+
+
+def test_solve_lp_infeasible_is_a_status_and_unbounded_an_error() -> None:
+    res = solve_lp(np.zeros(1), A_eq=np.array([[1.0]]), b_eq=np.array([-1.0]))
+    assert res.status == "infeasible" and res.x is None
+    with pytest.raises(SolverError):
+        solve_lp(np.array([-1.0]), bounds=(0, None))
+
+
+def test_solver_failures_raise(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Res:
+        status = 1
+        message = "iteration limit"
+
+    monkeypatch.setattr(lpmod, "linprog", lambda *a, **k: Res())
+    with pytest.raises(SolverError, match="iteration limit"):
+        solve_lp(np.zeros(1))
+    monkeypatch.setattr(lpmod, "MAX_LP_NONZEROS", 1)
+    with pytest.raises(SizeLimitError):
+        solve_lp(np.zeros(2), A_eq=np.ones((1, 2)), b_eq=np.ones(1))
+
+
+def test_exact_solve_and_rank() -> None:
+    assert exact_solve([[2, 1], [1, 3]], [3, 4]) == [F(1), F(1)]
+    assert exact_solve([[1, 1], [2, 2]], [1, 3]) is None  # inconsistent
+    sol = exact_solve([[1, 1, 0], [0, 1, 1]], ["1/2", "1/3"])
+    assert sol is not None and sol[0] + sol[1] == F(1, 2) and sol[1] + sol[2] == F(1, 3)
+    assert exact_solve([{0: F(1), 2: F(1)}], [F(5)], n_vars=3) in ([F(5), F(0), F(0)], [F(0), F(0), F(5)])
+    assert exact_rank(np.array([[F(1), F(2)], [F(2), F(4)]], dtype=object)) == 1
+    assert exact_rank(sp.csr_matrix(np.eye(3))) == 3
+
+
+def test_exact_nonnegative_solution() -> None:
+    sol = exact_nonnegative_solution([[1, 1, 1], [1, -1, 0]], [1, "1/3"])
+    assert sol is not None and all(v >= 0 for v in sol)
+    assert sol[0] + sol[1] + sol[2] == 1 and sol[0] - sol[1] == F(1, 3)
+    assert exact_nonnegative_solution([[1, 1]], [-1]) is None
+    with pytest.raises(SizeLimitError):
+        exact_nonnegative_solution(np.ones((1, 500), dtype=int), [1])
+
+
+def test_rationalize() -> None:
+    assert rationalize([1 / 3, 0.25], 100).tolist() == [F(1, 3), F(1, 4)]
+    assert rationalize([0.1], None)[0] == F(0.1)
+    cands = list(rational_candidates(np.array([1 / 3])))
+    assert cands[0][0] == F(1, 3) and cands[-1][0] == F(1 / 3)
