@@ -296,7 +296,19 @@ class DifferentialPrivacy(PrivacyDefinition):
         """The row cone in H-representation: ``e^ε x_j − x_i ≥ 0`` per directed edge and ``x ≥ 0``."""
         from ..geometry._cone import Cone
 
-        return Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
+        cone = Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
+        if self._ratio > 1 and self.n_inputs > 1 and nx.is_connected(self._graph):
+            # Extreme rays by the dedicated enumeration (refuses out-of-reach sizes up front, e.g. the 5-cube)
+            # instead of double description, which would run for hours there.
+            graph, ratio = self._graph, self._ratio if self.exact else float(self._ratio)
+
+            def rays() -> Any:
+                from ._catalogue import dp_cone_rays
+
+                return dp_cone_rays(graph, ratio)
+
+            cone = cone.with_ray_source(rays)
+        return cone
 
     # ------------------------------------------------------------------------------------------------ membership
     def _violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, int, int] | None:

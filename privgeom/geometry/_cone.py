@@ -10,7 +10,7 @@ block elimination or projected generators; Section V), intersection and containm
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -104,7 +104,7 @@ class Cone:
       3·x10 - 1·x11 ≥ 0
     """
 
-    __slots__ = ("_labels", "_exact", "_atol", "_h", "_v", "__weakref__")
+    __slots__ = ("_labels", "_exact", "_atol", "_h", "_v", "_ray_source", "__weakref__")
 
     _labels: tuple[str, ...]
     _exact: bool
@@ -130,6 +130,27 @@ class Cone:
         obj._atol = float(atol)
         obj._h = None if h is None else (readonly(h[0]), readonly(h[1]))
         obj._v = None if v is None else (readonly(v[0]), readonly(v[1]))
+        obj._ray_source = None
+        return obj
+
+    def with_ray_source(self, source: Callable[[], np.ndarray]) -> Cone:
+        """The same cone, whose extreme rays come from ``source()`` instead of pycddlib's double description.
+
+        For structured cones whose rays a dedicated enumeration lists faster, or refuses up front with a
+        :class:`~privgeom.SizeLimitError` where double description would run for hours (ε-DP on the 5-cube has
+        395,094 rays). ``source`` must return every extreme ray of this (pointed) cone, in this cone's mode; the
+        rays are canonicalised like any others.
+
+        Examples
+        --------
+        >>> c = Cone.from_facets([[1, 0], [0, 1]]).with_ray_source(lambda: [[0, 2], [3, 0]])
+        >>> c.rays.tolist()
+        [[Fraction(1, 1), Fraction(0, 1)], [Fraction(0, 1), Fraction(1, 1)]]
+        """
+        if self._v is not None:
+            return self
+        obj = Cone._make(self._labels, self._exact, self._atol, self._h, None)
+        obj._ray_source = source
         return obj
 
     # ---------------------------------------------------------------------------------------------- constructors
@@ -281,6 +302,9 @@ class Cone:
             dim = self.ambient_dim
             if len(f) + len(eq) == 0:
                 v = (empty(dim, self._exact), identity(dim, self._exact))
+            elif self._ray_source is not None:
+                rays = np.asarray(self._ray_source(), dtype=object if self._exact else float)
+                v = canonical_pair(rays.reshape(-1, dim), empty(dim, self._exact), exact=self._exact, atol=self._atol)
             else:
                 r, lin = _cdd.h_to_v(f, eq, exact=self._exact)
                 if not self._exact:
