@@ -28,19 +28,28 @@ from ._errors import (
 )
 from ._numeric import LogRational
 from .analyses import (
+    Comparison,
     DeltaCurve,
     DeltaResult,
     EpsilonResult,
     Guarantee,
+    OptimalMechanism,
     Relaxation,
+    binary_mechanism,
     check_guarantee,
     check_product_prior,
+    compare,
     delta,
     delta_curve,
     epsilon,
+    kov_regimes,
+    mutual_information,
+    optimal_mechanism,
     relax,
     relax_pairwise,
     semantics,
+    staircase_optimum,
+    staircase_patterns,
 )
 from .definitions import (
     ApproximateDP,
@@ -133,4 +142,13 @@ __all__ = [
     "epsilon",
     "delta",
     "delta_curve",
+    "Comparison",
+    "compare",
+    "OptimalMechanism",
+    "optimal_mechanism",
+    "staircase_patterns",
+    "staircase_optimum",
+    "binary_mechanism",
+    "kov_regimes",
+    "mutual_information",
 ]

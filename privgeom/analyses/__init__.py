@@ -1,5 +1,33 @@
 """Analyses of privacy definitions: semantics, relaxation, privacy profiles, comparison, optimal mechanisms."""
 
+from ._compare import (
+    RELATIONS,
+    Comparison,
+    Inclusion,
+    InclusionWitness,
+    compare,
+    extreme_mechanisms,
+    generating_mechanisms,
+    inclusion,
+    inequality_text,
+)
+from ._optimal import (
+    KOVRegimes,
+    OptimalityCertificate,
+    OptimalMechanism,
+    RowUtility,
+    StaircaseOptimum,
+    bayes_utility,
+    binary_mechanism,
+    kov_regimes,
+    mutual_information,
+    mutual_information_utility,
+    optimal_mechanism,
+    prior_vector,
+    staircase_optimum,
+    staircase_patterns,
+    utility_matrix,
+)
 from ._profile import DeltaResult, EpsilonResult, delta, epsilon, hockey_stick, hockey_stick_event
 from ._profile_curve import DeltaCurve, DeltaPiece, delta_curve
 from ._relaxation import FAMILIES, PairBound, Relaxation, relax, relax_pairwise, subset_family
@@ -38,4 +66,28 @@ __all__ = [
     "delta_curve",
     "hockey_stick",
     "hockey_stick_event",
+    "compare",
+    "Comparison",
+    "Inclusion",
+    "InclusionWitness",
+    "inclusion",
+    "extreme_mechanisms",
+    "generating_mechanisms",
+    "inequality_text",
+    "RELATIONS",
+    "optimal_mechanism",
+    "OptimalMechanism",
+    "OptimalityCertificate",
+    "utility_matrix",
+    "prior_vector",
+    "RowUtility",
+    "bayes_utility",
+    "mutual_information_utility",
+    "mutual_information",
+    "staircase_patterns",
+    "binary_mechanism",
+    "staircase_optimum",
+    "StaircaseOptimum",
+    "kov_regimes",
+    "KOVRegimes",
 ]

@@ -1,5 +1,6 @@
 """Matplotlib figures (Agg-safe: figures are built without pyplot and never shown)."""
 
+from ._kov import plot_kov_regimes
 from ._profile import plot_delta_curve
 
-__all__ = ["plot_delta_curve"]
+__all__ = ["plot_delta_curve", "plot_kov_regimes"]

@@ -1,0 +1,526 @@
+"""Comparing two privacy definitions by their consistent closures (Lin & Kifer's row-cone analysis).
+
+``compare(A, B)`` decides how ``closure(A)`` and ``closure(B)`` are related — ``subset``, ``superset``, ``equal`` or
+``incomparable`` (``undecided`` when privgeom cannot prove one direction either way) — one inclusion at a time.
+For ``closure(X) ⊆ closure(Y)``:
+
+1. **Row cones.** ``closure(X) ⊆ closure(Y)`` implies ``rowcone(X) ⊆ rowcone(Y)`` (every row of a member of
+   ``closure(X)`` is a row of a member of ``closure(Y)``; Definition 3.5). So a generator ``x`` of ``rowcone(X)``
+   violating a facet ``a`` of ``rowcone(Y)`` (``a·x < 0``) refutes the inclusion — always, for every definition.
+2. If the row cones are nested and ``Y.row_cone_decides_closure`` (a theorem for that definition: ε-DP, randomized
+   response, …), the inclusion holds: every member of ``closure(X)`` has its rows in ``rowcone(X) ⊆ rowcone(Y)``.
+3. Otherwise the row cones cannot decide (``reference/row-cone.md``: the row cone does not determine the closure in
+   general) and privgeom uses closure membership (an LP, Theorem 3.4):
+
+   * ``X`` finite, ``{M_1..M_m}``: ``closure(X) ⊆ closure(Y)`` iff every ``M_j ∈ closure(Y)``, because
+     ``closure(Y)`` is closed under post-processing and mixing (Definition 3.3) — ``"generating-mechanisms"``;
+   * ``X`` decided by its row cone (e.g. ε-DP): ``closure(X)`` is the set of mechanisms with rows in
+     ``C = rowcone(X)``. Writing each row as a non-negative combination of the extreme rays ``r`` of ``C`` and
+     merging outputs shows that every member is a post-processing of a mechanism with rows ``β_r r``, ``β ≥ 0``,
+     ``Σ_r β_r r = 1``; those form a polytope, whose vertices (the *extreme mechanisms* — for local DP, Kairouz,
+     Oh & Viswanath's staircase mechanisms) generate ``closure(X)`` by mixing. So the inclusion holds iff every
+     extreme mechanism is in ``closure(Y)`` — ``"extreme-mechanisms"``;
+   * anything else is reported as undecided (``holds=None``), never guessed.
+
+**Witnesses.** For a refuting generator ``x`` (step 1) privgeom builds a two-output mechanism in ``closure(X)``:
+rows ``x / c`` and ``1 − x / c`` for the smallest ``c`` that puts ``c·1 − x`` in ``rowcone(X)`` (``c ≥ max x`` and
+``c ≥ a·x / a·1`` for every facet ``a`` of ``rowcone(X)``; the constant mechanisms are in every closure, so any
+larger ``c`` works too), re-verified with ``X.contains``. Its first row violates the facet ``a`` of ``rowcone(Y)``,
+so it is not in ``closure(Y)``; and the facet is a Bayesian guarantee of ``Y`` (Section III-C): under the attacker
+prior ``∝ |a|`` the witness output makes ``S-`` a posteriori more likely than ``S+`` — the numbers are reported.
+
+Examples
+--------
+>>> from privgeom.definitions import RandomizedResponse, DifferentialPrivacy
+>>> from privgeom.graphs import hamming_graph
+>>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy(hamming_graph(2), exp_eps=3))
+>>> c.relation, c.a_in_b.method, c.b_in_a.holds
+('subset', 'row-cone', False)
+>>> w = c.b_in_a.witness
+>>> [str(v) for v in w.row], w.posterior_minus
+(['3', '1', '1', '3'], Fraction(9, 14))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import singledispatch
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._errors import DomainMismatchError, InvalidTypeError, SizeLimitError
+from .._numeric import Scalar, fraction_str
+from .._results import Result
+from ..definitions import Membership, PrivacyDefinition
+from ..geometry import Cone
+from ..mechanisms import Mechanism
+from ._semantics import Guarantee, GuaranteeCheck, check_guarantee, guarantee_from_normal
+
+__all__ = ["RELATIONS", "Comparison", "Inclusion", "InclusionWitness", "compare", "inclusion", "extreme_mechanisms",
+           "generating_mechanisms", "inequality_text"]
+
+#: The possible values of :attr:`Comparison.relation`.
+RELATIONS = ("equal", "subset", "superset", "incomparable", "undecided")
+
+#: Largest number of extreme rays for which :func:`extreme_mechanisms` enumerates the vertex mechanisms.
+MAX_EXTREME_RAYS = 40
+#: Largest number of extreme rays scanned for the simplest refuting generator (beyond: the first one found).
+MAX_WITNESS_SCAN = 2000
+
+
+# ---------------------------------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class InclusionWitness(Result):
+    """Why ``closure(X) ⊄ closure(Y)``: a mechanism of ``closure(X)`` outside ``closure(Y)``.
+
+    Attributes
+    ----------
+    kind : {"row", "mechanism"}
+        ``"row"``: a generator ``row`` of ``rowcone(X)`` violates the facet ``facet`` of ``rowcone(Y)``.
+        ``"mechanism"``: every row is in ``rowcone(Y)`` but a generating (or extreme) mechanism of ``X`` is not in
+        ``closure(Y)`` (the certificate is ``Y``'s separating functional in ``not_in_larger``).
+    row : numpy array or None
+        The generator ``x`` (primitive integers in exact mode).
+    facet : numpy array or None
+        The facet (or oriented equality) ``a`` of ``rowcone(Y)`` with ``a·x < 0``; ``facet_text`` prints it.
+    value : Fraction, float or None
+        ``a·x`` (negative).
+    mechanism : Mechanism or None
+        A mechanism in ``closure(X)`` (verified, see ``in_source``) and not in ``closure(Y)`` (``not_in_larger``).
+        For ``kind="row"`` its output ``"witness"`` has the row ``x / scale``.
+    scale : Fraction, float or None
+        The ``c`` of the rows ``x / c`` and ``1 − x / c``.
+    guarantee : Guarantee or None
+        The Bayesian guarantee of ``Y`` read off ``a`` (prior ``∝ |a|`` on ``S+ ∪ S-``).
+    prior_plus, prior_minus : Fraction, float or None
+        ``P(S+)`` and ``P(S-)`` under that prior.
+    posterior_plus, posterior_minus : Fraction, float or None
+        ``P(S+ | witness)`` and ``P(S- | witness)``: the guarantee is broken (``posterior_minus > posterior_plus``).
+    check : GuaranteeCheck or None
+        Posteriors on every output of ``mechanism``.
+    in_source, not_in_larger : Membership or None
+        ``X.contains(mechanism)`` (a yes) and ``Y.contains(mechanism)`` (a no with its certificate).
+    text : str
+    """
+
+    kind: str
+    row: np.ndarray | None
+    facet: np.ndarray | None
+    facet_text: str
+    value: Scalar | None
+    mechanism: Mechanism | None
+    scale: Scalar | None
+    guarantee: Guarantee | None
+    prior_plus: Scalar | None
+    prior_minus: Scalar | None
+    posterior_plus: Scalar | None
+    posterior_minus: Scalar | None
+    check: GuaranteeCheck | None = field(repr=False)
+    in_source: Membership | None = field(repr=False)
+    not_in_larger: Membership | None
+    text: str
+
+    def summary(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Inclusion(Result):
+    """One direction of a comparison: is ``closure(smaller) ⊆ closure(larger)``?
+
+    Attributes
+    ----------
+    smaller, larger : str
+        Specs of the two definitions.
+    holds : bool or None
+        The answer; ``None`` when privgeom cannot decide it (see ``detail``).
+    method : str
+        ``"row-cone"``, ``"generating-mechanisms"``, ``"extreme-mechanisms"`` or ``"undecided"``.
+    exact : bool
+        True when every step was decided in exact rational arithmetic.
+    witness : InclusionWitness or None
+        For ``holds=False``.
+    detail : str
+        How it was decided, in one or two sentences.
+    """
+
+    smaller: str
+    larger: str
+    holds: bool | None
+    method: str
+    exact: bool
+    witness: InclusionWitness | None
+    detail: str
+
+    def summary(self) -> str:
+        verdict = {True: "⊆", False: "⊄", None: "⊆?"}[self.holds]
+        text = f"closure({self.smaller}) {verdict} closure({self.larger})  [{self.method}, " \
+               f"{'exact' if self.exact else 'float'}]: {self.detail}"
+        if self.witness is not None:
+            text += "\n  witness: " + self.witness.text.replace("\n", "\n  ")
+        return text
+
+
+@dataclass(frozen=True)
+class Comparison(Result):
+    """Result of :func:`compare`: the relation of ``closure(A)`` and ``closure(B)`` and both inclusions.
+
+    ``relation`` is one of :data:`RELATIONS`: ``"equal"``, ``"subset"`` (``A ⊊ B``), ``"superset"`` (``A ⊋ B``),
+    ``"incomparable"`` or ``"undecided"`` (one inclusion could not be decided and the other does not settle it).
+    """
+
+    relation: str
+    a: str
+    b: str
+    a_in_b: Inclusion
+    b_in_a: Inclusion
+    exact: bool
+    text: str
+
+    def summary(self) -> str:
+        return "\n".join([self.text, "- " + self.a_in_b.summary(), "- " + self.b_in_a.summary()])
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+@singledispatch
+def generating_mechanisms(definition: Any) -> tuple[Mechanism, ...] | None:
+    """The finite list of mechanisms a definition is made of, or None for definitions given by constraints.
+
+    Dispatch hook (``functools.singledispatch``): the default reads a ``mechanisms`` attribute.
+    """
+    mechs = getattr(definition, "mechanisms", None)
+    if mechs is None:
+        return None
+    mechs = tuple(mechs)
+    return mechs if mechs and all(isinstance(m, Mechanism) for m in mechs) else None
+
+
+def _label(d: PrivacyDefinition) -> str:
+    """The spec when short, else the definition's name (finite definitions inline their JSON in the spec)."""
+    spec = d.spec()
+    return spec if len(spec) <= 80 else d.name
+
+
+def _zero(exact: bool) -> Any:
+    return Fraction(0) if exact else 0.0
+
+
+def _dot(a: Any, x: Any, exact: bool) -> Any:
+    if exact:
+        return sum((Fraction(u) * Fraction(v) for u, v in zip(a, x)), Fraction(0))
+    return float(np.dot(np.asarray(a, dtype=float), np.asarray(x, dtype=float)))
+
+
+def _term(label: str) -> str:
+    return f"x[{label}]"
+
+
+def inequality_text(normal: Sequence[Any], labels: Sequence[str]) -> str:
+    """``Σ a_D x[D] ≥ 0`` written with positive terms on the left, e.g. ``'9 x[10] + x[01] ≥ 3 x[00] + 3 x[11]'``.
+
+    Examples
+    --------
+    >>> inequality_text([-3, 9, 1, -3], ["11", "10", "01", "00"])
+    '9 x[10] + x[01] ≥ 3 x[11] + 3 x[00]'
+    """
+    def side(terms: list[tuple[Any, str]]) -> str:
+        if not terms:
+            return "0"
+        out = []
+        for c, lab in terms:
+            cs = fraction_str(c) if isinstance(c, Fraction) else f"{float(c):.6g}"
+            out.append(_term(lab) if c == 1 else f"{cs} {_term(lab)}")
+        return " + ".join(out)
+
+    pos = [(a, lab) for a, lab in zip(normal, labels) if a > 0]
+    neg = [(-a, lab) for a, lab in zip(normal, labels) if a < 0]
+    return f"{side(pos)} ≥ {side(neg)}"
+
+
+def _witness_scale(x: np.ndarray, cone: Cone, exact: bool) -> Scalar:
+    """Smallest ``c ≥ max x`` with ``c·1 − x`` satisfying every facet of ``cone`` (``a·1 > 0``) — see module doc."""
+    best: Any = max(x)
+    for a in cone.facets:
+        s = sum(a) if exact else float(np.sum(a.astype(float)))
+        if s > 0:
+            c = _dot(a, x, exact) / s
+            if c > best:
+                best = c
+    return Fraction(best) if exact else float(best)
+
+
+def _two_output(row: np.ndarray, scale: Scalar, labels: Sequence[str], exact: bool) -> Mechanism:
+    if exact:
+        top = [Fraction(v) / scale for v in row]
+        rows = [top, [1 - v for v in top]]
+    else:
+        t = np.asarray(row, dtype=float) / float(scale)
+        rows = [list(t), list(1.0 - t)]
+    return Mechanism(rows, inputs=labels, outputs=["witness", "other"], exact=exact)
+
+
+def _row_witness_mechanism(X: PrivacyDefinition, x: np.ndarray, cx: Cone, exact: bool) -> tuple[Mechanism | None, Scalar | None, Membership | None]:
+    """A two-output mechanism of ``closure(X)`` whose first row is a multiple of ``x`` (verified by ``X.contains``)."""
+    labels = list(X.inputs)
+    scale = _witness_scale(x, cx, exact)
+    tried: list[Scalar] = [scale] + [scale * 2**k for k in range(1, 11)]
+    for c in tried:
+        W = _two_output(x, c, labels, exact)
+        W = W if W.exact == X.exact else (W.to_float() if not X.exact else W)
+        m = X.contains(W)
+        if m.member:  # the facet bound c* suffices when X is decided by its row cone; doubling covers the rest
+            return W, c, m
+    for M in generating_mechanisms(X) or ():  # finite X: merge the outputs of a generator with a row ∝ x
+        mat = M.matrix if exact and M.exact else M.float_matrix()
+        for row in mat:
+            ratios = {(Fraction(u) / Fraction(v)) if exact else round(float(u) / float(v), 9)
+                      for u, v in zip(row, x) if v != 0}
+            if len(ratios) == 1 and all((u == 0) == (v == 0) for u, v in zip(row, x)):
+                (ratio,) = ratios
+                c = 1 / ratio
+                W = _two_output(x, c, labels, exact)
+                m = X.contains(W if W.exact == X.exact else W.to_float())
+                if m.member:
+                    return W, c, m
+    return None, None, None
+
+
+def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, normal: np.ndarray, value: Any,
+                 cx: Cone, exact: bool) -> InclusionWitness:
+    labels = list(X.inputs)
+    a = np.asarray(normal)
+    if value > 0:  # an equality e·x = 0 violated with e·x > 0: use -e, which is also valid for rowcone(Y)
+        a, value = -a, -value
+    text_ineq = inequality_text(list(a), labels)
+    g = guarantee_from_normal(list(a), labels, exact=exact)
+    W, scale, in_x = _row_witness_mechanism(X, x, cx, exact)
+    pp = sum((g.prior[d] for d in g.s_plus), _zero(exact))
+    pm = sum((g.prior[d] for d in g.s_minus), _zero(exact))
+    lines = [f"the row x = ({', '.join(fraction_str(v) for v in x)}) over ({', '.join(labels)}) is in "
+             f"rowcone({_label(X)}) but violates the facet {text_ineq} of rowcone({_label(Y)}) "
+             f"(value {fraction_str(value)} < 0)."]
+    chk = None
+    post_p = post_m = None
+    not_y = None
+    if W is not None:
+        chk = check_guarantee(W, g)
+        if "witness" in chk.outputs:
+            i = chk.outputs.index("witness")
+            post_p, post_m = chk.posterior_plus[i], chk.posterior_minus[i]
+        not_y = Y.contains(W if W.exact == Y.exact else W.to_float())
+        lines.append(f"The mechanism with rows x/{fraction_str(scale)} and 1 − x/{fraction_str(scale)} is in "  # type: ignore[arg-type]
+                     f"closure({_label(X)}) [{in_x.method}] and not in closure({_label(Y)}) [{not_y.method}].")  # type: ignore[union-attr]
+    else:
+        lines.append(f"(no two-output mechanism of closure({_label(X)}) with the row x was found to show numbers)")
+    if g.s_minus:
+        lines.append(f"Guarantee of {_label(Y)} it breaks: {g.text}")
+        if post_p is not None:
+            lines.append(f"Attacker prior: P(S+) = {fraction_str(pp)}, P(S-) = {fraction_str(pm)}; after the output "
+                         f"'witness': P(S+ | ω) = {fraction_str(post_p)} < P(S- | ω) = {fraction_str(post_m)}.")  # type: ignore[arg-type]
+    return InclusionWitness("row", np.asarray(x), a, text_ineq, value, W, scale, g, pp, pm, post_p, post_m, chk,
+                            in_x, not_y, "\n".join(lines))
+
+
+def _mechanism_witness(X: PrivacyDefinition, Y: PrivacyDefinition, M: Mechanism, m: Membership,
+                       how: str) -> InclusionWitness:
+    text = (f"{how} of {_label(X)} has every row in rowcone({_label(Y)}) but is not in closure({_label(Y)}) "
+            f"[{m.method}]: {m.certificate.summary() if m.certificate is not None else m.detail}")
+    return InclusionWitness("mechanism", None, None, "", None, M, None, None, None, None, None, None, None, None, m,
+                            text)
+
+
+# ---------------------------------------------------------------------------------------------------- extreme
+def extreme_mechanisms(cone: Cone) -> list[Mechanism]:
+    """The vertices of ``{β ≥ 0 : Σ_r β_r r = 1}`` over the extreme rays ``r`` of a pointed row cone, as mechanisms.
+
+    Every mechanism whose rows lie in ``cone`` is a post-processing of a mixture of these (see the module
+    docstring); for local DP (ε-DP on a complete graph) they are the staircase mechanisms of Kairouz, Oh &
+    Viswanath (JMLR 2016). Output ``r<i>`` of a vertex mechanism is ``β_i`` times the ``i``-th ray.
+
+    Raises
+    ------
+    SizeLimitError
+        More than :data:`MAX_EXTREME_RAYS` extreme rays (the vertex enumeration would be too large).
+
+    Examples
+    --------
+    >>> c = Cone.from_facets([[3, -1], [-1, 3]], labels=["a", "b"])   # x_a ≤ 3 x_b, x_b ≤ 3 x_a
+    >>> [M.matrix.tolist() for M in extreme_mechanisms(c)]
+    [[[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]]
+    """
+    rays = cone.rays
+    n_rays, dim = rays.shape
+    if n_rays > MAX_EXTREME_RAYS:
+        raise SizeLimitError(f"the row cone has {n_rays} extreme rays; enumerating the extreme mechanisms is limited "
+                             f"to {MAX_EXTREME_RAYS} rays")
+    if len(cone.lineality):
+        raise DomainMismatchError("extreme mechanisms need a pointed cone (a row cone inside the orthant)")
+    exact = cone.exact
+    one, zero = (Fraction(1), Fraction(0)) if exact else (1.0, 0.0)
+    facets = [[one if j == i else zero for j in range(n_rays + 1)] for i in range(n_rays + 1)]
+    eqs = [[rays[r][d] for r in range(n_rays)] + [-one] for d in range(dim)]
+    poly = Cone.from_facets(facets, eqs, exact=exact)
+    out = []
+    for v in poly.rays:
+        t = v[-1]
+        if t == 0:
+            continue
+        beta = [b / t for b in v[:-1]]
+        used = [i for i in range(n_rays) if beta[i] != 0]
+        mat = [[beta[i] * rays[i][d] for d in range(dim)] for i in used]
+        out.append(Mechanism(mat, inputs=cone.labels, outputs=[f"r{i}" for i in used], exact=exact))
+    return out
+
+
+def _simplest_violator(cx: Cone, cy: Cone, cont: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+    """Among the extreme rays of ``cx`` outside ``cy``, the one with the fewest distinct entries (then the largest
+    normalised violation), with the most violated facet of ``cy`` — simple witnesses read best (for ε-DP on a
+    hypercube the two-valued rays are the parity patterns). Falls back to ``cont``'s witness for huge cones."""
+    best: tuple[Any, ...] | None = None
+    if len(cx.rays) <= MAX_WITNESS_SCAN and not len(cx.lineality):
+        for r in cx.rays:
+            m = cy.contains(r)
+            if m.member:
+                continue
+            a = np.asarray(m.normal)
+            val: Any = m.value
+            if m.kind == "equality" and val > 0:
+                a, val = -a, -val
+            score = (len(set(r.tolist())), float(val) / float(max(abs(v) for v in a)) / float(max(r)))
+            if best is None or score < best[0]:
+                best = (score, np.asarray(r), a, val)
+    if best is None:
+        return np.asarray(cont.witness), np.asarray(cont.violated_normal), cont.value
+    return best[1], best[2], best[3]
+
+
+# ---------------------------------------------------------------------------------------------------- inclusion
+def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition) -> Inclusion:
+    """Decide ``closure(X) ⊆ closure(Y)`` (see the module docstring for the three methods and the witness).
+
+    Examples
+    --------
+    >>> from privgeom.definitions import RandomizedResponse
+    >>> inclusion(RandomizedResponse(2, "2/3"), RandomizedResponse(2, "3/4")).holds   # more noise: a stronger definition
+    True
+    >>> inclusion(RandomizedResponse(2, "3/4"), RandomizedResponse(2, "2/3")).witness.facet_text
+    '4 x[10] + x[01] ≥ 2 x[11] + 2 x[00]'
+
+    """
+    _check_pair(X, Y)
+    cx, cy = X.row_cone(), Y.row_cone()
+    cont = cx.issubset(cy)
+    exact = bool(cont.exact)
+    if not cont.holds:
+        if not exact:
+            cx, cy = (c.to_float() if c.exact else c for c in (cx, cy))
+        x, normal, value = _simplest_violator(cx, cy, cont)
+        w = _row_witness(X, Y, x, normal, value, cx, exact)
+        return Inclusion(X.spec(), Y.spec(), False, "row-cone", exact, w,
+                         f"a generator of rowcone({_label(X)}) violates a {cont.kind} of rowcone({_label(Y)}); rows of "
+                         f"members of the closure lie in the row cone, so this refutes the inclusion for any definition")
+    if Y.row_cone_decides_closure:
+        return Inclusion(X.spec(), Y.spec(), True, "row-cone", exact, None,
+                         f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}) and membership in closure({_label(Y)}) is decided "
+                         f"by its row cone")
+    gens = generating_mechanisms(X)
+    how = "generating mechanisms"
+    method = "generating-mechanisms"
+    if gens is None and X.row_cone_decides_closure:
+        try:
+            gens = tuple(extreme_mechanisms(cx))
+        except SizeLimitError as err:
+            return Inclusion(X.spec(), Y.spec(), None, "undecided", exact, None,
+                             f"the row cones are nested but {_label(Y)} is not decided by its row cone, and {err}")
+        how, method = "extreme mechanisms", "extreme-mechanisms"
+    if gens is None:
+        return Inclusion(X.spec(), Y.spec(), None, "undecided", exact, None,
+                         f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}), but neither definition's closure is decided by "
+                         f"the row cones here, and {_label(X)} is neither finite nor decided by its row cone")
+    for j, M in enumerate(gens):
+        m = Y.contains(M if M.exact == Y.exact else M.to_float())
+        exact = exact and m.exact
+        if not m.member:
+            w = _mechanism_witness(X, Y, M, m, f"{how[:-1]} #{j}")
+            return Inclusion(X.spec(), Y.spec(), False, method, exact, w,
+                             f"the row cones are nested but {how[:-1]} #{j} of {_label(X)} is not in "
+                             f"closure({_label(Y)}) (LP membership, Theorem 3.4)")
+    return Inclusion(X.spec(), Y.spec(), True, method, exact, None,
+                     f"the row cones are nested and all {len(gens)} {how} of {_label(X)} are in closure({_label(Y)}) "
+                     f"(LP membership), which is closed under post-processing and mixing")
+
+
+def _check_pair(X: Any, Y: Any) -> None:
+    for d in (X, Y):
+        if not isinstance(d, PrivacyDefinition):
+            raise InvalidTypeError(f"compare() takes privacy definitions, got {type(d).__name__}")
+    if tuple(X.inputs) != tuple(Y.inputs):
+        raise DomainMismatchError(f"the definitions have different input domains: {list(X.inputs)[:8]} and "
+                                  f"{list(Y.inputs)[:8]} (same datasets in the same order needed)")
+
+
+def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition) -> Comparison:
+    """How the consistent closures of two privacy definitions over the same datasets are related.
+
+    Parameters
+    ----------
+    def_a, def_b : PrivacyDefinition
+        Same :attr:`~PrivacyDefinition.inputs` (labels and order).
+
+    Returns
+    -------
+    Comparison
+        ``relation`` ∈ :data:`RELATIONS` and the two :class:`Inclusion` answers (``a_in_b``: ``A ⊆ B``,
+        ``b_in_a``: ``B ⊆ A``), each saying how it was decided (row cones, LP membership of the generating or
+        extreme mechanisms) and, when it fails, carrying an :class:`InclusionWitness`: a mechanism of the larger
+        closure outside the other, the facet it violates and the attacker posteriors that show the difference.
+
+    Raises
+    ------
+    InvalidTypeError
+        An argument is not a :class:`~privgeom.definitions.PrivacyDefinition`.
+    DomainMismatchError
+        The datasets differ.
+
+    Notes
+    -----
+    Source: Lin & Kifer, row-cone analysis of privacy definitions — Definition 3.3 and Theorem 3.4 (consistent
+    closure), Definition 3.5 (row cone), Section III-C (facets as Bayesian guarantees), Theorem 4.3 and Example 4.4
+    (the facets of randomized response protect parity). Mixed exact/float inputs are compared in float
+    (``exact=False``).
+
+    Examples
+    --------
+    Randomized response on two bits with ``p = 3/4`` is strictly stronger than ε-DP on the Hamming graph with
+    ``e^ε = 3``; the witness is randomized response on the *parity* bit, which DP allows and RR forbids.
+
+    >>> from privgeom.definitions import RandomizedResponse, DifferentialPrivacy
+    >>> from privgeom.graphs import hamming_graph
+    >>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy(hamming_graph(2), exp_eps=3))
+    >>> c.relation
+    'subset'
+    >>> w = c.b_in_a.witness
+    >>> w.mechanism.matrix.tolist() == [[Fraction(3, 4), Fraction(1, 4), Fraction(1, 4), Fraction(3, 4)],
+    ...                                 [Fraction(1, 4), Fraction(3, 4), Fraction(3, 4), Fraction(1, 4)]]
+    True
+    >>> w.facet_text, (w.prior_plus, w.prior_minus), (w.posterior_plus, w.posterior_minus)
+    ('9 x[10] + x[01] ≥ 3 x[11] + 3 x[00]', (Fraction(5, 8), Fraction(3, 8)), (Fraction(5, 14), Fraction(9, 14)))
+    """
+    _check_pair(def_a, def_b)
+    ab = inclusion(def_a, def_b)
+    ba = inclusion(def_b, def_a)
+    table = {(True, True): "equal", (True, False): "subset", (False, True): "superset", (False, False): "incomparable"}
+    relation = table.get((ab.holds, ba.holds), "undecided")  # type: ignore[arg-type]
+    A, B = _label(def_a), _label(def_b)
+    phrase = {
+        "equal": f"closure({A}) = closure({B})",
+        "subset": f"closure({A}) ⊊ closure({B}): {A} is strictly stronger (allows fewer mechanisms)",
+        "superset": f"closure({A}) ⊋ closure({B}): {A} is strictly weaker (allows more mechanisms)",
+        "incomparable": f"closure({A}) and closure({B}) are incomparable: each allows a mechanism the other forbids",
+        "undecided": f"the relation of closure({A}) and closure({B}) could not be decided (see below)",
+    }[relation]
+    methods = {ab.method, ba.method}
+    how = "decided by row cones" if methods == {"row-cone"} else "decided by " + " and ".join(sorted(methods))
+    return Comparison(relation, def_a.spec(), def_b.spec(), ab, ba, ab.exact and ba.exact, f"{relation}: {phrase} ({how})")

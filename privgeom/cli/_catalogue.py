@@ -1,0 +1,235 @@
+"""Subcommands ``epsilon``, ``delta``, ``compare`` and ``optimal``.
+
+Exit codes (the main program adds ``--json`` and maps errors to 2):
+
+``privgeom epsilon``
+    0 when ε is finite, 1 when it is infinite (some output separates two neighbours perfectly).
+``privgeom delta``
+    0, or with ``--max-delta D``: 0 when ``δ(ε) ≤ D`` and 1 otherwise.
+``privgeom compare A B``
+    0 when ``closure(A) ⊆ closure(B)`` is proved (relation ``subset`` or ``equal``), 1 otherwise (``superset``,
+    ``incomparable``, or ``undecided`` — the text says which).
+``privgeom optimal``
+    0 (the optimum is always found; the text says whether its certificate was verified exactly or in float).
+
+Neighbour graphs (``--graph``) are built on the mechanism's inputs: ``hamming`` (labels of equal length that differ
+in exactly one position), ``complete`` (every pair), ``path`` (consecutive inputs in the file's order) or
+``edges:a-b,c-d`` (``a:b`` also accepted, for labels containing ``-``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from .._errors import FormatError
+from .._numeric import LogRational, fraction_str, parse_scalar
+from ..analyses._compare import compare
+from ..analyses._optimal import optimal_mechanism
+from ..analyses._profile import delta, epsilon
+from ..analyses._profile_curve import delta_curve
+from ..definitions import parse_definition
+from ..graphs import complete_graph, neighbour_graph
+from ..mechanisms import Mechanism
+from ._registry import EXIT_NO, EXIT_YES, Outcome, command
+
+__all__ = ["graph_from_option", "eps_from_option"]
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+def graph_from_option(value: str, inputs: tuple[str, ...]) -> nx.Graph:
+    """Build the ``--graph`` neighbour relation on ``inputs`` (see the module docstring).
+
+    Examples
+    --------
+    >>> sorted(map(sorted, graph_from_option("hamming", ("11", "10", "01", "00")).edges))
+    [['00', '01'], ['00', '10'], ['01', '11'], ['10', '11']]
+    >>> list(graph_from_option("edges:a-b", ("a", "b", "c")).edges)
+    [('a', 'b')]
+    """
+    v = value.strip()
+    if v == "complete":
+        return complete_graph(list(inputs))
+    if v == "path":
+        G = nx.Graph(name=f"path({len(inputs)})")
+        G.add_nodes_from(inputs)
+        G.add_edges_from(zip(inputs, inputs[1:]))
+        return G
+    if v == "hamming":
+        if len({len(s) for s in inputs}) != 1:
+            raise FormatError(f"--graph hamming needs dataset labels of equal length, got {list(inputs)[:6]}")
+        G = nx.Graph(name="hamming")
+        G.add_nodes_from(inputs)
+        G.add_edges_from((a, b) for a, b in itertools.combinations(inputs, 2)
+                         if sum(x != y for x, y in zip(a, b)) == 1)
+        return G
+    if v.startswith("edges:"):
+        pairs = []
+        for part in v[len("edges:"):].split(","):
+            part = part.strip()
+            sep = ":" if ":" in part else "-"
+            ends = part.split(sep)
+            if len(ends) != 2 or not all(ends):
+                raise FormatError(f"bad edge {part!r} in --graph {value!r}: write edges:a-b,c-d (or a:b)")
+            pairs.append((ends[0], ends[1]))
+        G = neighbour_graph(pairs, inputs)
+        G.name = "edges"
+        return G
+    raise FormatError(f"unknown --graph {value!r}: use hamming, complete, path or edges:a-b,c-d")
+
+
+def eps_from_option(value: str) -> Any:
+    """``"ln(3)"`` → ``LogRational(3)`` (exact); anything else is parsed as a number (``"1"``, ``"0.5"``).
+
+    Examples
+    --------
+    >>> eps_from_option("ln(3)"), eps_from_option("0.5")
+    (LogRational(ratio=Fraction(3, 1)), Fraction(1, 2))
+    """
+    m = re.fullmatch(r"\s*ln\((.+)\)\s*", value)
+    if m:
+        return LogRational(parse_scalar(m.group(1), name="ε ratio", exact=True))  # type: ignore[arg-type]
+    return parse_scalar(value, name="--eps")
+
+
+def _mechanism_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (Mechanism.to_json format)")
+    p.add_argument("--graph", "-g", default="hamming",
+                   help="neighbour graph on the inputs: hamming (default), complete, path or edges:a-b,c-d")
+
+
+def _load(args: argparse.Namespace) -> tuple[Mechanism, nx.Graph]:
+    M = Mechanism.load(args.mechanism)
+    return M, graph_from_option(args.graph, M.inputs)
+
+
+# ---------------------------------------------------------------------------------------------------- epsilon
+def _epsilon_args(p: argparse.ArgumentParser) -> None:
+    _mechanism_args(p)
+
+
+@command("epsilon", "exact ε of a mechanism over a neighbour graph, with the edge and output attaining it; "
+         "exit 1 if ε is infinite")(_epsilon_args)
+def _epsilon(args: argparse.Namespace) -> Outcome:
+    M, G = _load(args)
+    r = epsilon(M, G)
+    text = r.summary()
+    if r.exact and not r.infinite and r.edge is not None:
+        text += f"\n  e^ε = {fraction_str(r.exp_epsilon)}, ε ≈ {float(r.epsilon):.10g}"
+    return Outcome(text, r, EXIT_NO if r.infinite else EXIT_YES)
+
+
+# ---------------------------------------------------------------------------------------------------- delta
+def _delta_args(p: argparse.ArgumentParser) -> None:
+    _mechanism_args(p)
+    level = p.add_mutually_exclusive_group()
+    level.add_argument("--eps", help="ε: a number (float answer) or ln(r) (exact answer), e.g. --eps 'ln(3)'")
+    level.add_argument("--exp-eps", dest="exp_eps", help="e^ε >= 1, e.g. 3 or 5/2 (exact answer for exact mechanisms)")
+    p.add_argument("--curve", action="store_true", help="print the whole δ(ε) curve (exact breakpoints)")
+    p.add_argument("--plot", metavar="PNG", help="also draw the curve into this file (implies --curve)")
+    p.add_argument("--max-delta", dest="max_delta", help="exit 1 when δ(ε) exceeds this value")
+
+
+@command("delta", "exact δ(ε) of a mechanism (hockey-stick divergence over neighbours) with its witness edge and "
+         "event; --curve for the whole profile")(_delta_args)
+def _delta(args: argparse.Namespace) -> Outcome:
+    M, G = _load(args)
+    curve_wanted = args.curve or args.plot
+    if args.eps is None and args.exp_eps is None and not curve_wanted:
+        raise FormatError("privgeom delta needs --eps, --exp-eps or --curve")
+    eps = eps_from_option(args.eps) if args.eps is not None else None
+    data: dict[str, Any] = {}
+    lines = []
+    point = None
+    if eps is not None or args.exp_eps is not None:
+        point = delta(M, G, eps, exp_eps=args.exp_eps)
+        data["delta"] = point
+        lines.append(point.summary())
+    if curve_wanted:
+        if eps is not None:
+            c = delta_curve(M, G, [eps])
+        elif args.exp_eps is not None:
+            c = delta_curve(M, G, exp_eps_values=[args.exp_eps])
+        else:
+            c = delta_curve(M, G)
+        data["curve"] = c
+        lines.append(c.summary())
+        if args.plot:
+            from ..plots._profile import plot_delta_curve
+
+            plot_delta_curve(c, args.plot)
+            lines.append(f"plot written to {args.plot}")
+            data["plot"] = str(args.plot)
+    code = EXIT_YES
+    if args.max_delta is not None:
+        if point is None:
+            raise FormatError("--max-delta needs --eps or --exp-eps")
+        bound = parse_scalar(args.max_delta, name="--max-delta")
+        ok = point.delta <= bound
+        lines.append(f"δ(ε) = {fraction_str(point.delta)} {'≤' if ok else '>'} {fraction_str(bound)}")
+        code = EXIT_YES if ok else EXIT_NO
+    return Outcome("\n".join(lines), data, code)
+
+
+# ---------------------------------------------------------------------------------------------------- compare
+def _compare_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("definition_a", help="spec, e.g. rr:k=2,p=3/4")
+    p.add_argument("definition_b", help="spec, e.g. dp:graph=hamming,k=2,exp_eps=3")
+
+
+@command("compare", "relation of the consistent closures of two definitions (subset, superset, equal, incomparable) "
+         "with witnesses; exit 0 iff closure(A) ⊆ closure(B)")(_compare_args)
+def _compare(args: argparse.Namespace) -> Outcome:
+    c = compare(parse_definition(args.definition_a), parse_definition(args.definition_b))
+    return Outcome(c.summary(), c, EXIT_YES if c.relation in ("subset", "equal") else EXIT_NO)
+
+
+# ---------------------------------------------------------------------------------------------------- optimal
+def _optimal_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("definition", help="spec, e.g. dp:graph=complete,n=4,exp_eps=3")
+    p.add_argument("--utility", "-u", default="accuracy",
+                   help="'accuracy' (guess the dataset; default) or a JSON file {\"matrix\": rows = datasets, "
+                        "\"outputs\": [...], \"inputs\": [...]}")
+    p.add_argument("--prior", default="uniform",
+                   help="'uniform' (default), comma-separated probabilities in dataset order (1/2,1/4,1/4) or a JSON "
+                        "file (list, or {dataset: probability})")
+    p.add_argument("--out", "-o", metavar="JSON", help="save the optimal mechanism to this file")
+
+
+def _read_json(path: str, what: str) -> Any:
+    try:
+        text = Path(path).read_text()
+    except OSError as err:
+        raise FormatError(f"cannot read {what} file {path!r}: {err.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise FormatError(f"malformed {what} JSON in {path!r}: {err}") from None
+
+
+def _prior_option(value: str) -> Any:
+    v = value.strip()
+    if v == "uniform":
+        return None
+    if v.endswith(".json") or Path(v).is_file():
+        return _read_json(v, "prior")
+    return [part.strip() for part in v.split(",")]
+
+
+@command("optimal", "the mechanism maximising expected utility over the closure of a definition (an LP), with an "
+         "optimality certificate")(_optimal_args)
+def _optimal(args: argparse.Namespace) -> Outcome:
+    d = parse_definition(args.definition)
+    utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
+    opt = optimal_mechanism(d, utility, _prior_option(args.prior))
+    text = opt.summary()
+    if args.out:
+        opt.mechanism.save(args.out)
+        text += f"\nmechanism written to {args.out}"
+    return Outcome(text, opt, EXIT_YES)

@@ -1,0 +1,169 @@
+"""compare(): relations of consistent closures, how each inclusion is decided, and verified witnesses."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import privgeom as pg
+from privgeom.analyses._compare import RELATIONS, compare, extreme_mechanisms, inclusion, inequality_text
+from privgeom.analyses._profile import epsilon
+from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
+from privgeom.definitions._approx_dp import ApproximateDP
+
+LABELS = ["11", "10", "01", "00"]
+
+
+def rr_dp(k: int = 2):
+    return RandomizedResponse(k, "3/4"), DifferentialPrivacy(pg.hamming_graph(k), exp_eps=3)
+
+
+def test_rr_strictly_inside_dp_with_the_parity_witness():
+    rr, dp = rr_dp()
+    c = compare(rr, dp)
+    assert c.relation == "subset" and c.exact
+    assert c.a_in_b.holds is True and c.a_in_b.method == "row-cone" and c.a_in_b.witness is None
+    ba = c.b_in_a
+    assert ba.holds is False and ba.method == "row-cone"
+    w = ba.witness
+    assert w.kind == "row"
+    assert list(w.row) == [3, 1, 1, 3]                      # a DP row: ratio 3 on every Hamming edge
+    assert list(w.facet) == [-3, 9, 1, -3]                  # facet s = 01 of Example 4.4 (scaled by 16)
+    assert w.value == -8 and w.scale == 4
+    assert w.facet_text == "9 x[10] + x[01] ≥ 3 x[11] + 3 x[00]"
+    # the witness mechanism: randomized response (p = 3/4) on the parity of the two bits
+    assert w.mechanism.matrix.tolist() == [[F(3, 4), F(1, 4), F(1, 4), F(3, 4)], [F(1, 4), F(3, 4), F(3, 4), F(1, 4)]]
+    assert w.in_source.member and not w.not_in_larger.member
+    # independent checks: exactly ln(3)-DP on the Hamming graph, and outside closure(RR)
+    e = epsilon(w.mechanism, pg.hamming_graph(2))
+    assert e.exact and e.exp_epsilon == 3
+    assert not rr.contains(w.mechanism).member
+    assert dp.contains(w.mechanism).member
+    # the parity guarantee it breaks, with the attacker's exact numbers
+    g = w.guarantee
+    assert g.parity_bits == (0, 1) and set(g.s_plus) == {"10", "01"} and set(g.s_minus) == {"11", "00"}
+    assert g.prior == {"10": F(9, 16), "01": F(1, 16), "11": F(3, 16), "00": F(3, 16)}
+    assert (w.prior_plus, w.prior_minus) == (F(5, 8), F(3, 8))
+    assert (w.posterior_plus, w.posterior_minus) == (F(5, 14), F(9, 14))
+    row = dict(zip(LABELS, w.mechanism.row("witness")))
+    joint_plus = g.prior["10"] * row["10"] + g.prior["01"] * row["01"]
+    joint_minus = g.prior["11"] * row["11"] + g.prior["00"] * row["00"]
+    assert joint_plus / (joint_plus + joint_minus) == F(5, 14)
+    assert w.check.violating_output == "witness"
+
+
+def test_reverse_order_is_superset_and_json_round_trip():
+    rr, dp = rr_dp()
+    c = compare(dp, rr)
+    assert c.relation == "superset"
+    d = c.to_dict()
+    assert d["relation"] == "superset"
+    assert d["a_in_b"]["witness"]["posterior_minus"] == "9/14"
+    assert "⊋" in str(c)
+
+
+def test_k3_witness_is_rr_on_the_parity_of_three_bits():
+    rr, dp = rr_dp(3)
+    c = compare(rr, dp)
+    assert c.relation == "subset"
+    w = c.b_in_a.witness
+    parity = [F(3, 4) if s.count("1") % 2 == 0 else F(1, 4) for s in pg.bit_strings(3)]
+    assert list(w.mechanism.row("witness")) in (parity, [1 - v for v in parity])
+    assert w.posterior_minus > w.posterior_plus and w.prior_plus > w.prior_minus
+    assert (w.prior_plus, w.posterior_plus) == (F(9, 16), F(3, 10))
+
+
+@pytest.mark.parametrize("p,q,rel", [("2/3", "3/4", "subset"), ("3/4", "2/3", "superset"), ("3/4", "3/4", "equal")])
+def test_randomized_response_is_monotone_in_p(p, q, rel):
+    assert compare(RandomizedResponse(2, p), RandomizedResponse(2, q)).relation == rel
+
+
+@settings(max_examples=15)
+@given(st.fractions(F(1, 2), 1, max_denominator=24).filter(lambda v: v > F(1, 2)),
+       st.fractions(F(1, 2), 1, max_denominator=24).filter(lambda v: v > F(1, 2)))
+def test_rr_relation_matches_theory_and_witnesses_are_verified(p, q):
+    c = compare(RandomizedResponse(1, p), RandomizedResponse(1, q))
+    assert c.relation == ("equal" if p == q else "subset" if p < q else "superset")
+    for inc in (c.a_in_b, c.b_in_a):
+        if inc.holds is False:
+            w = inc.witness
+            assert w.in_source.member and not w.not_in_larger.member and w.posterior_minus > w.posterior_plus
+
+
+def test_finite_definition_of_the_rr_matrix_equals_rr():
+    rr = RandomizedResponse(2, "3/4")
+    c = compare(FiniteDefinition([pg.randomized_response(2, "3/4")]), rr)
+    assert c.relation == "equal" and c.a_in_b.method == c.b_in_a.method == "row-cone"
+
+
+def test_dp_on_different_paths_is_incomparable():
+    d1 = DifferentialPrivacy(nx.Graph([("0", "1"), ("1", "2")]), exp_eps=2)
+    d2 = DifferentialPrivacy(pg.neighbour_graph(nx.Graph([("1", "0"), ("0", "2")]), d1.inputs), exp_eps=2)
+    c = compare(d1, d2)
+    assert c.relation == "incomparable"
+    for inc in (c.a_in_b, c.b_in_a):
+        assert inc.holds is False and inc.witness.in_source.member and not inc.witness.not_in_larger.member
+
+
+def test_undecided_by_row_cones_uses_generating_mechanisms():
+    # Lin & Kifer's 3x2 example: its row cone is the whole orthant, like the identity's, but the closures differ
+    M = pg.Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])
+    I = pg.Mechanism([[1, 0], [0, 1]], inputs=["a", "b"])
+    FM, FI = FiniteDefinition([M]), FiniteDefinition([I])
+    assert FM.row_cone().equals(FI.row_cone()).holds
+    c = compare(FM, FI)
+    assert c.relation == "subset"
+    assert c.b_in_a.method == "generating-mechanisms" and c.b_in_a.holds is False
+    w = c.b_in_a.witness
+    assert w.kind == "mechanism" and w.mechanism == I and w.not_in_larger.certificate is not None
+    assert w.row is None and w.facet is None
+
+
+@pytest.mark.parametrize("r,holds", [(3, True), (5, False)])
+def test_extreme_mechanisms_decide_dp_inside_a_finite_definition(r, holds):
+    # {M} (3x2 above) contains RR(3/4) = [[3/4,1/4],[1/4,3/4]] (post-process with columns (1,0),(1/2,1/2),(0,1))
+    # but not RR(5/6): a1 + a2 = 5/3 needs a1 > 1.
+    M = pg.Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])
+    dp = DifferentialPrivacy(pg.complete_graph(["a", "b"]), exp_eps=r)
+    ext = extreme_mechanisms(dp.row_cone())
+    assert [E.matrix.tolist() for E in ext] == [[[F(r, r + 1), F(1, r + 1)], [F(1, r + 1), F(r, r + 1)]]]
+    inc = inclusion(dp, FiniteDefinition([M]))
+    assert inc.method == "extreme-mechanisms" and inc.holds is holds and inc.exact
+
+
+def test_extreme_mechanisms_of_local_dp_are_staircase_mechanisms():
+    ext = extreme_mechanisms(DifferentialPrivacy(pg.complete_graph(3), exp_eps=2).row_cone())
+    for E in ext:
+        for row in E.matrix:
+            assert max(row) / min(row) == 2  # every row is a scaled pattern in {1, 2}^3
+    assert {E.n_outputs for E in ext} <= {2, 3}
+
+
+def test_approximate_dp_is_weaker_than_pure_dp():
+    adp = ApproximateDP(pg.hamming_graph(2), exp_eps=2, delta="1/10")
+    dp = DifferentialPrivacy(pg.hamming_graph(2), exp_eps=2)
+    c = compare(adp, dp)
+    assert c.relation == "superset"
+    assert c.b_in_a.method == "extreme-mechanisms" and c.b_in_a.holds
+    w = c.a_in_b.witness
+    assert w.in_source.member and not w.not_in_larger.member and w.posterior_minus == 1
+
+
+def test_mixed_exact_and_float_is_reported_as_float():
+    c = compare(RandomizedResponse(2, 0.75), DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3))
+    assert c.relation == "subset" and not c.exact
+    assert c.b_in_a.witness.posterior_minus == pytest.approx(9 / 14)
+
+
+def test_errors():
+    rr, dp = rr_dp()
+    with pytest.raises(pg.DomainMismatchError, match="different input domains"):
+        compare(rr, RandomizedResponse(3, "3/4"))
+    with pytest.raises(pg.InvalidTypeError, match="privacy definitions"):
+        compare(rr, "dp")  # type: ignore[arg-type]
+    assert set(RELATIONS) >= {"subset", "superset", "equal", "incomparable"}
+    assert inequality_text([F(1, 2), -1], ["a", "b"]) == "1/2 x[a] ≥ x[b]"
