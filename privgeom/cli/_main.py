@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from typing import Sequence
 
@@ -81,10 +82,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"error": type(err).__name__, "message": msg}))
         print(f"privgeom: error: {msg}", file=sys.stderr)
         return EXIT_ERROR
-    if args.json:
-        print(json.dumps(to_jsonable(outcome.data), indent=1))
-    else:
-        print(outcome.text)
+    try:
+        if args.json:
+            print(json.dumps(to_jsonable(outcome.data), indent=1))
+        else:
+            print(outcome.text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. `privgeom analyze | head`: the reader left; not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return outcome.code
 
 

@@ -111,6 +111,7 @@ class Cone:
     _atol: float
     _h: tuple[np.ndarray, np.ndarray] | None
     _v: tuple[np.ndarray, np.ndarray] | None
+    _ray_source: Callable[[], Any] | None
 
     def __init__(self) -> None:  # pragma: no cover - use the constructors
         raise InvalidTypeError("build a Cone with Cone.from_generators(...) or Cone.from_facets(...)")
@@ -303,7 +304,7 @@ class Cone:
             if len(f) + len(eq) == 0:
                 v = (empty(dim, self._exact), identity(dim, self._exact))
             elif self._ray_source is not None:
-                rays = np.asarray(self._ray_source(), dtype=object if self._exact else float)
+                rays = np.array(self._ray_source(), dtype=object if self._exact else float)
                 v = canonical_pair(rays.reshape(-1, dim), empty(dim, self._exact), exact=self._exact, atol=self._atol)
             else:
                 r, lin = _cdd.h_to_v(f, eq, exact=self._exact)
