@@ -197,8 +197,12 @@ def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact
             structure = f"S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} {pos} " \
                 f"(even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
     if not minus:
-        text = (f"Every output keeps positive weight on {{{', '.join(plus)}}} (no attacker inference is excluded "
-                f"beyond non-negativity of probabilities).")
+        if len(plus) == 1:
+            text = (f"x_{plus[0]} ≥ 0: probabilities are non-negative. This facet is no Bayesian guarantee (S- is "
+                    f"empty); it constrains no attacker's inference.")
+        else:
+            text = (f"A non-negative combination of the probabilities of {{{', '.join(plus)}}} is non-negative: "
+                    f"S- is empty, so this facet constrains no attacker's inference.")
     else:
         shown = plus + minus
         weights = _scaled_weights([prior[d] for d in shown])

@@ -83,6 +83,9 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     for name, m in facts:
         lines.append(f"   {name}: {'in' if m.member else 'NOT in'} the closure  [{m.method}] {m.detail}")
     lines += ["", "2. " + _rowcone_text(cone), "", "3. semantics (one Bayesian guarantee per facet)"]
+    note = getattr(d, "semantics_note", "")
+    if note:
+        lines.append(f"   note: {note}")
     lines += [f"   - {g.text}" for g in guarantees]
     lines += ["", f"4. relaxation by Fourier–Motzkin onto the family {family!r}", "   " + relaxation.text]
     if relaxation.recognised == "dp":
@@ -94,6 +97,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
                     "examples": [{"mechanism": n, "membership": m} for n, m in facts]},
         "row_cone": cone,
         "semantics": list(guarantees),
+        "semantics_note": note,
         "relaxation": relaxation,
     }
     return Outcome("\n".join(lines), data, EXIT_YES)
