@@ -80,9 +80,12 @@ from .mechanisms import (
     truncated_geometric,
 )
 
+from . import smoothed  # noqa: E402  (subpackage: privgeom.smoothed)
+
 __version__ = "0.1.0"
 
 __all__ = [
+    "smoothed",
     # errors
     "PrivgeomError",
     "InvalidInputError",

@@ -1,0 +1,156 @@
+"""``privgeom smoothed delta|shm|figure`` — smoothed differential privacy (Liu, Wang & Xia).
+
+- ``delta``: database-wise δ of a mechanism saved as JSON (every database, or one with ``--x``); with ``--dist`` or
+  ``--q`` the smoothed δ over ``Π`` (Definition 3) and its maximiser. ``--check D`` exits 0 iff the (certified) value
+  is at most ``D``, else 1.
+- ``shm``: the fast exact path for the sampling-histogram mechanism, sweeping ``--n`` and ``--eps`` (a progress bar
+  appears on stderr for sweeps longer than a second); ``--at N`` gives the database-wise δ at ``N`` ones instead.
+- ``figure``: the paper's experiments (``elections``, ``motivating``, ``sgd``, ``theorem3`` or ``all``), each
+  writing a PNG and a CSV into ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import Any
+
+from .._errors import FormatError, InvalidParameterError
+from .._numeric import parse_scalar
+from ..mechanisms import Mechanism
+from ..smoothed import database_delta, shm_database_delta, shm_smoothed_delta, smoothed_delta
+from ..smoothed._experiments import EXPERIMENTS, Progress
+from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
+
+group("smoothed", "smoothed differential privacy: database-wise δ, smoothed δ, sampling-histogram mechanism, figures")
+
+
+def _dist(value: str) -> list[str]:
+    parts = [p.strip() for p in value.split(",") if p.strip()]
+    if not parts:
+        raise FormatError(f"empty distribution {value!r}: write probabilities separated by commas, e.g. 1/4,3/4")
+    return parts
+
+
+def _distributions(args: argparse.Namespace) -> list[Any] | None:
+    dists: list[Any] = [_dist(d) for d in (args.dist or [])]
+    dists += list(args.q or [])
+    return dists or None
+
+
+def _verdict(value: float | Fraction, upper: float | Fraction, check: str | None) -> tuple[int, str]:
+    if check is None:
+        return EXIT_YES, ""
+    bound = parse_scalar(check, name="--check")
+    ok = upper <= bound
+    return (EXIT_YES if ok else EXIT_NO), f"\n(ε, {check}, Π)-smoothed DP: {'yes' if ok else 'no'}"
+
+
+# ---------------------------------------------------------------------------------------------------------- delta
+def _delta_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mechanism", required=True, help="mechanism JSON file (privgeom Mechanism.save); inputs are "
+                   "databases '(0,1)', histograms '[1,1]' or counts '0'..'n'")
+    p.add_argument("--eps", default="0", help="ε: a number, or ln(r) for exact results (default 0)")
+    p.add_argument("--x", default=None, help="report δ(x) for this database only")
+    p.add_argument("--dist", action="append", help="a distribution of Π over the records, e.g. 1/4,3/4 (repeatable)")
+    p.add_argument("--q", action="append", help="two records: the probability q of record 1 (repeatable)")
+    p.add_argument("--grid-step", type=int, default=None, help="force a grid of vertex counts with this spacing")
+    p.add_argument("--check", default=None, help="exit 0 iff the smoothed δ (or δ(x)) is at most this value, else 1")
+
+
+@command("delta", "database-wise δ(x) of a mechanism, or its smoothed δ over distributions Π", parent="smoothed")(_delta_args)
+def _delta(args: argparse.Namespace) -> Outcome:
+    M = Mechanism.load(args.mechanism)
+    dists = _distributions(args)
+    if dists is None:
+        r = database_delta(M, args.eps, x=args.x)
+        code, extra = _verdict(r.value, r.value, args.check)
+        return Outcome(str(r) + extra, r.to_dict(), code)
+    if args.x is not None:
+        raise InvalidParameterError("--x applies to the database-wise δ; drop --dist/--q to use it")
+    method = "grid" if args.grid_step else "auto"
+    s = smoothed_delta(M, args.eps, dists, method=method, grid_step=args.grid_step)
+    code, extra = _verdict(s.value, s.value + s.error_bound, args.check)
+    return Outcome(str(s) + extra, s.to_dict(), code)
+
+
+# ---------------------------------------------------------------------------------------------------------- shm
+def _shm_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--n", type=int, nargs="+", required=True, help="number(s) of agents")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--T", type=int, help="sample size (ballots counted)")
+    g.add_argument("--lost", help="fraction of records lost, e.g. 1/1000 (T = n - lost*n)")
+    p.add_argument("--eps", nargs="+", default=["1"], help="ε value(s); ln(r) allowed (default 1)")
+    p.add_argument("--q", nargs="+", help="vertices: probabilities of record 1, e.g. 18586/335909 154377/330845 "
+                   "(default: the paper's DC and NE-2 shares)")
+    p.add_argument("--replace", action="store_true", help="sample with replacement")
+    p.add_argument("--at", type=int, default=None, help="database-wise δ at N ones (no smoothing)")
+    p.add_argument("--rtol", type=float, default=1e-9, help="branch-and-bound relative tolerance (default 1e-9)")
+    p.add_argument("--check", default=None, help="exit 0 iff every certified value is at most this, else 1")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="force the stderr progress bar on/off (default: on a terminal, after 1 s)")
+
+
+def _T(n: int, args: argparse.Namespace) -> int:
+    if args.T is not None:
+        return int(args.T)
+    lost = parse_scalar(args.lost, name="--lost", exact=True)
+    if not 0 <= lost <= 1:
+        raise InvalidParameterError(f"--lost must lie in [0, 1], got {args.lost}")
+    return n - int(round(Fraction(lost) * n))
+
+
+@command("shm", "sampling-histogram mechanism: fast exact smoothed δ (or δ(x) with --at), sweeping n and ε",
+         parent="smoothed")(_shm_args)
+def _shm(args: argparse.Namespace) -> Outcome:
+    from ..smoothed._experiments import election_vertices
+
+    qs = args.q or [str(q) for q in election_vertices()]
+    points = [(n, e) for n in args.n for e in args.eps]
+    bar = Progress(len(points), "shm", enabled=args.progress)
+    results, lines, code = [], [], EXIT_YES
+    laws: dict = {}
+    for n, e in points:
+        T = _T(n, args)
+        if args.at is not None:
+            r: Any = shm_database_delta(n, T, e, args.at, replace=args.replace)
+            upper = r.value + r.truncation_bound
+        else:
+            r = shm_smoothed_delta(n, T, e, qs, replace=args.replace, rtol=args.rtol, _laws=laws)
+            upper = r.upper
+        results.append(r.to_dict())
+        lines.append(str(r))
+        if args.check is not None and upper > parse_scalar(args.check, name="--check"):
+            code = EXIT_NO
+        bar.update(note=f"n={n} eps={e}")
+    bar.close()
+    if args.check is not None:
+        lines.append(f"all values <= {args.check}: {'yes' if code == EXIT_YES else 'no'}")
+    return Outcome("\n".join(lines), results if len(results) > 1 else results[0], code)
+
+
+# ---------------------------------------------------------------------------------------------------------- figure
+def _figure_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", choices=sorted(EXPERIMENTS) + ["all"], help="which experiment of the paper")
+    p.add_argument("--out", default="out", help="output directory for the PNG and CSV (default out/)")
+    p.add_argument("--quick", action="store_true", help="reduced sizes (seconds)")
+    p.add_argument("--databases", type=int, default=None, help="sgd/theorem3: random databases per point")
+    p.add_argument("--seed", type=int, default=0, help="sgd/theorem3: random seed")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="force the stderr progress bar on/off (default: on a terminal, after 1 s)")
+
+
+@command("figure", "reproduce an experiment of the paper (PNG + CSV): elections, motivating, sgd, theorem3, all",
+         parent="smoothed")(_figure_args)
+def _figure(args: argparse.Namespace) -> Outcome:
+    names = sorted(EXPERIMENTS) if args.name == "all" else [args.name]
+    texts, data = [], []
+    for name in names:
+        kw: dict[str, Any] = {"quick": args.quick, "progress": args.progress}
+        if name in ("sgd", "theorem3"):
+            kw.update(databases=args.databases, seed=args.seed)
+        r = EXPERIMENTS[name](args.out, **kw)
+        texts.append(str(r))
+        data.append({"name": r.name, "csv": r.csv, "png": r.png, "rows": len(r.rows), "seconds": r.seconds, "note": r.note})
+    return Outcome("\n".join(texts), data if len(data) > 1 else data[0], EXIT_YES)
+

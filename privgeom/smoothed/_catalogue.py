@@ -1,0 +1,313 @@
+"""Small mechanisms of the smoothed-DP paper as exact :class:`~privgeom.Mechanism` matrices.
+
+- :func:`shm` — the sampling-histogram mechanism (Liu, Wang & Xia, Section 5.1) without/with replacement;
+- :func:`majority_vote` — ``M_ρ f``: every vote is kept with probability ``(1 + ρ)/2`` (flipped otherwise), then
+  the majority rule is applied (``ρ = 1``: the noiseless majority of the motivating example);
+- :func:`sampling_sum` — the sum of ``T`` records sampled without replacement (Theorem 3, Algorithm 2);
+- :func:`joint` (composition, Proposition 3), :func:`precompose` and :func:`push_forward` (pre-processing,
+  Proposition 4).
+
+Inputs are labelled as :mod:`privgeom.smoothed._database` expects: databases ``"(0,1,1)"``, histograms ``"[1,2]"``
+or counts ``"2"`` (number of ones, two categories).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+from .._numeric import Scalar, check_dense_size, parse_scalar
+from ..mechanisms import Mechanism
+from ._database import parse_inputs
+from ._reduction import compositions
+
+__all__ = [
+    "shm",
+    "majority_vote",
+    "sampling_sum",
+    "joint",
+    "precompose",
+    "push_forward",
+    "histogram_labels",
+    "database_labels",
+]
+
+_INPUT_KINDS = ("histogram", "count", "database")
+
+
+def _check_int(value: Any, name: str, lo: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidTypeError(f"{name} must be an integer, got {value!r}")
+    if int(value) < lo:
+        raise InvalidParameterError(f"{name} must be >= {lo}, got {value}")
+    return int(value)
+
+
+def histogram_labels(n: int, k: int) -> list[str]:
+    """Labels ``"[h_0,…,h_{k-1}]"`` of all histograms of ``n`` records over ``k`` categories (``h_0`` decreasing).
+
+    Examples
+    --------
+    >>> histogram_labels(2, 2)
+    ['[2,0]', '[1,1]', '[0,2]']
+    """
+    return ["[" + ",".join(map(str, h)) + "]" for h in compositions(n, k)]
+
+
+def database_labels(n: int, records: Sequence[Any]) -> list[str]:
+    """Labels ``"(x_1,…,x_n)"`` of all databases over ``records`` (lexicographic).
+
+    Examples
+    --------
+    >>> database_labels(2, [0, 1])
+    ['(0,0)', '(0,1)', '(1,0)', '(1,1)']
+    """
+    return ["(" + ",".join(map(str, x)) + ")" for x in itertools.product([str(r) for r in records], repeat=n)]
+
+
+def _shm_column(h: Sequence[int], T: int, n: int, replace: bool, outs: list[tuple[int, ...]]) -> list[Fraction]:
+    if replace:
+        col = []
+        for s in outs:
+            coef = math.factorial(T)
+            prob = Fraction(1)
+            for hj, sj in zip(h, s):
+                coef //= math.factorial(sj)
+                prob *= Fraction(hj, n) ** sj
+            col.append(coef * prob)
+        return col
+    total = math.comb(n, T)
+    return [Fraction(math.prod(math.comb(hj, sj) for hj, sj in zip(h, s)), total) for s in outs]
+
+
+def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: str = "histogram") -> Mechanism:
+    """The sampling-histogram mechanism as an exact matrix (Liu, Wang & Xia, Section 5.1 / Appendix H).
+
+    Sample ``T`` of the ``n`` records uniformly without replacement (``replace=False``; multivariate hypergeometric)
+    or ``T`` times with replacement (multinomial ``(T, h/n)``) and publish the histogram of the sample.
+
+    Parameters
+    ----------
+    n, T : int
+        Agents and sample size (``T <= n`` without replacement).
+    categories : int
+        Size ``k`` of the record domain ``{0, …, k−1}``.
+    replace : bool
+        Sample with replacement.
+    inputs : ``"histogram"`` (default), ``"count"`` or ``"database"``
+        Columns are histograms ``"[h_0,…]"`` (the mechanism is anonymous), counts ``"0".."n"`` of record 1
+        (two categories only; outputs are then counts ``"0".."T"``) or all ``k^n`` databases ``"(x_1,…,x_n)"``.
+        Outputs are sample histograms ``"[s_0,…]"`` (counts for ``inputs="count"``).
+
+    Examples
+    --------
+    >>> M = shm(3, 2, inputs="count")
+    >>> M.inputs, M.outputs
+    (('0', '1', '2', '3'), ('0', '1', '2'))
+    >>> [str(v) for v in M.column("1")]
+    ['1/3', '2/3', '0']
+    >>> shm(2, 1, inputs="database").column("(0,1)").tolist()
+    [Fraction(1, 2), Fraction(1, 2)]
+    """
+    n = _check_int(n, "n", 1)
+    T = _check_int(T, "T", 0)
+    k = _check_int(categories, "categories", 2)
+    if not replace and T > n:
+        raise InvalidParameterError(f"without replacement T must be <= n, got T = {T} > n = {n}")
+    if inputs not in _INPUT_KINDS:
+        raise InvalidParameterError(f"inputs must be one of {_INPUT_KINDS}, got {inputs!r}")
+    outs: list[tuple[int, ...]] = list(compositions(T, k))
+    ins: list[tuple[int, ...]]
+    if inputs == "count":
+        if k != 2:
+            raise InvalidParameterError("inputs='count' needs categories=2")
+        ins = [(n - c, c) for c in range(n + 1)]
+        in_labels = [str(c) for c in range(n + 1)]
+        outs = [(T - c, c) for c in range(T + 1)]
+        out_labels = [str(c) for c in range(T + 1)]
+    elif inputs == "histogram":
+        ins = list(compositions(n, k))
+        in_labels = histogram_labels(n, k)
+        out_labels = histogram_labels(T, k)
+    else:
+        dbs = list(itertools.product(range(k), repeat=n))
+        ins = [tuple(sum(1 for r in x if r == j) for j in range(k)) for x in dbs]
+        in_labels = database_labels(n, range(k))
+        out_labels = histogram_labels(T, k)
+    check_dense_size(len(outs), len(ins), exact=True, what=f"shm(n={n}, T={T}, categories={k})")
+    cache: dict[tuple[int, ...], list[Fraction]] = {}
+    cols = [cache.setdefault(h, _shm_column(h, T, n, replace, outs)) for h in ins]
+    mat = np.array(cols, dtype=object).T
+    return Mechanism(mat, in_labels, out_labels, exact=True)
+
+
+def majority_vote(n: int, rho: Any = 1, *, tie: str = "1", inputs: str = "count") -> Mechanism:
+    """``M_ρ f`` for the majority rule ``f`` on ``n`` binary votes: ``P(f(y) = r | x)``.
+
+    Every vote ``x_j`` is kept with probability ``(1 + ρ)/2`` and flipped otherwise (randomized response on the
+    ballots), then ``f`` = majority of the noisy votes ``y`` is published. ``ρ = 1`` is the noiseless majority.
+
+    Parameters
+    ----------
+    n : int
+    rho : rational or float in [0, 1]
+    tie : ``"1"``, ``"0"`` or ``"coin"``
+        Outcome of a tie (even ``n``); ``"coin"`` = fair coin.
+    inputs : ``"count"`` (default, columns ``"0".."n"``) or ``"database"`` (all ``2^n`` vote profiles)
+
+    Examples
+    --------
+    >>> M = majority_vote(3)
+    >>> M.outputs, [str(v) for v in M.row("1")]
+    (('0', '1'), ['0', '0', '1', '1'])
+    >>> [str(v) for v in majority_vote(1, "1/2").row("1")]
+    ['1/4', '3/4']
+    """
+    n = _check_int(n, "n", 1)
+    r = parse_scalar(rho, name="rho")
+    if not 0 <= r <= 1:
+        raise InvalidParameterError(f"rho must lie in [0, 1], got {rho}")
+    if tie not in ("0", "1", "coin"):
+        raise InvalidParameterError(f"tie must be '0', '1' or 'coin', got {tie!r}")
+    exact = isinstance(r, Fraction)
+    one: Scalar = Fraction(1) if exact else 1.0
+    keep = (one + r) / 2
+    half: Scalar = Fraction(1, 2) if exact else 0.5
+
+    def p_one(N: int) -> Scalar:
+        # Y = kept ones + flipped zeros
+        a = [math.comb(N, i) * keep**i * (one - keep) ** (N - i) for i in range(N + 1)]
+        b = [math.comb(n - N, j) * (one - keep) ** j * keep ** (n - N - j) for j in range(n - N + 1)]
+        win: Scalar = 0 * one
+        for i, pa in enumerate(a):
+            for j, pb in enumerate(b):
+                y = i + j
+                if 2 * y > n:
+                    win += pa * pb
+                elif 2 * y == n:
+                    win += pa * pb * (one if tie == "1" else (half if tie == "coin" else 0 * one))
+        return win
+
+    if inputs == "count":
+        counts = list(range(n + 1))
+        labels = [str(c) for c in counts]
+    elif inputs == "database":
+        profiles = list(itertools.product((0, 1), repeat=n))
+        counts = [sum(x) for x in profiles]
+        labels = database_labels(n, (0, 1))
+    else:
+        raise InvalidParameterError(f"inputs must be 'count' or 'database', got {inputs!r}")
+    cache: dict[int, Scalar] = {}
+    row1 = [cache.setdefault(c, p_one(c)) for c in counts]
+    mat = [[one - v for v in row1], row1]
+    return Mechanism(mat, labels, ["0", "1"], exact=exact)
+
+
+def sampling_sum(n: int, T: int, values: Sequence[int]) -> Mechanism:
+    """Sum of ``T`` of the ``n`` records sampled without replacement (the sampling average of Theorem 3, times ``T``).
+
+    Records are the integers ``values``; inputs are all databases ``"(x_1,…,x_n)"``, outputs the possible sums.
+
+    Examples
+    --------
+    >>> M = sampling_sum(2, 1, [0, 1])
+    >>> M.outputs, M.column("(0,1)").tolist()
+    (('0', '1'), [Fraction(1, 2), Fraction(1, 2)])
+    """
+    n = _check_int(n, "n", 1)
+    T = _check_int(T, "T", 0)
+    if T > n:
+        raise InvalidParameterError(f"T must be <= n, got T = {T} > n = {n}")
+    vals = sorted({int(v) for v in values})
+    dbs = list(itertools.product(vals, repeat=n))
+    sums = sorted({sum(c) for c in itertools.combinations_with_replacement(vals, T)})
+    where = {s: i for i, s in enumerate(sums)}
+    check_dense_size(len(sums), len(dbs), exact=True, what="sampling_sum")
+    mat = np.empty((len(sums), len(dbs)), dtype=object)
+    mat.fill(Fraction(0))
+    w = Fraction(1, math.comb(n, T))
+    for j, x in enumerate(dbs):
+        for S in itertools.combinations(range(n), T):
+            mat[where[sum(x[i] for i in S)], j] += w
+    return Mechanism(mat, database_labels(n, vals), [str(s) for s in sums], exact=True)
+
+
+def joint(first: Mechanism, second: Mechanism) -> Mechanism:
+    """Composition ``(M_1, M_2)(x) = (M_1(x), M_2(x))`` with independent randomness (Proposition 3).
+
+    Both mechanisms must share their inputs; outputs are pairs ``"o1|o2"``.
+
+    Examples
+    --------
+    >>> A = Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["0", "1"], outputs=["a", "b"])
+    >>> J = joint(A, A)
+    >>> J.outputs[:2], J.column("0")[0]
+    (('a|a', 'a|b'), Fraction(9, 16))
+    """
+    if first.inputs != second.inputs:
+        raise DomainMismatchError("joint() needs two mechanisms on the same inputs")
+    exact = first.exact and second.exact
+    a = first.matrix if exact else first.float_matrix()
+    b = second.matrix if exact else second.float_matrix()
+    check_dense_size(a.shape[0] * b.shape[0], a.shape[1], exact=exact, what="joint mechanism")
+    mat = np.einsum("ik,jk->ijk", a, b).reshape(a.shape[0] * b.shape[0], a.shape[1]) if not exact else np.array(
+        [[a[i, c] * b[j, c] for c in range(a.shape[1])] for i in range(a.shape[0]) for j in range(b.shape[0])], dtype=object
+    )
+    outs = [f"{u}|{v}" for u in first.outputs for v in second.outputs]
+    return Mechanism(mat, first.inputs, outs, exact=exact)
+
+
+def precompose(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any]) -> Mechanism:
+    """``M ∘ f``: apply a deterministic record map ``f: X → X'`` to every record, then ``M`` (Proposition 4).
+
+    ``mechanism`` has database inputs over ``X'``; the result has all databases over ``records = X``.
+
+    Examples
+    --------
+    >>> M = majority_vote(2, inputs="database")
+    >>> Mf = precompose(M, {"a": 0, "b": 1, "c": 1}, ["a", "b", "c"])
+    >>> Mf.n_inputs, Mf.column("(a,c)").tolist() == M.column("(0,1)").tolist()
+    (9, True)
+    """
+    space = parse_inputs(mechanism.inputs, "database")
+    fmap = {str(k): str(v) for k, v in f.items()}
+    recs = [str(r) for r in records]
+    missing = [r for r in recs if r not in fmap]
+    if missing:
+        raise DomainMismatchError(f"f is not defined on records {missing}")
+    index = {p: i for i, p in enumerate(space.points)}
+    rec_index = {r: i for i, r in enumerate(space.records)}
+    cols, labels = [], []
+    for x in itertools.product(recs, repeat=space.n):
+        try:
+            key = tuple(rec_index[fmap[r]] for r in x)
+        except KeyError as err:
+            raise DomainMismatchError(f"f maps into {err.args[0]!r}, not a record of the mechanism") from None
+        if key not in index:
+            raise DomainMismatchError(f"f(x) for x = {x} is not an input of the mechanism")
+        cols.append(index[key])
+        labels.append("(" + ",".join(x) + ")")
+    mat = (mechanism.matrix if mechanism.exact else mechanism.float_matrix())[:, cols]
+    return Mechanism(mat, labels, mechanism.outputs, exact=mechanism.exact)
+
+
+def push_forward(distribution: Sequence[Scalar], f: Mapping[Any, Any], records: Sequence[Any], targets: Sequence[Any]) -> list[Scalar]:
+    """The law ``f(π)`` of ``f(X)`` for ``X ~ π`` (``π`` over ``records``, result over ``targets``).
+
+    Examples
+    --------
+    >>> push_forward([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], {"a": 0, "b": 1, "c": 1}, "abc", [0, 1])
+    [Fraction(1, 2), Fraction(1, 2)]
+    """
+    tindex = {str(t): i for i, t in enumerate(targets)}
+    zero: Scalar = Fraction(0) if all(isinstance(v, Fraction) for v in distribution) else 0.0
+    out = [zero] * len(tindex)
+    fmap = {str(k): str(v) for k, v in f.items()}
+    for r, p in zip(records, distribution):
+        out[tindex[fmap[str(r)]]] += p
+    return out

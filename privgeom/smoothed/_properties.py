@@ -1,0 +1,281 @@
+"""Properties of smoothed DP as executable checks (Liu, Wang & Xia, Theorem 1 and Propositions 1–5).
+
+Each ``check_*`` function computes both sides of a statement of the paper on a finite instance — exactly, with
+Fractions, when the inputs are rational and ``e^ε`` is rational — and returns a :class:`PropertyCheck`. The test suite
+runs them on random instances (:func:`random_mechanism`) small enough for brute force.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .._numeric import ATOL, LogRational, Scalar, fraction_str
+from .._results import Result
+from ..mechanisms import Mechanism
+from ._catalogue import database_labels, joint, precompose, push_forward
+from ._database import _resolve_graph, database_delta, parse_eps, parse_inputs
+from ._reduction import parse_distributions
+from ._smoothed import expected_delta, smoothed_delta
+
+__all__ = [
+    "PropertyCheck",
+    "check_theorem1",
+    "check_dp_implies_smoothed",
+    "check_post_processing",
+    "check_composition",
+    "check_pre_processing",
+    "check_distribution_reduction",
+    "random_mechanism",
+    "random_distributions",
+]
+
+
+@dataclass(frozen=True)
+class PropertyCheck(Result):
+    """Outcome of one property check: ``holds`` iff ``lhs <= rhs`` (or ``lhs == rhs`` for equalities)."""
+
+    name: str
+    holds: bool
+    lhs: Scalar
+    rhs: Scalar
+    relation: str
+    exact: bool
+    detail: str
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+    def summary(self) -> str:
+        verdict = "holds" if self.holds else "FAILS"
+        return f"{self.name}: {fraction_str(self.lhs)} {self.relation} {fraction_str(self.rhs)} — {verdict} ({self.detail})"
+
+
+def _cmp(lhs: Scalar, rhs: Scalar, relation: str, atol: float) -> bool:
+    exact = isinstance(lhs, Fraction) and isinstance(rhs, Fraction)
+    if relation == "==":
+        return lhs == rhs if exact else abs(float(lhs) - float(rhs)) <= atol
+    return lhs <= rhs if exact else float(lhs) <= float(rhs) + atol
+
+
+def _make(name: str, lhs: Scalar, rhs: Scalar, relation: str, detail: str, atol: float) -> PropertyCheck:
+    exact = isinstance(lhs, Fraction) and isinstance(rhs, Fraction)
+    return PropertyCheck(name, _cmp(lhs, rhs, relation, atol), lhs, rhs, relation, exact, detail)
+
+
+def check_theorem1(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: float = ATOL) -> PropertyCheck:
+    """Theorem 1: ``max_x δ_{ε,M}(x)`` equals the DP δ ``max_{x~x'} max_S P[M(x)∈S] − e^ε P[M(x')∈S]``.
+
+    The right-hand side enumerates every event ``S`` (all ``2^|outputs|`` subsets, up to 16 outputs; beyond that
+    the maximising event ``{y : P[M(x)=y] > e^ε P[M(x')=y]}``).
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response
+    >>> check_theorem1(randomized_response(2, "3/4"), "ln(2)").holds
+    True
+    """
+    _, e = parse_eps(eps)
+    G, _ = _resolve_graph(mechanism, graph, None, None)
+    exact = mechanism.exact and isinstance(e, Fraction)
+    mat = mechanism.matrix if exact else mechanism.float_matrix()
+    idx = {s: i for i, s in enumerate(mechanism.inputs)}
+    k = mechanism.n_outputs
+    best: Scalar = Fraction(0) if exact else 0.0
+    for u, v in G.edges:
+        for i, j in ((idx[u], idx[v]), (idx[v], idx[u])):
+            p, q = mat[:, i], mat[:, j]
+            if k <= 16:
+                for mask in range(1 << k):
+                    S = [y for y in range(k) if mask >> y & 1]
+                    val = sum((p[y] for y in S), 0 * e) - e * sum((q[y] for y in S), 0 * e)
+                    best = max(best, val)
+            else:
+                S = [y for y in range(k) if p[y] > e * q[y]]
+                best = max(best, sum((p[y] - e * q[y] for y in S), 0 * e))
+    lhs = database_delta(mechanism, eps, graph).dp_delta
+    detail = "max_x δ(x) vs max over neighbours and events"
+    core_delta: Any
+    try:  # the core's approximate-DP δ (privgeom.analyses.delta), when available, must agree too
+        from ..analyses import delta as core_delta
+    except ImportError:  # pragma: no cover - the analyses layer is optional here
+        core_delta = None
+    if core_delta is not None:
+        eps_v, _ = parse_eps(eps)
+        core = core_delta(mechanism, G, exp_eps=e) if isinstance(e, Fraction) else core_delta(mechanism, G, float(eps_v))
+        value = core.delta
+        agree = value == best if isinstance(value, Fraction) and isinstance(best, Fraction) else abs(float(value) - float(best)) <= atol
+        detail += f"; privgeom.analyses.delta = {fraction_str(value)}"
+        if not agree:
+            return PropertyCheck("Theorem 1 (DP = worst case of δ(x))", False, lhs, value, "==", exact, detail)
+    return _make("Theorem 1 (DP = worst case of δ(x))", lhs, best, "==", detail, atol)
+
+
+def check_dp_implies_smoothed(mechanism: Mechanism, eps: Any, distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
+    """Proposition 1: the smoothed δ never exceeds the DP δ (``max_x δ(x)``).
+
+    Examples
+    --------
+    >>> from privgeom.smoothed import majority_vote
+    >>> check_dp_implies_smoothed(majority_vote(3, "1/2"), "ln(2)", ["1/5", "1/2"]).holds
+    True
+    """
+    r = smoothed_delta(mechanism, eps, distributions)
+    return _make("Proposition 1 (DP ⇒ smoothed DP)", r.value, r.dp_delta, "<=", f"n = {r.n}", atol)
+
+
+def check_post_processing(mechanism: Mechanism, A: Any, eps: Any, distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
+    """Proposition 2: ``smoothed δ(A ∘ M) <= smoothed δ(M)`` for a column-stochastic ``A`` (randomised allowed).
+
+    Examples
+    --------
+    >>> from privgeom.smoothed import shm
+    >>> check_post_processing(shm(3, 2, inputs="count"), [[1, 1, 0], [0, 0, 1]], "ln(2)", ["1/3"]).holds
+    True
+    """
+    after = smoothed_delta(mechanism.post_process(A), eps, distributions)
+    before = smoothed_delta(mechanism, eps, distributions)
+    return _make("Proposition 2 (post-processing)", after.value, before.value, "<=", "smoothed δ of A∘M vs of M", atol)
+
+
+def _sum_eps(e1: Any, e2: Any) -> Any:
+    a, _ = parse_eps(e1)
+    b, _ = parse_eps(e2)
+    if isinstance(a, LogRational) or isinstance(b, LogRational):
+        ra = a.ratio if isinstance(a, LogRational) else None
+        rb = b.ratio if isinstance(b, LogRational) else None
+        if ra is not None and rb is not None:
+            return LogRational(ra * rb)
+        if ra is not None and b == 0:
+            return a
+        if rb is not None and a == 0:
+            return b
+    return float(a) + float(b)
+
+
+def check_composition(first: Mechanism, second: Mechanism, eps1: Any, eps2: Any, distributions: Any, *,
+                      atol: float = ATOL) -> PropertyCheck:
+    """Proposition 3: ``(M_1, M_2)`` is ``(ε_1 + ε_2, δ_1 + δ_2, Π)``-smoothed DP.
+
+    Examples
+    --------
+    >>> from privgeom.smoothed import majority_vote
+    >>> M = majority_vote(2, "1/2")
+    >>> check_composition(M, M, "ln(2)", "ln(3/2)", ["1/4", "1/2"]).holds
+    True
+    """
+    d1 = smoothed_delta(first, eps1, distributions).value
+    d2 = smoothed_delta(second, eps2, distributions).value
+    both = smoothed_delta(joint(first, second), _sum_eps(eps1, eps2), distributions).value
+    return _make("Proposition 3 (composition)", both, d1 + d2, "<=", "smoothed δ of (M1, M2) at ε1+ε2 vs δ1 + δ2", atol)
+
+
+def check_pre_processing(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any], eps: Any,
+                         distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
+    """Proposition 4: ``smoothed δ(M ∘ f, Π) <= smoothed δ(M, f(Π))`` for a deterministic record map ``f``.
+
+    ``mechanism`` has database inputs over ``X'``; ``distributions`` are over ``records = X``.
+
+    Examples
+    --------
+    >>> from privgeom.smoothed import majority_vote
+    >>> M = majority_vote(2, "1/2", inputs="database")
+    >>> check_pre_processing(M, {"a": 0, "b": 1, "c": 1}, "abc", "ln(2)", [["1/2", "1/4", "1/4"]]).holds
+    True
+    """
+    space = parse_inputs(mechanism.inputs, "database")
+    rows, _ = parse_distributions(distributions, k=len(records))
+    pushed = [push_forward(r, f, records, space.records) for r in rows]
+    lhs = smoothed_delta(precompose(mechanism, f, records), eps, rows, records=[str(r) for r in records]).value
+    rhs = smoothed_delta(mechanism, eps, pushed).value
+    return _make("Proposition 4 (pre-processing)", lhs, rhs, "<=", "smoothed δ of M∘f under Π vs of M under f(Π)", atol)
+
+
+def check_distribution_reduction(mechanism: Mechanism, eps: Any, distributions: Any, *, mixtures: int = 3,
+                                 seed: int = 0, atol: float = ATOL) -> PropertyCheck:
+    """Proposition 5: the maximum over all of ``Π^n`` (brute force, every agent any member of ``Π``, plus random
+    points of ``conv(Π)``) equals the maximum over the vertices of ``conv(Π)`` computed by :func:`smoothed_delta`.
+
+    Examples
+    --------
+    >>> from privgeom.smoothed import majority_vote
+    >>> check_distribution_reduction(majority_vote(3, "1/2"), "ln(2)", ["1/5", "1/3", "1/2"]).holds
+    True
+    """
+    rows, exact = parse_distributions(distributions)
+    reduced = smoothed_delta(mechanism, eps, rows)
+    n = reduced.n
+    best: Scalar | None = None
+    for choice in itertools.product(range(len(rows)), repeat=n):
+        val = expected_delta(mechanism, eps, [rows[c] for c in choice], records=reduced.records)
+        best = val if best is None or val > best else best
+    rng = random.Random(seed)
+    for _ in range(mixtures):
+        agents = []
+        for _a in range(n):
+            w = [Fraction(rng.randint(0, 6)) for _ in rows]
+            if sum(w) == 0:
+                w[0] = Fraction(1)
+            tot = sum(w)
+            mix = [sum((wi / tot * r[j] for wi, r in zip(w, rows)), Fraction(0)) for j in range(len(rows[0]))]
+            agents.append(mix if exact else [float(v) for v in mix])
+        val = expected_delta(mechanism, eps, agents, records=reduced.records)
+        if val > reduced.value + (0 if exact and isinstance(val, Fraction) else atol):
+            return _make("Proposition 5 (distribution reduction)", val, reduced.value, "<=",
+                         "a point of conv(Π)^n beats the vertices", atol)
+    assert best is not None
+    return _make("Proposition 5 (distribution reduction)", best, reduced.value, "==",
+                 f"max over Π^n ({len(rows)}^{n} choices) vs over the {len(reduced.vertices)} vertices", atol)
+
+
+# ---------------------------------------------------------------------------------------------------- instances
+def random_mechanism(seed: int, *, n: int = 2, records: int = 2, outputs: int = 3, denominator: int = 6,
+                     anonymous: bool = False) -> Mechanism:
+    """A random exact mechanism on all databases ``records^n`` (labels ``"(0,1)"``), entries ``k/denominator``.
+
+    ``anonymous=True`` makes the columns depend on the histogram only.
+
+    Examples
+    --------
+    >>> M = random_mechanism(1)
+    >>> M.exact, M.n_inputs, M.n_outputs
+    (True, 4, 3)
+    """
+    rng = random.Random(seed)
+    labels = database_labels(n, range(records))
+    cols: dict[Any, list[Fraction]] = {}
+
+    def column() -> list[Fraction]:
+        cuts = sorted(rng.randint(0, denominator) for _ in range(outputs - 1))
+        parts = [b - a for a, b in zip([0] + cuts, cuts + [denominator])]
+        return [Fraction(p, denominator) for p in parts]
+
+    mat = []
+    for x in itertools.product(range(records), repeat=n):
+        key = tuple(sorted(x)) if anonymous else x
+        if key not in cols:
+            cols[key] = column()
+        mat.append(cols[key])
+    return Mechanism(np.array(mat, dtype=object).T, labels, [f"o{i}" for i in range(outputs)], exact=True)
+
+
+def random_distributions(seed: int, *, count: int = 3, records: int = 2, denominator: int = 5) -> list[list[Fraction]]:
+    """``count`` random rational probability vectors over ``records`` values.
+
+    Examples
+    --------
+    >>> [sum(r) for r in random_distributions(2)]
+    [Fraction(1, 1), Fraction(1, 1), Fraction(1, 1)]
+    """
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        cuts = sorted(rng.randint(0, denominator) for _ in range(records - 1))
+        parts = [b - a for a, b in zip([0] + cuts, cuts + [denominator])]
+        out.append([Fraction(p, denominator) for p in parts])
+    return out

@@ -1,0 +1,348 @@
+"""Smoothed differential privacy of a finite mechanism (Liu, Wang & Xia, Definition 3).
+
+``M`` is ``(ε, δ, Π)``-smoothed DP when ``max_{π ∈ Π^n} E_{x ~ π}[δ_{ε,M}(x)] ≤ δ``. :func:`smoothed_delta` computes
+the left-hand side for a finite set ``Π`` of distributions over the record domain, using distribution reduction
+(Proposition 5): only the vertices of ``conv(Π)`` matter, and when ``δ(x)`` is symmetric in the agents (anonymous
+mechanisms) only the number of agents at each vertex.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._errors import DomainMismatchError, FormatError, InvalidParameterError, SizeLimitError
+from .._numeric import ATOL, Scalar, fraction_str
+from .._results import Result
+from ..mechanisms import Mechanism
+from ._database import InputSpace, _resolve_graph, delta_vector, parse_eps
+from ._reduction import (
+    compositions,
+    count_compositions,
+    grid_compositions,
+    grid_error_bound,
+    histogram_law,
+    hull_vertices,
+    multinomial_law,
+    parse_distributions,
+    tv_distance,
+)
+
+__all__ = ["SmoothedDelta", "smoothed_delta", "expected_delta", "histogram_deltas"]
+
+#: Default cap on the number of vertex assignments / compositions evaluated exactly.
+MAX_EVALUATIONS = 5_000
+#: Largest number of databases ``k^n`` for the (non-anonymous) tensor contraction.
+MAX_DATABASES = 2**20
+
+
+@dataclass(frozen=True)
+class SmoothedDelta(Result):
+    """``max_{π ∈ Π^n} E_{x~π}[δ_{ε,M}(x)]`` (Definition 3) with the maximising assignment.
+
+    Attributes
+    ----------
+    value : scalar
+        The smoothed δ (the best value found; exact when ``error_bound == 0``).
+    error_bound : scalar
+        Certified: the true maximum lies in ``[value, value + error_bound]`` (0 unless a grid was used).
+    counts : tuple of int or None
+        Agents per vertex at the maximiser (symmetric / anonymous case).
+    assignment : tuple of int
+        Vertex index of each agent at the maximiser; ``maximiser`` gives the distributions themselves.
+    vertices : tuple of tuple
+        Vertices of ``conv(Π)`` (Proposition 5).
+    method : str
+        ``"enumeration"`` (all ``|V|^n`` assignments), ``"compositions"`` (all counts) or ``"grid"``.
+    dp_delta : scalar
+        ``max_x δ(x)``, the DP δ (Theorem 1); ``value <= dp_delta`` (Proposition 1).
+    """
+
+    value: Scalar
+    error_bound: Scalar
+    exact: bool
+    eps: Any
+    exp_eps: Scalar
+    n: int
+    records: tuple[str, ...]
+    vertices: tuple[tuple[Scalar, ...], ...]
+    counts: tuple[int, ...] | None
+    assignment: tuple[int, ...]
+    method: str
+    evaluated: int
+    dp_delta: Scalar
+
+    @property
+    def maximiser(self) -> tuple[tuple[Scalar, ...], ...]:
+        """The maximising distributions ``(π_1, …, π_n)``, one per agent."""
+        return tuple(self.vertices[a] for a in self.assignment)
+
+    def summary(self) -> str:
+        mode = "exact" if self.exact else "float"
+        where = (
+            "counts per vertex " + str(self.counts) if self.counts is not None else "assignment " + str(self.assignment)
+        )
+        err = "" if self.error_bound == 0 else f" (certified error <= {fraction_str(self.error_bound)}, grid)"
+        verts = ", ".join("[" + ", ".join(fraction_str(v) for v in vx) + "]" for vx in self.vertices)
+        return (
+            f"smoothed δ at ε = {self.eps}, n = {self.n} ({mode}, Liu-Wang-Xia Definition 3): "
+            f"{fraction_str(self.value)}{err}\n"
+            f"  maximiser: {where} over the {len(self.vertices)} vertices of conv(Π): {verts}\n"
+            f"  method: {self.method} ({self.evaluated} evaluated); DP δ = max_x δ(x) = {fraction_str(self.dp_delta)}"
+        )
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+def _prepare(mechanism: Mechanism, eps: Any, distributions: Any, graph: Any, kind: str | None, records: Any) -> tuple:
+    eps_v, exp_eps = parse_eps(eps)
+    G, space = _resolve_graph(mechanism, graph, kind, records)
+    if space is None:
+        raise FormatError("smoothed δ needs inputs that read as databases, histograms or counts (see parse_inputs)")
+    values, _, exact_d = delta_vector(mechanism, exp_eps, G)
+    rows, exact_p = parse_distributions(distributions, k=len(space.records))
+    exact = exact_d and exact_p
+    if not exact:
+        values = [float(v) for v in values]
+        rows = [[float(v) for v in r] for r in rows]
+    return eps_v, exp_eps, space, values, rows, exact
+
+
+def histogram_deltas(space: InputSpace, values: Sequence[Scalar], *, atol: float = ATOL) -> dict[tuple[int, ...], Scalar] | None:
+    """``{histogram: δ}`` when ``δ(x)`` only depends on the histogram of ``x`` (else None)."""
+    out: dict[tuple[int, ...], Scalar] = {}
+    for i, v in enumerate(values):
+        h = space.histogram(i)
+        if h in out:
+            w = out[h]
+            same = (v == w) if isinstance(v, Fraction) else abs(float(v) - float(w)) <= atol
+            if not same:
+                return None
+        else:
+            out[h] = v
+    return out
+
+
+def _expect_hist(law: dict[tuple[int, ...], Scalar], dh: dict[tuple[int, ...], Scalar], zero: Scalar) -> Scalar:
+    total = zero
+    for h, p in law.items():
+        if p == 0:
+            continue
+        if h not in dh:
+            raise DomainMismatchError(f"histogram {list(h)} has probability {p} but is not an input of the mechanism")
+        total = total + p * dh[h]
+    return total
+
+
+def _tensor(space: InputSpace, values: Sequence[Scalar], rows: Sequence[Sequence[Scalar]], exact: bool) -> np.ndarray:
+    k, n = len(space.records), space.n
+    size = k**n
+    if size > MAX_DATABASES:
+        raise SizeLimitError(f"{k}^{n} = {size:,} databases exceed the enumeration limit {MAX_DATABASES:,}")
+    D = np.empty((k,) * n, dtype=object if exact else float)
+    D.fill(Fraction(0) if exact else 0.0)
+    present = np.zeros((k,) * n, dtype=bool)
+    for p, v in zip(space.points, values):
+        D[p] = v
+        present[p] = True
+    if not present.all():
+        support = {j for r in rows for j, v in enumerate(r) if v != 0}
+        for idx in zip(*np.nonzero(~present)):
+            if all(j in support for j in idx):
+                lab = "(" + ",".join(space.records[j] for j in idx) + ")"
+                raise DomainMismatchError(f"database {lab} has positive probability under Π but is not an input")
+    return D
+
+
+def _contract(D: np.ndarray, rows: Sequence[Sequence[Scalar]], exact: bool, symmetric: bool) -> tuple[Scalar, tuple[int, ...], int]:
+    vecs = [np.array(r, dtype=object if exact else float) for r in rows]
+    best: list[Any] = [None, ()]
+    count = [0]
+
+    def rec(T: np.ndarray, prefix: tuple[int, ...], start: int) -> None:
+        if T.ndim == 0:
+            val = T.item() if hasattr(T, "item") else T
+            count[0] += 1
+            if best[0] is None or val > best[0]:
+                best[0], best[1] = val, prefix
+            return
+        for a in range(start, len(vecs)):
+            rec(np.tensordot(vecs[a], T, axes=(0, 0)), prefix + (a,), a if symmetric else 0)
+
+    rec(D, (), 0)
+    return best[0], best[1], count[0]
+
+
+# ---------------------------------------------------------------------------------------------------- API
+def expected_delta(
+    mechanism: Mechanism,
+    eps: Any,
+    agent_distributions: Any,
+    *,
+    graph: Any = None,
+    kind: str | None = None,
+    records: Sequence[Any] | None = None,
+) -> Scalar:
+    """``E_{x~π}[δ_{ε,M}(x)]`` for one product distribution ``π = (π_1, …, π_n)`` (the inner term of Definition 3).
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response
+    >>> expected_delta(randomized_response(2, "3/4"), "ln(2)", ["1/2", "1/2"])
+    Fraction(1, 4)
+    """
+    eps_v, exp_eps, space, values, rows, exact = _prepare(mechanism, eps, agent_distributions, graph, kind, records)
+    if len(rows) != space.n:
+        raise InvalidParameterError(f"expected_delta needs one distribution per agent ({space.n}), got {len(rows)}")
+    zero: Scalar = Fraction(0) if exact else 0.0
+    if space.anonymous:
+        dh = {space.points[i]: v for i, v in enumerate(values)}
+        law = histogram_law([1] * space.n, rows)
+        return _expect_hist(law, dh, zero)
+    D = _tensor(space, values, rows, exact)
+    for r in rows:
+        D = np.tensordot(np.array(r, dtype=object if exact else float), D, axes=(0, 0))
+    value: Any = D.item() if hasattr(D, "item") else D
+    return value  # type: ignore[no-any-return]
+
+
+def smoothed_delta(
+    mechanism: Mechanism,
+    eps: Any,
+    distributions: Any,
+    n: int | None = None,
+    *,
+    graph: Any = None,
+    kind: str | None = None,
+    records: Sequence[Any] | None = None,
+    method: str = "auto",
+    grid_step: int | None = None,
+    max_evaluations: int = MAX_EVALUATIONS,
+    atol: float = ATOL,
+) -> SmoothedDelta:
+    """Smoothed δ: ``max_{π ∈ Π^n} E_{x~π}[δ_{ε,M}(x)]`` (Liu, Wang & Xia, Definition 3), with its maximiser.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        Inputs are databases (``"(0,1)"``, ``"01"``), histograms (``"[1,1]"``) or counts (``"0".."n"``).
+    eps : ε (``"ln(r)"`` / LogRational for exact results)
+    distributions : list of probability vectors over the records (``Π``); a bare ``q`` means ``[1 − q, q]``
+    n : int, optional
+        Number of agents; checked against the mechanism's inputs.
+    method : ``"auto"``, ``"enumeration"``, ``"compositions"`` or ``"grid"``
+        ``auto``: every vertex assignment (non-symmetric ``δ``) or every composition (symmetric ``δ``, Proposition
+        5) when there are at most ``max_evaluations`` of them, else a grid of compositions with a certified error
+        bound (``error_bound``).
+    grid_step : int, optional
+        Spacing of the grid (default: the smallest with at most ``max_evaluations`` points).
+    atol : float
+        Float mode: tolerance for merging equal distributions / vertices and for deciding that ``δ(x)`` is
+        symmetric in the agents.
+
+    Returns
+    -------
+    SmoothedDelta
+
+    Examples
+    --------
+    Noiseless majority of 3 voters, each voting 1 with probability 1/4 or 1/3 (``Π`` = both). ``δ(x) = 1`` exactly
+    at the pivotal profiles (one or two votes for 1), so the smoothed δ is the largest pivotal probability:
+
+    >>> from privgeom.smoothed import majority_vote
+    >>> r = smoothed_delta(majority_vote(3), "ln(2)", ["1/4", "1/3"])
+    >>> r.value, r.counts, r.dp_delta
+    (Fraction(2, 3), (0, 3), Fraction(1, 1))
+    >>> round(smoothed_delta(majority_vote(3), 1.0, ["1/4", "1/3"]).value, 6)
+    0.666667
+    """
+    if method not in ("auto", "enumeration", "compositions", "grid"):
+        raise InvalidParameterError(f"unknown method {method!r}; use auto, enumeration, compositions or grid")
+    eps_v, exp_eps, space, values, rows, exact = _prepare(mechanism, eps, distributions, graph, kind, records)
+    if n is not None and int(n) != space.n:
+        raise DomainMismatchError(f"n = {n} but the mechanism's inputs are databases of {space.n} agents")
+    vidx = hull_vertices(rows, exact=exact, atol=atol)
+    V = [rows[i] for i in vidx]
+    zero: Scalar = Fraction(0) if exact else 0.0
+    dp = max(values)
+    dh = histogram_deltas(space, values, atol=atol)
+    common = dict(
+        exact=exact, eps=eps_v, exp_eps=exp_eps if exact else float(exp_eps), n=space.n, records=space.records,
+        vertices=tuple(tuple(v) for v in V), dp_delta=dp,
+    )
+    if dh is None or method == "enumeration":
+        if method in ("compositions", "grid") and dh is None:
+            raise InvalidParameterError("δ(x) is not symmetric in the agents: only method='enumeration' is valid")
+        symmetric = dh is not None
+        n_eval = count_compositions(space.n, len(V)) if symmetric else len(V) ** space.n
+        if n_eval > max_evaluations:
+            raise SizeLimitError(f"{n_eval:,} vertex assignments exceed max_evaluations = {max_evaluations:,}")
+        D = _tensor(space, values, V, exact)
+        val, assign, cnt = _contract(D, V, exact, symmetric)
+        counts = tuple(assign.count(a) for a in range(len(V))) if symmetric else None
+        return SmoothedDelta(value=val, error_bound=zero, counts=counts, assignment=assign,
+                             method="enumeration", evaluated=cnt, **common)  # type: ignore[arg-type]
+    total = count_compositions(space.n, len(V))
+    use_grid = method == "grid" or (method == "auto" and total > max_evaluations)
+    if use_grid:
+        step = grid_step or 1
+        while grid_step is None and count_compositions(space.n // step, len(V)) > max_evaluations:
+            step += 1
+        cands = grid_compositions(space.n, len(V), step)
+    else:
+        step = 1
+        if total > max_evaluations and method == "compositions":
+            raise SizeLimitError(f"{total:,} compositions exceed max_evaluations = {max_evaluations:,}")
+        cands = list(compositions(space.n, len(V)))
+    cache: dict[tuple[int, int], dict] = {}
+
+    def law_of(c: tuple[int, ...]) -> dict:
+        law: dict | None = None
+        for v, cv in enumerate(c):
+            if cv == 0:
+                continue
+            part = cache.setdefault((v, cv), multinomial_law(cv, V[v]))
+            law = part if law is None else _conv(law, part)
+        return law if law is not None else histogram_law([0] * len(V), V)
+
+    best_val: Scalar | None = None
+    best_c: tuple[int, ...] = cands[0]
+    for c in cands:
+        val = _expect_hist(law_of(c), dh, zero)
+        if best_val is None or val > best_val:
+            best_val, best_c = val, c
+    err: Scalar = zero
+    if use_grid and step > 1:
+        lip = _lipschitz(dh, len(space.records), zero)
+        tvs = [tv_distance(v, V[-1]) for v in V]
+        err = grid_error_bound(space.n, len(V), step, tvs, lip)
+    assign = tuple(v for v, cv in enumerate(best_c) for _ in range(cv))
+    method_used = "grid" if use_grid and step > 1 else "compositions"
+    return SmoothedDelta(value=best_val, error_bound=err, counts=best_c, assignment=assign,  # type: ignore[arg-type]
+                         method=method_used, evaluated=len(cands), **common)  # type: ignore[arg-type]
+
+
+def _conv(a: dict, b: dict) -> dict:
+    from ._reduction import _convolve
+
+    return _convolve(a, b)
+
+
+def _lipschitz(dh: dict[tuple[int, ...], Scalar], k: int, zero: Scalar) -> Scalar:
+    """``max |δ(h) − δ(h')|`` over histograms differing by one moved unit."""
+    best = zero
+    for h, v in dh.items():
+        for a in range(k):
+            for b in range(k):
+                if a == b or h[b] == 0:
+                    continue
+                h2 = tuple(x + (j == a) - (j == b) for j, x in enumerate(h))
+                if h2 in dh:
+                    d = v - dh[h2]
+                    d = d if d >= 0 else -d
+                    if d > best:
+                        best = d
+    return best
+

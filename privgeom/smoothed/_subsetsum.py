@@ -1,0 +1,246 @@
+"""Exact ``δ(x)`` of sampling-sum mechanisms by a subset-sum dynamic program (SGD step, Theorem 3 experiment).
+
+A batch of ``T`` of the ``n`` records (integers ``0..V−1``) is drawn without replacement and ``⌈Σ batch / w⌉`` is
+published (``w = 1``: the exact sum, i.e. the sampling average of Theorem 3; ``w = T``: the re-quantised mean of an
+SGD step with 8-bit gradients, Liu, Wang & Xia Section 6). The number of ``t``-subsets with each sum is computed
+*exactly* by a dynamic program over the records, modulo a few 30-bit primes (reconstructed by Garner's algorithm, so
+no floating-point cancellation). Removing one copy of a value ``a`` (the record that a neighbour replaces) is an exact
+downdate ``c'_t = c_t − shift_a(c'_{t−1})``, so for every replaced value ``a`` and replacement ``b``
+
+``P_x(S) = (A(S) + B(S − a)) / C(n, T)``,  ``P_{x'}(S) = (A(S) + B(S − b)) / C(n, T)``,
+
+with ``A``/``B`` the ``T``/``(T−1)``-subset sums of the other ``n − 1`` records. ``δ(x)`` (Definition 2) is the
+maximum of both directed distances over all ``a`` in ``x`` and all ``b``.
+
+Examples
+--------
+>>> from fractions import Fraction
+>>> from privgeom.smoothed import sampling_sum, database_delta
+>>> M = sampling_sum(3, 2, [0, 1, 2])
+>>> float(database_delta(M, 0, x="(0,1,2)").value) == float(sampling_delta([0, 1, 2], 2, 3, [0.0])[0])
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from .._errors import InvalidParameterError, SizeLimitError
+from .._numeric import check_dense_size
+
+__all__ = ["SubsetSums", "sampling_delta", "quantised_gaussian", "discretised_uniform"]
+
+_PRIMES = (1073741789, 1073741783, 1073741741, 1073741723, 1073741719, 1073741717, 1073741689, 1073741671)
+#: Largest ``(T + 1) x (max sum + 1)`` table per prime.
+MAX_TABLE = 2_000_000
+
+
+def _garner(res: np.ndarray, primes: Sequence[int]) -> np.ndarray:
+    """Float value of the integers with residues ``res[i]`` modulo ``primes[i]`` (mixed radix, no cancellation)."""
+    digits: list[np.ndarray] = []
+    for i, p in enumerate(primes):
+        x = res[i] % p
+        for j in range(i):
+            inv = pow(primes[j] % p, -1, p)
+            x = ((x - digits[j]) % p) * inv % p
+        digits.append(x)
+    out = np.zeros(res.shape[1:])
+    radix = 1.0
+    for i, p in enumerate(primes):
+        out += digits[i].astype(float) * radix
+        radix *= p
+    return out
+
+
+class SubsetSums:
+    """Counts of ``t``-subsets (``t <= T``) of a multiset of integers with each sum, exactly (modular).
+
+    Examples
+    --------
+    >>> s = SubsetSums([0, 1, 1, 2], 2)
+    >>> s.counts(2).tolist()    # pairs: sums 1, 1, 2, 2, 3, 3 (sums 0..4)
+    [0.0, 2.0, 2.0, 2.0, 0.0]
+    >>> A, B = s.without(1)     # the other records are 0, 1, 2
+    >>> A.tolist(), B.tolist()
+    ([0.0, 1.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 0.0, 0.0])
+    """
+
+    def __init__(self, records: Sequence[int], T: int) -> None:
+        rec = np.asarray(records, dtype=np.int64)
+        if rec.ndim != 1 or (rec.size and rec.min() < 0):
+            raise InvalidParameterError("records must be a 1-D sequence of non-negative integers")
+        self.n, self.T = int(rec.size), int(T)
+        if not 0 <= self.T <= self.n:
+            raise InvalidParameterError(f"need 0 <= T <= n, got T = {T}, n = {self.n}")
+        self.vmax = int(rec.max()) if rec.size else 0
+        self.smax = self.vmax * self.T
+        if (self.T + 1) * (self.smax + 1) > MAX_TABLE:
+            raise SizeLimitError(f"subset-sum table {(self.T + 1)} x {(self.smax + 1)} exceeds {MAX_TABLE:,} entries")
+        bits = math.log2(max(2, math.comb(self.n, self.T))) + 2
+        self.primes = _PRIMES[: max(1, math.ceil(bits / 29.9))]
+        if len(self.primes) == len(_PRIMES) and bits > 29.9 * len(_PRIMES):
+            raise SizeLimitError(f"C({self.n}, {self.T}) needs more than {len(_PRIMES)} primes")
+        P = np.array(self.primes, dtype=np.int64)[:, None, None]
+        c = np.zeros((len(self.primes), self.T + 1, self.smax + 1), dtype=np.int64)
+        c[:, 0, 0] = 1
+        top = 0  # largest reachable sum so far
+        for r in np.sort(rec)[::-1]:
+            r = int(r)
+            top = min(self.smax, top + r)
+            if self.T == 0:
+                break
+            # new c[t][s] = c[t][s] + c[t-1][s-r]  (numpy copies overlapping operands: RHS uses old values)
+            c[:, 1:, r : top + 1] += c[:, :-1, : top + 1 - r]
+            np.remainder(c[:, 1:, r : top + 1], P, out=c[:, 1:, r : top + 1])
+        self._c = c
+        self.values, self.mult = np.unique(rec, return_counts=True)
+
+    def counts(self, t: int) -> np.ndarray:
+        """Number of ``t``-subsets with each sum ``0..max`` (floats, exact up to rounding)."""
+        return _garner(self._c[:, t, :], self.primes)
+
+    def without(self, a: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(A, B)``: counts of ``T``- and ``(T−1)``-subsets of the records with one copy of ``a`` removed."""
+        if a not in set(self.values.tolist()):
+            raise InvalidParameterError(f"{a} is not one of the records")
+        P = np.array(self.primes, dtype=np.int64)[:, None]
+        prev = self._c[:, 0, :].copy()
+        B = prev
+        for t in range(1, self.T + 1):
+            cur = self._c[:, t, :].copy()
+            if a > 0:
+                cur[:, a:] -= prev[:, : self.smax + 1 - a]
+            else:
+                cur -= prev
+            np.remainder(cur, P, out=cur)
+            if t == self.T - 1:
+                B = cur
+            prev = cur
+        A = prev
+        if self.T == 0:
+            return _garner(A, self.primes), np.zeros(self.smax + 1)
+        return _garner(A, self.primes), _garner(B if self.T > 1 else self._c[:, 0, :], self.primes)
+
+
+def _bin_all_shifts(B: np.ndarray, V: int, w: int, n_bins: int) -> np.ndarray:
+    """``out[b, j] = Σ_{S : ⌈(S + b)/w⌉ = j} B(S)`` for every shift ``b = 0..V−1`` (residue trick)."""
+    S = np.arange(len(B))
+    rows = []
+    for res in range(w):
+        rows.append(np.bincount(-((-(S + res)) // w), weights=B, minlength=n_bins + V // w + 2))
+    R = np.array(rows)  # R[r, j] = Σ_{⌈(S + r)/w⌉ = j} B(S)
+    b = np.arange(V)
+    q, r = b // w, b % w
+    j = np.arange(n_bins)
+    idx = j[None, :] - q[:, None]
+    valid = idx >= 0
+    out = np.where(valid, R[r[:, None], np.clip(idx, 0, R.shape[1] - 1)], 0.0)
+    return out
+
+
+def sampling_delta(records: Sequence[int], T: int, V: int, eps_list: Sequence[float], *, bin_width: int = 1) -> np.ndarray:
+    """Exact ``δ_{ε,M}(x)`` (Definition 2) of ``M(x) = ⌈Σ batch / w⌉`` for one database, for every ``ε`` given.
+
+    Parameters
+    ----------
+    records : the database, integers in ``0..V−1``
+    T : batch size (sampled without replacement)
+    V : size of the record domain (replacements range over ``0..V−1``)
+    eps_list : privacy parameters
+    bin_width : ``w`` (1 = exact sum)
+
+    Examples
+    --------
+    With two record values the mechanism is SHM; the exact matrix gives ``δ = 3/10`` for 5 records with two
+    ones, a batch of 2 and ε = 0:
+
+    >>> sampling_delta([0, 0, 0, 1, 1], 2, 2, [0.0]).round(12).tolist()
+    [0.3]
+    """
+    rec = [int(v) for v in records]
+    if any(not 0 <= v < V for v in rec):
+        raise InvalidParameterError(f"records must lie in 0..{V - 1}")
+    w = int(bin_width)
+    total = math.comb(len(rec), T)
+    smax = (V - 1) * T
+    n_bins = -(-smax // w) + 1
+    deltas = np.zeros(len(eps_list))
+    exps = np.exp(np.asarray(eps_list, dtype=float))
+    base = SubsetSums(rec, T)
+    S = np.arange(smax + 1)
+    bvals = np.arange(V)
+    for a in base.values.tolist():
+        A, B = base.without(int(a))
+        A = np.concatenate([A, np.zeros(smax + 1 - len(A))]) / total
+        B = np.concatenate([B, np.zeros(smax + 1 - len(B))]) / total
+        nz = np.nonzero(B)[0]
+        if w == 1 and len(nz) * 4 < len(B):
+            d = _sparse_distances(A, B, nz, int(a), bvals, exps)
+        else:
+            check_dense_size(V, n_bins, exact=False, what="the replacement x output table")
+            Abin = np.bincount(-((-S) // w), weights=A, minlength=n_bins)[:n_bins]
+            Bsh = _bin_all_shifts(B, V, w, n_bins)  # rows b: binned B(S - b)
+            Px = Abin + Bsh[a]
+            Pb = Abin[None, :] + Bsh
+            d = np.zeros(len(exps))
+            for k, e in enumerate(exps):
+                d1 = np.maximum(Px[None, :] - e * Pb, 0.0).sum(axis=1)
+                d2 = np.maximum(Pb - e * Px[None, :], 0.0).sum(axis=1)
+                d[k] = float(np.max(np.maximum(d1, d2)))
+        deltas = np.maximum(deltas, d)
+    return deltas
+
+
+def _sparse_distances(A: np.ndarray, B: np.ndarray, nz: np.ndarray, a: int, bvals: np.ndarray, exps: np.ndarray) -> np.ndarray:
+    """Both directed distances for all replacements ``b`` when ``B`` has few nonzero sums (exact sums, ``w = 1``).
+
+    Outside ``supp B(· − b)`` the term ``P_{x'} − e^ε P_x`` is ``(1 − e^ε) A − e^ε B(· − a) <= 0``, so only the
+    ``|supp B|`` shifted sums matter (and symmetrically for ``P_x − e^ε P_{x'}``).
+    """
+    L = len(B)
+    Bv = B[nz]
+
+    def at(arr: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        ok = (idx >= 0) & (idx < L)
+        return np.where(ok, arr[np.clip(idx, 0, L - 1)], 0.0)
+
+    Sb = bvals[:, None] + nz[None, :]  # sums containing the replaced record, valued b
+    A_b, Ba_b = at(A, Sb), at(B, Sb - a)
+    Sa = a + nz
+    A_a = A[Sa]
+    Bb_a = at(B, Sa[None, :] - bvals[:, None])
+    out = np.zeros(len(exps))
+    for k, e in enumerate(exps):
+        d_xprime_x = np.maximum(A_b + Bv[None, :] - e * (A_b + Ba_b), 0.0).sum(axis=1)
+        d_x_xprime = np.maximum((A_a + Bv)[None, :] - e * (A_a[None, :] + Bb_a), 0.0).sum(axis=1)
+        out[k] = float(np.max(np.maximum(d_xprime_x, d_x_xprime)))
+    return out
+
+
+def quantised_gaussian(mu: float, sigma: float, *, scale: int = 256, low: int = -127, high: int = 128) -> np.ndarray:
+    """Law of ``q(g) = ⌈scale·g⌉`` for ``g ~ N(mu, sigma²)``, conditioned on ``low <= q(g) <= high`` (rejection).
+
+    Index ``i`` of the result is the value ``low + i`` (8-bit gradients: ``{−127, …, 128}``, Section 6).
+
+    Examples
+    --------
+    >>> p = quantised_gaussian(0.0, 0.12)
+    >>> len(p), round(float(p.sum()), 12), bool(abs(p[127] - p[128]) < 1e-15)   # values 0 and 1 equally likely
+    (256, 1.0, True)
+    """
+    from scipy.stats import norm
+
+    k = np.arange(low, high + 1)
+    upper = (k / scale - mu) / sigma
+    lower = ((k - 1) / scale - mu) / sigma
+    # P(k-1 < scale g <= k) computed on the side of the tail with the smaller mass (no cancellation)
+    mass = np.where(lower > 0, norm.sf(lower) - norm.sf(upper), norm.cdf(upper) - norm.cdf(lower))
+    return mass / mass.sum()
+
+
+def discretised_uniform(levels: int) -> np.ndarray:
+    """Uniform law on ``levels`` equally spaced values (a discretised continuous uniform)."""
+    return np.full(int(levels), 1.0 / int(levels))
