@@ -80,12 +80,13 @@ from .mechanisms import (
     truncated_geometric,
 )
 
-from . import smoothed  # noqa: E402  (subpackage: privgeom.smoothed)
+from . import smoothed, voting  # noqa: E402  (subpackages: privgeom.smoothed, privgeom.voting)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "smoothed",
+    "voting",
     # errors
     "PrivgeomError",
     "InvalidInputError",

@@ -1,0 +1,235 @@
+"""``privgeom voting accuracy|influence|welfare|epsilon|figure``: randomized response on two-candidate voting rules.
+
+Every command takes a rule (``majority -n 101``, ``dictator -n 5 --i 2``, ``and -n 4``, ``or -n 4``,
+``threshold -n 10 --theta 2``, ``weighted --weights 4,2,1,1 --quota 5``, ``tribes --width 2 --count 3``,
+``parity -n 6``, ``table --values 1,1,1,-1``) and ``--rho`` (rational such as ``1/2`` for exact answers; add
+``--float`` for float arithmetic).
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import Any, Callable
+
+from .. import voting
+from .._errors import InvalidParameterError
+from .._numeric import LogRational, parse_scalar
+from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
+
+__all__ = ["RULES", "build_rule"]
+
+RULES = ("majority", "dictator", "and", "or", "threshold", "weighted", "tribes", "parity", "table")
+
+group("voting", "randomized response on two-candidate voting rules (accuracy, influence, welfare, exact epsilon)")
+
+
+def _csv(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _rule_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("rule", choices=RULES, help="the voting rule")
+    p.add_argument("-n", "--n", type=int, help="number of voters (majority, dictator, and, or, threshold, parity)")
+    p.add_argument("--i", type=int, default=0, help="the dictator's index (default 0)")
+    p.add_argument("--theta", default="0", help="threshold: 1 iff the sum of votes > theta (default 0)")
+    p.add_argument("--weights", help="weighted: comma-separated weights, e.g. 4,2,1,1")
+    p.add_argument("--quota", help="weighted: winning quota (default: more than half of the weight)")
+    p.add_argument("--width", type=int, help="tribes: voters per tribe")
+    p.add_argument("--count", type=int, help="tribes: number of tribes")
+    p.add_argument("--values", help="table: comma-separated ±1 values in the order 11…1, …, 00…0")
+
+
+def _need(value: Any, flag: str, rule: str) -> Any:
+    if value is None:
+        raise InvalidParameterError(f"rule {rule!r} needs {flag}")
+    return value
+
+
+def build_rule(args: argparse.Namespace) -> voting.Rule:
+    """The rule described by the command-line options."""
+    kind = args.rule
+    builders: dict[str, Callable[[], voting.Rule]] = {
+        "majority": lambda: voting.majority(_need(args.n, "-n", kind)),
+        "dictator": lambda: voting.dictator(_need(args.n, "-n", kind), args.i),
+        "and": lambda: voting.conjunction(_need(args.n, "-n", kind)),
+        "or": lambda: voting.disjunction(_need(args.n, "-n", kind)),
+        "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), args.theta),
+        "parity": lambda: voting.parity(_need(args.n, "-n", kind)),
+        "weighted": lambda: voting.weighted_majority(_csv(_need(args.weights, "--weights", kind)), args.quota),
+        "tribes": lambda: voting.tribes(_need(args.width, "--width", kind), _need(args.count, "--count", kind)),
+        "table": lambda: voting.from_truth_table([int(v) for v in _csv(_need(args.values, "--values", kind))]),
+    }
+    return builders[kind]()
+
+
+def _rho_args(p: argparse.ArgumentParser, *, required: bool = True, default: str | None = None) -> None:
+    p.add_argument("--rho", required=required, default=default, help="probability of keeping a vote, in [0, 1] (e.g. 1/2)")
+    p.add_argument("--float", action="store_true", help="float arithmetic instead of exact rationals")
+
+
+def _rho(args: argparse.Namespace) -> Any:
+    value = parse_scalar(args.rho, name="rho")
+    return float(value) if args.float else value
+
+
+def _num(value: Any) -> str:
+    """A number for people: exact rationals as ``p/q`` (when short) with their decimal value."""
+    if isinstance(value, LogRational):
+        return f"{value} = {float(value):.12g}"
+    if isinstance(value, Fraction):
+        if value.denominator == 1 and value.numerator.bit_length() < 200:
+            return str(value)
+        if value.denominator.bit_length() < 200:
+            return f"{value} ≈ {float(value):.12g}"
+        return f"≈ {float(value):.15g} (exact rational, {value.denominator.bit_length()}-bit denominator)"
+    return f"{float(value):.15g}"
+
+
+def _json_num(value: Any) -> Any:
+    if isinstance(value, LogRational):
+        return value.to_json()
+    if isinstance(value, Fraction):  # very long exact values (e.g. over 2^100000) are left out of the JSON
+        small = value.denominator.bit_length() < 3000 and value.numerator.bit_length() < 3000
+        return {"exact": str(value) if small else None, "value": float(value)}
+    return float(value)
+
+
+# ------------------------------------------------------------------------------------------------ accuracy
+def _accuracy_args(p: argparse.ArgumentParser) -> None:
+    _rule_args(p)
+    _rho_args(p)
+    p.add_argument("--method", default="auto", choices=voting.ACCURACY_METHODS, help="how to compute it (default auto)")
+
+
+def _accuracy_run(args: argparse.Namespace) -> Outcome:
+    f = build_rule(args)
+    rho = _rho(args)
+    acc = voting.accuracy(f, rho, method=args.method)
+    lines = [f"Acc(M_rho {f.name}) at rho = {rho}: {_num(acc)}"]
+    data: dict[str, Any] = {"rule": f.name, "rho": str(rho), "method": args.method, "accuracy": _json_num(acc)}
+    if f.kind == "majority":
+        limit = voting.majority_accuracy_limit(rho)
+        lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {limit:.12g} (Equation (3)); gap {float(acc) - limit:.3e}")
+        data["limit"] = limit
+    return Outcome("\n".join(lines), data, EXIT_YES)
+
+
+command("accuracy", "accuracy P[M_rho f(x) = f(x)] of randomized response on a voting rule", parent="voting")(_accuracy_args)(_accuracy_run)
+
+
+# ------------------------------------------------------------------------------------------------ influence
+def _influence_args(p: argparse.ArgumentParser) -> None:
+    _rule_args(p)
+    _rho_args(p, required=False)
+    p.add_argument("--voter", type=int, help="only this voter")
+
+
+def _influence_run(args: argparse.Namespace) -> Outcome:
+    f = build_rule(args)
+    voters = [args.voter] if args.voter is not None else list(range(f.n))
+    if args.voter is not None and not 0 <= args.voter < f.n:
+        raise InvalidParameterError(f"voter {args.voter} is out of range 0..{f.n - 1}")
+    infl = voting.influence(f)
+    total = voting.total_influence(f)
+    if f.is_symmetric:  # every voter has the same influence
+        voters = voters[:1]
+    data: dict[str, Any] = {"rule": f.name, "symmetric": f.is_symmetric, "total": _json_num(total)}
+    data["influence"] = {str(i): _json_num(infl[i]) for i in voters}
+    shown = voters[:12]
+    head = "every voter" if f.is_symmetric else "voter {i}"
+    lines = [f"influence I_i[{f.name}] (Definition 4):"] + [f"  {head.format(i=i)}: {_num(infl[i])}" for i in shown]
+    if len(voters) > len(shown):
+        lines.append(f"  … ({len(voters) - len(shown)} more voters)")
+    lines.append(f"total influence I[f] = {_num(total)}")
+    if args.rho is not None:
+        rho = _rho(args)
+        prob = voting.probabilistic_influence(f, rho)
+        factor = (1 + parse_scalar(rho) ** 2) / 2
+        data["rho"] = str(rho)
+        data["probabilistic_influence"] = {str(i): _json_num(prob[i]) for i in voters}
+        data["theorem3_factor"] = _json_num(factor)
+        lines.append(f"probabilistic influence I_i[M_rho f] at rho = {rho} (Definition 5), {head.format(i=shown[0])}: "
+                     f"{_num(prob[shown[0]])} = (1+rho^2)/2 · I_i[f] with (1+rho^2)/2 = {_num(factor)} (Theorem 3)")
+    if f.kind == "weighted" and f.is_monotone:
+        params = f.params
+        quota = None if params.get("strict") else params["quota"]
+        b = voting.banzhaf(params["weights"], quota)
+        data["banzhaf"] = {"swings": list(b.swings), "normalized": [str(v) for v in b.normalized]}
+        lines.append("Banzhaf index (generating function): " + ", ".join(f"{float(v):.6g}" for v in b.normalized))
+    return Outcome("\n".join(lines), data, EXIT_YES)
+
+
+command("influence", "influence of each voter, total influence, and probabilistic influence under randomized response", parent="voting")(_influence_args)(_influence_run)
+
+
+# ------------------------------------------------------------------------------------------------ welfare
+def _welfare_args(p: argparse.ArgumentParser) -> None:
+    _rule_args(p)
+    _rho_args(p, required=False, default="1")
+
+
+def _welfare_run(args: argparse.Namespace) -> Outcome:
+    f = build_rule(args)
+    rho = _rho(args)
+    base = voting.welfare(f)
+    noisy = voting.welfare(f, rho)
+    data = {"rule": f.name, "rho": str(rho), "welfare": _json_num(base), "welfare_noisy": _json_num(noisy)}
+    lines = [f"W({f.name}) = {_num(base)} (Definition 6)", f"W(M_rho f) at rho = {rho}: {_num(noisy)} = rho · W(f) (Theorem 6)"]
+    if f.is_monotone:
+        lines.append("f is monotone, so W(f) = I[f], the total influence (Proposition 5)")
+    return Outcome("\n".join(lines), data, EXIT_YES)
+
+
+command("welfare", "welfare W(f) and W(M_rho f) of a voting rule", parent="voting")(_welfare_args)(_welfare_run)
+
+
+# ------------------------------------------------------------------------------------------------ epsilon
+def _epsilon_args(p: argparse.ArgumentParser) -> None:
+    _rule_args(p)
+    _rho_args(p)
+    p.add_argument("--method", default="auto", choices=("auto", "table", "counts"), help="profiles (table) or vote counts")
+    p.add_argument("--eps", help="exit 0 iff M_rho f is eps-differentially private (ε ≤ eps), 1 otherwise")
+
+
+def _epsilon_run(args: argparse.Namespace) -> Outcome:
+    f = build_rule(args)
+    rho = _rho(args)
+    res = voting.epsilon(f, rho, method=args.method)
+    rem = voting.remark1(f) if f.is_symmetric or f.has_table or f.kind == "dictator" else None
+    data = {**res.to_dict(), "remark1": rem.to_dict() if rem is not None else None}
+    lines = [str(res)]
+    if rem is not None:
+        lines.append(str(rem))
+    code = EXIT_YES
+    if args.eps is not None:
+        target = parse_scalar(args.eps, name="eps")
+        ok = float(res.epsilon) <= float(target) + 1e-12
+        data["eps"] = str(target)
+        data["private"] = ok
+        lines.append(f"{'is' if ok else 'is NOT'} {target}-differentially private (one-vote neighbours)")
+        code = EXIT_YES if ok else EXIT_NO
+    return Outcome("\n".join(lines), data, code)
+
+
+command("epsilon", "exact epsilon of M_rho f over one-vote neighbours vs Proposition 2's bound", parent="voting")(_epsilon_args)(_epsilon_run)
+
+
+# ------------------------------------------------------------------------------------------------ figure
+def _figure_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default="out", help="directory (or .png file) to write voting_figure2.png (default out/)")
+    p.add_argument("--rhos", default="0.1,0.3,0.5,0.7,0.9", help="comma-separated rho values")
+    p.add_argument("--n-max", type=int, default=101, help="largest (odd) number of voters (default 101)")
+
+
+def _figure_run(args: argparse.Namespace) -> Outcome:
+    rhos = [float(parse_scalar(r, name="rho")) for r in _csv(args.rhos)]
+    path = voting.save_figure2(args.out, rhos, args.n_max)
+    data = voting.figure2_data(rhos, args.n_max)
+    last = {str(r): data["accuracy"][r][-1] for r in data["accuracy"]}
+    text = f"wrote {path} (Figure 2: accuracy of majority for odd n ≤ {args.n_max}, rho in {', '.join(map(str, rhos))})"
+    return Outcome(text, {"path": str(path), "n_max": args.n_max, "accuracy_at_n_max": last,
+                          "limit": {str(r): v for r, v in data["limit"].items()}}, EXIT_YES)
+
+
+command("figure", "draw Figure 2 (accuracy of majority vs n with the arcsin limits) as a PNG", parent="voting")(_figure_args)(_figure_run)

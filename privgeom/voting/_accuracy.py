@@ -1,0 +1,326 @@
+"""Accuracy and noise stability of ``M_ρ f`` (Section 6 of the referendum paper).
+
+``Acc(M_ρ f) = P_{x, M}[M_ρ f(x) = f(x)] = 1/2 + Stab_ρ[f]/2`` for a voting rule (Equation (1)), with
+``Stab_ρ[f] = E[f(x) T_ρ f(x)]`` (Equation (2)). Methods:
+
+================  ==========================================================================================
+``closed_form``   dictator ``(1+ρ)/2``; AND/OR ``1 - 2^{1-n}(1 - ((1+ρ)/2)^n)`` (Section 6.2–6.3); parity
+                  ``(1+ρ^n)/2``; constants 1 — any ``n``, exact for rational ``ρ``
+``fourier``       any truth table: ``Σ_k ρ^k W_k`` from the Walsh–Hadamard level weights (exact)
+``definition``    any truth table: ``2^{-n} Σ_x P(M_ρ f(x) = f(x))`` read off the mechanism matrix (exact)
+``counts``        symmetric rules by vote count: exact big-integer polynomials up to ``n = 400`` (rational ``ρ``),
+                  log-space sum of two binomials beyond (``O(n)`` per breakpoint, float)
+``levels``        symmetric rules: exact per-level Fourier weights (Krawtchouk), ``n ≤ 2000``
+``majority``      majority: the closed-form Fourier weights of ``Maj_n`` (O'Donnell Thm 5.19) summed in float —
+                  ``O(n)``, error ``≤ ε_mach · I[Maj_n]``; the default for large ``n``
+``recursion``     threshold rules ``f_θ``: the paper's memoised recursion (Section 6.1.1, Figure 1), ``O(n^3)``
+================  ==========================================================================================
+
+Examples
+--------
+>>> from privgeom import voting
+>>> voting.accuracy(voting.majority(3), "1/2")
+Fraction(45, 64)
+>>> voting.accuracy(voting.dictator(5), "1/3"), voting.accuracy(voting.conjunction(2), 0)
+(Fraction(2, 3), Fraction(5, 8))
+>>> round(voting.accuracy(voting.majority(100001), 0.5), 9)
+0.666667586
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+
+from .._errors import InvalidParameterError, SizeLimitError
+from .._numeric import Scalar
+from .._results import Result
+from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, parse_rho
+from ._counts import accuracy_counts, stability_counts
+from ._fourier import fourier, symmetric_level_coefficients
+from ._rules import Rule
+
+__all__ = [
+    "accuracy",
+    "stability",
+    "ACCURACY_METHODS",
+    "majority_accuracy_limit",
+    "majority_accuracy_bounds",
+    "MajorityAccuracy",
+    "paper_recursion_accuracy",
+    "RECURSION_MAX_N",
+]
+
+#: Largest electorate for the paper's recursion (``O(n^3)`` memoised states; recursion depth ``n``).
+RECURSION_MAX_N = 1000
+
+
+def _require_boolean(f: Rule) -> None:
+    if not f.is_boolean:
+        raise InvalidParameterError(f"accuracy is defined for voting rules with values ±1 (Section 6); {f.name} is real-valued")
+
+
+# ------------------------------------------------------------------------------------------------ closed forms
+def _dictator(f: Rule, r: Rho) -> Scalar:
+    return r.p
+
+
+def _and_or(f: Rule, r: Rho) -> Scalar:
+    if r.exact:
+        return 1 - Fraction(2, 2**f.n) * (1 - r.p**f.n)  # type: ignore[operator]
+    return 1 - 2.0 ** (1 - f.n) * (1 - float(r.p) ** f.n)
+
+
+def _parity(f: Rule, r: Rho) -> Scalar:
+    return (1 + r.rho**f.n) / 2  # type: ignore[operator]
+
+
+def _constant(f: Rule, r: Rho) -> Scalar:
+    return Fraction(1) if r.exact else 1.0
+
+
+#: Closed-form accuracies keyed by :attr:`Rule.kind`.
+CLOSED_FORMS: dict[str, Callable[[Rule, Rho], Scalar]] = {
+    "dictator": _dictator,
+    "and": _and_or,
+    "or": _and_or,
+    "parity": _parity,
+    "constant": _constant,
+}
+
+
+# ------------------------------------------------------------------------------------------------ majority
+def _majority_levels_stability(n: int, rho: float) -> float:
+    """``Stab_ρ[Maj_n] = Σ_{k odd} ρ^k W_k`` with ``W_1 = n (C(n-1, m)/2^{n-1})^2`` and
+    ``W_{k+2}/W_k = (n-k) k^2 / ((k+1)(k+2)(n-k-1))`` (from O'Donnell Theorem 5.19), all terms positive."""
+    if rho == 0:
+        return 0.0
+    m = (n - 1) // 2
+    log_i = float(log_binom_pmf(np.array([m]), n - 1, 0.5, 0.5)[0]) if n > 1 else 0.0
+    k = np.arange(1, n - 1, 2, dtype=float)
+    ratios = (n - k) * k * k / ((k + 1) * (k + 2) * (n - k - 1)) * (rho * rho)
+    terms = np.concatenate([[1.0], np.cumprod(ratios)]) * (n * math.exp(2 * log_i) * rho)
+    return math.fsum(terms.tolist())
+
+
+def majority_accuracy_limit(rho: Any) -> float:
+    """``lim_{n→∞} Acc(M_ρ Maj_n) = 1/2 + arcsin(ρ)/π`` (Sheppard; Lemma 7 and Equation (3) of the paper).
+
+    Examples
+    --------
+    >>> round(majority_accuracy_limit(0.5), 15)      # 1/2 + 1/6
+    0.666666666666667
+    """
+    return 0.5 + math.asin(float(parse_rho(rho).rho)) / math.pi
+
+
+@dataclass(frozen=True)
+class MajorityAccuracy(Result):
+    """Equation (3): ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n) ≤ 1/2 + arcsin(ρ)/π + O(1/(√(1-ρ²) √n))``.
+
+    ``scaled_gap = (accuracy - lower) · √(1-ρ²) · √n`` is the constant the ``O(·)`` realises at this ``n``; it tends
+    to 0, because the gap actually decays like ``1/n`` (``gap_times_n`` settles, e.g. near 0.092 at ``ρ = 1/2``).
+    """
+
+    n: int
+    rho: Scalar
+    accuracy: float
+    lower: float
+    gap: float
+    scaled_gap: float
+    gap_times_n: float
+    holds: bool
+
+    def summary(self) -> str:
+        return (
+            f"Acc(M_rho Maj_{self.n}) at rho = {self.rho}: {self.accuracy:.15g}; lower bound 1/2 + arcsin(rho)/pi = "
+            f"{self.lower:.15g}; gap {self.gap:.3e} (gap·sqrt(1-rho^2)·sqrt(n) = {self.scaled_gap:.4g}, gap·n = {self.gap_times_n:.4g}); "
+            f"Equation (3) lower bound {'holds' if self.holds else 'FAILS'}"
+        )
+
+
+def majority_accuracy_bounds(n: int, rho: Any) -> MajorityAccuracy:
+    """Exact accuracy of majority next to the arcsin bounds of Equation (3).
+
+    Examples
+    --------
+    >>> b = majority_accuracy_bounds(101, 0.5)
+    >>> b.holds, round(b.gap, 6)
+    (True, 0.000914)
+    """
+    from ._rules import majority
+
+    r = parse_rho(rho)
+    acc = float(accuracy(majority(n), r.to_float()))
+    low = majority_accuracy_limit(r.rho)
+    gap = acc - low
+    scaled = gap * math.sqrt(1 - float(r.rho) ** 2) * math.sqrt(n)
+    return MajorityAccuracy(n, r.rho, acc, low, gap, scaled, gap * n, gap >= -1e-15)
+
+
+# ------------------------------------------------------------------------------------------------ recursion
+def paper_recursion_accuracy(n: int, theta: int, rho: Any) -> Scalar:
+    """Accuracy of the threshold rule ``f_θ`` by the paper's memoised recursion (Section 6.1.1, Figure 1).
+
+    ``T_ρ f_θ(x) = (1+ρ)/2 · T_ρ f_{θ-x_n}(x_{-n}) + (1-ρ)/2 · T_ρ f_{θ+x_n}(x_{-n})``, memoised on
+    ``(voters left, +1 votes among them, threshold)`` for the profile ``x = (1,…,1,-1,…,-1)`` with ``c`` ones; then
+    ``Stab`` by Equation (2) and accuracy by Equation (1). Exact in Fractions for rational ``ρ``. Baseline only:
+    ``O(n^3)`` states.
+
+    Examples
+    --------
+    >>> paper_recursion_accuracy(3, 0, "1/2")
+    Fraction(45, 64)
+    """
+    if n > RECURSION_MAX_N:
+        raise SizeLimitError(f"the paper's recursion has O(n^3) states and depth n; n = {n} > {RECURSION_MAX_N}")
+    r = parse_rho(rho)
+    p, q = r.p, r.q
+    one: Scalar = Fraction(1) if r.exact else 1.0
+    zero: Scalar = Fraction(0) if r.exact else 0.0
+    memo: dict[tuple[int, int, int], Scalar] = {}
+
+    def T(m: int, ones: int, th: int) -> Scalar:  # P(y_1 + … + y_m > th), x = ones × (+1) then (m-ones) × (-1)
+        key = (m, ones, th)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if m == 0:
+            val = one if 0 > th else zero
+        else:
+            xm = -1 if ones < m else 1
+            rest = ones if xm == -1 else ones - 1
+            val = p * T(m - 1, rest, th - xm) + q * T(m - 1, rest, th + xm)  # type: ignore[operator]
+        memo[key] = val
+        return val
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 2 * n + 200))
+    try:
+        stab: Any = zero
+        for c in range(n + 1):
+            fx = 1 if 2 * c - n > theta else -1
+            weight = Fraction(math.comb(n, c), 2**n) if r.exact else math.comb(n, c) / 2**n
+            stab += weight * fx * (2 * T(n, c, theta) - 1)  # type: ignore[operator]
+    finally:
+        sys.setrecursionlimit(old)
+    return (1 + stab) / 2  # type: ignore[no-any-return]
+
+
+def _threshold_theta(f: Rule) -> int:
+    counts = f.counts
+    bps = f.breakpoints() if counts is not None else []
+    if counts is None or len(bps) != 1 or counts[0] != -1:
+        raise InvalidParameterError(f"the paper's recursion computes threshold rules f_theta; {f.name} is not one")
+    return 2 * bps[0] - f.n - 1  # value 1 iff c >= b iff 2c - n > 2b - n - 1
+
+
+# ------------------------------------------------------------------------------------------------ dispatch
+def _stab_fourier(f: Rule, r: Rho) -> Scalar:
+    return fourier(f).stability(r.rho if r.exact else float(r.rho))
+
+
+def _stab_levels(f: Rule, r: Rho) -> Scalar:
+    coeffs = symmetric_level_coefficients(f)
+    n = f.n
+    if r.exact:
+        return sum((r.rho**k * math.comb(n, k) * c * c for k, c in enumerate(coeffs)), Fraction(0))  # type: ignore[operator]
+    x = float(r.rho)
+    return math.fsum(x**k * math.comb(n, k) * float(c * c) for k, c in enumerate(coeffs))
+
+
+def _acc_definition(f: Rule, r: Rho) -> Scalar:
+    from ._mechanism import mechanism
+
+    M = mechanism(f, r.rho)
+    table = f.table()
+    row_of = {int(v): i for i, v in enumerate((1, -1))}
+    picks = M.matrix[[row_of[int(v)] for v in table], np.arange(table.shape[0])]
+    if M.exact:
+        return sum(picks.tolist(), Fraction(0)) / table.shape[0]
+    return math.fsum(picks.tolist()) / table.shape[0]
+
+
+ACCURACY_METHODS = ("auto", "closed_form", "fourier", "definition", "counts", "levels", "majority", "recursion")
+
+
+def _auto(f: Rule, r: Rho) -> str:
+    if f.kind in CLOSED_FORMS:
+        return "closed_form"
+    if f.is_symmetric:
+        if r.exact and f.exact and f.n <= EXACT_COUNTS_MAX_N:
+            return "counts"
+        return "majority" if f.kind == "majority" else "counts"
+    return "fourier"
+
+
+def accuracy(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
+    """``Acc(M_ρ f) = P_{x, M}[M_ρ f(x) = f(x)]`` under impartial culture (Section 6).
+
+    Parameters
+    ----------
+    f : Rule
+        A voting rule (values ``±1``).
+    rho : rational or float in [0, 1]
+        Correlation; rational values give Fractions wherever the method is exact.
+    method : str
+        One of :data:`ACCURACY_METHODS` (see the module documentation); ``"auto"`` picks a closed form, then exact
+        counts (symmetric, ``n ≤ 400``), then the majority Fourier sum or the log-space counts (large symmetric), then
+        the Fourier method (truth tables).
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.accuracy(voting.majority(5), "1/2", method="recursion") == voting.accuracy(voting.majority(5), "1/2")
+    True
+    >>> voting.accuracy(voting.tribes(2, 2), "1/2")      # Fourier on the truth table
+    Fraction(1425, 2048)
+    """
+    _require_boolean(f)
+    r = parse_rho(rho)
+    if method not in ACCURACY_METHODS:
+        raise InvalidParameterError(f"unknown accuracy method {method!r}; choose one of {', '.join(ACCURACY_METHODS)}")
+    chosen = _auto(f, r) if method == "auto" else method
+    if chosen == "closed_form":
+        if f.kind not in CLOSED_FORMS:
+            raise InvalidParameterError(f"no closed form for {f.name}; closed forms exist for {sorted(CLOSED_FORMS)}")
+        return CLOSED_FORMS[f.kind](f, r)
+    if chosen == "recursion":
+        return paper_recursion_accuracy(f.n, _threshold_theta(f), r.rho)
+    if chosen == "majority":
+        if f.kind != "majority":
+            raise InvalidParameterError(f"method 'majority' is the closed-form spectrum of Maj_n; {f.name} is not a majority")
+        return 0.5 + 0.5 * _majority_levels_stability(f.n, float(r.rho))
+    if chosen == "counts":
+        return accuracy_counts(f, r)
+    if chosen == "definition":
+        return _acc_definition(f, r)
+    stab = _stab_levels(f, r) if chosen == "levels" else _stab_fourier(f, r)
+    return (1 + stab) / 2  # type: ignore[operator,no-any-return]
+
+
+def stability(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
+    """Noise stability ``Stab_ρ[f] = E_{x, y ~ N_ρ x}[f(x) f(y)] = Σ_S ρ^{|S|} f̂(S)^2`` (Definition 9).
+
+    For voting rules ``Stab_ρ[f] = 2 Acc(M_ρ f) - 1`` (Equation (1)) and the accuracy methods apply; real-valued
+    functions use the Fourier weights (tables) or ``E[f T_ρ f]`` by count (symmetric, Equation (2)).
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.stability(voting.majority(3), "1/2")      # 3/4 ρ + 1/4 ρ^3
+    Fraction(13, 32)
+    """
+    r = parse_rho(rho)
+    if f.is_boolean:
+        return 2 * accuracy(f, r, method=method) - 1  # type: ignore[operator,no-any-return]
+    if method not in ("auto", "fourier", "counts", "levels"):
+        raise InvalidParameterError(f"method {method!r} is not available for real-valued functions; use fourier, counts or levels")
+    if f.is_symmetric and method != "fourier":
+        return _stab_levels(f, r) if method == "levels" else stability_counts(f, r)
+    return _stab_fourier(f, r)

@@ -1,0 +1,327 @@
+"""Influence, probabilistic influence (Definition 5) and welfare (Definitions 6–7) of the referendum paper.
+
+- Influence (Definition 4): ``I_i[f] = P_x[f(x^{i→1}) ≠ f(x^{i→-1})]``; for real-valued ``f`` the same quantity is
+  ``E_x[((f(x^{i→1}) - f(x^{i→-1}))/2)^2]``, which is what is computed (they agree for ``±1`` values). Via Fourier
+  ``I_i[f] = Σ_{S∋i} f̂(S)^2`` (O'Donnell Theorem 2.20).
+- Probabilistic influence (Definition 5): every voter casts ``x_j``; the noisy votes of the *other* voters are kept
+  (``y_j = z_j = x_j``, uniform by Fact 1), and voter ``i`` is re-noised **once for each of her two votes,
+  independently**: ``y_i ~ N_ρ(1)``, ``z_i ~ N_ρ(-1)``; ``I_i[M_ρ f] = E[((f(y) - f(z))/2)^2]``. So the pair
+  ``(y_i, z_i)`` is ``(1, -1)`` with probability ``p²``, ``(-1, 1)`` with ``q²`` and equal otherwise (then it
+  contributes 0), and Theorem 3 follows: ``I_i[M_ρ f] = (p² + q²) I_i[f] = (1+ρ²)/2 · I_i[f]``. The coupling matters —
+  :func:`probabilistic_influence` also evaluates the alternatives (``"shared"``: one keep/redraw coin and one redrawn
+  value for both votes, giving ``ρ I_i``; ``"same_flip"``: one flip coin for both, giving ``I_i``; ``"independent"``:
+  every voter's noise redrawn for ``y`` and ``z``), none of which satisfies Theorem 3.
+- Welfare (Definitions 6–7): ``w_x(f) = #{i: x_i = f(x)} - #{i: x_i ≠ f(x)} = f(x) Σ_i x_i``, ``W(f) = E_x[w_x(f)]``
+  and ``W(M_ρ f) = E_{x, M}[w_x(M_ρ f)]``. Lemma 10: ``W(f) = Σ_i f̂({i})``; Proposition 5: ``W(f) = I[f]`` for
+  monotone ``f``; Theorem 6: ``W(M_ρ f) = ρ W(f)``.
+
+Examples
+--------
+>>> from privgeom import voting
+>>> voting.influence(voting.majority(3))
+(Fraction(1, 2), Fraction(1, 2), Fraction(1, 2))
+>>> voting.probabilistic_influence(voting.majority(3), "1/2", 0)   # (1 + 1/4)/2 · 1/2
+Fraction(5, 16)
+>>> voting.welfare(voting.majority(3)), voting.welfare(voting.majority(3), "1/2")
+(Fraction(3, 2), Fraction(3, 4))
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .._errors import InvalidParameterError
+from .._numeric import Scalar
+from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, parse_rho
+from ._counts import noisy_counts
+from ._fourier import fourier, noise_table
+from ._rules import Rule, half, integer_form, popcounts
+
+__all__ = [
+    "influence",
+    "total_influence",
+    "probabilistic_influence",
+    "total_probabilistic_influence",
+    "welfare",
+    "COUPLINGS",
+    "coupling_table",
+]
+
+#: Couplings of the two re-noised votes of voter ``i`` understood by :func:`probabilistic_influence`.
+COUPLINGS = ("definition5", "shared", "same_flip", "independent")
+
+
+def _check_voter(f: Rule, i: Any) -> int:
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= int(i) < f.n:
+        raise InvalidParameterError(f"voter index {i!r} is out of range 0..{f.n - 1}")
+    return int(i)
+
+
+def _pair_terms(f: Rule) -> tuple[Scalar, ...]:
+    """``E_{x_{-i}}[((f(x^{i→1}) - f(x^{i→-1}))/2)^2]`` for every voter, from the truth table (Definition 4)."""
+    form = integer_form(f.table())
+    size = 1 << (f.n - 1)
+    if form is None:
+        cube = np.asarray(f.table(), float).reshape((2,) * f.n)
+        return tuple(float(np.mean(((half(cube, i, 0) - half(cube, i, 1)) / 2) ** 2)) for i in range(f.n))
+    nums, den = form
+    small = nums.dtype != object and int(np.max(np.abs(nums))) < 2**20
+    cube = nums.reshape((2,) * f.n) if small else nums.astype(object).reshape((2,) * f.n)
+    out: list[Scalar] = []
+    for i in range(f.n):
+        d = half(cube, i, 0) - half(cube, i, 1)
+        total = int(np.sum(d * d)) if small else sum(int(v) ** 2 for v in d.ravel().tolist() if v)
+        out.append(Fraction(total, 4 * size * den * den))
+    return tuple(out)
+
+
+def _symmetric_pair_term(f: Rule) -> Scalar:
+    """``E_{c' ~ Bin(n-1, 1/2)}[((v(c'+1) - v(c'))/2)^2]`` — only the breakpoints of ``v`` contribute."""
+    v = f.counts
+    assert v is not None
+    n = f.n
+    bps = f.breakpoints()
+    if f.exact:
+        form = integer_form(v)
+        assert form is not None
+        nums, den = form
+        total = sum(math.comb(n - 1, b - 1) * (int(nums[b]) - int(nums[b - 1])) ** 2 for b in bps)
+        return Fraction(total, 4 * den * den << (n - 1))
+    if not bps:
+        return 0.0
+    b = np.array(bps)
+    weights = np.exp(log_binom_pmf(b - 1, n - 1, 0.5, 0.5))
+    jumps = (np.asarray(v, float)[b] - np.asarray(v, float)[b - 1]) / 2
+    return math.fsum((weights * jumps**2).tolist())
+
+
+INFLUENCE_METHODS = ("auto", "definition", "fourier", "counts", "banzhaf")
+
+
+def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Any:
+    """Influence ``I_i[f]`` of voter ``i`` (Definition 4), or the tuple of all influences when ``i`` is None.
+
+    Parameters
+    ----------
+    method : {"auto", "definition", "fourier", "counts", "banzhaf"}
+        ``definition`` pairs the profiles of the truth table; ``fourier`` sums ``f̂(S)^2`` over ``S ∋ i``;
+        ``counts`` (symmetric rules, any ``n``) uses the binomial weights of the breakpoints — for majority
+        ``C(n-1, (n-1)/2)/2^{n-1}``; ``banzhaf`` (weighted majorities with integer weights, any ``n``) counts swings
+        with a generating function. ``auto``: counts, then banzhaf for weighted rules without a table, then definition.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.influence(voting.majority(101), 0) == Fraction(math.comb(100, 50), 2**100)
+    True
+    >>> voting.influence(voting.dictator(3, 2))
+    (Fraction(0, 1), Fraction(0, 1), Fraction(1, 1))
+    """
+    if method not in INFLUENCE_METHODS:
+        raise InvalidParameterError(f"unknown influence method {method!r}; choose one of {', '.join(INFLUENCE_METHODS)}")
+    if i is not None:
+        i = _check_voter(f, i)
+    chosen = method
+    if method == "auto":
+        if f.is_symmetric:
+            chosen = "counts"
+        elif f.kind == "weighted" and not f.has_table:
+            chosen = "banzhaf"
+        else:
+            chosen = "definition"
+    values: tuple[Scalar, ...]
+    if chosen == "counts":
+        if not f.is_symmetric:
+            raise InvalidParameterError(f"method 'counts' needs a symmetric rule; {f.name} is not")
+        values = (_symmetric_pair_term(f),) * f.n
+    elif chosen == "banzhaf":
+        from ._banzhaf import banzhaf
+
+        if f.kind != "weighted" or not f.is_monotone:
+            raise InvalidParameterError(f"method 'banzhaf' needs a weighted majority with non-negative weights; {f.name} is not")
+        params = f.params
+        quota = params["quota"]
+        if params.get("strict"):  # yes-weight > quota  <=>  yes-weight >= the next point of the weight lattice
+            den = math.lcm(*(Fraction(w).denominator for w in params["weights"]))
+            quota = Fraction(math.floor(Fraction(quota) * den) + 1, den)
+        values = banzhaf(params["weights"], quota).raw
+    elif chosen == "fourier":
+        values = fourier(f).influences()
+    else:
+        values = _pair_terms(f)
+    return values if i is None else values[i]
+
+
+def total_influence(f: Rule, *, method: str = "auto") -> Scalar:
+    """Total influence ``I[f] = Σ_i I_i[f]`` (Definition 4); ``I[Maj_n] ~ √(2/π) √n``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.total_influence(voting.majority(3)), voting.total_influence(voting.parity(4))
+    (Fraction(3, 2), Fraction(4, 1))
+    """
+    values = influence(f, method=method)
+    return _total(values, f.is_symmetric)
+
+
+def _total(values: tuple[Scalar, ...], symmetric: bool) -> Scalar:
+    if symmetric:  # every voter alike: one multiplication instead of n big-rational additions
+        return len(values) * values[0]
+    return sum(values, Fraction(0)) if all(isinstance(v, Fraction) for v in values) else math.fsum(map(float, values))
+
+
+def coupling_table(coupling: str, rho: Any) -> dict[tuple[int, int], Scalar]:
+    """Joint law of the two re-noised votes ``(y_i, z_i)`` of voter ``i`` (votes ``1`` and ``-1``) per coupling.
+
+    Examples
+    --------
+    >>> t = coupling_table("definition5", "1/2")
+    >>> t[(1, -1)], t[(-1, 1)], t[(1, 1)]
+    (Fraction(9, 16), Fraction(1, 16), Fraction(3, 16))
+    """
+    r = parse_rho(rho)
+    p, q, x = r.p, r.q, r.rho
+    if coupling == "definition5":  # y_i ~ N_rho(1) and z_i ~ N_rho(-1) independently
+        return {(1, -1): p * p, (-1, 1): q * q, (1, 1): p * q, (-1, -1): q * p}  # type: ignore[operator]
+    if coupling == "shared":  # one keep/redraw coin and one redrawn value for both
+        return {(1, -1): x, (-1, 1): 0 * x, (1, 1): (1 - x) / 2, (-1, -1): (1 - x) / 2}  # type: ignore[operator]
+    if coupling == "same_flip":  # one flip coin for both
+        return {(1, -1): p, (-1, 1): q, (1, 1): 0 * x, (-1, -1): 0 * x}  # type: ignore[operator]
+    raise InvalidParameterError(f"coupling {coupling!r} is not a per-voter coupling; choose one of {COUPLINGS[:3]}")
+
+
+def _independent(f: Rule, r: Rho) -> tuple[Scalar, ...]:
+    """Every coin re-drawn: ``E_x E[((f(y) - f(z))/2)^2]`` with ``y ~ N_ρ(x^{i→1})``, ``z ~ N_ρ(x^{i→-1})``
+    independent: ``(T(f²)(x^{i→1}) + T(f²)(x^{i→-1}) - 2 T f(x^{i→1}) T f(x^{i→-1})) / 4`` averaged over ``x``."""
+    from ._rules import from_truth_table
+
+    tf = noise_table(f, r).reshape((2,) * f.n)
+    table = f.table()
+    tf2 = noise_table(from_truth_table(table * table), r).reshape((2,) * f.n)
+    out: list[Scalar] = []
+    for i in range(f.n):
+        a, b = half(tf, i, 0), half(tf, i, 1)
+        a2, b2 = half(tf2, i, 0), half(tf2, i, 1)
+        terms = (a2 + b2 - 2 * a * b) / 4
+        if terms.dtype == object:
+            out.append(sum(terms.ravel().tolist(), Fraction(0)) / terms.size)
+        else:
+            out.append(math.fsum(terms.ravel().tolist()) / terms.size)
+    return tuple(out)
+
+
+def probabilistic_influence(f: Rule, rho: Any, i: int | None = None, *, coupling: str = "definition5") -> Any:
+    """Probabilistic influence ``I_i[M_ρ f]`` exactly as Definition 5 (tuple of all voters when ``i`` is None).
+
+    Parameters
+    ----------
+    coupling : str
+        ``"definition5"`` (default — the paper's definition: others' noisy votes kept, voter ``i`` re-noised once
+        for each of her votes, independently); the alternatives ``"shared"``, ``"same_flip"`` and
+        ``"independent"`` are provided to show that Theorem 3 depends on this choice.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> f = voting.majority(3)
+    >>> [voting.probabilistic_influence(f, "1/2", 0, coupling=c) for c in voting.COUPLINGS]
+    [Fraction(5, 16), Fraction(1, 4), Fraction(1, 2), Fraction(241, 512)]
+    """
+    if coupling not in COUPLINGS:
+        raise InvalidParameterError(f"unknown coupling {coupling!r}; choose one of {', '.join(COUPLINGS)}")
+    r = parse_rho(rho)
+    if i is not None:
+        i = _check_voter(f, i)
+    if coupling == "independent":
+        values = _independent(f, r)
+    else:
+        # Σ over the joint law of (y_i, z_i) of E_{x_{-i}}[((f(x_{-i}, y_i) - f(x_{-i}, z_i))/2)^2]: equal votes give 0,
+        # and both unequal pairs give E[((f(x^{i→1}) - f(x^{i→-1}))/2)^2]
+        law = coupling_table(coupling, r)
+        pair = (_symmetric_pair_term(f),) if f.is_symmetric else _pair_terms(f)
+        values = tuple(_combine([(w, 0 if a == b else v) for (a, b), w in law.items()], r.exact and isinstance(v, Fraction)) for v in pair)
+        if f.is_symmetric:
+            values = values * f.n
+    return values if i is None else values[i]
+
+
+def _combine(weighted: list[tuple[Scalar, Scalar]], exact: bool) -> Scalar:
+    if exact:
+        return sum((Fraction(w) * Fraction(v) for w, v in weighted), Fraction(0))
+    return math.fsum(float(w) * float(v) for w, v in weighted)
+
+
+def total_probabilistic_influence(f: Rule, rho: Any, *, coupling: str = "definition5") -> Scalar:
+    """``I[M_ρ f] = Σ_i I_i[M_ρ f]`` (Definition 5)."""
+    return _total(probabilistic_influence(f, rho, coupling=coupling), f.is_symmetric)
+
+
+WELFARE_METHODS = ("auto", "definition", "fourier", "counts", "theorem6")
+
+
+def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Scalar:
+    """Welfare ``W(M_ρ f) = E_{x, M}[#{i: x_i = M_ρ f(x)} - #{i: x_i ≠ M_ρ f(x)}]`` (Definitions 6–7); ``ρ = 1``
+    gives ``W(f)``.
+
+    Parameters
+    ----------
+    method : {"auto", "definition", "fourier", "counts", "theorem6"}
+        ``definition``: ``2^{-n} Σ_x (P(M f(x) = 1) - P(M f(x) = -1)) Σ_i x_i`` over the truth table;
+        ``fourier``: ``ρ Σ_i f̂({i})`` (Lemma 10 with Theorem 6); ``counts`` (symmetric): the same sum by vote count,
+        exact up to ``n = 400`` for ``ρ < 1`` and at any ``n`` for ``ρ = 1`` (only the breakpoints contribute);
+        ``theorem6``: ``ρ · W(f)``. ``auto`` takes counts for symmetric rules (theorem6 beyond ``n = 400`` when
+        ``ρ < 1``), else definition.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.welfare(voting.majority(5), "1/3") == voting.welfare(voting.majority(5)) / 3
+    True
+    >>> voting.welfare(voting.dictator(4)), voting.welfare(voting.parity(3))
+    (Fraction(1, 1), Fraction(0, 1))
+    """
+    if not f.is_boolean:
+        raise InvalidParameterError(f"welfare is defined for voting rules with values ±1 (Definition 6); {f.name} is real-valued")
+    if method not in WELFARE_METHODS:
+        raise InvalidParameterError(f"unknown welfare method {method!r}; choose one of {', '.join(WELFARE_METHODS)}")
+    r = parse_rho(rho)
+    chosen = method
+    if method == "auto":
+        if f.is_symmetric:
+            chosen = "counts" if (r.rho == 1 or f.n <= EXACT_COUNTS_MAX_N) else "theorem6"
+        else:
+            chosen = "definition"
+    if chosen == "theorem6":
+        base = welfare(f, 1, method="counts" if f.is_symmetric else "definition")
+        return r.rho * base if r.exact else float(r.rho) * float(base)  # type: ignore[operator]
+    if chosen == "fourier":
+        spec = fourier(f)
+        first = sum((spec.coefficient({i}) for i in range(f.n)), Fraction(0) if spec.exact else 0.0)
+        return r.rho * first if r.exact and spec.exact else float(r.rho) * float(first)  # type: ignore[operator]
+    n = f.n
+    if chosen == "counts":
+        if not f.is_symmetric:
+            raise InvalidParameterError(f"method 'counts' needs a symmetric rule; {f.name} is not")
+        if r.rho == 1:  # W(f) = n E[f(x) x_1] = (n/2) Σ_b (v(b) - v(b-1)) C(n-1, b-1) / 2^{n-1}
+            v = f.counts
+            assert v is not None
+            total = sum(int(v[b] - v[b - 1]) * math.comb(n - 1, b - 1) for b in f.breakpoints())
+            return Fraction(n * total, 2 << (n - 1)) if r.exact else n * total / float(2 << (n - 1))
+        tv = noisy_counts(f, r)
+        if tv.dtype == object:
+            return sum((Fraction(math.comb(n, c) * (2 * c - n), 1 << n) * tv[c] for c in range(n + 1)), Fraction(0))
+        weights = np.exp(log_binom_pmf(np.arange(n + 1), n, 0.5, 0.5))
+        return math.fsum((weights * (2 * np.arange(n + 1) - n) * tv).tolist())
+    # definition: E_x[(P(M f(x) = 1) - P(M f(x) = -1)) · (x_1 + … + x_n)]
+    signed = noise_table(f, r) if r.rho != 1 else f.table()
+    votes_sum = n - 2 * popcounts(n).astype(np.int64)
+    if signed.dtype == object:
+        return sum((s * v for s, v in zip(votes_sum.tolist(), signed.tolist())), Fraction(0)) / (1 << n)
+    if r.exact:
+        return Fraction(int(np.dot(votes_sum, signed.astype(np.int64))), 1 << n)
+    return math.fsum((votes_sum * np.asarray(signed, float)).tolist()) / (1 << n)

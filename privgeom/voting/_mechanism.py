@@ -1,0 +1,306 @@
+"""``M_ρ f`` as a matrix, its exact ε over the one-vote neighbour graph, and Remark 1's equality condition.
+
+``M_ρ f(x)`` outputs ``f(y)`` with ``y ~ N_ρ x`` (Definition 2 of the referendum paper). As a privgeom
+:class:`~privgeom.Mechanism` its inputs are the ``2^n`` profiles labelled as randomized-response bit strings (vote
+``+1`` ↔ ``"1"``, ``-1`` ↔ ``"0"``) in reverse lexicographic order — exactly the datasets of
+``privgeom.randomized_response(n, p)`` with ``p = (1+ρ)/2`` — and its rows are the values of ``f`` (``"1"`` then
+``"-1"``). Since ``M_ρ f = A · RR_n(p)`` with the deterministic post-processing ``A[r, y] = [f(y) = r]``, it lies in
+``closure(RR_n(p))``.
+
+Proposition 2: ``M_ρ f`` is ``ln((1+ρ)/(1-ρ))``-DP for every ``f``. Remark 1: the bound is attained iff some output
+``r`` has a non-empty level set ``{f = r}`` inside a half-cube ``{z_i = b}`` (then the ratio is exactly ``p/q``;
+otherwise every ratio ``(pA + qB)/(qA + pB)`` with ``A, B > 0`` is strictly smaller). :func:`epsilon` computes the
+exact ε — a :class:`~privgeom.LogRational` when ``ρ`` is rational.
+
+Examples
+--------
+>>> from privgeom import voting
+>>> M = voting.mechanism(voting.majority(3), "1/2")
+>>> M.inputs[:3], M.outputs, [str(v) for v in M.row("1")[:2]]
+(('111', '110', '101'), ('1', '-1'), ['27/32', '21/32'])
+>>> e = voting.epsilon(voting.majority(3), "1/2", method="table")
+>>> str(e.epsilon), str(e.bound), e.attains_bound, (e.profile, e.neighbour)
+('ln(11/5)', 'ln(3)', False, ('100', '000'))
+>>> voting.epsilon(voting.majority(3), "1/2").counts       # by vote count: one +1 vote against none
+(1, 0)
+>>> voting.epsilon(voting.dictator(3), "1/2").attains_bound
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .._errors import InvalidParameterError
+from .._numeric import LogRational, Scalar
+from .._results import Result
+from ..mechanisms import Mechanism, bit_strings
+from ._common import Rho, parse_rho
+from ._counts import epsilon_counts
+from ._fourier import apply_noise, apply_noise_integer, apply_noise_log
+from ._rules import Rule, half
+
+__all__ = ["mechanism", "epsilon", "VotingEpsilon", "remark1", "Remark1", "proposition2_bound", "output_values"]
+
+
+def output_values(f: Rule) -> list[Any]:
+    """Output labels' values: ``[1, -1]`` for a voting rule, else the distinct values in decreasing order."""
+    if f.is_boolean:
+        return [1, -1]
+    vals = f.counts if f.counts is not None else f.table()
+    return sorted(set(vals.tolist()), reverse=True)
+
+
+def _label(value: Any) -> str:
+    return str(value)
+
+
+def mechanism(f: Rule, rho: Any) -> Mechanism:
+    """``M_ρ f`` as a column-stochastic matrix: ``M[r, x] = P(f(y) = r)``, ``y ~ N_ρ x`` (Definition 2).
+
+    Inputs: the profiles, labelled and ordered as the datasets of ``privgeom.randomized_response(n, (1+ρ)/2)``;
+    outputs: ``"1"`` and ``"-1"`` (both rows always present). Exact (Fractions) for rational ``ρ``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> print(voting.mechanism(voting.dictator(2), "1/2"))
+                  11       10       01       00
+          1      3/4      3/4      1/4      1/4
+         -1      1/4      1/4      3/4      3/4
+    """
+    r = parse_rho(rho)
+    table = f.table()
+    values = output_values(f)
+    n = f.n
+    if r.exact:
+        rows = np.empty((len(values), table.shape[0]), dtype=object)
+        for k, value in enumerate(values):
+            nums, den = apply_noise_integer((table == value).astype(np.int64), n, r.a, r.b)
+            rows[k] = [Fraction(int(v), den) for v in nums]
+        return Mechanism(rows, bit_strings(n), [_label(v) for v in values], exact=True)
+    rows_f = np.stack([apply_noise((table == value).astype(float), n, float(r.p), float(r.q)) for value in values])
+    return Mechanism(rows_f, bit_strings(n), [_label(v) for v in values], exact=False)
+
+
+def proposition2_bound(rho: Any) -> LogRational | float:
+    """``ln((1+ρ)/(1-ρ))`` (Proposition 2): exact for rational ``ρ < 1``, ``inf`` at ``ρ = 1``.
+
+    Examples
+    --------
+    >>> str(proposition2_bound("1/2"))
+    'ln(3)'
+    """
+    r = parse_rho(rho)
+    if r.rho == 1:
+        return math.inf
+    if r.exact:
+        return LogRational((1 + r.rho) / (1 - r.rho))  # type: ignore[arg-type]
+    return math.log1p(float(r.rho)) - math.log1p(-float(r.rho))
+
+
+@dataclass(frozen=True)
+class VotingEpsilon(Result):
+    """Exact ε of ``M_ρ f`` over profiles differing in one vote, with the witness attaining it.
+
+    ``ratio = P(M_ρ f(profile) = output) / P(M_ρ f(neighbour) = output) = e^ε``. The ``table`` method names the two
+    profiles as bit strings; the ``counts`` method (symmetric rules) names their numbers of ``+1`` votes.
+    """
+
+    rule: str
+    n: int
+    rho: Scalar
+    epsilon: LogRational | float
+    bound: LogRational | float
+    attains_bound: bool
+    exact: bool
+    method: str
+    output: str
+    ratio: Scalar
+    profile: str | None = None
+    neighbour: str | None = None
+    counts: tuple[int, int] | None = None
+
+    def __float__(self) -> float:
+        return float(self.epsilon)
+
+    def summary(self) -> str:
+        where = (
+            f"between profiles {self.profile} and {self.neighbour}"
+            if self.profile is not None
+            else (f"between {self.counts[0]} and {self.counts[1]} votes +1" if self.counts is not None else "everywhere")
+        )
+        verdict = "attains" if self.attains_bound else "is below"
+        mode = "exact" if self.exact else "float"
+        return (
+            f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.epsilon)} ({mode}, {self.method}; output "
+            f"{self.output} {where}); it {verdict} Proposition 2's bound ln((1+rho)/(1-rho)) = {_log_text(self.bound)}"
+        )
+
+
+def _log_text(value: LogRational | float) -> str:
+    if not isinstance(value, LogRational):
+        return f"{float(value):.12g}"
+    text = str(value) if len(str(value.ratio)) <= 40 else f"ln(a/b with {len(str(value.ratio.numerator))}-digit integers)"
+    return f"{text} = {float(value):.12g}"
+
+
+def _result(f: Rule, r: Rho, ratio: Scalar, method: str, output: Any, **where: Any) -> VotingEpsilon:
+    bound = proposition2_bound(r.rho)
+    if isinstance(ratio, Fraction):
+        eps: LogRational | float = LogRational(ratio)
+        attains = isinstance(bound, LogRational) and ratio == bound.ratio
+        exact = True
+    else:
+        eps = math.log(ratio) if ratio != math.inf else math.inf
+        attains = math.isclose(float(eps), float(bound), rel_tol=1e-9, abs_tol=1e-12)
+        exact = False
+    return VotingEpsilon(f.name, f.n, r.rho, eps, bound, attains, exact, method, _label(output), ratio, **where)
+
+
+def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
+    n = f.n
+    table = f.table()
+    values = [v for v in output_values(f) if np.any(table == v)]
+    index = np.arange(table.shape[0]).reshape((2,) * n)
+    best = -1.0
+    found: list[tuple[Any, int, np.ndarray]] = []  # (output, voter, log-ratios along that voter's edges)
+    logs_by_value = {}
+    for value in values:
+        logs = np.where(table == value, 0.0, -np.inf)
+        L = apply_noise_log(logs, n, r.log_p, r.log_q).reshape((2,) * n)
+        logs_by_value[value] = L
+        for i in range(n):
+            d = (half(L, i, 0) - half(L, i, 1)).ravel()
+            top = float(np.max(np.abs(d)))
+            if top > best + 1e-9 * max(1.0, best):
+                best, found = top, []
+            if top >= best - 1e-9 * max(1.0, best):
+                found.append((value, i, d))
+    cands = []  # (value, x with the larger probability, its neighbour)
+    tol = 1e-9 * max(1.0, best)
+    for value, i, d in found:
+        j0 = half(index, i, 0).ravel()
+        j1 = half(index, i, 1).ravel()
+        for k in np.nonzero(np.abs(d) >= best - tol)[0]:
+            cands.append((value, int(j0[k]), int(j1[k])) if d[k] >= 0 else (value, int(j1[k]), int(j0[k])))
+    labels = bit_strings(n)
+    if not r.exact:
+        value, hi, lo = cands[0]
+        L = logs_by_value[value].ravel()
+        return _result(f, r, math.exp(float(L[hi] - L[lo])), "table", value, profile=labels[hi], neighbour=labels[lo])
+    nums = {value: apply_noise_integer((table == value).astype(np.int64), n, r.a, r.b)[0] for value in {c[0] for c in cands}}
+    top_ratio: Fraction | None = None
+    witness = cands[0]
+    for value, hi, lo in cands:
+        ratio = Fraction(int(nums[value][hi]), int(nums[value][lo]))
+        if top_ratio is None or ratio > top_ratio:
+            top_ratio, witness = ratio, (value, hi, lo)
+    assert top_ratio is not None
+    return _result(f, r, top_ratio, "table", witness[0], profile=labels[witness[1]], neighbour=labels[witness[2]])
+
+
+def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
+    rec = epsilon_counts(f, r)
+    c = rec.lower
+    pair = (c + 1, c) if rec.increasing else (c, c + 1)
+    return _result(f, r, rec.ratio, "counts", rec.output, counts=pair)
+
+
+EPSILON_METHODS = ("auto", "table", "counts")
+
+
+def epsilon(f: Rule, rho: Any, *, method: str = "auto") -> VotingEpsilon:
+    """Exact ε of ``M_ρ f``: ``max ln(P(M_ρ f(x) = r) / P(M_ρ f(x') = r))`` over profiles ``x, x'`` differing in one
+    vote and outputs ``r`` (Definition 3), next to Proposition 2's bound ``ln((1+ρ)/(1-ρ))``.
+
+    Parameters
+    ----------
+    method : {"auto", "table", "counts"}
+        ``table`` works on the ``2^n`` profiles (any rule, exact integers located by a log-space float pass);
+        ``counts`` on vote counts (symmetric rules, any ``n``: exact up to ``n = 400`` for rational ``ρ``, log space
+        beyond, no underflow). ``auto`` uses counts for symmetric rules.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> e = voting.epsilon(voting.majority(100001), 0.5)        # log space, no underflow at the extreme counts
+    >>> e.method, e.counts, round(float(e.epsilon), 9)
+    ('counts', (100000, 100001), 0.510841623)
+    >>> round(math.log((1 + 0.5**2) / (1 - 0.5**2)), 9)           # its large-n limit, below ln 3
+    0.510825624
+    """
+    r = parse_rho(rho)
+    if method not in EPSILON_METHODS:
+        raise InvalidParameterError(f"unknown epsilon method {method!r}; choose one of {', '.join(EPSILON_METHODS)}")
+    values = output_values(f)
+    if len(values) < 2 or r.rho == 0:  # constant rule or pure noise: every column is the same distribution
+        one = Fraction(1) if r.exact else 1.0
+        return _result(f, r, one, "constant", values[0])
+    if r.rho == 1:
+        return _result(f, r, math.inf, "deterministic", values[0])
+    if f.kind in ("dictator", "parity") and not (method == "table" or (method == "auto" and f.has_table and f.n <= 12)):
+        # closed forms: Remark 1 (dictator) and P(parity(y) = ±1 | x) = (1 ± ρ^n χ(x))/2
+        ratio = r.p / r.q if f.kind == "dictator" else (1 + r.rho**f.n) / (1 - r.rho**f.n)  # type: ignore[operator]
+        return _result(f, r, ratio, "closed_form", 1)
+    if method == "counts" or (method == "auto" and f.is_symmetric):
+        return _counts_epsilon(f, r)
+    return _table_epsilon(f, r)
+
+
+@dataclass(frozen=True)
+class Remark1(Result):
+    """Remark 1's condition: some output ``r`` with ``∅ ≠ {z : f(z) = r} ⊆ {z : z_i = b}``."""
+
+    rule: str
+    holds: bool
+    output: str | None = None
+    vote: int | None = None
+    voter: int | None = None
+
+    def summary(self) -> str:
+        if not self.holds:
+            return f"{self.rule}: no level set lies in a half-cube, so epsilon < ln((1+rho)/(1-rho)) for 0 < rho < 1 (Remark 1)"
+        return (
+            f"{self.rule}: every profile with output {self.output} has voter {self.voter} voting {self.vote:+d}, so "
+            "epsilon = ln((1+rho)/(1-rho)) for 0 < rho < 1 (Remark 1)"
+        )
+
+
+def remark1(f: Rule) -> Remark1:
+    """Decide Remark 1's equality condition (the exact iff: ``ε = ln((1+ρ)/(1-ρ))`` for ``0 < ρ < 1``).
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.remark1(voting.conjunction(4)).holds, voting.remark1(voting.majority(3)).holds
+    (True, False)
+    """
+    if f.kind == "dictator" and not f.has_table:
+        return Remark1(f.name, True, "1", 1, int(f.params["i"]))
+    if f.is_symmetric:
+        v = f.counts
+        assert v is not None
+        for value in output_values(f):
+            level = set(np.nonzero(v == value)[0].tolist())
+            if level == {f.n}:
+                return Remark1(f.name, True, _label(value), 1, 0)
+            if level == {0}:
+                return Remark1(f.name, True, _label(value), -1, 0)
+        return Remark1(f.name, False)
+    cube = f.cube()
+    for value in output_values(f):
+        ind = cube == value
+        if not np.any(ind):
+            continue
+        for i in range(f.n):
+            if not np.any(half(ind, i, 1)):
+                return Remark1(f.name, True, _label(value), 1, i)
+            if not np.any(half(ind, i, 0)):
+                return Remark1(f.name, True, _label(value), -1, i)
+    return Remark1(f.name, False)

@@ -1,0 +1,639 @@
+"""Two-candidate voting rules ``f: {-1, 1}^n → {-1, 1}`` (and real-valued functions on the cube).
+
+Votes are ``+1`` / ``-1``; a *profile* is one vote per voter. Profiles are ordered exactly like the datasets of
+:func:`privgeom.randomized_response`: as bit strings with vote ``+1`` ↔ bit ``"1"`` and ``-1`` ↔ ``"0"``, in reverse
+lexicographic order (``11…1`` first, ``00…0`` last). Internally profile number ``j`` has voter ``i`` voting ``-1``
+exactly when bit ``n-1-i`` of ``j`` is set, so ``table.reshape((2,)*n)`` has one axis per voter (index 0 = ``+1``).
+
+Two representations:
+
+- a **truth table** (``2^n`` values), for any rule while ``2^n`` fits in memory (:class:`~privgeom.SizeLimitError`
+  beyond; tables of named rules such as a dictator or a weighted majority are built only when needed);
+- for **symmetric** rules (the value depends only on the number ``c`` of ``+1`` votes), the ``n+1`` values per count,
+  so that electorates of ``10^5`` voters and more are handled without any table.
+
+The standard rules follow Appendix B of the referendum paper (Evren & Vepakomma) and O'Donnell's *Analysis of
+Boolean Functions*.
+
+Examples
+--------
+>>> f = majority(3)
+>>> f.is_symmetric, f.counts.tolist(), f("110"), f((-1, -1, 1))
+(True, [-1, -1, 1, 1], 1, -1)
+>>> f.table().tolist()
+[1, 1, 1, -1, 1, -1, -1, -1]
+>>> threshold(4, 0).counts.tolist()   # ties go to -1
+[-1, -1, -1, 1, 1]
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._numeric import MAX_DENSE_ENTRIES, MAX_EXACT_ENTRIES, is_exact_scalar, parse_scalar, readonly
+from ..mechanisms import bit_strings
+
+__all__ = [
+    "Rule",
+    "majority",
+    "dictator",
+    "conjunction",
+    "disjunction",
+    "threshold",
+    "weighted_majority",
+    "weighted_threshold",
+    "tribes",
+    "parity",
+    "constant",
+    "symmetric",
+    "from_truth_table",
+    "from_function",
+    "popcounts",
+    "profile_index",
+    "half",
+    "integer_form",
+    "MAX_TABLE_BITS",
+    "MAX_CALLABLE_BITS",
+]
+
+#: Largest number of voters for which a truth table is built (``2^26`` entries, the float limit of privgeom).
+MAX_TABLE_BITS = int(math.log2(MAX_DENSE_ENTRIES))
+#: Largest number of voters for which a Python callable is evaluated on every profile.
+MAX_CALLABLE_BITS = 20
+
+
+def _check_n(n: Any, *, name: str = "n", minimum: int = 1) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise InvalidTypeError(f"{name} must be an integer, got {n!r}")
+    if int(n) < minimum:
+        raise InvalidParameterError(f"{name} must be >= {minimum}, got {n}")
+    return int(n)
+
+
+def _check_table_size(n: int, *, exact_objects: bool, what: str) -> None:
+    limit_bits = int(math.log2(MAX_EXACT_ENTRIES)) if exact_objects else MAX_TABLE_BITS
+    if n > limit_bits:
+        raise SizeLimitError(
+            f"{what} needs a truth table of 2^{n} profiles (limit 2^{limit_bits}); refused before allocating — "
+            "symmetric rules (majority, threshold, AND, OR, parity) work by vote count at any n"
+        )
+
+
+def popcounts(n: int) -> np.ndarray:
+    """Number of ``-1`` votes of each profile, in profile order (``0`` for ``11…1`` first).
+
+    Examples
+    --------
+    >>> popcounts(3).tolist()
+    [0, 1, 1, 2, 1, 2, 2, 3]
+    """
+    pc = np.zeros(1, dtype=np.int32)
+    for _ in range(n):
+        pc = np.concatenate([pc, pc + 1])
+    return pc
+
+
+def half(cube: np.ndarray, i: int, vote_index: int) -> np.ndarray:
+    """The sub-cube where voter ``i`` votes ``+1`` (``vote_index`` 0) or ``-1`` (1), always as an array."""
+    return np.atleast_1d(np.take(cube, vote_index, axis=i))
+
+
+def profile_index(profile: Any, n: int) -> int:
+    """Position of a profile (bit string ``"101"`` or votes ``(1, -1, 1)``) in the profile order."""
+    if isinstance(profile, str):
+        if len(profile) != n or set(profile) - {"0", "1"}:
+            raise InvalidParameterError(f"profile {profile!r} is not a bit string of length {n}")
+        bits = [1 if ch == "0" else 0 for ch in profile]
+    else:
+        try:
+            votes = [int(v) for v in profile]
+        except (TypeError, ValueError):
+            raise InvalidTypeError(f"a profile is a bit string or a sequence of votes +1/-1, got {profile!r}") from None
+        if len(votes) != n or any(v not in (-1, 1) for v in votes):
+            raise InvalidParameterError(f"profile {profile!r} is not a sequence of {n} votes in {{-1, 1}}")
+        bits = [1 if v == -1 else 0 for v in votes]
+    j = 0
+    for b in bits:
+        j = (j << 1) | b
+    return j
+
+
+def _count_ones(profile: Any, n: int) -> int:
+    """Number of ``+1`` votes of a profile (validated like :func:`profile_index`, without building an index)."""
+    if isinstance(profile, str):
+        if len(profile) != n or set(profile) - {"0", "1"}:
+            raise InvalidParameterError(f"profile {profile[:40]!r} is not a bit string of length {n}")
+        return profile.count("1")
+    try:
+        votes = [int(v) for v in profile]
+    except (TypeError, ValueError):
+        raise InvalidTypeError(f"a profile is a bit string or a sequence of votes +1/-1, got {profile!r}") from None
+    if len(votes) != n or any(v not in (-1, 1) for v in votes):
+        raise InvalidParameterError(f"profile {profile!r} is not a sequence of {n} votes in {{-1, 1}}")
+    return votes.count(1)
+
+
+def _normalise_values(values: Iterable[Any], *, name: str) -> np.ndarray:
+    """int64 (all integers), object array of Fractions (other rationals) or float64 (any float)."""
+    raw = list(values)
+    if not raw:
+        raise InvalidParameterError(f"{name} is empty")
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in raw):
+        return np.array([int(v) for v in raw], dtype=np.int64)
+    parsed = [parse_scalar(v, name=name) for v in raw]
+    if all(isinstance(v, Fraction) for v in parsed):
+        if all(v.denominator == 1 for v in parsed):  # type: ignore[union-attr]
+            return np.array([int(v) for v in parsed], dtype=np.int64)
+        out = np.empty(len(parsed), dtype=object)
+        out[:] = parsed
+        return out
+    return np.array([float(v) for v in parsed], dtype=float)
+
+
+def integer_form(values: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """``(numerators, D)`` with ``values = numerators / D`` for exact arrays (``None`` for float arrays)."""
+    if values.dtype.kind in "iu":
+        return values.astype(np.int64), 1
+    if values.dtype == object:
+        den = 1
+        for v in values.ravel():
+            den = den * v.denominator // math.gcd(den, v.denominator)
+        nums = np.empty(values.shape, dtype=object)
+        nums.ravel()[:] = [int(v * den) for v in values.ravel()]
+        return nums, den
+    return None
+
+
+class Rule:
+    """A function ``f: {-1, 1}^n → R`` on vote profiles; a *voting rule* when its values are ``±1``.
+
+    Build rules with the factories (:func:`majority`, :func:`dictator`, :func:`from_truth_table`, …) rather than
+    directly. A rule is immutable; its truth table is computed on first use and cached.
+
+    Attributes
+    ----------
+    n : int
+        Number of voters.
+    name : str
+        Readable name, e.g. ``"majority(5)"``.
+    kind : str
+        ``"majority"``, ``"threshold"``, ``"dictator"``, ``"and"``, ``"or"``, ``"parity"``, ``"constant"``,
+        ``"weighted"``, ``"tribes"``, ``"symmetric"``, ``"table"``, ``"callable"`` or ``"noisy"``; used to dispatch
+        closed forms.
+    params : dict
+        The parameters of the factory (``theta``, ``i``, ``weights`` …).
+    """
+
+    __slots__ = ("_n", "_name", "_kind", "_params", "_counts", "_table", "_builder", "_monotone", "_boolean")
+
+    def __init__(
+        self,
+        n: int,
+        *,
+        name: str,
+        kind: str,
+        params: Mapping[str, Any] | None = None,
+        counts: np.ndarray | None = None,
+        table: np.ndarray | None = None,
+        builder: Callable[[], np.ndarray] | None = None,
+        monotone: bool | None = None,
+    ) -> None:
+        self._n = _check_n(n)
+        self._name = name
+        self._kind = kind
+        self._params = dict(params or {})
+        if counts is not None and len(counts) != self._n + 1:
+            raise InvalidParameterError(f"a symmetric rule on {n} voters needs {n + 1} values per count, got {len(counts)}")
+        if table is not None and len(table) != 1 << self._n:
+            raise InvalidParameterError(f"a truth table on {n} voters needs {1 << self._n} values, got {len(table)}")
+        self._counts = None if counts is None else readonly(counts)
+        self._table = None if table is None else readonly(table)
+        self._builder = builder
+        self._monotone = monotone
+        self._boolean: bool | None = True if (builder is not None and table is None and counts is None) else None  # builders give ±1
+
+    # ------------------------------------------------------------------------------------------- attributes
+    @property
+    def n(self) -> int:
+        """Number of voters."""
+        return self._n
+
+    @property
+    def name(self) -> str:
+        """Readable name of the rule."""
+        return self._name
+
+    @property
+    def kind(self) -> str:
+        """Family of the rule (dispatch key for closed forms)."""
+        return self._kind
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Parameters of the factory that built the rule (a copy)."""
+        return dict(self._params)
+
+    @property
+    def is_symmetric(self) -> bool:
+        """True when the rule is stored by vote count (its value depends only on the number of ``+1`` votes)."""
+        return self._counts is not None
+
+    @property
+    def counts(self) -> np.ndarray | None:
+        """Value per number ``c = 0..n`` of ``+1`` votes (read-only), or ``None`` for non-symmetric rules."""
+        return self._counts
+
+    def _values(self) -> np.ndarray:
+        return self._counts if self._counts is not None else self.table()
+
+    @property
+    def exact(self) -> bool:
+        """True when every value is rational (integers or Fractions); tables built on demand hold ``±1``."""
+        if self._counts is not None:
+            return self._counts.dtype != float
+        if self._table is not None:
+            return self._table.dtype != float
+        return True
+
+    @property
+    def is_boolean(self) -> bool:
+        """True when every value is ``+1`` or ``-1`` (a social choice function)."""
+        if self._boolean is None:
+            vals = self._values()
+            self._boolean = bool(np.all((vals == 1) | (vals == -1)))
+        return self._boolean
+
+    @property
+    def has_table(self) -> bool:
+        """True when the truth table is (or can be) held in memory."""
+        if self._table is not None:
+            return True
+        return self._n <= (int(math.log2(MAX_EXACT_ENTRIES)) if self._object_values() else MAX_TABLE_BITS)
+
+    def _object_values(self) -> bool:
+        return self._counts is not None and self._counts.dtype == object
+
+    def table(self) -> np.ndarray:
+        """The ``2^n`` values in profile order (``11…1`` first), read-only; built on first use.
+
+        Raises
+        ------
+        SizeLimitError
+            When ``2^n`` values would not fit in memory.
+        """
+        if self._table is None:
+            _check_table_size(self._n, exact_objects=self._object_values(), what=self._name)
+            if self._counts is not None:
+                built = self._counts[self._n - popcounts(self._n)]
+            elif self._builder is not None:
+                built = self._builder()
+            else:  # pragma: no cover - every factory gives one of the three
+                raise InvalidParameterError(f"{self._name} has neither a table nor counts")
+            self._table = readonly(np.asarray(built))
+        return self._table
+
+    def cube(self) -> np.ndarray:
+        """The truth table reshaped to ``(2,)*n``: axis ``i`` is voter ``i``, index 0 is vote ``+1``."""
+        return self.table().reshape((2,) * self._n)
+
+    @property
+    def is_monotone(self) -> bool:
+        """True when changing any vote from ``-1`` to ``+1`` never lowers the value."""
+        if self._monotone is None:
+            if self._counts is not None:
+                self._monotone = bool(np.all(self._counts[1:] >= self._counts[:-1]))
+            else:
+                cube = self.cube()
+                self._monotone = all(
+                    bool(np.all(half(cube, i, 0) >= half(cube, i, 1))) for i in range(self._n)
+                )
+        return self._monotone
+
+    def breakpoints(self) -> list[int]:
+        """For symmetric rules: the counts ``b`` with ``value(b) ≠ value(b-1)`` (empty for a constant)."""
+        if self._counts is None:
+            raise InvalidParameterError(f"{self._name} is not stored by vote count")
+        c = self._counts
+        return [int(b) for b in np.nonzero(c[1:] != c[:-1])[0] + 1]
+
+    def labels(self) -> list[str]:
+        """The profiles as bit strings, in order (``bit_strings(n)``)."""
+        return bit_strings(self._n)
+
+    def __call__(self, profile: Any) -> Any:
+        """Value on one profile (bit string such as ``"110"`` or votes such as ``(1, 1, -1)``)."""
+        if self._counts is not None:  # only the number of +1 votes matters
+            value = self._counts[_count_ones(profile, self._n)]
+        else:
+            value = self.table()[profile_index(profile, self._n)]
+        return value.item() if isinstance(value, np.generic) else value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rule):
+            return NotImplemented
+        if self._n != other._n:
+            return False
+        if self._counts is not None and other._counts is not None:
+            return bool(np.all(self._counts == other._counts))
+        return bool(np.all(self.table() == other.table()))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Rule({self._name})"
+
+
+# ------------------------------------------------------------------------------------------- factories
+def _sym(n: int, values: Sequence[int] | np.ndarray, *, name: str, kind: str, **params: Any) -> Rule:
+    return Rule(n, name=name, kind=kind, params=params, counts=np.asarray(values, dtype=np.int64))
+
+
+def majority(n: int) -> Rule:
+    """``Maj_n(x) = sign(x_1 + … + x_n)`` for odd ``n`` (Appendix B of the paper).
+
+    Examples
+    --------
+    >>> majority(5).counts.tolist()
+    [-1, -1, -1, 1, 1, 1]
+    """
+    n = _check_n(n)
+    if n % 2 == 0:
+        raise InvalidParameterError(f"majority needs an odd number of voters, got n = {n}; use threshold({n}, 0) (ties to -1)")
+    return _sym(n, [1 if 2 * c > n else -1 for c in range(n + 1)], name=f"majority({n})", kind="majority")
+
+
+def threshold(n: int, theta: Any = 0) -> Rule:
+    """``f_θ(x) = 1`` if ``x_1 + … + x_n > θ`` else ``-1`` (Section 6.1.1; majority with ties to ``-1`` is ``f_0``).
+
+    Examples
+    --------
+    >>> threshold(3, 1).counts.tolist()    # sum > 1 means all three vote +1
+    [-1, -1, -1, 1]
+    """
+    n = _check_n(n)
+    th = parse_scalar(theta, name="theta")
+    values = [1 if 2 * c - n > th else -1 for c in range(n + 1)]
+    return _sym(n, values, name=f"threshold({n}, theta={th})", kind="threshold", theta=th)
+
+
+def conjunction(n: int) -> Rule:
+    """``AND_n``: ``1`` iff every voter votes ``1`` (Appendix B).
+
+    Examples
+    --------
+    >>> conjunction(2).table().tolist()
+    [1, -1, -1, -1]
+    """
+    n = _check_n(n)
+    return _sym(n, [1 if c == n else -1 for c in range(n + 1)], name=f"and({n})", kind="and")
+
+
+def disjunction(n: int) -> Rule:
+    """``OR_n``: ``-1`` iff every voter votes ``-1`` (Appendix B).
+
+    Examples
+    --------
+    >>> disjunction(2).table().tolist()
+    [1, 1, 1, -1]
+    """
+    n = _check_n(n)
+    return _sym(n, [1 if c >= 1 else -1 for c in range(n + 1)], name=f"or({n})", kind="or")
+
+
+def parity(n: int) -> Rule:
+    """``χ_[n](x) = x_1 x_2 ⋯ x_n`` (the Fourier character of the whole electorate).
+
+    Examples
+    --------
+    >>> parity(2).table().tolist()
+    [1, -1, -1, 1]
+    """
+    n = _check_n(n)
+    return _sym(n, [1 if (n - c) % 2 == 0 else -1 for c in range(n + 1)], name=f"parity({n})", kind="parity")
+
+
+def constant(n: int, value: int = 1) -> Rule:
+    """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private)."""
+    n = _check_n(n)
+    if value not in (-1, 1):
+        raise InvalidParameterError(f"a constant voting rule takes the value 1 or -1, got {value!r}")
+    return _sym(n, [value] * (n + 1), name=f"constant({n}, {value})", kind="constant", value=value)
+
+
+def symmetric(values: Iterable[Any], *, name: str | None = None) -> Rule:
+    """A symmetric rule given by its value for each number ``c = 0..n`` of ``+1`` votes.
+
+    Examples
+    --------
+    >>> symmetric([-1, 1, -1]).table().tolist()     # 1 iff exactly one of two voters votes +1
+    [-1, 1, 1, -1]
+    """
+    vals = _normalise_values(values, name="values by count")
+    n = len(vals) - 1
+    if n < 1:
+        raise InvalidParameterError("a symmetric rule needs n + 1 >= 2 values (one per count of +1 votes)")
+    return Rule(n, name=name or f"symmetric({n})", kind="symmetric", counts=vals)
+
+
+def dictator(n: int, i: int = 0) -> Rule:
+    """The dictatorship of voter ``i``: ``f(x) = x_i`` (Appendix B).
+
+    Examples
+    --------
+    >>> dictator(2, 1).table().tolist()
+    [1, -1, 1, -1]
+    """
+    n = _check_n(n)
+    i = _check_n(i, name="i", minimum=0)
+    if i >= n:
+        raise InvalidParameterError(f"voter index i = {i} is out of range 0..{n - 1}")
+
+    def build() -> np.ndarray:
+        j = np.arange(1 << n, dtype=np.int64)
+        return np.where((j >> (n - 1 - i)) & 1, -1, 1).astype(np.int64)
+
+    if n == 1:
+        return Rule(1, name="dictator(1, i=0)", kind="dictator", params={"i": 0}, counts=np.array([-1, 1], dtype=np.int64))
+    return Rule(n, name=f"dictator({n}, i={i})", kind="dictator", params={"i": i}, builder=build, monotone=True)
+
+
+def _weights(weights: Iterable[Any]) -> tuple[list[Any], bool]:
+    raw = list(weights)
+    if not raw:
+        raise InvalidParameterError("weights must list one weight per voter, got an empty list")
+    exact = all(is_exact_scalar(w) for w in raw)
+    return [parse_scalar(w, name="weight", exact=exact) for w in raw], exact
+
+
+def _weighted(weights: Iterable[Any], quota: Any, strict: bool, *, name: str, params: dict[str, Any]) -> Rule:
+    ws, exact = _weights(weights)
+    n = len(ws)
+    qv = parse_scalar(quota, name="quota", exact=exact)
+    monotone = all(w >= 0 for w in ws)
+
+    def passes(total: Any) -> bool:
+        return bool(total > qv) if strict else bool(total >= qv)
+
+    params = dict(params, exact=exact, strict=strict)
+    if len(set(ws)) == 1:  # equal weights: symmetric, stored by count
+        counts = np.array([1 if passes(c * ws[0]) else -1 for c in range(n + 1)], dtype=np.int64)
+        return Rule(n, name=name, kind="weighted", params=params, counts=counts, monotone=monotone)
+
+    def build() -> np.ndarray:
+        if exact:
+            den = math.lcm(*(Fraction(w).denominator for w in ws), Fraction(qv).denominator)
+            iw = [int(w * den) for w in ws]
+            iq = int(qv * den)
+            yes = np.zeros(1, dtype=np.int64 if sum(abs(w) for w in iw) < 2**62 else object)
+            for w in iw:
+                yes = np.stack([yes + w, yes], axis=1).ravel()
+            ok = yes > iq if strict else yes >= iq
+        else:
+            fyes = np.zeros(1)
+            for w in ws:
+                fyes = np.stack([fyes + float(w), fyes], axis=1).ravel()
+            ok = fyes > float(qv) if strict else fyes >= float(qv)
+        return np.where(ok, 1, -1).astype(np.int64)
+
+    return Rule(n, name=name, kind="weighted", params=params, builder=build, monotone=monotone or None)
+
+
+def weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
+    """Weighted voting game ``[quota; w_1, …, w_n]``: ``1`` iff the voters voting ``1`` hold weight ``≥ quota``.
+
+    Without ``quota`` the rule needs *strictly more than half* of the total weight. Equal weights give a symmetric
+    rule (stored by count). Rational weights are compared exactly.
+
+    Examples
+    --------
+    >>> f = weighted_majority([2, 1, 1], quota=3)
+    >>> f("110"), f("011"), f.is_symmetric
+    (1, -1, False)
+    >>> weighted_majority([1, 1, 1]).counts.tolist()
+    [-1, -1, 1, 1]
+    """
+    ws, exact = _weights(weights)
+    total = sum(ws)
+    strict = quota is None
+    qv = total / 2 if quota is None else parse_scalar(quota, name="quota", exact=exact)
+    label = "total/2 (strict)" if quota is None else str(qv)
+    return _weighted(ws, qv, strict, name=f"weighted({list(map(str, ws))}, quota={label})", params={"weights": tuple(ws), "quota": qv})
+
+
+def weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
+    """``f(x) = 1`` iff ``Σ w_i x_i > θ`` (the weighted threshold of O'Donnell, ties to ``-1``).
+
+    Since ``Σ w_i x_i = 2·(weight voting 1) - Σ w_i``, this is the game with quota ``(Σ w_i + θ)/2``, strict.
+
+    Examples
+    --------
+    >>> weighted_threshold([3, 1, 1])("011")
+    -1
+    """
+    ws, exact = _weights(weights)
+    th = parse_scalar(theta, name="theta", exact=exact)
+    qv = (sum(ws) + th) / 2
+    return _weighted(ws, qv, True, name=f"weighted_threshold({list(map(str, ws))}, theta={th})", params={"weights": tuple(ws), "theta": th, "quota": qv})
+
+
+def tribes(width: int, count: int) -> Rule:
+    """``Tribes_{w,s}``: ``count`` disjoint tribes of ``width`` consecutive voters; ``1`` iff some tribe votes
+    unanimously ``1`` (an OR of ANDs, O'Donnell §2.1).
+
+    Examples
+    --------
+    >>> t = tribes(2, 2)
+    >>> t("1100"), t("1010"), t("0011")
+    (1, -1, 1)
+    """
+    width = _check_n(width, name="width")
+    count = _check_n(count, name="count")
+    n = width * count
+
+    def build() -> np.ndarray:
+        hit = np.zeros((1 << width,) * count, dtype=bool)
+        for axis in range(count):
+            index: list[Any] = [slice(None)] * count
+            index[axis] = 0
+            hit[tuple(index)] = True
+        return np.where(hit.ravel(), 1, -1).astype(np.int64)
+
+    return Rule(n, name=f"tribes(width={width}, count={count})", kind="tribes", params={"width": width, "count": count}, builder=build, monotone=True)
+
+
+def from_truth_table(values: Any, *, name: str | None = None) -> Rule:
+    """A rule from its ``2^n`` values.
+
+    Parameters
+    ----------
+    values : sequence or mapping
+        A sequence in profile order (``bit_strings(n)``: ``11…1`` first), or a mapping from profiles (bit strings or
+        tuples of votes) to values covering every profile. Values ``±1`` give a voting rule; any rational or float
+        values give a real-valued function (Fourier analysis, influences and Theorem 3 apply to those too).
+
+    Examples
+    --------
+    >>> f = from_truth_table([1, 1, 1, -1])       # OR of two voters
+    >>> f.n, f("01"), f("00")
+    (2, 1, -1)
+    >>> from_truth_table({"1": 1, "0": -1}).table().tolist()
+    [1, -1]
+    """
+    if isinstance(values, Mapping):
+        items = list(values.items())
+        if not items:
+            raise InvalidParameterError("an empty truth table")
+        first = items[0][0]
+        n = len(first) if isinstance(first, str) else len(tuple(first))
+        if len(items) != 1 << n:
+            raise InvalidParameterError(f"a truth table on {n} voters needs {1 << n} profiles, got {len(items)}")
+        _check_table_size(n, exact_objects=True, what="this truth table")
+        ordered: list[Any] = [None] * (1 << n)
+        for key, v in items:
+            ordered[profile_index(key, n)] = v
+        if any(v is None for v in ordered):
+            raise InvalidParameterError("the truth table does not cover every profile")
+        seq: Any = ordered
+    else:
+        seq = values
+    arr = np.asarray(seq) if not isinstance(seq, np.ndarray) else seq
+    if arr.ndim != 1:
+        raise InvalidParameterError(f"a truth table is a flat sequence of 2^n values, got shape {arr.shape}")
+    size = arr.shape[0]
+    n = size.bit_length() - 1
+    if size < 2 or 1 << n != size:
+        raise InvalidParameterError(f"a truth table needs 2^n values (n >= 1), got {size}")
+    _check_table_size(n, exact_objects=False, what="this truth table")
+    if arr.dtype.kind in "iu":
+        table = arr.astype(np.int64)
+    elif arr.dtype.kind == "f":
+        table = arr.astype(float)
+        if not np.all(np.isfinite(table)):
+            raise InvalidParameterError("truth-table values must be finite")
+    elif arr.dtype.kind == "b":
+        raise InvalidTypeError("truth-table values must be numbers (±1 for a voting rule), not booleans")
+    else:
+        table = _normalise_values(arr.tolist(), name="truth-table value")
+    return Rule(n, name=name or f"table({n})", kind="table", table=table)
+
+
+def from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str | None = None) -> Rule:
+    """Tabulate a Python callable on every profile (votes as a tuple of ``±1``), for small ``n``.
+
+    Examples
+    --------
+    >>> f = from_function(lambda x: 1 if x[0] == x[1] else -1, 2)
+    >>> f.table().tolist()
+    [1, -1, -1, 1]
+    """
+    n = _check_n(n)
+    if n > MAX_CALLABLE_BITS:
+        raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused (limit n <= {MAX_CALLABLE_BITS})")
+    profiles = [tuple(1 if ch == "1" else -1 for ch in s) for s in bit_strings(n)]
+    table = _normalise_values((func(x) for x in profiles), name="value of the callable")
+    return Rule(n, name=name or str(getattr(func, "__name__", "callable")), kind="callable", table=table)

@@ -1,0 +1,241 @@
+"""The results of the referendum paper as executable checks (exact when ``ρ`` is rational).
+
+Each check computes both sides by independent routes — definitions (mechanism matrix, enumeration of profiles,
+Definition 5's coupling) on one side, Fourier or closed forms on the other — and returns a :class:`TheoremCheck`.
+
+Examples
+--------
+>>> from privgeom import voting
+>>> print(voting.check_theorem3(voting.majority(3), "1/2"))
+Theorem 3 on majority(3), rho = 1/2: holds (exact) — I_i[M_rho f] = (1+rho^2)/2 · I_i[f] for every voter: 5/16 = 5/16
+>>> all(voting.check_all(voting.tribes(2, 2), "1/3"))
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .._errors import InvalidParameterError, SizeLimitError
+from .._numeric import LogRational, Scalar
+from .._results import Result
+from ._accuracy import CLOSED_FORMS, accuracy, majority_accuracy_limit
+from ._common import parse_rho
+from ._fourier import fourier, noise_table
+from ._influence import influence, probabilistic_influence, total_influence, welfare
+from ._mechanism import epsilon, proposition2_bound, remark1
+from ._rules import Rule, from_truth_table, majority, popcounts
+
+__all__ = [
+    "TheoremCheck",
+    "check_proposition2",
+    "check_remark1",
+    "check_theorem3",
+    "check_proposition4",
+    "check_proposition5",
+    "check_theorem6",
+    "check_lemma10",
+    "check_equation1",
+    "check_equation2",
+    "check_equation3",
+    "check_closed_form",
+    "check_all",
+    "random_rule",
+]
+
+_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class TheoremCheck(Result):
+    """One executable check: ``holds`` compares ``lhs`` and ``rhs`` (exactly when ``exact``)."""
+
+    name: str
+    rule: str
+    rho: Any
+    holds: bool
+    exact: bool
+    statement: str
+    lhs: Any
+    rhs: Any
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+    def summary(self) -> str:
+        at = f", rho = {self.rho}" if self.rho is not None else ""
+        mode = "exact" if self.exact else "float"
+        return f"{self.name} on {self.rule}{at}: {'holds' if self.holds else 'FAILS'} ({mode}) — {self.statement}: {_fmt(self.lhs)} = {_fmt(self.rhs)}"
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, (tuple, list)):
+        items = [_fmt(x) for x in v]
+        return items[0] if len(set(items)) == 1 else "(" + ", ".join(items) + ")"
+    if isinstance(v, float):
+        return f"{v:.12g}"
+    return str(v)
+
+
+def _same(a: Any, b: Any) -> tuple[bool, bool]:
+    """(equal, compared exactly)."""
+    if isinstance(a, (tuple, list)):
+        pairs = [_same(x, y) for x, y in zip(a, b)]
+        return len(a) == len(b) and all(p[0] for p in pairs), all(p[1] for p in pairs)
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a == b, True
+    if isinstance(a, LogRational) and isinstance(b, LogRational):
+        return a == b, True
+    return math.isclose(float(a), float(b), rel_tol=_TOL, abs_tol=_TOL), False
+
+
+def _check(name: str, f: Rule | str, rho: Any, statement: str, lhs: Any, rhs: Any) -> TheoremCheck:
+    ok, exact = _same(lhs, rhs)
+    return TheoremCheck(name, f if isinstance(f, str) else f.name, rho, ok, exact, statement, lhs, rhs)
+
+
+def check_proposition2(f: Rule, rho: Any) -> TheoremCheck:
+    """Proposition 2: the exact ε of ``M_ρ f`` is at most ``ln((1+ρ)/(1-ρ))`` (lhs ``min(ε, bound)``, rhs ε)."""
+    r = parse_rho(rho)
+    res = epsilon(f, r.rho)
+    bound = proposition2_bound(r.rho)
+    ok = res.epsilon <= bound if isinstance(res.epsilon, LogRational) and isinstance(bound, LogRational) else float(res.epsilon) <= float(bound) * (1 + _TOL) + _TOL
+    return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", res.epsilon, bound)
+
+
+def check_remark1(f: Rule, rho: Any) -> TheoremCheck:
+    """Remark 1: for ``0 < ρ < 1``, ε attains the bound iff a level set of ``f`` lies in a half-cube."""
+    r = parse_rho(rho)
+    if not 0 < r.rho < 1:
+        raise InvalidParameterError("Remark 1 is about 0 < rho < 1")
+    res = epsilon(f, r.rho)
+    cond = remark1(f).holds
+    return TheoremCheck("Remark 1", f.name, r.rho, cond == res.attains_bound, res.exact, "epsilon attains the bound iff {f = r} ⊆ {z_i = b}", res.attains_bound, cond)
+
+
+def check_theorem3(f: Rule, rho: Any) -> TheoremCheck:
+    """Theorem 3: ``I_i[M_ρ f] = (1+ρ²)/2 · I_i[f]`` — Definition 5 evaluated directly vs Fourier influences."""
+    r = parse_rho(rho)
+    lhs = probabilistic_influence(f, r.rho)
+    base = influence(f, method="fourier") if f.has_table and f.n <= 16 else influence(f)
+    factor = (1 + r.rho * r.rho) / 2  # type: ignore[operator]
+    rhs = tuple(factor * v if isinstance(v, Fraction) and r.exact else float(factor) * float(v) for v in base)
+    return _check("Theorem 3", f, r.rho, "I_i[M_rho f] = (1+rho^2)/2 · I_i[f] for every voter", lhs, rhs)
+
+
+def check_proposition4(n: int) -> TheoremCheck:
+    """Proposition 4 by brute force over all ``2^(2^n)`` rules (``n ≤ 4``): for odd ``n`` majority is the unique
+    welfare maximiser; for even ``n`` the maximisers are the ``2^{C(n, n/2)}`` tie-breakings (Remark 2)."""
+    if not 1 <= n <= 4:
+        raise SizeLimitError(f"brute force over all 2^(2^{n}) rules is limited to n <= 4")
+    size = 1 << n
+    votes_sum = (n - 2 * popcounts(n)).astype(np.int64)
+    codes = np.arange(1 << size, dtype=np.int64)
+    tables = 1 - 2 * ((codes[:, None] >> np.arange(size)) & 1)  # every ±1 table
+    welfare_num = tables @ votes_sum  # 2^n W(f)
+    best = int(welfare_num.max())
+    winners = np.nonzero(welfare_num == best)[0]
+    if n % 2:
+        maj = majority(n).table()
+        lhs: Any = (len(winners), bool(np.array_equal(tables[winners[0]], maj)))
+        rhs: Any = (1, True)
+        statement = "number of welfare maximisers, and whether it is majority"
+    else:
+        lhs = len(winners)
+        rhs = 2 ** math.comb(n, n // 2)
+        statement = "number of welfare maximisers (ties broken either way, Remark 2)"
+    return TheoremCheck("Proposition 4", f"all {1 << size} rules on {n} voters", None, lhs == rhs, True, statement, lhs, rhs)
+
+
+def check_proposition5(f: Rule) -> TheoremCheck:
+    """Proposition 5: a monotone rule has ``W(f) = I[f]``."""
+    if not f.is_monotone:
+        raise InvalidParameterError(f"Proposition 5 is about monotone rules; {f.name} is not monotone")
+    return _check("Proposition 5", f, None, "W(f) = I[f]", welfare(f), total_influence(f))
+
+
+def check_theorem6(f: Rule, rho: Any) -> TheoremCheck:
+    """Theorem 6: ``W(M_ρ f) = ρ W(f)`` — welfare of the mechanism by definition vs ``ρ`` times ``W(f)``."""
+    r = parse_rho(rho)
+    method = "counts" if f.is_symmetric and not f.has_table else "definition"
+    lhs = welfare(f, r.rho, method=method)
+    base = welfare(f, 1, method=method)
+    rhs = r.rho * base if r.exact and isinstance(base, Fraction) else float(r.rho) * float(base)  # type: ignore[operator]
+    return _check("Theorem 6", f, r.rho, "W(M_rho f) = rho · W(f)", lhs, rhs)
+
+
+def check_lemma10(f: Rule) -> TheoremCheck:
+    """Lemma 10: ``W(f) = Σ_i f̂({i})`` — welfare by definition vs the degree-one Fourier weights."""
+    return _check("Lemma 10", f, None, "W(f) = sum_i f^({i})", welfare(f, 1, method="definition"), welfare(f, 1, method="fourier"))
+
+
+def check_equation1(f: Rule, rho: Any) -> TheoremCheck:
+    """Equation (1): ``2 Acc(M_ρ f) - 1 = Stab_ρ[f]`` — accuracy read off the mechanism matrix vs Fourier stability."""
+    r = parse_rho(rho)
+    acc = accuracy(f, r.rho, method="definition")
+    stab = fourier(f).stability(r.rho)
+    return _check("Equation (1)", f, r.rho, "2 Acc(M_rho f) - 1 = Stab_rho[f]", 2 * acc - 1, stab)  # type: ignore[operator]
+
+
+def check_equation2(f: Rule, rho: Any) -> TheoremCheck:
+    """Equation (2): ``Stab_ρ[f] = E_x[f(x) T_ρ f(x)]`` — Fourier sum vs the noise operator applied to the table."""
+    r = parse_rho(rho)
+    stab = fourier(f).stability(r.rho)
+    table = f.table()
+    tf = noise_table(f, r)
+    if tf.dtype == object:
+        rhs: Scalar = sum((Fraction(v) * t for v, t in zip(table.tolist(), tf.tolist())), Fraction(0)) / table.shape[0]
+    else:
+        rhs = math.fsum((np.asarray(table, float) * tf).tolist()) / table.shape[0]
+    return _check("Equation (2)", f, r.rho, "Stab_rho[f] = E[f · T_rho f]", stab, rhs)
+
+
+def check_equation3(n: int, rho: Any) -> TheoremCheck:
+    """Equation (3) with Lemma 7: ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n)``, and the accuracy decreases in odd ``n``."""
+    r = parse_rho(rho)
+    accs = [float(accuracy(majority(m), r.to_float())) for m in range(1, n + 1, 2)]
+    low = majority_accuracy_limit(r.rho)
+    decreasing = all(b <= a + 1e-15 for a, b in zip(accs, accs[1:]))
+    lhs = (accs[-1] >= low - 1e-15, decreasing)
+    return TheoremCheck(
+        "Equation (3)", f"majority(1..{n})", r.rho, lhs == (True, True), False,
+        f"Acc >= 1/2 + arcsin(rho)/pi = {low:.12g} and Acc decreasing in n (Acc(Maj_{n}) = {accs[-1]:.12g})", lhs, (True, True),
+    )
+
+
+def check_closed_form(f: Rule, rho: Any) -> TheoremCheck:
+    """The accuracy formulas of Section 6 (dictator ``(1+ρ)/2``, AND/OR ``1 - 2^{1-n}(1 - ((1+ρ)/2)^n)``, parity)
+    against the accuracy read off the mechanism matrix."""
+    if f.kind not in CLOSED_FORMS:
+        raise InvalidParameterError(f"no closed form for {f.name}")
+    r = parse_rho(rho)
+    return _check(f"Accuracy of {f.kind}", f, r.rho, "closed form = P[M_rho f(x) = f(x)]", accuracy(f, r.rho, method="closed_form"), accuracy(f, r.rho, method="definition"))
+
+
+def check_all(f: Rule, rho: Any) -> tuple[TheoremCheck, ...]:
+    """Every check that applies to ``f`` (a voting rule with a truth table) at ``ρ``."""
+    r = parse_rho(rho)
+    checks = [check_proposition2(f, r.rho), check_theorem3(f, r.rho), check_theorem6(f, r.rho)]
+    if f.has_table:
+        checks += [check_lemma10(f), check_equation1(f, r.rho), check_equation2(f, r.rho)]
+    if 0 < r.rho < 1:
+        checks.append(check_remark1(f, r.rho))
+    if f.is_monotone:
+        checks.append(check_proposition5(f))
+    if f.kind in CLOSED_FORMS and f.has_table:
+        checks.append(check_closed_form(f, r.rho))
+    if f.is_symmetric and f.kind == "majority":
+        checks.append(_check("Accuracy by the paper's recursion", f, r.rho, "recursion = counts", accuracy(f, r.rho, method="recursion"), accuracy(f, r.rho, method="counts")))
+    return tuple(checks)
+
+
+def random_rule(n: int, seed: int = 0) -> Rule:
+    """A uniformly random voting rule on ``n`` voters (for property checks)."""
+    rng = np.random.default_rng(seed)
+    return from_truth_table(rng.choice(np.array([-1, 1]), size=1 << n), name=f"random({n}, seed={seed})")
+

@@ -1,0 +1,125 @@
+"""Accuracy Acc(M_rho f): every method against brute force, exact Fractions and each other; Equation (3)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import privgeom as pg
+from privgeom import voting
+from voting_brute import brute_accuracy
+
+RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
+
+
+@pytest.mark.parametrize("rho", RHOS)
+def test_all_exact_methods_agree_with_brute_force(rho: Fraction) -> None:
+    rules = [voting.majority(3), voting.majority(5), voting.threshold(4, 1), voting.conjunction(3), voting.disjunction(4),
+             voting.dictator(3, 1), voting.parity(4), voting.tribes(2, 2), voting.weighted_majority([3, 1, 1, 1], 4)]
+    for f in rules:
+        expected = brute_accuracy(list(f.table()), f.n, rho)
+        assert voting.accuracy(f, rho) == expected, f.name
+        assert voting.accuracy(f, rho, method="fourier") == expected
+        assert voting.accuracy(f, rho, method="definition") == expected
+        if f.is_symmetric:
+            assert voting.accuracy(f, rho, method="counts") == expected
+            assert voting.accuracy(f, rho, method="levels") == expected
+        if f.kind in ("majority", "threshold", "and"):
+            assert voting.accuracy(f, rho, method="recursion") == expected  # the paper's memoised recursion
+
+
+@given(st.integers(1, 4).flatmap(lambda n: st.lists(st.sampled_from([-1, 1]), min_size=1 << n, max_size=1 << n)),
+       st.fractions(0, 1, max_denominator=12))
+def test_random_rules_fourier_equals_brute_force(table: list[int], rho: Fraction) -> None:
+    f = voting.from_truth_table(table)
+    assert voting.accuracy(f, rho) == brute_accuracy(table, f.n, rho)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 12, 40])
+@pytest.mark.parametrize("rho", [Fraction(1, 3), Fraction(4, 5)])
+def test_closed_forms(n: int, rho: Fraction) -> None:
+    p = (1 + rho) / 2
+    and_or = 1 - Fraction(2, 2**n) * (1 - p**n)
+    assert voting.accuracy(voting.dictator(n, n - 1), rho) == p
+    assert voting.accuracy(voting.conjunction(n), rho) == and_or
+    assert voting.accuracy(voting.disjunction(n), rho) == and_or
+    assert voting.accuracy(voting.parity(n), rho) == (1 + rho**n) / 2
+    assert voting.accuracy(voting.conjunction(n), rho, method="counts") == and_or  # independent route
+    if n <= 12:
+        assert voting.accuracy(voting.dictator(n), rho, method="fourier") == p
+
+
+def test_float_methods_within_1e12_of_exact_fractions() -> None:
+    for n in list(range(1, 40, 2)) + [61, 101, 201]:
+        f = voting.majority(n)
+        for rho in (Fraction(1, 10), Fraction(1, 2), Fraction(99, 100)):
+            exact = voting.accuracy(f, rho)
+            assert isinstance(exact, Fraction)
+            for method in ("majority", "counts"):
+                fast = voting.accuracy(f, float(rho), method=method)
+                assert isinstance(fast, float)
+                assert abs(Fraction(fast) - exact) <= Fraction(1, 10**12), (n, rho, method)
+    for f in (voting.threshold(60, 7), voting.threshold(61, -9), voting.symmetric([1, 1, -1, -1, 1, -1, -1, 1, 1, -1, 1] * 3 + [1])):
+        exact = voting.accuracy(f, Fraction(2, 3))
+        assert abs(Fraction(voting.accuracy(f, 2 / 3, method="counts")) - exact) <= Fraction(1, 10**12), f.name
+
+
+def test_majority_100001_fast_methods_agree() -> None:
+    f = voting.majority(100001)
+    for rho in (0.1, 0.5, 0.9, 0.99):
+        a = voting.accuracy(f, rho)
+        b = voting.accuracy(f, rho, method="counts")
+        assert abs(a - b) <= 1e-12
+        assert voting.majority_accuracy_limit(rho) <= a <= voting.majority_accuracy_limit(rho) + 1 / math.sqrt((1 - rho**2) * 100001)
+
+
+def test_large_symmetric_rules_by_counts() -> None:
+    n = 20001
+    t = voting.threshold(n, 101)
+    acc = voting.accuracy(t, 0.5)
+    assert 0.5 < acc < 1
+    # threshold with theta = 0 is majority (odd n): the general engine reproduces the majority spectrum
+    assert voting.accuracy(voting.threshold(n, 0), 0.5) == pytest.approx(voting.accuracy(voting.majority(n), 0.5), abs=1e-12)
+    assert voting.accuracy(voting.conjunction(n), 0.5) == pytest.approx(1 - 2.0 ** (1 - n), abs=1e-15)
+
+
+def test_equation3_and_lemma7() -> None:
+    for rho in ("1/10", "1/2", "9/10"):
+        check = voting.check_equation3(201, rho)
+        assert check.holds, check
+    bounds = voting.majority_accuracy_bounds(10001, 0.5)
+    assert bounds.holds and 0 < bounds.gap and 0 < bounds.scaled_gap < 0.01  # the O(1/sqrt n) of Equation (3) is loose:
+    far = voting.majority_accuracy_bounds(100001, 0.5)
+    assert far.gap_times_n == pytest.approx(bounds.gap_times_n, rel=1e-3)  # the gap decays like 1/n
+    assert voting.majority_accuracy_limit("1/2") == pytest.approx(0.5 + 1 / 6)
+
+
+def test_stability_is_two_accuracy_minus_one() -> None:
+    for f in (voting.majority(7), voting.tribes(2, 3), voting.random_rule(6, seed=1)):
+        for rho in RHOS:
+            assert voting.stability(f, rho) == 2 * voting.accuracy(f, rho) - 1
+    real = voting.from_truth_table(["1/2", 2, 0, -1])
+    assert voting.stability(real, "1/2") == voting.fourier(real).stability("1/2")
+    sym = voting.symmetric(["1/2", 2, -1])
+    assert voting.stability(sym, "1/3", method="counts") == voting.stability(sym, "1/3", method="fourier") == voting.stability(sym, "1/3", method="levels")
+
+
+def test_errors() -> None:
+    with pytest.raises(pg.InvalidParameterError):
+        voting.accuracy(voting.majority(3), "3/2")
+    with pytest.raises(pg.InvalidParameterError):
+        voting.accuracy(voting.majority(3), -0.1)
+    with pytest.raises(pg.InvalidParameterError):
+        voting.accuracy(voting.majority(3), "1/2", method="nope")
+    with pytest.raises(pg.InvalidParameterError):
+        voting.accuracy(voting.parity(3), "1/2", method="recursion")
+    with pytest.raises(pg.InvalidParameterError):
+        voting.accuracy(voting.from_truth_table([0.5, 1.0]), "1/2")
+    with pytest.raises(pg.SizeLimitError):
+        voting.accuracy(voting.weighted_majority(list(range(1, 31))), "1/2")
+    with pytest.raises(pg.SizeLimitError):
+        voting.paper_recursion_accuracy(5001, 0, 0.5)

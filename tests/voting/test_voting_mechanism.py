@@ -1,0 +1,154 @@
+"""M_rho f as a Mechanism: labels, closure(RR), exact epsilon (table and counts), Proposition 2 and Remark 1."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import privgeom as pg
+from privgeom import voting
+from voting_brute import brute_epsilon_ratio, brute_rows
+
+try:
+    from privgeom.definitions import RandomizedResponse
+except ImportError:  # pragma: no cover - the core definitions are part of the project
+    RandomizedResponse = None  # type: ignore[assignment,misc]
+
+needs_rr = pytest.mark.skipif(RandomizedResponse is None, reason="privgeom.definitions.RandomizedResponse is not available")
+
+ALL_N3 = [voting.from_truth_table([1 - 2 * ((code >> j) & 1) for j in range(8)]) for code in range(256)]
+
+
+def test_mechanism_matrix_layout_and_values() -> None:
+    f = voting.tribes(2, 2)
+    rho = Fraction(1, 3)
+    M = voting.mechanism(f, rho)
+    assert M.inputs == pg.randomized_response(4, (1 + rho) / 2).inputs
+    assert M.outputs == ("1", "-1") and M.exact
+    rows = brute_rows(list(f.table()), 4, rho)
+    assert list(M.row("1")) == rows[1] and list(M.row("-1")) == rows[-1]
+    # M_rho f = A · RR_n(p) with the deterministic post-processing A[r, y] = [f(y) = r]
+    A = [[1 if v == r else 0 for v in f.table()] for r in (1, -1)]
+    assert pg.randomized_response(4, (1 + rho) / 2).post_process(A, outputs=["1", "-1"]) == M
+    Mf = voting.mechanism(f, 1 / 3)
+    assert not Mf.exact and np.allclose(Mf.float_matrix(), M.float_matrix(), atol=1e-15)
+    const = voting.mechanism(voting.constant(2), "1/2")
+    assert list(const.row("-1")) == [0, 0, 0, 0]
+
+
+@needs_rr
+@pytest.mark.parametrize("rho", [Fraction(1, 2), Fraction(1, 3), Fraction(9, 10)])
+def test_mechanism_in_closure_of_rr(rho: Fraction) -> None:
+    p = (1 + rho) / 2
+    for f in (voting.majority(3), voting.tribes(2, 2), voting.parity(3), voting.random_rule(4, seed=2)):
+        rr = RandomizedResponse(f.n, p)
+        assert rr.contains(voting.mechanism(f, rho)).member, f.name
+        assert RandomizedResponse(f.n, float(p)).contains(voting.mechanism(f, float(rho))).member
+    # more correlation than RR(p) allows is outside the closure: the dictator reveals its voter through RR(p') > p
+    stronger = (1 + rho) / 2 + (1 - rho) / 4
+    assert not RandomizedResponse(3, p).contains(voting.mechanism(voting.dictator(3), 2 * stronger - 1)).member
+
+
+@pytest.mark.parametrize("rho", [Fraction(1, 2), Fraction(1, 3)])
+def test_epsilon_exact_on_all_rules_n3_prop2_remark1(rho: Fraction) -> None:
+    bound = pg.LogRational((1 + rho) / (1 - rho))
+    for f in ALL_N3:
+        values = set(f.table().tolist())
+        res = voting.epsilon(f, rho)
+        if len(values) == 1:
+            assert res.epsilon == 0
+            continue
+        assert isinstance(res.epsilon, pg.LogRational)
+        assert res.epsilon.ratio == brute_epsilon_ratio(list(f.table()), 3, rho)
+        assert res.epsilon <= bound  # Proposition 2
+        assert res.attains_bound == (res.epsilon == bound) == voting.remark1(f).holds  # Remark 1, both directions
+
+
+def test_epsilon_random_rules_n5_against_brute_force() -> None:
+    rho = Fraction(2, 5)
+    for seed in range(4):
+        f = voting.random_rule(5, seed=seed)
+        res = voting.epsilon(f, rho)
+        assert res.epsilon.ratio == brute_epsilon_ratio(list(f.table()), 5, rho)
+        assert res.attains_bound == voting.remark1(f).holds
+        fl = voting.epsilon(f, float(rho))
+        assert float(fl.epsilon) == pytest.approx(float(res.epsilon), abs=1e-12)
+        # the witness really attains the ratio
+        M = voting.mechanism(f, rho)
+        assert M.row(res.output)[M.inputs.index(res.profile)] / M.row(res.output)[M.inputs.index(res.neighbour)] == res.ratio
+        assert sum(a != b for a, b in zip(res.profile, res.neighbour)) == 1
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 11])
+def test_counts_and_table_epsilon_agree(n: int) -> None:
+    rules = [voting.threshold(n, 0), voting.conjunction(n), voting.disjunction(n), voting.symmetric(([1, -1, -1] * 5)[: n + 1])]
+    if n % 2:
+        rules.append(voting.majority(n))
+    for f in rules:
+        for rho in (Fraction(1, 2), Fraction(7, 8)):
+            if len(set(f.counts.tolist())) < 2:
+                continue
+            exact = voting.epsilon(f, rho, method="counts")
+            assert exact.epsilon == voting.epsilon(f, rho, method="table").epsilon, f.name
+            logspace = voting.epsilon(f, float(rho), method="counts")
+            assert float(logspace.epsilon) == pytest.approx(float(exact.epsilon), rel=1e-12, abs=1e-13)
+
+
+def test_log_space_epsilon_agrees_with_exact_counts_at_n_201() -> None:
+    for f in (voting.majority(201), voting.threshold(200, 14), voting.symmetric([1, -1] * 30 + [1] * 141)):
+        for rho in (Fraction(1, 10), Fraction(1, 2), Fraction(99, 100)):
+            exact = voting.epsilon(f, rho)
+            assert exact.exact and exact.method == "counts"
+            fl = voting.epsilon(f, float(rho))
+            assert float(fl.epsilon) == pytest.approx(float(exact.epsilon), rel=1e-9)
+
+
+@pytest.mark.parametrize("rho", [0.1, 0.5, 0.9, 0.999])
+def test_majority_epsilon_at_100001_no_underflow(rho: float) -> None:
+    res = voting.epsilon(voting.majority(100001), rho)
+    eps = float(res.epsilon)
+    assert res.method == "counts" and math.isfinite(eps)
+    assert 0 < eps < float(res.bound) and not res.attains_bound
+    # extremes of the count: hazard-rate ordering puts the worst ratio at 0 vs 1 (or n-1 vs n) votes +1
+    assert res.counts in ((1, 0), (0, 1), (100000, 100001), (100001, 100000))
+    # large-n value: the ratio tends to (p^2 + q^2) / (2pq) = (1 + rho^2) / (1 - rho^2)
+    assert eps == pytest.approx(math.log((1 + rho**2) / (1 - rho**2)), rel=2e-3)
+
+
+def test_threshold_epsilon_is_attained_at_the_extreme_counts() -> None:
+    f = voting.threshold(301, 21)
+    res = voting.epsilon(f, Fraction(3, 5))
+    assert res.counts in ((1, 0), (300, 301))
+
+
+def test_epsilon_special_cases() -> None:
+    assert voting.epsilon(voting.majority(3), 0).epsilon == 0
+    assert voting.epsilon(voting.constant(4, -1), "1/2").epsilon == 0
+    assert voting.epsilon(voting.majority(3), 1).epsilon == math.inf
+    big_dictator = voting.epsilon(voting.dictator(60, 3), "1/2")
+    assert big_dictator.attains_bound and str(big_dictator.epsilon) == "ln(3)"
+    par = voting.epsilon(voting.parity(50), "1/2")
+    assert par.epsilon == pg.LogRational(Fraction(2**50 + 1, 2**50 - 1))
+    assert voting.epsilon(voting.parity(4), "1/2", method="table").epsilon == pg.LogRational(Fraction(17, 15))
+    assert voting.remark1(voting.dictator(60, 3)).holds and voting.remark1(voting.disjunction(7)).voter == 0
+    assert "attains" in str(voting.epsilon(voting.dictator(3), "1/2"))
+    data = voting.epsilon(voting.majority(3), "1/2").to_dict()
+    assert data["epsilon"] == {"ln": "11/5", "value": pytest.approx(math.log(11 / 5))}
+    with pytest.raises(pg.InvalidParameterError):
+        voting.epsilon(voting.majority(3), "1/2", method="bogus")
+
+
+def test_remark1_brute_force_condition() -> None:
+    for f in ALL_N3[:64]:
+        table = f.table()
+        labels = f.labels()
+        expected = False
+        for r, i, b in itertools.product((1, -1), range(3), "10"):
+            level = [s for s, v in zip(labels, table) if v == r]
+            if level and all(s[i] == b for s in level):
+                expected = True
+        assert voting.remark1(f).holds == expected
