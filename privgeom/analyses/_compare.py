@@ -50,7 +50,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, InvalidTypeError, SizeLimitError
+from .._errors import DomainMismatchError, InvalidTypeError, SizeLimitError, SolverError
 from .._numeric import Scalar, fraction_str
 from .._results import Result
 from ..definitions import Membership, PrivacyDefinition
@@ -59,7 +59,7 @@ from ..mechanisms import Mechanism
 from ._semantics import Guarantee, GuaranteeCheck, check_guarantee, guarantee_from_normal
 
 __all__ = ["RELATIONS", "Comparison", "Inclusion", "InclusionWitness", "compare", "inclusion", "extreme_mechanisms",
-           "generating_mechanisms", "inequality_text"]
+           "generating_mechanisms", "inequality_text", "dominant_pair"]
 
 #: The possible values of :attr:`Comparison.relation`.
 RELATIONS = ("equal", "subset", "superset", "incomparable", "undecided")
@@ -425,6 +425,9 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition) -> Inclusion:
         return Inclusion(X.spec(), Y.spec(), True, "row-cone", exact, None,
                          f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}) and membership in closure({_label(Y)}) is decided "
                          f"by its row cone")
+    special = _pair_rule(X, Y)
+    if special is not None:
+        return special
     gens = generating_mechanisms(X)
     how = "generating mechanisms"
     method = "generating-mechanisms"
@@ -450,6 +453,80 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition) -> Inclusion:
     return Inclusion(X.spec(), Y.spec(), True, method, exact, None,
                      f"the row cones are nested and all {len(gens)} {how} of {_label(X)} are in closure({_label(Y)}) "
                      f"(LP membership), which is closed under post-processing and mixing")
+
+
+# ---------------------------------------------------------------------------------------------------- (ε, δ)-DP pairs
+@singledispatch
+def _pair_rule(X: Any, Y: Any) -> Inclusion | None:
+    """A dedicated decision of ``closure(X) ⊆ closure(Y)`` for some pairs of definition types (registry on ``X``)."""
+    return None
+
+
+def dominant_pair(exp_eps: Scalar, delta: Scalar) -> tuple[list[Scalar], list[Scalar]]:
+    """The four-output pair ``(P, Q)`` that every (ε, δ)-DP pair of distributions is a post-processing of.
+
+    ``P = (δ, (1−δ) t/(1+t), (1−δ)/(1+t), 0)`` and ``Q`` reversed, ``t = e^ε`` (Kairouz, Oh & Viswanath, *The
+    composition theorem for differential privacy*, ICML 2015, Section 2: the privacy region of any (ε, δ)-DP pair
+    is inside that of ``(P, Q)``, hence by Blackwell's theorem it is a post-processing of it).
+
+    Examples
+    --------
+    >>> [str(v) for v in dominant_pair(Fraction(2), Fraction(1, 10))[0]]
+    ['1/10', '3/5', '3/10', '0']
+    """
+    t, d = exp_eps, delta
+    P = [d, (1 - d) * t / (1 + t), (1 - d) / (1 + t), 0 * d]
+    return P, P[::-1]
+
+
+def _adp_pair_rule(X: Any, Y: Any) -> Inclusion | None:
+    """(ε₁, δ₁)-DP ⊆ (ε₂, δ₂)-DP when Y's edges are among X's: decided by the dominant pair.
+
+    Hockey-stick divergences only decrease under post-processing, so every member's pair on an edge of X has
+    ``H_{e^{ε₂}} ≤ H_{e^{ε₂}}(P, Q)`` (:func:`dominant_pair`): if that is ``≤ δ₂`` the inclusion holds on every edge of
+    Y. Otherwise the mechanism with column ``P`` at one endpoint ``a`` of an edge ``ab`` of Y and ``Q`` everywhere
+    else is in X (its only non-zero divergences are those of ``(P, Q)`` and ``(Q, P)``, both (ε₁, δ₁)) and not in Y.
+    """
+    from ..definitions import ApproximateDP
+    from ..definitions._approx_dp import hockey_stick_values
+
+    if not isinstance(Y, ApproximateDP):
+        return None
+    ex, ey = ({frozenset(map(str, e)) for e in D.graph.edges} for D in (X, Y))
+    if not ey <= ex:
+        return None
+    exact = bool(X.exact and Y.exact)
+    conv = (lambda v: v) if exact else float
+    rx, dx, ry, dy = (conv(v) for v in (X.exp_eps, X.delta, Y.exp_eps, Y.delta))
+    if not ey:
+        return Inclusion(X.spec(), Y.spec(), True, "dominant-pair", exact, None,
+                         f"{_label(Y)} has no edges, so every mechanism is in it")
+    P, Q = dominant_pair(rx, dx)
+    pair = np.array([[p, q] for p, q in zip(P, Q)], dtype=object if exact else float)
+    worst = hockey_stick_values(pair, [(0, 1)], ry)[0][2]
+    why = (f"every (ε, δ)-DP pair is a post-processing of the dominant pair of {_label(X)} (Kairouz, Oh & Viswanath "
+           f"2015, Section 2), whose hockey-stick divergence at e^ε = {fraction_str(ry)} is {fraction_str(worst)}")
+    if worst <= dy:
+        return Inclusion(X.spec(), Y.spec(), True, "dominant-pair", exact, None,
+                         f"{why} <= δ = {fraction_str(dy)}, and every edge of {_label(Y)} is an edge of {_label(X)}")
+    a, b = sorted(next(iter(sorted(ey, key=sorted))))
+    cols = [P if d == a else Q for d in X.inputs]
+    M = Mechanism([[c[w] for c in cols] for w in range(4)], inputs=X.inputs, outputs=["p", "mid+", "mid-", "q"],
+                  exact=exact)
+    in_x, not_y = X.contains(M), Y.contains(M)
+    if not in_x.member or not_y.member:  # pragma: no cover - a theorem, checked anyway
+        raise SolverError(f"the dominant-pair witness for {_label(X)} ⊄ {_label(Y)} does not verify; please report")
+    w = _mechanism_witness(X, Y, M, not_y, f"the dominant-pair mechanism (column P at {a}, Q elsewhere)")
+    return Inclusion(X.spec(), Y.spec(), False, "dominant-pair", exact, w, f"{why} > δ = {fraction_str(dy)}")
+
+
+def _register_pair_rules() -> None:
+    from ..definitions import ApproximateDP
+
+    _pair_rule.register(ApproximateDP, _adp_pair_rule)
+
+
+_register_pair_rules()
 
 
 def _check_pair(X: Any, Y: Any) -> None:

@@ -1,7 +1,8 @@
 """Optimal mechanisms: maximise expected utility over the consistent closure of a privacy definition (an LP).
 
 Expected utility of a mechanism ``M`` for a utility ``U[D, ω]`` (datasets × outputs) and a prior ``π`` over the
-datasets is ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D] = ⟨C, M⟩`` with ``C[ω, D] = π(D) U[D, ω]``: linear in ``M``. Two LPs:
+datasets is ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D] = ⟨C, M⟩`` with ``C[ω, D] = π(D) U[D, ω]``: linear in ``M``. Two LPs here, and
+one for (ε, δ)-DP with δ > 0 in :mod:`privgeom.analyses._optimal_adp`:
 
 * **rows** — definitions whose closure is decided by their row cone (ε-DP, Pufferfish, …; Lin & Kifer,
   Definition 3.5): the variables are ``M`` itself, every row must satisfy the row cone's H-representation
@@ -154,10 +155,9 @@ def utility_matrix(utility: Any, inputs: Sequence[str], *, exact: bool | None = 
 class OptimalityCertificate(Result):
     """LP duality certificate of an optimum: an upper ``bound`` valid for *every* mechanism of the closure.
 
-    ``value`` is the expected utility of the returned mechanism (recomputed from it) and ``gap = bound − value``.
-    ``exact``: primal feasibility and ``bound == value`` verified in rational arithmetic. ``verified``: that, or
-    (float mode) ``|gap| ≤ tolerance``. ``dual`` holds the dual vectors used (``z``, ``w``, ``y`` for the rows LP;
-    ``u``, ``t`` for the closure LP) — see the module docstring for the bound each gives.
+    ``value``: expected utility of the returned mechanism (recomputed), ``gap = bound − value``. ``exact``: primal
+    feasibility and ``bound == value`` verified in rationals; ``verified``: that, or (float) ``|gap| ≤ tolerance``.
+    ``dual``: the dual vectors used (``z, w, y`` rows LP; ``u, t`` closure LP; ``z, y`` hockey-stick LP).
     """
 
     bound: Scalar
@@ -180,8 +180,8 @@ class OptimalityCertificate(Result):
 class OptimalMechanism(Result):
     """Result of :func:`optimal_mechanism`: an optimal ``mechanism`` (outputs = the utility's outputs), its expected
     utility ``value`` (``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]``), ``exact`` (certified in rational arithmetic), the
-    ``formulation`` (``"rows"`` or ``"closure"``), the definition's spec, the :class:`OptimalityCertificate` and
-    ``membership``: ``definition.contains(mechanism)``, an independent re-check.
+    ``formulation`` (``"rows"``, ``"closure"`` or ``"hockey-stick"``), the definition's spec, the
+    :class:`OptimalityCertificate` and ``membership``: ``definition.contains(mechanism)``, an independent re-check.
     """
 
     mechanism: Mechanism
@@ -354,8 +354,8 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
     ----------
     definition : PrivacyDefinition
         Finite definitions (``FiniteDefinition``, ``RandomizedResponse``) use the closure LP of Theorem 3.4;
-        definitions decided by their row cone (``DifferentialPrivacy``, …) the rows LP. Others (e.g. (ε, δ)-DP with
-        ``δ > 0``, whose row cone says nothing) are refused.
+        row-cone-decided ones (``DifferentialPrivacy``, …) the rows LP; (ε, δ)-DP with ``δ > 0`` a hockey-stick LP
+        (:mod:`~privgeom.analyses._optimal_adp`). Others are refused.
     utility : "accuracy", 2-D array-like or dict
         ``U[D, ω]``, rows = datasets (see :func:`utility_matrix`); its columns are the outputs of the mechanism.
     prior : None, "uniform", sequence or dict
@@ -371,12 +371,13 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
     ------
     InvalidTypeError
         Not a privacy definition, or a definition without an LP formulation here.
-    DomainMismatchError, FormatError, InvalidParameterError
-        Utility or prior that does not fit the datasets.
+    DomainMismatchError, FormatError, InvalidParameterError, SizeLimitError
+        Utility or prior that does not fit the datasets; an LP too large to build.
 
     Notes
     -----
-    Sources: Lin & Kifer, Theorem 3.4, Definition 3.5; LP duality. Local DP: see :func:`staircase_optimum` (KOV).
+    Sources: Lin & Kifer, Theorem 3.4, Definition 3.5; LP duality; for (ε, δ)-DP Balle, Barthe & Gaboardi 2018,
+    Thm. 1. Local DP: see :func:`staircase_optimum` (KOV).
 
     Examples
     --------
@@ -405,18 +406,19 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
         return _closure_lp(definition, mechs, C, outputs, exact)
     if definition.row_cone_decides_closure:
         return _rows_lp(definition, C, outputs, exact)
-    raise InvalidTypeError(
-        f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, so privgeom has no "
-        "LP over its closure (for (ε, δ)-DP with δ > 0 the row cone is the whole orthant)")
+    from ._optimal_adp import special_lp  # registry of dedicated LPs, e.g. (ε, δ)-DP
+
+    if (special := special_lp(definition)) is not None:
+        return special(definition, C, outputs, exact)
+    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
+                           "and privgeom has no other LP over its closure")
 
 
 # ---------------------------------------------------------------------------------------------------- KOV
 @dataclass(frozen=True)
 class RowUtility:
-    """A sublinear utility ``U(M) = Σ_ω μ(M[ω, :])`` (KOV 2016): ``μ`` convex and ``μ(t x) = t μ(x)``.
-
-    ``exact`` is True when ``μ`` returns exact Fractions on rational rows.
-    """
+    """A sublinear utility ``U(M) = Σ_ω μ(M[ω, :])`` (KOV 2016): ``μ`` convex, ``μ(t x) = t μ(x)``; ``exact``: ``μ``
+    returns exact Fractions on rational rows."""
 
     name: str
     mu: Callable[[np.ndarray], Scalar]
@@ -468,8 +470,7 @@ def mutual_information(mechanism: Mechanism, prior: Any = None) -> float:
     >>> round(mutual_information(Mechanism([[1, 0], [0, 1]])), 6) == round(math.log(2), 6)
     True
     """
-    return float(mutual_information_utility(prior_vector(prior, mechanism.inputs, exact=False),
-                                            mechanism.n_inputs).of(mechanism))
+    return float(mutual_information_utility(prior_vector(prior, mechanism.inputs, exact=False), mechanism.n_inputs).of(mechanism))
 
 
 def _ratio(exp_eps: Any) -> Scalar:

@@ -351,6 +351,12 @@ def _parse_level(eps: Any, exp_eps: Any, *, name: str = "eps") -> tuple[Scalar, 
         if isinstance(t, Fraction):
             return t, LogRational(t), ""
         return t, math.log(t), ""
+    if isinstance(eps, str) and eps.strip().lower().startswith("ln(") and eps.strip().endswith(")"):
+        # "ln(r)" as for DifferentialPrivacy(eps="ln(3)"): the exact logarithm of a positive rational
+        inner = parse_scalar(eps.strip()[3:-1], name=f"the ratio inside {name} = {eps!r}", exact=True)
+        if not inner > 0:
+            raise InvalidParameterError(f"{name} = {eps!r}: the ratio inside ln() must be positive")
+        eps = LogRational(Fraction(inner))
     if isinstance(eps, LogRational):
         if eps.ratio < 1:
             raise InvalidParameterError(f"{name} must be >= 0, got {eps} < 0")

@@ -167,3 +167,39 @@ def test_errors():
         compare(rr, "dp")  # type: ignore[arg-type]
     assert set(RELATIONS) >= {"subset", "superset", "equal", "incomparable"}
     assert inequality_text([F(1, 2), -1], ["a", "b"]) == "1/2 x[a] ≥ x[b]"
+
+
+# ------------------------------------------------------------------------------------------- (ε, δ)-DP vs (ε, δ)-DP
+def _dominant_divergence(t1, d1, t2):
+    """Closed form of the dominant pair's hockey stick: δ₁ + (1 − δ₁)(t₁ − t₂)₊ / (1 + t₁)."""
+    return d1 + (1 - d1) * max(t1 - t2, 0) / (1 + t1)
+
+
+@pytest.mark.parametrize("t1, d1, t2, d2", [
+    (3, F(1, 10), 3, F(1, 5)),      # same ε, more δ: subset
+    (3, F(1, 10), 2, F(1, 5)),      # 1/10 + 9/40 = 13/40 > 1/5: incomparable
+    (3, F(1, 10), 2, F(1, 2)),      # 13/40 <= 1/2: subset
+    (2, F(1, 4), 2, F(1, 4)),       # equal
+])
+def test_adp_vs_adp_by_the_dominant_pair(t1, d1, t2, d2):
+    G = pg.complete_graph(3)
+    A, B = ApproximateDP(G, exp_eps=t1, delta=d1), ApproximateDP(G, exp_eps=t2, delta=d2)
+    c = compare(A, B)
+    ab = _dominant_divergence(F(t1), d1, F(t2)) <= d2
+    ba = _dominant_divergence(F(t2), d2, F(t1)) <= d1
+    assert (c.a_in_b.holds, c.b_in_a.holds) == (ab, ba)
+    assert c.exact and {c.a_in_b.method, c.b_in_a.method} == {"dominant-pair"}
+    for inc, (X, Y) in ((c.a_in_b, (A, B)), (c.b_in_a, (B, A))):
+        if not inc.holds:  # the witness is re-verified here with the definitions' own hockey-stick membership
+            M = inc.witness.mechanism
+            assert X.contains(M).member and not Y.contains(M).member
+            assert inc.witness.not_in_larger.certificate.verify(M)
+
+
+def test_adp_vs_adp_on_other_graphs_stays_honest():
+    path = ApproximateDP(pg.path_graph(2), exp_eps=3, delta=F(1, 10))
+    full = ApproximateDP(pg.complete_graph(["0", "1", "2"]), exp_eps=3, delta=F(1, 5))
+    c = compare(path, full)
+    # the path's closure ⊆ complete's needs group privacy on 0–2: not decided, and never reported as a "no"
+    assert c.a_in_b.holds is None and c.relation == "undecided"
+    assert c.b_in_a.holds is False and c.b_in_a.method == "dominant-pair"

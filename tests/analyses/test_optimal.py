@@ -153,11 +153,106 @@ def test_bad_utilities_and_priors(utility, prior, err, match):
         optimal_mechanism(local_dp(2, 3), utility, prior)
 
 
+class _Opaque(pg.PrivacyDefinition):
+    """A definition with neither generators, a deciding row cone nor a dedicated LP."""
+
+    inputs = ("a", "b")
+    exact = True
+    name = "opaque"
+    row_cone_decides_closure = False
+
+    def contains(self, mechanism, *, method="auto"):  # pragma: no cover - never called
+        raise NotImplementedError
+
+    def row_cone(self):  # pragma: no cover - never called
+        raise NotImplementedError
+
+    def spec(self):
+        return "opaque:"
+
+
 def test_definitions_without_an_lp_are_refused():
     with pytest.raises(pg.InvalidTypeError, match="neither finite nor decided"):
-        optimal_mechanism(ApproximateDP(pg.hamming_graph(2), exp_eps=2, delta="1/10"), "accuracy")
+        optimal_mechanism(_Opaque(), "accuracy")
     with pytest.raises(pg.InvalidTypeError, match="privacy definition"):
         optimal_mechanism("dp", "accuracy")  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------------- (ε, δ)-DP, δ > 0
+def _adp_by_events(adp, C) -> float:
+    """Independent formulation: no auxiliary variables, one constraint P(S|D) − e^ε P(S|D') ≤ δ per event S ⊆ outputs
+    and directed edge (the definition of (ε, δ)-DP itself), solved with scipy's HiGHS."""
+    from scipy.optimize import linprog
+
+    m, N = C.shape
+    idx = {d: i for i, d in enumerate(adp.inputs)}
+    r, dl = float(adp.exp_eps), float(adp.delta)
+    rows, rhs = [], []
+    for a, b in adp.graph.edges:
+        for i, j in ((idx[a], idx[b]), (idx[b], idx[a])):
+            for k in range(1, m + 1):
+                for S in itertools.combinations(range(m), k):
+                    row = np.zeros(m * N)
+                    for w in S:
+                        row[w * N + i] += 1
+                        row[w * N + j] -= r
+                    rows.append(row)
+                    rhs.append(dl)
+    A_eq = np.zeros((N, m * N))
+    for d in range(N):
+        A_eq[d, [w * N + d for w in range(m)]] = 1
+    res = linprog(-np.asarray(C, dtype=float).ravel(), A_ub=np.array(rows), b_ub=rhs, A_eq=A_eq, b_eq=np.ones(N),
+                  bounds=(0, None), method="highs")
+    assert res.status == 0
+    return -res.fun
+
+
+@pytest.mark.parametrize("graph, r, dl", [
+    (pg.complete_graph(3), F(2), F(1, 10)),
+    (pg.hamming_graph(2), F(3), F(1, 4)),
+    (pg.path_graph(3), F(3, 2), F(1, 20)),
+    (pg.complete_graph(3), F(1), F(1, 2)),
+])
+def test_adp_optimal_mechanism_exact_and_matches_the_event_lp(graph, r, dl):
+    adp = ApproximateDP(graph, exp_eps=r, delta=dl)
+    opt = optimal_mechanism(adp, "accuracy")
+    assert opt.formulation == "hockey-stick" and opt.exact and opt.certificate.exact and opt.membership.member
+    assert opt.certificate.bound == opt.value and isinstance(opt.value, F)
+    # an independent LP (events instead of auxiliary variables) has the same optimum
+    n = len(adp.inputs)
+    C = np.array([[F(1, n) * int(w == d) for d in range(n)] for w in range(n)], dtype=object)
+    assert float(opt.value) == pytest.approx(_adp_by_events(adp, C), abs=1e-9)
+    # more slack never hurts, and δ = 0 gives back pure DP's optimum (rows LP)
+    pure = optimal_mechanism(DifferentialPrivacy(graph, exp_eps=r), "accuracy")
+    assert pure.value <= opt.value
+    assert optimal_mechanism(ApproximateDP(graph, exp_eps=r, delta=0), "accuracy").value == pure.value
+
+
+def test_adp_optimal_closed_form_on_k3():
+    # symmetric guess-the-value mechanism: hockey-stick 2p − 1 at e^ε = 2 (p − 2(1−p)/2), so p = (1 + δ)/2
+    for dl in (F(1, 10), F(1, 3)):
+        opt = optimal_mechanism(ApproximateDP(pg.complete_graph(3), exp_eps=2, delta=dl), "accuracy")
+        assert opt.value == (1 + dl) / 2
+
+
+def test_adp_optimal_float_and_random_utilities():
+    rng = np.random.default_rng(5)
+    adp = ApproximateDP(pg.complete_graph(3), eps=0.4, delta=0.05)
+    assert not adp.exact
+    for _ in range(3):
+        U = rng.integers(0, 4, size=(3, 3)).tolist()
+        opt = optimal_mechanism(adp, U, [0.5, 0.3, 0.2])
+        assert not opt.exact and opt.certificate.verified and opt.membership.member
+        C = np.array([[[0.5, 0.3, 0.2][d] * U[d][w] for d in range(3)] for w in range(3)])
+        assert opt.value == pytest.approx(_adp_by_events(adp, C), abs=1e-7)
+
+
+def test_adp_optimal_refuses_huge_lps(monkeypatch):
+    from privgeom.analyses import _optimal_adp
+
+    monkeypatch.setattr(_optimal_adp, "MAX_ADP_OPTIMAL_VARIABLES", 10)
+    with pytest.raises(pg.SizeLimitError, match="variables"):
+        optimal_mechanism(ApproximateDP(pg.complete_graph(3), exp_eps=2, delta="1/10"), "accuracy")
 
 
 # ------------------------------------------------------------------------------------------- staircase / KOV

@@ -339,6 +339,13 @@ def test_delta_eps_forms():
     # ε beyond float range: e^ε = ∞, δ = mass where the neighbour has none
     assert delta(M, [("1", "0")], 1000.0).delta == 0.0
     assert delta(randomized_response(1, 1), [("1", "0")], 1000.0).delta == 1.0
+    # "ln(r)" as for DifferentialPrivacy(eps="ln(3)"): exact
+    r = delta(M, [("1", "0")], "ln(2)")
+    assert r.exact and r.delta == Fraction(1, 4) and r.eps == LogRational(2)
+    with pytest.raises(InvalidParameterError, match="positive"):
+        delta(M, [("1", "0")], "ln(0)")
+    with pytest.raises(InvalidParameterError, match=">= 0"):
+        delta(M, [("1", "0")], "ln(1/2)")
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Facet and extreme-ray counts of ε-DP cones against derived formulas, cross-checked several ways.
 
-Formulas (derived in the Notes of ``privgeom.definitions._catalogue``; ``r = e^ε > 1``):
+Formulas (derived in the Notes of ``privgeom.definitions._dp_rays``; ``r = e^ε > 1``):
 
 * facets: ``2|E|`` for every connected graph — ``K_n``: ``n(n−1)``; path ``P_n`` (``n`` edges): ``2n``; ``Q_k``:
   ``k 2^k``; cycle ``C_m``: ``2m``;
@@ -8,8 +8,10 @@ Formulas (derived in the Notes of ``privgeom.definitions._catalogue``; ``r = e^�
   datasets: ``K_n``: ``2^n − 2``; ``P_n``: ``2^n``; even cycle ``C_m``: closed ±1 walks ``C(m, m/2)``; odd cycle: one
   flat edge and a closed walk on the rest, ``m · C(m−1, (m−1)/2)``; ``Q_k``: homomorphisms to ``Z``: 2, 6, 38, 990.
 
-Cross-checks: pycddlib exact (``cdd.gmp``) against the formula and against the structured enumeration
-(:func:`dp_cone_rays`); float ``cdd`` against exact; V → H → V round trip.
+Cross-checks: pycddlib exact (``cdd.gmp``) double description from the inequalities alone (``row_cone()`` itself
+lists rays by the enumeration, so it is not used as the reference) against the formula and against the structured
+enumeration (:func:`dp_cone_rays`); an independent numpy rank test of extremality; float ``cdd`` against exact;
+V → H → V round trip.
 """
 
 from __future__ import annotations
@@ -47,15 +49,50 @@ def ray_set(rays: np.ndarray) -> set[tuple[F, ...]]:
     return out
 
 
+def dd_cone(dp: DifferentialPrivacy, *, exact: bool = True) -> Cone:
+    """The same cone from its inequalities *without* the ray enumeration: pycddlib's double description decides.
+
+    (``DifferentialPrivacy.row_cone`` lists its rays with :func:`dp_cone_rays`, so comparing it with the enumeration
+    would be circular.)
+    """
+    return Cone.from_facets(dp.inequalities(exact=exact), exact=exact, labels=dp.inputs)
+
+
+def check_extreme(graph: nx.Graph, r: F, rays: np.ndarray) -> None:
+    """Independent extremality test with plain numpy: each ray is feasible and its tight constraints have rank n − 1."""
+    nodes = list(graph.nodes)
+    idx = {v: i for i, v in enumerate(nodes)}
+    n = len(nodes)
+    rows = []
+    for a, b in graph.edges:
+        for i, j in ((idx[a], idx[b]), (idx[b], idx[a])):
+            row = np.zeros(n)
+            row[i], row[j] = -1.0, float(r)
+            rows.append(row)
+    A = np.array(rows)
+    for ray in rays:
+        x = np.array([float(v) for v in ray])
+        slack = A @ x
+        assert (slack >= -1e-9 * np.abs(x).max()).all()
+        tight = A[np.abs(slack) <= 1e-9 * np.abs(x).max()]
+        assert np.linalg.matrix_rank(tight) == n - 1
+
+
 def check(graph: nx.Graph, r: F, n_facets: int, n_rays: int) -> None:
     dp = DifferentialPrivacy(graph, exp_eps=r)
     cone = dp.row_cone()
     assert cone.n_facets == n_facets
     assert cone.n_rays == n_rays and cone.is_pointed and cone.dim == graph.number_of_nodes()
+    # independent 1: pycddlib's exact double description from the H-representation alone
+    dd = dd_cone(dp)
+    assert dd.n_facets == n_facets and dd.n_rays == n_rays
     # structured enumeration (no double description) gives exactly the same rays
     enum = dp_cone_rays(graph, r)
     assert len(enum) == n_rays
-    assert ray_set(cone.rays) == ray_set(enum)
+    assert ray_set(dd.rays) == ray_set(enum) == ray_set(cone.rays)
+    # independent 2: every enumerated ray is extreme (rank test), and they are pairwise distinct (ray_set size)
+    check_extreme(graph, r, enum)
+    assert len(ray_set(enum)) == n_rays
     # V -> H -> V: the enumerated rays generate the cone with the same facets (small cases: pycddlib's
     # redundancy removal on generators costs seconds beyond ~100 rays)
     if n_rays <= 64:
@@ -89,18 +126,18 @@ def test_cycles(m: int) -> None:
 def test_hypercube(k: int, rays: int) -> None:
     if k <= 3:
         check(hamming_graph(k), F(2), k * 2**k, rays)
-    else:  # k = 4: exact cdd only (float canonicalisation of 990 rays is slow); enumeration cross-check
-        cone = DifferentialPrivacy.hamming(4, exp_eps=2).row_cone()
-        assert cone.n_facets == 64 and cone.n_rays == 990
-        assert ray_set(cone.rays) == ray_set(dp_cone_rays(hamming_graph(4), 2))
+    else:  # k = 4: exact double description from the inequalities (~1 s; float cdd takes ~20 s here)
+        dd = dd_cone(DifferentialPrivacy.hamming(4, exp_eps=2))
+        assert dd.n_facets == 64 and dd.n_rays == 990
+        assert ray_set(dd.rays) == ray_set(dp_cone_rays(hamming_graph(4), 2))
     assert hypercube_dp_ray_count(k) == rays == len(dp_ray_patterns(hamming_graph(k)))
     assert dp_ray_count_lower_bound(hamming_graph(k)) <= rays
 
 
 @pytest.mark.parametrize("graph", [complete_graph(4), path_graph(4), hamming_graph(3), cycle(5)], ids=["K4", "P4", "Q3", "C5"])
 def test_float_double_description_agrees_with_exact(graph: nx.Graph) -> None:
-    exact = DifferentialPrivacy(graph, exp_eps=F(5, 2)).row_cone()
-    flt = DifferentialPrivacy(graph, exp_eps=2.5).row_cone()
+    exact = dd_cone(DifferentialPrivacy(graph, exp_eps=F(5, 2)))
+    flt = dd_cone(DifferentialPrivacy(graph, exp_eps=2.5), exact=False)
     assert not flt.exact and flt.n_facets == exact.n_facets and flt.n_rays == exact.n_rays
     assert flt.to_exact(max_denominator=1000) == exact
     got = {tuple(np.round(np.asarray(r, dtype=float) / float(r[0]), 9)) for r in flt.rays}
@@ -114,9 +151,10 @@ def test_random_connected_graphs(seed: int) -> None:
     G = nx.connected_watts_strogatz_graph(7, 3, 0.5, seed=seed)
     G = nx.relabel_nodes(G, {v: f"d{v}" for v in G.nodes})
     dp = DifferentialPrivacy(G, exp_eps=3)
-    cone = dp.row_cone()
+    cone = dd_cone(dp)
     assert cone.n_facets == 2 * G.number_of_edges()
     assert ray_set(cone.rays) == ray_set(dp_cone_rays(G, 3))
+    check_extreme(G, F(3), dp_cone_rays(G, 3))
 
 
 def test_refusals_are_immediate_and_clear() -> None:
