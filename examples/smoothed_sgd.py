@@ -1,6 +1,7 @@
 """Figure 2 (right) of Liu, Wang & Xia: one SGD step with 8-bit quantised Gaussian gradients (N(0, 0.12²) or N(0.1,
-0.12²)), batch T = round(√n), n = 100..250, ε ∈ {0.5, 1, 3}. Output laws are exact (subset-sum dynamic program); the
-expectation over databases is a Monte Carlo average with its standard error.
+0.12²)), batch T = round(√n), n = 100..250, ε ∈ {0.5, 1, 3}. Output laws and δ(x) are exact (subset-sum dynamic
+program); the expectation over databases is a Monte Carlo average, reported with its standard error and a rigorous 95%
+Hoeffding half-width (exact enumeration would need ~10^90 histograms at n = 100; see sgd_experiment).
 
 Writes ``smoothed_sgd.png`` and ``smoothed_sgd.csv`` into ``--out`` (default
 ``out/``); ``--quick`` runs reduced sizes.

@@ -68,7 +68,7 @@ def _delta(args: argparse.Namespace) -> Outcome:
         return Outcome(str(r) + extra, r.to_dict(), code)
     if args.x is not None:
         raise InvalidParameterError("--x applies to the database-wise δ; drop --dist/--q to use it")
-    method = "grid" if args.grid_step else "auto"
+    method = "grid" if args.grid_step is not None else "auto"
     s = smoothed_delta(M, args.eps, dists, method=method, grid_step=args.grid_step)
     code, extra = _verdict(s.value, s.value + s.error_bound, args.check)
     return Outcome(str(s) + extra, s.to_dict(), code)

@@ -247,6 +247,8 @@ def parse_eps(eps: Any) -> tuple[Any, Scalar]:
     value = parse_scalar(eps, name="eps")
     if value < 0:
         raise InvalidParameterError(f"ε must be >= 0, got {value}")
+    if value > 700:
+        raise InvalidParameterError(f"ε = {value} is too large: e^ε overflows a float (use ε <= 700 or 'ln(r)')")
     if value == 0:
         return Fraction(0), Fraction(1)
     return value, math.exp(float(value))

@@ -5,9 +5,11 @@
 - :func:`motivating_experiment` — Figure 1: ``δ(x)`` at the actual two-party totals of every presidential election
   1920–2020 with 0.2% of the votes lost, ``ε = ln(0.51/0.49)``;
 - :func:`sgd_experiment` — Figure 2 (right): one SGD step with 8-bit quantised Gaussian gradients, exact output laws
-  by a subset-sum dynamic program, the expectation over databases by Monte Carlo (reported with its standard error);
+  by a subset-sum dynamic program, the expectation over databases by Monte Carlo (standard error and a rigorous
+  Hoeffding interval; exact enumeration of histograms is out of reach at the paper's sizes);
 - :func:`theorem3_experiment` — Theorem 3: the sampling average of finely discretised continuous data stays at
-  ``δ ≈ T/n`` whereas the binary (SHM) case is exponentially small.
+  ``δ ≈ T/n`` whereas the binary (SHM) case is exponentially small (exact expectation over all histograms where
+  affordable, Monte Carlo with a rigorous Hoeffding interval elsewhere).
 
 Plots use :class:`matplotlib.figure.Figure` directly (no pyplot state, Agg canvas).
 """
@@ -31,7 +33,7 @@ from .._errors import InvalidParameterError
 from .._numeric import LogRational
 from .._results import Result
 from ._shm import shm_database_delta, shm_smoothed_delta
-from ._subsetsum import discretised_uniform, quantised_gaussian, sampling_delta
+from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
 
 __all__ = [
     "Progress",
@@ -43,6 +45,7 @@ __all__ = [
     "motivating_experiment",
     "sgd_experiment",
     "theorem3_experiment",
+    "hoeffding_halfwidth",
     "EXPERIMENTS",
 ]
 
@@ -204,7 +207,8 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if panels is None:
-        quick_panels = ((Fraction(1, 10), (1000, 1500)), (Fraction(1, 100), (10_000,)), (Fraction(1, 1000), (100_000,)))
+        quick_panels = ((Fraction(1, 10), (1000, 1500)), (Fraction(1, 100), (10_000, 15_000)),
+                        (Fraction(1, 1000), (100_000, 150_000)))
         panels = quick_panels if quick else ELECTION_PANELS
     eps = tuple(eps) if eps is not None else ((1.0, 3.0) if quick else ELECTION_EPS)
     verts = election_vertices()
@@ -308,9 +312,18 @@ def sgd_experiment(out: str | Path = "out", *, quick: bool = False, progress: bo
     Per-example gradients follow the 8-bit quantisation ``⌈256 g⌉ ∈ {−127..128}`` of ``N(0, 0.12²)`` or
     ``N(0.1, 0.12²)`` (the two vertices of ``Π``); a batch of ``T = round(√n)`` examples is sampled without
     replacement and the re-quantised mean ``⌈Σ/T⌉`` is published. For each database the output law and ``δ(x)`` are
-    exact (subset-sum dynamic program, :func:`~privgeom.smoothed._subsetsum.sampling_delta`); ``E[δ(x)]`` is
-    averaged over ``databases`` random databases (common random numbers across vertex counts ``m``) and reported
-    with its standard error, for ``m ∈ {0, n/2, n}`` agents at ``N(0, 0.12²)``; the plotted value is the maximum.
+    exact (subset-sum dynamic program, :func:`~privgeom.smoothed._subsetsum.sampling_delta`); no output law is
+    sampled.
+
+    The expectation over databases is **not** exact at the paper's sizes, and cannot reasonably be: the mechanism
+    is anonymous, so ``E[δ(x)] = Σ_h P(h) δ(h)`` over histograms ``h`` of ``n`` records on 256 values — about
+    ``C(355, 255) ≈ 10^{90}`` of them for ``n = 100`` — and ``δ(h)`` (a maximum over the replaced and replacing
+    values of positive parts of the whole subset-sum law) admits no recursion over counts. So ``E[δ(x)]`` is averaged
+    over ``databases`` random databases (common random numbers across vertex counts ``m``), reported with its
+    standard error and a rigorous 95% Hoeffding half-width (``δ(x) ∈ [0, T/n]``), for ``m ∈ {0, n/2, n}`` agents at
+    ``N(0, 0.12²)``; the plotted value is the largest of these means — an estimate of a *lower bound* of the smoothed
+    δ (the maximum runs over every ``m``, Proposition 5). The exact expectation is available for small instances
+    (:func:`~privgeom.smoothed._subsetsum.expected_sampling_delta`) and the tests check the estimator against it.
 
     Examples
     --------
@@ -347,7 +360,8 @@ def sgd_experiment(out: str | Path = "out", *, quick: bool = False, progress: bo
             for k, e in enumerate(eps):
                 mean, se = float(vals[:, k].mean()), float(vals[:, k].std(ddof=1) / math.sqrt(S))
                 rows.append({"n": n, "T": T, "eps": e, "agents_at_N(0)": m, "mean_delta": mean, "stderr": se,
-                             "log10_mean_delta": _log10(mean), "databases": S, "dp_delta_T_over_n": T / n})
+                             "hoeffding95": hoeffding_halfwidth(T / n, S), "log10_mean_delta": _log10(mean),
+                             "databases": S, "dp_delta_T_over_n": T / n})
     bar.close()
     csv_path, png_path = out / "smoothed_sgd.csv", out / "smoothed_sgd.png"
     _write_csv(csv_path, rows)
@@ -366,7 +380,9 @@ def sgd_experiment(out: str | Path = "out", *, quick: bool = False, progress: bo
     ax.set_title("SGD step, 8-bit gradients, batch T = round(√n)")
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
-    note = f"exact output laws (subset-sum DP); E over {S} random databases per point (Monte Carlo, s.e. reported)"
+    note = (f"exact output laws and δ(x) (subset-sum DP); E over {S} random databases per point: Monte Carlo "
+            f"(s.e. and rigorous 95% Hoeffding half-width {hoeffding_halfwidth(max(r['dp_delta_T_over_n'] for r in rows), S):.2g} "
+            "reported); max over m ∈ {0, n/2, n} only")
     return ExperimentResult("sgd", str(csv_path), str(png_path), tuple(rows), time.perf_counter() - t0, note)
 
 
@@ -375,16 +391,38 @@ TH3_NS = (4, 6, 8, 12, 16, 24, 32)
 TH3_LEVELS = (2, 8, 64, 1024)
 
 
+def hoeffding_halfwidth(bound: float, samples: int, alpha: float = 0.05) -> float:
+    """Half-width of a two-sided ``1 − alpha`` Hoeffding interval for the mean of ``samples`` i.i.d. draws in ``[0, bound]``.
+
+    ``δ(x)`` of a sampling mechanism lies in ``[0, T/n]`` (the changed record is sampled with probability ``T/n``), so
+    ``|mean − E δ| <= bound·sqrt(ln(2/alpha) / (2·samples))`` with probability ``>= 1 − alpha`` (Hoeffding 1963,
+    Theorem 2) — a rigorous, distribution-free statement about a Monte Carlo average (unlike the standard error).
+
+    Examples
+    --------
+    >>> round(hoeffding_halfwidth(0.1, 20), 4)
+    0.0304
+    """
+    if samples < 1 or not 0 < alpha < 1:
+        raise InvalidParameterError(f"need samples >= 1 and 0 < alpha < 1, got {samples}, {alpha}")
+    return float(bound) * math.sqrt(math.log(2 / alpha) / (2 * samples))
+
+
 def theorem3_experiment(out: str | Path = "out", *, quick: bool = False, progress: bool | None = None,
                         databases: int | None = None, seed: int = 0, T: int = 2, eps: float = 1.0,
-                        ns: Sequence[int] | None = None, levels: Sequence[int] | None = None) -> ExperimentResult:
+                        ns: Sequence[int] | None = None, levels: Sequence[int] | None = None,
+                        max_histograms: int = 8_000) -> ExperimentResult:
     """Theorem 3: the sampling average of finely discretised continuous data is not smoothed-private (``δ ≈ T/n``).
 
     Records are uniform on ``K`` equally spaced levels (a discretised Uniform[0, 1)); a batch of ``T`` records is
-    sampled without replacement and its exact sum (equivalently the average) is published. For ``K = 2`` the
-    mechanism is SHM and the exact smoothed δ is also computed (:func:`shm_smoothed_delta`); for every ``K`` ``δ(x)``
-    is exact per database and ``E[δ(x)]`` is averaged over random databases (standard error reported). As ``K``
-    grows, subset sums stop colliding and ``δ`` rises to the DP value ``T/n``.
+    sampled without replacement and its exact sum (equivalently the average) is published. ``Π`` is the single
+    uniform law, so the smoothed δ is ``E[δ(x)]``. It is computed **exactly** (every histogram of the database with
+    its multinomial probability and its exact ``δ``, :func:`~privgeom.smoothed._subsetsum.expected_sampling_delta`)
+    whenever there are at most ``max_histograms`` histograms — always for ``K = 2``, where it is also cross-checked
+    against the SHM fast path (:func:`shm_smoothed_delta`, column ``shm_delta``). Beyond that (``C(n + K − 1, K − 1)``
+    histograms, e.g. ``~10^{10}`` for ``K = 64, n = 8``) ``E[δ(x)]`` is a Monte Carlo average of exact per-database
+    values over ``databases`` random databases, reported with its standard error and a rigorous 95% Hoeffding
+    half-width (``δ(x) ∈ [0, T/n]``). As ``K`` grows, subset sums stop colliding and ``δ`` rises to ``T/n``.
 
     Examples
     --------
@@ -392,45 +430,60 @@ def theorem3_experiment(out: str | Path = "out", *, quick: bool = False, progres
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     r = theorem3_experiment(tmp, ns=[6], levels=[2, 4096], databases=3)
     >>> two, fine = r.rows
-    >>> round(two["exact_delta"], 3), round(fine["mean_delta"], 3), round(fine["dp_delta_T_over_n"], 3)
-    (0.11, 0.333, 0.333)
+    >>> two["method"], round(two["delta"], 3), round(two["shm_delta"], 3)
+    ('exact', 0.11, 0.11)
+    >>> fine["method"], round(fine["delta"], 3), round(fine["dp_delta_T_over_n"], 3)
+    ('monte carlo', 0.333, 0.333)
     """
     t0 = time.perf_counter()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    ns = tuple(ns) if ns is not None else ((4, 8) if quick else TH3_NS)
-    levels = tuple(levels) if levels is not None else ((2, 64) if quick else TH3_LEVELS)
+    ns = tuple(ns) if ns is not None else ((4, 6) if quick else TH3_NS)
+    levels = tuple(levels) if levels is not None else ((2, 8, 64) if quick else TH3_LEVELS)
     S = databases if databases is not None else (6 if quick else 40)
+    if S < 2:
+        raise InvalidParameterError(f"theorem3_experiment needs at least 2 databases per point, got {S}")
     rng = np.random.default_rng(seed)
-    bar = Progress(len(ns) * len(levels) * S, "theorem3", enabled=progress)
+    bar = Progress(len(ns) * len(levels), "theorem3", enabled=progress)
     rows: list[dict[str, Any]] = []
+    nan = float("nan")
     for K in levels:
         p = discretised_uniform(K)
         for n in ns:
-            vals = np.array([sampling_delta(rng.choice(K, size=n, p=p).tolist(), T, K, [eps])[0] for _ in range(S)])
-            for _ in range(S):
-                bar.update(note=f"K={K} n={n}")
-            exact = shm_smoothed_delta(n, T, eps, [[0.5, 0.5]]).value if K == 2 else float("nan")
-            rows.append({"levels": K, "n": n, "T": T, "eps": eps, "mean_delta": float(vals.mean()),
-                         "stderr": float(vals.std(ddof=1) / math.sqrt(S)), "exact_delta": exact,
-                         "dp_delta_T_over_n": T / n, "databases": S})
+            row: dict[str, Any] = {"levels": K, "n": n, "T": T, "eps": eps}
+            if count_histograms(n, K) <= max_histograms:
+                vals, hists = expected_sampling_delta([p], [n], T, [eps], max_histograms=max_histograms)
+                row.update(delta=float(vals[0]), method="exact", stderr=0.0, hoeffding95=0.0, samples=hists)
+            else:
+                mc = np.array([sampling_delta(rng.choice(K, size=n, p=p).tolist(), T, K, [eps])[0] for _ in range(S)])
+                row.update(delta=float(mc.mean()), method="monte carlo", stderr=float(mc.std(ddof=1) / math.sqrt(S)),
+                           hoeffding95=hoeffding_halfwidth(T / n, S), samples=S)
+            row["shm_delta"] = shm_smoothed_delta(n, T, eps, [[0.5, 0.5]]).value if K == 2 else nan
+            row["dp_delta_T_over_n"] = T / n
+            rows.append(row)
+            bar.update(note=f"K={K} n={n}")
     bar.close()
     csv_path, png_path = out / "smoothed_theorem3.csv", out / "smoothed_theorem3.png"
     _write_csv(csv_path, rows)
     fig, (ax,) = _figure(1, width=6.0)
     for K in levels:
         pts = [r for r in rows if r["levels"] == K]
-        ax.errorbar([r["n"] for r in pts], [r["mean_delta"] for r in pts], yerr=[2 * r["stderr"] for r in pts],
-                    marker="o", capsize=3, label=f"K = {K} levels")
+        line = ax.plot([r["n"] for r in pts], [r["delta"] for r in pts], marker="o", label=f"K = {K} levels")[0]
+        mc_pts = [r for r in pts if r["method"] != "exact"]
+        if mc_pts:
+            ax.errorbar([r["n"] for r in mc_pts], [r["delta"] for r in mc_pts], yerr=[r["hoeffding95"] for r in mc_pts],
+                        fmt="none", capsize=3, color=line.get_color())
         if K == 2:
-            ax.plot([r["n"] for r in pts], [r["exact_delta"] for r in pts], "x", color="k", label="K = 2 exact (SHM)")
+            ax.plot([r["n"] for r in pts], [r["shm_delta"] for r in pts], "x", color="k", label="K = 2 via SHM fast path")
     ax.plot(ns, [T / n for n in ns], "k:", linewidth=2, zorder=5, label="T/n (DP)")
     ax.set_xlabel("n")
-    ax.set_ylabel("smoothed δ (mean ± 2 s.e.)")
+    ax.set_ylabel("smoothed δ = E[δ(x)]")
     ax.set_title(f"Sampling average, T = {T}, ε = {eps:g}, uniform on K levels")
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
-    note = "δ(x) exact per database (subset sums); E over random databases (Monte Carlo, s.e. reported)"
+    n_mc = sum(r["method"] != "exact" for r in rows)
+    note = (f"{len(rows) - n_mc} points exact (all histograms); {n_mc} Monte Carlo over {S} databases "
+            "(exact δ(x) each; error bars = rigorous 95% Hoeffding half-width)")
     return ExperimentResult("theorem3", str(csv_path), str(png_path), tuple(rows), time.perf_counter() - t0, note)
 
 

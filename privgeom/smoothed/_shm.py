@@ -210,6 +210,10 @@ def shm_smoothed_delta(
     """
     n, T = _check(n, T, replace)
     eps_v, _ = parse_eps(eps)
+    if not (isinstance(rtol, (int, float)) and 0 <= rtol < 1):
+        raise InvalidParameterError(f"rtol must lie in [0, 1), got {rtol!r}")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise InvalidParameterError(f"tail must lie in (0, 1), got {tail!r}")
     rows, exact = parse_distributions(distributions)
     if len(rows[0]) != 2:
         return _matrix_fallback(n, T, eps, rows, replace)

@@ -260,6 +260,8 @@ def smoothed_delta(
     """
     if method not in ("auto", "enumeration", "compositions", "grid"):
         raise InvalidParameterError(f"unknown method {method!r}; use auto, enumeration, compositions or grid")
+    if grid_step is not None and (isinstance(grid_step, bool) or not isinstance(grid_step, int) or grid_step < 1):
+        raise InvalidParameterError(f"grid_step must be a positive integer, got {grid_step!r}")
     eps_v, exp_eps, space, values, rows, exact = _prepare(mechanism, eps, distributions, graph, kind, records)
     if n is not None and int(n) != space.n:
         raise DomainMismatchError(f"n = {n} but the mechanism's inputs are databases of {space.n} agents")

@@ -136,3 +136,11 @@ def test_pmf_helpers() -> None:
     assert binom.sf(hi, 10_000, 0.3) + binom.cdf(lo - 1, 10_000, 0.3) <= tail
     g = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0])
     assert _forward_max(g, 2).tolist() == [4.0, 4.0, 5.0, 9.0, 9.0, 9.0, 2.0]
+
+
+def test_bad_tolerances_are_typed_errors() -> None:
+    for kw in ({"rtol": -1.0}, {"rtol": float("nan")}, {"tail": 0.0}, {"tail": 2.0}):
+        with pytest.raises(InvalidParameterError):
+            shm_smoothed_delta(100, 90, 1.0, ["1/3", "1/2"], **kw)  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError):
+        shm_smoothed_delta(100, 90, 1000.0, ["1/3", "1/2"])

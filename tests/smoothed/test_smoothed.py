@@ -158,3 +158,22 @@ def test_summary_text() -> None:
     text = str(r)
     assert "Definition 3" in text and "2/3" in text
     assert r.to_dict()["value"] == "2/3"
+
+
+@given(seed=st.integers(0, 10_000), step=st.integers(2, 4), ratio=st.sampled_from(["1", "2", "4"]))
+def test_grid_error_bound_really_bounds_the_error(seed: int, step: int, ratio: str) -> None:
+    # random anonymous mechanisms on 6 agents: the grid maximum plus its certified bound covers the exact maximum
+    M = random_mechanism(seed, n=6, records=2, outputs=3, anonymous=True)
+    Pi = random_distributions(seed, count=3, records=2)
+    exact = smoothed_delta(M, f"ln({ratio})", Pi)
+    grid = smoothed_delta(M, f"ln({ratio})", Pi, method="grid", grid_step=step)
+    assert grid.value <= exact.value <= grid.value + grid.error_bound
+
+
+def test_bad_grid_step_and_large_eps_are_typed_errors() -> None:
+    M = majority_vote(3)
+    for bad in (0, -2, 1.5, True):
+        with pytest.raises(InvalidParameterError):
+            smoothed_delta(M, 0, ["1/4"], method="grid", grid_step=bad)
+    with pytest.raises(InvalidParameterError):
+        smoothed_delta(M, 1e6, ["1/4"])

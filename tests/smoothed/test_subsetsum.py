@@ -11,9 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privgeom import SizeLimitError
+from pathlib import Path
+
+from privgeom import InvalidParameterError, SizeLimitError
 from privgeom.smoothed import database_delta, sampling_sum, shm_smoothed_delta, smoothed_delta
-from privgeom.smoothed._subsetsum import SubsetSums, quantised_gaussian, sampling_delta
+from privgeom.smoothed._experiments import hoeffding_halfwidth, theorem3_experiment
+from privgeom.smoothed._subsetsum import SubsetSums, expected_sampling_delta, quantised_gaussian, sampling_delta
 
 
 @settings(max_examples=12)
@@ -101,3 +104,70 @@ def test_quantised_gaussian() -> None:
     assert p.sum() == pytest.approx(1.0, abs=1e-14)
     assert float((p * k).sum() / 256) == pytest.approx(0.1, abs=2e-3)  # mean ≈ μ (up to the ceiling)
     assert np.all(p > 0)
+
+
+def _brute_delta(x: list[int], T: int, V: int, w: int, e: float) -> float:
+    """δ(x) of ⌈Σ batch / w⌉ by enumerating every batch and every replacement (independent of the DP)."""
+    n = len(x)
+
+    def law(y: list[int]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for S in itertools.combinations(range(n), T):
+            o = -((-sum(y[i] for i in S)) // w)
+            out[o] = out.get(o, 0) + 1
+        return out
+
+    px, tot, best = law(x), math.comb(n, T), 0.0
+    for i in range(n):
+        for b in range(V):
+            py = law(x[:i] + [b] + x[i + 1 :])
+            keys = set(px) | set(py)
+            best = max(best, sum(max(px.get(k, 0) - e * py.get(k, 0), 0) for k in keys) / tot,
+                       sum(max(py.get(k, 0) - e * px.get(k, 0), 0) for k in keys) / tot)
+    return best
+
+
+def test_expected_sampling_delta_is_exact_against_every_database() -> None:
+    # two groups of agents with different laws (the two vertices of Π), re-quantised mean: E[δ] by brute force over
+    # every database with its product probability equals the histogram route
+    laws = [[0.5, 0.3, 0.2, 0.0], [0.1, 0.2, 0.3, 0.4]]
+    counts, T, w, e = [1, 3], 2, 2, math.exp(0.5)
+    ref = 0.0
+    for x in itertools.product(range(4), repeat=4):
+        prob = laws[0][x[0]] * laws[1][x[1]] * laws[1][x[2]] * laws[1][x[3]]
+        if prob:
+            ref += prob * _brute_delta(list(x), T, 4, w, e)
+    vals, hists = expected_sampling_delta(laws, counts, T, [0.5], bin_width=w)
+    assert vals[0] == pytest.approx(ref, rel=1e-12)
+    assert hists == math.comb(4 + 3, 3) - 1  # all histograms but [0,0,0,4] (the first agent never draws 3)
+    with pytest.raises(SizeLimitError):
+        expected_sampling_delta([quantised_gaussian(0.0, 0.12)], [100], 10, [1.0])
+    with pytest.raises(InvalidParameterError):
+        expected_sampling_delta(laws, [1], T, [0.5])
+
+
+def test_monte_carlo_estimate_is_consistent_with_the_exact_expectation() -> None:
+    # the estimator used at the paper's sizes, on an instance small enough for the exact expectation
+    law = np.array([0.1, 0.2, 0.4, 0.2, 0.1])
+    n, T = 6, 2
+    exact = expected_sampling_delta([law], [n], T, [1.0])[0][0]
+    rng = np.random.default_rng(1)
+    S = 400
+    mc = np.mean([sampling_delta(rng.choice(5, size=n, p=law).tolist(), T, 5, [1.0])[0] for _ in range(S)])
+    assert abs(mc - exact) <= hoeffding_halfwidth(T / n, S, alpha=1e-3)
+    assert 0 < exact < T / n
+
+
+def test_theorem3_experiment_exact_points(tmp_path: Path) -> None:
+    r = theorem3_experiment(tmp_path, ns=[4, 5], levels=[2, 3, 4096], databases=4)
+    by = {(row["levels"], row["n"]): row for row in r.rows}
+    for n in (4, 5):
+        two = by[(2, n)]
+        assert two["method"] == "exact" and two["delta"] == pytest.approx(two["shm_delta"], rel=1e-12)
+        assert by[(3, n)]["method"] == "exact"
+        fine = by[(4096, n)]
+        assert fine["method"] == "monte carlo" and fine["delta"] == pytest.approx(2 / n, abs=1e-12)
+    # K = 3 by hand through the exact matrix: E over all 3^4 databases of δ(x)
+    M = sampling_sum(4, 2, [0, 1, 2])
+    dd = database_delta(M, 1.0)
+    assert by[(3, 4)]["delta"] == pytest.approx(float(np.mean([float(v) for v in dd.values])), rel=1e-12)
