@@ -3,7 +3,8 @@
 1. Accuracy of majority, Acc(M_ρ Maj_n), for n up to 100 001: the default (closed-form Fourier weights of Maj_n,
    O(n)), the general by-count engine (sum of two binomials in log space, O(n) per breakpoint) and the paper's
    memoised recursion (Section 6.1.1, O(n^3) states; run only where it finishes within the budget). Prints times,
-   the recursion/fast ratio, and the deviation from exact Fractions (n ≤ 101) or between the two fast methods.
+   the recursion/fast ratio, and the deviation from exact Fractions (n ≤ 101) and from an independent 50-digit
+   decimal evaluation of O'Donnell's closed-form spectrum (every n).
 2. Exact ε of M_ρ Maj_n by vote count in log space (no underflow) up to n = 100 001, next to the truth-table route
    where it runs.
 3. The Fourier spectrum by fast Walsh–Hadamard transform (O(n 2^n)) up to n = 22, vs the naive O(4^n) sums.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -32,9 +34,32 @@ def timed(fn: Callable[..., Any], *args: Any, repeat: int = 1, **kw: Any) -> tup
     return out, best
 
 
+def decimal_majority_accuracy(n: int, rho: Fraction, digits: int = 50) -> Decimal:
+    """Independent 50-digit reference: 1/2 + (1/2) Σ_k ρ^k W_k with O'Donnell's closed-form coefficients of Maj_n,
+    ``Maj^(S) = (-1)^j C(m, j)/C(n-1, 2j) · C(2m, m)/4^m`` for ``|S| = 2j+1``, ``m = (n-1)/2``."""
+    with localcontext() as ctx:
+        ctx.prec = digits
+        r = Decimal(rho.numerator) / Decimal(rho.denominator)
+        m = (n - 1) // 2
+        base = Decimal(1)
+        for j in range(1, m + 1):
+            base = base * (2 * j - 1) / (2 * j)
+        ratio, c_nk, rk, total = Decimal(1), Decimal(n), r, Decimal(0)
+        for j in range(m + 1):
+            k = 2 * j + 1
+            total += rk * c_nk * ratio * ratio
+            if j == m:
+                break
+            ratio = ratio * (m - j) / (j + 1) * (k * (k + 1)) / ((n - k) * (n - k - 1))
+            c_nk = c_nk * ((n - k) * (n - k - 1)) / ((k + 1) * (k + 2))
+            rk = rk * r * r
+        return Decimal(1) / 2 + total * base * base / 2
+
+
 def accuracy_table(sizes: list[int], rho: Fraction, budget: float) -> None:
-    print(f"accuracy of majority at rho = {rho} (float; exact Fractions as reference up to n = 101)")
-    header = f"{'n':>7} {'fast s':>9} {'counts s':>9} {'recursion s':>12} {'rec/fast':>10} {'|fast-exact|':>13} {'|fast-counts|':>14}"
+    print(f"accuracy of majority at rho = {rho} (float; references: exact Fractions up to n = 101, 50-digit decimals)")
+    header = (f"{'n':>7} {'fast s':>9} {'counts s':>9} {'recursion s':>12} {'rec/fast':>10} {'|fast-exact|':>13} "
+              f"{'|fast-ref50|':>13} {'|counts-ref50|':>15}")
     print(header)
     print("-" * len(header))
     recursion_alive = True
@@ -55,9 +80,10 @@ def accuracy_table(sizes: list[int], rho: Fraction, budget: float) -> None:
             err = abs(Fraction(fast) - exact)
             assert err <= Fraction(1, 10**12), (n, float(err))
             exact_text = f"{float(err):.1e}"
-        diff = abs(fast - counts)
-        assert diff <= 1e-12, (n, diff)
-        print(f"{n:>7} {t_fast:>9.4f} {t_counts:>9.4f} {rec_text:>12} {ratio_text:>10} {exact_text:>13} {diff:>14.1e}")
+        ref = decimal_majority_accuracy(n, Fraction(float(rho)))
+        err_fast, err_counts = float(abs(Decimal(fast) - ref)), float(abs(Decimal(counts) - ref))
+        assert err_fast <= 1e-12 and err_counts <= 1e-12, (n, err_fast, err_counts)
+        print(f"{n:>7} {t_fast:>9.4f} {t_counts:>9.4f} {rec_text:>12} {ratio_text:>10} {exact_text:>13} {err_fast:>13.1e} {err_counts:>15.1e}")
     print()
 
 
@@ -120,6 +146,7 @@ def main() -> None:
         return
     accuracy_table([11, 51, 101, 201, 301, 1001, 10001, 100001], Fraction(1, 2), args.budget)
     accuracy_table([101, 1001, 10001, 100001], Fraction(9, 10), args.budget)
+    accuracy_table([101, 10001, 100001], Fraction(999999, 1000000), args.budget)
     epsilon_table([5, 11, 15, 1001, 10001, 100001], 0.5)
     fourier_table([10, 12, 16, 20, 22], naive_max=12)
 

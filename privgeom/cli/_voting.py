@@ -15,6 +15,7 @@ from typing import Any, Callable
 from .. import voting
 from .._errors import InvalidParameterError
 from .._numeric import LogRational, parse_scalar
+from ..voting._common import log_of_ratio
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
 __all__ = ["RULES", "build_rule"]
@@ -58,7 +59,7 @@ def build_rule(args: argparse.Namespace) -> voting.Rule:
         "parity": lambda: voting.parity(_need(args.n, "-n", kind)),
         "weighted": lambda: voting.weighted_majority(_csv(_need(args.weights, "--weights", kind)), args.quota),
         "tribes": lambda: voting.tribes(_need(args.width, "--width", kind), _need(args.count, "--count", kind)),
-        "table": lambda: voting.from_truth_table([int(v) for v in _csv(_need(args.values, "--values", kind))]),
+        "table": lambda: voting.from_truth_table(_csv(_need(args.values, "--values", kind))),
     }
     return builders[kind]()
 
@@ -76,7 +77,8 @@ def _rho(args: argparse.Namespace) -> Any:
 def _num(value: Any) -> str:
     """A number for people: exact rationals as ``p/q`` (when short) with their decimal value."""
     if isinstance(value, LogRational):
-        return f"{value} = {float(value):.12g}"
+        text = _json_num(value)["ln"]
+        return f"{'ln(' + text + ')' if text else 'ln(a/b with huge integers)'} = {log_of_ratio(value.ratio):.12g}"
     if isinstance(value, Fraction):
         if value.denominator == 1 and value.numerator.bit_length() < 200:
             return str(value)
@@ -88,7 +90,9 @@ def _num(value: Any) -> str:
 
 def _json_num(value: Any) -> Any:
     if isinstance(value, LogRational):
-        return value.to_json()
+        r = value.ratio
+        small = r.denominator.bit_length() < 3000 and r.numerator.bit_length() < 3000
+        return {"ln": str(r) if small else None, "value": log_of_ratio(r)}
     if isinstance(value, Fraction):  # very long exact values (e.g. over 2^100000) are left out of the JSON
         small = value.denominator.bit_length() < 3000 and value.numerator.bit_length() < 3000
         return {"exact": str(value) if small else None, "value": float(value)}
@@ -106,8 +110,10 @@ def _accuracy_run(args: argparse.Namespace) -> Outcome:
     f = build_rule(args)
     rho = _rho(args)
     acc = voting.accuracy(f, rho, method=args.method)
-    lines = [f"Acc(M_rho {f.name}) at rho = {rho}: {_num(acc)}"]
-    data: dict[str, Any] = {"rule": f.name, "rho": str(rho), "method": args.method, "accuracy": _json_num(acc)}
+    exact = isinstance(acc, Fraction)
+    note = "" if exact else " (float" + (": no exact method at this size)" if isinstance(rho, Fraction) else ")")
+    lines = [f"Acc(M_rho {f.name}) at rho = {rho}: {_num(acc)}{note}"]
+    data: dict[str, Any] = {"rule": f.name, "rho": str(rho), "method": args.method, "exact": exact, "accuracy": _json_num(acc)}
     if f.kind == "majority":
         limit = voting.majority_accuracy_limit(rho)
         lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {limit:.12g} (Equation (3)); gap {float(acc) - limit:.3e}")
@@ -204,7 +210,7 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
     code = EXIT_YES
     if args.eps is not None:
         target = parse_scalar(args.eps, name="eps")
-        ok = float(res.epsilon) <= float(target) + 1e-12
+        ok = float(res) <= float(target) + 1e-12
         data["eps"] = str(target)
         data["private"] = ok
         lines.append(f"{'is' if ok else 'is NOT'} {target}-differentially private (one-vote neighbours)")

@@ -27,9 +27,20 @@ Examples
 True
 """
 
-from ._accuracy import ACCURACY_METHODS, MajorityAccuracy, accuracy, majority_accuracy_bounds, majority_accuracy_limit, paper_recursion_accuracy, stability
+from ._accuracy import (
+    ACCURACY_METHODS,
+    FIGURE2_RHOS,
+    MajorityAccuracy,
+    accuracy,
+    figure2,
+    figure2_data,
+    majority_accuracy_bounds,
+    majority_accuracy_limit,
+    paper_recursion_accuracy,
+    save_figure2,
+    stability,
+)
 from ._banzhaf import Banzhaf, banzhaf
-from ._figure import FIGURE2_RHOS, figure2, figure2_data, save_figure2
 from ._fourier import FourierSpectrum, fourier, noise_operator
 from ._influence import COUPLINGS, influence, probabilistic_influence, total_influence, total_probabilistic_influence, welfare
 from ._mechanism import Remark1, VotingEpsilon, epsilon, mechanism, proposition2_bound, remark1

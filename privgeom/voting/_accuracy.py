@@ -16,6 +16,9 @@
 ``recursion``     threshold rules ``f_θ``: the paper's memoised recursion (Section 6.1.1, Figure 1), ``O(n^3)``
 ================  ==========================================================================================
 
+Figure 2 of the paper (accuracy of majority against ``n`` with the ``1/2 + arcsin(ρ)/π`` limits) is drawn by
+:func:`figure2` / :func:`save_figure2` from :func:`figure2_data`.
+
 Examples
 --------
 >>> from privgeom import voting
@@ -33,17 +36,18 @@ import math
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import Scalar
+from .._numeric import Scalar, parse_scalar
 from .._results import Result
 from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, parse_rho
 from ._counts import accuracy_counts, stability_counts
 from ._fourier import fourier, symmetric_level_coefficients
-from ._rules import Rule
+from ._rules import Rule, _check_n, check_rule, majority
 
 __all__ = [
     "accuracy",
@@ -54,6 +58,10 @@ __all__ = [
     "MajorityAccuracy",
     "paper_recursion_accuracy",
     "RECURSION_MAX_N",
+    "figure2",
+    "figure2_data",
+    "save_figure2",
+    "FIGURE2_RHOS",
 ]
 
 #: Largest electorate for the paper's recursion (``O(n^3)`` memoised states; recursion depth ``n``).
@@ -125,6 +133,12 @@ class MajorityAccuracy(Result):
 
     ``scaled_gap = (accuracy - lower) · √(1-ρ²) · √n`` is the constant the ``O(·)`` realises at this ``n``; it tends
     to 0, because the gap actually decays like ``1/n`` (``gap_times_n`` settles, e.g. near 0.092 at ``ρ = 1/2``).
+
+    Examples
+    --------
+    >>> b = majority_accuracy_bounds(10001, 0.5)
+    >>> b.holds, round(b.gap_times_n, 3)
+    (True, 0.092)
     """
 
     n: int
@@ -153,8 +167,6 @@ def majority_accuracy_bounds(n: int, rho: Any) -> MajorityAccuracy:
     >>> b.holds, round(b.gap, 6)
     (True, 0.000914)
     """
-    from ._rules import majority
-
     r = parse_rho(rho)
     acc = float(accuracy(majority(n), r.to_float()))
     low = majority_accuracy_limit(r.rho)
@@ -164,7 +176,7 @@ def majority_accuracy_bounds(n: int, rho: Any) -> MajorityAccuracy:
 
 
 # ------------------------------------------------------------------------------------------------ recursion
-def paper_recursion_accuracy(n: int, theta: int, rho: Any) -> Scalar:
+def paper_recursion_accuracy(n: int, theta: Any, rho: Any) -> Scalar:
     """Accuracy of the threshold rule ``f_θ`` by the paper's memoised recursion (Section 6.1.1, Figure 1).
 
     ``T_ρ f_θ(x) = (1+ρ)/2 · T_ρ f_{θ-x_n}(x_{-n}) + (1-ρ)/2 · T_ρ f_{θ+x_n}(x_{-n})``, memoised on
@@ -177,6 +189,8 @@ def paper_recursion_accuracy(n: int, theta: int, rho: Any) -> Scalar:
     >>> paper_recursion_accuracy(3, 0, "1/2")
     Fraction(45, 64)
     """
+    n = _check_n(n)
+    theta = parse_scalar(theta, name="theta")
     if n > RECURSION_MAX_N:
         raise SizeLimitError(f"the paper's recursion has O(n^3) states and depth n; n = {n} > {RECURSION_MAX_N}")
     r = parse_rho(rho)
@@ -281,6 +295,7 @@ def accuracy(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
     >>> voting.accuracy(voting.tribes(2, 2), "1/2")      # Fourier on the truth table
     Fraction(1425, 2048)
     """
+    f = check_rule(f)
     _require_boolean(f)
     r = parse_rho(rho)
     if method not in ACCURACY_METHODS:
@@ -316,6 +331,7 @@ def stability(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
     >>> voting.stability(voting.majority(3), "1/2")      # 3/4 ρ + 1/4 ρ^3
     Fraction(13, 32)
     """
+    f = check_rule(f)
     r = parse_rho(rho)
     if f.is_boolean:
         return 2 * accuracy(f, r, method=method) - 1  # type: ignore[operator,no-any-return]
@@ -324,3 +340,74 @@ def stability(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
     if f.is_symmetric and method != "fourier":
         return _stab_levels(f, r) if method == "levels" else stability_counts(f, r)
     return _stab_fourier(f, r)
+
+
+# ------------------------------------------------------------------------------------------------ Figure 2
+# Figure 2 of the paper: accuracy of M_ρ Maj_n against odd n for several ρ. Each curve is the exact accuracy (the
+# closed-form majority spectrum, float); the dashed line at 1/2 + arcsin(ρ)/π is its limit (Equation (3), Sheppard's
+# formula). Drawn with the object-oriented matplotlib API and the Agg canvas — no pyplot state, nothing shown.
+
+#: Default correlations drawn in Figure 2.
+FIGURE2_RHOS = (0.1, 0.3, 0.5, 0.7, 0.9)
+
+
+def figure2_data(rhos: Sequence[Any] = FIGURE2_RHOS, n_max: int = 101) -> dict[str, Any]:
+    """The numbers behind Figure 2: ``{"n": odd n, "accuracy": {ρ: [...]}, "limit": {ρ: 1/2 + arcsin(ρ)/π}}``.
+
+    Examples
+    --------
+    >>> figure2_data(rhos=(0.5,), n_max=3)["accuracy"]
+    {0.5: [0.75, 0.703125]}
+    """
+    if isinstance(n_max, bool) or not isinstance(n_max, int) or n_max < 1:
+        raise InvalidParameterError(f"n_max must be a positive integer, got {n_max!r}")
+    values = [float(parse_rho(r).rho) for r in rhos]
+    if not values:
+        raise InvalidParameterError("Figure 2 needs at least one rho")
+    ns = list(range(1, n_max + 1, 2))
+    acc = {r: [float(accuracy(majority(n), r)) for n in ns] for r in values}
+    return {"n": ns, "accuracy": acc, "limit": {r: majority_accuracy_limit(r) for r in values}}
+
+
+def figure2(rhos: Sequence[Any] = FIGURE2_RHOS, n_max: int = 101) -> Any:
+    """A matplotlib ``Figure`` reproducing Figure 2 (accuracy of majority vs ``n``, with the arcsin limits).
+
+    Examples
+    --------
+    >>> fig = figure2(rhos=(0.5, 0.9), n_max=11)
+    >>> len(fig.axes[0].lines)    # one curve and one dashed limit per rho
+    4
+    """
+    from matplotlib.figure import Figure
+
+    data = figure2_data(rhos, n_max)
+    fig = Figure(figsize=(7.0, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    colours = [f"C{i % 10}" for i in range(len(data["accuracy"]))]
+    for colour, (rho, acc) in zip(colours, data["accuracy"].items()):
+        ax.plot(data["n"], acc, marker="o", markersize=2.5, linewidth=1.2, color=colour, label=f"ρ = {rho:g}")
+        ax.axhline(data["limit"][rho], color=colour, linestyle="--", linewidth=0.8)
+    ax.set_xlabel("number of voters n (odd)")
+    ax.set_ylabel("accuracy  P[M_ρ Maj_n(x) = Maj_n(x)]")
+    ax.set_title("Randomized response on majority (Figure 2); dashed: 1/2 + arcsin(ρ)/π")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper right", fontsize="small")
+    return fig
+
+
+def save_figure2(path: str | Path, rhos: Sequence[Any] = FIGURE2_RHOS, n_max: int = 101, *, dpi: int = 120) -> Path:
+    """Write Figure 2 as a PNG to ``path`` (a file, or a directory that gets ``voting_figure2.png``); returns the path.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     save_figure2(d, rhos=(0.5,), n_max=5).read_bytes()[:4]
+    b'\\x89PNG'
+    """
+    target = Path(path)
+    if target.suffix.lower() != ".png":
+        target = target / "voting_figure2.png"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    figure2(rhos, n_max).savefig(target, dpi=dpi, format="png")
+    return target

@@ -38,7 +38,15 @@ MAX_TOTAL_WEIGHT = 1 << 26
 
 @dataclass(frozen=True)
 class Banzhaf(Result):
-    """Swing counts and Banzhaf indices of a weighted voting game ``[quota; weights]``."""
+    """Swing counts and Banzhaf indices of a weighted voting game ``[quota; weights]``: ``raw[i] = swings[i] /
+    2^{n-1}`` (the influence of voter ``i``) and ``normalized[i] = swings[i] / total_swings``.
+
+    Examples
+    --------
+    >>> b = banzhaf([2, 1, 1], 3)
+    >>> b.swings, b.raw[0], b.normalized[0]
+    ((3, 1, 1), Fraction(3, 4), Fraction(3, 5))
+    """
 
     weights: tuple[Fraction, ...]
     quota: Fraction
@@ -94,6 +102,8 @@ def banzhaf(weights: Iterable[Any], quota: Any = None) -> Banzhaf:
     >>> banzhaf([3, 1, 1, 1], 4).swings        # 3 is pivotal in 7 coalitions of the other voters
     (7, 1, 1, 1)
     """
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+        raise InvalidTypeError(f"weights must be a sequence of numbers, got {type(weights).__name__} {weights!r:.60}")
     ws = [_exact_weight(w, "weight") for w in weights]
     if not ws:
         raise InvalidParameterError("banzhaf needs at least one weight")

@@ -32,6 +32,8 @@ from .._numeric import Scalar, parse_scalar
 __all__ = [
     "Rho",
     "parse_rho",
+    "log_of_ratio",
+    "binomials",
     "log_binom_pmf",
     "log_binom_tail",
     "EXACT_COUNTS_MAX_N",
@@ -67,8 +69,9 @@ class Rho:
 
     @property
     def log_p(self) -> float:
-        """``ln p`` in float (accurate for ``ρ`` near 1)."""
-        return math.log1p(float(self.rho)) - math.log(2)
+        """``ln p`` in float, to full relative precision (``ln(1 - q)`` with the exact ``q`` when ``ρ ≥ 1/2``)."""
+        r = float(self.rho)
+        return math.log1p(-(1 - r) / 2) if r >= 0.5 else math.log1p(r) - math.log(2)
 
     @property
     def log_q(self) -> float:
@@ -104,6 +107,51 @@ def parse_rho(rho: Any, *, exact: bool | None = None) -> Rho:
     if isinstance(value, Fraction):
         return Rho(value, True, value.numerator, value.denominator)
     return Rho(float(value), False, 0, 0)
+
+
+def binomials(N: int, ks: list[int]) -> list[int]:
+    """``[C(N, k) for k in ks]`` for increasing ``ks``: ``math.comb`` for a few, one incremental sweep for many (a
+    symmetric rule such as parity has ``n`` breakpoints; ``n`` separate ``math.comb`` calls would take minutes at
+    ``n = 10^5``, the sweep about a second).
+
+    Examples
+    --------
+    >>> binomials(10, [0, 3, 4, 10]) == [math.comb(10, k) for k in (0, 3, 4, 10)]
+    True
+    """
+    if len(ks) <= 8:
+        return [math.comb(N, k) for k in ks]
+    out: list[int] = []
+    k0 = ks[0]
+    value = math.comb(N, k0)
+    for k in ks:
+        while k0 < k:
+            value = value * (N - k0) // (k0 + 1)
+            k0 += 1
+        out.append(value)
+    return out
+
+
+def log_of_ratio(ratio: Fraction) -> float:
+    """``ln(ratio)`` for a positive rational, to full relative precision even when ``ratio`` is within ``2^-50`` of 1
+    or has numerator and denominator of thousands of digits (``ln(num) - ln(den)`` would lose every digit there).
+
+    Examples
+    --------
+    >>> log_of_ratio(Fraction(2**60 + 1, 2**60 - 1)) == math.log1p(2 / (2**60 - 1))
+    True
+    >>> abs(log_of_ratio(Fraction(3**50000, 2**70000)) - (50000 * math.log(3) - 70000 * math.log(2))) < 1e-9
+    True
+    """
+    d = ratio - 1
+    if abs(d) <= Fraction(1, 2):
+        return math.log1p(d.numerator / d.denominator)  # int / int is correctly rounded in Python
+    num, den = ratio.numerator, ratio.denominator
+    shift = num.bit_length() - den.bit_length()  # ratio = 2^shift · m with m in (1/2, 2): no overflow, no cancellation
+    if abs(shift) < 1000:
+        return math.log(num / den)
+    m = num / (den << shift) if shift >= 0 else (num << -shift) / den  # big-int true division is correctly rounded
+    return math.log(m) + shift * math.log(2)
 
 
 # ------------------------------------------------------------------------------------------ Loader's binomial
@@ -185,8 +233,11 @@ def log_binom_pmf(k: np.ndarray, n: int, p: float, q: float) -> np.ndarray:
     if n == 0:
         out[k == 0] = 0.0
         return out
-    lp = -np.inf if p <= 0 else math.log(p)
-    lq = -np.inf if q <= 0 else math.log(q)
+    # the smaller of p, q carries full relative precision (q = (1-ρ)/2 is exact in floats for ρ ≥ 1/2, while
+    # p = (1+ρ)/2 may be rounded); the log of the larger is log1p(-smaller), so P(k = n) = p^n keeps its relative
+    # precision even at n = 10^5 (math.log(p) would be off by ~n ulps there)
+    lp = -np.inf if p <= 0 else (math.log(p) if p <= q else math.log1p(-q))
+    lq = -np.inf if q <= 0 else (math.log(q) if q <= p else math.log1p(-p))
     lo = k == 0
     hi = k == n
     if np.any(lo):

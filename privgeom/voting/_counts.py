@@ -16,6 +16,8 @@ Two engines:
   function), run forward while the middle coefficient is ``≥ 0`` and backward beyond, so every step adds positive
   terms only (no cancellation, relative error a few ulps per step). Tails start from Loader's binomial. The whole
   vector ``ln P(v(S_c) = r)``, ``c = 0..n``, costs ``O(n)`` per breakpoint — no underflow at the extreme counts.
+  Measured against a 50-digit reference, the accuracy of majority by this engine is within ``3e-14`` at
+  ``n = 100 001`` for ``ρ`` from ``0.1`` to ``1 - 10^-6`` (``tests/voting/test_voting_accuracy.py``).
 
 Examples
 --------

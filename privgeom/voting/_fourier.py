@@ -5,8 +5,9 @@ Every ``f: {-1,1}^n → R`` is ``f(x) = Σ_S f̂(S) χ_S(x)`` with ``χ_S(x) = �
 coefficients come from one fast Walsh–Hadamard transform in ``O(n 2^n)`` — exact integers for rational tables.
 
 The noise operator (Definition 8) is ``T_ρ f(x) = E_{y ~ N_ρ x}[f(y)]``, i.e. ``T_ρ f = Σ_S ρ^{|S|} f̂(S) χ_S``, and
-stability (Definition 9) is ``Stab_ρ[f] = E[f(x) f(y)] = Σ_S ρ^{|S|} f̂(S)^2 = Σ_k ρ^k W_k[f]`` with level weights
-``W_k = Σ_{|S|=k} f̂(S)^2`` (Equation (2) of the paper).
+stability (Definition 9) is ``Stab_ρ[f] = E[f(x) f(y)] = E[f T_ρ f]`` (Equation (2) of the paper)
+``= Σ_S ρ^{|S|} f̂(S)^2 = Σ_k ρ^k W_k[f]`` with level weights ``W_k = Σ_{|S|=k} f̂(S)^2`` (Plancherel, the paper's
+Lemma 8; O'Donnell Theorem 2.49).
 
 Examples
 --------
@@ -31,7 +32,7 @@ from .._errors import InvalidParameterError, SizeLimitError
 from .._numeric import Scalar, readonly
 from .._results import Result
 from ._common import Rho, parse_rho
-from ._rules import Rule, half, integer_form, popcounts
+from ._rules import Rule, check_rule, half, integer_form, popcounts
 
 __all__ = [
     "FourierSpectrum",
@@ -173,6 +174,13 @@ class FourierSpectrum(Result):
 
     Stored by subset (``2^n`` coefficients from the Walsh–Hadamard transform) or, for symmetric rules, by level
     (``f̂(S)`` depends only on ``|S|``). In exact mode ``f̂(S) = numerators[S] / denominator``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> s = voting.fourier(voting.tribes(2, 2))
+    >>> s.coefficient({0}), s.level_weights()[1], s.by_level
+    (Fraction(3, 8), Fraction(9, 16), False)
     """
 
     name: str
@@ -234,7 +242,8 @@ class FourierSpectrum(Result):
         return max(nz) if nz else -1
 
     def stability(self, rho: Any) -> Scalar:
-        """``Stab_ρ[f] = Σ_k ρ^k W_k`` (Definition 9 and Equation (2)); exact when ``ρ`` and the spectrum are."""
+        """``Stab_ρ[f] = Σ_k ρ^k W_k`` (Definition 9, Equation (2) with Plancherel — O'Donnell Theorem 2.49); exact
+        when ``ρ`` and the spectrum are."""
         r = parse_rho(rho)
         exact = r.exact and self.exact
         weights = self.level_weights()
@@ -327,6 +336,7 @@ def fourier(f: Rule) -> FourierSpectrum:
     >>> voting.fourier(voting.majority(101)).coefficient({0}) == voting.influence(voting.majority(101), 0)
     True
     """
+    f = check_rule(f)
     if f.is_symmetric and (not f.has_table or f.n > 16):
         if not f.exact:
             raise InvalidParameterError("the per-level spectrum of a symmetric rule needs rational values")
@@ -367,6 +377,7 @@ def noise_operator(f: Rule, rho: Any) -> Rule:
     >>> [str(v) for v in voting.noise_operator(voting.majority(3), "1/2").counts]
     ['-11/16', '-5/16', '5/16', '11/16']
     """
+    f = check_rule(f)
     r = parse_rho(rho)
     name = f"T_{r.rho} {f.name}"
     if f.is_symmetric:

@@ -36,10 +36,10 @@ import numpy as np
 
 from .._errors import InvalidParameterError
 from .._numeric import Scalar
-from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, parse_rho
+from ._common import EXACT_COUNTS_MAX_N, Rho, binomials, log_binom_pmf, parse_rho
 from ._counts import noisy_counts
 from ._fourier import fourier, noise_table
-from ._rules import Rule, half, integer_form, popcounts
+from ._rules import Rule, check_rule, half, integer_form, popcounts
 
 __all__ = [
     "influence",
@@ -89,7 +89,8 @@ def _symmetric_pair_term(f: Rule) -> Scalar:
         form = integer_form(v)
         assert form is not None
         nums, den = form
-        total = sum(math.comb(n - 1, b - 1) * (int(nums[b]) - int(nums[b - 1])) ** 2 for b in bps)
+        combs = binomials(n - 1, [b - 1 for b in bps])
+        total = sum(c * (int(nums[b]) - int(nums[b - 1])) ** 2 for c, b in zip(combs, bps))
         return Fraction(total, 4 * den * den << (n - 1))
     if not bps:
         return 0.0
@@ -121,6 +122,7 @@ def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Any:
     >>> voting.influence(voting.dictator(3, 2))
     (Fraction(0, 1), Fraction(0, 1), Fraction(1, 1))
     """
+    f = check_rule(f)
     if method not in INFLUENCE_METHODS:
         raise InvalidParameterError(f"unknown influence method {method!r}; choose one of {', '.join(INFLUENCE_METHODS)}")
     if i is not None:
@@ -165,6 +167,7 @@ def total_influence(f: Rule, *, method: str = "auto") -> Scalar:
     >>> voting.total_influence(voting.majority(3)), voting.total_influence(voting.parity(4))
     (Fraction(3, 2), Fraction(4, 1))
     """
+    f = check_rule(f)
     values = influence(f, method=method)
     return _total(values, f.is_symmetric)
 
@@ -232,6 +235,7 @@ def probabilistic_influence(f: Rule, rho: Any, i: int | None = None, *, coupling
     >>> [voting.probabilistic_influence(f, "1/2", 0, coupling=c) for c in voting.COUPLINGS]
     [Fraction(5, 16), Fraction(1, 4), Fraction(1, 2), Fraction(241, 512)]
     """
+    f = check_rule(f)
     if coupling not in COUPLINGS:
         raise InvalidParameterError(f"unknown coupling {coupling!r}; choose one of {', '.join(COUPLINGS)}")
     r = parse_rho(rho)
@@ -243,7 +247,12 @@ def probabilistic_influence(f: Rule, rho: Any, i: int | None = None, *, coupling
         # Σ over the joint law of (y_i, z_i) of E_{x_{-i}}[((f(x_{-i}, y_i) - f(x_{-i}, z_i))/2)^2]: equal votes give 0,
         # and both unequal pairs give E[((f(x^{i→1}) - f(x^{i→-1}))/2)^2]
         law = coupling_table(coupling, r)
-        pair = (_symmetric_pair_term(f),) if f.is_symmetric else _pair_terms(f)
+        if f.is_symmetric:
+            pair: tuple[Scalar, ...] = (_symmetric_pair_term(f),)
+        elif f.has_table:
+            pair = _pair_terms(f)
+        else:  # ±1 rule without a table (weighted majority of many voters): the pair term is I_i[f] (Banzhaf)
+            pair = influence(f)
         values = tuple(_combine([(w, 0 if a == b else v) for (a, b), w in law.items()], r.exact and isinstance(v, Fraction)) for v in pair)
         if f.is_symmetric:
             values = values * f.n
@@ -257,7 +266,15 @@ def _combine(weighted: list[tuple[Scalar, Scalar]], exact: bool) -> Scalar:
 
 
 def total_probabilistic_influence(f: Rule, rho: Any, *, coupling: str = "definition5") -> Scalar:
-    """``I[M_ρ f] = Σ_i I_i[M_ρ f]`` (Definition 5)."""
+    """``I[M_ρ f] = Σ_i I_i[M_ρ f]`` (Definition 5); by Theorem 3 it is ``(1+ρ²)/2 · I[f]``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.total_probabilistic_influence(voting.majority(3), "1/2")    # 5/8 · 3/2
+    Fraction(15, 16)
+    """
+    f = check_rule(f)
     return _total(probabilistic_influence(f, rho, coupling=coupling), f.is_symmetric)
 
 
@@ -285,6 +302,7 @@ def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Scalar:
     >>> voting.welfare(voting.dictator(4)), voting.welfare(voting.parity(3))
     (Fraction(1, 1), Fraction(0, 1))
     """
+    f = check_rule(f)
     if not f.is_boolean:
         raise InvalidParameterError(f"welfare is defined for voting rules with values ±1 (Definition 6); {f.name} is real-valued")
     if method not in WELFARE_METHODS:
@@ -310,7 +328,8 @@ def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Scalar:
         if r.rho == 1:  # W(f) = n E[f(x) x_1] = (n/2) Σ_b (v(b) - v(b-1)) C(n-1, b-1) / 2^{n-1}
             v = f.counts
             assert v is not None
-            total = sum(int(v[b] - v[b - 1]) * math.comb(n - 1, b - 1) for b in f.breakpoints())
+            bps = f.breakpoints()
+            total = sum(int(v[b] - v[b - 1]) * c for c, b in zip(binomials(n - 1, [b - 1 for b in bps]), bps))
             return Fraction(n * total, 2 << (n - 1)) if r.exact else n * total / float(2 << (n - 1))
         tv = noisy_counts(f, r)
         if tv.dtype == object:

@@ -54,6 +54,7 @@ __all__ = [
     "from_truth_table",
     "from_function",
     "popcounts",
+    "check_rule",
     "profile_index",
     "half",
     "integer_form",
@@ -73,6 +74,15 @@ def _check_n(n: Any, *, name: str = "n", minimum: int = 1) -> int:
     if int(n) < minimum:
         raise InvalidParameterError(f"{name} must be >= {minimum}, got {n}")
     return int(n)
+
+
+def check_rule(f: Any) -> "Rule":
+    """``f`` itself when it is a :class:`Rule`, else :class:`~privgeom.InvalidTypeError` naming what was given."""
+    if not isinstance(f, Rule):
+        raise InvalidTypeError(
+            f"expected a voting rule (privgeom.voting.Rule, e.g. voting.majority(5)), got {type(f).__name__} {f!r:.60}"
+        )
+    return f
 
 
 def _check_table_size(n: int, *, exact_objects: bool, what: str) -> None:
@@ -187,6 +197,12 @@ class Rule:
         closed forms.
     params : dict
         The parameters of the factory (``theta``, ``i``, ``weights`` …).
+
+    Examples
+    --------
+    >>> f = dictator(3, 2)
+    >>> f.kind, f.is_symmetric, f.is_monotone, f("110"), f.params
+    ('dictator', False, True, -1, {'i': 2})
     """
 
     __slots__ = ("_n", "_name", "_kind", "_params", "_counts", "_table", "_builder", "_monotone", "_boolean")
@@ -418,7 +434,13 @@ def parity(n: int) -> Rule:
 
 
 def constant(n: int, value: int = 1) -> Rule:
-    """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private)."""
+    """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private).
+
+    Examples
+    --------
+    >>> constant(3, -1).counts.tolist()
+    [-1, -1, -1, -1]
+    """
     n = _check_n(n)
     if value not in (-1, 1):
         raise InvalidParameterError(f"a constant voting rule takes the value 1 or -1, got {value!r}")
@@ -463,6 +485,8 @@ def dictator(n: int, i: int = 0) -> Rule:
 
 
 def _weights(weights: Iterable[Any]) -> tuple[list[Any], bool]:
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+        raise InvalidTypeError(f"weights must be a sequence of numbers, got {type(weights).__name__} {weights!r:.60}")
     raw = list(weights)
     if not raw:
         raise InvalidParameterError("weights must list one weight per voter, got an empty list")

@@ -29,7 +29,7 @@ from ._common import parse_rho
 from ._fourier import fourier, noise_table
 from ._influence import influence, probabilistic_influence, total_influence, welfare
 from ._mechanism import epsilon, proposition2_bound, remark1
-from ._rules import Rule, from_truth_table, majority, popcounts
+from ._rules import Rule, _check_n, _check_table_size, from_truth_table, majority, popcounts
 
 __all__ = [
     "TheoremCheck",
@@ -53,7 +53,15 @@ _TOL = 1e-9
 
 @dataclass(frozen=True)
 class TheoremCheck(Result):
-    """One executable check: ``holds`` compares ``lhs`` and ``rhs`` (exactly when ``exact``)."""
+    """One executable check: ``holds`` compares ``lhs`` and ``rhs`` (exactly when ``exact``) by ``relation``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> c = voting.check_proposition5(voting.majority(5))
+    >>> bool(c), c.exact, c.lhs
+    (True, True, Fraction(15, 8))
+    """
 
     name: str
     rule: str
@@ -63,6 +71,7 @@ class TheoremCheck(Result):
     statement: str
     lhs: Any
     rhs: Any
+    relation: str = "="
 
     def __bool__(self) -> bool:
         return self.holds
@@ -70,7 +79,7 @@ class TheoremCheck(Result):
     def summary(self) -> str:
         at = f", rho = {self.rho}" if self.rho is not None else ""
         mode = "exact" if self.exact else "float"
-        return f"{self.name} on {self.rule}{at}: {'holds' if self.holds else 'FAILS'} ({mode}) — {self.statement}: {_fmt(self.lhs)} = {_fmt(self.rhs)}"
+        return f"{self.name} on {self.rule}{at}: {'holds' if self.holds else 'FAILS'} ({mode}) — {self.statement}: {_fmt(self.lhs)} {self.relation} {_fmt(self.rhs)}"
 
 
 def _fmt(v: Any) -> str:
@@ -99,27 +108,56 @@ def _check(name: str, f: Rule | str, rho: Any, statement: str, lhs: Any, rhs: An
     return TheoremCheck(name, f if isinstance(f, str) else f.name, rho, ok, exact, statement, lhs, rhs)
 
 
+def _computed_epsilon(f: Rule, rho: Any) -> Any:
+    """ε by computation (vote counts or the truth table), never by the closed forms that Remark 1 itself provides."""
+    return epsilon(f, rho, method="counts" if f.is_symmetric else ("table" if f.has_table else "auto"))
+
+
 def check_proposition2(f: Rule, rho: Any) -> TheoremCheck:
-    """Proposition 2: the exact ε of ``M_ρ f`` is at most ``ln((1+ρ)/(1-ρ))`` (lhs ``min(ε, bound)``, rhs ε)."""
+    """Proposition 2: the exact ε of ``M_ρ f`` (lhs, computed over the one-vote neighbour graph) is at most
+    ``ln((1+ρ)/(1-ρ))`` (rhs).
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> print(voting.check_proposition2(voting.majority(3), "1/2"))
+    Proposition 2 on majority(3), rho = 1/2: holds (exact) — epsilon(M_rho f) <= ln((1+rho)/(1-rho)): ln(11/5) <= ln(3)
+    """
     r = parse_rho(rho)
-    res = epsilon(f, r.rho)
+    res = _computed_epsilon(f, r.rho) if 0 < r.rho < 1 else epsilon(f, r.rho)
     bound = proposition2_bound(r.rho)
     ok = res.epsilon <= bound if isinstance(res.epsilon, LogRational) and isinstance(bound, LogRational) else float(res.epsilon) <= float(bound) * (1 + _TOL) + _TOL
-    return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", res.epsilon, bound)
+    return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", res.epsilon, bound, "<=")
 
 
 def check_remark1(f: Rule, rho: Any) -> TheoremCheck:
-    """Remark 1: for ``0 < ρ < 1``, ε attains the bound iff a level set of ``f`` lies in a half-cube."""
+    """Remark 1: for ``0 < ρ < 1``, ε attains the bound iff a level set of ``f`` lies in a half-cube (ε computed
+    by counts or on the truth table, the condition decided by :func:`~privgeom.voting.remark1`).
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.check_remark1(voting.conjunction(3), "1/2").holds, voting.check_remark1(voting.majority(3), "1/2").lhs
+    (True, False)
+    """
     r = parse_rho(rho)
     if not 0 < r.rho < 1:
         raise InvalidParameterError("Remark 1 is about 0 < rho < 1")
-    res = epsilon(f, r.rho)
+    res = _computed_epsilon(f, r.rho)
     cond = remark1(f).holds
     return TheoremCheck("Remark 1", f.name, r.rho, cond == res.attains_bound, res.exact, "epsilon attains the bound iff {f = r} ⊆ {z_i = b}", res.attains_bound, cond)
 
 
 def check_theorem3(f: Rule, rho: Any) -> TheoremCheck:
-    """Theorem 3: ``I_i[M_ρ f] = (1+ρ²)/2 · I_i[f]`` — Definition 5 evaluated directly vs Fourier influences."""
+    """Theorem 3: ``I_i[M_ρ f] = (1+ρ²)/2 · I_i[f]`` — Definition 5 (joint law of the two re-noised votes times the
+    table's pair differences) vs Fourier influences.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.check_theorem3(voting.tribes(2, 2), "1/3").lhs[0]    # 5/9 · I_0 = 5/9 · 3/8
+    Fraction(5, 24)
+    """
     r = parse_rho(rho)
     lhs = probabilistic_influence(f, r.rho)
     base = influence(f, method="fourier") if f.has_table and f.n <= 16 else influence(f)
@@ -130,7 +168,14 @@ def check_theorem3(f: Rule, rho: Any) -> TheoremCheck:
 
 def check_proposition4(n: int) -> TheoremCheck:
     """Proposition 4 by brute force over all ``2^(2^n)`` rules (``n ≤ 4``): for odd ``n`` majority is the unique
-    welfare maximiser; for even ``n`` the maximisers are the ``2^{C(n, n/2)}`` tie-breakings (Remark 2)."""
+    welfare maximiser; for even ``n`` the maximisers are the ``2^{C(n, n/2)}`` tie-breakings (Remark 2).
+
+    Examples
+    --------
+    >>> c = check_proposition4(3)
+    >>> c.holds, c.lhs, c.rule
+    (True, (1, True), 'all 256 rules on 3 voters')
+    """
     if not 1 <= n <= 4:
         raise SizeLimitError(f"brute force over all 2^(2^{n}) rules is limited to n <= 4")
     size = 1 << n
@@ -153,14 +198,29 @@ def check_proposition4(n: int) -> TheoremCheck:
 
 
 def check_proposition5(f: Rule) -> TheoremCheck:
-    """Proposition 5: a monotone rule has ``W(f) = I[f]``."""
+    """Proposition 5: a monotone rule has ``W(f) = I[f]``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> print(voting.check_proposition5(voting.majority(5)))
+    Proposition 5 on majority(5): holds (exact) — W(f) = I[f]: 15/8 = 15/8
+    """
     if not f.is_monotone:
         raise InvalidParameterError(f"Proposition 5 is about monotone rules; {f.name} is not monotone")
     return _check("Proposition 5", f, None, "W(f) = I[f]", welfare(f), total_influence(f))
 
 
 def check_theorem6(f: Rule, rho: Any) -> TheoremCheck:
-    """Theorem 6: ``W(M_ρ f) = ρ W(f)`` — welfare of the mechanism by definition vs ``ρ`` times ``W(f)``."""
+    """Theorem 6: ``W(M_ρ f) = ρ W(f)`` — welfare of the mechanism by definition vs ``ρ`` times ``W(f)``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> c = voting.check_theorem6(voting.tribes(2, 2), "1/3")
+    >>> c.holds, c.lhs
+    (True, Fraction(1, 2))
+    """
     r = parse_rho(rho)
     method = "counts" if f.is_symmetric and not f.has_table else "definition"
     lhs = welfare(f, r.rho, method=method)
@@ -170,12 +230,26 @@ def check_theorem6(f: Rule, rho: Any) -> TheoremCheck:
 
 
 def check_lemma10(f: Rule) -> TheoremCheck:
-    """Lemma 10: ``W(f) = Σ_i f̂({i})`` — welfare by definition vs the degree-one Fourier weights."""
+    """Lemma 10: ``W(f) = Σ_i f̂({i})`` — welfare by definition vs the degree-one Fourier weights.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.check_lemma10(voting.dictator(3, 1)).lhs
+    Fraction(1, 1)
+    """
     return _check("Lemma 10", f, None, "W(f) = sum_i f^({i})", welfare(f, 1, method="definition"), welfare(f, 1, method="fourier"))
 
 
 def check_equation1(f: Rule, rho: Any) -> TheoremCheck:
-    """Equation (1): ``2 Acc(M_ρ f) - 1 = Stab_ρ[f]`` — accuracy read off the mechanism matrix vs Fourier stability."""
+    """Equation (1): ``2 Acc(M_ρ f) - 1 = Stab_ρ[f]`` — accuracy read off the mechanism matrix vs Fourier stability.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.check_equation1(voting.majority(3), "1/2").rhs      # 3/4 ρ + 1/4 ρ^3
+    Fraction(13, 32)
+    """
     r = parse_rho(rho)
     acc = accuracy(f, r.rho, method="definition")
     stab = fourier(f).stability(r.rho)
@@ -183,7 +257,14 @@ def check_equation1(f: Rule, rho: Any) -> TheoremCheck:
 
 
 def check_equation2(f: Rule, rho: Any) -> TheoremCheck:
-    """Equation (2): ``Stab_ρ[f] = E_x[f(x) T_ρ f(x)]`` — Fourier sum vs the noise operator applied to the table."""
+    """Equation (2): ``Stab_ρ[f] = E_x[f(x) T_ρ f(x)]`` — Fourier sum vs the noise operator applied to the table.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.check_equation2(voting.parity(3), "1/2").lhs      # ρ^3
+    Fraction(1, 8)
+    """
     r = parse_rho(rho)
     stab = fourier(f).stability(r.rho)
     table = f.table()
@@ -196,7 +277,15 @@ def check_equation2(f: Rule, rho: Any) -> TheoremCheck:
 
 
 def check_equation3(n: int, rho: Any) -> TheoremCheck:
-    """Equation (3) with Lemma 7: ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n)``, and the accuracy decreases in odd ``n``."""
+    """Equation (3) with Lemma 7: ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n)``, and the accuracy decreases in odd ``n``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.check_equation3(11, "1/2").holds
+    True
+    """
+    majority(n)  # n must be odd and positive (typed error otherwise)
     r = parse_rho(rho)
     accs = [float(accuracy(majority(m), r.to_float())) for m in range(1, n + 1, 2)]
     low = majority_accuracy_limit(r.rho)
@@ -210,7 +299,14 @@ def check_equation3(n: int, rho: Any) -> TheoremCheck:
 
 def check_closed_form(f: Rule, rho: Any) -> TheoremCheck:
     """The accuracy formulas of Section 6 (dictator ``(1+ρ)/2``, AND/OR ``1 - 2^{1-n}(1 - ((1+ρ)/2)^n)``, parity)
-    against the accuracy read off the mechanism matrix."""
+    against the accuracy read off the mechanism matrix.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> voting.check_closed_form(voting.conjunction(3), "1/3").lhs
+    Fraction(89, 108)
+    """
     if f.kind not in CLOSED_FORMS:
         raise InvalidParameterError(f"no closed form for {f.name}")
     r = parse_rho(rho)
@@ -218,7 +314,14 @@ def check_closed_form(f: Rule, rho: Any) -> TheoremCheck:
 
 
 def check_all(f: Rule, rho: Any) -> tuple[TheoremCheck, ...]:
-    """Every check that applies to ``f`` (a voting rule with a truth table) at ``ρ``."""
+    """Every check that applies to ``f`` (a voting rule with a truth table) at ``ρ``.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> [c.name for c in voting.check_all(voting.majority(3), "1/2")][:4]
+    ['Proposition 2', 'Theorem 3', 'Theorem 6', 'Lemma 10']
+    """
     r = parse_rho(rho)
     checks = [check_proposition2(f, r.rho), check_theorem3(f, r.rho), check_theorem6(f, r.rho)]
     if f.has_table:
@@ -235,7 +338,16 @@ def check_all(f: Rule, rho: Any) -> tuple[TheoremCheck, ...]:
 
 
 def random_rule(n: int, seed: int = 0) -> Rule:
-    """A uniformly random voting rule on ``n`` voters (for property checks)."""
+    """A uniformly random voting rule on ``n`` voters (for property checks), reproducible from ``seed``.
+
+    Examples
+    --------
+    >>> f = random_rule(3, seed=1)
+    >>> f.name, f.table().tolist()
+    ('random(3, seed=1)', [-1, 1, 1, 1, -1, -1, 1, 1])
+    """
+    n = _check_n(n)
+    _check_table_size(n, exact_objects=False, what=f"random_rule({n})")
     rng = np.random.default_rng(seed)
     return from_truth_table(rng.choice(np.array([-1, 1]), size=1 << n), name=f"random({n}, seed={seed})")
 

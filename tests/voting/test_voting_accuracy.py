@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from fractions import Fraction
 
 import pytest
@@ -123,3 +124,51 @@ def test_errors() -> None:
         voting.accuracy(voting.weighted_majority(list(range(1, 31))), "1/2")
     with pytest.raises(pg.SizeLimitError):
         voting.paper_recursion_accuracy(5001, 0, 0.5)
+
+
+@pytest.mark.parametrize("n", [2001, 100001])
+@pytest.mark.parametrize("rho", [Fraction(1, 10), Fraction(1, 2), Fraction(999999, 1000000)])
+def test_majority_accuracy_against_50_digit_reference(n: int, rho: Fraction) -> None:
+    """Done-when: error <= 1e-12 at n = 100 001 against an independent 50-digit evaluation of O'Donnell's spectrum
+    (the by-count engine used to be 5e-12 off at rho near 1: ln p was taken from the rounded p = (1+rho)/2)."""
+    from decimal import Decimal
+
+    from voting_brute import decimal_majority_accuracy
+
+    reference = decimal_majority_accuracy(n, Fraction(float(rho)))  # the float rho the fast methods see, exactly
+    f = voting.majority(n)
+    start = time.perf_counter()
+    fast = voting.accuracy(f, float(rho))
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0
+    assert abs(Decimal(fast) - reference) <= Decimal("1e-14")
+    assert abs(Decimal(voting.accuracy(f, float(rho), method="counts")) - reference) <= Decimal("1e-13")
+    if n == 2001 and rho == Fraction(1, 2):  # and the reference itself against exact Fractions (by-count engine)
+        exact = voting.accuracy(voting.majority(301), rho)
+        assert abs(decimal_majority_accuracy(301, rho) - Decimal(exact.numerator) / exact.denominator) < Decimal("1e-45")
+
+
+def test_binomial_log_pmf_keeps_relative_precision_at_the_edges() -> None:
+    """P(Bin(n, p) = n) = p^n with p = (1+rho)/2 rounded in floats: the log must come from the exact q."""
+    from decimal import Decimal, localcontext
+
+    import numpy as np
+
+    from privgeom.voting._common import log_binom_pmf
+
+    n, rho = 100000, 0.999999
+    p, q = (1 + rho) / 2, (1 - rho) / 2
+    with localcontext() as ctx:
+        ctx.prec = 40
+        exact = n * (1 - Decimal(q)).ln()  # q = (1-rho)/2 is exact in floats
+    value = float(log_binom_pmf(np.array([n]), n, p, q)[0])
+    assert abs(Decimal(value) - exact) <= abs(exact) * Decimal("1e-15")
+
+
+def test_errors_typed() -> None:
+    with pytest.raises(pg.InvalidTypeError):
+        voting.accuracy("majority", 0.5)  # type: ignore[arg-type]
+    with pytest.raises(pg.InvalidParameterError):
+        voting.check_equation3(0, "1/2")
+    with pytest.raises(pg.InvalidParameterError):
+        voting.paper_recursion_accuracy(0, 0, "1/2")

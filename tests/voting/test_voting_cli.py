@@ -71,3 +71,22 @@ def test_figure(capsys, tmp_path: Path) -> None:
     png = Path(data["path"])
     assert code == 0 and png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert abs(data["limit"]["0.5"] - (0.5 + 1 / 6)) < 1e-15
+
+
+def test_table_values_and_bad_input_are_one_line_errors(capsys) -> None:
+    code, out, _ = run(capsys, "influence", "table", "--values", "1/2,0.5,1,-1", "--rho", "1/2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["influence"]["0"]["exact"] == "5/16"  # real-valued tables are fine for influence
+    for argv in (["accuracy", "table", "--values", "1,x,1,1", "--rho", "1/2"],
+                 ["accuracy", "table", "--values", "1,0.5,1,1", "--rho", "1/2"],
+                 ["accuracy", "table", "--values", "1,1,1", "--rho", "1/2"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "" and err.count("\n") == 1 and "internal error" not in err, err
+
+
+def test_epsilon_at_large_n(capsys) -> None:
+    code, out, _ = run(capsys, "epsilon", "or", "-n", "100001", "--rho", "1/2")
+    assert code == 0 and "ln(3)" in out and "attains" in out  # Remark 1's closed form, exact
+    code, out, _ = run(capsys, "epsilon", "parity", "-n", "100001", "--rho", "1/2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["epsilon"]["ln"] is None and data["attains_bound"] is False

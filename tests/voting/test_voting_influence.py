@@ -174,3 +174,26 @@ def test_welfare_needs_a_voting_rule() -> None:
     with pytest.raises(pg.InvalidParameterError):
         voting.welfare(voting.from_truth_table([0.5, 1.0]))
     assert np.isclose(float(voting.welfare(voting.majority(5), 0.5)), 15 / 16)
+
+
+def test_many_breakpoints_at_large_n() -> None:
+    """Parity changes value at every count: influence and welfare by counts sweep the binomials once."""
+    n = 20001
+    assert voting.influence(voting.parity(n), 0) == 1
+    assert voting.welfare(voting.parity(n)) == 0
+    alt = voting.symmetric([1, -1, -1] * 6667)  # n = 20000: the value changes unless c' = c - 1 ≡ 1 (mod 3)
+    N = 19999  # c' ~ Bin(N, 1/2); by roots of unity P(c' ≡ 1 mod 3) = (2^N + 2 cos(π (N - 2) / 3)) / (3 · 2^N)
+    assert voting.influence(alt, 5, method="counts") == 1 - Fraction(2**N + 1, 3 * 2**N)  # cos(5π/3) = 1/2
+    small = voting.symmetric([1, -1, -1] * 5)
+    assert voting.influence(small, method="counts") == voting.influence(small, method="definition")
+    assert voting.welfare(small, method="counts") == voting.welfare(small, method="definition")
+
+
+def test_probabilistic_influence_of_weighted_rules_without_table() -> None:
+    f = voting.weighted_majority(list(range(1, 31)))  # 2^30 profiles: no table
+    rho = Fraction(1, 3)
+    assert voting.probabilistic_influence(f, rho, 29) == (1 + rho * rho) / 2 * voting.banzhaf(list(range(1, 31))).raw[29]
+    with pytest.raises(pg.InvalidTypeError):
+        voting.influence("majority")  # type: ignore[arg-type]
+    with pytest.raises(pg.InvalidTypeError):
+        voting.banzhaf(None)  # type: ignore[arg-type]

@@ -152,3 +152,48 @@ def test_remark1_brute_force_condition() -> None:
             if level and all(s[i] == b for s in level):
                 expected = True
         assert voting.remark1(f).holds == expected
+
+
+@pytest.mark.parametrize("rho", [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)])
+def test_majority_epsilon_at_100001_against_50_digit_reference(rho: Fraction) -> None:
+    """The log-space ε by counts vs an independent decimal evaluation of the edge ratio P(·|1 vote +1)/P(·|none)."""
+    from voting_brute import decimal_majority_edge_epsilon
+
+    n = 100001
+    res = voting.epsilon(voting.majority(n), float(rho))
+    reference = float(decimal_majority_edge_epsilon(n, Fraction(float(rho))))
+    # ln P is about -10^4 here, so float logs carry ~1e-12 absolute error each
+    assert float(res) == pytest.approx(reference, rel=2e-11, abs=1e-13)
+    assert res.counts in ((1, 0), (100000, 100001))
+    # and at n = 201 the same reference equals the exact rational epsilon
+    exact = voting.epsilon(voting.majority(201), rho)
+    assert exact.exact and float(exact) == pytest.approx(float(decimal_majority_edge_epsilon(201, rho)), rel=1e-14)
+
+
+def test_epsilon_float_value_and_json_for_huge_or_near_one_ratios() -> None:
+    par = voting.epsilon(voting.parity(50), "1/2")  # ratio (2^50 + 1)/(2^50 - 1): ln(num) - ln(den) would give 0
+    assert float(par) == pytest.approx(math.log1p(2 / (2**50 - 1)), rel=1e-15)
+    big = voting.epsilon(voting.parity(20001), "1/2")  # integers of ~6000 digits
+    data = big.to_dict()
+    assert data["epsilon"]["ln"] is None and data["epsilon"]["value"] == 0.0 and "ln(a/b" in str(big)
+    small = voting.epsilon(voting.majority(301), "1/100")  # exact, ratio close to 1
+    assert float(small) == pytest.approx(float(voting.epsilon(voting.majority(301), 0.01)), rel=1e-12)
+
+
+def test_remark1_closed_form_for_symmetric_rules() -> None:
+    """OR_n: {f = -1} = {all -1} lies in {z_0 = -1}, so ε = ln(p/q) exactly at any n (Remark 1)."""
+    res = voting.epsilon(voting.disjunction(100001), 0.5)
+    assert res.method == "remark1" and res.attains_bound and float(res) == math.log(3)
+    exact = voting.epsilon(voting.conjunction(200), "1/3")
+    assert exact.epsilon == pg.LogRational(2) and exact.counts == (200, 199)
+    assert exact.epsilon == voting.epsilon(voting.conjunction(200), "1/3", method="counts").epsilon  # computed route
+    assert voting.check_remark1(voting.disjunction(301), "1/2").holds  # the check computes ε by counts
+
+
+def test_typed_errors_for_wrong_arguments() -> None:
+    with pytest.raises(pg.InvalidTypeError):
+        voting.epsilon([1, -1], "1/2")  # type: ignore[arg-type]
+    with pytest.raises(pg.InvalidTypeError):
+        voting.mechanism(None, "1/2")  # type: ignore[arg-type]
+    with pytest.raises(pg.SizeLimitError):
+        voting.random_rule(40)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -86,3 +87,54 @@ def brute_influence(table: Sequence[Any], n: int, i: int) -> Fraction:
             t = s[:i] + "0" + s[i + 1 :]
             total += ((value[s] - value[t]) / 2) ** 2
     return total / (1 << (n - 1))
+
+
+# ------------------------------------------------------------------------------------------------ 50-digit references
+def decimal_majority_accuracy(n: int, rho: Fraction, digits: int = 50) -> Decimal:
+    """Acc(M_rho Maj_n) = 1/2 + Stab/2 with Stab = sum_k rho^k W_k from O'Donnell's closed-form coefficients
+    Maj^(S) = (-1)^j C(m, j) / C(n-1, 2j) * C(2m, m) / 4^m (|S| = k = 2j+1, m = (n-1)/2), in `digits`-digit decimals."""
+    with localcontext() as ctx:
+        ctx.prec = digits
+        r = Decimal(rho.numerator) / Decimal(rho.denominator)
+        m = (n - 1) // 2
+        base = Decimal(1)
+        for j in range(1, m + 1):  # C(2m, m) / 4^m
+            base = base * (2 * j - 1) / (2 * j)
+        ratio, c_nk, rk, total = Decimal(1), Decimal(n), r, Decimal(0)  # C(m,j)/C(n-1,2j), C(n,k), rho^k
+        for j in range(m + 1):
+            k = 2 * j + 1
+            total += rk * c_nk * ratio * ratio
+            if j == m:
+                break
+            ratio = ratio * (m - j) / (j + 1) * (k * (k + 1)) / ((n - k) * (n - k - 1))
+            c_nk = c_nk * ((n - k) * (n - k - 1)) / ((k + 1) * (k + 2))
+            rk = rk * r * r
+        return Decimal(1) / 2 + total * base * base / 2
+
+
+def _relative_tail(N: int, q: Decimal, s: int) -> Decimal:
+    """P(Bin(N, q) >= s) / P(Bin(N, q) = s) for s above the mean (the terms shrink geometrically)."""
+    p = 1 - q
+    term, total, k = Decimal(1), Decimal(1), s
+    while k < N:
+        term = term * (N - k) / (k + 1) * q / p
+        total += term
+        k += 1
+        if term < total * Decimal(10) ** (-40):
+            break
+    return total
+
+
+def decimal_majority_edge_epsilon(n: int, rho: Fraction, digits: int = 50) -> Decimal:
+    """ln P(Maj(y) = 1 | one vote +1) / P(Maj(y) = 1 | no vote +1) for odd n, in decimals: with t = (n+1)/2,
+    P(S_0 >= t) = P(Bin(n, q) >= t) and P(S_1 >= t) = p P(Bin(n-1, q) >= t-1) + q P(Bin(n-1, q) >= t); each tail is
+    written as its first term times a relative tail, and the first terms' ratios are t/(n q) and (n-t)/(n p)."""
+    with localcontext() as ctx:
+        ctx.prec = digits
+        r = Decimal(rho.numerator) / Decimal(rho.denominator)
+        p, q = (1 + r) / 2, (1 - r) / 2
+        t = (n + 1) // 2
+        r0 = _relative_tail(n, q, t)
+        ratio = p * (Decimal(t) / (n * q)) * _relative_tail(n - 1, q, t - 1) / r0
+        ratio += q * (Decimal(n - t) / (n * p)) * _relative_tail(n - 1, q, t) / r0
+        return ratio.ln()
