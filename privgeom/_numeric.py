@@ -204,6 +204,8 @@ class LogRational:
     (Fraction(3, 1), 'ln(3)', {'ln': '3', 'value': 1.0986122886681098})
     >>> LogRational(1) == 0, LogRational(Fraction(9, 4)) < LogRational(3)
     (True, True)
+    >>> float(LogRational(Fraction(10**30 + 1, 10**30)))  # near 1: no cancellation
+    1e-30
     """
 
     ratio: Fraction
@@ -215,9 +217,16 @@ class LogRational:
         object.__setattr__(self, "ratio", ratio)
 
     def __float__(self) -> float:
-        return math.log(self.ratio.numerator) - math.log(self.ratio.denominator)
+        num, den = self.ratio.numerator, self.ratio.denominator
+        diff = num - den
+        if abs(diff) * 4 < den:  # ratio near 1: ln(1 + d/den) by log1p keeps the relative precision
+            return math.log1p(float(Fraction(diff, den)))
+        return math.log(num) - math.log(den)  # math.log takes arbitrarily large ints
 
     def __str__(self) -> str:
+        num, den = self.ratio.numerator, self.ratio.denominator
+        if max(num, den).bit_length() > 200:  # do not print thousands of digits
+            return f"ln(a/b with {len(str(num)) if num.bit_length() < 40000 else 'many'}-digit integers) ≈ {float(self):.12g}"
         return f"ln({self.ratio})"
 
     def _key(self, other: Any) -> tuple[Fraction, Fraction] | None:
@@ -255,4 +264,7 @@ class LogRational:
 
     def to_json(self) -> dict[str, Any]:
         """``{"ln": "<ratio>", "value": <float>}``."""
+        num, den = self.ratio.numerator, self.ratio.denominator
+        if max(num, den).bit_length() > 14000:  # beyond Python's int-to-str digit limit (4300 digits)
+            return {"ln": None, "numerator_hex": hex(num), "denominator_hex": hex(den), "value": float(self)}
         return {"ln": str(self.ratio), "value": float(self)}
