@@ -221,21 +221,11 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "fourier_motzk
     relaxed = Cone.from_facets(lifted, lifted_eq or None, exact=exact, labels=labels)
 
     recognised, exp_eps, eps, graph = "", None, None, None
-    pairs_only = bool(bounds) and len(bounds) == len(family)
-    if pairs_only:
-        ratios = {b.forward for b in bounds} | {b.backward for b in bounds}
-        if len(ratios) == 1:
-            (R,) = ratios
-            if R != math.inf and R >= 1:
-                G = nx.Graph(name="pairs")
-                G.add_nodes_from(labels)
-                G.add_edges_from(b.pair for b in bounds)
-                from ..definitions import DifferentialPrivacy
-
-                dp = DifferentialPrivacy(G, exp_eps=R)
-                if relaxed.equals(dp.row_cone()).holds:
-                    recognised, exp_eps, graph = "dp", R, G
-                    eps = LogRational(R) if isinstance(R, Fraction) else math.log(float(R))
+    recognition = _recognise_dp(relaxed, bounds, family, labels, exact)
+    if recognition is not None:
+        recognised = "dp"
+        exp_eps, graph = recognition
+        eps = LogRational(exp_eps) if isinstance(exp_eps, Fraction) else math.log(float(exp_eps))
     lost = []
     for a in cone.facets:
         if not _implied(relaxed, a):
@@ -243,8 +233,10 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "fourier_motzk
     kept = cone.n_facets - len(lost)
     if recognised:
         noun = "pair" if len(family) == 1 else "pairs"
-        text = (f"Projecting onto {len(family)} {noun} and intersecting gives exactly ε-differential privacy on their "
-                f"graph with e^ε = {exp_eps} (ε = {eps}); {len(lost)} of {cone.n_facets} original guarantees are lost.")
+        n_edges = graph.number_of_edges() if graph is not None else 0
+        on = "their graph" if n_edges == len(family) else f"the graph of the {n_edges} pairs bounded by e^ε (the others are implied)"
+        text = (f"Projecting onto {len(family)} {noun} and intersecting gives exactly ε-differential privacy on {on} "
+                f"with e^ε = {exp_eps} (ε = {eps}); {len(lost)} of {cone.n_facets} original guarantees are lost.")
     else:
         noun = "subset" if len(family) == 1 else "subsets"
         text = (f"Projecting onto {len(family)} {noun} gives a cone with {relaxed.n_facets} facets; "
@@ -253,8 +245,81 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "fourier_motzk
                       tuple(lost), kept, method, text)
 
 
+def _recognise_dp(relaxed: Cone, bounds: list[PairBound], family: list[tuple[str, ...]], labels: Sequence[str],
+                  exact: bool) -> tuple[Scalar, nx.Graph] | None:
+    """``(e^ε, graph)`` when ``relaxed`` is exactly the ε-DP row cone over the graph of the pairs whose ratio bound is the
+    smallest one, ``e^ε``, in both directions (checked by cone equality); None otherwise.
+
+    Float ratios are grouped within a relative ``1e-9`` (their mean is reported), since FM/DD round them.
+    """
+    if not bounds or len(bounds) != len(family):
+        return None
+    finite = [r for b in bounds for r in (b.forward, b.backward) if r != math.inf]
+    if not finite:
+        return None
+    R: Any = min(finite)
+    if R < 1 - (0 if exact else 1e-9):
+        return None
+
+    def tight(r: Any) -> bool:
+        return bool(r == R) if exact else bool(r != math.inf and abs(float(r) - float(R)) <= 1e-9 * float(R))
+
+    # The candidate graph: the pairs bounded by the smallest ratio in both directions. Looser pairs (e.g. Hamming
+    # distance 2 under randomized response, bounded by r^2) may be implied by paths of tight ones; the cone-equality
+    # check below decides whether the relaxed cone is exactly ε-DP over the tight pairs.
+    edges = [b for b in bounds if tight(b.forward) and tight(b.backward)]
+    if not edges:
+        return None
+    if not exact:
+        R = float(np.mean([float(r) for b in edges for r in (b.forward, b.backward)]))
+    G = nx.Graph(name="pairs")
+    G.add_nodes_from(labels)
+    G.add_edges_from(b.pair for b in edges)
+    from ..definitions import DifferentialPrivacy
+
+    dp = DifferentialPrivacy(G, exp_eps=max(R, 1) if exact else max(float(R), 1.0))
+    return (dp.exp_eps, G) if _same_cone(relaxed, dp.row_cone()) else None
+
+
+#: Up to this dimension cones are compared through their extreme rays (double description); beyond, through their
+#: facets only (one small LP per facet), since e.g. ε-DP on the 5-cube has 395,094 extreme rays.
+RAYS_MAX_DIM = 16
+
+
+def _same_cone(a: Cone, b: Cone) -> bool:
+    """``a = b``: equal canonical H-representations, else rays (small cones) or facet implication (large ones)."""
+    if a == b:
+        return True
+    if a.ambient_dim <= RAYS_MAX_DIM:
+        return bool(a.equals(b).holds)
+    return _h_subset(a, b) and _h_subset(b, a)
+
+
+def _h_subset(a: Cone, b: Cone) -> bool:
+    """``a ⊆ b`` from H-representations only: every facet of ``b`` (and ± every equality) is implied by ``a``."""
+    normals = list(b.facets) + list(b.equalities) + [-e for e in b.equalities]
+    return all(_implied_by_facets(a, n) for n in normals)
+
+
+def _implied_by_facets(cone: Cone, normal: Sequence[Any]) -> bool:
+    """Farkas: ``normal · x ≥ 0`` on the cone iff ``normal`` is a non-negative combination of its facets and ± its
+    equalities — an LP over the H-representation (verified exactly in exact mode), no extreme rays needed."""
+    from ..definitions._rows import cone_lp_membership
+
+    eq = cone.equalities
+    G = np.concatenate([cone.facets, eq, -eq]) if len(eq) else cone.facets
+    a = np.array(list(normal), dtype=object if cone.exact else float)
+    if len(G) == 0:
+        return bool(all(v == 0 for v in a))
+    return bool(cone_lp_membership(G, a, exact=cone.exact, labels=cone.labels, atol=cone.atol,
+                                   what="relaxed cone dual").member)
+
+
 def _implied(cone: Cone, normal: Sequence[Any]) -> bool:
-    """Whether ``normal · x ≥ 0`` holds on all of ``cone`` (checked on its generators, exactly in exact mode)."""
+    """Whether ``normal · x ≥ 0`` holds on all of ``cone`` (on its generators for small cones, exactly in exact
+    mode; by Farkas on its facets beyond :data:`RAYS_MAX_DIM`)."""
+    if cone.ambient_dim > RAYS_MAX_DIM:
+        return _implied_by_facets(cone, normal)
     a = np.array(list(normal), dtype=object if cone.exact else float)
     for r in cone.rays:
         if (a * np.asarray(r)).sum() < (0 if cone.exact else -1e-9):

@@ -181,7 +181,9 @@ def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact
     total = sum(abs(coeffs[i]) for i in support)
     prior: dict[str, Any] = {labels[i]: abs(coeffs[i]) / total for i in support}
     signs = [1 if c > tol else (-1 if c < -tol else 0) for c in coeffs]
-    par = parity_structure(labels, signs)
+    # Two datasets always fit some parity, so a parity reading of a 2-point support inside a larger domain (a DP
+    # pair) says nothing; on a full support (k = 1) it names the protected bit.
+    par = parity_structure(labels, signs) if minus and (len(support) > 2 or len(support) == len(labels)) else None
     structure = ""
     parity_bits = None
     if par is not None:
@@ -189,13 +191,14 @@ def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact
         parity_bits = J
         k = len(labels[0])
         t = plus[0]  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
+        scope = "" if len(support) == len(labels) else "among the datasets the attacker considers, "
         if len(J) == k:
-            structure = f"S+ and S- are the datasets whose bits have {'even' if c == 0 else 'odd'} and " \
+            structure = f"{scope}S+ and S- are the datasets whose bits have {'even' if c == 0 else 'odd'} and " \
                 f"{'odd' if c == 0 else 'even'} parity (even and odd Hamming distance from {t})"
         else:
             pos = ", ".join(str(j + 1) for j in J)
-            structure = f"S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} {pos} " \
-                f"(even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
+            structure = f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} " \
+                f"{pos} (even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
     if not minus:
         if len(plus) == 1:
             text = (f"x_{plus[0]} ≥ 0: probabilities are non-negative. This facet is no Bayesian guarantee (S- is "
@@ -279,7 +282,7 @@ def _mech_values(mechanism: Mechanism, labels: Sequence[str], exact: bool) -> np
 def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float = ATOL) -> GuaranteeCheck:
     """Compute posteriors under the guarantee's prior and confirm ``P(S+|ω) ≥ P(S-|ω)`` on every output.
 
-    Exact when both the mechanism and the guarantee are exact; otherwise float with tolerance ``atol``.
+    The Bayesian reading of a valid inequality of the row cone (Lin & Kifer, Section III-C). Exact when both the mechanism and the guarantee are exact; otherwise float with tolerance ``atol``.
 
     Examples
     --------
@@ -330,7 +333,7 @@ class ProductPriorCheck(Result):
 
     def summary(self) -> str:
         if self.holds:
-            return (f"Theorem 4.5 holds: {self.subsets_checked} subsets of the bits {list(self.eligible_bits)} keep "
+            return (f"Theorem 4.5 holds: {self.subsets_checked} subset{'' if self.subsets_checked == 1 else 's'} of the bits {list(self.eligible_bits)} keep "
                     f"their a-priori more likely parity on all {self.outputs_checked} outputs")
         J, w, pr, po = self.violation  # type: ignore[misc]
         return f"Theorem 4.5 VIOLATED for bits {list(J)} on output {w}: prior P(even)={pr}, posterior P(even)={po}"

@@ -204,9 +204,11 @@ def _optimal_args(p: argparse.ArgumentParser) -> None:
 
 def _read_json(path: str, what: str) -> Any:
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise FormatError(f"cannot read {what} file {path!r}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise FormatError(f"{what} file {path!r} is not UTF-8 text") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:

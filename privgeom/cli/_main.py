@@ -82,6 +82,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"error": type(err).__name__, "message": msg}))
         print(f"privgeom: error: {msg}", file=sys.stderr)
         return EXIT_ERROR
+    except Exception as err:  # a bug, not a user error: keep the traceback, but never exit 1 (= "no")
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        msg = str(err).splitlines()[0] if str(err) else ""
+        if getattr(args, "json", False):
+            print(json.dumps({"error": type(err).__name__, "message": msg, "internal": True}))
+        print(f"privgeom: internal error ({type(err).__name__}: {msg}); this is a bug in privgeom", file=sys.stderr)
+        return EXIT_ERROR
     try:
         if args.json:
             print(json.dumps(to_jsonable(outcome.data), indent=1))

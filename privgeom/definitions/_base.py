@@ -238,8 +238,9 @@ class Membership(Result):
         True when the answer (and its witness / certificate) was verified in exact rational arithmetic; False for
         float mode (verified within ``atol``).
     witness : ClosureWitness, RowWitness or None
-        For a yes: how to build the mechanism (None only for definitions that are their own closure, e.g. DP,
-        where checking the constraints *is* the proof).
+        For a yes: how to build the mechanism. None for definitions that are their own closure (e.g. DP), and for
+        method ``"row-cone"`` where the row cone decides the closure: checking every row against every facet
+        *is* the proof there.
     certificate : SeparatingCertificate, RowCertificate or None
         For a no: why it is not a member (always present for a no).
     detail : str

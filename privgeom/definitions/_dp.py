@@ -293,7 +293,15 @@ class DifferentialPrivacy(PrivacyDefinition):
         return readonly(A)
 
     def row_cone(self) -> Any:
-        """The row cone in H-representation: ``e^ε x_j − x_i ≥ 0`` per directed edge and ``x ≥ 0``."""
+        """The row cone in H-representation: ``e^ε x_j − x_i ≥ 0`` per directed edge and ``x ≥ 0`` (Lin & Kifer §V).
+
+        Examples
+        --------
+        >>> from privgeom import hamming_graph
+        >>> cone = DifferentialPrivacy(hamming_graph(2), exp_eps=3).row_cone()
+        >>> cone.n_facets, cone.dim
+        (8, 4)
+        """
         from ..geometry._cone import Cone
 
         cone = Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
@@ -341,7 +349,16 @@ class DifferentialPrivacy(PrivacyDefinition):
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-DP (= in the closure, which is DP itself)? Decided row by row.
 
-        Exact when both the mechanism and ``e^ε`` are exact; float mode accepts violations up to ``atol``.
+        DP is closed under post-processing and mixing and is row-wise (``reference/row-cone.md``, "ε-DP and its
+        relatives as cones"): a mechanism is in it iff every row satisfies ``x_i ≤ e^ε x_j`` on every edge. Exact
+        when both the mechanism and ``e^ε`` are exact; float mode accepts violations up to ``atol``.
+
+        Examples
+        --------
+        >>> from privgeom import hamming_graph, randomized_response
+        >>> dp = DifferentialPrivacy(hamming_graph(2), exp_eps=3)
+        >>> dp.contains(randomized_response(2, "3/4")).member, dp.contains(randomized_response(2, "4/5")).member
+        (True, False)
         """
         self.check_method(method)
         M = self.check_mechanism(mechanism)

@@ -9,6 +9,7 @@ proportional ones), in which case the row cone decides the closure (``reference/
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Sequence
@@ -30,6 +31,9 @@ from ._rows import (
 )
 
 __all__ = ["FiniteDefinition"]
+
+_NOT_DECIDED = ("the row cone does not decide closure membership for this definition (rows linearly dependent or "
+                "several mechanisms), so the closure LP decided")
 
 
 class FiniteDefinition(PrivacyDefinition):
@@ -116,6 +120,18 @@ class FiniteDefinition(PrivacyDefinition):
     def membership_methods(self, value: tuple[str, ...]) -> None:
         self.__dict__["_methods_override"] = tuple(value)
 
+    def check_method(self, method: str) -> str:
+        """Validate ``method``; ``"linear-solve"``/``"row-cone"`` are refused, saying why, where the row cone does not
+        decide the closure."""
+        from .._errors import InvalidParameterError
+
+        if method in ("linear-solve", "row-cone") and method not in self.membership_methods:
+            raise InvalidParameterError(
+                f"{self.name}: method {method!r} is not available because the row cone does not decide closure "
+                "membership for this definition (rows linearly dependent or several mechanisms); use 'lp' or 'auto'"
+            )
+        return super().check_method(method)
+
     # ------------------------------------------------------------------------------------------------ identity
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -149,9 +165,11 @@ class FiniteDefinition(PrivacyDefinition):
         from .._errors import FormatError
 
         try:
-            text = Path(path).read_text()
+            text = Path(path).read_text(encoding="utf-8")
         except OSError as err:
             raise FormatError(f"cannot read definition file {str(path)!r}: {err.strerror}") from None
+        except UnicodeDecodeError as err:
+            raise FormatError(f"definition file {str(path)!r} is not UTF-8 JSON text: {err.reason} at byte {err.start}") from None
         return cls(_mechanisms_from_json(text, where=str(path)), source=str(path))
 
     # ------------------------------------------------------------------------------------------------ structure
@@ -219,7 +237,10 @@ class FiniteDefinition(PrivacyDefinition):
         if method == "auto":
             method = "linear-solve" if self._decides else "lp"
         if method == "lp":
-            return closure_lp_membership(mats, target, exact=exact, atol=tol, what=self.name)
+            by_lp = closure_lp_membership(mats, target, exact=exact, atol=tol, what=self.name)
+            if not self.row_cone_decides_closure:
+                by_lp = replace(by_lp, detail=f"{by_lp.detail}; {_NOT_DECIDED}" if by_lp.detail else _NOT_DECIDED)
+            return by_lp
         if method == "row-cone":
             return self._by_row_cone(target, exact, tol, M.outputs)
         G, index = self._reduced

@@ -320,6 +320,8 @@ class Pufferfish(PrivacyDefinition):
             text = p.read_text(encoding="utf-8")
         except OSError as err:
             raise FormatError(f"cannot read the Pufferfish spec file {str(path)!r}: {err.strerror or err}") from None
+        except UnicodeDecodeError:
+            raise FormatError(f"the Pufferfish spec file {str(path)!r} is not UTF-8 text") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:

@@ -174,6 +174,22 @@ def spec_bool(params: dict[str, str], key: str, kind: str) -> bool | None:
 def parse_definition(spec: Any) -> PrivacyDefinition:
     """Build a privacy definition from a spec string (a :class:`PrivacyDefinition` is returned unchanged).
 
+    The built-in kinds are the definitions of Lin & Kifer's row-cone paper: ``rr`` (randomized response, §IV),
+    ``dp`` (ε-differential privacy over a neighbour graph, §V) and ``finite`` (a finite set of mechanisms,
+    Theorem 3.4); issue 3's catalogue registers more kinds with :func:`register_definition_kind`.
+
+    Examples
+    --------
+    >>> parse_definition("rr:k=3,p=3/4").spec()
+    'rr:k=3,p=3/4'
+    >>> d = parse_definition("dp:graph=hamming,k=2,exp_eps=3")
+    >>> d.exp_eps, d.inputs
+    (Fraction(3, 1), ('11', '10', '01', '00'))
+    >>> parse_definition("rr:k=3")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.FormatError: spec 'rr:k=3': rr needs p=<value>
+
     Raises
     ------
     FormatError

@@ -243,10 +243,21 @@ class RandomizedResponse(PrivacyDefinition):
         return readonly(np.vstack(rows))
 
     def row_cone(self) -> Any:
-        """The row cone in H-representation from the closed form of Theorem 4.3 (dense, size-checked)."""
+        """The row cone in H-representation from the closed form of Theorem 4.3 (dense, size-checked).
+
+        The cone is simplicial (Theorem 4.3): its extreme rays are the ``2^k`` rows of ``M_rr``, supplied directly
+        instead of by double description (which pycddlib is not asked to run beyond dimension 64).
+
+        Examples
+        --------
+        >>> cone = RandomizedResponse(2, "3/4").row_cone()
+        >>> cone.n_facets, cone.n_rays, cone.is_pointed
+        (4, 4, True)
+        """
         from ..geometry._cone import Cone
 
-        return Cone.from_facets(self.facets(), exact=self._exact, labels=self.inputs)
+        cone = Cone.from_facets(self.facets(), exact=self._exact, labels=self.inputs)
+        return cone.with_ray_source(lambda: self.mechanism.matrix)
 
     # ------------------------------------------------------------------------------------------------ core
     def _transform(self, X: np.ndarray, exact: bool) -> tuple[Any, np.ndarray | None, list[int] | None]:
@@ -360,6 +371,18 @@ class RandomizedResponse(PrivacyDefinition):
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Closure membership; by default every row through the Kronecker inverse (Theorem 4.3).
+
+        Examples
+        --------
+        >>> from privgeom import randomized_response
+        >>> rr = RandomizedResponse(2, "3/4")
+        >>> yes = rr.contains(randomized_response(2, "2/3"))
+        >>> yes.member, yes.method, bool((yes.witness.post_processings[0].dot(rr.mechanism.matrix)
+        ...                               == randomized_response(2, "2/3").matrix).all())
+        (True, 'kronecker-inverse', True)
+        >>> no = rr.contains(randomized_response(2, "4/5"))
+        >>> no.member, bool(no.certificate.value < 0)
+        (False, True)
 
         Raises
         ------

@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -123,10 +124,48 @@ def _split(mat: Any, dim: int, exact: bool, *, kind: str) -> tuple[np.ndarray, n
     return out_plain, out_lin
 
 
+_RANK_PRIME = 2_147_483_629  # a prime below 2^31: products of residues fit in int64
+
+
+def _full_rank_mod_prime(rows: np.ndarray) -> bool:
+    """True when the rational rows, scaled to integers, have full row rank modulo :data:`_RANK_PRIME`.
+
+    Full rank modulo a prime implies full rank over the rationals (a nonzero minor mod p is a nonzero minor), so a
+    True answer is exact; a False answer may be a bad prime and must be confirmed in exact arithmetic. This makes
+    the independence test of a ``2^k``-facet simplicial cone (randomized response, k = 8: 256 x 256) a fraction of a
+    second instead of a Fraction RREF of tens of seconds.
+    """
+    P = _RANK_PRIME
+    n, dim = rows.shape
+    if n > dim:
+        return False
+    A = np.empty((n, dim), dtype=np.int64)
+    for i, r in enumerate(rows):
+        den = 1
+        for v in r:
+            den = den * v.denominator // math.gcd(den, v.denominator)
+        A[i] = [int(v * den) % P for v in r]
+    for c in range(n):  # elimination on rows; pivot search over the remaining columns
+        nz = np.nonzero(A[c:, c:])
+        if len(nz[0]) == 0:
+            return False
+        i, j = int(nz[0][0]) + c, int(nz[1][0]) + c
+        A[[c, i]] = A[[i, c]]
+        A[:, [c, j]] = A[:, [j, c]]
+        inv = pow(int(A[c, c]), P - 2, P)
+        A[c] = (A[c] * inv) % P
+        below = A[c + 1:, c].copy()
+        if below.any():
+            A[c + 1:] = (A[c + 1:] - (below[:, None] * A[c][None, :]) % P) % P
+    return True
+
+
 def _independent(rows: np.ndarray, exact: bool) -> bool:
     from ._canonical import rref
 
     if exact:
+        if _full_rank_mod_prime(rows):
+            return True
         return len(rref(rows, exact=True)) == len(rows)
     a = np.asarray(rows, dtype=float)
     a = a / np.abs(a).max(axis=1, keepdims=True)

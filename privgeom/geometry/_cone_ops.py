@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -104,11 +105,52 @@ def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> tup
     return best
 
 
+def _integer_rows(rows: np.ndarray) -> np.ndarray:
+    """Exact rows scaled positively to integers (an object array of Python ints; signs of dot products kept)."""
+    out = np.empty(rows.shape, dtype=object)
+    for i, r in enumerate(rows):
+        den = 1
+        for v in r:
+            den = den * v.denominator // math.gcd(den, v.denominator)
+        out[i] = [int(v * den) for v in r]
+    return out
+
+
+def _suspects(gens: np.ndarray, two_sided: bool, cone: Cone, exact: bool) -> np.ndarray:
+    """Boolean mask of the generators that may violate ``cone`` (one matrix product instead of a Python loop).
+
+    Exact mode is exact (integer arithmetic); float mode flags values below half the tolerance of
+    :func:`_violation`, so it never misses a violation that :func:`_violation` would report.
+    """
+    n = len(gens)
+    mask = np.zeros(n, dtype=bool)
+    if n == 0:
+        return mask
+    for kind, rows in (("equality", cone.equalities), ("facet", cone.facets)):
+        if len(rows) == 0:
+            continue
+        if exact:
+            vals = _integer_rows(gens).dot(_integer_rows(rows).T)
+            bad = (vals != 0) if (kind == "equality" or two_sided) else (vals < 0)
+        else:
+            g, r = gens.astype(float), rows.astype(float)
+            vals = g.dot(r.T)
+            xs = np.maximum(1.0, np.abs(g).max(axis=1))[:, None]
+            tol = 0.5 * cone.atol * np.abs(r).max(axis=1)[None, :] * xs
+            bad = (np.abs(vals) > tol) if (kind == "equality" or two_sided) else (vals < -tol)
+        mask |= np.asarray(bad, dtype=bool).any(axis=1)
+    return mask
+
+
 def issubset(a: Cone, b: Cone, direction: str = "self <= other") -> Containment:
     """``a ⊆ b`` iff every generator of ``a`` satisfies the H-representation of ``b``."""
     a, b, ex = _common(a, b, "issubset")
-    gens = [(r, False) for r in a.rays] + [(lv, True) for lv in a.lineality]
-    for g, two_sided in gens:
+    rays, lin = a.rays, a.lineality
+    flags = list(_suspects(rays, False, b, ex)) + list(_suspects(lin, True, b, ex))
+    gens = [(r, False) for r in rays] + [(lv, True) for lv in lin]
+    for (g, two_sided), suspect in zip(gens, flags):
+        if not suspect:
+            continue
         v = _violation(g, b, ex, two_sided)
         if v is not None:
             w, normal, val, kind = v

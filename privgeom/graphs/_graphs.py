@@ -17,6 +17,8 @@ __all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "
 def hamming_graph(k: int) -> nx.Graph:
     """Bit strings of length ``k`` (reverse lexicographic order), edges between strings at Hamming distance 1.
 
+    The neighbour relation of Lin & Kifer §V: relaxing randomized response onto these pairs gives ε-DP.
+
     Examples
     --------
     >>> G = hamming_graph(2)
@@ -75,7 +77,14 @@ def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
 def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
     """Validate a user graph (networkx graph or iterable of label pairs) against a list of dataset labels.
 
-    Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers.
+    Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers. Any graph
+    gives a Blowfish-style DP policy (``reference/row-cone.md``, "ε-DP and its relatives as cones").
+
+    Examples
+    --------
+    >>> G = neighbour_graph([("a", "b"), (1, 2)], ["a", "b", "c"])
+    >>> list(G.nodes), sorted(map(sorted, G.edges))
+    (['a', 'b', 'c'], [['a', 'b'], ['b', 'c']])
 
     Raises
     ------

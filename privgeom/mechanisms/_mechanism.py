@@ -319,7 +319,14 @@ class Mechanism:
         """Independent product (Kronecker): run both on the two parts of a composite dataset.
 
         Input and output labels are concatenated (``sep`` between them); if that makes labels collide, ``","`` is
-        used instead.
+        used instead. ``M_rr`` on ``k`` bits is the ``k``-fold product of the one-bit mechanism (Lin & Kifer, §IV).
+
+        Examples
+        --------
+        >>> B = Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["1", "0"], outputs=["1", "0"])
+        >>> P = B.product(B)
+        >>> P.inputs, [str(v) for v in P.matrix[0]]
+        (('11', '10', '01', '00'), ['9/16', '3/16', '3/16', '1/16'])
         """
         a, b, exact = self._coerce(other)
         check_dense_size(a.shape[0] * b.shape[0], a.shape[1] * b.shape[1], exact=exact, what="this product")
@@ -332,7 +339,14 @@ class Mechanism:
         return Mechanism(mat, cat(self._inputs, other._inputs), cat(self._outputs, other._outputs), exact=exact)
 
     def restrict(self, inputs: Sequence[int | str]) -> "Mechanism":
-        """The mechanism on a subset of its datasets (columns kept in the given order)."""
+        """The mechanism on a subset of its datasets (columns kept in the given order).
+
+        Examples
+        --------
+        >>> M = Mechanism([["1/2", 1, 0], ["1/2", 0, 1]], inputs=["a", "b", "c"])
+        >>> M.restrict(["c", "a"]).matrix.tolist()
+        [[Fraction(0, 1), Fraction(1, 2)], [Fraction(1, 1), Fraction(1, 2)]]
+        """
         idx = [self._index(k, self._inputs, "input") for k in inputs]
         if not idx:
             raise InvalidMechanismError("restrict() needs at least one input")
@@ -345,7 +359,13 @@ class Mechanism:
 
     # ------------------------------------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
-        """A JSON-serialisable dict following :data:`JSON_SCHEMA` (exact entries as strings like ``"3/4"``)."""
+        """A JSON-serialisable dict following :data:`JSON_SCHEMA` (exact entries as strings like ``"3/4"``).
+
+        Examples
+        --------
+        >>> Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["1", "0"]).to_json()["matrix"]
+        [['3/4', '1/4'], ['1/4', '3/4']]
+        """
         return {
             "privgeom": "mechanism",
             "version": 1,
@@ -365,10 +385,10 @@ class Mechanism:
         >>> Mechanism.from_json(M.to_json()) == M
         True
         """
-        if isinstance(data, (str, bytes)):
+        if isinstance(data, (str, bytes, bytearray)):
             try:
                 data = json.loads(data)
-            except json.JSONDecodeError as err:
+            except (json.JSONDecodeError, UnicodeDecodeError) as err:
                 raise FormatError(f"malformed mechanism JSON: {err}") from None
         if not isinstance(data, dict):
             raise FormatError(f"a mechanism JSON document must be an object, got {type(data).__name__}")
@@ -384,6 +404,9 @@ class Mechanism:
         for key in ("inputs", "outputs"):
             if data.get(key) is not None and not isinstance(data[key], list):
                 raise FormatError(f"'{key}' must be a list of labels, got {data[key]!r:.80}")
+            bad = [v for v in data.get(key) or () if isinstance(v, bool) or not isinstance(v, (str, int))]
+            if bad:
+                raise FormatError(f"'{key}' labels must be strings, got {bad[0]!r:.80}")
         exact = data.get("exact")
         if exact is not None and not isinstance(exact, bool):
             raise FormatError(f"'exact' must be true or false, got {exact!r}")
@@ -395,12 +418,30 @@ class Mechanism:
 
     @classmethod
     def load(cls, path: str | Path) -> "Mechanism":
-        """Read a mechanism saved by :meth:`save` (or written by hand following :data:`JSON_SCHEMA`)."""
+        """Read a mechanism saved by :meth:`save` (or written by hand following :data:`JSON_SCHEMA`).
+
+        Raises :class:`~privgeom.FormatError` for an unreadable file, text that is not UTF-8 JSON or a document that
+        does not follow the schema.
+
+        Examples
+        --------
+        >>> import tempfile, os
+        >>> M = Mechanism([["3/4", "1/4"], ["1/4", "3/4"]])
+        >>> path = os.path.join(tempfile.mkdtemp(), "m.json")
+        >>> M.save(path)
+        >>> Mechanism.load(path) == M
+        True
+        """
         try:
-            text = Path(path).read_text()
+            text = Path(path).read_text(encoding="utf-8")
         except OSError as err:
             raise FormatError(f"cannot read mechanism file {str(path)!r}: {err.strerror}") from None
-        return cls.from_json(text)
+        except UnicodeDecodeError as err:
+            raise FormatError(f"mechanism file {str(path)!r} is not UTF-8 JSON text: {err.reason} at byte {err.start}") from None
+        try:
+            return cls.from_json(text)
+        except FormatError as err:
+            raise FormatError(f"{str(path)!r}: {err}") from None
 
     # ------------------------------------------------------------------------------------------------ dunder
     def __eq__(self, other: object) -> bool:
@@ -437,7 +478,7 @@ def _ncols(A: Any) -> int:
 
 
 def mixture(mechanisms: Sequence[Mechanism], weights: Sequence[Any]) -> Mechanism:
-    """Mixture ``Σ_j λ_j M_j``: run ``M_j`` with probability ``λ_j``.
+    """Mixture ``Σ_j λ_j M_j``: run ``M_j`` with probability ``λ_j`` (closure under mixing, Lin & Kifer Theorem 3.4).
 
     If every mechanism has the same output labels the outputs are shared and the matrices are summed; otherwise
     the output space is the disjoint union (output ``"j:ω"``), i.e. the mixture also reveals which mechanism ran

@@ -40,8 +40,25 @@ def test_pair_projection_is_r_to_the_hamming_distance():
     for b in r.pair_bounds:
         h = sum(x != y for x, y in zip(*b.pair))
         assert b.forward == b.backward == F(3) ** h, b
-    assert r.recognised == ""  # ratios 3, 9, 27 differ: not a single-ε DP
+    # ratios 3, 9, 27: the pairs at distance 1 are tight and imply the others, so this is ε-DP on the Hamming graph
+    assert r.recognised == "dp" and r.exp_eps == 3
+    assert sorted(map(sorted, r.graph.edges)) == sorted(map(sorted, pg.hamming_graph(k).edges))
+    assert "the others are implied" in r.text
     assert len(r.pair_bounds) == len(labels) * (len(labels) - 1) // 2
+
+
+def test_loose_pairs_that_are_not_implied_block_recognition():
+    # 11-10 is bounded by 3, 11-00 only by 9, and nothing links 00 to the rest tightly: not ε-DP on any graph
+    r = relax(pg.RandomizedResponse(2, "3/4"), [("11", "10"), ("11", "00")])
+    assert [b.forward for b in r.pair_bounds] == [3, 9]
+    assert r.recognised == "" and r.exp_eps is None
+
+
+def test_geometric_relaxes_to_dp_on_the_path():
+    g = pg.parse_definition("geometric:n=3,alpha=1/2")
+    r = relax(g, "all-pairs")
+    assert r.recognised == "dp" and r.exp_eps == 2
+    assert sorted(map(sorted, r.graph.edges)) == [["0", "1"], ["1", "2"], ["2", "3"]]
 
 
 @pytest.mark.parametrize("method", ["fourier_motzkin", "block", "generators"])
@@ -82,6 +99,16 @@ def test_float_mode():
     assert math.isclose(r.epsilon, math.log(3.0), rel_tol=1e-9)
 
 
+@pytest.mark.parametrize("k,p", [(2, 0.7), (3, 0.7), (2, 0.55), (3, 0.9), (3, 0.6)])
+def test_float_mode_recognises_dp_despite_rounding(k, p):
+    # FM/DD in floats give the pair ratios p/(1-p) up to rounding; recognition must not need bit-equal floats
+    r = relax_pairwise(pg.RandomizedResponse(k, p))
+    assert r.recognised == "dp" and not r.cone.exact
+    assert math.isclose(float(r.exp_eps), p / (1 - p), rel_tol=1e-9)
+    assert math.isclose(float(r.epsilon), math.log(p / (1 - p)), rel_tol=1e-9)
+    assert r.definition.row_cone().equals(pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=p / (1 - p)).row_cone()).holds
+
+
 def test_subset_family_errors():
     with pytest.raises(pg.InvalidParameterError):
         subset_family(["a", "b"], "quadruples")
@@ -98,3 +125,19 @@ def test_subset_family_errors():
         map(sorted, subset_family(pg.bit_strings(2), "hamming"))
     )
     assert list(itertools.chain(*subset_family(["a", "b"], "all-pairs"))) == ["a", "b"]
+
+
+@pytest.mark.parametrize("family", ["hamming", "all-pairs"])
+def test_facet_only_path_agrees_with_rays(monkeypatch, family):
+    # beyond RAYS_MAX_DIM the relaxed cone is never converted to rays (ε-DP on the 5-cube has 395,094); the Farkas
+    # LPs on its facets must give the same recognition and the same lost guarantees
+    from privgeom.analyses import _relaxation
+
+    rr = pg.RandomizedResponse(3, "3/4")
+    by_rays = relax_pairwise(rr, family, method="block")
+    monkeypatch.setattr(_relaxation, "RAYS_MAX_DIM", 0)
+    by_facets = relax_pairwise(rr, family, method="block")
+    assert by_facets.recognised == by_rays.recognised
+    assert by_facets.exp_eps == by_rays.exp_eps
+    assert [g.coefficients for g in by_facets.lost] == [g.coefficients for g in by_rays.lost]
+    assert by_facets.cone == by_rays.cone

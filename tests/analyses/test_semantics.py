@@ -161,3 +161,20 @@ def test_semantics_json_round_trip():
     data = json.loads(gs[0].to_json())
     assert set(data) >= {"coefficients", "s_plus", "s_minus", "prior", "text"}
     assert all(isinstance(v, str) for v in data["coefficients"])
+
+
+def test_parity_is_claimed_only_where_it_says_something():
+    # a DP facet x_11 <= 3 x_10 has a 2-point support: any two bit strings "differ in parity" on some bits, so no
+    # parity structure is claimed
+    for g in semantics(pg.DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3)):
+        assert g.parity_bits is None and g.structure == "" and "parity" not in g.text
+    # a 4-point support inside 3-bit datasets that splits by the parity of bits 2 and 3: claimed, scoped to the prior
+    labels = pg.bit_strings(3)
+    normal = [0] * 8
+    for s, v in (("111", 1), ("110", -1), ("101", -1), ("100", 1)):
+        normal[labels.index(s)] = v
+    g = guarantee_from_normal(normal, labels)
+    assert g.parity_bits == (1, 2)
+    assert g.structure.startswith("among the datasets the attacker considers") and "bits 2, 3" in g.structure
+    # full support: no scoping phrase (Example 4.4)
+    assert all(g.structure.startswith("S+ and S-") for g in semantics(pg.RandomizedResponse(2, "3/4")))

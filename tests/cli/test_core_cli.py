@@ -71,6 +71,8 @@ def test_rowcone_and_relax(capsys):
     code, out, _ = run(capsys, "relax", "rr:k=2,p=3/4", "--family", "11:10,11:01")
     assert code == 0 and "e^ε = 3" in out
     code, out, _ = run(capsys, "relax", "rr:k=2,p=3/4", "--family", "all-pairs")
+    assert code == 0 and "the others are implied" in out
+    code, out, _ = run(capsys, "relax", "rr:k=2,p=3/4", "--family", "triples")
     assert code == 0 and "not recognised" in out
 
 
@@ -95,6 +97,49 @@ def test_malformed_mechanism_json(tmp_path, capsys):
     f.write_text("{not json")
     code, _, err = run(capsys, "closure", "rr:k=1,p=3/4", "--mechanism", str(f))
     assert code == 2 and "malformed" in err
+
+
+def test_closure_says_when_the_row_cone_does_not_decide(tmp_path, capsys):
+    # the 3x2 example of reference/row-cone.md: rows of the identity lie in the row cone, yet it is not in the closure
+    defn, ident = tmp_path / "m32.json", tmp_path / "id.json"
+    pg.Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"]).save(defn)
+    pg.Mechanism([[1, 0], [0, 1]], inputs=["a", "b"]).save(ident)
+    code, out, _ = run(capsys, "closure", f"finite:file={defn}", "--mechanism", str(ident))
+    assert code == 1 and "row cone does not decide" in out
+    code, out, _ = run(capsys, "closure", f"finite:file={defn}", "--mechanism", str(ident), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["member"] is False and data["row_cone_decides"] is False and data["method"] == "lp"
+    code, _, err = run(capsys, "closure", f"finite:file={defn}", "--mechanism", str(ident), "--method", "row-cone")
+    assert code == 2 and "row cone does not decide" in err and len(err.strip().splitlines()) == 1
+
+
+def test_binary_files_are_user_errors(tmp_path, capsys):
+    f = tmp_path / "bin.json"
+    f.write_bytes(b"\xff\xfe\x00\x01")
+    for argv in (["closure", "rr:k=1,p=3/4", "--mechanism", str(f)], ["closure", f"finite:file={f}", "-m", str(f)]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and "not UTF-8" in err and "Traceback" not in err
+
+
+def test_internal_errors_exit_2_not_1(monkeypatch, capsys):
+    # a bug must never look like a "no" (exit 1)
+    import privgeom.cli._core as core
+
+    def boom(spec):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(core, "parse_definition", boom)
+    code, out, err = run(capsys, "rowcone", "--json")
+    assert code == 2 and "internal error" in err and "simulated bug" in err
+    assert json.loads(out)["internal"] is True
+
+
+def test_relax_auto_method_switches_to_block_beyond_eight_datasets(capsys):
+    code, out, _ = run(capsys, "relax", "rr:k=4,p=3/4", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["recognised"] == "dp" and data["method"] == "block" and data["exp_eps"] == "3"
+    code, out, _ = run(capsys, "relax", "rr:k=3,p=3/4", "--json")
+    assert json.loads(out)["method"] == "fourier_motzkin"
 
 
 def test_console_script_runs():

@@ -55,10 +55,23 @@ def test_three_by_two_row_cone_does_not_decide() -> None:
     W = cert.functional
     beta = W.dot(M32.matrix.T).min(axis=0).sum()
     assert (W * IDENTITY.matrix).sum() < beta
-    with pytest.raises(InvalidParameterError):
+    # the answer says so in words, and the row-cone methods are refused with the reason
+    assert "row cone does not decide" in ans.detail and "row cone does not decide" in ans.summary()
+    with pytest.raises(InvalidParameterError, match="row cone does not decide"):
         D.contains(IDENTITY, method="linear-solve")
-    with pytest.raises(InvalidParameterError):
+    with pytest.raises(InvalidParameterError, match="row cone does not decide"):
         D.contains(IDENTITY, method="row-cone")
+    # where the row cone decides, no such note
+    assert "does not decide" not in FiniteDefinition([IDENTITY]).contains(M32.post_process([[1, 1, 0], [0, 0, 1]])).detail
+
+
+def test_load_rejects_non_utf8_file(tmp_path) -> None:
+    from privgeom import FormatError
+
+    f = tmp_path / "bin.json"
+    f.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(FormatError, match="not UTF-8"):
+        FiniteDefinition.load(f)
 
 
 def test_three_by_two_members() -> None:

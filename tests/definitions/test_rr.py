@@ -346,3 +346,15 @@ def test_domain_mismatch() -> None:
         rr.contains(randomized_response(3, "3/4"))
     with pytest.raises(DomainMismatchError):
         rr.contains_row([1, 2, 3])
+
+
+def test_row_cone_rays_beyond_double_description() -> None:
+    # the cone is simplicial (Theorem 4.3): its rays are the rows of M_rr, no double description needed at k = 7
+    k, p = 7, F(3, 4)
+    cone = RandomizedResponse(k, p).row_cone()
+    assert cone.n_rays == 2**k and cone.n_facets == 2**k and cone.is_pointed and cone.dim == 2**k
+    M = randomized_response(k, p).matrix
+    rays = {primitive(list(r)) for r in cone.rays}
+    assert rays == {primitive(list(r)) for r in M}
+    flt = RandomizedResponse(3, 0.75).row_cone()
+    assert flt.n_rays == 8 and not flt.exact

@@ -73,3 +73,20 @@ def test_rref_and_projection() -> None:
 def test_normalise_rows_float_dedupes_within_tolerance() -> None:
     out = normalise_rows(np.array([[2.0, -1.0], [1.0, -0.5 + 1e-13], [0.0, 1e-12]]), exact=False)
     assert out.tolist() == [[1.0, -0.5]]
+
+
+def test_modular_rank_fast_path_is_only_trusted_for_full_rank() -> None:
+    from fractions import Fraction as F
+
+    from privgeom.geometry._cdd import _full_rank_mod_prime, _independent
+
+    rng = np.random.default_rng(7)
+    full = np.array([[F(int(v), 3) for v in row] for row in rng.integers(-9, 9, size=(6, 8))], dtype=object)
+    assert _full_rank_mod_prime(full) and _independent(full, exact=True)
+    dep = np.vstack([full[:3], (full[0] * F(2, 7) - full[1]).reshape(1, -1)])
+    assert not _full_rank_mod_prime(dep) and not _independent(dep, exact=True)
+    # rows independent over Q but dependent modulo the prime: the fast path says no, the exact RREF says yes
+    from privgeom.geometry._cdd import _RANK_PRIME
+
+    tricky = np.array([[F(1), F(0)], [F(1), F(_RANK_PRIME)]], dtype=object)
+    assert not _full_rank_mod_prime(tricky) and _independent(tricky, exact=True)

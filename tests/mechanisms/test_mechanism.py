@@ -282,6 +282,14 @@ def test_save_and_load(tmp_path):
     assert Mechanism.load(path) == M
     with pytest.raises(FormatError, match="cannot read mechanism file"):
         Mechanism.load(tmp_path / "missing.json")
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\x89PNG\r\n")
+    with pytest.raises(FormatError, match="not UTF-8 JSON text"):
+        Mechanism.load(binary)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"matrix": [[1]], "colour": 1}')
+    with pytest.raises(FormatError, match=r"bad\.json.*unknown fields"):
+        Mechanism.load(bad)
 
 
 @pytest.mark.parametrize(
@@ -300,6 +308,9 @@ def test_save_and_load(tmp_path):
         ('{"matrix": [["1/2", "1/2"]]}', InvalidMechanismError, "column 0 sums to 1/2"),
         ('{"matrix": [[1], [0]], "inputs": ["a", "b"]}', InvalidMechanismError, "2 input labels"),
         ('{"matrix": [["1/2"], ["1/2"]], "exact": true}', None, None),
+        ('{"matrix": [[1]], "inputs": [{"a": 1}]}', FormatError, "'inputs' labels must be strings"),
+        ('{"matrix": [[1]], "outputs": [null]}', FormatError, "'outputs' labels must be strings"),
+        (b'\xff\xfe{"matrix": [[1]]}', FormatError, "malformed mechanism JSON"),
     ],
 )
 def test_malformed_json(doc, error, match):
