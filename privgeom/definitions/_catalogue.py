@@ -72,6 +72,8 @@ Examples
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -292,13 +294,13 @@ class ClosedFormDefinition(FiniteDefinition):
         """The mechanism ``G``."""
         return self.mechanisms[0]
 
-    def closed_form_inverse(self) -> np.ndarray:  # pragma: no cover - overridden
+    @abstractmethod
+    def closed_form_inverse(self) -> np.ndarray:
         """``G^{-1}`` (exact in exact mode)."""
-        raise NotImplementedError
 
-    def closed_form_facets(self) -> np.ndarray:  # pragma: no cover - overridden
+    @abstractmethod
+    def closed_form_facets(self) -> np.ndarray:
         """Facet normals (row ``z`` ∝ column ``z`` of ``G^{-1}``, positive factor)."""
-        raise NotImplementedError
 
     def row_cone(self) -> Any:
         """The row cone from the closed-form facets (H-representation; no double description)."""

@@ -25,6 +25,8 @@ True
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import math
 from decimal import Decimal, getcontext
 from fractions import Fraction
@@ -200,37 +202,44 @@ def binom_window(m: int, q: float, log_tau: float) -> tuple[int, int, float]:
     return lo, max(hi, lo), lo_bound + hi_bound
 
 
-class _Family:
+class _Family(ABC):
     """Law of the sample count ``Y`` given ``N`` ones among ``n`` records (two categories)."""
 
     n: int
     T: int
 
+    @abstractmethod
     def support(self, N: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def logpmf(self, N: np.ndarray, y: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def log_rho(self, N: np.ndarray, y: np.ndarray) -> np.ndarray:
         """``log P_{N+1}(y) − log P_N(y)`` (``±inf`` off the supports); increasing in ``y``."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def log_step(self, N: np.ndarray, y: np.ndarray, step: int) -> np.ndarray:
         """``log P_N(y + step) − log P_N(y)`` for ``step = ±1`` (non-increasing along the direction: log-concave)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def root(self, N: np.ndarray, level: float) -> np.ndarray:
         """Real ``y`` where ``log ρ_N(y) ≈ level`` (a starting point for the exact integer threshold search)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def dp_delta(self) -> Fraction:
         """``max_N δ(N)`` over all counts: ``T/n`` without replacement, ``1 − (1 − 1/n)^T`` with."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def log_tail_bound(self, N: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
         """Chernoff bound on ``log P_N(Y <= y)`` (``upper=False``) or ``log P_N(Y >= y)``."""
-        raise NotImplementedError
+        ...
 
 
 class Hypergeometric(_Family):
