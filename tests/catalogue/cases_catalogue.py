@@ -6,8 +6,9 @@ the truncated geometric mechanism, FRAPP (one and two records) and k-ary randomi
 below comes from theory (hand-computed hockey-stick values, Pufferfish conditions, the closed forms of
 ``privgeom.definitions._catalogue``), not from privgeom.
 
-The shared suite appends them at the end of ``tests/definitions/cases.py`` by importing this file by path (no
-``__init__.py`` needed); this module then reuses the already-loaded ``cases`` module for ``DefinitionCase``.
+``tests/catalogue/test_catalogue_contract.py`` runs every shared contract check on them. This module loads
+``tests/definitions/cases.py`` by path (no ``__init__.py`` needed) and reuses its ``DefinitionCase`` and its
+mechanism builders.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from fractions import Fraction as F
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 from privgeom import Mechanism, complete_graph, hamming_graph, mixture, path_graph, randomized_response
 from privgeom.definitions import PrivacyDefinition
@@ -46,39 +46,16 @@ def _shared_cases_module() -> Any:
     return module
 
 
-DefinitionCase = _shared_cases_module().DefinitionCase
-
+_SHARED = _shared_cases_module()
+DefinitionCase = _SHARED.DefinitionCase
 
 # ---------------------------------------------------------------------------------------------------- helpers
-def stochastic(n_out: int, n_in: int, seed: int) -> list[list[F]]:
-    """A column-stochastic rational matrix with small denominators (deterministic)."""
-    rng = np.random.default_rng(seed)
-    raw = rng.integers(0, 5, size=(n_out, n_in))
-    raw[0, raw.sum(axis=0) == 0] = 1
-    sums = raw.sum(axis=0)
-    return [[F(int(raw[o, i]), int(sums[i])) for i in range(n_in)] for o in range(n_out)]
-
-
-def post(M: Mechanism, n_out: int, seed: int) -> Mechanism:
-    """A random post-processing ``A ∘ M``."""
-    return M.post_process(stochastic(n_out, M.n_outputs, seed))
-
-
-def constant(inputs: tuple[str, ...], dist: list[Any]) -> Mechanism:
-    """A mechanism that ignores its input."""
-    return Mechanism([[v] * len(inputs) for v in dist], inputs=inputs)
-
-
-def identity(inputs: tuple[str, ...]) -> Mechanism:
-    """The mechanism that reveals the dataset."""
-    n = len(inputs)
-    return Mechanism([[int(i == j) for j in range(n)] for i in range(n)], inputs=inputs)
-
-
-def first_bit(k: int) -> Mechanism:
-    """Reveal the first bit (datasets = bit strings in reverse lexicographic order)."""
-    labels = tuple(hamming_graph(k).nodes)
-    return Mechanism([[int(s[0] == "1") for s in labels], [int(s[0] == "0") for s in labels]], inputs=labels)
+# The shared contract suite's builders (tests/definitions/cases.py), reused rather than copied.
+stochastic = _SHARED.stochastic
+post = _SHARED.post
+constant = _SHARED.constant
+identity = _SHARED.identity
+first_bit = _SHARED.bit_reveal
 
 
 def two_row(x: list[Any], inputs: tuple[str, ...]) -> Mechanism:
