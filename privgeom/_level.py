@@ -2,7 +2,8 @@
 
 A level is given either as ``eps = ε`` (a float, ``0``, ``"ln(3)"``, a :class:`~privgeom.LogRational`) or as
 ``exp_eps = e^ε`` (a rational such as ``3`` or ``"5/2"`` for exact work, or a float). ``e^ε`` is exact (a
-``Fraction``) when it is rational: a rational ``exp_eps``, ``eps = ln(r)`` or ``eps = 0``. Any other ``eps`` —
+``Fraction``) when it is rational: a rational ``exp_eps``, ``eps = ln(r)`` or an exact ``eps = 0`` (``0``,
+``"0"``; the float ``0.0`` stays a float, as every float does). Any other ``eps`` —
 including a rational non-zero one, whose ``e^ε`` is irrational by the Lindemann–Weierstrass theorem — gives the
 float ``exp(ε)``, and the level says so in :attr:`PrivacyLevel.note`.
 
@@ -192,7 +193,7 @@ class PrivacyLevel:
         e = parse_scalar(eps, name=name)
         if e < 0:
             raise InvalidParameterError(f"{pre}{name} must be >= 0, got {name} = {fraction_str(e)}")
-        if e == 0:
+        if e == 0 and isinstance(e, Fraction):  # a float 0.0 stays in float mode: floats are never made exact
             return cls(Fraction(1), True, LogRational(Fraction(1)), "eps", shown)
         note = ""
         if isinstance(e, Fraction):

@@ -72,11 +72,12 @@ from typing import Any, Iterable, Mapping, Sequence
 import networkx as nx
 import numpy as np
 
+from .._domain import Domain
 from .._errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
 from ..mechanisms import Mechanism
 from ._approx_dp import CompletionWitness
-from ._dp import dp_ratio
+from ._dp import dp_level
 from ._base import Membership, PrivacyDefinition, RowCertificate
 
 __all__ = ["Pufferfish", "PufferfishCondition", "PUFFERFISH_JSON_KEYS"]
@@ -198,8 +199,9 @@ class Pufferfish(PrivacyDefinition):
                 raise InvalidInputError(f"{owner}: a secret cannot be discriminated from itself: {p!r}")
             if (a, b) not in self._pairs and (b, a) not in self._pairs:
                 self._pairs.append((a, b))
-        self._ratio, given = dp_ratio(eps, exp_eps, owner=owner)
-        self._eps_value = given[1] if given[0] == "eps" and not isinstance(self._ratio, Fraction) else None
+        level = dp_level(eps, exp_eps, owner=owner)
+        self._ratio = level.exp_eps
+        self._eps_value = level.shown if level.given == "eps" and not level.exact else None
         if isinstance(priors, (str, bytes, Mapping)) or not isinstance(priors, Sequence) or not priors:
             raise InvalidTypeError(f"{owner}: priors must be a non-empty list of priors, got {priors!r}")
         raw = [self._parse_prior(p, k, index) for k, p in enumerate(priors)]
@@ -264,7 +266,7 @@ class Pufferfish(PrivacyDefinition):
 
     # -- constructors -----------------------------------------------------------------------------------------
     @classmethod
-    def from_graph(cls, graph: nx.Graph, *, eps: Any = None, exp_eps: Any = None, prior: Any = None) -> Pufferfish:
+    def from_graph(cls, graph: nx.Graph | Domain, *, eps: Any = None, exp_eps: Any = None, prior: Any = None) -> Pufferfish:
         """Secrets ``{D}`` for every dataset, pairs = the graph's edges, one prior (default uniform).
 
         For any prior with full support this is exactly ε-DP over ``graph``: ``θ(· | {D}) = e_D``.
@@ -275,12 +277,14 @@ class Pufferfish(PrivacyDefinition):
         >>> Pufferfish.from_graph(complete_graph(3), exp_eps=3).n_conditions
         6
         """
+        if isinstance(graph, Domain):
+            graph = graph.relation(graph.default_relation)
         if not isinstance(graph, nx.Graph):
-            raise InvalidTypeError(f"Pufferfish.from_graph needs a networkx graph, got {type(graph).__name__}")
+            raise InvalidTypeError(f"Pufferfish.from_graph needs a networkx graph or a Domain, got {type(graph).__name__}")
         labels = [str(v) for v in graph.nodes]
         n = len(labels)
         if prior is None:
-            ratio, _ = dp_ratio(eps, exp_eps, owner="Pufferfish.from_graph")
+            ratio = dp_level(eps, exp_eps, owner="Pufferfish.from_graph").exp_eps
             prior = [Fraction(1, n) if isinstance(ratio, Fraction) else 1.0 / n] * n
         secrets = {d: [d] for d in labels}
         return cls(labels, secrets, [(str(u), str(v)) for u, v in graph.edges], [prior], eps=eps, exp_eps=exp_eps)

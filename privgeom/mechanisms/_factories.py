@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._domain import Domain
 from .._errors import InvalidParameterError, InvalidTypeError
 from .._numeric import Scalar, check_dense_size, parse_scalar
 from ._mechanism import Mechanism
@@ -52,9 +53,7 @@ def bit_strings(k: int) -> list[str]:
     >>> bit_strings(2)
     ['11', '10', '01', '00']
     """
-    k = check_k(k)
-    n = 1 << k
-    return [format(n - 1 - i, f"0{k}b") for i in range(n)]
+    return list(Domain.bits(check_k(k)).labels)
 
 
 def rr_base_matrix(p: Scalar) -> np.ndarray:
@@ -93,5 +92,5 @@ def randomized_response(k: int, p: Any, *, exact: bool | None = None) -> Mechani
     mat = base
     for _ in range(k - 1):
         mat = np.kron(mat, base)
-    labels = bit_strings(k)
-    return Mechanism(mat, inputs=labels, outputs=labels, exact=is_exact)
+    domain = Domain.bits(k)
+    return Mechanism(mat, inputs=domain, outputs=domain.labels, exact=is_exact)
