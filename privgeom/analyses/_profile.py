@@ -22,7 +22,7 @@ Examples
 --------
 >>> from privgeom import randomized_response, hamming_graph
 >>> M = randomized_response(2, "3/4")
->>> str(epsilon(M, hamming_graph(2)).epsilon)
+>>> str(epsilon(M, hamming_graph(2)).eps)
 'ln(3)'
 >>> delta(M, hamming_graph(2), exp_eps=2).delta
 Fraction(1, 4)
@@ -45,7 +45,7 @@ from .._domain import Domain, resolve_graph
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._level import PrivacyLevel
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, is_exact_scalar, parse_scalar
-from .._results import Result
+from .._results import Result, to_jsonable
 from ..graphs import edge_index_pairs
 from ..mechanisms._mechanism import Mechanism
 
@@ -189,44 +189,50 @@ def _complete_on(G: nx.Graph, inputs: Sequence[str]) -> bool:
 
 
 def _resolve_pairs(
-    M: Mechanism, graph: Any, max_work: int | None, what: str
+    M: Mechanism, graph: Any, max_work: int | None, what: str, *, complete_route: bool = False
 ) -> tuple[np.ndarray, np.ndarray, str, bool]:
     """Undirected edges ``i < j`` (sorted) of a relation on ``M``'s inputs, the graph's name and "is complete".
 
     Named relations (a string or a Domain) are sized from the domain first and refused before anything is built;
     the complete relation is produced as index arrays, never as a networkx graph. Everything else goes through
-    :func:`privgeom.resolve_graph`.
+    :func:`privgeom.resolve_graph`. With ``complete_route=True`` a complete relation is reported without its
+    edges and without the work check (the caller does not scan edges).
     """
     dom = M.domain
+    N = M.n_inputs
+    none = np.empty(0, dtype=np.intp)
     name: str | None = None
     if isinstance(graph, str):
         name = dom.check_relation(graph)
     elif isinstance(graph, Domain):
         if set(graph.labels) != set(M.inputs):
             resolve_graph(graph, dom)  # raises the mismatch error
-        dom, name = graph, graph.default_relation
-        name = dom.check_relation(name)
+        dom = graph
+        name = dom.check_relation(graph.default_relation)
     if name is not None:
+        if name == "complete" and complete_route:
+            return none, none, f"complete({N})", True
         n_edges = dom.edge_bound(name)
         _check_work(M, n_edges, max_work, what)
         if name == "complete":
-            N = M.n_inputs
             iu, ju = np.triu_indices(N, 1)
             return iu.astype(np.intp), ju.astype(np.intp), f"complete({N})", True
         G = dom.relation(name, max_edges=n_edges)
     else:
         if isinstance(graph, nx.Graph):
-            _check_work(M, graph.number_of_edges(), max_work, what)
             if _complete_on(graph, M.inputs):
-                N = M.n_inputs
+                gname = str(graph.name or f"complete({N})")
+                if complete_route:
+                    return none, none, gname, True
+                _check_work(M, graph.number_of_edges(), max_work, what)
                 iu, ju = np.triu_indices(N, 1)
-                return iu.astype(np.intp), ju.astype(np.intp), str(graph.name or f"complete({N})"), True
+                return iu.astype(np.intp), ju.astype(np.intp), gname, True
+            _check_work(M, graph.number_of_edges(), max_work, what)
         G = resolve_graph(graph, dom)
         _check_work(M, G.number_of_edges(), max_work, what)
     pairs = edge_index_pairs(G, M.inputs)
     I = np.array([i for i, j in pairs], dtype=np.intp)
     J = np.array([j for i, j in pairs], dtype=np.intp)
-    N = M.n_inputs
     return I, J, str(G.name or "graph"), len(pairs) == N * (N - 1) // 2 and N > 1
 
 
@@ -268,11 +274,12 @@ class EpsilonResult(Result):
 
     Attributes
     ----------
-    epsilon : LogRational or float
+    eps : LogRational or float
         ``max ln(M[ω, D] / M[ω, D'])``; a :class:`~privgeom.LogRational` in exact mode, a float otherwise, and
-        ``math.inf`` (float) when infinite.
+        ``math.inf`` (float) when infinite. ``epsilon`` is a documented alias (kept for one release; the JSON
+        form carries both keys).
     exact : bool
-        True when computed with Fractions (``epsilon`` is then ``ln`` of an exact rational).
+        True when computed with Fractions (``eps`` is then ``ln`` of an exact rational).
     infinite : bool
         True when some output is possible on ``D`` and impossible on its neighbour ``D'``.
     edge : tuple of str or None
@@ -288,7 +295,7 @@ class EpsilonResult(Result):
         Name of the neighbour graph.
     """
 
-    epsilon: LogRational | float
+    eps: LogRational | float
     exact: bool
     infinite: bool
     edge: tuple[str, str] | None
@@ -301,17 +308,33 @@ class EpsilonResult(Result):
     @property
     def value(self) -> float:
         """ε as a float (``math.inf`` when infinite)."""
-        return float(self.epsilon)
+        return float(self.eps)
+
+    @property
+    def epsilon(self) -> LogRational | float:
+        """Alias of :attr:`eps` (the name before privgeom named every level ``eps``)."""
+        return self.eps
+
+    @property
+    def exp_eps(self) -> Scalar:
+        """Alias of :attr:`exp_epsilon`."""
+        return self.exp_epsilon
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data; ``epsilon`` repeats ``eps`` for readers of the earlier format."""
+        data = super().to_dict()
+        data["epsilon"] = data["eps"]
+        return data
 
     @property
     def exp_epsilon(self) -> Scalar:
         """``e^ε``: the exact ratio ``p / q`` in exact mode, a float otherwise (``math.inf`` when infinite)."""
         if self.infinite:
             return math.inf
-        if isinstance(self.epsilon, LogRational):
-            return self.epsilon.ratio
+        if isinstance(self.eps, LogRational):
+            return self.eps.ratio
         try:
-            return math.exp(self.epsilon)
+            return math.exp(self.eps)
         except OverflowError:  # ε > ~709.78: e^ε is beyond float range (the ratio p / q is still reported)
             return math.inf
 
@@ -329,9 +352,14 @@ class EpsilonResult(Result):
                 f"P(ω | {d}) = {_fmt(self.p)} but P(ω | {d2}) = 0"
             )
         return (
-            f"ε = {_fmt(self.epsilon)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on edge "
+            f"ε = {_fmt(self.eps)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on edge "
             f"{d} → {d2} at output {self.output!r}: P(ω | {d}) = {_fmt(self.p)}, P(ω | {d2}) = {_fmt(self.q)}"
         )
+
+
+@to_jsonable.register(EpsilonResult)
+def _epsilon_json(obj: EpsilonResult) -> Any:
+    return obj.to_dict()
 
 
 def epsilon(mechanism: Mechanism, graph: Any, *, method: str = "auto", max_work: int | None = None) -> EpsilonResult:
@@ -362,7 +390,7 @@ def epsilon(mechanism: Mechanism, graph: Any, *, method: str = "auto", max_work:
     Returns
     -------
     EpsilonResult
-        ``epsilon`` (``math.inf`` with ``infinite=True`` when some output separates two neighbours perfectly) and
+        ``eps`` (``math.inf`` with ``infinite=True`` when some output separates two neighbours perfectly) and
         the witness edge ``(D, D')`` and output. Ties are broken by edge order (sorted column indices, ``(i, j)``
         before ``(j, i)``) and then output order.
 
@@ -392,9 +420,9 @@ def epsilon(mechanism: Mechanism, graph: Any, *, method: str = "auto", max_work:
     >>> from privgeom import randomized_response, hamming_graph, complete_graph
     >>> M = randomized_response(2, "3/4")
     >>> r = epsilon(M, hamming_graph(2))
-    >>> r.epsilon, r.edge, r.output, r.p, r.q
+    >>> r.eps, r.edge, r.output, r.p, r.q
     (LogRational(ratio=Fraction(3, 1)), ('11', '10'), '11', Fraction(9, 16), Fraction(3, 16))
-    >>> str(epsilon(M, complete_graph(M.inputs)).epsilon), str(epsilon(M, "complete").epsilon)
+    >>> str(epsilon(M, complete_graph(M.inputs)).eps), str(epsilon(M, "complete").eps)
     ('ln(9)', 'ln(9)')
     >>> epsilon(M, "hamming") == epsilon(M, hamming_graph(2))
     True
@@ -406,7 +434,7 @@ def epsilon(mechanism: Mechanism, graph: Any, *, method: str = "auto", max_work:
         raise InvalidParameterError(f"unknown method {method!r}; use one of {', '.join(EPSILON_METHODS)}")
     M0 = _check_mechanism(mechanism)
     if method != "scan":
-        pi, _, name, complete = _resolve_pairs(M0, graph, None if method == "complete" else max_work, "ε")
+        _, _, name, complete = _resolve_pairs(M0, graph, max_work, "ε", complete_route=True)
         if complete:
             return _epsilon_complete(M0, name)
         if method == "complete":
@@ -483,7 +511,12 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
         zero: LogRational | float = LogRational(Fraction(1)) if exact else 0.0
         return EpsilonResult(zero, exact, False, None, None, None, None, 0, name)
     n_edges = N * (N - 1) // 2
-    _, X, Z, L, _ = _matrix_views(M)
+    if exact:
+        _, X, Z, L, _ = _matrix_views(M)
+    else:  # no grouping of equal entries needed: logs straight from the float matrix
+        X = M.matrix
+        Z = X == 0
+        L = np.log(np.where(Z, 1.0, X))
     nz_any, z_any = (~Z).any(axis=1), Z.any(axis=1)
     mixed = np.flatnonzero(nz_any & z_any)
     if mixed.size:

@@ -98,6 +98,11 @@ class DeltaCurve(Result):
     n_edges: int
     graph: str
 
+    @property
+    def eps(self) -> LogRational | float:
+        """``ε*`` (the field :attr:`epsilon`): the smallest ε with ``δ(ε) = 0``, as :func:`~privgeom.epsilon`."""
+        return self.epsilon
+
     def evaluate(self, eps: Any = None, *, exp_eps: Any = None) -> Scalar:
         """``δ`` at one ε (same ``eps``/``exp_eps`` conventions as :func:`delta`), read off the pieces.
 

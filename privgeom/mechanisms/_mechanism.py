@@ -170,6 +170,14 @@ class Mechanism:
             n_out, n_in = len(rows), len(rows[0])
             check_dense_size(n_out, n_in, exact=exact is not False, what="this mechanism")
             flat = [v for row in rows for v in row]
+            kinds = set(map(type, flat))  # one C-speed pass: plain floats (a loaded JSON file) skip the checks below
+            if kinds == {float} and exact is not True:
+                exact = False
+                arr = np.array(flat, dtype=float).reshape(n_out, n_in)
+                if not np.isfinite(arr).all():
+                    bad = np.argwhere(~np.isfinite(arr))[0]
+                    raise InvalidMechanismError(f"matrix entry = {float(arr[bad[0], bad[1]])!r} is not finite")
+                flat = []
             for v in flat:
                 if isinstance(v, (bool, np.bool_)) or not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
                     if isinstance(v, str):
@@ -178,7 +186,9 @@ class Mechanism:
             if exact is None:
                 exact = all(is_exact_scalar(v) for v in flat)
             try:
-                if exact:
+                if not flat:
+                    pass  # the float fast path above built ``arr``
+                elif exact:
                     arr = to_exact_array(rows, name="matrix entry")
                 else:
                     arr = np.array(
