@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import networkx as nx
 
+from ._numeric import parse_int
 from ._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 
 __all__ = ["Domain", "resolve_graph", "RELATIONS", "MAX_DOMAIN_SIZE", "MAX_GRAPH_EDGES"]
@@ -59,14 +60,7 @@ _MAX_BITS = 26
 
 
 def _int(value: Any, name: str, lo: int) -> int:
-    """Validate one integer parameter (``bool`` refused)."""
-    import numpy as np
-
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InvalidTypeError(f"{name} must be an integer, got {value!r}")
-    if int(value) < lo:
-        raise InvalidParameterError(f"{name} must be >= {lo}, got {value}")
-    return int(value)
+    return parse_int(value, name=name, min=lo)
 
 
 def _values(values: Any, name: str) -> tuple[str, ...]:

@@ -129,12 +129,18 @@ def parse_scalar(value: Any, *, name: str = "value", exact: bool | None = None) 
 
 
 def parse_int(
-    value: Any, *, name: str = "value", min: int | None = None, max: int | None = None, what: str = ""
+    value: Any,
+    *,
+    name: str = "value",
+    min: int | None = None,
+    max: int | None = None,
+    what: str = "",
+    allow_str: bool = False,
 ) -> int:
     """Validate one integer parameter (a size, a count, an index): THE integer validator of privgeom.
 
-    Accepts Python and numpy integers and integer strings (``"12"``, from the CLI and spec strings); refuses
-    booleans, floats (even ``3.0``: a size is never silently rounded) and anything else.
+    Accepts Python and numpy integers, and with ``allow_str=True`` integer strings (``"12"``, from the CLI and
+    spec strings); refuses booleans, floats (even ``3.0``: a size is never silently rounded) and anything else.
 
     Parameters
     ----------
@@ -158,7 +164,7 @@ def parse_int(
 
     Examples
     --------
-    >>> parse_int("12", name="n", min=1), parse_int(np.int64(3), name="k")
+    >>> parse_int("12", name="n", min=1, allow_str=True), parse_int(np.int64(3), name="k")
     (12, 3)
     >>> parse_int(0, name="n", min=1)
     Traceback (most recent call last):
@@ -167,7 +173,7 @@ def parse_int(
     """
     if isinstance(value, (bool, np.bool_)) or value is None:
         raise InvalidTypeError(f"{name} must be an integer, got {value!r}")
-    if isinstance(value, str):
+    if isinstance(value, str) and allow_str:
         text = value.strip()
         try:
             out = int(text, 10)

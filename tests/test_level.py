@@ -95,3 +95,9 @@ def test_owner_and_cli_names() -> None:
     with pytest.raises(InvalidParameterError, match="--exp-eps"):
         PrivacyLevel.parse(name="--eps")
     assert PrivacyLevel.parse(exp_eps=2).to_dict() == {"eps": LogRational(2).to_json(), "exp_eps": "2", "exact": True}
+
+
+def test_exact_true_converts_float_exp_eps_bit_for_bit() -> None:
+    lv = PrivacyLevel.parse(exp_eps=2.5, exact=True)
+    assert lv.exact and lv.exp_eps == F(5, 2)
+    assert PrivacyLevel.parse(exp_eps=0.1 + 1, exact=True).exp_eps == F(1.1)  # the float's exact binary value

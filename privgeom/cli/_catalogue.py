@@ -96,7 +96,7 @@ def eps_from_option(value: str, *, name: str = "--eps") -> PrivacyLevel:
 
 
 def _max_work(value: Any) -> int | None:
-    return None if value is None else parse_int(value, name="--max-work", min=1)
+    return None if value is None else parse_int(value, name="--max-work", min=1, allow_str=True)
 
 
 def _mechanism_args(p: argparse.ArgumentParser) -> None:

@@ -139,7 +139,7 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     membership_methods = ("dp-row-inequalities", "row-cone")
 
-    def __init__(self, graph: Any, eps: Any = None, exp_eps: Any = None, *, inputs: Sequence[Any] | None = None,
+    def __init__(self, graph: Any, eps: Any = None, exp_eps: Any = None, *, inputs: Sequence[Any] | Domain | None = None,
                  exact: bool | None = None) -> None:
         self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
         self._ratio, self._given = self._level.exp_eps, _given(self._level)

@@ -25,19 +25,15 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import LogRational, Scalar, check_dense_size, parse_scalar
+from .._level import PrivacyLevel
+from .._numeric import Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
 
 __all__ = ["truncated_geometric", "kary_randomized_response", "frapp", "frapp_matrix"]
 
 
 def _positive_int(value: Any, *, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InvalidTypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    value = int(value)
-    if value < minimum:
-        raise InvalidParameterError(f"{name} must be >= {minimum}, got {value}")
-    return value
+    return parse_int(value, name=name, min=minimum)
 
 
 def _value_labels(values: Any, *, name: str) -> list[str]:
@@ -190,21 +186,7 @@ def kary_randomized_response(
             )
         keep, other = pv, (1 - pv) / (k - 1)
     else:
-        if eps is not None:
-            if isinstance(eps, LogRational):
-                t = eps.ratio
-            else:
-                e = parse_scalar(eps, name="eps", exact=False)
-                if e < 0:
-                    raise InvalidParameterError(f"eps must be >= 0, got {e}")
-                t = math.exp(e)
-        else:
-            if isinstance(exp_eps, LogRational):
-                raise InvalidTypeError(f"exp_eps is e^ε itself, a number >= 1; got the logarithm {exp_eps}")
-            t = parse_scalar(exp_eps, name="exp_eps")
-        t = parse_scalar(t, name="exp_eps", exact=exact)
-        if t < 1:
-            raise InvalidParameterError(f"e^ε must be >= 1 (ε >= 0), got e^ε = {t}")
+        t = PrivacyLevel.parse(eps, exp_eps, exact=exact).exp_eps
         keep, other = t / (t + k - 1), 1 / (t + k - 1)
     is_exact = isinstance(keep, Fraction)
     check_dense_size(k, k, exact=is_exact, what=f"kary_randomized_response({k} values)")

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from .._domain import Domain
-from .._errors import InvalidParameterError, InvalidTypeError
-from .._numeric import Scalar, check_dense_size, parse_scalar
+from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._numeric import Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
 
 __all__ = ["randomized_response", "rr_parameter", "bit_strings", "rr_base_matrix", "check_k"]
@@ -27,12 +27,8 @@ def check_k(k: Any, *, limit: int = MAX_BITS, name: str = "k") -> int:
     """Validate a number of bits ``k`` (a positive int, at most ``limit``)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise InvalidTypeError(f"{name} must be a positive integer, got {k!r}")
-    k = int(k)
-    if k < 1:
-        raise InvalidParameterError(f"{name} must be >= 1, got {k}")
+    k = parse_int(k, name=name, min=1)
     if k > limit:
-        from .._errors import SizeLimitError
-
         raise SizeLimitError(f"{name} = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {limit})")
     return k
 
