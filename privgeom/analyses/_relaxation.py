@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 import networkx as nx
 import numpy as np
 
+from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._numeric import LogRational, Scalar
 from .._results import Result
@@ -122,7 +123,7 @@ def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] |
     known = set(labels)
     if isinstance(family, str):
         if family == "hamming":
-            if any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+            if not labels or not Domain.from_labels(labels).is_bits:
                 raise DomainMismatchError(f"the 'hamming' family needs bit-string datasets, got {labels[:6]}")
             return [(a, b) for a, b in itertools.combinations(labels, 2) if sum(x != y for x, y in zip(a, b)) == 1]
         if family == "all-pairs":

@@ -10,6 +10,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
+from .._domain import Domain
 from .._errors import FormatError
 from ..analyses._relaxation import relax
 from ..analyses._semantics import check_guarantee, semantics
@@ -83,7 +84,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     cone = d.row_cone()
     guarantees = semantics(cone)
     labels = cone.labels
-    bits = all(set(s) <= {"0", "1"} for s in labels) and len({len(s) for s in labels}) == 1
+    bits = Domain.from_labels(labels).is_bits
     family = _family(args.family) if args.family else ("hamming" if bits else "all-pairs")
     relaxation = relax(cone, family, method=_relax_method(cone, None))
     facts = _closure_examples(d)
@@ -191,7 +192,7 @@ def _relax_args(p: argparse.ArgumentParser) -> None:
 def _relax(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     cone = d.row_cone()
-    bits = all(set(s) <= {"0", "1"} for s in cone.labels) and len({len(s) for s in cone.labels}) == 1
+    bits = Domain.from_labels(cone.labels).is_bits
     family = _family(args.family) if args.family else ("hamming" if bits else "all-pairs")
     r = relax(cone, family, method=_relax_method(cone, args.method))
     lines = [r.text]
