@@ -31,6 +31,7 @@ from ._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 __all__ = [
     "Scalar",
     "ATOL",
+    "ROUNDOFF",
     "MAX_DENSE_ENTRIES",
     "MAX_EXACT_ENTRIES",
     "parse_scalar",
@@ -51,6 +52,9 @@ Scalar = Union[Fraction, float]
 
 #: Default absolute tolerance of float mode (column sums, signs, cone membership).
 ATOL = 1e-9
+#: Float round-off: a float quantity that is zero in exact arithmetic is treated as zero below this magnitude
+#: (LP weights, envelope comparisons); much smaller than :data:`ATOL`, which judges the user's data.
+ROUNDOFF = 1e-12
 #: Largest dense float array privgeom will allocate (2**26 float64 entries = 512 MiB).
 MAX_DENSE_ENTRIES = 2**26
 #: Largest dense exact (Fraction) array privgeom will allocate (a Fraction costs about 100 bytes or more).

@@ -78,6 +78,8 @@ EPSILON_METHODS = ("auto", "scan", "complete")
 #: Relative margin within which float log-ratios / hockey-stick sums are re-checked exactly (float errors are
 #: below 1e-15 relative; the margin is generous so that no exact maximum is missed).
 _EXACT_RECHECK = 1e-9
+#: Absolute margin (times ``1 + e^ε``) within which float hockey-stick sums are recomputed exactly.
+_DELTA_RECHECK = 1e-10
 
 # ---------------------------------------------------------------------------------------------------- helpers
 def _fmt(value: Any) -> str:
@@ -638,7 +640,7 @@ def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
         return float(sums[r]), int(P.reps[r])
     best: Fraction | None = None
     arg = 0
-    for c in np.flatnonzero(sums >= sums.max() - 0.1 * _EXACT_RECHECK * (1.0 + tf)).tolist():
+    for c in np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf)).tolist():
         T = P.M.matrix[:, I[c]] - t * P.M.matrix[:, J[c]]
         value = sum((v for v in T if v > 0), Fraction(0))
         if best is None or value > best:

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError
-from .._numeric import LogRational, Scalar, check_dense_size
+from .._numeric import ROUNDOFF, LogRational, Scalar, check_dense_size
 from .._results import Result
 from ..mechanisms._mechanism import Mechanism
 from .._level import PrivacyLevel
@@ -237,7 +237,7 @@ def delta_curve(
             if cur is None or A > cur[0]:
                 best_for_B[B] = (A, d, k)
     lines = sorted(((A, B, d, k) for B, (A, d, k) in best_for_B.items()), key=lambda r: -r[1])
-    tol: Scalar = Fraction(0) if exact else 1e-12  # never a float in exact mode (Fraction + 0.0 is a float)
+    tol: Scalar = Fraction(0) if exact else ROUNDOFF  # never a float in exact mode (Fraction + 0.0 is a float)
 
     def x(l1: tuple, l2: tuple) -> Scalar:  # t where l1 (steeper) and l2 cross
         return (l1[0] - l2[0]) / (l1[1] - l2[1])
