@@ -27,6 +27,7 @@ from ._errors import (
     SolverError,
 )
 from ._numeric import LogRational
+from ._display import to_html, to_latex
 from .analyses import (
     Comparison,
     DeltaCurve,
@@ -99,6 +100,9 @@ __all__ = [
     "DomainMismatchError",
     # numbers
     "LogRational",
+    # display
+    "to_html",
+    "to_latex",
     # mechanisms
     "Mechanism",
     "mixture",
