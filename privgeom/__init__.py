@@ -29,6 +29,7 @@ from ._errors import (
 from ._domain import Domain, resolve_graph
 from ._level import PrivacyLevel
 from ._numeric import LogRational
+from ._display import to_html, to_latex
 from .analyses import (
     Comparison,
     DeltaCurve,
@@ -104,6 +105,9 @@ __all__ = [
     "PrivacyLevel",
     "Domain",
     "resolve_graph",
+    # display
+    "to_html",
+    "to_latex",
     # mechanisms
     "Mechanism",
     "mixture",

@@ -460,6 +460,11 @@ class Mechanism:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def _repr_html_(self) -> str:
+        from .._display import to_html
+
+        return to_html(self)
+
     def __repr__(self) -> str:
         mode = "exact" if self._exact else "float"
         return f"Mechanism({self.n_outputs} outputs x {self.n_inputs} inputs, {mode}, inputs={list(self._inputs)[:6]}{'...' if self.n_inputs > 6 else ''})"
