@@ -71,7 +71,7 @@ from .definitions import (
     RandomizedResponse,
     parse_definition,
 )
-from .geometry import Cone, ConeMembership, Containment
+from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
 from .mechanisms import (
     Mechanism,
@@ -125,6 +125,9 @@ __all__ = [
     "Cone",
     "ConeMembership",
     "Containment",
+    "SymmetryGroup",
+    "Orbit",
+    "automorphisms",
     # definitions
     "PrivacyDefinition",
     "Membership",
