@@ -29,6 +29,7 @@ from ._errors import (
 from ._domain import Domain, resolve_graph
 from ._level import PrivacyLevel
 from ._numeric import LogRational
+from ._display import to_html, to_latex
 from .analyses import (
     Comparison,
     DeltaCurve,
@@ -70,7 +71,7 @@ from .definitions import (
     RandomizedResponse,
     parse_definition,
 )
-from .geometry import Cone, ConeMembership, Containment
+from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
 from .mechanisms import (
     Mechanism,
@@ -104,6 +105,9 @@ __all__ = [
     "PrivacyLevel",
     "Domain",
     "resolve_graph",
+    # display
+    "to_html",
+    "to_latex",
     # mechanisms
     "Mechanism",
     "mixture",
@@ -121,6 +125,9 @@ __all__ = [
     "Cone",
     "ConeMembership",
     "Containment",
+    "SymmetryGroup",
+    "Orbit",
+    "automorphisms",
     # definitions
     "PrivacyDefinition",
     "Membership",
