@@ -68,7 +68,7 @@ from .definitions import (
     RandomizedResponse,
     parse_definition,
 )
-from .geometry import Cone, ConeMembership, Containment
+from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
 from .mechanisms import (
     Mechanism,
@@ -116,6 +116,9 @@ __all__ = [
     "Cone",
     "ConeMembership",
     "Containment",
+    "SymmetryGroup",
+    "Orbit",
+    "automorphisms",
     # definitions
     "PrivacyDefinition",
     "Membership",
