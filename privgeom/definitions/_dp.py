@@ -333,18 +333,17 @@ class DifferentialPrivacy(PrivacyDefinition):
             return A[keep]
 
         def rays() -> Any:
-            if nx.is_connected(graph):
-                from ._catalogue import dp_cone_rays
+            from ._catalogue import dp_cone_rays
 
-                return dp_cone_rays(graph, ratio)
-            raise InvalidInputError(f"{self.name}: the extreme rays of a DP cone on a disconnected graph are not "
-                                    "enumerated (each component contributes its own rays); ask per component")
+            return dp_cone_rays(graph, ratio)
 
         structure = ConeStructure(
             "difference",
             f"one facet x_i ≤ e^ε x_j per directed edge ({len(self._I)}), e^ε = {fraction_str(ratio)}"
             + (f", and x_i ≥ 0 for {len(isolated)} isolated datasets" if isolated else ""),
-            n_facets=n_facets, dim=n, pointed=True, facets=facets, rays=rays, contains=self._cone_contains,
+            n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
+            # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
+            rays=rays if n > 1 and nx.is_connected(graph) else None,
             pair_bounds=self.pair_bounds,
             difference=DifferenceData(self._I, self._J, (ratio,) * len(self._I), isolated),
         )
