@@ -26,7 +26,10 @@ from ._errors import (
     SizeLimitError,
     SolverError,
 )
+from ._domain import Domain, resolve_graph
+from ._level import PrivacyLevel
 from ._numeric import LogRational
+from ._display import to_html, to_latex
 from .analyses import (
     Comparison,
     DeltaCurve,
@@ -97,8 +100,14 @@ __all__ = [
     "SizeLimitError",
     "SolverError",
     "DomainMismatchError",
-    # numbers
+    # numbers, privacy levels and datasets
     "LogRational",
+    "PrivacyLevel",
+    "Domain",
+    "resolve_graph",
+    # display
+    "to_html",
+    "to_latex",
     # mechanisms
     "Mechanism",
     "mixture",
