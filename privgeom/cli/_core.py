@@ -93,7 +93,7 @@ def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
     if family != "hamming":
         return subset_family(labels, family)
     where = {s: i for i, s in enumerate(labels)}
-    out = []
+    out: list[tuple[str, ...]] = []
     for s in labels:
         for j in range(len(s)):
             t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1:]
