@@ -272,9 +272,14 @@ class RandomizedResponse(PrivacyDefinition):
             n_facets=n, n_rays=n, dim=n, pointed=True,
             facets=self.facets, rays=lambda: self.mechanism.matrix, contains=self._cone_contains,
             pair_bounds=self.pair_bounds, facet=lambda i: self.facet(i),
-            extra={"k": k, "p": self._p},
+            extra={"k": k, "p": self._p, "facet_action": "dataset", "symmetry": self._symmetry},
         )
         return Cone.from_structure(structure, labels=self.inputs, exact=self._exact)
+
+    def _symmetry(self) -> Any:
+        from ..geometry._symmetry import automorphisms
+
+        return automorphisms(self)
 
     def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
         ans = self.contains_row(x, atol=atol)

@@ -164,6 +164,16 @@ class Cone:
         return obj
 
     @property
+    def symmetry(self) -> Any:
+        """The symmetry group the cone's structure knows (e.g. the hypercube group of randomized response), else None.
+
+        Every element maps the cone to itself; :func:`~privgeom.geometry.automorphisms` returns it for the cone.
+        """
+        st = self._structure
+        source = st.extra.get("symmetry") if st is not None else None
+        return source() if callable(source) else source
+
+    @property
     def structure(self) -> ConeStructure | None:
         """What is known about the cone in closed form (None for a cone given by plain rows)."""
         return self._structure
