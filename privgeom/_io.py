@@ -89,7 +89,7 @@ def parse_json(text: str | bytes | bytearray, *, what: str, where: str = "") -> 
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise FormatError(f"malformed {what} JSON{at}: {err}") from None
+        raise FormatError(f"malformed {what} JSON{at}, not valid JSON: {err}") from None
     except RecursionError:
         raise deep from None
     except ValueError as err:  # e.g. "Exceeds the limit (4300 digits) for integer string conversion"
