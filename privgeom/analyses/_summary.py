@@ -268,7 +268,8 @@ def _structured_facet(cone: Cone, i: int) -> Any:
     return np.asarray(st.facet(i))
 
 
-def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = None) -> RowConeSummary:
+def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = None,
+                      group: SymmetryGroup | None = None) -> RowConeSummary:
     """Counts, symmetry orbits and one representative per orbit of the facets (and rays) of a row cone.
 
     Parameters
@@ -281,6 +282,8 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
         only when the cone's structure knows it).
     definition : str, optional
         Name shown in the summary (default: the definition's spec).
+    group : SymmetryGroup, optional
+        A group known to map the cone to itself (e.g. the stabiliser of a relaxation family), instead of searching.
 
     Notes
     -----
@@ -299,7 +302,7 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
     """
     cone = as_cone(obj)
     name = definition if definition is not None else (obj.spec() if hasattr(obj, "spec") else "a cone")
-    G = _group_of(obj, cone)
+    G = group if group is not None else _group_of(obj, cone)
     labels, exact = tuple(cone.labels), cone.exact
     n = cone.ambient_dim
     st = cone.structure
@@ -342,4 +345,4 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
             notes.append(f"the cone contains a {len(cone.lineality)}-dimensional linear subspace")
     rule = st.description if st is not None else ""
     return RowConeSummary(name, n, cone.dim, cone.is_pointed, cone.n_facets, n_eq, n_rays, rule, G.source, G.order,
-                          G.complete, tuple(facet_orbits), ray_orbits, tuple(notes), G)
+                          G.complete and group is None, tuple(facet_orbits), ray_orbits, tuple(notes), G)

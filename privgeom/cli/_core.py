@@ -10,6 +10,7 @@ part it could do and names the part refused, with the reason.
 from __future__ import annotations
 
 import argparse
+from bisect import bisect_left
 from fractions import Fraction
 from typing import Any, Callable, TypeVar
 
@@ -18,7 +19,7 @@ import numpy as np
 from .._errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
 from .._progress import Progress
 from .._results import to_jsonable
-from ..analyses._relaxation import relax, subset_family
+from ..analyses._relaxation import RELAX_METHODS, relax, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import parse_definition
@@ -75,15 +76,16 @@ MAX_ORBITS_SHOWN = 12
 
 
 def _relax_method(cone: Any, requested: str | None) -> str:
-    if requested and requested != "auto":
-        method = requested
-    else:
-        method = "fourier_motzkin" if cone.ambient_dim <= FM_MAX_DATASETS else "block"
+    """The relaxation method (``auto`` by default: the difference-constraint route where it applies); the cone route
+    by block elimination beyond the double-description limit is refused here, before anything is built."""
+    method = requested or "auto"
     from ..geometry import _cdd
 
-    if method == "block" and cone.ambient_dim > _cdd.MAX_DD_DIM:  # refuse before building anything
+    blocky = method == "block" or (method == "cone" and cone.ambient_dim > FM_MAX_DATASETS)
+    if blocky and cone.ambient_dim > _cdd.MAX_DD_DIM:
         raise SizeLimitError(f"relaxation by block elimination: ambient dimension {cone.ambient_dim} exceeds the "
-                             f"double-description limit MAX_DD_DIM = {_cdd.MAX_DD_DIM}; refused before running cdd")
+                             f"double-description limit MAX_DD_DIM = {_cdd.MAX_DD_DIM}; refused before running cdd "
+                             "(use --method auto or difference)")
     return method
 
 
@@ -137,9 +139,7 @@ def _finish(text: str, data: StreamedData, out: str | None) -> str:
 def _analyze_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--family", default=None, help="relaxation family (default: hamming on bit strings, else all-pairs)")
-    p.add_argument("--method", default="auto", choices=["auto", "fourier_motzkin", "block", "generators"],
-                   help=f"projection method of the relaxation; auto = fourier_motzkin up to {FM_MAX_DATASETS} datasets, "
-                   "block beyond")
+    _method_option(p)
     _out_option(p)
 
 
@@ -170,10 +170,15 @@ def _run_part(name: str, refused: dict[str, str], work: Callable[[], T]) -> T | 
 
 
 def _lost_orbits(definition: Any, relaxation: Any, family: Any) -> list[tuple[int, Guarantee]]:
-    """The lost guarantees grouped by the symmetries of the definition that keep the family (sound orbits)."""
+    """The lost guarantees by orbit: from the relaxation's verified per-orbit statuses (difference route), else the
+    symmetries of the definition that keep the family (sound orbits of the lost facets)."""
     lost = relaxation.lost
     if not lost:
         return []
+    statuses = getattr(relaxation, "statuses", ())
+    if statuses:
+        order = sorted(m for st in statuses if st.lost for m in st.orbit)  # the order of ``relaxation.lost``
+        return [(st.size, lost[bisect_left(order, st.index)]) for st in statuses if st.lost]
     labels = lost[0].labels
     try:
         G = automorphisms(definition).stabilizer_of_family(_family_sets(labels, family))
@@ -182,6 +187,19 @@ def _lost_orbits(definition: Any, relaxation: Any, family: Any) -> list[tuple[in
     except PrivgeomError:
         return [(1, g) for g in lost]
     return [(o.size, lost[o.representative]) for o in orbits]
+
+
+def _lost_lines(definition: Any, relaxation: Any, family: Any, *, indent: str, all_: bool = False) -> list[str]:
+    if all_:
+        return [f"{indent}guarantees no longer implied ({len(relaxation.lost)}):"] + \
+            [f"{indent}- {g.text}" for g in relaxation.lost]
+    lost = _lost_orbits(definition, relaxation, family)
+    if not lost:
+        return []
+    head = f"{indent}guarantees no longer implied: {len(relaxation.lost)} in {len(lost)} orbit{'s' if len(lost) != 1 else ''}"
+    return [head] + listing((f"{size} × {g.text}" if size > 1 else g.text for size, g in lost),
+                            limit=MAX_ORBITS_SHOWN // 2, more="orbits of lost guarantees (--all / --json list them all)",
+                            indent=indent)
 
 
 def _relaxation_head(r: Any) -> dict[str, Any]:
@@ -206,9 +224,10 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: relax(cone, family, method=_relax_method(cone, args.method))) \
+                               lambda: relax(d, family, method=_relax_method(cone, args.method))) \
             if cone is not None else None
-        lost = _run_part("relaxation", refused, lambda: _lost_orbits(d, relaxation, family)) if relaxation else None
+        lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
+            if relaxation else None
         bar.update()
     lines = [f"privacy definition {d.spec()}  ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
     lines.append(f"   the row cone {'decides' if d.row_cone_decides_closure else 'does NOT decide'} closure membership"
@@ -234,15 +253,13 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         lines.append("   not available: the row cone was refused")
     lines.append("")
     if relaxation is not None:
-        how = "Fourier–Motzkin" if relaxation.method == "fourier_motzkin" else \
-            "block elimination (Fourier–Motzkin on a block)"
+        how = {"fourier_motzkin": "Fourier–Motzkin", "block": "block elimination (Fourier–Motzkin on a block)",
+               "difference": "difference constraints (pair bounds, shortest paths, one LP per orbit)",
+               "generators": "projected generators"}.get(relaxation.method, relaxation.method)
         lines += [f"4. relaxation by {how} onto the family {family!r}", "   " + relaxation.text]
         if relaxation.recognised == "dp":
             lines.append(f"   => ε-differential privacy with ε = {relaxation.epsilon} ≈ {float(relaxation.epsilon):.6f}")  # type: ignore[arg-type]
-        if lost:
-            lines.append(f"   lost guarantees: {len(relaxation.lost)} in {len(lost)} orbit{'s' if len(lost) != 1 else ''}")
-            lines += listing((f"{size} × {g.text}" for size, g in lost), limit=MAX_ORBITS_SHOWN // 2,
-                             more="orbits of lost guarantees (--json lists them all)", indent="   ")
+        lines += lost or []
     else:
         lines.append(f"4. relaxation onto the family {family!r}: refused: {refused.get('relaxation', 'the row cone was refused')}")
     if refused:
@@ -377,26 +394,38 @@ def _semantics(args: argparse.Namespace) -> Outcome:
 
 
 # ---------------------------------------------------------------------------------------------------------- relax
+def _method_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--method", default="auto", choices=list(RELAX_METHODS),
+                   help="relaxation route: auto = difference constraints where the pair bounds are known in closed form, "
+                   f"else the cone route (cone = fourier_motzkin up to {FM_MAX_DATASETS} datasets, block beyond)")
+
+
 def _relax_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--family", "--pairs", dest="family", default=None,
                    help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, or 11:10,11:01")
-    p.add_argument("--method", default="auto", choices=["auto", "fourier_motzkin", "block", "generators"],
-                   help=f"projection method; auto = fourier_motzkin up to {FM_MAX_DATASETS} datasets, block beyond")
+    _method_option(p)
+    p.add_argument("--all", action="store_true", help="list every pair bound, lost guarantee and relaxed facet")
 
 
-@command("relax", "relax a definition by Fourier–Motzkin projection onto subsets; recognise ε-DP")(_relax_args)
+@command("relax", "relax a definition by projection onto subsets (Lin & Kifer §V); recognise ε-DP")(_relax_args)
 def _relax(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     family = _default_family(d.inputs, args.family)
     cone = d.row_cone()
-    r = relax(cone, family, method=_relax_method(cone, args.method))
+    r = relax(d, family, method=_relax_method(cone, args.method))
     lines = [r.text]
-    lines += [f"  {b.summary()}" for b in r.pair_bounds[:20]]
-    if len(r.pair_bounds) > 20:
-        lines.append(f"  ... ({len(r.pair_bounds) - 20} more pairs)")
-    if r.lost:
-        lines.append("guarantees no longer implied:")
-        lines += [f"  - {g.text}" for g in r.lost]
-    lines.append(_rowcone_text(r.cone))
+    limit = None if args.all else MAX_ORBITS_SHOWN
+    lines += listing((b.summary() for b in r.pair_bounds), limit=limit, more="pair bounds (--all lists them)")
+    lines += _lost_lines(d, r, family, indent="", all_=args.all)
+    if args.all:
+        lines.append("relaxed " + _rowcone_text(r.cone))
+    else:
+        relaxed = r.definition if r.definition is not None else r.cone
+        try:  # the symmetries of the definition that keep the family map the relaxed cone to itself
+            stab = automorphisms(d).stabilizer_of_family(_family_sets(d.inputs, family))
+        except PrivgeomError:
+            stab = None
+        summary = describe_row_cone(relaxed, definition="relaxed", group=stab)
+        lines.append("relaxed " + "\n".join(summary.lines(max_orbits=MAX_ORBITS_SHOWN)))
     return Outcome("\n".join(lines), r, EXIT_YES)

@@ -135,10 +135,11 @@ def test_internal_errors_exit_2_not_1(monkeypatch, capsys):
 
 
 def test_relax_auto_method_switches_to_block_beyond_eight_datasets(capsys):
-    code, out, _ = run(capsys, "relax", "rr:k=4,p=3/4", "--json")
+    # the cone route ("cone", formerly "auto") switches from Fourier–Motzkin to block elimination
+    code, out, _ = run(capsys, "relax", "rr:k=4,p=3/4", "--json", "--method", "cone")
     data = json.loads(out)
     assert code == 0 and data["recognised"] == "dp" and data["method"] == "block" and data["exp_eps"] == "3"
-    code, out, _ = run(capsys, "relax", "rr:k=3,p=3/4", "--json")
+    code, out, _ = run(capsys, "relax", "rr:k=3,p=3/4", "--json", "--method", "cone")
     assert json.loads(out)["method"] == "fourier_motzkin"
 
 
