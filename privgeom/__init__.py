@@ -42,6 +42,7 @@ from .analyses import (
     check_guarantee,
     check_product_prior,
     compare,
+    describe_row_cone,
     delta,
     delta_curve,
     epsilon,
@@ -146,6 +147,7 @@ __all__ = [
     "KaryRRDefinition",
     # analyses
     "Guarantee",
+    "describe_row_cone",
     "semantics",
     "check_guarantee",
     "check_product_prior",

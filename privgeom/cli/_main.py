@@ -143,7 +143,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_ERROR
     try:
         if json_out:
-            print(json.dumps(to_jsonable(outcome.data), indent=1))
+            stream = getattr(outcome.data, "write_json", None)  # large data written row by row (cli/_render.py)
+            if callable(stream):
+                stream(sys.stdout)
+            else:
+                print(json.dumps(to_jsonable(outcome.data), indent=1))
         else:
             print(outcome.text)
         sys.stdout.flush()
