@@ -67,6 +67,10 @@ from .definitions import (
     PrivacyDefinition,
     RandomizedResponse,
     parse_definition,
+    Nearest,
+    Repair,
+    MixingThreshold,
+    mixing_threshold,
 )
 from .geometry import Cone, ConeMembership, Containment
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
@@ -132,6 +136,10 @@ __all__ = [
     "GeometricDefinition",
     "FrappDefinition",
     "KaryRRDefinition",
+    "Nearest",
+    "Repair",
+    "MixingThreshold",
+    "mixing_threshold",
     # analyses
     "Guarantee",
     "semantics",

@@ -46,6 +46,7 @@ from ..mechanisms import Mechanism
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..geometry._cone import Cone
+    from ._nearest import Nearest
 
 #: Vectors longer than this are left out of JSON output (a k = 20 certificate has 2^20 entries).
 _JSON_VECTOR_LIMIT = 4096
@@ -323,6 +324,17 @@ class PrivacyDefinition(ABC):
     @abstractmethod
     def row_cone_decides_closure(self) -> bool:
         """True only when "every row in the row cone" is *equivalent* to closure membership (a theorem)."""
+
+    def nearest(self, mechanism: Mechanism, norm: str = "l1", *, atol: float | None = None, solver: str = "dual",
+                max_nonzeros: int | None = None) -> "Nearest":
+        """The closest mechanism of the closure to ``mechanism`` (``"l1"``, ``"l1-column"`` or ``"linf"``), verified.
+
+        The answer to "my mechanism fails — what is the smallest change that passes?": see
+        :func:`privgeom.definitions.nearest` (``_nearest.py``) for the LP, the norms and the certificates.
+        """
+        from ._nearest import nearest
+
+        return nearest(self, mechanism, norm, atol=atol, solver=solver, max_nonzeros=max_nonzeros)
 
     def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` (one value per dataset) in the row cone? Default: :meth:`row_cone` ``.contains``."""
