@@ -26,7 +26,10 @@ from ._errors import (
     SizeLimitError,
     SolverError,
 )
+from ._domain import Domain, resolve_graph
+from ._level import PrivacyLevel
 from ._numeric import LogRational
+from ._display import to_html, to_latex
 from .analyses import (
     Comparison,
     DeltaCurve,
@@ -72,7 +75,7 @@ from .definitions import (
     MixingThreshold,
     mixing_threshold,
 )
-from .geometry import Cone, ConeMembership, Containment
+from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
 from .mechanisms import (
     Mechanism,
@@ -101,8 +104,14 @@ __all__ = [
     "SizeLimitError",
     "SolverError",
     "DomainMismatchError",
-    # numbers
+    # numbers, privacy levels and datasets
     "LogRational",
+    "PrivacyLevel",
+    "Domain",
+    "resolve_graph",
+    # display
+    "to_html",
+    "to_latex",
     # mechanisms
     "Mechanism",
     "mixture",
@@ -120,6 +129,9 @@ __all__ = [
     "Cone",
     "ConeMembership",
     "Containment",
+    "SymmetryGroup",
+    "Orbit",
+    "automorphisms",
     # definitions
     "PrivacyDefinition",
     "Membership",

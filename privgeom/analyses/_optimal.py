@@ -82,7 +82,7 @@ def prior_vector(prior: Any, inputs: Sequence[str], *, exact: bool | None = None
     if isinstance(prior, str) or not isinstance(prior, (Sequence, np.ndarray)):
         raise InvalidTypeError(f"a prior is 'uniform', a list of probabilities or a dict, got {prior!r}")
     if len(prior) != n:
-        raise DomainMismatchError(f"the prior has {len(prior)} entries for {n} datasets")
+        raise DomainMismatchError(f"the prior {list(prior)[:8]!r:.120} has {len(prior)} entries for {n} datasets")
     if exact is None:
         exact = all(is_exact_scalar(v) for v in prior)
     vals: list[Scalar] = [parse_scalar(v, name="prior probability", exact=exact) for v in prior]

@@ -73,6 +73,11 @@ class Guarantee(Result):
     def summary(self) -> str:
         return self.text
 
+    def _repr_latex_(self) -> str:
+        from .._display import to_latex
+
+        return f"${to_latex(self)}$"
+
     @property
     def normal(self) -> np.ndarray:
         """The coefficients as an array."""

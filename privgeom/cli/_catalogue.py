@@ -28,7 +28,8 @@ from typing import Any
 
 import networkx as nx
 
-from .._errors import FormatError
+from .._errors import FormatError, InvalidParameterError, PrivgeomError
+from .._io import check_figure_path, check_output_path, load_json
 from .._numeric import LogRational, fraction_str, parse_scalar
 from ..analyses._compare import compare
 from ..analyses._optimal import optimal_mechanism
@@ -139,10 +140,19 @@ def _delta_args(p: argparse.ArgumentParser) -> None:
 @command("delta", "exact δ(ε) of a mechanism (hockey-stick divergence over neighbours) with its witness edge and "
          "event; --curve for the whole profile")(_delta_args)
 def _delta(args: argparse.Namespace) -> Outcome:
-    M, G = _load(args)
     curve_wanted = args.curve or args.plot
     if args.eps is None and args.exp_eps is None and not curve_wanted:
         raise FormatError("privgeom delta needs --eps, --exp-eps or --curve")
+    if args.plot:
+        check_figure_path(args.plot, what="--plot")
+    bound = None
+    if args.max_delta is not None:
+        if args.eps is None and args.exp_eps is None:
+            raise FormatError("--max-delta needs --eps or --exp-eps")
+        bound = parse_scalar(args.max_delta, name="--max-delta")
+        if not 0 <= bound <= 1:
+            raise InvalidParameterError(f"--max-delta {args.max_delta!r} is outside [0, 1]: δ is a probability")
+    M, G = _load(args)
     eps = eps_from_option(args.eps) if args.eps is not None else None
     data: dict[str, Any] = {}
     lines = []
@@ -167,10 +177,7 @@ def _delta(args: argparse.Namespace) -> Outcome:
             lines.append(f"plot written to {args.plot}")
             data["plot"] = str(args.plot)
     code = EXIT_YES
-    if args.max_delta is not None:
-        if point is None:
-            raise FormatError("--max-delta needs --eps or --exp-eps")
-        bound = parse_scalar(args.max_delta, name="--max-delta")
+    if bound is not None and point is not None:
         ok = point.delta <= bound
         lines.append(f"δ(ε) = {fraction_str(point.delta)} {'≤' if ok else '>'} {fraction_str(bound)}")
         code = EXIT_YES if ok else EXIT_NO
@@ -203,16 +210,7 @@ def _optimal_args(p: argparse.ArgumentParser) -> None:
 
 
 def _read_json(path: str, what: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise FormatError(f"cannot read {what} file {path!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise FormatError(f"{what} file {path!r} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FormatError(f"malformed {what} JSON in {path!r}: {err}") from None
+    return load_json(path, what=what)
 
 
 def _prior_option(value: str) -> Any:
@@ -221,12 +219,21 @@ def _prior_option(value: str) -> Any:
         return None
     if v.endswith(".json") or Path(v).is_file():
         return _read_json(v, "prior")
-    return [part.strip() for part in v.split(",")]
+    parts = [part.strip() for part in v.split(",")]
+    for part in parts:
+        try:
+            parse_scalar(part, name="--prior entry")
+        except PrivgeomError:
+            raise FormatError(f"--prior {value!r}: {part!r} is not a probability; write 'uniform', probabilities in "
+                              f"dataset order such as 1/2,1/4,1/4, or a JSON file") from None
+    return parts
 
 
 @command("optimal", "the mechanism maximising expected utility over the closure of a definition (an LP), with an "
          "optimality certificate")(_optimal_args)
 def _optimal(args: argparse.Namespace) -> Outcome:
+    if args.out:
+        check_output_path(args.out, what="--out")
     d = parse_definition(args.definition)
     utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
     opt = optimal_mechanism(d, utility, _prior_option(args.prior))

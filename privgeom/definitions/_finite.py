@@ -344,10 +344,9 @@ class FiniteDefinition(PrivacyDefinition):
 def _mechanisms_from_json(text: str, *, where: str) -> list[Mechanism]:
     from .._errors import FormatError
 
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FormatError(f"{where}: malformed JSON ({err})") from None
+    from .._io import parse_json
+
+    data = parse_json(text, what="mechanism list", where=where)
     items = data if isinstance(data, list) else [data]
     if not items:
         raise FormatError(f"{where}: an empty list of mechanisms")

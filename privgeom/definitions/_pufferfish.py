@@ -73,6 +73,7 @@ import networkx as nx
 import numpy as np
 
 from .._errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
+from .._io import parse_json
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
 from ..mechanisms import Mechanism
 from ._approx_dp import CompletionWitness
@@ -322,10 +323,7 @@ class Pufferfish(PrivacyDefinition):
             raise FormatError(f"cannot read the Pufferfish spec file {str(path)!r}: {err.strerror or err}") from None
         except UnicodeDecodeError:
             raise FormatError(f"the Pufferfish spec file {str(path)!r} is not UTF-8 text") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise FormatError(f"{str(path)!r} is not valid JSON: {err}") from None
+        data = parse_json(text, what="Pufferfish spec", where=str(path))
         return cls.from_json(data, source=str(path))
 
     def to_json(self) -> dict[str, Any]:
@@ -352,7 +350,7 @@ class Pufferfish(PrivacyDefinition):
         """Inverse of the ``pufferfish:data=…`` spec (URL-safe base64 of the compact JSON, padding stripped)."""
         try:
             raw = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
-            data = json.loads(raw.decode("utf-8"))
+            data = parse_json(raw, what="pufferfish:data=…")
         except (ValueError, UnicodeDecodeError) as err:
             raise FormatError(f"pufferfish:data=… is not URL-safe base64 of JSON ({err})") from None
         return cls.from_json(data)

@@ -7,6 +7,8 @@ Notation of Lin & Kifer's row-cone paper (``reference/row-cone.md``): columns ar
 from __future__ import annotations
 
 import json
+import math
+import numbers
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -19,6 +21,7 @@ from .._errors import (
     InvalidParameterError,
     InvalidTypeError,
 )
+from .._io import parse_json, read_text, write_text
 from .._numeric import (
     ATOL,
     Scalar,
@@ -31,7 +34,10 @@ from .._numeric import (
     to_float_array,
 )
 
-__all__ = ["Mechanism", "JSON_SCHEMA"]
+__all__ = ["Mechanism", "JSON_SCHEMA", "JSON_VERSIONS"]
+
+#: Versions of the mechanism JSON format this release reads (a file without ``"version"`` is read as version 1).
+JSON_VERSIONS: tuple[int, ...] = (1,)
 
 #: The documented JSON schema of a saved mechanism (see :meth:`Mechanism.to_json`).
 JSON_SCHEMA: dict[str, Any] = {
@@ -142,6 +148,7 @@ class Mechanism:
         exact: bool | None = None,
         atol: float = ATOL,
     ) -> None:
+        _check_atol(atol)
         if isinstance(matrix, Mechanism):
             inputs = matrix.inputs if inputs is None else inputs
             outputs = matrix.outputs if outputs is None else outputs
@@ -386,10 +393,7 @@ class Mechanism:
         True
         """
         if isinstance(data, (str, bytes, bytearray)):
-            try:
-                data = json.loads(data)
-            except (json.JSONDecodeError, UnicodeDecodeError) as err:
-                raise FormatError(f"malformed mechanism JSON: {err}") from None
+            data = parse_json(data, what="mechanism")
         if not isinstance(data, dict):
             raise FormatError(f"a mechanism JSON document must be an object, got {type(data).__name__}")
         if data.get("privgeom", "mechanism") != "mechanism":
@@ -398,7 +402,11 @@ class Mechanism:
             raise FormatError("mechanism JSON has no 'matrix' field")
         unknown = set(data) - set(JSON_SCHEMA["properties"])
         if unknown:
-            raise FormatError(f"unknown fields in mechanism JSON: {sorted(unknown)}")
+            raise FormatError(f"unknown fields in mechanism JSON: {sorted(unknown)[:8]!r:.200}")
+        version = data.get("version", 1)
+        if isinstance(version, bool) or version not in JSON_VERSIONS:
+            raise FormatError(f"mechanism JSON version {version!r:.40} is not supported; known versions: "
+                              f"{', '.join(map(str, JSON_VERSIONS))}")
         if not isinstance(data["matrix"], list) or not all(isinstance(r, list) for r in data["matrix"]):
             raise FormatError(f"'matrix' must be a list of rows (lists), got {data['matrix']!r:.80}")
         for key in ("inputs", "outputs"):
@@ -413,8 +421,8 @@ class Mechanism:
         return cls(data["matrix"], data.get("inputs"), data.get("outputs"), exact=exact)
 
     def save(self, path: str | Path) -> None:
-        """Write :meth:`to_json` to ``path``."""
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        """Write :meth:`to_json` to ``path`` (an unwritable path is an InvalidParameterError naming it)."""
+        write_text(path, json.dumps(self.to_json(), indent=1) + "\n", what="mechanism file")
 
     @classmethod
     def load(cls, path: str | Path) -> "Mechanism":
@@ -432,12 +440,7 @@ class Mechanism:
         >>> Mechanism.load(path) == M
         True
         """
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise FormatError(f"cannot read mechanism file {str(path)!r}: {err.strerror}") from None
-        except UnicodeDecodeError as err:
-            raise FormatError(f"mechanism file {str(path)!r} is not UTF-8 JSON text: {err.reason} at byte {err.start}") from None
+        text = read_text(path, what="mechanism", kind="JSON text")
         try:
             return cls.from_json(text)
         except FormatError as err:
@@ -457,6 +460,11 @@ class Mechanism:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def _repr_html_(self) -> str:
+        from .._display import to_html
+
+        return to_html(self)
+
     def __repr__(self) -> str:
         mode = "exact" if self._exact else "float"
         return f"Mechanism({self.n_outputs} outputs x {self.n_inputs} inputs, {mode}, inputs={list(self._inputs)[:6]}{'...' if self.n_inputs > 6 else ''})"
@@ -468,6 +476,14 @@ class Mechanism:
             cells = " ".join(f"{(str(v) if self._exact else f'{v:.4g}'):>8}" for v in row)
             lines.append(f"{label:>7} {cells}")
         return "\n".join(lines)
+
+
+def _check_atol(atol: Any) -> None:
+    """``atol`` must be a finite real number >= 0 (checked before the matrix, so the message names ``atol``)."""
+    if isinstance(atol, (bool, np.bool_)) or not isinstance(atol, numbers.Real):
+        raise InvalidTypeError(f"atol must be a number >= 0, got {atol!r:.60} ({type(atol).__name__})")
+    if not math.isfinite(float(atol)) or atol < 0:
+        raise InvalidParameterError(f"atol must be a finite number >= 0, got atol={atol!r}")
 
 
 def _ncols(A: Any) -> int:
