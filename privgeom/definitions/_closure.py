@@ -193,7 +193,7 @@ class _ClosureLP:
     def check_full_size(self) -> None:
         """Refuse the unreduced LP (all ``N`` equations per output) before it is built."""
         check_lp_size(self.n_eq, self.n_core + 2 * self.n_out * self.N, self.nnz_full, what=self.what,
-                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of contains()/closure_lp_membership")
+                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
 
     @cached_property
     def _triplets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -257,7 +257,7 @@ class _ClosureLP:
         nW = n_out * N
         nz = sum(self.r)
         check_lp_size(n_out * nz + self.m, nW + nz + 1, self.nnz_full, what=f"{self.what} (separation LP)",
-                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of contains()/closure_lp_membership")
+                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
         rows, cols, vals = [], [], []
         o = np.arange(n_out)
         row = 0
