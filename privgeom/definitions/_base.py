@@ -331,6 +331,14 @@ class PrivacyDefinition(ABC):
 
         The answer to "my mechanism fails — what is the smallest change that passes?": see
         :func:`privgeom.definitions.nearest` (``_nearest.py``) for the LP, the norms and the certificates.
+
+        Examples
+        --------
+        >>> from privgeom import randomized_response
+        >>> from privgeom.definitions import DifferentialPrivacy
+        >>> rep = DifferentialPrivacy.hamming(1, exp_eps=3).nearest(randomized_response(1, "4/5"), "linf")
+        >>> rep.distance, rep.membership.member, rep.certificate.optimal   # 4/5 − s ≤ 3 (1/5 + s) at s = 1/20
+        (Fraction(1, 20), True, True)
         """
         from ._nearest import nearest
 
