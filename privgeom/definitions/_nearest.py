@@ -44,10 +44,11 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import singledispatch
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -189,6 +190,17 @@ def _rr_description(definition: RandomizedResponse, exact: bool) -> _Description
     return _Description("rows", inequalities=F if exact else F.astype(float))
 
 
+@singledispatch
+def description_nonzeros(definition: PrivacyDefinition, n_out: int) -> int:
+    """A lower bound of the LP's coefficients known before the description is built (0: none known)."""
+    return 0
+
+
+@description_nonzeros.register(RandomizedResponse)
+def _rr_nonzeros(definition: RandomizedResponse, n_out: int) -> int:
+    return n_out * definition.n * definition.n  # the 2^k dense facets on every output row
+
+
 @closure_description.register(DifferentialPrivacy)
 def _dp_description(definition: DifferentialPrivacy, exact: bool) -> _Description:
     return _Description("rows", inequalities=_nonunit_rows(definition.inequalities(exact)))
@@ -316,10 +328,9 @@ def _norm(D: np.ndarray, norm: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------------- exact repair
-def _support_solve(L: _Builder, trip: tuple[np.ndarray, np.ndarray, np.ndarray], x: np.ndarray) -> list[Any]:
-    """Exact vertices on the support of ``x`` (several thresholds), each ``A_S x_S = b`` with ``x ≥ 0``."""
+def _support_solve(L: _Builder, trip: tuple[np.ndarray, np.ndarray, np.ndarray], x: np.ndarray) -> Iterator[Any]:
+    """Exact vertices on the support of ``x`` (several thresholds), each ``A_S x_S = b`` with ``x ≥ 0`` (lazily)."""
     rows, cols, vals = trip
-    out = []
     tried: set[tuple[int, ...]] = set()
     for thr in (1e-9, 1e-12, 0.0):
         support = tuple(int(i) for i in np.nonzero(x > thr)[0])
@@ -338,63 +349,57 @@ def _support_solve(L: _Builder, trip: tuple[np.ndarray, np.ndarray, np.ndarray],
         full = [Fraction(0)] * L.n
         for k, v in enumerate(support):
             full[v] = sol[k]
-        out.append(full)
-    return out
+        yield full
 
 
 def _dual_candidates(L: _Builder, trip: Any, x: np.ndarray, y: np.ndarray | None, exact: bool,
-                     c: np.ndarray) -> list[np.ndarray]:
-    """Dual vectors to check: complementary slackness solved exactly on the support, then the rounded duals."""
+                     c: np.ndarray) -> Iterator[np.ndarray]:
+    """Dual vectors to check, cheapest first: the rounded HiGHS duals, then complementary slackness solved exactly
+    (on the columns with zero reduced cost, then on the support of ``x``)."""
     rows, cols, vals = trip
-    cands: list[np.ndarray] = []
-    if exact:
-        red = None if y is None else c.astype(float) - sp.csc_matrix(
-            (vals.astype(float), (rows, cols)), shape=(L.m, L.n)).T.dot(y)
-        for tight in ([int(i) for i in np.nonzero(x > 1e-9)[0]],
-                      [] if red is None else [int(i) for i in np.nonzero(np.abs(red) <= 1e-9)[0]]):
-            if not tight:
-                continue
-            pos = {v: k for k, v in enumerate(tight)}
-            coldicts: list[dict[int, Fraction]] = [dict() for _ in tight]
-            for r_, c_, v_ in zip(rows, cols, vals):
-                k = pos.get(int(c_))
-                if k is not None:
-                    coldicts[k][int(r_)] = coldicts[k].get(int(r_), Fraction(0)) + Fraction(v_)
-            sol = exact_solve(coldicts, [c[v] for v in tight], n_vars=L.m)
-            if sol is not None:
-                cands.append(np.array(sol, dtype=object))
+    if not exact:
         if y is not None:
-            cands += list(rational_candidates(y))
-    elif y is not None:
-        cands.append(y)
-    return cands
+            yield y
+        return
+    if y is not None:
+        yield from rational_candidates(y)
+    red = None if y is None else c.astype(float) - sp.csc_matrix(
+        (vals.astype(float), (rows, cols)), shape=(L.m, L.n)).T.dot(y)
+    for tight in ([] if red is None else [int(i) for i in np.nonzero(np.abs(red) <= 1e-9)[0]],
+                  [int(i) for i in np.nonzero(x > 1e-9)[0]]):
+        if not tight:
+            continue
+        pos = {v: k for k, v in enumerate(tight)}
+        coldicts: list[dict[int, Fraction]] = [dict() for _ in tight]
+        for r_, c_, v_ in zip(rows, cols, vals):
+            k = pos.get(int(c_))
+            if k is not None:
+                coldicts[k][int(r_)] = coldicts[k].get(int(r_), Fraction(0)) + Fraction(v_)
+        sol = exact_solve(coldicts, [c[v] for v in tight], n_vars=L.m)
+        if sol is not None:
+            yield np.array(sol, dtype=object)
 
 
-def _certify(L: _Builder, trip: Any, cands: list[np.ndarray], c: np.ndarray, exact: bool, distance: Any,
-             dist_rows: np.ndarray) -> NearestCertificate | None:
+def _dual_bound(L: _Builder, trip: Any, y: np.ndarray, c: np.ndarray, exact: bool) -> Any | None:
+    """``b · y`` when ``Aᵀ y ≤ c`` (exactly, or within 1e-7 in float mode), else None (weak duality)."""
     rows, cols, vals = trip
-    best: NearestCertificate | None = None
-    for y in cands:
-        if exact:
-            aty = np.zeros(L.n, dtype=object)
-            aty[...] = Fraction(0)
-            np.add.at(aty, cols, vals * y[rows])
-            if any(a > cc for a, cc in zip(aty, c)):
-                continue
-            bound = sum((bb * yy for bb, yy in zip(L.b, y)), Fraction(0))
-            opt = bound == distance
-        else:
-            A = sp.csc_matrix((vals.astype(float), (rows, cols)), shape=(L.m, L.n))
-            if (A.T.dot(y) - c.astype(float) > 1e-7).any():
-                continue
-            bound = float(np.dot(np.asarray(L.b, dtype=float), y))
-            opt = abs(bound - float(distance)) <= 1e-7 * max(1.0, abs(float(distance)))
-        cert = NearestCertificate(bound, readonly(np.asarray(y)[dist_rows]), bool(opt))
-        if best is None or bound > best.lower_bound:
-            best = cert
-        if opt:
-            break
-    return best
+    if exact:
+        aty = np.zeros(L.n, dtype=object)
+        aty[...] = Fraction(0)
+        np.add.at(aty, cols, vals * y[rows])
+        if any(a > cc for a, cc in zip(aty, c)):
+            return None
+        return sum((bb * yy for bb, yy in zip(L.b, y)), Fraction(0))
+    A = sp.csc_matrix((vals.astype(float), (rows, cols)), shape=(L.m, L.n))
+    if (A.T.dot(y) - c.astype(float) > 1e-7).any():
+        return None
+    return float(np.dot(np.asarray(L.b, dtype=float), y))
+
+
+def _is_optimal(bound: Any, distance: Any, exact: bool) -> bool:
+    if exact:
+        return bool(bound == distance)
+    return abs(float(bound) - float(distance)) <= 1e-7 * max(1.0, abs(float(distance)))
 
 
 def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1", *, atol: float | None = None,
@@ -432,12 +437,15 @@ def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1
     if first.member:
         zero: Scalar = Fraction(0) if exact else 0.0
         return Nearest(M, zero, norm, exact, "member", first, None, True, "already a member")
-    desc = closure_description(definition, exact)
     target = M.matrix if exact else M.float_matrix()
     n_out, N = target.shape
+    hint = "the max_nonzeros= keyword of nearest()"
+    check_lp_size(n_out * N, n_out * N, max(description_nonzeros(definition, n_out), 3 * n_out * N),
+                  what=f"{definition.name}: nearest-member LP", max_nonzeros=max_nonzeros, hint=hint)
+    desc = closure_description(definition, exact)
     nnz = _estimate_nonzeros(desc, n_out, N, norm)
-    check_lp_size(n_out * N, nnz, nnz, what=f"{definition.name}: nearest-member LP", max_nonzeros=max_nonzeros,
-                  hint="the max_nonzeros= keyword of nearest()")
+    check_lp_size(n_out * N, 3 * n_out * N, nnz, what=f"{definition.name}: nearest-member LP", max_nonzeros=max_nonzeros,
+                  hint=hint)
     L, to_N, dist_rows = _build(desc, target, norm, exact)
     trip = L.triplets()
     c = np.zeros(L.n, dtype=object if exact else float)
@@ -453,17 +461,39 @@ def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1
         raise SolverError(f"{definition.name}: the nearest-member LP is always feasible, yet HiGHS reported {res.status}")
     x = res.x
     method = "mixture-lp" if desc.kind == "mixture" else "row-cone-lp"
-    candidates: list[tuple[Any, Mechanism, Membership]] = []
+    best: tuple[Any, Mechanism, Membership] | None = None
+    bound: Any = None
+    y_best: np.ndarray | None = None
+    duals = _dual_candidates(L, trip, x, res.eq_duals, exact, c)
+
+    def certify(distance: Any) -> None:
+        """Advance through the dual candidates until one proves ``distance`` optimal (or none is left)."""
+        nonlocal bound, y_best
+        if bound is not None and _is_optimal(bound, distance, exact):
+            return
+        for y in duals:
+            val = _dual_bound(L, trip, y, c, exact)
+            if val is not None and (bound is None or val > bound):
+                bound, y_best = val, y
+                if _is_optimal(bound, distance, exact):
+                    return
+
     if exact:
         Nf = to_N(np.clip(x, 0.0, None)).astype(float)
-        tries = [to_N(v) for v in _support_solve(L, trip, x)] + list(rational_candidates(Nf))[:3]
+        # cheapest first: the rounded vertex, then exact solves on its support (a vertex: optimal when HiGHS's is)
+        tries = itertools.chain(list(rational_candidates(Nf))[:3], (to_N(v) for v in _support_solve(L, trip, x)))
         for Nq in tries:
             if any(v < 0 for v in Nq.ravel()) or any(s != 1 for s in Nq.sum(axis=0)):
                 continue
             R = Mechanism(Nq, inputs=M.inputs, outputs=M.outputs, exact=True)
             ans = definition.contains(R)
-            if ans.member and ans.exact:
-                candidates.append((_norm(Nq - target, norm), R, ans))
+            if not (ans.member and ans.exact):
+                continue
+            d = _norm(Nq - target, norm)
+            if best is None or d < best[0]:
+                best = (d, R, ans)
+            certify(best[0])
+            if bound is not None and _is_optimal(bound, best[0], exact):
                 break
     else:
         Nf = np.clip(to_N(np.clip(x, 0.0, None)), 0.0, None)
@@ -471,12 +501,15 @@ def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1
         R = Mechanism(Nf, inputs=M.inputs, outputs=M.outputs, exact=False, atol=tol)
         ans = definition.contains(R, atol=tol)
         if ans.member:
-            candidates.append((float(_norm(R.matrix - target, norm)), R, ans))
-    if not candidates:
+            best = (float(_norm(R.matrix - target, norm)), R, ans)
+            certify(best[0])
+    if best is None:
         mode = "exactly" if exact else f"within atol={tol:g}"
         raise SolverError(f"{definition.name}: the nearest-member LP's solution could not be verified as a member {mode}")
-    distance, R, ans = min(candidates, key=lambda t: float(t[0]))
-    cert = _certify(L, trip, _dual_candidates(L, trip, x, res.eq_duals, exact, c), c, exact, distance, dist_rows)
+    distance, R, ans = best
+    cert = None
+    if bound is not None and y_best is not None:
+        cert = NearestCertificate(bound, readonly(np.asarray(y_best)[dist_rows]), _is_optimal(bound, distance, exact))
     detail = (f"LP optimum ≈ {float(res.fun or 0.0):.6g}; repaired mechanism verified as a member "
               f"({'exactly' if exact else f'within atol={tol:g}'})")
     return Nearest(R, distance, norm, exact, method, ans, cert, False, detail)
