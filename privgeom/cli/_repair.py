@@ -2,7 +2,8 @@
 
 Kept apart from ``_core.py`` so that the command only gains three options and one call. The repaired mechanism is
 the nearest one in the chosen norm (:func:`privgeom.definitions.nearest`), re-verified as a member; ``--out``
-writes it as mechanism JSON. The exit code stays the original verdict (1 when the given mechanism is not a member).
+writes it as mechanism JSON. The exit code stays the original verdict (1 when the given mechanism is not a member),
+also when the repair is not available for the definition or refused by a size limit (said in the text and JSON).
 """
 
 from __future__ import annotations
@@ -37,7 +38,12 @@ def repair_report(definition: Any, mechanism: Any, args: argparse.Namespace) -> 
         from .._io import check_output_path
 
         check_output_path(args.out, what="--out")
-    rep = definition.nearest(mechanism, args.norm)
+    from .._errors import InvalidParameterError, SizeLimitError
+
+    try:
+        rep = definition.nearest(mechanism, args.norm)
+    except (InvalidParameterError, SizeLimitError) as err:  # the verdict stands; only the repair is unavailable
+        return f"\nrepair: not available: {err}", {"repair": None, "repair_error": str(err)}
     if rep.original_member:
         text = "\nrepair: nothing to repair, the mechanism is already a member"
     else:

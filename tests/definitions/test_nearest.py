@@ -281,3 +281,13 @@ def test_cli_out_without_repair_is_refused(tmp_path, capsys) -> None:
     randomized_response(2, "4/5").save(tmp_path / "m.json")
     code = main(["closure", "rr:k=2,p=3/4", "-m", str(tmp_path / "m.json"), "--out", str(tmp_path / "x.json")])
     assert code == 2
+
+
+def test_cli_repair_unavailable_keeps_the_verdict(tmp_path, capsys) -> None:
+    """(ε, δ)-DP with δ > 0: the row cone does not decide, so no repair LP — the exit code stays 1 (not a member)."""
+    Mechanism([[1, 0], [0, 1]], inputs=["1", "0"]).save(tmp_path / "m.json")
+    spec = "adp:graph=hamming,k=1,exp_eps=3,delta=1/10"
+    code, out = _cli(capsys, "closure", spec, "-m", str(tmp_path / "m.json"), "--repair")
+    assert code == 1 and "repair: not available" in out
+    code, out = _cli(capsys, "closure", spec, "-m", str(tmp_path / "m.json"), "--repair", "--json")
+    assert code == 1 and json.loads(out)["repair"] is None
