@@ -71,6 +71,10 @@ from .definitions import (
     PrivacyDefinition,
     RandomizedResponse,
     parse_definition,
+    Nearest,
+    Repair,
+    MixingThreshold,
+    mixing_threshold,
 )
 from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
@@ -145,6 +149,10 @@ __all__ = [
     "GeometricDefinition",
     "FrappDefinition",
     "KaryRRDefinition",
+    "Nearest",
+    "Repair",
+    "MixingThreshold",
+    "mixing_threshold",
     # analyses
     "Guarantee",
     "describe_row_cone",

@@ -30,6 +30,7 @@ from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from ._render import Stream, StreamedData, facet_rows, listing, write_out
 
 T = TypeVar("T")
+from ._repair import add_repair_arguments, repair_report
 
 DEFAULT_SPEC = "rr:k=2,p=3/4"
 
@@ -300,6 +301,7 @@ def _closure_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p, default=None)
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (see Mechanism.to_json)")
     p.add_argument("--method", default="auto", help="membership backend (auto, lp, or a fast path the definition offers)")
+    add_repair_arguments(p)
 
 
 @command("closure", "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no")(_closure_args)
@@ -314,7 +316,8 @@ def _closure(args: argparse.Namespace) -> Outcome:
             f"{m.summary()}")
     data = {"definition": d.spec(), "member": m.member, "method": m.method, "row_cone_decides": decides,
             "membership": m}
-    return Outcome(text, data, EXIT_YES if m.member else EXIT_NO)
+    repair_text, repair_data = repair_report(d, mech, args)
+    return Outcome(text + repair_text, {**data, **repair_data}, EXIT_YES if m.member else EXIT_NO)
 
 
 # ---------------------------------------------------------------------------------------------------------- rowcone
