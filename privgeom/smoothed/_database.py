@@ -32,6 +32,7 @@ import numpy as np
 from .._errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError
 from .._numeric import LogRational, Scalar, fraction_str, parse_scalar
 from .._results import Result
+from ..analyses import hockey_stick_columns
 from ..graphs import neighbour_graph
 from ..mechanisms import Mechanism
 
@@ -256,35 +257,35 @@ def parse_eps(eps: Any) -> tuple[Any, Scalar]:
 
 # ---------------------------------------------------------------------------------------------------- distances
 def directed_distance(p: Any, q: Any, exp_eps: Scalar) -> Scalar:
-    """``d(p, q) = Σ_y (p(y) − e^ε q(y))₊ = max_S p(S) − e^ε q(S)`` for two output distributions.
+    """``d(p, q) = Σ_y (p(y) − e^ε q(y))₊ = max_S p(S) − e^ε q(S)`` for two output distributions (Liu, Wang & Xia,
+    Definition 2), by the package's one hockey-stick kernel :func:`privgeom.analyses.hockey_stick_columns`.
 
     Examples
     --------
     >>> directed_distance([Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)], Fraction(2))
     Fraction(1, 4)
     """
-    if isinstance(exp_eps, Fraction) and all(isinstance(v, (Fraction, int)) for v in list(p) + list(q)):
-        return sum((max(Fraction(a) - exp_eps * b, Fraction(0)) for a, b in zip(p, q)), Fraction(0))
-    pa, qa = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
-    return float(np.maximum(pa - float(exp_eps) * qa, 0.0).sum())
+    pl, ql = list(p), list(q)
+    if isinstance(exp_eps, Fraction) and all(isinstance(v, (Fraction, int)) for v in pl + ql):
+        A = np.array([Fraction(v) for v in pl], dtype=object)
+        B = np.array([Fraction(v) for v in ql], dtype=object)
+        return hockey_stick_columns(A, B, exp_eps)[0]  # type: ignore[no-any-return]
+    return float(hockey_stick_columns(np.asarray(pl, dtype=float), np.asarray(ql, dtype=float), float(exp_eps))[0])
 
 
 def pair_distances(
     matrix: np.ndarray, pairs: Sequence[tuple[int, int]], exp_eps: Scalar, exact: bool
 ) -> tuple[list[Scalar], list[Scalar]]:
-    """For column pairs ``(i, j)``: the lists ``d(i, j)`` and ``d(j, i)``."""
+    """For column pairs ``(i, j)``: the lists ``d(i, j)`` and ``d(j, i)`` (hockey-stick kernel, both directions)."""
     if not pairs:
         return [], []
+    I, J = [p[0] for p in pairs], [p[1] for p in pairs]
+    mat = matrix if exact else np.asarray(matrix, dtype=float)
+    t = exp_eps if exact else float(exp_eps)
+    f = hockey_stick_columns(mat[:, I], mat[:, J], t)
+    b = hockey_stick_columns(mat[:, J], mat[:, I], t)
     if exact:
-        fw, bw = [], []
-        for i, j in pairs:
-            fw.append(directed_distance(matrix[:, i], matrix[:, j], exp_eps))
-            bw.append(directed_distance(matrix[:, j], matrix[:, i], exp_eps))
-        return fw, bw
-    I, J = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
-    e = float(exp_eps)
-    f = np.maximum(matrix[:, I] - e * matrix[:, J], 0.0).sum(axis=0)
-    b = np.maximum(matrix[:, J] - e * matrix[:, I], 0.0).sum(axis=0)
+        return list(f), list(b)
     return [float(v) for v in f], [float(v) for v in b]
 
 
