@@ -26,6 +26,8 @@ from ._errors import (
     SizeLimitError,
     SolverError,
 )
+from ._domain import Domain, resolve_graph
+from ._level import PrivacyLevel
 from ._numeric import LogRational
 from .analyses import (
     Comparison,
@@ -97,8 +99,11 @@ __all__ = [
     "SizeLimitError",
     "SolverError",
     "DomainMismatchError",
-    # numbers
+    # numbers, privacy levels and datasets
     "LogRational",
+    "PrivacyLevel",
+    "Domain",
+    "resolve_graph",
     # mechanisms
     "Mechanism",
     "mixture",
