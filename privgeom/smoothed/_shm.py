@@ -19,7 +19,7 @@ import numpy as np
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._numeric import Scalar, fraction_str
 from .._results import Result
-from ._database import parse_eps
+from ._database import level_pair
 from ._fastpath import DeltaTable, bb_maximise, family, pair_distance_block
 from ._reduction import count_compositions, hull_vertices, parse_distributions
 
@@ -130,7 +130,7 @@ def shm_database_delta(n: int, T: int, eps: Any, N: int, replace: bool = False) 
     n, T = _check(n, T, replace)
     if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or not 0 <= int(N) <= n:
         raise InvalidParameterError(f"N must be an integer in 0..{n}, got {N!r}")
-    eps_v, _ = parse_eps(eps)
+    eps_v, _ = level_pair(eps)
     fam = family(n, T, replace)
     Ns = np.array([float(v) for v in (int(N) - 1, int(N)) if 0 <= v <= n - 1])
     if len(Ns) == 0:
@@ -209,7 +209,7 @@ def shm_smoothed_delta(
     0.865163
     """
     n, T = _check(n, T, replace)
-    eps_v, _ = parse_eps(eps)
+    eps_v, _ = level_pair(eps)
     if not (isinstance(rtol, (int, float)) and 0 <= rtol < 1):
         raise InvalidParameterError(f"rtol must lie in [0, 1), got {rtol!r}")
     if not (isinstance(tail, (int, float)) and 0 < tail < 1):
