@@ -19,6 +19,7 @@ from .._errors import FormatError, InvalidParameterError
 from .._numeric import parse_scalar
 from ..mechanisms import Mechanism
 from ..smoothed import database_delta, shm_database_delta, shm_smoothed_delta, smoothed_delta
+from ..smoothed._shm import _shm_smoothed_delta
 from ..smoothed._experiments import EXPERIMENTS, Progress
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
@@ -116,7 +117,7 @@ def _shm(args: argparse.Namespace) -> Outcome:
             r: Any = shm_database_delta(n, T, e, args.at, replace=args.replace)
             upper = r.value + r.truncation_bound
         else:
-            r = shm_smoothed_delta(n, T, e, qs, replace=args.replace, rtol=args.rtol, _laws=laws)
+            r = _shm_smoothed_delta(n, T, e, qs, replace=args.replace, rtol=args.rtol, laws=laws)
             upper = r.upper
         results.append(r.to_dict())
         lines.append(str(r))

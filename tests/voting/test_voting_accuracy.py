@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import voting
-from voting_brute import brute_accuracy
+from pg_testing.voting_brute import brute_accuracy
 
 RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
 
@@ -133,7 +133,7 @@ def test_majority_accuracy_against_50_digit_reference(n: int, rho: Fraction) -> 
     (the by-count engine used to be 5e-12 off at rho near 1: ln p was taken from the rounded p = (1+rho)/2)."""
     from decimal import Decimal, localcontext
 
-    from voting_brute import decimal_majority_accuracy
+    from pg_testing.voting_brute import decimal_majority_accuracy
 
     reference = decimal_majority_accuracy(n, Fraction(float(rho)))  # the float rho the fast methods see, exactly
     f = voting.majority(n)
