@@ -36,11 +36,16 @@ __all__ = [
     "log_binom_pmf",
     "log_binom_tail",
     "EXACT_COUNTS_MAX_N",
+    "EXACT_BINOMIAL_MAX_N",
 ]
 
 #: Largest electorate for which symmetric rules are handled in exact rational arithmetic by default (``O(n^2)``
 #: big-integer operations).
 EXACT_COUNTS_MAX_N = 400
+#: Largest electorate at which closed forms by vote count (influence, welfare at ``ρ = 1``) are formed with exact
+#: binomial coefficients (``C(n, n/2)`` has about ``n`` bits; at ``n = 10^7`` the exact Fraction alone takes a minute).
+#: Beyond it they are evaluated in floats from the binomial log-pmf (Loader), ``O(breakpoints)`` time and memory.
+EXACT_BINOMIAL_MAX_N = 100_000
 
 
 

@@ -185,8 +185,7 @@ def _present_values(f: Rule) -> list[Any]:
     if f.counts is None and not f.has_table:  # a dictator beyond the table size takes both values
         return output_values(f)
     vals = f.counts if f.counts is not None else f.table()
-    present = set(vals.tolist())
-    return [v for v in output_values(f) if v in present]
+    return [v for v in output_values(f) if np.any(vals == v)]
 
 
 def _deterministic_witness(f: Rule) -> tuple[tuple[str, str] | None, Any]:
@@ -426,10 +425,11 @@ def remark1(f: Rule) -> Remark1:
         v = f.counts
         assert v is not None
         for value in output_values(f):
-            level = set(np.nonzero(v == value)[0].tolist())
-            if level == {f.n}:
+            if np.count_nonzero(v == value) != 1:  # a level set inside a half-cube is one extreme count
+                continue
+            if v[f.n] == value:
                 return Remark1(f.name, True, _label(value), 1, 0)
-            if level == {0}:
+            if v[0] == value:
                 return Remark1(f.name, True, _label(value), -1, 0)
         return Remark1(f.name, False)
     cube = f.cube()
