@@ -28,9 +28,9 @@ from ..geometry._symmetry import automorphisms
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from ._render import Stream, StreamedData, facet_rows, listing, write_out
+from ._repair import add_repair_arguments, repair_report
 
 T = TypeVar("T")
-from ._repair import add_repair_arguments, repair_report
 
 DEFAULT_SPEC = "rr:k=2,p=3/4"
 

@@ -39,6 +39,10 @@ def _rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--width", type=int, help="tribes: voters per tribe")
     p.add_argument("--count", type=int, help="tribes: number of tribes")
     p.add_argument("--values", help="table: comma-separated ±1 values in the order 11…1, …, 00…0")
+    p.add_argument(
+        "--max-n", type=int, default=voting.MAX_COUNT_VOTERS,
+        help=f"largest electorate of a rule stored by vote count (default {voting.MAX_COUNT_VOTERS:,})",
+    )
 
 
 def _need(value: Any, flag: str, rule: str) -> Any:
@@ -50,13 +54,14 @@ def _need(value: Any, flag: str, rule: str) -> Any:
 def build_rule(args: argparse.Namespace) -> voting.Rule:
     """The rule described by the command-line options."""
     kind = args.rule
+    cap = getattr(args, "max_n", voting.MAX_COUNT_VOTERS)
     builders: dict[str, Callable[[], voting.Rule]] = {
-        "majority": lambda: voting.majority(_need(args.n, "-n", kind)),
+        "majority": lambda: voting.majority(_need(args.n, "-n", kind), max_n=cap),
         "dictator": lambda: voting.dictator(_need(args.n, "-n", kind), args.i),
-        "and": lambda: voting.conjunction(_need(args.n, "-n", kind)),
-        "or": lambda: voting.disjunction(_need(args.n, "-n", kind)),
-        "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), args.theta),
-        "parity": lambda: voting.parity(_need(args.n, "-n", kind)),
+        "and": lambda: voting.conjunction(_need(args.n, "-n", kind), max_n=cap),
+        "or": lambda: voting.disjunction(_need(args.n, "-n", kind), max_n=cap),
+        "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), args.theta, max_n=cap),
+        "parity": lambda: voting.parity(_need(args.n, "-n", kind), max_n=cap),
         "weighted": lambda: voting.weighted_majority(_csv(_need(args.weights, "--weights", kind)), args.quota),
         "tribes": lambda: voting.tribes(_need(args.width, "--width", kind), _need(args.count, "--count", kind)),
         "table": lambda: voting.from_truth_table(_csv(_need(args.values, "--values", kind))),
