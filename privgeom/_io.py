@@ -36,6 +36,7 @@ __all__ = [
     "write_text",
     "figure_formats",
     "save_figure",
+    "prepare_output_dir",
 ]
 
 #: Deepest nesting of arrays/objects accepted in a JSON document. privgeom's formats nest at most 4 levels (a
@@ -197,4 +198,28 @@ def save_figure(fig: Any, path: str | Path, **kwargs: Any) -> Path:
         fig.savefig(p, **kwargs)
     except OSError as err:
         raise InvalidParameterError(f"cannot write the figure {str(path)!r}: {err.strerror or err}") from None
+    return p
+
+
+def prepare_output_dir(path: str | Path, *, what: str) -> Path:
+    """Create the output directory ``path`` (and its parents) if needed; failure is an InvalidParameterError naming it.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> prepare_output_dir(os.path.join(d, "a", "b"), what="--out").is_dir()
+    True
+    """
+    p = Path(path)
+    if str(path) == "":
+        raise InvalidParameterError(f"{what}: an empty directory name")
+    if p.exists() and not p.is_dir():
+        raise InvalidParameterError(f"{what} {str(path)!r} is a file, not a directory")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InvalidParameterError(f"{what} {str(path)!r}: cannot create the directory ({err.strerror or err})") from None
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise InvalidParameterError(f"{what} {str(path)!r}: permission denied")
     return p

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from .._errors import FormatError, InvalidParameterError
+from .._io import prepare_output_dir
 from .._numeric import parse_scalar
 from ..mechanisms import Mechanism
 from ..smoothed import database_delta, shm_database_delta, shm_smoothed_delta, smoothed_delta
@@ -97,7 +98,11 @@ def _T(n: int, args: argparse.Namespace) -> int:
     lost = parse_scalar(args.lost, name="--lost", exact=True)
     if not 0 <= lost <= 1:
         raise InvalidParameterError(f"--lost must lie in [0, 1], got {args.lost}")
-    return n - int(round(Fraction(lost) * n))
+    n_lost = int(round(Fraction(lost) * n))
+    if lost > 0 and n_lost == 0:
+        raise InvalidParameterError(f"--lost {args.lost} of n = {n} rounds to 0 lost ballots (T = n, δ = 1): the fraction "
+                                    f"must exceed 1/{2 * n} for n = {n}, or give the sample size with --T")
+    return n - n_lost
 
 
 @command("shm", "sampling-histogram mechanism: fast exact smoothed δ (or δ(x) with --at), sweeping n and ε",
@@ -144,6 +149,7 @@ def _figure_args(p: argparse.ArgumentParser) -> None:
          parent="smoothed")(_figure_args)
 def _figure(args: argparse.Namespace) -> Outcome:
     names = sorted(EXPERIMENTS) if args.name == "all" else [args.name]
+    prepare_output_dir(args.out, what="--out")
     texts, data = [], []
     for name in names:
         kw: dict[str, Any] = {"quick": args.quick, "progress": args.progress}
