@@ -104,7 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()
         except Exception:  # noqa: BLE001 - the reader may be gone; nothing else to do
             pass
-        print("\nprivgeom: interrupted" if _progress.drawn() else "privgeom: interrupted", file=sys.stderr)
+        try:
+            _progress.abandon()
+        except Exception:  # noqa: BLE001 - never let a broken bar hide the interruption
+            pass
+        print("privgeom: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
 
 

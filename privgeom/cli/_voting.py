@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable
 
 from .. import voting
 from .._errors import InvalidParameterError
+from .._io import prepare_output_dir
 from .._numeric import LogRational, parse_scalar
 from ..voting._common import log_of_ratio
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
@@ -215,6 +217,8 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
     code = EXIT_YES
     if args.eps is not None:
         target = parse_scalar(args.eps, name="eps")
+        if target < 0:
+            raise InvalidParameterError(f"--eps must be >= 0, got {args.eps!r}")
         ok = float(res) <= float(target) + 1e-12
         data["eps"] = str(target)
         data["private"] = ok
@@ -235,6 +239,8 @@ def _figure_args(p: argparse.ArgumentParser) -> None:
 
 def _figure_run(args: argparse.Namespace) -> Outcome:
     rhos = [float(parse_scalar(r, name="rho")) for r in _csv(args.rhos)]
+    out = Path(args.out)
+    prepare_output_dir(out.parent if out.suffix.lower() == ".png" else out, what="--out")
     path = voting.save_figure2(args.out, rhos, args.n_max)
     data = voting.figure2_data(rhos, args.n_max)
     last = {str(r): data["accuracy"][r][-1] for r in data["accuracy"]}
