@@ -116,7 +116,7 @@ class SymbolicRowCone(Result):
                  f"{len(self.facets)} facets, {len(self.rays)} extreme rays, type constant for {self.param} in "
                  f"({lo}, {hi})"]
         for i, f in enumerate(self.facets):
-            lines.append(f"  facet {i + 1}: {_text_row(f, self.labels)} ≥ 0")
+            lines.append(f"  facet {i + 1}: {_text_row(f, self.labels, self.symbol, _midpoint(self.interval))} ≥ 0")
         lines.append(f"  breakpoints: {', '.join(str(b) for b in self.breakpoints) or 'none'}; verified exactly at "
                      f"{len(self.verified_at)} fresh points")
         return "\n".join(lines)
@@ -127,34 +127,56 @@ class SymbolicRowCone(Result):
 
         mid = _midpoint(self.interval)
         t = self.symbol
-        lines = [latex_inequality(f, self.labels, coef=_sym_coef, zero=lambda c: c == 0,
+        lines = [latex_inequality(f, self.labels, coef=lambda c: _sym_coef(c, t, mid), zero=lambda c: c == 0,
                                   negative=lambda c: bool(c.subs(t, mid) < 0)) for f in self.facets]
         return align_env(lines)
 
 
-def _sym_coef(c: Any) -> str:
-    c = sp.factor(c)
-    if c == 1:
+def _oriented(c: Any, t: sp.Symbol, at: Any) -> Any:
+    """``c`` factored with every linear-or-higher factor oriented to be positive at ``at``: ``-p(p-1)`` becomes
+    ``p(1-p)`` (the form of Example 4.4)."""
+    coeff, factors = sp.factor_list(sp.expand(c), t)
+    terms: list[Any] = []
+    sign = 1
+    for f, mult in factors:
+        if f.subs(t, at) < 0:
+            f = sp.expand(-f)
+            sign *= (-1) ** mult
+        terms.append(sp.Pow(f, mult, evaluate=False) if mult > 1 else f)
+    k = coeff * sign
+    if k != 1:
+        terms.insert(0, k)
+    if not terms:
+        return sp.Integer(1)
+    return terms[0] if len(terms) == 1 else sp.Mul(*terms, evaluate=False)
+
+
+def _sym_coef(c: Any, t: sp.Symbol, at: Any) -> str:
+    """LaTeX of a positive coefficient (1 omitted), factored and oriented."""
+    e = _oriented(c, t, at)
+    if e == 1:
         return ""
-    s = sp.latex(c)
-    return f"\\left({s}\\right)" if isinstance(c, sp.Add) else s
+    s = sp.latex(e)
+    return f"\\left({s}\\right)" if isinstance(e, sp.Add) else s
 
 
-def _text_row(f: Sequence[Any], labels: Sequence[str]) -> str:
+def _text_row(f: Sequence[Any], labels: Sequence[str], t: sp.Symbol, at: Any) -> str:
     parts = []
     for c, lab in zip(f, labels):
         if c == 0:
             continue
-        c = sp.factor(c)
-        term = f"x{lab}" if c == 1 else (f"-x{lab}" if c == -1 else
-                                         (f"({c})·x{lab}" if isinstance(c, sp.Add) else f"{c}·x{lab}"))
-        parts.append(term)
-    return " + ".join(parts).replace("+ -", "- ").replace("**", "^").replace("*", "")
+        neg = bool(c.subs(t, at) < 0)
+        e = _oriented(-c if neg else c, t, at)
+        body = f"x{lab}" if e == 1 else (f"({e})·x{lab}" if isinstance(e, sp.Add) else f"{e}·x{lab}")
+        parts.append(("- " if neg else "+ ") + body)
+    text = " ".join(parts)
+    text = text[2:] if text.startswith("+ ") else "-" + text[2:]
+    return text.replace("**", "^").replace("*", "")
 
 
 @to_jsonable.register(sp.Basic)
 def _sympy_json(obj: sp.Basic) -> str:
-    return str(obj)
+    return str(sp.factor(obj))
 
 
 # ------------------------------------------------------------------------------------------------------ helpers

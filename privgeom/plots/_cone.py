@@ -128,6 +128,7 @@ def cone_slice(cone: Cone, coords: Sequence[str] | None = None, *, mechanism: Me
     if len(poly) >= 3:
         xy = poly @ _CORNERS
         ax.fill(xy[:, 0], xy[:, 1], color="C0", alpha=0.18, lw=0, label="row cone")
+    taken: list[np.ndarray] = _row_points(sub, mechanism, coords) if mechanism is not None else []
     for n, a in enumerate(sub.facets):
         a = np.asarray(a, dtype=float)
         plus = [coords[i] for i in range(3) if a[i] > 0]
@@ -137,9 +138,10 @@ def cone_slice(cone: Cone, coords: Sequence[str] | None = None, *, mechanism: Me
             continue  # x_i ≥ 0 lies on the triangle's edge: no guarantee to label
         xy = np.array(seg) @ _CORNERS
         ax.plot(xy[:, 0], xy[:, 1], color=f"C{1 + n % 8}", lw=1.8)
-        # labels at different places along their lines (1/3, 1/2, 2/3 cycling) so that crossing facets stay legible
-        where = (0.5, 0.3, 0.7)[n % 3]
-        mid = (1 - where) * xy[0] + where * xy[1]
+        # place the label where it is farthest from the labels already placed and from the rows of the mechanism
+        cands = [(1 - w) * xy[0] + w * xy[1] for w in (0.2, 0.35, 0.5, 0.65, 0.8)]
+        mid = max(cands, key=lambda c: min([float(np.hypot(*(c - q))) for q in taken] + [9.0]))
+        taken.append(mid)
         ax.annotate(f"F{n + 1}: S+={_set(plus)}\nS−={_set(minus)}", mid, fontsize=8, ha="center", va="center",
                     color=f"C{1 + n % 8}", bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="none", alpha=0.85))
     if mechanism is not None:
@@ -156,12 +158,25 @@ def cone_slice(cone: Cone, coords: Sequence[str] | None = None, *, mechanism: Me
     return fig
 
 
+def _row_points(cone: Cone, mechanism: Mechanism, coords: Sequence[str]) -> list[np.ndarray]:
+    idx = [mechanism.inputs.index(c) for c in coords if c in mechanism.inputs]
+    if len(idx) != 3:
+        return []
+    out = []
+    for row in mechanism.matrix:
+        x = [float(row[i]) for i in idx]
+        if sum(x) > 0:
+            out.append(_xy([v / sum(x) for v in x]))
+    return out
+
+
 def _rows(ax: Any, cone: Cone, mechanism: Mechanism, coords: Sequence[str]) -> None:
     missing = [c for c in coords if c not in mechanism.inputs]
     if missing:
         raise DomainMismatchError(f"the mechanism has no datasets {missing} (its inputs: {', '.join(mechanism.inputs)})")
     idx = [mechanism.inputs.index(c) for c in coords]
-    ins, outs = [], []
+    ins: list[tuple[str, np.ndarray]] = []
+    outs: list[tuple[str, np.ndarray]] = []
     for w, row in zip(mechanism.outputs, mechanism.matrix):
         x = [row[i] for i in idx]
         total = sum(x)
@@ -175,7 +190,7 @@ def _rows(ax: Any, cone: Cone, mechanism: Mechanism, coords: Sequence[str]) -> N
             pts = np.array([p for _, p in group])
             ax.scatter(pts[:, 0], pts[:, 1], s=50, zorder=3, label=name, **style)
             for w, p in group:
-                ax.annotate(str(w), p, xytext=(4, 4), textcoords="offset points", fontsize=8)
+                ax.annotate(f"ω={w}", p, xytext=(4, 4), textcoords="offset points", fontsize=8)
 
 
 def cone_slices(cone: Cone, triples: Sequence[Sequence[str]] | None = None, *, mechanism: Mechanism | None = None,
@@ -199,6 +214,9 @@ def cone_slices(cone: Cone, triples: Sequence[Sequence[str]] | None = None, *, m
     fig = Figure(figsize=(5.6 * ncols, 5.0 * nrows), layout="constrained")
     for k, tr in enumerate(triples):
         cone_slice(cone, tr, mechanism=mechanism, ax=fig.add_subplot(nrows, ncols, k + 1))
+    if cone.ambient_dim > 3:
+        fig.suptitle(f"projections of the row cone onto three of its {cone.ambient_dim} datasets, sliced by the simplex "
+                     f"(facet F: S+ never less likely than S−)", fontsize=11)
     if path is not None:
         fig.savefig(path, dpi=110)
     return fig
