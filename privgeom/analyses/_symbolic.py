@@ -121,6 +121,9 @@ class SymbolicRowCone(Result):
                      f"{len(self.verified_at)} fresh points")
         return "\n".join(lines)
 
+    def _repr_latex_(self) -> str:
+        return self.to_latex()
+
     def to_latex(self) -> str:
         """The facets as an ``align`` environment (Theorem 4.3 form for randomized response)."""
         from .._display import align_env, latex_inequality
@@ -172,6 +175,39 @@ def _text_row(f: Sequence[Any], labels: Sequence[str], t: sp.Symbol, at: Any) ->
     text = " ".join(parts)
     text = text[2:] if text.startswith("+ ") else "-" + text[2:]
     return text.replace("**", "^").replace("*", "")
+
+
+def _symbolic_html(s: SymbolicRowCone) -> str:
+    from .._display import _div, _e, html_table
+
+    mid = _midpoint(s.interval)
+    rows = [[_text_coef(c, s.symbol, mid) for c in f] for f in s.facets]
+    lo, hi = s.interval
+    head = (f"<p><b>SymbolicRowCone</b> of {_e(s.family)}: {len(s.facets)} facets a({_e(s.param)})·x ≥ 0, "
+            f"{len(s.rays)} extreme rays; combinatorial type constant for {_e(s.param)} in ({_e(lo)}, {_e(hi)}); "
+            f"breakpoints {_e(', '.join(str(b) for b in s.breakpoints) or 'none')}; verified exactly at "
+            f"{len(s.verified_at)} fresh points.</p>")
+    return _div("SymbolicRowCone", head + html_table(list(s.labels), rows,
+                                                     index=[f"facet {i + 1}" for i in range(len(rows))]))
+
+
+def _text_coef(c: Any, t: sp.Symbol, at: Any) -> str:
+    if c == 0:
+        return "0"
+    neg = bool(c.subs(t, at) < 0)
+    e = _oriented(-c if neg else c, t, at)
+    text = f"({e})" if neg and isinstance(e, sp.Add) else str(e)
+    return (("−" if neg else "") + text).replace("**", "^").replace("*", "")
+
+
+def _register_display() -> None:
+    from .._display import register_html, register_latex
+
+    register_html(SymbolicRowCone)(_symbolic_html)
+    register_latex(SymbolicRowCone)(lambda s: s.to_latex())
+
+
+_register_display()
 
 
 @to_jsonable.register(sp.Basic)
