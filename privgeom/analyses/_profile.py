@@ -59,6 +59,7 @@ __all__ = [
     "delta",
     "hockey_stick",
     "hockey_stick_event",
+    "hockey_stick_columns",
 ]
 
 #: Entries per block when scanning ``outputs x directed edges`` (bounds the memory of every scan).
@@ -630,19 +631,14 @@ def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
     I, J = P.I[P.reps], P.J[P.reps]
     sums = np.empty(len(I))
     for sl in _blocks(P.M.n_outputs, len(I)):
-        A, B = P.X[:, I[sl]], P.X[:, J[sl]]
-        if math.isinf(tf):
-            sums[sl] = np.where(B > 0, 0.0, A).sum(axis=0)
-        else:
-            sums[sl] = np.maximum(A - tf * B, 0.0).sum(axis=0)
+        sums[sl] = hockey_stick_columns(P.X[:, I[sl]], P.X[:, J[sl]], tf)
     if not exact:
         r = int(np.argmax(sums))
         return float(sums[r]), int(P.reps[r])
     best: Fraction | None = None
     arg = 0
     for c in np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf)).tolist():
-        T = P.M.matrix[:, I[c]] - t * P.M.matrix[:, J[c]]
-        value = sum((v for v in T if v > 0), Fraction(0))
+        value = hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0]
         if best is None or value > best:
             best, arg = value, c
     assert best is not None
@@ -763,11 +759,73 @@ def _pair(P: Any, Q: Any, exp_eps: Any) -> tuple[list[Scalar], list[Scalar], Sca
     return p, q, t
 
 
+def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) -> Any:
+    """The one hockey-stick kernel: ``Σ_ω (A[ω, c] − t B[ω, c])₊`` for every column ``c`` at once, ``t = e^ε``.
+
+    Every δ(ε) of the package goes through this function (:func:`delta`, :func:`hockey_stick`, the (ε, δ)-DP
+    membership test and the database-wise δ of smoothed DP): for a finite output space the worst event of the pair
+    ``(A[:, c], B[:, c])`` is ``S = {ω : A[ω, c] > t B[ω, c]}`` and the value is ``A(S) − t B(S)`` (Barthe & Olmedo
+    2013; Balle, Barthe & Gaboardi 2018, Def. 2 and Thm. 1). No validation: callers pass columns of a mechanism.
+
+    Parameters
+    ----------
+    A, B : 2-D arrays of the same shape (outputs × pairs)
+        Object arrays of Fractions give exact values when ``exp_eps`` is a Fraction; anything else is computed in
+        float64 (vectorised).
+    exp_eps : Fraction, int or float
+        ``t >= 0``; ``math.inf`` (float mode) gives ``Σ_ω A[ω, c] [B[ω, c] = 0]``.
+    events : bool
+        Also return the boolean mask of the worst events (``outputs × pairs``).
+
+    Returns
+    -------
+    numpy.ndarray or (numpy.ndarray, numpy.ndarray)
+        One value per column (object array of Fractions in exact mode, float64 otherwise) and, with
+        ``events=True``, the mask.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> A = np.array([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]], dtype=object)
+    >>> hockey_stick_columns(A, A[:, ::-1], F(2)).tolist()
+    [Fraction(1, 4), Fraction(1, 4)]
+    >>> vals, mask = hockey_stick_columns(A.astype(float), A[:, ::-1].astype(float), 1.0, events=True)
+    >>> vals.tolist(), mask[:, 0].tolist()
+    ([0.5, 0.5], [True, False])
+    """
+    A, B = np.asarray(A), np.asarray(B)
+    if A.ndim == 1:
+        A, B = A[:, None], B[:, None]
+    if isinstance(exp_eps, LogRational):
+        exp_eps = exp_eps.ratio
+    exact = A.dtype == object and B.dtype == object and isinstance(exp_eps, (Fraction, int))
+    if exact:
+        t = Fraction(exp_eps)
+        diff = A - t * B
+        mask = np.vectorize(lambda v: v > 0, otypes=[bool])(diff) if diff.size else np.zeros(diff.shape, bool)
+        values = np.empty(diff.shape[1], dtype=object)
+        for c in range(diff.shape[1]):
+            values[c] = sum((v for v in diff[mask[:, c], c]), Fraction(0))
+    else:
+        Af = A.astype(float) if A.dtype != float else A
+        Bf = B.astype(float) if B.dtype != float else B
+        tf = float(exp_eps)
+        if math.isinf(tf):
+            mask = (Bf == 0) & (Af > 0)
+            values = np.where(mask, Af, 0.0).sum(axis=0)
+        else:
+            diff = Af - tf * Bf
+            mask = diff > 0
+            values = np.where(mask, diff, 0.0).sum(axis=0)
+    return (values, mask) if events else values
+
+
 def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> Scalar:
     """The hockey-stick divergence ``E_t(P ‖ Q) = Σ_ω (P(ω) − t Q(ω))₊ = max_S (P(S) − t Q(S))`` with ``t = e^ε``.
 
     ``P`` is ``(ε, δ)``-indistinguishable from ``Q`` in one direction iff ``E_{e^ε}(P ‖ Q) ≤ δ`` (Barthe & Olmedo
-    2013; Balle, Barthe & Gaboardi 2018, Def. 2). The maximising event is :func:`hockey_stick_event`.
+    2013; Balle, Barthe & Gaboardi 2018, Def. 2). The maximising event is :func:`hockey_stick_event`; both validate
+    their inputs and then call the kernel :func:`hockey_stick_columns`.
 
     Parameters
     ----------
@@ -791,8 +849,12 @@ def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> Scalar:
     0.0
     """
     p, q, t = _pair(P, Q, exp_eps)
-    zero: Scalar = Fraction(0) if isinstance(t, Fraction) else 0.0
-    return sum((a - t * b for a, b in zip(p, q) if a - t * b > 0), zero)
+    value = hockey_stick_columns(_column(p, t), _column(q, t), t)[0]
+    return value if isinstance(t, Fraction) else float(value)
+
+
+def _column(values: list[Scalar], t: Scalar) -> np.ndarray:
+    return np.array(values, dtype=object if isinstance(t, Fraction) else float)
 
 
 def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> tuple[int, ...]:
@@ -804,4 +866,5 @@ def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> tupl
     (0,)
     """
     p, q, t = _pair(P, Q, exp_eps)
-    return tuple(w for w, (a, b) in enumerate(zip(p, q)) if a - t * b > 0)
+    _, mask = hockey_stick_columns(_column(p, t), _column(q, t), t, events=True)
+    return tuple(int(w) for w in np.flatnonzero(mask[:, 0]))

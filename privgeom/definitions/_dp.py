@@ -309,6 +309,9 @@ class DifferentialPrivacy(PrivacyDefinition):
         """One row ``a = e^ε e_j − e_i`` per directed edge (``a · x ≥ 0``), then ``e_i`` (``x_i ≥ 0``) per dataset."""
         ex = self.exact if exact is None else exact and self.exact
         n, E = self.n_inputs, len(self._I)
+        from ..geometry._structure import check_rows_size
+
+        check_rows_size(E + n, n, exact=ex, what=f"the inequalities of {self.name}")
         c: Any = self._ratio if ex else float(self._ratio)
         if ex:
             A = np.empty((E + n, n), dtype=object)
@@ -323,7 +326,15 @@ class DifferentialPrivacy(PrivacyDefinition):
         return readonly(A)
 
     def row_cone(self) -> Any:
-        """The row cone in H-representation: ``e^ε x_j − x_i ≥ 0`` per directed edge and ``x ≥ 0`` (Lin & Kifer §V).
+        """The row cone ``{x ≥ 0 : e^ε x_j − x_i ≥ 0 for every directed edge}`` (Lin & Kifer §V), built lazily.
+
+        For ``e^ε > 1`` the cone is known in closed form (a ``"difference"`` structure): its facets are exactly the
+        ``2|E|`` edge inequalities plus ``x_i ≥ 0`` for isolated datasets — a path of ``d ≥ 2`` edges only implies the
+        weaker ratio ``e^{dε}``, and ``x_i ≥ 0`` follows from any edge at ``i`` (``x_i ≥ e^{-ε} x_j ≥ e^{-2ε} x_i``).
+        It is full-dimensional and pointed; the projection onto a pair ``(a, b)`` is the interval of ratios
+        ``[e^{-dε}, e^{dε}]`` with ``d`` the graph distance (shortest paths of the difference constraints). Nothing
+        dense is built until facets or rays are asked for (size-checked first; rays by the dedicated enumeration of
+        ``_dp_rays``). At ``e^ε = 1`` the cone is given by its inequalities and canonicalised by cdd.
 
         Examples
         --------
@@ -331,22 +342,73 @@ class DifferentialPrivacy(PrivacyDefinition):
         >>> cone = DifferentialPrivacy(hamming_graph(2), exp_eps=3).row_cone()
         >>> cone.n_facets, cone.dim
         (8, 4)
+        >>> DifferentialPrivacy.path(100000, exp_eps=3).row_cone().n_facets     # nothing dense is built
+        200000
         """
         from ..geometry._cone import Cone
+        from ..geometry._structure import ConeStructure, DifferenceData, check_rows_size
 
-        cone = Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
-        if self._ratio > 1 and self.n_inputs > 1 and nx.is_connected(self._graph):
-            # Extreme rays by the dedicated enumeration (refuses out-of-reach sizes up front, e.g. the 5-cube)
-            # instead of double description, which would run for hours there.
-            graph, ratio = self._graph, self._ratio if self.exact else float(self._ratio)
+        n = self.n_inputs
+        if not self._ratio > 1:
+            check_rows_size(len(self._I) + n, n, exact=self.exact, what=f"the inequalities of {self.name}")
+            return Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
+        graph, ratio = self._graph, self._ratio
+        isolated = tuple(i for i, v in enumerate(self._inputs) if graph.degree(v) == 0)
+        n_facets = len(self._I) + len(isolated)
 
-            def rays() -> Any:
-                from ._catalogue import dp_cone_rays
+        def facets() -> np.ndarray:
+            E = len(self._I)
+            A = self.inequalities()
+            keep = list(range(E)) + [E + i for i in isolated]
+            return A[keep]
 
-                return dp_cone_rays(graph, ratio)
+        def rays() -> Any:
+            from ._catalogue import dp_cone_rays
 
-            cone = cone.with_ray_source(rays)
-        return cone
+            return dp_cone_rays(graph, ratio)
+
+        structure = ConeStructure(
+            "difference",
+            f"one facet x_i ≤ e^ε x_j per directed edge ({len(self._I)}), e^ε = {fraction_str(ratio)}"
+            + (f", and x_i ≥ 0 for {len(isolated)} isolated datasets" if isolated else ""),
+            n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
+            # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
+            rays=rays if n > 1 and nx.is_connected(graph) else None,
+            pair_bounds=self.pair_bounds,
+            difference=DifferenceData(self._I, self._J, (ratio,) * len(self._I), isolated),
+        )
+        return Cone.from_structure(structure, labels=self._inputs, exact=self.exact)
+
+    def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
+        ans = self.contains_row(x, atol=atol)
+        if ans.member:
+            return True, None, None
+        cert: Any = ans.certificate
+        return False, cert.normal, cert.value
+
+    def pair_bounds(self, ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``sup x_a / x_b`` over the DP row cone: ``e^{dε}`` with ``d`` the graph distance (``math.inf`` when ``a``, ``b``
+        lie in different components); symmetric. Shortest paths of the difference constraints ``x_i ≤ e^ε x_j``
+        (chaining along a path gives the bound; ``x_v = e^{-ε d(v, b)}`` attains it).
+
+        Examples
+        --------
+        >>> fwd, _ = DifferentialPrivacy.path(3, exp_eps=2).pair_bounds([0, 0, 1], [1, 3, 1])
+        >>> fwd.tolist()
+        [Fraction(2, 1), Fraction(8, 1), Fraction(1, 1)]
+        """
+        ia = np.asarray(ia, dtype=np.int64)
+        ib = np.asarray(ib, dtype=np.int64)
+        labels = self._inputs
+        out = np.empty(len(ia), dtype=object if self.exact else float)
+        dist: dict[int, dict[str, int]] = {}
+        for t, (a, b) in enumerate(zip(ia, ib)):
+            a = int(a)
+            if a not in dist:
+                dist[a] = nx.single_source_shortest_path_length(self._graph, labels[a])
+            d = dist[a].get(labels[int(b)])
+            out[t] = math.inf if d is None else self._ratio ** d
+        return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ membership
     def _violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, int, int] | None:

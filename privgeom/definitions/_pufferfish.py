@@ -74,7 +74,7 @@ import numpy as np
 
 from .._domain import Domain
 from .._errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
-from .._io import parse_json
+from .._io import parse_json, read_text
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
 from ..mechanisms import Mechanism
 from ._approx_dp import CompletionWitness
@@ -320,14 +320,11 @@ class Pufferfish(PrivacyDefinition):
     @classmethod
     def load(cls, path: str | Path) -> Pufferfish:
         """Read a JSON file (format in the module docstring); :meth:`spec` then gives ``pufferfish:file=PATH``."""
-        p = Path(path)
+        text = read_text(path, what="Pufferfish spec")
         try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as err:
-            raise FormatError(f"cannot read the Pufferfish spec file {str(path)!r}: {err.strerror or err}") from None
-        except UnicodeDecodeError:
-            raise FormatError(f"the Pufferfish spec file {str(path)!r} is not UTF-8 text") from None
-        data = parse_json(text, what="Pufferfish spec", where=str(path))
+            data = parse_json(text, what="Pufferfish spec")
+        except FormatError as err:
+            raise FormatError(f"{str(path)!r} is not valid JSON: {err}") from None
         return cls.from_json(data, source=str(path))
 
     def to_json(self) -> dict[str, Any]:
