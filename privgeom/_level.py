@@ -184,7 +184,7 @@ class PrivacyLevel:
                 inner = m.group("paren") or m.group("bare")
                 r = Fraction(parse_scalar(inner, name=f"the ratio inside {name} = {eps.strip()!r}", exact=True))
                 if not r > 0:
-                    raise InvalidParameterError(f"{pre}{name} = {eps.strip()!r}: the ratio inside ln() must be positive")
+                    raise InvalidParameterError(f"{pre}{name} = {eps.strip()!r}: ln() needs a positive ratio, got {r}")
                 eps = LogRational(r)
             elif eps.strip().lower().startswith("exp"):
                 raise FormatError(f"{pre}{name} = {eps.strip()!r}: write 'ln(r)' for ε = ln r, or pass {xname}=")

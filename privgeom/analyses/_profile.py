@@ -277,9 +277,9 @@ class EpsilonResult(Result):
 
     Attributes
     ----------
-    eps : LogRational or float
+    epsilon : LogRational or float
         ``max ln(M[ω, D] / M[ω, D'])``; a :class:`~privgeom.LogRational` in exact mode, a float otherwise, and
-        ``math.inf`` (float) when infinite. ``epsilon`` is a documented alias (kept for one release; the JSON
+        ``math.inf`` (float) when infinite. Also :attr:`eps`, the package-wide name of a privacy level (the JSON
         form carries both keys).
     exact : bool
         True when computed with Fractions (``eps`` is then ``ln`` of an exact rational).
@@ -298,7 +298,7 @@ class EpsilonResult(Result):
         Name of the neighbour graph.
     """
 
-    eps: LogRational | float
+    epsilon: LogRational | float
     exact: bool
     infinite: bool
     edge: tuple[str, str] | None
@@ -314,9 +314,9 @@ class EpsilonResult(Result):
         return float(self.eps)
 
     @property
-    def epsilon(self) -> LogRational | float:
-        """Alias of :attr:`eps` (the name before privgeom named every level ``eps``)."""
-        return self.eps
+    def eps(self) -> LogRational | float:
+        """ε, the package-wide name of a privacy level (the field :attr:`epsilon`)."""
+        return self.epsilon
 
     @property
     def exp_eps(self) -> Scalar:
@@ -324,9 +324,9 @@ class EpsilonResult(Result):
         return self.exp_epsilon
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON data; ``epsilon`` repeats ``eps`` for readers of the earlier format."""
+        """JSON data; ``eps`` repeats ``epsilon`` under the package-wide name."""
         data = super().to_dict()
-        data["epsilon"] = data["eps"]
+        data["eps"] = data["epsilon"]
         return data
 
     @property
