@@ -9,7 +9,7 @@ For ``closure(X) ⊆ closure(Y)``:
    violating a facet ``a`` of ``rowcone(Y)`` (``a·x < 0``) refutes the inclusion — always, for every definition.
 2. If the row cones are nested and ``Y.row_cone_decides_closure`` (a theorem for that definition: ε-DP, randomized
    response, …), the inclusion holds: every member of ``closure(X)`` has its rows in ``rowcone(X) ⊆ rowcone(Y)``.
-3. Otherwise the row cones cannot decide (``reference/row-cone.md``: the row cone does not determine the closure in
+3. Otherwise the row cones cannot decide (``docs/theory.md`` §3: the row cone does not determine the closure in
    general) and privgeom uses closure membership (an LP, Theorem 3.4):
 
    * ``X`` finite, ``{M_1..M_m}``: ``closure(X) ⊆ closure(Y)`` iff every ``M_j ∈ closure(Y)``, because

@@ -3,7 +3,7 @@
 For a mechanism ``M`` (``M[ω, i] = P(M(D_i) = ω)``) and a neighbour graph ``G`` on its datasets:
 
 * **ε** (pure differential privacy, Dwork, McSherry, Nissim & Smith 2006, Def. 1; the row-wise form of
-  ``reference/row-cone.md``): the smallest ``ε`` with ``M[ω, i] ≤ e^ε M[ω, j]`` for every edge ``{i, j}`` (both
+  ``docs/theory.md`` §7): the smallest ``ε`` with ``M[ω, i] ≤ e^ε M[ω, j]`` for every edge ``{i, j}`` (both
   directions) and every output ``ω``, i.e. ``ε = max ln(M[ω, i] / M[ω, j])``. It is infinite when some output has
   positive probability on one neighbour and probability zero on the other. In exact mode ``ε`` is the logarithm of a
   rational, returned as :class:`~privgeom.LogRational`.
@@ -371,7 +371,7 @@ def epsilon(mechanism: Mechanism, graph: Any, *, method: str = "auto", max_work:
     ``ε = max over edges {D, D'} (both directions) and outputs ω of ln(P(M(D) = ω) / P(M(D') = ω))``, outputs
     with probability 0 on both neighbours ignored (Dwork et al. 2006, Def. 1; over a general graph this is the
     Blowfish/"generic DP" form, Kifer & Machanavajjhala 2014; Lin & Kifer's row-cone condition
-    ``x_i ≤ e^ε x_j``, ``reference/row-cone.md``). The mechanism is ε'-DP over the graph iff ``ε' ≥ ε``.
+    ``x_i ≤ e^ε x_j``, ``docs/theory.md`` §7). The mechanism is ε'-DP over the graph iff ``ε' ≥ ε``.
 
     Parameters
     ----------

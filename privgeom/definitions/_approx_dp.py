@@ -11,7 +11,7 @@ For a finite output space the worst ``S`` is ``{ω : M[ω, D] > e^ε M[ω, D']}`
 Balle, Barthe & Gaboardi, NeurIPS 2018, Definition 2 and Theorem 1). With auxiliary variables ``t_ω`` it is a linear
 feasibility problem: ``t_ω ≥ M[ω, D] − e^ε M[ω, D']``, ``t ≥ 0``, ``Σ_ω t_ω ≤ δ``.
 
-Geometry (Lin & Kifer, row-cone analysis, §III-B.1 and §III-D; ``reference/row-cone.md``):
+Geometry (Lin & Kifer, row-cone analysis, §III-B.1 and §III-D; ``docs/theory.md`` §8):
 
 * (ε, δ)-DP is closed under post-processing and mixing, so it *is* its own consistent closure; membership is decided
   by the hockey-stick values themselves.

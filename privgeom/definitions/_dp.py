@@ -1,7 +1,7 @@
 """ε-differential privacy over a neighbour graph, as a privacy definition decided row by row.
 
 A mechanism ``M`` satisfies ε-DP over a neighbour graph ``G`` on the datasets iff every row ``x`` satisfies
-``x_i ≤ e^ε x_j`` for every edge ``{i, j}`` in both directions (``reference/row-cone.md``, "ε-DP and its relatives as
+``x_i ≤ e^ε x_j`` for every edge ``{i, j}`` in both directions (``docs/theory.md`` §7, "ε-differential privacy and its relatives as
 cones"; Lin & Kifer, Section V, where relaxing randomized response by Fourier–Motzkin yields exactly this cone).
 DP is closed under post-processing and mixing, so it equals its own consistent closure and its row cone decides
 membership: the row cone is ``{x ≥ 0 : e^ε x_j − x_i ≥ 0 for every directed edge}``, given directly in
@@ -441,7 +441,7 @@ class DifferentialPrivacy(PrivacyDefinition):
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-DP (= in the closure, which is DP itself)? Decided row by row.
 
-        DP is closed under post-processing and mixing and is row-wise (``reference/row-cone.md``, "ε-DP and its
+        DP is closed under post-processing and mixing and is row-wise (``docs/theory.md`` §7, "ε-DP and its
         relatives as cones"): a mechanism is in it iff every row satisfies ``x_i ≤ e^ε x_j`` on every edge. Exact
         when both the mechanism and ``e^ε`` are exact; float mode accepts violations up to ``atol``.
 

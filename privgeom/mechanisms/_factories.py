@@ -1,6 +1,6 @@
 """Factories for standard mechanisms.
 
-Randomized response follows Lin & Kifer (``reference/row-cone.md``, Theorem 4.3): each of ``k`` bits is reported
+Randomized response follows Lin & Kifer (Theorem 4.3; ``docs/theory.md`` §5): each of ``k`` bits is reported
 truthfully with probability ``p`` and flipped with probability ``1-p``; datasets and outputs are bit strings in
 *reverse lexicographic* order (``11, 10, 01, 00`` for ``k = 2``), so ``M_rr = ⊗^k [[p, 1-p], [1-p, p]]``.
 """

@@ -1,6 +1,6 @@
 """The :class:`Mechanism`: an immutable, validated column-stochastic matrix.
 
-Notation of Lin & Kifer's row-cone paper (``reference/row-cone.md``): columns are the possible datasets
+Notation of Lin & Kifer's row-cone paper (``docs/theory.md`` §1): columns are the possible datasets
 ``D_1..D_N`` (the *inputs*), rows are the outputs ``ω``, and ``M[ω, i] = P(M(D_i) = ω)``.
 """
 
