@@ -149,12 +149,46 @@ def _edge_classes(ids: np.ndarray, n_values: int, I: np.ndarray, J: np.ndarray) 
         keys = ids[:, I[sl]].astype(np.int64) * n_values + ids[:, J[sl]]
         keys.sort(axis=0)
         cols = np.ascontiguousarray(keys.T)
-        for e in range(cols.shape[0]):
+        for e in _first_distinct_rows(cols):
             sig = cols[e].tobytes()
             if sig not in seen:
                 seen.add(sig)
                 reps.append(sl.start + e)
     return np.array(reps, dtype=np.intp)
+
+
+#: Odd 64-bit multipliers hashing a signature row (any fixed values work: hashes are verified exactly).
+_HASH_WEIGHTS = np.random.default_rng(20240601).integers(1, 2**62, size=4096, dtype=np.int64) | 1
+
+
+def _first_distinct_rows(cols: np.ndarray) -> list[int]:
+    """Indices (ascending) of the first occurrence of each distinct row of an int64 matrix.
+
+    Rows are hashed to one int64 each (wrapping dot product), grouped by ``np.unique`` in 1-D, and every row is then
+    compared exactly with its group's first row; a block with a hash collision falls back to the row-by-row loop.
+    """
+    n, width = cols.shape
+    if n == 0:
+        return []
+    if width > len(_HASH_WEIGHTS):
+        return _first_distinct_rows_loop(cols)
+    with np.errstate(over="ignore"):
+        h = (cols * _HASH_WEIGHTS[:width]).sum(axis=1)
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    if not bool((cols == cols[first[inverse.ravel()]]).all()):
+        return _first_distinct_rows_loop(cols)
+    return np.sort(first).tolist()
+
+
+def _first_distinct_rows_loop(cols: np.ndarray) -> list[int]:
+    seen: set[bytes] = set()
+    out = []
+    for e in range(cols.shape[0]):
+        sig = cols[e].tobytes()
+        if sig not in seen:
+            seen.add(sig)
+            out.append(e)
+    return out
 
 
 def profile_work(n_outputs: int, n_edges: int) -> int:
