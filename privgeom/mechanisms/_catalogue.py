@@ -18,7 +18,6 @@ Examples
 from __future__ import annotations
 
 import itertools
-import math
 from fractions import Fraction
 from typing import Any, Sequence
 

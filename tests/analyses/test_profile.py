@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import privgeom.analyses._profile as profile_mod
+import privgeom.analyses._scan as scan_mod
 from privgeom import (
     DomainMismatchError,
     InvalidParameterError,
@@ -128,12 +129,12 @@ def test_epsilon_float_mode_agrees(case):
 @given(mech_and_edges(max_in=4, max_out=4))
 def test_epsilon_block_scan_equals_single_block(case):
     M, edges = case
-    old = profile_mod._BLOCK
+    old = scan_mod._BLOCK
     try:
-        profile_mod._BLOCK = 1
+        scan_mod._BLOCK = 1
         small, small_f = epsilon(M, edges), epsilon(M.to_float(), edges)
     finally:
-        profile_mod._BLOCK = old
+        scan_mod._BLOCK = old
     assert epsilon(M, edges) == small
     assert epsilon(M.to_float(), edges) == small_f
 
@@ -143,13 +144,13 @@ def test_edge_grouping_does_not_change_answers(case, t):
     """Edges are grouped by their multiset of (P(ω|D), P(ω|D')) pairs; switching grouping off changes nothing."""
     M, edges = case
     grouped = (epsilon(M, edges), delta(M, edges, exp_eps=t), delta_curve(M, edges, exp_eps_values=[t]))
-    old = profile_mod._CLASS_ENTRIES
+    old = scan_mod._CLASS_ENTRIES
     try:
-        profile_mod._CLASS_ENTRIES = -1
+        scan_mod._CLASS_ENTRIES = -1
         assert len(profile_mod._prepare(M, edges).reps) == 2 * len(edges)
         ungrouped = (epsilon(M, edges), delta(M, edges, exp_eps=t), delta_curve(M, edges, exp_eps_values=[t]))
     finally:
-        profile_mod._CLASS_ENTRIES = old
+        scan_mod._CLASS_ENTRIES = old
     assert grouped == ungrouped
 
 
@@ -173,7 +174,7 @@ def test_large_exact_randomized_response():
 @pytest.fixture
 def monkeypatch_block(monkeypatch):
     def set_block(value: int) -> None:
-        monkeypatch.setattr(profile_mod, "_BLOCK", value)
+        monkeypatch.setattr(scan_mod, "_BLOCK", value)
 
     return set_block
 

@@ -150,14 +150,14 @@ def test_mechanism_domain_drives_the_relation() -> None:
 
 @given(st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), min_size=1, max_size=30))
 def test_edge_grouping_by_hash_equals_the_row_loop(rows) -> None:
-    import privgeom.analyses._profile as profile_mod
+    import privgeom.analyses._scan as profile_mod
 
     cols = np.array(rows, dtype=np.int64)
     assert profile_mod._first_distinct_rows(cols) == profile_mod._first_distinct_rows_loop(cols)
 
 
 def test_edge_grouping_survives_hash_collisions(monkeypatch) -> None:
-    import privgeom.analyses._profile as profile_mod
+    import privgeom.analyses._scan as profile_mod
 
     monkeypatch.setattr(profile_mod, "_HASH_WEIGHTS", np.zeros(4096, dtype=np.int64))  # every row hashes alike
     cols = np.array([[1, 2], [1, 2], [2, 1], [0, 0], [2, 1]], dtype=np.int64)
