@@ -762,6 +762,20 @@ class Cone:
         mode = "exact" if self._exact else "float"
         return f"<Cone in R^{self.ambient_dim} ({mode}): " + "; ".join(known) + f"; labels {list(self._labels)[:6]}>"
 
+    def to_latex(self) -> str:
+        """The facets as a LaTeX ``align`` environment (Example 4.4 form; :func:`privgeom.to_latex`)."""
+        from .._display import to_latex
+
+        return to_latex(self)
+
+    def _repr_html_(self) -> str:
+        from .._display import to_html
+
+        return to_html(self)
+
+    def _repr_latex_(self) -> str:
+        return self.to_latex()
+
 
 @to_jsonable.register(Cone)
 def _cone_json(obj: Cone) -> Any:
