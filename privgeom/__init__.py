@@ -71,6 +71,10 @@ from .definitions import (
     PrivacyDefinition,
     RandomizedResponse,
     parse_definition,
+    Nearest,
+    Repair,
+    MixingThreshold,
+    mixing_threshold,
 )
 from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
@@ -109,6 +113,9 @@ __all__ = [
     # display
     "to_html",
     "to_latex",
+    # parametric row cones (sympy, imported on first use)
+    "symbolic_row_cone",
+    "SymbolicRowCone",
     # mechanisms
     "Mechanism",
     "mixture",
@@ -145,6 +152,10 @@ __all__ = [
     "GeometricDefinition",
     "FrappDefinition",
     "KaryRRDefinition",
+    "Nearest",
+    "Repair",
+    "MixingThreshold",
+    "mixing_threshold",
     # analyses
     "Guarantee",
     "describe_row_cone",
@@ -170,3 +181,12 @@ __all__ = [
     "kov_regimes",
     "mutual_information",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The symbolic route needs sympy (0.5 s to import): load it on first use only.
+    if name in ("symbolic_row_cone", "SymbolicRowCone"):
+        from .analyses import _symbolic
+
+        return getattr(_symbolic, name)
+    raise AttributeError(f"module 'privgeom' has no attribute {name!r}")

@@ -107,7 +107,15 @@ def _facet_source(cone: Cone) -> tuple[int, Any, str]:
     """``(number of facets, facet(i), order)``: the structure's order for a cone not built yet, else canonical."""
     st = cone.structure
     if cone._h is None and st is not None and st.facet is not None and st.n_facets is not None:
-        return st.n_facets, st.facet, "structure"
+        from ..geometry._canonical import normalise_rows
+
+        raw = st.facet
+
+        def facet(i: int) -> Any:  # scaled like the canonical facets (primitive integers / unit max-abs entry)
+            row = np.asarray(raw(i), dtype=object if cone.exact else float).reshape(1, -1)
+            return normalise_rows(row, exact=cone.exact, atol=cone.atol)[0]
+
+        return st.n_facets, facet, "structure"
     F = cone.facets
     return len(F), (lambda i: F[i]), "canonical"
 

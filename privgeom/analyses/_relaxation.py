@@ -29,6 +29,7 @@ from typing import Any, Iterable, Iterator, Sequence, overload
 import networkx as nx
 import numpy as np
 
+from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._numeric import LogRational, Scalar
 from .._results import Result, to_jsonable
@@ -187,7 +188,7 @@ def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] |
             raise SizeLimitError(f"the family {family!r} over {n:,} datasets has {size:,} subsets, more than "
                                  f"privgeom relaxes at once (MAX_FAMILY = {MAX_FAMILY:,}); refused before building it")
         if family == "hamming":
-            if any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+            if not labels or not Domain.from_labels(labels).is_bits:
                 raise DomainMismatchError(f"the 'hamming' family needs bit-string datasets, got {labels[:6]}")
             index = {s: i for i, s in enumerate(labels)}
             flip = {"0": "1", "1": "0"}

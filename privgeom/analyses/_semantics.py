@@ -21,6 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from .._numeric import ATOL, Scalar, parse_scalar
 from .._results import Result, to_jsonable
@@ -313,7 +314,7 @@ def parity_structure(labels: Sequence[str], signs: Sequence[int]) -> tuple[tuple
     >>> parity_structure(["11", "10", "01", "00"], [1, -1, -1, -1]) is None
     True
     """
-    if not labels or any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+    if not labels or not Domain.from_labels(labels).is_bits:
         return None
     k = len(labels[0])
     rows = []
@@ -593,7 +594,7 @@ def check_product_prior(mechanism: Mechanism, p: Any, q: Sequence[Any], *, max_b
     True
     """
     labels = mechanism.inputs
-    if any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+    if not mechanism.domain.is_bits:
         raise DomainMismatchError(f"Theorem 4.5 needs bit-string datasets, got {list(labels)[:6]}")
     k = len(labels[0])
     if k > max_bits:

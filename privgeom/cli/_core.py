@@ -16,6 +16,7 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
+from .._domain import Domain
 from .._errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
 from .._progress import Progress
 from .._results import to_jsonable
@@ -27,6 +28,7 @@ from ..geometry._symmetry import automorphisms
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from ._render import Stream, StreamedData, equality_rows, facet_rows, listing, write_out
+from ._repair import add_repair_arguments, repair_report
 
 T = TypeVar("T")
 
@@ -63,7 +65,7 @@ def _default_family(labels: Any, requested: str | None) -> Any:
     """The requested family, else ``hamming`` on bit strings and ``all-pairs`` otherwise."""
     if requested is not None:
         return _family(requested)
-    bits = all(set(s) <= {"0", "1"} for s in labels) and len({len(s) for s in labels}) == 1
+    bits = bool(labels) and Domain.from_labels(labels).is_bits
     return "hamming" if bits else "all-pairs"
 
 
@@ -320,6 +322,7 @@ def _closure_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p, default=None)
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (see Mechanism.to_json)")
     p.add_argument("--method", default="auto", help="membership backend (auto, lp, or a fast path the definition offers)")
+    add_repair_arguments(p)
 
 
 @command("closure", "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no")(_closure_args)
@@ -334,7 +337,8 @@ def _closure(args: argparse.Namespace) -> Outcome:
             f"{m.summary()}")
     data = {"definition": d.spec(), "member": m.member, "method": m.method, "row_cone_decides": decides,
             "membership": m}
-    return Outcome(text, data, EXIT_YES if m.member else EXIT_NO)
+    repair_text, repair_data = repair_report(d, mech, args)
+    return Outcome(text + repair_text, {**data, **repair_data}, EXIT_YES if m.member else EXIT_NO)
 
 
 # ---------------------------------------------------------------------------------------------------------- rowcone

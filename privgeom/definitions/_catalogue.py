@@ -511,7 +511,7 @@ def _frapp_spec(params: dict[str, str]) -> PrivacyDefinition:
 
 
 def _krr_spec(params: dict[str, str]) -> PrivacyDefinition:
-    from ._dp import dp_ratio
+    from ._dp import dp_level
 
     n = spec_int(params, "n", "krr")
     exact = spec_bool(params, "exact", "krr")
@@ -519,7 +519,7 @@ def _krr_spec(params: dict[str, str]) -> PrivacyDefinition:
     if len(given) != 1:
         raise FormatError(f"krr needs exactly one of exp_eps=, eps=, p=; got {sorted(given) or 'none'}")
     if "eps" in given:
-        ratio, _ = dp_ratio(eps=given["eps"], exact=exact, owner="krr")
+        ratio = dp_level(eps=given["eps"], exact=exact, owner="krr").exp_eps
         return KaryRRDefinition(n, exp_eps=ratio, exact=exact)
     return KaryRRDefinition(n, exp_eps=given.get("exp_eps"), p=given.get("p"), exact=exact)
 

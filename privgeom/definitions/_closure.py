@@ -8,7 +8,12 @@ column-stochastic and ``λ`` a probability vector. Absorbing ``λ_j`` into ``B_j
 
 privgeom solves the ℓ1-relaxation ``min ‖Σ_j B_j M_j − M'‖_1`` (always feasible) with HiGHS. Its optimum ``r*``
 is the ℓ1 distance from ``M'`` to the closure; its dual values give a separating functional ``W`` with
-``|W| ≤ 1``. A *yes* returns the witness ``(A_j, λ_j)``; a *no* returns :class:`SeparatingCertificate` ``W``: every
+``|W| ≤ 1``. By default the LP is first *reduced by the row space* of the mechanisms (``_closure_model.py``: only
+``rank`` equations per output, rescaled to the identity on a basis, so an invertible mechanism costs ``n_out·N``
+instead of ``n_out·N²`` coefficients; a row of ``M'`` outside the row space is answered by a span certificate),
+assembled sparse once per definition and output count, and re-solved from the previous basis for later queries.
+``reduce=False`` keeps the unreduced LP reachable; it is also the fallback whenever the reduced LP's answer does not
+verify. A *yes* returns the witness ``(A_j, λ_j)``; a *no* returns :class:`SeparatingCertificate` ``W``: every
 ``N`` in the closure has ``⟨W, N⟩ ≥ β := min_j Σ_ω min_o (W M_jᵀ)[o, ω]`` while ``⟨W, M'⟩ < β``.
 
 Both are re-verified before they are returned. Exact mode rationalises the float solution (rounding, then an exact
@@ -193,7 +198,7 @@ class _ClosureLP:
     def check_full_size(self) -> None:
         """Refuse the unreduced LP (all ``N`` equations per output) before it is built."""
         check_lp_size(self.n_eq, self.n_core + 2 * self.n_out * self.N, self.nnz_full, what=self.what,
-                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of contains()/closure_lp_membership")
+                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
 
     @cached_property
     def _triplets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -257,7 +262,7 @@ class _ClosureLP:
         nW = n_out * N
         nz = sum(self.r)
         check_lp_size(n_out * nz + self.m, nW + nz + 1, self.nnz_full, what=f"{self.what} (separation LP)",
-                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of contains()/closure_lp_membership")
+                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
         rows, cols, vals = [], [], []
         o = np.arange(n_out)
         row = 0
@@ -372,6 +377,9 @@ def _certificate(lp: _ClosureLP, W_float: np.ndarray, *, exact: bool, atol: floa
     return None
 
 
+#: How many assembled models (one per output count and variant) a definition keeps.
+_CACHED_MODELS = 4
+
 #: A row of ``M'`` farther than this (max-abs) from the mechanisms' row space is tested for a span certificate.
 _SPAN_TOL = 1e-9
 
@@ -386,6 +394,8 @@ def _closure_model(cache: MutableMapping[Any, ClosureModel] | None, lp: _Closure
         model = ClosureModel([_as_float(np.asarray(M)) for M in lp.mats], lp.n_out, reduce=reduce,
                              max_nonzeros=lp.max_nonzeros, what=f"{lp.what} closure LP")
         if cache is not None:
+            while len(cache) >= _CACHED_MODELS:  # keep the most recent few (each holds a HiGHS instance)
+                del cache[next(iter(cache))]
             cache[key] = model
     return model
 

@@ -111,7 +111,7 @@ class ClosureModel:
         self.m = len(mats)
         Rt = sum(self.r)
         nnz_g = sum(int(np.count_nonzero(M)) for M in mats)
-        hint = "the max_nonzeros= keyword of contains()/closure_lp_membership"
+        hint = "the max_nonzeros= keyword of FiniteDefinition.closure_lp()"
         # refuse before any work: the unreduced model exactly, the reduced one by its unavoidable part (column
         # sums, λ, one equation per output); its exact size is checked again after the rank, before assembling
         full = closure_lp_nonzeros(nnz_g, self.n_out, Rt, self.N, self.m)
@@ -122,6 +122,7 @@ class ClosureModel:
         self.nb = self.n_out * Rt
         G = np.vstack(mats)
         self.reduced = bool(reduce)
+        self.basis_rows: np.ndarray | None = None
         if reduce:
             check_dense_size(Rt, self.N, exact=False, what=f"{what}: the stacked mechanisms ({Rt} x {self.N})")
             J, I = _row_space(G)
@@ -146,13 +147,14 @@ class ClosureModel:
                 self.P = np.zeros((rho, self.N))
                 self.P[np.arange(rho), I] = 1.0
             self.rank = rho
-            self.basis_rows = G[J]  # Ŷ = (T Pᵀ) G[J]: the part of T in the row space
+            # orthonormal basis of the row space: T − T Q Qᵀ is orthogonal to every row of every M_j, so
+            # W = −(T − T Q Qᵀ) has W M_jᵀ = 0 and ⟨W, T⟩ = −‖T − T Q Qᵀ‖² < 0 (a separating functional)
+            self.basis_rows = np.linalg.qr(G[J].T)[0].T if rho else np.zeros((0, self.N))
         else:
             self.R = G.T
             self.P = np.eye(self.N)
             self.rank = self.N
             self.J = self.I = np.arange(0)
-            self.basis_rows = None
         nnz_r = int(np.count_nonzero(self.R))
         rho = self.rank
         self.n_top = self.n_out * rho
@@ -201,10 +203,14 @@ class ClosureModel:
         return A.tocsc()
 
     def span_residual(self, T: np.ndarray) -> np.ndarray:
-        """``T − Ŷ`` where ``Ŷ`` is the part of each row of ``T`` in the mechanisms' row space (zero when unreduced)."""
+        """``T − T Q Qᵀ``: the parts of the rows of ``T`` orthogonal to the mechanisms' row space (zero when unreduced).
+
+        ``R b = P y`` is equivalent to ``Gᵀ b = y`` only for ``y`` in the row space, so a non-zero residual must
+        be settled (a certificate, or the unreduced LP) before the reduced LP is trusted.
+        """
         if self.basis_rows is None:
             return np.zeros_like(T)
-        return T - (T @ self.P.T) @ self.basis_rows
+        return T - (T @ self.basis_rows.T) @ self.basis_rows
 
     def solve(self, T: np.ndarray, solver: str = DEFAULT_SOLVER) -> tuple[LPResult, np.ndarray | None]:
         """Solve for the target ``T`` (``n_out x N`` floats): the HiGHS result and the functional ``W = −Y P``."""

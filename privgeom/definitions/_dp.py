@@ -16,80 +16,56 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Sequence
 
 import networkx as nx
 import numpy as np
 
+from .._domain import Domain, resolve_graph
 from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly
-from ..graphs import complete_graph, edge_index_pairs, hamming_graph, neighbour_graph, path_graph
+from .._level import PrivacyLevel
+from .._numeric import ATOL, LogRational, Scalar, fraction_str, readonly
+from ..graphs import complete_graph, edge_index_pairs, hamming_graph, path_graph
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
 from ._rows import as_vector, format_inequality, generic_row_membership
 
-__all__ = ["DifferentialPrivacy", "dp_ratio", "standard_graph_spec", "SPEC_UNSAFE"]
+__all__ = ["DifferentialPrivacy", "dp_level", "dp_ratio", "standard_graph_spec", "SPEC_UNSAFE"]
 
 #: Characters that cannot appear in dataset labels written into a ``graph=edges`` spec.
 SPEC_UNSAFE = set(",;~=:[]{}\"' ")
 
-_LN = re.compile(r"^\s*ln\s*\(\s*(.+?)\s*\)\s*$")
+
+def dp_level(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None, owner: str = "DP") -> PrivacyLevel:
+    """:meth:`PrivacyLevel.parse` with the convention of the DP definitions that ``ε = 0`` is exact even when
+    given as the float ``0.0`` (``e^0 = 1`` is rational whatever the spelling).
+
+    Examples
+    --------
+    >>> dp_level(eps=0.0).exp_eps, dp_level(exp_eps="3/2").eps
+    (Fraction(1, 1), LogRational(ratio=Fraction(3, 2)))
+    """
+    if exp_eps is None and isinstance(eps, float) and eps == 0.0 and exact is not False:
+        return replace(PrivacyLevel.parse(eps=0, exact=exact, owner=owner), shown=eps)
+    return PrivacyLevel.parse(eps, exp_eps, exact=exact, owner=owner)
 
 
 def dp_ratio(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None, owner: str = "DP") -> tuple[Scalar, Any]:
-    """Validate the privacy parameter; return ``(e^ε, how it was given)``.
-
-    ``e^ε`` is a Fraction (exact) for rational ``exp_eps``, ``LogRational``/``"ln(r)"`` ``eps`` or ``eps = 0``,
-    and a float ``exp(eps)`` otherwise. ``exact=False`` forces a float; ``exact=True`` refuses an irrational ratio.
-
-    Raises
-    ------
-    InvalidParameterError
-        Both or neither given, ``eps < 0``, ``exp_eps < 1``, overflow, or ``exact=True`` with irrational ``e^ε``.
+    """Deprecated: use :func:`dp_level` / :meth:`privgeom.PrivacyLevel.parse`. Returns ``(e^ε, how it was given)``.
 
     Examples
     --------
     >>> dp_ratio(exp_eps="3")[0], dp_ratio(eps="ln(3/2)")[0], dp_ratio(eps=0)[0], round(dp_ratio(eps=1.0)[0], 6)
     (Fraction(3, 1), Fraction(3, 2), Fraction(1, 1), 2.718282)
     """
-    if (eps is None) == (exp_eps is None):
-        raise InvalidParameterError(f"{owner}: give exactly one of eps= and exp_eps= (got eps={eps!r}, exp_eps={exp_eps!r})")
-    ratio: Scalar
-    given: Any
-    if exp_eps is not None:
-        ratio = parse_scalar(exp_eps, name="exp_eps")
-        if ratio < 1:
-            raise InvalidParameterError(f"{owner}: exp_eps = e^eps must be >= 1, got exp_eps = {fraction_str(ratio)}")
-        given = ("exp_eps", ratio)
-    else:
-        if isinstance(eps, str) and _LN.match(eps):
-            inner = _LN.match(eps).group(1)  # type: ignore[union-attr]
-            eps = LogRational(parse_scalar(inner, name="the ratio inside ln()", exact=True))  # type: ignore[arg-type]
-        if isinstance(eps, LogRational):
-            if eps.ratio < 1:
-                raise InvalidParameterError(f"{owner}: eps must be >= 0, got eps = {eps}")
-            ratio, given = eps.ratio, ("eps", eps)
-        else:
-            shown = eps.strip() if isinstance(eps, str) else eps
-            e = parse_scalar(eps, name="eps")
-            if e < 0:
-                raise InvalidParameterError(f"{owner}: eps must be >= 0, got eps = {fraction_str(e)}")
-            if e == 0:
-                ratio, given = Fraction(1), ("eps", shown)
-            else:
-                try:
-                    ratio = math.exp(float(e))
-                except OverflowError:
-                    ratio = math.inf
-                if not math.isfinite(ratio):
-                    raise InvalidParameterError(f"{owner}: eps = {fraction_str(e)} is too large (e^eps overflows)")
-                given = ("eps", shown)
-    if exact is True and not isinstance(ratio, Fraction):
-        raise InvalidParameterError(f"{owner}: e^eps = {ratio!r} is irrational; give exp_eps= or eps='ln(r)' for exact mode")
-    if exact is False and isinstance(ratio, Fraction):
-        ratio = float(ratio)
-    return ratio, given
+    level = dp_level(eps, exp_eps, exact=exact, owner=owner)
+    return level.exp_eps, _given(level)
+
+
+def _given(level: PrivacyLevel) -> tuple[str, Any]:
+    return ("exp_eps", level.exp_eps) if level.given == "exp_eps" else ("eps", level.shown)
 
 
 def standard_graph_spec(graph: nx.Graph) -> str | None:
@@ -120,13 +96,16 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     Parameters
     ----------
-    graph : networkx.Graph or iterable of label pairs
-        Nodes are dataset labels. With an edge list and no ``inputs``, datasets are ordered by first appearance.
+    graph : str, Domain, networkx.Graph or iterable of label pairs
+        The neighbour relation, resolved by :func:`privgeom.resolve_graph`: a relation name (``"hamming"``,
+        ``"path"``, ``"complete"``, …; needs ``inputs``), a :class:`~privgeom.Domain` (its datasets and default
+        relation), or a graph / edge list whose nodes are dataset labels. With an edge list and no ``inputs``,
+        datasets are ordered by first appearance.
     eps : float, LogRational, "ln(r)" or 0, optional
         The privacy parameter ε ≥ 0.
     exp_eps : rational or float ≥ 1, optional
         ``e^ε`` directly (give exactly one of ``eps`` and ``exp_eps``).
-    inputs : sequence of str, optional
+    inputs : Domain or sequence of str, optional
         Dataset labels and their order (default: the graph's node order).
     exact : bool, optional
         Force float (False) or insist on exact mode (True).
@@ -134,7 +113,7 @@ class DifferentialPrivacy(PrivacyDefinition):
     Raises
     ------
     InvalidParameterError
-        Bad ``eps``/``exp_eps`` (see :func:`dp_ratio`).
+        Bad ``eps``/``exp_eps`` (see :meth:`privgeom.PrivacyLevel.parse`), or a relation name that does not apply.
     DomainMismatchError
         Graph nodes that are not among ``inputs``.
 
@@ -160,9 +139,23 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     membership_methods = ("dp-row-inequalities", "row-cone")
 
-    def __init__(self, graph: Any, eps: Any = None, exp_eps: Any = None, *, inputs: Sequence[Any] | None = None,
+    def __init__(self, graph: Any, eps: Any = None, exp_eps: Any = None, *, inputs: Sequence[Any] | Domain | None = None,
                  exact: bool | None = None) -> None:
-        self._ratio, self._given = dp_ratio(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
+        self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
+        self._ratio, self._given = self._level.exp_eps, _given(self._level)
+        if isinstance(graph, Domain):
+            if inputs is not None and Domain.coerce(inputs).labels != graph.labels:
+                resolve_graph(graph, inputs)  # raises the mismatch
+            inputs, graph = graph.labels, graph.relation(graph.default_relation)
+        elif isinstance(graph, str):
+            if inputs is None:
+                raise InvalidParameterError(
+                    f"DifferentialPrivacy: the relation name {graph!r} needs the datasets: pass inputs= (a Domain or "
+                    f"labels), or a Domain such as Domain.bits(k) instead of the name"
+                )
+            graph = resolve_graph(graph, inputs)
+        if isinstance(inputs, Domain):
+            inputs = inputs.labels
         if inputs is None:
             if isinstance(graph, nx.Graph):
                 inputs = [str(v) for v in graph.nodes]
@@ -181,7 +174,7 @@ class DifferentialPrivacy(PrivacyDefinition):
             raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
         if len(set(labels)) != len(labels):
             raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
-        G = neighbour_graph(graph, labels)
+        G = resolve_graph(graph, labels)
         if isinstance(graph, nx.Graph) and graph.graph.get("name"):
             G.name = graph.name
         self._graph = G
@@ -225,6 +218,11 @@ class DifferentialPrivacy(PrivacyDefinition):
         if isinstance(self._ratio, Fraction):
             return LogRational(self._ratio)
         return math.log(self._ratio)
+
+    @property
+    def level(self) -> PrivacyLevel:
+        """The privacy level as a :class:`~privgeom.PrivacyLevel`."""
+        return self._level
 
     @property
     def graph(self) -> nx.Graph:
@@ -333,18 +331,17 @@ class DifferentialPrivacy(PrivacyDefinition):
             return A[keep]
 
         def rays() -> Any:
-            if nx.is_connected(graph):
-                from ._catalogue import dp_cone_rays
+            from ._catalogue import dp_cone_rays
 
-                return dp_cone_rays(graph, ratio)
-            raise InvalidInputError(f"{self.name}: the extreme rays of a DP cone on a disconnected graph are not "
-                                    "enumerated (each component contributes its own rays); ask per component")
+            return dp_cone_rays(graph, ratio)
 
         structure = ConeStructure(
             "difference",
             f"one facet x_i ≤ e^ε x_j per directed edge ({len(self._I)}), e^ε = {fraction_str(ratio)}"
             + (f", and x_i ≥ 0 for {len(isolated)} isolated datasets" if isolated else ""),
-            n_facets=n_facets, dim=n, pointed=True, facets=facets, rays=rays, contains=self._cone_contains,
+            n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
+            # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
+            rays=rays if n > 1 and nx.is_connected(graph) else None,
             pair_bounds=self.pair_bounds,
             difference=DifferenceData(self._I, self._J, (ratio,) * len(self._I), isolated),
         )

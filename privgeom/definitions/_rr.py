@@ -273,8 +273,30 @@ class RandomizedResponse(PrivacyDefinition):
             facets=self.facets, rays=lambda: self.mechanism.matrix, contains=self._cone_contains,
             pair_bounds=self.pair_bounds, facet=lambda i: self.facet(i),
             extra={"k": k, "p": self._p, "facet_action": "dataset", "symmetry": self._symmetry},
+            canonical_facets=self._canonical_facets if self._exact else None,
         )
         return Cone.from_structure(structure, labels=self.inputs, exact=self._exact)
+
+    def _canonical_facets(self) -> np.ndarray:
+        """All facets in the canonical form of a Cone, built as one integer Kronecker power (no per-row work).
+
+        Row ``s`` of ``⊗^k [[a−b, a], [a, a−b]]`` (``p = a/b``; bit 1 first) is ``b^k`` times the facet of ``s``;
+        ``gcd(a, a−b) = 1`` makes it primitive, and the rows are sorted in decreasing lexicographic order.
+        """
+        n, k = self.n, self._k
+        check_dense_size(n, n, exact=True, what=f"the facet matrix of {self.name}")
+        a, b = self._a, self._b
+        big = max(a, b - a) ** k >= INT64_SAFE
+        K = np.array([[1]], dtype=object if big else np.int64)
+        B = np.array([[a - b, a], [a, a - b]], dtype=K.dtype)
+        for _ in range(k):
+            K = np.kron(K, B)
+        order = np.lexsort(K.T[::-1])[::-1]
+        K = K[order]
+        out = np.empty(K.shape, dtype=object)
+        flat = out.reshape(-1)
+        flat[:] = [Fraction(int(v)) for v in K.reshape(-1).tolist()]
+        return out
 
     def _symmetry(self) -> Any:
         from ..geometry._symmetry import automorphisms

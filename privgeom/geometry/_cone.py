@@ -338,6 +338,9 @@ class Cone:
         dim = self.ambient_dim
         what = "the facets" if kind == "H" else "the extreme rays"
         check_rows_size(count, dim, exact=self._exact, what=f"{what} of this {st.kind} cone in R^{dim}")
+        if kind == "H" and self._exact and st.canonical_facets is not None:
+            rows = np.asarray(st.canonical_facets())
+            return readonly(rows), readonly(empty(dim, True))
         rows = np.array(source(), dtype=object if self._exact else float).reshape(-1, dim)
         if self._exact and not all(isinstance(v, Fraction) for v in rows.ravel()):
             rows = np.vectorize(Fraction, otypes=[object])(rows) if rows.size else rows

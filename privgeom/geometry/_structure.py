@@ -78,6 +78,12 @@ class ConeStructure:
         One facet row by index (in the order of ``facets()``), without building the others.
     difference : DifferenceData or None
         The ratio constraints when the cone is cut out by them.
+    extra : dict
+        Anything else known (``"symmetry"``: a callable returning the symmetry group; ``"facet_action":
+        "dataset"``: facet ``i`` maps to facet ``p[i]`` under every automorphism ``p``).
+    canonical_facets : callable or None
+        The facets already in the canonical form of :class:`~privgeom.geometry.Cone` (primitive, sorted; exact
+        mode only): used as they are, no normalisation at all.
     """
 
     kind: str
@@ -93,6 +99,7 @@ class ConeStructure:
     facet: Callable[[int], Any] | None = field(default=None, repr=False)
     difference: DifferenceData | None = field(default=None, repr=False)
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
+    canonical_facets: Callable[[], Any] | None = field(default=None, repr=False)
 
 
 def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> None:
