@@ -42,6 +42,7 @@ from .analyses import (
     check_guarantee,
     check_product_prior,
     compare,
+    describe_row_cone,
     delta,
     delta_curve,
     epsilon,
@@ -112,6 +113,9 @@ __all__ = [
     # display
     "to_html",
     "to_latex",
+    # parametric row cones (sympy, imported on first use)
+    "symbolic_row_cone",
+    "SymbolicRowCone",
     # mechanisms
     "Mechanism",
     "mixture",
@@ -154,6 +158,7 @@ __all__ = [
     "mixing_threshold",
     # analyses
     "Guarantee",
+    "describe_row_cone",
     "semantics",
     "check_guarantee",
     "check_product_prior",
@@ -176,3 +181,12 @@ __all__ = [
     "kov_regimes",
     "mutual_information",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The symbolic route needs sympy (0.5 s to import): load it on first use only.
+    if name in ("symbolic_row_cone", "SymbolicRowCone"):
+        from .analyses import _symbolic
+
+        return getattr(_symbolic, name)
+    raise AttributeError(f"module 'privgeom' has no attribute {name!r}")

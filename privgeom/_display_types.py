@@ -214,3 +214,42 @@ def _eps_html(r: Any) -> str:
 
 _html.register(EpsilonResult)(_eps_html)
 _html.register(DeltaResult)(_eps_html)
+
+
+# ------------------------------------------------------------------------------------------------------ LaTeX of answers
+def _spec_tex(spec: str) -> str:
+    return "\\texttt{" + "".join({"_": r"\_", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "#": r"\#"}.get(ch, ch)
+                                 for ch in spec) + "}"
+
+
+_REL = {"equal": "=", "subset": "\\subsetneq", "superset": "\\supsetneq", "incomparable": "\\not\\subseteq",
+        "undecided": "\\;?\\;"}
+
+
+@_latex.register(Comparison)
+def _comparison_latex(c: Comparison) -> str:
+    """The relation of the closures, and for a strict inclusion the facet of the stronger definition that a row of
+    the weaker one violates (its guarantee is what the weaker definition gives up)."""
+    a, b = f"\\operatorname{{closure}}({_spec_tex(c.a)})", f"\\operatorname{{closure}}({_spec_tex(c.b)})"
+    if c.relation == "incomparable":
+        rel = f"{a} \\not\\subseteq {b} \\text{{ and }} {b} \\not\\subseteq {a}"
+    else:
+        rel = f"{a} {_REL.get(c.relation, '?')} {b}"
+    lines = [f"\\[ {rel} \\]"]
+    for inc in (c.a_in_b, c.b_in_a):
+        w = inc.witness
+        if w is not None and w.guarantee is not None and w.row is not None:
+            g = w.guarantee
+            lines.append(f"% a row of closure({inc.smaller}) violates this facet of rowcone({inc.larger}):")
+            lines.append(f"\\[ {latex_inequality(g.coefficients, g.labels, align=False)} \\]")
+            lines.append(f"% violating row x = ({', '.join(fmt(v) for v in w.row)}) over ({', '.join(g.labels)})")
+    return "\n".join(lines)
+
+
+@_latex.register(Relaxation)
+def _relaxation_latex(r: Relaxation) -> str:
+    eps = getattr(r, "eps", None) or getattr(r, "epsilon", None)
+    head = f"% relaxation: {r.text}"
+    if r.recognised == "dp" and eps is not None:
+        head += f"\n% recognised as epsilon-DP with \\varepsilon = {latex_number(eps)}"
+    return head + "\n" + _cone_latex(r.cone)

@@ -23,10 +23,11 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from ._errors import FormatError, InvalidParameterError
+from ._errors import FormatError, InvalidParameterError, SizeLimitError
 
 __all__ = [
     "MAX_JSON_DEPTH",
+    "MAX_FILE_BYTES",
     "json_depth",
     "parse_json",
     "read_text",
@@ -36,12 +37,17 @@ __all__ = [
     "write_text",
     "figure_formats",
     "save_figure",
+    "prepare_output_dir",
 ]
 
 #: Deepest nesting of arrays/objects accepted in a JSON document. privgeom's formats nest at most 4 levels (a
 #: list of mechanisms → mechanism → matrix → row); 100 leaves room for any hand-written file while staying far
 #: below Python's recursion limit (deeper documents would make ``repr`` or any recursive walk fail).
 MAX_JSON_DEPTH = 100
+
+#: Largest input file read (bytes): 128 MiB holds a dense exact mechanism of about ten million entries, far more than
+#: any analysis handles, while an endless device (``/dev/zero``) or a wrong file is refused after one bounded read.
+MAX_FILE_BYTES = 128 * 2**20
 
 
 def json_depth(data: Any, limit: int = MAX_JSON_DEPTH) -> int:
@@ -89,7 +95,7 @@ def parse_json(text: str | bytes | bytearray, *, what: str, where: str = "") -> 
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise FormatError(f"malformed {what} JSON{at}: {err}") from None
+        raise FormatError(f"malformed {what} JSON{at}, not valid JSON: {err}") from None
     except RecursionError:
         raise deep from None
     except ValueError as err:  # e.g. "Exceeds the limit (4300 digits) for integer string conversion"
@@ -100,14 +106,24 @@ def parse_json(text: str | bytes | bytearray, *, what: str, where: str = "") -> 
     return data
 
 
-def read_text(path: str | Path, *, what: str, kind: str = "text") -> str:
-    """The UTF-8 text of a file; a missing/unreadable file or a non-UTF-8 one is a FormatError naming the path."""
+def read_text(path: str | Path, *, what: str, kind: str = "text", limit: int | None = None) -> str:
+    """The UTF-8 text of a file, refused beyond ``limit`` bytes (default :data:`MAX_FILE_BYTES`).
+
+    A missing/unreadable file or a non-UTF-8 one is a FormatError naming the path; a larger file (or an endless
+    device such as ``/dev/zero``) a SizeLimitError, raised after reading at most ``limit + 1`` bytes.
+    """
+    cap = MAX_FILE_BYTES if limit is None else int(limit)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            raw = fh.read(cap + 1)
     except IsADirectoryError:
         raise FormatError(f"cannot read {what} file {str(path)!r}: it is a directory") from None
     except OSError as err:
         raise FormatError(f"cannot read {what} file {str(path)!r}: {err.strerror or err}") from None
+    if len(raw) > cap:
+        raise SizeLimitError(f"{what} file {str(path)!r} is larger than {cap} bytes, more than privgeom reads")
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise FormatError(f"{what} file {str(path)!r} is not UTF-8 {kind}: {err.reason} at byte {err.start}") from None
 
@@ -197,4 +213,28 @@ def save_figure(fig: Any, path: str | Path, **kwargs: Any) -> Path:
         fig.savefig(p, **kwargs)
     except OSError as err:
         raise InvalidParameterError(f"cannot write the figure {str(path)!r}: {err.strerror or err}") from None
+    return p
+
+
+def prepare_output_dir(path: str | Path, *, what: str) -> Path:
+    """Create the output directory ``path`` (and its parents) if needed; failure is an InvalidParameterError naming it.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> prepare_output_dir(os.path.join(d, "a", "b"), what="--out").is_dir()
+    True
+    """
+    p = Path(path)
+    if str(path) == "":
+        raise InvalidParameterError(f"{what}: an empty directory name")
+    if p.exists() and not p.is_dir():
+        raise InvalidParameterError(f"{what} {str(path)!r} is a file, not a directory")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InvalidParameterError(f"{what} {str(path)!r}: cannot create the directory ({err.strerror or err})") from None
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise InvalidParameterError(f"{what} {str(path)!r}: permission denied")
     return p

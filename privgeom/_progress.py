@@ -31,12 +31,12 @@ from typing import Any, Iterable, Iterator, TextIO, TypeVar
 
 from tqdm import tqdm
 
-__all__ = ["Progress", "track", "quiet", "is_quiet", "drawn"]
+__all__ = ["Progress", "track", "quiet", "is_quiet", "drawn", "abandon"]
 
 T = TypeVar("T")
 
 _QUIET = [False]
-_OPEN: set[int] = set()
+_OPEN: dict[int, "Progress"] = {}
 
 
 @contextmanager
@@ -58,6 +58,12 @@ def is_quiet() -> bool:
 def drawn() -> bool:
     """True while a visible bar is open (the CLI then starts its Ctrl-C message on a new line)."""
     return bool(_OPEN)
+
+
+def abandon() -> None:
+    """Erase and close every open bar (the CLI calls this on Ctrl-C, before its one-line message)."""
+    for bar in list(_OPEN.values()):
+        bar.close(erase=True)
 
 
 def _wanted(enabled: bool | None, stream: TextIO) -> bool:
@@ -98,7 +104,7 @@ class Progress:
         if self.enabled:
             self._bar = tqdm(total=self.total, desc=label or None, file=self.stream, delay=delay, leave=True,
                              dynamic_ncols=True, mininterval=0.2)
-            _OPEN.add(id(self))
+            _OPEN[id(self)] = self
 
     def update(self, k: int = 1, note: str = "") -> None:
         """Advance by ``k`` steps; ``note`` is shown after the bar."""
@@ -108,12 +114,14 @@ class Progress:
                 self._bar.set_postfix_str(note[:40], refresh=False)
             self._bar.update(k)
 
-    def close(self) -> None:
-        """Finish the bar (prints nothing if it never appeared)."""
+    def close(self, erase: bool = False) -> None:
+        """Finish the bar (prints nothing if it never appeared; ``erase=True`` also wipes its line)."""
         if self._bar is not None:
+            if erase:
+                self._bar.leave = False
             self._bar.close()
             self._bar = None
-            _OPEN.discard(id(self))
+            _OPEN.pop(id(self), None)
 
     def __enter__(self) -> "Progress":
         return self

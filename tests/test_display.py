@@ -183,3 +183,28 @@ def test_generic_result_falls_back_to_field_table():
     b = PairBound(("11", "10"), Fraction(3), Fraction(3))
     p = parse(to_html(b))
     assert "PairBound" in "".join(p.text) and ["pair", "11, 10"] in p.tables[0]
+
+
+# ------------------------------------------------------------------------------------------------------ notebook
+def test_example_notebook_runs_and_displays_html(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "notebook_display.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    htmls = [out["data"]["text/html"] for cell in nb.cells if cell.cell_type == "code"
+             for out in cell.get("outputs", []) if "text/html" in out.get("data", {})]
+    kinds = {cls for h in htmls for cls in ("Mechanism", "Cone", "Membership", "Guarantee", "Relaxation",
+                                             "EpsilonResult", "DeltaResult", "Comparison", "SymbolicRowCone")
+             if f'class="privgeom-{cls}"' in h}
+    assert kinds == {"Mechanism", "Cone", "Membership", "Guarantee", "Relaxation", "EpsilonResult", "DeltaResult",
+                     "Comparison", "SymbolicRowCone"}
+    cone_html = next(h for h in htmls if 'class="privgeom-Cone"' in h and "facets a·x" in h)
+    assert parse(cone_html).tables[1][1][1:5] == [str(v) for v in RR2.row_cone().facets[0]]
+    printed = "".join(out.get("text", "") for cell in nb.cells if cell.cell_type == "code"
+                      for out in cell.get("outputs", []) if out.get("output_type") == "stream")
+    assert EXAMPLE_4_4 in printed

@@ -12,40 +12,64 @@ Exit codes (the main program adds ``--json`` and maps errors to 2):
 ``privgeom optimal``
     0 (the optimum is always found; the text says whether its certificate was verified exactly or in float).
 
-Neighbour graphs (``--graph``) are built on the mechanism's inputs: ``hamming`` (labels of equal length that differ
-in exactly one position), ``complete`` (every pair), ``path`` (consecutive inputs in the file's order) or
-``edges:a-b,c-d`` (``a:b`` also accepted, for labels containing ``-``).
+Neighbour relations (``--graph``) are resolved on the mechanism's inputs by :func:`privgeom.resolve_graph`:
+``hamming`` (the default; inputs must be bit strings of one length, pairs differing in one bit — on other inputs it
+is refused with the list of valid relations, never replaced), ``complete`` (every pair), ``path`` (consecutive
+inputs in the file's order) or ``edges:a-b,c-d`` (``a:b`` also accepted, for labels containing ``-``). Scans costing
+more than ``--max-work`` are refused before computing.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
+from .._domain import RELATIONS, resolve_graph
 from .._errors import FormatError, InvalidParameterError, PrivgeomError
 from .._io import check_figure_path, check_output_path, load_json
-from .._numeric import LogRational, fraction_str, parse_scalar
+from .._level import PrivacyLevel
+from .._numeric import fraction_str, parse_int, parse_scalar
 from ..analyses._compare import compare
 from ..analyses._optimal import optimal_mechanism
-from ..analyses._profile import delta, epsilon
+from ..analyses._profile import MAX_PROFILE_WORK, delta, epsilon
 from ..analyses._profile_curve import delta_curve
 from ..definitions import parse_definition
-from ..graphs import complete_graph, neighbour_graph
 from ..mechanisms import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 
-__all__ = ["graph_from_option", "eps_from_option"]
+__all__ = ["graph_from_option", "relation_from_option", "eps_from_option"]
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-def graph_from_option(value: str, inputs: tuple[str, ...]) -> nx.Graph:
-    """Build the ``--graph`` neighbour relation on ``inputs`` (see the module docstring).
+def relation_from_option(value: str) -> Any:
+    """The ``--graph`` value as :func:`privgeom.resolve_graph` takes it: a relation name, or an edge list.
+
+    Examples
+    --------
+    >>> relation_from_option(" hamming "), relation_from_option("edges:a-b,c:d")
+    ('hamming', [('a', 'b'), ('c', 'd')])
+    """
+    v = value.strip()
+    if not v.startswith("edges:"):
+        return v
+    pairs = []
+    for part in v[len("edges:"):].split(","):
+        part = part.strip()
+        sep = ":" if ":" in part else "-"
+        ends = part.split(sep)
+        if len(ends) != 2 or not all(ends):
+            raise FormatError(f"bad edge {part!r} in --graph {value!r}: write edges:a-b,c-d (or a:b)")
+        pairs.append((ends[0], ends[1]))
+    return pairs
+
+
+def graph_from_option(value: str, inputs: Any) -> nx.Graph:
+    """Build the ``--graph`` neighbour relation on ``inputs`` (see the module docstring) via
+    :func:`privgeom.resolve_graph`: a name that does not apply to the inputs is refused, never replaced.
 
     Examples
     --------
@@ -54,59 +78,53 @@ def graph_from_option(value: str, inputs: tuple[str, ...]) -> nx.Graph:
     >>> list(graph_from_option("edges:a-b", ("a", "b", "c")).edges)
     [('a', 'b')]
     """
-    v = value.strip()
-    if v == "complete":
-        return complete_graph(list(inputs))
-    if v == "path":
-        G = nx.Graph(name=f"path({len(inputs)})")
-        G.add_nodes_from(inputs)
-        G.add_edges_from(zip(inputs, inputs[1:]))
-        return G
-    if v == "hamming":
-        if len({len(s) for s in inputs}) != 1:
-            raise FormatError(f"--graph hamming needs dataset labels of equal length, got {list(inputs)[:6]}")
-        G = nx.Graph(name="hamming")
-        G.add_nodes_from(inputs)
-        G.add_edges_from((a, b) for a, b in itertools.combinations(inputs, 2)
-                         if sum(x != y for x, y in zip(a, b)) == 1)
-        return G
-    if v.startswith("edges:"):
-        pairs = []
-        for part in v[len("edges:"):].split(","):
-            part = part.strip()
-            sep = ":" if ":" in part else "-"
-            ends = part.split(sep)
-            if len(ends) != 2 or not all(ends):
-                raise FormatError(f"bad edge {part!r} in --graph {value!r}: write edges:a-b,c-d (or a:b)")
-            pairs.append((ends[0], ends[1]))
-        G = neighbour_graph(pairs, inputs)
+    rel = relation_from_option(value)
+    G = resolve_graph(rel, inputs)
+    if not isinstance(rel, str):
         G.name = "edges"
-        return G
-    raise FormatError(f"unknown --graph {value!r}: use hamming, complete, path or edges:a-b,c-d")
+    return G
 
 
-def eps_from_option(value: str) -> Any:
-    """``"ln(3)"`` → ``LogRational(3)`` (exact); anything else is parsed as a number (``"1"``, ``"0.5"``).
+def eps_from_option(value: str, *, name: str = "--eps") -> PrivacyLevel:
+    """``--eps`` through :meth:`privgeom.PrivacyLevel.parse`: ``"ln(3)"`` is exact, a number is a float level.
 
     Examples
     --------
-    >>> eps_from_option("ln(3)"), eps_from_option("0.5")
-    (LogRational(ratio=Fraction(3, 1)), Fraction(1, 2))
+    >>> eps_from_option("ln(3)").eps, eps_from_option("0.5").exp_eps > 1
+    (LogRational(ratio=Fraction(3, 1)), True)
     """
-    m = re.fullmatch(r"\s*ln\((.+)\)\s*", value)
-    if m:
-        return LogRational(parse_scalar(m.group(1), name="ε ratio", exact=True))  # type: ignore[arg-type]
-    return parse_scalar(value, name="--eps")
+    return PrivacyLevel.parse(eps=value, name=name, allow_infinite=True)
+
+
+def _max_work(value: Any) -> int | None:
+    return None if value is None else parse_int(value, name="--max-work", min=1, allow_str=True)
 
 
 def _mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (Mechanism.to_json format)")
     p.add_argument("--graph", "-g", default="hamming",
-                   help="neighbour graph on the inputs: hamming (default), complete, path or edges:a-b,c-d")
+                   help="neighbour relation on the inputs: hamming (default; bit-string inputs only), complete, path "
+                        "or edges:a-b,c-d")
+    p.add_argument("--max-work", dest="max_work", default=None,
+                   help=f"refuse scans costing more than this (default {MAX_PROFILE_WORK:,}; about outputs × "
+                        "directed edges)")
 
 
-def _load(args: argparse.Namespace) -> tuple[Mechanism, nx.Graph]:
+def _load(args: argparse.Namespace) -> tuple[Mechanism, Any]:
     M = Mechanism.load(args.mechanism)
+    rel = relation_from_option(args.graph)
+    if isinstance(rel, str):
+        try:
+            M.domain.check_relation(rel)  # an inapplicable or unknown name is refused here, listing the valid ones
+        except InvalidParameterError:
+            valid = ", ".join(M.domain.relations) + " or edges:a-b,c-d"
+            if rel.lower() not in RELATIONS:
+                raise FormatError(f"unknown --graph {rel!r}: use {valid}") from None
+            raise InvalidParameterError(
+                f"--graph {rel} does not apply to the inputs of {args.mechanism} ({M.domain.describe()}); "
+                f"valid here: {valid}"
+            ) from None
+        return M, rel
     return M, graph_from_option(args.graph, M.inputs)
 
 
@@ -119,10 +137,10 @@ def _epsilon_args(p: argparse.ArgumentParser) -> None:
          "exit 1 if ε is infinite")(_epsilon_args)
 def _epsilon(args: argparse.Namespace) -> Outcome:
     M, G = _load(args)
-    r = epsilon(M, G)
+    r = epsilon(M, G, max_work=_max_work(args.max_work))
     text = r.summary()
     if r.exact and not r.infinite and r.edge is not None:
-        text += f"\n  e^ε = {fraction_str(r.exp_epsilon)}, ε ≈ {float(r.epsilon):.10g}"
+        text += f"\n  e^ε = {fraction_str(r.exp_epsilon)}, ε ≈ {float(r.eps):.10g}"
     return Outcome(text, r, EXIT_NO if r.infinite else EXIT_YES)
 
 
@@ -154,20 +172,21 @@ def _delta(args: argparse.Namespace) -> Outcome:
             raise InvalidParameterError(f"--max-delta {args.max_delta!r} is outside [0, 1]: δ is a probability")
     M, G = _load(args)
     eps = eps_from_option(args.eps) if args.eps is not None else None
+    work = _max_work(args.max_work)
     data: dict[str, Any] = {}
     lines = []
     point = None
     if eps is not None or args.exp_eps is not None:
-        point = delta(M, G, eps, exp_eps=args.exp_eps)
+        point = delta(M, G, eps, exp_eps=args.exp_eps, max_work=work)
         data["delta"] = point
         lines.append(point.summary())
     if curve_wanted:
         if eps is not None:
-            c = delta_curve(M, G, [eps])
+            c = delta_curve(M, G, [eps], max_work=work)
         elif args.exp_eps is not None:
-            c = delta_curve(M, G, exp_eps_values=[args.exp_eps])
+            c = delta_curve(M, G, exp_eps_values=[args.exp_eps], max_work=work)
         else:
-            c = delta_curve(M, G)
+            c = delta_curve(M, G, max_work=work)
         data["curve"] = c
         lines.append(c.summary())
         if args.plot:

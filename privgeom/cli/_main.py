@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "privgeom.cli._catalogue",
     "privgeom.cli._voting",
     "privgeom.cli._smoothed",
+    "privgeom.cli._paper",  # last: adds --latex/--symbolic/--plot to commands registered above
 )
 
 
@@ -104,7 +105,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()
         except Exception:  # noqa: BLE001 - the reader may be gone; nothing else to do
             pass
-        print("\nprivgeom: interrupted" if _progress.drawn() else "privgeom: interrupted", file=sys.stderr)
+        try:
+            _progress.abandon()
+        except Exception:  # noqa: BLE001 - never let a broken bar hide the interruption
+            pass
+        print("privgeom: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
 
 
@@ -143,7 +148,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_ERROR
     try:
         if json_out:
-            print(json.dumps(to_jsonable(outcome.data), indent=1))
+            stream = getattr(outcome.data, "write_json", None)  # large data written row by row (cli/_render.py)
+            if callable(stream):
+                stream(sys.stdout)
+            else:
+                print(json.dumps(to_jsonable(outcome.data), indent=1))
         else:
             print(outcome.text)
         sys.stdout.flush()

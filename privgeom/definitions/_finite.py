@@ -164,14 +164,9 @@ class FiniteDefinition(PrivacyDefinition):
     @classmethod
     def load(cls, path: str | Path) -> "FiniteDefinition":
         """Read a JSON file holding one mechanism or a list of mechanisms (``Mechanism.to_json`` format)."""
-        from .._errors import FormatError
+        from .._io import read_text
 
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise FormatError(f"cannot read definition file {str(path)!r}: {err.strerror}") from None
-        except UnicodeDecodeError as err:
-            raise FormatError(f"definition file {str(path)!r} is not UTF-8 JSON text: {err.reason} at byte {err.start}") from None
+        text = read_text(path, what="definition", kind="JSON text")
         return cls(_mechanisms_from_json(text, where=str(path)), source=str(path))
 
     # ------------------------------------------------------------------------------------------------ structure

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from .._domain import Domain
 from .._errors import (
     DomainMismatchError,
     FormatError,
@@ -108,12 +109,13 @@ class Mechanism:
         Rows are outputs, columns are inputs (datasets). Entries may be ints, Fractions, rational strings
         (``"3/4"``) or floats.
     inputs, outputs : sequence of str, optional
-        Labels of the columns (datasets) and rows (outputs); default ``d0, d1, …`` and ``o0, o1, …``.
+        Labels of the columns (datasets) and rows (outputs); default ``d0, d1, …`` and ``o0, o1, …``. ``inputs``
+        may be a :class:`~privgeom.Domain`, which then names the datasets and their neighbour relations.
     exact : bool, optional
         ``True``: entries become Fractions (floats are converted bit-exactly, so ``0.1`` will usually fail the
         exact column-sum check — pass ``"1/10"``). ``False``: float64. ``None`` (default): exact when every entry
         is rational (int, Fraction, string), float otherwise.
-    atol : float
+    atol : float in [0, 1)
         Float mode only: tolerance of the non-negativity and column-sum checks. Entries in ``[-atol, 0)`` are
         set to 0.
 
@@ -137,7 +139,8 @@ class Mechanism:
     ('11', '10', '01', '00')
     """
 
-    __slots__ = ("_matrix", "_inputs", "_outputs", "_exact")
+    __slots__ = ("_matrix", "_inputs", "_outputs", "_exact", "_domain")
+    _domain: Domain | None
 
     def __init__(
         self,
@@ -149,7 +152,9 @@ class Mechanism:
         atol: float = ATOL,
     ) -> None:
         _check_atol(atol)
+        domain: Domain | None = None
         if isinstance(matrix, Mechanism):
+            domain = matrix._domain if inputs is None else None
             inputs = matrix.inputs if inputs is None else inputs
             outputs = matrix.outputs if outputs is None else outputs
             exact = matrix.exact if exact is None else exact
@@ -170,6 +175,14 @@ class Mechanism:
             n_out, n_in = len(rows), len(rows[0])
             check_dense_size(n_out, n_in, exact=exact is not False, what="this mechanism")
             flat = [v for row in rows for v in row]
+            kinds = set(map(type, flat))  # one C-speed pass: plain floats (a loaded JSON file) skip the checks below
+            if kinds == {float} and exact is not True:
+                exact = False
+                arr = np.array(flat, dtype=float).reshape(n_out, n_in)
+                if not np.isfinite(arr).all():
+                    bad = np.argwhere(~np.isfinite(arr))[0]
+                    raise InvalidMechanismError(f"matrix entry = {float(arr[bad[0], bad[1]])!r} is not finite")
+                flat = []
             for v in flat:
                 if isinstance(v, (bool, np.bool_)) or not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
                     if isinstance(v, str):
@@ -178,7 +191,9 @@ class Mechanism:
             if exact is None:
                 exact = all(is_exact_scalar(v) for v in flat)
             try:
-                if exact:
+                if not flat:
+                    pass  # the float fast path above built ``arr``
+                elif exact:
                     arr = to_exact_array(rows, name="matrix entry")
                 else:
                     arr = np.array(
@@ -188,8 +203,11 @@ class Mechanism:
                 raise InvalidMechanismError(str(err)) from None
         self._exact = bool(exact)
         self._matrix = readonly(self._validate(arr, atol))
+        if isinstance(inputs, Domain):
+            domain, inputs = inputs, inputs.labels
         self._inputs = _labels(inputs, n_in, "input", "d")
         self._outputs = _labels(outputs, n_out, "output", "o")
+        self._domain = domain
 
     def _validate(self, arr: np.ndarray, atol: float) -> np.ndarray:
         if self._exact:
@@ -230,6 +248,21 @@ class Mechanism:
     def inputs(self) -> tuple[str, ...]:
         """Labels of the datasets (columns)."""
         return self._inputs
+
+    @property
+    def domain(self) -> Domain:
+        """The datasets as a :class:`~privgeom.Domain` (the one given as ``inputs``, else plain labels).
+
+        Examples
+        --------
+        >>> from privgeom import Domain
+        >>> M = Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=Domain.bits(1))
+        >>> M.inputs, M.domain.kind, Mechanism(M.matrix).domain.kind
+        (('1', '0'), 'bits', 'labels')
+        """
+        if self._domain is None:
+            self._domain = Domain.from_labels(self._inputs)
+        return self._domain
 
     @property
     def outputs(self) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ from .._errors import InvalidParameterError
 from .._progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
 from .._numeric import LogRational
 from .._results import Result
-from ._shm import shm_database_delta, shm_smoothed_delta
+from ._shm import _shm_smoothed_delta, shm_database_delta, shm_smoothed_delta
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
 
 __all__ = [
@@ -176,7 +176,7 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
             T = n - int(lost * n)
             laws: dict = {}
             for e in eps:
-                r = shm_smoothed_delta(n, T, e, verts, _laws=laws)
+                r = _shm_smoothed_delta(n, T, e, verts, laws=laws)
                 rows.append({
                     "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": _log10(r.value),
                     "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],
