@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from .. import voting
 from .._errors import InvalidParameterError
+from .._level import PrivacyLevel
 from .._numeric import LogRational, parse_scalar
 from ..voting._accuracy import ACCURACY_METHODS
 from ..voting._common import log_of_ratio
@@ -201,7 +202,8 @@ def _epsilon_args(p: argparse.ArgumentParser) -> None:
     _rule_args(p)
     _rho_args(p)
     p.add_argument("--method", default="auto", choices=("auto", "table", "counts"), help="profiles (table) or vote counts")
-    p.add_argument("--eps", help="exit 0 iff M_rho f is eps-differentially private (ε ≤ eps), 1 otherwise")
+    p.add_argument("--eps", help="exit 0 iff M_rho f is eps-differentially private (ε ≤ eps), 1 otherwise; "
+                   "a number or ln(r) (exact comparison when both are logarithms of rationals)")
 
 
 def _epsilon_run(args: argparse.Namespace) -> Outcome:
@@ -215,8 +217,11 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
         lines.append(str(rem))
     code = EXIT_YES
     if args.eps is not None:
-        target = parse_scalar(args.eps, name="eps")
-        ok = float(res) <= float(target) + 1e-12
+        target = PrivacyLevel.parse(eps=args.eps, name="--eps")
+        if res.exact and target.exact and not res.infinite:  # both logarithms of rationals: decided exactly
+            ok = bool(res.epsilon <= target.eps)
+        else:
+            ok = float(res) <= float(target) + 1e-12
         data["eps"] = str(target)
         data["private"] = ok
         lines.append(f"{'is' if ok else 'is NOT'} {target}-differentially private (one-vote neighbours)")
