@@ -208,8 +208,8 @@ def majority_vote(n: int, rho: Any = 1, *, tie: str = "1", inputs: str = "count"
         return Mechanism(mat, mechs[0].inputs, mechs[0].outputs, exact=r.exact)
     check_dense_size(2, n + 1, exact=r.exact, what=f"majority_vote(n={n}) by vote count")
     # P(f(y) = 1 | c ones) = (1 + T_rho f(c)) / 2 for a ±1 rule (T_rho f(c) = E[f(y)], by the voting count engine)
-    t = sum((noisy_counts(f, r, exact=r.exact) for f in rules), np.zeros(n + 1, dtype=object if r.exact else float))
-    p1 = (t / len(rules) + one) / 2
+    t: Any = sum((noisy_counts(f, r, exact=r.exact) for f in rules), np.zeros(n + 1, dtype=object if r.exact else float))
+    p1: Any = (t / len(rules) + one) / 2
     mat = np.empty((2, n + 1), dtype=object if r.exact else float)
     mat[0] = p1
     mat[1] = one - p1
