@@ -29,6 +29,7 @@ from ._errors import (
 from ._domain import Domain, resolve_graph
 from ._level import PrivacyLevel
 from ._numeric import LogRational
+from ._display import to_html, to_latex
 from .analyses import (
     Comparison,
     DeltaCurve,
@@ -41,6 +42,7 @@ from .analyses import (
     check_guarantee,
     check_product_prior,
     compare,
+    describe_row_cone,
     delta,
     delta_curve,
     epsilon,
@@ -69,8 +71,12 @@ from .definitions import (
     PrivacyDefinition,
     RandomizedResponse,
     parse_definition,
+    Nearest,
+    Repair,
+    MixingThreshold,
+    mixing_threshold,
 )
-from .geometry import Cone, ConeMembership, Containment
+from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
 from .mechanisms import (
     Mechanism,
@@ -104,6 +110,12 @@ __all__ = [
     "PrivacyLevel",
     "Domain",
     "resolve_graph",
+    # display
+    "to_html",
+    "to_latex",
+    # parametric row cones (sympy, imported on first use)
+    "symbolic_row_cone",
+    "SymbolicRowCone",
     # mechanisms
     "Mechanism",
     "mixture",
@@ -121,6 +133,9 @@ __all__ = [
     "Cone",
     "ConeMembership",
     "Containment",
+    "SymmetryGroup",
+    "Orbit",
+    "automorphisms",
     # definitions
     "PrivacyDefinition",
     "Membership",
@@ -137,8 +152,13 @@ __all__ = [
     "GeometricDefinition",
     "FrappDefinition",
     "KaryRRDefinition",
+    "Nearest",
+    "Repair",
+    "MixingThreshold",
+    "mixing_threshold",
     # analyses
     "Guarantee",
+    "describe_row_cone",
     "semantics",
     "check_guarantee",
     "check_product_prior",
@@ -161,3 +181,12 @@ __all__ = [
     "kov_regimes",
     "mutual_information",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The symbolic route needs sympy (0.5 s to import): load it on first use only.
+    if name in ("symbolic_row_cone", "SymbolicRowCone"):
+        from .analyses import _symbolic
+
+        return getattr(_symbolic, name)
+    raise AttributeError(f"module 'privgeom' has no attribute {name!r}")

@@ -30,7 +30,7 @@ Examples
 >>> resolve_graph("hamming", ["0", "1", "2", "3"])
 Traceback (most recent call last):
     ...
-privgeom._errors.InvalidParameterError: relation 'hamming' does not apply to these datasets (labels ['0', '1', '2', '3'] are not bit strings of one length); valid relations: 'path', 'complete', or a networkx graph / list of label pairs
+privgeom._errors.InvalidParameterError: relation 'hamming' does not apply to these datasets (labels ['0', '1', '2', '3'] are not bit strings of equal length); valid relations: 'path', 'complete', or a networkx graph / list of label pairs
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import networkx as nx
 
+from ._numeric import parse_int
 from ._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 
 __all__ = ["Domain", "resolve_graph", "RELATIONS", "MAX_DOMAIN_SIZE", "MAX_GRAPH_EDGES"]
@@ -49,24 +50,17 @@ __all__ = ["Domain", "resolve_graph", "RELATIONS", "MAX_DOMAIN_SIZE", "MAX_GRAPH
 RELATIONS = ("hamming", "replace-one", "add-remove", "path", "complete")
 
 #: Largest number of datasets a :class:`Domain` enumerates (labels are built eagerly).
-MAX_DOMAIN_SIZE = 2**22
+MAX_DOMAIN_SIZE = 2**26
 
 #: Default largest number of edges :meth:`Domain.relation` builds into a networkx graph (a networkx edge costs
 #: about 500 bytes; raise it with ``max_edges=``).
 MAX_GRAPH_EDGES = 500_000
 
-_MAX_BITS = 22
+_MAX_BITS = 26
 
 
 def _int(value: Any, name: str, lo: int) -> int:
-    """Validate one integer parameter (``bool`` refused)."""
-    import numpy as np
-
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InvalidTypeError(f"{name} must be an integer, got {value!r}")
-    if int(value) < lo:
-        raise InvalidParameterError(f"{name} must be >= {lo}, got {value}")
-    return int(value)
+    return parse_int(value, name=name, min=lo)
 
 
 def _values(values: Any, name: str) -> tuple[str, ...]:
@@ -126,7 +120,7 @@ class Domain:
         Record values (databases), categories (histograms), ``("1", "0")`` for bits; empty otherwise.
     points : tuple of tuples of int
         The structure of each dataset: value indices per record (databases), counts per category (histograms),
-        bits as ints (bits), ``(c,)`` for counts; empty for plain labels.
+        ``(c,)`` for counts; empty for bits (the label is the structure) and plain labels.
     up_to : bool
         Databases/histograms of every size ``0..n`` (the ``add-remove`` relation applies).
 
@@ -177,7 +171,7 @@ class Domain:
             raise SizeLimitError(f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {_MAX_BITS})")
         n = 1 << k
         labels = tuple(format(n - 1 - i, f"0{k}b") for i in range(n))
-        return cls("bits", labels, k, ("1", "0"), tuple(tuple(int(c) for c in s) for s in labels))
+        return cls("bits", labels, k, ("1", "0"))
 
     @classmethod
     def counts(cls, n: int) -> "Domain":
@@ -332,7 +326,7 @@ class Domain:
         (12, 1999000)
         """
         N = len(self)
-        name = self._check_relation(relation)
+        name = self.check_relation(relation)
         if name == "complete":
             return N * (N - 1) // 2
         if name == "path" or self.kind == "counts":
@@ -341,7 +335,7 @@ class Domain:
             return N * (self.n or 0) // 2
         return sum(1 for _ in self._edges(name))
 
-    def _edge_bound(self, name: str) -> int:
+    def edge_bound(self, name: str) -> int:
         """An upper bound on the edges of a relation, from the sizes alone."""
         N = len(self)
         if name == "complete":
@@ -377,9 +371,9 @@ class Domain:
         """
         if not isinstance(relation, str):
             return _user_graph(relation, self.labels)
-        name = self._check_relation(relation)
+        name = self.check_relation(relation)
         limit = MAX_GRAPH_EDGES if max_edges is None else max_edges
-        size = self._edge_bound(name)
+        size = self.edge_bound(name)
         if size > limit:
             raise SizeLimitError(
                 f"the {name} relation on {len(self):,} datasets has up to {size:,} edges, more than privgeom builds "
@@ -391,7 +385,8 @@ class Domain:
         return G
 
     # ------------------------------------------------------------------------------------------------ internals
-    def _check_relation(self, relation: str) -> str:
+    def check_relation(self, relation: str) -> str:
+        """The normalised relation name, or the one clear error listing the valid names."""
         name = relation.strip().lower()
         valid = self.relations
         if name in valid:
@@ -399,14 +394,15 @@ class Domain:
         listed = ", ".join(repr(v) for v in valid) + ", or a networkx graph / list of label pairs"
         if name in RELATIONS:
             raise InvalidParameterError(
-                f"relation {relation!r} does not apply to these datasets ({self._describe()}); valid relations: {listed}"
+                f"relation {relation!r} does not apply to these datasets ({self.describe()}); valid relations: {listed}"
             )
         raise InvalidParameterError(f"unknown neighbour relation {relation!r}; valid relations: {listed}")
 
-    def _describe(self) -> str:
+    def describe(self) -> str:
+        """A short description of the datasets for messages."""
         shown = list(self.labels[:6])
         if self.kind == "labels":
-            return f"labels {shown}{' …' if len(self) > 6 else ''} are not bit strings of one length"
+            return f"labels {shown}{' …' if len(self) > 6 else ''} are not bit strings of equal length"
         return f"{self.kind} {shown}{' …' if len(self) > 6 else ''}"
 
     def _graph_name(self, name: str) -> str:
@@ -432,13 +428,11 @@ class Domain:
             return itertools.combinations(L, 2)
         if name == "path" or (name == "replace-one" and self.kind == "counts"):
             return zip(L, L[1:])
-        if name == "hamming" and self.kind == "labels":
+        if self.kind == "bits" or (name == "hamming" and self.kind == "labels"):
             return _one_position_edges(L)
-        # bits / databases: replace one record (one position) by another value
-        if name in ("hamming", "replace-one") and self.kind in ("bits", "databases"):
+        if name in ("hamming", "replace-one") and self.kind == "databases":  # replace one record by another value
             return self._point_edges(lambda p: (
-                p[:j] + (r,) + p[j + 1:] for j in range(len(p)) for r in range(2 if self.kind == "bits" else len(self.values))
-                if r != p[j]
+                p[:j] + (r,) + p[j + 1:] for j in range(len(p)) for r in range(len(self.values)) if r != p[j]
             ))
         if name == "replace-one" and self.kind == "histograms":
             c = len(self.values)

@@ -2,7 +2,8 @@
 
 A level is given either as ``eps = ε`` (a float, ``0``, ``"ln(3)"``, a :class:`~privgeom.LogRational`) or as
 ``exp_eps = e^ε`` (a rational such as ``3`` or ``"5/2"`` for exact work, or a float). ``e^ε`` is exact (a
-``Fraction``) when it is rational: a rational ``exp_eps``, ``eps = ln(r)`` or ``eps = 0``. Any other ``eps`` —
+``Fraction``) when it is rational: a rational ``exp_eps``, ``eps = ln(r)`` or an exact ``eps = 0`` (``0``,
+``"0"``; the float ``0.0`` stays a float, as every float does). Any other ``eps`` —
 including a rational non-zero one, whose ``e^ε`` is irrational by the Lindemann–Weierstrass theorem — gives the
 float ``exp(ε)``, and the level says so in :attr:`PrivacyLevel.note`.
 
@@ -105,7 +106,9 @@ class PrivacyLevel:
         exp_eps : rational or float, optional
             ``e^ε ≥ 1`` directly (``3``, ``"5/2"``, ``Fraction``: exact; floats: float mode).
         exact : bool, optional
-            ``True`` refuses an irrational ``e^ε``; ``False`` converts to float; ``None`` keeps the input's mode.
+            ``True``: exact mode — a float ``exp_eps`` is converted bit for bit (as :func:`parse_scalar` does), an
+            ``eps`` whose ``e^ε`` is irrational is refused. ``False`` converts to float; ``None`` keeps the input's
+            mode.
         name : str
             Name of the parameter in messages (``"eps"``, ``"--eps"``, ``"t"`` …); ``exp_<name>`` for the other.
         owner : str
@@ -142,7 +145,7 @@ class PrivacyLevel:
         if isinstance(eps, PrivacyLevel):
             level = eps
         elif exp_eps is not None:
-            level = cls._from_exp(exp_eps, pre, xname)
+            level = cls._from_exp(exp_eps, pre, xname, exact)
         else:
             level = cls._from_eps(eps, pre, name, xname, allow_infinite)
         return level._with_mode(exact, pre, name, xname)
@@ -161,10 +164,11 @@ class PrivacyLevel:
         return cls.parse(eps=value, **kwargs)
 
     @classmethod
-    def _from_exp(cls, exp_eps: Any, pre: str, xname: str) -> "PrivacyLevel":
+    def _from_exp(cls, exp_eps: Any, pre: str, xname: str, exact: bool | None) -> "PrivacyLevel":
         if isinstance(exp_eps, LogRational):
             raise InvalidTypeError(f"{pre}{xname} is e^ε itself, a number >= 1; got the logarithm {exp_eps}")
-        t = parse_scalar(exp_eps, name=xname)
+        # exact=True converts a float e^ε bit for bit, as parse_scalar does everywhere
+        t = parse_scalar(exp_eps, name=xname, exact=True if exact else None)
         if t < 1:
             raise InvalidParameterError(f"{pre}{xname} = e^ε must be >= 1 (ε >= 0), got {xname} = {fraction_str(t)}")
         shown = exp_eps.strip() if isinstance(exp_eps, str) else t
@@ -186,13 +190,13 @@ class PrivacyLevel:
                 raise FormatError(f"{pre}{name} = {eps.strip()!r}: write 'ln(r)' for ε = ln r, or pass {xname}=")
         if isinstance(eps, LogRational):
             if eps.ratio < 1:
-                raise InvalidParameterError(f"{pre}{name} must be >= 0, got {name} = {eps}")
+                raise InvalidParameterError(f"{pre}{name} must be >= 0 (e^ε must be >= 1), got {name} = {eps}")
             return cls(eps.ratio, True, eps, "eps", eps)
         shown = eps.strip() if isinstance(eps, str) else eps
         e = parse_scalar(eps, name=name)
         if e < 0:
             raise InvalidParameterError(f"{pre}{name} must be >= 0, got {name} = {fraction_str(e)}")
-        if e == 0:
+        if e == 0 and isinstance(e, Fraction):  # a float 0.0 stays in float mode: floats are never made exact
             return cls(Fraction(1), True, LogRational(Fraction(1)), "eps", shown)
         note = ""
         if isinstance(e, Fraction):

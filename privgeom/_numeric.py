@@ -31,10 +31,13 @@ from ._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 __all__ = [
     "Scalar",
     "ATOL",
+    "ROUNDOFF",
     "MAX_DENSE_ENTRIES",
     "MAX_EXACT_ENTRIES",
     "parse_scalar",
+    "parse_int",
     "is_exact_scalar",
+    "log_of_ratio",
     "to_exact_array",
     "to_float_array",
     "readonly",
@@ -49,6 +52,9 @@ Scalar = Union[Fraction, float]
 
 #: Default absolute tolerance of float mode (column sums, signs, cone membership).
 ATOL = 1e-9
+#: Float round-off: a float quantity that is zero in exact arithmetic is treated as zero below this magnitude
+#: (LP weights, envelope comparisons); much smaller than :data:`ATOL`, which judges the user's data.
+ROUNDOFF = 1e-12
 #: Largest dense float array privgeom will allocate (2**26 float64 entries = 512 MiB).
 MAX_DENSE_ENTRIES = 2**26
 #: Largest dense exact (Fraction) array privgeom will allocate (a Fraction costs about 100 bytes or more).
@@ -126,6 +132,68 @@ def parse_scalar(value: Any, *, name: str = "value", exact: bool | None = None) 
     return out
 
 
+def parse_int(
+    value: Any,
+    *,
+    name: str = "value",
+    min: int | None = None,
+    max: int | None = None,
+    what: str = "",
+    allow_str: bool = False,
+) -> int:
+    """Validate one integer parameter (a size, a count, an index): THE integer validator of privgeom.
+
+    Accepts Python and numpy integers, and with ``allow_str=True`` integer strings (``"12"``, from the CLI and
+    spec strings); refuses booleans, floats (even ``3.0``: a size is never silently rounded) and anything else.
+
+    Parameters
+    ----------
+    value : int, numpy integer or str
+    name : str
+        Name of the parameter in messages.
+    min, max : int, optional
+        Inclusive bounds. Exceeding ``max`` raises :class:`SizeLimitError` (a size the caller refuses to work on);
+        going below ``min`` raises :class:`InvalidParameterError`.
+    what : str
+        What ``max`` protects, for the message (e.g. ``"datasets privgeom enumerates"``).
+
+    Raises
+    ------
+    InvalidTypeError
+        Booleans, floats, None and non-numbers.
+    InvalidParameterError
+        Non-integer strings, values below ``min``.
+    SizeLimitError
+        Values above ``max``.
+
+    Examples
+    --------
+    >>> parse_int("12", name="n", min=1, allow_str=True), parse_int(np.int64(3), name="k")
+    (12, 3)
+    >>> parse_int(0, name="n", min=1)
+    Traceback (most recent call last):
+        ...
+    privgeom._errors.InvalidParameterError: n must be >= 1, got 0
+    """
+    if isinstance(value, (bool, np.bool_)) or value is None:
+        raise InvalidTypeError(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, str) and allow_str:
+        text = value.strip()
+        try:
+            out = int(text, 10)
+        except ValueError:
+            raise InvalidParameterError(f"{name} = {value!r} is not an integer") from None
+    elif isinstance(value, (int, np.integer)):
+        out = int(value)
+    else:
+        raise InvalidTypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    if min is not None and out < min:
+        raise InvalidParameterError(f"{name} must be >= {min}, got {out}")
+    if max is not None and out > max:
+        raise SizeLimitError(f"{name} = {out} is more than {max}" + (f", the most {what}" if what else "") + "; refused")
+    return out
+
+
 def check_dense_size(n_rows: int, n_cols: int, *, exact: bool, what: str) -> None:
     """Refuse to allocate an ``n_rows x n_cols`` dense array that would exhaust memory.
 
@@ -189,6 +257,38 @@ def _as_fraction_list(values: Iterable[Any]) -> list[Fraction]:
     return [parse_scalar(v, exact=True) for v in values]  # type: ignore[misc]
 
 
+#: Beyond this binary exponent gap between numerator and denominator, ``num / den`` would overflow a float, so
+#: :func:`log_of_ratio` scales by a power of two first.
+_LOG_SHIFT_LIMIT = 1000
+
+
+def log_of_ratio(ratio: Fraction) -> float:
+    """``ln(ratio)`` of a positive rational to full relative precision: THE accurate log of a rational.
+
+    Near 1 (``|ratio − 1| ≤ 1/2``) through ``log1p`` of the correctly rounded ``(num − den)/den``; elsewhere through
+    the correctly rounded quotient ``num / den``, scaled by a power of two when the integers have thousands of
+    digits (``ln(num) − ln(den)`` would cancel near 1 and lose digits far from it).
+
+    Examples
+    --------
+    >>> log_of_ratio(Fraction(2**60 + 1, 2**60 - 1)) == math.log1p(2 / (2**60 - 1))
+    True
+    >>> abs(log_of_ratio(Fraction(3**50000, 2**70000)) - (50000 * math.log(3) - 70000 * math.log(2))) < 1e-9
+    True
+    """
+    if ratio <= 0:
+        raise InvalidParameterError(f"the logarithm needs a positive ratio, got {ratio}")
+    d = ratio - 1
+    if abs(d) <= Fraction(1, 2):
+        return math.log1p(d.numerator / d.denominator)  # int / int is correctly rounded in Python
+    num, den = ratio.numerator, ratio.denominator
+    shift = num.bit_length() - den.bit_length()  # ratio = 2^shift · m with m in (1/2, 2)
+    if abs(shift) < _LOG_SHIFT_LIMIT:
+        return math.log(num / den)
+    m = num / (den << shift) if shift >= 0 else (num << -shift) / den  # big-int true division is correctly rounded
+    return math.log(m) + shift * math.log(2)
+
+
 @dataclass(frozen=True)
 class LogRational:
     """The natural logarithm of a positive rational, kept exactly: ``ln(ratio)``.
@@ -217,11 +317,7 @@ class LogRational:
         object.__setattr__(self, "ratio", ratio)
 
     def __float__(self) -> float:
-        num, den = self.ratio.numerator, self.ratio.denominator
-        diff = num - den
-        if abs(diff) * 4 < den:  # ratio near 1: ln(1 + d/den) by log1p keeps the relative precision
-            return math.log1p(float(Fraction(diff, den)))
-        return math.log(num) - math.log(den)  # math.log takes arbitrarily large ints
+        return log_of_ratio(self.ratio)
 
     def __str__(self) -> str:
         num, den = self.ratio.numerator, self.ratio.denominator

@@ -130,3 +130,8 @@ class Result:
 
     def __str__(self) -> str:
         return self.summary()
+
+    def _repr_html_(self) -> str:
+        from ._display import to_html
+
+        return to_html(self)

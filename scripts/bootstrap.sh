@@ -3,10 +3,12 @@
 #
 #   bash scripts/bootstrap.sh analyze   # set up, then the default analysis of randomized response
 #   bash scripts/bootstrap.sh test      # set up, then the whole test suite (what CI runs)
+#   bash scripts/bootstrap.sh docs      # set up, then build the documentation into docs/_build/html
 #   bash scripts/bootstrap.sh -- ARGS   # set up, then `privgeom ARGS`
 #
 # Set-up: installs the Debian packages pycddlib 3 compiles against (libcdd-dev, libgmp-dev, a C compiler and the
-# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with its test extras.
+# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with its test and docs
+# extras (the test suite builds the documentation).
 # Idempotent: a second run only re-checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,7 +58,7 @@ stamp=.venv/.privgeom-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   say "installing privgeom and its dependencies into .venv"
   "$VPY" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  "$VPY" -m pip install -q -e ".[test]" 2>&1 | grep -v "^WARNING: Location" || true
+  "$VPY" -m pip install -q -e ".[test,docs]" 2>&1 | grep -v "^WARNING: Location" || true
   "$VPY" -c 'import privgeom' 2>/dev/null || die "pip could not install privgeom (see the messages above)."
   touch "$stamp"
 fi
@@ -78,6 +80,10 @@ case "$job" in
     set -e
     [ $rc -eq 5 ] && { say "pytest collected no tests"; exit 1; }
     exit $rc ;;
+  docs)
+    export MPLBACKEND=Agg
+    "$VPY" -m sphinx -W --keep-going -q -b html docs docs/_build/html "$@"
+    say "documentation built: open docs/_build/html/index.html" ;;
   --) exec .venv/bin/privgeom "$@" ;;
-  *) die "unknown job '$job': use 'analyze', 'test' or '-- ARGS'." ;;
+  *) die "unknown job '$job': use 'analyze', 'test', 'docs' or '-- ARGS'." ;;
 esac

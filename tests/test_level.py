@@ -20,7 +20,6 @@ from privgeom import FormatError, InvalidParameterError, InvalidTypeError, LogRa
         ({"eps": "ln 51/49"}, F(51, 49)),
         ({"eps": LogRational(F(7, 3))}, F(7, 3)),
         ({"eps": 0}, F(1)),
-        ({"eps": 0.0}, F(1)),
         ({"eps": "0"}, F(1)),
     ],
 )
@@ -40,6 +39,11 @@ def test_float_levels_and_note(eps: object) -> None:
     assert bool(lv.note) == rational  # Lindemann–Weierstrass: rational ε ≠ 0 has irrational e^ε
     with pytest.raises(InvalidParameterError, match="irrational"):
         PrivacyLevel.parse(eps=eps, exact=True)
+
+
+def test_float_zero_stays_float() -> None:
+    lv = PrivacyLevel.parse(eps=0.0)
+    assert not lv.exact and lv.exp_eps == 1.0 and isinstance(lv.exp_eps, float) and lv.eps == 0.0
 
 
 def test_exact_false_converts_and_equality() -> None:
@@ -91,3 +95,9 @@ def test_owner_and_cli_names() -> None:
     with pytest.raises(InvalidParameterError, match="--exp-eps"):
         PrivacyLevel.parse(name="--eps")
     assert PrivacyLevel.parse(exp_eps=2).to_dict() == {"eps": LogRational(2).to_json(), "exp_eps": "2", "exact": True}
+
+
+def test_exact_true_converts_float_exp_eps_bit_for_bit() -> None:
+    lv = PrivacyLevel.parse(exp_eps=2.5, exact=True)
+    assert lv.exact and lv.exp_eps == F(5, 2)
+    assert PrivacyLevel.parse(exp_eps=0.1 + 1, exact=True).exp_eps == F(1.1)  # the float's exact binary value

@@ -42,6 +42,7 @@ from ._semantics import (
     parity_structure,
     semantics,
 )
+from ._summary import FacetOrbit, RowConeSummary, describe_row_cone, format_facet, format_vector
 
 __all__ = [
     "Guarantee",
@@ -52,6 +53,11 @@ __all__ = [
     "check_guarantee",
     "check_product_prior",
     "parity_structure",
+    "describe_row_cone",
+    "RowConeSummary",
+    "FacetOrbit",
+    "format_facet",
+    "format_vector",
     "PairBound",
     "Relaxation",
     "relax",

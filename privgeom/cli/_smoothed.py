@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from .._errors import FormatError, InvalidParameterError
+from .._io import prepare_output_dir
 from .._numeric import parse_scalar
 from ..mechanisms import Mechanism
 from ..smoothed import database_delta, shm_database_delta, shm_smoothed_delta, smoothed_delta
@@ -157,6 +158,7 @@ def _figure_args(p: argparse.ArgumentParser) -> None:
          parent="smoothed")(_figure_args)
 def _figure(args: argparse.Namespace) -> Outcome:
     names = sorted(EXPERIMENTS) if args.name == "all" else [args.name]
+    prepare_output_dir(args.out, what="--out")
     texts, data = [], []
     for name in names:
         kw: dict[str, Any] = {"quick": args.quick, "progress": args.progress}

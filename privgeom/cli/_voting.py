@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable
 
 from .. import voting
 from .._errors import InvalidParameterError
+from .._io import prepare_output_dir
 from .._level import PrivacyLevel
 from .._numeric import LogRational, parse_scalar
 from ..voting._accuracy import ACCURACY_METHODS
@@ -217,7 +219,7 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
         lines.append(str(rem))
     code = EXIT_YES
     if args.eps is not None:
-        target = PrivacyLevel.parse(eps=args.eps, name="--eps")
+        target = PrivacyLevel.parse(eps=args.eps, name="--eps")  # refuses ε < 0, naming the value
         if res.exact and target.exact and not res.infinite:  # both logarithms of rationals: decided exactly
             ok = bool(res.epsilon <= target.eps)
         else:
@@ -241,6 +243,8 @@ def _figure_args(p: argparse.ArgumentParser) -> None:
 
 def _figure_run(args: argparse.Namespace) -> Outcome:
     rhos = [float(parse_scalar(r, name="rho")) for r in _csv(args.rhos)]
+    out = Path(args.out)
+    prepare_output_dir(out.parent if out.suffix.lower() == ".png" else out, what="--out")
     path = voting.save_majority_accuracy_figure(args.out, rhos, args.n_max)
     data = voting.majority_accuracy_data(rhos, args.n_max)
     last = {str(r): data["accuracy"][r][-1] for r in data["accuracy"]}

@@ -72,6 +72,8 @@ def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
 def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
     """Validate a user graph (networkx graph or iterable of label pairs) against a list of dataset labels.
 
+    A string or a :class:`~privgeom.Domain` is a named relation and goes to :func:`privgeom.resolve_graph`.
+
     Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers. Any graph
     gives a Blowfish-style DP policy (Lin & Kifer, Section V; He, Machanavajjhala & Ding, Blowfish privacy).
 
@@ -88,6 +90,10 @@ def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
     InvalidTypeError
         Something that is neither a graph nor an edge list.
     """
+    if isinstance(graph, (str, Domain)):  # a relation name is never an iterable of nodes
+        from .._domain import resolve_graph
+
+        return resolve_graph(graph, inputs)
     labels = [str(x) for x in inputs]
     label_set = set(labels)
     if isinstance(graph, nx.Graph):

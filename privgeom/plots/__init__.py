@@ -1,6 +1,7 @@
 """Matplotlib figures (Agg-safe: figures are built without pyplot and never shown)."""
 
+from ._cone import cone_slice, cone_slices, plot_privacy_profiles
 from ._kov import plot_kov_regimes
 from ._profile import plot_delta_curve
 
-__all__ = ["plot_delta_curve", "plot_kov_regimes"]
+__all__ = ["plot_delta_curve", "plot_kov_regimes", "cone_slice", "cone_slices", "plot_privacy_profiles"]

@@ -1,0 +1,255 @@
+"""HTML and LaTeX renderers of the library's types, registered with :mod:`privgeom._display` on first use.
+
+Importing this module registers every renderer (it is imported lazily by ``privgeom._display._register``, after
+the whole package is loaded, so it may import from every layer). Field names are read with ``getattr`` where they
+differ between result types (``eps``/``epsilon``), so a renamed field degrades to the generic table, never fails.
+
+Examples
+--------
+>>> import privgeom as pg
+>>> from privgeom._display import to_html
+>>> "member" in to_html(pg.RandomizedResponse(1, "3/4").contains(pg.randomized_response(1, "2/3")))
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from ._display import (
+    MAX_COLS,
+    MAX_ROWS,
+    _CELL,
+    _CELL_L,
+    _STYLE,
+    _div,
+    _e,
+    _html,
+    _latex,
+    _matrix_html,
+    _value_html,
+    align_env,
+    fmt,
+    html_table,
+    latex_inequality,
+    latex_number,
+)
+from .analyses._compare import Comparison, Inclusion
+from .analyses._profile import DeltaResult, EpsilonResult
+from .analyses._relaxation import Relaxation
+from .analyses._semantics import Guarantee, guarantee_from_normal
+from .definitions._base import Membership
+from .geometry._cone import Cone
+from .mechanisms._mechanism import Mechanism
+
+__all__: list[str] = []
+
+
+def _kv(rows: list[tuple[str, str]]) -> str:
+    """A two-column table of (name, already-escaped HTML value)."""
+    body = "".join(f'<tr><th style="{_CELL_L}">{_e(k)}</th><td style="{_CELL_L}">{v}</td></tr>'
+                   for k, v in rows)
+    return f'<table style="{_STYLE}">{body}</table>'
+
+
+def _set(labels: Any) -> str:
+    return "{" + ", ".join(str(x) for x in labels) + "}"
+
+
+# ------------------------------------------------------------------------------------------------------ Mechanism
+@_html.register(Mechanism)
+def _mechanism_html(m: Mechanism) -> str:
+    head = (f"<p><b>Mechanism</b>: {m.n_outputs} outputs × {m.n_inputs} datasets, "
+            f"{'exact' if m.exact else 'float'}; entry (ω, D) = P(M(D) = ω)</p>")
+    return _div("Mechanism", head + _matrix_html(m.matrix, m.outputs, m.inputs))
+
+
+@_latex.register(Mechanism)
+def _mechanism_latex(m: Mechanism) -> str:
+    rows = [" & ".join(latex_number(v) for v in row) for row in m.matrix]
+    return "\\begin{pmatrix}\n" + " \\\\\n".join("  " + r for r in rows) + "\n\\end{pmatrix}"
+
+
+# ------------------------------------------------------------------------------------------------------ Cone
+def _facet_rows(cone: Cone, facets: np.ndarray) -> list[list[Any]]:
+    rows = []
+    for a in facets:
+        g = guarantee_from_normal(list(a), cone.labels, exact=cone.exact) if any(v != 0 for v in a) else None
+        splus = _set(g.s_plus) if g else ""
+        sminus = _set(g.s_minus) if g and g.s_minus else "∅"
+        rows.append(list(a[:MAX_COLS]) + [splus, sminus])
+    return rows
+
+
+def _classes(facets: np.ndarray) -> Counter:
+    return Counter(tuple(sorted((fmt(v) for v in a), key=str)) for a in facets)
+
+
+@_html.register(Cone)
+def _cone_html(cone: Cone) -> str:
+    labels = list(cone.labels)
+    nf = cone.n_facets
+    # Rays need a double description conversion when the cone was given by facets: only list them when they are
+    # already known or the cone is small.
+    rays_known = getattr(cone, "_v", None) is not None or cone.ambient_dim <= MAX_COLS
+    counts = [("ambient dimension", str(cone.ambient_dim)), ("dimension", str(cone.dim)), ("facets", str(nf)),
+              ("equalities", str(len(cone.equalities)))]
+    if rays_known:
+        counts += [("extreme rays", str(cone.n_rays)), ("pointed", str(cone.is_pointed))]
+    counts.append(("arithmetic", "exact (rational)" if cone.exact else f"float (atol {cone.atol:g})"))
+    parts = [f"<p><b>Cone</b> in R<sup>{cone.ambient_dim}</sup> over the datasets {_e(', '.join(labels[:MAX_COLS]))}"
+             f"{' …' if len(labels) > MAX_COLS else ''}</p>", _kv([(k, _e(v)) for k, v in counts])]
+    header = [str(x) for x in labels[:MAX_COLS]] + ["S+", "S−"]
+    facets = cone.facets
+    parts.append(html_table(header, _facet_rows(cone, facets[:MAX_ROWS]),
+                            index=[f"facet {i + 1}" for i in range(min(nf, MAX_ROWS))], total_rows=nf,
+                            caption="facets a·x ≥ 0 (one column per dataset)"))
+    if nf > MAX_ROWS:
+        cls = _classes(facets)
+        parts.append(f"<p>{nf} facets in {len(cls)} coefficient classes (facets with the same multiset of "
+                     f"coefficients; symmetric facets share a class): "
+                     + _e(", ".join(f"{n} × ({', '.join(c[:8])}{', …' if len(c) > 8 else ''})" for c, n in cls.most_common(8)))
+                     + (" …" if len(cls) > 8 else "") + "</p>")
+    if len(cone.equalities):
+        parts.append(_matrix_html(cone.equalities, [f"equality {i + 1}" for i in range(len(cone.equalities))], labels,
+                                  caption="equalities e·x = 0"))
+    if rays_known and cone.n_rays:
+        parts.append(_matrix_html(cone.rays, [f"ray {i + 1}" for i in range(cone.n_rays)], labels,
+                                  caption="extreme rays"))
+    return _div("Cone", "".join(parts))
+
+
+@_latex.register(Cone)
+def _cone_latex(cone: Cone) -> str:
+    lines = [latex_inequality(a, cone.labels) for a in cone.facets]
+    for e in cone.equalities:
+        lines.append(latex_inequality(e, cone.labels).replace("&\\geq", "&="))
+    if not lines:
+        return "\\text{the whole space } \\mathbb{R}^{%d}" % cone.ambient_dim
+    return align_env(lines)
+
+
+# ------------------------------------------------------------------------------------------------------ Guarantee
+@_html.register(Guarantee)
+def _guarantee_html(g: Guarantee) -> str:
+    prior = html_table(list(g.prior), [[g.prior[d] for d in g.prior]], caption="attacker prior on S+ ∪ S−")
+    rows = [("S+", _e(_set(g.s_plus))), ("S−", _e(_set(g.s_minus)) if g.s_minus else "∅"),
+            ("facet", _e(latex_inequality(g.coefficients, g.labels, align=False)))]
+    if g.structure:
+        rows.append(("structure", _e(g.structure)))
+    return _div("Guarantee", f"<p><b>Guarantee</b>: {_e(g.text)}</p>" + _kv(rows) + prior)
+
+
+@_latex.register(Guarantee)
+def _guarantee_latex(g: Guarantee) -> str:
+    return latex_inequality(g.coefficients, g.labels, align=False)
+
+
+# ------------------------------------------------------------------------------------------------------ answers
+def _proof_html(proof: Any, what: str) -> str:
+    if proof is None:
+        return ""
+    return f"<p><b>{_e(what)}</b>: {_e(proof.summary() if hasattr(proof, 'summary') else proof)}</p>" + _value_html(proof)
+
+
+@_html.register(Membership)
+def _membership_html(m: Membership) -> str:
+    verdict = "member" if m.member else "NOT a member"
+    colour = "#1a7f37" if m.member else "#b42318"
+    head = (f'<p><b>Membership</b>: <span style="color:{colour};font-weight:bold">{verdict}</span> '
+            f"(method {_e(m.method)}, {'exact' if m.exact else 'float'})</p>")
+    body = f"<p>{_e(m.detail)}</p>" if m.detail else ""
+    proof = _proof_html(m.witness, "witness") if m.member else _proof_html(m.certificate, "certificate")
+    return _div("Membership", head + body + proof)
+
+
+@_html.register(Inclusion)
+def _inclusion_html(inc: Inclusion) -> str:
+    verdict = {True: "⊆", False: "⊄", None: "⊆ ?"}[inc.holds]
+    head = f"<p>closure({_e(inc.smaller)}) {verdict} closure({_e(inc.larger)}) [{_e(inc.method)}]: {_e(inc.detail)}</p>"
+    wit = f"<p><b>witness</b>: {_e(inc.witness.text)}</p>" if inc.witness is not None else ""
+    return _div("Inclusion", head + wit)
+
+
+@_html.register(Comparison)
+def _comparison_html(c: Comparison) -> str:
+    head = f"<p><b>Comparison</b>: relation <b>{_e(c.relation)}</b>. {_e(c.text)}</p>"
+    return _div("Comparison", head + "<ul><li>" + _inclusion_html(c.a_in_b) + "</li><li>" + _inclusion_html(c.b_in_a)
+                + "</li></ul>")
+
+
+@_html.register(Relaxation)
+def _relaxation_html(r: Relaxation) -> str:
+    eps = getattr(r, "eps", None) or getattr(r, "epsilon", None)
+    rows = [("method", _e(r.method)), ("subsets", _e(len(r.subsets))),
+            ("recognised", _e(r.recognised or "no known definition")), ("guarantees kept", _e(r.kept)),
+            ("guarantees lost", _e(len(r.lost)))]
+    if eps is not None:
+        rows.append(("ε", _e(f"{fmt(eps)} ≈ {float(eps):.6g}")))
+    parts = [f"<p><b>Relaxation</b>: {_e(r.text)}</p>", _kv(rows)]
+    if r.pair_bounds:
+        shown = r.pair_bounds[:MAX_ROWS]
+        parts.append(html_table(["pair", "x_D ≤ r·x_D′", "x_D′ ≤ r·x_D"],
+                                [[f"{b.pair[0]}, {b.pair[1]}", b.forward, b.backward] for b in shown],
+                                total_rows=len(r.pair_bounds), caption="ratio bounds of the pairs"))
+    if r.lost:
+        parts.append("<p>guarantees no longer implied:</p><ul>"
+                     + "".join(f"<li>{_e(g.text)}</li>" for g in r.lost[:MAX_ROWS]) + "</ul>")
+    parts.append(_cone_html(r.cone))
+    return _div("Relaxation", "".join(parts))
+
+
+def _eps_html(r: Any) -> str:
+    kind = type(r).__name__
+    fields = [("exact", str(r.exact)), ("graph", str(getattr(r, "graph", ""))), ("edges", str(getattr(r, "n_edges", "")))]
+    for name in ("eps", "epsilon", "exp_eps", "delta", "edge", "output", "outputs", "p", "q", "p_event", "q_event"):
+        v = getattr(r, name, None)
+        if v is not None and not callable(v) and name not in {k for k, _ in fields}:
+            fields.append((name, fmt(v) if not isinstance(v, tuple) else ", ".join(map(str, v))))
+    return _div(kind, f"<p><b>{_e(kind)}</b>: {_e(r.summary())}</p>" + _kv([(k, _e(v)) for k, v in fields]))
+
+
+_html.register(EpsilonResult)(_eps_html)
+_html.register(DeltaResult)(_eps_html)
+
+
+# ------------------------------------------------------------------------------------------------------ LaTeX of answers
+def _spec_tex(spec: str) -> str:
+    return "\\texttt{" + "".join({"_": r"\_", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "#": r"\#"}.get(ch, ch)
+                                 for ch in spec) + "}"
+
+
+_REL = {"equal": "=", "subset": "\\subsetneq", "superset": "\\supsetneq", "incomparable": "\\not\\subseteq",
+        "undecided": "\\;?\\;"}
+
+
+@_latex.register(Comparison)
+def _comparison_latex(c: Comparison) -> str:
+    """The relation of the closures, and for a strict inclusion the facet of the stronger definition that a row of
+    the weaker one violates (its guarantee is what the weaker definition gives up)."""
+    a, b = f"\\operatorname{{closure}}({_spec_tex(c.a)})", f"\\operatorname{{closure}}({_spec_tex(c.b)})"
+    if c.relation == "incomparable":
+        rel = f"{a} \\not\\subseteq {b} \\text{{ and }} {b} \\not\\subseteq {a}"
+    else:
+        rel = f"{a} {_REL.get(c.relation, '?')} {b}"
+    lines = [f"\\[ {rel} \\]"]
+    for inc in (c.a_in_b, c.b_in_a):
+        w = inc.witness
+        if w is not None and w.guarantee is not None and w.row is not None:
+            g = w.guarantee
+            lines.append(f"% a row of closure({inc.smaller}) violates this facet of rowcone({inc.larger}):")
+            lines.append(f"\\[ {latex_inequality(g.coefficients, g.labels, align=False)} \\]")
+            lines.append(f"% violating row x = ({', '.join(fmt(v) for v in w.row)}) over ({', '.join(g.labels)})")
+    return "\n".join(lines)
+
+
+@_latex.register(Relaxation)
+def _relaxation_latex(r: Relaxation) -> str:
+    eps = getattr(r, "eps", None) or getattr(r, "epsilon", None)
+    head = f"% relaxation: {r.text}"
+    if r.recognised == "dp" and eps is not None:
+        head += f"\n% recognised as epsilon-DP with \\varepsilon = {latex_number(eps)}"
+    return head + "\n" + _cone_latex(r.cone)
