@@ -27,8 +27,8 @@ Theorem 4.3 for one bit: ``Σ_i p^{ham(s,D_i)} (p−1)^{1−ham(s,D_i)} x_i ≥ 
 >>> s = symbolic_row_cone("rr:k=1,p=p", "p")
 >>> print(s)  # doctest: +NORMALIZE_WHITESPACE
 symbolic row cone of rr:k=1,p=p in p on datasets 1, 0: 2 facets, 2 extreme rays, type constant for p in (1/2, 1)
-  facet 1: p·x1 + (p - 1)·x0 ≥ 0
-  facet 2: (p - 1)·x1 + p·x0 ≥ 0
+  facet 1: p·x1 - (1 - p)·x0 ≥ 0
+  facet 2: -(1 - p)·x1 + p·x0 ≥ 0
   breakpoints: 1/2, 1; verified exactly at 10 fresh points
 """
 
