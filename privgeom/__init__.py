@@ -26,6 +26,8 @@ from ._errors import (
     SizeLimitError,
     SolverError,
 )
+from ._domain import Domain, resolve_graph
+from ._level import PrivacyLevel
 from ._numeric import LogRational
 from ._display import to_html, to_latex
 from .analyses import (
@@ -40,6 +42,7 @@ from .analyses import (
     check_guarantee,
     check_product_prior,
     compare,
+    describe_row_cone,
     delta,
     delta_curve,
     epsilon,
@@ -68,8 +71,12 @@ from .definitions import (
     PrivacyDefinition,
     RandomizedResponse,
     parse_definition,
+    Nearest,
+    Repair,
+    MixingThreshold,
+    mixing_threshold,
 )
-from .geometry import Cone, ConeMembership, Containment
+from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
 from .mechanisms import (
     Mechanism,
@@ -98,8 +105,11 @@ __all__ = [
     "SizeLimitError",
     "SolverError",
     "DomainMismatchError",
-    # numbers
+    # numbers, privacy levels and datasets
     "LogRational",
+    "PrivacyLevel",
+    "Domain",
+    "resolve_graph",
     # display
     "to_html",
     "to_latex",
@@ -123,6 +133,9 @@ __all__ = [
     "Cone",
     "ConeMembership",
     "Containment",
+    "SymmetryGroup",
+    "Orbit",
+    "automorphisms",
     # definitions
     "PrivacyDefinition",
     "Membership",
@@ -139,8 +152,13 @@ __all__ = [
     "GeometricDefinition",
     "FrappDefinition",
     "KaryRRDefinition",
+    "Nearest",
+    "Repair",
+    "MixingThreshold",
+    "mixing_threshold",
     # analyses
     "Guarantee",
+    "describe_row_cone",
     "semantics",
     "check_guarantee",
     "check_product_prior",

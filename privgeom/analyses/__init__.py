@@ -29,6 +29,7 @@ from ._optimal import (
     utility_matrix,
 )
 from ._profile import DeltaResult, EpsilonResult, delta, epsilon, hockey_stick, hockey_stick_event
+from ._profile import hockey_stick_columns
 from ._profile_curve import DeltaCurve, DeltaPiece, delta_curve
 from ._relaxation import FAMILIES, PairBound, Relaxation, relax, relax_pairwise, subset_family
 from ._semantics import (
@@ -41,6 +42,7 @@ from ._semantics import (
     parity_structure,
     semantics,
 )
+from ._summary import FacetOrbit, RowConeSummary, describe_row_cone, format_facet, format_vector
 
 __all__ = [
     "Guarantee",
@@ -51,6 +53,11 @@ __all__ = [
     "check_guarantee",
     "check_product_prior",
     "parity_structure",
+    "describe_row_cone",
+    "RowConeSummary",
+    "FacetOrbit",
+    "format_facet",
+    "format_vector",
     "PairBound",
     "Relaxation",
     "relax",
@@ -66,6 +73,7 @@ __all__ = [
     "delta_curve",
     "hockey_stick",
     "hockey_stick_event",
+    "hockey_stick_columns",
     "compare",
     "Comparison",
     "Inclusion",

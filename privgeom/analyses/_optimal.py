@@ -47,7 +47,7 @@ import scipy.sparse as sp
 
 from .._errors import (DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError,
                        SolverError)
-from .._numeric import ATOL, Scalar, fraction_str, is_exact_scalar, parse_scalar
+from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, parse_scalar
 from .._results import Result
 from ..definitions import Membership, PrivacyDefinition
 from ..geometry._lp import exact_solve, rational_candidates, rationalize, solve_lp
@@ -82,7 +82,7 @@ def prior_vector(prior: Any, inputs: Sequence[str], *, exact: bool | None = None
     if isinstance(prior, str) or not isinstance(prior, (Sequence, np.ndarray)):
         raise InvalidTypeError(f"a prior is 'uniform', a list of probabilities or a dict, got {prior!r}")
     if len(prior) != n:
-        raise DomainMismatchError(f"the prior has {len(prior)} entries for {n} datasets")
+        raise DomainMismatchError(f"the prior {list(prior)[:8]!r:.120} has {len(prior)} entries for {n} datasets")
     if exact is None:
         exact = all(is_exact_scalar(v) for v in prior)
     vals: list[Scalar] = [parse_scalar(v, name="prior probability", exact=exact) for v in prior]
@@ -237,7 +237,7 @@ class _LP:
                 best = xs
         if best is not None:
             return best
-        tol = 1e-9
+        tol = ATOL
         rows = list(self.eq) + [row for row in self.ub if abs(sum(float(a) * x[j] for j, a in row.items())) <= tol]
         rhs = list(self.b_eq) + [Fraction(0)] * (len(rows) - len(self.eq))
         rows += [{j: Fraction(1)} for j in range(self.n) if x[j] <= tol]
@@ -600,7 +600,7 @@ def staircase_optimum(n: int, exp_eps: Any, utility: RowUtility) -> StaircaseOpt
             exact = False
     value = lp.value(theta) if exact else float(np.dot(x, [float(v) for v in mus]))
     bound = best[0] if exact else float(best[0])
-    used = [j for j in range(len(S)) if (theta[j] > 0 if exact else theta[j] > 1e-12)]
+    used = [j for j in range(len(S)) if (theta[j] > 0 if exact else theta[j] > ROUNDOFF)]
     rows = [[theta[j] * v for v in S[j]] for j in used]
     M = Mechanism(rows, inputs=[str(i) for i in range(n)], outputs=[_pattern_label(S[j]) for j in used], exact=exact)
     return StaircaseOptimum(n, r, utility.name, value, bound, exact, tuple(theta[j] for j in used),
@@ -631,7 +631,7 @@ class KOVRegimes(Result):
         return self.text
 
 
-def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: Any = None, *, tol: float = 1e-9) -> KOVRegimes:
+def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: Any = None, *, tol: float = ATOL) -> KOVRegimes:
     """KOV's privacy regimes for the utility ``I(X; Y)`` (mutual information, nats), ``X ~ prior`` on ``n`` values.
 
     Why this utility: KOV's information-preservation problem (KOV 2016). Mutual information is not

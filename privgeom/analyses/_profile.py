@@ -22,7 +22,7 @@ Examples
 --------
 >>> from privgeom import randomized_response, hamming_graph
 >>> M = randomized_response(2, "3/4")
->>> str(epsilon(M, hamming_graph(2)).epsilon)
+>>> str(epsilon(M, hamming_graph(2)).eps)
 'ln(3)'
 >>> delta(M, hamming_graph(2), exp_eps=2).delta
 Fraction(1, 4)
@@ -39,23 +39,48 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, InvalidTypeError
+import networkx as nx
+
+from .._domain import Domain, resolve_graph
+from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._level import PrivacyLevel
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, is_exact_scalar, parse_scalar
-from .._results import Result
-from ..graphs import edge_index_pairs, neighbour_graph
+from .._results import Result, to_jsonable
+from ..graphs import edge_index_pairs
 from ..mechanisms._mechanism import Mechanism
 
 __all__ = [
+    "MAX_PROFILE_WORK",
+    "EPSILON_METHODS",
+    "profile_work",
     "EpsilonResult",
     "DeltaResult",
     "epsilon",
     "delta",
     "hockey_stick",
     "hockey_stick_event",
+    "hockey_stick_columns",
 ]
 
 #: Entries per block when scanning ``outputs x directed edges`` (bounds the memory of every scan).
 _BLOCK = 1 << 18
+
+#: Default largest cost of a profile scan, in units of :func:`profile_work` (``directed edges × (outputs + 32)``;
+#: about 2 s of numpy work on one core). Raise it with ``max_work=`` (CLI: ``--max-work``).
+MAX_PROFILE_WORK = 1 << 27
+
+#: Per-edge Python overhead of grouping edges into classes, in the units of :func:`profile_work`.
+_EDGE_OVERHEAD = 32
+
+#: Methods of :func:`epsilon`: ``"scan"`` (every directed edge, the generic route) and ``"complete"`` (row ranges,
+#: only for the complete relation); ``"auto"`` picks ``"complete"`` when it applies.
+EPSILON_METHODS = ("auto", "scan", "complete")
+
+#: Relative margin within which float log-ratios / hockey-stick sums are re-checked exactly (float errors are
+#: below 1e-15 relative; the margin is generous so that no exact maximum is missed).
+_EXACT_RECHECK = 1e-9
+#: Absolute margin (times ``1 + e^ε``) within which float hockey-stick sums are recomputed exactly.
+_DELTA_RECHECK = 1e-10
 
 # ---------------------------------------------------------------------------------------------------- helpers
 def _fmt(value: Any) -> str:
@@ -132,12 +157,90 @@ def _edge_classes(ids: np.ndarray, n_values: int, I: np.ndarray, J: np.ndarray) 
     return np.array(reps, dtype=np.intp)
 
 
-def _prepare(mechanism: Any, graph: Any) -> _Prepared:
-    M = _check_mechanism(mechanism)
-    G = neighbour_graph(graph, M.inputs)
+def profile_work(n_outputs: int, n_edges: int) -> int:
+    """Cost of scanning ``n_edges`` undirected edges of a mechanism with ``n_outputs`` outputs (both directions).
+
+    Examples
+    --------
+    >>> profile_work(4, 4)
+    288
+    """
+    return 2 * int(n_edges) * (int(n_outputs) + _EDGE_OVERHEAD)
+
+
+def _check_work(M: Mechanism, n_edges: int, max_work: int | None, what: str) -> None:
+    limit = MAX_PROFILE_WORK if max_work is None else max_work
+    work = profile_work(M.n_outputs, n_edges)
+    if work > limit:
+        raise SizeLimitError(
+            f"{what} over {n_edges:,} edges ({M.n_inputs:,} inputs × {M.n_outputs:,} outputs) needs about {work:,} "
+            f"units of work, more than the limit {limit:,}; refused before computing — raise it with max_work= "
+            "(CLI: --max-work)"
+        )
+
+
+def _complete_on(G: nx.Graph, inputs: Sequence[str]) -> bool:
+    """True when ``G`` is the complete graph on exactly the datasets (checked from sizes, without iterating edges)."""
+    N = len(inputs)
+    return (
+        G.number_of_nodes() == N
+        and G.number_of_edges() == N * (N - 1) // 2
+        and nx.number_of_selfloops(G) == 0
+        and all(isinstance(v, str) for v in G.nodes)
+        and set(G.nodes) == set(inputs)
+    )
+
+
+def _resolve_pairs(
+    M: Mechanism, graph: Any, max_work: int | None, what: str, *, complete_route: bool = False
+) -> tuple[np.ndarray, np.ndarray, str, bool]:
+    """Undirected edges ``i < j`` (sorted) of a relation on ``M``'s inputs, the graph's name and "is complete".
+
+    Named relations (a string or a Domain) are sized from the domain first and refused before anything is built;
+    the complete relation is produced as index arrays, never as a networkx graph. Everything else goes through
+    :func:`privgeom.resolve_graph`. With ``complete_route=True`` a complete relation is reported without its
+    edges and without the work check (the caller does not scan edges).
+    """
+    dom = M.domain
+    N = M.n_inputs
+    none = np.empty(0, dtype=np.intp)
+    name: str | None = None
+    if isinstance(graph, str):
+        name = dom.check_relation(graph)
+    elif isinstance(graph, Domain):
+        if set(graph.labels) != set(M.inputs):
+            resolve_graph(graph, dom)  # raises the mismatch error
+        dom = graph
+        name = dom.check_relation(graph.default_relation)
+    if name is not None:
+        if name == "complete" and complete_route:
+            return none, none, f"complete({N})", True
+        n_edges = dom.edge_bound(name)
+        _check_work(M, n_edges, max_work, what)
+        if name == "complete":
+            iu, ju = np.triu_indices(N, 1)
+            return iu.astype(np.intp), ju.astype(np.intp), f"complete({N})", True
+        G = dom.relation(name, max_edges=n_edges)
+    else:
+        if isinstance(graph, nx.Graph):
+            if _complete_on(graph, M.inputs):
+                gname = str(graph.name or f"complete({N})")
+                if complete_route:
+                    return none, none, gname, True
+                _check_work(M, graph.number_of_edges(), max_work, what)
+                iu, ju = np.triu_indices(N, 1)
+                return iu.astype(np.intp), ju.astype(np.intp), gname, True
+            _check_work(M, graph.number_of_edges(), max_work, what)
+        G = resolve_graph(graph, dom)
+        _check_work(M, G.number_of_edges(), max_work, what)
     pairs = edge_index_pairs(G, M.inputs)
-    I = np.array([x for i, j in pairs for x in (i, j)], dtype=np.intp)
-    J = np.array([x for i, j in pairs for x in (j, i)], dtype=np.intp)
+    I = np.array([i for i, j in pairs], dtype=np.intp)
+    J = np.array([j for i, j in pairs], dtype=np.intp)
+    return I, J, str(G.name or "graph"), len(pairs) == N * (N - 1) // 2 and N > 1
+
+
+def _matrix_views(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``(ids, X, Z, L, n_values)``: entries as indices into the distinct values, floats, zero mask, logs."""
     if M.exact:
         index: dict[Fraction, int] = {}
         flat = M.matrix.ravel()
@@ -152,8 +255,19 @@ def _prepare(mechanism: Any, graph: Any) -> _Prepared:
         zv = fv == 0
         lv = np.log(np.where(zv, 1.0, fv))
     ids = ids.reshape(M.shape)
-    reps = _edge_classes(ids, len(fv), I, J)
-    return _Prepared(M, M.exact, I, J, reps, str(G.name or "graph"), len(pairs), fv[ids], zv[ids], lv[ids])
+    return ids, fv[ids], zv[ids], lv[ids], len(fv)
+
+
+def _prepare(mechanism: Any, graph: Any, *, max_work: int | None = None, what: str = "the scan") -> _Prepared:
+    M = _check_mechanism(mechanism)
+    pi, pj, name, _ = _resolve_pairs(M, graph, max_work, what)
+    I = np.empty(2 * len(pi), dtype=np.intp)
+    J = np.empty(2 * len(pi), dtype=np.intp)
+    I[0::2], I[1::2] = pi, pj
+    J[0::2], J[1::2] = pj, pi
+    ids, X, Z, L, n_values = _matrix_views(M)
+    reps = _edge_classes(ids, n_values, I, J)
+    return _Prepared(M, M.exact, I, J, reps, name, len(pi), X, Z, L)
 
 
 # ---------------------------------------------------------------------------------------------------- ε
@@ -163,11 +277,12 @@ class EpsilonResult(Result):
 
     Attributes
     ----------
-    epsilon : LogRational or float
+    eps : LogRational or float
         ``max ln(M[ω, D] / M[ω, D'])``; a :class:`~privgeom.LogRational` in exact mode, a float otherwise, and
-        ``math.inf`` (float) when infinite.
+        ``math.inf`` (float) when infinite. ``epsilon`` is a documented alias (kept for one release; the JSON
+        form carries both keys).
     exact : bool
-        True when computed with Fractions (``epsilon`` is then ``ln`` of an exact rational).
+        True when computed with Fractions (``eps`` is then ``ln`` of an exact rational).
     infinite : bool
         True when some output is possible on ``D`` and impossible on its neighbour ``D'``.
     edge : tuple of str or None
@@ -183,7 +298,7 @@ class EpsilonResult(Result):
         Name of the neighbour graph.
     """
 
-    epsilon: LogRational | float
+    eps: LogRational | float
     exact: bool
     infinite: bool
     edge: tuple[str, str] | None
@@ -196,17 +311,33 @@ class EpsilonResult(Result):
     @property
     def value(self) -> float:
         """ε as a float (``math.inf`` when infinite)."""
-        return float(self.epsilon)
+        return float(self.eps)
+
+    @property
+    def epsilon(self) -> LogRational | float:
+        """Alias of :attr:`eps` (the name before privgeom named every level ``eps``)."""
+        return self.eps
+
+    @property
+    def exp_eps(self) -> Scalar:
+        """Alias of :attr:`exp_epsilon`."""
+        return self.exp_epsilon
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data; ``epsilon`` repeats ``eps`` for readers of the earlier format."""
+        data = super().to_dict()
+        data["epsilon"] = data["eps"]
+        return data
 
     @property
     def exp_epsilon(self) -> Scalar:
         """``e^ε``: the exact ratio ``p / q`` in exact mode, a float otherwise (``math.inf`` when infinite)."""
         if self.infinite:
             return math.inf
-        if isinstance(self.epsilon, LogRational):
-            return self.epsilon.ratio
+        if isinstance(self.eps, LogRational):
+            return self.eps.ratio
         try:
-            return math.exp(self.epsilon)
+            return math.exp(self.eps)
         except OverflowError:  # ε > ~709.78: e^ε is beyond float range (the ratio p / q is still reported)
             return math.inf
 
@@ -224,12 +355,17 @@ class EpsilonResult(Result):
                 f"P(ω | {d}) = {_fmt(self.p)} but P(ω | {d2}) = 0"
             )
         return (
-            f"ε = {_fmt(self.epsilon)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on edge "
+            f"ε = {_fmt(self.eps)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on edge "
             f"{d} → {d2} at output {self.output!r}: P(ω | {d}) = {_fmt(self.p)}, P(ω | {d2}) = {_fmt(self.q)}"
         )
 
 
-def epsilon(mechanism: Mechanism, graph: Any) -> EpsilonResult:
+@to_jsonable.register(EpsilonResult)
+def _epsilon_json(obj: EpsilonResult) -> Any:
+    return obj.to_dict()
+
+
+def epsilon(mechanism: Mechanism, graph: Any, *, method: str = "auto", max_work: int | None = None) -> EpsilonResult:
     """The exact ε of a finite mechanism over a neighbour graph (pure differential privacy).
 
     ``ε = max over edges {D, D'} (both directions) and outputs ω of ln(P(M(D) = ω) / P(M(D') = ω))``, outputs
@@ -241,14 +377,23 @@ def epsilon(mechanism: Mechanism, graph: Any) -> EpsilonResult:
     ----------
     mechanism : Mechanism
         Exact mechanisms give an exact answer (:class:`~privgeom.LogRational`); float ones a float.
-    graph : networkx.Graph or iterable of pairs
-        Neighbour relation on ``mechanism.inputs`` (validated by :func:`privgeom.neighbour_graph`; integer nodes
-        are accepted as column indices).
+    graph : str, Domain, networkx.Graph or iterable of pairs
+        Neighbour relation on ``mechanism.inputs``, resolved by :func:`privgeom.resolve_graph`: a relation name
+        (``"hamming"``, ``"path"``, ``"complete"``, … — a string is always a name), a :class:`~privgeom.Domain`,
+        or a graph / edge list (integer nodes are accepted as column indices).
+    method : {"auto", "scan", "complete"}
+        ``"scan"``: every directed edge (the generic route). ``"complete"``: for the complete relation only,
+        ``ε = max_ω (max_i ln M[ω, i] − min_i ln M[ω, i])`` from the row ranges in ``O(outputs × inputs)``
+        (every pair of datasets is an edge, so the worst pair of a row is its largest and smallest entry).
+        ``"auto"`` (default): ``"complete"`` when the relation is complete, else ``"scan"``.
+    max_work : int, optional
+        Refuse a scan costlier than this (units of :func:`profile_work`; default :data:`MAX_PROFILE_WORK`),
+        before computing anything.
 
     Returns
     -------
     EpsilonResult
-        ``epsilon`` (``math.inf`` with ``infinite=True`` when some output separates two neighbours perfectly) and
+        ``eps`` (``math.inf`` with ``infinite=True`` when some output separates two neighbours perfectly) and
         the witness edge ``(D, D')`` and output. Ties are broken by edge order (sorted column indices, ``(i, j)``
         before ``(j, i)``) and then output order.
 
@@ -256,8 +401,13 @@ def epsilon(mechanism: Mechanism, graph: Any) -> EpsilonResult:
     ------
     InvalidTypeError
         ``mechanism`` is not a Mechanism, or ``graph`` is neither a graph nor a list of pairs.
+    InvalidParameterError
+        A relation name that is unknown or does not apply to the inputs (e.g. ``"hamming"`` on labels that are
+        not bit strings); the message lists the valid relations.
     DomainMismatchError
         A graph node is not one of the mechanism's datasets.
+    SizeLimitError
+        The scan would cost more than ``max_work``.
 
     Notes
     -----
@@ -273,15 +423,26 @@ def epsilon(mechanism: Mechanism, graph: Any) -> EpsilonResult:
     >>> from privgeom import randomized_response, hamming_graph, complete_graph
     >>> M = randomized_response(2, "3/4")
     >>> r = epsilon(M, hamming_graph(2))
-    >>> r.epsilon, r.edge, r.output, r.p, r.q
+    >>> r.eps, r.edge, r.output, r.p, r.q
     (LogRational(ratio=Fraction(3, 1)), ('11', '10'), '11', Fraction(9, 16), Fraction(3, 16))
-    >>> str(epsilon(M, complete_graph(M.inputs)).epsilon)
-    'ln(9)'
+    >>> str(epsilon(M, complete_graph(M.inputs)).eps), str(epsilon(M, "complete").eps)
+    ('ln(9)', 'ln(9)')
+    >>> epsilon(M, "hamming") == epsilon(M, hamming_graph(2))
+    True
     >>> from privgeom import Mechanism
     >>> print(epsilon(Mechanism([[1, "1/2"], [0, "1/2"]], inputs=["a", "b"]), [("a", "b")]))
     ε = ∞ (exact) over 1 edges of 'user graph': output 'o1' has P(ω | b) = 1/2 but P(ω | a) = 0
     """
-    P = _prepare(mechanism, graph)
+    if method not in EPSILON_METHODS:
+        raise InvalidParameterError(f"unknown method {method!r}; use one of {', '.join(EPSILON_METHODS)}")
+    M0 = _check_mechanism(mechanism)
+    if method != "scan":
+        _, _, name, complete = _resolve_pairs(M0, graph, max_work, "ε", complete_route=True)
+        if complete:
+            return _epsilon_complete(M0, name)
+        if method == "complete":
+            raise InvalidParameterError(f"method='complete' needs the complete relation; {name!r} is not complete")
+    P = _prepare(M0, graph, max_work=max_work, what="ε")
     M, exact = P.M, P.exact
     if len(P.I) == 0:
         zero: LogRational | float = LogRational(Fraction(1)) if exact else 0.0
@@ -308,7 +469,7 @@ def epsilon(mechanism: Mechanism, graph: Any) -> EpsilonResult:
     # pass 2: the witnesses (float: first argmax; exact: exact comparison of every near-maximal candidate)
     if exact:
         finite = np.abs(L[~Z])
-        tol = 1e-9 * (1.0 + (float(finite.max()) if finite.size else 0.0))
+        tol = _EXACT_RECHECK * (1.0 + (float(finite.max()) if finite.size else 0.0))
     else:
         tol = 0.0
     win: tuple[int, int] | None = None
@@ -337,46 +498,64 @@ def epsilon(mechanism: Mechanism, graph: Any) -> EpsilonResult:
     return EpsilonResult(eps, exact, False, P.label(int(P.reps[r])), M.outputs[w], p, q, P.n_edges, P.graph)
 
 
-# ---------------------------------------------------------------------------------------------------- ε parsing
-def _parse_level(eps: Any, exp_eps: Any, *, name: str = "eps") -> tuple[Scalar, LogRational | float, str]:
-    """Turn ``eps`` / ``exp_eps`` into ``(t = e^ε, ε, note)``; ``t`` is a Fraction only when exactly rational."""
-    if (eps is None) == (exp_eps is None):
-        raise InvalidParameterError(f"give exactly one of {name}= and exp_{name}=, got {name}={eps!r}, exp_{name}={exp_eps!r}")
-    if exp_eps is not None:
-        if isinstance(exp_eps, LogRational):
-            raise InvalidTypeError(f"exp_{name} is e^ε itself, a number >= 1; got the logarithm {exp_eps}")
-        t = parse_scalar(exp_eps, name=f"exp_{name}")
-        if t < 1:
-            raise InvalidParameterError(f"exp_{name} = e^ε must be >= 1 (ε >= 0), got {_fmt(t)}")
-        if isinstance(t, Fraction):
-            return t, LogRational(t), ""
-        return t, math.log(t), ""
-    if isinstance(eps, str) and eps.strip().lower().startswith("ln(") and eps.strip().endswith(")"):
-        # "ln(r)" as for DifferentialPrivacy(eps="ln(3)"): the exact logarithm of a positive rational
-        inner = parse_scalar(eps.strip()[3:-1], name=f"the ratio inside {name} = {eps!r}", exact=True)
-        if not inner > 0:
-            raise InvalidParameterError(f"{name} = {eps!r}: the ratio inside ln() must be positive")
-        eps = LogRational(Fraction(inner))
-    if isinstance(eps, LogRational):
-        if eps.ratio < 1:
-            raise InvalidParameterError(f"{name} must be >= 0, got {eps} < 0")
-        return eps.ratio, eps, ""
-    e = parse_scalar(eps, name=name)
-    if e < 0:
-        raise InvalidParameterError(f"{name} must be >= 0, got {_fmt(e)}")
-    if isinstance(e, Fraction):
-        if e == 0:
-            return Fraction(1), LogRational(Fraction(1)), ""
-        note = (
-            f"{name} = {e} is rational and non-zero, so e^ε is irrational (Lindemann–Weierstrass): computed in float; "
-            f"pass {name}=LogRational(r) or exp_{name}=r for an exact answer"
-        )
-        e = float(e)
-    else:
-        note = ""
-    if e > 700:
-        return math.inf, e, note
-    return math.exp(e), e, note
+def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
+    """ε over the complete relation from row ranges: ``max_ω ln(max_i M[ω, i] / min_i M[ω, i])``.
+
+    On the complete graph every ordered pair of datasets is a directed edge, so for each output the largest ratio
+    is its largest entry over its smallest; the row is infinite when it mixes zero and positive entries
+    (Dwork et al. 2006, Def. 1, on ``K_N``: local DP). ``O(outputs × inputs)`` instead of ``O(outputs × inputs²)``.
+    Exact mode: float scan on logs of numerators and denominators, then exact Fractions on every row within the
+    re-check margin. Ties are broken by output order (the scan breaks them by edge order: same ε, maybe another
+    witness).
+    """
+    N, n_out = M.n_inputs, M.n_outputs
+    exact = M.exact
+    if N < 2:
+        zero: LogRational | float = LogRational(Fraction(1)) if exact else 0.0
+        return EpsilonResult(zero, exact, False, None, None, None, None, 0, name)
+    n_edges = N * (N - 1) // 2
+    if exact:
+        _, X, Z, L, _ = _matrix_views(M)
+    else:  # no grouping of equal entries needed: logs straight from the float matrix
+        X = M.matrix
+        Z = X == 0
+        L = np.log(np.where(Z, 1.0, X))
+    nz_any, z_any = (~Z).any(axis=1), Z.any(axis=1)
+    mixed = np.flatnonzero(nz_any & z_any)
+    if mixed.size:
+        w = int(mixed[0])
+        i, j = int(np.argmax(~Z[w])), int(np.argmax(Z[w]))
+        p = M.matrix[w, i] if exact else float(M.matrix[w, i])
+        return EpsilonResult(math.inf, exact, True, (M.inputs[i], M.inputs[j]), M.outputs[w], p, p * 0, n_edges, name)
+    rows = np.flatnonzero(nz_any)  # rows without zeros (rows of zeros only carry no constraint)
+    Lr = L[rows]
+    hi, lo = Lr.max(axis=1), Lr.min(axis=1)
+    span = hi - lo
+    best = float(span.max())
+    if not exact:
+        r = int(np.argmax(span))
+        w = int(rows[r])
+        i, j = int(np.argmax(Lr[r])), int(np.argmin(Lr[r]))
+        if i == j:
+            i, j = 0, 1
+        return EpsilonResult(float(span[r]), False, False, (M.inputs[i], M.inputs[j]), M.outputs[w],
+                             float(M.matrix[w, i]), float(M.matrix[w, j]), n_edges, name)
+    tol = _EXACT_RECHECK * (1.0 + float(np.abs(Lr).max()))
+    win: tuple[Fraction, int, int, int] | None = None
+    for r in np.flatnonzero(span >= best - tol).tolist():
+        w = int(rows[r])
+        row = M.matrix[w]
+        i = max(range(N), key=lambda c: (row[c], -c))
+        j = min(range(N), key=lambda c: (row[c], c))
+        if i == j:
+            i, j = 0, 1
+        ratio = row[i] / row[j]
+        if win is None or ratio > win[0]:
+            win = (ratio, w, i, j)
+    assert win is not None
+    ratio, w, i, j = win
+    return EpsilonResult(LogRational(ratio), True, False, (M.inputs[i], M.inputs[j]), M.outputs[w],
+                         M.matrix[w, i], M.matrix[w, j], n_edges, name)
 
 
 # ---------------------------------------------------------------------------------------------------- δ
@@ -452,26 +631,23 @@ def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
     I, J = P.I[P.reps], P.J[P.reps]
     sums = np.empty(len(I))
     for sl in _blocks(P.M.n_outputs, len(I)):
-        A, B = P.X[:, I[sl]], P.X[:, J[sl]]
-        if math.isinf(tf):
-            sums[sl] = np.where(B > 0, 0.0, A).sum(axis=0)
-        else:
-            sums[sl] = np.maximum(A - tf * B, 0.0).sum(axis=0)
+        sums[sl] = hockey_stick_columns(P.X[:, I[sl]], P.X[:, J[sl]], tf)
     if not exact:
         r = int(np.argmax(sums))
         return float(sums[r]), int(P.reps[r])
     best: Fraction | None = None
     arg = 0
-    for c in np.flatnonzero(sums >= sums.max() - 1e-10 * (1.0 + tf)).tolist():
-        T = P.M.matrix[:, I[c]] - t * P.M.matrix[:, J[c]]
-        value = sum((v for v in T if v > 0), Fraction(0))
+    for c in np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf)).tolist():
+        value = hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0]
         if best is None or value > best:
             best, arg = value, c
     assert best is not None
     return best, int(P.reps[arg])
 
 
-def delta(mechanism: Mechanism, graph: Any, eps: Any = None, *, exp_eps: Any = None) -> DeltaResult:
+def delta(
+    mechanism: Mechanism, graph: Any, eps: Any = None, *, exp_eps: Any = None, max_work: int | None = None
+) -> DeltaResult:
     """The exact ``δ(ε)`` of a finite mechanism over a neighbour graph (approximate differential privacy).
 
     ``δ(ε) = max over edges {D, D'} (both directions) of Σ_ω (P(M(D) = ω) − e^ε P(M(D') = ω))₊``, the smallest
@@ -481,14 +657,17 @@ def delta(mechanism: Mechanism, graph: Any, eps: Any = None, *, exp_eps: Any = N
     Parameters
     ----------
     mechanism : Mechanism
-    graph : networkx.Graph or iterable of pairs
-        Neighbour relation on ``mechanism.inputs``.
-    eps : float, LogRational or rational, optional
+    graph : str, Domain, networkx.Graph or iterable of pairs
+        Neighbour relation on ``mechanism.inputs`` (a relation name or a graph; see :func:`epsilon`).
+    eps : float, LogRational, "ln(r)", rational or PrivacyLevel, optional
         ``ε >= 0``. A :class:`~privgeom.LogRational` ``ln(r)`` gives an exact answer for an exact mechanism; a
         float gives a float. A rational ``ε ≠ 0`` (``1``, ``"1/2"``) has an irrational ``e^ε``, so it is computed in
         floats and the result says so.
     exp_eps : rational or float, optional
-        ``e^ε >= 1`` directly (instead of ``eps``); a rational value gives an exact Fraction.
+        ``e^ε >= 1`` directly (instead of ``eps``); a rational value gives an exact Fraction. Both are parsed by
+        :meth:`privgeom.PrivacyLevel.parse` (an ε whose exponential overflows means ``e^ε = ∞``).
+    max_work : int, optional
+        Refuse a scan costlier than this (see :func:`epsilon`).
 
     Returns
     -------
@@ -515,8 +694,9 @@ def delta(mechanism: Mechanism, graph: Any, eps: Any = None, *, exp_eps: Any = N
     >>> round(delta(M, [("1", "0")], 0.5).delta, 6)
     0.33782
     """
-    t, eps_value, note = _parse_level(eps, exp_eps)
-    P = _prepare(mechanism, graph)
+    level = PrivacyLevel.parse(eps, exp_eps, allow_infinite=True)
+    t, eps_value, note = level.exp_eps, level.eps, level.note
+    P = _prepare(mechanism, graph, max_work=max_work, what="δ(ε)")
     M = P.M
     exact = M.exact and isinstance(t, Fraction)
     if M.exact and not exact and not note:
@@ -579,11 +759,73 @@ def _pair(P: Any, Q: Any, exp_eps: Any) -> tuple[list[Scalar], list[Scalar], Sca
     return p, q, t
 
 
+def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) -> Any:
+    """The one hockey-stick kernel: ``Σ_ω (A[ω, c] − t B[ω, c])₊`` for every column ``c`` at once, ``t = e^ε``.
+
+    Every δ(ε) of the package goes through this function (:func:`delta`, :func:`hockey_stick`, the (ε, δ)-DP
+    membership test and the database-wise δ of smoothed DP): for a finite output space the worst event of the pair
+    ``(A[:, c], B[:, c])`` is ``S = {ω : A[ω, c] > t B[ω, c]}`` and the value is ``A(S) − t B(S)`` (Barthe & Olmedo
+    2013; Balle, Barthe & Gaboardi 2018, Def. 2 and Thm. 1). No validation: callers pass columns of a mechanism.
+
+    Parameters
+    ----------
+    A, B : 2-D arrays of the same shape (outputs × pairs)
+        Object arrays of Fractions give exact values when ``exp_eps`` is a Fraction; anything else is computed in
+        float64 (vectorised).
+    exp_eps : Fraction, int or float
+        ``t >= 0``; ``math.inf`` (float mode) gives ``Σ_ω A[ω, c] [B[ω, c] = 0]``.
+    events : bool
+        Also return the boolean mask of the worst events (``outputs × pairs``).
+
+    Returns
+    -------
+    numpy.ndarray or (numpy.ndarray, numpy.ndarray)
+        One value per column (object array of Fractions in exact mode, float64 otherwise) and, with
+        ``events=True``, the mask.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> A = np.array([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]], dtype=object)
+    >>> hockey_stick_columns(A, A[:, ::-1], F(2)).tolist()
+    [Fraction(1, 4), Fraction(1, 4)]
+    >>> vals, mask = hockey_stick_columns(A.astype(float), A[:, ::-1].astype(float), 1.0, events=True)
+    >>> vals.tolist(), mask[:, 0].tolist()
+    ([0.5, 0.5], [True, False])
+    """
+    A, B = np.asarray(A), np.asarray(B)
+    if A.ndim == 1:
+        A, B = A[:, None], B[:, None]
+    if isinstance(exp_eps, LogRational):
+        exp_eps = exp_eps.ratio
+    exact = A.dtype == object and B.dtype == object and isinstance(exp_eps, (Fraction, int))
+    if exact:
+        t = Fraction(exp_eps)
+        diff = A - t * B
+        mask = np.vectorize(lambda v: v > 0, otypes=[bool])(diff) if diff.size else np.zeros(diff.shape, bool)
+        values = np.empty(diff.shape[1], dtype=object)
+        for c in range(diff.shape[1]):
+            values[c] = sum((v for v in diff[mask[:, c], c]), Fraction(0))
+    else:
+        Af = A.astype(float) if A.dtype != float else A
+        Bf = B.astype(float) if B.dtype != float else B
+        tf = float(exp_eps)
+        if math.isinf(tf):
+            mask = (Bf == 0) & (Af > 0)
+            values = np.where(mask, Af, 0.0).sum(axis=0)
+        else:
+            diff = Af - tf * Bf
+            mask = diff > 0
+            values = np.where(mask, diff, 0.0).sum(axis=0)
+    return (values, mask) if events else values
+
+
 def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> Scalar:
     """The hockey-stick divergence ``E_t(P ‖ Q) = Σ_ω (P(ω) − t Q(ω))₊ = max_S (P(S) − t Q(S))`` with ``t = e^ε``.
 
     ``P`` is ``(ε, δ)``-indistinguishable from ``Q`` in one direction iff ``E_{e^ε}(P ‖ Q) ≤ δ`` (Barthe & Olmedo
-    2013; Balle, Barthe & Gaboardi 2018, Def. 2). The maximising event is :func:`hockey_stick_event`.
+    2013; Balle, Barthe & Gaboardi 2018, Def. 2). The maximising event is :func:`hockey_stick_event`; both validate
+    their inputs and then call the kernel :func:`hockey_stick_columns`.
 
     Parameters
     ----------
@@ -607,8 +849,12 @@ def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> Scalar:
     0.0
     """
     p, q, t = _pair(P, Q, exp_eps)
-    zero: Scalar = Fraction(0) if isinstance(t, Fraction) else 0.0
-    return sum((a - t * b for a, b in zip(p, q) if a - t * b > 0), zero)
+    value = hockey_stick_columns(_column(p, t), _column(q, t), t)[0]
+    return value if isinstance(t, Fraction) else float(value)
+
+
+def _column(values: list[Scalar], t: Scalar) -> np.ndarray:
+    return np.array(values, dtype=object if isinstance(t, Fraction) else float)
 
 
 def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> tuple[int, ...]:
@@ -620,4 +866,5 @@ def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> tupl
     (0,)
     """
     p, q, t = _pair(P, Q, exp_eps)
-    return tuple(w for w, (a, b) in enumerate(zip(p, q)) if a - t * b > 0)
+    _, mask = hockey_stick_columns(_column(p, t), _column(q, t), t, events=True)
+    return tuple(int(w) for w in np.flatnonzero(mask[:, 0]))

@@ -27,10 +27,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError
-from .._numeric import LogRational, Scalar, check_dense_size
+from .._numeric import ROUNDOFF, LogRational, Scalar, check_dense_size
 from .._results import Result
 from ..mechanisms._mechanism import Mechanism
-from ._profile import _check_mechanism, _fmt, _parse_level, _prepare
+from .._level import PrivacyLevel
+from ._profile import _check_mechanism, _fmt, _prepare
 
 __all__ = ["DeltaPiece", "DeltaCurve", "delta_curve"]
 
@@ -97,6 +98,11 @@ class DeltaCurve(Result):
     n_edges: int
     graph: str
 
+    @property
+    def eps(self) -> LogRational | float:
+        """``ε*`` (the field :attr:`epsilon`): the smallest ε with ``δ(ε) = 0``, as :func:`~privgeom.epsilon`."""
+        return self.epsilon
+
     def evaluate(self, eps: Any = None, *, exp_eps: Any = None) -> Scalar:
         """``δ`` at one ε (same ``eps``/``exp_eps`` conventions as :func:`delta`), read off the pieces.
 
@@ -106,7 +112,7 @@ class DeltaCurve(Result):
         >>> delta_curve(randomized_response(2, "3/4"), hamming_graph(2)).evaluate(exp_eps=2)
         Fraction(1, 4)
         """
-        t, _, _ = _parse_level(eps, exp_eps)
+        t = PrivacyLevel.parse(eps, exp_eps, allow_infinite=True).exp_eps
         return _evaluate(self.pieces, t, self.exact)
 
     def summary(self) -> str:
@@ -162,6 +168,7 @@ def delta_curve(
     *,
     exp_eps_values: Sequence[Any] | None = None,
     n_points: int = 41,
+    max_work: int | None = None,
 ) -> DeltaCurve:
     """The exact privacy profile ``ε ↦ δ(ε)`` of a finite mechanism over a neighbour graph.
 
@@ -173,7 +180,8 @@ def delta_curve(
     Parameters
     ----------
     mechanism : Mechanism
-    graph : networkx.Graph or iterable of pairs
+    graph : str, Domain, networkx.Graph or iterable of pairs
+        Neighbour relation, resolved as in :func:`~privgeom.epsilon` (a string is a relation name).
     eps_values : sequence, optional
         ε values (floats, :class:`~privgeom.LogRational`, or rationals as in :func:`delta`) at which to report δ.
         Default: ``n_points`` evenly spaced floats from 0 to 1.25 ε* (or to 1.25 × the last breakpoint when ε* is
@@ -182,6 +190,8 @@ def delta_curve(
         ``e^ε`` values instead (rationals give exact δ).
     n_points : int
         Size of the default grid.
+    max_work : int, optional
+        Refuse a scan costlier than this before computing (see :func:`~privgeom.epsilon`).
 
     Returns
     -------
@@ -190,7 +200,7 @@ def delta_curve(
     Raises
     ------
     SizeLimitError
-        When ``directed edges × outputs`` lines would not fit in memory.
+        When ``directed edges × outputs`` lines would not fit in memory, or the scan exceeds ``max_work``.
 
     Examples
     --------
@@ -209,7 +219,7 @@ def delta_curve(
         raise InvalidParameterError(f"n_points must be an integer >= 2, got {n_points!r}")
     if eps_values is not None and exp_eps_values is not None:
         raise InvalidParameterError("give at most one of eps_values= and exp_eps_values=")
-    P = _prepare(mechanism, graph)
+    P = _prepare(mechanism, graph, max_work=max_work, what="the δ(ε) curve")
     M, exact, I, J, gname, n_edges = P.M, P.exact, P.I, P.J, P.graph, P.n_edges
     check_dense_size(
         len(P.reps), M.n_outputs + 1, exact=exact, what="the δ(ε) curve (classes of directed edges x outputs lines)"
@@ -227,7 +237,7 @@ def delta_curve(
             if cur is None or A > cur[0]:
                 best_for_B[B] = (A, d, k)
     lines = sorted(((A, B, d, k) for B, (A, d, k) in best_for_B.items()), key=lambda r: -r[1])
-    tol: Scalar = Fraction(0) if exact else 1e-12  # never a float in exact mode (Fraction + 0.0 is a float)
+    tol: Scalar = Fraction(0) if exact else ROUNDOFF  # never a float in exact mode (Fraction + 0.0 is a float)
 
     def x(l1: tuple, l2: tuple) -> Scalar:  # t where l1 (steeper) and l2 cross
         return (l1[0] - l2[0]) / (l1[1] - l2[1])
@@ -277,9 +287,11 @@ def delta_curve(
     # requested points
     pts: list[tuple[Scalar, LogRational | float]] = []
     if exp_eps_values is not None:
-        pts = [_parse_level(None, v, name="eps")[:2] for v in exp_eps_values]
+        levels = [PrivacyLevel.parse(exp_eps=v, allow_infinite=True) for v in exp_eps_values]
+        pts = [(lv.exp_eps, lv.eps) for lv in levels]
     elif eps_values is not None:
-        pts = [_parse_level(v, None, name="eps")[:2] for v in eps_values]
+        levels = [PrivacyLevel.parse(eps=v, allow_infinite=True) for v in eps_values]
+        pts = [(lv.exp_eps, lv.eps) for lv in levels]
     else:
         finite_t = [float(p.start) for p in pieces]
         top = math.log(max(finite_t)) if finite_t else 1.0

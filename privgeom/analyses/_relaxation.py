@@ -8,6 +8,14 @@ weaker definition whose mechanisms are those with every row in it.
 For randomized response, the projection onto a pair ``(D, D')`` at Hamming distance ``h`` is
 ``x_D ≤ r^h x_D'`` and ``x_D' ≤ r^h x_D`` with ``r = p/(1-p)``; keeping the pairs at Hamming distance 1 yields
 exactly ε-differential privacy on the Hamming graph with ``ε = ln(p/(1-p))`` (Section V).
+
+Routes (``method=``): onto pairs, ``"auto"`` (default) reads each projection as an interval of ratios — from the
+cone's closed form (randomized response: ``r^{ham}`` bit by bit; ε-DP: ``e^{dε}``) or from its generators in one
+vectorised pass — and treats the relaxed cone as a system of difference constraints (:mod:`._difference`): ε-DP is
+recognised, implied pairs found with the path that implies them, with shortest paths; lost guarantees come from one
+sparse LP per symmetry orbit (:mod:`._lost`). ``"difference"`` insists on that route; ``"cone"`` is the double
+description route (Fourier–Motzkin up to 8 datasets, block elimination beyond), and ``"fourier_motzkin"``,
+``"block"``, ``"generators"`` force one projection method of it. All routes give the same cone.
 """
 
 from __future__ import annotations
@@ -16,22 +24,29 @@ import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence, overload
 
 import networkx as nx
 import numpy as np
 
-from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._domain import Domain
+from .._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._numeric import LogRational, Scalar
-from .._results import Result
+from .._results import Result, to_jsonable
 from ..geometry._cone import Cone
 from ._coerce import as_cone
+from ._difference import ImpliedPair
+from ._lost import FacetStatus
 from ._semantics import Guarantee, guarantee_from_normal
 
-__all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family", "FAMILIES"]
+__all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family", "FAMILIES", "RELAX_METHODS"]
 
 #: Named families of dataset subsets for :func:`subset_family`.
 FAMILIES = ("hamming", "all-pairs", "triples")
+#: The ``method=`` values of :func:`relax` (see the module doc).
+RELAX_METHODS = ("auto", "difference", "cone", "fourier_motzkin", "block", "generators")
+#: Largest family of subsets :func:`relax` expands (checked from the sizes before building it).
+MAX_FAMILY = 10**7
 
 
 @dataclass(frozen=True)
@@ -68,24 +83,69 @@ class Relaxation(Result):
         ``e^ε`` (Fraction in exact mode) and ``ε`` (:class:`~privgeom.LogRational` in exact mode) when recognised.
     graph : networkx.Graph or None
         The neighbour graph of the pairs when recognised.
-    lost : tuple of Guarantee
-        Guarantees (facets) of the original cone that the relaxed cone no longer implies.
+    lost : sequence of Guarantee
+        Guarantees (facets) of the original cone that the relaxed cone no longer implies (built one by one on access
+        on the difference route; ``len`` is free).
+    kept : int
+        Original facets still implied.
+    method : str
+        The projection method or ``"difference"``.
     text : str
         A one-paragraph description.
+    route : str
+        ``"difference"`` (ratio bounds, shortest paths, LPs per orbit) or ``"cone"`` (double description).
+    implied : tuple of ImpliedPair or None
+        Bounds of the family implied by a path of others, with the path (difference route; None when not computed).
+    statuses : tuple of FacetStatus
+        Difference route: one verified answer per symmetry orbit of original facets (witness point when lost,
+        non-negative combination when implied).
+    symmetry : str
+        The symmetry group used for the orbits.
+    n_facets : int
+        Facets of the original cone.
     """
 
     cone: Cone
-    subsets: tuple[tuple[str, ...], ...]
-    projections: tuple[Cone, ...] = field(repr=False)
-    pair_bounds: tuple[PairBound, ...]
+    subsets: tuple[tuple[str, ...], ...] = field(repr=False)
+    projections: Sequence[Cone] = field(repr=False)
+    pair_bounds: tuple[PairBound, ...] = field(repr=False)
     recognised: str
     exp_eps: Scalar | None
     epsilon: LogRational | float | None
     graph: nx.Graph | None = field(repr=False)
-    lost: tuple[Guarantee, ...]
+    lost: Sequence[Guarantee] = field(repr=False)
     kept: int
     method: str
     text: str
+    route: str = "cone"
+    implied: tuple[ImpliedPair, ...] | None = field(default=(), repr=False)
+    statuses: tuple[FacetStatus, ...] = field(default=(), repr=False)
+    symmetry: str = ""
+    n_facets: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Counts, the recognised definition, the bounds, implied pairs with paths and the lost guarantees by orbit
+        (the relaxed cone's facets only when small)."""
+        out: dict[str, Any] = {
+            "route": self.route, "method": self.method, "recognised": self.recognised,
+            "exp_eps": to_jsonable(self.exp_eps), "epsilon": to_jsonable(self.epsilon), "text": self.text,
+            "n_subsets": len(self.subsets), "n_facets": self.n_facets or self.kept + len(self.lost),
+            "n_lost": len(self.lost), "kept": self.kept, "symmetry": self.symmetry,
+            "graph_edges": None if self.graph is None else self.graph.number_of_edges(),
+            "cone": {"n_facets": self.cone.n_facets, "dim": self.cone.dim, "ambient_dim": self.cone.ambient_dim},
+            "implied": None if self.implied is None else [to_jsonable(p) for p in self.implied],
+            "orbits": [{"representative": st.index, "size": st.size, "lost": st.lost,
+                        "witness": to_jsonable(st.witness) if st.witness is not None and len(st.witness) <= 4096 else None,
+                        "value": to_jsonable(st.value)} for st in self.statuses],
+        }
+        small = self.cone.ambient_dim * max(1, self.cone.n_facets) <= 2**16
+        if small:
+            out["cone"] = self.cone.to_dict("H")
+            out["subsets"] = [list(t) for t in self.subsets]
+            out["graph"] = to_jsonable(self.graph)
+            out["pair_bounds"] = [to_jsonable(b) for b in self.pair_bounds]
+            out["lost"] = [to_jsonable(g) for g in self.lost]
+        return out
 
     def summary(self) -> str:
         return self.text
@@ -120,11 +180,26 @@ def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] |
     """
     labels = [str(s) for s in labels]
     known = set(labels)
+    n = len(labels)
     if isinstance(family, str):
+        size = {"hamming": n * max(1, n.bit_length()), "all-pairs": n * (n - 1) // 2,
+                "triples": n * (n - 1) * (n - 2) // 6}.get(family, 0)
+        if size > MAX_FAMILY:
+            raise SizeLimitError(f"the family {family!r} over {n:,} datasets has {size:,} subsets, more than "
+                                 f"privgeom relaxes at once (MAX_FAMILY = {MAX_FAMILY:,}); refused before building it")
         if family == "hamming":
-            if any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+            if not labels or not Domain.from_labels(labels).is_bits:
                 raise DomainMismatchError(f"the 'hamming' family needs bit-string datasets, got {labels[:6]}")
-            return [(a, b) for a, b in itertools.combinations(labels, 2) if sum(x != y for x, y in zip(a, b)) == 1]
+            index = {s: i for i, s in enumerate(labels)}
+            flip = {"0": "1", "1": "0"}
+            found: list[tuple[int, int]] = []
+            for i, lab in enumerate(labels):  # neighbours by flipping one bit: O(n k), not O(n^2)
+                for pos in range(len(lab)):
+                    j = index.get(lab[:pos] + flip[lab[pos]] + lab[pos + 1:])
+                    if j is not None and j > i:
+                        found.append((i, j))
+            found.sort()
+            return [(labels[i], labels[j]) for i, j in found]
         if family == "all-pairs":
             return list(itertools.combinations(labels, 2))
         if family == "triples":
@@ -166,7 +241,7 @@ def _pair_bound(proj: Cone, pair: tuple[str, str]) -> PairBound:
     return PairBound(pair, fwd, bwd)
 
 
-def relax(definition_or_cone: Any, subsets: Any, *, method: str = "fourier_motzkin") -> Relaxation:
+def relax(definition_or_cone: Any, subsets: Any, *, method: str = "auto") -> Relaxation:
     """Relax a definition by projecting its row cone onto each subset of datasets and intersecting.
 
     Parameters
@@ -174,8 +249,11 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "fourier_motzk
     definition_or_cone : PrivacyDefinition or Cone
     subsets : family
         Anything :func:`subset_family` accepts (``"hamming"``, ``"all-pairs"``, ``"triples"``, a graph, a list).
-    method : {"fourier_motzkin", "block", "generators"}
-        How each projection is computed (all three give the same cone).
+    method : {"auto", "difference", "cone", "fourier_motzkin", "block", "generators"}
+        ``"auto"``: the difference-constraint route when every subset is a pair and the pair bounds are known
+        without double description (closed form or generators), else ``"cone"``. ``"difference"`` insists on it;
+        ``"cone"`` projects by Fourier–Motzkin up to 8 datasets and block elimination beyond; the last three force
+        one projection method (the route before the difference route; kept for cross-checks). All give the same cone.
 
     Returns
     -------
@@ -189,9 +267,30 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "fourier_motzk
     >>> r.recognised, r.exp_eps, str(r.epsilon), len(r.lost)
     ('dp', Fraction(3, 1), 'ln(3)', 4)
     """
+    if method not in RELAX_METHODS:
+        raise InvalidParameterError(f"unknown relaxation method {method!r}; choose one of {RELAX_METHODS}")
     cone = as_cone(definition_or_cone)
+    family = subset_family(cone.labels, subsets)
+    if method in ("auto", "difference"):
+        from ._relax_difference import relax_by_differences
+
+        fast = relax_by_differences(definition_or_cone, cone, family, required=method == "difference")
+        if fast is not None:
+            return fast
+        method = "cone"
+    if method == "cone":
+        method = "fourier_motzkin" if cone.ambient_dim <= FM_MAX_DATASETS else "block"
+    return _relax_by_cones(cone, family, method)
+
+
+#: The ``"cone"`` route projects by Fourier–Motzkin up to this many datasets, by block elimination beyond (FM's
+#: per-step redundancy LPs take about a minute on 16 datasets).
+FM_MAX_DATASETS = 8
+
+
+def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str) -> Relaxation:
+    """The double-description route: project with ``method``, lift, intersect, canonicalise (Section V)."""
     labels = cone.labels
-    family = subset_family(labels, subsets)
     index = {s: i for i, s in enumerate(labels)}
     n = len(labels)
     if len(family) * n > 10**7:
@@ -242,7 +341,12 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "fourier_motzk
         text = (f"Projecting onto {len(family)} {noun} gives a cone with {relaxed.n_facets} facets; "
                 f"{len(lost)} of {cone.n_facets} original guarantees are lost; not recognised as ε-DP.")
     return Relaxation(relaxed, tuple(family), tuple(projections), tuple(bounds), recognised, exp_eps, eps, graph,
-                      tuple(lost), kept, method, text)
+                      tuple(lost), kept, method, text, n_facets=cone.n_facets)
+
+
+@to_jsonable.register(Relaxation)
+def _relaxation_json(obj: Relaxation) -> Any:
+    return obj.to_dict()
 
 
 def _recognise_dp(relaxed: Cone, bounds: list[PairBound], family: list[tuple[str, ...]], labels: Sequence[str],
@@ -330,7 +434,7 @@ def _implied(cone: Cone, normal: Sequence[Any]) -> bool:
     return True
 
 
-def relax_pairwise(definition_or_cone: Any, pairs: Any = "hamming", *, method: str = "fourier_motzkin") -> Relaxation:
+def relax_pairwise(definition_or_cone: Any, pairs: Any = "hamming", *, method: str = "auto") -> Relaxation:
     """Relax by projecting onto pairs of datasets (Lin & Kifer, Section V) and recognise ε-DP.
 
     ``pairs`` is a list of label pairs, a networkx graph, ``"hamming"`` (default) or ``"all-pairs"``.
@@ -347,4 +451,4 @@ def relax_pairwise(definition_or_cone: Any, pairs: Any = "hamming", *, method: s
     bad = [s for s in family if len(s) != 2]
     if bad:
         raise InvalidParameterError(f"relax_pairwise takes pairs; got {bad[0]} (use relax() for larger subsets)")
-    return relax(cone, family, method=method)
+    return relax(definition_or_cone, family, method=method)

@@ -14,15 +14,17 @@ recognised and named.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property, lru_cache, singledispatch
 from typing import Any, Sequence
 
 import numpy as np
 
+from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from .._numeric import ATOL, Scalar, parse_scalar
-from .._results import Result
+from .._results import Result, to_jsonable
 from ..mechanisms._mechanism import Mechanism
 from ._coerce import as_cone
 
@@ -38,9 +40,16 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+#: A guarantee sentence lists at most this many datasets; beyond it sets are named by their rule or their size.
+MAX_LISTED = 12
+
+
+@dataclass(frozen=True, eq=False)
 class Guarantee(Result):
     """One Bayesian guarantee read off a facet ``a·x ≥ 0`` of a row cone.
+
+    Everything but the labels is computed on first access from the normal ``a`` (given directly or as a
+    zero-argument callable), so that thousands of guarantees over thousands of datasets cost nothing until read.
 
     Attributes
     ----------
@@ -50,6 +59,8 @@ class Guarantee(Result):
         Dataset labels.
     s_plus, s_minus : tuple of str
         ``{D : a_D > 0}`` and ``{D : a_D < 0}`` (ordered by decreasing ``|a_D|``, then label order).
+    n_plus, n_minus : int
+        Their sizes.
     prior : dict
         The attacker prior on ``S+ ∪ S-``, proportional to ``|a|`` and normalised to sum 1.
     structure : str
@@ -57,18 +68,13 @@ class Guarantee(Result):
     parity_bits : tuple of int or None
         The bit positions ``J`` (0-based, left to right) whose parity separates ``S+`` from ``S-``.
     text : str
-        The guarantee in one plain sentence.
+        The guarantee in one plain sentence; it lists at most :data:`MAX_LISTED` datasets and names larger sets by
+        their rule (parity, Hamming distance) or their size.
     """
 
-    coefficients: tuple[Scalar, ...]
     labels: tuple[str, ...]
-    s_plus: tuple[str, ...]
-    s_minus: tuple[str, ...]
-    prior: dict[str, Any]
-    structure: str
-    parity_bits: tuple[int, ...] | None
-    text: str
     exact: bool
+    source: Any = field(repr=False)
 
     def summary(self) -> str:
         return self.text
@@ -82,6 +88,192 @@ class Guarantee(Result):
     def normal(self) -> np.ndarray:
         """The coefficients as an array."""
         return np.array(self.coefficients, dtype=object if self.exact else float)
+
+    # ------------------------------------------------------------------------------------------ lazy reading
+    @cached_property
+    def coefficients(self) -> tuple[Any, ...]:
+        raw = self.source() if callable(self.source) else self.source
+        vals = list(raw.tolist() if isinstance(raw, np.ndarray) else raw)
+        if len(vals) != len(self.labels):
+            raise DomainMismatchError(f"a normal of length {len(vals)} for {len(self.labels)} datasets")
+        if self.exact:
+            return tuple(v if isinstance(v, Fraction) else parse_scalar(v, name="coefficient", exact=True) for v in vals)
+        return tuple(float(v) for v in vals)
+
+    @cached_property
+    def _split(self) -> tuple[tuple[int, ...], tuple[int, ...], Scalar]:
+        """Indices of S+ and S- (by decreasing |a|, then index) and the zero tolerance."""
+        c = self.coefficients
+        tol: Scalar = 0 if self.exact else ATOL * max(1.0, max((abs(float(v)) for v in c), default=1.0))
+        order = sorted(range(len(c)), key=lambda i: (-abs(c[i]), i))
+        plus = tuple(i for i in order if c[i] > tol)
+        minus = tuple(i for i in order if c[i] < -tol)
+        if not plus and not minus:
+            raise InvalidParameterError("the zero vector is not a guarantee")
+        return plus, minus, tol
+
+    @property
+    def s_plus(self) -> tuple[str, ...]:
+        return tuple(self.labels[i] for i in self._split[0])
+
+    @property
+    def s_minus(self) -> tuple[str, ...]:
+        return tuple(self.labels[i] for i in self._split[1])
+
+    @property
+    def n_plus(self) -> int:
+        return len(self._split[0])
+
+    @property
+    def n_minus(self) -> int:
+        return len(self._split[1])
+
+    @cached_property
+    def prior(self) -> dict[str, Any]:
+        plus, minus, _ = self._split
+        c = self.coefficients
+        support = sorted(plus + minus, key=lambda i: (-abs(c[i]), i))
+        total = sum(abs(c[i]) for i in support)
+        return {self.labels[i]: abs(c[i]) / total for i in support}
+
+    @cached_property
+    def _parity(self) -> tuple[tuple[int, ...] | None, str]:
+        plus, minus, tol = self._split
+        c = self.coefficients
+        n_support = len(plus) + len(minus)
+        # Two datasets always fit some parity, so a parity reading of a 2-point support inside a larger domain (a
+        # DP pair) says nothing; on a full support (k = 1) it names the protected bit.
+        if not minus or not (n_support > 2 or n_support == len(self.labels)):
+            return None, ""
+        signs = [1 if v > tol else (-1 if v < -tol else 0) for v in c]
+        par = parity_structure(self.labels, signs)
+        if par is None:
+            return None, ""
+        J, const = par
+        k = len(self.labels[0])
+        t = self.labels[plus[0]]  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
+        scope = "" if n_support == len(self.labels) else "among the datasets the attacker considers, "
+        if len(J) == k:
+            text = f"{scope}S+ and S- are the datasets whose bits have {'even' if const == 0 else 'odd'} and " \
+                f"{'odd' if const == 0 else 'even'} parity (even and odd Hamming distance from {t})"
+        else:
+            pos = ", ".join(str(j + 1) for j in J)
+            text = f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} " \
+                f"{pos} (even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
+        return J, text
+
+    @property
+    def parity_bits(self) -> tuple[int, ...] | None:
+        return self._parity[0]
+
+    @property
+    def structure(self) -> str:
+        return self._parity[1]
+
+    @cached_property
+    def text(self) -> str:
+        plus, minus, _ = self._split
+        if len(plus) + len(minus) > MAX_LISTED:
+            return _long_text(self)
+        splus, sminus = self.s_plus, self.s_minus
+        if not minus:
+            if len(plus) == 1:
+                return (f"x_{splus[0]} ≥ 0: probabilities are non-negative. This facet is no Bayesian guarantee (S- "
+                        f"is empty); it constrains no attacker's inference.")
+            return (f"A non-negative combination of the probabilities of {{{', '.join(splus)}}} is non-negative: "
+                    f"S- is empty, so this facet constrains no attacker's inference.")
+        shown = splus + sminus
+        weights = _scaled_weights([self.prior[d] for d in shown])
+        text = (f"An attacker whose prior over {{{', '.join(shown)}}} is proportional to "
+                f"({', '.join(_fmt(w) for w in weights)}) never ends up believing {{{', '.join(sminus)}}} more likely "
+                f"than {{{', '.join(splus)}}}, whatever the output")
+        return text + (f"; {self.structure}." if self.structure else ".")
+
+    # ------------------------------------------------------------------------------------------ identity, JSON
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Guarantee):
+            return NotImplemented
+        return (self.labels, self.exact, self.coefficients) == (other.labels, other.exact, other.coefficients)
+
+    def __hash__(self) -> int:
+        return hash((self.labels, self.coefficients))
+
+    def to_dict(self, *, labels: bool = True) -> dict[str, Any]:
+        """The complete data (coefficients, S+, S-, prior, structure, text); ``labels=False`` leaves out the
+        dataset labels (written once by streaming writers)."""
+        out = {"coefficients": to_jsonable(self.coefficients)}
+        if labels:
+            out["labels"] = list(self.labels)
+        out.update({"s_plus": list(self.s_plus), "s_minus": list(self.s_minus), "prior": to_jsonable(self.prior),
+                    "structure": self.structure, "parity_bits": to_jsonable(self.parity_bits), "text": self.text,
+                    "exact": self.exact})
+        return out
+
+
+@lru_cache(maxsize=8)
+def _bit_matrix(labels: tuple[str, ...]) -> np.ndarray | None:
+    """Labels as an ``N x k`` 0/1 array when they are bit strings of one length, else None."""
+    if not labels or len({len(s) for s in labels}) != 1 or any(set(s) - {"0", "1"} for s in labels):
+        return None
+    return np.frombuffer("".join(labels).encode(), dtype=np.uint8).reshape(len(labels), -1) - ord("0")
+
+
+def _hamming_profile(g: Guarantee, t: int) -> dict[int, Any] | None:
+    """``{h: |a_D|}`` when ``|a_D|`` depends only on the Hamming distance ``h`` of ``D`` from dataset ``t``."""
+    bits = _bit_matrix(g.labels)
+    if bits is None:
+        return None
+    dist = (bits != bits[t]).sum(axis=1)
+    profile: dict[int, Any] = {}
+    for h, v in zip(dist.tolist(), g.coefficients):
+        w = abs(v)
+        if profile.setdefault(h, w) != w:
+            if g.exact or abs(float(profile[h]) - float(w)) > ATOL * max(1.0, abs(float(w))):
+                return None
+    return dict(sorted(profile.items()))
+
+
+def _examples(labels: Sequence[str], idx: Sequence[int], n: int = 3) -> str:
+    shown = ", ".join(labels[i] for i in idx[:n])
+    return f"{len(idx)} dataset{'s' if len(idx) != 1 else ''}" + (f", e.g. {shown}" if idx else "") + \
+        (", …" if len(idx) > n else "")
+
+
+def _long_text(g: Guarantee) -> str:
+    """The sentence for a guarantee over more than :data:`MAX_LISTED` datasets: sets by rule or by size."""
+    plus, minus, _ = g._split
+    n_support = len(plus) + len(minus)
+    where = "all " if n_support == len(g.labels) else ""
+    if not minus:
+        return (f"A non-negative combination of the probabilities of {_examples(g.labels, plus)} is non-negative: "
+                f"S- is empty, so this facet constrains no attacker's inference.")
+    t = plus[0]
+    tl = g.labels[t]
+    profile = _hamming_profile(g, t) if n_support == len(g.labels) else None
+    if profile is not None:
+        ws = list(profile.values())
+        ratios = {ws[i] / ws[i + 1] for i in range(len(ws) - 1) if ws[i + 1] != 0}
+        if len(ratios) == 1 and all(w != 0 for w in ws) and list(profile) == list(range(len(ws))):
+            r = next(iter(ratios))
+            prior = f"proportional to {_fmt(r)}^(−h) for the datasets at Hamming distance h from {tl}"
+        else:
+            shown = ", ".join(f"{_fmt(w)}" for w in _scaled_weights(ws))
+            prior = f"proportional to ({shown}) for Hamming distance {', '.join(map(str, profile))} from {tl}"
+    else:
+        distinct = {abs(g.coefficients[i]) for i in plus + minus}
+        lo, hi = min(distinct), max(distinct)
+        prior = (f"proportional to |a_D| ({len(distinct)} distinct weight{'s' if len(distinct) > 1 else ''}, "
+                 f"the largest {_fmt(hi / lo)} times the smallest)")
+    if g.parity_bits is not None:
+        k = len(tl)
+        J = g.parity_bits
+        on = "" if len(J) == k else f" on bit{'s' if len(J) > 1 else ''} {', '.join(str(j + 1) for j in J)}"
+        sets = (f"S+ is the {len(plus)} datasets at even and S- the {len(minus)} at odd Hamming distance from "
+                f"{tl}{on} (parity of the bits{on} relative to {tl})")
+        return (f"An attacker whose prior over {where}{n_support} datasets is {prior} never ends up believing S- more "
+                f"likely than S+, whatever the output; {sets}.")
+    return (f"An attacker whose prior over {where}{n_support} datasets is {prior} never ends up believing S- "
+            f"({_examples(g.labels, minus)}) more likely than S+ ({_examples(g.labels, plus)}), whatever the output.")
 
 
 def _fmt(v: Scalar) -> str:
@@ -120,7 +312,7 @@ def parity_structure(labels: Sequence[str], signs: Sequence[int]) -> tuple[tuple
     >>> parity_structure(["11", "10", "01", "00"], [1, -1, -1, -1]) is None
     True
     """
-    if not labels or any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+    if not labels or not Domain.from_labels(labels).is_bits:
         return None
     k = len(labels[0])
     rows = []
@@ -176,53 +368,17 @@ def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact
     if exact is None:
         exact = all(isinstance(v, (int, Fraction, np.integer)) for v in normal)
     coeffs: tuple[Any, ...] = tuple(parse_scalar(v, name="coefficient", exact=exact) for v in normal)
-    order = sorted(range(len(labels)), key=lambda i: (-abs(coeffs[i]), i))
-    tol = 0 if exact else ATOL * max(1.0, max(abs(float(c)) for c in coeffs))
-    plus = tuple(labels[i] for i in order if coeffs[i] > tol)
-    minus = tuple(labels[i] for i in order if coeffs[i] < -tol)
-    support = [i for i in order if abs(coeffs[i]) > tol]
-    if not support:
-        raise InvalidParameterError("the zero vector is not a guarantee")
-    total = sum(abs(coeffs[i]) for i in support)
-    prior: dict[str, Any] = {labels[i]: abs(coeffs[i]) / total for i in support}
-    signs = [1 if c > tol else (-1 if c < -tol else 0) for c in coeffs]
-    # Two datasets always fit some parity, so a parity reading of a 2-point support inside a larger domain (a DP
-    # pair) says nothing; on a full support (k = 1) it names the protected bit.
-    par = parity_structure(labels, signs) if minus and (len(support) > 2 or len(support) == len(labels)) else None
-    structure = ""
-    parity_bits = None
-    if par is not None:
-        J, c = par
-        parity_bits = J
-        k = len(labels[0])
-        t = plus[0]  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
-        scope = "" if len(support) == len(labels) else "among the datasets the attacker considers, "
-        if len(J) == k:
-            structure = f"{scope}S+ and S- are the datasets whose bits have {'even' if c == 0 else 'odd'} and " \
-                f"{'odd' if c == 0 else 'even'} parity (even and odd Hamming distance from {t})"
-        else:
-            pos = ", ".join(str(j + 1) for j in J)
-            structure = f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} " \
-                f"{pos} (even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
-    if not minus:
-        if len(plus) == 1:
-            text = (f"x_{plus[0]} ≥ 0: probabilities are non-negative. This facet is no Bayesian guarantee (S- is "
-                    f"empty); it constrains no attacker's inference.")
-        else:
-            text = (f"A non-negative combination of the probabilities of {{{', '.join(plus)}}} is non-negative: "
-                    f"S- is empty, so this facet constrains no attacker's inference.")
-    else:
-        shown = plus + minus
-        weights = _scaled_weights([prior[d] for d in shown])
-        text = (f"An attacker whose prior over {{{', '.join(shown)}}} is proportional to "
-                f"({', '.join(_fmt(w) for w in weights)}) never ends up believing {{{', '.join(minus)}}} more likely "
-                f"than {{{', '.join(plus)}}}, whatever the output")
-        text += f"; {structure}." if structure else "."
-    return Guarantee(coeffs, labels, plus, minus, prior, structure, parity_bits, text, bool(exact))
+    g = Guarantee(labels, bool(exact), coeffs)
+    g._split  # validate now: the zero vector is refused at once
+    return g
 
 
 def semantics(definition_or_cone: Any) -> tuple[Guarantee, ...]:
     """The Bayesian guarantees of a privacy definition: one per facet of its row cone (two per equality).
+
+    The guarantees are lazy (see :class:`Guarantee`): building them costs nothing per dataset; their sets, priors
+    and sentences are computed when read. Randomized response is read from the closed form of Theorem 4.3 (Lin &
+    Kifer) without building its row cone.
 
     Parameters
     ----------
@@ -231,7 +387,10 @@ def semantics(definition_or_cone: Any) -> tuple[Guarantee, ...]:
     Returns
     -------
     tuple of Guarantee
-        In the order of the canonical facets (then equalities, each as ``e·x ≥ 0`` and ``-e·x ≥ 0``).
+        In the order of the canonical facets (then equalities, each as ``e·x ≥ 0`` and ``-e·x ≥ 0``); for randomized
+        response, the facet of string ``s`` in the same canonical order up to ``RR_CANONICAL_MAX`` datasets, in
+        dataset order beyond (normals scaled to primitive integers in exact
+        mode, to unit max-abs entry in float mode, as canonical facets are).
 
     Examples
     --------
@@ -239,13 +398,86 @@ def semantics(definition_or_cone: Any) -> tuple[Guarantee, ...]:
     >>> gs = semantics(RandomizedResponse(2, "3/4"))
     >>> len(gs), all(g.parity_bits == (0, 1) for g in gs)
     (4, True)
+    >>> g = semantics(RandomizedResponse(10, "3/4"))[0]      # 1024 guarantees, nothing built until read
+    >>> g.n_plus, g.n_minus
+    (512, 512)
+    >>> print(g.text)  # doctest: +NORMALIZE_WHITESPACE
+    An attacker whose prior over all 1024 datasets is proportional to 3^(−h) for the datasets at Hamming distance h
+    from 1111111111 never ends up believing S- more likely than S+, whatever the output; S+ is the 512 datasets at
+    even and S- the 512 at odd Hamming distance from 1111111111 (parity of the bits relative to 1111111111).
     """
-    cone = as_cone(definition_or_cone)
-    out = [guarantee_from_normal(list(a), cone.labels, exact=cone.exact) for a in cone.facets]
-    for e in cone.equalities:
-        out.append(guarantee_from_normal(list(e), cone.labels, exact=cone.exact))
-        out.append(guarantee_from_normal([-v for v in e], cone.labels, exact=cone.exact))
+    return _semantics(definition_or_cone)
+
+
+@singledispatch
+def _semantics(obj: Any) -> tuple[Guarantee, ...]:
+    from ..definitions import RandomizedResponse
+
+    if isinstance(obj, RandomizedResponse):
+        return _rr_semantics(obj)
+    cone = as_cone(obj)
+    labels, exact = tuple(cone.labels), cone.exact
+    F, E = cone.facets, cone.equalities
+    out = [Guarantee(labels, exact, _row(F, i)) for i in range(len(F))]
+    for i in range(len(E)):
+        out.append(Guarantee(labels, exact, _row(E, i)))
+        out.append(Guarantee(labels, exact, _row(E, i, -1)))
     return tuple(out)
+
+
+def _row(A: np.ndarray, i: int, sign: int = 1) -> Any:
+    return (lambda: A[i]) if sign == 1 else (lambda: -A[i])
+
+
+def _rr_semantics(rr: Any) -> tuple[Guarantee, ...]:
+    """Theorem 4.3: the facet of ``s`` is ``a_D = p^{ham(s,D)} (p−1)^{k−ham(s,D)}`` (built on first read)."""
+    labels = tuple(rr.inputs)
+
+    def facet(i: int) -> Any:
+        if rr.exact:
+            return lambda: [Fraction(int(v)) for v in rr.facet(i, scaled=True).tolist()]
+
+        def unit() -> np.ndarray:
+            a = np.asarray(rr.facet(i), dtype=float)
+            return a / np.abs(a).max()
+        return unit
+
+    return tuple(Guarantee(labels, rr.exact, facet(int(i))) for i in _rr_canonical_order(rr))
+
+
+#: Largest randomized-response domain whose guarantees are put in the canonical facet order (0.7 s at 4096).
+RR_CANONICAL_MAX = 4096
+
+
+def _rr_canonical_order(rr: Any) -> np.ndarray:
+    """Facet indices ``s`` in the canonical order of :class:`~privgeom.Cone` (decreasing lexicographic rows).
+
+    Entry ``D`` of facet ``s`` is ``g(h) = p^h (p−1)^{k−h}`` with ``h = ham(s, D)``, and ``ham`` of two datasets is
+    the popcount of the XOR of their indices; rows are compared column by column through the rank of ``g(h)``
+    (exact comparison of the ``k + 1`` values), refining only the ties, so the ``2^k x 2^k`` matrix is never built.
+    Above :data:`RR_CANONICAL_MAX` datasets the refinement is skipped and the facets keep dataset order.
+    """
+    k, n, p = rr.k, rr.n_inputs, rr.p
+    if n > RR_CANONICAL_MAX:
+        return np.arange(n, dtype=np.int64)
+    values = [p**h * (p - 1) ** (k - h) for h in range(k + 1)]
+    rank = np.array([sorted(set(values)).index(v) for v in values], dtype=np.int64)
+    idx = np.arange(n, dtype=np.int64)
+    group = np.zeros(n, dtype=np.int64)
+    for j in range(n):
+        x = idx ^ j
+        pop = np.zeros(n, dtype=np.int64)
+        for b in range(k):
+            pop += (x >> b) & 1
+        col = rank[pop]
+        order = np.lexsort((-col, group))
+        g_sorted, c_sorted = group[order], col[order]
+        new = np.concatenate(([True], (g_sorted[1:] != g_sorted[:-1]) | (c_sorted[1:] != c_sorted[:-1])))
+        group = np.empty(n, dtype=np.int64)
+        group[order] = np.cumsum(new) - 1
+        if new.all():
+            break
+    return np.argsort(group, kind="stable")
 
 
 @dataclass(frozen=True)
@@ -360,7 +592,7 @@ def check_product_prior(mechanism: Mechanism, p: Any, q: Sequence[Any], *, max_b
     True
     """
     labels = mechanism.inputs
-    if any(set(s) - {"0", "1"} for s in labels) or len({len(s) for s in labels}) != 1:
+    if not mechanism.domain.is_bits:
         raise DomainMismatchError(f"Theorem 4.5 needs bit-string datasets, got {list(labels)[:6]}")
     k = len(labels[0])
     if k > max_bits:

@@ -12,39 +12,64 @@ Exit codes (the main program adds ``--json`` and maps errors to 2):
 ``privgeom optimal``
     0 (the optimum is always found; the text says whether its certificate was verified exactly or in float).
 
-Neighbour graphs (``--graph``) are built on the mechanism's inputs: ``hamming`` (labels of equal length that differ
-in exactly one position), ``complete`` (every pair), ``path`` (consecutive inputs in the file's order) or
-``edges:a-b,c-d`` (``a:b`` also accepted, for labels containing ``-``).
+Neighbour relations (``--graph``) are resolved on the mechanism's inputs by :func:`privgeom.resolve_graph`:
+``hamming`` (the default; inputs must be bit strings of one length, pairs differing in one bit — on other inputs it
+is refused with the list of valid relations, never replaced), ``complete`` (every pair), ``path`` (consecutive
+inputs in the file's order) or ``edges:a-b,c-d`` (``a:b`` also accepted, for labels containing ``-``). Scans costing
+more than ``--max-work`` are refused before computing.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
-from .._errors import FormatError
-from .._numeric import LogRational, fraction_str, parse_scalar
+from .._domain import RELATIONS, resolve_graph
+from .._errors import FormatError, InvalidParameterError, PrivgeomError
+from .._io import check_figure_path, check_output_path, load_json
+from .._level import PrivacyLevel
+from .._numeric import fraction_str, parse_int, parse_scalar
 from ..analyses._compare import compare
 from ..analyses._optimal import optimal_mechanism
-from ..analyses._profile import delta, epsilon
+from ..analyses._profile import MAX_PROFILE_WORK, delta, epsilon
 from ..analyses._profile_curve import delta_curve
 from ..definitions import parse_definition
-from ..graphs import complete_graph, neighbour_graph
 from ..mechanisms import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 
-__all__ = ["graph_from_option", "eps_from_option"]
+__all__ = ["graph_from_option", "relation_from_option", "eps_from_option"]
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-def graph_from_option(value: str, inputs: tuple[str, ...]) -> nx.Graph:
-    """Build the ``--graph`` neighbour relation on ``inputs`` (see the module docstring).
+def relation_from_option(value: str) -> Any:
+    """The ``--graph`` value as :func:`privgeom.resolve_graph` takes it: a relation name, or an edge list.
+
+    Examples
+    --------
+    >>> relation_from_option(" hamming "), relation_from_option("edges:a-b,c:d")
+    ('hamming', [('a', 'b'), ('c', 'd')])
+    """
+    v = value.strip()
+    if not v.startswith("edges:"):
+        return v
+    pairs = []
+    for part in v[len("edges:"):].split(","):
+        part = part.strip()
+        sep = ":" if ":" in part else "-"
+        ends = part.split(sep)
+        if len(ends) != 2 or not all(ends):
+            raise FormatError(f"bad edge {part!r} in --graph {value!r}: write edges:a-b,c-d (or a:b)")
+        pairs.append((ends[0], ends[1]))
+    return pairs
+
+
+def graph_from_option(value: str, inputs: Any) -> nx.Graph:
+    """Build the ``--graph`` neighbour relation on ``inputs`` (see the module docstring) via
+    :func:`privgeom.resolve_graph`: a name that does not apply to the inputs is refused, never replaced.
 
     Examples
     --------
@@ -53,59 +78,53 @@ def graph_from_option(value: str, inputs: tuple[str, ...]) -> nx.Graph:
     >>> list(graph_from_option("edges:a-b", ("a", "b", "c")).edges)
     [('a', 'b')]
     """
-    v = value.strip()
-    if v == "complete":
-        return complete_graph(list(inputs))
-    if v == "path":
-        G = nx.Graph(name=f"path({len(inputs)})")
-        G.add_nodes_from(inputs)
-        G.add_edges_from(zip(inputs, inputs[1:]))
-        return G
-    if v == "hamming":
-        if len({len(s) for s in inputs}) != 1:
-            raise FormatError(f"--graph hamming needs dataset labels of equal length, got {list(inputs)[:6]}")
-        G = nx.Graph(name="hamming")
-        G.add_nodes_from(inputs)
-        G.add_edges_from((a, b) for a, b in itertools.combinations(inputs, 2)
-                         if sum(x != y for x, y in zip(a, b)) == 1)
-        return G
-    if v.startswith("edges:"):
-        pairs = []
-        for part in v[len("edges:"):].split(","):
-            part = part.strip()
-            sep = ":" if ":" in part else "-"
-            ends = part.split(sep)
-            if len(ends) != 2 or not all(ends):
-                raise FormatError(f"bad edge {part!r} in --graph {value!r}: write edges:a-b,c-d (or a:b)")
-            pairs.append((ends[0], ends[1]))
-        G = neighbour_graph(pairs, inputs)
+    rel = relation_from_option(value)
+    G = resolve_graph(rel, inputs)
+    if not isinstance(rel, str):
         G.name = "edges"
-        return G
-    raise FormatError(f"unknown --graph {value!r}: use hamming, complete, path or edges:a-b,c-d")
+    return G
 
 
-def eps_from_option(value: str) -> Any:
-    """``"ln(3)"`` → ``LogRational(3)`` (exact); anything else is parsed as a number (``"1"``, ``"0.5"``).
+def eps_from_option(value: str, *, name: str = "--eps") -> PrivacyLevel:
+    """``--eps`` through :meth:`privgeom.PrivacyLevel.parse`: ``"ln(3)"`` is exact, a number is a float level.
 
     Examples
     --------
-    >>> eps_from_option("ln(3)"), eps_from_option("0.5")
-    (LogRational(ratio=Fraction(3, 1)), Fraction(1, 2))
+    >>> eps_from_option("ln(3)").eps, eps_from_option("0.5").exp_eps > 1
+    (LogRational(ratio=Fraction(3, 1)), True)
     """
-    m = re.fullmatch(r"\s*ln\((.+)\)\s*", value)
-    if m:
-        return LogRational(parse_scalar(m.group(1), name="ε ratio", exact=True))  # type: ignore[arg-type]
-    return parse_scalar(value, name="--eps")
+    return PrivacyLevel.parse(eps=value, name=name, allow_infinite=True)
+
+
+def _max_work(value: Any) -> int | None:
+    return None if value is None else parse_int(value, name="--max-work", min=1, allow_str=True)
 
 
 def _mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (Mechanism.to_json format)")
     p.add_argument("--graph", "-g", default="hamming",
-                   help="neighbour graph on the inputs: hamming (default), complete, path or edges:a-b,c-d")
+                   help="neighbour relation on the inputs: hamming (default; bit-string inputs only), complete, path "
+                        "or edges:a-b,c-d")
+    p.add_argument("--max-work", dest="max_work", default=None,
+                   help=f"refuse scans costing more than this (default {MAX_PROFILE_WORK:,}; about outputs × "
+                        "directed edges)")
 
 
-def _load(args: argparse.Namespace) -> tuple[Mechanism, nx.Graph]:
+def _load(args: argparse.Namespace) -> tuple[Mechanism, Any]:
     M = Mechanism.load(args.mechanism)
+    rel = relation_from_option(args.graph)
+    if isinstance(rel, str):
+        try:
+            M.domain.check_relation(rel)  # an inapplicable or unknown name is refused here, listing the valid ones
+        except InvalidParameterError:
+            valid = ", ".join(M.domain.relations) + " or edges:a-b,c-d"
+            if rel.lower() not in RELATIONS:
+                raise FormatError(f"unknown --graph {rel!r}: use {valid}") from None
+            raise InvalidParameterError(
+                f"--graph {rel} does not apply to the inputs of {args.mechanism} ({M.domain.describe()}); "
+                f"valid here: {valid}"
+            ) from None
+        return M, rel
     return M, graph_from_option(args.graph, M.inputs)
 
 
@@ -118,10 +137,10 @@ def _epsilon_args(p: argparse.ArgumentParser) -> None:
          "exit 1 if ε is infinite")(_epsilon_args)
 def _epsilon(args: argparse.Namespace) -> Outcome:
     M, G = _load(args)
-    r = epsilon(M, G)
+    r = epsilon(M, G, max_work=_max_work(args.max_work))
     text = r.summary()
     if r.exact and not r.infinite and r.edge is not None:
-        text += f"\n  e^ε = {fraction_str(r.exp_epsilon)}, ε ≈ {float(r.epsilon):.10g}"
+        text += f"\n  e^ε = {fraction_str(r.exp_epsilon)}, ε ≈ {float(r.eps):.10g}"
     return Outcome(text, r, EXIT_NO if r.infinite else EXIT_YES)
 
 
@@ -139,25 +158,35 @@ def _delta_args(p: argparse.ArgumentParser) -> None:
 @command("delta", "exact δ(ε) of a mechanism (hockey-stick divergence over neighbours) with its witness edge and "
          "event; --curve for the whole profile")(_delta_args)
 def _delta(args: argparse.Namespace) -> Outcome:
-    M, G = _load(args)
     curve_wanted = args.curve or args.plot
     if args.eps is None and args.exp_eps is None and not curve_wanted:
         raise FormatError("privgeom delta needs --eps, --exp-eps or --curve")
+    if args.plot:
+        check_figure_path(args.plot, what="--plot")
+    bound = None
+    if args.max_delta is not None:
+        if args.eps is None and args.exp_eps is None:
+            raise FormatError("--max-delta needs --eps or --exp-eps")
+        bound = parse_scalar(args.max_delta, name="--max-delta")
+        if not 0 <= bound <= 1:
+            raise InvalidParameterError(f"--max-delta {args.max_delta!r} is outside [0, 1]: δ is a probability")
+    M, G = _load(args)
     eps = eps_from_option(args.eps) if args.eps is not None else None
+    work = _max_work(args.max_work)
     data: dict[str, Any] = {}
     lines = []
     point = None
     if eps is not None or args.exp_eps is not None:
-        point = delta(M, G, eps, exp_eps=args.exp_eps)
+        point = delta(M, G, eps, exp_eps=args.exp_eps, max_work=work)
         data["delta"] = point
         lines.append(point.summary())
     if curve_wanted:
         if eps is not None:
-            c = delta_curve(M, G, [eps])
+            c = delta_curve(M, G, [eps], max_work=work)
         elif args.exp_eps is not None:
-            c = delta_curve(M, G, exp_eps_values=[args.exp_eps])
+            c = delta_curve(M, G, exp_eps_values=[args.exp_eps], max_work=work)
         else:
-            c = delta_curve(M, G)
+            c = delta_curve(M, G, max_work=work)
         data["curve"] = c
         lines.append(c.summary())
         if args.plot:
@@ -167,10 +196,7 @@ def _delta(args: argparse.Namespace) -> Outcome:
             lines.append(f"plot written to {args.plot}")
             data["plot"] = str(args.plot)
     code = EXIT_YES
-    if args.max_delta is not None:
-        if point is None:
-            raise FormatError("--max-delta needs --eps or --exp-eps")
-        bound = parse_scalar(args.max_delta, name="--max-delta")
+    if bound is not None and point is not None:
         ok = point.delta <= bound
         lines.append(f"δ(ε) = {fraction_str(point.delta)} {'≤' if ok else '>'} {fraction_str(bound)}")
         code = EXIT_YES if ok else EXIT_NO
@@ -203,16 +229,7 @@ def _optimal_args(p: argparse.ArgumentParser) -> None:
 
 
 def _read_json(path: str, what: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise FormatError(f"cannot read {what} file {path!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise FormatError(f"{what} file {path!r} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FormatError(f"malformed {what} JSON in {path!r}: {err}") from None
+    return load_json(path, what=what)
 
 
 def _prior_option(value: str) -> Any:
@@ -221,12 +238,21 @@ def _prior_option(value: str) -> Any:
         return None
     if v.endswith(".json") or Path(v).is_file():
         return _read_json(v, "prior")
-    return [part.strip() for part in v.split(",")]
+    parts = [part.strip() for part in v.split(",")]
+    for part in parts:
+        try:
+            parse_scalar(part, name="--prior entry")
+        except PrivgeomError:
+            raise FormatError(f"--prior {value!r}: {part!r} is not a probability; write 'uniform', probabilities in "
+                              f"dataset order such as 1/2,1/4,1/4, or a JSON file") from None
+    return parts
 
 
 @command("optimal", "the mechanism maximising expected utility over the closure of a definition (an LP), with an "
          "optimality certificate")(_optimal_args)
 def _optimal(args: argparse.Namespace) -> Outcome:
+    if args.out:
+        check_output_path(args.out, what="--out")
     d = parse_definition(args.definition)
     utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
     opt = optimal_mechanism(d, utility, _prior_option(args.prior))

@@ -1,21 +1,36 @@
 """Core subcommands: ``analyze``, ``closure``, ``rowcone``, ``semantics``, ``relax``.
 
 Definitions are spelled as specs (``rr:k=3,p=3/4``, ``dp:graph=hamming,k=2,exp_eps=3``); see
-:func:`privgeom.definitions.parse_definition`.
+:func:`privgeom.definitions.parse_definition`. ``rowcone``, ``semantics`` and ``analyze`` print counts, symmetry
+orbits and one representative per orbit (:func:`privgeom.analyses.describe_row_cone`); ``--all`` lists everything,
+``--json`` / ``--out FILE`` carry the complete data, streamed row by row (``_render.py``). ``analyze`` reports every
+part it could do and names the part refused, with the reason.
 """
 
 from __future__ import annotations
 
 import argparse
+from bisect import bisect_left
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable, TypeVar
 
-from .._errors import FormatError
-from ..analyses._relaxation import relax
-from ..analyses._semantics import check_guarantee, semantics
+import numpy as np
+
+from .._domain import Domain
+from .._errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
+from .._progress import Progress
+from .._results import to_jsonable
+from ..analyses._relaxation import RELAX_METHODS, relax, subset_family
+from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
+from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import parse_definition
+from ..geometry._symmetry import automorphisms
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
+from ._render import Stream, StreamedData, facet_rows, listing, write_out
+from ._repair import add_repair_arguments, repair_report
+
+T = TypeVar("T")
 
 DEFAULT_SPEC = "rr:k=2,p=3/4"
 
@@ -26,7 +41,18 @@ def _definition_arg(p: argparse.ArgumentParser, default: str | None = DEFAULT_SP
 
 
 def _family(value: str) -> Any:
-    """``hamming``, ``all-pairs``, ``triples`` or an explicit list ``11:10,11:01`` (subsets joined by ':')."""
+    """``hamming``, ``all-pairs``, ``triples`` or an explicit list ``11:10,11:01`` (subsets joined by ':').
+
+    Raises
+    ------
+    InvalidParameterError
+        An empty family (``--family ''``), naming the value.
+    FormatError
+        A malformed list.
+    """
+    if not value.strip():
+        raise InvalidParameterError(f"--family {value!r} is empty: use hamming, all-pairs, triples or a list of "
+                                    "subsets like 11:10,11:01")
     if value in ("hamming", "all-pairs", "triples"):
         return value
     subsets = [tuple(part.split(":")) for part in value.split(",") if part]
@@ -35,29 +61,88 @@ def _family(value: str) -> Any:
     return subsets
 
 
+def _default_family(labels: Any, requested: str | None) -> Any:
+    """The requested family, else ``hamming`` on bit strings and ``all-pairs`` otherwise."""
+    if requested is not None:
+        return _family(requested)
+    bits = bool(labels) and Domain.from_labels(labels).is_bits
+    return "hamming" if bits else "all-pairs"
+
+
 #: Above this many datasets the CLI projects by block elimination instead of one-coordinate-at-a-time Fourier–Motzkin
 #: (same cone, cross-checked in the tests; FM's per-step redundancy LPs take about a minute on 16 datasets).
 FM_MAX_DATASETS = 8
 
+#: How many orbits (and, with --check, failures) the default text lists before saying how many more there are.
+MAX_ORBITS_SHOWN = 12
+
 
 def _relax_method(cone: Any, requested: str | None) -> str:
-    if requested and requested != "auto":
-        return requested
-    return "fourier_motzkin" if cone.ambient_dim <= FM_MAX_DATASETS else "block"
+    """The relaxation method (``auto`` by default: the difference-constraint route where it applies); the cone route
+    by block elimination beyond the double-description limit is refused here, before anything is built."""
+    method = requested or "auto"
+    from ..geometry import _cdd
+
+    blocky = method == "block" or (method == "cone" and cone.ambient_dim > FM_MAX_DATASETS)
+    if blocky and cone.ambient_dim > _cdd.MAX_DD_DIM:
+        raise SizeLimitError(f"relaxation by block elimination: ambient dimension {cone.ambient_dim} exceeds the "
+                             f"double-description limit MAX_DD_DIM = {_cdd.MAX_DD_DIM}; refused before running cdd "
+                             "(use --method auto or difference)")
+    return method
+
+
+def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
+    """The subsets of a family; ``hamming`` by flipping each bit of each label (``O(N k)``), else
+    :func:`~privgeom.analyses.subset_family`."""
+    if family != "hamming":
+        return subset_family(labels, family)
+    where = {s: i for i, s in enumerate(labels)}
+    out: list[tuple[str, ...]] = []
+    for s in labels:
+        for j in range(len(s)):
+            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1:]
+            if where.get(t, -1) > where[s]:
+                out.append((s, t))
+    if not out or len(out) * 2 != len(labels) * len(labels[0]):
+        return subset_family(labels, family)  # not a full cube: the generic rule (and its error messages)
+    return out
 
 
 def _rowcone_text(cone: Any) -> str:
-    lines = [f"row cone in R^{cone.ambient_dim} (datasets {', '.join(cone.labels)}): dimension {cone.dim}, "
-             f"{cone.n_facets} facets, {cone.n_rays} extreme rays, {'pointed' if cone.is_pointed else 'not pointed'}"]
-    text = str(cone).splitlines()[1:]  # the first line repeats the header
-    lines.extend("  " + line.strip() for line in text if line.strip())
+    """Every facet of a (small) cone, one per line (used for relaxed cones and ``--all``)."""
+    lines = [f"row cone in R^{cone.ambient_dim}: dimension {cone.dim}, {cone.n_facets} facets, "
+             f"{'pointed' if cone.is_pointed else 'not pointed'}"]
+    rows, _ = facet_rows(cone)
+    lines += [f"  {format_facet(r, cone.labels, exact=cone.exact, limit=10**9)}" for r in rows()]
+    lines += [f"  {format_facet(e, cone.labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
+              for e in cone.equalities]
     return "\n".join(lines)
+
+
+def _datasets_line(labels: Any) -> str:
+    n = len(labels)
+    shown = ", ".join(labels[:MAX_LISTED]) + (f", … ({n} in all)" if n > MAX_LISTED else "")
+    return f"{n} datasets: {shown}"
+
+
+def _out_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--all", action="store_true", help="list everything instead of counts, orbits and representatives")
+    p.add_argument("--out", metavar="FILE", help="write the complete data as JSON to FILE (streamed)")
+
+
+def _finish(text: str, data: StreamedData, out: str | None) -> str:
+    if out:
+        size = write_out(out, data)
+        text += f"\ncomplete data written to {out} ({size:,} bytes of JSON)"
+    return text
 
 
 # ---------------------------------------------------------------------------------------------------------- analyze
 def _analyze_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--family", default=None, help="relaxation family (default: hamming on bit strings, else all-pairs)")
+    _method_option(p)
+    _out_option(p)
 
 
 def _closure_examples(definition: Any) -> list[tuple[str, Any]]:
@@ -77,42 +162,138 @@ def _closure_examples(definition: Any) -> list[tuple[str, Any]]:
     return out
 
 
+def _run_part(name: str, refused: dict[str, str], work: Callable[[], T]) -> T | None:
+    """Run one part of ``analyze``; a refusal (size limit, or a part that does not apply) is recorded, not raised."""
+    try:
+        return work()
+    except PrivgeomError as err:
+        refused[name] = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+        return None
+
+
+def _lost_orbits(definition: Any, relaxation: Any, family: Any) -> list[tuple[int, Guarantee]]:
+    """The lost guarantees by orbit: from the relaxation's verified per-orbit statuses (difference route), else the
+    symmetries of the definition that keep the family (sound orbits of the lost facets)."""
+    lost = relaxation.lost
+    if not lost:
+        return []
+    statuses = getattr(relaxation, "statuses", ())
+    if statuses:
+        order = sorted(m for st in statuses if st.lost for m in st.orbit)  # the order of ``relaxation.lost``
+        return [(st.size, lost[bisect_left(order, st.index)]) for st in statuses if st.lost]
+    labels = lost[0].labels
+    try:
+        G = automorphisms(definition).stabilizer_of_family(_family_sets(labels, family))
+        rows = np.array([g.coefficients for g in lost], dtype=object if lost[0].exact else float)
+        orbits = G.orbits_of_rows(rows)
+    except PrivgeomError:
+        return [(1, g) for g in lost]
+    return [(o.size, lost[o.representative]) for o in orbits]
+
+
+def _lost_lines(definition: Any, relaxation: Any, family: Any, *, indent: str, all_: bool = False) -> list[str]:
+    if all_:
+        return [f"{indent}guarantees no longer implied ({len(relaxation.lost)}):"] + \
+            [f"{indent}- {g.text}" for g in relaxation.lost]
+    lost = _lost_orbits(definition, relaxation, family)
+    if not lost:
+        return []
+    head = f"{indent}guarantees no longer implied: {len(relaxation.lost)} in {len(lost)} orbit{'s' if len(lost) != 1 else ''}"
+    return [head] + listing((f"{size} × {g.text}" if size > 1 else g.text for size, g in lost),
+                            limit=MAX_ORBITS_SHOWN // 2, more="orbits of lost guarantees (--all / --json list them all)",
+                            indent=indent)
+
+
+def _relaxation_head(r: Any) -> dict[str, Any]:
+    """The relaxation without its big parts (the relaxed cone's facets and the lost guarantees are streamed)."""
+    return {"recognised": r.recognised, "exp_eps": to_jsonable(r.exp_eps), "epsilon": to_jsonable(r.epsilon),
+            "method": r.method, "kept": r.kept, "n_lost": len(r.lost), "n_subsets": len(r.subsets),
+            "pair_bounds": to_jsonable(r.pair_bounds) if len(r.pair_bounds) <= 10_000 else "(omitted: too many)",
+            "cone": {"n_facets": r.cone.n_facets, "dim": r.cone.dim}, "text": r.text}
+
+
 @command("analyze", "full report: closure facts, row cone, semantics, relaxation (default rr:k=2,p=3/4)")(_analyze_args)
 def _analyze(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
-    cone = d.row_cone()
-    guarantees = semantics(cone)
-    labels = cone.labels
-    bits = all(set(s) <= {"0", "1"} for s in labels) and len({len(s) for s in labels}) == 1
-    family = _family(args.family) if args.family else ("hamming" if bits else "all-pairs")
-    relaxation = relax(cone, family, method=_relax_method(cone, None))
-    facts = _closure_examples(d)
-    lines = [f"privacy definition {d.spec()}  ({d.name}) on {len(labels)} datasets: {', '.join(labels)}", ""]
-    lines.append("1. consistent closure")
+    labels = tuple(d.inputs)
+    family = _default_family(labels, args.family)
+    refused: dict[str, str] = {}
+    with Progress(4, "analyze") as bar:
+        facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
+        bar.update()
+        cone = _run_part("row cone", refused, d.row_cone)
+        summary = _run_part("row cone", refused, lambda: describe_row_cone(d)) if cone is not None else None
+        bar.update()
+        bar.update()
+        relaxation = _run_part("relaxation", refused,
+                               lambda: relax(d, family, method=_relax_method(cone, args.method))) \
+            if cone is not None else None
+        lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
+            if relaxation else None
+        bar.update()
+    lines = [f"privacy definition {d.spec()}  ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
     lines.append(f"   the row cone {'decides' if d.row_cone_decides_closure else 'does NOT decide'} closure membership"
                  f" for this definition")
     for name, m in facts:
         lines.append(f"   {name}: {'in' if m.member else 'NOT in'} the closure  [{m.method}] {m.detail}")
-    lines += ["", "2. " + _rowcone_text(cone), "", "3. semantics (one Bayesian guarantee per facet)"]
+    if "closure" in refused:
+        lines.append(f"   refused: {refused['closure']}")
+    elif not facts:
+        lines.append("   (closure examples are shown for randomized response up to k = 6)")
+    lines.append("")
+    if summary is not None:
+        lines.append("2. " + "\n".join(summary.lines(max_orbits=MAX_ORBITS_SHOWN, indent="   ")))
+    else:
+        lines.append(f"2. row cone: refused: {refused.get('row cone', '')}")
     note = getattr(d, "semantics_note", "")
+    lines += ["", "3. semantics (one Bayesian guarantee per facet; one sentence per orbit)"]
     if note:
         lines.append(f"   note: {note}")
-    lines += [f"   - {g.text}" for g in guarantees]
-    how = "Fourier–Motzkin" if relaxation.method == "fourier_motzkin" else "block elimination (Fourier–Motzkin on a block)"
-    lines += ["", f"4. relaxation by {how} onto the family {family!r}", "   " + relaxation.text]
-    if relaxation.recognised == "dp":
-        lines.append(f"   => ε-differential privacy with ε = {relaxation.epsilon} ≈ {float(relaxation.epsilon):.6f}")  # type: ignore[arg-type]
-    data = {
-        "definition": d.spec(),
-        "datasets": list(labels),
-        "closure": {"row_cone_decides": d.row_cone_decides_closure,
-                    "examples": [{"mechanism": n, "membership": m} for n, m in facts]},
-        "row_cone": cone,
-        "semantics": list(guarantees),
-        "semantics_note": note,
-        "relaxation": relaxation,
-    }
-    return Outcome("\n".join(lines), data, EXIT_YES)
+    if summary is not None:
+        lines += _semantics_lines(summary, indent="   ")
+    else:
+        lines.append("   not available: the row cone was refused")
+    lines.append("")
+    if relaxation is not None:
+        how = {"fourier_motzkin": "Fourier–Motzkin", "block": "block elimination (Fourier–Motzkin on a block)",
+               "difference": "difference constraints (pair bounds, shortest paths, one LP per orbit)",
+               "generators": "projected generators"}.get(relaxation.method, relaxation.method)
+        lines += [f"4. relaxation by {how} onto the family {family!r}", "   " + relaxation.text]
+        if relaxation.recognised == "dp":
+            lines.append(f"   => ε-differential privacy with ε = {relaxation.epsilon} ≈ {float(relaxation.epsilon):.6f}")  # type: ignore[arg-type]
+        lines += lost or []
+    else:
+        lines.append(f"4. relaxation onto the family {family!r}: refused: {refused.get('relaxation', 'the row cone was refused')}")
+    if refused:
+        lines += ["", "parts refused (the others are reported above): " + "; ".join(f"{k}: {v}" for k, v in refused.items())]
+    data_parts: list[tuple[str, Any]] = [
+        ("definition", d.spec()),
+        ("datasets", list(labels)),
+        ("closure", {"row_cone_decides": d.row_cone_decides_closure,
+                     "examples": [{"mechanism": n, "membership": m} for n, m in facts]}),
+        ("row_cone", summary),
+    ]
+    if cone is not None and summary is not None:
+        rows, count = facet_rows(cone)
+        data_parts.append(("facets", Stream(rows, count)))
+        data_parts.append(("semantics", Stream(lambda: (g.to_dict(labels=False) for g in semantics(d)))))
+    data_parts.append(("semantics_note", note))
+    if relaxation is not None:
+        data_parts.append(("relaxation", _relaxation_head(relaxation)))
+        data_parts.append(("relaxation_lost", Stream(lambda: (g.to_dict(labels=False) for g in relaxation.lost))))
+    data_parts.append(("refused", refused))
+    data = StreamedData(data_parts)
+    return Outcome(_finish("\n".join(lines), data, args.out), data, EXIT_YES)
+
+
+def _semantics_lines(summary: RowConeSummary, *, indent: str, limit: int | None = MAX_ORBITS_SHOWN) -> list[str]:
+    n_orb = len(summary.facet_orbits)
+    head = (f"{indent}{summary.n_facets} guarantee{'s' if summary.n_facets != 1 else ''} (one per facet) in {n_orb} "
+            f"orbit{'s' if n_orb != 1 else ''} of the {summary.group_source} symmetry group")
+    if summary.n_equalities:
+        head += f", and two per equality ({summary.n_equalities} equalities; --all lists them)"
+    items = (f"{o.size} × {o.guarantee.text}" if o.size > 1 else o.guarantee.text for o in summary.facet_orbits)
+    return [head + ":"] + listing(items, limit=limit, more="orbits (--all lists every guarantee)", indent=indent)
 
 
 # ---------------------------------------------------------------------------------------------------------- closure
@@ -120,6 +301,7 @@ def _closure_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p, default=None)
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (see Mechanism.to_json)")
     p.add_argument("--method", default="auto", help="membership backend (auto, lp, or a fast path the definition offers)")
+    add_repair_arguments(p)
 
 
 @command("closure", "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no")(_closure_args)
@@ -134,23 +316,44 @@ def _closure(args: argparse.Namespace) -> Outcome:
             f"{m.summary()}")
     data = {"definition": d.spec(), "member": m.member, "method": m.method, "row_cone_decides": decides,
             "membership": m}
-    return Outcome(text, data, EXIT_YES if m.member else EXIT_NO)
+    repair_text, repair_data = repair_report(d, mech, args)
+    return Outcome(text + repair_text, {**data, **repair_data}, EXIT_YES if m.member else EXIT_NO)
 
 
 # ---------------------------------------------------------------------------------------------------------- rowcone
 def _rowcone_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
-    p.add_argument("--rays", action="store_true", help="also list the extreme rays")
+    p.add_argument("--rays", action="store_true", help="also compute the extreme rays (and their orbits)")
+    _out_option(p)
 
 
-@command("rowcone", "facets (and extreme rays) of the row cone of a definition")(_rowcone_args)
+@command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives")(
+    _rowcone_args)
 def _rowcone(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     cone = d.row_cone()
-    text = _rowcone_text(cone)
+    summary = describe_row_cone(d, rays=args.rays)
+    labels = cone.labels
+    if args.all:
+        lines = [summary.header()] + ([f"  {summary.rule}"] if summary.rule else []) + [f"  {summary.symmetry_line()}"]
+        rows, _ = facet_rows(cone)
+        lines += [f"  {format_facet(r, labels, exact=cone.exact, limit=10**9)}" for r in rows()]
+        lines += [f"  {format_facet(e, labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
+                  for e in cone.equalities]
+        if args.rays:
+            lines.append("extreme rays:")
+            lines += ["  (" + ", ".join(str(v) for v in r) + ")" for r in cone.rays]
+            lines += ["  line: (" + ", ".join(str(v) for v in r) + ")" for r in cone.lineality]
+        text = "\n".join(lines)
+    else:
+        text = "\n".join([f"{d.spec()}: " + summary.lines()[0]] + summary.lines()[1:])
+    rows, count = facet_rows(cone)
+    parts: list[tuple[str, Any]] = [("definition", d.spec()), ("summary", summary), ("labels", list(labels)),
+                                    ("facets", Stream(rows, count)), ("equalities", cone.equalities)]
     if args.rays:
-        text += "\nextreme rays:\n" + "\n".join("  (" + ", ".join(str(v) for v in r) + ")" for r in cone.rays)
-    return Outcome(text, {"definition": d.spec(), "row_cone": cone}, EXIT_YES)
+        parts += [("rays", Stream(lambda: iter(cone.rays), summary.n_rays)), ("lineality", cone.lineality)]
+    data = StreamedData(parts)
+    return Outcome(_finish(text, data, args.out), data, EXIT_YES)
 
 
 # ---------------------------------------------------------------------------------------------------------- semantics
@@ -158,48 +361,75 @@ def _semantics_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--check", metavar="FILE", help="check every guarantee on the outputs of this mechanism (JSON); "
                    "exit 1 if one fails")
+    _out_option(p)
 
 
-@command("semantics", "the Bayesian guarantees (S+, S-, attacker prior) of every facet of the row cone")(_semantics_args)
+@command("semantics", "the Bayesian guarantees (S+, S-, attacker prior) of the facets of the row cone, by orbit")(
+    _semantics_args)
 def _semantics(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     guarantees = semantics(d)
-    lines = [f"{len(guarantees)} guarantees of {d.spec()}:"] + [f"- {g.text}" for g in guarantees]
-    data: dict[str, Any] = {"definition": d.spec(), "guarantees": list(guarantees)}
+    if args.all:
+        lines = [f"{len(guarantees)} guarantees of {d.spec()}:"] + [f"- {g.text}" for g in guarantees]
+    else:
+        summary = describe_row_cone(d)
+        lines = [f"{d.spec()}:"] + _semantics_lines(summary, indent="")
+    note = getattr(d, "semantics_note", "")
+    if note:
+        lines.append(f"note: {note}")
+    parts: list[tuple[str, Any]] = [("definition", d.spec()), ("labels", list(d.inputs)),
+                                    ("guarantees", Stream(lambda: (g.to_dict(labels=False) for g in guarantees),
+                                                          len(guarantees)))]
     code = EXIT_YES
     if args.check:
         mech = Mechanism.load(args.check)
         checks = [check_guarantee(mech, g) for g in guarantees]
-        data["checks"] = checks
+        parts.append(("checks", Stream(lambda: ({"holds": c.holds, "violating_output": c.violating_output,
+                                                 "posterior_plus": to_jsonable(c.posterior_plus),
+                                                 "posterior_minus": to_jsonable(c.posterior_minus),
+                                                 "skipped": list(c.skipped)} for c in checks), len(checks))))
         failed = [c for c in checks if not c.holds]
         lines.append(f"checked on {args.check}: {len(checks) - len(failed)} of {len(checks)} guarantees hold")
-        lines += [f"  {c.summary()}" for c in failed]
+        lines += listing((c.summary() for c in failed), limit=None if args.all else MAX_ORBITS_SHOWN,
+                         more="violated guarantees (--all lists them)")
         code = EXIT_NO if failed else EXIT_YES
-    return Outcome("\n".join(lines), data, code)
+    data = StreamedData(parts)
+    return Outcome(_finish("\n".join(lines), data, args.out), data, code)
 
 
 # ---------------------------------------------------------------------------------------------------------- relax
+def _method_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--method", default="auto", choices=list(RELAX_METHODS),
+                   help="relaxation route: auto = difference constraints where the pair bounds are known in closed form, "
+                   f"else the cone route (cone = fourier_motzkin up to {FM_MAX_DATASETS} datasets, block beyond)")
+
+
 def _relax_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--family", "--pairs", dest="family", default=None,
                    help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, or 11:10,11:01")
-    p.add_argument("--method", default="auto", choices=["auto", "fourier_motzkin", "block", "generators"],
-                   help=f"projection method; auto = fourier_motzkin up to {FM_MAX_DATASETS} datasets, block beyond")
+    _method_option(p)
+    p.add_argument("--all", action="store_true", help="list every pair bound, lost guarantee and relaxed facet")
 
 
-@command("relax", "relax a definition by Fourier–Motzkin projection onto subsets; recognise ε-DP")(_relax_args)
+@command("relax", "relax a definition by projection onto subsets (Lin & Kifer §V); recognise ε-DP")(_relax_args)
 def _relax(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
+    family = _default_family(d.inputs, args.family)
     cone = d.row_cone()
-    bits = all(set(s) <= {"0", "1"} for s in cone.labels) and len({len(s) for s in cone.labels}) == 1
-    family = _family(args.family) if args.family else ("hamming" if bits else "all-pairs")
-    r = relax(cone, family, method=_relax_method(cone, args.method))
+    r = relax(d, family, method=_relax_method(cone, args.method))
     lines = [r.text]
-    lines += [f"  {b.summary()}" for b in r.pair_bounds[:20]]
-    if len(r.pair_bounds) > 20:
-        lines.append(f"  ... ({len(r.pair_bounds) - 20} more pairs)")
-    if r.lost:
-        lines.append("guarantees no longer implied:")
-        lines += [f"  - {g.text}" for g in r.lost]
-    lines.append(_rowcone_text(r.cone))
+    limit = None if args.all else MAX_ORBITS_SHOWN
+    lines += listing((b.summary() for b in r.pair_bounds), limit=limit, more="pair bounds (--all lists them)")
+    lines += _lost_lines(d, r, family, indent="", all_=args.all)
+    if args.all:
+        lines.append("relaxed " + _rowcone_text(r.cone))
+    else:
+        relaxed = r.definition if r.definition is not None else r.cone
+        try:  # the symmetries of the definition that keep the family map the relaxed cone to itself
+            stab = automorphisms(d).stabilizer_of_family(_family_sets(d.inputs, family))
+        except PrivgeomError:
+            stab = None
+        summary = describe_row_cone(relaxed, definition="relaxed", group=stab)
+        lines.append("relaxed " + "\n".join(summary.lines(max_orbits=MAX_ORBITS_SHOWN)))
     return Outcome("\n".join(lines), r, EXIT_YES)

@@ -12,11 +12,12 @@ import os
 import sys
 from typing import Sequence
 
+from .. import _progress
 from .._errors import PrivgeomError
 from .._results import to_jsonable
 from ._registry import COMMANDS, EXIT_ERROR, GROUPS, Command
 
-__all__ = ["main", "build_parser", "COMMAND_MODULES"]
+__all__ = ["main", "build_parser", "COMMAND_MODULES", "EXIT_INTERRUPTED"]
 
 #: Modules that register subcommands (imported lazily by :func:`build_parser`). A module that is missing is skipped.
 COMMAND_MODULES = (
@@ -28,11 +29,34 @@ COMMAND_MODULES = (
 )
 
 
+#: Exit code of a command ended by Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+
+#: Set this environment variable to a non-empty value to see the traceback of an internal error.
+DEBUG_ENV = "PRIVGEOM_DEBUG"
+
+
 class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``PROG: error: MESSAGE (see 'PROG --help')``, exit 2."""
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"privgeom: error: {message}", file=sys.stderr)
+        print(f"{self.prog}: error: {_one_line(message)} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_ERROR)
+
+
+def _one_line(text: str, limit: int = 400) -> str:
+    """The first line of an error message, shortened to ``limit`` characters."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _message(err: BaseException) -> str:
+    if isinstance(err, OSError) and not isinstance(err, PrivgeomError):
+        # the causes are fixed where files are opened (privgeom._io); this is the fallback: name the file
+        name = err.filename if err.filename is not None else ""
+        what = err.strerror or type(err).__name__
+        return f"{what}: {str(name)!r}" if name else what
+    return _one_line(str(err)) or type(err).__name__
 
 
 def _load_modules() -> None:
@@ -68,33 +92,67 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``privgeom``; returns the exit code (0 yes, 1 no, 2 error). User errors print one line, no traceback."""
+    """Run ``privgeom``; returns the exit code (0 yes, 1 no, 2 error, 130 interrupted).
+
+    User errors print one line on stderr and no traceback (argument errors raise ``SystemExit(2)`` after their line,
+    as argparse does). Ctrl-C prints ``privgeom: interrupted`` and returns 130. An unexpected exception is a bug:
+    one line ``privgeom: internal error (...)`` and exit 2 (set ``PRIVGEOM_DEBUG=1`` to see the traceback).
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        try:
+            sys.stdout.flush()
+        except Exception:  # noqa: BLE001 - the reader may be gone; nothing else to do
+            pass
+        try:
+            _progress.abandon()
+        except Exception:  # noqa: BLE001 - never let a broken bar hide the interruption
+            pass
+        print("privgeom: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     cmd: Command | None = getattr(args, "_command", None)
     if cmd is None:
-        (getattr(args, "_group_parser", None) or parser).print_help(sys.stderr)
-        return EXIT_ERROR
+        where = getattr(args, "_group_parser", None) or parser
+        sub = next(a for a in where._actions if isinstance(a, argparse._SubParsersAction))
+        where.error(f"a command is required: {', '.join(sub.choices)}")
+        return EXIT_ERROR  # not reached: error() exits
+    json_out = bool(getattr(args, "json", False))
     try:
-        outcome = cmd.run(args)
-    except (PrivgeomError, OSError) as err:
-        msg = str(err).splitlines()[0] if str(err) else type(err).__name__
-        if getattr(args, "json", False):
+        with _progress.quiet(json_out):
+            outcome = cmd.run(args)
+    except (PrivgeomError, OSError, RecursionError) as err:
+        if isinstance(err, RecursionError):  # fallback; the causes (deep JSON, ...) are refused where they enter
+            msg = "input nested too deeply (Python's recursion limit was reached)"
+        else:
+            msg = _message(err)
+        if json_out:
             print(json.dumps({"error": type(err).__name__, "message": msg}))
         print(f"privgeom: error: {msg}", file=sys.stderr)
         return EXIT_ERROR
-    except Exception as err:  # a bug, not a user error: keep the traceback, but never exit 1 (= "no")
-        import traceback
+    except Exception as err:  # a bug, not a user error: one line, never exit 1 (= "no")
+        if os.environ.get(DEBUG_ENV):
+            import traceback
 
-        traceback.print_exc(file=sys.stderr)
-        msg = str(err).splitlines()[0] if str(err) else ""
-        if getattr(args, "json", False):
+            traceback.print_exc(file=sys.stderr)
+        msg = _one_line(str(err))
+        if json_out:
             print(json.dumps({"error": type(err).__name__, "message": msg, "internal": True}))
-        print(f"privgeom: internal error ({type(err).__name__}: {msg}); this is a bug in privgeom", file=sys.stderr)
+        print(f"privgeom: internal error ({type(err).__name__}: {msg}); this is a bug in privgeom "
+              f"(set {DEBUG_ENV}=1 for the traceback)", file=sys.stderr)
         return EXIT_ERROR
     try:
-        if args.json:
-            print(json.dumps(to_jsonable(outcome.data), indent=1))
+        if json_out:
+            stream = getattr(outcome.data, "write_json", None)  # large data written row by row (cli/_render.py)
+            if callable(stream):
+                stream(sys.stdout)
+            else:
+                print(json.dumps(to_jsonable(outcome.data), indent=1))
         else:
             print(outcome.text)
         sys.stdout.flush()

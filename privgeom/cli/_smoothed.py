@@ -16,9 +16,11 @@ from fractions import Fraction
 from typing import Any
 
 from .._errors import FormatError, InvalidParameterError
+from .._io import prepare_output_dir
 from .._numeric import parse_scalar
 from ..mechanisms import Mechanism
 from ..smoothed import database_delta, shm_database_delta, shm_smoothed_delta, smoothed_delta
+from ..smoothed._shm import _shm_smoothed_delta
 from ..smoothed._experiments import EXPERIMENTS, Progress
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
@@ -97,7 +99,19 @@ def _T(n: int, args: argparse.Namespace) -> int:
     lost = parse_scalar(args.lost, name="--lost", exact=True)
     if not 0 <= lost <= 1:
         raise InvalidParameterError(f"--lost must lie in [0, 1], got {args.lost}")
-    return n - int(round(Fraction(lost) * n))
+    exact_lost = Fraction(lost) * n
+    rounded = int(round(exact_lost))
+    if rounded == 0 and lost > 0:
+        raise InvalidParameterError(
+            f"--lost {args.lost} of n = {n} agents is {float(exact_lost):.6g} ballots, which rounds to 0 lost ballots "
+            f"(T = n = {n}: every ballot counted, δ = 1); give --T, or a --lost above 1/{2 * n} at this n"
+        )
+    if rounded == n and lost < 1:
+        raise InvalidParameterError(
+            f"--lost {args.lost} of n = {n} agents is {float(exact_lost):.6g} ballots, which rounds to all {n} ballots "
+            "lost (T = 0); give --T instead"
+        )
+    return n - rounded
 
 
 @command("shm", "sampling-histogram mechanism: fast exact smoothed δ (or δ(x) with --at), sweeping n and ε",
@@ -116,7 +130,7 @@ def _shm(args: argparse.Namespace) -> Outcome:
             r: Any = shm_database_delta(n, T, e, args.at, replace=args.replace)
             upper = r.value + r.truncation_bound
         else:
-            r = shm_smoothed_delta(n, T, e, qs, replace=args.replace, rtol=args.rtol, _laws=laws)
+            r = _shm_smoothed_delta(n, T, e, qs, replace=args.replace, rtol=args.rtol, laws=laws)
             upper = r.upper
         results.append(r.to_dict())
         lines.append(str(r))
@@ -144,6 +158,7 @@ def _figure_args(p: argparse.ArgumentParser) -> None:
          parent="smoothed")(_figure_args)
 def _figure(args: argparse.Namespace) -> Outcome:
     names = sorted(EXPERIMENTS) if args.name == "all" else [args.name]
+    prepare_output_dir(args.out, what="--out")
     texts, data = [], []
     for name in names:
         kw: dict[str, Any] = {"quick": args.quick, "progress": args.progress}

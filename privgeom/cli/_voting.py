@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable
 
 from .. import voting
 from .._errors import InvalidParameterError
+from .._io import prepare_output_dir
 from .._numeric import LogRational, parse_scalar
 from ..voting._common import log_of_ratio
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
@@ -39,6 +41,10 @@ def _rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--width", type=int, help="tribes: voters per tribe")
     p.add_argument("--count", type=int, help="tribes: number of tribes")
     p.add_argument("--values", help="table: comma-separated ±1 values in the order 11…1, …, 00…0")
+    p.add_argument(
+        "--max-n", type=int, default=voting.MAX_COUNT_VOTERS,
+        help=f"largest electorate of a rule stored by vote count (default {voting.MAX_COUNT_VOTERS:,})",
+    )
 
 
 def _need(value: Any, flag: str, rule: str) -> Any:
@@ -50,13 +56,14 @@ def _need(value: Any, flag: str, rule: str) -> Any:
 def build_rule(args: argparse.Namespace) -> voting.Rule:
     """The rule described by the command-line options."""
     kind = args.rule
+    cap = getattr(args, "max_n", voting.MAX_COUNT_VOTERS)
     builders: dict[str, Callable[[], voting.Rule]] = {
-        "majority": lambda: voting.majority(_need(args.n, "-n", kind)),
+        "majority": lambda: voting.majority(_need(args.n, "-n", kind), max_n=cap),
         "dictator": lambda: voting.dictator(_need(args.n, "-n", kind), args.i),
-        "and": lambda: voting.conjunction(_need(args.n, "-n", kind)),
-        "or": lambda: voting.disjunction(_need(args.n, "-n", kind)),
-        "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), args.theta),
-        "parity": lambda: voting.parity(_need(args.n, "-n", kind)),
+        "and": lambda: voting.conjunction(_need(args.n, "-n", kind), max_n=cap),
+        "or": lambda: voting.disjunction(_need(args.n, "-n", kind), max_n=cap),
+        "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), args.theta, max_n=cap),
+        "parity": lambda: voting.parity(_need(args.n, "-n", kind), max_n=cap),
         "weighted": lambda: voting.weighted_majority(_csv(_need(args.weights, "--weights", kind)), args.quota),
         "tribes": lambda: voting.tribes(_need(args.width, "--width", kind), _need(args.count, "--count", kind)),
         "table": lambda: voting.from_truth_table(_csv(_need(args.values, "--values", kind))),
@@ -210,6 +217,8 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
     code = EXIT_YES
     if args.eps is not None:
         target = parse_scalar(args.eps, name="eps")
+        if target < 0:
+            raise InvalidParameterError(f"--eps must be >= 0, got {args.eps!r}")
         ok = float(res) <= float(target) + 1e-12
         data["eps"] = str(target)
         data["private"] = ok
@@ -230,6 +239,8 @@ def _figure_args(p: argparse.ArgumentParser) -> None:
 
 def _figure_run(args: argparse.Namespace) -> Outcome:
     rhos = [float(parse_scalar(r, name="rho")) for r in _csv(args.rhos)]
+    out = Path(args.out)
+    prepare_output_dir(out.parent if out.suffix.lower() == ".png" else out, what="--out")
     path = voting.save_figure2(args.out, rhos, args.n_max)
     data = voting.figure2_data(rhos, args.n_max)
     last = {str(r): data["accuracy"][r][-1] for r in data["accuracy"]}

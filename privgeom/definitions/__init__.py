@@ -20,6 +20,8 @@ from ._dp import DifferentialPrivacy
 from ._registry import definition_kinds, parse_definition, register_definition_kind
 from ._approx_dp import ApproximateDP, CompletionWitness, HockeyStickCertificate, HockeyStickWitness
 from ._pufferfish import Pufferfish
+from ._nearest import Nearest, NearestCertificate, Repair, nearest
+from ._mixing import MixingThreshold, mixing_threshold
 from ._catalogue import (
     ClosedFormDefinition,
     FrappDefinition,
@@ -55,4 +57,10 @@ __all__ = [
     "dp_cone_rays",
     "dp_ray_patterns",
     "hypercube_dp_ray_count",
+    "nearest",
+    "Nearest",
+    "Repair",
+    "NearestCertificate",
+    "mixing_threshold",
+    "MixingThreshold",
 ]

@@ -83,7 +83,8 @@ ORTHANT_NOTE = (
 def hockey_stick_values(
     matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar
 ) -> list[tuple[int, int, Scalar, tuple[int, ...]]]:
-    """``Σ_ω (M[ω, i] − r M[ω, j])₊`` and the maximising event for every *directed* pair ``(i, j)`` given.
+    """``Σ_ω (M[ω, i] − r M[ω, j])₊`` and the maximising event for every *directed* pair ``(i, j)`` given
+    (a wrapper of :func:`privgeom.analyses.hockey_stick_columns`, the package's one hockey-stick kernel).
 
     Exact (Fractions) when ``matrix`` is an object array of Fractions and ``ratio`` is a Fraction; float otherwise.
 
@@ -99,16 +100,21 @@ def hockey_stick_values(
     >>> hockey_stick_values(M, [(0, 1)], F(2))
     [(0, 1, Fraction(1, 4), (0,))]
     """
-    out: list[tuple[int, int, Scalar, tuple[int, ...]]] = []
+    from ..analyses import hockey_stick_columns  # the package's one hockey-stick kernel (analyses sits above)
+
+    pairs = [(int(i), int(j)) for i, j in pairs]
+    if not pairs:
+        return []
     exact = matrix.dtype == object and isinstance(ratio, Fraction)
-    for i, j in pairs:
-        diff = matrix[:, i] - ratio * matrix[:, j]
-        pos = tuple(int(w) for w in np.flatnonzero(diff > 0))
-        if exact:
-            value: Scalar = sum((diff[w] for w in pos), Fraction(0))
-        else:
-            value = float(np.sum(np.asarray(diff, dtype=float)[list(pos)])) if pos else 0.0
-        out.append((int(i), int(j), value, pos))
+    out: list[tuple[int, int, Scalar, tuple[int, ...]]] = []
+    step = max(1, (1 << 18) // max(1, matrix.shape[0]))  # bounded memory: blocks of columns
+    for start in range(0, len(pairs), step):
+        block = pairs[start : start + step]
+        values, mask = hockey_stick_columns(matrix[:, [i for i, _ in block]], matrix[:, [j for _, j in block]], ratio, events=True)
+        out.extend(
+            (i, j, values[c] if exact else float(values[c]), tuple(int(w) for w in np.flatnonzero(mask[:, c])))
+            for c, (i, j) in enumerate(block)
+        )
     return out
 
 

@@ -46,6 +46,7 @@ from ..mechanisms import Mechanism
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..geometry._cone import Cone
+    from ._nearest import Nearest
 
 #: Vectors longer than this are left out of JSON output (a k = 20 certificate has 2^20 entries).
 _JSON_VECTOR_LIMIT = 4096
@@ -323,6 +324,25 @@ class PrivacyDefinition(ABC):
     @abstractmethod
     def row_cone_decides_closure(self) -> bool:
         """True only when "every row in the row cone" is *equivalent* to closure membership (a theorem)."""
+
+    def nearest(self, mechanism: Mechanism, norm: str = "l1", *, atol: float | None = None, solver: str = "dual",
+                max_nonzeros: int | None = None) -> "Nearest":
+        """The closest mechanism of the closure to ``mechanism`` (``"l1"``, ``"l1-column"`` or ``"linf"``), verified.
+
+        The answer to "my mechanism fails — what is the smallest change that passes?": see
+        :func:`privgeom.definitions.nearest` (``_nearest.py``) for the LP, the norms and the certificates.
+
+        Examples
+        --------
+        >>> from privgeom import randomized_response
+        >>> from privgeom.definitions import DifferentialPrivacy
+        >>> rep = DifferentialPrivacy.hamming(1, exp_eps=3).nearest(randomized_response(1, "4/5"), "linf")
+        >>> rep.distance, rep.membership.member, rep.certificate.optimal   # 4/5 − s ≤ 3 (1/5 + s) at s = 1/20
+        (Fraction(1, 20), True, True)
+        """
+        from ._nearest import nearest
+
+        return nearest(self, mechanism, norm, atol=atol, solver=solver, max_nonzeros=max_nonzeros)
 
     def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` (one value per dataset) in the row cone? Default: :meth:`row_cone` ``.contains``."""

@@ -303,12 +303,27 @@ class ClosedFormDefinition(FiniteDefinition):
         """Facet normals (row ``z`` ∝ column ``z`` of ``G^{-1}``, positive factor)."""
 
     def row_cone(self) -> Any:
-        """The row cone from the closed-form facets (H-representation; no double description)."""
+        """The row cone, known in closed form: simplicial, no double description and no redundancy removal.
+
+        ``G`` is invertible, so its rows are linearly independent: they are the extreme rays, and the ``n`` columns
+        of ``G^{-1}`` (positively scaled: :meth:`closed_form_facets`) are the irredundant facets (Lin & Kifer,
+        Theorem 3.4 with an invertible mechanism). Counts, membership (by the facets) and the pair bounds
+        ``max_g g_a / g_b`` over the rows (the projection onto a pair, Section V) need nothing else.
+        """
         if not self._invertible:
             return super().row_cone()
         from ..geometry import Cone
+        from ..geometry._projection import generator_pair_bounds
+        from ..geometry._structure import ConeStructure
 
-        return Cone.from_facets(self.closed_form_facets(), exact=self.exact, labels=self.inputs)
+        n = self.n_inputs
+        G = self.mechanism.matrix if self.exact else self.mechanism.float_matrix()
+        structure = ConeStructure(
+            "simplicial", f"{self.name}: one facet per column of G^-1 ({n}), the {n} rows of G as extreme rays",
+            n_facets=n, n_rays=n, dim=n, pointed=True, facets=self.closed_form_facets, rays=lambda: G,
+            pair_bounds=lambda ia, ib: generator_pair_bounds(G, ia, ib, exact=self.exact),
+        )
+        return Cone.from_structure(structure, labels=self.inputs, exact=self.exact)
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Closure membership; ``method="closed-form"`` multiplies by the closed-form inverse (see the class doc)."""
@@ -496,7 +511,7 @@ def _frapp_spec(params: dict[str, str]) -> PrivacyDefinition:
 
 
 def _krr_spec(params: dict[str, str]) -> PrivacyDefinition:
-    from ._dp import dp_ratio
+    from ._dp import dp_level
 
     n = spec_int(params, "n", "krr")
     exact = spec_bool(params, "exact", "krr")
@@ -504,7 +519,7 @@ def _krr_spec(params: dict[str, str]) -> PrivacyDefinition:
     if len(given) != 1:
         raise FormatError(f"krr needs exactly one of exp_eps=, eps=, p=; got {sorted(given) or 'none'}")
     if "eps" in given:
-        ratio, _ = dp_ratio(eps=given["eps"], exact=exact, owner="krr")
+        ratio = dp_level(eps=given["eps"], exact=exact, owner="krr").exp_eps
         return KaryRRDefinition(n, exp_eps=ratio, exact=exact)
     return KaryRRDefinition(n, exp_eps=given.get("exp_eps"), p=given.get("p"), exact=exact)
 

@@ -8,7 +8,12 @@ column-stochastic and ``λ`` a probability vector. Absorbing ``λ_j`` into ``B_j
 
 privgeom solves the ℓ1-relaxation ``min ‖Σ_j B_j M_j − M'‖_1`` (always feasible) with HiGHS. Its optimum ``r*``
 is the ℓ1 distance from ``M'`` to the closure; its dual values give a separating functional ``W`` with
-``|W| ≤ 1``. A *yes* returns the witness ``(A_j, λ_j)``; a *no* returns :class:`SeparatingCertificate` ``W``: every
+``|W| ≤ 1``. By default the LP is first *reduced by the row space* of the mechanisms (``_closure_model.py``: only
+``rank`` equations per output, rescaled to the identity on a basis, so an invertible mechanism costs ``n_out·N``
+instead of ``n_out·N²`` coefficients; a row of ``M'`` outside the row space is answered by a span certificate),
+assembled sparse once per definition and output count, and re-solved from the previous basis for later queries.
+``reduce=False`` keeps the unreduced LP reachable; it is also the fallback whenever the reduced LP's answer does not
+verify. A *yes* returns the witness ``(A_j, λ_j)``; a *no* returns :class:`SeparatingCertificate` ``W``: every
 ``N`` in the closure has ``⟨W, N⟩ ≥ β := min_j Σ_ω min_o (W M_jᵀ)[o, ω]`` while ``⟨W, M'⟩ < β``.
 
 Both are re-verified before they are returned. Exact mode rationalises the float solution (rounding, then an exact
@@ -29,21 +34,24 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Sequence
+from functools import cached_property
+from typing import Any, MutableMapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._errors import SizeLimitError, SolverError
+from .._errors import SolverError
 from .._numeric import ATOL, readonly
 from ..geometry._lp import (
     MAX_EXACT_LP_VARIABLES,
+    check_lp_size,
     exact_nonnegative_solution,
     exact_solve,
     rational_candidates,
     solve_lp,
 )
 from ._base import ClosureWitness, Membership, SeparatingCertificate
+from ._closure_model import DEFAULT_SOLVER, ClosureModel, closure_lp_nonzeros
 
 __all__ = [
     "closure_lp_membership",
@@ -161,9 +169,14 @@ def witness_from_coefficients(
 
 # ---------------------------------------------------------------------------------------------------- the LP
 class _ClosureLP:
-    """Index bookkeeping and constraint matrices of the closure LP."""
+    """Index bookkeeping of the closure LP (variables ``B_j[o, ω]`` at ``offs[j] + o·r_j + ω``, then ``λ``).
 
-    def __init__(self, mats: Sequence[np.ndarray], target: np.ndarray) -> None:
+    The exact constraint triplets (``rows``, ``cols``, ``vals``; used to rationalise a solution on its support) are
+    built lazily, only when exact mode needs them. Sizes are checked here, before anything is built.
+    """
+
+    def __init__(self, mats: Sequence[np.ndarray], target: np.ndarray, *, max_nonzeros: int | None = None,
+                 what: str = "closure LP") -> None:
         self.mats = list(mats)
         self.target = target
         self.n_out, self.N = target.shape
@@ -177,10 +190,32 @@ class _ClosureLP:
         self.m = len(self.mats)
         self.n_core = self.nb + self.m
         self.n_eq = self.n_out * self.N + sum(self.r) + 1
-        nnz = sum(int(np.count_nonzero(_as_float(M))) for M in self.mats) * self.n_out + 2 * self.nb
-        if nnz > 2**24:
-            raise SizeLimitError(f"closure LP would have {nnz:,} non-zero coefficients (limit {2**24:,})")
-        self.rows, self.cols, self.vals = self._coo()
+        self.max_nonzeros = max_nonzeros
+        self.what = what
+        nnz_g = sum(int(np.count_nonzero(np.asarray(M != 0))) for M in self.mats)
+        self.nnz_full = closure_lp_nonzeros(nnz_g, self.n_out, sum(self.r), self.N, self.m)
+
+    def check_full_size(self) -> None:
+        """Refuse the unreduced LP (all ``N`` equations per output) before it is built."""
+        check_lp_size(self.n_eq, self.n_core + 2 * self.n_out * self.N, self.nnz_full, what=self.what,
+                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
+
+    @cached_property
+    def _triplets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self.check_full_size()
+        return self._coo()
+
+    @property
+    def rows(self) -> np.ndarray:
+        return self._triplets[0]
+
+    @property
+    def cols(self) -> np.ndarray:
+        return self._triplets[1]
+
+    @property
+    def vals(self) -> np.ndarray:
+        return self._triplets[2]
 
     def _coo(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         rows, cols, vals = [], [], []
@@ -221,46 +256,37 @@ class _ClosureLP:
         B = [arr[self.offs[j] : self.offs[j] + self.n_out * rj].reshape(self.n_out, rj) for j, rj in enumerate(self.r)]
         return B, list(arr[self.nb : self.nb + self.m])
 
-    def solve_l1(self) -> Any:
-        n_s = self.n_out * self.N
-        vals = np.array([float(v) for v in self.vals])
-        core = sp.coo_matrix((vals, (self.rows, self.cols)), shape=(self.n_eq, self.n_core))
-        eye = sp.eye(n_s, format="coo")
-        slack = sp.vstack([sp.hstack([eye, -eye]), sp.coo_matrix((self.n_eq - n_s, 2 * n_s))])
-        A = sp.hstack([core, slack]).tocsc()
-        c = np.concatenate([np.zeros(self.n_core), np.ones(2 * n_s)])
-        b = np.array([float(v) for v in self.rhs()])
-        res = solve_lp(c, A_eq=A, b_eq=b, bounds=(0, None), method="highs-ds", what="closure LP")
-        if res.status != "optimal":
-            raise SolverError("closure LP: the ℓ1-relaxation is always feasible, yet HiGHS reported infeasible")
-        return res
-
     def solve_separation(self) -> np.ndarray:
         """max β − ⟨W, M'⟩ s.t. W M_jᵀ ≥ z_j (entrywise, per output o), Σ_ω z_j(ω) ≥ β, −1 ≤ W ≤ 1."""
         n_out, N = self.n_out, self.N
         nW = n_out * N
         nz = sum(self.r)
+        check_lp_size(n_out * nz + self.m, nW + nz + 1, self.nnz_full, what=f"{self.what} (separation LP)",
+                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
         rows, cols, vals = [], [], []
+        o = np.arange(n_out)
         row = 0
         zoff = 0
         for j, M in enumerate(self.mats):
             Mf = _as_float(np.asarray(M))
-            for o in range(n_out):
-                for w in range(self.r[j]):
-                    nzc = np.nonzero(Mf[w])[0]
-                    rows.extend([row] * (len(nzc) + 1))
-                    cols.extend(list(o * N + nzc) + [nW + zoff + w])
-                    vals.extend(list(-Mf[w, nzc]) + [1.0])
-                    row += 1
-            zoff += self.r[j]
+            rj = self.r[j]
+            w_idx, i_idx = np.nonzero(Mf)
+            # row (j, o, w): −Σ_i M_j[w, i] W[o, i] + z_j[w] ≤ 0
+            rr = row + o[:, None] * rj + w_idx[None, :]
+            rows += [rr.ravel(), (row + o[:, None] * rj + np.arange(rj)[None, :]).ravel()]
+            cols += [(o[:, None] * N + i_idx[None, :]).ravel(), np.tile(nW + zoff + np.arange(rj), n_out)]
+            vals += [np.tile(-Mf[w_idx, i_idx], n_out), np.ones(n_out * rj)]
+            row += n_out * rj
+            zoff += rj
         zoff = 0
         for j in range(self.m):
-            rows.extend([row] * (self.r[j] + 1))
-            cols.extend([nW + zoff + w for w in range(self.r[j])] + [nW + nz])
-            vals.extend([-1.0] * self.r[j] + [1.0])
+            rj = self.r[j]
+            rows += [np.full(rj + 1, row)]
+            cols += [np.concatenate([nW + zoff + np.arange(rj), [nW + nz]])]
+            vals += [np.concatenate([-np.ones(rj), [1.0]])]
             row += 1
-            zoff += self.r[j]
-        A = sp.csc_matrix((vals, (rows, cols)), shape=(row, nW + nz + 1))
+            zoff += rj
+        A = sp.csc_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(row, nW + nz + 1))
         c = np.concatenate([_as_float(self.target).ravel(), np.zeros(nz), [-1.0]])
         bounds = [(-1.0, 1.0)] * nW + [(None, None)] * (nz + 1)
         res = solve_lp(c, A_ub=A, b_ub=np.zeros(row), bounds=bounds, what="separation LP")
@@ -351,8 +377,33 @@ def _certificate(lp: _ClosureLP, W_float: np.ndarray, *, exact: bool, atol: floa
     return None
 
 
+#: How many assembled models (one per output count and variant) a definition keeps.
+_CACHED_MODELS = 4
+
+#: A row of ``M'`` farther than this (max-abs) from the mechanisms' row space is tested for a span certificate.
+_SPAN_TOL = 1e-9
+
+
+def _closure_model(cache: MutableMapping[Any, ClosureModel] | None, lp: _ClosureLP, reduce: bool) -> ClosureModel:
+    """The HiGHS model for ``lp``'s definition and output count: from ``cache`` (kept on the definition) or new."""
+    key = (lp.n_out, bool(reduce), lp.max_nonzeros)
+    model = cache.get(key) if cache is not None else None
+    if model is None:
+        if not reduce:
+            lp.check_full_size()
+        model = ClosureModel([_as_float(np.asarray(M)) for M in lp.mats], lp.n_out, reduce=reduce,
+                             max_nonzeros=lp.max_nonzeros, what=f"{lp.what} closure LP")
+        if cache is not None:
+            while len(cache) >= _CACHED_MODELS:  # keep the most recent few (each holds a HiGHS instance)
+                del cache[next(iter(cache))]
+            cache[key] = model
+    return model
+
+
 def closure_lp_membership(
-    mats: Sequence[np.ndarray], target: np.ndarray, *, exact: bool, atol: float = ATOL, what: str = "closure"
+    mats: Sequence[np.ndarray], target: np.ndarray, *, exact: bool, atol: float = ATOL, what: str = "closure",
+    solver: str | None = None, reduce: bool = True, cache: MutableMapping[Any, ClosureModel] | None = None,
+    max_nonzeros: int | None = None,
 ) -> Membership:
     """Decide ``target ∈ closure({mats})`` by the LP of Theorem 3.4 with a verified witness or certificate.
 
@@ -367,24 +418,65 @@ def closure_lp_membership(
         Verify in exact rational arithmetic (all arrays must then hold Fractions/ints).
     atol : float
         Float-mode tolerance (see the module docstring).
+    solver : str, optional
+        HiGHS algorithm: ``"dual"`` (default, :data:`~privgeom.definitions._closure_model.DEFAULT_SOLVER`),
+        ``"primal"``, ``"simplex"``, ``"ipm"`` or ``"choose"``.
+    reduce : bool
+        Reduce the LP by the row space of the mechanisms (default); False solves today's unreduced ℓ1 LP.
+    cache : dict, optional
+        Where assembled models are kept for reuse (the definition's own cache): repeated queries only change the
+        right-hand side and re-solve from the previous basis.
+    max_nonzeros : int, optional
+        LP size limit (default ``privgeom.geometry._lp.MAX_LP_NONZEROS``), checked before anything is built.
 
     Raises
     ------
+    SizeLimitError
+        The LP would exceed ``max_nonzeros`` (refused before building; the message names the sizes).
     SolverError
         HiGHS failed, or neither a witness nor a certificate could be verified.
     """
-    lp = _ClosureLP(mats, target)
-    res = lp.solve_l1()
+    lp = _ClosureLP(mats, target, max_nonzeros=max_nonzeros, what=what)
+    solver = DEFAULT_SOLVER if solver is None else solver
+    Tf = _as_float(np.asarray(target))
+    model = _closure_model(cache, lp, reduce)
+    if model.reduced:
+        D = model.span_residual(Tf)
+        if D.size and float(np.abs(D).max()) > _SPAN_TOL:
+            cert = _certificate(lp, -D, exact=exact, atol=atol)
+            if cert is not None:
+                o = int(np.argmax(np.abs(D).max(axis=1)))
+                return Membership(False, "lp", exact, certificate=cert,
+                                  detail=f"{what}: row {o} of the mechanism is not in the span of the definition's "
+                                         "rows (separating functional from the row-space reduction of the closure LP)")
+            model = _closure_model(cache, lp, False)
+    out = _decide(lp, model, Tf, solver, exact=exact, atol=atol, what=what)
+    if out is None and model.reduced:  # the reduced LP is a speed-up only: the unreduced LP decides
+        model = _closure_model(cache, lp, False)
+        out = _decide(lp, model, Tf, solver, exact=exact, atol=atol, what=what)
+    if out is None:
+        mode = "exactly" if exact else f"within atol={atol:g}"
+        raise SolverError(
+            f"{what}: the closure LP gave neither a witness nor a certificate that verifies {mode}"
+            + ("" if exact else "; the mechanism is at the tolerance boundary — choose another atol")
+        )
+    return out
+
+
+def _decide(lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *, exact: bool, atol: float,
+            what: str) -> Membership | None:
+    res, W_dual = model.solve(Tf, solver)
     assert res.x is not None
+    x = model.core(res.x)
     dist = float(res.fun or 0.0)
-    n_s = lp.n_out * lp.N
-    W_dual = -res.eq_duals[:n_s].reshape(lp.n_out, lp.N) if res.eq_duals is not None else None
+    measure = "ℓ1 residual of the row-space-reduced LP" if model.reduced else "ℓ1 distance to the closure"
+    target = lp.target
 
     def try_witness() -> Membership | None:
         if exact:
-            wit = _exact_witness(lp, res.x)
+            wit = _exact_witness(lp, x)
         else:
-            core = np.clip(res.x[: lp.n_core], 0.0, None)
+            core = np.clip(x, 0.0, None)
             B, lam = lp.split(list(core))
             wit = witness_from_coefficients(lp.mats, B, lam, exact=False)
             if wit is not None:
@@ -402,7 +494,7 @@ def closure_lp_membership(
             return None
         return Membership(
             False, "lp", exact, certificate=cert,
-            detail=f"{what}: separating functional from the LP dual (ℓ1 distance to the closure ≈ {dist:.3g})",
+            detail=f"{what}: separating functional from the LP dual ({measure} ≈ {dist:.3g})",
         )
 
     threshold = atol if not exact else _WITNESS_FIRST
@@ -411,8 +503,4 @@ def closure_lp_membership(
         out = attempt()
         if out is not None:
             return out
-    mode = "exactly" if exact else f"within atol={atol:g}"
-    raise SolverError(
-        f"{what}: the closure LP (ℓ1 distance {dist:.3g}) gave neither a witness nor a certificate that verifies {mode}"
-        + ("" if exact else "; the mechanism is at the tolerance boundary — choose another atol")
-    )
+    return None

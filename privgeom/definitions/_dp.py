@@ -16,80 +16,56 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Sequence
 
 import networkx as nx
 import numpy as np
 
+from .._domain import Domain, resolve_graph
 from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly
-from ..graphs import complete_graph, edge_index_pairs, hamming_graph, neighbour_graph, path_graph
+from .._level import PrivacyLevel
+from .._numeric import ATOL, LogRational, Scalar, fraction_str, readonly
+from ..graphs import complete_graph, edge_index_pairs, hamming_graph, path_graph
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
 from ._rows import as_vector, format_inequality, generic_row_membership
 
-__all__ = ["DifferentialPrivacy", "dp_ratio", "standard_graph_spec", "SPEC_UNSAFE"]
+__all__ = ["DifferentialPrivacy", "dp_level", "dp_ratio", "standard_graph_spec", "SPEC_UNSAFE"]
 
 #: Characters that cannot appear in dataset labels written into a ``graph=edges`` spec.
 SPEC_UNSAFE = set(",;~=:[]{}\"' ")
 
-_LN = re.compile(r"^\s*ln\s*\(\s*(.+?)\s*\)\s*$")
+
+def dp_level(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None, owner: str = "DP") -> PrivacyLevel:
+    """:meth:`PrivacyLevel.parse` with the convention of the DP definitions that ``ε = 0`` is exact even when
+    given as the float ``0.0`` (``e^0 = 1`` is rational whatever the spelling).
+
+    Examples
+    --------
+    >>> dp_level(eps=0.0).exp_eps, dp_level(exp_eps="3/2").eps
+    (Fraction(1, 1), LogRational(ratio=Fraction(3, 2)))
+    """
+    if exp_eps is None and isinstance(eps, float) and eps == 0.0 and exact is not False:
+        return replace(PrivacyLevel.parse(eps=0, exact=exact, owner=owner), shown=eps)
+    return PrivacyLevel.parse(eps, exp_eps, exact=exact, owner=owner)
 
 
 def dp_ratio(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None, owner: str = "DP") -> tuple[Scalar, Any]:
-    """Validate the privacy parameter; return ``(e^ε, how it was given)``.
-
-    ``e^ε`` is a Fraction (exact) for rational ``exp_eps``, ``LogRational``/``"ln(r)"`` ``eps`` or ``eps = 0``,
-    and a float ``exp(eps)`` otherwise. ``exact=False`` forces a float; ``exact=True`` refuses an irrational ratio.
-
-    Raises
-    ------
-    InvalidParameterError
-        Both or neither given, ``eps < 0``, ``exp_eps < 1``, overflow, or ``exact=True`` with irrational ``e^ε``.
+    """Deprecated: use :func:`dp_level` / :meth:`privgeom.PrivacyLevel.parse`. Returns ``(e^ε, how it was given)``.
 
     Examples
     --------
     >>> dp_ratio(exp_eps="3")[0], dp_ratio(eps="ln(3/2)")[0], dp_ratio(eps=0)[0], round(dp_ratio(eps=1.0)[0], 6)
     (Fraction(3, 1), Fraction(3, 2), Fraction(1, 1), 2.718282)
     """
-    if (eps is None) == (exp_eps is None):
-        raise InvalidParameterError(f"{owner}: give exactly one of eps= and exp_eps= (got eps={eps!r}, exp_eps={exp_eps!r})")
-    ratio: Scalar
-    given: Any
-    if exp_eps is not None:
-        ratio = parse_scalar(exp_eps, name="exp_eps")
-        if ratio < 1:
-            raise InvalidParameterError(f"{owner}: exp_eps = e^eps must be >= 1, got exp_eps = {fraction_str(ratio)}")
-        given = ("exp_eps", ratio)
-    else:
-        if isinstance(eps, str) and _LN.match(eps):
-            inner = _LN.match(eps).group(1)  # type: ignore[union-attr]
-            eps = LogRational(parse_scalar(inner, name="the ratio inside ln()", exact=True))  # type: ignore[arg-type]
-        if isinstance(eps, LogRational):
-            if eps.ratio < 1:
-                raise InvalidParameterError(f"{owner}: eps must be >= 0, got eps = {eps}")
-            ratio, given = eps.ratio, ("eps", eps)
-        else:
-            shown = eps.strip() if isinstance(eps, str) else eps
-            e = parse_scalar(eps, name="eps")
-            if e < 0:
-                raise InvalidParameterError(f"{owner}: eps must be >= 0, got eps = {fraction_str(e)}")
-            if e == 0:
-                ratio, given = Fraction(1), ("eps", shown)
-            else:
-                try:
-                    ratio = math.exp(float(e))
-                except OverflowError:
-                    ratio = math.inf
-                if not math.isfinite(ratio):
-                    raise InvalidParameterError(f"{owner}: eps = {fraction_str(e)} is too large (e^eps overflows)")
-                given = ("eps", shown)
-    if exact is True and not isinstance(ratio, Fraction):
-        raise InvalidParameterError(f"{owner}: e^eps = {ratio!r} is irrational; give exp_eps= or eps='ln(r)' for exact mode")
-    if exact is False and isinstance(ratio, Fraction):
-        ratio = float(ratio)
-    return ratio, given
+    level = dp_level(eps, exp_eps, exact=exact, owner=owner)
+    return level.exp_eps, _given(level)
+
+
+def _given(level: PrivacyLevel) -> tuple[str, Any]:
+    return ("exp_eps", level.exp_eps) if level.given == "exp_eps" else ("eps", level.shown)
 
 
 def standard_graph_spec(graph: nx.Graph) -> str | None:
@@ -120,13 +96,16 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     Parameters
     ----------
-    graph : networkx.Graph or iterable of label pairs
-        Nodes are dataset labels. With an edge list and no ``inputs``, datasets are ordered by first appearance.
+    graph : str, Domain, networkx.Graph or iterable of label pairs
+        The neighbour relation, resolved by :func:`privgeom.resolve_graph`: a relation name (``"hamming"``,
+        ``"path"``, ``"complete"``, …; needs ``inputs``), a :class:`~privgeom.Domain` (its datasets and default
+        relation), or a graph / edge list whose nodes are dataset labels. With an edge list and no ``inputs``,
+        datasets are ordered by first appearance.
     eps : float, LogRational, "ln(r)" or 0, optional
         The privacy parameter ε ≥ 0.
     exp_eps : rational or float ≥ 1, optional
         ``e^ε`` directly (give exactly one of ``eps`` and ``exp_eps``).
-    inputs : sequence of str, optional
+    inputs : Domain or sequence of str, optional
         Dataset labels and their order (default: the graph's node order).
     exact : bool, optional
         Force float (False) or insist on exact mode (True).
@@ -134,7 +113,7 @@ class DifferentialPrivacy(PrivacyDefinition):
     Raises
     ------
     InvalidParameterError
-        Bad ``eps``/``exp_eps`` (see :func:`dp_ratio`).
+        Bad ``eps``/``exp_eps`` (see :meth:`privgeom.PrivacyLevel.parse`), or a relation name that does not apply.
     DomainMismatchError
         Graph nodes that are not among ``inputs``.
 
@@ -160,9 +139,23 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     membership_methods = ("dp-row-inequalities", "row-cone")
 
-    def __init__(self, graph: Any, eps: Any = None, exp_eps: Any = None, *, inputs: Sequence[Any] | None = None,
+    def __init__(self, graph: Any, eps: Any = None, exp_eps: Any = None, *, inputs: Sequence[Any] | Domain | None = None,
                  exact: bool | None = None) -> None:
-        self._ratio, self._given = dp_ratio(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
+        self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
+        self._ratio, self._given = self._level.exp_eps, _given(self._level)
+        if isinstance(graph, Domain):
+            if inputs is not None and Domain.coerce(inputs).labels != graph.labels:
+                resolve_graph(graph, inputs)  # raises the mismatch
+            inputs, graph = graph.labels, graph.relation(graph.default_relation)
+        elif isinstance(graph, str):
+            if inputs is None:
+                raise InvalidParameterError(
+                    f"DifferentialPrivacy: the relation name {graph!r} needs the datasets: pass inputs= (a Domain or "
+                    f"labels), or a Domain such as Domain.bits(k) instead of the name"
+                )
+            graph = resolve_graph(graph, inputs)
+        if isinstance(inputs, Domain):
+            inputs = inputs.labels
         if inputs is None:
             if isinstance(graph, nx.Graph):
                 inputs = [str(v) for v in graph.nodes]
@@ -181,7 +174,7 @@ class DifferentialPrivacy(PrivacyDefinition):
             raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
         if len(set(labels)) != len(labels):
             raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
-        G = neighbour_graph(graph, labels)
+        G = resolve_graph(graph, labels)
         if isinstance(graph, nx.Graph) and graph.graph.get("name"):
             G.name = graph.name
         self._graph = G
@@ -225,6 +218,11 @@ class DifferentialPrivacy(PrivacyDefinition):
         if isinstance(self._ratio, Fraction):
             return LogRational(self._ratio)
         return math.log(self._ratio)
+
+    @property
+    def level(self) -> PrivacyLevel:
+        """The privacy level as a :class:`~privgeom.PrivacyLevel`."""
+        return self._level
 
     @property
     def graph(self) -> nx.Graph:
@@ -279,6 +277,9 @@ class DifferentialPrivacy(PrivacyDefinition):
         """One row ``a = e^ε e_j − e_i`` per directed edge (``a · x ≥ 0``), then ``e_i`` (``x_i ≥ 0``) per dataset."""
         ex = self.exact if exact is None else exact and self.exact
         n, E = self.n_inputs, len(self._I)
+        from ..geometry._structure import check_rows_size
+
+        check_rows_size(E + n, n, exact=ex, what=f"the inequalities of {self.name}")
         c: Any = self._ratio if ex else float(self._ratio)
         if ex:
             A = np.empty((E + n, n), dtype=object)
@@ -293,7 +294,15 @@ class DifferentialPrivacy(PrivacyDefinition):
         return readonly(A)
 
     def row_cone(self) -> Any:
-        """The row cone in H-representation: ``e^ε x_j − x_i ≥ 0`` per directed edge and ``x ≥ 0`` (Lin & Kifer §V).
+        """The row cone ``{x ≥ 0 : e^ε x_j − x_i ≥ 0 for every directed edge}`` (Lin & Kifer §V), built lazily.
+
+        For ``e^ε > 1`` the cone is known in closed form (a ``"difference"`` structure): its facets are exactly the
+        ``2|E|`` edge inequalities plus ``x_i ≥ 0`` for isolated datasets — a path of ``d ≥ 2`` edges only implies the
+        weaker ratio ``e^{dε}``, and ``x_i ≥ 0`` follows from any edge at ``i`` (``x_i ≥ e^{-ε} x_j ≥ e^{-2ε} x_i``).
+        It is full-dimensional and pointed; the projection onto a pair ``(a, b)`` is the interval of ratios
+        ``[e^{-dε}, e^{dε}]`` with ``d`` the graph distance (shortest paths of the difference constraints). Nothing
+        dense is built until facets or rays are asked for (size-checked first; rays by the dedicated enumeration of
+        ``_dp_rays``). At ``e^ε = 1`` the cone is given by its inequalities and canonicalised by cdd.
 
         Examples
         --------
@@ -301,22 +310,73 @@ class DifferentialPrivacy(PrivacyDefinition):
         >>> cone = DifferentialPrivacy(hamming_graph(2), exp_eps=3).row_cone()
         >>> cone.n_facets, cone.dim
         (8, 4)
+        >>> DifferentialPrivacy.path(100000, exp_eps=3).row_cone().n_facets     # nothing dense is built
+        200000
         """
         from ..geometry._cone import Cone
+        from ..geometry._structure import ConeStructure, DifferenceData, check_rows_size
 
-        cone = Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
-        if self._ratio > 1 and self.n_inputs > 1 and nx.is_connected(self._graph):
-            # Extreme rays by the dedicated enumeration (refuses out-of-reach sizes up front, e.g. the 5-cube)
-            # instead of double description, which would run for hours there.
-            graph, ratio = self._graph, self._ratio if self.exact else float(self._ratio)
+        n = self.n_inputs
+        if not self._ratio > 1:
+            check_rows_size(len(self._I) + n, n, exact=self.exact, what=f"the inequalities of {self.name}")
+            return Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
+        graph, ratio = self._graph, self._ratio
+        isolated = tuple(i for i, v in enumerate(self._inputs) if graph.degree(v) == 0)
+        n_facets = len(self._I) + len(isolated)
 
-            def rays() -> Any:
-                from ._catalogue import dp_cone_rays
+        def facets() -> np.ndarray:
+            E = len(self._I)
+            A = self.inequalities()
+            keep = list(range(E)) + [E + i for i in isolated]
+            return A[keep]
 
-                return dp_cone_rays(graph, ratio)
+        def rays() -> Any:
+            from ._catalogue import dp_cone_rays
 
-            cone = cone.with_ray_source(rays)
-        return cone
+            return dp_cone_rays(graph, ratio)
+
+        structure = ConeStructure(
+            "difference",
+            f"one facet x_i ≤ e^ε x_j per directed edge ({len(self._I)}), e^ε = {fraction_str(ratio)}"
+            + (f", and x_i ≥ 0 for {len(isolated)} isolated datasets" if isolated else ""),
+            n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
+            # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
+            rays=rays if n > 1 and nx.is_connected(graph) else None,
+            pair_bounds=self.pair_bounds,
+            difference=DifferenceData(self._I, self._J, (ratio,) * len(self._I), isolated),
+        )
+        return Cone.from_structure(structure, labels=self._inputs, exact=self.exact)
+
+    def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
+        ans = self.contains_row(x, atol=atol)
+        if ans.member:
+            return True, None, None
+        cert: Any = ans.certificate
+        return False, cert.normal, cert.value
+
+    def pair_bounds(self, ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``sup x_a / x_b`` over the DP row cone: ``e^{dε}`` with ``d`` the graph distance (``math.inf`` when ``a``, ``b``
+        lie in different components); symmetric. Shortest paths of the difference constraints ``x_i ≤ e^ε x_j``
+        (chaining along a path gives the bound; ``x_v = e^{-ε d(v, b)}`` attains it).
+
+        Examples
+        --------
+        >>> fwd, _ = DifferentialPrivacy.path(3, exp_eps=2).pair_bounds([0, 0, 1], [1, 3, 1])
+        >>> fwd.tolist()
+        [Fraction(2, 1), Fraction(8, 1), Fraction(1, 1)]
+        """
+        ia = np.asarray(ia, dtype=np.int64)
+        ib = np.asarray(ib, dtype=np.int64)
+        labels = self._inputs
+        out = np.empty(len(ia), dtype=object if self.exact else float)
+        dist: dict[int, dict[str, int]] = {}
+        for t, (a, b) in enumerate(zip(ia, ib)):
+            a = int(a)
+            if a not in dist:
+                dist[a] = nx.single_source_shortest_path_length(self._graph, labels[a])
+            d = dist[a].get(labels[int(b)])
+            out[t] = math.inf if d is None else self._ratio ** d
+        return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ membership
     def _violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, int, int] | None:

@@ -104,6 +104,8 @@ class FiniteDefinition(PrivacyDefinition):
         self._inputs = tuple(inputs)
         self._name = name
         self._source = source
+        #: assembled closure-LP models (HiGHS), reused by later queries: see :meth:`contains`
+        self._lp_cache: dict[Any, Any] = {}
 
     @property
     def membership_methods(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -162,14 +164,9 @@ class FiniteDefinition(PrivacyDefinition):
     @classmethod
     def load(cls, path: str | Path) -> "FiniteDefinition":
         """Read a JSON file holding one mechanism or a list of mechanisms (``Mechanism.to_json`` format)."""
-        from .._errors import FormatError
+        from .._io import read_text
 
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise FormatError(f"cannot read definition file {str(path)!r}: {err.strerror}") from None
-        except UnicodeDecodeError as err:
-            raise FormatError(f"definition file {str(path)!r} is not UTF-8 JSON text: {err.reason} at byte {err.start}") from None
+        text = read_text(path, what="definition", kind="JSON text")
         return cls(_mechanisms_from_json(text, where=str(path)), source=str(path))
 
     # ------------------------------------------------------------------------------------------------ structure
@@ -207,6 +204,45 @@ class FiniteDefinition(PrivacyDefinition):
         return Cone.from_generators(self._generators(self._exact), exact=self._exact, labels=self._inputs)
 
     # ------------------------------------------------------------------------------------------------ membership
+    def closure_lp(self, mechanism: Mechanism, *, atol: float | None = None, solver: str | None = None,
+                   reduce: bool = True, max_nonzeros: int | None = None) -> Membership:
+        """Closure membership by the LP of Theorem 3.4 (what ``contains(M, method="lp")`` runs), with its options.
+
+        The LP is assembled once per number of outputs, kept on the definition and re-solved from its previous
+        basis for later queries (``_closure_model.py``); witness or certificate are re-verified as always.
+
+        Parameters
+        ----------
+        mechanism : Mechanism
+            Over the same inputs as the definition.
+        atol : float, optional
+            Float-mode tolerance (default ``privgeom._numeric.ATOL``).
+        solver : {"dual", "primal", "simplex", "ipm", "choose"}, optional
+            HiGHS algorithm (default: the dual simplex, chosen by measurement in ``benchmarks/bench_closure_lp.py``).
+        reduce : bool
+            Reduce the LP by the row space of the mechanisms (default); False solves the unreduced LP.
+        max_nonzeros : int, optional
+            Size limit of the LP (default ``privgeom.geometry._lp.MAX_LP_NONZEROS``), checked before building.
+
+        Examples
+        --------
+        >>> from privgeom import Mechanism
+        >>> D = FiniteDefinition([Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])])
+        >>> I2 = Mechanism([[1, 0], [0, 1]], inputs=["a", "b"])
+        >>> [D.closure_lp(I2, solver=s, reduce=r).member for s in ("dual", "ipm") for r in (True, False)]
+        [False, False, False, False]
+        """
+        M = self.check_mechanism(mechanism)
+        tol = ATOL if atol is None else float(atol)
+        exact = self._exact and M.exact
+        mats = self._matrices(exact)
+        target = M.matrix if exact else M.float_matrix()
+        by_lp = closure_lp_membership(mats, target, exact=exact, atol=tol, what=self.name, solver=solver,
+                                      reduce=reduce, cache=self._lp_cache, max_nonzeros=max_nonzeros)
+        if not self.row_cone_decides_closure:
+            by_lp = replace(by_lp, detail=f"{by_lp.detail}; {_NOT_DECIDED}" if by_lp.detail else _NOT_DECIDED)
+        return by_lp
+
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Consistent-closure membership (Lin & Kifer, Theorem 3.4) with a verified witness or certificate.
 
@@ -215,7 +251,8 @@ class FiniteDefinition(PrivacyDefinition):
         mechanism : Mechanism
             Over the same inputs as the definition.
         method : {"auto", "lp", "linear-solve", "row-cone"}
-            ``"linear-solve"`` and ``"row-cone"`` only when :attr:`row_cone_decides_closure`.
+            ``"linear-solve"`` and ``"row-cone"`` only when :attr:`row_cone_decides_closure`; ``"lp"`` runs
+            :meth:`closure_lp` with its defaults (call that method to choose the HiGHS solver or the reduction).
         atol : float, optional
             Float-mode tolerance (default ``privgeom._numeric.ATOL``).
 
@@ -237,10 +274,7 @@ class FiniteDefinition(PrivacyDefinition):
         if method == "auto":
             method = "linear-solve" if self._decides else "lp"
         if method == "lp":
-            by_lp = closure_lp_membership(mats, target, exact=exact, atol=tol, what=self.name)
-            if not self.row_cone_decides_closure:
-                by_lp = replace(by_lp, detail=f"{by_lp.detail}; {_NOT_DECIDED}" if by_lp.detail else _NOT_DECIDED)
-            return by_lp
+            return self.closure_lp(M, atol=tol)
         if method == "row-cone":
             return self._by_row_cone(target, exact, tol, M.outputs)
         G, index = self._reduced
@@ -253,7 +287,7 @@ class FiniteDefinition(PrivacyDefinition):
             if resid is None:
                 ans = None
         if ans is None:  # float mode at the tolerance boundary: the LP decides
-            return closure_lp_membership(mats, target, exact=exact, atol=tol, what=self.name)
+            return self.closure_lp(M, atol=tol)
         return ans
 
     def _by_row_cone(self, target: np.ndarray, exact: bool, atol: float, outputs: Sequence[str]) -> Membership:
@@ -305,10 +339,9 @@ class FiniteDefinition(PrivacyDefinition):
 def _mechanisms_from_json(text: str, *, where: str) -> list[Mechanism]:
     from .._errors import FormatError
 
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FormatError(f"{where}: malformed JSON ({err})") from None
+    from .._io import parse_json
+
+    data = parse_json(text, what="mechanism list", where=where)
     items = data if isinstance(data, list) else [data]
     if not items:
         raise FormatError(f"{where}: an empty list of mechanisms")

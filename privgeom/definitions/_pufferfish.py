@@ -72,11 +72,13 @@ from typing import Any, Iterable, Mapping, Sequence
 import networkx as nx
 import numpy as np
 
+from .._domain import Domain
 from .._errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
+from .._io import parse_json, read_text
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
 from ..mechanisms import Mechanism
 from ._approx_dp import CompletionWitness
-from ._dp import dp_ratio
+from ._dp import dp_level
 from ._base import Membership, PrivacyDefinition, RowCertificate
 
 __all__ = ["Pufferfish", "PufferfishCondition", "PUFFERFISH_JSON_KEYS"]
@@ -198,8 +200,9 @@ class Pufferfish(PrivacyDefinition):
                 raise InvalidInputError(f"{owner}: a secret cannot be discriminated from itself: {p!r}")
             if (a, b) not in self._pairs and (b, a) not in self._pairs:
                 self._pairs.append((a, b))
-        self._ratio, given = dp_ratio(eps, exp_eps, owner=owner)
-        self._eps_value = given[1] if given[0] == "eps" and not isinstance(self._ratio, Fraction) else None
+        level = dp_level(eps, exp_eps, owner=owner)
+        self._ratio = level.exp_eps
+        self._eps_value = level.shown if level.given == "eps" and not level.exact else None
         if isinstance(priors, (str, bytes, Mapping)) or not isinstance(priors, Sequence) or not priors:
             raise InvalidTypeError(f"{owner}: priors must be a non-empty list of priors, got {priors!r}")
         raw = [self._parse_prior(p, k, index) for k, p in enumerate(priors)]
@@ -264,7 +267,7 @@ class Pufferfish(PrivacyDefinition):
 
     # -- constructors -----------------------------------------------------------------------------------------
     @classmethod
-    def from_graph(cls, graph: nx.Graph, *, eps: Any = None, exp_eps: Any = None, prior: Any = None) -> Pufferfish:
+    def from_graph(cls, graph: nx.Graph | Domain, *, eps: Any = None, exp_eps: Any = None, prior: Any = None) -> Pufferfish:
         """Secrets ``{D}`` for every dataset, pairs = the graph's edges, one prior (default uniform).
 
         For any prior with full support this is exactly ε-DP over ``graph``: ``θ(· | {D}) = e_D``.
@@ -275,12 +278,14 @@ class Pufferfish(PrivacyDefinition):
         >>> Pufferfish.from_graph(complete_graph(3), exp_eps=3).n_conditions
         6
         """
+        if isinstance(graph, Domain):
+            graph = graph.relation(graph.default_relation)
         if not isinstance(graph, nx.Graph):
-            raise InvalidTypeError(f"Pufferfish.from_graph needs a networkx graph, got {type(graph).__name__}")
+            raise InvalidTypeError(f"Pufferfish.from_graph needs a networkx graph or a Domain, got {type(graph).__name__}")
         labels = [str(v) for v in graph.nodes]
         n = len(labels)
         if prior is None:
-            ratio, _ = dp_ratio(eps, exp_eps, owner="Pufferfish.from_graph")
+            ratio = dp_level(eps, exp_eps, owner="Pufferfish.from_graph").exp_eps
             prior = [Fraction(1, n) if isinstance(ratio, Fraction) else 1.0 / n] * n
         secrets = {d: [d] for d in labels}
         return cls(labels, secrets, [(str(u), str(v)) for u, v in graph.edges], [prior], eps=eps, exp_eps=exp_eps)
@@ -315,16 +320,10 @@ class Pufferfish(PrivacyDefinition):
     @classmethod
     def load(cls, path: str | Path) -> Pufferfish:
         """Read a JSON file (format in the module docstring); :meth:`spec` then gives ``pufferfish:file=PATH``."""
-        p = Path(path)
+        text = read_text(path, what="Pufferfish spec")
         try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as err:
-            raise FormatError(f"cannot read the Pufferfish spec file {str(path)!r}: {err.strerror or err}") from None
-        except UnicodeDecodeError:
-            raise FormatError(f"the Pufferfish spec file {str(path)!r} is not UTF-8 text") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
+            data = parse_json(text, what="Pufferfish spec")
+        except FormatError as err:
             raise FormatError(f"{str(path)!r} is not valid JSON: {err}") from None
         return cls.from_json(data, source=str(path))
 
@@ -352,7 +351,7 @@ class Pufferfish(PrivacyDefinition):
         """Inverse of the ``pufferfish:data=…`` spec (URL-safe base64 of the compact JSON, padding stripped)."""
         try:
             raw = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
-            data = json.loads(raw.decode("utf-8"))
+            data = parse_json(raw, what="pufferfish:data=…")
         except (ValueError, UnicodeDecodeError) as err:
             raise FormatError(f"pufferfish:data=… is not URL-safe base64 of JSON ({err})") from None
         return cls.from_json(data)

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._errors import FormatError, InvalidInputError, PrivgeomError
+from .._domain import Domain
+from .._errors import FormatError, InvalidInputError, InvalidParameterError, PrivgeomError
+from .._numeric import parse_int
 from ._base import PrivacyDefinition
 
 __all__ = [
@@ -150,11 +152,11 @@ def spec_required(params: dict[str, str], key: str, kind: str) -> str:
 
 
 def spec_int(params: dict[str, str], key: str, kind: str) -> int:
-    """Pop a required integer parameter."""
+    """Pop a required integer parameter (validated by :func:`privgeom._numeric.parse_int`)."""
     raw = spec_required(params, key, kind)
     try:
-        return int(raw)
-    except ValueError:
+        return parse_int(raw, name=f"{kind}: {key}", allow_str=True)
+    except InvalidParameterError:
         raise FormatError(f"{kind}: {key}={raw!r} is not an integer") from None
 
 
@@ -231,12 +233,10 @@ def _dp(params: dict[str, str]) -> PrivacyDefinition:
     exp_eps = params.pop("exp_eps", None)
     if (eps is None) == (exp_eps is None):
         raise FormatError("dp needs exactly one of eps=<ε> and exp_eps=<e^ε>")
-    if graph == "hamming":
-        return DifferentialPrivacy.hamming(spec_int(params, "k", "dp"), eps=eps, exp_eps=exp_eps, exact=exact)
-    if graph == "complete":
-        return DifferentialPrivacy.complete(spec_int(params, "n", "dp"), eps=eps, exp_eps=exp_eps, exact=exact)
-    if graph == "path":
-        return DifferentialPrivacy.path(spec_int(params, "n", "dp"), eps=eps, exp_eps=exp_eps, exact=exact)
+    if graph in _DP_SPEC_GRAPHS:
+        key, domain_of = _DP_SPEC_GRAPHS[graph]
+        domain = domain_of(spec_int(params, key, "dp"))
+        return DifferentialPrivacy(domain.relation(graph), eps=eps, exp_eps=exp_eps, inputs=domain, exact=exact)
     if graph == "edges":
         inputs = [s for s in spec_required(params, "inputs", "dp").split(";")]
         raw = params.pop("edges", "")
@@ -247,7 +247,21 @@ def _dp(params: dict[str, str]) -> PrivacyDefinition:
                 raise FormatError(f"dp: edge {part!r} is not <label>~<label>")
             edges.append((u, v))
         return DifferentialPrivacy(edges, eps=eps, exp_eps=exp_eps, inputs=inputs, exact=exact)
-    raise FormatError(f"dp: graph={graph!r} is not one of hamming, complete, path, edges")
+    raise FormatError(f"dp: graph={graph!r} is not one of {', '.join(_DP_SPEC_GRAPHS)}, edges")
+
+
+def _complete_domain(n: int) -> Domain:
+    if n < 2:
+        raise InvalidParameterError(f"dp: graph=complete needs n >= 2 datasets, got n = {n}")
+    return Domain.from_labels(range(n))
+
+
+#: ``dp:graph=<name>``: the size key and the :class:`~privgeom.Domain` the named relation lives on.
+_DP_SPEC_GRAPHS: dict[str, tuple[str, Callable[[int], Domain]]] = {
+    "hamming": ("k", Domain.bits),
+    "complete": ("n", _complete_domain),
+    "path": ("n", Domain.counts),
+}
 
 
 def _finite(params: dict[str, str]) -> PrivacyDefinition:

@@ -243,21 +243,106 @@ class RandomizedResponse(PrivacyDefinition):
         return readonly(np.vstack(rows))
 
     def row_cone(self) -> Any:
-        """The row cone in H-representation from the closed form of Theorem 4.3 (dense, size-checked).
+        """The row cone, known in closed form (Theorem 4.3): nothing is built until it is asked for.
 
-        The cone is simplicial (Theorem 4.3): its extreme rays are the ``2^k`` rows of ``M_rr``, supplied directly
-        instead of by double description (which pycddlib is not asked to run beyond dimension 64).
+        A :class:`~privgeom.geometry.Cone` carrying a ``"kronecker"`` structure: ``2^k`` facets (Theorem 4.3, known
+        irredundant: the cone is simplicial), ``2^k`` extreme rays (the rows of ``M_rr``), dimension ``2^k``, pointed.
+        Membership of a vector is the ``O(k 2^k)`` Kronecker inverse of :meth:`contains_row`, and the projection onto a
+        pair ``(a, b)`` is the interval ``[r^{-h}, r^h]`` of ratios ``x_a / x_b`` with ``r = p/(1−p)`` and
+        ``h = ham(a, b)`` (Lin & Kifer, Section V), factorised bit by bit: ``max_o Π_t M(o_t, a_t) / M(o_t, b_t)``
+        ``= Π_t max_{o_t} …``. The dense facets (``2^k x 2^k``) are built only on demand, size-checked first.
 
         Examples
         --------
         >>> cone = RandomizedResponse(2, "3/4").row_cone()
         >>> cone.n_facets, cone.n_rays, cone.is_pointed
         (4, 4, True)
+        >>> big = RandomizedResponse(14, "3/4").row_cone()          # no 2^14 x 2^14 matrix
+        >>> big.n_facets, big.dim, big.contains([1] * 2**14).member
+        (16384, 16384, True)
         """
         from ..geometry._cone import Cone
+        from ..geometry._structure import ConeStructure
 
-        cone = Cone.from_facets(self.facets(), exact=self._exact, labels=self.inputs)
-        return cone.with_ray_source(lambda: self.mechanism.matrix)
+        n, k = self.n, self._k
+        structure = ConeStructure(
+            "kronecker",
+            f"for every bit string s, one facet Σ_D p^ham(s,D) (p−1)^(k−ham(s,D)) x_D ≥ 0 (Theorem 4.3) — {n} facets, "
+            f"one orbit; the extreme rays are the {n} rows of M_rr (a Kronecker product of {k} one-bit cones)",
+            n_facets=n, n_rays=n, dim=n, pointed=True,
+            facets=self.facets, rays=lambda: self.mechanism.matrix, contains=self._cone_contains,
+            pair_bounds=self.pair_bounds, facet=lambda i: self.facet(i),
+            extra={"k": k, "p": self._p, "facet_action": "dataset", "symmetry": self._symmetry},
+            canonical_facets=self._canonical_facets if self._exact else None,
+        )
+        return Cone.from_structure(structure, labels=self.inputs, exact=self._exact)
+
+    def _canonical_facets(self) -> np.ndarray:
+        """All facets in the canonical form of a Cone, built as one integer Kronecker power (no per-row work).
+
+        Row ``s`` of ``⊗^k [[a−b, a], [a, a−b]]`` (``p = a/b``; bit 1 first) is ``b^k`` times the facet of ``s``;
+        ``gcd(a, a−b) = 1`` makes it primitive, and the rows are sorted in decreasing lexicographic order.
+        """
+        n, k = self.n, self._k
+        check_dense_size(n, n, exact=True, what=f"the facet matrix of {self.name}")
+        a, b = self._a, self._b
+        big = max(a, b - a) ** k >= INT64_SAFE
+        K = np.array([[1]], dtype=object if big else np.int64)
+        B = np.array([[a - b, a], [a, a - b]], dtype=K.dtype)
+        for _ in range(k):
+            K = np.kron(K, B)
+        order = np.lexsort(K.T[::-1])[::-1]
+        K = K[order]
+        out = np.empty(K.shape, dtype=object)
+        flat = out.reshape(-1)
+        flat[:] = [Fraction(int(v)) for v in K.reshape(-1).tolist()]
+        return out
+
+    def _symmetry(self) -> Any:
+        from ..geometry._symmetry import automorphisms
+
+        return automorphisms(self)
+
+    def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
+        ans = self.contains_row(x, atol=atol)
+        if ans.member:
+            return True, None, None
+        cert: Any = ans.certificate
+        return False, cert.normal, cert.value
+
+    def pair_bounds(self, ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``sup x_a / x_b`` over the row cone for index arrays ``ia``, ``ib``: ``r^{ham(a, b)}``, ``r = p/(1−p)``.
+
+        The projection of the row cone onto a pair is the cone of the projected generators (rows of ``M_rr``), an
+        interval of ratios; for a Kronecker product the maximum over the ``2^k`` rows factorises into ``k`` one-bit
+        maxima ``max(p/(1−p), (1−p)/p) = r`` per differing bit (Lin & Kifer, Section V). Symmetric, so forward and
+        backward bounds agree. ``p = 1`` gives ``math.inf`` for ``a ≠ b``.
+
+        Examples
+        --------
+        >>> fwd, bwd = RandomizedResponse(3, "3/4").pair_bounds([0, 0], [1, 7])
+        >>> fwd.tolist(), bwd.tolist()
+        ([Fraction(3, 1), Fraction(27, 1)], [Fraction(3, 1), Fraction(27, 1)])
+        """
+        import math
+
+        ia = np.asarray(ia, dtype=np.int64)
+        ib = np.asarray(ib, dtype=np.int64)
+        x = np.bitwise_xor(ia, ib)
+        h = np.zeros(len(x), dtype=np.int64)
+        for t in range(self._k):
+            h += (x >> t) & 1
+        out = np.empty(len(x), dtype=object if self._exact else float)
+        p = self._p
+        if p == 1:
+            out[:] = [Fraction(1) if v == 0 else math.inf for v in h] if self._exact else np.where(h == 0, 1.0, np.inf)
+        elif self._exact:
+            r = Fraction(p) / (1 - Fraction(p))
+            powers = [r**e for e in range(self._k + 1)]
+            out[:] = [powers[int(v)] for v in h]
+        else:
+            out[:] = (float(p) / (1.0 - float(p))) ** h.astype(float)
+        return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ core
     def _transform(self, X: np.ndarray, exact: bool) -> tuple[Any, np.ndarray | None, list[int] | None]:

@@ -10,5 +10,6 @@ Examples
 """
 
 from ._cone import PROJECTION_METHODS, Cone, ConeMembership, Containment
+from ._symmetry import Orbit, SymmetryGroup, automorphisms
 
-__all__ = ["Cone", "ConeMembership", "Containment", "PROJECTION_METHODS"]
+__all__ = ["Cone", "ConeMembership", "Containment", "PROJECTION_METHODS", "SymmetryGroup", "Orbit", "automorphisms"]

@@ -20,6 +20,7 @@ from .._results import to_jsonable
 from . import _cdd
 from ._canonical import canonical_pair, empty, identity, parse_labels, parse_rows, rref
 from ._cone_results import ConeMembership, Containment
+from ._structure import ConeStructure, check_rows_size
 
 __all__ = ["Cone", "ConeMembership", "Containment", "PROJECTION_METHODS"]
 
@@ -104,7 +105,7 @@ class Cone:
       3·x10 - 1·x11 ≥ 0
     """
 
-    __slots__ = ("_labels", "_exact", "_atol", "_h", "_v", "_ray_source", "__weakref__")
+    __slots__ = ("_labels", "_exact", "_atol", "_h", "_v", "_ray_source", "_structure", "__weakref__")
 
     _labels: tuple[str, ...]
     _exact: bool
@@ -112,6 +113,7 @@ class Cone:
     _h: tuple[np.ndarray, np.ndarray] | None
     _v: tuple[np.ndarray, np.ndarray] | None
     _ray_source: Callable[[], Any] | None
+    _structure: ConeStructure | None
 
     def __init__(self) -> None:  # pragma: no cover - use the constructors
         raise InvalidTypeError("build a Cone with Cone.from_generators(...) or Cone.from_facets(...)")
@@ -132,7 +134,49 @@ class Cone:
         obj._h = None if h is None else (readonly(h[0]), readonly(h[1]))
         obj._v = None if v is None else (readonly(v[0]), readonly(v[1]))
         obj._ray_source = None
+        obj._structure = None
         return obj
+
+    @classmethod
+    def from_structure(
+        cls, structure: ConeStructure, *, labels: Iterable[Any], exact: bool, atol: float = ATOL
+    ) -> Cone:
+        """A cone known in closed form (:class:`~privgeom.geometry._structure.ConeStructure`): nothing is built yet.
+
+        Counts, membership and pair bounds come from the structure; the facets (known irredundant) and rays (known
+        extreme) are built on first use, size-checked before, and only normalised and sorted — no double
+        description, no redundancy removal. Used by randomized response (Theorem 4.3), ε-DP (Section V), the
+        closed-form catalogue definitions and relaxations (Lin & Kifer).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from privgeom.geometry._structure import ConeStructure
+        >>> s = ConeStructure("simplicial", n_facets=2, dim=2, pointed=True, facets=lambda: [[0, 2], [3, 0]])
+        >>> c = Cone.from_structure(s, labels=["a", "b"], exact=True)
+        >>> c.n_facets, c.structure.kind, c.facets.tolist()
+        (2, 'simplicial', [[Fraction(1, 1), Fraction(0, 1)], [Fraction(0, 1), Fraction(1, 1)]])
+        """
+        labs = labels if isinstance(labels, tuple) and all(isinstance(v, str) for v in labels) else tuple(labels)
+        labs = parse_labels(labs, len(labs))
+        obj = cls._make(labs, bool(exact), atol, None, None)
+        obj._structure = structure
+        return obj
+
+    @property
+    def symmetry(self) -> Any:
+        """The symmetry group the cone's structure knows (e.g. the hypercube group of randomized response), else None.
+
+        Every element maps the cone to itself; :func:`~privgeom.geometry.automorphisms` returns it for the cone.
+        """
+        st = self._structure
+        source = st.extra.get("symmetry") if st is not None else None
+        return source() if callable(source) else source
+
+    @property
+    def structure(self) -> ConeStructure | None:
+        """What is known about the cone in closed form (None for a cone given by plain rows)."""
+        return self._structure
 
     def with_ray_source(self, source: Callable[[], np.ndarray]) -> Cone:
         """The same cone, whose extreme rays come from ``source()`` instead of pycddlib's double description.
@@ -152,6 +196,7 @@ class Cone:
             return self
         obj = Cone._make(self._labels, self._exact, self._atol, self._h, None)
         obj._ray_source = source
+        obj._structure = self._structure
         return obj
 
     # ---------------------------------------------------------------------------------------------- constructors
@@ -281,8 +326,37 @@ class Cone:
         return cls._make(labs, ex, atol, canonical_pair(f, eq, exact=ex, atol=atol), None)
 
     # ----------------------------------------------------------------------------------------------- conversions
+    def _structured_rows(self, kind: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """Facets (``kind="H"``) or rays (``"V"``) from the structure, size-checked first; None when unknown."""
+        st = self._structure
+        if st is None:
+            return None
+        source = st.facets if kind == "H" else st.rays
+        count = st.n_facets if kind == "H" else st.n_rays
+        if source is None:
+            return None
+        dim = self.ambient_dim
+        what = "the facets" if kind == "H" else "the extreme rays"
+        check_rows_size(count, dim, exact=self._exact, what=f"{what} of this {st.kind} cone in R^{dim}")
+        if kind == "H" and self._exact and st.canonical_facets is not None:
+            rows = np.asarray(st.canonical_facets())
+            return readonly(rows), readonly(empty(dim, True))
+        rows = np.array(source(), dtype=object if self._exact else float).reshape(-1, dim)
+        if self._exact and not all(isinstance(v, Fraction) for v in rows.ravel()):
+            rows = np.vectorize(Fraction, otypes=[object])(rows) if rows.size else rows
+        pair = canonical_pair(rows, empty(dim, self._exact), exact=self._exact, atol=self._atol)
+        return readonly(pair[0]), readonly(pair[1])
+
     def _hrep(self) -> tuple[np.ndarray, np.ndarray]:
         if self._h is None:
+            known = self._structured_rows("H")
+            if known is not None:
+                self._h = known
+                return known
+            if self._v is None:
+                if self._structure is None or self._structure.rays is None:
+                    raise InvalidTypeError("a structured cone needs facets or rays in its structure")
+                self._vrep()
             assert self._v is not None
             rays, lin = self._v
             dim = self.ambient_dim
@@ -298,6 +372,12 @@ class Cone:
 
     def _vrep(self) -> tuple[np.ndarray, np.ndarray]:
         if self._v is None:
+            known = self._structured_rows("V")
+            if known is not None:
+                self._v = known
+                return known
+            if self._h is None:
+                self._hrep()
             assert self._h is not None
             f, eq = self._h
             dim = self.ambient_dim
@@ -357,17 +437,23 @@ class Cone:
 
     @property
     def n_facets(self) -> int:
-        """Number of facets."""
+        """Number of facets (from the structure when known: nothing is built)."""
+        if self._h is None and self._structure is not None and self._structure.n_facets is not None:
+            return self._structure.n_facets
         return len(self.facets)
 
     @property
     def n_rays(self) -> int:
-        """Number of extreme rays (lineality directions not counted)."""
+        """Number of extreme rays (lineality directions not counted; from the structure when known)."""
+        if self._v is None and self._structure is not None and self._structure.n_rays is not None:
+            return self._structure.n_rays
         return len(self.rays)
 
     @property
     def dim(self) -> int:
         """Dimension of the cone (of its linear span)."""
+        if self._structure is not None and self._structure.dim is not None:
+            return self._structure.dim
         if self._h is not None:
             return self.ambient_dim - len(self._h[1])
         rays, lin = self._vrep()
@@ -378,6 +464,8 @@ class Cone:
     @property
     def is_pointed(self) -> bool:
         """True when the cone contains no line (lineality space ``{0}``)."""
+        if self._structure is not None and self._structure.pointed is not None:
+            return self._structure.pointed
         if self._v is not None:
             return len(self._v[1]) == 0
         f, eq = self._hrep()
@@ -463,6 +551,12 @@ class Cone:
         """
         vec, exact = self._vector(x)
         tol = self._atol if atol is None else float(atol)
+        st = self._structure
+        if self._h is None and st is not None and st.contains is not None:
+            member, normal, value = st.contains(vec, exact, tol)
+            if member:
+                return ConeMembership(True, None, None, None, None, exact)
+            return ConeMembership(False, None, "facet", readonly(np.asarray(normal)), value, exact)
         idx, kind, normal, value = self._check(vec, exact, tol)
         if idx is None:
             return ConeMembership(True, None, None, None, None, exact)
@@ -656,6 +750,11 @@ class Cone:
 
     def __repr__(self) -> str:
         known = []
+        st = self._structure
+        if st is not None and self._h is None and self._v is None:
+            counts = [f"{st.n_facets} facets" if st.n_facets is not None else "",
+                      f"{st.n_rays} rays" if st.n_rays is not None else ""]
+            known.append(", ".join([st.kind] + [c for c in counts if c]) + " (not built)")
         if self._h is not None:
             known.append(f"{len(self._h[0])} facets, {len(self._h[1])} equalities")
         if self._v is not None:

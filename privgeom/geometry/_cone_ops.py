@@ -181,6 +181,8 @@ def to_float(cone: Cone) -> Cone:
     """Float copy of ``cone`` (canonical rows rescaled to unit max-abs entry; no cdd call)."""
     if not cone.exact:
         return cone
+    if cone._h is None and cone._v is None:
+        cone._hrep()  # a structured cone not built yet (size-checked)
     h = _float_pair(cone._h, cone.atol)
     v = _float_pair(cone._v, cone.atol)
     return Cone._make(cone.labels, False, cone.atol, h, v)

@@ -33,6 +33,7 @@ class ConeMembership(Result):
     violated : int or None
         When ``member`` is False: index of the violated row, into :attr:`Cone.facets` (``kind="facet"``) or into
         :attr:`Cone.equalities` (``kind="equality"``). The most violated row is reported (equalities first).
+        None when a structured cone decided without building its facets (``normal`` is then the violated facet).
     kind : {"facet", "equality"} or None
     normal : array or None
         The violated row ``a`` (``a·x ≥ 0`` resp. ``a·x = 0`` fails).

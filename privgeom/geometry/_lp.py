@@ -33,6 +33,9 @@ from .._numeric import parse_scalar
 __all__ = [
     "LPResult",
     "solve_lp",
+    "HighsModel",
+    "HIGHS_SOLVERS",
+    "check_lp_size",
     "exact_solve",
     "exact_rank",
     "exact_inverse",
@@ -50,6 +53,46 @@ MAX_EXACT_LP_VARIABLES = 400
 
 #: HiGHS options: tighter than the defaults so that float answers can be rationalised.
 _HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10, "presolve": True}
+
+#: Solver choices of :class:`HighsModel` and the HiGHS options each one sets: ``"ipm"`` is the interior-point
+#: method (with crossover to a vertex), ``"dual"``/``"primal"`` the dual/primal simplex, ``"simplex"`` HiGHS's own
+#: choice of simplex variant, ``"choose"`` HiGHS's own choice of algorithm.
+HIGHS_SOLVERS: dict[str, dict[str, Any]] = {
+    "choose": {"solver": "choose"},
+    "simplex": {"solver": "simplex", "simplex_strategy": 0},
+    "dual": {"solver": "simplex", "simplex_strategy": 1},
+    "primal": {"solver": "simplex", "simplex_strategy": 4},
+    "ipm": {"solver": "ipm", "run_crossover": "on"},
+}
+
+#: Bytes per constraint coefficient while an LP is assembled and held by HiGHS (CSC copy, COO triplets, the
+#: solver's own row- and column-wise copies): a generous estimate used to refuse sizes before building.
+LP_BYTES_PER_NONZERO = 64
+
+
+def check_lp_size(n_rows: int, n_cols: int, nnz: int, *, what: str, max_nonzeros: int | None = None,
+                  hint: str = "") -> None:
+    """Refuse an LP with more than ``max_nonzeros`` coefficients (default :data:`MAX_LP_NONZEROS`) before building it.
+
+    The message names the sizes, the memory estimate (:data:`LP_BYTES_PER_NONZERO` bytes per coefficient) and how
+    to raise the limit (``hint``, e.g. a keyword; by default ``privgeom.geometry._lp.MAX_LP_NONZEROS``).
+
+    Examples
+    --------
+    >>> check_lp_size(10, 10, 100, what="toy LP")
+    >>> check_lp_size(10**5, 10**5, 10**9, what="toy LP")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.SizeLimitError: toy LP: 100,000 rows x 100,000 variables with 1,000,000,000 non-zero coefficients (about 64.0 GB to assemble and solve) exceed the LP limit of 16,777,216 non-zeros; raise it with privgeom.geometry._lp.MAX_LP_NONZEROS
+    """
+    limit = MAX_LP_NONZEROS if max_nonzeros is None else int(max_nonzeros)
+    if nnz > limit:
+        gb = nnz * LP_BYTES_PER_NONZERO / 1e9
+        how = hint or "privgeom.geometry._lp.MAX_LP_NONZEROS"
+        raise SizeLimitError(
+            f"{what}: {n_rows:,} rows x {n_cols:,} variables with {nnz:,} non-zero coefficients (about {gb:.1f} GB to "
+            f"assemble and solve) exceed the LP limit of {limit:,} non-zeros; raise it with {how}"
+        )
 
 
 @dataclass(frozen=True)
@@ -126,6 +169,121 @@ def solve_lp(
     if res.status == 2:
         return LPResult("infeasible", None, None, None, None, str(res.message))
     raise SolverError(f"{what}: HiGHS returned status {res.status} ({res.message}); no answer can be given")
+
+
+def _new_highs() -> Any:
+    """A silent HiGHS instance (the core class: ``highspy.Highs()`` prints a banner on stdout when created)."""
+    import highspy
+
+    core = getattr(getattr(highspy, "_core", None), "_Highs", None)
+    h = core() if core is not None else highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+class HighsModel:
+    """An LP ``min c·x`` s.t. ``row_lower ≤ A x ≤ row_upper``, ``col_lower ≤ x ≤ col_upper``, held by HiGHS for reuse.
+
+    The model is passed to HiGHS once; :meth:`solve` may change the row bounds (a new right-hand side) and then
+    re-solves starting from the previous optimal basis (a warm start: only the simplex variants use it).
+
+    Parameters
+    ----------
+    c : 1-D array
+    A : scipy sparse matrix (converted to CSC)
+    row_lower, row_upper, col_lower, col_upper : 1-D arrays (``±inf`` for no bound)
+    what : str
+        Name for error messages.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> m = HighsModel(np.array([1.0, 1.0]), sp.csc_matrix([[1.0, -1.0]]), [0.5], [0.5], [0, 0], [np.inf, np.inf])
+    >>> r = m.solve(); r.status, [float(v) for v in r.x], float(r.eq_duals[0])
+    ('optimal', [0.5, 0.0], 1.0)
+    >>> r = m.solve(row_lower=[-2.0], row_upper=[-2.0], solver="dual"); [float(v) for v in r.x], m.warm
+    ([0.0, 2.0], True)
+    """
+
+    def __init__(self, c: Any, A: Any, row_lower: Any, row_upper: Any, col_lower: Any, col_upper: Any, *,
+                 what: str = "LP") -> None:
+        import highspy
+
+        A = sp.csc_matrix(A)
+        self.what = what
+        self.shape = A.shape
+        self.warm = False
+        inf = highspy.kHighsInf
+
+        def arr(v: Any) -> np.ndarray:
+            out = np.asarray(v, dtype=float).copy()
+            out[out == np.inf] = inf
+            out[out == -np.inf] = -inf
+            return out
+
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = int(A.shape[1]), int(A.shape[0])
+        lp.col_cost_ = np.asarray(c, dtype=float)
+        lp.col_lower_, lp.col_upper_ = arr(col_lower), arr(col_upper)
+        lp.row_lower_, lp.row_upper_ = arr(row_lower), arr(row_upper)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = A.indptr.astype(np.int32)
+        lp.a_matrix_.index_ = A.indices.astype(np.int32)
+        lp.a_matrix_.value_ = A.data.astype(float)
+        self._arr = arr
+        self._h = _new_highs()
+        for key, val in _HIGHS_OPTIONS.items():
+            self._h.setOptionValue(key, val)
+        status = self._h.passModel(lp)
+        if status == highspy.HighsStatus.kError:
+            raise SolverError(f"{what}: HiGHS refused the model ({A.shape[0]} rows, {A.shape[1]} variables)")
+
+    def solve(self, *, row_lower: Any = None, row_upper: Any = None, solver: str = "choose",
+              rows: Any = None) -> LPResult:
+        """Solve (after replacing the bounds of ``rows``, all rows by default); statuses as :func:`solve_lp`.
+
+        Parameters
+        ----------
+        row_lower, row_upper : 1-D arrays, optional
+            New bounds of ``rows`` (both given, or neither).
+        solver : str
+            A key of :data:`HIGHS_SOLVERS`.
+        rows : 1-D int array, optional
+            Which rows the new bounds belong to (default all).
+
+        Raises
+        ------
+        SolverError
+            Unbounded, iteration/time limits, numerical trouble or any HiGHS error.
+        """
+        import highspy
+
+        if solver not in HIGHS_SOLVERS:
+            from .._errors import InvalidParameterError
+
+            raise InvalidParameterError(f"{self.what}: unknown LP solver {solver!r}; choose one of {list(HIGHS_SOLVERS)}")
+        h = self._h
+        try:
+            if row_lower is not None:
+                idx = np.arange(self.shape[0], dtype=np.int32) if rows is None else np.asarray(rows, dtype=np.int32)
+                h.changeRowsBounds(len(idx), idx, self._arr(row_lower), self._arr(row_upper))
+            for key, val in HIGHS_SOLVERS[solver].items():
+                h.setOptionValue(key, val)
+            self.warm = bool(h.getBasis().valid)
+            h.run()
+            status = h.getModelStatus()
+        except Exception as err:  # pybind raises RuntimeError/TypeError on bad input or solver trouble
+            raise SolverError(f"{self.what}: HiGHS failed ({type(err).__name__}: {err})") from err
+        S = highspy.HighsModelStatus
+        if status == S.kOptimal:
+            sol = h.getSolution()
+            x = np.asarray(sol.col_value, dtype=float)
+            duals = np.asarray(sol.row_dual, dtype=float) if sol.dual_valid else None
+            return LPResult("optimal", x, float(h.getInfo().objective_function_value), duals, None, "optimal")
+        if status == S.kInfeasible:
+            return LPResult("infeasible", None, None, None, None, "infeasible")
+        raise SolverError(f"{self.what}: HiGHS ended with status {h.modelStatusToString(status)!r}; "
+                          "no answer can be given")
 
 
 def _nnz(A: Any) -> int:

@@ -1,6 +1,9 @@
 """Neighbour graphs: which datasets are neighbours (differential privacy, Blowfish policies, relaxation).
 
-Nodes are dataset labels (strings), matching :attr:`privgeom.Mechanism.inputs`.
+Nodes are dataset labels (strings), matching :attr:`privgeom.Mechanism.inputs`. The standard graphs are the named
+relations of :class:`privgeom.Domain` (``hamming_graph(k) == Domain.bits(k).relation("hamming")``); a user graph is
+validated against the datasets by :func:`neighbour_graph`. Everything that takes a relation resolves it through
+:func:`privgeom.resolve_graph`.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from typing import Any, Iterable, Sequence
 
 import networkx as nx
 
+from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 
 __all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs"]
@@ -25,16 +29,10 @@ def hamming_graph(k: int) -> nx.Graph:
     >>> list(G.nodes), sorted(map(sorted, G.edges))
     (['11', '10', '01', '00'], [['00', '01'], ['00', '10'], ['01', '11'], ['10', '11']])
     """
-    from ..mechanisms._factories import bit_strings
+    from ..mechanisms._factories import check_k
 
-    labels = bit_strings(k)
-    G = nx.Graph(name=f"hamming({k})")
-    G.add_nodes_from(labels)
-    for s in labels:
-        for j in range(len(s)):
-            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1 :]
-            G.add_edge(s, t)
-    return G
+    check_k(k)
+    return Domain.bits(k).relation("hamming", max_edges=k << max(k - 1, 0))
 
 
 def path_graph(n: int) -> nx.Graph:
@@ -47,10 +45,7 @@ def path_graph(n: int) -> nx.Graph:
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InvalidParameterError(f"path_graph needs an integer n >= 1, got {n!r}")
-    G = nx.Graph(name=f"path({n})")
-    G.add_nodes_from(str(c) for c in range(n + 1))
-    G.add_edges_from((str(c), str(c + 1)) for c in range(n))
-    return G
+    return Domain.counts(n).relation("path")
 
 
 def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
@@ -69,16 +64,18 @@ def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
         nodes = [str(i) for i in range(labels)]
     else:
         nodes = [str(x) for x in labels]
-    G = nx.complete_graph(nodes)
-    G.name = f"complete({len(nodes)})"
-    return G
+    if not nodes:
+        raise InvalidParameterError("complete_graph needs at least one dataset")
+    return Domain.from_labels(nodes).relation("complete", max_edges=len(nodes) * (len(nodes) - 1) // 2)
 
 
 def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
     """Validate a user graph (networkx graph or iterable of label pairs) against a list of dataset labels.
 
+    A string or a :class:`~privgeom.Domain` is a named relation and goes to :func:`privgeom.resolve_graph`.
+
     Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers. Any graph
-    gives a Blowfish-style DP policy (``reference/row-cone.md``, "ε-DP and its relatives as cones").
+    gives a Blowfish-style DP policy (Lin & Kifer, Section V; He, Machanavajjhala & Ding, Blowfish privacy).
 
     Examples
     --------
@@ -93,6 +90,10 @@ def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
     InvalidTypeError
         Something that is neither a graph nor an edge list.
     """
+    if isinstance(graph, (str, Domain)):  # a relation name is never an iterable of nodes
+        from .._domain import resolve_graph
+
+        return resolve_graph(graph, inputs)
     labels = [str(x) for x in inputs]
     label_set = set(labels)
     if isinstance(graph, nx.Graph):

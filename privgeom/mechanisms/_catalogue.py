@@ -25,19 +25,15 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import LogRational, Scalar, check_dense_size, parse_scalar
+from .._level import PrivacyLevel
+from .._numeric import Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
 
 __all__ = ["truncated_geometric", "kary_randomized_response", "frapp", "frapp_matrix"]
 
 
 def _positive_int(value: Any, *, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InvalidTypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    value = int(value)
-    if value < minimum:
-        raise InvalidParameterError(f"{name} must be >= {minimum}, got {value}")
-    return value
+    return parse_int(value, name=name, min=minimum)
 
 
 def _value_labels(values: Any, *, name: str) -> list[str]:
@@ -103,7 +99,7 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
     ['1/4', '1/2', '1/6', '1/12']
     >>> from privgeom import path_graph
     >>> from privgeom.analyses._profile import epsilon
-    >>> str(epsilon(M, path_graph(3)).epsilon)
+    >>> str(epsilon(M, path_graph(3)).eps)
     'ln(3)'
     """
     n = _positive_int(n, name="n", minimum=1)
@@ -172,7 +168,7 @@ def kary_randomized_response(
     [Fraction(3, 4), Fraction(1, 4)]
     >>> from privgeom import complete_graph
     >>> from privgeom.analyses._profile import epsilon
-    >>> str(epsilon(M, complete_graph(M.inputs)).epsilon)
+    >>> str(epsilon(M, complete_graph(M.inputs)).eps)
     'ln(3)'
     """
     labels = _value_labels(n_values, name="n_values")
@@ -190,21 +186,7 @@ def kary_randomized_response(
             )
         keep, other = pv, (1 - pv) / (k - 1)
     else:
-        if eps is not None:
-            if isinstance(eps, LogRational):
-                t = eps.ratio
-            else:
-                e = parse_scalar(eps, name="eps", exact=False)
-                if e < 0:
-                    raise InvalidParameterError(f"eps must be >= 0, got {e}")
-                t = math.exp(e)
-        else:
-            if isinstance(exp_eps, LogRational):
-                raise InvalidTypeError(f"exp_eps is e^ε itself, a number >= 1; got the logarithm {exp_eps}")
-            t = parse_scalar(exp_eps, name="exp_eps")
-        t = parse_scalar(t, name="exp_eps", exact=exact)
-        if t < 1:
-            raise InvalidParameterError(f"e^ε must be >= 1 (ε >= 0), got e^ε = {t}")
+        t = PrivacyLevel.parse(eps, exp_eps, exact=exact).exp_eps
         keep, other = t / (t + k - 1), 1 / (t + k - 1)
     is_exact = isinstance(keep, Fraction)
     check_dense_size(k, k, exact=is_exact, what=f"kary_randomized_response({k} values)")
@@ -280,7 +262,7 @@ def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None 
     ['9/16', '3/16', '3/16', '1/16']
     >>> from privgeom import complete_graph
     >>> from privgeom.analyses._profile import epsilon
-    >>> str(epsilon(M2, complete_graph(M2.inputs)).epsilon)
+    >>> str(epsilon(M2, complete_graph(M2.inputs)).eps)
     'ln(9)'
     """
     values = _value_labels(N, name="N")

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidParameterError, InvalidTypeError
-from .._numeric import Scalar, check_dense_size, parse_scalar
+from .._domain import Domain
+from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._numeric import Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
 
 __all__ = ["randomized_response", "rr_parameter", "bit_strings", "rr_base_matrix", "check_k"]
@@ -26,12 +27,8 @@ def check_k(k: Any, *, limit: int = MAX_BITS, name: str = "k") -> int:
     """Validate a number of bits ``k`` (a positive int, at most ``limit``)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise InvalidTypeError(f"{name} must be a positive integer, got {k!r}")
-    k = int(k)
-    if k < 1:
-        raise InvalidParameterError(f"{name} must be >= 1, got {k}")
+    k = parse_int(k, name=name, min=1)
     if k > limit:
-        from .._errors import SizeLimitError
-
         raise SizeLimitError(f"{name} = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {limit})")
     return k
 
@@ -52,9 +49,7 @@ def bit_strings(k: int) -> list[str]:
     >>> bit_strings(2)
     ['11', '10', '01', '00']
     """
-    k = check_k(k)
-    n = 1 << k
-    return [format(n - 1 - i, f"0{k}b") for i in range(n)]
+    return list(Domain.bits(check_k(k)).labels)
 
 
 def rr_base_matrix(p: Scalar) -> np.ndarray:
@@ -93,5 +88,5 @@ def randomized_response(k: int, p: Any, *, exact: bool | None = None) -> Mechani
     mat = base
     for _ in range(k - 1):
         mat = np.kron(mat, base)
-    labels = bit_strings(k)
-    return Mechanism(mat, inputs=labels, outputs=labels, exact=is_exact)
+    domain = Domain.bits(k)
+    return Mechanism(mat, inputs=domain, outputs=domain.labels, exact=is_exact)

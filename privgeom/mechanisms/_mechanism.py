@@ -7,11 +7,14 @@ Notation of Lin & Kifer's row-cone paper (``reference/row-cone.md``): columns ar
 from __future__ import annotations
 
 import json
+import math
+import numbers
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from .._domain import Domain
 from .._errors import (
     DomainMismatchError,
     FormatError,
@@ -19,6 +22,7 @@ from .._errors import (
     InvalidParameterError,
     InvalidTypeError,
 )
+from .._io import parse_json, read_text, write_text
 from .._numeric import (
     ATOL,
     Scalar,
@@ -31,7 +35,10 @@ from .._numeric import (
     to_float_array,
 )
 
-__all__ = ["Mechanism", "JSON_SCHEMA"]
+__all__ = ["Mechanism", "JSON_SCHEMA", "JSON_VERSIONS"]
+
+#: Versions of the mechanism JSON format this release reads (a file without ``"version"`` is read as version 1).
+JSON_VERSIONS: tuple[int, ...] = (1,)
 
 #: The documented JSON schema of a saved mechanism (see :meth:`Mechanism.to_json`).
 JSON_SCHEMA: dict[str, Any] = {
@@ -102,12 +109,13 @@ class Mechanism:
         Rows are outputs, columns are inputs (datasets). Entries may be ints, Fractions, rational strings
         (``"3/4"``) or floats.
     inputs, outputs : sequence of str, optional
-        Labels of the columns (datasets) and rows (outputs); default ``d0, d1, …`` and ``o0, o1, …``.
+        Labels of the columns (datasets) and rows (outputs); default ``d0, d1, …`` and ``o0, o1, …``. ``inputs``
+        may be a :class:`~privgeom.Domain`, which then names the datasets and their neighbour relations.
     exact : bool, optional
         ``True``: entries become Fractions (floats are converted bit-exactly, so ``0.1`` will usually fail the
         exact column-sum check — pass ``"1/10"``). ``False``: float64. ``None`` (default): exact when every entry
         is rational (int, Fraction, string), float otherwise.
-    atol : float
+    atol : float in [0, 1)
         Float mode only: tolerance of the non-negativity and column-sum checks. Entries in ``[-atol, 0)`` are
         set to 0.
 
@@ -131,7 +139,8 @@ class Mechanism:
     ('11', '10', '01', '00')
     """
 
-    __slots__ = ("_matrix", "_inputs", "_outputs", "_exact")
+    __slots__ = ("_matrix", "_inputs", "_outputs", "_exact", "_domain")
+    _domain: Domain | None
 
     def __init__(
         self,
@@ -142,7 +151,10 @@ class Mechanism:
         exact: bool | None = None,
         atol: float = ATOL,
     ) -> None:
+        _check_atol(atol)
+        domain: Domain | None = None
         if isinstance(matrix, Mechanism):
+            domain = matrix._domain if inputs is None else None
             inputs = matrix.inputs if inputs is None else inputs
             outputs = matrix.outputs if outputs is None else outputs
             exact = matrix.exact if exact is None else exact
@@ -163,6 +175,14 @@ class Mechanism:
             n_out, n_in = len(rows), len(rows[0])
             check_dense_size(n_out, n_in, exact=exact is not False, what="this mechanism")
             flat = [v for row in rows for v in row]
+            kinds = set(map(type, flat))  # one C-speed pass: plain floats (a loaded JSON file) skip the checks below
+            if kinds == {float} and exact is not True:
+                exact = False
+                arr = np.array(flat, dtype=float).reshape(n_out, n_in)
+                if not np.isfinite(arr).all():
+                    bad = np.argwhere(~np.isfinite(arr))[0]
+                    raise InvalidMechanismError(f"matrix entry = {float(arr[bad[0], bad[1]])!r} is not finite")
+                flat = []
             for v in flat:
                 if isinstance(v, (bool, np.bool_)) or not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
                     if isinstance(v, str):
@@ -171,7 +191,9 @@ class Mechanism:
             if exact is None:
                 exact = all(is_exact_scalar(v) for v in flat)
             try:
-                if exact:
+                if not flat:
+                    pass  # the float fast path above built ``arr``
+                elif exact:
                     arr = to_exact_array(rows, name="matrix entry")
                 else:
                     arr = np.array(
@@ -181,8 +203,11 @@ class Mechanism:
                 raise InvalidMechanismError(str(err)) from None
         self._exact = bool(exact)
         self._matrix = readonly(self._validate(arr, atol))
+        if isinstance(inputs, Domain):
+            domain, inputs = inputs, inputs.labels
         self._inputs = _labels(inputs, n_in, "input", "d")
         self._outputs = _labels(outputs, n_out, "output", "o")
+        self._domain = domain
 
     def _validate(self, arr: np.ndarray, atol: float) -> np.ndarray:
         if self._exact:
@@ -223,6 +248,21 @@ class Mechanism:
     def inputs(self) -> tuple[str, ...]:
         """Labels of the datasets (columns)."""
         return self._inputs
+
+    @property
+    def domain(self) -> Domain:
+        """The datasets as a :class:`~privgeom.Domain` (the one given as ``inputs``, else plain labels).
+
+        Examples
+        --------
+        >>> from privgeom import Domain
+        >>> M = Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=Domain.bits(1))
+        >>> M.inputs, M.domain.kind, Mechanism(M.matrix).domain.kind
+        (('1', '0'), 'bits', 'labels')
+        """
+        if self._domain is None:
+            self._domain = Domain.from_labels(self._inputs)
+        return self._domain
 
     @property
     def outputs(self) -> tuple[str, ...]:
@@ -386,10 +426,7 @@ class Mechanism:
         True
         """
         if isinstance(data, (str, bytes, bytearray)):
-            try:
-                data = json.loads(data)
-            except (json.JSONDecodeError, UnicodeDecodeError) as err:
-                raise FormatError(f"malformed mechanism JSON: {err}") from None
+            data = parse_json(data, what="mechanism")
         if not isinstance(data, dict):
             raise FormatError(f"a mechanism JSON document must be an object, got {type(data).__name__}")
         if data.get("privgeom", "mechanism") != "mechanism":
@@ -398,7 +435,11 @@ class Mechanism:
             raise FormatError("mechanism JSON has no 'matrix' field")
         unknown = set(data) - set(JSON_SCHEMA["properties"])
         if unknown:
-            raise FormatError(f"unknown fields in mechanism JSON: {sorted(unknown)}")
+            raise FormatError(f"unknown fields in mechanism JSON: {sorted(unknown)[:8]!r:.200}")
+        version = data.get("version", 1)
+        if isinstance(version, bool) or version not in JSON_VERSIONS:
+            raise FormatError(f"mechanism JSON version {version!r:.40} is not supported; known versions: "
+                              f"{', '.join(map(str, JSON_VERSIONS))}")
         if not isinstance(data["matrix"], list) or not all(isinstance(r, list) for r in data["matrix"]):
             raise FormatError(f"'matrix' must be a list of rows (lists), got {data['matrix']!r:.80}")
         for key in ("inputs", "outputs"):
@@ -413,8 +454,8 @@ class Mechanism:
         return cls(data["matrix"], data.get("inputs"), data.get("outputs"), exact=exact)
 
     def save(self, path: str | Path) -> None:
-        """Write :meth:`to_json` to ``path``."""
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        """Write :meth:`to_json` to ``path`` (an unwritable path is an InvalidParameterError naming it)."""
+        write_text(path, json.dumps(self.to_json(), indent=1) + "\n", what="mechanism file")
 
     @classmethod
     def load(cls, path: str | Path) -> "Mechanism":
@@ -432,12 +473,7 @@ class Mechanism:
         >>> Mechanism.load(path) == M
         True
         """
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise FormatError(f"cannot read mechanism file {str(path)!r}: {err.strerror}") from None
-        except UnicodeDecodeError as err:
-            raise FormatError(f"mechanism file {str(path)!r} is not UTF-8 JSON text: {err.reason} at byte {err.start}") from None
+        text = read_text(path, what="mechanism", kind="JSON text")
         try:
             return cls.from_json(text)
         except FormatError as err:
@@ -473,6 +509,14 @@ class Mechanism:
             cells = " ".join(f"{(str(v) if self._exact else f'{v:.4g}'):>8}" for v in row)
             lines.append(f"{label:>7} {cells}")
         return "\n".join(lines)
+
+
+def _check_atol(atol: Any) -> None:
+    """``atol`` must be a finite real number >= 0 (checked before the matrix, so the message names ``atol``)."""
+    if isinstance(atol, (bool, np.bool_)) or not isinstance(atol, numbers.Real):
+        raise InvalidTypeError(f"atol must be a number >= 0, got {atol!r:.60} ({type(atol).__name__})")
+    if not math.isfinite(float(atol)) or atol < 0:
+        raise InvalidParameterError(f"atol must be a finite number >= 0, got atol={atol!r}")
 
 
 def _ncols(A: Any) -> int:

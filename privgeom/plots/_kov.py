@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import InvalidTypeError
+from .._io import check_figure_path, save_figure
 from ..analyses._optimal import KOVRegimes
 
 __all__ = ["plot_kov_regimes"]
@@ -23,7 +24,7 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
     regimes : KOVRegimes
         The result of :func:`privgeom.analyses._optimal.kov_regimes`.
     path : str or Path, optional
-        Where to save the figure (format from the suffix, e.g. ``.png``).
+        Where to save the figure (format from the suffix, checked before drawing, e.g. ``.png``).
     ax : matplotlib Axes, optional
         Draw into these axes; default a new :class:`matplotlib.figure.Figure` (no pyplot, never shown).
 
@@ -40,6 +41,8 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
     """
     if not isinstance(regimes, KOVRegimes):
         raise InvalidTypeError(f"plot_kov_regimes needs a KOVRegimes (from kov_regimes()), got {type(regimes).__name__}")
+    if path is not None:
+        check_figure_path(path)
     ratio_ax = None
     if ax is None:
         from matplotlib.figure import Figure
@@ -76,5 +79,5 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
         ax.set_xlabel("")
         ratio_ax.legend(loc="lower right", fontsize="small")
     if path is not None:
-        fig.savefig(path)
+        save_figure(fig, path)
     return fig

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import InvalidTypeError
+from .._io import check_figure_path, save_figure
 from ..analyses._profile import _fmt
 from ..analyses._profile_curve import DeltaCurve, _evaluate
 
@@ -27,7 +28,7 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
     curve : DeltaCurve
         The result of :func:`privgeom.analyses.delta_curve`.
     path : str or Path, optional
-        Where to save the figure (format from the suffix, e.g. ``.png``, ``.pdf``).
+        Where to save the figure (format from the suffix, checked before drawing, e.g. ``.png``, ``.pdf``).
     ax : matplotlib Axes, optional
         Draw into these axes; default: a new :class:`matplotlib.figure.Figure` (no pyplot, no global state).
 
@@ -46,6 +47,8 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
     """
     if not isinstance(curve, DeltaCurve):
         raise InvalidTypeError(f"plot_delta_curve needs a DeltaCurve (from delta_curve()), got {type(curve).__name__}")
+    if path is not None:
+        check_figure_path(path)
     if ax is None:
         from matplotlib.figure import Figure
 
@@ -83,5 +86,5 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
     ax.set_title(f"Privacy profile over {curve.graph}")
     ax.legend(loc="upper right", fontsize="small")
     if path is not None:
-        fig.savefig(path)
+        save_figure(fig, path)
     return fig

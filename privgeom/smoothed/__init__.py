@@ -9,7 +9,7 @@
 """
 
 from ._catalogue import database_labels, histogram_labels, joint, majority_vote, precompose, push_forward, sampling_sum, shm
-from ._database import DatabaseDelta, InputSpace, database_delta, directed_distance, parse_eps, parse_inputs
+from ._database import DatabaseDelta, InputSpace, database_delta, directed_distance, parse_inputs
 from ._experiments import (
     ExperimentResult,
     election_vertices,
@@ -73,7 +73,6 @@ __all__ = [
     "hull_vertices",
     "tv_distance",
     "directed_distance",
-    "parse_eps",
     "parse_inputs",
     "InputSpace",
 ]

@@ -24,7 +24,7 @@ from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeErr
 from .._numeric import Scalar, check_dense_size, parse_scalar
 from ..mechanisms import Mechanism
 from ._database import parse_inputs
-from ._reduction import compositions
+from ._reduction import compositions, count_compositions
 
 __all__ = [
     "shm",
@@ -121,11 +121,18 @@ def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: s
         raise InvalidParameterError(f"without replacement T must be <= n, got T = {T} > n = {n}")
     if inputs not in _INPUT_KINDS:
         raise InvalidParameterError(f"inputs must be one of {_INPUT_KINDS}, got {inputs!r}")
+    if inputs == "count" and k != 2:
+        raise InvalidParameterError("inputs='count' needs categories=2")
+    # sizes first, from closed forms (nothing enumerated): refuse before building any list
+    n_in = n + 1 if inputs == "count" else (count_compositions(n, k) if inputs == "histogram" else k**n)
+    n_out = T + 1 if inputs == "count" else count_compositions(T, k)
+    check_dense_size(
+        n_out, n_in, exact=True,
+        what=f"shm(n={n}, T={T}, categories={k}) as a matrix (for large n use shm_database_delta / shm_smoothed_delta)",
+    )
     outs: list[tuple[int, ...]] = list(compositions(T, k))
     ins: list[tuple[int, ...]]
     if inputs == "count":
-        if k != 2:
-            raise InvalidParameterError("inputs='count' needs categories=2")
         ins = [(n - c, c) for c in range(n + 1)]
         in_labels = [str(c) for c in range(n + 1)]
         outs = [(T - c, c) for c in range(T + 1)]
@@ -139,7 +146,6 @@ def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: s
         ins = [tuple(sum(1 for r in x if r == j) for j in range(k)) for x in dbs]
         in_labels = database_labels(n, range(k))
         out_labels = histogram_labels(T, k)
-    check_dense_size(len(outs), len(ins), exact=True, what=f"shm(n={n}, T={T}, categories={k})")
     cache: dict[tuple[int, ...], list[Fraction]] = {}
     cols = [cache.setdefault(h, _shm_column(h, T, n, replace, outs)) for h in ins]
     mat = np.array(cols, dtype=object).T

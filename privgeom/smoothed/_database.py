@@ -32,6 +32,8 @@ import numpy as np
 from .._errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError
 from .._numeric import LogRational, Scalar, fraction_str, parse_scalar
 from .._results import Result
+from .._level import PrivacyLevel
+from ..analyses import DeltaResult, hockey_stick_columns
 from ..graphs import neighbour_graph
 from ..mechanisms import Mechanism
 
@@ -39,7 +41,7 @@ __all__ = [
     "InputSpace",
     "INPUT_KINDS",
     "parse_inputs",
-    "parse_eps",
+    "level_pair",
     "default_graph",
     "directed_distance",
     "pair_distances",
@@ -218,106 +220,92 @@ def default_graph(space: InputSpace, labels: Sequence[str]) -> nx.Graph:
 
 
 # ---------------------------------------------------------------------------------------------------- ε
-_LN = re.compile(r"^\s*ln\s*\(?\s*([^()]+?)\s*\)?\s*$")
-
-
-def parse_eps(eps: Any) -> tuple[Any, Scalar]:
-    """Parse a privacy parameter ``ε`` and return ``(ε, e^ε)``.
-
-    ``e^ε`` is an exact Fraction when ``ε`` is a :class:`~privgeom.LogRational` (``"ln(3)"`` strings too) or 0;
-    otherwise a float.
+def level_pair(eps: Any) -> tuple[Any, Scalar]:
+    """``(ε, e^ε)`` of a privacy level read by the package's one ε parser, :meth:`privgeom.PrivacyLevel.parse`.
 
     Examples
     --------
-    >>> parse_eps("ln(51/49)")
+    >>> level_pair("ln(51/49)")
     (LogRational(ratio=Fraction(51, 49)), Fraction(51, 49))
-    >>> parse_eps(0)[1], round(parse_eps(1.0)[1], 6)
-    (Fraction(1, 1), 2.718282)
     """
-    if isinstance(eps, LogRational):
-        if eps.ratio < 1:
-            raise InvalidParameterError(f"ε must be >= 0, got {eps}")
-        return eps, eps.ratio
-    if isinstance(eps, str):
-        m = _LN.match(eps)
-        if m and eps.strip().lower().startswith("ln"):
-            return parse_eps(LogRational(parse_scalar(m.group(1), name="e^ε", exact=True)))  # type: ignore[arg-type]
-        if eps.strip().lower().startswith("exp"):
-            raise FormatError(f"ε = {eps!r}: write 'ln(r)' for ε = ln r")
-    value = parse_scalar(eps, name="eps")
-    if value < 0:
-        raise InvalidParameterError(f"ε must be >= 0, got {value}")
-    if value > 700:
-        raise InvalidParameterError(f"ε = {value} is too large: e^ε overflows a float (use ε <= 700 or 'ln(r)')")
-    if value == 0:
-        return Fraction(0), Fraction(1)
-    return value, math.exp(float(value))
+    level = PrivacyLevel.coerce(eps)
+    return level.eps, level.exp_eps
 
 
 # ---------------------------------------------------------------------------------------------------- distances
 def directed_distance(p: Any, q: Any, exp_eps: Scalar) -> Scalar:
-    """``d(p, q) = Σ_y (p(y) − e^ε q(y))₊ = max_S p(S) − e^ε q(S)`` for two output distributions.
+    """``d(p, q) = Σ_y (p(y) − e^ε q(y))₊ = max_S p(S) − e^ε q(S)`` for two output distributions (Liu, Wang & Xia,
+    Definition 2), by the package's one hockey-stick kernel :func:`privgeom.analyses.hockey_stick_columns`.
 
     Examples
     --------
     >>> directed_distance([Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)], Fraction(2))
     Fraction(1, 4)
     """
-    if isinstance(exp_eps, Fraction) and all(isinstance(v, (Fraction, int)) for v in list(p) + list(q)):
-        return sum((max(Fraction(a) - exp_eps * b, Fraction(0)) for a, b in zip(p, q)), Fraction(0))
-    pa, qa = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
-    return float(np.maximum(pa - float(exp_eps) * qa, 0.0).sum())
+    pl, ql = list(p), list(q)
+    if isinstance(exp_eps, Fraction) and all(isinstance(v, (Fraction, int)) for v in pl + ql):
+        A = np.array([Fraction(v) for v in pl], dtype=object)
+        B = np.array([Fraction(v) for v in ql], dtype=object)
+        return hockey_stick_columns(A, B, exp_eps)[0]  # type: ignore[no-any-return]
+    return float(hockey_stick_columns(np.asarray(pl, dtype=float), np.asarray(ql, dtype=float), float(exp_eps))[0])
 
 
 def pair_distances(
     matrix: np.ndarray, pairs: Sequence[tuple[int, int]], exp_eps: Scalar, exact: bool
 ) -> tuple[list[Scalar], list[Scalar]]:
-    """For column pairs ``(i, j)``: the lists ``d(i, j)`` and ``d(j, i)``."""
+    """For column pairs ``(i, j)``: the lists ``d(i, j)`` and ``d(j, i)`` (hockey-stick kernel, both directions)."""
     if not pairs:
         return [], []
+    I, J = [p[0] for p in pairs], [p[1] for p in pairs]
+    mat = matrix if exact else np.asarray(matrix, dtype=float)
+    t = exp_eps if exact else float(exp_eps)
+    f = hockey_stick_columns(mat[:, I], mat[:, J], t)
+    b = hockey_stick_columns(mat[:, J], mat[:, I], t)
     if exact:
-        fw, bw = [], []
-        for i, j in pairs:
-            fw.append(directed_distance(matrix[:, i], matrix[:, j], exp_eps))
-            bw.append(directed_distance(matrix[:, j], matrix[:, i], exp_eps))
-        return fw, bw
-    I, J = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
-    e = float(exp_eps)
-    f = np.maximum(matrix[:, I] - e * matrix[:, J], 0.0).sum(axis=0)
-    b = np.maximum(matrix[:, J] - e * matrix[:, I], 0.0).sum(axis=0)
+        return list(f), list(b)
     return [float(v) for v in f], [float(v) for v in b]
 
 
 # ---------------------------------------------------------------------------------------------------- result
 @dataclass(frozen=True)
-class DatabaseDelta(Result):
+class DatabaseDelta(DeltaResult):
     """Database-wise ``δ_{ε,M}(x)`` for every input (Definition 2) and its maximum (Theorem 1).
+
+    A :class:`~privgeom.DeltaResult` — ``delta`` is ``max_x δ(x)``, the DP δ of ``privgeom.delta(M, graph, ε)``,
+    with its witness ``edge`` and event ``outputs`` — plus the database-wise values.
 
     Attributes
     ----------
-    eps, exp_eps : ε and ``e^ε`` (Fraction when exact)
-    exact : bool
     inputs : tuple of str — the databases
     values : tuple — ``δ(x)`` per input
     worst : tuple — per input, the neighbour attaining ``δ(x)`` (None when it has no neighbour)
-    dp_delta : scalar — ``max_x δ(x)``: ``M`` is ``(ε, δ)``-DP iff ``δ >= dp_delta`` (Theorem 1)
-    argmax : str — a database attaining ``dp_delta``
+    argmax : str — a database attaining ``delta``
     x : str or None — the queried database, if any
-    value : scalar — ``δ(x)`` when ``x`` was given, else ``dp_delta``
+    value : scalar — ``δ(x)`` when ``x`` was given, else ``delta``
+    dp_delta : scalar — alias of ``delta`` (its name before it became a DeltaResult): ``M`` is ``(ε, δ)``-DP iff
+        ``δ >= dp_delta`` (Theorem 1)
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response
+    >>> r = database_delta(randomized_response(2, "3/4"), "ln(2)")
+    >>> r.delta, r.edge, r.outputs, r.at("10")
+    (Fraction(1, 4), ('11', '10'), ('11', '01'), Fraction(1, 4))
     """
 
-    eps: Any
-    exp_eps: Scalar
-    exact: bool
-    inputs: tuple[str, ...]
-    values: tuple[Scalar, ...]
-    worst: tuple[str | None, ...]
-    dp_delta: Scalar
-    argmax: str
-    x: str | None
-    value: Scalar
+    inputs: tuple[str, ...] = ()
+    values: tuple[Scalar, ...] = ()
+    worst: tuple[str | None, ...] = ()
+    argmax: str = ""
+    x: str | None = None
+    value: Scalar = 0
 
-    def delta(self, x: str) -> Scalar:
+    @property
+    def dp_delta(self) -> Scalar:
+        """``max_x δ(x)`` (alias of :attr:`delta`)."""
+        return self.delta
+
+    def at(self, x: str) -> Scalar:
         """``δ(x)`` of one database label."""
         try:
             return self.values[self.inputs.index(str(x))]
@@ -334,7 +322,7 @@ class DatabaseDelta(Result):
             lines.append(f"  δ({lab}) = {fraction_str(v)}" + (f"  [vs {w}]" if w is not None else ""))
         if len(self.inputs) > 20:
             lines.append(f"  … {len(self.inputs) - 20} more")
-        lines.append(f"max_x δ(x) = {fraction_str(self.dp_delta)} at {self.argmax}: (ε, δ)-DP iff δ >= this (Theorem 1)")
+        lines.append(f"max_x δ(x) = {fraction_str(self.delta)} at {self.argmax}: (ε, δ)-DP iff δ >= this (Theorem 1)")
         return "\n".join(lines)
 
 
@@ -412,16 +400,16 @@ def database_delta(
 
     >>> from privgeom import randomized_response
     >>> r = database_delta(randomized_response(2, "3/4"), "ln(2)")
-    >>> r.exact, r.values[0], r.dp_delta
+    >>> r.exact, r.values[0], r.delta
     (True, Fraction(1, 4), Fraction(1, 4))
-    >>> database_delta(randomized_response(2, "3/4"), "ln(3)").dp_delta
+    >>> database_delta(randomized_response(2, "3/4"), "ln(3)").delta
     Fraction(0, 1)
     """
     if not isinstance(mechanism, Mechanism):
         raise InvalidTypeError(f"database_delta needs a Mechanism, got {type(mechanism).__name__}")
-    eps_v, exp_eps = parse_eps(eps)
+    level = PrivacyLevel.parse(eps=eps)
     G, _ = _resolve_graph(mechanism, graph, kind, records)
-    values, worst_idx, exact = delta_vector(mechanism, exp_eps, G)
+    values, worst_idx, exact = delta_vector(mechanism, level.exp_eps, G)
     imax = max(range(len(values)), key=lambda i: values[i])
     worst = tuple(mechanism.inputs[w] if w is not None else None for w in worst_idx)
     if x is not None:
@@ -431,15 +419,28 @@ def database_delta(
         value = values[mechanism.inputs.index(x)]
     else:
         value = values[imax]
+    zero: Scalar = Fraction(0) if exact else 0.0
+    edge: tuple[str, str] | None = None
+    outputs: tuple[str, ...] = ()
+    p_ev, q_ev = zero, zero
+    t = level.exp_eps if exact else float(level.exp_eps)
+    j = worst_idx[imax]
+    if j is not None:  # the witness: the direction of the worst pair that attains the maximum, and its event
+        mat = mechanism.matrix if exact else mechanism.float_matrix()
+        cols = [(imax, j), (j, imax)]
+        vals, mask = hockey_stick_columns(mat[:, [a for a, _ in cols]], mat[:, [b for _, b in cols]], t, events=True)
+        d = 0 if vals[0] >= vals[1] else 1
+        a, b = cols[d]
+        edge = (mechanism.inputs[a], mechanism.inputs[b])
+        if values[imax] > 0:
+            S = np.flatnonzero(mask[:, d])
+            outputs = tuple(mechanism.outputs[w] for w in S)
+            p_ev = sum((mat[w, a] for w in S), zero)
+            q_ev = sum((mat[w, b] for w in S), zero)
+            if not exact:
+                p_ev, q_ev = float(p_ev), float(q_ev)
     return DatabaseDelta(
-        eps=eps_v,
-        exp_eps=exp_eps if exact else float(exp_eps),
-        exact=exact,
-        inputs=mechanism.inputs,
-        values=tuple(values),
-        worst=worst,
-        dp_delta=values[imax],
-        argmax=mechanism.inputs[imax],
-        x=x,
-        value=value,
+        delta=values[imax], eps=level.eps, exp_eps=t, exact=exact, edge=edge, outputs=outputs, p_event=p_ev,
+        q_event=q_ev, n_edges=G.number_of_edges(), graph=str(G.name or "graph"), detail=level.note,
+        inputs=mechanism.inputs, values=tuple(values), worst=worst, argmax=mechanism.inputs[imax], x=x, value=value,
     )

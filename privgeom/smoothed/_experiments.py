@@ -30,9 +30,10 @@ from typing import Any, Callable, Sequence, TextIO
 import numpy as np
 
 from .._errors import InvalidParameterError
+from .._progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
 from .._numeric import LogRational
 from .._results import Result
-from ._shm import shm_database_delta, shm_smoothed_delta
+from ._shm import _shm_smoothed_delta, shm_database_delta, shm_smoothed_delta
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
 
 __all__ = [
@@ -48,50 +49,6 @@ __all__ = [
     "hoeffding_halfwidth",
     "EXPERIMENTS",
 ]
-
-
-class Progress:
-    """A small stderr progress bar that only appears once a sweep has run for ``delay`` seconds.
-
-    Examples
-    --------
-    >>> import io
-    >>> buf = io.StringIO()
-    >>> p = Progress(3, "demo", stream=buf, enabled=True, delay=0.0)
-    >>> for _ in range(3):
-    ...     p.update()
-    >>> p.close()
-    >>> "3/3" in buf.getvalue()
-    True
-    """
-
-    def __init__(self, total: int, label: str = "", *, stream: TextIO | None = None, enabled: bool | None = None,
-                 delay: float = 1.0, width: int = 30) -> None:
-        self.total, self.label, self.width, self.delay = max(1, int(total)), label, width, delay
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.done = 0
-        self.start = time.perf_counter()
-        self.shown = False
-
-    def update(self, k: int = 1, note: str = "") -> None:
-        """Advance by ``k`` steps (redraws at most when visible)."""
-        self.done += k
-        elapsed = time.perf_counter() - self.start
-        if not self.enabled or elapsed < self.delay:
-            return
-        frac = min(1.0, self.done / self.total)
-        bar = "#" * int(frac * self.width)
-        eta = elapsed / frac - elapsed if frac > 0 else float("nan")
-        self.stream.write(f"\r{self.label} [{bar:<{self.width}}] {self.done}/{self.total} {elapsed:5.1f}s eta {eta:5.1f}s {note[:30]:<30}")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        """Finish the line (if anything was drawn)."""
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 @dataclass(frozen=True)
@@ -219,7 +176,7 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
             T = n - int(lost * n)
             laws: dict = {}
             for e in eps:
-                r = shm_smoothed_delta(n, T, e, verts, _laws=laws)
+                r = _shm_smoothed_delta(n, T, e, verts, laws=laws)
                 rows.append({
                     "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": _log10(r.value),
                     "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],

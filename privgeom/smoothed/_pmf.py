@@ -1,12 +1,7 @@
-"""Accurate, vectorised log-pmfs of the binomial and hypergeometric laws (Loader's saddle-point algorithm).
+"""The two-category SHM count laws, on the package's one binomial/hypergeometric log-pmf.
 
-``log C(n, k)`` computed from ``gammaln`` loses about ``1e-9`` (relative) at ``n = 5·10^5`` because it subtracts
-numbers of size ``n log n``. Loader (2000, *Fast and accurate computation of binomial probabilities*) writes the
-pmf through the Stirling remainder ``stirlerr`` and the deviance ``bd0(x, M) = x log(x/M) + M − x`` computed without
-cancellation, which keeps the relative error at a few ulps for every ``n``; the hypergeometric pmf is a ratio of three
-such binomial terms (valid for *any* ``p``, so rounding ``p = T/n`` costs nothing).
-
-The module also holds the two-category SHM families used by the fast path: the law of the sample count ``Y`` given
+The log-pmfs themselves are :func:`privgeom._numeric.log_binom_pmf` and :func:`privgeom._numeric.log_hypergeom_pmf`
+(Loader's saddle-point algorithm, a few ulps of relative error for every ``n``); this module also holds the two-category SHM families used by the fast path: the law of the sample count ``Y`` given
 ``N`` ones among ``n`` records — hypergeometric (without replacement) or ``Binomial(T, N/n)`` (with replacement) —
 with their likelihood ratio ``ρ_N(y) = P_{N+1}(y)/P_N(y)`` (increasing in ``y``: monotone likelihood ratio), their
 one-step ratios (both laws are log-concave) and Chernoff tail bounds.
@@ -28,104 +23,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 import math
-from decimal import Decimal, getcontext
 from fractions import Fraction
 
 import numpy as np
 from scipy.special import rel_entr
 
+from .._numeric import bd0, log_binom_pmf, log_hypergeom_pmf, stirlerr
+
 __all__ = ["stirlerr", "bd0", "log_binom_pmf", "Hypergeometric", "Binomial", "chernoff_log_tail", "binom_window"]
-
-_LOG_2PI = math.log(2 * math.pi)
-
-
-def _table() -> np.ndarray:
-    getcontext().prec = 50
-    two_pi = Decimal("6.28318530717958647692528676655900576839433879875021")
-    out = [0.0]
-    fact = Decimal(1)
-    for k in range(1, 16):
-        fact *= k
-        d = Decimal(k)
-        val = fact.ln() - (d + Decimal("0.5")) * d.ln() + d - two_pi.ln() / 2
-        out.append(float(val))
-    return np.array(out)
-
-
-_SFE = _table()
-_S0, _S1, _S2, _S3, _S4 = 1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188
-
-
-def stirlerr(n: np.ndarray) -> np.ndarray:
-    """``log(n!) − log(√(2πn) (n/e)^n)`` for integer-valued ``n >= 0`` (table below 16, series above)."""
-    n = np.asarray(n, dtype=float)
-    out = np.empty_like(n)
-    small = n <= 15
-    out[small] = _SFE[n[small].astype(int)]
-    big = ~small
-    if big.any():
-        x = n[big]
-        nn = x * x
-        res = (_S0 - (_S1 - (_S2 - (_S3 - _S4 / nn) / nn) / nn) / nn) / x
-        res = np.where(x > 35, (_S0 - (_S1 - (_S2 - _S3 / nn) / nn) / nn) / x, res)
-        res = np.where(x > 80, (_S0 - (_S1 - _S2 / nn) / nn) / x, res)
-        res = np.where(x > 500, (_S0 - _S1 / nn) / x, res)
-        out[big] = res
-    return out
-
-
-def bd0(x: np.ndarray, M: np.ndarray) -> np.ndarray:
-    """Deviance ``x log(x/M) + M − x`` (``>= 0``) without cancellation for ``x ≈ M`` (Loader's series)."""
-    x, M = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(M, dtype=float))
-    out = np.empty(x.shape)
-    near = np.abs(x - M) < 0.1 * (x + M)
-    if near.any():
-        xn, Mn = x[near], M[near]
-        v = (xn - Mn) / (xn + Mn)
-        s = (xn - Mn) * v
-        ej = 2 * xn * v
-        v2 = v * v
-        for j in range(1, 40):
-            ej = ej * v2
-            s1 = s + ej / (2 * j + 1)
-            if np.array_equal(s1, s):
-                break
-            s = s1
-        out[near] = s
-    far = ~near
-    if far.any():
-        xf, Mf = x[far], M[far]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            val = np.where(xf > 0, xf * np.log(np.where(xf > 0, xf, 1.0) / Mf), 0.0) + Mf - xf
-        out[far] = val
-    return out
-
-
-def log_binom_pmf(x: np.ndarray, n: np.ndarray | float, p: np.ndarray | float, q: np.ndarray | float) -> np.ndarray:
-    """``log P(X = x)`` for ``X ~ Binomial(n, p)`` with ``q = 1 − p`` given separately (no cancellation).
-
-    ``-inf`` outside ``0..n`` and where the probability is zero.
-    """
-    x, n, p, q = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (x, n, p, q)))
-    out = np.full(x.shape, -np.inf)
-    inside = (x >= 0) & (x <= n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        m0 = inside & (x == 0)
-        if m0.any():
-            n0, p0, q0 = n[m0], p[m0], q[m0]
-            out[m0] = np.where(n0 == 0, 0.0, np.where(p0 < 0.1, -bd0(n0, n0 * q0) - n0 * p0, n0 * np.log(q0)))
-        mn = inside & (x == n) & (x > 0)
-        if mn.any():
-            n1, p1, q1 = n[mn], p[mn], q[mn]
-            out[mn] = np.where(q1 < 0.1, -bd0(n1, n1 * p1) - n1 * q1, n1 * np.log(p1))
-        mid = inside & (x > 0) & (x < n) & (p > 0) & (q > 0)
-        if mid.any():
-            xm, nm, pm, qm = x[mid], n[mid], p[mid], q[mid]
-            lc = stirlerr(nm) - stirlerr(xm) - stirlerr(nm - xm) - bd0(xm, nm * pm) - bd0(nm - xm, nm * qm)
-            lf = _LOG_2PI + np.log(xm) + np.log1p(-xm / nm)
-            out[mid] = lc - 0.5 * lf
-    return out
-
 
 def chernoff_log_tail(a: np.ndarray, m: np.ndarray | float, p: np.ndarray | float) -> np.ndarray:
     """``log`` of the Chernoff bound ``exp(−m·KL(a/m ‖ p))`` on ``P(X <= a)`` (``a <= mp``) or ``P(X >= a)`` (``a >= mp``).
@@ -247,15 +152,12 @@ class Hypergeometric(_Family):
 
     def __init__(self, n: int, T: int) -> None:
         self.n, self.T = int(n), int(T)
-        self._p, self._q = self.T / self.n, (self.n - self.T) / self.n
-        self._lnorm = float(log_binom_pmf(np.array([float(self.T)]), self.n, self._p, self._q)[0])
 
     def support(self, N: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.maximum(0.0, self.T - self.n + N), np.minimum(N, float(self.T))
 
     def logpmf(self, N: np.ndarray, y: np.ndarray) -> np.ndarray:
-        p, q = self._p, self._q
-        return log_binom_pmf(y, N, p, q) + log_binom_pmf(self.T - y, self.n - N, p, q) - self._lnorm
+        return log_hypergeom_pmf(y, float(self.n), N, float(self.T))
 
     def log_rho(self, N: np.ndarray, y: np.ndarray) -> np.ndarray:
         n, T = self.n, self.T

@@ -19,7 +19,7 @@ from .._numeric import ATOL, LogRational, Scalar, fraction_str
 from .._results import Result
 from ..mechanisms import Mechanism
 from ._catalogue import database_labels, joint, precompose, push_forward
-from ._database import _resolve_graph, database_delta, parse_eps, parse_inputs
+from ._database import _resolve_graph, database_delta, level_pair, parse_inputs
 from ._reduction import parse_distributions
 from ._smoothed import expected_delta, smoothed_delta
 
@@ -80,7 +80,7 @@ def check_theorem1(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: f
     >>> check_theorem1(randomized_response(2, "3/4"), "ln(2)").holds
     True
     """
-    _, e = parse_eps(eps)
+    _, e = level_pair(eps)
     G, _ = _resolve_graph(mechanism, graph, None, None)
     exact = mechanism.exact and isinstance(e, Fraction)
     mat = mechanism.matrix if exact else mechanism.float_matrix()
@@ -106,7 +106,7 @@ def check_theorem1(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: f
     except ImportError:  # pragma: no cover - the analyses layer is optional here
         core_delta = None
     if core_delta is not None:
-        eps_v, _ = parse_eps(eps)
+        eps_v, _ = level_pair(eps)
         core = core_delta(mechanism, G, exp_eps=e) if isinstance(e, Fraction) else core_delta(mechanism, G, float(eps_v))
         value = core.delta
         agree = value == best if isinstance(value, Fraction) and isinstance(best, Fraction) else abs(float(value) - float(best)) <= atol
@@ -144,8 +144,8 @@ def check_post_processing(mechanism: Mechanism, A: Any, eps: Any, distributions:
 
 
 def _sum_eps(e1: Any, e2: Any) -> Any:
-    a, _ = parse_eps(e1)
-    b, _ = parse_eps(e2)
+    a, _ = level_pair(e1)
+    b, _ = level_pair(e2)
     if isinstance(a, LogRational) or isinstance(b, LogRational):
         ra = a.ratio if isinstance(a, LogRational) else None
         rb = b.ratio if isinstance(b, LogRational) else None

@@ -18,8 +18,10 @@ import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._numeric import Scalar, fraction_str
+from .._level import PrivacyLevel
 from .._results import Result
-from ._database import parse_eps
+from ..analyses import DeltaResult
+from ._database import level_pair
 from ._fastpath import DeltaTable, bb_maximise, family, pair_distance_block
 from ._reduction import count_compositions, hull_vertices, parse_distributions
 
@@ -93,17 +95,23 @@ class SHMSmoothedDelta(Result):
 
 
 @dataclass(frozen=True)
-class SHMDatabaseDelta(Result):
-    """``δ_{ε,SHM}(x)`` at a database with ``N`` ones among ``n`` records (Definition 2)."""
+class SHMDatabaseDelta(DeltaResult):
+    """``δ_{ε,SHM}(x)`` at a database with ``N`` ones among ``n`` records (Definition 2), as a
+    :class:`~privgeom.DeltaResult` over the replace-one edges at ``x`` (counts ``N − 1``, ``N``, ``N + 1``).
 
-    value: float
-    truncation_bound: float
-    n: int
-    T: int
-    N: int
-    eps: Any
-    replace: bool
-    dp_delta: Fraction
+    ``delta`` (= ``value``) is the largest of the (up to) four directed hockey-stick distances at ``x``; ``edge``
+    is the directed pair of counts attaining it. The worst event is a one-sided tail of the sample count (monotone
+    likelihood ratio), summed outward without listing its outputs, so ``outputs`` is empty and ``p_event``,
+    ``q_event`` are NaN (not computed); ``truncation_bound`` bounds the neglected tail mass.
+    """
+
+    value: float = 0.0
+    truncation_bound: float = 0.0
+    n: int = 0
+    T: int = 0
+    N: int = 0
+    replace: bool = False
+    dp_delta: Fraction = Fraction(0)
 
     def summary(self) -> str:
         how = "with" if self.replace else "without"
@@ -119,26 +127,36 @@ def shm_database_delta(n: int, T: int, eps: Any, N: int, replace: bool = False) 
     """``δ_{ε,SHM}(x)`` for a database with ``N`` ones (Definition 2), exactly up to float rounding.
 
     Only the neighbours ``N ± 1`` matter: ``δ(N) = max`` of the four directed distances, each a one-sided tail sum
-    (monotone likelihood ratio), so this is cheap even for ``n`` in the hundreds of millions.
+    (monotone likelihood ratio), so this is cheap even for ``n`` in the hundreds of millions. The same number as
+    ``privgeom.delta(shm(n, T, inputs="count"), edges at N, ε)`` (checked in ``tests/contracts``).
 
     Examples
     --------
     >>> r = shm_database_delta(10, 5, 0, 5)
-    >>> abs(r.value - 5 / 21) < 1e-15, r.dp_delta  # the exact matrix gives δ(5) = 5/21 at ε = 0
-    (True, Fraction(1, 2))
+    >>> abs(r.value - 5 / 21) < 1e-15, r.dp_delta, r.edge  # the exact matrix gives δ(5) = 5/21 at ε = 0
+    (True, Fraction(1, 2), ('4', '5'))
     """
     n, T = _check(n, T, replace)
     if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or not 0 <= int(N) <= n:
         raise InvalidParameterError(f"N must be an integer in 0..{n}, got {N!r}")
-    eps_v, _ = parse_eps(eps)
+    N = int(N)
+    level = PrivacyLevel.coerce(eps)
     fam = family(n, T, replace)
-    Ns = np.array([float(v) for v in (int(N) - 1, int(N)) if 0 <= v <= n - 1])
-    if len(Ns) == 0:
-        return SHMDatabaseDelta(0.0, 0.0, n, T, int(N), eps_v, replace, fam.dp_delta())
-    A, B, err = pair_distance_block(fam, Ns, float(eps_v))
+    lows = [v for v in (N - 1, N) if 0 <= v <= n - 1]
+    common = dict(
+        eps=level.eps, exp_eps=float(level.exp_eps), exact=False, outputs=(), p_event=math.nan, q_event=math.nan,
+        n_edges=len(lows), graph=f"replace-one edges at count {N}", detail=level.note, n=n, T=T, N=N, replace=replace,
+        dp_delta=fam.dp_delta(),
+    )
+    if not lows:
+        return SHMDatabaseDelta(delta=0.0, edge=None, value=0.0, truncation_bound=0.0, **common)  # type: ignore[arg-type]
+    A, B, err = pair_distance_block(fam, np.array(lows, dtype=float), float(level.eps))
+    # A[i] = d(lows[i], lows[i] + 1), B[i] = d(lows[i] + 1, lows[i])
+    cands = [(float(A[i]), (lows[i], lows[i] + 1)) for i in range(len(lows))]
+    cands += [(float(B[i]), (lows[i] + 1, lows[i])) for i in range(len(lows))]
+    value, (a, b) = max(cands, key=lambda c: c[0])
     return SHMDatabaseDelta(
-        value=float(max(A.max(), B.max())), truncation_bound=float(err.max()), n=n, T=T, N=int(N), eps=eps_v,
-        replace=replace, dp_delta=fam.dp_delta(),
+        delta=value, edge=(str(a), str(b)), value=value, truncation_bound=float(err.max()), **common  # type: ignore[arg-type]
     )
 
 
@@ -173,7 +191,6 @@ def shm_smoothed_delta(
     rtol: float = 1e-9,
     tail: float = 1e-60,
     progress: Callable[[int], None] | None = None,
-    _laws: dict | None = None,
 ) -> SHMSmoothedDelta:
     """Smoothed δ of the sampling-histogram mechanism for large ``n`` (Definition 3, Theorem 2), exactly.
 
@@ -208,8 +225,17 @@ def shm_smoothed_delta(
     >>> round(smoothed_delta(shm(10, 9, inputs="count"), 1.0, ["1/10", "1/2"]).value, 6)
     0.865163
     """
+    return _shm_smoothed_delta(n, T, eps, distributions, replace, rtol=rtol, tail=tail, progress=progress)
+
+
+def _shm_smoothed_delta(
+    n: int, T: int, eps: Any, distributions: Any, replace: bool = False, *, rtol: float = 1e-9, tail: float = 1e-60,
+    progress: Callable[[int], None] | None = None, laws: dict | None = None,
+) -> SHMSmoothedDelta:
+    """:func:`shm_smoothed_delta` with ``laws``: a dict shared between calls with the same ``n``, ``T`` and vertices
+    (several ``ε``) that caches the count laws."""
     n, T = _check(n, T, replace)
-    eps_v, _ = parse_eps(eps)
+    eps_v, _ = level_pair(eps)
     if not (isinstance(rtol, (int, float)) and 0 <= rtol < 1):
         raise InvalidParameterError(f"rtol must lie in [0, 1), got {rtol!r}")
     if not (isinstance(tail, (int, float)) and 0 < tail < 1):
@@ -226,7 +252,7 @@ def shm_smoothed_delta(
     table = DeltaTable(n, T, float(eps_v), replace)
     log_tau = math.log(tail)
     while True:
-        res = bb_maximise(table, pair(qa), pair(qb), rtol=rtol, log_tau=log_tau, progress=progress, laws=_laws)
+        res = bb_maximise(table, pair(qa), pair(qb), rtol=rtol, log_tau=log_tau, progress=progress, laws=laws)
         if res["truncation_bound"] <= 1e-9 * res["value"] or res["value"] == 0 or log_tau <= math.log(1e-290):
             break
         log_tau = max(math.log(1e-300), math.log(res["value"]) - 30.0)

@@ -18,7 +18,7 @@ from .._errors import DomainMismatchError, FormatError, InvalidParameterError, S
 from .._numeric import ATOL, Scalar, fraction_str
 from .._results import Result
 from ..mechanisms import Mechanism
-from ._database import InputSpace, _resolve_graph, delta_vector, parse_eps
+from ._database import InputSpace, _resolve_graph, delta_vector, level_pair
 from ._reduction import (
     compositions,
     count_compositions,
@@ -97,7 +97,7 @@ class SmoothedDelta(Result):
 
 # ---------------------------------------------------------------------------------------------------- helpers
 def _prepare(mechanism: Mechanism, eps: Any, distributions: Any, graph: Any, kind: str | None, records: Any) -> tuple:
-    eps_v, exp_eps = parse_eps(eps)
+    eps_v, exp_eps = level_pair(eps)
     G, space = _resolve_graph(mechanism, graph, kind, records)
     if space is None:
         raise FormatError("smoothed δ needs inputs that read as databases, histograms or counts (see parse_inputs)")

@@ -45,6 +45,7 @@ from ._fourier import FourierSpectrum, fourier, noise_operator
 from ._influence import COUPLINGS, influence, probabilistic_influence, total_influence, total_probabilistic_influence, welfare
 from ._mechanism import Remark1, VotingEpsilon, epsilon, mechanism, proposition2_bound, remark1
 from ._rules import (
+    MAX_COUNT_VOTERS,
     Rule,
     conjunction,
     constant,
@@ -80,6 +81,7 @@ from ._theorems import (
 __all__ = [
     # rules
     "Rule",
+    "MAX_COUNT_VOTERS",
     "majority",
     "dictator",
     "conjunction",

@@ -313,6 +313,8 @@ class CountsEpsilon(NamedTuple):
     output: Any
     increasing: bool
     exact: bool
+    p: Scalar | None = None  # P(output | the count with the larger probability)
+    q: Scalar | None = None  # P(output | its neighbouring count)
 
 
 def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsilon:
@@ -334,7 +336,11 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
                 if best is None or ratio > best[0]:
                     best = (ratio, c, value, up)
         assert best is not None
-        return CountsEpsilon(best[0], best[1], best[2], best[3], True)
+        ratio, c, value, up = best
+        den = (2 * r.b) ** n
+        hi_c, lo_c = (c + 1, c) if up else (c, c + 1)
+        nums = levels[value]
+        return CountsEpsilon(ratio, c, value, up, True, Fraction(nums[hi_c], den), Fraction(nums[lo_c], den))
     logs = level_log_probs(f, r)
     top: tuple[float, int, Any, bool] = (0.0, 0, next(iter(logs)), True)
     for value, lp in logs.items():
@@ -342,4 +348,9 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
         i = int(np.argmax(np.abs(d)))
         if abs(float(d[i])) > top[0]:
             top = (abs(float(d[i])), i, value, bool(d[i] >= 0))
-    return CountsEpsilon(math.exp(top[0]) if top[0] < 700 else math.inf, top[1], top[2], top[3], False)
+    lp = logs[top[2]]
+    hi_c, lo_c = (top[1] + 1, top[1]) if top[3] else (top[1], top[1] + 1)
+    return CountsEpsilon(
+        math.exp(top[0]) if top[0] < 700 else math.inf, top[1], top[2], top[3], False,
+        math.exp(float(lp[hi_c])), math.exp(float(lp[lo_c])),
+    )

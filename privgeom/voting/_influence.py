@@ -36,7 +36,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError
 from .._numeric import Scalar
-from ._common import EXACT_COUNTS_MAX_N, Rho, binomials, log_binom_pmf, parse_rho
+from ._common import EXACT_BINOMIAL_MAX_N, EXACT_COUNTS_MAX_N, Rho, binomials, log_binom_pmf, parse_rho
 from ._counts import noisy_counts
 from ._fourier import fourier, noise_table
 from ._rules import Rule, check_rule, half, integer_form, popcounts
@@ -85,7 +85,7 @@ def _symmetric_pair_term(f: Rule) -> Scalar:
     assert v is not None
     n = f.n
     bps = f.breakpoints()
-    if f.exact:
+    if f.exact and n <= EXACT_BINOMIAL_MAX_N:
         form = integer_form(v)
         assert form is not None
         nums, den = form
@@ -111,7 +111,7 @@ def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Any:
     method : {"auto", "definition", "fourier", "counts", "banzhaf"}
         ``definition`` pairs the profiles of the truth table; ``fourier`` sums ``f̂(S)^2`` over ``S ∋ i``;
         ``counts`` (symmetric rules, any ``n``) uses the binomial weights of the breakpoints — for majority
-        ``C(n-1, (n-1)/2)/2^{n-1}``; ``banzhaf`` (weighted majorities with integer weights, any ``n``) counts swings
+        ``C(n-1, (n-1)/2)/2^{n-1}`` — exactly up to ``n = 10^5`` (:data:`EXACT_BINOMIAL_MAX_N`), in floats beyond; ``banzhaf`` (weighted majorities with integer weights, any ``n``) counts swings
         with a generating function. ``auto``: counts, then banzhaf for weighted rules without a table, then definition.
 
     Examples
@@ -290,7 +290,8 @@ def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Scalar:
     method : {"auto", "definition", "fourier", "counts", "theorem6"}
         ``definition``: ``2^{-n} Σ_x (P(M f(x) = 1) - P(M f(x) = -1)) Σ_i x_i`` over the truth table;
         ``fourier``: ``ρ Σ_i f̂({i})`` (Lemma 10 with Theorem 6); ``counts`` (symmetric): the same sum by vote count,
-        exact up to ``n = 400`` for ``ρ < 1`` and at any ``n`` for ``ρ = 1`` (only the breakpoints contribute);
+        exact up to ``n = 400`` for ``ρ < 1`` and up to ``n = 10^5`` (:data:`EXACT_BINOMIAL_MAX_N`) for ``ρ = 1``
+        (only the breakpoints contribute; float beyond, from the binomial log-pmf);
         ``theorem6``: ``ρ · W(f)``. ``auto`` takes counts for symmetric rules (theorem6 beyond ``n = 400`` when
         ``ρ < 1``), else definition.
 
@@ -329,6 +330,11 @@ def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Scalar:
             v = f.counts
             assert v is not None
             bps = f.breakpoints()
+            if n > EXACT_BINOMIAL_MAX_N:  # float: the binomial weights from the log-pmf, O(breakpoints)
+                b = np.array(bps, dtype=float)
+                weights = np.exp(log_binom_pmf(b - 1, n - 1, 0.5, 0.5)) if bps else np.zeros(0)
+                jumps = np.asarray(v, float)[np.array(bps, dtype=np.intp)] - np.asarray(v, float)[np.array(bps, dtype=np.intp) - 1]
+                return n / 2 * math.fsum((weights * jumps).tolist())
             total = sum(int(v[b] - v[b - 1]) * c for c, b in zip(binomials(n - 1, [b - 1 for b in bps]), bps))
             return Fraction(n * total, 2 << (n - 1)) if r.exact else n * total / float(2 << (n - 1))
         tv = noisy_counts(f, r)

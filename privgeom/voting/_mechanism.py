@@ -39,6 +39,7 @@ import numpy as np
 from .._errors import InvalidParameterError
 from .._numeric import LogRational, Scalar
 from .._results import Result
+from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
 from ._common import Rho, log_of_ratio, parse_rho
 from ._counts import epsilon_counts
@@ -106,11 +107,14 @@ def proposition2_bound(rho: Any) -> LogRational | float:
 
 
 @dataclass(frozen=True)
-class VotingEpsilon(Result):
-    """Exact ε of ``M_ρ f`` over profiles differing in one vote, with the witness attaining it.
+class VotingEpsilon(EpsilonResult):
+    """Exact ε of ``M_ρ f`` over profiles differing in one vote: the core :class:`~privgeom.EpsilonResult` (same
+    ``epsilon``, ``edge``, ``output``, ``p``, ``q``, ``graph`` as ``privgeom.epsilon(voting.mechanism(f, ρ),
+    "hamming")``) with the voting details added.
 
-    ``ratio = P(M_ρ f(profile) = output) / P(M_ρ f(neighbour) = output) = e^ε``. The ``table`` method names the two
-    profiles as bit strings; the ``counts`` method (symmetric rules) names their numbers of ``+1`` votes.
+    ``ratio = p / q = P(M_ρ f(profile) = output) / P(M_ρ f(neighbour) = output) = e^ε``. The ``table`` method names
+    the two profiles as bit strings; the ``counts`` method (symmetric rules) names their numbers of ``+1`` votes
+    (``counts``) and, for ``n <=`` :data:`EDGE_LABEL_MAX_N`, two representative profiles (``edge``).
     ``float(result)`` is ε to full relative precision (also when the exact ratio is within ``2^-50`` of 1).
 
     Examples
@@ -119,21 +123,25 @@ class VotingEpsilon(Result):
     >>> e = voting.epsilon(voting.parity(3), "1/2", method="table")
     >>> str(e.epsilon), e.profile, e.neighbour, round(float(e), 12)
     ('ln(9/7)', '111', '011', 0.251314428281)
+    >>> e.edge, e.output, e.p, e.q, e.graph
+    (('111', '011'), '1', Fraction(9, 16), Fraction(7, 16), 'hamming(3)')
     """
 
-    rule: str
-    n: int
-    rho: Scalar
-    epsilon: LogRational | float
-    bound: LogRational | float
-    attains_bound: bool
-    exact: bool
-    method: str
-    output: str
-    ratio: Scalar
+    rule: str = ""
+    n: int = 0
+    rho: Scalar = 0
+    bound: LogRational | float = 0.0
+    attains_bound: bool = False
+    method: str = ""
+    ratio: Scalar = 0
     profile: str | None = None
     neighbour: str | None = None
     counts: tuple[int, int] | None = None
+
+    @property
+    def eps(self) -> LogRational | float:
+        """ε (the package-wide name; ``epsilon`` is the field of :class:`~privgeom.EpsilonResult`)."""
+        return self.epsilon
 
     def __float__(self) -> float:
         return _log_float(self.epsilon)
@@ -148,6 +156,8 @@ class VotingEpsilon(Result):
                 data[fld.name] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
             elif isinstance(value, Fraction):
                 data[fld.name] = _ratio_text(value)
+            elif fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
+                data[fld.name] = f"{self.n}*2^{self.n - 1}"
             else:
                 data[fld.name] = to_jsonable(value)
         return data
@@ -164,6 +174,44 @@ class VotingEpsilon(Result):
             f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.epsilon)} ({mode}, {self.method}; output "
             f"{self.output} {where}); it {verdict} Proposition 2's bound ln((1+rho)/(1-rho)) = {_log_text(self.bound)}"
         )
+
+
+#: Largest electorate for which by-count results carry two representative profiles as ``edge`` labels.
+EDGE_LABEL_MAX_N = 256
+
+
+def _present_values(f: Rule) -> list[Any]:
+    """The output values the rule actually takes (a constant voting rule still has the two rows ``1``, ``-1``)."""
+    if f.counts is None and not f.has_table:  # a dictator beyond the table size takes both values
+        return output_values(f)
+    vals = f.counts if f.counts is not None else f.table()
+    return [v for v in output_values(f) if np.any(vals == v)]
+
+
+def _deterministic_witness(f: Rule) -> tuple[tuple[str, str] | None, Any]:
+    """At ``ρ = 1``: two neighbouring profiles where ``f`` differs (labels; representatives of neighbouring counts
+    for symmetric rules, None beyond :data:`EDGE_LABEL_MAX_N` voters) and the value of ``f`` on the first."""
+    if f.counts is not None:
+        v = f.counts
+        c = int(np.flatnonzero(v[1:] != v[:-1])[0])
+        return _count_profiles(f.n, c + 1, c), v[c + 1]
+    cube = f.cube()
+    index = np.arange(cube.size).reshape(cube.shape)
+    for i in range(f.n):
+        diff = (half(cube, i, 0) != half(cube, i, 1)).ravel()
+        if diff.any():
+            k = int(np.flatnonzero(diff)[0])
+            hi, lo = int(half(index, i, 0).ravel()[k]), int(half(index, i, 1).ravel()[k])
+            labels = bit_strings(f.n)
+            return (labels[hi], labels[lo]), f.table()[hi]
+    raise AssertionError("a non-constant rule differs on some pair of neighbouring profiles")  # pragma: no cover
+
+
+def _count_profiles(n: int, hi: int, lo: int) -> tuple[str, str] | None:
+    """Two neighbouring profiles with ``hi`` and ``lo`` votes +1 (``|hi − lo| = 1``): ``1…10…0`` strings."""
+    if n > EDGE_LABEL_MAX_N:
+        return None
+    return "1" * hi + "0" * (n - hi), "1" * lo + "0" * (n - lo)
 
 
 def _log_float(value: LogRational | float) -> float:
@@ -185,8 +233,13 @@ def _log_text(value: LogRational | float) -> str:
     return f"{text} = {_log_float(value):.12g}"
 
 
-def _result(f: Rule, r: Rho, ratio: Scalar, method: str, output: Any, **where: Any) -> VotingEpsilon:
+def _result(
+    f: Rule, r: Rho, ratio: Scalar, method: str, output: Any, *, p: Scalar | None = None, q: Scalar | None = None,
+    edge: tuple[str, str] | None = None, profile: str | None = None, neighbour: str | None = None,
+    counts: tuple[int, int] | None = None,
+) -> VotingEpsilon:
     bound = proposition2_bound(r.rho)
+    infinite = ratio == math.inf
     if isinstance(ratio, Fraction):
         eps: LogRational | float = LogRational(ratio)
         attains = isinstance(bound, LogRational) and ratio == bound.ratio
@@ -194,8 +247,15 @@ def _result(f: Rule, r: Rho, ratio: Scalar, method: str, output: Any, **where: A
     else:
         eps = math.log(ratio) if ratio != math.inf else math.inf
         attains = math.isclose(float(eps), _log_float(bound), rel_tol=1e-9, abs_tol=1e-12)
-        exact = False
-    return VotingEpsilon(f.name, f.n, r.rho, eps, bound, attains, exact, method, _label(output), ratio, **where)
+        exact = r.exact and infinite
+    if edge is None and profile is not None and neighbour is not None:
+        edge = (profile, neighbour)
+    n = f.n
+    return VotingEpsilon(
+        epsilon=eps, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
+        n_edges=n * 2 ** (n - 1), graph=f"hamming({n})", rule=f.name, n=n, rho=r.rho, bound=bound,
+        attains_bound=attains, method=method, ratio=ratio, profile=profile, neighbour=neighbour, counts=counts,
+    )
 
 
 def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
@@ -228,8 +288,12 @@ def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
     if not r.exact:  # the largest log-ratio among the near-ties (they agree to 1e-9)
         value, hi, lo = max(cands, key=lambda c: float(logs_by_value[c[0]].ravel()[c[1]] - logs_by_value[c[0]].ravel()[c[2]]))
         L = logs_by_value[value].ravel()
-        return _result(f, r, math.exp(float(L[hi] - L[lo])), "table", value, profile=labels[hi], neighbour=labels[lo])
-    nums = {value: apply_noise_integer((table == value).astype(np.int64), n, r.a, r.b)[0] for value in {c[0] for c in cands}}
+        return _result(
+            f, r, math.exp(float(L[hi] - L[lo])), "table", value, p=math.exp(float(L[hi])), q=math.exp(float(L[lo])),
+            profile=labels[hi], neighbour=labels[lo],
+        )
+    noisy = {value: apply_noise_integer((table == value).astype(np.int64), n, r.a, r.b) for value in {c[0] for c in cands}}
+    nums = {value: pair[0] for value, pair in noisy.items()}
     top_ratio: Fraction | None = None
     witness = cands[0]
     for value, hi, lo in cands:
@@ -237,14 +301,19 @@ def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
         if top_ratio is None or ratio > top_ratio:
             top_ratio, witness = ratio, (value, hi, lo)
     assert top_ratio is not None
-    return _result(f, r, top_ratio, "table", witness[0], profile=labels[witness[1]], neighbour=labels[witness[2]])
+    value, hi, lo = witness
+    den = int(noisy[value][1])
+    return _result(
+        f, r, top_ratio, "table", value, p=Fraction(int(nums[value][hi]), den), q=Fraction(int(nums[value][lo]), den),
+        profile=labels[hi], neighbour=labels[lo],
+    )
 
 
 def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
     rec = epsilon_counts(f, r)
     c = rec.lower
     pair = (c + 1, c) if rec.increasing else (c, c + 1)
-    return _result(f, r, rec.ratio, "counts", rec.output, counts=pair)
+    return _result(f, r, rec.ratio, "counts", rec.output, p=rec.p, q=rec.q, edge=_count_profiles(f.n, *pair), counts=pair)
 
 
 EPSILON_METHODS = ("auto", "table", "counts")
@@ -278,21 +347,36 @@ def epsilon(f: Rule, rho: Any, *, method: str = "auto") -> VotingEpsilon:
     r = parse_rho(rho)
     if method not in EPSILON_METHODS:
         raise InvalidParameterError(f"unknown epsilon method {method!r}; choose one of {', '.join(EPSILON_METHODS)}")
-    values = output_values(f)
+    values = _present_values(f)
+    n = f.n
     if len(values) < 2 or r.rho == 0:  # constant rule or pure noise: every column is the same distribution
         one = Fraction(1) if r.exact else 1.0
         return _result(f, r, one, "constant", values[0])
-    if r.rho == 1:
-        return _result(f, r, math.inf, "deterministic", values[0])
-    if f.kind in ("dictator", "parity") and not (method == "table" or (method == "auto" and f.has_table and f.n <= 12)):
-        # closed forms: Remark 1 (dictator) and P(parity(y) = ±1 | x) = (1 ± ρ^n χ(x))/2
-        ratio = r.p / r.q if f.kind == "dictator" else (1 + r.rho**f.n) / (1 - r.rho**f.n)  # type: ignore[operator]
-        return _result(f, r, ratio, "closed_form", 1)
+    if r.rho == 1:  # deterministic: some output is certain on one profile and impossible on a neighbour
+        edge, value = _deterministic_witness(f)
+        zero, certain = (Fraction(0), Fraction(1)) if r.exact else (0.0, 1.0)
+        return _result(f, r, math.inf, "deterministic", value, p=certain, q=zero, edge=edge)
+    if f.kind in ("dictator", "parity") and not (method == "table" or (method == "auto" and f.has_table and n <= 12)):
+        # closed forms: Remark 1 (dictator) and P(parity(y) = ±1 | x) = (1 ± ρ^n χ(x))/2, on the all-(+1) profile and
+        # its neighbour with the deciding voter (dictator) or voter 0 (parity) flipped
+        i = int(f.params.get("i", 0)) if f.kind == "dictator" else 0
+        if f.kind == "dictator":
+            pv, qv = r.p, r.q
+        else:
+            pv, qv = (1 + r.rho**n) / 2, (1 - r.rho**n) / 2  # type: ignore[operator]
+        edge = ("1" * n, "1" * i + "0" + "1" * (n - i - 1)) if n <= EDGE_LABEL_MAX_N else None
+        return _result(f, r, pv / qv, "closed_form", 1, p=pv, q=qv, edge=edge)  # type: ignore[operator]
     if method == "auto" and f.is_symmetric and f.is_boolean:
         rem = remark1(f)
         if rem.holds:  # Remark 1 ("if"): {f = r} ⊆ {z_i = b}, so P(r | x^{i→b}) / P(r | x^{i→-b}) = p/q for every x
-            pair = (f.n, f.n - 1) if rem.vote == 1 else (0, 1)
-            return _result(f, r, r.p / r.q, "remark1", rem.output, counts=pair)  # type: ignore[operator]
+            pair = (n, n - 1) if rem.vote == 1 else (0, 1)
+            # P(S_n = n) = P(S_0 = 0) = p^n and P(S_{n-1} = n) = P(S_1 = 0) = p^(n-1) q (the level set is one count)
+            if r.exact and n <= EDGE_LABEL_MAX_N:
+                pv, qv = r.p**n, r.p ** (n - 1) * r.q  # type: ignore[operator]
+            else:
+                pv, qv = math.exp(n * r.log_p), math.exp((n - 1) * r.log_p + r.log_q)
+            ratio = r.p / r.q  # type: ignore[operator]
+            return _result(f, r, ratio, "remark1", rem.output, p=pv, q=qv, edge=_count_profiles(n, *pair), counts=pair)
     if method == "counts" or (method == "auto" and f.is_symmetric):
         return _counts_epsilon(f, r)
     return _table_epsilon(f, r)
@@ -341,10 +425,11 @@ def remark1(f: Rule) -> Remark1:
         v = f.counts
         assert v is not None
         for value in output_values(f):
-            level = set(np.nonzero(v == value)[0].tolist())
-            if level == {f.n}:
+            if np.count_nonzero(v == value) != 1:  # a level set inside a half-cube is one extreme count
+                continue
+            if v[f.n] == value:
                 return Remark1(f.name, True, _label(value), 1, 0)
-            if level == {0}:
+            if v[0] == value:
                 return Remark1(f.name, True, _label(value), -1, 0)
         return Remark1(f.name, False)
     cube = f.cube()

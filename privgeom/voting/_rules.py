@@ -60,12 +60,27 @@ __all__ = [
     "integer_form",
     "MAX_TABLE_BITS",
     "MAX_CALLABLE_BITS",
+    "MAX_COUNT_VOTERS",
 ]
 
 #: Largest number of voters for which a truth table is built (``2^26`` entries, the float limit of privgeom).
 MAX_TABLE_BITS = int(math.log2(MAX_DENSE_ENTRIES))
 #: Largest number of voters for which a Python callable is evaluated on every profile.
 MAX_CALLABLE_BITS = 20
+#: Default largest electorate of a rule stored by vote count (``n + 1`` values; every by-count engine is at least
+#: ``O(n)`` in time and memory). Raise it with the ``max_n=`` keyword of the factories (``--max-n`` in the CLI).
+MAX_COUNT_VOTERS = 10**7
+
+
+def _check_count_size(n: int, max_n: Any, what: str) -> None:
+    """Refuse, before allocating, a rule stored by vote count on more than ``max_n`` voters."""
+    limit = _check_n(max_n, name="max_n")
+    if n > limit:
+        raise SizeLimitError(
+            f"{what} on n = {n:,} voters stores {n + 1:,} values by vote count and every by-count computation costs at "
+            f"least O(n) time and memory (limit n <= {limit:,}); refused before allocating — raise it with max_n= "
+            "(--max-n on the command line)"
+        )
 
 
 def _check_n(n: Any, *, name: str = "n", minimum: int = 1) -> int:
@@ -369,7 +384,12 @@ def _sym(n: int, values: Sequence[int] | np.ndarray, *, name: str, kind: str, **
     return Rule(n, name=name, kind=kind, params=params, counts=np.asarray(values, dtype=np.int64))
 
 
-def majority(n: int) -> Rule:
+def _pm1(mask: np.ndarray) -> np.ndarray:
+    """``+1`` where ``mask`` holds, ``-1`` elsewhere (int64, built without a Python loop)."""
+    return np.where(mask, 1, -1).astype(np.int64)
+
+
+def majority(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     """``Maj_n(x) = sign(x_1 + … + x_n)`` for odd ``n`` (Appendix B of the paper).
 
     Examples
@@ -380,10 +400,12 @@ def majority(n: int) -> Rule:
     n = _check_n(n)
     if n % 2 == 0:
         raise InvalidParameterError(f"majority needs an odd number of voters, got n = {n}; use threshold({n}, 0) (ties to -1)")
-    return _sym(n, [1 if 2 * c > n else -1 for c in range(n + 1)], name=f"majority({n})", kind="majority")
+    _check_count_size(n, max_n, f"majority({n})")
+    c = np.arange(n + 1, dtype=np.int64)
+    return _sym(n, _pm1(2 * c > n), name=f"majority({n})", kind="majority")
 
 
-def threshold(n: int, theta: Any = 0) -> Rule:
+def threshold(n: int, theta: Any = 0, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     """``f_θ(x) = 1`` if ``x_1 + … + x_n > θ`` else ``-1`` (Section 6.1.1; majority with ties to ``-1`` is ``f_0``).
 
     Examples
@@ -393,11 +415,15 @@ def threshold(n: int, theta: Any = 0) -> Rule:
     """
     n = _check_n(n)
     th = parse_scalar(theta, name="theta")
-    values = [1 if 2 * c - n > th else -1 for c in range(n + 1)]
+    _check_count_size(n, max_n, f"threshold({n}, theta={th})")
+    # 2c - n > θ  <=>  c > (n + θ)/2  <=>  c >= floor((n + θ)/2) + 1 (exact for rational θ)
+    first = math.floor(Fraction(n + th) / 2) + 1 if isinstance(th, Fraction) else None
+    c = np.arange(n + 1, dtype=np.int64)
+    values = _pm1(c >= first) if first is not None else _pm1(2 * c - n > float(th))
     return _sym(n, values, name=f"threshold({n}, theta={th})", kind="threshold", theta=th)
 
 
-def conjunction(n: int) -> Rule:
+def conjunction(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     """``AND_n``: ``1`` iff every voter votes ``1`` (Appendix B).
 
     Examples
@@ -406,10 +432,11 @@ def conjunction(n: int) -> Rule:
     [1, -1, -1, -1]
     """
     n = _check_n(n)
-    return _sym(n, [1 if c == n else -1 for c in range(n + 1)], name=f"and({n})", kind="and")
+    _check_count_size(n, max_n, f"and({n})")
+    return _sym(n, _pm1(np.arange(n + 1) == n), name=f"and({n})", kind="and")
 
 
-def disjunction(n: int) -> Rule:
+def disjunction(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     """``OR_n``: ``-1`` iff every voter votes ``-1`` (Appendix B).
 
     Examples
@@ -418,10 +445,11 @@ def disjunction(n: int) -> Rule:
     [1, 1, 1, -1]
     """
     n = _check_n(n)
-    return _sym(n, [1 if c >= 1 else -1 for c in range(n + 1)], name=f"or({n})", kind="or")
+    _check_count_size(n, max_n, f"or({n})")
+    return _sym(n, _pm1(np.arange(n + 1) >= 1), name=f"or({n})", kind="or")
 
 
-def parity(n: int) -> Rule:
+def parity(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     """``χ_[n](x) = x_1 x_2 ⋯ x_n`` (the Fourier character of the whole electorate).
 
     Examples
@@ -430,10 +458,11 @@ def parity(n: int) -> Rule:
     [1, -1, -1, 1]
     """
     n = _check_n(n)
-    return _sym(n, [1 if (n - c) % 2 == 0 else -1 for c in range(n + 1)], name=f"parity({n})", kind="parity")
+    _check_count_size(n, max_n, f"parity({n})")
+    return _sym(n, _pm1((n - np.arange(n + 1)) % 2 == 0), name=f"parity({n})", kind="parity")
 
 
-def constant(n: int, value: int = 1) -> Rule:
+def constant(n: int, value: int = 1, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private).
 
     Examples
@@ -444,7 +473,8 @@ def constant(n: int, value: int = 1) -> Rule:
     n = _check_n(n)
     if value not in (-1, 1):
         raise InvalidParameterError(f"a constant voting rule takes the value 1 or -1, got {value!r}")
-    return _sym(n, [value] * (n + 1), name=f"constant({n}, {value})", kind="constant", value=value)
+    _check_count_size(n, max_n, f"constant({n}, {value})")
+    return _sym(n, np.full(n + 1, value, dtype=np.int64), name=f"constant({n}, {value})", kind="constant", value=value)
 
 
 def symmetric(values: Iterable[Any], *, name: str | None = None) -> Rule:

@@ -178,3 +178,74 @@ def test_parity_is_claimed_only_where_it_says_something():
     assert g.structure.startswith("among the datasets the attacker considers") and "bits 2, 3" in g.structure
     # full support: no scoping phrase (Example 4.4)
     assert all(g.structure.startswith("S+ and S-") for g in semantics(pg.RandomizedResponse(2, "3/4")))
+
+
+# ------------------------------------------------------------------------------------------ lazy guarantees (issue 8)
+@pytest.mark.parametrize("p", ["3/4", "2/3", 0.8])
+def test_rr_closed_form_guarantees_equal_the_cone_route(p):
+    """The closed-form route (Theorem 4.3, no cone) gives the canonical facets of the generic route, in order."""
+    for k in (1, 2, 3, 4):
+        rr = pg.RandomizedResponse(k, p)
+        generic = pg.Cone.from_facets(rr.facets(), exact=rr.exact, labels=rr.inputs)
+        fast = semantics(rr)
+        slow = semantics(generic)
+        if rr.exact:
+            assert [g.coefficients for g in fast] == [g.coefficients for g in slow]
+        else:
+            assert np.allclose([g.coefficients for g in fast], [g.coefficients for g in slow])
+        assert [g.s_plus for g in fast] == [g.s_plus for g in slow]
+
+
+def test_semantics_at_k10_is_cheap_and_sentences_name_sets_by_rule():
+    gs = semantics(pg.RandomizedResponse(10, "3/4"))
+    assert len(gs) == 1024
+    assert all("coefficients" not in g.__dict__ for g in gs)  # nothing built yet
+    g = gs[7]
+    assert (g.n_plus, g.n_minus) == (512, 512)
+    labels = g.labels
+    assert sum(s in g.text for s in labels) <= 12          # at most a dozen datasets named
+    assert "proportional to 3^(−h)" in g.text and "parity of the bits relative to" in g.text
+    # the rule is right: S+ is exactly the datasets at even Hamming distance from the named dataset
+    t = g.s_plus[0]
+    assert all(sum(a != b for a, b in zip(t, d)) % 2 == 0 for d in g.s_plus)
+    assert all(sum(a != b for a, b in zip(t, d)) % 2 == 1 for d in g.s_minus)
+    assert sum(g.prior.values()) == 1 and g.prior[t] == max(g.prior.values())
+    assert g.prior[t] / g.prior[g.s_minus[0]] == 3            # one bit of Hamming distance: ratio p/(1-p) = 3
+    assert len([x for x in gs if "coefficients" in x.__dict__]) == 1
+
+
+def test_long_sentence_without_structure_names_sets_by_size():
+    labels = [f"d{i}" for i in range(20)]
+    normal = [F(i + 1) if i % 3 else F(-(i + 1)) for i in range(20)]
+    g = guarantee_from_normal(normal, labels)
+    assert g.n_minus == 7 and g.n_plus == 13
+    assert "S- (7 datasets, e.g." in g.text and "S+ (13 datasets, e.g." in g.text
+    assert sum(f"d{i}," in g.text + "," or f"d{i})" in g.text for i in range(20)) <= 12
+    assert "20 distinct weights" in g.text
+
+
+def test_guarantee_equality_and_json_without_labels():
+    a = guarantee_from_normal([9, -3, -3, 1], LABELS2)
+    b = semantics(pg.RandomizedResponse(2, "3/4"))
+    assert a in b and hash(a) == hash(next(x for x in b if x == a))
+    d = a.to_dict(labels=False)
+    assert "labels" not in d and d["s_plus"] == ["11", "00"] and d["prior"]["11"] == "9/16"
+
+
+def test_describe_row_cone_orbits_match_the_generic_route():
+    from privgeom.analyses._summary import describe_row_cone
+    from privgeom.geometry import automorphisms
+
+    # randomized response (facets by string) and ε-DP (facets by directed edge) against orbits of the dense facets
+    for d in (pg.RandomizedResponse(3, "3/4"), pg.DifferentialPrivacy.hamming(3, exp_eps=3),
+              pg.DifferentialPrivacy.path(5, exp_eps=2), pg.parse_definition("geometric:n=5,alpha=1/3")):
+        s = describe_row_cone(d)
+        generic = automorphisms(d).orbits_of_rows(d.row_cone().facets)
+        assert sorted(o.size for o in s.facet_orbits) == sorted(o.size for o in generic)
+        assert sum(o.size for o in s.facet_orbits) == s.n_facets
+        # the representative printed is a facet of the cone
+        F = {tuple(r) for r in d.row_cone().facets.tolist()}
+        for o in s.facet_orbits:
+            assert tuple(o.guarantee.coefficients) in F
+    s = describe_row_cone(pg.DifferentialPrivacy.hamming(4, exp_eps=3), rays=True)
+    assert s.n_rays == 990 and sum(size for size, _ in s.ray_orbits) == 990 and len(s.ray_orbits) == 24

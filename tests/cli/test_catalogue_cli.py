@@ -186,3 +186,30 @@ def test_optimal_bad_json_file(capsys, tmp_path):
     u.write_text("{not json")
     code, _, err = run(capsys, "optimal", "rr:k=2,p=3/4", "--utility", u)
     assert code == 2 and "malformed utility JSON" in err
+
+
+# ---------------------------------------------------------------------------------------------------- relations
+def test_default_hamming_is_never_silently_replaced(capsys, tmp_path):
+    path = tmp_path / "path4.json"
+    pg.truncated_geometric(3, "1/2").save(path)  # inputs "0".."3": not bit strings
+    code, out, err = run(capsys, "epsilon", "-m", path)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "hamming does not apply" in err and "path, complete" in err and "Traceback" not in err
+    code, out, _ = run(capsys, "epsilon", "-m", path, "--graph", "path", "--json")
+    assert code == 0 and json.loads(out)["eps"]["ln"] == "2"  # geometric(α = 1/2): ln 2 on the path
+
+
+def test_max_work_refuses_before_computing(capsys, rr_file):
+    code, out, err = run(capsys, "delta", "-m", rr_file, "--graph", "complete", "--exp-eps", "2", "--max-work", "10")
+    assert code == 2 and out == "" and "--max-work" in err and "6 edges" in err
+    code, _, err = run(capsys, "epsilon", "-m", rr_file, "--max-work", "x")
+    assert code == 2 and "'x'" in err
+    code, out, _ = run(capsys, "epsilon", "-m", rr_file, "--graph", "complete", "--max-work", "10", "--json")
+    assert code == 0 and json.loads(out)["eps"]["ln"] == "9"  # the complete route does not scan edges
+
+
+def test_eps_option_goes_through_privacy_level(capsys, rr_file):
+    code, out, _ = run(capsys, "delta", "-m", rr_file, "--eps", "ln(2)", "--json")
+    assert code == 0 and json.loads(out)["delta"]["delta"] == "1/4"  # same as --exp-eps 2 (hand value for RR(3/4))
+    code, _, err = run(capsys, "delta", "-m", rr_file, "--eps", "-1")
+    assert code == 2 and "--eps must be >= 0" in err

@@ -199,19 +199,41 @@ def test_exact_and_float_lp_agree_on_random_targets(data: st.DataObject) -> None
 
 # ---------------------------------------------------------------------------------------------------- solver failures
 def test_solver_failure_is_an_error_not_a_no(monkeypatch: pytest.MonkeyPatch) -> None:
+    import highspy
+
     class Bad:
         status = 4
         message = "numerical difficulties"
 
+    real = lpmod._new_highs
+
+    class Flaky:  # HiGHS that ends every solve with "solve error"
+        def __init__(self) -> None:
+            self._h = real()
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self._h, name)
+
+        def getModelStatus(self) -> object:
+            return highspy.HighsModelStatus.kSolveError
+
     monkeypatch.setattr(lpmod, "linprog", lambda *a, **k: Bad())
-    with pytest.raises(SolverError):
+    monkeypatch.setattr(lpmod, "_new_highs", Flaky)
+    with pytest.raises(SolverError, match="solve error|Solve error"):
         FiniteDefinition([M32]).contains(IDENTITY)
+    with pytest.raises(SolverError):
+        closure_lp_membership([M32.matrix], IDENTITY.matrix, exact=True, reduce=False)
+
+    class Crashing(Flaky):
+        def run(self) -> None:
+            raise RuntimeError("HiGHS crashed")
 
     def boom(*a: object, **k: object) -> None:
         raise ValueError("HiGHS crashed")
 
     monkeypatch.setattr(lpmod, "linprog", boom)
-    with pytest.raises(SolverError):
+    monkeypatch.setattr(lpmod, "_new_highs", Crashing)
+    with pytest.raises(SolverError, match="crashed"):
         closure_lp_membership([M32.matrix], IDENTITY.matrix, exact=True)
 
 

@@ -328,7 +328,7 @@ def test_bad_k_and_size_limits() -> None:
         RandomizedResponse(40, "3/4")
     big = RandomizedResponse(12, "3/4")
     with pytest.raises(SizeLimitError):
-        big.row_cone()  # 4096 x 4096 exact facets exceed the dense exact limit
+        big.row_cone().facets  # 4096 x 4096 exact facets exceed the dense exact limit (the cone itself is lazy)
     with pytest.raises(SizeLimitError):
         RandomizedResponse(14, "3/4").mechanism
     assert len(RandomizedResponse(22, "3/4").facet("0" * 22, scaled=True)) == 2**22

@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from smoothed_brute import database_delta_brute, event_distance
+from pg_testing.smoothed_brute import database_delta_brute, event_distance
 
 from privgeom import (
     DomainMismatchError,
@@ -25,7 +25,6 @@ from privgeom.smoothed import (
     database_delta,
     directed_distance,
     majority_vote,
-    parse_eps,
     parse_inputs,
     random_mechanism,
     shm,
@@ -81,7 +80,7 @@ def test_count_histogram_and_database_inputs_agree() -> None:
         assert hist[f"[{4 - int(lab)},{lab}]"] == v
     for lab, v in zip(by_db.inputs, by_db.values):
         ones = lab.count("1")
-        assert by_count.delta(str(ones)) == v
+        assert by_count.at(str(ones)) == v
 
 
 def test_float_mode_and_x() -> None:
@@ -91,7 +90,7 @@ def test_float_mode_and_x() -> None:
     assert not flt.exact
     assert all(abs(float(a) - b) < 1e-12 for a, b in zip(exact.values, flt.values))
     one = database_delta(M, "ln(2)", x="2")
-    assert one.value == exact.delta("2") and one.x == "2"
+    assert one.value == exact.at("2") and one.x == "2"
     assert "δ(2)" in str(one)
 
 
@@ -105,14 +104,14 @@ def test_custom_graph_and_errors() -> None:
     with pytest.raises(DomainMismatchError):
         database_delta(shm(3, 1, inputs="count"), 0, x="7")
     with pytest.raises(InvalidParameterError):
-        parse_eps(-1)
+        database_delta(M, -1)
     with pytest.raises(InvalidParameterError):
         database_delta(M, 0, graph="nonsense")
 
 
-def test_parse_eps_and_inputs() -> None:
-    assert parse_eps("ln(51/49)") == (LogRational(Fraction(51, 49)), Fraction(51, 49))
-    assert parse_eps(0) == (Fraction(0), Fraction(1))
+def test_eps_parsing_and_inputs() -> None:
+    assert database_delta(randomized_response(1, "3/4"), "ln(51/49)").exp_eps == Fraction(51, 49)
+    assert database_delta(randomized_response(1, "3/4"), 0).exp_eps == Fraction(1)
     assert parse_inputs(["11", "10", "01", "00"]).kind == "database"
     assert parse_inputs(["0", "1", "2", "10"]).kind == "count"
     sp = parse_inputs(["(a,b)", "(b,b)"], records=["b", "a"])

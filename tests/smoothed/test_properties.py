@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from smoothed_brute import database_delta_brute, smoothed_brute
+from pg_testing.smoothed_brute import database_delta_brute, smoothed_brute
 
 from privgeom.smoothed import (
     check_composition,

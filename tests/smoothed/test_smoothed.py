@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from smoothed_brute import database_delta_brute, smoothed_brute
+from pg_testing.smoothed_brute import database_delta_brute, smoothed_brute
 
 from privgeom import DomainMismatchError, InvalidParameterError, Mechanism, SizeLimitError
 from privgeom.smoothed import (

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import voting
-from voting_brute import brute_influence, profiles, transition
+from pg_testing.voting_brute import brute_influence, profiles, transition
 
 RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
 

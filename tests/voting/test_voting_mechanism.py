@@ -11,7 +11,7 @@ import pytest
 
 import privgeom as pg
 from privgeom import voting
-from voting_brute import brute_epsilon_ratio, brute_rows
+from pg_testing.voting_brute import brute_epsilon_ratio, brute_rows
 
 try:
     from privgeom.definitions import RandomizedResponse
@@ -157,7 +157,7 @@ def test_remark1_brute_force_condition() -> None:
 @pytest.mark.parametrize("rho", [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)])
 def test_majority_epsilon_at_100001_against_50_digit_reference(rho: Fraction) -> None:
     """The log-space ε by counts vs an independent decimal evaluation of the edge ratio P(·|1 vote +1)/P(·|none)."""
-    from voting_brute import decimal_majority_edge_epsilon
+    from pg_testing.voting_brute import decimal_majority_edge_epsilon
 
     n = 100001
     res = voting.epsilon(voting.majority(n), float(rho))

@@ -1,0 +1,248 @@
+"""Pairwise relaxations as difference constraints: shortest paths instead of double description.
+
+A relaxation onto pairs (Lin & Kifer, Section V) keeps, for every pair ``(a, b)``, the projection of the row cone,
+which is an interval of ratios: ``x_a ≤ c_ab x_b`` and ``x_b ≤ c_ba x_a``. The relaxed cone
+
+    R = {x ≥ 0 : x_a ≤ c_ab x_b for every bound}
+
+is, in log space (``y = ln x``), a system of *difference constraints* ``y_a − y_b ≤ ln c_ab``. Chaining bounds along
+a path gives ``x_a ≤ (Π c) x_b``, and the smallest product over paths, ``P_ab``, is attained (``x_v = P_vb`` is in
+``R`` by the triangle inequality), so ``P_ab = sup_R x_a / x_b`` (the classical shortest-path theory of difference
+constraints, e.g. Cormen et al., *Introduction to Algorithms*, Section 24.4). Hence, without any double description
+or LP:
+
+- a bound is *implied* (redundant) iff a path of other bounds has product ``≤ c_ab`` — the path is the certificate;
+- ``R`` equals the ε-DP row cone over a graph ``G`` with ratio ``r`` iff every bound satisfies ``c_ab ≥ r^{d_G(a,b)}``
+  (``G``'s own edges are bounds of ``R``, so ``DP_G ⊇ R`` always; the reverse is edge-by-edge implication);
+- the facets of ``R`` are the non-implied bounds plus ``x_v ≥ 0`` for the ``v`` no bound points to (when every cycle
+  has product ``> 1``, i.e. ``R`` is full-dimensional).
+
+Products are compared exactly (Fractions) in exact mode. All shortest paths here are multiplicative Dijkstra /
+label-correcting searches on the bounds themselves, so exactness is never lost.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+import networkx as nx
+import numpy as np
+
+from .._errors import InvalidParameterError, SizeLimitError
+from .._numeric import Scalar, fraction_str
+from .._results import Result
+
+__all__ = ["DifferenceSystem", "ImpliedPair", "MAX_PATH_WORK"]
+
+#: Largest ``(#bounds checked) × (#bounds + #datasets)`` spent on finding which bounds are implied by which paths
+#: outside the ε-DP case (one bounded shortest-path search per bound).
+MAX_PATH_WORK = 50_000_000
+
+
+@dataclass(frozen=True)
+class ImpliedPair(Result):
+    """A ratio bound ``x_a ≤ bound · x_b`` of the relaxation implied by a path of other bounds.
+
+    ``path`` lists the datasets ``a = v_0, v_1, …, v_m = b``; chaining ``x_{v_i} ≤ c x_{v_{i+1}}`` gives
+    ``x_a ≤ path_bound · x_b`` with ``path_bound ≤ bound`` (checked exactly in exact mode).
+    """
+
+    pair: tuple[str, str]
+    bound: Scalar
+    path: tuple[str, ...]
+    path_bound: Scalar
+
+    def summary(self) -> str:
+        via = " → ".join(self.path)
+        return (f"x_{self.pair[0]} ≤ {fraction_str(self.bound)}·x_{self.pair[1]} is implied by the path {via} "
+                f"(product {fraction_str(self.path_bound)})")
+
+
+def _le(x: Any, y: Any, exact: bool) -> bool:
+    if exact:
+        return bool(x <= y)
+    return bool(float(x) <= float(y) * (1 + 1e-9))
+
+
+@dataclass(frozen=True)
+class DifferenceSystem:
+    """Ratio bounds ``x_a ≤ c x_b`` over ``n`` datasets (one per ordered pair at most; the smallest is kept).
+
+    Attributes
+    ----------
+    labels : tuple of str
+    a, b : int arrays
+        The bound ``x_{a[t]} ≤ c[t] x_{b[t]}``.
+    c : tuple of Fraction or float
+        Finite, positive bounds.
+    exact : bool
+
+    Examples
+    --------
+    >>> S = DifferenceSystem.from_bounds(["0", "1", "2"], [(0, 1, 2), (1, 0, 2), (1, 2, 2), (2, 1, 2), (0, 2, 5)], True)
+    >>> S.path_product(0, 2)
+    (Fraction(4, 1), [0, 1, 2])
+    >>> [p.summary() for p in S.implied_bounds()]
+    ['x_0 ≤ 5·x_2 is implied by the path 0 → 1 → 2 (product 4)']
+    """
+
+    labels: tuple[str, ...]
+    a: np.ndarray
+    b: np.ndarray
+    c: tuple[Any, ...]
+    exact: bool
+
+    @classmethod
+    def from_bounds(cls, labels: Sequence[str], bounds: Iterable[tuple[int, int, Any]], exact: bool) -> DifferenceSystem:
+        """From triples ``(a, b, c)``; infinite ``c`` is dropped, the smallest bound of an ordered pair kept.
+
+        Raises
+        ------
+        InvalidParameterError
+            A bound ``c ≤ 0`` (a coordinate forced to zero: not a difference system) or a NaN.
+        """
+        best: dict[tuple[int, int], Any] = {}
+        for a, b, c in bounds:
+            if c == math.inf:
+                continue
+            if not c > 0:
+                raise InvalidParameterError(f"ratio bound x_{labels[a]} ≤ {c}·x_{labels[b]} is not positive")
+            key = (int(a), int(b))
+            c = Fraction(c) if exact else float(c)
+            if key not in best or c < best[key]:
+                best[key] = c
+        keys = sorted(best)
+        A = np.array([k[0] for k in keys], dtype=np.int64)
+        B = np.array([k[1] for k in keys], dtype=np.int64)
+        return cls(tuple(labels), A, B, tuple(best[k] for k in keys), bool(exact))
+
+    @property
+    def n(self) -> int:
+        return len(self.labels)
+
+    @cached_property
+    def monotone(self) -> bool:
+        """Every bound ``≥ 1`` (log weights non-negative: the searches are Dijkstra's, stopping early)."""
+        return all(v >= 1 for v in self.c)
+
+    def _adjacency(self) -> list[list[tuple[int, int]]]:
+        """``adj[a]`` = list of ``(b, t)`` for the bounds ``x_a ≤ c_t x_b``."""
+        adj: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
+        for t, (a, b) in enumerate(zip(self.a.tolist(), self.b.tolist())):
+            adj[a].append((b, t))
+        return adj
+
+    def path_product(self, source: int, target: int, *, skip: int | None = None, limit: Any = None,
+                     adj: list[list[tuple[int, int]]] | None = None) -> tuple[Any, list[int] | None]:
+        """Smallest product of bounds along a path ``source → target`` (optionally avoiding bound ``skip``), and
+        the path; ``(math.inf, None)`` when there is none (or none with product ``≤ limit``).
+
+        A label-correcting search with a heap (Dijkstra when every bound is ``≥ 1``), multiplying the bounds exactly.
+        """
+        adj = self._adjacency() if adj is None else adj
+        one: Any = Fraction(1) if self.exact else 1.0
+        best: dict[int, Any] = {source: one}
+        prev: dict[int, tuple[int, int]] = {}
+        heap: list[tuple[Any, int]] = [(one, source)]
+        c = self.c
+        monotone = self.monotone
+        while heap:
+            d, u = heapq.heappop(heap)
+            if d != best.get(u):
+                continue
+            if limit is not None and monotone and not _le(d, limit, self.exact):
+                break
+            for v, t in adj[u]:
+                if t == skip:
+                    continue
+                nd = d * c[t]
+                if v not in best or nd < best[v]:
+                    best[v] = nd
+                    prev[v] = (u, t)
+                    heapq.heappush(heap, (nd, v))
+        if target not in best or target == source:
+            if target == source:
+                return one, [source]
+            return math.inf, None
+        path = [target]
+        while path[-1] != source:
+            path.append(prev[path[-1]][0])
+        return best[target], path[::-1]
+
+    def implied_bounds(self) -> list[ImpliedPair]:
+        """Every bound implied by a path of the *other* bounds, with the path (Cormen et al., §24.4).
+
+        Raises
+        ------
+        SizeLimitError
+            When ``#bounds × (#bounds + #datasets)`` exceeds :data:`MAX_PATH_WORK` (refused before searching).
+        """
+        m = len(self.c)
+        if m * (m + self.n) > MAX_PATH_WORK:
+            raise SizeLimitError(f"finding implied bounds among {m:,} ratio bounds over {self.n:,} datasets would take "
+                                 f"{m:,} path searches (work {m * (m + self.n):,} > MAX_PATH_WORK = {MAX_PATH_WORK:,}); "
+                                 "refused before searching (raise privgeom.analyses._difference.MAX_PATH_WORK)")
+        adj = self._adjacency()
+        out = []
+        for t in range(m):
+            a, b = int(self.a[t]), int(self.b[t])
+            prod, path = self.path_product(a, b, skip=t, limit=self.c[t], adj=adj)
+            if path is not None and _le(prod, self.c[t], self.exact):
+                out.append(ImpliedPair((self.labels[a], self.labels[b]), self.c[t],
+                                       tuple(self.labels[v] for v in path), prod))
+        return out
+
+    def has_tight_cycle(self, keep: Sequence[int]) -> bool:
+        """Whether some bound ``t`` in ``keep`` closes a cycle of product ``≤ 1`` (then ``R`` is not full-dimensional)."""
+        adj = self._adjacency()
+        one: Any = Fraction(1) if self.exact else 1.0
+        for t in keep:
+            a, b = int(self.a[t]), int(self.b[t])
+            prod, path = self.path_product(b, a, limit=one / self.c[t] if self.exact else 1.0 / float(self.c[t]), adj=adj)
+            if path is not None and _le(prod * self.c[t], one, self.exact):
+                return True
+        return False
+
+    def repair(self, x: Sequence[Any]) -> list[Any]:
+        """The largest point ``y ≤ x`` of the relaxed cone: ``y_v = min_u P_vu x_u`` (multi-source search from every
+        dataset; exact with Fractions). Needs ``x ≥ 0`` and no cycle of product ``< 1``."""
+        n = self.n
+        radj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        for t, (a, b) in enumerate(zip(self.a.tolist(), self.b.tolist())):
+            radj[b].append((a, t))  # y_a ≤ c_t y_b: a key at b bounds a
+        y = list(x)
+        heap = [(y[v], v) for v in range(n)]
+        heapq.heapify(heap)
+        c = self.c
+        while heap:
+            d, u = heapq.heappop(heap)
+            if d != y[u]:
+                continue
+            for v, t in radj[u]:
+                nd = d * c[t]
+                if nd < y[v]:
+                    y[v] = nd
+                    heapq.heappush(heap, (nd, v))
+        return y
+
+    def contains(self, x: Sequence[Any], *, atol: float = 0.0) -> bool:
+        """``x ≥ 0`` and every bound holds (exactly in exact mode)."""
+        if self.exact:
+            return all(v >= 0 for v in x) and all(x[a] <= c * x[b] for a, b, c in zip(self.a, self.b, self.c))
+        xs = max(1.0, max(abs(float(v)) for v in x))
+        tol = atol * xs
+        return all(float(v) >= -tol for v in x) and all(
+            float(x[a]) <= float(c) * float(x[b]) + tol * max(1.0, float(c)) for a, b, c in zip(self.a, self.b, self.c))
+
+    def graph_of(self, keep: Sequence[int]) -> nx.DiGraph:
+        """The bounds ``keep`` as a directed graph ``a → b`` with attribute ``bound``."""
+        G = nx.DiGraph()
+        G.add_nodes_from(self.labels)
+        for t in keep:
+            G.add_edge(self.labels[int(self.a[t])], self.labels[int(self.b[t])], bound=self.c[t])
+        return G

@@ -1,0 +1,276 @@
+"""Which guarantees of the original definition survive a pairwise relaxation: one small LP per symmetry orbit.
+
+An original facet ``f·x ≥ 0`` is still implied by the relaxed cone ``R = {x ≥ 0 : x_a ≤ c x_b}`` iff (Farkas)
+``f = Σ_t λ_t (c_t e_{b_t} − e_{a_t}) + μ`` with ``λ, μ ≥ 0``. One sparse HiGHS LP decides it:
+
+    minimise f·x  subject to  x_a − c x_b ≤ 0 for every bound,  Σ x = 1,  x ≥ 0,
+
+whose optimum is ``≥ 0`` iff ``f`` is implied. When the permutations fixing ``f`` are known (a symmetry group of the
+relaxed cone), the LP is solved first on the quotient by them — one variable per orbit of datasets, e.g. ``k + 1``
+Hamming-weight classes instead of ``2^k`` datasets for randomized response — since averaging an optimum over a group
+that fixes the objective and the feasible set gives a symmetric optimum. Both answers are re-verified exactly in exact mode:
+
+- *lost*: the LP point is rationalised and *repaired* into ``R`` exactly (``y_v = min_u P_vu x_u``, shortest paths of
+  the difference constraints), and ``f·y < 0`` is checked in Fractions — ``y`` is a point of the relaxed cone that
+  breaks the guarantee;
+- *implied*: the LP duals give ``λ``; ``μ = f − Σ λ_t (c_t e_{b_t} − e_{a_t}) ≥ 0`` is checked in Fractions.
+
+A permutation of the datasets that maps the original cone and the family of pairs to themselves maps ``R`` to itself
+and facets to facets, so the answer is computed once per orbit of facets (Lin & Kifer, Section III-C for facets as
+guarantees; the symmetry group from :func:`privgeom.geometry.automorphisms`, restricted to the stabiliser of the
+family, which is sound).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._errors import SizeLimitError, SolverError
+from .._numeric import readonly
+from .._results import Result
+from ..geometry._lp import MAX_EXACT_LP_VARIABLES, exact_nonnegative_solution, rational_candidates, solve_lp
+from ._difference import DifferenceSystem
+
+__all__ = ["FacetStatus", "facet_status"]
+
+
+@dataclass(frozen=True)
+class FacetStatus(Result):
+    """Whether one original guarantee (facet) is still implied by the relaxed cone, with its verified proof.
+
+    Attributes
+    ----------
+    index : int
+        The facet (representative of its orbit) in the original cone's facet order.
+    orbit : tuple of int
+        Every facet in the same symmetry orbit (same answer).
+    lost : bool
+    witness : array or None
+        When lost: a point of the relaxed cone with ``f·witness < 0`` (value in ``value``).
+    value : Fraction or float or None
+        ``f·witness``.
+    combination : dict or None
+        When implied: ``{bound index t: λ_t > 0}`` with ``f − Σ λ_t (c_t e_b − e_a) ≥ 0``.
+    exact : bool
+    """
+
+    index: int
+    orbit: tuple[int, ...] = field(repr=False)
+    lost: bool
+    witness: np.ndarray | None = field(repr=False)
+    value: Any
+    combination: dict[int, Any] | None = field(repr=False)
+    exact: bool
+
+    @property
+    def size(self) -> int:
+        return len(self.orbit)
+
+    def summary(self) -> str:
+        what = "lost" if self.lost else "still implied"
+        return f"facet {self.index} (orbit of {self.size}): {what}"
+
+
+def _lp_matrices(S: DifferenceSystem) -> tuple[Any, np.ndarray]:
+    m, n = len(S.c), S.n
+    rows = np.concatenate([np.arange(m), np.arange(m)])
+    cols = np.concatenate([S.a, S.b])
+    vals = np.concatenate([np.ones(m), -np.array([float(c) for c in S.c])])
+    A = sp.csr_matrix((vals, (rows, cols)), shape=(m, n))
+    return A, np.zeros(m)
+
+
+def _check_implied(S: DifferenceSystem, f: Sequence[Any], lam: Sequence[Any]) -> bool:
+    mu = list(f)
+    for t, l in enumerate(lam):
+        if l:
+            mu[int(S.a[t])] += l
+            mu[int(S.b[t])] -= l * S.c[t]
+    return all(v >= 0 for v in mu) if S.exact else all(float(v) >= -1e-9 * max(1.0, max(abs(float(x)) for x in f)) for v in mu)
+
+
+def _ratio_facet(S: DifferenceSystem, f: Sequence[Any], index: int, orbit: tuple[int, ...]) -> FacetStatus | None:
+    """Facets ``x_v ≥ 0`` (always implied: the relaxed cone lies in the orthant) and ratio facets
+    ``c x_b − x_a ≥ 0``: implied iff a path of bounds has product ``P ≤ c``; the combination is the path
+    (``λ_i`` = product of the bounds before step ``i``, ``μ = (c − P) e_b``). No LP."""
+    support = [i for i, v in enumerate(f) if v != 0]
+    if len(support) == 1 and f[support[0]] > 0:
+        return FacetStatus(index, orbit, False, None, None, {}, S.exact)
+    if len(support) != 2:
+        return None
+    i, j = support
+    if f[i] < 0 < f[j]:
+        a, b = i, j
+    elif f[j] < 0 < f[i]:
+        a, b = j, i
+    else:
+        return None
+    c = f[b] / -f[a] if S.exact else float(f[b]) / -float(f[a])
+    prod, path = S.path_product(a, b, limit=c)
+    if path is None or not (prod <= c if S.exact else float(prod) <= float(c) * (1 + 1e-9 * len(path))):
+        return None  # not implied by a path: the LP decides and gives the witness
+    where = {(int(x), int(y)): t for t, (x, y) in enumerate(zip(S.a, S.b))}
+    lam: dict[int, Any] = {}
+    acc: Any = -f[a]
+    for u, v in zip(path, path[1:]):
+        t = where[(u, v)]
+        lam[t] = lam.get(t, 0) + acc
+        acc = acc * S.c[t]
+    return FacetStatus(index, orbit, False, None, None, lam, S.exact)
+
+
+def _fixing(group: Any, f: Sequence[Any]) -> Any:
+    """The subgroup generated by the generators of ``group`` that fix the row ``f`` (sound, maybe smaller)."""
+    from ..geometry._symmetry import SymmetryGroup
+
+    arr = np.array(list(f), dtype=object)
+    kept = tuple(p for p, parr in zip(group.generators, group.generator_array)
+                 if all(u == v for u, v in zip(group.image_of_rows(parr, arr), arr)))
+    return SymmetryGroup(group.labels, kept, f"{group.source}, stabiliser of a facet", None, False)
+
+
+def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tuple[bool, list[Any] | None]:
+    """Decide ``min f·x`` over the relaxed cone on the quotient by the subgroup fixing ``f`` (module doc).
+
+    The feasible set and the objective are invariant under that subgroup, so averaging an optimum over it gives a
+    symmetric optimum: the LP only needs one variable per orbit of datasets (``k + 1`` Hamming-weight classes for a
+    randomized-response facet under the bit permutations). Returns ``(decided, witness)``: ``(True, point)`` when a
+    symmetric point of the relaxed cone breaks ``f`` (verified by the caller), ``(True, None)`` when none does (so
+    ``f`` is implied), ``(False, None)`` when no reduction applies.
+    """
+    H = _fixing(group, f)
+    if not H.generators:
+        return False, None
+    orbit_of = np.empty(S.n, dtype=np.int64)
+    orbits = H.point_orbits()
+    for o, orb in enumerate(orbits):
+        orbit_of[list(orb.members)] = o
+    q = len(orbits)
+    best: dict[tuple[int, int], Any] = {}
+    for a, b, c in zip(orbit_of[S.a].tolist(), orbit_of[S.b].tolist(), S.c):
+        if a == b:
+            if c < 1:
+                return False, None
+            continue
+        if (a, b) not in best or c < best[(a, b)]:
+            best[(a, b)] = c
+    keys = sorted(best)
+    Q = DifferenceSystem(tuple(str(i) for i in range(q)), np.array([k[0] for k in keys], dtype=np.int64),
+                         np.array([k[1] for k in keys], dtype=np.int64), tuple(best[k] for k in keys), S.exact)
+    weights = np.zeros(q)
+    fq = np.zeros(q)
+    for i, v in enumerate(f):
+        fq[orbit_of[i]] += float(v)
+        weights[orbit_of[i]] += 1.0
+    A, b = _lp_matrices(Q)
+    scale = float(np.abs(fq).max()) or 1.0
+    res = solve_lp(fq / scale, A_ub=A if A.shape[0] else None, b_ub=b if A.shape[0] else None,
+                   A_eq=weights.reshape(1, q), b_eq=np.ones(1), method="highs-ds", what="quotient relaxed-cone LP")
+    if res.status != "optimal" or res.fun is None or res.x is None:
+        return False, None
+    if res.fun >= -1e-9:
+        return True, None
+    xq = np.clip(res.x, 0.0, None)
+    xq = xq / (float(xq.max()) or 1.0)  # a cone: scale freely, so that rationalising keeps small entries
+    for cand in (rational_candidates(xq) if S.exact else [xq]):
+        yq = Q.repair(list(cand) if S.exact else [float(v) for v in cand])
+        y = [yq[o] for o in orbit_of.tolist()]
+        val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
+        if val < 0 if S.exact else val < -1e-12:
+            return True, y
+    return False, None
+
+
+def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit: Sequence[int] = (),
+                 what: str = "facet", group: Any = None) -> FacetStatus:
+    """Decide whether ``f·x ≥ 0`` holds on the relaxed cone of ``S`` (see the module doc), with a verified proof.
+
+    Raises
+    ------
+    SolverError
+        HiGHS fails, or its answer cannot be turned into an exactly verified witness / combination.
+    SizeLimitError
+        The LP exceeds the HiGHS size limit (checked before solving).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> S = DifferenceSystem.from_bounds(["a", "b"], [(0, 1, F(3)), (1, 0, F(3))], True)
+    >>> st = facet_status(S, [F(9), F(-3)])             # 9 x_a ≥ 3 x_b follows from x_b ≤ 3 x_a
+    >>> st.lost, st.combination
+    (False, {1: Fraction(3, 1)})
+    >>> st = facet_status(S, [F(3), F(-1)] )            # 3 x_a ≥ x_b: implied too (it is the bound itself)
+    >>> st.lost
+    False
+    >>> st = facet_status(S, [F(-1), F(2)])             # x_a ≤ 2 x_b is lost: x = (1, 1/3) breaks it
+    >>> st.lost, st.witness.tolist(), st.value
+    (True, [Fraction(1, 1), Fraction(1, 3)], Fraction(-1, 3))
+    >>> T = DifferenceSystem.from_bounds(["a", "b", "c"], [(0, 1, F(3)), (2, 1, F(3))], True)
+    >>> facet_status(T, [F(-1), F(6), F(-1)]).combination     # 6 x_b ≥ x_a + x_c: an LP, verified exactly
+    {0: Fraction(1, 1), 1: Fraction(1, 1)}
+    >>> facet_status(T, [F(-1), F(5), F(-1)]).lost
+    True
+    """
+    n = S.n
+    orbit_t0 = tuple(int(i) for i in orbit) or (index,)
+    quick = _ratio_facet(S, f, index, orbit_t0)
+    if quick is not None:
+        return quick
+    if group is not None and not group.is_trivial():
+        decided, y = _quotient_witness(S, f, group)
+        if decided and y is not None:
+            val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
+            if (val < 0 if S.exact else val < -1e-12) and S.contains(y, atol=1e-9):
+                arr = np.empty(n, dtype=object if S.exact else float)
+                arr[:] = y
+                return FacetStatus(index, orbit_t0, True, readonly(arr), val, None, S.exact)
+    fl = np.array([float(v) for v in f])
+    scale = float(np.abs(fl).max()) or 1.0
+    A, b = _lp_matrices(S)
+    res = solve_lp(fl / scale, A_ub=A if A.shape[0] else None, b_ub=b if A.shape[0] else None,
+                   A_eq=np.ones((1, n)), b_eq=np.ones(1), method="highs-ds", what=f"relaxed-cone LP for {what}")
+    if res.status != "optimal" or res.fun is None:
+        raise SolverError(f"relaxed-cone LP for {what}: {res.status} ({res.message}); the relaxed cone contains the "
+                          "positive point x = 1 only when its bounds are >= 1 on cycles")
+    orbit_t = tuple(int(i) for i in orbit) or (index,)
+    if res.fun < -1e-9:
+        assert res.x is not None
+        x = np.clip(res.x, 0.0, None)
+        x = x / (float(x.max()) or 1.0)  # a cone: scale freely, so that rationalising keeps small entries
+        for cand in rational_candidates(x) if S.exact else [x]:
+            y = S.repair(list(cand) if S.exact else [float(v) for v in cand])
+            val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
+            if (val < 0 if S.exact else val < -1e-12) and S.contains(y, atol=1e-9):
+                arr = np.empty(n, dtype=object if S.exact else float)
+                arr[:] = y
+                return FacetStatus(index, orbit_t, True, readonly(arr), val, None, S.exact)
+        raise SolverError(f"relaxed-cone LP for {what}: the LP point (value {res.fun:.3g}) did not verify exactly")
+    duals = res.ub_duals if res.ub_duals is not None else np.zeros(0)
+    lam_f = np.clip(-duals * scale, 0.0, None)
+    cands = rational_candidates(lam_f) if S.exact else [lam_f]
+    for lam in cands:
+        if _check_implied(S, f, list(lam)):
+            return FacetStatus(index, orbit_t, False, None, None,
+                               {t: v for t, v in enumerate(lam) if v}, S.exact)
+    if S.exact and len(S.c) + n <= MAX_EXACT_LP_VARIABLES:
+        # last resort: the exact GMP simplex on f = Σ λ_t g_t + μ
+        m = len(S.c)
+        M = np.empty((n, m + n), dtype=object)
+        M[...] = Fraction(0)
+        for t in range(m):
+            M[int(S.a[t]), t] -= 1
+            M[int(S.b[t]), t] += S.c[t]
+        for i in range(n):
+            M[i, m + i] = Fraction(1)
+        sol = exact_nonnegative_solution(M, list(f))
+        if sol is not None and _check_implied(S, f, sol[:m]):
+            return FacetStatus(index, orbit_t, False, None, None, {t: v for t, v in enumerate(sol[:m]) if v}, True)
+    if len(S.c) + n > MAX_EXACT_LP_VARIABLES and S.exact:
+        raise SizeLimitError(f"relaxed-cone LP for {what}: the HiGHS combination did not verify exactly and the exact "
+                             f"fallback needs {len(S.c) + n:,} variables (limit {MAX_EXACT_LP_VARIABLES:,})")
+    raise SolverError(f"relaxed-cone LP for {what}: the combination from the LP duals did not verify")

@@ -1,0 +1,123 @@
+"""Text and JSON rendering for the core commands: summaries by default, everything with ``--all``, complete JSON
+streamed row by row (``--json`` on stdout, ``--out FILE``) so that large cones are never built as one string.
+
+Examples
+--------
+>>> import io
+>>> data = StreamedData([("definition", "rr:k=1,p=3/4"), ("facets", Stream(lambda: iter([[3, -1], [-1, 3]])))])
+>>> buf = io.StringIO(); data.write_json(buf); import json; json.loads(buf.getvalue())["facets"]
+[[3, -1], [-1, 3]]
+>>> data.to_dict()["definition"]
+'rr:k=1,p=3/4'
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from .._errors import FormatError
+from .._results import to_jsonable
+
+__all__ = ["Stream", "StreamedData", "write_out", "facet_rows", "listing"]
+
+
+class Stream:
+    """A list written item by item: ``items()`` is called once per write and may be lazy."""
+
+    def __init__(self, items: Callable[[], Iterable[Any]], count: int | None = None) -> None:
+        self.items = items
+        self.count = count
+
+
+class StreamedData:
+    """JSON data with some list-valued parts streamed item by item (see the module doc).
+
+    ``write_json(fp)`` writes one JSON object: the plain parts with ``json.dumps``, each :class:`Stream` as a list
+    whose items are converted and written one at a time. ``to_dict()`` materialises everything (small data, tests).
+    """
+
+    def __init__(self, parts: Sequence[tuple[str, Any]]) -> None:
+        self.parts = list(parts)
+
+    def write_json(self, fp: IO[str]) -> None:
+        fp.write("{")
+        for i, (key, value) in enumerate(self.parts):
+            fp.write(("\n " if i == 0 else ",\n ") + json.dumps(key) + ": ")
+            if isinstance(value, Stream):
+                fp.write("[")
+                first = True
+                for item in value.items():
+                    fp.write(("\n  " if first else ",\n  ") + json.dumps(to_jsonable(item)))
+                    first = False
+                fp.write("]" if first else "\n ]")
+            else:
+                fp.write(json.dumps(to_jsonable(value)))
+        fp.write("\n}\n")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: ([to_jsonable(x) for x in v.items()] if isinstance(v, Stream) else to_jsonable(v))
+                for k, v in self.parts}
+
+
+def write_out(path: str, data: StreamedData) -> int:
+    """Write the complete JSON data to ``path``; returns the number of bytes written.
+
+    Raises
+    ------
+    FormatError
+        The file cannot be written (missing directory, permissions), naming the path.
+    """
+    target = Path(path)
+    try:
+        with target.open("w", encoding="utf-8") as fp:
+            data.write_json(fp)
+        return target.stat().st_size
+    except OSError as err:
+        raise FormatError(f"cannot write --out {path!r}: {err.strerror or err}") from None
+
+
+def _exact_row(row: Any) -> list[Any]:
+    return [v if isinstance(v, Fraction) else Fraction(v) for v in np.asarray(row).tolist()]
+
+
+def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
+    """The facets of ``cone`` as a lazy row iterator: from its closed-form structure when the dense facets are not
+    needed (one row at a time, each normalised like canonical facets), else the canonical facets. Returns the
+    iterator factory and the count."""
+    from ..analyses._summary import _structured_facet
+    from ..geometry._canonical import normalise_rows
+
+    st = cone.structure
+    exact, atol = cone.exact, cone.atol
+    if st is not None and (st.facet is not None or (st.kind == "difference" and st.difference is not None)) \
+            and st.n_facets is not None:
+        n = st.n_facets
+
+        def rows() -> Iterator[Any]:
+            for i in range(n):
+                raw = _structured_facet(cone, i)
+                arr = np.array([_exact_row(raw)], dtype=object) if exact else np.asarray(raw, dtype=float).reshape(1, -1)
+                yield normalise_rows(arr, exact=exact, atol=atol)[0]
+
+        return rows, n
+    F = cone.facets
+    return (lambda: iter(F)), len(F)
+
+
+def listing(items: Iterable[str], *, limit: int | None, more: str, indent: str = "  ") -> list[str]:
+    """Bulleted lines, at most ``limit`` (None: all), then one line saying how many more and how to see them."""
+    out: list[str] = []
+    extra = 0
+    for text in items:
+        if limit is not None and len(out) >= limit:
+            extra += 1
+            continue
+        out.append(f"{indent}- {text}")
+    if extra:
+        out.append(f"{indent}… {extra} more {more}")
+    return out

@@ -1,0 +1,135 @@
+"""What is already known about a cone: :class:`ConeStructure`, so that nothing is recomputed by double description.
+
+Many row cones are known in closed form: randomized response is simplicial with the ``2^k`` facets of Lin & Kifer's
+Theorem 4.3 and the ``2^k`` rows of ``M_rr`` as extreme rays (a Kronecker product of ``k`` one-bit cones); ε-DP
+over a graph is cut out by one irredundant inequality ``x_i ≤ e^ε x_j`` per directed edge (Lin & Kifer, Section V);
+the geometric, FRAPP and k-RR mechanisms are invertible, so their row cones are simplicial with the columns of
+``G^{-1}`` as facets. A :class:`ConeStructure` carries this knowledge into :class:`~privgeom.geometry.Cone`:
+
+- counts (facets, rays, dimension, pointedness) answered without building any matrix;
+- facets known to be irredundant and rays known to be extreme, built only on demand and then only normalised and
+  sorted (never passed through cdd's redundancy removal);
+- a structured membership test and the ratio bounds ``sup x_a / x_b`` over the cone (its projection onto a pair,
+  Lin & Kifer Section V), e.g. ``r^{ham(a, b)}`` for randomized response, factorised bit by bit;
+- for cones cut out by ratio bounds (*difference constraints*), the bounds themselves.
+
+Every dense representation is size-checked from the known counts *before* it is built.
+
+Examples
+--------
+>>> import numpy as np
+>>> from privgeom.geometry import Cone
+>>> s = ConeStructure("simplicial", "the positive quadrant", n_facets=2, n_rays=2, dim=2, pointed=True,
+...                   facets=lambda: np.eye(2, dtype=int), rays=lambda: np.eye(2, dtype=int))
+>>> c = Cone.from_structure(s, labels=["a", "b"], exact=True)
+>>> c.n_facets, c.n_rays, c.is_pointed, repr(c)
+(2, 2, True, "<Cone in R^2 (exact): simplicial, 2 facets, 2 rays (not built); labels ['a', 'b']>")
+>>> c.facets.tolist()
+[[Fraction(1, 1), Fraction(0, 1)], [Fraction(0, 1), Fraction(1, 1)]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .._errors import SizeLimitError
+
+__all__ = ["ConeStructure", "DifferenceData", "check_rows_size"]
+
+
+@dataclass(frozen=True)
+class DifferenceData:
+    """A cone ``{x ≥ 0 : x_a ≤ c x_b for every constraint (a, b, c)}`` (ratio bounds = difference constraints in
+    log space). ``a``, ``b`` are int arrays of coordinate indices, ``c`` the bounds (Fractions in exact mode, floats
+    otherwise; all finite and positive). The coordinates in ``nonneg`` carry a facet ``x_i ≥ 0`` (the others'
+    non-negativity is implied)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    c: tuple[Any, ...]
+    nonneg: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConeStructure:
+    """Known facts about a cone (see the module doc). Every field is optional except ``kind``.
+
+    Attributes
+    ----------
+    kind : str
+        ``"kronecker"``, ``"difference"``, ``"simplicial"``, ...
+    description : str
+        One readable sentence (e.g. "for every bit string s, one facet Σ_D p^{ham(s,D)} (p−1)^{k−ham(s,D)} x_D ≥ 0").
+    n_facets, n_rays, dim : int or None
+        Counts known without building anything.
+    pointed : bool or None
+    facets : callable returning the irredundant facet rows (any positive scaling), or None
+        The cone must then have no equalities (it is full-dimensional).
+    rays : callable returning the extreme rays, or None (the cone must then be pointed)
+    contains : callable ``(x, exact, atol) -> (member, normal, value)`` or None
+        Structured membership of a vector (``normal`` a violated valid inequality with value ``normal·x``).
+    pair_bounds : callable ``(ia, ib) -> (forward, backward)`` or None
+        For index arrays ``ia``, ``ib``: ``forward[t] = sup x_{ia[t]} / x_{ib[t]}`` over the cone (``math.inf`` when
+        unbounded), ``backward`` the reverse ratio; Fractions in exact mode.
+    facet : callable ``(i) -> row`` or None
+        One facet row by index (in the order of ``facets()``), without building the others.
+    difference : DifferenceData or None
+        The ratio constraints when the cone is cut out by them.
+    extra : dict
+        Anything else known (``"symmetry"``: a callable returning the symmetry group; ``"facet_action":
+        "dataset"``: facet ``i`` maps to facet ``p[i]`` under every automorphism ``p``).
+    canonical_facets : callable or None
+        The facets already in the canonical form of :class:`~privgeom.geometry.Cone` (primitive, sorted; exact
+        mode only): used as they are, no normalisation at all.
+    """
+
+    kind: str
+    description: str = ""
+    n_facets: int | None = None
+    n_rays: int | None = None
+    dim: int | None = None
+    pointed: bool | None = None
+    facets: Callable[[], Any] | None = field(default=None, repr=False)
+    rays: Callable[[], Any] | None = field(default=None, repr=False)
+    contains: Callable[[np.ndarray, bool, float], tuple[bool, Any, Any]] | None = field(default=None, repr=False)
+    pair_bounds: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = field(default=None, repr=False)
+    facet: Callable[[int], Any] | None = field(default=None, repr=False)
+    difference: DifferenceData | None = field(default=None, repr=False)
+    extra: dict[str, Any] = field(default_factory=dict, repr=False)
+    canonical_facets: Callable[[], Any] | None = field(default=None, repr=False)
+
+
+def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> None:
+    """Refuse to build ``n_rows x dim`` rows beyond the dense limits, naming the sizes (before any work).
+
+    Raises
+    ------
+    SizeLimitError
+        ``n_rows * dim`` above ``MAX_EXACT_ENTRIES`` (exact) or ``MAX_DENSE_ENTRIES`` (float) from
+        :mod:`privgeom._numeric` (raise those module constants to allow more).
+
+    Examples
+    --------
+    >>> check_rows_size(4, 4, exact=True, what="facets")
+    >>> check_rows_size(2**14, 2**14, exact=True, what="the facets")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.SizeLimitError: the facets would need a dense 16384 x 16384 exact array (268,435,456 entries, limit 4,194,304); refused before building anything (raise privgeom._numeric.MAX_EXACT_ENTRIES to allow it, or use the counts, membership and pair bounds, which need no dense matrix)
+    """
+    from .. import _numeric
+
+    if n_rows is None:
+        return
+    limit = _numeric.MAX_EXACT_ENTRIES if exact else _numeric.MAX_DENSE_ENTRIES
+    entries = int(n_rows) * int(dim)
+    if entries > limit:
+        mode = "exact" if exact else "float"
+        const = "MAX_EXACT_ENTRIES" if exact else "MAX_DENSE_ENTRIES"
+        raise SizeLimitError(
+            f"{what} would need a dense {n_rows} x {dim} {mode} array ({entries:,} entries, limit {limit:,}); refused "
+            f"before building anything (raise privgeom._numeric.{const} to allow it, or use the counts, membership "
+            "and pair bounds, which need no dense matrix)"
+        )

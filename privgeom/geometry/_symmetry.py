@@ -1,0 +1,656 @@
+"""Symmetry of privacy definitions: permutations of the datasets that map the row cone to itself.
+
+An *automorphism* of a privacy definition is a permutation ``π`` of its datasets whose coordinate action maps the row
+cone to itself: ``x ∈ rowcone ⇔ π·x ∈ rowcone`` with ``(π·x)[π(i)] = x[i]``. It permutes the facets (Bayesian
+guarantees, Lin & Kifer, Section III-C), the extreme rays and every object built from them, so an analysis needs one
+representative per *orbit*. Groups are stored by **generators** and orbits are found by union–find over the
+generators (connected components of the graph ``item — image of item``), never by enumerating the group.
+
+Known groups (no search):
+
+* randomized response ``{M_rr(p)}`` on ``k`` bits, ``1/2 < p < 1`` (Lin & Kifer, Theorem 4.3: the facets are the
+  columns of ``⊗^k [[p, p−1], [p−1, p]]``, indexed by strings ``s``): the hyperoctahedral group of the ``k``-cube
+  (flip a bit, permute the bits), of order ``2^k k!``. It is the whole automorphism group: an entry of ``M_rr`` is
+  ``p^{k−h}(1−p)^h`` with ``h`` the Hamming distance, so a permutation of the columns that maps rows to rows keeps
+  Hamming distances, and the isometries of the cube are exactly these.
+* ε-DP over a neighbour graph ``G`` with ``e^ε > 1`` (row cone ``{x : x_i ≤ e^ε x_j}`` for the directed edges, Lin &
+  Kifer, Section V): every directed edge inequality is a facet (perturb ``x_i`` alone) and ``x_v ≥ 0`` is a facet
+  exactly for isolated ``v``, so the automorphisms are those of ``G``: hypercube generators for the Hamming graph,
+  the symmetric group for the complete graph, the reversal for the path, networkx's ``GraphMatcher`` otherwise
+  (capped; ``complete=False`` when the cap is hit). With ``e^ε = 1`` the cone only sees the connected components.
+* a finite definition: the column permutations that map the set of normalised rows of its mechanisms to itself
+  (``method="rows"``, a subgroup of the row cone's group, equal to it when the rows are linearly independent, since
+  then every row is an extreme ray), or the set of mechanisms to itself up to row order (``method="mechanisms"``).
+
+Examples
+--------
+>>> from privgeom import RandomizedResponse
+>>> G = automorphisms(RandomizedResponse(3, "3/4"))
+>>> G.source, G.order, len(G.generators), G.complete
+('hypercube', 48, 5, True)
+>>> [o.size for o in G.point_orbits()]
+[8]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import singledispatch
+from typing import Any, Callable, Iterable, Sequence
+
+import networkx as nx
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._numeric import ATOL, readonly
+from .._results import Result
+from ._canonical import normalise_rows
+
+__all__ = ["SymmetryGroup", "Orbit", "automorphisms", "hypercube_generators", "MAX_PERMUTATION_ENTRIES",
+           "MAX_AUTOMORPHISMS"]
+
+#: Largest ``(number of generators) × (number of datasets)`` a group may store (Python ints in tuples).
+MAX_PERMUTATION_ENTRIES = 2**21
+#: Default cap on automorphisms enumerated by a graph search (``complete=False`` when reached).
+MAX_AUTOMORPHISMS = 5000
+#: Largest group order computed as an exact factorial (symmetric groups); beyond it ``order`` is None.
+_MAX_FACTORIAL = 4096
+
+
+# ------------------------------------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class Orbit(Result):
+    """One orbit of a group on rows or items: its smallest index as representative, all members, the size.
+
+    Examples
+    --------
+    >>> Orbit(2, (2, 5, 7), 3).summary()
+    'orbit of 3 items, representative 2'
+    """
+
+    representative: int
+    members: tuple[int, ...]
+    size: int
+
+    def summary(self) -> str:
+        return f"orbit of {self.size} item{'s' if self.size != 1 else ''}, representative {self.representative}"
+
+
+def _components(n: int, arrays: Sequence[np.ndarray]) -> tuple[Orbit, ...]:
+    """Orbits of ``n`` items under the maps ``i -> a[i]`` (union–find as graph connected components)."""
+    if n == 0:
+        return ()
+    src = np.concatenate([np.arange(n, dtype=np.int64)] * max(1, len(arrays)))
+    dst = np.concatenate([np.asarray(a, dtype=np.int64) for a in arrays]) if arrays else np.arange(n, dtype=np.int64)
+    graph = coo_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
+    _, comp = connected_components(graph, directed=True, connection="weak")
+    order = np.argsort(comp, kind="stable")
+    bounds = np.flatnonzero(np.diff(comp[order])) + 1
+    groups = np.split(order, bounds)
+    orbits = [Orbit(int(g[0]), tuple(int(v) for v in g), len(g)) for g in groups]
+    orbits.sort(key=lambda o: o.representative)
+    return tuple(orbits)
+
+
+def _row_keys(rows: np.ndarray, atol: float) -> np.ndarray:
+    """Rows as int64 id arrays (equal values get equal ids), so that rows can be hashed by their bytes."""
+    if rows.dtype == object:
+        flat = rows.ravel()
+        ids: dict[Any, int] = {}
+        out = np.fromiter((ids.setdefault(v, len(ids)) for v in flat), dtype=np.int64, count=flat.size)
+        return out.reshape(rows.shape)
+    scaled = np.round(np.asarray(rows, dtype=float) / max(atol, 1e-300)) + 0.0
+    _, inverse = np.unique(scaled, return_inverse=True)
+    return inverse.reshape(rows.shape).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class SymmetryGroup(Result):
+    """A group of permutations of the datasets, given by generators (dataset ``i`` goes to dataset ``p[i]``).
+
+    Attributes
+    ----------
+    labels : tuple of str
+        The datasets, in coordinate order.
+    generators : tuple of tuple of int
+        Each a permutation ``p`` of ``range(N)``.
+    source : str
+        Where the group comes from: ``"hypercube"``, ``"symmetric"``, ``"reversal"``, ``"graph"``,
+        ``"components"``, ``"columns"``, ``"facets"``, ``"trivial"``, ...
+    order : int or None
+        The order of the generated group when known (``2^k k!`` for the ``k``-cube).
+    complete : bool
+        True when the group is known to be the whole automorphism group of the row cone; False when it may be a
+        proper subgroup (capped search, stabiliser, unknown structure).
+
+    Notes
+    -----
+    The image of a row ``a`` under ``p`` is ``b`` with ``b[p[i]] = a[i]`` (coordinates move with their datasets).
+
+    Examples
+    --------
+    >>> G = SymmetryGroup(("a", "b", "c"), ((1, 0, 2),), "example", 2, False)
+    >>> [o.members for o in G.point_orbits()]
+    [(0, 1), (2,)]
+    >>> import numpy as np
+    >>> [o.members for o in G.orbits_of_rows(np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1]]))]
+    [(0, 1), (2,)]
+    """
+
+    labels: tuple[str, ...]
+    generators: tuple[tuple[int, ...], ...]
+    source: str
+    order: int | None
+    complete: bool
+    _array: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.labels)
+        gens = tuple(tuple(int(v) for v in p) for p in self.generators)
+        if len(gens) * n > MAX_PERMUTATION_ENTRIES:
+            raise SizeLimitError(
+                f"a symmetry group with {len(gens)} generators on {n:,} datasets ({len(gens) * n:,} entries) exceeds "
+                f"the limit of {MAX_PERMUTATION_ENTRIES:,}; refused before building it")
+        arr = np.array(gens, dtype=np.int64).reshape(len(gens), n)
+        ref = np.arange(n, dtype=np.int64)
+        for j, row in enumerate(arr):
+            if not np.array_equal(np.sort(row), ref):
+                raise InvalidInputError(f"generator {j} is not a permutation of range({n}): {list(gens[j][:12])}")
+        object.__setattr__(self, "generators", gens)
+        object.__setattr__(self, "labels", tuple(str(s) for s in self.labels))
+        object.__setattr__(self, "_array", readonly(arr))
+
+    # ---------------------------------------------------------------------------------------------- basics
+    @classmethod
+    def trivial(cls, labels: Sequence[str], *, complete: bool = False, source: str = "trivial") -> SymmetryGroup:
+        """The group with no generators (every orbit a single element)."""
+        return cls(tuple(labels), (), source, 1, complete)
+
+    @property
+    def n(self) -> int:
+        """Number of datasets."""
+        return len(self.labels)
+
+    @property
+    def generator_array(self) -> np.ndarray:
+        """The generators as a read-only ``(g, N)`` int64 array."""
+        return self._array
+
+    def is_trivial(self) -> bool:
+        """True when every generator is the identity."""
+        return bool(np.all(self._array == np.arange(self.n)))
+
+    def image_of_rows(self, p: Sequence[int] | np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Images ``b`` of the rows ``a`` under ``p``: ``b[:, p[i]] = a[:, i]``."""
+        arr = np.asarray(rows)
+        out = np.empty_like(arr)
+        out[..., np.asarray(p, dtype=np.int64)] = arr
+        return out
+
+    # ---------------------------------------------------------------------------------------------- orbits
+    def point_orbits(self) -> tuple[Orbit, ...]:
+        """Orbits of the group on the datasets (indices into :attr:`labels`)."""
+        return _components(self.n, list(self._array))
+
+    def orbits_of_rows(self, rows: Any, *, atol: float = ATOL) -> tuple[Orbit, ...]:
+        """Orbits on a set of canonical row vectors (facets, rays) that the group permutes among themselves.
+
+        Rows are compared exactly (Fractions) or up to ``atol`` (floats); each must be normalised the same way
+        (canonical cone rows are).
+
+        Raises
+        ------
+        InvalidInputError
+            When the image of a row under a generator is not one of the rows (the rows are not closed under the
+            group, or not normalised alike).
+        """
+        A = np.asarray(rows)
+        if A.ndim != 2 or A.shape[1] != self.n:
+            raise InvalidInputError(f"orbits_of_rows needs rows of length {self.n}, got shape {A.shape}")
+        keys = _row_keys(A, atol)
+        index: dict[bytes, int] = {}
+        for i, r in enumerate(keys):
+            index.setdefault(r.tobytes(), i)
+        maps = []
+        for j, p in enumerate(self._array):
+            img = self.image_of_rows(p, keys)
+            dst = np.empty(len(A), dtype=np.int64)
+            for i, r in enumerate(img):
+                t = index.get(r.tobytes())
+                if t is None:
+                    raise InvalidInputError(
+                        f"generator {j} maps row {i} outside the given rows: the rows are not closed under the group")
+                dst[i] = t
+            maps.append(dst)
+        return _components(len(A), maps)
+
+    def preserves_rows(self, rows: Any, *, atol: float = ATOL) -> bool:
+        """True when every generator maps the set of rows onto itself (e.g. the facets of the row cone)."""
+        try:
+            self.orbits_of_rows(rows, atol=atol)
+        except InvalidInputError:
+            return False
+        return True
+
+    def orbits_of_items(self, n_items: int, act: Callable[..., Any], *, vectorised: bool = False) -> tuple[Orbit, ...]:
+        """Orbits of implicitly indexed objects ``0..n_items−1`` (the facet of string ``s``, an ordered edge, …).
+
+        ``act(p, item)`` returns the index of the image of ``item`` under the permutation ``p`` (a tuple). With
+        ``vectorised=True``, ``act(p, items)`` receives ``p`` as an int64 array and all items as an array, and
+        returns the array of images.
+
+        Examples
+        --------
+        >>> G = SymmetryGroup(("a", "b", "c"), ((1, 2, 0),), "cycle", 3, True)
+        >>> pairs = [(0, 1), (1, 2), (2, 0), (1, 0), (2, 1), (0, 2)]      # ordered pairs of datasets
+        >>> act = lambda p, t: pairs.index((p[pairs[t][0]], p[pairs[t][1]]))
+        >>> [o.members for o in G.orbits_of_items(6, act)]
+        [(0, 1, 2), (3, 4, 5)]
+        """
+        n_items = int(n_items)
+        if n_items < 0:
+            raise InvalidParameterError(f"n_items must be >= 0, got {n_items}")
+        maps = []
+        items = np.arange(n_items, dtype=np.int64)
+        for j, p in enumerate(self._array):
+            if vectorised:
+                dst = np.asarray(act(p, items), dtype=np.int64)
+            else:
+                tp = self.generators[j]
+                dst = np.fromiter((act(tp, t) for t in range(n_items)), dtype=np.int64, count=n_items)
+            if dst.shape != (n_items,) or (n_items and (dst.min() < 0 or dst.max() >= n_items)):
+                raise InvalidInputError(f"act maps items of generator {j} outside range({n_items})")
+            maps.append(dst)
+        return _components(n_items, maps)
+
+    # ---------------------------------------------------------------------------------------------- subgroups
+    def stabilizer_of_family(self, family: Iterable[Iterable[str]]) -> SymmetryGroup:
+        """The subgroup generated by the generators that map the family of subsets of datasets to itself.
+
+        Sound (every element maps the family to itself) but possibly smaller than the true stabiliser; when every
+        generator preserves the family it is the whole group (same order and ``complete`` flag).
+        """
+        where = {s: i for i, s in enumerate(self.labels)}
+        fam: set[frozenset[int]] = set()
+        for subset in family:
+            members = [subset] if isinstance(subset, str) else list(subset)
+            try:
+                fam.add(frozenset(where[str(s)] for s in members))
+            except KeyError as err:
+                raise InvalidInputError(f"dataset {err.args[0]!r} of the family is not one of the datasets") from None
+        kept = tuple(p for p in self.generators if {frozenset(p[i] for i in S) for S in fam} == fam)
+        if len(kept) == len(self.generators):
+            return self
+        return SymmetryGroup(self.labels, kept, f"{self.source}, stabiliser of a family", 1 if not kept else None, False)
+
+    def summary(self) -> str:
+        order = f"order {self.order:,}" if self.order is not None else "order unknown"
+        g = len(self.generators)
+        full = "the full automorphism group" if self.complete else "a subgroup of the automorphisms"
+        return (f"{self.source} symmetry group on {self.n} datasets: {g} generator{'s' if g != 1 else ''}, {order} "
+                f"({full}), {len(self.point_orbits())} orbit(s) of datasets")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"labels": list(self.labels), "generators": [list(p) for p in self.generators], "source": self.source,
+                "order": self.order, "complete": self.complete}
+
+
+# ----------------------------------------------------------------------------------------------- constructions
+def hypercube_generators(k: int) -> np.ndarray:
+    """Generators of the hyperoctahedral group on indices ``0..2^k−1`` (bit ``b`` of the index is one coordinate).
+
+    ``k`` bit flips ``i -> i XOR 2^b`` and ``k−1`` adjacent transpositions of bits ``b, b+1``; together they generate
+    all ``2^k k!`` isometries of the ``k``-cube. The same permutations act on the bit-string labels of
+    :func:`~privgeom.randomized_response` (index ``i`` is the complement of the string's value, and flips and bit
+    transpositions commute with complementing).
+
+    Examples
+    --------
+    >>> hypercube_generators(2).tolist()
+    [[1, 0, 3, 2], [2, 3, 0, 1], [0, 2, 1, 3]]
+    """
+    idx = np.arange(1 << k, dtype=np.int64)
+    gens = [idx ^ (1 << b) for b in range(k)]
+    for b in range(k - 1):
+        lo, hi = (idx >> b) & 1, (idx >> (b + 1)) & 1
+        gens.append((idx & ~np.int64((1 << b) | (1 << (b + 1)))) | (lo << (b + 1)) | (hi << b))
+    return np.array(gens, dtype=np.int64).reshape(len(gens), 1 << k)
+
+
+def _check_entries(n_gens: int, n: int, what: str) -> None:
+    if n_gens * n > MAX_PERMUTATION_ENTRIES:
+        raise SizeLimitError(
+            f"{what}: {n_gens} generators on {n:,} datasets ({n_gens * n:,} entries) exceed the limit of "
+            f"{MAX_PERMUTATION_ENTRIES:,}; refused before building them")
+
+
+def _factorial(n: int) -> int | None:
+    return math.factorial(n) if n <= _MAX_FACTORIAL else None
+
+
+def _symmetric_generators(members: Sequence[int], n: int) -> list[np.ndarray]:
+    """A transposition and an m-cycle generating the symmetric group on ``members`` (fixing everything else)."""
+    gens: list[np.ndarray] = []
+    m = len(members)
+    if m < 2:
+        return gens
+    t = np.arange(n, dtype=np.int64)
+    t[members[0]], t[members[1]] = members[1], members[0]
+    gens.append(t)
+    if m > 2:
+        c = np.arange(n, dtype=np.int64)
+        c[list(members)] = list(members[1:]) + [members[0]]
+        gens.append(c)
+    return gens
+
+
+def _group_from_elements(labels: Sequence[str], elements: list[tuple[int, ...]], source: str, capped: bool,
+                         complete_if_all: bool) -> SymmetryGroup:
+    """Reduce an enumerated set of automorphisms to a generating set (greedy, by closure); order when not capped."""
+    n = len(labels)
+    ident = tuple(range(n))
+    gens: list[tuple[int, ...]] = []
+    closure: set[tuple[int, ...]] = {ident}
+    limit = max(len(elements), 1) * 2
+    for g in elements:
+        if g in closure:
+            continue
+        gens.append(g)
+        frontier = list(closure)
+        while frontier and len(closure) <= limit:
+            nxt = []
+            for h in frontier:
+                for s in gens:
+                    c = tuple(s[h[i]] for i in range(n))
+                    if c not in closure:
+                        closure.add(c)
+                        nxt.append(c)
+            frontier = nxt
+    order = None if capped else len(elements)
+    return SymmetryGroup(tuple(labels), tuple(gens), source, order, complete_if_all and not capped)
+
+
+def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorphisms: int, source: str,
+                         node_match: Callable[..., bool] | None = None,
+                         edge_match: Callable[..., bool] | None = None,
+                         complete_if_all: bool = True, points: Sequence[Any] | None = None) -> SymmetryGroup:
+    """Automorphisms of a (coloured) graph restricted to the nodes ``points`` (default: the labels), capped."""
+    from networkx.algorithms.isomorphism import GraphMatcher
+
+    pts = list(labels) if points is None else list(points)
+    where = {v: i for i, v in enumerate(pts)}
+    found: set[tuple[int, ...]] = set()
+    elements: list[tuple[int, ...]] = []
+    capped = False
+    matcher = GraphMatcher(graph, graph, node_match=node_match, edge_match=edge_match)
+    for mapping in matcher.isomorphisms_iter():
+        perm = tuple(where[mapping[v]] for v in pts)
+        if perm in found:
+            continue
+        found.add(perm)
+        elements.append(perm)
+        if len(elements) >= max_automorphisms:
+            capped = True
+            break
+    return _group_from_elements(labels, elements, source, capped, complete_if_all)
+
+
+def _check_cap(max_automorphisms: int) -> int:
+    if isinstance(max_automorphisms, bool) or not isinstance(max_automorphisms, int) or max_automorphisms < 1:
+        raise InvalidParameterError(f"max_automorphisms must be a positive integer, got {max_automorphisms!r}")
+    return max_automorphisms
+
+
+# ----------------------------------------------------------------------------------------------- dispatch
+@singledispatch
+def automorphisms(obj: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
+    """The symmetry group of a privacy definition or cone (permutations of the datasets mapping the row cone to itself).
+
+    Dispatch (``functools.singledispatch``; register new types with ``automorphisms.register``):
+    :class:`~privgeom.RandomizedResponse` → hypercube generators; :class:`~privgeom.DifferentialPrivacy` → the
+    neighbour graph's automorphisms; :class:`~privgeom.FiniteDefinition` → column permutations of its mechanisms
+    (``method="rows"`` or ``"mechanisms"``); :class:`~privgeom.Cone` → the group it carries (attribute
+    ``symmetry``), else the trivial group, or with ``method="facets"`` the permutations of its canonical facets; any
+    other privacy definition → the trivial group (``complete=False``).
+
+    Parameters
+    ----------
+    obj : PrivacyDefinition or Cone
+    max_automorphisms : int
+        Cap for graph searches; when reached, the group found is a subgroup (``complete=False``, ``order=None``).
+
+    Raises
+    ------
+    InvalidTypeError
+        An object that is neither a privacy definition nor a cone.
+    SizeLimitError
+        More generator entries than ``MAX_PERMUTATION_ENTRIES``.
+
+    Examples
+    --------
+    >>> from privgeom import DifferentialPrivacy
+    >>> G = automorphisms(DifferentialPrivacy.hamming(4, exp_eps=3))
+    >>> G.source, G.order
+    ('hypercube', 384)
+    >>> automorphisms(DifferentialPrivacy.path(3, exp_eps=2)).generators
+    ((3, 2, 1, 0),)
+    """
+    if _register_definitions():
+        return automorphisms(obj, max_automorphisms=max_automorphisms, **options)
+    from ..definitions import PrivacyDefinition
+
+    if isinstance(obj, PrivacyDefinition):
+        return SymmetryGroup.trivial(obj.inputs, source="trivial (no known structure)")
+    raise InvalidTypeError(f"automorphisms takes a privacy definition or a Cone, got {type(obj).__name__}")
+
+
+_REGISTERED: list[bool] = []
+
+
+def _register_definitions() -> bool:
+    """Register the definition handlers on first use (definitions sit above geometry; imported lazily)."""
+    if _REGISTERED:
+        return False
+    _REGISTERED.append(True)
+    from ..definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
+    from ._cone import Cone
+
+    automorphisms.register(RandomizedResponse, _rr_automorphisms)
+    automorphisms.register(DifferentialPrivacy, _dp_automorphisms)
+    automorphisms.register(FiniteDefinition, _finite_automorphisms)
+    automorphisms.register(Cone, _cone_automorphisms)
+    return True
+
+
+def _rr_automorphisms(rr: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
+    _check_cap(max_automorphisms)
+    k, n = rr.k, rr.n_inputs
+    labels = tuple(rr.inputs)
+    if rr.p == 1:  # the row cone is the orthant: every permutation
+        _check_entries(2, n, "the symmetric group of the orthant")
+        sym = _symmetric_generators(list(range(n)), n)
+        return SymmetryGroup(labels, tuple(tuple(g.tolist()) for g in sym), "symmetric", _factorial(n), True)
+    _check_entries(2 * k - 1, n, f"the hypercube group of randomized response on k = {k} bits")
+    gens = hypercube_generators(k)
+    return SymmetryGroup(labels, tuple(map(tuple, gens.tolist())), "hypercube", (1 << k) * math.factorial(k), True)
+
+
+def _dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
+    from ..definitions._dp import standard_graph_spec
+
+    _check_cap(max_automorphisms)
+    labels = tuple(dp.inputs)
+    n = len(labels)
+    G = dp.graph
+    where = {s: i for i, s in enumerate(labels)}
+    if dp.exp_eps == 1:
+        return _component_group(G, labels)
+    spec = standard_graph_spec(G) or _structural_spec(G, labels)
+    if spec is not None and spec.startswith("graph=hamming"):
+        k = int(spec.split("=")[-1])
+        _check_entries(2 * k - 1, n, f"the hypercube group of the Hamming graph on k = {k} bits")
+        ref = [format((1 << k) - 1 - i, f"0{k}b") for i in range(1 << k)]   # index order of hypercube_generators
+        perm_idx = np.array([where[s] for s in ref], dtype=np.int64)         # generator index -> our index
+        gens = []
+        for g in hypercube_generators(k):
+            p = np.empty(n, dtype=np.int64)
+            p[perm_idx] = perm_idx[g]
+            gens.append(tuple(p.tolist()))
+        return SymmetryGroup(labels, tuple(gens), "hypercube", (1 << k) * math.factorial(k), True)
+    if spec is not None and spec.startswith("graph=complete"):
+        _check_entries(2, n, "the symmetric group of the complete graph")
+        sym = _symmetric_generators(list(range(n)), n)
+        return SymmetryGroup(labels, tuple(tuple(g.tolist()) for g in sym), "symmetric", _factorial(n), True)
+    if spec is not None and spec.startswith("graph=path"):
+        order = [where[str(c)] for c in range(n)]
+        rev = np.empty(n, dtype=np.int64)
+        rev[order] = order[::-1]
+        return SymmetryGroup(labels, (tuple(rev.tolist()),), "reversal", 2, True)
+    return _graph_automorphisms(G, labels, max_automorphisms=max_automorphisms, source="graph")
+
+
+def _structural_spec(G: nx.Graph, labels: tuple[str, ...]) -> str | None:
+    """``graph=hamming,k=K`` / ``graph=complete,n=N`` when the graph is one of them whatever its name (``O(E)``)."""
+    n, m = len(labels), G.number_of_edges()
+    if n >= 2 and m == n * (n - 1) // 2:
+        return f"graph=complete,n={n}"
+    k = len(labels[0]) if labels else 0
+    if k and n == 1 << k and m == k * (n >> 1) and all(len(s) == k and not set(s) - {"0", "1"} for s in labels):
+        if all(sum(a != b for a, b in zip(u, v)) == 1 for u, v in G.edges):
+            return f"graph=hamming,k={k}"
+    return None
+
+
+def _component_group(G: nx.Graph, labels: tuple[str, ...]) -> SymmetryGroup:
+    """``e^ε = 1``: the cone is ``{x ≥ 0 constant on each component}``; any permutation keeping the partition."""
+    n = len(labels)
+    where = {s: i for i, s in enumerate(labels)}
+    comps = sorted((sorted(where[v] for v in c) for c in nx.connected_components(G)), key=lambda c: (len(c), c))
+    gens: list[np.ndarray] = []
+    order: int | None = 1
+    for c in comps:
+        gens += _symmetric_generators(c, n)
+        f = _factorial(len(c))
+        order = order * f if (order is not None and f is not None) else None
+    by_size: dict[int, list[list[int]]] = {}
+    for c in comps:
+        by_size.setdefault(len(c), []).append(c)
+    for same in by_size.values():
+        for a, b in zip(same, same[1:]):
+            p = np.arange(n, dtype=np.int64)
+            p[a], p[b] = b, a
+            gens.append(p)
+        f = _factorial(len(same))
+        order = order * f if (order is not None and f is not None) else None
+    _check_entries(len(gens), n, "the component group of ε = 0")
+    return SymmetryGroup(labels, tuple(tuple(g.tolist()) for g in gens), "components", order, True)
+
+
+def _value_ids(blocks: list[np.ndarray], exact: bool, atol: float) -> list[np.ndarray]:
+    keys = _row_keys(np.vstack(blocks), atol) if blocks else np.zeros((0, 0), dtype=np.int64)
+    out, start = [], 0
+    for b in blocks:
+        out.append(keys[start:start + len(b)])
+        start += len(b)
+    return out
+
+
+def _coloured_row_graph(blocks: list[tuple[np.ndarray, list[int]]], n: int, exact: bool, atol: float) -> nx.Graph:
+    """Columns ``("c", j)``, one node per block ``("m", l)``, one per distinct row ``("r", l, o)`` (with its
+    multiplicity); row–column edges coloured by the entry value (zero entries: no edge)."""
+    G = nx.Graph()
+    G.add_nodes_from((("c", j) for j in range(n)), kind="c")
+    ids = _value_ids([b for b, _ in blocks], exact, atol)
+    zero_id = None
+    if blocks:
+        flat = np.vstack([b for b, _ in blocks])
+        zero_mask = (flat == 0) if exact else (np.abs(np.asarray(flat, dtype=float)) <= atol)
+        allids = np.vstack(ids)
+        if zero_mask.any():
+            zero_id = int(allids[zero_mask][0])
+    for l, ((rows, mult), vid) in enumerate(zip(blocks, ids)):
+        G.add_node(("m", l), kind="m")
+        for o in range(len(rows)):
+            G.add_node(("r", l, o), kind=("r", mult[o]))
+            G.add_edge(("m", l), ("r", l, o), v=-1)
+            for j in range(n):
+                if int(vid[o, j]) != zero_id:
+                    G.add_edge(("r", l, o), ("c", j), v=int(vid[o, j]))
+    return G
+
+
+def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    seen: dict[tuple[Any, ...], int] = {}
+    mult: list[int] = []
+    keep: list[int] = []
+    for i, r in enumerate(rows):
+        key = tuple(r.tolist())
+        if key in seen:
+            mult[seen[key]] += 1
+        else:
+            seen[key] = len(keep)
+            keep.append(i)
+            mult.append(1)
+    return rows[keep], mult
+
+
+def _match(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return bool(a.get("kind") == b.get("kind"))
+
+
+def _ematch(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return bool(a.get("v") == b.get("v"))
+
+
+def _rows_group(blocks: list[tuple[np.ndarray, list[int]]], labels: tuple[str, ...], exact: bool, atol: float,
+                max_automorphisms: int, source: str, complete: bool) -> SymmetryGroup:
+    n = len(labels)
+    G = _coloured_row_graph(blocks, n, exact, atol)
+    return _graph_automorphisms(G, labels, max_automorphisms=max_automorphisms, source=source, node_match=_match,
+                                edge_match=_ematch, complete_if_all=complete, points=[("c", j) for j in range(n)])
+
+
+def _finite_automorphisms(D: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, method: str = "rows",
+                          atol: float = ATOL, **options: Any) -> SymmetryGroup:
+    _check_cap(max_automorphisms)
+    if method not in ("rows", "mechanisms"):
+        raise InvalidParameterError(f"automorphisms of a finite definition: method must be 'rows' or 'mechanisms', "
+                                    f"got {method!r}")
+    exact = D.exact
+    labels = tuple(D.inputs)
+    mats = [M.matrix if exact else M.float_matrix() for M in D.mechanisms]
+    if method == "mechanisms":
+        distinct: dict[Any, tuple[np.ndarray, list[int]]] = {}
+        for A in mats:
+            rows, mult = _distinct_rows(A)
+            key = tuple(sorted(zip((tuple(r.tolist()) for r in rows), mult)))
+            distinct.setdefault(key, (rows, mult))
+        return _rows_group(list(distinct.values()), labels, exact, atol, max_automorphisms, "mechanisms", False)
+    allrows = np.vstack(mats)
+    nonzero = [i for i in range(allrows.shape[0]) if any((v != 0) if exact else abs(v) > atol for v in allrows[i])]
+    norm = normalise_rows(allrows[nonzero], exact=exact, atol=atol)
+    rows, _ = _distinct_rows(norm)
+    decides = bool(getattr(D, "row_cone_decides_closure", False)) and len(D.mechanisms) == 1
+    return _rows_group([(rows, [1] * len(rows))], labels, exact, atol, max_automorphisms, "columns", decides)
+
+
+def _cone_automorphisms(cone: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, method: str = "carried",
+                        **options: Any) -> SymmetryGroup:
+    _check_cap(max_automorphisms)
+    carried = getattr(cone, "symmetry", None)
+    if method == "carried":
+        if isinstance(carried, SymmetryGroup):
+            return carried
+        return SymmetryGroup.trivial(cone.labels, source="trivial (the cone carries no group)")
+    if method != "facets":
+        raise InvalidParameterError(f"automorphisms of a Cone: method must be 'carried' or 'facets', got {method!r}")
+    if len(cone.equalities) or len(cone.lineality):
+        raise InvalidParameterError("automorphisms(cone, method='facets') needs a full-dimensional pointed cone "
+                                    f"(this one has {len(cone.equalities)} equalities, {len(cone.lineality)} "
+                                    "lineality directions)")
+    F = np.asarray(cone.facets)
+    return _rows_group([(F, [1] * len(F))], tuple(cone.labels), cone.exact, cone.atol, max_automorphisms, "facets",
+                       True)

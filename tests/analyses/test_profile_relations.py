@@ -1,0 +1,148 @@
+"""ε and δ(ε) over named relations: one resolution (resolve_graph), the complete-relation route, sizes refused first."""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import privgeom as pg
+from privgeom import Domain, InvalidParameterError, LogRational, Mechanism, SizeLimitError
+from privgeom.analyses._profile import MAX_PROFILE_WORK, delta, epsilon, profile_work
+from privgeom.analyses._profile_curve import delta_curve
+
+
+
+def brute_epsilon(M: Mechanism, edges) -> Fraction | float:
+    """max over ordered neighbour pairs and outputs of P(ω|D)/P(ω|D') (inf if some P(ω|D') = 0 < P(ω|D))."""
+    best: Fraction | float = Fraction(1)
+    col = {d: i for i, d in enumerate(M.inputs)}
+    for u, v in edges:
+        for i, j in ((col[u], col[v]), (col[v], col[u])):
+            for w in range(M.n_outputs):
+                p, q = M.matrix[w, i], M.matrix[w, j]
+                if p > 0 and q == 0:
+                    return math.inf
+                if q > 0 and p / q > best:
+                    best = p / q
+    return best
+
+
+@st.composite
+def mechanisms(draw, max_in: int = 5, max_out: int = 5):
+    n_in, n_out = draw(st.integers(2, max_in)), draw(st.integers(1, max_out))
+    cols = []
+    for _ in range(n_in):
+        w = draw(st.lists(st.integers(0, 5), min_size=n_out, max_size=n_out).filter(lambda v: sum(v) > 0))
+        cols.append([Fraction(x, sum(w)) for x in w])
+    matrix = [[cols[j][i] for j in range(n_in)] for i in range(n_out)]
+    return Mechanism(matrix, inputs=[f"D{j}" for j in range(n_in)], outputs=[f"w{i}" for i in range(n_out)])
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+@pytest.mark.parametrize("p", ["3/4", "9/10"])
+def test_relation_name_domain_and_graph_agree(k: int, p: str) -> None:
+    M = pg.randomized_response(k, p)
+    by_name = epsilon(M, "hamming")
+    by_domain_graph = epsilon(M, Domain.bits(k).relation("hamming"))
+    by_graph = epsilon(M, pg.hamming_graph(k))
+    by_domain = epsilon(M, Domain.bits(k))
+    assert by_name == by_domain_graph == by_graph == by_domain
+    r = Fraction(p) / (1 - Fraction(p))
+    assert by_name.eps == LogRational(r) and by_name.epsilon is by_name.eps  # Lin & Kifer §V: ε = ln(p/(1−p))
+    t = Fraction(3, 2)
+    assert delta(M, "hamming", exp_eps=t) == delta(M, pg.hamming_graph(k), exp_eps=t)
+    assert delta_curve(M, "hamming").breakpoints == delta_curve(M, pg.hamming_graph(k)).breakpoints
+
+
+def test_plain_labels_need_bit_strings_for_hamming() -> None:
+    M = pg.truncated_geometric(3, "1/2")  # inputs "0".."3": not bit strings
+    with pytest.raises(InvalidParameterError) as err:
+        epsilon(M, "hamming")
+    msg = str(err.value)
+    assert "'hamming' does not apply" in msg and "'path'" in msg and "'complete'" in msg
+    # the relations that do apply, by name and by graph, agree
+    assert epsilon(M, "path") == epsilon(M, pg.path_graph(3))
+    assert epsilon(M, "path").eps == LogRational(2)  # geometric mechanism with α = 1/2 is ln(2)-DP on the path
+
+
+def test_one_error_for_a_bad_relation_name() -> None:
+    M = pg.randomized_response(2, "3/4")
+    for bad in ("hammming", "cycle", ""):
+        with pytest.raises(InvalidParameterError, match="valid relations: 'hamming', 'replace-one', 'complete'"):
+            epsilon(M, bad)
+    with pytest.raises(InvalidParameterError, match="method"):
+        epsilon(M, "hamming", method="fast")
+    with pytest.raises(InvalidParameterError, match="needs the complete relation"):
+        epsilon(M, "hamming", method="complete")
+
+
+@settings(max_examples=60, deadline=None)
+@given(mechanisms())
+def test_complete_route_equals_scan_and_brute_force(M) -> None:
+    edges = list(nx.complete_graph(M.inputs).edges)
+    for mech in (M, M.to_float()):
+        fast = epsilon(mech, "complete")
+        scan = epsilon(mech, "complete", method="scan")
+        graph = epsilon(mech, nx.complete_graph(mech.inputs))  # a user's complete graph is detected too
+        assert fast.n_edges == scan.n_edges == len(edges) and fast.infinite == scan.infinite
+        if mech.exact:
+            assert fast.eps == scan.eps == graph.eps
+            expected = brute_epsilon(mech, edges)
+            assert fast.eps == (math.inf if expected == math.inf else LogRational(expected))
+        else:
+            assert float(fast.eps) == pytest.approx(float(scan.eps), abs=1e-12)
+        # the witness attains the value (ties may pick another edge than the scan)
+        i, j = (mech.inputs.index(d) for d in fast.edge)
+        w = mech.outputs.index(fast.output)
+        assert (mech.matrix[w, i], mech.matrix[w, j]) == (fast.p, fast.q) or not mech.exact
+        if not fast.infinite and mech.exact:
+            assert LogRational(fast.p / fast.q) == fast.eps
+
+
+def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once() -> None:
+    N = 2000
+    rng = np.random.default_rng(1)
+    A = rng.random((3, N)) + 0.1
+    M = Mechanism(A / A.sum(axis=0), inputs=[f"d{i}" for i in range(N)])
+    # theory: ε over K_N is the largest ratio of a row's maximum to its minimum
+    X = M.matrix
+    expected = max(math.log(X[w].max() / X[w].min()) for w in range(3))
+    assert epsilon(M, "complete").eps == pytest.approx(expected, rel=1e-12)
+    work = profile_work(3, N * (N - 1) // 2)
+    assert work > MAX_PROFILE_WORK
+    start = time.process_time()
+    with pytest.raises(SizeLimitError, match=r"1,999,000 edges.*max_work"):
+        delta(M, "complete", exp_eps=2)
+    with pytest.raises(SizeLimitError, match="max_work"):
+        epsilon(M, "complete", method="scan")
+    with pytest.raises(SizeLimitError, match="max_work"):
+        delta_curve(M, "complete")
+    assert time.process_time() - start < 5  # refused from the sizes, nothing built (generous bound for loaded CPUs)
+
+
+def test_max_work_raises_and_lowers_the_limit() -> None:
+    M = pg.randomized_response(3, "3/4")
+    need = profile_work(M.n_outputs, 12)
+    assert epsilon(M, "hamming", max_work=need).eps == LogRational(3)
+    with pytest.raises(SizeLimitError, match=f"{need:,} units"):
+        epsilon(M, "hamming", max_work=need - 1)
+    with pytest.raises(SizeLimitError):
+        delta(M, pg.hamming_graph(3), exp_eps=2, max_work=10)
+
+
+def test_mechanism_domain_drives_the_relation() -> None:
+    D = Domain.databases(2, 2)
+    q = Fraction(1, 4)
+    M = Mechanism([[3 * q, q, q, q], [q, 3 * q, 3 * q, 3 * q]], inputs=D)
+    assert M.domain is D and M.inputs == D.labels
+    r = epsilon(M, "replace-one")
+    assert r.eps == LogRational(3) and r.n_edges == 4
+    with pytest.raises(InvalidParameterError, match="'hamming', 'complete'"):
+        epsilon(M, "path")

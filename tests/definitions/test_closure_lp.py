@@ -1,0 +1,165 @@
+"""The closure LP as a HiGHS model: row-space reduction, solver variants, model reuse, sizes refused up front.
+
+Every fast route is cross-checked against the unreduced LP (``reduce=False``, today's model) and the answers are
+re-verified (witness / certificate) exactly as before.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from fractions import Fraction as F
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from privgeom import Mechanism, SizeLimitError, mixture, randomized_response
+from privgeom.definitions import FiniteDefinition, SeparatingCertificate
+from privgeom.definitions._closure import (
+    closure_lp_membership,
+    verify_closure_witness,
+    verify_separating_certificate,
+)
+from privgeom.definitions._closure_model import ClosureModel
+
+ROOT = Path(__file__).resolve().parents[2]
+LABELS = ["a", "b", "c", "d"]
+
+
+def rational_mechanism(rng: np.random.Generator, n_out: int, n_in: int) -> Mechanism:
+    X = rng.integers(0, 6, size=(n_out, n_in))
+    X[0] += 1  # no zero column
+    labels = LABELS[:n_in] if n_in <= len(LABELS) else None
+    return Mechanism([[F(int(v), int(s)) for v, s in zip(row, X.sum(axis=0))] for row in X], inputs=labels)
+
+
+def rank_deficient(rng: np.random.Generator) -> tuple[Mechanism, Mechanism]:
+    """``M = A M_0`` with ``M_0`` 2 x 4 and ``A`` 5 x 2: five rows of rank 2, and ``M_0`` itself."""
+    M0 = rational_mechanism(rng, 2, 4)
+    A = rational_mechanism(rng, 5, 2).matrix
+    return M0.post_process(A), M0
+
+
+def all_routes(D: FiniteDefinition, target: Mechanism) -> list[bool]:
+    answers = []
+    for reduce in (True, False):
+        for solver in ("dual", "primal", "ipm", "choose"):
+            ans = FiniteDefinition(list(D.mechanisms)).closure_lp(target, solver=solver, reduce=reduce)
+            mats = [M.matrix if ans.exact else M.float_matrix() for M in D.mechanisms]
+            tm = target.matrix if ans.exact else target.float_matrix()
+            if ans.member:
+                assert verify_closure_witness(mats, tm, ans.witness, exact=ans.exact) is not None
+            else:
+                assert verify_separating_certificate(mats, tm, ans.certificate, exact=ans.exact)
+            answers.append(ans.member)
+    return answers
+
+
+# ---------------------------------------------------------------------------------------------------- agreement
+@pytest.mark.parametrize("seed", range(6))
+def test_reduced_and_unreduced_agree_on_rank_deficient_definitions(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    M, M0 = rank_deficient(rng)
+    D = FiniteDefinition([M])
+    assert not D.row_cone_decides_closure
+    yes = M.post_process(rational_mechanism(rng, 3, 5).matrix)
+    for target, expected in ((yes, True), (M0, None)):
+        answers = all_routes(D, target)
+        assert len(set(answers)) == 1, answers
+        if expected is not None:
+            assert answers[0] is expected
+        float_answers = all_routes(FiniteDefinition([M.to_float()]), target.to_float())
+        assert float_answers == answers
+
+
+def test_several_mechanisms_and_mixtures() -> None:
+    rng = np.random.default_rng(11)
+    A, B = rational_mechanism(rng, 3, 4), rational_mechanism(rng, 4, 4)
+    D = FiniteDefinition([A, B])
+    inside = mixture([A.post_process(rational_mechanism(rng, 2, 3).matrix),
+                      B.post_process(rational_mechanism(rng, 2, 4).matrix)], ["1/3", "2/3"])
+    assert set(all_routes(D, inside)) == {True}
+    outside = Mechanism(np.eye(4, dtype=int).tolist(), inputs=LABELS)
+    assert len(set(all_routes(D, outside))) == 1
+
+
+# ---------------------------------------------------------------------------------------------------- the reduction
+def test_reduction_of_an_invertible_mechanism_is_the_identity() -> None:
+    """RR(3): rank 8, the reduced rows R are the identity, so the LP has n_out·N instead of n_out·N² coefficients."""
+    G = randomized_response(3, 0.75).float_matrix()
+    reduced, full = ClosureModel([G], n_out=8), ClosureModel([G], n_out=8, reduce=False)
+    assert reduced.rank == 8 and np.array_equal(reduced.R, np.eye(8))
+    assert full.nnz - reduced.nnz == 8 * (64 - 8)
+    # P = G^{-T}: the right-hand side of output o is m'_o G^{-1}, the coefficients of the linear solve
+    T = randomized_response(3, 2 / 3).float_matrix()
+    assert np.allclose((T @ reduced.P.T), T @ np.linalg.inv(G))
+
+
+def test_reduction_keeps_rank_many_equations() -> None:
+    rng = np.random.default_rng(2)
+    M, _ = rank_deficient(rng)
+    model = ClosureModel([M.float_matrix()], n_out=3)
+    assert model.rank == 2 and model.n_top == 3 * 2
+    # the residual outside the row space vanishes for members and not for a row off the span
+    assert np.abs(model.span_residual(M.post_process(np.ones((1, 5), dtype=int)).float_matrix()[[0, 0, 0]])).max() < 1e-12
+
+
+def test_row_outside_the_span_gets_a_span_certificate() -> None:
+    """Rows of rank 1 ((1, 1, 1, 1)/4 repeated): a target whose rows are not constant is not in the span."""
+    flat = Mechanism([["1/4"] * 4] * 4, inputs=LABELS)
+    D = FiniteDefinition([flat])
+    target = Mechanism([["1/2", "1/2", "1/2", "1/2"], ["1/2", "1/2", "1/2", "1/2"]], inputs=LABELS)
+    assert D.contains(target, method="lp").member
+    skew = Mechanism([["3/4", "1/4", "1/2", "1/2"], ["1/4", "3/4", "1/2", "1/2"]], inputs=LABELS)
+    ans = D.contains(skew, method="lp")  # (auto would merge the proportional rows and solve linearly)
+    assert not ans.member and ans.exact and "span" in ans.detail
+    assert isinstance(ans.certificate, SeparatingCertificate)
+    assert verify_separating_certificate([flat.matrix], skew.matrix, ans.certificate, exact=True)
+    assert not D.closure_lp(skew, reduce=False).member
+
+
+# ---------------------------------------------------------------------------------------------------- reuse
+def test_model_is_built_once_and_reused_warm() -> None:
+    D = FiniteDefinition([randomized_response(3, "3/4")])
+    assert D.contains(randomized_response(3, "2/3"), method="lp").member
+    assert len(D._lp_cache) == 1
+    (model,) = D._lp_cache.values()
+    assert model.solves == 1 and not model.model.warm
+    assert not D.contains(randomized_response(3, "4/5"), method="lp").member
+    assert D.contains(randomized_response(3, "7/10"), method="lp").member
+    assert len(D._lp_cache) == 1 and model.solves == 3 and model.model.warm  # same model, from the last basis
+    # another output count is another model
+    two = randomized_response(3, "3/4").post_process([[1] * 4 + [0] * 4, [0] * 4 + [1] * 4])
+    assert D.contains(two, method="lp").member and len(D._lp_cache) == 2
+
+
+# ---------------------------------------------------------------------------------------------------- sizes
+def test_sizes_are_refused_before_building() -> None:
+    """The unreduced LP of RR(8) is refused at once, naming sizes and the keyword: n_out·nnz(M) = 256·65,536, plus
+    n_out·256 column-sum entries, 256 λ entries, 1 for Σλ and 2·n_out·N slacks = 16,974,081 > 2^24."""
+    D = FiniteDefinition([randomized_response(8, 0.75)])
+    target = randomized_response(8, 0.7)
+    t0 = time.perf_counter()
+    with pytest.raises(SizeLimitError, match=r"16,974,081 non-zero coefficients.*max_nonzeros") as err:
+        D.closure_lp(target, reduce=False)
+    assert time.perf_counter() - t0 < 1.0
+    assert "256" in str(err.value) and "GB" in str(err.value)
+    t0 = time.perf_counter()
+    with pytest.raises(SizeLimitError, match="max_nonzeros"):
+        D.closure_lp(target, max_nonzeros=10_000)
+    assert time.perf_counter() - t0 < 1.0
+    with pytest.raises(SizeLimitError):
+        closure_lp_membership([np.eye(3)], np.eye(3), exact=False, max_nonzeros=5)
+
+
+# ---------------------------------------------------------------------------------------------------- benchmark
+def test_benchmark_quick_runs_and_prints_the_table() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_closure_lp.py"), "--quick"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for needle in ("plain sparse HiGHS", "generic closure LP", "warm (cached model)", "solver=ipm", "RR(k=3)",
+                   "random rank 8", "ratio plain/generic"):
+        assert needle in out

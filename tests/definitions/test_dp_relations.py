@@ -1,0 +1,64 @@
+"""DifferentialPrivacy and friends take relation names and Domains through resolve_graph; no letters as nodes."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+import privgeom as pg
+from privgeom import Domain, InvalidParameterError, LogRational
+from privgeom.definitions import ApproximateDP, DifferentialPrivacy, Pufferfish, parse_definition
+from privgeom.definitions._dp import dp_level, dp_ratio
+
+
+def test_a_relation_name_needs_the_datasets() -> None:
+    with pytest.raises(InvalidParameterError, match=r"relation name 'hamming' needs the datasets.*inputs="):
+        DifferentialPrivacy("hamming", exp_eps=3)
+    with pytest.raises(InvalidParameterError, match=r"'hamming' does not apply.*'path', 'complete'"):
+        DifferentialPrivacy("hamming", exp_eps=3, inputs=["0", "1", "2"])
+    with pytest.raises(InvalidParameterError, match="unknown neighbour relation 'hamm'"):
+        DifferentialPrivacy("hamm", exp_eps=3, inputs=Domain.bits(2))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_name_domain_and_graph_give_the_same_definition(k: int) -> None:
+    ref = DifferentialPrivacy.hamming(k, exp_eps=3)
+    for d in (
+        DifferentialPrivacy("hamming", exp_eps=3, inputs=Domain.bits(k)),
+        DifferentialPrivacy(Domain.bits(k), exp_eps=3),
+        DifferentialPrivacy(pg.hamming_graph(k), exp_eps=3),
+    ):
+        assert d.spec() == ref.spec() == f"dp:graph=hamming,k={k},exp_eps=3"
+        assert d.inputs == ref.inputs and d.edges == ref.edges
+    # RR(p) is ln(p/(1−p))-DP on the Hamming graph (Lin & Kifer §V): membership agrees whichever spelling
+    M = pg.randomized_response(k, "3/4")
+    assert DifferentialPrivacy(Domain.bits(k), exp_eps=3).contains(M).member
+    assert not DifferentialPrivacy(Domain.bits(k), exp_eps="5/2").contains(M).member
+
+
+def test_other_domains_and_definitions() -> None:
+    D = Domain.databases(2, 2)
+    dp = DifferentialPrivacy(D, eps="ln(2)")
+    assert dp.inputs == D.labels and len(dp.edges) == 2 * 4  # 4 replace-one edges, both directions
+    assert DifferentialPrivacy("path", exp_eps=2, inputs=Domain.counts(3)).spec() == "dp:graph=path,n=3,exp_eps=2"
+    adp = ApproximateDP("complete", exp_eps=2, delta="1/10", inputs=["a", "b", "c"])
+    assert adp.graph.number_of_edges() == 3
+    assert Pufferfish.from_graph(Domain.counts(2), exp_eps=2).n_conditions == 4
+    assert pg.neighbour_graph("complete", ["a", "b", "c"]).number_of_edges() == 3  # never the letters of 'complete'
+
+
+def test_dp_level_keeps_the_dp_conventions() -> None:
+    assert dp_level(eps=0.0).exact and dp_level(eps=0.0).exp_eps == 1  # e^0 = 1 whatever the spelling
+    assert dp_level(eps="ln(3)").eps == LogRational(3)
+    assert dp_ratio(exp_eps="5/2") == (Fraction(5, 2), ("exp_eps", Fraction(5, 2)))
+    assert DifferentialPrivacy.path(2, eps=1.5).level.exp_eps == pytest.approx(4.4816890703)
+    with pytest.raises(InvalidParameterError, match="^DifferentialPrivacy: eps must be >= 0"):
+        DifferentialPrivacy.path(2, eps=-1)
+
+
+def test_spec_graph_names_are_listed() -> None:
+    with pytest.raises(pg.FormatError, match="not one of hamming, complete, path, edges"):
+        parse_definition("dp:graph=cube,n=2,exp_eps=2")
+    with pytest.raises(InvalidParameterError, match="n >= 2"):
+        parse_definition("dp:graph=complete,n=1,exp_eps=2")

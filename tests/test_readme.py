@@ -1,0 +1,160 @@
+"""Every snippet of README.md runs as written, and the values its comments promise are the values privgeom gives.
+
+- ```python blocks run (exec) in a temporary directory holding a copy of ``examples/``; the claims written in their
+  comments are checked on the resulting names (:data:`PYTHON_CLAIMS`, each expression must appear in the README).
+- ```json blocks parse; a mechanism document loads and equals the shipped file it shows.
+- ```bash blocks run line by line in the same temporary directory: ``privgeom ...`` in-process through
+  :func:`privgeom.cli.main`, ``python -c ...`` with this interpreter. Lines that cannot run here are listed in
+  :data:`SKIPPED` with the reason; any other line makes the test fail, so a new README command is run or explained.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import privgeom as pg
+from privgeom.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+#: README command prefixes that are not run, with the reason.
+SKIPPED: dict[str, str] = {
+    "bash scripts/bootstrap.sh": "installs Debian packages and a virtual environment (needs root and the network)",
+    ".venv/bin/python examples/": "the example scripts are run by tests/test_examples.py and their own tests",
+    ".venv/bin/python benchmarks/": "the benchmarks are run with --quick by tests/test_examples.py and their own tests",
+    "privgeom smoothed figure": "the paper's full-size figures take 26 s (elections) to minutes; the experiments "
+                                "run with --quick in tests/smoothed/test_experiments.py",
+    "privgeom smoothed shm --n 100000 500000": "sweeps the election figure's largest points (5-15 s on 2 cores); "
+                                              "the same command at small n runs in tests/smoothed",
+}
+
+#: Substrings the output of a README command must contain: the values its comment promises.
+EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
+    "privgeom analyze": ("rr:k=2,p=3/4", "4 facets", "ln(3)", "NOT in the closure"),
+    "privgeom closure rr:k=2,p=3/4 --mechanism examples/rr2_mechanism.json": ("is IN closure",),
+    "privgeom relax rr:k=3,p=3/4 --family hamming": ("e^ε = 3",),
+    "privgeom epsilon --mechanism examples/rr2_mechanism.json --graph hamming": ("ε = ln(2)", "(exact)"),
+    "privgeom delta -m examples/rr2_mechanism.json --graph complete --exp-eps 2": ("= 2/9 (exact)",),
+    "privgeom compare rr:k=2,p=3/4 dp:graph=hamming,k=2,exp_eps=3": ("subset",),
+    "privgeom voting accuracy majority -n 100001 --rho 1/2": ("0.666667585543565",),
+    "privgeom voting welfare majority -n 101 --rho 1/3": ("rho · W(f)",),
+    "privgeom voting epsilon majority -n 101 --rho 1/2 --eps 0.7": ("0.5257", "exact"),
+}
+
+#: Expressions of the README's Python block and the values its comments state.
+PYTHON_CLAIMS: dict[str, object] = {
+    "m.member, m.method": (True, "kronecker-inverse"),
+    "cone.n_facets": 4,
+    "r.recognised, r.exp_eps, r.epsilon": ("dp", 3, pg.LogRational(3)),
+    "pg.epsilon(M, pg.hamming_graph(2)).epsilon": pg.LogRational(3),
+    "pg.delta(M, pg.hamming_graph(2), exp_eps=2).delta": pg.LogRational(4).ratio / 16,  # 1/4
+    "best.value, best.mechanism == M": (pg.LogRational(9).ratio / 16, True),  # 9/16
+    "rr.contains(M2).member, pg.epsilon(M2, pg.hamming_graph(2)).epsilon": (True, pg.LogRational(2)),
+}
+
+
+def _blocks(kind: str) -> list[str]:
+    """The fenced blocks of ``kind`` (```kind ... ```) in README order."""
+    blocks, current, inside = [], [], None
+    for line in README.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            if inside is None:
+                inside = line[3:].strip()
+                current = []
+            else:
+                if inside == kind:
+                    blocks.append("\n".join(current))
+                inside = None
+        elif inside is not None:
+            current.append(line)
+    return blocks
+
+
+def _bash_lines() -> list[str]:
+    lines = []
+    for block in _blocks("bash"):
+        for line in block.splitlines():
+            words = shlex.split(line, comments=True)
+            if words:
+                lines.append(shlex.join(words))
+    return lines
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("readme")
+    shutil.copytree(ROOT / "examples", d / "examples")
+    return d
+
+
+def test_the_readme_has_the_snippets_this_test_expects():
+    assert len(_blocks("python")) >= 1 and len(_blocks("json")) >= 1 and len(_bash_lines()) >= 25
+    python = "\n".join(_blocks("python"))
+    for expr in PYTHON_CLAIMS:
+        assert expr in python, f"the README no longer shows {expr!r}; update PYTHON_CLAIMS"
+    lines = _bash_lines()
+    for command in EXPECTED_OUTPUT:
+        assert command in lines, f"the README no longer runs {command!r}; update EXPECTED_OUTPUT"
+    for prefix in SKIPPED:
+        assert any(line.startswith(prefix) for line in lines), f"SKIPPED lists {prefix!r}, absent from the README"
+
+
+@pytest.mark.parametrize("index", range(len(_blocks("python"))))
+def test_python_block_runs_and_its_claims_hold(index, workdir, monkeypatch):
+    monkeypatch.chdir(workdir)
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(compile(_blocks("python")[index], f"README.md python block {index}", "exec"), namespace)
+    if index == 0:
+        assert "never ends up believing" in out.getvalue()
+        for expr, expected in PYTHON_CLAIMS.items():
+            assert eval(expr, namespace) == expected, expr  # noqa: S307 - our own README
+        assert namespace["c"].relation == "subset"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("index", range(len(_blocks("json"))))
+def test_json_block_is_a_loadable_mechanism(index):
+    data = json.loads(_blocks("json")[index])
+    M = pg.Mechanism.from_json(data)
+    shipped = pg.Mechanism.load(ROOT / "examples" / "rr2_mechanism.json")
+    assert M == shipped == pg.randomized_response(2, "2/3")
+
+
+def _skip_reason(line: str) -> str | None:
+    for prefix, reason in SKIPPED.items():
+        if line.startswith(prefix):
+            return reason
+    return None
+
+
+@pytest.mark.parametrize("line", _bash_lines())
+def test_bash_line_runs(line, workdir, monkeypatch, capsys):
+    reason = _skip_reason(line)
+    if reason is not None:
+        pytest.skip(reason)
+    monkeypatch.chdir(workdir)
+    words = shlex.split(line)
+    if words[0] == "python" and words[1] == "-c":
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        r = subprocess.run([sys.executable, *words[1:]], cwd=workdir, env=env, capture_output=True, text=True,
+                           timeout=300)
+        assert r.returncode == 0, r.stderr
+        return
+    assert words[0] == "privgeom", f"README line {line!r} is neither run nor listed in SKIPPED with a reason"
+    code = main(words[1:])
+    out, err = capsys.readouterr()
+    assert code == 0, (line, err)
+    assert "Traceback" not in err and "error" not in err, err
+    for fragment in EXPECTED_OUTPUT.get(line, ()):
+        assert fragment in out, (line, fragment, out[:2000])
