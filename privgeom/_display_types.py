@@ -88,6 +88,19 @@ def _classes(facets: np.ndarray) -> Counter:
     return Counter(tuple(sorted((fmt(v) for v in a), key=str)) for a in facets)
 
 
+def _orbits(cone: Cone) -> Any:
+    """Facet orbits under the symmetry group the cone carries (None when it carries none)."""
+    from .analyses._summary import describe_row_cone
+
+    try:
+        summary = describe_row_cone(cone)
+    except Exception:  # noqa: BLE001 - display must never fail; fall back to coefficient classes
+        return None
+    if not summary.group_order or summary.group_order <= 1:
+        return None
+    return summary.facet_orbits
+
+
 @_html.register(Cone)
 def _cone_html(cone: Cone) -> str:
     labels = list(cone.labels)
@@ -107,7 +120,13 @@ def _cone_html(cone: Cone) -> str:
     parts.append(html_table(header, _facet_rows(cone, facets[:MAX_ROWS]),
                             index=[f"facet {i + 1}" for i in range(min(nf, MAX_ROWS))], total_rows=nf,
                             caption="facets a·x ≥ 0 (one column per dataset)"))
-    if nf > MAX_ROWS:
+    orbits = _orbits(cone) if nf > MAX_ROWS else None
+    if orbits is not None:
+        parts.append(html_table(["facets in orbit", "representative", "S+", "S−"],
+                                [[o.size, o.inequality, _set(o.guarantee.s_plus), _set(o.guarantee.s_minus) or "∅"]
+                                 for o in orbits[:MAX_ROWS]], total_rows=len(orbits),
+                                caption=f"{nf} facets in {len(orbits)} orbits of the cone's symmetry group"))
+    elif nf > MAX_ROWS:
         cls = _classes(facets)
         parts.append(f"<p>{nf} facets in {len(cls)} coefficient classes (facets with the same multiset of "
                      f"coefficients; symmetric facets share a class): "

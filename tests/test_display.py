@@ -208,3 +208,12 @@ def test_example_notebook_runs_and_displays_html(tmp_path):
     printed = "".join(out.get("text", "") for cell in nb.cells if cell.cell_type == "code"
                       for out in cell.get("outputs", []) if out.get("output_type") == "stream")
     assert EXAMPLE_4_4 in printed
+
+
+def test_large_symmetric_cone_shows_orbits():
+    cone = pg.RandomizedResponse(5, "3/4").row_cone()  # 32 facets, one orbit of the hypercube group (Theorem 4.3)
+    p = parse(cone._repr_html_())
+    text = "".join(p.text)
+    assert "32 facets in 1 orbits" in text
+    orbit_table = [t for t in p.tables if t and t[0][:2] == ["facets in orbit", "representative"]][0]
+    assert orbit_table[1][0] == "32"
