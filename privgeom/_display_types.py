@@ -55,8 +55,21 @@ def _kv(rows: list[tuple[str, str]]) -> str:
     return f'<table style="{_STYLE}">{body}</table>'
 
 
-def _set(labels: Any) -> str:
-    return "{" + ", ".join(str(x) for x in labels) + "}"
+def _set(labels: Any, limit: int = 8) -> str:
+    labels = [str(x) for x in labels]
+    if len(labels) > limit:
+        return "{" + ", ".join(labels[:limit]) + f", … ({len(labels)} datasets)}}"
+    return "{" + ", ".join(labels) + "}"
+
+
+def _text_inequality(normal: Any, labels: Any) -> str:
+    """``Σ_{a>0} a_i x_i ≥ Σ_{a<0} |a_i| x_i`` as plain text (the HTML counterpart of the LaTeX form)."""
+    def side(terms: list[tuple[Any, str]]) -> str:
+        return " + ".join(f"{'' if c == 1 else fmt(c) + '·'}x{lab}" for c, lab in terms) or "0"
+
+    plus = [(c, lab) for c, lab in zip(normal, labels) if c > 0]
+    minus = [(-c, lab) for c, lab in zip(normal, labels) if c < 0]
+    return f"{side(plus)} ≥ {side(minus)}"
 
 
 # ------------------------------------------------------------------------------------------------------ Mechanism
@@ -156,7 +169,7 @@ def _cone_latex(cone: Cone) -> str:
 def _guarantee_html(g: Guarantee) -> str:
     prior = html_table(list(g.prior), [[g.prior[d] for d in g.prior]], caption="attacker prior on S+ ∪ S−")
     rows = [("S+", _e(_set(g.s_plus))), ("S−", _e(_set(g.s_minus)) if g.s_minus else "∅"),
-            ("facet", _e(latex_inequality(g.coefficients, g.labels, align=False)))]
+            ("facet", _e(_text_inequality(g.coefficients, g.labels)))]
     if g.structure:
         rows.append(("structure", _e(g.structure)))
     return _div("Guarantee", f"<p><b>Guarantee</b>: {_e(g.text)}</p>" + _kv(rows) + prior)
@@ -171,7 +184,7 @@ def _guarantee_latex(g: Guarantee) -> str:
 def _proof_html(proof: Any, what: str) -> str:
     if proof is None:
         return ""
-    return f"<p><b>{_e(what)}</b>: {_e(proof.summary() if hasattr(proof, 'summary') else proof)}</p>" + _value_html(proof)
+    return f"<p><b>{_e(what)}</b>:</p>" + _value_html(proof)
 
 
 @_html.register(Membership)
