@@ -217,3 +217,19 @@ def test_large_symmetric_cone_shows_orbits():
     assert "32 facets in 1 orbits" in text
     orbit_table = [t for t in p.tables if t and t[0][:2] == ["facets in orbit", "representative"]][0]
     assert orbit_table[1][0] == "32"
+
+
+def test_example_4_4_snippet_compiles_with_latex_when_available(tmp_path):
+    """Optional: compile the snippet when a TeX installation is present (CI does not depend on TeX)."""
+    import shutil
+    import subprocess
+
+    tex = shutil.which("pdflatex")
+    if tex is None:
+        pytest.skip("pdflatex is not installed")
+    (tmp_path / "ex.tex").write_text("\\documentclass{article}\\usepackage{amsmath}\\begin{document}\n"
+                                     + EXAMPLE_4_4 + "\n" + pg.symbolic_row_cone("rr:k=2,p=p", "p").to_latex()
+                                     + "\n\\end{document}\n")
+    proc = subprocess.run([tex, "-interaction=nonstopmode", "-halt-on-error", "ex.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:]

@@ -178,7 +178,12 @@ def _text_row(f: Sequence[Any], labels: Sequence[str], t: sp.Symbol, at: Any) ->
 
 
 def _symbolic_html(s: SymbolicRowCone) -> str:
-    from .._display import _div, _e, html_table
+    from html import escape
+
+    def _e(x: Any) -> str:
+        return escape(str(x))
+
+    from .._display import html_table
 
     mid = _midpoint(s.interval)
     rows = [[_text_coef(c, s.symbol, mid) for c in f] for f in s.facets]
@@ -187,8 +192,8 @@ def _symbolic_html(s: SymbolicRowCone) -> str:
             f"{len(s.rays)} extreme rays; combinatorial type constant for {_e(s.param)} in ({_e(lo)}, {_e(hi)}); "
             f"breakpoints {_e(', '.join(str(b) for b in s.breakpoints) or 'none')}; verified exactly at "
             f"{len(s.verified_at)} fresh points.</p>")
-    return _div("SymbolicRowCone", head + html_table(list(s.labels), rows,
-                                                     index=[f"facet {i + 1}" for i in range(len(rows))]))
+    table = html_table(list(s.labels), rows, index=[f"facet {i + 1}" for i in range(len(rows))])
+    return f'<div class="privgeom-SymbolicRowCone">{head}{table}</div>'
 
 
 def _text_coef(c: Any, t: sp.Symbol, at: Any) -> str:
