@@ -267,7 +267,7 @@ def _comparison_latex(c: Comparison) -> str:
         rel = f"{a} \\not\\subseteq {b} \\text{{ and }} {b} \\not\\subseteq {a}"
     else:
         rel = f"{a} {_REL.get(c.relation, '?')} {b}"
-    lines = [f"\\[ {rel} \\]"]
+    lines = ["% needs \\usepackage{amsmath,amssymb}", f"\\[ {rel} \\]"]
     for inc in (c.a_in_b, c.b_in_a):
         w = inc.witness
         if w is not None and w.guarantee is not None and w.row is not None:

@@ -227,8 +227,9 @@ def test_example_4_4_snippet_compiles_with_latex_when_available(tmp_path):
     tex = shutil.which("pdflatex")
     if tex is None:
         pytest.skip("pdflatex is not installed")
-    (tmp_path / "ex.tex").write_text("\\documentclass{article}\\usepackage{amsmath}\\begin{document}\n"
-                                     + EXAMPLE_4_4 + "\n" + pg.symbolic_row_cone("rr:k=2,p=p", "p").to_latex()
+    (tmp_path / "ex.tex").write_text("\\documentclass{article}\\usepackage{amsmath,amssymb}\\begin{document}\n"
+                                     + EXAMPLE_4_4 + "\n" + pg.symbolic_row_cone("rr:k=2,p=p", "p").to_latex() + "\n"
+                                     + to_latex(pg.compare(RR2, pg.DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3)))
                                      + "\n\\end{document}\n")
     proc = subprocess.run([tex, "-interaction=nonstopmode", "-halt-on-error", "ex.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
