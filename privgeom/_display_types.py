@@ -22,7 +22,6 @@ import numpy as np
 from ._display import (
     MAX_COLS,
     MAX_ROWS,
-    _CELL,
     _CELL_L,
     _STYLE,
     _div,

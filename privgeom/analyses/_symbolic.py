@@ -505,7 +505,6 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
     fresh = _sample_points(vlo, vhi, verify, avoid=xs, salt=3)
     for x in fresh:
         exact = make(x).row_cone()
-        v = sp.Rational(x.numerator, x.denominator)
         fv = [[_eval(c, t, x) for c in f] for f in facets]
         rv = [[_eval(c, t, x) for c in r] for r in rays]
         if Cone.from_facets(fv, exact=True, labels=labels) != exact or \
