@@ -442,7 +442,7 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
 
     Examples
     --------
-    ε-DP on one edge, in ``t = e^ε``: the facets ``x_i − t x_j ≥ 0`` (docs/theory.md §7).
+    ε-DP on one edge, in ``t = e^ε``: the facets ``t x_j − x_i ≥ 0``, one per ordered edge (docs/theory.md §7).
 
     >>> s = symbolic_row_cone("dp:graph=path,n=1,exp_eps=t", "t")
     >>> s.facets, s.interval
