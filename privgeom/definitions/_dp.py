@@ -356,11 +356,35 @@ class DifferentialPrivacy(PrivacyDefinition):
         isolated = tuple(i for i, v in enumerate(self._inputs) if graph.degree(v) == 0)
         n_facets = len(self._I) + len(isolated)
 
+        E = len(self._I)
+
         def facets() -> np.ndarray:
-            E = len(self._I)
             A = self.inequalities()
             keep = list(range(E)) + [E + i for i in isolated]
             return A[keep]
+
+        def facet(t: int) -> np.ndarray:
+            row = np.zeros(n, dtype=object if self.exact else float)
+            if self.exact:
+                row[...] = Fraction(0)
+            if t < E:
+                row[self._I[t]], row[self._J[t]] = -1, ratio
+            else:
+                row[isolated[t - E]] = 1
+            return row
+
+        keys = self._I * n + self._J
+        order = np.argsort(keys)
+        iso_pos = {v: r for r, v in enumerate(isolated)}
+
+        def facet_action(p: np.ndarray, items: np.ndarray) -> np.ndarray:
+            """Facet ``t`` (directed edge ``I→J``, then isolated datasets) maps to the facet of ``p(I)→p(J)``."""
+            out = np.empty(len(items), dtype=np.int64)
+            edge = items < E
+            img = p[self._I[items[edge]]] * n + p[self._J[items[edge]]]
+            out[edge] = order[np.searchsorted(keys[order], img)]
+            out[~edge] = [E + iso_pos[int(p[isolated[int(t) - E]])] for t in items[~edge]]
+            return out
 
         def rays() -> Any:
             from ._catalogue import dp_cone_rays
@@ -374,10 +398,16 @@ class DifferentialPrivacy(PrivacyDefinition):
             n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
             # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
             rays=rays if n > 1 and nx.is_connected(graph) else None,
-            pair_bounds=self.pair_bounds,
+            pair_bounds=self.pair_bounds, facet=facet,
             difference=DifferenceData(self._I, self._J, (ratio,) * len(self._I), isolated),
+            extra={"facet_action": facet_action, "symmetry": self._symmetry},
         )
         return Cone.from_structure(structure, labels=self._inputs, exact=self.exact)
+
+    def _symmetry(self) -> Any:
+        from ..geometry._symmetry import automorphisms
+
+        return automorphisms(self)
 
     def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
         ans = self.contains_row(x, atol=atol)
@@ -402,8 +432,12 @@ class DifferentialPrivacy(PrivacyDefinition):
         labels = self._inputs
         out = np.empty(len(ia), dtype=object if self.exact else float)
         dist: dict[int, dict[str, int]] = {}
+        G = self._graph
         for t, (a, b) in enumerate(zip(ia, ib)):
             a = int(a)
+            if a == int(b) or G.has_edge(labels[a], labels[int(b)]):
+                out[t] = self._ratio ** (0 if a == int(b) else 1)
+                continue
             if a not in dist:
                 dist[a] = nx.single_source_shortest_path_length(self._graph, labels[a])
             d = dist[a].get(labels[int(b)])
