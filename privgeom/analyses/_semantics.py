@@ -391,7 +391,8 @@ def semantics(definition_or_cone: Any) -> tuple[Guarantee, ...]:
     tuple of Guarantee
         In the order of the canonical facets (then equalities, each as ``e·x ≥ 0`` and ``-e·x ≥ 0``); for randomized
         response, the facet of string ``s`` in the same canonical order up to ``RR_CANONICAL_MAX`` datasets, in
-        dataset order beyond (normals scaled to primitive integers in exact
+        dataset order beyond; for other cones known in closed form whose dense facets would exceed the size limits,
+        in the order of the structure, each facet built when read (normals scaled to primitive integers in exact
         mode, to unit max-abs entry in float mode, as canonical facets are).
 
     Examples
@@ -419,6 +420,18 @@ def _semantics(obj: Any) -> tuple[Guarantee, ...]:
         return _rr_semantics(obj)
     cone = as_cone(obj)
     labels, exact = tuple(cone.labels), cone.exact
+    st = cone.structure
+    if st is not None and st.n_facets is not None and (st.facet is not None or st.difference is not None):
+        from .. import _numeric
+
+        limit = _numeric.MAX_EXACT_ENTRIES if exact else _numeric.MAX_DENSE_ENTRIES
+        if st.n_facets * cone.ambient_dim > limit:  # too large to build densely: one facet at a time, lazily
+            from ._summary import _normalised, _structured_facet
+
+            def one(i: int) -> Any:
+                return lambda: _normalised(_structured_facet(cone, i), exact)
+
+            return tuple(Guarantee(labels, exact, one(i)) for i in range(st.n_facets))
     F, E = cone.facets, cone.equalities
     out = [Guarantee(labels, exact, _row(F, i)) for i in range(len(F))]
     for i in range(len(E)):

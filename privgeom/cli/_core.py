@@ -62,9 +62,14 @@ def _family(value: str) -> Any:
 
 
 def _default_family(labels: Any, requested: str | None) -> Any:
-    """The requested family, else ``hamming`` on bit strings and ``all-pairs`` otherwise."""
+    """The requested family (checked against the datasets at once: a bad family is a user error, not a refused
+    part), else ``hamming`` on bit strings and ``all-pairs`` otherwise."""
     if requested is not None:
-        return _family(requested)
+        family = _family(requested)
+        if not isinstance(family, str) or family == "hamming":
+            _check_family_size(labels, family)
+            subset_family(labels, family)  # raises the typed error naming the offending datasets
+        return family
     bits = bool(labels) and Domain.from_labels(labels).is_bits
     return "hamming" if bits else "all-pairs"
 
@@ -302,7 +307,8 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         data_parts.append(("relaxation", _relaxation_head(relaxation)))
         data_parts.append(("relaxation_lost", Stream(lambda: (g.to_dict(labels=False) for g in relaxation.lost))))
     data_parts.append(("refused", refused))
-    data = StreamedData(data_parts)
+    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if cone is not None else None,
+                                     "relaxation": relaxation, "summary": summary})
     return Outcome(_finish("\n".join(lines), data, args.out), data, EXIT_YES)
 
 
@@ -373,7 +379,7 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
                                     ("facets", Stream(rows, count)), ("equalities", equality_rows(cone))]
     if args.rays:
         parts += [("rays", Stream(lambda: iter(cone.rays), summary.n_rays)), ("lineality", cone.lineality)]
-    data = StreamedData(parts)
+    data = StreamedData(parts, {"row_cone": cone, "summary": summary})
     return Outcome(_finish(text, data, args.out), data, EXIT_YES)
 
 
@@ -414,7 +420,7 @@ def _semantics(args: argparse.Namespace) -> Outcome:
         lines += listing(failed, lambda c: c.summary(), limit=None if args.all else MAX_ORBITS_SHOWN,
                          more="violated guarantees (--all lists them)")
         code = EXIT_NO if failed else EXIT_YES
-    data = StreamedData(parts)
+    data = StreamedData(parts, {"guarantees": list(guarantees)})
     return Outcome(_finish("\n".join(lines), data, args.out), data, code)
 
 

@@ -39,10 +39,31 @@ class StreamedData:
 
     ``write_json(fp)`` writes one JSON object: the plain parts with ``json.dumps``, each :class:`Stream` as a list
     whose items are converted and written one at a time. ``to_dict()`` materialises everything (small data, tests).
+    ``data[key]`` gives the Python objects behind the parts (``objects``), e.g. the cone, the guarantees.
     """
 
-    def __init__(self, parts: Sequence[tuple[str, Any]]) -> None:
+    def __init__(self, parts: Sequence[tuple[str, Any]], objects: dict[str, Any] | None = None) -> None:
         self.parts = list(parts)
+        self.objects = dict(objects or {})
+
+    def __getitem__(self, key: str) -> Any:
+        """The Python object behind a part (e.g. ``"row_cone"``: the :class:`~privgeom.Cone`), for code that extends
+        a command (``cli/_paper.py``); else the part itself, a :class:`Stream` materialised as a list."""
+        if key in self.objects:
+            return self.objects[key]
+        for k, v in self.parts:
+            if k == key:
+                return list(v.items()) if isinstance(v, Stream) else v
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.objects or any(k == key for k, _ in self.parts)
 
     def write_json(self, fp: IO[str]) -> None:
         fp.write("{")
