@@ -48,6 +48,7 @@ intersphinx_mapping: dict[str, tuple[str, str | None]] = {}
 html_theme = "alabaster"
 html_title = "privgeom"
 html_static_path: list[str] = []
+templates_path = ["_templates"]
 html_theme_options = {"description": "Privacy definitions as geometry", "page_width": "1100px",
                       "sidebar_width": "230px"}
 

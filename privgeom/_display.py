@@ -34,7 +34,6 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
-from collections import Counter
 from fractions import Fraction
 from functools import singledispatch
 from typing import Any, Callable, Sequence

@@ -22,7 +22,6 @@ import numpy as np
 from ._display import (
     MAX_COLS,
     MAX_ROWS,
-    _CELL,
     _CELL_L,
     _STYLE,
     _div,
@@ -55,8 +54,21 @@ def _kv(rows: list[tuple[str, str]]) -> str:
     return f'<table style="{_STYLE}">{body}</table>'
 
 
-def _set(labels: Any) -> str:
-    return "{" + ", ".join(str(x) for x in labels) + "}"
+def _set(labels: Any, limit: int = 8) -> str:
+    labels = [str(x) for x in labels]
+    if len(labels) > limit:
+        return "{" + ", ".join(labels[:limit]) + f", … ({len(labels)} datasets)}}"
+    return "{" + ", ".join(labels) + "}"
+
+
+def _text_inequality(normal: Any, labels: Any) -> str:
+    """``Σ_{a>0} a_i x_i ≥ Σ_{a<0} |a_i| x_i`` as plain text (the HTML counterpart of the LaTeX form)."""
+    def side(terms: list[tuple[Any, str]]) -> str:
+        return " + ".join(f"{'' if c == 1 else fmt(c) + '·'}x{lab}" for c, lab in terms) or "0"
+
+    plus = [(c, lab) for c, lab in zip(normal, labels) if c > 0]
+    minus = [(-c, lab) for c, lab in zip(normal, labels) if c < 0]
+    return f"{side(plus)} ≥ {side(minus)}"
 
 
 # ------------------------------------------------------------------------------------------------------ Mechanism
@@ -88,6 +100,19 @@ def _classes(facets: np.ndarray) -> Counter:
     return Counter(tuple(sorted((fmt(v) for v in a), key=str)) for a in facets)
 
 
+def _orbits(cone: Cone) -> Any:
+    """Facet orbits under the symmetry group the cone carries (None when it carries none)."""
+    from .analyses._summary import describe_row_cone
+
+    try:
+        summary = describe_row_cone(cone)
+    except Exception:  # noqa: BLE001 - display must never fail; fall back to coefficient classes
+        return None
+    if not summary.group_order or summary.group_order <= 1:
+        return None
+    return summary.facet_orbits
+
+
 @_html.register(Cone)
 def _cone_html(cone: Cone) -> str:
     labels = list(cone.labels)
@@ -107,7 +132,13 @@ def _cone_html(cone: Cone) -> str:
     parts.append(html_table(header, _facet_rows(cone, facets[:MAX_ROWS]),
                             index=[f"facet {i + 1}" for i in range(min(nf, MAX_ROWS))], total_rows=nf,
                             caption="facets a·x ≥ 0 (one column per dataset)"))
-    if nf > MAX_ROWS:
+    orbits = _orbits(cone) if nf > MAX_ROWS else None
+    if orbits is not None:
+        parts.append(html_table(["facets in orbit", "representative", "S+", "S−"],
+                                [[o.size, o.inequality, _set(o.guarantee.s_plus), _set(o.guarantee.s_minus) or "∅"]
+                                 for o in orbits[:MAX_ROWS]], total_rows=len(orbits),
+                                caption=f"{nf} facets in {len(orbits)} orbits of the cone's symmetry group"))
+    elif nf > MAX_ROWS:
         cls = _classes(facets)
         parts.append(f"<p>{nf} facets in {len(cls)} coefficient classes (facets with the same multiset of "
                      f"coefficients; symmetric facets share a class): "
@@ -137,7 +168,7 @@ def _cone_latex(cone: Cone) -> str:
 def _guarantee_html(g: Guarantee) -> str:
     prior = html_table(list(g.prior), [[g.prior[d] for d in g.prior]], caption="attacker prior on S+ ∪ S−")
     rows = [("S+", _e(_set(g.s_plus))), ("S−", _e(_set(g.s_minus)) if g.s_minus else "∅"),
-            ("facet", _e(latex_inequality(g.coefficients, g.labels, align=False)))]
+            ("facet", _e(_text_inequality(g.coefficients, g.labels)))]
     if g.structure:
         rows.append(("structure", _e(g.structure)))
     return _div("Guarantee", f"<p><b>Guarantee</b>: {_e(g.text)}</p>" + _kv(rows) + prior)
@@ -152,7 +183,7 @@ def _guarantee_latex(g: Guarantee) -> str:
 def _proof_html(proof: Any, what: str) -> str:
     if proof is None:
         return ""
-    return f"<p><b>{_e(what)}</b>: {_e(proof.summary() if hasattr(proof, 'summary') else proof)}</p>" + _value_html(proof)
+    return f"<p><b>{_e(what)}</b>:</p>" + _value_html(proof)
 
 
 @_html.register(Membership)
@@ -235,7 +266,7 @@ def _comparison_latex(c: Comparison) -> str:
         rel = f"{a} \\not\\subseteq {b} \\text{{ and }} {b} \\not\\subseteq {a}"
     else:
         rel = f"{a} {_REL.get(c.relation, '?')} {b}"
-    lines = [f"\\[ {rel} \\]"]
+    lines = ["% needs \\usepackage{amsmath,amssymb}", f"\\[ {rel} \\]"]
     for inc in (c.a_in_b, c.b_in_a):
         w = inc.witness
         if w is not None and w.guarantee is not None and w.row is not None:

@@ -82,7 +82,7 @@ case "$job" in
     exit $rc ;;
   docs)
     export MPLBACKEND=Agg
-    "$VPY" -m sphinx -W --keep-going -q -b html docs docs/_build/html "$@"
+    "$VPY" -m sphinx -W --keep-going -q -j 2 -b html docs docs/_build/html "$@"
     say "documentation built: open docs/_build/html/index.html" ;;
   --) exec .venv/bin/privgeom "$@" ;;
   *) die "unknown job '$job': use 'analyze', 'test', 'docs' or '-- ARGS'." ;;

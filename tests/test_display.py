@@ -208,3 +208,29 @@ def test_example_notebook_runs_and_displays_html(tmp_path):
     printed = "".join(out.get("text", "") for cell in nb.cells if cell.cell_type == "code"
                       for out in cell.get("outputs", []) if out.get("output_type") == "stream")
     assert EXAMPLE_4_4 in printed
+
+
+def test_large_symmetric_cone_shows_orbits():
+    cone = pg.RandomizedResponse(5, "3/4").row_cone()  # 32 facets, one orbit of the hypercube group (Theorem 4.3)
+    p = parse(cone._repr_html_())
+    text = "".join(p.text)
+    assert "32 facets in 1 orbits" in text
+    orbit_table = [t for t in p.tables if t and t[0][:2] == ["facets in orbit", "representative"]][0]
+    assert orbit_table[1][0] == "32"
+
+
+def test_example_4_4_snippet_compiles_with_latex_when_available(tmp_path):
+    """Optional: compile the snippet when a TeX installation is present (CI does not depend on TeX)."""
+    import shutil
+    import subprocess
+
+    tex = shutil.which("pdflatex")
+    if tex is None:
+        pytest.skip("pdflatex is not installed")
+    (tmp_path / "ex.tex").write_text("\\documentclass{article}\\usepackage{amsmath,amssymb}\\begin{document}\n"
+                                     + EXAMPLE_4_4 + "\n" + pg.symbolic_row_cone("rr:k=2,p=p", "p").to_latex() + "\n"
+                                     + to_latex(pg.compare(RR2, pg.DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3)))
+                                     + "\n\\end{document}\n")
+    proc = subprocess.run([tex, "-interaction=nonstopmode", "-halt-on-error", "ex.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:]

@@ -53,15 +53,22 @@ def write_api(src: Path) -> None:
 
     lines = [_heading("API reference", "="),
              "Generated from the ``__all__`` of each package; every page is the object's numpydoc docstring.", ""]
+    documented: dict[str, list[str]] = {}
     for modname in API_MODULES:
         mod = importlib.import_module(modname)
         names = [n for n in getattr(mod, "__all__", []) if not isinstance(getattr(mod, n, None), type(sys))]
+        documented[modname] = names
         doc = (mod.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         lines += [_heading(f"``{modname}``", "-"), _rst_escape(doc), "", f".. currentmodule:: {modname}", "",
                   ".. autosummary::", "   :toctree: generated", ""]
         lines += [f"   {n}" for n in names] + [""]
     out = src / "api"
     out.mkdir(exist_ok=True)
+    # drop stubs of names that left __all__ (else autodoc fails on them and Sphinx warns they are in no toctree)
+    wanted = {f"{m}.{n}" for m, ns in documented.items() for n in ns}
+    for stub in (out / "generated").glob("*.rst"):
+        if stub.stem not in wanted:
+            stub.unlink()
     text = "\n".join(lines)
     target = out / "index.rst"
     if not target.exists() or target.read_text() != text:

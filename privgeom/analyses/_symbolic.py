@@ -27,8 +27,8 @@ Theorem 4.3 for one bit: ``Σ_i p^{ham(s,D_i)} (p−1)^{1−ham(s,D_i)} x_i ≥ 
 >>> s = symbolic_row_cone("rr:k=1,p=p", "p")
 >>> print(s)  # doctest: +NORMALIZE_WHITESPACE
 symbolic row cone of rr:k=1,p=p in p on datasets 1, 0: 2 facets, 2 extreme rays, type constant for p in (1/2, 1)
-  facet 1: p·x1 + (p - 1)·x0 ≥ 0
-  facet 2: (p - 1)·x1 + p·x0 ≥ 0
+  facet 1: p·x1 - (1 - p)·x0 ≥ 0
+  facet 2: -(1 - p)·x1 + p·x0 ≥ 0
   breakpoints: 1/2, 1; verified exactly at 10 fresh points
 """
 
@@ -178,7 +178,12 @@ def _text_row(f: Sequence[Any], labels: Sequence[str], t: sp.Symbol, at: Any) ->
 
 
 def _symbolic_html(s: SymbolicRowCone) -> str:
-    from .._display import _div, _e, html_table
+    from html import escape
+
+    def _e(x: Any) -> str:
+        return escape(str(x))
+
+    from .._display import html_table
 
     mid = _midpoint(s.interval)
     rows = [[_text_coef(c, s.symbol, mid) for c in f] for f in s.facets]
@@ -187,8 +192,8 @@ def _symbolic_html(s: SymbolicRowCone) -> str:
             f"{len(s.rays)} extreme rays; combinatorial type constant for {_e(s.param)} in ({_e(lo)}, {_e(hi)}); "
             f"breakpoints {_e(', '.join(str(b) for b in s.breakpoints) or 'none')}; verified exactly at "
             f"{len(s.verified_at)} fresh points.</p>")
-    return _div("SymbolicRowCone", head + html_table(list(s.labels), rows,
-                                                     index=[f"facet {i + 1}" for i in range(len(rows))]))
+    table = html_table(list(s.labels), rows, index=[f"facet {i + 1}" for i in range(len(rows))])
+    return f'<div class="privgeom-SymbolicRowCone">{head}{table}</div>'
 
 
 def _text_coef(c: Any, t: sp.Symbol, at: Any) -> str:
@@ -437,7 +442,7 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
 
     Examples
     --------
-    ε-DP on one edge, in ``t = e^ε``: the facets ``x_i − t x_j ≥ 0`` (docs/theory.md §7).
+    ε-DP on one edge, in ``t = e^ε``: the facets ``t x_j − x_i ≥ 0``, one per ordered edge (docs/theory.md §7).
 
     >>> s = symbolic_row_cone("dp:graph=path,n=1,exp_eps=t", "t")
     >>> s.facets, s.interval
@@ -500,7 +505,6 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
     fresh = _sample_points(vlo, vhi, verify, avoid=xs, salt=3)
     for x in fresh:
         exact = make(x).row_cone()
-        v = sp.Rational(x.numerator, x.denominator)
         fv = [[_eval(c, t, x) for c in f] for f in facets]
         rv = [[_eval(c, t, x) for c in r] for r in rays]
         if Cone.from_facets(fv, exact=True, labels=labels) != exact or \

@@ -71,32 +71,50 @@ def _latex_arg(p: argparse.ArgumentParser) -> None:
                    help="print LaTeX (facets/guarantees as an align environment, as in Example 4.4) instead of text")
 
 
-def _latex_of(name: str, data: Any) -> str:
+def _latex_of(name: str, args: argparse.Namespace) -> str:
+    """The LaTeX of a command, computed from its arguments (the commands' own data may be streamed summaries)."""
     from .._display import to_latex
+    from ..analyses import relax, semantics
+    from ..definitions import parse_definition
 
+    d = parse_definition(args.definition)
     if name == "rowcone":
-        return to_latex(data["row_cone"])
+        return to_latex(d.row_cone())
     if name == "semantics":
-        return to_latex(tuple(data["guarantees"]))
-    if name == "analyze":
-        parts = [f"% privacy definition {data['definition']}: row cone (one Bayesian guarantee per facet)",
-                 to_latex(data["row_cone"])]
-        if data.get("relaxation") is not None:
-            parts.append(to_latex(data["relaxation"]))
-        return "\n".join(parts)
-    return to_latex(data)  # compare: the Comparison result
+        return to_latex(semantics(d))
+    # analyze: the row cone and the relaxation onto the command's family
+    from ._core import _default_family
+
+    cone = d.row_cone()
+    family = _default_family(tuple(d.inputs), getattr(args, "family", None))
+    parts = [f"% privacy definition {d.spec()}: row cone (one Bayesian guarantee per facet)", to_latex(cone),
+             to_latex(relax(d, family))]
+    return "\n".join(parts)
 
 
 def _with_latex(name: str) -> Callable[[argparse.Namespace, Runner], Outcome]:
     def run(args: argparse.Namespace, original: Runner) -> Outcome:
-        out = original(args)
         if not getattr(args, "latex", False):
-            return out
-        tex = _latex_of(name, out.data)
-        data = {"latex": tex, "result": out.data}
-        return Outcome(tex, data, out.code)
+            return original(args)
+        if name == "compare":
+            from ..analyses import Comparison, compare
+            from ..definitions import parse_definition
+
+            out = original(args)
+            c = out.data if isinstance(out.data, Comparison) else \
+                compare(parse_definition(args.definition_a), parse_definition(args.definition_b))
+            tex = to_latex_any(c)
+            return Outcome(tex, {"latex": tex, "result": c}, out.code)
+        tex = _latex_of(name, args)
+        return Outcome(tex, {"latex": tex}, EXIT_YES)
 
     return run
+
+
+def to_latex_any(obj: Any) -> str:
+    from .._display import to_latex
+
+    return to_latex(obj)
 
 
 # ------------------------------------------------------------------------------------------------------ rowcone
@@ -162,13 +180,14 @@ def _rowcone_run(args: argparse.Namespace, original: Runner) -> Outcome:
     if args.plot:
         from ..definitions import parse_definition
 
-        cone = out.data["result"]["row_cone"] if args.latex else out.data["row_cone"]
-        line = _plot(args, cone, parse_definition(args.definition))
-        out = Outcome(out.text + "\n" + line if not args.latex else out.text, out.data, out.code)
+        d = parse_definition(args.definition)
+        line = _plot(args, d.row_cone(), d)
         if args.latex:
             import sys
 
             print(line, file=sys.stderr)
+        else:
+            out = Outcome(out.text + "\n" + line, out.data, out.code)
     return out
 
 

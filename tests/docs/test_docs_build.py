@@ -24,7 +24,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("html")
     doctrees = tmp_path_factory.mktemp("doctrees")
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "-d", str(doctrees),
+    proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-j", "2", "-b", "html", "-d", str(doctrees),
                            str(ROOT / "docs"), str(out)], capture_output=True, text=True, timeout=900,
                           env={**os.environ, "MPLBACKEND": "Agg"})
     elapsed = time.perf_counter() - start
