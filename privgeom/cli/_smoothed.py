@@ -103,13 +103,13 @@ def _T(n: int, args: argparse.Namespace) -> int:
     rounded = int(round(exact_lost))
     if rounded == 0 and lost > 0:
         raise InvalidParameterError(
-            f"--lost {args.lost} of n = {n} agents is {float(exact_lost):.6g} ballots, which rounds to 0 lost ballots "
-            f"(T = n = {n}: every ballot counted, δ = 1); give --T, or a --lost above 1/{2 * n} at this n"
+            f"--lost {args.lost} of n = {n} rounds to 0 lost ballots ({args.lost} × {n} = {float(exact_lost):.6g}; "
+            f"T = n = {n}: every ballot counted, δ = 1); give --T, or a --lost above 1/{2 * n} at this n"
         )
     if rounded == n and lost < 1:
         raise InvalidParameterError(
-            f"--lost {args.lost} of n = {n} agents is {float(exact_lost):.6g} ballots, which rounds to all {n} ballots "
-            "lost (T = 0); give --T instead"
+            f"--lost {args.lost} of n = {n} rounds to all {n} ballots lost ({args.lost} × {n} = "
+            f"{float(exact_lost):.6g}; T = 0); give --T instead"
         )
     return n - rounded
 

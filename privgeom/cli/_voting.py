@@ -219,7 +219,9 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
         lines.append(str(rem))
     code = EXIT_YES
     if args.eps is not None:
-        target = PrivacyLevel.parse(eps=args.eps, name="--eps")  # refuses ε < 0, naming the value
+        if args.eps.strip().startswith("-"):
+            raise InvalidParameterError(f"--eps must be >= 0, got {args.eps!r}")
+        target = PrivacyLevel.parse(eps=args.eps, name="--eps")
         if res.exact and target.exact and not res.infinite:  # both logarithms of rationals: decided exactly
             ok = bool(res.epsilon <= target.eps)
         else:

@@ -138,11 +138,6 @@ class VotingEpsilon(EpsilonResult):
     neighbour: str | None = None
     counts: tuple[int, int] | None = None
 
-    @property
-    def eps(self) -> LogRational | float:
-        """ε (the package-wide name; ``epsilon`` is the field of :class:`~privgeom.EpsilonResult`)."""
-        return self.epsilon
-
     def __float__(self) -> float:
         return _log_float(self.epsilon)
 
@@ -160,6 +155,7 @@ class VotingEpsilon(EpsilonResult):
                 data[fld.name] = f"{self.n}*2^{self.n - 1}"
             else:
                 data[fld.name] = to_jsonable(value)
+        data["epsilon"] = data["eps"]  # the alias, as in EpsilonResult.to_dict
         return data
 
     def summary(self) -> str:
@@ -252,7 +248,7 @@ def _result(
         edge = (profile, neighbour)
     n = f.n
     return VotingEpsilon(
-        epsilon=eps, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
+        eps=eps, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
         n_edges=n * 2 ** (n - 1), graph=f"hamming({n})", rule=f.name, n=n, rho=r.rho, bound=bound,
         attains_bound=attains, method=method, ratio=ratio, profile=profile, neighbour=neighbour, counts=counts,
     )
