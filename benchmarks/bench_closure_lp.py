@@ -13,15 +13,15 @@ Routes, each on the same two targets, answers asserted equal to the baseline's:
 
 - ``plain``: the baseline, today's ℓ1 LP written out in a few lines of scipy.sparse and solved by
   ``scipy.optimize.linprog(method="highs")`` (this file, :func:`plain_sparse_highs`);
-- ``generic``: ``FiniteDefinition.contains(M, method="lp")`` on a fresh definition (reduced by the row space, dual
-  simplex, witness/certificate re-verified), i.e. a cold start including assembly;
-- ``warm``: the same definition asked again about a new target (the assembled model is cached on the definition and
-  re-solved from the previous basis);
+- ``generic``: ``FiniteDefinition.contains(M, method="lp")`` on a fresh definition (reduced by the row space,
+  interior-point method, witness/certificate re-verified), i.e. a cold start including assembly;
+- ``warm``: the same definition asked again about new targets (the assembled, reduced model is cached on the
+  definition and only its right-hand side changes);
 - ``dual``/``primal``/``ipm``/``choose``: the generic LP (cold) with each HiGHS algorithm, to justify the default;
-- ``unreduced``: the generic LP without the row-space reduction (today's model through the same code), where it fits
-  the time budget.
+- ``unreduced``: the generic LP without the row-space reduction (today's model through the same code), with
+  ``--unreduced`` (slow at k = 7) and in ``--quick``.
 
-Run: python benchmarks/bench_closure_lp.py [--quick] [--k 7] [--n 128] [--budget 60]
+Run: python benchmarks/bench_closure_lp.py [--quick] [--k 7] [--n 128] [--solvers dual,ipm] [--unreduced]
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     return out, time.perf_counter() - t0
 
 
-def run_case(name: str, M: pg.Mechanism, targets: list[pg.Mechanism], budget: float, unreduced: bool) -> list[str]:
+def run_case(name: str, M: pg.Mechanism, targets: list[pg.Mechanism], solvers: list[str], unreduced: bool) -> list[str]:
     mats = [M.float_matrix()]
     yes, no, again = targets
     (b1, b2), t_plain = timed(lambda: (plain_sparse_highs(mats, yes.float_matrix()),
@@ -114,7 +114,7 @@ def run_case(name: str, M: pg.Mechanism, targets: list[pg.Mechanism], budget: fl
     assert ans and ans2 == b2
     print(f"  {name:28} {'warm (cached model)':24} {t_warm + t_warm2:10.3f} {(t_warm + t_warm2) / t_plain:8.3f}  "
           f"({ans}, {ans2})", flush=True)
-    for solver in ("dual", "primal", "ipm", "choose"):
+    for solver in solvers:
         report(f"solver={solver}", lambda: cold(solver=solver))
     if unreduced:
         report("unreduced (reduce=False)", lambda: cold(reduce=False))
@@ -127,7 +127,7 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=7, help="bits of randomized response (2^k datasets)")
     ap.add_argument("--n", type=int, default=128, help="datasets of the random rank-deficient definition")
     ap.add_argument("--unreduced", action="store_true", help="also time the unreduced model (slow at k=7)")
-    ap.add_argument("--budget", type=float, default=600.0)
+    ap.add_argument("--solvers", default="dual,ipm", help="HiGHS algorithms to time (comma list; --quick: all four)")
     args = ap.parse_args()
     k, n = (3, 16) if args.quick else (args.k, args.n)
     print("closure LP membership (float): a member and a non-member per definition; time in s for both queries;")
@@ -135,7 +135,8 @@ def main() -> None:
     print(f"  {'definition':28} {'route':24} {'time s':>10} {'ratio':>8}  answers")
     summary = []
     for case in (rr_case(k), random_case(n)):
-        summary += run_case(*case, budget=args.budget, unreduced=args.unreduced or args.quick)
+        solvers = ["dual", "primal", "ipm", "choose"] if args.quick else args.solvers.split(",")
+        summary += run_case(*case, solvers=solvers, unreduced=args.unreduced or args.quick)
     print()
     for line in summary:
         print(line)

@@ -31,7 +31,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="tiny sizes (used by the test suite)")
     ap.add_argument("--nmax", type=int, default=2000)
-    ap.add_argument("--outputs", type=int, default=8)
+    ap.add_argument("--n-outputs", dest="outputs", type=int, default=8)
     ap.add_argument("--budget", type=float, default=10.0, help="stop the scan once one size takes longer (s)")
     args = ap.parse_args()
     sizes = [10, 40] if args.quick else [n for n in (10, 50, 100, 200, 500, 1000, 2000, 5000) if n <= args.nmax]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from privgeom.smoothed import theorem3_experiment
+from privgeom.smoothed import sampling_sum_experiment
 
 
 def main() -> None:
@@ -21,7 +21,7 @@ def main() -> None:
     parser.add_argument("--out", default="out", help="output directory (default out/)")
     parser.add_argument("--quick", action="store_true", help="reduced sizes, runs in seconds")
     args = parser.parse_args()
-    result = theorem3_experiment(args.out, quick=args.quick)
+    result = sampling_sum_experiment(args.out, quick=args.quick)
     print(result)
     for row in result.rows[:6]:
         print("  ", {k: (float(f"{v:.6g}") if isinstance(v, float) else v) for k, v in row.items()})

@@ -22,9 +22,9 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a small figure (used by the test suite)")
     args = ap.parse_args()
     n_max = 21 if args.quick else args.n_max
-    rhos = voting.FIGURE2_RHOS
+    rhos = voting.FIGURE_RHOS
 
-    path = voting.save_figure2(Path(args.out), rhos, n_max)
+    path = voting.save_majority_accuracy_figure(Path(args.out), rhos, n_max)
     print(f"wrote {path}")
     sizes = [1, 3, 11, n_max, 1001] + ([] if args.quick else [100001])
     print(f"{'rho':>5} " + " ".join(f"{'n=' + str(n):>13}" for n in sizes) + f" {'limit':>13}")

@@ -204,14 +204,14 @@ class PrivacyLevel:
                 f"{name} = {e} is rational and non-zero, so e^ε is irrational (Lindemann–Weierstrass): computed in "
                 f"float; pass {name}=LogRational(r), {name}='ln(r)' or {xname}=r for an exact answer"
             )
-        value = float(e)
-        if value > EPS_OVERFLOW:
+        if e > EPS_OVERFLOW:  # compared before float(): a huge Fraction would overflow the conversion itself
             if not allow_infinite:
                 raise InvalidParameterError(
-                    f"{pre}{name} = {fraction_str(e)} is too large: e^ε overflows a float (limit {name} <= "
+                    f"{pre}{name} = {shown if isinstance(shown, str) else fraction_str(e)} is too large: e^ε overflows a float (limit {name} <= "
                     f"{EPS_OVERFLOW:g}; give {name}='ln(r)' or {xname}=r for an exact huge level)"
                 )
-            return cls(math.inf, False, value, "eps", shown, note)
+            return cls(math.inf, False, float(e) if e < 1e308 else math.inf, "eps", shown, note)
+        value = float(e)
         return cls(math.exp(value), False, value, "eps", shown, note)
 
     def _with_mode(self, exact: bool | None, pre: str, name: str, xname: str) -> "PrivacyLevel":

@@ -6,6 +6,8 @@ import itertools
 
 import networkx as nx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import Domain, DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError, resolve_graph
@@ -161,3 +163,14 @@ def test_domain_is_immutable_sequence() -> None:
         Domain.labels("abc")
     assert Domain.counts(2) == Domain.counts(2) and hash(Domain.counts(2)) == hash(Domain.counts(2))
     assert len(list(itertools.islice(D, 2))) == 2
+
+
+@given(st.text(max_size=20))
+def test_fuzz_relation_names_are_names_or_one_error(name: str) -> None:
+    D = Domain.bits(2)
+    try:
+        G = resolve_graph(name, D)
+    except InvalidParameterError as err:
+        assert "valid relations" in str(err)
+        return
+    assert name.strip().lower() in D.relations and set(G.nodes) == set(D.labels)

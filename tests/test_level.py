@@ -6,8 +6,10 @@ import math
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from privgeom import FormatError, InvalidParameterError, InvalidTypeError, LogRational, PrivacyLevel
+from privgeom import FormatError, InvalidParameterError, InvalidTypeError, LogRational, PrivacyLevel, PrivgeomError
 
 
 @pytest.mark.parametrize(
@@ -101,3 +103,22 @@ def test_exact_true_converts_float_exp_eps_bit_for_bit() -> None:
     lv = PrivacyLevel.parse(exp_eps=2.5, exact=True)
     assert lv.exact and lv.exp_eps == F(5, 2)
     assert PrivacyLevel.parse(exp_eps=0.1 + 1, exact=True).exp_eps == F(1.1)  # the float's exact binary value
+
+
+@given(st.one_of(st.text(max_size=30), st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**30, 10**30),
+                 st.fractions(), st.none(), st.booleans()))
+def test_fuzz_parse_gives_a_level_or_a_typed_error(value: object) -> None:
+    for kwargs in ({"eps": value}, {"exp_eps": value}):
+        try:
+            lv = PrivacyLevel.parse(**kwargs)  # type: ignore[arg-type]
+        except PrivgeomError as err:
+            assert str(err)
+            continue
+        assert lv.exp_eps >= 1 and float(lv) >= 0 and lv.exact == isinstance(lv.exp_eps, F)
+
+
+def test_astronomical_eps_is_a_typed_error() -> None:
+    with pytest.raises(InvalidParameterError, match="too large"):
+        PrivacyLevel.parse(eps="1e400")
+    assert PrivacyLevel.parse(eps=F(10) ** 400, allow_infinite=True).infinite
+    assert PrivacyLevel.parse(exp_eps="1e400").exact  # e^ε itself is a (huge) rational: exact, no overflow

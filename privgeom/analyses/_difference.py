@@ -130,7 +130,16 @@ class DifferenceSystem:
         """Every bound ``≥ 1`` (log weights non-negative: the searches are Dijkstra's, stopping early)."""
         return all(v >= 1 for v in self.c)
 
+    @cached_property
+    def bound_index(self) -> dict[tuple[int, int], int]:
+        """``(a, b) -> t`` for the bound ``x_a ≤ c_t x_b``."""
+        return {(int(x), int(y)): t for t, (x, y) in enumerate(zip(self.a.tolist(), self.b.tolist()))}
+
     def _adjacency(self) -> list[list[tuple[int, int]]]:
+        return self.adjacency
+
+    @cached_property
+    def adjacency(self) -> list[list[tuple[int, int]]]:
         """``adj[a]`` = list of ``(b, t)`` for the bounds ``x_a ≤ c_t x_b``."""
         adj: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
         for t, (a, b) in enumerate(zip(self.a.tolist(), self.b.tolist())):

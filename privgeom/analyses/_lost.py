@@ -36,7 +36,7 @@ from .._results import Result
 from ..geometry._lp import MAX_EXACT_LP_VARIABLES, exact_nonnegative_solution, rational_candidates, solve_lp
 from ._difference import DifferenceSystem
 
-__all__ = ["FacetStatus", "facet_status"]
+__all__ = ["FacetStatus", "facet_status", "ratio_status"]
 
 
 @dataclass(frozen=True)
@@ -95,9 +95,7 @@ def _check_implied(S: DifferenceSystem, f: Sequence[Any], lam: Sequence[Any]) ->
 
 
 def _ratio_facet(S: DifferenceSystem, f: Sequence[Any], index: int, orbit: tuple[int, ...]) -> FacetStatus | None:
-    """Facets ``x_v ≥ 0`` (always implied: the relaxed cone lies in the orthant) and ratio facets
-    ``c x_b − x_a ≥ 0``: implied iff a path of bounds has product ``P ≤ c``; the combination is the path
-    (``λ_i`` = product of the bounds before step ``i``, ``μ = (c − P) e_b``). No LP."""
+    """Facets ``x_v ≥ 0`` and ratio facets ``c x_b − x_a ≥ 0`` are decided without an LP (:func:`ratio_status`)."""
     support = [i for i, v in enumerate(f) if v != 0]
     if len(support) == 1 and f[support[0]] > 0:
         return FacetStatus(index, orbit, False, None, None, {}, S.exact)
@@ -110,18 +108,27 @@ def _ratio_facet(S: DifferenceSystem, f: Sequence[Any], index: int, orbit: tuple
         a, b = j, i
     else:
         return None
-    c = f[b] / -f[a] if S.exact else float(f[b]) / -float(f[a])
+    return ratio_status(S, a, b, f[a], f[b], index=index, orbit=orbit)
+
+
+def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index: int = 0,
+                 orbit: tuple[int, ...] = ()) -> FacetStatus | None:
+    """The facet ``fa x_a + fb x_b ≥ 0`` (``fa < 0 < fb``), i.e. ``x_a ≤ c x_b`` with ``c = fb / −fa``: implied iff a
+    path of bounds has product ``P ≤ c`` (the shortest-path closure is the tight bound); the combination is the path
+    (``λ_i`` = ``−fa`` times the product of the bounds before step ``i``, ``μ = (fb + fa P) e_b ≥ 0``). None when no
+    path is short enough (then it is lost; the LP gives the witness)."""
+    c = fb / -fa if S.exact else float(fb) / -float(fa)
     prod, path = S.path_product(a, b, limit=c)
     if path is None or not (prod <= c if S.exact else float(prod) <= float(c) * (1 + 1e-9 * len(path))):
-        return None  # not implied by a path: the LP decides and gives the witness
-    where = {(int(x), int(y)): t for t, (x, y) in enumerate(zip(S.a, S.b))}
+        return None
+    where = S.bound_index
     lam: dict[int, Any] = {}
-    acc: Any = -f[a]
+    acc: Any = -fa
     for u, v in zip(path, path[1:]):
         t = where[(u, v)]
         lam[t] = lam.get(t, 0) + acc
         acc = acc * S.c[t]
-    return FacetStatus(index, orbit, False, None, None, lam, S.exact)
+    return FacetStatus(index, orbit or (index,), False, None, None, lam, S.exact)
 
 
 def _fixing(group: Any, f: Sequence[Any]) -> Any:

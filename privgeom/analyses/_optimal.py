@@ -47,6 +47,7 @@ import scipy.sparse as sp
 
 from .._errors import (DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError,
                        SolverError)
+from .._level import PrivacyLevel
 from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, parse_scalar
 from .._results import Result
 from ..definitions import Membership, PrivacyDefinition
@@ -474,7 +475,7 @@ def mutual_information(mechanism: Mechanism, prior: Any = None) -> float:
 
 
 def _ratio(exp_eps: Any) -> Scalar:
-    r = parse_scalar(exp_eps, name="exp_eps")
+    r = PrivacyLevel.parse(exp_eps=exp_eps).exp_eps
     if not r > 1:
         raise InvalidParameterError(f"staircase patterns need e^ε > 1, got {fraction_str(r)}")
     return r

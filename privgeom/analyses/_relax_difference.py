@@ -26,7 +26,7 @@ from .._results import to_jsonable
 from ..geometry._cone import Cone
 from ..geometry._structure import ConeStructure, DifferenceData, check_rows_size
 from ._difference import DifferenceSystem, ImpliedPair
-from ._lost import FacetStatus, facet_status
+from ._lost import FacetStatus, facet_status, ratio_status
 from ._semantics import Guarantee, guarantee_from_normal
 
 __all__ = ["relax_by_differences", "pair_bounds_of"]
@@ -155,8 +155,8 @@ def _orbits(original: Any, cone: Cone, family: list[tuple[str, ...]], n_facets: 
         return singletons, "trivial", None
     st = cone.structure
     try:
-        if order == "structure" and st is not None and st.extra.get("facet_action") == "dataset":
-            orbits = group.orbits_of_items(n_facets, lambda p, items: p[items], vectorised=True)
+        if order == "structure" and st is not None and callable(st.extra.get("facet_action")):
+            orbits = group.orbits_of_items(n_facets, st.extra["facet_action"], vectorised=True)
         else:
             rows = np.array([facet(i) for i in range(n_facets)])
             orbits = group.orbits_of_rows(rows, atol=cone.atol)
@@ -330,15 +330,27 @@ def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]
         ([], "not used", None)
     statuses: list[FacetStatus] = []
     lost_idx: list[int] = []
-    work = len(orbits) * (len(S.c) + S.n)
+    # a difference cone's facets are ratio bounds and x_v >= 0, decided by one bounded path search each (no LP)
+    per_orbit = S.n if cone.structure is not None and cone.structure.difference is not None else len(S.c) + S.n
+    work = len(orbits) * per_orbit
     if work > MAX_LOST_WORK:
         raise SizeLimitError(f"checking which of the {n_facets:,} original guarantees are lost needs {len(orbits):,} "
                              f"LPs over {len(S.c):,} bounds (work {work:,} > MAX_LOST_WORK = {MAX_LOST_WORK:,}); refused "
                              "before solving (pass lost=False to skip it, or raise "
                              "privgeom.analyses._relax_difference.MAX_LOST_WORK)")
+    diff = cone.structure.difference if cone.structure is not None and order == "structure" else None
     for members in orbits:
         rep = members[0]
-        st = facet_status(S, list(facet(rep)), index=rep, orbit=members, what=f"original facet {rep}", group=group)
+        st = None
+        if diff is not None:  # the original is a difference cone: its facets are ratio bounds and x_v >= 0
+            if rep >= len(diff.a):
+                st = FacetStatus(rep, tuple(members), False, None, None, {}, exact)
+            else:
+                st = ratio_status(S, int(diff.a[rep]), int(diff.b[rep]), -1, diff.c[rep], index=rep,
+                                  orbit=tuple(members))
+        if st is None:
+            st = facet_status(S, list(facet(rep)), index=rep, orbit=members, what=f"original facet {rep}",
+                              group=group)
         statuses.append(st)
         if st.lost:
             lost_idx.extend(members)

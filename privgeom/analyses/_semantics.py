@@ -105,7 +105,9 @@ class Guarantee(Result):
         """Indices of S+ and S- (by decreasing |a|, then index) and the zero tolerance."""
         c = self.coefficients
         tol: Scalar = 0 if self.exact else ATOL * max(1.0, max((abs(float(v)) for v in c), default=1.0))
-        order = sorted(range(len(c)), key=lambda i: (-abs(c[i]), i))
+        support = [i for i, v in enumerate(c) if v] if self.exact else \
+            np.flatnonzero(np.abs(np.asarray(c, dtype=float)) > tol).tolist()
+        order = sorted(support, key=lambda i: (-abs(c[i]), i))
         plus = tuple(i for i in order if c[i] > tol)
         minus = tuple(i for i in order if c[i] < -tol)
         if not plus and not minus:

@@ -21,22 +21,27 @@ the sum of x_D over the datasets D at Hamming distance h from 0000000000
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from functools import cached_property
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .._errors import InvalidInputError, PrivgeomError
 from .._numeric import ATOL
 from .._results import Result
-from ..geometry._canonical import normalise_rows
 from ..geometry._cone import Cone
 from ..geometry._symmetry import Orbit, SymmetryGroup, automorphisms
 from ._coerce import as_cone
 from ._semantics import MAX_LISTED, Guarantee, _bit_matrix
 
 __all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector"]
+
+#: The JSON of a summary carries the representative's inequality and sentence for this many orbits (all carry their
+#: size and members; the facets themselves are in the complete data).
+MAX_ORBIT_TEXTS = 100
 
 
 def _fmt(v: Any) -> str:
@@ -124,23 +129,62 @@ def format_vector(vector: Sequence[Any], labels: Sequence[str], *, exact: bool =
     return f"{len(nz)} nonzero entries from {_fmt(min(vals[i] for i in nz))} to {_fmt(max(vals[i] for i in nz))}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FacetOrbit(Result):
     """One orbit of facets under the symmetry group: its size, a representative (index into the facet order used by
-    :func:`describe_row_cone`), the representative as a readable inequality and its Bayesian guarantee."""
+    :func:`describe_row_cone`), the representative as a readable inequality and its Bayesian guarantee (both built on
+    first read, so that thousands of orbits cost nothing until shown)."""
 
     size: int
     representative: int
-    inequality: str
-    guarantee: Guarantee = field(repr=False)
     members: tuple[int, ...] = field(repr=False)
+    labels: tuple[str, ...] = field(repr=False)
+    exact: bool = field(repr=False)
+    source: Any = field(repr=False)
+
+    @cached_property
+    def normal(self) -> np.ndarray:
+        """The representative facet, normalised like canonical facets (primitive integers / unit max-abs)."""
+        return _normalised(self.source(), self.exact)
+
+    @cached_property
+    def inequality(self) -> str:
+        return format_facet(list(self.normal), self.labels, exact=self.exact)
+
+    @cached_property
+    def guarantee(self) -> Guarantee:
+        return Guarantee(self.labels, self.exact, self.normal)
 
     def summary(self) -> str:
         return f"{self.size} facet{'s' if self.size != 1 else ''} like {self.inequality}"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"size": self.size, "representative": self.representative, "inequality": self.inequality,
-                "guarantee": self.guarantee.text, "members": list(self.members)}
+    def to_dict(self, *, text: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {"size": self.size, "representative": self.representative, "members": list(self.members)}
+        if text:
+            out.update({"inequality": self.inequality, "guarantee": self.guarantee.text})
+        return out
+
+
+def _normalised(raw: Any, exact: bool) -> np.ndarray:
+    """One facet row scaled to primitive integers (exact) or unit max-abs entry (float), touching only its nonzero
+    entries (facets of large cones are sparse)."""
+    arr = np.asarray(raw, dtype=object if exact else float).ravel()
+    nz = [i for i, v in enumerate(arr.tolist()) if v != 0]
+    if not exact:
+        top = max((abs(float(arr[i])) for i in nz), default=1.0)
+        return arr / top
+    vals = [Fraction(arr[i]) for i in nz]
+    den = 1
+    for v in vals:
+        den = math.lcm(den, v.denominator)
+    ints = [int(v * den) for v in vals]
+    g = 0
+    for x in ints:
+        g = math.gcd(g, x)
+    out = np.full(len(arr), Fraction(0), dtype=object)
+    for i, x in zip(nz, ints):
+        out[i] = Fraction(x // (g or 1))
+    return out
 
 
 @dataclass(frozen=True)
@@ -206,7 +250,7 @@ class RowConeSummary(Result):
                 "n_facets": self.n_facets, "n_equalities": self.n_equalities, "n_rays": self.n_rays,
                 "rule": self.rule, "symmetry": self.group.to_dict() if self.group.n * len(self.group.generators) <=
                 100_000 else {"source": self.group_source, "order": self.group_order},
-                "facet_orbits": [o.to_dict() for o in self.facet_orbits],
+                "facet_orbits": [o.to_dict(text=j < MAX_ORBIT_TEXTS) for j, o in enumerate(self.facet_orbits)],
                 "ray_orbits": None if self.ray_orbits is None else [{"size": s, "representative": t}
                                                                     for s, t in self.ray_orbits],
                 "notes": list(self.notes)}
@@ -322,15 +366,14 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
         except InvalidInputError:
             notes.append("the symmetry group found does not permute these facets; each facet is its own orbit")
             orbits = _singletons(len(facet_rows))
-    facet_orbits = []
-    for o in orbits:
-        raw = facet_rows[o.representative] if facet_rows is not None else _structured_facet(cone, o.representative)
-        arr = np.asarray(raw, dtype=object if exact else float).reshape(1, -1)
-        if exact and not all(isinstance(v, Fraction) for v in arr[0]):
-            arr = np.array([[Fraction(v) for v in arr[0]]], dtype=object)
-        row = normalise_rows(arr, exact=exact, atol=cone.atol)[0] if facet_rows is None else arr[0]
-        g = Guarantee(labels, exact, row)
-        facet_orbits.append(FacetOrbit(o.size, o.representative, format_facet(row, labels, exact=exact), g, o.members))
+    def source(i: int) -> Callable[[], Any]:
+        if facet_rows is not None:
+            rows = facet_rows
+            return lambda: rows[i]
+        return lambda: _structured_facet(cone, i)
+
+    facet_orbits = [FacetOrbit(o.size, o.representative, o.members, labels, exact, source(o.representative))
+                    for o in orbits]
     n_rays: int | None = st.n_rays if st is not None else None
     ray_orbits = None
     if rays:

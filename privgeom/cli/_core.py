@@ -27,7 +27,7 @@ from ..definitions import parse_definition
 from ..geometry._symmetry import automorphisms
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
-from ._render import Stream, StreamedData, facet_rows, listing, write_out
+from ._render import Stream, StreamedData, equality_rows, facet_rows, listing, write_out
 from ._repair import add_repair_arguments, repair_report
 
 T = TypeVar("T")
@@ -91,6 +91,23 @@ def _relax_method(cone: Any, requested: str | None) -> str:
     return method
 
 
+#: Largest relaxation family (number of subsets) the CLI hands to :func:`~privgeom.relax`; checked from the sizes
+#: before the family is expanded.
+MAX_FAMILY = 2_000_000
+
+
+def _check_family_size(labels: Any, family: Any) -> None:
+    """Refuse a relaxation family whose size (computed from the number of datasets) exceeds :data:`MAX_FAMILY`."""
+    n = len(labels)
+    k = len(labels[0]) if n else 0
+    size = {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(
+        family, None) if isinstance(family, str) else len(family)
+    if size is not None and size > MAX_FAMILY:
+        raise SizeLimitError(f"the relaxation family {family!r} has {size:,} subsets of the {n:,} datasets, more than "
+                             f"the limit of {MAX_FAMILY:,} (privgeom.cli._core.MAX_FAMILY); refused before expanding it "
+                             "— give --family a smaller list")
+
+
 def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
     """The subsets of a family; ``hamming`` by flipping each bit of each label (``O(N k)``), else
     :func:`~privgeom.analyses.subset_family`."""
@@ -115,7 +132,7 @@ def _rowcone_text(cone: Any) -> str:
     rows, _ = facet_rows(cone)
     lines += [f"  {format_facet(r, cone.labels, exact=cone.exact, limit=10**9)}" for r in rows()]
     lines += [f"  {format_facet(e, cone.labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
-              for e in cone.equalities]
+              for e in equality_rows(cone)]
     return "\n".join(lines)
 
 
@@ -199,7 +216,7 @@ def _lost_lines(definition: Any, relaxation: Any, family: Any, *, indent: str, a
     if not lost:
         return []
     head = f"{indent}guarantees no longer implied: {len(relaxation.lost)} in {len(lost)} orbit{'s' if len(lost) != 1 else ''}"
-    return [head] + listing((f"{size} × {g.text}" if size > 1 else g.text for size, g in lost),
+    return [head] + listing(lost, lambda t: f"{t[0]} × {t[1].text}" if t[0] > 1 else t[1].text,
                             limit=MAX_ORBITS_SHOWN // 2, more="orbits of lost guarantees (--all / --json list them all)",
                             indent=indent)
 
@@ -215,6 +232,7 @@ def _relaxation_head(r: Any) -> dict[str, Any]:
 @command("analyze", "full report: closure facts, row cone, semantics, relaxation (default rr:k=2,p=3/4)")(_analyze_args)
 def _analyze(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
+    spec = d.spec()
     labels = tuple(d.inputs)
     family = _default_family(labels, args.family)
     refused: dict[str, str] = {}
@@ -222,16 +240,18 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
         bar.update()
         cone = _run_part("row cone", refused, d.row_cone)
-        summary = _run_part("row cone", refused, lambda: describe_row_cone(d)) if cone is not None else None
+        summary = _run_part("row cone", refused, lambda: describe_row_cone(d, definition=spec)) \
+            if cone is not None else None
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: relax(d, family, method=_relax_method(cone, args.method))) \
+                               lambda: _check_family_size(labels, family)  # type: ignore[func-returns-value]
+                               or relax(d, family, method=_relax_method(cone, args.method))) \
             if cone is not None else None
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
             if relaxation else None
         bar.update()
-    lines = [f"privacy definition {d.spec()}  ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
+    lines = [f"privacy definition {spec}  ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
     lines.append(f"   the row cone {'decides' if d.row_cone_decides_closure else 'does NOT decide'} closure membership"
                  f" for this definition")
     for name, m in facts:
@@ -267,7 +287,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     if refused:
         lines += ["", "parts refused (the others are reported above): " + "; ".join(f"{k}: {v}" for k, v in refused.items())]
     data_parts: list[tuple[str, Any]] = [
-        ("definition", d.spec()),
+        ("definition", spec),
         ("datasets", list(labels)),
         ("closure", {"row_cone_decides": d.row_cone_decides_closure,
                      "examples": [{"mechanism": n, "membership": m} for n, m in facts]}),
@@ -292,8 +312,9 @@ def _semantics_lines(summary: RowConeSummary, *, indent: str, limit: int | None 
             f"orbit{'s' if n_orb != 1 else ''} of the {summary.group_source} symmetry group")
     if summary.n_equalities:
         head += f", and two per equality ({summary.n_equalities} equalities; --all lists them)"
-    items = (f"{o.size} × {o.guarantee.text}" if o.size > 1 else o.guarantee.text for o in summary.facet_orbits)
-    return [head + ":"] + listing(items, limit=limit, more="orbits (--all lists every guarantee)", indent=indent)
+    return [head + ":"] + listing(summary.facet_orbits,
+                                  lambda o: f"{o.size} × {o.guarantee.text}" if o.size > 1 else o.guarantee.text,
+                                  limit=limit, more="orbits (--all lists every guarantee)", indent=indent)
 
 
 # ---------------------------------------------------------------------------------------------------------- closure
@@ -339,7 +360,7 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
         rows, _ = facet_rows(cone)
         lines += [f"  {format_facet(r, labels, exact=cone.exact, limit=10**9)}" for r in rows()]
         lines += [f"  {format_facet(e, labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
-                  for e in cone.equalities]
+                  for e in equality_rows(cone)]
         if args.rays:
             lines.append("extreme rays:")
             lines += ["  (" + ", ".join(str(v) for v in r) + ")" for r in cone.rays]
@@ -349,7 +370,7 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
         text = "\n".join([f"{d.spec()}: " + summary.lines()[0]] + summary.lines()[1:])
     rows, count = facet_rows(cone)
     parts: list[tuple[str, Any]] = [("definition", d.spec()), ("summary", summary), ("labels", list(labels)),
-                                    ("facets", Stream(rows, count)), ("equalities", cone.equalities)]
+                                    ("facets", Stream(rows, count)), ("equalities", equality_rows(cone))]
     if args.rays:
         parts += [("rays", Stream(lambda: iter(cone.rays), summary.n_rays)), ("lineality", cone.lineality)]
     data = StreamedData(parts)
@@ -390,7 +411,7 @@ def _semantics(args: argparse.Namespace) -> Outcome:
                                                  "skipped": list(c.skipped)} for c in checks), len(checks))))
         failed = [c for c in checks if not c.holds]
         lines.append(f"checked on {args.check}: {len(checks) - len(failed)} of {len(checks)} guarantees hold")
-        lines += listing((c.summary() for c in failed), limit=None if args.all else MAX_ORBITS_SHOWN,
+        lines += listing(failed, lambda c: c.summary(), limit=None if args.all else MAX_ORBITS_SHOWN,
                          more="violated guarantees (--all lists them)")
         code = EXIT_NO if failed else EXIT_YES
     data = StreamedData(parts)
@@ -416,11 +437,12 @@ def _relax_args(p: argparse.ArgumentParser) -> None:
 def _relax(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     family = _default_family(d.inputs, args.family)
+    _check_family_size(d.inputs, family)
     cone = d.row_cone()
     r = relax(d, family, method=_relax_method(cone, args.method))
     lines = [r.text]
     limit = None if args.all else MAX_ORBITS_SHOWN
-    lines += listing((b.summary() for b in r.pair_bounds), limit=limit, more="pair bounds (--all lists them)")
+    lines += listing(r.pair_bounds, lambda b: b.summary(), limit=limit, more="pair bounds (--all lists them)")
     lines += _lost_lines(d, r, family, indent="", all_=args.all)
     if args.all:
         lines.append("relaxed " + _rowcone_text(r.cone))

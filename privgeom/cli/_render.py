@@ -23,7 +23,7 @@ import numpy as np
 from .._errors import FormatError
 from .._results import to_jsonable
 
-__all__ = ["Stream", "StreamedData", "write_out", "facet_rows", "listing"]
+__all__ = ["Stream", "StreamedData", "write_out", "facet_rows", "equality_rows", "listing"]
 
 
 class Stream:
@@ -109,15 +109,22 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
     return (lambda: iter(F)), len(F)
 
 
-def listing(items: Iterable[str], *, limit: int | None, more: str, indent: str = "  ") -> list[str]:
-    """Bulleted lines, at most ``limit`` (None: all), then one line saying how many more and how to see them."""
-    out: list[str] = []
-    extra = 0
-    for text in items:
-        if limit is not None and len(out) >= limit:
-            extra += 1
-            continue
-        out.append(f"{indent}- {text}")
-    if extra:
+def equality_rows(cone: Any) -> Any:
+    """The equalities of ``cone``; none for a cone whose structure gives its facets (such cones are full-dimensional),
+    without building anything."""
+    st = cone.structure
+    if st is not None and (st.facets is not None or st.facet is not None or st.difference is not None):
+        return np.zeros((0, cone.ambient_dim), dtype=object if cone.exact else float)
+    return cone.equalities
+
+
+def listing(items: Sequence[Any], fmt: Callable[[Any], str], *, limit: int | None, more: str,
+            indent: str = "  ") -> list[str]:
+    """Bulleted lines ``fmt(item)`` for at most ``limit`` items (None: all; the others are never formatted), then one
+    line saying how many more there are and how to see them."""
+    shown = items if limit is None else items[:limit]
+    out = [f"{indent}- {fmt(x)}" for x in shown]
+    extra = len(items) - len(shown)
+    if extra > 0:
         out.append(f"{indent}… {extra} more {more}")
     return out

@@ -16,7 +16,9 @@ from typing import Any, Callable
 from .. import voting
 from .._errors import InvalidParameterError
 from .._io import prepare_output_dir
+from .._level import PrivacyLevel
 from .._numeric import LogRational, parse_scalar
+from ..voting._accuracy import ACCURACY_METHODS
 from ..voting._common import log_of_ratio
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
@@ -110,7 +112,7 @@ def _json_num(value: Any) -> Any:
 def _accuracy_args(p: argparse.ArgumentParser) -> None:
     _rule_args(p)
     _rho_args(p)
-    p.add_argument("--method", default="auto", choices=voting.ACCURACY_METHODS, help="how to compute it (default auto)")
+    p.add_argument("--method", default="auto", choices=ACCURACY_METHODS, help="how to compute it (default auto)")
 
 
 def _accuracy_run(args: argparse.Namespace) -> Outcome:
@@ -202,24 +204,26 @@ def _epsilon_args(p: argparse.ArgumentParser) -> None:
     _rule_args(p)
     _rho_args(p)
     p.add_argument("--method", default="auto", choices=("auto", "table", "counts"), help="profiles (table) or vote counts")
-    p.add_argument("--eps", help="exit 0 iff M_rho f is eps-differentially private (ε ≤ eps), 1 otherwise")
+    p.add_argument("--eps", help="exit 0 iff M_rho f is eps-differentially private (ε ≤ eps), 1 otherwise; "
+                   "a number or ln(r) (exact comparison when both are logarithms of rationals)")
 
 
 def _epsilon_run(args: argparse.Namespace) -> Outcome:
     f = build_rule(args)
     rho = _rho(args)
     res = voting.epsilon(f, rho, method=args.method)
-    rem = voting.remark1(f) if f.is_symmetric or f.has_table or f.kind == "dictator" else None
+    rem = voting.attains_bound(f) if f.is_symmetric or f.has_table or f.kind == "dictator" else None
     data = {**res.to_dict(), "remark1": rem.to_dict() if rem is not None else None}
     lines = [str(res)]
     if rem is not None:
         lines.append(str(rem))
     code = EXIT_YES
     if args.eps is not None:
-        target = parse_scalar(args.eps, name="eps")
-        if target < 0:
-            raise InvalidParameterError(f"--eps must be >= 0, got {args.eps!r}")
-        ok = float(res) <= float(target) + 1e-12
+        target = PrivacyLevel.parse(eps=args.eps, name="--eps")  # refuses ε < 0, naming the value
+        if res.exact and target.exact and not res.infinite:  # both logarithms of rationals: decided exactly
+            ok = bool(res.epsilon <= target.eps)
+        else:
+            ok = float(res) <= float(target) + 1e-12
         data["eps"] = str(target)
         data["private"] = ok
         lines.append(f"{'is' if ok else 'is NOT'} {target}-differentially private (one-vote neighbours)")
@@ -241,8 +245,8 @@ def _figure_run(args: argparse.Namespace) -> Outcome:
     rhos = [float(parse_scalar(r, name="rho")) for r in _csv(args.rhos)]
     out = Path(args.out)
     prepare_output_dir(out.parent if out.suffix.lower() == ".png" else out, what="--out")
-    path = voting.save_figure2(args.out, rhos, args.n_max)
-    data = voting.figure2_data(rhos, args.n_max)
+    path = voting.save_majority_accuracy_figure(args.out, rhos, args.n_max)
+    data = voting.majority_accuracy_data(rhos, args.n_max)
     last = {str(r): data["accuracy"][r][-1] for r in data["accuracy"]}
     text = f"wrote {path} (Figure 2: accuracy of majority for odd n ≤ {args.n_max}, rho in {', '.join(map(str, rhos))})"
     return Outcome(text, {"path": str(path), "n_max": args.n_max, "accuracy_at_n_max": last,

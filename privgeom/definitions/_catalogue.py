@@ -81,6 +81,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import FormatError, InvalidParameterError, InvalidTypeError, SolverError
+from .._level import PrivacyLevel
 from .._numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly
 from ..mechanisms import Mechanism
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate
@@ -259,10 +260,7 @@ def krr_gamma(n_values: int, *, exp_eps: Any = None, p: Any = None) -> Scalar:
     if (exp_eps is None) == (p is None):
         raise InvalidParameterError(f"k-ary randomized response: give exactly one of exp_eps= and p= (got {exp_eps!r}, {p!r})")
     if exp_eps is not None:
-        g = parse_scalar(exp_eps, name="exp_eps")
-        if not g >= 1:
-            raise InvalidParameterError(f"k-ary randomized response needs exp_eps >= 1, got {fraction_str(g)}")
-        return g
+        return PrivacyLevel.parse(exp_eps=exp_eps, owner="k-ary randomized response").exp_eps
     q = parse_scalar(p, name="p")
     if not Fraction(1, n_values) <= q < 1 if isinstance(q, Fraction) else not 1.0 / n_values <= q < 1.0:
         raise InvalidParameterError(f"k-ary randomized response needs 1/{n_values} <= p < 1, got p = {fraction_str(q)}")

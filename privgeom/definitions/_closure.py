@@ -419,8 +419,8 @@ def closure_lp_membership(
     atol : float
         Float-mode tolerance (see the module docstring).
     solver : str, optional
-        HiGHS algorithm: ``"dual"`` (default, :data:`~privgeom.definitions._closure_model.DEFAULT_SOLVER`),
-        ``"primal"``, ``"simplex"``, ``"ipm"`` or ``"choose"``.
+        HiGHS algorithm: ``"ipm"`` (default, :data:`~privgeom.definitions._closure_model.DEFAULT_SOLVER`),
+        ``"dual"``, ``"primal"``, ``"simplex"`` or ``"choose"``.
     reduce : bool
         Reduce the LP by the row space of the mechanisms (default); False solves today's unreduced ℓ1 LP.
     cache : dict, optional

@@ -46,10 +46,15 @@ from ..geometry._lp import HIGHS_SOLVERS, HighsModel, LPResult, check_lp_size
 
 __all__ = ["ClosureModel", "DEFAULT_SOLVER", "closure_lp_nonzeros"]
 
-#: HiGHS algorithm used by default, chosen by measurement (``benchmarks/bench_closure_lp.py``): on RR(7) and on
-#: the random rank-deficient 128-dataset definition the dual simplex beat the interior-point method and the primal
-#: simplex on the reduced model, and it is the variant that re-uses the previous basis on repeated queries.
-DEFAULT_SOLVER = "dual"
+#: HiGHS algorithm used by default, chosen by measurement (``benchmarks/bench_closure_lp.py``, 2 shared cores, two
+#: queries each — a member and a non-member — cold, on the reduced model): on RR(7) (128 x 128) the dual simplex
+#: took 3.9 s, the interior-point method 4.2 s, HiGHS's choice 8.0 s, the primal simplex 9.6 s; on the random
+#: rank-deficient definitions (N x N of rank N/2) the interior-point method was about twice as fast as the dual
+#: simplex (N = 64: 3.4 s vs 6.2 s; N = 96: 19 s vs 50 s) and the primal simplex slower still. A new target changes
+#: every right-hand side, so the simplex warm start from the previous basis gained little (RR(7): 1.4 s vs 1.6 s per
+#: query); the model itself (assembly, reduction, HiGHS setup) is what the cache saves. Hence the interior-point
+#: method (with crossover, so that solutions are vertices, which rationalise best).
+DEFAULT_SOLVER = "ipm"
 
 #: Relative size below which an entry of the reduced rows ``R`` is rounding noise (set to zero).
 _DROP = 1e-12

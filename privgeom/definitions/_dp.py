@@ -32,7 +32,7 @@ from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
 from ._rows import as_vector, format_inequality, generic_row_membership
 
-__all__ = ["DifferentialPrivacy", "dp_level", "dp_ratio", "standard_graph_spec", "SPEC_UNSAFE"]
+__all__ = ["DifferentialPrivacy", "dp_level", "dp_ratio", "standard_graph_spec", "structured_graph_spec", "SPEC_UNSAFE"]
 
 #: Characters that cannot appear in dataset labels written into a ``graph=edges`` spec.
 SPEC_UNSAFE = set(",;~=:[]{}\"' ")
@@ -91,6 +91,32 @@ def standard_graph_spec(graph: nx.Graph) -> str | None:
     return f"graph={kind},{'k' if kind == 'hamming' else 'n'}={size}"
 
 
+def structured_graph_spec(domain: Domain, relation: str) -> str | None:
+    """``graph=replace-one,n=2,records=3`` (databases) / ``…,categories=3`` (histograms) / ``graph=add-remove,…``
+    (every size ``0..n``) for a named relation on a database or histogram :class:`~privgeom.Domain`, else None.
+
+    Examples
+    --------
+    >>> structured_graph_spec(Domain.databases(2, ["a", "b"]), "replace-one")
+    'graph=replace-one,n=2,records=a;b'
+    >>> structured_graph_spec(Domain.histograms(3, 2, up_to=True), "add-remove")
+    'graph=add-remove,n=3,categories=2'
+    """
+    if domain.kind not in ("databases", "histograms") or relation not in ("replace-one", "add-remove"):
+        return None
+    if domain.up_to != (relation == "add-remove"):
+        return None
+    values = domain.values
+    if values == tuple(str(i) for i in range(len(values))):
+        shown = str(len(values))
+    elif all(v and not set(v) & SPEC_UNSAFE for v in values) and not all(v.isdigit() for v in values):
+        shown = ";".join(values)
+    else:
+        return None
+    key = "records" if domain.kind == "databases" else "categories"
+    return f"graph={relation},n={domain.n},{key}={shown}"
+
+
 class DifferentialPrivacy(PrivacyDefinition):
     """ε-differential privacy over a neighbour graph: every row satisfies ``x_i ≤ e^ε x_j`` on every edge.
 
@@ -143,9 +169,11 @@ class DifferentialPrivacy(PrivacyDefinition):
                  exact: bool | None = None) -> None:
         self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
         self._ratio, self._given = self._level.exp_eps, _given(self._level)
+        self._named: tuple[Domain, str] | None = None  # (domain, relation name) when the relation was named
         if isinstance(graph, Domain):
             if inputs is not None and Domain.coerce(inputs).labels != graph.labels:
                 resolve_graph(graph, inputs)  # raises the mismatch
+            self._named = (graph, graph.default_relation)
             inputs, graph = graph.labels, graph.relation(graph.default_relation)
         elif isinstance(graph, str):
             if inputs is None:
@@ -153,7 +181,9 @@ class DifferentialPrivacy(PrivacyDefinition):
                     f"DifferentialPrivacy: the relation name {graph!r} needs the datasets: pass inputs= (a Domain or "
                     f"labels), or a Domain such as Domain.bits(k) instead of the name"
                 )
-            graph = resolve_graph(graph, inputs)
+            dom = Domain.coerce(inputs)
+            self._named = (dom, dom.check_relation(graph))
+            graph = resolve_graph(graph, dom)
         if isinstance(inputs, Domain):
             inputs = inputs.labels
         if inputs is None:
@@ -250,6 +280,8 @@ class DifferentialPrivacy(PrivacyDefinition):
             A user graph whose labels contain characters the spec syntax reserves.
         """
         g = standard_graph_spec(self._graph)
+        if g is None and self._named is not None:
+            g = structured_graph_spec(*self._named)
         if g is None:
             bad = [s for s in self._inputs if not s or set(s) & SPEC_UNSAFE]
             if bad:
@@ -324,11 +356,35 @@ class DifferentialPrivacy(PrivacyDefinition):
         isolated = tuple(i for i, v in enumerate(self._inputs) if graph.degree(v) == 0)
         n_facets = len(self._I) + len(isolated)
 
+        E = len(self._I)
+
         def facets() -> np.ndarray:
-            E = len(self._I)
             A = self.inequalities()
             keep = list(range(E)) + [E + i for i in isolated]
             return A[keep]
+
+        def facet(t: int) -> np.ndarray:
+            row = np.zeros(n, dtype=object if self.exact else float)
+            if self.exact:
+                row[...] = Fraction(0)
+            if t < E:
+                row[self._I[t]], row[self._J[t]] = -1, ratio
+            else:
+                row[isolated[t - E]] = 1
+            return row
+
+        keys = self._I * n + self._J
+        order = np.argsort(keys)
+        iso_pos = {v: r for r, v in enumerate(isolated)}
+
+        def facet_action(p: np.ndarray, items: np.ndarray) -> np.ndarray:
+            """Facet ``t`` (directed edge ``I→J``, then isolated datasets) maps to the facet of ``p(I)→p(J)``."""
+            out = np.empty(len(items), dtype=np.int64)
+            edge = items < E
+            img = p[self._I[items[edge]]] * n + p[self._J[items[edge]]]
+            out[edge] = order[np.searchsorted(keys[order], img)]
+            out[~edge] = [E + iso_pos[int(p[isolated[int(t) - E]])] for t in items[~edge]]
+            return out
 
         def rays() -> Any:
             from ._catalogue import dp_cone_rays
@@ -342,10 +398,16 @@ class DifferentialPrivacy(PrivacyDefinition):
             n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
             # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
             rays=rays if n > 1 and nx.is_connected(graph) else None,
-            pair_bounds=self.pair_bounds,
+            pair_bounds=self.pair_bounds, facet=facet,
             difference=DifferenceData(self._I, self._J, (ratio,) * len(self._I), isolated),
+            extra={"facet_action": facet_action, "symmetry": self._symmetry},
         )
         return Cone.from_structure(structure, labels=self._inputs, exact=self.exact)
+
+    def _symmetry(self) -> Any:
+        from ..geometry._symmetry import automorphisms
+
+        return automorphisms(self)
 
     def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
         ans = self.contains_row(x, atol=atol)
@@ -370,8 +432,12 @@ class DifferentialPrivacy(PrivacyDefinition):
         labels = self._inputs
         out = np.empty(len(ia), dtype=object if self.exact else float)
         dist: dict[int, dict[str, int]] = {}
+        G = self._graph
         for t, (a, b) in enumerate(zip(ia, ib)):
             a = int(a)
+            if a == int(b) or G.has_edge(labels[a], labels[int(b)]):
+                out[t] = self._ratio ** (0 if a == int(b) else 1)
+                continue
             if a not in dist:
                 dist[a] = nx.single_source_shortest_path_length(self._graph, labels[a])
             d = dist[a].get(labels[int(b)])

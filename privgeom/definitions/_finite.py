@@ -218,7 +218,8 @@ class FiniteDefinition(PrivacyDefinition):
         atol : float, optional
             Float-mode tolerance (default ``privgeom._numeric.ATOL``).
         solver : {"dual", "primal", "simplex", "ipm", "choose"}, optional
-            HiGHS algorithm (default: the dual simplex, chosen by measurement in ``benchmarks/bench_closure_lp.py``).
+            HiGHS algorithm (default: the interior-point method, chosen by measurement in
+            ``benchmarks/bench_closure_lp.py``; the simplex variants re-solve from the previous basis).
         reduce : bool
             Reduce the LP by the row space of the mechanisms (default); False solves the unreduced LP.
         max_nonzeros : int, optional

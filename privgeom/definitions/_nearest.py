@@ -261,7 +261,6 @@ def _build(desc: _Description, target: np.ndarray, norm: str, exact: bool) -> tu
     n_out, N = target.shape
     L = _Builder(exact)
     one: Any = Fraction(1) if exact else 1.0
-    o = np.arange(n_out)
     dist_rows = L.new_rows(list(target.ravel())).reshape(n_out, N)  # N − D⁺ + D⁻ = M
     if desc.kind == "mixture":
         Bs = [L.var((n_out, M.shape[0])) for M in desc.mats]
@@ -314,7 +313,6 @@ def _build(desc: _Description, target: np.ndarray, norm: str, exact: bool) -> tu
             L.add(rows[None, :], Dm, one)
             L.add(rows, L.var((N,)), one)
             L.add(rows, np.full(N, t), -one)
-    del o
     return L, to_N, dist_rows
 
 

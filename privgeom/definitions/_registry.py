@@ -11,6 +11,8 @@ Built-in kinds
     ``k=<int>,p=<rational or float>[,exact=false]`` — :class:`RandomizedResponse`.
 ``dp``
     ``graph=hamming,k=<int>`` | ``graph=complete,n=<int>`` | ``graph=path,n=<int>`` |
+    ``graph=replace-one,n=<int>,records=<m or a;b>`` (databases; ``categories=`` for histograms) |
+    ``graph=add-remove,n=<int>,records=…`` (every size ``0..n``) |
     ``graph=edges,inputs=a;b;c,edges=a~b;b~c``, then ``exp_eps=<rational ≥ 1>`` or ``eps=<number or ln(r)>``,
     optionally ``exact=false`` — :class:`DifferentialPrivacy` (``eps=1.2`` is float mode).
 ``finite``
@@ -237,6 +239,9 @@ def _dp(params: dict[str, str]) -> PrivacyDefinition:
         key, domain_of = _DP_SPEC_GRAPHS[graph]
         domain = domain_of(spec_int(params, key, "dp"))
         return DifferentialPrivacy(domain.relation(graph), eps=eps, exp_eps=exp_eps, inputs=domain, exact=exact)
+    if graph in ("replace-one", "add-remove"):
+        domain = _structured_domain(params, graph == "add-remove")
+        return DifferentialPrivacy(graph, eps=eps, exp_eps=exp_eps, inputs=domain, exact=exact)
     if graph == "edges":
         inputs = [s for s in spec_required(params, "inputs", "dp").split(";")]
         raw = params.pop("edges", "")
@@ -247,7 +252,21 @@ def _dp(params: dict[str, str]) -> PrivacyDefinition:
                 raise FormatError(f"dp: edge {part!r} is not <label>~<label>")
             edges.append((u, v))
         return DifferentialPrivacy(edges, eps=eps, exp_eps=exp_eps, inputs=inputs, exact=exact)
-    raise FormatError(f"dp: graph={graph!r} is not one of {', '.join(_DP_SPEC_GRAPHS)}, edges")
+    raise FormatError(f"dp: graph={graph!r} is not one of {', '.join(_DP_SPEC_GRAPHS)}, replace-one, add-remove, edges")
+
+
+def _structured_domain(params: dict[str, str], up_to: bool) -> Domain:
+    """``n=<int>`` and exactly one of ``records=<m or a;b;c>`` (databases) / ``categories=<…>`` (histograms)."""
+    n = spec_int(params, "n", "dp")
+    given = [k for k in ("records", "categories") if k in params]
+    if len(given) != 1:
+        raise FormatError("dp: graph=replace-one/add-remove needs n= and exactly one of records= (databases) and "
+                          f"categories= (histograms); got {given or 'neither'}")
+    raw = params.pop(given[0])
+    values: Any = int(raw) if raw.isdigit() else [v for v in raw.split(";")]
+    if given[0] == "records":
+        return Domain.databases(n, values, up_to=up_to)
+    return Domain.histograms(n, values, up_to=up_to)
 
 
 def _complete_domain(n: int) -> Domain:

@@ -28,10 +28,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._errors import InvalidInputError, InvalidTypeError, DomainMismatchError
 from .._numeric import ATOL, parse_scalar, readonly
-from ..geometry._lp import exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp
+from ..geometry._lp import check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp
 from ._base import ClosureWitness, Membership, RowCertificate, RowWitness
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -310,9 +311,13 @@ def cone_lp_membership(
     from .._errors import SolverError
 
     R, N = G.shape
+    nnz_g = int(np.count_nonzero(np.asarray(G != 0)))
+    check_lp_size(N, R + 2 * N, nnz_g + 2 * N, what=f"{what} LP",
+                  hint="privgeom.geometry._lp.MAX_LP_NONZEROS")
     Gf = G.astype(float)
     xf = x.astype(float)
-    A = np.hstack([Gf.T, np.eye(N), -np.eye(N)])
+    eye = sp.identity(N, format="csc")
+    A = sp.hstack([sp.csc_matrix(Gf.T), eye, -eye], format="csc")
     c = np.concatenate([np.zeros(R), np.ones(2 * N)])
     res = solve_lp(c, A_eq=A, b_eq=xf, method="highs-ds", what=what + " LP")
     if res.status != "optimal" or res.x is None:

@@ -272,7 +272,7 @@ class RandomizedResponse(PrivacyDefinition):
             n_facets=n, n_rays=n, dim=n, pointed=True,
             facets=self.facets, rays=lambda: self.mechanism.matrix, contains=self._cone_contains,
             pair_bounds=self.pair_bounds, facet=lambda i: self.facet(i),
-            extra={"k": k, "p": self._p, "facet_action": "dataset", "symmetry": self._symmetry},
+            extra={"k": k, "p": self._p, "facet_action": lambda p, items: p[items], "symmetry": self._symmetry},
             canonical_facets=self._canonical_facets if self._exact else None,
         )
         return Cone.from_structure(structure, labels=self.inputs, exact=self._exact)

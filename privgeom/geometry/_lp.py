@@ -154,8 +154,8 @@ def solve_lp(
         More than :data:`MAX_LP_NONZEROS` constraint coefficients.
     """
     nnz = sum(_nnz(A) for A in (A_ub, A_eq) if A is not None)
-    if nnz > MAX_LP_NONZEROS:
-        raise SizeLimitError(f"{what}: {nnz:,} constraint coefficients exceed the LP limit {MAX_LP_NONZEROS:,}")
+    n_rows = sum(int(np.shape(A)[0]) for A in (A_ub, A_eq) if A is not None)
+    check_lp_size(n_rows, int(np.size(c)), nnz, what=what)
     try:
         res = linprog(
             c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method=method, options=dict(_HIGHS_OPTIONS)

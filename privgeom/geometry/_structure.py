@@ -79,8 +79,8 @@ class ConeStructure:
     difference : DifferenceData or None
         The ratio constraints when the cone is cut out by them.
     extra : dict
-        Anything else known (``"symmetry"``: a callable returning the symmetry group; ``"facet_action":
-        "dataset"``: facet ``i`` maps to facet ``p[i]`` under every automorphism ``p``).
+        Anything else known (``"symmetry"``: a callable returning the symmetry group; ``"facet_action"``:
+        a vectorised ``(p, items) -> images`` giving the facet index each facet maps to under an automorphism ``p``).
     canonical_facets : callable or None
         The facets already in the canonical form of :class:`~privgeom.geometry.Cone` (primitive, sorted; exact
         mode only): used as they are, no normalisation at all.

@@ -488,7 +488,7 @@ def _dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **
     where = {s: i for i, s in enumerate(labels)}
     if dp.exp_eps == 1:
         return _component_group(G, labels)
-    spec = standard_graph_spec(G) or _structural_spec(G, labels)
+    spec = _structural_spec(G, labels) or standard_graph_spec(G)
     if spec is not None and spec.startswith("graph=hamming"):
         k = int(spec.split("=")[-1])
         _check_entries(2 * k - 1, n, f"the hypercube group of the Hamming graph on k = {k} bits")
@@ -513,10 +513,14 @@ def _dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **
 
 
 def _structural_spec(G: nx.Graph, labels: tuple[str, ...]) -> str | None:
-    """``graph=hamming,k=K`` / ``graph=complete,n=N`` when the graph is one of them whatever its name (``O(E)``)."""
+    """``graph=hamming,k=K`` / ``graph=complete,n=N`` / ``graph=path,n=N`` when the graph is one of them whatever its
+    name (``O(E)``)."""
     n, m = len(labels), G.number_of_edges()
     if n >= 2 and m == n * (n - 1) // 2:
         return f"graph=complete,n={n}"
+    if n >= 2 and m == n - 1 and set(labels) == {str(c) for c in range(n)}:
+        if all(abs(int(u) - int(v)) == 1 for u, v in G.edges):
+            return f"graph=path,n={n - 1}"
     k = len(labels[0]) if labels else 0
     if k and n == 1 << k and m == k * (n >> 1) and all(len(s) == k and not set(s) - {"0", "1"} for s in labels):
         if all(sum(a != b for a, b in zip(u, v)) == 1 for u, v in G.edges):

@@ -153,65 +153,67 @@ def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: s
 
 
 def majority_vote(n: int, rho: Any = 1, *, tie: str = "1", inputs: str = "count") -> Mechanism:
-    """``M_ρ f`` for the majority rule ``f`` on ``n`` binary votes: ``P(f(y) = r | x)``.
+    """``M_ρ f`` for the majority rule ``f`` on ``n`` binary votes: ``P(f(y) = r | x)``, built by :mod:`privgeom.voting`.
 
     Every vote ``x_j`` is kept with probability ``(1 + ρ)/2`` and flipped otherwise (randomized response on the
-    ballots), then ``f`` = majority of the noisy votes ``y`` is published. ``ρ = 1`` is the noiseless majority.
+    ballots), then ``f`` = majority of the noisy votes ``y`` is published (Evren & Vepakomma, Definition 2; the
+    motivating example of Liu, Wang & Xia is ``ρ = 1``, the noiseless majority). One mechanism, one labelling: the
+    matrix is :func:`privgeom.voting.mechanism` of the rule (outputs ``"1"``, ``"-1"``), on the profiles
+    (``Domain.bits(n)`` labels ``"11…1"`` …) or, by vote count, on ``Domain.counts(n)`` (``"0"`` … ``"n"`` votes
+    ``1``; every profile with ``c`` ones has the same column, computed by the voting by-count engine).
 
     Parameters
     ----------
     n : int
     rho : rational or float in [0, 1]
     tie : ``"1"``, ``"0"`` or ``"coin"``
-        Outcome of a tie (even ``n``); ``"coin"`` = fair coin.
+        Outcome of a tie (even ``n``): ``1`` (``threshold(n, -1)``), ``-1`` (``threshold(n, 0)``), or a fair coin
+        (the even mixture of the two mechanisms; the coin is independent of the votes).
     inputs : ``"count"`` (default, columns ``"0".."n"``) or ``"database"`` (all ``2^n`` vote profiles)
 
     Examples
     --------
     >>> M = majority_vote(3)
     >>> M.outputs, [str(v) for v in M.row("1")]
-    (('0', '1'), ['0', '0', '1', '1'])
+    (('1', '-1'), ['0', '0', '1', '1'])
     >>> [str(v) for v in majority_vote(1, "1/2").row("1")]
     ['1/4', '3/4']
+    >>> from privgeom import voting
+    >>> majority_vote(3, "1/2", inputs="database") == voting.mechanism(voting.majority(3), "1/2")
+    True
     """
+    from .. import voting
+    from .._domain import Domain
+    from ..voting._common import parse_rho
+    from ..voting._counts import noisy_counts
+
     n = _check_int(n, "n", 1)
-    r = parse_scalar(rho, name="rho")
-    if not 0 <= r <= 1:
-        raise InvalidParameterError(f"rho must lie in [0, 1], got {rho}")
+    r = parse_rho(rho)
     if tie not in ("0", "1", "coin"):
         raise InvalidParameterError(f"tie must be '0', '1' or 'coin', got {tie!r}")
-    exact = isinstance(r, Fraction)
-    one: Scalar = Fraction(1) if exact else 1.0
-    keep = (one + r) / 2
-    half: Scalar = Fraction(1, 2) if exact else 0.5
-
-    def p_one(N: int) -> Scalar:
-        # Y = kept ones + flipped zeros
-        a = [math.comb(N, i) * keep**i * (one - keep) ** (N - i) for i in range(N + 1)]
-        b = [math.comb(n - N, j) * (one - keep) ** j * keep ** (n - N - j) for j in range(n - N + 1)]
-        win: Scalar = 0 * one
-        for i, pa in enumerate(a):
-            for j, pb in enumerate(b):
-                y = i + j
-                if 2 * y > n:
-                    win += pa * pb
-                elif 2 * y == n:
-                    win += pa * pb * (one if tie == "1" else (half if tie == "coin" else 0 * one))
-        return win
-
-    if inputs == "count":
-        counts = list(range(n + 1))
-        labels = [str(c) for c in counts]
-    elif inputs == "database":
-        profiles = list(itertools.product((0, 1), repeat=n))
-        counts = [sum(x) for x in profiles]
-        labels = database_labels(n, (0, 1))
-    else:
+    if inputs not in ("count", "database"):
         raise InvalidParameterError(f"inputs must be 'count' or 'database', got {inputs!r}")
-    cache: dict[int, Scalar] = {}
-    row1 = [cache.setdefault(c, p_one(c)) for c in counts]
-    mat = [[one - v for v in row1], row1]
-    return Mechanism(mat, labels, ["0", "1"], exact=exact)
+    if n % 2:
+        rules = [voting.majority(n)]
+    else:  # f = 1 iff (sum of votes) > θ: ties go to 1 with θ = -1, to -1 with θ = 0
+        rules = {"1": [voting.threshold(n, -1)], "0": [voting.threshold(n, 0)]}.get(
+            tie, [voting.threshold(n, -1), voting.threshold(n, 0)]
+        )
+    one: Scalar = Fraction(1) if r.exact else 1.0
+    if inputs == "database":
+        mechs = [voting.mechanism(f, r.rho) for f in rules]
+        if len(mechs) == 1:
+            return mechs[0]
+        mat = (mechs[0].matrix + mechs[1].matrix) * (one / 2)
+        return Mechanism(mat, mechs[0].inputs, mechs[0].outputs, exact=r.exact)
+    check_dense_size(2, n + 1, exact=r.exact, what=f"majority_vote(n={n}) by vote count")
+    # P(f(y) = 1 | c ones) = (1 + T_rho f(c)) / 2 for a ±1 rule (T_rho f(c) = E[f(y)], by the voting count engine)
+    t: Any = sum((noisy_counts(f, r, exact=r.exact) for f in rules), np.zeros(n + 1, dtype=object if r.exact else float))
+    p1: Any = (t / len(rules) + one) / 2
+    mat = np.empty((2, n + 1), dtype=object if r.exact else float)
+    mat[0] = p1
+    mat[1] = one - p1
+    return Mechanism(mat, Domain.counts(n).labels, ["1", "-1"], exact=r.exact)
 
 
 def sampling_sum(n: int, T: int, values: Sequence[int]) -> Mechanism:
@@ -277,7 +279,7 @@ def precompose(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any
     --------
     >>> M = majority_vote(2, inputs="database")
     >>> Mf = precompose(M, {"a": 0, "b": 1, "c": 1}, ["a", "b", "c"])
-    >>> Mf.n_inputs, Mf.column("(a,c)").tolist() == M.column("(0,1)").tolist()
+    >>> Mf.n_inputs, Mf.column("(a,c)").tolist() == M.column("01").tolist()
     (9, True)
     """
     space = parse_inputs(mechanism.inputs, "database")

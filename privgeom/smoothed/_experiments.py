@@ -7,7 +7,7 @@
 - :func:`sgd_experiment` — Figure 2 (right): one SGD step with 8-bit quantised Gaussian gradients, exact output laws
   by a subset-sum dynamic program, the expectation over databases by Monte Carlo (standard error and a rigorous
   Hoeffding interval; exact enumeration of histograms is out of reach at the paper's sizes);
-- :func:`theorem3_experiment` — Theorem 3: the sampling average of finely discretised continuous data stays at
+- :func:`sampling_sum_experiment` — Theorem 3: the sampling average of finely discretised continuous data stays at
   ``δ ≈ T/n`` whereas the binary (SHM) case is exponentially small (exact expectation over all histograms where
   affordable, Monte Carlo with a rigorous Hoeffding interval elsewhere).
 
@@ -45,7 +45,7 @@ __all__ = [
     "elections_experiment",
     "motivating_experiment",
     "sgd_experiment",
-    "theorem3_experiment",
+    "sampling_sum_experiment",
     "hoeffding_halfwidth",
     "EXPERIMENTS",
 ]
@@ -365,7 +365,7 @@ def hoeffding_halfwidth(bound: float, samples: int, alpha: float = 0.05) -> floa
     return float(bound) * math.sqrt(math.log(2 / alpha) / (2 * samples))
 
 
-def theorem3_experiment(out: str | Path = "out", *, quick: bool = False, progress: bool | None = None,
+def sampling_sum_experiment(out: str | Path = "out", *, quick: bool = False, progress: bool | None = None,
                         databases: int | None = None, seed: int = 0, T: int = 2, eps: float = 1.0,
                         ns: Sequence[int] | None = None, levels: Sequence[int] | None = None,
                         max_histograms: int = 8_000) -> ExperimentResult:
@@ -385,7 +385,7 @@ def theorem3_experiment(out: str | Path = "out", *, quick: bool = False, progres
     --------
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     r = theorem3_experiment(tmp, ns=[6], levels=[2, 4096], databases=3)
+    ...     r = sampling_sum_experiment(tmp, ns=[6], levels=[2, 4096], databases=3)
     >>> two, fine = r.rows
     >>> two["method"], round(two["delta"], 3), round(two["shm_delta"], 3)
     ('exact', 0.11, 0.11)
@@ -399,7 +399,7 @@ def theorem3_experiment(out: str | Path = "out", *, quick: bool = False, progres
     levels = tuple(levels) if levels is not None else ((2, 8, 64) if quick else TH3_LEVELS)
     S = databases if databases is not None else (6 if quick else 40)
     if S < 2:
-        raise InvalidParameterError(f"theorem3_experiment needs at least 2 databases per point, got {S}")
+        raise InvalidParameterError(f"sampling_sum_experiment needs at least 2 databases per point, got {S}")
     rng = np.random.default_rng(seed)
     bar = Progress(len(ns) * len(levels), "theorem3", enabled=progress)
     rows: list[dict[str, Any]] = []
@@ -449,5 +449,5 @@ EXPERIMENTS: dict[str, Callable[..., ExperimentResult]] = {
     "elections": elections_experiment,
     "motivating": motivating_experiment,
     "sgd": sgd_experiment,
-    "theorem3": theorem3_experiment,
+    "theorem3": sampling_sum_experiment,
 }

@@ -25,7 +25,7 @@ from ._smoothed import expected_delta, smoothed_delta
 
 __all__ = [
     "PropertyCheck",
-    "check_theorem1",
+    "check_dp_delta",
     "check_dp_implies_smoothed",
     "check_post_processing",
     "check_composition",
@@ -68,7 +68,7 @@ def _make(name: str, lhs: Scalar, rhs: Scalar, relation: str, detail: str, atol:
     return PropertyCheck(name, _cmp(lhs, rhs, relation, atol), lhs, rhs, relation, exact, detail)
 
 
-def check_theorem1(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: float = ATOL) -> PropertyCheck:
+def check_dp_delta(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: float = ATOL) -> PropertyCheck:
     """Theorem 1: ``max_x δ_{ε,M}(x)`` equals the DP δ ``max_{x~x'} max_S P[M(x)∈S] − e^ε P[M(x')∈S]``.
 
     The right-hand side enumerates every event ``S`` (all ``2^|outputs|`` subsets, up to 16 outputs; beyond that
@@ -77,7 +77,7 @@ def check_theorem1(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: f
     Examples
     --------
     >>> from privgeom import randomized_response
-    >>> check_theorem1(randomized_response(2, "3/4"), "ln(2)").holds
+    >>> check_dp_delta(randomized_response(2, "3/4"), "ln(2)").holds
     True
     """
     _, e = level_pair(eps)

@@ -11,9 +11,9 @@ with ``p = (1+ρ)/2``), and the rule ``f`` is applied to the noisy votes — the
 - **Influence and welfare**: :func:`influence`, :func:`total_influence`, :func:`probabilistic_influence`
   (Definition 5, with its coupling documented and alternatives for contrast), :func:`welfare`, :func:`banzhaf`.
 - **Accuracy**: :func:`accuracy` (closed forms, Fourier, exact and log-space counts, the paper's recursion),
-  :func:`majority_accuracy_bounds` (Equation (3)), :func:`figure2` / :func:`save_figure2`.
+  :func:`majority_accuracy_bounds` (Equation (3)), :func:`majority_accuracy_figure` / :func:`save_majority_accuracy_figure`.
 - **Privacy**: :func:`mechanism` (a :class:`privgeom.Mechanism` on the datasets of ``randomized_response(n, p)``),
-  :func:`epsilon` (exact, with Proposition 2's bound), :func:`remark1`.
+  :func:`epsilon` (exact, with Proposition 2's bound), :func:`attains_bound` (Remark 1).
 - **Checks**: :func:`check_all` and one ``check_*`` per result of the paper.
 
 Examples
@@ -28,22 +28,21 @@ True
 """
 
 from ._accuracy import (
-    ACCURACY_METHODS,
-    FIGURE2_RHOS,
-    MajorityAccuracy,
+    FIGURE_RHOS,
     accuracy,
-    figure2,
-    figure2_data,
     majority_accuracy_bounds,
+    majority_accuracy_data,
+    majority_accuracy_figure,
     majority_accuracy_limit,
+    MajorityAccuracy,
     paper_recursion_accuracy,
-    save_figure2,
+    save_majority_accuracy_figure,
     stability,
 )
 from ._banzhaf import Banzhaf, banzhaf
 from ._fourier import FourierSpectrum, fourier, noise_operator
 from ._influence import COUPLINGS, influence, probabilistic_influence, total_influence, total_probabilistic_influence, welfare
-from ._mechanism import Remark1, VotingEpsilon, epsilon, mechanism, proposition2_bound, remark1
+from ._mechanism import BoundAttainment, VotingEpsilon, attains_bound, epsilon, epsilon_bound, mechanism
 from ._rules import (
     MAX_COUNT_VOTERS,
     Rule,
@@ -63,25 +62,23 @@ from ._rules import (
 )
 from ._theorems import (
     TheoremCheck,
+    check_accuracy_closed_form,
+    check_accuracy_stability,
     check_all,
-    check_closed_form,
-    check_equation1,
-    check_equation2,
-    check_equation3,
-    check_lemma10,
-    check_proposition2,
-    check_proposition4,
-    check_proposition5,
-    check_remark1,
-    check_theorem3,
-    check_theorem6,
-    random_rule,
+    check_bound_attainment,
+    check_epsilon_bound,
+    check_majority_accuracy_limit,
+    check_majority_maximises_welfare,
+    check_monotone_welfare,
+    check_noisy_welfare,
+    check_probabilistic_influence,
+    check_stability_noise_operator,
+    check_welfare_fourier,
 )
 
 __all__ = [
     # rules
     "Rule",
-    "MAX_COUNT_VOTERS",
     "majority",
     "dictator",
     "conjunction",
@@ -95,7 +92,7 @@ __all__ = [
     "symmetric",
     "from_truth_table",
     "from_function",
-    "random_rule",
+    "MAX_COUNT_VOTERS",
     # Fourier
     "FourierSpectrum",
     "fourier",
@@ -112,34 +109,33 @@ __all__ = [
     "banzhaf",
     # accuracy
     "accuracy",
-    "ACCURACY_METHODS",
     "paper_recursion_accuracy",
     "majority_accuracy_limit",
     "majority_accuracy_bounds",
     "MajorityAccuracy",
-    "figure2",
-    "figure2_data",
-    "FIGURE2_RHOS",
-    "save_figure2",
+    "majority_accuracy_data",
+    "majority_accuracy_figure",
+    "FIGURE_RHOS",
+    "save_majority_accuracy_figure",
     # privacy
     "mechanism",
     "epsilon",
     "VotingEpsilon",
-    "proposition2_bound",
-    "remark1",
-    "Remark1",
-    # executable theorems
+    "epsilon_bound",
+    "attains_bound",
+    "BoundAttainment",
+    # the paper's results as executable checks (the paper's numbers are in their docstrings)
     "TheoremCheck",
     "check_all",
-    "check_proposition2",
-    "check_remark1",
-    "check_theorem3",
-    "check_proposition4",
-    "check_proposition5",
-    "check_theorem6",
-    "check_lemma10",
-    "check_equation1",
-    "check_equation2",
-    "check_equation3",
-    "check_closed_form",
+    "check_epsilon_bound",  # Proposition 2
+    "check_bound_attainment",  # Remark 1
+    "check_probabilistic_influence",  # Theorem 3
+    "check_majority_maximises_welfare",  # Proposition 4
+    "check_monotone_welfare",  # Proposition 5
+    "check_noisy_welfare",  # Theorem 6
+    "check_welfare_fourier",  # Lemma 10
+    "check_accuracy_stability",  # Equation (1)
+    "check_stability_noise_operator",  # Equation (2)
+    "check_majority_accuracy_limit",  # Equation (3)
+    "check_accuracy_closed_form",  # Section 6
 ]

@@ -17,7 +17,7 @@
 ================  ==========================================================================================
 
 Figure 2 of the paper (accuracy of majority against ``n`` with the ``1/2 + arcsin(ρ)/π`` limits) is drawn by
-:func:`figure2` / :func:`save_figure2` from :func:`figure2_data`.
+:func:`majority_accuracy_figure` / :func:`save_majority_accuracy_figure` from :func:`majority_accuracy_data`.
 
 Examples
 --------
@@ -58,10 +58,10 @@ __all__ = [
     "MajorityAccuracy",
     "paper_recursion_accuracy",
     "RECURSION_MAX_N",
-    "figure2",
-    "figure2_data",
-    "save_figure2",
-    "FIGURE2_RHOS",
+    "majority_accuracy_figure",
+    "majority_accuracy_data",
+    "save_majority_accuracy_figure",
+    "FIGURE_RHOS",
 ]
 
 #: Largest electorate for the paper's recursion (``O(n^3)`` memoised states; recursion depth ``n``).
@@ -348,15 +348,15 @@ def stability(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
 # formula). Drawn with the object-oriented matplotlib API and the Agg canvas — no pyplot state, nothing shown.
 
 #: Default correlations drawn in Figure 2.
-FIGURE2_RHOS = (0.1, 0.3, 0.5, 0.7, 0.9)
+FIGURE_RHOS = (0.1, 0.3, 0.5, 0.7, 0.9)
 
 
-def figure2_data(rhos: Sequence[Any] = FIGURE2_RHOS, n_max: int = 101) -> dict[str, Any]:
+def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) -> dict[str, Any]:
     """The numbers behind Figure 2: ``{"n": odd n, "accuracy": {ρ: [...]}, "limit": {ρ: 1/2 + arcsin(ρ)/π}}``.
 
     Examples
     --------
-    >>> figure2_data(rhos=(0.5,), n_max=3)["accuracy"]
+    >>> majority_accuracy_data(rhos=(0.5,), n_max=3)["accuracy"]
     {0.5: [0.75, 0.703125]}
     """
     if isinstance(n_max, bool) or not isinstance(n_max, int) or n_max < 1:
@@ -369,18 +369,18 @@ def figure2_data(rhos: Sequence[Any] = FIGURE2_RHOS, n_max: int = 101) -> dict[s
     return {"n": ns, "accuracy": acc, "limit": {r: majority_accuracy_limit(r) for r in values}}
 
 
-def figure2(rhos: Sequence[Any] = FIGURE2_RHOS, n_max: int = 101) -> Any:
+def majority_accuracy_figure(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) -> Any:
     """A matplotlib ``Figure`` reproducing Figure 2 (accuracy of majority vs ``n``, with the arcsin limits).
 
     Examples
     --------
-    >>> fig = figure2(rhos=(0.5, 0.9), n_max=11)
+    >>> fig = majority_accuracy_figure(rhos=(0.5, 0.9), n_max=11)
     >>> len(fig.axes[0].lines)    # one curve and one dashed limit per rho
     4
     """
     from matplotlib.figure import Figure
 
-    data = figure2_data(rhos, n_max)
+    data = majority_accuracy_data(rhos, n_max)
     fig = Figure(figsize=(7.0, 4.5), layout="constrained")
     ax = fig.add_subplot()
     colours = [f"C{i % 10}" for i in range(len(data["accuracy"]))]
@@ -395,19 +395,19 @@ def figure2(rhos: Sequence[Any] = FIGURE2_RHOS, n_max: int = 101) -> Any:
     return fig
 
 
-def save_figure2(path: str | Path, rhos: Sequence[Any] = FIGURE2_RHOS, n_max: int = 101, *, dpi: int = 120) -> Path:
+def save_majority_accuracy_figure(path: str | Path, rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101, *, dpi: int = 120) -> Path:
     """Write Figure 2 as a PNG to ``path`` (a file, or a directory that gets ``voting_figure2.png``); returns the path.
 
     Examples
     --------
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     save_figure2(d, rhos=(0.5,), n_max=5).read_bytes()[:4]
+    ...     save_majority_accuracy_figure(d, rhos=(0.5,), n_max=5).read_bytes()[:4]
     b'\\x89PNG'
     """
     target = Path(path)
     if target.suffix.lower() != ".png":
         target = target / "voting_figure2.png"
     target.parent.mkdir(parents=True, exist_ok=True)
-    figure2(rhos, n_max).savefig(target, dpi=dpi, format="png")
+    majority_accuracy_figure(rhos, n_max).savefig(target, dpi=dpi, format="png")
     return target

@@ -46,7 +46,7 @@ from ._counts import epsilon_counts
 from ._fourier import apply_noise, apply_noise_integer, apply_noise_log
 from ._rules import Rule, check_rule, half
 
-__all__ = ["mechanism", "epsilon", "VotingEpsilon", "remark1", "Remark1", "proposition2_bound", "output_values"]
+__all__ = ["mechanism", "epsilon", "VotingEpsilon", "attains_bound", "BoundAttainment", "epsilon_bound", "output_values"]
 
 
 def output_values(f: Rule) -> list[Any]:
@@ -90,12 +90,12 @@ def mechanism(f: Rule, rho: Any) -> Mechanism:
     return Mechanism(rows_f, bit_strings(n), [_label(v) for v in values], exact=False)
 
 
-def proposition2_bound(rho: Any) -> LogRational | float:
+def epsilon_bound(rho: Any) -> LogRational | float:
     """``ln((1+ρ)/(1-ρ))`` (Proposition 2): exact for rational ``ρ < 1``, ``inf`` at ``ρ = 1``.
 
     Examples
     --------
-    >>> str(proposition2_bound("1/2"))
+    >>> str(epsilon_bound("1/2"))
     'ln(3)'
     """
     r = parse_rho(rho)
@@ -238,7 +238,7 @@ def _result(
     edge: tuple[str, str] | None = None, profile: str | None = None, neighbour: str | None = None,
     counts: tuple[int, int] | None = None,
 ) -> VotingEpsilon:
-    bound = proposition2_bound(r.rho)
+    bound = epsilon_bound(r.rho)
     infinite = ratio == math.inf
     if isinstance(ratio, Fraction):
         eps: LogRational | float = LogRational(ratio)
@@ -367,7 +367,7 @@ def epsilon(f: Rule, rho: Any, *, method: str = "auto") -> VotingEpsilon:
         edge = ("1" * n, "1" * i + "0" + "1" * (n - i - 1)) if n <= EDGE_LABEL_MAX_N else None
         return _result(f, r, pv / qv, "closed_form", 1, p=pv, q=qv, edge=edge)  # type: ignore[operator]
     if method == "auto" and f.is_symmetric and f.is_boolean:
-        rem = remark1(f)
+        rem = attains_bound(f)
         if rem.holds:  # Remark 1 ("if"): {f = r} ⊆ {z_i = b}, so P(r | x^{i→b}) / P(r | x^{i→-b}) = p/q for every x
             pair = (n, n - 1) if rem.vote == 1 else (0, 1)
             # P(S_n = n) = P(S_0 = 0) = p^n and P(S_{n-1} = n) = P(S_1 = 0) = p^(n-1) q (the level set is one count)
@@ -383,13 +383,13 @@ def epsilon(f: Rule, rho: Any, *, method: str = "auto") -> VotingEpsilon:
 
 
 @dataclass(frozen=True)
-class Remark1(Result):
+class BoundAttainment(Result):
     """Remark 1's condition: some output ``r`` with ``∅ ≠ {z : f(z) = r} ⊆ {z : z_i = b}``.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> r = voting.remark1(voting.disjunction(3))
+    >>> r = voting.attains_bound(voting.disjunction(3))
     >>> r.holds, r.output, r.voter, r.vote
     (True, '-1', 0, -1)
     """
@@ -409,18 +409,18 @@ class Remark1(Result):
         )
 
 
-def remark1(f: Rule) -> Remark1:
+def attains_bound(f: Rule) -> BoundAttainment:
     """Decide Remark 1's equality condition (the exact iff: ``ε = ln((1+ρ)/(1-ρ))`` for ``0 < ρ < 1``).
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.remark1(voting.conjunction(4)).holds, voting.remark1(voting.majority(3)).holds
+    >>> voting.attains_bound(voting.conjunction(4)).holds, voting.attains_bound(voting.majority(3)).holds
     (True, False)
     """
     f = check_rule(f)
     if f.kind == "dictator" and not f.has_table:
-        return Remark1(f.name, True, "1", 1, int(f.params["i"]))
+        return BoundAttainment(f.name, True, "1", 1, int(f.params["i"]))
     if f.is_symmetric:
         v = f.counts
         assert v is not None
@@ -428,10 +428,10 @@ def remark1(f: Rule) -> Remark1:
             if np.count_nonzero(v == value) != 1:  # a level set inside a half-cube is one extreme count
                 continue
             if v[f.n] == value:
-                return Remark1(f.name, True, _label(value), 1, 0)
+                return BoundAttainment(f.name, True, _label(value), 1, 0)
             if v[0] == value:
-                return Remark1(f.name, True, _label(value), -1, 0)
-        return Remark1(f.name, False)
+                return BoundAttainment(f.name, True, _label(value), -1, 0)
+        return BoundAttainment(f.name, False)
     cube = f.cube()
     for value in output_values(f):
         ind = cube == value
@@ -439,7 +439,7 @@ def remark1(f: Rule) -> Remark1:
             continue
         for i in range(f.n):
             if not np.any(half(ind, i, 1)):
-                return Remark1(f.name, True, _label(value), 1, i)
+                return BoundAttainment(f.name, True, _label(value), 1, i)
             if not np.any(half(ind, i, 0)):
-                return Remark1(f.name, True, _label(value), -1, i)
-    return Remark1(f.name, False)
+                return BoundAttainment(f.name, True, _label(value), -1, i)
+    return BoundAttainment(f.name, False)

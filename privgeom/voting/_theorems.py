@@ -6,7 +6,7 @@ Definition 5's coupling) on one side, Fourier or closed forms on the other — a
 Examples
 --------
 >>> from privgeom import voting
->>> print(voting.check_theorem3(voting.majority(3), "1/2"))
+>>> print(voting.check_probabilistic_influence(voting.majority(3), "1/2"))
 Theorem 3 on majority(3), rho = 1/2: holds (exact) — I_i[M_rho f] = (1+rho^2)/2 · I_i[f] for every voter: 5/16 = 5/16
 >>> all(voting.check_all(voting.tribes(2, 2), "1/3"))
 True
@@ -28,22 +28,22 @@ from ._accuracy import CLOSED_FORMS, accuracy, majority_accuracy_limit
 from ._common import parse_rho
 from ._fourier import fourier, noise_table
 from ._influence import influence, probabilistic_influence, total_influence, welfare
-from ._mechanism import epsilon, proposition2_bound, remark1
+from ._mechanism import epsilon, epsilon_bound, attains_bound
 from ._rules import Rule, _check_n, _check_table_size, from_truth_table, majority, popcounts
 
 __all__ = [
     "TheoremCheck",
-    "check_proposition2",
-    "check_remark1",
-    "check_theorem3",
-    "check_proposition4",
-    "check_proposition5",
-    "check_theorem6",
-    "check_lemma10",
-    "check_equation1",
-    "check_equation2",
-    "check_equation3",
-    "check_closed_form",
+    "check_epsilon_bound",
+    "check_bound_attainment",
+    "check_probabilistic_influence",
+    "check_majority_maximises_welfare",
+    "check_monotone_welfare",
+    "check_noisy_welfare",
+    "check_welfare_fourier",
+    "check_accuracy_stability",
+    "check_stability_noise_operator",
+    "check_majority_accuracy_limit",
+    "check_accuracy_closed_form",
     "check_all",
     "random_rule",
 ]
@@ -58,7 +58,7 @@ class TheoremCheck(Result):
     Examples
     --------
     >>> from privgeom import voting
-    >>> c = voting.check_proposition5(voting.majority(5))
+    >>> c = voting.check_monotone_welfare(voting.majority(5))
     >>> bool(c), c.exact, c.lhs
     (True, True, Fraction(15, 8))
     """
@@ -113,49 +113,49 @@ def _computed_epsilon(f: Rule, rho: Any) -> Any:
     return epsilon(f, rho, method="counts" if f.is_symmetric else ("table" if f.has_table else "auto"))
 
 
-def check_proposition2(f: Rule, rho: Any) -> TheoremCheck:
+def check_epsilon_bound(f: Rule, rho: Any) -> TheoremCheck:
     """Proposition 2: the exact ε of ``M_ρ f`` (lhs, computed over the one-vote neighbour graph) is at most
     ``ln((1+ρ)/(1-ρ))`` (rhs).
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> print(voting.check_proposition2(voting.majority(3), "1/2"))
+    >>> print(voting.check_epsilon_bound(voting.majority(3), "1/2"))
     Proposition 2 on majority(3), rho = 1/2: holds (exact) — epsilon(M_rho f) <= ln((1+rho)/(1-rho)): ln(11/5) <= ln(3)
     """
     r = parse_rho(rho)
     res = _computed_epsilon(f, r.rho) if 0 < r.rho < 1 else epsilon(f, r.rho)
-    bound = proposition2_bound(r.rho)
+    bound = epsilon_bound(r.rho)
     ok = res.epsilon <= bound if isinstance(res.epsilon, LogRational) and isinstance(bound, LogRational) else float(res.epsilon) <= float(bound) * (1 + _TOL) + _TOL
     return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", res.epsilon, bound, "<=")
 
 
-def check_remark1(f: Rule, rho: Any) -> TheoremCheck:
+def check_bound_attainment(f: Rule, rho: Any) -> TheoremCheck:
     """Remark 1: for ``0 < ρ < 1``, ε attains the bound iff a level set of ``f`` lies in a half-cube (ε computed
-    by counts or on the truth table, the condition decided by :func:`~privgeom.voting.remark1`).
+    by counts or on the truth table, the condition decided by :func:`~privgeom.voting.attains_bound`).
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_remark1(voting.conjunction(3), "1/2").holds, voting.check_remark1(voting.majority(3), "1/2").lhs
+    >>> voting.check_bound_attainment(voting.conjunction(3), "1/2").holds, voting.check_bound_attainment(voting.majority(3), "1/2").lhs
     (True, False)
     """
     r = parse_rho(rho)
     if not 0 < r.rho < 1:
         raise InvalidParameterError("Remark 1 is about 0 < rho < 1")
     res = _computed_epsilon(f, r.rho)
-    cond = remark1(f).holds
+    cond = attains_bound(f).holds
     return TheoremCheck("Remark 1", f.name, r.rho, cond == res.attains_bound, res.exact, "epsilon attains the bound iff {f = r} ⊆ {z_i = b}", res.attains_bound, cond)
 
 
-def check_theorem3(f: Rule, rho: Any) -> TheoremCheck:
+def check_probabilistic_influence(f: Rule, rho: Any) -> TheoremCheck:
     """Theorem 3: ``I_i[M_ρ f] = (1+ρ²)/2 · I_i[f]`` — Definition 5 (joint law of the two re-noised votes times the
     table's pair differences) vs Fourier influences.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_theorem3(voting.tribes(2, 2), "1/3").lhs[0]    # 5/9 · I_0 = 5/9 · 3/8
+    >>> voting.check_probabilistic_influence(voting.tribes(2, 2), "1/3").lhs[0]    # 5/9 · I_0 = 5/9 · 3/8
     Fraction(5, 24)
     """
     r = parse_rho(rho)
@@ -166,13 +166,13 @@ def check_theorem3(f: Rule, rho: Any) -> TheoremCheck:
     return _check("Theorem 3", f, r.rho, "I_i[M_rho f] = (1+rho^2)/2 · I_i[f] for every voter", lhs, rhs)
 
 
-def check_proposition4(n: int) -> TheoremCheck:
+def check_majority_maximises_welfare(n: int) -> TheoremCheck:
     """Proposition 4 by brute force over all ``2^(2^n)`` rules (``n ≤ 4``): for odd ``n`` majority is the unique
     welfare maximiser; for even ``n`` the maximisers are the ``2^{C(n, n/2)}`` tie-breakings (Remark 2).
 
     Examples
     --------
-    >>> c = check_proposition4(3)
+    >>> c = check_majority_maximises_welfare(3)
     >>> c.holds, c.lhs, c.rule
     (True, (1, True), 'all 256 rules on 3 voters')
     """
@@ -197,13 +197,13 @@ def check_proposition4(n: int) -> TheoremCheck:
     return TheoremCheck("Proposition 4", f"all {1 << size} rules on {n} voters", None, lhs == rhs, True, statement, lhs, rhs)
 
 
-def check_proposition5(f: Rule) -> TheoremCheck:
+def check_monotone_welfare(f: Rule) -> TheoremCheck:
     """Proposition 5: a monotone rule has ``W(f) = I[f]``.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> print(voting.check_proposition5(voting.majority(5)))
+    >>> print(voting.check_monotone_welfare(voting.majority(5)))
     Proposition 5 on majority(5): holds (exact) — W(f) = I[f]: 15/8 = 15/8
     """
     if not f.is_monotone:
@@ -211,13 +211,13 @@ def check_proposition5(f: Rule) -> TheoremCheck:
     return _check("Proposition 5", f, None, "W(f) = I[f]", welfare(f), total_influence(f))
 
 
-def check_theorem6(f: Rule, rho: Any) -> TheoremCheck:
+def check_noisy_welfare(f: Rule, rho: Any) -> TheoremCheck:
     """Theorem 6: ``W(M_ρ f) = ρ W(f)`` — welfare of the mechanism by definition vs ``ρ`` times ``W(f)``.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> c = voting.check_theorem6(voting.tribes(2, 2), "1/3")
+    >>> c = voting.check_noisy_welfare(voting.tribes(2, 2), "1/3")
     >>> c.holds, c.lhs
     (True, Fraction(1, 2))
     """
@@ -229,25 +229,25 @@ def check_theorem6(f: Rule, rho: Any) -> TheoremCheck:
     return _check("Theorem 6", f, r.rho, "W(M_rho f) = rho · W(f)", lhs, rhs)
 
 
-def check_lemma10(f: Rule) -> TheoremCheck:
+def check_welfare_fourier(f: Rule) -> TheoremCheck:
     """Lemma 10: ``W(f) = Σ_i f̂({i})`` — welfare by definition vs the degree-one Fourier weights.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_lemma10(voting.dictator(3, 1)).lhs
+    >>> voting.check_welfare_fourier(voting.dictator(3, 1)).lhs
     Fraction(1, 1)
     """
     return _check("Lemma 10", f, None, "W(f) = sum_i f^({i})", welfare(f, 1, method="definition"), welfare(f, 1, method="fourier"))
 
 
-def check_equation1(f: Rule, rho: Any) -> TheoremCheck:
+def check_accuracy_stability(f: Rule, rho: Any) -> TheoremCheck:
     """Equation (1): ``2 Acc(M_ρ f) - 1 = Stab_ρ[f]`` — accuracy read off the mechanism matrix vs Fourier stability.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_equation1(voting.majority(3), "1/2").rhs      # 3/4 ρ + 1/4 ρ^3
+    >>> voting.check_accuracy_stability(voting.majority(3), "1/2").rhs      # 3/4 ρ + 1/4 ρ^3
     Fraction(13, 32)
     """
     r = parse_rho(rho)
@@ -256,13 +256,13 @@ def check_equation1(f: Rule, rho: Any) -> TheoremCheck:
     return _check("Equation (1)", f, r.rho, "2 Acc(M_rho f) - 1 = Stab_rho[f]", 2 * acc - 1, stab)  # type: ignore[operator]
 
 
-def check_equation2(f: Rule, rho: Any) -> TheoremCheck:
+def check_stability_noise_operator(f: Rule, rho: Any) -> TheoremCheck:
     """Equation (2): ``Stab_ρ[f] = E_x[f(x) T_ρ f(x)]`` — Fourier sum vs the noise operator applied to the table.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_equation2(voting.parity(3), "1/2").lhs      # ρ^3
+    >>> voting.check_stability_noise_operator(voting.parity(3), "1/2").lhs      # ρ^3
     Fraction(1, 8)
     """
     r = parse_rho(rho)
@@ -276,13 +276,13 @@ def check_equation2(f: Rule, rho: Any) -> TheoremCheck:
     return _check("Equation (2)", f, r.rho, "Stab_rho[f] = E[f · T_rho f]", stab, rhs)
 
 
-def check_equation3(n: int, rho: Any) -> TheoremCheck:
+def check_majority_accuracy_limit(n: int, rho: Any) -> TheoremCheck:
     """Equation (3) with Lemma 7: ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n)``, and the accuracy decreases in odd ``n``.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_equation3(11, "1/2").holds
+    >>> voting.check_majority_accuracy_limit(11, "1/2").holds
     True
     """
     majority(n)  # n must be odd and positive (typed error otherwise)
@@ -297,14 +297,14 @@ def check_equation3(n: int, rho: Any) -> TheoremCheck:
     )
 
 
-def check_closed_form(f: Rule, rho: Any) -> TheoremCheck:
+def check_accuracy_closed_form(f: Rule, rho: Any) -> TheoremCheck:
     """The accuracy formulas of Section 6 (dictator ``(1+ρ)/2``, AND/OR ``1 - 2^{1-n}(1 - ((1+ρ)/2)^n)``, parity)
     against the accuracy read off the mechanism matrix.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_closed_form(voting.conjunction(3), "1/3").lhs
+    >>> voting.check_accuracy_closed_form(voting.conjunction(3), "1/3").lhs
     Fraction(89, 108)
     """
     if f.kind not in CLOSED_FORMS:
@@ -323,15 +323,15 @@ def check_all(f: Rule, rho: Any) -> tuple[TheoremCheck, ...]:
     ['Proposition 2', 'Theorem 3', 'Theorem 6', 'Lemma 10']
     """
     r = parse_rho(rho)
-    checks = [check_proposition2(f, r.rho), check_theorem3(f, r.rho), check_theorem6(f, r.rho)]
+    checks = [check_epsilon_bound(f, r.rho), check_probabilistic_influence(f, r.rho), check_noisy_welfare(f, r.rho)]
     if f.has_table:
-        checks += [check_lemma10(f), check_equation1(f, r.rho), check_equation2(f, r.rho)]
+        checks += [check_welfare_fourier(f), check_accuracy_stability(f, r.rho), check_stability_noise_operator(f, r.rho)]
     if 0 < r.rho < 1:
-        checks.append(check_remark1(f, r.rho))
+        checks.append(check_bound_attainment(f, r.rho))
     if f.is_monotone:
-        checks.append(check_proposition5(f))
+        checks.append(check_monotone_welfare(f))
     if f.kind in CLOSED_FORMS and f.has_table:
-        checks.append(check_closed_form(f, r.rho))
+        checks.append(check_accuracy_closed_form(f, r.rho))
     if f.is_symmetric and f.kind == "majority":
         checks.append(_check("Accuracy by the paper's recursion", f, r.rho, "recursion = counts", accuracy(f, r.rho, method="recursion"), accuracy(f, r.rho, method="counts")))
     return tuple(checks)

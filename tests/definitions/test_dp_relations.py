@@ -58,7 +58,32 @@ def test_dp_level_keeps_the_dp_conventions() -> None:
 
 
 def test_spec_graph_names_are_listed() -> None:
-    with pytest.raises(pg.FormatError, match="not one of hamming, complete, path, edges"):
+    with pytest.raises(pg.FormatError, match="not one of hamming, complete, path, replace-one, add-remove, edges"):
         parse_definition("dp:graph=cube,n=2,exp_eps=2")
     with pytest.raises(InvalidParameterError, match="n >= 2"):
         parse_definition("dp:graph=complete,n=1,exp_eps=2")
+
+
+@pytest.mark.parametrize(
+    "spec,n_inputs,n_edges",
+    [
+        ("dp:graph=replace-one,n=2,records=2,exp_eps=3", 4, 4),  # databases {0,1}^2: the 2-cube
+        ("dp:graph=replace-one,n=2,records=a;b;c,exp_eps=3", 9, 18),  # 9 databases × 2 records × 2 others / 2
+        # histograms of 2 over 3, one unit moved: Σ_h (non-empty categories)·(3 − 1) / 2 = (2+4+4+2+4+2)/2
+        ("dp:graph=replace-one,n=2,categories=3,exp_eps=3", 6, 9),
+        # sizes 0..2 over {0,1}: () has 2 children; (a,b) has the parents (b), (a): 1 if a = b else 2 → 2 + 6
+        ("dp:graph=add-remove,n=2,records=2,exp_eps=3", 7, 8),
+        ("dp:graph=add-remove,n=2,categories=2,exp_eps=3", 6, 6),
+    ],
+)
+def test_structured_specs_round_trip(spec: str, n_inputs: int, n_edges: int) -> None:
+    d = parse_definition(spec)
+    assert isinstance(d, DifferentialPrivacy) and len(d.inputs) == n_inputs and len(d.edges) == 2 * n_edges
+    assert d.spec() == spec and parse_definition(d.spec()).edges == d.edges
+
+
+def test_structured_spec_errors() -> None:
+    with pytest.raises(pg.FormatError, match="exactly one of records="):
+        parse_definition("dp:graph=replace-one,n=2,exp_eps=3")
+    with pytest.raises(pg.FormatError, match="exactly one of records="):
+        parse_definition("dp:graph=replace-one,n=2,records=2,categories=2,exp_eps=3")

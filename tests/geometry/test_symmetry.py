@@ -242,3 +242,22 @@ def test_exact_fractions_and_integers_hash_alike():
     G = SymmetryGroup(("a", "b"), ((1, 0),), "swap", 2, True)
     rows = np.array([[Fraction(1), Fraction(2)], [2, 1]], dtype=object)
     assert sizes(G.orbits_of_rows(rows)) == [2]
+
+
+def test_unnamed_standard_graphs_are_recognised_by_structure():
+    """A relaxation returns ε-DP on an unnamed graph: the hypercube / complete / path are recognised by their edges,
+    with the same group as the named graph (no capped search)."""
+    H = nx.Graph([(u, v) for u, v in pg.hamming_graph(4).edges])  # no name
+    G = automorphisms(pg.DifferentialPrivacy(H, exp_eps=3, inputs=pg.bit_strings(4)))
+    assert G.source == "hypercube" and G.order == 384 and G.complete
+    K = nx.Graph([(a, b) for a in "wxyz" for b in "wxyz" if a < b])
+    assert automorphisms(pg.DifferentialPrivacy(K, exp_eps=2)).order == 24
+    P = nx.Graph([("2", "3"), ("0", "1"), ("1", "2")])
+    GP = automorphisms(pg.DifferentialPrivacy(P, exp_eps=2, inputs=["0", "1", "2", "3"]))
+    assert GP.source == "reversal" and GP.generators == ((3, 2, 1, 0),)
+    # a 4-cycle on bit strings is the 2-cube; a path on bit strings is not a cube
+    C = nx.Graph([("00", "01"), ("01", "11"), ("11", "10"), ("10", "00")])
+    assert automorphisms(pg.DifferentialPrivacy(C, exp_eps=2)).order == 8
+    Q = nx.Graph([("00", "01"), ("01", "11"), ("11", "10")])
+    GQ = automorphisms(pg.DifferentialPrivacy(Q, exp_eps=2))
+    assert GQ.source == "graph" and GQ.order == 2

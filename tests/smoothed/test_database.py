@@ -20,15 +20,9 @@ from privgeom import (
     Mechanism,
     randomized_response,
 )
-from privgeom.smoothed import (
-    check_theorem1,
-    database_delta,
-    directed_distance,
-    majority_vote,
-    parse_inputs,
-    random_mechanism,
-    shm,
-)
+from privgeom.smoothed import check_dp_delta, database_delta, majority_vote, shm
+from privgeom.smoothed._database import directed_distance, parse_inputs
+from privgeom.smoothed._properties import random_mechanism
 
 
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 3), k=st.integers(2, 3), ratio=st.sampled_from(["1", "3/2", "2", "5"]))
@@ -48,7 +42,7 @@ def test_database_delta_matches_event_brute_force(seed: int, n: int, k: int, rat
 
 @given(seed=st.integers(0, 10_000), ratio=st.sampled_from(["1", "2", "4"]))
 def test_theorem1_holds_exactly(seed: int, ratio: str) -> None:
-    c = check_theorem1(random_mechanism(seed, n=2, records=2, outputs=4), f"ln({ratio})")
+    c = check_dp_delta(random_mechanism(seed, n=2, records=2, outputs=4), f"ln({ratio})")
     assert c.holds and c.exact and c.lhs == c.rhs
 
 

@@ -14,16 +14,15 @@ from privgeom.smoothed import (
     check_dp_implies_smoothed,
     check_post_processing,
     check_pre_processing,
-    check_theorem1,
+    check_dp_delta,
     joint,
     majority_vote,
-    parse_inputs,
     precompose,
     push_forward,
-    random_distributions,
-    random_mechanism,
     smoothed_delta,
 )
+from privgeom.smoothed._database import parse_inputs
+from privgeom.smoothed._properties import random_distributions, random_mechanism
 
 seeds = st.integers(0, 100_000)
 ratios = st.sampled_from(["1", "3/2", "2", "4"])
@@ -101,7 +100,7 @@ def test_distribution_reduction_three_records(seed: int, ratio: str) -> None:
 @settings(max_examples=10)
 @given(seed=seeds, ratio=ratios)
 def test_theorem1(seed: int, ratio: str) -> None:
-    c = check_theorem1(random_mechanism(seed, n=2, records=3, outputs=3), f"ln({ratio})")
+    c = check_dp_delta(random_mechanism(seed, n=2, records=3, outputs=3), f"ln({ratio})")
     assert c.holds and c.lhs == c.rhs
 
 
@@ -111,7 +110,7 @@ def test_voting_instances() -> None:
         M = majority_vote(3, rho, inputs="database")
         for check in (check_dp_implies_smoothed(M, "ln(2)", ["1/4", "1/2"]),
                       check_distribution_reduction(M, "ln(2)", ["1/4", "2/5", "1/2"]),
-                      check_theorem1(M, "ln(2)")):
+                      check_dp_delta(M, "ln(2)")):
             assert check.holds, check
     # noise helps: ρ = 1/2 has a smaller smoothed δ than noiseless majority
     a = smoothed_delta(majority_vote(5, "1/2"), "ln(2)", ["1/3", "1/2"]).value

@@ -11,17 +11,10 @@ from hypothesis import strategies as st
 from pg_testing.smoothed_brute import database_delta_brute, smoothed_brute
 
 from privgeom import DomainMismatchError, InvalidParameterError, Mechanism, SizeLimitError
-from privgeom.smoothed import (
-    expected_delta,
-    hull_vertices,
-    majority_vote,
-    parse_inputs,
-    random_distributions,
-    random_mechanism,
-    shm,
-    smoothed_delta,
-    tv_distance,
-)
+from privgeom.smoothed import expected_delta, majority_vote, shm, smoothed_delta
+from privgeom.smoothed._database import parse_inputs
+from privgeom.smoothed._properties import random_distributions, random_mechanism
+from privgeom.smoothed._reduction import hull_vertices, tv_distance
 from privgeom.smoothed._reduction import compositions, grid_compositions, multinomial_law, parse_distributions
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from privgeom import InvalidParameterError, SizeLimitError
 from privgeom.smoothed import database_delta, sampling_sum, shm_smoothed_delta, smoothed_delta
-from privgeom.smoothed._experiments import hoeffding_halfwidth, theorem3_experiment
+from privgeom.smoothed._experiments import hoeffding_halfwidth, sampling_sum_experiment
 from privgeom.smoothed._subsetsum import SubsetSums, expected_sampling_delta, quantised_gaussian, sampling_delta
 
 
@@ -159,7 +159,7 @@ def test_monte_carlo_estimate_is_consistent_with_the_exact_expectation() -> None
 
 
 def test_theorem3_experiment_exact_points(tmp_path: Path) -> None:
-    r = theorem3_experiment(tmp_path, ns=[4, 5], levels=[2, 3, 4096], databases=4)
+    r = sampling_sum_experiment(tmp_path, ns=[4, 5], levels=[2, 3, 4096], databases=4)
     by = {(row["levels"], row["n"]): row for row in r.rows}
     for n in (4, 5):
         two = by[(2, n)]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import voting
+from privgeom.voting._theorems import random_rule
 from pg_testing.voting_brute import brute_accuracy
 
 RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
@@ -90,7 +91,7 @@ def test_large_symmetric_rules_by_counts() -> None:
 
 def test_equation3_and_lemma7() -> None:
     for rho in ("1/10", "1/2", "9/10"):
-        check = voting.check_equation3(201, rho)
+        check = voting.check_majority_accuracy_limit(201, rho)
         assert check.holds, check
     bounds = voting.majority_accuracy_bounds(10001, 0.5)
     assert bounds.holds and 0 < bounds.gap and 0 < bounds.scaled_gap < 0.01  # the O(1/sqrt n) of Equation (3) is loose:
@@ -100,7 +101,7 @@ def test_equation3_and_lemma7() -> None:
 
 
 def test_stability_is_two_accuracy_minus_one() -> None:
-    for f in (voting.majority(7), voting.tribes(2, 3), voting.random_rule(6, seed=1)):
+    for f in (voting.majority(7), voting.tribes(2, 3), random_rule(6, seed=1)):
         for rho in RHOS:
             assert voting.stability(f, rho) == 2 * voting.accuracy(f, rho) - 1
     real = voting.from_truth_table(["1/2", 2, 0, -1])
@@ -172,6 +173,6 @@ def test_errors_typed() -> None:
     with pytest.raises(pg.InvalidTypeError):
         voting.accuracy("majority", 0.5)  # type: ignore[arg-type]
     with pytest.raises(pg.InvalidParameterError):
-        voting.check_equation3(0, "1/2")
+        voting.check_majority_accuracy_limit(0, "1/2")
     with pytest.raises(pg.InvalidParameterError):
         voting.paper_recursion_accuracy(0, 0, "1/2")

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from privgeom import voting
+from privgeom.voting._theorems import random_rule
 from pg_testing.voting_brute import brute_fourier, profiles, transition
 
 
@@ -84,7 +85,7 @@ def test_float_spectrum_and_float_noise() -> None:
 
 
 def test_wht_n18_and_printing() -> None:
-    f = voting.random_rule(18, seed=3)
+    f = random_rule(18, seed=3)
     spec = voting.fourier(f)
     assert sum(spec.level_weights()) == 1
     assert spec.influences() == voting.influence(f, method="definition")

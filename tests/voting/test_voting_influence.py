@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import voting
+from privgeom.voting._theorems import random_rule
 from pg_testing.voting_brute import brute_influence, profiles, transition
 
 RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
@@ -66,7 +67,7 @@ def _definition5_by_enumeration(table: list, n: int, rho: Fraction, i: int) -> F
 def test_theorem3_exact_on_named_and_random_rules(rho: Fraction) -> None:
     factor = (1 + rho * rho) / 2
     rules = [voting.majority(5), voting.dictator(4, 1), voting.tribes(2, 2), voting.parity(3), voting.conjunction(3),
-             voting.weighted_majority([3, 2, 1, 1]), voting.random_rule(5, seed=7), voting.from_truth_table(["1/2", 3, -1, "2/7"])]
+             voting.weighted_majority([3, 2, 1, 1]), random_rule(5, seed=7), voting.from_truth_table(["1/2", 3, -1, "2/7"])]
     for f in rules:
         values = voting.probabilistic_influence(f, rho)
         assert values == tuple(factor * v for v in voting.influence(f, method="fourier")), f.name
@@ -114,7 +115,7 @@ def test_alternative_couplings_do_not_satisfy_theorem3() -> None:
     assert voting.probabilistic_influence(g, rho, 2, coupling="independent") > 0
     # the alternatives fail on random rules too, for every 0 < rho < 1
     for seed in range(3):
-        h = voting.random_rule(4, seed=seed)
+        h = random_rule(4, seed=seed)
         for r in (Fraction(1, 3), Fraction(3, 4)):
             target = tuple((1 + r * r) / 2 * v for v in voting.influence(h))
             for coupling in ("shared", "same_flip", "independent"):
@@ -163,10 +164,10 @@ def test_welfare_symmetric_counts_any_n() -> None:
 
 
 def test_proposition4_brute_force() -> None:
-    check = voting.check_proposition4(3)
+    check = voting.check_majority_maximises_welfare(3)
     assert check.holds and check.lhs == (1, True)
-    assert voting.check_proposition4(1).holds
-    even = voting.check_proposition4(4)  # Remark 2: 2^C(4,2) = 64 tie-breakings
+    assert voting.check_majority_maximises_welfare(1).holds
+    even = voting.check_majority_maximises_welfare(4)  # Remark 2: 2^C(4,2) = 64 tie-breakings
     assert even.holds and even.lhs == 64
 
 

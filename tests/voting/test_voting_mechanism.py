@@ -11,6 +11,7 @@ import pytest
 
 import privgeom as pg
 from privgeom import voting
+from privgeom.voting._theorems import random_rule
 from pg_testing.voting_brute import brute_epsilon_ratio, brute_rows
 
 try:
@@ -44,7 +45,7 @@ def test_mechanism_matrix_layout_and_values() -> None:
 @pytest.mark.parametrize("rho", [Fraction(1, 2), Fraction(1, 3), Fraction(9, 10)])
 def test_mechanism_in_closure_of_rr(rho: Fraction) -> None:
     p = (1 + rho) / 2
-    for f in (voting.majority(3), voting.tribes(2, 2), voting.parity(3), voting.random_rule(4, seed=2)):
+    for f in (voting.majority(3), voting.tribes(2, 2), voting.parity(3), random_rule(4, seed=2)):
         rr = RandomizedResponse(f.n, p)
         assert rr.contains(voting.mechanism(f, rho)).member, f.name
         assert RandomizedResponse(f.n, float(p)).contains(voting.mechanism(f, float(rho))).member
@@ -65,16 +66,16 @@ def test_epsilon_exact_on_all_rules_n3_prop2_remark1(rho: Fraction) -> None:
         assert isinstance(res.epsilon, pg.LogRational)
         assert res.epsilon.ratio == brute_epsilon_ratio(list(f.table()), 3, rho)
         assert res.epsilon <= bound  # Proposition 2
-        assert res.attains_bound == (res.epsilon == bound) == voting.remark1(f).holds  # Remark 1, both directions
+        assert res.attains_bound == (res.epsilon == bound) == voting.attains_bound(f).holds  # Remark 1, both directions
 
 
 def test_epsilon_random_rules_n5_against_brute_force() -> None:
     rho = Fraction(2, 5)
     for seed in range(4):
-        f = voting.random_rule(5, seed=seed)
+        f = random_rule(5, seed=seed)
         res = voting.epsilon(f, rho)
         assert res.epsilon.ratio == brute_epsilon_ratio(list(f.table()), 5, rho)
-        assert res.attains_bound == voting.remark1(f).holds
+        assert res.attains_bound == voting.attains_bound(f).holds
         fl = voting.epsilon(f, float(rho))
         assert float(fl.epsilon) == pytest.approx(float(res.epsilon), abs=1e-12)
         # the witness really attains the ratio
@@ -134,7 +135,7 @@ def test_epsilon_special_cases() -> None:
     par = voting.epsilon(voting.parity(50), "1/2")
     assert par.epsilon == pg.LogRational(Fraction(2**50 + 1, 2**50 - 1))
     assert voting.epsilon(voting.parity(4), "1/2", method="table").epsilon == pg.LogRational(Fraction(17, 15))
-    assert voting.remark1(voting.dictator(60, 3)).holds and voting.remark1(voting.disjunction(7)).voter == 0
+    assert voting.attains_bound(voting.dictator(60, 3)).holds and voting.attains_bound(voting.disjunction(7)).voter == 0
     assert "attains" in str(voting.epsilon(voting.dictator(3), "1/2"))
     data = voting.epsilon(voting.majority(3), "1/2").to_dict()
     assert data["epsilon"] == {"ln": "11/5", "value": pytest.approx(math.log(11 / 5))}
@@ -151,7 +152,7 @@ def test_remark1_brute_force_condition() -> None:
             level = [s for s, v in zip(labels, table) if v == r]
             if level and all(s[i] == b for s in level):
                 expected = True
-        assert voting.remark1(f).holds == expected
+        assert voting.attains_bound(f).holds == expected
 
 
 @pytest.mark.parametrize("rho", [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)])
@@ -187,7 +188,7 @@ def test_remark1_closed_form_for_symmetric_rules() -> None:
     exact = voting.epsilon(voting.conjunction(200), "1/3")
     assert exact.epsilon == pg.LogRational(2) and exact.counts == (200, 199)
     assert exact.epsilon == voting.epsilon(voting.conjunction(200), "1/3", method="counts").epsilon  # computed route
-    assert voting.check_remark1(voting.disjunction(301), "1/2").holds  # the check computes ε by counts
+    assert voting.check_bound_attainment(voting.disjunction(301), "1/2").holds  # the check computes ε by counts
 
 
 def test_typed_errors_for_wrong_arguments() -> None:
@@ -196,4 +197,4 @@ def test_typed_errors_for_wrong_arguments() -> None:
     with pytest.raises(pg.InvalidTypeError):
         voting.mechanism(None, "1/2")  # type: ignore[arg-type]
     with pytest.raises(pg.SizeLimitError):
-        voting.random_rule(40)
+        random_rule(40)

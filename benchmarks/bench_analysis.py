@@ -1,0 +1,167 @@
+"""Benchmark: the row-cone analysis of randomized response at real sizes, new structured routes against today's.
+
+For RR(k, 3/4), k = 2..12 (``--quick``: k = 2, 3, in-process; the relaxation also at k = 13, 14 in the full run) it times
+
+* ``analyze`` — the library work behind ``privgeom analyze``: the row cone and its counts (facets, rays, dimension),
+  one closure-membership fact and the relaxation onto Hamming pairs. New: the Kronecker-structured cone (Theorem 4.3
+  in closed form, nothing dense) and ``relax_pairwise(..., method="auto")``; old: the cone canonicalised by
+  pycddlib from its dense facets and ``method="cone"`` (Fourier–Motzkin up to 8 datasets, block elimination beyond);
+* ``relax`` — ``relax_pairwise(RR, "hamming")``: difference constraints + one verified LP per symmetry orbit against
+  the double-description route (``method="cone"``) and the projected-generators route (``method="generators"``);
+* ``semantics`` — the facets and one Bayesian guarantee per facet: facets canonical by construction against
+  pycddlib's canonicalisation.
+
+Every cell runs in a subprocess with a time budget (``--budget``, default 60 s; ``--quick`` 20 s); a route that
+refuses (``SizeLimitError``, raised before any work) shows "refused", one over budget "out of reach" (and is not run
+for larger k). Where both routes answer, the answers (recognised definition, e^ε, number of lost guarantees and
+facets) are asserted equal and the time ratio old/new is printed.
+
+Run ``python benchmarks/bench_analysis.py [--quick] [--max-k K] [--budget S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from typing import Any
+
+P = "3/4"
+
+
+def _cell(task: str, route: str, k: int) -> dict[str, Any]:
+    """Run one cell in this process and return its answer (called in the subprocess)."""
+    import privgeom as pg
+    from privgeom.analyses import relax_pairwise, semantics
+    from privgeom.geometry import Cone
+
+    rr = pg.RandomizedResponse(k, P)
+    t0 = time.perf_counter()
+    if task == "analyze":
+        if route == "new":
+            cone = rr.row_cone()
+        else:
+            cone = Cone.from_facets(rr.facets(), exact=True, labels=rr.inputs)
+        counts = (cone.n_facets, cone.dim, cone.is_pointed)
+        member = rr.contains(pg.randomized_response(k, "5/8")).member if k <= 12 else None
+        r = relax_pairwise(rr if route == "new" else cone, "hamming", method="auto" if route == "new" else "cone")
+        ans = {"facets": counts[0], "dim": counts[1], "member": member, "recognised": r.recognised,
+               "exp_eps": str(r.exp_eps), "lost": len(r.lost)}
+    elif task == "relax":
+        method = {"new": "auto", "old": "cone", "generators": "generators"}[route]
+        r = relax_pairwise(rr, "hamming", method=method)
+        ans = {"recognised": r.recognised, "exp_eps": str(r.exp_eps), "lost": len(r.lost), "kept": r.kept}
+        if route == "new":
+            ans["LPs (orbits)"] = len(r.statuses)
+    elif task == "semantics":
+        cone = rr.row_cone() if route == "new" else Cone.from_facets(rr.facets(), exact=True, labels=rr.inputs)
+        gs = semantics(cone)
+        ans = {"guarantees": len(gs), "parity": sum(1 for g in gs if g.parity_bits is not None)}
+    else:  # pragma: no cover - argparse restricts the values
+        raise ValueError(task)
+    ans["seconds"] = time.perf_counter() - t0
+    return ans
+
+
+def run_cell(task: str, route: str, k: int, budget: float, in_process: bool = False) -> dict[str, Any]:
+    """The cell in a subprocess (in this process with ``in_process``, for the small ``--quick`` sizes): its answer,
+    or ``{"status": "refused" | "out of reach" | "error"}``."""
+    if in_process:
+        from privgeom import SizeLimitError
+
+        try:
+            out = _cell(task, route, k)
+        except SizeLimitError as err:
+            return {"status": "refused", "why": str(err)[:160]}
+        out["status"] = "ok" if out["seconds"] <= budget else "out of reach"
+        return out
+    cmd = [sys.executable, __file__, "--cell", task, route, str(k)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=budget)
+    except subprocess.TimeoutExpired:
+        return {"status": "out of reach"}
+    if proc.returncode == 3:
+        return {"status": "refused", "why": proc.stdout.strip()[:160]}
+    if proc.returncode != 0:
+        return {"status": "error", "why": (proc.stderr.strip().splitlines() or ["?"])[-1][:200]}
+    out = json.loads(proc.stdout)
+    out["status"] = "ok"
+    return out
+
+
+def fmt(cell: dict[str, Any] | None) -> str:
+    if cell is None:
+        return "out of reach"
+    if cell["status"] != "ok":
+        return cell["status"]
+    t = cell["seconds"]
+    return f"{t * 1e3:.0f} ms" if t < 1 else f"{t:.2f} s"
+
+
+ROUTES = {"analyze": ("new", "old"), "relax": ("new", "old", "generators"), "semantics": ("new", "old")}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="k = 2, 3 only, in this process, small budget (the test suite runs this)")
+    ap.add_argument("--max-k", type=int, default=None, help="largest k (default 12; 14 for relax)")
+    ap.add_argument("--budget", type=float, default=None, help="seconds per cell (default 60, quick 20)")
+    ap.add_argument("--cell", nargs=3, metavar=("TASK", "ROUTE", "K"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.cell:
+        from privgeom import SizeLimitError
+
+        task, route, k = args.cell
+        try:
+            print(json.dumps(_cell(task, route, int(k))))
+        except SizeLimitError as err:
+            print(str(err))
+            return 3
+        return 0
+    budget = args.budget or (20.0 if args.quick else 60.0)
+    top = args.max_k or (3 if args.quick else 12)
+    where = "in this process (--quick)" if args.quick else "each in its own process"
+    print(f"RR(k, p={P}); time per cell (budget {budget:.0f} s, {where}); ratio = old / new")
+    print("task | k | datasets | new | old | generators | ratio old/new | same answers | answer (new)")
+    print("--- | --- | --- | --- | --- | --- | --- | --- | ---")
+    failures = 0
+    for task, routes in ROUTES.items():
+        gone: set[str] = set()
+        kmax = top if args.max_k or args.quick or task != "relax" else 14
+        for k in range(2, kmax + 1):
+            cells: dict[str, dict[str, Any] | None] = {}
+            for route in routes:
+                if route in gone:
+                    cells[route] = None
+                    continue
+                cells[route] = run_cell(task, route, k, budget, in_process=args.quick)
+                if cells[route]["status"] == "out of reach":  # type: ignore[index]
+                    gone.add(route)
+            new = cells["new"]
+            ok = [c for c in cells.values() if c is not None and c["status"] == "ok"]
+            keys = [key for key in (new or {}) if key not in ("seconds", "status", "LPs (orbits)")]
+            same = all(all(c.get(key) == new.get(key) for key in keys if key in c) for c in ok) if new else False
+            if len(ok) > 1 and not same:
+                failures += 1
+            old = cells.get("old")
+            ratio = "-"
+            if new and new["status"] == "ok" and old and old["status"] == "ok":
+                ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x"
+            answer = ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status")) \
+                if new and new["status"] == "ok" else "-"
+            print(f"{task} | {k} | {2 ** k} | {fmt(new)} | {fmt(old)} | "
+                  f"{fmt(cells.get('generators')) if 'generators' in routes else '-'} | {ratio} | "
+                  f"{'yes' if same else ('-' if len(ok) < 2 else 'NO')} | {answer}")
+            if new is None or new["status"] != "ok":
+                break
+    if failures:
+        print(f"{failures} row(s) where the routes disagree", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Cost before work: every size limit of the cone analysis is raised at once (a generous 1 s bound), naming the sizes
+and how to raise the limit — no refusal after minutes of computing, no numpy MemoryError."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import privgeom as pg
+from privgeom.analyses import relax, subset_family
+
+BOUND = 1.0  # seconds; generous on purpose (the checks are arithmetic on sizes)
+
+
+def _refused_quickly(call, *words):
+    start = time.perf_counter()
+    with pytest.raises(pg.SizeLimitError) as err:
+        call()
+    assert time.perf_counter() - start < BOUND, str(err.value)
+    for w in words:
+        assert w in str(err.value)
+    return err.value
+
+
+@pytest.fixture(scope="module")
+def big():
+    return {
+        "rr12": pg.RandomizedResponse(12, "3/4"),
+        "path": pg.DifferentialPrivacy.path(12000, exp_eps=3),
+        "q6": pg.DifferentialPrivacy.hamming(6, exp_eps=3),
+    }
+
+
+def test_dense_facets_and_rays_refused_at_once(big):
+    _refused_quickly(lambda: big["rr12"].row_cone().facets, "4096 x 4096", "MAX_EXACT_ENTRIES")
+    _refused_quickly(lambda: big["rr12"].row_cone().rays, "4096 x 4096")
+    _refused_quickly(lambda: big["path"].row_cone().facets, "24000 x 12001")
+    _refused_quickly(lambda: big["path"].inequalities(), "36001 x 12001")
+    _refused_quickly(lambda: big["q6"].row_cone().rays, "max_rays")
+
+
+def test_counts_are_not_refused(big):
+    start = time.perf_counter()
+    assert big["rr12"].row_cone().n_facets == 4096 and big["path"].row_cone().n_facets == 24000
+    assert time.perf_counter() - start < BOUND
+
+
+def test_relaxation_routes_refused_at_once(big):
+    _refused_quickly(lambda: subset_family(pg.RandomizedResponse(13, "3/4").inputs, "all-pairs"), "MAX_FAMILY")
+    rr6 = pg.RandomizedResponse(6, "3/4")
+    _refused_quickly(lambda: relax(rr6, "hamming", method="generators"), "MAX_CONE_ROUTE_WORK", "R^64")
+    _refused_quickly(lambda: relax(pg.RandomizedResponse(4, "3/4"), "hamming", method="fourier_motzkin"),
+                     "MAX_FM_ELIMINATED")
+    _refused_quickly(lambda: relax(pg.DifferentialPrivacy.hamming(4, exp_eps=3), "hamming", method="block"),
+                     "MAX_BLOCK_WORK", "64 facets")
+
+
+def test_facets_never_need_rays():
+    cone = pg.DifferentialPrivacy.hamming(5, exp_eps=3).row_cone()  # 395,094 rays: never computed here
+    assert cone.n_facets == 160 and len(cone.facets) == 160
+    assert cone._v is None
