@@ -119,7 +119,7 @@ def _cone_html(cone: Cone) -> str:
     nf = cone.n_facets
     # Rays need a double description conversion when the cone was given by facets: only list them when they are
     # already known or the cone is small.
-    rays_known = getattr(cone, "_v", None) is not None or cone.ambient_dim <= MAX_COLS
+    rays_known = getattr(cone, "_v", None) is not None or cone.ambient_dim <= 8
     counts = [("ambient dimension", str(cone.ambient_dim)), ("dimension", str(cone.dim)), ("facets", str(nf)),
               ("equalities", str(len(cone.equalities)))]
     if rays_known:

@@ -4,7 +4,7 @@ This module extends commands that other modules registered (it is listed last in
 :data:`privgeom.cli._main.COMMAND_MODULES`): :func:`extend` wraps a command's ``add_arguments`` and ``run`` so that
 the extra options are parsed and handled here, without touching the command's own module.
 
-- ``--latex`` on ``rowcone``, ``semantics``, ``analyze`` and ``compare`` prints LaTeX instead of text
+- ``--latex`` on ``rowcone``, ``semantics``, ``analyze``, ``compare`` and ``relax`` prints LaTeX instead of text
   (:func:`privgeom.to_latex`; the facets as an ``align`` environment like Lin & Kifer's Example 4.4,
   docs/theory.md §5). With ``--json`` the LaTeX is added to the JSON as ``"latex"``.
 - ``rowcone SPEC --symbolic`` takes a spec whose parameter is a name (``rr:k=2,p=p``,
@@ -38,7 +38,7 @@ from ._registry import COMMANDS, EXIT_YES, Outcome
 __all__ = ["extend", "LATEX_COMMANDS"]
 
 #: Commands that accept ``--latex``.
-LATEX_COMMANDS = ("rowcone", "semantics", "analyze", "compare")
+LATEX_COMMANDS = ("rowcone", "semantics", "analyze", "compare", "relax")
 
 Runner = Callable[[argparse.Namespace], Outcome]
 
@@ -82,11 +82,13 @@ def _latex_of(name: str, args: argparse.Namespace) -> str:
         return to_latex(d.row_cone())
     if name == "semantics":
         return to_latex(semantics(d))
-    # analyze: the row cone and the relaxation onto the command's family
+    # analyze: the row cone and the relaxation onto the command's family; relax: the relaxation
     from ._core import _default_family
 
-    cone = d.row_cone()
     family = _default_family(tuple(d.inputs), getattr(args, "family", None))
+    if name == "relax":
+        return to_latex(relax(d, family))
+    cone = d.row_cone()
     parts = [f"% privacy definition {d.spec()}: row cone (one Bayesian guarantee per facet)", to_latex(cone),
              to_latex(relax(d, family))]
     return "\n".join(parts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -41,6 +42,14 @@ def test_latex_on_other_commands(capsys, argv):
     code, out, _ = _run(capsys, argv + ["--latex", "--json"])
     data = json.loads(out)
     assert code == 0 and r"\begin{align}" in data["latex"] or r"\subsetneq" in data["latex"]
+
+
+def test_relax_latex_is_the_dp_cone(capsys):
+    code, out, _ = _run(capsys, ["relax", "rr:k=2,p=3/4", "--latex"])
+    assert code == 0 and r"\varepsilon = \ln 3" in out
+    ineqs = [ln.strip().rstrip("\\").strip() for ln in out.splitlines() if "&\\geq" in ln]
+    # e^ε x_j ≥ x_i on the 4 Hamming edges of 2 bits, both directions (Section V): 8 facets with coefficients 3 and 1
+    assert len(ineqs) == 8 and all(re.fullmatch(r"3 x_\{\d\d\} &\\geq x_\{\d\d\}", q) for q in ineqs)
 
 
 def test_rowcone_symbolic_prints_theorem_4_3(capsys):
