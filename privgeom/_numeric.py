@@ -94,7 +94,7 @@ def parse_scalar(value: Any, *, name: str = "value", exact: bool | None = None) 
     InvalidTypeError
         For booleans, None, complex numbers and other non-numbers.
     InvalidParameterError
-        For unparsable strings, NaN and infinities.
+        For unparsable strings, NaN and infinities, and (with ``exact=False``) rationals beyond the float range.
 
     Examples
     --------
@@ -128,7 +128,10 @@ def parse_scalar(value: Any, *, name: str = "value", exact: bool | None = None) 
     if exact is True and isinstance(out, float):
         return Fraction(out)
     if exact is False and isinstance(out, Fraction):
-        return float(out)
+        try:
+            return float(out)
+        except OverflowError:
+            raise InvalidParameterError(f"{name} = {value!r} is too large for a float") from None
     return out
 
 

@@ -275,11 +275,17 @@ def _complete_domain(n: int) -> Domain:
     return Domain.from_labels(range(n))
 
 
+def _path_domain(n: int) -> Domain:
+    if n < 1:
+        raise InvalidParameterError(f"dp: graph=path needs n >= 1 (the counts 0..n and at least one edge), got {n}")
+    return Domain.counts(n)
+
+
 #: ``dp:graph=<name>``: the size key and the :class:`~privgeom.Domain` the named relation lives on.
 _DP_SPEC_GRAPHS: dict[str, tuple[str, Callable[[int], Domain]]] = {
     "hamming": ("k", Domain.bits),
     "complete": ("n", _complete_domain),
-    "path": ("n", Domain.counts),
+    "path": ("n", _path_domain),
 }
 
 

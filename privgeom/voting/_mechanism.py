@@ -155,7 +155,7 @@ class VotingEpsilon(EpsilonResult):
                 data[fld.name] = f"{self.n}*2^{self.n - 1}"
             else:
                 data[fld.name] = to_jsonable(value)
-        data["epsilon"] = data["eps"]  # the alias, as in EpsilonResult.to_dict
+        data["eps"] = data["epsilon"]  # the package-wide name, as in EpsilonResult.to_dict
         return data
 
     def summary(self) -> str:
@@ -248,7 +248,7 @@ def _result(
         edge = (profile, neighbour)
     n = f.n
     return VotingEpsilon(
-        eps=eps, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
+        epsilon=eps, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
         n_edges=n * 2 ** (n - 1), graph=f"hamming({n})", rule=f.name, n=n, rho=r.rho, bound=bound,
         attains_bound=attains, method=method, ratio=ratio, profile=profile, neighbour=neighbour, counts=counts,
     )
