@@ -29,6 +29,7 @@ from ._errors import (
 from ._domain import Domain, resolve_graph
 from ._level import PrivacyLevel
 from ._numeric import LogRational
+from ._results import Quantity, Result
 from ._display import to_html, to_latex
 from .analyses import (
     Comparison,
@@ -106,6 +107,8 @@ __all__ = [
     "SolverError",
     "DomainMismatchError",
     # numbers, privacy levels and datasets
+    "Quantity",
+    "Result",
     "LogRational",
     "PrivacyLevel",
     "Domain",

@@ -22,16 +22,18 @@ import dataclasses
 import enum
 import json
 import math
+import numbers
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import singledispatch
+from functools import singledispatch, total_ordering
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
-from ._numeric import LogRational
+from ._numeric import LogRational, Scalar
 
-__all__ = ["Result", "to_jsonable"]
+__all__ = ["Quantity", "Result", "to_jsonable"]
 
 
 @singledispatch
@@ -135,3 +137,78 @@ class Result:
         from ._display import to_html
 
         return to_html(self)
+
+
+@total_ordering
+@dataclass(frozen=True, eq=False)
+class Quantity(Result):
+    """A named number returned by the public API: the value with its mode, printable and JSON-serialisable.
+
+    Analyses whose answer is one number (an accuracy, a welfare, an influence, an expected δ) return a Quantity
+    rather than a bare scalar, so every public result has ``exact``, ``summary()``, ``to_dict()`` and
+    ``to_json()``. ``float(q)`` gives the value as a float; ``q.value`` the exact Fraction (exact mode) or float.
+    A Quantity compares equal to, and orders against, plain numbers and other Quantities by its value, so
+    ``q == Fraction(3, 4)`` and ``q <= 1`` read as they would on the number.
+
+    Attributes
+    ----------
+    value : Fraction or float
+        The number (a Fraction exactly when ``exact``).
+    name : str
+        What the number is (``"accuracy"``, ``"welfare"``, …).
+    exact : bool
+        True when ``value`` is an exact Fraction.
+    detail : str
+        A short description of the setting (the rule, ρ, …), used by :meth:`summary`.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> q = Quantity(Fraction(3, 4), "accuracy", detail="majority(3), rho = 1/2")
+    >>> q == Fraction(3, 4), float(q), q.exact, q < 1
+    (True, 0.75, True, True)
+    >>> print(q)
+    accuracy = 3/4 (exact; majority(3), rho = 1/2)
+    >>> q.to_dict()
+    {'value': '3/4', 'name': 'accuracy', 'exact': True, 'detail': 'majority(3), rho = 1/2'}
+    """
+
+    value: Scalar
+    name: str = "value"
+    exact: bool = dataclasses.field(default=None)  # type: ignore[assignment]
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, (int, np.integer)) and not isinstance(self.value, bool):
+            object.__setattr__(self, "value", Fraction(int(self.value)))
+        if self.exact is None:
+            object.__setattr__(self, "exact", isinstance(self.value, Fraction))
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    @staticmethod
+    def _other(other: Any) -> Any:
+        if isinstance(other, Quantity):
+            return other.value
+        if isinstance(other, numbers.Real) and not isinstance(other, bool):
+            return other
+        if isinstance(other, np.floating | np.integer):
+            return other.item()
+        return NotImplemented
+
+    def __eq__(self, other: object) -> bool:
+        o = self._other(other)
+        return NotImplemented if o is NotImplemented else bool(self.value == o)
+
+    def __lt__(self, other: Any) -> bool:
+        o = self._other(other)
+        return NotImplemented if o is NotImplemented else bool(self.value < o)
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def summary(self) -> str:
+        mode = "exact" if self.exact else "float"
+        where = f"; {self.detail}" if self.detail else ""
+        return f"{self.name} = {self.value} ({mode}{where})"

@@ -4,7 +4,7 @@ Every valid inequality ``a·x ≥ 0`` of the row cone of a privacy definition is
 ``S+ = {D_i : a_i > 0}`` and ``S- = {D_i : a_i < 0}``, an attacker whose prior on ``S+ ∪ S-`` is proportional to
 ``|a_i|`` never believes ``S-`` more likely than ``S+`` after seeing any output of any mechanism in the consistent
 closure: ``P(S+ | ω) - P(S- | ω) ∝ Σ_i a_i M[ω, i] ≥ 0``. The facets are the complete list: every valid inequality
-is a non-negative combination of facets (Farkas). See ``reference/row-cone.md``.
+is a non-negative combination of facets (Farkas). See ``docs/theory.md`` §4.
 
 On bit-string domains the sign pattern is often affine over GF(2): ``S+`` and ``S-`` are the datasets with even and
 odd parity of a subset ``J`` of the bits (for randomized response, Theorem 4.3, ``J`` is every bit). That is

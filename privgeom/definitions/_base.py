@@ -1,7 +1,7 @@
 """The :class:`PrivacyDefinition` interface and the results of consistent-closure membership.
 
 A privacy definition is a set of mechanisms over one ordered input domain (Lin & Kifer's row-cone paper,
-``reference/row-cone.md``). Its *consistent closure* (Definition 3.3, Theorem 3.4) adds every post-processing and
+``docs/theory.md`` §2–3). Its *consistent closure* (Definition 3.3, Theorem 3.4) adds every post-processing and
 every mixture; its *row cone* (Definition 3.5) is the cone of all rows of all mechanisms in the closure.
 
 :meth:`PrivacyDefinition.contains` answers "is ``M`` in the consistent closure?" with a :class:`Membership`: a

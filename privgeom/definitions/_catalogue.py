@@ -34,7 +34,7 @@ For the column ``i = 0``, ``(K T)[z, 0] = α^{z} − α·α^{|z−1|}``, which i
 ``α^z − α^z = 0`` for ``z ≥ 1``; ``i = n`` is symmetric. So ``K T = (1 − α²) I``. ∎
 
 Hence ``G^{-1} = K^{-1} D^{-1}`` is tridiagonal: ``G^{-1}[i, z] = T[i, z] / ((1 − α²) d_z)``. ``G`` is square and
-invertible, so (``reference/row-cone.md``) ``x ∈ rowcone({G})`` iff ``y = x G^{-1} ≥ 0`` (``x = y G``), and the
+invertible, so (``docs/theory.md`` §3) ``x ∈ rowcone({G})`` iff ``y = x G^{-1} ≥ 0`` (``x = y G``), and the
 closure is decided by the row cone. The cone is simplicial: ``n + 1`` extreme rays (the rows of ``G``) and ``n + 1``
 facets, the columns of ``G^{-1}``, i.e. (dropping the positive factors ``1/((1−α²) d_z)``) the columns of ``T``::
 

@@ -2,7 +2,7 @@
 
 Lin & Kifer (Theorem 3.4): ``closure({M_1..M_m})`` is the set of all ``Σ_j λ_j A_j M_j`` with ``A_j``
 column-stochastic and ``λ`` a probability vector. Absorbing ``λ_j`` into ``B_j = λ_j A_j`` gives the LP of
-``reference/row-cone.md``::
+``docs/theory.md`` §2::
 
     find B_j ≥ 0, λ ≥ 0 with Σ_j B_j M_j = M',  1ᵀ B_j = λ_j 1ᵀ,  Σ_j λ_j = 1.
 

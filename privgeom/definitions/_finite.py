@@ -3,7 +3,7 @@
 Lin & Kifer (Theorem 3.4): the consistent closure of ``{M_1..M_m}`` is the set of all ``Σ_j λ_j A_j M_j`` with
 column-stochastic ``A_j`` and a probability vector ``λ``. Membership is an LP (``_closure.py``), or a linear solve
 when the definition is one mechanism with linearly independent rows (after dropping zero rows and merging
-proportional ones), in which case the row cone decides the closure (``reference/row-cone.md``).
+proportional ones), in which case the row cone decides the closure (``docs/theory.md`` §3).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class FiniteDefinition(PrivacyDefinition):
 
     Examples
     --------
-    The 3x2 example of ``reference/row-cone.md``: the row cone is the whole orthant, yet the identity is not in
+    The 3x2 example of ``docs/theory.md`` §3: the row cone is the whole orthant, yet the identity is not in
     the closure, so the row cone does not decide membership here and the LP is used.
 
     >>> from privgeom import Mechanism

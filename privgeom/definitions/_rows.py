@@ -1,6 +1,6 @@
 """Row-level tools: the row cone of a finite definition, the linear-solve fast path, readable inequalities.
 
-If the rows of a mechanism ``M`` are linearly independent then (``reference/row-cone.md``)
+If the rows of a mechanism ``M`` are linearly independent then (``docs/theory.md`` §3)
 ``closure({M}) = {M' column-stochastic : every row of M' ∈ rowcone({M})}``: writing ``M' = Y M`` (unique),
 ``Y ≥ 0`` is the whole condition, since ``1ᵀ M' = 1ᵀ = 1ᵀ M`` and independence force ``1ᵀ Y = 1ᵀ``. So membership is a
 linear solve plus a sign check. A negative ``Y[o, ω]`` yields the violated facet ``a = M⁺ e_ω`` (``a · g ≥ 0`` for

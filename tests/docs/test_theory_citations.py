@@ -23,7 +23,19 @@ def test_theory_has_the_papers_results() -> None:
 def test_cited_theory_sections_exist() -> None:
     cited = 0
     for path in SOURCES:
-        for sec in re.findall(r"docs/theory\.md,? §(\d+)", path.read_text(encoding="utf-8")):
+        for sec in re.findall(r"docs/theory\.md(?:``)?,? §(\d+)", path.read_text(encoding="utf-8")):
             assert int(sec) in SECTIONS, f"{path.relative_to(ROOT)} cites docs/theory.md §{sec}, which does not exist"
             cited += 1
     assert cited >= 10
+
+
+def test_no_citation_outside_the_repository() -> None:
+    """Docstrings cite the papers and docs/theory.md, never the workplace's reference pages or seed papers."""
+    outside = re.compile(r"reference/[\w-]+\.md|\.\./shared|shared/(?:reference|seeds)")
+    offenders = [
+        f"{path.relative_to(ROOT)}:{i}"
+        for path in SOURCES
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if outside.search(line)
+    ]
+    assert not offenders, offenders
