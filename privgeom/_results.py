@@ -33,7 +33,7 @@ import numpy as np
 
 from ._numeric import LogRational, Scalar
 
-__all__ = ["Quantity", "Result", "to_jsonable"]
+__all__ = ["Decision", "Quantity", "Result", "to_jsonable"]
 
 
 @singledispatch
@@ -137,6 +137,32 @@ class Result:
         from ._display import to_html
 
         return to_html(self)
+
+
+class Decision(Result):
+    """Mixin for yes/no results: ``holds`` is the answer and ``bool(result)`` is ``holds``.
+
+    Subclasses define ``holds`` (a field or a property). An undecided answer (``holds is None``) has no truth value:
+    ``bool`` raises rather than reading it as "no" (a failure is never a no).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Check(Decision):
+    ...     holds: bool
+    >>> bool(Check(True)), Check(False).holds
+    (True, False)
+    """
+
+    holds: Any
+
+    def __bool__(self) -> bool:
+        if self.holds is None:
+            from ._errors import SolverError
+
+            raise SolverError(f"{type(self).__name__} is undecided: it has no truth value (check .holds is None)")
+        return bool(self.holds)
 
 
 @total_ordering

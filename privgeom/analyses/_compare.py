@@ -52,7 +52,7 @@ import numpy as np
 
 from .._errors import DomainMismatchError, InvalidTypeError, SizeLimitError, SolverError
 from .._numeric import Scalar, fraction_str
-from .._results import Result
+from .._results import Decision, Result
 from ..definitions import Membership, PrivacyDefinition
 from ..geometry import Cone
 from ..mechanisms import Mechanism
@@ -127,7 +127,7 @@ class InclusionWitness(Result):
 
 
 @dataclass(frozen=True)
-class Inclusion(Result):
+class Inclusion(Decision):
     """One direction of a comparison: is ``closure(smaller) ⊆ closure(larger)``?
 
     Attributes

@@ -49,7 +49,7 @@ from .._errors import (DomainMismatchError, FormatError, InvalidParameterError, 
                        SolverError)
 from .._level import PrivacyLevel
 from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, parse_scalar
-from .._results import Result
+from .._results import Quantity, Result
 from ..definitions import Membership, PrivacyDefinition
 from ..geometry._lp import exact_solve, rational_candidates, rationalize, solve_lp
 from ..mechanisms import Mechanism
@@ -463,15 +463,20 @@ def mutual_information_utility(prior: Any, n: int) -> RowUtility:
     return RowUtility("mutual information", mu, False)
 
 
-def mutual_information(mechanism: Mechanism, prior: Any = None) -> float:
-    """``I(X; M(X))`` in nats for ``X ~ prior`` (default uniform).
+def mutual_information(mechanism: Mechanism, prior: Any = None) -> Quantity:
+    """``I(X; M(X))`` in nats for ``X ~ prior`` (default uniform), as a float :class:`~privgeom.Quantity`.
+
+    The objective of Kairouz, Oh and Viswanath (2016, "Extremal mechanisms for local differential privacy").
 
     Examples
     --------
-    >>> round(mutual_information(Mechanism([[1, 0], [0, 1]])), 6) == round(math.log(2), 6)
-    True
+    >>> mi = mutual_information(Mechanism([[1, 0], [0, 1]]))
+    >>> round(float(mi), 6) == round(math.log(2), 6), mi.name, mi.exact
+    (True, 'mutual information', False)
     """
-    return float(mutual_information_utility(prior_vector(prior, mechanism.inputs, exact=False), mechanism.n_inputs).of(mechanism))
+    pi = prior_vector(prior, mechanism.inputs, exact=False)
+    value = float(mutual_information_utility(pi, mechanism.n_inputs).of(mechanism))
+    return Quantity(value, "mutual information", exact=False, detail=f"nats, {mechanism.n_inputs} datasets")
 
 
 def _ratio(exp_eps: Any) -> Scalar:

@@ -128,7 +128,8 @@ class Relaxation(Result):
         (the relaxed cone's facets only when small)."""
         out: dict[str, Any] = {
             "route": self.route, "method": self.method, "recognised": self.recognised,
-            "exp_eps": to_jsonable(self.exp_eps), "epsilon": to_jsonable(self.epsilon), "text": self.text,
+            "exp_eps": to_jsonable(self.exp_eps), "eps": to_jsonable(self.epsilon),
+            "epsilon": to_jsonable(self.epsilon), "exact": self.exact, "text": self.text,
             "n_subsets": len(self.subsets), "n_facets": self.n_facets or self.kept + len(self.lost),
             "n_lost": len(self.lost), "kept": self.kept, "symmetry": self.symmetry,
             "graph_edges": None if self.graph is None else self.graph.number_of_edges(),
@@ -149,6 +150,16 @@ class Relaxation(Result):
 
     def summary(self) -> str:
         return self.text
+
+    @property
+    def eps(self) -> LogRational | float | None:
+        """ε when recognised (the package-wide name of a privacy level; :attr:`epsilon` is its alias)."""
+        return self.epsilon
+
+    @property
+    def exact(self) -> bool:
+        """True when the relaxed cone is exact (Fractions, pycddlib's GMP backend)."""
+        return bool(self.cone.exact)
 
     @property
     def definition(self) -> Any:

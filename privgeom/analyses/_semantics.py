@@ -24,7 +24,7 @@ import numpy as np
 from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from .._numeric import ATOL, Scalar, parse_scalar
-from .._results import Result, to_jsonable
+from .._results import Decision, Result, to_jsonable
 from ..mechanisms._mechanism import Mechanism
 from ._coerce import as_cone
 
@@ -496,7 +496,7 @@ def _rr_canonical_order(rr: Any) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class GuaranteeCheck(Result):
+class GuaranteeCheck(Decision):
     """Posterior check of one guarantee on every output of a mechanism.
 
     ``posterior_plus[ω]`` and ``posterior_minus[ω]`` are ``P(S+ | ω)`` and ``P(S- | ω)`` under the prior
@@ -510,6 +510,7 @@ class GuaranteeCheck(Result):
     posterior_minus: tuple[Scalar, ...]
     violating_output: str | None
     skipped: tuple[str, ...]
+    exact: bool = False
 
     def summary(self) -> str:
         if self.holds:
@@ -563,11 +564,11 @@ def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float =
         if violating is None and (pp < pm if exact else float(pp) < float(pm) - atol):
             violating = label
     return GuaranteeCheck(violating is None, guarantee, tuple(outs), tuple(plus_post), tuple(minus_post), violating,
-                          tuple(skipped))
+                          tuple(skipped), exact=bool(exact))
 
 
 @dataclass(frozen=True)
-class ProductPriorCheck(Result):
+class ProductPriorCheck(Decision):
     """Theorem 4.5 (Lin & Kifer) checked for one product prior: the a-priori more likely parity of every
     eligible subset ``J`` of bits stays a-posteriori more likely on every output.
 
@@ -582,6 +583,7 @@ class ProductPriorCheck(Result):
     subsets_checked: int
     outputs_checked: int
     violation: tuple[tuple[int, ...], str, Scalar, Scalar] | None
+    exact: bool = False
 
     def summary(self) -> str:
         if self.holds:
@@ -650,7 +652,7 @@ def check_product_prior(mechanism: Mechanism, p: Any, q: Sequence[Any], *, max_b
                 if bad:
                     post = e / (e + o)
                     return ProductPriorCheck(False, tuple(qv), pv, eligible, count, M.shape[0],
-                                             (J, mechanism.outputs[w], prior_even, post))
-    return ProductPriorCheck(True, tuple(qv), pv, eligible, count, M.shape[0], None)
+                                             (J, mechanism.outputs[w], prior_even, post), exact=bool(exact))
+    return ProductPriorCheck(True, tuple(qv), pv, eligible, count, M.shape[0], None, exact=bool(exact))
 
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from .._errors import DomainMismatchError, InvalidTypeError
 from .._numeric import Scalar, fraction_str
-from .._results import Result, to_jsonable
+from .._results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -225,13 +225,13 @@ class RowCertificate(Result):
 
 
 @dataclass(frozen=True)
-class Membership(Result):
+class Membership(Decision):
     """Answer to "is this mechanism (or row) in the consistent closure / row cone?".
 
     Attributes
     ----------
     member : bool
-        The answer. ``bool(membership)`` is ``member``.
+        The answer. ``bool(membership)`` and :attr:`holds` (the package-wide name of a yes/no) are ``member``.
     method : str
         Which procedure decided: ``"kronecker-inverse"``, ``"linear-solve"``, ``"lp"``,
         ``"dp-row-inequalities"``, ``"row-cone"`` …
@@ -255,7 +255,9 @@ class Membership(Result):
     certificate: Any | None = None
     detail: str = ""
 
-    def __bool__(self) -> bool:
+    @property
+    def holds(self) -> bool:  # type: ignore[override]
+        """The answer, ``member`` (the package-wide name of a yes/no)."""
         return self.member
 
     def summary(self) -> str:

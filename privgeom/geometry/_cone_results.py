@@ -17,13 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._numeric import Scalar, scalar_to_json
-from .._results import Result
+from .._results import Decision, Result
 
 __all__ = ["ConeMembership", "Containment"]
 
 
 @dataclass(frozen=True)
-class ConeMembership(Result):
+class ConeMembership(Decision):
     """Answer of :meth:`Cone.contains`.
 
     Attributes
@@ -50,7 +50,9 @@ class ConeMembership(Result):
     value: Scalar | None
     exact: bool
 
-    def __bool__(self) -> bool:
+    @property
+    def holds(self) -> bool:  # type: ignore[override]
+        """The answer (the package-wide name of a yes/no; ``member`` is the field)."""
         return self.member
 
     def summary(self) -> str:
@@ -61,7 +63,7 @@ class ConeMembership(Result):
 
 
 @dataclass(frozen=True)
-class Containment(Result):
+class Containment(Decision):
     """Answer of :meth:`Cone.issubset` / :meth:`Cone.equals`.
 
     Attributes
@@ -90,8 +92,6 @@ class Containment(Result):
     direction: str
     exact: bool
 
-    def __bool__(self) -> bool:
-        return self.holds
 
     @property
     def witness_ray(self) -> np.ndarray | None:
