@@ -88,6 +88,7 @@ from .mechanisms import (
     randomized_response,
     truncated_geometric,
 )
+from . import _display_types  # noqa: F401  (registers the renderers of the library's types with _display)
 
 from . import smoothed, voting  # noqa: E402  (subpackages: privgeom.smoothed, privgeom.voting)
 

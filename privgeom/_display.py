@@ -12,8 +12,8 @@ Two single-dispatch functions render any privgeom object:
   ``align`` environment of inequalities ``Σ_{a_i > 0} a_i x_{D_i} ≥ Σ_{a_i < 0} |a_i| x_{D_i}`` with the dataset labels
   as subscripts, in the form of Lin & Kifer's Example 4.4 (docs/theory.md §5); a mechanism as a ``pmatrix``.
 
-The renderers for library types are registered on first use (:func:`_register`), so importing this module never
-imports the rest of the package in an order that could cycle.
+The renderers for library types live in :mod:`privgeom._display_types`, which imports this module and registers
+them; ``privgeom/__init__.py`` imports it once the package is loaded (so this module never imports a layer above it).
 
 Examples
 --------
@@ -214,7 +214,6 @@ def _value_html(v: Any) -> str:
 
 
 def _renderable(v: Any) -> bool:
-    _register()
     return _html.dispatch(type(v)) is not _html.dispatch(object) or (
         dataclasses.is_dataclass(v) and not isinstance(v, type))
 
@@ -259,7 +258,6 @@ def to_html(obj: Any) -> str:
     >>> "S+" in h and "prior" in h
     True
     """
-    _register()
     return _html(obj)
 
 
@@ -276,7 +274,6 @@ def to_latex(obj: Any) -> str:
       3 x_{0} &\\geq x_{1}
     \\end{align}
     """
-    _register()
     return _latex(obj)
 
 
@@ -292,14 +289,3 @@ def _latex_seq(obj: Sequence[Any]) -> str:
         lines.append(latex_inequality(g.coefficients, g.labels))
     return align_env(lines)
 
-
-_REGISTERED = False
-
-
-def _register() -> None:
-    """Register the renderers of the library's types (once, on first use; importing them here avoids cycles)."""
-    global _REGISTERED
-    if _REGISTERED:
-        return
-    _REGISTERED = True
-    from . import _display_types  # noqa: F401  (registers on import)

@@ -1,7 +1,7 @@
-"""HTML and LaTeX renderers of the library's types, registered with :mod:`privgeom._display` on first use.
+"""HTML and LaTeX renderers of the library's types, registered with :mod:`privgeom._display`.
 
-Importing this module registers every renderer (it is imported lazily by ``privgeom._display._register``, after
-the whole package is loaded, so it may import from every layer). Field names are read with ``getattr`` where they
+Importing this module registers every renderer (``privgeom/__init__.py`` imports it after the subpackages, so it sits
+at the top of the layers and may import from every one; :mod:`privgeom._display` never imports it). Field names are read with ``getattr`` where they
 differ between result types (``eps``/``epsilon``), so a renamed field degrades to the generic table, never fails.
 
 Examples

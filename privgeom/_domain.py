@@ -370,7 +370,7 @@ class Domain:
         6
         """
         if not isinstance(relation, str):
-            return _user_graph(relation, self.labels)
+            return validate_graph(relation, self.labels)
         name = self.check_relation(relation)
         limit = MAX_GRAPH_EDGES if max_edges is None else max_edges
         size = self.edge_bound(name)
@@ -502,10 +502,50 @@ def _one_position_edges(labels: Sequence[str]) -> Iterator[tuple[str, str]]:
                 yield s, t
 
 
-def _user_graph(graph: Any, labels: Sequence[str]) -> nx.Graph:
-    from .graphs._graphs import neighbour_graph
+def validate_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
+    """A user graph (networkx graph or iterable of label pairs) validated against the dataset labels ``inputs``.
 
-    return neighbour_graph(graph, labels)
+    Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers (the body of
+    :func:`privgeom.neighbour_graph`, which also accepts relation names; kept here so this module needs no layer
+    above it).
+
+    Examples
+    --------
+    >>> sorted(map(sorted, validate_graph([("a", "b"), (1, 2)], ["a", "b", "c"]).edges))
+    [['a', 'b'], ['b', 'c']]
+    """
+    labels = [str(x) for x in inputs]
+    label_set = set(labels)
+    if isinstance(graph, nx.Graph):
+        edges: Iterable[Any] = graph.edges
+        nodes: Iterable[Any] = graph.nodes
+    else:
+        try:
+            edges = [tuple(e) for e in graph]
+        except TypeError:
+            raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
+        nodes = [v for e in edges for v in e]
+
+    def name(v: Any) -> str:
+        s = str(v)
+        if s in label_set:
+            return s
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(labels):
+            return labels[v]
+        raise DomainMismatchError(f"neighbour graph node {v!r} is not one of the datasets {labels[:8]}")
+
+    G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
+    G.add_nodes_from(labels)
+    for v in nodes:
+        name(v)
+    for e in edges:
+        if len(e) != 2:
+            raise InvalidTypeError(f"a neighbour pair must have two datasets, got {e!r}")
+        u, v = name(e[0]), name(e[1])
+        if u == v:
+            raise DomainMismatchError(f"a dataset cannot be its own neighbour: {u!r}")
+        G.add_edge(u, v)
+    return G
 
 
 def resolve_graph(relation: Any, inputs: Any, *, max_edges: int | None = None) -> nx.Graph:
@@ -554,7 +594,7 @@ def resolve_graph(relation: Any, inputs: Any, *, max_edges: int | None = None) -
         return dom.relation(relation, max_edges=max_edges)
     if relation is None:
         raise InvalidTypeError("a neighbour relation is required: a name such as 'hamming', a graph or a list of pairs")
-    return _user_graph(relation, dom.labels)
+    return validate_graph(relation, dom.labels)
 
 
 _DEFAULT_RELATION = {"bits": "hamming", "counts": "path", "databases": "replace-one", "histograms": "replace-one"}

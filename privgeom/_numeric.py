@@ -570,3 +570,68 @@ def _outward_sum(n: int, p: float, q: float, t: int, direction: int) -> float:
 
 
 __all__ += ["stirlerr", "bd0", "log_binom_pmf", "log_hypergeom_pmf", "log_binom_tail", "log1mexp"]
+
+
+def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) -> Any:
+    """The one hockey-stick kernel: ``Σ_ω (A[ω, c] − t B[ω, c])₊`` for every column ``c`` at once, ``t = e^ε``.
+
+    Every δ(ε) of the package goes through this function (:func:`~privgeom.analyses.delta`,
+    :func:`~privgeom.analyses.hockey_stick`, the (ε, δ)-DP membership test and the database-wise δ of smoothed DP;
+    it lives here, below every layer, and :mod:`privgeom.analyses` re-exports it): for a finite output space the
+    worst event of the pair ``(A[:, c], B[:, c])`` is ``S = {ω : A[ω, c] > t B[ω, c]}`` and the value is ``A(S) − t B(S)`` (Barthe & Olmedo
+    2013; Balle, Barthe & Gaboardi 2018, Def. 2 and Thm. 1). No validation: callers pass columns of a mechanism.
+
+    Parameters
+    ----------
+    A, B : 2-D arrays of the same shape (outputs × pairs)
+        Object arrays of Fractions give exact values when ``exp_eps`` is a Fraction; anything else is computed in
+        float64 (vectorised).
+    exp_eps : Fraction, int or float
+        ``t >= 0``; ``math.inf`` (float mode) gives ``Σ_ω A[ω, c] [B[ω, c] = 0]``.
+    events : bool
+        Also return the boolean mask of the worst events (``outputs × pairs``).
+
+    Returns
+    -------
+    numpy.ndarray or (numpy.ndarray, numpy.ndarray)
+        One value per column (object array of Fractions in exact mode, float64 otherwise) and, with
+        ``events=True``, the mask.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> A = np.array([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]], dtype=object)
+    >>> hockey_stick_columns(A, A[:, ::-1], F(2)).tolist()
+    [Fraction(1, 4), Fraction(1, 4)]
+    >>> vals, mask = hockey_stick_columns(A.astype(float), A[:, ::-1].astype(float), 1.0, events=True)
+    >>> vals.tolist(), mask[:, 0].tolist()
+    ([0.5, 0.5], [True, False])
+    """
+    A, B = np.asarray(A), np.asarray(B)
+    if A.ndim == 1:
+        A, B = A[:, None], B[:, None]
+    if isinstance(exp_eps, LogRational):
+        exp_eps = exp_eps.ratio
+    exact = A.dtype == object and B.dtype == object and isinstance(exp_eps, (Fraction, int))
+    if exact:
+        t = Fraction(exp_eps)
+        diff = A - t * B
+        mask = np.vectorize(lambda v: v > 0, otypes=[bool])(diff) if diff.size else np.zeros(diff.shape, bool)
+        values = np.empty(diff.shape[1], dtype=object)
+        for c in range(diff.shape[1]):
+            values[c] = sum((v for v in diff[mask[:, c], c]), Fraction(0))
+    else:
+        Af = A.astype(float) if A.dtype != float else A
+        Bf = B.astype(float) if B.dtype != float else B
+        tf = float(exp_eps)
+        if math.isinf(tf):
+            mask = (Bf == 0) & (Af > 0)
+            values = np.where(mask, Af, 0.0).sum(axis=0)
+        else:
+            diff = Af - tf * Bf
+            mask = diff > 0
+            values = np.where(mask, diff, 0.0).sum(axis=0)
+    return (values, mask) if events else values
+
+
+__all__ += ["hockey_stick_columns"]

@@ -6,6 +6,10 @@ hockey-stick condition on every directed edge (Balle, Barthe & Gaboardi, NeurIPS
 linear once each positive part gets an auxiliary variable. This module registers that LP with
 :func:`special_lp` (used by :func:`~privgeom.analyses.optimal_mechanism`) for :class:`~privgeom.definitions.ApproximateDP`.
 
+It also holds what every optimal-mechanism LP shares (the result types :class:`OptimalMechanism` and
+:class:`OptimalityCertificate`, the LP plumbing ``_LP`` and ``_finish``), so that :mod:`privgeom.analyses._optimal`
+imports this module and not the other way round.
+
 Examples
 --------
 Guessing one of three values (uniform prior) under (ε, δ)-DP on ``K_3`` with ``e^ε = 2``, ``δ = 1/10``: the
@@ -22,19 +26,136 @@ symmetric mechanism with diagonal ``p`` has hockey-stick value ``p − 2 (1 − 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import singledispatch
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
-from .._errors import SizeLimitError
-from ..definitions import ApproximateDP
-from ..geometry._lp import rationalize
+from .._errors import SizeLimitError, SolverError
+from .._numeric import ATOL, Scalar, fraction_str
+from .._results import Result
+from ..definitions import ApproximateDP, Membership, PrivacyDefinition
+from ..geometry._lp import exact_solve, rational_candidates, rationalize, solve_lp
 from ..mechanisms import Mechanism
-from ._optimal import _LP, OptimalMechanism, _finish
 
-__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp"]
+__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "OptimalityCertificate", "OptimalMechanism"]
+
+
+# ---------------------------------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class OptimalityCertificate(Result):
+    """LP duality certificate of an optimum: an upper ``bound`` valid for *every* mechanism of the closure.
+
+    ``value``: expected utility of the returned mechanism (recomputed), ``gap = bound − value``. ``exact``: primal
+    feasibility and ``bound == value`` verified in rationals; ``verified``: that, or (float) ``|gap| ≤ tolerance``.
+    ``dual``: the dual vectors used (``z, w, y`` rows LP; ``u, t`` closure LP; ``z, y`` hockey-stick LP).
+    """
+
+    bound: Scalar
+    value: Scalar
+    gap: Scalar
+    exact: bool
+    verified: bool
+    tolerance: float
+    dual: dict[str, Any] = field(repr=False)
+    detail: str
+
+    def summary(self) -> str:
+        if not self.verified:
+            return f"NOT certified: dual bound {fraction_str(self.bound)}, value {fraction_str(self.value)}; {self.detail}"
+        how = "exactly (rational arithmetic)" if self.exact else f"in float (gap {float(self.gap):.3g}, tolerance {self.tolerance:g})"
+        return f"optimal: dual bound {fraction_str(self.bound)} = value {fraction_str(self.value)}, verified {how}; {self.detail}"
+
+
+@dataclass(frozen=True)
+class OptimalMechanism(Result):
+    """Result of :func:`optimal_mechanism`: an optimal ``mechanism`` (outputs = the utility's outputs), its expected
+    utility ``value`` (``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]``), ``exact`` (certified in rational arithmetic), the
+    ``formulation`` (``"rows"``, ``"closure"`` or ``"hockey-stick"``), the definition's spec, the
+    :class:`OptimalityCertificate` and ``membership``: ``definition.contains(mechanism)``, an independent re-check.
+    """
+
+    mechanism: Mechanism
+    value: Scalar
+    exact: bool
+    formulation: str
+    definition: str
+    certificate: OptimalityCertificate
+    membership: Membership
+    text: str
+
+    def summary(self) -> str:
+        return f"{self.text}\n{self.mechanism}\n{self.certificate.summary()}"
+
+
+# ---------------------------------------------------------------------------------------------------- LP plumbing
+class _LP:
+    """``max c·x`` s.t. ``A_eq x = b_eq``, ``A_ub x ≤ 0``, ``x ≥ 0``; rows are ``{column: coefficient}`` dicts."""
+
+    def __init__(self, n: int, c: list[Any], eq: list[dict[int, Any]], b_eq: list[Any], ub: list[dict[int, Any]],
+                 exact: bool, what: str) -> None:
+        self.n, self.c, self.eq, self.b_eq, self.ub, self.exact, self.what = n, c, eq, b_eq, ub, exact, what
+
+    @staticmethod
+    def _sparse(rows: list[dict[int, Any]], n: int) -> Any:
+        trip = [(i, j, float(a)) for i, row in enumerate(rows) for j, a in row.items()]
+        r, cidx, v = zip(*trip) if trip else ((), (), ())
+        return sp.csr_matrix((v, (r, cidx)), shape=(len(rows), n)) if rows else None
+
+    def solve(self) -> Any:
+        A_ub = self._sparse(self.ub, self.n)
+        res = solve_lp(-np.array([float(v) for v in self.c]), A_ub=A_ub,
+                       b_ub=np.zeros(len(self.ub)) if self.ub else None, A_eq=self._sparse(self.eq, self.n),
+                       b_eq=np.array([float(b) for b in self.b_eq]), method="highs-ds", what=self.what)
+        if res.status != "optimal":
+            raise SolverError(f"{self.what}: HiGHS reports the LP infeasible, which is impossible for a non-empty closure")
+        return res
+
+    def feasible(self, x: Sequence[Any]) -> bool:
+        dot = lambda row: sum((a * x[j] for j, a in row.items()), Fraction(0))  # noqa: E731
+        return (all(v >= 0 for v in x) and all(dot(row) == b for row, b in zip(self.eq, self.b_eq))
+                and all(dot(row) <= 0 for row in self.ub))
+
+    def value(self, x: Sequence[Any]) -> Any:
+        return sum((a * v for a, v in zip(self.c, x) if a), Fraction(0) if self.exact else 0.0)
+
+    def exact_primal(self, x: np.ndarray) -> list[Fraction] | None:
+        """Rationalise a float vertex: rounding candidates, then an exact solve on its support and tight rows."""
+        best: list[Fraction] | None = None
+        for cand in rational_candidates(x):
+            xs = list(cand)
+            if self.feasible(xs) and (best is None or self.value(xs) > self.value(best)):
+                best = xs
+        if best is not None:
+            return best
+        tol = ATOL
+        rows = list(self.eq) + [row for row in self.ub if abs(sum(float(a) * x[j] for j, a in row.items())) <= tol]
+        rhs = list(self.b_eq) + [Fraction(0)] * (len(rows) - len(self.eq))
+        rows += [{j: Fraction(1)} for j in range(self.n) if x[j] <= tol]
+        rhs += [Fraction(0)] * (len(rows) - len(rhs))
+        sol = exact_solve(rows, rhs, n_vars=self.n)
+        return sol if sol is not None and self.feasible(sol) else None
+
+
+def _finish(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: Any, exact: bool, formulation: str,
+            dual: dict[str, Any], detail: str) -> OptimalMechanism:
+    mat = M.matrix if exact else M.float_matrix()
+    value = (C * mat).sum() if exact else float(np.sum(np.asarray(C, dtype=float) * mat))
+    tol = 0.0 if exact else 1e-7 * max(1.0, abs(float(value)))
+    gap = bound - value
+    verified = gap == 0 if exact else abs(float(gap)) <= tol
+    if not verified:
+        detail += f"; NOT verified: gap {float(gap):.3g} exceeds the tolerance {tol:g}"
+    cert = OptimalityCertificate(bound, value, gap, exact and verified, verified, tol, dual, detail)
+    membership = definition.contains(M)
+    text = (f"optimal mechanism for {definition.spec()} ({formulation} LP): expected utility {fraction_str(value)}"
+            f"{'' if exact else f' ≈ {float(value):.10g}'}; in the closure: {membership.member} [{membership.method}]")
+    return OptimalMechanism(M, value, exact and verified, formulation, definition.spec(), cert, membership, text)
+
+
 
 
 @singledispatch

@@ -41,7 +41,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError
 from .._level import PrivacyLevel
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, is_exact_scalar, parse_scalar
+from .._numeric import ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, is_exact_scalar, parse_scalar
 from .._results import Result, to_jsonable
 from ..mechanisms._mechanism import Mechanism
 from ._scan import (  # noqa: F401  (MAX_PROFILE_WORK, profile_work, _prepare re-exported for callers of _profile)
@@ -80,7 +80,8 @@ _DELTA_RECHECK = 1e-10
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-def _fmt(value: Any) -> str:
+def format_level(value: Any) -> str:
+    """A level or probability as short text: ``ln(r) ≈ x`` for exact logs, ``p/q`` for Fractions, 6 digits else."""
     if isinstance(value, LogRational):
         return f"{value} ≈ {float(value):.6g}"
     if isinstance(value, Fraction):
@@ -172,11 +173,11 @@ class EpsilonResult(Result):
         if self.infinite:
             return (
                 f"ε = ∞ ({mode}) over {self.n_edges} edges of {self.graph!r}: output {self.output!r} has "
-                f"P(ω | {d}) = {_fmt(self.p)} but P(ω | {d2}) = 0"
+                f"P(ω | {d}) = {format_level(self.p)} but P(ω | {d2}) = 0"
             )
         return (
-            f"ε = {_fmt(self.eps)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on edge "
-            f"{d} → {d2} at output {self.output!r}: P(ω | {d}) = {_fmt(self.p)}, P(ω | {d2}) = {_fmt(self.q)}"
+            f"ε = {format_level(self.eps)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on edge "
+            f"{d} → {d2} at output {self.output!r}: P(ω | {d}) = {format_level(self.p)}, P(ω | {d2}) = {format_level(self.q)}"
         )
 
 
@@ -425,7 +426,7 @@ class DeltaResult(Result):
 
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
-        head = f"δ(ε = {_fmt(self.eps)}) = {_fmt(self.delta)} ({mode}) over {self.n_edges} edges of {self.graph!r}"
+        head = f"δ(ε = {format_level(self.eps)}) = {format_level(self.delta)} ({mode}) over {self.n_edges} edges of {self.graph!r}"
         if self.edge is None:
             text = head + "; no edges"
         elif not self.outputs:
@@ -435,7 +436,7 @@ class DeltaResult(Result):
             shown = ", ".join(self.outputs[:8]) + (", …" if len(self.outputs) > 8 else "")
             text = (
                 f"{head}; attained on edge {d} → {d2} with the event S = {{{shown}}}: "
-                f"P(S | {d}) = {_fmt(self.p_event)}, e^ε P(S | {d2}) = {_fmt(self.exp_eps)} × {_fmt(self.q_event)}"
+                f"P(S | {d}) = {format_level(self.p_event)}, e^ε P(S | {d2}) = {format_level(self.exp_eps)} × {format_level(self.q_event)}"
             )
         return text + (f" [{self.detail}]" if self.detail else "")
 
@@ -553,10 +554,10 @@ def _distribution(values: Any, name: str, exact: bool | None) -> list[Scalar]:
     out = [parse_scalar(v, name=f"{name}[{i}]", exact=exact) for i, v in enumerate(items)]
     for i, v in enumerate(out):
         if v < 0:
-            raise InvalidParameterError(f"{name}[{i}] = {_fmt(v)} is negative; probabilities must be >= 0")
+            raise InvalidParameterError(f"{name}[{i}] = {format_level(v)} is negative; probabilities must be >= 0")
     total = sum(out)
     if (exact and total != 1) or (not exact and abs(float(total) - 1.0) > ATOL * max(1, len(out))):
-        raise InvalidParameterError(f"{name} sums to {_fmt(total)}, not 1: it is not a probability distribution")
+        raise InvalidParameterError(f"{name} sums to {format_level(total)}, not 1: it is not a probability distribution")
     return out
 
 
@@ -565,7 +566,7 @@ def _pair(P: Any, Q: Any, exp_eps: Any) -> tuple[list[Scalar], list[Scalar], Sca
         exp_eps = exp_eps.ratio
     t = parse_scalar(exp_eps, name="exp_eps")
     if t < 0:
-        raise InvalidParameterError(f"exp_eps must be >= 0, got {_fmt(t)}")
+        raise InvalidParameterError(f"exp_eps must be >= 0, got {format_level(t)}")
     raw = [list(x) if not isinstance(x, (str, bytes, Mechanism)) and hasattr(x, "__iter__") else x for x in (P, Q)]
     exact = isinstance(t, Fraction) and all(
         isinstance(r, list) and all(is_exact_scalar(v) for v in r) for r in raw
@@ -577,67 +578,6 @@ def _pair(P: Any, Q: Any, exp_eps: Any) -> tuple[list[Scalar], list[Scalar], Sca
     if not exact:
         t = float(t)
     return p, q, t
-
-
-def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) -> Any:
-    """The one hockey-stick kernel: ``Σ_ω (A[ω, c] − t B[ω, c])₊`` for every column ``c`` at once, ``t = e^ε``.
-
-    Every δ(ε) of the package goes through this function (:func:`delta`, :func:`hockey_stick`, the (ε, δ)-DP
-    membership test and the database-wise δ of smoothed DP): for a finite output space the worst event of the pair
-    ``(A[:, c], B[:, c])`` is ``S = {ω : A[ω, c] > t B[ω, c]}`` and the value is ``A(S) − t B(S)`` (Barthe & Olmedo
-    2013; Balle, Barthe & Gaboardi 2018, Def. 2 and Thm. 1). No validation: callers pass columns of a mechanism.
-
-    Parameters
-    ----------
-    A, B : 2-D arrays of the same shape (outputs × pairs)
-        Object arrays of Fractions give exact values when ``exp_eps`` is a Fraction; anything else is computed in
-        float64 (vectorised).
-    exp_eps : Fraction, int or float
-        ``t >= 0``; ``math.inf`` (float mode) gives ``Σ_ω A[ω, c] [B[ω, c] = 0]``.
-    events : bool
-        Also return the boolean mask of the worst events (``outputs × pairs``).
-
-    Returns
-    -------
-    numpy.ndarray or (numpy.ndarray, numpy.ndarray)
-        One value per column (object array of Fractions in exact mode, float64 otherwise) and, with
-        ``events=True``, the mask.
-
-    Examples
-    --------
-    >>> from fractions import Fraction as F
-    >>> A = np.array([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]], dtype=object)
-    >>> hockey_stick_columns(A, A[:, ::-1], F(2)).tolist()
-    [Fraction(1, 4), Fraction(1, 4)]
-    >>> vals, mask = hockey_stick_columns(A.astype(float), A[:, ::-1].astype(float), 1.0, events=True)
-    >>> vals.tolist(), mask[:, 0].tolist()
-    ([0.5, 0.5], [True, False])
-    """
-    A, B = np.asarray(A), np.asarray(B)
-    if A.ndim == 1:
-        A, B = A[:, None], B[:, None]
-    if isinstance(exp_eps, LogRational):
-        exp_eps = exp_eps.ratio
-    exact = A.dtype == object and B.dtype == object and isinstance(exp_eps, (Fraction, int))
-    if exact:
-        t = Fraction(exp_eps)
-        diff = A - t * B
-        mask = np.vectorize(lambda v: v > 0, otypes=[bool])(diff) if diff.size else np.zeros(diff.shape, bool)
-        values = np.empty(diff.shape[1], dtype=object)
-        for c in range(diff.shape[1]):
-            values[c] = sum((v for v in diff[mask[:, c], c]), Fraction(0))
-    else:
-        Af = A.astype(float) if A.dtype != float else A
-        Bf = B.astype(float) if B.dtype != float else B
-        tf = float(exp_eps)
-        if math.isinf(tf):
-            mask = (Bf == 0) & (Af > 0)
-            values = np.where(mask, Af, 0.0).sum(axis=0)
-        else:
-            diff = Af - tf * Bf
-            mask = diff > 0
-            values = np.where(mask, diff, 0.0).sum(axis=0)
-    return (values, mask) if events else values
 
 
 def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> Scalar:

@@ -31,7 +31,7 @@ from .._numeric import ROUNDOFF, LogRational, Scalar, check_dense_size
 from .._results import Result
 from ..mechanisms._mechanism import Mechanism
 from .._level import PrivacyLevel
-from ._profile import _check_mechanism, _fmt, _prepare
+from ._profile import _check_mechanism, format_level, _prepare
 
 __all__ = ["DeltaPiece", "DeltaCurve", "delta_curve"]
 
@@ -53,7 +53,7 @@ class DeltaPiece(Result):
 
     def summary(self) -> str:
         return (
-            f"e^ε ∈ [{_fmt(self.start)}, {_fmt(self.end)}]: δ = {_fmt(self.intercept)} − e^ε·{_fmt(self.slope)}"
+            f"e^ε ∈ [{format_level(self.start)}, {format_level(self.end)}]: δ = {format_level(self.intercept)} − e^ε·{format_level(self.slope)}"
             + (f" (edge {self.edge[0]} → {self.edge[1]}, S = {{{', '.join(self.outputs)}}})" if self.edge else "")
         )
 
@@ -113,24 +113,25 @@ class DeltaCurve(Result):
         Fraction(1, 4)
         """
         t = PrivacyLevel.parse(eps, exp_eps, allow_infinite=True).exp_eps
-        return _evaluate(self.pieces, t, self.exact)
+        return evaluate_pieces(self.pieces, t, self.exact)
 
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
         lines = [
             f"δ(ε) curve ({mode}) over {self.n_edges} edges of {self.graph!r}: {len(self.pieces)} linear pieces in e^ε; "
-            f"δ(0) = {_fmt(self.breakpoints[0][1]) if self.breakpoints else '0'}, δ = 0 from ε = {_fmt(self.epsilon)}"
+            f"δ(0) = {format_level(self.breakpoints[0][1]) if self.breakpoints else '0'}, δ = 0 from ε = {format_level(self.epsilon)}"
         ]
         if self.delta_at_infinity:
-            lines.append(f"  δ never reaches 0: δ(ε) → {_fmt(self.delta_at_infinity)} as ε → ∞")
+            lines.append(f"  δ never reaches 0: δ(ε) → {format_level(self.delta_at_infinity)} as ε → ∞")
         lines += [f"  {p.summary()}" for p in self.pieces]
         if self.eps_values:
-            shown = ", ".join(f"δ({_fmt(e)}) = {_fmt(d)}" for e, d in list(zip(self.eps_values, self.deltas))[:6])
+            shown = ", ".join(f"δ({format_level(e)}) = {format_level(d)}" for e, d in list(zip(self.eps_values, self.deltas))[:6])
             lines.append(f"  {shown}{', …' if len(self.eps_values) > 6 else ''}")
         return "\n".join(lines)
 
 
-def _evaluate(pieces: Sequence[DeltaPiece], t: Scalar, exact: bool) -> Scalar:
+def evaluate_pieces(pieces: Sequence[DeltaPiece], t: Scalar, exact: bool) -> Scalar:
+    """δ at ``e^ε = t`` from the pieces of the envelope (exact when ``exact`` and ``t`` is a Fraction)."""
     if exact and isinstance(t, Fraction):
         zero: Scalar = Fraction(0)
     else:
@@ -298,7 +299,7 @@ def delta_curve(
         top = 1.25 * (top if top > 0 else 1.0)
         pts = [(math.exp(top * i / (n_points - 1)), top * i / (n_points - 1)) for i in range(n_points)]
     values_exact = exact and all(isinstance(t, Fraction) for t, _ in pts)
-    deltas = tuple(_evaluate(pieces, t if values_exact else float(t), values_exact) for t, _ in pts)
+    deltas = tuple(evaluate_pieces(pieces, t if values_exact else float(t), values_exact) for t, _ in pts)
     return DeltaCurve(
         exact,
         tuple(pieces),

@@ -27,6 +27,7 @@ from ..geometry._cone import Cone
 from ..geometry._structure import ConeStructure, DifferenceData, check_rows_size
 from ._difference import DifferenceSystem, ImpliedPair
 from ._lost import FacetStatus, facet_status, ratio_status
+from ._relax_results import PairBound, Relaxation
 from ._semantics import Guarantee, guarantee_from_normal
 
 __all__ = ["relax_by_differences", "pair_bounds_of"]
@@ -273,8 +274,6 @@ def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]
     InvalidParameterError
         ``required`` and the route does not apply (subsets that are not pairs, no pair bounds, a bound ``0``).
     """
-    from ._relaxation import PairBound, Relaxation
-
     def refuse(why: str) -> None:
         if required:
             raise InvalidParameterError(f"method='difference' does not apply: {why}; use method='cone'")

@@ -426,10 +426,10 @@ def _semantics(obj: Any) -> tuple[Guarantee, ...]:
 
         limit = _numeric.MAX_EXACT_ENTRIES if exact else _numeric.MAX_DENSE_ENTRIES
         if st.n_facets * cone.ambient_dim > limit:  # too large to build densely: one facet at a time, lazily
-            from ._summary import _normalised, _structured_facet
+            from ..geometry._structure import normalised_facet, structured_facet
 
             def one(i: int) -> Any:
-                return lambda: _normalised(_structured_facet(cone, i), exact)
+                return lambda: normalised_facet(structured_facet(cone, i), exact)
 
             return tuple(Guarantee(labels, exact, one(i)) for i in range(st.n_facets))
     F, E = cone.facets, cone.equalities

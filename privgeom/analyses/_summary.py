@@ -21,7 +21,6 @@ the sum of x_D over the datasets D at Hamming distance h from 0000000000
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -33,6 +32,7 @@ from .._errors import InvalidInputError, PrivgeomError
 from .._numeric import ATOL
 from .._results import Result
 from ..geometry._cone import Cone
+from ..geometry._structure import normalised_facet, structured_facet
 from ..geometry._symmetry import Orbit, SymmetryGroup, automorphisms
 from ._coerce import as_cone
 from ._semantics import MAX_LISTED, Guarantee, _bit_matrix
@@ -145,7 +145,7 @@ class FacetOrbit(Result):
     @cached_property
     def normal(self) -> np.ndarray:
         """The representative facet, normalised like canonical facets (primitive integers / unit max-abs)."""
-        return _normalised(self.source(), self.exact)
+        return normalised_facet(self.source(), self.exact)
 
     @cached_property
     def inequality(self) -> str:
@@ -163,28 +163,6 @@ class FacetOrbit(Result):
         if text:
             out.update({"inequality": self.inequality, "guarantee": self.guarantee.text})
         return out
-
-
-def _normalised(raw: Any, exact: bool) -> np.ndarray:
-    """One facet row scaled to primitive integers (exact) or unit max-abs entry (float), touching only its nonzero
-    entries (facets of large cones are sparse)."""
-    arr = np.asarray(raw, dtype=object if exact else float).ravel()
-    nz = [i for i, v in enumerate(arr.tolist()) if v != 0]
-    if not exact:
-        top = max((abs(float(arr[i])) for i in nz), default=1.0)
-        return arr / top
-    vals = [Fraction(arr[i]) for i in nz]
-    den = 1
-    for v in vals:
-        den = math.lcm(den, v.denominator)
-    ints = [int(v * den) for v in vals]
-    g = 0
-    for x in ints:
-        g = math.gcd(g, x)
-    out = np.full(len(arr), Fraction(0), dtype=object)
-    for i, x in zip(nz, ints):
-        out[i] = Fraction(x // (g or 1))
-    return out
 
 
 @dataclass(frozen=True)
@@ -297,21 +275,6 @@ def _difference_orbits(G: SymmetryGroup, data: Any, n: int) -> tuple[Orbit, ...]
         return None
 
 
-def _structured_facet(cone: Cone, i: int) -> Any:
-    st = cone.structure
-    if st is not None and st.kind == "difference" and st.difference is not None:
-        d = st.difference
-        row = np.zeros(cone.ambient_dim, dtype=object if cone.exact else float)
-        if i < len(d.a):
-            row[int(d.b[i])] = d.c[i] if cone.exact else float(d.c[i])
-            row[int(d.a[i])] = -1 if not cone.exact else Fraction(-1)
-        else:
-            row[int(d.nonneg[i - len(d.a)])] = Fraction(1) if cone.exact else 1.0
-        return row
-    assert st is not None and st.facet is not None
-    return np.asarray(st.facet(i))
-
-
 def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = None,
                       group: SymmetryGroup | None = None) -> RowConeSummary:
     """Counts, symmetry orbits and one representative per orbit of the facets (and rays) of a row cone.
@@ -370,7 +333,7 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
         if facet_rows is not None:
             rows = facet_rows
             return lambda: rows[i]
-        return lambda: _structured_facet(cone, i)
+        return lambda: structured_facet(cone, i)
 
     facet_orbits = [FacetOrbit(o.size, o.representative, o.members, labels, exact, source(o.representative))
                     for o in orbits]

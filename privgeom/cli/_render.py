@@ -110,7 +110,7 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
     """The facets of ``cone`` as a lazy row iterator: from its closed-form structure when the dense facets are not
     needed (one row at a time, each normalised like canonical facets), else the canonical facets. Returns the
     iterator factory and the count."""
-    from ..analyses._summary import _structured_facet
+    from ..geometry._structure import structured_facet
     from ..geometry._canonical import normalise_rows
 
     st = cone.structure
@@ -121,7 +121,7 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
 
         def rows() -> Iterator[Any]:
             for i in range(n):
-                raw = _structured_facet(cone, i)
+                raw = structured_facet(cone, i)
                 arr = np.array([_exact_row(raw)], dtype=object) if exact else np.asarray(raw, dtype=float).reshape(1, -1)
                 yield normalise_rows(arr, exact=exact, atol=atol)[0]
 

@@ -46,7 +46,7 @@ import networkx as nx
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError, SolverError
-from .._numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly
+from .._numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, parse_scalar, readonly
 from .._results import Result
 from ..graphs import edge_index_pairs
 from ..mechanisms import Mechanism
@@ -84,7 +84,7 @@ def hockey_stick_values(
     matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar
 ) -> list[tuple[int, int, Scalar, tuple[int, ...]]]:
     """``Σ_ω (M[ω, i] − r M[ω, j])₊`` and the maximising event for every *directed* pair ``(i, j)`` given
-    (a wrapper of :func:`privgeom.analyses.hockey_stick_columns`, the package's one hockey-stick kernel).
+    (a wrapper of :func:`privgeom._numeric.hockey_stick_columns`, the package's one hockey-stick kernel).
 
     Exact (Fractions) when ``matrix`` is an object array of Fractions and ``ratio`` is a Fraction; float otherwise.
 
@@ -100,8 +100,6 @@ def hockey_stick_values(
     >>> hockey_stick_values(M, [(0, 1)], F(2))
     [(0, 1, Fraction(1, 4), (0,))]
     """
-    from ..analyses import hockey_stick_columns  # the package's one hockey-stick kernel (analyses sits above)
-
     pairs = [(int(i), int(j)) for i, j in pairs]
     if not pairs:
         return []

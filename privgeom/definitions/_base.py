@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -43,6 +43,7 @@ from .._errors import DomainMismatchError, InvalidTypeError
 from .._numeric import Scalar, fraction_str
 from .._results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
+from ..geometry._symmetry import automorphisms, trivial_automorphisms
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..geometry._cone import Cone
@@ -279,6 +280,18 @@ def _row_result_json(obj: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------------- interface
+#: The generic implementations behind :meth:`PrivacyDefinition.nearest` (installed by ``_nearest``) and
+#: :meth:`PrivacyDefinition.contains_row` (installed by ``_rows``). Those modules import this one, so the base class
+#: reaches them through this registry instead of importing them (no import cycle); importing
+#: ``privgeom.definitions`` installs both.
+GENERIC_OPERATIONS: dict[str, Callable[..., Any]] = {}
+
+
+def register_generic(name: str, implementation: Callable[..., Any]) -> None:
+    """Install the generic implementation of the :class:`PrivacyDefinition` method ``name``."""
+    GENERIC_OPERATIONS[name] = implementation
+
+
 class PrivacyDefinition(ABC):
     """A privacy definition: a set of mechanisms over one ordered input domain (Lin & Kifer, Section III).
 
@@ -342,14 +355,12 @@ class PrivacyDefinition(ABC):
         >>> rep.distance, rep.membership.member, rep.certificate.optimal   # 4/5 − s ≤ 3 (1/5 + s) at s = 1/20
         (Fraction(1, 20), True, True)
         """
-        from ._nearest import nearest
-
+        nearest = GENERIC_OPERATIONS["nearest"]  # privgeom.definitions._nearest.nearest
         return nearest(self, mechanism, norm, atol=atol, solver=solver, max_nonzeros=max_nonzeros)
 
     def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` (one value per dataset) in the row cone? Default: :meth:`row_cone` ``.contains``."""
-        from ._rows import generic_row_membership
-
+        generic_row_membership = GENERIC_OPERATIONS["contains_row"]  # privgeom.definitions._rows
         return generic_row_membership(self, x, atol=atol)
 
     # -- helpers for subclasses ------------------------------------------------------------------------------
@@ -397,3 +408,5 @@ class PrivacyDefinition(ABC):
             text = self.name
         return f"<{type(self).__name__} {text!r}>"
 
+
+automorphisms.register(PrivacyDefinition, trivial_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)

@@ -15,7 +15,6 @@ string ``"ln(3)"``, or ``eps = 0`` give an exact ratio; any other ``eps`` gives 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Sequence
@@ -28,6 +27,8 @@ from .._errors import FormatError, InvalidInputError, InvalidParameterError, Inv
 from .._level import PrivacyLevel
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, readonly
 from ..graphs import complete_graph, edge_index_pairs, hamming_graph, path_graph
+from ..graphs._graphs import standard_graph_spec
+from ..geometry._symmetry import automorphisms, dp_automorphisms
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
 from ._rows import as_vector, format_inequality, generic_row_membership
@@ -66,29 +67,6 @@ def dp_ratio(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None,
 
 def _given(level: PrivacyLevel) -> tuple[str, Any]:
     return ("exp_eps", level.exp_eps) if level.given == "exp_eps" else ("eps", level.shown)
-
-
-def standard_graph_spec(graph: nx.Graph) -> str | None:
-    """``"graph=hamming,k=2"`` / ``"graph=path,n=5"`` / ``"graph=complete,n=4"`` for the standard graphs, else None.
-
-    Examples
-    --------
-    >>> standard_graph_spec(hamming_graph(2)), standard_graph_spec(nx.Graph([("a", "b")]))
-    ('graph=hamming,k=2', None)
-    """
-    m = re.fullmatch(r"(hamming|path|complete)\((\d+)\)", str(getattr(graph, "name", "") or ""))
-    if not m:
-        return None
-    kind, size = m.group(1), int(m.group(2))
-    try:
-        ref = {"hamming": hamming_graph, "path": path_graph, "complete": complete_graph}[kind](size)
-    except InvalidInputError:
-        return None
-    if [str(v) for v in graph.nodes] != list(ref.nodes):
-        return None
-    if {frozenset(map(str, e)) for e in graph.edges} != {frozenset(e) for e in ref.edges}:
-        return None
-    return f"graph={kind},{'k' if kind == 'hamming' else 'n'}={size}"
 
 
 def structured_graph_spec(domain: Domain, relation: str) -> str | None:
@@ -387,7 +365,7 @@ class DifferentialPrivacy(PrivacyDefinition):
             return out
 
         def rays() -> Any:
-            from ._catalogue import dp_cone_rays
+            from ._dp_rays import dp_cone_rays
 
             return dp_cone_rays(graph, ratio)
 
@@ -535,3 +513,6 @@ class DifferentialPrivacy(PrivacyDefinition):
             return Membership(True, "dp-row-inequalities", exact, detail="every edge inequality holds")
         cert = self._certificate(vec, -1, "", v[1], exact, tol)
         return Membership(False, "dp-row-inequalities", exact, certificate=cert, detail=f"x violates {cert.inequality}")
+
+
+automorphisms.register(DifferentialPrivacy, dp_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)

@@ -19,6 +19,7 @@ import numpy as np
 from .._errors import DomainMismatchError, InvalidInputError, InvalidTypeError
 from .._numeric import ATOL
 from ..mechanisms import Mechanism
+from ..geometry._symmetry import automorphisms, finite_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition
 from ._closure import closure_lp_membership, verify_closure_witness
 from ._rows import (
@@ -354,3 +355,5 @@ def _mechanisms_from_json(text: str, *, where: str) -> list[Mechanism]:
             raise FormatError(f"{where}: mechanism {j}: {err}") from None
     return out
 
+
+automorphisms.register(FiniteDefinition, finite_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)

@@ -58,7 +58,7 @@ from .._numeric import ATOL, Scalar, fraction_str, readonly
 from .._results import Result
 from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates
 from ..mechanisms import Mechanism
-from ._base import Membership, PrivacyDefinition
+from ._base import Membership, PrivacyDefinition, register_generic
 from ._dp import DifferentialPrivacy
 from ._finite import FiniteDefinition
 from ._rr import RandomizedResponse
@@ -511,3 +511,6 @@ def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1
     detail = (f"LP optimum ≈ {float(res.fun or 0.0):.6g}; repaired mechanism verified as a member "
               f"({'exactly' if exact else f'within atol={tol:g}'})")
     return Nearest(R, distance, norm, exact, method, ans, cert, False, detail)
+
+
+register_generic("nearest", nearest)  # PrivacyDefinition.nearest

@@ -33,7 +33,7 @@ import scipy.sparse as sp
 from .._errors import InvalidInputError, InvalidTypeError, DomainMismatchError
 from .._numeric import ATOL, parse_scalar, readonly
 from ..geometry._lp import check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp
-from ._base import ClosureWitness, Membership, RowCertificate, RowWitness
+from ._base import ClosureWitness, Membership, RowCertificate, RowWitness, register_generic
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._base import PrivacyDefinition
@@ -427,3 +427,6 @@ def independent_row_membership(
         return None
     return Membership(True, "linear-solve", True, witness=RowWitness("rows of the mechanism", Fraction(0),
                                                                      _coefficients=readonly(y)))
+
+
+register_generic("contains_row", generic_row_membership)  # PrivacyDefinition.contains_row

@@ -26,6 +26,7 @@ from .._errors import InvalidParameterError, SolverError
 from .._numeric import ATOL, Scalar, check_dense_size, fraction_str, readonly
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import MAX_BITS, bit_strings, check_k, rr_parameter
+from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
 from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, integer_rows, kron_apply, verify_kron_identity
 from ._rows import as_vector, format_inequality
@@ -511,3 +512,6 @@ class RandomizedResponse(PrivacyDefinition):
                               + ("" if exact else f" within atol={tol:g} (tolerance boundary)"))
         return Membership(True, "kronecker-inverse", exact, witness=wit,
                           detail="M' = Y · M_rr with Y = M' M_rr^{-1} ≥ 0 (Theorem 4.3)")
+
+
+automorphisms.register(RandomizedResponse, rr_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,8 +23,10 @@ from .._errors import DomainMismatchError, InvalidTypeError
 from .._numeric import readonly
 from . import _cdd
 from ._canonical import canonical_pair, empty, normalise_rows
-from ._cone import Cone
 from ._cone_results import Containment
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._cone import Cone  # the cones passed in build their results (type(cone)): no import of _cone at run time
 
 __all__ = ["project", "intersect", "issubset", "equals", "to_float", "to_exact"]
 
@@ -36,28 +38,28 @@ def project(cone: Cone, keep: list[int], method: str) -> Cone:
     dim = len(keep)
     if method == "generators":
         rays, lin = cone.rays, cone.lineality
-        return Cone.from_generators(rays[:, keep], lin[:, keep], exact=ex, labels=labels, atol=atol)
+        return type(cone).from_generators(rays[:, keep], lin[:, keep], exact=ex, labels=labels, atol=atol)
     facets, eqs = cone.facets, cone.equalities
     drop = [j for j in range(cone.ambient_dim) if j not in set(keep)]
     if len(facets) + len(eqs) == 0:
-        return Cone.from_facets(empty(dim, ex), exact=ex, labels=labels, atol=atol)
+        return type(cone).from_facets(empty(dim, ex), exact=ex, labels=labels, atol=atol)
     if not drop:
-        return Cone.from_facets(facets[:, keep], eqs[:, keep], exact=ex, labels=labels, atol=atol)
+        return type(cone).from_facets(facets[:, keep], eqs[:, keep], exact=ex, labels=labels, atol=atol)
     if method == "block":
         f, e = _cdd.block_eliminate(facets, eqs, drop, exact=ex)
         kept_sorted = sorted(keep)
         order = [kept_sorted.index(i) for i in keep]
-        return Cone.from_facets(f[:, order], e[:, order], exact=ex, labels=labels, atol=atol)
+        return type(cone).from_facets(f[:, order], e[:, order], exact=ex, labels=labels, atol=atol)
     # Fourier–Motzkin: kept coordinates first (requested order), eliminated ones last; equalities as two rows.
     perm = keep + drop
     rows = np.concatenate([facets, eqs, -eqs]) if len(eqs) else facets
     rows = rows[:, perm]
     out = _cdd.fourier_eliminate(rows, len(drop), exact=ex)
-    return Cone.from_facets(out.reshape(len(out), dim), exact=ex, labels=labels, atol=atol)
+    return type(cone).from_facets(out.reshape(len(out), dim), exact=ex, labels=labels, atol=atol)
 
 
 def _common(a: Cone, b: Cone, what: str) -> tuple[Cone, Cone, bool]:
-    if not isinstance(b, Cone):
+    if not isinstance(b, type(a)):
         raise InvalidTypeError(f"{what} needs another Cone, got {type(b).__name__}")
     if a.labels != b.labels:
         raise DomainMismatchError(
@@ -73,7 +75,7 @@ def intersect(a: Cone, b: Cone) -> Cone:
     a, b, ex = _common(a, b, "intersect")
     f = np.concatenate([a.facets, b.facets])
     e = np.concatenate([a.equalities, b.equalities])
-    return Cone.from_facets(f, e, exact=ex, labels=a.labels, atol=max(a.atol, b.atol))
+    return type(a).from_facets(f, e, exact=ex, labels=a.labels, atol=max(a.atol, b.atol))
 
 
 def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> tuple[Any, ...] | None:
@@ -185,7 +187,7 @@ def to_float(cone: Cone) -> Cone:
         cone._hrep()  # a structured cone not built yet (size-checked)
     h = _float_pair(cone._h, cone.atol)
     v = _float_pair(cone._v, cone.atol)
-    return Cone._make(cone.labels, False, cone.atol, h, v)
+    return type(cone)._make(cone.labels, False, cone.atol, h, v)
 
 
 def to_exact(cone: Cone, *, max_denominator: int | None = None) -> Cone:
@@ -202,9 +204,9 @@ def to_exact(cone: Cone, *, max_denominator: int | None = None) -> Cone:
 
     if cone._h is not None:
         f, e = cone._h
-        return Cone.from_facets(conv(f), conv(e), exact=True, labels=cone.labels, atol=cone.atol)
+        return type(cone).from_facets(conv(f), conv(e), exact=True, labels=cone.labels, atol=cone.atol)
     r, lin = cone.rays, cone.lineality
-    return Cone.from_generators(conv(r), conv(lin), exact=True, labels=cone.labels, atol=cone.atol)
+    return type(cone).from_generators(conv(r), conv(lin), exact=True, labels=cone.labels, atol=cone.atol)
 
 
 __all__ += ["canonical_pair"]  # re-exported for tests of the canonical form

@@ -30,14 +30,19 @@ Examples
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from .._errors import SizeLimitError
 
-__all__ = ["ConeStructure", "DifferenceData", "check_rows_size"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ._cone import Cone
+
+__all__ = ["ConeStructure", "DifferenceData", "check_rows_size", "normalised_facet", "structured_facet"]
 
 
 @dataclass(frozen=True)
@@ -133,3 +138,41 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
             f"before building anything (raise privgeom._numeric.{const} to allow it, or use the counts, membership "
             "and pair bounds, which need no dense matrix)"
         )
+
+
+def normalised_facet(raw: Any, exact: bool) -> np.ndarray:
+    """One facet row scaled to primitive integers (exact) or unit max-abs entry (float), touching only its nonzero
+    entries (facets of large cones are sparse)."""
+    arr = np.asarray(raw, dtype=object if exact else float).ravel()
+    nz = [i for i, v in enumerate(arr.tolist()) if v != 0]
+    if not exact:
+        top = max((abs(float(arr[i])) for i in nz), default=1.0)
+        return arr / top
+    vals = [Fraction(arr[i]) for i in nz]
+    den = 1
+    for v in vals:
+        den = math.lcm(den, v.denominator)
+    ints = [int(v * den) for v in vals]
+    g = 0
+    for x in ints:
+        g = math.gcd(g, x)
+    out = np.full(len(arr), Fraction(0), dtype=object)
+    for i, x in zip(nz, ints):
+        out[i] = Fraction(x // (g or 1))
+    return out
+
+
+def structured_facet(cone: Cone, i: int) -> Any:
+    """Facet ``i`` of a structured cone (difference constraints or a facet callback), built alone (no H-rep)."""
+    st = cone.structure
+    if st is not None and st.kind == "difference" and st.difference is not None:
+        d = st.difference
+        row = np.zeros(cone.ambient_dim, dtype=object if cone.exact else float)
+        if i < len(d.a):
+            row[int(d.b[i])] = d.c[i] if cone.exact else float(d.c[i])
+            row[int(d.a[i])] = -1 if not cone.exact else Fraction(-1)
+        else:
+            row[int(d.nonneg[i - len(d.a)])] = Fraction(1) if cone.exact else 1.0
+        return row
+    assert st is not None and st.facet is not None
+    return np.asarray(st.facet(i))

@@ -47,10 +47,13 @@ from scipy.sparse.csgraph import connected_components
 from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._numeric import ATOL, readonly
 from .._results import Result
+from ..graphs._graphs import standard_graph_spec
 from ._canonical import normalise_rows
+from ._cone import Cone
 
 __all__ = ["SymmetryGroup", "Orbit", "automorphisms", "hypercube_generators", "MAX_PERMUTATION_ENTRIES",
-           "MAX_AUTOMORPHISMS"]
+           "MAX_AUTOMORPHISMS", "rr_automorphisms", "dp_automorphisms", "finite_automorphisms",
+           "trivial_automorphisms"]
 
 #: Largest ``(number of generators) × (number of datasets)`` a group may store (Python ints in tuples).
 MAX_PERMUTATION_ENTRIES = 2**21
@@ -438,34 +441,19 @@ def automorphisms(obj: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **opt
     >>> automorphisms(DifferentialPrivacy.path(3, exp_eps=2)).generators
     ((3, 2, 1, 0),)
     """
-    if _register_definitions():
-        return automorphisms(obj, max_automorphisms=max_automorphisms, **options)
-    from ..definitions import PrivacyDefinition
-
-    if isinstance(obj, PrivacyDefinition):
-        return SymmetryGroup.trivial(obj.inputs, source="trivial (no known structure)")
     raise InvalidTypeError(f"automorphisms takes a privacy definition or a Cone, got {type(obj).__name__}")
 
 
-_REGISTERED: list[bool] = []
+# The handlers of the privacy definitions are duck-typed and registered by the definitions' own modules
+# (``automorphisms.register(RandomizedResponse, rr_automorphisms)`` in ``definitions/_rr.py``, …): definitions sit
+# above geometry, so this module never imports them.
+def trivial_automorphisms(definition: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS,
+                          **options: Any) -> SymmetryGroup:
+    """The trivial group of a privacy definition with no known structure (``complete=False``)."""
+    return SymmetryGroup.trivial(definition.inputs, source="trivial (no known structure)")
 
 
-def _register_definitions() -> bool:
-    """Register the definition handlers on first use (definitions sit above geometry; imported lazily)."""
-    if _REGISTERED:
-        return False
-    _REGISTERED.append(True)
-    from ..definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
-    from ._cone import Cone
-
-    automorphisms.register(RandomizedResponse, _rr_automorphisms)
-    automorphisms.register(DifferentialPrivacy, _dp_automorphisms)
-    automorphisms.register(FiniteDefinition, _finite_automorphisms)
-    automorphisms.register(Cone, _cone_automorphisms)
-    return True
-
-
-def _rr_automorphisms(rr: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
+def rr_automorphisms(rr: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
     _check_cap(max_automorphisms)
     k, n = rr.k, rr.n_inputs
     labels = tuple(rr.inputs)
@@ -478,9 +466,7 @@ def _rr_automorphisms(rr: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **
     return SymmetryGroup(labels, tuple(map(tuple, gens.tolist())), "hypercube", (1 << k) * math.factorial(k), True)
 
 
-def _dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
-    from ..definitions._dp import standard_graph_spec
-
+def dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
     _check_cap(max_automorphisms)
     labels = tuple(dp.inputs)
     n = len(labels)
@@ -617,7 +603,7 @@ def _rows_group(blocks: list[tuple[np.ndarray, list[int]]], labels: tuple[str, .
                                 edge_match=_ematch, complete_if_all=complete, points=[("c", j) for j in range(n)])
 
 
-def _finite_automorphisms(D: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, method: str = "rows",
+def finite_automorphisms(D: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, method: str = "rows",
                           atol: float = ATOL, **options: Any) -> SymmetryGroup:
     _check_cap(max_automorphisms)
     if method not in ("rows", "mechanisms"):
@@ -658,3 +644,6 @@ def _cone_automorphisms(cone: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS
     F = np.asarray(cone.facets)
     return _rows_group([(F, [1] * len(F))], tuple(cone.labels), cone.exact, cone.atol, max_automorphisms, "facets",
                        True)
+
+
+automorphisms.register(Cone, _cone_automorphisms)

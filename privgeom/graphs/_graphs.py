@@ -8,14 +8,15 @@ validated against the datasets by :func:`neighbour_graph`. Everything that takes
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+import re
+from typing import Any, Sequence
 
 import networkx as nx
 
-from .._domain import Domain
-from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+from .._domain import Domain, resolve_graph, validate_graph
+from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError
 
-__all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs"]
+__all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs", "standard_graph_spec"]
 
 
 def hamming_graph(k: int) -> nx.Graph:
@@ -91,44 +92,34 @@ def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
         Something that is neither a graph nor an edge list.
     """
     if isinstance(graph, (str, Domain)):  # a relation name is never an iterable of nodes
-        from .._domain import resolve_graph
-
         return resolve_graph(graph, inputs)
-    labels = [str(x) for x in inputs]
-    label_set = set(labels)
-    if isinstance(graph, nx.Graph):
-        edges: Iterable[Any] = graph.edges
-        nodes: Iterable[Any] = graph.nodes
-    else:
-        try:
-            edges = [tuple(e) for e in graph]
-        except TypeError:
-            raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
-        nodes = [v for e in edges for v in e]
-
-    def name(v: Any) -> str:
-        s = str(v)
-        if s in label_set:
-            return s
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(labels):
-            return labels[v]
-        raise DomainMismatchError(f"neighbour graph node {v!r} is not one of the datasets {labels[:8]}")
-
-    G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
-    G.add_nodes_from(labels)
-    for v in nodes:
-        name(v)
-    for e in edges:
-        if len(e) != 2:
-            raise InvalidTypeError(f"a neighbour pair must have two datasets, got {e!r}")
-        u, v = name(e[0]), name(e[1])
-        if u == v:
-            raise DomainMismatchError(f"a dataset cannot be its own neighbour: {u!r}")
-        G.add_edge(u, v)
-    return G
+    return validate_graph(graph, inputs)
 
 
 def edge_index_pairs(graph: nx.Graph, inputs: Sequence[str]) -> list[tuple[int, int]]:
     """Edges of a validated neighbour graph as sorted ``(i, j)`` column-index pairs (``i < j``)."""
     index = {s: i for i, s in enumerate(inputs)}
     return sorted({tuple(sorted((index[u], index[v]))) for u, v in graph.edges})  # type: ignore[misc]
+
+
+def standard_graph_spec(graph: nx.Graph) -> str | None:
+    """``"graph=hamming,k=2"`` / ``"graph=path,n=5"`` / ``"graph=complete,n=4"`` for the standard graphs, else None.
+
+    Examples
+    --------
+    >>> standard_graph_spec(hamming_graph(2)), standard_graph_spec(nx.Graph([("a", "b")]))
+    ('graph=hamming,k=2', None)
+    """
+    m = re.fullmatch(r"(hamming|path|complete)\((\d+)\)", str(getattr(graph, "name", "") or ""))
+    if not m:
+        return None
+    kind, size = m.group(1), int(m.group(2))
+    try:
+        ref = {"hamming": hamming_graph, "path": path_graph, "complete": complete_graph}[kind](size)
+    except InvalidInputError:
+        return None
+    if [str(v) for v in graph.nodes] != list(ref.nodes):
+        return None
+    if {frozenset(map(str, e)) for e in graph.edges} != {frozenset(e) for e in ref.edges}:
+        return None
+    return f"graph={kind},{'k' if kind == 'hamming' else 'n'}={size}"

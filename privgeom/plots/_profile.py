@@ -10,8 +10,8 @@ import numpy as np
 
 from .._errors import InvalidTypeError
 from .._io import check_figure_path, save_figure
-from ..analyses._profile import _fmt
-from ..analyses._profile_curve import DeltaCurve, _evaluate
+from ..analyses._profile import format_level
+from ..analyses._profile_curve import DeltaCurve, evaluate_pieces
 
 __all__ = ["plot_delta_curve"]
 
@@ -61,7 +61,7 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
     top = max(finite_bp + asked + [0.0])
     top = 1.15 * top if top > 0 else 1.0
     grid = np.linspace(0.0, top, 400)
-    values = [float(_evaluate(curve.pieces, math.exp(e), False)) for e in grid]
+    values = [float(evaluate_pieces(curve.pieces, math.exp(e), False)) for e in grid]
     ax.plot(grid, values, color="C0", lw=2, label="δ(ε) (exact envelope)")
     if curve.breakpoints:
         ax.plot(
@@ -76,7 +76,7 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
         ax.plot(asked, [float(d) for e, d in zip(curve.eps_values, curve.deltas) if math.isfinite(float(e))],
                 "x", color="C1", label="requested ε")
     if math.isfinite(float(curve.epsilon)):
-        ax.axvline(float(curve.epsilon), ls="--", color="C3", lw=1, label=f"ε* = {_fmt(curve.epsilon)}")
+        ax.axvline(float(curve.epsilon), ls="--", color="C3", lw=1, label=f"ε* = {format_level(curve.epsilon)}")
     elif curve.delta_at_infinity:
         ax.axhline(float(curve.delta_at_infinity), ls=":", color="C3", lw=1, label="δ(∞) > 0: ε* = ∞")
     ax.set_xlabel("ε")

@@ -1,76 +1,32 @@
-"""Run the shared contract checks of ``tests/definitions/test_contract.py`` on the catalogue's cases.
-
-The contract module is imported by path and its check functions are called with the cases of
-``cases_catalogue.py`` (which the lead can also append to the shared ``CASES``).
+"""The shared definition contract (:mod:`pg_testing.definition_contract`) on the catalogue's cases
+(:data:`pg_testing.catalogue_cases.CATALOGUE_CASES`), and independent re-verification of the witnesses and
+certificates the shared contract only summarises.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import pytest
+from pg_testing.catalogue_cases import CATALOGUE_CASES
+from pg_testing.definition_cases import DefinitionCase
+from pg_testing.definition_contract import DefinitionContract, definition
 
 import privgeom.definitions._catalogue  # noqa: F401  (registers the spec kinds adp, pufferfish, geometric, …)
 
-HERE = Path(__file__).resolve().parent
-
-
-def _load(name: str, path: Path) -> Any:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-contract = _load("privgeom_definition_contract", HERE.parent / "definitions" / "test_contract.py")
-catalogue = _load("privgeom_catalogue_cases", HERE / "cases_catalogue.py")
-CASES = catalogue.CATALOGUE_CASES
-
+CASES = CATALOGUE_CASES
 CASE_PARAMS = [pytest.param(c, id=c.id) for c in CASES]
-METHOD_PARAMS = [
-    pytest.param(c, m, id=f"{c.id}-{m}")
-    for c in CASES
-    for m in ("auto",) + tuple(contract.definition(c).membership_methods)
-]
 
 
-@pytest.mark.parametrize("case, method", METHOD_PARAMS)
-def test_members(case: Any, method: str) -> None:
-    contract.test_members_are_accepted_with_verified_witness(case, method)
-
-
-@pytest.mark.parametrize("case, method", METHOD_PARAMS)
-def test_non_members(case: Any, method: str) -> None:
-    contract.test_non_members_are_rejected_with_verified_certificate(case, method)
-
-
-@pytest.mark.parametrize(
-    "check",
-    [
-        "test_exact_and_float_agree",
-        "test_rows_of_members_lie_in_the_row_cone",
-        "test_row_cone_decides_only_where_it_does",
-        "test_contains_row_on_known_vectors",
-        "test_spec_round_trips",
-        "test_mismatched_inputs_raise",
-        "test_identity_fields",
-    ],
-)
-@pytest.mark.parametrize("case", CASE_PARAMS)
-def test_contract_check(case: Any, check: str) -> None:
-    getattr(contract, check)(case)
+class TestCatalogueContract(DefinitionContract):
+    @classmethod
+    def cases(cls) -> Sequence[DefinitionCase]:
+        return CASES
 
 
 def test_every_catalogue_kind_has_a_case() -> None:
-    kinds = {contract.definition(c).spec().partition(":")[0] for c in CASES}
+    kinds = {definition(c).spec().partition(":")[0] for c in CASES}
     assert {"adp", "pufferfish", "geometric", "frapp", "krr"} <= kinds
 
 
@@ -153,7 +109,7 @@ ADP_CASES = [c for c in CASES if c.id.startswith("adp")]
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in ADP_CASES])
 @pytest.mark.parametrize("method", ["auto", "hockey-stick", "lp"])
 def test_adp_witnesses_and_certificates_re_verified(case: Any, method: str) -> None:
-    d = contract.definition(case)
+    d = definition(case)
     twin = case.float_twin()
     for M in case.members(d) + case.non_members(d):
         _verify_adp_answer(d, M, d.contains(M, method=method))
@@ -162,7 +118,7 @@ def test_adp_witnesses_and_certificates_re_verified(case: Any, method: str) -> N
 
 @pytest.mark.parametrize("case", CASE_PARAMS)
 def test_completion_witnesses_re_verified(case: Any) -> None:
-    d = contract.definition(case)
+    d = definition(case)
     for x in case.rows_in(d):
         _verify_completion(d, x, d.contains_row(x))
 
@@ -174,10 +130,10 @@ def test_contract_covers_every_catalogue_definition() -> None:
 
     seen: dict[type, int] = {}
     for c in CASES:
-        d = contract.definition(c)
+        d = definition(c)
         seen[type(d)] = seen.get(type(d), 0) + 1
         assert c.members(d) and c.non_members(d) and c.rows_in(d) and c.rows_out(d), c.id
     for cls in (ApproximateDP, Pufferfish, FrappDefinition, GeometricDefinition, KaryRRDefinition):
         assert seen.get(cls, 0) >= 1, cls.__name__
-    deltas = {contract.definition(c).delta for c in ADP_CASES}
+    deltas = {definition(c).delta for c in ADP_CASES}
     assert 0 in deltas and any(v > 0 for v in deltas)

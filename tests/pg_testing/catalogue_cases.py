@@ -1,24 +1,20 @@
-"""Contract-test cases for the catalogue definitions, in the format of ``tests/definitions/cases.py``.
+"""Contract-test cases for the catalogue definitions, in the format of :mod:`pg_testing.definition_cases`.
 
-``CATALOGUE_CASES`` lists :class:`DefinitionCase` objects (the class of ``tests/definitions/cases.py``) for
-(ε, δ)-DP (δ > 0 and δ = 0), Pufferfish (from JSON files, inline ``data=`` specs and the DP-equivalent instance),
-the truncated geometric mechanism, FRAPP (one and two records) and k-ary randomized response. Every known answer
-below comes from theory (hand-computed hockey-stick values, Pufferfish conditions, the closed forms of
-``privgeom.definitions._catalogue``), not from privgeom.
+``CATALOGUE_CASES`` lists :class:`~pg_testing.definition_cases.DefinitionCase` objects for (ε, δ)-DP (δ > 0 and
+δ = 0), Pufferfish (from JSON files, inline ``data=`` specs and the DP-equivalent instance), the truncated geometric
+mechanism, FRAPP (one and two records) and k-ary randomized response. Every known answer below comes from theory
+(hand-computed hockey-stick values, Pufferfish conditions, the closed forms of ``privgeom.definitions._catalogue``),
+not from privgeom.
 
-``tests/catalogue/test_catalogue_contract.py`` runs every shared contract check on them. This module loads
-``tests/definitions/cases.py`` by path (no ``__init__.py`` needed) and reuses its ``DefinitionCase`` and its
-mechanism builders.
+``tests/catalogue/test_catalogue_contract.py`` runs every shared contract check on them; the mechanism builders are
+those of :mod:`pg_testing.definition_cases`, reused rather than copied.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from fractions import Fraction as F
 from pathlib import Path
 from typing import Any
-
 
 from privgeom import Mechanism, complete_graph, hamming_graph, mixture, path_graph, randomized_response
 from privgeom.definitions import PrivacyDefinition
@@ -27,35 +23,14 @@ from privgeom.definitions._catalogue import FrappDefinition, GeometricDefinition
 from privgeom.definitions._pufferfish import Pufferfish
 from privgeom.mechanisms._catalogue import frapp, kary_randomized_response, truncated_geometric
 
-DATA = Path(__file__).resolve().with_name("data")
+from .definition_cases import DefinitionCase, bit_reveal, constant, identity, post
 
-
-def _shared_cases_module() -> Any:
-    """``tests/definitions/cases.py``: the module already loaded (under any name), or loaded here by path."""
-    name = "privgeom_definition_cases"
-    path = Path(__file__).resolve().parents[1] / "definitions" / "cases.py"
-    for module in list(sys.modules.values()):
-        f = getattr(module, "__file__", None)
-        if f and Path(f).resolve() == path and hasattr(module, "DefinitionCase"):
-            return module
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-_SHARED = _shared_cases_module()
-DefinitionCase = _SHARED.DefinitionCase
+#: The Pufferfish JSON files of the catalogue tests.
+DATA = Path(__file__).resolve().parents[1] / "catalogue" / "data"
 
 # ---------------------------------------------------------------------------------------------------- helpers
-# The shared contract suite's builders (tests/definitions/cases.py), reused rather than copied.
-stochastic = _SHARED.stochastic
-post = _SHARED.post
-constant = _SHARED.constant
-identity = _SHARED.identity
-first_bit = _SHARED.bit_reveal
+# The shared contract suite's builders, reused rather than copied.
+first_bit = bit_reveal
 
 
 def two_row(x: list[Any], inputs: tuple[str, ...]) -> Mechanism:

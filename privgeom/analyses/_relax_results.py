@@ -1,0 +1,155 @@
+"""The results of :func:`~privgeom.analyses.relax`: :class:`Relaxation` and its :class:`PairBound` entries.
+
+Both relaxation routes build them (the double-description route in :mod:`._relaxation`, the difference route in
+:mod:`._relax_difference`), so they live here, below both modules (no import cycle between the two routes).
+
+Examples
+--------
+>>> from privgeom import RandomizedResponse, relax
+>>> r = relax(RandomizedResponse(1, "3/4"), "hamming")
+>>> isinstance(r, Relaxation), r.recognised, r.pair_bounds[0].forward
+(True, 'dp', Fraction(3, 1))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import networkx as nx
+
+from .._numeric import LogRational, Scalar
+from .._results import Result, to_jsonable
+from ..geometry._cone import Cone
+from ._difference import ImpliedPair
+from ._lost import FacetStatus
+from ._semantics import Guarantee
+
+__all__ = ["PairBound", "Relaxation"]
+
+
+@dataclass(frozen=True)
+class PairBound(Result):
+    """The projection of a cone onto a pair ``(a, b)`` read as ratio bounds ``x_a ≤ forward · x_b`` and
+    ``x_b ≤ backward · x_a`` (``math.inf`` when unbounded)."""
+
+    pair: tuple[str, str]
+    forward: Scalar
+    backward: Scalar
+
+    def summary(self) -> str:
+        return f"x_{self.pair[0]} ≤ {self.forward} x_{self.pair[1]},  x_{self.pair[1]} ≤ {self.backward} x_{self.pair[0]}"
+
+
+@dataclass(frozen=True)
+class Relaxation(Result):
+    """A relaxed row cone and what it is.
+
+    Attributes
+    ----------
+    cone : Cone
+        The relaxed row cone: the non-negative orthant intersected with every lifted projection.
+    subsets : tuple of tuple of str
+        The dataset subsets projected onto.
+    projections : tuple of Cone
+        The projection onto each subset (in that subset's coordinates).
+    pair_bounds : tuple of PairBound
+        For two-element subsets, the ratio bounds read off the projection.
+    recognised : str
+        ``"dp"`` when the result is ε-DP over the graph of the pairs (every pair bounded by one ratio ``e^ε`` in both
+        directions, and the relaxed cone equals that DP row cone, checked); ``""`` otherwise.
+    exp_eps, epsilon :
+        ``e^ε`` (Fraction in exact mode) and ``ε`` (:class:`~privgeom.LogRational` in exact mode) when recognised.
+    graph : networkx.Graph or None
+        The neighbour graph of the pairs when recognised.
+    lost : sequence of Guarantee
+        Guarantees (facets) of the original cone that the relaxed cone no longer implies (built one by one on access
+        on the difference route; ``len`` is free).
+    kept : int
+        Original facets still implied.
+    method : str
+        The projection method or ``"difference"``.
+    text : str
+        A one-paragraph description.
+    route : str
+        ``"difference"`` (ratio bounds, shortest paths, LPs per orbit) or ``"cone"`` (double description).
+    implied : tuple of ImpliedPair or None
+        Bounds of the family implied by a path of others, with the path (difference route; None when not computed).
+    statuses : tuple of FacetStatus
+        Difference route: one verified answer per symmetry orbit of original facets (witness point when lost,
+        non-negative combination when implied).
+    symmetry : str
+        The symmetry group used for the orbits.
+    n_facets : int
+        Facets of the original cone.
+    """
+
+    cone: Cone
+    subsets: tuple[tuple[str, ...], ...] = field(repr=False)
+    projections: Sequence[Cone] = field(repr=False)
+    pair_bounds: tuple[PairBound, ...] = field(repr=False)
+    recognised: str
+    exp_eps: Scalar | None
+    epsilon: LogRational | float | None
+    graph: nx.Graph | None = field(repr=False)
+    lost: Sequence[Guarantee] = field(repr=False)
+    kept: int
+    method: str
+    text: str
+    route: str = "cone"
+    implied: tuple[ImpliedPair, ...] | None = field(default=(), repr=False)
+    statuses: tuple[FacetStatus, ...] = field(default=(), repr=False)
+    symmetry: str = ""
+    n_facets: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Counts, the recognised definition, the bounds, implied pairs with paths and the lost guarantees by orbit
+        (the relaxed cone's facets only when small)."""
+        out: dict[str, Any] = {
+            "route": self.route, "method": self.method, "recognised": self.recognised,
+            "exp_eps": to_jsonable(self.exp_eps), "eps": to_jsonable(self.epsilon),
+            "epsilon": to_jsonable(self.epsilon), "exact": self.exact, "text": self.text,
+            "n_subsets": len(self.subsets), "n_facets": self.n_facets or self.kept + len(self.lost),
+            "n_lost": len(self.lost), "kept": self.kept, "symmetry": self.symmetry,
+            "graph_edges": None if self.graph is None else self.graph.number_of_edges(),
+            "cone": {"n_facets": self.cone.n_facets, "dim": self.cone.dim, "ambient_dim": self.cone.ambient_dim},
+            "implied": None if self.implied is None else [to_jsonable(p) for p in self.implied],
+            "orbits": [{"representative": st.index, "size": st.size, "lost": st.lost,
+                        "witness": to_jsonable(st.witness) if st.witness is not None and len(st.witness) <= 4096 else None,
+                        "value": to_jsonable(st.value)} for st in self.statuses],
+        }
+        small = self.cone.ambient_dim * max(1, self.cone.n_facets) <= 2**16
+        if small:
+            out["cone"] = self.cone.to_dict("H")
+            out["subsets"] = [list(t) for t in self.subsets]
+            out["graph"] = to_jsonable(self.graph)
+            out["pair_bounds"] = [to_jsonable(b) for b in self.pair_bounds]
+            out["lost"] = [to_jsonable(g) for g in self.lost]
+        return out
+
+    def summary(self) -> str:
+        return self.text
+
+    @property
+    def eps(self) -> LogRational | float | None:
+        """ε when recognised (the package-wide name of a privacy level; :attr:`epsilon` is its alias)."""
+        return self.epsilon
+
+    @property
+    def exact(self) -> bool:
+        """True when the relaxed cone is exact (Fractions, pycddlib's GMP backend)."""
+        return bool(self.cone.exact)
+
+    @property
+    def definition(self) -> Any:
+        """The recognised :class:`~privgeom.DifferentialPrivacy` definition (None when not recognised)."""
+        if self.recognised != "dp" or self.graph is None:
+            return None
+        from ..definitions import DifferentialPrivacy
+
+        return DifferentialPrivacy(self.graph, exp_eps=self.exp_eps)
+
+
+@to_jsonable.register(Relaxation)
+def _relaxation_json(obj: Relaxation) -> Any:
+    return obj.to_dict()
