@@ -202,6 +202,10 @@ def _value_html(v: Any) -> str:
         return _e(", ".join(fmt(x) for x in v.ravel()[:MAX_COLS]) + (" …" if v.size > MAX_COLS else ""))
     if _renderable(v):
         return to_html(v)
+    if isinstance(v, (tuple, list)) and v and all(isinstance(x, np.ndarray) and x.ndim == 2 for x in v):
+        shown = "".join(f"<li>{_value_html(x)}</li>" for x in v[:MAX_ROWS])  # e.g. a witness's post-processings
+        more = f"<li><i>… {len(v) - MAX_ROWS} more</i></li>" if len(v) > MAX_ROWS else ""
+        return f"<ul>{shown}{more}</ul>"
     if isinstance(v, (tuple, list)) and v and all(_renderable(x) for x in v):
         shown = "".join(f"<li>{to_html(x)}</li>" for x in v[:MAX_ROWS])
         more = f"<li><i>… {len(v) - MAX_ROWS} more</i></li>" if len(v) > MAX_ROWS else ""

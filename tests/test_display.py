@@ -236,3 +236,20 @@ def test_example_4_4_snippet_compiles_with_latex_when_available(tmp_path):
     proc = subprocess.run([tex, "-interaction=nonstopmode", "-halt-on-error", "ex.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:]
+
+
+def test_witness_post_processings_render_as_tables_not_reprs():
+    rr = pg.FiniteDefinition([pg.randomized_response(1, "3/4")])
+    html = rr.contains(pg.randomized_response(1, "2/3"), method="lp")._repr_html_()
+    assert "Fraction(" not in html and "post_processings" in html and "<td" in html and "5/6" in html
+
+
+def test_coinciding_profiles_stay_visible_and_named():
+    from privgeom.plots import plot_privacy_profiles
+
+    M = pg.randomized_response(2, "3/4")
+    fig = plot_privacy_profiles({"a": M, "b": M}, pg.hamming_graph(2))
+    lines = [ln for ln in fig.axes[0].get_lines() if len(ln.get_xdata()) > 1]
+    assert lines[0].get_linestyle() != lines[1].get_linestyle()
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels[1].endswith("same curve as a") and "same curve" not in labels[0]

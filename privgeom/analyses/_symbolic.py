@@ -97,7 +97,6 @@ class SymbolicRowCone(Result):
     samples: tuple[Fraction, ...]
     verified_at: tuple[Fraction, ...]
     exact: bool = True
-    _at: Callable[[Fraction], Cone] | None = field(default=None, repr=False, compare=False)
 
     @property
     def symbol(self) -> sp.Symbol:
@@ -470,8 +469,15 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
     fkeys, rkeys = set(types[0][0]), set(types[0][1])
     for x, (f, r) in zip(xs, types):
         if set(f) != fkeys or set(r) != rkeys:
-            raise SolverError(f"the combinatorial type of the row cone changes between {param} = {xs[0]} and {x}; "
-                              f"pass a narrower interval=")
+            if (len(f), len(r)) != (len(fkeys), len(rkeys)):
+                raise SolverError(
+                    f"the combinatorial type of the row cone changes between {param} = {xs[0]} "
+                    f"({len(fkeys)} facets, {len(rkeys)} rays) and {param} = {x} ({len(f)} facets, {len(r)} rays); "
+                    f"pass a narrower interval=")
+            raise SolverError(
+                f"the facets and rays cannot be matched between {param} = {xs[0]} and {param} = {x}: their sign "
+                f"patterns or the order of their coefficient sizes differ (the type may change there, or two "
+                f"coefficients cross); pass a narrower interval=")
     memo: dict = {}
     mid = sp.Rational(str(xs[len(xs) // 2]))
     forder = sorted(fkeys, reverse=True)
@@ -511,4 +517,4 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
                 Cone.from_generators(rv, exact=True, labels=labels) != exact:
             raise SolverError(f"verification failed: the symbolic cone differs from the exact row cone at {param} = {x}")
     return SymbolicRowCone(name, param, labels, tuple(facets), tuple(rays), span, tuple(roots), tuple(xs),
-                           tuple(fresh), True, make)
+                           tuple(fresh), True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import textwrap
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -150,7 +151,7 @@ def cone_slice(cone: Cone, coords: Sequence[str] | None = None, *, mechanism: Me
     ax.set_xlim(-0.12, 1.12)
     ax.set_ylim(-0.1, 0.95)
     ax.axis("off")
-    ax.set_title(title or f"row cone ∩ simplex on {', '.join(coords)}")
+    ax.set_title(textwrap.fill(title or f"row cone ∩ simplex on {', '.join(coords)}", width=_TITLE_WIDTH))
     if mechanism is not None or len(poly) >= 3:
         ax.legend(loc="upper right", fontsize="small", frameon=False)
     if path is not None:
@@ -222,13 +223,21 @@ def cone_slices(cone: Cone, triples: Sequence[Sequence[str]] | None = None, *, m
     return fig
 
 
+#: Characters per line of a slice's title (longer titles wrap instead of running off the figure).
+_TITLE_WIDTH = 48
+
+#: Line styles cycled by :func:`plot_privacy_profiles`, so that curves that coincide remain distinguishable.
+_LINESTYLES = ("-", "--", ":", "-.")
+
+
 def plot_privacy_profiles(mechanisms: Mapping[str, Mechanism], graph: Any, *, eps_max: float | None = None,
                           n_points: int = 121, ax: Any = None, path: str | Path | None = None) -> Any:
     """Compare the exact privacy profiles ``ε ↦ δ(ε)`` of several mechanisms over one neighbour graph.
 
     Each curve is :func:`privgeom.delta_curve` evaluated on a grid of ``n_points`` values of ε in
     ``[0, eps_max]`` (default 1.15 × the largest finite exact ε of the mechanisms); the exact ε of each mechanism
-    (where its δ reaches 0) is marked with a dot.
+    (where its δ reaches 0) is marked with a dot. Curves get distinct line styles and widths, and a curve equal to
+    an earlier one says so in the legend ("same curve as …").
 
     Examples
     --------
@@ -247,11 +256,16 @@ def plot_privacy_profiles(mechanisms: Mapping[str, Mechanism], graph: Any, *, ep
     top = float(eps_max) if eps_max is not None else 1.15 * max(finite + [1.0])
     grid = [top * i / (n_points - 1) for i in range(n_points)]
     fig, ax = _new_axes(ax, (6.4, 4.2))
+    drawn: list[tuple[str, list[float]]] = []
     for k, (name, m) in enumerate(mechanisms.items()):
         curve = delta_curve(m, graph, eps_values=grid)
         e = eps[name]
         value = getattr(e, "eps", None) or e.epsilon
-        ax.plot(grid, [float(d) for d in curve.deltas], color=f"C{k}", lw=2, label=f"{name} (ε = {value})")
+        ys = [float(d) for d in curve.deltas]
+        same = [other for other, theirs in drawn if theirs == ys]  # coinciding curves stay visible and are named
+        label = f"{name} (ε = {value})" + (f", same curve as {same[0]}" if same else "")
+        ax.plot(grid, ys, color=f"C{k}", lw=max(1.0, 2.6 - 0.6 * k), ls=_LINESTYLES[k % len(_LINESTYLES)], label=label)
+        drawn.append((name, ys))
         if not e.infinite and float(value) <= top:
             ax.plot([float(value)], [0.0], "o", color=f"C{k}", ms=6, clip_on=False, zorder=3)
     ax.set_xlabel("ε")

@@ -99,7 +99,17 @@ def test_bad_input():
 
 
 def test_verification_is_real():
-    # A family whose type changes inside the interval is refused, not fitted: RR for p in (1/2, 1] at p = 1
-    # has only the orthant facets; sampling up to 2 crosses nothing valid, so the constructor fails.
+    # M(t) = [[t, 1-t], [1-t, t]]: the two facets swap signs at t = 1/2. On each side the symbolic cone is found and
+    # verified with the breakpoint reported; across t = 1/2 no single formula holds and the route refuses.
+    def fam(t):
+        return pg.FiniteDefinition([pg.Mechanism([[t, 1 - t], [1 - t, t]])])
+
+    above = symbolic_row_cone(fam, "t", interval=(Fraction(1, 2), Fraction(1)))
+    below = symbolic_row_cone(fam, "t", interval=(Fraction(0), Fraction(1, 2)))
+    assert len(above.facets) == len(below.facets) == 2
+    assert sp.Rational(1, 2) in above.breakpoints and sp.Rational(1, 2) in below.breakpoints
+    with pytest.raises(pg.PrivgeomError):
+        symbolic_row_cone(fam, "t", interval=(Fraction(1, 4), Fraction(3, 4)))
+    # An invalid parameter range is refused too (RR needs p in (1/2, 1]).
     with pytest.raises(pg.PrivgeomError):
         symbolic_row_cone(lambda x: pg.RandomizedResponse(1, x), "p", interval=(Fraction(1, 2), Fraction(3, 2)))

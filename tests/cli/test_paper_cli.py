@@ -41,7 +41,7 @@ def test_latex_on_other_commands(capsys, argv):
         assert all(line in out for line in EXAMPLE_4_4)
     code, out, _ = _run(capsys, argv + ["--latex", "--json"])
     data = json.loads(out)
-    assert code == 0 and r"\begin{align}" in data["latex"] or r"\subsetneq" in data["latex"]
+    assert code == 0 and (r"\begin{align}" in data["latex"] or r"\subsetneq" in data["latex"])
 
 
 def test_relax_latex_is_the_dp_cone(capsys):
