@@ -17,9 +17,10 @@ from .. import voting
 from .._errors import InvalidParameterError
 from .._io import prepare_output_dir
 from .._level import PrivacyLevel
-from .._numeric import LogRational, parse_scalar
+from .._numeric import ROUNDOFF, LogRational, log_of_ratio, parse_scalar
+from .._results import Quantity
 from ..voting._accuracy import ACCURACY_METHODS
-from ..voting._common import log_of_ratio
+from ..voting._rules import MAX_COUNT_VOTERS
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
 __all__ = ["RULES", "build_rule"]
@@ -44,8 +45,8 @@ def _rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--count", type=int, help="tribes: number of tribes")
     p.add_argument("--values", help="table: comma-separated ±1 values in the order 11…1, …, 00…0")
     p.add_argument(
-        "--max-n", type=int, default=voting.MAX_COUNT_VOTERS,
-        help=f"largest electorate of a rule stored by vote count (default {voting.MAX_COUNT_VOTERS:,})",
+        "--max-n", type=int, default=MAX_COUNT_VOTERS,
+        help=f"largest electorate of a rule stored by vote count (default {MAX_COUNT_VOTERS:,})",
     )
 
 
@@ -58,7 +59,7 @@ def _need(value: Any, flag: str, rule: str) -> Any:
 def build_rule(args: argparse.Namespace) -> voting.Rule:
     """The rule described by the command-line options."""
     kind = args.rule
-    cap = getattr(args, "max_n", voting.MAX_COUNT_VOTERS)
+    cap = getattr(args, "max_n", MAX_COUNT_VOTERS)
     builders: dict[str, Callable[[], voting.Rule]] = {
         "majority": lambda: voting.majority(_need(args.n, "-n", kind), max_n=cap),
         "dictator": lambda: voting.dictator(_need(args.n, "-n", kind), args.i),
@@ -85,6 +86,8 @@ def _rho(args: argparse.Namespace) -> Any:
 
 def _num(value: Any) -> str:
     """A number for people: exact rationals as ``p/q`` (when short) with their decimal value."""
+    if isinstance(value, Quantity):
+        value = value.value
     if isinstance(value, LogRational):
         text = _json_num(value)["ln"]
         return f"{'ln(' + text + ')' if text else 'ln(a/b with huge integers)'} = {log_of_ratio(value.ratio):.12g}"
@@ -98,6 +101,8 @@ def _num(value: Any) -> str:
 
 
 def _json_num(value: Any) -> Any:
+    if isinstance(value, Quantity):
+        value = value.value
     if isinstance(value, LogRational):
         r = value.ratio
         small = r.denominator.bit_length() < 3000 and r.numerator.bit_length() < 3000
@@ -119,12 +124,12 @@ def _accuracy_run(args: argparse.Namespace) -> Outcome:
     f = build_rule(args)
     rho = _rho(args)
     acc = voting.accuracy(f, rho, method=args.method)
-    exact = isinstance(acc, Fraction)
+    exact = acc.exact
     note = "" if exact else " (float" + (": no exact method at this size)" if isinstance(rho, Fraction) else ")")
     lines = [f"Acc(M_rho {f.name}) at rho = {rho}: {_num(acc)}{note}"]
     data: dict[str, Any] = {"rule": f.name, "rho": str(rho), "method": args.method, "exact": exact, "accuracy": _json_num(acc)}
     if f.kind == "majority":
-        limit = voting.majority_accuracy_limit(rho)
+        limit = float(voting.majority_accuracy_limit(rho))
         lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {limit:.12g} (Equation (3)); gap {float(acc) - limit:.3e}")
         data["limit"] = limit
     return Outcome("\n".join(lines), data, EXIT_YES)
@@ -225,7 +230,7 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
         if res.exact and target.exact and not res.infinite:  # both logarithms of rationals: decided exactly
             ok = bool(res.epsilon <= target.eps)
         else:
-            ok = float(res) <= float(target) + 1e-12
+            ok = float(res) <= float(target) + ROUNDOFF
         data["eps"] = str(target)
         data["private"] = ok
         lines.append(f"{'is' if ok else 'is NOT'} {target}-differentially private (one-vote neighbours)")

@@ -16,19 +16,25 @@ with ``p = (1+ρ)/2``), and the rule ``f`` is applied to the noisy votes — the
   :func:`epsilon` (exact, with Proposition 2's bound), :func:`attains_bound` (Remark 1).
 - **Checks**: :func:`check_all` and one ``check_*`` per result of the paper.
 
+Numbers come back typed: one number as a :class:`privgeom.Quantity` (``.value`` is the Fraction or float,
+``float(q)`` converts, ``.exact``, ``summary()``, ``to_json()``; it compares with plain numbers), one number per voter
+as :class:`Influences` (indexable and iterable like the tuple of values, with ``.total``), ε as
+:class:`VotingEpsilon` and Proposition 2's bound as a :class:`privgeom.PrivacyLevel`.
+
 Examples
 --------
 >>> from fractions import Fraction
 >>> from privgeom import voting
 >>> maj = voting.majority(3)
->>> voting.stability(maj, "1/2"), voting.accuracy(maj, "1/2")
+>>> voting.stability(maj, "1/2").value, voting.accuracy(maj, "1/2").value
 (Fraction(13, 32), Fraction(45, 64))
->>> voting.probabilistic_influence(maj, "1/2", 0) == (1 + Fraction(1, 4)) / 2 * voting.influence(maj, 0)
+>>> voting.probabilistic_influence(maj, "1/2", 0).value == (1 + Fraction(1, 4)) / 2 * voting.influence(maj, 0).value
 True
+>>> voting.influence(maj).total, float(voting.welfare(maj, "1/2"))
+(Fraction(3, 2), 0.75)
 """
 
 from ._accuracy import (
-    FIGURE_RHOS,
     accuracy,
     majority_accuracy_bounds,
     majority_accuracy_data,
@@ -41,10 +47,9 @@ from ._accuracy import (
 )
 from ._banzhaf import Banzhaf, banzhaf
 from ._fourier import FourierSpectrum, fourier, noise_operator
-from ._influence import COUPLINGS, influence, probabilistic_influence, total_influence, total_probabilistic_influence, welfare
+from ._influence import Influences, influence, probabilistic_influence, total_influence, total_probabilistic_influence, welfare
 from ._mechanism import BoundAttainment, VotingEpsilon, attains_bound, epsilon, epsilon_bound, mechanism
 from ._rules import (
-    MAX_COUNT_VOTERS,
     Rule,
     conjunction,
     constant,
@@ -92,18 +97,17 @@ __all__ = [
     "symmetric",
     "from_truth_table",
     "from_function",
-    "MAX_COUNT_VOTERS",
     # Fourier
     "FourierSpectrum",
     "fourier",
     "noise_operator",
     "stability",
     # influence, welfare, power
+    "Influences",
     "influence",
     "total_influence",
     "probabilistic_influence",
     "total_probabilistic_influence",
-    "COUPLINGS",
     "welfare",
     "Banzhaf",
     "banzhaf",
@@ -115,7 +119,6 @@ __all__ = [
     "MajorityAccuracy",
     "majority_accuracy_data",
     "majority_accuracy_figure",
-    "FIGURE_RHOS",
     "save_majority_accuracy_figure",
     # privacy
     "mechanism",

@@ -22,11 +22,11 @@ Figure 2 of the paper (accuracy of majority against ``n`` with the ``1/2 + arcsi
 Examples
 --------
 >>> from privgeom import voting
->>> voting.accuracy(voting.majority(3), "1/2")
-Fraction(45, 64)
->>> voting.accuracy(voting.dictator(5), "1/3"), voting.accuracy(voting.conjunction(2), 0)
+>>> print(voting.accuracy(voting.majority(3), "1/2"))
+accuracy = 45/64 (exact; majority(3), rho = 1/2, method counts)
+>>> voting.accuracy(voting.dictator(5), "1/3").value, voting.accuracy(voting.conjunction(2), 0).value
 (Fraction(2, 3), Fraction(5, 8))
->>> round(voting.accuracy(voting.majority(100001), 0.5), 9)
+>>> round(float(voting.accuracy(voting.majority(100001), 0.5)), 9)
 0.666667586
 """
 
@@ -42,12 +42,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import Scalar, parse_scalar
-from .._results import Result
+from .._numeric import Scalar, parse_int, parse_scalar
+from .._results import Quantity, Result
 from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, parse_rho
 from ._counts import accuracy_counts, stability_counts
 from ._fourier import fourier, symmetric_level_coefficients
-from ._rules import Rule, _check_n, check_rule, majority
+from ._rules import Rule, check_rule, majority
 
 __all__ = [
     "accuracy",
@@ -62,10 +62,19 @@ __all__ = [
     "majority_accuracy_data",
     "save_majority_accuracy_figure",
     "FIGURE_RHOS",
+    "ACCURACY_ROUNDOFF",
 ]
 
 #: Largest electorate for the paper's recursion (``O(n^3)`` memoised states; recursion depth ``n``).
 RECURSION_MAX_N = 1000
+#: Float round-off of an accuracy (a number in ``[1/2, 1]`` summed with ``math.fsum``): Equation (3)'s lower bound
+#: and Lemma 7's monotonicity are judged up to this slack.
+ACCURACY_ROUNDOFF = 1e-15
+
+
+def _setting(f: Rule, r: Rho, method: str | None = None) -> str:
+    """The ``detail`` of a :class:`~privgeom.Quantity`: the rule, ``ρ`` and the method that computed it."""
+    return f"{f.name}, rho = {r.rho}" + (f", method {method}" if method else "")
 
 
 def _require_boolean(f: Rule) -> None:
@@ -116,15 +125,23 @@ def _majority_levels_stability(n: int, rho: float) -> float:
     return math.fsum(terms.tolist())
 
 
-def majority_accuracy_limit(rho: Any) -> float:
-    """``lim_{n→∞} Acc(M_ρ Maj_n) = 1/2 + arcsin(ρ)/π`` (Sheppard; Lemma 7 and Equation (3) of the paper).
+def _limit(rho: Any) -> float:
+    return 0.5 + math.asin(float(parse_rho(rho).rho)) / math.pi
+
+
+def majority_accuracy_limit(rho: Any) -> Quantity:
+    """``lim_{n→∞} Acc(M_ρ Maj_n) = 1/2 + arcsin(ρ)/π`` (Sheppard; Lemma 7 and Equation (3) of the paper), a float
+    :class:`~privgeom.Quantity`.
 
     Examples
     --------
-    >>> round(majority_accuracy_limit(0.5), 15)      # 1/2 + 1/6
+    >>> round(float(majority_accuracy_limit(0.5)), 15)      # 1/2 + 1/6
     0.666666666666667
+    >>> majority_accuracy_limit("1/2").name
+    'accuracy limit'
     """
-    return 0.5 + math.asin(float(parse_rho(rho).rho)) / math.pi
+    r = parse_rho(rho)
+    return Quantity(_limit(r), "accuracy limit", detail=f"majority as n -> infinity, rho = {r.rho}: 1/2 + arcsin(rho)/pi")
 
 
 @dataclass(frozen=True)
@@ -168,15 +185,15 @@ def majority_accuracy_bounds(n: int, rho: Any) -> MajorityAccuracy:
     (True, 0.000914)
     """
     r = parse_rho(rho)
-    acc = float(accuracy(majority(n), r.to_float()))
-    low = majority_accuracy_limit(r.rho)
+    acc = float(_accuracy(majority(n), r.to_float()))
+    low = _limit(r)
     gap = acc - low
     scaled = gap * math.sqrt(1 - float(r.rho) ** 2) * math.sqrt(n)
-    return MajorityAccuracy(n, r.rho, acc, low, gap, scaled, gap * n, gap >= -1e-15)
+    return MajorityAccuracy(n, r.rho, acc, low, gap, scaled, gap * n, gap >= -ACCURACY_ROUNDOFF)
 
 
 # ------------------------------------------------------------------------------------------------ recursion
-def paper_recursion_accuracy(n: int, theta: Any, rho: Any) -> Scalar:
+def paper_recursion_accuracy(n: int, theta: Any, rho: Any) -> Quantity:
     """Accuracy of the threshold rule ``f_θ`` by the paper's memoised recursion (Section 6.1.1, Figure 1).
 
     ``T_ρ f_θ(x) = (1+ρ)/2 · T_ρ f_{θ-x_n}(x_{-n}) + (1-ρ)/2 · T_ρ f_{θ+x_n}(x_{-n})``, memoised on
@@ -186,14 +203,19 @@ def paper_recursion_accuracy(n: int, theta: Any, rho: Any) -> Scalar:
 
     Examples
     --------
-    >>> paper_recursion_accuracy(3, 0, "1/2")
+    >>> paper_recursion_accuracy(3, 0, "1/2").value
     Fraction(45, 64)
     """
-    n = _check_n(n)
+    r = parse_rho(rho)
+    value = _recursion(n, theta, r)
+    return Quantity(value, "accuracy", detail=f"threshold rule on {n} voters, theta = {theta}, rho = {r.rho}, the paper's recursion")
+
+
+def _recursion(n: Any, theta: Any, r: Rho) -> Scalar:
+    n = parse_int(n, name="n", min=1)
     theta = parse_scalar(theta, name="theta")
     if n > RECURSION_MAX_N:
         raise SizeLimitError(f"the paper's recursion has O(n^3) states and depth n; n = {n} > {RECURSION_MAX_N}")
-    r = parse_rho(rho)
     p, q = r.p, r.q
     one: Scalar = Fraction(1) if r.exact else 1.0
     zero: Scalar = Fraction(0) if r.exact else 0.0
@@ -273,7 +295,7 @@ def _auto(f: Rule, r: Rho) -> str:
     return "fourier"
 
 
-def accuracy(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
+def accuracy(f: Rule, rho: Any, *, method: str = "auto") -> Quantity:
     """``Acc(M_ρ f) = P_{x, M}[M_ρ f(x) = f(x)]`` under impartial culture (Section 6).
 
     Parameters
@@ -287,26 +309,44 @@ def accuracy(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
         counts (symmetric, ``n ≤ 400``), then the majority Fourier sum or the log-space counts (large symmetric), then
         the Fourier method (truth tables).
 
+    Returns
+    -------
+    Quantity
+        ``value`` is a Fraction when the method is exact (rational ``ρ``), else a float; ``float(q)`` converts;
+        ``detail`` names the rule, ``ρ`` and the method used.
+
     Examples
     --------
     >>> from privgeom import voting
     >>> voting.accuracy(voting.majority(5), "1/2", method="recursion") == voting.accuracy(voting.majority(5), "1/2")
     True
-    >>> voting.accuracy(voting.tribes(2, 2), "1/2")      # Fourier on the truth table
+    >>> voting.accuracy(voting.tribes(2, 2), "1/2").value      # Fourier on the truth table
     Fraction(1425, 2048)
     """
     f = check_rule(f)
     _require_boolean(f)
     r = parse_rho(rho)
+    chosen = _chosen(f, r, method)
+    return Quantity(_accuracy(f, r, chosen), "accuracy", detail=_setting(f, r, chosen))
+
+
+def _chosen(f: Rule, r: Rho, method: str) -> str:
     if method not in ACCURACY_METHODS:
         raise InvalidParameterError(f"unknown accuracy method {method!r}; choose one of {', '.join(ACCURACY_METHODS)}")
-    chosen = _auto(f, r) if method == "auto" else method
+    return _auto(f, r) if method == "auto" else method
+
+
+def _accuracy(f: Rule, r: Rho, method: str = "auto") -> Scalar:
+    """The accuracy as a bare number (Fraction or float), for the package's own computations and checks."""
+    f = check_rule(f)
+    _require_boolean(f)
+    chosen = _chosen(f, r, method)
     if chosen == "closed_form":
         if f.kind not in CLOSED_FORMS:
             raise InvalidParameterError(f"no closed form for {f.name}; closed forms exist for {sorted(CLOSED_FORMS)}")
         return CLOSED_FORMS[f.kind](f, r)
     if chosen == "recursion":
-        return paper_recursion_accuracy(f.n, _threshold_theta(f), r.rho)
+        return _recursion(f.n, _threshold_theta(f), r)
     if chosen == "majority":
         if f.kind != "majority":
             raise InvalidParameterError(f"method 'majority' is the closed-form spectrum of Maj_n; {f.name} is not a majority")
@@ -319,7 +359,7 @@ def accuracy(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
     return (1 + stab) / 2  # type: ignore[operator,no-any-return]
 
 
-def stability(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
+def stability(f: Rule, rho: Any, *, method: str = "auto") -> Quantity:
     """Noise stability ``Stab_ρ[f] = E_{x, y ~ N_ρ x}[f(x) f(y)] = Σ_S ρ^{|S|} f̂(S)^2`` (Definition 9).
 
     For voting rules ``Stab_ρ[f] = 2 Acc(M_ρ f) - 1`` (Equation (1)) and the accuracy methods apply; real-valued
@@ -328,13 +368,19 @@ def stability(f: Rule, rho: Any, *, method: str = "auto") -> Scalar:
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.stability(voting.majority(3), "1/2")      # 3/4 ρ + 1/4 ρ^3
+    >>> voting.stability(voting.majority(3), "1/2").value      # 3/4 ρ + 1/4 ρ^3
     Fraction(13, 32)
     """
     f = check_rule(f)
     r = parse_rho(rho)
+    return Quantity(_stability(f, r, method), "stability", detail=_setting(f, r, None if method == "auto" else method))
+
+
+def _stability(f: Rule, r: Rho, method: str = "auto") -> Scalar:
+    """The noise stability as a bare number (Fraction or float)."""
+    f = check_rule(f)
     if f.is_boolean:
-        return 2 * accuracy(f, r, method=method) - 1  # type: ignore[operator,no-any-return]
+        return 2 * _accuracy(f, r, method) - 1  # type: ignore[operator,no-any-return]
     if method not in ("auto", "fourier", "counts", "levels"):
         raise InvalidParameterError(f"method {method!r} is not available for real-valued functions; use fourier, counts or levels")
     if f.is_symmetric and method != "fourier":
@@ -359,14 +405,13 @@ def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) 
     >>> majority_accuracy_data(rhos=(0.5,), n_max=3)["accuracy"]
     {0.5: [0.75, 0.703125]}
     """
-    if isinstance(n_max, bool) or not isinstance(n_max, int) or n_max < 1:
-        raise InvalidParameterError(f"n_max must be a positive integer, got {n_max!r}")
+    n_max = parse_int(n_max, name="n_max", min=1)
     values = [float(parse_rho(r).rho) for r in rhos]
     if not values:
         raise InvalidParameterError("Figure 2 needs at least one rho")
     ns = list(range(1, n_max + 1, 2))
-    acc = {r: [float(accuracy(majority(n), r)) for n in ns] for r in values}
-    return {"n": ns, "accuracy": acc, "limit": {r: majority_accuracy_limit(r) for r in values}}
+    acc = {r: [float(_accuracy(majority(n), parse_rho(r))) for n in ns] for r in values}
+    return {"n": ns, "accuracy": acc, "limit": {r: _limit(r) for r in values}}
 
 
 def majority_accuracy_figure(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) -> Any:

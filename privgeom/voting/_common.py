@@ -31,7 +31,6 @@ from .._numeric import Scalar, log_binom_pmf, log_binom_tail, parse_scalar
 __all__ = [
     "Rho",
     "parse_rho",
-    "log_of_ratio",
     "binomials",
     "log_binom_pmf",
     "log_binom_tail",
@@ -46,7 +45,6 @@ EXACT_COUNTS_MAX_N = 400
 #: binomial coefficients (``C(n, n/2)`` has about ``n`` bits; at ``n = 10^7`` the exact Fraction alone takes a minute).
 #: Beyond it they are evaluated in floats from the binomial log-pmf (Loader), ``O(breakpoints)`` time and memory.
 EXACT_BINOMIAL_MAX_N = 100_000
-
 
 
 @dataclass(frozen=True)
@@ -134,25 +132,3 @@ def binomials(N: int, ks: list[int]) -> list[int]:
             k0 += 1
         out.append(value)
     return out
-
-
-def log_of_ratio(ratio: Fraction) -> float:
-    """``ln(ratio)`` for a positive rational, to full relative precision even when ``ratio`` is within ``2^-50`` of 1
-    or has numerator and denominator of thousands of digits (``ln(num) - ln(den)`` would lose every digit there).
-
-    Examples
-    --------
-    >>> log_of_ratio(Fraction(2**60 + 1, 2**60 - 1)) == math.log1p(2 / (2**60 - 1))
-    True
-    >>> abs(log_of_ratio(Fraction(3**50000, 2**70000)) - (50000 * math.log(3) - 70000 * math.log(2))) < 1e-9
-    True
-    """
-    d = ratio - 1
-    if abs(d) <= Fraction(1, 2):
-        return math.log1p(d.numerator / d.denominator)  # int / int is correctly rounded in Python
-    num, den = ratio.numerator, ratio.denominator
-    shift = num.bit_length() - den.bit_length()  # ratio = 2^shift · m with m in (1/2, 2): no overflow, no cancellation
-    if abs(shift) < 1000:
-        return math.log(num / den)
-    m = num / (den << shift) if shift >= 0 else (num << -shift) / den  # big-int true division is correctly rounded
-    return math.log(m) + shift * math.log(2)

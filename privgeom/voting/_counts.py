@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
+from .._level import EPS_OVERFLOW
 from .._numeric import Scalar
 from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, log_binom_tail
 from ._rules import Rule, integer_form
@@ -351,6 +352,6 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
     lp = logs[top[2]]
     hi_c, lo_c = (top[1] + 1, top[1]) if top[3] else (top[1], top[1] + 1)
     return CountsEpsilon(
-        math.exp(top[0]) if top[0] < 700 else math.inf, top[1], top[2], top[3], False,
+        math.exp(top[0]) if top[0] < EPS_OVERFLOW else math.inf, top[1], top[2], top[3], False,
         math.exp(float(lp[hi_c])), math.exp(float(lp[lo_c])),
     )

@@ -29,7 +29,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import Scalar, readonly
+from .._numeric import Scalar, parse_int, readonly
 from .._results import Result
 from ._common import Rho, parse_rho
 from ._rules import Rule, check_rule, half, integer_form, popcounts
@@ -44,10 +44,18 @@ __all__ = [
     "noise_operator",
     "symmetric_level_coefficients",
     "SYMMETRIC_SPECTRUM_MAX_N",
+    "SYMMETRIC_TABLE_MAX_N",
+    "JSON_COEFFICIENTS_MAX_N",
 ]
 
 #: Largest electorate for which the exact per-level spectrum of a symmetric rule is computed (``O(n^2)`` big ints).
 SYMMETRIC_SPECTRUM_MAX_N = 2000
+#: Largest electorate at which :func:`fourier` transforms the truth table of a symmetric rule (``2^16`` profiles);
+#: beyond it the spectrum is computed per level (Krawtchouk), ``O(n^2)`` without any table.
+SYMMETRIC_TABLE_MAX_N = 16
+#: Largest electorate for which :meth:`FourierSpectrum.to_dict` lists the non-zero coefficients subset by subset
+#: (at most ``2^12`` entries); larger spectra give their level weights only.
+JSON_COEFFICIENTS_MAX_N = 12
 
 
 # ------------------------------------------------------------------------------------------------ kernels
@@ -193,9 +201,10 @@ class FourierSpectrum(Result):
     def _mask(self, subset: Iterable[int]) -> int:
         mask = 0
         for i in subset:
-            if not 0 <= int(i) < self.n:
+            i = parse_int(i, name="voter")
+            if not 0 <= i < self.n:
                 raise InvalidParameterError(f"voter {i} is out of range 0..{self.n - 1}")
-            mask |= 1 << (self.n - 1 - int(i))
+            mask |= 1 << (self.n - 1 - i)
         return mask
 
     def _value(self, raw: Any) -> Scalar:
@@ -207,7 +216,7 @@ class FourierSpectrum(Result):
 
     def coefficient(self, subset: Iterable[int]) -> Scalar:
         """``f̂(S)`` for a set of voters ``S`` (e.g. ``{0, 2}``; ``()`` is the mean)."""
-        voters = set(int(i) for i in subset)
+        voters = set(parse_int(i, name="voter") for i in subset)
         mask = self._mask(voters)
         return self._value(self.numerators[len(voters)] if self.by_level else self.numerators[mask])
 
@@ -243,7 +252,8 @@ class FourierSpectrum(Result):
 
     def stability(self, rho: Any) -> Scalar:
         """``Stab_ρ[f] = Σ_k ρ^k W_k`` (Definition 9, Equation (2) with Plancherel — O'Donnell Theorem 2.49); exact
-        when ``ρ`` and the spectrum are."""
+        when ``ρ`` and the spectrum are. (A number, not a Quantity: :func:`~privgeom.voting.stability` is the public
+        function.)"""
         r = parse_rho(rho)
         exact = r.exact and self.exact
         weights = self.level_weights()
@@ -315,7 +325,7 @@ class FourierSpectrum(Result):
         data["level_weights"] = to_jsonable(list(self.level_weights()))
         if self.by_level:  # the common coefficient of every |S| = k, by k
             data["level_coefficients"] = [to_jsonable(self._value(v)) for v in self.numerators]
-        elif self.n <= 12:  # non-zero coefficients keyed by the voters of S ("" is the mean)
+        elif self.n <= JSON_COEFFICIENTS_MAX_N:  # non-zero coefficients keyed by the voters of S ("" is the mean)
             data["coefficients"] = {",".join(map(str, S)): to_jsonable(v) for S, v in self.nonzero()}
         return data
 
@@ -337,7 +347,7 @@ def fourier(f: Rule) -> FourierSpectrum:
     True
     """
     f = check_rule(f)
-    if f.is_symmetric and (not f.has_table or f.n > 16):
+    if f.is_symmetric and (not f.has_table or f.n > SYMMETRIC_TABLE_MAX_N):
         if not f.exact:
             raise InvalidParameterError("the per-level spectrum of a symmetric rule needs rational values")
         coeffs = symmetric_level_coefficients(f)

@@ -18,30 +18,35 @@
 Examples
 --------
 >>> from privgeom import voting
->>> voting.influence(voting.majority(3))
-(Fraction(1, 2), Fraction(1, 2), Fraction(1, 2))
->>> voting.probabilistic_influence(voting.majority(3), "1/2", 0)   # (1 + 1/4)/2 · 1/2
+>>> print(voting.influence(voting.majority(3)))
+influence of majority(3) (exact): every voter 1/2; total 3/2
+>>> voting.influence(voting.majority(3)) == (Fraction(1, 2),) * 3
+True
+>>> voting.probabilistic_influence(voting.majority(3), "1/2", 0).value   # (1 + 1/4)/2 · 1/2
 Fraction(5, 16)
->>> voting.welfare(voting.majority(3)), voting.welfare(voting.majority(3), "1/2")
+>>> voting.welfare(voting.majority(3)).value, voting.welfare(voting.majority(3), "1/2").value
 (Fraction(3, 2), Fraction(3, 4))
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterator, overload
 
 import numpy as np
 
 from .._errors import InvalidParameterError
-from .._numeric import Scalar
+from .._numeric import Scalar, parse_int
+from .._results import Quantity, Result
 from ._common import EXACT_BINOMIAL_MAX_N, EXACT_COUNTS_MAX_N, Rho, binomials, log_binom_pmf, parse_rho
 from ._counts import noisy_counts
 from ._fourier import fourier, noise_table
 from ._rules import Rule, check_rule, half, integer_form, popcounts
 
 __all__ = [
+    "Influences",
     "influence",
     "total_influence",
     "probabilistic_influence",
@@ -55,10 +60,110 @@ __all__ = [
 COUPLINGS = ("definition5", "shared", "same_flip", "independent")
 
 
+#: Largest number of voters listed one by one in :meth:`Influences.summary` (the rest are counted).
+SUMMARY_MAX_VOTERS = 12
+
+
 def _check_voter(f: Rule, i: Any) -> int:
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= int(i) < f.n:
+    i = parse_int(i, name="voter index")
+    if not 0 <= i < f.n:
         raise InvalidParameterError(f"voter index {i!r} is out of range 0..{f.n - 1}")
-    return int(i)
+    return i
+
+
+def _number(value: Scalar) -> str:
+    if isinstance(value, Fraction):
+        digits = max(value.numerator.bit_length(), value.denominator.bit_length()) * 0.30103
+        return str(value) if digits <= 40 else f"{float(value):.15g} (exact rational)"
+    return f"{float(value):.15g}"
+
+
+@dataclass(frozen=True, eq=False)
+class Influences(Result):
+    """One number per voter — influences ``I_i[f]`` (Definition 4) or probabilistic influences ``I_i[M_ρ f]``
+    (Definition 5) — with their sum.
+
+    Behaves as the tuple of the values: ``len``, indexing (``infl[i]`` is voter ``i``'s value, a Fraction in exact
+    mode), iteration, ``np.asarray(infl)``, and equality with a tuple or list of numbers (``infl == (v,) * n``).
+
+    Attributes
+    ----------
+    values : tuple of Fraction or float
+        The value of each voter, in voter order.
+    exact : bool
+        True when every value is an exact Fraction.
+    total : Fraction or float
+        ``Σ_i values[i]`` (total influence ``I[f]``, or ``I[M_ρ f]``).
+    name : str
+        ``"influence"`` or ``"probabilistic influence"``.
+    rule : str
+        The rule's name.
+    detail : str
+        The setting (``ρ``, the coupling or the method).
+    symmetric : bool
+        True when every voter has the same value by symmetry of the rule.
+
+    Examples
+    --------
+    >>> from privgeom import voting
+    >>> infl = voting.influence(voting.dictator(3, 2))
+    >>> infl[2], len(infl), infl.total, infl.exact
+    (Fraction(1, 1), 3, Fraction(1, 1), True)
+    >>> print(infl)
+    influence of dictator(3, i=2) (exact): voter 0: 0, voter 1: 0, voter 2: 1; total 1
+    """
+
+    values: tuple[Scalar, ...]
+    exact: bool
+    total: Scalar
+    name: str = "influence"
+    rule: str = ""
+    detail: str = ""
+    symmetric: bool = False
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, i: int) -> Scalar: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Scalar, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Scalar | tuple[Scalar, ...]:
+        return self.values[i]
+
+    def __iter__(self) -> Iterator[Scalar]:
+        return iter(self.values)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self.values, dtype=dtype)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Influences):
+            return self.values == other.values
+        if isinstance(other, (tuple, list)):
+            return self.values == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.values)
+
+    def summary(self) -> str:
+        mode = "exact" if self.exact else "float"
+        where = f"; {self.detail}" if self.detail else ""
+        if self.symmetric and self.values:
+            body = f"every voter {_number(self.values[0])}"
+        else:
+            shown = [f"voter {i}: {_number(v)}" for i, v in enumerate(self.values[:SUMMARY_MAX_VOTERS])]
+            more = len(self.values) - len(shown)
+            body = ", ".join(shown) + (f", … ({more} more voters)" if more > 0 else "")
+        return f"{self.name} of {self.rule} ({mode}{where}): {body}; total {_number(self.total)}"
+
+
+def _influences(values: tuple[Scalar, ...], f: Rule, name: str, detail: str = "") -> Influences:
+    exact = all(isinstance(v, Fraction) for v in values)
+    return Influences(values, exact, _total(values, f.is_symmetric), name, f.name, detail, f.is_symmetric)
 
 
 def _pair_terms(f: Rule) -> tuple[Scalar, ...]:
@@ -103,8 +208,17 @@ def _symmetric_pair_term(f: Rule) -> Scalar:
 INFLUENCE_METHODS = ("auto", "definition", "fourier", "counts", "banzhaf")
 
 
-def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Any:
-    """Influence ``I_i[f]`` of voter ``i`` (Definition 4), or the tuple of all influences when ``i`` is None.
+@overload
+def influence(f: Rule, i: None = None, *, method: str = "auto") -> Influences: ...
+
+
+@overload
+def influence(f: Rule, i: int, *, method: str = "auto") -> Quantity: ...
+
+
+def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Influences | Quantity:
+    """Influence ``I_i[f]`` of voter ``i`` (Definition 4) as a :class:`~privgeom.Quantity`, or every voter's
+    influence as :class:`Influences` when ``i`` is None.
 
     Parameters
     ----------
@@ -119,7 +233,7 @@ def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Any:
     >>> from privgeom import voting
     >>> voting.influence(voting.majority(101), 0) == Fraction(math.comb(100, 50), 2**100)
     True
-    >>> voting.influence(voting.dictator(3, 2))
+    >>> voting.influence(voting.dictator(3, 2)).values
     (Fraction(0, 1), Fraction(0, 1), Fraction(1, 1))
     """
     f = check_rule(f)
@@ -127,6 +241,14 @@ def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Any:
         raise InvalidParameterError(f"unknown influence method {method!r}; choose one of {', '.join(INFLUENCE_METHODS)}")
     if i is not None:
         i = _check_voter(f, i)
+    values = _influence_values(f, method)
+    if i is None:
+        return _influences(values, f, "influence")
+    return Quantity(values[i], "influence", detail=f"voter {i} of {f.name}")
+
+
+def _influence_values(f: Rule, method: str = "auto") -> tuple[Scalar, ...]:
+    """``(I_0[f], …, I_{n-1}[f])`` as bare numbers."""
     chosen = method
     if method == "auto":
         if f.is_symmetric:
@@ -155,21 +277,26 @@ def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Any:
         values = fourier(f).influences()
     else:
         values = _pair_terms(f)
-    return values if i is None else values[i]
+    return values
 
 
-def total_influence(f: Rule, *, method: str = "auto") -> Scalar:
+def total_influence(f: Rule, *, method: str = "auto") -> Quantity:
     """Total influence ``I[f] = Σ_i I_i[f]`` (Definition 4); ``I[Maj_n] ~ √(2/π) √n``.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.total_influence(voting.majority(3)), voting.total_influence(voting.parity(4))
+    >>> voting.total_influence(voting.majority(3)).value, voting.total_influence(voting.parity(4)).value
     (Fraction(3, 2), Fraction(4, 1))
     """
     f = check_rule(f)
-    values = influence(f, method=method)
-    return _total(values, f.is_symmetric)
+    if method not in INFLUENCE_METHODS:
+        raise InvalidParameterError(f"unknown influence method {method!r}; choose one of {', '.join(INFLUENCE_METHODS)}")
+    return Quantity(_total_influence(f, method), "total influence", detail=f.name)
+
+
+def _total_influence(f: Rule, method: str = "auto") -> Scalar:
+    return _total(_influence_values(f, method), f.is_symmetric)
 
 
 def _total(values: tuple[Scalar, ...], symmetric: bool) -> Scalar:
@@ -218,21 +345,30 @@ def _independent(f: Rule, r: Rho) -> tuple[Scalar, ...]:
     return tuple(out)
 
 
-def probabilistic_influence(f: Rule, rho: Any, i: int | None = None, *, coupling: str = "definition5") -> Any:
-    """Probabilistic influence ``I_i[M_ρ f]`` exactly as Definition 5 (tuple of all voters when ``i`` is None).
+@overload
+def probabilistic_influence(f: Rule, rho: Any, i: None = None, *, coupling: str = "definition5") -> Influences: ...
+
+
+@overload
+def probabilistic_influence(f: Rule, rho: Any, i: int, *, coupling: str = "definition5") -> Quantity: ...
+
+
+def probabilistic_influence(f: Rule, rho: Any, i: int | None = None, *, coupling: str = "definition5") -> Influences | Quantity:
+    """Probabilistic influence ``I_i[M_ρ f]`` exactly as Definition 5: a :class:`~privgeom.Quantity` for voter
+    ``i``, or :class:`Influences` of every voter when ``i`` is None.
 
     Parameters
     ----------
     coupling : str
         ``"definition5"`` (default — the paper's definition: others' noisy votes kept, voter ``i`` re-noised once
         for each of her votes, independently); the alternatives ``"shared"``, ``"same_flip"`` and
-        ``"independent"`` are provided to show that Theorem 3 depends on this choice.
+        ``"independent"`` are provided to show that Theorem 3 depends on this choice (:data:`COUPLINGS`).
 
     Examples
     --------
     >>> from privgeom import voting
     >>> f = voting.majority(3)
-    >>> [voting.probabilistic_influence(f, "1/2", 0, coupling=c) for c in voting.COUPLINGS]
+    >>> [voting.probabilistic_influence(f, "1/2", 0, coupling=c).value for c in COUPLINGS]
     [Fraction(5, 16), Fraction(1, 4), Fraction(1, 2), Fraction(241, 512)]
     """
     f = check_rule(f)
@@ -241,6 +377,15 @@ def probabilistic_influence(f: Rule, rho: Any, i: int | None = None, *, coupling
     r = parse_rho(rho)
     if i is not None:
         i = _check_voter(f, i)
+    values = _probabilistic_values(f, r, coupling)
+    detail = f"rho = {r.rho}, coupling {coupling}"
+    if i is None:
+        return _influences(values, f, "probabilistic influence", detail)
+    return Quantity(values[i], "probabilistic influence", detail=f"voter {i} of {f.name}, {detail}")
+
+
+def _probabilistic_values(f: Rule, r: Rho, coupling: str = "definition5") -> tuple[Scalar, ...]:
+    """``(I_0[M_ρ f], …, I_{n-1}[M_ρ f])`` as bare numbers."""
     if coupling == "independent":
         values = _independent(f, r)
     else:
@@ -252,11 +397,11 @@ def probabilistic_influence(f: Rule, rho: Any, i: int | None = None, *, coupling
         elif f.has_table:
             pair = _pair_terms(f)
         else:  # ±1 rule without a table (weighted majority of many voters): the pair term is I_i[f] (Banzhaf)
-            pair = influence(f)
+            pair = _influence_values(f)
         values = tuple(_combine([(w, 0 if a == b else v) for (a, b), w in law.items()], r.exact and isinstance(v, Fraction)) for v in pair)
         if f.is_symmetric:
             values = values * f.n
-    return values if i is None else values[i]
+    return values
 
 
 def _combine(weighted: list[tuple[Scalar, Scalar]], exact: bool) -> Scalar:
@@ -265,23 +410,23 @@ def _combine(weighted: list[tuple[Scalar, Scalar]], exact: bool) -> Scalar:
     return math.fsum(float(w) * float(v) for w, v in weighted)
 
 
-def total_probabilistic_influence(f: Rule, rho: Any, *, coupling: str = "definition5") -> Scalar:
+def total_probabilistic_influence(f: Rule, rho: Any, *, coupling: str = "definition5") -> Quantity:
     """``I[M_ρ f] = Σ_i I_i[M_ρ f]`` (Definition 5); by Theorem 3 it is ``(1+ρ²)/2 · I[f]``.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.total_probabilistic_influence(voting.majority(3), "1/2")    # 5/8 · 3/2
+    >>> voting.total_probabilistic_influence(voting.majority(3), "1/2").value    # 5/8 · 3/2
     Fraction(15, 16)
     """
-    f = check_rule(f)
-    return _total(probabilistic_influence(f, rho, coupling=coupling), f.is_symmetric)
+    return Quantity(probabilistic_influence(f, rho, coupling=coupling).total, "total probabilistic influence",
+                    detail=f"{f.name}, rho = {parse_rho(rho).rho}, coupling {coupling}")
 
 
 WELFARE_METHODS = ("auto", "definition", "fourier", "counts", "theorem6")
 
 
-def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Scalar:
+def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Quantity:
     """Welfare ``W(M_ρ f) = E_{x, M}[#{i: x_i = M_ρ f(x)} - #{i: x_i ≠ M_ρ f(x)}]`` (Definitions 6–7); ``ρ = 1``
     gives ``W(f)``.
 
@@ -298,17 +443,25 @@ def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Scalar:
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.welfare(voting.majority(5), "1/3") == voting.welfare(voting.majority(5)) / 3
+    >>> voting.welfare(voting.majority(5), "1/3") == voting.welfare(voting.majority(5)).value / 3
     True
-    >>> voting.welfare(voting.dictator(4)), voting.welfare(voting.parity(3))
-    (Fraction(1, 1), Fraction(0, 1))
+    >>> print(voting.welfare(voting.dictator(4)))
+    welfare = 1 (exact; dictator(4, i=0), rho = 1)
+    >>> voting.welfare(voting.parity(3)).value
+    Fraction(0, 1)
     """
+    f = check_rule(f)
+    r = parse_rho(rho)
+    return Quantity(_welfare(f, r, method), "welfare", detail=f"{f.name}, rho = {r.rho}")
+
+
+def _welfare(f: Rule, r: Rho, method: str = "auto") -> Scalar:
+    """``W(M_ρ f)`` as a bare number (Fraction or float)."""
     f = check_rule(f)
     if not f.is_boolean:
         raise InvalidParameterError(f"welfare is defined for voting rules with values ±1 (Definition 6); {f.name} is real-valued")
     if method not in WELFARE_METHODS:
         raise InvalidParameterError(f"unknown welfare method {method!r}; choose one of {', '.join(WELFARE_METHODS)}")
-    r = parse_rho(rho)
     chosen = method
     if method == "auto":
         if f.is_symmetric:
@@ -316,7 +469,7 @@ def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Scalar:
         else:
             chosen = "definition"
     if chosen == "theorem6":
-        base = welfare(f, 1, method="counts" if f.is_symmetric else "definition")
+        base = _welfare(f, parse_rho(1), "counts" if f.is_symmetric else "definition")
         return r.rho * base if r.exact else float(r.rho) * float(base)  # type: ignore[operator]
     if chosen == "fourier":
         spec = fourier(f)

@@ -37,11 +37,12 @@ from typing import Any
 import numpy as np
 
 from .._errors import InvalidParameterError
-from .._numeric import LogRational, Scalar
+from .._level import PrivacyLevel
+from .._numeric import ATOL, ROUNDOFF, LogRational, Scalar, log_of_ratio
 from .._results import Result
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
-from ._common import Rho, log_of_ratio, parse_rho
+from ._common import Rho, parse_rho
 from ._counts import epsilon_counts
 from ._fourier import apply_noise, apply_noise_integer, apply_noise_log
 from ._rules import Rule, check_rule, half
@@ -90,15 +91,28 @@ def mechanism(f: Rule, rho: Any) -> Mechanism:
     return Mechanism(rows_f, bit_strings(n), [_label(v) for v in values], exact=False)
 
 
-def epsilon_bound(rho: Any) -> LogRational | float:
-    """``ln((1+ρ)/(1-ρ))`` (Proposition 2): exact for rational ``ρ < 1``, ``inf`` at ``ρ = 1``.
+def epsilon_bound(rho: Any) -> PrivacyLevel:
+    """``ε = ln((1+ρ)/(1-ρ))`` (Proposition 2) as a :class:`~privgeom.PrivacyLevel`: exact (``e^ε = (1+ρ)/(1-ρ)``)
+    for rational ``ρ < 1``, infinite at ``ρ = 1``.
 
     Examples
     --------
-    >>> str(epsilon_bound("1/2"))
-    'ln(3)'
+    >>> b = epsilon_bound("1/2")
+    >>> str(b), b.exp_eps, b.exact
+    ('ln(3)', Fraction(3, 1), True)
+    >>> round(float(epsilon_bound(0.5)), 12), epsilon_bound(1).infinite
+    (1.098612288668, True)
     """
     r = parse_rho(rho)
+    bound = _bound(r)
+    if isinstance(bound, LogRational):
+        return PrivacyLevel(bound.ratio, True, bound, "exp_eps", bound.ratio)
+    exp_eps = math.inf if r.rho == 1 else (1 + float(r.rho)) / (1 - float(r.rho))
+    return PrivacyLevel(exp_eps, False, bound, "exp_eps", exp_eps)
+
+
+def _bound(r: Rho) -> LogRational | float:
+    """Proposition 2's ``ln((1+ρ)/(1-ρ))`` as a bare value (LogRational, float, ``inf`` at ``ρ = 1``)."""
     if r.rho == 1:
         return math.inf
     if r.exact:
@@ -174,6 +188,13 @@ class VotingEpsilon(EpsilonResult):
 
 #: Largest electorate for which by-count results carry two representative profiles as ``edge`` labels.
 EDGE_LABEL_MAX_N = 256
+#: Relative tolerance under which two float log-ratios of the truth-table search are near-ties: every near-tie is
+#: kept as a candidate and the winner decided afterwards (exactly in integers when ``ρ`` is rational).
+TIE_RTOL = 1e-9
+#: Largest electorate at which ``method="auto"`` computes the ε of a dictator or parity rule that has a truth table
+#: (on the table, or by vote counts for parity) instead of taking its closed form, so that small cases go through
+#: the general engines and name a witness found by search.
+AUTO_COMPUTED_MAX_N = 12
 
 
 def _present_values(f: Rule) -> list[Any]:
@@ -234,7 +255,7 @@ def _result(
     edge: tuple[str, str] | None = None, profile: str | None = None, neighbour: str | None = None,
     counts: tuple[int, int] | None = None,
 ) -> VotingEpsilon:
-    bound = epsilon_bound(r.rho)
+    bound = _bound(r)
     infinite = ratio == math.inf
     if isinstance(ratio, Fraction):
         eps: LogRational | float = LogRational(ratio)
@@ -242,7 +263,7 @@ def _result(
         exact = True
     else:
         eps = math.log(ratio) if ratio != math.inf else math.inf
-        attains = math.isclose(float(eps), _log_float(bound), rel_tol=1e-9, abs_tol=1e-12)
+        attains = math.isclose(float(eps), _log_float(bound), rel_tol=ATOL, abs_tol=ROUNDOFF)
         exact = r.exact and infinite
     if edge is None and profile is not None and neighbour is not None:
         edge = (profile, neighbour)
@@ -269,19 +290,19 @@ def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
         for i in range(n):
             d = (half(L, i, 0) - half(L, i, 1)).ravel()
             top = float(np.max(np.abs(d)))
-            if top > best + 1e-9 * max(1.0, best):
+            if top > best + TIE_RTOL * max(1.0, best):
                 best, found = top, []
-            if top >= best - 1e-9 * max(1.0, best):
+            if top >= best - TIE_RTOL * max(1.0, best):
                 found.append((value, i, d))
     cands = []  # (value, x with the larger probability, its neighbour)
-    tol = 1e-9 * max(1.0, best)
+    tol = TIE_RTOL * max(1.0, best)
     for value, i, d in found:
         j0 = half(index, i, 0).ravel()
         j1 = half(index, i, 1).ravel()
         for k in np.nonzero(np.abs(d) >= best - tol)[0]:
             cands.append((value, int(j0[k]), int(j1[k])) if d[k] >= 0 else (value, int(j1[k]), int(j0[k])))
     labels = bit_strings(n)
-    if not r.exact:  # the largest log-ratio among the near-ties (they agree to 1e-9)
+    if not r.exact:  # the largest log-ratio among the near-ties (they agree to TIE_RTOL)
         value, hi, lo = max(cands, key=lambda c: float(logs_by_value[c[0]].ravel()[c[1]] - logs_by_value[c[0]].ravel()[c[2]]))
         L = logs_by_value[value].ravel()
         return _result(
@@ -352,7 +373,7 @@ def epsilon(f: Rule, rho: Any, *, method: str = "auto") -> VotingEpsilon:
         edge, value = _deterministic_witness(f)
         zero, certain = (Fraction(0), Fraction(1)) if r.exact else (0.0, 1.0)
         return _result(f, r, math.inf, "deterministic", value, p=certain, q=zero, edge=edge)
-    if f.kind in ("dictator", "parity") and not (method == "table" or (method == "auto" and f.has_table and n <= 12)):
+    if f.kind in ("dictator", "parity") and not (method == "table" or (method == "auto" and f.has_table and n <= AUTO_COMPUTED_MAX_N)):
         # closed forms: Remark 1 (dictator) and P(parity(y) = ±1 | x) = (1 ± ρ^n χ(x))/2, on the all-(+1) profile and
         # its neighbour with the deciding voter (dictator) or voter 0 (parity) flipped
         i = int(f.params.get("i", 0)) if f.kind == "dictator" else 0

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import MAX_DENSE_ENTRIES, MAX_EXACT_ENTRIES, is_exact_scalar, parse_scalar, readonly
+from .._numeric import MAX_DENSE_ENTRIES, MAX_EXACT_ENTRIES, is_exact_scalar, parse_int, parse_scalar, readonly
 from ..mechanisms import bit_strings
 
 __all__ = [
@@ -74,21 +74,13 @@ MAX_COUNT_VOTERS = 10**7
 
 def _check_count_size(n: int, max_n: Any, what: str) -> None:
     """Refuse, before allocating, a rule stored by vote count on more than ``max_n`` voters."""
-    limit = _check_n(max_n, name="max_n")
+    limit = parse_int(max_n, name="max_n", min=1)
     if n > limit:
         raise SizeLimitError(
             f"{what} on n = {n:,} voters stores {n + 1:,} values by vote count and every by-count computation costs at "
             f"least O(n) time and memory (limit n <= {limit:,}); refused before allocating — raise it with max_n= "
             "(--max-n on the command line)"
         )
-
-
-def _check_n(n: Any, *, name: str = "n", minimum: int = 1) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise InvalidTypeError(f"{name} must be an integer, got {n!r}")
-    if int(n) < minimum:
-        raise InvalidParameterError(f"{name} must be >= {minimum}, got {n}")
-    return int(n)
 
 
 def check_rule(f: Any) -> "Rule":
@@ -234,7 +226,7 @@ class Rule:
         builder: Callable[[], np.ndarray] | None = None,
         monotone: bool | None = None,
     ) -> None:
-        self._n = _check_n(n)
+        self._n = parse_int(n, name="n", min=1)
         self._name = name
         self._kind = kind
         self._params = dict(params or {})
@@ -397,7 +389,7 @@ def majority(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     >>> majority(5).counts.tolist()
     [-1, -1, -1, 1, 1, 1]
     """
-    n = _check_n(n)
+    n = parse_int(n, name="n", min=1)
     if n % 2 == 0:
         raise InvalidParameterError(f"majority needs an odd number of voters, got n = {n}; use threshold({n}, 0) (ties to -1)")
     _check_count_size(n, max_n, f"majority({n})")
@@ -413,7 +405,7 @@ def threshold(n: int, theta: Any = 0, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     >>> threshold(3, 1).counts.tolist()    # sum > 1 means all three vote +1
     [-1, -1, -1, 1]
     """
-    n = _check_n(n)
+    n = parse_int(n, name="n", min=1)
     th = parse_scalar(theta, name="theta")
     _check_count_size(n, max_n, f"threshold({n}, theta={th})")
     # 2c - n > θ  <=>  c > (n + θ)/2  <=>  c >= floor((n + θ)/2) + 1 (exact for rational θ)
@@ -431,7 +423,7 @@ def conjunction(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     >>> conjunction(2).table().tolist()
     [1, -1, -1, -1]
     """
-    n = _check_n(n)
+    n = parse_int(n, name="n", min=1)
     _check_count_size(n, max_n, f"and({n})")
     return _sym(n, _pm1(np.arange(n + 1) == n), name=f"and({n})", kind="and")
 
@@ -444,7 +436,7 @@ def disjunction(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     >>> disjunction(2).table().tolist()
     [1, 1, 1, -1]
     """
-    n = _check_n(n)
+    n = parse_int(n, name="n", min=1)
     _check_count_size(n, max_n, f"or({n})")
     return _sym(n, _pm1(np.arange(n + 1) >= 1), name=f"or({n})", kind="or")
 
@@ -457,7 +449,7 @@ def parity(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     >>> parity(2).table().tolist()
     [1, -1, -1, 1]
     """
-    n = _check_n(n)
+    n = parse_int(n, name="n", min=1)
     _check_count_size(n, max_n, f"parity({n})")
     return _sym(n, _pm1((n - np.arange(n + 1)) % 2 == 0), name=f"parity({n})", kind="parity")
 
@@ -470,7 +462,7 @@ def constant(n: int, value: int = 1, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     >>> constant(3, -1).counts.tolist()
     [-1, -1, -1, -1]
     """
-    n = _check_n(n)
+    n = parse_int(n, name="n", min=1)
     if value not in (-1, 1):
         raise InvalidParameterError(f"a constant voting rule takes the value 1 or -1, got {value!r}")
     _check_count_size(n, max_n, f"constant({n}, {value})")
@@ -500,8 +492,8 @@ def dictator(n: int, i: int = 0) -> Rule:
     >>> dictator(2, 1).table().tolist()
     [1, -1, 1, -1]
     """
-    n = _check_n(n)
-    i = _check_n(i, name="i", minimum=0)
+    n = parse_int(n, name="n", min=1)
+    i = parse_int(i, name="i", min=0)
     if i >= n:
         raise InvalidParameterError(f"voter index i = {i} is out of range 0..{n - 1}")
 
@@ -605,8 +597,8 @@ def tribes(width: int, count: int) -> Rule:
     >>> t("1100"), t("1010"), t("0011")
     (1, -1, 1)
     """
-    width = _check_n(width, name="width")
-    count = _check_n(count, name="count")
+    width = parse_int(width, name="width", min=1)
+    count = parse_int(count, name="count", min=1)
     n = width * count
 
     def build() -> np.ndarray:
@@ -685,7 +677,7 @@ def from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str |
     >>> f.table().tolist()
     [1, -1, -1, 1]
     """
-    n = _check_n(n)
+    n = parse_int(n, name="n", min=1)
     if n > MAX_CALLABLE_BITS:
         raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused (limit n <= {MAX_CALLABLE_BITS})")
     profiles = [tuple(1 if ch == "1" else -1 for ch in s) for s in bit_strings(n)]

@@ -21,15 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import LogRational, Scalar
+from .._errors import InvalidParameterError
+from .._numeric import ATOL, LogRational, Scalar, parse_int
 from .._results import Result
-from ._accuracy import CLOSED_FORMS, accuracy, majority_accuracy_limit
+from ._accuracy import ACCURACY_ROUNDOFF, CLOSED_FORMS, _accuracy, _limit
 from ._common import parse_rho
-from ._fourier import fourier, noise_table
-from ._influence import influence, probabilistic_influence, total_influence, welfare
-from ._mechanism import epsilon, epsilon_bound, attains_bound
-from ._rules import Rule, _check_n, _check_table_size, from_truth_table, majority, popcounts
+from ._fourier import SYMMETRIC_TABLE_MAX_N, fourier, noise_table
+from ._influence import _influence_values, _probabilistic_values, _total_influence, _welfare
+from ._mechanism import _bound, attains_bound, epsilon
+from ._rules import Rule, _check_table_size, from_truth_table, majority, popcounts
 
 __all__ = [
     "TheoremCheck",
@@ -45,10 +45,10 @@ __all__ = [
     "check_majority_accuracy_limit",
     "check_accuracy_closed_form",
     "check_all",
-    "random_rule",
 ]
 
-_TOL = 1e-9
+#: Largest electorate of the brute force of Proposition 4 (``2^(2^4) = 65536`` rules; ``n = 5`` would be ``2^32``).
+BRUTE_FORCE_MAX_N = 4
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def _same(a: Any, b: Any) -> tuple[bool, bool]:
         return a == b, True
     if isinstance(a, LogRational) and isinstance(b, LogRational):
         return a == b, True
-    return math.isclose(float(a), float(b), rel_tol=_TOL, abs_tol=_TOL), False
+    return math.isclose(float(a), float(b), rel_tol=ATOL, abs_tol=ATOL), False
 
 
 def _check(name: str, f: Rule | str, rho: Any, statement: str, lhs: Any, rhs: Any) -> TheoremCheck:
@@ -125,8 +125,8 @@ def check_epsilon_bound(f: Rule, rho: Any) -> TheoremCheck:
     """
     r = parse_rho(rho)
     res = _computed_epsilon(f, r.rho) if 0 < r.rho < 1 else epsilon(f, r.rho)
-    bound = epsilon_bound(r.rho)
-    ok = res.epsilon <= bound if isinstance(res.epsilon, LogRational) and isinstance(bound, LogRational) else float(res.epsilon) <= float(bound) * (1 + _TOL) + _TOL
+    bound = _bound(r)
+    ok = res.epsilon <= bound if isinstance(res.epsilon, LogRational) and isinstance(bound, LogRational) else float(res.epsilon) <= float(bound) * (1 + ATOL) + ATOL
     return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", res.epsilon, bound, "<=")
 
 
@@ -159,8 +159,8 @@ def check_probabilistic_influence(f: Rule, rho: Any) -> TheoremCheck:
     Fraction(5, 24)
     """
     r = parse_rho(rho)
-    lhs = probabilistic_influence(f, r.rho)
-    base = influence(f, method="fourier") if f.has_table and f.n <= 16 else influence(f)
+    lhs = _probabilistic_values(f, r)
+    base = _influence_values(f, "fourier") if f.has_table and f.n <= SYMMETRIC_TABLE_MAX_N else _influence_values(f)
     factor = (1 + r.rho * r.rho) / 2  # type: ignore[operator]
     rhs = tuple(factor * v if isinstance(v, Fraction) and r.exact else float(factor) * float(v) for v in base)
     return _check("Theorem 3", f, r.rho, "I_i[M_rho f] = (1+rho^2)/2 · I_i[f] for every voter", lhs, rhs)
@@ -176,8 +176,7 @@ def check_majority_maximises_welfare(n: int) -> TheoremCheck:
     >>> c.holds, c.lhs, c.rule
     (True, (1, True), 'all 256 rules on 3 voters')
     """
-    if not 1 <= n <= 4:
-        raise SizeLimitError(f"brute force over all 2^(2^{n}) rules is limited to n <= 4")
+    n = parse_int(n, name="n", min=1, max=BRUTE_FORCE_MAX_N, what="voters of the brute force over all 2^(2^n) rules")
     size = 1 << n
     votes_sum = (n - 2 * popcounts(n)).astype(np.int64)
     codes = np.arange(1 << size, dtype=np.int64)
@@ -208,7 +207,7 @@ def check_monotone_welfare(f: Rule) -> TheoremCheck:
     """
     if not f.is_monotone:
         raise InvalidParameterError(f"Proposition 5 is about monotone rules; {f.name} is not monotone")
-    return _check("Proposition 5", f, None, "W(f) = I[f]", welfare(f), total_influence(f))
+    return _check("Proposition 5", f, None, "W(f) = I[f]", _welfare(f, parse_rho(1)), _total_influence(f))
 
 
 def check_noisy_welfare(f: Rule, rho: Any) -> TheoremCheck:
@@ -223,8 +222,8 @@ def check_noisy_welfare(f: Rule, rho: Any) -> TheoremCheck:
     """
     r = parse_rho(rho)
     method = "counts" if f.is_symmetric and not f.has_table else "definition"
-    lhs = welfare(f, r.rho, method=method)
-    base = welfare(f, 1, method=method)
+    lhs = _welfare(f, r, method)
+    base = _welfare(f, parse_rho(1), method)
     rhs = r.rho * base if r.exact and isinstance(base, Fraction) else float(r.rho) * float(base)  # type: ignore[operator]
     return _check("Theorem 6", f, r.rho, "W(M_rho f) = rho · W(f)", lhs, rhs)
 
@@ -238,7 +237,8 @@ def check_welfare_fourier(f: Rule) -> TheoremCheck:
     >>> voting.check_welfare_fourier(voting.dictator(3, 1)).lhs
     Fraction(1, 1)
     """
-    return _check("Lemma 10", f, None, "W(f) = sum_i f^({i})", welfare(f, 1, method="definition"), welfare(f, 1, method="fourier"))
+    one = parse_rho(1)
+    return _check("Lemma 10", f, None, "W(f) = sum_i f^({i})", _welfare(f, one, "definition"), _welfare(f, one, "fourier"))
 
 
 def check_accuracy_stability(f: Rule, rho: Any) -> TheoremCheck:
@@ -251,7 +251,7 @@ def check_accuracy_stability(f: Rule, rho: Any) -> TheoremCheck:
     Fraction(13, 32)
     """
     r = parse_rho(rho)
-    acc = accuracy(f, r.rho, method="definition")
+    acc = _accuracy(f, r, "definition")
     stab = fourier(f).stability(r.rho)
     return _check("Equation (1)", f, r.rho, "2 Acc(M_rho f) - 1 = Stab_rho[f]", 2 * acc - 1, stab)  # type: ignore[operator]
 
@@ -287,10 +287,10 @@ def check_majority_accuracy_limit(n: int, rho: Any) -> TheoremCheck:
     """
     majority(n)  # n must be odd and positive (typed error otherwise)
     r = parse_rho(rho)
-    accs = [float(accuracy(majority(m), r.to_float())) for m in range(1, n + 1, 2)]
-    low = majority_accuracy_limit(r.rho)
-    decreasing = all(b <= a + 1e-15 for a, b in zip(accs, accs[1:]))
-    lhs = (accs[-1] >= low - 1e-15, decreasing)
+    accs = [float(_accuracy(majority(m), r.to_float())) for m in range(1, n + 1, 2)]
+    low = _limit(r)
+    decreasing = all(b <= a + ACCURACY_ROUNDOFF for a, b in zip(accs, accs[1:]))
+    lhs = (accs[-1] >= low - ACCURACY_ROUNDOFF, decreasing)
     return TheoremCheck(
         "Equation (3)", f"majority(1..{n})", r.rho, lhs == (True, True), False,
         f"Acc >= 1/2 + arcsin(rho)/pi = {low:.12g} and Acc decreasing in n (Acc(Maj_{n}) = {accs[-1]:.12g})", lhs, (True, True),
@@ -310,7 +310,7 @@ def check_accuracy_closed_form(f: Rule, rho: Any) -> TheoremCheck:
     if f.kind not in CLOSED_FORMS:
         raise InvalidParameterError(f"no closed form for {f.name}")
     r = parse_rho(rho)
-    return _check(f"Accuracy of {f.kind}", f, r.rho, "closed form = P[M_rho f(x) = f(x)]", accuracy(f, r.rho, method="closed_form"), accuracy(f, r.rho, method="definition"))
+    return _check(f"Accuracy of {f.kind}", f, r.rho, "closed form = P[M_rho f(x) = f(x)]", _accuracy(f, r, "closed_form"), _accuracy(f, r, "definition"))
 
 
 def check_all(f: Rule, rho: Any) -> tuple[TheoremCheck, ...]:
@@ -333,12 +333,13 @@ def check_all(f: Rule, rho: Any) -> tuple[TheoremCheck, ...]:
     if f.kind in CLOSED_FORMS and f.has_table:
         checks.append(check_accuracy_closed_form(f, r.rho))
     if f.is_symmetric and f.kind == "majority":
-        checks.append(_check("Accuracy by the paper's recursion", f, r.rho, "recursion = counts", accuracy(f, r.rho, method="recursion"), accuracy(f, r.rho, method="counts")))
+        checks.append(_check("Accuracy by the paper's recursion", f, r.rho, "recursion = counts", _accuracy(f, r, "recursion"), _accuracy(f, r, "counts")))
     return tuple(checks)
 
 
 def random_rule(n: int, seed: int = 0) -> Rule:
-    """A uniformly random voting rule on ``n`` voters (for property checks), reproducible from ``seed``.
+    """A uniformly random voting rule on ``n`` voters (a helper of the tests and benchmarks, not part of the public
+    API), reproducible from ``seed``.
 
     Examples
     --------
@@ -346,7 +347,7 @@ def random_rule(n: int, seed: int = 0) -> Rule:
     >>> f.name, f.table().tolist()
     ('random(3, seed=1)', [-1, 1, 1, 1, -1, -1, 1, 1])
     """
-    n = _check_n(n)
+    n = parse_int(n, name="n", min=1)
     _check_table_size(n, exact_objects=False, what=f"random_rule({n})")
     rng = np.random.default_rng(seed)
     return from_truth_table(rng.choice(np.array([-1, 1]), size=1 << n), name=f"random({n}, seed={seed})")

@@ -20,7 +20,7 @@ def test_raw_banzhaf_is_the_influence(weights: list[int], quota: int) -> None:
     assert b.raw == voting.influence(f, method="definition")
     if b.total_swings:
         assert sum(b.normalized) == 1
-        total = voting.total_influence(f)
+        total = voting.total_influence(f).value
         assert b.normalized == tuple(v / total for v in b.raw)
 
 

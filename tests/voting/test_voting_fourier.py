@@ -81,7 +81,7 @@ def test_float_spectrum_and_float_noise() -> None:
     assert not spec.exact
     assert spec.coefficient(()) == pytest.approx((0.5 - 1 + 2 + 0.25) / 4)
     g = voting.majority(5)
-    assert voting.stability(g, 0.3) == pytest.approx(float(voting.stability(g, Fraction(3, 10))), abs=1e-14)
+    assert float(voting.stability(g, 0.3)) == pytest.approx(float(voting.stability(g, Fraction(3, 10))), abs=1e-14)
 
 
 def test_wht_n18_and_printing() -> None:

@@ -78,8 +78,8 @@ def test_theorem3_exact_on_named_and_random_rules(rho: Fraction) -> None:
 def test_theorem3_at_large_n_by_counts() -> None:
     f = voting.majority(20001)
     rho = Fraction(2, 3)
-    assert voting.probabilistic_influence(f, rho, 17) == (1 + rho * rho) / 2 * voting.influence(f, 17)
-    assert voting.total_probabilistic_influence(f, rho) == (1 + rho * rho) / 2 * voting.total_influence(f)
+    assert voting.probabilistic_influence(f, rho, 17) == (1 + rho * rho) / 2 * voting.influence(f, 17).value
+    assert voting.total_probabilistic_influence(f, rho) == (1 + rho * rho) / 2 * voting.total_influence(f).value
 
 
 def _independent_by_enumeration(table: list[int], n: int, rho: Fraction, i: int) -> Fraction:
@@ -101,7 +101,7 @@ def test_alternative_couplings_do_not_satisfy_theorem3() -> None:
     rho = Fraction(1, 2)
     factor = (1 + rho * rho) / 2
     f = voting.majority(3)
-    base = voting.influence(f, 0)
+    base = voting.influence(f, 0).value
     assert voting.probabilistic_influence(f, rho, 0) == factor * base
     shared = voting.probabilistic_influence(f, rho, 0, coupling="shared")
     same_flip = voting.probabilistic_influence(f, rho, 0, coupling="same_flip")
@@ -138,7 +138,7 @@ def test_welfare_definitions_lemma10_prop5_theorem6() -> None:
         assert w == voting.welfare(f, method="fourier")  # Lemma 10
         assert w == voting.total_influence(f)  # Proposition 5 (monotone)
         for rho in RHOS:
-            assert voting.welfare(f, rho, method="definition") == rho * w  # Theorem 6
+            assert voting.welfare(f, rho, method="definition") == rho * w.value  # Theorem 6
     # non-monotone: W(f) != I[f]
     assert voting.welfare(voting.parity(3)) == 0 != voting.total_influence(voting.parity(3))
     # by brute-force enumeration of Definition 7 for majority(3)
@@ -157,10 +157,10 @@ def test_welfare_symmetric_counts_any_n() -> None:
     n = 1001
     f = voting.majority(n)
     assert voting.welfare(f) == n * Fraction(math.comb(n - 1, 500), 2 ** (n - 1))
-    assert voting.welfare(f, "1/2") == voting.welfare(f) / 2  # Theorem 6 path beyond n = 400
+    assert voting.welfare(f, "1/2") == voting.welfare(f).value / 2  # Theorem 6 path beyond n = 400
     g = voting.majority(301)
-    assert voting.welfare(g, "1/3", method="counts") == voting.welfare(g) / 3  # by definition, exact counts
-    assert voting.welfare(voting.threshold(50, 4), 0.5, method="counts") == pytest.approx(0.5 * float(voting.welfare(voting.threshold(50, 4))), rel=1e-12)
+    assert voting.welfare(g, "1/3", method="counts") == voting.welfare(g).value / 3  # by definition, exact counts
+    assert float(voting.welfare(voting.threshold(50, 4), 0.5, method="counts")) == pytest.approx(0.5 * float(voting.welfare(voting.threshold(50, 4))), rel=1e-12)
 
 
 def test_proposition4_brute_force() -> None:
