@@ -190,7 +190,7 @@ class Domain:
     def databases(cls, n: int, records: Any = 2, *, up_to: bool = False) -> "Domain":
         """All databases of ``n`` records, each a value in ``records`` (an int ``m`` means ``0..m-1``).
 
-        Labels ``"(x_1,…,x_n)"`` in lexicographic order of the values as given (as ``smoothed.database_labels``);
+        Labels ``"(x_1,…,x_n)"`` in lexicographic order of the values as given (the databases of :mod:`privgeom.smoothed`);
         ``up_to=True``: every size ``0..n``, smallest first (``"()"`` is the empty database).
 
         Examples
@@ -210,7 +210,7 @@ class Domain:
     def histograms(cls, n: int, categories: Any = 2, *, up_to: bool = False) -> "Domain":
         """All histograms ``"[h_0,…,h_{c-1}]"`` of ``n`` records over ``categories`` (``h_0`` decreasing).
 
-        The order of ``smoothed.histogram_labels``; ``up_to=True``: every total ``0..n``, smallest first.
+        Compositions with ``h_0`` decreasing; ``up_to=True``: every total ``0..n``, smallest first.
 
         Examples
         --------

@@ -19,9 +19,10 @@ from .._errors import FormatError, InvalidParameterError
 from .._io import prepare_output_dir
 from .._numeric import parse_scalar
 from ..mechanisms import Mechanism
-from ..smoothed import database_delta, shm_database_delta, shm_smoothed_delta, smoothed_delta
-from ..smoothed._shm import _shm_smoothed_delta
+from ..smoothed import database_delta, shm_database_delta, smoothed_delta
 from ..smoothed._experiments import EXPERIMENTS, Progress
+from ..smoothed._fastpath import DEFAULT_RTOL
+from ..smoothed._shm import shm_smoothed_sweep
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
 group("smoothed", "smoothed differential privacy: database-wise δ, smoothed δ, sampling-histogram mechanism, figures")
@@ -87,7 +88,8 @@ def _shm_args(p: argparse.ArgumentParser) -> None:
                    "(default: the paper's DC and NE-2 shares)")
     p.add_argument("--replace", action="store_true", help="sample with replacement")
     p.add_argument("--at", type=int, default=None, help="database-wise δ at N ones (no smoothing)")
-    p.add_argument("--rtol", type=float, default=1e-9, help="branch-and-bound relative tolerance (default 1e-9)")
+    p.add_argument("--rtol", type=float, default=DEFAULT_RTOL,
+                   help=f"branch-and-bound relative tolerance (default {DEFAULT_RTOL:g})")
     p.add_argument("--check", default=None, help="exit 0 iff every certified value is at most this, else 1")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="force the stderr progress bar on/off (default: on a terminal, after 1 s)")
@@ -123,20 +125,20 @@ def _shm(args: argparse.Namespace) -> Outcome:
     points = [(n, e) for n in args.n for e in args.eps]
     bar = Progress(len(points), "shm", enabled=args.progress)
     results, lines, code = [], [], EXIT_YES
-    laws: dict = {}
-    for n, e in points:
+    for n in args.n:
         T = _T(n, args)
+        found: list[Any]
         if args.at is not None:
-            r: Any = shm_database_delta(n, T, e, args.at, replace=args.replace)
-            upper = r.value + r.truncation_bound
-        else:
-            r = _shm_smoothed_delta(n, T, e, qs, replace=args.replace, rtol=args.rtol, laws=laws)
-            upper = r.upper
-        results.append(r.to_dict())
-        lines.append(str(r))
-        if args.check is not None and upper > parse_scalar(args.check, name="--check"):
-            code = EXIT_NO
-        bar.update(note=f"n={n} eps={e}")
+            found = [shm_database_delta(n, T, e, args.at, replace=args.replace) for e in args.eps]
+        else:  # one sweep over ε per n shares the laws of the vertex counts
+            found = list(shm_smoothed_sweep(n, T, args.eps, qs, replace=args.replace, rtol=args.rtol))
+        for e, r in zip(args.eps, found):
+            upper = r.value + r.truncation_bound if args.at is not None else r.upper
+            results.append(r.to_dict())
+            lines.append(str(r))
+            if args.check is not None and upper > parse_scalar(args.check, name="--check"):
+                code = EXIT_NO
+            bar.update(note=f"n={n} eps={e}")
     bar.close()
     if args.check is not None:
         lines.append(f"all values <= {args.check}: {'yes' if code == EXIT_YES else 'no'}")

@@ -7,8 +7,9 @@
 - :func:`joint` (composition, Proposition 3), :func:`precompose` and :func:`push_forward` (pre-processing,
   Proposition 4).
 
-Inputs are labelled as :mod:`privgeom.smoothed._database` expects: databases ``"(0,1,1)"``, histograms ``"[1,2]"``
-or counts ``"2"`` (number of ones, two categories).
+Every mechanism is built on a :class:`privgeom.Domain` (``Domain.databases``, ``Domain.histograms``,
+``Domain.counts``, ``Domain.bits``), so ``M.domain`` names its datasets and their neighbour relations and the core
+analyses (``privgeom.delta(M, "replace-one", eps)``) apply directly.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
-from .._numeric import Scalar, check_dense_size, parse_scalar
+from .._domain import Domain
+from .._errors import DomainMismatchError, InvalidParameterError
+from .._numeric import Scalar, check_dense_size, parse_int
 from ..mechanisms import Mechanism
-from ._database import parse_inputs
-from ._reduction import compositions, count_compositions
+from ._database import database_points, histograms, input_domain, record_values
+from ._reduction import count_compositions
 
 __all__ = [
     "shm",
@@ -33,41 +35,10 @@ __all__ = [
     "joint",
     "precompose",
     "push_forward",
-    "histogram_labels",
-    "database_labels",
 ]
 
-_INPUT_KINDS = ("histogram", "count", "database")
-
-
-def _check_int(value: Any, name: str, lo: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InvalidTypeError(f"{name} must be an integer, got {value!r}")
-    if int(value) < lo:
-        raise InvalidParameterError(f"{name} must be >= {lo}, got {value}")
-    return int(value)
-
-
-def histogram_labels(n: int, k: int) -> list[str]:
-    """Labels ``"[h_0,…,h_{k-1}]"`` of all histograms of ``n`` records over ``k`` categories (``h_0`` decreasing).
-
-    Examples
-    --------
-    >>> histogram_labels(2, 2)
-    ['[2,0]', '[1,1]', '[0,2]']
-    """
-    return ["[" + ",".join(map(str, h)) + "]" for h in compositions(n, k)]
-
-
-def database_labels(n: int, records: Sequence[Any]) -> list[str]:
-    """Labels ``"(x_1,…,x_n)"`` of all databases over ``records`` (lexicographic).
-
-    Examples
-    --------
-    >>> database_labels(2, [0, 1])
-    ['(0,0)', '(0,1)', '(1,0)', '(1,1)']
-    """
-    return ["(" + ",".join(map(str, x)) + ")" for x in itertools.product([str(r) for r in records], repeat=n)]
+#: ``inputs=`` names of :func:`shm` -> the Domain kind of its columns.
+SHM_INPUTS = {"histogram": "histograms", "count": "counts", "database": "databases"}
 
 
 def _shm_column(h: Sequence[int], T: int, n: int, replace: bool, outs: list[tuple[int, ...]]) -> list[Fraction]:
@@ -85,7 +56,7 @@ def _shm_column(h: Sequence[int], T: int, n: int, replace: bool, outs: list[tupl
     return [Fraction(math.prod(math.comb(hj, sj) for hj, sj in zip(h, s)), total) for s in outs]
 
 
-def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: str = "histogram") -> Mechanism:
+def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: Any = "histogram") -> Mechanism:
     """The sampling-histogram mechanism as an exact matrix (Liu, Wang & Xia, Section 5.1 / Appendix H).
 
     Sample ``T`` of the ``n`` records uniformly without replacement (``replace=False``; multivariate hypergeometric)
@@ -99,57 +70,62 @@ def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: s
         Size ``k`` of the record domain ``{0, …, k−1}``.
     replace : bool
         Sample with replacement.
-    inputs : ``"histogram"`` (default), ``"count"`` or ``"database"``
-        Columns are histograms ``"[h_0,…]"`` (the mechanism is anonymous), counts ``"0".."n"`` of record 1
-        (two categories only; outputs are then counts ``"0".."T"``) or all ``k^n`` databases ``"(x_1,…,x_n)"``.
-        Outputs are sample histograms ``"[s_0,…]"`` (counts for ``inputs="count"``).
+    inputs : ``"histogram"`` (default), ``"count"``, ``"database"`` or a Domain
+        Columns are ``Domain.histograms(n, k)`` (``"[h_0,…]"``: the mechanism is anonymous), ``Domain.counts(n)``
+        (the count of record 1; two categories only; outputs are then counts ``"0".."T"``) or
+        ``Domain.databases(n, k)`` (all ``k^n`` databases ``"(x_1,…,x_n)"``); a Domain of one of these kinds and
+        sizes may be passed instead of the name. Outputs are sample histograms ``"[s_0,…]"`` (counts for counts).
 
     Examples
     --------
     >>> M = shm(3, 2, inputs="count")
-    >>> M.inputs, M.outputs
-    (('0', '1', '2', '3'), ('0', '1', '2'))
+    >>> M.inputs, M.outputs, M.domain.kind
+    (('0', '1', '2', '3'), ('0', '1', '2'), 'counts')
     >>> [str(v) for v in M.column("1")]
     ['1/3', '2/3', '0']
     >>> shm(2, 1, inputs="database").column("(0,1)").tolist()
     [Fraction(1, 2), Fraction(1, 2)]
     """
-    n = _check_int(n, "n", 1)
-    T = _check_int(T, "T", 0)
-    k = _check_int(categories, "categories", 2)
+    n = parse_int(n, name="n", min=1)
+    T = parse_int(T, name="T", min=0)
+    k = parse_int(categories, name="categories", min=2)
     if not replace and T > n:
         raise InvalidParameterError(f"without replacement T must be <= n, got T = {T} > n = {n}")
-    if inputs not in _INPUT_KINDS:
-        raise InvalidParameterError(f"inputs must be one of {_INPUT_KINDS}, got {inputs!r}")
-    if inputs == "count" and k != 2:
+    given: Domain | None = inputs if isinstance(inputs, Domain) else None
+    kind = given.kind if given is not None else SHM_INPUTS.get(inputs) if isinstance(inputs, str) else None
+    if kind not in SHM_INPUTS.values():
+        raise InvalidParameterError(
+            f"inputs must be one of {tuple(SHM_INPUTS)} or a Domain of one of the kinds {tuple(SHM_INPUTS.values())}, "
+            f"got {inputs!r}"
+        )
+    if kind == "counts" and k != 2:
         raise InvalidParameterError("inputs='count' needs categories=2")
     # sizes first, from closed forms (nothing enumerated): refuse before building any list
-    n_in = n + 1 if inputs == "count" else (count_compositions(n, k) if inputs == "histogram" else k**n)
-    n_out = T + 1 if inputs == "count" else count_compositions(T, k)
+    n_in = n + 1 if kind == "counts" else (count_compositions(n, k) if kind == "histograms" else k**n)
+    n_out = T + 1 if kind == "counts" else count_compositions(T, k)
     check_dense_size(
         n_out, n_in, exact=True,
         what=f"shm(n={n}, T={T}, categories={k}) as a matrix (for large n use shm_database_delta / shm_smoothed_delta)",
     )
-    outs: list[tuple[int, ...]] = list(compositions(T, k))
-    ins: list[tuple[int, ...]]
-    if inputs == "count":
-        ins = [(n - c, c) for c in range(n + 1)]
-        in_labels = [str(c) for c in range(n + 1)]
-        outs = [(T - c, c) for c in range(T + 1)]
-        out_labels = [str(c) for c in range(T + 1)]
-    elif inputs == "histogram":
-        ins = list(compositions(n, k))
-        in_labels = histogram_labels(n, k)
-        out_labels = histogram_labels(T, k)
+    if kind == "counts":
+        dom, out_dom = Domain.counts(n), Domain.counts(T)
+    elif kind == "histograms":
+        dom, out_dom = Domain.histograms(n, k), Domain.histograms(T, k)
     else:
-        dbs = list(itertools.product(range(k), repeat=n))
-        ins = [tuple(sum(1 for r in x if r == j) for j in range(k)) for x in dbs]
-        in_labels = database_labels(n, range(k))
-        out_labels = histogram_labels(T, k)
+        dom, out_dom = Domain.databases(n, k), Domain.histograms(T, k)
+    if given is not None:
+        if given.up_to or given.n != n or len(record_values(given)) != k:
+            raise DomainMismatchError(
+                f"inputs={given.kind}(n={given.n}, {len(record_values(given))} values) does not match shm(n={n}, "
+                f"categories={k})"
+            )
+        dom = given
+    ins = histograms(dom)
+    outs: list[tuple[int, ...]] = [(T - c, c) for (c,) in out_dom.points] if kind == "counts" else list(out_dom.points)
     cache: dict[tuple[int, ...], list[Fraction]] = {}
     cols = [cache.setdefault(h, _shm_column(h, T, n, replace, outs)) for h in ins]
     mat = np.array(cols, dtype=object).T
-    return Mechanism(mat, in_labels, out_labels, exact=True)
+    return Mechanism(mat, dom, out_dom.labels, exact=True)
 
 
 def majority_vote(n: int, rho: Any = 1, *, tie: str = "1", inputs: str = "count") -> Mechanism:
@@ -183,11 +159,10 @@ def majority_vote(n: int, rho: Any = 1, *, tie: str = "1", inputs: str = "count"
     True
     """
     from .. import voting
-    from .._domain import Domain
     from ..voting._common import parse_rho
     from ..voting._counts import noisy_counts
 
-    n = _check_int(n, "n", 1)
+    n = parse_int(n, name="n", min=1)
     r = parse_rho(rho)
     if tie not in ("0", "1", "coin"):
         raise InvalidParameterError(f"tie must be '0', '1' or 'coin', got {tie!r}")
@@ -200,12 +175,10 @@ def majority_vote(n: int, rho: Any = 1, *, tie: str = "1", inputs: str = "count"
             tie, [voting.threshold(n, -1), voting.threshold(n, 0)]
         )
     one: Scalar = Fraction(1) if r.exact else 1.0
-    if inputs == "database":
+    if inputs == "database":  # the vote profiles are Domain.bits(n), in the order of voting.mechanism
         mechs = [voting.mechanism(f, r.rho) for f in rules]
-        if len(mechs) == 1:
-            return mechs[0]
-        mat = (mechs[0].matrix + mechs[1].matrix) * (one / 2)
-        return Mechanism(mat, mechs[0].inputs, mechs[0].outputs, exact=r.exact)
+        mat = mechs[0].matrix if len(mechs) == 1 else (mechs[0].matrix + mechs[1].matrix) * (one / 2)
+        return Mechanism(mat, _same_labels(Domain.bits(n), mechs[0].inputs), mechs[0].outputs, exact=r.exact)
     check_dense_size(2, n + 1, exact=r.exact, what=f"majority_vote(n={n}) by vote count")
     # P(f(y) = 1 | c ones) = (1 + T_rho f(c)) / 2 for a ±1 rule (T_rho f(c) = E[f(y)], by the voting count engine)
     t: Any = sum((noisy_counts(f, r, exact=r.exact) for f in rules), np.zeros(n + 1, dtype=object if r.exact else float))
@@ -213,7 +186,14 @@ def majority_vote(n: int, rho: Any = 1, *, tie: str = "1", inputs: str = "count"
     mat = np.empty((2, n + 1), dtype=object if r.exact else float)
     mat[0] = p1
     mat[1] = one - p1
-    return Mechanism(mat, Domain.counts(n).labels, ["1", "-1"], exact=r.exact)
+    return Mechanism(mat, Domain.counts(n), ["1", "-1"], exact=r.exact)
+
+
+def _same_labels(dom: Domain, labels: Sequence[str]) -> Domain:
+    """``dom``, after checking that it labels the columns ``labels`` in this order."""
+    if tuple(labels) != dom.labels:
+        raise DomainMismatchError(f"columns {list(labels[:6])} are not in the order of the domain {list(dom.labels[:6])}")
+    return dom
 
 
 def sampling_sum(n: int, T: int, values: Sequence[int]) -> Mechanism:
@@ -227,12 +207,13 @@ def sampling_sum(n: int, T: int, values: Sequence[int]) -> Mechanism:
     >>> M.outputs, M.column("(0,1)").tolist()
     (('0', '1'), [Fraction(1, 2), Fraction(1, 2)])
     """
-    n = _check_int(n, "n", 1)
-    T = _check_int(T, "T", 0)
+    n = parse_int(n, name="n", min=1)
+    T = parse_int(T, name="T", min=0)
     if T > n:
         raise InvalidParameterError(f"T must be <= n, got T = {T} > n = {n}")
-    vals = sorted({int(v) for v in values})
-    dbs = list(itertools.product(vals, repeat=n))
+    vals = sorted({parse_int(v, name="record value") for v in values})
+    dom = Domain.databases(n, vals)
+    dbs = [tuple(vals[i] for i in p) for p in dom.points]
     sums = sorted({sum(c) for c in itertools.combinations_with_replacement(vals, T)})
     where = {s: i for i, s in enumerate(sums)}
     check_dense_size(len(sums), len(dbs), exact=True, what="sampling_sum")
@@ -242,7 +223,7 @@ def sampling_sum(n: int, T: int, values: Sequence[int]) -> Mechanism:
     for j, x in enumerate(dbs):
         for S in itertools.combinations(range(n), T):
             mat[where[sum(x[i] for i in S)], j] += w
-    return Mechanism(mat, database_labels(n, vals), [str(s) for s in sums], exact=True)
+    return Mechanism(mat, dom, [str(s) for s in sums], exact=True)
 
 
 def joint(first: Mechanism, second: Mechanism) -> Mechanism:
@@ -267,7 +248,7 @@ def joint(first: Mechanism, second: Mechanism) -> Mechanism:
         [[a[i, c] * b[j, c] for c in range(a.shape[1])] for i in range(a.shape[0]) for j in range(b.shape[0])], dtype=object
     )
     outs = [f"{u}|{v}" for u in first.outputs for v in second.outputs]
-    return Mechanism(mat, first.inputs, outs, exact=exact)
+    return Mechanism(mat, first.domain, outs, exact=exact)
 
 
 def precompose(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any]) -> Mechanism:
@@ -282,26 +263,30 @@ def precompose(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any
     >>> Mf.n_inputs, Mf.column("(a,c)").tolist() == M.column("01").tolist()
     (9, True)
     """
-    space = parse_inputs(mechanism.inputs, "database")
+    dom = input_domain(mechanism, "database")
+    if dom.kind not in ("databases", "bits"):
+        raise DomainMismatchError(f"precompose needs a mechanism on databases, got {dom.describe()}")
     fmap = {str(k): str(v) for k, v in f.items()}
     recs = [str(r) for r in records]
     missing = [r for r in recs if r not in fmap]
     if missing:
         raise DomainMismatchError(f"f is not defined on records {missing}")
-    index = {p: i for i, p in enumerate(space.points)}
-    rec_index = {r: i for i, r in enumerate(space.records)}
-    cols, labels = [], []
-    for x in itertools.product(recs, repeat=space.n):
+    column = {lab: i for i, lab in enumerate(mechanism.inputs)}
+    index = {p: column[lab] for p, lab in zip(database_points(dom), dom.labels)}
+    rec_index = {r: i for i, r in enumerate(record_values(dom))}
+    new_dom = Domain.databases(int(dom.n or 0), recs)
+    cols = []
+    for p in new_dom.points:
+        x = [recs[i] for i in p]
         try:
             key = tuple(rec_index[fmap[r]] for r in x)
         except KeyError as err:
             raise DomainMismatchError(f"f maps into {err.args[0]!r}, not a record of the mechanism") from None
         if key not in index:
-            raise DomainMismatchError(f"f(x) for x = {x} is not an input of the mechanism")
+            raise DomainMismatchError(f"f(x) for x = {tuple(x)} is not an input of the mechanism")
         cols.append(index[key])
-        labels.append("(" + ",".join(x) + ")")
     mat = (mechanism.matrix if mechanism.exact else mechanism.float_matrix())[:, cols]
-    return Mechanism(mat, labels, mechanism.outputs, exact=mechanism.exact)
+    return Mechanism(mat, new_dom, mechanism.outputs, exact=mechanism.exact)
 
 
 def push_forward(distribution: Sequence[Scalar], f: Mapping[Any, Any], records: Sequence[Any], targets: Sequence[Any]) -> list[Scalar]:

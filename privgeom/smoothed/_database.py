@@ -1,255 +1,258 @@
 """Database-wise privacy parameter ``δ_{ε,M}(x)`` (Liu, Wang & Xia, *Smoothed Differential Privacy*, Definition 2).
 
-A finite mechanism is a :class:`~privgeom.Mechanism` whose inputs are databases. Three label syntaxes are
-understood (a registry, :data:`INPUT_KINDS`, maps each to a parser and a default neighbour relation):
+A finite mechanism is a :class:`~privgeom.Mechanism` whose inputs are databases, described by a
+:class:`privgeom.Domain` — the one vocabulary of datasets and neighbour relations of privgeom:
 
-``"database"``
-    ``"(0,1,1)"`` — a tuple of records; also plain equal-length strings such as ``"011"`` (one record per
-    character, as produced by :func:`privgeom.randomized_response`). Neighbours: replace one record.
-``"histogram"``
+``Domain.databases(n, records)``
+    ``"(0,1,1)"`` — a tuple of records. Neighbours (``replace-one``): replace one record.
+``Domain.bits(n)``
+    ``"011"`` — ``n`` binary records (the profiles of :func:`privgeom.randomized_response` and
+    :mod:`privgeom.voting`), records ``"0"`` and ``"1"``. Neighbours: ``hamming`` (= ``replace-one``).
+``Domain.histograms(n, categories)``
     ``"[2,1]"`` — counts per record value (an anonymous mechanism). Neighbours: move one unit between two
     categories (replacing one record of the underlying database).
-``"count"``
+``Domain.counts(n)``
     ``"0"``, ``"1"``, …, ``"n"`` — the number of ones among ``n`` binary records (two candidates).
     Neighbours: counts differing by one.
 
-``d_{ε,M}(x, x') = Σ_y (P[M(x)=y] − e^ε P[M(x')=y])₊`` and
-``δ_{ε,M}(x) = max_{x' ~ x} max(d(x, x'), d(x', x))``; by Theorem 1, ``max_x δ(x)`` is the smallest ``δ`` for which
-``M`` is ``(ε, δ)``-DP.
+The structure of each database (its records, its histogram) is read from the Domain (:attr:`Domain.points`), never
+parsed back from the label strings. A mechanism that lost its Domain (loaded from a JSON file, post-processed) is
+recognised by :func:`recognise_domain`, which builds the candidate Domains of the right size and compares their
+labels with the mechanism's.
+
+``d_{ε,M}(x, x') = Σ_y (P[M(x)=y] − e^ε P[M(x')=y])₊`` (the hockey-stick kernel
+:func:`privgeom.analyses.hockey_stick_columns`) and ``δ_{ε,M}(x) = max_{x' ~ x} max(d(x, x'), d(x', x))``; by
+Theorem 1, ``max_x δ(x)`` is the smallest ``δ`` for which ``M`` is ``(ε, δ)``-DP (``privgeom.delta``).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import networkx as nx
 import numpy as np
 
+from .._domain import Domain, resolve_graph
 from .._errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError
-from .._numeric import LogRational, Scalar, fraction_str, parse_scalar
-from .._results import Result
 from .._level import PrivacyLevel
+from .._numeric import Scalar, fraction_str
 from ..analyses import DeltaResult, hockey_stick_columns
-from ..graphs import neighbour_graph
 from ..mechanisms import Mechanism
 
 __all__ = [
-    "InputSpace",
-    "INPUT_KINDS",
-    "parse_inputs",
-    "level_pair",
-    "default_graph",
-    "directed_distance",
+    "BINARY_RECORDS",
+    "KINDS",
+    "recognise_domain",
+    "input_domain",
+    "record_values",
+    "agents",
+    "is_anonymous",
+    "database_points",
+    "histograms",
     "pair_distances",
+    "delta_vector",
     "database_delta",
     "DatabaseDelta",
 ]
 
-_TUPLE = re.compile(r"^\((.*)\)$")
-_HIST = re.compile(r"^\[(.*)\]$")
+#: The records of bit-string and count domains: record ``"0"`` and record ``"1"`` (a count is the number of ones).
+BINARY_RECORDS = ("0", "1")
 
-
-# ---------------------------------------------------------------------------------------------------- input spaces
-@dataclass(frozen=True)
-class InputSpace:
-    """How the inputs of a mechanism are read as databases.
-
-    Attributes
-    ----------
-    kind : str
-        ``"database"``, ``"histogram"`` or ``"count"``.
-    records : tuple of str
-        The record domain ``X`` (order = coordinates of the distributions).
-    n : int
-        Number of agents (records per database).
-    points : tuple of tuple of int
-        Per input: the database as record indices (``database``) or the histogram (``histogram``/``count``).
-    """
-
-    kind: str
-    records: tuple[str, ...]
-    n: int
-    points: tuple[tuple[int, ...], ...]
-
-    @property
-    def anonymous(self) -> bool:
-        """True when inputs are histograms (the mechanism only sees how many agents hold each record)."""
-        return self.kind != "database"
-
-    def histogram(self, i: int) -> tuple[int, ...]:
-        """The histogram of input ``i`` (counts per record)."""
-        if self.anonymous:
-            return self.points[i]
-        h = [0] * len(self.records)
-        for r in self.points[i]:
-            h[r] += 1
-        return tuple(h)
-
-
-def _split_items(body: str) -> list[str]:
-    return [s.strip() for s in body.split(",")] if body.strip() else []
-
-
-def _record_order(values: set[str], records: Sequence[Any] | None) -> tuple[str, ...]:
-    if records is not None:
-        out = tuple(str(r) for r in records)
-        missing = values - set(out)
-        if missing:
-            raise DomainMismatchError(f"records {sorted(missing)} appear in the inputs but not in records={list(out)}")
-        return out
-    try:
-        return tuple(sorted(values, key=lambda s: (0, Fraction(s), s)))
-    except (ValueError, ZeroDivisionError):
-        return tuple(sorted(values))
-
-
-def _parse_database(labels: Sequence[str], records: Sequence[Any] | None) -> InputSpace:
-    rows: list[list[str]] = []
-    for lab in labels:
-        m = _TUPLE.match(lab.strip())
-        rows.append(_split_items(m.group(1)) if m else list(lab))
-    lengths = {len(r) for r in rows}
-    if len(lengths) != 1 or 0 in lengths:
-        raise FormatError(f"database labels must all hold the same positive number of records, got lengths {sorted(lengths)}")
-    recs = _record_order({v for r in rows for v in r}, records)
-    index = {r: i for i, r in enumerate(recs)}
-    return InputSpace("database", recs, lengths.pop(), tuple(tuple(index[v] for v in r) for r in rows))
-
-
-def _parse_histogram(labels: Sequence[str], records: Sequence[Any] | None) -> InputSpace:
-    pts: list[tuple[int, ...]] = []
-    for lab in labels:
-        m = _HIST.match(lab.strip())
-        if not m:
-            raise FormatError(f"histogram label {lab!r} is not of the form '[h0,h1,...]'")
-        try:
-            pts.append(tuple(int(v) for v in _split_items(m.group(1))))
-        except ValueError:
-            raise FormatError(f"histogram label {lab!r} holds a non-integer count") from None
-    ks, ns = {len(p) for p in pts}, {sum(p) for p in pts}
-    if len(ks) != 1 or len(ns) != 1 or any(v < 0 for p in pts for v in p):
-        raise FormatError(f"histogram labels must share one length and one total, got lengths {sorted(ks)}, totals {sorted(ns)}")
-    k = ks.pop()
-    recs = tuple(str(r) for r in records) if records is not None else tuple(str(i) for i in range(k))
-    if len(recs) != k:
-        raise DomainMismatchError(f"{len(recs)} records given for histograms over {k} categories")
-    return InputSpace("histogram", recs, ns.pop(), tuple(pts))
-
-
-def _parse_count(labels: Sequence[str], records: Sequence[Any] | None, n: int | None = None) -> InputSpace:
-    try:
-        counts = [int(lab) for lab in labels]
-    except ValueError:
-        raise FormatError(f"count labels must be integers, got {list(labels)[:6]}") from None
-    top = max(counts) if n is None else n
-    if min(counts) < 0 or max(counts) > top:
-        raise FormatError(f"counts must lie in 0..{top}, got {sorted(counts)[:3]}…{sorted(counts)[-3:]}")
-    recs = tuple(str(r) for r in records) if records is not None else ("0", "1")
-    if len(recs) != 2:
-        raise DomainMismatchError(f"count inputs need exactly two records, got {list(recs)}")
-    return InputSpace("count", recs, top, tuple((top - c, c) for c in counts))
-
-
-#: Registry of input-label kinds: name -> parser(labels, records) -> InputSpace.
-INPUT_KINDS: dict[str, Callable[..., InputSpace]] = {
-    "database": _parse_database,
-    "histogram": _parse_histogram,
-    "count": _parse_count,
+#: Legacy ``kind=`` names (public before :class:`~privgeom.Domain`) -> the Domain kinds they denote.
+KINDS: dict[str, tuple[str, ...]] = {
+    "database": ("databases", "bits"),
+    "histogram": ("histograms",),
+    "count": ("counts",),
 }
 
-
-def _guess_kind(labels: Sequence[str]) -> str:
-    if all(_HIST.match(s.strip()) for s in labels):
-        return "histogram"
-    integers = all(s.strip().lstrip("-").isdigit() for s in labels)
-    bit_strings = all(len(s) == len(labels[0]) and len(s) > 1 for s in labels)
-    if integers and len(labels) > 1 and not bit_strings:
-        return "count"
-    return "database"
+_STRUCTURED = ("databases", "bits", "histograms", "counts")
 
 
-def parse_inputs(labels: Sequence[str], kind: str | None = None, records: Sequence[Any] | None = None) -> InputSpace:
-    """Read mechanism input labels as databases, histograms or counts (see the module docstring).
-
-    Examples
-    --------
-    >>> parse_inputs(["(0,1)", "(1,1)"]).points
-    ((0, 1), (1, 1))
-    >>> sp = parse_inputs(["[2,0]", "[1,1]", "[0,2]"])
-    >>> sp.kind, sp.n, sp.records
-    ('histogram', 2, ('0', '1'))
-    >>> parse_inputs(["0", "1", "2"]).points
-    ((2, 0), (1, 1), (0, 2))
-    """
-    labels = [str(s) for s in labels]
-    kind = kind or _guess_kind(labels)
-    if kind not in INPUT_KINDS:
-        raise InvalidParameterError(f"unknown input kind {kind!r}; known: {sorted(INPUT_KINDS)}")
-    return INPUT_KINDS[kind](labels, records)
+# ---------------------------------------------------------------------------------------------------- domains
+def _bits_width(N: int) -> int | None:
+    k = N.bit_length() - 1
+    return k if k >= 1 and 1 << k == N else None
 
 
-def default_graph(space: InputSpace, labels: Sequence[str]) -> nx.Graph:
-    """Replace-one neighbours: databases differing in one record / histograms differing by one moved unit.
+def _candidates(N: int, kinds: tuple[str, ...], records: tuple[str, ...] | None) -> list[Any]:
+    """Constructors of every structured Domain with ``N`` datasets (sizes only: nothing is read from labels)."""
+    out: list[Any] = []
+    binary_ok = records is None or len(records) == 2
+    if "counts" in kinds and N >= 2 and binary_ok:
+        out.append(lambda: Domain.counts(N - 1))
+    if "bits" in kinds and (records is None or records == BINARY_RECORDS):
+        k = _bits_width(N)
+        if k is not None:
+            out.append(lambda: Domain.bits(k))
+    if "databases" in kinds:  # r^n = N: n = 1 (r = N) or r <= sqrt(N)
+        widths = [len(records)] if records is not None else [*range(2, math.isqrt(N) + 1), N]
+        for r in dict.fromkeys(widths):
+            n, size = 1, r
+            while 1 < r and size < N:
+                n, size = n + 1, size * r
+            if size == N and r >= 2:
+                out.append(lambda n=n, r=r: Domain.databases(n, list(records) if records is not None else r))
+    if "histograms" in kinds:  # C(n + c - 1, c - 1) = N: n = 1 (c = N) or C(c + 1, 2) <= N
+        cats = [len(records)] if records is not None else [*range(2, math.isqrt(2 * N) + 2), N]
+        for c in dict.fromkeys(cats):
+            if c < 2:
+                continue
+            n = 1
+            while math.comb(n + c - 1, c - 1) < N:
+                n += 1
+            if math.comb(n + c - 1, c - 1) == N:
+                out.append(lambda n=n, c=c: Domain.histograms(n, list(records) if records is not None else c))
+    return out
 
-    Examples
-    --------
-    >>> G = default_graph(parse_inputs(["(0,0)", "(0,1)", "(1,0)", "(1,1)"]), ["(0,0)", "(0,1)", "(1,0)", "(1,1)"])
-    >>> sorted(map(sorted, G.edges))
-    [['(0,0)', '(0,1)'], ['(0,0)', '(1,0)'], ['(0,1)', '(1,1)'], ['(1,0)', '(1,1)']]
-    """
-    G = nx.Graph(name=f"replace-one({space.kind})")
-    G.add_nodes_from(labels)
-    where = {p: i for i, p in enumerate(space.points)}
-    k = len(space.records)
-    for i, p in enumerate(space.points):
-        if space.kind == "database":
-            cands = (p[:j] + (r,) + p[j + 1 :] for j in range(len(p)) for r in range(k) if r != p[j])
-        else:
-            cands = (
-                tuple(v + (c == a) - (c == b) for c, v in enumerate(p)) for a in range(k) for b in range(k) if a != b and p[b] > 0
-            )
-        for q in cands:
-            j2 = where.get(q)
-            if j2 is not None and j2 > i:
-                G.add_edge(labels[i], labels[j2])
-    return G
 
+def recognise_domain(labels: Sequence[str], *, kind: str | None = None,
+                     records: Sequence[Any] | None = None) -> Domain | None:
+    """The structured :class:`~privgeom.Domain` whose labels are exactly ``labels`` (in any order), or None.
 
-# ---------------------------------------------------------------------------------------------------- ε
-def level_pair(eps: Any) -> tuple[Any, Scalar]:
-    """``(ε, e^ε)`` of a privacy level read by the package's one ε parser, :meth:`privgeom.PrivacyLevel.parse`.
+    For mechanisms that lost their Domain (a JSON file, a post-processed mechanism): every Domain of the right size
+    (counts, bit strings, databases, histograms; ``kind`` restricts them, ``records`` fixes the record values) is
+    built and its labels compared with ``labels``. Label strings are compared, never parsed.
 
     Examples
     --------
-    >>> level_pair("ln(51/49)")
-    (LogRational(ratio=Fraction(51, 49)), Fraction(51, 49))
+    >>> recognise_domain(["0", "1", "2"]).kind
+    'counts'
+    >>> recognise_domain(["[2,0]", "[1,1]", "[0,2]"]).kind
+    'histograms'
+    >>> recognise_domain(["(a,b)", "(b,b)", "(a,a)", "(b,a)"], records=["b", "a"]).values
+    ('b', 'a')
+    >>> recognise_domain(["a", "b"]) is None
+    True
     """
-    level = PrivacyLevel.coerce(eps)
-    return level.eps, level.exp_eps
+    labels = tuple(str(s) for s in labels)
+    target = set(labels)
+    if len(target) != len(labels):
+        return None
+    kinds = _STRUCTURED if kind is None else KINDS[kind]
+    recs = tuple(str(r) for r in records) if records is not None else None
+    for make in _candidates(len(labels), kinds, recs):
+        dom = make()
+        if set(dom.labels) == target:
+            return dom  # type: ignore[no-any-return]
+    return None
+
+
+def _check_kind(kind: Any) -> str | None:
+    if kind is None or kind in KINDS:
+        return kind  # type: ignore[no-any-return]
+    raise InvalidParameterError(f"unknown input kind {kind!r}; pass a privgeom.Domain or one of {sorted(KINDS)}")
+
+
+def input_domain(mechanism: Mechanism, kind: Domain | str | None = None, records: Sequence[Any] | None = None) -> Domain:
+    """The Domain of a mechanism's inputs, read as databases when possible.
+
+    ``kind`` is a :class:`~privgeom.Domain` (used as given; the mechanism's inputs must be among its datasets — a
+    mechanism may be defined on some of the databases only) or a legacy
+    name ``"database"``, ``"histogram"``, ``"count"`` that restricts the kind; ``records`` fixes the record values
+    and their order (the coordinates of the distributions). A mechanism built on a structured Domain keeps it;
+    otherwise :func:`recognise_domain` is tried and, failing that, the plain labels are returned (a neighbour graph
+    must then be given).
+
+    Raises
+    ------
+    DomainMismatchError
+        A Domain that does not hold every input of the mechanism, or ``records`` that do not match the Domain.
+    InvalidParameterError
+        An unknown ``kind`` name, or one that contradicts the mechanism's Domain.
+    """
+    recs = tuple(str(r) for r in records) if records is not None else None
+    if isinstance(kind, Domain):
+        dom = kind
+        missing = [x for x in mechanism.inputs if x not in dom]
+        if missing:
+            raise DomainMismatchError(f"the mechanism's inputs {missing[:6]} are not datasets of the domain {dom.describe()}")
+        kind = None
+    else:
+        kind = _check_kind(kind)
+        dom = mechanism.domain
+        if dom.kind not in _STRUCTURED:
+            found = recognise_domain(mechanism.inputs, kind=kind, records=recs)
+            return found if found is not None else dom
+        if kind is not None and dom.kind not in KINDS[kind]:
+            raise InvalidParameterError(f"kind = {kind!r} does not describe the mechanism's {dom.kind} inputs")
+    return _with_records(dom, recs)
+
+
+def _with_records(dom: Domain, recs: tuple[str, ...] | None) -> Domain:
+    """The same datasets with the record values in the order ``recs`` (labels produced by Domain again)."""
+    if recs is None or recs == record_values(dom):
+        return dom
+    if dom.kind in ("bits", "counts"):
+        if dom.kind == "counts" and len(recs) == 2:
+            return dom  # the two records of a count are names only: the count is the number of the second
+        raise DomainMismatchError(f"{dom.kind} datasets have the records {list(BINARY_RECORDS)}, got records={list(recs)}")
+    if len(recs) != len(dom.values) or (dom.kind == "databases" and set(recs) != set(dom.values)):
+        raise DomainMismatchError(f"records={list(recs)} do not match the record values {list(dom.values)} of the inputs")
+    assert dom.n is not None
+    if dom.kind == "databases":
+        return Domain.databases(dom.n, list(recs), up_to=dom.up_to)
+    return Domain.histograms(dom.n, list(recs), up_to=dom.up_to)
+
+
+def _structured(dom: Domain, what: str) -> None:
+    if dom.kind not in _STRUCTURED or dom.up_to:
+        raise FormatError(
+            f"{what} needs inputs that are databases of one size: build the mechanism with inputs=Domain.databases(n, "
+            f"records), Domain.histograms(n, categories), Domain.counts(n) or Domain.bits(n), or pass kind=Domain "
+            f"(got {dom.describe()})"
+        )
+
+
+def record_values(dom: Domain) -> tuple[str, ...]:
+    """The record domain ``X`` (the coordinates of the agents' distributions)."""
+    return dom.values if dom.kind in ("databases", "histograms") else BINARY_RECORDS
+
+
+def agents(dom: Domain) -> int:
+    """The number ``n`` of agents (records per database)."""
+    _structured(dom, "smoothed DP")
+    return int(dom.n or 0)
+
+
+def is_anonymous(dom: Domain) -> bool:
+    """True when the datasets are histograms (or counts): the mechanism only sees how many agents hold each record."""
+    return dom.kind in ("histograms", "counts")
+
+
+def database_points(dom: Domain) -> tuple[tuple[int, ...], ...]:
+    """Per dataset, the database as record indices (databases and bit strings; bit ``j`` of ``Domain.bits``
+    dataset ``i`` is bit ``j`` of the integer ``2^n − 1 − i``, the Domain's order)."""
+    if dom.kind == "databases":
+        return dom.points
+    if dom.kind == "bits":
+        k = int(dom.n or 0)
+        top = (1 << k) - 1
+        return tuple(tuple(((top - i) >> (k - 1 - j)) & 1 for j in range(k)) for i in range(len(dom)))
+    raise InvalidParameterError(f"{dom.kind} datasets are not individual databases")
+
+
+def histograms(dom: Domain) -> tuple[tuple[int, ...], ...]:
+    """Per dataset, its histogram (agents per record value)."""
+    _structured(dom, "smoothed DP")
+    if dom.kind == "histograms":
+        return dom.points
+    if dom.kind == "counts":
+        n = int(dom.n or 0)
+        return tuple((n - c, c) for (c,) in dom.points)
+    width = len(record_values(dom))
+    out = []
+    for p in database_points(dom):
+        h = [0] * width
+        for r in p:
+            h[r] += 1
+        out.append(tuple(h))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------------- distances
-def directed_distance(p: Any, q: Any, exp_eps: Scalar) -> Scalar:
-    """``d(p, q) = Σ_y (p(y) − e^ε q(y))₊ = max_S p(S) − e^ε q(S)`` for two output distributions (Liu, Wang & Xia,
-    Definition 2), by the package's one hockey-stick kernel :func:`privgeom.analyses.hockey_stick_columns`.
-
-    Examples
-    --------
-    >>> directed_distance([Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)], Fraction(2))
-    Fraction(1, 4)
-    """
-    pl, ql = list(p), list(q)
-    if isinstance(exp_eps, Fraction) and all(isinstance(v, (Fraction, int)) for v in pl + ql):
-        A = np.array([Fraction(v) for v in pl], dtype=object)
-        B = np.array([Fraction(v) for v in ql], dtype=object)
-        return hockey_stick_columns(A, B, exp_eps)[0]  # type: ignore[no-any-return]
-    return float(hockey_stick_columns(np.asarray(pl, dtype=float), np.asarray(ql, dtype=float), float(exp_eps))[0])
-
-
 def pair_distances(
     matrix: np.ndarray, pairs: Sequence[tuple[int, int]], exp_eps: Scalar, exact: bool
 ) -> tuple[list[Scalar], list[Scalar]]:
@@ -291,6 +294,8 @@ class DatabaseDelta(DeltaResult):
     >>> r = database_delta(randomized_response(2, "3/4"), "ln(2)")
     >>> r.delta, r.edge, r.outputs, r.at("10")
     (Fraction(1, 4), ('11', '10'), ('11', '01'), Fraction(1, 4))
+    >>> float(r), r.exact
+    (0.25, True)
     """
 
     inputs: tuple[str, ...] = ()
@@ -326,23 +331,24 @@ class DatabaseDelta(DeltaResult):
         return "\n".join(lines)
 
 
-def _resolve_graph(
-    mechanism: Mechanism, graph: Any, kind: str | None, records: Sequence[Any] | None
-) -> tuple[nx.Graph, InputSpace | None]:
-    space: InputSpace | None
-    try:
-        space = parse_inputs(mechanism.inputs, kind, records)
-    except (FormatError, DomainMismatchError):
-        if graph is None:
-            raise
-        space = None
-    if graph is None or (isinstance(graph, str) and graph in ("replace-one", "default")):
-        if space is None:
-            raise FormatError("cannot read the mechanism's inputs as databases; pass a neighbour graph")
-        return default_graph(space, mechanism.inputs), space
-    if isinstance(graph, str):
-        raise InvalidParameterError(f"unknown graph {graph!r}; pass 'replace-one', a networkx graph or a list of pairs")
-    return neighbour_graph(graph, mechanism.inputs), space
+def neighbour_graph_of(mechanism: Mechanism, graph: Any, dom: Domain) -> nx.Graph:
+    """The neighbour relation by the core's :func:`privgeom.resolve_graph`: a relation name on the inputs' Domain
+    (``None``: its default relation), restricted to the mechanism's inputs when it is defined on some datasets
+    only; a graph or a list of pairs is validated against the mechanism's inputs."""
+    if graph is None:
+        if dom.kind == "labels" and not dom.is_bits:
+            raise FormatError(
+                f"cannot read the mechanism's inputs {list(mechanism.inputs[:6])} as databases, histograms or counts: "
+                "build it with inputs=Domain.databases(n, records) (or histograms/counts/bits), pass kind=Domain, "
+                f"or give graph= ({', '.join(repr(r) for r in dom.relations)}, a networkx graph or a list of pairs)"
+            )
+        graph = dom
+    if not isinstance(graph, (str, Domain)):
+        return resolve_graph(graph, mechanism.inputs)
+    G = resolve_graph(graph, dom)
+    if len(dom) != mechanism.n_inputs:
+        G = nx.Graph(G.subgraph(mechanism.inputs), name=G.name)
+    return G
 
 
 def delta_vector(
@@ -371,7 +377,7 @@ def database_delta(
     graph: Any = None,
     x: str | None = None,
     *,
-    kind: str | None = None,
+    kind: Domain | str | None = None,
     records: Sequence[Any] | None = None,
 ) -> DatabaseDelta:
     """Database-wise privacy parameter ``δ_{ε,M}(x)`` (Liu, Wang & Xia, Definition 2) for every database.
@@ -379,20 +385,23 @@ def database_delta(
     Parameters
     ----------
     mechanism : Mechanism
-        Columns are databases (labels ``"(0,1,1)"``, ``"011"``, histograms ``"[2,1]"`` or counts ``"2"``).
-    eps : float, rational, LogRational or ``"ln(r)"``
-        Exact results need ``e^ε`` rational: pass ``LogRational(r)`` or ``"ln(r)"`` (or 0).
-    graph : networkx graph, list of pairs or ``"replace-one"``, optional
-        Neighbour relation; default replace-one (see :func:`default_graph`).
+        Columns are databases: a mechanism built on ``Domain.databases``/``bits``/``histograms``/``counts``
+        (the factories of :mod:`privgeom.smoothed` do so), or one whose labels are those of such a Domain.
+    eps : float, rational, LogRational, ``"ln(r)"`` or PrivacyLevel
+        Read by :meth:`privgeom.PrivacyLevel.parse`; exact results need ``e^ε`` rational (``"ln(r)"``, 0).
+    graph : relation name, Domain, networkx graph or list of pairs, optional
+        Neighbour relation, resolved by :func:`privgeom.resolve_graph` on the inputs' Domain (``"replace-one"``,
+        ``"hamming"``, ``"complete"``, …); default: the Domain's default relation (replace-one; hamming on bit
+        strings; path on counts — the same graph).
     x : str, optional
         One database to report (``value`` is then ``δ(x)``).
-    kind, records : optional
-        Force the input kind (``"database"``, ``"histogram"``, ``"count"``) and the record order.
+    kind : Domain or ``"database"``/``"histogram"``/``"count"``, optional
+        The inputs' Domain (or a restriction of the kinds recognised); ``records`` fixes the record order.
 
     Returns
     -------
     DatabaseDelta
-        ``values[i] = δ(inputs[i])``; ``dp_delta = max_x δ(x)`` is the DP δ (Theorem 1).
+        ``values[i] = δ(inputs[i])``; ``delta = max_x δ(x)`` is the DP δ (Theorem 1).
 
     Examples
     --------
@@ -402,13 +411,14 @@ def database_delta(
     >>> r = database_delta(randomized_response(2, "3/4"), "ln(2)")
     >>> r.exact, r.values[0], r.delta
     (True, Fraction(1, 4), Fraction(1, 4))
-    >>> database_delta(randomized_response(2, "3/4"), "ln(3)").delta
+    >>> database_delta(randomized_response(2, "3/4"), "ln(3)", "replace-one").delta
     Fraction(0, 1)
     """
     if not isinstance(mechanism, Mechanism):
         raise InvalidTypeError(f"database_delta needs a Mechanism, got {type(mechanism).__name__}")
-    level = PrivacyLevel.parse(eps=eps)
-    G, _ = _resolve_graph(mechanism, graph, kind, records)
+    level = PrivacyLevel.coerce(eps)
+    dom = input_domain(mechanism, kind, records)
+    G = neighbour_graph_of(mechanism, graph, dom)
     values, worst_idx, exact = delta_vector(mechanism, level.exp_eps, G)
     imax = max(range(len(values)), key=lambda i: values[i])
     worst = tuple(mechanism.inputs[w] if w is not None else None for w in worst_idx)

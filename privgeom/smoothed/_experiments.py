@@ -33,7 +33,7 @@ from .._errors import InvalidParameterError
 from .._progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
 from .._numeric import LogRational
 from .._results import Result
-from ._shm import _shm_smoothed_delta, shm_database_delta, shm_smoothed_delta
+from ._shm import shm_database_delta, shm_smoothed_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
 
 __all__ = [
@@ -51,9 +51,16 @@ __all__ = [
 ]
 
 
+#: Smallest value plotted on a log scale (a zero δ is drawn at this floor instead of at ``-inf``).
+LOG_FLOOR = 1e-300
+
+
 @dataclass(frozen=True)
 class ExperimentResult(Result):
-    """Files written by an experiment and its rows (the CSV content)."""
+    """Files written by an experiment and its rows (the CSV content).
+
+    ``exact`` is False: the rows hold floats (certified bounds or Monte Carlo errors are in the rows and ``note``).
+    """
 
     name: str
     csv: str
@@ -61,6 +68,7 @@ class ExperimentResult(Result):
     rows: tuple[dict, ...]
     seconds: float
     note: str
+    exact: bool = False
 
     def summary(self) -> str:
         return f"{self.name}: {len(self.rows)} rows in {self.seconds:.1f} s -> {self.csv}, {self.png}\n  {self.note}"
@@ -174,9 +182,7 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
     for lost, ns in panels:
         for n in ns:
             T = n - int(lost * n)
-            laws: dict = {}
-            for e in eps:
-                r = _shm_smoothed_delta(n, T, e, verts, laws=laws)
+            for e, r in zip(eps, shm_smoothed_sweep(n, T, eps, verts)):
                 rows.append({
                     "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": _log10(r.value),
                     "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],
@@ -246,7 +252,13 @@ def motivating_experiment(out: str | Path = "out", *, quick: bool = False, progr
     fig, (ax,) = _figure(1, width=8.0)
     years = [r["year"] for r in rows]
     ax.bar(years, [r["log10_delta"] for r in rows], width=2.5, label="δ(x) at the actual votes")
-    ax.axhline(math.log10(rows[0]["dp_delta_T_over_n"]), color="k", linestyle=":", label="DP: T/n")
+    dp_line = math.log10(rows[0]["dp_delta_T_over_n"])  # log10(T/n) ≈ 0: the bars hang far below it
+    ax.axhline(dp_line, color="k", linestyle=":", linewidth=2, label=f"DP: T/n (log10 = {dp_line:.4f})")
+    finite = [r["log10_delta"] for r in rows if math.isfinite(r["log10_delta"])]
+    bottom = min(finite + [dp_line]) if finite else dp_line - 1
+    span = max(dp_line - bottom, 1.0)
+    # room above the DP line so that it is drawn inside the axes, not on their top border
+    ax.set_ylim(bottom - 0.05 * span, dp_line + 0.12 * span)
     ax.set_xlabel("election year")
     ax.set_ylabel("log10 δ(x)")
     ax.set_title(f"US presidential elections, {float(lost) * 100:g}% of votes lost, ε = {eps}")
@@ -325,7 +337,7 @@ def sgd_experiment(out: str | Path = "out", *, quick: bool = False, progress: bo
     fig, (ax,) = _figure(1, width=6.0)
     for e in eps:
         best = [max((r for r in rows if r["n"] == n and r["eps"] == e), key=lambda r: r["mean_delta"]) for n in ns]
-        y = np.maximum(np.array([r["mean_delta"] for r in best]), 1e-300)
+        y = np.maximum(np.array([r["mean_delta"] for r in best]), LOG_FLOOR)
         ses = np.array([r["stderr"] for r in best])
         ly = np.log10(y)
         lower = ly - np.log10(np.maximum(y - 2 * ses, y / 10))

@@ -28,15 +28,34 @@ import numpy as np
 from scipy.ndimage import maximum_filter1d
 
 from .._errors import SizeLimitError
-from ._pmf import Binomial, Hypergeometric, _Family, binom_window, log_binom_pmf
+from .._numeric import log_binom_pmf, log_hypergeom_pmf
+from ..analyses import hockey_stick_columns
+from ._pmf import Binomial, Hypergeometric, _Family, binom_window
 
-__all__ = ["DeltaTable", "pair_distance_block", "bb_maximise", "direct_delta", "family"]
+__all__ = ["DeltaTable", "pair_distance_block", "bb_maximise", "direct_delta", "family", "DEFAULT_RTOL", "DEFAULT_TAIL"]
 
 #: Relative size below which a remainder is negligible against the partial sum (float rounding level).
 _REL_STOP = 1e-17
 #: Absolute size below which a remainder is negligible (below the smallest normal double).
 _ABS_STOP = 1e-300
+#: Largest number of terms (rows × chunk width) of one vectorised step of the tail sums.
 _MAX_ELEMS = 1 << 22
+#: First and largest chunk width of the outward tail sums (the width grows 4× per step).
+_FIRST_CHUNK, _MAX_CHUNK = 48, 4096
+#: Largest one-step ratio used in the geometric remainder bound ``P / (1 − r)`` (keeps ``1 − r`` positive).
+_MAX_STEP_RATIO = 1 - 1e-16
+#: Default relative tolerance of the branch-and-bound over the vertex counts.
+DEFAULT_RTOL = 1e-9
+#: Default mass allowed outside the binomial windows of the vertex counts (``tail=`` of ``shm_smoothed_delta``).
+DEFAULT_TAIL = 1e-60
+#: Its logarithm (``log_tau=`` of :func:`bb_maximise`).
+DEFAULT_LOG_TAU = math.log(DEFAULT_TAIL)
+#: Counts per block of the Chernoff upper bounds computed when a :class:`DeltaTable` is built.
+_UPPER_BLOCK = 1 << 16
+#: Default largest number of branch-and-bound cells (:func:`bb_maximise`).
+MAX_CELLS = 100_000
+#: Counts per block of the straightforward method (:func:`direct_delta`): bounds its memory to a block of pmfs.
+_DIRECT_BLOCK = 256
 
 
 def family(n: int, T: int, replace: bool) -> _Family:
@@ -101,7 +120,7 @@ def _tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, 
     logp = np.full(rows, -np.inf)
     if active.any():
         logp[active] = fam.logpmf(Nd[active], pos[active])
-    K = 48
+    K = _FIRST_CHUNK
     while active.any():
         idx = np.nonzero(active)[0]
         chunk = max(1, _MAX_ELEMS // K)
@@ -126,13 +145,13 @@ def _tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, 
             lr_next = fam.log_step(Ndi[:, 0], np.where(reached, last, nxt), step)
             with np.errstate(over="ignore", invalid="ignore"):
                 r = np.exp(lr_next)
-                bound = np.where(r < 1, np.exp(lp_next) / (1 - np.minimum(r, 1 - 1e-16)), np.inf)
+                bound = np.where(r < 1, np.exp(lp_next) / (1 - np.minimum(r, _MAX_STEP_RATIO)), np.inf)
             done = reached | (bound <= np.maximum(_REL_STOP * total[ii], _ABS_STOP))
             err[ii] = np.where(reached, 0.0, np.where(done, bound, 0.0))
             pos[ii] = nxt
             logp[ii] = lp_next
             active[ii] = ~done
-        K = min(4 * K, 4096)
+        K = min(4 * K, _MAX_CHUNK)
     return total, err
 
 
@@ -181,8 +200,8 @@ class DeltaTable:
         self._exact: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         Ns = np.arange(self.n, dtype=float)
         ub_pair = np.empty(self.n)
-        for s in range(0, self.n, 1 << 16):
-            ub_pair[s : s + (1 << 16)] = _upper_bound_block(self.fam, Ns[s : s + (1 << 16)], self.eps)
+        for s in range(0, self.n, _UPPER_BLOCK):
+            ub_pair[s : s + _UPPER_BLOCK] = _upper_bound_block(self.fam, Ns[s : s + _UPPER_BLOCK], self.eps)
         ub = np.full(self.n + 1, 0.0)
         ub[:-1] = ub_pair
         ub[1:] = np.maximum(ub[1:], ub_pair)
@@ -248,8 +267,8 @@ def _mixture_law(a: int, qa: tuple[float, float], b: int, qb: tuple[float, float
     return la + lb, np.convolve(pa, pb), ta + tb
 
 
-def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, float], *, rtol: float = 1e-9,
-                log_tau: float = math.log(1e-60), max_cells: int = 100_000,
+def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, float], *, rtol: float = DEFAULT_RTOL,
+                log_tau: float = DEFAULT_LOG_TAU, max_cells: int = MAX_CELLS,
                 progress: Callable[[int], None] | None = None, laws: dict | None = None) -> dict:
     """Certified ``max_m E_m`` over ``m ∈ 0..n`` (``m`` agents at ``q_a``, ``n − m`` at ``q_b``); see module docstring.
 
@@ -338,35 +357,41 @@ def _forward_max(g: np.ndarray, s: int) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------------- direct method
 def direct_delta(n: int, T: int, eps: float, replace: bool = False, Ns: np.ndarray | None = None) -> np.ndarray:
-    """The straightforward ``O(n·T)`` method: full output pmfs (scipy) for every count, positive parts summed.
+    """The straightforward ``O(n·T)`` method: the full output pmf of every count, positive parts summed.
 
-    Used by the benchmark and as an independent cross-check of :class:`DeltaTable`.
+    The pmfs are the package's one binomial/hypergeometric log-pmf (:func:`privgeom._numeric.log_binom_pmf`,
+    :func:`~privgeom._numeric.log_hypergeom_pmf`) over all ``T + 1`` outputs, and the two directed distances of
+    each pair of neighbouring counts ``(N, N + 1)`` are the package's one hockey-stick kernel
+    (:func:`privgeom.analyses.hockey_stick_columns`) on these dense columns; ``δ(N)`` is the larger of the pairs at
+    ``N − 1`` and ``N``. Used by the benchmark and as an independent cross-check of :class:`DeltaTable` (which sums
+    the same terms only over the one-sided tail where they are positive, outward from the threshold).
+
+    Examples
+    --------
+    >>> d = float(direct_delta(10, 5, 0.0, Ns=[5])[0])   # the exact matrix gives δ(5) = 5/21 at ε = 0
+    >>> abs(d - 5 / 21) < 1e-15, abs(d - float(DeltaTable(10, 5, 0.0, False).delta(5, 5)[0][0])) < 1e-15
+    (True, True)
     """
-    from scipy.stats import binom, hypergeom
+    Ns = np.arange(n + 1) if Ns is None else np.asarray(Ns, dtype=int)
+    ys = np.arange(T + 1, dtype=float)[:, None]
+    t = math.exp(eps)
 
-    Ns = np.arange(n + 1) if Ns is None else np.asarray(Ns)
-    ys = np.arange(T + 1)
-    e = math.exp(eps)
+    def pmf(counts: np.ndarray) -> np.ndarray:  # outputs x counts
+        c = counts.astype(float)[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logp = log_binom_pmf(ys, T, c / n, (n - c) / n) if replace else log_hypergeom_pmf(ys, n, c, T)
+        return np.exp(logp)
 
-    def pmf(N: int) -> np.ndarray:
-        return binom.pmf(ys, T, N / n) if replace else hypergeom.pmf(ys, n, N, T)
-
-    cache: dict[int, np.ndarray] = {}
-
-    def get(N: int) -> np.ndarray:
-        if N not in cache:
-            cache[N] = pmf(N)
-        return cache[N]
-
-    out = np.zeros(len(Ns))
-    for i, N in enumerate(Ns):
-        best = 0.0
-        for M in (N - 1, N + 1):
-            if 0 <= M <= n:
-                p, q = get(int(N)), get(int(M))
-                best = max(best, float(np.maximum(p - e * q, 0).sum()), float(np.maximum(q - e * p, 0).sum()))
-        out[i] = best
-    return out
+    # pair[N] = max(d(N, N+1), d(N+1, N)) for the pairs that the requested counts touch
+    lows = np.unique(np.concatenate([Ns - 1, Ns]))
+    lows = lows[(lows >= 0) & (lows <= n - 1)]
+    pair: dict[int, float] = {}
+    for s in range(0, len(lows), _DIRECT_BLOCK):
+        block = lows[s : s + _DIRECT_BLOCK]
+        P, Q = pmf(block), pmf(block + 1)
+        both = np.maximum(hockey_stick_columns(P, Q, t), hockey_stick_columns(Q, P, t))
+        pair.update(zip(block.tolist(), both.tolist()))
+    return np.array([max(pair.get(int(N) - 1, 0.0), pair.get(int(N), 0.0)) for N in Ns])
 
 
 def _now() -> float:

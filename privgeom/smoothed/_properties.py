@@ -2,7 +2,7 @@
 
 Each ``check_*`` function computes both sides of a statement of the paper on a finite instance — exactly, with
 Fractions, when the inputs are rational and ``e^ε`` is rational — and returns a :class:`PropertyCheck`. The test suite
-runs them on random instances (:func:`random_mechanism`) small enough for brute force.
+runs them on random instances small enough for brute force (``tests/pg_testing/smoothed_brute.py``).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-import numpy as np
-
+from .._level import PrivacyLevel
 from .._numeric import ATOL, LogRational, Scalar, fraction_str
 from .._results import Result
+from ..analyses import delta as core_delta
 from ..mechanisms import Mechanism
-from ._catalogue import database_labels, joint, precompose, push_forward
-from ._database import _resolve_graph, database_delta, level_pair, parse_inputs
+from ._catalogue import joint, precompose, push_forward
+from ._database import database_delta, input_domain, neighbour_graph_of, record_values
 from ._reduction import parse_distributions
 from ._smoothed import expected_delta, smoothed_delta
 
@@ -31,14 +31,17 @@ __all__ = [
     "check_composition",
     "check_pre_processing",
     "check_distribution_reduction",
-    "random_mechanism",
-    "random_distributions",
 ]
+
+#: Largest number of outputs for which :func:`check_dp_delta` enumerates every event (``2^outputs`` subsets).
+MAX_EVENT_OUTPUTS = 16
 
 
 @dataclass(frozen=True)
 class PropertyCheck(Result):
-    """Outcome of one property check: ``holds`` iff ``lhs <= rhs`` (or ``lhs == rhs`` for equalities)."""
+    """Outcome of one property check: ``holds`` iff ``lhs <= rhs`` (or ``lhs == rhs`` for equalities).
+
+    ``exact`` is True when both sides are exact Fractions; ``bool(check)`` is ``holds``."""
 
     name: str
     holds: bool
@@ -71,7 +74,8 @@ def _make(name: str, lhs: Scalar, rhs: Scalar, relation: str, detail: str, atol:
 def check_dp_delta(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: float = ATOL) -> PropertyCheck:
     """Theorem 1: ``max_x δ_{ε,M}(x)`` equals the DP δ ``max_{x~x'} max_S P[M(x)∈S] − e^ε P[M(x')∈S]``.
 
-    The right-hand side enumerates every event ``S`` (all ``2^|outputs|`` subsets, up to 16 outputs; beyond that
+    The right-hand side enumerates every event ``S`` (all ``2^|outputs|`` subsets, up to :data:`MAX_EVENT_OUTPUTS`
+    outputs; beyond that
     the maximising event ``{y : P[M(x)=y] > e^ε P[M(x')=y]}``).
 
     Examples
@@ -80,8 +84,9 @@ def check_dp_delta(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: f
     >>> check_dp_delta(randomized_response(2, "3/4"), "ln(2)").holds
     True
     """
-    _, e = level_pair(eps)
-    G, _ = _resolve_graph(mechanism, graph, None, None)
+    level = PrivacyLevel.coerce(eps)
+    e = level.exp_eps
+    G = neighbour_graph_of(mechanism, graph, input_domain(mechanism))
     exact = mechanism.exact and isinstance(e, Fraction)
     mat = mechanism.matrix if exact else mechanism.float_matrix()
     idx = {s: i for i, s in enumerate(mechanism.inputs)}
@@ -90,7 +95,7 @@ def check_dp_delta(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: f
     for u, v in G.edges:
         for i, j in ((idx[u], idx[v]), (idx[v], idx[u])):
             p, q = mat[:, i], mat[:, j]
-            if k <= 16:
+            if k <= MAX_EVENT_OUTPUTS:
                 for mask in range(1 << k):
                     S = [y for y in range(k) if mask >> y & 1]
                     val = sum((p[y] for y in S), 0 * e) - e * sum((q[y] for y in S), 0 * e)
@@ -98,21 +103,15 @@ def check_dp_delta(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: f
             else:
                 S = [y for y in range(k) if p[y] > e * q[y]]
                 best = max(best, sum((p[y] - e * q[y] for y in S), 0 * e))
-    lhs = database_delta(mechanism, eps, graph).dp_delta
+    lhs = database_delta(mechanism, level, graph).dp_delta
     detail = "max_x δ(x) vs max over neighbours and events"
-    core_delta: Any
-    try:  # the core's approximate-DP δ (privgeom.analyses.delta), when available, must agree too
-        from ..analyses import delta as core_delta
-    except ImportError:  # pragma: no cover - the analyses layer is optional here
-        core_delta = None
-    if core_delta is not None:
-        eps_v, _ = level_pair(eps)
-        core = core_delta(mechanism, G, exp_eps=e) if isinstance(e, Fraction) else core_delta(mechanism, G, float(eps_v))
-        value = core.delta
-        agree = value == best if isinstance(value, Fraction) and isinstance(best, Fraction) else abs(float(value) - float(best)) <= atol
-        detail += f"; privgeom.analyses.delta = {fraction_str(value)}"
-        if not agree:
-            return PropertyCheck("Theorem 1 (DP = worst case of δ(x))", False, lhs, value, "==", exact, detail)
+    # the core's approximate-DP δ (privgeom.analyses.delta) must agree too
+    core = core_delta(mechanism, G, exp_eps=e) if isinstance(e, Fraction) else core_delta(mechanism, G, float(level.eps))
+    value = core.delta
+    agree = value == best if isinstance(value, Fraction) and isinstance(best, Fraction) else abs(float(value) - float(best)) <= atol
+    detail += f"; privgeom.analyses.delta = {fraction_str(value)}"
+    if not agree:
+        return PropertyCheck("Theorem 1 (DP = worst case of δ(x))", False, lhs, value, "==", exact, detail)
     return _make("Theorem 1 (DP = worst case of δ(x))", lhs, best, "==", detail, atol)
 
 
@@ -144,8 +143,8 @@ def check_post_processing(mechanism: Mechanism, A: Any, eps: Any, distributions:
 
 
 def _sum_eps(e1: Any, e2: Any) -> Any:
-    a, _ = level_pair(e1)
-    b, _ = level_pair(e2)
+    a = PrivacyLevel.coerce(e1).eps
+    b = PrivacyLevel.coerce(e2).eps
     if isinstance(a, LogRational) or isinstance(b, LogRational):
         ra = a.ratio if isinstance(a, LogRational) else None
         rb = b.ratio if isinstance(b, LogRational) else None
@@ -188,9 +187,8 @@ def check_pre_processing(mechanism: Mechanism, f: Mapping[Any, Any], records: Se
     >>> check_pre_processing(M, {"a": 0, "b": 1, "c": 1}, "abc", "ln(2)", [["1/2", "1/4", "1/4"]]).holds
     True
     """
-    space = parse_inputs(mechanism.inputs, "database")
     rows, _ = parse_distributions(distributions, k=len(records))
-    pushed = [push_forward(r, f, records, space.records) for r in rows]
+    pushed = [push_forward(r, f, records, record_values(input_domain(mechanism, "database"))) for r in rows]
     lhs = smoothed_delta(precompose(mechanism, f, records), eps, rows, records=[str(r) for r in records]).value
     rhs = smoothed_delta(mechanism, eps, pushed).value
     return _make("Proposition 4 (pre-processing)", lhs, rhs, "<=", "smoothed δ of M∘f under Π vs of M under f(Π)", atol)
@@ -212,7 +210,7 @@ def check_distribution_reduction(mechanism: Mechanism, eps: Any, distributions: 
     n = reduced.n
     best: Scalar | None = None
     for choice in itertools.product(range(len(rows)), repeat=n):
-        val = expected_delta(mechanism, eps, [rows[c] for c in choice], records=reduced.records)
+        val = expected_delta(mechanism, eps, [rows[c] for c in choice], records=reduced.records).value
         best = val if best is None or val > best else best
     rng = random.Random(seed)
     for _ in range(mixtures):
@@ -224,58 +222,10 @@ def check_distribution_reduction(mechanism: Mechanism, eps: Any, distributions: 
             tot = sum(w)
             mix = [sum((wi / tot * r[j] for wi, r in zip(w, rows)), Fraction(0)) for j in range(len(rows[0]))]
             agents.append(mix if exact else [float(v) for v in mix])
-        val = expected_delta(mechanism, eps, agents, records=reduced.records)
+        val = expected_delta(mechanism, eps, agents, records=reduced.records).value
         if val > reduced.value + (0 if exact and isinstance(val, Fraction) else atol):
             return _make("Proposition 5 (distribution reduction)", val, reduced.value, "<=",
                          "a point of conv(Π)^n beats the vertices", atol)
     assert best is not None
     return _make("Proposition 5 (distribution reduction)", best, reduced.value, "==",
                  f"max over Π^n ({len(rows)}^{n} choices) vs over the {len(reduced.vertices)} vertices", atol)
-
-
-# ---------------------------------------------------------------------------------------------------- instances
-def random_mechanism(seed: int, *, n: int = 2, records: int = 2, outputs: int = 3, denominator: int = 6,
-                     anonymous: bool = False) -> Mechanism:
-    """A random exact mechanism on all databases ``records^n`` (labels ``"(0,1)"``), entries ``k/denominator``.
-
-    ``anonymous=True`` makes the columns depend on the histogram only.
-
-    Examples
-    --------
-    >>> M = random_mechanism(1)
-    >>> M.exact, M.n_inputs, M.n_outputs
-    (True, 4, 3)
-    """
-    rng = random.Random(seed)
-    labels = database_labels(n, range(records))
-    cols: dict[Any, list[Fraction]] = {}
-
-    def column() -> list[Fraction]:
-        cuts = sorted(rng.randint(0, denominator) for _ in range(outputs - 1))
-        parts = [b - a for a, b in zip([0] + cuts, cuts + [denominator])]
-        return [Fraction(p, denominator) for p in parts]
-
-    mat = []
-    for x in itertools.product(range(records), repeat=n):
-        key = tuple(sorted(x)) if anonymous else x
-        if key not in cols:
-            cols[key] = column()
-        mat.append(cols[key])
-    return Mechanism(np.array(mat, dtype=object).T, labels, [f"o{i}" for i in range(outputs)], exact=True)
-
-
-def random_distributions(seed: int, *, count: int = 3, records: int = 2, denominator: int = 5) -> list[list[Fraction]]:
-    """``count`` random rational probability vectors over ``records`` values.
-
-    Examples
-    --------
-    >>> [sum(r) for r in random_distributions(2)]
-    [Fraction(1, 1), Fraction(1, 1), Fraction(1, 1)]
-    """
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        cuts = sorted(rng.randint(0, denominator) for _ in range(records - 1))
-        parts = [b - a for a, b in zip([0] + cuts, cuts + [denominator])]
-        out.append([Fraction(p, denominator) for p in parts])
-    return out

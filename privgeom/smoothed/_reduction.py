@@ -94,6 +94,10 @@ def tv_distance(p: Sequence[Scalar], q: Sequence[Scalar]) -> Scalar:
     return sum((a - b for a, b in zip(p, q) if a > b), Fraction(0) if all(isinstance(v, Fraction) for v in p) else 0.0)
 
 
+#: Singular values below ``RANK_FACTOR · atol · max(1, largest)`` count as zero (the affine hull's dimension).
+RANK_FACTOR = 10
+
+
 def _vertices_float(pts: np.ndarray, atol: float) -> list[int]:
     from scipy.spatial import ConvexHull, QhullError
 
@@ -101,7 +105,7 @@ def _vertices_float(pts: np.ndarray, atol: float) -> list[int]:
     if not np.any(np.abs(centred) > atol):
         return [0]
     _, s, vt = np.linalg.svd(centred, full_matrices=False)
-    rank = int(np.sum(s > atol * max(1.0, s[0]) * 10))
+    rank = int(np.sum(s > atol * max(1.0, s[0]) * RANK_FACTOR))
     coords = centred @ vt[:rank].T
     if rank == 1:
         c = coords[:, 0]

@@ -12,30 +12,34 @@ import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import Scalar, fraction_str
+from .._errors import InvalidParameterError, SizeLimitError
+from .._numeric import fraction_str, parse_int
 from .._level import PrivacyLevel
 from .._results import Result
 from ..analyses import DeltaResult
-from ._database import level_pair
-from ._fastpath import DeltaTable, bb_maximise, family, pair_distance_block
+from ._fastpath import DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, family, pair_distance_block
 from ._reduction import count_compositions, hull_vertices, parse_distributions
 
-__all__ = ["SHMSmoothedDelta", "SHMDatabaseDelta", "shm_smoothed_delta", "shm_database_delta"]
+__all__ = ["SHMSmoothedDelta", "SHMDatabaseDelta", "shm_smoothed_delta", "shm_smoothed_sweep", "shm_database_delta"]
 
 #: Largest ``(#histograms) x (#sample histograms)`` for the matrix fallback with ``k >= 3`` categories.
 MAX_MATRIX_ENTRIES = 2_000_000
+#: Relative size of the truncation bound (against the value) below which the windows are wide enough.
+TRUNCATION_RTOL = 1e-9
+#: Smallest window mass tried when widening the windows (``e^{-690}``, above the smallest normal double).
+SMALLEST_TAIL = 1e-290
+#: Floor of the widened window mass.
+TAIL_FLOOR = 1e-300
+#: When the truncation bound is too large, the next window mass is ``value · e^{-TAIL_MARGIN}``.
+TAIL_MARGIN = 30.0
 
 
 def _check(n: Any, T: Any, replace: bool) -> tuple[int, int]:
-    for name, v in (("n", n), ("T", T)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise InvalidTypeError(f"{name} must be an integer, got {v!r}")
-    n, T = int(n), int(T)
+    n, T = parse_int(n, name="n"), parse_int(T, name="T")
     if n < 1 or T < 0:
         raise InvalidParameterError(f"need n >= 1 and T >= 0, got n = {n}, T = {T}")
     if not replace and T > n:
@@ -61,6 +65,10 @@ class SHMSmoothedDelta(Result):
         ``q`` (probability of record 1) of the vertices of ``conv(Π)``.
     dp_delta : Fraction
         DP δ of SHM: ``T/n`` without replacement, ``1 − (1 − 1/n)^T`` with (Theorem 2, third item).
+    exact : bool
+        Always False: the value is a float (certified by ``error_bound`` and ``truncation_bound``).
+
+    ``float(r)`` is ``r.value``.
     """
 
     value: float
@@ -76,6 +84,10 @@ class SHMSmoothedDelta(Result):
     evaluations: int
     cells: int
     seconds: float
+    exact: bool = False
+
+    def __float__(self) -> float:
+        return float(self.value)
 
     @property
     def upper(self) -> float:
@@ -137,9 +149,9 @@ def shm_database_delta(n: int, T: int, eps: Any, N: int, replace: bool = False) 
     (True, Fraction(1, 2), ('4', '5'))
     """
     n, T = _check(n, T, replace)
-    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or not 0 <= int(N) <= n:
+    N = parse_int(N, name="N", min=0)
+    if N > n:
         raise InvalidParameterError(f"N must be an integer in 0..{n}, got {N!r}")
-    N = int(N)
     level = PrivacyLevel.coerce(eps)
     fam = family(n, T, replace)
     lows = [v for v in (N - 1, N) if 0 <= v <= n - 1]
@@ -160,7 +172,7 @@ def shm_database_delta(n: int, T: int, eps: Any, N: int, replace: bool = False) 
     )
 
 
-def _matrix_fallback(n: int, T: int, eps: Any, rows: list, replace: bool) -> SHMSmoothedDelta:
+def _matrix_fallback(n: int, T: int, eps: PrivacyLevel, rows: list, replace: bool) -> SHMSmoothedDelta:
     from ._catalogue import shm
     from ._smoothed import smoothed_delta
 
@@ -188,8 +200,8 @@ def shm_smoothed_delta(
     distributions: Any,
     replace: bool = False,
     *,
-    rtol: float = 1e-9,
-    tail: float = 1e-60,
+    rtol: float = DEFAULT_RTOL,
+    tail: float = DEFAULT_TAIL,
     progress: Callable[[int], None] | None = None,
 ) -> SHMSmoothedDelta:
     """Smoothed δ of the sampling-histogram mechanism for large ``n`` (Definition 3, Theorem 2), exactly.
@@ -198,7 +210,7 @@ def shm_smoothed_delta(
     ----------
     n, T : int
         Agents and sample size (``T = n − lost`` in the election experiment).
-    eps : ε (float, rational, LogRational or ``"ln(r)"``)
+    eps : ε (float, rational, LogRational, ``"ln(r)"`` or PrivacyLevel)
     distributions : probability vectors over the two records, ``[[1 − q, q], …]`` (or bare ``q``)
         Only the vertices of their convex hull matter (Proposition 5): the smallest and largest ``q``.
     replace : bool
@@ -207,8 +219,8 @@ def shm_smoothed_delta(
         Branch-and-bound tolerance: cells whose certified upper bound is within ``value·(1 + rtol)`` are not split
         further (the gap is reported in ``error_bound``). ``rtol=0`` resolves every competitive cell exactly.
     tail : float
-        Mass allowed outside the binomial windows; if the resulting ``truncation_bound`` is not below ``1e-9·value``
-        the computation is repeated with a smaller ``tail``.
+        Mass allowed outside the binomial windows; if the resulting ``truncation_bound`` is not below
+        ``TRUNCATION_RTOL·value`` (1e-9) the computation is repeated with a smaller ``tail``.
 
     Returns
     -------
@@ -219,47 +231,66 @@ def shm_smoothed_delta(
     Ten voters, one vote lost, ``π ∈ conv{Bernoulli(1/10), Bernoulli(1/2)}``:
 
     >>> r = shm_smoothed_delta(10, 9, 1.0, ["1/10", "1/2"])
-    >>> r.counts, round(r.value, 6), r.dp_delta
-    ((10, 0), 0.865163, Fraction(9, 10))
+    >>> r.counts, round(r.value, 6), r.dp_delta, r.exact
+    ((10, 0), 0.865163, Fraction(9, 10), False)
     >>> from privgeom.smoothed import shm, smoothed_delta   # the exact matrix agrees
     >>> round(smoothed_delta(shm(10, 9, inputs="count"), 1.0, ["1/10", "1/2"]).value, 6)
     0.865163
     """
-    return _shm_smoothed_delta(n, T, eps, distributions, replace, rtol=rtol, tail=tail, progress=progress)
+    return shm_smoothed_sweep(n, T, [eps], distributions, replace, rtol=rtol, tail=tail, progress=progress)[0]
 
 
-def _shm_smoothed_delta(
-    n: int, T: int, eps: Any, distributions: Any, replace: bool = False, *, rtol: float = 1e-9, tail: float = 1e-60,
-    progress: Callable[[int], None] | None = None, laws: dict | None = None,
-) -> SHMSmoothedDelta:
-    """:func:`shm_smoothed_delta` with ``laws``: a dict shared between calls with the same ``n``, ``T`` and vertices
-    (several ``ε``) that caches the count laws."""
+def shm_smoothed_sweep(
+    n: int,
+    T: int,
+    eps_values: Sequence[Any],
+    distributions: Any,
+    replace: bool = False,
+    *,
+    rtol: float = DEFAULT_RTOL,
+    tail: float = DEFAULT_TAIL,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[SHMSmoothedDelta, ...]:
+    """:func:`shm_smoothed_delta` at several ``ε`` for one ``n``, ``T`` and ``Π``, sharing the laws of the vertex
+    counts between the ``ε`` (the election figure's sweeps and the CLI).
+
+    Examples
+    --------
+    >>> [round(r.value, 6) for r in shm_smoothed_sweep(50, 40, [1.0, 2.0], ["1/10", "1/2"])]
+    [0.347769, 0.347648]
+    """
     n, T = _check(n, T, replace)
-    eps_v, _ = level_pair(eps)
+    levels = [PrivacyLevel.coerce(e) for e in eps_values]
     if not (isinstance(rtol, (int, float)) and 0 <= rtol < 1):
         raise InvalidParameterError(f"rtol must lie in [0, 1), got {rtol!r}")
     if not (isinstance(tail, (int, float)) and 0 < tail < 1):
         raise InvalidParameterError(f"tail must lie in (0, 1), got {tail!r}")
     rows, exact = parse_distributions(distributions)
     if len(rows[0]) != 2:
-        return _matrix_fallback(n, T, eps, rows, replace)
+        return tuple(_matrix_fallback(n, T, level, rows, replace) for level in levels)
     vidx = hull_vertices(rows, exact=exact)
     verts = sorted({rows[i][1] for i in vidx})
     qa = verts[0]
     qb = verts[-1]
     pair = lambda q: (float(q), float(1 - q) if isinstance(q, Fraction) else 1.0 - float(q))  # noqa: E731
-    t0 = time.perf_counter()
-    table = DeltaTable(n, T, float(eps_v), replace)
-    log_tau = math.log(tail)
-    while True:
-        res = bb_maximise(table, pair(qa), pair(qb), rtol=rtol, log_tau=log_tau, progress=progress, laws=laws)
-        if res["truncation_bound"] <= 1e-9 * res["value"] or res["value"] == 0 or log_tau <= math.log(1e-290):
-            break
-        log_tau = max(math.log(1e-300), math.log(res["value"]) - 30.0)
-    m = int(res["m"])
-    counts = (m, n - m) if len(verts) == 2 else (n,)
-    return SHMSmoothedDelta(
-        value=float(res["value"]), error_bound=float(res["error_bound"]), truncation_bound=float(res["truncation_bound"]),
-        n=n, T=T, eps=eps_v, replace=replace, vertices=tuple(verts), counts=counts, dp_delta=table.fam.dp_delta(),
-        evaluations=int(res["evaluations"]), cells=int(res["cells"]), seconds=time.perf_counter() - t0,
-    )
+    laws: dict = {}
+    out = []
+    for level in levels:
+        t0 = time.perf_counter()
+        table = DeltaTable(n, T, float(level.eps), replace)
+        log_tau = math.log(tail)
+        while True:
+            res = bb_maximise(table, pair(qa), pair(qb), rtol=rtol, log_tau=log_tau, progress=progress, laws=laws)
+            if (res["truncation_bound"] <= TRUNCATION_RTOL * res["value"] or res["value"] == 0
+                    or log_tau <= math.log(SMALLEST_TAIL)):
+                break
+            log_tau = max(math.log(TAIL_FLOOR), math.log(res["value"]) - TAIL_MARGIN)
+        m = int(res["m"])
+        counts = (m, n - m) if len(verts) == 2 else (n,)
+        out.append(SHMSmoothedDelta(
+            value=float(res["value"]), error_bound=float(res["error_bound"]),
+            truncation_bound=float(res["truncation_bound"]), n=n, T=T, eps=level.eps, replace=replace,
+            vertices=tuple(verts), counts=counts, dp_delta=table.fam.dp_delta(), evaluations=int(res["evaluations"]),
+            cells=int(res["cells"]), seconds=time.perf_counter() - t0,
+        ))
+    return tuple(out)

@@ -14,11 +14,22 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, FormatError, InvalidParameterError, SizeLimitError
-from .._numeric import ATOL, Scalar, fraction_str
-from .._results import Result
+from .._domain import Domain
+from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._level import PrivacyLevel
+from .._numeric import ATOL, Scalar, fraction_str, parse_int
+from .._results import Quantity, Result
 from ..mechanisms import Mechanism
-from ._database import InputSpace, _resolve_graph, delta_vector, level_pair
+from ._database import (
+    agents,
+    database_points,
+    delta_vector,
+    histograms,
+    input_domain,
+    is_anonymous,
+    neighbour_graph_of,
+    record_values,
+)
 from ._reduction import (
     compositions,
     count_compositions,
@@ -59,6 +70,8 @@ class SmoothedDelta(Result):
         ``"enumeration"`` (all ``|V|^n`` assignments), ``"compositions"`` (all counts) or ``"grid"``.
     dp_delta : scalar
         ``max_x δ(x)``, the DP δ (Theorem 1); ``value <= dp_delta`` (Proposition 1).
+
+    ``float(r)`` is the value as a float.
     """
 
     value: Scalar
@@ -74,6 +87,9 @@ class SmoothedDelta(Result):
     method: str
     evaluated: int
     dp_delta: Scalar
+
+    def __float__(self) -> float:
+        return float(self.value)
 
     @property
     def maximiser(self) -> tuple[tuple[Scalar, ...], ...]:
@@ -96,25 +112,31 @@ class SmoothedDelta(Result):
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-def _prepare(mechanism: Mechanism, eps: Any, distributions: Any, graph: Any, kind: str | None, records: Any) -> tuple:
-    eps_v, exp_eps = level_pair(eps)
-    G, space = _resolve_graph(mechanism, graph, kind, records)
-    if space is None:
-        raise FormatError("smoothed δ needs inputs that read as databases, histograms or counts (see parse_inputs)")
-    values, _, exact_d = delta_vector(mechanism, exp_eps, G)
-    rows, exact_p = parse_distributions(distributions, k=len(space.records))
+def _prepare(mechanism: Mechanism, eps: Any, distributions: Any, graph: Any, kind: Any, records: Any) -> tuple:
+    """``(level, domain, n, present, values, rows, exact)``: ``present`` lists the Domain's datasets that are
+    inputs of the mechanism (all of them unless it was built on some only) and ``values[i]`` is ``δ`` of
+    ``present[i]``."""
+    level = PrivacyLevel.coerce(eps)
+    dom = input_domain(mechanism, kind, records)
+    n = agents(dom)  # refuses domains that are not databases of one size
+    G = neighbour_graph_of(mechanism, graph, dom)
+    raw, _, exact_d = delta_vector(mechanism, level.exp_eps, G)
+    column = {lab: i for i, lab in enumerate(mechanism.inputs)}
+    present = [i for i, lab in enumerate(dom.labels) if lab in column]
+    values = [raw[column[dom.labels[i]]] for i in present]
+    rows, exact_p = parse_distributions(distributions, k=len(record_values(dom)))
     exact = exact_d and exact_p
     if not exact:
         values = [float(v) for v in values]
         rows = [[float(v) for v in r] for r in rows]
-    return eps_v, exp_eps, space, values, rows, exact
+    return level, dom, n, present, values, rows, exact
 
 
-def histogram_deltas(space: InputSpace, values: Sequence[Scalar], *, atol: float = ATOL) -> dict[tuple[int, ...], Scalar] | None:
-    """``{histogram: δ}`` when ``δ(x)`` only depends on the histogram of ``x`` (else None)."""
+def histogram_deltas(hists: Sequence[tuple[int, ...]], values: Sequence[Scalar], *,
+                     atol: float = ATOL) -> dict[tuple[int, ...], Scalar] | None:
+    """``{histogram: δ}`` when ``δ(x)`` only depends on the histogram ``hists[i]`` of ``x`` (else None)."""
     out: dict[tuple[int, ...], Scalar] = {}
-    for i, v in enumerate(values):
-        h = space.histogram(i)
+    for h, v in zip(hists, values):
         if h in out:
             w = out[h]
             same = (v == w) if isinstance(v, Fraction) else abs(float(v) - float(w)) <= atol
@@ -136,22 +158,25 @@ def _expect_hist(law: dict[tuple[int, ...], Scalar], dh: dict[tuple[int, ...], S
     return total
 
 
-def _tensor(space: InputSpace, values: Sequence[Scalar], rows: Sequence[Sequence[Scalar]], exact: bool) -> np.ndarray:
-    k, n = len(space.records), space.n
+def _tensor(dom: Domain, present: Sequence[int], values: Sequence[Scalar], rows: Sequence[Sequence[Scalar]],
+            exact: bool) -> np.ndarray:
+    recs = record_values(dom)
+    k, n = len(recs), agents(dom)
     size = k**n
     if size > MAX_DATABASES:
         raise SizeLimitError(f"{k}^{n} = {size:,} databases exceed the enumeration limit {MAX_DATABASES:,}")
     D = np.empty((k,) * n, dtype=object if exact else float)
     D.fill(Fraction(0) if exact else 0.0)
-    present = np.zeros((k,) * n, dtype=bool)
-    for p, v in zip(space.points, values):
-        D[p] = v
-        present[p] = True
-    if not present.all():
+    filled = np.zeros((k,) * n, dtype=bool)
+    points = database_points(dom)
+    for i, v in zip(present, values):
+        D[points[i]] = v
+        filled[points[i]] = True
+    if not filled.all():
         support = {j for r in rows for j, v in enumerate(r) if v != 0}
-        for idx in zip(*np.nonzero(~present)):
+        for idx in zip(*np.nonzero(~filled)):
             if all(j in support for j in idx):
-                lab = "(" + ",".join(space.records[j] for j in idx) + ")"
+                lab = "(" + ",".join(recs[j] for j in idx) + ")"
                 raise DomainMismatchError(f"database {lab} has positive probability under Π but is not an input")
     return D
 
@@ -182,30 +207,37 @@ def expected_delta(
     agent_distributions: Any,
     *,
     graph: Any = None,
-    kind: str | None = None,
+    kind: Domain | str | None = None,
     records: Sequence[Any] | None = None,
-) -> Scalar:
+) -> Quantity:
     """``E_{x~π}[δ_{ε,M}(x)]`` for one product distribution ``π = (π_1, …, π_n)`` (the inner term of Definition 3).
+
+    Returns a :class:`~privgeom.Quantity` (``value``, ``exact``; compares equal to the number, ``float()``).
+    ``graph``, ``kind`` and ``records`` are as in :func:`smoothed_delta`.
 
     Examples
     --------
     >>> from privgeom import randomized_response
-    >>> expected_delta(randomized_response(2, "3/4"), "ln(2)", ["1/2", "1/2"])
-    Fraction(1, 4)
+    >>> q = expected_delta(randomized_response(2, "3/4"), "ln(2)", ["1/2", "1/2"])
+    >>> q == Fraction(1, 4), q.exact, float(q)
+    (True, True, 0.25)
     """
-    eps_v, exp_eps, space, values, rows, exact = _prepare(mechanism, eps, agent_distributions, graph, kind, records)
-    if len(rows) != space.n:
-        raise InvalidParameterError(f"expected_delta needs one distribution per agent ({space.n}), got {len(rows)}")
+    level, dom, n, present, values, rows, exact = _prepare(mechanism, eps, agent_distributions, graph, kind, records)
+    if len(rows) != n:
+        raise InvalidParameterError(f"expected_delta needs one distribution per agent ({n}), got {len(rows)}")
     zero: Scalar = Fraction(0) if exact else 0.0
-    if space.anonymous:
-        dh = {space.points[i]: v for i, v in enumerate(values)}
-        law = histogram_law([1] * space.n, rows)
-        return _expect_hist(law, dh, zero)
-    D = _tensor(space, values, rows, exact)
+    detail = f"ε = {level.eps}, {n} agents, Liu-Wang-Xia Definition 3 (inner term)"
+    if is_anonymous(dom):
+        hists = histograms(dom)
+        dh = {hists[i]: v for i, v in zip(present, values)}
+        law = histogram_law([1] * n, rows)
+        total = _expect_hist(law, dh, zero)
+        return Quantity(total if exact else float(total), "expected δ", exact, detail)
+    D = _tensor(dom, present, values, rows, exact)
     for r in rows:
         D = np.tensordot(np.array(r, dtype=object if exact else float), D, axes=(0, 0))
     value: Any = D.item() if hasattr(D, "item") else D
-    return value  # type: ignore[no-any-return]
+    return Quantity(value if exact else float(value), "expected δ", exact, detail)
 
 
 def smoothed_delta(
@@ -215,7 +247,7 @@ def smoothed_delta(
     n: int | None = None,
     *,
     graph: Any = None,
-    kind: str | None = None,
+    kind: Domain | str | None = None,
     records: Sequence[Any] | None = None,
     method: str = "auto",
     grid_step: int | None = None,
@@ -227,8 +259,10 @@ def smoothed_delta(
     Parameters
     ----------
     mechanism : Mechanism
-        Inputs are databases (``"(0,1)"``, ``"01"``), histograms (``"[1,1]"``) or counts (``"0".."n"``).
-    eps : ε (``"ln(r)"`` / LogRational for exact results)
+        Inputs are databases of ``n`` agents: a mechanism built on ``Domain.databases``, ``Domain.bits``,
+        ``Domain.histograms`` or ``Domain.counts`` (as the factories of :mod:`privgeom.smoothed` do), or one whose
+        labels are those of such a Domain (:func:`~privgeom.smoothed._database.recognise_domain`).
+    eps : ε (read by :class:`privgeom.PrivacyLevel`; ``"ln(r)"`` / LogRational for exact results)
     distributions : list of probability vectors over the records (``Π``); a bare ``q`` means ``[1 − q, q]``
     n : int, optional
         Number of agents; checked against the mechanism's inputs.
@@ -241,6 +275,13 @@ def smoothed_delta(
     atol : float
         Float mode: tolerance for merging equal distributions / vertices and for deciding that ``δ(x)`` is
         symmetric in the agents.
+    graph : relation name, Domain, networkx graph or list of pairs, optional
+        Neighbour relation of ``δ(x)``, resolved by :func:`privgeom.resolve_graph` (default: the Domain's, replace-one).
+    kind : Domain or ``"database"``/``"histogram"``/``"count"``, optional
+        The inputs' Domain (a mechanism may be defined on some of its databases only), or a restriction of the kinds
+        recognised from plain labels.
+    records : sequence, optional
+        The record values in the order of the distributions' coordinates.
 
     Returns
     -------
@@ -260,44 +301,49 @@ def smoothed_delta(
     """
     if method not in ("auto", "enumeration", "compositions", "grid"):
         raise InvalidParameterError(f"unknown method {method!r}; use auto, enumeration, compositions or grid")
-    if grid_step is not None and (isinstance(grid_step, bool) or not isinstance(grid_step, int) or grid_step < 1):
-        raise InvalidParameterError(f"grid_step must be a positive integer, got {grid_step!r}")
-    eps_v, exp_eps, space, values, rows, exact = _prepare(mechanism, eps, distributions, graph, kind, records)
-    if n is not None and int(n) != space.n:
-        raise DomainMismatchError(f"n = {n} but the mechanism's inputs are databases of {space.n} agents")
+    if grid_step is not None:
+        try:
+            grid_step = parse_int(grid_step, name="grid_step", min=1)
+        except InvalidTypeError:
+            raise InvalidParameterError(f"grid_step must be a positive integer, got {grid_step!r}") from None
+    level, dom, n_agents, present, values, rows, exact = _prepare(mechanism, eps, distributions, graph, kind, records)
+    if n is not None and parse_int(n, name="n", min=1) != n_agents:
+        raise DomainMismatchError(f"n = {n} but the mechanism's inputs are databases of {n_agents} agents")
+    exp_eps = level.exp_eps
+    hists = histograms(dom)
     vidx = hull_vertices(rows, exact=exact, atol=atol)
     V = [rows[i] for i in vidx]
     zero: Scalar = Fraction(0) if exact else 0.0
     dp = max(values)
-    dh = histogram_deltas(space, values, atol=atol)
+    dh = histogram_deltas([hists[i] for i in present], values, atol=atol)
     common = dict(
-        exact=exact, eps=eps_v, exp_eps=exp_eps if exact else float(exp_eps), n=space.n, records=space.records,
+        exact=exact, eps=level.eps, exp_eps=exp_eps if exact else float(exp_eps), n=n_agents, records=record_values(dom),
         vertices=tuple(tuple(v) for v in V), dp_delta=dp,
     )
     if dh is None or method == "enumeration":
         if method in ("compositions", "grid") and dh is None:
             raise InvalidParameterError("δ(x) is not symmetric in the agents: only method='enumeration' is valid")
         symmetric = dh is not None
-        n_eval = count_compositions(space.n, len(V)) if symmetric else len(V) ** space.n
+        n_eval = count_compositions(n_agents, len(V)) if symmetric else len(V) ** n_agents
         if n_eval > max_evaluations:
             raise SizeLimitError(f"{n_eval:,} vertex assignments exceed max_evaluations = {max_evaluations:,}")
-        D = _tensor(space, values, V, exact)
+        D = _tensor(dom, present, values, V, exact)
         val, assign, cnt = _contract(D, V, exact, symmetric)
         counts = tuple(assign.count(a) for a in range(len(V))) if symmetric else None
         return SmoothedDelta(value=val, error_bound=zero, counts=counts, assignment=assign,
                              method="enumeration", evaluated=cnt, **common)  # type: ignore[arg-type]
-    total = count_compositions(space.n, len(V))
+    total = count_compositions(n_agents, len(V))
     use_grid = method == "grid" or (method == "auto" and total > max_evaluations)
     if use_grid:
         step = grid_step or 1
-        while grid_step is None and count_compositions(space.n // step, len(V)) > max_evaluations:
+        while grid_step is None and count_compositions(n_agents // step, len(V)) > max_evaluations:
             step += 1
-        cands = grid_compositions(space.n, len(V), step)
+        cands = grid_compositions(n_agents, len(V), step)
     else:
         step = 1
         if total > max_evaluations and method == "compositions":
             raise SizeLimitError(f"{total:,} compositions exceed max_evaluations = {max_evaluations:,}")
-        cands = list(compositions(space.n, len(V)))
+        cands = list(compositions(n_agents, len(V)))
     cache: dict[tuple[int, int], dict] = {}
 
     def law_of(c: tuple[int, ...]) -> dict:
@@ -317,9 +363,9 @@ def smoothed_delta(
             best_val, best_c = val, c
     err: Scalar = zero
     if use_grid and step > 1:
-        lip = _lipschitz(dh, len(space.records), zero)
+        lip = _lipschitz(dh, len(record_values(dom)), zero)
         tvs = [tv_distance(v, V[-1]) for v in V]
-        err = grid_error_bound(space.n, len(V), step, tvs, lip)
+        err = grid_error_bound(n_agents, len(V), step, tvs, lip)
     assign = tuple(v for v, cv in enumerate(best_c) for _ in range(cv))
     method_used = "grid" if use_grid and step > 1 else "compositions"
     return SmoothedDelta(value=best_val, error_bound=err, counts=best_c, assignment=assign,  # type: ignore[arg-type]

@@ -29,7 +29,9 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import check_dense_size
+from .._level import PrivacyLevel
+from .._numeric import ATOL, check_dense_size, log_binom_pmf, parse_int
+from ..analyses import hockey_stick_columns
 
 __all__ = [
     "SubsetSums",
@@ -40,9 +42,14 @@ __all__ = [
     "discretised_uniform",
 ]
 
+#: The moduli of the subset-sum counts: the largest primes below ``2^30`` (products of two fit in int64).
 _PRIMES = (1073741789, 1073741783, 1073741741, 1073741723, 1073741719, 1073741717, 1073741689, 1073741671)
+#: Bits of a count that one prime carries (a little below ``log2`` of the primes, for Garner's reconstruction).
+_BITS_PER_PRIME = 29.9
 #: Largest ``(T + 1) x (max sum + 1)`` table per prime.
 MAX_TABLE = 2_000_000
+#: The sparse route of :func:`sampling_delta` is taken when at most this fraction of the sums is reachable.
+_SPARSE_FRACTION = 0.25
 
 
 def _garner(res: np.ndarray, primes: Sequence[int]) -> np.ndarray:
@@ -79,16 +86,16 @@ class SubsetSums:
         rec = np.asarray(records, dtype=np.int64)
         if rec.ndim != 1 or (rec.size and rec.min() < 0):
             raise InvalidParameterError("records must be a 1-D sequence of non-negative integers")
-        self.n, self.T = int(rec.size), int(T)
-        if not 0 <= self.T <= self.n:
+        self.n, self.T = int(rec.size), parse_int(T, name="T", min=0)
+        if not self.T <= self.n:
             raise InvalidParameterError(f"need 0 <= T <= n, got T = {T}, n = {self.n}")
         self.vmax = int(rec.max()) if rec.size else 0
         self.smax = self.vmax * self.T
         if (self.T + 1) * (self.smax + 1) > MAX_TABLE:
             raise SizeLimitError(f"subset-sum table {(self.T + 1)} x {(self.smax + 1)} exceeds {MAX_TABLE:,} entries")
         bits = math.log2(max(2, math.comb(self.n, self.T))) + 2
-        self.primes = _PRIMES[: max(1, math.ceil(bits / 29.9))]
-        if len(self.primes) == len(_PRIMES) and bits > 29.9 * len(_PRIMES):
+        self.primes = _PRIMES[: max(1, math.ceil(bits / _BITS_PER_PRIME))]
+        if len(self.primes) == len(_PRIMES) and bits > _BITS_PER_PRIME * len(_PRIMES):
             raise SizeLimitError(f"C({self.n}, {self.T}) needs more than {len(_PRIMES)} primes")
         P = np.array(self.primes, dtype=np.int64)[:, None, None]
         c = np.zeros((len(self.primes), self.T + 1, self.smax + 1), dtype=np.int64)
@@ -167,15 +174,17 @@ def sampling_delta(records: Sequence[int], T: int, V: int, eps_list: Sequence[fl
     >>> sampling_delta([0, 0, 0, 1, 1], 2, 2, [0.0]).round(12).tolist()
     [0.3]
     """
-    rec = [int(v) for v in records]
-    if any(not 0 <= v < V for v in rec):
+    V = parse_int(V, name="V", min=1)
+    rec = [parse_int(v, name="record", min=0) for v in records]
+    if any(v >= V for v in rec):
         raise InvalidParameterError(f"records must lie in 0..{V - 1}")
-    w = int(bin_width)
+    T = parse_int(T, name="T", min=0)
+    w = parse_int(bin_width, name="bin_width", min=1)
     total = math.comb(len(rec), T)
     smax = (V - 1) * T
     n_bins = -(-smax // w) + 1
     deltas = np.zeros(len(eps_list))
-    exps = np.exp(np.asarray(eps_list, dtype=float))
+    exps = np.array([float(PrivacyLevel.coerce(e).exp_eps) for e in eps_list])  # the one ε parser
     base = SubsetSums(rec, T)
     S = np.arange(smax + 1)
     bvals = np.arange(V)
@@ -184,18 +193,18 @@ def sampling_delta(records: Sequence[int], T: int, V: int, eps_list: Sequence[fl
         A = np.concatenate([A, np.zeros(smax + 1 - len(A))]) / total
         B = np.concatenate([B, np.zeros(smax + 1 - len(B))]) / total
         nz = np.nonzero(B)[0]
-        if w == 1 and len(nz) * 4 < len(B):
+        if w == 1 and len(nz) < _SPARSE_FRACTION * len(B):
             d = _sparse_distances(A, B, nz, int(a), bvals, exps)
         else:
             check_dense_size(V, n_bins, exact=False, what="the replacement x output table")
             Abin = np.bincount(-((-S) // w), weights=A, minlength=n_bins)[:n_bins]
             Bsh = _bin_all_shifts(B, V, w, n_bins)  # rows b: binned B(S - b)
-            Px = Abin + Bsh[a]
-            Pb = Abin[None, :] + Bsh
+            Px = np.broadcast_to((Abin + Bsh[a])[:, None], (n_bins, V))  # outputs x replacements b
+            Pb = (Abin[None, :] + Bsh).T
             d = np.zeros(len(exps))
-            for k, e in enumerate(exps):
-                d1 = np.maximum(Px[None, :] - e * Pb, 0.0).sum(axis=1)
-                d2 = np.maximum(Pb - e * Px[None, :], 0.0).sum(axis=1)
+            for k, e in enumerate(exps):  # the hockey-stick kernel on the dense output laws, both directions
+                d1 = hockey_stick_columns(Px, Pb, e)
+                d2 = hockey_stick_columns(Pb, Px, e)
                 d[k] = float(np.max(np.maximum(d1, d2)))
         deltas = np.maximum(deltas, d)
     return deltas
@@ -204,8 +213,12 @@ def sampling_delta(records: Sequence[int], T: int, V: int, eps_list: Sequence[fl
 def _sparse_distances(A: np.ndarray, B: np.ndarray, nz: np.ndarray, a: int, bvals: np.ndarray, exps: np.ndarray) -> np.ndarray:
     """Both directed distances for all replacements ``b`` when ``B`` has few nonzero sums (exact sums, ``w = 1``).
 
-    Outside ``supp B(· − b)`` the term ``P_{x'} − e^ε P_x`` is ``(1 − e^ε) A − e^ε B(· − a) <= 0``, so only the
-    ``|supp B|`` shifted sums matter (and symmetrically for ``P_x − e^ε P_{x'}``).
+    The same hockey-stick sums as the dense route, restricted to the outputs where a term can be positive: outside
+    ``supp B(· − b)`` the term ``P_{x'} − e^ε P_x`` is ``(1 − e^ε) A − e^ε B(· − a) <= 0``, so only the
+    ``|supp B|`` shifted sums matter (and symmetrically for ``P_x − e^ε P_{x'}``, on ``supp B(· − a)``). The kernel
+    :func:`privgeom.analyses.hockey_stick_columns` runs on these ``|supp B| × V`` sub-columns (each column a
+    replacement ``b``) instead of the dense ``(max sum) × V`` laws: the sub-columns are not distributions, but the
+    kernel sums the positive parts of whatever columns it is given.
     """
     L = len(B)
     Bv = B[nz]
@@ -219,10 +232,14 @@ def _sparse_distances(A: np.ndarray, B: np.ndarray, nz: np.ndarray, a: int, bval
     Sa = a + nz
     A_a = A[Sa]
     Bb_a = at(B, Sa[None, :] - bvals[:, None])
+    # outputs (the support sums) x replacements b
+    Pxp_on_b, Px_on_b = (A_b + Bv[None, :]).T, (A_b + Ba_b).T
+    Px_on_a = np.broadcast_to((A_a + Bv)[:, None], Pxp_on_b.shape)
+    Pxp_on_a = (A_a[None, :] + Bb_a).T
     out = np.zeros(len(exps))
     for k, e in enumerate(exps):
-        d_xprime_x = np.maximum(A_b + Bv[None, :] - e * (A_b + Ba_b), 0.0).sum(axis=1)
-        d_x_xprime = np.maximum((A_a + Bv)[None, :] - e * (A_a[None, :] + Bb_a), 0.0).sum(axis=1)
+        d_xprime_x = hockey_stick_columns(Pxp_on_b, Px_on_b, e)
+        d_x_xprime = hockey_stick_columns(Px_on_a, Pxp_on_a, e)
         out[k] = float(np.max(np.maximum(d_xprime_x, d_x_xprime)))
     return out
 
@@ -241,12 +258,28 @@ def _histograms(n: int, k: int) -> Iterator[tuple[int, ...]]:
             yield (first,) + rest
 
 
-def _log_multinomial(h: Sequence[int], logp: np.ndarray) -> float:
-    n = sum(h)
-    out = math.lgamma(n + 1)
-    for hj, lp in zip(h, logp):
-        if hj:
-            out += hj * float(lp) - math.lgamma(hj + 1)
+def _log_multinomial(H: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``ln Multinomial(h; Σh, p)`` for every row ``h`` of ``H``, by the package's one binomial log-pmf.
+
+    The multinomial law is a product of binomial conditionals, ``h_j ~ Bin(Σ_{i>=j} h_i, p_j / Σ_{i>=j} p_i)``,
+    each evaluated by :func:`privgeom._numeric.log_binom_pmf` with ``q = Σ_{i>j} p_i / Σ_{i>=j} p_i`` passed
+    separately (no ``1 − p`` cancellation); ``-inf`` for impossible histograms.
+
+    Examples
+    --------
+    >>> round(float(np.exp(_log_multinomial(np.array([[1, 1, 1]]), np.array([0.5, 0.25, 0.25])))[0]), 12)
+    0.1875
+    """
+    H = np.asarray(H, dtype=float)
+    p = np.asarray(p, dtype=float)
+    rem = np.concatenate([np.cumsum(p[::-1])[::-1], [0.0]])  # rem[j] = Σ_{i>=j} p_i
+    left = np.cumsum(H[:, ::-1], axis=1)[:, ::-1]  # records in categories >= j
+    out = np.zeros(len(H))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for j in range(H.shape[1]):
+            pj = p[j] / rem[j] if rem[j] > 0 else 0.0
+            qj = rem[j + 1] / rem[j] if rem[j] > 0 else 0.0
+            out += log_binom_pmf(H[:, j], left[:, j], pj, qj)
     return out
 
 
@@ -280,13 +313,14 @@ def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts
         raise InvalidParameterError(f"need one agent count per law, got {len(laws)} laws and {len(counts)} counts")
     P = [np.asarray(law, dtype=float) for law in laws]
     V = len(P[0])
-    if any(len(p) != V for p in P) or any(np.any(p < 0) or abs(float(p.sum()) - 1.0) > 1e-9 for p in P):
+    if any(len(p) != V for p in P) or any(np.any(p < 0) or abs(float(p.sum()) - 1.0) > ATOL for p in P):
         raise InvalidParameterError("laws must be probability vectors of one common length")
-    cs = [int(c) for c in counts]
-    if any(c < 0 for c in cs) or sum(cs) < 1:
+    cs = [parse_int(c, name="agent count", min=0) for c in counts]
+    if sum(cs) < 1:
         raise InvalidParameterError(f"agent counts must be >= 0 with a positive total, got {cs}")
     n = sum(cs)
-    if not 0 <= int(T) <= n:
+    T = parse_int(T, name="T", min=0)
+    if T > n:
         raise InvalidParameterError(f"need 0 <= T <= n, got T = {T}, n = {n}")
     support = [v for v in range(V) if any(p[v] > 0 for p, c in zip(P, cs) if c > 0)]
     k = len(support)
@@ -294,12 +328,11 @@ def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts
     if total_h > max_histograms:
         raise SizeLimitError(f"exact expectation needs {total_h:,} histograms of {n} records over {k} values "
                              f"(limit {max_histograms:,})")
-    with np.errstate(divide="ignore"):
-        logs = [np.log(p[support]) for p in P]
     law: dict[tuple[int, ...], float] = {}
-    for g, (c, lp) in enumerate(zip(cs, logs)):
-        part = {h: math.exp(_log_multinomial(h, lp)) for h in _histograms(c, k)}
-        part = {h: v for h, v in part.items() if v > 0}
+    for c, p in zip(cs, P):
+        hs = list(_histograms(c, k))
+        probs = np.exp(_log_multinomial(np.array(hs, dtype=float).reshape(len(hs), k), p[support]))
+        part = {h: float(v) for h, v in zip(hs, probs) if v > 0}
         if not law:
             law = part
             continue
@@ -312,7 +345,7 @@ def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts
     out = np.zeros(len(eps_list))
     for h, ph in law.items():
         records = [v for v, hv in zip(support, h) for _ in range(hv)]
-        out += ph * sampling_delta(records, int(T), V, eps_list, bin_width=bin_width)
+        out += ph * sampling_delta(records, T, V, eps_list, bin_width=bin_width)
     return out, len(law)
 
 
@@ -339,4 +372,5 @@ def quantised_gaussian(mu: float, sigma: float, *, scale: int = 256, low: int = 
 
 def discretised_uniform(levels: int) -> np.ndarray:
     """Uniform law on ``levels`` equally spaced values (a discretised continuous uniform)."""
-    return np.full(int(levels), 1.0 / int(levels))
+    levels = parse_int(levels, name="levels", min=1)
+    return np.full(levels, 1.0 / levels)

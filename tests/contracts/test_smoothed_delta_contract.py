@@ -10,30 +10,19 @@ from typing import Any
 
 import networkx as nx
 from pg_testing.contracts import DeltaContract, ProfileCase
+from pg_testing.smoothed_brute import random_mechanism
 
 import privgeom as pg
 from privgeom import smoothed
-from privgeom.smoothed._properties import random_mechanism
 
 EPS = ("ln(3/2)", 0, "ln(5)", 0.4)
 
 
 def _replace_one(M: pg.Mechanism) -> nx.Graph:
-    """The replace-one relation, built by Domain from the structure (never read back from the labels' syntax)."""
-    labels = M.inputs
-    first = labels[0]
-    if first.startswith("("):
-        n = first.count(",") + 1
-        records = sorted({v for lab in labels for v in lab[1:-1].split(",")})
-        dom = pg.Domain.databases(n, records)
-    elif first.startswith("["):
-        dom = pg.Domain.histograms(sum(int(v) for v in first[1:-1].split(",")), first.count(",") + 1)
-    elif len(labels) > 2 and all(set(s) <= {"0", "1"} and len(s) == len(first) for s in labels) and len(first) > 1:
-        dom = pg.Domain.bits(len(first))
-    else:
-        dom = pg.Domain.counts(len(labels) - 1)
-    assert set(dom.labels) == set(labels), (dom.labels, labels)
-    return dom.relation("replace-one")
+    """The replace-one relation of the mechanism's Domain (built by Domain from the structure, never read back
+    from the labels' syntax): ``pg.resolve_graph("replace-one", M)``."""
+    assert M.domain.kind in ("databases", "histograms", "counts", "bits"), M.domain.kind
+    return pg.resolve_graph("replace-one", M)
 
 
 def _mechanisms() -> list[tuple[str, Any]]:
@@ -48,7 +37,7 @@ def _mechanisms() -> list[tuple[str, Any]]:
         ("rr(3,3/4)", lambda: pg.randomized_response(3, "3/4")),
         ("random(seed=1)", lambda: random_mechanism(1, n=2, records=3)),
         ("random(seed=2,anonymous)", lambda: random_mechanism(2, n=3, records=2, anonymous=True)),
-        ("float shm(5,3)", lambda: smoothed.shm(5, 3, inputs="count").to_float()),
+        ("float shm(5,3)", lambda: pg.Mechanism(smoothed.shm(5, 3, inputs="count").to_float(), pg.Domain.counts(5))),
     ]
 
 
@@ -94,3 +83,20 @@ class TestSHMDatabaseDelta(DeltaContract):
                         atol=1e-12,
                     ))
         return out
+
+
+def test_smoothed_mechanisms_carry_their_domain() -> None:
+    """The factories build on a Domain, so the core analyses take a relation name directly."""
+    cases = {
+        "counts": smoothed.shm(4, 2, inputs="count"),
+        "histograms": smoothed.shm(3, 2),
+        "databases": smoothed.shm(2, 1, inputs="database"),
+        "bits": smoothed.majority_vote(3, "1/2", inputs="database"),
+    }
+    for kind, M in cases.items():
+        assert M.domain.kind == kind
+        core = pg.delta(M, "replace-one", "ln(3/2)")
+        assert smoothed.database_delta(M, "ln(3/2)").delta == core.delta
+        assert smoothed.database_delta(M, "ln(3/2)", M.domain).delta == core.delta
+    assert smoothed.majority_vote(3).domain.kind == "counts"
+    assert smoothed.sampling_sum(2, 1, [0, 1]).domain.kind == "databases"

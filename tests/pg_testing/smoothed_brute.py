@@ -1,10 +1,55 @@
-"""Independent brute-force references for the smoothed-DP tests (Fractions, no shared code with privgeom.smoothed)."""
+"""Independent brute-force references and random instances for the smoothed-DP tests.
+
+Fractions only, no shared code with :mod:`privgeom.smoothed`: the instances are core :class:`privgeom.Mechanism`
+matrices on :meth:`privgeom.Domain.databases`, whose :attr:`~privgeom.Domain.points` give the records of each
+column.
+"""
 
 from __future__ import annotations
 
 import itertools
+import random
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
+
+import numpy as np
+
+from privgeom import Domain, Mechanism
+
+
+def random_mechanism(seed: int, *, n: int = 2, records: int = 2, outputs: int = 3, denominator: int = 6,
+                     anonymous: bool = False) -> Mechanism:
+    """A random exact mechanism on ``Domain.databases(n, records)`` (labels ``"(0,1)"``), entries ``k/denominator``.
+
+    ``anonymous=True`` makes the columns depend on the histogram only.
+    """
+    rng = random.Random(seed)
+    dom = Domain.databases(n, records)
+    cols: dict[Any, list[Fraction]] = {}
+
+    def column() -> list[Fraction]:
+        cuts = sorted(rng.randint(0, denominator) for _ in range(outputs - 1))
+        parts = [b - a for a, b in zip([0] + cuts, cuts + [denominator])]
+        return [Fraction(p, denominator) for p in parts]
+
+    mat = []
+    for x in dom.points:
+        key = tuple(sorted(x)) if anonymous else x
+        if key not in cols:
+            cols[key] = column()
+        mat.append(cols[key])
+    return Mechanism(np.array(mat, dtype=object).T, dom, [f"o{i}" for i in range(outputs)], exact=True)
+
+
+def random_distributions(seed: int, *, count: int = 3, records: int = 2, denominator: int = 5) -> list[list[Fraction]]:
+    """``count`` random rational probability vectors over ``records`` values."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        cuts = sorted(rng.randint(0, denominator) for _ in range(records - 1))
+        parts = [b - a for a, b in zip([0] + cuts, cuts + [denominator])]
+        out.append([Fraction(p, denominator) for p in parts])
+    return out
 
 
 def event_distance(p: Sequence[Fraction], q: Sequence[Fraction], e: Fraction) -> Fraction:

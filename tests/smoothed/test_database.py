@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pg_testing.smoothed_brute import database_delta_brute, event_distance
+from pg_testing.smoothed_brute import database_delta_brute, event_distance, random_mechanism
 
 from privgeom import (
     DomainMismatchError,
@@ -20,9 +20,9 @@ from privgeom import (
     Mechanism,
     randomized_response,
 )
+from privgeom.analyses import hockey_stick
 from privgeom.smoothed import check_dp_delta, database_delta, majority_vote, shm
-from privgeom.smoothed._database import directed_distance, parse_inputs
-from privgeom.smoothed._properties import random_mechanism
+from privgeom.smoothed._database import recognise_domain
 
 
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 3), k=st.integers(2, 3), ratio=st.sampled_from(["1", "3/2", "2", "5"]))
@@ -32,10 +32,10 @@ def test_database_delta_matches_event_brute_force(seed: int, n: int, k: int, rat
     M = random_mechanism(seed, n=n, records=k, outputs=3)
     r = database_delta(M, f"ln({ratio})")
     assert r.exact
-    space = parse_inputs(M.inputs)
-    cols = {p: list(M.matrix[:, i]) for i, p in enumerate(space.points)}
+    points = M.domain.points  # the records of each column, from the mechanism's Domain
+    cols = {p: list(M.matrix[:, i]) for i, p in enumerate(points)}
     ref = database_delta_brute(cols, Fraction(ratio), k)
-    for i, p in enumerate(space.points):
+    for i, p in enumerate(points):
         assert r.values[i] == ref[p]
     assert r.dp_delta == max(ref.values())
 
@@ -106,11 +106,13 @@ def test_custom_graph_and_errors() -> None:
 def test_eps_parsing_and_inputs() -> None:
     assert database_delta(randomized_response(1, "3/4"), "ln(51/49)").exp_eps == Fraction(51, 49)
     assert database_delta(randomized_response(1, "3/4"), 0).exp_eps == Fraction(1)
-    assert parse_inputs(["11", "10", "01", "00"]).kind == "database"
-    assert parse_inputs(["0", "1", "2", "10"]).kind == "count"
-    sp = parse_inputs(["(a,b)", "(b,b)"], records=["b", "a"])
-    assert sp.records == ("b", "a") and sp.points == ((1, 0), (0, 0))
-    assert directed_distance([0.5, 0.5], [0.25, 0.75], 1.0) == pytest.approx(0.25)
+    # plain labels (a mechanism that lost its Domain) are recognised by building the candidate Domains
+    assert recognise_domain(["11", "10", "01", "00"]).kind == "bits"
+    assert recognise_domain(["0", "1", "2", "10"]) is None  # not 0..3
+    assert recognise_domain(["0", "1", "2", "3"]).kind == "counts"
+    dom = recognise_domain(["(a,b)", "(b,b)", "(a,a)", "(b,a)"], records=["b", "a"])
+    assert dom.values == ("b", "a") and dict(zip(dom.labels, dom.points))["(a,b)"] == (1, 0)
+    assert hockey_stick([0.5, 0.5], [0.25, 0.75], 1.0) == pytest.approx(0.25)
     assert event_distance([Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)], Fraction(5)) == 1
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pg_testing.smoothed_brute import database_delta_brute, smoothed_brute
+from pg_testing.smoothed_brute import database_delta_brute, random_distributions, random_mechanism, smoothed_brute
 
 from privgeom.smoothed import (
     check_composition,
@@ -21,8 +21,6 @@ from privgeom.smoothed import (
     push_forward,
     smoothed_delta,
 )
-from privgeom.smoothed._database import parse_inputs
-from privgeom.smoothed._properties import random_distributions, random_mechanism
 
 seeds = st.integers(0, 100_000)
 ratios = st.sampled_from(["1", "3/2", "2", "4"])
@@ -57,8 +55,7 @@ def test_composition(seed: int, r1: str, r2: str) -> None:
     assert c.holds and c.exact
     # the joint mechanism is checked against brute force as well
     J = joint(M1, M2)
-    space = parse_inputs(J.inputs)
-    cols = {p: list(J.matrix[:, i]) for i, p in enumerate(space.points)}
+    cols = {p: list(J.matrix[:, i]) for i, p in enumerate(J.domain.points)}
     Pi = random_distributions(seed, count=2)
     e = Fraction(r1) * Fraction(r2)
     assert c.lhs == smoothed_brute(database_delta_brute(cols, e, 2), Pi, 2, 2)

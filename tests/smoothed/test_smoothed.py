@@ -8,20 +8,19 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pg_testing.smoothed_brute import database_delta_brute, smoothed_brute
+from pg_testing.smoothed_brute import database_delta_brute, random_distributions, random_mechanism, smoothed_brute
 
 from privgeom import DomainMismatchError, InvalidParameterError, Mechanism, SizeLimitError
 from privgeom.smoothed import expected_delta, majority_vote, shm, smoothed_delta
-from privgeom.smoothed._database import parse_inputs
-from privgeom.smoothed._properties import random_distributions, random_mechanism
 from privgeom.smoothed._reduction import hull_vertices, tv_distance
 from privgeom.smoothed._reduction import compositions, grid_compositions, multinomial_law, parse_distributions
 
 
 def _brute(M: Mechanism, ratio: Fraction, Pi: list, k: int) -> Fraction:
-    space = parse_inputs(M.inputs)
-    cols = {p: list(M.matrix[:, i]) for i, p in enumerate(space.points)}
-    return smoothed_brute(database_delta_brute(cols, ratio, k), Pi, space.n, k)
+    # records per column: Domain.databases gives them; a bit string (Domain.bits) is its own records
+    points = M.domain.points or tuple(tuple(int(b) for b in lab) for lab in M.inputs)
+    cols = {p: list(M.matrix[:, i]) for i, p in enumerate(points)}
+    return smoothed_brute(database_delta_brute(cols, ratio, k), Pi, M.domain.n, k)
 
 
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 3), anonymous=st.booleans(), ratio=st.sampled_from(["1", "2", "3"]))
@@ -139,11 +138,11 @@ def test_errors() -> None:
         smoothed_delta(M, 0, ["1/2"], n=3)
     with pytest.raises(SizeLimitError):
         smoothed_delta(random_mechanism(1, n=3), 0, ["1/5", "4/5"], max_evaluations=5)
-    partial = M.restrict(["(0,0)", "(0,1)"])
+    partial = M.restrict(["(0,0)", "(0,1)"])  # a mechanism on some of the databases of its Domain
     with pytest.raises(DomainMismatchError):
-        smoothed_delta(partial, 0, ["1/2"])
+        smoothed_delta(partial, 0, ["1/2"], kind=M.domain)
     # a missing database with zero probability is fine
-    assert smoothed_delta(partial, 0, ["0"]).value == 0
+    assert smoothed_delta(partial, 0, ["0"], kind=M.domain).value == 0
 
 
 def test_summary_text() -> None:
