@@ -312,17 +312,22 @@ class Mechanism:
         """The same mechanism in float mode."""
         if not self._exact:
             return self
-        return Mechanism(to_float_array(self._matrix), self._inputs, self._outputs, exact=False)
+        return Mechanism(to_float_array(self._matrix), self._kept_inputs(), self._outputs, exact=False)
 
     def to_exact(self) -> "Mechanism":
         """The same mechanism in exact mode (floats converted bit-exactly; may fail the exact column-sum check)."""
-        return self if self._exact else Mechanism(self._matrix.tolist(), self._inputs, self._outputs, exact=True)
+        return self if self._exact else Mechanism(self._matrix.tolist(), self._kept_inputs(), self._outputs, exact=True)
 
     def float_matrix(self) -> np.ndarray:
         """The matrix as float64 (a copy in exact mode)."""
         return to_float_array(self._matrix) if self._exact else self._matrix
 
     # ------------------------------------------------------------------------------------------------ operations
+    def _kept_inputs(self) -> Domain | tuple[str, ...]:
+        """The inputs for a mechanism on the same datasets: the Domain when known (operations that keep the columns
+        keep the structure, so ``pg.delta(M.to_float(), "replace-one", eps)`` still applies), else the labels."""
+        return self._domain if self._domain is not None else self._inputs
+
     def _coerce(self, other: "Mechanism") -> tuple[np.ndarray, np.ndarray, bool]:
         exact = self._exact and other._exact
         a = self._matrix if exact else self.float_matrix()
@@ -347,7 +352,7 @@ class Mechanism:
                 f"post-processing has {A.n_inputs} columns but the mechanism has {self.n_outputs} outputs"
             )
         a, m, exact = A._coerce(self)
-        return Mechanism(a.dot(m), self._inputs, A.outputs if outputs is None else outputs, exact=exact)
+        return Mechanism(a.dot(m), self._kept_inputs(), A.outputs if outputs is None else outputs, exact=exact)
 
     def __matmul__(self, other: "Mechanism") -> "Mechanism":
         """``A @ M`` is ``M.post_process(A)``."""
@@ -395,7 +400,7 @@ class Mechanism:
     def drop_zero_rows(self) -> "Mechanism":
         """The same mechanism without outputs that have probability 0 on every dataset."""
         keep = [i for i in range(self.n_outputs) if any(v != 0 for v in self._matrix[i])]
-        return Mechanism(self._matrix[keep], self._inputs, [self._outputs[i] for i in keep], exact=self._exact)
+        return Mechanism(self._matrix[keep], self._kept_inputs(), [self._outputs[i] for i in keep], exact=self._exact)
 
     # ------------------------------------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:

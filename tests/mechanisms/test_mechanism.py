@@ -367,3 +367,12 @@ def test_bit_strings():
     assert bit_strings(3)[0] == "111" and bit_strings(3)[-1] == "000" and len(bit_strings(3)) == 8
     with pytest.raises(InvalidParameterError):
         bit_strings(0)
+
+
+def test_operations_on_the_same_datasets_keep_the_domain():
+    import privgeom as pg
+
+    M = pg.Mechanism([[1, 0, "1/2"], [0, 1, "1/2"]], inputs=pg.Domain.counts(2))
+    for derived in (M.to_float(), M.to_float().to_exact(), M.post_process([[1, 1]]), M.drop_zero_rows()):
+        assert derived.domain == M.domain and derived.domain.kind == "counts"
+    assert M.restrict(["0", "2"]).domain.kind == "labels"  # fewer datasets: plain labels
