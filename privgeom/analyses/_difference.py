@@ -34,10 +34,10 @@ import networkx as nx
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import Scalar, fraction_str
+from .._numeric import ATOL, Scalar, fraction_str
 from .._results import Result
 
-__all__ = ["DifferenceSystem", "ImpliedPair", "MAX_PATH_WORK"]
+__all__ = ["DifferenceSystem", "ImpliedPair", "MAX_PATH_WORK", "ratio_le"]
 
 #: Largest ``(#bounds checked) × (#bounds + #datasets)`` spent on finding which bounds are implied by which paths
 #: outside the ε-DP case (one bounded shortest-path search per bound).
@@ -63,10 +63,18 @@ class ImpliedPair(Result):
                 f"(product {fraction_str(self.path_bound)})")
 
 
-def _le(x: Any, y: Any, exact: bool) -> bool:
+def ratio_le(x: Any, y: Any, exact: bool, *, steps: int = 1, atol: float = ATOL) -> bool:
+    """``x ≤ y`` for (products of) ratio bounds: exactly in exact mode; in float mode within a relative ``atol`` per
+    multiplication (``steps``: the number of bounds multiplied into ``x``, each carrying the user data's tolerance).
+
+    Examples
+    --------
+    >>> ratio_le(3.0 + 1e-10, 3.0, False), ratio_le(3.0 + 1e-10, 3, True)
+    (True, False)
+    """
     if exact:
         return bool(x <= y)
-    return bool(float(x) <= float(y) * (1 + 1e-9))
+    return bool(float(x) <= float(y) * (1 + atol * steps))
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,8 @@ class DifferenceSystem:
     c : tuple of Fraction or float
         Finite, positive bounds.
     exact : bool
+    atol : float
+        Float mode: relative tolerance of a ratio bound (per bound of a path, :func:`ratio_le`); the cone's ``atol``.
 
     Examples
     --------
@@ -96,9 +106,11 @@ class DifferenceSystem:
     b: np.ndarray
     c: tuple[Any, ...]
     exact: bool
+    atol: float = ATOL
 
     @classmethod
-    def from_bounds(cls, labels: Sequence[str], bounds: Iterable[tuple[int, int, Any]], exact: bool) -> DifferenceSystem:
+    def from_bounds(cls, labels: Sequence[str], bounds: Iterable[tuple[int, int, Any]], exact: bool, *,
+                    atol: float = ATOL) -> DifferenceSystem:
         """From triples ``(a, b, c)``; infinite ``c`` is dropped, the smallest bound of an ordered pair kept.
 
         Raises
@@ -119,7 +131,7 @@ class DifferenceSystem:
         keys = sorted(best)
         A = np.array([k[0] for k in keys], dtype=np.int64)
         B = np.array([k[1] for k in keys], dtype=np.int64)
-        return cls(tuple(labels), A, B, tuple(best[k] for k in keys), bool(exact))
+        return cls(tuple(labels), A, B, tuple(best[k] for k in keys), bool(exact), atol)
 
     @property
     def n(self) -> int:
@@ -164,7 +176,7 @@ class DifferenceSystem:
             d, u = heapq.heappop(heap)
             if d != best.get(u):
                 continue
-            if limit is not None and monotone and not _le(d, limit, self.exact):
+            if limit is not None and monotone and not ratio_le(d, limit, self.exact, atol=self.atol):
                 break
             for v, t in adj[u]:
                 if t == skip:
@@ -201,7 +213,7 @@ class DifferenceSystem:
         for t in range(m):
             a, b = int(self.a[t]), int(self.b[t])
             prod, path = self.path_product(a, b, skip=t, limit=self.c[t], adj=adj)
-            if path is not None and _le(prod, self.c[t], self.exact):
+            if path is not None and ratio_le(prod, self.c[t], self.exact, atol=self.atol):
                 out.append(ImpliedPair((self.labels[a], self.labels[b]), self.c[t],
                                        tuple(self.labels[v] for v in path), prod))
         return out
@@ -213,7 +225,7 @@ class DifferenceSystem:
         for t in keep:
             a, b = int(self.a[t]), int(self.b[t])
             prod, path = self.path_product(b, a, limit=one / self.c[t] if self.exact else 1.0 / float(self.c[t]), adj=adj)
-            if path is not None and _le(prod * self.c[t], one, self.exact):
+            if path is not None and ratio_le(prod * self.c[t], one, self.exact, atol=self.atol):
                 return True
         return False
 

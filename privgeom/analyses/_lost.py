@@ -31,10 +31,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._errors import SizeLimitError, SolverError
-from .._numeric import readonly
+from .._numeric import ROUNDOFF, readonly
 from .._results import Result
 from ..geometry._lp import MAX_EXACT_LP_VARIABLES, exact_nonnegative_solution, rational_candidates, solve_lp
-from ._difference import DifferenceSystem
+from ._difference import DifferenceSystem, ratio_le
 
 __all__ = ["FacetStatus", "facet_status", "ratio_status"]
 
@@ -91,7 +91,7 @@ def _check_implied(S: DifferenceSystem, f: Sequence[Any], lam: Sequence[Any]) ->
         if l:
             mu[int(S.a[t])] += l
             mu[int(S.b[t])] -= l * S.c[t]
-    return all(v >= 0 for v in mu) if S.exact else all(float(v) >= -1e-9 * max(1.0, max(abs(float(x)) for x in f)) for v in mu)
+    return all(v >= 0 for v in mu) if S.exact else all(float(v) >= -S.atol * max(1.0, max(abs(float(x)) for x in f)) for v in mu)
 
 
 def _ratio_facet(S: DifferenceSystem, f: Sequence[Any], index: int, orbit: tuple[int, ...]) -> FacetStatus | None:
@@ -119,7 +119,7 @@ def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index
     path is short enough (then it is lost; the LP gives the witness)."""
     c = fb / -fa if S.exact else float(fb) / -float(fa)
     prod, path = S.path_product(a, b, limit=c)
-    if path is None or not (prod <= c if S.exact else float(prod) <= float(c) * (1 + 1e-9 * len(path))):
+    if path is None or not ratio_le(prod, c, S.exact, steps=len(path), atol=S.atol):
         return None
     where = S.bound_index
     lam: dict[int, Any] = {}
@@ -168,7 +168,7 @@ def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tupl
             best[(a, b)] = c
     keys = sorted(best)
     Q = DifferenceSystem(tuple(str(i) for i in range(q)), np.array([k[0] for k in keys], dtype=np.int64),
-                         np.array([k[1] for k in keys], dtype=np.int64), tuple(best[k] for k in keys), S.exact)
+                         np.array([k[1] for k in keys], dtype=np.int64), tuple(best[k] for k in keys), S.exact, S.atol)
     weights = np.zeros(q)
     fq = np.zeros(q)
     for i, v in enumerate(f):
@@ -180,7 +180,7 @@ def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tupl
                    A_eq=weights.reshape(1, q), b_eq=np.ones(1), method="highs-ds", what="quotient relaxed-cone LP")
     if res.status != "optimal" or res.fun is None or res.x is None:
         return False, None
-    if res.fun >= -1e-9:
+    if res.fun >= -S.atol:
         return True, None
     xq = np.clip(res.x, 0.0, None)
     xq = xq / (float(xq.max()) or 1.0)  # a cone: scale freely, so that rationalising keeps small entries
@@ -188,7 +188,7 @@ def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tupl
         yq = Q.repair(list(cand) if S.exact else [float(v) for v in cand])
         y = [yq[o] for o in orbit_of.tolist()]
         val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
-        if val < 0 if S.exact else val < -1e-12:
+        if val < 0 if S.exact else val < -ROUNDOFF:
             return True, y
     return False, None
 
@@ -232,7 +232,7 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
         decided, y = _quotient_witness(S, f, group)
         if decided and y is not None:
             val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
-            if (val < 0 if S.exact else val < -1e-12) and S.contains(y, atol=1e-9):
+            if (val < 0 if S.exact else val < -ROUNDOFF) and S.contains(y, atol=S.atol):
                 arr = np.empty(n, dtype=object if S.exact else float)
                 arr[:] = y
                 return FacetStatus(index, orbit_t0, True, readonly(arr), val, None, S.exact)
@@ -245,14 +245,14 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
         raise SolverError(f"relaxed-cone LP for {what}: {res.status} ({res.message}); the relaxed cone contains the "
                           "positive point x = 1 only when its bounds are >= 1 on cycles")
     orbit_t = tuple(int(i) for i in orbit) or (index,)
-    if res.fun < -1e-9:
+    if res.fun < -S.atol:
         assert res.x is not None
         x = np.clip(res.x, 0.0, None)
         x = x / (float(x.max()) or 1.0)  # a cone: scale freely, so that rationalising keeps small entries
         for cand in rational_candidates(x) if S.exact else [x]:
             y = S.repair(list(cand) if S.exact else [float(v) for v in cand])
             val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
-            if (val < 0 if S.exact else val < -1e-12) and S.contains(y, atol=1e-9):
+            if (val < 0 if S.exact else val < -ROUNDOFF) and S.contains(y, atol=S.atol):
                 arr = np.empty(n, dtype=object if S.exact else float)
                 arr[:] = y
                 return FacetStatus(index, orbit_t, True, readonly(arr), val, None, S.exact)

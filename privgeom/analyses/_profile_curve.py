@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError
-from .._numeric import ROUNDOFF, LogRational, Scalar, check_dense_size
+from .._numeric import ROUNDOFF, LogRational, Scalar, check_dense_size, parse_int
 from .._results import Result
 from ..mechanisms._mechanism import Mechanism
 from .._level import PrivacyLevel
@@ -216,8 +216,7 @@ def delta_curve(
     (LogRational(ratio=Fraction(3, 1)), (0.5, 0.25), 0.07043, False)
     """
     _check_mechanism(mechanism)
-    if isinstance(n_points, bool) or not isinstance(n_points, int) or n_points < 2:
-        raise InvalidParameterError(f"n_points must be an integer >= 2, got {n_points!r}")
+    n_points = parse_int(n_points, name="n_points", min=2)
     if eps_values is not None and exp_eps_values is not None:
         raise InvalidParameterError("give at most one of eps_values= and exp_eps_values=")
     P = _prepare(mechanism, graph, max_work=max_work, what="the δ(ε) curve")

@@ -25,9 +25,9 @@ from .._numeric import LogRational, Scalar, fraction_str, readonly
 from .._results import to_jsonable
 from ..geometry._cone import Cone
 from ..geometry._structure import ConeStructure, DifferenceData, check_rows_size
-from ._difference import DifferenceSystem, ImpliedPair
+from ._difference import DifferenceSystem, ImpliedPair, ratio_le
 from ._lost import FacetStatus, facet_status, ratio_status
-from ._relax_results import PairBound, Relaxation
+from ._relax_results import PairBound, Relaxation, tight_pairs
 from ._semantics import Guarantee, guarantee_from_normal
 
 __all__ = ["relax_by_differences", "pair_bounds_of"]
@@ -170,23 +170,11 @@ def _recognise(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndar
                labels: tuple[str, ...]) -> tuple[Any, nx.Graph, list[ImpliedPair]] | None:
     """``(e^ε, G, implied pairs)`` when the relaxed cone is ε-DP over ``G`` (module doc, step 2), else None."""
     exact = S.exact
-    finite = [v for v in S.c]
-    if not finite:
+    found = tight_pairs(fwd, bwd, exact=exact, atol=S.atol)
+    if found is None:
         return None
-    R: Any = min(finite)
-    if R < 1 - (0 if exact else 1e-9):
-        return None
-
-    def tight(r: Any) -> bool:
-        return bool(r == R) if exact else bool(r != math.inf and abs(float(r) - float(R)) <= 1e-9 * float(R))
-
-    tmask = np.array([tight(f) and tight(b) for f, b in zip(fwd, bwd)], dtype=bool)
-    if not tmask.any():
-        return None
-    if not exact:
-        R = float(np.mean([float(v) for t in np.nonzero(tmask)[0] for v in (fwd[t], bwd[t])]))
-    if R < 1:
-        R = Fraction(1) if exact else 1.0
+    R: Any
+    R, tmask = found
     G = nx.Graph(name="pairs")
     G.add_nodes_from(labels)
     G.add_edges_from((labels[int(a)], labels[int(b)]) for a, b in zip(ia[tmask], ib[tmask]))
@@ -203,7 +191,7 @@ def _recognise(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndar
             if path is None:
                 return None
             prod = R ** (len(path) - 1)
-            if not (prod <= c if exact else float(prod) <= float(c) * (1 + 1e-9 * len(path))):
+            if not ratio_le(prod, c, exact, steps=len(path), atol=S.atol):
                 return None
             implied.append(ImpliedPair((la, lb), c, tuple(path), prod))
     return R, G, implied
@@ -228,7 +216,7 @@ def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ..
             out[len(keep) + r, v] = 1
         return out
 
-    sub = DifferenceSystem(labels, A, B, C, exact)
+    sub = DifferenceSystem(labels, A, B, C, exact, S.atol)
 
     def contains(x: np.ndarray, ex: bool, atol: float) -> tuple[bool, Any, Any]:
         xs = list(x)
@@ -293,7 +281,7 @@ def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]
         return refuse("a coordinate vanishes on the whole cone (a ratio bound 0)")
     S = DifferenceSystem.from_bounds(
         labels, [(int(a), int(b), c) for a, b, c in zip(ia, ib, fwd)] + [(int(b), int(a), c) for a, b, c in zip(ia, ib, bwd)],
-        exact)
+        exact, atol=cone.atol)
     pair_bounds = tuple(PairBound((p[0], p[1]), f, b) for p, f, b in zip(family, fwd, bwd))
     projections = _Lazy(len(family), lambda t: _pair_cone(family[t], fwd[t], bwd[t], exact))  # type: ignore[arg-type]
 

@@ -13,19 +13,67 @@ Examples
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Sequence
 
 import networkx as nx
+import numpy as np
 
-from .._numeric import LogRational, Scalar
+from .._numeric import ATOL, LogRational, Scalar
 from .._results import Result, to_jsonable
 from ..geometry._cone import Cone
 from ._difference import ImpliedPair
 from ._lost import FacetStatus
 from ._semantics import Guarantee
 
-__all__ = ["PairBound", "Relaxation"]
+__all__ = ["PairBound", "Relaxation", "tight_pairs", "MAX_JSON_WITNESS", "MAX_JSON_CONE_ENTRIES"]
+
+#: :meth:`Relaxation.to_dict` lists a lost guarantee's witness point only up to this many coordinates.
+MAX_JSON_WITNESS = 4096
+#: :meth:`Relaxation.to_dict` writes the relaxed cone's facets, the subsets, the graph, the bounds and the lost
+#: guarantees only when ``ambient dimension × facets`` is at most this (a JSON document of a few megabytes).
+MAX_JSON_CONE_ENTRIES = 2**16
+
+
+def tight_pairs(forward: Sequence[Any] | np.ndarray, backward: Sequence[Any] | np.ndarray, *,
+                exact: bool, atol: float = ATOL) -> tuple[Scalar, np.ndarray] | None:
+    """The ε-DP candidate of a pairwise relaxation: ``(e^ε, mask)`` where ``e^ε`` is the smallest finite ratio bound
+    and ``mask`` marks the pairs bounded by it in both directions (their graph is the candidate neighbour graph);
+    None when no bound is finite, the smallest is below 1, or no pair is tight both ways.
+
+    Both relaxation routes decide recognition from this one rule (then each checks that the relaxed cone is exactly
+    ε-DP over the graph: by cone equality, or by paths of the difference constraints). Float ratios are tight within
+    a relative ``atol`` (Fourier–Motzkin, double description and float generators round them) and ``e^ε`` is then
+    their mean; ``e^ε`` is at least 1.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> tight_pairs([F(3), F(9)], [F(3), F(9)], exact=True)
+    (Fraction(3, 1), array([ True, False]))
+    >>> tight_pairs([2.0, math.inf], [2.0 * (1 + 1e-12), 5.0], exact=False)[0] > 2.0
+    True
+    """
+    finite = [r for r in [*forward, *backward] if r != math.inf]
+    if not finite:
+        return None
+    R: Any = min(finite)
+    if R < 1 - (0 if exact else atol):
+        return None
+
+    def tight(r: Any) -> bool:
+        return bool(r == R) if exact else bool(r != math.inf and abs(float(r) - float(R)) <= atol * float(R))
+
+    mask = np.array([tight(f) and tight(b) for f, b in zip(forward, backward)], dtype=bool)
+    if not mask.any():
+        return None
+    if not exact:
+        R = float(np.mean([float(v) for t in np.nonzero(mask)[0].tolist() for v in (forward[t], backward[t])]))
+    if R < 1:
+        R = Fraction(1) if exact else 1.0
+    return R, mask
 
 
 @dataclass(frozen=True)
@@ -115,10 +163,10 @@ class Relaxation(Result):
             "cone": {"n_facets": self.cone.n_facets, "dim": self.cone.dim, "ambient_dim": self.cone.ambient_dim},
             "implied": None if self.implied is None else [to_jsonable(p) for p in self.implied],
             "orbits": [{"representative": st.index, "size": st.size, "lost": st.lost,
-                        "witness": to_jsonable(st.witness) if st.witness is not None and len(st.witness) <= 4096 else None,
+                        "witness": to_jsonable(st.witness) if st.witness is not None and len(st.witness) <= MAX_JSON_WITNESS else None,
                         "value": to_jsonable(st.value)} for st in self.statuses],
         }
-        small = self.cone.ambient_dim * max(1, self.cone.n_facets) <= 2**16
+        small = self.cone.ambient_dim * max(1, self.cone.n_facets) <= MAX_JSON_CONE_ENTRIES
         if small:
             out["cone"] = self.cone.to_dict("H")
             out["subsets"] = [list(t) for t in self.subsets]

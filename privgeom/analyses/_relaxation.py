@@ -33,7 +33,7 @@ from .._errors import DomainMismatchError, InvalidInputError, InvalidParameterEr
 from .._numeric import LogRational, Scalar
 from ..geometry._cone import Cone
 from ._coerce import as_cone
-from ._relax_results import PairBound, Relaxation
+from ._relax_results import PairBound, Relaxation, tight_pairs
 from ._semantics import guarantee_from_normal
 
 __all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family", "FAMILIES", "RELAX_METHODS"]
@@ -42,7 +42,8 @@ __all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family"
 FAMILIES = ("hamming", "all-pairs", "triples")
 #: The ``method=`` values of :func:`relax` (see the module doc).
 RELAX_METHODS = ("auto", "difference", "cone", "fourier_motzkin", "block", "generators")
-#: Largest family of subsets :func:`relax` expands (checked from the sizes before building it).
+#: Largest family of subsets :func:`relax` expands (checked from the sizes before building it), and largest
+#: ``#subsets × #datasets`` the double-description route lifts (one row of that length per projected inequality).
 MAX_FAMILY = 10**7
 
 
@@ -213,8 +214,9 @@ def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str) -> R
     labels = cone.labels
     index = {s: i for i, s in enumerate(labels)}
     n = len(labels)
-    if len(family) * n > 10**7:
-        raise SizeLimitError(f"{len(family)} subsets over {n} datasets is more than privgeom relaxes at once")
+    if len(family) * n > MAX_FAMILY:
+        raise SizeLimitError(f"{len(family)} subsets over {n} datasets is more than privgeom relaxes at once "
+                             f"(MAX_FAMILY = {MAX_FAMILY:,} subset-coordinates)")
     _check_cone_route(n, cone.n_facets if method == "block" else 0, family, method)
     exact = cone.exact
     zero: Any = Fraction(0) if exact else 0.0
@@ -270,34 +272,24 @@ def _recognise_dp(relaxed: Cone, bounds: list[PairBound], family: list[tuple[str
     """``(e^ε, graph)`` when ``relaxed`` is exactly the ε-DP row cone over the graph of the pairs whose ratio bound is the
     smallest one, ``e^ε``, in both directions (checked by cone equality); None otherwise.
 
-    Float ratios are grouped within a relative ``1e-9`` (their mean is reported), since FM/DD round them.
+    Float ratios are grouped within a relative ``atol`` of the cone (their mean is reported), since FM/DD round them
+    (:func:`~._relax_results.tight_pairs`).
     """
     if not bounds or len(bounds) != len(family):
         return None
-    finite = [r for b in bounds for r in (b.forward, b.backward) if r != math.inf]
-    if not finite:
-        return None
-    R: Any = min(finite)
-    if R < 1 - (0 if exact else 1e-9):
-        return None
-
-    def tight(r: Any) -> bool:
-        return bool(r == R) if exact else bool(r != math.inf and abs(float(r) - float(R)) <= 1e-9 * float(R))
-
     # The candidate graph: the pairs bounded by the smallest ratio in both directions. Looser pairs (e.g. Hamming
     # distance 2 under randomized response, bounded by r^2) may be implied by paths of tight ones; the cone-equality
     # check below decides whether the relaxed cone is exactly ε-DP over the tight pairs.
-    edges = [b for b in bounds if tight(b.forward) and tight(b.backward)]
-    if not edges:
+    found = tight_pairs([b.forward for b in bounds], [b.backward for b in bounds], exact=exact, atol=relaxed.atol)
+    if found is None:
         return None
-    if not exact:
-        R = float(np.mean([float(r) for b in edges for r in (b.forward, b.backward)]))
+    R, mask = found
     G = nx.Graph(name="pairs")
     G.add_nodes_from(labels)
-    G.add_edges_from(b.pair for b in edges)
+    G.add_edges_from(b.pair for b, m in zip(bounds, mask) if m)
     from ..definitions import DifferentialPrivacy
 
-    dp = DifferentialPrivacy(G, exp_eps=max(R, 1) if exact else max(float(R), 1.0))
+    dp = DifferentialPrivacy(G, exp_eps=R)
     return (dp.exp_eps, G) if _same_cone(relaxed, dp.row_cone()) else None
 
 
@@ -342,10 +334,10 @@ def _implied(cone: Cone, normal: Sequence[Any]) -> bool:
         return _implied_by_facets(cone, normal)
     a = np.array(list(normal), dtype=object if cone.exact else float)
     for r in cone.rays:
-        if (a * np.asarray(r)).sum() < (0 if cone.exact else -1e-9):
+        if (a * np.asarray(r)).sum() < (0 if cone.exact else -cone.atol):
             return False
     for line in cone.lineality:
-        if (a * np.asarray(line)).sum() != 0 if cone.exact else abs(float((a * np.asarray(line)).sum())) > 1e-9:
+        if (a * np.asarray(line)).sum() != 0 if cone.exact else abs(float((a * np.asarray(line)).sum())) > cone.atol:
             return False
     return True
 

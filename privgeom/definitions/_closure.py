@@ -44,11 +44,13 @@ from .._errors import SolverError
 from .._numeric import ATOL, readonly
 from ..geometry._lp import (
     MAX_EXACT_LP_VARIABLES,
+    WITNESS_FIRST,
     check_lp_size,
     exact_nonnegative_solution,
     exact_solve,
     rational_candidates,
     solve_lp,
+    support_systems,
 )
 from ._base import ClosureWitness, Membership, SeparatingCertificate
 from ._closure_model import DEFAULT_SOLVER, ClosureModel, closure_lp_nonzeros
@@ -60,8 +62,12 @@ __all__ = [
     "witness_from_coefficients",
 ]
 
-#: In exact mode, an LP optimum below this makes privgeom look for a witness first (else a certificate first).
-_WITNESS_FIRST = 1e-8
+#: Float mode: a mixture weight ``λ_j`` at or below this is dropped (its component carries no mass: ``B_j = λ_j A_j``
+#: would be divided by round-off); the order of float64's relative precision.
+NEGLIGIBLE_WEIGHT = 1e-15
+#: Float mode: a column of a recovered component ``A_j`` summing to at most this is empty (set to a point mass on
+#: the first output instead of dividing by it); any positive column sum above it is normalised.
+EMPTY_COLUMN = 1e-300
 
 
 def _as_float(a: np.ndarray) -> np.ndarray:
@@ -149,11 +155,11 @@ def witness_from_coefficients(
             A = Bj / lj
         else:
             lj = float(lj)
-            if lj <= 1e-15:
+            if lj <= NEGLIGIBLE_WEIGHT:
                 continue
             A = np.clip(_as_float(Bj) / lj, 0.0, None)
             sums = A.sum(axis=0)
-            zero = sums <= 1e-300
+            zero = sums <= EMPTY_COLUMN
             A[:, ~zero] = A[:, ~zero] / sums[~zero]
             A[0, zero] = 1.0
         comps.append(j)
@@ -313,33 +319,21 @@ def _exact_witness(lp: _ClosureLP, x: np.ndarray) -> ClosureWitness | None:
         if wit is not None:
             return wit
     rhs = lp.rhs()
-    tried: set[tuple[int, ...]] = set()
-    for thr in (1e-9, 1e-12, 0.0):
-        support = tuple(int(i) for i in np.nonzero(core > thr)[0])
-        if support in tried or not support:
+    for support, rowdicts in support_systems(lp.rows, lp.cols, lp.vals, lp.n_eq, core):
+        if not support:
             continue
-        tried.add(support)
-        pos = {v: t for t, v in enumerate(support)}
-        rowdicts: list[dict[int, Fraction]] = [dict() for _ in range(lp.n_eq)]
-        for r_, c_, v_ in zip(lp.rows, lp.cols, lp.vals):
-            t = pos.get(int(c_))
-            if t is not None:
-                rowdicts[int(r_)][t] = Fraction(v_)
-        sol = exact_solve(rowdicts, rhs, n_vars=len(support))
-        if sol is not None:
-            full = [Fraction(0)] * lp.n_core
-            for t, v in enumerate(support):
-                full[v] = sol[t]
-            wit = attempt(full)
-            if wit is not None:
-                return wit
-        if len(support) <= MAX_EXACT_LP_VARIABLES:
-            dense = np.empty((lp.n_eq, len(support)), dtype=object)
-            dense[...] = Fraction(0)
-            for r_, rowd in enumerate(rowdicts):
-                for t, coef in rowd.items():
-                    dense[r_, t] = coef
-            sol = exact_nonnegative_solution(dense, rhs)
+        for nonnegative in (False, True):  # a solution on the support, then (small supports) a non-negative one
+            if not nonnegative:
+                sol = exact_solve(rowdicts, rhs, n_vars=len(support))
+            elif len(support) <= MAX_EXACT_LP_VARIABLES:
+                dense = np.empty((lp.n_eq, len(support)), dtype=object)
+                dense[...] = Fraction(0)
+                for r_, rowd in enumerate(rowdicts):
+                    for t, coef in rowd.items():
+                        dense[r_, t] = coef
+                sol = exact_nonnegative_solution(dense, rhs)
+            else:
+                sol = None
             if sol is not None:
                 full = [Fraction(0)] * lp.n_core
                 for t, v in enumerate(support):
@@ -497,7 +491,7 @@ def _decide(lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *,
             detail=f"{what}: separating functional from the LP dual ({measure} ≈ {dist:.3g})",
         )
 
-    threshold = atol if not exact else _WITNESS_FIRST
+    threshold = atol if not exact else WITNESS_FIRST
     order = (try_witness, try_certificate) if dist <= threshold else (try_certificate, try_witness)
     for attempt in order:
         out = attempt()

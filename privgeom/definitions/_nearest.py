@@ -56,7 +56,7 @@ import scipy.sparse as sp
 from .._errors import InvalidParameterError, SolverError
 from .._numeric import ATOL, Scalar, fraction_str, readonly
 from .._results import Result
-from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates
+from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates, support_systems
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, register_generic
 from ._dp import DifferentialPrivacy
@@ -67,6 +67,14 @@ __all__ = ["Nearest", "Repair", "NearestCertificate", "NORMS", "nearest", "closu
 
 #: Norms accepted by :func:`nearest`.
 NORMS = ("l1", "l1-column", "linf")
+#: Exact repair of a float LP optimum: reduced costs within this of 0 (and primal values above it) mark the columns
+#: of the guessed optimal basis, solved exactly by complementary slackness; ten times HiGHS's feasibility tolerance
+#: (:data:`~privgeom.geometry._lp.HIGHS_FEASIBILITY_TOL`), the order of :data:`~privgeom._numeric.ATOL`.
+BASIS_TOL = 1e-9
+#: Float mode: a dual vector is feasible when ``Aᵀ y ≤ c`` within this, and the primal and dual objectives agree
+#: when within this relative to ``max(1, |distance|)`` (HiGHS's default feasibility tolerance; float optima
+#: carry the LP's round-off, so the check is looser than the user tolerance).
+DUAL_FEASIBILITY_TOL = 1e-7
 
 
 # ---------------------------------------------------------------------------------------------------- results
@@ -329,18 +337,7 @@ def _norm(D: np.ndarray, norm: str) -> Any:
 def _support_solve(L: _Builder, trip: tuple[np.ndarray, np.ndarray, np.ndarray], x: np.ndarray) -> Iterator[Any]:
     """Exact vertices on the support of ``x`` (several thresholds), each ``A_S x_S = b`` with ``x ≥ 0`` (lazily)."""
     rows, cols, vals = trip
-    tried: set[tuple[int, ...]] = set()
-    for thr in (1e-9, 1e-12, 0.0):
-        support = tuple(int(i) for i in np.nonzero(x > thr)[0])
-        if support in tried:
-            continue
-        tried.add(support)
-        pos = {v: k for k, v in enumerate(support)}
-        rowdicts: list[dict[int, Fraction]] = [dict() for _ in range(L.m)]
-        for r_, c_, v_ in zip(rows, cols, vals):
-            k = pos.get(int(c_))
-            if k is not None:
-                rowdicts[int(r_)][k] = rowdicts[int(r_)].get(k, Fraction(0)) + Fraction(v_)
+    for support, rowdicts in support_systems(rows, cols, vals, L.m, x):
         sol = exact_solve(rowdicts, L.b, n_vars=len(support))
         if sol is None or any(v < 0 for v in sol):
             continue
@@ -363,8 +360,8 @@ def _dual_candidates(L: _Builder, trip: Any, x: np.ndarray, y: np.ndarray | None
         yield from rational_candidates(y)
     red = None if y is None else c.astype(float) - sp.csc_matrix(
         (vals.astype(float), (rows, cols)), shape=(L.m, L.n)).T.dot(y)
-    for tight in ([] if red is None else [int(i) for i in np.nonzero(np.abs(red) <= 1e-9)[0]],
-                  [int(i) for i in np.nonzero(x > 1e-9)[0]]):
+    for tight in ([] if red is None else [int(i) for i in np.nonzero(np.abs(red) <= BASIS_TOL)[0]],
+                  [int(i) for i in np.nonzero(x > BASIS_TOL)[0]]):
         if not tight:
             continue
         pos = {v: k for k, v in enumerate(tight)}
@@ -379,7 +376,8 @@ def _dual_candidates(L: _Builder, trip: Any, x: np.ndarray, y: np.ndarray | None
 
 
 def _dual_bound(L: _Builder, trip: Any, y: np.ndarray, c: np.ndarray, exact: bool) -> Any | None:
-    """``b · y`` when ``Aᵀ y ≤ c`` (exactly, or within 1e-7 in float mode), else None (weak duality)."""
+    """``b · y`` when ``Aᵀ y ≤ c`` (exactly, or within :data:`DUAL_FEASIBILITY_TOL` in float mode), else None (weak
+    duality)."""
     rows, cols, vals = trip
     if exact:
         aty = np.zeros(L.n, dtype=object)
@@ -389,7 +387,7 @@ def _dual_bound(L: _Builder, trip: Any, y: np.ndarray, c: np.ndarray, exact: boo
             return None
         return sum((bb * yy for bb, yy in zip(L.b, y)), Fraction(0))
     A = sp.csc_matrix((vals.astype(float), (rows, cols)), shape=(L.m, L.n))
-    if (A.T.dot(y) - c.astype(float) > 1e-7).any():
+    if (A.T.dot(y) - c.astype(float) > DUAL_FEASIBILITY_TOL).any():
         return None
     return float(np.dot(np.asarray(L.b, dtype=float), y))
 
@@ -397,7 +395,7 @@ def _dual_bound(L: _Builder, trip: Any, y: np.ndarray, c: np.ndarray, exact: boo
 def _is_optimal(bound: Any, distance: Any, exact: bool) -> bool:
     if exact:
         return bool(bound == distance)
-    return abs(float(bound) - float(distance)) <= 1e-7 * max(1.0, abs(float(distance)))
+    return abs(float(bound) - float(distance)) <= DUAL_FEASIBILITY_TOL * max(1.0, abs(float(distance)))
 
 
 def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1", *, atol: float | None = None,

@@ -31,12 +31,19 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._errors import InvalidInputError, InvalidTypeError, DomainMismatchError
-from .._numeric import ATOL, parse_scalar, readonly
-from ..geometry._lp import check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp
+from .._numeric import ATOL, ROUNDOFF, parse_scalar, readonly
+from ..geometry._lp import (
+    WITNESS_FIRST, check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp,
+)
 from ._base import ClosureWitness, Membership, RowCertificate, RowWitness, register_generic
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._base import PrivacyDefinition
+
+#: :func:`repair_normal` in float mode: the shift ``t`` is raised by this absolute amount (and by a relative
+#: :data:`~privgeom._numeric.ROUNDOFF`) so that a shift that should make ``a·g`` exactly 0 leaves it non-negative;
+#: the smallest positive normal float order, it changes nothing else.
+REPAIR_FLOOR = 1e-300
 
 __all__ = [
     "format_inequality",
@@ -196,7 +203,7 @@ def repair_normal(normal: np.ndarray, G: np.ndarray, *, exact: bool) -> np.ndarr
     if t == 0:
         return normal
     if not exact:
-        t = float(t) * (1 + 1e-12) + 1e-300
+        t = float(t) * (1 + ROUNDOFF) + REPAIR_FLOOR
     return normal + t
 
 
@@ -217,7 +224,7 @@ def _row_certificate(
         if scale <= 0:
             return None
         nf = nf / scale
-        if (G.astype(float).dot(nf) < -1e-12).any():
+        if (G.astype(float).dot(nf) < -ROUNDOFF).any():
             return None
         value = float(x.astype(float).dot(nf))
         if not value < -atol:
@@ -328,7 +335,7 @@ def cone_lp_membership(
     def witness() -> Membership | None:
         if exact:
             cands = list(rational_candidates(y))[:2]
-            support = [i for i in range(R) if y[i] > 1e-12]
+            support = [i for i in range(R) if y[i] > ROUNDOFF]
             if support:
                 sol = exact_solve(G[support].T, list(x), n_vars=len(support))
                 if sol is not None:
@@ -364,7 +371,7 @@ def cone_lp_membership(
                                       detail=f"Farkas certificate from the {what} LP (ℓ1 distance ≈ {dist:.3g})")
         return None
 
-    order = (witness, certificate) if dist <= (1e-8 if exact else atol) else (certificate, witness)
+    order = (witness, certificate) if dist <= (WITNESS_FIRST if exact else atol) else (certificate, witness)
     for f in order:
         out = f()
         if out is not None:

@@ -23,7 +23,7 @@ from typing import Any, Iterator, Sequence, overload
 import numpy as np
 
 from .._errors import InvalidParameterError, SolverError
-from .._numeric import ATOL, Scalar, check_dense_size, fraction_str, readonly
+from .._numeric import ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, readonly
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import MAX_BITS, bit_strings, check_k, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
@@ -373,7 +373,7 @@ class RandomizedResponse(PrivacyDefinition):
             normal = self.facet(s).astype(float)
             value = float(normal.dot(X[o].astype(float)))  # type: ignore[assignment]
             back = kron_apply(normal, self._k, self._forward_kernel(False))
-            valid = bool((back >= -1e-12).all())
+            valid = bool((back >= -ROUNDOFF).all())
             text = f"facet({s}): " + format_inequality(normal, self._labels)
         if not (valid and (value < 0 if exact else value < -atol)):
             raise SolverError(f"{self.name}: the facet certificate for row {output!r} did not verify")

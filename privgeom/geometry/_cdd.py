@@ -54,6 +54,13 @@ MAX_DD_ENTRIES = 20_000
 MAX_CANON_ENTRIES = 400_000
 #: Largest number of inequalities Fourier–Motzkin elimination may hold after any elimination step.
 MAX_FM_ROWS = 5_000
+#: Float mode: entries of a cdd output row below this magnitude are cdd's round-off (the homogenising coordinate of
+#: a cone's generators and inequalities is zero in exact arithmetic); cdd's own float epsilon is about 1e-9, and
+#: its answers drift further, so anything larger is a genuine inhomogeneous row (an error).
+CDD_FLOAT_ZERO = 1e-7
+#: Float rank test of independent rows (rows scaled to unit max-abs entry): singular values below this times the
+#: larger side are zero, the same order as the user tolerance :data:`~privgeom._numeric.ATOL`.
+RANK_RTOL = 1e-9
 
 _INEQ = cdd.RepType.INEQUALITY
 _GEN = cdd.RepType.GENERATOR
@@ -109,12 +116,12 @@ def _split(mat: Any, dim: int, exact: bool, *, kind: str) -> tuple[np.ndarray, n
             raise SolverError(f"pycddlib returned a row of width {len(body)}, expected {dim}")
         if head != 0:
             if kind == "V":
-                if any(abs(v) > (0 if exact else 1e-7) for v in body):
+                if any(abs(v) > (0 if exact else CDD_FLOAT_ZERO) for v in body):
                     raise SolverError(f"pycddlib returned the point {body} for a cone (expected only the origin)")
                 continue
             if all(v == 0 for v in body) and head > 0:
                 continue
-            if exact or abs(head) > 1e-7:
+            if exact or abs(head) > CDD_FLOAT_ZERO:
                 raise SolverError(f"pycddlib returned the inhomogeneous row {[head, *body]} for a cone")
         if all(v == 0 for v in body):
             continue
@@ -169,7 +176,7 @@ def _independent(rows: np.ndarray, exact: bool) -> bool:
         return len(rref(rows, exact=True)) == len(rows)
     a = np.asarray(rows, dtype=float)
     a = a / np.abs(a).max(axis=1, keepdims=True)
-    return bool(np.linalg.matrix_rank(a, tol=1e-9 * max(a.shape)) == len(a))
+    return bool(np.linalg.matrix_rank(a, tol=RANK_RTOL * max(a.shape)) == len(a))
 
 
 def canonicalize(

@@ -26,6 +26,10 @@ __all__ = ["Cone", "ConeMembership", "Containment", "PROJECTION_METHODS"]
 
 #: The methods accepted by :meth:`Cone.project`.
 PROJECTION_METHODS = ("generators", "fourier_motzkin", "block")
+#: ``==`` of two float cones compares their canonical rows within this multiple of ``atol``: the rows come out of
+#: different cdd runs (float LPs and eliminations) and normalisation, whose errors add up to well above one
+#: ``atol`` but stay far below the unit max-abs scale of a canonical row.
+EQ_ATOL_FACTOR = 1e3
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
@@ -688,7 +692,7 @@ class Cone:
 
     def __eq__(self, other: object) -> bool:
         """Same labels, same ``exact`` flag and the same canonical H-representation (float cones: entries within
-        ``1000·atol``). Use :meth:`equals` to compare point sets across modes."""
+        ``EQ_ATOL_FACTOR·atol``). Use :meth:`equals` to compare point sets across modes."""
         if not isinstance(other, Cone):
             return NotImplemented
         if self._key() != other._key():
@@ -696,7 +700,7 @@ class Cone:
         (f1, e1), (f2, e2) = self._hrep(), other._hrep()
         if self._exact:
             return bool(np.array_equal(f1, f2) and np.array_equal(e1, e2))
-        tol = max(self._atol, other._atol) * 1e3
+        tol = max(self._atol, other._atol) * EQ_ATOL_FACTOR
         return bool(np.allclose(f1, f2, atol=tol, rtol=0) and np.allclose(e1, e2, atol=tol, rtol=0))
 
     def __hash__(self) -> int:

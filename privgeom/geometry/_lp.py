@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from .._errors import SizeLimitError, SolverError
-from .._numeric import parse_scalar
+from .._numeric import ATOL, ROUNDOFF, parse_scalar
 
 __all__ = [
     "LPResult",
@@ -44,6 +44,11 @@ __all__ = [
     "rational_candidates",
     "MAX_LP_NONZEROS",
     "MAX_EXACT_LP_VARIABLES",
+    "HIGHS_FEASIBILITY_TOL",
+    "RATIONAL_DENOMINATORS",
+    "SUPPORT_THRESHOLDS",
+    "WITNESS_FIRST",
+    "support_systems",
 ]
 
 #: Largest number of non-zero constraint coefficients privgeom hands to HiGHS.
@@ -51,8 +56,27 @@ MAX_LP_NONZEROS = 2**24
 #: Largest LP (variables) solved with cdd's exact GMP simplex as a last resort.
 MAX_EXACT_LP_VARIABLES = 400
 
+#: HiGHS primal and dual feasibility tolerance, a thousand times tighter than HiGHS's default 1e-7: what the
+#: rationalisation of LP answers needs: a vertex found within 1e-10 rounds to the exact one through
+#: :data:`RATIONAL_DENOMINATORS`), and still far above the round-off of the coefficients
+#: (:data:`~privgeom._numeric.ROUNDOFF`).
+HIGHS_FEASIBILITY_TOL = 1e-10
 #: HiGHS options: tighter than the defaults so that float answers can be rationalised.
-_HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10, "presolve": True}
+_HIGHS_OPTIONS = {"primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
+                  "dual_feasibility_tolerance": HIGHS_FEASIBILITY_TOL, "presolve": True}
+#: Largest denominators tried, in order, when rationalising a float LP answer (:func:`rational_candidates`; ``None``
+#: = the float's exact binary value): small denominators first, since exact optima of privgeom's LPs have small ones.
+RATIONAL_DENOMINATORS: tuple[int | None, ...] = (1000, 10**6, 10**9, None)
+#: Thresholds tried, in order, for the support of a float LP solution before solving on it exactly
+#: (the exact vertex repair of the closure and nearest-mechanism LPs): the user tolerance
+#: :data:`~privgeom._numeric.ATOL` first, then the round-off level :data:`~privgeom._numeric.ROUNDOFF`, then every
+#: non-zero entry.
+SUPPORT_THRESHOLDS = (ATOL, ROUNDOFF, 0.0)
+#: Exact-mode membership LPs (row cone, consistent closure): an LP optimum (ℓ1 distance) below this makes privgeom
+#: try an exact witness first, else a separating certificate first. Only the order of two exact attempts depends on
+#: it; it sits between HiGHS's feasibility tolerance (:data:`HIGHS_FEASIBILITY_TOL`) and the optima of genuine
+#: non-members.
+WITNESS_FIRST = 1e-8
 
 #: Solver choices of :class:`HighsModel` and the HiGHS options each one sets: ``"ipm"`` is the interior-point
 #: method (with crossover to a vertex), ``"dual"``/``"primal"`` the dual/primal simplex, ``"simplex"`` HiGHS's own
@@ -316,12 +340,40 @@ def rationalize(values: Any, max_denominator: int | None) -> np.ndarray:
 def rational_candidates(values: Any) -> Iterable[np.ndarray]:
     """Successively finer rationalisations of a float array: denominators ``≤ 10^3, 10^6, 10^9``, then exact."""
     seen: list[np.ndarray] = []
-    for den in (1000, 10**6, 10**9, None):
+    for den in RATIONAL_DENOMINATORS:
         cand = rationalize(values, den)
         if any(np.array_equal(cand, s) for s in seen):
             continue
         seen.append(cand)
         yield cand
+
+
+def support_systems(rows: Any, cols: Any, vals: Any, n_rows: int,
+                    x: Any) -> Iterator[tuple[tuple[int, ...], list[dict[int, Fraction]]]]:
+    """The sparse system ``(rows, cols, vals)`` (COO, duplicates summed, ``n_rows`` rows) restricted to the support of
+    a float solution ``x``, for each threshold of :data:`SUPPORT_THRESHOLDS` giving a new support: ``(support,
+    rowdicts)`` with ``rowdicts[r] = {position in support: Fraction coefficient}`` — ready for :func:`exact_solve`
+    (the exact repair of a float LP vertex).
+
+    Examples
+    --------
+    >>> [(s, r) for s, r in support_systems([0, 0], [0, 1], [1.0, 2.0], 1, np.array([0.5, 1e-10]))]
+    [((0,), [{0: Fraction(1, 1)}]), ((0, 1), [{0: Fraction(1, 1), 1: Fraction(2, 1)}])]
+    """
+    x = np.asarray(x, dtype=float)
+    tried: set[tuple[int, ...]] = set()
+    for thr in SUPPORT_THRESHOLDS:
+        support = tuple(int(i) for i in np.nonzero(x > thr)[0])
+        if support in tried:
+            continue
+        tried.add(support)
+        pos = {v: k for k, v in enumerate(support)}
+        rowdicts: list[dict[int, Fraction]] = [dict() for _ in range(n_rows)]
+        for r_, c_, v_ in zip(rows, cols, vals):
+            k = pos.get(int(c_))
+            if k is not None:
+                rowdicts[int(r_)][k] = rowdicts[int(r_)].get(k, Fraction(0)) + Fraction(v_)
+        yield support, rowdicts
 
 
 # ---------------------------------------------------------------------------------------------------- exact algebra

@@ -11,7 +11,8 @@ a generator with ``g_b = 0 < g_a`` makes ``c_ab`` infinite; generators with ``g_
 generator has ``g_b = 0`` and ``g_a = 0`` the projection is ``{0}`` (``c_ab = 0``); ``g_a = 0 < g_b`` contributes ratio 0.
 
 Exact mode compares the ratios exactly: generators are scaled to integers (ratios do not change), the float ratios
-pick the candidates within a relative ``1e-9`` of the maximum, and the maximum among those is taken in Fractions.
+pick the candidates within a relative :data:`CANDIDATE_RTOL` of the maximum, and the maximum among those is taken in
+Fractions.
 
 Examples
 --------
@@ -34,10 +35,14 @@ import numpy as np
 from .._errors import InvalidInputError
 from .._numeric import readonly
 
-__all__ = ["generator_pair_bounds", "MAX_PAIR_CHUNK"]
+__all__ = ["generator_pair_bounds", "MAX_PAIR_CHUNK", "CANDIDATE_RTOL"]
 
 #: Largest ``#generators × #pairs`` block of ratios held at once (the pairs are processed in chunks).
 MAX_PAIR_CHUNK = 2**22
+#: Exact mode: generators whose float ratio is within this relative margin of the float maximum are compared in
+#: Fractions. Float ratios of integers are off by a few ulps (about 1e-16 relative), so a margin far above that
+#: never misses the exact maximum; it only decides how many candidates are checked exactly.
+CANDIDATE_RTOL = 1e-9
 
 
 def _integer_generators(G: np.ndarray) -> np.ndarray:
@@ -70,7 +75,7 @@ def _max_ratio(num: np.ndarray, den: np.ndarray, inum: np.ndarray | None, iden: 
             out[p] = float(best[p])
         else:
             assert inum is not None and iden is not None
-            cand = np.nonzero(pos_den[:, p] & (ratio[:, p] >= best[p] * (1 - 1e-9)))[0]
+            cand = np.nonzero(pos_den[:, p] & (ratio[:, p] >= best[p] * (1 - CANDIDATE_RTOL)))[0]
             out[p] = max(Fraction(int(inum[g, p]), int(iden[g, p])) for g in cand)
     return out
 

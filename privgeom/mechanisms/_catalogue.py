@@ -30,15 +30,15 @@ from ._mechanism import Mechanism
 
 __all__ = ["truncated_geometric", "kary_randomized_response", "frapp", "frapp_matrix"]
 
-
-def _positive_int(value: Any, *, name: str, minimum: int) -> int:
-    return parse_int(value, name=name, min=minimum)
+#: :func:`frapp` refuses ``N^k`` above this many datasets at once with a message naming ``N^k``, before the
+#: dense-size checks of :func:`~privgeom._numeric.check_dense_size` (which refuse far smaller sizes anyway).
+MAX_FRAPP_DATASETS = 2**31
 
 
 def _value_labels(values: Any, *, name: str) -> list[str]:
     """``int n`` → ``'0'..'n-1'``; a sequence → its labels as strings (at least two, unique, no commas)."""
     if isinstance(values, (int, np.integer)) and not isinstance(values, bool):
-        n = _positive_int(values, name=name, minimum=2)
+        n = parse_int(values, name=name, min=2)
         check_dense_size(n, n, exact=False, what=f"{name} = {n} values")
         return [str(v) for v in range(n)]
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
@@ -101,7 +101,7 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
     >>> str(epsilon(M, path_graph(3)).eps)
     'ln(3)'
     """
-    n = _positive_int(n, name="n", minimum=1)
+    n = parse_int(n, name="n", min=1)
     a = parse_scalar(alpha, name="alpha", exact=exact)
     if not 0 < a < 1:
         raise InvalidParameterError(f"the geometric mechanism needs alpha in (0, 1), got alpha = {a}")
@@ -205,7 +205,7 @@ def frapp_matrix(N: int, gamma: Any, *, exact: bool | None = None) -> np.ndarray
     >>> frapp_matrix(3, 2).tolist()
     [[Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)], [Fraction(1, 4), Fraction(1, 4), Fraction(1, 2)]]
     """
-    N = _positive_int(N, name="N", minimum=2)
+    N = parse_int(N, name="N", min=2)
     g = parse_scalar(gamma, name="gamma", exact=exact)
     if g < 1:
         raise InvalidParameterError(f"FRAPP needs an amplification gamma >= 1, got gamma = {g}")
@@ -267,13 +267,14 @@ def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None 
     values = _value_labels(N, name="N")
     if any("," in v for v in values):
         raise InvalidParameterError(f"FRAPP value labels cannot contain ',' (it separates records): {values}")
-    k = _positive_int(k, name="k", minimum=1)
+    k = parse_int(k, name="k", min=1)
     n = len(values)
     g = parse_scalar(gamma, name="gamma", exact=exact)
     is_exact = isinstance(g, Fraction)
     size = n**k
-    if size > 2**31:
-        raise SizeLimitError(f"frapp(N={n}, k={k}) has {n}^{k} = {size:,} datasets, far beyond dense matrices")
+    if size > MAX_FRAPP_DATASETS:
+        raise SizeLimitError(f"frapp(N={n}, k={k}) has {n}^{k} = {size:,} datasets, far beyond dense matrices "
+                             f"(MAX_FRAPP_DATASETS = {MAX_FRAPP_DATASETS:,})")
     check_dense_size(size, size, exact=is_exact, what=f"frapp(N={n}, k={k})")
     base = frapp_matrix(n, g, exact=is_exact)
     mat = base

@@ -28,10 +28,14 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+from .._numeric import ROUNDOFF
 from ..geometry._cone import Cone
 from ..mechanisms._mechanism import Mechanism
 
 __all__ = ["cone_slice", "cone_slices", "plot_privacy_profiles"]
+
+#: Most panels :func:`cone_slices` draws in one figure (a 2 × 2 grid stays readable; more would need smaller axes).
+MAX_PANELS = 4
 
 _CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, math.sqrt(3) / 2]])
 
@@ -59,7 +63,7 @@ def _polygon(cone: Cone) -> np.ndarray:
     orthant = Cone.from_facets(np.eye(3, dtype=int).tolist(), labels=cone.labels)
     inter = cone.to_float().intersect(orthant.to_float())
     pts = [np.asarray(r, dtype=float) / float(np.sum(np.asarray(r, dtype=float))) for r in inter.rays
-           if float(np.sum(np.asarray(r, dtype=float))) > 1e-12]
+           if float(np.sum(np.asarray(r, dtype=float))) > ROUNDOFF]
     if not pts:
         return np.zeros((0, 3))
     arr = np.array(pts)
@@ -77,7 +81,7 @@ def _segment(a: np.ndarray) -> list[np.ndarray]:
         if ai == aj:
             continue
         s = ai / (ai - aj)
-        if -1e-12 <= s <= 1 + 1e-12:
+        if -ROUNDOFF <= s <= 1 + ROUNDOFF:
             p = np.zeros(3)
             p[i], p[j] = 1 - s, s
             if not any(np.allclose(p, q) for q in out):
@@ -207,9 +211,9 @@ def cone_slices(cone: Cone, triples: Sequence[Sequence[str]] | None = None, *, m
     from matplotlib.figure import Figure
 
     if triples is None:
-        triples = list(itertools.combinations(cone.labels, 3))[:4]
-    if not 1 <= len(triples) <= 4:
-        raise InvalidParameterError(f"cone_slices draws 1 to 4 panels, got {len(triples)} triples")
+        triples = list(itertools.combinations(cone.labels, 3))[:MAX_PANELS]
+    if not 1 <= len(triples) <= MAX_PANELS:
+        raise InvalidParameterError(f"cone_slices draws 1 to {MAX_PANELS} panels, got {len(triples)} triples")
     ncols = 1 if len(triples) == 1 else 2
     nrows = math.ceil(len(triples) / ncols)
     fig = Figure(figsize=(5.6 * ncols, 5.0 * nrows), layout="constrained")
