@@ -147,6 +147,8 @@ class Domain:
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise InvalidParameterError(f"unknown domain kind {self.kind!r}; known: {list(_KINDS)}")
+        if isinstance(self.__dict__.get("labels"), _LazyBitLabels):  # Domain.bits: built on first use
+            return
         labels = tuple(self.labels)
         if not labels:
             raise InvalidInputError("a domain needs at least one dataset")
@@ -154,7 +156,15 @@ class Domain:
             dup = sorted({x for x in labels if labels.count(x) > 1})
             raise InvalidInputError(f"dataset labels must be unique; repeated: {dup[:8]}")
         object.__setattr__(self, "labels", labels)
-        object.__setattr__(self, "_index", {s: i for i, s in enumerate(labels)})
+
+    @property
+    def _index(self) -> dict[str, int]:
+        """Column of each label, built on first use."""
+        index = self.__dict__.get("_index_cache")
+        if index is None:
+            index = {s: i for i, s in enumerate(self.labels)}
+            object.__setattr__(self, "_index_cache", index)
+        return index  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------------------------------------ constructors
     @classmethod
@@ -168,10 +178,12 @@ class Domain:
         """
         k = _int(k, "k (number of bits)", 1)
         if k > _MAX_BITS:
-            raise SizeLimitError(f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {_MAX_BITS})")
-        n = 1 << k
-        labels = tuple(format(n - 1 - i, f"0{k}b") for i in range(n))
-        return cls("bits", labels, k, ("1", "0"))
+            raise SizeLimitError(
+                f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {_MAX_BITS} bits = "
+                f"MAX_DOMAIN_SIZE = 2^{_MAX_BITS} datasets; its Hamming graph would have {k << (k - 1):,} edges, "
+                f"limit MAX_GRAPH_EDGES = {MAX_GRAPH_EDGES:,}, raised with max_edges= up to k = {_MAX_BITS})")
+        # the labels are built on first use: sizes, edge counts and the relation limit need only k
+        return cls("bits", _LazyBitLabels(k), k, ("1", "0"))  # type: ignore[arg-type]
 
     @classmethod
     def counts(cls, n: int) -> "Domain":
@@ -261,7 +273,8 @@ class Domain:
 
     # ------------------------------------------------------------------------------------------------ views
     def __len__(self) -> int:
-        return len(self.labels)
+        lazy = self.__dict__.get("labels")
+        return (1 << lazy.k) if isinstance(lazy, _LazyBitLabels) else len(self.labels)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.labels)
@@ -375,9 +388,10 @@ class Domain:
         limit = MAX_GRAPH_EDGES if max_edges is None else max_edges
         size = self.edge_bound(name)
         if size > limit:
+            how = f" = k·2^(k−1) for k = {self.n} bits" if self.kind == "bits" and name != "complete" else ""
             raise SizeLimitError(
-                f"the {name} relation on {len(self):,} datasets has up to {size:,} edges, more than privgeom builds "
-                f"as a graph (limit {limit:,}; raise it with max_edges=)"
+                f"the {name} relation on {len(self):,} datasets has up to {size:,} edges{how}, more than privgeom "
+                f"builds as a graph (limit {limit:,}; raise it with max_edges=); refused before building anything"
             )
         G = nx.Graph(name=self._graph_name(name))
         G.add_nodes_from(self.labels)
@@ -468,13 +482,35 @@ class Domain:
 _KINDS = ("bits", "counts", "databases", "histograms", "labels")
 
 
+class _LazyBitLabels:
+    """Placeholder for the ``2^k`` labels of :meth:`Domain.bits` until they are first read (picklable)."""
+
+    __slots__ = ("k",)
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def build(self) -> tuple[str, ...]:
+        n = 1 << self.k
+        return tuple(format(n - 1 - i, f"0{self.k}b") for i in range(n))
+
+    def __getstate__(self) -> int:
+        return self.k
+
+    def __setstate__(self, state: int) -> None:
+        self.k = state
+
+
 class _LabelsConstructor:
     """``Domain.labels([...])`` on the class builds a plain-labels domain; on an instance it is the labels tuple."""
 
     def __get__(self, obj: Any, owner: type) -> Any:
         if obj is None:
             return owner.from_labels  # type: ignore[attr-defined]
-        return obj.__dict__["labels"]
+        value = obj.__dict__["labels"]
+        if isinstance(value, _LazyBitLabels):
+            value = obj.__dict__["labels"] = value.build()
+        return value
 
     def __set__(self, obj: Any, value: Any) -> None:
         obj.__dict__["labels"] = value

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -38,6 +39,9 @@ __all__ = [
     "figure_formats",
     "save_figure",
     "prepare_output_dir",
+    "check_output_dir",
+    "check_output",
+    "OUTPUT_KINDS",
 ]
 
 #: Deepest nesting of arrays/objects accepted in a JSON document. privgeom's formats nest at most 4 levels (a
@@ -175,7 +179,95 @@ def check_output_path(path: str | Path, *, what: str, suffixes: Iterable[str] | 
         raise InvalidParameterError(f"{what} {str(path)!r}: {str(parent)!r} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise InvalidParameterError(f"{what} {str(path)!r}: permission denied")
+    _probe_file(p, parent, what=what, path=path)
     return p
+
+
+def _probe_file(p: Path, parent: Path, *, what: str, path: str | Path) -> None:
+    """Try what the write will do (``os.access`` says yes to root even on ``/proc`` or a read-only mount): open an
+    existing file for appending (nothing is written), or create and remove a scratch file beside the target."""
+    try:
+        if p.exists():
+            with open(p, "a", encoding="utf-8"):
+                pass
+        else:
+            fd, scratch = tempfile.mkstemp(dir=parent, prefix=".privgeom-write-check-")
+            os.close(fd)
+            os.unlink(scratch)
+    except OSError as err:
+        where = f"cannot write {str(p)!r}" if p.exists() else f"cannot create files in {str(parent)!r}"
+        raise InvalidParameterError(f"{what} {str(path)!r}: {where} ({err.strerror or err})") from None
+
+
+def check_output_dir(path: str | Path, *, what: str, value: str | Path | None = None) -> Path:
+    """Check, without creating anything, that ``path`` is or can become a writable directory (the commands create it).
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming the option, the path (``value`` if given: the option's value when ``path`` is derived from it) and
+        the reason: a file in the way, or no writable existing ancestor.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); open(os.path.join(d, "f"), "w").close()
+    >>> check_output_dir(os.path.join(d, "f", "sub"), what="--out")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.InvalidParameterError: --out '...': '...f' is a file, not a directory
+    """
+    p = Path(path)
+    if str(path) == "":
+        raise InvalidParameterError(f"{what}: an empty directory name")
+    path = path if value is None else value
+    probe = p
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        if probe == p:
+            raise InvalidParameterError(f"{what} {str(path)!r} is a file, not a directory")
+        raise InvalidParameterError(f"{what} {str(path)!r}: {str(probe)!r} is a file, not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InvalidParameterError(f"{what} {str(path)!r}: permission denied in {str(probe)!r}")
+    _probe_file(probe / ".privgeom-probe", probe, what=what, path=path)
+    return p
+
+
+#: Kinds of output option a command declares (``privgeom.cli._registry.command(..., outputs=...)``): ``file`` (any
+#: file, e.g. JSON), ``figure`` (a file in a format matplotlib writes), ``dir`` (a directory, created if missing) and
+#: ``figure-or-dir`` (a ``.png`` file, or a directory that gets the figure).
+OUTPUT_KINDS = ("file", "figure", "dir", "figure-or-dir")
+
+
+def check_output(path: str | Path, kind: str, *, what: str) -> None:
+    """Check an output path of kind ``kind`` (one of :data:`OUTPUT_KINDS`) before any work; see the checks above.
+
+    Examples
+    --------
+    >>> check_output("nodir/x.png", "figure", what="--plot")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.InvalidParameterError: --plot 'nodir/x.png': the directory 'nodir' does not exist
+    """
+    if kind == "file":
+        check_output_path(path, what=what)
+    elif kind == "figure":
+        check_figure_path(path, what=what)
+    elif kind == "dir":
+        check_output_dir(path, what=what)
+    elif kind == "figure-or-dir":
+        p = Path(path)
+        if p.suffix.lower() == ".png":
+            if p.is_dir():
+                raise InvalidParameterError(f"{what} {str(path)!r} is a directory, not a file")
+            check_output_dir(p.parent if str(p.parent) else ".", what=what, value=path)
+        else:
+            check_output_dir(p, what=what)
+    else:
+        raise ValueError(f"unknown output kind {kind!r}; one of {', '.join(OUTPUT_KINDS)}")
 
 
 def write_text(path: str | Path, text: str, *, what: str) -> None:

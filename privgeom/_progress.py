@@ -10,6 +10,11 @@ A bar is drawn only when it helps a person waiting at a terminal:
 Library code reports progress with :class:`Progress` (a counter) or :func:`track` (wrapping an iterable); both are
 free when no bar is shown.
 
+The CLI runs every command inside :func:`activity`: an indeterminate bar (spinner, elapsed time and the current
+:func:`stage`) drawn by a background thread once the command has run for :data:`ACTIVITY_DELAY` seconds, under the
+same rules (a terminal, not :func:`quiet`); it steps aside while a :class:`Progress` bar is open and is erased when
+the command ends, so nothing of it remains above the answer.
+
 Examples
 --------
 >>> import io
@@ -25,13 +30,18 @@ True
 
 from __future__ import annotations
 
+import io
+import os
 import sys
+import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, TextIO, TypeVar
 
 from tqdm import tqdm
 
-__all__ = ["Progress", "track", "quiet", "is_quiet", "drawn", "abandon"]
+__all__ = ["Progress", "track", "quiet", "is_quiet", "drawn", "abandon", "activity", "stage", "Activity",
+           "ACTIVITY_DELAY"]
 
 T = TypeVar("T")
 
@@ -64,6 +74,22 @@ def abandon() -> None:
     """Erase and close every open bar (the CLI calls this on Ctrl-C, before its one-line message)."""
     for bar in list(_OPEN.values()):
         bar.close(erase=True)
+    for act in list(_ACTIVE):
+        act.stop()
+
+
+def _width(stream: TextIO) -> dict[str, Any]:
+    """tqdm's size options: follow the terminal, or 80 x 24 where it reports no size (tqdm would otherwise cut every
+    line to nothing, or hide the bar below a screen of height 0, e.g. in a pty opened without a size)."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+        cols, rows = size.columns, size.lines
+    except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        cols = rows = 0
+    opts: dict[str, Any] = {"dynamic_ncols": True} if cols > 0 else {"ncols": 80}
+    if rows <= 0:
+        opts["nrows"] = 24
+    return opts
 
 
 def _wanted(enabled: bool | None, stream: TextIO) -> bool:
@@ -103,7 +129,7 @@ class Progress:
         self._bar: Any = None
         if self.enabled:
             self._bar = tqdm(total=self.total, desc=label or None, file=self.stream, delay=delay, leave=True,
-                             dynamic_ncols=True, mininterval=0.2)
+                             mininterval=0.2, **_width(self.stream))
             _OPEN[id(self)] = self
 
     def update(self, k: int = 1, note: str = "") -> None:
@@ -145,3 +171,113 @@ def track(iterable: Iterable[T], *, total: int | None = None, label: str = "", e
             bar.update()
     finally:
         bar.close()
+
+
+#: Seconds a command runs before :func:`activity` draws its bar.
+ACTIVITY_DELAY = 1.0
+#: Seconds between two redraws of the activity bar.
+ACTIVITY_INTERVAL = 0.2
+
+_ACTIVE: list["Activity"] = []
+_SPIN = "|/-\\"
+
+
+class Activity:
+    """An indeterminate bar for work without a step count (see :func:`activity`); :meth:`stage` names the current
+    step. Drawn by a daemon thread so that it moves while the main thread is busy in numpy, cdd or an LP solver."""
+
+    def __init__(self, label: str, *, stream: TextIO | None = None, enabled: bool | None = None,
+                 delay: float | None = None) -> None:
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = _wanted(enabled, self.stream)
+        self.delay = ACTIVITY_DELAY if delay is None else float(delay)
+        self.note = ""
+        self._bar: Any = None
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._start = time.monotonic()
+        self._thread: threading.Thread | None = None
+        self._turn = 0
+        if self.enabled:
+            self._thread = threading.Thread(target=self._run, name="privgeom-activity", daemon=True)
+            self._thread.start()
+
+    def stage(self, note: str) -> None:
+        """Name the current step (shown after the elapsed time)."""
+        self.note = note
+
+    def _draw(self) -> None:
+        with self._lock:
+            if self._done.is_set():
+                return
+            if _OPEN:  # a counting bar is open: it tells more; step aside
+                if self._bar is not None:
+                    self._bar.leave = False
+                    self._bar.close()
+                    self._bar = None
+                return
+            self._turn += 1
+            if self._bar is None:
+                self._bar = tqdm(total=None, file=self.stream, leave=False, mininterval=0, delay=1e-9,
+                                 desc=f"{_SPIN[self._turn % len(_SPIN)]} {self.label}",
+                                 bar_format="{desc} [{elapsed}]{postfix}", **_width(self.stream))
+                self._bar.start_t -= time.monotonic() - self._start  # elapsed since the command started
+            self._bar.set_description_str(f"{_SPIN[self._turn % len(_SPIN)]} {self.label}", refresh=False)
+            self._bar.set_postfix_str(self.note[:60], refresh=False)
+            self._bar.refresh()
+
+    def _run(self) -> None:
+        wait = max(0.0, self.delay - (time.monotonic() - self._start))
+        if self._done.wait(wait):
+            return
+        while not self._done.is_set():
+            self._draw()
+            self._done.wait(ACTIVITY_INTERVAL)
+
+    def stop(self) -> None:
+        """Stop the thread and erase the bar (idempotent)."""
+        self._done.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2.0)
+        with self._lock:
+            if self._bar is not None:
+                self._bar.leave = False
+                self._bar.close()
+                self._bar = None
+        if self in _ACTIVE:
+            _ACTIVE.remove(self)
+
+    @property
+    def visible(self) -> bool:
+        """True while the bar is drawn."""
+        return self._bar is not None
+
+
+@contextmanager
+def activity(label: str, *, stream: TextIO | None = None, enabled: bool | None = None,
+             delay: float | None = None) -> Iterator[Activity]:
+    """Show an indeterminate bar (spinner, elapsed time, current :func:`stage`) while the block runs longer than
+    ``delay`` seconds (default :data:`ACTIVITY_DELAY`), on a terminal and outside :func:`quiet` (see the module
+    docstring). The CLI wraps every command in it.
+
+    Examples
+    --------
+    >>> import io
+    >>> with activity("quiet demo", stream=io.StringIO()) as act:   # not a terminal: no thread, no bar
+    ...     stage("step 1")
+    >>> act.enabled, act.note
+    (False, 'step 1')
+    """
+    act = Activity(label, stream=stream, enabled=enabled, delay=delay)
+    _ACTIVE.append(act)
+    try:
+        yield act
+    finally:
+        act.stop()
+
+
+def stage(note: str) -> None:
+    """Name the current step of the innermost :func:`activity` (free when there is none)."""
+    if _ACTIVE:
+        _ACTIVE[-1].stage(note)

@@ -41,7 +41,7 @@ from ..definitions import ApproximateDP, Membership, PrivacyDefinition
 from ..geometry._lp import exact_solve, rational_candidates, rationalize, solve_lp
 from ..mechanisms import Mechanism
 
-__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "OptimalityCertificate", "OptimalMechanism"]
+__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "special_lp_size", "OptimalityCertificate", "OptimalMechanism"]
 
 
 # ---------------------------------------------------------------------------------------------------- results
@@ -245,3 +245,16 @@ def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: boo
 @special_lp.register
 def _(definition: ApproximateDP) -> Any:
     return _adp_lp
+
+
+@singledispatch
+def special_lp_size(definition: Any, n_outputs: int) -> tuple[int, int, int] | None:
+    """``(variables, constraints, nonzeros)`` of the dedicated LP of :func:`special_lp`, from the sizes alone."""
+    return None
+
+
+@special_lp_size.register
+def _(definition: ApproximateDP, n_outputs: int) -> tuple[int, int, int]:
+    m, N = n_outputs, len(definition.inputs)
+    E = 2 * definition.graph.number_of_edges()
+    return m * N + m * E + 1, m * E + E + N + 1, 4 * m * E + E + m * N + 1

@@ -156,7 +156,7 @@ def _delta_args(p: argparse.ArgumentParser) -> None:
 
 
 @command("delta", "exact δ(ε) of a mechanism (hockey-stick divergence over neighbours) with its witness edge and "
-         "event; --curve for the whole profile")(_delta_args)
+         "event; --curve for the whole profile", outputs={"plot": "figure"})(_delta_args)
 def _delta(args: argparse.Namespace) -> Outcome:
     curve_wanted = args.curve or args.plot
     if args.eps is None and args.exp_eps is None and not curve_wanted:
@@ -249,7 +249,7 @@ def _prior_option(value: str) -> Any:
 
 
 @command("optimal", "the mechanism maximising expected utility over the closure of a definition (an LP), with an "
-         "optimality certificate")(_optimal_args)
+         "optimality certificate", outputs={"out": "file"})(_optimal_args)
 def _optimal(args: argparse.Namespace) -> Outcome:
     if args.out:
         check_output_path(args.out, what="--out")

@@ -18,7 +18,8 @@ import numpy as np
 
 from .._domain import Domain
 from .._errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
-from .._progress import Progress
+from .._numeric import parse_int
+from .._progress import Progress, stage
 from .._results import to_jsonable
 from ..analyses._relaxation import RELAX_METHODS, relax, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
@@ -61,13 +62,13 @@ def _family(value: str) -> Any:
     return subsets
 
 
-def _default_family(labels: Any, requested: str | None) -> Any:
+def _default_family(labels: Any, requested: str | None, max_family: int | None = None) -> Any:
     """The requested family (checked against the datasets at once: a bad family is a user error, not a refused
     part), else ``hamming`` on bit strings and ``all-pairs`` otherwise."""
     if requested is not None:
         family = _family(requested)
+        _check_family_size(labels, family, max_family)  # from the sizes: a requested family beyond the limit is refused
         if not isinstance(family, str) or family == "hamming":
-            _check_family_size(labels, family)
             subset_family(labels, family)  # raises the typed error naming the offending datasets
         return family
     bits = bool(labels) and Domain.from_labels(labels).is_bits
@@ -90,27 +91,41 @@ def _relax_method(cone: Any, requested: str | None) -> str:
 
     blocky = method == "block" or (method == "cone" and cone.ambient_dim > FM_MAX_DATASETS)
     if blocky and cone.ambient_dim > _cdd.MAX_DD_DIM:
-        raise SizeLimitError(f"relaxation by block elimination: ambient dimension {cone.ambient_dim} exceeds the "
-                             f"double-description limit MAX_DD_DIM = {_cdd.MAX_DD_DIM}; refused before running cdd "
-                             "(use --method auto or difference)")
+        raise SizeLimitError(f"relaxation by block elimination: {cone.ambient_dim} datasets exceed the "
+                             f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (time and memory grow "
+                             "exponentially beyond it); refused before running cdd — use --method auto or difference, "
+                             "which need no double description")
     return method
 
 
-#: Largest relaxation family (number of subsets) the CLI hands to :func:`~privgeom.relax`; checked from the sizes
-#: before the family is expanded.
+#: Default largest relaxation family (number of subsets) the CLI hands to :func:`~privgeom.relax` (``--max-family``
+#: raises it); checked from the sizes before the family is expanded.
 MAX_FAMILY = 2_000_000
 
 
-def _check_family_size(labels: Any, family: Any) -> None:
-    """Refuse a relaxation family whose size (computed from the number of datasets) exceeds :data:`MAX_FAMILY`."""
+def _max_family(args: argparse.Namespace) -> int:
+    value = getattr(args, "max_family", None)
+    return MAX_FAMILY if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
+
+
+def _max_family_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-family", dest="max_family", metavar="N", default=None,
+                   help=f"refuse relaxation families of more than N subsets (default {MAX_FAMILY:,}); checked from "
+                        "the sizes before the family is built")
+
+
+def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> None:
+    """Refuse a relaxation family whose size (computed from the number of datasets) exceeds ``limit`` (default
+    :data:`MAX_FAMILY`; ``--max-family``)."""
+    cap = MAX_FAMILY if limit is None else limit
     n = len(labels)
     k = len(labels[0]) if n else 0
     size = {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(
         family, None) if isinstance(family, str) else len(family)
-    if size is not None and size > MAX_FAMILY:
+    if size is not None and size > cap:
         raise SizeLimitError(f"the relaxation family {family!r} has {size:,} subsets of the {n:,} datasets, more than "
-                             f"the limit of {MAX_FAMILY:,} (privgeom.cli._core.MAX_FAMILY); refused before expanding it "
-                             "— give --family a smaller list")
+                             f"the limit of {cap:,} subsets; refused before expanding it — give --family a smaller "
+                             f"list, or raise the limit with --max-family {size}")
 
 
 def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
@@ -154,6 +169,7 @@ def _out_option(p: argparse.ArgumentParser) -> None:
 
 def _finish(text: str, data: StreamedData, out: str | None) -> str:
     if out:
+        stage(f"writing {out}")
         size = write_out(out, data)
         text += f"\ncomplete data written to {out} ({size:,} bytes of JSON)"
     return text
@@ -164,6 +180,7 @@ def _analyze_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--family", default=None, help="relaxation family (default: hamming on bit strings, else all-pairs)")
     _method_option(p)
+    _max_family_option(p)
     _out_option(p)
 
 
@@ -234,12 +251,14 @@ def _relaxation_head(r: Any) -> dict[str, Any]:
             "cone": {"n_facets": r.cone.n_facets, "dim": r.cone.dim}, "text": r.text}
 
 
-@command("analyze", "full report: closure facts, row cone, semantics, relaxation (default rr:k=2,p=3/4)")(_analyze_args)
+@command("analyze", "full report: closure facts, row cone, semantics, relaxation (default rr:k=2,p=3/4)",
+         outputs={"out": "file"})(_analyze_args)
 def _analyze(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     spec = d.spec()
     labels = tuple(d.inputs)
-    family = _default_family(labels, args.family)
+    limit = _max_family(args)
+    family = _default_family(labels, args.family, limit)
     refused: dict[str, str] = {}
     with Progress(4, "analyze") as bar:
         facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
@@ -250,7 +269,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: _check_family_size(labels, family)  # type: ignore[func-returns-value]
+                               lambda: _check_family_size(labels, family, limit)  # type: ignore[func-returns-value]
                                or relax(d, family, method=_relax_method(cone, args.method))) \
             if cone is not None else None
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
@@ -331,7 +350,8 @@ def _closure_args(p: argparse.ArgumentParser) -> None:
     add_repair_arguments(p)
 
 
-@command("closure", "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no")(_closure_args)
+@command("closure", "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no",
+         outputs={"out": "file"})(_closure_args)
 def _closure(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     mech = Mechanism.load(args.mechanism)
@@ -354,11 +374,14 @@ def _rowcone_args(p: argparse.ArgumentParser) -> None:
     _out_option(p)
 
 
-@command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives")(
-    _rowcone_args)
+@command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives",
+         outputs={"out": "file"})(_rowcone_args)
 def _rowcone(args: argparse.Namespace) -> Outcome:
+    stage("parsing the definition")
     d = parse_definition(args.definition)
+    stage("row cone")
     cone = d.row_cone()
+    stage("summary and symmetry orbits" + (" (with the extreme rays)" if args.rays else ""))
     summary = describe_row_cone(d, rays=args.rays)
     labels = cone.labels
     if args.all:
@@ -391,11 +414,14 @@ def _semantics_args(p: argparse.ArgumentParser) -> None:
     _out_option(p)
 
 
-@command("semantics", "the Bayesian guarantees (S+, S-, attacker prior) of the facets of the row cone, by orbit")(
-    _semantics_args)
+@command("semantics", "the Bayesian guarantees (S+, S-, attacker prior) of the facets of the row cone, by orbit",
+         outputs={"out": "file"})(_semantics_args)
 def _semantics(args: argparse.Namespace) -> Outcome:
+    stage("parsing the definition")
     d = parse_definition(args.definition)
+    stage("row cone and guarantees")
     guarantees = semantics(d)
+    stage("symmetry orbits")
     if args.all:
         lines = [f"{len(guarantees)} guarantees of {d.spec()}:"] + [f"- {g.text}" for g in guarantees]
     else:
@@ -410,6 +436,7 @@ def _semantics(args: argparse.Namespace) -> Outcome:
     code = EXIT_YES
     if args.check:
         mech = Mechanism.load(args.check)
+        stage(f"checking {len(guarantees):,} guarantees on {args.check}")
         checks = [check_guarantee(mech, g) for g in guarantees]
         parts.append(("checks", Stream(lambda: ({"holds": c.holds, "violating_output": c.violating_output,
                                                  "posterior_plus": to_jsonable(c.posterior_plus),
@@ -436,16 +463,22 @@ def _relax_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--family", "--pairs", dest="family", default=None,
                    help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, or 11:10,11:01")
     _method_option(p)
+    _max_family_option(p)
     p.add_argument("--all", action="store_true", help="list every pair bound, lost guarantee and relaxed facet")
 
 
 @command("relax", "relax a definition by projection onto subsets (Lin & Kifer §V); recognise ε-DP")(_relax_args)
 def _relax(args: argparse.Namespace) -> Outcome:
+    stage("parsing the definition")
     d = parse_definition(args.definition)
-    family = _default_family(d.inputs, args.family)
-    _check_family_size(d.inputs, family)
+    max_family = _max_family(args)
+    family = _default_family(d.inputs, args.family, max_family)
+    _check_family_size(d.inputs, family, max_family)
+    stage("row cone")
     cone = d.row_cone()
+    stage(f"relaxation onto {family!r}" if isinstance(family, str) else f"relaxation onto {len(family):,} subsets")
     r = relax(d, family, method=_relax_method(cone, args.method))
+    stage("lost guarantees and orbits")
     lines = [r.text]
     limit = None if args.all else MAX_ORBITS_SHOWN
     lines += listing(r.pair_bounds, lambda b: b.summary(), limit=limit, more="pair bounds (--all lists them)")

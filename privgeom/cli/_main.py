@@ -14,10 +14,11 @@ from typing import Sequence
 
 from .. import _progress
 from .._errors import PrivgeomError
+from .._io import check_output
 from .._results import to_jsonable
-from ._registry import COMMANDS, EXIT_ERROR, GROUPS, Command
+from ._registry import COMMANDS, EXIT_ERROR, GROUPS, Command, declare_outputs
 
-__all__ = ["main", "build_parser", "COMMAND_MODULES", "EXIT_INTERRUPTED"]
+__all__ = ["main", "build_parser", "check_outputs", "COMMAND_MODULES", "EXIT_INTERRUPTED"]
 
 #: Modules that register subcommands (imported lazily by :func:`build_parser`). A module that is missing is skipped.
 COMMAND_MODULES = (
@@ -28,6 +29,12 @@ COMMAND_MODULES = (
     "privgeom.cli._paper",  # last: adds --latex/--symbolic/--plot to commands registered above
 )
 
+
+#: Output options of commands whose modules do not declare them with ``command(..., outputs=...)``:
+#: ``(parent, name) -> {dest: kind}`` (kinds: :data:`privgeom._io.OUTPUT_KINDS`), applied after loading the modules.
+DECLARED_HERE: dict[tuple[str | None, str], dict[str, str]] = {
+    ("smoothed", "figure"): {"out": "dir"},
+}
 
 #: Exit code of a command ended by Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
@@ -66,6 +73,21 @@ def _load_modules() -> None:
         except ModuleNotFoundError as err:
             if err.name != name:
                 raise
+    for (parent, name), kinds in DECLARED_HERE.items():
+        declare_outputs(name, parent, **kinds)
+
+
+def _option_name(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def check_outputs(cmd: Command, args: argparse.Namespace) -> None:
+    """Check every output path the command declares (``Command.outputs``) before it runs: a missing directory, a
+    directory that cannot be written or an unknown figure extension is one error naming the option and the value."""
+    for dest, kind in cmd.outputs:
+        value = getattr(args, dest, None)
+        if value is not None:
+            check_output(value, kind, what=_option_name(dest))
 
 
 def _add(sub: argparse._SubParsersAction, cmd: Command) -> None:
@@ -124,7 +146,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_ERROR  # not reached: error() exits
     json_out = bool(getattr(args, "json", False))
     try:
-        with _progress.quiet(json_out):
+        check_outputs(cmd, args)
+        with _progress.quiet(json_out), _progress.activity(f"privgeom {cmd.path}"):
             outcome = cmd.run(args)
     except (PrivgeomError, OSError, RecursionError) as err:
         if isinstance(err, RecursionError):  # fallback; the causes (deep JSON, ...) are refused where they enter

@@ -33,7 +33,7 @@ import dataclasses
 from typing import Any, Callable
 
 from .._errors import FormatError, InvalidParameterError
-from ._registry import COMMANDS, EXIT_YES, Outcome
+from ._registry import COMMANDS, EXIT_YES, Outcome, declare_outputs
 
 __all__ = ["extend", "LATEX_COMMANDS"]
 
@@ -83,9 +83,11 @@ def _latex_of(name: str, args: argparse.Namespace) -> str:
     if name == "semantics":
         return to_latex(semantics(d))
     # analyze: the row cone and the relaxation onto the command's family; relax: the relaxation
-    from ._core import _default_family
+    from ._core import _check_family_size, _default_family, _max_family
 
-    family = _default_family(tuple(d.inputs), getattr(args, "family", None))
+    limit = _max_family(args)
+    family = _default_family(tuple(d.inputs), getattr(args, "family", None), limit)
+    _check_family_size(tuple(d.inputs), family, limit)
     if name == "relax":
         return to_latex(relax(d, family))
     cone = d.row_cone()
@@ -204,6 +206,7 @@ def _register() -> None:
             if err.name != module:
                 raise
     extend("rowcone", _rowcone_args, _rowcone_run)
+    declare_outputs("rowcone", plot="figure")
     for name in LATEX_COMMANDS:
         if name != "rowcone":
             extend(name, _latex_arg, _with_latex(name))

@@ -4,15 +4,23 @@ A subcommand module defines ``add_arguments(parser)`` and ``run(args) -> Outcome
 :func:`command`. The main program adds ``--json`` to every command, prints ``Outcome.text`` (or ``Outcome.data`` as
 JSON with ``--json``) and exits with ``Outcome.code``: 0 yes / 1 no / 2 error. Commands with sub-subcommands
 (``privgeom voting accuracy``) register a parent with :func:`group` and children with ``command(..., parent=...)``.
+
+Output paths are declared, not discovered: ``command(..., outputs={"out": "file", "plot": "figure"})`` (or
+:func:`declare_outputs` for options another module adds) names each option (by its ``dest``) that writes a file or a
+directory, with its kind (:data:`privgeom._io.OUTPUT_KINDS`). The main program checks every declared path right
+after parsing, before the command runs, so a typo costs nothing (tests/cli checks that every ``--out``/``--plot``
+option of every command is declared).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
-__all__ = ["Outcome", "Command", "COMMANDS", "GROUPS", "command", "group", "EXIT_YES", "EXIT_NO", "EXIT_ERROR"]
+__all__ = ["Outcome", "Command", "COMMANDS", "GROUPS", "command", "group", "declare_outputs", "find_command",
+           "EXIT_YES", "EXIT_NO", "EXIT_ERROR"]
 
 EXIT_YES, EXIT_NO, EXIT_ERROR = 0, 1, 2
 
@@ -36,6 +44,13 @@ class Command:
     run: Callable[[argparse.Namespace], Outcome]
     parent: str | None = None
     description: str = ""
+    #: ``(dest, kind)`` of each option that names an output path (kinds: :data:`privgeom._io.OUTPUT_KINDS`).
+    outputs: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def path(self) -> str:
+        """``"voting accuracy"`` for a child, else the name."""
+        return f"{self.parent} {self.name}" if self.parent else self.name
 
 
 @dataclass
@@ -54,7 +69,8 @@ def group(name: str, help: str) -> None:
     GROUPS.setdefault(name, _Group(name, help))
 
 
-def command(name: str, help: str, *, parent: str | None = None, description: str = "") -> Callable[
+def command(name: str, help: str, *, parent: str | None = None, description: str = "",
+            outputs: Mapping[str, str] | None = None) -> Callable[
     [Callable[[argparse.ArgumentParser], None]], Callable[[Callable[[argparse.Namespace], Outcome]], Command]
 ]:
     """Register a subcommand: ``command(name, help)(add_arguments)(run)``.
@@ -70,7 +86,7 @@ def command(name: str, help: str, *, parent: str | None = None, description: str
         [Callable[[argparse.Namespace], Outcome]], Command
     ]:
         def with_run(run: Callable[[argparse.Namespace], Outcome]) -> Command:
-            cmd = Command(name, help, add_arguments, run, parent, description)
+            cmd = Command(name, help, add_arguments, run, parent, description, tuple((outputs or {}).items()))
             if parent is None:
                 COMMANDS[name] = cmd
             else:
@@ -82,3 +98,26 @@ def command(name: str, help: str, *, parent: str | None = None, description: str
         return with_run
 
     return with_args
+
+
+def find_command(name: str, parent: str | None = None) -> Command | None:
+    """The registered command ``name`` (a child of ``parent``), or None."""
+    if parent is None:
+        return COMMANDS.get(name)
+    grp = GROUPS.get(parent)
+    return grp.children.get(name) if grp is not None else None
+
+
+def declare_outputs(name: str, parent: str | None = None, **kinds: str) -> None:
+    """Declare output options (``dest=kind``) of an already registered command, e.g. an option that
+    :func:`privgeom.cli._paper.extend` added. Does nothing when the command is not registered."""
+    cmd = find_command(name, parent)
+    if cmd is None:
+        return
+    merged = dict(cmd.outputs)
+    merged.update(kinds)
+    new = dataclasses.replace(cmd, outputs=tuple(merged.items()))
+    if parent is None:
+        COMMANDS[name] = new
+    else:
+        GROUPS[parent].children[name] = new

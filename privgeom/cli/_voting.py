@@ -37,8 +37,8 @@ def _csv(text: str) -> list[str]:
 def _rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("rule", choices=RULES, help="the voting rule")
     p.add_argument("-n", "--n", type=int, help="number of voters (majority, dictator, and, or, threshold, parity)")
-    p.add_argument("--i", type=int, default=0, help="the dictator's index (default 0)")
-    p.add_argument("--theta", default="0", help="threshold: 1 iff the sum of votes > theta (default 0)")
+    p.add_argument("--i", type=int, default=None, help="the dictator's index (default 0)")
+    p.add_argument("--theta", default=None, help="threshold: 1 iff the sum of votes > theta (default 0)")
     p.add_argument("--weights", help="weighted: comma-separated weights, e.g. 4,2,1,1")
     p.add_argument("--quota", help="weighted: winning quota (default: more than half of the weight)")
     p.add_argument("--width", type=int, help="tribes: voters per tribe")
@@ -56,22 +56,57 @@ def _need(value: Any, flag: str, rule: str) -> Any:
     return value
 
 
-def build_rule(args: argparse.Namespace) -> voting.Rule:
-    """The rule described by the command-line options."""
+#: The rule options (by ``dest``) each rule uses; any other rule option given is refused, never ignored.
+RULE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "majority": ("n",), "dictator": ("n", "i"), "and": ("n",), "or": ("n",), "threshold": ("n", "theta"),
+    "parity": ("n",), "weighted": ("weights", "quota"), "tribes": ("width", "count"), "table": ("values",),
+}
+_FLAGS = {"n": "-n", "i": "--i", "theta": "--theta", "weights": "--weights", "quota": "--quota", "width": "--width",
+          "count": "--count", "values": "--values"}
+#: Where the number of voters of a rule that does not take ``-n`` comes from.
+_N_FROM: dict[str, Callable[[argparse.Namespace], str]] = {
+    "weighted": lambda a: f"--weights {a.weights}",
+    "tribes": lambda a: f"--width {a.width} --count {a.count}",
+    "table": lambda a: f"--values {a.values}",
+}
+
+
+def _check_rule_options(args: argparse.Namespace) -> None:
+    """Refuse rule options that the chosen rule does not use (``-n`` is checked against the rule's size instead)."""
     kind = args.rule
+    unused = [flag for dest, flag in _FLAGS.items()
+              if dest != "n" and getattr(args, dest, None) is not None and dest not in RULE_OPTIONS[kind]]
+    if unused:
+        raise InvalidParameterError(f"rule {kind!r} does not use {', '.join(unused)}; it takes "
+                                    f"{', '.join(_FLAGS[d] for d in RULE_OPTIONS[kind])}")
+
+
+def build_rule(args: argparse.Namespace) -> voting.Rule:
+    """The rule described by the command-line options.
+
+    Options the rule does not use are refused, and a ``-n`` that contradicts the number of voters given by
+    ``--weights``, ``--width``/``--count`` or ``--values`` is refused naming both (never silently ignored).
+    """
+    kind = args.rule
+    _check_rule_options(args)
     cap = getattr(args, "max_n", MAX_COUNT_VOTERS)
     builders: dict[str, Callable[[], voting.Rule]] = {
         "majority": lambda: voting.majority(_need(args.n, "-n", kind), max_n=cap),
-        "dictator": lambda: voting.dictator(_need(args.n, "-n", kind), args.i),
+        "dictator": lambda: voting.dictator(_need(args.n, "-n", kind), 0 if args.i is None else args.i),
         "and": lambda: voting.conjunction(_need(args.n, "-n", kind), max_n=cap),
         "or": lambda: voting.disjunction(_need(args.n, "-n", kind), max_n=cap),
-        "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), args.theta, max_n=cap),
+        "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), "0" if args.theta is None else args.theta,
+                                              max_n=cap),
         "parity": lambda: voting.parity(_need(args.n, "-n", kind), max_n=cap),
         "weighted": lambda: voting.weighted_majority(_csv(_need(args.weights, "--weights", kind)), args.quota),
         "tribes": lambda: voting.tribes(_need(args.width, "--width", kind), _need(args.count, "--count", kind)),
         "table": lambda: voting.from_truth_table(_csv(_need(args.values, "--values", kind))),
     }
-    return builders[kind]()
+    f = builders[kind]()
+    if kind in _N_FROM and args.n is not None and args.n != f.n:
+        raise InvalidParameterError(f"-n {args.n} contradicts {_N_FROM[kind](args)}: {f.name} has {f.n} voters; "
+                                    f"drop -n or set -n {f.n}")
+    return f
 
 
 def _rho_args(p: argparse.ArgumentParser, *, required: bool = True, default: str | None = None) -> None:
@@ -260,4 +295,5 @@ def _figure_run(args: argparse.Namespace) -> Outcome:
                           "limit": {str(r): v for r, v in data["limit"].items()}}, EXIT_YES)
 
 
-command("figure", "draw Figure 2 (accuracy of majority vs n with the arcsin limits) as a PNG", parent="voting")(_figure_args)(_figure_run)
+command("figure", "draw Figure 2 (accuracy of majority vs n with the arcsin limits) as a PNG", parent="voting",
+        outputs={"out": "figure-or-dir"})(_figure_args)(_figure_run)

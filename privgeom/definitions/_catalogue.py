@@ -56,6 +56,29 @@ on which ``i`` and ``z`` differ (a Hamming distance) — the sign alternates wit
 ``e^ε = γ`` is the case ``k = 1`` (with truth probability ``p``: ``γ = p(N−1)/(1−p)``). For ``N = 2`` this is the
 randomized-response cone of Lin & Kifer (Theorem 4.3) with ``γ = p/(1−p)``.
 
+**Symmetry groups** (registered with :func:`privgeom.automorphisms`; each verified on construction by checking
+that its generators map the set of normalised rows of ``G`` onto itself, :func:`~privgeom.geometry._symmetry.known_group`).
+``G`` is invertible (``γ > 1``, ``0 < α < 1``), so its rows are the ``n`` extreme rays and the columns of ``G^{-1}``
+the facets; an automorphism ``π`` of the row cone permutes the rays and (its transpose) the facets.
+
+* *k-ary randomized response / FRAPP with* ``γ = 1``: every permutation of the datasets maps ``G`` (constant rows)
+  to itself; the symmetric group, complete.
+* *FRAPP on* ``k`` *records of* ``N`` *values,* ``γ > 1`` (k-ary RR is ``k = 1``): ``G[z, i] = x^k γ^{k − h(z, i)}``
+  with ``h`` the Hamming distance on ``[N]^k``. Any permutation of the values of *one* record (the others fixed)
+  and any permutation of the records keeps ``h``, hence maps row ``z`` to row ``π(z)``: these generate the wreath
+  product ``S_N ≀ S_k`` of order ``(N!)^k k!`` (value permutations act on each record independently, not only
+  uniformly). *Complete:* every row of ``G`` sums to 1 and a coordinate permutation keeps sums and normalisation, so
+  ``π`` maps row ``z`` to exactly some row ``σ(z)``: ``γ^{−h(σz, πi)} = γ^{−h(z, i)}`` for all ``z, i``, i.e.
+  ``h(σz, πi) = h(z, i)`` (``γ > 1``); ``z = i`` gives ``σ = π``, so ``π`` is an isometry of the Hamming scheme
+  ``H(k, N)``, whose isometry group is ``S_N ≀ S_k`` (Brouwer, Cohen & Neumaier, *Distance-Regular Graphs*,
+  Theorem 9.2.1). For ``k = 1`` this is the symmetric group ``S_N``; for ``N = 2`` the hyperoctahedral group.
+* *Truncated geometric on* ``{0..n}``: the reversal ``i ↦ n − i`` (``d_{n−z} = d_z``, so
+  ``G[n−z, n−i] = G[z, i]``), order 2, complete: the cone is simplicial with facet ``z`` the column ``z`` of the
+  tridiagonal ``T``, whose positive entry sits at ``z`` and negative entries at ``z ± 1``. An automorphism maps facet
+  ``z`` to a positive multiple of some facet ``τ(z)``; comparing the positive entries, ``π(z) = τ(z)``, and the
+  negative ones, ``{π(z−1), π(z+1)} ∩ … = {π(z) − 1, π(z) + 1} ∩ [0, n]``. So ``π`` preserves the adjacency
+  ``|i − j| = 1`` of the path ``0 − 1 − … − n``, whose only automorphisms are the identity and the reversal.
+
 **Extreme rays and facets of ε-DP cones** are enumerated and proved in :mod:`privgeom.definitions._dp_rays`
 (re-exported here).
 
@@ -72,6 +95,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from abc import abstractmethod
 
 from fractions import Fraction
@@ -104,6 +128,7 @@ from ._registry import (
     spec_required,
 )
 from ._rows import format_inequality
+from ..geometry._symmetry import SymmetryGroup, automorphisms, known_group, symmetric_generators
 
 __all__ = [
     "ClosedFormDefinition",
@@ -117,6 +142,7 @@ __all__ = [
     "frapp_facets",
     "frapp_inverse",
     "krr_gamma",
+    "frapp_generators",
     "dp_ray_patterns",
     "dp_cone_rays",
     "dp_ray_count_lower_bound",
@@ -448,6 +474,16 @@ class FrappDefinition(ClosedFormDefinition):
         """The amplification γ."""
         return self._gamma
 
+    @property
+    def n_values(self) -> int:
+        """``N``, the number of values of one record."""
+        return self._N
+
+    @property
+    def n_records(self) -> int:
+        """``k``, the number of records."""
+        return self._k
+
     def closed_form_inverse(self) -> np.ndarray:
         return frapp_inverse(self._N, self._gamma, self._k)
 
@@ -492,6 +528,63 @@ class KaryRRDefinition(ClosedFormDefinition):
 
     def closed_form_facets(self) -> np.ndarray:
         return frapp_facets(self._n, self._gamma, 1)
+
+
+# ------------------------------------------------------------------------------------------------- symmetry groups
+def _known(D: ClosedFormDefinition, gens: list[tuple[int, ...]], source: str, order: int | None) -> SymmetryGroup:
+    G = D.mechanism.matrix if D.exact else D.mechanism.float_matrix()
+    return known_group(D.inputs, gens, source, order, True, G, exact=D.exact)
+
+
+def _symmetric_group(D: ClosedFormDefinition) -> SymmetryGroup:
+    n = D.n_inputs
+    return _known(D, symmetric_generators(range(n), n), "symmetric", math.factorial(n) if n <= 4096 else None)
+
+
+def frapp_generators(N: int, k: int) -> list[tuple[int, ...]]:
+    """Generators of ``S_N ≀ S_k`` on the ``N^k`` datasets in ``np.kron`` order (first record most significant):
+    a transposition and an ``N``-cycle of the values of each record, and the swaps of adjacent records.
+
+    Examples
+    --------
+    >>> frapp_generators(2, 2)
+    [(2, 3, 0, 1), (1, 0, 3, 2), (0, 2, 1, 3)]
+    """
+    digits = list(product(range(N), repeat=k))
+    where = {d: i for i, d in enumerate(digits)}
+    value_maps = [tuple([1, 0] + list(range(2, N)))] + ([tuple(list(range(1, N)) + [0])] if N > 2 else [])
+    gens = []
+    for r in range(k):
+        for vm in value_maps:
+            gens.append(tuple(where[d[:r] + (vm[d[r]],) + d[r + 1:]] for d in digits))
+    for r in range(k - 1):
+        gens.append(tuple(where[d[:r] + (d[r + 1], d[r]) + d[r + 2:]] for d in digits))
+    return gens
+
+
+def _frapp_automorphisms(D: Any, **options: Any) -> SymmetryGroup:
+    """Known group of FRAPP (module Notes, *Symmetry groups*): ``S_N ≀ S_k``, or ``S_{N^k}`` at ``γ = 1``."""
+    if not D.gamma > 1:
+        return _symmetric_group(D)
+    N, k = D.n_values, D.n_records
+    order = math.factorial(N) ** k * math.factorial(k) if N * k <= 4096 else None
+    return _known(D, frapp_generators(N, k), f"wreath product S_{N} ≀ S_{k}" if k > 1 else "symmetric", order)
+
+
+def _krr_automorphisms(D: Any, **options: Any) -> SymmetryGroup:
+    """Known group of k-ary randomized response (module Notes): the symmetric group, complete."""
+    return _symmetric_group(D)
+
+
+def _geometric_automorphisms(D: Any, **options: Any) -> SymmetryGroup:
+    """Known group of the truncated geometric mechanism (module Notes): the reversal, complete."""
+    n = D.n_inputs
+    return _known(D, [tuple(range(n - 1, -1, -1))], "reversal", 2)
+
+
+automorphisms.register(FrappDefinition, _frapp_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)
+automorphisms.register(KaryRRDefinition, _krr_automorphisms)
+automorphisms.register(GeometricDefinition, _geometric_automorphisms)
 
 
 # --------------------------------------------------------------------------------------------------- spec kinds

@@ -95,6 +95,22 @@ def structured_graph_spec(domain: Domain, relation: str) -> str | None:
     return f"graph={relation},n={domain.n},{key}={shown}"
 
 
+def _checked_copy(graph: Any, labels: tuple[str, ...]) -> nx.Graph | None:
+    """A copy of a simple undirected graph whose nodes are exactly the string ``labels`` (node order = ``labels``):
+    what :func:`privgeom.resolve_graph` would return, at the cost of one copy (no edge-by-edge validation); None
+    when the graph needs the general validation."""
+    if not isinstance(graph, nx.Graph) or graph.is_directed() or graph.is_multigraph():
+        return None
+    if graph.number_of_nodes() != len(labels) or not all(isinstance(v, str) for v in graph):
+        return None
+    if set(graph) != set(labels) or nx.number_of_selfloops(graph):
+        return None
+    G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
+    G.add_nodes_from(labels)
+    G.add_edges_from(graph.edges)
+    return G
+
+
 class DifferentialPrivacy(PrivacyDefinition):
     """ε-differential privacy over a neighbour graph: every row satisfies ``x_i ≤ e^ε x_j`` on every edge.
 
@@ -152,7 +168,8 @@ class DifferentialPrivacy(PrivacyDefinition):
             if inputs is not None and Domain.coerce(inputs).labels != graph.labels:
                 resolve_graph(graph, inputs)  # raises the mismatch
             self._named = (graph, graph.default_relation)
-            inputs, graph = graph.labels, graph.relation(graph.default_relation)
+            built = graph.relation(graph.default_relation)  # size-checked before the labels are built
+            inputs, graph = graph.labels, built
         elif isinstance(graph, str):
             if inputs is None:
                 raise InvalidParameterError(
@@ -182,7 +199,9 @@ class DifferentialPrivacy(PrivacyDefinition):
             raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
         if len(set(labels)) != len(labels):
             raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
-        G = resolve_graph(graph, labels)
+        G = _checked_copy(graph, labels)
+        if G is None:
+            G = resolve_graph(graph, labels)
         if isinstance(graph, nx.Graph) and graph.graph.get("name"):
             G.name = graph.name
         self._graph = G
@@ -236,6 +255,18 @@ class DifferentialPrivacy(PrivacyDefinition):
     def graph(self) -> nx.Graph:
         """The (validated) neighbour graph; a copy."""
         return self._graph.copy()
+
+    @property
+    def index_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """The undirected edges as read-only index arrays ``(I, J)`` with ``I[e] < J[e]``, sorted (no graph copy).
+
+        Examples
+        --------
+        >>> [a.tolist() for a in DifferentialPrivacy.path(2, exp_eps=2).index_pairs]
+        [[0, 1], [1, 2]]
+        """
+        E = len(self._I) // 2
+        return readonly(self._I[:E]), readonly(self._J[:E])
 
     @property
     def edges(self) -> tuple[tuple[str, str], ...]:

@@ -18,9 +18,20 @@ Known groups (no search):
   exactly for isolated ``v``, so the automorphisms are those of ``G``: hypercube generators for the Hamming graph,
   the symmetric group for the complete graph, the reversal for the path, networkx's ``GraphMatcher`` otherwise
   (capped; ``complete=False`` when the cap is hit). With ``e^ε = 1`` the cone only sees the connected components.
+* closed-form catalogue definitions (k-ary randomized response, FRAPP, the truncated geometric mechanism) register
+  their known groups in :mod:`privgeom.definitions._catalogue` through :func:`known_group`, which verifies the
+  generators on the rows before returning the group (proofs of completeness there).
 * a finite definition: the column permutations that map the set of normalised rows of its mechanisms to itself
   (``method="rows"``, a subgroup of the row cone's group, equal to it when the rows are linearly independent, since
   then every row is an extreme ray), or the set of mechanisms to itself up to row order (``method="mechanisms"``).
+
+Cost of the generic search. The graph search (networkx's VF2 on a coloured graph) enumerates group *elements*, so it
+is bounded three ways, all deterministic: at most ``max_automorphisms`` elements, at most ``max_search_steps``
+candidate-pair checks of VF2 (:data:`MAX_SEARCH_STEPS`, about a second), and no search at all on a coloured graph of
+more than ``max_search_graph`` nodes + edges (:data:`MAX_SEARCH_GRAPH`, estimated from the sizes before anything is
+built). A search stopped by a bound does not refuse: it returns the subgroup found so far (the trivial group when the
+search was not started), with ``complete=False``, ``order=None`` and a :attr:`SymmetryGroup.note` saying which bound
+stopped it — every element is still a verified automorphism, so orbits are only finer, never wrong.
 
 Examples
 --------
@@ -52,13 +63,18 @@ from ._canonical import normalise_rows
 from ._cone import Cone
 
 __all__ = ["SymmetryGroup", "Orbit", "automorphisms", "hypercube_generators", "MAX_PERMUTATION_ENTRIES",
-           "MAX_AUTOMORPHISMS", "rr_automorphisms", "dp_automorphisms", "finite_automorphisms",
-           "trivial_automorphisms"]
+           "MAX_AUTOMORPHISMS", "MAX_SEARCH_STEPS", "MAX_SEARCH_GRAPH", "rr_automorphisms", "dp_automorphisms",
+           "finite_automorphisms", "trivial_automorphisms", "known_group", "symmetric_generators"]
 
 #: Largest ``(number of generators) × (number of datasets)`` a group may store (Python ints in tuples).
 MAX_PERMUTATION_ENTRIES = 2**21
 #: Default cap on automorphisms enumerated by a graph search (``complete=False`` when reached).
 MAX_AUTOMORPHISMS = 5000
+#: Budget of one generic (VF2) search, in work units: each candidate-pair feasibility check counts ``64 + degree``
+#: (a fixed cost plus the neighbours it visits; one unit is about 0.2–0.4 µs), so the default is about a second.
+MAX_SEARCH_STEPS = 2_500_000
+#: Largest coloured search graph (nodes + edges, estimated from the sizes before building it) of a generic search.
+MAX_SEARCH_GRAPH = 100_000
 #: Largest group order computed as an exact factorial (symmetric groups); beyond it ``order`` is None.
 _MAX_FACTORIAL = 4096
 
@@ -93,9 +109,8 @@ def _components(n: int, arrays: Sequence[np.ndarray]) -> tuple[Orbit, ...]:
     order = np.argsort(comp, kind="stable")
     bounds = np.flatnonzero(np.diff(comp[order])) + 1
     groups = np.split(order, bounds)
-    orbits = [Orbit(int(g[0]), tuple(int(v) for v in g), len(g)) for g in groups]
-    orbits.sort(key=lambda o: o.representative)
-    return tuple(orbits)
+    groups.sort(key=lambda g: int(g[0]))
+    return tuple(Orbit(m[0], tuple(m), len(m)) for m in (g.tolist() for g in groups))
 
 
 def _row_keys(rows: np.ndarray, atol: float) -> np.ndarray:
@@ -128,6 +143,8 @@ class SymmetryGroup(Result):
     complete : bool
         True when the group is known to be the whole automorphism group of the row cone; False when it may be a
         proper subgroup (capped search, stabiliser, unknown structure).
+    note : str
+        Why the group may be incomplete when a search bound stopped it (empty otherwise); shown by :meth:`summary`.
 
     Notes
     -----
@@ -148,6 +165,7 @@ class SymmetryGroup(Result):
     source: str
     order: int | None
     complete: bool
+    note: str = ""
     _array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -168,9 +186,10 @@ class SymmetryGroup(Result):
 
     # ---------------------------------------------------------------------------------------------- basics
     @classmethod
-    def trivial(cls, labels: Sequence[str], *, complete: bool = False, source: str = "trivial") -> SymmetryGroup:
+    def trivial(cls, labels: Sequence[str], *, complete: bool = False, source: str = "trivial",
+                note: str = "") -> SymmetryGroup:
         """The group with no generators (every orbit a single element)."""
-        return cls(tuple(labels), (), source, 1, complete)
+        return cls(tuple(labels), (), source, 1, complete, note)
 
     @property
     def n(self) -> int:
@@ -287,18 +306,20 @@ class SymmetryGroup(Result):
         kept = tuple(p for p in self.generators if {frozenset(p[i] for i in S) for S in fam} == fam)
         if len(kept) == len(self.generators):
             return self
-        return SymmetryGroup(self.labels, kept, f"{self.source}, stabiliser of a family", 1 if not kept else None, False)
+        return SymmetryGroup(self.labels, kept, f"{self.source}, stabiliser of a family", 1 if not kept else None, False,
+                             self.note)
 
     def summary(self) -> str:
         order = f"order {self.order:,}" if self.order is not None else "order unknown"
         g = len(self.generators)
         full = "the full automorphism group" if self.complete else "a subgroup of the automorphisms"
+        note = f"; {self.note}" if self.note else ""
         return (f"{self.source} symmetry group on {self.n} datasets: {g} generator{'s' if g != 1 else ''}, {order} "
-                f"({full}), {len(self.point_orbits())} orbit(s) of datasets")
+                f"({full}), {len(self.point_orbits())} orbit(s) of datasets{note}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"labels": list(self.labels), "generators": [list(p) for p in self.generators], "source": self.source,
-                "order": self.order, "complete": self.complete}
+                "order": self.order, "complete": self.complete, "note": self.note}
 
 
 # ----------------------------------------------------------------------------------------------- constructions
@@ -350,14 +371,80 @@ def _symmetric_generators(members: Sequence[int], n: int) -> list[np.ndarray]:
     return gens
 
 
+def symmetric_generators(members: Sequence[int], n: int) -> list[tuple[int, ...]]:
+    """Generators (a transposition and a cycle) of the symmetric group on ``members`` inside ``range(n)``.
+
+    Examples
+    --------
+    >>> symmetric_generators([0, 1, 2], 4)
+    [(1, 0, 2, 3), (1, 2, 0, 3)]
+    """
+    _check_entries(2, n, f"the symmetric group on {len(members):,} datasets")
+    return [tuple(g.tolist()) for g in _symmetric_generators(list(members), n)]
+
+
+def known_group(labels: Sequence[str], generators: Sequence[Sequence[int]], source: str, order: int | None,
+                complete: bool, rows: Any, *, exact: bool, atol: float = ATOL) -> SymmetryGroup:
+    """A group known in closed form, verified before it is returned: every generator must map the set of
+    normalised nonzero ``rows`` (e.g. a mechanism's rows, which generate its row cone) onto itself.
+
+    The verification proves that each generator is an automorphism (a permutation of generating rays maps the cone
+    onto itself); the rows are first compared as given (cheap), then normalised. Completeness (``complete=True``) is the caller's theorem. Cost ``O(generators × rows × N)``.
+
+    Raises
+    ------
+    InvalidInputError
+        A generator that does not preserve the rows (a wrong closed form: please report).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> known_group(("a", "b"), [(1, 0)], "swap", 2, True, np.array([[3, 1], [1, 3]]), exact=True).order
+    2
+    """
+    group = SymmetryGroup(tuple(labels), tuple(tuple(int(v) for v in g) for g in generators), source, order, complete)
+    A = np.asarray(rows)
+    if group.preserves_rows(A, atol=atol):  # the rows themselves map to rows: no normalisation needed
+        return group
+    nonzero = [i for i in range(A.shape[0]) if any((v != 0) if exact else abs(v) > atol for v in A[i])]
+    norm = normalise_rows(A[nonzero], exact=exact, atol=atol)
+    if not group.preserves_rows(norm, atol=atol):
+        raise InvalidInputError(f"the known {source} group does not preserve the rows it was claimed for; please report")
+    return group
+
+
 def _group_from_elements(labels: Sequence[str], elements: list[tuple[int, ...]], source: str, capped: bool,
-                         complete_if_all: bool) -> SymmetryGroup:
-    """Reduce an enumerated set of automorphisms to a generating set (greedy, by closure); order when not capped."""
+                         complete_if_all: bool, note: str = "") -> SymmetryGroup:
+    """Reduce an enumerated set of automorphisms to a generating set; order when not capped.
+
+    A complete enumeration (not capped) is reduced greedily by closure (the closure never exceeds the group). A capped
+    one keeps the elements that merge point orbits (union–find, at most ``N − 1`` generators): the point orbits are
+    those of all the elements found, and no closure of a possibly huge group is attempted.
+    """
     n = len(labels)
     ident = tuple(range(n))
     gens: list[tuple[int, ...]] = []
+    if capped:
+        parent = list(range(n))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for g in elements:
+            merged = False
+            for i, j in enumerate(g):
+                a, b = find(i), find(j)
+                if a != b:
+                    parent[a] = b
+                    merged = True
+            if merged:
+                gens.append(g)
+        return SymmetryGroup(tuple(labels), tuple(gens), source, None, False, note)
     closure: set[tuple[int, ...]] = {ident}
-    limit = max(len(elements), 1) * 2
+    limit = max(len(elements), 1)
     for g in elements:
         if g in closure:
             continue
@@ -372,33 +459,68 @@ def _group_from_elements(labels: Sequence[str], elements: list[tuple[int, ...]],
                         closure.add(c)
                         nxt.append(c)
             frontier = nxt
-    order = None if capped else len(elements)
-    return SymmetryGroup(tuple(labels), tuple(gens), source, order, complete_if_all and not capped)
+    return SymmetryGroup(tuple(labels), tuple(gens), source, len(elements), complete_if_all, note)
+
+
+class _SearchBudget(Exception):
+    """Raised inside VF2 when the step budget is spent."""
 
 
 def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorphisms: int, source: str,
                          node_match: Callable[..., bool] | None = None,
                          edge_match: Callable[..., bool] | None = None,
-                         complete_if_all: bool = True, points: Sequence[Any] | None = None) -> SymmetryGroup:
-    """Automorphisms of a (coloured) graph restricted to the nodes ``points`` (default: the labels), capped."""
+                         complete_if_all: bool = True, points: Sequence[Any] | None = None,
+                         max_search_steps: int = MAX_SEARCH_STEPS) -> SymmetryGroup:
+    """Automorphisms of a (coloured) graph restricted to the nodes ``points`` (default: the labels), capped by the
+    number of elements and by ``max_search_steps`` VF2 candidate-pair checks (deterministic budget)."""
     from networkx.algorithms.isomorphism import GraphMatcher
+
+    class _Counting(GraphMatcher):  # type: ignore[misc]
+        steps = 0
+
+        def syntactic_feasibility(self, G1_node: Any, G2_node: Any) -> bool:
+            self.steps += 64 + len(self.G1._adj[G1_node])  # a fixed cost plus the neighbours the check visits
+            if self.steps > max_search_steps:
+                raise _SearchBudget
+            return bool(super().syntactic_feasibility(G1_node, G2_node))
 
     pts = list(labels) if points is None else list(points)
     where = {v: i for i, v in enumerate(pts)}
     found: set[tuple[int, ...]] = set()
     elements: list[tuple[int, ...]] = []
     capped = False
-    matcher = GraphMatcher(graph, graph, node_match=node_match, edge_match=edge_match)
-    for mapping in matcher.isomorphisms_iter():
-        perm = tuple(where[mapping[v]] for v in pts)
-        if perm in found:
-            continue
-        found.add(perm)
-        elements.append(perm)
-        if len(elements) >= max_automorphisms:
-            capped = True
-            break
-    return _group_from_elements(labels, elements, source, capped, complete_if_all)
+    note = ""
+    matcher = _Counting(graph, graph, node_match=node_match, edge_match=edge_match)
+    try:
+        for mapping in matcher.isomorphisms_iter():
+            perm = tuple(where[mapping[v]] for v in pts)
+            if perm in found:
+                continue
+            found.add(perm)
+            elements.append(perm)
+            if len(elements) >= max_automorphisms:
+                capped = True
+                note = (f"generic search stopped at {max_automorphisms:,} automorphisms (max_automorphisms=): "
+                        "possibly a subgroup")
+                break
+    except _SearchBudget:
+        capped = True
+        note = (f"generic search stopped after {max_search_steps:,} steps with {len(elements):,} automorphisms "
+                f"found (limit max_search_steps=): possibly a subgroup")
+    return _group_from_elements(labels, elements, source, capped, complete_if_all, note)
+
+
+def _not_searched(labels: Sequence[str], source: str, size: int, limit: int) -> SymmetryGroup:
+    return SymmetryGroup.trivial(
+        labels, source=f"{source} (not searched)",
+        note=(f"symmetry not searched: {len(labels):,} datasets give a search graph of {size:,} nodes and edges, "
+              f"more than the generic search limit {limit:,} (raise it with max_search_graph=)"))
+
+
+def _check_budget(value: int, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
 
 
 def _check_cap(max_automorphisms: int) -> int:
@@ -424,6 +546,10 @@ def automorphisms(obj: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **opt
     obj : PrivacyDefinition or Cone
     max_automorphisms : int
         Cap for graph searches; when reached, the group found is a subgroup (``complete=False``, ``order=None``).
+    max_search_steps, max_search_graph : int, optional (keywords of the generic searches)
+        Budget of VF2 candidate-pair checks (:data:`MAX_SEARCH_STEPS`) and largest search graph, nodes + edges
+        (:data:`MAX_SEARCH_GRAPH`); beyond them the group found so far (or the trivial group) is returned with
+        ``complete=False`` and a :attr:`~SymmetryGroup.note` (see the module doc). Known groups ignore them.
 
     Raises
     ------
@@ -466,15 +592,25 @@ def rr_automorphisms(rr: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **o
     return SymmetryGroup(labels, tuple(map(tuple, gens.tolist())), "hypercube", (1 << k) * math.factorial(k), True)
 
 
-def dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
+def dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS,
+                     max_search_steps: int = MAX_SEARCH_STEPS, max_search_graph: int = MAX_SEARCH_GRAPH,
+                     **options: Any) -> SymmetryGroup:
     _check_cap(max_automorphisms)
+    _check_budget(max_search_steps, "max_search_steps")
+    _check_budget(max_search_graph, "max_search_graph")
     labels = tuple(dp.inputs)
     n = len(labels)
-    G = dp.graph
-    where = {s: i for i, s in enumerate(labels)}
     if dp.exp_eps == 1:
-        return _component_group(G, labels)
-    spec = _structural_spec(G, labels) or standard_graph_spec(G)
+        return _component_group(dp.graph, labels)
+    pairs = getattr(dp, "index_pairs", None)
+    if pairs is None:
+        from ..graphs._graphs import edge_index_pairs
+
+        ep = edge_index_pairs(dp.graph, labels)
+        pairs = (np.array([i for i, _ in ep], dtype=np.int64), np.array([j for _, j in ep], dtype=np.int64))
+    I, J = (np.asarray(v, dtype=np.int64) for v in pairs)
+    spec = _structural_spec(labels, I, J)
+    where = {s: i for i, s in enumerate(labels)}
     if spec is not None and spec.startswith("graph=hamming"):
         k = int(spec.split("=")[-1])
         _check_entries(2 * k - 1, n, f"the hypercube group of the Hamming graph on k = {k} bits")
@@ -495,21 +631,27 @@ def dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **o
         rev = np.empty(n, dtype=np.int64)
         rev[order] = order[::-1]
         return SymmetryGroup(labels, (tuple(rev.tolist()),), "reversal", 2, True)
-    return _graph_automorphisms(G, labels, max_automorphisms=max_automorphisms, source="graph")
+    size = n + len(I)
+    if size > max_search_graph:
+        return _not_searched(labels, "graph", size, max_search_graph)
+    return _graph_automorphisms(dp.graph, labels, max_automorphisms=max_automorphisms, source="graph",
+                                max_search_steps=max_search_steps)
 
 
-def _structural_spec(G: nx.Graph, labels: tuple[str, ...]) -> str | None:
-    """``graph=hamming,k=K`` / ``graph=complete,n=N`` / ``graph=path,n=N`` when the graph is one of them whatever its
-    name (``O(E)``)."""
-    n, m = len(labels), G.number_of_edges()
+def _structural_spec(labels: tuple[str, ...], I: np.ndarray, J: np.ndarray) -> str | None:
+    """``graph=hamming,k=K`` / ``graph=complete,n=N`` / ``graph=path,n=N`` when the graph given by its distinct
+    undirected index pairs ``(I[e], J[e])`` is one of them whatever its name (``O(E)`` with numpy)."""
+    n, m = len(labels), len(I)
     if n >= 2 and m == n * (n - 1) // 2:
         return f"graph=complete,n={n}"
-    if n >= 2 and m == n - 1 and set(labels) == {str(c) for c in range(n)}:
-        if all(abs(int(u) - int(v)) == 1 for u, v in G.edges):
+    if n >= 2 and m == n - 1 and labels == tuple(str(c) for c in range(n)):
+        if bool(np.all(np.abs(J - I) == 1)):
             return f"graph=path,n={n - 1}"
     k = len(labels[0]) if labels else 0
-    if k and n == 1 << k and m == k * (n >> 1) and all(len(s) == k and not set(s) - {"0", "1"} for s in labels):
-        if all(sum(a != b for a, b in zip(u, v)) == 1 for u, v in G.edges):
+    if k and k < 63 and n == 1 << k and m == k * (n >> 1) and all(len(s) == k and not set(s) - {"0", "1"} for s in labels):
+        vals = np.array([int(s, 2) for s in labels], dtype=np.int64)
+        x = vals[I] ^ vals[J]
+        if bool(np.all((x != 0) & ((x & (x - 1)) == 0))):  # exactly one differing bit
             return f"graph=hamming,k={k}"
     return None
 
@@ -596,21 +738,33 @@ def _ematch(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def _rows_group(blocks: list[tuple[np.ndarray, list[int]]], labels: tuple[str, ...], exact: bool, atol: float,
-                max_automorphisms: int, source: str, complete: bool) -> SymmetryGroup:
+                max_automorphisms: int, source: str, complete: bool, max_search_steps: int = MAX_SEARCH_STEPS,
+                max_search_graph: int = MAX_SEARCH_GRAPH) -> SymmetryGroup:
     n = len(labels)
+    size = n + sum(len(rows) * (n + 2) for rows, _ in blocks) + len(blocks)  # nodes + edges, an upper bound
+    if size > max_search_graph:
+        return _not_searched(labels, source, size, max_search_graph)
     G = _coloured_row_graph(blocks, n, exact, atol)
     return _graph_automorphisms(G, labels, max_automorphisms=max_automorphisms, source=source, node_match=_match,
-                                edge_match=_ematch, complete_if_all=complete, points=[("c", j) for j in range(n)])
+                                edge_match=_ematch, complete_if_all=complete, points=[("c", j) for j in range(n)],
+                                max_search_steps=max_search_steps)
 
 
 def finite_automorphisms(D: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, method: str = "rows",
-                          atol: float = ATOL, **options: Any) -> SymmetryGroup:
+                          atol: float = ATOL, max_search_steps: int = MAX_SEARCH_STEPS,
+                          max_search_graph: int = MAX_SEARCH_GRAPH, **options: Any) -> SymmetryGroup:
+    """Column permutations of a finite definition's mechanisms (generic, bounded VF2 search; module doc)."""
     _check_cap(max_automorphisms)
+    budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
     if method not in ("rows", "mechanisms"):
         raise InvalidParameterError(f"automorphisms of a finite definition: method must be 'rows' or 'mechanisms', "
                                     f"got {method!r}")
     exact = D.exact
     labels = tuple(D.inputs)
+    n = len(labels)
+    total = sum(M.n_outputs for M in D.mechanisms) * (n + 2) + n
+    if total > budget[1]:  # estimated from the sizes: nothing is built
+        return _not_searched(labels, "columns" if method == "rows" else "mechanisms", total, budget[1])
     mats = [M.matrix if exact else M.float_matrix() for M in D.mechanisms]
     if method == "mechanisms":
         distinct: dict[Any, tuple[np.ndarray, list[int]]] = {}
@@ -618,18 +772,21 @@ def finite_automorphisms(D: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, 
             rows, mult = _distinct_rows(A)
             key = tuple(sorted(zip((tuple(r.tolist()) for r in rows), mult)))
             distinct.setdefault(key, (rows, mult))
-        return _rows_group(list(distinct.values()), labels, exact, atol, max_automorphisms, "mechanisms", False)
+        return _rows_group(list(distinct.values()), labels, exact, atol, max_automorphisms, "mechanisms", False,
+                           *budget)
     allrows = np.vstack(mats)
     nonzero = [i for i in range(allrows.shape[0]) if any((v != 0) if exact else abs(v) > atol for v in allrows[i])]
     norm = normalise_rows(allrows[nonzero], exact=exact, atol=atol)
     rows, _ = _distinct_rows(norm)
     decides = bool(getattr(D, "row_cone_decides_closure", False)) and len(D.mechanisms) == 1
-    return _rows_group([(rows, [1] * len(rows))], labels, exact, atol, max_automorphisms, "columns", decides)
+    return _rows_group([(rows, [1] * len(rows))], labels, exact, atol, max_automorphisms, "columns", decides, *budget)
 
 
 def _cone_automorphisms(cone: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, method: str = "carried",
+                        max_search_steps: int = MAX_SEARCH_STEPS, max_search_graph: int = MAX_SEARCH_GRAPH,
                         **options: Any) -> SymmetryGroup:
     _check_cap(max_automorphisms)
+    budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
     carried = getattr(cone, "symmetry", None)
     if method == "carried":
         if isinstance(carried, SymmetryGroup):
@@ -641,9 +798,11 @@ def _cone_automorphisms(cone: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS
         raise InvalidParameterError("automorphisms(cone, method='facets') needs a full-dimensional pointed cone "
                                     f"(this one has {len(cone.equalities)} equalities, {len(cone.lineality)} "
                                     "lineality directions)")
+    if cone.n_facets * (cone.ambient_dim + 2) > budget[1]:  # estimated before the facets are built
+        return _not_searched(tuple(cone.labels), "facets", cone.n_facets * (cone.ambient_dim + 2), budget[1])
     F = np.asarray(cone.facets)
     return _rows_group([(F, [1] * len(F))], tuple(cone.labels), cone.exact, cone.atol, max_automorphisms, "facets",
-                       True)
+                       True, *budget)
 
 
 automorphisms.register(Cone, _cone_automorphisms)

@@ -19,10 +19,12 @@ from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError
 __all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs", "standard_graph_spec"]
 
 
-def hamming_graph(k: int) -> nx.Graph:
+def hamming_graph(k: int, *, max_edges: int | None = None) -> nx.Graph:
     """Bit strings of length ``k`` (reverse lexicographic order), edges between strings at Hamming distance 1.
 
-    The neighbour relation of Lin & Kifer §V: relaxing randomized response onto these pairs gives ε-DP.
+    The neighbour relation of Lin & Kifer §V: relaxing randomized response onto these pairs gives ε-DP. It has
+    ``k·2^(k−1)`` edges, refused before anything is built above ``max_edges`` (default
+    :data:`privgeom._domain.MAX_GRAPH_EDGES`, i.e. ``k ≤ 15``).
 
     Examples
     --------
@@ -33,7 +35,7 @@ def hamming_graph(k: int) -> nx.Graph:
     from ..mechanisms._factories import check_k
 
     check_k(k)
-    return Domain.bits(k).relation("hamming", max_edges=k << max(k - 1, 0))
+    return Domain.bits(k).relation("hamming", max_edges=max_edges)
 
 
 def path_graph(n: int) -> nx.Graph:
@@ -98,12 +100,21 @@ def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
 
 def edge_index_pairs(graph: nx.Graph, inputs: Sequence[str]) -> list[tuple[int, int]]:
     """Edges of a validated neighbour graph as sorted ``(i, j)`` column-index pairs (``i < j``)."""
+    import numpy as np
+
     index = {s: i for i, s in enumerate(inputs)}
-    return sorted({tuple(sorted((index[u], index[v]))) for u, v in graph.edges})  # type: ignore[misc]
+    E = graph.number_of_edges()
+    if E == 0:
+        return []
+    flat = np.fromiter((index[x] for e in graph.edges for x in e), dtype=np.int64, count=2 * E).reshape(E, 2)
+    pairs = np.unique(np.sort(flat, axis=1), axis=0)  # lexicographic, as sorted tuples
+    return list(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist()))
 
 
 def standard_graph_spec(graph: nx.Graph) -> str | None:
     """``"graph=hamming,k=2"`` / ``"graph=path,n=5"`` / ``"graph=complete,n=4"`` for the standard graphs, else None.
+
+    Decided from the graph's name, its node order and its edges in ``O(V + E)``, without building a reference graph.
 
     Examples
     --------
@@ -114,12 +125,30 @@ def standard_graph_spec(graph: nx.Graph) -> str | None:
     if not m:
         return None
     kind, size = m.group(1), int(m.group(2))
-    try:
-        ref = {"hamming": hamming_graph, "path": path_graph, "complete": complete_graph}[kind](size)
-    except InvalidInputError:
+    if graph.is_directed() or graph.is_multigraph():
         return None
-    if [str(v) for v in graph.nodes] != list(ref.nodes):
+    if kind == "hamming":
+        if not 1 <= size <= 26:
+            return None
+        n_nodes, n_edges = 1 << size, size << (size - 1)
+    elif kind == "path":
+        if size < 1:
+            return None
+        n_nodes, n_edges = size + 1, size
+    else:
+        if size < 2:
+            return None
+        n_nodes, n_edges = size, size * (size - 1) // 2
+    if graph.number_of_nodes() != n_nodes or graph.number_of_edges() != n_edges:
         return None
-    if {frozenset(map(str, e)) for e in graph.edges} != {frozenset(e) for e in ref.edges}:
+    nodes = [str(v) for v in graph.nodes]
+    labels = Domain.bits(size).labels if kind == "hamming" else tuple(str(c) for c in range(n_nodes))
+    if tuple(nodes) != labels or any(not isinstance(v, str) for v in graph.nodes):
+        return None
+    if kind == "path" and any(abs(int(u) - int(v)) != 1 for u, v in graph.edges):
+        return None
+    if kind == "hamming" and any(bin(int(u, 2) ^ int(v, 2)).count("1") != 1 for u, v in graph.edges):
+        return None
+    if any(u == v for u, v in graph.edges):  # a complete simple graph has no loops: the count then decides
         return None
     return f"graph={kind},{'k' if kind == 'hamming' else 'n'}={size}"

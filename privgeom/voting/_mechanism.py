@@ -173,16 +173,32 @@ class VotingEpsilon(EpsilonResult):
         return data
 
     def summary(self) -> str:
-        where = (
-            f"between profiles {self.profile} and {self.neighbour}"
-            if self.profile is not None
-            else (f"between {self.counts[0]} and {self.counts[1]} votes +1" if self.counts is not None else "everywhere")
-        )
-        verdict = "attains" if self.attains_bound else "is below"
         mode = "exact" if self.exact else "float"
+        if self.method == "deterministic":  # ρ = 1: the ratio is infinite exactly where the rule flips
+            example = (f", e.g. output {self.output} is certain on {_short_profile(self.edge[0])} and impossible on "
+                       f"its neighbour {_short_profile(self.edge[1])}" if self.edge is not None else "")
+            detail = (f"{mode}, deterministic: the ratio is infinite on the neighbouring profiles where the rule flips"
+                      f"{example}; equal probabilities where it does not")
+        elif self.method == "constant":
+            detail = f"{mode}, constant: every profile gives the same output distribution"
+        else:
+            if self.profile is not None:
+                where = f"between profiles {self.profile} and {self.neighbour}"
+            elif self.counts is not None:
+                where = f"between {self.counts[0]} and {self.counts[1]} votes +1"
+            elif self.edge is not None:
+                where = f"between profiles {_short_profile(self.edge[0])} and {_short_profile(self.edge[1])}"
+            elif self.rule.startswith("dictator("):
+                where = "on every pair of profiles that differ in the dictator's vote"
+            elif self.rule.startswith("parity("):
+                where = "on every pair of neighbouring profiles (each flips the parity)"
+            else:
+                where = "on some pair of neighbouring profiles"
+            detail = f"{mode}, {self.method}; output {self.output} {where}"
+        verdict = "attains" if self.attains_bound else "is below"
         return (
-            f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.epsilon)} ({mode}, {self.method}; output "
-            f"{self.output} {where}); it {verdict} Proposition 2's bound ln((1+rho)/(1-rho)) = {_log_text(self.bound)}"
+            f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.epsilon)} ({detail}); "
+            f"it {verdict} Proposition 2's bound ln((1+rho)/(1-rho)) = {_log_text(self.bound)}"
         )
 
 
@@ -229,6 +245,22 @@ def _count_profiles(n: int, hi: int, lo: int) -> tuple[str, str] | None:
     if n > EDGE_LABEL_MAX_N:
         return None
     return "1" * hi + "0" * (n - hi), "1" * lo + "0" * (n - lo)
+
+
+def _short_profile(label: str) -> str:
+    """A profile label for text: as is up to 24 votes, else by runs (``1^51 0^50``)."""
+    if len(label) <= 24:
+        return label
+    runs: list[str] = []
+    i = 0
+    while i < len(label):
+        j = i
+        while j < len(label) and label[j] == label[i]:
+            j += 1
+        runs.append(f"{label[i]}^{j - i}")
+        i = j
+    text = " ".join(runs)
+    return text if len(runs) <= 6 else f"a profile of {len(label)} votes"
 
 
 def _log_float(value: LogRational | float) -> float:

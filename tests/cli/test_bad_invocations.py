@@ -159,6 +159,15 @@ ROWS: list[tuple[str, str]] = [
     ("closure rr:k=2,p=3/4 -m m.json --method nope", "'nope'"),
     ("relax rr:k=2,p=3/4 --method nope", "'nope'"),
     ("relax rr:k=2,p=3/4 --family ,,,", "',,,'"),
+    ("relax rr:k=12,p=3/4 --family all-pairs", "8,386,560 subsets of the 4,096 datasets, more than the limit of "
+                                               "2,000,000 subsets; refused before expanding it — give --family a "
+                                               "smaller list, or raise the limit with --max-family 8386560"),
+    ("relax rr:k=3,p=3/4 --family all-pairs --max-family 27", "28 subsets"),
+    ("analyze rr:k=3,p=3/4 --family triples --max-family 50", "--max-family 56"),
+    ("relax rr:k=2,p=3/4 --max-family 0", "--max-family"),
+    ("relax rr:k=2,p=3/4 --max-family x", "'x'"),
+    ("rowcone rr:k=2,p=3/4 --out nodir/x.json", "--out 'nodir/x.json': the directory 'nodir' does not exist"),
+    ("rowcone rr:k=2,p=3/4 --plot nodir/x.png", "--plot 'nodir/x.png': the directory 'nodir' does not exist"),
     # ---- the command line itself
     ("", "a command is required"),
     ("nosuchcommand", "'nosuchcommand'"),
@@ -181,6 +190,12 @@ ROWS: list[tuple[str, str]] = [
     ("voting accuracy table --values 1,1,1 --rho 1/2", "got 3"),
     ("voting accuracy nope -n 3 --rho 1/2", "'nope'"),
     ("voting influence majority -n 5 --voter 9", "voter 9"),
+    ("voting accuracy weighted -n 3 --weights 1,2 --quota 2 --rho 1/2",
+     "-n 3 contradicts --weights 1,2: weighted(['1', '2'], quota=2) has 2 voters"),
+    ("voting accuracy tribes -n 5 --width 2 --count 3 --rho 1/2", "-n 5 contradicts --width 2 --count 3"),
+    ("voting epsilon table -n 3 --values 1,1,1,-1 --rho 1/2", "-n 3 contradicts --values 1,1,1,-1"),
+    ("voting accuracy majority -n 5 --theta 1 --rho 1/2", "rule 'majority' does not use --theta"),
+    ("voting welfare weighted --weights 1,2 --i 1", "rule 'weighted' does not use --i"),
     ("voting epsilon majority -n 5 --rho 1/2 --eps abc", "'abc'"),
     ("voting epsilon majority -n 5 --rho 1/2 --eps=-1", "--eps must be >= 0, got '-1'"),
     ("voting figure --rhos abc --out out", "'abc'"),

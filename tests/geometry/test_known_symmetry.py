@@ -1,0 +1,77 @@
+"""Known symmetry groups of the closed-form catalogue definitions, cross-checked against the generic search."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+import privgeom as pg
+from privgeom.geometry._symmetry import MAX_SEARCH_STEPS, automorphisms, finite_automorphisms
+
+
+def _orbits(G):
+    return sorted(o.members for o in G.point_orbits())
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_krr_group_is_symmetric_and_matches_generic_search(n):
+    d = pg.parse_definition(f"krr:n={n},exp_eps=3")
+    G = automorphisms(d)
+    assert (G.source, G.order, G.complete) == ("symmetric", math.factorial(n), True)
+    generic = finite_automorphisms(d)
+    assert generic.order == G.order and _orbits(generic) == _orbits(G)
+    assert G.preserves_rows(d.row_cone().facets)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_geometric_group_is_reversal_and_matches_generic_search(n):
+    d = pg.parse_definition(f"geometric:n={n},alpha=1/2")
+    G = automorphisms(d)
+    assert (G.source, G.order, G.complete) == ("reversal", 2, True)
+    assert G.generators == (tuple(range(n, -1, -1)),)
+    generic = finite_automorphisms(d)
+    assert generic.order == 2 and _orbits(generic) == _orbits(G)
+    assert G.preserves_rows(d.row_cone().facets)
+
+
+@pytest.mark.parametrize("N,k", [(2, 2), (3, 2), (2, 3)])
+def test_frapp_group_is_the_wreath_product_and_matches_generic_search(N, k):
+    d = pg.parse_definition(f"frapp:N={N},gamma=4,k={k}")
+    G = automorphisms(d)
+    assert G.order == math.factorial(N) ** k * math.factorial(k) and G.complete
+    generic = finite_automorphisms(d, max_automorphisms=10_000, max_search_steps=10**9)
+    assert generic.order == G.order and _orbits(generic) == _orbits(G)
+    assert G.preserves_rows(d.row_cone().facets)
+
+
+def test_gamma_one_gives_the_symmetric_group():
+    G = automorphisms(pg.parse_definition("krr:n=4,p=1/4"))
+    assert G.order == 24 and G.complete
+
+
+def test_large_catalogue_definitions_get_their_group_at_once():
+    t = time.perf_counter()
+    G = automorphisms(pg.parse_definition("krr:n=100,exp_eps=3"))
+    H = automorphisms(pg.parse_definition("geometric:n=100,alpha=1/2"))
+    assert time.perf_counter() - t < 5
+    assert len(G.point_orbits()) == 1 and G.complete
+    assert len(H.point_orbits()) == 51 and H.order == 2
+
+
+def test_generic_search_is_bounded_and_says_so():
+    d = pg.FiniteDefinition([pg.parse_definition("krr:n=10,exp_eps=3").mechanism])
+    t = time.perf_counter()
+    G = automorphisms(d)
+    assert time.perf_counter() - t < 10  # a step budget of about a second
+    assert not G.complete and G.order is None
+    assert "max_search_steps" in G.note and "max_search_steps" in G.summary()
+    assert MAX_SEARCH_STEPS > 0
+
+
+def test_generic_search_refuses_to_start_on_huge_inputs():
+    d = pg.FiniteDefinition([pg.parse_definition("krr:n=400,exp_eps=3").mechanism])
+    G = finite_automorphisms(d)
+    assert G.is_trivial() and not G.complete
+    assert "not searched" in G.note and "max_search_graph" in G.note
