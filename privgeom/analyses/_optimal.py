@@ -223,8 +223,8 @@ def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) ->
         raise SizeLimitError(
             f"optimal_mechanism: the {est.formulation} LP for {what} with {n_outputs:,} outputs would have "
             f"{est.variables:,} variables, {est.constraints:,} constraints and {est.nonzeros:,} nonzeros (size "
-            f"{est.size:,} = nonzeros + variables), more than the limit {limit:,} (MAX_OPTIMAL_LP_SIZE); refused "
-            f"before building it — raise it with max_lp_size=")
+            f"{est.size:,} = nonzeros + variables), more than the limit {limit:,}; refused "
+            f"before building it — raise it with max_lp_size= (CLI: --max-lp-size)")
 
 
 # ---------------------------------------------------------------------------------------------------- rows LP

@@ -34,7 +34,7 @@ from .._io import check_figure_path, check_output_path, load_json
 from .._level import PrivacyLevel
 from .._numeric import fraction_str, parse_int, parse_scalar
 from ..analyses._compare import compare
-from ..analyses._optimal import optimal_mechanism
+from ..analyses._optimal import MAX_OPTIMAL_LP_SIZE, optimal_mechanism
 from ..analyses._profile import MAX_PROFILE_WORK, delta, epsilon
 from ..analyses._profile_curve import delta_curve
 from ..definitions import parse_definition
@@ -226,6 +226,9 @@ def _optimal_args(p: argparse.ArgumentParser) -> None:
                    help="'uniform' (default), comma-separated probabilities in dataset order (1/2,1/4,1/4) or a JSON "
                         "file (list, or {dataset: probability})")
     p.add_argument("--out", "-o", metavar="JSON", help="save the optimal mechanism to this file")
+    p.add_argument("--max-lp-size", type=int, default=None, metavar="N",
+                   help="largest LP to build (nonzeros + variables; default "
+                        f"{MAX_OPTIMAL_LP_SIZE:,}): larger ones are refused from their size before any work")
 
 
 def _read_json(path: str, what: str) -> Any:
@@ -255,7 +258,7 @@ def _optimal(args: argparse.Namespace) -> Outcome:
         check_output_path(args.out, what="--out")
     d = parse_definition(args.definition)
     utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
-    opt = optimal_mechanism(d, utility, _prior_option(args.prior))
+    opt = optimal_mechanism(d, utility, _prior_option(args.prior), max_lp_size=args.max_lp_size)
     text = opt.summary()
     if args.out:
         opt.mechanism.save(args.out)
