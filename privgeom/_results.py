@@ -31,6 +31,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from ._lazy import LazySequence
 from ._numeric import LogRational, Scalar
 
 __all__ = ["Decision", "Quantity", "Result", "to_jsonable"]
@@ -85,6 +86,7 @@ def _ndarray(obj: np.ndarray) -> Any:
 
 @to_jsonable.register(list)
 @to_jsonable.register(tuple)
+@to_jsonable.register(LazySequence)
 def _seq(obj: Any) -> Any:
     return [to_jsonable(v) for v in obj]
 

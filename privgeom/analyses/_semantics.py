@@ -21,6 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._lazy import LazySequence
 from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from .._numeric import ATOL, Scalar, parse_scalar
@@ -105,7 +106,7 @@ class Guarantee(Result):
         """Indices of S+ and S- (by decreasing |a|, then index) and the zero tolerance."""
         c = self.coefficients
         tol: Scalar = 0 if self.exact else ATOL * max(1.0, max((abs(float(v)) for v in c), default=1.0))
-        support = [i for i, v in enumerate(c) if v] if self.exact else \
+        support = np.flatnonzero(np.asarray(c, dtype=object) != 0).tolist() if self.exact else \
             np.flatnonzero(np.abs(np.asarray(c, dtype=float)) > tol).tolist()
         order = sorted(support, key=lambda i: (-abs(c[i]), i))
         plus = tuple(i for i in order if c[i] > tol)
@@ -375,7 +376,7 @@ def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact
     return g
 
 
-def semantics(definition_or_cone: Any) -> tuple[Guarantee, ...]:
+def semantics(definition_or_cone: Any) -> Sequence[Guarantee]:
     """The Bayesian guarantees of a privacy definition: one per facet of its row cone (two per equality).
 
     The guarantees are lazy (see :class:`Guarantee`): building them costs nothing per dataset; their sets, priors
@@ -388,12 +389,12 @@ def semantics(definition_or_cone: Any) -> tuple[Guarantee, ...]:
 
     Returns
     -------
-    tuple of Guarantee
+    sequence of Guarantee
         In the order of the canonical facets (then equalities, each as ``e·x ≥ 0`` and ``-e·x ≥ 0``); for randomized
         response, the facet of string ``s`` in the same canonical order up to ``RR_CANONICAL_MAX`` datasets, in
         dataset order beyond; for other cones known in closed form whose dense facets would exceed the size limits,
-        in the order of the structure, each facet built when read (normals scaled to primitive integers in exact
-        mode, to unit max-abs entry in float mode, as canonical facets are).
+        in the order of the structure, each guarantee built when read (a tuple-like ``LazySequence``; normals
+        scaled to primitive integers in exact mode, to unit max-abs entry in float mode, as canonical facets are).
 
     Examples
     --------
@@ -413,7 +414,7 @@ def semantics(definition_or_cone: Any) -> tuple[Guarantee, ...]:
 
 
 @singledispatch
-def _semantics(obj: Any) -> tuple[Guarantee, ...]:
+def _semantics(obj: Any) -> Sequence[Guarantee]:
     from ..definitions import RandomizedResponse
 
     if isinstance(obj, RandomizedResponse):
@@ -428,10 +429,10 @@ def _semantics(obj: Any) -> tuple[Guarantee, ...]:
         if st.n_facets * cone.ambient_dim > limit:  # too large to build densely: one facet at a time, lazily
             from ..geometry._structure import normalised_facet, structured_facet
 
-            def one(i: int) -> Any:
-                return lambda: normalised_facet(structured_facet(cone, i), exact)
+            def one(i: int) -> Guarantee:
+                return Guarantee(labels, exact, lambda: normalised_facet(structured_facet(cone, i), exact))
 
-            return tuple(Guarantee(labels, exact, one(i)) for i in range(st.n_facets))
+            return LazySequence(st.n_facets, one)  # built when read: a report reads a dozen of 200,000
     F, E = cone.facets, cone.equalities
     out = [Guarantee(labels, exact, _row(F, i)) for i in range(len(F))]
     for i in range(len(E)):

@@ -28,6 +28,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._lazy import LazySequence
 from .._errors import InvalidInputError, PrivgeomError
 from .._numeric import ATOL
 from .._results import Result
@@ -66,7 +67,7 @@ def _terms(values: Sequence[Any], names: Sequence[str]) -> str:
     return " ".join(parts) if parts else "0"
 
 
-def _hamming_classes(normal: Sequence[Any], labels: Sequence[str], exact: bool) -> tuple[int, dict[int, Any]] | None:
+def _hamming_classes(normal: Sequence[Any] | np.ndarray, labels: Sequence[str], exact: bool) -> tuple[int, dict[int, Any]] | None:
     """``(t, {h: c_h})`` when the coefficient of ``D`` depends only on ``h = ham(D, t)``, ``t`` the largest entry."""
     bits = _bit_matrix(tuple(labels))
     if bits is None:
@@ -94,8 +95,9 @@ def format_facet(normal: Sequence[Any], labels: Sequence[str], *, exact: bool = 
     >>> print(format_facet(RandomizedResponse(4, "3/4").facet("1111", scaled=True), RandomizedResponse(4, "3/4").inputs))
     81·X0 − 27·X1 + 9·X2 − 3·X3 + 1·X4 ≥ 0, where Xh is the sum of x_D over the datasets D at Hamming distance h from 0000
     """
-    vals = list(normal)
-    nz = [i for i, v in enumerate(vals) if v != 0]
+    arr = normal if isinstance(normal, np.ndarray) else np.asarray(list(normal), dtype=object)
+    nz = np.flatnonzero(arr != 0).tolist()  # one vectorised pass: facets of large cones are long and sparse
+    vals = arr
     if len(nz) <= limit:
         order = sorted(nz, key=lambda i: (-float(vals[i]), i))
         return _terms([vals[i] for i in order], [f"x_{labels[i]}" for i in order]) + " ≥ 0"
@@ -180,7 +182,7 @@ class RowConeSummary(Result):
     group_source: str
     group_order: int | None
     group_complete: bool
-    facet_orbits: tuple[FacetOrbit, ...]
+    facet_orbits: Sequence[FacetOrbit]
     ray_orbits: tuple[tuple[int, str], ...] | None
     notes: tuple[str, ...]
     group: SymmetryGroup = field(repr=False)
@@ -208,8 +210,9 @@ class RowConeSummary(Result):
         for o in self.facet_orbits[:max_orbits]:
             out.append(f"{indent}- {o.size} × {o.inequality}")
         if len(self.facet_orbits) > max_orbits:
-            rest = self.facet_orbits[max_orbits:]
-            out.append(f"{indent}… {len(rest)} more orbits ({sum(o.size for o in rest)} facets); --all lists every facet")
+            shown = sum(o.size for o in self.facet_orbits[:max_orbits])  # the rest are counted, not built
+            out.append(f"{indent}… {len(self.facet_orbits) - max_orbits} more orbits ({self.n_facets - shown} facets); "
+                       "--all lists every facet")
         if self.ray_orbits is not None:
             out.append(f"{indent}extreme rays: {self.n_rays} in {len(self.ray_orbits)} orbit"
                        f"{'s' if len(self.ray_orbits) != 1 else ''}")
@@ -335,8 +338,13 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
             return lambda: rows[i]
         return lambda: structured_facet(cone, i)
 
-    facet_orbits = [FacetOrbit(o.size, o.representative, o.members, labels, exact, source(o.representative))
-                    for o in orbits]
+    orbit_list = list(orbits)
+
+    def facet_orbit(j: int) -> FacetOrbit:  # built when read: large cones have 10^5 orbits, a report shows 20
+        o = orbit_list[j]
+        return FacetOrbit(o.size, o.representative, o.members, labels, exact, source(o.representative))
+
+    facet_orbits = LazySequence(len(orbit_list), facet_orbit)
     n_rays: int | None = st.n_rays if st is not None else None
     ray_orbits = None
     if rays:
@@ -351,4 +359,4 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
             notes.append(f"the cone contains a {len(cone.lineality)}-dimensional linear subspace")
     rule = st.description if st is not None else ""
     return RowConeSummary(name, n, cone.dim, cone.is_pointed, cone.n_facets, n_eq, n_rays, rule, G.source, G.order,
-                          G.complete and group is None, tuple(facet_orbits), ray_orbits, tuple(notes), G)
+                          G.complete and group is None, facet_orbits, ray_orbits, tuple(notes), G)

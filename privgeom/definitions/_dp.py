@@ -164,6 +164,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
         self._ratio, self._given = self._level.exp_eps, _given(self._level)
         self._named: tuple[Domain, str] | None = None  # (domain, relation name) when the relation was named
+        fresh = isinstance(graph, (Domain, str))  # the graph is built here: nobody else holds it, no copy needed
         if isinstance(graph, Domain):
             if inputs is not None and Domain.coerce(inputs).labels != graph.labels:
                 resolve_graph(graph, inputs)  # raises the mismatch
@@ -199,7 +200,7 @@ class DifferentialPrivacy(PrivacyDefinition):
             raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
         if len(set(labels)) != len(labels):
             raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
-        G = _checked_copy(graph, labels)
+        G = graph if fresh else _checked_copy(graph, labels)
         if G is None:
             G = resolve_graph(graph, labels)
         if isinstance(graph, nx.Graph) and graph.graph.get("name"):
@@ -354,6 +355,12 @@ class DifferentialPrivacy(PrivacyDefinition):
         >>> DifferentialPrivacy.path(100000, exp_eps=3).row_cone().n_facets     # nothing dense is built
         200000
         """
+        cached = self.__dict__.get("_row_cone_cached")
+        if cached is None:  # the definition is immutable: build the (lazy) cone once
+            cached = self.__dict__["_row_cone_cached"] = self._build_row_cone()
+        return cached
+
+    def _build_row_cone(self) -> Any:
         from ..geometry._cone import Cone
         from ..geometry._structure import ConeStructure, DifferenceData, check_rows_size
 

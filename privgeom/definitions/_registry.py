@@ -238,7 +238,7 @@ def _dp(params: dict[str, str]) -> PrivacyDefinition:
     if graph in _DP_SPEC_GRAPHS:
         key, domain_of = _DP_SPEC_GRAPHS[graph]
         domain = domain_of(spec_int(params, key, "dp"))
-        return DifferentialPrivacy(domain.relation(graph), eps=eps, exp_eps=exp_eps, inputs=domain, exact=exact)
+        return DifferentialPrivacy(graph, eps=eps, exp_eps=exp_eps, inputs=domain, exact=exact)
     if graph in ("replace-one", "add-remove"):
         domain = _structured_domain(params, graph == "add-remove")
         return DifferentialPrivacy(graph, eps=eps, exp_eps=exp_eps, inputs=domain, exact=exact)
