@@ -30,6 +30,7 @@ from ._domain import Domain, resolve_graph
 from ._level import PrivacyLevel
 from ._numeric import LogRational
 from ._results import Quantity, Result
+from ._limits import LimitInfo, Limits, get_limits, limits, set_limits
 from ._display import to_html, to_latex
 from .analyses import (
     Comparison,
@@ -91,6 +92,23 @@ from .mechanisms import (
 from . import _display_types  # noqa: F401  (registers the renderers of the library's types with _display)
 
 from . import smoothed, voting  # noqa: E402  (subpackages: privgeom.smoothed, privgeom.voting)
+from typing import TypeAlias as _TypeAlias  # noqa: E402
+
+from . import _domain, _level  # noqa: E402
+
+# Types of the parameters (re-bound here with their documentation, which Sphinx reads from these comments)
+#: A privacy level as ``eps=`` accepts it: ε as a number (``1.1``, ``"0.5"``, ``0``), ``"ln(r)"``, a
+#: :class:`LogRational` or a :class:`PrivacyLevel` (see :meth:`PrivacyLevel.parse`).
+LevelLike: _TypeAlias = _level.LevelLike
+#: One number: ``int``, ``Fraction`` or a rational string such as ``"3/4"`` (exact mode), or a ``float``; the type of
+#: ``exp_eps=``, ``p=``, ``rho=``, ``alpha=``, ``gamma=``, ``delta=``.
+ScalarLike: _TypeAlias = _level.ScalarLike
+#: A neighbour relation as :func:`resolve_graph` accepts it (every ``graph=``/``relation=``): a relation name
+#: (``"hamming"``, ``"replace-one"``, ``"add-remove"``, ``"path"``, ``"complete"``), a :class:`Domain` (its default
+#: relation), a networkx graph or an iterable of pairs of dataset labels.
+RelationLike: _TypeAlias = _domain.RelationLike
+#: The datasets (a mechanism's columns) as ``inputs=`` accepts them: a :class:`Domain` or a sequence of labels.
+InputsLike: _TypeAlias = _domain.InputsLike
 
 __version__ = "0.1.0"
 
@@ -107,6 +125,12 @@ __all__ = [
     "SizeLimitError",
     "SolverError",
     "DomainMismatchError",
+    # global size limits
+    "get_limits",
+    "set_limits",
+    "limits",
+    "Limits",
+    "LimitInfo",
     # numbers, privacy levels and datasets
     "Quantity",
     "Result",
@@ -114,6 +138,10 @@ __all__ = [
     "PrivacyLevel",
     "Domain",
     "resolve_graph",
+    "LevelLike",
+    "ScalarLike",
+    "RelationLike",
+    "InputsLike",
     # display
     "to_html",
     "to_latex",

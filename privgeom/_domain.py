@@ -37,14 +37,26 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeAlias
 
 import networkx as nx
 
 from ._numeric import parse_int
 from ._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 
-__all__ = ["Domain", "resolve_graph", "RELATIONS", "MAX_DOMAIN_SIZE", "MAX_GRAPH_EDGES"]
+if TYPE_CHECKING:
+    from .mechanisms._mechanism import Mechanism
+
+__all__ = [
+    "Domain",
+    "resolve_graph",
+    "RELATIONS",
+    "MAX_DOMAIN_SIZE",
+    "MAX_GRAPH_EDGES",
+    "GraphLike",
+    "RelationLike",
+    "InputsLike",
+]
 
 #: Every relation name privgeom knows (a given domain supports a subset: :attr:`Domain.relations`).
 RELATIONS = ("hamming", "replace-one", "add-remove", "path", "complete")
@@ -199,7 +211,7 @@ class Domain:
         return cls("counts", tuple(str(c) for c in range(n + 1)), n, (), tuple((c,) for c in range(n + 1)))
 
     @classmethod
-    def databases(cls, n: int, records: Any = 2, *, up_to: bool = False) -> "Domain":
+    def databases(cls, n: int, records: int | Iterable[Any] = 2, *, up_to: bool = False) -> "Domain":
         """All databases of ``n`` records, each a value in ``records`` (an int ``m`` means ``0..m-1``).
 
         Labels ``"(x_1,…,x_n)"`` in lexicographic order of the values as given (the databases of :mod:`privgeom.smoothed`);
@@ -219,7 +231,7 @@ class Domain:
         return cls("databases", labels, n, vals, pts, up_to)
 
     @classmethod
-    def histograms(cls, n: int, categories: Any = 2, *, up_to: bool = False) -> "Domain":
+    def histograms(cls, n: int, categories: int | Iterable[Any] = 2, *, up_to: bool = False) -> "Domain":
         """All histograms ``"[h_0,…,h_{c-1}]"`` of ``n`` records over ``categories`` (``h_0`` decreasing).
 
         Compositions with ``h_0`` decreasing; ``up_to=True``: every total ``0..n``, smallest first.
@@ -262,14 +274,14 @@ class Domain:
     # constructor is reachable both as ``Domain.from_labels`` and (on the class) ``Domain.labels``: see below.
 
     @classmethod
-    def coerce(cls, inputs: Any) -> "Domain":
+    def coerce(cls, inputs: "InputsLike | Mechanism") -> "Domain":
         """A Domain unchanged, or plain labels (a Mechanism gives its input domain)."""
         if isinstance(inputs, Domain):
             return inputs
         dom = getattr(inputs, "domain", None)
         if isinstance(dom, Domain):
             return dom
-        return cls.from_labels(inputs)
+        return cls.from_labels(inputs)  # type: ignore[arg-type]  # a Mechanism always has a Domain (above)
 
     # ------------------------------------------------------------------------------------------------ views
     def __len__(self) -> int:
@@ -364,7 +376,7 @@ class Domain:
             return N * ((self.n or 0) * (c - 1) + c)  # replace one record; add-remove appends one of c values
         return N * c * c  # histograms: move one unit between two categories / add one
 
-    def relation(self, relation: Any = "hamming", *, max_edges: int | None = None) -> nx.Graph:
+    def relation(self, relation: str | GraphLike = "hamming", *, max_edges: int | None = None) -> nx.Graph:
         """The neighbour graph of a relation name (or validate a user graph / edge list on these datasets).
 
         Raises
@@ -481,6 +493,17 @@ class Domain:
 
 _KINDS = ("bits", "counts", "databases", "histograms", "labels")
 
+#: A user neighbour graph: a networkx graph or an iterable of pairs of dataset labels (integer nodes are read as
+#: column indices when the labels are not integers); validated by :func:`validate_graph`.
+GraphLike: TypeAlias = nx.Graph | Iterable[Sequence[Any]]
+
+#: A neighbour relation as :func:`resolve_graph` accepts it (every ``graph=``/``relation=`` parameter): a relation
+#: name (:data:`RELATIONS`), a :class:`Domain` (its default relation) or a user graph (:data:`GraphLike`).
+RelationLike: TypeAlias = str | Domain | GraphLike
+
+#: The datasets (a mechanism's columns) as ``inputs=`` accepts them: a :class:`Domain` or a sequence of labels.
+InputsLike: TypeAlias = Domain | Sequence[Any]
+
 
 class _LazyBitLabels:
     """Placeholder for the ``2^k`` labels of :meth:`Domain.bits` until they are first read (picklable)."""
@@ -538,7 +561,7 @@ def _one_position_edges(labels: Sequence[str]) -> Iterator[tuple[str, str]]:
                 yield s, t
 
 
-def validate_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
+def validate_graph(graph: GraphLike, inputs: Sequence[str]) -> nx.Graph:
     """A user graph (networkx graph or iterable of label pairs) validated against the dataset labels ``inputs``.
 
     Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers (the body of
@@ -584,7 +607,7 @@ def validate_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
     return G
 
 
-def resolve_graph(relation: Any, inputs: Any, *, max_edges: int | None = None) -> nx.Graph:
+def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, max_edges: int | None = None) -> nx.Graph:
     """THE resolution of a neighbour relation on a set of datasets.
 
     Parameters

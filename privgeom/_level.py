@@ -30,15 +30,20 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 from ._errors import FormatError, InvalidParameterError, InvalidTypeError
 from ._numeric import LogRational, Scalar, fraction_str, parse_scalar
 
-__all__ = ["PrivacyLevel", "EPS_OVERFLOW"]
+__all__ = ["PrivacyLevel", "EPS_OVERFLOW", "ScalarLike", "LevelLike"]
 
 #: Largest float ε privgeom exponentiates: ``exp(700)`` ≈ 1e304 is still a float, ``exp(710)`` overflows.
 EPS_OVERFLOW = 700.0
+
+#: One number as privgeom parses it (:func:`~privgeom._numeric.parse_scalar`): ``int``, ``Fraction`` or a rational
+#: string such as ``"3/4"`` (exact mode), or a ``float`` (float mode). The type of ``exp_eps=``, ``p=``, ``rho=``,
+#: ``alpha=``, ``gamma=``, ``delta=`` and the other numeric parameters.
+ScalarLike: TypeAlias = Fraction | float | int | str
 
 #: ``"ln(r)"``, ``"ln r"``, ``"log(r)"`` (natural logarithm of a positive rational ``r``).
 _LN = re.compile(r"^\s*(?:ln|log)\s*(?:\(\s*(?P<paren>[^()]+?)\s*\)|\s(?P<bare>[^()\s]+))\s*$", re.IGNORECASE)
@@ -88,8 +93,8 @@ class PrivacyLevel:
     @classmethod
     def parse(
         cls,
-        eps: Any = None,
-        exp_eps: Any = None,
+        eps: LevelLike | None = None,
+        exp_eps: ScalarLike | None = None,
         *,
         exact: bool | None = None,
         name: str = "eps",
@@ -100,7 +105,7 @@ class PrivacyLevel:
 
         Parameters
         ----------
-        eps : float, int, Fraction, str or LogRational, optional
+        eps : float, int, Fraction, str, LogRational or PrivacyLevel, optional
             ``ε ≥ 0``: a number (``1.1``, ``"0.5"``), ``0`` (exact), ``"ln(r)"``/``"ln r"`` or a
             :class:`~privgeom.LogRational` (exact).
         exp_eps : rational or float, optional
@@ -151,7 +156,7 @@ class PrivacyLevel:
         return level._with_mode(exact, pre, name, xname)
 
     @classmethod
-    def coerce(cls, value: Any, **kwargs: Any) -> "PrivacyLevel":
+    def coerce(cls, value: LevelLike, **kwargs: Any) -> "PrivacyLevel":
         """A :class:`PrivacyLevel` unchanged, or anything :meth:`parse` accepts as ``eps``.
 
         Examples
@@ -254,3 +259,8 @@ class PrivacyLevel:
         eps = self.eps.to_json() if isinstance(self.eps, LogRational) else float(self.eps)
         exp: Any = str(self.exp_eps) if self.exact else (None if self.infinite else float(self.exp_eps))
         return {"eps": eps, "exp_eps": exp, "exact": self.exact}
+
+
+#: A privacy level as ``eps=`` accepts it (:meth:`PrivacyLevel.parse`): ε as a number (``1.1``, ``"0.5"``, ``0``),
+#: ``"ln(r)"``, a :class:`~privgeom.LogRational` or a :class:`PrivacyLevel`.
+LevelLike: TypeAlias = PrivacyLevel | LogRational | ScalarLike

@@ -42,6 +42,8 @@ __all__ = [
     "to_float_array",
     "readonly",
     "check_dense_size",
+    "limit_hint",
+    "memory_text",
     "fraction_str",
     "scalar_to_json",
     "scalar_from_json",
@@ -59,6 +61,13 @@ ROUNDOFF = 1e-12
 MAX_DENSE_ENTRIES = 2**26
 #: Largest dense exact (Fraction) array privgeom will allocate (a Fraction costs about 100 bytes or more).
 MAX_EXACT_ENTRIES = 2**22
+#: Bytes per entry of a dense float64 array and (a low estimate) of an exact array of Fractions, for the memory
+#: estimates of size refusals.
+FLOAT_ENTRY_BYTES = 8
+EXACT_ENTRY_BYTES = 100
+#: A size refusal whose estimated memory exceeds this many bytes (1 PiB) does not suggest raising the limit: it
+#: says the memory instead (no machine holds it).
+UNREACHABLE_BYTES = 2**50
 
 
 def is_exact_scalar(value: Any) -> bool:
@@ -197,22 +206,73 @@ def parse_int(
     return out
 
 
+def memory_text(n_bytes: int | float) -> str:
+    """``n_bytes`` in words (``"512.0 MiB"``, ``"6.4 GB"`` style, binary units; huge sizes in powers of ten).
+
+    Examples
+    --------
+    >>> memory_text(2**29), memory_text(3 * 10**12), memory_text(8 * 10**40)
+    ('512.0 MiB', '2.7 TiB', '8e+40 bytes')
+    """
+    value = float(n_bytes)
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if value < 1024 or unit == "PiB":
+            break
+        value /= 1024
+    if unit == "PiB" and value >= 1024:
+        return f"{float(n_bytes):.3g} bytes"
+    return f"{int(value)} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
+
+
+def limit_hint(name: str, needed: int | None = None, option: str = "") -> str:
+    """How to raise the global size limit ``name`` of :func:`privgeom.set_limits` (the end of a refusal message).
+
+    ``needed`` (the size that was refused) is shown as the value to set; ``option`` is a command-line option that
+    raises the same limit for one command.
+
+    Examples
+    --------
+    >>> limit_hint("exact_entries", 5000)
+    'raise it with pg.set_limits(exact_entries=5000) or `with pg.limits(exact_entries=5000):`'
+    >>> limit_hint("relax_family", option="--max-family")
+    'raise it with pg.set_limits(relax_family=N) or `with pg.limits(relax_family=N):` (command line: --max-family N)'
+    """
+    value = "N" if needed is None else str(int(needed))
+    text = f"raise it with pg.set_limits({name}={value}) or `with pg.limits({name}={value}):`"
+    return text + (f" (command line: {option} {value})" if option else "")
+
+
 def check_dense_size(n_rows: int, n_cols: int, *, exact: bool, what: str) -> None:
     """Refuse to allocate an ``n_rows x n_cols`` dense array that would exhaust memory.
+
+    The limits are the global size limits ``exact_entries`` and ``dense_entries`` (:func:`privgeom.get_limits`,
+    raised with :func:`privgeom.set_limits` or :func:`privgeom.limits`), read at call time. The message names the
+    sizes, the memory they would need and the limit; beyond :data:`UNREACHABLE_BYTES` it says the memory instead of
+    suggesting to raise the limit.
 
     Raises
     ------
     SizeLimitError
         When the array has more than ``MAX_EXACT_ENTRIES`` (exact) or ``MAX_DENSE_ENTRIES`` (float) entries.
+
+    Examples
+    --------
+    >>> check_dense_size(4, 4, exact=True, what="toy")
+    >>> check_dense_size(8001, 8001, exact=True, what="krr(n=8000)")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.SizeLimitError: krr(n=8000) would need a dense 8001 x 8001 exact array (64,016,001 entries, about 6.0 GiB; limit 4,194,304 entries); refused before allocating — raise it with pg.set_limits(exact_entries=64016001) or `with pg.limits(exact_entries=64016001):`
     """
     limit = MAX_EXACT_ENTRIES if exact else MAX_DENSE_ENTRIES
     entries = int(n_rows) * int(n_cols)
     if entries > limit:
         mode = "exact" if exact else "float"
-        raise SizeLimitError(
-            f"{what} would need a dense {n_rows} x {n_cols} {mode} array ({entries:,} entries, limit {limit:,}); "
-            "refused before allocating — use a structured method instead"
-        )
+        n_bytes = entries * (EXACT_ENTRY_BYTES if exact else FLOAT_ENTRY_BYTES)
+        head = (f"{what} would need a dense {n_rows} x {n_cols} {mode} array ({entries:,} entries, "
+                f"about {memory_text(n_bytes)}; limit {limit:,} entries); refused before allocating")
+        if n_bytes > UNREACHABLE_BYTES:
+            raise SizeLimitError(f"{head} — no computer's memory holds it; use a structured method instead")
+        raise SizeLimitError(f"{head} — {limit_hint('exact_entries' if exact else 'dense_entries', entries)}")
 
 
 def readonly(array: np.ndarray) -> np.ndarray:

@@ -59,3 +59,26 @@ def test_mutual_information_is_a_quantity() -> None:
     mi = pg.analyses.mutual_information(pg.Mechanism([[1, 0], [0, 1]]))
     assert isinstance(mi, pg.Quantity) and not mi.exact and mi.name == "mutual information"
     assert float(mi) == pytest.approx(0.6931471805599453)
+
+
+#: Result types that are parts of answers (witnesses, certificates, groups, pieces), not answers of a public analysis.
+PARTS = {"Result", "SymmetryGroup", "Orbit", "ClosureWitness", "RowWitness", "RowCertificate", "SeparatingCertificate",
+         "PairBound", "DeltaPiece", "InclusionWitness", "HockeyStickWitness", "HockeyStickCertificate",
+         "CompletionWitness", "NearestCertificate", "Limits", "LimitInfo"}  # the last two: settings, not answers
+
+
+def test_every_public_answer_type_says_whether_it_is_exact() -> None:
+    import dataclasses
+    import inspect
+
+    from privgeom import analyses, definitions, geometry, smoothed, voting
+
+    missing = []
+    for mod in (pg, voting, smoothed, analyses, definitions, geometry):
+        for name in mod.__all__:
+            cls = getattr(mod, name)
+            if inspect.isclass(cls) and issubclass(cls, pg.Result) and name not in PARTS:
+                fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+                if not (hasattr(cls, "exact") or "exact" in fields):
+                    missing.append(f"{mod.__name__}.{name}")
+    assert not missing, missing

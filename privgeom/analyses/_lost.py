@@ -23,6 +23,7 @@ family, which is sound).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
@@ -74,6 +75,88 @@ class FacetStatus(Result):
     def summary(self) -> str:
         what = "lost" if self.lost else "still implied"
         return f"facet {self.index} (orbit of {self.size}): {what}"
+
+
+#: Relative tolerances tried, tightest first, when reading which bounds are tight at a float LP vertex (see
+#: :func:`vertex_candidates`); every candidate is verified exactly, so a wrong guess only costs a retry.
+TIGHT_RTOLS = (1e-9, 1e-7, 1e-5, 1e-3)
+
+
+def vertex_candidates(S: DifferenceSystem, x: Any) -> list[list[Any]]:
+    """Exact points of the relaxed cone read off a float LP vertex ``x``, one per tolerance of :data:`TIGHT_RTOLS`.
+
+    At a vertex every nonzero coordinate is tied to the largest one by a chain of tight bounds ``x_a = c x_b``, so
+    the exact vertex is the largest coordinate set to 1 and the others propagated exactly along the tight bounds
+    (products of the bounds, however small: ``3^-15`` is no harder than ``1/3``). Coordinates the LP leaves below the
+    tolerance are 0. Rounding the float point coordinate by coordinate instead loses the small coordinates once
+    the bounds span more than the solver's precision (randomized response at ``k ≥ 15``, the geometric mechanism at
+    ``n ≥ 35``). Each candidate is passed through :meth:`DifferenceSystem.repair` (the largest point of the cone
+    below it), so it is feasible; the caller checks that it breaks the facet.
+    """
+    xf = np.clip(np.asarray(x, dtype=float), 0.0, None)
+    top = float(xf.max()) if xf.size else 0.0
+    if not top > 0:
+        return []
+    xf = xf / top
+    a, b = S.a, S.b
+    c = np.array([float(v) for v in S.c])
+    one: Any = Fraction(1) if S.exact else 1.0
+    zero: Any = Fraction(0) if S.exact else 0.0
+    out: list[list[Any]] = []
+    for rtol in TIGHT_RTOLS:
+        alive = xf > rtol * ROUNDOFF ** 0.5
+        ca = c * xf[b] if len(c) else c
+        tight = np.flatnonzero(alive[a] & alive[b] & (np.abs(xf[a] - ca) <= rtol * np.maximum(xf[a], ca)))
+        adj: list[list[tuple[int, int]]] = [[] for _ in range(S.n)]
+        for t in tight.tolist():
+            adj[int(b[t])].append((int(a[t]), t))   # x_a = c x_b from b
+            adj[int(a[t])].append((int(b[t]), ~t))  # x_b = x_a / c from a
+        y: list[Any] = [None] * S.n
+        for root in np.argsort(-xf, kind="stable").tolist():
+            if y[root] is not None or not alive[root]:
+                continue
+            y[root] = one if root == int(np.argmax(xf)) else (
+                Fraction(float(xf[root])).limit_denominator(10**12) if S.exact else float(xf[root]))
+            stack = [root]
+            while stack:
+                u = stack.pop()
+                for v, t in adj[u]:
+                    if y[v] is None:
+                        y[v] = y[u] * S.c[t] if t >= 0 else y[u] / S.c[~t]
+                        stack.append(v)
+        y = [zero if v is None else v for v in y]
+        out.append(S.repair(y))
+    return out
+
+
+#: Largest relaxed-cone LP (variables) solved exactly by cdd's GMP simplex before HiGHS is tried: exact answers need no
+#: rounding, which fails once the bounds span more than float precision (products like ``3^-15``).
+EXACT_LP_MAX_VARIABLES = 128
+
+
+def _exact_minimum(S: DifferenceSystem, f: Sequence[Any], weights: Sequence[Any]) -> tuple[Fraction, list[Fraction]]:
+    """``min f·x`` over ``{x ≥ 0, x_a ≤ c x_b, weights·x = 1}``, exactly (cdd GMP simplex): value and minimiser."""
+    from ..geometry._cdd import exact_linprog
+
+    n = S.n
+    rows: list[list[Any]] = []
+    for a, b, c in zip(S.a.tolist(), S.b.tolist(), S.c):
+        row: list[Any] = [Fraction(0)] * (n + 1)
+        row[1 + a] -= 1
+        row[1 + b] += c
+        rows.append(row)  # c x_b - x_a >= 0
+    for i in range(n):
+        row = [Fraction(0)] * (n + 1)
+        row[1 + i] = Fraction(1)
+        rows.append(row)  # x_i >= 0
+    w = [Fraction(v) for v in weights]
+    rows.append([Fraction(-1), *w])   # w·x >= 1
+    rows.append([Fraction(1), *(-v for v in w)])  # w·x <= 1
+    rows.append([Fraction(0), *(Fraction(v) for v in f)])
+    status, x, value = exact_linprog(rows, maximize=False)
+    if status != "optimal" or x is None or value is None:
+        raise SolverError(f"exact relaxed-cone LP: {status}")
+    return value, x
 
 
 def _lp_matrices(S: DifferenceSystem) -> tuple[Any, np.ndarray]:
@@ -174,6 +257,14 @@ def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tupl
     for i, v in enumerate(f):
         fq[orbit_of[i]] += float(v)
         weights[orbit_of[i]] += 1.0
+    if S.exact and q <= EXACT_LP_MAX_VARIABLES:
+        fq_exact = [Fraction(0)] * q
+        for i, v in enumerate(f):
+            fq_exact[int(orbit_of[i])] += Fraction(v)
+        value, xq_exact = _exact_minimum(Q, fq_exact, [Fraction(int(w)) for w in weights])
+        if value >= 0:
+            return True, None
+        return True, [xq_exact[o] for o in orbit_of.tolist()]
     A, b = _lp_matrices(Q)
     scale = float(np.abs(fq).max()) or 1.0
     res = solve_lp(fq / scale, A_ub=A if A.shape[0] else None, b_ub=b if A.shape[0] else None,
@@ -184,8 +275,9 @@ def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tupl
         return True, None
     xq = np.clip(res.x, 0.0, None)
     xq = xq / (float(xq.max()) or 1.0)  # a cone: scale freely, so that rationalising keeps small entries
-    for cand in (rational_candidates(xq) if S.exact else [xq]):
-        yq = Q.repair(list(cand) if S.exact else [float(v) for v in cand])
+    rounded = (Q.repair(list(cand) if S.exact else [float(v) for v in cand])
+               for cand in (rational_candidates(xq) if S.exact else [xq]))
+    for yq in itertools.chain(vertex_candidates(Q, xq), rounded):
         y = [yq[o] for o in orbit_of.tolist()]
         val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
         if val < 0 if S.exact else val < -ROUNDOFF:
@@ -214,9 +306,9 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
     >>> st = facet_status(S, [F(3), F(-1)] )            # 3 x_a ≥ x_b: implied too (it is the bound itself)
     >>> st.lost
     False
-    >>> st = facet_status(S, [F(-1), F(2)])             # x_a ≤ 2 x_b is lost: x = (1, 1/3) breaks it
+    >>> st = facet_status(S, [F(-1), F(2)])             # x_a ≤ 2 x_b is lost: x = (3/4, 1/4) breaks it
     >>> st.lost, st.witness.tolist(), st.value
-    (True, [Fraction(1, 1), Fraction(1, 3)], Fraction(-1, 3))
+    (True, [Fraction(3, 4), Fraction(1, 4)], Fraction(-1, 4))
     >>> T = DifferenceSystem.from_bounds(["a", "b", "c"], [(0, 1, F(3)), (2, 1, F(3))], True)
     >>> facet_status(T, [F(-1), F(6), F(-1)]).combination     # 6 x_b ≥ x_a + x_c: an LP, verified exactly
     {0: Fraction(1, 1), 1: Fraction(1, 1)}
@@ -236,6 +328,16 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
                 arr = np.empty(n, dtype=object if S.exact else float)
                 arr[:] = y
                 return FacetStatus(index, orbit_t0, True, readonly(arr), val, None, S.exact)
+    orbit_t = tuple(int(i) for i in orbit) or (index,)
+    if S.exact and n <= EXACT_LP_MAX_VARIABLES:
+        value, xe = _exact_minimum(S, f, [1] * n)
+        if value < 0:
+            arr = np.empty(n, dtype=object)
+            arr[:] = xe
+            if not S.contains(xe):
+                raise SolverError(f"relaxed-cone LP for {what}: cdd's exact optimum is not in the relaxed cone")
+            return FacetStatus(index, orbit_t, True, readonly(arr), sum((fv * yv for fv, yv in zip(f, xe)), Fraction(0)),
+                               None, True)
     fl = np.array([float(v) for v in f])
     scale = float(np.abs(fl).max()) or 1.0
     A, b = _lp_matrices(S)
@@ -249,8 +351,9 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
         assert res.x is not None
         x = np.clip(res.x, 0.0, None)
         x = x / (float(x.max()) or 1.0)  # a cone: scale freely, so that rationalising keeps small entries
-        for cand in rational_candidates(x) if S.exact else [x]:
-            y = S.repair(list(cand) if S.exact else [float(v) for v in cand])
+        rounded = (S.repair(list(cand) if S.exact else [float(v) for v in cand])
+                   for cand in (rational_candidates(x) if S.exact else [x]))
+        for y in itertools.chain(vertex_candidates(S, x), rounded):
             val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
             if (val < 0 if S.exact else val < -ROUNDOFF) and S.contains(y, atol=S.atol):
                 arr = np.empty(n, dtype=object if S.exact else float)

@@ -45,7 +45,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._level import PrivacyLevel
+from .._level import PrivacyLevel, ScalarLike
 from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, parse_scalar
 from .._results import Quantity, Result
 from ..definitions import PrivacyDefinition
@@ -451,14 +451,14 @@ def mutual_information(mechanism: Mechanism, prior: Any = None) -> Quantity:
     return Quantity(value, "mutual information", exact=False, detail=f"nats, {mechanism.n_inputs} datasets")
 
 
-def _ratio(exp_eps: Any) -> Scalar:
+def _ratio(exp_eps: ScalarLike) -> Scalar:
     r = PrivacyLevel.parse(exp_eps=exp_eps).exp_eps
     if not r > 1:
         raise InvalidParameterError(f"staircase patterns need e^ε > 1, got {fraction_str(r)}")
     return r
 
 
-def staircase_patterns(n: int, exp_eps: Any) -> np.ndarray:
+def staircase_patterns(n: int, exp_eps: ScalarLike) -> np.ndarray:
     """The ``2^n − 2`` staircase patterns ``{1, e^ε}^n`` (constants excluded): the extreme rays of local DP.
 
     Local DP on ``n`` values is ε-DP on ``K_n``, the cone ``{x : x_i ≤ e^ε x_j for all i ≠ j}``; its extreme
@@ -492,7 +492,7 @@ def _pattern_label(s: Sequence[Any]) -> str:
     return "".join("1" if v > 1 else "0" for v in s)
 
 
-def binary_mechanism(n: int | Sequence[Any], exp_eps: Any, split: Sequence[int] | None = None) -> Mechanism:
+def binary_mechanism(n: int | Sequence[Any], exp_eps: ScalarLike, split: Sequence[int] | None = None) -> Mechanism:
     """KOV's binary mechanism: report whether the value is in ``T`` with probability ``e^ε / (1 + e^ε)``.
 
     Its two rows are the staircase patterns of ``T`` and of its complement divided by ``1 + e^ε``; ``T`` defaults
@@ -539,7 +539,7 @@ class StaircaseOptimum(Result):
                 f"{', '.join(self.patterns)}")
 
 
-def staircase_optimum(n: int, exp_eps: Any, utility: RowUtility) -> StaircaseOptimum:
+def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> StaircaseOptimum:
     """Solve KOV's LP ``max Σ_s θ_s μ(s)`` s.t. ``Σ_s θ_s s = 1``, ``θ ≥ 0`` over the staircase patterns.
 
     For a sublinear row utility this is the optimum over all ε-locally-DP mechanisms (KOV 2016, the staircase LP:
@@ -604,6 +604,11 @@ class KOVRegimes(Result):
     binary_optimal_up_to: float | None
     rr_optimal_from: float | None
     text: str
+
+    @property
+    def exact(self) -> bool:
+        """False: the utilities compared (mutual information) are floats."""
+        return False
 
     def summary(self) -> str:
         return self.text

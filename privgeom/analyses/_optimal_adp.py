@@ -182,7 +182,7 @@ def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: boo
     privgeom rationalises HiGHS's duals into ``z`` and checks that this bound equals the value of the returned
     (exactly re-verified) mechanism.
     """
-    from ..graphs import edge_index_pairs
+    from ..graphs._graphs import edge_index_pairs
 
     m, N = C.shape
     pairs = edge_index_pairs(definition.graph, definition.inputs)

@@ -40,7 +40,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError
-from .._level import PrivacyLevel
+from .._domain import RelationLike
+from .._level import LevelLike, PrivacyLevel, ScalarLike
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, is_exact_scalar, parse_scalar
 from .._results import Result, to_jsonable
 from ..mechanisms._mechanism import Mechanism
@@ -186,7 +187,7 @@ def _epsilon_json(obj: EpsilonResult) -> Any:
     return obj.to_dict()
 
 
-def epsilon(mechanism: Mechanism, graph: Any, *, method: str = "auto", max_work: int | None = None) -> EpsilonResult:
+def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", max_work: int | None = None) -> EpsilonResult:
     """The exact ε of a finite mechanism over a neighbour graph (pure differential privacy).
 
     ``ε = max over edges {D, D'} (both directions) and outputs ω of ln(P(M(D) = ω) / P(M(D') = ω))``, outputs
@@ -467,7 +468,7 @@ def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
 
 
 def delta(
-    mechanism: Mechanism, graph: Any, eps: Any = None, *, exp_eps: Any = None, max_work: int | None = None
+    mechanism: Mechanism, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None, max_work: int | None = None
 ) -> DeltaResult:
     """The exact ``δ(ε)`` of a finite mechanism over a neighbour graph (approximate differential privacy).
 
@@ -561,7 +562,7 @@ def _distribution(values: Any, name: str, exact: bool | None) -> list[Scalar]:
     return out
 
 
-def _pair(P: Any, Q: Any, exp_eps: Any) -> tuple[list[Scalar], list[Scalar], Scalar]:
+def _pair(P: Any, Q: Any, exp_eps: ScalarLike) -> tuple[list[Scalar], list[Scalar], Scalar]:
     if isinstance(exp_eps, LogRational):
         exp_eps = exp_eps.ratio
     t = parse_scalar(exp_eps, name="exp_eps")
@@ -580,7 +581,7 @@ def _pair(P: Any, Q: Any, exp_eps: Any) -> tuple[list[Scalar], list[Scalar], Sca
     return p, q, t
 
 
-def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> Scalar:
+def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: ScalarLike) -> Scalar:
     """The hockey-stick divergence ``E_t(P ‖ Q) = Σ_ω (P(ω) − t Q(ω))₊ = max_S (P(S) − t Q(S))`` with ``t = e^ε``.
 
     ``P`` is ``(ε, δ)``-indistinguishable from ``Q`` in one direction iff ``E_{e^ε}(P ‖ Q) ≤ δ`` (Barthe & Olmedo
@@ -617,7 +618,7 @@ def _column(values: list[Scalar], t: Scalar) -> np.ndarray:
     return np.array(values, dtype=object if isinstance(t, Fraction) else float)
 
 
-def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: Any) -> tuple[int, ...]:
+def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: ScalarLike) -> tuple[int, ...]:
     """The event ``S = {ω : P(ω) > t Q(ω)}`` (output indices) attaining :func:`hockey_stick`.
 
     Examples

@@ -30,8 +30,9 @@ from .._errors import InvalidParameterError
 from .._numeric import ROUNDOFF, LogRational, Scalar, check_dense_size, parse_int
 from .._results import Result
 from ..mechanisms._mechanism import Mechanism
-from .._level import PrivacyLevel
+from .._level import LevelLike, PrivacyLevel, ScalarLike
 from ._profile import _check_mechanism, format_level, _prepare
+from .._domain import RelationLike
 
 __all__ = ["DeltaPiece", "DeltaCurve", "delta_curve"]
 
@@ -103,7 +104,7 @@ class DeltaCurve(Result):
         """``ε*`` (the field :attr:`epsilon`): the smallest ε with ``δ(ε) = 0``, as :func:`~privgeom.epsilon`."""
         return self.epsilon
 
-    def evaluate(self, eps: Any = None, *, exp_eps: Any = None) -> Scalar:
+    def evaluate(self, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None) -> Scalar:
         """``δ`` at one ε (same ``eps``/``exp_eps`` conventions as :func:`delta`), read off the pieces.
 
         Examples
@@ -164,7 +165,7 @@ def _edge_lines(a: np.ndarray, b: np.ndarray, exact: bool) -> list[tuple[Scalar,
 
 def delta_curve(
     mechanism: Mechanism,
-    graph: Any,
+    graph: RelationLike,
     eps_values: Sequence[Any] | None = None,
     *,
     exp_eps_values: Sequence[Any] | None = None,

@@ -30,7 +30,8 @@ import numpy as np
 
 from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import LogRational, Scalar
+from .._limits import register_limit
+from .._numeric import LogRational, Scalar, limit_hint
 from ..geometry._cone import Cone
 from ._coerce import as_cone
 from ._relax_results import PairBound, Relaxation, tight_pairs
@@ -45,6 +46,9 @@ RELAX_METHODS = ("auto", "difference", "cone", "fourier_motzkin", "block", "gene
 #: Largest family of subsets :func:`relax` expands (checked from the sizes before building it), and largest
 #: ``#subsets × #datasets`` the double-description route lifts (one row of that length per projected inequality).
 MAX_FAMILY = 10**7
+register_limit("relax_family", globals(), "MAX_FAMILY",
+               "largest relaxation family (subsets) relax() expands, and largest subsets x datasets of its "
+               "double-description route")
 
 
 def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] | nx.Graph) -> list[tuple[str, ...]]:
@@ -72,8 +76,9 @@ def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] |
         size = {"hamming": n * max(1, n.bit_length()), "all-pairs": n * (n - 1) // 2,
                 "triples": n * (n - 1) * (n - 2) // 6}.get(family, 0)
         if size > MAX_FAMILY:
-            raise SizeLimitError(f"the family {family!r} over {n:,} datasets has {size:,} subsets, more than "
-                                 f"privgeom relaxes at once (MAX_FAMILY = {MAX_FAMILY:,}); refused before building it")
+            raise SizeLimitError(f"the family {family!r} over {n:,} datasets has {size:,} subsets, more than the "
+                                 f"limit of {MAX_FAMILY:,}; refused before building it — "
+                                 f"{limit_hint('relax_family', size)}")
         if family == "hamming":
             if not labels or not Domain.from_labels(labels).is_bits:
                 raise DomainMismatchError(f"the 'hamming' family needs bit-string datasets, got {labels[:6]}")
@@ -183,6 +188,13 @@ FM_MAX_DATASETS = 8
 MAX_FM_ELIMINATED = 6
 MAX_BLOCK_WORK = 40_000
 MAX_CONE_ROUTE_WORK = 2_000_000
+register_limit("fm_eliminated", globals(), "MAX_FM_ELIMINATED",
+               "most coordinates relax(method='fourier_motzkin') eliminates per subset")
+register_limit("block_work", globals(), "MAX_BLOCK_WORK",
+               "largest estimated work facets^2 x eliminated coordinates of relax(method='block')")
+register_limit("cone_route_work", globals(), "MAX_CONE_ROUTE_WORK",
+               "largest estimated work rows^2 x datasets of the double-description relaxation (canonicalisation "
+               "and one LP per facet)")
 
 
 def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], method: str) -> None:
@@ -190,23 +202,22 @@ def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], meth
     eliminated = n - min(len(s) for s in family)
     if method == "fourier_motzkin" and eliminated > MAX_FM_ELIMINATED:
         raise SizeLimitError(f"relaxing by Fourier–Motzkin would eliminate {eliminated} of {n} coordinates per subset "
-                             f"(limit MAX_FM_ELIMINATED = {MAX_FM_ELIMINATED}); refused before projecting — use "
-                             "method='auto' (difference constraints, for pairs) or raise "
-                             "privgeom.analyses._relaxation.MAX_FM_ELIMINATED")
+                             f"(limit {MAX_FM_ELIMINATED}); refused before projecting — use method='auto' (difference "
+                             f"constraints, for pairs), or {limit_hint('fm_eliminated', eliminated)}")
     if method == "block" and n_facets * n_facets * eliminated > MAX_BLOCK_WORK:
+        work = n_facets * n_facets * eliminated
         raise SizeLimitError(f"relaxing by block elimination would eliminate {eliminated} of {n} coordinates from "
-                             f"{n_facets} facets per subset (estimated work {n_facets}² × {eliminated} = "
-                             f"{n_facets * n_facets * eliminated:,} > MAX_BLOCK_WORK = {MAX_BLOCK_WORK:,}); refused "
-                             "before projecting — use method='auto' (difference constraints, for pairs) or raise "
-                             "privgeom.analyses._relaxation.MAX_BLOCK_WORK")
+                             f"{n_facets} facets per subset (estimated work {n_facets}² × {eliminated} = {work:,}, "
+                             f"limit {MAX_BLOCK_WORK:,}); refused before projecting — use method='auto' (difference "
+                             f"constraints, for pairs), or {limit_hint('block_work', work)}")
     rows = sum(2 if len(s) == 2 else len(s) for s in family) + n
     work = rows * rows * n
     if work > MAX_CONE_ROUTE_WORK:
         raise SizeLimitError(f"the double-description relaxation of {n} datasets onto {len(family)} subsets would "
                              f"canonicalise about {rows} inequalities in R^{n} and run one LP per facet (estimated work "
-                             f"{work:,} > MAX_CONE_ROUTE_WORK = {MAX_CONE_ROUTE_WORK:,}); refused before projecting — "
-                             "use method='auto' (difference constraints, for pairs) or raise "
-                             "privgeom.analyses._relaxation.MAX_CONE_ROUTE_WORK")
+                             f"{rows}² × {n} = {work:,}, limit {MAX_CONE_ROUTE_WORK:,}); refused before projecting — "
+                             f"use method='auto' (difference constraints, for pairs), or "
+                             f"{limit_hint('cone_route_work', work)}")
 
 
 def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str) -> Relaxation:
@@ -215,8 +226,9 @@ def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str) -> R
     index = {s: i for i, s in enumerate(labels)}
     n = len(labels)
     if len(family) * n > MAX_FAMILY:
-        raise SizeLimitError(f"{len(family)} subsets over {n} datasets is more than privgeom relaxes at once "
-                             f"(MAX_FAMILY = {MAX_FAMILY:,} subset-coordinates)")
+        raise SizeLimitError(f"{len(family):,} subsets over {n:,} datasets make {len(family) * n:,} "
+                             f"subset-coordinates, more than the limit of {MAX_FAMILY:,}; refused before lifting — "
+                             f"{limit_hint('relax_family', len(family) * n)}")
     _check_cone_route(n, cone.n_facets if method == "block" else 0, family, method)
     exact = cone.exact
     zero: Any = Fraction(0) if exact else 0.0

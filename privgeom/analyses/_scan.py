@@ -24,9 +24,9 @@ from typing import Any, Iterator, Sequence
 import networkx as nx
 import numpy as np
 
-from .._domain import Domain, resolve_graph
+from .._domain import Domain, RelationLike, resolve_graph
 from .._errors import InvalidTypeError, SizeLimitError
-from ..graphs import edge_index_pairs
+from ..graphs._graphs import edge_index_pairs
 from ..mechanisms._mechanism import Mechanism
 
 __all__ = ["MAX_PROFILE_WORK", "profile_work"]
@@ -175,7 +175,7 @@ def _complete_on(G: nx.Graph, inputs: Sequence[str]) -> bool:
 
 
 def _resolve_pairs(
-    M: Mechanism, graph: Any, max_work: int | None, what: str, *, complete_route: bool = False
+    M: Mechanism, graph: RelationLike, max_work: int | None, what: str, *, complete_route: bool = False
 ) -> tuple[np.ndarray, np.ndarray, str, bool]:
     """Undirected edges ``i < j`` (sorted) of a relation on ``M``'s inputs, the graph's name and "is complete".
 
@@ -241,7 +241,7 @@ def _matrix_views(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     return ids, fv[ids], zv[ids], lv[ids], len(fv)
 
 
-def _prepare(mechanism: Any, graph: Any, *, max_work: int | None = None, what: str = "the scan") -> _Prepared:
+def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None, what: str = "the scan") -> _Prepared:
     M = _check_mechanism(mechanism)
     pi, pj, name, _ = _resolve_pairs(M, graph, max_work, what)
     I = np.empty(2 * len(pi), dtype=np.intp)

@@ -28,6 +28,7 @@ from .._numeric import ATOL, Scalar, parse_scalar
 from .._results import Decision, Result, to_jsonable
 from ..mechanisms._mechanism import Mechanism
 from ._coerce import as_cone
+from .._level import ScalarLike
 
 __all__ = [
     "Guarantee",
@@ -594,7 +595,7 @@ class ProductPriorCheck(Decision):
         return f"Theorem 4.5 VIOLATED for bits {list(J)} on output {w}: prior P(even)={pr}, posterior P(even)={po}"
 
 
-def check_product_prior(mechanism: Mechanism, p: Any, q: Sequence[Any], *, max_bits: int = 16) -> ProductPriorCheck:
+def check_product_prior(mechanism: Mechanism, p: ScalarLike, q: Sequence[Any], *, max_bits: int = 16) -> ProductPriorCheck:
     """Check Theorem 4.5 of Lin & Kifer for a mechanism on bit strings and a product prior ``P(bit j = 1) = q_j``.
 
     For every non-empty subset ``J`` of the bits whose ``q_j ≥ p`` or ``q_j ≤ 1 - p``, and every output ``ω``: if

@@ -186,6 +186,7 @@ class RowConeSummary(Result):
     ray_orbits: tuple[tuple[int, str], ...] | None
     notes: tuple[str, ...]
     group: SymmetryGroup = field(repr=False)
+    exact: bool = True
 
     def header(self) -> str:
         """The one-line description of the cone."""
@@ -359,4 +360,4 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
             notes.append(f"the cone contains a {len(cone.lineality)}-dimensional linear subspace")
     rule = st.description if st is not None else ""
     return RowConeSummary(name, n, cone.dim, cone.is_pointed, cone.n_facets, n_eq, n_rays, rule, G.source, G.order,
-                          G.complete and group is None, facet_orbits, ray_orbits, tuple(notes), G)
+                          G.complete and group is None, facet_orbits, ray_orbits, tuple(notes), G, exact=bool(cone.exact))

@@ -46,7 +46,8 @@ import networkx as nx
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError, SolverError
-from .._numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, parse_scalar, readonly
+from .._limits import register_limit
+from .._numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, limit_hint, parse_scalar, readonly
 from .._results import Result
 from ..graphs import edge_index_pairs
 from ..mechanisms import Mechanism
@@ -67,6 +68,8 @@ __all__ = [
 MAX_ADP_LP_VARIABLES = 2_000_000
 #: Above this many auxiliary variables ``method="auto"`` skips the LP cross-check (and says so in the detail).
 MAX_CROSS_CHECK_VARIABLES = 100_000
+register_limit("adp_lp_variables", globals(), "MAX_ADP_LP_VARIABLES",
+               "largest (eps, delta)-DP membership LP (method='lp'), in auxiliary variables (outputs x directed edges)")
 
 #: Why the row cone of (ε, δ)-DP with δ > 0 says nothing (shown by :attr:`ApproximateDP.semantics_note`).
 ORTHANT_NOTE = (
@@ -504,8 +507,9 @@ class ApproximateDP(PrivacyDefinition):
             if n_vars > (MAX_ADP_LP_VARIABLES if method == "lp" else MAX_CROSS_CHECK_VARIABLES):
                 if method == "lp":
                     raise SizeLimitError(
-                        f"{self.name}: the membership LP would have {n_vars:,} auxiliary variables "
-                        f"(limit MAX_ADP_LP_VARIABLES = {MAX_ADP_LP_VARIABLES:,}); use method='hockey-stick'"
+                        f"{self.name}: the membership LP would have {n_vars:,} auxiliary variables ({M.n_outputs:,} "
+                        f"outputs x {len(self._directed):,} directed edges; limit {MAX_ADP_LP_VARIABLES:,}); refused "
+                        f"before building it — use method='hockey-stick', or {limit_hint('adp_lp_variables', n_vars)}"
                     )
                 note = f"; LP cross-check skipped ({n_vars:,} variables)"
             else:

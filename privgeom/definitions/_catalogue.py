@@ -105,7 +105,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import FormatError, InvalidParameterError, InvalidTypeError, SolverError
-from .._level import PrivacyLevel
+from .._level import PrivacyLevel, ScalarLike
 from .._numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly
 from ..mechanisms import Mechanism
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate
@@ -154,7 +154,7 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------------------------- closed forms
-def _alpha(alpha: Any) -> Scalar:
+def _alpha(alpha: ScalarLike) -> Scalar:
     a = parse_scalar(alpha, name="alpha")
     if not 0 < a < 1:
         raise InvalidParameterError(f"the geometric mechanism needs 0 < alpha < 1, got alpha = {fraction_str(a)}")
@@ -169,7 +169,7 @@ def _size(n: Any, name: str, minimum: int) -> int:
     return int(n)
 
 
-def geometric_inverse(n: int, alpha: Any) -> np.ndarray:
+def geometric_inverse(n: int, alpha: ScalarLike) -> np.ndarray:
     """The exact tridiagonal inverse of the truncated geometric matrix on ``{0..n}`` (module Notes).
 
     ``G^{-1}[i, z] = T[i, z] / ((1 − α²) d_z)`` with ``T`` tridiagonal (``1, 1+α², …, 1+α², 1`` on the diagonal,
@@ -198,7 +198,7 @@ def geometric_inverse(n: int, alpha: Any) -> np.ndarray:
     return out
 
 
-def geometric_facets(n: int, alpha: Any) -> np.ndarray:
+def geometric_facets(n: int, alpha: ScalarLike) -> np.ndarray:
     """The ``n + 1`` facets of the truncated geometric mechanism's row cone: the columns of the tridiagonal ``T``.
 
     Row ``z`` is the normal ``a`` of ``a · x ≥ 0``: ``x_0 − α x_1``, ``(1+α²) x_z − α(x_{z−1} + x_{z+1})``,
@@ -218,7 +218,7 @@ def geometric_facets(n: int, alpha: Any) -> np.ndarray:
     return out
 
 
-def frapp_facets(N: int, gamma: Any, k: int = 1) -> np.ndarray:
+def frapp_facets(N: int, gamma: ScalarLike, k: int = 1) -> np.ndarray:
     """The ``N^k`` facets of the FRAPP row cone: ``f_{z_1} ⊗ … ⊗ f_{z_k}``, ``f_z = (γ+N−1) e_z − 1``.
 
     Entry ``(z, i)`` is ``(−1)^h (γ+N−2)^{k−h}`` with ``h`` the number of records where ``i`` and ``z`` differ;
@@ -245,7 +245,7 @@ def frapp_facets(N: int, gamma: Any, k: int = 1) -> np.ndarray:
     return out
 
 
-def frapp_inverse(N: int, gamma: Any, k: int = 1) -> np.ndarray:
+def frapp_inverse(N: int, gamma: ScalarLike, k: int = 1) -> np.ndarray:
     """``(⊗^k A)^{-1} = ⊗^k A^{-1}`` with ``A^{-1} = ((γ+N−1) I − J)/(γ − 1)`` (module Notes); needs ``γ > 1``.
 
     Examples
@@ -272,7 +272,7 @@ def frapp_inverse(N: int, gamma: Any, k: int = 1) -> np.ndarray:
     return out
 
 
-def krr_gamma(n_values: int, *, exp_eps: Any = None, p: Any = None) -> Scalar:
+def krr_gamma(n_values: int, *, exp_eps: ScalarLike | None = None, p: ScalarLike | None = None) -> Scalar:
     """The amplification ``γ = e^ε`` of k-ary randomized response from ``exp_eps`` or the truth probability ``p``.
 
     ``p = γ / (γ + n − 1)``, i.e. ``γ = p (n − 1) / (1 − p)``; needs ``1/n ≤ p < 1`` (``γ ≥ 1``).
@@ -421,7 +421,7 @@ class GeometricDefinition(ClosedFormDefinition):
     'geometric:n=2,alpha=1/2'
     """
 
-    def __init__(self, n: int, alpha: Any, *, exact: bool | None = None) -> None:
+    def __init__(self, n: int, alpha: ScalarLike, *, exact: bool | None = None) -> None:
         from ..mechanisms._catalogue import truncated_geometric
 
         M = truncated_geometric(n, alpha, exact=exact)
@@ -458,7 +458,7 @@ class FrappDefinition(ClosedFormDefinition):
     'frapp:N=3,gamma=4,k=1'
     """
 
-    def __init__(self, N: int, gamma: Any, k: int = 1, *, exact: bool | None = None) -> None:
+    def __init__(self, N: int, gamma: ScalarLike, k: int = 1, *, exact: bool | None = None) -> None:
         from ..mechanisms._catalogue import frapp
 
         N = _size(N, "N", 2)
@@ -503,7 +503,7 @@ class KaryRRDefinition(ClosedFormDefinition):
     'krr:n=4,p=1/2'
     """
 
-    def __init__(self, n_values: int, *, exp_eps: Any = None, p: Any = None, exact: bool | None = None) -> None:
+    def __init__(self, n_values: int, *, exp_eps: ScalarLike | None = None, p: ScalarLike | None = None, exact: bool | None = None) -> None:
         from ..mechanisms._catalogue import kary_randomized_response
 
         n = _size(n_values, "n_values", 2)

@@ -22,11 +22,12 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
-from .._domain import Domain, resolve_graph
+from .._domain import Domain, InputsLike, RelationLike, resolve_graph
 from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
-from .._level import PrivacyLevel
+from .._level import LevelLike, PrivacyLevel, ScalarLike
 from .._numeric import ATOL, LogRational, Scalar, fraction_str, readonly
-from ..graphs import complete_graph, edge_index_pairs, hamming_graph, path_graph
+from ..graphs import complete_graph, hamming_graph, path_graph
+from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
 from ..geometry._symmetry import automorphisms, dp_automorphisms
 from ..mechanisms import Mechanism
@@ -39,7 +40,7 @@ __all__ = ["DifferentialPrivacy", "dp_level", "dp_ratio", "standard_graph_spec",
 SPEC_UNSAFE = set(",;~=:[]{}\"' ")
 
 
-def dp_level(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None, owner: str = "DP") -> PrivacyLevel:
+def dp_level(eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, exact: bool | None = None, owner: str = "DP") -> PrivacyLevel:
     """:meth:`PrivacyLevel.parse` with the convention of the DP definitions that ``ε = 0`` is exact even when
     given as the float ``0.0`` (``e^0 = 1`` is rational whatever the spelling).
 
@@ -53,7 +54,7 @@ def dp_level(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None,
     return PrivacyLevel.parse(eps, exp_eps, exact=exact, owner=owner)
 
 
-def dp_ratio(eps: Any = None, exp_eps: Any = None, *, exact: bool | None = None, owner: str = "DP") -> tuple[Scalar, Any]:
+def dp_ratio(eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, exact: bool | None = None, owner: str = "DP") -> tuple[Scalar, Any]:
     """Deprecated: use :func:`dp_level` / :meth:`privgeom.PrivacyLevel.parse`. Returns ``(e^ε, how it was given)``.
 
     Examples
@@ -95,7 +96,7 @@ def structured_graph_spec(domain: Domain, relation: str) -> str | None:
     return f"graph={relation},n={domain.n},{key}={shown}"
 
 
-def _checked_copy(graph: Any, labels: tuple[str, ...]) -> nx.Graph | None:
+def _checked_copy(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph | None:
     """A copy of a simple undirected graph whose nodes are exactly the string ``labels`` (node order = ``labels``):
     what :func:`privgeom.resolve_graph` would return, at the cost of one copy (no edge-by-edge validation); None
     when the graph needs the general validation."""
@@ -159,7 +160,7 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     membership_methods = ("dp-row-inequalities", "row-cone")
 
-    def __init__(self, graph: Any, eps: Any = None, exp_eps: Any = None, *, inputs: Sequence[Any] | Domain | None = None,
+    def __init__(self, graph: RelationLike, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, inputs: InputsLike | None = None,
                  exact: bool | None = None) -> None:
         self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
         self._ratio, self._given = self._level.exp_eps, _given(self._level)
@@ -200,7 +201,7 @@ class DifferentialPrivacy(PrivacyDefinition):
             raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
         if len(set(labels)) != len(labels):
             raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
-        G = graph if fresh else _checked_copy(graph, labels)
+        G: nx.Graph | None = graph if fresh else _checked_copy(graph, labels)
         if G is None:
             G = resolve_graph(graph, labels)
         if isinstance(graph, nx.Graph) and graph.graph.get("name"):
@@ -212,17 +213,17 @@ class DifferentialPrivacy(PrivacyDefinition):
         self._J = np.array([j for i, j in pairs] + [i for i, j in pairs], dtype=np.int64)
 
     @classmethod
-    def hamming(cls, k: int, *, eps: Any = None, exp_eps: Any = None, exact: bool | None = None) -> "DifferentialPrivacy":
+    def hamming(cls, k: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
         """ε-DP on ``k`` bits (neighbours differ in one bit: :func:`~privgeom.hamming_graph`)."""
         return cls(hamming_graph(k), eps=eps, exp_eps=exp_eps, exact=exact)
 
     @classmethod
-    def complete(cls, n: int, *, eps: Any = None, exp_eps: Any = None, exact: bool | None = None) -> "DifferentialPrivacy":
+    def complete(cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
         """Local DP on one record with ``n`` values (every pair neighbours: :func:`~privgeom.complete_graph`)."""
         return cls(complete_graph(n), eps=eps, exp_eps=exp_eps, exact=exact)
 
     @classmethod
-    def path(cls, n: int, *, eps: Any = None, exp_eps: Any = None, exact: bool | None = None) -> "DifferentialPrivacy":
+    def path(cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
         """DP for a count in ``0..n`` (neighbours differ by one: :func:`~privgeom.path_graph`)."""
         return cls(path_graph(n), eps=eps, exp_eps=exp_eps, exact=exact)
 

@@ -44,6 +44,8 @@ import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._numeric import fraction_str, parse_scalar
+from .._level import ScalarLike
+from .._domain import RelationLike
 
 __all__ = [
     "dp_ray_patterns",
@@ -71,7 +73,7 @@ def _positive_int(k: Any, name: str) -> int:
     return int(k)
 
 
-def _connected_graph(graph: Any) -> nx.Graph:
+def _connected_graph(graph: RelationLike) -> nx.Graph:
     if not isinstance(graph, nx.Graph):
         raise InvalidTypeError(f"expected a networkx graph, got {type(graph).__name__}")
     if graph.number_of_nodes() < 2:
@@ -239,7 +241,7 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int = MAX_DP_RAYS, max_steps: 
     return np.array(found, dtype=np.int64).reshape(len(found), n)
 
 
-def dp_cone_rays(graph: nx.Graph, exp_eps: Any, *, max_rays: int = MAX_DP_RAYS) -> np.ndarray:
+def dp_cone_rays(graph: nx.Graph, exp_eps: ScalarLike, *, max_rays: int = MAX_DP_RAYS) -> np.ndarray:
     """Extreme rays ``r^u`` of the ε-DP cone over ``graph`` with ``r = e^ε > 1``, without double description.
 
     Exact rational ``r = p/q`` gives primitive-free integer rays ``p^{u} q^{max u − u}`` as Fractions; float ``r`` gives

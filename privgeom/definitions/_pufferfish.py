@@ -80,6 +80,7 @@ from ..mechanisms import Mechanism
 from ._approx_dp import CompletionWitness
 from ._dp import dp_level
 from ._base import Membership, PrivacyDefinition, RowCertificate
+from .._level import LevelLike, ScalarLike
 
 __all__ = ["Pufferfish", "PufferfishCondition", "PUFFERFISH_JSON_KEYS"]
 
@@ -160,8 +161,8 @@ class Pufferfish(PrivacyDefinition):
         pairs: Iterable[Sequence[str]],
         priors: Sequence[Any],
         *,
-        eps: Any = None,
-        exp_eps: Any = None,
+        eps: LevelLike | None = None,
+        exp_eps: ScalarLike | None = None,
         atol: float = ATOL,
         source: str | None = None,
     ) -> None:
@@ -267,7 +268,7 @@ class Pufferfish(PrivacyDefinition):
 
     # -- constructors -----------------------------------------------------------------------------------------
     @classmethod
-    def from_graph(cls, graph: nx.Graph | Domain, *, eps: Any = None, exp_eps: Any = None, prior: Any = None) -> Pufferfish:
+    def from_graph(cls, graph: nx.Graph | Domain, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, prior: Any = None) -> Pufferfish:
         """Secrets ``{D}`` for every dataset, pairs = the graph's edges, one prior (default uniform).
 
         For any prior with full support this is exactly ε-DP over ``graph``: ``θ(· | {D}) = e_D``.

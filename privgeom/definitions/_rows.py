@@ -319,8 +319,7 @@ def cone_lp_membership(
 
     R, N = G.shape
     nnz_g = int(np.count_nonzero(np.asarray(G != 0)))
-    check_lp_size(N, R + 2 * N, nnz_g + 2 * N, what=f"{what} LP",
-                  hint="privgeom.geometry._lp.MAX_LP_NONZEROS")
+    check_lp_size(N, R + 2 * N, nnz_g + 2 * N, what=f"{what} LP")
     Gf = G.astype(float)
     xf = x.astype(float)
     eye = sp.identity(N, format="csc")

@@ -30,6 +30,7 @@ from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
 from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, integer_rows, kron_apply, verify_kron_identity
 from ._rows import as_vector, format_inequality
+from .._level import ScalarLike
 
 __all__ = ["RandomizedResponse"]
 
@@ -103,7 +104,7 @@ class RandomizedResponse(PrivacyDefinition):
 
     membership_methods = ("kronecker-inverse", "linear-solve", "lp", "row-cone")
 
-    def __init__(self, k: int, p: Any, *, exact: bool | None = None) -> None:
+    def __init__(self, k: int, p: ScalarLike, *, exact: bool | None = None) -> None:
         self._k = check_k(k, limit=MAX_BITS)
         self._p: Scalar = rr_parameter(p, exact=exact)
         self._exact = isinstance(self._p, Fraction)

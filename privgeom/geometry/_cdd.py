@@ -31,6 +31,8 @@ import cdd.gmp
 import numpy as np
 
 from .._errors import SizeLimitError, SolverError
+from .._limits import register_limit
+from .._numeric import limit_hint
 
 __all__ = [
     "MAX_DD_DIM",
@@ -54,6 +56,14 @@ MAX_DD_ENTRIES = 20_000
 MAX_CANON_ENTRIES = 400_000
 #: Largest number of inequalities Fourier–Motzkin elimination may hold after any elimination step.
 MAX_FM_ROWS = 5_000
+register_limit("dd_dim", globals(), "MAX_DD_DIM",
+               "largest ambient dimension of a double description (H/V conversion, block elimination) by cdd")
+register_limit("dd_entries", globals(), "MAX_DD_ENTRIES",
+               "largest input of a double description by cdd, in rows x (dimension + 1) entries")
+register_limit("canon_entries", globals(), "MAX_CANON_ENTRIES",
+               "largest input of cdd's redundancy removal (canonicalisation), in rows x (dimension + 1) entries")
+register_limit("fm_rows", globals(), "MAX_FM_ROWS",
+               "most inequalities Fourier-Motzkin elimination may hold after any elimination step")
 #: Float mode: entries of a cdd output row below this magnitude are cdd's round-off (the homogenising coordinate of
 #: a cone's generators and inequalities is zero in exact arithmetic); cdd's own float epsilon is about 1e-9, and
 #: its answers drift further, so anything larger is a genuine inhomogeneous row (an error).
@@ -73,13 +83,15 @@ def _module(exact: bool) -> Any:
 def _check_dd(n_rows: int, dim: int, what: str) -> None:
     if dim > MAX_DD_DIM:
         raise SizeLimitError(
-            f"{what}: ambient dimension {dim} exceeds the double-description limit MAX_DD_DIM = {MAX_DD_DIM}; "
-            "refused before running cdd (the number of facets/rays can grow exponentially)"
+            f"{what}: ambient dimension {dim} exceeds the double-description limit of {MAX_DD_DIM} dimensions; "
+            "refused before running cdd (the number of facets/rays can grow exponentially) — "
+            f"{limit_hint('dd_dim', dim)}"
         )
     if n_rows * (dim + 1) > MAX_DD_ENTRIES:
         raise SizeLimitError(
-            f"{what}: {n_rows} rows x {dim} coordinates = {n_rows * (dim + 1):,} entries exceeds the "
-            f"double-description limit MAX_DD_ENTRIES = {MAX_DD_ENTRIES:,}; refused before running cdd"
+            f"{what}: {n_rows} rows x {dim} coordinates = {n_rows * (dim + 1):,} entries exceed the "
+            f"double-description limit of {MAX_DD_ENTRIES:,} entries; refused before running cdd — "
+            f"{limit_hint('dd_entries', n_rows * (dim + 1))}"
         )
 
 
@@ -210,8 +222,8 @@ def canonicalize(
         return rows, lin_rows
     if n * (dim + 1) > MAX_CANON_ENTRIES:
         raise SizeLimitError(
-            f"canonicalising {n} rows in dimension {dim} ({n * (dim + 1):,} entries) exceeds "
-            f"MAX_CANON_ENTRIES = {MAX_CANON_ENTRIES:,}; refused before running cdd"
+            f"canonicalising {n} rows in dimension {dim} ({n * (dim + 1):,} entries) exceeds the limit of "
+            f"{MAX_CANON_ENTRIES:,} entries; refused before running cdd — {limit_hint('canon_entries', n * (dim + 1))}"
         )
     mod = _module(exact)
     rep = _INEQ if kind == "H" else _GEN
@@ -315,8 +327,9 @@ def fourier_eliminate(inequalities: np.ndarray, n_last: int, *, exact: bool) -> 
             raise SolverError(f"pycddlib Fourier-Motzkin elimination failed ({len(rows)} rows): {err}") from err
         if len(out.array) > MAX_FM_ROWS:
             raise SizeLimitError(
-                f"Fourier-Motzkin elimination produced {len(out.array):,} inequalities after step {step + 1} "
-                f"(limit MAX_FM_ROWS = {MAX_FM_ROWS:,}); use method='block' or 'generators'"
+                f"Fourier-Motzkin elimination produced {len(out.array):,} inequalities after step {step + 1} of "
+                f"{n_last} (limit {MAX_FM_ROWS:,} inequalities); use method='block' or 'generators', or "
+                f"{limit_hint('fm_rows', len(out.array))}"
             )
         plain, lin = _split(out, width - 1, exact, kind="H")
         both = np.concatenate([plain, lin, -lin]) if len(lin) else plain

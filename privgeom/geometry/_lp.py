@@ -28,7 +28,8 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from .._errors import SizeLimitError, SolverError
-from .._numeric import ATOL, ROUNDOFF, parse_scalar
+from .._limits import register_limit
+from .._numeric import ATOL, ROUNDOFF, limit_hint, parse_scalar
 
 __all__ = [
     "LPResult",
@@ -55,6 +56,10 @@ __all__ = [
 MAX_LP_NONZEROS = 2**24
 #: Largest LP (variables) solved with cdd's exact GMP simplex as a last resort.
 MAX_EXACT_LP_VARIABLES = 400
+register_limit("lp_nonzeros", globals(), "MAX_LP_NONZEROS",
+               "largest LP handed to HiGHS, in non-zero constraint coefficients (about 64 bytes each)")
+register_limit("exact_lp_variables", globals(), "MAX_EXACT_LP_VARIABLES",
+               "largest LP solved exactly by cdd's GMP simplex (last resort of exact answers), in variables")
 
 #: HiGHS primal and dual feasibility tolerance, a thousand times tighter than HiGHS's default 1e-7: what the
 #: rationalisation of LP answers needs: a vertex found within 1e-10 rounds to the exact one through
@@ -96,10 +101,12 @@ LP_BYTES_PER_NONZERO = 64
 
 def check_lp_size(n_rows: int, n_cols: int, nnz: int, *, what: str, max_nonzeros: int | None = None,
                   hint: str = "") -> None:
-    """Refuse an LP with more than ``max_nonzeros`` coefficients (default :data:`MAX_LP_NONZEROS`) before building it.
+    """Refuse an LP with more than ``max_nonzeros`` coefficients before building it.
 
-    The message names the sizes, the memory estimate (:data:`LP_BYTES_PER_NONZERO` bytes per coefficient) and how
-    to raise the limit (``hint``, e.g. a keyword; by default ``privgeom.geometry._lp.MAX_LP_NONZEROS``).
+    The default limit is the global size limit ``lp_nonzeros`` (:data:`MAX_LP_NONZEROS`, read at call time;
+    :func:`privgeom.set_limits`). The message names the sizes, the memory estimate (:data:`LP_BYTES_PER_NONZERO`
+    bytes per coefficient) and how to raise the limit: ``hint`` (e.g. the caller's keyword) and, unless the caller
+    gave ``max_nonzeros``, ``pg.set_limits(lp_nonzeros=N)``.
 
     Examples
     --------
@@ -107,15 +114,24 @@ def check_lp_size(n_rows: int, n_cols: int, nnz: int, *, what: str, max_nonzeros
     >>> check_lp_size(10**5, 10**5, 10**9, what="toy LP")
     Traceback (most recent call last):
     ...
-    privgeom._errors.SizeLimitError: toy LP: 100,000 rows x 100,000 variables with 1,000,000,000 non-zero coefficients (about 64.0 GB to assemble and solve) exceed the LP limit of 16,777,216 non-zeros; raise it with privgeom.geometry._lp.MAX_LP_NONZEROS
+    privgeom._errors.SizeLimitError: toy LP: 100,000 rows x 100,000 variables with 1,000,000,000 non-zero coefficients (about 64.0 GB to assemble and solve) exceed the LP limit of 16,777,216 non-zeros; raise it with pg.set_limits(lp_nonzeros=1000000000) or `with pg.limits(lp_nonzeros=1000000000):`
+    >>> check_lp_size(10, 10, 100, what="toy LP", max_nonzeros=50, hint="the max_nonzeros= keyword of toy()")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.SizeLimitError: toy LP: 10 rows x 10 variables with 100 non-zero coefficients (about 0.0 GB to assemble and solve) exceed the LP limit of 50 non-zeros; raise it with the max_nonzeros= keyword of toy()
     """
     limit = MAX_LP_NONZEROS if max_nonzeros is None else int(max_nonzeros)
     if nnz > limit:
         gb = nnz * LP_BYTES_PER_NONZERO / 1e9
-        how = hint or "privgeom.geometry._lp.MAX_LP_NONZEROS"
+        if max_nonzeros is not None:
+            how = f"raise it with {hint or 'the max_nonzeros= keyword'}"
+        else:
+            how = limit_hint("lp_nonzeros", nnz)
+            if hint:
+                how = how.replace("raise it with ", f"raise it with {hint}, ", 1)
         raise SizeLimitError(
             f"{what}: {n_rows:,} rows x {n_cols:,} variables with {nnz:,} non-zero coefficients (about {gb:.1f} GB to "
-            f"assemble and solve) exceed the LP limit of {limit:,} non-zeros; raise it with {how}"
+            f"assemble and solve) exceed the LP limit of {limit:,} non-zeros; {how}"
         )
 
 
@@ -523,10 +539,12 @@ def exact_nonnegative_solution(A: Any, b: Sequence[Any]) -> list[Fraction] | Non
     import cdd
     import cdd.gmp
 
-    arr = np.asarray(A, dtype=object) if not sp.issparse(A) else np.asarray(A.todense(), dtype=object)
-    m, n = arr.shape
+    m, n = A.shape if sp.issparse(A) else np.shape(A)
     if n > MAX_EXACT_LP_VARIABLES:
-        raise SizeLimitError(f"exact LP with {n} variables exceeds the limit {MAX_EXACT_LP_VARIABLES}")
+        raise SizeLimitError(f"the exact LP (cdd's GMP simplex) with {m:,} equations and {n:,} variables exceeds the "
+                             f"limit of {MAX_EXACT_LP_VARIABLES:,} variables; refused before building it — "
+                             f"{limit_hint('exact_lp_variables', n)}")
+    arr = np.asarray(A, dtype=object) if not sp.issparse(A) else np.asarray(A.todense(), dtype=object)
     rhs = [_frac(v) for v in b]
     table: list[list[Fraction]] = []
     for i in range(m):

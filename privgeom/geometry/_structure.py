@@ -113,8 +113,9 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
     Raises
     ------
     SizeLimitError
-        ``n_rows * dim`` above ``MAX_EXACT_ENTRIES`` (exact) or ``MAX_DENSE_ENTRIES`` (float) from
-        :mod:`privgeom._numeric` (raise those module constants to allow more).
+        ``n_rows * dim`` above the global size limit ``exact_entries`` (exact) or ``dense_entries`` (float),
+        read at call time (:func:`privgeom.get_limits`; raise it with :func:`privgeom.set_limits` or
+        :func:`privgeom.limits`).
 
     Examples
     --------
@@ -122,7 +123,7 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
     >>> check_rows_size(2**14, 2**14, exact=True, what="the facets")
     Traceback (most recent call last):
     ...
-    privgeom._errors.SizeLimitError: the facets would need a dense 16384 x 16384 exact array (268,435,456 entries, limit 4,194,304); refused before building anything (raise privgeom._numeric.MAX_EXACT_ENTRIES to allow it, or use the counts, membership and pair bounds, which need no dense matrix)
+    privgeom._errors.SizeLimitError: the facets would need a dense 16384 x 16384 exact array (268,435,456 entries, about 25.0 GiB; limit 4,194,304 entries); refused before building anything — raise it with pg.set_limits(exact_entries=268435456) or `with pg.limits(exact_entries=268435456):`, or use the counts, membership and pair bounds, which need no dense matrix
     """
     from .. import _numeric
 
@@ -132,12 +133,14 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
     entries = int(n_rows) * int(dim)
     if entries > limit:
         mode = "exact" if exact else "float"
-        const = "MAX_EXACT_ENTRIES" if exact else "MAX_DENSE_ENTRIES"
-        raise SizeLimitError(
-            f"{what} would need a dense {n_rows} x {dim} {mode} array ({entries:,} entries, limit {limit:,}); refused "
-            f"before building anything (raise privgeom._numeric.{const} to allow it, or use the counts, membership "
-            "and pair bounds, which need no dense matrix)"
-        )
+        n_bytes = entries * (_numeric.EXACT_ENTRY_BYTES if exact else _numeric.FLOAT_ENTRY_BYTES)
+        head = (f"{what} would need a dense {n_rows} x {dim} {mode} array ({entries:,} entries, about "
+                f"{_numeric.memory_text(n_bytes)}; limit {limit:,} entries); refused before building anything")
+        alternative = "use the counts, membership and pair bounds, which need no dense matrix"
+        if n_bytes > _numeric.UNREACHABLE_BYTES:
+            raise SizeLimitError(f"{head} — no computer's memory holds it; {alternative}")
+        hint = _numeric.limit_hint("exact_entries" if exact else "dense_entries", entries)
+        raise SizeLimitError(f"{head} — {hint}, or {alternative}")
 
 
 def normalised_facet(raw: Any, exact: bool) -> np.ndarray:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import networkx as nx
 
-from .._domain import Domain, resolve_graph, validate_graph
+from .._domain import Domain, RelationLike, resolve_graph, validate_graph
 from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError
 
 __all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs", "standard_graph_spec"]
@@ -72,7 +72,7 @@ def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
     return Domain.from_labels(nodes).relation("complete", max_edges=len(nodes) * (len(nodes) - 1) // 2)
 
 
-def neighbour_graph(graph: Any, inputs: Sequence[str]) -> nx.Graph:
+def neighbour_graph(graph: RelationLike, inputs: Sequence[str]) -> nx.Graph:
     """Validate a user graph (networkx graph or iterable of label pairs) against a list of dataset labels.
 
     A string or a :class:`~privgeom.Domain` is a named relation and goes to :func:`privgeom.resolve_graph`.

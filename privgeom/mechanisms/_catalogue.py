@@ -18,6 +18,7 @@ Examples
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -25,13 +26,15 @@ import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._level import PrivacyLevel
-from .._numeric import Scalar, check_dense_size, parse_int, parse_scalar
+from .._numeric import EXACT_ENTRY_BYTES, FLOAT_ENTRY_BYTES, Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
 
 __all__ = ["truncated_geometric", "kary_randomized_response", "frapp", "frapp_matrix"]
 
-#: :func:`frapp` refuses ``N^k`` above this many datasets at once with a message naming ``N^k``, before the
-#: dense-size checks of :func:`~privgeom._numeric.check_dense_size` (which refuse far smaller sizes anyway).
+#: :func:`frapp` refuses ``N^k`` above this many datasets at once (from ``k log N``, before computing ``N^k``) with
+#: a message naming ``N^k`` and the memory its matrix would need: not a tunable limit, since the dense-size checks of
+#: :func:`~privgeom._numeric.check_dense_size` (global limits ``exact_entries``/``dense_entries``) refuse far
+#: smaller sizes anyway and no memory holds a ``2^31 x 2^31`` matrix.
 MAX_FRAPP_DATASETS = 2**31
 
 
@@ -87,7 +90,8 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
     InvalidParameterError
         ``n < 1`` or ``alpha`` outside ``(0, 1)``.
     SizeLimitError
-        ``(n+1)^2`` entries beyond :data:`privgeom._numeric.MAX_EXACT_ENTRIES` / ``MAX_DENSE_ENTRIES``.
+        ``(n+1)^2`` entries beyond the global size limit ``exact_entries`` / ``dense_entries``
+        (:func:`privgeom.get_limits`).
 
     Examples
     --------
@@ -271,10 +275,14 @@ def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None 
     n = len(values)
     g = parse_scalar(gamma, name="gamma", exact=exact)
     is_exact = isinstance(g, Fraction)
+    if k * math.log2(n) > math.log2(MAX_FRAPP_DATASETS):  # from the logarithm: n**k itself may be astronomically long
+        digits = k * math.log10(n)
+        entry_bytes = EXACT_ENTRY_BYTES if is_exact else FLOAT_ENTRY_BYTES
+        raise SizeLimitError(
+            f"frapp(N={n}, k={k}) has {n}^{k} ≈ 10^{digits:.1f} datasets: its dense {n}^{k} x {n}^{k} matrix would "
+            f"need about 10^{2 * digits + math.log10(entry_bytes):.1f} bytes, which no computer's memory holds; "
+            "refused before computing anything (choose a smaller N or k)")
     size = n**k
-    if size > MAX_FRAPP_DATASETS:
-        raise SizeLimitError(f"frapp(N={n}, k={k}) has {n}^{k} = {size:,} datasets, far beyond dense matrices "
-                             f"(MAX_FRAPP_DATASETS = {MAX_FRAPP_DATASETS:,})")
     check_dense_size(size, size, exact=is_exact, what=f"frapp(N={n}, k={k})")
     base = frapp_matrix(n, g, exact=is_exact)
     mat = base

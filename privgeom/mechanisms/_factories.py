@@ -16,6 +16,7 @@ from .._domain import Domain
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._numeric import Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
+from .._level import ScalarLike
 
 __all__ = ["randomized_response", "rr_parameter", "bit_strings", "rr_base_matrix", "check_k"]
 
@@ -33,7 +34,7 @@ def check_k(k: Any, *, limit: int = MAX_BITS, name: str = "k") -> int:
     return k
 
 
-def rr_parameter(p: Any, *, exact: bool | None = None) -> Scalar:
+def rr_parameter(p: ScalarLike, *, exact: bool | None = None) -> Scalar:
     """Validate the randomized-response parameter ``p ∈ (1/2, 1]`` (Lin & Kifer, §IV: ``p > 1/2``)."""
     value = parse_scalar(p, name="p", exact=exact)
     if not (Fraction(1, 2) < value <= 1) if isinstance(value, Fraction) else not (0.5 < value <= 1.0):
@@ -59,7 +60,7 @@ def rr_base_matrix(p: Scalar) -> np.ndarray:
     return np.array([[p, 1 - p], [1 - p, p]], dtype=float)
 
 
-def randomized_response(k: int, p: Any, *, exact: bool | None = None) -> Mechanism:
+def randomized_response(k: int, p: ScalarLike, *, exact: bool | None = None) -> Mechanism:
     """Randomized response on ``k`` bits with truth probability ``p`` (Lin & Kifer, Theorem 4.3).
 
     Parameters

@@ -31,6 +31,7 @@ from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeErr
 from .._numeric import ROUNDOFF
 from ..geometry._cone import Cone
 from ..mechanisms._mechanism import Mechanism
+from .._domain import RelationLike
 
 __all__ = ["cone_slice", "cone_slices", "plot_privacy_profiles"]
 
@@ -234,7 +235,7 @@ _TITLE_WIDTH = 48
 _LINESTYLES = ("-", "--", ":", "-.")
 
 
-def plot_privacy_profiles(mechanisms: Mapping[str, Mechanism], graph: Any, *, eps_max: float | None = None,
+def plot_privacy_profiles(mechanisms: Mapping[str, Mechanism], graph: RelationLike, *, eps_max: float | None = None,
                           n_points: int = 121, ax: Any = None, path: str | Path | None = None) -> Any:
     """Compare the exact privacy profiles ``ε ↦ δ(ε)`` of several mechanisms over one neighbour graph.
 

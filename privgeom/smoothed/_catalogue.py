@@ -27,6 +27,7 @@ from .._numeric import Scalar, check_dense_size, parse_int
 from ..mechanisms import Mechanism
 from ._database import database_points, histograms, input_domain, record_values
 from ._reduction import count_compositions
+from .._level import ScalarLike
 
 __all__ = [
     "shm",
@@ -56,7 +57,7 @@ def _shm_column(h: Sequence[int], T: int, n: int, replace: bool, outs: list[tupl
     return [Fraction(math.prod(math.comb(hj, sj) for hj, sj in zip(h, s)), total) for s in outs]
 
 
-def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: Any = "histogram") -> Mechanism:
+def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: str | Domain = "histogram") -> Mechanism:
     """The sampling-histogram mechanism as an exact matrix (Liu, Wang & Xia, Section 5.1 / Appendix H).
 
     Sample ``T`` of the ``n`` records uniformly without replacement (``replace=False``; multivariate hypergeometric)
@@ -128,7 +129,7 @@ def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: A
     return Mechanism(mat, dom, out_dom.labels, exact=True)
 
 
-def majority_vote(n: int, rho: Any = 1, *, tie: str = "1", inputs: str = "count") -> Mechanism:
+def majority_vote(n: int, rho: ScalarLike = 1, *, tie: str = "1", inputs: str = "count") -> Mechanism:
     """``M_ρ f`` for the majority rule ``f`` on ``n`` binary votes: ``P(f(y) = r | x)``, built by :mod:`privgeom.voting`.
 
     Every vote ``x_j`` is kept with probability ``(1 + ρ)/2`` and flipped otherwise (randomized response on the

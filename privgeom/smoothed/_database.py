@@ -35,9 +35,9 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
-from .._domain import Domain, resolve_graph
+from .._domain import Domain, RelationLike, resolve_graph
 from .._errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError
-from .._level import PrivacyLevel
+from .._level import LevelLike, PrivacyLevel
 from .._numeric import Scalar, fraction_str
 from ..analyses import DeltaResult, hockey_stick_columns
 from ..mechanisms import Mechanism
@@ -331,7 +331,7 @@ class DatabaseDelta(DeltaResult):
         return "\n".join(lines)
 
 
-def neighbour_graph_of(mechanism: Mechanism, graph: Any, dom: Domain) -> nx.Graph:
+def neighbour_graph_of(mechanism: Mechanism, graph: RelationLike, dom: Domain) -> nx.Graph:
     """The neighbour relation by the core's :func:`privgeom.resolve_graph`: a relation name on the inputs' Domain
     (``None``: its default relation), restricted to the mechanism's inputs when it is defined on some datasets
     only; a graph or a list of pairs is validated against the mechanism's inputs."""
@@ -373,8 +373,8 @@ def delta_vector(
 
 def database_delta(
     mechanism: Mechanism,
-    eps: Any,
-    graph: Any = None,
+    eps: LevelLike,
+    graph: RelationLike | None = None,
     x: str | None = None,
     *,
     kind: Domain | str | None = None,

@@ -35,6 +35,7 @@ from .._numeric import LogRational
 from .._results import Result
 from ._shm import shm_database_delta, shm_smoothed_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
+from .._level import LevelLike
 
 __all__ = [
     "Progress",
@@ -214,7 +215,7 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
 
 # ---------------------------------------------------------------------------------------------------- motivating
 def motivating_experiment(out: str | Path = "out", *, quick: bool = False, progress: bool | None = None,
-                          lost: Fraction = Fraction(1, 500), eps: Any = LogRational(Fraction(51, 49))) -> ExperimentResult:
+                          lost: Fraction = Fraction(1, 500), eps: LevelLike = LogRational(Fraction(51, 49))) -> ExperimentResult:
     """``δ(x)`` of SHM at the actual two-party totals of each US presidential election 1920–2020 (Figure 1).
 
     ``n = D + R`` votes, ``N = R`` (by symmetry ``D`` gives the same value), ``T = n − round(lost·n)`` (0.2% lost),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from .._level import PrivacyLevel
+from .._level import LevelLike, PrivacyLevel
 from .._numeric import ATOL, LogRational, Scalar, fraction_str
 from .._results import Result
 from ..analyses import delta as core_delta
@@ -22,6 +22,7 @@ from ._catalogue import joint, precompose, push_forward
 from ._database import database_delta, input_domain, neighbour_graph_of, record_values
 from ._reduction import parse_distributions
 from ._smoothed import expected_delta, smoothed_delta
+from .._domain import RelationLike
 
 __all__ = [
     "PropertyCheck",
@@ -71,7 +72,7 @@ def _make(name: str, lhs: Scalar, rhs: Scalar, relation: str, detail: str, atol:
     return PropertyCheck(name, _cmp(lhs, rhs, relation, atol), lhs, rhs, relation, exact, detail)
 
 
-def check_dp_delta(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: float = ATOL) -> PropertyCheck:
+def check_dp_delta(mechanism: Mechanism, eps: LevelLike, graph: RelationLike | None = None, *, atol: float = ATOL) -> PropertyCheck:
     """Theorem 1: ``max_x δ_{ε,M}(x)`` equals the DP δ ``max_{x~x'} max_S P[M(x)∈S] − e^ε P[M(x')∈S]``.
 
     The right-hand side enumerates every event ``S`` (all ``2^|outputs|`` subsets, up to :data:`MAX_EVENT_OUTPUTS`
@@ -115,7 +116,7 @@ def check_dp_delta(mechanism: Mechanism, eps: Any, graph: Any = None, *, atol: f
     return _make("Theorem 1 (DP = worst case of δ(x))", lhs, best, "==", detail, atol)
 
 
-def check_dp_implies_smoothed(mechanism: Mechanism, eps: Any, distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
+def check_dp_implies_smoothed(mechanism: Mechanism, eps: LevelLike, distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
     """Proposition 1: the smoothed δ never exceeds the DP δ (``max_x δ(x)``).
 
     Examples
@@ -128,7 +129,7 @@ def check_dp_implies_smoothed(mechanism: Mechanism, eps: Any, distributions: Any
     return _make("Proposition 1 (DP ⇒ smoothed DP)", r.value, r.dp_delta, "<=", f"n = {r.n}", atol)
 
 
-def check_post_processing(mechanism: Mechanism, A: Any, eps: Any, distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
+def check_post_processing(mechanism: Mechanism, A: Any, eps: LevelLike, distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
     """Proposition 2: ``smoothed δ(A ∘ M) <= smoothed δ(M)`` for a column-stochastic ``A`` (randomised allowed).
 
     Examples
@@ -174,7 +175,7 @@ def check_composition(first: Mechanism, second: Mechanism, eps1: Any, eps2: Any,
     return _make("Proposition 3 (composition)", both, d1 + d2, "<=", "smoothed δ of (M1, M2) at ε1+ε2 vs δ1 + δ2", atol)
 
 
-def check_pre_processing(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any], eps: Any,
+def check_pre_processing(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any], eps: LevelLike,
                          distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
     """Proposition 4: ``smoothed δ(M ∘ f, Π) <= smoothed δ(M, f(Π))`` for a deterministic record map ``f``.
 
@@ -194,7 +195,7 @@ def check_pre_processing(mechanism: Mechanism, f: Mapping[Any, Any], records: Se
     return _make("Proposition 4 (pre-processing)", lhs, rhs, "<=", "smoothed δ of M∘f under Π vs of M under f(Π)", atol)
 
 
-def check_distribution_reduction(mechanism: Mechanism, eps: Any, distributions: Any, *, mixtures: int = 3,
+def check_distribution_reduction(mechanism: Mechanism, eps: LevelLike, distributions: Any, *, mixtures: int = 3,
                                  seed: int = 0, atol: float = ATOL) -> PropertyCheck:
     """Proposition 5: the maximum over all of ``Π^n`` (brute force, every agent any member of ``Π``, plus random
     points of ``conv(Π)``) equals the maximum over the vertices of ``conv(Π)`` computed by :func:`smoothed_delta`.

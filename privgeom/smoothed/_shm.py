@@ -17,8 +17,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import fraction_str, parse_int
-from .._level import PrivacyLevel
+from .._numeric import LogRational, fraction_str, parse_int
+from .._level import LevelLike, PrivacyLevel
 from .._results import Result
 from ..analyses import DeltaResult
 from ._fastpath import DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, family, pair_distance_block
@@ -76,7 +76,7 @@ class SHMSmoothedDelta(Result):
     truncation_bound: float
     n: int
     T: int
-    eps: Any
+    eps: LogRational | float
     replace: bool
     vertices: tuple[Any, ...]
     counts: tuple[int, ...]
@@ -135,7 +135,7 @@ class SHMDatabaseDelta(DeltaResult):
         )
 
 
-def shm_database_delta(n: int, T: int, eps: Any, N: int, replace: bool = False) -> SHMDatabaseDelta:
+def shm_database_delta(n: int, T: int, eps: LevelLike, N: int, replace: bool = False) -> SHMDatabaseDelta:
     """``δ_{ε,SHM}(x)`` for a database with ``N`` ones (Definition 2), exactly up to float rounding.
 
     Only the neighbours ``N ± 1`` matter: ``δ(N) = max`` of the four directed distances, each a one-sided tail sum
@@ -196,7 +196,7 @@ def _matrix_fallback(n: int, T: int, eps: PrivacyLevel, rows: list, replace: boo
 def shm_smoothed_delta(
     n: int,
     T: int,
-    eps: Any,
+    eps: LevelLike,
     distributions: Any,
     replace: bool = False,
     *,

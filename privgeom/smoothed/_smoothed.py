@@ -14,10 +14,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._domain import Domain
+from .._domain import Domain, RelationLike
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._level import PrivacyLevel
-from .._numeric import ATOL, Scalar, fraction_str, parse_int
+from .._level import LevelLike, PrivacyLevel
+from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_int
 from .._results import Quantity, Result
 from ..mechanisms import Mechanism
 from ._database import (
@@ -77,7 +77,7 @@ class SmoothedDelta(Result):
     value: Scalar
     error_bound: Scalar
     exact: bool
-    eps: Any
+    eps: LogRational | float
     exp_eps: Scalar
     n: int
     records: tuple[str, ...]
@@ -112,7 +112,8 @@ class SmoothedDelta(Result):
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-def _prepare(mechanism: Mechanism, eps: Any, distributions: Any, graph: Any, kind: Any, records: Any) -> tuple:
+def _prepare(mechanism: Mechanism, eps: LevelLike, distributions: Any, graph: RelationLike | None, kind: Domain | str | None,
+             records: Sequence[Any] | None) -> tuple:
     """``(level, domain, n, present, values, rows, exact)``: ``present`` lists the Domain's datasets that are
     inputs of the mechanism (all of them unless it was built on some only) and ``values[i]`` is ``δ`` of
     ``present[i]``."""
@@ -203,10 +204,10 @@ def _contract(D: np.ndarray, rows: Sequence[Sequence[Scalar]], exact: bool, symm
 # ---------------------------------------------------------------------------------------------------- API
 def expected_delta(
     mechanism: Mechanism,
-    eps: Any,
+    eps: LevelLike,
     agent_distributions: Any,
     *,
-    graph: Any = None,
+    graph: RelationLike | None = None,
     kind: Domain | str | None = None,
     records: Sequence[Any] | None = None,
 ) -> Quantity:
@@ -242,11 +243,11 @@ def expected_delta(
 
 def smoothed_delta(
     mechanism: Mechanism,
-    eps: Any,
+    eps: LevelLike,
     distributions: Any,
     n: int | None = None,
     *,
-    graph: Any = None,
+    graph: RelationLike | None = None,
     kind: Domain | str | None = None,
     records: Sequence[Any] | None = None,
     method: str = "auto",

@@ -43,11 +43,12 @@ import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
 from .._numeric import Scalar, parse_int, parse_scalar
-from .._results import Quantity, Result
-from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, parse_rho
+from .._results import Decision, Quantity, Result
+from ._common import EXACT_COUNTS_MAX_N, Rho, RhoLike, log_binom_pmf, parse_rho
 from ._counts import accuracy_counts, stability_counts
 from ._fourier import fourier, symmetric_level_coefficients
 from ._rules import Rule, check_rule, majority
+from .._level import ScalarLike
 
 __all__ = [
     "accuracy",
@@ -125,11 +126,11 @@ def _majority_levels_stability(n: int, rho: float) -> float:
     return math.fsum(terms.tolist())
 
 
-def _limit(rho: Any) -> float:
+def _limit(rho: RhoLike) -> float:
     return 0.5 + math.asin(float(parse_rho(rho).rho)) / math.pi
 
 
-def majority_accuracy_limit(rho: Any) -> Quantity:
+def majority_accuracy_limit(rho: ScalarLike) -> Quantity:
     """``lim_{n→∞} Acc(M_ρ Maj_n) = 1/2 + arcsin(ρ)/π`` (Sheppard; Lemma 7 and Equation (3) of the paper), a float
     :class:`~privgeom.Quantity`.
 
@@ -145,7 +146,7 @@ def majority_accuracy_limit(rho: Any) -> Quantity:
 
 
 @dataclass(frozen=True)
-class MajorityAccuracy(Result):
+class MajorityAccuracy(Decision):
     """Equation (3): ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n) ≤ 1/2 + arcsin(ρ)/π + O(1/(√(1-ρ²) √n))``.
 
     ``scaled_gap = (accuracy - lower) · √(1-ρ²) · √n`` is the constant the ``O(·)`` realises at this ``n``; it tends
@@ -167,6 +168,11 @@ class MajorityAccuracy(Result):
     gap_times_n: float
     holds: bool
 
+    @property
+    def exact(self) -> bool:
+        """False: the accuracy and the arcsin bound are compared in floating point."""
+        return False
+
     def summary(self) -> str:
         return (
             f"Acc(M_rho Maj_{self.n}) at rho = {self.rho}: {self.accuracy:.15g}; lower bound 1/2 + arcsin(rho)/pi = "
@@ -175,7 +181,7 @@ class MajorityAccuracy(Result):
         )
 
 
-def majority_accuracy_bounds(n: int, rho: Any) -> MajorityAccuracy:
+def majority_accuracy_bounds(n: int, rho: ScalarLike) -> MajorityAccuracy:
     """Exact accuracy of majority next to the arcsin bounds of Equation (3).
 
     Examples
@@ -193,7 +199,7 @@ def majority_accuracy_bounds(n: int, rho: Any) -> MajorityAccuracy:
 
 
 # ------------------------------------------------------------------------------------------------ recursion
-def paper_recursion_accuracy(n: int, theta: Any, rho: Any) -> Quantity:
+def paper_recursion_accuracy(n: int, theta: Any, rho: ScalarLike) -> Quantity:
     """Accuracy of the threshold rule ``f_θ`` by the paper's memoised recursion (Section 6.1.1, Figure 1).
 
     ``T_ρ f_θ(x) = (1+ρ)/2 · T_ρ f_{θ-x_n}(x_{-n}) + (1-ρ)/2 · T_ρ f_{θ+x_n}(x_{-n})``, memoised on
@@ -295,7 +301,7 @@ def _auto(f: Rule, r: Rho) -> str:
     return "fourier"
 
 
-def accuracy(f: Rule, rho: Any, *, method: str = "auto") -> Quantity:
+def accuracy(f: Rule, rho: ScalarLike, *, method: str = "auto") -> Quantity:
     """``Acc(M_ρ f) = P_{x, M}[M_ρ f(x) = f(x)]`` under impartial culture (Section 6).
 
     Parameters
@@ -359,7 +365,7 @@ def _accuracy(f: Rule, r: Rho, method: str = "auto") -> Scalar:
     return (1 + stab) / 2  # type: ignore[operator,no-any-return]
 
 
-def stability(f: Rule, rho: Any, *, method: str = "auto") -> Quantity:
+def stability(f: Rule, rho: ScalarLike, *, method: str = "auto") -> Quantity:
     """Noise stability ``Stab_ρ[f] = E_{x, y ~ N_ρ x}[f(x) f(y)] = Σ_S ρ^{|S|} f̂(S)^2`` (Definition 9).
 
     For voting rules ``Stab_ρ[f] = 2 Acc(M_ρ f) - 1`` (Equation (1)) and the accuracy methods apply; real-valued

@@ -55,6 +55,11 @@ class Banzhaf(Result):
     normalized: tuple[Fraction, ...]
     total_swings: int
 
+    @property
+    def exact(self) -> bool:
+        """True: swing counts by exact generating functions, indices as Fractions."""
+        return True
+
     def summary(self) -> str:
         lines = [f"Banzhaf power of the weighted game [{self.quota}; {', '.join(map(str, self.weights))}]"]
         lines.append(f"{'voter':>6} {'weight':>10} {'swings':>14} {'raw = influence':>18} {'normalised':>12}")

@@ -21,16 +21,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from .._errors import InvalidParameterError
 from .._numeric import Scalar, log_binom_pmf, log_binom_tail, parse_scalar
+from .._level import ScalarLike
 
 __all__ = [
     "Rho",
     "parse_rho",
+    "RhoLike",
     "binomials",
     "log_binom_pmf",
     "log_binom_tail",
@@ -86,7 +88,12 @@ class Rho:
         return Rho(float(self.rho), False, 0, 0)
 
 
-def parse_rho(rho: Any, *, exact: bool | None = None) -> Rho:
+#: ``ρ`` as the voting functions accept it: a number (:data:`~privgeom._level.ScalarLike`; rational = exact mode) or
+#: an already validated :class:`Rho`.
+RhoLike: TypeAlias = Rho | ScalarLike
+
+
+def parse_rho(rho: RhoLike, *, exact: bool | None = None) -> Rho:
     """Validate the correlation ``ρ ∈ [0, 1]`` of the paper's Definition 1.
 
     Rational input (``"1/2"``, ``Fraction``, ``0``, ``1``) gives exact mode; floats give float mode.

@@ -33,6 +33,7 @@ from .._numeric import Scalar, parse_int, readonly
 from .._results import Result
 from ._common import Rho, parse_rho
 from ._rules import Rule, check_rule, half, integer_form, popcounts
+from .._level import ScalarLike
 
 __all__ = [
     "FourierSpectrum",
@@ -250,7 +251,7 @@ class FourierSpectrum(Result):
         nz = [k for k, w in enumerate(self.level_weights()) if w != 0]
         return max(nz) if nz else -1
 
-    def stability(self, rho: Any) -> Scalar:
+    def stability(self, rho: ScalarLike) -> Scalar:
         """``Stab_ρ[f] = Σ_k ρ^k W_k`` (Definition 9, Equation (2) with Plancherel — O'Donnell Theorem 2.49); exact
         when ``ρ`` and the spectrum are. (A number, not a Quantity: :func:`~privgeom.voting.stability` is the public
         function.)"""
@@ -374,7 +375,7 @@ def noise_table(f: Rule, r: Rho) -> np.ndarray:
     return apply_noise(np.asarray(f.table(), dtype=float), f.n, float(r.p), float(r.q))
 
 
-def noise_operator(f: Rule, rho: Any) -> Rule:
+def noise_operator(f: Rule, rho: ScalarLike) -> Rule:
     """``T_ρ f`` as a (real-valued) rule: ``T_ρ f(x) = E_{y ~ N_ρ x}[f(y)]`` (Definition 8 of the paper).
 
     Symmetric rules stay symmetric (``T_ρ`` commutes with permutations of the voters).

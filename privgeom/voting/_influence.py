@@ -40,10 +40,11 @@ import numpy as np
 from .._errors import InvalidParameterError
 from .._numeric import Scalar, parse_int
 from .._results import Quantity, Result
-from ._common import EXACT_BINOMIAL_MAX_N, EXACT_COUNTS_MAX_N, Rho, binomials, log_binom_pmf, parse_rho
+from ._common import EXACT_BINOMIAL_MAX_N, EXACT_COUNTS_MAX_N, Rho, RhoLike, binomials, log_binom_pmf, parse_rho
 from ._counts import noisy_counts
 from ._fourier import fourier, noise_table
 from ._rules import Rule, check_rule, half, integer_form, popcounts
+from .._level import ScalarLike
 
 __all__ = [
     "Influences",
@@ -305,7 +306,7 @@ def _total(values: tuple[Scalar, ...], symmetric: bool) -> Scalar:
     return sum(values, Fraction(0)) if all(isinstance(v, Fraction) for v in values) else math.fsum(map(float, values))
 
 
-def coupling_table(coupling: str, rho: Any) -> dict[tuple[int, int], Scalar]:
+def coupling_table(coupling: str, rho: RhoLike) -> dict[tuple[int, int], Scalar]:
     """Joint law of the two re-noised votes ``(y_i, z_i)`` of voter ``i`` (votes ``1`` and ``-1``) per coupling.
 
     Examples
@@ -346,14 +347,14 @@ def _independent(f: Rule, r: Rho) -> tuple[Scalar, ...]:
 
 
 @overload
-def probabilistic_influence(f: Rule, rho: Any, i: None = None, *, coupling: str = "definition5") -> Influences: ...
+def probabilistic_influence(f: Rule, rho: ScalarLike, i: None = None, *, coupling: str = "definition5") -> Influences: ...
 
 
 @overload
-def probabilistic_influence(f: Rule, rho: Any, i: int, *, coupling: str = "definition5") -> Quantity: ...
+def probabilistic_influence(f: Rule, rho: ScalarLike, i: int, *, coupling: str = "definition5") -> Quantity: ...
 
 
-def probabilistic_influence(f: Rule, rho: Any, i: int | None = None, *, coupling: str = "definition5") -> Influences | Quantity:
+def probabilistic_influence(f: Rule, rho: ScalarLike, i: int | None = None, *, coupling: str = "definition5") -> Influences | Quantity:
     """Probabilistic influence ``I_i[M_ρ f]`` exactly as Definition 5: a :class:`~privgeom.Quantity` for voter
     ``i``, or :class:`Influences` of every voter when ``i`` is None.
 
@@ -410,7 +411,7 @@ def _combine(weighted: list[tuple[Scalar, Scalar]], exact: bool) -> Scalar:
     return math.fsum(float(w) * float(v) for w, v in weighted)
 
 
-def total_probabilistic_influence(f: Rule, rho: Any, *, coupling: str = "definition5") -> Quantity:
+def total_probabilistic_influence(f: Rule, rho: ScalarLike, *, coupling: str = "definition5") -> Quantity:
     """``I[M_ρ f] = Σ_i I_i[M_ρ f]`` (Definition 5); by Theorem 3 it is ``(1+ρ²)/2 · I[f]``.
 
     Examples
@@ -426,7 +427,7 @@ def total_probabilistic_influence(f: Rule, rho: Any, *, coupling: str = "definit
 WELFARE_METHODS = ("auto", "definition", "fourier", "counts", "theorem6")
 
 
-def welfare(f: Rule, rho: Any = 1, *, method: str = "auto") -> Quantity:
+def welfare(f: Rule, rho: ScalarLike = 1, *, method: str = "auto") -> Quantity:
     """Welfare ``W(M_ρ f) = E_{x, M}[#{i: x_i = M_ρ f(x)} - #{i: x_i ≠ M_ρ f(x)}]`` (Definitions 6–7); ``ρ = 1``
     gives ``W(f)``.
 

@@ -37,9 +37,9 @@ from typing import Any
 import numpy as np
 
 from .._errors import InvalidParameterError
-from .._level import PrivacyLevel
+from .._level import PrivacyLevel, ScalarLike
 from .._numeric import ATOL, ROUNDOFF, LogRational, Scalar, log_of_ratio
-from .._results import Result
+from .._results import Decision, Result
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
 from ._common import Rho, parse_rho
@@ -62,7 +62,7 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-def mechanism(f: Rule, rho: Any) -> Mechanism:
+def mechanism(f: Rule, rho: ScalarLike) -> Mechanism:
     """``M_ρ f`` as a column-stochastic matrix: ``M[r, x] = P(f(y) = r)``, ``y ~ N_ρ x`` (Definition 2).
 
     Inputs: the profiles, labelled and ordered as the datasets of ``privgeom.randomized_response(n, (1+ρ)/2)``;
@@ -91,7 +91,7 @@ def mechanism(f: Rule, rho: Any) -> Mechanism:
     return Mechanism(rows_f, bit_strings(n), [_label(v) for v in values], exact=False)
 
 
-def epsilon_bound(rho: Any) -> PrivacyLevel:
+def epsilon_bound(rho: ScalarLike) -> PrivacyLevel:
     """``ε = ln((1+ρ)/(1-ρ))`` (Proposition 2) as a :class:`~privgeom.PrivacyLevel`: exact (``e^ε = (1+ρ)/(1-ρ)``)
     for rational ``ρ < 1``, infinite at ``ρ = 1``.
 
@@ -368,7 +368,7 @@ def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
 EPSILON_METHODS = ("auto", "table", "counts")
 
 
-def epsilon(f: Rule, rho: Any, *, method: str = "auto") -> VotingEpsilon:
+def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
     """Exact ε of ``M_ρ f``: ``max ln(P(M_ρ f(x) = r) / P(M_ρ f(x') = r))`` over profiles ``x, x'`` differing in one
     vote and outputs ``r`` (Definition 3), next to Proposition 2's bound ``ln((1+ρ)/(1-ρ))``.
 
@@ -432,7 +432,7 @@ def epsilon(f: Rule, rho: Any, *, method: str = "auto") -> VotingEpsilon:
 
 
 @dataclass(frozen=True)
-class BoundAttainment(Result):
+class BoundAttainment(Decision):
     """Remark 1's condition: some output ``r`` with ``∅ ≠ {z : f(z) = r} ⊆ {z : z_i = b}``.
 
     Examples
@@ -448,6 +448,11 @@ class BoundAttainment(Result):
     output: str | None = None
     vote: int | None = None
     voter: int | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Always True: Remark 1's condition is decided combinatorially on the rule's level sets."""
+        return True
 
     def summary(self) -> str:
         if not self.holds:

@@ -30,6 +30,7 @@ from ._fourier import SYMMETRIC_TABLE_MAX_N, fourier, noise_table
 from ._influence import _influence_values, _probabilistic_values, _total_influence, _welfare
 from ._mechanism import _bound, attains_bound, epsilon
 from ._rules import Rule, _check_table_size, from_truth_table, majority, popcounts
+from .._level import ScalarLike
 
 __all__ = [
     "TheoremCheck",
@@ -65,7 +66,7 @@ class TheoremCheck(Result):
 
     name: str
     rule: str
-    rho: Any
+    rho: Scalar | None
     holds: bool
     exact: bool
     statement: str
@@ -103,17 +104,17 @@ def _same(a: Any, b: Any) -> tuple[bool, bool]:
     return math.isclose(float(a), float(b), rel_tol=ATOL, abs_tol=ATOL), False
 
 
-def _check(name: str, f: Rule | str, rho: Any, statement: str, lhs: Any, rhs: Any) -> TheoremCheck:
+def _check(name: str, f: Rule | str, rho: Scalar | None, statement: str, lhs: Any, rhs: Any) -> TheoremCheck:
     ok, exact = _same(lhs, rhs)
     return TheoremCheck(name, f if isinstance(f, str) else f.name, rho, ok, exact, statement, lhs, rhs)
 
 
-def _computed_epsilon(f: Rule, rho: Any) -> Any:
+def _computed_epsilon(f: Rule, rho: ScalarLike) -> Any:
     """ε by computation (vote counts or the truth table), never by the closed forms that Remark 1 itself provides."""
     return epsilon(f, rho, method="counts" if f.is_symmetric else ("table" if f.has_table else "auto"))
 
 
-def check_epsilon_bound(f: Rule, rho: Any) -> TheoremCheck:
+def check_epsilon_bound(f: Rule, rho: ScalarLike) -> TheoremCheck:
     """Proposition 2: the exact ε of ``M_ρ f`` (lhs, computed over the one-vote neighbour graph) is at most
     ``ln((1+ρ)/(1-ρ))`` (rhs).
 
@@ -130,7 +131,7 @@ def check_epsilon_bound(f: Rule, rho: Any) -> TheoremCheck:
     return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", res.epsilon, bound, "<=")
 
 
-def check_bound_attainment(f: Rule, rho: Any) -> TheoremCheck:
+def check_bound_attainment(f: Rule, rho: ScalarLike) -> TheoremCheck:
     """Remark 1: for ``0 < ρ < 1``, ε attains the bound iff a level set of ``f`` lies in a half-cube (ε computed
     by counts or on the truth table, the condition decided by :func:`~privgeom.voting.attains_bound`).
 
@@ -148,7 +149,7 @@ def check_bound_attainment(f: Rule, rho: Any) -> TheoremCheck:
     return TheoremCheck("Remark 1", f.name, r.rho, cond == res.attains_bound, res.exact, "epsilon attains the bound iff {f = r} ⊆ {z_i = b}", res.attains_bound, cond)
 
 
-def check_probabilistic_influence(f: Rule, rho: Any) -> TheoremCheck:
+def check_probabilistic_influence(f: Rule, rho: ScalarLike) -> TheoremCheck:
     """Theorem 3: ``I_i[M_ρ f] = (1+ρ²)/2 · I_i[f]`` — Definition 5 (joint law of the two re-noised votes times the
     table's pair differences) vs Fourier influences.
 
@@ -210,7 +211,7 @@ def check_monotone_welfare(f: Rule) -> TheoremCheck:
     return _check("Proposition 5", f, None, "W(f) = I[f]", _welfare(f, parse_rho(1)), _total_influence(f))
 
 
-def check_noisy_welfare(f: Rule, rho: Any) -> TheoremCheck:
+def check_noisy_welfare(f: Rule, rho: ScalarLike) -> TheoremCheck:
     """Theorem 6: ``W(M_ρ f) = ρ W(f)`` — welfare of the mechanism by definition vs ``ρ`` times ``W(f)``.
 
     Examples
@@ -241,7 +242,7 @@ def check_welfare_fourier(f: Rule) -> TheoremCheck:
     return _check("Lemma 10", f, None, "W(f) = sum_i f^({i})", _welfare(f, one, "definition"), _welfare(f, one, "fourier"))
 
 
-def check_accuracy_stability(f: Rule, rho: Any) -> TheoremCheck:
+def check_accuracy_stability(f: Rule, rho: ScalarLike) -> TheoremCheck:
     """Equation (1): ``2 Acc(M_ρ f) - 1 = Stab_ρ[f]`` — accuracy read off the mechanism matrix vs Fourier stability.
 
     Examples
@@ -256,7 +257,7 @@ def check_accuracy_stability(f: Rule, rho: Any) -> TheoremCheck:
     return _check("Equation (1)", f, r.rho, "2 Acc(M_rho f) - 1 = Stab_rho[f]", 2 * acc - 1, stab)  # type: ignore[operator]
 
 
-def check_stability_noise_operator(f: Rule, rho: Any) -> TheoremCheck:
+def check_stability_noise_operator(f: Rule, rho: ScalarLike) -> TheoremCheck:
     """Equation (2): ``Stab_ρ[f] = E_x[f(x) T_ρ f(x)]`` — Fourier sum vs the noise operator applied to the table.
 
     Examples
@@ -276,7 +277,7 @@ def check_stability_noise_operator(f: Rule, rho: Any) -> TheoremCheck:
     return _check("Equation (2)", f, r.rho, "Stab_rho[f] = E[f · T_rho f]", stab, rhs)
 
 
-def check_majority_accuracy_limit(n: int, rho: Any) -> TheoremCheck:
+def check_majority_accuracy_limit(n: int, rho: ScalarLike) -> TheoremCheck:
     """Equation (3) with Lemma 7: ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n)``, and the accuracy decreases in odd ``n``.
 
     Examples
@@ -297,7 +298,7 @@ def check_majority_accuracy_limit(n: int, rho: Any) -> TheoremCheck:
     )
 
 
-def check_accuracy_closed_form(f: Rule, rho: Any) -> TheoremCheck:
+def check_accuracy_closed_form(f: Rule, rho: ScalarLike) -> TheoremCheck:
     """The accuracy formulas of Section 6 (dictator ``(1+ρ)/2``, AND/OR ``1 - 2^{1-n}(1 - ((1+ρ)/2)^n)``, parity)
     against the accuracy read off the mechanism matrix.
 
@@ -313,7 +314,7 @@ def check_accuracy_closed_form(f: Rule, rho: Any) -> TheoremCheck:
     return _check(f"Accuracy of {f.kind}", f, r.rho, "closed form = P[M_rho f(x) = f(x)]", _accuracy(f, r, "closed_form"), _accuracy(f, r, "definition"))
 
 
-def check_all(f: Rule, rho: Any) -> tuple[TheoremCheck, ...]:
+def check_all(f: Rule, rho: ScalarLike) -> tuple[TheoremCheck, ...]:
     """Every check that applies to ``f`` (a voting rule with a truth table) at ``ρ``.
 
     Examples

@@ -197,3 +197,15 @@ def test_difference_cone_facets_match_cdd(seed):
     fast = _difference_cone(S, keep, tuple(labels))
     slow = Cone.from_facets(_rows(S, list(range(len(S.c))), 5, True), labels=labels)
     assert np.array_equal(fast.facets, slow.facets)
+
+
+def test_geometric_relaxation_beyond_float_precision_is_exact():
+    # The path bounds multiply to 2^40: rounding a float LP point fails here; the exact LP gives verified witnesses.
+    import privgeom as pg
+    from fractions import Fraction
+
+    r = pg.relax_pairwise(pg.parse_definition("geometric:n=40,alpha=1/2"), pg.path_graph(40))
+    assert r.recognised == "dp" and r.exp_eps == Fraction(2) and len(r.lost) == 40 - 1
+    for st in r.statuses:
+        if st.lost:
+            assert st.value < 0 and all(v >= 0 for v in st.witness)

@@ -184,18 +184,18 @@ def test_domain_mismatch() -> None:
 # ------------------------------------------------------------------------------------------ limits and failures
 def test_size_limit_dimension() -> None:
     c = Cone.from_generators(np.eye(_cdd.MAX_DD_DIM + 1, dtype=int))
-    with pytest.raises(SizeLimitError, match="MAX_DD_DIM"):
+    with pytest.raises(SizeLimitError, match="dd_dim"):
         c.facets
-    with pytest.raises(SizeLimitError, match="MAX_DD_DIM"):
+    with pytest.raises(SizeLimitError, match="dd_dim"):
         c.project([0], method="block")
 
 
 def test_size_limit_entries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_cdd, "MAX_DD_ENTRIES", 10)
-    with pytest.raises(SizeLimitError, match="MAX_DD_ENTRIES"):
+    with pytest.raises(SizeLimitError, match="dd_entries"):
         Cone.from_generators([[1, 0, 0], [0, 1, 0], [0, 0, 1]]).facets
     monkeypatch.setattr(_cdd, "MAX_CANON_ENTRIES", 10)
-    with pytest.raises(SizeLimitError, match="MAX_CANON_ENTRIES"):
+    with pytest.raises(SizeLimitError, match="canon_entries"):
         Cone.from_generators([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]])
 
 
@@ -203,7 +203,7 @@ def test_size_limit_fourier_motzkin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_cdd, "MAX_FM_ROWS", 5)
     M = randomized_response(3, "3/4")
     c = Cone.from_generators(M.matrix, labels=M.inputs)
-    with pytest.raises(SizeLimitError, match="MAX_FM_ROWS"):
+    with pytest.raises(SizeLimitError, match="fm_rows"):
         c.project(["111", "000"], method="fourier_motzkin")
     assert ints(c.project(["111", "000"], method="block").facets) == [[27, -1], [-1, 27]]
 

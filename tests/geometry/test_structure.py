@@ -88,7 +88,7 @@ def test_counts_membership_and_bounds_without_dense_matrices():
     m = cone.contains(x)
     assert not m.member and m.value < 0 and m.violated is None
     assert cone._h is None and cone._v is None  # nothing dense was built
-    with pytest.raises(pg.SizeLimitError, match="MAX_EXACT_ENTRIES"):
+    with pytest.raises(pg.SizeLimitError, match="exact_entries"):
         cone.facets
     dp = pg.DifferentialPrivacy.path(20000, exp_eps=3).row_cone()
     assert dp.n_facets == 40000 and dp.contains([F(1)] * 20001).member

@@ -224,7 +224,7 @@ def test_frapp_labels_float_mode_and_matrix():
         ((["a", "a"], 2), InvalidParameterError, "repeated"),
         ((2, 2, 12), SizeLimitError, r"frapp\(N=2, k=12\).*exact"),
         ((2, 2.0, 14), SizeLimitError, "float"),
-        ((10, 2, 50), SizeLimitError, "datasets, far beyond"),
+        ((10, 2, 50), SizeLimitError, "datasets: its dense"),
         ((3, None), InvalidTypeError, "gamma must be a number"),
     ],
 )

@@ -1,0 +1,269 @@
+"""The global size limits (privgeom._limits): one public place to read and raise them (issue 10, item 1).
+
+Every registered limit is listed by :func:`privgeom.get_limits` with its description; :func:`privgeom.set_limits`
+and :func:`privgeom.limits` change them (validated, restored on exit); every refusal names the public limit name
+and how to raise it, is one line, comes before allocating, and the same call succeeds once the limit is raised.
+The source of ``privgeom/`` is parsed with :mod:`ast`: no SizeLimitError message names a private module path or a
+module constant, and no module binds a registered limit at import time (it would not see changes).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import tracemalloc
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import privgeom as pg
+from privgeom import _limits
+from privgeom.analyses import relax, subset_family
+from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "privgeom"
+#: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.
+PY_FILES = "*.py"
+
+EXPECTED = {"exact_entries", "dense_entries", "lp_nonzeros", "exact_lp_variables", "dd_dim", "dd_entries",
+            "canon_entries", "fm_rows", "adp_lp_variables", "relax_family", "fm_eliminated", "block_work",
+            "cone_route_work"}
+
+
+# ------------------------------------------------------------------------------------------------ the registry
+def test_every_limit_is_listed_with_its_description() -> None:
+    lim = pg.get_limits()
+    assert EXPECTED <= set(lim)
+    assert set(lim) == set(_limits._REGISTRY)
+    for info in lim.entries:
+        assert info.description and info.value == info.default >= 1
+        module, _, constant = info.constant.rpartition(".")
+        assert getattr(importlib.import_module(module), constant) == lim[info.name]
+        assert info.name in lim.summary() and info.description in lim.summary()
+    assert dict(lim) == {info.name: info.value for info in lim.entries}
+    assert lim.to_dict()["entries"][0]["name"] == lim.entries[0].name
+
+
+def test_set_limits_round_trip() -> None:
+    from privgeom.geometry import _cdd
+
+    old = pg.set_limits(dd_dim=80, exact_entries="1000")
+    try:
+        assert old == {"dd_dim": 64, "exact_entries": 2**22}
+        assert _cdd.MAX_DD_DIM == 80 and pg.get_limits()["exact_entries"] == 1000
+        assert pg.get_limits().info("dd_dim").value == 80 and "default 64" in str(pg.get_limits().info("dd_dim"))
+    finally:
+        assert pg.set_limits(**old) == {"dd_dim": 80, "exact_entries": 1000}
+    assert _cdd.MAX_DD_DIM == 64
+    pg.set_limits(dd_dim=3)
+    pg.set_limits(dd_dim=None)  # None restores the default
+    assert _cdd.MAX_DD_DIM == 64
+
+
+def test_limits_context_restores_also_on_exception() -> None:
+    from privgeom import _numeric
+
+    with pg.limits(exact_entries=10, fm_rows=7) as inside:
+        assert inside["exact_entries"] == 10 and _numeric.MAX_EXACT_ENTRIES == 10 and inside["fm_rows"] == 7
+        with pg.limits(exact_entries=20):
+            assert _numeric.MAX_EXACT_ENTRIES == 20
+        assert _numeric.MAX_EXACT_ENTRIES == 10
+    assert _numeric.MAX_EXACT_ENTRIES == 2**22
+    with pytest.raises(RuntimeError, match="boom"):
+        with pg.limits(exact_entries=10):
+            raise RuntimeError("boom")
+    assert pg.get_limits()["exact_entries"] == 2**22 and pg.get_limits()["fm_rows"] == 5000
+
+
+@pytest.mark.parametrize("values, error, words", [
+    ({"exact_entrys": 5}, pg.InvalidParameterError, ["unknown size limit 'exact_entrys'", "exact_entries",
+                                                     "dd_dim"]),
+    ({"dd_dim": 0}, pg.InvalidParameterError, ["dd_dim must be >= 1"]),
+    ({"dd_dim": 2.5}, pg.InvalidTypeError, ["dd_dim"]),
+    ({"dd_dim": True}, pg.InvalidTypeError, ["dd_dim"]),
+    ({"dd_dim": "many"}, pg.InvalidParameterError, ["'many'"]),
+    ({"dd_dim": 70, "lp_nonzeros": -1}, pg.InvalidParameterError, ["lp_nonzeros"]),  # nothing set: validated first
+])
+def test_bad_settings_are_refused_and_change_nothing(values: dict[str, Any], error: type, words: list[str]) -> None:
+    before = dict(pg.get_limits())
+    with pytest.raises(error) as err:
+        pg.set_limits(**values)
+    for w in words:
+        assert w in str(err.value)
+    with pytest.raises(error):
+        with pg.limits(**values):
+            pass
+    assert dict(pg.get_limits()) == before
+
+
+# ------------------------------------------------------------------------------------------------- refusals
+def _rr3() -> Any:
+    return pg.RandomizedResponse(3, "3/4")
+
+
+#: name -> (low value that makes the call refuse, the call). The call succeeds at the defaults.
+CASES: dict[str, tuple[int, Callable[[], Any]]] = {
+    "exact_entries": (10, lambda: pg.kary_randomized_response(4, exp_eps=3)),
+    "dense_entries": (10, lambda: pg.kary_randomized_response(4, exp_eps=3.0)),
+    "dd_dim": (3, lambda: pg.Cone.from_generators(np.eye(4, dtype=int)).facets),
+    "dd_entries": (10, lambda: pg.Cone.from_generators([[1, 0, 0], [0, 1, 0], [0, 0, 1]]).facets),
+    "canon_entries": (10, lambda: pg.Cone.from_generators([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]])),
+    "fm_rows": (5, lambda: pg.Cone.from_generators(pg.randomized_response(3, "3/4").matrix,
+                                                   labels=pg.randomized_response(3, "3/4").inputs)
+                .project(["111", "000"], method="fourier_motzkin")),
+    "lp_nonzeros": (1, lambda: solve_lp(np.zeros(2), A_eq=np.ones((1, 2)), b_eq=np.ones(1))),
+    "exact_lp_variables": (2, lambda: exact_nonnegative_solution(np.ones((1, 3), dtype=int), [1])),
+    "adp_lp_variables": (4, lambda: pg.ApproximateDP(pg.hamming_graph(2), exp_eps=2, delta="1/4")
+                         .contains(pg.randomized_response(2, "3/4"), method="lp")),
+    "relax_family": (2, lambda: subset_family(["a", "b", "c"], "all-pairs")),
+    "fm_eliminated": (1, lambda: relax(_rr3(), [("111", "110")], method="fourier_motzkin")),
+    "block_work": (10, lambda: relax(_rr3(), [("111", "110")], method="block")),
+    "cone_route_work": (10, lambda: relax(_rr3(), [("111", "110")], method="generators")),
+}
+
+
+def test_every_limit_has_a_refusal_case() -> None:
+    assert set(CASES) == set(pg.get_limits())
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_refusal_names_the_limit_and_raising_it_allows_the_call(name: str) -> None:
+    low, call = CASES[name]
+    call()  # fine at the defaults
+    with pg.limits(**{name: low}):
+        with pytest.raises(pg.SizeLimitError) as err:
+            call()
+    message = str(err.value)
+    assert "\n" not in message
+    assert f"pg.set_limits({name}=" in message and f"with pg.limits({name}=" in message, message
+    assert f"{low:,}" in message  # the limit in force
+    assert not re.search(r"privgeom\.[a-z_.]*\._[a-z]|\bMAX_[A-Z_]+\b", message), message
+    needed = int(re.search(rf"pg\.set_limits\({name}=(\d+)\)", message).group(1))  # type: ignore[union-attr]
+    assert needed > low
+    # the suggested value is enough, except for Fourier-Motzkin, whose row count is known step by step only
+    with pg.limits(**{name: pg.get_limits().info(name).default if name == "fm_rows" else needed}):
+        call()
+
+
+def test_refused_before_allocating_and_allowed_when_raised() -> None:
+    with pg.limits(exact_entries=10):
+        with pytest.raises(pg.SizeLimitError, match=r"4 x 4 exact array \(16 entries.*limit 10 entries"):
+            pg.kary_randomized_response(4, exp_eps=3)
+        with pg.limits(exact_entries=16):
+            M = pg.kary_randomized_response(4, exp_eps=3)
+    assert M.exact and M.matrix[0, 0] == Fraction(1, 2)
+    tracemalloc.start()
+    try:
+        with pytest.raises(pg.SizeLimitError) as err:
+            pg.kary_randomized_response(8000, exp_eps=3)  # 6 GiB of Fractions
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20, peak
+    assert "8000 x 8000" in str(err.value) and "6.0 GiB" in str(err.value)
+    assert "pg.set_limits(exact_entries=64000000)" in str(err.value)
+
+
+def test_sizes_no_memory_holds_say_the_memory_instead() -> None:
+    with pytest.raises(pg.SizeLimitError) as err:
+        pg.frapp(100, 4, 10)
+    text = str(err.value)
+    assert "100^10" in text and "10^42" in text and "no computer's memory" in text and "set_limits" not in text
+    with pytest.raises(pg.SizeLimitError) as err:
+        pg.frapp(100, 4, 4)  # 10^16 entries: beyond any memory, not worth raising a limit for
+    assert "PiB" in str(err.value) and "set_limits" not in str(err.value)
+
+
+# ------------------------------------------------------------------------------------------- source checks
+#: Private module paths and module constants: neither belongs in a message a user reads.
+PRIVATE = re.compile(r"privgeom\.[a-z_.]*\._[a-z]|\bMAX_[A-Z_]+\b")
+
+#: Modules whose SizeLimitError messages still name a private module path or constant (owned by other work; they
+#: should register their limit with privgeom._limits.register_limit and end with privgeom._numeric.limit_hint).
+#: Only shrinks: a listed module that no longer needs it fails test_allow_lists_are_not_stale.
+MESSAGES_ALLOWED = frozenset({
+    "privgeom/_domain.py",
+    "privgeom/analyses/_difference.py",
+    "privgeom/analyses/_optimal_adp.py",
+    "privgeom/analyses/_relax_difference.py",
+})
+
+#: Modules that bind a registered limit at import (``from .._numeric import MAX_EXACT_ENTRIES``): they do not see
+#: pg.set_limits. Only shrinks.
+BINDINGS_ALLOWED = frozenset({
+    "privgeom/definitions/_closure.py",
+    "privgeom/analyses/_lost.py",
+    "privgeom/voting/_rules.py",
+})
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob(PY_FILES))
+
+
+def _call_name(node: ast.Call) -> str:
+    f = node.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def private_names_in_messages(source: str) -> list[tuple[int, str]]:
+    """``(line, match)`` of private paths/constants in string literals passed to ``SizeLimitError(...)`` or as a
+    ``hint=`` (which ends up in a refusal message).
+
+    >>> private_names_in_messages('raise SizeLimitError(f"n = {n} > MAX_N; raise privgeom.x._y.MAX_N")')
+    [(1, 'MAX_N'), (1, 'privgeom.x._y'), (1, 'MAX_N')]
+    >>> private_names_in_messages('check(n, hint="the max_n= keyword")')
+    []
+    """
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        parts: list[ast.AST] = list(node.args) if _call_name(node) == "SizeLimitError" else []
+        parts += [k.value for k in node.keywords if k.arg == "hint"]
+        for part in parts:
+            for sub in ast.walk(part):
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                    found += [(sub.lineno, m.group()) for m in PRIVATE.finditer(sub.value)]
+    return found
+
+
+def limit_bindings(source: str, constants: set[str]) -> list[tuple[int, str]]:
+    """``(line, name)`` of ``from ... import NAME`` of a registered limit constant."""
+    return [(node.lineno, alias.name) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
+            for alias in node.names if alias.name in constants]
+
+
+def _offenders(check: Callable[[str], list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
+    out = {}
+    for path in _modules():
+        found = check(path.read_text(encoding="utf-8"))
+        if found:
+            out[str(path.relative_to(ROOT))] = found
+    return out
+
+
+def _constants() -> set[str]:
+    return {info.constant.rpartition(".")[2] for info in pg.get_limits().entries}
+
+
+def test_no_refusal_message_names_a_private_module() -> None:
+    bad = {k: v for k, v in _offenders(private_names_in_messages).items() if k not in MESSAGES_ALLOWED}
+    assert not bad, f"name the public limit (privgeom._numeric.limit_hint) instead: {bad}"
+
+
+def test_no_module_binds_a_limit_at_import() -> None:
+    constants = _constants()
+    bad = {k: v for k, v in _offenders(lambda s: limit_bindings(s, constants)).items() if k not in BINDINGS_ALLOWED}
+    assert not bad, f"read the limit at call time (module.MAX_...), not a binding made at import: {bad}"
+
+
+def test_allow_lists_are_not_stale() -> None:
+    constants = _constants()
+    assert not MESSAGES_ALLOWED - set(_offenders(private_names_in_messages)), "remove converted modules"
+    assert not BINDINGS_ALLOWED - set(_offenders(lambda s: limit_bindings(s, constants))), "remove converted modules"
