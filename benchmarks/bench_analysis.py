@@ -3,7 +3,8 @@
 For RR(k, 3/4), k = 2..12 (``--quick``: k = 2, 3, in-process; the relaxation also at k = 13, 14 in the full run) it times
 
 * ``analyze`` — the library work behind ``privgeom analyze``: the row cone and its counts (facets, rays, dimension),
-  one closure-membership fact and the relaxation onto Hamming pairs. New: the Kronecker-structured cone (Theorem 4.3
+  the closure facts the CLI shows (``RR(5/8)`` in, ``RR(7/8)`` out, for k ≤ 6 as ``privgeom analyze`` does; none
+  beyond) and the relaxation onto Hamming pairs. New: the Kronecker-structured cone (Theorem 4.3
   in closed form, nothing dense) and ``relax_pairwise(..., method="auto")``; old: the cone canonicalised by
   pycddlib from its dense facets and ``method="cone"`` (Fourier–Motzkin up to 8 datasets, block elimination beyond);
 * ``relax`` — ``relax_pairwise(RR, "hamming")``: difference constraints + one verified LP per symmetry orbit against
@@ -13,8 +14,8 @@ For RR(k, 3/4), k = 2..12 (``--quick``: k = 2, 3, in-process; the relaxation als
 
 Every cell runs in a subprocess with a time budget (``--budget``, default 60 s; ``--quick`` 20 s); a route that
 refuses (``SizeLimitError``, raised before any work) shows "refused", one over budget "out of reach" (and is not run
-for larger k). Where both routes answer, the answers (recognised definition, e^ε, number of lost guarantees and
-facets) are asserted equal and the time ratio old/new is printed.
+for larger k). Where two or more routes answer, the answers (recognised definition, e^ε, number of lost guarantees
+and facets) are asserted equal and the time ratio old/new is printed; "same answers" is "n/a" when only one answered.
 
 Run ``python benchmarks/bench_analysis.py [--quick] [--max-k K] [--budget S]``.
 """
@@ -35,6 +36,7 @@ def _cell(task: str, route: str, k: int) -> dict[str, Any]:
     """Run one cell in this process and return its answer (called in the subprocess)."""
     import privgeom as pg
     from privgeom.analyses import relax_pairwise, semantics
+    from privgeom.cli._core import _closure_examples
     from privgeom.geometry import Cone
 
     rr = pg.RandomizedResponse(k, P)
@@ -45,7 +47,8 @@ def _cell(task: str, route: str, k: int) -> dict[str, Any]:
         else:
             cone = Cone.from_facets(rr.facets(), exact=True, labels=rr.inputs)
         counts = (cone.n_facets, cone.dim, cone.is_pointed)
-        member = rr.contains(pg.randomized_response(k, "5/8")).member if k <= 12 else None
+        # the closure facts ``privgeom analyze`` shows (RR(5/8) inside, RR(7/8) outside, up to k = 6; none beyond)
+        member = [m.member for _, m in _closure_examples(rr)] or None
         r = relax_pairwise(rr if route == "new" else cone, "hamming", method="auto" if route == "new" else "cone")
         ans = {"facets": counts[0], "dim": counts[1], "member": member, "recognised": r.recognised,
                "exp_eps": str(r.exp_eps), "lost": len(r.lost)}
@@ -100,6 +103,17 @@ def fmt(cell: dict[str, Any] | None) -> str:
     return f"{t * 1e3:.0f} ms" if t < 1 else f"{t:.2f} s"
 
 
+def same_answers(cells: dict[str, dict[str, Any] | None]) -> str:
+    """"yes" / "NO" when two or more routes answered (their common answer keys compared with the new route's, or the
+    first answering route's), "n/a" when fewer than two did (nothing to compare)."""
+    ok = [c for c in cells.values() if c is not None and c["status"] == "ok"]
+    if len(ok) < 2:
+        return "n/a"
+    ref = ok[0]
+    keys = [key for key in ref if key not in ("seconds", "status", "LPs (orbits)")]
+    return "yes" if all(c.get(key) == ref.get(key) for c in ok for key in keys if key in c) else "NO"
+
+
 ROUTES = {"analyze": ("new", "old"), "relax": ("new", "old", "generators"), "semantics": ("new", "old")}
 
 
@@ -141,10 +155,8 @@ def main(argv: list[str] | None = None) -> int:
                 if cells[route]["status"] == "out of reach":  # type: ignore[index]
                     gone.add(route)
             new = cells["new"]
-            ok = [c for c in cells.values() if c is not None and c["status"] == "ok"]
-            keys = [key for key in (new or {}) if key not in ("seconds", "status", "LPs (orbits)")]
-            same = all(all(c.get(key) == new.get(key) for key in keys if key in c) for c in ok) if new else False
-            if len(ok) > 1 and not same:
+            same = same_answers(cells)
+            if same == "NO":
                 failures += 1
             old = cells.get("old")
             ratio = "-"
@@ -154,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                 if new and new["status"] == "ok" else "-"
             print(f"{task} | {k} | {2 ** k} | {fmt(new)} | {fmt(old)} | "
                   f"{fmt(cells.get('generators')) if 'generators' in routes else '-'} | {ratio} | "
-                  f"{'yes' if same else ('-' if len(ok) < 2 else 'NO')} | {answer}")
+                  f"{same} | {answer}")
             if new is None or new["status"] != "ok":
                 break
     if failures:

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, T
 
 import networkx as nx
 
-from ._numeric import parse_int
+from ._limits import register_limit
+from ._numeric import limit_hint, parse_int
 from ._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 
 if TYPE_CHECKING:
@@ -61,14 +62,26 @@ __all__ = [
 #: Every relation name privgeom knows (a given domain supports a subset: :attr:`Domain.relations`).
 RELATIONS = ("hamming", "replace-one", "add-remove", "path", "complete")
 
-#: Largest number of datasets a :class:`Domain` enumerates (labels are built eagerly).
+#: Largest number of datasets a :class:`Domain` enumerates (labels are built eagerly); the global size limit
+#: ``domain_size`` (:func:`privgeom.set_limits`), read at call time.
 MAX_DOMAIN_SIZE = 2**26
 
 #: Default largest number of edges :meth:`Domain.relation` builds into a networkx graph (a networkx edge costs
-#: about 500 bytes; raise it with ``max_edges=``).
+#: about 500 bytes; raise it with ``max_edges=`` or the global size limit ``graph_edges``), read at call time.
 MAX_GRAPH_EDGES = 500_000
+register_limit("domain_size", globals(), "MAX_DOMAIN_SIZE",
+               "largest number of datasets a Domain enumerates (its labels are built when used)")
+register_limit("graph_edges", globals(), "MAX_GRAPH_EDGES",
+               "default largest number of edges a neighbourhood relation is built with as a networkx graph "
+               "(about 500 bytes each; max_edges= raises it for one call)")
 
+#: The bit count of the default ``domain_size`` limit (2^26 datasets); :func:`_max_bits` follows the current limit.
 _MAX_BITS = 26
+
+
+def _max_bits() -> int:
+    """Largest ``k`` with ``2^k`` datasets within the current ``domain_size`` limit."""
+    return max(0, MAX_DOMAIN_SIZE.bit_length() - 1)
 
 
 def _int(value: Any, name: str, lo: int) -> int:
@@ -94,7 +107,8 @@ def _values(values: Any, name: str) -> tuple[str, ...]:
 
 def _check_size(size: int, what: str) -> None:
     if size > MAX_DOMAIN_SIZE:
-        raise SizeLimitError(f"{what} has {size:,} datasets, more than privgeom enumerates (limit {MAX_DOMAIN_SIZE:,})")
+        raise SizeLimitError(f"{what} has {size:,} datasets, more than privgeom enumerates (limit {MAX_DOMAIN_SIZE:,} "
+                             f"datasets); {limit_hint('domain_size', size)}")
 
 
 def _compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -189,11 +203,11 @@ class Domain:
         ('11', '10', '01', '00')
         """
         k = _int(k, "k (number of bits)", 1)
-        if k > _MAX_BITS:
+        if k > _max_bits():
             raise SizeLimitError(
-                f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {_MAX_BITS} bits = "
-                f"MAX_DOMAIN_SIZE = 2^{_MAX_BITS} datasets; its Hamming graph would have {k << (k - 1):,} edges, "
-                f"limit MAX_GRAPH_EDGES = {MAX_GRAPH_EDGES:,}, raised with max_edges= up to k = {_MAX_BITS})")
+                f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {MAX_DOMAIN_SIZE:,} datasets "
+                f"= 2^{_max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit {MAX_GRAPH_EDGES:,} "
+                f"edges, raised with max_edges= or pg.set_limits(graph_edges=N)); {limit_hint('domain_size', 1 << k)}")
         # the labels are built on first use: sizes, edge counts and the relation limit need only k
         return cls("bits", _LazyBitLabels(k), k, ("1", "0"))  # type: ignore[arg-type]
 
@@ -403,7 +417,8 @@ class Domain:
             how = f" = k·2^(k−1) for k = {self.n} bits" if self.kind == "bits" and name != "complete" else ""
             raise SizeLimitError(
                 f"the {name} relation on {len(self):,} datasets has up to {size:,} edges{how}, more than privgeom "
-                f"builds as a graph (limit {limit:,}; raise it with max_edges=); refused before building anything"
+                f"builds as a graph (limit {limit:,}); refused before building anything — raise it with max_edges= or "
+                f"{limit_hint('graph_edges', size).removeprefix('raise it with ')}"
             )
         G = nx.Graph(name=self._graph_name(name))
         G.add_nodes_from(self.labels)
@@ -445,7 +460,7 @@ class Domain:
             return f"{name}(histogram)"
         if name == "hamming":
             k = self.k or 1
-            return f"hamming({k})" if k <= _MAX_BITS and self.labels == Domain.bits(k).labels else "hamming"
+            return f"hamming({k})" if k <= _max_bits() and self.labels == Domain.bits(k).labels else "hamming"
         return f"path({N - 1})" if self.labels == tuple(str(c) for c in range(N)) else f"{name}"
 
     def _edges(self, name: str) -> Iterator[tuple[str, str]]:

@@ -23,6 +23,7 @@ import pytest
 import privgeom as pg
 from privgeom import _limits
 from privgeom.analyses import relax, subset_family
+from privgeom.analyses._difference import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +33,8 @@ PY_FILES = "*.py"
 
 EXPECTED = {"exact_entries", "dense_entries", "lp_nonzeros", "exact_lp_variables", "dd_dim", "dd_entries",
             "canon_entries", "fm_rows", "adp_lp_variables", "relax_family", "fm_eliminated", "block_work",
-            "cone_route_work"}
+            "cone_route_work", "domain_size", "graph_edges", "path_work", "lost_work", "adp_optimal_variables",
+            "optimal_lp_size", "profile_work"}
 
 
 # ------------------------------------------------------------------------------------------------ the registry
@@ -124,6 +126,15 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "fm_eliminated": (1, lambda: relax(_rr3(), [("111", "110")], method="fourier_motzkin")),
     "block_work": (10, lambda: relax(_rr3(), [("111", "110")], method="block")),
     "cone_route_work": (10, lambda: relax(_rr3(), [("111", "110")], method="generators")),
+    "domain_size": (10, lambda: pg.Domain.bits(4)),
+    "graph_edges": (10, lambda: pg.hamming_graph(3)),
+    "path_work": (10, lambda: DifferenceSystem.from_bounds(["a", "b", "c"], [(0, 1, 2), (1, 2, 2), (0, 2, 5)], True)
+                  .implied_bounds()),
+    "lost_work": (1, lambda: relax(_rr3(), [("111", "110")], method="difference")),
+    "adp_optimal_variables": (10, lambda: pg.optimal_mechanism(
+        pg.parse_definition("adp:graph=complete,n=3,exp_eps=2,delta=1/10"))),
+    "optimal_lp_size": (10, lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=3,exp_eps=2"))),
+    "profile_work": (10, lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming")),
 }
 
 
@@ -186,19 +197,13 @@ PRIVATE = re.compile(r"privgeom\.[a-z_.]*\._[a-z]|\bMAX_[A-Z_]+\b")
 #: Modules whose SizeLimitError messages still name a private module path or constant (owned by other work; they
 #: should register their limit with privgeom._limits.register_limit and end with privgeom._numeric.limit_hint).
 #: Only shrinks: a listed module that no longer needs it fails test_allow_lists_are_not_stale.
-MESSAGES_ALLOWED = frozenset({
-    "privgeom/_domain.py",
-    "privgeom/analyses/_difference.py",
-    "privgeom/analyses/_optimal_adp.py",
-    "privgeom/analyses/_relax_difference.py",
-})
+MESSAGES_ALLOWED: frozenset[str] = frozenset()
 
 #: Modules that bind a registered limit at import (``from .._numeric import MAX_EXACT_ENTRIES``): they do not see
 #: pg.set_limits. Only shrinks.
 BINDINGS_ALLOWED = frozenset({
-    "privgeom/definitions/_closure.py",
-    "privgeom/analyses/_lost.py",
-    "privgeom/voting/_rules.py",
+    "privgeom/analyses/_profile.py",  # re-exports MAX_PROFILE_WORK of _scan (profile_work)
+    "privgeom/cli/_catalogue.py",  # MAX_OPTIMAL_LP_SIZE / MAX_PROFILE_WORK in --help defaults
 })
 
 

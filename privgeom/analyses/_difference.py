@@ -34,14 +34,26 @@ import networkx as nx
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import ATOL, Scalar, fraction_str
+from .._limits import register_limit
+from .._numeric import ATOL, Scalar, fraction_str, limit_hint
 from .._results import Result
 
-__all__ = ["DifferenceSystem", "ImpliedPair", "MAX_PATH_WORK", "ratio_le"]
+__all__ = ["DifferenceSystem", "ImpliedPair", "MAX_LOST_WORK", "MAX_PATH_WORK", "ratio_le"]
 
 #: Largest ``(#bounds checked) × (#bounds + #datasets)`` spent on finding which bounds are implied by which paths
 #: outside the ε-DP case (one bounded shortest-path search per bound).
 MAX_PATH_WORK = 50_000_000
+register_limit("path_work", globals(), "MAX_PATH_WORK",
+               "largest work (#bounds × (#bounds + #datasets)) spent finding which ratio bounds of a difference "
+               "relaxation are implied by paths of others")
+
+#: Largest ``#orbits × (#bounds + #datasets)`` spent on the lost-guarantee LPs of the difference route of
+#: :func:`privgeom.relax` (checked before the first LP). It lives here, not in the lazily imported route module
+#: ``_relax_difference``, so that the limit is registered as soon as privgeom is imported.
+MAX_LOST_WORK = 10**9
+register_limit("lost_work", globals(), "MAX_LOST_WORK",
+               "largest work (#facet orbits × (#bounds + #datasets)) spent finding which guarantees a difference "
+               "relaxation loses")
 
 
 @dataclass(frozen=True)
@@ -206,8 +218,8 @@ class DifferenceSystem:
         m = len(self.c)
         if m * (m + self.n) > MAX_PATH_WORK:
             raise SizeLimitError(f"finding implied bounds among {m:,} ratio bounds over {self.n:,} datasets would take "
-                                 f"{m:,} path searches (work {m * (m + self.n):,} > MAX_PATH_WORK = {MAX_PATH_WORK:,}); "
-                                 "refused before searching (raise privgeom.analyses._difference.MAX_PATH_WORK)")
+                                 f"{m:,} path searches (work {m * (m + self.n):,}, limit {MAX_PATH_WORK:,}); refused "
+                                 f"before searching — {limit_hint('path_work', m * (m + self.n))}")
         adj = self._adjacency()
         out = []
         for t in range(m):

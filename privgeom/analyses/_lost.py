@@ -34,7 +34,8 @@ import scipy.sparse as sp
 from .._errors import SizeLimitError, SolverError
 from .._numeric import ROUNDOFF, readonly
 from .._results import Result
-from ..geometry._lp import MAX_EXACT_LP_VARIABLES, exact_nonnegative_solution, rational_candidates, solve_lp
+from ..geometry import _lp
+from ..geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
 from ._difference import DifferenceSystem, ratio_le
 
 __all__ = ["FacetStatus", "facet_status", "ratio_status"]
@@ -367,7 +368,7 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
         if _check_implied(S, f, list(lam)):
             return FacetStatus(index, orbit_t, False, None, None,
                                {t: v for t, v in enumerate(lam) if v}, S.exact)
-    if S.exact and len(S.c) + n <= MAX_EXACT_LP_VARIABLES:
+    if S.exact and len(S.c) + n <= _lp.MAX_EXACT_LP_VARIABLES:
         # last resort: the exact GMP simplex on f = Σ λ_t g_t + μ
         m = len(S.c)
         M = np.empty((n, m + n), dtype=object)
@@ -380,7 +381,7 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
         sol = exact_nonnegative_solution(M, list(f))
         if sol is not None and _check_implied(S, f, sol[:m]):
             return FacetStatus(index, orbit_t, False, None, None, {t: v for t, v in enumerate(sol[:m]) if v}, True)
-    if len(S.c) + n > MAX_EXACT_LP_VARIABLES and S.exact:
+    if len(S.c) + n > _lp.MAX_EXACT_LP_VARIABLES and S.exact:
         raise SizeLimitError(f"relaxed-cone LP for {what}: the HiGHS combination did not verify exactly and the exact "
-                             f"fallback needs {len(S.c) + n:,} variables (limit {MAX_EXACT_LP_VARIABLES:,})")
+                             f"fallback needs {len(S.c) + n:,} variables (limit {_lp.MAX_EXACT_LP_VARIABLES:,})")
     raise SolverError(f"relaxed-cone LP for {what}: the combination from the LP duals did not verify")

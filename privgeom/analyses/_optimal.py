@@ -46,7 +46,8 @@ import numpy as np
 
 from .._errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._level import PrivacyLevel, ScalarLike
-from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, parse_scalar
+from .._limits import register_limit
+from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, limit_hint, parse_scalar
 from .._results import Quantity, Result
 from ..definitions import PrivacyDefinition
 from ..geometry._lp import rational_candidates, rationalize
@@ -64,6 +65,9 @@ __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "ut
 #: datasets (size ≈ 4,900) takes about 4 s with exact re-verification, 49-ary randomized response (≈ 4,900) about
 #: 3 s; time grows roughly like size^1.5–2. Raise it with ``optimal_mechanism(..., max_lp_size=)``.
 MAX_OPTIMAL_LP_SIZE = 5_000
+register_limit("optimal_lp_size", globals(), "MAX_OPTIMAL_LP_SIZE",
+               "default largest optimal-mechanism LP (nonzeros + variables) built; max_lp_size= raises it for one call",
+               option="--max-lp-size")
 
 #: Largest ``n`` for which :func:`staircase_patterns` enumerates the ``2^n − 2`` patterns.
 MAX_STAIRCASE_INPUTS = 14
@@ -224,7 +228,8 @@ def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) ->
             f"optimal_mechanism: the {est.formulation} LP for {what} with {n_outputs:,} outputs would have "
             f"{est.variables:,} variables, {est.constraints:,} constraints and {est.nonzeros:,} nonzeros (size "
             f"{est.size:,} = nonzeros + variables), more than the limit {limit:,}; refused "
-            f"before building it — raise it with max_lp_size= (CLI: --max-lp-size)")
+            f"before building it — raise it with max_lp_size= (CLI: --max-lp-size) or "
+            f"{limit_hint('optimal_lp_size', est.size).removeprefix('raise it with ')}")
 
 
 # ---------------------------------------------------------------------------------------------------- rows LP

@@ -35,7 +35,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._errors import SizeLimitError, SolverError
-from .._numeric import ATOL, Scalar, fraction_str
+from .._limits import register_limit
+from .._numeric import ATOL, Scalar, fraction_str, limit_hint
 from .._results import Result
 from ..definitions import ApproximateDP, Membership, PrivacyDefinition
 from ..geometry._lp import exact_solve, rational_candidates, rationalize, solve_lp
@@ -166,6 +167,9 @@ def special_lp(definition: Any) -> Callable[..., OptimalMechanism] | None:
 
 #: Largest number of LP variables (outputs × (datasets + directed edges)) of the (ε, δ)-DP optimal-mechanism LP.
 MAX_ADP_OPTIMAL_VARIABLES = 200_000
+register_limit("adp_optimal_variables", globals(), "MAX_ADP_OPTIMAL_VARIABLES",
+               "largest number of variables (outputs × (datasets + directed edges)) of the (ε, δ)-DP "
+               "optimal-mechanism LP")
 
 
 def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: bool) -> OptimalMechanism:
@@ -191,7 +195,8 @@ def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: boo
     n_vars = m * N + m * E + 1
     if n_vars > MAX_ADP_OPTIMAL_VARIABLES:
         raise SizeLimitError(f"optimal_mechanism: the (ε, δ)-DP LP for {definition.spec()} would have {n_vars:,} "
-                             f"variables (limit MAX_ADP_OPTIMAL_VARIABLES = {MAX_ADP_OPTIMAL_VARIABLES:,})")
+                             f"variables (limit {MAX_ADP_OPTIMAL_VARIABLES:,}); refused before building it — "
+                             f"{limit_hint('adp_optimal_variables', n_vars)}")
     exact = exact and bool(definition.exact)
     one: Any = Fraction(1) if exact else 1.0
     r: Any = definition.exp_eps if exact else float(definition.exp_eps)

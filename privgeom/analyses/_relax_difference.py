@@ -21,10 +21,11 @@ import networkx as nx
 import numpy as np
 
 from .._errors import InvalidInputError, InvalidParameterError, PrivgeomError, SizeLimitError
-from .._numeric import LogRational, Scalar, fraction_str, readonly
+from .._numeric import LogRational, Scalar, fraction_str, limit_hint, readonly
 from .._results import to_jsonable
 from ..geometry._cone import Cone
 from ..geometry._structure import ConeStructure, DifferenceData, check_rows_size
+from . import _difference
 from ._difference import DifferenceSystem, ImpliedPair, ratio_le
 from ._lost import FacetStatus, facet_status, ratio_status
 from ._relax_results import PairBound, Relaxation, tight_pairs
@@ -249,8 +250,6 @@ def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ..
     return Cone.from_structure(structure, labels=labels, exact=exact)
 
 
-#: Largest ``#orbits × (#bounds + #datasets)`` spent on the lost-guarantee LPs (checked before the first LP).
-MAX_LOST_WORK = 10**9
 
 
 def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]], *,
@@ -320,11 +319,10 @@ def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]
     # a difference cone's facets are ratio bounds and x_v >= 0, decided by one bounded path search each (no LP)
     per_orbit = S.n if cone.structure is not None and cone.structure.difference is not None else len(S.c) + S.n
     work = len(orbits) * per_orbit
-    if work > MAX_LOST_WORK:
+    if work > _difference.MAX_LOST_WORK:  # the global limit lost_work, read at call time
         raise SizeLimitError(f"checking which of the {n_facets:,} original guarantees are lost needs {len(orbits):,} "
-                             f"LPs over {len(S.c):,} bounds (work {work:,} > MAX_LOST_WORK = {MAX_LOST_WORK:,}); refused "
-                             "before solving (pass lost=False to skip it, or raise "
-                             "privgeom.analyses._relax_difference.MAX_LOST_WORK)")
+                             f"LPs over {len(S.c):,} bounds (work {work:,}, limit {_difference.MAX_LOST_WORK:,}); refused before "
+                             f"solving — pass lost=False to skip it, or {limit_hint('lost_work', work)}")
     diff = cone.structure.difference if cone.structure is not None and order == "structure" else None
     for members in orbits:
         rep = members[0]

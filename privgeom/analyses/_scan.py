@@ -26,6 +26,8 @@ import numpy as np
 
 from .._domain import Domain, RelationLike, resolve_graph
 from .._errors import InvalidTypeError, SizeLimitError
+from .._limits import register_limit
+from .._numeric import limit_hint
 from ..graphs._graphs import edge_index_pairs
 from ..mechanisms._mechanism import Mechanism
 
@@ -37,6 +39,9 @@ _BLOCK = 1 << 18
 #: Default largest cost of a profile scan, in units of :func:`profile_work` (``directed edges × (outputs + 32)``;
 #: about 2 s of numpy work on one core). Raise it with ``max_work=`` (CLI: ``--max-work``).
 MAX_PROFILE_WORK = 1 << 27
+register_limit("profile_work", globals(), "MAX_PROFILE_WORK",
+               "default largest cost of a profile scan (directed edges × (outputs + 32)); max_work= raises it for one "
+               "call", option="--max-work")
 
 #: Per-edge Python overhead of grouping edges into classes, in the units of :func:`profile_work`.
 _EDGE_OVERHEAD = 32
@@ -158,7 +163,7 @@ def _check_work(M: Mechanism, n_edges: int, max_work: int | None, what: str) -> 
         raise SizeLimitError(
             f"{what} over {n_edges:,} edges ({M.n_inputs:,} inputs × {M.n_outputs:,} outputs) needs about {work:,} "
             f"units of work, more than the limit {limit:,}; refused before computing — raise it with max_work= "
-            "(CLI: --max-work)"
+            f"(CLI: --max-work) or {limit_hint('profile_work', work).removeprefix('raise it with ')}"
         )
 
 

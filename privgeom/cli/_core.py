@@ -28,7 +28,7 @@ from ..definitions import parse_definition
 from ..geometry._symmetry import automorphisms
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
-from ._render import Stream, StreamedData, equality_rows, facet_rows, listing, write_out
+from ._render import Stream, StreamedData, equality_rows, facet_rows, implied_lines, listing, write_out
 from ._repair import add_repair_arguments, repair_report
 
 T = TypeVar("T")
@@ -305,6 +305,8 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         lines += [f"4. relaxation by {how} onto the family {family!r}", "   " + relaxation.text]
         if relaxation.recognised == "dp":
             lines.append(f"   => ε-differential privacy with ε = {relaxation.epsilon} ≈ {float(relaxation.epsilon):.6f}")  # type: ignore[arg-type]
+        lines += implied_lines(getattr(relaxation, "implied", None), indent="   ",
+                               more="(relax --all lists every one)")
         lines += lost or []
     else:
         lines.append(f"4. relaxation onto the family {family!r}: refused: {refused.get('relaxation', 'the row cone was refused')}")
@@ -482,6 +484,7 @@ def _relax(args: argparse.Namespace) -> Outcome:
     lines = [r.text]
     limit = None if args.all else MAX_ORBITS_SHOWN
     lines += listing(r.pair_bounds, lambda b: b.summary(), limit=limit, more="pair bounds (--all lists them)")
+    lines += implied_lines(r.implied, all_=args.all)
     lines += _lost_lines(d, r, family, indent="", all_=args.all)
     if args.all:
         lines.append("relaxed " + _rowcone_text(r.cone))

@@ -42,8 +42,8 @@ import scipy.sparse as sp
 
 from .._errors import SolverError
 from .._numeric import ATOL, readonly
+from ..geometry import _lp
 from ..geometry._lp import (
-    MAX_EXACT_LP_VARIABLES,
     WITNESS_FIRST,
     check_lp_size,
     exact_nonnegative_solution,
@@ -325,7 +325,7 @@ def _exact_witness(lp: _ClosureLP, x: np.ndarray) -> ClosureWitness | None:
         for nonnegative in (False, True):  # a solution on the support, then (small supports) a non-negative one
             if not nonnegative:
                 sol = exact_solve(rowdicts, rhs, n_vars=len(support))
-            elif len(support) <= MAX_EXACT_LP_VARIABLES:
+            elif len(support) <= _lp.MAX_EXACT_LP_VARIABLES:
                 dense = np.empty((lp.n_eq, len(support)), dtype=object)
                 dense[...] = Fraction(0)
                 for r_, rowd in enumerate(rowdicts):

@@ -35,7 +35,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import MAX_DENSE_ENTRIES, MAX_EXACT_ENTRIES, is_exact_scalar, parse_int, parse_scalar, readonly
+from .. import _numeric
+from .._numeric import is_exact_scalar, parse_int, parse_scalar, readonly
 from ..mechanisms import bit_strings
 
 __all__ = [
@@ -63,8 +64,9 @@ __all__ = [
     "MAX_COUNT_VOTERS",
 ]
 
-#: Largest number of voters for which a truth table is built (``2^26`` entries, the float limit of privgeom).
-MAX_TABLE_BITS = int(math.log2(MAX_DENSE_ENTRIES))
+#: Largest number of voters for which a truth table is built (``2^26`` entries, the default float limit of
+#: privgeom); the check itself follows the current global limits (:func:`_table_bits`).
+MAX_TABLE_BITS = int(math.log2(_numeric.MAX_DENSE_ENTRIES))
 #: Largest number of voters for which a Python callable is evaluated on every profile.
 MAX_CALLABLE_BITS = 20
 #: Default largest electorate of a rule stored by vote count (``n + 1`` values; every by-count engine is at least
@@ -92,8 +94,13 @@ def check_rule(f: Any) -> "Rule":
     return f
 
 
+def _table_bits(exact_objects: bool) -> int:
+    """Largest number of voters whose truth table fits the current ``exact_entries``/``dense_entries`` limit."""
+    return int(math.log2(_numeric.MAX_EXACT_ENTRIES if exact_objects else _numeric.MAX_DENSE_ENTRIES))
+
+
 def _check_table_size(n: int, *, exact_objects: bool, what: str) -> None:
-    limit_bits = int(math.log2(MAX_EXACT_ENTRIES)) if exact_objects else MAX_TABLE_BITS
+    limit_bits = _table_bits(exact_objects)
     if n > limit_bits:
         raise SizeLimitError(
             f"{what} needs a truth table of 2^{n} profiles (limit 2^{limit_bits}); refused before allocating — "
@@ -296,7 +303,7 @@ class Rule:
         """True when the truth table is (or can be) held in memory."""
         if self._table is not None:
             return True
-        return self._n <= (int(math.log2(MAX_EXACT_ENTRIES)) if self._object_values() else MAX_TABLE_BITS)
+        return self._n <= _table_bits(self._object_values())
 
     def _object_values(self) -> bool:
         return self._counts is not None and self._counts.dtype == object

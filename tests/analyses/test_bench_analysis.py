@@ -18,3 +18,18 @@ def test_bench_analysis_quick() -> None:
     assert all("| yes |" in line for line in rows), rows
     relax3 = next(line for line in rows if line.startswith("relax | 3 |"))
     assert "recognised=dp, exp_eps=3, lost=8, kept=0, LPs (orbits)=1" in relax3
+
+
+def test_same_answers_is_na_when_only_one_route_answered() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_analysis", BENCH)  # the benchmarks script
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    a = {"status": "ok", "seconds": 0.1, "exp_eps": "3", "lost": 4}
+    assert bench.same_answers({"new": a, "old": {"status": "refused"}}) == "n/a"
+    assert bench.same_answers({"new": a, "old": None}) == "n/a"
+    assert bench.same_answers({"new": {"status": "out of reach"}, "old": a}) == "n/a"
+    assert bench.same_answers({"new": a, "old": dict(a, seconds=2.0)}) == "yes"
+    assert bench.same_answers({"new": a, "old": dict(a, lost=3)}) == "NO"

@@ -268,3 +268,20 @@ def test_json_is_streamed_not_built(monkeypatch, capsys):
     code, out, _ = run(capsys, "rowcone", "rr:k=3,p=3/4", "--json")
     assert code == 0 and len(json.loads(out)["facets"]) == 8
     assert not any(isinstance(o, list) and len(o) == 8 and isinstance(o[0], list) for o in seen)
+
+
+def test_relax_lists_implied_pairs_with_their_paths(capsys):
+    code, out, err = run(capsys, "relax", "geometric:n=3,alpha=1/2", "--family", "all-pairs")
+    assert code == 0, err
+    assert "6 pair bounds are implied by paths of the others:" in out
+    assert "  - x_0 ≤ 8·x_3 is implied by the path 0 → 1 → 2 → 3" in out
+    code, out, _ = run(capsys, "relax", "rr:k=2,p=3/4", "--family", "all-pairs")
+    assert "x_11 ≤ 9·x_00 is implied by the path 11 → 10 → 00" in out
+    # at most 12 lines, then how many more; --all lists every one
+    code, out, _ = run(capsys, "relax", "rr:k=3,p=3/4", "--family", "all-pairs")
+    assert out.count("is implied by the path") == 12 and "… 20 more (--all lists every one)" in out
+    code, out, _ = run(capsys, "relax", "rr:k=3,p=3/4", "--family", "all-pairs", "--all")
+    assert out.count("is implied by the path") == 32 and "more (--all lists every one)" not in out
+    code, out, _ = run(capsys, "analyze", "rr:k=2,p=3/4", "--family", "all-pairs")
+    assert code == 0 and "   4 pair bounds are implied by paths of the others:" in out
+    assert "x_01 ≤ 9·x_10 is implied by the path 01 → 11 → 10" in out
