@@ -376,6 +376,19 @@ def _rowcone_args(p: argparse.ArgumentParser) -> None:
     _out_option(p)
 
 
+#: Most coefficients ``--all`` prints as text (a screenful per line is unreadable long before this); larger listings
+#: are refused before any work and go to ``--out FILE`` / ``--json``, which carry every facet as data.
+MAX_LISTED_COEFFICIENTS = 10**7
+
+
+def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
+    if n_rows is not None and n_rows * n_columns > MAX_LISTED_COEFFICIENTS:
+        raise SizeLimitError(
+            f"--all would print {n_rows:,} {what} of {n_columns:,} coefficients each ({n_rows * n_columns:,} numbers, "
+            f"more than the {MAX_LISTED_COEFFICIENTS:,} a text listing shows); refused before any work — without --all you get "
+            "counts, orbits and representatives, and --out FILE or --json still carry every one as data")
+
+
 @command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives",
          outputs={"out": "file"})(_rowcone_args)
 def _rowcone(args: argparse.Namespace) -> Outcome:
@@ -383,6 +396,9 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     stage("row cone")
     cone = d.row_cone()
+    if args.all:
+        st = cone.structure
+        _check_listing(st.n_facets if st is not None else None, len(cone.labels), "facets")
     stage("summary and symmetry orbits" + (" (with the extreme rays)" if args.rays else ""))
     summary = describe_row_cone(d, rays=args.rays)
     labels = cone.labels
@@ -423,6 +439,8 @@ def _semantics(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     stage("row cone and guarantees")
     guarantees = semantics(d)
+    if args.all:
+        _check_listing(len(guarantees), len(d.inputs), "guarantees")
     stage("symmetry orbits")
     if args.all:
         lines = [f"{len(guarantees)} guarantees of {d.spec()}:"] + [f"- {g.text}" for g in guarantees]
