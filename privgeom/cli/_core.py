@@ -10,6 +10,7 @@ part it could do and names the part refused, with the reason.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from bisect import bisect_left
 from fractions import Fraction
 from typing import Any, Callable, TypeVar
@@ -322,11 +323,11 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     if cone is not None and summary is not None:
         rows, count = facet_rows(cone)
         data_parts.append(("facets", Stream(rows, count)))
-        data_parts.append(("semantics", Stream(lambda: (g.to_dict(labels=False) for g in semantics(d)))))
+        data_parts.append(("semantics", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in semantics(d)))))
     data_parts.append(("semantics_note", note))
     if relaxation is not None:
         data_parts.append(("relaxation", _relaxation_head(relaxation)))
-        data_parts.append(("relaxation_lost", Stream(lambda: (g.to_dict(labels=False) for g in relaxation.lost))))
+        data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in relaxation.lost))))
     data_parts.append(("refused", refused))
     data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if cone is not None else None,
                                      "relaxation": relaxation, "summary": summary})
@@ -374,6 +375,12 @@ def _rowcone_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--rays", action="store_true", help="also compute the extreme rays (and their orbits)")
     _out_option(p)
+
+
+def _fresh(g: Any) -> Any:
+    """A copy of a guarantee without its cached sets and sentence: streaming thousands of them to a file keeps one
+    guarantee's data in memory at a time, not all of them."""
+    return dataclasses.replace(g)
 
 
 #: Most coefficients ``--all`` prints as text (a screenful per line is unreadable long before this); larger listings
@@ -451,7 +458,7 @@ def _semantics(args: argparse.Namespace) -> Outcome:
     if note:
         lines.append(f"note: {note}")
     parts: list[tuple[str, Any]] = [("definition", d.spec()), ("labels", list(d.inputs)),
-                                    ("guarantees", Stream(lambda: (g.to_dict(labels=False) for g in guarantees),
+                                    ("guarantees", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in guarantees),
                                                           len(guarantees)))]
     code = EXIT_YES
     if args.check:
