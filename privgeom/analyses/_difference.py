@@ -35,7 +35,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
 from .._limits import register_limit
-from .._numeric import ATOL, Scalar, fraction_str, limit_hint
+from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, limit_hint
 from .._results import Result
 
 __all__ = ["DifferenceSystem", "ImpliedPair", "MAX_LOST_WORK", "MAX_PATH_WORK", "ratio_le"]
@@ -70,9 +70,13 @@ class ImpliedPair(Result):
     path_bound: Scalar
 
     def summary(self) -> str:
-        via = " → ".join(self.path)
-        return (f"x_{self.pair[0]} ≤ {fraction_str(self.bound)}·x_{self.pair[1]} is implied by the path {via} "
-                f"(product {fraction_str(self.path_bound)})")
+        """The sentence, with the path's product when it is strictly below the bound."""
+        via = " → ".join(str(v) for v in self.path)
+        text = f"x_{self.pair[0]} ≤ {fraction_str(self.bound)}·x_{self.pair[1]} is implied by the path {via}"
+        same = self.path_bound == self.bound or (
+            not isinstance(self.path_bound, Fraction)
+            and math.isclose(float(self.path_bound), float(self.bound), rel_tol=ROUNDOFF, abs_tol=0.0))
+        return text if same else f"{text} (product {fraction_str(self.path_bound)})"
 
 
 def ratio_le(x: Any, y: Any, exact: bool, *, steps: int = 1, atol: float = ATOL) -> bool:

@@ -21,7 +21,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .._errors import FormatError
-from .._numeric import ROUNDOFF, fraction_str
+from .._numeric import fraction_str
 from .._results import to_jsonable
 
 __all__ = ["Stream", "StreamedData", "write_out", "facet_rows", "equality_rows", "listing", "implied_lines"]
@@ -156,17 +156,6 @@ def listing(items: Sequence[Any], fmt: Callable[[Any], str], *, limit: int | Non
 MAX_IMPLIED_SHOWN = 12
 
 
-def implied_pair_text(p: Any) -> str:
-    """``x_a ≤ c·x_b is implied by the path a → … → b`` (with the path's product when it is below the bound)."""
-    text = (f"x_{p.pair[0]} ≤ {fraction_str(p.bound)}·x_{p.pair[1]} is implied by the path "
-            f"{' → '.join(str(v) for v in p.path)}")
-    try:
-        below = p.path_bound != p.bound and abs(float(p.path_bound) - float(p.bound)) > ROUNDOFF * max(1.0, abs(float(p.bound)))
-    except (TypeError, ValueError, OverflowError):
-        below = False
-    return text + (f" (product {fraction_str(p.path_bound)})" if below else "")
-
-
 def implied_lines(implied: Sequence[Any] | None, *, all_: bool = False, indent: str = "",
                   more: str = "(--all lists every one)") -> list[str]:
     """The pair bounds of a relaxation implied by paths of other bounds, with their paths: at most
@@ -176,5 +165,5 @@ def implied_lines(implied: Sequence[Any] | None, *, all_: bool = False, indent: 
         return []
     n = len(implied)
     head = f"{indent}{n} pair bound{'s are' if n != 1 else ' is'} implied by paths of the others:"
-    return [head] + listing(implied, implied_pair_text, limit=None if all_ else MAX_IMPLIED_SHOWN, more=more,
+    return [head] + listing(implied, lambda p: p.summary(), limit=None if all_ else MAX_IMPLIED_SHOWN, more=more,
                             indent=indent + "  ")

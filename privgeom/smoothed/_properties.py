@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from .._level import LevelLike, PrivacyLevel
 from .._numeric import ATOL, LogRational, Scalar, fraction_str
-from .._results import Result
+from .._results import Decision
 from ..analyses import delta as core_delta
 from ..mechanisms import Mechanism
 from ._catalogue import joint, precompose, push_forward
@@ -39,7 +39,7 @@ MAX_EVENT_OUTPUTS = 16
 
 
 @dataclass(frozen=True)
-class PropertyCheck(Result):
+class PropertyCheck(Decision):
     """Outcome of one property check: ``holds`` iff ``lhs <= rhs`` (or ``lhs == rhs`` for equalities).
 
     ``exact`` is True when both sides are exact Fractions; ``bool(check)`` is ``holds``."""
@@ -51,9 +51,6 @@ class PropertyCheck(Result):
     relation: str
     exact: bool
     detail: str
-
-    def __bool__(self) -> bool:
-        return self.holds
 
     def summary(self) -> str:
         verdict = "holds" if self.holds else "FAILS"

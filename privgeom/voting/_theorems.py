@@ -23,7 +23,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError
 from .._numeric import ATOL, LogRational, Scalar, parse_int
-from .._results import Result
+from .._results import Decision
 from ._accuracy import ACCURACY_ROUNDOFF, CLOSED_FORMS, _accuracy, _limit
 from ._common import parse_rho
 from ._fourier import SYMMETRIC_TABLE_MAX_N, fourier, noise_table
@@ -53,7 +53,7 @@ BRUTE_FORCE_MAX_N = 4
 
 
 @dataclass(frozen=True)
-class TheoremCheck(Result):
+class TheoremCheck(Decision):
     """One executable check: ``holds`` compares ``lhs`` and ``rhs`` (exactly when ``exact``) by ``relation``.
 
     Examples
@@ -73,9 +73,6 @@ class TheoremCheck(Result):
     lhs: Any
     rhs: Any
     relation: str = "="
-
-    def __bool__(self) -> bool:
-        return self.holds
 
     def summary(self) -> str:
         at = f", rho = {self.rho}" if self.rho is not None else ""
