@@ -88,6 +88,10 @@ from .mechanisms import (
     mixture,
     randomized_response,
     truncated_geometric,
+    unary_encoding,
+    local_hashing,
+    hadamard_response,
+    subset_selection,
 )
 from . import _display_types  # noqa: F401  (registers the renderers of the library's types with _display)
 
@@ -156,6 +160,10 @@ __all__ = [
     "truncated_geometric",
     "kary_randomized_response",
     "frapp",
+    "unary_encoding",
+    "local_hashing",
+    "hadamard_response",
+    "subset_selection",
     # neighbour graphs
     "hamming_graph",
     "path_graph",

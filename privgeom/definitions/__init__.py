@@ -31,6 +31,7 @@ from ._catalogue import (
     dp_ray_patterns,
     hypercube_dp_ray_count,
 )
+from ._ldp import LocalProtocol
 
 __all__ = [
     "PrivacyDefinition",
@@ -54,6 +55,7 @@ __all__ = [
     "GeometricDefinition",
     "FrappDefinition",
     "KaryRRDefinition",
+    "LocalProtocol",
     "dp_cone_rays",
     "dp_ray_patterns",
     "hypercube_dp_ray_count",
