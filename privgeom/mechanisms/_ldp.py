@@ -34,7 +34,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._level import PrivacyLevel, ScalarLike
+from .._level import LevelLike, PrivacyLevel, ScalarLike
 from .._limits import register_limit
 from .._numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
 from ._catalogue import _value_labels
@@ -64,7 +64,7 @@ def _check_outputs(log2_count: float, count: int | None, what: str) -> None:
                              f"them — {limit_hint('ldp_outputs', count)}")
 
 
-def _level(exp_eps: ScalarLike | None, eps: Any, exact: bool | None, owner: str) -> Scalar:
+def _level(exp_eps: ScalarLike | None, eps: LevelLike | None, exact: bool | None, owner: str) -> Scalar:
     """``e^ε`` from exactly one of ``exp_eps=`` / ``eps=`` (:meth:`PrivacyLevel.parse`; ``e^ε >= 1``)."""
     if exp_eps is None and eps is None:
         raise InvalidParameterError(f"{owner} needs its privacy level: exp_eps=<e^ε >= 1> or eps=<ε >= 0>")
@@ -86,7 +86,7 @@ def unary_encoding(
     d: int | Sequence[Any],
     *,
     exp_eps: ScalarLike | None = None,
-    eps: Any = None,
+    eps: LevelLike | None = None,
     exp_half_eps: ScalarLike | None = None,
     optimized: bool = True,
     exact: bool | None = None,
@@ -245,7 +245,7 @@ def local_hashing(
     g: int | None = None,
     *,
     exp_eps: ScalarLike | None = None,
-    eps: Any = None,
+    eps: LevelLike | None = None,
     exact: bool | None = None,
 ) -> Mechanism:
     """Local hashing (BLH for ``g = 2``, OLH for ``g = ⌈e^ε + 1⌉``, the default) over an explicit universal family.
@@ -318,7 +318,7 @@ def hadamard_response(
     d: int | Sequence[Any],
     *,
     exp_eps: ScalarLike | None = None,
-    eps: Any = None,
+    eps: LevelLike | None = None,
     exact: bool | None = None,
 ) -> Mechanism:
     """Hadamard response (Acharya, Sun & Zhang, *Hadamard response: estimating distributions privately,
@@ -383,7 +383,7 @@ def subset_selection(
     s: int | None = None,
     *,
     exp_eps: ScalarLike | None = None,
-    eps: Any = None,
+    eps: LevelLike | None = None,
     exact: bool | None = None,
 ) -> Mechanism:
     """ω-subset selection (Ye & Barg, *Optimal schemes for discrete distribution estimation under locally

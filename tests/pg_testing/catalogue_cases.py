@@ -189,6 +189,50 @@ def _krr_case() -> Any:
     )
 
 
+# ---------------------------------------------------------------------------------------------------- local DP
+# The deployed local-DP protocols as one-mechanism definitions {M} (docs/theory.md, "Deployed local-DP protocols").
+# Members: M, post-processings, a mixture of post-processings, a constant. Non-members: every member is ε-LDP with
+# the protocol's nominal ε (post-processing and mixing keep ε-DP), so k-ary randomized response at a larger e^ε and
+# the identity (ε = ∞) are outside. Row cone: the rows of M (and their sum, the all-ones vector) are inside; a vector
+# with two coordinates in ratio > e^ε (e_0, and (e^ε + 1, 1, …, 1)) is outside, since a non-negative combination of
+# rows keeps every coordinate ratio within [e^-ε, e^ε].
+def _ldp_case(id: str, spec: str, float_spec: str, t: F) -> Any:
+    from privgeom import parse_definition
+
+    def members(d: Any) -> list[Mechanism]:
+        M = d.mechanism
+        return [M, post(M, 3, seed=53), mixture([post(M, 2, seed=59), post(M, 2, seed=61)], ["1/3", "2/3"]),
+                constant(d.inputs, ["1/2", "1/2"])]
+
+    def non_members(d: Any) -> list[Mechanism]:
+        return [kary_randomized_response(list(d.inputs), exp_eps=t + 1), identity(d.inputs)]
+
+    def rows_out(d: Any) -> list[Any]:
+        n = d.n_inputs
+        return [[1] + [0] * (n - 1), [t + 1] + [1] * (n - 1)]
+
+    return DefinitionCase(
+        id=id,
+        make=lambda: parse_definition(spec),
+        members=members,
+        non_members=non_members,
+        float_twin=lambda: parse_definition(float_spec),
+        rows_in=lambda d: [list(r) for r in d.mechanism.matrix[:3]] + [[1] * d.n_inputs],
+        rows_out=rows_out,
+    )
+
+
+LDP_CASES: list[Any] = [
+    _ldp_case("oue-d3-exp3", "oue:d=3,exp_eps=3", "oue:d=3,exp_eps=3,exact=false", F(3)),
+    _ldp_case("sue-d3-exp4", "sue:d=3,exp_eps=4", "sue:d=3,exp_eps=4,exact=false", F(4)),
+    _ldp_case("sue-d3-half3_2", "sue:d=3,exp_half_eps=3/2", "sue:d=3,exp_half_eps=3/2,exact=false", F(9, 4)),
+    _ldp_case("olh-d3-exp3", "olh:d=3,exp_eps=3", "olh:d=3,exp_eps=3,exact=false", F(3)),
+    _ldp_case("blh-d3-exp2", "blh:d=3,exp_eps=2", "blh:d=3,exp_eps=2,exact=false", F(2)),
+    _ldp_case("hr-d3-exp3", "hr:d=3,exp_eps=3", "hr:d=3,eps=1.0986122886681098", F(3)),
+    _ldp_case("ss-d4-s2-exp2", "ss:d=4,s=2,exp_eps=2", "ss:d=4,s=2,exp_eps=2,exact=false", F(2)),
+]
+
+
 #: The catalogue's cases for the shared contract suite.
 CATALOGUE_CASES: list[Any] = [
     _adp_case(),
@@ -199,4 +243,5 @@ CATALOGUE_CASES: list[Any] = [
     _geo_case(),
     _frapp_case(),
     _krr_case(),
+    *LDP_CASES,
 ]
