@@ -98,9 +98,9 @@ def unary_encoding(
     ``P(y | x) = Π_i P(y_i | e_x[i])`` (``docs/theory.md`` §"Deployed local-DP protocols", *Unary encoding*):
 
     * OUE (Wang, Blocki, Li & Jha, *Locally differentially private protocols for frequency estimation*, USENIX
-      Security 2017, §4, optimized unary encoding): ``p = 1/2``, ``q = 1/(e^ε + 1)``;
-    * SUE = basic one-time RAPPOR (Erlingsson, Pihur & Korolova, *RAPPOR*, CCS 2014, §3 with one hash function and
-      no instantaneous step; Wang et al. 2017 §4, symmetric unary encoding): ``p = e^{ε/2}/(e^{ε/2} + 1)``,
+      Security 2017, optimized unary encoding): ``p = 1/2``, ``q = 1/(e^ε + 1)``;
+    * SUE = basic one-time RAPPOR (Erlingsson, Pihur & Korolova, *RAPPOR*, CCS 2014, with one hash function and
+      no instantaneous step; Wang et al. 2017, symmetric unary encoding): ``p = e^{ε/2}/(e^{ε/2} + 1)``,
       ``q = 1 − p``.
 
     Both are exactly ε-LDP: the largest ratio is ``p(1−q)/(q(1−p)) = e^ε``, at a report with ``y_x = 1, y_{x'} = 0``.
@@ -214,7 +214,7 @@ def hash_family(d: int, g: int) -> tuple[int, list[tuple[int, int]]]:
     """The universal family of local hashing: ``h_{a,b}(x) = ((a x + b) mod P) mod g``, ``1 <= a < P``, ``0 <= b < P``.
 
     ``P`` is the smallest prime ``>= d``. For ``x ≠ x'`` in ``0..d−1`` at most ``|H|/g`` of the ``P(P−1)`` functions
-    collide (Carter & Wegman, *Universal classes of hash functions*, JCSS 18, 1979, Proposition 7;
+    collide (Carter & Wegman, *Universal classes of hash functions*, JCSS 18, 1979; proof in
     ``docs/theory.md`` §"Deployed local-DP protocols"). Returns ``P`` and the pairs ``(a, b)`` in lexicographic order.
 
     Examples
@@ -230,7 +230,7 @@ def hash_family(d: int, g: int) -> tuple[int, list[tuple[int, int]]]:
 
 
 def olh_default_g(exp_eps: Scalar) -> int:
-    """OLH's hash range ``g = ⌈e^ε + 1⌉`` (Wang et al. 2017, §4: the variance is smallest at ``g = e^ε + 1``).
+    """OLH's hash range ``g = ⌈e^ε + 1⌉`` (Wang et al. 2017: the variance is smallest at ``g = e^ε + 1``).
 
     Examples
     --------
@@ -254,7 +254,7 @@ def local_hashing(
     prime ``>= d``), computes ``v = h(x) ∈ 0..g−1``, and reports ``h`` and ``y``, where ``y = v`` with probability
     ``e^ε/(e^ε + g − 1)`` and each other value with probability ``1/(e^ε + g − 1)`` (k-ary randomized response on
     ``g`` values): ``P((h, y) | x) = (e^ε if h(x) = y else 1) / (|H| (e^ε + g − 1))``. Wang, Blocki, Li & Jha, USENIX
-    Security 2017, §4 (binary and optimized local hashing; they leave the family open: ours is Carter & Wegman's).
+    Security 2017 (binary and optimized local hashing; they leave the family open: ours is Carter & Wegman's).
 
     The ratio of two columns is ``e^ε``, 1 or ``e^{−ε}`` on every report, and ``e^ε`` is attained (some ``h`` with
     ``h(x) = 0``, ``h(x') = 1``), so the protocol is exactly ε-LDP (``docs/theory.md`` §"Deployed local-DP protocols").
@@ -322,7 +322,7 @@ def hadamard_response(
     exact: bool | None = None,
 ) -> Mechanism:
     """Hadamard response (Acharya, Sun & Zhang, *Hadamard response: estimating distributions privately,
-    efficiently, and with little communication*, AISTATS 2019, §3).
+    efficiently, and with little communication*, AISTATS 2019).
 
     ``K`` is the smallest power of 2 greater than ``d``; ``H_K`` the Sylvester Hadamard matrix,
     ``H[y, c] = (−1)^{popcount(y AND c)}``. Value ``x`` (0-based) owns column ``x + 1`` (column 0 is all ones) and
@@ -387,7 +387,7 @@ def subset_selection(
     exact: bool | None = None,
 ) -> Mechanism:
     """ω-subset selection (Ye & Barg, *Optimal schemes for discrete distribution estimation under locally
-    differential privacy*, IEEE Trans. Inf. Theory 64(8), 2018, §III; Wang et al., *Mutual information optimally
+    differential privacy*, IEEE Trans. Inf. Theory 64(8), 2018; Wang et al., *Mutual information optimally
     local private discrete distribution estimation*, arXiv:1607.08025, 2016).
 
     Report an ``s``-subset ``S`` of the ``d`` values with ``P(S | x) = e^ε / Z`` if ``x ∈ S`` and ``1/Z`` otherwise,
