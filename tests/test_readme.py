@@ -53,6 +53,8 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom closure rr:k=2,p=3/5 -m examples/rr2_mechanism.json --repair --out repaired.json":
         ("NOT in closure", "l1 distance 152/225 (exact)", "optimal"),
     "privgeom closure rr:k=2,p=3/5 -m repaired.json": ("is IN closure",),
+    "privgeom compare ss:d=3,s=1,exp_eps=3 krr:n=3,exp_eps=3": ("equal",),
+    "privgeom compare hr:d=3,exp_eps=3 dp:graph=complete,n=3,exp_eps=3": ("subset", "strictly stronger"),
 }
 
 #: README commands whose documented exit code is not 0 (1 = the answer is no).
