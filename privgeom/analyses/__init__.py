@@ -42,8 +42,11 @@ from ._semantics import (
     semantics,
 )
 from ._summary import FacetOrbit, RowConeSummary, describe_row_cone, format_facet, format_vector
+from ._ldp_gap import UtilityGap, ldp_utility_gap
 
 __all__ = [
+    "UtilityGap",
+    "ldp_utility_gap",
     "Guarantee",
     "GuaranteeCheck",
     "ProductPriorCheck",

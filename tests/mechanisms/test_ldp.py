@@ -263,3 +263,33 @@ def test_spec_kinds_build_the_factories_mechanisms(spec: str, mechanism: object,
 def test_bad_specs_name_the_value(spec: str, message: str) -> None:
     with pytest.raises(pg.PrivgeomError, match=message):
         pg.parse_definition(spec)
+
+
+# ------------------------------------------------------------------------------------------------ utility gap
+@pytest.mark.parametrize("d", [3, 4])
+def test_utility_gap_matches_the_closed_forms(d: int) -> None:
+    # accuracy, uniform prior: the closure's optimum is the MAP decoder (1/d) Σ_y max_x M[y, x]; the ε-LDP optimum
+    # is k-RR's e^ε/(e^ε + d − 1) (module doc of privgeom.analyses._ldp_gap)
+    t = F(3)
+    for M in [pg.unary_encoding(d, exp_eps=t), pg.local_hashing(d, exp_eps=t), pg.hadamard_response(d, exp_eps=t),
+              pg.subset_selection(d, 2, exp_eps=t), pg.subset_selection(d, 1, exp_eps=t)]:
+        g = pg.ldp_utility_gap(M)
+        map_value = sum((max(F(v) for v in row) for row in M.matrix), F(0)) / d
+        assert g.exact and g.exp_eps == t
+        assert g.value == map_value and g.best == t / (t + d - 1) and g.gap == g.best - g.value >= 0
+    assert pg.ldp_utility_gap(pg.subset_selection(d, 1, exp_eps=t)).gap == 0  # k-RR is optimal for accuracy
+    sue = pg.ldp_utility_gap(f"sue:d={d},exp_half_eps=2")  # e^ε = 4 from the matrix, not from the spec
+    assert sue.exp_eps == 4 and sue.best == F(4, 4 + d - 1)
+    assert "gap" in str(sue) and '"gap"' in sue.to_json()
+
+
+def test_utility_gap_refuses_non_private_and_multi_mechanism_inputs() -> None:
+    with pytest.raises(pg.InvalidParameterError, match="ε = ∞"):
+        pg.ldp_utility_gap(pg.Mechanism([[1, 0], [0, 1]]))
+    two = pg.definitions.FiniteDefinition([pg.hadamard_response(3, exp_eps=2), pg.hadamard_response(3, exp_eps=3)])
+    with pytest.raises(pg.InvalidParameterError, match="2 mechanisms"):
+        pg.ldp_utility_gap(two)
+    with pytest.raises(pg.InvalidTypeError):
+        pg.ldp_utility_gap(3)  # type: ignore[arg-type]
+    floats = pg.ldp_utility_gap(pg.hadamard_response(3, exp_eps=3.0))
+    assert not floats.exact and abs(floats.gap - 0.1) < 1e-9
