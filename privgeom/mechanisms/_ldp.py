@@ -304,7 +304,7 @@ def local_hashing(
     size = len(family)
     hit, miss = t / (size * (t + g - 1)), 1 / (size * (t + g - 1))
     mat = np.full((count, n), miss, dtype=object if is_exact else float)
-    outs = []
+    outs: list[str] = []
     xs = np.arange(n)
     for j, (a, b) in enumerate(family):
         h = (a * xs + b) % P % g
@@ -443,7 +443,7 @@ def subset_selection(
     Z = math.comb(n - 1, s - 1) * t + math.comb(n - 1, s)
     inside, outside = t / Z, 1 / Z
     mat = np.full((count, n), outside, dtype=object if is_exact else float)
-    outs = []
+    outs: list[str] = []
     for j, S in enumerate(itertools.combinations(range(n), s)):
         mat[j, list(S)] = inside
         outs.append(",".join(labels[i] for i in S))
