@@ -20,7 +20,7 @@ Examples
 True
 >>> no = D.contains(randomized_response(1, "4/5"))
 >>> no.certificate.output, no.certificate.label, no.certificate.inequality
-('1', 'facet 1', '−x[1] + 3·x[0] ≥ 0')
+('0', 'facet 0', '3·x[1] − x[0] ≥ 0')
 """
 
 from __future__ import annotations
