@@ -356,7 +356,7 @@ class ConeDefinition(PrivacyDefinition):
         >>> from privgeom import Cone
         >>> D = ConeDefinition(Cone.from_facets([[3, -1], [-1, 3]], labels=["1", "0"]))
         >>> D.contains_row([1, 1]).member, D.contains_row([4, 1]).certificate.label
-        (True, 'facet 0')
+        (True, 'facet 1')
         """
         tol = ATOL if atol is None else float(atol)
         vec, exact = as_vector(x, self.n_inputs, exact=self.exact)
