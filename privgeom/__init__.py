@@ -54,6 +54,11 @@ from .analyses import (
     relax,
     relax_pairwise,
     semantics,
+    dp_bounds,
+    DPBounds,
+    intersection,
+    hull,
+    RedundantGuarantee,
     staircase_optimum,
     staircase_patterns,
 )
@@ -174,7 +179,6 @@ __all__ = [
     "Membership",
     "ClosureWitness",
     "FiniteDefinition",
-    "ConeDefinition",
     "RandomizedResponse",
     "DifferentialPrivacy",
     "parse_definition",
@@ -214,6 +218,13 @@ __all__ = [
     "binary_mechanism",
     "kov_regimes",
     "mutual_information",
+    # design (docs/design.md)
+    "ConeDefinition",
+    "dp_bounds",
+    "DPBounds",
+    "intersection",
+    "hull",
+    "RedundantGuarantee",
 ]
 
 

@@ -161,6 +161,31 @@ class ConeDefinition(PrivacyDefinition):
         self._inputs = labels
         self._name = name
         self._source = source
+        self._redundant: tuple[Any, ...] = ()
+
+    @classmethod
+    def from_guarantees(cls, guarantees: Any, inputs: Any, *, name: str | None = None) -> "ConeDefinition":
+        """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.from_guarantees`.
+
+        Each guarantee is a :class:`~privgeom.Guarantee`, a coefficient vector ``a`` (``a·x ≥ 0``) or an attacker
+        statement ``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}``; redundant ones are listed in
+        :attr:`redundant` with the verified non-negative combination of the others that implies them.
+
+        Examples
+        --------
+        >>> D = ConeDefinition.from_guarantees([[3, -1], [-1, 3]], ["1", "0"])
+        >>> D.row_cone().n_facets, D.redundant
+        (2, ())
+        """
+        from ._base import GENERIC_OPERATIONS
+
+        return GENERIC_OPERATIONS["from_guarantees"](guarantees, inputs, name=name)  # type: ignore[no-any-return]
+
+    @property
+    def redundant(self) -> tuple[Any, ...]:
+        """For a definition built by :meth:`from_guarantees`: the guarantees implied by the others (with their
+        verified combinations, :class:`~privgeom.analyses.RedundantGuarantee`); else empty."""
+        return self._redundant
 
     # ------------------------------------------------------------------------------------------------ identity
     @property
