@@ -229,7 +229,7 @@ def listed_facets(definition_or_cone: Any) -> np.ndarray:
     --------
     >>> from privgeom import DifferentialPrivacy
     >>> listed_facets(DifferentialPrivacy.path(2, exp_eps=2))[0].tolist()
-    [Fraction(2, 1), Fraction(-1, 1), Fraction(0, 1)]
+    [Fraction(-1, 1), Fraction(2, 1), Fraction(0, 1)]
     """
     from ..geometry._canonical import normalise_rows
     from ..geometry._structure import structured_facet
@@ -241,12 +241,13 @@ def listed_facets(definition_or_cone: Any) -> np.ndarray:
         from .._numeric import check_dense_size
 
         check_dense_size(st.n_facets, cone.ambient_dim, exact=cone.exact, what="the listed facets")
-        raw = [structured_facet(cone, i) for i in range(st.n_facets)]
-        if cone.exact:
-            arr = np.array([[Fraction(v) for v in r] for r in raw], dtype=object)
-        else:
-            arr = np.array([np.asarray(r, dtype=float) for r in raw])
-        return readonly(normalise_rows(arr, exact=cone.exact, atol=cone.atol))
+        rows = []
+        for i in range(st.n_facets):  # one row at a time, as the listing does (normalise_rows would sort them)
+            raw = structured_facet(cone, i)
+            arr = np.array([[Fraction(v) for v in raw]], dtype=object) if cone.exact \
+                else np.asarray(raw, dtype=float).reshape(1, -1)
+            rows.append(normalise_rows(arr, exact=cone.exact, atol=cone.atol)[0])
+        return readonly(np.vstack(rows))
     return cone.facets
 
 
