@@ -345,14 +345,16 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
     # ---- inner
     hit = _inner(cone, G, labels) if len(labels) > 1 else {}
     interval: tuple[Fraction, Fraction] | None = None
+    facet: tuple[Any, ...] = ()
+    pattern: tuple[int, ...] = ()
+    leaving: tuple[Any, ...] = ()
+    inner_v: Any
     if not hit:
-        kind, inner_v, root_text, facet, pattern, above, leaving = "infinite", math.inf, "", (), (), None, ()
+        kind, inner_v, root_text, above = "infinite", math.inf, "", None
     else:
         facet, pattern, above = tuple(hit["facet"].tolist()), tuple(int(v) for v in hit["pattern"]), hit["above"]
         leaving = tuple(above ** int(k) for k in pattern)
         if exact:
-            import sympy
-
             r = hit["root"]
             if r.rational:
                 inner_v = r.lo

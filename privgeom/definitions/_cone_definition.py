@@ -87,7 +87,8 @@ def _face_of_ones(cone: Cone) -> tuple[np.ndarray, np.ndarray]:
             raise InvalidParameterError(
                 f"ConeDefinition: no mechanism has its rows in this cone: the all-ones vector violates the equality "
                 f"{format_inequality(e, labels, '=')} (every mechanism's rows sum to it)")
-    keep, tight = [], []
+    keep: list[int] = []
+    tight: list[int] = []
     for i, a in enumerate(F):
         s = sum(a)
         scale = 1.0 if exact else float(np.abs(a.astype(float)).max())
