@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from .._domain import InputsLike
 from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._io import parse_json, read_text, write_text
 from .._numeric import ATOL, fraction_str, readonly
@@ -165,7 +166,7 @@ class ConeDefinition(PrivacyDefinition):
         self._redundant: tuple[Any, ...] = ()
 
     @classmethod
-    def from_guarantees(cls, guarantees: Any, inputs: Any, *, name: str | None = None) -> "ConeDefinition":
+    def from_guarantees(cls, guarantees: Any, inputs: InputsLike, *, name: str | None = None) -> "ConeDefinition":
         """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.from_guarantees`.
 
         Each guarantee is a :class:`~privgeom.Guarantee`, a coefficient vector ``a`` (``a·x ≥ 0``) or an attacker
