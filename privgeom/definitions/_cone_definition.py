@@ -37,11 +37,12 @@ from .._errors import FormatError, InvalidInputError, InvalidParameterError, Inv
 from .._io import parse_json, read_text, write_text
 from .._numeric import ATOL, fraction_str, readonly
 from ..geometry._cone import Cone
+from ..geometry._symmetry import MAX_AUTOMORPHISMS, automorphisms, trivial_automorphisms
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
 from ._rows import as_vector, format_inequality, generic_row_membership
 
-__all__ = ["ConeDefinition", "CONE_DEFINITION_SCHEMA", "CONE_DEFINITION_VERSIONS"]
+__all__ = ["ConeDefinition", "CONE_DEFINITION_SCHEMA", "CONE_DEFINITION_VERSIONS", "cone_definition_automorphisms"]
 
 #: Versions of the cone-definition JSON format this release reads.
 CONE_DEFINITION_VERSIONS: tuple[int, ...] = (1,)
@@ -396,3 +397,23 @@ class ConeDefinition(PrivacyDefinition):
         text = format_inequality(a, self._inputs)
         cert = RowCertificate(-1, "", readonly(a), value, text, f"{kind} {i}")
         return Membership(False, "row-inequalities", exact, certificate=cert, detail=f"x violates {kind} {i}: {text}")
+
+
+def cone_definition_automorphisms(definition: ConeDefinition, *, max_automorphisms: int = MAX_AUTOMORPHISMS,
+                                  **options: Any) -> Any:
+    """The dataset permutations that map the row cone onto itself: the permutations of its canonical facets
+    (:func:`privgeom.automorphisms` of the cone with ``method="facets"``); trivial for a lower-dimensional row cone.
+
+    Examples
+    --------
+    >>> from privgeom import RandomizedResponse
+    >>> automorphisms(ConeDefinition(RandomizedResponse(2, "3/4").row_cone())).order
+    8
+    """
+    cone = definition.row_cone()
+    if len(cone.equalities):
+        return trivial_automorphisms(definition)
+    return automorphisms(cone, method="facets", max_automorphisms=max_automorphisms, **options)
+
+
+automorphisms.register(ConeDefinition, cone_definition_automorphisms)  # geometry never imports definitions
