@@ -218,6 +218,9 @@ def test_dp_sandwich_on_random_cone_definitions(rows: list[list[int]]) -> None:
     level = b.inner.exp_eps if b.inner_kind == "exact" else b.inner_interval[0]  # type: ignore[index]
     inside = pg.DifferentialPrivacy([("a", "b"), ("b", "c")], exp_eps=level, inputs=["a", "b", "c"])
     assert pg.compare(inside, D).relation in ("subset", "equal")
+    # tight: just above inner the DP cone leaves D (checked by double description, independently of the polynomials)
+    above = pg.DifferentialPrivacy([("a", "b"), ("b", "c")], exp_eps=b.leaving_level, inputs=["a", "b", "c"])
+    assert pg.compare(above, D).relation not in ("subset", "equal")
     if not b.outer.infinite:
         outside = pg.DifferentialPrivacy([("a", "b"), ("b", "c")], exp_eps=b.outer.exp_eps, inputs=["a", "b", "c"])
         assert pg.compare(D, outside).relation in ("subset", "equal")
