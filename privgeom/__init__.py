@@ -55,6 +55,11 @@ from .analyses import (
     relax,
     relax_pairwise,
     semantics,
+    dp_bounds,
+    DPBounds,
+    intersection,
+    hull,
+    RedundantGuarantee,
     staircase_optimum,
     staircase_patterns,
 )
@@ -70,6 +75,7 @@ from .definitions import (
     SeparatingCertificate,
     DifferentialPrivacy,
     FiniteDefinition,
+    ConeDefinition,
     Membership,
     PrivacyDefinition,
     RandomizedResponse,
@@ -222,6 +228,13 @@ __all__ = [
     "binary_mechanism",
     "kov_regimes",
     "mutual_information",
+    # design (docs/design.md)
+    "ConeDefinition",
+    "dp_bounds",
+    "DPBounds",
+    "intersection",
+    "hull",
+    "RedundantGuarantee",
 ]
 
 

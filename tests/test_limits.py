@@ -110,6 +110,7 @@ def _rr3() -> Any:
 
 #: name -> (low value that makes the call refuse, the call). The call succeeds at the defaults.
 CASES: dict[str, tuple[int, Callable[[], Any]]] = {
+    "dp_bounds_work": (3, lambda: pg.dp_bounds(pg.RandomizedResponse(2, "3/4"), "hamming")),
     "exact_entries": (10, lambda: pg.kary_randomized_response(4, exp_eps=3)),
     "dense_entries": (10, lambda: pg.kary_randomized_response(4, exp_eps=3.0)),
     "dd_dim": (3, lambda: pg.Cone.from_generators(np.eye(4, dtype=int)).facets),

@@ -55,11 +55,14 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom closure rr:k=2,p=3/5 -m repaired.json": ("is IN closure",),
     "privgeom compare ss:d=3,s=1,exp_eps=3 krr:n=3,exp_eps=3": ("equal",),
     "privgeom compare hr:d=3,exp_eps=3 dp:graph=complete,n=3,exp_eps=3": ("subset", "strictly stronger"),
+    "privgeom design rr:k=2,p=3/4 --drop 0 --out d.json": ("new : 23/36", "inner: every ε-DP mechanism with e^ε ≤ 5/3"),
+    "privgeom closure cone:file=d.json -m examples/rr2_mechanism.json": ("is IN closure",),
 }
 
 #: README commands whose documented exit code is not 0 (1 = the answer is no).
 EXIT_CODES: dict[str, int] = {
     "privgeom closure rr:k=2,p=3/5 -m examples/rr2_mechanism.json --repair --out repaired.json": 1,
+    "privgeom design rr:k=2,p=3/4 --drop 0 --out d.json": 1,
 }
 
 #: Expressions of the README's Python block and the values its comments state.
@@ -131,6 +134,16 @@ def test_python_block_runs_and_its_claims_hold(index, workdir, monkeypatch):
         for expr, expected in PYTHON_CLAIMS.items():
             assert eval(expr, namespace) == expected, expr  # noqa: S307 - our own README
         assert namespace["c"].relation == "subset"  # type: ignore[attr-defined]
+
+
+def test_design_block_claims(workdir, monkeypatch):
+    """The "Designing a definition" block: the DP sandwich of RR(2, 3/4) is [5/3, 3] (docs/theory.md §12)."""
+    (block,) = [b for b in _blocks("python") if "pg.dp_bounds" in b]
+    monkeypatch.chdir(workdir)
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md design block", "exec"), namespace)
+    assert eval("b.inner.exp_eps, b.outer.exp_eps", namespace) == (pg.LogRational(5).ratio / 3, 3)  # noqa: S307
+    assert eval("pg.compare(weaker, rr).relation", namespace) == "superset"  # noqa: S307
 
 
 @pytest.mark.parametrize("index", range(len(_blocks("json"))))

@@ -231,6 +231,21 @@ def _on_config_inited(app: Sphinx, config: Any) -> None:
     write_api(src)
     write_cli(src)
     write_gallery(app, src, root)
+    _ensure_design_report(src)
+
+
+#: The report of ``examples/design_definition.py`` that ``docs/design.md`` includes (written by the example's run).
+DESIGN_REPORT = Path("gallery") / "_runs" / "design_definition" / "design_report.md"
+
+
+def _ensure_design_report(src: Path) -> None:
+    """When the gallery did not run the design example (``PRIVGEOM_DOCS_GALLERY=none``), say so in the page instead of
+    failing the include."""
+    path = src / DESIGN_REPORT
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("*(The numbers of this page are computed by ``examples/design_definition.py`` when the "
+                        "documentation is built; this build did not run the examples.)*\n", encoding="utf-8")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -41,6 +41,8 @@ from ._semantics import (
     parity_structure,
     semantics,
 )
+from ._design import RedundantGuarantee, from_guarantees, hull, intersection, listed_facets, only, without
+from ._dp_bounds import DPBounds, dp_bounds
 from ._summary import FacetOrbit, RowConeSummary, describe_row_cone, format_facet, format_vector
 from ._ldp_gap import UtilityGap, ldp_utility_gap
 
@@ -99,4 +101,13 @@ __all__ = [
     "StaircaseOptimum",
     "kov_regimes",
     "KOVRegimes",
+    "from_guarantees",
+    "RedundantGuarantee",
+    "without",
+    "only",
+    "intersection",
+    "hull",
+    "listed_facets",
+    "dp_bounds",
+    "DPBounds",
 ]

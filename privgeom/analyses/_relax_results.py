@@ -190,12 +190,35 @@ class Relaxation(Result):
 
     @property
     def definition(self) -> Any:
-        """The recognised :class:`~privgeom.DifferentialPrivacy` definition (None when not recognised)."""
-        if self.recognised != "dp" or self.graph is None:
-            return None
-        from ..definitions import DifferentialPrivacy
+        """The relaxed definition, never None: the recognised :class:`~privgeom.DifferentialPrivacy` when the relaxed
+        cone is ε-DP over the graph of the pairs, else the :class:`~privgeom.ConeDefinition` of the relaxed cone.
 
-        return DifferentialPrivacy(self.graph, exp_eps=self.exp_eps)
+        The relaxed cone lives on all the datasets of the original definition (coordinates outside every subset are
+        only bounded by ``x ≥ 0``), so the new definition has the same datasets; it contains every member of the
+        original (a row of a member lies in the original cone, hence in every lifted projection) and its row cone is
+        the relaxed cone (which contains ``1`` in its relative interior: ``docs/theory.md`` §13).
+
+        Examples
+        --------
+        >>> from privgeom import RandomizedResponse, randomized_response, relax
+        >>> r = relax(RandomizedResponse(2, "3/4"), [("11", "10", "01"), ("10", "01", "00")])
+        >>> d = r.definition
+        >>> type(d).__name__, d.contains(randomized_response(2, "3/4")).member, d.row_cone() == r.cone
+        ('ConeDefinition', True, True)
+        """
+        cached = self.__dict__.get("_definition")
+        if cached is not None:
+            return cached
+        if self.recognised == "dp" and self.graph is not None:
+            from ..definitions import DifferentialPrivacy
+
+            out: Any = DifferentialPrivacy(self.graph, exp_eps=self.exp_eps, inputs=self.cone.labels)
+        else:
+            from ..definitions import ConeDefinition
+
+            out = ConeDefinition(self.cone, name=f"relaxation onto {len(self.subsets)} subsets")
+        object.__setattr__(self, "_definition", out)
+        return out
 
 
 @to_jsonable.register(Relaxation)

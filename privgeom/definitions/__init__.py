@@ -15,6 +15,7 @@ from ._base import (
     SeparatingCertificate,
 )
 from ._finite import FiniteDefinition
+from ._cone_definition import ConeDefinition
 from ._rr import RandomizedResponse
 from ._dp import DifferentialPrivacy
 from ._registry import definition_kinds, parse_definition, register_definition_kind
@@ -41,6 +42,7 @@ __all__ = [
     "SeparatingCertificate",
     "RowCertificate",
     "FiniteDefinition",
+    "ConeDefinition",
     "RandomizedResponse",
     "DifferentialPrivacy",
     "parse_definition",

@@ -363,6 +363,24 @@ class PrivacyDefinition(ABC):
         generic_row_membership = GENERIC_OPERATIONS["contains_row"]  # privgeom.definitions._rows
         return generic_row_membership(self, x, atol=atol)
 
+    # -- design (docs/theory.md §13) ---------------------------------------------------------------------------
+    def without(self, facets: Any = (), *, orbits: Any = ()) -> "PrivacyDefinition":
+        """The weaker cone definition without some facets of the row cone: 0-based positions as ``privgeom rowcone
+        --all`` lists them, or whole symmetry orbits (:func:`privgeom.analyses.without`).
+
+        Examples
+        --------
+        >>> from privgeom import RandomizedResponse
+        >>> RandomizedResponse(2, "3/4").without([0]).row_cone().n_facets   # 3 facets left, and x_00 ≥ 0
+        4
+        """
+        return GENERIC_OPERATIONS["without"](self, facets, orbits=orbits)  # type: ignore[no-any-return]
+
+    def only(self, predicate: Callable[[Any], bool]) -> "PrivacyDefinition":
+        """The cone definition keeping the guarantees (:func:`privgeom.semantics`) that ``predicate`` accepts
+        (:func:`privgeom.analyses.only`)."""
+        return GENERIC_OPERATIONS["only"](self, predicate)  # type: ignore[no-any-return]
+
     # -- helpers for subclasses ------------------------------------------------------------------------------
     @property
     def n_inputs(self) -> int:

@@ -15,6 +15,9 @@ Built-in kinds
     ``graph=add-remove,n=<int>,records=…`` (every size ``0..n``) |
     ``graph=edges,inputs=a;b;c,edges=a~b;b~c``, then ``exp_eps=<rational ≥ 1>`` or ``eps=<number or ln(r)>``,
     optionally ``exact=false`` — :class:`DifferentialPrivacy` (``eps=1.2`` is float mode).
+``cone``
+    ``file=<path.json>`` or ``json=<JSON>`` — :class:`ConeDefinition` (a polyhedral cone over the datasets; format
+    in :mod:`privgeom.definitions._cone_definition`).
 ``finite``
     ``file=<path.json>`` (one mechanism or a JSON list of them, ``Mechanism.to_json`` format) or
     ``json=<the same JSON inline>`` — :class:`FiniteDefinition`.
@@ -302,6 +305,20 @@ def _finite(params: dict[str, str]) -> PrivacyDefinition:
     return FiniteDefinition(_mechanisms_from_json(inline, where="finite:json"))
 
 
+def _cone(params: dict[str, str]) -> PrivacyDefinition:
+    from ._cone_definition import ConeDefinition
+
+    path = params.pop("file", None)
+    inline = params.pop("json", None)
+    if (path is None) == (inline is None):
+        raise FormatError("cone needs exactly one of file=<path.json> and json=<JSON>")
+    if path is not None:
+        return ConeDefinition.load(path)
+    assert inline is not None
+    return ConeDefinition.from_dict(inline)
+
+
 register_definition_kind("rr", _rr)
 register_definition_kind("dp", _dp)
 register_definition_kind("finite", _finite)
+register_definition_kind("cone", _cone)

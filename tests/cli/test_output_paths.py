@@ -35,6 +35,7 @@ COMMAND_LINES: list[tuple[str, str, str, str]] = [
     ("closure", "closure rr:k=2,p=3/4 -m m.json --repair --out {OUT}", "--out", "file"),
     ("delta", "delta -m m.json --curve --plot {OUT}", "--plot", "figure"),
     ("optimal", "optimal dp:graph=complete,n=4,exp_eps=3 --out {OUT}", "--out", "file"),
+    ("design", "design rr:k=1,p=3/4 --out {OUT}", "--out", "file"),
     ("voting figure", "voting figure --out {OUT}", "--out", "figure-or-dir"),
     ("smoothed figure", "smoothed figure elections --quick --out {OUT}", "--out", "dir"),
 ]

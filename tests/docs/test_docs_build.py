@@ -40,7 +40,7 @@ def _text(path: Path) -> str:
 
 
 def test_pages_exist(site: Path) -> None:
-    for page in ("index", "getting_started", "theory", "papers/row_cone", "papers/voting", "papers/smoothed",
+    for page in ("index", "getting_started", "theory", "design", "papers/row_cone", "papers/voting", "papers/smoothed",
                  "gallery/index", "api/cli", "api/index", "notebooks"):
         assert (site / f"{page}.html").is_file(), page
 
@@ -53,6 +53,15 @@ def test_theory_and_paper_pages(site: Path) -> None:
     assert "privgeom rowcone rr:k=2,p=p --symbolic" in _text(site / "papers" / "row_cone.html")
     assert "privgeom voting figure" in _text(site / "papers" / "voting.html")
     assert "privgeom smoothed figure motivating" in _text(site / "papers" / "smoothed.html")
+
+
+def test_design_page_shows_the_numbers_computed_at_build_time(site: Path) -> None:
+    design = _text(site / "design.html")
+    if "did not run the examples" in design:
+        pytest.skip("the gallery examples were not run in this build")
+    for needle in ("9/7", "parity utility", "chosen guarantees", "relaxation onto faces", "privgeom design"):
+        assert needle in design, needle
+    assert re.search(r'<img[^>]+design_utility[^"]*\.png', (site / "design.html").read_text(encoding="utf-8"))
 
 
 def test_gallery_shows_figures_of_the_three_papers(site: Path) -> None:

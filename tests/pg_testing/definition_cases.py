@@ -31,7 +31,10 @@ from typing import Any, Callable
 import numpy as np
 
 from privgeom import Mechanism, mixture, randomized_response
-from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, PrivacyDefinition, RandomizedResponse
+from privgeom import Cone
+from privgeom.definitions import (
+    ConeDefinition, DifferentialPrivacy, FiniteDefinition, PrivacyDefinition, RandomizedResponse,
+)
 
 
 @dataclass(frozen=True)
@@ -231,6 +234,58 @@ def _dp_complete() -> DefinitionCase:
     )
 
 
+# ---------------------------------------------------------------------------------------------------- cone definitions
+def _cone_rr() -> DefinitionCase:
+    """The RR(2, 3/4) row cone as a cone definition: the same members as RR (its closure is decided by the cone)."""
+    base = RandomizedResponse(2, "3/4")
+    return DefinitionCase(
+        id="cone-rr2-3_4",
+        make=lambda: ConeDefinition(RandomizedResponse(2, "3/4").row_cone()),
+        members=lambda d: _rr_members(base),
+        non_members=lambda d: _rr_non_members(base),
+        float_twin=lambda: ConeDefinition(RandomizedResponse(2, "3/4").row_cone().to_float()),
+        rows_in=lambda d: [list(r) for r in randomized_response(2, "3/4").matrix] + [[1] * 4],
+        rows_out=_rr_rows_out,
+    )
+
+
+def _cone_dp_generators() -> DefinitionCase:
+    """ε-DP on the path 0-1-2-3 at e^ε = 2, given by its extreme rays (V-representation)."""
+    def make() -> ConeDefinition:
+        return ConeDefinition(Cone.from_generators(DifferentialPrivacy.path(3, exp_eps=2).row_cone().rays,
+                                                   labels=["0", "1", "2", "3"]))
+
+    return DefinitionCase(
+        id="cone-dp-path3-rays",
+        make=make,
+        members=lambda d: [_geometric(3, F(2)), _geometric(3, F(3, 2)), post(_geometric(3, F(2)), 2, seed=13)],
+        non_members=lambda d: [_geometric(3, F(3)), identity(tuple(d.inputs))],
+        float_twin=lambda: ConeDefinition(make().row_cone().to_float()),
+        rows_in=lambda d: [[1, 2, 4, 8], [1, 1, 1, 1]],
+        rows_out=lambda d: [[1, 3, 3, 3]],
+    )
+
+
+def _tight_cone() -> Cone:
+    # x_a ≥ x_b is tight at 1, so members have x_a = x_b on every row; 2 x_a ≥ x_c.
+    return Cone.from_facets([[1, -1, 0], [2, 0, -1]], labels=["a", "b", "c"])
+
+
+def _cone_with_equality() -> DefinitionCase:
+    return DefinitionCase(
+        id="cone-face-equality",
+        make=lambda: ConeDefinition(_tight_cone()),
+        members=lambda d: [Mechanism([["1/2", "1/2", "1/4"], ["1/2", "1/2", "3/4"]], inputs=["a", "b", "c"]),
+                           constant(("a", "b", "c"), ["1/3", "2/3"])],
+        non_members=lambda d: [Mechanism([[1, 0, "1/2"], [0, 1, "1/2"]], inputs=["a", "b", "c"]),
+                               Mechanism([["1/4", "1/4", 1], ["3/4", "3/4", 0]], inputs=["a", "b", "c"]),
+                               identity(("a", "b", "c"))],
+        float_twin=lambda: ConeDefinition(_tight_cone().to_float()),
+        rows_in=lambda d: [[1, 1, 2], [1, 1, 0]],
+        rows_out=lambda d: [[1, 0, 0], [1, 1, 3]],
+    )
+
+
 #: Every definition the contract tests run on. Append new cases here.
 CASES: list[DefinitionCase] = [
     _rr_case(1, "3/4"),
@@ -241,4 +296,7 @@ CASES: list[DefinitionCase] = [
     _dp_hamming(),
     _dp_path(),
     _dp_complete(),
+    _cone_rr(),
+    _cone_dp_generators(),
+    _cone_with_equality(),
 ]

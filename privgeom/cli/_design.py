@@ -1,0 +1,343 @@
+"""``privgeom design BASE``: build a new privacy definition from BASE and report what it is and what it buys.
+
+Operations, applied in this order (each optional; with none the new definition is BASE's row cone as a cone
+definition): ``--drop I`` / ``--drop-orbit J`` (facets of BASE's row cone, 0-based as ``rowcone --all`` lists them,
+or whole symmetry orbits as ``rowcone`` numbers them), ``--only EXPR`` (keep the guarantees EXPR accepts),
+``--guarantee FILE`` (add guarantees: a JSON list of coefficient vectors or attacker statements
+``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}``), ``--intersect SPEC`` and ``--hull SPEC``.
+
+The report is a list of sections (:data:`SECTIONS`), each a function of the :class:`DesignContext` returning text
+lines and JSON data; a new section (e.g. the information cost of a design) is one more entry.
+
+The ``--only`` language (no ``eval``): comparisons ``FIELD OP VALUE`` joined by ``and``, ``or``, ``not`` and
+parentheses. Fields: ``n_plus``, ``n_minus`` (integers), ``s_plus``, ``s_minus`` (sets of datasets), ``structure``,
+``text`` (strings). Operators: ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=`` (integers), ``contains`` (a dataset in a
+set, or a substring of a string), ``==`` / ``!=`` also compare strings. Values: integers, bare words or quoted
+strings. Example: ``--only "n_minus <= 1 and not s_minus contains 00"``.
+
+Exit codes: 0 when the new definition makes every member ε-DP over the graph for some finite ε, 1 when no ε does
+(``dp_bounds`` outer is infinite), 2 on an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .._errors import FormatError, InvalidParameterError, SizeLimitError
+from .._io import check_output_path, load_json
+from .._numeric import fraction_str
+from ..analyses import compare, describe_row_cone, dp_bounds, optimal_mechanism
+from ..analyses._design import from_guarantees, hull, intersection, only, without
+from ..analyses._semantics import guarantee_from_normal
+from ..definitions import ConeDefinition, PrivacyDefinition, parse_definition
+from ._catalogue import _prior_option, _read_json
+from ._core import MAX_ORBITS_SHOWN, _semantics_lines
+from ._registry import EXIT_NO, EXIT_YES, Outcome, command
+
+__all__ = ["DesignContext", "SECTIONS", "parse_predicate"]
+
+
+# ---------------------------------------------------------------------------------------------------- --only language
+_TOKEN = re.compile(r"\s*(?:(\()|(\))|(==|!=|<=|>=|<|>)|'([^']*)'|\"([^\"]*)\"|([^\s()<>=!'\"]+))")
+_INT_FIELDS = ("n_plus", "n_minus")
+_SET_FIELDS = ("s_plus", "s_minus")
+_STR_FIELDS = ("structure", "text")
+
+
+def _tokens(expr: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    expr = expr.rstrip()
+    while pos < len(expr):
+        m = _TOKEN.match(expr, pos)
+        if m is None or m.end() == pos:
+            raise FormatError(f"--only {expr!r}: cannot read {expr[pos:pos + 20]!r}")
+        lp, rp, op, q1, q2, word = m.groups()
+        if lp:
+            out.append(("(", "("))
+        elif rp:
+            out.append((")", ")"))
+        elif op:
+            out.append(("op", op))
+        elif q1 is not None or q2 is not None:
+            out.append(("str", q1 if q1 is not None else q2))  # type: ignore[arg-type]
+        else:
+            low = word.lower()
+            out.append((low, low) if low in ("and", "or", "not", "contains") else ("word", word))
+        pos = m.end()
+    return out
+
+
+def parse_predicate(expr: str) -> Callable[[Any], bool]:
+    """A predicate on :class:`~privgeom.Guarantee` from the ``--only`` language (module docstring), parsed without eval.
+
+    Examples
+    --------
+    >>> from privgeom.analyses import guarantee_from_normal
+    >>> g = guarantee_from_normal([3, -1, 0], ["a", "b", "c"])
+    >>> parse_predicate("n_minus <= 1 and s_minus contains b")(g), parse_predicate("not s_plus contains a")(g)
+    (True, False)
+    >>> parse_predicate("n_plus >")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.FormatError: --only 'n_plus >': expected a value after '>'
+    """
+    if not isinstance(expr, str) or not expr.strip():
+        raise FormatError("--only needs an expression such as 'n_minus <= 1'")
+    toks = _tokens(expr)
+    pos = 0
+
+    def peek() -> str | None:
+        return toks[pos][0] if pos < len(toks) else None
+
+    def take() -> tuple[str, str]:
+        nonlocal pos
+        if pos >= len(toks):
+            raise FormatError(f"--only {expr!r}: unexpected end")
+        pos += 1
+        return toks[pos - 1]
+
+    def disj() -> Callable[[Any], bool]:
+        parts = [conj()]
+        while peek() == "or":
+            take()
+            parts.append(conj())
+        return parts[0] if len(parts) == 1 else (lambda g: any(p(g) for p in parts))
+
+    def conj() -> Callable[[Any], bool]:
+        parts = [neg()]
+        while peek() == "and":
+            take()
+            parts.append(neg())
+        return parts[0] if len(parts) == 1 else (lambda g: all(p(g) for p in parts))
+
+    def neg() -> Callable[[Any], bool]:
+        if peek() == "not":
+            take()
+            inner = neg()
+            return lambda g: not inner(g)
+        if peek() == "(":
+            take()
+            inner = disj()
+            if take()[0] != ")":
+                raise FormatError(f"--only {expr!r}: missing ')'")
+            return inner
+        return comparison()
+
+    def comparison() -> Callable[[Any], bool]:
+        kind, name = take()
+        if kind != "word" or name not in _INT_FIELDS + _SET_FIELDS + _STR_FIELDS:
+            raise FormatError(f"--only {expr!r}: {name!r} is not a field; use one of "
+                              f"{', '.join(_INT_FIELDS + _SET_FIELDS + _STR_FIELDS)}")
+        okind, op = take()
+        if okind not in ("op", "contains"):
+            raise FormatError(f"--only {expr!r}: expected an operator after {name!r}, got {op!r}")
+        if pos >= len(toks) or toks[pos][0] not in ("word", "str"):
+            raise FormatError(f"--only {expr!r}: expected a value after {op!r}")
+        value = take()[1]
+        if name in _INT_FIELDS:
+            if op == "contains" or not re.fullmatch(r"-?\d+", value):
+                raise FormatError(f"--only {expr!r}: {name} compares with an integer ({op} {value!r} given)")
+            v = int(value)
+            ops: dict[str, Callable[[int, int], bool]] = {
+                "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+                "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+            f = ops[op]
+            return lambda g: f(int(getattr(g, name)), v)
+        if op == "contains":
+            return lambda g: value in getattr(g, name)
+        if op in ("==", "!="):
+            want = op == "=="
+            if name in _SET_FIELDS:
+                target = set(value.split(";")) if value else set()
+                return lambda g: (set(getattr(g, name)) == target) == want
+            return lambda g: (getattr(g, name) == value) == want
+        raise FormatError(f"--only {expr!r}: {name} takes contains, == or !=, not {op!r}")
+
+    pred = disj()
+    if pos != len(toks):
+        raise FormatError(f"--only {expr!r}: unexpected {toks[pos][1]!r}")
+    return pred
+
+
+# ---------------------------------------------------------------------------------------------------- the design
+@dataclass
+class DesignContext:
+    """What the report sections read: the base and new definitions, the graph, the utility and prior, the log of
+    operations; ``cache`` holds results that several sections share."""
+
+    base: PrivacyDefinition
+    new: ConeDefinition
+    graph: Any
+    utility: Any
+    prior: Any
+    operations: list[str]
+    redundant: tuple[Any, ...] = ()
+    cache: dict[str, Any] = field(default_factory=dict)
+
+
+def _build(args: argparse.Namespace, base: PrivacyDefinition) -> tuple[ConeDefinition, list[str], tuple[Any, ...]]:
+    ops: list[str] = []
+    redundant: tuple[Any, ...] = ()
+    current: PrivacyDefinition = base
+    drops = [int(v) for v in args.drop or []]
+    orbits = [int(v) for v in args.drop_orbit or []]
+    if drops or orbits:
+        current = without(base, drops, orbits=orbits)
+        ops.append("dropped " + ", ".join([f"facet {i}" for i in drops] + [f"orbit {j}" for j in orbits]))
+    if args.only:
+        current = only(current, parse_predicate(args.only))
+        ops.append(f"kept the guarantees with {args.only}")
+    if args.guarantee:
+        data = load_json(args.guarantee, what="guarantee")
+        items = data.get("guarantees") if isinstance(data, dict) and "guarantees" in data else data
+        if not isinstance(items, list):
+            raise FormatError(f"--guarantee {args.guarantee!r}: expected a JSON list of guarantees")
+        added = from_guarantees(items, base.inputs)
+        redundant = added.redundant
+        current = intersection(current, added)
+        ops.append(f"added {len(items)} guarantee{'s' if len(items) != 1 else ''} from {args.guarantee}")
+    if args.intersect:
+        current = intersection(current, parse_definition(args.intersect))
+        ops.append(f"intersected with {args.intersect}")
+    if args.hull:
+        current = hull(current, parse_definition(args.hull))
+        ops.append(f"took the hull with {args.hull}")
+    if not isinstance(current, ConeDefinition):
+        current = ConeDefinition(current.row_cone(), name=f"row cone of {base.spec()}")
+        ops.append("no operation: the row cone of BASE as a cone definition")
+    return current, ops, redundant
+
+
+def _implied(normal: np.ndarray, cone: Any) -> bool:
+    """``normal · x ≥ 0`` on the whole cone (every extreme ray; the row cones here are pointed)."""
+    vals = [sum(a * r for a, r in zip(normal, ray)) for ray in cone.rays]
+    return all(v >= 0 for v in vals) if cone.exact else all(float(v) >= -1e-9 for v in vals)
+
+
+# ---------------------------------------------------------------------------------------------------- sections
+def _section_definition(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
+    summary = describe_row_cone(ctx.new)
+    lines = ["new definition: " + ctx.new.name, "  " + "; ".join(ctx.operations)]
+    lines += ["  " + line for line in summary.lines(max_orbits=MAX_ORBITS_SHOWN, indent="  ")]
+    lines += _semantics_lines(summary, indent="  ")
+    return lines, {"operations": ctx.operations, "definition": ctx.new.to_dict(), "row_cone": summary}
+
+
+def _section_what(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
+    rel = compare(ctx.base, ctx.new)
+    word = {"equal": "the same definition as BASE", "subset": "weaker than BASE (allows more mechanisms)",
+            "superset": "stronger than BASE (allows fewer mechanisms)",
+            "incomparable": "incomparable with BASE"}.get(rel.relation, "undecided against BASE")
+    lines = [f"what it is: {word}"]
+    data: dict[str, Any] = {"relation_to_base": rel.relation}
+    try:
+        b = dp_bounds(ctx.new, ctx.graph)
+    except (SizeLimitError, InvalidParameterError) as err:
+        lines.append(f"  DP sandwich over {ctx.graph}: refused: {err}")
+        data["dp_bounds"] = None
+        return lines, data
+    ctx.cache["dp_bounds"] = b
+    if b.inner_kind == "exact" and not b.outer.infinite and b.inner.exp_eps == b.outer.exp_eps:
+        lines.append(f"  it is ε-differential privacy over {ctx.graph} with e^ε = {fraction_str(b.inner.exp_eps)}")
+    lines += ["  " + line for line in b.text.splitlines()]
+    data["dp_bounds"] = b
+    return lines, data
+
+
+def _section_changes(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
+    cb, cn = ctx.base.row_cone(), ctx.new.row_cone()
+    labels = tuple(ctx.base.inputs)
+    dropped = [a for a in cb.facets if not _implied(a, cn)]
+    added = [a for a in cn.facets if not _implied(a, cb)]
+    lines = [f"relative to BASE: {len(dropped)} guarantee{'s' if len(dropped) != 1 else ''} no longer given, "
+             f"{len(added)} new"]
+    for what, rows in (("dropped", dropped), ("added", added)):
+        for a in rows[:MAX_ORBITS_SHOWN]:
+            lines.append(f"  - {what}: {guarantee_from_normal(list(a), labels, exact=cb.exact).text}")
+        if len(rows) > MAX_ORBITS_SHOWN:
+            lines.append(f"  … {len(rows) - MAX_ORBITS_SHOWN} more {what} (--json lists them all)")
+    for r in ctx.redundant:
+        lines.append(f"  redundant in --guarantee: {r.text}")
+    return lines, {"dropped": [list(a) for a in dropped], "added": [list(a) for a in added],
+                   "redundant": list(ctx.redundant)}
+
+
+def _section_utility(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
+    lines = [f"optimal expected utility ({ctx.utility if isinstance(ctx.utility, str) else 'utility file'}, "
+             f"{'uniform prior' if ctx.prior is None else 'given prior'}):"]
+    data: dict[str, Any] = {}
+    for key, d in (("base", ctx.base), ("new", ctx.new)):
+        try:
+            opt = optimal_mechanism(d, ctx.utility, ctx.prior)
+        except (SizeLimitError, InvalidParameterError) as err:
+            lines.append(f"  {key}: refused: {err}")
+            data[key] = None
+            continue
+        ctx.cache[f"optimal_{key}"] = opt
+        v = opt.value
+        lines.append(f"  {key:4}: {fraction_str(v)}" + (f" ≈ {float(v):.6g}" if opt.exact else "")
+                     + f"  — {opt.certificate.summary()}")
+        data[key] = opt
+    return lines, data
+
+
+#: The report, in order: ``(name, section)``. A section returns its text lines and its JSON data.
+SECTIONS: list[tuple[str, Callable[[DesignContext], tuple[list[str], dict[str, Any]]]]] = [
+    ("definition", _section_definition),
+    ("what", _section_what),
+    ("changes", _section_changes),
+    ("utility", _section_utility),
+]
+
+
+# ---------------------------------------------------------------------------------------------------- command
+def _design_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("definition", help="BASE definition spec, e.g. rr:k=2,p=3/4")
+    p.add_argument("--drop", action="append", metavar="I", help="drop facet I of BASE's row cone (0-based, in the "
+                   "order of rowcone --all); repeatable")
+    p.add_argument("--drop-orbit", dest="drop_orbit", action="append", metavar="J",
+                   help="drop every facet of symmetry orbit J (as rowcone lists the orbits, 0-based); repeatable")
+    p.add_argument("--only", metavar="EXPR", help="keep only the guarantees EXPR accepts, e.g. 'n_minus <= 1' "
+                   "(fields n_plus n_minus s_plus s_minus structure text; and/or/not; see the docs)")
+    p.add_argument("--guarantee", metavar="FILE", help="add the guarantees of a JSON list (coefficient vectors or "
+                   "{\"prior\": {...}, \"s_plus\": [...], \"s_minus\": [...]})")
+    p.add_argument("--intersect", metavar="SPEC", help="also give every guarantee of this definition")
+    p.add_argument("--hull", metavar="SPEC", help="the smallest cone definition containing this one too")
+    p.add_argument("--graph", default=None, help="neighbour relation of the DP sandwich (default: hamming on bit "
+                   "strings, else path)")
+    p.add_argument("--utility", "-u", default="accuracy", help="'accuracy' (default) or a JSON utility file")
+    p.add_argument("--prior", default="uniform", help="'uniform' (default), probabilities 1/2,1/4,1/4 or a JSON file")
+    p.add_argument("--out", metavar="FILE", help="write the new definition (read back by cone:file=FILE)")
+
+
+@command("design", "build a new definition from BASE (drop, keep, add guarantees; intersect, hull): what it is, "
+         "its DP sandwich and the utility it buys; exit 1 when no ε-DP level bounds it", outputs={"out": "file"})(_design_args)
+def _design(args: argparse.Namespace) -> Outcome:
+    if args.out:
+        check_output_path(args.out, what="--out")
+    base = parse_definition(args.definition)
+    new, ops, redundant = _build(args, base)
+    from .._domain import Domain
+
+    graph = args.graph or ("hamming" if Domain.from_labels(base.inputs).is_bits else "path")
+    utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
+    ctx = DesignContext(base, new, graph, utility, _prior_option(args.prior), ops, redundant)
+    lines = [f"design from {base.spec()} on {len(base.inputs)} datasets"]
+    data: dict[str, Any] = {"base": base.spec()}
+    for name, section in SECTIONS:
+        text, part = section(ctx)
+        lines += [""] + text
+        data[name] = part
+    if args.out:
+        new.save(args.out)
+        lines += ["", f"new definition written to {args.out} (use it as cone:file={args.out})"]
+    b = ctx.cache.get("dp_bounds")
+    code = EXIT_NO if b is not None and b.outer.infinite else EXIT_YES
+    return Outcome("\n".join(lines), data, code)
+
+

@@ -1,0 +1,419 @@
+"""A privacy definition given by a polyhedral cone over the datasets: every mechanism whose rows lie in the cone.
+
+This is the step the row-cone paper ends with (Lin & Kifer, Section V): enlarge (or shrink) a row cone and let the
+new cone *be* the definition, ``M ∈ Priv(R)`` iff every row of ``M`` lies in ``R``. ``docs/theory.md`` §13 ("Cone
+definitions") proves that such a set is closed under post-processing and mixtures, so it is its own consistent
+closure and its row cone decides membership; and that its row cone is the smallest face of ``R ∩ R^N_{≥0}`` that
+contains the all-ones vector ``1`` — equal to ``R ∩ R^N_{≥0}`` whenever ``1`` is not on a facet of ``R``. A cone
+that does not contain ``1`` admits no mechanism at all and is refused.
+
+JSON format (``privgeom: "cone-definition"``, version 1; see :data:`CONE_DEFINITION_SCHEMA`)::
+
+    {"privgeom": "cone-definition", "version": 1, "name": "…", "exact": true, "labels": ["1", "0"],
+     "facets": [["3", "-1"], ["-1", "3"]], "equalities": []}
+
+Examples
+--------
+>>> from privgeom import Cone, randomized_response
+>>> D = ConeDefinition(Cone.from_facets([[3, -1], [-1, 3]], labels=["1", "0"]))
+>>> D.contains(randomized_response(1, "3/4")).member
+True
+>>> no = D.contains(randomized_response(1, "4/5"))
+>>> no.certificate.output, no.certificate.label, no.certificate.inequality
+('0', 'facet 0', '3·x[1] − x[0] ≥ 0')
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._domain import InputsLike
+from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
+from .._io import parse_json, read_text, write_text
+from .._numeric import ATOL, fraction_str, readonly
+from ..geometry._cone import Cone
+from ..geometry._symmetry import MAX_AUTOMORPHISMS, automorphisms, trivial_automorphisms
+from ..mechanisms import Mechanism
+from ._base import Membership, PrivacyDefinition, RowCertificate
+from ._rows import as_vector, format_inequality, generic_row_membership
+
+__all__ = ["ConeDefinition", "CONE_DEFINITION_SCHEMA", "CONE_DEFINITION_VERSIONS", "cone_definition_automorphisms"]
+
+#: Versions of the cone-definition JSON format this release reads.
+CONE_DEFINITION_VERSIONS: tuple[int, ...] = (1,)
+
+#: The documented JSON schema of a saved :class:`ConeDefinition` (:meth:`ConeDefinition.to_dict`).
+CONE_DEFINITION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["privgeom", "labels", "facets"],
+    "properties": {
+        "privgeom": {"const": "cone-definition"},
+        "version": {"const": 1},
+        "name": {"type": "string", "description": "a readable name (optional)"},
+        "exact": {"type": "boolean", "description": "true: entries are rational strings such as '3/4'"},
+        "labels": {"type": "array", "items": {"type": "string"}, "description": "dataset labels (coordinates)"},
+        "facets": {"type": "array", "items": {"type": "array"}, "description": "rows a meaning a·x ≥ 0"},
+        "equalities": {"type": "array", "items": {"type": "array"}, "description": "rows e meaning e·x = 0"},
+    },
+}
+
+
+def _zero_row(n: int, exact: bool) -> np.ndarray:
+    if exact:
+        out = np.empty(n, dtype=object)
+        out[:] = [Fraction(0)] * n
+        return out
+    return np.zeros(n)
+
+
+def _face_of_ones(cone: Cone) -> tuple[np.ndarray, np.ndarray]:
+    """Facets and equalities of the smallest face of ``cone ∩ orthant`` containing ``1`` (``docs/theory.md`` §13).
+
+    Facets ``a`` of ``cone`` with ``a·1 = 0`` become equalities (every member's rows sum to ``1``, so each row is
+    tight on them); the orthant inequalities ``x_i ≥ 0`` are added (``e_i·1 = 1 > 0``). Raises when ``1`` is not in
+    the cone: no column-stochastic matrix then has its rows in it.
+    """
+    exact = cone.exact
+    F, E = cone.facets, cone.equalities
+    n = cone.ambient_dim
+    tol = 0.0 if exact else ATOL * n
+    labels = cone.labels
+    for i, e in enumerate(E):
+        s = sum(e)
+        if (s != 0) if exact else abs(float(s)) > tol * float(np.abs(e.astype(float)).max()):
+            raise InvalidParameterError(
+                f"ConeDefinition: no mechanism has its rows in this cone: the all-ones vector violates the equality "
+                f"{format_inequality(e, labels, '=')} (every mechanism's rows sum to it)")
+    keep: list[int] = []
+    tight: list[int] = []
+    for i, a in enumerate(F):
+        s = sum(a)
+        scale = 1.0 if exact else float(np.abs(a.astype(float)).max())
+        if (s < 0) if exact else float(s) < -tol * scale:
+            raise InvalidParameterError(
+                f"ConeDefinition: no mechanism has its rows in this cone: the all-ones vector violates facet {i} "
+                f"({format_inequality(a, labels)}), and every mechanism's rows sum to it")
+        (tight if ((s == 0) if exact else abs(float(s)) <= tol * scale) else keep).append(i)
+    eye = [_zero_row(n, exact) for _ in range(n)]
+    for i in range(n):
+        eye[i][i] = Fraction(1) if exact else 1.0
+    facets = np.vstack([F[keep]] + [np.vstack(eye)]) if keep else np.vstack(eye)
+    eqs = np.vstack([E] + [F[tight]]) if tight else E
+    return facets, eqs
+
+
+class ConeDefinition(PrivacyDefinition):
+    """The privacy definition ``{M : every row of M lies in the cone R}`` (Lin & Kifer, Section V).
+
+    Parameters
+    ----------
+    cone : Cone
+        A polyhedral cone whose labels are the dataset labels (H- or V-representation, exact or float). It must
+        contain the all-ones vector (the sum of the rows of every mechanism); otherwise no mechanism qualifies.
+    name : str, optional
+        A readable name (default: its size).
+
+    Notes
+    -----
+    The set is closed under post-processing (a row of ``A M`` is a non-negative combination of rows of ``M``) and
+    mixtures (a row of ``Σ λ_j M_j`` on the disjoint union of outputs is a positive multiple of a row of some
+    ``M_j``), so it is its own consistent closure and :attr:`row_cone_decides_closure` holds (``docs/theory.md``
+    §13). :meth:`row_cone` is the smallest face of ``R ∩ R^N_{≥0}`` containing ``1`` (canonical). ``contains``
+    checks every row against every facet and equality of that cone; a "no" names the row and the inequality
+    (:class:`~privgeom.definitions.RowCertificate`, label ``"facet i"`` / ``"equality i"``); a "yes" needs no
+    witness beyond the inequalities.
+
+    Raises
+    ------
+    InvalidTypeError
+        ``cone`` is not a :class:`~privgeom.Cone`.
+    InvalidParameterError
+        The cone does not contain ``1`` (the message names the violated facet).
+    InvalidInputError
+        Repeated or empty dataset labels.
+
+    Examples
+    --------
+    >>> from privgeom import RandomizedResponse, randomized_response
+    >>> D = ConeDefinition(RandomizedResponse(2, "3/4").row_cone())
+    >>> D.contains(randomized_response(2, "2/3")).member, D.row_cone().n_facets
+    (True, 4)
+    >>> ConeDefinition.from_dict(D.to_dict()).row_cone() == D.row_cone()
+    True
+    """
+
+    membership_methods = ("row-inequalities", "row-cone")
+
+    def __init__(self, cone: Cone, *, name: str | None = None, source: str | None = None) -> None:
+        if not isinstance(cone, Cone):
+            raise InvalidTypeError(f"ConeDefinition takes a privgeom Cone, got {type(cone).__name__}")
+        labels = tuple(str(v) for v in cone.labels)
+        if not labels:
+            raise InvalidInputError("ConeDefinition: the cone has no coordinates (no datasets)")
+        if len(set(labels)) != len(labels):
+            raise InvalidInputError(f"ConeDefinition: repeated dataset labels in {list(labels)[:8]}")
+        if name is not None and not isinstance(name, str):
+            raise InvalidTypeError(f"ConeDefinition: name must be a string, got {type(name).__name__}")
+        facets, eqs = _face_of_ones(cone)
+        self._cone = Cone.from_facets(facets, eqs, exact=cone.exact, labels=labels)
+        self._inputs = labels
+        self._name = name
+        self._source = source
+        self._redundant: tuple[Any, ...] = ()
+
+    @classmethod
+    def from_guarantees(cls, guarantees: Any, inputs: InputsLike, *, name: str | None = None) -> "ConeDefinition":
+        """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.from_guarantees`.
+
+        Each guarantee is a :class:`~privgeom.Guarantee`, a coefficient vector ``a`` (``a·x ≥ 0``) or an attacker
+        statement ``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}``; redundant ones are listed in
+        :attr:`redundant` with the verified non-negative combination of the others that implies them.
+
+        Examples
+        --------
+        >>> D = ConeDefinition.from_guarantees([[3, -1], [-1, 3]], ["1", "0"])
+        >>> D.row_cone().n_facets, D.redundant
+        (2, ())
+        """
+        from ._base import GENERIC_OPERATIONS
+
+        return GENERIC_OPERATIONS["from_guarantees"](guarantees, inputs, name=name)  # type: ignore[no-any-return]
+
+    @property
+    def redundant(self) -> tuple[Any, ...]:
+        """For a definition built by :meth:`from_guarantees`: the guarantees implied by the others (with their
+        verified combinations, :class:`~privgeom.analyses.RedundantGuarantee`); else empty."""
+        return self._redundant
+
+    # ------------------------------------------------------------------------------------------------ identity
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        return self._inputs
+
+    @property
+    def exact(self) -> bool:
+        return bool(self._cone.exact)
+
+    @property
+    def name(self) -> str:
+        if self._name:
+            return self._name
+        nf, ne = self._cone.n_facets, len(self._cone.equalities)
+        extra = f", {ne} equalit{'ies' if ne != 1 else 'y'}" if ne else ""
+        return f"cone definition ({nf} facets{extra} on {self.n_inputs} datasets)"
+
+    @property
+    def cone(self) -> Cone:
+        """The row cone (same as :meth:`row_cone`)."""
+        return self._cone
+
+    def spec(self) -> str:
+        """``cone:file=PATH`` when loaded from a file, else ``cone:json=<the JSON document>``."""
+        if self._source is not None:
+            return f"cone:file={self._source}"
+        return "cone:json=" + json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @property
+    def row_cone_decides_closure(self) -> bool:
+        """True: a cone definition is its own consistent closure, defined row by row (``docs/theory.md`` §13)."""
+        return True
+
+    def row_cone(self) -> Cone:
+        """The row cone: the smallest face of ``cone ∩ R^N_{≥0}`` containing ``1``, canonical (``docs/theory.md`` §13)."""
+        return self._cone
+
+    # ------------------------------------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document of :data:`CONE_DEFINITION_SCHEMA` (H-representation of the row cone)."""
+        from .._results import to_jsonable
+
+        out: dict[str, Any] = {"privgeom": "cone-definition", "version": 1}
+        if self._name:
+            out["name"] = self._name
+        out.update({"exact": self.exact, "labels": list(self._inputs), "facets": to_jsonable(self._cone.facets),
+                    "equalities": to_jsonable(self._cone.equalities)})
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str | None = None) -> "ConeDefinition":
+        """Inverse of :meth:`to_dict`; unknown fields, another ``privgeom`` kind or version are a FormatError.
+
+        Examples
+        --------
+        >>> ConeDefinition.from_dict({"privgeom": "cone-definition", "labels": ["a"], "facets": [], "extra": 1})
+        Traceback (most recent call last):
+        ...
+        privgeom._errors.FormatError: unknown fields in cone-definition JSON: ['extra']
+        """
+        if isinstance(data, (str, bytes, bytearray)):
+            data = parse_json(data, what="cone definition")
+        if not isinstance(data, dict):
+            raise FormatError(f"a cone-definition JSON document must be an object, got {type(data).__name__}")
+        if data.get("privgeom") != "cone-definition":
+            raise FormatError(f"not a cone-definition document: privgeom = {data.get('privgeom')!r:.60}")
+        unknown = set(data) - set(CONE_DEFINITION_SCHEMA["properties"])
+        if unknown:
+            raise FormatError(f"unknown fields in cone-definition JSON: {sorted(unknown)[:8]!r:.200}")
+        version = data.get("version", 1)
+        if isinstance(version, bool) or version not in CONE_DEFINITION_VERSIONS:
+            raise FormatError(f"cone-definition JSON version {version!r:.40} is not supported; known versions: "
+                              f"{', '.join(map(str, CONE_DEFINITION_VERSIONS))}")
+        labels = data.get("labels")
+        if not isinstance(labels, list) or not all(isinstance(v, str) for v in labels):
+            raise FormatError(f"'labels' must be a list of strings, got {labels!r:.80}")
+        for key in ("facets", "equalities"):
+            rows = data.get(key, [])
+            if not isinstance(rows, list) or not all(isinstance(r, list) and len(r) == len(labels) for r in rows):
+                raise FormatError(f"'{key}' must be a list of rows of {len(labels)} numbers, got {rows!r:.80}")
+        exact = data.get("exact", True)
+        if not isinstance(exact, bool):
+            raise FormatError(f"'exact' must be true or false, got {exact!r:.40}")
+        name = data.get("name")
+        if name is not None and not isinstance(name, str):
+            raise FormatError(f"'name' must be a string, got {name!r:.40}")
+        n = len(labels)
+        facets = data.get("facets") or np.zeros((0, n), dtype=object if exact else float)
+        eqs = data.get("equalities") or None
+        cone = Cone.from_facets(facets, eqs, exact=exact, labels=labels)
+        return cls(cone, name=name, source=source)
+
+    def save(self, path: str | Path) -> None:
+        """Write :meth:`to_dict` as JSON to ``path`` (read back by :meth:`load` and the spec ``cone:file=``)."""
+        write_text(path, json.dumps(self.to_dict(), indent=1) + "\n", what="cone definition file")
+
+    @classmethod
+    def load(cls, path: str | Path) -> "ConeDefinition":
+        """Read a file written by :meth:`save` (FormatError for anything else).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from privgeom import RandomizedResponse
+        >>> D = ConeDefinition(RandomizedResponse(1, "3/4").row_cone())
+        >>> path = os.path.join(tempfile.mkdtemp(), "d.json")
+        >>> D.save(path)
+        >>> ConeDefinition.load(path).row_cone() == D.row_cone()
+        True
+        """
+        text = read_text(path, what="cone definition file", kind="JSON")
+        return cls.from_dict(parse_json(text, what="cone definition", where=str(path)), source=str(path))
+
+    # ------------------------------------------------------------------------------------------------ display
+    def to_latex(self) -> str:
+        """The row cone's inequalities as LaTeX (:func:`privgeom.to_latex`)."""
+        from .._display import to_latex
+
+        return to_latex(self._cone)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from .._display import to_html
+
+        return f"<p><b>{escape(self.name)}</b></p>" + to_html(self._cone)
+
+    # ------------------------------------------------------------------------------------------------ membership
+    def _rows(self, exact: bool) -> list[tuple[str, int, np.ndarray]]:
+        F, E = self._cone.facets, self._cone.equalities
+        if not exact:
+            F, E = F.astype(float), E.astype(float)
+        return [("equality", i, e) for i, e in enumerate(E)] + [("facet", i, a) for i, a in enumerate(F)]
+
+    def _first_violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, str, int, np.ndarray, Any] | None:
+        """``(row, kind, index, normal, value)`` of a violated inequality (equalities signed to be ``< 0``), or None."""
+        for kind, i, a in self._rows(exact):
+            vals = X.dot(a)
+            for o, v in enumerate(vals):
+                if kind == "equality":
+                    bad = v != 0 if exact else abs(float(v)) > atol * max(1.0, float(np.abs(a).max()))
+                    if bad:
+                        return (o, kind, i, -a, -v) if v > 0 else (o, kind, i, a, v)
+                elif (v < 0) if exact else float(v) < -atol * max(1.0, float(np.abs(a).max())):
+                    return o, kind, i, a, v
+        return None
+
+    def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
+        """Is every row of ``mechanism`` in the cone? (= in the closure, ``docs/theory.md`` §13)
+
+        ``"row-inequalities"`` (default) checks each row against each facet and equality; ``"row-cone"`` asks the
+        cone row by row (:meth:`~privgeom.Cone.contains`). Exact when both the cone and the mechanism are exact;
+        float mode accepts violations up to ``atol`` (relative to the largest coefficient).
+
+        Examples
+        --------
+        >>> from privgeom import Cone, randomized_response
+        >>> D = ConeDefinition(Cone.from_facets([[3, -1], [-1, 3]], labels=["1", "0"]))
+        >>> D.contains(randomized_response(1, "3/4"), method="row-cone").member
+        True
+        """
+        self.check_method(method)
+        M = self.check_mechanism(mechanism)
+        tol = ATOL if atol is None else float(atol)
+        exact = self.exact and M.exact
+        X = M.matrix if exact else M.float_matrix()
+        if method == "row-cone":
+            for o, x in enumerate(X):
+                ans = generic_row_membership(self, x if exact else np.asarray(x, dtype=float), atol=tol)
+                if not ans.member:
+                    cert: Any = ans.certificate
+                    cert = RowCertificate(o, M.outputs[o], cert.normal, cert.value, cert.inequality, cert.label)
+                    return Membership(False, "row-cone", ans.exact, certificate=cert,
+                                      detail=f"row {M.outputs[o]!r} leaves the cone")
+            return Membership(True, "row-cone", exact, detail="every row lies in the cone")
+        v = self._first_violation(X, exact, tol)
+        if v is None:
+            ne, nf = len(self._cone.equalities), self._cone.n_facets
+            return Membership(True, "row-inequalities", exact,
+                              detail=f"every row satisfies the {nf} facets" + (f" and {ne} equalities" if ne else ""))
+        o, kind, i, a, value = v
+        text = format_inequality(a, self._inputs)
+        cert = RowCertificate(o, M.outputs[o], readonly(a), value, text, f"{kind} {i}")
+        return Membership(False, "row-inequalities", exact, certificate=cert,
+                          detail=f"row {M.outputs[o]!r} violates {kind} {i}: {text} (value {fraction_str(value)})")
+
+    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+        """Is the vector ``x`` in the row cone? A "no" names the violated facet or equality.
+
+        Examples
+        --------
+        >>> from privgeom import Cone
+        >>> D = ConeDefinition(Cone.from_facets([[3, -1], [-1, 3]], labels=["1", "0"]))
+        >>> D.contains_row([1, 1]).member, D.contains_row([4, 1]).certificate.label
+        (True, 'facet 1')
+        """
+        tol = ATOL if atol is None else float(atol)
+        vec, exact = as_vector(x, self.n_inputs, exact=self.exact)
+        exact = exact and self.exact
+        X = (np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)).reshape(1, -1)
+        v = self._first_violation(X, exact, tol)
+        if v is None:
+            return Membership(True, "row-inequalities", exact, detail="x satisfies every facet and equality")
+        _, kind, i, a, value = v
+        text = format_inequality(a, self._inputs)
+        cert = RowCertificate(-1, "", readonly(a), value, text, f"{kind} {i}")
+        return Membership(False, "row-inequalities", exact, certificate=cert, detail=f"x violates {kind} {i}: {text}")
+
+
+def cone_definition_automorphisms(definition: ConeDefinition, *, max_automorphisms: int = MAX_AUTOMORPHISMS,
+                                  **options: Any) -> Any:
+    """The dataset permutations that map the row cone onto itself: the permutations of its canonical facets
+    (:func:`privgeom.automorphisms` of the cone with ``method="facets"``); trivial for a lower-dimensional row cone.
+
+    Examples
+    --------
+    >>> from privgeom import RandomizedResponse
+    >>> automorphisms(ConeDefinition(RandomizedResponse(2, "3/4").row_cone())).order
+    8
+    """
+    cone = definition.row_cone()
+    if len(cone.equalities):
+        return trivial_automorphisms(definition)
+    return automorphisms(cone, method="facets", max_automorphisms=max_automorphisms, **options)
+
+
+automorphisms.register(ConeDefinition, cone_definition_automorphisms)  # geometry never imports definitions

@@ -1,0 +1,78 @@
+"""``privgeom design`` through the real entry point: the report, --out read back by cone:file=, --json, exit codes."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+
+import pytest
+
+import privgeom as pg
+from privgeom.cli import main
+from privgeom.cli._design import parse_predicate
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_design_out_is_read_back_by_closure(capsys, tmp_path):
+    d = tmp_path / "d.json"
+    code, out, _ = run(capsys, "design", "rr:k=2,p=3/4", "--drop", "0", "--out", d)
+    assert code == 1  # dropping a facet of RR(2) lets x_00 = 0 < x_10: no ε-DP level bounds it (outer = ∞)
+    assert "1 guarantee no longer given" in out and "inner: every ε-DP mechanism with e^ε ≤ 5/3" in out
+    # the optimal accuracy grows: base 9/16 (RR(3/4)^⊗2 with Bayes decoding), new 23/36 (certified by the LP dual)
+    assert "base: 9/16" in out and "new : 23/36" in out
+    m = tmp_path / "m.json"
+    pg.randomized_response(2, "3/4").save(m)
+    code, out, _ = run(capsys, "closure", f"cone:file={d}", "-m", m)
+    assert code == 0 and "IN closure" in out
+    pg.randomized_response(2, "9/10").save(m)
+    code, out, _ = run(capsys, "closure", f"cone:file={d}", "-m", m)
+    assert code == 1 and "violates facet" in out
+
+
+def test_design_json_and_recognition(capsys):
+    code, out, _ = run(capsys, "design", "rr:k=1,p=3/4", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["what"]["relation_to_base"] == "equal"
+    assert data["what"]["dp_bounds"]["inner"]["exp_eps"] == "3"
+    assert data["utility"]["base"]["value"] == data["utility"]["new"]["value"] == "3/4"
+    code, out, _ = run(capsys, "design", "rr:k=1,p=3/4")
+    assert "it is ε-differential privacy over hamming with e^ε = 3" in out
+
+
+def test_design_guarantee_intersect_hull_only(capsys, tmp_path):
+    g = tmp_path / "g.json"
+    g.write_text(json.dumps([[3, -1, 0, 0], {"prior": {"11": "3/4", "10": "1/4"}, "s_plus": ["11"], "s_minus": ["10"]}]))
+    code, out, _ = run(capsys, "design", "dp:graph=hamming,k=2,exp_eps=3", "--guarantee", g)
+    assert code == 0 and "redundant in --guarantee" in out and "0 new" in out  # already a DP facet
+    code, out, _ = run(capsys, "design", "rr:k=2,p=3/4", "--intersect", "dp:graph=hamming,k=2,exp_eps=2", "--json")
+    data = json.loads(out)
+    assert data["what"]["relation_to_base"] == "superset" and len(data["changes"]["added"]) > 0
+    code, out, _ = run(capsys, "design", "rr:k=2,p=3/4", "--hull", "dp:graph=hamming,k=2,exp_eps=3")
+    assert "it is ε-differential privacy over hamming with e^ε = 3" in out
+    code, out, _ = run(capsys, "design", "dp:graph=path,n=2,exp_eps=2", "--only", "s_minus contains 0")
+    assert code == 1 and "3 guarantees no longer given" in out  # 4 edge facets, one has 0 in S-
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--only", "n_plus >"], "expected a value"),
+    (["--only", "weight > 1"], "not a field"),
+    (["--drop", "99"], "facet 99 does not exist"),
+    (["--intersect", "rr:k=1,p=3/4"], "different datasets"),
+])
+def test_design_bad_invocations_exit_2(capsys, argv, needle):
+    code, out, err = run(capsys, "design", "rr:k=2,p=3/4", *argv)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_only_language() -> None:
+    g = pg.analyses.guarantee_from_normal([F(3), F(-1), F(0)], ["a", "b", "c"])
+    assert parse_predicate("n_plus == 1 and (s_minus contains b or n_minus > 4)")(g)
+    assert not parse_predicate("not (n_plus == 1)")(g)
+    assert parse_predicate("s_plus == a")(g) and parse_predicate("text contains 'attacker'")(g)
+    with pytest.raises(pg.FormatError):
+        parse_predicate("__import__('os')")
