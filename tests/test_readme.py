@@ -137,7 +137,7 @@ def test_python_block_runs_and_its_claims_hold(index, workdir, monkeypatch):
 
 
 def test_design_block_claims(workdir, monkeypatch):
-    """The "Designing a definition" block: the DP sandwich of RR(2, 3/4) is [5/3, 3] (docs/theory.md §12)."""
+    """The "Designing a definition" block: the DP sandwich of RR(2, 3/4) is [5/3, 3] (docs/theory.md §13)."""
     (block,) = [b for b in _blocks("python") if "pg.dp_bounds" in b]
     monkeypatch.chdir(workdir)
     namespace: dict[str, object] = {}
