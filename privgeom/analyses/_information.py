@@ -89,7 +89,7 @@ class LeastInformative(Result):
     exact: bool = False
 
     def summary(self) -> str:
-        return (f"least informative mechanism for {self.definition} ({self.formulation} closure model) with expected "
+        return (f"least informative mechanism for {self.definition} ({self.formulation} formulation) with expected "
                 f"utility ≥ {fraction_str(self.at_least)} (best achievable {fraction_str(self.best)}): I(D; ω) = "
                 f"{float(self.value):.10g} nats (utility {self.utility:.10g}; {self.solver} {self.status}, duality gap "
                 f"{self.gap:.3g})\n{self.mechanism}")
@@ -113,7 +113,8 @@ def _solve(problem: Any, solver: str) -> tuple[str, float]:
 
 
 def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", at_least: ScalarLike = 0,
-                      prior: Any = None, *, max_variables: int | None = None) -> LeastInformative:
+                      prior: Any = None, *, max_variables: int | None = None,
+                      max_lp_size: int | None = None) -> LeastInformative:
     """Minimise the mutual information ``I(D; ω)`` (nats, ``D ~ prior``) over the definition's closure subject to an
     expected utility of at least ``at_least``: a convex program (module docstring; docs/theory.md).
 
@@ -130,6 +131,8 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
         ``π`` over the datasets (:func:`~privgeom.analyses._optimal.prior_vector`); default uniform.
     max_variables : int, optional
         Largest closure model (variables); default :data:`MAX_INFORMATION_VARIABLES`.
+    max_lp_size : int, optional
+        Passed to :func:`~privgeom.analyses.optimal_mechanism` (the LP that finds the best achievable utility).
 
     Returns
     -------
@@ -170,7 +173,7 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
                              f"{est.variables:,} variables (one exponential cone each), more than the limit "
                              f"{limit:,}; refused before building it — raise it with max_variables= or "
                              f"{limit_hint('information_variables', est.variables).removeprefix('raise it with ')}")
-    best = optimal_mechanism(definition, utility, prior)
+    best = optimal_mechanism(definition, utility, prior, max_lp_size=max_lp_size)
     if target > best.value:
         raise InvalidParameterError(f"at_least = {fraction_str(target)} is above the best achievable expected utility "
                                     f"{fraction_str(best.value)} of {definition.spec()} (optimal_mechanism)")
