@@ -269,6 +269,7 @@ def _optimal(args: argparse.Namespace) -> Outcome:
         raise InvalidParameterError(f"--at-least {args.at_least} applies to --objective information only")
     d = parse_definition(args.definition)
     utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
+    data: Any
     if args.objective == "information":
         res = least_informative(d, utility, parse_scalar(args.at_least, name="--at-least"), _prior_option(args.prior),
                                 max_lp_size=args.max_lp_size)

@@ -738,11 +738,12 @@ def exact_lp_cdd(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequen
     origin: list[tuple[int, int]] = []  # (row index or -1 for x_j ≥ 0, sign of A x in the cdd row b + sign·A x ≥ 0)
     for i, row in enumerate(rr):
         dense = [row.get(j, Fraction(0)) for j in range(n)]
-        if hi[i] is not None:
-            table.append([hi[i]] + [-v for v in dense])
+        h, lw = hi[i], lo[i]
+        if h is not None:
+            table.append([h] + [-v for v in dense])
             origin.append((i, -1))
-        if lo[i] is not None:
-            table.append([-lo[i]] + dense)
+        if lw is not None:
+            table.append([-lw] + dense)
             origin.append((i, 1))
     for j in range(n):
         table.append([Fraction(0)] + [Fraction(int(k == j)) for k in range(n)])
