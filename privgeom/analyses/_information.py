@@ -35,6 +35,7 @@ One bit under randomized response with ``p = 3/4``, uniform prior, accuracy at l
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +74,8 @@ class LeastInformative(Result):
     ``I(D; ω)`` in nats, recomputed from ``mechanism`` (a float :class:`~privgeom.Quantity`); ``utility``: its
     expected utility (≥ ``at_least`` up to the solver's tolerance); ``best``: the largest achievable expected utility
     (:func:`~privgeom.analyses.optimal_mechanism`); ``gap``: the duality gap the solver reported (``nan`` when it
-    reports none); ``solver`` and ``status`` as cvxpy reports them; ``exact`` is always False (a float solve).
+    reports none); ``solver`` and ``status`` as cvxpy reports them (``"optimal_inaccurate"``: the solver stopped at
+    reduced accuracy; the utility floor is still checked); ``exact`` is always False (a float solve).
     """
 
     mechanism: Mechanism
@@ -103,7 +105,9 @@ def _solve(problem: Any, solver: str) -> tuple[str, float]:
     for part in inverse:  # cvxpy's Clarabel interface reads these options back when unpacking
         if hasattr(part, "solver_options") and part.solver_options is None:
             part.solver_options = {}
-    problem.unpack_results(raw, chain, inverse)
+    with warnings.catch_warnings():  # an inaccurate solve is reported through the returned status instead
+        warnings.filterwarnings("ignore", message="Solution may be inaccurate", category=UserWarning)
+        problem.unpack_results(raw, chain, inverse)
     if isinstance(raw, dict):
         gap = float(raw.get("info", {}).get("gap", math.nan))
     else:
