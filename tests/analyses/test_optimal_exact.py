@@ -15,6 +15,8 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom._errors import SolverError
@@ -159,3 +161,28 @@ def test_staircase_lp_exact_from_the_basis():
     opt = pg.analyses._optimal.staircase_optimum(4, 3, pg.analyses._optimal.bayes_utility("accuracy", None,
                                                                                           ["0", "1", "2", "3"]))
     assert opt.exact and opt.value == opt.bound == F(3, 6)
+
+
+GRAPHS = {"path3": lambda: pg.path_graph(2), "k3": lambda: pg.complete_graph(3), "path4": lambda: pg.path_graph(3),
+          "k4": lambda: pg.complete_graph(4)}
+
+
+@settings(max_examples=25, deadline=None)
+@given(graph=st.sampled_from(sorted(GRAPHS)), r=st.sampled_from([F(3, 2), F(2), F(5, 2), F(4)]),
+       data=st.data(), adp=st.booleans())
+def test_random_rational_problems_are_always_exact(graph, r, data, adp):
+    """Every rational problem, rows LP or hockey-stick LP, comes back exact with a verified certificate."""
+    g = GRAPHS[graph]()
+    n = g.number_of_nodes()
+    m = data.draw(st.integers(2, 4))
+    U = [[F(data.draw(st.integers(-4, 6))) for _ in range(m)] for _ in range(n)]
+    ws = [data.draw(st.integers(1, 9)) for _ in range(n)]
+    prior = [F(w, sum(ws)) for w in ws]
+    d = (ApproximateDP(g, exp_eps=r, delta=F(1, data.draw(st.integers(5, 40)))) if adp
+         else DifferentialPrivacy(g, exp_eps=r))
+    opt = optimal_mechanism(d, U, prior)
+    assert opt.exact and isinstance(opt.value, F) and opt.certificate.exact and opt.certificate.gap == 0
+    assert opt.membership.member
+    if not adp:
+        C = [[prior[dd] * U[dd][w] for dd in range(n)] for w in range(m)]
+        check_certificate(opt, d, C)
