@@ -159,7 +159,8 @@ class _Solved:
 
 
 class _LP:
-    """``max c·x`` s.t. ``A_eq x = b_eq``, ``A_ub x ≤ 0``, ``x ≥ 0``; rows are ``{column: coefficient}`` dicts.
+    """``max c·x`` s.t. ``A_eq x = b_eq``, ``A_ub x ≤ b_ub`` (default 0), ``x ≥ 0``; rows are ``{column: coefficient}``
+    dicts.
 
     Solved by HiGHS's dual simplex; in exact mode the optimum is then recovered exactly from HiGHS's optimal basis
     (:func:`~privgeom.geometry._lp.exact_basis_solution`: the square systems of the basic columns and of the active
@@ -169,8 +170,9 @@ class _LP:
     """
 
     def __init__(self, n: int, c: list[Any], eq: list[dict[int, Any]], b_eq: list[Any], ub: list[dict[int, Any]],
-                 exact: bool, what: str) -> None:
+                 exact: bool, what: str, b_ub: list[Any] | None = None) -> None:
         self.n, self.c, self.eq, self.b_eq, self.ub, self.exact, self.what = n, c, eq, b_eq, ub, exact, what
+        self.b_ub: list[Any] = [0] * len(ub) if b_ub is None else list(b_ub)
 
     @classmethod
     def of(cls, model: ClosureModel, c: list[Any], what: str) -> "_LP":
@@ -184,7 +186,7 @@ class _LP:
         check_lp_size(len(rows), self.n, len(trip), what=self.what)
         A = sp.csc_matrix((v, (r, cidx)), shape=(len(rows), self.n))
         lo = [float(b) for b in self.b_eq] + [-np.inf] * len(self.ub)
-        hi = [float(b) for b in self.b_eq] + [0.0] * len(self.ub)
+        hi = [float(b) for b in self.b_eq] + [float(b) for b in self.b_ub]
         model = HighsModel(-np.array([float(v) for v in self.c]), A, lo, hi, np.zeros(self.n),
                            np.full(self.n, np.inf), what=self.what)
         res = model.solve(solver="dual")
@@ -196,7 +198,7 @@ class _LP:
         note = ""
         if self.exact:
             lo_x: list[Any] = list(self.b_eq) + [None] * len(self.ub)
-            hi_x: list[Any] = list(self.b_eq) + [0] * len(self.ub)
+            hi_x: list[Any] = list(self.b_eq) + list(self.b_ub)
             neg = [-v for v in self.c]
             if res.basis is not None:
                 sol = exact_basis_solution(neg, rows, lo_x, hi_x, res.basis)
@@ -218,7 +220,7 @@ class _LP:
     def feasible(self, x: Sequence[Any]) -> bool:
         dot = lambda row: sum((a * x[j] for j, a in row.items()), Fraction(0))  # noqa: E731
         return (all(v >= 0 for v in x) and all(dot(row) == b for row, b in zip(self.eq, self.b_eq))
-                and all(dot(row) <= 0 for row in self.ub))
+                and all(dot(row) <= b for row, b in zip(self.ub, self.b_ub)))
 
     def value(self, x: Sequence[Any]) -> Any:
         return sum((a * v for a, v in zip(self.c, x) if a), Fraction(0) if self.exact else 0.0)

@@ -42,6 +42,9 @@ def test_one_bit_randomized_response_closed_form(p, a):
     res = least_informative(RandomizedResponse(1, p), "accuracy", a)
     af = float(F(a))
     assert abs(float(res.value) - (math.log(2) - h(af))) < 1e-6
+    # the solver-independent bound (linearisation + LP) brackets the closed form with the returned value
+    assert res.lower_bound - 1e-9 <= math.log(2) - h(af) <= float(res.value) + 1e-9
+    assert float(res.value) - res.lower_bound < 1e-5
     assert res.utility >= af - 1e-6 and res.status == "optimal" and res.solver == "CLARABEL"
     assert not res.exact and res.best == F(p) and abs(res.gap) < 1e-5
     # the minimiser is the binary symmetric channel with crossover 1 − a (a post-processed randomized response)
@@ -77,6 +80,7 @@ def test_grid_dp_on_two_datasets():
     member = lambda M: all(M[w, i] <= r * M[w, j] + 1e-12 for w in range(2) for i in range(2) for j in range(2))  # noqa: E731
     g = grid_min(pi, U, float(at_least), member)
     assert g >= float(res.value) - 1e-6  # the solver's minimum is below every feasible grid point
+    assert g >= res.lower_bound - 1e-9 and float(res.value) - res.lower_bound < 1e-5
     assert g - float(res.value) < 5e-3  # and the grid comes close to it
     assert float(res.value) > 1e-3  # a genuine trade-off, not the trivial zero
 
