@@ -10,7 +10,9 @@ Exit codes (the main program adds ``--json`` and maps errors to 2):
     0 when ``closure(A) ⊆ closure(B)`` is proved (relation ``subset`` or ``equal``), 1 otherwise (``superset``,
     ``incomparable``, or ``undecided`` — the text says which).
 ``privgeom optimal``
-    0 (the optimum is always found; the text says whether its certificate was verified exactly or in float).
+    0 (the optimum is always found; exact with a verified certificate for rational inputs, else verified in float).
+    With ``--objective information --at-least U``: 0 with the least mutual information found; 2 when ``U`` exceeds
+    the best achievable expected utility (the message names it) or no solver succeeds.
 
 Neighbour relations (``--graph``) are resolved on the mechanism's inputs by :func:`privgeom.resolve_graph`:
 ``hamming`` (the default; inputs must be bit strings of one length, pairs differing in one bit — on other inputs it
@@ -259,7 +261,8 @@ def _prior_option(value: str) -> Any:
 
 
 @command("optimal", "the mechanism maximising expected utility over the closure of a definition (an LP), with an "
-         "optimality certificate", outputs={"out": "file"})(_optimal_args)
+         "optimality certificate; --objective information: the least mutual information at a utility floor",
+         outputs={"out": "file"})(_optimal_args)
 def _optimal(args: argparse.Namespace) -> Outcome:
     if args.out:
         check_output_path(args.out, what="--out")
