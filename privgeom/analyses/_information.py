@@ -6,7 +6,7 @@ least ``at_least``:
 
     minimise  ``I(M) = Σ_ω Σ_D π(D) M[ω, D] ln(M[ω, D] / q_ω)``,  ``q_ω = Σ_D π(D) M[ω, D]``
     over      ``M`` in the closure (the same linear description as :func:`~privgeom.analyses.optimal_mechanism`,
-              :func:`~privgeom.analyses._optimal.closure_model`)
+              :func:`~privgeom.analyses._optimal.closure_constraints`)
     s.t.      ``⟨C, M⟩ ≥ at_least``, ``C[ω, D] = π(D) U[D, ω]``.
 
 For a fixed input distribution the mutual information is a convex function of the channel (Cover & Thomas,
@@ -49,12 +49,12 @@ from .._numeric import fraction_str, limit_hint, parse_scalar
 from .._results import Quantity, Result
 from ..definitions import PrivacyDefinition
 from ..mechanisms import Mechanism
-from ._optimal import (closure_model, mutual_information, optimal_lp_size, optimal_mechanism, prior_vector,
+from ._optimal import (closure_constraints, mutual_information, optimal_lp_size, optimal_mechanism, prior_vector,
                        utility_matrix)
 
 __all__ = ["LeastInformative", "least_informative", "MAX_INFORMATION_VARIABLES", "INFORMATION_SOLVERS"]
 
-#: Largest convex program (variables of the closure model, :func:`~privgeom.analyses.optimal_lp_size`) built by
+#: Largest convex program (variables of the closure constraints, :func:`~privgeom.analyses.optimal_lp_size`) built by
 #: :func:`least_informative`; each variable brings an exponential cone, so this is kept well below the LP limit.
 MAX_INFORMATION_VARIABLES = 3_000
 register_limit("information_variables", globals(), "MAX_INFORMATION_VARIABLES",
@@ -76,8 +76,9 @@ class LeastInformative(Result):
     (:func:`~privgeom.analyses.optimal_mechanism`); ``gap``: the duality gap the solver reported (``nan`` when it
     reports none); ``lower_bound``: a lower bound on the minimum that does not trust the convex solver (the
     convexity of ``I`` linearised at ``mechanism``, minimised over the closure by an LP; ``nan`` when not
-    available), so the true minimum lies in ``[lower_bound, value]``; ``solver`` and ``status`` as cvxpy reports them (``"optimal_inaccurate"``: the solver stopped at
-    reduced accuracy; the utility floor is still checked); ``exact`` is always False (a float solve).
+    available), so the true minimum lies in ``[lower_bound, value]``; ``solver`` and ``status`` as cvxpy reports
+    them (``"optimal_inaccurate"``: the solver stopped at reduced accuracy; the utility floor is still checked);
+    ``exact`` is always False (a float solve).
     """
 
     mechanism: Mechanism
@@ -137,7 +138,7 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
     prior : None, "uniform", sequence or dict
         ``π`` over the datasets (:func:`~privgeom.analyses._optimal.prior_vector`); default uniform.
     max_variables : int, optional
-        Largest closure model (variables); default :data:`MAX_INFORMATION_VARIABLES`.
+        Largest description of the closure (variables of its constraints); default :data:`MAX_INFORMATION_VARIABLES`.
     max_lp_size : int, optional
         Passed to :func:`~privgeom.analyses.optimal_mechanism` (the LP that finds the best achievable utility).
 
@@ -168,7 +169,8 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
         raise InvalidTypeError(f"least_informative takes a privacy definition, got {type(definition).__name__}")
     from .._numeric import parse_int
 
-    limit = MAX_INFORMATION_VARIABLES if max_variables is None else parse_int(max_variables, name="max_variables", min=1)
+    limit = (MAX_INFORMATION_VARIABLES if max_variables is None
+             else parse_int(max_variables, name="max_variables", min=1))
     inputs = tuple(definition.inputs)
     n_out = len(inputs) if isinstance(utility, str) and utility.strip() == "accuracy" else None
     target = parse_scalar(at_least, name="at_least")
@@ -176,7 +178,7 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
         n_out = len(utility_matrix(utility, inputs)[1])
     est = optimal_lp_size(definition, n_out)
     if est.variables > limit:
-        raise SizeLimitError(f"least_informative: the closure model of {definition.name} with {n_out:,} outputs has "
+        raise SizeLimitError(f"least_informative: the closure constraints of {definition.name} with {n_out:,} outputs has "
                              f"{est.variables:,} variables (one exponential cone each), more than the limit "
                              f"{limit:,}; refused before building it — raise it with max_variables= or "
                              f"{limit_hint('information_variables', est.variables).removeprefix('raise it with ')}")
@@ -188,7 +190,7 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
     pi = np.array([float(v) for v in prior_vector(prior, inputs, exact=False)])
     m, N = len(outputs), len(inputs)
     C = np.array([[pi[d] * U[d, w] for d in range(N)] for w in range(m)], dtype=float)
-    model = closure_model(definition, m, exact=False)
+    model = closure_constraints(definition, m, exact=False)
     import cvxpy as cp
 
     T = model.sparse_map()  # vec(M) = T x, row-major (ω, D)
@@ -248,7 +250,7 @@ def _linearisation_bound(model: Any, C: np.ndarray, pi: np.ndarray, M: np.ndarra
     """A lower bound on the minimum, independent of the convex solver: ``I`` is convex on all non-negative ``M``
     (Cover & Thomas Thm 2.7.4), so ``I(M') ≥ I(M) + ⟨∇I(M), M' − M⟩`` for every feasible ``M'``, with
     ``∂I/∂M[ω, D] = π(D) ln(M[ω, D] / q_ω)``; minimising the right-hand side over the feasible set is an LP over
-    the same closure model (HiGHS). ``nan`` when the gradient is infinite (``M`` has a zero entry where the prior
+    the same closure constraints (HiGHS). ``nan`` when the gradient is infinite (``M`` has a zero entry where the prior
     and ``q_ω`` are positive) or the LP fails."""
     from ._optimal_adp import _LP
 

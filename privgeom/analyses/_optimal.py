@@ -8,8 +8,10 @@ one for (ε, δ)-DP with δ > 0 in :mod:`privgeom.analyses._optimal_adp`:
   Definition 3.5): the variables are ``M`` itself, every row must satisfy the row cone's H-representation
   (``a·M[ω, :] ≥ 0``, ``e·M[ω, :] = 0``; for ε-DP ``x_i ≤ e^ε x_j`` per edge) and every column sums to 1. Any
   ``z ≥ 0`` (one weight per output and facet) and ``w`` give the upper bound
-  ``⟨C, M⟩ ≤ Σ_D max_ω (C + zA + wE)[ω, D]`` for every member ``M`` (weak duality); privgeom rationalises HiGHS's
-  duals, takes the best such bound exactly, and checks that it equals the value of the returned mechanism.
+  ``⟨C, M⟩ ≤ Σ_D max_ω (C + zA + wE)[ω, D]`` for every member ``M`` (weak duality); for rational inputs privgeom
+  recovers the exact vertex and duals from HiGHS's optimal basis (docs/theory.md, "Exact optima from the optimal
+  basis"; cdd's exact simplex as the fallback), takes the bound from those exact duals, and checks that it equals
+  the value of the returned mechanism. No float is ever rounded into an "exact" answer.
 * **closure** — finite definitions ``{M_1..M_J}``, through the parametrisation of Theorem 3.4:
   ``M = Σ_j B_j M_j`` with ``B_j ≥ 0``, ``1ᵀ B_j = λ_j 1ᵀ``, ``Σ_j λ_j = 1``. Its dual optimum is explicit:
   ``max_j Σ_o max_ω (C M_jᵀ)[ω, o]`` (each column of ``A_j = B_j / λ_j`` is a probability vector), which is the
@@ -53,11 +55,11 @@ from .._results import Quantity, Result
 from ..definitions import PrivacyDefinition
 from ..mechanisms import Mechanism
 from ._compare import generating_mechanisms
-from ._optimal_adp import (_LP, ClosureModel, OptimalityCertificate, OptimalMechanism, _finish, special_lp,
-                           special_lp_size, special_model)
+from ._optimal_adp import (_LP, ClosureConstraints, OptimalityCertificate, OptimalMechanism, _closure_constraints, _finish,
+                           _rows_constraints, closure_constraints, special_lp, special_lp_size)
 
 __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
-           "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureModel", "closure_model",
+           "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureConstraints", "closure_constraints",
            "RowUtility", "bayes_utility", "mutual_information_utility", "mutual_information", "staircase_patterns",
            "binary_mechanism", "StaircaseOptimum", "staircase_optimum", "KOVRegimes", "kov_regimes"]
 
@@ -233,73 +235,10 @@ def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) ->
             f"{limit_hint('optimal_lp_size', est.size).removeprefix('raise it with ')}")
 
 
-# ---------------------------------------------------------------------------------------------------- models
-def _rows_model(definition: PrivacyDefinition, m: int, exact: bool) -> ClosureModel:
-    """``x = M`` (row-major), every row in the row cone (``a·M[ω, :] ≥ 0`` per facet, ``e·M[ω, :] = 0`` per
-    equality; Lin & Kifer Definition 3.5) and every column a probability vector. Works for any definition whose
-    closure its row cone decides and that exposes the cone's ``facets``/``equalities``."""
-    cone = definition.row_cone()
-    exact = exact and cone.exact
-    N = len(definition.inputs)
-    F = cone.facets if exact else cone.facets.astype(float)
-    E = cone.equalities if exact else cone.equalities.astype(float)
-    one: Any = Fraction(1) if exact else 1.0
-    idx = lambda w, d: w * N + d  # noqa: E731
-    ub = [{idx(w, d): -a[d] for d in range(N) if a[d] != 0} for w in range(m) for a in F]
-    eq = [{idx(w, d): one for w in range(m)} for d in range(N)]
-    eq += [{idx(w, d): e[d] for d in range(N) if e[d] != 0} for w in range(m) for e in E]
-    b_eq: list[Any] = [1] * N + [0] * (m * len(E))
-    mech = tuple(tuple({idx(w, d): one} for d in range(N)) for w in range(m))
-    return ClosureModel("rows", m * N, eq, b_eq, ub, mech, exact, {"F": F, "E": E})
-
-
-def _closure_model(definition: PrivacyDefinition, mechs: Sequence[Mechanism], m: int, exact: bool) -> ClosureModel:
-    """``M = Σ_j B_j M_j`` with ``B_j ≥ 0``, ``1ᵀ B_j = λ_j 1ᵀ``, ``Σ_j λ_j = 1`` (Lin & Kifer Theorem 3.4): the
-    variables are the entries of each ``B_j`` (``m × o_j``, row-major) and then the ``λ_j``."""
-    exact = exact and all(M.exact for M in mechs)
-    mats = [M.matrix if exact else M.float_matrix() for M in mechs]
-    N = len(definition.inputs)
-    sizes = [Mj.shape[0] for Mj in mats]
-    offsets = [int(v) for v in np.cumsum([0] + [m * o for o in sizes])]
-    lam0 = offsets[-1]
-    eq: list[dict[int, Any]] = [{**{offsets[j] + w * o_j + o: 1 for w in range(m)}, lam0 + j: -1}
-                                for j, o_j in enumerate(sizes) for o in range(o_j)]  # 1ᵀ B_j = λ_j 1ᵀ
-    eq.append({lam0 + j: 1 for j in range(len(mats))})
-    mech = tuple(tuple({offsets[j] + w * o_j + o: mats[j][o, d] for j, o_j in enumerate(sizes) for o in range(o_j)
-                        if mats[j][o, d] != 0} for d in range(N)) for w in range(m))
-    return ClosureModel("closure", lam0 + len(mats), eq, [0] * (len(eq) - 1) + [1], [], mech, exact,
-                        {"mats": mats, "offsets": offsets})
-
-
-def closure_model(definition: PrivacyDefinition, n_outputs: int, *, exact: bool | None = None) -> ClosureModel:
-    """The linear description of the definition's closure used by :func:`optimal_mechanism` (and by
-    :func:`~privgeom.analyses.least_informative`): the closure model of Theorem 3.4 for finite definitions, the row
-    cone's facets for definitions decided by their row cone (any definition exposing ``row_cone()`` with
-    ``row_cone_decides_closure``), else a registered special model (:func:`special_model`, e.g. (ε, δ)-DP).
-
-    Examples
-    --------
-    >>> from privgeom.definitions import DifferentialPrivacy
-    >>> mdl = closure_model(DifferentialPrivacy.path(2, exp_eps=2), 2)
-    >>> mdl.formulation, mdl.n, len(mdl.eq), len(mdl.ub), mdl.exact
-    ('rows', 6, 3, 8, True)
-    """
-    ex = definition.exact if exact is None else bool(exact) and definition.exact
-    mechs = generating_mechanisms(definition)
-    if mechs is not None:
-        return _closure_model(definition, mechs, int(n_outputs), ex)
-    if definition.row_cone_decides_closure:
-        return _rows_model(definition, int(n_outputs), ex)
-    if (model := special_model(definition, int(n_outputs), ex)) is not None:
-        return model
-    raise InvalidTypeError(f"{definition.spec()} is neither finite nor decided by its row cone, and privgeom has no "
-                           "other linear description of its closure")
-
-
 # ---------------------------------------------------------------------------------------------------- rows LP
 def _rows_lp(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool) -> OptimalMechanism:
     m, N = C.shape
-    model = _rows_model(definition, m, exact)
+    model = _rows_constraints(definition, m, exact)
     exact = model.exact
     F, E = model.data["F"], model.data["E"]
     lp = _LP.of(model, model.objective(C if exact else np.asarray(C, dtype=float)),
@@ -341,7 +280,7 @@ def _rows_lp(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, .
 def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np.ndarray, outputs: tuple[str, ...],
                 exact: bool) -> OptimalMechanism:
     m = C.shape[0]
-    model = _closure_model(definition, mechs, m, exact)
+    model = _closure_constraints(definition, mechs, m, exact)
     exact = model.exact
     mats, offsets = model.data["mats"], model.data["offsets"]
     Cx = C if exact else np.asarray(C, dtype=float)

@@ -6,9 +6,11 @@ hockey-stick condition on every directed edge (Balle, Barthe & Gaboardi, NeurIPS
 linear once each positive part gets an auxiliary variable. This module registers that LP with
 :func:`special_lp` (used by :func:`~privgeom.analyses.optimal_mechanism`) for :class:`~privgeom.definitions.ApproximateDP`.
 
-It also holds what every optimal-mechanism LP shares (the result types :class:`OptimalMechanism` and
-:class:`OptimalityCertificate`, the LP plumbing ``_LP`` and ``_finish``), so that :mod:`privgeom.analyses._optimal`
-imports this module and not the other way round.
+It also holds what every optimisation over a closure shares (the result types :class:`OptimalMechanism` and
+:class:`OptimalityCertificate`, the LP plumbing ``_LP`` and ``_finish``, and :class:`ClosureConstraints` with
+:func:`closure_constraints`, the one linear description of "``M`` is in the closure" used by the LPs and by
+:func:`~privgeom.analyses.least_informative`), so that :mod:`privgeom.analyses._optimal` imports this module and
+not the other way round.
 
 Examples
 --------
@@ -34,16 +36,18 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from .._errors import SizeLimitError, SolverError
+from .._errors import InvalidTypeError, SizeLimitError, SolverError
 from .._limits import register_limit
 from .._numeric import ATOL, Scalar, fraction_str, limit_hint
 from .._results import Result
 from ..definitions import ApproximateDP, Membership, PrivacyDefinition
-from ..geometry._lp import ExactLPSolution, HighsModel, check_lp_size, exact_basis_solution, exact_lp_cdd, rationalize
+from ..geometry._exact_lp import ExactLPSolution, exact_basis_solution, exact_lp_cdd
+from ..geometry._lp import HighsModel, check_lp_size
 from ..mechanisms import Mechanism
+from ._compare import generating_mechanisms
 
-__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "special_lp_size", "special_model", "OptimalityCertificate",
-           "OptimalMechanism", "ClosureModel"]
+__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "special_lp_size", "special_constraints", "OptimalityCertificate",
+           "OptimalMechanism", "ClosureConstraints", "closure_constraints"]
 
 
 # ---------------------------------------------------------------------------------------------------- results
@@ -95,7 +99,7 @@ class OptimalMechanism(Result):
 
 # ---------------------------------------------------------------------------------------------------- LP plumbing
 @dataclass(frozen=True)
-class ClosureModel:
+class ClosureConstraints:
     """A linear description of "``M`` is in the consistent closure", shared by every optimisation over the closure.
 
     Variables ``x ≥ 0`` (``n`` of them) with ``eq`` rows ``= b_eq`` and ``ub`` rows ``≤ 0`` (``{column:
@@ -175,8 +179,8 @@ class _LP:
         self.b_ub: list[Any] = [0] * len(ub) if b_ub is None else list(b_ub)
 
     @classmethod
-    def of(cls, model: ClosureModel, c: list[Any], what: str) -> "_LP":
-        """The LP ``max c·x`` over a :class:`ClosureModel`."""
+    def of(cls, model: ClosureConstraints, c: list[Any], what: str) -> "_LP":
+        """The LP ``max c·x`` over a :class:`ClosureConstraints`."""
         return cls(model.n, c, model.eq, model.b_eq, model.ub, model.exact, what)
 
     def solve(self) -> _Solved:
@@ -261,8 +265,8 @@ def special_lp(definition: Any) -> Callable[..., OptimalMechanism] | None:
 
 
 @singledispatch
-def special_model(definition: Any, n_outputs: int, exact: bool) -> ClosureModel | None:
-    """The :class:`ClosureModel` of a definition that is neither finite nor row-wise (a registry by type)."""
+def special_constraints(definition: Any, n_outputs: int, exact: bool) -> ClosureConstraints | None:
+    """The :class:`ClosureConstraints` of a definition that is neither finite nor row-wise (a registry by type)."""
     return None
 
 
@@ -273,8 +277,8 @@ register_limit("adp_optimal_variables", globals(), "MAX_ADP_OPTIMAL_VARIABLES",
                "optimal-mechanism LP")
 
 
-@special_model.register
-def _adp_model(definition: ApproximateDP, n_outputs: int, exact: bool) -> ClosureModel:
+@special_constraints.register
+def _adp_constraints(definition: ApproximateDP, n_outputs: int, exact: bool) -> ClosureConstraints:
     """(ε, δ)-DP with hockey-stick auxiliary variables (see :func:`_adp_lp`)."""
     from ..graphs._graphs import edge_index_pairs
 
@@ -302,7 +306,7 @@ def _adp_model(definition: ApproximateDP, n_outputs: int, exact: bool) -> Closur
         ub.append({**{ti(e, w): one for w in range(m)}, tau: -dl})
     eq: list[dict[int, Any]] = [{mi(w, d): one for w in range(m)} for d in range(N)] + [{tau: one}]
     mech = tuple(tuple({mi(w, d): one} for d in range(N)) for w in range(m))
-    return ClosureModel("hockey-stick", n_vars, eq, [1] * (N + 1), ub, mech, exact,
+    return ClosureConstraints("hockey-stick", n_vars, eq, [1] * (N + 1), ub, mech, exact,
                         {"directed": directed, "r": r, "delta": dl})
 
 
@@ -321,7 +325,7 @@ def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: boo
     equal the value of the exact vertex.
     """
     m, N = C.shape
-    model = _adp_model(definition, m, exact)
+    model = _adp_constraints(definition, m, exact)
     exact = model.exact
     directed, r, dl = model.data["directed"], model.data["r"], model.data["delta"]
     E = len(directed)
@@ -373,3 +377,66 @@ def _(definition: ApproximateDP, n_outputs: int) -> tuple[int, int, int]:
     m, N = n_outputs, len(definition.inputs)
     E = 2 * definition.graph.number_of_edges()
     return m * N + m * E + 1, m * E + E + N + 1, 4 * m * E + E + m * N + 1
+
+
+# ---------------------------------------------------------------------------------------------------- models
+def _rows_constraints(definition: PrivacyDefinition, m: int, exact: bool) -> ClosureConstraints:
+    """``x = M`` (row-major), every row in the row cone (``a·M[ω, :] ≥ 0`` per facet, ``e·M[ω, :] = 0`` per
+    equality; Lin & Kifer Definition 3.5) and every column a probability vector. Works for any definition whose
+    closure its row cone decides and that exposes the cone's ``facets``/``equalities``."""
+    cone = definition.row_cone()
+    exact = exact and cone.exact
+    N = len(definition.inputs)
+    F = cone.facets if exact else cone.facets.astype(float)
+    E = cone.equalities if exact else cone.equalities.astype(float)
+    one: Any = Fraction(1) if exact else 1.0
+    idx = lambda w, d: w * N + d  # noqa: E731
+    ub = [{idx(w, d): -a[d] for d in range(N) if a[d] != 0} for w in range(m) for a in F]
+    eq = [{idx(w, d): one for w in range(m)} for d in range(N)]
+    eq += [{idx(w, d): e[d] for d in range(N) if e[d] != 0} for w in range(m) for e in E]
+    b_eq: list[Any] = [1] * N + [0] * (m * len(E))
+    mech = tuple(tuple({idx(w, d): one} for d in range(N)) for w in range(m))
+    return ClosureConstraints("rows", m * N, eq, b_eq, ub, mech, exact, {"F": F, "E": E})
+
+
+def _closure_constraints(definition: PrivacyDefinition, mechs: Sequence[Mechanism], m: int, exact: bool) -> ClosureConstraints:
+    """``M = Σ_j B_j M_j`` with ``B_j ≥ 0``, ``1ᵀ B_j = λ_j 1ᵀ``, ``Σ_j λ_j = 1`` (Lin & Kifer Theorem 3.4): the
+    variables are the entries of each ``B_j`` (``m × o_j``, row-major) and then the ``λ_j``."""
+    exact = exact and all(M.exact for M in mechs)
+    mats = [M.matrix if exact else M.float_matrix() for M in mechs]
+    N = len(definition.inputs)
+    sizes = [Mj.shape[0] for Mj in mats]
+    offsets = [int(v) for v in np.cumsum([0] + [m * o for o in sizes])]
+    lam0 = offsets[-1]
+    eq: list[dict[int, Any]] = [{**{offsets[j] + w * o_j + o: 1 for w in range(m)}, lam0 + j: -1}
+                                for j, o_j in enumerate(sizes) for o in range(o_j)]  # 1ᵀ B_j = λ_j 1ᵀ
+    eq.append({lam0 + j: 1 for j in range(len(mats))})
+    mech = tuple(tuple({offsets[j] + w * o_j + o: mats[j][o, d] for j, o_j in enumerate(sizes) for o in range(o_j)
+                        if mats[j][o, d] != 0} for d in range(N)) for w in range(m))
+    return ClosureConstraints("closure", lam0 + len(mats), eq, [0] * (len(eq) - 1) + [1], [], mech, exact,
+                        {"mats": mats, "offsets": offsets})
+
+
+def closure_constraints(definition: PrivacyDefinition, n_outputs: int, *, exact: bool | None = None) -> ClosureConstraints:
+    """The linear description of the definition's closure used by :func:`optimal_mechanism` (and by
+    :func:`~privgeom.analyses.least_informative`): the post-processing variables of Theorem 3.4 for finite definitions, the row
+    cone's facets for definitions decided by their row cone (any definition exposing ``row_cone()`` with
+    ``row_cone_decides_closure``), else a registered special model (:func:`special_constraints`, e.g. (ε, δ)-DP).
+
+    Examples
+    --------
+    >>> from privgeom.definitions import DifferentialPrivacy
+    >>> mdl = closure_constraints(DifferentialPrivacy.path(2, exp_eps=2), 2)
+    >>> mdl.formulation, mdl.n, len(mdl.eq), len(mdl.ub), mdl.exact
+    ('rows', 6, 3, 8, True)
+    """
+    ex = definition.exact if exact is None else bool(exact) and definition.exact
+    mechs = generating_mechanisms(definition)
+    if mechs is not None:
+        return _closure_constraints(definition, mechs, int(n_outputs), ex)
+    if definition.row_cone_decides_closure:
+        return _rows_constraints(definition, int(n_outputs), ex)
+    if (model := special_constraints(definition, int(n_outputs), ex)) is not None:
+        return model
+    raise InvalidTypeError(f"{definition.spec()} is neither finite nor decided by its row cone, and privgeom has no "
+                           "other linear description of its closure")

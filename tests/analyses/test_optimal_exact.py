@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 import privgeom as pg
 from privgeom._errors import SolverError
 from privgeom.analyses import _optimal_adp
-from privgeom.analyses._optimal import closure_model, optimal_mechanism
+from privgeom.analyses._optimal import closure_constraints, optimal_mechanism
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition
 from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.geometry import _lp
-from privgeom.geometry._lp import exact_basis_solution, exact_lp_cdd
+from privgeom.geometry._exact_lp import exact_basis_solution, exact_lp_cdd
 from privgeom.mechanisms import truncated_geometric
 
 LOSSES = {
@@ -107,7 +107,7 @@ def test_the_exact_optimum_is_the_cdd_optimum():
     dp = DifferentialPrivacy(pg.path_graph(n - 1), exp_eps=2)
     U = np.array([[F(-(d - w) ** 2) for w in range(n)] for d in range(n)], dtype=object)
     C = np.array([[F(1, n) * U[d, w] for d in range(n)] for w in range(n)], dtype=object)
-    model = closure_model(dp, n)
+    model = closure_constraints(dp, n)
     c = model.objective(C)
     rows = model.eq + model.ub
     lo = list(model.b_eq) + [None] * len(model.ub)
