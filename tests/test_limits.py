@@ -34,7 +34,7 @@ PY_FILES = "*.py"
 EXPECTED = {"exact_entries", "dense_entries", "lp_nonzeros", "exact_lp_variables", "dd_dim", "dd_entries",
             "canon_entries", "fm_rows", "adp_lp_variables", "relax_family", "fm_eliminated", "block_work",
             "cone_route_work", "domain_size", "graph_edges", "path_work", "lost_work", "adp_optimal_variables",
-            "optimal_lp_size", "profile_work", "ldp_outputs"}
+            "optimal_lp_size", "profile_work", "ldp_outputs", "information_variables"}
 
 
 # ------------------------------------------------------------------------------------------------ the registry
@@ -137,6 +137,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "optimal_lp_size": (10, lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=3,exp_eps=2"))),
     "profile_work": (10, lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming")),
     "ldp_outputs": (10, lambda: pg.unary_encoding(4, exp_eps=3)),
+    "information_variables": (3, lambda: pg.least_informative(pg.RandomizedResponse(1, "3/4"), "accuracy", "2/3")),
 }
 
 

@@ -11,6 +11,7 @@ from ._compare import (
     inclusion,
     inequality_text,
 )
+from ._information import LeastInformative, least_informative
 from ._optimal import (
     KOVRegimes,
     OptimalityCertificate,
@@ -88,6 +89,8 @@ __all__ = [
     "inequality_text",
     "RELATIONS",
     "optimal_mechanism",
+    "LeastInformative",
+    "least_informative",
     "OptimalMechanism",
     "OptimalityCertificate",
     "utility_matrix",

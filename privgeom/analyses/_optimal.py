@@ -8,8 +8,10 @@ one for (ε, δ)-DP with δ > 0 in :mod:`privgeom.analyses._optimal_adp`:
   Definition 3.5): the variables are ``M`` itself, every row must satisfy the row cone's H-representation
   (``a·M[ω, :] ≥ 0``, ``e·M[ω, :] = 0``; for ε-DP ``x_i ≤ e^ε x_j`` per edge) and every column sums to 1. Any
   ``z ≥ 0`` (one weight per output and facet) and ``w`` give the upper bound
-  ``⟨C, M⟩ ≤ Σ_D max_ω (C + zA + wE)[ω, D]`` for every member ``M`` (weak duality); privgeom rationalises HiGHS's
-  duals, takes the best such bound exactly, and checks that it equals the value of the returned mechanism.
+  ``⟨C, M⟩ ≤ Σ_D max_ω (C + zA + wE)[ω, D]`` for every member ``M`` (weak duality); for rational inputs privgeom
+  recovers the exact vertex and duals from HiGHS's optimal basis (docs/theory.md, "Exact optima from the optimal
+  basis"; cdd's exact simplex as the fallback), takes the bound from those exact duals, and checks that it equals
+  the value of the returned mechanism. No float is ever rounded into an "exact" answer.
 * **closure** — finite definitions ``{M_1..M_J}``, through the parametrisation of Theorem 3.4:
   ``M = Σ_j B_j M_j`` with ``B_j ≥ 0``, ``1ᵀ B_j = λ_j 1ᵀ``, ``Σ_j λ_j = 1``. Its dual optimum is explicit:
   ``max_j Σ_o max_ω (C M_jᵀ)[ω, o]`` (each column of ``A_j = B_j / λ_j`` is a probability vector), which is the
@@ -44,19 +46,20 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._errors import (DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError,
+                       SolverError)
 from .._level import PrivacyLevel, ScalarLike
 from .._limits import register_limit
 from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, limit_hint, parse_scalar
 from .._results import Quantity, Result
 from ..definitions import PrivacyDefinition
-from ..geometry._lp import rational_candidates, rationalize
 from ..mechanisms import Mechanism
 from ._compare import generating_mechanisms
-from ._optimal_adp import _LP, OptimalityCertificate, OptimalMechanism, _finish, special_lp, special_lp_size
+from ._optimal_adp import (_LP, ClosureConstraints, OptimalityCertificate, OptimalMechanism, _closure_constraints, _finish,
+                           _rows_constraints, closure_constraints, special_lp, special_lp_size)
 
 __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
-           "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE",
+           "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureConstraints", "closure_constraints",
            "RowUtility", "bayes_utility", "mutual_information_utility", "mutual_information", "staircase_patterns",
            "binary_mechanism", "StaircaseOptimum", "staircase_optimum", "KOVRegimes", "kov_regimes"]
 
@@ -234,21 +237,13 @@ def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) ->
 
 # ---------------------------------------------------------------------------------------------------- rows LP
 def _rows_lp(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool) -> OptimalMechanism:
-    cone = definition.row_cone()
-    exact = exact and cone.exact
     m, N = C.shape
-    F = cone.facets if exact else cone.facets.astype(float)
-    E = cone.equalities if exact else cone.equalities.astype(float)
-    idx = lambda w, d: w * N + d  # noqa: E731
-    ub = [{idx(w, d): -a[d] for d in range(N) if a[d] != 0} for w in range(m) for a in F]
-    eq = [{idx(w, d): 1 for w in range(m)} for d in range(N)]
-    eq += [{idx(w, d): e[d] for d in range(N) if e[d] != 0} for w in range(m) for e in E]
-    b_eq: list[Any] = [1] * N + [0] * (m * len(E))
-    c = [C[w, d] for w in range(m) for d in range(N)]
-    lp = _LP(m * N, c, eq, b_eq, ub, exact, f"optimal mechanism for {definition.spec()}")
+    model = _rows_constraints(definition, m, exact)
+    exact = model.exact
+    F, E = model.data["F"], model.data["E"]
+    lp = _LP.of(model, model.objective(C if exact else np.asarray(C, dtype=float)),
+                f"optimal mechanism for {definition.spec()}")
     res = lp.solve()
-    nu = -np.asarray(res.ub_duals if res.ub_duals is not None else np.zeros(0))
-    mu = np.asarray(res.eq_duals)[N:] if res.eq_duals is not None else np.zeros(0)
 
     def bound_of(z: np.ndarray, w: np.ndarray) -> tuple[Any, list[Any]]:
         zz = z.reshape(m, len(F)) if len(F) else np.zeros((m, 0), dtype=z.dtype)
@@ -258,21 +253,24 @@ def _rows_lp(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, .
         return sum(y), y
 
     cands = []
-    for sz, sw in itertools.product((1, -1), (1, -1)):
-        zf = np.clip(sz * nu, 0, None)
-        pairs = [(rationalize(zf, d), rationalize(sw * mu, d)) for d in (1000, 10**6, 10**9, None)] if exact \
-            else [(zf, sw * mu)]  # any z ≥ 0 and w give a valid bound: keep the best
-        cands += [(*bound_of(zc, wc), zc, wc) for zc, wc in pairs]
+    if res.exact is not None:  # the exact duals of the optimal basis: z = −(ub duals), w = ±(facet-equality duals)
+        y_eq, y_ub = lp.exact_duals(res.exact)
+        for sz, sw in itertools.product((-1, 1), (1, -1)):
+            zc = np.array([max(sz * v, Fraction(0)) for v in y_ub], dtype=object)
+            cands.append((*bound_of(zc, np.array([sw * v for v in y_eq[N:]], dtype=object)), zc, sw * y_eq[N:]))
+    else:
+        nu = -np.asarray(res.ub_duals if res.ub_duals is not None else np.zeros(0))
+        mu = np.asarray(res.eq_duals)[N:] if res.eq_duals is not None else np.zeros(0)
+        for sz, sw in itertools.product((1, -1), (1, -1)):  # any z ≥ 0 and w give a valid bound: keep the best
+            zf = np.clip(sz * nu, 0, None)
+            cands.append((*bound_of(zf, sw * mu), zf, sw * mu))
     bound, y, z, w = min(cands, key=lambda t: t[0])
-    x = np.clip(np.asarray(res.x), 0, None)
     detail = (f"rows LP: HiGHS dual simplex; bound Σ_D max_ω (C + zA + wE)[ω, D] from its "
-              f"{'rationalised ' if exact else ''}duals")
-    if exact:
-        xs = lp.exact_primal(x)
-        if xs is not None and lp.value(xs) == bound:
-            M = Mechanism([xs[k * N:(k + 1) * N] for k in range(m)], definition.inputs, outputs, exact=True)
-            return _finish(definition, M, C, bound, True, "rows", {"z": z, "w": w, "y": y}, detail)
-        detail += "; exact re-verification failed, reporting float"
+              f"{'exact ' if exact else ''}duals")
+    if res.exact is not None:
+        M = Mechanism(model.mechanism_matrix(res.exact.x), definition.inputs, outputs, exact=True)
+        return _finish(definition, M, C, bound, True, "rows", {"z": z, "w": w, "y": y}, f"{detail}; {res.note}")
+    x = np.clip(np.asarray(res.x), 0, None)
     M = Mechanism(x.reshape(m, N), definition.inputs, outputs, exact=False)
     return _finish(definition, M, np.asarray(C, dtype=float), float(bound), False, "rows",
                    {"z": z, "w": w, "y": y}, detail)
@@ -281,28 +279,24 @@ def _rows_lp(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, .
 # ---------------------------------------------------------------------------------------------------- closure LP
 def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np.ndarray, outputs: tuple[str, ...],
                 exact: bool) -> OptimalMechanism:
-    exact = exact and all(M.exact for M in mechs)
-    mats = [M.matrix if exact else M.float_matrix() for M in mechs]
-    Cx = C if exact else np.asarray(C, dtype=float)
     m = C.shape[0]
+    model = _closure_constraints(definition, mechs, m, exact)
+    exact = model.exact
+    mats, offsets = model.data["mats"], model.data["offsets"]
+    Cx = C if exact else np.asarray(C, dtype=float)
     Gs = [Cx.dot(Mj.T) for Mj in mats]  # G_j[ω, o] = Σ_D C[ω, D] M_j[o, D]
-    offsets = [int(v) for v in np.cumsum([0] + [G.size for G in Gs])]
-    lam0, n = offsets[-1], offsets[-1] + len(mats)
-    c: list[Any] = [v for G in Gs for v in G.ravel()] + [0] * len(mats)  # B_j[ω, o] at offsets[j] + ω o_j + o
-    eq: list[dict[int, Any]] = [{**{offsets[j] + w * G.shape[1] + o: 1 for w in range(m)}, lam0 + j: -1}
-                                for j, G in enumerate(Gs) for o in range(G.shape[1])]  # 1ᵀ B_j = λ_j 1ᵀ
-    eq.append({lam0 + j: 1 for j in range(len(mats))})
-    lp = _LP(n, c, eq, [0] * (len(eq) - 1) + [1], [], exact, f"optimal mechanism for {definition.spec()}")
+    n = model.n
+    c: list[Any] = [v for G in Gs for v in G.ravel()] + [0] * len(mats)  # = model.objective(Cx), computed directly
+    lp = _LP.of(model, c, f"optimal mechanism for {definition.spec()}")
     res = lp.solve()
     u = [[max(G[:, o]) for o in range(G.shape[1])] for G in Gs]
     totals = [sum(uj) for uj in u]
     t = max(totals)
     jstar = int(np.argmax([float(v) for v in totals])) if not exact else totals.index(t)
     detail = ("closure LP (Theorem 3.4): HiGHS value confirmed by the explicit dual t = max_j Σ_o max_ω (C M_jᵀ)[ω, o]")
-    x = np.clip(np.asarray(res.x), 0, None)
-    xs = lp.exact_primal(x) if exact else None
-    if exact and xs is not None and lp.value(xs) == t:
-        vec = np.array(xs, dtype=object)
+    if res.exact is not None and res.exact.value == -t:
+        vec = np.array(res.exact.x, dtype=object)
+        detail += f"; {res.note}"
     else:
         vec = np.zeros(n, dtype=object if exact else float)  # the Bayes decision rule on the best M_j
         G = Gs[jstar]
@@ -310,8 +304,8 @@ def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np
             col = [G[w, o] for w in range(m)]
             vec[offsets[jstar] + col.index(max(col)) * G.shape[1] + o] = 1
         detail += "; primal built from the dual (deterministic Bayes decision on the best M_j)"
-        if abs(float(-res.fun) - float(t)) > 1e-7 * max(1.0, abs(float(t))):
-            detail += f"; HiGHS value {-res.fun!r} differs from the explicit optimum"
+        if abs(float(res.fun) - float(t)) > 1e-7 * max(1.0, abs(float(t))):
+            detail += f"; HiGHS value {res.fun!r} differs from the explicit optimum"
     acc = sum(vec[offsets[j]:offsets[j + 1]].reshape(m, -1).dot(Mj) for j, Mj in enumerate(mats))  # Σ_j B_j M_j
     M = Mechanism(acc, definition.inputs, outputs, exact=exact)
     return _finish(definition, M, Cx, t, exact, "closure", {"u": u, "t": t}, detail)
@@ -565,10 +559,14 @@ def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> Stair
     lp = _LP(len(S), mus, eq, [1] * n, [], exact, f"staircase LP (n={n})")
     res = lp.solve()
     x = np.clip(np.asarray(res.x), 0, None)
-    ys = [np.asarray(res.eq_duals), -np.asarray(res.eq_duals)]
+    if res.exact is not None:
+        ye = lp.exact_duals(res.exact)[0]
+        yss: list[list[Any]] = [[ye], [-ye]]
+    else:
+        yss = [[np.asarray(res.eq_duals)], [-np.asarray(res.eq_duals)]]
     best: tuple[Any, Any] | None = None
-    for yv in ys:
-        for y in (rational_candidates(yv) if exact else [yv]):
+    for ycands in yss:
+        for y in ycands:
             deficit = max(mu - sum((a * b for a, b in zip(y, s)), Fraction(0) if exact else 0.0) for mu, s in zip(mus, S))
             bnd = sum(y) + max(deficit, 0)  # shifting y by deficit/n repairs every constraint (s ≥ 1 entrywise)
             if best is None or bnd < best[0]:
@@ -576,11 +574,11 @@ def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> Stair
     assert best is not None
     theta: list[Any] = list(x)
     if exact:
-        xs = lp.exact_primal(x)
-        if xs is not None and lp.value(xs) == best[0]:
-            theta = xs
-        else:
-            exact = False
+        assert res.exact is not None  # _LP raises rather than return no exact optimum for exact inputs
+        theta = list(res.exact.x)
+        if lp.value(theta) != best[0]:
+            raise SolverError(f"staircase LP (n={n}): the exact dual bound {fraction_str(best[0])} differs from the "
+                              f"exact value {fraction_str(lp.value(theta))}")
     value = lp.value(theta) if exact else float(np.dot(x, [float(v) for v in mus]))
     bound = best[0] if exact else float(best[0])
     used = [j for j in range(len(S)) if (theta[j] > 0 if exact else theta[j] > ROUNDOFF)]

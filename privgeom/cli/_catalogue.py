@@ -10,7 +10,9 @@ Exit codes (the main program adds ``--json`` and maps errors to 2):
     0 when ``closure(A) ⊆ closure(B)`` is proved (relation ``subset`` or ``equal``), 1 otherwise (``superset``,
     ``incomparable``, or ``undecided`` — the text says which).
 ``privgeom optimal``
-    0 (the optimum is always found; the text says whether its certificate was verified exactly or in float).
+    0 (the optimum is always found; exact with a verified certificate for rational inputs, else verified in float).
+    With ``--objective information --at-least U``: 0 with the least mutual information found; 2 when ``U`` exceeds
+    the best achievable expected utility (the message names it) or no solver succeeds.
 
 Neighbour relations (``--graph``) are resolved on the mechanism's inputs by :func:`privgeom.resolve_graph`:
 ``hamming`` (the default; inputs must be bit strings of one length, pairs differing in one bit — on other inputs it
@@ -34,6 +36,7 @@ from .._io import check_figure_path, check_output_path, load_json
 from .._level import PrivacyLevel
 from .._numeric import fraction_str, parse_int, parse_scalar
 from ..analyses._compare import compare
+from ..analyses._information import least_informative
 from ..analyses._optimal import MAX_OPTIMAL_LP_SIZE, optimal_mechanism
 from ..analyses._profile import MAX_PROFILE_WORK, delta, epsilon
 from ..analyses._profile_curve import delta_curve
@@ -225,6 +228,12 @@ def _optimal_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prior", default="uniform",
                    help="'uniform' (default), comma-separated probabilities in dataset order (1/2,1/4,1/4) or a JSON "
                         "file (list, or {dataset: probability})")
+    p.add_argument("--objective", choices=("utility", "information"), default="utility",
+                   help="'utility' (default): maximise expected utility (an LP); 'information': minimise the mutual "
+                        "information I(D; ω) in nats subject to expected utility >= --at-least (a convex program)")
+    p.add_argument("--at-least", metavar="U", default=None,
+                   help="with --objective information: the expected utility the mechanism must reach (at most the "
+                        "optimum of --objective utility)")
     p.add_argument("--out", "-o", metavar="JSON", help="save the optimal mechanism to this file")
     p.add_argument("--max-lp-size", type=int, default=None, metavar="N",
                    help="largest LP to build (nonzeros + variables; default "
@@ -252,15 +261,26 @@ def _prior_option(value: str) -> Any:
 
 
 @command("optimal", "the mechanism maximising expected utility over the closure of a definition (an LP), with an "
-         "optimality certificate", outputs={"out": "file"})(_optimal_args)
+         "optimality certificate; --objective information: the least mutual information at a utility floor",
+         outputs={"out": "file"})(_optimal_args)
 def _optimal(args: argparse.Namespace) -> Outcome:
     if args.out:
         check_output_path(args.out, what="--out")
+    if args.objective == "information" and args.at_least is None:
+        raise InvalidParameterError("--objective information needs --at-least U (the expected utility to reach)")
+    if args.objective == "utility" and args.at_least is not None:
+        raise InvalidParameterError(f"--at-least {args.at_least} applies to --objective information only")
     d = parse_definition(args.definition)
     utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
-    opt = optimal_mechanism(d, utility, _prior_option(args.prior), max_lp_size=args.max_lp_size)
-    text = opt.summary()
+    data: Any
+    if args.objective == "information":
+        res = least_informative(d, utility, parse_scalar(args.at_least, name="--at-least"), _prior_option(args.prior),
+                                max_lp_size=args.max_lp_size)
+        text, mech, data = res.summary(), res.mechanism, res
+    else:
+        opt = optimal_mechanism(d, utility, _prior_option(args.prior), max_lp_size=args.max_lp_size)
+        text, mech, data = opt.summary(), opt.mechanism, opt
     if args.out:
-        opt.mechanism.save(args.out)
+        mech.save(args.out)
         text += f"\nmechanism written to {args.out}"
-    return Outcome(text, opt, EXIT_YES)
+    return Outcome(text, data, EXIT_YES)

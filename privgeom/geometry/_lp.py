@@ -149,6 +149,9 @@ class LPResult:
     eq_duals, ub_duals : numpy array or None
         HiGHS marginals (sensitivity of the optimum to ``b_eq`` / ``b_ub``), i.e. dual values with scipy's sign
         convention: for ``min c·x, A_eq x = b_eq, x ≥ 0`` they satisfy ``A_eqᵀ y ≤ c`` and ``b_eq · y = fun``.
+    basis : pair of int tuples or None
+        :class:`HighsModel` only: HiGHS's optimal basis, ``(column statuses, row statuses)`` as the integer values
+        of ``highspy.HighsBasisStatus`` (``1`` = basic), for :func:`exact_basis_solution`.
     """
 
     status: str
@@ -157,6 +160,7 @@ class LPResult:
     eq_duals: np.ndarray | None
     ub_duals: np.ndarray | None
     message: str = ""
+    basis: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
 
 def solve_lp(
@@ -319,7 +323,11 @@ class HighsModel:
             sol = h.getSolution()
             x = np.asarray(sol.col_value, dtype=float)
             duals = np.asarray(sol.row_dual, dtype=float) if sol.dual_valid else None
-            return LPResult("optimal", x, float(h.getInfo().objective_function_value), duals, None, "optimal")
+            b = h.getBasis()
+            basis = ((tuple(int(v) for v in b.col_status), tuple(int(v) for v in b.row_status))
+                     if b.valid else None)
+            return LPResult("optimal", x, float(h.getInfo().objective_function_value), duals, None, "optimal",
+                            basis)
         if status == S.kInfeasible:
             return LPResult("infeasible", None, None, None, None, "infeasible")
         raise SolverError(f"{self.what}: HiGHS ended with status {h.modelStatusToString(status)!r}; "
