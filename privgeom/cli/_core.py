@@ -286,7 +286,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
             if relaxation else None
         bar.update()
-    lines = [f"privacy definition {spec}  ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
+    lines = [f"privacy definition {spec} ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
     lines.append(f"   the row cone {'decides' if d.row_cone_decides_closure else 'does NOT decide'} closure membership"
                  f" for this definition")
     for name, m in facts:
