@@ -356,6 +356,8 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
     n = cone.ambient_dim
     st = cone.structure
     notes: list[str] = []
+    if G.note and not G.complete:  # a bounded search cut short, or a search not started: say so where it is read
+        notes.append(G.note)
     orbits: tuple[Orbit, ...] | None = None
     facet_rows: np.ndarray | None = None
     n_eq = 0

@@ -83,3 +83,13 @@ def test_generic_search_refuses_to_start_on_huge_inputs():
     G = finite_automorphisms(d)
     assert G.is_trivial() and not G.complete
     assert "not searched" in G.note and "max_search_graph" in G.note
+
+
+def test_a_search_cut_short_is_said_in_the_summary():
+    from privgeom.analyses._summary import describe_row_cone
+
+    d = pg.FiniteDefinition([pg.parse_definition("krr:n=10,exp_eps=3").mechanism])
+    s = describe_row_cone(d)
+    assert any("max_search_steps" in n and f"{MAX_SEARCH_STEPS:,} steps" in n for n in s.notes)
+    assert any(line.startswith("  note: generic search stopped") for line in s.lines())
+    assert describe_row_cone(pg.RandomizedResponse(2, "3/4")).notes == ()  # a known, complete group: no note
