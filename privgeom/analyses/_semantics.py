@@ -14,6 +14,7 @@ recognised and named.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache, singledispatch
@@ -235,13 +236,32 @@ class Guarantee(Result):
     def __hash__(self) -> int:
         return hash((self.labels, self.coefficients))
 
+    def _integer_prior_json(self) -> dict[str, str]:
+        """``to_jsonable(self.prior)`` from the integer normal: ``|a_D| / Σ|a|`` reduced by one gcd per distinct
+        weight, in the prior's order (decreasing ``|a_D|``, then dataset order), without a ``Fraction`` per dataset."""
+        plus, minus, _ = self._split
+        ints = self._integers
+        assert ints is not None
+        idx = np.asarray(plus + minus, dtype=np.int64)
+        order = idx[np.lexsort((idx, -np.abs(ints[idx])))]
+        weights = np.abs(ints[order]).tolist()
+        total = sum(weights)  # Python integers: no int64 overflow in the sum
+        text: dict[int, str] = {}
+        for v in set(weights):
+            d = math.gcd(v, total)
+            text[v] = str(v // d) if total // d == 1 else f"{v // d}/{total // d}"
+        return {self.labels[i]: text[v] for i, v in zip(order.tolist(), weights)}
+
     def to_dict(self, *, labels: bool = True) -> dict[str, Any]:
         """The complete data (coefficients, S+, S-, prior, structure, text); ``labels=False`` leaves out the
         dataset labels (written once by streaming writers)."""
-        out = {"coefficients": to_jsonable(self.coefficients)}
+        ints = self._integers
+        out: dict[str, Any] = {"coefficients": [str(v) for v in ints.tolist()] if ints is not None else
+                               to_jsonable(self.coefficients)}  # a Fraction n/1 is written "n": the same text
         if labels:
             out["labels"] = list(self.labels)
-        out.update({"s_plus": list(self.s_plus), "s_minus": list(self.s_minus), "prior": to_jsonable(self.prior),
+        prior = self._integer_prior_json() if ints is not None else to_jsonable(self.prior)
+        out.update({"s_plus": list(self.s_plus), "s_minus": list(self.s_minus), "prior": prior,
                     "structure": self.structure, "parity_bits": to_jsonable(self.parity_bits), "text": self.text,
                     "exact": self.exact})
         return out

@@ -118,15 +118,34 @@ def test_semantics_all_reads_integer_normals(capsys, monkeypatch):
     assert lines[1:] == [f"- {t}" for t in expected]
 
 
+def _routes(normal, labels):
+    """The same guarantee read from an int64 normal (integer route) and from normal/7 as Fractions (the Fraction
+    route: non-integer coefficients), which must agree on everything scale-free."""
+    ints = Guarantee(tuple(labels), True, np.array(normal, dtype=np.int64))
+    frac = Guarantee(tuple(labels), True, [Fraction(int(v), 7) for v in normal])
+    assert ints._integers is not None and frac._integers is None
+    return ints, frac
+
+
 @pytest.mark.parametrize("normal", [[9, -3, -3, 1], [3, -1, 0, 0], [1, 0, 0, 0], [5, -5, 1, -1], [2, 1, 0, -3]])
 def test_integer_route_equals_fraction_route(normal):
-    labels = ["11", "10", "01", "00"]
-    a = guarantee_from_normal(normal, labels)  # coefficients read first: the Fraction route decides the sets
-    b = Guarantee(tuple(labels), True, np.array(normal, dtype=np.int64))
-    assert b._integers is not None
+    a, b = _routes(normal, ["11", "10", "01", "00"])
     assert (a.s_plus, a.s_minus, a.parity_bits, a.structure, a.text) == (b.s_plus, b.s_minus, b.parity_bits,
                                                                         b.structure, b.text)
-    assert a == b and a.to_dict() == b.to_dict()
+    da, db = a.to_dict(), b.to_dict()
+    assert da["prior"] == db["prior"] == to_jsonable(a.prior)
+    assert da["coefficients"] == to_jsonable(a.coefficients) == [str(v) for v in normal]
+
+
+@pytest.mark.parametrize("spec", ["rr:k=4,p=3/4", "rr:k=5,p=2/3", "dp:graph=hamming,k=4,exp_eps=2"])
+def test_integer_route_equals_fraction_route_on_long_guarantees(spec):
+    """Over 12 datasets the sentence names sets by rule: Hamming profile, parity, or sizes and weights."""
+    d = pg.parse_definition(spec)
+    for g in list(_semantics.semantics(d))[:6]:
+        normal = [int(v) for v in g.coefficients]
+        a, b = _routes(normal, g.labels)
+        assert a.text == b.text == g.text
+        assert a.to_dict()["prior"] == b.to_dict()["prior"] == to_jsonable(a.prior)
 
 
 def _parity_reference(labels, signs):
