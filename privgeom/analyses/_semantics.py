@@ -132,12 +132,14 @@ class Guarantee(Result):
         if ints is not None:
             if len(ints) != len(self.labels):
                 raise DomainMismatchError(f"a normal of length {len(ints)} for {len(self.labels)} datasets")
-            support = np.flatnonzero(ints)
-            ordered = support[np.lexsort((support, -np.abs(ints[support])))]
+            nz = np.flatnonzero(ints)
+            ordered = nz[np.lexsort((nz, -np.abs(ints[nz])))]
             signs = ints[ordered]
             if not len(ordered):
                 raise InvalidParameterError("the zero vector is not a guarantee")
-            return tuple(ordered[signs > 0].tolist()), tuple(ordered[signs < 0].tolist()), 0
+            pos: tuple[int, ...] = tuple(ordered[signs > 0].tolist())
+            neg: tuple[int, ...] = tuple(ordered[signs < 0].tolist())
+            return pos, neg, 0
         c = self.coefficients
         tol: Scalar = 0 if self.exact else ATOL * max(1.0, max((abs(float(v)) for v in c), default=1.0))
         support = np.flatnonzero(np.asarray(c, dtype=object) != 0).tolist() if self.exact else \
