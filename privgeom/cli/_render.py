@@ -161,6 +161,24 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
         return (lambda: (IntegerRow(r) for r in ints)), len(ints)
     st = cone.structure
     exact, atol = cone.exact, cone.atol
+    d = st.difference if st is not None and st.kind == "difference" else None
+    if exact and d is not None and st is not None and st.n_facets == len(d.a) + len(d.nonneg) \
+            and all(isinstance(c, (int, Fraction)) for c in d.c):
+        n_diff, dim = len(d.a), cone.ambient_dim
+
+        def difference_rows() -> Iterator[Any]:
+            # x_a ≤ c x_b with c = p/q in lowest terms: the primitive row has p at b and −q at a; then x_i ≥ 0
+            for i in range(n_diff + len(d.nonneg)):
+                row = np.zeros(dim, dtype=object)
+                if i < n_diff:
+                    c = Fraction(d.c[i])
+                    row[int(d.b[i])] = c.numerator
+                    row[int(d.a[i])] = -c.denominator
+                else:
+                    row[int(d.nonneg[i - n_diff])] = 1
+                yield IntegerRow(row)
+
+        return difference_rows, n_diff + len(d.nonneg)
     if st is not None and (st.facet is not None or (st.kind == "difference" and st.difference is not None)) \
             and st.n_facets is not None:
         n = st.n_facets

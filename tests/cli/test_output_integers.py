@@ -201,3 +201,19 @@ def test_benchmark_quick_runs_and_routes_agree():
     rows = [line for line in proc.stdout.splitlines() if line.split(" | ")[0] in
             ("rays --out", "facets --out", "ray orbits", "semantics --all")]
     assert len(rows) == 4 and all(line.endswith("| yes") for line in rows), rows
+
+
+@pytest.mark.parametrize("spec", ["dp:graph=hamming,k=3,exp_eps=3/2", "dp:graph=path,n=5,exp_eps=2"])
+def test_difference_facets_are_integer_rows(spec, monkeypatch):
+    """ε-DP (Lin & Kifer, Section V): x_a ≤ (p/q) x_b is the primitive row p at b, −q at a — the same JSON as each
+    structured facet normalised alone as Fractions."""
+    cone = pg.parse_definition(spec).row_cone()
+    expected = [json.dumps(to_jsonable(normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]],
+                                                                dtype=object), exact=True)[0]))
+                for i in range(cone.n_facets)]
+    from privgeom.geometry import _canonical
+
+    forbid(monkeypatch, _canonical, "normalise_rows")
+    rows, n = facet_rows(cone)
+    got = [r.json() for r in rows()]
+    assert n == len(got) == len(expected) and got == expected
