@@ -217,3 +217,12 @@ def test_difference_facets_are_integer_rows(spec, monkeypatch):
     rows, n = facet_rows(cone)
     got = [r.json() for r in rows()]
     assert n == len(got) == len(expected) and got == expected
+
+
+def test_rowcone_out_reads_back_as_the_same_cone(capsys, tmp_path):
+    out = tmp_path / "r3.json"
+    _run(capsys, "rowcone", "rr:k=3,p=3/4", "--rays", "--out", str(out))
+    data = json.loads(out.read_text())
+    cone = pg.RandomizedResponse(3, "3/4").row_cone()
+    assert Cone.from_dict(data) == cone
+    assert Cone.from_generators(data["rays"], labels=data["labels"]) == cone
