@@ -317,8 +317,9 @@ def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, norm
     if g.s_minus:
         lines.append(f"Guarantee of {_label(Y)} it breaks: {g.text}")
         if post_p is not None:
-            lines.append(f"Attacker prior: P(S+) = {fraction_str(pp)}, P(S-) = {fraction_str(pm)}; after the output "
-                         f"'witness': P(S+ | ω) = {fraction_str(post_p)} < P(S- | ω) = {fraction_str(post_m)}.")  # type: ignore[arg-type]
+            lines.append(f"Attacker prior: P(S+) = {fraction_str(pp)}, P(S-) = {fraction_str(pm)}; after seeing the "
+                         f"output ω of that mechanism whose probabilities are the row x/{fraction_str(scale)}: "  # type: ignore[arg-type]
+                         f"P(S+ | ω) = {fraction_str(post_p)} < P(S- | ω) = {fraction_str(post_m)}.")  # type: ignore[arg-type]
     return InclusionWitness("row", np.asarray(x), a, text_ineq, value, W, scale, g, pp, pm, post_p, post_m, chk,
                             in_x, not_y, "\n".join(lines))
 

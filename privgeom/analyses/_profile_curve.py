@@ -53,8 +53,12 @@ class DeltaPiece(Result):
     outputs: tuple[str, ...]
 
     def summary(self) -> str:
+        end = "∞)" if self.end == math.inf else f"{format_level(self.end)}]"
+        where = f"e^ε ∈ [{format_level(self.start)}, {end}"
+        if self.intercept == 0 and self.slope == 0:  # the last piece of a finite ε: δ is exactly 0 there
+            return f"{where}: δ = 0"
         return (
-            f"e^ε ∈ [{format_level(self.start)}, {format_level(self.end)}]: δ = {format_level(self.intercept)} − e^ε·{format_level(self.slope)}"
+            f"{where}: δ = {format_level(self.intercept)} − e^ε·{format_level(self.slope)}"
             + (f" (edge {self.edge[0]} → {self.edge[1]}, S = {{{', '.join(self.outputs)}}})" if self.edge else "")
         )
 

@@ -14,6 +14,7 @@ recognised and named.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache, singledispatch
@@ -93,8 +94,12 @@ class Guarantee(Result):
 
     # ------------------------------------------------------------------------------------------ lazy reading
     @cached_property
+    def _raw(self) -> Any:
+        return self.source() if callable(self.source) else self.source
+
+    @cached_property
     def coefficients(self) -> tuple[Any, ...]:
-        raw = self.source() if callable(self.source) else self.source
+        raw = self._raw
         vals = list(raw.tolist() if isinstance(raw, np.ndarray) else raw)
         if len(vals) != len(self.labels):
             raise DomainMismatchError(f"a normal of length {len(vals)} for {len(self.labels)} datasets")
@@ -103,8 +108,38 @@ class Guarantee(Result):
         return tuple(float(v) for v in vals)
 
     @cached_property
+    def _integers(self) -> np.ndarray | None:
+        """The exact coefficients as an ``int64`` array when they are integers of at most 62 bits (the normals of
+        cone facets are primitive integer rows), else None. The sets, the parity and the Hamming profile are then
+        read with array operations instead of one ``Fraction`` comparison per dataset."""
+        if not self.exact:
+            return None
+        raw = self._raw
+        if isinstance(raw, np.ndarray) and raw.dtype.kind in "iu":
+            return raw.astype(np.int64, copy=False).ravel()
+        vals = self.coefficients
+        if not all(isinstance(v, int) or v.denominator == 1 for v in vals):
+            return None
+        ints = [int(v) for v in vals]
+        if any(abs(v) >= 2**62 for v in ints):
+            return None
+        return np.array(ints, dtype=np.int64)
+
+    @cached_property
     def _split(self) -> tuple[tuple[int, ...], tuple[int, ...], Scalar]:
         """Indices of S+ and S- (by decreasing |a|, then index) and the zero tolerance."""
+        ints = self._integers
+        if ints is not None:
+            if len(ints) != len(self.labels):
+                raise DomainMismatchError(f"a normal of length {len(ints)} for {len(self.labels)} datasets")
+            nz = np.flatnonzero(ints)
+            ordered = nz[np.lexsort((nz, -np.abs(ints[nz])))]
+            signs = ints[ordered]
+            if not len(ordered):
+                raise InvalidParameterError("the zero vector is not a guarantee")
+            pos: tuple[int, ...] = tuple(ordered[signs > 0].tolist())
+            neg: tuple[int, ...] = tuple(ordered[signs < 0].tolist())
+            return pos, neg, 0
         c = self.coefficients
         tol: Scalar = 0 if self.exact else ATOL * max(1.0, max((abs(float(v)) for v in c), default=1.0))
         support = np.flatnonzero(np.asarray(c, dtype=object) != 0).tolist() if self.exact else \
@@ -143,13 +178,14 @@ class Guarantee(Result):
     @cached_property
     def _parity(self) -> tuple[tuple[int, ...] | None, str]:
         plus, minus, tol = self._split
-        c = self.coefficients
         n_support = len(plus) + len(minus)
         # Two datasets always fit some parity, so a parity reading of a 2-point support inside a larger domain (a
         # DP pair) says nothing; on a full support (k = 1) it names the protected bit.
         if not minus or not (n_support > 2 or n_support == len(self.labels)):
             return None, ""
-        signs = [1 if v > tol else (-1 if v < -tol else 0) for v in c]
+        ints = self._integers
+        signs: Any = np.sign(ints) if ints is not None else \
+            [1 if v > tol else (-1 if v < -tol else 0) for v in self.coefficients]
         par = parity_structure(self.labels, signs)
         if par is None:
             return None, ""
@@ -202,13 +238,32 @@ class Guarantee(Result):
     def __hash__(self) -> int:
         return hash((self.labels, self.coefficients))
 
+    def _integer_prior_json(self) -> dict[str, str]:
+        """``to_jsonable(self.prior)`` from the integer normal: ``|a_D| / Σ|a|`` reduced by one gcd per distinct
+        weight, in the prior's order (decreasing ``|a_D|``, then dataset order), without a ``Fraction`` per dataset."""
+        plus, minus, _ = self._split
+        ints = self._integers
+        assert ints is not None
+        idx = np.asarray(plus + minus, dtype=np.int64)
+        order = idx[np.lexsort((idx, -np.abs(ints[idx])))]
+        weights = np.abs(ints[order]).tolist()
+        total = sum(weights)  # Python integers: no int64 overflow in the sum
+        text: dict[int, str] = {}
+        for v in set(weights):
+            d = math.gcd(v, total)
+            text[v] = str(v // d) if total // d == 1 else f"{v // d}/{total // d}"
+        return {self.labels[i]: text[v] for i, v in zip(order.tolist(), weights)}
+
     def to_dict(self, *, labels: bool = True) -> dict[str, Any]:
         """The complete data (coefficients, S+, S-, prior, structure, text); ``labels=False`` leaves out the
         dataset labels (written once by streaming writers)."""
-        out = {"coefficients": to_jsonable(self.coefficients)}
+        ints = self._integers
+        out: dict[str, Any] = {"coefficients": [str(v) for v in ints.tolist()] if ints is not None else
+                               to_jsonable(self.coefficients)}  # a Fraction n/1 is written "n": the same text
         if labels:
             out["labels"] = list(self.labels)
-        out.update({"s_plus": list(self.s_plus), "s_minus": list(self.s_minus), "prior": to_jsonable(self.prior),
+        prior = self._integer_prior_json() if ints is not None else to_jsonable(self.prior)
+        out.update({"s_plus": list(self.s_plus), "s_minus": list(self.s_minus), "prior": prior,
                     "structure": self.structure, "parity_bits": to_jsonable(self.parity_bits), "text": self.text,
                     "exact": self.exact})
         return out
@@ -222,12 +277,26 @@ def _bit_matrix(labels: tuple[str, ...]) -> np.ndarray | None:
     return np.frombuffer("".join(labels).encode(), dtype=np.uint8).reshape(len(labels), -1) - ord("0")
 
 
+@lru_cache(maxsize=8)
+def _is_bits_domain(labels: tuple[str, ...]) -> bool:
+    return Domain.from_labels(labels).is_bits
+
+
 def _hamming_profile(g: Guarantee, t: int) -> dict[int, Any] | None:
     """``{h: |a_D|}`` when ``|a_D|`` depends only on the Hamming distance ``h`` of ``D`` from dataset ``t``."""
     bits = _bit_matrix(g.labels)
     if bits is None:
         return None
     dist = (bits != bits[t]).sum(axis=1)
+    ints = g._integers
+    if ints is not None:  # one pass over the array: every class must hold a single |a_D|
+        w = np.abs(ints)
+        order = np.lexsort((w, dist))
+        d_sorted, w_sorted = dist[order], w[order]
+        first = np.concatenate(([True], d_sorted[1:] != d_sorted[:-1]))
+        if np.any((~first) & (w_sorted != np.concatenate(([0], w_sorted[:-1])))):
+            return None
+        return {int(h): Fraction(int(v)) for h, v in zip(d_sorted[first].tolist(), w_sorted[first].tolist())}
     profile: dict[int, Any] = {}
     for h, v in zip(dist.tolist(), g.coefficients):
         w = abs(v)
@@ -264,7 +333,9 @@ def _long_text(g: Guarantee) -> str:
             shown = ", ".join(f"{_fmt(w)}" for w in _scaled_weights(ws))
             prior = f"proportional to ({shown}) for Hamming distance {', '.join(map(str, profile))} from {tl}"
     else:
-        distinct = {abs(g.coefficients[i]) for i in plus + minus}
+        ints = g._integers
+        distinct = {Fraction(abs(int(v))) for v in ints[list(plus + minus)].tolist()} if ints is not None else \
+            {abs(g.coefficients[i]) for i in plus + minus}
         lo, hi = min(distinct), max(distinct)
         prior = (f"proportional to |a_D| ({len(distinct)} distinct weight{'s' if len(distinct) > 1 else ''}, "
                  f"the largest {_fmt(hi / lo)} times the smallest)")
@@ -316,37 +387,43 @@ def parity_structure(labels: Sequence[str], signs: Sequence[int]) -> tuple[tuple
     >>> parity_structure(["11", "10", "01", "00"], [1, -1, -1, -1]) is None
     True
     """
-    if not labels or not Domain.from_labels(labels).is_bits:
+    labels = tuple(labels)
+    bits = _bit_matrix(labels)
+    if bits is None or not _is_bits_domain(labels):
         return None
-    k = len(labels[0])
-    rows = []
-    for s, sg in zip(labels, signs):
-        if sg == 0:
-            continue
-        bits = [int(ch) for ch in s] + [1]  # last column: the constant c
-        rows.append((bits, 0 if sg > 0 else 1))
-    if not rows:
+    k = bits.shape[1]
+    sg = np.asarray(signs)
+    keep = np.flatnonzero(sg != 0)
+    if not len(keep):
         return None
-    # Gaussian elimination over GF(2) on the augmented system [bits | 1] · (J, c) = b.
-    mat = [r[0] + [r[1]] for r in rows]
+    # Gaussian elimination over GF(2) on the augmented system [bits | 1] · (J, c) = b, b = 1 on S-: the same pivot
+    # choice as row-by-row elimination (first row at or below the current one), each step one array operation.
+    mat = np.zeros((len(keep), k + 2), dtype=np.uint8)
+    mat[:, :k] = bits[keep]
+    mat[:, k] = 1  # the constant c
+    mat[:, k + 1] = sg[keep] < 0
     n_var = k + 1
     pivots: list[int] = []
     row = 0
     for col in range(n_var):
-        pr = next((i for i in range(row, len(mat)) if mat[i][col]), None)
-        if pr is None:
+        below = np.flatnonzero(mat[row:, col])
+        if not len(below):
             continue
-        mat[row], mat[pr] = mat[pr], mat[row]
-        for i in range(len(mat)):
-            if i != row and mat[i][col]:
-                mat[i] = [a ^ b for a, b in zip(mat[i], mat[row])]
+        pr = row + int(below[0])
+        if pr != row:
+            mat[[row, pr]] = mat[[pr, row]]
+        hit = mat[:, col].astype(bool)
+        hit[row] = False
+        mat[hit] ^= mat[row]
         pivots.append(col)
         row += 1
-    if any(not any(r[:n_var]) and r[n_var] for r in mat):
+        if row == len(mat):
+            break
+    if np.any(~mat[:, :n_var].any(axis=1) & (mat[:, n_var] == 1)):
         return None  # inconsistent
     sol = [0] * n_var
     for i, col in enumerate(pivots):
-        sol[col] = mat[i][n_var]
+        sol[col] = int(mat[i, n_var])
     J = tuple(j for j in range(k) if sol[j])
     if not J:
         return None  # constant sign: no parity structure
@@ -451,8 +528,8 @@ def _rr_semantics(rr: Any) -> tuple[Guarantee, ...]:
     labels = tuple(rr.inputs)
 
     def facet(i: int) -> Any:
-        if rr.exact:
-            return lambda: [Fraction(int(v)) for v in rr.facet(i, scaled=True).tolist()]
+        if rr.exact:  # integers (int64, or Python ints beyond 62 bits): no Fraction until coefficients are read
+            return lambda: rr.facet(i, scaled=True)
 
         def unit() -> np.ndarray:
             a = np.asarray(rr.facet(i), dtype=float)

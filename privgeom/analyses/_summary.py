@@ -279,6 +279,44 @@ def _difference_orbits(G: SymmetryGroup, data: Any, n: int) -> tuple[Orbit, ...]
         return None
 
 
+def _ray_orbits(cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[tuple[int, str], ...]]:
+    """The generic route: the canonical rays, their orbits by hashing the permuted rows, one text per orbit."""
+    R = cone.rays
+    try:
+        rorb = G.orbits_of_rows(R, atol=cone.atol)
+    except InvalidInputError:
+        rorb = _singletons(len(R))
+    labels = tuple(cone.labels)
+    return len(R), tuple((o.size, format_vector(R[o.representative], labels, exact=cone.exact)) for o in rorb)
+
+
+def _kronecker_ray_orbits(cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[tuple[int, str], ...]] | None:
+    """Randomized response: the ray of output ``ω`` (a row of ``M_rr``, entries depending on ``ham(ω, D)`` only) goes
+    to the ray of ``π(ω)``, so the ray orbits are the orbits of the strings; each orbit is shown by its first member
+    in the canonical ray order, as the generic route does. Integer rows from the structure, no ``Fraction``."""
+    from ..geometry._structure import kronecker_integer_rows
+
+    st = cone.structure
+    if st is None or st.kind != "kronecker" or G.source != "hypercube":
+        return None
+    K = kronecker_integer_rows(cone, "V", sort=False)
+    if K is None:
+        return None
+    n = len(K)
+    canonical = np.lexsort(K.T[::-1])[::-1] if K.dtype != object else \
+        np.array(sorted(range(n), key=lambda i: tuple(K[i].tolist()), reverse=True), dtype=np.int64)
+    position = np.empty(n, dtype=np.int64)
+    position[canonical] = np.arange(n)
+    found = []
+    for o in _kronecker_orbits(G, n):
+        members = np.asarray(o.members, dtype=np.int64)
+        first = int(members[np.argmin(position[members])])
+        found.append((int(position[first]), o.size, first))
+    found.sort()
+    labels = tuple(cone.labels)
+    return n, tuple((size, format_vector(K[first].tolist(), labels, exact=True)) for _, size, first in found)
+
+
 def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = None,
                       group: SymmetryGroup | None = None) -> RowConeSummary:
     """Counts, symmetry orbits and one representative per orbit of the facets (and rays) of a row cone.
@@ -318,6 +356,8 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
     n = cone.ambient_dim
     st = cone.structure
     notes: list[str] = []
+    if G.note and not G.complete:  # a bounded search cut short, or a search not started: say so where it is read
+        notes.append(G.note)
     orbits: tuple[Orbit, ...] | None = None
     facet_rows: np.ndarray | None = None
     n_eq = 0
@@ -349,14 +389,12 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
     n_rays: int | None = st.n_rays if st is not None else None
     ray_orbits = None
     if rays:
-        R = cone.rays
-        n_rays = len(R)
-        try:
-            rorb = G.orbits_of_rows(R, atol=cone.atol)
-        except InvalidInputError:
-            rorb = _singletons(len(R))
-        ray_orbits = tuple((o.size, format_vector(R[o.representative], labels, exact=exact)) for o in rorb)
-        if len(cone.lineality):
+        known = _kronecker_ray_orbits(cone, G) if orbits is not None and facet_rows is None else None
+        if known is not None:
+            n_rays, ray_orbits = known
+        else:
+            n_rays, ray_orbits = _ray_orbits(cone, G)
+        if not (st is not None and st.pointed) and len(cone.lineality):
             notes.append(f"the cone contains a {len(cone.lineality)}-dimensional linear subspace")
     rule = st.description if st is not None else ""
     return RowConeSummary(name, n, cone.dim, cone.is_pointed, cone.n_facets, n_eq, n_rays, rule, G.source, G.order,

@@ -29,7 +29,17 @@ from ..definitions import parse_definition
 from ..geometry._symmetry import automorphisms
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
-from ._render import Stream, StreamedData, equality_rows, facet_rows, implied_lines, listing, write_out
+from ._render import (
+    Stream,
+    StreamedData,
+    equality_rows,
+    facet_rows,
+    implied_lines,
+    lineality_rows,
+    listing,
+    ray_rows,
+    write_out,
+)
 from ._repair import add_repair_arguments, repair_report
 
 T = TypeVar("T")
@@ -276,7 +286,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
             if relaxation else None
         bar.update()
-    lines = [f"privacy definition {spec}  ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
+    lines = [f"privacy definition {spec} ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
     lines.append(f"   the row cone {'decides' if d.row_cone_decides_closure else 'does NOT decide'} closure membership"
                  f" for this definition")
     for name, m in facts:
@@ -417,8 +427,8 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
                   for e in equality_rows(cone)]
         if args.rays:
             lines.append("extreme rays:")
-            lines += ["  (" + ", ".join(str(v) for v in r) + ")" for r in cone.rays]
-            lines += ["  line: (" + ", ".join(str(v) for v in r) + ")" for r in cone.lineality]
+            lines += ["  (" + ", ".join(str(v) for v in r) + ")" for r in ray_rows(cone)[0]()]
+            lines += ["  line: (" + ", ".join(str(v) for v in r) + ")" for r in lineality_rows(cone)]
         text = "\n".join(lines)
     else:
         text = "\n".join([f"{d.spec()}: " + summary.lines()[0]] + summary.lines()[1:])
@@ -426,7 +436,8 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
     parts: list[tuple[str, Any]] = [("definition", d.spec()), ("summary", summary), ("labels", list(labels)),
                                     ("facets", Stream(rows, count)), ("equalities", equality_rows(cone))]
     if args.rays:
-        parts += [("rays", Stream(lambda: iter(cone.rays), summary.n_rays)), ("lineality", cone.lineality)]
+        rays, n_rays = ray_rows(cone)
+        parts += [("rays", Stream(rays, n_rays)), ("lineality", lineality_rows(cone))]
     data = StreamedData(parts, {"row_cone": cone, "summary": summary})
     return Outcome(_finish(text, data, args.out), data, EXIT_YES)
 

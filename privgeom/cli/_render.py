@@ -24,7 +24,46 @@ from .._errors import FormatError
 from .._numeric import fraction_str
 from .._results import to_jsonable
 
-__all__ = ["Stream", "StreamedData", "write_out", "facet_rows", "equality_rows", "listing", "implied_lines"]
+__all__ = ["Stream", "StreamedData", "IntegerRow", "write_out", "facet_rows", "ray_rows", "lineality_rows",
+           "equality_rows", "listing", "implied_lines"]
+
+
+class IntegerRow:
+    """An exact row of integers (a primitive cone vector), written to JSON exactly as a row of Fractions is — each
+    entry a ``"p/q"`` string with ``q = 1``, i.e. ``"3"`` — but straight from the integers, without a ``Fraction``.
+
+    Examples
+    --------
+    >>> r = IntegerRow(np.array([3, -1, 0]))
+    >>> r.json(), to_jsonable(r), len(r), int(r[1])
+    ('["3", "-1", "0"]', ['3', '-1', '0'], 3, -1)
+    """
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, i: int) -> Any:
+        return self.values[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.values.tolist())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self.values, dtype=dtype)
+
+    def json(self) -> str:
+        """The JSON text of the row (what ``json.dumps(to_jsonable(row))`` gives), built by joining strings."""
+        return '["' + '", "'.join(map(str, self.values.tolist())) + '"]' if len(self.values) else "[]"
+
+
+@to_jsonable.register(IntegerRow)
+def _integer_row(obj: IntegerRow) -> list[str]:
+    return [str(v) for v in obj.values.tolist()]
 
 
 class Stream:
@@ -74,7 +113,8 @@ class StreamedData:
                 fp.write("[")
                 first = True
                 for item in value.items():
-                    fp.write(("\n  " if first else ",\n  ") + json.dumps(to_jsonable(item)))
+                    text = item.json() if isinstance(item, IntegerRow) else json.dumps(to_jsonable(item))
+                    fp.write(("\n  " if first else ",\n  ") + text)
                     first = False
                 fp.write("]" if first else "\n ]")
             else:
@@ -114,8 +154,31 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
     from ..geometry._structure import structured_facet
     from ..geometry._canonical import normalise_rows
 
+    from ..geometry._structure import kronecker_integer_rows
+
+    ints = kronecker_integer_rows(cone, "H")
+    if ints is not None:  # randomized response: integer rows straight from the Kronecker structure
+        return (lambda: (IntegerRow(r) for r in ints)), len(ints)
     st = cone.structure
     exact, atol = cone.exact, cone.atol
+    d = st.difference if st is not None and st.kind == "difference" else None
+    if exact and d is not None and st is not None and st.n_facets == len(d.a) + len(d.nonneg) \
+            and all(isinstance(c, (int, Fraction)) for c in d.c):
+        n_diff, dim = len(d.a), cone.ambient_dim
+
+        def difference_rows() -> Iterator[Any]:
+            # x_a ≤ c x_b with c = p/q in lowest terms: the primitive row has p at b and −q at a; then x_i ≥ 0
+            for i in range(n_diff + len(d.nonneg)):
+                row = np.zeros(dim, dtype=object)
+                if i < n_diff:
+                    c = Fraction(d.c[i])
+                    row[int(d.b[i])] = c.numerator
+                    row[int(d.a[i])] = -c.denominator
+                else:
+                    row[int(d.nonneg[i - n_diff])] = 1
+                yield IntegerRow(row)
+
+        return difference_rows, n_diff + len(d.nonneg)
     if st is not None and (st.facet is not None or (st.kind == "difference" and st.difference is not None)) \
             and st.n_facets is not None:
         n = st.n_facets
@@ -129,6 +192,27 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
         return rows, n
     F = cone.facets
     return (lambda: iter(F)), len(F)
+
+
+def ray_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
+    """The extreme rays of ``cone`` in canonical order as a lazy row iterator and their count: integer rows from the
+    structure when it gives them (:func:`~privgeom.geometry._structure.kronecker_integer_rows`), else the canonical
+    rays."""
+    from ..geometry._structure import kronecker_integer_rows
+
+    ints = kronecker_integer_rows(cone, "V")
+    if ints is not None:
+        return (lambda: (IntegerRow(r) for r in ints)), len(ints)
+    R = cone.rays
+    return (lambda: iter(R)), len(R)
+
+
+def lineality_rows(cone: Any) -> Any:
+    """The lineality space of ``cone``; none for a cone whose structure says it is pointed, without building it."""
+    st = cone.structure
+    if st is not None and st.pointed:
+        return np.zeros((0, cone.ambient_dim), dtype=object if cone.exact else float)
+    return cone.lineality
 
 
 def equality_rows(cone: Any) -> Any:

@@ -411,7 +411,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         structure = ConeStructure(
             "difference",
             f"one facet x_i ≤ e^ε x_j per directed edge ({len(self._I)}), e^ε = {fraction_str(ratio)}"
-            + (f", and x_i ≥ 0 for {len(isolated)} isolated datasets" if isolated else ""),
+            + (f", and x_i ≥ 0 for {len(isolated)} isolated dataset{'s' if len(isolated) != 1 else ''}" if isolated else ""),
             n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
             # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
             rays=rays if n > 1 and nx.is_connected(graph) else None,

@@ -42,7 +42,8 @@ from .._errors import SizeLimitError
 if TYPE_CHECKING:  # pragma: no cover
     from ._cone import Cone
 
-__all__ = ["ConeStructure", "DifferenceData", "check_rows_size", "normalised_facet", "structured_facet"]
+__all__ = ["ConeStructure", "DifferenceData", "check_rows_size", "kronecker_integer_rows", "normalised_facet",
+           "structured_facet"]
 
 
 @dataclass(frozen=True)
@@ -179,3 +180,51 @@ def structured_facet(cone: Cone, i: int) -> Any:
         return row
     assert st is not None and st.facet is not None
     return np.asarray(st.facet(i))
+
+
+#: Integers below this magnitude are kept in ``int64`` rows (products of two such never overflow in a check).
+_INT64_ROWS = 2**62
+
+
+def kronecker_integer_rows(cone: Cone, kind: str, *, sort: bool = True) -> np.ndarray | None:
+    """The facets (``kind="H"``) or extreme rays (``"V"``) of an exact ``"kronecker"`` cone as primitive integer rows,
+    built from the structure in one Kronecker power, without a single ``Fraction``; None for any other cone.
+
+    For randomized response with ``p = a/b`` (Lin & Kifer, Theorem 4.3; see ``docs/theory.md``), ``b^k`` times the
+    facet of ``s`` is row ``s`` of ``⊗^k [[a−b, a], [a, a−b]]`` and ``b^k`` times the ray of output ``ω`` (a row of
+    ``M_rr``) is row ``ω`` of ``⊗^k [[a, b−a], [b−a, a]]`` (bit 1 first, the datasets' order). ``gcd(a, b−a) = 1``
+    makes every row primitive, so these are exactly the canonical rows of :class:`~privgeom.geometry.Cone`. Facets
+    come in the structure's order (row ``i`` is the facet of dataset ``i``, as :func:`structured_facet` gives it),
+    rays in the canonical order (decreasing lexicographic; ``sort=False``: row ``i`` is the ray of output ``i``). ``int64`` when the entries fit, Python ints otherwise.
+
+    Examples
+    --------
+    >>> from privgeom import RandomizedResponse
+    >>> cone = RandomizedResponse(1, "3/4").row_cone()
+    >>> kronecker_integer_rows(cone, "H").tolist(), kronecker_integer_rows(cone, "V").tolist()
+    ([[-1, 3], [3, -1]], [[3, 1], [1, 3]])
+    """
+    st = cone.structure
+    if st is None or st.kind != "kronecker" or not cone.exact or kind not in ("H", "V"):
+        return None
+    k, p = st.extra.get("k"), st.extra.get("p")
+    if not isinstance(k, int) or not isinstance(p, Fraction) or not 0 < p <= 1:
+        return None
+    a, b = p.numerator, p.denominator
+    n = 2**k
+    check_rows_size(n, n, exact=True, what=f"the {'facets' if kind == 'H' else 'extreme rays'} of this kronecker "
+                    f"cone in R^{n}")
+    big = max(a, b - a) ** k >= _INT64_ROWS
+    dtype: Any = object if big else np.int64
+    B = np.array([[a - b, a], [a, a - b]] if kind == "H" else [[a, b - a], [b - a, a]], dtype=dtype)
+    K = np.array([[1]], dtype=dtype)
+    for _ in range(k):
+        K = np.kron(K, B)
+    if kind == "V" and sort:
+        if big:
+            order = np.array(sorted(range(n), key=lambda i: tuple(K[i].tolist()), reverse=True), dtype=np.int64)
+        else:
+            order = np.lexsort(K.T[::-1])[::-1]
+        K = K[order]
+    K.setflags(write=False)
+    return K

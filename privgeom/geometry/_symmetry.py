@@ -306,8 +306,8 @@ class SymmetryGroup(Result):
         kept = tuple(p for p in self.generators if {frozenset(p[i] for i in S) for S in fam} == fam)
         if len(kept) == len(self.generators):
             return self
-        return SymmetryGroup(self.labels, kept, f"{self.source}, stabiliser of a family", 1 if not kept else None, False,
-                             self.note)
+        return SymmetryGroup(self.labels, kept, stabiliser_source(self.source, "a family"), 1 if not kept else None,
+                             False, self.note)
 
     def summary(self) -> str:
         order = f"order {self.order:,}" if self.order is not None else "order unknown"
@@ -323,6 +323,18 @@ class SymmetryGroup(Result):
 
 
 # ----------------------------------------------------------------------------------------------- constructions
+def stabiliser_source(source: str, what: str) -> str:
+    """The name of a stabiliser subgroup, read in sentences as "the … group" (``"stabiliser of a family in the
+    hypercube"``: "the stabiliser of a family in the hypercube group of unknown order").
+
+    Examples
+    --------
+    >>> stabiliser_source("hypercube", "a family")
+    'stabiliser of a family in the hypercube'
+    """
+    return f"stabiliser of {what} in the {source}"
+
+
 def hypercube_generators(k: int) -> np.ndarray:
     """Generators of the hyperoctahedral group on indices ``0..2^k−1`` (bit ``b`` of the index is one coordinate).
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 from fractions import Fraction
 
 import networkx as nx
@@ -13,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privgeom as pg
+from pg_testing.work import count_calls, peak_mib
 from privgeom import Domain, InvalidParameterError, LogRational, Mechanism, SizeLimitError
 from privgeom.analyses._profile import MAX_PROFILE_WORK, delta, epsilon, profile_work
 from privgeom.analyses._profile_curve import delta_curve
@@ -106,25 +106,33 @@ def test_complete_route_equals_scan_and_brute_force(M) -> None:
             assert LogRational(fast.p / fast.q) == fast.eps
 
 
-def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once() -> None:
+def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once(monkeypatch) -> None:
+    from privgeom.analyses import _scan
+
     N = 2000
     rng = np.random.default_rng(1)
     A = rng.random((3, N)) + 0.1
     M = Mechanism(A / A.sum(axis=0), inputs=[f"d{i}" for i in range(N)])
-    # theory: ε over K_N is the largest ratio of a row's maximum to its minimum
+    # theory: ε over K_N is the largest ratio of a row's maximum to its minimum (closed form: no edge scan)
     X = M.matrix
     expected = max(math.log(X[w].max() / X[w].min()) for w in range(3))
+    scans = count_calls(monkeypatch, _scan, "_matrix_views")
     assert epsilon(M, "complete").eps == pytest.approx(expected, rel=1e-12)
+    assert scans[0] == 0
     work = profile_work(3, N * (N - 1) // 2)
     assert work > MAX_PROFILE_WORK
-    start = time.process_time()
-    with pytest.raises(SizeLimitError, match=r"1,999,000 edges.*max_work"):
-        delta(M, "complete", exp_eps=2)
-    with pytest.raises(SizeLimitError, match="max_work"):
-        epsilon(M, "complete", method="scan")
-    with pytest.raises(SizeLimitError, match="max_work"):
-        delta_curve(M, "complete")
-    assert time.process_time() - start < 5  # refused from the sizes, nothing built (generous bound for loaded CPUs)
+
+    def refusals():
+        with pytest.raises(SizeLimitError, match=r"1,999,000 edges.*max_work"):
+            delta(M, "complete", exp_eps=2)
+        with pytest.raises(SizeLimitError, match="max_work"):
+            epsilon(M, "complete", method="scan")
+        with pytest.raises(SizeLimitError, match="max_work"):
+            delta_curve(M, "complete")
+
+    # refused from the sizes: no scan was prepared and the 1,999,000 edge pairs were never listed
+    out, peak = peak_mib(refusals)
+    assert out is None and scans[0] == 0 and peak < 8, (out, peak)
 
 
 def test_max_work_raises_and_lowers_the_limit() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction as F
 
 import cdd
@@ -217,25 +216,20 @@ def test_one_row_at_k20_float_and_exact() -> None:
     rr_float = RandomizedResponse(k, 0.75)
     yes = _rr_row(k, 2, 3).astype(np.int64)  # a row of RR(2/3): in the row cone
     no = _rr_row(k, 4, 5).astype(np.int64)  # a row of RR(4/5): not
-    t0 = time.perf_counter()
     a = rr_float.contains_row(yes / 3.0**k)
     b = rr_float.contains_row(no / 5.0**k)
-    t_float = time.perf_counter() - t0
     assert a.member and not a.exact and a.method == "kronecker-inverse"
     assert not b.member and b.certificate.value < -1e-9
-    t0 = time.perf_counter()
     c = rr_exact.contains_row(yes)
     d = rr_exact.contains_row(no)
-    t_exact = time.perf_counter() - t0
-    assert c.member and c.exact
+    assert c.member and c.exact and c.method == "kronecker-inverse"
     assert not d.member and d.exact and d.certificate.value < 0
     # the certificate is the facet of its bit string, recomputed independently here (Theorem 4.3)
     s = d.certificate.label
     assert len(s) == k
     normal = rr_exact.facet(s, scaled=True)
     assert int(np.dot(normal.astype(object), no.astype(object))) == d.certificate.value
-    assert t_float < 3 and t_exact < 8, (t_float, t_exact)
-    # nothing dense of size 2^20 x 2^20 was built
+    # nothing dense of size 2^20 x 2^20 was built: the work is the k-fold Kronecker inverse applied to one row
     assert "mechanism" not in rr_exact.__dict__
     assert not rr_exact.contains_row(np.eye(1, 2**k, 5, dtype=np.int64)[0]).member
 

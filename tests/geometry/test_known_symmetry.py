@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-import time
 
 import pytest
 
 import privgeom as pg
+from pg_testing.work import count_calls, forbid
+from privgeom.geometry import _symmetry
 from privgeom.geometry._symmetry import MAX_SEARCH_STEPS, automorphisms, finite_automorphisms
 
 
@@ -51,23 +52,30 @@ def test_gamma_one_gives_the_symmetric_group():
     assert G.order == 24 and G.complete
 
 
-def test_large_catalogue_definitions_get_their_group_at_once():
-    t = time.perf_counter()
+def test_large_catalogue_definitions_get_their_group_at_once(monkeypatch):
+    # known groups: the generic graph search is never entered (it fails the test if reached)
+    forbid(monkeypatch, _symmetry, "_graph_automorphisms")
     G = automorphisms(pg.parse_definition("krr:n=100,exp_eps=3"))
     H = automorphisms(pg.parse_definition("geometric:n=100,alpha=1/2"))
-    assert time.perf_counter() - t < 5
     assert len(G.point_orbits()) == 1 and G.complete
     assert len(H.point_orbits()) == 51 and H.order == 2
 
 
-def test_generic_search_is_bounded_and_says_so():
+def test_generic_search_is_bounded_and_says_so(monkeypatch):
+    from networkx.algorithms.isomorphism import GraphMatcher
+
     d = pg.FiniteDefinition([pg.parse_definition("krr:n=10,exp_eps=3").mechanism])
-    t = time.perf_counter()
+    checks = count_calls(monkeypatch, GraphMatcher, "syntactic_feasibility")
     G = automorphisms(d)
-    assert time.perf_counter() - t < 10  # a step budget of about a second
+    # each VF2 candidate-pair check costs at least 64 steps of the budget: the work is bounded by the budget
+    assert 0 < checks[0] <= MAX_SEARCH_STEPS // 64 + 1
     assert not G.complete and G.order is None
     assert "max_search_steps" in G.note and "max_search_steps" in G.summary()
-    assert MAX_SEARCH_STEPS > 0
+    assert f"{MAX_SEARCH_STEPS:,} steps" in G.note
+    # a smaller budget stops sooner, and says which budget
+    checks[0] = 0
+    small = finite_automorphisms(d, max_search_steps=6_400)
+    assert 0 < checks[0] <= 101 and "6,400 steps" in small.note and not small.complete
 
 
 def test_generic_search_refuses_to_start_on_huge_inputs():
@@ -75,3 +83,13 @@ def test_generic_search_refuses_to_start_on_huge_inputs():
     G = finite_automorphisms(d)
     assert G.is_trivial() and not G.complete
     assert "not searched" in G.note and "max_search_graph" in G.note
+
+
+def test_a_search_cut_short_is_said_in_the_summary():
+    from privgeom.analyses._summary import describe_row_cone
+
+    d = pg.FiniteDefinition([pg.parse_definition("krr:n=10,exp_eps=3").mechanism])
+    s = describe_row_cone(d)
+    assert any("max_search_steps" in n and f"{MAX_SEARCH_STEPS:,} steps" in n for n in s.notes)
+    assert any(line.startswith("  note: generic search stopped") for line in s.lines())
+    assert describe_row_cone(pg.RandomizedResponse(2, "3/4")).notes == ()  # a known, complete group: no note

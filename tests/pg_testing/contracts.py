@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 import networkx as nx
+import pytest
 
 import privgeom as pg
 from privgeom._results import Result
@@ -94,8 +95,10 @@ class EpsilonContract(_Contract):
 
     def test_witness_is_genuine(self, case: ProfileCase) -> None:
         fast = case.fast()
-        if fast.edge is None or fast.p is None:
-            return  # the fast path names no witness profile here (documented per fast path)
+        if fast.edge is None or fast.p is None:  # visible in the report, never a silent pass
+            why = "ε = 0: every edge attains the ratio 1" if float(fast.epsilon) == 0 else "no reason documented"
+            pytest.skip(f"{case.name}: the fast path names no witness for ε = {fast.epsilon} (edge {fast.edge}, "
+                        f"p {fast.p}); {case.notes.get('no_witness', why)}")
         M = case.mechanism()
         G = case.graph(M)
         d, d2 = fast.edge
@@ -135,7 +138,10 @@ class DeltaContract(_Contract):
     def test_witness_is_genuine(self, case: ProfileCase) -> None:
         fast = case.fast()
         if fast.edge is None:
-            return
+            if fast.delta == 0 and not fast.outputs:  # the value itself is checked by test_agrees_with_core_delta
+                pytest.skip(f"{case.name}: δ = 0, no edge to attain it")
+            pytest.skip(f"{case.name}: the fast path names no edge for δ = {fast.delta}; "
+                        f"{case.notes.get('no_witness', 'no reason documented for this case')}")
         M = case.mechanism()
         G = case.graph(M)
         d, d2 = fast.edge
@@ -144,13 +150,16 @@ class DeltaContract(_Contract):
         # the edge attains δ: its hockey-stick divergence (the core kernel on the two columns) is δ
         edge_value = hockey_stick(list(M.matrix[:, i]), list(M.matrix[:, j]), fast.exp_eps)
         assert edge_value == fast.delta if fast.exact else close(edge_value, fast.delta, case.atol)
-        if not fast.outputs and not (fast.delta > 0 and fast.p_event == fast.p_event):
-            return  # the event is not listed (a tail-sum fast path reports p_event = NaN) or δ = 0
-        S = [M.outputs.index(o) for o in fast.outputs]
-        P = sum((M.matrix[w, i] for w in S), Fraction(0) if M.exact else 0.0)
-        Q = sum((M.matrix[w, j] for w in S), Fraction(0) if M.exact else 0.0)
-        value = P - fast.exp_eps * Q if S else 0
-        if fast.exact:
-            assert (P, Q) == (fast.p_event, fast.q_event) and value == fast.delta
-        else:
-            assert close(value, fast.delta, case.atol)
+        if fast.outputs or fast.delta != 0:  # δ = 0 with no event: the edge check above is the whole witness
+            if not fast.outputs or fast.p_event != fast.p_event:
+                pytest.skip(f"{case.name}: the edge attains δ (checked) but the event is not listed "
+                            f"(outputs {len(fast.outputs)}, p_event {fast.p_event}); "
+                            f"{case.notes.get('no_event', 'a tail-sum fast path reports no event')}")
+            S = [M.outputs.index(o) for o in fast.outputs]
+            P = sum((M.matrix[w, i] for w in S), Fraction(0) if M.exact else 0.0)
+            Q = sum((M.matrix[w, j] for w in S), Fraction(0) if M.exact else 0.0)
+            value = P - fast.exp_eps * Q if S else 0
+            if fast.exact:
+                assert (P, Q) == (fast.p_event, fast.q_event) and value == fast.delta
+            else:
+                assert close(value, fast.delta, case.atol)

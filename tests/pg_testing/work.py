@@ -1,0 +1,54 @@
+"""Counting work instead of timing it: tests run on busy machines, so none asserts a wall-clock time.
+
+``forbid`` replaces an entry point by one that fails the test if it is ever called (a refusal "before building" is
+then checked structurally); ``count_calls`` wraps one and counts its calls; ``peak_mib`` measures the peak of Python
+allocations (``tracemalloc``), which does not depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+import functools
+import tracemalloc
+from typing import Any, Callable
+
+
+class Forbidden(AssertionError):
+    """Raised when a forbidden entry point is reached."""
+
+
+def forbid(monkeypatch: Any, owner: Any, name: str) -> None:
+    """Make ``owner.name`` fail the test if called (``owner`` a module or class)."""
+    what = f"{getattr(owner, '__name__', owner)}.{name}"
+
+    def _fail(*args: Any, **kwargs: Any) -> Any:
+        raise Forbidden(f"{what} was called: the work was not refused before building")
+
+    monkeypatch.setattr(owner, name, _fail)
+
+
+def count_calls(monkeypatch: Any, owner: Any, name: str) -> list[int]:
+    """Wrap ``owner.name`` to count its calls; returns a one-element list holding the count."""
+    original = getattr(owner, name)
+    counter = [0]
+
+    @functools.wraps(original)
+    def _counted(*args: Any, **kwargs: Any) -> Any:
+        counter[0] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, _counted)
+    return counter
+
+
+def peak_mib(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """Run ``fn`` and return ``(its result or the exception it raised, peak traced allocation in MiB)``."""
+    tracemalloc.start()
+    try:
+        try:
+            out: Any = fn()
+        except Exception as exc:  # noqa: BLE001 - the caller checks the type
+            out = exc
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return out, peak / 2**20
