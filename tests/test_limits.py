@@ -135,6 +135,9 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
         pg.parse_definition("adp:graph=complete,n=3,exp_eps=2,delta=1/10"))),
     "optimal_lp_size": (10, lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=3,exp_eps=2"))),
     "profile_work": (10, lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming")),
+    "smoothed_work": (1, lambda: pg.smoothed.shm_smoothed_delta(200, 180, 1.0, ["1/10", "1/2"], on_limit="raise")),
+    "smoothed_counts": (10, lambda: pg.smoothed.shm_smoothed_delta(20, 10, 1.0, ["1/10", "1/2"])),
+    "shm_matrix_entries": (10, lambda: pg.smoothed.shm_smoothed_delta(3, 2, 1.0, [["1/3", "1/3", "1/3"]])),
 }
 
 

@@ -423,7 +423,7 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
         return dict(value=math.exp(best), log_value=best, m=best_m, log_upper=upper,
                     error_bound=max(0.0, math.exp(upper) - math.exp(best)), truncation_bound=math.exp(trunc[0]),
                     log_truncation=trunc[0], evaluations=len(evals), work=work[0], cells=cells, complete=complete,
-                    needed=needed, log_tau=log_tau)
+                    needed=needed, log_tau=log_tau, limit=limit)
 
     if qa == qb:
         return result(E(n), n, -math.inf, 0, True, work[0])

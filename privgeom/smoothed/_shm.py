@@ -125,7 +125,7 @@ class SHMSmoothedDelta(Result):
         verts = ", ".join(fraction_str(q) for q in self.vertices)
         lo, hi = (log10_text(v) for v in self.log10_bracket)
         stopped = "" if self.complete else (
-            f"\n  stopped at the work limit smoothed_work = {self.work:,} window evaluations: the smoothed δ lies in "
+            f"\n  stopped at the work limit smoothed_work after {self.work:,} window evaluations: the smoothed δ lies in "
             f"the certified bracket [{lo}, {hi}]; {limit_hint('smoothed_work', self.work_needed)}"
         )
         return (
@@ -398,7 +398,8 @@ def shm_smoothed_sweep(
         if on_limit == "raise" and not res["complete"]:
             raise SizeLimitError(
                 f"the smoothed-δ branch-and-bound of SHM (n = {n}, ε = {level.eps}) stopped at the work limit "
-                f"smoothed_work = {res['work']:,} window evaluations with the bracket [{res['value']:.6g}, "
+                f"smoothed_work = {res['limit']:,} window evaluations ({res['work']:,} done) with the certified "
+                f"bracket [{res['value']:.6g}, "
                 f"{math.exp(res['log_upper']):.6g}]; {limit_hint('smoothed_work', res['needed'])}"
             )
         m = int(res["m"])

@@ -180,12 +180,13 @@ class VotingEpsilon(EpsilonResult):
             detail = (f"{mode}, deterministic: the ratio is infinite on the neighbouring profiles where the rule flips"
                       f"{example}; equal probabilities where it does not")
         elif self.method == "constant":
-            detail = f"{mode}, constant: every profile gives the same output distribution"
+            detail = f"{mode}, constant: every profile gives the same output distribution, ratio 1 on every edge"
         else:
             if self.profile is not None:
                 where = f"between profiles {self.profile} and {self.neighbour}"
             elif self.counts is not None:
-                where = f"between {self.counts[0]} and {self.counts[1]} votes +1"
+                where = (f"on a profile with {_votes(self.counts[0])} +1 against its neighbour with "
+                         f"{_votes(self.counts[1])} +1")
             elif self.edge is not None:
                 where = f"between profiles {_short_profile(self.edge[0])} and {_short_profile(self.edge[1])}"
             elif self.rule.startswith("dictator("):
@@ -221,6 +222,22 @@ def _present_values(f: Rule) -> list[Any]:
     return [v for v in output_values(f) if np.any(vals == v)]
 
 
+def _constant_probability(f: Rule, r: Rho, value: Any, constant: bool) -> Scalar:
+    """``P(M_ρ f(x) = value)``, the same for every profile ``x`` when ``f`` is constant (then 1) or ``ρ = 0`` (every
+    noisy vote is uniform, so it is the share of profiles where ``f = value``: ``Σ_c C(n, c) [f_c = value] / 2^n``
+    by vote count, or the truth table's share)."""
+    if constant:
+        share = Fraction(1)
+    elif f.counts is not None:
+        hits = np.flatnonzero(f.counts == value).tolist()
+        share = Fraction(sum(math.comb(f.n, int(c)) for c in hits), 2**f.n)
+    elif f.has_table:
+        share = Fraction(int(np.count_nonzero(f.table() == value)), 2**f.n)
+    else:  # a dictator beyond the table size: its vote is uniform
+        share = Fraction(1, 2)
+    return share if r.exact else float(share)
+
+
 def _deterministic_witness(f: Rule) -> tuple[tuple[str, str] | None, Any]:
     """At ``ρ = 1``: two neighbouring profiles where ``f`` differs (labels; representatives of neighbouring counts
     for symmetric rules, None beyond :data:`EDGE_LABEL_MAX_N` voters) and the value of ``f`` on the first."""
@@ -245,6 +262,11 @@ def _count_profiles(n: int, hi: int, lo: int) -> tuple[str, str] | None:
     if n > EDGE_LABEL_MAX_N:
         return None
     return "1" * hi + "0" * (n - hi), "1" * lo + "0" * (n - lo)
+
+
+def _votes(k: int) -> str:
+    """``"1 vote"``, ``"0 votes"``, ``"3 votes"``."""
+    return f"{k} vote" if k == 1 else f"{k} votes"
 
 
 def _short_profile(label: str) -> str:
@@ -400,7 +422,9 @@ def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
     n = f.n
     if len(values) < 2 or r.rho == 0:  # constant rule or pure noise: every column is the same distribution
         one = Fraction(1) if r.exact else 1.0
-        return _result(f, r, one, "constant", values[0])
+        prob = _constant_probability(f, r, values[0], len(values) < 2)
+        edge = ("1" * n, "0" + "1" * (n - 1)) if n <= EDGE_LABEL_MAX_N else None  # any edge attains ratio 1
+        return _result(f, r, one, "constant", values[0], p=prob, q=prob, edge=edge)
     if r.rho == 1:  # deterministic: some output is certain on one profile and impossible on a neighbour
         edge, value = _deterministic_witness(f)
         zero, certain = (Fraction(0), Fraction(1)) if r.exact else (0.0, 1.0)
