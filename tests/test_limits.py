@@ -137,6 +137,8 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "profile_work": (10, lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming")),
     "smoothed_work": (1, lambda: pg.smoothed.shm_smoothed_delta(200, 180, 1.0, ["1/10", "1/2"], on_limit="raise")),
     "smoothed_counts": (10, lambda: pg.smoothed.shm_smoothed_delta(20, 10, 1.0, ["1/10", "1/2"])),
+    "voting_count_work": (10, lambda: pg.voting.epsilon(pg.voting.majority(11), 0.5, method="counts")),
+    "voting_figure_work": (10, lambda: pg.voting.majority_accuracy_data((0.5,), 5)),
     "shm_matrix_entries": (10, lambda: pg.smoothed.shm_smoothed_delta(3, 2, 1.0, [["1/3", "1/3", "1/3"]])),
 }
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
 from .._limits import register_limit
-from .._numeric import LogRational, fraction_str, limit_hint, parse_int
+from .._numeric import LogRational, fraction_str, limit_hint, log10_text, parse_int
 from .._level import LevelLike, PrivacyLevel
 from .._results import Result
 from ..analyses import DeltaResult
@@ -136,17 +136,6 @@ class SHMSmoothedDelta(Result):
             f"tails {self.truncation_bound:.2g}); DP δ = {fraction_str(self.dp_delta)} "
             f"({self.evaluations} expectations, {self.work} window evaluations, {self.seconds:.2f} s)" + stopped
         )
-
-
-def log10_text(log10: float, digits: int = 6) -> str:
-    """A positive number given by its ``log10``: ``%g`` when it is a normal double, else ``10^(−301247360.35)``."""
-    if log10 == -math.inf:
-        return "0"
-    if log10 > -300:
-        return f"{10.0 ** log10:.{digits}g}"
-    whole = math.floor(log10)
-    mant = 10.0 ** (log10 - whole)
-    return f"{mant:.{digits}g}e{whole}"
 
 
 @dataclass(frozen=True)

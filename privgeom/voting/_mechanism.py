@@ -38,7 +38,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError
 from .._level import PrivacyLevel, ScalarLike
-from .._numeric import ATOL, ROUNDOFF, LogRational, Scalar, log_of_ratio
+from .._numeric import ATOL, ROUNDOFF, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
 from .._results import Decision, Result
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
@@ -163,6 +163,8 @@ class VotingEpsilon(EpsilonResult):
             value = getattr(self, fld.name)
             if isinstance(value, LogRational):
                 data[fld.name] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
+                if value.ratio > 1 and _log_float(value) < 1e-300:  # underflows: its log10 is still exact
+                    data[fld.name]["log10"] = log10_of_log(value.ratio)
             elif isinstance(value, Fraction):
                 data[fld.name] = _ratio_text(value)
             elif fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
@@ -192,7 +194,7 @@ class VotingEpsilon(EpsilonResult):
             elif self.rule.startswith("dictator("):
                 where = "on every pair of profiles that differ in the dictator's vote"
             elif self.rule.startswith("parity("):
-                where = "on every pair of neighbouring profiles (each flips the parity)"
+                where = "on every pair of neighbouring profiles, each flipping the parity"
             else:
                 where = "on some pair of neighbouring profiles"
             detail = f"{mode}, {self.method}; output {self.output} {where}"
@@ -301,7 +303,15 @@ def _log_text(value: LogRational | float) -> str:
     ratio = value.ratio
     digits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) * 0.30103
     text = f"ln({ratio})" if digits <= 40 else f"ln(a/b with ~{digits:.0f}-digit integers)"
-    return f"{text} = {_log_float(value):.12g}"
+    return f"{text} = {_log_value_text(value)}"
+
+
+def _log_value_text(value: LogRational) -> str:
+    """``ln(ratio)`` to 12 digits; a positive value below a double's range keeps its digits and exponent."""
+    ratio = value.ratio
+    if ratio > 1 and _log_float(value) < 1e-300:
+        return log10_text(log10_of_log(ratio), 12)
+    return f"{_log_float(value):.12g}"
 
 
 def _result(
@@ -388,6 +398,37 @@ def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
 
 
 EPSILON_METHODS = ("auto", "table", "counts")
+
+#: Breakpoints (value changes along the vote count) of the symmetric CLI rules, from ``n`` alone.
+_BREAKPOINTS = {"majority": lambda n: 1, "threshold": lambda n: 1, "and": lambda n: 1, "or": lambda n: 1,
+                "parity": lambda n: n}
+
+
+def check_epsilon_size(kind: str, n: int, method: str = "auto", rho: Any = None) -> None:
+    """Refuse, from the rule's kind and ``n`` alone and before the rule is built, an :func:`epsilon` whose route
+    would exceed a size limit: the by-count engine (``breakpoints × n`` steps, ``voting_count_work``) or the truth
+    table (``2^n`` profiles). The routes are those of :func:`epsilon`: ``ρ ∈ {0, 1}`` and the closed forms (dictator,
+    parity, and by Remark 1 AND/OR under ``auto``) cost nothing; majority and threshold go by counts under ``auto``.
+    A threshold outside ``[−n, n)`` is constant (no breakpoint) and also costs nothing.
+
+    Examples
+    --------
+    >>> check_epsilon_size("majority", 1001)          # 1,001 steps: fine
+    >>> check_epsilon_size("majority", 9_999_999)     # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.SizeLimitError: majority(9999999) changes value 1 time; ... = 9,999,999 steps ...
+    """
+    from ._counts import check_count_work
+    from ._rules import _check_table_size
+
+    if rho is not None and parse_rho(rho).rho in (0, 1):
+        return
+    counts = method == "counts" or (method == "auto" and kind in ("majority", "threshold"))
+    if counts and kind in _BREAKPOINTS:
+        check_count_work(f"{kind}({n})", _BREAKPOINTS[kind](n), n)
+    elif method == "table":
+        _check_table_size(n, exact_objects=False, what=f"epsilon of {kind}({n}) on the truth table")
 
 
 def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
