@@ -25,6 +25,7 @@ from privgeom import _limits
 from privgeom.analyses import relax, subset_family
 from privgeom.analyses._difference import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
+from privgeom.smoothed._experiments import check_databases
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "privgeom"
@@ -139,6 +140,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "smoothed_counts": (10, lambda: pg.smoothed.shm_smoothed_delta(20, 10, 1.0, ["1/10", "1/2"])),
     "voting_count_work": (10, lambda: pg.voting.epsilon(pg.voting.majority(11), 0.5, method="counts")),
     "voting_figure_work": (10, lambda: pg.voting.majority_accuracy_data((0.5,), 5)),
+    "smoothed_databases": (2, lambda: check_databases("sgd", 3)),
     "shm_matrix_entries": (10, lambda: pg.smoothed.shm_smoothed_delta(3, 2, 1.0, [["1/3", "1/3", "1/3"]])),
 }
 
