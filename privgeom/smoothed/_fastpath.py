@@ -14,7 +14,19 @@ The smoothed δ maximises ``E_m = E[δ(N)]``, ``N ~ Bin(m, q_a) + Bin(n − m, q
 vertex ``q_a`` (Proposition 5). A branch-and-bound over cells ``[a, b]`` of ``m`` certifies the maximum: every
 ``m ∈ [a, b]`` gives ``N = C + W`` with ``C ~ Bin(a, q_a) + Bin(n − b, q_b)`` and ``0 <= W <= b − a``, hence
 ``E_m <= E_C[max_{0<=w<=b−a} δ(C + w)]``; cells whose bound does not beat the best value (relative ``rtol``) are
-pruned, the others split, down to single counts (evaluated exactly).
+pruned, the others split, down to single counts (evaluated exactly). Everything is in log space (log-sum-exp of
+log-pmfs, ``log1mexp`` for the factors ``1 − e^{ε ± log ρ}``), so values far below the smallest double keep finite,
+correct logarithms.
+
+Every search here is bounded (docs/theory.md, §10, "Bounded searches"):
+
+- the threshold searches :func:`_last_below`/:func:`_first_above`: 4 integer corrections, then at most
+  ``_MAX_BISECTIONS`` (64) halvings of the support;
+- the tail sums :func:`_log_tail_sums`: chunks of growing width walking the support outward, at most
+  ``T / _MAX_CHUNK + 8`` chunks per row, stopped earlier by the geometric remainder bound;
+- the window bisections of :func:`~._pmf.binom_window`: ``log2(m)`` halvings;
+- the branch-and-bound :func:`bb_maximise`: at most ``smoothed_work`` window evaluations (a registered limit), then
+  it returns the certified bracket.
 """
 
 from __future__ import annotations
@@ -43,6 +55,8 @@ _MAX_ELEMS = 1 << 22
 _FIRST_CHUNK, _MAX_CHUNK = 48, 4096
 #: Largest one-step ratio used in the geometric remainder bound ``P / (1 − r)`` (keeps ``1 − r`` positive).
 _MAX_STEP_RATIO = 1 - 1e-16
+#: Rounds of the threshold bisections (the gap halves each round; supports have fewer than 2^53 points).
+_MAX_BISECTIONS = 64
 #: Default relative tolerance of the branch-and-bound over the vertex counts.
 DEFAULT_RTOL = 1e-9
 #: Default mass allowed outside the binomial windows of the vertex counts (``tail=`` of ``shm_smoothed_delta``).
@@ -88,7 +102,7 @@ def _last_below(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, lev
             return y
         y = y + up - down
     a, b = lo - 1, hi + 1
-    while True:
+    for _ in range(_MAX_BISECTIONS):  # the gap halves: at most log2(T + 2) rounds
         gap = b - a > 1
         if not gap.any():
             return a
@@ -96,6 +110,7 @@ def _last_below(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, lev
         ok = fam.log_rho(N, mid) < level
         a = np.where(gap & ok, mid, a)
         b = np.where(gap & ~ok, mid, b)
+    raise AssertionError("threshold bisection did not converge")  # pragma: no cover - 2^64 > any support
 
 
 def _first_above(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, level: float) -> np.ndarray:
@@ -108,7 +123,7 @@ def _first_above(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, le
             return y
         y = y + up - down
     a, b = lo - 1, hi + 1
-    while True:
+    for _ in range(_MAX_BISECTIONS):  # the gap halves: at most log2(T + 2) rounds
         gap = b - a > 1
         if not gap.any():
             return b
@@ -116,6 +131,7 @@ def _first_above(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, le
         ok = fam.log_rho(N, mid) > level
         b = np.where(gap & ok, mid, b)
         a = np.where(gap & ~ok, mid, a)
+    raise AssertionError("threshold bisection did not converge")  # pragma: no cover - 2^64 > any support
 
 
 def _log1mexp_array(x: np.ndarray) -> np.ndarray:
