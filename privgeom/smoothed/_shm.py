@@ -235,9 +235,10 @@ def _event(fam: Any, a: int, b: int, side: str, thr: int) -> dict[str, Any]:
     """The worst event ``{Y side thr}`` of the directed pair ``(a, b)``, listed with ``P_a``, ``P_b`` of it when it
     has at most :data:`MAX_EVENT_OUTPUTS` outputs (``{}`` otherwise: the threshold alone describes it)."""
     lo, hi = (float(v[0]) for v in fam.support(np.array([float(a)])))
-    ys = np.arange(lo, thr + 1.0) if side == "<=" else np.arange(float(thr), hi + 1.0)
-    if len(ys) > MAX_EVENT_OUTPUTS:
+    first, last = (lo, float(thr)) if side == "<=" else (float(thr), hi)
+    if last - first + 1 > MAX_EVENT_OUTPUTS:  # counted before any array is built
         return {}
+    ys = np.arange(first, last + 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         pa = np.exp(fam.logpmf(np.full(len(ys), float(a)), ys))
         pb = np.exp(fam.logpmf(np.full(len(ys), float(b)), ys))

@@ -13,7 +13,6 @@ import math
 import mpmath as mp
 import pytest
 
-import privgeom as pg
 from privgeom import smoothed
 from privgeom.analyses import hockey_stick
 
@@ -129,3 +128,16 @@ def test_listed_event_attains_delta(n: int, T: int, N: int, eps: float, replace:
     ys = [int(o) for o in r.outputs]
     assert ys == list(range(min(ys), max(ys) + 1))  # a threshold set on the count
     assert (r.side == "<=" and max(ys) == r.threshold) or (r.side == ">=" and min(ys) == r.threshold)
+
+
+def test_unlisted_event_allocates_nothing_of_its_size() -> None:
+    """The event at n = 10^12 has ~5·10^11 outputs: it is described by its threshold, never materialised."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        r = smoothed.shm_database_delta(10**12, 10**12 - 10**9, 1, 5 * 10**11)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert r.outputs == () and math.isnan(r.p_event) and peak < 2**22, peak
