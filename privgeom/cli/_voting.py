@@ -20,7 +20,7 @@ from .._level import PrivacyLevel
 from .._numeric import ROUNDOFF, LogRational, log10_of_log, log_of_ratio, parse_scalar
 from .._results import Quantity
 from ..voting._accuracy import ACCURACY_METHODS
-from ..voting._mechanism import _log_value_text, check_epsilon_size
+from ..voting._mechanism import log_value_text, check_epsilon_size
 from ..voting._rules import MAX_COUNT_VOTERS
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
@@ -126,7 +126,7 @@ def _num(value: Any) -> str:
         value = value.value
     if isinstance(value, LogRational):
         text = _json_num(value)["ln"]
-        return f"{'ln(' + text + ')' if text else 'ln(a/b with huge integers)'} = {_log_value_text(value)}"
+        return f"{'ln(' + text + ')' if text else 'ln(a/b with huge integers)'} = {log_value_text(value)}"
     if isinstance(value, Fraction):
         if value.denominator == 1 and value.numerator.bit_length() < 200:
             return str(value)

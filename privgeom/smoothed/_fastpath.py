@@ -393,14 +393,14 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
     """
     n, log_dp = table.n, table.log_dp
     limit = MAX_SMOOTHED_WORK if max_work is None else int(max_work)
-    laws = {} if laws is None else laws
+    cache: dict = {} if laws is None else laws  # keyed by the window mass too
     work = [0]
 
     def law(a: int, b: int) -> tuple[int, np.ndarray, float]:
         key = (n, a, b, qa, qb, log_tau)
-        if key not in laws:
-            laws[key] = _mixture_law(a, qa, b, qb, log_tau)
-        return laws[key]  # type: ignore[no-any-return]
+        if key not in cache:
+            cache[key] = _mixture_law(a, qa, b, qb, log_tau)
+        return cache[key]  # type: ignore[no-any-return]
 
     evals: dict[int, float] = {}
     trunc = [-math.inf]
@@ -447,7 +447,7 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
     best = E(best_m)
     wanted = max(_LOG_TAIL_FLOOR, best - TAIL_MARGIN - log_dp)
     if best > -math.inf and wanted < log_tau:  # the windows' tails would swamp a small value: narrow them first
-        log_tau, laws = wanted, {}
+        log_tau = wanted
         evals.clear()
         trunc[0] = -math.inf
         best_m = max((0, n), key=E)

@@ -303,10 +303,10 @@ def _log_text(value: LogRational | float) -> str:
     ratio = value.ratio
     digits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) * 0.30103
     text = f"ln({ratio})" if digits <= 40 else f"ln(a/b with ~{digits:.0f}-digit integers)"
-    return f"{text} = {_log_value_text(value)}"
+    return f"{text} = {log_value_text(value)}"
 
 
-def _log_value_text(value: LogRational) -> str:
+def log_value_text(value: LogRational) -> str:
     """``ln(ratio)`` to 12 digits; a positive value below a double's range keeps its digits and exponent."""
     ratio = value.ratio
     if ratio > 1 and _log_float(value) < 1e-300:
