@@ -131,7 +131,7 @@ class SHMSmoothedDelta(Result):
         return (
             f"smoothed δ of SHM (n = {self.n}, T = {self.T}, {how} replacement) at ε = {self.eps}: "
             f"{log10_text(self.log10)}\n"
-            f"  maximiser: {self.counts} agents at the vertices q = {verts}\n"
+            f"  {'maximiser' if self.complete else 'best found'}: {self.counts} agents at the vertices q = {verts}\n"
             f"  certified: true value <= {hi} (branch-and-bound gap {self.error_bound:.2g}, "
             f"tails {self.truncation_bound:.2g}); DP δ = {fraction_str(self.dp_delta)} "
             f"({self.evaluations} expectations, {self.work} window evaluations, {self.seconds:.2f} s)" + stopped
