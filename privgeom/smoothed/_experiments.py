@@ -186,10 +186,10 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
             T = n - int(lost * n)
             for e, r in zip(eps, shm_smoothed_sweep(n, T, eps, verts)):
                 rows.append({
-                    "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": _log10(r.value),
+                    "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": r.log10,
                     "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],
                     "agents_ne2": r.counts[1] if len(r.counts) > 1 else 0, "dp_delta_T_over_n": T / n,
-                    "one_over_n": 1 / n, "seconds": round(r.seconds, 4),
+                    "one_over_n": 1 / n, "seconds": round(r.seconds, 4), "complete": r.complete,
                 })
                 bar.update(note=f"n={n} eps={e}")
     bar.close()
@@ -245,7 +245,7 @@ def motivating_experiment(out: str | Path = "out", *, quick: bool = False, progr
         rows.append({
             "year": d["year"], "democrat_votes": d["democrat_votes"], "republican_votes": d["republican_votes"],
             "n": n, "T": T, "republican_share": d["republican_votes"] / n, "delta": r.value,
-            "log10_delta": _log10(r.value), "truncation_bound": r.truncation_bound, "dp_delta_T_over_n": T / n,
+            "log10_delta": r.log10, "truncation_bound": r.truncation_bound, "dp_delta_T_over_n": T / n,
         })
         bar.update(note=str(d["year"]))
     bar.close()
