@@ -330,6 +330,8 @@ class CountsEpsilon(NamedTuple):
     exact: bool
     p: Scalar | None = None  # P(output | the count with the larger probability)
     q: Scalar | None = None  # P(output | its neighbouring count)
+    log_p: float | None = None  # ln p and ln q from the log-space engine (finite where p, q underflow a double)
+    log_q: float | None = None
 
 
 def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsilon:
@@ -367,5 +369,5 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
     hi_c, lo_c = (top[1] + 1, top[1]) if top[3] else (top[1], top[1] + 1)
     return CountsEpsilon(
         math.exp(top[0]) if top[0] < EPS_OVERFLOW else math.inf, top[1], top[2], top[3], False,
-        math.exp(float(lp[hi_c])), math.exp(float(lp[lo_c])),
+        math.exp(float(lp[hi_c])), math.exp(float(lp[lo_c])), float(lp[hi_c]), float(lp[lo_c]),
     )

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -128,7 +128,9 @@ class VotingEpsilon(EpsilonResult):
 
     ``ratio = p / q = P(M_ρ f(profile) = output) / P(M_ρ f(neighbour) = output) = e^ε``. The ``table`` method names
     the two profiles as bit strings; the ``counts`` method (symmetric rules) names their numbers of ``+1`` votes
-    (``counts``) and, for ``n <=`` :data:`EDGE_LABEL_MAX_N`, two representative profiles (``edge``).
+    (``counts``) and, for ``n <=`` :data:`EDGE_LABEL_MAX_N`, two representative profiles (``edge``); its log-space
+    engine also gives ``log10_p`` and ``log10_q``, finite where ``p`` and ``q`` underflow a double (majority at
+    ``n = 100001``: ``p ≈ 10^-4352``).
     ``float(result)`` is ε to full relative precision (also when the exact ratio is within ``2^-50`` of 1).
 
     Examples
@@ -151,6 +153,8 @@ class VotingEpsilon(EpsilonResult):
     profile: str | None = None
     neighbour: str | None = None
     counts: tuple[int, int] | None = None
+    log10_p: float | None = None
+    log10_q: float | None = None
 
     def __float__(self) -> float:
         return _log_float(self.epsilon)
@@ -198,6 +202,8 @@ class VotingEpsilon(EpsilonResult):
             else:
                 where = "on some pair of neighbouring profiles"
             detail = f"{mode}, {self.method}; output {self.output} {where}"
+            if self.log10_p is not None and self.log10_q is not None and self.p == 0:  # p, q below a double
+                detail += f", probabilities {log10_text(self.log10_p)} and {log10_text(self.log10_q)}"
         verdict = "attains" if self.attains_bound else "is below"
         return (
             f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.epsilon)} ({detail}); "
@@ -394,7 +400,12 @@ def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
     rec = epsilon_counts(f, r)
     c = rec.lower
     pair = (c + 1, c) if rec.increasing else (c, c + 1)
-    return _result(f, r, rec.ratio, "counts", rec.output, p=rec.p, q=rec.q, edge=_count_profiles(f.n, *pair), counts=pair)
+    ln10 = math.log(10)
+    res = _result(f, r, rec.ratio, "counts", rec.output, p=rec.p, q=rec.q, edge=_count_profiles(f.n, *pair),
+                  counts=pair)
+    if rec.log_p is None or rec.log_q is None:
+        return res
+    return replace(res, log10_p=rec.log_p / ln10, log10_q=rec.log_q / ln10)
 
 
 EPSILON_METHODS = ("auto", "table", "counts")

@@ -54,3 +54,26 @@ def test_tiny_epsilon_is_printed_from_its_logarithm() -> None:
     assert math.isclose(log10_of_log(r.epsilon.ratio), ref, rel_tol=1e-14)  # type: ignore[union-attr]
     mant, exp = 10 ** (ref - math.floor(ref)), math.floor(ref)
     assert f"{mant:.12g}e{exp}" in r.summary() and r.to_dict()["epsilon"]["log10"] == pytest.approx(ref, rel=1e-14)
+
+
+def _log10_majority_minus(n: int, plus: int) -> float:
+    """``log10 P(majority of the noisy votes is −1)`` at ρ = 1/2 for ``plus ∈ {n − 1, n}`` votes +1 (mpmath, 30
+    digits): each +1 vote turns −1 with probability 1/4, a −1 vote stays −1 with probability 3/4."""
+    half = (n + 1) // 2
+    with mp.workdps(30):
+        def pmf(k: int) -> mp.mpf:
+            return mp.binomial(plus, k) * mp.mpf(1 / 4) ** k * mp.mpf(3 / 4) ** (plus - k)
+
+        tail = mp.fsum(pmf(k) for k in range(half, half + 400))  # terms fall by ~1/3 per step
+        if plus == n - 1:  # the −1 voter: P(X + J >= half) = P(X >= half) + P(X = half − 1) · 3/4
+            tail += pmf(half - 1) * mp.mpf(3) / 4
+        return float(mp.log10(tail))
+
+
+def test_witness_probabilities_below_a_double_keep_their_logarithms() -> None:
+    r = voting.epsilon(voting.majority(100001), 0.5)
+    assert r.counts == (100000, 100001) and r.output == "-1" and r.p == 0.0 == r.q  # both underflow
+    ref_p, ref_q = _log10_majority_minus(100001, 100000), _log10_majority_minus(100001, 100001)
+    assert math.isclose(r.log10_p, ref_p, rel_tol=1e-12) and math.isclose(r.log10_q, ref_q, rel_tol=1e-12)
+    assert math.isclose((r.log10_p - r.log10_q) * math.log(10), float(r), rel_tol=1e-9)  # the ratio is e^ε
+    assert "probabilities 3.64761e-6250 and 2.18853e-6250" in r.summary()
