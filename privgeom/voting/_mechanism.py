@@ -501,7 +501,9 @@ def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
             else:
                 pv, qv = math.exp(n * r.log_p), math.exp((n - 1) * r.log_p + r.log_q)
             ratio = r.p / r.q  # type: ignore[operator]
-            return _result(f, r, ratio, "remark1", rem.output, p=pv, q=qv, edge=_count_profiles(n, *pair), counts=pair)
+            res = _result(f, r, ratio, "remark1", rem.output, p=pv, q=qv, edge=_count_profiles(n, *pair), counts=pair)
+            ln10 = math.log(10)  # the logs stay finite where p^n underflows (AND at n = 10^7)
+            return replace(res, log10_p=n * r.log_p / ln10, log10_q=((n - 1) * r.log_p + r.log_q) / ln10)
     if method == "counts" or (method == "auto" and f.is_symmetric):
         return _counts_epsilon(f, r)
     return _table_epsilon(f, r)

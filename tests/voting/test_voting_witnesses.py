@@ -77,3 +77,14 @@ def test_witness_probabilities_below_a_double_keep_their_logarithms() -> None:
     assert math.isclose(r.log10_p, ref_p, rel_tol=1e-12) and math.isclose(r.log10_q, ref_q, rel_tol=1e-12)
     assert math.isclose((r.log10_p - r.log10_q) * math.log(10), float(r), rel_tol=1e-9)  # the ratio is e^ε
     assert "probabilities 3.64761e-6250 and 2.18853e-6250" in r.summary()
+
+
+def test_remark1_witness_logs_are_the_closed_form() -> None:
+    """AND_n at ρ = 1/2: output 1 needs every noisy vote +1, so p = (3/4)^n and q = (3/4)^(n−1)·(1/4) (Remark 1)."""
+    n = 100000
+    r = voting.epsilon(voting.conjunction(n), "1/2")
+    assert r.method == "remark1" and r.p == 0.0  # below a double
+    assert math.isclose(r.log10_p, n * math.log10(3 / 4), rel_tol=1e-14)
+    assert math.isclose(r.log10_q, (n - 1) * math.log10(3 / 4) + math.log10(1 / 4), rel_tol=1e-14)
+    small = voting.epsilon(voting.conjunction(4), "1/2")
+    assert small.p == Fraction(81, 256) and math.isclose(small.log10_p, math.log10(81 / 256), rel_tol=1e-14)
