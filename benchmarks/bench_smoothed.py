@@ -23,7 +23,7 @@ import time
 import numpy as np
 from scipy.stats import binom
 
-from privgeom.smoothed import election_vertices, elections_experiment, shm_smoothed_delta
+from privgeom.smoothed import election_vertices, elections_experiment, shm_database_delta, shm_smoothed_delta
 from privgeom.smoothed._fastpath import direct_delta
 from privgeom.smoothed._shm import shm_smoothed_sweep
 
@@ -63,6 +63,8 @@ def main() -> None:
         else:
             print(f"{n:>8} {T:>8} {eps:>4g} {fast:>9.3f} {'~' + format(est, '.0f'):>10} {'~' + format(est / fast, '.0f'):>8} "
                   f"{r.value:>12.5g} {'(skipped)':>12} {'':>9}")
+    bounded_search(quick=args.quick)
+    tiny_values()
     if args.quick:
         print("quick run: largest point and whole figure skipped (run without --quick)")
         return
@@ -74,6 +76,26 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         res = elections_experiment(tmp, quick=False, progress=False)
     print(f"whole election figure (27 n × 4 ε, PNG + CSV): {res.seconds:.1f} s (target ≤ 60 s)")
+
+
+def bounded_search(quick: bool) -> None:
+    """Issue 15's stuck case: values near 10^-106 (before: no answer after 250 s; the branch-and-bound added the
+    window tails, 1e-60, to every bound, so nothing was ever pruned). Work is counted in window evaluations."""
+    q = [0.5, 0.6385164560610739]
+    print(f"\n{'n':>7} {'T':>6} {'eps':>4} {'value':>12} {'work':>6} {'complete':>8} {'seconds':>8}  (bounded search)")
+    for eps in ((2.0,) if quick else (2.0, 1.0, 0.5)):
+        t0 = time.perf_counter()
+        r = shm_smoothed_delta(100_000, 99_000, eps, q)
+        print(f"{100_000:>7} {99_000:>6} {eps:>4g} {r.value:>12.5g} {r.work:>6} {str(r.complete):>8} "
+              f"{time.perf_counter() - t0:>8.2f}")
+
+
+def tiny_values() -> None:
+    """δ(x) far below a double, in log space (before: printed 0 with log10 = -inf)."""
+    t0 = time.perf_counter()
+    r = shm_database_delta(10**12, 10**12 - 10**9, 1, 5 * 10**11)
+    print(f"\nδ(x) at n = 10^12, 0.1% lost, N = n/2, ε = 1: log10 = {r.log10:.6f} "
+          f"({time.perf_counter() - t0:.3f} s; mpmath reference -48228829.547770)")
 
 
 if __name__ == "__main__":

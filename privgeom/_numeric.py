@@ -629,7 +629,44 @@ def _outward_sum(n: int, p: float, q: float, t: int, direction: int) -> float:
     return head + math.log1p(math.fsum(prods.tolist()))
 
 
-__all__ += ["stirlerr", "bd0", "log_binom_pmf", "log_hypergeom_pmf", "log_binom_tail", "log1mexp"]
+def log10_text(log10: float, digits: int = 6) -> str:
+    """A positive number given by its ``log10``, for people: ``%g`` while it is a normal double, else mantissa and
+    exponent from the logarithm (``2.83291e-48228830``), so values far below ``1e-308`` still print right.
+
+    Examples
+    --------
+    >>> log10_text(-2.0), log10_text(-48228829.547766924), log10_text(-math.inf)
+    ('0.01', '2.83291e-48228830', '0')
+    """
+    if log10 == -math.inf:
+        return "0"
+    if log10 > -300:
+        return f"{10.0 ** log10:.{digits}g}"
+    whole = math.floor(log10)
+    return f"{10.0 ** (log10 - whole):.{digits}g}e{whole}"
+
+
+def log10_of_log(ratio: Fraction) -> float:
+    """``log10(ln(ratio))`` for a rational ``ratio > 1``, finite even when ``ln(ratio)`` underflows a double
+    (``ratio = 1 + d`` with ``d < 1e-300``: ``ln(1 + d) = d (1 − d/2 + …)``, so ``log10 ln(ratio) = log10 d`` to
+    double precision; ``math.log10`` takes Python integers of any size).
+
+    Examples
+    --------
+    >>> round(log10_of_log(Fraction(3)), 12) == round(math.log10(math.log(3)), 12)
+    True
+    >>> round(log10_of_log(1 + Fraction(1, 2**4000)), 6)    # ln(1 + 2^-4000) = 7.6e-1205
+    -1204.119983
+    """
+    value = log_of_ratio(ratio)
+    if value > 1e-300:
+        return math.log10(value)
+    d = ratio - 1
+    return math.log10(d.numerator) - math.log10(d.denominator)
+
+
+__all__ += ["stirlerr", "bd0", "log_binom_pmf", "log_hypergeom_pmf", "log_binom_tail", "log1mexp", "log10_text",
+            "log10_of_log"]
 
 
 def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) -> Any:

@@ -25,6 +25,7 @@ from privgeom import _limits
 from privgeom.analyses import relax, subset_family
 from privgeom.analyses._difference import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
+from privgeom.smoothed._experiments import check_databases
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "privgeom"
@@ -138,6 +139,12 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "profile_work": (10, lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming")),
     "ldp_outputs": (10, lambda: pg.unary_encoding(4, exp_eps=3)),
     "information_variables": (3, lambda: pg.least_informative(pg.RandomizedResponse(1, "3/4"), "accuracy", "2/3")),
+    "smoothed_work": (1, lambda: pg.smoothed.shm_smoothed_delta(200, 180, 1.0, ["1/10", "1/2"], on_limit="raise")),
+    "smoothed_counts": (10, lambda: pg.smoothed.shm_smoothed_delta(20, 10, 1.0, ["1/10", "1/2"])),
+    "voting_count_work": (10, lambda: pg.voting.epsilon(pg.voting.majority(11), 0.5, method="counts")),
+    "voting_figure_work": (10, lambda: pg.voting.majority_accuracy_data((0.5,), 5)),
+    "smoothed_databases": (2, lambda: check_databases("sgd", 3)),
+    "shm_matrix_entries": (10, lambda: pg.smoothed.shm_smoothed_delta(3, 2, 1.0, [["1/3", "1/3", "1/3"]])),
 }
 
 

@@ -50,6 +50,8 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom voting accuracy majority -n 100001 --rho 1/2": ("0.666667585543565",),
     "privgeom voting welfare majority -n 101 --rho 1/3": ("rho · W(f)",),
     "privgeom voting epsilon majority -n 101 --rho 1/2 --eps 0.7": ("0.5257", "exact"),
+    "privgeom smoothed shm --n 1000000000000 --lost 1/1000 --eps 1 --at 500000000000":
+        ("2.83291e-48228830", "log10 = -48228829.55"),
     "privgeom closure rr:k=2,p=3/5 -m examples/rr2_mechanism.json --repair --out repaired.json":
         ("NOT in closure", "l1 distance 152/225 (exact)", "optimal"),
     "privgeom closure rr:k=2,p=3/5 -m repaired.json": ("is IN closure",),

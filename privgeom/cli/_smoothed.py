@@ -15,9 +15,9 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from .._errors import FormatError, InvalidParameterError
+from .._errors import FormatError, InvalidParameterError, SizeLimitError
 from .._io import prepare_output_dir
-from .._numeric import parse_scalar
+from .._numeric import limit_hint, parse_scalar
 from ..mechanisms import Mechanism
 from ..smoothed import database_delta, shm_database_delta, smoothed_delta
 from ..smoothed._experiments import EXPERIMENTS, Progress
@@ -136,8 +136,16 @@ def _shm(args: argparse.Namespace) -> Outcome:
             upper = r.value + r.truncation_bound if args.at is not None else r.upper
             results.append(r.to_dict())
             lines.append(str(r))
-            if args.check is not None and upper > parse_scalar(args.check, name="--check"):
-                code = EXIT_NO
+            if args.check is not None:
+                bound = parse_scalar(args.check, name="--check")
+                if args.at is None and not r.complete and r.value <= bound < upper:
+                    raise SizeLimitError(
+                        f"--check {args.check} cannot be decided at n = {n}, ε = {e}: the search stopped at the work "
+                        f"limit smoothed_work = {r.work:,} with the certified bracket [{r.value:.6g}, {upper:.6g}]; "
+                        f"{limit_hint('smoothed_work', r.work_needed)}"
+                    )
+                if upper > bound:
+                    code = EXIT_NO
             bar.update(note=f"n={n} eps={e}")
     bar.close()
     if args.check is not None:

@@ -17,9 +17,10 @@ from .. import voting
 from .._errors import InvalidParameterError
 from .._io import prepare_output_dir
 from .._level import PrivacyLevel
-from .._numeric import ROUNDOFF, LogRational, log_of_ratio, parse_scalar
+from .._numeric import ROUNDOFF, LogRational, log10_of_log, log_of_ratio, parse_scalar
 from .._results import Quantity
 from ..voting._accuracy import ACCURACY_METHODS
+from ..voting._mechanism import log_value_text, check_epsilon_size
 from ..voting._rules import MAX_COUNT_VOTERS
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
@@ -125,7 +126,7 @@ def _num(value: Any) -> str:
         value = value.value
     if isinstance(value, LogRational):
         text = _json_num(value)["ln"]
-        return f"{'ln(' + text + ')' if text else 'ln(a/b with huge integers)'} = {log_of_ratio(value.ratio):.12g}"
+        return f"{'ln(' + text + ')' if text else 'ln(a/b with huge integers)'} = {log_value_text(value)}"
     if isinstance(value, Fraction):
         if value.denominator == 1 and value.numerator.bit_length() < 200:
             return str(value)
@@ -141,7 +142,10 @@ def _json_num(value: Any) -> Any:
     if isinstance(value, LogRational):
         r = value.ratio
         small = r.denominator.bit_length() < 3000 and r.numerator.bit_length() < 3000
-        return {"ln": str(r) if small else None, "value": log_of_ratio(r)}
+        out = {"ln": str(r) if small else None, "value": log_of_ratio(r)}
+        if r > 1 and log_of_ratio(r) < 1e-300:  # underflows a double: its log10 is still exact
+            out["log10"] = log10_of_log(r)
+        return out
     if isinstance(value, Fraction):  # very long exact values (e.g. over 2^100000) are left out of the JSON
         small = value.denominator.bit_length() < 3000 and value.numerator.bit_length() < 3000
         return {"exact": str(value) if small else None, "value": float(value)}
@@ -249,8 +253,12 @@ def _epsilon_args(p: argparse.ArgumentParser) -> None:
 
 
 def _epsilon_run(args: argparse.Namespace) -> Outcome:
-    f = build_rule(args)
     rho = _rho(args)
+    if args.n is not None and args.rule in ("majority", "threshold", "and", "or", "parity"):
+        constant = args.rule == "threshold" and not _threshold_splits(args.n, args.theta)
+        if not constant:  # sizes before work: refuse from n alone, before the rule's n + 1 values are built
+            check_epsilon_size(args.rule, args.n, args.method, rho)
+    f = build_rule(args)
     res = voting.epsilon(f, rho, method=args.method)
     rem = voting.attains_bound(f) if f.is_symmetric or f.has_table or f.kind == "dictator" else None
     data = {**res.to_dict(), "remark1": rem.to_dict() if rem is not None else None}
@@ -271,6 +279,15 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
         lines.append(f"{'is' if ok else 'is NOT'} {target}-differentially private (one-vote neighbours)")
         code = EXIT_YES if ok else EXIT_NO
     return Outcome("\n".join(lines), data, code)
+
+
+def _threshold_splits(n: int, theta: str | None) -> bool:
+    """Whether ``threshold(n, θ)`` takes both values (``−n <= θ < n``); unparsable θ is left to the rule builder."""
+    try:
+        t = parse_scalar("0" if theta is None else theta, name="--theta")
+    except Exception:  # noqa: BLE001 - the rule builder reports it with its own message
+        return True
+    return -n <= t < n
 
 
 command("epsilon", "exact epsilon of M_rho f over one-vote neighbours vs Proposition 2's bound", parent="voting")(_epsilon_args)(_epsilon_run)

@@ -29,9 +29,10 @@ from typing import Any, Callable, Sequence, TextIO
 
 import numpy as np
 
-from .._errors import InvalidParameterError
+from .._errors import InvalidParameterError, SizeLimitError
+from .._limits import register_limit
 from .._progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
-from .._numeric import LogRational
+from .._numeric import LogRational, limit_hint
 from .._results import Result
 from ._shm import shm_database_delta, shm_smoothed_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
@@ -185,10 +186,10 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
             T = n - int(lost * n)
             for e, r in zip(eps, shm_smoothed_sweep(n, T, eps, verts)):
                 rows.append({
-                    "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": _log10(r.value),
+                    "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": r.log10,
                     "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],
                     "agents_ne2": r.counts[1] if len(r.counts) > 1 else 0, "dp_delta_T_over_n": T / n,
-                    "one_over_n": 1 / n, "seconds": round(r.seconds, 4),
+                    "one_over_n": 1 / n, "seconds": round(r.seconds, 4), "complete": r.complete,
                 })
                 bar.update(note=f"n={n} eps={e}")
     bar.close()
@@ -244,7 +245,7 @@ def motivating_experiment(out: str | Path = "out", *, quick: bool = False, progr
         rows.append({
             "year": d["year"], "democrat_votes": d["democrat_votes"], "republican_votes": d["republican_votes"],
             "n": n, "T": T, "republican_share": d["republican_votes"] / n, "delta": r.value,
-            "log10_delta": _log10(r.value), "truncation_bound": r.truncation_bound, "dp_delta_T_over_n": T / n,
+            "log10_delta": r.log10, "truncation_bound": r.truncation_bound, "dp_delta_T_over_n": T / n,
         })
         bar.update(note=str(d["year"]))
     bar.close()
@@ -312,9 +313,10 @@ def sgd_experiment(out: str | Path = "out", *, quick: bool = False, progress: bo
     S = databases if databases is not None else (3 if quick else 20)
     if S < 2:
         raise InvalidParameterError("sgd_experiment needs at least 2 databases per point (standard error)")
+    ms_of = (lambda n: (0, n)) if quick else (lambda n: (0, n // 2, n))
+    check_databases("sgd", sum(len(ms_of(n)) for n in ns) * S)  # sizes before work (and before S x n draws)
     cdfs = [np.cumsum(quantised_gaussian(mu, 0.12)) for mu in (0.0, 0.1)]
     rng = np.random.default_rng(seed)
-    ms_of = (lambda n: (0, n)) if quick else (lambda n: (0, n // 2, n))
     bar = Progress(sum(len(ms_of(n)) for n in ns) * S, "sgd", enabled=progress)
     rows: list[dict[str, Any]] = []
     for n in ns:
@@ -359,6 +361,23 @@ def sgd_experiment(out: str | Path = "out", *, quick: bool = False, progress: bo
 # ---------------------------------------------------------------------------------------------------- Theorem 3
 TH3_NS = (4, 6, 8, 12, 16, 24, 32)
 TH3_LEVELS = (2, 8, 64, 1024)
+
+
+#: Largest number of random databases (one exact δ(x) each) of one Monte Carlo experiment (``sgd``, ``theorem3``);
+#: the defaults use 420 and 840. Registered as ``smoothed_databases``.
+MAX_MC_DATABASES = 20_000
+register_limit("smoothed_databases", globals(), "MAX_MC_DATABASES",
+               "random databases (one exact δ(x) each) of one Monte Carlo smoothed-DP experiment")
+
+
+def check_databases(name: str, total: int) -> None:
+    """Refuse, before drawing anything, a Monte Carlo experiment over more than ``smoothed_databases`` databases."""
+    if total > MAX_MC_DATABASES:
+        raise SizeLimitError(
+            f"the {name} experiment would evaluate δ(x) on {total:,} random databases (limit smoothed_databases = "
+            f"{MAX_MC_DATABASES:,}), refused before any work; lower --databases or "
+            f"{limit_hint('smoothed_databases', total)}"
+        )
 
 
 def hoeffding_halfwidth(bound: float, samples: int, alpha: float = 0.05) -> float:
@@ -413,6 +432,7 @@ def sampling_sum_experiment(out: str | Path = "out", *, quick: bool = False, pro
     S = databases if databases is not None else (6 if quick else 40)
     if S < 2:
         raise InvalidParameterError(f"sampling_sum_experiment needs at least 2 databases per point, got {S}")
+    check_databases("theorem3", S * sum(count_histograms(n, K) > max_histograms for K in levels for n in ns))
     rng = np.random.default_rng(seed)
     bar = Progress(len(ns) * len(levels), "theorem3", enabled=progress)
     rows: list[dict[str, Any]] = []

@@ -14,7 +14,19 @@ The smoothed δ maximises ``E_m = E[δ(N)]``, ``N ~ Bin(m, q_a) + Bin(n − m, q
 vertex ``q_a`` (Proposition 5). A branch-and-bound over cells ``[a, b]`` of ``m`` certifies the maximum: every
 ``m ∈ [a, b]`` gives ``N = C + W`` with ``C ~ Bin(a, q_a) + Bin(n − b, q_b)`` and ``0 <= W <= b − a``, hence
 ``E_m <= E_C[max_{0<=w<=b−a} δ(C + w)]``; cells whose bound does not beat the best value (relative ``rtol``) are
-pruned, the others split, down to single counts (evaluated exactly).
+pruned, the others split, down to single counts (evaluated exactly). Everything is in log space (log-sum-exp of
+log-pmfs, ``log1mexp`` for the factors ``1 − e^{ε ± log ρ}``), so values far below the smallest double keep finite,
+correct logarithms.
+
+Every search here is bounded (docs/theory.md, §10, "Bounded searches"):
+
+- the threshold searches :func:`_last_below`/:func:`_first_above`: 4 integer corrections, then at most
+  ``_MAX_BISECTIONS`` (64) halvings of the support;
+- the tail sums :func:`_log_tail_sums`: chunks of growing width walking the support outward, at most
+  ``T / _MAX_CHUNK + 8`` chunks per row, stopped earlier by the geometric remainder bound;
+- the window bisections of :func:`~._pmf.binom_window`: ``log2(m)`` halvings;
+- the branch-and-bound :func:`bb_maximise`: at most ``smoothed_work`` window evaluations (a registered limit), then
+  it returns the certified bracket.
 """
 
 from __future__ import annotations
@@ -28,22 +40,23 @@ import numpy as np
 from scipy.ndimage import maximum_filter1d
 
 from .._errors import SizeLimitError
-from .._numeric import log_binom_pmf, log_hypergeom_pmf
+from .._limits import register_limit
+from .._numeric import limit_hint, log_binom_pmf, log_hypergeom_pmf
 from ..analyses import hockey_stick_columns
 from ._pmf import Binomial, Hypergeometric, _Family, binom_window
 
-__all__ = ["DeltaTable", "pair_distance_block", "bb_maximise", "direct_delta", "family", "DEFAULT_RTOL", "DEFAULT_TAIL"]
+__all__ = ["DeltaTable", "pair_distance_block", "pair_log_distance_block", "event_thresholds", "bb_maximise", "direct_delta", "family", "DEFAULT_RTOL", "DEFAULT_TAIL"]
 
 #: Relative size below which a remainder is negligible against the partial sum (float rounding level).
 _REL_STOP = 1e-17
-#: Absolute size below which a remainder is negligible (below the smallest normal double).
-_ABS_STOP = 1e-300
 #: Largest number of terms (rows × chunk width) of one vectorised step of the tail sums.
 _MAX_ELEMS = 1 << 22
 #: First and largest chunk width of the outward tail sums (the width grows 4× per step).
 _FIRST_CHUNK, _MAX_CHUNK = 48, 4096
 #: Largest one-step ratio used in the geometric remainder bound ``P / (1 − r)`` (keeps ``1 − r`` positive).
 _MAX_STEP_RATIO = 1 - 1e-16
+#: Rounds of the threshold bisections (the gap halves each round; supports have fewer than 2^53 points).
+_MAX_BISECTIONS = 64
 #: Default relative tolerance of the branch-and-bound over the vertex counts.
 DEFAULT_RTOL = 1e-9
 #: Default mass allowed outside the binomial windows of the vertex counts (``tail=`` of ``shm_smoothed_delta``).
@@ -52,8 +65,21 @@ DEFAULT_TAIL = 1e-60
 DEFAULT_LOG_TAU = math.log(DEFAULT_TAIL)
 #: Counts per block of the Chernoff upper bounds computed when a :class:`DeltaTable` is built.
 _UPPER_BLOCK = 1 << 16
-#: Default largest number of branch-and-bound cells (:func:`bb_maximise`).
-MAX_CELLS = 100_000
+#: Largest number of window evaluations (expectations ``E_m`` and sharp cell bounds) of one branch-and-bound
+#: (:func:`bb_maximise`): at the limit it stops and returns the certified bracket. Registered as ``smoothed_work``.
+MAX_SMOOTHED_WORK = 20_000
+#: Largest number of counts ``N = 0..n`` of the smoothed-δ table (one float per count). Registered as
+#: ``smoothed_counts``.
+MAX_SHM_COUNTS = 1 << 24
+#: When the endpoint value is small, the window mass is lowered to ``value · e^{-TAIL_MARGIN}``.
+TAIL_MARGIN = 30.0
+#: Smallest window mass (``ln``) the branch-and-bound narrows to (``1e-300``, above the smallest normal double).
+_LOG_TAIL_FLOOR = math.log(1e-300)
+
+register_limit("smoothed_work", globals(), "MAX_SMOOTHED_WORK",
+               "window evaluations of one smoothed-δ branch-and-bound of SHM (beyond: the certified bracket)")
+register_limit("smoothed_counts", globals(), "MAX_SHM_COUNTS",
+               "counts N = 0..n of the smoothed-δ table of SHM (one float each)")
 #: Counts per block of the straightforward method (:func:`direct_delta`): bounds its memory to a block of pmfs.
 _DIRECT_BLOCK = 256
 
@@ -76,7 +102,7 @@ def _last_below(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, lev
             return y
         y = y + up - down
     a, b = lo - 1, hi + 1
-    while True:
+    for _ in range(_MAX_BISECTIONS):  # the gap halves: at most log2(T + 2) rounds
         gap = b - a > 1
         if not gap.any():
             return a
@@ -84,6 +110,7 @@ def _last_below(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, lev
         ok = fam.log_rho(N, mid) < level
         a = np.where(gap & ok, mid, a)
         b = np.where(gap & ~ok, mid, b)
+    raise AssertionError("threshold bisection did not converge")  # pragma: no cover - 2^64 > any support
 
 
 def _first_above(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, level: float) -> np.ndarray:
@@ -96,7 +123,7 @@ def _first_above(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, le
             return y
         y = y + up - down
     a, b = lo - 1, hi + 1
-    while True:
+    for _ in range(_MAX_BISECTIONS):  # the gap halves: at most log2(T + 2) rounds
         gap = b - a > 1
         if not gap.any():
             return b
@@ -104,23 +131,38 @@ def _first_above(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, le
         ok = fam.log_rho(N, mid) > level
         b = np.where(gap & ok, mid, b)
         a = np.where(gap & ~ok, mid, a)
+    raise AssertionError("threshold bisection did not converge")  # pragma: no cover - 2^64 > any support
 
 
-def _tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, stop: np.ndarray, step: int,
-               eps: float, upper: bool) -> tuple[np.ndarray, np.ndarray]:
-    """``Σ_{y = start, start+step, …, stop} P_{Nd}(y) · f(y)`` with ``f = −expm1(ε ± log ρ_{Nr}(y))``.
+def _log1mexp_array(x: np.ndarray) -> np.ndarray:
+    """``ln(1 − e^x)`` elementwise for ``x <= 0`` (Mächler 2012; ``-inf`` at ``x = 0``), the array form of
+    :func:`privgeom._numeric.log1mexp`."""
+    x = np.minimum(np.asarray(x, dtype=float), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        near = np.log(-np.expm1(np.maximum(x, -math.log(2))))
+        far = np.log1p(-np.exp(np.minimum(x, -math.log(2))))
+    return np.where(x > -math.log(2), near, far)
 
-    Returns the sums and a rigorous bound on the neglected remainder (log-concave geometric tail).
+
+def _log_tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, stop: np.ndarray, step: int,
+                   eps: float, upper: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``ln Σ_{y = start, start+step, …, stop} P_{Nd}(y) · f(y)`` with ``f = −expm1(ε ± log ρ_{Nr}(y))``, in log space.
+
+    Every term is ``log P_{Nd}(y) + ln(1 − e^{ε ± log ρ})`` (``log1mexp``), accumulated by log-sum-exp, so a sum
+    near ``10^{−300,000,000}`` keeps a finite, correct logarithm (docs/theory.md, "Smoothed DP", the tail sums).
+    Returns the log sums (``-inf`` only when every term is exactly 0: an empty tail or a zero probability) and the
+    log of a rigorous bound on the neglected remainder (log-concave geometric tail; ``-inf`` when none is neglected).
     """
     rows = len(Nd)
-    total = np.zeros(rows)
-    err = np.zeros(rows)
+    total = np.full(rows, -np.inf)
+    err = np.full(rows, -np.inf)
     active = (stop - start) * step >= 0
     pos = start.astype(float).copy()
     logp = np.full(rows, -np.inf)
     if active.any():
         logp[active] = fam.logpmf(Nd[active], pos[active])
     K = _FIRST_CHUNK
+    log_rel = math.log(_REL_STOP)
     while active.any():
         idx = np.nonzero(active)[0]
         chunk = max(1, _MAX_ELEMS // K)
@@ -135,19 +177,27 @@ def _tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, 
             lp = logp[ii, None] + np.concatenate([np.zeros((len(ii), 1)), np.cumsum(lstep, axis=1)], axis=1)
             lr = fam.log_rho(Nr[ii, None], ysafe)
             with np.errstate(invalid="ignore", over="ignore"):
-                fac = -np.expm1(eps - lr) if upper else -np.expm1(eps + lr)
-                terms = np.where(valid, np.exp(lp) * np.clip(np.nan_to_num(fac, nan=1.0), 0.0, 1.0), 0.0)
-            total[ii] += terms.sum(axis=1)
+                x = (eps - lr) if upper else (eps + lr)
+                lfac = np.where(np.isnan(x), 0.0, _log1mexp_array(np.nan_to_num(x, nan=0.0)))
+                lterms = np.where(valid, lp + lfac, -np.inf)
+                lterms = np.nan_to_num(lterms, nan=-np.inf)
+            mx = lterms.max(axis=1)
+            fin = np.isfinite(mx)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                chunk_log = np.where(fin, mx + np.log(np.exp(lterms - np.where(fin, mx, 0.0)[:, None]).sum(axis=1)),
+                                     -np.inf)
+            total[ii] = np.logaddexp(total[ii], chunk_log)
             last = ys[:, -1]
             reached = (last - stop[ii]) * step >= 0
             nxt = last + step
             lp_next = lp[:, -1] + fam.log_step(Ndi[:, 0], np.where(reached, last - step, last), step)
             lr_next = fam.log_step(Ndi[:, 0], np.where(reached, last, nxt), step)
-            with np.errstate(over="ignore", invalid="ignore"):
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 r = np.exp(lr_next)
-                bound = np.where(r < 1, np.exp(lp_next) / (1 - np.minimum(r, _MAX_STEP_RATIO)), np.inf)
-            done = reached | (bound <= np.maximum(_REL_STOP * total[ii], _ABS_STOP))
-            err[ii] = np.where(reached, 0.0, np.where(done, bound, 0.0))
+                log_bound = np.where(r < 1, lp_next - np.log1p(-np.minimum(r, _MAX_STEP_RATIO)), np.inf)
+            log_bound = np.nan_to_num(log_bound, nan=-np.inf, posinf=np.inf)
+            done = reached | (log_bound <= total[ii] + log_rel) | (log_bound == -np.inf)
+            err[ii] = np.where(reached, -np.inf, np.where(done, log_bound, -np.inf))
             pos[ii] = nxt
             logp[ii] = lp_next
             active[ii] = ~done
@@ -155,57 +205,104 @@ def _tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, 
     return total, err
 
 
-def pair_distance_block(fam: _Family, N: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``d(N, N+1)``, ``d(N+1, N)`` and their truncation bounds, vectorised over counts ``N < n``."""
+def _tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, stop: np.ndarray, step: int,
+               eps: float, upper: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_log_tail_sums` exponentiated (the sums and the remainder bound as floats; below ~1e-308 they are 0)."""
+    lt, le = _log_tail_sums(fam, Nd, Nr, start, stop, step, eps, upper)
+    return np.exp(lt), np.exp(le)
+
+
+def pair_log_distance_block(fam: _Family, N: np.ndarray, eps: float
+                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``ln d(N, N+1)``, ``ln d(N+1, N)`` and the logs of their truncation bounds, vectorised over counts ``N < n``.
+
+    Log space end to end: a distance that underflows a double still has its finite, correct logarithm; ``-inf``
+    only when the one-sided tail is provably empty (docs/theory.md, "Smoothed DP").
+    """
     N = np.asarray(N, dtype=float)
     lo0, hi0 = fam.support(N)
     lo1, hi1 = fam.support(N + 1)
     y1 = _last_below(fam, N, lo0, hi0, -eps)
-    A, ea = _tail_sums(fam, N, N, y1, lo0, -1, eps, upper=False)
+    A, ea = _log_tail_sums(fam, N, N, y1, lo0, -1, eps, upper=False)
     y2 = _first_above(fam, N, lo1, hi1, eps)
-    B, eb = _tail_sums(fam, N + 1, N, y2, hi1, +1, eps, upper=True)
-    return A, B, ea + eb
+    B, eb = _log_tail_sums(fam, N + 1, N, y2, hi1, +1, eps, upper=True)
+    return A, B, ea, eb
 
 
-def _upper_bound_block(fam: _Family, N: np.ndarray, eps: float) -> np.ndarray:
-    """Cheap Chernoff upper bounds on ``d(N, N+1)`` and ``d(N+1, N)`` (their maximum), vectorised."""
+def event_thresholds(fam: _Family, N: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """The worst events of the two directed pairs at counts ``N < n`` (monotone likelihood ratio): ``{Y <= y₁}`` for
+    ``d(N, N+1)`` and ``{Y >= y₂}`` for ``d(N+1, N)``; returns ``(y₁, y₂)`` (docs/theory.md, "Smoothed DP")."""
+    N = np.asarray(N, dtype=float)
+    lo0, hi0 = fam.support(N)
+    lo1, hi1 = fam.support(N + 1)
+    return _last_below(fam, N, lo0, hi0, -eps), _first_above(fam, N, lo1, hi1, eps)
+
+
+def pair_distance_block(fam: _Family, N: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``d(N, N+1)``, ``d(N+1, N)`` and their truncation bounds, vectorised over counts ``N < n``."""
+    A, B, ea, eb = pair_log_distance_block(fam, N, eps)
+    return np.exp(A), np.exp(B), np.exp(ea) + np.exp(eb)
+
+
+def _log_upper_bound_block(fam: _Family, N: np.ndarray, eps: float) -> np.ndarray:
+    """Logs of cheap Chernoff upper bounds on ``d(N, N+1)`` and ``d(N+1, N)`` (their maximum), vectorised."""
     lo0, hi0 = fam.support(N)
     lo1, hi1 = fam.support(N + 1)
     y1 = _last_below(fam, N, lo0, hi0, -eps) + 1  # one step of slack against rounding of the threshold
     y2 = _first_above(fam, N, lo1, hi1, eps) - 1
     la = np.where(y1 >= lo0, fam.log_tail_bound(N, np.minimum(y1, hi0), upper=False), -np.inf)
     lb = np.where(y2 <= hi1, fam.log_tail_bound(N + 1, np.maximum(y2, lo1), upper=True), -np.inf)
-    return np.exp(np.maximum(la, lb))
+    return np.maximum(la, lb)
+
+
+def _log_sum(logs: np.ndarray) -> float:
+    """``ln Σ e^{logs}`` (log-sum-exp; ``-inf`` for an empty or all-``-inf`` input)."""
+    if logs.size == 0:
+        return -math.inf
+    m = float(np.max(logs))
+    if m == -math.inf:
+        return m
+    return m + math.log(float(np.exp(logs - m).sum()))
+
+
+def _log(x: float) -> float:
+    return math.log(x) if x > 0 else -math.inf
 
 
 class DeltaTable:
-    """``δ(N)`` of the two-category SHM, computed lazily in blocks of counts and cached (one ``ε``).
+    """``δ(N)`` of the two-category SHM in log space, computed lazily in blocks of counts and cached (one ``ε``).
 
-    ``upper`` holds a cheap Chernoff upper bound of ``δ`` for every ``N``, replaced by the exact value where known.
+    ``log_upper`` holds the log of a cheap Chernoff upper bound of ``δ`` for every ``N``, replaced by the exact log
+    value where known; ``upper`` is its exponential. Values far below the smallest double keep finite logs.
     """
 
     BLOCK = 2048
-    #: Largest ``n`` for which the table (one float per count for the upper bounds) is built.
-    MAX_N = 1 << 24
 
     def __init__(self, n: int, T: int, eps: float, replace: bool) -> None:
         self.n, self.T, self.eps = int(n), int(T), float(eps)
-        if self.n + 1 > self.MAX_N:
+        if self.n + 1 > MAX_SHM_COUNTS:
             raise SizeLimitError(
-                f"the smoothed-δ table of SHM needs one value per count N = 0..{self.n} (limit {self.MAX_N:,}); "
-                "refused before allocating — use shm_database_delta for single databases"
+                f"the smoothed δ of SHM needs one value per count N = 0..{self.n} ({self.n + 1:,} counts, limit "
+                f"smoothed_counts = {MAX_SHM_COUNTS:,}); refused before allocating; use shm_database_delta for single "
+                f"databases, or {limit_hint('smoothed_counts', self.n + 1)}"
             )
         self.fam = family(n, T, replace)
         self.dp = float(self.fam.dp_delta())
+        self.log_dp = _log(self.dp)
         self._exact: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         Ns = np.arange(self.n, dtype=float)
         ub_pair = np.empty(self.n)
         for s in range(0, self.n, _UPPER_BLOCK):
-            ub_pair[s : s + _UPPER_BLOCK] = _upper_bound_block(self.fam, Ns[s : s + _UPPER_BLOCK], self.eps)
-        ub = np.full(self.n + 1, 0.0)
+            ub_pair[s : s + _UPPER_BLOCK] = _log_upper_bound_block(self.fam, Ns[s : s + _UPPER_BLOCK], self.eps)
+        ub = np.full(self.n + 1, -np.inf)
         ub[:-1] = ub_pair
         ub[1:] = np.maximum(ub[1:], ub_pair)
-        self.upper = np.minimum(ub, self.dp)
+        self.log_upper = np.minimum(ub, self.log_dp)
+
+    @property
+    def upper(self) -> np.ndarray:
+        """``exp(log_upper)``: an upper bound of ``δ(N)`` for every count (0.0 where it underflows)."""
+        return np.exp(self.log_upper)
 
     @property
     def blocks_done(self) -> set[int]:
@@ -217,11 +314,12 @@ class DeltaTable:
         hi = min(self.n, lo + self.BLOCK - 1)
         plo, phi = max(0, lo - 1), min(self.n - 1, hi)
         Ns = np.arange(plo, phi + 1, dtype=float)
-        A, B, e = pair_distance_block(self.fam, Ns, self.eps)
+        A, B, ea, eb = pair_log_distance_block(self.fam, Ns, self.eps)
         pair = np.maximum(A, B)
+        e = np.logaddexp(ea, eb)
         idx = np.arange(lo, hi + 1)
-        val = np.zeros(len(idx))
-        er = np.zeros(len(idx))
+        val = np.full(len(idx), -np.inf)
+        er = np.full(len(idx), -np.inf)
         # δ(N) = max(pair(N), pair(N-1)); pair index j <-> count plo + j
         right = idx <= self.n - 1
         j = idx - plo
@@ -232,7 +330,7 @@ class DeltaTable:
         val[left] = np.maximum(val[left], pair[jl[left]])
         er[left] = np.maximum(er[left], e[jl[left]])
         self._exact[b] = (val, er)
-        self.upper[lo : hi + 1] = np.minimum(self.upper[lo : hi + 1], val + er)
+        self.log_upper[lo : hi + 1] = np.minimum(self.log_upper[lo : hi + 1], np.logaddexp(val, er))
 
     def ensure(self, lo: int, hi: int) -> None:
         """Compute the exact ``δ(N)`` for ``lo <= N <= hi``."""
@@ -241,15 +339,20 @@ class DeltaTable:
             if b not in self._exact:
                 self._compute_block(b)
 
-    def delta(self, lo: int, hi: int) -> tuple[np.ndarray, float]:
-        """Exact ``δ(lo..hi)`` and the largest truncation bound among them."""
+    def log_delta(self, lo: int, hi: int) -> tuple[np.ndarray, float]:
+        """Exact ``ln δ(lo..hi)`` and the log of the largest truncation bound among them."""
         lo, hi = max(0, lo), min(self.n, hi)
         self.ensure(lo, hi)
         b0, b1 = lo // self.BLOCK, hi // self.BLOCK
         vals = np.concatenate([self._exact[b][0] for b in range(b0, b1 + 1)])
         errs = np.concatenate([self._exact[b][1] for b in range(b0, b1 + 1)])
         off = lo - b0 * self.BLOCK
-        return vals[off : off + hi - lo + 1], float(errs[off : off + hi - lo + 1].max(initial=0.0))
+        return vals[off : off + hi - lo + 1], float(errs[off : off + hi - lo + 1].max(initial=-np.inf))
+
+    def delta(self, lo: int, hi: int) -> tuple[np.ndarray, float]:
+        """Exact ``δ(lo..hi)`` and the largest truncation bound among them (floats: 0.0 below ~1e-308)."""
+        v, e = self.log_delta(lo, hi)
+        return np.exp(v), math.exp(e)
 
 
 def _pmf_window(m: int, q: float, qc: float, log_tau: float) -> tuple[int, np.ndarray, float]:
@@ -268,31 +371,48 @@ def _mixture_law(a: int, qa: tuple[float, float], b: int, qb: tuple[float, float
 
 
 def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, float], *, rtol: float = DEFAULT_RTOL,
-                log_tau: float = DEFAULT_LOG_TAU, max_cells: int = MAX_CELLS,
+                log_tau: float = DEFAULT_LOG_TAU, max_work: int | None = None,
                 progress: Callable[[int], None] | None = None, laws: dict | None = None) -> dict:
     """Certified ``max_m E_m`` over ``m ∈ 0..n`` (``m`` agents at ``q_a``, ``n − m`` at ``q_b``); see module docstring.
 
+    In log space throughout (Liu, Wang & Xia, Proposition 5 and Theorem 2; docs/theory.md, "Smoothed DP"): ``ln E_m``
+    is a log-sum-exp of ``ln P(N = c) + ln δ(c)``, a cell is pruned when its certified log upper bound is at most
+    ``ln(best) + log1p(rtol)``, so values near ``10^{-106}`` (or far below a double) prune like any other.
+    Before the search the window mass ``e^{log_tau}`` is lowered to ``best · e^{-TAIL_MARGIN}`` when the endpoint
+    value ``best`` is small (a window tail larger than the value would make every bound useless). The search stops
+    when no cell can beat the best value by more than ``rtol`` (relative; the default 1e-9 is below the printed 6
+    digits), or after ``max_work`` window evaluations (default: the ``smoothed_work`` limit); it then returns the
+    certified bracket: ``log_upper`` bounds every unevaluated count (open cells and pruned ones).
+
     ``qa``/``qb`` are ``(q, 1 − q)`` pairs (``q`` = probability of record 1). Returns a dict with ``value``,
-    ``m``, ``error_bound`` (branch-and-bound gap), ``truncation_bound``, ``evaluations`` and ``cells``. ``laws`` may
-    be a dict shared between calls with the same ``n`` and vertices (e.g. several ``ε``) to reuse the count laws.
+    ``log_value``, ``m``, ``error_bound`` (gap to the certified upper bound, without truncation), ``log_upper``,
+    ``truncation_bound``, ``evaluations`` (expectations ``E_m``), ``work`` (window evaluations: expectations and
+    sharp cell bounds), ``cells``, ``complete`` (False when stopped by the work limit), ``needed`` (a work budget
+    certainly enough to finish) and ``log_tau`` (the window mass used). ``laws`` may be a dict shared between calls
+    with the same ``n`` and vertices (e.g. several ``ε``) to reuse the count laws.
     """
-    n, dp = table.n, table.dp
-    laws = {} if laws is None else laws
+    n, log_dp = table.n, table.log_dp
+    limit = MAX_SMOOTHED_WORK if max_work is None else int(max_work)
+    cache: dict = {} if laws is None else laws  # keyed by the window mass too
+    work = [0]
 
     def law(a: int, b: int) -> tuple[int, np.ndarray, float]:
         key = (n, a, b, qa, qb, log_tau)
-        if key not in laws:
-            laws[key] = _mixture_law(a, qa, b, qb, log_tau)
-        return laws[key]  # type: ignore[no-any-return]
+        if key not in cache:
+            cache[key] = _mixture_law(a, qa, b, qb, log_tau)
+        return cache[key]  # type: ignore[no-any-return]
+
     evals: dict[int, float] = {}
-    trunc = [0.0]
+    trunc = [-math.inf]
 
     def E(m: int) -> float:
         if m not in evals:
+            work[0] += 1
             off, pmf, tail = law(m, n - m)
-            d, e = table.delta(off, off + len(pmf) - 1)
-            evals[m] = float(np.dot(pmf, d))
-            trunc[0] = max(trunc[0], tail * dp + e)
+            d, e = table.log_delta(off, off + len(pmf) - 1)
+            with np.errstate(divide="ignore"):
+                evals[m] = _log_sum(np.log(pmf) + d)
+            trunc[0] = max(trunc[0], float(np.logaddexp(_log(tail) + log_dp, e)))
             if progress is not None:
                 progress(len(evals))
         return evals[m]
@@ -301,32 +421,50 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
         la, ha, ta = binom_window(a, qa[0], log_tau)
         lb, hb, tb = binom_window(n - b, qb[0], log_tau)
         lo, hi = la + lb, min(n, ha + hb + (b - a))
-        return float(table.upper[lo : hi + 1].max()) + (ta + tb) * dp
+        return float(np.logaddexp(table.log_upper[lo : hi + 1].max(), _log(ta + tb) + log_dp))
 
     def sharp(a: int, b: int) -> float:
+        work[0] += 1
         off, pmf, tail = law(a, n - b)
         s = b - a
         hi = off + len(pmf) - 1
         table.ensure(off, hi)
         ext_hi = min(n, hi + s)
-        g = table.upper[off : ext_hi + 1]
-        h = _forward_max(g, s)  # h(c) = max_{0<=w<=s} g(c+w)
-        return float(np.dot(pmf, h[: len(pmf)])) + tail * dp
+        h = _forward_max(table.log_upper[off : ext_hi + 1], s)  # h(c) = max_{0<=w<=s} ln δ̄(c+w)
+        with np.errstate(divide="ignore"):
+            return float(np.logaddexp(_log_sum(np.log(pmf) + h[: len(pmf)]), _log(tail) + log_dp))
 
-    best_m = max((0, n), key=E) if qa != qb else n
-    best = E(best_m)
+    def result(best: float, best_m: int, upper: float, cells: int, complete: bool, needed: int) -> dict:
+        upper = max(upper, best)
+        return dict(value=math.exp(best), log_value=best, m=best_m, log_upper=upper,
+                    error_bound=max(0.0, math.exp(upper) - math.exp(best)), truncation_bound=math.exp(trunc[0]),
+                    log_truncation=trunc[0], evaluations=len(evals), work=work[0], cells=cells, complete=complete,
+                    needed=needed, log_tau=log_tau, limit=limit)
+
     if qa == qb:
-        return dict(value=best, m=n, error_bound=0.0, truncation_bound=trunc[0], evaluations=len(evals), cells=0)
+        return result(E(n), n, -math.inf, 0, True, work[0])
+    best_m = max((0, n), key=E)
+    best = E(best_m)
+    wanted = max(_LOG_TAIL_FLOOR, best - TAIL_MARGIN - log_dp)
+    if best > -math.inf and wanted < log_tau:  # the windows' tails would swamp a small value: narrow them first
+        log_tau = wanted
+        evals.clear()
+        trunc[0] = -math.inf
+        best_m = max((0, n), key=E)
+        best = E(best_m)
+    log_slack = math.log1p(rtol)
     heap: list[tuple[float, int, int]] = [(-cheap(0, n), 0, n)]
-    pruned_max, cells = 0.0, 0
+    pruned_max, cells = -math.inf, 0
     while heap:
+        if work[0] >= limit:
+            open_upper = -heap[0][0]
+            needed = work[0] + sum(3 * (b - a) for _, a, b in heap)
+            return result(best, best_m, max(pruned_max, open_upper), cells, False, needed)
         negu, a, b = heapq.heappop(heap)
         cells += 1
-        if cells > max_cells:
-            raise SizeLimitError(f"branch-and-bound exceeded max_cells = {max_cells} cells; raise rtol or max_cells")
         if b - a <= 1:
             continue
-        slack = best * (1 + rtol)
+        slack = best + log_slack
         u = -negu
         if u <= slack:
             pruned_max = max(pruned_max, u)
@@ -342,8 +480,7 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
         for lo, hi in ((a, mid), (mid, b)):
             if hi - lo > 1:
                 heapq.heappush(heap, (-min(u2, cheap(lo, hi)), lo, hi))
-    gap = max(0.0, pruned_max - best)
-    return dict(value=best, m=best_m, error_bound=gap, truncation_bound=trunc[0], evaluations=len(evals), cells=cells)
+    return result(best, best_m, pruned_max, cells, True, work[0])
 
 
 def _forward_max(g: np.ndarray, s: int) -> np.ndarray:

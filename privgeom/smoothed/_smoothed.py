@@ -336,9 +336,7 @@ def smoothed_delta(
     total = count_compositions(n_agents, len(V))
     use_grid = method == "grid" or (method == "auto" and total > max_evaluations)
     if use_grid:
-        step = grid_step or 1
-        while grid_step is None and count_compositions(n_agents // step, len(V)) > max_evaluations:
-            step += 1
+        step = grid_step or _smallest_step(n_agents, len(V), max_evaluations)
         cands = grid_compositions(n_agents, len(V), step)
     else:
         step = 1
@@ -395,3 +393,24 @@ def _lipschitz(dh: dict[tuple[int, ...], Scalar], k: int, zero: Scalar) -> Scala
                         best = d
     return best
 
+
+def _smallest_step(n_agents: int, k: int, max_evaluations: int) -> int:
+    """Smallest grid step with at most ``max_evaluations`` grid points, by bisection: the number of points
+    ``count_compositions(n_agents // step, k)`` does not increase with ``step`` and is 1 at ``step = n_agents + 1``,
+    so the search takes at most ``log2(n_agents) + 1`` evaluations (a linear scan took millions at large ``n``).
+
+    Examples
+    --------
+    >>> _smallest_step(10**9, 3, 100_000)   # 10^9 // 2242153 = 446: C(448, 2) = 99,681 <= 10^5 < C(449, 2) = 100,128
+    2242153
+    """
+    lo, hi = 1, n_agents + 1  # count(hi) = 1 <= max_evaluations; find the smallest step that fits
+    if count_compositions(n_agents, k) <= max_evaluations:
+        return 1
+    while hi - lo > 1:  # invariant: count(lo) > max_evaluations >= count(hi)
+        mid = (lo + hi) // 2
+        if count_compositions(n_agents // mid, k) <= max_evaluations:
+            hi = mid
+        else:
+            lo = mid
+    return hi

@@ -42,7 +42,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import Scalar, parse_int, parse_scalar
+from .._limits import register_limit
+from .._numeric import Scalar, limit_hint, parse_int, parse_scalar
 from .._results import Decision, Quantity, Result
 from ._common import EXACT_COUNTS_MAX_N, Rho, RhoLike, log_binom_pmf, parse_rho
 from ._counts import accuracy_counts, stability_counts
@@ -401,6 +402,29 @@ def _stability(f: Rule, r: Rho, method: str = "auto") -> Scalar:
 
 #: Default correlations drawn in Figure 2.
 FIGURE_RHOS = (0.1, 0.3, 0.5, 0.7, 0.9)
+#: Largest ``(number of ρ) × Σ_{odd n <= n_max} (n + 1)`` by-count steps of Figure 2 (about 5 s on the reference
+#: machine; the default figure costs 13,260). Registered as ``voting_figure_work``.
+MAX_FIGURE_WORK = 20_000_000
+register_limit("voting_figure_work", globals(), "MAX_FIGURE_WORK",
+               "(rho values x sum of n + 1 over odd n <= n_max) by-count steps of the majority-accuracy figure")
+
+
+def _check_figure(rhos: Sequence[Any], n_max: Any) -> tuple[list[float], int]:
+    """The ρ values and ``n_max`` of Figure 2, validated, and its size refused before any work: every curve costs
+    ``Σ_{odd n <= n_max} (n + 1) = m (m + 1)`` by-count steps, ``m = ⌈n_max / 2⌉`` (``voting_figure_work``)."""
+    n_max = parse_int(n_max, name="n_max", min=1)
+    values = [float(parse_rho(r).rho) for r in rhos]
+    if not values:
+        raise InvalidParameterError("Figure 2 needs at least one rho")
+    m = (n_max + 1) // 2
+    work = len(values) * m * (m + 1)
+    if work > MAX_FIGURE_WORK:
+        raise SizeLimitError(
+            f"Figure 2 up to n = {n_max:,} for {len(values)} rho value{'s' if len(values) != 1 else ''} costs "
+            f"{work:,} by-count steps (limit voting_figure_work = {MAX_FIGURE_WORK:,}), refused before any work; "
+            f"lower n_max or {limit_hint('voting_figure_work', work)}"
+        )
+    return values, n_max
 
 
 def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) -> dict[str, Any]:
@@ -411,10 +435,7 @@ def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) 
     >>> majority_accuracy_data(rhos=(0.5,), n_max=3)["accuracy"]
     {0.5: [0.75, 0.703125]}
     """
-    n_max = parse_int(n_max, name="n_max", min=1)
-    values = [float(parse_rho(r).rho) for r in rhos]
-    if not values:
-        raise InvalidParameterError("Figure 2 needs at least one rho")
+    values, n_max = _check_figure(rhos, n_max)
     ns = list(range(1, n_max + 1, 2))
     acc = {r: [float(_accuracy(majority(n), parse_rho(r))) for n in ns] for r in values}
     return {"n": ns, "accuracy": acc, "limit": {r: _limit(r) for r in values}}
@@ -429,6 +450,7 @@ def majority_accuracy_figure(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101
     >>> len(fig.axes[0].lines)    # one curve and one dashed limit per rho
     4
     """
+    _check_figure(rhos, n_max)
     from matplotlib.figure import Figure
 
     data = majority_accuracy_data(rhos, n_max)
@@ -456,6 +478,7 @@ def save_majority_accuracy_figure(path: str | Path, rhos: Sequence[Any] = FIGURE
     ...     save_majority_accuracy_figure(d, rhos=(0.5,), n_max=5).read_bytes()[:4]
     b'\\x89PNG'
     """
+    _check_figure(rhos, n_max)  # sizes before anything is created or drawn
     target = Path(path)
     if target.suffix.lower() != ".png":
         target = target / "voting_figure2.png"

@@ -40,7 +40,8 @@ import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
 from .._level import EPS_OVERFLOW
-from .._numeric import Scalar
+from .._limits import register_limit
+from .._numeric import Scalar, limit_hint
 from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, log_binom_tail
 from ._rules import Rule, integer_form
 
@@ -54,6 +55,7 @@ __all__ = [
     "epsilon_counts",
     "CountsEpsilon",
     "MAX_COUNT_WORK",
+    "check_count_work",
     "EXACT_COUNTS_HARD_MAX_N",
 ]
 
@@ -61,6 +63,22 @@ __all__ = [
 MAX_COUNT_WORK = 4_000_000
 #: Largest electorate of the exact engine when asked explicitly (``O(n^2)`` big integers).
 EXACT_COUNTS_HARD_MAX_N = 2000
+
+
+register_limit("voting_count_work", globals(), "MAX_COUNT_WORK",
+               "(breakpoints x voters) recurrence steps of the log-space by-count voting engine")
+
+
+def check_count_work(name: str, breakpoints: int, n: int) -> None:
+    """Refuse, before any work, a log-space by-count computation of ``breakpoints × n`` recurrence steps above the
+    ``voting_count_work`` limit (called with the rule, and by the CLI from ``n`` alone before the rule is built)."""
+    work = breakpoints * n
+    if work > MAX_COUNT_WORK:
+        raise SizeLimitError(
+            f"{name} changes value {breakpoints:,} time{'s' if breakpoints != 1 else ''}; the by-count engine costs "
+            f"O(breakpoints × n) = {work:,} steps (limit voting_count_work = {MAX_COUNT_WORK:,}), refused before any "
+            f"work; {limit_hint('voting_count_work', work)}"
+        )
 
 
 def _symmetric_values(f: Rule) -> np.ndarray:
@@ -218,11 +236,7 @@ def level_log_probs(f: Rule, r: Rho) -> dict[Any, np.ndarray]:
     if not 0 < float(r.rho) < 1:
         raise InvalidParameterError("the log-space engine needs 0 < rho < 1 (rho = 0 and 1 are trivial)")
     bps = f.breakpoints()
-    if len(bps) * n > MAX_COUNT_WORK:
-        raise SizeLimitError(
-            f"{f.name} changes value {len(bps)} times; the by-count engine costs O(breakpoints × n) = "
-            f"{len(bps) * n:,} steps (limit {MAX_COUNT_WORK:,})"
-        )
+    check_count_work(f.name, len(bps), n)
     tails = {t: _log_tails(n, r, t) for t in bps}
     starts = [0] + bps
     ends = [b - 1 for b in bps] + [n]
@@ -316,6 +330,8 @@ class CountsEpsilon(NamedTuple):
     exact: bool
     p: Scalar | None = None  # P(output | the count with the larger probability)
     q: Scalar | None = None  # P(output | its neighbouring count)
+    log_p: float | None = None  # ln p and ln q from the log-space engine (finite where p, q underflow a double)
+    log_q: float | None = None
 
 
 def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsilon:
@@ -353,5 +369,5 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
     hi_c, lo_c = (top[1] + 1, top[1]) if top[3] else (top[1], top[1] + 1)
     return CountsEpsilon(
         math.exp(top[0]) if top[0] < EPS_OVERFLOW else math.inf, top[1], top[2], top[3], False,
-        math.exp(float(lp[hi_c])), math.exp(float(lp[lo_c])),
+        math.exp(float(lp[hi_c])), math.exp(float(lp[lo_c])), float(lp[hi_c]), float(lp[lo_c]),
     )

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -38,7 +38,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError
 from .._level import PrivacyLevel, ScalarLike
-from .._numeric import ATOL, ROUNDOFF, LogRational, Scalar, log_of_ratio
+from .._numeric import ATOL, ROUNDOFF, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
 from .._results import Decision, Result
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
@@ -128,7 +128,9 @@ class VotingEpsilon(EpsilonResult):
 
     ``ratio = p / q = P(M_ρ f(profile) = output) / P(M_ρ f(neighbour) = output) = e^ε``. The ``table`` method names
     the two profiles as bit strings; the ``counts`` method (symmetric rules) names their numbers of ``+1`` votes
-    (``counts``) and, for ``n <=`` :data:`EDGE_LABEL_MAX_N`, two representative profiles (``edge``).
+    (``counts``) and, for ``n <=`` :data:`EDGE_LABEL_MAX_N`, two representative profiles (``edge``); its log-space
+    engine also gives ``log10_p`` and ``log10_q``, finite where ``p`` and ``q`` underflow a double (majority at
+    ``n = 100001``: ``p ≈ 10^-4352``).
     ``float(result)`` is ε to full relative precision (also when the exact ratio is within ``2^-50`` of 1).
 
     Examples
@@ -151,6 +153,8 @@ class VotingEpsilon(EpsilonResult):
     profile: str | None = None
     neighbour: str | None = None
     counts: tuple[int, int] | None = None
+    log10_p: float | None = None
+    log10_q: float | None = None
 
     def __float__(self) -> float:
         return _log_float(self.epsilon)
@@ -163,6 +167,8 @@ class VotingEpsilon(EpsilonResult):
             value = getattr(self, fld.name)
             if isinstance(value, LogRational):
                 data[fld.name] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
+                if value.ratio > 1 and _log_float(value) < 1e-300:  # underflows: its log10 is still exact
+                    data[fld.name]["log10"] = log10_of_log(value.ratio)
             elif isinstance(value, Fraction):
                 data[fld.name] = _ratio_text(value)
             elif fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
@@ -180,21 +186,24 @@ class VotingEpsilon(EpsilonResult):
             detail = (f"{mode}, deterministic: the ratio is infinite on the neighbouring profiles where the rule flips"
                       f"{example}; equal probabilities where it does not")
         elif self.method == "constant":
-            detail = f"{mode}, constant: every profile gives the same output distribution"
+            detail = f"{mode}, constant: every profile gives the same output distribution, ratio 1 on every edge"
         else:
             if self.profile is not None:
                 where = f"between profiles {self.profile} and {self.neighbour}"
             elif self.counts is not None:
-                where = f"between {self.counts[0]} and {self.counts[1]} votes +1"
+                where = (f"on a profile with {_votes(self.counts[0])} +1 against its neighbour with "
+                         f"{_votes(self.counts[1])} +1")
             elif self.edge is not None:
                 where = f"between profiles {_short_profile(self.edge[0])} and {_short_profile(self.edge[1])}"
             elif self.rule.startswith("dictator("):
                 where = "on every pair of profiles that differ in the dictator's vote"
             elif self.rule.startswith("parity("):
-                where = "on every pair of neighbouring profiles (each flips the parity)"
+                where = "on every pair of neighbouring profiles, each flipping the parity"
             else:
                 where = "on some pair of neighbouring profiles"
             detail = f"{mode}, {self.method}; output {self.output} {where}"
+            if self.log10_p is not None and self.log10_q is not None and self.p == 0:  # p, q below a double
+                detail += f", probabilities {log10_text(self.log10_p)} and {log10_text(self.log10_q)}"
         verdict = "attains" if self.attains_bound else "is below"
         return (
             f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.epsilon)} ({detail}); "
@@ -221,6 +230,22 @@ def _present_values(f: Rule) -> list[Any]:
     return [v for v in output_values(f) if np.any(vals == v)]
 
 
+def _constant_probability(f: Rule, r: Rho, value: Any, constant: bool) -> Scalar:
+    """``P(M_ρ f(x) = value)``, the same for every profile ``x`` when ``f`` is constant (then 1) or ``ρ = 0`` (every
+    noisy vote is uniform, so it is the share of profiles where ``f = value``: ``Σ_c C(n, c) [f_c = value] / 2^n``
+    by vote count, or the truth table's share)."""
+    if constant:
+        share = Fraction(1)
+    elif f.counts is not None:
+        hits = np.flatnonzero(f.counts == value).tolist()
+        share = Fraction(sum(math.comb(f.n, int(c)) for c in hits), 2**f.n)
+    elif f.has_table:
+        share = Fraction(int(np.count_nonzero(f.table() == value)), 2**f.n)
+    else:  # a dictator beyond the table size: its vote is uniform
+        share = Fraction(1, 2)
+    return share if r.exact else float(share)
+
+
 def _deterministic_witness(f: Rule) -> tuple[tuple[str, str] | None, Any]:
     """At ``ρ = 1``: two neighbouring profiles where ``f`` differs (labels; representatives of neighbouring counts
     for symmetric rules, None beyond :data:`EDGE_LABEL_MAX_N` voters) and the value of ``f`` on the first."""
@@ -245,6 +270,11 @@ def _count_profiles(n: int, hi: int, lo: int) -> tuple[str, str] | None:
     if n > EDGE_LABEL_MAX_N:
         return None
     return "1" * hi + "0" * (n - hi), "1" * lo + "0" * (n - lo)
+
+
+def _votes(k: int) -> str:
+    """``"1 vote"``, ``"0 votes"``, ``"3 votes"``."""
+    return f"{k} vote" if k == 1 else f"{k} votes"
 
 
 def _short_profile(label: str) -> str:
@@ -279,7 +309,15 @@ def _log_text(value: LogRational | float) -> str:
     ratio = value.ratio
     digits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) * 0.30103
     text = f"ln({ratio})" if digits <= 40 else f"ln(a/b with ~{digits:.0f}-digit integers)"
-    return f"{text} = {_log_float(value):.12g}"
+    return f"{text} = {log_value_text(value)}"
+
+
+def log_value_text(value: LogRational) -> str:
+    """``ln(ratio)`` to 12 digits; a positive value below a double's range keeps its digits and exponent."""
+    ratio = value.ratio
+    if ratio > 1 and _log_float(value) < 1e-300:
+        return log10_text(log10_of_log(ratio), 12)
+    return f"{_log_float(value):.12g}"
 
 
 def _result(
@@ -362,10 +400,46 @@ def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
     rec = epsilon_counts(f, r)
     c = rec.lower
     pair = (c + 1, c) if rec.increasing else (c, c + 1)
-    return _result(f, r, rec.ratio, "counts", rec.output, p=rec.p, q=rec.q, edge=_count_profiles(f.n, *pair), counts=pair)
+    ln10 = math.log(10)
+    res = _result(f, r, rec.ratio, "counts", rec.output, p=rec.p, q=rec.q, edge=_count_profiles(f.n, *pair),
+                  counts=pair)
+    if rec.log_p is None or rec.log_q is None:
+        return res
+    return replace(res, log10_p=rec.log_p / ln10, log10_q=rec.log_q / ln10)
 
 
 EPSILON_METHODS = ("auto", "table", "counts")
+
+#: Breakpoints (value changes along the vote count) of the symmetric CLI rules, from ``n`` alone.
+_BREAKPOINTS = {"majority": lambda n: 1, "threshold": lambda n: 1, "and": lambda n: 1, "or": lambda n: 1,
+                "parity": lambda n: n}
+
+
+def check_epsilon_size(kind: str, n: int, method: str = "auto", rho: Any = None) -> None:
+    """Refuse, from the rule's kind and ``n`` alone and before the rule is built, an :func:`epsilon` whose route
+    would exceed a size limit: the by-count engine (``breakpoints × n`` steps, ``voting_count_work``) or the truth
+    table (``2^n`` profiles). The routes are those of :func:`epsilon`: ``ρ ∈ {0, 1}`` and the closed forms (dictator,
+    parity, and by Remark 1 AND/OR under ``auto``) cost nothing; majority and threshold go by counts under ``auto``.
+    A threshold outside ``[−n, n)`` is constant (no breakpoint) and also costs nothing.
+
+    Examples
+    --------
+    >>> check_epsilon_size("majority", 1001)          # 1,001 steps: fine
+    >>> check_epsilon_size("majority", 9_999_999)     # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.SizeLimitError: majority(9999999) changes value 1 time; ... = 9,999,999 steps ...
+    """
+    from ._counts import check_count_work
+    from ._rules import _check_table_size
+
+    if rho is not None and parse_rho(rho).rho in (0, 1):
+        return
+    counts = method == "counts" or (method == "auto" and kind in ("majority", "threshold"))
+    if counts and kind in _BREAKPOINTS:
+        check_count_work(f"{kind}({n})", _BREAKPOINTS[kind](n), n)
+    elif method == "table":
+        _check_table_size(n, exact_objects=False, what=f"epsilon of {kind}({n}) on the truth table")
 
 
 def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
@@ -400,7 +474,9 @@ def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
     n = f.n
     if len(values) < 2 or r.rho == 0:  # constant rule or pure noise: every column is the same distribution
         one = Fraction(1) if r.exact else 1.0
-        return _result(f, r, one, "constant", values[0])
+        prob = _constant_probability(f, r, values[0], len(values) < 2)
+        edge = ("1" * n, "0" + "1" * (n - 1)) if n <= EDGE_LABEL_MAX_N else None  # any edge attains ratio 1
+        return _result(f, r, one, "constant", values[0], p=prob, q=prob, edge=edge)
     if r.rho == 1:  # deterministic: some output is certain on one profile and impossible on a neighbour
         edge, value = _deterministic_witness(f)
         zero, certain = (Fraction(0), Fraction(1)) if r.exact else (0.0, 1.0)
@@ -425,7 +501,9 @@ def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
             else:
                 pv, qv = math.exp(n * r.log_p), math.exp((n - 1) * r.log_p + r.log_q)
             ratio = r.p / r.q  # type: ignore[operator]
-            return _result(f, r, ratio, "remark1", rem.output, p=pv, q=qv, edge=_count_profiles(n, *pair), counts=pair)
+            res = _result(f, r, ratio, "remark1", rem.output, p=pv, q=qv, edge=_count_profiles(n, *pair), counts=pair)
+            ln10 = math.log(10)  # the logs stay finite where p^n underflows (AND at n = 10^7)
+            return replace(res, log10_p=n * r.log_p / ln10, log10_q=((n - 1) * r.log_p + r.log_q) / ln10)
     if method == "counts" or (method == "auto" and f.is_symmetric):
         return _counts_epsilon(f, r)
     return _table_epsilon(f, r)
