@@ -54,6 +54,7 @@ __all__ = [
     "RELATIONS",
     "MAX_DOMAIN_SIZE",
     "MAX_GRAPH_EDGES",
+    "max_bits",
     "GraphLike",
     "RelationLike",
     "InputsLike",
@@ -75,11 +76,11 @@ register_limit("graph_edges", globals(), "MAX_GRAPH_EDGES",
                "default largest number of edges a neighbourhood relation is built with as a networkx graph "
                "(about 500 bytes each; max_edges= raises it for one call)")
 
-#: The bit count of the default ``domain_size`` limit (2^26 datasets); :func:`_max_bits` follows the current limit.
+#: The bit count of the default ``domain_size`` limit (2^26 datasets); :func:`max_bits` follows the current limit.
 _MAX_BITS = 26
 
 
-def _max_bits() -> int:
+def max_bits() -> int:
     """Largest ``k`` with ``2^k`` datasets within the current ``domain_size`` limit."""
     return max(0, MAX_DOMAIN_SIZE.bit_length() - 1)
 
@@ -203,11 +204,11 @@ class Domain:
         ('11', '10', '01', '00')
         """
         k = _int(k, "k (number of bits)", 1)
-        if k > _max_bits():
+        if k > max_bits():
             raise SizeLimitError(
                 f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {MAX_DOMAIN_SIZE:,} datasets "
-                f"= 2^{_max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit {MAX_GRAPH_EDGES:,} "
-                f"edges, raised with max_edges= or pg.set_limits(graph_edges=N)); {limit_hint('domain_size', 1 << k)}")
+                f"= 2^{max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit {MAX_GRAPH_EDGES:,} "
+                f"edges); {limit_hint('domain_size', 1 << k)}")
         # the labels are built on first use: sizes, edge counts and the relation limit need only k
         return cls("bits", _LazyBitLabels(k), k, ("1", "0"))  # type: ignore[arg-type]
 
@@ -417,8 +418,8 @@ class Domain:
             how = f" = k·2^(k−1) for k = {self.n} bits" if self.kind == "bits" and name != "complete" else ""
             raise SizeLimitError(
                 f"the {name} relation on {len(self):,} datasets has up to {size:,} edges{how}, more than privgeom "
-                f"builds as a graph (limit {limit:,}); refused before building anything — raise it with max_edges= or "
-                f"{limit_hint('graph_edges', size).removeprefix('raise it with ')}"
+                f"builds as a graph (limit {limit:,}); refused before building anything — "
+                f"{limit_hint('graph_edges', size, keyword='max_edges')}"
             )
         G = nx.Graph(name=self._graph_name(name))
         G.add_nodes_from(self.labels)
@@ -460,7 +461,7 @@ class Domain:
             return f"{name}(histogram)"
         if name == "hamming":
             k = self.k or 1
-            return f"hamming({k})" if k <= _max_bits() and self.labels == Domain.bits(k).labels else "hamming"
+            return f"hamming({k})" if k <= max_bits() and self.labels == Domain.bits(k).labels else "hamming"
         return f"path({N - 1})" if self.labels == tuple(str(c) for c in range(N)) else f"{name}"
 
     def _edges(self, name: str) -> Iterator[tuple[str, str]]:

@@ -31,7 +31,7 @@ import numpy as np
 from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._limits import register_limit
-from .._numeric import LogRational, Scalar, limit_hint
+from .._numeric import LogRational, Scalar, how_to, limit_hint
 from ..geometry._cone import Cone
 from ._coerce import as_cone
 from ._relax_results import PairBound, Relaxation, tight_pairs
@@ -45,10 +45,10 @@ FAMILIES = ("hamming", "all-pairs", "triples")
 RELAX_METHODS = ("auto", "difference", "cone", "fourier_motzkin", "block", "generators")
 #: Largest family of subsets :func:`relax` expands (checked from the sizes before building it), and largest
 #: ``#subsets × #datasets`` the double-description route lifts (one row of that length per projected inequality).
-MAX_FAMILY = 10**7
+MAX_FAMILY = 2_000_000
 register_limit("relax_family", globals(), "MAX_FAMILY",
                "largest relaxation family (subsets) relax() expands, and largest subsets x datasets of its "
-               "double-description route")
+               "double-description route", option="--max-family")
 
 
 def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] | nx.Graph) -> list[tuple[str, ...]]:
@@ -163,6 +163,7 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "auto") -> Rel
         raise InvalidParameterError(f"unknown relaxation method {method!r}; choose one of {RELAX_METHODS}")
     cone = as_cone(definition_or_cone)
     family = subset_family(cone.labels, subsets)
+    requested = method
     if method in ("auto", "difference"):
         from ._relax_difference import relax_by_differences
 
@@ -172,7 +173,7 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "auto") -> Rel
         method = "cone"
     if method == "cone":
         method = "fourier_motzkin" if cone.ambient_dim <= FM_MAX_DATASETS else "block"
-    return _relax_by_cones(cone, family, method)
+    return _relax_by_cones(cone, family, method, requested)
 
 
 #: The ``"cone"`` route projects by Fourier–Motzkin up to this many datasets, by block elimination beyond (FM's
@@ -197,30 +198,43 @@ register_limit("cone_route_work", globals(), "MAX_CONE_ROUTE_WORK",
                "and one LP per facet)")
 
 
-def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], method: str) -> None:
-    """Refuse the double-description route at once when its estimated cost is out of reach (module constants)."""
+def _other_route(family: list[tuple[str, ...]], requested: str) -> str:
+    """The route to suggest instead of a refused double-description route: ``method='auto'`` (difference
+    constraints) only when it was not what ran and every subset is a pair; else the reason it does not apply."""
+    if any(len(s) != 2 for s in family):
+        return "the difference-constraint route takes pairs only; "
+    if requested in ("auto", "difference"):
+        return ""
+    auto = how_to("method='auto'", "--method auto")
+    return f"use {auto} (difference constraints), or "
+
+
+def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], method: str,
+                      requested: str = "") -> None:
+    """Refuse the double-description route at once when its estimated cost is out of reach (module constants).
+    ``requested`` is the ``method=`` the caller asked for (a refusal never suggests the route that just ran)."""
     eliminated = n - min(len(s) for s in family)
+    other = _other_route(family, requested or method)
     if method == "fourier_motzkin" and eliminated > MAX_FM_ELIMINATED:
         raise SizeLimitError(f"relaxing by Fourier–Motzkin would eliminate {eliminated} of {n} coordinates per subset "
-                             f"(limit {MAX_FM_ELIMINATED}); refused before projecting — use method='auto' (difference "
-                             f"constraints, for pairs), or {limit_hint('fm_eliminated', eliminated)}")
+                             f"(limit {MAX_FM_ELIMINATED}); refused before projecting — {other}"
+                             f"{limit_hint('fm_eliminated', eliminated)}")
     if method == "block" and n_facets * n_facets * eliminated > MAX_BLOCK_WORK:
         work = n_facets * n_facets * eliminated
         raise SizeLimitError(f"relaxing by block elimination would eliminate {eliminated} of {n} coordinates from "
                              f"{n_facets} facets per subset (estimated work {n_facets}² × {eliminated} = {work:,}, "
-                             f"limit {MAX_BLOCK_WORK:,}); refused before projecting — use method='auto' (difference "
-                             f"constraints, for pairs), or {limit_hint('block_work', work)}")
+                             f"limit {MAX_BLOCK_WORK:,}); refused before projecting — {other}"
+                             f"{limit_hint('block_work', work)}")
     rows = sum(2 if len(s) == 2 else len(s) for s in family) + n
     work = rows * rows * n
     if work > MAX_CONE_ROUTE_WORK:
         raise SizeLimitError(f"the double-description relaxation of {n} datasets onto {len(family)} subsets would "
                              f"canonicalise about {rows} inequalities in R^{n} and run one LP per facet (estimated work "
                              f"{rows}² × {n} = {work:,}, limit {MAX_CONE_ROUTE_WORK:,}); refused before projecting — "
-                             f"use method='auto' (difference constraints, for pairs), or "
-                             f"{limit_hint('cone_route_work', work)}")
+                             f"{other}{limit_hint('cone_route_work', work)}")
 
 
-def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str) -> Relaxation:
+def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str, requested: str = "") -> Relaxation:
     """The double-description route: project with ``method``, lift, intersect, canonicalise (Section V)."""
     labels = cone.labels
     index = {s: i for i, s in enumerate(labels)}
@@ -229,7 +243,7 @@ def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str) -> R
         raise SizeLimitError(f"{len(family):,} subsets over {n:,} datasets make {len(family) * n:,} "
                              f"subset-coordinates, more than the limit of {MAX_FAMILY:,}; refused before lifting — "
                              f"{limit_hint('relax_family', len(family) * n)}")
-    _check_cone_route(n, cone.n_facets if method == "block" else 0, family, method)
+    _check_cone_route(n, cone.n_facets if method == "block" else 0, family, method, requested)
     exact = cone.exact
     zero: Any = Fraction(0) if exact else 0.0
     lifted: list[list[Any]] = []

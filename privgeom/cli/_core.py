@@ -19,9 +19,10 @@ import numpy as np
 
 from .._domain import Domain
 from .._errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
-from .._numeric import parse_int
+from .._numeric import limit_hint, parse_int
 from .._progress import Progress, stage
 from .._results import to_jsonable
+from ..analyses import _relaxation
 from ..analyses._relaxation import RELAX_METHODS, relax, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
@@ -95,30 +96,26 @@ def _relax_method(cone: Any, requested: str | None) -> str:
         raise SizeLimitError(f"relaxation by block elimination: {cone.ambient_dim} datasets exceed the "
                              f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (time and memory grow "
                              "exponentially beyond it); refused before running cdd — use --method auto or difference, "
-                             "which need no double description")
+                             f"which need no double description, or {limit_hint('dd_dim', cone.ambient_dim)}")
     return method
 
 
-#: Default largest relaxation family (number of subsets) the CLI hands to :func:`~privgeom.relax` (``--max-family``
-#: raises it); checked from the sizes before the family is expanded.
-MAX_FAMILY = 2_000_000
-
-
 def _max_family(args: argparse.Namespace) -> int:
+    """``--max-family`` (the global size limit ``relax_family`` for one command; also ``--limit relax_family=N``)."""
     value = getattr(args, "max_family", None)
-    return MAX_FAMILY if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
+    return _relaxation.MAX_FAMILY if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
 
 
 def _max_family_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-family", dest="max_family", metavar="N", default=None,
-                   help=f"refuse relaxation families of more than N subsets (default {MAX_FAMILY:,}); checked from "
-                        "the sizes before the family is built")
+                   help=f"refuse relaxation families of more than N subsets (default: the size limit relax_family, "
+                        f"{_relaxation.MAX_FAMILY:,}); checked from the sizes before the family is built")
 
 
 def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> None:
-    """Refuse a relaxation family whose size (computed from the number of datasets) exceeds ``limit`` (default
-    :data:`MAX_FAMILY`; ``--max-family``)."""
-    cap = MAX_FAMILY if limit is None else limit
+    """Refuse a relaxation family whose size (computed from the number of datasets) exceeds ``limit`` (default: the
+    size limit ``relax_family``; ``--max-family``)."""
+    cap = _relaxation.MAX_FAMILY if limit is None else limit
     n = len(labels)
     k = len(labels[0]) if n else 0
     size = {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(
@@ -126,7 +123,7 @@ def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> No
     if size is not None and size > cap:
         raise SizeLimitError(f"the relaxation family {family!r} has {size:,} subsets of the {n:,} datasets, more than "
                              f"the limit of {cap:,} subsets; refused before expanding it — give --family a smaller "
-                             f"list, or raise the limit with --max-family {size}")
+                             f"list, or {limit_hint('relax_family', size)}")
 
 
 def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
@@ -383,17 +380,17 @@ def _fresh(g: Any) -> Any:
     return dataclasses.replace(g)
 
 
-#: Most coefficients ``--all`` prints as text (a screenful per line is unreadable long before this); larger listings
-#: are refused before any work and go to ``--out FILE`` / ``--json``, which carry every facet as data.
-MAX_LISTED_COEFFICIENTS = 10**7
-
-
 def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
-    if n_rows is not None and n_rows * n_columns > MAX_LISTED_COEFFICIENTS:
+    """Refuse an ``--all`` text listing beyond the size limit ``listed_coefficients`` before any work."""
+    from ..analyses import _summary
+
+    cap = _summary.MAX_LISTED_COEFFICIENTS
+    if n_rows is not None and n_rows * n_columns > cap:
         raise SizeLimitError(
             f"--all would print {n_rows:,} {what} of {n_columns:,} coefficients each ({n_rows * n_columns:,} numbers, "
-            f"more than the {MAX_LISTED_COEFFICIENTS:,} a text listing shows); refused before any work — without --all you get "
-            "counts, orbits and representatives, and --out FILE or --json still carry every one as data")
+            f"more than the {cap:,} a text listing shows); refused before any work — without --all you get "
+            "counts, orbits and representatives, and --out FILE or --json still carry every one as data; or "
+            f"{limit_hint('listed_coefficients', n_rows * n_columns)}")
 
 
 @command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives",

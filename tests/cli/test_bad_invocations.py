@@ -166,7 +166,8 @@ ROWS: list[tuple[str, str]] = [
     ("relax rr:k=2,p=3/4 --family ,,,", "',,,'"),
     ("relax rr:k=12,p=3/4 --family all-pairs", "8,386,560 subsets of the 4,096 datasets, more than the limit of "
                                                "2,000,000 subsets; refused before expanding it — give --family a "
-                                               "smaller list, or raise the limit with --max-family 8386560"),
+                                               "smaller list, or raise it with --max-family 8386560 (or --limit "
+                                               "relax_family=8386560)"),
     ("relax rr:k=3,p=3/4 --family all-pairs --max-family 27", "28 subsets"),
     ("analyze rr:k=3,p=3/4 --family triples --max-family 50", "--max-family 56"),
     ("relax rr:k=2,p=3/4 --max-family 0", "--max-family"),
