@@ -36,10 +36,12 @@ privgeom._errors.InvalidParameterError: relation 'hamming' does not apply to the
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeAlias
 
 import networkx as nx
+import numpy as np
 
 from ._limits import register_limit
 from ._numeric import limit_hint, parse_int
@@ -577,42 +579,83 @@ def _one_position_edges(labels: Sequence[str]) -> Iterator[tuple[str, str]]:
                 yield s, t
 
 
-def validate_graph(graph: GraphLike, inputs: Sequence[str]) -> nx.Graph:
+#: How :func:`validate_graph` reads the nodes of a user graph: ``"labels"`` (the default: every node is a dataset
+#: label, compared as a string) or ``"positions"`` (every node is an integer column position ``0 .. n-1`` of the
+#: datasets, e.g. a ``networkx.path_graph(4)`` over randomized response's ``11, 10, 01, 00``).
+NODE_READINGS = ("labels", "positions")
+
+
+def _is_position(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def validate_graph(graph: GraphLike, inputs: Sequence[str], *, nodes: str = "labels") -> nx.Graph:
     """A user graph (networkx graph or iterable of label pairs) validated against the dataset labels ``inputs``.
 
-    Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers (the body of
-    :func:`privgeom.neighbour_graph`, which also accepts relation names; kept here so this module needs no layer
-    above it).
+    ``nodes="labels"`` (default): every node must be one of the labels (compared as strings, so the integer node
+    ``3`` is the count ``"3"``); a node that is not is an error naming the nodes and the labels, never a silent
+    guess. ``nodes="positions"``: every node must be an integer column position ``0 .. n-1``, read as
+    ``inputs[position]`` — only when asked for. (The body of :func:`privgeom.neighbour_graph`, which also accepts
+    relation names; kept here so this module needs no layer above it.)
+
+    Raises
+    ------
+    DomainMismatchError
+        A node that is not a label (``nodes="labels"``) or not a position (``nodes="positions"``).
+    InvalidParameterError
+        ``nodes`` not in :data:`NODE_READINGS`.
 
     Examples
     --------
-    >>> sorted(map(sorted, validate_graph([("a", "b"), (1, 2)], ["a", "b", "c"]).edges))
+    >>> sorted(map(sorted, validate_graph([("a", "b"), ("b", "c")], ["a", "b", "c"]).edges))
     [['a', 'b'], ['b', 'c']]
+    >>> sorted(map(sorted, validate_graph([(0, 1), (1, 2)], ["a", "b", "c"], nodes="positions").edges))
+    [['a', 'b'], ['b', 'c']]
+    >>> validate_graph([(0, 1)], ["a", "b", "c"])
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.DomainMismatchError: the neighbour graph's nodes [0, 1] are not the datasets' labels ['a', 'b', 'c']; if they are column positions (0 = 'a'), say so with nodes='positions'
     """
+    if nodes not in NODE_READINGS:
+        raise InvalidParameterError(f"nodes={nodes!r}: read graph nodes as one of {', '.join(map(repr, NODE_READINGS))}")
     labels = [str(x) for x in inputs]
     label_set = set(labels)
     if isinstance(graph, nx.Graph):
         edges: Iterable[Any] = graph.edges
-        nodes: Iterable[Any] = graph.nodes
+        node_list: list[Any] = list(graph.nodes)
     else:
         try:
             edges = [tuple(e) for e in graph]
         except TypeError:
             raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
-        nodes = [v for e in edges for v in e]
+        node_list = []
+        seen: set[Any] = set()
+        for e in edges:
+            for v in e:
+                if not isinstance(v, Hashable) or v not in seen:
+                    node_list.append(v)
+                    if isinstance(v, Hashable):
+                        seen.add(v)
+
+    if nodes == "positions":
+        bad = [v for v in node_list if not (_is_position(v) and 0 <= v < len(labels))]
+        if bad:
+            raise DomainMismatchError(f"the neighbour graph's nodes {_few(bad)} are not column positions 0..{len(labels) - 1} "
+                                      f"of the datasets {_few(labels)} (nodes='positions')")
+    else:
+        bad = [v for v in node_list if str(v) not in label_set]
+        if bad:
+            positions = all(_is_position(v) and 0 <= v < len(labels) for v in node_list)
+            hint = (f"; if they are column positions (0 = {labels[0]!r}), say so with nodes='positions'"
+                    if positions and labels else "")
+            raise DomainMismatchError(f"the neighbour graph's nodes {_few(bad)} are not the datasets' labels "
+                                      f"{_few(labels)}{hint}")
 
     def name(v: Any) -> str:
-        s = str(v)
-        if s in label_set:
-            return s
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(labels):
-            return labels[v]
-        raise DomainMismatchError(f"neighbour graph node {v!r} is not one of the datasets {labels[:8]}")
+        return labels[int(v)] if nodes == "positions" else str(v)
 
     G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
     G.add_nodes_from(labels)
-    for v in nodes:
-        name(v)
     for e in edges:
         if len(e) != 2:
             raise InvalidTypeError(f"a neighbour pair must have two datasets, got {e!r}")
@@ -623,7 +666,14 @@ def validate_graph(graph: GraphLike, inputs: Sequence[str]) -> nx.Graph:
     return G
 
 
-def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, max_edges: int | None = None) -> nx.Graph:
+def _few(values: Sequence[Any], shown: int = 8) -> str:
+    """``[a, b, …]`` with at most ``shown`` values, then how many more."""
+    head = list(values[:shown])
+    return repr(head) if len(values) <= shown else f"{repr(head)[:-1]}, … ({len(values) - shown:,} more)]"
+
+
+def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, max_edges: int | None = None,
+                  nodes: str = "labels") -> nx.Graph:
     """THE resolution of a neighbour relation on a set of datasets.
 
     Parameters
@@ -631,12 +681,16 @@ def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, m
     relation : str, Domain, networkx.Graph or iterable of label pairs
         A relation name (:data:`RELATIONS`; a string is always a name, never an iterable of nodes), a
         :class:`Domain` (its default relation: ``hamming`` for bits, ``path`` for counts, ``replace-one`` for
-        databases and histograms), a graph or an edge list (validated against the datasets; integer nodes are
-        accepted as column indices).
+        databases and histograms), a graph or an edge list (validated against the datasets: its nodes must be
+        the datasets' labels unless ``nodes="positions"``).
     inputs : Domain, Mechanism or sequence of str
         The datasets (a mechanism's :attr:`~privgeom.Mechanism.inputs` or its domain).
     max_edges : int, optional
         Refuse named relations with more edges (default :data:`MAX_GRAPH_EDGES`) before building them.
+    nodes : {"labels", "positions"}
+        How a graph's nodes name the datasets: ``"labels"`` (default; a node that is not a label is an error
+        naming the nodes and the labels) or ``"positions"`` (integer column positions ``0 .. n-1``, e.g.
+        ``resolve_graph(networkx.path_graph(4), M, nodes="positions")`` links ``M.inputs[0]`` and ``M.inputs[1]``, …).
 
     Raises
     ------
@@ -644,7 +698,8 @@ def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, m
         An unknown name or one that does not apply (e.g. ``hamming`` on labels that are not equal-length bit
         strings); the message lists the valid relations. Never silently replaced by another relation.
     DomainMismatchError
-        A graph node that is not one of the datasets, or a Domain whose labels differ from ``inputs``.
+        A graph node that is not one of the datasets (not a label, or not a position with ``nodes="positions"``),
+        or a Domain whose labels differ from ``inputs``.
 
     Examples
     --------
@@ -669,7 +724,7 @@ def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, m
         return dom.relation(relation, max_edges=max_edges)
     if relation is None:
         raise InvalidTypeError("a neighbour relation is required: a name such as 'hamming', a graph or a list of pairs")
-    return validate_graph(relation, dom.labels)
+    return validate_graph(relation, dom.labels, nodes=nodes)
 
 
 _DEFAULT_RELATION = {"bits": "hamming", "counts": "path", "databases": "replace-one", "histograms": "replace-one"}

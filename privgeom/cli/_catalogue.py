@@ -235,6 +235,23 @@ def _read_json(path: str, what: str) -> Any:
     return load_json(path, what=what)
 
 
+#: The named utilities of ``optimal --utility`` (:func:`~privgeom.optimal_mechanism` takes the same names).
+BUILTIN_UTILITIES = ("accuracy",)
+
+
+def _utility_option(value: str) -> Any:
+    """A built-in utility name, else a JSON file; a value that is neither names both choices."""
+    v = value.strip()
+    if v in BUILTIN_UTILITIES:
+        return v
+    if not Path(v).exists():
+        looks_like = "file" if v.lower().endswith(".json") or "/" in v else "utility"
+        raise InvalidParameterError(f"--utility {value!r}: no such {looks_like}; use a built-in utility "
+                                    f"({', '.join(BUILTIN_UTILITIES)}) or a JSON file {{\"matrix\": rows = datasets, "
+                                    f"\"outputs\": [...], \"inputs\": [...]}}")
+    return _read_json(v, "utility")
+
+
 def _prior_option(value: str) -> Any:
     v = value.strip()
     if v == "uniform":
@@ -257,7 +274,7 @@ def _optimal(args: argparse.Namespace) -> Outcome:
     if args.out:
         check_output_path(args.out, what="--out")
     d = parse_definition(args.definition)
-    utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
+    utility: Any = _utility_option(args.utility)
     opt = optimal_mechanism(d, utility, _prior_option(args.prior), max_lp_size=args.max_lp_size)
     text = opt.summary()
     if args.out:

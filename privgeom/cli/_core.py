@@ -23,7 +23,7 @@ from .._numeric import limit_hint, parse_int
 from .._progress import Progress, stage
 from .._results import to_jsonable
 from ..analyses import _relaxation
-from ..analyses._relaxation import RELAX_METHODS, relax, subset_family
+from ..analyses._relaxation import FAMILIES, RELAX_METHODS, family_name, relax, relaxation_domain, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import parse_definition
@@ -44,7 +44,9 @@ def _definition_arg(p: argparse.ArgumentParser, default: str | None = DEFAULT_SP
 
 
 def _family(value: str) -> Any:
-    """``hamming``, ``all-pairs``, ``triples`` or an explicit list ``11:10,11:01`` (subsets joined by ':').
+    """A family name (:data:`~privgeom.analyses.FAMILIES`: ``hamming``, ``all-pairs``, ``triples`` and the relation
+    names ``replace-one``, ``add-remove``, ``path``, ``complete``) or an explicit list ``11:10,11:01`` (subsets
+    joined by ':'); a value without ':' is a name, checked by :func:`~privgeom.analyses._relaxation.family_name`.
 
     Raises
     ------
@@ -54,24 +56,27 @@ def _family(value: str) -> Any:
         A malformed list.
     """
     if not value.strip():
-        raise InvalidParameterError(f"--family {value!r} is empty: use hamming, all-pairs, triples or a list of "
+        raise InvalidParameterError(f"--family {value!r} is empty: use one of {', '.join(FAMILIES)} or a list of "
                                     "subsets like 11:10,11:01")
-    if value in ("hamming", "all-pairs", "triples"):
-        return value
+    if ":" not in value and "," not in value:
+        return value.strip().lower()
     subsets = [tuple(part.split(":")) for part in value.split(",") if part]
     if not subsets or any(len(s) < 1 or "" in s for s in subsets):
         raise FormatError(f"bad subset family {value!r}: use hamming, all-pairs, triples or a list like 11:10,11:01")
     return subsets
 
 
-def _default_family(labels: Any, requested: str | None, max_family: int | None = None) -> Any:
+def _default_family(labels: Any, requested: str | None, max_family: int | None = None, datasets: Any = None) -> Any:
     """The requested family (checked against the datasets at once: a bad family is a user error, not a refused
-    part), else ``hamming`` on bit strings and ``all-pairs`` otherwise."""
+    part), else ``hamming`` on bit strings and ``all-pairs`` otherwise. ``datasets``: the definition's
+    :func:`~privgeom.analyses._relaxation.relaxation_domain` (its relation names are families)."""
     if requested is not None:
         family = _family(requested)
+        if isinstance(family, str):
+            family = family_name(family, labels if datasets is None else datasets)
         _check_family_size(labels, family, max_family)  # from the sizes: a requested family beyond the limit is refused
         if not isinstance(family, str) or family == "hamming":
-            subset_family(labels, family)  # raises the typed error naming the offending datasets
+            subset_family(labels if datasets is None else datasets, family)  # the typed error naming the datasets
         return family
     bits = bool(labels) and Domain.from_labels(labels).is_bits
     return "hamming" if bits else "all-pairs"
@@ -129,7 +134,7 @@ def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> No
 def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
     """The subsets of a family; ``hamming`` by flipping each bit of each label (``O(N k)``), else
     :func:`~privgeom.analyses.subset_family`."""
-    if family != "hamming":
+    if family != "hamming" or not isinstance(labels, (list, tuple)):
         return subset_family(labels, family)
     where = {s: i for i, s in enumerate(labels)}
     out: list[tuple[str, ...]] = []
@@ -256,7 +261,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     spec = d.spec()
     labels = tuple(d.inputs)
     limit = _max_family(args)
-    family = _default_family(labels, args.family, limit)
+    family = _default_family(labels, args.family, limit, relaxation_domain(d, labels))
     refused: dict[str, str] = {}
     with Progress(4, "analyze") as bar:
         facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
@@ -485,7 +490,8 @@ def _method_option(p: argparse.ArgumentParser) -> None:
 def _relax_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--family", "--pairs", dest="family", default=None,
-                   help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, or 11:10,11:01")
+                   help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, a neighbour "
+                        "relation of the datasets (replace-one, add-remove, path, complete), or 11:10,11:01")
     _method_option(p)
     _max_family_option(p)
     p.add_argument("--all", action="store_true", help="list every pair bound, lost guarantee and relaxed facet")
@@ -496,7 +502,7 @@ def _relax(args: argparse.Namespace) -> Outcome:
     stage("parsing the definition")
     d = parse_definition(args.definition)
     max_family = _max_family(args)
-    family = _default_family(d.inputs, args.family, max_family)
+    family = _default_family(d.inputs, args.family, max_family, relaxation_domain(d, d.inputs))
     _check_family_size(d.inputs, family, max_family)
     stage("row cone")
     cone = d.row_cone()
@@ -513,7 +519,7 @@ def _relax(args: argparse.Namespace) -> Outcome:
     else:
         relaxed = r.definition if r.definition is not None else r.cone
         try:  # the symmetries of the definition that keep the family map the relaxed cone to itself
-            stab = automorphisms(d).stabilizer_of_family(_family_sets(d.inputs, family))
+            stab = automorphisms(d).stabilizer_of_family(_family_sets(relaxation_domain(d, d.inputs), family))
         except PrivgeomError:
             stab = None
         summary = describe_row_cone(relaxed, definition="relaxed", group=stab)
