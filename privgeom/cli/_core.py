@@ -331,7 +331,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         data_parts.append(("relaxation", _relaxation_head(relaxation)))
         data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in relaxation.lost))))
     data_parts.append(("refused", refused))
-    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if cone is not None else None,
+    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if summary is not None else None,
                                      "relaxation": relaxation, "summary": summary})
     return Outcome(_finish("\n".join(lines), data, args.out), data, EXIT_YES)
 
@@ -446,15 +446,17 @@ def _semantics_args(p: argparse.ArgumentParser) -> None:
 def _semantics(args: argparse.Namespace) -> Outcome:
     stage("parsing the definition")
     d = parse_definition(args.definition)
+    summary = None
+    if not args.all:  # the summary refuses a cone too large to describe before the guarantees are built
+        stage("symmetry orbits")
+        summary = describe_row_cone(d)
     stage("row cone and guarantees")
     guarantees = semantics(d)
     if args.all:
         _check_listing(len(guarantees), len(d.inputs), "guarantees")
-    stage("symmetry orbits")
-    if args.all:
         lines = [f"{len(guarantees)} guarantees of {d.spec()}:"] + [f"- {g.text}" for g in guarantees]
     else:
-        summary = describe_row_cone(d)
+        assert summary is not None
         lines = [f"{d.spec()}:"] + _semantics_lines(summary, indent="")
     note = getattr(d, "semantics_note", "")
     if note:
