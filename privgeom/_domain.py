@@ -210,7 +210,7 @@ class Domain:
             raise SizeLimitError(
                 f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {MAX_DOMAIN_SIZE:,} datasets "
                 f"= 2^{max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit {MAX_GRAPH_EDGES:,} "
-                f"edges); {limit_hint('domain_size', 1 << k)}")
+                f"edges, the size limit graph_edges); {limit_hint('domain_size', 1 << k)}")
         # the labels are built on first use: sizes, edge counts and the relation limit need only k
         return cls("bits", _LazyBitLabels(k), k, ("1", "0"))  # type: ignore[arg-type]
 
