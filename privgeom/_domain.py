@@ -176,7 +176,7 @@ class Domain:
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise InvalidParameterError(f"unknown domain kind {self.kind!r}; known: {list(_KINDS)}")
-        if isinstance(self.__dict__.get("labels"), _LazyBitLabels):  # Domain.bits: built on first use
+        if isinstance(self.__dict__.get("labels"), _LazyBitLabels):  # Domain.bits/counts: built on first use
             return
         labels = tuple(self.labels)
         if not labels:
@@ -225,7 +225,8 @@ class Domain:
         """
         n = _int(n, "n", 0)
         _check_size(n + 1, f"counts(n={n})")
-        return cls("counts", tuple(str(c) for c in range(n + 1)), n, (), tuple((c,) for c in range(n + 1)))
+        # labels and points are built on first use: sizes, edge counts and the relation limit need only n
+        return cls("counts", _LazyBitLabels(n, "counts"), n, (), _LazyBitLabels(n, "points"))  # type: ignore[arg-type]
 
     @classmethod
     def databases(cls, n: int, records: int | Iterable[Any] = 2, *, up_to: bool = False) -> "Domain":
@@ -303,7 +304,7 @@ class Domain:
     # ------------------------------------------------------------------------------------------------ views
     def __len__(self) -> int:
         lazy = self.__dict__.get("labels")
-        return (1 << lazy.k) if isinstance(lazy, _LazyBitLabels) else len(self.labels)
+        return len(lazy) if isinstance(lazy, _LazyBitLabels) else len(self.labels)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.labels)
@@ -524,22 +525,31 @@ InputsLike: TypeAlias = Domain | Sequence[Any]
 
 
 class _LazyBitLabels:
-    """Placeholder for the ``2^k`` labels of :meth:`Domain.bits` until they are first read (picklable)."""
+    """Placeholder for the ``2^k`` labels of :meth:`Domain.bits` (``what="bits"``), the ``n + 1`` labels of
+    :meth:`Domain.counts` (``"counts"``) or its points ``(c,)`` (``"points"``) until they are first read (picklable)."""
 
-    __slots__ = ("k",)
+    __slots__ = ("k", "what")
 
-    def __init__(self, k: int) -> None:
+    def __init__(self, k: int, what: str = "bits") -> None:
         self.k = k
+        self.what = what
 
-    def build(self) -> tuple[str, ...]:
+    def __len__(self) -> int:
+        return (1 << self.k) if self.what == "bits" else self.k + 1
+
+    def build(self) -> tuple[Any, ...]:
+        if self.what == "counts":
+            return tuple(str(c) for c in range(self.k + 1))
+        if self.what == "points":
+            return tuple((c,) for c in range(self.k + 1))
         n = 1 << self.k
         return tuple(format(n - 1 - i, f"0{self.k}b") for i in range(n))
 
-    def __getstate__(self) -> int:
-        return self.k
+    def __getstate__(self) -> tuple[int, str]:
+        return (self.k, self.what)
 
-    def __setstate__(self, state: int) -> None:
-        self.k = state
+    def __setstate__(self, state: int | tuple[int, str]) -> None:
+        self.k, self.what = (state, "bits") if isinstance(state, int) else state
 
 
 class _LabelsConstructor:
@@ -557,10 +567,26 @@ class _LabelsConstructor:
         obj.__dict__["labels"] = value
 
 
+class _LazyPoints:
+    """``Domain.points``, built on first read when the constructor left a placeholder (:meth:`Domain.counts`)."""
+
+    def __get__(self, obj: Any, owner: type) -> Any:
+        if obj is None:
+            return ()
+        value = obj.__dict__.get("points", ())
+        if isinstance(value, _LazyBitLabels):
+            value = obj.__dict__["points"] = value.build()
+        return value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__["points"] = value
+
+
 def _install_labels_descriptor() -> None:
     # the dataclass machinery needs ``labels`` as a plain field; afterwards the class attribute doubles as the
-    # ``Domain.labels(seq)`` constructor of the agreed API.
+    # ``Domain.labels(seq)`` constructor of the agreed API. ``points`` may be built on first read, too.
     setattr(Domain, "labels", _LabelsConstructor())
+    setattr(Domain, "points", _LazyPoints())
 
 
 _install_labels_descriptor()

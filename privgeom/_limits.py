@@ -6,7 +6,7 @@ refuses at once with :class:`~privgeom.SizeLimitError` when the size is beyond a
 :func:`limits` changes them inside a ``with`` block only. Every refusal message names the limit and says how to
 raise it: ``pg.set_limits(name=N)`` or ``with pg.limits(name=N):`` in Python, ``--limit name=N`` (every command takes
 it, repeatable) or the command's own option (``--max-work``) on the command line — the command line sets
-:func:`privgeom._numeric.command_line` while a command runs and :func:`limit_hint` reads it.
+:func:`privgeom._hints.command_line` while a command runs and :func:`limit_hint` reads it.
 
 Storage: each limit stays a module constant of the module that checks it (``MAX_EXACT_ENTRIES`` of
 :mod:`privgeom._numeric`, ``MAX_DD_DIM`` of :mod:`privgeom.geometry._cdd`, …), read at call time; the module
@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import _numeric
+from . import _hints, _numeric
 from ._errors import InvalidParameterError
 from ._numeric import limit_hint, parse_int
 from ._results import Result
@@ -124,9 +124,9 @@ def register_limit(name: str, namespace: MutableMapping[str, Any], constant: str
         raise InvalidParameterError(f"the size limit {name!r} ({where}) must be an int, got {value!r}")
     _REGISTRY[name] = _Entry(namespace, constant, description, value, option)
     if option:
-        _numeric.LIMIT_OPTIONS[name] = option
+        _hints.LIMIT_OPTIONS[name] = option
     else:
-        _numeric.LIMIT_OPTIONS.pop(name, None)
+        _hints.LIMIT_OPTIONS.pop(name, None)
 
 
 def get_limits() -> Limits:

@@ -18,17 +18,16 @@ Fraction(3, 4)
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Iterator, Union
+from typing import Any, Iterable, Union
 
 import numpy as np
 
 from ._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from ._hints import LIMIT_OPTIONS, command_line, how_to, limit_hint, on_command_line  # noqa: F401 - re-exported
 
 __all__ = [
     "Scalar",
@@ -224,81 +223,6 @@ def memory_text(n_bytes: int | float) -> str:
     if unit == "PiB" and value >= 1024:
         return f"{float(n_bytes):.3g} bytes"
     return f"{int(value)} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
-
-
-#: Limit name -> the command-line option that raises it for one command (``--max-work`` for ``profile_work``),
-#: filled by :func:`privgeom._limits.register_limit`.
-LIMIT_OPTIONS: dict[str, str] = {}
-
-#: Set by the command line while a command runs (:func:`command_line`): the option strings that command accepts.
-#: ``None`` in Python. :func:`limit_hint` and :func:`how_to` read it, so a refusal names the form its reader can
-#: type: ``--limit NAME=N`` (or the command's own option) on the command line, ``pg.set_limits(NAME=N)`` in Python.
-_COMMAND_LINE: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar("privgeom_command_line",
-                                                                                     default=None)
-
-
-@contextlib.contextmanager
-def command_line(options: Iterable[str]) -> Iterator[None]:
-    """Inside this block refusals are spelled for the command line whose command accepts ``options``.
-
-    Examples
-    --------
-    >>> with command_line(["--max-work"]):
-    ...     limit_hint("dd_dim", 65)
-    'raise it with --limit dd_dim=65'
-    >>> limit_hint("dd_dim", 65)
-    'raise it with pg.set_limits(dd_dim=65) or `with pg.limits(dd_dim=65):`'
-    """
-    token = _COMMAND_LINE.set(frozenset(options))
-    try:
-        yield
-    finally:
-        _COMMAND_LINE.reset(token)
-
-
-def on_command_line() -> bool:
-    """Whether a command of the ``privgeom`` program is running (:func:`command_line`)."""
-    return _COMMAND_LINE.get() is not None
-
-
-def how_to(python: str, cli: str) -> str:
-    """``python`` (a keyword such as ``method='auto'``) in Python, ``cli`` (``--method auto``) on the command line.
-
-    Examples
-    --------
-    >>> how_to("method='auto'", "--method auto")
-    "method='auto'"
-    """
-    return cli if on_command_line() else python
-
-
-def limit_hint(name: str, needed: int | None = None, option: str = "", *, keyword: str = "") -> str:
-    """How to raise the global size limit ``name`` (the end of a refusal message), for the reader at hand.
-
-    In Python: ``pg.set_limits(name=N)`` or ``with pg.limits(name=N):``, after the function's own keyword
-    ``keyword`` when it has one (``max_work=``). On the command line (:func:`command_line`): the command's own
-    option (``option``, else the one registered for the limit, when the command accepts it) and ``--limit name=N``,
-    the global option every command takes. ``needed`` (the size that was refused) is shown as the value to set.
-
-    Examples
-    --------
-    >>> limit_hint("exact_entries", 5000)
-    'raise it with pg.set_limits(exact_entries=5000) or `with pg.limits(exact_entries=5000):`'
-    >>> limit_hint("profile_work", keyword="max_work")
-    'raise it with max_work=N or pg.set_limits(profile_work=N) or `with pg.limits(profile_work=N):`'
-    >>> with command_line(["--max-work", "--json"]):
-    ...     limit_hint("profile_work", 99, option="--max-work")
-    'raise it with --max-work 99 (or --limit profile_work=99)'
-    """
-    value = "N" if needed is None else str(int(needed))
-    accepted = _COMMAND_LINE.get()
-    if accepted is not None:
-        own = option or LIMIT_OPTIONS.get(name, "")
-        if own and own in accepted:
-            return f"raise it with {own} {value} (or --limit {name}={value})"
-        return f"raise it with --limit {name}={value}"
-    first = f"{keyword}={value} or " if keyword else ""
-    return f"raise it with {first}pg.set_limits({name}={value}) or `with pg.limits({name}={value}):`"
 
 
 def check_dense_size(n_rows: int, n_cols: int, *, exact: bool, what: str) -> None:

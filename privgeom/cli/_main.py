@@ -16,7 +16,7 @@ from typing import Sequence
 from .. import _progress
 from .._errors import InvalidParameterError, PrivgeomError
 from .._limits import limits as pg_limits
-from .._numeric import command_line
+from .._hints import command_line
 from .._io import check_output
 from .._results import to_jsonable
 from ._registry import COMMANDS, EXIT_ERROR, GROUPS, Command, declare_outputs
