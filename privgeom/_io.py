@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ._errors import FormatError, InvalidParameterError, SizeLimitError
+from ._limits import register_limit
+from ._numeric import limit_hint
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -52,6 +54,8 @@ MAX_JSON_DEPTH = 100
 #: Largest input file read (bytes): 128 MiB holds a dense exact mechanism of about ten million entries, far more than
 #: any analysis handles, while an endless device (``/dev/zero``) or a wrong file is refused after one bounded read.
 MAX_FILE_BYTES = 128 * 2**20
+register_limit("file_bytes", globals(), "MAX_FILE_BYTES",
+               "largest input file (mechanism, prior, utility JSON) privgeom reads, in bytes")
 
 
 def json_depth(data: Any, limit: int = MAX_JSON_DEPTH) -> int:
@@ -125,7 +129,12 @@ def read_text(path: str | Path, *, what: str, kind: str = "text", limit: int | N
     except OSError as err:
         raise FormatError(f"cannot read {what} file {str(path)!r}: {err.strerror or err}") from None
     if len(raw) > cap:
-        raise SizeLimitError(f"{what} file {str(path)!r} is larger than {cap} bytes, more than privgeom reads")
+        try:  # a regular file says its size (an endless device does not)
+            size: int | None = os.stat(path).st_size if os.path.isfile(path) else None
+        except OSError:
+            size = None
+        hint = f" — {limit_hint('file_bytes', size if size and size > cap else None)}" if limit is None else ""
+        raise SizeLimitError(f"{what} file {str(path)!r} is larger than {cap:,} bytes, more than privgeom reads{hint}")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -38,7 +38,7 @@ EXPECTED = {"exact_entries", "dense_entries", "lp_nonzeros", "exact_lp_variables
             "canon_entries", "fm_rows", "adp_lp_variables", "relax_family", "fm_eliminated", "block_work",
             "cone_route_work", "domain_size", "graph_edges", "path_work", "lost_work", "adp_optimal_variables",
             "optimal_lp_size", "profile_work", "dp_rays", "dp_ray_steps", "listed_coefficients", "permutation_entries",
-            "extreme_mechanism_rays", "staircase_inputs"}
+            "extreme_mechanism_rays", "staircase_inputs", "file_bytes"}
 
 
 # ------------------------------------------------------------------------------------------------ the registry
@@ -145,6 +145,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "permutation_entries": (10, lambda: pg.automorphisms(pg.RandomizedResponse(3, "3/4"))),
     "extreme_mechanism_rays": (3, lambda: extreme_mechanisms(pg.RandomizedResponse(2, "3/4").row_cone())),
     "staircase_inputs": (3, lambda: staircase_patterns(4, 3)),
+    "file_bytes": (10, lambda: pg.Mechanism.load(ROOT / "examples" / "rr2_mechanism.json")),
 }
 
 #: Limits whose refusal cannot know the size needed (it is found while enumerating): the message says ``=N``, and the
