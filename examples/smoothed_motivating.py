@@ -12,6 +12,7 @@ Run: ``python examples/smoothed_motivating.py --out out [--quick]``
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from privgeom.smoothed import motivating_experiment
 
@@ -21,6 +22,7 @@ def main() -> None:
     parser.add_argument("--out", default="out", help="output directory (default out/)")
     parser.add_argument("--quick", action="store_true", help="reduced sizes, runs in seconds")
     args = parser.parse_args()
+    Path(args.out).mkdir(parents=True, exist_ok=True)  # this script's choice: privgeom never creates folders
     result = motivating_experiment(args.out, quick=args.quick)
     print(result)
     for row in result.rows[:6]:

@@ -13,6 +13,7 @@ Run: ``python examples/smoothed_sgd.py --out out [--quick]``
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from privgeom.smoothed import sgd_experiment
 
@@ -22,6 +23,7 @@ def main() -> None:
     parser.add_argument("--out", default="out", help="output directory (default out/)")
     parser.add_argument("--quick", action="store_true", help="reduced sizes, runs in seconds")
     args = parser.parse_args()
+    Path(args.out).mkdir(parents=True, exist_ok=True)  # this script's choice: privgeom never creates folders
     result = sgd_experiment(args.out, quick=args.quick)
     print(result)
     for row in result.rows[:6]:

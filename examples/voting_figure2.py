@@ -21,6 +21,7 @@ def main() -> None:
     ap.add_argument("--n-max", type=int, default=101, help="largest odd n drawn (default 101)")
     ap.add_argument("--quick", action="store_true", help="a small figure (used by the test suite)")
     args = ap.parse_args()
+    Path(args.out).mkdir(parents=True, exist_ok=True)  # this script's choice: privgeom never creates folders
     n_max = 21 if args.quick else args.n_max
     rhos = (0.1, 0.3, 0.5, 0.7, 0.9)  # the correlations of Figure 2
 

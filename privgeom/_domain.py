@@ -36,10 +36,12 @@ privgeom._errors.InvalidParameterError: relation 'hamming' does not apply to the
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeAlias
 
 import networkx as nx
+import numpy as np
 
 from ._limits import register_limit
 from ._numeric import limit_hint, parse_int
@@ -54,6 +56,7 @@ __all__ = [
     "RELATIONS",
     "MAX_DOMAIN_SIZE",
     "MAX_GRAPH_EDGES",
+    "max_bits",
     "GraphLike",
     "RelationLike",
     "InputsLike",
@@ -75,11 +78,11 @@ register_limit("graph_edges", globals(), "MAX_GRAPH_EDGES",
                "default largest number of edges a neighbourhood relation is built with as a networkx graph "
                "(about 500 bytes each; max_edges= raises it for one call)")
 
-#: The bit count of the default ``domain_size`` limit (2^26 datasets); :func:`_max_bits` follows the current limit.
+#: The bit count of the default ``domain_size`` limit (2^26 datasets); :func:`max_bits` follows the current limit.
 _MAX_BITS = 26
 
 
-def _max_bits() -> int:
+def max_bits() -> int:
     """Largest ``k`` with ``2^k`` datasets within the current ``domain_size`` limit."""
     return max(0, MAX_DOMAIN_SIZE.bit_length() - 1)
 
@@ -173,7 +176,7 @@ class Domain:
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise InvalidParameterError(f"unknown domain kind {self.kind!r}; known: {list(_KINDS)}")
-        if isinstance(self.__dict__.get("labels"), _LazyBitLabels):  # Domain.bits: built on first use
+        if isinstance(self.__dict__.get("labels"), _LazyBitLabels):  # Domain.bits/counts: built on first use
             return
         labels = tuple(self.labels)
         if not labels:
@@ -203,11 +206,11 @@ class Domain:
         ('11', '10', '01', '00')
         """
         k = _int(k, "k (number of bits)", 1)
-        if k > _max_bits():
+        if k > max_bits():
             raise SizeLimitError(
                 f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {MAX_DOMAIN_SIZE:,} datasets "
-                f"= 2^{_max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit {MAX_GRAPH_EDGES:,} "
-                f"edges, raised with max_edges= or pg.set_limits(graph_edges=N)); {limit_hint('domain_size', 1 << k)}")
+                f"= 2^{max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit {MAX_GRAPH_EDGES:,} "
+                f"edges, the size limit graph_edges); {limit_hint('domain_size', 1 << k)}")
         # the labels are built on first use: sizes, edge counts and the relation limit need only k
         return cls("bits", _LazyBitLabels(k), k, ("1", "0"))  # type: ignore[arg-type]
 
@@ -222,7 +225,8 @@ class Domain:
         """
         n = _int(n, "n", 0)
         _check_size(n + 1, f"counts(n={n})")
-        return cls("counts", tuple(str(c) for c in range(n + 1)), n, (), tuple((c,) for c in range(n + 1)))
+        # labels and points are built on first use: sizes, edge counts and the relation limit need only n
+        return cls("counts", _LazyBitLabels(n, "counts"), n, (), _LazyBitLabels(n, "points"))  # type: ignore[arg-type]
 
     @classmethod
     def databases(cls, n: int, records: int | Iterable[Any] = 2, *, up_to: bool = False) -> "Domain":
@@ -300,7 +304,7 @@ class Domain:
     # ------------------------------------------------------------------------------------------------ views
     def __len__(self) -> int:
         lazy = self.__dict__.get("labels")
-        return (1 << lazy.k) if isinstance(lazy, _LazyBitLabels) else len(self.labels)
+        return len(lazy) if isinstance(lazy, _LazyBitLabels) else len(self.labels)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.labels)
@@ -417,8 +421,8 @@ class Domain:
             how = f" = k·2^(k−1) for k = {self.n} bits" if self.kind == "bits" and name != "complete" else ""
             raise SizeLimitError(
                 f"the {name} relation on {len(self):,} datasets has up to {size:,} edges{how}, more than privgeom "
-                f"builds as a graph (limit {limit:,}); refused before building anything — raise it with max_edges= or "
-                f"{limit_hint('graph_edges', size).removeprefix('raise it with ')}"
+                f"builds as a graph (limit {limit:,}); refused before building anything — "
+                f"{limit_hint('graph_edges', size, keyword='max_edges')}"
             )
         G = nx.Graph(name=self._graph_name(name))
         G.add_nodes_from(self.labels)
@@ -460,7 +464,7 @@ class Domain:
             return f"{name}(histogram)"
         if name == "hamming":
             k = self.k or 1
-            return f"hamming({k})" if k <= _max_bits() and self.labels == Domain.bits(k).labels else "hamming"
+            return f"hamming({k})" if k <= max_bits() and self.labels == Domain.bits(k).labels else "hamming"
         return f"path({N - 1})" if self.labels == tuple(str(c) for c in range(N)) else f"{name}"
 
     def _edges(self, name: str) -> Iterator[tuple[str, str]]:
@@ -521,22 +525,31 @@ InputsLike: TypeAlias = Domain | Sequence[Any]
 
 
 class _LazyBitLabels:
-    """Placeholder for the ``2^k`` labels of :meth:`Domain.bits` until they are first read (picklable)."""
+    """Placeholder for the ``2^k`` labels of :meth:`Domain.bits` (``what="bits"``), the ``n + 1`` labels of
+    :meth:`Domain.counts` (``"counts"``) or its points ``(c,)`` (``"points"``) until they are first read (picklable)."""
 
-    __slots__ = ("k",)
+    __slots__ = ("k", "what")
 
-    def __init__(self, k: int) -> None:
+    def __init__(self, k: int, what: str = "bits") -> None:
         self.k = k
+        self.what = what
 
-    def build(self) -> tuple[str, ...]:
+    def __len__(self) -> int:
+        return (1 << self.k) if self.what == "bits" else self.k + 1
+
+    def build(self) -> tuple[Any, ...]:
+        if self.what == "counts":
+            return tuple(str(c) for c in range(self.k + 1))
+        if self.what == "points":
+            return tuple((c,) for c in range(self.k + 1))
         n = 1 << self.k
         return tuple(format(n - 1 - i, f"0{self.k}b") for i in range(n))
 
-    def __getstate__(self) -> int:
-        return self.k
+    def __getstate__(self) -> tuple[int, str]:
+        return (self.k, self.what)
 
-    def __setstate__(self, state: int) -> None:
-        self.k = state
+    def __setstate__(self, state: int | tuple[int, str]) -> None:
+        self.k, self.what = (state, "bits") if isinstance(state, int) else state
 
 
 class _LabelsConstructor:
@@ -554,10 +567,26 @@ class _LabelsConstructor:
         obj.__dict__["labels"] = value
 
 
+class _LazyPoints:
+    """``Domain.points``, built on first read when the constructor left a placeholder (:meth:`Domain.counts`)."""
+
+    def __get__(self, obj: Any, owner: type) -> Any:
+        if obj is None:
+            return ()
+        value = obj.__dict__.get("points", ())
+        if isinstance(value, _LazyBitLabels):
+            value = obj.__dict__["points"] = value.build()
+        return value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__["points"] = value
+
+
 def _install_labels_descriptor() -> None:
     # the dataclass machinery needs ``labels`` as a plain field; afterwards the class attribute doubles as the
-    # ``Domain.labels(seq)`` constructor of the agreed API.
+    # ``Domain.labels(seq)`` constructor of the agreed API. ``points`` may be built on first read, too.
     setattr(Domain, "labels", _LabelsConstructor())
+    setattr(Domain, "points", _LazyPoints())
 
 
 _install_labels_descriptor()
@@ -576,42 +605,83 @@ def _one_position_edges(labels: Sequence[str]) -> Iterator[tuple[str, str]]:
                 yield s, t
 
 
-def validate_graph(graph: GraphLike, inputs: Sequence[str]) -> nx.Graph:
+#: How :func:`validate_graph` reads the nodes of a user graph: ``"labels"`` (the default: every node is a dataset
+#: label, compared as a string) or ``"positions"`` (every node is an integer column position ``0 .. n-1`` of the
+#: datasets, e.g. a ``networkx.path_graph(4)`` over randomized response's ``11, 10, 01, 00``).
+NODE_READINGS = ("labels", "positions")
+
+
+def _is_position(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def validate_graph(graph: GraphLike, inputs: Sequence[str], *, nodes: str = "labels") -> nx.Graph:
     """A user graph (networkx graph or iterable of label pairs) validated against the dataset labels ``inputs``.
 
-    Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers (the body of
-    :func:`privgeom.neighbour_graph`, which also accepts relation names; kept here so this module needs no layer
-    above it).
+    ``nodes="labels"`` (default): every node must be one of the labels (compared as strings, so the integer node
+    ``3`` is the count ``"3"``); a node that is not is an error naming the nodes and the labels, never a silent
+    guess. ``nodes="positions"``: every node must be an integer column position ``0 .. n-1``, read as
+    ``inputs[position]`` — only when asked for. (The body of :func:`privgeom.neighbour_graph`, which also accepts
+    relation names; kept here so this module needs no layer above it.)
+
+    Raises
+    ------
+    DomainMismatchError
+        A node that is not a label (``nodes="labels"``) or not a position (``nodes="positions"``).
+    InvalidParameterError
+        ``nodes`` not in :data:`NODE_READINGS`.
 
     Examples
     --------
-    >>> sorted(map(sorted, validate_graph([("a", "b"), (1, 2)], ["a", "b", "c"]).edges))
+    >>> sorted(map(sorted, validate_graph([("a", "b"), ("b", "c")], ["a", "b", "c"]).edges))
     [['a', 'b'], ['b', 'c']]
+    >>> sorted(map(sorted, validate_graph([(0, 1), (1, 2)], ["a", "b", "c"], nodes="positions").edges))
+    [['a', 'b'], ['b', 'c']]
+    >>> validate_graph([(0, 1)], ["a", "b", "c"])
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.DomainMismatchError: the neighbour graph's nodes [0, 1] are not the datasets' labels ['a', 'b', 'c']; if they are column positions (0 = 'a'), say so with nodes='positions'
     """
+    if nodes not in NODE_READINGS:
+        raise InvalidParameterError(f"nodes={nodes!r}: read graph nodes as one of {', '.join(map(repr, NODE_READINGS))}")
     labels = [str(x) for x in inputs]
     label_set = set(labels)
     if isinstance(graph, nx.Graph):
         edges: Iterable[Any] = graph.edges
-        nodes: Iterable[Any] = graph.nodes
+        node_list: list[Any] = list(graph.nodes)
     else:
         try:
             edges = [tuple(e) for e in graph]
         except TypeError:
             raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
-        nodes = [v for e in edges for v in e]
+        node_list = []
+        seen: set[Any] = set()
+        for e in edges:
+            for v in e:
+                if not isinstance(v, Hashable) or v not in seen:
+                    node_list.append(v)
+                    if isinstance(v, Hashable):
+                        seen.add(v)
+
+    if nodes == "positions":
+        bad = [v for v in node_list if not (_is_position(v) and 0 <= v < len(labels))]
+        if bad:
+            raise DomainMismatchError(f"the neighbour graph's nodes {_few(bad)} are not column positions 0..{len(labels) - 1} "
+                                      f"of the datasets {_few(labels)} (nodes='positions')")
+    else:
+        bad = [v for v in node_list if str(v) not in label_set]
+        if bad:
+            positions = all(_is_position(v) and 0 <= v < len(labels) for v in node_list)
+            hint = (f"; if they are column positions (0 = {labels[0]!r}), say so with nodes='positions'"
+                    if positions and labels else "")
+            raise DomainMismatchError(f"the neighbour graph's nodes {_few(bad)} are not the datasets' labels "
+                                      f"{_few(labels)}{hint}")
 
     def name(v: Any) -> str:
-        s = str(v)
-        if s in label_set:
-            return s
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(labels):
-            return labels[v]
-        raise DomainMismatchError(f"neighbour graph node {v!r} is not one of the datasets {labels[:8]}")
+        return labels[int(v)] if nodes == "positions" else str(v)
 
     G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
     G.add_nodes_from(labels)
-    for v in nodes:
-        name(v)
     for e in edges:
         if len(e) != 2:
             raise InvalidTypeError(f"a neighbour pair must have two datasets, got {e!r}")
@@ -622,7 +692,14 @@ def validate_graph(graph: GraphLike, inputs: Sequence[str]) -> nx.Graph:
     return G
 
 
-def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, max_edges: int | None = None) -> nx.Graph:
+def _few(values: Sequence[Any], shown: int = 8) -> str:
+    """``[a, b, …]`` with at most ``shown`` values, then how many more."""
+    head = list(values[:shown])
+    return repr(head) if len(values) <= shown else f"{repr(head)[:-1]}, … ({len(values) - shown:,} more)]"
+
+
+def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, max_edges: int | None = None,
+                  nodes: str = "labels") -> nx.Graph:
     """THE resolution of a neighbour relation on a set of datasets.
 
     Parameters
@@ -630,12 +707,16 @@ def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, m
     relation : str, Domain, networkx.Graph or iterable of label pairs
         A relation name (:data:`RELATIONS`; a string is always a name, never an iterable of nodes), a
         :class:`Domain` (its default relation: ``hamming`` for bits, ``path`` for counts, ``replace-one`` for
-        databases and histograms), a graph or an edge list (validated against the datasets; integer nodes are
-        accepted as column indices).
+        databases and histograms), a graph or an edge list (validated against the datasets: its nodes must be
+        the datasets' labels unless ``nodes="positions"``).
     inputs : Domain, Mechanism or sequence of str
         The datasets (a mechanism's :attr:`~privgeom.Mechanism.inputs` or its domain).
     max_edges : int, optional
         Refuse named relations with more edges (default :data:`MAX_GRAPH_EDGES`) before building them.
+    nodes : {"labels", "positions"}
+        How a graph's nodes name the datasets: ``"labels"`` (default; a node that is not a label is an error
+        naming the nodes and the labels) or ``"positions"`` (integer column positions ``0 .. n-1``, e.g.
+        ``resolve_graph(networkx.path_graph(4), M, nodes="positions")`` links ``M.inputs[0]`` and ``M.inputs[1]``, …).
 
     Raises
     ------
@@ -643,7 +724,8 @@ def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, m
         An unknown name or one that does not apply (e.g. ``hamming`` on labels that are not equal-length bit
         strings); the message lists the valid relations. Never silently replaced by another relation.
     DomainMismatchError
-        A graph node that is not one of the datasets, or a Domain whose labels differ from ``inputs``.
+        A graph node that is not one of the datasets (not a label, or not a position with ``nodes="positions"``),
+        or a Domain whose labels differ from ``inputs``.
 
     Examples
     --------
@@ -668,7 +750,7 @@ def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, m
         return dom.relation(relation, max_edges=max_edges)
     if relation is None:
         raise InvalidTypeError("a neighbour relation is required: a name such as 'hamming', a graph or a list of pairs")
-    return validate_graph(relation, dom.labels)
+    return validate_graph(relation, dom.labels, nodes=nodes)
 
 
 _DEFAULT_RELATION = {"bits": "hamming", "counts": "path", "databases": "replace-one", "histograms": "replace-one"}

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ._errors import FormatError, InvalidParameterError, SizeLimitError
+from ._limits import register_limit
+from ._numeric import limit_hint
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -52,6 +54,8 @@ MAX_JSON_DEPTH = 100
 #: Largest input file read (bytes): 128 MiB holds a dense exact mechanism of about ten million entries, far more than
 #: any analysis handles, while an endless device (``/dev/zero``) or a wrong file is refused after one bounded read.
 MAX_FILE_BYTES = 128 * 2**20
+register_limit("file_bytes", globals(), "MAX_FILE_BYTES",
+               "largest input file (mechanism, prior, utility JSON) privgeom reads, in bytes")
 
 
 def json_depth(data: Any, limit: int = MAX_JSON_DEPTH) -> int:
@@ -125,7 +129,12 @@ def read_text(path: str | Path, *, what: str, kind: str = "text", limit: int | N
     except OSError as err:
         raise FormatError(f"cannot read {what} file {str(path)!r}: {err.strerror or err}") from None
     if len(raw) > cap:
-        raise SizeLimitError(f"{what} file {str(path)!r} is larger than {cap} bytes, more than privgeom reads")
+        try:  # a regular file says its size (an endless device does not)
+            size: int | None = os.stat(path).st_size if os.path.isfile(path) else None
+        except OSError:
+            size = None
+        hint = f" — {limit_hint('file_bytes', size if size and size > cap else None)}" if limit is None else ""
+        raise SizeLimitError(f"{what} file {str(path)!r} is larger than {cap:,} bytes, more than privgeom reads{hint}")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -200,13 +209,16 @@ def _probe_file(p: Path, parent: Path, *, what: str, path: str | Path) -> None:
 
 
 def check_output_dir(path: str | Path, *, what: str, value: str | Path | None = None) -> Path:
-    """Check, without creating anything, that ``path`` is or can become a writable directory (the commands create it).
+    """Check, without creating anything, that ``path`` is an existing directory privgeom can write into.
+
+    privgeom never creates folders (a typo would scatter directories anywhere, and as root everywhere): a missing
+    one is an error, found before any work.
 
     Raises
     ------
     InvalidParameterError
         Naming the option, the path (``value`` if given: the option's value when ``path`` is derived from it) and
-        the reason: a file in the way, or no writable existing ancestor.
+        the reason: the directory does not exist, a file is in the way, or it cannot be written.
 
     Examples
     --------
@@ -216,6 +228,10 @@ def check_output_dir(path: str | Path, *, what: str, value: str | Path | None = 
     Traceback (most recent call last):
     ...
     privgeom._errors.InvalidParameterError: --out '...': '...f' is a file, not a directory
+    >>> check_output_dir(os.path.join(d, "no", "such"), what="--out")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.InvalidParameterError: --out '...such': the directory does not exist (privgeom does not create folders: create it first)
     """
     p = Path(path)
     if str(path) == "":
@@ -226,19 +242,24 @@ def check_output_dir(path: str | Path, *, what: str, value: str | Path | None = 
         if probe.parent == probe:
             break
         probe = probe.parent
-    if not probe.is_dir():
+    if probe.exists() and not probe.is_dir():
         if probe == p:
             raise InvalidParameterError(f"{what} {str(path)!r} is a file, not a directory")
         raise InvalidParameterError(f"{what} {str(path)!r}: {str(probe)!r} is a file, not a directory")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise InvalidParameterError(f"{what} {str(path)!r}: permission denied in {str(probe)!r}")
-    _probe_file(probe / ".privgeom-probe", probe, what=what, path=path)
+    if probe != p or not p.exists():
+        missing = "the directory does not exist" if Path(path) == p else f"the directory {str(p)!r} does not exist"
+        raise InvalidParameterError(f"{what} {str(path)!r}: {missing} (privgeom does not create folders: create it "
+                                    f"first)")
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise InvalidParameterError(f"{what} {str(path)!r}: permission denied")
+    _probe_file(p / ".privgeom-probe", p, what=what, path=path)
     return p
 
 
 #: Kinds of output option a command declares (``privgeom.cli._registry.command(..., outputs=...)``): ``file`` (any
-#: file, e.g. JSON), ``figure`` (a file in a format matplotlib writes), ``dir`` (a directory, created if missing) and
-#: ``figure-or-dir`` (a ``.png`` file, or a directory that gets the figure).
+#: file, e.g. JSON), ``figure`` (a file in a format matplotlib writes), ``dir`` (an existing directory: never
+#: created) and ``figure-or-dir`` (a ``.png`` file in an existing directory, or an existing directory that gets the
+#: figure).
 OUTPUT_KINDS = ("file", "figure", "dir", "figure-or-dir")
 
 
@@ -257,7 +278,7 @@ def check_output(path: str | Path, kind: str, *, what: str) -> None:
     elif kind == "figure":
         check_figure_path(path, what=what)
     elif kind == "dir":
-        check_output_dir(path, what=what)
+        check_output_dir(path, what=what, value=path)
     elif kind == "figure-or-dir":
         p = Path(path)
         if p.suffix.lower() == ".png":
@@ -265,7 +286,7 @@ def check_output(path: str | Path, kind: str, *, what: str) -> None:
                 raise InvalidParameterError(f"{what} {str(path)!r} is a directory, not a file")
             check_output_dir(p.parent if str(p.parent) else ".", what=what, value=path)
         else:
-            check_output_dir(p, what=what)
+            check_output_dir(p, what=what, value=path)
     else:
         raise ValueError(f"unknown output kind {kind!r}; one of {', '.join(OUTPUT_KINDS)}")
 
@@ -309,24 +330,18 @@ def save_figure(fig: Any, path: str | Path, **kwargs: Any) -> Path:
 
 
 def prepare_output_dir(path: str | Path, *, what: str) -> Path:
-    """Create the output directory ``path`` (and its parents) if needed; failure is an InvalidParameterError naming it.
+    """The existing output directory ``path`` (:func:`check_output_dir`): privgeom never creates folders, so a
+    missing one is an InvalidParameterError naming it.
 
     Examples
     --------
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
-    >>> prepare_output_dir(os.path.join(d, "a", "b"), what="--out").is_dir()
+    >>> prepare_output_dir(d, what="--out").is_dir()
     True
+    >>> prepare_output_dir(os.path.join(d, "a", "b"), what="--out")
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.InvalidParameterError: --out '...b': the directory does not exist (privgeom does not create folders: create it first)
     """
-    p = Path(path)
-    if str(path) == "":
-        raise InvalidParameterError(f"{what}: an empty directory name")
-    if p.exists() and not p.is_dir():
-        raise InvalidParameterError(f"{what} {str(path)!r} is a file, not a directory")
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InvalidParameterError(f"{what} {str(path)!r}: cannot create the directory ({err.strerror or err})") from None
-    if not os.access(p, os.W_OK | os.X_OK):
-        raise InvalidParameterError(f"{what} {str(path)!r}: permission denied")
-    return p
+    return check_output_dir(path, what=what)

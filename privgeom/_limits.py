@@ -4,7 +4,9 @@ Every computation that can grow (dense matrices, LPs, double description, relaxa
 refuses at once with :class:`~privgeom.SizeLimitError` when the size is beyond a limit. The limits are named here:
 :func:`get_limits` lists them (value, default, description), :func:`set_limits` changes them for the session and
 :func:`limits` changes them inside a ``with`` block only. Every refusal message names the limit and says how to
-raise it (``pg.set_limits(name=N)`` or ``with pg.limits(name=N):``).
+raise it: ``pg.set_limits(name=N)`` or ``with pg.limits(name=N):`` in Python, ``--limit name=N`` (every command takes
+it, repeatable) or the command's own option (``--max-work``) on the command line — the command line sets
+:func:`privgeom._hints.command_line` while a command runs and :func:`limit_hint` reads it.
 
 Storage: each limit stays a module constant of the module that checks it (``MAX_EXACT_ENTRIES`` of
 :mod:`privgeom._numeric`, ``MAX_DD_DIM`` of :mod:`privgeom.geometry._cdd`, …), read at call time; the module
@@ -31,7 +33,7 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import _numeric
+from . import _hints, _numeric
 from ._errors import InvalidParameterError
 from ._numeric import limit_hint, parse_int
 from ._results import Result
@@ -84,7 +86,8 @@ class Limits(Result, Mapping[str, int]):
         raise KeyError(name)
 
     def summary(self) -> str:
-        return "privgeom size limits (pg.set_limits(name=N) or `with pg.limits(name=N):` to change):\n" + "\n".join(
+        return ("privgeom size limits (pg.set_limits(name=N) or `with pg.limits(name=N):` to change; on the command "
+                "line --limit name=N):\n") + "\n".join(
             "  " + info.summary() for info in self.entries)
 
 
@@ -120,6 +123,10 @@ def register_limit(name: str, namespace: MutableMapping[str, Any], constant: str
     if not isinstance(value, int) or isinstance(value, bool):
         raise InvalidParameterError(f"the size limit {name!r} ({where}) must be an int, got {value!r}")
     _REGISTRY[name] = _Entry(namespace, constant, description, value, option)
+    if option:
+        _hints.LIMIT_OPTIONS[name] = option
+    else:
+        _hints.LIMIT_OPTIONS.pop(name, None)
 
 
 def get_limits() -> Limits:
@@ -139,7 +146,8 @@ def get_limits() -> Limits:
         for name, e in sorted(_REGISTRY.items())))
 
 
-def _validated(values: Mapping[str, Any]) -> dict[str, int]:
+def validated(values: Mapping[str, Any]) -> dict[str, int]:
+    """``values`` checked as :func:`set_limits` checks them (names registered, integers >= 1; None = the default)."""
     unknown = sorted(set(values) - set(_REGISTRY))
     if unknown:
         raise InvalidParameterError(f"unknown size limit {', '.join(map(repr, unknown))}; the limits are "
@@ -173,7 +181,7 @@ def set_limits(**values: Any) -> dict[str, int]:
     ...
     privgeom._errors.InvalidParameterError: unknown size limit 'dd_dims'; the limits are ...
     """
-    new = _validated(values)
+    new = validated(values)
     previous = {name: int(_REGISTRY[name].namespace[_REGISTRY[name].constant]) for name in new}
     for name, value in new.items():
         entry = _REGISTRY[name]

@@ -27,6 +27,7 @@ from typing import Any, Iterable, Union
 import numpy as np
 
 from ._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from ._hints import LIMIT_OPTIONS, command_line, how_to, limit_hint, on_command_line  # noqa: F401 - re-exported
 
 __all__ = [
     "Scalar",
@@ -222,24 +223,6 @@ def memory_text(n_bytes: int | float) -> str:
     if unit == "PiB" and value >= 1024:
         return f"{float(n_bytes):.3g} bytes"
     return f"{int(value)} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
-
-
-def limit_hint(name: str, needed: int | None = None, option: str = "") -> str:
-    """How to raise the global size limit ``name`` of :func:`privgeom.set_limits` (the end of a refusal message).
-
-    ``needed`` (the size that was refused) is shown as the value to set; ``option`` is a command-line option that
-    raises the same limit for one command.
-
-    Examples
-    --------
-    >>> limit_hint("exact_entries", 5000)
-    'raise it with pg.set_limits(exact_entries=5000) or `with pg.limits(exact_entries=5000):`'
-    >>> limit_hint("relax_family", option="--max-family")
-    'raise it with pg.set_limits(relax_family=N) or `with pg.limits(relax_family=N):` (command line: --max-family N)'
-    """
-    value = "N" if needed is None else str(int(needed))
-    text = f"raise it with pg.set_limits({name}={value}) or `with pg.limits({name}={value}):`"
-    return text + (f" (command line: {option} {value})" if option else "")
 
 
 def check_dense_size(n_rows: int, n_cols: int, *, exact: bool, what: str) -> None:

@@ -173,3 +173,35 @@ def test_fuzz_relation_names_are_names_or_one_error(name: str) -> None:
         assert "valid relations" in str(err)
         return
     assert name.strip().lower() in D.relations and set(G.nodes) == set(D.labels)
+
+
+# ---------------------------------------------------------------------- graph nodes are labels (issue 15, item 4)
+def test_integer_nodes_are_never_silently_read_as_positions() -> None:
+    """``pg.epsilon(pg.randomized_response(2, "3/4"), nx.path_graph(4))`` returned ln 9: the nodes 0..3 were read as
+    the columns 11, 10, 01, 00. A graph whose nodes are not the labels is an error naming both."""
+    M = pg.randomized_response(2, "3/4")
+    with pytest.raises(DomainMismatchError) as err:
+        pg.epsilon(M, nx.path_graph(4))
+    msg = str(err.value)
+    assert "nodes [0, 1, 2, 3]" in msg and "['11', '10', '01', '00']" in msg and "nodes='positions'" in msg
+    with pytest.raises(DomainMismatchError, match=r"nodes \[0, 1\] are not the datasets' labels"):
+        pg.DifferentialPrivacy([(0, 1)], exp_eps=3, inputs=["a", "b"])
+    # asked for explicitly: the path 11 - 10 - 01 - 00, whose pair 10, 01 differs in two bits: ratio 9 (exact)
+    G = resolve_graph(nx.path_graph(4), M, nodes="positions")
+    assert _edges(G) == {frozenset(e) for e in [("11", "10"), ("10", "01"), ("01", "00")]}
+    assert pg.epsilon(M, G).epsilon == pg.LogRational(9)
+    assert pg.epsilon(M, pg.hamming_graph(2)).epsilon == pg.LogRational(3)  # the labelled graph: ln 3
+
+
+def test_positions_must_be_positions_and_labels_that_look_like_integers_still_match() -> None:
+    counts = Domain.counts(3)  # labels "0".."3": the integer node 2 is the label "2", not a position
+    assert _edges(resolve_graph(nx.path_graph(4), counts)) == _edges(counts.relation("path"))
+    with pytest.raises(DomainMismatchError, match=r"nodes \[4\] are not column positions 0..3"):
+        resolve_graph([(3, 4)], counts, nodes="positions")
+    with pytest.raises(DomainMismatchError, match="not column positions"):
+        resolve_graph([("0", "1")], counts, nodes="positions")  # strings are labels, not positions
+    with pytest.raises(InvalidParameterError, match="nodes='indices'"):
+        resolve_graph([(0, 1)], counts, nodes="indices")
+    with pytest.raises(DomainMismatchError, match=r"nodes \['x'\] are not the datasets' labels") as err:
+        resolve_graph([("0", "x")], counts)
+    assert "positions" not in str(err.value)  # 'x' is no position either: no misleading hint

@@ -22,7 +22,10 @@ import pytest
 
 import privgeom as pg
 from privgeom import _limits
-from privgeom.analyses import relax, subset_family
+from privgeom.analyses import extreme_mechanisms, relax, subset_family
+from privgeom.analyses._optimal import staircase_patterns
+from privgeom.cli._core import _check_listing
+from privgeom.definitions import dp_ray_patterns
 from privgeom.analyses._difference import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
 from privgeom.smoothed._experiments import check_databases
@@ -35,7 +38,9 @@ PY_FILES = "*.py"
 EXPECTED = {"exact_entries", "dense_entries", "lp_nonzeros", "exact_lp_variables", "dd_dim", "dd_entries",
             "canon_entries", "fm_rows", "adp_lp_variables", "relax_family", "fm_eliminated", "block_work",
             "cone_route_work", "domain_size", "graph_edges", "path_work", "lost_work", "adp_optimal_variables",
-            "optimal_lp_size", "profile_work", "ldp_outputs", "information_variables"}
+            "optimal_lp_size", "profile_work", "dp_rays", "dp_ray_steps", "listed_coefficients", "permutation_entries",
+            "extreme_mechanism_rays", "staircase_inputs", "file_bytes",
+            "ldp_outputs", "information_variables"}
 
 
 # ------------------------------------------------------------------------------------------------ the registry
@@ -145,7 +150,20 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "voting_figure_work": (10, lambda: pg.voting.majority_accuracy_data((0.5,), 5)),
     "smoothed_databases": (2, lambda: check_databases("sgd", 3)),
     "shm_matrix_entries": (10, lambda: pg.smoothed.shm_smoothed_delta(3, 2, 1.0, [["1/3", "1/3", "1/3"]])),
+    "dp_rays": (10, lambda: dp_ray_patterns(pg.hamming_graph(3))),  # at least 16 rays (proven bound), 38 in fact
+    "dp_ray_steps": (5, lambda: dp_ray_patterns(pg.path_graph(3))),
+    "listed_coefficients": (10, lambda: _check_listing(3, 4, "facets")),
+    "permutation_entries": (10, lambda: pg.automorphisms(pg.RandomizedResponse(3, "3/4"))),
+    "extreme_mechanism_rays": (3, lambda: extreme_mechanisms(pg.RandomizedResponse(2, "3/4").row_cone())),
+    "staircase_inputs": (3, lambda: staircase_patterns(4, 3)),
+    "file_bytes": (10, lambda: pg.Mechanism.load(ROOT / "examples" / "rr2_mechanism.json")),
 }
+
+#: Limits whose refusal cannot know the size needed (it is found while enumerating): the message says ``=N``, and the
+#: default lets the call through.
+NEED_UNKNOWN = {"dp_ray_steps"}
+#: Limits whose suggested value is a proven lower bound (more may be needed) or known step by step only.
+NEED_AT_LEAST = {"fm_rows", "dp_rays"}
 
 
 def test_every_limit_has_a_refusal_case() -> None:
@@ -164,10 +182,14 @@ def test_refusal_names_the_limit_and_raising_it_allows_the_call(name: str) -> No
     assert f"pg.set_limits({name}=" in message and f"with pg.limits({name}=" in message, message
     assert f"{low:,}" in message  # the limit in force
     assert not re.search(r"privgeom\.[a-z_.]*\._[a-z]|\bMAX_[A-Z_]+\b", message), message
+    assert "--limit" not in message  # the Python form in Python
+    if name in NEED_UNKNOWN:
+        assert f"pg.set_limits({name}=N)" in message
+        return
     needed = int(re.search(rf"pg\.set_limits\({name}=(\d+)\)", message).group(1))  # type: ignore[union-attr]
     assert needed > low
-    # the suggested value is enough, except for Fourier-Motzkin, whose row count is known step by step only
-    with pg.limits(**{name: pg.get_limits().info(name).default if name == "fm_rows" else needed}):
+    # the suggested value is enough, except where it is a lower bound (Fourier-Motzkin's rows, the rays' bound)
+    with pg.limits(**{name: pg.get_limits().info(name).default if name in NEED_AT_LEAST else needed}):
         call()
 
 

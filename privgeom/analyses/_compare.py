@@ -51,7 +51,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import DomainMismatchError, InvalidTypeError, SizeLimitError, SolverError
-from .._numeric import Scalar, fraction_str
+from .._limits import register_limit
+from .._numeric import Scalar, fraction_str, limit_hint
 from .._results import Decision, Result
 from ..definitions import Membership, PrivacyDefinition
 from ..geometry import Cone
@@ -66,6 +67,8 @@ RELATIONS = ("equal", "subset", "superset", "incomparable", "undecided")
 
 #: Largest number of extreme rays for which :func:`extreme_mechanisms` enumerates the vertex mechanisms.
 MAX_EXTREME_RAYS = 40
+register_limit("extreme_mechanism_rays", globals(), "MAX_EXTREME_RAYS",
+               "most extreme rays of a row cone whose extreme (vertex) mechanisms extreme_mechanisms() enumerates")
 #: Largest number of extreme rays scanned for the simplest refuting generator (beyond: the first one found).
 MAX_WITNESS_SCAN = 2000
 
@@ -355,7 +358,7 @@ def extreme_mechanisms(cone: Cone) -> list[Mechanism]:
     n_rays, dim = rays.shape
     if n_rays > MAX_EXTREME_RAYS:
         raise SizeLimitError(f"the row cone has {n_rays} extreme rays; enumerating the extreme mechanisms is limited "
-                             f"to {MAX_EXTREME_RAYS} rays")
+                             f"to {MAX_EXTREME_RAYS} rays — {limit_hint('extreme_mechanism_rays', n_rays)}")
     if len(cone.lineality):
         raise DomainMismatchError("extreme mechanisms need a pointed cone (a row cone inside the orthant)")
     exact = cone.exact

@@ -74,6 +74,8 @@ register_limit("optimal_lp_size", globals(), "MAX_OPTIMAL_LP_SIZE",
 
 #: Largest ``n`` for which :func:`staircase_patterns` enumerates the ``2^n − 2`` patterns.
 MAX_STAIRCASE_INPUTS = 14
+register_limit("staircase_inputs", globals(), "MAX_STAIRCASE_INPUTS",
+               "most inputs n for which staircase_patterns() enumerates the 2^n - 2 patterns")
 
 
 # ---------------------------------------------------------------------------------------------------- inputs
@@ -231,8 +233,7 @@ def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) ->
             f"optimal_mechanism: the {est.formulation} LP for {what} with {n_outputs:,} outputs would have "
             f"{est.variables:,} variables, {est.constraints:,} constraints and {est.nonzeros:,} nonzeros (size "
             f"{est.size:,} = nonzeros + variables), more than the limit {limit:,}; refused "
-            f"before building it — raise it with max_lp_size= (CLI: --max-lp-size) or "
-            f"{limit_hint('optimal_lp_size', est.size).removeprefix('raise it with ')}")
+            f"before building it — {limit_hint('optimal_lp_size', est.size, keyword='max_lp_size')}")
 
 
 # ---------------------------------------------------------------------------------------------------- rows LP
@@ -480,7 +481,8 @@ def staircase_patterns(n: int, exp_eps: ScalarLike) -> np.ndarray:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise InvalidParameterError(f"staircase patterns need an integer n >= 2, got {n!r}")
     if n > MAX_STAIRCASE_INPUTS:
-        raise SizeLimitError(f"n = {n} means 2^{n} − 2 staircase patterns; the limit is n = {MAX_STAIRCASE_INPUTS}")
+        raise SizeLimitError(f"n = {n} means 2^{n} − 2 staircase patterns; the limit is n = {MAX_STAIRCASE_INPUTS} "
+                             f"inputs — {limit_hint('staircase_inputs', n)}")
     r = _ratio(exp_eps)
     one: Scalar = Fraction(1) if isinstance(r, Fraction) else 1.0
     rows = [[r if (s >> (n - 1 - i)) & 1 else one for i in range(n)] for s in range(1, 2**n - 1)]

@@ -31,36 +31,94 @@ import numpy as np
 from .._domain import Domain
 from .._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._limits import register_limit
-from .._numeric import LogRational, Scalar, limit_hint
+from .._numeric import LogRational, Scalar, how_to, limit_hint
 from ..geometry._cone import Cone
 from ._coerce import as_cone
 from ._relax_results import PairBound, Relaxation, tight_pairs
 from ._semantics import guarantee_from_normal
 
-__all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family", "FAMILIES", "RELAX_METHODS"]
+__all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family", "family_name", "relaxation_domain",
+           "FAMILIES", "RELAX_METHODS"]
 
-#: Named families of dataset subsets for :func:`subset_family`.
-FAMILIES = ("hamming", "all-pairs", "triples")
+#: Named families of dataset subsets for :func:`subset_family`: the neighbour relations of
+#: :class:`privgeom.Domain` (pairs of neighbours; ``hamming``, ``replace-one``, ``add-remove``, ``path``, ``complete``
+#: where the datasets have them), ``all-pairs`` (every pair, the same as ``complete``) and ``triples``.
+FAMILIES = ("hamming", "all-pairs", "triples", "replace-one", "add-remove", "path", "complete")
 #: The ``method=`` values of :func:`relax` (see the module doc).
 RELAX_METHODS = ("auto", "difference", "cone", "fourier_motzkin", "block", "generators")
 #: Largest family of subsets :func:`relax` expands (checked from the sizes before building it), and largest
 #: ``#subsets × #datasets`` the double-description route lifts (one row of that length per projected inequality).
-MAX_FAMILY = 10**7
+MAX_FAMILY = 2_000_000
 register_limit("relax_family", globals(), "MAX_FAMILY",
                "largest relaxation family (subsets) relax() expands, and largest subsets x datasets of its "
-               "double-description route")
+               "double-description route", option="--max-family")
 
 
-def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] | nx.Graph) -> list[tuple[str, ...]]:
+def relaxation_domain(definition_or_cone: Any, labels: Sequence[str]) -> Domain | Sequence[str]:
+    """The datasets of a definition as a :class:`~privgeom.Domain` when it has one with these ``labels`` (so that
+    relation names such as ``replace-one`` apply as families), else the labels."""
+    dom = getattr(definition_or_cone, "domain", None)
+    if isinstance(dom, Domain) and tuple(dom.labels) == tuple(labels):
+        return dom
+    return labels
+
+
+def family_name(name: str, datasets: Domain | Sequence[str]) -> str:
+    """The normalised family name ``name`` (:data:`FAMILIES`) after checking that it applies to ``datasets``; nothing
+    is built.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown name (the message lists the family names) or a relation these datasets do not have (the
+        message lists the relations they have).
+
+    Examples
+    --------
+    >>> family_name("Replace-One", Domain.databases(2, ["a", "b"]))
+    'replace-one'
+    >>> family_name("nosuch", ["11", "10"])
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.InvalidParameterError: unknown subset family 'nosuch'; the families are hamming, all-pairs, triples, replace-one, add-remove, path, complete (the relation names where the datasets have them), or a list of subsets
+    """
+    key = name.strip().lower()
+    if key not in FAMILIES:
+        raise InvalidParameterError(f"unknown subset family {name!r}; the families are {', '.join(FAMILIES)} (the "
+                                    f"relation names where the datasets have them), or a list of subsets")
+    if key not in ("all-pairs", "triples", "hamming"):
+        _domain_of(datasets).check_relation(key)
+    return key
+
+
+def _domain_of(datasets: Domain | Sequence[str]) -> Domain:
+    if isinstance(datasets, Domain):
+        return datasets
+    dom = Domain.from_labels(datasets)
+    if dom.is_bits and dom.k is not None and tuple(dom.labels) == tuple(Domain.bits(dom.k).labels):
+        return Domain.bits(dom.k)  # randomized response's datasets: the bit-string relations apply
+    return dom
+
+
+def subset_family(labels: Domain | Sequence[str], family: str | Iterable[Iterable[str]] | nx.Graph) -> list[tuple[str, ...]]:
     """Expand a family of dataset subsets.
 
     Parameters
     ----------
-    labels : sequence of str
-        Dataset labels.
+    labels : Domain or sequence of str
+        The datasets (a :class:`~privgeom.Domain` lets its relations, e.g. ``replace-one``, be named).
     family : str, graph or iterable of subsets
-        ``"hamming"`` (pairs at Hamming distance 1; bit-string labels), ``"all-pairs"``, ``"triples"``,
-        a networkx graph (its edges), or an explicit list of subsets.
+        A name of :data:`FAMILIES`: ``"hamming"`` (pairs at Hamming distance 1; bit-string labels), ``"all-pairs"``
+        (= ``"complete"``), ``"triples"``, or a neighbour relation of the datasets (``"replace-one"``,
+        ``"add-remove"``, ``"path"``, ``"complete"``: its edges); a networkx graph (its edges); or an explicit list of
+        subsets.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown family name (the message lists them) or a relation the datasets do not have.
+    SizeLimitError
+        A family above the size limit ``relax_family``, refused from the sizes before it is built.
 
     Examples
     --------
@@ -68,11 +126,24 @@ def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] |
     [('11', '10'), ('11', '01'), ('10', '00'), ('01', '00')]
     >>> len(subset_family(["a", "b", "c"], "all-pairs")), subset_family(["a", "b", "c"], "triples")
     (3, [('a', 'b', 'c')])
+    >>> subset_family(["0", "1", "2"], "path")
+    [('0', '1'), ('1', '2')]
     """
+    datasets = labels
     labels = [str(s) for s in labels]
     known = set(labels)
     n = len(labels)
     if isinstance(family, str):
+        family = family_name(family, datasets)
+        structured = isinstance(datasets, Domain) and datasets.kind in ("databases", "histograms")
+        if family not in ("all-pairs", "triples") and (family != "hamming" or structured):
+            dom = _domain_of(datasets)
+            size = dom.edge_bound(family)
+            if size > MAX_FAMILY:
+                raise SizeLimitError(f"the family {family!r} over {n:,} datasets has up to {size:,} pairs, more than "
+                                     f"the limit of {MAX_FAMILY:,}; refused before building it — "
+                                     f"{limit_hint('relax_family', size)}")
+            return [(str(a), str(b)) for a, b in dom.relation(family, max_edges=max(size, 1)).edges]
         size = {"hamming": n * max(1, n.bit_length()), "all-pairs": n * (n - 1) // 2,
                 "triples": n * (n - 1) * (n - 2) // 6}.get(family, 0)
         if size > MAX_FAMILY:
@@ -94,9 +165,7 @@ def subset_family(labels: Sequence[str], family: str | Iterable[Iterable[str]] |
             return [(labels[i], labels[j]) for i, j in found]
         if family == "all-pairs":
             return list(itertools.combinations(labels, 2))
-        if family == "triples":
-            return list(itertools.combinations(labels, 3))
-        raise InvalidParameterError(f"unknown subset family {family!r}; use one of {FAMILIES} or a list of subsets")
+        return list(itertools.combinations(labels, 3))
     if isinstance(family, nx.Graph):
         family = [tuple(e) for e in family.edges]
     out = []
@@ -162,7 +231,8 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "auto") -> Rel
     if method not in RELAX_METHODS:
         raise InvalidParameterError(f"unknown relaxation method {method!r}; choose one of {RELAX_METHODS}")
     cone = as_cone(definition_or_cone)
-    family = subset_family(cone.labels, subsets)
+    family = subset_family(relaxation_domain(definition_or_cone, cone.labels), subsets)
+    requested = method
     if method in ("auto", "difference"):
         from ._relax_difference import relax_by_differences
 
@@ -172,7 +242,7 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "auto") -> Rel
         method = "cone"
     if method == "cone":
         method = "fourier_motzkin" if cone.ambient_dim <= FM_MAX_DATASETS else "block"
-    return _relax_by_cones(cone, family, method)
+    return _relax_by_cones(cone, family, method, requested)
 
 
 #: The ``"cone"`` route projects by Fourier–Motzkin up to this many datasets, by block elimination beyond (FM's
@@ -197,30 +267,43 @@ register_limit("cone_route_work", globals(), "MAX_CONE_ROUTE_WORK",
                "and one LP per facet)")
 
 
-def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], method: str) -> None:
-    """Refuse the double-description route at once when its estimated cost is out of reach (module constants)."""
+def _other_route(family: list[tuple[str, ...]], requested: str) -> str:
+    """The route to suggest instead of a refused double-description route: ``method='auto'`` (difference
+    constraints) only when it was not what ran and every subset is a pair; else the reason it does not apply."""
+    if any(len(s) != 2 for s in family):
+        return "the difference-constraint route takes pairs only; "
+    if requested in ("auto", "difference"):
+        return ""
+    auto = how_to("method='auto'", "--method auto")
+    return f"use {auto} (difference constraints), or "
+
+
+def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], method: str,
+                      requested: str = "") -> None:
+    """Refuse the double-description route at once when its estimated cost is out of reach (module constants).
+    ``requested`` is the ``method=`` the caller asked for (a refusal never suggests the route that just ran)."""
     eliminated = n - min(len(s) for s in family)
+    other = _other_route(family, requested or method)
     if method == "fourier_motzkin" and eliminated > MAX_FM_ELIMINATED:
         raise SizeLimitError(f"relaxing by Fourier–Motzkin would eliminate {eliminated} of {n} coordinates per subset "
-                             f"(limit {MAX_FM_ELIMINATED}); refused before projecting — use method='auto' (difference "
-                             f"constraints, for pairs), or {limit_hint('fm_eliminated', eliminated)}")
+                             f"(limit {MAX_FM_ELIMINATED}); refused before projecting — {other}"
+                             f"{limit_hint('fm_eliminated', eliminated)}")
     if method == "block" and n_facets * n_facets * eliminated > MAX_BLOCK_WORK:
         work = n_facets * n_facets * eliminated
         raise SizeLimitError(f"relaxing by block elimination would eliminate {eliminated} of {n} coordinates from "
                              f"{n_facets} facets per subset (estimated work {n_facets}² × {eliminated} = {work:,}, "
-                             f"limit {MAX_BLOCK_WORK:,}); refused before projecting — use method='auto' (difference "
-                             f"constraints, for pairs), or {limit_hint('block_work', work)}")
+                             f"limit {MAX_BLOCK_WORK:,}); refused before projecting — {other}"
+                             f"{limit_hint('block_work', work)}")
     rows = sum(2 if len(s) == 2 else len(s) for s in family) + n
     work = rows * rows * n
     if work > MAX_CONE_ROUTE_WORK:
         raise SizeLimitError(f"the double-description relaxation of {n} datasets onto {len(family)} subsets would "
                              f"canonicalise about {rows} inequalities in R^{n} and run one LP per facet (estimated work "
                              f"{rows}² × {n} = {work:,}, limit {MAX_CONE_ROUTE_WORK:,}); refused before projecting — "
-                             f"use method='auto' (difference constraints, for pairs), or "
-                             f"{limit_hint('cone_route_work', work)}")
+                             f"{other}{limit_hint('cone_route_work', work)}")
 
 
-def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str) -> Relaxation:
+def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str, requested: str = "") -> Relaxation:
     """The double-description route: project with ``method``, lift, intersect, canonicalise (Section V)."""
     labels = cone.labels
     index = {s: i for i, s in enumerate(labels)}
@@ -229,7 +312,7 @@ def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str) -> R
         raise SizeLimitError(f"{len(family):,} subsets over {n:,} datasets make {len(family) * n:,} "
                              f"subset-coordinates, more than the limit of {MAX_FAMILY:,}; refused before lifting — "
                              f"{limit_hint('relax_family', len(family) * n)}")
-    _check_cone_route(n, cone.n_facets if method == "block" else 0, family, method)
+    _check_cone_route(n, cone.n_facets if method == "block" else 0, family, method, requested)
     exact = cone.exact
     zero: Any = Fraction(0) if exact else 0.0
     lifted: list[list[Any]] = []
@@ -357,7 +440,8 @@ def _implied(cone: Cone, normal: Sequence[Any]) -> bool:
 def relax_pairwise(definition_or_cone: Any, pairs: Any = "hamming", *, method: str = "auto") -> Relaxation:
     """Relax by projecting onto pairs of datasets (Lin & Kifer, Section V) and recognise ε-DP.
 
-    ``pairs`` is a list of label pairs, a networkx graph, ``"hamming"`` (default) or ``"all-pairs"``.
+    ``pairs`` is a list of label pairs, a networkx graph, ``"hamming"`` (default), ``"all-pairs"`` or a neighbour
+    relation of the datasets (``"replace-one"``, ``"add-remove"``, ``"path"``, ``"complete"``).
 
     Examples
     --------
@@ -367,7 +451,7 @@ def relax_pairwise(definition_or_cone: Any, pairs: Any = "hamming", *, method: s
     ('dp', 'ln(3)', 12)
     """
     cone = as_cone(definition_or_cone)
-    family = subset_family(cone.labels, pairs)
+    family = subset_family(relaxation_domain(definition_or_cone, cone.labels), pairs)
     bad = [s for s in family if len(s) != 2]
     if bad:
         raise InvalidParameterError(f"relax_pairwise takes pairs; got {bad[0]} (use relax() for larger subsets)")

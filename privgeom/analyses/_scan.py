@@ -162,8 +162,8 @@ def _check_work(M: Mechanism, n_edges: int, max_work: int | None, what: str) -> 
     if work > limit:
         raise SizeLimitError(
             f"{what} over {n_edges:,} edges ({M.n_inputs:,} inputs × {M.n_outputs:,} outputs) needs about {work:,} "
-            f"units of work, more than the limit {limit:,}; refused before computing — raise it with max_work= "
-            f"(CLI: --max-work) or {limit_hint('profile_work', work).removeprefix('raise it with ')}"
+            f"units of work, more than the limit {limit:,}; refused before computing — "
+            f"{limit_hint('profile_work', work, keyword='max_work')}"
         )
 
 

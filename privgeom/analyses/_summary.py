@@ -30,6 +30,7 @@ import numpy as np
 
 from .._lazy import LazySequence
 from .._errors import InvalidInputError, PrivgeomError
+from .._limits import register_limit
 from .._numeric import ATOL
 from .._results import Result
 from ..geometry._cone import Cone
@@ -43,6 +44,14 @@ __all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", 
 #: The JSON of a summary carries the representative's inequality and sentence for this many orbits (all carry their
 #: size and members; the facets themselves are in the complete data).
 MAX_ORBIT_TEXTS = 100
+
+#: Most coefficients a text listing of every facet/guarantee/ray shows (``rowcone --all``, ``semantics --all``): a
+#: screenful per line is unreadable long before this; larger listings are refused before any work and go to
+#: ``--out FILE`` / ``--json``, which carry every one as data.
+MAX_LISTED_COEFFICIENTS = 10**7
+register_limit("listed_coefficients", globals(), "MAX_LISTED_COEFFICIENTS",
+               "most coefficients a text listing of every facet, guarantee or ray prints (rowcone/semantics --all; "
+               "--out and --json carry any number)")
 
 
 def _fmt(v: Any) -> str:

@@ -244,6 +244,23 @@ def _read_json(path: str, what: str) -> Any:
     return load_json(path, what=what)
 
 
+#: The named utilities of ``optimal --utility`` (:func:`~privgeom.optimal_mechanism` takes the same names).
+BUILTIN_UTILITIES = ("accuracy",)
+
+
+def _utility_option(value: str) -> Any:
+    """A built-in utility name, else a JSON file; a value that is neither names both choices."""
+    v = value.strip()
+    if v in BUILTIN_UTILITIES:
+        return v
+    if not Path(v).exists():
+        looks_like = "file" if v.lower().endswith(".json") or "/" in v else "utility"
+        raise InvalidParameterError(f"--utility {value!r}: no such {looks_like}; use a built-in utility "
+                                    f"({', '.join(BUILTIN_UTILITIES)}) or a JSON file {{\"matrix\": rows = datasets, "
+                                    f"\"outputs\": [...], \"inputs\": [...]}}")
+    return _read_json(v, "utility")
+
+
 def _prior_option(value: str) -> Any:
     v = value.strip()
     if v == "uniform":
@@ -271,7 +288,7 @@ def _optimal(args: argparse.Namespace) -> Outcome:
     if args.objective == "utility" and args.at_least is not None:
         raise InvalidParameterError(f"--at-least {args.at_least} applies to --objective information only")
     d = parse_definition(args.definition)
-    utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
+    utility: Any = _utility_option(args.utility)
     data: Any
     if args.objective == "information":
         res = least_informative(d, utility, parse_scalar(args.at_least, name="--at-least"), _prior_option(args.prior),

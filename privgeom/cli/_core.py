@@ -19,10 +19,11 @@ import numpy as np
 
 from .._domain import Domain
 from .._errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
-from .._numeric import parse_int
+from .._numeric import limit_hint, parse_int
 from .._progress import Progress, stage
 from .._results import to_jsonable
-from ..analyses._relaxation import RELAX_METHODS, relax, subset_family
+from ..analyses import _relaxation
+from ..analyses._relaxation import FAMILIES, RELAX_METHODS, family_name, relax, relaxation_domain, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import parse_definition
@@ -53,7 +54,9 @@ def _definition_arg(p: argparse.ArgumentParser, default: str | None = DEFAULT_SP
 
 
 def _family(value: str) -> Any:
-    """``hamming``, ``all-pairs``, ``triples`` or an explicit list ``11:10,11:01`` (subsets joined by ':').
+    """A family name (:data:`~privgeom.analyses.FAMILIES`: ``hamming``, ``all-pairs``, ``triples`` and the relation
+    names ``replace-one``, ``add-remove``, ``path``, ``complete``) or an explicit list ``11:10,11:01`` (subsets
+    joined by ':'); a value without ':' is a name, checked by :func:`~privgeom.analyses._relaxation.family_name`.
 
     Raises
     ------
@@ -63,24 +66,27 @@ def _family(value: str) -> Any:
         A malformed list.
     """
     if not value.strip():
-        raise InvalidParameterError(f"--family {value!r} is empty: use hamming, all-pairs, triples or a list of "
+        raise InvalidParameterError(f"--family {value!r} is empty: use one of {', '.join(FAMILIES)} or a list of "
                                     "subsets like 11:10,11:01")
-    if value in ("hamming", "all-pairs", "triples"):
-        return value
+    if ":" not in value and "," not in value:
+        return value.strip().lower()
     subsets = [tuple(part.split(":")) for part in value.split(",") if part]
     if not subsets or any(len(s) < 1 or "" in s for s in subsets):
         raise FormatError(f"bad subset family {value!r}: use hamming, all-pairs, triples or a list like 11:10,11:01")
     return subsets
 
 
-def _default_family(labels: Any, requested: str | None, max_family: int | None = None) -> Any:
+def _default_family(labels: Any, requested: str | None, max_family: int | None = None, datasets: Any = None) -> Any:
     """The requested family (checked against the datasets at once: a bad family is a user error, not a refused
-    part), else ``hamming`` on bit strings and ``all-pairs`` otherwise."""
+    part), else ``hamming`` on bit strings and ``all-pairs`` otherwise. ``datasets``: the definition's
+    :func:`~privgeom.analyses._relaxation.relaxation_domain` (its relation names are families)."""
     if requested is not None:
         family = _family(requested)
+        if isinstance(family, str):
+            family = family_name(family, labels if datasets is None else datasets)
         _check_family_size(labels, family, max_family)  # from the sizes: a requested family beyond the limit is refused
         if not isinstance(family, str) or family == "hamming":
-            subset_family(labels, family)  # raises the typed error naming the offending datasets
+            subset_family(labels if datasets is None else datasets, family)  # the typed error naming the datasets
         return family
     bits = bool(labels) and Domain.from_labels(labels).is_bits
     return "hamming" if bits else "all-pairs"
@@ -105,30 +111,26 @@ def _relax_method(cone: Any, requested: str | None) -> str:
         raise SizeLimitError(f"relaxation by block elimination: {cone.ambient_dim} datasets exceed the "
                              f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (time and memory grow "
                              "exponentially beyond it); refused before running cdd — use --method auto or difference, "
-                             "which need no double description")
+                             f"which need no double description, or {limit_hint('dd_dim', cone.ambient_dim)}")
     return method
 
 
-#: Default largest relaxation family (number of subsets) the CLI hands to :func:`~privgeom.relax` (``--max-family``
-#: raises it); checked from the sizes before the family is expanded.
-MAX_FAMILY = 2_000_000
-
-
 def _max_family(args: argparse.Namespace) -> int:
+    """``--max-family`` (the global size limit ``relax_family`` for one command; also ``--limit relax_family=N``)."""
     value = getattr(args, "max_family", None)
-    return MAX_FAMILY if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
+    return _relaxation.MAX_FAMILY if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
 
 
 def _max_family_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-family", dest="max_family", metavar="N", default=None,
-                   help=f"refuse relaxation families of more than N subsets (default {MAX_FAMILY:,}); checked from "
-                        "the sizes before the family is built")
+                   help=f"refuse relaxation families of more than N subsets (default: the size limit relax_family, "
+                        f"{_relaxation.MAX_FAMILY:,}); checked from the sizes before the family is built")
 
 
 def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> None:
-    """Refuse a relaxation family whose size (computed from the number of datasets) exceeds ``limit`` (default
-    :data:`MAX_FAMILY`; ``--max-family``)."""
-    cap = MAX_FAMILY if limit is None else limit
+    """Refuse a relaxation family whose size (computed from the number of datasets) exceeds ``limit`` (default: the
+    size limit ``relax_family``; ``--max-family``)."""
+    cap = _relaxation.MAX_FAMILY if limit is None else limit
     n = len(labels)
     k = len(labels[0]) if n else 0
     size = {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(
@@ -136,13 +138,13 @@ def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> No
     if size is not None and size > cap:
         raise SizeLimitError(f"the relaxation family {family!r} has {size:,} subsets of the {n:,} datasets, more than "
                              f"the limit of {cap:,} subsets; refused before expanding it — give --family a smaller "
-                             f"list, or raise the limit with --max-family {size}")
+                             f"list, or {limit_hint('relax_family', size)}")
 
 
 def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
     """The subsets of a family; ``hamming`` by flipping each bit of each label (``O(N k)``), else
     :func:`~privgeom.analyses.subset_family`."""
-    if family != "hamming":
+    if family != "hamming" or not isinstance(labels, (list, tuple)):
         return subset_family(labels, family)
     where = {s: i for i, s in enumerate(labels)}
     out: list[tuple[str, ...]] = []
@@ -269,7 +271,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     spec = d.spec()
     labels = tuple(d.inputs)
     limit = _max_family(args)
-    family = _default_family(labels, args.family, limit)
+    family = _default_family(labels, args.family, limit, relaxation_domain(d, labels))
     refused: dict[str, str] = {}
     with Progress(4, "analyze") as bar:
         facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
@@ -339,7 +341,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         data_parts.append(("relaxation", _relaxation_head(relaxation)))
         data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in relaxation.lost))))
     data_parts.append(("refused", refused))
-    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if cone is not None else None,
+    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if summary is not None else None,
                                      "relaxation": relaxation, "summary": summary})
     return Outcome(_finish("\n".join(lines), data, args.out), data, EXIT_YES)
 
@@ -393,17 +395,17 @@ def _fresh(g: Any) -> Any:
     return dataclasses.replace(g)
 
 
-#: Most coefficients ``--all`` prints as text (a screenful per line is unreadable long before this); larger listings
-#: are refused before any work and go to ``--out FILE`` / ``--json``, which carry every facet as data.
-MAX_LISTED_COEFFICIENTS = 10**7
-
-
 def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
-    if n_rows is not None and n_rows * n_columns > MAX_LISTED_COEFFICIENTS:
+    """Refuse an ``--all`` text listing beyond the size limit ``listed_coefficients`` before any work."""
+    from ..analyses import _summary
+
+    cap = _summary.MAX_LISTED_COEFFICIENTS
+    if n_rows is not None and n_rows * n_columns > cap:
         raise SizeLimitError(
             f"--all would print {n_rows:,} {what} of {n_columns:,} coefficients each ({n_rows * n_columns:,} numbers, "
-            f"more than the {MAX_LISTED_COEFFICIENTS:,} a text listing shows); refused before any work — without --all you get "
-            "counts, orbits and representatives, and --out FILE or --json still carry every one as data")
+            f"more than the {cap:,} a text listing shows); refused before any work — without --all you get "
+            "counts, orbits and representatives, and --out FILE or --json still carry every one as data; or "
+            f"{limit_hint('listed_coefficients', n_rows * n_columns)}")
 
 
 @command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives",
@@ -455,15 +457,17 @@ def _semantics_args(p: argparse.ArgumentParser) -> None:
 def _semantics(args: argparse.Namespace) -> Outcome:
     stage("parsing the definition")
     d = parse_definition(args.definition)
+    summary = None
+    if not args.all:  # the summary refuses a cone too large to describe before the guarantees are built
+        stage("symmetry orbits")
+        summary = describe_row_cone(d)
     stage("row cone and guarantees")
     guarantees = semantics(d)
     if args.all:
         _check_listing(len(guarantees), len(d.inputs), "guarantees")
-    stage("symmetry orbits")
-    if args.all:
         lines = [f"{len(guarantees)} guarantees of {d.spec()}:"] + [f"- {g.text}" for g in guarantees]
     else:
-        summary = describe_row_cone(d)
+        assert summary is not None
         lines = [f"{d.spec()}:"] + _semantics_lines(summary, indent="")
     note = getattr(d, "semantics_note", "")
     if note:
@@ -499,7 +503,8 @@ def _method_option(p: argparse.ArgumentParser) -> None:
 def _relax_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
     p.add_argument("--family", "--pairs", dest="family", default=None,
-                   help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, or 11:10,11:01")
+                   help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, a neighbour "
+                        "relation of the datasets (replace-one, add-remove, path, complete), or 11:10,11:01")
     _method_option(p)
     _max_family_option(p)
     p.add_argument("--all", action="store_true", help="list every pair bound, lost guarantee and relaxed facet")
@@ -510,7 +515,7 @@ def _relax(args: argparse.Namespace) -> Outcome:
     stage("parsing the definition")
     d = parse_definition(args.definition)
     max_family = _max_family(args)
-    family = _default_family(d.inputs, args.family, max_family)
+    family = _default_family(d.inputs, args.family, max_family, relaxation_domain(d, d.inputs))
     _check_family_size(d.inputs, family, max_family)
     stage("row cone")
     cone = d.row_cone()
@@ -527,7 +532,7 @@ def _relax(args: argparse.Namespace) -> Outcome:
     else:
         relaxed = r.definition if r.definition is not None else r.cone
         try:  # the symmetries of the definition that keep the family map the relaxed cone to itself
-            stab = automorphisms(d).stabilizer_of_family(_family_sets(d.inputs, family))
+            stab = automorphisms(d).stabilizer_of_family(_family_sets(relaxation_domain(d, d.inputs), family))
         except PrivgeomError:
             stab = None
         summary = describe_row_cone(relaxed, definition="relaxed", group=stab)

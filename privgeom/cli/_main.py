@@ -6,6 +6,7 @@ Subcommand modules are imported from :data:`COMMAND_MODULES`; each registers its
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -13,12 +14,14 @@ import sys
 from typing import Sequence
 
 from .. import _progress
-from .._errors import PrivgeomError
+from .._errors import InvalidParameterError, PrivgeomError
+from .._limits import limits as pg_limits
+from .._hints import command_line
 from .._io import check_output
 from .._results import to_jsonable
 from ._registry import COMMANDS, EXIT_ERROR, GROUPS, Command, declare_outputs
 
-__all__ = ["main", "build_parser", "check_outputs", "COMMAND_MODULES", "EXIT_INTERRUPTED"]
+__all__ = ["main", "build_parser", "check_outputs", "parse_limits", "COMMAND_MODULES", "EXIT_INTERRUPTED"]
 
 #: Modules that register subcommands (imported lazily by :func:`build_parser`). A module that is missing is skipped.
 COMMAND_MODULES = (
@@ -82,6 +85,41 @@ def _option_name(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 
 
+def parse_limits(values: Sequence[str]) -> dict[str, int]:
+    """The ``--limit NAME=N`` options of a command as ``{name: N}``, validated like :func:`privgeom.set_limits`.
+
+    Raises
+    ------
+    InvalidParameterError
+        A value without ``=``, an unknown limit name (the message lists the valid names) or a value below 1.
+    InvalidTypeError
+        A value that is not an integer.
+
+    Examples
+    --------
+    >>> parse_limits(["block_work=60000", "dd_dim=80"])
+    {'block_work': 60000, 'dd_dim': 80}
+    >>> parse_limits(["blocks=3"])
+    Traceback (most recent call last):
+    ...
+    privgeom._errors.InvalidParameterError: --limit 'blocks=3': unknown size limit 'blocks'; the limits are ...
+    """
+    from .. import _limits
+
+    out: dict[str, int] = {}
+    for text in values:
+        name, eq, value = text.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise InvalidParameterError(f"--limit {text!r}: write NAME=N, e.g. --limit block_work=60000; the limits "
+                                        f"are {', '.join(_limits.get_limits())}")
+        try:
+            out.update(_limits.validated({name: value.strip()}))
+        except PrivgeomError as err:
+            raise type(err)(f"--limit {text!r}: {err}") from None
+    return out
+
+
 def check_outputs(cmd: Command, args: argparse.Namespace) -> None:
     """Check every output path the command declares (``Command.outputs``) before it runs: a missing directory, a
     directory that cannot be written or an unknown figure extension is one error naming the option and the value."""
@@ -94,8 +132,12 @@ def check_outputs(cmd: Command, args: argparse.Namespace) -> None:
 def _add(sub: argparse._SubParsersAction, cmd: Command) -> None:
     p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description or cmd.help)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=N", dest="_limits",
+                   help="raise (or lower) a global size limit for this run, e.g. --limit block_work=60000; "
+                        "repeatable (the limits and their defaults: python -c 'import privgeom as pg; "
+                        "print(pg.get_limits())')")
     cmd.add_arguments(p)
-    p.set_defaults(_command=cmd)
+    p.set_defaults(_command=cmd, _options=frozenset(p._option_string_actions))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -146,7 +188,17 @@ def _main(argv: Sequence[str] | None) -> int:
         where.error(f"a command is required: {', '.join(sub.choices)}")
         return EXIT_ERROR  # not reached: error() exits
     json_out = bool(getattr(args, "json", False))
+    # the limits and the command-line spelling of refusals hold for the whole run, also while streamed output
+    # (--json, --out) computes its rows
+    with contextlib.ExitStack() as run:
+        run.enter_context(command_line(getattr(args, "_options", ())))
+        return _run(cmd, args, json_out, run)
+
+
+def _run(cmd: Command, args: argparse.Namespace, json_out: bool, run: contextlib.ExitStack) -> int:
     try:
+        limits = parse_limits(getattr(args, "_limits", None) or [])
+        run.enter_context(pg_limits(**limits))
         check_outputs(cmd, args)
         with _progress.quiet(json_out), _progress.activity(f"privgeom {cmd.path}"):
             outcome = cmd.run(args)

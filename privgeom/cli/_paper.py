@@ -75,6 +75,7 @@ def _latex_of(name: str, args: argparse.Namespace) -> str:
     """The LaTeX of a command, computed from its arguments (the commands' own data may be streamed summaries)."""
     from .._display import to_latex
     from ..analyses import relax, semantics
+    from ..analyses._relaxation import relaxation_domain
     from ..definitions import parse_definition
 
     d = parse_definition(args.definition)
@@ -86,7 +87,8 @@ def _latex_of(name: str, args: argparse.Namespace) -> str:
     from ._core import _check_family_size, _default_family, _max_family
 
     limit = _max_family(args)
-    family = _default_family(tuple(d.inputs), getattr(args, "family", None), limit)
+    family = _default_family(tuple(d.inputs), getattr(args, "family", None), limit,
+                             relaxation_domain(d, tuple(d.inputs)))
     _check_family_size(tuple(d.inputs), family, limit)
     if name == "relax":
         return to_latex(relax(d, family))

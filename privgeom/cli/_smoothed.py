@@ -156,7 +156,8 @@ def _shm(args: argparse.Namespace) -> Outcome:
 # ---------------------------------------------------------------------------------------------------------- figure
 def _figure_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", choices=sorted(EXPERIMENTS) + ["all"], help="which experiment of the paper")
-    p.add_argument("--out", default="out", help="output directory for the PNG and CSV (default out/)")
+    p.add_argument("--out", default=".", help="existing output directory for the PNG and CSV (default: the current "
+                                          "directory; folders are never created)")
     p.add_argument("--quick", action="store_true", help="reduced sizes (seconds)")
     p.add_argument("--databases", type=int, default=None, help="sgd/theorem3: random databases per point")
     p.add_argument("--seed", type=int, default=0, help="sgd/theorem3: random seed")

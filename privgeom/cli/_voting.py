@@ -295,7 +295,8 @@ command("epsilon", "exact epsilon of M_rho f over one-vote neighbours vs Proposi
 
 # ------------------------------------------------------------------------------------------------ figure
 def _figure_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", default="out", help="directory (or .png file) to write voting_figure2.png (default out/)")
+    p.add_argument("--out", default=".", help="existing directory (or .png file in one) to write voting_figure2.png "
+                                          "(default: the current directory; folders are never created)")
     p.add_argument("--rhos", default="0.1,0.3,0.5,0.7,0.9", help="comma-separated rho values")
     p.add_argument("--n-max", type=int, default=101, help="largest (odd) number of voters (default 101)")
 

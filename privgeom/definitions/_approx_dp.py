@@ -47,7 +47,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError, SolverError
 from .._limits import register_limit
-from .._numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, limit_hint, parse_scalar, readonly
+from .._numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
 from .._results import Result
 from ..graphs import edge_index_pairs
 from ..mechanisms import Mechanism
@@ -506,10 +506,12 @@ class ApproximateDP(PrivacyDefinition):
         if method in ("auto", "lp"):
             if n_vars > (MAX_ADP_LP_VARIABLES if method == "lp" else MAX_CROSS_CHECK_VARIABLES):
                 if method == "lp":
+                    other = how_to("method='hockey-stick'", "--method hockey-stick")
                     raise SizeLimitError(
                         f"{self.name}: the membership LP would have {n_vars:,} auxiliary variables ({M.n_outputs:,} "
                         f"outputs x {len(self._directed):,} directed edges; limit {MAX_ADP_LP_VARIABLES:,}); refused "
-                        f"before building it — use method='hockey-stick', or {limit_hint('adp_lp_variables', n_vars)}"
+                        f"before building it — use {other}, or "
+                        f"{limit_hint('adp_lp_variables', n_vars)}"
                     )
                 note = f"; LP cross-check skipped ({n_vars:,} variables)"
             else:

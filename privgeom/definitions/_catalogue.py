@@ -111,8 +111,6 @@ from ..mechanisms import Mechanism
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate
 from ._closure import verify_closure_witness
 from ._dp_rays import (
-    MAX_DP_RAYS,
-    MAX_ENUMERATION_STEPS,
     dp_cone_rays,
     dp_ray_count_lower_bound,
     dp_ray_patterns,
@@ -147,8 +145,6 @@ __all__ = [
     "dp_cone_rays",
     "dp_ray_count_lower_bound",
     "hypercube_dp_ray_count",
-    "MAX_DP_RAYS",
-    "MAX_ENUMERATION_STEPS",
 ]
 
 

@@ -237,6 +237,12 @@ class DifferentialPrivacy(PrivacyDefinition):
         return isinstance(self._ratio, Fraction)
 
     @property
+    def domain(self) -> Domain:
+        """The datasets as a :class:`~privgeom.Domain`: the one the relation was named on (``dp:graph=replace-one,…``),
+        else plain labels."""
+        return self._named[0] if self._named is not None else Domain.from_labels(self._inputs)
+
+    @property
     def exp_eps(self) -> Scalar:
         """``e^ε`` (a Fraction in exact mode)."""
         return self._ratio

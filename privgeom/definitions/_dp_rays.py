@@ -43,7 +43,8 @@ import networkx as nx
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import fraction_str, parse_scalar
+from .._limits import register_limit
+from .._numeric import fraction_str, limit_hint, parse_scalar
 from .._level import ScalarLike
 from .._domain import RelationLike
 
@@ -60,6 +61,11 @@ __all__ = [
 MAX_DP_RAYS = 50_000
 #: Largest number of search steps (partial assignments) of the ray enumeration before it refuses.
 MAX_ENUMERATION_STEPS = 5_000_000
+register_limit("dp_rays", globals(), "MAX_DP_RAYS",
+               "most extreme rays of an eps-DP cone enumerated without double description (rowcone --rays, "
+               "DifferentialPrivacy(...).row_cone().rays)")
+register_limit("dp_ray_steps", globals(), "MAX_ENUMERATION_STEPS",
+               "most search steps (partial assignments) of the eps-DP ray enumeration")
 #: Exact ray counts of the ε-DP cone on the hypercube ``Q_k`` (homomorphisms ``Q_k → Z`` up to translation).
 _HYPERCUBE_RAYS = {1: 2, 2: 6, 3: 38, 4: 990, 5: 395_094}
 
@@ -156,7 +162,7 @@ def _hypercube_homs(k: int) -> np.ndarray:
     return homs
 
 
-def dp_ray_patterns(graph: nx.Graph, *, max_rays: int = MAX_DP_RAYS, max_steps: int = MAX_ENUMERATION_STEPS) -> np.ndarray:
+def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: int | None = None) -> np.ndarray:
     """Exponent patterns ``u`` (``min u = 0``) of the extreme rays ``r^u`` of the ε-DP cone, for any ``r > 1``.
 
     Backtracking over the datasets in breadth-first order: ``u`` is integer, ``|u_i − u_j| ≤ 1`` on every edge, and
@@ -166,9 +172,10 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int = MAX_DP_RAYS, max_steps: 
     ----------
     graph : networkx.Graph
         Connected neighbour graph.
-    max_rays, max_steps : int
+    max_rays, max_steps : int, optional
         Refuse (``SizeLimitError``) before enumerating when a proven lower bound exceeds ``max_rays``, or while
-        enumerating when more rays or search steps are needed.
+        enumerating when more rays or search steps are needed. Default: the global size limits ``dp_rays`` and
+        ``dp_ray_steps`` (:func:`privgeom.get_limits`; ``--limit dp_rays=N`` on the command line).
 
     Examples
     --------
@@ -176,13 +183,16 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int = MAX_DP_RAYS, max_steps: 
     >>> dp_ray_patterns(path_graph(2)).tolist()
     [[2, 1, 0], [1, 0, 1], [0, 1, 0], [0, 1, 2]]
     """
+    max_rays = MAX_DP_RAYS if max_rays is None else max_rays
+    max_steps = MAX_ENUMERATION_STEPS if max_steps is None else max_steps
     G = _connected_graph(graph)
     nodes = list(G.nodes)
     bound = dp_ray_count_lower_bound(G)
     if bound > max_rays:
         raise SizeLimitError(
             f"the eps-DP cone over {getattr(G, 'name', '') or 'this graph'} ({len(nodes)} datasets) has at least "
-            f"{bound:,} extreme rays, more than max_rays = {max_rays:,}; refused before enumerating"
+            f"{bound:,} extreme rays, more than the limit of {max_rays:,} rays (max_rays); refused before "
+            f"enumerating — {limit_hint('dp_rays', bound, keyword='max_rays')}"
         )
     index = {v: i for i, v in enumerate(nodes)}
     order = [index[v] for v in nx.bfs_tree(G, nodes[0])]
@@ -221,7 +231,8 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int = MAX_DP_RAYS, max_steps: 
                 lo = min(u)
                 found.append([v - lo for v in u])
                 if len(found) > max_rays:
-                    raise SizeLimitError(f"the eps-DP cone has more than max_rays = {max_rays:,} extreme rays; refused")
+                    raise SizeLimitError(f"the eps-DP cone has more than {max_rays:,} extreme rays (max_rays); "
+                                         f"refused — {limit_hint('dp_rays', None, keyword='max_rays')}")
             return
         v = order[t]
         nb = earlier[t]
@@ -232,7 +243,8 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int = MAX_DP_RAYS, max_steps: 
                 continue
             steps += 1
             if steps > max_steps:
-                raise SizeLimitError(f"enumerating the eps-DP cone's rays needs more than {max_steps:,} search steps; refused")
+                raise SizeLimitError(f"enumerating the eps-DP cone's rays needs more than {max_steps:,} search steps "
+                                     f"(max_steps); refused — {limit_hint('dp_ray_steps', None, keyword='max_steps')}")
             u[v] = val
             rec(t + 1)
 
@@ -241,7 +253,7 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int = MAX_DP_RAYS, max_steps: 
     return np.array(found, dtype=np.int64).reshape(len(found), n)
 
 
-def dp_cone_rays(graph: nx.Graph, exp_eps: ScalarLike, *, max_rays: int = MAX_DP_RAYS) -> np.ndarray:
+def dp_cone_rays(graph: nx.Graph, exp_eps: ScalarLike, *, max_rays: int | None = None) -> np.ndarray:
     """Extreme rays ``r^u`` of the ε-DP cone over ``graph`` with ``r = e^ε > 1``, without double description.
 
     Exact rational ``r = p/q`` gives primitive-free integer rays ``p^{u} q^{max u − u}`` as Fractions; float ``r`` gives

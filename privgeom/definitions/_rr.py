@@ -25,7 +25,7 @@ import numpy as np
 from .._errors import InvalidParameterError, SolverError
 from .._numeric import ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, readonly
 from ..mechanisms import Mechanism, randomized_response
-from ..mechanisms._factories import MAX_BITS, bit_strings, check_k, rr_parameter
+from ..mechanisms._factories import bit_strings, check_k, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
 from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, integer_rows, kron_apply, verify_kron_identity
@@ -68,8 +68,8 @@ class RandomizedResponse(PrivacyDefinition):
     Parameters
     ----------
     k : int
-        Number of bits (datasets are the ``2^k`` bit strings, ``1…1`` first). Up to ``MAX_BITS`` for row
-        membership; dense objects (the mechanism, the full facet matrix) obey the dense size limits.
+        Number of bits (datasets are the ``2^k`` bit strings, ``1…1`` first). ``2^k`` within the ``domain_size`` size
+        limit (26 bits by default) for row membership; dense objects (the mechanism, the full facet matrix) obey the dense size limits.
     p : rational or float in (1/2, 1]
         Truth probability. Rational (``"3/4"``, ``Fraction(3, 4)``) means exact mode.
     exact : bool, optional
@@ -105,7 +105,7 @@ class RandomizedResponse(PrivacyDefinition):
     membership_methods = ("kronecker-inverse", "linear-solve", "lp", "row-cone")
 
     def __init__(self, k: int, p: ScalarLike, *, exact: bool | None = None) -> None:
-        self._k = check_k(k, limit=MAX_BITS)
+        self._k = check_k(k)
         self._p: Scalar = rr_parameter(p, exact=exact)
         self._exact = isinstance(self._p, Fraction)
         self._labels = _BitLabels(self._k)

@@ -56,7 +56,8 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import ATOL, readonly
+from .._limits import register_limit
+from .._numeric import ATOL, limit_hint, readonly
 from .._results import Result
 from ..graphs._graphs import standard_graph_spec
 from ._canonical import normalise_rows
@@ -68,6 +69,8 @@ __all__ = ["SymmetryGroup", "Orbit", "automorphisms", "hypercube_generators", "M
 
 #: Largest ``(number of generators) × (number of datasets)`` a group may store (Python ints in tuples).
 MAX_PERMUTATION_ENTRIES = 2**21
+register_limit("permutation_entries", globals(), "MAX_PERMUTATION_ENTRIES",
+               "largest generators x datasets a symmetry group stores")
 #: Default cap on automorphisms enumerated by a graph search (``complete=False`` when reached).
 MAX_AUTOMORPHISMS = 5000
 #: Budget of one generic (VF2) search, in work units: each candidate-pair feasibility check counts ``64 + degree``
@@ -174,7 +177,8 @@ class SymmetryGroup(Result):
         if len(gens) * n > MAX_PERMUTATION_ENTRIES:
             raise SizeLimitError(
                 f"a symmetry group with {len(gens)} generators on {n:,} datasets ({len(gens) * n:,} entries) exceeds "
-                f"the limit of {MAX_PERMUTATION_ENTRIES:,}; refused before building it")
+                f"the limit of {MAX_PERMUTATION_ENTRIES:,}; refused before building it — "
+                f"{limit_hint('permutation_entries', len(gens) * n)}")
         arr = np.array(gens, dtype=np.int64).reshape(len(gens), n)
         ref = np.arange(n, dtype=np.int64)
         for j, row in enumerate(arr):
@@ -360,7 +364,7 @@ def _check_entries(n_gens: int, n: int, what: str) -> None:
     if n_gens * n > MAX_PERMUTATION_ENTRIES:
         raise SizeLimitError(
             f"{what}: {n_gens} generators on {n:,} datasets ({n_gens * n:,} entries) exceed the limit of "
-            f"{MAX_PERMUTATION_ENTRIES:,}; refused before building them")
+            f"{MAX_PERMUTATION_ENTRIES:,}; refused before building them — {limit_hint('permutation_entries', n_gens * n)}")
 
 
 def _factorial(n: int) -> int | None:

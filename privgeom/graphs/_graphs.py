@@ -72,30 +72,34 @@ def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
     return Domain.from_labels(nodes).relation("complete", max_edges=len(nodes) * (len(nodes) - 1) // 2)
 
 
-def neighbour_graph(graph: RelationLike, inputs: Sequence[str]) -> nx.Graph:
+def neighbour_graph(graph: RelationLike, inputs: Sequence[str], *, nodes: str = "labels") -> nx.Graph:
     """Validate a user graph (networkx graph or iterable of label pairs) against a list of dataset labels.
 
     A string or a :class:`~privgeom.Domain` is a named relation and goes to :func:`privgeom.resolve_graph`.
 
-    Integer nodes are accepted as indices into ``inputs`` when the labels are not themselves integers. Any graph
-    gives a Blowfish-style DP policy (Lin & Kifer, Section V; He, Machanavajjhala & Ding, Blowfish privacy).
+    The nodes must be the datasets' labels (compared as strings): a node that is not one is an error naming the
+    nodes and the labels. ``nodes="positions"`` reads integer nodes as column positions of ``inputs`` instead —
+    only when asked for. Any graph gives a Blowfish-style DP policy (Lin & Kifer, Section V; He, Machanavajjhala &
+    Ding, Blowfish privacy).
 
     Examples
     --------
-    >>> G = neighbour_graph([("a", "b"), (1, 2)], ["a", "b", "c"])
+    >>> G = neighbour_graph([("a", "b"), ("b", "c")], ["a", "b", "c"])
     >>> list(G.nodes), sorted(map(sorted, G.edges))
     (['a', 'b', 'c'], [['a', 'b'], ['b', 'c']])
+    >>> sorted(map(sorted, neighbour_graph(nx.path_graph(3), ["a", "b", "c"], nodes="positions").edges))
+    [['a', 'b'], ['b', 'c']]
 
     Raises
     ------
     DomainMismatchError
-        A node that is not one of the datasets.
+        A node that is not one of the datasets (not a position with ``nodes="positions"``).
     InvalidTypeError
         Something that is neither a graph nor an edge list.
     """
     if isinstance(graph, (str, Domain)):  # a relation name is never an iterable of nodes
         return resolve_graph(graph, inputs)
-    return validate_graph(graph, inputs)
+    return validate_graph(graph, inputs, nodes=nodes)
 
 
 def edge_index_pairs(graph: nx.Graph, inputs: Sequence[str]) -> list[tuple[int, int]]:

@@ -14,23 +14,30 @@ import numpy as np
 
 from .._domain import Domain
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import Scalar, check_dense_size, parse_int, parse_scalar
+from .._numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
 from ._mechanism import Mechanism
 from .._level import ScalarLike
 
 __all__ = ["randomized_response", "rr_parameter", "bit_strings", "rr_base_matrix", "check_k"]
 
-#: Largest number of bits for which privgeom will enumerate the ``2**k`` datasets at all.
+#: Largest number of bits for which privgeom enumerates the ``2**k`` datasets at the default ``domain_size`` limit
+#: (:func:`check_k` follows the current limit).
 MAX_BITS = 26
 
 
-def check_k(k: Any, *, limit: int = MAX_BITS, name: str = "k") -> int:
-    """Validate a number of bits ``k`` (a positive int, at most ``limit``)."""
+def check_k(k: Any, *, limit: int | None = None, name: str = "k") -> int:
+    """Validate a number of bits ``k`` (a positive int with ``2^k`` within the ``domain_size`` size limit, or at most
+    ``limit`` bits when given)."""
+    from .. import _domain
+
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise InvalidTypeError(f"{name} must be a positive integer, got {k!r}")
     k = parse_int(k, name=name, min=1)
-    if k > limit:
-        raise SizeLimitError(f"{name} = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {limit})")
+    cap = _domain.max_bits() if limit is None else limit
+    if k > cap:
+        hint = f"; {limit_hint('domain_size', 1 << k)}" if limit is None and k < 64 else ""
+        raise SizeLimitError(f"{name} = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {cap} "
+                             f"bits){hint}")
     return k
 
 

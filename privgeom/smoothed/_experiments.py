@@ -30,6 +30,7 @@ from typing import Any, Callable, Sequence, TextIO
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
+from .._io import check_output_dir
 from .._limits import register_limit
 from .._progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
 from .._numeric import LogRational, limit_hint
@@ -152,7 +153,7 @@ ELECTION_PANELS: tuple[tuple[Fraction, tuple[int, ...]], ...] = (
 ELECTION_EPS = (1.0, 1.5, 2.0, 3.0)
 
 
-def elections_experiment(out: str | Path = "out", *, quick: bool = False, progress: bool | None = None,
+def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
                          panels: Sequence[tuple[Fraction, Sequence[int]]] | None = None,
                          eps: Sequence[float] | None = None) -> ExperimentResult:
     """Smoothed δ of SHM in elections with lost ballots (Liu, Wang & Xia, Section 6, Figure 2 left, Appendix I).
@@ -171,8 +172,7 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
     (900, 1000, -1.811, 0.9)
     """
     t0 = time.perf_counter()
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = check_output_dir(out, what="out")  # an existing folder: never created (a missing one is an error)
     if panels is None:
         quick_panels = ((Fraction(1, 10), (1000, 1500)), (Fraction(1, 100), (10_000, 15_000)),
                         (Fraction(1, 1000), (100_000, 150_000)))
@@ -215,7 +215,7 @@ def elections_experiment(out: str | Path = "out", *, quick: bool = False, progre
 
 
 # ---------------------------------------------------------------------------------------------------- motivating
-def motivating_experiment(out: str | Path = "out", *, quick: bool = False, progress: bool | None = None,
+def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
                           lost: Fraction = Fraction(1, 500), eps: LevelLike = LogRational(Fraction(51, 49))) -> ExperimentResult:
     """``δ(x)`` of SHM at the actual two-party totals of each US presidential election 1920–2020 (Figure 1).
 
@@ -231,8 +231,7 @@ def motivating_experiment(out: str | Path = "out", *, quick: bool = False, progr
     [(2012, -26.8), (2016, -27.2), (2020, -31.9)]
     """
     t0 = time.perf_counter()
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = check_output_dir(out, what="out")  # an existing folder: never created (a missing one is an error)
     data = load_elections()
     if quick:
         data = data[-3:]
@@ -275,7 +274,7 @@ SGD_NS = tuple(range(100, 251, 25))
 SGD_EPS = (0.5, 1.0, 3.0)
 
 
-def sgd_experiment(out: str | Path = "out", *, quick: bool = False, progress: bool | None = None,
+def sgd_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
                    databases: int | None = None, seed: int = 0, ns: Sequence[int] | None = None,
                    eps: Sequence[float] = SGD_EPS) -> ExperimentResult:
     """One SGD step with 8-bit quantised gradients (Section 6, Figure 2 right).
@@ -307,8 +306,7 @@ def sgd_experiment(out: str | Path = "out", *, quick: bool = False, progress: bo
     True
     """
     t0 = time.perf_counter()
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = check_output_dir(out, what="out")  # an existing folder: never created (a missing one is an error)
     ns = tuple(ns) if ns is not None else ((100,) if quick else SGD_NS)
     S = databases if databases is not None else (3 if quick else 20)
     if S < 2:
@@ -397,7 +395,7 @@ def hoeffding_halfwidth(bound: float, samples: int, alpha: float = 0.05) -> floa
     return float(bound) * math.sqrt(math.log(2 / alpha) / (2 * samples))
 
 
-def sampling_sum_experiment(out: str | Path = "out", *, quick: bool = False, progress: bool | None = None,
+def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
                         databases: int | None = None, seed: int = 0, T: int = 2, eps: float = 1.0,
                         ns: Sequence[int] | None = None, levels: Sequence[int] | None = None,
                         max_histograms: int = 8_000) -> ExperimentResult:
@@ -425,8 +423,7 @@ def sampling_sum_experiment(out: str | Path = "out", *, quick: bool = False, pro
     ('monte carlo', 0.333, 0.333)
     """
     t0 = time.perf_counter()
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = check_output_dir(out, what="out")  # an existing folder: never created (a missing one is an error)
     ns = tuple(ns) if ns is not None else ((4, 6) if quick else TH3_NS)
     levels = tuple(levels) if levels is not None else ((2, 8, 64) if quick else TH3_LEVELS)
     S = databases if databases is not None else (6 if quick else 40)

@@ -42,6 +42,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
+from .._io import check_output_dir
 from .._limits import register_limit
 from .._numeric import Scalar, limit_hint, parse_int, parse_scalar
 from .._results import Decision, Quantity, Result
@@ -482,6 +483,6 @@ def save_majority_accuracy_figure(path: str | Path, rhos: Sequence[Any] = FIGURE
     target = Path(path)
     if target.suffix.lower() != ".png":
         target = target / "voting_figure2.png"
-    target.parent.mkdir(parents=True, exist_ok=True)
+    check_output_dir(target.parent if str(target.parent) else ".", what="path", value=path)  # never created
     majority_accuracy_figure(rhos, n_max).savefig(target, dpi=dpi, format="png")
     return target

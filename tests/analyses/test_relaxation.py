@@ -141,3 +141,50 @@ def test_facet_only_path_agrees_with_rays(monkeypatch, family):
     assert by_facets.exp_eps == by_rays.exp_eps
     assert [g.coefficients for g in by_facets.lost] == [g.coefficients for g in by_rays.lost]
     assert by_facets.cone == by_rays.cone
+
+
+# -------------------------------------------------------- relation names are families (issue 15, item 4)
+def test_relation_names_are_families():
+    """``replace-one``, ``add-remove``, ``path``, ``complete``, ``hamming`` wherever a family of pairs is taken."""
+    rr = pg.RandomizedResponse(2, "3/4")
+    # on bits, replace-one (one record of k = 2 bits... each bit a record) and hamming give the same pairs
+    assert sorted(map(sorted, subset_family(pg.Domain.bits(2), "replace-one"))) == sorted(
+        map(sorted, subset_family(rr.inputs, "hamming")))
+    assert sorted(map(sorted, subset_family(rr.inputs, "complete"))) == sorted(
+        map(sorted, subset_family(rr.inputs, "all-pairs")))
+    assert relax_pairwise(rr, "replace-one").exp_eps == 3 == relax_pairwise(rr, "hamming").exp_eps
+    assert subset_family(["0", "1", "2"], "path") == [("0", "1"), ("1", "2")]
+    # a definition on databases: its relation names apply (replace-one relaxes to itself, exactly)
+    d = pg.parse_definition("dp:graph=replace-one,n=2,records=3,exp_eps=2")
+    r = relax(d, "replace-one")
+    assert r.recognised == "dp" and r.exp_eps == 2 and len(r.lost) == 0
+    assert r.graph.number_of_edges() == d.domain.n_edges("replace-one") == 18
+    geo = pg.parse_definition("dp:graph=path,n=4,exp_eps=3")
+    assert relax(geo, "path").exp_eps == 3
+
+
+def test_unknown_family_lists_the_family_names():
+    with pytest.raises(pg.InvalidParameterError) as err:
+        relax(pg.RandomizedResponse(2, "3/4"), "nosuch")
+    msg = str(err.value)
+    assert "unknown subset family 'nosuch'" in msg
+    assert all(name in msg for name in ("hamming", "all-pairs", "triples", "replace-one", "add-remove", "path",
+                                        "complete"))
+    with pytest.raises(pg.InvalidParameterError, match="relation 'path' does not apply"):
+        relax_pairwise(pg.RandomizedResponse(2, "3/4"), "path")
+    with pg.limits(relax_family=5):  # the relation's size is checked before it is built
+        with pytest.raises(pg.SizeLimitError, match=r"pg\.set_limits\(relax_family=6\)"):
+            subset_family(pg.RandomizedResponse(2, "3/4").inputs, "complete")
+
+
+def test_cli_family_names(capsys):
+    from privgeom.cli import main
+
+    assert main(["relax", "rr:k=2,p=3/4", "--family", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown subset family 'nosuch'" in err and "replace-one" in err and "unknown datasets" not in err
+    assert main(["relax", "dp:graph=replace-one,n=2,records=3,exp_eps=2", "--family", "replace-one"]) == 0
+    out = capsys.readouterr().out
+    assert "exactly ε-differential privacy" in out and "e^ε = 2" in out
+    assert main(["relax", "rr:k=2,p=3/4", "--family", "Replace-One"]) == 0
+    assert "e^ε = 3" in capsys.readouterr().out

@@ -166,7 +166,8 @@ ROWS: list[tuple[str, str]] = [
     ("relax rr:k=2,p=3/4 --family ,,,", "',,,'"),
     ("relax rr:k=12,p=3/4 --family all-pairs", "8,386,560 subsets of the 4,096 datasets, more than the limit of "
                                                "2,000,000 subsets; refused before expanding it — give --family a "
-                                               "smaller list, or raise the limit with --max-family 8386560"),
+                                               "smaller list, or raise it with --max-family 8386560 (or --limit "
+                                               "relax_family=8386560)"),
     ("relax rr:k=3,p=3/4 --family all-pairs --max-family 27", "28 subsets"),
     ("analyze rr:k=3,p=3/4 --family triples --max-family 50", "--max-family 56"),
     ("relax rr:k=2,p=3/4 --max-family 0", "--max-family"),
@@ -203,8 +204,8 @@ ROWS: list[tuple[str, str]] = [
     ("voting welfare weighted --weights 1,2 --i 1", "rule 'weighted' does not use --i"),
     ("voting epsilon majority -n 5 --rho 1/2 --eps abc", "'abc'"),
     ("voting epsilon majority -n 5 --rho 1/2 --eps=-1", "--eps must be >= 0, got '-1'"),
-    ("voting figure --rhos abc --out out", "'abc'"),
-    ("voting figure --n-max=-3 --out out", "-3"),
+    ("voting figure --rhos abc --out .", "'abc'"),
+    ("voting figure --n-max=-3 --out .", "-3"),
     ("voting figure --out m.json/x", "--out 'm.json/x'"),
     # ---- smoothed
     ("smoothed delta --mechanism missing.json", "'missing.json'"),
@@ -352,7 +353,7 @@ def test_ctrl_c_during_a_long_computation_exits_130_without_traceback(tmp_path):
     # the full election figure takes tens of seconds; its forced progress bar tells us the computation has started
     err_path = tmp_path / "stderr.txt"
     with open(err_path, "w") as err_file:
-        proc = subprocess.Popen(CLI + ["smoothed", "figure", "elections", "--out", str(tmp_path / "out"), "--progress"],
+        proc = subprocess.Popen(CLI + ["smoothed", "figure", "elections", "--out", str(tmp_path), "--progress"],
                                 env=ENV, stdout=subprocess.DEVNULL, stderr=err_file, text=True)
         code, _ = _interrupt(proc, lambda: err_path.stat().st_size > 0)
     err = err_path.read_text()

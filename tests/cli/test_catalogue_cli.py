@@ -48,7 +48,7 @@ def test_epsilon_infinite_exits_1(capsys, tmp_path):
     assert code == 1 and "ε = ∞" in out
 
 
-@pytest.mark.parametrize("graph,msg", [("cycle", "unknown --graph"), ("edges:11-12", "not one of the datasets"),
+@pytest.mark.parametrize("graph,msg", [("cycle", "unknown --graph"), ("edges:11-12", "nodes ['12'] are not the datasets' labels"),
                                        ("edges:11", "bad edge")])
 def test_epsilon_bad_graph_exits_2(capsys, rr_file, graph, msg):
     code, out, err = run(capsys, "epsilon", "-m", rr_file, "--graph", graph)
@@ -174,7 +174,8 @@ def test_optimal_utility_and_prior_files(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("extra,msg", [(["--prior", "1/2,1/2"], "2 entries for 4 datasets"),
-                                       (["--utility", "missing.json"], "cannot read utility file"),
+                                       (["--utility", "missing.json"], "'missing.json': no such file; use a built-in utility (accuracy) or a JSON file"),
+                                       (["--utility", "nosuch"], "'nosuch': no such utility; use a built-in utility (accuracy) or a JSON file"),
                                        (["--prior", "1/2,1/4,1/4,1/4"], "sum to 1")])
 def test_optimal_errors(capsys, extra, msg):
     code, _, err = run(capsys, "optimal", "rr:k=2,p=3/4", *extra)

@@ -44,10 +44,16 @@ COMMAND_LINES: list[tuple[str, str, str, str]] = [
 def _bad_paths(kind: str) -> list[tuple[str, str]]:
     """(path, fragment of the reason) for a kind of output."""
     name = {"file": "x.json", "figure": "x.png", "figure-or-dir": "x.png", "dir": "sub"}[kind]
-    rows = [(f"nodir/{name}", "the directory 'nodir' does not exist" if kind in ("file", "figure") else None),
+    # folders are never created (issue 15): a missing one is refused like a missing parent of a file
+    rows = [(f"nodir/{name}", "the directory does not exist (privgeom does not create folders" if kind == "dir"
+             else "the directory 'nodir' does not exist"),
             (f"m.json/{name}", "is a file" if kind in ("dir", "figure-or-dir") else "is not a directory")]
+    if kind in ("dir", "figure-or-dir"):
+        rows.append(("no/such/folder/", "the directory does not exist (privgeom does not create folders: create it "
+                                        "first)"))
+        rows.append(("/nonexistent", "the directory does not exist"))
     if UNWRITABLE:
-        rows.append((f"{UNWRITABLE}/{name}", f"cannot create files in '{UNWRITABLE}'"))
+        rows.append((UNWRITABLE if kind == "dir" else f"{UNWRITABLE}/{name}", f"cannot create files in '{UNWRITABLE}'"))
     if kind == "figure":
         rows.append(("x.txt", "extension '.txt'; use one of"))
     if kind == "file":
@@ -114,7 +120,7 @@ def test_bad_output_path_is_refused_before_any_work(line, option, path, fragment
     assert len(lines) == 1 and "Traceback" not in err, err
     assert lines[0].startswith(f"privgeom: error: {option} {path!r}"), lines[0]
     assert fragment in lines[0], (fragment, lines[0])
-    assert not (workdir / "nodir").exists()
+    assert not (workdir / "nodir").exists() and not (workdir / "no").exists() and not Path("/nonexistent").exists()
 
 
 def test_every_output_option_is_declared_and_in_the_table():
@@ -144,8 +150,25 @@ def test_good_paths_still_work(workdir, capsys, monkeypatch):
     monkeypatch.chdir(workdir)
     code, out, err = _run(["rowcone", "rr:k=2,p=3/4", "--out", "good.json"], capsys)
     assert code == 0 and (workdir / "good.json").stat().st_size > 0, err
-    code, out, err = _run(["voting", "figure", "--out", "newdir/fig.png", "--n-max", "5", "--rhos", "1/2"], capsys)
-    assert code == 0 and (workdir / "newdir" / "fig.png").exists(), err
+    code, out, err = _run(["voting", "figure", "--out", "adir/fig.png", "--n-max", "5", "--rhos", "1/2"], capsys)
+    assert code == 0 and (workdir / "adir" / "fig.png").exists(), err
+    code, out, err = _run(["voting", "figure", "--out", "adir", "--n-max", "5", "--rhos", "1/2"], capsys)
+    assert code == 0 and (workdir / "adir" / "voting_figure2.png").exists(), err
+
+
+def test_library_figure_functions_never_create_folders(tmp_path):
+    """The library routines behind the figure commands refuse a missing folder before any work, too."""
+    from privgeom import smoothed, voting
+
+    with pytest.raises(pg.InvalidParameterError, match="does not exist"):
+        voting.save_majority_accuracy_figure(tmp_path / "no" / "such", rhos=(0.5,), n_max=5)
+    with pytest.raises(pg.InvalidParameterError, match="does not exist"):
+        voting.save_majority_accuracy_figure(tmp_path / "no" / "f.png", rhos=(0.5,), n_max=5)
+    for run in (smoothed.elections_experiment, smoothed.motivating_experiment, smoothed.sgd_experiment,
+                smoothed.sampling_sum_experiment):
+        with pytest.raises(pg.InvalidParameterError, match="does not exist"):
+            run(tmp_path / "no" / "such", quick=True)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_write_check_leaves_no_file_behind(workdir):
@@ -153,7 +176,9 @@ def test_the_write_check_leaves_no_file_behind(workdir):
 
     before = sorted(p.name for p in workdir.iterdir())
     check_output(str(workdir / "new.json"), "file", what="--out")
-    check_output(str(workdir / "a" / "b"), "dir", what="--out")
+    check_output(str(workdir / "adir"), "dir", what="--out")
+    with pytest.raises(pg.InvalidParameterError, match="does not exist"):
+        check_output(str(workdir / "a" / "b"), "dir", what="--out")
     assert sorted(p.name for p in workdir.iterdir()) == before
 
 

@@ -1,0 +1,145 @@
+"""Sizes before work (issue 15, item 5): large inputs of the core commands are refused from their sizes, before the
+expensive routine runs.
+
+Each row names the routine that does the work a refusal must come before; the test replaces it by a function that
+fails the test when entered (counting work, never timing it), runs the command (or the Python call) and checks the
+refusal: exit code 2, one line naming the limit and how to raise it in the reader's form (``--limit``/the command's
+own option on the command line, ``pg.set_limits`` in Python).
+"""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+from pathlib import Path
+from typing import Any, Callable
+
+import networkx as nx
+import pytest
+
+import privgeom as pg
+from privgeom.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+RR2 = str(ROOT / "examples" / "rr2_mechanism.json")
+
+#: A routine that must not run: ``"module:attribute"`` (``networkx:bfs_tree`` is the first step of the ε-DP ray
+#: enumeration, after its size check).
+Routine = str
+
+
+def _forbid(monkeypatch: pytest.MonkeyPatch, routines: tuple[Routine, ...]) -> list[str]:
+    entered: list[str] = []
+    for spec in routines:
+        module, _, attr = spec.partition(":")
+        owner: Any = importlib.import_module(module)
+        for part in attr.split(".")[:-1]:
+            owner = getattr(owner, part)
+        name = attr.split(".")[-1]
+
+        def fail(*args: Any, _spec: str = spec, **kwargs: Any) -> Any:
+            entered.append(_spec)
+            raise AssertionError(f"{_spec} ran before the size refusal")
+
+        monkeypatch.setattr(owner, name, fail)
+    return entered
+
+
+#: (command line, routines that must not run, fragments of the one-line refusal)
+CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
+    ("semantics rr:k=20,p=3/4", ("privgeom.analyses._semantics:_rr_semantics",),
+     ("1048576 x 1048576 exact array", "--limit exact_entries=1099511627776")),
+    ("relax rr:k=20,p=3/4", ("privgeom.cli._core:relax", "privgeom.cli._core:subset_family"),
+     ("10,485,760 subsets", "--max-family 10485760 (or --limit relax_family=10485760)")),
+    ("relax rr:k=10,p=3/4 --family triples", ("privgeom.cli._core:relax", "privgeom.cli._core:subset_family"),
+     ("178,433,024 subsets", "--max-family 178433024")),
+    ("relax dp:graph=hamming,k=4,exp_eps=3 --family triples", ("privgeom.geometry._cone:Cone.project",),
+     ("estimated work 64² × 13 = 53,248", "--limit block_work=53248")),
+    ("optimal dp:graph=path,n=100000,exp_eps=2",
+     ("privgeom.analyses._optimal:_rows_lp", "privgeom.analyses._optimal:special_lp"),
+     ("10,000,200,001 variables", "--max-lp-size 60000800002")),
+    (f"epsilon -m {RR2} --graph hamming --max-work 10", ("privgeom.analyses._scan:_matrix_views",),
+     ("288 units of work", "--max-work 288")),
+    (f"delta -m {RR2} --graph complete --exp-eps 2 --limit profile_work=10", ("privgeom.analyses._scan:_matrix_views",),
+     ("432 units of work", "--max-work 432")),
+    ("compare rr:k=20,p=3/4 dp:graph=hamming,k=20,exp_eps=3", ("privgeom.cli._catalogue:compare",),
+     ("10,485,760 edges", "--limit graph_edges=10485760")),
+    ("rowcone dp:graph=hamming,k=5,exp_eps=3 --rays", ("networkx:bfs_tree",),
+     ("at least 65,536 extreme rays", "--limit dp_rays=65536")),
+    ("analyze dp:graph=path,n=1000000000,exp_eps=2", ("privgeom.definitions._dp:DifferentialPrivacy.__init__",),
+     ("1,000,000,001 datasets", "--limit domain_size=1000000001")),
+    # the path's 5,000,000 edges are refused before the 5,000,001 labels are built (lazy counts labels: 1 GB before)
+    ("analyze dp:graph=path,n=5000000,exp_eps=2", ("privgeom._domain:_LazyBitLabels.build",),
+     ("5,000,000 edges", "--limit graph_edges=5000000")),
+    ("rowcone rr:k=27,p=3/4", ("privgeom.definitions._rr:RandomizedResponse.row_cone",),
+     ("2^27 datasets", "--limit domain_size=134217728")),
+    ("rowcone rr:k=3,p=3/4 --all --limit listed_coefficients=10", ("privgeom.cli._core:describe_row_cone",),
+     ("more than the 10 a text listing shows", "--limit listed_coefficients=64")),
+]
+
+
+@pytest.mark.parametrize("line,routines,fragments", CLI_ROWS, ids=[r[0].split(" -")[0] for r in CLI_ROWS])
+def test_cli_refuses_from_the_sizes(line, routines, fragments, monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    entered = _forbid(monkeypatch, routines)
+    try:
+        code = main(shlex.split(line))
+    except SystemExit as exc:
+        code = int(exc.code)  # type: ignore[arg-type]
+    out, err = capsys.readouterr()
+    assert not entered, entered
+    assert code == 2, (code, out, err)
+    assert len(err.strip().splitlines()) == 1 and "internal error" not in err, err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+    assert "pg.set_limits" not in err, err
+
+
+def test_analyze_reports_a_refused_row_cone_without_building_the_guarantees(monkeypatch, capsys):
+    """``analyze`` reports every part it could do: the refused row cone must not cost the guarantees' work."""
+    entered = _forbid(monkeypatch, ("privgeom.analyses._semantics:_rr_semantics",))
+    code = main(["analyze", "rr:k=18,p=3/4"])
+    out, err = capsys.readouterr()
+    assert not entered and code == 0, (entered, code, err)
+    assert "2. row cone: refused" in out and "--limit exact_entries=68719476736" in out
+
+
+#: (call, routines that must not run, fragments of the refusal)
+PYTHON_ROWS: list[tuple[Callable[[], Any], tuple[Routine, ...], tuple[str, ...]]] = [
+    (lambda: pg.relax(pg.parse_definition("dp:graph=hamming,k=4,exp_eps=3"), "triples"),
+     ("privgeom.geometry._cone:Cone.project",), ("pg.set_limits(block_work=53248)",)),
+    (lambda: pg.DifferentialPrivacy(pg.hamming_graph(5), exp_eps=3).row_cone().rays, ("networkx:bfs_tree",),
+     ("max_rays=65536 or pg.set_limits(dp_rays=65536)",)),
+    (lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=100000,exp_eps=2")),
+     ("privgeom.analyses._optimal:_rows_lp", "privgeom.analyses._optimal:special_lp"),
+     ("max_lp_size=60000800002 or pg.set_limits(optimal_lp_size=60000800002)",)),
+    (lambda: pg.epsilon(pg.Mechanism.load(RR2), "hamming", max_work=10), ("privgeom.analyses._scan:_matrix_views",),
+     ("max_work=288 or pg.set_limits(profile_work=288)",)),
+    (lambda: pg.relax_pairwise(pg.RandomizedResponse(12, "3/4"), "complete"),
+     ("privgeom._domain:Domain.relation",), ("8,386,560 pairs", "pg.set_limits(relax_family=8386560)")),
+    (lambda: pg.RandomizedResponse(27, "3/4"), ("privgeom._domain:Domain.bits",),
+     ("2^27 datasets", "pg.set_limits(domain_size=134217728)")),
+    (lambda: pg.DifferentialPrivacy(pg.Domain.counts(5_000_000), exp_eps=2), ("privgeom._domain:_LazyBitLabels.build",),
+     ("max_edges=5000000 or pg.set_limits(graph_edges=5000000)",)),
+    (lambda: pg.parse_definition("dp:graph=path,n=1000000000,exp_eps=2"),
+     ("privgeom.definitions._dp:DifferentialPrivacy.__init__",), ("pg.set_limits(domain_size=1000000001)",)),
+]
+
+
+@pytest.mark.parametrize("call,routines,fragments", PYTHON_ROWS, ids=[r[2][0][:40] for r in PYTHON_ROWS])
+def test_python_refuses_from_the_sizes(call, routines, fragments, monkeypatch):
+    entered = _forbid(monkeypatch, routines)
+    with pytest.raises(pg.SizeLimitError) as err:
+        call()
+    assert not entered, entered
+    for fragment in fragments:
+        assert fragment in str(err.value), (fragment, str(err.value))
+    assert "--limit" not in str(err.value)
+
+
+def test_the_forbidding_helper_detects_a_routine_that_runs(monkeypatch):
+    """The table's check can fail: a routine that does run is reported."""
+    entered = _forbid(monkeypatch, ("networkx:bfs_tree",))
+    with pytest.raises(AssertionError, match="bfs_tree ran"):
+        nx.bfs_tree(nx.path_graph(2), 0)
+    assert entered == ["networkx:bfs_tree"]
