@@ -91,5 +91,5 @@ def test_cli_check_decides_from_the_bracket_and_refuses_when_it_cannot(capsys: p
         capsys.readouterr()
         assert main(argv + ["1/10"]) == 2
     err = capsys.readouterr().err
-    assert "cannot be decided" in err and "pg.set_limits(smoothed_work=" in err
+    assert "cannot be decided" in err and "--limit smoothed_work=" in err  # the command-line form on the command line
     assert main(argv + ["1/10"]) == 0  # at the default limit the search completes: 0.0324… <= 1/10
