@@ -20,13 +20,13 @@ def _boom(*args: Any, **kwargs: Any) -> Any:
 CLI_ROWS = [  # argv, routines that must never run, words of the refusal
     (["smoothed", "shm", "--n", "20000000", "--lost", "1/1000", "--eps", "1"],
      [(_fastpath, "_log_upper_bound_block"), (_fastpath, "pair_log_distance_block")],
-     ["20,000,001 counts", "smoothed_counts = 16,777,216", "pg.set_limits(smoothed_counts=20000001)"]),
+     ["20,000,001 counts", "smoothed_counts = 16,777,216", "--limit smoothed_counts=20000001"]),
     (["smoothed", "figure", "sgd", "--databases", "1000000000", "--out", "{tmp}"],
      [(_experiments, "sampling_delta"), (_experiments, "quantised_gaussian")],
      ["21,000,000,000 random databases", "smoothed_databases = 20,000"]),
     (["smoothed", "figure", "theorem3", "--databases", "1000000000", "--out", "{tmp}"],
      [(_experiments, "sampling_delta"), (_experiments, "expected_sampling_delta")],
-     ["random databases", "pg.set_limits(smoothed_databases="]),
+     ["random databases", "--limit smoothed_databases="]),
 ]
 
 
@@ -51,7 +51,7 @@ API_ROWS: list[tuple[str, Callable[[], Any], list[tuple[Any, str]], str]] = [
      "exact_entries"),
     ("smoothed table", lambda: smoothed.shm_smoothed_delta(2**24, 2**23, 1, ["1/10", "1/2"]),
      [(_fastpath, "_log_upper_bound_block")], "smoothed_counts"),
-    ("sgd experiment", lambda: smoothed.sgd_experiment("unused", databases=10**6),
+    ("sgd experiment", lambda: smoothed.sgd_experiment(".", databases=10**6),
      [(_experiments, "sampling_delta"), (_subsetsum, "sampling_delta")], "smoothed_databases"),
 ]
 

@@ -22,7 +22,7 @@ def _boom(*args: Any, **kwargs: Any) -> Any:
 
 ROWS = [  # argv, (module, attribute) that must never run, words of the refusal
     (["voting", "epsilon", "majority", "-n", "9999999", "--rho", "1/2"], (voting, "majority"),
-     ["9,999,999 steps", "voting_count_work = 4,000,000", "pg.set_limits(voting_count_work=9999999)"]),
+     ["9,999,999 steps", "voting_count_work = 4,000,000", "--limit voting_count_work=9999999"]),
     (["voting", "epsilon", "threshold", "-n", "9999999", "--theta", "3", "--rho", "1/2"], (voting, "threshold"),
      ["voting_count_work"]),
     (["voting", "epsilon", "and", "-n", "9999999", "--rho", "1/2", "--method", "counts"], (voting, "conjunction"),
@@ -37,7 +37,7 @@ ROWS = [  # argv, (module, attribute) that must never run, words of the refusal
     (["voting", "epsilon", "tribes", "--width", "20", "--count", "3", "--rho", "1/2"], (_rules, "popcounts"),
      ["2^60 profiles"]),
     (["voting", "figure", "--n-max", "100001", "--out", "{tmp}"], (_accuracy, "_accuracy"),
-     ["voting_figure_work = 20,000,000", "pg.set_limits(voting_figure_work=12500750010)"]),  # 5 · 50001 · 50002
+     ["voting_figure_work = 20,000,000", "--limit voting_figure_work=12500750010"]),  # 5 · 50001 · 50002
     (["voting", "figure", "--n-max", "100001", "--out", "{tmp}"], (_accuracy, "majority_accuracy_figure"), ["voting_figure_work"]),
 ]
 
