@@ -11,6 +11,10 @@ definition built from chosen guarantees, and the utility each one buys (docs/des
 4. What each buys: the optimal expected utility (uniform prior) for guessing the dataset (accuracy) and for learning
    the parity of the three bits — what RR's facets protect — each certified exactly by LP duality, as a table and a
    plot against the ε-DP optimum as a function of e^ε.
+5. What each costs in information: the least mutual information I(D; ω) in nats (``pg.least_informative``, a convex
+   program) of a member guessing the dataset with accuracy at least 1/6 — a floor every design reaches — in the
+   table, and the whole trade-off (least information against the accuracy floor, up to each design's best) as a
+   second plot.
 
 Run: python examples/design_definition.py --out out/
 """
@@ -23,6 +27,12 @@ from pathlib import Path
 
 import privgeom as pg
 from privgeom.definitions import ConeDefinition
+
+
+#: The accuracy floor of the information-cost column: below the best accuracy of every design in the table.
+FLOOR = Fraction(1, 6)
+#: Points per design on the information-utility trade-off plot.
+STEPS = 6
 
 
 def fmt(v: Fraction) -> str:
@@ -64,19 +74,24 @@ def main() -> None:
             ("relaxation onto faces", relaxed, relaxed_sandwich),
             ("chosen guarantees", chosen, chosen_sandwich),
             ("ε-DP at outer(RR)", dp3, None)]
-    table = ["| definition | relation to RR | inner e^ε | outer e^ε | accuracy | parity utility |",
-             "| --- | --- | --- | --- | --- | --- |"]
-    values = {}
+    table = ["| definition | relation to RR | inner e^ε | outer e^ε | accuracy | parity utility | "
+             f"information (nats) at accuracy ≥ {FLOOR} |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    values, best_accuracy = {}, {}
     for name, d, b in rows:
         acc = pg.optimal_mechanism(d)
         opt = pg.optimal_mechanism(d, parity_utility)
         assert opt.exact and opt.certificate.verified and acc.exact and acc.certificate.verified
-        values[name] = opt.value
+        values[name], best_accuracy[name] = opt.value, acc.value
+        assert acc.value >= FLOOR  # the floor is feasible for every design
+        info = pg.least_informative(d, "accuracy", FLOOR)
+        assert info.lower_bound <= float(info.value) + 1e-9 and info.status in ("optimal", "optimal_inaccurate")
         rel = pg.compare(d, base).relation
         b = b or pg.dp_bounds(d, cube)
         inner = "∞" if b.inner.infinite else fmt(b.inner.exp_eps)
         outer = "∞" if b.outer.infinite else fmt(b.outer.exp_eps)
-        table.append(f"| {name} | {rel} | {inner} | {outer} | {fmt(acc.value)} | {fmt(opt.value)} |")
+        table.append(f"| {name} | {rel} | {inner} | {outer} | {fmt(acc.value)} | {fmt(opt.value)} | "
+                     f"{float(info.value):.6f} (lower bound {info.lower_bound:.6f}) |")
     print("\n" + "\n".join(table))
 
     grid = [Fraction(k, 4) for k in range(4, 17)]
@@ -97,6 +112,24 @@ def main() -> None:
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     fig.savefig(out / "design_utility.png", dpi=110)
+    plt.close(fig)
+
+    # the information-utility trade-off: least I(D; ω) against the accuracy floor, up to each design's best accuracy
+    fig, ax = plt.subplots(figsize=(6.4, 4))
+    styles = ("k.-", "b.-", "C1s--", "g^:", "C3x-.")
+    for (name, d, _), style in zip(rows, styles):
+        top = best_accuracy[name]
+        floors = [Fraction(1, 8) + (top - Fraction(1, 8)) * Fraction(j, STEPS) for j in range(STEPS + 1)]
+        bits = [float(pg.least_informative(d, "accuracy", f).value) for f in floors]
+        ax.plot([float(f) for f in floors], bits, style, label=f"{name} (best accuracy {float(top):.3f})")
+    ax.axvline(float(FLOOR), color="grey", linewidth=0.8)
+    ax.set_xlabel("required probability of guessing the dataset (accuracy floor)")
+    ax.set_ylabel("least mutual information I(D; ω) (nats)")
+    ax.set_title("What each design costs in information (uniform prior)")
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(out / "design_information.png", dpi=110)
+    plt.close(fig)
 
     report = [f"RR(3, 3/4) lies between ε-DP with e^ε = {fmt(sandwich.inner.exp_eps)} (inner) and e^ε = "
               f"{fmt(sandwich.outer.exp_eps)} (outer) on the Hamming cube. The relaxation onto the {len(faces)} two-bit "
@@ -105,9 +138,15 @@ def main() -> None:
               f"chosen guarantees keeps {chosen.row_cone().n_facets} facets ({len(chosen.redundant)} of the "
               f"{len(pg.semantics(dp3)) + len(parity)} guarantees given were redundant).", "", *table, "",
               "![Optimal probability of guessing the parity under ε-DP as a function of e^ε, and the utility of each "
-              "design drawn over its DP sandwich](design_utility.png)", ""]
+              "design drawn over its DP sandwich](design_utility.png)", "",
+              f"The last column is the information cost at the floor accuracy ≥ {FLOOR}, which every design reaches "
+              f"(the strictest, ε-DP at inner(RR), has best accuracy {fmt(min(best_accuracy.values()))}): the least "
+              "mutual information I(D; ω) of a member reaching it, with the lower bound that does not trust the "
+              "convex solver. The plot draws the whole trade-off, from accuracy 1/8 (a constant output, 0 nats) to "
+              "each design's best accuracy; the grey line is the floor of the table.", "",
+              "![Least mutual information against the accuracy floor for each design](design_information.png)", ""]
     (out / "design_report.md").write_text("\n".join(report) + "\n", encoding="utf-8")
-    print(f"\nwrote {out / 'design_utility.png'} and {out / 'design_report.md'}")
+    print(f"\nwrote {out / 'design_utility.png'}, {out / 'design_information.png'} and {out / 'design_report.md'}")
 
 
 if __name__ == "__main__":

@@ -59,12 +59,15 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom compare hr:d=3,exp_eps=3 dp:graph=complete,n=3,exp_eps=3": ("subset", "strictly stronger"),
     "privgeom design rr:k=2,p=3/4 --drop 0 --out d.json": ("new : 23/36", "inner: every ε-DP mechanism with e^ε ≤ 5/3"),
     "privgeom closure cone:file=d.json -m examples/rr2_mechanism.json": ("is IN closure",),
+    "privgeom design rr:k=2,p=3/4 --drop 0 --utility accuracy --prior uniform --at-least 5/8":
+        ("base: none: 5/8 is above its best expected utility 9/16", "new : 0.41333", "new : 23/36"),
 }
 
 #: README commands whose documented exit code is not 0 (1 = the answer is no).
 EXIT_CODES: dict[str, int] = {
     "privgeom closure rr:k=2,p=3/5 -m examples/rr2_mechanism.json --repair --out repaired.json": 1,
     "privgeom design rr:k=2,p=3/4 --drop 0 --out d.json": 1,
+    "privgeom design rr:k=2,p=3/4 --drop 0 --utility accuracy --prior uniform --at-least 5/8": 1,
 }
 
 #: Expressions of the README's Python block and the values its comments state.

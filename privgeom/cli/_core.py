@@ -169,6 +169,24 @@ def _rowcone_text(cone: Any) -> str:
     return "\n".join(lines)
 
 
+def facet_number(i: int | None) -> str:
+    """The prefix of a facet's line in the ``--all`` listings: its 0-based position in ``rowcone --all`` (the order
+    ``design --drop`` and ``ConeDefinition.without`` use); ``[=]`` for an equality."""
+    return "[=] " if i is None else f"[{i}] "
+
+
+def _listed_positions(cone: Any) -> Callable[[Any], int | None]:
+    """Position of a facet normal in the ``rowcone --all`` order (:func:`facet_rows`; the semantics list another
+    order), ``None`` for a row that is no facet (an equality). Float rows are matched to 9 significant digits."""
+    rows, _ = facet_rows(cone)
+
+    def key(r: Any) -> tuple[Any, ...]:
+        return tuple(r) if cone.exact else tuple(float(f"{float(v):.9g}") + 0.0 for v in r)
+
+    where = {key(r): i for i, r in enumerate(rows())}
+    return lambda r: where.get(key(r))
+
+
 def _datasets_line(labels: Any) -> str:
     n = len(labels)
     shown = ", ".join(labels[:MAX_LISTED]) + (f", … ({n} in all)" if n > MAX_LISTED else "")
@@ -424,7 +442,8 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
     if args.all:
         lines = [summary.header()] + ([f"  {summary.rule}"] if summary.rule else []) + [f"  {summary.symmetry_line()}"]
         rows, _ = facet_rows(cone)
-        lines += [f"  {format_facet(r, labels, exact=cone.exact, limit=10**9)}" for r in rows()]
+        lines += [f"  {facet_number(i)}{format_facet(r, labels, exact=cone.exact, limit=10**9)}"
+                  for i, r in enumerate(rows())]
         lines += [f"  {format_facet(e, labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
                   for e in equality_rows(cone)]
         if args.rays:
@@ -465,7 +484,9 @@ def _semantics(args: argparse.Namespace) -> Outcome:
     guarantees = semantics(d)
     if args.all:
         _check_listing(len(guarantees), len(d.inputs), "guarantees")
-        lines = [f"{len(guarantees)} guarantees of {d.spec()}:"] + [f"- {g.text}" for g in guarantees]
+        number = _listed_positions(d.row_cone())
+        lines = [f"{len(guarantees)} guarantees of {d.spec()} ([i]: facet i as rowcone --all and design --drop "
+                 "number them):"] + [f"- {facet_number(number(g.coefficients))}{g.text}" for g in guarantees]
     else:
         assert summary is not None
         lines = [f"{d.spec()}:"] + _semantics_lines(summary, indent="")

@@ -15,6 +15,14 @@ parentheses. Fields: ``n_plus``, ``n_minus`` (integers), ``s_plus``, ``s_minus``
 set, or a substring of a string), ``==`` / ``!=`` also compare strings. Values: integers, bare words or quoted
 strings. Example: ``--only "n_minus <= 1 and not s_minus contains 00"``.
 
+With ``--at-least U`` (which needs ``--utility`` and ``--prior`` stated, since ``U`` is an expected utility under
+them; refused otherwise) the report adds the information cost of BASE and of the new definition:
+:func:`~privgeom.analyses.least_informative`, the least mutual information ``I(D; ω)`` in nats of a member reaching
+expected utility ``U``, with the solver's duality gap, the solver-independent lower bound and the solver status. A
+``U`` above one definition's best expected utility is reported for that definition (JSON ``"feasible": false``,
+``"status": "above_best"``), not refused, and does not change the exit code: dropping guarantees can make a floor
+reachable that BASE cannot reach.
+
 Exit codes: 0 when the new definition makes every member ε-DP over the graph for some finite ε, 1 when no ε does
 (``dp_bounds`` outer is infinite), 2 on an error.
 """
@@ -30,8 +38,8 @@ import numpy as np
 
 from .._errors import FormatError, InvalidParameterError, SizeLimitError
 from .._io import check_output_path, load_json
-from .._numeric import fraction_str
-from ..analyses import compare, describe_row_cone, dp_bounds, optimal_mechanism
+from .._numeric import fraction_str, parse_scalar
+from ..analyses import compare, describe_row_cone, dp_bounds, least_informative, optimal_mechanism
 from ..analyses._design import from_guarantees, hull, intersection, only, without
 from ..analyses._semantics import guarantee_from_normal
 from ..definitions import ConeDefinition, PrivacyDefinition, parse_definition
@@ -177,6 +185,7 @@ class DesignContext:
     prior: Any
     operations: list[str]
     redundant: tuple[Any, ...] = ()
+    at_least: Any = None
     cache: dict[str, Any] = field(default_factory=dict)
 
 
@@ -286,12 +295,49 @@ def _section_utility(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
     return lines, data
 
 
+def _section_information(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
+    """The information cost (:func:`~privgeom.analyses.least_informative`) of BASE and of the new definition at the
+    utility floor ``--at-least``; empty without it. A floor above one definition's best expected utility is reported
+    for that definition (status ``above_best``), not refused: dropping guarantees can make a floor reachable."""
+    if ctx.at_least is None:
+        return [], {}
+    target = ctx.at_least
+    lines = [f"information cost: least mutual information I(D; ω) at expected utility ≥ {fraction_str(target)}:"]
+    data: dict[str, Any] = {"at_least": target}
+    for key, d in (("base", ctx.base), ("new", ctx.new)):
+        entry: dict[str, Any] = {"feasible": False, "at_least": target, "best": None, "value": None, "gap": None,
+                                 "lower_bound": None, "solver": None, "status": None, "utility": None,
+                                 "mechanism": None}
+        opt = ctx.cache.get(f"optimal_{key}")
+        if opt is not None and target > opt.value:
+            entry.update(best=opt.value, status="above_best")
+            lines.append(f"  {key:4}: none: {fraction_str(target)} is above its best expected utility "
+                         f"{fraction_str(opt.value)}")
+            data[key] = entry
+            continue
+        try:
+            res = least_informative(d, ctx.utility, target, ctx.prior)
+        except (SizeLimitError, InvalidParameterError) as err:
+            lines.append(f"  {key:4}: refused: {err}")
+            entry["status"] = "refused"
+            data[key] = entry
+            continue
+        ctx.cache[f"information_{key}"] = res
+        entry.update(feasible=True, best=res.best, value=float(res.value), gap=res.gap, lower_bound=res.lower_bound,
+                     solver=res.solver, status=res.status, utility=res.utility, mechanism=res.mechanism)
+        lines.append(f"  {key:4}: {float(res.value):.10g} nats (lower bound {res.lower_bound:.10g}, duality gap "
+                     f"{res.gap:.3g}, {res.solver} {res.status}; utility {res.utility:.10g})")
+        data[key] = entry
+    return lines, data
+
+
 #: The report, in order: ``(name, section)``. A section returns its text lines and its JSON data.
 SECTIONS: list[tuple[str, Callable[[DesignContext], tuple[list[str], dict[str, Any]]]]] = [
     ("definition", _section_definition),
     ("what", _section_what),
     ("changes", _section_changes),
     ("utility", _section_utility),
+    ("information", _section_information),
 ]
 
 
@@ -310,8 +356,11 @@ def _design_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hull", metavar="SPEC", help="the smallest cone definition containing this one too")
     p.add_argument("--graph", default=None, help="neighbour relation of the DP sandwich (default: hamming on bit "
                    "strings, else path)")
-    p.add_argument("--utility", "-u", default="accuracy", help="'accuracy' (default) or a JSON utility file")
-    p.add_argument("--prior", default="uniform", help="'uniform' (default), probabilities 1/2,1/4,1/4 or a JSON file")
+    p.add_argument("--utility", "-u", default=None, help="'accuracy' (default) or a JSON utility file")
+    p.add_argument("--prior", default=None, help="'uniform' (default), probabilities 1/2,1/4,1/4 or a JSON file")
+    p.add_argument("--at-least", dest="at_least", metavar="U", default=None,
+                   help="also report the information cost of BASE and of the new definition: the least mutual "
+                        "information I(D; ω) in nats at expected utility >= U (needs --utility and --prior)")
     p.add_argument("--out", metavar="FILE", help="write the new definition (read back by cone:file=FILE)")
 
 
@@ -320,18 +369,28 @@ def _design_args(p: argparse.ArgumentParser) -> None:
 def _design(args: argparse.Namespace) -> Outcome:
     if args.out:
         check_output_path(args.out, what="--out")
+    at_least = None
+    if args.at_least is not None:
+        missing = [opt for opt, v in (("--utility", args.utility), ("--prior", args.prior)) if v is None]
+        if missing:
+            raise InvalidParameterError(f"--at-least {args.at_least} needs {' and '.join(missing)} stated (the floor "
+                                        f"is an expected utility under them), e.g. --utility accuracy --prior uniform")
+        at_least = parse_scalar(args.at_least, name="--at-least")
     base = parse_definition(args.definition)
     new, ops, redundant = _build(args, base)
     from .._domain import Domain
 
     graph = args.graph or ("hamming" if Domain.from_labels(base.inputs).is_bits else "path")
-    utility: Any = args.utility if args.utility == "accuracy" else _read_json(args.utility, "utility")
-    ctx = DesignContext(base, new, graph, utility, _prior_option(args.prior), ops, redundant)
+    u_opt = args.utility or "accuracy"
+    utility: Any = u_opt if u_opt == "accuracy" else _read_json(u_opt, "utility")
+    ctx = DesignContext(base, new, graph, utility, _prior_option(args.prior or "uniform"), ops, redundant,
+                        at_least=at_least)
     lines = [f"design from {base.spec()} on {len(base.inputs)} datasets"]
     data: dict[str, Any] = {"base": base.spec()}
     for name, section in SECTIONS:
         text, part = section(ctx)
-        lines += [""] + text
+        if text:
+            lines += [""] + text
         data[name] = part
     if args.out:
         new.save(args.out)

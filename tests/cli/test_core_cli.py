@@ -172,6 +172,31 @@ def test_semantics_sentences_never_list_more_than_a_dozen_datasets(capsys):
     code, out, _ = run(capsys, "semantics", "rr:k=8,p=3/4", "--all")
     lines = [line for line in out.splitlines() if line.startswith("- ")]
     assert len(lines) == 256 and all(len(LABEL_RE.findall(line)) <= 12 for line in lines)
+    assert sorted(int(line[3:line.index("]")]) for line in lines) == list(range(256))  # each facet numbered once
+
+
+@pytest.mark.parametrize("spec", ["rr:k=2,p=3/4", "dp:graph=path,n=3,exp_eps=2", "dp:graph=hamming,k=2,exp_eps=3"])
+def test_all_listings_number_facets_as_design_drop_does(capsys, spec):
+    """``rowcone --all`` numbers its lines 0, 1, …; ``semantics --all`` (another order) prefixes each guarantee with
+    the number of its facet in that listing; ``design --drop i`` drops exactly the guarantee numbered [i]."""
+    from privgeom.analyses._design import listed_facets
+
+    code, out, _ = run(capsys, "rowcone", spec, "--all")
+    F = listed_facets(pg.parse_definition(spec))
+    facet_lines = [line.strip() for line in out.splitlines() if line.strip().startswith("[")]
+    assert code == 0 and len(facet_lines) == len(F)
+    assert [line.split("] ")[0] for line in facet_lines] == [f"[{i}" for i in range(len(F))]
+    code, out, _ = run(capsys, "semantics", spec, "--all")
+    numbered = {int(line[3:line.index("]")]): line[line.index("]") + 2:] for line in out.splitlines()
+                if line.startswith("- [")}
+    guarantees = pg.semantics(pg.parse_definition(spec))
+    assert sorted(numbered) == list(range(len(F)))
+    for g in guarantees:  # the number is the position of the guarantee's own facet in the rowcone listing
+        i = next(i for i, t in numbered.items() if t == g.text)
+        assert list(F[i]) == list(g.coefficients)
+    for i in (0, len(F) - 1):
+        code, out, _ = run(capsys, "design", spec, "--drop", str(i))
+        assert f"  - dropped: {numbered[i]}" in out.splitlines()
 
 
 def test_rowcone_default_orbits_versus_all(capsys):
@@ -181,6 +206,7 @@ def test_rowcone_default_orbits_versus_all(capsys):
     code, out_all, _ = run(capsys, "rowcone", "dp:graph=hamming,k=3,exp_eps=3", "--all")
     facet_lines = [line for line in out_all.splitlines() if line.strip().endswith("≥ 0")]
     assert len(facet_lines) == 24
+    assert [line.split("]")[0].strip() for line in facet_lines] == [f"[{i}" for i in range(24)]
     code, out, _ = run(capsys, "rowcone", "dp:graph=hamming,k=3,exp_eps=3", "--rays")
     assert "extreme rays: 38 in 5 orbits" in out
 

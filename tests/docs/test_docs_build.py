@@ -59,9 +59,11 @@ def test_design_page_shows_the_numbers_computed_at_build_time(site: Path) -> Non
     design = _text(site / "design.html")
     if "did not run the examples" in design:
         pytest.skip("the gallery examples were not run in this build")
-    for needle in ("9/7", "parity utility", "chosen guarantees", "relaxation onto faces", "privgeom design"):
+    for needle in ("9/7", "parity utility", "chosen guarantees", "relaxation onto faces", "privgeom design",
+                   "information (nats) at accuracy ≥ 1/6", "lower bound", "--at-least"):
         assert needle in design, needle
-    assert re.search(r'<img[^>]+design_utility[^"]*\.png', (site / "design.html").read_text(encoding="utf-8"))
+    for stem in ("design_utility", "design_information"):
+        assert re.search(rf'<img[^>]+{stem}[^"]*\.png', (site / "design.html").read_text(encoding="utf-8")), stem
 
 
 def test_gallery_shows_figures_of_the_three_papers(site: Path) -> None:
