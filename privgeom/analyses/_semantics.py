@@ -92,6 +92,17 @@ class Guarantee(Result):
         """The coefficients as an array."""
         return np.array(self.coefficients, dtype=object if self.exact else float)
 
+    @property
+    def integer_normal(self) -> np.ndarray | None:
+        """The exact coefficients as a read-only ``int64`` array when they are integers of at most 62 bits (cone
+        facets are primitive integer rows), else ``None``; reading it builds no ``Fraction``."""
+        ints = self._integers
+        if ints is None:
+            return None
+        view = ints.view()
+        view.flags.writeable = False
+        return view
+
     # ------------------------------------------------------------------------------------------ lazy reading
     @cached_property
     def _raw(self) -> Any:

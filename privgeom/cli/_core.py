@@ -187,6 +187,12 @@ def _listed_positions(cone: Any) -> Callable[[Any], int | None]:
     return lambda r: where.get(key(r))
 
 
+def _normal_of(g: Any) -> Any:
+    """A guarantee's normal for :func:`_listed_positions`: the integer row when there is one (no Fractions built)."""
+    ints = g.integer_normal
+    return g.coefficients if ints is None else ints.tolist()
+
+
 def _datasets_line(labels: Any) -> str:
     n = len(labels)
     shown = ", ".join(labels[:MAX_LISTED]) + (f", … ({n} in all)" if n > MAX_LISTED else "")
@@ -486,7 +492,7 @@ def _semantics(args: argparse.Namespace) -> Outcome:
         _check_listing(len(guarantees), len(d.inputs), "guarantees")
         number = _listed_positions(d.row_cone())
         lines = [f"{len(guarantees)} guarantees of {d.spec()} ([i]: facet i as rowcone --all and design --drop "
-                 "number them):"] + [f"- {facet_number(number(g.coefficients))}{g.text}" for g in guarantees]
+                 "number them):"] + [f"- {facet_number(number(_normal_of(g)))}{g.text}" for g in guarantees]
     else:
         assert summary is not None
         lines = [f"{d.spec()}:"] + _semantics_lines(summary, indent="")
