@@ -157,12 +157,13 @@ class RandomizedResponse(PrivacyDefinition):
 
     @cached_property
     def mechanism(self) -> Mechanism:
-        """The dense ``M_rr(p)`` (refused beyond the dense size limits)."""
+        """``M_rr(p)`` (exact: kept factored, :attr:`~privgeom.Mechanism.factors`; its dense matrix and a float one
+        are refused beyond the dense size limits)."""
         return randomized_response(self._k, self._p)
 
     @property
     def mechanisms(self) -> tuple[Mechanism, ...]:
-        """``(M_rr(p),)``: the definition is this one mechanism (dense; size-checked)."""
+        """``(M_rr(p),)``: the definition is this one mechanism."""
         return (self.mechanism,)
 
     @cached_property
