@@ -42,7 +42,10 @@ import numpy as np
 from .._errors import InvalidParameterError, InvalidTypeError
 from .._domain import RelationLike
 from .._level import LevelLike, PrivacyLevel, ScalarLike
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, is_exact_scalar, parse_scalar
+from .. import _numeric
+from .._domain import Domain
+from .._numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, hockey_stick_int, int_columns_log,
+                        is_exact_scalar, parse_scalar)
 from .._results import Result, to_jsonable
 from ..mechanisms._mechanism import Mechanism
 from ._scan import (  # noqa: F401  (MAX_PROFILE_WORK, profile_work, _prepare re-exported for callers of _profile)
@@ -69,9 +72,11 @@ __all__ = [
     "hockey_stick_columns",
 ]
 
-#: Methods of :func:`epsilon`: ``"scan"`` (every directed edge, the generic route) and ``"complete"`` (row ranges,
-#: only for the complete relation); ``"auto"`` picks ``"complete"`` when it applies.
-EPSILON_METHODS = ("auto", "scan", "complete")
+#: Methods of :func:`epsilon`: ``"scan"`` (every directed edge, the generic route), ``"complete"`` (row ranges,
+#: only for the complete relation), ``"factors"`` (a factored mechanism on the Hamming relation of its bits, from
+#: its factors), ``"fraction"`` (the scan deciding with Fraction objects: the reference route); ``"auto"`` picks
+#: ``"complete"`` or ``"factors"`` when they apply.
+EPSILON_METHODS = ("auto", "scan", "complete", "factors", "fraction")
 
 #: Relative margin within which float log-ratios / hockey-stick sums are re-checked exactly (float errors are
 #: below 1e-15 relative; the margin is generous so that no exact maximum is missed).
@@ -258,14 +263,21 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
     if method not in EPSILON_METHODS:
         raise InvalidParameterError(f"unknown method {method!r}; use one of {', '.join(EPSILON_METHODS)}")
     M0 = _check_mechanism(mechanism)
-    if method != "scan":
+    if method in ("auto", "factors") and _factored_hamming(M0, graph, dense_refused=method == "auto"):
+        return _epsilon_factors(M0)
+    if method == "factors":
+        raise InvalidParameterError("method='factors' needs a factored mechanism (randomized_response) and the "
+                                    "relation 'hamming' on its bit strings")
+    if method in ("auto", "complete"):
         _, _, name, complete = _resolve_pairs(M0, graph, max_work, "ε", complete_route=True)
         if complete:
             return _epsilon_complete(M0, name)
         if method == "complete":
             raise InvalidParameterError(f"method='complete' needs the complete relation; {name!r} is not complete")
-    P = _prepare(M0, graph, max_work=max_work, what="ε")
+    fraction = method == "fraction"
+    P = _prepare(M0, graph, max_work=max_work, what="ε", fraction=fraction)
     M, exact = P.M, P.exact
+    entry = _entry_reader(M, fraction)
     if len(P.I) == 0:
         zero: LogRational | float = LogRational(Fraction(1)) if exact else 0.0
         return EpsilonResult(zero, exact, False, None, None, None, None, 0, P.graph)
@@ -280,7 +292,7 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
         if inf_mask.any():
             r_loc, w = np.argwhere(inf_mask.T)[0]
             r = sl.start + int(r_loc)
-            p = M.matrix[w, I[r]] if exact else float(M.matrix[w, I[r]])
+            p = entry(w, I[r])
             return EpsilonResult(
                 math.inf, exact, True, P.label(int(P.reps[r])), M.outputs[w], p, p * 0, P.n_edges, P.graph
             )
@@ -306,16 +318,25 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
                 win = (sl.start + int(r_loc), int(w))
                 break
             continue
-        for r_loc, w in cand:
-            r = sl.start + int(r_loc)
-            ratio = M.matrix[w, I[r]] / M.matrix[w, J[r]]
-            if win_ratio is None or ratio > win_ratio:
-                win, win_ratio = (r, int(w)), ratio
+        if fraction:
+            for r_loc, w in cand:
+                r = sl.start + int(r_loc)
+                ratio = M.matrix[w, I[r]] / M.matrix[w, J[r]]
+                if win_ratio is None or ratio > win_ratio:
+                    win, win_ratio = (r, int(w)), ratio
+            continue
+        # integers: M[w, i] / M[w, j] = (num[w, i] den[j]) / (num[w, j] den[i]); compare by cross-multiplication
+        C = M.int_columns
+        rr = sl.start + cand[:, 0]
+        ww = cand[:, 1]
+        tops = (C.numerators[ww, I[rr]].astype(object) * C.denominators[J[rr]].astype(object)).tolist()
+        bots = (C.numerators[ww, J[rr]].astype(object) * C.denominators[I[rr]].astype(object)).tolist()
+        for r, w, a, b in zip(rr.tolist(), ww.tolist(), tops, bots):
+            if win_ratio is None or a * win_ratio.denominator > win_ratio.numerator * b:
+                win, win_ratio = (r, w), Fraction(a, b)
     assert win is not None  # a column pair always has an output with ratio >= 1 (columns sum to 1)
     r, w = win
-    p, q = M.matrix[w, I[r]], M.matrix[w, J[r]]
-    if not exact:
-        p, q = float(p), float(q)
+    p, q = entry(w, I[r]), entry(w, J[r])
     eps: LogRational | float = LogRational(p / q) if exact else float(L[w, I[r]] - L[w, J[r]])
     return EpsilonResult(eps, exact, False, P.label(int(P.reps[r])), M.outputs[w], p, q, P.n_edges, P.graph)
 
@@ -337,7 +358,10 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
         return EpsilonResult(zero, exact, False, None, None, None, None, 0, name)
     n_edges = N * (N - 1) // 2
     if exact:
-        _, X, Z, L, _ = _matrix_views(M)
+        C = M.int_columns
+        X = C.floats()
+        Z = C.numerators == 0
+        L = int_columns_log(C.numerators, C.denominators)
     else:  # no grouping of equal entries needed: logs straight from the float matrix
         X = M.matrix
         Z = X == 0
@@ -347,7 +371,7 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     if mixed.size:
         w = int(mixed[0])
         i, j = int(np.argmax(~Z[w])), int(np.argmax(Z[w]))
-        p = M.matrix[w, i] if exact else float(M.matrix[w, i])
+        p = C.entry(w, i) if exact else float(M.matrix[w, i])
         return EpsilonResult(math.inf, exact, True, (M.inputs[i], M.inputs[j]), M.outputs[w], p, p * 0, n_edges, name)
     rows = np.flatnonzero(nz_any)  # rows without zeros (rows of zeros only carry no constraint)
     Lr = L[rows]
@@ -366,7 +390,7 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     win: tuple[Fraction, int, int, int] | None = None
     for r in np.flatnonzero(span >= best - tol).tolist():
         w = int(rows[r])
-        row = M.matrix[w]
+        row = M.row(w)
         i = max(range(N), key=lambda c: (row[c], -c))
         j = min(range(N), key=lambda c: (row[c], c))
         if i == j:
@@ -377,7 +401,70 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     assert win is not None
     ratio, w, i, j = win
     return EpsilonResult(LogRational(ratio), True, False, (M.inputs[i], M.inputs[j]), M.outputs[w],
-                         M.matrix[w, i], M.matrix[w, j], n_edges, name)
+                         C.entry(w, i), C.entry(w, j), n_edges, name)
+
+
+def _entry_reader(M: Mechanism, fraction: bool) -> Any:
+    """``entry(w, i)``: one matrix entry as a Fraction (exact; from the integers unless ``fraction``) or a float."""
+    if not M.exact:
+        return lambda w, i: float(M.matrix[int(w), int(i)])
+    if fraction:
+        return lambda w, i: M.matrix[int(w), int(i)]
+    C = M.int_columns
+    return lambda w, i: C.entry(int(w), int(i))
+
+
+def _factored_hamming(M: Mechanism, graph: RelationLike, *, dense_refused: bool) -> bool:
+    """True when ``M`` is an exact mechanism kept factored into one-bit factors (:attr:`Mechanism.factors`) and
+    ``graph`` names the Hamming relation of its bit strings; with ``dense_refused`` only when its dense matrix is
+    beyond the dense size limit (below it the scan gives the same ε and its own tie-breaking of the witness)."""
+    F = M.factors
+    if F is None or not M.exact or not all(f.shape == (2, 2) for f in F):
+        return False
+    if isinstance(graph, Domain):
+        if graph.labels != M.inputs or graph.default_relation != "hamming":
+            return False
+    elif graph != "hamming":
+        return False
+    if M.domain.kind != "bits":
+        return False
+    return not dense_refused or M.n_inputs * M.n_outputs > _numeric.MAX_EXACT_ENTRIES
+
+
+def _epsilon_factors(M: Mechanism) -> EpsilonResult:
+    """ε of a product ``F_1 ⊗ … ⊗ F_k`` over the Hamming relation (neighbours differ in one factor's input) from
+    its factors: ``ε = max_f ε_f`` with ``ε_f`` the ε of ``F_f`` on the complete graph of its inputs.
+
+    For neighbours differing in factor ``f`` the product's entries are ``F_f[ω_f, a] Π_{g≠f} F_g[ω_g, d_g]`` and
+    ``F_f[ω_f, b] Π_{g≠f} F_g[ω_g, d_g]``; outputs with ``Π_{g≠f} F_g[ω_g, d_g] = 0`` carry no constraint and every
+    column has a positive entry, so the largest ratio over ``ω`` is the largest ratio of ``F_f`` (``docs/theory.md``
+    §7; Dwork et al. 2006, Def. 1). The witness: the last factor attaining the maximum (as the scan, whose first
+    edge differs in the last bit), the first input and its first positive output in every other factor.
+    """
+    results = [_epsilon_complete(F, "complete") for F in M.factors or ()]
+    best = max(range(len(results)), key=lambda f: (results[f].eps, f))
+    res = results[best]
+    k = len(results)
+    n_edges = M.n_inputs * sum(F.n_inputs - 1 for F in M.factors or ()) // 2
+    name = f"hamming({k})"
+    if res.edge is None:
+        return EpsilonResult(LogRational(Fraction(1)), True, False, None, None, None, None, n_edges, name)
+    ins, outs = [], []
+    pos = Fraction(1)
+    for f, F in enumerate(M.factors or ()):
+        if f == best:
+            continue
+        col = F.column(0)
+        w = next(o for o, v in enumerate(col) if v > 0)
+        pos *= col[w]
+        ins.append(F.inputs[0])
+        outs.append(F.outputs[w])
+    a, b = res.edge
+    D = "".join(ins[:best] + [a] + ins[best:])
+    D2 = "".join(ins[:best] + [b] + ins[best:])
+    out = "".join(outs[:best] + [str(res.output)] + outs[best:])
+    return EpsilonResult(res.eps, True, res.infinite, (D, D2), out, Fraction(res.p) * pos, Fraction(res.q) * pos,
+                         n_edges, name)
 
 
 # ---------------------------------------------------------------------------------------------------- δ
@@ -442,11 +529,12 @@ class DeltaResult(Result):
         return text + (f" [{self.detail}]" if self.detail else "")
 
 
-def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
+def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar, int]:
     """``(max δ, argmax directed edge)``; exact when the mechanism is exact and ``t`` a Fraction.
 
     Floats first (vectorised, one edge per class); in exact mode only the classes whose float δ is within a safe
-    margin of the float maximum are recomputed with Fractions (float errors are below ``1e-15 (1 + t)`` per edge).
+    margin of the float maximum are recomputed exactly (float errors are below ``1e-15 (1 + t)`` per edge), on
+    integers by :func:`~privgeom._numeric.hockey_stick_int` (with Fraction objects when ``fraction``).
     """
     exact = P.exact and isinstance(t, Fraction)
     tf = float(t)
@@ -459,8 +547,15 @@ def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
         return float(sums[r]), int(P.reps[r])
     best: Fraction | None = None
     arg = 0
-    for c in np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf)).tolist():
-        value = hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0]
+    cands = np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf))
+    if fraction:
+        values = [hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0] for c in cands.tolist()]
+    else:  # every candidate at once, on integers over common denominators
+        C = P.M.int_columns
+        num, den = C.numerators, C.denominators
+        values = hockey_stick_int(num[:, I[cands]], den[I[cands]], num[:, J[cands]], den[J[cands]],
+                                  t.numerator, t.denominator).tolist()
+    for c, value in zip(cands.tolist(), values):
         if best is None or value > best:
             best, arg = value, c
     assert best is not None
@@ -468,7 +563,8 @@ def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
 
 
 def delta(
-    mechanism: Mechanism, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None, max_work: int | None = None
+    mechanism: Mechanism, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None, max_work: int | None = None,
+    method: str = "auto",
 ) -> DeltaResult:
     """The exact ``δ(ε)`` of a finite mechanism over a neighbour graph (approximate differential privacy).
 
@@ -490,6 +586,9 @@ def delta(
         :meth:`privgeom.PrivacyLevel.parse` (an ε whose exponential overflows means ``e^ε = ∞``).
     max_work : int, optional
         Refuse a scan costlier than this (see :func:`epsilon`).
+    method : {"auto", "fraction"}
+        ``"auto"``: exact sums on integers (:attr:`~privgeom.Mechanism.int_columns`); ``"fraction"``: the same
+        scan with Fraction objects (the reference route, slower).
 
     Returns
     -------
@@ -516,9 +615,12 @@ def delta(
     >>> round(delta(M, [("1", "0")], 0.5).delta, 6)
     0.33782
     """
+    if method not in ("auto", "fraction"):
+        raise InvalidParameterError(f"unknown method {method!r}; use one of auto, fraction")
+    fraction = method == "fraction"
     level = PrivacyLevel.parse(eps, exp_eps, allow_infinite=True)
     t, eps_value, note = level.exp_eps, level.eps, level.note
-    P = _prepare(mechanism, graph, max_work=max_work, what="δ(ε)")
+    P = _prepare(mechanism, graph, max_work=max_work, what="δ(ε)", fraction=fraction)
     M = P.M
     exact = M.exact and isinstance(t, Fraction)
     if M.exact and not exact and not note:
@@ -526,9 +628,9 @@ def delta(
     zero: Scalar = Fraction(0) if exact else 0.0
     if len(P.I) == 0:
         return DeltaResult(zero, eps_value, t, exact, None, (), zero, zero, 0, P.graph, note)
-    value, d = _delta_scan(P, t)
-    a = list(M.matrix[:, P.I[d]]) if exact else [float(v) for v in P.X[:, P.I[d]]]
-    b = list(M.matrix[:, P.J[d]]) if exact else [float(v) for v in P.X[:, P.J[d]]]
+    value, d = _delta_scan(P, t, fraction)
+    a = list(M.column(int(P.I[d]))) if exact else [float(v) for v in P.X[:, P.I[d]]]
+    b = list(M.column(int(P.J[d]))) if exact else [float(v) for v in P.X[:, P.J[d]]]
     if value > 0:
         if not exact and math.isinf(t):
             S = [w for w in range(M.n_outputs) if b[w] == 0 and a[w] > 0]
