@@ -703,7 +703,6 @@ INT64_MAX = 2**63 - 1
 _numerator = np.frompyfunc(lambda v: v.numerator, 1, 1)
 _denominator = np.frompyfunc(lambda v: v.denominator, 1, 1)
 _int_div = np.frompyfunc(lambda a, b: a / b, 2, 1)  # Python int / int: correctly rounded, no overflow for big ints
-_to_fraction = np.frompyfunc(lambda a, b: Fraction(int(a), int(b)), 2, 1)
 
 
 def max_abs_int(array: np.ndarray) -> int:
@@ -785,8 +784,11 @@ def int_columns(F: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def int_columns_to_fractions(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """The object array of Fractions ``num[:, c] / den[c]`` (the inverse of :func:`int_columns`)."""
-    out = _to_fraction(num, np.broadcast_to(den, num.shape))
-    return np.asarray(out, dtype=object).reshape(num.shape)
+    nums = num.ravel().tolist()  # Python ints (tolist converts int64 at C speed)
+    dens = np.broadcast_to(den, num.shape).ravel().tolist()
+    out = np.empty(num.size, dtype=object)
+    out[:] = list(map(Fraction, nums, dens))
+    return out.reshape(num.shape)
 
 
 def int_columns_to_float(num: np.ndarray, den: np.ndarray) -> np.ndarray:
