@@ -586,9 +586,11 @@ def delta(
         :meth:`privgeom.PrivacyLevel.parse` (an ε whose exponential overflows means ``e^ε = ∞``).
     max_work : int, optional
         Refuse a scan costlier than this (see :func:`epsilon`).
-    method : {"auto", "fraction"}
-        ``"auto"``: exact sums on integers (:attr:`~privgeom.Mechanism.int_columns`); ``"fraction"``: the same
-        scan with Fraction objects (the reference route, slower).
+    method : {"auto", "factors", "fraction"}
+        ``"auto"``: exact sums on integers (:attr:`~privgeom.Mechanism.int_columns`), or ``"factors"`` when it
+        applies and the dense matrix is beyond the size limit; ``"factors"``: a factored mechanism
+        (:attr:`~privgeom.Mechanism.factors`) on the Hamming relation of its bits, from its factors;
+        ``"fraction"``: the scan with Fraction objects (the reference route, slower).
 
     Returns
     -------
@@ -615,11 +617,17 @@ def delta(
     >>> round(delta(M, [("1", "0")], 0.5).delta, 6)
     0.33782
     """
-    if method not in ("auto", "fraction"):
-        raise InvalidParameterError(f"unknown method {method!r}; use one of auto, fraction")
+    if method not in ("auto", "factors", "fraction"):
+        raise InvalidParameterError(f"unknown method {method!r}; use one of auto, factors, fraction")
     fraction = method == "fraction"
     level = PrivacyLevel.parse(eps, exp_eps, allow_infinite=True)
     t, eps_value, note = level.exp_eps, level.eps, level.note
+    if method != "fraction" and isinstance(mechanism, Mechanism) and isinstance(t, Fraction) and \
+            _factored_hamming(mechanism, graph, dense_refused=method == "auto"):
+        return _delta_factors(mechanism, t, eps_value, note)
+    if method == "factors":
+        raise InvalidParameterError("method='factors' needs a factored exact mechanism (randomized_response), an "
+                                    "exact e^ε and the relation 'hamming' on its bit strings")
     P = _prepare(mechanism, graph, max_work=max_work, what="δ(ε)", fraction=fraction)
     M = P.M
     exact = M.exact and isinstance(t, Fraction)
@@ -642,6 +650,29 @@ def delta(
     q_ev: Scalar = sum((b[w] for w in S), zero)
     outs = tuple(M.outputs[w] for w in S)
     return DeltaResult(value, eps_value, t, exact, P.label(d), outs, p_ev, q_ev, P.n_edges, P.graph, note)
+
+
+def _delta_factors(M: Mechanism, t: Fraction, eps_value: Any, note: str) -> DeltaResult:
+    """δ(ε) of a product ``F_1 ⊗ … ⊗ F_k`` over its Hamming relation from the factors: ``max_f δ_f(ε)``.
+
+    For neighbours differing in factor ``f`` the two output distributions are ``P ⊗ R`` and ``Q ⊗ R`` with ``R`` the
+    product of the other factors' columns, and ``Σ_{ω, ρ} (P(ω) R(ρ) − t Q(ω) R(ρ))₊ = Σ_ω (P(ω) − t Q(ω))₊`` since
+    ``Σ_ρ R(ρ) = 1`` (Balle, Barthe & Gaboardi 2018, Thm. 1; ``docs/theory.md`` §7). The witness event is
+    ``S = {ω : ω_f ∈ S_f}``; the last factor attaining the maximum is reported, with the first input of the others.
+    """
+    F = M.factors or ()
+    results = [delta(G, [(G.inputs[0], G.inputs[1])], exp_eps=t) for G in F]
+    best = max(range(len(results)), key=lambda f: (results[f].delta, f))
+    res = results[best]
+    n_edges = M.n_inputs * len(F) // 2
+    name = f"hamming({len(F)})"
+    a, b = res.edge or (F[best].inputs[0], F[best].inputs[1])
+    ins = [G.inputs[0] for G in F]
+    D = "".join(ins[:best] + [a] + ins[best + 1:])
+    D2 = "".join(ins[:best] + [b] + ins[best + 1:])
+    chosen = set(res.outputs)
+    outs = tuple(o for o in M.outputs if o[best] in chosen) if chosen else ()
+    return DeltaResult(res.delta, eps_value, t, True, (D, D2), outs, res.p_event, res.q_event, n_edges, name, note)
 
 
 # ---------------------------------------------------------------------------------------------------- hockey stick

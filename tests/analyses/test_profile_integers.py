@@ -8,6 +8,7 @@ Random exact mechanisms, including entries whose numerators and denominators exc
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -111,3 +112,40 @@ def test_randomized_response_on_twelve_bits_is_exact_without_a_dense_matrix() ->
     assert r.edge == ("1" * 12, "1" * 11 + "0") and r.output == "1" * 12
     with pytest.raises(pg.InvalidParameterError, match="factored"):
         epsilon(Mechanism([["1/2", 1], ["1/2", 0]]), [("d0", "d1")], method="factors")
+
+
+@pytest.mark.parametrize("k, p, t", [(2, "3/4", 2), (3, "2/3", "3/2"), (3, "3/4", 1), (4, "5/9", 3)])
+def test_factored_randomized_response_delta_equals_the_dense_scan(k: int, p: str, t: Any) -> None:
+    M = randomized_response(k, p)
+    a, b = delta(M, "hamming", exp_eps=t, method="factors"), delta(M, "hamming", exp_eps=t)
+    assert a == b  # value, edge, event and its probabilities
+    pv, tv = Fraction(p), Fraction(t)
+    assert a.delta == max(Fraction(0), pv - tv * (1 - pv))  # one bit: δ = (p − t(1 − p))₊
+
+
+def test_delta_of_twelve_bits_from_the_factors() -> None:
+    r = pg.delta(randomized_response(12, "3/4"), "hamming", exp_eps=2)
+    assert r.exact and r.delta == Fraction(1, 4) and len(r.outputs) == 2**11 and r.p_event == Fraction(3, 4)
+
+
+@given(rows=exact_mechanisms(big=True), post=exact_mechanisms(big=True), lam=st.fractions(0, 1, max_denominator=2**66))
+def test_closure_witness_verification_on_integers_equals_the_fraction_route(
+    rows: list[list[Fraction]], post: list[list[Fraction]], lam: Fraction
+) -> None:
+    from privgeom.definitions._base import ClosureWitness
+    from privgeom.definitions._closure import verify_closure_witness
+
+    M = Mechanism(rows)
+    A = np.array(post, dtype=object)
+    if A.shape[1] != M.n_outputs:
+        A = Mechanism(np.eye(M.n_outputs, dtype=int)).matrix  # identity post-processing
+    target = (lam * A.dot(M.matrix) + (1 - lam) * M.matrix) if A.shape[0] == M.n_outputs else A.dot(M.matrix)
+    comps, weights, posts = ((0, 0), (lam, 1 - lam), (A, Mechanism(np.eye(M.n_outputs, dtype=int)).matrix)) \
+        if A.shape[0] == M.n_outputs else ((0,), (Fraction(1),), (A,))
+    wit = ClosureWitness(comps, weights, posts, Fraction(0))
+    mats = [M.matrix]
+    for tgt, expected in ((target, True), (target + np.where(np.arange(target.size).reshape(target.shape) == 0,
+                                                                 Fraction(1, 2**70), 0), False)):
+        a = verify_closure_witness(mats, tgt, wit, exact=True)
+        b = verify_closure_witness(mats, tgt, wit, exact=True, fraction=True)
+        assert (a is not None) == (b is not None) == expected
