@@ -463,8 +463,8 @@ def _epsilon_factors(M: Mechanism) -> EpsilonResult:
     D = "".join(ins[:best] + [a] + ins[best:])
     D2 = "".join(ins[:best] + [b] + ins[best:])
     out = "".join(outs[:best] + [str(res.output)] + outs[best:])
-    return EpsilonResult(res.eps, True, res.infinite, (D, D2), out, Fraction(res.p) * pos, Fraction(res.q) * pos,
-                         n_edges, name)
+    assert isinstance(res.p, Fraction) and isinstance(res.q, Fraction)
+    return EpsilonResult(res.eps, True, res.infinite, (D, D2), out, res.p * pos, res.q * pos, n_edges, name)
 
 
 # ---------------------------------------------------------------------------------------------------- δ
@@ -551,6 +551,7 @@ def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar
     if fraction:
         values = [hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0] for c in cands.tolist()]
     else:  # every candidate at once, on integers over common denominators
+        assert isinstance(t, Fraction)
         C = P.M.int_columns
         num, den = C.numerators, C.denominators
         values = hockey_stick_int(num[:, I[cands]], den[I[cands]], num[:, J[cands]], den[J[cands]],

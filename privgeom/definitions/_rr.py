@@ -385,6 +385,8 @@ class RandomizedResponse(PrivacyDefinition):
 
     def _decide(self, X: np.ndarray, exact: bool, atol: float, outputs: Sequence[str],
                 ints: tuple[np.ndarray, list[int]] | None = None) -> tuple[Any, ...]:
+        Xint: np.ndarray | None
+        dens: list[int] | None
         if ints is not None:  # the integer rows are given: X = ints[0][o] / ints[1][o]
             Xint, dens = ints
             W: Any = exact_kron_apply(Xint, self._k, self._inverse_kernel(True))

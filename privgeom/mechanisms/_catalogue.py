@@ -116,7 +116,7 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
     is_exact = isinstance(a, Fraction)
     check_dense_size(n + 1, n + 1, exact=is_exact, what=f"truncated_geometric(n={n})")
     labels = [str(c) for c in range(n + 1)]
-    if is_exact:
+    if isinstance(a, Fraction):
         return _geometric_ints(n, a, labels)
     one: Scalar = 1.0
     powers = [one]
