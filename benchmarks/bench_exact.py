@@ -6,7 +6,7 @@ Fraction route (``method="fraction"``: the same algorithm deciding with ``fracti
 building the Fraction matrix as the old storage did). Times in seconds; the ratios are Fraction/exact and
 exact/float. Rows: DP membership of RR(k) on the Hamming graph; closure membership RR(k, 3/4) ∋ RR(k, 2/3)
 (building included); building RR(12) exactly and its ε on the Hamming graph; ε and δ(ln 2) of RR(k); δ(ln 2) of the
-truncated geometric mechanism on the path.
+truncated geometric mechanism on the path, building included (as a user runs it) and on mechanisms built beforehand.
 
 Run: python benchmarks/bench_exact.py [--quick]
 """
@@ -118,17 +118,27 @@ def main() -> None:
     d, tfac = timed(lambda: pg.delta(M, "hamming", exp_eps=2, method="factors"))
     row(f"δ(ln 2) of RR({k}, 3/4), hamming, from the factors", tfac, tf, tr, d == a)
 
-    # 5. δ(ln 2) of the truncated geometric mechanism on the path
+    # 5. δ(ln 2) of the truncated geometric mechanism on the path: building included, then on built mechanisms
     for alpha in ("1/2", "2/3"):
+        def fraction_geometric() -> pg.Mechanism:
+            G = pg.truncated_geometric(n_geo, alpha)
+            Gr = pg.Mechanism(G.matrix, inputs=G.inputs, outputs=G.outputs)
+            Gr.matrix
+            return Gr
+
+        a, te = timed(lambda: pg.delta(pg.truncated_geometric(n_geo, alpha), "path", pg.LogRational(2)))
+        b, tf = timed(lambda: pg.delta(pg.truncated_geometric(n_geo, float(Fraction(alpha))), "path", math.log(2)))
+        c, tr = timed(lambda: pg.delta(fraction_geometric(), "path", pg.LogRational(2), method="fraction"))
+        row(f"build geometric(n={n_geo}, α={alpha}) + δ(ln 2), path", te, tf, tr,
+            a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12))
         G = pg.truncated_geometric(n_geo, alpha)
         G.int_columns
         Gf = G.to_float()
-        Gr = pg.Mechanism(G.matrix, inputs=G.inputs, outputs=G.outputs)
-        Gr.matrix
+        Gr = fraction_geometric()
         a, te = timed(lambda: pg.delta(G, "path", exp_eps=2))
         b, tf = timed(lambda: pg.delta(Gf, "path", exp_eps=2.0))
         c, tr = timed(lambda: pg.delta(Gr, "path", exp_eps=2, method="fraction"))
-        row(f"δ(ln 2) of geometric(n={n_geo}, α={alpha}), path", te, tf, tr,
+        row(f"δ(ln 2) of geometric(n={n_geo}, α={alpha}), path, built", te, tf, tr,
             a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12))
 
 

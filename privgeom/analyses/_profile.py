@@ -550,17 +550,59 @@ def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar
     cands = np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf))
     if fraction:
         values = [hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0] for c in cands.tolist()]
-    else:  # every candidate at once, on integers over common denominators
+    else:
         assert isinstance(t, Fraction)
-        C = P.M.int_columns
-        num, den = C.numerators, C.denominators
-        values = hockey_stick_int(num[:, I[cands]], den[I[cands]], num[:, J[cands]], den[J[cands]],
-                                  t.numerator, t.denominator).tolist()
+        sums, common = _delta_exact(P, I[cands], J[cands], t)
+        top = max(sums)
+        c = int(cands[sums.index(top)])  # the first maximum, as the loop below would choose
+        return Fraction(top, common), int(P.reps[c])
     for c, value in zip(cands.tolist(), values):
         if best is None or value > best:
             best, arg = value, c
     assert best is not None
     return best, int(P.reps[arg])
+
+
+def _delta_exact(P: _Prepared, I: np.ndarray, J: np.ndarray, t: Fraction) -> tuple[list[int], int]:
+    """Exact ``Σ_ω (M[ω, I[c]] − t M[ω, J[c]])₊`` for every ``c``, on integers, by distinct pairs of entries.
+
+    Log-space floats first drop the terms that are surely not positive (``M[ω, I] = 0``, or ``ln M[ω, I] −
+    ln M[ω, J] < ln t`` by more than the float error); every remaining term is a pair of distinct matrix values, and
+    each distinct pair is evaluated once by :func:`~privgeom._numeric.hockey_stick_int`. The column sums are
+    ``counts @ terms`` on integers over the terms' least common denominator. Falls back to the column kernel when
+    the distinct values are not at hand. Returns ``(numerators, common denominator)`` of the sums.
+    """
+    if P.values is None or P.ids is None:
+        C = P.M.int_columns
+        num, den = C.numerators, C.denominators
+        vals = hockey_stick_int(num[:, I], den[I], num[:, J], den[J], t.numerator, t.denominator)
+        common = math.lcm(*(v.denominator for v in vals))
+        return [v.numerator * (common // v.denominator) for v in vals], common
+    va, vb = P.values
+    nv = len(va)
+    tol = _EXACT_RECHECK * (1.0 + (float(np.abs(P.L).max()) if P.L.size else 0.0))
+    keep = ~P.Z[:, I] & (P.Z[:, J] | (P.L[:, I] - P.L[:, J] >= math.log(t) - tol))
+    zero = ([0] * len(I), 1)
+    if not keep.any():
+        return zero
+    cols, rows = np.nonzero(keep.T)
+    key = P.ids[rows, I[cols]].astype(np.int64) * nv + P.ids[rows, J[cols]]
+    ukeys, inv = np.unique(key, return_inverse=True)
+    uA, uB = ukeys // nv, ukeys % nv
+    terms = hockey_stick_int(va[uA][None, :], vb[uA], va[uB][None, :], vb[uB], t.numerator, t.denominator)
+    pos = np.flatnonzero(np.array([v > 0 for v in terms], dtype=bool))
+    if pos.size == 0:
+        return zero
+    slot = np.full(len(ukeys), -1, dtype=np.intp)
+    slot[pos] = np.arange(pos.size)
+    s = slot[inv.ravel()]
+    hit = s >= 0
+    counts = np.zeros((len(I), pos.size), dtype=np.int64)
+    np.add.at(counts, (cols[hit], s[hit]), 1)
+    Lt = math.lcm(*(terms[u].denominator for u in pos.tolist()))
+    nums = np.array([terms[u].numerator * (Lt // terms[u].denominator) for u in pos.tolist()], dtype=object)
+    sums = counts.astype(object).dot(nums)
+    return [int(v) for v in sums], Lt
 
 
 def delta(

@@ -68,7 +68,8 @@ class _Prepared:
     exact work is done once per class (for randomized response on the Hamming graph there is a single class), and
     the representative is the class's first edge, which keeps ties broken by edge order. ``ids``: the matrix as
     indices into ``values`` (its distinct entries); ``X`` the float matrix, ``Z`` its exact zero mask, ``L`` ``ln M``
-    (0 where ``M`` is 0) computed from numerators and denominators so that tiny Fractions do not underflow.
+    (0 where ``M`` is 0) computed from numerators and denominators so that tiny Fractions do not underflow. Exact
+    integer route: ``ids`` the matrix as indices into the distinct values ``values[0] / values[1]`` (integers).
     """
 
     M: Mechanism
@@ -81,6 +82,8 @@ class _Prepared:
     X: np.ndarray
     Z: np.ndarray
     L: np.ndarray
+    ids: np.ndarray | None = None
+    values: tuple[np.ndarray, np.ndarray] | None = None
 
     def label(self, d: int) -> tuple[str, str]:
         """Labels ``(D, D')`` of directed edge ``d``."""
@@ -227,7 +230,12 @@ def _resolve_pairs(
 
 
 def _matrix_views(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """``(ids, X, Z, L, n_values)``: entries as indices into the distinct values, floats, zero mask, logs.
+    """``(ids, X, Z, L, n_values)``: entries as indices into the distinct values, floats, zero mask, logs."""
+    return _matrix_views_full(M)[:5]
+
+
+def _matrix_views_full(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, Any]:
+    """:func:`_matrix_views` and, exact mode, the distinct values as integers ``(va, vb)`` (value ``va / vb``).
 
     Exact mode works on :attr:`~privgeom.Mechanism.int_columns`: every entry reduced to ``(a, b)`` coprime, the
     distinct pairs found by one ``np.unique`` on the key ``a · (max b + 1) + b`` when it fits in ``int64`` (a dict of
@@ -266,22 +274,24 @@ def _matrix_views(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
         zv = fv == 0
         lv = np.log(np.where(zv, 1.0, fv))
     ids = ids.reshape(M.shape)
-    return ids, fv[ids], zv[ids], lv[ids], len(fv)
+    return ids, fv[ids], zv[ids], lv[ids], len(fv), None
 
 
-_hash = np.frompyfunc(hash, 1, 1)
+#: A prime below 2**62 (2**62 − 57): Python ints are grouped by their residues modulo it (Python's own ``hash`` is
+#: a residue modulo the Mersenne prime 2**61 − 1, under which every power of two collides with a small number).
+_HASH_PRIME = 2**62 - 57
 
 
 def _distinct_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(distinct values, index of each value among them)`` of a 1-D integer array (int64 or Python ints).
 
-    Python ints are grouped by their hashes (one ``np.unique`` on int64) and every value is then compared exactly with
-    its group's first value; a hash collision falls back to a dictionary.
+    Python ints are grouped by their residues modulo a prime below ``2**62`` (one ``np.unique`` on int64) and every
+    value is then compared exactly with its group's first value; a collision falls back to a dictionary.
     """
     if values.dtype != object:
         va, inv = np.unique(values, return_inverse=True)
         return va, inv.ravel()
-    h = np.asarray(_hash(values), dtype=np.int64)
+    h = np.asarray(values % _HASH_PRIME).astype(np.int64)
     _, first, inv = np.unique(h, return_index=True, return_inverse=True)
     inv = inv.ravel()
     va = values[first]
@@ -292,18 +302,18 @@ def _distinct_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array(list(seen), dtype=object), ids
 
 
-def _views_from(ids: np.ndarray, va: np.ndarray, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+def _views_from(ids: np.ndarray, va: np.ndarray, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, Any]:
     """The views of :func:`_matrix_views` from entry ids and the distinct values ``va / vb`` (integers)."""
     fv = int_columns_to_float(va[None, :], vb)[0] if len(va) else np.zeros(0)
     zv = np.asarray(va == 0, dtype=bool)
     lv = int_columns_log(va[None, :], vb)[0] if len(va) else np.zeros(0)
-    return ids, fv[ids], zv[ids], lv[ids], len(fv)
+    return ids, fv[ids], zv[ids], lv[ids], len(fv), (va, vb)
 
 
 def _matrix_views_fraction(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """:func:`_matrix_views` with Fraction objects (exact mode): the reference route of ``method="fraction"``."""
     if not M.exact:
-        return _matrix_views(M)
+        return _matrix_views_full(M)[:5]
     index: dict[Any, int] = {}
     flat = M.matrix.ravel()
     ids = np.fromiter((index.setdefault(v, len(index)) for v in flat), dtype=np.intp, count=flat.size)
@@ -323,6 +333,10 @@ def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None
     J = np.empty(2 * len(pi), dtype=np.intp)
     I[0::2], I[1::2] = pi, pj
     J[0::2], J[1::2] = pj, pi
-    ids, X, Z, L, n_values = (_matrix_views_fraction if fraction else _matrix_views)(M)
+    if fraction:
+        ids, X, Z, L, n_values = _matrix_views_fraction(M)
+        values = None
+    else:
+        ids, X, Z, L, n_values, values = _matrix_views_full(M)
     reps = _edge_classes(ids, n_values, I, J)
-    return _Prepared(M, M.exact, I, J, reps, name, len(pi), X, Z, L)
+    return _Prepared(M, M.exact, I, J, reps, name, len(pi), X, Z, L, ids, values)

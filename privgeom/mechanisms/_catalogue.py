@@ -150,8 +150,11 @@ def _geometric_ints(n: int, alpha: Fraction, labels: list[str]) -> Mechanism:
     num = (b - a) * PA[d] * PB[n - d]
     num[0, :] = PA[i[0]] * PB[n - i[0] + 1]
     num[n, :] = PA[n - i[0]] * PB[i[0] + 1]
-    den = np.full(n + 1, (a + b) * pb[n], dtype=object)
-    return Mechanism._from_ints(num, den, labels, labels)
+    # least common denominators: a is coprime to (a+b) b^n, the end rows (present in every column) are coprime to
+    # a+b, and b is coprime to b−a, so column i shares exactly b^e with (a+b) b^n, e = min(n−i+1, i+1, n)
+    e = np.minimum(np.minimum(n - i[0] + 1, i[0] + 1), n)
+    g = PB[e]
+    return Mechanism._from_ints(num // g, (a + b) * pb[n] // g, labels, labels, reduced=True)
 
 
 def _two_value_ints(k: int, keep: Fraction, other: Fraction, labels: list[str]) -> Mechanism:

@@ -32,6 +32,7 @@ from .._numeric import (
     parse_scalar,
     readonly,
     scalar_to_json,
+    fit_int_array,
     fits_int64,
     int_columns,
     int_columns_to_fractions,
@@ -254,11 +255,16 @@ class Mechanism:
         self._set_labels(inputs, outputs, domain)
 
     @classmethod
-    def _from_ints(cls, num: np.ndarray, den: np.ndarray, inputs: Any, outputs: Any, *, validate: bool = True) -> "Mechanism":
-        """An exact mechanism straight from integers ``num[:, i] / den[i]`` (reduced here; validated unless the
-        caller guarantees a column-stochastic matrix), without building a Fraction."""
+    def _from_ints(cls, num: np.ndarray, den: np.ndarray, inputs: Any, outputs: Any, *, validate: bool = True,
+                   reduced: bool = False) -> "Mechanism":
+        """An exact mechanism straight from integers ``num[:, i] / den[i]`` (reduced to least common denominators
+        here unless ``reduced`` says the caller did; validated unless the caller guarantees a column-stochastic
+        matrix), without building a Fraction."""
         check_dense_size(num.shape[0], num.shape[1], exact=True, what="this mechanism")
-        ints = canonical_int_columns(num, den)
+        if reduced:
+            ints = IntColumns(readonly(fit_int_array(np.asarray(num))), readonly(fit_int_array(np.asarray(den))))
+        else:
+            ints = canonical_int_columns(num, den)
         M = cls.__new__(cls)
         M._set_ints(_validated_ints(ints) if validate else ints, inputs, outputs, None)
         return M

@@ -241,3 +241,14 @@ def test_exact_frapp_on_many_records_stays_factored():
     small = frapp(3, "5/2", 2)
     dense = np.kron(frapp_matrix(3, "5/2"), frapp_matrix(3, "5/2"))
     assert small.matrix.tolist() == dense.tolist() and small.int_columns.denominators.tolist() == [81] * 9
+
+
+@pytest.mark.parametrize("n, alpha", [(1, "1/2"), (2, "1/3"), (5, "2/3"), (8, "3/5"), (13, "1/7"), (30, "5/6")])
+def test_geometric_integer_form_is_the_least_common_denominator_form(n, alpha):
+    from privgeom.mechanisms._intmat import canonical_int_columns
+
+    C = truncated_geometric(n, alpha).int_columns
+    ref = canonical_int_columns(C.numerators, C.denominators)  # reduce again by gcds: nothing left to reduce
+    assert np.array_equal(ref.numerators, C.numerators) and np.array_equal(ref.denominators, C.denominators)
+    dense = Mechanism(truncated_geometric(n, alpha).matrix.tolist())
+    assert np.array_equal(dense.int_columns.denominators, C.denominators)
