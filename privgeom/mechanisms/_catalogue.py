@@ -138,7 +138,7 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
 
 def _geometric_ints(n: int, alpha: Fraction, labels: list[str]) -> Mechanism:
     """The exact truncated geometric mechanism straight from integers: with ``α = a/b`` every entry is an integer
-    over ``(a+b) b^n`` — interior ``(b−a) a^d b^{n−d}`` (``d = |z−i|``), ends ``a^i b^{n−i+1}`` and
+    over the common denominator ``(a+b) b^n`` (kept for every column) — interior ``(b−a) a^d b^{n−d}`` (``d = |z−i|``), ends ``a^i b^{n−i+1}`` and
     ``a^{n−i} b^{i+1}`` (the formulas of :func:`truncated_geometric` times ``(a+b) b^n``)."""
     a, b = alpha.numerator, alpha.denominator
     pa = [a**d for d in range(n + 1)]
@@ -150,11 +150,8 @@ def _geometric_ints(n: int, alpha: Fraction, labels: list[str]) -> Mechanism:
     num = (b - a) * PA[d] * PB[n - d]
     num[0, :] = PA[i[0]] * PB[n - i[0] + 1]
     num[n, :] = PA[n - i[0]] * PB[i[0] + 1]
-    # least common denominators: a is coprime to (a+b) b^n, the end rows (present in every column) are coprime to
-    # a+b, and b is coprime to b−a, so column i shares exactly b^e with (a+b) b^n, e = min(n−i+1, i+1, n)
-    e = np.minimum(np.minimum(n - i[0] + 1, i[0] + 1), n)
-    g = PB[e]
-    return Mechanism._from_ints(num // g, (a + b) * pb[n] // g, labels, labels, reduced=True)
+    # one common denominator for every column (not the least one: equal entries then have equal numerators)
+    return Mechanism._from_ints(num, np.full(n + 1, (a + b) * pb[n], dtype=object), labels, labels, reduced=False)
 
 
 def _two_value_ints(k: int, keep: Fraction, other: Fraction, labels: list[str]) -> Mechanism:

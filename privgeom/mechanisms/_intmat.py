@@ -1,7 +1,7 @@
 """Exact mechanisms as integers: :class:`IntColumns`, numerators over one common denominator per column.
 
-An exact :class:`~privgeom.Mechanism` stores ``M[ω, i] = num[ω, i] / den[i]`` with ``den[i] > 0`` the least
-common denominator of column ``i`` (a unique form: equal matrices have equal ``num`` and ``den``), in numpy
+An exact :class:`~privgeom.Mechanism` stores ``M[ω, i] = num[ω, i] / den[i]`` with ``den[i] > 0`` a common
+denominator of column ``i`` (usually the least one; equality compares by cross-multiplication), in numpy
 ``int64`` when every number fits and as object arrays of Python integers otherwise — never wrapping around. The
 exact kernels (ε, δ(ε), DP membership) compare and sum these integers by cross-multiplication; ``Fraction`` objects
 appear only at the API's edges (:attr:`Mechanism.matrix`, reading one entry, printing). ``docs/theory.md`` §7 gives
@@ -35,8 +35,10 @@ class IntColumns:
     numerators : numpy.ndarray
         2-D (outputs × inputs), read-only; ``int64`` when every entry fits, else an object array of Python ints.
     denominators : numpy.ndarray
-        1-D (inputs), read-only, positive; each the least common denominator of its column (so
-        ``numerators[:, i].sum() == denominators[i]`` for a mechanism), same dtype rule.
+        1-D (inputs), read-only, positive; a common denominator of its column (so
+        ``numerators[:, i].sum() == denominators[i]`` for a mechanism): the least one for mechanisms built from
+        entries, operations and most factories; :func:`~privgeom.truncated_geometric` keeps its one denominator
+        ``(a+b) b^n`` for every column. Same dtype rule.
 
     Examples
     --------

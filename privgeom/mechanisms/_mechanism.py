@@ -256,12 +256,12 @@ class Mechanism:
 
     @classmethod
     def _from_ints(cls, num: np.ndarray, den: np.ndarray, inputs: Any, outputs: Any, *, validate: bool = True,
-                   reduced: bool = False) -> "Mechanism":
+                   reduced: bool = True) -> "Mechanism":
         """An exact mechanism straight from integers ``num[:, i] / den[i]`` (reduced to least common denominators
-        here unless ``reduced`` says the caller did; validated unless the caller guarantees a column-stochastic
-        matrix), without building a Fraction."""
+        when ``reduced``, else kept over the given denominators; validated unless the caller guarantees a
+        column-stochastic matrix), without building a Fraction."""
         check_dense_size(num.shape[0], num.shape[1], exact=True, what="this mechanism")
-        if reduced:
+        if not reduced:
             ints = IntColumns(readonly(fit_int_array(np.asarray(num))), readonly(fit_int_array(np.asarray(den))))
         else:
             ints = canonical_int_columns(num, den)
@@ -673,9 +673,12 @@ class Mechanism:
         )
 
     def _same_entries(self, other: "Mechanism") -> bool:
-        if self._exact:  # the integer form is unique (least common denominators per column)
+        if self._exact:
             a, b = self.int_columns, other.int_columns
-            return bool(np.array_equal(a.denominators, b.denominators) and np.array_equal(a.numerators, b.numerators))
+            if np.array_equal(a.denominators, b.denominators):
+                return bool(np.array_equal(a.numerators, b.numerators))
+            an, ad, bn, bd = widen(a.numerators, a.denominators, b.numerators, b.denominators)
+            return bool((an * bd == bn * ad).all())  # cross-multiplication: denominators need not be the least
         return bool(np.all(self.matrix == other.matrix))
 
     __hash__ = None  # type: ignore[assignment]

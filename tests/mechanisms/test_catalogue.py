@@ -244,11 +244,11 @@ def test_exact_frapp_on_many_records_stays_factored():
 
 
 @pytest.mark.parametrize("n, alpha", [(1, "1/2"), (2, "1/3"), (5, "2/3"), (8, "3/5"), (13, "1/7"), (30, "5/6")])
-def test_geometric_integer_form_is_the_least_common_denominator_form(n, alpha):
-    from privgeom.mechanisms._intmat import canonical_int_columns
-
-    C = truncated_geometric(n, alpha).int_columns
-    ref = canonical_int_columns(C.numerators, C.denominators)  # reduce again by gcds: nothing left to reduce
-    assert np.array_equal(ref.numerators, C.numerators) and np.array_equal(ref.denominators, C.denominators)
-    dense = Mechanism(truncated_geometric(n, alpha).matrix.tolist())
-    assert np.array_equal(dense.int_columns.denominators, C.denominators)
+def test_geometric_integer_form_has_one_common_denominator(n, alpha):
+    a = Fraction(alpha)
+    M = truncated_geometric(n, alpha)
+    C = M.int_columns
+    assert C.denominators.tolist() == [(a.numerator + a.denominator) * a.denominator**n] * (n + 1)
+    dense = Mechanism(M.matrix.tolist(), inputs=M.inputs, outputs=M.outputs)  # least common denominators
+    assert dense == M and M == dense and dense.matrix.tolist() == M.matrix.tolist()
+    assert M != truncated_geometric(n, Fraction(alpha) * Fraction(99, 100))
