@@ -552,9 +552,9 @@ def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar
         values = [hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0] for c in cands.tolist()]
     else:
         assert isinstance(t, Fraction)
-        sums, common = _delta_exact(P, I[cands], J[cands], t)
-        top = max(sums)
-        c = int(cands[sums.index(top)])  # the first maximum, as the loop below would choose
+        exact_sums, common = _delta_exact(P, I[cands], J[cands], t)
+        top = max(exact_sums)
+        c = int(cands[exact_sums.index(top)])  # the first maximum, as the loop below would choose
         return Fraction(top, common), int(P.reps[c])
     for c, value in zip(cands.tolist(), values):
         if best is None or value > best:
