@@ -40,10 +40,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError
-from .._domain import RelationLike
-from .._level import LevelLike, PrivacyLevel, ScalarLike
 from .. import _numeric
-from .._domain import Domain
+from .._domain import Domain, RelationLike
+from .._level import LevelLike, PrivacyLevel, ScalarLike
 from .._numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, hockey_stick_int, int_columns_log,
                         is_exact_scalar, parse_scalar)
 from .._results import Result, to_jsonable
@@ -208,11 +207,16 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
         Neighbour relation on ``mechanism.inputs``, resolved by :func:`privgeom.resolve_graph`: a relation name
         (``"hamming"``, ``"path"``, ``"complete"``, … — a string is always a name), a :class:`~privgeom.Domain`,
         or a graph / edge list (integer nodes are accepted as column indices).
-    method : {"auto", "scan", "complete"}
+    method : {"auto", "scan", "complete", "factors", "fraction"}
         ``"scan"``: every directed edge (the generic route). ``"complete"``: for the complete relation only,
         ``ε = max_ω (max_i ln M[ω, i] − min_i ln M[ω, i])`` from the row ranges in ``O(outputs × inputs)``
         (every pair of datasets is an edge, so the worst pair of a row is its largest and smallest entry).
-        ``"auto"`` (default): ``"complete"`` when the relation is complete, else ``"scan"``.
+        ``"factors"``: an exact mechanism kept factored into one-bit factors (:func:`~privgeom.randomized_response`,
+        :attr:`~privgeom.Mechanism.factors`) on the relation ``"hamming"``: ``ε = max_f ε_f`` from the factors, no
+        dense matrix (``docs/theory.md`` §7; same value and witness as the scan). ``"fraction"``: the scan deciding
+        with Fraction objects (the reference route). ``"auto"`` (default): ``"factors"`` when it applies and the
+        dense matrix is beyond the size limit ``exact_entries``, else ``"complete"`` when the relation is complete,
+        else ``"scan"``.
     max_work : int, optional
         Refuse a scan costlier than this (units of :func:`profile_work`; default :data:`MAX_PROFILE_WORK`),
         before computing anything.
@@ -416,8 +420,9 @@ def _entry_reader(M: Mechanism, fraction: bool) -> Any:
 
 def _factored_hamming(M: Mechanism, graph: RelationLike, *, dense_refused: bool) -> bool:
     """True when ``M`` is an exact mechanism kept factored into one-bit factors (:attr:`Mechanism.factors`) and
-    ``graph`` names the Hamming relation of its bit strings; with ``dense_refused`` only when its dense matrix is
-    beyond the dense size limit (below it the scan gives the same ε and its own tie-breaking of the witness)."""
+    ``graph`` names the Hamming relation of its bit strings (the string ``"hamming"`` or its Domain); with
+    ``dense_refused`` only when its dense matrix is beyond the dense size limit (below it ``"auto"`` keeps the scan,
+    which gives the same answer and honours ``max_work``)."""
     F = M.factors
     if F is None or not M.exact or not all(f.shape == (2, 2) for f in F):
         return False
@@ -701,7 +706,8 @@ def _delta_factors(M: Mechanism, t: Fraction, eps_value: Any, note: str) -> Delt
     For neighbours differing in factor ``f`` the two output distributions are ``P ⊗ R`` and ``Q ⊗ R`` with ``R`` the
     product of the other factors' columns, and ``Σ_{ω, ρ} (P(ω) R(ρ) − t Q(ω) R(ρ))₊ = Σ_ω (P(ω) − t Q(ω))₊`` since
     ``Σ_ρ R(ρ) = 1`` (Balle, Barthe & Gaboardi 2018, Thm. 1; ``docs/theory.md`` §7). The witness event is
-    ``S = {ω : ω_f ∈ S_f}``; the last factor attaining the maximum is reported, with the first input of the others.
+    ``S = {ω : ω_f ∈ S_f, R(ρ) > 0}``; the last factor attaining the maximum is reported, with the first input of the
+    others (the scan's choice).
     """
     F = M.factors or ()
     results = [delta(G, [(G.inputs[0], G.inputs[1])], exp_eps=t) for G in F]
@@ -713,8 +719,11 @@ def _delta_factors(M: Mechanism, t: Fraction, eps_value: Any, note: str) -> Delt
     ins = [G.inputs[0] for G in F]
     D = "".join(ins[:best] + [a] + ins[best + 1:])
     D2 = "".join(ins[:best] + [b] + ins[best + 1:])
-    chosen = set(res.outputs)
-    outs = tuple(o for o in M.outputs if o[best] in chosen) if chosen else ()
+    # S = {ω : M[ω, D] > e^ε M[ω, D']}: ω_f in S_f and every other factor positive at its input (bit labels: one
+    # character per factor)
+    allowed = [{G.outputs[w] for w, v in enumerate(G.column(0)) if v > 0} for G in F]
+    allowed[best] = set(res.outputs)
+    outs = tuple(o for o in M.outputs if all(ch in ok for ch, ok in zip(o, allowed))) if res.outputs else ()
     return DeltaResult(res.delta, eps_value, t, True, (D, D2), outs, res.p_event, res.q_event, n_edges, name, note)
 
 

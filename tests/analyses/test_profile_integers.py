@@ -95,14 +95,14 @@ def test_dp_membership_beyond_int64_at_the_boundary() -> None:
     assert epsilon(M, [("a", "b")]).eps == LogRational(t)
 
 
-@pytest.mark.parametrize("k, p", [(2, "3/4"), (3, "2/3"), (4, "5/9")])
+@pytest.mark.parametrize("k, p", [(2, "3/4"), (3, "2/3"), (4, "5/9"), (3, "1")])
 def test_factored_randomized_response_epsilon_equals_the_dense_scan(k: int, p: str) -> None:
     M = randomized_response(k, p)
     assert M.factors is not None
     a, b = epsilon(M, "hamming", method="factors"), epsilon(M, "hamming", method="scan")
     assert a == b  # value and witness (edge, output, p, q)
     pv = Fraction(p)
-    assert a.eps == LogRational(pv / (1 - pv))  # Lin & Kifer §V: ln(p / (1 − p))
+    assert a.infinite if pv == 1 else a.eps == LogRational(pv / (1 - pv))  # Lin & Kifer §V: ln(p / (1 − p))
 
 
 def test_randomized_response_on_twelve_bits_is_exact_without_a_dense_matrix() -> None:
@@ -114,10 +114,11 @@ def test_randomized_response_on_twelve_bits_is_exact_without_a_dense_matrix() ->
         epsilon(Mechanism([["1/2", 1], ["1/2", 0]]), [("d0", "d1")], method="factors")
 
 
-@pytest.mark.parametrize("k, p, t", [(2, "3/4", 2), (3, "2/3", "3/2"), (3, "3/4", 1), (4, "5/9", 3)])
+@pytest.mark.parametrize("k, p, t", [(2, "3/4", 2), (3, "2/3", "3/2"), (3, "3/4", 1), (4, "5/9", 3), (3, "1", 2),
+                                     (2, "3/4", 3)])
 def test_factored_randomized_response_delta_equals_the_dense_scan(k: int, p: str, t: Any) -> None:
     M = randomized_response(k, p)
-    a, b = delta(M, "hamming", exp_eps=t, method="factors"), delta(M, "hamming", exp_eps=t)
+    a, b = delta(M, "hamming", exp_eps=t, method="factors"), delta(M, "hamming", exp_eps=t, method="fraction")
     assert a == b  # value, edge, event and its probabilities
     pv, tv = Fraction(p), Fraction(t)
     assert a.delta == max(Fraction(0), pv - tv * (1 - pv))  # one bit: δ = (p − t(1 − p))₊
