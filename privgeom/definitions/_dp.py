@@ -25,6 +25,7 @@ import numpy as np
 from .._domain import Domain, InputsLike, RelationLike, resolve_graph
 from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._level import LevelLike, PrivacyLevel, ScalarLike
+from .. import _numeric
 from .._numeric import ATOL, LogRational, Scalar, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
 from ..graphs import complete_graph, hamming_graph, path_graph
 from ..graphs._graphs import edge_index_pairs
@@ -509,6 +510,44 @@ class DifferentialPrivacy(PrivacyDefinition):
             return None
         return (best[1], best[2], -1) if best is not None else (first[0], first[1], -1)
 
+    def _factored_route(self, M: Mechanism) -> bool:
+        """True for an exact mechanism kept factored into one-bit factors whose dense matrix is beyond the size limit,
+        on the Hamming graph of its bit strings (every edge flips one bit, ``k 2^{k−1}`` edges)."""
+        F = M.factors
+        if F is None or not M.exact or M.domain.kind != "bits" or not all(f.shape == (2, 2) for f in F):
+            return False
+        if M.n_inputs * M.n_outputs <= _numeric.MAX_EXACT_ENTRIES:
+            return False
+        k = len(F)
+        x = self._I ^ self._J
+        return len(self._I) == 2 * k * 2 ** (k - 1) and bool(((x & (x - 1)) == 0).all() and (x > 0).all())
+
+    def _factored_violation(self, M: Mechanism) -> tuple[int, int, int] | None:
+        """A violated edge inequality of ``M = F_1 ⊗ … ⊗ F_k`` on the Hamming graph, from the factors, or None.
+
+        Neighbours differing in bit ``f`` have entries ``F_f[w, a] R`` and ``F_f[w, b] R`` with ``R > 0`` for a
+        suitable choice of the other outputs (every column of a factor has a positive entry), so the product
+        violates ``x_D ≤ e^ε x_{D'}`` iff some factor violates ``F_f[w, a] ≤ e^ε F_f[w, b]`` (``docs/theory.md`` §7,
+        "Factored mechanisms"): checked on the factors' integers, and the row of the product is the certificate.
+        """
+        F = M.factors or ()
+        t = Fraction(self._ratio)
+        p, q = t.numerator, t.denominator
+        k = len(F)
+        firsts = [next(w for w in range(2) if G.int_columns.numerators[w, 0] > 0) for G in F]
+        for f in reversed(range(k)):  # the last bit first, as the first edges of the scan
+            C = F[f].int_columns
+            n, d = C.numerators.astype(object), C.denominators.astype(object)
+            for w in range(2):
+                for a, b in ((0, 1), (1, 0)):
+                    if q * n[w, a] * d[b] > p * n[w, b] * d[a]:
+                        bit = 1 << (k - 1 - f)
+                        o = sum(firsts[g] << (k - 1 - g) for g in range(k) if g != f) + (w << (k - 1 - f))
+                        i, j = (bit if a else 0), (bit if b else 0)
+                        e = int(np.flatnonzero((self._I == i) & (self._J == j))[0])
+                        return o, e, -1
+        return None
+
     def _violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, int, int] | None:
         """``(row, directed edge index, -1)`` of the worst violated edge inequality, or None (Fractions or floats;
         the exact default is :meth:`_violation_int`)."""
@@ -555,6 +594,9 @@ class DifferentialPrivacy(PrivacyDefinition):
         M = self.check_mechanism(mechanism)
         tol = ATOL if atol is None else float(atol)
         exact = self.exact and M.exact
+        if exact and method in ("auto", "dp-row-inequalities") and self._factored_route(M):
+            v = self._factored_violation(M)
+            return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
         if exact and method in ("auto", "dp-row-inequalities"):
             C = M.int_columns
             v = self._violation_int(C.numerators, C.denominators)

@@ -151,6 +151,7 @@ class Mechanism:
     _matrix: np.ndarray | None
     _ints: IntColumns | None
     _factors: tuple["Mechanism", ...] | None
+    _shape: tuple[int, int]
 
     def __init__(
         self,
@@ -169,6 +170,11 @@ class Mechanism:
             outputs = matrix.outputs if outputs is None else outputs
             exact = matrix.exact if exact is None else exact
             if exact and matrix.exact:
+                if matrix._ints is None and matrix._factors is not None:  # stays factored
+                    self._exact, self._ints, self._matrix = True, None, None
+                    self._factors, self._shape = matrix._factors, matrix._shape
+                    self._set_labels(inputs, outputs, domain)
+                    return
                 self._set_ints(matrix.int_columns, inputs, outputs, domain, matrix._matrix)
                 return
             matrix = matrix.matrix

@@ -150,3 +150,15 @@ def test_closure_witness_verification_on_integers_equals_the_fraction_route(
         a = verify_closure_witness(mats, tgt, wit, exact=True)
         b = verify_closure_witness(mats, tgt, wit, exact=True, fraction=True)
         assert (a is not None) == (b is not None) == expected
+
+
+def test_dp_membership_of_twelve_bits_from_the_factors() -> None:
+    M = randomized_response(12, "3/4")
+    graph = pg.hamming_graph(12)
+    assert DifferentialPrivacy(graph, exp_eps=3).contains(M).member  # RR(3/4) is ln(3)-DP (Lin & Kifer §V)
+    no = DifferentialPrivacy(graph, exp_eps="29/10").contains(M)
+    cert = no.certificate
+    assert not no.member and no.exact and cert.value < 0
+    assert cert.value == Fraction(29, 10) * M.row(cert.output)[M.inputs.index(cert.edge[1])] - \
+        M.row(cert.output)[M.inputs.index(cert.edge[0])]
+    assert sum(a != b for a, b in zip(*cert.edge)) == 1

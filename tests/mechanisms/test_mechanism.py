@@ -368,6 +368,8 @@ def test_exact_randomized_response_stays_factored_and_refuses_only_its_dense_mat
     assert sum(M.column(5)) == 1
     with pytest.raises(SizeLimitError, match=r"4096 x 4096 exact"):
         M.matrix
+    copy = Mechanism(M, outputs=[f"y{i}" for i in range(4096)])  # a relabelled copy stays factored
+    assert copy.factors == M.factors and copy.outputs[1] == "y1" and copy.inputs == M.inputs
     small = randomized_response(3, "3/4")
     dense = Mechanism(small.matrix.tolist(), inputs=small.inputs, outputs=small.outputs)
     assert small == dense and list(small.row(2)) == list(dense.row(2))
