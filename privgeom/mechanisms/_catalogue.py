@@ -147,7 +147,8 @@ def _geometric_ints(n: int, alpha: Fraction, labels: list[str]) -> Mechanism:
     i = np.arange(n + 1)[None, :]
     d = np.abs(z - i)
     PA, PB = np.array(pa, dtype=object), np.array(pb, dtype=object)
-    num = (b - a) * PA[d] * PB[n - d]
+    inner = np.array([(b - a) * pa[t] * pb[n - t] for t in range(n + 1)], dtype=object)
+    num = inner[d]  # a gather: one table of n + 1 integers
     num[0, :] = PA[i[0]] * PB[n - i[0] + 1]
     num[n, :] = PA[n - i[0]] * PB[i[0] + 1]
     # one common denominator for every column (not the least one: equal entries then have equal numerators)
