@@ -40,9 +40,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError
-from .._domain import RelationLike
+from .. import _numeric
+from .._domain import Domain, RelationLike
 from .._level import LevelLike, PrivacyLevel, ScalarLike
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, is_exact_scalar, parse_scalar
+from .._numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, hockey_stick_int, int_columns_log,
+                        is_exact_scalar, parse_scalar)
 from .._results import Result, to_jsonable
 from ..mechanisms._mechanism import Mechanism
 from ._scan import (  # noqa: F401  (MAX_PROFILE_WORK, profile_work, _prepare re-exported for callers of _profile)
@@ -69,9 +71,11 @@ __all__ = [
     "hockey_stick_columns",
 ]
 
-#: Methods of :func:`epsilon`: ``"scan"`` (every directed edge, the generic route) and ``"complete"`` (row ranges,
-#: only for the complete relation); ``"auto"`` picks ``"complete"`` when it applies.
-EPSILON_METHODS = ("auto", "scan", "complete")
+#: Methods of :func:`epsilon`: ``"scan"`` (every directed edge, the generic route), ``"complete"`` (row ranges,
+#: only for the complete relation), ``"factors"`` (a factored mechanism on the Hamming relation of its bits, from
+#: its factors), ``"fraction"`` (the scan deciding with Fraction objects: the reference route); ``"auto"`` picks
+#: ``"complete"`` or ``"factors"`` when they apply.
+EPSILON_METHODS = ("auto", "scan", "complete", "factors", "fraction")
 
 #: Relative margin within which float log-ratios / hockey-stick sums are re-checked exactly (float errors are
 #: below 1e-15 relative; the margin is generous so that no exact maximum is missed).
@@ -203,11 +207,16 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
         Neighbour relation on ``mechanism.inputs``, resolved by :func:`privgeom.resolve_graph`: a relation name
         (``"hamming"``, ``"path"``, ``"complete"``, … — a string is always a name), a :class:`~privgeom.Domain`,
         or a graph / edge list (integer nodes are accepted as column indices).
-    method : {"auto", "scan", "complete"}
+    method : {"auto", "scan", "complete", "factors", "fraction"}
         ``"scan"``: every directed edge (the generic route). ``"complete"``: for the complete relation only,
         ``ε = max_ω (max_i ln M[ω, i] − min_i ln M[ω, i])`` from the row ranges in ``O(outputs × inputs)``
         (every pair of datasets is an edge, so the worst pair of a row is its largest and smallest entry).
-        ``"auto"`` (default): ``"complete"`` when the relation is complete, else ``"scan"``.
+        ``"factors"``: an exact mechanism kept factored into one-bit factors (:func:`~privgeom.randomized_response`,
+        :attr:`~privgeom.Mechanism.factors`) on the relation ``"hamming"``: ``ε = max_f ε_f`` from the factors, no
+        dense matrix (``docs/theory.md`` §7; same value and witness as the scan). ``"fraction"``: the scan deciding
+        with Fraction objects (the reference route). ``"auto"`` (default): ``"factors"`` when it applies and the
+        dense matrix is beyond the size limit ``exact_entries``, else ``"complete"`` when the relation is complete,
+        else ``"scan"``.
     max_work : int, optional
         Refuse a scan costlier than this (units of :func:`profile_work`; default :data:`MAX_PROFILE_WORK`),
         before computing anything.
@@ -258,14 +267,21 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
     if method not in EPSILON_METHODS:
         raise InvalidParameterError(f"unknown method {method!r}; use one of {', '.join(EPSILON_METHODS)}")
     M0 = _check_mechanism(mechanism)
-    if method != "scan":
+    if method in ("auto", "factors") and _factored_hamming(M0, graph, dense_refused=method == "auto"):
+        return _epsilon_factors(M0)
+    if method == "factors":
+        raise InvalidParameterError("method='factors' needs a factored mechanism (randomized_response) and the "
+                                    "relation 'hamming' on its bit strings")
+    if method in ("auto", "complete"):
         _, _, name, complete = _resolve_pairs(M0, graph, max_work, "ε", complete_route=True)
         if complete:
             return _epsilon_complete(M0, name)
         if method == "complete":
             raise InvalidParameterError(f"method='complete' needs the complete relation; {name!r} is not complete")
-    P = _prepare(M0, graph, max_work=max_work, what="ε")
+    fraction = method == "fraction"
+    P = _prepare(M0, graph, max_work=max_work, what="ε", fraction=fraction)
     M, exact = P.M, P.exact
+    entry = _entry_reader(M, fraction)
     if len(P.I) == 0:
         zero: LogRational | float = LogRational(Fraction(1)) if exact else 0.0
         return EpsilonResult(zero, exact, False, None, None, None, None, 0, P.graph)
@@ -280,7 +296,7 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
         if inf_mask.any():
             r_loc, w = np.argwhere(inf_mask.T)[0]
             r = sl.start + int(r_loc)
-            p = M.matrix[w, I[r]] if exact else float(M.matrix[w, I[r]])
+            p = entry(w, I[r])
             return EpsilonResult(
                 math.inf, exact, True, P.label(int(P.reps[r])), M.outputs[w], p, p * 0, P.n_edges, P.graph
             )
@@ -306,16 +322,25 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
                 win = (sl.start + int(r_loc), int(w))
                 break
             continue
-        for r_loc, w in cand:
-            r = sl.start + int(r_loc)
-            ratio = M.matrix[w, I[r]] / M.matrix[w, J[r]]
-            if win_ratio is None or ratio > win_ratio:
-                win, win_ratio = (r, int(w)), ratio
+        if fraction:
+            for r_loc, w in cand:
+                r = sl.start + int(r_loc)
+                ratio = M.matrix[w, I[r]] / M.matrix[w, J[r]]
+                if win_ratio is None or ratio > win_ratio:
+                    win, win_ratio = (r, int(w)), ratio
+            continue
+        # integers: M[w, i] / M[w, j] = (num[w, i] den[j]) / (num[w, j] den[i]); compare by cross-multiplication
+        C = M.int_columns
+        rr = sl.start + cand[:, 0]
+        ww = cand[:, 1]
+        tops = (C.numerators[ww, I[rr]].astype(object) * C.denominators[J[rr]].astype(object)).tolist()
+        bots = (C.numerators[ww, J[rr]].astype(object) * C.denominators[I[rr]].astype(object)).tolist()
+        for r, w, a, b in zip(rr.tolist(), ww.tolist(), tops, bots):
+            if win_ratio is None or a * win_ratio.denominator > win_ratio.numerator * b:
+                win, win_ratio = (r, w), Fraction(a, b)
     assert win is not None  # a column pair always has an output with ratio >= 1 (columns sum to 1)
     r, w = win
-    p, q = M.matrix[w, I[r]], M.matrix[w, J[r]]
-    if not exact:
-        p, q = float(p), float(q)
+    p, q = entry(w, I[r]), entry(w, J[r])
     eps: LogRational | float = LogRational(p / q) if exact else float(L[w, I[r]] - L[w, J[r]])
     return EpsilonResult(eps, exact, False, P.label(int(P.reps[r])), M.outputs[w], p, q, P.n_edges, P.graph)
 
@@ -337,7 +362,10 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
         return EpsilonResult(zero, exact, False, None, None, None, None, 0, name)
     n_edges = N * (N - 1) // 2
     if exact:
-        _, X, Z, L, _ = _matrix_views(M)
+        C = M.int_columns
+        X = C.floats()
+        Z = C.numerators == 0
+        L = int_columns_log(C.numerators, C.denominators)
     else:  # no grouping of equal entries needed: logs straight from the float matrix
         X = M.matrix
         Z = X == 0
@@ -347,7 +375,7 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     if mixed.size:
         w = int(mixed[0])
         i, j = int(np.argmax(~Z[w])), int(np.argmax(Z[w]))
-        p = M.matrix[w, i] if exact else float(M.matrix[w, i])
+        p = C.entry(w, i) if exact else float(M.matrix[w, i])
         return EpsilonResult(math.inf, exact, True, (M.inputs[i], M.inputs[j]), M.outputs[w], p, p * 0, n_edges, name)
     rows = np.flatnonzero(nz_any)  # rows without zeros (rows of zeros only carry no constraint)
     Lr = L[rows]
@@ -366,7 +394,7 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     win: tuple[Fraction, int, int, int] | None = None
     for r in np.flatnonzero(span >= best - tol).tolist():
         w = int(rows[r])
-        row = M.matrix[w]
+        row = M.row(w)
         i = max(range(N), key=lambda c: (row[c], -c))
         j = min(range(N), key=lambda c: (row[c], c))
         if i == j:
@@ -377,7 +405,71 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     assert win is not None
     ratio, w, i, j = win
     return EpsilonResult(LogRational(ratio), True, False, (M.inputs[i], M.inputs[j]), M.outputs[w],
-                         M.matrix[w, i], M.matrix[w, j], n_edges, name)
+                         C.entry(w, i), C.entry(w, j), n_edges, name)
+
+
+def _entry_reader(M: Mechanism, fraction: bool) -> Any:
+    """``entry(w, i)``: one matrix entry as a Fraction (exact; from the integers unless ``fraction``) or a float."""
+    if not M.exact:
+        return lambda w, i: float(M.matrix[int(w), int(i)])
+    if fraction:
+        return lambda w, i: M.matrix[int(w), int(i)]
+    C = M.int_columns
+    return lambda w, i: C.entry(int(w), int(i))
+
+
+def _factored_hamming(M: Mechanism, graph: RelationLike, *, dense_refused: bool) -> bool:
+    """True when ``M`` is an exact mechanism kept factored into one-bit factors (:attr:`Mechanism.factors`) and
+    ``graph`` names the Hamming relation of its bit strings (the string ``"hamming"`` or its Domain); with
+    ``dense_refused`` only when its dense matrix is beyond the dense size limit (below it ``"auto"`` keeps the scan,
+    which gives the same answer and honours ``max_work``)."""
+    F = M.factors
+    if F is None or not M.exact or not all(f.shape == (2, 2) for f in F):
+        return False
+    if isinstance(graph, Domain):
+        if graph.labels != M.inputs or graph.default_relation != "hamming":
+            return False
+    elif graph != "hamming":
+        return False
+    if M.domain.kind != "bits":
+        return False
+    return not dense_refused or M.n_inputs * M.n_outputs > _numeric.MAX_EXACT_ENTRIES
+
+
+def _epsilon_factors(M: Mechanism) -> EpsilonResult:
+    """ε of a product ``F_1 ⊗ … ⊗ F_k`` over the Hamming relation (neighbours differ in one factor's input) from
+    its factors: ``ε = max_f ε_f`` with ``ε_f`` the ε of ``F_f`` on the complete graph of its inputs.
+
+    For neighbours differing in factor ``f`` the product's entries are ``F_f[ω_f, a] Π_{g≠f} F_g[ω_g, d_g]`` and
+    ``F_f[ω_f, b] Π_{g≠f} F_g[ω_g, d_g]``; outputs with ``Π_{g≠f} F_g[ω_g, d_g] = 0`` carry no constraint and every
+    column has a positive entry, so the largest ratio over ``ω`` is the largest ratio of ``F_f`` (``docs/theory.md``
+    §7; Dwork et al. 2006, Def. 1). The witness: the last factor attaining the maximum (as the scan, whose first
+    edge differs in the last bit), the first input and its first positive output in every other factor.
+    """
+    results = [_epsilon_complete(F, "complete") for F in M.factors or ()]
+    best = max(range(len(results)), key=lambda f: (results[f].eps, f))
+    res = results[best]
+    k = len(results)
+    n_edges = M.n_inputs * sum(F.n_inputs - 1 for F in M.factors or ()) // 2
+    name = f"hamming({k})"
+    if res.edge is None:
+        return EpsilonResult(LogRational(Fraction(1)), True, False, None, None, None, None, n_edges, name)
+    ins, outs = [], []
+    pos = Fraction(1)
+    for f, F in enumerate(M.factors or ()):
+        if f == best:
+            continue
+        col = F.column(0)
+        w = next(o for o, v in enumerate(col) if v > 0)
+        pos *= col[w]
+        ins.append(F.inputs[0])
+        outs.append(F.outputs[w])
+    a, b = res.edge
+    D = "".join(ins[:best] + [a] + ins[best:])
+    D2 = "".join(ins[:best] + [b] + ins[best:])
+    out = "".join(outs[:best] + [str(res.output)] + outs[best:])
+    assert isinstance(res.p, Fraction) and isinstance(res.q, Fraction)
+    return EpsilonResult(res.eps, True, res.infinite, (D, D2), out, res.p * pos, res.q * pos, n_edges, name)
 
 
 # ---------------------------------------------------------------------------------------------------- δ
@@ -442,11 +534,12 @@ class DeltaResult(Result):
         return text + (f" [{self.detail}]" if self.detail else "")
 
 
-def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
+def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar, int]:
     """``(max δ, argmax directed edge)``; exact when the mechanism is exact and ``t`` a Fraction.
 
     Floats first (vectorised, one edge per class); in exact mode only the classes whose float δ is within a safe
-    margin of the float maximum are recomputed with Fractions (float errors are below ``1e-15 (1 + t)`` per edge).
+    margin of the float maximum are recomputed exactly (float errors are below ``1e-15 (1 + t)`` per edge), on
+    integers by :func:`~privgeom._numeric.hockey_stick_int` (with Fraction objects when ``fraction``).
     """
     exact = P.exact and isinstance(t, Fraction)
     tf = float(t)
@@ -459,16 +552,67 @@ def _delta_scan(P: _Prepared, t: Scalar) -> tuple[Scalar, int]:
         return float(sums[r]), int(P.reps[r])
     best: Fraction | None = None
     arg = 0
-    for c in np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf)).tolist():
-        value = hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0]
+    cands = np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf))
+    if fraction:
+        values = [hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0] for c in cands.tolist()]
+    else:
+        assert isinstance(t, Fraction)
+        exact_sums, common = _delta_exact(P, I[cands], J[cands], t)
+        top = max(exact_sums)
+        c = int(cands[exact_sums.index(top)])  # the first maximum, as the loop below would choose
+        return Fraction(top, common), int(P.reps[c])
+    for c, value in zip(cands.tolist(), values):
         if best is None or value > best:
             best, arg = value, c
     assert best is not None
     return best, int(P.reps[arg])
 
 
+def _delta_exact(P: _Prepared, I: np.ndarray, J: np.ndarray, t: Fraction) -> tuple[list[int], int]:
+    """Exact ``Σ_ω (M[ω, I[c]] − t M[ω, J[c]])₊`` for every ``c``, on integers, by distinct pairs of entries.
+
+    Log-space floats first drop the terms that are surely not positive (``M[ω, I] = 0``, or ``ln M[ω, I] −
+    ln M[ω, J] < ln t`` by more than the float error); every remaining term is a pair of distinct matrix values, and
+    each distinct pair is evaluated once by :func:`~privgeom._numeric.hockey_stick_int`. The column sums are
+    ``counts @ terms`` on integers over the terms' least common denominator. Falls back to the column kernel when
+    the distinct values are not at hand. Returns ``(numerators, common denominator)`` of the sums.
+    """
+    if P.values is None or P.ids is None:
+        C = P.M.int_columns
+        num, den = C.numerators, C.denominators
+        vals = hockey_stick_int(num[:, I], den[I], num[:, J], den[J], t.numerator, t.denominator)
+        common = math.lcm(*(v.denominator for v in vals))
+        return [v.numerator * (common // v.denominator) for v in vals], common
+    va, vb = P.values
+    nv = len(va)
+    tol = _EXACT_RECHECK * (1.0 + (float(np.abs(P.L).max()) if P.L.size else 0.0))
+    keep = ~P.Z[:, I] & (P.Z[:, J] | (P.L[:, I] - P.L[:, J] >= math.log(t) - tol))
+    zero = ([0] * len(I), 1)
+    if not keep.any():
+        return zero
+    cols, rows = np.nonzero(keep.T)
+    key = P.ids[rows, I[cols]].astype(np.int64) * nv + P.ids[rows, J[cols]]
+    ukeys, inv = np.unique(key, return_inverse=True)
+    uA, uB = ukeys // nv, ukeys % nv
+    terms = hockey_stick_int(va[uA][None, :], vb[uA], va[uB][None, :], vb[uB], t.numerator, t.denominator)
+    pos = np.flatnonzero(np.array([v > 0 for v in terms], dtype=bool))
+    if pos.size == 0:
+        return zero
+    slot = np.full(len(ukeys), -1, dtype=np.intp)
+    slot[pos] = np.arange(pos.size)
+    s = slot[inv.ravel()]
+    hit = s >= 0
+    counts = np.zeros((len(I), pos.size), dtype=np.int64)
+    np.add.at(counts, (cols[hit], s[hit]), 1)
+    Lt = math.lcm(*(terms[u].denominator for u in pos.tolist()))
+    nums = np.array([terms[u].numerator * (Lt // terms[u].denominator) for u in pos.tolist()], dtype=object)
+    sums = counts.astype(object).dot(nums)
+    return [int(v) for v in sums], Lt
+
+
 def delta(
-    mechanism: Mechanism, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None, max_work: int | None = None
+    mechanism: Mechanism, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None, max_work: int | None = None,
+    method: str = "auto",
 ) -> DeltaResult:
     """The exact ``δ(ε)`` of a finite mechanism over a neighbour graph (approximate differential privacy).
 
@@ -490,6 +634,11 @@ def delta(
         :meth:`privgeom.PrivacyLevel.parse` (an ε whose exponential overflows means ``e^ε = ∞``).
     max_work : int, optional
         Refuse a scan costlier than this (see :func:`epsilon`).
+    method : {"auto", "factors", "fraction"}
+        ``"auto"``: exact sums on integers (:attr:`~privgeom.Mechanism.int_columns`), or ``"factors"`` when it
+        applies and the dense matrix is beyond the size limit; ``"factors"``: a factored mechanism
+        (:attr:`~privgeom.Mechanism.factors`) on the Hamming relation of its bits, from its factors;
+        ``"fraction"``: the scan with Fraction objects (the reference route, slower).
 
     Returns
     -------
@@ -516,9 +665,18 @@ def delta(
     >>> round(delta(M, [("1", "0")], 0.5).delta, 6)
     0.33782
     """
+    if method not in ("auto", "factors", "fraction"):
+        raise InvalidParameterError(f"unknown method {method!r}; use one of auto, factors, fraction")
+    fraction = method == "fraction"
     level = PrivacyLevel.parse(eps, exp_eps, allow_infinite=True)
     t, eps_value, note = level.exp_eps, level.eps, level.note
-    P = _prepare(mechanism, graph, max_work=max_work, what="δ(ε)")
+    if method != "fraction" and isinstance(mechanism, Mechanism) and isinstance(t, Fraction) and \
+            _factored_hamming(mechanism, graph, dense_refused=method == "auto"):
+        return _delta_factors(mechanism, t, eps_value, note)
+    if method == "factors":
+        raise InvalidParameterError("method='factors' needs a factored exact mechanism (randomized_response), an "
+                                    "exact e^ε and the relation 'hamming' on its bit strings")
+    P = _prepare(mechanism, graph, max_work=max_work, what="δ(ε)", fraction=fraction)
     M = P.M
     exact = M.exact and isinstance(t, Fraction)
     if M.exact and not exact and not note:
@@ -526,9 +684,9 @@ def delta(
     zero: Scalar = Fraction(0) if exact else 0.0
     if len(P.I) == 0:
         return DeltaResult(zero, eps_value, t, exact, None, (), zero, zero, 0, P.graph, note)
-    value, d = _delta_scan(P, t)
-    a = list(M.matrix[:, P.I[d]]) if exact else [float(v) for v in P.X[:, P.I[d]]]
-    b = list(M.matrix[:, P.J[d]]) if exact else [float(v) for v in P.X[:, P.J[d]]]
+    value, d = _delta_scan(P, t, fraction)
+    a = list(M.column(int(P.I[d]))) if exact else [float(v) for v in P.X[:, P.I[d]]]
+    b = list(M.column(int(P.J[d]))) if exact else [float(v) for v in P.X[:, P.J[d]]]
     if value > 0:
         if not exact and math.isinf(t):
             S = [w for w in range(M.n_outputs) if b[w] == 0 and a[w] > 0]
@@ -540,6 +698,33 @@ def delta(
     q_ev: Scalar = sum((b[w] for w in S), zero)
     outs = tuple(M.outputs[w] for w in S)
     return DeltaResult(value, eps_value, t, exact, P.label(d), outs, p_ev, q_ev, P.n_edges, P.graph, note)
+
+
+def _delta_factors(M: Mechanism, t: Fraction, eps_value: Any, note: str) -> DeltaResult:
+    """δ(ε) of a product ``F_1 ⊗ … ⊗ F_k`` over its Hamming relation from the factors: ``max_f δ_f(ε)``.
+
+    For neighbours differing in factor ``f`` the two output distributions are ``P ⊗ R`` and ``Q ⊗ R`` with ``R`` the
+    product of the other factors' columns, and ``Σ_{ω, ρ} (P(ω) R(ρ) − t Q(ω) R(ρ))₊ = Σ_ω (P(ω) − t Q(ω))₊`` since
+    ``Σ_ρ R(ρ) = 1`` (Balle, Barthe & Gaboardi 2018, Thm. 1; ``docs/theory.md`` §7). The witness event is
+    ``S = {ω : ω_f ∈ S_f, R(ρ) > 0}``; the last factor attaining the maximum is reported, with the first input of the
+    others (the scan's choice).
+    """
+    F = M.factors or ()
+    results = [delta(G, [(G.inputs[0], G.inputs[1])], exp_eps=t) for G in F]
+    best = max(range(len(results)), key=lambda f: (results[f].delta, f))
+    res = results[best]
+    n_edges = M.n_inputs * len(F) // 2
+    name = f"hamming({len(F)})"
+    a, b = res.edge or (F[best].inputs[0], F[best].inputs[1])
+    ins = [G.inputs[0] for G in F]
+    D = "".join(ins[:best] + [a] + ins[best + 1:])
+    D2 = "".join(ins[:best] + [b] + ins[best + 1:])
+    # S = {ω : M[ω, D] > e^ε M[ω, D']}: ω_f in S_f and every other factor positive at its input (bit labels: one
+    # character per factor)
+    allowed = [{G.outputs[w] for w, v in enumerate(G.column(0)) if v > 0} for G in F]
+    allowed[best] = set(res.outputs)
+    outs = tuple(o for o in M.outputs if all(ch in ok for ch, ok in zip(o, allowed))) if res.outputs else ()
+    return DeltaResult(res.delta, eps_value, t, True, (D, D2), outs, res.p_event, res.q_event, n_edges, name, note)
 
 
 # ---------------------------------------------------------------------------------------------------- hockey stick

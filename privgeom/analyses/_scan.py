@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Iterator, Sequence
 
 import networkx as nx
@@ -27,7 +26,7 @@ import numpy as np
 from .._domain import Domain, RelationLike, resolve_graph
 from .._errors import InvalidTypeError, SizeLimitError
 from .._limits import register_limit
-from .._numeric import limit_hint
+from .._numeric import fits_int64, int_columns_to_float, int_columns_log, limit_hint, max_abs_int, widen
 from ..graphs._graphs import edge_index_pairs
 from ..mechanisms._mechanism import Mechanism
 
@@ -69,7 +68,8 @@ class _Prepared:
     exact work is done once per class (for randomized response on the Hamming graph there is a single class), and
     the representative is the class's first edge, which keeps ties broken by edge order. ``ids``: the matrix as
     indices into ``values`` (its distinct entries); ``X`` the float matrix, ``Z`` its exact zero mask, ``L`` ``ln M``
-    (0 where ``M`` is 0) computed from numerators and denominators so that tiny Fractions do not underflow.
+    (0 where ``M`` is 0) computed from numerators and denominators so that tiny Fractions do not underflow. Exact
+    integer route: ``ids`` the matrix as indices into the distinct values ``values[0] / values[1]`` (integers).
     """
 
     M: Mechanism
@@ -82,6 +82,8 @@ class _Prepared:
     X: np.ndarray
     Z: np.ndarray
     L: np.ndarray
+    ids: np.ndarray | None = None
+    values: tuple[np.ndarray, np.ndarray] | None = None
 
     def label(self, d: int) -> tuple[str, str]:
         """Labels ``(D, D')`` of directed edge ``d``."""
@@ -229,30 +231,112 @@ def _resolve_pairs(
 
 def _matrix_views(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """``(ids, X, Z, L, n_values)``: entries as indices into the distinct values, floats, zero mask, logs."""
+    return _matrix_views_full(M)[:5]
+
+
+def _matrix_views_full(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, Any]:
+    """:func:`_matrix_views` and, exact mode, the distinct values as integers ``(va, vb)`` (value ``va / vb``).
+
+    Exact mode works on :attr:`~privgeom.Mechanism.int_columns`: every entry reduced to ``(a, b)`` coprime, the
+    distinct pairs found by one ``np.unique`` on the key ``a · (max b + 1) + b`` when it fits in ``int64`` (a dict of
+    pairs otherwise); no Fraction is built.
+    """
     if M.exact:
-        index: dict[Fraction, int] = {}
-        flat = M.matrix.ravel()
-        ids = np.fromiter((index.setdefault(v, len(index)) for v in flat), dtype=np.intp, count=flat.size)
-        values = list(index)
-        fv = np.array([float(v) for v in values], dtype=float)
-        zv = np.array([v == 0 for v in values], dtype=bool)
-        lv = np.array([0.0 if v == 0 else math.log(v.numerator) - math.log(v.denominator) for v in values])
+        C = M.int_columns
+        d0 = C.denominators[0]
+        if bool((C.denominators == d0).all()):  # one common denominator: equal entries have equal numerators
+            va, ids = _distinct_ints(C.numerators.ravel())
+            vb = np.full(len(va), d0, dtype=C.denominators.dtype)
+            return _views_from(ids.reshape(M.shape), va, vb)
+        L = math.lcm(*(int(d) for d in set(C.denominators.tolist())))
+        if C.numerators.dtype == object or not fits_int64(L, C.max_numerator() + 1):
+            # one common denominator L for the whole matrix: equal entries have equal numerators
+            scaled = widen(C.numerators)[0] * (L // widen(C.denominators)[0])
+            va, ids = _distinct_ints(scaled.ravel())
+            return _views_from(ids.reshape(M.shape), va, np.full(len(va), L, dtype=object))
+        num, den = C.numerators, np.broadcast_to(C.denominators, C.shape)
+        g = np.gcd(num, den)
+        a, b = num // g, den // g
+        if a.dtype != object and fits_int64(max_abs_int(a) + 1, max_abs_int(b) + 1):
+            keys, inv = np.unique(a * (max_abs_int(b) + 1) + b, return_inverse=True)
+            ids = inv.ravel()
+            va, vb = keys // (max_abs_int(b) + 1), keys % (max_abs_int(b) + 1)
+        else:
+            index: dict[tuple[int, int], int] = {}
+            ids = np.fromiter((index.setdefault(k, len(index)) for k in zip(a.ravel().tolist(), b.ravel().tolist())),
+                              dtype=np.intp, count=a.size)
+            va = np.array([k[0] for k in index], dtype=object)
+            vb = np.array([k[1] for k in index], dtype=object)
+        return _views_from(ids.reshape(M.shape), va, vb)
     else:
         fv, inv = np.unique(M.matrix, return_inverse=True)
         ids = inv.ravel()
         zv = fv == 0
         lv = np.log(np.where(zv, 1.0, fv))
     ids = ids.reshape(M.shape)
+    return ids, fv[ids], zv[ids], lv[ids], len(fv), None
+
+
+#: A prime below 2**62 (2**62 − 57): Python ints are grouped by their residues modulo it (Python's own ``hash`` is
+#: a residue modulo the Mersenne prime 2**61 − 1, under which every power of two collides with a small number).
+_HASH_PRIME = 2**62 - 57
+
+
+def _distinct_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct values, index of each value among them)`` of a 1-D integer array (int64 or Python ints).
+
+    Python ints are grouped by their residues modulo a prime below ``2**62`` (one ``np.unique`` on int64) and every
+    value is then compared exactly with its group's first value; a collision falls back to a dictionary.
+    """
+    if values.dtype != object:
+        va, inv = np.unique(values, return_inverse=True)
+        return va, inv.ravel()
+    h = np.asarray(values % _HASH_PRIME).astype(np.int64)
+    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+    inv = inv.ravel()
+    va = values[first]
+    if bool((va[inv] == values).all()):
+        return va, inv
+    seen: dict[int, int] = {}
+    ids = np.fromiter((seen.setdefault(v, len(seen)) for v in values.tolist()), dtype=np.intp, count=values.size)
+    return np.array(list(seen), dtype=object), ids
+
+
+def _views_from(ids: np.ndarray, va: np.ndarray, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, Any]:
+    """The views of :func:`_matrix_views` from entry ids and the distinct values ``va / vb`` (integers)."""
+    fv = int_columns_to_float(va[None, :], vb)[0] if len(va) else np.zeros(0)
+    zv = np.asarray(va == 0, dtype=bool)
+    lv = int_columns_log(va[None, :], vb)[0] if len(va) else np.zeros(0)
+    return ids, fv[ids], zv[ids], lv[ids], len(fv), (va, vb)
+
+
+def _matrix_views_fraction(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """:func:`_matrix_views` with Fraction objects (exact mode): the reference route of ``method="fraction"``."""
+    if not M.exact:
+        return _matrix_views_full(M)[:5]
+    index: dict[Any, int] = {}
+    flat = M.matrix.ravel()
+    ids = np.fromiter((index.setdefault(v, len(index)) for v in flat), dtype=np.intp, count=flat.size)
+    values = list(index)
+    fv = np.array([float(v) for v in values], dtype=float)
+    zv = np.array([v == 0 for v in values], dtype=bool)
+    lv = np.array([0.0 if v == 0 else math.log(v.numerator) - math.log(v.denominator) for v in values])
+    ids = ids.reshape(M.shape)
     return ids, fv[ids], zv[ids], lv[ids], len(fv)
 
 
-def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None, what: str = "the scan") -> _Prepared:
+def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None, what: str = "the scan",
+             fraction: bool = False) -> _Prepared:
     M = _check_mechanism(mechanism)
     pi, pj, name, _ = _resolve_pairs(M, graph, max_work, what)
     I = np.empty(2 * len(pi), dtype=np.intp)
     J = np.empty(2 * len(pi), dtype=np.intp)
     I[0::2], I[1::2] = pi, pj
     J[0::2], J[1::2] = pj, pi
-    ids, X, Z, L, n_values = _matrix_views(M)
+    if fraction:
+        ids, X, Z, L, n_values = _matrix_views_fraction(M)
+        values = None
+    else:
+        ids, X, Z, L, n_values, values = _matrix_views_full(M)
     reps = _edge_classes(ids, n_values, I, J)
-    return _Prepared(M, M.exact, I, J, reps, name, len(pi), X, Z, L)
+    return _Prepared(M, M.exact, I, J, reps, name, len(pi), X, Z, L, ids, values)

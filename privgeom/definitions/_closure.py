@@ -33,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, MutableMapping, Sequence
@@ -41,7 +42,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._errors import SolverError
-from .._numeric import ATOL, readonly
+from .._numeric import ATOL, int_columns, readonly, widen
 from ..geometry import _lp
 from ..geometry._lp import (
     WITNESS_FIRST,
@@ -76,15 +77,21 @@ def _as_float(a: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------------- verification
 def verify_closure_witness(
-    mats: Sequence[np.ndarray], target: np.ndarray, witness: ClosureWitness, *, exact: bool, atol: float = ATOL
+    mats: Sequence[np.ndarray], target: np.ndarray, witness: ClosureWitness, *, exact: bool, atol: float = ATOL,
+    fraction: bool = False,
 ) -> Fraction | float | None:
     """Check ``target = Σ λ_j A_j M_{c_j}`` (exactly, or within ``atol``); return the residual or None if it fails.
 
-    Checks every ``A_j ≥ 0`` with columns summing to 1, ``λ ≥ 0`` summing to 1, and the product.
+    Checks every ``A_j ≥ 0`` with columns summing to 1, ``λ ≥ 0`` summing to 1, and the product. Exact mode works
+    on integers (:func:`_verify_exact_ints`); ``fraction=True`` does the same with Fraction objects (reference).
     """
     lam = witness.weights
     if len(lam) != len(witness.post_processings) or len(lam) != len(witness.components) or not lam:
         return None
+    if exact and not fraction:
+        if any(w < 0 for w in lam) or sum(lam) != 1:
+            return None
+        return _verify_exact_ints(mats, target, witness)
     if exact:
         if any(w < 0 for w in lam) or sum(lam) != 1:
             return None
@@ -112,6 +119,38 @@ def verify_closure_witness(
         totalf += w * Af.dot(M)
     res = float(np.abs(totalf - _as_float(target)).max()) if target.size else 0.0
     return res if res <= atol else None
+
+
+def _verify_exact_ints(mats: Sequence[np.ndarray], target: np.ndarray, witness: ClosureWitness) -> Fraction | None:
+    """The exact check of :func:`verify_closure_witness` on integers (Python ints, so nothing overflows).
+
+    Each matrix is put in integer-column form ``num[:, i] / den[i]`` (:func:`~privgeom._numeric.int_columns`, least
+    common denominators, so ``A ≥ 0`` with unit column sums is ``num ≥ 0`` and ``Σ num = den``). With ``L`` the least
+    common multiple of ``A``'s column denominators, ``(A M)[r, i] = Σ_ω (An[r, ω] L / Ad[ω]) Mn[ω, i] / (L Md[i])``;
+    the weighted sum is accumulated as numerators over per-column denominators and compared with the target by
+    cross-multiplication.
+    """
+    Tn, Td = widen(*int_columns(target)) if target.size else (np.zeros(target.shape, dtype=object), None)
+    tot_n = np.zeros(target.shape, dtype=object)
+    tot_d = np.ones(target.shape[1], dtype=object)
+    for c, w, A in zip(witness.components, witness.weights, witness.post_processings):
+        M = mats[c]
+        if A.shape != (target.shape[0], M.shape[0]):
+            return None
+        An, Ad = widen(*int_columns(A)) if A.size else (np.zeros(A.shape, dtype=object), np.ones(A.shape[1], dtype=object))
+        if (An < 0).any() or not bool((An.sum(axis=0) == Ad).all()):
+            return None
+        Mn, Md = widen(*int_columns(M))
+        L = math.lcm(*Ad.tolist()) if Ad.size else 1
+        wf = Fraction(w)
+        num = (An * (L // Ad)).dot(Mn) * wf.numerator  # over L · Md · w.denominator
+        den = Md * (L * wf.denominator)
+        new_d = np.lcm(tot_d, den)
+        tot_n = tot_n * (new_d // tot_d) + num * (new_d // den)
+        tot_d = new_d
+    if Td is None:
+        return Fraction(0)
+    return Fraction(0) if bool((tot_n * Td == Tn * tot_d).all()) else None
 
 
 def separating_bound(mats: Sequence[np.ndarray], W: np.ndarray) -> Any:

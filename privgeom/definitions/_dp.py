@@ -25,7 +25,8 @@ import numpy as np
 from .._domain import Domain, InputsLike, RelationLike, resolve_graph
 from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._level import LevelLike, PrivacyLevel, ScalarLike
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, readonly
+from .. import _numeric
+from .._numeric import ATOL, LogRational, Scalar, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
 from ..graphs import complete_graph, hamming_graph, path_graph
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
@@ -142,8 +143,10 @@ class DifferentialPrivacy(PrivacyDefinition):
     -----
     DP equals its own closure, and a column-stochastic matrix is in DP iff every row is in the row cone, so
     :attr:`row_cone_decides_closure` is True and ``contains`` checks the rows (method ``"dp-row-inequalities"``;
-    ``"row-cone"`` uses the double-description cone instead). A no names the row, the edge and the violated
-    inequality; a yes has no witness beyond the inequalities themselves.
+    ``"row-cone"`` uses the double-description cone instead). Exact mode compares integers by cross-multiplication
+    (:attr:`~privgeom.Mechanism.int_columns`); ``"fraction"`` is the same row check on Fraction objects (the
+    reference route, much slower). A no names the row, the edge and the violated inequality; a yes has no witness
+    beyond the inequalities themselves.
 
     Examples
     --------
@@ -158,7 +161,7 @@ class DifferentialPrivacy(PrivacyDefinition):
     'dp:graph=hamming,k=2,exp_eps=3'
     """
 
-    membership_methods = ("dp-row-inequalities", "row-cone")
+    membership_methods = ("dp-row-inequalities", "row-cone", "fraction")
 
     def __init__(self, graph: RelationLike, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, inputs: InputsLike | None = None,
                  exact: bool | None = None) -> None:
@@ -468,8 +471,92 @@ class DifferentialPrivacy(PrivacyDefinition):
         return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ membership
+    def _violation_int(self, num: np.ndarray, den: np.ndarray) -> tuple[int, int, int] | None:
+        """:meth:`_violation` on integers (exact mode): ``x = num[:, i] / den[i]``, ``e^ε = p/q``.
+
+        ``x_i ≤ (p/q) x_j`` ⟺ ``s = p · num[:, j] · den[i] − q · num[:, i] · den[j] ≥ 0`` (cross-multiplication by
+        the positive ``q den[i] den[j]``), evaluated for every row and directed edge as ``int64`` arrays when the
+        bound ``max(p, q) · max num · max den`` fits (Python integers otherwise), in blocks of edges. The worst
+        violation is the smallest float slack ``s / (q den[i] den[j])`` (ties: first row, then first edge), as the
+        Fraction route (:meth:`_violation`) chooses it; violations too small for floats fall back to the first one.
+        """
+        if len(self._I) == 0:
+            return None
+        t = Fraction(self._ratio)
+        p, q = t.numerator, t.denominator
+        if not fits_int64(2 * max(p, q), max_abs_int(num) + 1, max_abs_int(den)):
+            num, den = widen(num, den)
+        n_rows = num.shape[0]
+        T = np.ascontiguousarray(num.T)  # one input per row: gathering the two sides of an edge is contiguous
+        same_den = bool((den == den[0]).all())
+        step = max(1, (1 << 20) // max(1, n_rows))
+        best: tuple[float, int, int] | None = None
+        first: tuple[int, int] | None = None
+        for start in range(0, len(self._I), step):
+            I, J = self._I[start:start + step], self._J[start:start + step]
+            if same_den:  # one common denominator (randomized response, k-RR, …): it cancels
+                s = T[J] * p - T[I] * q
+            else:
+                s = T[J] * (den[I] * p)[:, None] - T[I] * (den[J] * q)[:, None]
+            bad = s < 0
+            if not bad.any():
+                continue
+            e, o = (int(v) for v in np.argwhere(bad.T)[0])
+            if first is None or (o, e + start) < first:
+                first = (o, e + start)
+            dd = den[I] * den[J] * q if not same_den else np.full(len(I), den[0] * q, dtype=den.dtype)
+            scale = dd.astype(float) if dd.dtype != object else np.array([float(v) for v in dd])
+            sf = np.where(bad, (s if s.dtype != object else s.astype(float)) / scale[:, None], 0.0).T
+            oo, ee = np.unravel_index(int(np.argmin(sf)), sf.shape)
+            if sf[oo, ee] < 0:
+                cand = (float(sf[oo, ee]), int(oo), int(ee) + start)
+                if best is None or cand < best:
+                    best = cand
+        if first is None:
+            return None
+        return (best[1], best[2], -1) if best is not None else (first[0], first[1], -1)
+
+    def _factored_route(self, M: Mechanism) -> bool:
+        """True for an exact mechanism kept factored into one-bit factors whose dense matrix is beyond the size limit,
+        on the Hamming graph of its bit strings (every edge flips one bit, ``k 2^{k−1}`` edges)."""
+        F = M.factors
+        if F is None or not M.exact or M.domain.kind != "bits" or not all(f.shape == (2, 2) for f in F):
+            return False
+        if M.n_inputs * M.n_outputs <= _numeric.MAX_EXACT_ENTRIES:
+            return False
+        k = len(F)
+        x = self._I ^ self._J
+        return len(self._I) == 2 * k * 2 ** (k - 1) and bool(((x & (x - 1)) == 0).all() and (x > 0).all())
+
+    def _factored_violation(self, M: Mechanism) -> tuple[int, int, int] | None:
+        """A violated edge inequality of ``M = F_1 ⊗ … ⊗ F_k`` on the Hamming graph, from the factors, or None.
+
+        Neighbours differing in bit ``f`` have entries ``F_f[w, a] R`` and ``F_f[w, b] R`` with ``R > 0`` for a
+        suitable choice of the other outputs (every column of a factor has a positive entry), so the product
+        violates ``x_D ≤ e^ε x_{D'}`` iff some factor violates ``F_f[w, a] ≤ e^ε F_f[w, b]`` (``docs/theory.md`` §7,
+        "Factored mechanisms"): checked on the factors' integers, and the row of the product is the certificate.
+        """
+        F = M.factors or ()
+        t = Fraction(self._ratio)
+        p, q = t.numerator, t.denominator
+        k = len(F)
+        firsts = [next(w for w in range(2) if G.int_columns.numerators[w, 0] > 0) for G in F]
+        for f in reversed(range(k)):  # the last bit first, as the first edges of the scan
+            C = F[f].int_columns
+            n, d = C.numerators.astype(object), C.denominators.astype(object)
+            for w in range(2):
+                for a, b in ((0, 1), (1, 0)):
+                    if q * n[w, a] * d[b] > p * n[w, b] * d[a]:
+                        bit = 1 << (k - 1 - f)
+                        o = sum(firsts[g] << (k - 1 - g) for g in range(k) if g != f) + (w << (k - 1 - f))
+                        i, j = (bit if a else 0), (bit if b else 0)
+                        e = int(np.flatnonzero((self._I == i) & (self._J == j))[0])
+                        return o, e, -1
+        return None
+
     def _violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, int, int] | None:
-        """``(row, directed edge index, -1)`` of the worst violated edge inequality, or None."""
+        """``(row, directed edge index, -1)`` of the worst violated edge inequality, or None (Fractions or floats;
+        the exact default is :meth:`_violation_int`)."""
         if len(self._I) == 0:
             return None
         c: Any = self._ratio if exact else float(self._ratio)
@@ -513,6 +600,13 @@ class DifferentialPrivacy(PrivacyDefinition):
         M = self.check_mechanism(mechanism)
         tol = ATOL if atol is None else float(atol)
         exact = self.exact and M.exact
+        if exact and method in ("auto", "dp-row-inequalities") and self._factored_route(M):
+            v = self._factored_violation(M)
+            return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
+        if exact and method in ("auto", "dp-row-inequalities"):
+            C = M.int_columns
+            v = self._violation_int(C.numerators, C.denominators)
+            return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
         X = M.matrix if exact else M.float_matrix()
         if method == "row-cone":
             for o, x in enumerate(X):
@@ -523,14 +617,18 @@ class DifferentialPrivacy(PrivacyDefinition):
                     return Membership(False, "row-cone", ans.exact, certificate=cert,
                                       detail=f"row {M.outputs[o]!r} leaves the DP row cone")
             return Membership(True, "row-cone", exact, detail="every row satisfies every facet of the DP row cone")
-        v = self._violation(X, exact, tol)
+        name = "fraction" if method == "fraction" else "dp-row-inequalities"
+        return self._row_answer(self._violation(X, exact, tol), M, lambda o: X[o], exact, tol, name)
+
+    def _row_answer(self, v: tuple[int, int, int] | None, M: Mechanism, row: Any, exact: bool, tol: float,
+                    name: str = "dp-row-inequalities") -> Membership:
         if v is None:
-            return Membership(True, "dp-row-inequalities", exact,
+            return Membership(True, name, exact,
                               detail=f"every row satisfies x_i ≤ {fraction_str(self._ratio)}·x_j on all "
                                      f"{len(self._I)} directed edges")
         o, e, _ = v
-        cert = self._certificate(X[o], o, M.outputs[o], e, exact, tol)
-        return Membership(False, "dp-row-inequalities", exact, certificate=cert,
+        cert = self._certificate(row(o), o, M.outputs[o], e, exact, tol)
+        return Membership(False, name, exact, certificate=cert,
                           detail=f"row {M.outputs[o]!r} violates {cert.inequality}")
 
     def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
@@ -553,7 +651,11 @@ class DifferentialPrivacy(PrivacyDefinition):
             cert = RowCertificate(-1, "", readonly(normal), vec[i], format_inequality(normal, self._inputs),
                                   "nonnegative")
             return Membership(False, "dp-row-inequalities", exact, certificate=cert, detail="a negative entry")
-        v = self._violation(vec.reshape(1, -1), exact, tol)
+        if exact:
+            num, den = int_columns(vec.reshape(1, -1))
+            v = self._violation_int(num, den)
+        else:
+            v = self._violation(vec.reshape(1, -1), exact, tol)
         if v is None:
             return Membership(True, "dp-row-inequalities", exact, detail="every edge inequality holds")
         cert = self._certificate(vec, -1, "", v[1], exact, tol)

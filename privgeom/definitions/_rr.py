@@ -16,6 +16,7 @@ check: the ``"kronecker-inverse"`` method. Exact mode with ``p = a/b`` works on 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, Iterator, Sequence, overload
@@ -23,7 +24,8 @@ from typing import Any, Iterator, Sequence, overload
 import numpy as np
 
 from .._errors import InvalidParameterError, SolverError
-from .._numeric import ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, readonly
+from .._numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fit_int_array, fits_int64, fraction_str, int_columns_to_fractions,
+                        readonly, widen)
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import bit_strings, check_k, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
@@ -157,12 +159,13 @@ class RandomizedResponse(PrivacyDefinition):
 
     @cached_property
     def mechanism(self) -> Mechanism:
-        """The dense ``M_rr(p)`` (refused beyond the dense size limits)."""
+        """``M_rr(p)`` (exact: kept factored, :attr:`~privgeom.Mechanism.factors`; its dense matrix and a float one
+        are refused beyond the dense size limits)."""
         return randomized_response(self._k, self._p)
 
     @property
     def mechanisms(self) -> tuple[Mechanism, ...]:
-        """``(M_rr(p),)``: the definition is this one mechanism (dense; size-checked)."""
+        """``(M_rr(p),)``: the definition is this one mechanism."""
         return (self.mechanism,)
 
     @cached_property
@@ -380,8 +383,15 @@ class RandomizedResponse(PrivacyDefinition):
             raise SolverError(f"{self.name}: the facet certificate for row {output!r} did not verify")
         return RowCertificate(o, output, normal, value, text, s)
 
-    def _decide(self, X: np.ndarray, exact: bool, atol: float, outputs: Sequence[str]) -> tuple[Any, ...]:
-        W, Xint, dens = self._transform(X, exact)
+    def _decide(self, X: np.ndarray, exact: bool, atol: float, outputs: Sequence[str],
+                ints: tuple[np.ndarray, list[int]] | None = None) -> tuple[Any, ...]:
+        Xint: np.ndarray | None
+        dens: list[int] | None
+        if ints is not None:  # the integer rows are given: X = ints[0][o] / ints[1][o]
+            Xint, dens = ints
+            W: Any = exact_kron_apply(Xint, self._k, self._inverse_kernel(True))
+        else:
+            W, Xint, dens = self._transform(X, exact)
         if isinstance(W, ModularIntegers):
             bad = np.nonzero(W.negative().any(axis=1))[0]
         elif exact:
@@ -484,8 +494,16 @@ class RandomizedResponse(PrivacyDefinition):
         if method not in ("auto", "kronecker-inverse"):
             return self._finite.contains(M, method=method, atol=atol)  # type: ignore[no-any-return]
         exact = self._exact and M.exact
-        X = M.matrix if exact else M.float_matrix()
-        member, cert, W, Xint, dens = self._decide(X, exact, tol, M.outputs)
+        if exact:  # integer rows straight from the integer columns: x[o] = num[o] (L / den) / L
+            C = M.int_columns
+            L = math.lcm(*(int(d) for d in set(C.denominators.tolist())))
+            scaled = C.numerators * (L // C.denominators) if fits_int64(L, C.max_numerator()) else \
+                widen(C.numerators)[0] * (L // widen(C.denominators)[0])
+            X = fit_int_array(scaled)
+            member, cert, W, Xint, dens = self._decide(X, exact, tol, M.outputs, ints=(X, [L] * X.shape[0]))
+        else:
+            X = M.float_matrix()
+            member, cert, W, Xint, dens = self._decide(X, exact, tol, M.outputs)
         if not member:
             return Membership(False, "kronecker-inverse", exact, certificate=cert,
                               detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3)")
@@ -495,12 +513,12 @@ class RandomizedResponse(PrivacyDefinition):
             assert Xint is not None and dens is not None
             c = (2 * self._a - self._b) ** self._k
             ok = verify_kron_identity(W, self._k, self._forward_kernel(True), self._factor(), Xint)
-            A = np.empty(W.shape, dtype=object)
             Wi = W.to_ints() if isinstance(W, ModularIntegers) else W
-            for o in range(m):
-                d = dens[o] * c
-                A[o, :] = [Fraction(int(v), d) for v in Wi[o]]
-            ok = ok and all(s == 1 for s in A.sum(axis=0))
+            # column sums of A = W / (dens c) on integers: Σ_o W[o, j] (L / dens[o]) = L c with L = lcm(dens)
+            Ld = math.lcm(*set(dens))
+            scale = np.array([Ld // d for d in dens], dtype=object)[:, None]
+            ok = ok and bool((widen(np.asarray(Wi))[0] * scale).sum(axis=0).tolist() == [Ld * c] * Wi.shape[1])
+            A = int_columns_to_fractions(np.asarray(Wi).T, np.array([d * c for d in dens], dtype=object)).T
             wit = ClosureWitness((0,), (Fraction(1),), (readonly(A),), Fraction(0))
         else:
             A = np.clip(W / (2 * float(self._p) - 1) ** self._k, 0.0, None)

@@ -37,6 +37,10 @@ __all__ = ["truncated_geometric", "kary_randomized_response", "frapp", "frapp_ma
 #: smaller sizes anyway and no memory holds a ``2^31 x 2^31`` matrix.
 MAX_FRAPP_DATASETS = 2**31
 
+#: An exact :func:`frapp` on ``k >= 2`` records is kept factored (no dense matrix) up to this many datasets (their
+#: labels are listed); beyond it the dense-size checks refuse it as before.
+MAX_FACTORED_DATASETS = 2**20
+
 
 def _value_labels(values: Any, *, name: str) -> list[str]:
     """``int n`` → ``'0'..'n-1'``; a sequence → its labels as strings (at least two, unique, no commas)."""
@@ -111,12 +115,15 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
         raise InvalidParameterError(f"the geometric mechanism needs alpha in (0, 1), got alpha = {a}")
     is_exact = isinstance(a, Fraction)
     check_dense_size(n + 1, n + 1, exact=is_exact, what=f"truncated_geometric(n={n})")
-    one: Scalar = Fraction(1) if is_exact else 1.0
+    labels = [str(c) for c in range(n + 1)]
+    if isinstance(a, Fraction):
+        return _geometric_ints(n, a, labels)
+    one: Scalar = 1.0
     powers = [one]
     for _ in range(n):
         powers.append(powers[-1] * a)
     inner = (1 - a) / (1 + a)
-    mat = np.empty((n + 1, n + 1), dtype=object if is_exact else float)
+    mat = np.empty((n + 1, n + 1), dtype=float)
     for i in range(n + 1):
         for z in range(n + 1):
             if z == 0:
@@ -127,6 +134,33 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
                 mat[z, i] = inner * powers[abs(z - i)]
     labels = [str(c) for c in range(n + 1)]
     return Mechanism(mat, inputs=labels, outputs=labels, exact=is_exact)
+
+
+def _geometric_ints(n: int, alpha: Fraction, labels: list[str]) -> Mechanism:
+    """The exact truncated geometric mechanism straight from integers: with ``α = a/b`` every entry is an integer
+    over the common denominator ``(a+b) b^n`` (kept for every column) — interior ``(b−a) a^d b^{n−d}`` (``d = |z−i|``), ends ``a^i b^{n−i+1}`` and
+    ``a^{n−i} b^{i+1}`` (the formulas of :func:`truncated_geometric` times ``(a+b) b^n``)."""
+    a, b = alpha.numerator, alpha.denominator
+    pa = [a**d for d in range(n + 1)]
+    pb = [b**d for d in range(n + 2)]
+    z = np.arange(n + 1)[:, None]
+    i = np.arange(n + 1)[None, :]
+    d = np.abs(z - i)
+    PA, PB = np.array(pa, dtype=object), np.array(pb, dtype=object)
+    inner = np.array([(b - a) * pa[t] * pb[n - t] for t in range(n + 1)], dtype=object)
+    num = inner[d]  # a gather: one table of n + 1 integers
+    num[0, :] = PA[i[0]] * PB[n - i[0] + 1]
+    num[n, :] = PA[n - i[0]] * PB[i[0] + 1]
+    # one common denominator for every column (not the least one: equal entries then have equal numerators)
+    return Mechanism._from_ints(num, np.full(n + 1, (a + b) * pb[n], dtype=object), labels, labels, reduced=False)
+
+
+def _two_value_ints(k: int, keep: Fraction, other: Fraction, labels: list[str]) -> Mechanism:
+    """The exact ``k x k`` matrix with ``keep`` on the diagonal and ``other`` elsewhere, built from integers."""
+    L = math.lcm(keep.denominator, other.denominator)
+    num = np.full((k, k), other.numerator * (L // other.denominator), dtype=object)
+    np.fill_diagonal(num, keep.numerator * (L // keep.denominator))
+    return Mechanism._from_ints(num, np.full(k, L, dtype=object), labels, labels)
 
 
 # ---------------------------------------------------------------------------------------------------- k-RR
@@ -193,6 +227,8 @@ def kary_randomized_response(
         keep, other = t / (t + k - 1), 1 / (t + k - 1)
     is_exact = isinstance(keep, Fraction)
     check_dense_size(k, k, exact=is_exact, what=f"kary_randomized_response({k} values)")
+    if is_exact:
+        return _two_value_ints(k, Fraction(keep), Fraction(other), labels)
     mat = np.full((k, k), other, dtype=object if is_exact else float)
     np.fill_diagonal(mat, keep)
     return Mechanism(mat, inputs=labels, outputs=labels, exact=is_exact)
@@ -253,7 +289,8 @@ def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None 
     InvalidParameterError
         ``N < 2``, ``k < 1``, ``γ < 1``, repeated labels or labels with commas.
     SizeLimitError
-        ``N^{2k}`` entries beyond the dense limits (checked before allocating).
+        ``N^{2k}`` entries beyond the dense limits (checked before allocating; an exact FRAPP on ``k >= 2`` records
+        is kept factored, :attr:`~privgeom.Mechanism.factors`, and only its dense matrix is refused).
 
     Examples
     --------
@@ -283,10 +320,17 @@ def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None 
             f"need about 10^{2 * digits + math.log10(entry_bytes):.1f} bytes, which no computer's memory holds; "
             "refused before computing anything (choose a smaller N or k)")
     size = n**k
-    check_dense_size(size, size, exact=is_exact, what=f"frapp(N={n}, k={k})")
+    if not is_exact or k == 1 or size > MAX_FACTORED_DATASETS:
+        check_dense_size(size, size, exact=is_exact, what=f"frapp(N={n}, k={k})")
+    labels = [",".join(t) for t in itertools.product(values, repeat=k)]
+    if is_exact:
+        if g < 1:
+            raise InvalidParameterError(f"FRAPP needs an amplification gamma >= 1, got gamma = {g}")
+        x = 1 / (g + n - 1)
+        one = _two_value_ints(n, Fraction(g * x), Fraction(x), values)
+        return one if k == 1 else Mechanism._from_factors([one] * k, labels, labels)
     base = frapp_matrix(n, g, exact=is_exact)
     mat = base
     for _ in range(k - 1):
         mat = np.kron(mat, base)
-    labels = [",".join(t) for t in itertools.product(values, repeat=k)]
     return Mechanism(mat, inputs=labels, outputs=labels, exact=is_exact)

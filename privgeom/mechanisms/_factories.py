@@ -73,7 +73,10 @@ def randomized_response(k: int, p: ScalarLike, *, exact: bool | None = None) -> 
     Parameters
     ----------
     k : int
-        Number of bits; the mechanism is ``2**k x 2**k`` (refused when that would exhaust memory).
+        Number of bits; the mechanism is ``2**k x 2**k``. An exact one is kept factored (:attr:`Mechanism.factors`:
+        ``k`` one-bit mechanisms) and builds its dense matrix only when asked for it (refused beyond the dense size
+        limits), so ``k = 12..20`` works for rows, ε and δ over the Hamming graph. A float one is refused when its
+        dense matrix would exhaust memory.
     p : rational or float in (1/2, 1]
         Probability of reporting each bit truthfully. ``"3/4"`` or ``Fraction(3, 4)`` give an exact mechanism.
     exact : bool, optional
@@ -91,10 +94,27 @@ def randomized_response(k: int, p: ScalarLike, *, exact: bool | None = None) -> 
     pv = rr_parameter(p, exact=exact)
     is_exact = isinstance(pv, Fraction)
     n = 1 << k
-    check_dense_size(n, n, exact=is_exact, what=f"randomized_response(k={k})")
-    base = rr_base_matrix(pv)
-    mat = base
-    for _ in range(k - 1):
-        mat = np.kron(mat, base)
+    if not is_exact:
+        check_dense_size(n, n, exact=False, what=f"randomized_response(k={k})")
+    bit = rr_bit(pv)
     domain = Domain.bits(k)
-    return Mechanism(mat, inputs=domain, outputs=domain.labels, exact=is_exact)
+    if k == 1:
+        return Mechanism(bit, inputs=domain, outputs=domain.labels)
+    M = Mechanism._from_factors([bit] * k, domain, domain.labels)
+    return M
+
+
+def rr_bit(p: Scalar) -> Mechanism:
+    """The one-bit randomized response ``[[p, 1-p], [1-p, p]]`` on ``('1', '0')`` (exact straight from the integers
+    ``p = a/b``: numerators ``[[a, b-a], [b-a, a]]`` over ``b``).
+
+    Examples
+    --------
+    >>> rr_bit(Fraction(3, 4)).int_columns.numerators.tolist()
+    [[3, 1], [1, 3]]
+    """
+    if isinstance(p, Fraction):
+        a, b = p.numerator, p.denominator
+        num = np.array([[a, b - a], [b - a, a]], dtype=object)
+        return Mechanism._from_ints(num, np.array([b, b], dtype=object), ("1", "0"), ("1", "0"))
+    return Mechanism(rr_base_matrix(p), ("1", "0"), ("1", "0"), exact=False)

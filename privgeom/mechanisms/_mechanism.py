@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -31,9 +32,15 @@ from .._numeric import (
     parse_scalar,
     readonly,
     scalar_to_json,
+    fit_int_array,
+    fits_int64,
+    int_columns,
+    int_columns_to_fractions,
+    max_abs_int,
     to_exact_array,
-    to_float_array,
+    widen,
 )
+from ._intmat import IntColumns, canonical_int_columns, kron_int_columns
 
 __all__ = ["Mechanism", "JSON_SCHEMA", "JSON_VERSIONS"]
 
@@ -139,8 +146,12 @@ class Mechanism:
     ('11', '10', '01', '00')
     """
 
-    __slots__ = ("_matrix", "_inputs", "_outputs", "_exact", "_domain")
+    __slots__ = ("_matrix", "_ints", "_factors", "_shape", "_inputs", "_outputs", "_exact", "_domain")
     _domain: Domain | None
+    _matrix: np.ndarray | None
+    _ints: IntColumns | None
+    _factors: tuple["Mechanism", ...] | None
+    _shape: tuple[int, int]
 
     def __init__(
         self,
@@ -158,7 +169,16 @@ class Mechanism:
             inputs = matrix.inputs if inputs is None else inputs
             outputs = matrix.outputs if outputs is None else outputs
             exact = matrix.exact if exact is None else exact
+            if exact and matrix.exact:
+                if matrix._ints is None and matrix._factors is not None:  # stays factored
+                    self._exact, self._ints, self._matrix = True, None, None
+                    self._factors, self._shape = matrix._factors, matrix._shape
+                    self._set_labels(inputs, outputs, domain)
+                    return
+                self._set_ints(matrix.int_columns, inputs, outputs, domain, matrix._matrix)
+                return
             matrix = matrix.matrix
+        ints: IntColumns | None = None
         if isinstance(matrix, np.ndarray) and matrix.ndim == 2 and matrix.dtype.kind in "iuf":
             n_out, n_in = matrix.shape
             if n_out == 0 or n_in == 0:
@@ -166,10 +186,15 @@ class Mechanism:
             if exact is None:
                 exact = matrix.dtype.kind in "iu"
             check_dense_size(n_out, n_in, exact=bool(exact), what="this mechanism")
-            try:
-                arr = to_exact_array(matrix, name="matrix entry") if exact else matrix.astype(float, copy=True)
-            except InvalidParameterError as err:  # NaN/inf cannot be made exact
-                raise InvalidMechanismError(str(err)) from None
+            if exact and matrix.dtype.kind in "iu":  # integers: numerators over the denominator 1, no Fractions
+                ints = IntColumns(matrix.astype(object if matrix.dtype == np.uint64 else np.int64),
+                                  np.ones(n_in, dtype=np.int64))
+                arr = matrix
+            else:
+                try:
+                    arr = to_exact_array(matrix, name="matrix entry") if exact else matrix.astype(float, copy=True)
+                except InvalidParameterError as err:  # NaN/inf cannot be made exact
+                    raise InvalidMechanismError(str(err)) from None
         else:
             rows = _as_rows(matrix)
             n_out, n_in = len(rows), len(rows[0])
@@ -194,7 +219,7 @@ class Mechanism:
                 if not flat:
                     pass  # the float fast path above built ``arr``
                 elif exact:
-                    arr = to_exact_array(rows, name="matrix entry")
+                    arr = _exact_entries(flat).reshape(n_out, n_in)
                 else:
                     arr = np.array(
                         [[float(parse_scalar(v, name="matrix entry", exact=False)) for v in row] for row in rows]
@@ -202,24 +227,73 @@ class Mechanism:
             except InvalidParameterError as err:  # NaN/inf entries: an invalid mechanism, not a bad parameter
                 raise InvalidMechanismError(str(err)) from None
         self._exact = bool(exact)
+        if self._exact:
+            if ints is None:
+                num, den = int_columns(arr)
+                ints = IntColumns(num, den)
+                cached: np.ndarray | None = arr
+            else:
+                cached = None
+            ints = _validated_ints(ints)
+            self._set_ints(ints, inputs, outputs, domain, cached)
+            return
+        self._ints = None
+        self._factors = None
         self._matrix = readonly(self._validate(arr, atol))
+        self._shape = (n_out, n_in)
+        self._set_labels(inputs, outputs, domain)
+
+    def _set_labels(self, inputs: Any, outputs: Any, domain: Domain | None) -> None:
+        n_out, n_in = self._shape
         if isinstance(inputs, Domain):
             domain, inputs = inputs, inputs.labels
         self._inputs = _labels(inputs, n_in, "input", "d")
         self._outputs = _labels(outputs, n_out, "output", "o")
         self._domain = domain
 
+    def _set_ints(self, ints: IntColumns, inputs: Any, outputs: Any, domain: Domain | None,
+                  cached: np.ndarray | None = None) -> None:
+        self._exact = True
+        self._ints = ints
+        self._factors = None
+        self._shape = ints.shape
+        self._matrix = None if cached is None else readonly(_as_fraction_array(cached))
+        self._set_labels(inputs, outputs, domain)
+
+    @classmethod
+    def _from_ints(cls, num: np.ndarray, den: np.ndarray, inputs: Any, outputs: Any, *, validate: bool = True,
+                   reduced: bool = True) -> "Mechanism":
+        """An exact mechanism straight from integers ``num[:, i] / den[i]`` (reduced to least common denominators
+        when ``reduced``, else kept over the given denominators; validated unless the caller guarantees a
+        column-stochastic matrix), without building a Fraction."""
+        check_dense_size(num.shape[0], num.shape[1], exact=True, what="this mechanism")
+        if not reduced:
+            ints = IntColumns(readonly(fit_int_array(np.asarray(num))), readonly(fit_int_array(np.asarray(den))))
+        else:
+            ints = canonical_int_columns(num, den)
+        M = cls.__new__(cls)
+        M._set_ints(_validated_ints(ints) if validate else ints, inputs, outputs, None)
+        return M
+
+    @classmethod
+    def _from_factors(cls, factors: Sequence["Mechanism"], inputs: Any, outputs: Any) -> "Mechanism":
+        """The Kronecker product of ``factors`` kept factored: its dense matrix is built on first request (and only
+        then refused by the dense size limits). Rows, ε and δ over the product's Hamming relation are computed from
+        the factors (``docs/theory.md`` §7, "Factored mechanisms")."""
+        factors = tuple(factors)
+        exact = all(F.exact for F in factors)
+        if not exact:
+            factors = tuple(F.to_float() for F in factors)
+        M = cls.__new__(cls)
+        M._exact = exact
+        M._ints = None
+        M._matrix = None
+        M._factors = factors
+        M._shape = (math.prod(F.n_outputs for F in factors), math.prod(F.n_inputs for F in factors))
+        M._set_labels(inputs, outputs, None)
+        return M
+
     def _validate(self, arr: np.ndarray, atol: float) -> np.ndarray:
-        if self._exact:
-            neg = np.argwhere(arr < 0)
-            if neg.size:
-                r, c = neg[0]
-                raise InvalidMechanismError(f"entry [{r}, {c}] = {arr[r, c]} is negative; probabilities must be >= 0")
-            sums = arr.sum(axis=0)
-            for j, s in enumerate(sums):
-                if s != 1:
-                    raise InvalidMechanismError(f"column {j} sums to {s}, not 1: a mechanism must be column-stochastic")
-            return arr
         bad = np.argwhere(~np.isfinite(arr))
         if bad.size:
             r, c = bad[0]
@@ -241,8 +315,67 @@ class Mechanism:
     # ------------------------------------------------------------------------------------------------ accessors
     @property
     def matrix(self) -> np.ndarray:
-        """The read-only matrix (object array of Fractions in exact mode, float64 otherwise)."""
+        """The read-only matrix (object array of Fractions in exact mode, float64 otherwise).
+
+        In exact mode it is built from :attr:`int_columns` on first access and cached; the exact kernels work on
+        :attr:`int_columns` and never need it. A factored mechanism (:attr:`factors`) builds its dense matrix here,
+        refused beyond the dense size limits.
+        """
+        if self._matrix is None:
+            if self._exact:
+                self._matrix = readonly(self.int_columns.fractions())
+            else:
+                self._matrix = readonly(self._dense_float())
         return self._matrix
+
+    @property
+    def int_columns(self) -> IntColumns:
+        """Exact mode: the matrix as integers, ``matrix[ω, i] == numerators[ω, i] / denominators[i]``
+        (:class:`~privgeom.mechanisms._intmat.IntColumns`; ``int64`` when the numbers fit, Python ints otherwise).
+
+        Raises :class:`~privgeom.InvalidMechanismError` for a float mechanism.
+
+        Examples
+        --------
+        >>> M = Mechanism([["3/4", "1/3"], ["1/4", "2/3"]])
+        >>> M.int_columns.numerators.tolist(), M.int_columns.denominators.tolist()
+        ([[3, 1], [1, 2]], [4, 3])
+        """
+        if not self._exact:
+            raise InvalidMechanismError("int_columns needs an exact mechanism; this one is float (use to_exact())")
+        if self._ints is None:
+            assert self._factors is not None
+            check_dense_size(*self._shape, exact=True, what=f"the dense matrix of this {self._shape[0]} x "
+                                                            f"{self._shape[1]} factored mechanism")
+            ints = self._factors[0].int_columns
+            for F in self._factors[1:]:
+                ints = kron_int_columns(ints, F.int_columns)
+            self._ints = ints
+        return self._ints
+
+    @property
+    def factors(self) -> tuple["Mechanism", ...] | None:
+        """The Kronecker factors of a mechanism kept factored (``randomized_response``, ``frapp``), else None.
+
+        The mechanism is ``factors[0] ⊗ factors[1] ⊗ …``; its inputs and outputs are the concatenated labels.
+
+        Examples
+        --------
+        >>> from privgeom import randomized_response
+        >>> M = randomized_response(12, "3/4")
+        >>> len(M.factors), M.shape, [str(v) for v in M.row(0)[:3]]
+        (12, (4096, 4096), ['531441/16777216', '177147/16777216', '177147/16777216'])
+        """
+        return self._factors
+
+    def _dense_float(self) -> np.ndarray:
+        assert self._factors is not None
+        check_dense_size(*self._shape, exact=False, what=f"the dense matrix of this {self._shape[0]} x "
+                                                         f"{self._shape[1]} factored mechanism")
+        mat = self._factors[0].float_matrix()
+        for F in self._factors[1:]:
+            mat = np.kron(mat, F.float_matrix())
+        return mat
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -277,25 +410,48 @@ class Mechanism:
     @property
     def shape(self) -> tuple[int, int]:
         """``(number of outputs, number of inputs)``."""
-        return self._matrix.shape  # type: ignore[return-value]
+        return self._shape
 
     @property
     def n_inputs(self) -> int:
         """Number of datasets."""
-        return self._matrix.shape[1]
+        return self._shape[1]
 
     @property
     def n_outputs(self) -> int:
         """Number of outputs."""
-        return self._matrix.shape[0]
+        return self._shape[0]
 
     def row(self, output: int | str) -> np.ndarray:
-        """The row of one output (by index or label), as a read-only array over the inputs."""
-        return self._matrix[self._index(output, self._outputs, "output")]
+        """The row of one output (by index or label), as a read-only array over the inputs.
+
+        A factored mechanism computes it as the Kronecker product of its factors' rows (no dense matrix).
+        """
+        o = self._index(output, self._outputs, "output")
+        if self._matrix is None and self._factors is not None:
+            parts = _factor_indices(o, [F.n_outputs for F in self._factors])
+            row = self._factors[0].row(parts[0])
+            for F, i in zip(self._factors[1:], parts[1:]):
+                row = np.kron(row, F.row(i))
+            return readonly(row)
+        if self._matrix is None:
+            C = self.int_columns
+            return readonly(int_columns_to_fractions(C.numerators[o:o + 1], C.denominators)[0])
+        return self._matrix[o]
 
     def column(self, dataset: int | str) -> np.ndarray:
         """The output distribution on one dataset (by index or label)."""
-        return self._matrix[:, self._index(dataset, self._inputs, "input")]
+        i = self._index(dataset, self._inputs, "input")
+        if self._matrix is None and self._factors is not None:
+            parts = _factor_indices(i, [F.n_inputs for F in self._factors])
+            col = self._factors[0].column(parts[0])
+            for F, j in zip(self._factors[1:], parts[1:]):
+                col = np.kron(col, F.column(j))
+            return readonly(col)
+        if self._matrix is None:
+            C = self.int_columns
+            return readonly(int_columns_to_fractions(C.numerators[:, i:i + 1], C.denominators[i:i + 1])[:, 0])
+        return self._matrix[:, i]
 
     @staticmethod
     def _index(key: int | str, labels: tuple[str, ...], kind: str) -> int:
@@ -312,15 +468,17 @@ class Mechanism:
         """The same mechanism in float mode."""
         if not self._exact:
             return self
-        return Mechanism(to_float_array(self._matrix), self._kept_inputs(), self._outputs, exact=False)
+        if self._ints is None and self._factors is not None:
+            return Mechanism._from_factors([F.to_float() for F in self._factors], self._kept_inputs(), self._outputs)
+        return Mechanism(self.float_matrix(), self._kept_inputs(), self._outputs, exact=False)
 
     def to_exact(self) -> "Mechanism":
         """The same mechanism in exact mode (floats converted bit-exactly; may fail the exact column-sum check)."""
-        return self if self._exact else Mechanism(self._matrix.tolist(), self._kept_inputs(), self._outputs, exact=True)
+        return self if self._exact else Mechanism(self.matrix.tolist(), self._kept_inputs(), self._outputs, exact=True)
 
     def float_matrix(self) -> np.ndarray:
         """The matrix as float64 (a copy in exact mode)."""
-        return to_float_array(self._matrix) if self._exact else self._matrix
+        return self.int_columns.floats() if self._exact else self.matrix
 
     # ------------------------------------------------------------------------------------------------ operations
     def _kept_inputs(self) -> Domain | tuple[str, ...]:
@@ -328,16 +486,11 @@ class Mechanism:
         keep the structure, so ``pg.delta(M.to_float(), "replace-one", eps)`` still applies), else the labels."""
         return self._domain if self._domain is not None else self._inputs
 
-    def _coerce(self, other: "Mechanism") -> tuple[np.ndarray, np.ndarray, bool]:
-        exact = self._exact and other._exact
-        a = self._matrix if exact else self.float_matrix()
-        b = other._matrix if exact else other.float_matrix()
-        return a, b, exact
-
     def post_process(self, A: Any, outputs: Iterable[Any] | None = None) -> "Mechanism":
         """Post-processing ``A ∘ M = A @ M`` with ``A`` column-stochastic (columns indexed by this mechanism's outputs).
 
-        The result is exact when both ``A`` and ``M`` are exact.
+        The result is exact when both ``A`` and ``M`` are exact (computed on integers: with ``L`` the least common
+        multiple of ``A``'s column denominators, ``(A @ M)[r, i] = Σ_ω A'[r, ω] num[ω, i] / (L den[i])``).
 
         Examples
         --------
@@ -351,8 +504,17 @@ class Mechanism:
             raise DomainMismatchError(
                 f"post-processing has {A.n_inputs} columns but the mechanism has {self.n_outputs} outputs"
             )
-        a, m, exact = A._coerce(self)
-        return Mechanism(a.dot(m), self._kept_inputs(), A.outputs if outputs is None else outputs, exact=exact)
+        outs = A.outputs if outputs is None else outputs
+        if A.exact and self._exact:
+            a, m = A.int_columns, self.int_columns
+            L = math.lcm(*(int(d) for d in a.denominators))
+            an = a.numerators * (L // a.denominators) if fits_int64(L, a.max_numerator()) else \
+                widen(a.numerators)[0] * (L // widen(a.denominators)[0])
+            an, mn, md = an, m.numerators, m.denominators
+            if not (fits_int64(max(1, self.n_outputs), max_abs_int(an), m.max_numerator()) and fits_int64(L, m.max_denominator())):
+                an, mn, md = widen(an, mn, md)
+            return Mechanism._from_ints(an.dot(mn), md * L, self._kept_inputs(), outs)
+        return Mechanism(A.float_matrix().dot(self.float_matrix()), self._kept_inputs(), outs, exact=False)
 
     def __matmul__(self, other: "Mechanism") -> "Mechanism":
         """``A @ M`` is ``M.post_process(A)``."""
@@ -373,15 +535,21 @@ class Mechanism:
         >>> P.inputs, [str(v) for v in P.matrix[0]]
         (('11', '10', '01', '00'), ['9/16', '3/16', '3/16', '1/16'])
         """
-        a, b, exact = self._coerce(other)
-        check_dense_size(a.shape[0] * b.shape[0], a.shape[1] * b.shape[1], exact=exact, what="this product")
-        mat = np.kron(a, b)
+        exact = self._exact and other._exact
+        check_dense_size(self.n_outputs * other.n_outputs, self.n_inputs * other.n_inputs, exact=exact,
+                         what="this product")
 
         def cat(x: tuple[str, ...], y: tuple[str, ...]) -> list[str]:
             labels = [u + sep + v for u in x for v in y]
             return labels if len(set(labels)) == len(labels) else [u + "," + v for u in x for v in y]
 
-        return Mechanism(mat, cat(self._inputs, other._inputs), cat(self._outputs, other._outputs), exact=exact)
+        ins, outs = cat(self._inputs, other._inputs), cat(self._outputs, other._outputs)
+        if exact:
+            C = kron_int_columns(self.int_columns, other.int_columns)
+            M = Mechanism.__new__(Mechanism)
+            M._set_ints(C, ins, outs, None)
+            return M
+        return Mechanism(np.kron(self.float_matrix(), other.float_matrix()), ins, outs, exact=False)
 
     def restrict(self, inputs: Sequence[int | str]) -> "Mechanism":
         """The mechanism on a subset of its datasets (columns kept in the given order).
@@ -395,12 +563,26 @@ class Mechanism:
         idx = [self._index(k, self._inputs, "input") for k in inputs]
         if not idx:
             raise InvalidMechanismError("restrict() needs at least one input")
-        return Mechanism(self._matrix[:, idx], [self._inputs[i] for i in idx], self._outputs, exact=self._exact)
+        labels = [self._inputs[i] for i in idx]
+        if self._exact:
+            C = self.int_columns
+            M = Mechanism.__new__(Mechanism)
+            M._set_ints(IntColumns(readonly(C.numerators[:, idx]), readonly(C.denominators[idx])), labels,
+                        self._outputs, None)
+            return M
+        return Mechanism(self.matrix[:, idx], labels, self._outputs, exact=False)
 
     def drop_zero_rows(self) -> "Mechanism":
         """The same mechanism without outputs that have probability 0 on every dataset."""
-        keep = [i for i in range(self.n_outputs) if any(v != 0 for v in self._matrix[i])]
-        return Mechanism(self._matrix[keep], self._kept_inputs(), [self._outputs[i] for i in keep], exact=self._exact)
+        if self._exact:
+            C = self.int_columns
+            keep = np.flatnonzero((C.numerators != 0).any(axis=1)).tolist()
+            M = Mechanism.__new__(Mechanism)
+            M._set_ints(IntColumns(readonly(C.numerators[keep]), C.denominators), self._kept_inputs(),
+                        [self._outputs[i] for i in keep], None)
+            return M
+        keep = [i for i in range(self.n_outputs) if any(v != 0 for v in self.matrix[i])]
+        return Mechanism(self.matrix[keep], self._kept_inputs(), [self._outputs[i] for i in keep], exact=False)
 
     # ------------------------------------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
@@ -417,7 +599,7 @@ class Mechanism:
             "exact": self._exact,
             "inputs": list(self._inputs),
             "outputs": list(self._outputs),
-            "matrix": [[scalar_to_json(v) for v in row] for row in self._matrix],
+            "matrix": [[scalar_to_json(v) for v in row] for row in self.matrix],
         }
 
     @classmethod
@@ -493,8 +675,17 @@ class Mechanism:
             and self._inputs == other._inputs
             and self._outputs == other._outputs
             and self.shape == other.shape
-            and bool(np.all(self._matrix == other._matrix))
+            and self._same_entries(other)
         )
+
+    def _same_entries(self, other: "Mechanism") -> bool:
+        if self._exact:
+            a, b = self.int_columns, other.int_columns
+            if np.array_equal(a.denominators, b.denominators):
+                return bool(np.array_equal(a.numerators, b.numerators))
+            an, ad, bn, bd = widen(a.numerators, a.denominators, b.numerators, b.denominators)
+            return bool((an * bd == bn * ad).all())  # cross-multiplication: denominators need not be the least
+        return bool(np.all(self.matrix == other.matrix))
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -510,7 +701,7 @@ class Mechanism:
     def __str__(self) -> str:
         head = "        " + " ".join(f"{x:>8}" for x in self._inputs)
         lines = [head]
-        for label, row in zip(self._outputs, self._matrix):
+        for label, row in zip(self._outputs, self.matrix):
             cells = " ".join(f"{(str(v) if self._exact else f'{v:.4g}'):>8}" for v in row)
             lines.append(f"{label:>7} {cells}")
         return "\n".join(lines)
@@ -522,6 +713,53 @@ def _check_atol(atol: Any) -> None:
         raise InvalidTypeError(f"atol must be a number >= 0, got {atol!r:.60} ({type(atol).__name__})")
     if not math.isfinite(float(atol)) or atol < 0:
         raise InvalidParameterError(f"atol must be a finite number >= 0, got atol={atol!r}")
+
+
+def _exact_entries(flat: list[Any]) -> np.ndarray:
+    """The entries as a 1-D object array of Fractions/ints: ints and Fractions pass as they are (one C-speed type
+    pass), strings and other rationals through :func:`~privgeom._numeric.parse_scalar`."""
+    out = np.empty(len(flat), dtype=object)
+    if set(map(type, flat)) <= {int, Fraction}:
+        out[:] = flat
+    else:
+        out[:] = [v if type(v) in (int, Fraction) else parse_scalar(v, name="matrix entry", exact=True) for v in flat]
+    return out
+
+
+def _as_fraction_array(arr: np.ndarray) -> np.ndarray:
+    """An exact matrix as an object array of Fractions (ints and numpy integers become Fractions)."""
+    if arr.dtype == object and all(type(v) is Fraction for v in arr.ravel()):
+        return arr
+    out = np.empty(arr.shape, dtype=object)
+    out.ravel()[:] = [Fraction(int(v)) if not isinstance(v, Fraction) else v for v in arr.ravel()]
+    return out
+
+
+def _validated_ints(ints: IntColumns) -> IntColumns:
+    """Check an exact matrix in integer form: no negative entry, every column summing to 1 (``Σ num = den``)."""
+    num, den = ints.numerators, ints.denominators
+    neg = np.argwhere(num < 0)
+    if neg.size:
+        r, c = (int(v) for v in neg[0])
+        raise InvalidMechanismError(f"entry [{r}, {c}] = {ints.entry(r, c)} is negative; probabilities must be >= 0")
+    if num.dtype != object and not fits_int64(max(1, num.shape[0]), max_abs_int(num)):
+        num = num.astype(object)
+    sums = num.sum(axis=0)
+    off = np.flatnonzero(sums != den)
+    if off.size:
+        j = int(off[0])
+        raise InvalidMechanismError(f"column {j} sums to {Fraction(int(sums[j]), int(den[j]))}, not 1: "
+                                    "a mechanism must be column-stochastic")
+    return IntColumns(readonly(ints.numerators), readonly(ints.denominators))
+
+
+def _factor_indices(index: int, sizes: Sequence[int]) -> list[int]:
+    """Mixed-radix digits of ``index`` (first factor most significant), as in ``np.kron``."""
+    out = []
+    for n in reversed(sizes):
+        index, r = divmod(index, n)
+        out.append(r)
+    return out[::-1]
 
 
 def _ncols(A: Any) -> int:

@@ -323,8 +323,9 @@ def test_bad_k_and_size_limits() -> None:
     big = RandomizedResponse(12, "3/4")
     with pytest.raises(SizeLimitError):
         big.row_cone().facets  # 4096 x 4096 exact facets exceed the dense exact limit (the cone itself is lazy)
+    assert len(RandomizedResponse(14, "3/4").mechanism.factors) == 14  # exact M_rr stays factored
     with pytest.raises(SizeLimitError):
-        RandomizedResponse(14, "3/4").mechanism
+        RandomizedResponse(14, "3/4").mechanism.matrix
     assert len(RandomizedResponse(22, "3/4").facet("0" * 22, scaled=True)) == 2**22
     with pytest.raises(InvalidParameterError):
         big.facet("01")

@@ -222,7 +222,6 @@ def test_frapp_labels_float_mode_and_matrix():
         ((3, 2, 1.5), InvalidTypeError, "k must be an integer"),
         ((["a,b", "c"], 2), InvalidParameterError, "cannot contain ','"),
         ((["a", "a"], 2), InvalidParameterError, "repeated"),
-        ((2, 2, 12), SizeLimitError, r"frapp\(N=2, k=12\).*exact"),
         ((2, 2.0, 14), SizeLimitError, "float"),
         ((10, 2, 50), SizeLimitError, "datasets: its dense"),
         ((3, None), InvalidTypeError, "gamma must be a number"),
@@ -231,3 +230,25 @@ def test_frapp_labels_float_mode_and_matrix():
 def test_frapp_bad_parameters(args, error, match):
     with pytest.raises(error, match=match):
         frapp(*args)
+
+
+def test_exact_frapp_on_many_records_stays_factored():
+    M = frapp(2, 2, 12)  # 4096 x 4096: kept as 12 factors, only the dense matrix is refused
+    assert len(M.factors) == 12 and M.shape == (4096, 4096)
+    assert M.column(0)[0] == Fraction(2, 3) ** 12 and sum(M.column(7)) == 1
+    with pytest.raises(SizeLimitError, match=r"4096 x 4096 exact"):
+        M.matrix
+    small = frapp(3, "5/2", 2)
+    dense = np.kron(frapp_matrix(3, "5/2"), frapp_matrix(3, "5/2"))
+    assert small.matrix.tolist() == dense.tolist() and small.int_columns.denominators.tolist() == [81] * 9
+
+
+@pytest.mark.parametrize("n, alpha", [(1, "1/2"), (2, "1/3"), (5, "2/3"), (8, "3/5"), (13, "1/7"), (30, "5/6")])
+def test_geometric_integer_form_has_one_common_denominator(n, alpha):
+    a = Fraction(alpha)
+    M = truncated_geometric(n, alpha)
+    C = M.int_columns
+    assert C.denominators.tolist() == [(a.numerator + a.denominator) * a.denominator**n] * (n + 1)
+    dense = Mechanism(M.matrix.tolist(), inputs=M.inputs, outputs=M.outputs)  # least common denominators
+    assert dense == M and M == dense and dense.matrix.tolist() == M.matrix.tolist()
+    assert M != truncated_geometric(n, Fraction(alpha) * Fraction(99, 100))

@@ -353,13 +353,26 @@ def test_randomized_response_matrix():
         (2.0, "3/4", InvalidTypeError, "positive integer, got 2.0"),
         (True, "3/4", InvalidTypeError, "positive integer, got True"),
         (30, "3/4", SizeLimitError, r"2\^30 datasets"),
-        (12, "3/4", SizeLimitError, r"randomized_response\(k=12\).*4096 x 4096 exact"),
         (14, 0.75, SizeLimitError, r"16384 x 16384 float"),
     ],
 )
 def test_randomized_response_bad_parameters(k, p, error, match):
     with pytest.raises(error, match=match):
         randomized_response(k, p)
+
+
+def test_exact_randomized_response_stays_factored_and_refuses_only_its_dense_matrix():
+    M = randomized_response(12, "3/4")  # built from 12 one-bit factors: no 4096 x 4096 array
+    assert M.exact and M.shape == (4096, 4096) and len(M.factors) == 12
+    assert M.row("1" * 12)[0] == Fraction(3, 4) ** 12 and M.column("0" * 12)[0] == Fraction(1, 4) ** 12
+    assert sum(M.column(5)) == 1
+    with pytest.raises(SizeLimitError, match=r"4096 x 4096 exact"):
+        M.matrix
+    copy = Mechanism(M, outputs=[f"y{i}" for i in range(4096)])  # a relabelled copy stays factored
+    assert copy.factors == M.factors and copy.outputs[1] == "y1" and copy.inputs == M.inputs
+    small = randomized_response(3, "3/4")
+    dense = Mechanism(small.matrix.tolist(), inputs=small.inputs, outputs=small.outputs)
+    assert small == dense and list(small.row(2)) == list(dense.row(2))
 
 
 def test_bit_strings():
