@@ -10,8 +10,8 @@
   function raises is recorded, never stops the run: its row has the ``error`` column set to ``"TypeName: message"``
   (a :class:`~privgeom.PrivgeomError` and any other :class:`Exception` alike; ``KeyboardInterrupt`` still stops).
 - **Schedulers** (``scheduler=``): ``None`` (default) — Dask's local ``"processes"`` scheduler on every core (no
-  server; a grid that fits one batch runs in-process, where starting worker processes would cost more than the
-  work); ``"processes"`` — the same, always; ``"threads"`` — Dask's thread pool (for work that releases the GIL);
+  server), after evaluating points in this process for :data:`AUTO_SERIAL_SECONDS` (a sweep that short is done
+  before worker processes would have started); ``"processes"`` — Dask's process pool from the first point; ``"threads"`` — Dask's thread pool (for work that releases the GIL);
   ``"serial"`` — a plain loop in this process; a ``dask.distributed.Client`` or a scheduler address
   (``"tcp://host:8786"``) — an existing cluster. Points are batched (:func:`batch_size`) so that each task carries
   enough work to hide Dask's overhead, and each batch's rows come back as soon as it finishes (Dask callbacks on the
@@ -65,6 +65,9 @@ WRITE_INTERVAL = 2.0
 MAX_GRID_POINTS = 1_000_000
 register_limit("grid_points", globals(), "MAX_GRID_POINTS",
                "largest number of points of a sweep grid (the product of its list lengths)")
+#: With the default scheduler, seconds of in-process work before the remaining points go to Dask's worker processes
+#: (starting them costs about a second each: a sweep shorter than this never pays for them).
+AUTO_SERIAL_SECONDS = 1.0
 #: Largest integer range ``A..B`` on the command line.
 MAX_RANGE = 100_000
 
@@ -299,7 +302,11 @@ def read_rows(out: str | Path) -> list[Row]:
         return []
     pd = require("pandas")
     try:
-        frame = pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path, keep_default_na=True)
+        if fmt == "parquet":
+            frame = pd.read_parquet(path)
+        else:  # exact values and errors are text, whatever they look like ("3" stays "3")
+            header = pd.read_csv(path, nrows=0).columns
+            frame = pd.read_csv(path, dtype={c: str for c in header if c.endswith("_exact") or c == "error"})
     except Exception as exc:
         raise FormatError(f"cannot resume from {str(out)!r}: {type(exc).__name__}: {exc}") from None
     rows = []
@@ -378,6 +385,8 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
         return []
     names = list(points[0])
     how = _resolve(scheduler)
+    if batch is not None:
+        batch = parse_int(batch, name="batch", min=1)
     if out is not None:
         out_format(out)
     workers = _cores() if workers is None else parse_int(workers, name="workers", min=1)
@@ -396,15 +405,10 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
     current = set(keys)
     others = [r for r in previous if not all(n in r for n in names)
               or tuple(grid_key(r[n]) for n in names) not in current]
-    if how == "auto":
-        how = "processes" if workers > 1 and len(todo) > 1 else "serial"
-    size = batch_size(len(todo), workers) if batch is None else parse_int(batch, name="batch", min=1)
-    batches = _batches(todo, size)
-    if how == "processes" and len(batches) <= 1:
-        how = "serial"  # one task: worker processes would only add their start-up
     bar = Progress(len(points), label, enabled=progress)
     bar.update(len(points) - len(todo))
     last = [time.monotonic()]
+    errors = [0]
 
     def flush() -> None:
         if out is not None:
@@ -413,14 +417,25 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
     def sink(done: list[tuple[int, Row]]) -> None:
         for i, row in done:
             rows[i] = row
-        bar.update(len(done), note=f"{sum(r is not None and r.get('error') is not None for r in rows)} errors")
+            errors[0] += row.get("error") is not None
+        bar.update(len(done), note=f"{errors[0]} errors" if errors[0] else "")
         if out is not None and time.monotonic() - last[0] >= WRITE_INTERVAL:
             flush()
             last[0] = time.monotonic()
 
     try:
-        if how == "serial":
-            for done in _stream_serial(func, batches):
+        if how == "auto":  # in-process until the work outlasts the start of worker processes, then Dask
+            t0 = time.monotonic()
+            while todo and (workers == 1 or time.monotonic() - t0 < AUTO_SERIAL_SECONDS):
+                sink(_run_batch(func, todo[:1]))
+                todo = todo[1:]
+            how = "processes"
+        size = batch_size(len(todo), workers) if batch is None else batch
+        batches = _batches(todo, size)
+        if not batches:
+            pass
+        elif how == "serial" or (how == "processes" and len(batches) == 1):
+            for done in _stream_serial(func, batches):  # one task: worker processes would only add their start-up
                 sink(done)
         elif how == "cluster":
             for done in _stream_cluster(func, batches, scheduler):

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import privgeom as pg
+from privgeom._grid import expand_grid
 from privgeom import _limits
 from privgeom.analyses import relax, subset_family
 from privgeom.analyses._difference import DifferenceSystem
@@ -135,6 +136,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
         pg.parse_definition("adp:graph=complete,n=3,exp_eps=2,delta=1/10"))),
     "optimal_lp_size": (10, lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=3,exp_eps=2"))),
     "profile_work": (10, lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming")),
+    "grid_points": (3, lambda: expand_grid({"k": [1, 2], "p": ["2/3", "3/4"]})),
 }
 
 
