@@ -84,6 +84,14 @@ def require(module: str) -> Any:
             f"pip install 'privgeom[{EXTRA}]'") from exc
 
 
+def _has(module: str) -> bool:
+    try:
+        require(module)
+    except MissingDependencyError:
+        return False
+    return True
+
+
 # ---------------------------------------------------------------------------------------------------- grids
 def parse_grid_value(text: str) -> Any:
     """A command-line grid value: an integer literal becomes an ``int``, anything else stays text (``"2/3"``)."""
@@ -172,10 +180,16 @@ def grid_key(value: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------- evaluation
-def _evaluate(func: Callable[[dict[str, Any]], Mapping[str, Any]], point: dict[str, Any]) -> Row:
-    """One point's row: the grid values, the function's fields, ``seconds`` and ``error``."""
+def _evaluate(func: Callable[[dict[str, Any]], Mapping[str, Any]], point: dict[str, Any], record: bool = True) -> Row:
+    """One point's row: the grid values, the function's fields, ``seconds`` and ``error`` (``record=False``: an
+    exception propagates instead)."""
     t0 = time.perf_counter()
     row: Row = dict(point)
+    if not record:
+        row.update(func(dict(point)))
+        row["error"] = None
+        row["seconds"] = time.perf_counter() - t0
+        return row
     try:
         fields = func(dict(point))
         clash = set(fields) & (set(point) | {"seconds", "error"})
@@ -190,9 +204,9 @@ def _evaluate(func: Callable[[dict[str, Any]], Mapping[str, Any]], point: dict[s
     return row
 
 
-def _run_batch(func: Callable[[dict[str, Any]], Mapping[str, Any]], batch: list[tuple[int, dict[str, Any]]]
-               ) -> list[tuple[int, Row]]:
-    return [(i, _evaluate(func, pt)) for i, pt in batch]
+def _run_batch(func: Callable[[dict[str, Any]], Mapping[str, Any]], batch: list[tuple[int, dict[str, Any]]],
+               record: bool = True) -> list[tuple[int, Row]]:
+    return [(i, _evaluate(func, pt, record)) for i, pt in batch]
 
 
 def _cores() -> int:
@@ -217,14 +231,14 @@ def _batches(todo: list[tuple[int, dict[str, Any]]], size: int) -> list[list[tup
     return [todo[i:i + size] for i in range(0, len(todo), size)]
 
 
-def _stream_serial(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]]
+def _stream_serial(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], record: bool
                    ) -> Iterator[list[tuple[int, Row]]]:
     for b in batches:
-        yield _run_batch(func, b)
+        yield _run_batch(func, b, record)
 
 
 def _stream_local(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], how: str,
-                  workers: int, sink: Callable[[list[tuple[int, Row]]], None]) -> None:
+                  workers: int, sink: Callable[[list[tuple[int, Row]]], None], record: bool) -> None:
     """Dask's local scheduler; each finished batch goes to ``sink`` from Dask's ``posttask`` callback."""
     dask = require("dask")
     require("dask.callbacks")
@@ -233,7 +247,7 @@ def _stream_local(func: Callable[..., Any], batches: list[list[tuple[int, dict[s
         if isinstance(result, list):
             sink(result)
 
-    tasks = [dask.delayed(_run_batch, pure=False)(func, b) for b in batches]
+    tasks = [dask.delayed(_run_batch, pure=False)(func, b, record) for b in batches]
     with dask.config.set({"multiprocessing.context": _context(dask)}), dask.callbacks.Callback(posttask=_posttask):
         dask.compute(*tasks, scheduler=how, num_workers=workers)
 
@@ -253,14 +267,14 @@ def _context(dask: Any) -> str:
     return "spawn"
 
 
-def _stream_cluster(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], scheduler: Any
-                    ) -> Iterator[list[tuple[int, Row]]]:
+def _stream_cluster(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], scheduler: Any,
+                    record: bool) -> Iterator[list[tuple[int, Row]]]:
     distributed = require("distributed")
     client, own = scheduler, False
     if isinstance(scheduler, str):
         client, own = distributed.Client(scheduler, set_as_default=False), True
     try:
-        futures = [client.submit(_run_batch, func, b, pure=False) for b in batches]
+        futures = [client.submit(_run_batch, func, b, record, pure=False) for b in batches]
         for fut in distributed.as_completed(futures):
             yield fut.result()
     finally:
@@ -361,7 +375,8 @@ def write_rows(out: str | Path, rows: Sequence[Row], names: Sequence[str]) -> No
 # ---------------------------------------------------------------------------------------------------- runner
 def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[str, Sequence[Any]] | Sequence[dict[str, Any]],
              *, scheduler: Any = None, out: str | Path | None = None, batch: int | None = None,
-             workers: int | None = None, progress: bool | None = None, label: str = "sweep") -> list[Row]:
+             workers: int | None = None, progress: bool | None = None, label: str = "sweep",
+             errors: str = "record") -> list[Row]:
     """Evaluate ``func(point)`` at every point of ``grid``; the rows in grid order (see the module docstring).
 
     Parameters
@@ -379,7 +394,15 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
         Local workers (default: every core this process may use).
     progress : bool, optional
         Force the progress bar on or off (default: on a terminal).
+    label : str
+        Text before the progress bar.
+    errors : "record" or "raise"
+        ``"record"`` (default): a point's exception goes to its ``error`` column; ``"raise"``: it propagates (the
+        experiments, whose points never fail on valid input).
     """
+    if errors not in ("record", "raise"):
+        raise InvalidParameterError(f"errors must be 'record' or 'raise', got {errors!r}")
+    record = errors == "record"
     points = list(grid) if not isinstance(grid, Mapping) else expand_grid(grid)
     if not points:
         return []
@@ -408,7 +431,7 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
     bar = Progress(len(points), label, enabled=progress)
     bar.update(len(points) - len(todo))
     last = [time.monotonic()]
-    errors = [0]
+    n_errors = [0]
 
     def flush() -> None:
         if out is not None:
@@ -417,8 +440,8 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
     def sink(done: list[tuple[int, Row]]) -> None:
         for i, row in done:
             rows[i] = row
-            errors[0] += row.get("error") is not None
-        bar.update(len(done), note=f"{errors[0]} errors" if errors[0] else "")
+            n_errors[0] += row.get("error") is not None
+        bar.update(len(done), note=f"{n_errors[0]} errors" if n_errors[0] else "")
         if out is not None and time.monotonic() - last[0] >= WRITE_INTERVAL:
             flush()
             last[0] = time.monotonic()
@@ -427,21 +450,21 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
         if how == "auto":  # in-process until the work outlasts the start of worker processes, then Dask
             t0 = time.monotonic()
             while todo and (workers == 1 or time.monotonic() - t0 < AUTO_SERIAL_SECONDS):
-                sink(_run_batch(func, todo[:1]))
+                sink(_run_batch(func, todo[:1], record))
                 todo = todo[1:]
-            how = "processes"
+            how = "processes" if todo and _has("dask") else "serial"  # without Dask: in-process to the end
         size = batch_size(len(todo), workers) if batch is None else batch
         batches = _batches(todo, size)
         if not batches:
             pass
         elif how == "serial" or (how == "processes" and len(batches) == 1):
-            for done in _stream_serial(func, batches):  # one task: worker processes would only add their start-up
+            for done in _stream_serial(func, batches, record):  # one task: worker processes would only add their start-up
                 sink(done)
         elif how == "cluster":
-            for done in _stream_cluster(func, batches, scheduler):
+            for done in _stream_cluster(func, batches, scheduler, record):
                 sink(done)
         else:
-            _stream_local(func, batches, how, workers, sink)
+            _stream_local(func, batches, how, workers, sink, record)
     finally:
         bar.close()
         flush()

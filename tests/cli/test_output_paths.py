@@ -37,6 +37,8 @@ COMMAND_LINES: list[tuple[str, str, str, str]] = [
     ("optimal", "optimal dp:graph=complete,n=4,exp_eps=3 --out {OUT}", "--out", "file"),
     ("voting figure", "voting figure --out {OUT}", "--out", "figure-or-dir"),
     ("smoothed figure", "smoothed figure elections --quick --out {OUT}", "--out", "dir"),
+    ("sweep", "sweep rr:k={{k}},p=3/4 --grid k=1,2 --query relax --out {OUT}", "--out", "file"),
+    ("sweep", "sweep rr:k={{k}},p=3/4 --grid k=1,2 --query relax --plot {OUT}", "--plot", "figure"),
 ]
 
 
