@@ -420,10 +420,8 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
         if r.get("error") is None and all(n in r for n in names):
             answered[tuple(grid_key(r[n]) for n in names)] = r
     keys = [tuple(grid_key(p[n]) for n in names) for p in points]
-    rows: list[Row | None] = [answered.get(k) for k in keys]
-    for i, r in enumerate(rows):
-        if r is not None:  # keep the point's own values (types) for the grid columns
-            rows[i] = {**r, **points[i]}
+    # an earlier answer keeps the point's own values (types) for the grid columns
+    rows: list[Row | None] = [None if k not in answered else {**answered[k], **p} for k, p in zip(keys, points)]
     todo = [(i, points[i]) for i in range(len(points)) if rows[i] is None]
     current = set(keys)
     others = [r for r in previous if not all(n in r for n in names)
