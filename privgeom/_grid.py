@@ -51,7 +51,8 @@ from ._numeric import limit_hint, parse_int
 from ._progress import Progress
 
 __all__ = ["expand_grid", "parse_grid_option", "parse_grid_value", "run_grid", "batch_size", "require",
-           "grid_key", "OUT_FORMATS", "SCHEDULERS", "WRITE_INTERVAL", "MAX_GRID_POINTS", "EXTRA"]
+           "grid_key", "answered_rows", "read_rows", "write_rows", "to_frame", "out_format",
+           "OUT_FORMATS", "SCHEDULERS", "WRITE_INTERVAL", "MAX_GRID_POINTS", "EXTRA"]
 
 #: Name of the optional extra that brings Dask, pandas and pyarrow.
 EXTRA = "sweep"
@@ -372,6 +373,15 @@ def write_rows(out: str | Path, rows: Sequence[Row], names: Sequence[str]) -> No
             tmp.unlink()
 
 
+def answered_rows(previous: Sequence[Row], names: Sequence[str]) -> dict[tuple[str, ...], Row]:
+    """The rows of an earlier run without an error, keyed by the text of their grid values (:func:`grid_key`)."""
+    answered: dict[tuple[str, ...], Row] = {}
+    for r in previous:
+        if r.get("error") is None and all(n in r for n in names):
+            answered[tuple(grid_key(r[n]) for n in names)] = r
+    return answered
+
+
 # ---------------------------------------------------------------------------------------------------- runner
 def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[str, Sequence[Any]] | Sequence[dict[str, Any]],
              *, scheduler: Any = None, out: str | Path | None = None, batch: int | None = None,
@@ -415,10 +425,7 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
     workers = _cores() if workers is None else parse_int(workers, name="workers", min=1)
     # earlier answers (resume)
     previous = read_rows(out) if out is not None else []
-    answered: dict[tuple[str, ...], Row] = {}
-    for r in previous:
-        if r.get("error") is None and all(n in r for n in names):
-            answered[tuple(grid_key(r[n]) for n in names)] = r
+    answered = answered_rows(previous, names)
     keys = [tuple(grid_key(p[n]) for n in names) for p in points]
     # an earlier answer keeps the point's own values (types) for the grid columns
     rows: list[Row | None] = [None if k not in answered else {**answered[k], **p} for k, p in zip(keys, points)]

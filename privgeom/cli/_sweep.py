@@ -70,12 +70,15 @@ def _run(args: argparse.Namespace) -> Outcome:
                   **options)
     errors = frame[frame["error"].notna()]
     records = [{k: (None if v != v else v) for k, v in r.items()} for r in frame.to_dict("records")]
-    text_lines = [frame.drop(columns=["seconds"]).to_string(index=False)]
+    text_lines = [frame.drop(columns=["seconds"]).to_string(index=False, max_colwidth=48)]
+    skipped = frame.attrs.get("skipped", 0)
     text_lines.append(f"{len(frame)} points, {len(errors)} with an error, {frame['seconds'].sum():.2f} s of work"
+                      + (f"; {skipped} answered by an earlier run of {args.out}" if skipped else "")
                       + (f"; written to {args.out}" if args.out else ""))
     if args.plot:
         save_sweep_plot(args.plot, frame, list(grid), args.field)
         text_lines.append(f"plot written to {args.plot}")
     data = {"template": args.template, "query": args.query, "grid": grid, "rows": records, "errors": len(errors),
+            "skipped": skipped,
             "out": args.out, "plot": args.plot}
     return Outcome("\n".join(text_lines), data, EXIT_NO if len(errors) else EXIT_YES)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from .._errors import InvalidParameterError, InvalidTypeError
-from .._grid import expand_grid, require, run_grid, to_frame
+from .._grid import answered_rows, expand_grid, grid_key, read_rows, require, run_grid, to_frame
 from ._queries import QUERIES, Query
 
 __all__ = ["sweep", "template_fields"]
@@ -87,7 +87,8 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
     pandas.DataFrame
         One row per point in grid order: the grid values, the query's fields (floats, with exact values as text
         in ``*_exact`` columns), ``seconds`` and ``error`` (``None``, or ``"TypeName: message"`` of the point's
-        exception: one point's failure never stops the sweep).
+        exception: one point's failure never stops the sweep). ``frame.attrs`` holds ``query``, ``template`` and
+        ``skipped`` (the points answered in ``out`` by an earlier run, not evaluated again).
 
     Raises
     ------
@@ -129,8 +130,12 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
         raise InvalidParameterError(f"grid axis {', '.join(map(repr, unused))} is used neither by the template "
                                     "nor by an option: every point would repeat the same question")
     points = expand_grid(grid)
+    names = list(grid)
+    earlier = answered_rows(read_rows(out), names) if out is not None else {}
+    skipped = sum(tuple(grid_key(p[n]) for n in names) in earlier for p in points)
     rows = run_grid(partial(_point, template, q, dict(options)), points, scheduler=scheduler, out=out,
                     progress=progress, batch=batch, workers=workers, label=f"sweep {q.name}")
     frame = to_frame(rows, list(grid))
-    frame.attrs.update(query=q.name, template=template if isinstance(template, str) else repr(template))
+    frame.attrs.update(query=q.name, template=template if isinstance(template, str) else repr(template),
+                       skipped=skipped)
     return frame
