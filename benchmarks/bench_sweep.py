@@ -3,7 +3,9 @@
 The grid is ``rr:k={k},p={p}`` with two values of ``k`` and 100 values of ``p ∈ (1/2, 1)``: a CPU-bound row
 (``k ∈ {6, 7}``, the whole exact δ(ε) curve of each mechanism, ``delta_curve``, ~0.1 s a point) and an
 overhead-bound row (``k ∈ {3, 4}``, the exact relaxation, ``relax``, a few ms a point). Both runs must give
-the same rows (checked); the table prints the wall times, the work per point and the ratio serial / Dask. On a
+the same rows (checked), and so must the default scheduler (in-process for a second, then Dask's processes when
+the rest of the work is long enough to pay for them); the table prints the wall times, the work per point and the
+ratios serial / Dask and serial / default. On a
 2-core machine the ideal ratio is 2; worker start-up (spawned processes import privgeom), pickling and batching eat
 into it, and a busy machine shares its cores.
 
@@ -26,7 +28,7 @@ def grid(points: int, ks: list[int]) -> dict[str, list]:
     return {"k": ks, "p": ps}
 
 
-def run(query: str, g: dict[str, list], scheduler: str) -> tuple[float, object]:
+def run(query: str, g: dict[str, list], scheduler: str | None) -> tuple[float, object]:
     t0 = time.perf_counter()
     frame = pg.sweep("rr:k={k},p={p}", g, query, scheduler=scheduler, progress=False)
     return time.perf_counter() - t0, frame
@@ -40,18 +42,22 @@ def main() -> None:
     points = 6 if args.quick else args.points
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"{points} points, {cores} cores; serial = one process, dask = local 'processes' scheduler (every core)")
-    print(f"{'query':<12} {'serial s':>9} {'dask s':>9} {'work/pt ms':>11} {'errors':>7} {'serial/dask':>12}")
+    print(f"{'query':<12} {'serial s':>9} {'dask s':>9} {'default s':>10} {'work/pt ms':>11} {'errors':>7} "
+          f"{'serial/dask':>12} {'serial/default':>15}")
     for query, ks in (("delta_curve", [6, 7]), ("relax", [3, 4])):
         g = grid(points, ks)
         n = len(g["k"]) * len(g["p"])
         t_serial, a = run(query, g, "serial")
         t_dask, b = run(query, g, "processes")
+        t_auto, c = run(query, g, None)
         ra = a.drop(columns="seconds").to_dict("records")  # type: ignore[attr-defined]
         rb = b.drop(columns="seconds").to_dict("records")  # type: ignore[attr-defined]
-        assert str(ra) == str(rb), f"{query}: the Dask rows differ from the serial rows"
+        rc = c.drop(columns="seconds").to_dict("records")  # type: ignore[attr-defined]
+        assert str(ra) == str(rb) == str(rc), f"{query}: the Dask rows differ from the serial rows"
         errors = int(a["error"].notna().sum())  # type: ignore[index]
         work = float(a["seconds"].sum()) / n * 1000  # type: ignore[index]
-        print(f"{query:<12} {t_serial:>9.2f} {t_dask:>9.2f} {work:>11.1f} {errors:>7} {t_serial / t_dask:>12.2f}")
+        print(f"{query:<12} {t_serial:>9.2f} {t_dask:>9.2f} {t_auto:>10.2f} {work:>11.1f} {errors:>7} "
+              f"{t_serial / t_dask:>12.2f} {t_serial / t_auto:>15.2f}")
 
 
 if __name__ == "__main__":

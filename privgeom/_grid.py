@@ -10,8 +10,9 @@
   function raises is recorded, never stops the run: its row has the ``error`` column set to ``"TypeName: message"``
   (a :class:`~privgeom.PrivgeomError` and any other :class:`Exception` alike; ``KeyboardInterrupt`` still stops).
 - **Schedulers** (``scheduler=``): ``None`` (default) — Dask's local ``"processes"`` scheduler on every core (no
-  server), after evaluating points in this process for :data:`AUTO_SERIAL_SECONDS` (a sweep that short is done
-  before worker processes would have started); ``"processes"`` — Dask's process pool from the first point; ``"threads"`` — Dask's thread pool (for work that releases the GIL);
+  server), after evaluating points in this process for :data:`AUTO_SERIAL_SECONDS`: when the remaining work,
+  estimated from those points, is below :data:`AUTO_PARALLEL_SECONDS` the sweep stays in-process (starting worker
+  processes would cost more than they save); ``"processes"`` — Dask's process pool from the first point; ``"threads"`` — Dask's thread pool (for work that releases the GIL);
   ``"serial"`` — a plain loop in this process; a ``dask.distributed.Client`` or a scheduler address
   (``"tcp://host:8786"``) — an existing cluster. Points are batched (:func:`batch_size`) so that each task carries
   enough work to hide Dask's overhead, and each batch's rows come back as soon as it finishes (Dask callbacks on the
@@ -69,6 +70,9 @@ register_limit("grid_points", globals(), "MAX_GRID_POINTS",
 #: With the default scheduler, seconds of in-process work before the remaining points go to Dask's worker processes
 #: (starting them costs about a second each: a sweep shorter than this never pays for them).
 AUTO_SERIAL_SECONDS = 1.0
+#: With the default scheduler, the remaining work (estimated from the points done in-process) below which the sweep
+#: stays in-process: spawned workers each import privgeom, a few seconds on a busy machine (benchmarks/bench_sweep.py).
+AUTO_PARALLEL_SECONDS = 5.0
 #: Largest integer range ``A..B`` on the command line.
 MAX_RANGE = 100_000
 
@@ -453,11 +457,13 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
 
     try:
         if how == "auto":  # in-process until the work outlasts the start of worker processes, then Dask
-            t0 = time.monotonic()
+            t0, probed = time.monotonic(), 0
             while todo and (workers == 1 or time.monotonic() - t0 < AUTO_SERIAL_SECONDS):
                 sink(_run_batch(func, todo[:1], record))
-                todo = todo[1:]
-            how = "processes" if todo and _has("dask") else "serial"  # without Dask: in-process to the end
+                todo, probed = todo[1:], probed + 1
+            rest = (time.monotonic() - t0) / max(1, probed) * len(todo)  # the remaining work, estimated in-process
+            # without Dask, or when the rest is too short to pay for starting workers: in-process to the end
+            how = "processes" if rest > AUTO_PARALLEL_SECONDS and _has("dask") else "serial"
         size = batch_size(len(todo), workers) if batch is None else batch
         batches = _batches(todo, size)
         if not batches:
