@@ -242,3 +242,19 @@ def test_local_cluster_equals_serial_point_by_point(serial_frame, tmp_path):
     assert answers(by_client) == answers(serial_frame)
     assert answers(by_address) == answers(serial_frame)
     assert answers(pd.read_parquet(out)) == answers(serial_frame)
+
+
+def test_default_scheduler_stays_in_process_for_short_sweeps():
+    calls = []
+    rows = _grid.run_grid(lambda pt: calls.append(pt["n"]) or {"twice": 2 * pt["n"]}, {"n": [1, 2, 3]})
+    assert calls == [1, 2, 3] and [r["twice"] for r in rows] == [2, 4, 6]  # counted here: no worker process
+
+
+def test_default_scheduler_hands_the_rest_to_dask_processes(serial_frame, monkeypatch):
+    monkeypatch.setattr(_grid, "AUTO_SERIAL_SECONDS", 0.0)  # one point in-process, then the rest is "long"
+    monkeypatch.setattr(_grid, "AUTO_PARALLEL_SECONDS", 0.0)
+    used = []
+    real = _grid._stream_local
+    monkeypatch.setattr(_grid, "_stream_local", lambda *a, **k: used.append(a[2]) or real(*a, **k))
+    frame = pg.sweep("rr:k={k},p={p}", GRID, "relax", workers=2, batch=3)
+    assert used == ["processes"] and answers(frame) == answers(serial_frame)
