@@ -42,6 +42,7 @@ import importlib
 import itertools
 import math
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -248,11 +249,13 @@ def _stream_local(func: Callable[..., Any], batches: list[list[tuple[int, dict[s
     dask = require("dask")
     require("dask.callbacks")
 
+    tasks = [dask.delayed(_run_batch, pure=False)(func, b, record) for b in batches]
+    keys = {t.key for t in tasks}
+
     def _posttask(key: Any, result: Any, dsk: Any, state: Any, worker_id: Any) -> None:
-        if isinstance(result, list):
+        if key in keys:  # a batch (not a graph-internal task)
             sink(result)
 
-    tasks = [dask.delayed(_run_batch, pure=False)(func, b, record) for b in batches]
     with dask.config.set({"multiprocessing.context": _context(dask)}), dask.callbacks.Callback(posttask=_posttask):
         dask.compute(*tasks, scheduler=how, num_workers=workers)
 
@@ -264,8 +267,6 @@ def _context(dask: Any) -> str:
     chosen = dask.config.get("multiprocessing.context", None)
     if chosen:
         return str(chosen)
-    import sys
-
     main_file = getattr(sys.modules.get("__main__"), "__file__", None)
     if main_file is not None and not Path(main_file).is_file() and hasattr(os, "fork"):
         return "fork"
@@ -277,7 +278,7 @@ def _stream_cluster(func: Callable[..., Any], batches: list[list[tuple[int, dict
     distributed = require("distributed")
     client, own = scheduler, False
     if isinstance(scheduler, str):
-        client, own = distributed.Client(scheduler, set_as_default=False), True
+        client, own = distributed.Client(scheduler.strip(), set_as_default=False), True
     try:
         futures = [client.submit(_run_batch, func, b, record, pure=False) for b in batches]
         for fut in distributed.as_completed(futures):
