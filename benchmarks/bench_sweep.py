@@ -5,7 +5,9 @@ The grid is ``rr:k={k},p={p}`` with two values of ``k`` and 100 values of ``p âˆ
 overhead-bound row (``k âˆˆ {3, 4}``, the exact relaxation, ``relax``, a few ms a point). Both runs must give
 the same rows (checked), and so must the default scheduler (in-process for a second, then Dask's processes when
 the rest of the work is long enough to pay for them); the table prints the wall times, the work per point and the
-ratios serial / Dask and serial / default. On a
+ratios serial / Dask and serial / default. ``dask work`` is the points' own seconds summed over the workers divided
+by the Dask wall time: about the number of cores when the points really run in parallel (a busy machine shows both
+a lower ratio and inflated per-point seconds). On a
 2-core machine the ideal ratio is 2; worker start-up (spawned processes import privgeom), pickling and batching eat
 into it, and a busy machine shares its cores.
 
@@ -42,8 +44,8 @@ def main() -> None:
     points = 6 if args.quick else args.points
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"{points} points, {cores} cores; serial = one process, dask = local 'processes' scheduler (every core)")
-    print(f"{'query':<12} {'serial s':>9} {'dask s':>9} {'default s':>10} {'work/pt ms':>11} {'errors':>7} "
-          f"{'serial/dask':>12} {'serial/default':>15}")
+    print(f"{'query':<12} {'serial s':>9} {'dask s':>9} {'default s':>10} {'work/pt ms':>11} {'dask work':>10} "
+          f"{'errors':>7} {'serial/dask':>12} {'serial/default':>15}")
     for query, ks in (("delta_curve", [6, 7]), ("relax", [3, 4])):
         g = grid(points, ks)
         n = len(g["k"]) * len(g["p"])
@@ -56,7 +58,9 @@ def main() -> None:
         assert str(ra) == str(rb) == str(rc), f"{query}: the Dask rows differ from the serial rows"
         errors = int(a["error"].notna().sum())  # type: ignore[index]
         work = float(a["seconds"].sum()) / n * 1000  # type: ignore[index]
-        print(f"{query:<12} {t_serial:>9.2f} {t_dask:>9.2f} {t_auto:>10.2f} {work:>11.1f} {errors:>7} "
+        # the points' own seconds summed over the workers, over the wall time: ~ cores when the work runs in parallel
+        busy = float(b["seconds"].sum()) / t_dask  # type: ignore[index]
+        print(f"{query:<12} {t_serial:>9.2f} {t_dask:>9.2f} {t_auto:>10.2f} {work:>11.1f} {busy:>9.2f}x {errors:>7} "
               f"{t_serial / t_dask:>12.2f} {t_serial / t_auto:>15.2f}")
 
 
