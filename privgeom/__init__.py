@@ -25,6 +25,7 @@ from ._errors import (
     PrivgeomError,
     SizeLimitError,
     SolverError,
+    MissingDependencyError,
 )
 from ._domain import Domain, resolve_graph
 from ._level import PrivacyLevel
@@ -105,6 +106,8 @@ from .mechanisms import (
 from . import _display_types  # noqa: F401  (registers the renderers of the library's types with _display)
 
 from . import smoothed, voting  # noqa: E402  (subpackages: privgeom.smoothed, privgeom.voting)
+from . import sweeps  # noqa: E402  (privgeom.sweeps: grids of queries on Dask, issue 16)
+from .sweeps import sweep  # noqa: E402
 from typing import TypeAlias as _TypeAlias  # noqa: E402
 
 from . import _domain, _level  # noqa: E402
@@ -137,6 +140,9 @@ __all__ = [
     "FormatError",
     "SizeLimitError",
     "SolverError",
+    "MissingDependencyError",
+    "sweeps",
+    "sweep",
     "DomainMismatchError",
     # global size limits
     "get_limits",

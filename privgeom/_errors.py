@@ -26,6 +26,7 @@ __all__ = [
     "SizeLimitError",
     "SolverError",
     "DomainMismatchError",
+    "MissingDependencyError",
 ]
 
 
@@ -63,3 +64,8 @@ class SizeLimitError(PrivgeomError, MemoryError):
 
 class SolverError(PrivgeomError, RuntimeError):
     """A numerical solver (LP, double description) failed; never to be read as a "no"."""
+
+
+class MissingDependencyError(PrivgeomError, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings it
+    (``pip install 'privgeom[sweep]'``)."""

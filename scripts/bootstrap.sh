@@ -7,8 +7,8 @@
 #   bash scripts/bootstrap.sh -- ARGS   # set up, then `privgeom ARGS`
 #
 # Set-up: installs the Debian packages pycddlib 3 compiles against (libcdd-dev, libgmp-dev, a C compiler and the
-# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with its test and docs
-# extras (the test suite builds the documentation).
+# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with its test, docs and sweep
+# extras (the test suite builds the documentation and runs sweeps on Dask).
 # Idempotent: a second run only re-checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,7 +58,7 @@ stamp=.venv/.privgeom-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   say "installing privgeom and its dependencies into .venv"
   "$VPY" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  "$VPY" -m pip install -q -e ".[test,docs]" 2>&1 | grep -v "^WARNING: Location" || true
+  "$VPY" -m pip install -q -e ".[test,docs,sweep]" 2>&1 | grep -v "^WARNING: Location" || true
   "$VPY" -c 'import privgeom' 2>/dev/null || die "pip could not install privgeom (see the messages above)."
   touch "$stamp"
 fi

@@ -54,10 +54,11 @@ LAYERS: dict[str, int] = {
     "privgeom.analyses": 4,
     "privgeom.voting": 5,
     "privgeom.smoothed": 5,
-    "privgeom.plots": 6,
-    "privgeom.cli": 6,
+    "privgeom.sweeps": 6,
+    "privgeom.plots": 7,
+    "privgeom.cli": 7,
 }
-TOP = 7
+TOP = 8
 TOP_MODULES = {"privgeom", "privgeom.__main__", "privgeom._display_types"}
 
 #: Upward imports tolerated (importer, imported module) -> reason. Keep it empty; an entry needs a reason why a

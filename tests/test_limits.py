@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import privgeom as pg
+from privgeom._grid import expand_grid
 from privgeom import _limits
 from privgeom.analyses import extreme_mechanisms, relax, subset_family
 from privgeom.analyses._optimal import staircase_patterns
@@ -157,6 +158,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "extreme_mechanism_rays": (3, lambda: extreme_mechanisms(pg.RandomizedResponse(2, "3/4").row_cone())),
     "staircase_inputs": (3, lambda: staircase_patterns(4, 3)),
     "file_bytes": (10, lambda: pg.Mechanism.load(ROOT / "examples" / "rr2_mechanism.json")),
+    "grid_points": (3, lambda: expand_grid({"k": [1, 2], "p": ["2/3", "3/4"]})),
 }
 
 #: Limits whose refusal cannot know the size needed (it is found while enumerating): the message says ``=N``, and the

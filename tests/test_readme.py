@@ -61,10 +61,20 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom closure cone:file=d.json -m examples/rr2_mechanism.json": ("is IN closure",),
     "privgeom design rr:k=2,p=3/4 --drop 0 --utility accuracy --prior uniform --at-least 5/8":
         ("base: none: 5/8 is above its best expected utility 9/16", "new : 0.41333", "new : 23/36"),
+    "privgeom sweep 'rr:k={k},p={p}' --grid k=2..6 --grid p=2/3,3/4 --query relax --out s.parquet --plot s.png":
+        ("10 points, 0 with an error", "ln(3)", "plot written to s.png"),
+    "privgeom sweep 'rr:k={k},p={p}' --grid k=2..6 --grid p=2/3,3/4 --query relax --out s.parquet":
+        ("10 answered by an earlier run of s.parquet",),
+    "privgeom sweep 'rr:k=2,p={p}' --grid p=3/5,2/3,3/4,1/3 --query compare --spec rr:k=2,p=2/3 --out c.csv":
+        ("subset", "equal", "superset", "4 points, 1 with an error"),
+    "privgeom sweep rr:k=1,p=3/4 --grid e=1,2,3 --query delta --exp-eps '{e}' --plot delta.png":
+        ("1/2", "1/4", "3 points, 0 with an error"),
+    "privgeom sweep 'majority:n={n}' --grid n=1,3,5 --query accuracy --rho 1/2": ("3/4", "45/64", "2817/4096"),
 }
 
 #: README commands whose documented exit code is not 0 (1 = the answer is no).
 EXIT_CODES: dict[str, int] = {
+    "privgeom sweep 'rr:k=2,p={p}' --grid p=3/5,2/3,3/4,1/3 --query compare --spec rr:k=2,p=2/3 --out c.csv": 1,
     "privgeom closure rr:k=2,p=3/5 -m examples/rr2_mechanism.json --repair --out repaired.json": 1,
     "privgeom design rr:k=2,p=3/4 --drop 0 --out d.json": 1,
     "privgeom design rr:k=2,p=3/4 --drop 0 --utility accuracy --prior uniform --at-least 5/8": 1,

@@ -1,7 +1,7 @@
 """Sphinx extension of the privgeom documentation.
 
 - ``config-inited``: writes ``api/index.rst`` (autosummary tables of the ``__all__`` of ``privgeom``,
-  ``privgeom.voting``, ``privgeom.smoothed`` and ``privgeom.plots``, so the API reference always matches the code)
+  ``privgeom.voting``, ``privgeom.smoothed``, ``privgeom.sweeps`` and ``privgeom.plots``, so the API reference always matches the code)
   and the example gallery ``gallery/`` (one page per script of ``examples/``: its description, the command that runs
   it, its figures and output when it is executed at build time, and its source).
 - ``api/cli.rst``: the command-line reference, generated from :func:`privgeom.cli._main.build_parser` (every command
@@ -30,7 +30,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 LOG = logging.getLogger(__name__)
-API_MODULES = ("privgeom", "privgeom.voting", "privgeom.smoothed", "privgeom.plots")
+API_MODULES = ("privgeom", "privgeom.voting", "privgeom.smoothed", "privgeom.sweeps", "privgeom.plots")
 PAPERS = (
     ("Row-cone analysis (Lin & Kifer)", ("rr_", "compare_", "kov_")),
     ("Randomized response on voting rules (Evren & Vepakomma)", ("voting_",)),

@@ -23,6 +23,7 @@ import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
@@ -30,6 +31,7 @@ from typing import Any, Callable, Sequence, TextIO
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
+from .._grid import run_grid
 from .._io import check_output_dir
 from .._limits import register_limit
 from .._progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
@@ -155,12 +157,14 @@ ELECTION_EPS = (1.0, 1.5, 2.0, 3.0)
 
 def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
                          panels: Sequence[tuple[Fraction, Sequence[int]]] | None = None,
-                         eps: Sequence[float] | None = None) -> ExperimentResult:
+                         eps: Sequence[float] | None = None, scheduler: Any = None) -> ExperimentResult:
     """Smoothed δ of SHM in elections with lost ballots (Liu, Wang & Xia, Section 6, Figure 2 left, Appendix I).
 
     ``T = n − lost·n`` ballots are counted; votes are i.i.d. Bernoulli(``q``) with ``q ∈ conv{q_DC, q_NE-2}``
     (2020 Republican two-party shares; by the symmetry of SHM ``q`` and ``1 − q`` are equivalent). Every point is
-    the exact, certified maximum over the number of agents at each vertex (:func:`shm_smoothed_delta`).
+    the exact, certified maximum over the number of agents at each vertex (:func:`shm_smoothed_delta`). The points
+    ``(lost, n)`` run through the grid runner of :func:`privgeom.sweep` (``scheduler``: ``None`` uses every core once
+    the work outlasts a second, ``"serial"`` stays in this process; see :mod:`privgeom._grid`).
 
     Examples
     --------
@@ -179,20 +183,10 @@ def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress
         panels = quick_panels if quick else ELECTION_PANELS
     eps = tuple(eps) if eps is not None else ((1.0, 3.0) if quick else ELECTION_EPS)
     verts = election_vertices()
-    bar = Progress(sum(len(ns) for _, ns in panels) * len(eps), "elections", enabled=progress)
-    rows: list[dict[str, Any]] = []
-    for lost, ns in panels:
-        for n in ns:
-            T = n - int(lost * n)
-            for e, r in zip(eps, shm_smoothed_sweep(n, T, eps, verts)):
-                rows.append({
-                    "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": r.log10,
-                    "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],
-                    "agents_ne2": r.counts[1] if len(r.counts) > 1 else 0, "dp_delta_T_over_n": T / n,
-                    "one_over_n": 1 / n, "seconds": round(r.seconds, 4), "complete": r.complete,
-                })
-                bar.update(note=f"n={n} eps={e}")
-    bar.close()
+    points = [{"lost": lost, "n": n} for lost, ns in panels for n in ns]  # one task per n: all ε in one pass
+    done = run_grid(partial(_election_point, eps=tuple(eps), verts=tuple(verts)), points, scheduler=scheduler,
+                    progress=progress, label="elections", errors="raise")
+    rows: list[dict[str, Any]] = [row for point in done for row in point["rows"]]
     csv_path, png_path = out / "smoothed_elections.csv", out / "smoothed_elections.png"
     _write_csv(csv_path, rows)
     fig, axes = _figure(len(panels))
@@ -214,13 +208,30 @@ def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress
     return ExperimentResult("elections", str(csv_path), str(png_path), tuple(rows), time.perf_counter() - t0, note)
 
 
+def _election_point(point: dict[str, Any], *, eps: tuple[float, ...], verts: tuple[Fraction, ...]) -> dict[str, Any]:
+    """The rows of one ``(lost, n)`` of :func:`elections_experiment` (one grid point: every ε in one pass)."""
+    lost, n = point["lost"], point["n"]
+    T = n - int(lost * n)
+    rows = []
+    for e, r in zip(eps, shm_smoothed_sweep(n, T, eps, list(verts))):
+        rows.append({
+            "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": r.log10,
+            "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],
+            "agents_ne2": r.counts[1] if len(r.counts) > 1 else 0, "dp_delta_T_over_n": T / n,
+            "one_over_n": 1 / n, "seconds": round(r.seconds, 4), "complete": r.complete,
+        })
+    return {"rows": rows}
+
+
 # ---------------------------------------------------------------------------------------------------- motivating
 def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
-                          lost: Fraction = Fraction(1, 500), eps: LevelLike = LogRational(Fraction(51, 49))) -> ExperimentResult:
+                          lost: Fraction = Fraction(1, 500), eps: LevelLike = LogRational(Fraction(51, 49)),
+                          scheduler: Any = None) -> ExperimentResult:
     """``δ(x)`` of SHM at the actual two-party totals of each US presidential election 1920–2020 (Figure 1).
 
     ``n = D + R`` votes, ``N = R`` (by symmetry ``D`` gives the same value), ``T = n − round(lost·n)`` (0.2% lost),
-    ``ε = ln(0.51/0.49)`` (an adversary accuracy threshold of 51%). DP would give ``δ = T/n ≈ 1``.
+    ``ε = ln(0.51/0.49)`` (an adversary accuracy threshold of 51%). DP would give ``δ = T/n ≈ 1``. The elections run
+    through the grid runner of :func:`privgeom.sweep` (``scheduler`` as in :func:`elections_experiment`).
 
     Examples
     --------
@@ -235,19 +246,11 @@ def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progres
     data = load_elections()
     if quick:
         data = data[-3:]
-    bar = Progress(len(data), "motivating", enabled=progress)
-    rows: list[dict[str, Any]] = []
-    for d in data:
-        n = d["democrat_votes"] + d["republican_votes"]
-        T = n - round(lost * n)
-        r = shm_database_delta(n, T, eps, d["republican_votes"])
-        rows.append({
-            "year": d["year"], "democrat_votes": d["democrat_votes"], "republican_votes": d["republican_votes"],
-            "n": n, "T": T, "republican_share": d["republican_votes"] / n, "delta": r.value,
-            "log10_delta": r.log10, "truncation_bound": r.truncation_bound, "dp_delta_T_over_n": T / n,
-        })
-        bar.update(note=str(d["year"]))
-    bar.close()
+    points = [{"year": d["year"], "democrat_votes": d["democrat_votes"], "republican_votes": d["republican_votes"]}
+              for d in data]
+    done = run_grid(partial(_motivating_point, lost=lost, eps=eps), points, scheduler=scheduler, progress=progress,
+                    label="motivating", errors="raise")
+    rows: list[dict[str, Any]] = [{k: v for k, v in r.items() if k not in ("seconds", "error")} for r in done]
     csv_path, png_path = out / "smoothed_motivating.csv", out / "smoothed_motivating.png"
     _write_csv(csv_path, rows)
     fig, (ax,) = _figure(1, width=8.0)
@@ -267,6 +270,15 @@ def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progres
     fig.savefig(png_path, dpi=110)
     note = f"largest δ(x) = {max(r['delta'] for r in rows):.3g} (year {max(rows, key=lambda r: r['delta'])['year']})"
     return ExperimentResult("motivating", str(csv_path), str(png_path), tuple(rows), time.perf_counter() - t0, note)
+
+
+def _motivating_point(d: dict[str, Any], *, lost: Fraction, eps: LevelLike) -> dict[str, Any]:
+    """The row of one election of :func:`motivating_experiment` (one grid point)."""
+    n = d["democrat_votes"] + d["republican_votes"]
+    T = n - round(lost * n)
+    r = shm_database_delta(n, T, eps, d["republican_votes"])
+    return {"n": n, "T": T, "republican_share": d["republican_votes"] / n, "delta": r.value,
+            "log10_delta": r.log10, "truncation_bound": r.truncation_bound, "dp_delta_T_over_n": T / n}
 
 
 # ---------------------------------------------------------------------------------------------------- SGD

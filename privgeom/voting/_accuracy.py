@@ -42,6 +42,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
+from .._grid import run_grid
 from .._io import check_output_dir
 from .._limits import register_limit
 from .._numeric import Scalar, limit_hint, parse_int, parse_scalar
@@ -414,7 +415,7 @@ def _check_figure(rhos: Sequence[Any], n_max: Any) -> tuple[list[float], int]:
     """The ρ values and ``n_max`` of Figure 2, validated, and its size refused before any work: every curve costs
     ``Σ_{odd n <= n_max} (n + 1) = m (m + 1)`` by-count steps, ``m = ⌈n_max / 2⌉`` (``voting_figure_work``)."""
     n_max = parse_int(n_max, name="n_max", min=1)
-    values = [float(parse_rho(r).rho) for r in rhos]
+    values = list(dict.fromkeys(float(parse_rho(r).rho) for r in rhos))  # distinct: one grid axis
     if not values:
         raise InvalidParameterError("Figure 2 needs at least one rho")
     m = (n_max + 1) // 2
@@ -428,8 +429,12 @@ def _check_figure(rhos: Sequence[Any], n_max: Any) -> tuple[list[float], int]:
     return values, n_max
 
 
-def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) -> dict[str, Any]:
+def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101, *,
+                           scheduler: Any = None) -> dict[str, Any]:
     """The numbers behind Figure 2: ``{"n": odd n, "accuracy": {ρ: [...]}, "limit": {ρ: 1/2 + arcsin(ρ)/π}}``.
+
+    The grid ``ρ × n`` runs through the grid runner of :func:`privgeom.sweep` (``scheduler``: ``None`` uses every
+    core once the work outlasts a second, ``"serial"`` stays in this process; see :mod:`privgeom._grid`).
 
     Examples
     --------
@@ -438,8 +443,16 @@ def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) 
     """
     values, n_max = _check_figure(rhos, n_max)
     ns = list(range(1, n_max + 1, 2))
-    acc = {r: [float(_accuracy(majority(n), parse_rho(r))) for n in ns] for r in values}
+    rows = run_grid(_figure_point, {"rho": values, "n": ns}, scheduler=scheduler, label="figure 2", errors="raise")
+    acc: dict[float, list[float]] = {r: [] for r in values}
+    for row in rows:  # grid order: ρ outer, n inner
+        acc[row["rho"]].append(row["accuracy"])
     return {"n": ns, "accuracy": acc, "limit": {r: _limit(r) for r in values}}
+
+
+def _figure_point(point: dict[str, Any]) -> dict[str, float]:
+    """One point ``(ρ, n)`` of Figure 2: the accuracy of randomized response on majority of ``n``."""
+    return {"accuracy": float(_accuracy(majority(point["n"]), parse_rho(point["rho"])))}
 
 
 def majority_accuracy_figure(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) -> Any:

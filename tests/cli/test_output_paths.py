@@ -38,6 +38,8 @@ COMMAND_LINES: list[tuple[str, str, str, str]] = [
     ("design", "design rr:k=1,p=3/4 --out {OUT}", "--out", "file"),
     ("voting figure", "voting figure --out {OUT}", "--out", "figure-or-dir"),
     ("smoothed figure", "smoothed figure elections --quick --out {OUT}", "--out", "dir"),
+    ("sweep", "sweep rr:k={{k}},p=3/4 --grid k=1,2 --query relax --out {OUT}", "--out", "file"),
+    ("sweep", "sweep rr:k={{k}},p=3/4 --grid k=1,2 --query relax --plot {OUT}", "--plot", "figure"),
 ]
 
 
