@@ -23,12 +23,13 @@ from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 
 #: CLI option -> query option (dest); each is passed only when given.
 OPTIONS = {"eps": "ε for delta/smoothed: a number or ln(r)", "exp_eps": "e^ε for delta, e.g. 3 or 5/2",
-           "graph": "neighbour relation for epsilon/delta/delta_curve (default: the inputs' default)",
+           "graph": "neighbour relation for epsilon/delta/delta_curve (default: the inputs' default) and dp_bounds "
+           "(default hamming)",
            "pairs": "relax: the pairs to relax to (default hamming)",
            "spec": "compare: the fixed definition, e.g. rr:k=2,p=3/4",
            "mechanism": "closure: the fixed mechanism (JSON file)",
-           "utility": "optimal: 'accuracy' (default) or a JSON utility matrix file",
-           "prior": "optimal: 'uniform' (default) or probabilities in dataset order",
+           "utility": "optimal/ldp_gap: 'accuracy' (default) or a JSON utility matrix file",
+           "prior": "optimal/ldp_gap: 'uniform' (default) or probabilities in dataset order",
            "q": "smoothed on shm:n=,T=: Bernoulli parameters of Π's vertices, e.g. '0.3;0.5'",
            "rho": "accuracy: the correlation ρ of randomized response", "method": "accuracy: the method (auto)"}
 

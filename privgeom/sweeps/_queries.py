@@ -11,7 +11,7 @@ lost. Booleans and names are plain columns.
 
 Adding a query is one line (the function's docstring is its help)::
 
-    register_query("dp_bounds", _dp_bounds, needs="definition", options=("eps", "delta"))
+    register_query("dp_bounds", _dp_bounds, needs="definition", options=("graph",))
 
 Examples
 --------
@@ -32,7 +32,8 @@ from typing import Any, Callable, Mapping
 from .._errors import FormatError, InvalidParameterError, InvalidTypeError
 from .._level import PrivacyLevel
 from .._numeric import LogRational, parse_int, parse_scalar
-from ..analyses import compare, delta, delta_curve, epsilon, optimal_mechanism, relax_pairwise
+from ..analyses import (compare, delta, delta_curve, dp_bounds, epsilon, ldp_utility_gap, optimal_mechanism,
+                        relax_pairwise)
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from .. import smoothed as _smoothed
@@ -206,6 +207,29 @@ def _compare(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     return {"relation": r.relation, "exact": bool(r.exact)}
 
 
+def _parse_pair(spec: str) -> tuple[Any, Any]:
+    """``"A | B"`` (two specs joined by ``|``) -> the two definitions."""
+    parts = spec.split("|")
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise FormatError(f"pair template {spec!r}: write two specs joined by '|', e.g. 'oue:d=3,exp_eps=3|hr:d=3,exp_eps=3'")
+    return parse_definition(parts[0].strip()), parse_definition(parts[1].strip())
+
+
+def _pair(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The closure relation between the two definitions of the point (template ``A|B``, or a callable returning
+    the pair): :func:`privgeom.compare`'s relation of A to B, and who can simulate whom — A simulates B when B is in
+    the consistent closure of A, i.e. the relation is ``superset`` or ``equal``.
+
+    Fields: ``relation``, ``a_simulates_b``, ``b_simulates_a``, ``exact``.
+    """
+    if not (isinstance(obj, tuple) and len(obj) == 2):
+        raise InvalidTypeError(f"query 'pair' needs two definitions (template 'A|B'), got {type(obj).__name__}")
+    a, b = (parse_definition(x) if isinstance(x, str) else x for x in obj)
+    r = compare(a, b)
+    return {"relation": r.relation, "a_simulates_b": r.relation in ("superset", "equal"),
+            "b_simulates_a": r.relation in ("subset", "equal"), "exact": bool(r.exact)}
+
+
 def _optimal(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     """The largest expected utility over the closure of the point's definition (options ``utility``, default
     ``accuracy``, and ``prior``, default uniform), certified by :func:`privgeom.optimal_mechanism`.
@@ -224,6 +248,43 @@ def _closure(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     """
     r = obj.contains(_mechanism_option(options["mechanism"]))
     return {"member": bool(r.member), "method": r.method, "exact": bool(r.exact)}
+
+
+def _dp_bounds(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The DP sandwich of the point's definition over a neighbour graph (option ``graph``, default ``hamming``):
+    ``inner``, the largest e^ε with every ε-DP mechanism a member (of the row cone), and ``outer``, the smallest e^ε
+    with every member ε-DP, by :func:`privgeom.dp_bounds` (``docs/theory.md`` §13).
+
+    Fields: ``inner``/``inner_exact`` (e^ε; an irrational root as its polynomial text), ``inner_kind`` (exact,
+    algebraic, float, infinite), ``outer``/``outer_exact``, ``outer_kind`` (exact, float, infinite).
+    """
+    b = dp_bounds(obj, options.get("graph") or "hamming")
+    inner: dict[str, Any]
+    if b.inner_kind == "infinite":
+        inner = {"inner": float("inf"), "inner_exact": "inf"}
+    elif b.inner_kind == "exact":
+        inner = exact_fields("inner", b.inner.exp_eps)
+    else:
+        inner = {"inner": float(b.inner.exp_eps), "inner_exact": b.inner_root if b.inner_kind == "algebraic" else None}
+    if b.outer.exp_eps == float("inf"):
+        outer, outer_kind = {"outer": float("inf"), "outer_exact": "inf"}, "infinite"
+    else:
+        exact_outer = isinstance(b.outer.exp_eps, Fraction)
+        outer = exact_fields("outer", b.outer.exp_eps if exact_outer else float(b.outer.exp_eps))
+        outer_kind = "exact" if exact_outer else "float"
+    return {**inner, "inner_kind": b.inner_kind, **outer, "outer_kind": outer_kind}
+
+
+def _ldp_gap(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The optimal utility of a local-DP protocol (the point: ``oue:d=4,exp_eps=3``, a Mechanism, …) against the
+    best ε-LDP mechanism at its own exact ε, by :func:`privgeom.ldp_utility_gap` (options ``utility``, default
+    ``accuracy``, and ``prior``, default uniform).
+
+    Fields: ``exp_eps``, ``value``, ``best``, ``gap`` (each with ``_exact``).
+    """
+    g = ldp_utility_gap(obj, options.get("utility") or "accuracy", options.get("prior"))
+    return {**exact_fields("exp_eps", g.exp_eps), **exact_fields("value", g.value), **exact_fields("best", g.best),
+            **exact_fields("gap", g.gap)}
 
 
 _SHM = re.compile(r"^\s*shm\s*:\s*(.*)$")
@@ -318,8 +379,11 @@ register_query("delta", _delta, needs="mechanism", options=("eps", "exp_eps", "g
 register_query("delta_curve", _delta_curve, needs="mechanism", options=("graph",))
 register_query("relax", _relax, needs="definition", options=("pairs",))
 register_query("compare", _compare, needs="definition", options=("spec",), required=("spec",))
+register_query("pair", _pair, needs="two definitions A|B", parse=_parse_pair)
 register_query("optimal", _optimal, needs="definition", options=("utility", "prior"))
 register_query("closure", _closure, needs="definition", options=("mechanism",), required=("mechanism",))
+register_query("dp_bounds", _dp_bounds, needs="definition", options=("graph",))
+register_query("ldp_gap", _ldp_gap, needs="mechanism", options=("utility", "prior"))
 register_query("smoothed", _smoothed_delta, needs="mechanism or shm:n=,T=", options=("eps", "q", "dist", "n"),
                required=("eps",), parse=_parse_shm)
 register_query("accuracy", _accuracy, needs="voting rule", options=("rho", "method"), required=("rho",),
