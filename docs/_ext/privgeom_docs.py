@@ -8,7 +8,8 @@
   and sub-command with its usage and options).
 
 Gallery execution is controlled by ``privgeom_gallery_run`` (``"cheap"``: only ``privgeom_gallery_cheap``; ``"all"``;
-``"none"``). Examples run as subprocesses with ``--quick`` (when they offer it) and ``--out DIR``, two at a time;
+``"none"``). Examples run as subprocesses with ``--quick`` (when they offer it; not the examples of
+``privgeom_gallery_full`` in ``"all"`` mode, which run at full size) and ``--out DIR``, two at a time;
 their PNG files become the page's figures. A run is skipped when neither the example nor the package changed since
 the last build (hash stamp). A failing example is a Sphinx warning, hence an error under ``-W``.
 """
@@ -91,10 +92,10 @@ def _package_hash(root: Path) -> str:
     return h.hexdigest()
 
 
-def _run_example(script: Path, out: Path, root: Path) -> tuple[Path, int, str]:
+def _run_example(script: Path, out: Path, root: Path, quick: bool = True) -> tuple[Path, int, str]:
     src = script.read_text()
     argv = [sys.executable, str(script)]
-    if "--quick" in src:
+    if quick and "--quick" in src:
         argv.append("--quick")
     if "--out" in src:
         argv += ["--out", str(out)]
@@ -112,7 +113,8 @@ def write_gallery(app: Sphinx, src: Path, root: Path) -> None:
     runs.mkdir(parents=True, exist_ok=True)
     mode = app.config.privgeom_gallery_run
     chosen = {s.name for s in scripts} if mode == "all" else (set(app.config.privgeom_gallery_cheap) if mode == "cheap" else set())
-    pkg = _package_hash(root)
+    pkg = _package_hash(root) + mode
+    full = set(app.config.privgeom_gallery_full) if mode == "all" else set()
     todo = []
     for s in scripts:
         if s.name not in chosen:
@@ -128,7 +130,7 @@ def write_gallery(app: Sphinx, src: Path, root: Path) -> None:
     if todo:
         LOG.info(f"[privgeom gallery] running {len(todo)} example(s): {', '.join(s.name for s, *_ in todo)}")
         with ThreadPoolExecutor(max_workers=2) as pool:
-            results = list(pool.map(lambda t: _run_example(t[0], t[1], root), todo))
+            results = list(pool.map(lambda t: _run_example(t[0], t[1], root, t[0].name not in full), todo))
         for (s, d, stamp, key), (_, code, output) in zip(todo, results):
             (d / "output.txt").write_text(output)
             if code != 0:
@@ -231,25 +233,30 @@ def _on_config_inited(app: Sphinx, config: Any) -> None:
     write_api(src)
     write_cli(src)
     write_gallery(app, src, root)
-    _ensure_design_report(src)
+    for report in REPORTS:
+        _ensure_report(src, report)
 
 
-#: The report of ``examples/design_definition.py`` that ``docs/design.md`` includes (written by the example's run).
+#: The reports that pages include, written by the examples' runs: ``docs/design.md`` includes the first
+#: (``examples/design_definition.py``), ``docs/ldp_study.md`` the second (``examples/ldp_study.py``).
 DESIGN_REPORT = Path("gallery") / "_runs" / "design_definition" / "design_report.md"
+LDP_STUDY_REPORT = Path("gallery") / "_runs" / "ldp_study" / "ldp_study_report.md"
+REPORTS = (DESIGN_REPORT, LDP_STUDY_REPORT)
 
 
-def _ensure_design_report(src: Path) -> None:
-    """When the gallery did not run the design example (``PRIVGEOM_DOCS_GALLERY=none``), say so in the page instead of
-    failing the include."""
-    path = src / DESIGN_REPORT
+def _ensure_report(src: Path, report: Path) -> None:
+    """When the gallery did not run the example that writes ``report`` (``PRIVGEOM_DOCS_GALLERY=none``), say so in
+    the page instead of failing the include."""
+    path = src / report
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("*(The numbers of this page are computed by ``examples/design_definition.py`` when the "
+        path.write_text(f"*(The numbers of this page are computed by ``examples/{report.parent.name}.py`` when the "
                         "documentation is built; this build did not run the examples.)*\n", encoding="utf-8")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("privgeom_gallery_run", "cheap", "env")
     app.add_config_value("privgeom_gallery_cheap", [], "env")
+    app.add_config_value("privgeom_gallery_full", [], "env")
     app.connect("config-inited", _on_config_inited)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

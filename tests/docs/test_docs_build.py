@@ -41,7 +41,7 @@ def _text(path: Path) -> str:
 
 def test_pages_exist(site: Path) -> None:
     for page in ("index", "getting_started", "theory", "design", "papers/row_cone", "papers/voting", "papers/smoothed",
-                 "gallery/index", "api/cli", "api/index", "notebooks"):
+                 "gallery/index", "api/cli", "api/index", "notebooks", "ldp_study"):
         assert (site / f"{page}.html").is_file(), page
 
 
@@ -64,6 +64,19 @@ def test_design_page_shows_the_numbers_computed_at_build_time(site: Path) -> Non
         assert needle in design, needle
     for stem in ("design_utility", "design_information"):
         assert re.search(rf'<img[^>]+{stem}[^"]*\.png', (site / "design.html").read_text(encoding="utf-8")), stem
+
+
+def test_ldp_study_page_shows_the_table_and_figure_computed_at_build_time(site: Path) -> None:
+    page = _text(site / "ldp_study.html")
+    if "did not run the examples" in page:
+        pytest.skip("the gallery examples were not run in this build")
+    # the sizes shown, the relation table and the protocol table, with entries theory fixes (d = 3, e^ε = 3)
+    assert "Computed for d = 2..4" in page or "Computed for d = 2..6" in page
+    for needle in ("Who can simulate whom", "| k-ary RR | subset selection |", "29/240", "1/10", "ldp_gap", "dp_bounds"):
+        assert needle.strip("| ") in page, needle
+    html = (site / "ldp_study.html").read_text(encoding="utf-8")
+    assert html.count("<table") >= 4, "the sweep table, three relation tables and the protocol table"
+    assert re.search(r'<img[^>]+ldp_study[^"]*\.png', html)
 
 
 def test_gallery_shows_figures_of_the_three_papers(site: Path) -> None:
