@@ -70,7 +70,7 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom sweep rr:k=1,p=3/4 --grid e=1,2,3 --query delta --exp-eps '{e}' --plot delta.png":
         ("1/2", "1/4", "3 points, 0 with an error"),
     "privgeom sweep 'majority:n={n}' --grid n=1,3,5 --query accuracy --rho 1/2": ("3/4", "45/64", "2817/4096"),
-    'privgeom sweep "{p}:d=3,exp_eps=3" --grid p=oue,hr,ss --query ldp_gap': ("29/240", "1/10"),
+    "privgeom sweep '{p}:d=3,exp_eps=3' --grid p=oue,hr,ss --query ldp_gap": ("29/240", "1/10"),
 }
 
 #: README commands whose documented exit code is not 0 (1 = the answer is no).
