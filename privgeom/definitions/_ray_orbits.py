@@ -57,7 +57,7 @@ from ._dp_rays import _connected_graph
 __all__ = ["RayOrbits", "dp_ray_orbits", "MAX_RAY_ORBITS", "MAX_GROUP_ELEMENTS"]
 
 #: Largest number of ray orbits :func:`dp_ray_orbits` lists before it refuses.
-MAX_RAY_ORBITS = 100_000
+MAX_RAY_ORBITS = 20_000
 #: Largest number of group elements :func:`dp_ray_orbits` lists from the generators (the symmetric group needs none).
 MAX_GROUP_ELEMENTS = 100_000
 register_limit("dp_ray_orbits", globals(), "MAX_RAY_ORBITS",
@@ -359,6 +359,14 @@ def dp_ray_orbits(definition: Any, *, group: SymmetryGroup | None = None, max_or
     if group.n != len(labels):
         raise InvalidInputError(f"the group acts on {group.n} datasets, the definition has {len(labels)}")
     _check_group(I, J, group)
+    g_order = group.order
+    if g_order is not None:  # each orbit has at most |G| rays: refuse from the proven bound before searching
+        bound = -(-_dp_rays.dp_ray_count_lower_bound(definition.graph) // g_order)
+        if bound > max_orbits:
+            raise SizeLimitError(
+                f"the eps-DP cone over {len(labels):,} datasets has at least {bound:,} orbits of extreme rays under "
+                f"the {group.source} group of order {g_order:,}, more than the limit of {max_orbits:,} (max_orbits); "
+                f"refused before searching — {limit_hint('dp_ray_orbits', bound, keyword='max_orbits')}")
     found, sizes, order, steps = _search(len(labels), I, J, group, max_orbits=max_orbits, max_steps=max_steps,
                                          max_elements=max_elements)
     pats = np.array(found, dtype=np.int64).reshape(len(found), len(labels))
