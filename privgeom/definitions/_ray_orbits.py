@@ -48,10 +48,12 @@ import numpy as np
 from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._hints import limit_hint
 from .._limits import register_limit
-from .._numeric import fraction_str, readonly
+from .._level import ScalarLike
+from .._numeric import fraction_str, parse_scalar, readonly
 from .._results import Result
 from ..geometry._symmetry import SymmetryGroup, automorphisms
 from . import _dp_rays
+from ._dp import DifferentialPrivacy
 from ._dp_rays import _connected_graph
 
 __all__ = ["RayOrbits", "dp_ray_orbits", "MAX_RAY_ORBITS", "MAX_GROUP_ELEMENTS"]
@@ -105,7 +107,7 @@ class RayOrbits(Result):
     def n_orbits(self) -> int:
         return len(self.sizes)
 
-    def rays(self, exp_eps: Any = None) -> np.ndarray:
+    def rays(self, exp_eps: ScalarLike | None = None) -> np.ndarray:
         """The representative rays ``p^u q^{max u − u}`` for ``e^ε = p/q`` (exact integers, ``object`` array).
 
         Examples
@@ -114,7 +116,12 @@ class RayOrbits(Result):
         >>> dp_ray_orbits(DifferentialPrivacy.complete(3, exp_eps=3)).rays().tolist()
         [[1, 1, 3], [1, 3, 3]]
         """
-        r = Fraction(self.exp_eps if exp_eps is None else exp_eps)
+        given = self.exp_eps if exp_eps is None else parse_scalar(exp_eps, name="exp_eps")
+        if given is None:
+            raise InvalidParameterError("rays of orbits found from a bare graph need exp_eps")
+        if not isinstance(given, Fraction):
+            raise InvalidParameterError(f"exact rays need a rational exp_eps, got {given!r}")
+        r = given
         if not r > 1:
             raise InvalidParameterError(f"rays need exp_eps > 1, got {fraction_str(r)}")
         p, q = r.numerator, r.denominator
@@ -298,7 +305,7 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
     return found, sizes, order_g, steps
 
 
-def dp_ray_orbits(definition: Any, *, group: SymmetryGroup | None = None, max_orbits: int | None = None,
+def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: SymmetryGroup | None = None, max_orbits: int | None = None,
                   max_steps: int | None = None, max_elements: int | None = None) -> RayOrbits:
     """The extreme rays of an ε-DP cone (``e^ε > 1``) up to symmetry: one canonical pattern per orbit, its size.
 
@@ -331,8 +338,6 @@ def dp_ray_orbits(definition: Any, *, group: SymmetryGroup | None = None, max_or
     >>> dp_ray_orbits(DifferentialPrivacy.hamming(4, exp_eps=3)).n_rays
     990
     """
-    from ._dp import DifferentialPrivacy
-
     if isinstance(definition, nx.Graph):
         G = _connected_graph(definition)
         definition = DifferentialPrivacy(G, exp_eps=2)
