@@ -94,7 +94,7 @@ class RayOrbits(Result):
     sizes: tuple[int, ...]
     group_source: str
     group_order: int
-    exp_eps: Any
+    exp_eps: Fraction | float | None
     steps: int
     exact: bool = True
 
