@@ -38,6 +38,7 @@ Examples
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -200,13 +201,13 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
     order = list(nx.bfs_tree(H, 0))
     pos = np.empty(n, dtype=np.int64)
     pos[order] = np.arange(n)
-    earlier = [[int(pos[w]) for w in H.neighbors(v) if pos[w] < t] for t, v in enumerate(order)]
+    symmetric = _is_full_symmetric(group)
+    earlier = [] if symmetric else [[int(pos[w]) for w in H.neighbors(v) if pos[w] < t] for t, v in enumerate(order)]
     edges = [(int(pos[a]), int(pos[b])) for a, b in H.edges]
     colour: list[int] | None = None
     if nx.is_bipartite(H):
         c = nx.bipartite.color(H)
         colour = [c[v] for v in order]
-    symmetric = _is_full_symmetric(group)
     if symmetric:
         order_g = math.factorial(n)
         Q = np.zeros((0, n), dtype=np.int64)
@@ -246,7 +247,10 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
         return parts == 1
 
     def record(stab: int) -> None:
-        if colour is None and not spanning_tight():
+        if symmetric:  # K_n: u in {c, c+1}; every c-dataset is adjacent to every (c+1)-dataset, so spanning iff both
+            if int(u.max()) == int(u.min()):
+                return
+        elif colour is None and not spanning_tight():
             return
         if len(found) >= max_orbits:
             raise SizeLimitError(f"the eps-DP cone has more than {max_orbits:,} orbits of extreme rays (max_orbits); "
@@ -279,11 +283,12 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
                 stab = len(alive)
             record(stab)
             return
-        nb = earlier[t]
-        lo = max(int(u[w]) for w in nb) - 1
-        hi = min(int(u[w]) for w in nb) + 1
-        if symmetric:
-            lo = max(lo, int(u[t - 1]))
+        if symmetric:  # K_n, u non-decreasing: every earlier dataset is a neighbour, max u[t-1], min u[0]
+            lo, hi = int(u[t - 1]), int(u[0]) + 1
+        else:
+            nb = earlier[t]
+            lo = max(int(u[w]) for w in nb) - 1
+            hi = min(int(u[w]) for w in nb) + 1
         for val in range(lo, hi + 1):
             if colour is not None and (val - colour[t] + colour[0]) % 2:
                 continue
@@ -298,6 +303,7 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
         u[t] = 0
 
     u[0] = 0
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), n + 500))  # one frame per dataset (Python frames, not C stack)
     alive0 = np.arange(len(Q), dtype=np.int64)
     first = alive0 if symmetric else check(alive0, 1)
     assert first is not None  # one position: every element is equal there

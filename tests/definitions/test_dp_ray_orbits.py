@@ -143,6 +143,8 @@ def test_complete_graph_without_listing_the_symmetric_group():
     with pg.limits(dp_ray_group=1, dp_ray_steps=1000):
         orb = dp_ray_orbits(DifferentialPrivacy.complete(20, exp_eps=3))
     assert orb.n_rays == 2**20 - 2 and orb.n_orbits == 19 and orb.group_order == math.factorial(20)
+    big = dp_ray_orbits(DifferentialPrivacy.complete(120, exp_eps=3))  # deeper than a small recursion limit allows
+    assert big.n_orbits == 119 and big.n_rays == 2**120 - 2 and big.steps < 120 * 121
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6, 7, 8])
