@@ -7,7 +7,11 @@ For k = 2..5 (``--quick``: k = 2, 3) and ``e^ε = 2`` it reports
 * extreme rays: the structured enumeration of ``privgeom.definitions._catalogue.dp_ray_patterns`` (fast path:
   homomorphisms ``Q_k → Z``, no double description) against the generic route, pycddlib's double description from the
   facets (``cdd.gmp`` exact and ``cdd`` float, raw conversion), and their time ratio;
-* what is out of reach, with the refusal privgeom gives (``SizeLimitError``) instead of hanging.
+* what is out of reach, with the refusal privgeom gives (``SizeLimitError``) instead of hanging;
+* rays up to symmetry (issue 17): :func:`privgeom.dp_ray_orbits` (orderly generation over the automorphism group,
+  one lex-leader per orbit, sizes by orbit–stabiliser; ``docs/theory.md`` §7) against the full enumeration
+  ``dp_ray_patterns`` on ``Q_k`` and ``K_n`` (its size limits raised), the totals asserted equal and the time ratio
+  printed; at ``k = 5`` also against the count of ``hypercube_dp_ray_count``.
 
 Run ``python benchmarks/bench_dp_cones.py [--quick] [--max-k K] [--float-cone]``. ``--float-cone`` also times the float
 ``Cone.rays`` route, whose float redundancy removal takes ~30 s at k = 4.
@@ -22,7 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from privgeom import SizeLimitError, hamming_graph
+from privgeom import SizeLimitError, complete_graph, dp_ray_orbits, hamming_graph, limits
 from privgeom.definitions._catalogue import dp_ray_count_lower_bound, dp_ray_patterns, hypercube_dp_ray_count
 from privgeom.definitions._dp import DifferentialPrivacy
 from privgeom.geometry import _cdd
@@ -83,6 +87,25 @@ def row(k: int, quick: bool, float_cone: bool) -> tuple[dict[str, Any], list[str
     return out, notes
 
 
+def orbit_rows(quick: bool, max_k: int) -> list[tuple[str, int, int, float, float, str]]:
+    """Orbit route against the full enumeration: (graph, rays, orbits, t orbits, t full, what the total matched)."""
+    cases = [("Q", k) for k in ([2, 3] if quick else range(2, max_k + 1))] + [("K", n) for n in ([8] if quick else [8, 12, 16])]
+    out = []
+    for kind, m in cases:
+        dp = DifferentialPrivacy.hamming(m, exp_eps=2) if kind == "Q" else DifferentialPrivacy.complete(m, exp_eps=2)
+        graph = hamming_graph(m) if kind == "Q" else complete_graph(m)
+        orb, t_orb = timed(lambda: dp_ray_orbits(dp))
+        with limits(dp_rays=10**6, dp_ray_steps=10**8):
+            full, t_full = timed(lambda: dp_ray_patterns(graph))
+        assert orb.n_rays == len(full), "orbit total differs from the full enumeration"
+        check = "= full enumeration"
+        if kind == "Q" and m <= 5:
+            assert orb.n_rays == hypercube_dp_ray_count(m), "orbit total differs from the count"
+            check += " = hypercube_dp_ray_count"
+        out.append((f"{kind}_{m}", orb.n_rays, orb.n_orbits, t_orb, t_full, check))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny run (k = 2, 3)")
@@ -121,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  k=6: {err}")
     if not any(r["k"] >= 5 for r in rows):
         print("  k>=5: not run in this mode (use the full run)")
+    print()
+    print("Rays up to symmetry: dp_ray_orbits (orderly generation, lex-leaders) vs the full enumeration dp_ray_patterns")
+    print(" | ".join(("graph", "rays", "orbits", "t orbits", "t full", "full/orbits", "total checked")))
+    for name, n_rays, n_orb, t_orb, t_full, check in orbit_rows(args.quick, args.max_k):
+        ratio = f"{t_full / t_orb:.1f}x" if t_orb > 0 else "-"
+        print(" | ".join(str(c) for c in (name, f"{n_rays:,}", f"{n_orb:,}", fmt_t(t_orb), fmt_t(t_full), ratio, check)))
     return 0
 
 

@@ -87,6 +87,8 @@ from .definitions import (
     Repair,
     MixingThreshold,
     mixing_threshold,
+    RayOrbits,
+    dp_ray_orbits,
 )
 from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
@@ -198,6 +200,8 @@ __all__ = [
     "FiniteDefinition",
     "RandomizedResponse",
     "DifferentialPrivacy",
+    "RayOrbits",
+    "dp_ray_orbits",
     "parse_definition",
     "RowWitness",
     "RowCertificate",

@@ -27,6 +27,7 @@ from privgeom.analyses import extreme_mechanisms, relax, subset_family
 from privgeom.analyses._optimal import staircase_patterns
 from privgeom.cli._core import _check_listing
 from privgeom.definitions import dp_ray_patterns
+from privgeom.definitions._ray_orbits import dp_ray_orbits
 from privgeom.analyses._difference import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
 from privgeom.smoothed._experiments import check_databases
@@ -153,6 +154,9 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "shm_matrix_entries": (10, lambda: pg.smoothed.shm_smoothed_delta(3, 2, 1.0, [["1/3", "1/3", "1/3"]])),
     "dp_rays": (10, lambda: dp_ray_patterns(pg.hamming_graph(3))),  # at least 16 rays (proven bound), 38 in fact
     "dp_ray_steps": (5, lambda: dp_ray_patterns(pg.path_graph(3))),
+    # the path with 5 edges: at least 2^3 / 2 = 4 orbits (proven bound) under the reversal, 16 in fact
+    "dp_ray_orbits": (3, lambda: dp_ray_orbits(pg.DifferentialPrivacy.path(5, exp_eps=2))),
+    "dp_ray_group": (10, lambda: dp_ray_orbits(pg.DifferentialPrivacy.hamming(3, exp_eps=3))),  # 48 elements
     "listed_coefficients": (10, lambda: _check_listing(3, 4, "facets")),
     "permutation_entries": (10, lambda: pg.automorphisms(pg.RandomizedResponse(3, "3/4"))),
     "extreme_mechanism_rays": (3, lambda: extreme_mechanisms(pg.RandomizedResponse(2, "3/4").row_cone())),
@@ -165,7 +169,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
 #: default lets the call through.
 NEED_UNKNOWN = {"dp_ray_steps"}
 #: Limits whose suggested value is a proven lower bound (more may be needed) or known step by step only.
-NEED_AT_LEAST = {"fm_rows", "dp_rays"}
+NEED_AT_LEAST = {"fm_rows", "dp_rays", "dp_ray_orbits"}
 
 
 def test_every_limit_has_a_refusal_case() -> None:

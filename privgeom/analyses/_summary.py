@@ -199,7 +199,7 @@ class RowConeSummary(Result):
 
     def header(self) -> str:
         """The one-line description of the cone."""
-        rays = f"{self.n_rays} extreme rays" if self.n_rays is not None else "extreme rays not computed (--rays)"
+        rays = f"{self.n_rays:,} extreme rays" if self.n_rays is not None else "extreme rays not computed (--rays)"
         eq = f", {self.n_equalities} equalities" if self.n_equalities else ""
         return (f"row cone in R^{self.n_datasets}: dimension {self.dim}, {self.n_facets} facets{eq}, {rays}, "
                 f"{'pointed' if self.pointed else 'not pointed'}")
@@ -224,7 +224,7 @@ class RowConeSummary(Result):
             out.append(f"{indent}… {len(self.facet_orbits) - max_orbits} more orbits ({self.n_facets - shown} facets); "
                        "--all lists every facet")
         if self.ray_orbits is not None:
-            out.append(f"{indent}extreme rays: {self.n_rays} in {len(self.ray_orbits)} orbit"
+            out.append(f"{indent}extreme rays: {self.n_rays:,} in {len(self.ray_orbits):,} orbit"
                        f"{'s' if len(self.ray_orbits) != 1 else ''}")
             for size, text in self.ray_orbits[:max_orbits]:
                 out.append(f"{indent}- {size} × {text}")
@@ -326,6 +326,27 @@ def _kronecker_ray_orbits(cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[tupl
     return n, tuple((size, format_vector(K[first].tolist(), labels, exact=True)) for _, size, first in found)
 
 
+def _dp_ray_orbits(obj: Any, cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[tuple[int, str], ...]] | None:
+    """ε-DP with ``e^ε > 1`` on a connected graph: one lex-leader ray per orbit by orderly generation
+    (:func:`~privgeom.definitions.dp_ray_orbits`, ``docs/theory.md`` §7), sizes by orbit–stabiliser; no ray is listed,
+    so cones of 10^5 rays and more (the 5-cube: 395,094) are described by their orbits."""
+    from ..definitions._dp import DifferentialPrivacy
+    from ..definitions._ray_orbits import dp_ray_orbits
+
+    st = cone.structure
+    if (st is None or st.kind != "difference" or not isinstance(obj, DifferentialPrivacy) or not obj.exp_eps > 1
+            or st.rays is None):
+        return None  # st.rays is None: a disconnected graph (rays by double description)
+    orb = dp_ray_orbits(obj, group=G)
+    labels = tuple(cone.labels)
+    if len(labels) > MAX_LISTED:  # the exponents say more than "32 nonzero entries from 1 to 9"
+        base = _fmt(obj.exp_eps)
+        return orb.n_rays, tuple((size, f"x_D = {base}^u_D with u = ({' '.join(str(e) for e in u)}) in dataset order")
+                                 for size, u in zip(orb.sizes, orb.patterns.tolist()))
+    R = orb.rays() if cone.exact else np.power(float(obj.exp_eps), orb.patterns.astype(float))
+    return orb.n_rays, tuple((size, format_vector(list(r), labels, exact=cone.exact)) for size, r in zip(orb.sizes, R))
+
+
 def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = None,
                       group: SymmetryGroup | None = None) -> RowConeSummary:
     """Counts, symmetry orbits and one representative per orbit of the facets (and rays) of a row cone.
@@ -399,6 +420,7 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
     ray_orbits = None
     if rays:
         known = _kronecker_ray_orbits(cone, G) if orbits is not None and facet_rows is None else None
+        known = known if known is not None else _dp_ray_orbits(obj, cone, G)
         if known is not None:
             n_rays, ray_orbits = known
         else:

@@ -26,7 +26,7 @@ from ..analyses import _relaxation
 from ..analyses._relaxation import FAMILIES, RELAX_METHODS, family_name, relax, relaxation_domain, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
-from ..definitions import parse_definition
+from ..definitions import _dp_rays, parse_definition
 from ..geometry._symmetry import automorphisms
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
@@ -462,11 +462,23 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
     rows, count = facet_rows(cone)
     parts: list[tuple[str, Any]] = [("definition", d.spec()), ("summary", summary), ("labels", list(labels)),
                                     ("facets", Stream(rows, count)), ("equalities", equality_rows(cone))]
-    if args.rays:
+    if args.rays and _rays_by_orbit_only(cone, summary):
+        parts += [("rays_not_listed", f"{summary.n_rays:,} extreme rays, more than the dp_rays limit of "
+                   f"{_dp_rays.MAX_DP_RAYS:,}: the summary lists them by orbit; every ray: "
+                   f"{limit_hint('dp_rays', summary.n_rays)}"), ("lineality", lineality_rows(cone))]
+    elif args.rays:
         rays, n_rays = ray_rows(cone)
         parts += [("rays", Stream(rays, n_rays)), ("lineality", lineality_rows(cone))]
     data = StreamedData(parts, {"row_cone": cone, "summary": summary})
     return Outcome(_finish(text, data, args.out), data, EXIT_YES)
+
+
+def _rays_by_orbit_only(cone: Any, summary: RowConeSummary) -> bool:
+    """An ε-DP cone whose rays the summary counted by orbit (docs/theory.md §7) but are more than the ``dp_rays``
+    limit lets list: the data carries the orbits, not every ray."""
+    st = cone.structure
+    return (st is not None and st.kind == "difference" and summary.n_rays is not None
+            and summary.n_rays > _dp_rays.MAX_DP_RAYS)
 
 
 # ---------------------------------------------------------------------------------------------------------- semantics

@@ -33,6 +33,7 @@ from ._catalogue import (
     hypercube_dp_ray_count,
 )
 from ._ldp import LocalProtocol
+from ._ray_orbits import RayOrbits, dp_ray_orbits
 
 __all__ = [
     "PrivacyDefinition",
@@ -61,6 +62,8 @@ __all__ = [
     "dp_cone_rays",
     "dp_ray_patterns",
     "hypercube_dp_ray_count",
+    "dp_ray_orbits",
+    "RayOrbits",
     "nearest",
     "Nearest",
     "Repair",

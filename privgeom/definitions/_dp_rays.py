@@ -19,6 +19,10 @@ integer patterns modulo translation; their number does not depend on ``r > 1``. 
   ``2^{max side}`` distinct rays: the hypercube ``Q_k`` has at least ``2^{2^{k−1}}`` (exact counts 2, 6, 38, 990,
   395 094 for ``k = 1..5``, computed by :func:`hypercube_dp_ray_count`).
 
+**Up to symmetry.** Cones too large to list are counted and listed by orbit of the graph's automorphisms, one
+lex-leader pattern per orbit with its size, by orderly generation: :func:`privgeom.dp_ray_orbits`
+(:mod:`._ray_orbits`, ``docs/theory.md`` §7; ``Q_5``: 434 orbits).
+
 **Facets.** For ``r > 1`` and a connected simple graph each of the ``2|E|`` inequalities is a facet. The cone is
 full-dimensional (the all-ones vector is interior), so it suffices that no inequality is implied by the others: for
 the directed edge ``(i, j)`` let ``d'`` be the distance in ``G − ij`` (``∞`` off ``j``'s component) and

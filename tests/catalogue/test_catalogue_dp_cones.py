@@ -11,7 +11,8 @@ Formulas (derived in the Notes of ``privgeom.definitions._dp_rays``; ``r = e^ε 
 Cross-checks: pycddlib exact (``cdd.gmp``) double description from the inequalities alone (``row_cone()`` itself
 lists rays by the enumeration, so it is not used as the reference) against the formula and against the structured
 enumeration (:func:`dp_cone_rays`); an independent numpy rank test of extremality; float ``cdd`` against exact;
-V → H → V round trip.
+V → H → V round trip; the ray orbits of :func:`privgeom.dp_ray_orbits` against the orbits of the double description's
+rays under the same group.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from privgeom import SizeLimitError, complete_graph, hamming_graph, path_graph
+from privgeom import SizeLimitError, automorphisms, complete_graph, dp_ray_orbits, hamming_graph, path_graph
 from privgeom.definitions._catalogue import (
     dp_cone_rays,
     dp_ray_count_lower_bound,
@@ -97,6 +98,13 @@ def check(graph: nx.Graph, r: F, n_facets: int, n_rays: int) -> None:
     # redundancy removal on generators costs seconds beyond ~100 rays)
     if n_rays <= 64:
         assert Cone.from_generators(enum, labels=dp.inputs) == cone
+    # rays up to symmetry (orderly generation, docs/theory.md §7): the orbit sizes are those of the double
+    # description's rays under the same group, and add up to their number
+    orbits = dp_ray_orbits(dp)
+    assert orbits.n_rays == n_rays
+    generic = automorphisms(dp).orbits_of_rows(dd.rays)
+    assert sorted(orbits.sizes) == sorted(o.size for o in generic)
+    assert ray_set(orbits.rays()) <= ray_set(dd.rays)  # each representative is one of the extreme rays
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])

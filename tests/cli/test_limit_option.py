@@ -47,7 +47,8 @@ CASES: list[tuple[str, str, str, tuple[str, ...]]] = [
     (f"delta -m {RR2} --graph complete --exp-eps 2", "profile_work=10", "--max-work 432 (or --limit profile_work=432)",
      ("= 2/9 (exact)",)),
     # 16 is the proven lower bound on the rays the refusal names; the cone has 38 (raised to 38 below)
-    ("rowcone dp:graph=hamming,k=3,exp_eps=3 --rays", "dp_rays=10", "--limit dp_rays=16", ("38 extreme rays",)),
+    # --rays alone counts the rays by orbit whatever dp_rays is (issue 17); --all lists every one
+    ("rowcone dp:graph=hamming,k=3,exp_eps=3 --rays --all", "dp_rays=10", "--limit dp_rays=16", ("38 extreme rays",)),
     ("optimal dp:graph=path,n=3,exp_eps=2", "optimal_lp_size=10", "--max-lp-size 80 (or --limit optimal_lp_size=80)",
      ("expected utility",)),
     ("analyze dp:graph=path,n=20,exp_eps=2", "domain_size=10", "--limit domain_size=21", ("1. consistent closure",)),
@@ -109,8 +110,10 @@ def test_max_rays_is_a_registered_limit(capsys):
     """Issue 15: the ray enumerator's 50,000 cap was not in ``pg.get_limits()`` and nothing raised it."""
     info = pg.get_limits().info("dp_rays")
     assert info.value == info.default == 50_000
-    code, out, err = _run(["rowcone", "dp:graph=hamming,k=5,exp_eps=3", "--rays"], capsys)
+    code, out, err = _run(["rowcone", "dp:graph=hamming,k=5,exp_eps=3", "--rays", "--all"], capsys)  # every ray
     assert code == 2 and "--limit dp_rays=65536" in err and "65,536" in err, err
+    code, out, err = _run(["rowcone", "dp:graph=hamming,k=5,exp_eps=3", "--rays"], capsys)  # by orbit (issue 17)
+    assert code == 0 and "extreme rays: 395,094 in 434 orbits" in out, (out, err)
     with pytest.raises(pg.SizeLimitError, match=r"max_rays=65536 or pg\.set_limits\(dp_rays=65536\)"):
         pg.DifferentialPrivacy(pg.hamming_graph(5), exp_eps=3).row_cone().rays
     with pg.limits(dp_rays=37):  # 38 rays: the enumeration itself refuses, naming the limit

@@ -64,7 +64,10 @@ CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
      ("432 units of work", "--max-work 432")),
     ("compare rr:k=20,p=3/4 dp:graph=hamming,k=20,exp_eps=3", ("privgeom.cli._catalogue:compare",),
      ("10,485,760 edges", "--limit graph_edges=10485760")),
-    ("rowcone dp:graph=hamming,k=5,exp_eps=3 --rays", ("networkx:bfs_tree",),
+    # Q5's 395,094 rays are listed by orbit (434 orbits); Q6 has at least 2^32 rays in 93,207 orbits or more
+    ("rowcone dp:graph=hamming,k=6,exp_eps=3 --rays", ("privgeom.definitions._ray_orbits:_search",),
+     ("at least 93,207 orbits", "--limit dp_ray_orbits=93207")),
+    ("rowcone dp:graph=hamming,k=5,exp_eps=3 --rays --all", ("privgeom.geometry._cdd:h_to_v",),
      ("at least 65,536 extreme rays", "--limit dp_rays=65536")),
     ("analyze dp:graph=path,n=1000000000,exp_eps=2", ("privgeom.definitions._dp:DifferentialPrivacy.__init__",),
      ("1,000,000,001 datasets", "--limit domain_size=1000000001")),
