@@ -50,7 +50,8 @@ from .._errors import (DomainMismatchError, FormatError, InvalidParameterError, 
                        SolverError)
 from .._level import PrivacyLevel, ScalarLike
 from .._limits import register_limit
-from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, limit_hint, parse_scalar
+from .._numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, is_exact_scalar, limit_hint,
+                        parse_scalar)
 from .._results import Quantity, Result
 from ..definitions import PrivacyDefinition
 from ..mechanisms import Mechanism
@@ -60,7 +61,7 @@ from ._optimal_adp import (_LP, ClosureConstraints, OptimalityCertificate, Optim
 
 __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
            "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureConstraints", "closure_constraints",
-           "RowUtility", "bayes_utility", "mutual_information_utility", "mutual_information", "staircase_patterns",
+           "OPTIMAL_METHODS", "RowUtility", "bayes_utility", "mutual_information_utility", "mutual_information", "staircase_patterns",
            "binary_mechanism", "StaircaseOptimum", "staircase_optimum", "KOVRegimes", "kov_regimes"]
 
 #: Default largest optimal-mechanism LP, measured as constraint-matrix nonzeros + variables and estimated from the
@@ -222,6 +223,21 @@ def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
                            "and privgeom has no other LP over its closure")
 
 
+def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
+                limit: int | None) -> None:
+    """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
+    est = LPSize(formulation, variables, constraints, nonzeros)
+    limit = MAX_OPTIMAL_LP_SIZE if limit is None else limit
+    if est.size > limit:
+        spec = definition.spec()
+        what = spec if len(spec) <= 80 else definition.name
+        raise SizeLimitError(
+            f"optimal_mechanism: the {formulation} LP for {what} would have {variables:,} variables, "
+            f"{constraints:,} constraints and {nonzeros:,} nonzeros (size {est.size:,} = nonzeros + variables), more "
+            f"than the limit {limit:,}; refused before building it — raise it with max_lp_size= (CLI: --max-lp-size) "
+            f"or {limit_hint('optimal_lp_size', est.size).removeprefix('raise it with ')}")
+
+
 def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) -> None:
     est = optimal_lp_size(definition, n_outputs)
     if est.size > limit:
@@ -311,8 +327,12 @@ def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np
     return _finish(definition, M, Cx, t, exact, "closure", {"u": u, "t": t}, detail)
 
 
+#: The routes of :func:`optimal_mechanism` (``method=``); see :mod:`privgeom.analyses._optimal_sym`.
+OPTIMAL_METHODS = ("auto", "lp", "explicit", "closed-form", "symmetric")
+
+
 def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", prior: Any = None, *,
-                      max_lp_size: int | None = None) -> OptimalMechanism:
+                      max_lp_size: int | None = None, method: str = "auto") -> OptimalMechanism:
     """Maximise expected utility ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]`` over the consistent closure of a definition.
 
     Parameters
@@ -327,7 +347,15 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
         ``π`` over the datasets (see :func:`prior_vector`); default uniform.
     max_lp_size : int, optional
         Largest LP (nonzeros + variables, :func:`optimal_lp_size`) to build; default :data:`MAX_OPTIMAL_LP_SIZE`.
-        Checked from the sizes before the utility matrix (for ``"accuracy"``) or the LP is built.
+        Checked from the sizes before the utility matrix (for ``"accuracy"``) or the LP is built; for
+        ``method="symmetric"`` the reduced LP's size.
+    method : {"auto", "lp", "explicit", "closed-form", "symmetric"}
+        ``"lp"``: the full LP below. ``"explicit"``: finite definitions, the Bayes decision on the best generating
+        mechanism (the closure LP's explicit dual, no LP). ``"closed-form"``: k-ary randomized response for accuracy
+        under the uniform prior on the complete graph (KOV 2016). ``"symmetric"``: the rows LP reduced by the
+        symmetry group of the definition, utility and prior (orbit averaging). ``"auto"`` (default) takes the first
+        that applies, in the order explicit, closed form, symmetric, LP. Every route ends in the same exact
+        re-verification (:mod:`privgeom.analyses._optimal_sym`).
 
     Returns
     -------
@@ -365,17 +393,36 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
         raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
     from .._numeric import parse_int
 
+    from ._optimal_sym import closed_form_optimum, explicit_closure_optimum, symmetric_rows_optimum
+
+    if method not in OPTIMAL_METHODS:
+        raise InvalidParameterError(f"unknown optimal_mechanism method {method!r}; choose one of {list(OPTIMAL_METHODS)}")
     limit = MAX_OPTIMAL_LP_SIZE if max_lp_size is None else parse_int(max_lp_size, name="max_lp_size", min=1)
     inputs = tuple(definition.inputs)
+    mechs = generating_mechanisms(definition)
     if isinstance(utility, str) and utility.strip() == "accuracy":  # N outputs: check before building N × N entries
-        _check_lp_size(definition, len(inputs), limit)
+        if method == "lp":
+            _check_lp_size(definition, len(inputs), limit)
+        check_dense_size(len(inputs), len(inputs), exact=definition.exact, what="the accuracy utility")
     U, outputs = utility_matrix(utility, inputs, exact=None if definition.exact else False)
-    _check_lp_size(definition, len(outputs), limit)
     pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
     exact = definition.exact and U.dtype == object and all(isinstance(v, Fraction) for v in pi)
     C = np.array([[pi[d] * U[d, w] for d in range(len(inputs))] for w in range(len(outputs))],
                  dtype=object if exact else float)
-    mechs = generating_mechanisms(definition)
+    if method == "explicit" or (method == "auto" and mechs is not None):
+        if mechs is None:
+            raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
+        return explicit_closure_optimum(definition, mechs, C, outputs, exact)
+    if method in ("closed-form", "symmetric", "auto") and mechs is None:
+        found = closed_form_optimum(definition, C, outputs, exact) if method != "symmetric" else None
+        if found is None and method != "closed-form":
+            found = symmetric_rows_optimum(definition, C, outputs, exact, limit)
+        if found is not None:
+            return found
+    if method in ("closed-form", "symmetric"):
+        raise InvalidParameterError(f"method={method!r} does not apply to {definition.spec()} with this utility and "
+                                    f"prior ({'ε-DP on a complete graph, accuracy, uniform prior' if method == 'closed-form' else 'an ε-DP definition whose symmetry group preserves the utility and prior, outputs = datasets'} needed)")
+    _check_lp_size(definition, len(outputs), limit)
     if mechs is not None:
         return _closure_lp(definition, mechs, C, outputs, exact)
     if definition.row_cone_decides_closure:
