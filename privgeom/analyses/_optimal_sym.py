@@ -97,11 +97,11 @@ def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Member
     >>> from privgeom.graphs import complete_graph
     >>> from privgeom.mechanisms import Mechanism
     >>> ratio_rows_membership(DifferentialPrivacy(complete_graph(2), exp_eps=3),
-    ...                       Mechanism([["3/4", "1/4"], ["1/4", "3/4"]])).member
+    ...                       Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["0", "1"])).member
     True
     """
     data = _ratio_data(definition)
-    if data is None or not (definition.exact and M.exact) or data[2] is None:
+    if data is None or not (definition.exact and M.exact) or data[2] is None or tuple(M.inputs) != tuple(definition.inputs):
         return None
     a, b, r = data
     X, _ = _as_ints(M.matrix)
