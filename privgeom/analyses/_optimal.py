@@ -403,7 +403,11 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
     if isinstance(utility, str) and utility.strip() == "accuracy":  # N outputs: check before building N × N entries
         if method == "lp":
             _check_lp_size(definition, len(inputs), limit)
-        check_dense_size(len(inputs), len(inputs), exact=definition.exact, what="the accuracy utility")
+        try:
+            check_dense_size(len(inputs), len(inputs), exact=definition.exact, what="the accuracy utility")
+        except SizeLimitError:  # too large for every route: name the LP limit first (the usual knob)
+            _check_lp_size(definition, len(inputs), limit)
+            raise
     U, outputs = utility_matrix(utility, inputs, exact=None if definition.exact else False)
     pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
     exact = definition.exact and U.dtype == object and all(isinstance(v, Fraction) for v in pi)

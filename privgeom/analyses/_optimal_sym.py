@@ -121,6 +121,37 @@ def _finish_verified(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray,
                    membership=ratio_rows_membership(definition, M) if exact else None)
 
 
+#: Largest dense facet matrix (facets × datasets) for which the dual is also reported in the rows LP's format.
+MAX_DUAL_DENSE = 250_000
+
+
+def _rows_dual(definition: PrivacyDefinition, Z: np.ndarray, y: list[Any]) -> dict[str, Any]:
+    """The certificate's dual: ``z_ratio[ω, t]`` (weight on ``r x_b − x_a ≥ 0`` of row ``ω``, ratio constraint ``t``)
+    and ``y``; plus ``z``, the same weights on the rows of ``row_cone().facets`` (the rows LP's format: flattened
+    ``outputs × facets``), when that matrix has at most :data:`MAX_DUAL_DENSE` entries."""
+    out: dict[str, Any] = {"z_ratio": Z, "y": y}
+    cone = definition.row_cone()
+    N = len(definition.inputs)
+    if cone.n_facets * N > MAX_DUAL_DENSE:
+        return out
+    a, b, r = _ratio_data(definition)  # type: ignore[misc]
+    where = {(int(i), int(j)): t for t, (i, j) in enumerate(zip(a, b))}
+    F = cone.facets
+    z = np.empty((Z.shape[0], len(F)), dtype=Z.dtype)
+    covered = np.zeros(len(a), dtype=bool)
+    for f, row in enumerate(F):
+        neg, pos = [int(i) for i in np.flatnonzero(row < 0)], [int(i) for i in np.flatnonzero(row > 0)]
+        if len(neg) != 1 or len(pos) != 1 or (neg[0], pos[0]) not in where:
+            return out  # a facet that is not a ratio constraint (e.g. x_i ≥ 0): keep the compact form only
+        s = row[pos[0]] / r  # the facet is s·(r e_b − e_a)
+        z[:, f] = Z[:, where[(neg[0], pos[0])]] / s
+        covered[where[(neg[0], pos[0])]] = True
+    if np.any(Z[:, ~covered] != 0):  # weight on a redundant constraint: only the compact form is a certificate
+        return out
+    out["z"] = z.ravel()
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------- explicit
 def explicit_closure_optimum(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np.ndarray,
                              outputs: tuple[str, ...], exact: bool) -> OptimalMechanism:
@@ -195,17 +226,14 @@ def closed_form_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: t
     rows[np.arange(N), np.arange(N)] = hi
     M = Mechanism(rows, definition.inputs, outputs, exact=exact)
     z = c0 / (r + N - 1)
-    G = np.array(C, dtype=object if exact else float)  # C + zA, the full dual, constraint by constraint
-    for w in range(N):  # weight z on the facets r x_b − x_a ≥ 0 of row ω with a = ω, 0 on every other
-        sel = a == w
-        np.add.at(G[w], b[sel], r * z)
-        G[w, w] -= z * int(sel.sum())
-    y = [max(G[:, d]) for d in range(N)]
-    bound = sum(y)
+    Z = np.empty((N, len(a)), dtype=object if exact else float)  # weight z on the facets r x_b − x_a ≥ 0 of row
+    Z[:] = 0 * z                                                   # ω with a = ω, 0 on every other
+    Z[a, np.arange(len(a))] = z
+    bound, y = _full_dual_bound(C, Z, a, b, r, exact)
     detail = (f"closed form: {N}-ary randomized response is optimal for accuracy under the uniform prior on the "
               f"complete graph (Kairouz–Oh–Viswanath 2016); dual weight {fraction_str(z)} on each facet e^ε x_D ≥ "
               f"x_ω of row ω, checked on all {len(a) * N:,} (row, facet) pairs")
-    return _finish_verified(definition, M, C, bound, exact, "rows", {"z": z, "y": y}, detail)
+    return _finish_verified(definition, M, C, bound, exact, "rows", _rows_dual(definition, Z, y), detail)
 
 
 # ---------------------------------------------------------------------------------------------------- symmetric
@@ -326,22 +354,24 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
     else:
         y_ub = np.asarray(res.ub_duals if res.ub_duals is not None else np.zeros(n_t))
     sizes = np.bincount(tid, minlength=n_t)
-    best: tuple[Any, Any] | None = None
+    best: tuple[Any, Any, Any] | None = None
     for sign in (-1, 1):
         zt = np.array([max(sign * y_ub[o], zero) / int(sizes[o]) for o in range(n_t)], dtype=object if exact else float)
-        bnd = _full_dual_bound(C, zt[tid].reshape(m, E), a, b, r, exact)
+        Z = zt[tid].reshape(m, E)
+        bnd, y = _full_dual_bound(C, Z, a, b, r, exact)
         if best is None or bnd < best[0]:
-            best = (bnd, zt)
+            best = (bnd, Z, y)
     assert best is not None
     detail = (f"symmetry-reduced rows LP: {n_p} orbit variables and {n_t} constraint orbits instead of {m * N:,} "
               f"variables and {m * E:,} constraints ({len(red['gens'])} group generators); solution expanded and "
               f"re-verified on the full constraints, dual spread evenly over each constraint orbit"
               f"{'; ' + res.note if res.note else ''}")
-    return _finish_verified(definition, M, C, best[0], exact, "rows", {"z_orbits": best[1]}, detail)
+    return _finish_verified(definition, M, C, best[0], exact, "rows", _rows_dual(definition, best[1], best[2]), detail)
 
 
-def _full_dual_bound(C: np.ndarray, Z: np.ndarray, a: np.ndarray, b: np.ndarray, r: Any, exact: bool) -> Any:
-    """``Σ_D max_ω (C + zA)[ω, D]`` for weights ``Z[ω, t]`` on the facets ``r x_b − x_a ≥ 0`` of every row —
+def _full_dual_bound(C: np.ndarray, Z: np.ndarray, a: np.ndarray, b: np.ndarray, r: Any,
+                     exact: bool) -> tuple[Any, list[Any]]:
+    """``(Σ_D y_D, y)`` with ``y_D = max_ω (C + zA)[ω, D]`` for weights ``Z[ω, t]`` on the facets ``r x_b − x_a ≥ 0`` of every row —
     the weak-duality bound, over the full constraint set (integers for rational data)."""
     m, N = C.shape
     if not exact:
@@ -349,7 +379,8 @@ def _full_dual_bound(C: np.ndarray, Z: np.ndarray, a: np.ndarray, b: np.ndarray,
         for w in range(m):
             np.add.at(G[w], b, r * Z[w])
             np.add.at(G[w], a, -Z[w])
-        return float(G.max(axis=0).sum())
+        y = [float(v) for v in G.max(axis=0)]
+        return float(sum(y)), y
     Zi, Lz = _as_ints(Z)
     Ci, Lc = _as_ints(np.asarray(C, dtype=object))
     rr = Fraction(r)
@@ -360,4 +391,5 @@ def _full_dual_bound(C: np.ndarray, Z: np.ndarray, a: np.ndarray, b: np.ndarray,
     for w in range(m):
         np.add.at(G[w], b, Zo[w] * (Lc * p))
         np.add.at(G[w], a, -Zo[w] * (Lc * q))
-    return Fraction(sum(int(max(G[:, d])) for d in range(N)), Lc * Lz * q)
+    y = [Fraction(int(max(G[:, d])), Lc * Lz * q) for d in range(N)]
+    return sum(y, Fraction(0)), y
