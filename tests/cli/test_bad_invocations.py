@@ -118,7 +118,7 @@ ROWS: list[tuple[str, str]] = [
     ("optimal dp:graph=path,n=40,exp_eps=3", "--max-lp-size"),
     ("rowcone rr:k=14,p=3/4 --all", "268,435,456 numbers"),
     ("semantics rr:k=12,p=3/4 --all", "16,777,216 numbers"),
-    ("optimal dp:graph=path,n=300,exp_eps=3", "size 542,402"),
+    ("optimal dp:graph=path,n=300,exp_eps=3", "size 316,502"),
     ("optimal dp:graph=path,n=4,exp_eps=3 --max-lp-size 0", "got 0"),
     ("optimal dp:graph=complete,n=4,exp_eps=3 --prior 1/2,1/2,1/2,1/2", "sum to 1"),
     ("optimal dp:graph=complete,n=4,exp_eps=3 --prior missing.json", "'missing.json'"),
