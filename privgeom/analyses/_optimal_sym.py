@@ -125,14 +125,20 @@ def _finish_verified(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray,
 MAX_DUAL_DENSE = 250_000
 
 
-def _rows_dual(definition: PrivacyDefinition, Z: np.ndarray, y: list[Any]) -> dict[str, Any]:
-    """The certificate's dual: ``z_ratio[ω, t]`` (weight on ``r x_b − x_a ≥ 0`` of row ``ω``, ratio constraint ``t``)
-    and ``y``; plus ``z``, the same weights on the rows of ``row_cone().facets`` (the rows LP's format: flattened
-    ``outputs × facets``), when that matrix has at most :data:`MAX_DUAL_DENSE` entries."""
-    out: dict[str, Any] = {"z_ratio": Z, "y": y}
+def _rows_dual(definition: PrivacyDefinition, Z: Any, y: list[Any]) -> dict[str, Any]:
+    """The certificate's dual: ``z_ratio[ω, t]`` (weight on ``r x_b − x_a ≥ 0`` of row ``ω``, ratio constraint ``t``;
+    given as ``(integer numerators, denominator)`` in ``z_ratio_scaled`` when large) and ``y``; plus ``z``, the same
+    weights on the rows of ``row_cone().facets`` (the rows LP's format: flattened ``outputs × facets``), when that
+    matrix has at most :data:`MAX_DUAL_DENSE` entries."""
     cone = definition.row_cone()
     N = len(definition.inputs)
-    if cone.n_facets * N > MAX_DUAL_DENSE:
+    small = cone.n_facets * N <= MAX_DUAL_DENSE
+    if isinstance(Z, tuple):
+        if not small:
+            return {"z_ratio_scaled": Z, "y": y}
+        Z = np.array([Fraction(int(v), Z[1]) for v in Z[0].ravel()], dtype=object).reshape(Z[0].shape)
+    out: dict[str, Any] = {"z_ratio": Z, "y": y}
+    if not small:
         return out
     a, b, r = _ratio_data(definition)  # type: ignore[misc]
     where = {(int(i), int(j)): t for t, (i, j) in enumerate(zip(a, b))}
@@ -226,9 +232,10 @@ def closed_form_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: t
     rows[np.arange(N), np.arange(N)] = hi
     M = Mechanism(rows, definition.inputs, outputs, exact=exact)
     z = c0 / (r + N - 1)
-    Z = np.empty((N, len(a)), dtype=object if exact else float)  # weight z on the facets r x_b − x_a ≥ 0 of row
-    Z[:] = 0 * z                                                   # ω with a = ω, 0 on every other
-    Z[a, np.arange(len(a))] = z
+    # weight z on the facets r x_b − x_a ≥ 0 of row ω with a = ω, 0 on every other (integers over z's denominator)
+    Zi = np.zeros((N, len(a)), dtype=np.int64 if not exact or abs(Fraction(z).numerator) < _INT64_SAFE else object)
+    Zi[a, np.arange(len(a))] = Fraction(z).numerator if exact else 1
+    Z: Any = (Zi, Fraction(z).denominator) if exact else Zi * z
     bound, y = _full_dual_bound(C, Z, a, b, r, exact)
     detail = (f"closed form: {N}-ary randomized response is optimal for accuracy under the uniform prior on the "
               f"complete graph (Kairouz–Oh–Viswanath 2016); dual weight {fraction_str(z)} on each facet e^ε x_D ≥ "
@@ -298,9 +305,11 @@ def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> dict[str, Any] |
             raise SolverError("a registered automorphism does not map the ratio constraints onto themselves")
         tmaps.append((p[:, None] * E + order[pos][None, :]).ravel())
     tid, n_t = _orbit_ids(m * E, tmaps)  # (ω, t) = ω E + t
-    size = (n_p, n_t + N, 2 * n_t + N * N)
+    qid, n_q = _orbit_ids(N, gens)
+    point_reps = [int(np.flatnonzero(qid == o)[0]) for o in range(n_q)]
+    size = (n_p, n_t + n_q, 2 * n_t + n_q * min(n_p, m))
     return {"gens": gens, "pid": pid.reshape(m, N), "n_p": n_p, "tid": tid, "n_t": n_t, "a": a, "b": b, "r": r,
-            "size": size}
+            "size": size, "point_reps": point_reps}
 
 
 def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool,
@@ -312,9 +321,8 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         return None
     from ._optimal import _check_size
 
-    n_p, n_t = red["n_p"], red["n_t"]
     _check_size(definition, "symmetric", *red["size"], limit)
-    pid, tid, a, b, r = red["pid"], red["tid"], red["a"], red["b"], red["r"]
+    n_p, n_t, pid, tid, a, b, r = (red[k] for k in ("n_p", "n_t", "pid", "tid", "a", "b", "r"))
     m, N = C.shape
     E = len(a)
     if not exact:
@@ -332,64 +340,90 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         row[ia] = row.get(ia, 0) + 1
         row[ib] = row.get(ib, 0) - r
         ub.append(row)
-    point_rep: dict[int, int] = {}
     eq = []
-    for d in range(N):  # one column sum per distinct column pattern of pair orbits (invariance gives the rest)
-        key = tuple(pid[:, d].tolist())
-        if key in point_rep:
-            continue
-        point_rep[key] = d
+    for d in red["point_reps"]:  # one column sum per orbit of datasets (invariance gives the others)
         row = {}
         for w in range(m):
             row[int(pid[w, d])] = row.get(int(pid[w, d]), 0) + 1
         eq.append(row)
-    lp = _LP(n_p, list(c_red), eq, [1] * len(eq), ub, exact, f"symmetry-reduced optimal mechanism for "
-                                                                f"{definition.spec()}")
-    res = lp.solve()
-    v = np.array(res.exact.x if res.exact is not None else np.clip(res.x, 0, None),
-                 dtype=object if exact else float)
-    M = Mechanism(v[pid], definition.inputs, outputs, exact=exact)
-    if res.exact is not None:
-        y_ub = np.array(lp.exact_duals(res.exact)[1], dtype=object)
-    else:
-        y_ub = np.asarray(res.ub_duals if res.ub_duals is not None else np.zeros(n_t))
+    what = f"symmetry-reduced optimal mechanism for {definition.spec()}"
     sizes = np.bincount(tid, minlength=n_t)
-    best: tuple[Any, Any, Any] | None = None
-    for sign in (-1, 1):
-        zt = np.array([max(sign * y_ub[o], zero) / int(sizes[o]) for o in range(n_t)], dtype=object if exact else float)
-        Z = zt[tid].reshape(m, E)
-        bnd, y = _full_dual_bound(C, Z, a, b, r, exact)
-        if best is None or bnd < best[0]:
-            best = (bnd, Z, y)
-    assert best is not None
+    note = ""
+    try:
+        lp = _LP(n_p, list(c_red), eq, [1] * len(eq), ub, exact, what)
+        res = lp.solve()
+        cands = [(np.array(res.exact.x if res.exact is not None else np.clip(res.x, 0, None),
+                           dtype=object if exact else float),
+                  np.asarray(lp.exact_duals(res.exact)[1] if res.exact is not None else
+                             (res.ub_duals if res.ub_duals is not None else np.zeros(n_t))))]
+        note = res.note
+    except SolverError:
+        if not exact:
+            raise
+        # HiGHS's basis is not exactly optimal and the exact fallback is refused: rationalise HiGHS's float primal
+        # and dual; the full re-verification below accepts only an exactly feasible pair with equal objectives
+        from ..geometry._lp import rational_candidates
+
+        flt = _LP(n_p, [float(v) for v in c_red], eq, [1] * len(eq),
+                  [{k: float(v) for k, v in row.items()} for row in ub], False, what).solve()
+        yub = flt.ub_duals if flt.ub_duals is not None else np.zeros(n_t)
+        cands = list(zip(rational_candidates(np.clip(flt.x, 0, None)), rational_candidates(yub)))
+        note = "HiGHS's float optimum rationalised, then verified exactly on the full LP"
     detail = (f"symmetry-reduced rows LP: {n_p} orbit variables and {n_t} constraint orbits instead of {m * N:,} "
               f"variables and {m * E:,} constraints ({len(red['gens'])} group generators); solution expanded and "
               f"re-verified on the full constraints, dual spread evenly over each constraint orbit"
-              f"{'; ' + res.note if res.note else ''}")
-    return _finish_verified(definition, M, C, best[0], exact, "rows", _rows_dual(definition, best[1], best[2]), detail)
+              f"{'; ' + note if note else ''}")
+    for v, y_ub in cands:
+        mat = v[pid]
+        if exact and (np.any(mat < 0) or any(sum(mat[:, d]) != 1 for d in range(N))):
+            continue
+        M = Mechanism(mat, definition.inputs, outputs, exact=exact)
+        best: tuple[Any, Any, Any] | None = None
+        for sign in (-1, 1):
+            zt = np.array([max(sign * y_ub[o], zero) / int(sizes[o]) for o in range(n_t)],
+                          dtype=object if exact else float)
+            Z = zt[tid].reshape(m, E)
+            bnd, y = _full_dual_bound(C, Z, a, b, r, exact)
+            if best is None or bnd < best[0]:
+                best = (bnd, Z, y)
+        assert best is not None
+        value = (np.asarray(C, dtype=object) * mat).sum() if exact else None
+        if exact and best[0] != value:
+            continue
+        return _finish_verified(definition, M, C, best[0], exact, "rows", _rows_dual(definition, best[1], best[2]),
+                                detail)
+    raise SolverError(f"{what}: no exactly verified optimum (neither HiGHS's basis nor its rationalised float optimum "
+                      "passes the exact re-verification); no float answer is substituted")
 
 
-def _full_dual_bound(C: np.ndarray, Z: np.ndarray, a: np.ndarray, b: np.ndarray, r: Any,
+def _full_dual_bound(C: np.ndarray, Z: np.ndarray | tuple[np.ndarray, int], a: np.ndarray, b: np.ndarray, r: Any,
                      exact: bool) -> tuple[Any, list[Any]]:
-    """``(Σ_D y_D, y)`` with ``y_D = max_ω (C + zA)[ω, D]`` for weights ``Z[ω, t]`` on the facets ``r x_b − x_a ≥ 0`` of every row —
-    the weak-duality bound, over the full constraint set (integers for rational data)."""
+    """``(Σ_D y_D, y)`` with ``y_D = max_ω (C + zA)[ω, D]`` for weights ``Z[ω, t]`` on the facets ``r x_b − x_a ≥ 0``
+    of every row — the weak-duality bound, over the full constraint set. Exact mode works in integers (``Z`` may be
+    given as ``(integer matrix, denominator)``), int64 when the magnitudes allow it."""
     m, N = C.shape
     if not exact:
         G = np.asarray(C, dtype=float).copy()
+        Zf = np.asarray(Z, dtype=float)
         for w in range(m):
-            np.add.at(G[w], b, r * Z[w])
-            np.add.at(G[w], a, -Z[w])
+            np.add.at(G[w], b, r * Zf[w])
+            np.add.at(G[w], a, -Zf[w])
         y = [float(v) for v in G.max(axis=0)]
         return float(sum(y)), y
-    Zi, Lz = _as_ints(Z)
+    Zi, Lz = Z if isinstance(Z, tuple) else _as_ints(np.asarray(Z, dtype=object))
     Ci, Lc = _as_ints(np.asarray(C, dtype=object))
     rr = Fraction(r)
     p, q = rr.numerator, rr.denominator
     # scaled G = C·Lc·Lz·q + Lc·(p Z_b − q Z_a) (all over Lc·Lz·q)
-    G = Ci.astype(object) * (Lz * q)
-    Zo = Zi.astype(object)
+    deg = max(int(np.bincount(a, minlength=N).max(initial=0)), int(np.bincount(b, minlength=N).max(initial=0)))
+    zmax = int(np.abs(Zi).max(initial=0)) if Zi.size else 0
+    cmax = int(np.abs(Ci).max(initial=0)) if Ci.size else 0
+    small = cmax * Lz * q + zmax * Lc * max(p, q) * deg * 2 < _INT64_SAFE
+    dt: Any = np.int64 if small and Zi.dtype != object and Ci.dtype != object else object
+    G = Ci.astype(dt) * (Lz * q)
+    Zo = Zi.astype(dt)
     for w in range(m):
         np.add.at(G[w], b, Zo[w] * (Lc * p))
         np.add.at(G[w], a, -Zo[w] * (Lc * q))
-    y = [Fraction(int(max(G[:, d])), Lc * Lz * q) for d in range(N)]
+    y = [Fraction(int(v), Lc * Lz * q) for v in G.max(axis=0)]
     return sum(y, Fraction(0)), y
