@@ -77,6 +77,11 @@ CONE_METHODS = ("auto", "rays", "lp")
 MAX_RAYS_ROUTE_INPUTS = 16
 
 
+#: Row-cone containment routes filled by modules above this one (``"lp"``: :mod:`privgeom.analyses._containment`,
+#: which registers itself on import).
+_CONE_ROUTES: dict[str, Any] = {}
+
+
 @dataclass(frozen=True)
 class _LPCont:
     """The fields of a :class:`~privgeom.geometry.Containment` that :func:`inclusion` reads, from the LP route."""
@@ -472,9 +477,7 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, method: str = "auto
     cx, cy = X.row_cone(), Y.row_cone()
     route = "rays"
     if method == "lp" or (method == "auto" and len(X.inputs) > MAX_RAYS_ROUTE_INPUTS):
-        from ._containment import lp_containment
-
-        lpc = lp_containment(X, Y)
+        lpc = _CONE_ROUTES["lp"](X, Y)
         if lpc is None and method == "lp":
             raise InvalidParameterError(f"method='lp' needs cheap facets of rowcone({_label(Y)}) and generators or "
                                         f"ratio facets of rowcone({_label(X)}); use method='rays'")

@@ -148,8 +148,10 @@ def _rr_generators(rr: Any) -> tuple[int, Callable[[int], np.ndarray], Callable[
 
 def _register() -> None:
     from ..definitions import RandomizedResponse
+    from ._compare import _CONE_ROUTES
 
     cone_generators.register(RandomizedResponse, _rr_generators)
+    _CONE_ROUTES["lp"] = lambda X, Y: lp_containment(X, Y)
 
 
 _register()

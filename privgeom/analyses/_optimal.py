@@ -420,7 +420,8 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
     if method in ("closed-form", "symmetric", "auto") and mechs is None:
         found = closed_form_optimum(definition, C, outputs, exact) if method != "symmetric" else None
         if found is None and method != "closed-form":
-            found = symmetric_rows_optimum(definition, C, outputs, exact, limit)
+            found = symmetric_rows_optimum(definition, C, outputs, exact,
+                                           lambda v, c, z: _check_size(definition, "symmetric", v, c, z, limit))
         if found is not None:
             return found
     if method in ("closed-form", "symmetric"):

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -313,15 +313,14 @@ def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> dict[str, Any] |
 
 
 def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool,
-                           limit: int | None = None) -> OptimalMechanism | None:
+                           check_size: Callable[[int, int, int], None] | None = None) -> OptimalMechanism | None:
     """The orbit-reduced rows LP, expanded and re-verified (module docstring, ``"symmetric"``); None when no
-    reduction applies. ``limit`` bounds the reduced LP (nonzeros + variables)."""
+    reduction applies. ``check_size(variables, constraints, nonzeros)`` may refuse the reduced LP before it is built."""
     red = _reduction(definition, C)
     if red is None:
         return None
-    from ._optimal import _check_size
-
-    _check_size(definition, "symmetric", *red["size"], limit)
+    if check_size is not None:
+        check_size(*red["size"])
     n_p, n_t, pid, tid, a, b, r = (red[k] for k in ("n_p", "n_t", "pid", "tid", "a", "b", "r"))
     m, N = C.shape
     E = len(a)
