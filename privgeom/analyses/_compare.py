@@ -476,6 +476,7 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, method: str = "auto
             return fast
     cx, cy = X.row_cone(), Y.row_cone()
     route = "rays"
+    cont: Any = None
     if method == "lp" or (method == "auto" and len(X.inputs) > MAX_RAYS_ROUTE_INPUTS):
         lpc = _CONE_ROUTES["lp"](X, Y)
         if lpc is None and method == "lp":

@@ -255,7 +255,7 @@ def lp_containment(X: PrivacyDefinition, Y: PrivacyDefinition) -> LPContainment 
     if fx is None or fx.diff is None:
         return None
     reps = _orbit_reps(G, fy.n, fy.act)
-    farkas = []
+    farkas: list[tuple[Any, ...]] = []
     for t in reps:
         normal = fy.vector(t)
         sol, val = _min_over_difference_cone(fx.diff, normal, len(X.inputs), exact)
@@ -299,5 +299,5 @@ def _min_over_difference_cone(diff: tuple[np.ndarray, np.ndarray, np.ndarray], n
                     return tuple(cand / sum(cand)), v / sum(cand)
     res = _LP(N, [-v for v in normal], eq, [1], ub, True, "containment LP").solve()
     assert res.exact is not None  # _LP raises rather than return no exact optimum for exact inputs
-    value = res.exact.value
-    return (res.exact.x if value < 0 else res.exact.y), value
+    exact_value = res.exact.value
+    return (res.exact.x if exact_value < 0 else res.exact.y), exact_value

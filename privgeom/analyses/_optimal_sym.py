@@ -407,8 +407,8 @@ def _full_dual_bound(C: np.ndarray, Z: np.ndarray | tuple[np.ndarray, int], a: n
         for w in range(m):
             np.add.at(G[w], b, r * Zf[w])
             np.add.at(G[w], a, -Zf[w])
-        y = [float(v) for v in G.max(axis=0)]
-        return float(sum(y)), y
+        yf: list[Any] = [float(v) for v in G.max(axis=0)]
+        return float(sum(yf)), yf
     Zi, Lz = Z if isinstance(Z, tuple) else _as_ints(np.asarray(Z, dtype=object))
     Ci, Lc = _as_ints(np.asarray(C, dtype=object))
     rr = Fraction(r)
