@@ -238,12 +238,12 @@ def main_scale(quick: bool, budget: float) -> int:
     print("--- | --- | --- | --- | --- | --- | ---")
     failures = 0
     for task, (sizes, quick_sizes, label) in SCALE_TASKS.items():
-        old_gone = False
+        old_gone: dict[str, Any] | None = None  # the old route's refusal or time-out, repeated for larger sizes
         for k in quick_sizes if quick else sizes:
             new = run_cell(task, "new", k, budget, in_process=quick)
-            old = None if old_gone else run_cell(task, "old", k, budget, in_process=quick)
-            if old is not None and old["status"] in ("out of reach", "refused"):
-                old_gone = True
+            old = old_gone or run_cell(task, "old", k, budget, in_process=quick)
+            if old["status"] in ("out of reach", "refused"):
+                old_gone = old
             same = same_answers({"new": new, "old": old})
             failures += same == "NO"
             ratio = "-"

@@ -65,9 +65,12 @@ __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "ut
            "binary_mechanism", "StaircaseOptimum", "staircase_optimum", "KOVRegimes", "kov_regimes"]
 
 #: Default largest optimal-mechanism LP, measured as constraint-matrix nonzeros + variables and estimated from the
-#: sizes before anything is built (:func:`optimal_lp_size`). Measured on 2 shared cores: the ε-DP path with 29
-#: datasets (size ≈ 4,900) takes about 4 s with exact re-verification, 49-ary randomized response (≈ 4,900) about
-#: 3 s; time grows roughly like size^1.5–2. Raise it with ``optimal_mechanism(..., max_lp_size=)``.
+#: sizes before anything is built (:func:`optimal_lp_size`). Measured on 2 shared cores with exact re-verification
+#: (docs/theory.md §16): size 3,456 (ε-DP on K_12) 0.8 s, 5,280 (path, 30 values) 2.3 s, 16,000 (K_20) 4.5 s,
+#: 12,288 (the 5-cube) 64 s, 18,592 (path, 56 values) 39 s — time grows like size^2–2.5 and with degeneracy, so
+#: 5,000 is the largest round size at which every family measured answers within about 10 s. It limits the LP
+#: actually built: the symmetry-reduced one when symmetry applies; the explicit and closed-form routes build none.
+#: Raise it with ``optimal_mechanism(..., max_lp_size=)``.
 MAX_OPTIMAL_LP_SIZE = 5_000
 register_limit("optimal_lp_size", globals(), "MAX_OPTIMAL_LP_SIZE",
                "default largest optimal-mechanism LP (nonzeros + variables) built; max_lp_size= raises it for one call",
