@@ -171,7 +171,9 @@ class Inclusion(Decision):
     holds : bool or None
         The answer; ``None`` when privgeom cannot decide it (see ``detail``).
     method : str
-        ``"row-cone"``, ``"generating-mechanisms"``, ``"extreme-mechanisms"`` or ``"undecided"``.
+        ``"row-cone"`` (by rays, or by generators / one LP per facet orbit: ``detail`` says which),
+        ``"dp-level"`` (ε-DP levels on one graph), ``"dominant-pair"`` ((ε, δ)-DP), ``"generating-mechanisms"``,
+        ``"extreme-mechanisms"`` or ``"undecided"``.
     exact : bool
         True when every step was decided in exact rational arithmetic.
     witness : InclusionWitness or None
