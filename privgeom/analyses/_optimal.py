@@ -52,6 +52,7 @@ from .._level import PrivacyLevel, ScalarLike
 from .._limits import register_limit
 from .._numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, is_exact_scalar, limit_hint,
                         parse_scalar)
+from .._numeric import readonly
 from .._results import Quantity, Result
 from ..definitions import PrivacyDefinition
 from ..mechanisms import Mechanism
@@ -132,8 +133,10 @@ def utility_matrix(utility: Any, inputs: Sequence[str], *, exact: bool | None = 
         if utility.strip() != "accuracy":
             raise InvalidParameterError(f"unknown named utility {utility!r}; use 'accuracy', a matrix or a dict")
         one, zero = (Fraction(1), Fraction(0)) if exact is not False else (1.0, 0.0)
-        mat: Any = [[one if i == j else zero for j in range(n)] for i in range(n)]
-        outputs = list(inputs)
+        eye = np.empty((n, n), dtype=object if exact is not False else float)
+        eye[:] = zero
+        eye[np.arange(n), np.arange(n)] = one
+        return readonly(eye), tuple(str(s) for s in inputs)  # already parsed: no per-entry work
     elif isinstance(utility, dict):
         if "matrix" not in utility:
             raise FormatError("a utility dict needs a 'matrix' field (rows = datasets, columns = outputs)")
@@ -224,6 +227,19 @@ def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
         return LPSize("dedicated", *special)
     raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
                            "and privgeom has no other LP over its closure")
+
+
+def _cost_matrix(U: np.ndarray, pi: Sequence[Any], exact: bool) -> np.ndarray:
+    """``C[ω, D] = π(D) U[D, ω]``, multiplying only the non-zero utilities (accuracy has ``N`` of ``N²``)."""
+    if not exact:
+        return np.asarray(U, dtype=float).T * np.array([float(v) for v in pi])[None, :]
+    Ut = np.asarray(U, dtype=object).T
+    C = np.empty(Ut.shape, dtype=object)
+    C[:] = Fraction(0)
+    rows, cols = np.nonzero(Ut != 0)
+    if len(rows):
+        C[rows, cols] = [Fraction(pi[d]) * Ut[w, d] for w, d in zip(rows.tolist(), cols.tolist())]
+    return C
 
 
 def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
@@ -414,8 +430,7 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
     U, outputs = utility_matrix(utility, inputs, exact=None if definition.exact else False)
     pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
     exact = definition.exact and U.dtype == object and all(isinstance(v, Fraction) for v in pi)
-    C = np.array([[pi[d] * U[d, w] for d in range(len(inputs))] for w in range(len(outputs))],
-                 dtype=object if exact else float)
+    C = _cost_matrix(U, pi, exact)
     if method == "explicit" or (method == "auto" and mechs is not None):
         if mechs is None:
             raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
