@@ -61,18 +61,18 @@ MAX_REDUCTION_ITEMS = 20_000_000
 # ---------------------------------------------------------------------------------------------------- integers
 def _lcm_den(values: Any) -> int:
     den = 1
-    for v in values:
-        d = Fraction(v).denominator
+    for d in {v.denominator if isinstance(v, Fraction) else Fraction(v).denominator for v in values}:
         den = den * d // math.gcd(den, d)
     return den
 
 
 def _as_ints(A: np.ndarray) -> tuple[np.ndarray, int]:
     """``(A·L, L)`` for a rational matrix: Python-int object array (int64 when it fits)."""
-    L = _lcm_den(A.ravel())
-    flat = [int(Fraction(v) * L) for v in A.ravel()]
-    big = max((abs(v) for v in flat), default=0) >= _INT64_SAFE
-    return np.array(flat, dtype=object if big else np.int64).reshape(A.shape), L
+    flat = [v if isinstance(v, Fraction) else Fraction(v) for v in A.ravel()]
+    L = _lcm_den(flat)
+    ints = [v.numerator * (L // v.denominator) for v in flat]
+    big = max((abs(v) for v in ints), default=0) >= _INT64_SAFE
+    return np.array(ints, dtype=object if big else np.int64).reshape(A.shape), L
 
 
 def _ratio_data(definition: PrivacyDefinition) -> tuple[np.ndarray, np.ndarray, Any] | None:
@@ -165,11 +165,13 @@ def explicit_closure_optimum(definition: PrivacyDefinition, mechs: Sequence[Mech
     m, N = C.shape
     exact = exact and all(Mj.exact for Mj in mechs)
     best: tuple[Any, int, np.ndarray] | None = None
+    ints: dict[int, tuple[np.ndarray, int]] = {}
+    if exact:
+        Ci, Lc = _as_ints(np.asarray(C, dtype=object))
     for j, Mj in enumerate(mechs):
         check_dense_size(m, Mj.n_outputs, exact=exact, what=f"the Bayes table of generating mechanism #{j}")
         if exact:
-            Ci, Lc = _as_ints(np.asarray(C, dtype=object))
-            Mi, Lm = _as_ints(Mj.matrix)
+            Mi, Lm = ints[j] = _as_ints(Mj.matrix)
             if Ci.dtype != object and Mi.dtype != object and \
                     int(np.abs(Ci).max(initial=0)) * int(np.abs(Mi).max(initial=0)) * N < _INT64_SAFE:
                 G = Ci.dot(Mi.T)
@@ -185,12 +187,15 @@ def explicit_closure_optimum(definition: PrivacyDefinition, mechs: Sequence[Mech
             best = (total, j, dec)
     assert best is not None
     t, j, dec = best
-    mat = mechs[j].matrix if exact else mechs[j].float_matrix()
-    rows = np.zeros((m, N), dtype=object if exact else float)
-    if exact:
-        rows[:] = Fraction(0)
-    for o in range(mat.shape[0]):
-        rows[dec[o]] = rows[dec[o]] + mat[o]
+    if exact:  # M = B M_j with the decision B, summed in integers over M_j's common denominator
+        Mi, Lm = ints[j]
+        acc = np.zeros((m, N), dtype=Mi.dtype)
+        np.add.at(acc, np.asarray(dec, dtype=np.int64), Mi)
+        rows = np.array([Fraction(int(v), Lm) for v in acc.ravel()], dtype=object).reshape(m, N)
+    else:
+        mat = mechs[j].float_matrix()
+        rows = np.zeros((m, N))
+        np.add.at(rows, np.asarray(dec, dtype=np.int64), mat)
     M = Mechanism(rows, definition.inputs, outputs, exact=exact)
     detail = (f"explicit optimum of the closure LP (Theorem 3.4): the dual t = max_j Σ_o max_ω (C M_jᵀ)[ω, o] is "
               f"attained by the Bayes decision on generating mechanism #{j}; no LP solved")

@@ -60,9 +60,9 @@ def test_optimal_mechanism_refuses_large_lps_before_building():
         optimal_mechanism(pg.parse_definition("krr:n=60,exp_eps=3"), method="lp")
     with pytest.raises(SizeLimitError, match="rows LP"):
         optimal_mechanism(pg.parse_definition("dp:graph=path,n=60,exp_eps=3"), method="lp")
-    # the default route answers the finite one without an LP (explicit Bayes rule) and reduces the path's LP by its
+    # the default route answers a finite definition (k-RR, here n = 30) without an LP (explicit Bayes rule) and reduces the path's LP by its
     # reversal, whose reduced LP is still above the limit
-    assert optimal_mechanism(pg.parse_definition("krr:n=60,exp_eps=3")).value == Fraction(3, 62)
+    assert optimal_mechanism(pg.parse_definition("krr:n=30,exp_eps=3")).value == Fraction(3, 32)
     with pytest.raises(SizeLimitError, match="symmetric LP"):
         optimal_mechanism(pg.parse_definition("dp:graph=path,n=60,exp_eps=3"))
 
