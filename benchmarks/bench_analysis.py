@@ -17,7 +17,11 @@ refuses (``SizeLimitError``, raised before any work) shows "refused", one over b
 for larger k). Where two or more routes answer, the answers (recognised definition, e^ε, number of lost guarantees
 and facets) are asserted equal and the time ratio old/new is printed; "same answers" is "n/a" when only one answered.
 
-Run ``python benchmarks/bench_analysis.py [--quick] [--max-k K] [--budget S]``.
+A second table (issue 17, item 4; ``--only-scale`` prints only it) times ``compare`` and ``optimal`` at the sizes users
+meet: the LP-per-facet-orbit containment and the ε-DP level rule against ray enumeration (``method="rays"``), and
+the explicit / closed-form / symmetry-reduced optima against the full LP (limit lifted).
+
+Run ``python benchmarks/bench_analysis.py [--quick] [--only-scale] [--max-k K] [--budget S]``.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ def _cell(task: str, route: str, k: int) -> dict[str, Any]:
     from privgeom.cli._core import _closure_examples
     from privgeom.geometry import Cone
 
+    if task in SCALE_TASKS:
+        return _scale_cell(task, route, k)
     rr = pg.RandomizedResponse(k, P)
     t0 = time.perf_counter()
     if task == "analyze":
@@ -124,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-k", type=int, default=None, help="largest k (default 12; 14 for relax)")
     ap.add_argument("--budget", type=float, default=None, help="seconds per cell (default 60, quick 20)")
     ap.add_argument("--cell", nargs=3, metavar=("TASK", "ROUTE", "K"), help=argparse.SUPPRESS)
+    ap.add_argument("--only-scale", action="store_true", help="only the compare/optimal table (issue 17, item 4)")
     args = ap.parse_args(argv)
     if args.cell:
         from privgeom import SizeLimitError
@@ -136,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             return 3
         return 0
     budget = args.budget or (20.0 if args.quick else 60.0)
+    if args.only_scale:
+        return main_scale(args.quick, budget)
     top = args.max_k or (3 if args.quick else 12)
     where = "in this process (--quick)" if args.quick else "each in its own process"
     print(f"RR(k, p={P}); time per cell (budget {budget:.0f} s, {where}); ratio = old / new")
@@ -172,7 +181,80 @@ def main(argv: list[str] | None = None) -> int:
     if failures:
         print(f"{failures} row(s) where the routes disagree", file=sys.stderr)
         return 1
-    return 0
+    return main_scale(args.quick, budget)
+
+
+# ---------------------------------------------------------------------------------------------------- issue 17, item 4
+#: compare and optimal without enumeration: task -> (sizes, quick sizes, size label). "new" is the default route
+#: (``method="auto"``; for compare at k ≤ 4 the LP route is forced so that it is the one timed), "old" the route of
+#: before (``method="rays"`` / ``method="lp"`` with the LP limit lifted), answers asserted equal where both finish.
+SCALE_TASKS: dict[str, tuple[tuple[int, ...], tuple[int, ...], str]] = {
+    "compare rr:k,p=3/4 vs dp:hamming,k,exp_eps=3": ((2, 3, 4, 5, 6, 8, 10), (2, 3), "k"),
+    "compare dp:hamming,k at exp_eps=2 vs 3": ((2, 3, 4, 5, 8), (2, 3), "k"),
+    "optimal dp:complete,n,exp_eps=3 (accuracy, uniform)": ((5, 10, 20, 30, 50, 100), (5,), "n"),
+    "optimal rr:k,p=3/4 (accuracy, uniform)": ((2, 3, 4, 5, 6, 8), (2, 3), "k"),
+    "optimal dp:hamming,k,exp_eps=3 (accuracy, uniform)": ((2, 3, 4, 5, 6), (2, 3), "k"),
+}
+
+
+def _scale_cell(task: str, route: str, k: int) -> dict[str, Any]:
+    import privgeom as pg
+    from privgeom.analyses._compare import compare
+    from privgeom.analyses._optimal import optimal_mechanism
+
+    big = 10**9
+    if task.startswith("compare rr"):
+        a, b = pg.parse_definition(f"rr:k={k},p=3/4"), pg.parse_definition(f"dp:graph=hamming,k={k},exp_eps=3")
+    elif task.startswith("compare dp"):
+        a, b = (pg.parse_definition(f"dp:graph=hamming,k={k},exp_eps={t}") for t in (2, 3))
+    elif task.startswith("optimal dp:complete"):
+        d = pg.parse_definition(f"dp:graph=complete,n={k},exp_eps=3")
+    elif task.startswith("optimal rr"):
+        d = pg.parse_definition(f"rr:k={k},p=3/4")
+    else:
+        d = pg.parse_definition(f"dp:graph=hamming,k={k},exp_eps=3")
+    t0 = time.perf_counter()
+    if task.startswith("compare"):
+        method = "rays" if route == "old" else ("lp" if task.startswith("compare rr") and k <= 4 else "auto")
+        c = compare(a, b, method=method)
+        for inc in (c.a_in_b, c.b_in_a):  # every witness verified: in the larger closure, outside the other
+            if inc.holds is False:
+                assert inc.witness.in_source.member and not inc.witness.not_in_larger.member
+        ans: dict[str, Any] = {"relation": c.relation, "exact": c.exact}
+    else:
+        opt = optimal_mechanism(d, "accuracy", "uniform", method="lp" if route == "old" else "auto",
+                                max_lp_size=big if route == "old" else None)
+        assert opt.certificate.exact and opt.membership.member
+        ans = {"value": str(opt.value), "exact": opt.exact}
+    ans["seconds"] = time.perf_counter() - t0
+    return ans
+
+
+def main_scale(quick: bool, budget: float) -> int:
+    """The compare/optimal table (issue 17, item 4): new route against the old one, answers asserted equal."""
+    where = "in this process (--quick)" if quick else "each in its own process"
+    print(f"\ncompare and optimal without enumeration; time per cell (budget {budget:.0f} s, {where})")
+    print("task | size | new | old | ratio old/new | same answers | answer (new)")
+    print("--- | --- | --- | --- | --- | --- | ---")
+    failures = 0
+    for task, (sizes, quick_sizes, label) in SCALE_TASKS.items():
+        old_gone: dict[str, Any] | None = None  # the old route's refusal or time-out, repeated for larger sizes
+        for k in quick_sizes if quick else sizes:
+            new = run_cell(task, "new", k, budget, in_process=quick)
+            old = old_gone or run_cell(task, "old", k, budget, in_process=quick)
+            if old["status"] in ("out of reach", "refused"):
+                old_gone = old
+            same = same_answers({"new": new, "old": old})
+            failures += same == "NO"
+            ratio = "-"
+            if new["status"] == "ok" and old and old["status"] == "ok":
+                ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x"
+            answer = ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status")) \
+                if new["status"] == "ok" else new.get("why", "-")
+            print(f"{task} | {label}={k} | {fmt(new)} | {fmt(old)} | {ratio} | {same} | {answer}")
+    if failures:
+        print(f"{failures} row(s) where the routes disagree", file=sys.stderr)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -47,6 +47,9 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom epsilon --mechanism examples/rr2_mechanism.json --graph hamming": ("ε = ln(2)", "(exact)"),
     "privgeom delta -m examples/rr2_mechanism.json --graph complete --exp-eps 2": ("= 2/9 (exact)",),
     "privgeom compare rr:k=2,p=3/4 dp:graph=hamming,k=2,exp_eps=3": ("subset",),
+    "privgeom compare rr:k=8,p=3/4 dp:graph=hamming,k=8,exp_eps=3": ("subset", "one LP per facet orbit"),
+    "privgeom optimal dp:graph=complete,n=100,exp_eps=3 --utility accuracy --prior uniform":
+        ("expected utility 1/34", "closed form"),
     "privgeom voting accuracy majority -n 100001 --rho 1/2": ("0.666667585543565",),
     "privgeom voting welfare majority -n 101 --rho 1/3": ("rho · W(f)",),
     "privgeom voting epsilon majority -n 101 --rho 1/2 --eps 0.7": ("0.5257", "exact"),

@@ -11,6 +11,7 @@ from ._compare import (
     inclusion,
     inequality_text,
 )
+from . import _containment  # noqa: F401  (registers compare's row-cone LP route, method="lp")
 from ._information import LeastInformative, least_informative
 from ._optimal import (
     KOVRegimes,

@@ -50,7 +50,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, InvalidTypeError, SizeLimitError, SolverError
+from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
 from .._limits import register_limit
 from .._numeric import Scalar, fraction_str, limit_hint
 from .._results import Decision, Result
@@ -60,7 +60,7 @@ from ..mechanisms import Mechanism
 from ._semantics import Guarantee, GuaranteeCheck, check_guarantee, guarantee_from_normal
 
 __all__ = ["RELATIONS", "Comparison", "Inclusion", "InclusionWitness", "compare", "inclusion", "extreme_mechanisms",
-           "generating_mechanisms", "inequality_text", "dominant_pair"]
+           "generating_mechanisms", "inequality_text", "dominant_pair", "dp_level_rule", "CONE_METHODS"]
 
 #: The possible values of :attr:`Comparison.relation`.
 RELATIONS = ("equal", "subset", "superset", "incomparable", "undecided")
@@ -71,6 +71,40 @@ register_limit("extreme_mechanism_rays", globals(), "MAX_EXTREME_RAYS",
                "most extreme rays of a row cone whose extreme (vertex) mechanisms extreme_mechanisms() enumerates")
 #: Largest number of extreme rays scanned for the simplest refuting generator (beyond: the first one found).
 MAX_WITNESS_SCAN = 2000
+#: How :func:`inclusion` compares row cones: ``"auto"``, ``"rays"`` (enumerate X's extreme rays), ``"lp"``
+#: (generators of X or one LP per facet orbit of Y, :mod:`privgeom.analyses._containment`).
+CONE_METHODS = ("auto", "rays", "lp")
+#: Up to this many datasets ``method="auto"`` enumerates rays (cheap there, and it picks the simplest refuting
+#: generator: for ε-DP on a hypercube the parity pattern); beyond it uses the LP route. The ray route's cost
+#: explodes past it: ε-DP on the Hamming graph has 2,470 rays at k = 4 and 4·10^9 or more at k = 6.
+MAX_RAYS_ROUTE_INPUTS = 16
+
+
+#: Row-cone containment routes filled by modules above this one (``"lp"``: :mod:`privgeom.analyses._containment`,
+#: which registers itself on import).
+_CONE_ROUTES: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class _LPCont:
+    """The fields of a :class:`~privgeom.geometry.Containment` that :func:`inclusion` reads, from the LP route."""
+
+    holds: bool
+    witness: Any
+    violated_normal: Any
+    value: Any
+    kind: str
+    exact: bool
+    lp: Any
+
+
+def _lp_how(c: Any) -> str:
+    if c.how == "generators":
+        return (f"generators of the smaller row cone checked against every facet of the larger, one per orbit "
+                f"({c.orbits} orbit(s), {c.checks:,} products, exact={c.exact})")
+    return (f"one LP per facet orbit of the larger row cone over the facets of the smaller ({c.lps} LP(s) for "
+            f"{c.orbits} orbit(s); optimum recovered exactly from HiGHS's basis"
+            f"{', exact Farkas multipliers' if c.holds and c.exact else ''})")
 
 
 # ---------------------------------------------------------------------------------------------------- results
@@ -140,7 +174,9 @@ class Inclusion(Decision):
     holds : bool or None
         The answer; ``None`` when privgeom cannot decide it (see ``detail``).
     method : str
-        ``"row-cone"``, ``"generating-mechanisms"``, ``"extreme-mechanisms"`` or ``"undecided"``.
+        ``"row-cone"`` (by rays, or by generators / one LP per facet orbit: ``detail`` says which),
+        ``"dp-level"`` (ε-DP levels on one graph), ``"dominant-pair"`` ((ε, δ)-DP), ``"generating-mechanisms"``,
+        ``"extreme-mechanisms"`` or ``"undecided"``.
     exact : bool
         True when every step was decided in exact rational arithmetic.
     witness : InclusionWitness or None
@@ -243,8 +279,25 @@ def inequality_text(normal: Sequence[Any], labels: Sequence[str]) -> str:
 
 
 def _witness_scale(x: np.ndarray, cone: Cone, exact: bool) -> Scalar:
-    """Smallest ``c ≥ max x`` with ``c·1 − x`` satisfying every facet of ``cone`` (``a·1 > 0``) — see module doc."""
+    """Smallest ``c ≥ max x`` with ``c·1 − x`` satisfying every facet of ``cone`` (``a·1 > 0``) — see module doc.
+
+    Ratio cones (``x_a ≤ r x_b``, ``a·1 = r − 1``, ``a·x = r x_b − x_a``) are scanned vectorised from their
+    constraints; a cone with more than :data:`MAX_WITNESS_SCAN` other facets starts from ``max x`` and the caller
+    doubles ``c`` until the witness verifies."""
     best: Any = max(x)
+    st = cone.structure
+    if st is not None and st.difference is not None and not len(st.difference.nonneg):
+        d = st.difference
+        xs = np.asarray(x, dtype=object if exact else float)
+        cs = np.array(list(d.c), dtype=object if exact else float)
+        ok = cs > 1
+        if ok.any():
+            num = cs[ok] * xs[np.asarray(d.b)[ok]] - xs[np.asarray(d.a)[ok]]
+            c = max(num / (cs[ok] - 1))
+            best = c if c > best else best
+        return Fraction(best) if exact else float(best)
+    if cone.n_facets > MAX_WITNESS_SCAN:
+        return Fraction(best) if exact else float(best)
     for a in cone.facets:
         s = sum(a) if exact else float(np.sum(a.astype(float)))
         if s > 0:
@@ -401,8 +454,15 @@ def _simplest_violator(cx: Cone, cy: Cone, cont: Any) -> tuple[np.ndarray, np.nd
 
 
 # ---------------------------------------------------------------------------------------------------- inclusion
-def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition) -> Inclusion:
+def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, method: str = "auto") -> Inclusion:
     """Decide ``closure(X) ⊆ closure(Y)`` (see the module docstring for the three methods and the witness).
+
+    ``method`` picks how the row cones are compared (:data:`CONE_METHODS`): ``"rays"`` enumerates the extreme
+    rays of ``rowcone(X)`` (the simplest refuting generator is chosen); ``"lp"`` checks generators of X or solves one
+    LP per facet orbit of ``rowcone(Y)`` (:mod:`privgeom.analyses._containment`; never lists rays); ``"auto"`` first
+    tries the registered fast rules (ε-DP levels on one graph: :func:`dp_level_rule`), then ``"rays"`` up to
+    :data:`MAX_RAYS_ROUTE_INPUTS` datasets and ``"lp"`` beyond (falling back to ``"rays"`` where no cheap
+    description exists).
 
     Examples
     --------
@@ -414,9 +474,36 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition) -> Inclusion:
 
     """
     _check_pair(X, Y)
+    if method not in CONE_METHODS:
+        raise InvalidParameterError(f"unknown compare method {method!r}; choose one of {list(CONE_METHODS)}")
+    if method == "auto":
+        fast = dp_level_rule(X, Y)
+        if fast is not None:
+            return fast
     cx, cy = X.row_cone(), Y.row_cone()
-    cont = cx.issubset(cy)
+    route = "rays"
+    cont: Any = None
+    if method == "lp" or (method == "auto" and len(X.inputs) > MAX_RAYS_ROUTE_INPUTS):
+        lpc = _CONE_ROUTES["lp"](X, Y)
+        if lpc is None and method == "lp":
+            raise InvalidParameterError(f"method='lp' needs cheap facets of rowcone({_label(Y)}) and generators or "
+                                        f"ratio facets of rowcone({_label(X)}); use method='rays'")
+        if lpc is not None:
+            route = "lp"
+            cont = _LPCont(lpc.holds, lpc.witness, lpc.normal, lpc.value, "facet", lpc.exact, lpc)
+    if route == "rays":
+        cont = cx.issubset(cy)
     exact = bool(cont.exact)
+    if not cont.holds and route == "lp":
+        w = _row_witness(X, Y, np.asarray(cont.witness), np.asarray(cont.violated_normal), cont.value, cx, exact)
+        return Inclusion(X.spec(), Y.spec(), False, "row-cone", exact, w,
+                         f"{_lp_how(cont.lp)}: a point of rowcone({_label(X)}) violates a facet of rowcone({_label(Y)}); "
+                         f"rows of members of the closure lie in the row cone, so this refutes the inclusion for any "
+                         f"definition")
+    if cont.holds and route == "lp" and Y.row_cone_decides_closure:
+        return Inclusion(X.spec(), Y.spec(), True, "row-cone", exact, None,
+                         f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}) ({_lp_how(cont.lp)}) and membership in "
+                         f"closure({_label(Y)}) is decided by its row cone")
     if not cont.holds:
         if not exact:
             cx, cy = (c.to_float() if c.exact else c for c in (cx, cy))
@@ -457,6 +544,54 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition) -> Inclusion:
     return Inclusion(X.spec(), Y.spec(), True, method, exact, None,
                      f"the row cones are nested and all {len(gens)} {how} of {_label(X)} are in closure({_label(Y)}) "
                      f"(LP membership), which is closed under post-processing and mixing")
+
+
+# ---------------------------------------------------------------------------------------------------- ε-DP levels
+def dp_level_rule(X: Any, Y: Any) -> Inclusion | None:
+    """ε-DP at two levels on the same graph: ``closure(X) ⊆ closure(Y)`` iff ``e^ε_X ≤ e^ε_Y`` (docs/theory.md,
+    "Containment without enumeration"); None when the pair is not of that form.
+
+    The row cone ``{x ≥ 0 : x_i ≤ t x_j on every edge}`` grows with ``t`` (``x_i ≤ t x_j ≤ t' x_j`` for
+    ``x_j ≥ 0``), and ε-DP is decided by its row cone, so ``t_X ≤ t_Y`` gives the inclusion. If ``t_X > t_Y ≥ 1``,
+    the two-point row ``x_a = t_X``, ``x = 1`` elsewhere (``a`` an endpoint of an edge ``ab``) satisfies every
+    constraint of X (``1 ≤ t_X x_a`` as ``t_X ≥ 1``) and violates ``x_a ≤ t_Y x_b``: it is the witness (re-verified
+    by :func:`_row_witness` through both definitions' ``contains``).
+
+    Examples
+    --------
+    >>> from privgeom.definitions import DifferentialPrivacy
+    >>> from privgeom.graphs import hamming_graph
+    >>> a, b = (DifferentialPrivacy(hamming_graph(2), exp_eps=t) for t in (2, 3))
+    >>> dp_level_rule(a, b).holds, dp_level_rule(b, a).witness.row.tolist()
+    (True, [Fraction(1, 1), Fraction(1, 1), Fraction(1, 1), Fraction(3, 1)])
+    """
+    from ..definitions import DifferentialPrivacy
+
+    if type(X) is not DifferentialPrivacy or type(Y) is not DifferentialPrivacy:
+        return None
+    ex, ey = ({frozenset(map(str, e)) for e in D.graph.edges} for D in (X, Y))
+    if ex != ey or not ex:
+        return None
+    exact = bool(X.exact and Y.exact)
+    rx, ry = (X.exp_eps, Y.exp_eps) if exact else (float(X.exp_eps), float(Y.exp_eps))
+    why = (f"ε-DP on the same graph ({len(ex):,} edges) at e^ε = {fraction_str(rx)} and {fraction_str(ry)}: the row "
+           f"cone is monotone in e^ε")
+    if rx <= ry:
+        return Inclusion(X.spec(), Y.spec(), True, "dp-level", exact, None,
+                         f"{why}, and ε-DP is decided by its row cone")
+    a, b = sorted(min(ex, key=sorted))
+    labels = list(X.inputs)
+    ia, ib = labels.index(a), labels.index(b)
+    one: Any = Fraction(1) if exact else 1.0
+    x = np.array([rx if i == ia else one for i in range(len(labels))], dtype=object if exact else float)
+    normal = np.array([ry if i == ib else (-one if i == ia else 0 * one) for i in range(len(labels))],
+                      dtype=object if exact else float)
+    w = _row_witness(X, Y, x, normal, ry - rx, X.row_cone(), exact)
+    if w.in_source is None or not w.in_source.member or w.not_in_larger is None or w.not_in_larger.member:
+        raise SolverError(f"the two-point witness for {_label(X)} ⊄ {_label(Y)} does not verify; please report")
+    return Inclusion(X.spec(), Y.spec(), False, "dp-level", exact, w,
+                     f"{why}, and the two-point row with {fraction_str(rx)} at {a} violates x[{a}] ≤ "
+                     f"{fraction_str(ry)}·x[{b}]")
 
 
 # ---------------------------------------------------------------------------------------------------- (ε, δ)-DP pairs
@@ -542,13 +677,15 @@ def _check_pair(X: Any, Y: Any) -> None:
                                   f"{list(Y.inputs)[:8]} (same datasets in the same order needed)")
 
 
-def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition) -> Comparison:
+def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition, *, method: str = "auto") -> Comparison:
     """How the consistent closures of two privacy definitions over the same datasets are related.
 
     Parameters
     ----------
     def_a, def_b : PrivacyDefinition
         Same :attr:`~PrivacyDefinition.inputs` (labels and order).
+    method : {"auto", "rays", "lp"}
+        How row cones are compared (:func:`inclusion`): enumerate rays, or generators / one LP per facet orbit.
 
     Returns
     -------
@@ -590,8 +727,8 @@ def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition) -> Comparison:
     ('9 x[10] + x[01] ≥ 3 x[11] + 3 x[00]', (Fraction(5, 8), Fraction(3, 8)), (Fraction(5, 14), Fraction(9, 14)))
     """
     _check_pair(def_a, def_b)
-    ab = inclusion(def_a, def_b)
-    ba = inclusion(def_b, def_a)
+    ab = inclusion(def_a, def_b, method=method)
+    ba = inclusion(def_b, def_a, method=method)
     table = {(True, True): "equal", (True, False): "subset", (False, True): "superset", (False, False): "incomparable"}
     relation = table.get((ab.holds, ba.holds), "undecided")  # type: ignore[arg-type]
     A, B = _label(def_a), _label(def_b)

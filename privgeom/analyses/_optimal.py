@@ -50,7 +50,9 @@ from .._errors import (DomainMismatchError, FormatError, InvalidParameterError, 
                        SolverError)
 from .._level import PrivacyLevel, ScalarLike
 from .._limits import register_limit
-from .._numeric import ATOL, ROUNDOFF, Scalar, fraction_str, is_exact_scalar, limit_hint, parse_scalar
+from .._numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, is_exact_scalar, limit_hint,
+                        parse_scalar)
+from .._numeric import readonly
 from .._results import Quantity, Result
 from ..definitions import PrivacyDefinition
 from ..mechanisms import Mechanism
@@ -60,13 +62,16 @@ from ._optimal_adp import (_LP, ClosureConstraints, OptimalityCertificate, Optim
 
 __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
            "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureConstraints", "closure_constraints",
-           "RowUtility", "bayes_utility", "mutual_information_utility", "mutual_information", "staircase_patterns",
+           "OPTIMAL_METHODS", "RowUtility", "bayes_utility", "mutual_information_utility", "mutual_information", "staircase_patterns",
            "binary_mechanism", "StaircaseOptimum", "staircase_optimum", "KOVRegimes", "kov_regimes"]
 
 #: Default largest optimal-mechanism LP, measured as constraint-matrix nonzeros + variables and estimated from the
-#: sizes before anything is built (:func:`optimal_lp_size`). Measured on 2 shared cores: the ε-DP path with 29
-#: datasets (size ≈ 4,900) takes about 4 s with exact re-verification, 49-ary randomized response (≈ 4,900) about
-#: 3 s; time grows roughly like size^1.5–2. Raise it with ``optimal_mechanism(..., max_lp_size=)``.
+#: sizes before anything is built (:func:`optimal_lp_size`). Measured on 2 shared cores with exact re-verification
+#: (docs/theory.md §16): size 3,456 (ε-DP on K_12) 0.8 s, 5,280 (path, 30 values) 2.3 s, 16,000 (K_20) 4.5 s,
+#: 12,288 (the 5-cube) 64 s, 18,592 (path, 56 values) 39 s — time grows like size^2–2.5 and with degeneracy, so
+#: 5,000 is the largest round size at which every family measured answers within about 10 s. It limits the LP
+#: actually built: the symmetry-reduced one when symmetry applies; the explicit and closed-form routes build none.
+#: Raise it with ``optimal_mechanism(..., max_lp_size=)``.
 MAX_OPTIMAL_LP_SIZE = 5_000
 register_limit("optimal_lp_size", globals(), "MAX_OPTIMAL_LP_SIZE",
                "default largest optimal-mechanism LP (nonzeros + variables) built; max_lp_size= raises it for one call",
@@ -130,8 +135,10 @@ def utility_matrix(utility: Any, inputs: Sequence[str], *, exact: bool | None = 
         if utility.strip() != "accuracy":
             raise InvalidParameterError(f"unknown named utility {utility!r}; use 'accuracy', a matrix or a dict")
         one, zero = (Fraction(1), Fraction(0)) if exact is not False else (1.0, 0.0)
-        mat: Any = [[one if i == j else zero for j in range(n)] for i in range(n)]
-        outputs = list(inputs)
+        eye = np.empty((n, n), dtype=object if exact is not False else float)
+        eye[:] = zero
+        eye[np.arange(n), np.arange(n)] = one
+        return readonly(eye), tuple(str(s) for s in inputs)  # already parsed: no per-entry work
     elif isinstance(utility, dict):
         if "matrix" not in utility:
             raise FormatError("a utility dict needs a 'matrix' field (rows = datasets, columns = outputs)")
@@ -224,6 +231,34 @@ def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
                            "and privgeom has no other LP over its closure")
 
 
+def _cost_matrix(U: np.ndarray, pi: Sequence[Any], exact: bool) -> np.ndarray:
+    """``C[ω, D] = π(D) U[D, ω]``, multiplying only the non-zero utilities (accuracy has ``N`` of ``N²``)."""
+    if not exact:
+        return np.asarray(U, dtype=float).T * np.array([float(v) for v in pi])[None, :]
+    Ut = np.asarray(U, dtype=object).T
+    C = np.empty(Ut.shape, dtype=object)
+    C[:] = Fraction(0)
+    rows, cols = np.nonzero(Ut != 0)
+    if len(rows):
+        C[rows, cols] = [Fraction(pi[d]) * Ut[w, d] for w, d in zip(rows.tolist(), cols.tolist())]
+    return C
+
+
+def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
+                limit: int | None) -> None:
+    """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
+    est = LPSize(formulation, variables, constraints, nonzeros)
+    limit = MAX_OPTIMAL_LP_SIZE if limit is None else limit
+    if est.size > limit:
+        spec = definition.spec()
+        what = spec if len(spec) <= 80 else definition.name
+        raise SizeLimitError(
+            f"optimal_mechanism: the {formulation} LP for {what} would have {variables:,} variables, "
+            f"{constraints:,} constraints and {nonzeros:,} nonzeros (size {est.size:,} = nonzeros + variables), more "
+            f"than the limit {limit:,}; refused before building it — raise it with max_lp_size= (CLI: --max-lp-size) "
+            f"or {limit_hint('optimal_lp_size', est.size).removeprefix('raise it with ')}")
+
+
 def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) -> None:
     est = optimal_lp_size(definition, n_outputs)
     if est.size > limit:
@@ -312,8 +347,12 @@ def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np
     return _finish(definition, M, Cx, t, exact, "closure", {"u": u, "t": t}, detail)
 
 
+#: The routes of :func:`optimal_mechanism` (``method=``); see :mod:`privgeom.analyses._optimal_sym`.
+OPTIMAL_METHODS = ("auto", "lp", "explicit", "closed-form", "symmetric")
+
+
 def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", prior: Any = None, *,
-                      max_lp_size: int | None = None) -> OptimalMechanism:
+                      max_lp_size: int | None = None, method: str = "auto") -> OptimalMechanism:
     """Maximise expected utility ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]`` over the consistent closure of a definition.
 
     Parameters
@@ -328,7 +367,15 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
         ``π`` over the datasets (see :func:`prior_vector`); default uniform.
     max_lp_size : int, optional
         Largest LP (nonzeros + variables, :func:`optimal_lp_size`) to build; default :data:`MAX_OPTIMAL_LP_SIZE`.
-        Checked from the sizes before the utility matrix (for ``"accuracy"``) or the LP is built.
+        Checked from the sizes before the utility matrix (for ``"accuracy"``) or the LP is built; for
+        ``method="symmetric"`` the reduced LP's size.
+    method : {"auto", "lp", "explicit", "closed-form", "symmetric"}
+        ``"lp"``: the full LP below. ``"explicit"``: finite definitions, the Bayes decision on the best generating
+        mechanism (the closure LP's explicit dual, no LP). ``"closed-form"``: k-ary randomized response for accuracy
+        under the uniform prior on the complete graph (KOV 2016). ``"symmetric"``: the rows LP reduced by the
+        symmetry group of the definition, utility and prior (orbit averaging). ``"auto"`` (default) takes the first
+        that applies, in the order explicit, closed form, symmetric, LP. Every route ends in the same exact
+        re-verification (:mod:`privgeom.analyses._optimal_sym`).
 
     Returns
     -------
@@ -366,17 +413,40 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
         raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
     from .._numeric import parse_int
 
+    from ._optimal_sym import closed_form_optimum, explicit_closure_optimum, symmetric_rows_optimum
+
+    if method not in OPTIMAL_METHODS:
+        raise InvalidParameterError(f"unknown optimal_mechanism method {method!r}; choose one of {list(OPTIMAL_METHODS)}")
     limit = MAX_OPTIMAL_LP_SIZE if max_lp_size is None else parse_int(max_lp_size, name="max_lp_size", min=1)
     inputs = tuple(definition.inputs)
+    mechs = generating_mechanisms(definition)
     if isinstance(utility, str) and utility.strip() == "accuracy":  # N outputs: check before building N × N entries
-        _check_lp_size(definition, len(inputs), limit)
+        if method == "lp":
+            _check_lp_size(definition, len(inputs), limit)
+        try:
+            check_dense_size(len(inputs), len(inputs), exact=definition.exact, what="the accuracy utility")
+        except SizeLimitError:  # too large for every route: name the LP limit first (the usual knob)
+            _check_lp_size(definition, len(inputs), limit)
+            raise
     U, outputs = utility_matrix(utility, inputs, exact=None if definition.exact else False)
-    _check_lp_size(definition, len(outputs), limit)
     pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
     exact = definition.exact and U.dtype == object and all(isinstance(v, Fraction) for v in pi)
-    C = np.array([[pi[d] * U[d, w] for d in range(len(inputs))] for w in range(len(outputs))],
-                 dtype=object if exact else float)
-    mechs = generating_mechanisms(definition)
+    C = _cost_matrix(U, pi, exact)
+    if method == "explicit" or (method == "auto" and mechs is not None):
+        if mechs is None:
+            raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
+        return explicit_closure_optimum(definition, mechs, C, outputs, exact)
+    if method in ("closed-form", "symmetric", "auto") and mechs is None:
+        found = closed_form_optimum(definition, C, outputs, exact) if method != "symmetric" else None
+        if found is None and method != "closed-form":
+            found = symmetric_rows_optimum(definition, C, outputs, exact,
+                                           lambda v, c, z: _check_size(definition, "symmetric", v, c, z, limit))
+        if found is not None:
+            return found
+    if method in ("closed-form", "symmetric"):
+        raise InvalidParameterError(f"method={method!r} does not apply to {definition.spec()} with this utility and "
+                                    f"prior ({'ε-DP on a complete graph, accuracy, uniform prior' if method == 'closed-form' else 'an ε-DP definition whose symmetry group preserves the utility and prior, outputs = datasets'} needed)")
+    _check_lp_size(definition, len(outputs), limit)
     if mechs is not None:
         return _closure_lp(definition, mechs, C, outputs, exact)
     if definition.row_cone_decides_closure:

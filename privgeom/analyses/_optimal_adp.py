@@ -237,9 +237,13 @@ class _LP:
 
 
 def _finish(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: Any, exact: bool, formulation: str,
-            dual: dict[str, Any], detail: str) -> OptimalMechanism:
+            dual: dict[str, Any], detail: str, membership: Membership | None = None) -> OptimalMechanism:
     mat = M.matrix if exact else M.float_matrix()
-    value = (C * mat).sum() if exact else float(np.sum(np.asarray(C, dtype=float) * mat))
+    if exact:  # only the non-zero costs contribute (accuracy: N of N² entries)
+        nz = np.nonzero(np.asarray(C, dtype=object) != 0)
+        value = sum((C[w, d] * mat[w, d] for w, d in zip(*nz)), Fraction(0))
+    else:
+        value = float(np.sum(np.asarray(C, dtype=float) * mat))
     tol = 0.0 if exact else 1e-7 * max(1.0, abs(float(value)))
     gap = bound - value
     verified = gap == 0 if exact else abs(float(gap)) <= tol
@@ -250,7 +254,8 @@ def _finish(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: A
     if not verified:
         detail += f"; NOT verified: gap {float(gap):.3g} exceeds the tolerance {tol:g}"
     cert = OptimalityCertificate(bound, value, gap, exact and verified, verified, tol, dual, detail)
-    membership = definition.contains(M)
+    if membership is None:  # a caller's exact structured re-check (every row, every constraint) stands in for it
+        membership = definition.contains(M)
     text = (f"optimal mechanism for {definition.spec()} ({formulation} LP): expected utility {fraction_str(value)}"
             f"{'' if exact else f' ≈ {float(value):.10g}'}; in the closure: {membership.member} [{membership.method}]")
     return OptimalMechanism(M, value, exact and verified, formulation, definition.spec(), cert, membership, text)

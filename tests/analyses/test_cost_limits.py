@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 import tracemalloc
 
 import pytest
@@ -57,8 +58,13 @@ def test_optimal_mechanism_refuses_large_lps_before_building(monkeypatch):
     msg = _refuses_cheaply(lambda: optimal_mechanism(d), "max_lp_size=")
     assert "variables" in msg and f"{MAX_OPTIMAL_LP_SIZE:,}" in msg
     with pytest.raises(SizeLimitError, match="closure LP"):
-        optimal_mechanism(pg.parse_definition("krr:n=60,exp_eps=3"))
+        optimal_mechanism(pg.parse_definition("krr:n=60,exp_eps=3"), method="lp")
     with pytest.raises(SizeLimitError, match="rows LP"):
+        optimal_mechanism(pg.parse_definition("dp:graph=path,n=60,exp_eps=3"), method="lp")
+    # the default route answers a finite definition (k-RR, here n = 30) without an LP (explicit Bayes rule) and reduces the path's LP by its
+    # reversal, whose reduced LP is still above the limit
+    assert optimal_mechanism(pg.parse_definition("krr:n=30,exp_eps=3")).value == Fraction(3, 32)
+    with pytest.raises(SizeLimitError, match="symmetric LP"):
         optimal_mechanism(pg.parse_definition("dp:graph=path,n=60,exp_eps=3"))
 
 
