@@ -18,7 +18,7 @@ from typing import Any, Callable, TypeVar
 import numpy as np
 
 from .._domain import Domain
-from .._errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
+from .._errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
 from .._numeric import limit_hint, parse_int
 from .._progress import Progress, stage
 from .._results import to_jsonable
@@ -389,11 +389,24 @@ def _closure_args(p: argparse.ArgumentParser) -> None:
     add_repair_arguments(p)
 
 
+def _check_input_count(definition: Any, mechanism: Mechanism, where: str) -> None:
+    """Refuse a mechanism whose number of inputs is not the definition's number of datasets, comparing the counts
+    before any label is built (``rr:k=20`` has 1,048,576 dataset labels; a 4-input mechanism is refused at once)."""
+    n_def, n_mech = definition.n_inputs, mechanism.n_inputs
+    if n_def != n_mech:
+        shown = ", ".join(list(mechanism.inputs)[:4]) + (", ..." if n_mech > 4 else "")
+        raise DomainMismatchError(
+            f"the mechanism in {where} has {n_mech:,} input{'s' if n_mech != 1 else ''} ({shown}) but "
+            f"{definition.spec()} has {n_def:,} dataset{'s' if n_def != 1 else ''}: a mechanism for this definition "
+            "has one input per dataset, in the definition's order")
+
+
 @command("closure", "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no",
          outputs={"out": "file"})(_closure_args)
 def _closure(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     mech = Mechanism.load(args.mechanism)
+    _check_input_count(d, mech, args.mechanism)
     m = d.contains(mech, method=args.method)
     verdict = "IN" if m.member else "NOT in"
     decides = d.row_cone_decides_closure
