@@ -42,7 +42,8 @@ EXPECTED = {"exact_entries", "dense_entries", "lp_nonzeros", "exact_lp_variables
             "extreme_mechanism_rays", "staircase_inputs", "file_bytes",
             "ldp_outputs", "information_variables", "count_voters", "callable_voters", "exact_count_voters",
             "smoothed_evaluations", "smoothed_tensor_databases", "symmetry_elements", "symmetry_steps",
-            "symmetry_graph"}
+            "symmetry_graph", "recursion_voters", "banzhaf_weight", "spectrum_voters", "subset_sum_table",
+            "sampling_histograms"}
 
 
 # ------------------------------------------------------------------------------------------------ the registry
@@ -178,7 +179,30 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "exact_count_voters": (10, _exact_counts),
     "smoothed_evaluations": (5, _smoothed_small),
     "smoothed_tensor_databases": (4, _smoothed_small),
+    "recursion_voters": (3, lambda: pg.voting.paper_recursion_accuracy(5, 0, "1/2")),
+    "banzhaf_weight": (5, lambda: pg.voting.banzhaf([4, 2, 1, 1])),  # total weight 8
+    "spectrum_voters": (3, lambda: _symmetric_spectrum(5)),
+    "subset_sum_table": (10, lambda: _subset_sums()),  # (T + 1) x (3·2 + 1) = 21 entries
+    "sampling_histograms": (3, lambda: _sampling_histograms()),  # C(5 + 1, 1) = 6 histograms
 }
+
+
+def _symmetric_spectrum(n: int) -> Any:
+    from privgeom.voting._fourier import symmetric_level_coefficients
+
+    return symmetric_level_coefficients(pg.voting.majority(n))
+
+
+def _subset_sums() -> Any:
+    from privgeom.smoothed._subsetsum import SubsetSums
+
+    return SubsetSums([1, 2, 3], 2)
+
+
+def _sampling_histograms() -> Any:
+    from privgeom.smoothed._subsetsum import expected_sampling_delta
+
+    return expected_sampling_delta([[0.5, 0.5]], [5], 2, [1.0])
 
 
 def _cycle6() -> Any:
