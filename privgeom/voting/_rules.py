@@ -87,7 +87,8 @@ def _check_count_size(n: int, max_n: Any, what: str) -> None:
     if n > limit:
         raise SizeLimitError(
             f"{what} on n = {n:,} voters stores {n + 1:,} values by vote count and every by-count computation costs at "
-            f"least O(n) time and memory (limit count_voters = {limit:,}); refused before allocating; "
+            f"least O(n) time and memory (limit {'count_voters' if max_n is None else 'max_n'} = {limit:,}); refused "
+            f"before allocating; "
             f"{limit_hint('count_voters', n, keyword='max_n')}"
         )
 
