@@ -583,7 +583,7 @@ def weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
     strict = quota is None
     qv = total / 2 if quota is None else parse_scalar(quota, name="quota", exact=exact)
     label = "total/2 (strict)" if quota is None else str(qv)
-    return _weighted(ws, qv, strict, name=f"weighted({list(map(str, ws))}, quota={label})", params={"weights": tuple(ws), "quota": qv})
+    return _weighted(ws, qv, strict, name=f"weighted([{', '.join(map(str, ws))}], quota={label})", params={"weights": tuple(ws), "quota": qv})
 
 
 def weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
@@ -599,7 +599,7 @@ def weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
     ws, exact = _weights(weights)
     th = parse_scalar(theta, name="theta", exact=exact)
     qv = (sum(ws) + th) / 2
-    return _weighted(ws, qv, True, name=f"weighted_threshold({list(map(str, ws))}, theta={th})", params={"weights": tuple(ws), "theta": th, "quota": qv})
+    return _weighted(ws, qv, True, name=f"weighted_threshold([{', '.join(map(str, ws))}], theta={th})", params={"weights": tuple(ws), "theta": th, "quota": qv})
 
 
 def tribes(width: int, count: int) -> Rule:
