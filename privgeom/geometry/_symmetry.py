@@ -497,15 +497,15 @@ def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorp
     number of elements and by ``max_search_steps`` VF2 candidate-pair checks (deterministic budget)."""
     from networkx.algorithms.isomorphism import GraphMatcher
 
-    max_automorphisms = _check_cap(max_automorphisms)
-    max_search_steps = _check_budget(max_search_steps, "max_search_steps")
+    cap = _check_cap(max_automorphisms)
+    budget = _check_budget(max_search_steps, "max_search_steps")
 
     class _Counting(GraphMatcher):  # type: ignore[misc]
         steps = 0
 
         def syntactic_feasibility(self, G1_node: Any, G2_node: Any) -> bool:
             self.steps += 64 + len(self.G1._adj[G1_node])  # a fixed cost plus the neighbours the check visits
-            if self.steps > max_search_steps:
+            if self.steps > budget:
                 raise _SearchBudget
             return bool(super().syntactic_feasibility(G1_node, G2_node))
 
@@ -523,15 +523,15 @@ def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorp
                 continue
             found.add(perm)
             elements.append(perm)
-            if len(elements) >= max_automorphisms:
+            if len(elements) >= cap:
                 capped = True
-                note = (f"generic search stopped at {max_automorphisms:,} automorphisms (limit "
+                note = (f"generic search stopped at {cap:,} automorphisms (limit "
                         f"symmetry_elements): possibly a subgroup; "
                         f"{limit_hint('symmetry_elements', keyword='max_automorphisms')}")
                 break
     except _SearchBudget:
         capped = True
-        note = (f"generic search stopped after {max_search_steps:,} steps with {len(elements):,} automorphisms "
+        note = (f"generic search stopped after {budget:,} steps with {len(elements):,} automorphisms "
                 f"found (limit symmetry_steps): possibly a subgroup; "
                 f"{limit_hint('symmetry_steps', keyword='max_search_steps')}")
     return _group_from_elements(labels, elements, source, capped, complete_if_all, note)
