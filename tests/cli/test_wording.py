@@ -103,3 +103,17 @@ def test_optimal_says_yes_not_a_python_boolean(capsys):
     out = _out(capsys, "optimal", "dp:graph=complete,n=4,exp_eps=3", "--utility", "accuracy", "--prior", "uniform")
     # k-RR with e^ε = 3 on 4 outputs: accuracy 3/(3 + 3) = 1/2 is optimal (and in the closure)
     assert "expected utility 1/2; in the closure: yes [dp-row-inequalities]" in out and "True" not in out
+
+
+def test_theorem_4_5_summary_agrees_in_number():
+    import privgeom as pg
+    from privgeom.analyses._semantics import check_product_prior
+
+    M = pg.randomized_response(2, "3/4")
+    # first bit a fair coin (not eligible: 1/4 < 1/2 < 3/4), second bit 1 w.p. 3/4: one subset, {1}, on 4 outputs
+    one = check_product_prior(M, "3/4", ["1/2", "3/4"])
+    assert one.summary() == ("Theorem 4.5 holds: 1 subset of the bits [1] keeps its a-priori more likely parity on "
+                             "all 4 outputs")
+    # both bits eligible: the subsets {0}, {1}, {0, 1}
+    three = check_product_prior(M, "3/4", ["3/4", "3/4"])
+    assert three.summary().startswith("Theorem 4.5 holds: 3 subsets of the bits [0, 1] keep their a-priori")
