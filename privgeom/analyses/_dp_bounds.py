@@ -122,7 +122,7 @@ def _shown(level: PrivacyLevel) -> str:
     if level.infinite:
         return "∞"
     v = level.exp_eps
-    return f"{fraction_str(v)} (ε = ln {fraction_str(v)} ≈ {math.log(float(v)):.6g})" if level.exact \
+    return f"{fraction_str(v)} (ε = ln({fraction_str(v)}) ≈ {math.log(float(v)):.6g})" if level.exact \
         else f"{float(v):.12g} (ε ≈ {math.log(float(v)):.6g})"
 
 

@@ -257,7 +257,7 @@ def _finish(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: A
     if membership is None:  # a caller's exact structured re-check (every row, every constraint) stands in for it
         membership = definition.contains(M)
     text = (f"optimal mechanism for {definition.spec()} ({formulation} LP): expected utility {fraction_str(value)}"
-            f"{'' if exact else f' ≈ {float(value):.10g}'}; in the closure: {membership.member} [{membership.method}]")
+            f"{'' if exact else f' ≈ {float(value):.10g}'}; in the closure: {'yes' if membership.member else 'NO'} [{membership.method}]")
     return OptimalMechanism(M, value, exact and verified, formulation, definition.spec(), cert, membership, text)
 
 

@@ -677,8 +677,10 @@ class ProductPriorCheck(Decision):
 
     def summary(self) -> str:
         if self.holds:
-            return (f"Theorem 4.5 holds: {self.subsets_checked} subset{'' if self.subsets_checked == 1 else 's'} of the bits {list(self.eligible_bits)} keep "
-                    f"their a-priori more likely parity on all {self.outputs_checked} outputs")
+            one = self.subsets_checked == 1
+            return (f"Theorem 4.5 holds: {self.subsets_checked} subset{'' if one else 's'} of the bits "
+                    f"{list(self.eligible_bits)} {'keeps its' if one else 'keep their'} a-priori more likely parity on "
+                    f"all {self.outputs_checked} output{'' if self.outputs_checked == 1 else 's'}")
         J, w, pr, po = self.violation  # type: ignore[misc]
         return f"Theorem 4.5 VIOLATED for bits {list(J)} on output {w}: prior P(even)={pr}, posterior P(even)={po}"
 

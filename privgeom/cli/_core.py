@@ -13,12 +13,13 @@ import argparse
 import dataclasses
 from bisect import bisect_left
 from fractions import Fraction
-from typing import Any, Callable, TypeVar
+import itertools
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
 from .._domain import Domain
-from .._errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
+from .._errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
 from .._numeric import limit_hint, parse_int
 from .._progress import Progress, stage
 from .._results import to_jsonable
@@ -212,6 +213,18 @@ def _finish(text: str, data: StreamedData, out: str | None) -> str:
     return text
 
 
+def _finish_outcome(text: str, lines: Iterator[str] | None, data: StreamedData, out: str | None,
+                    code: int) -> Outcome:
+    """The outcome of a command with an ``--all`` listing: ``lines`` (lazy, printed as they come) when given, else
+    ``text``; ``--out FILE`` is written first and its line comes last, as :func:`_finish` does."""
+    if lines is None:
+        return Outcome(_finish(text, data, out), data, code)
+    outcome = Outcome("", data, code, lines=lines)
+    if out:
+        return outcome.appended(_finish("", data, out)[1:])
+    return outcome
+
+
 # ---------------------------------------------------------------------------------------------------------- analyze
 def _analyze_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
@@ -389,11 +402,24 @@ def _closure_args(p: argparse.ArgumentParser) -> None:
     add_repair_arguments(p)
 
 
+def _check_input_count(definition: Any, mechanism: Mechanism, where: str) -> None:
+    """Refuse a mechanism whose number of inputs is not the definition's number of datasets, comparing the counts
+    before any label is built (``rr:k=20`` has 1,048,576 dataset labels; a 4-input mechanism is refused at once)."""
+    n_def, n_mech = definition.n_inputs, mechanism.n_inputs
+    if n_def != n_mech:
+        shown = ", ".join(list(mechanism.inputs)[:4]) + (", ..." if n_mech > 4 else "")
+        raise DomainMismatchError(
+            f"the mechanism in {where} has {n_mech:,} input{'s' if n_mech != 1 else ''} ({shown}) but "
+            f"{definition.spec()} has {n_def:,} dataset{'s' if n_def != 1 else ''}: a mechanism for this definition "
+            "has one input per dataset, in the definition's order")
+
+
 @command("closure", "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no",
          outputs={"out": "file"})(_closure_args)
 def _closure(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     mech = Mechanism.load(args.mechanism)
+    _check_input_count(d, mech, args.mechanism)
     m = d.contains(mech, method=args.method)
     verdict = "IN" if m.member else "NOT in"
     decides = d.row_cone_decides_closure
@@ -445,18 +471,10 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
     stage("summary and symmetry orbits" + (" (with the extreme rays)" if args.rays else ""))
     summary = describe_row_cone(d, rays=args.rays)
     labels = cone.labels
+    listed: Iterator[str] | None = None
     if args.all:
-        lines = [summary.header()] + ([f"  {summary.rule}"] if summary.rule else []) + [f"  {summary.symmetry_line()}"]
-        rows, _ = facet_rows(cone)
-        lines += [f"  {facet_number(i)}{format_facet(r, labels, exact=cone.exact, limit=10**9)}"
-                  for i, r in enumerate(rows())]
-        lines += [f"  {format_facet(e, labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
-                  for e in equality_rows(cone)]
-        if args.rays:
-            lines.append("extreme rays:")
-            lines += ["  (" + ", ".join(str(v) for v in r) + ")" for r in ray_rows(cone)[0]()]
-            lines += ["  line: (" + ", ".join(str(v) for v in r) + ")" for r in lineality_rows(cone)]
-        text = "\n".join(lines)
+        listed = _rowcone_listing(summary, cone, args.rays)
+        text = ""
     else:
         text = "\n".join([f"{d.spec()}: " + summary.lines()[0]] + summary.lines()[1:])
     rows, count = facet_rows(cone)
@@ -470,7 +488,28 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
         rays, n_rays = ray_rows(cone)
         parts += [("rays", Stream(rays, n_rays)), ("lineality", lineality_rows(cone))]
     data = StreamedData(parts, {"row_cone": cone, "summary": summary})
-    return Outcome(_finish(text, data, args.out), data, EXIT_YES)
+    return _finish_outcome(text, listed, data, args.out, EXIT_YES)
+
+
+def _rowcone_listing(summary: RowConeSummary, cone: Any, rays: bool) -> Iterator[str]:
+    """The ``rowcone --all`` text, one line at a time: each facet (numbered ``[i]``), equality and ray formatted
+    when it is printed."""
+    labels = cone.labels
+    yield summary.header()
+    if summary.rule:
+        yield f"  {summary.rule}"
+    yield f"  {summary.symmetry_line()}"
+    rows, _ = facet_rows(cone)
+    for i, r in enumerate(rows()):
+        yield f"  {facet_number(i)}{format_facet(r, labels, exact=cone.exact, limit=10**9)}"
+    for e in equality_rows(cone):
+        yield f"  {format_facet(e, labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
+    if rays:
+        yield "extreme rays:"
+        for r in ray_rows(cone)[0]():
+            yield "  (" + ", ".join(str(v) for v in r) + ")"
+        for r in lineality_rows(cone):
+            yield "  line: (" + ", ".join(str(v) for v in r) + ")"
 
 
 def _rays_by_orbit_only(cone: Any, summary: RowConeSummary) -> bool:
@@ -500,11 +539,11 @@ def _semantics(args: argparse.Namespace) -> Outcome:
         summary = describe_row_cone(d)
     stage("row cone and guarantees")
     guarantees = semantics(d)
+    listed: Iterator[str] | None = None
     if args.all:
         _check_listing(len(guarantees), len(d.inputs), "guarantees")
-        number = _listed_positions(d.row_cone())
-        lines = [f"{len(guarantees)} guarantees of {d.spec()} ([i]: facet i as rowcone --all and design --drop "
-                 "number them):"] + [f"- {facet_number(number(_normal_of(g)))}{g.text}" for g in guarantees]
+        listed = _semantics_listing(d, guarantees)
+        lines: list[str] = []
     else:
         assert summary is not None
         lines = [f"{d.spec()}:"] + _semantics_lines(summary, indent="")
@@ -528,8 +567,20 @@ def _semantics(args: argparse.Namespace) -> Outcome:
         lines += listing(failed, lambda c: c.summary(), limit=None if args.all else MAX_ORBITS_SHOWN,
                          more="violated guarantees (--all lists them)")
         code = EXIT_NO if failed else EXIT_YES
-    data = StreamedData(parts, {"guarantees": list(guarantees)})
-    return Outcome(_finish("\n".join(lines), data, args.out), data, code)
+    data = StreamedData(parts, {"guarantees": guarantees})
+    if listed is not None:  # the lines after the listing (note, checks) follow it
+        listed = itertools.chain(listed, lines)
+    return _finish_outcome("\n".join(lines), listed, data, args.out, code)
+
+
+def _semantics_listing(d: Any, guarantees: Sequence[Guarantee]) -> Iterator[str]:
+    """The ``semantics --all`` listing, one line at a time: each guarantee is built (and numbered ``[i]`` as in
+    ``rowcone --all``) when its line is printed."""
+    yield (f"{len(guarantees)} guarantees of {d.spec()} ([i]: facet i as rowcone --all and design --drop "
+           "number them):")
+    number = _listed_positions(d.row_cone())
+    for g in guarantees:
+        yield f"- {facet_number(number(_normal_of(g)))}{g.text}"
 
 
 # ---------------------------------------------------------------------------------------------------------- relax

@@ -230,12 +230,22 @@ def _run(cmd: Command, args: argparse.Namespace, json_out: bool, run: contextlib
                 stream(sys.stdout)
             else:
                 print(json.dumps(to_jsonable(outcome.data), indent=1))
+        elif outcome.lines is not None:  # a lazy listing: each line printed (and flushed) as soon as it is made
+            for line in outcome.lines:
+                print(line)
+                sys.stdout.flush()
         else:
             print(outcome.text)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. `privgeom analyze | head`: the reader left; not an error of ours
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+    except (PrivgeomError, RecursionError) as err:  # raised while a lazy listing computes its lines
+        sys.stdout.flush()
+        msg = "input nested too deeply (Python's recursion limit was reached)" if isinstance(err, RecursionError) \
+            else _message(err)
+        print(f"privgeom: error: {msg}", file=sys.stderr)
+        return EXIT_ERROR
     return outcome.code
 
 

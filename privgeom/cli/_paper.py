@@ -193,7 +193,7 @@ def _rowcone_run(args: argparse.Namespace, original: Runner) -> Outcome:
 
             print(line, file=sys.stderr)
         else:
-            out = Outcome(out.text + "\n" + line, out.data, out.code)
+            out = out.appended(line)
     return out
 
 

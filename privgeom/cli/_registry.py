@@ -2,7 +2,8 @@
 
 A subcommand module defines ``add_arguments(parser)`` and ``run(args) -> Outcome`` and registers them with
 :func:`command`. The main program adds ``--json`` to every command, prints ``Outcome.text`` (or ``Outcome.data`` as
-JSON with ``--json``) and exits with ``Outcome.code``: 0 yes / 1 no / 2 error. Commands with sub-subcommands
+JSON with ``--json``) and exits with ``Outcome.code``: 0 yes / 1 no / 2 error. A long listing (``rowcone --all``) sets
+``Outcome.lines`` instead: lines produced lazily, printed one at a time as they come. Commands with sub-subcommands
 (``privgeom voting accuracy``) register a parent with :func:`group` and children with ``command(..., parent=...)``.
 
 Output paths are declared, not discovered: ``command(..., outputs={"out": "file", "plot": "figure"})`` (or
@@ -17,7 +18,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+import itertools
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 __all__ = ["Outcome", "Command", "COMMANDS", "GROUPS", "command", "group", "declare_outputs", "find_command",
            "EXIT_YES", "EXIT_NO", "EXIT_ERROR"]
@@ -27,11 +29,38 @@ EXIT_YES, EXIT_NO, EXIT_ERROR = 0, 1, 2
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a subcommand returns: human text, JSON data and the exit code (0 yes / 1 no)."""
+    """What a subcommand returns: human text, JSON data and the exit code (0 yes / 1 no).
+
+    ``lines``, when given, is the human text as an iterable of lines produced lazily (a generator: each line computed
+    when it is printed); the main program prints them one at a time, flushing, instead of ``text`` (which is then
+    ``""``), so a listing of 200,000 facets starts at once and never exists as one string. Read the text through
+    :meth:`iter_lines`; a generator of lines can be read once.
+
+    Examples
+    --------
+    >>> out = Outcome("", {}, lines=(f"line {i}" for i in range(2)))
+    >>> list(out.appended("end").iter_lines())
+    ['line 0', 'line 1', 'end']
+    >>> list(Outcome("a", {}).appended("b").iter_lines())
+    ['a', 'b']
+    """
 
     text: str
     data: Any
     code: int = EXIT_YES
+    lines: Iterable[str] | None = field(default=None, compare=False, repr=False)
+
+    def iter_lines(self) -> Iterator[str]:
+        """The human text line by line (``lines`` when given, else ``text`` split at newlines)."""
+        if self.lines is not None:
+            return iter(self.lines)
+        return iter(self.text.split("\n"))
+
+    def appended(self, line: str) -> "Outcome":
+        """This outcome with one more line of text at the end (still lazy when ``lines`` is)."""
+        if self.lines is not None:
+            return dataclasses.replace(self, lines=itertools.chain(self.lines, [line]))
+        return dataclasses.replace(self, text=self.text + "\n" + line)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from .._numeric import ROUNDOFF, LogRational, log10_of_log, log_of_ratio, parse_
 from .._results import Quantity
 from ..voting._accuracy import ACCURACY_METHODS
 from ..voting._mechanism import log_value_text, check_epsilon_size
-from ..voting._rules import MAX_COUNT_VOTERS
+from ..voting import _rules
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
 __all__ = ["RULES", "build_rule"]
@@ -46,8 +46,9 @@ def _rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--count", type=int, help="tribes: number of tribes")
     p.add_argument("--values", help="table: comma-separated ±1 values in the order 11…1, …, 00…0")
     p.add_argument(
-        "--max-n", type=int, default=MAX_COUNT_VOTERS,
-        help=f"largest electorate of a rule stored by vote count (default {MAX_COUNT_VOTERS:,})",
+        "--max-n", type=int, default=None,
+        help=f"largest electorate of a rule stored by vote count (default: the count_voters limit, "
+             f"{_rules.MAX_COUNT_VOTERS:,}; --limit count_voters=N raises it too)",
     )
 
 
@@ -90,7 +91,7 @@ def build_rule(args: argparse.Namespace) -> voting.Rule:
     """
     kind = args.rule
     _check_rule_options(args)
-    cap = getattr(args, "max_n", MAX_COUNT_VOTERS)
+    cap = getattr(args, "max_n", None)
     builders: dict[str, Callable[[], voting.Rule]] = {
         "majority": lambda: voting.majority(_need(args.n, "-n", kind), max_n=cap),
         "dictator": lambda: voting.dictator(_need(args.n, "-n", kind), 0 if args.i is None else args.i),

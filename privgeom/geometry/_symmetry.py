@@ -78,6 +78,12 @@ MAX_AUTOMORPHISMS = 5000
 MAX_SEARCH_STEPS = 2_500_000
 #: Largest coloured search graph (nodes + edges, estimated from the sizes before building it) of a generic search.
 MAX_SEARCH_GRAPH = 100_000
+register_limit("symmetry_elements", globals(), "MAX_AUTOMORPHISMS",
+               "automorphisms a generic symmetry search enumerates (a budget: past it, a subgroup with a note)")
+register_limit("symmetry_steps", globals(), "MAX_SEARCH_STEPS",
+               "work units of one generic (VF2) symmetry search (a budget: past it, a subgroup with a note)")
+register_limit("symmetry_graph", globals(), "MAX_SEARCH_GRAPH",
+               "nodes + edges of a generic symmetry search graph (a budget: past it, not searched, with a note)")
 #: Largest group order computed as an exact factorial (symmetric groups); beyond it ``order`` is None.
 _MAX_FACTORIAL = 4096
 
@@ -482,21 +488,24 @@ class _SearchBudget(Exception):
     """Raised inside VF2 when the step budget is spent."""
 
 
-def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorphisms: int, source: str,
+def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorphisms: int | None, source: str,
                          node_match: Callable[..., bool] | None = None,
                          edge_match: Callable[..., bool] | None = None,
                          complete_if_all: bool = True, points: Sequence[Any] | None = None,
-                         max_search_steps: int = MAX_SEARCH_STEPS) -> SymmetryGroup:
+                         max_search_steps: int | None = None) -> SymmetryGroup:
     """Automorphisms of a (coloured) graph restricted to the nodes ``points`` (default: the labels), capped by the
     number of elements and by ``max_search_steps`` VF2 candidate-pair checks (deterministic budget)."""
     from networkx.algorithms.isomorphism import GraphMatcher
+
+    cap = _check_cap(max_automorphisms)
+    budget = _check_budget(max_search_steps, "max_search_steps")
 
     class _Counting(GraphMatcher):  # type: ignore[misc]
         steps = 0
 
         def syntactic_feasibility(self, G1_node: Any, G2_node: Any) -> bool:
             self.steps += 64 + len(self.G1._adj[G1_node])  # a fixed cost plus the neighbours the check visits
-            if self.steps > max_search_steps:
+            if self.steps > budget:
                 raise _SearchBudget
             return bool(super().syntactic_feasibility(G1_node, G2_node))
 
@@ -514,15 +523,17 @@ def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorp
                 continue
             found.add(perm)
             elements.append(perm)
-            if len(elements) >= max_automorphisms:
+            if len(elements) >= cap:
                 capped = True
-                note = (f"generic search stopped at {max_automorphisms:,} automorphisms (max_automorphisms=): "
-                        "possibly a subgroup")
+                note = (f"generic search stopped at {cap:,} automorphisms (limit "
+                        f"symmetry_elements): possibly a subgroup; "
+                        f"{limit_hint('symmetry_elements', keyword='max_automorphisms')}")
                 break
     except _SearchBudget:
         capped = True
-        note = (f"generic search stopped after {max_search_steps:,} steps with {len(elements):,} automorphisms "
-                f"found (limit max_search_steps=): possibly a subgroup")
+        note = (f"generic search stopped after {budget:,} steps with {len(elements):,} automorphisms "
+                f"found (limit symmetry_steps): possibly a subgroup; "
+                f"{limit_hint('symmetry_steps', keyword='max_search_steps')}")
     return _group_from_elements(labels, elements, source, capped, complete_if_all, note)
 
 
@@ -530,16 +541,27 @@ def _not_searched(labels: Sequence[str], source: str, size: int, limit: int) -> 
     return SymmetryGroup.trivial(
         labels, source=f"{source} (not searched)",
         note=(f"symmetry not searched: {len(labels):,} datasets give a search graph of {size:,} nodes and edges, "
-              f"more than the generic search limit {limit:,} (raise it with max_search_graph=)"))
+              f"more than the generic search limit symmetry_graph = {limit:,}; "
+              f"{limit_hint('symmetry_graph', size, keyword='max_search_graph')}"))
 
 
-def _check_budget(value: int, name: str) -> int:
+#: The keyword of each search budget -> the module constant holding its registered limit (read at call time).
+_BUDGETS = {"max_search_steps": "MAX_SEARCH_STEPS", "max_search_graph": "MAX_SEARCH_GRAPH"}
+
+
+def _check_budget(value: int | None, name: str) -> int:
+    """``value``, or the registered limit in force when it is None; a positive integer."""
+    if value is None:
+        return int(globals()[_BUDGETS[name]])
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 
 
-def _check_cap(max_automorphisms: int) -> int:
+def _check_cap(max_automorphisms: int | None) -> int:
+    """``max_automorphisms``, or the ``symmetry_elements`` limit in force when it is None."""
+    if max_automorphisms is None:
+        return MAX_AUTOMORPHISMS
     if isinstance(max_automorphisms, bool) or not isinstance(max_automorphisms, int) or max_automorphisms < 1:
         raise InvalidParameterError(f"max_automorphisms must be a positive integer, got {max_automorphisms!r}")
     return max_automorphisms
@@ -547,7 +569,7 @@ def _check_cap(max_automorphisms: int) -> int:
 
 # ----------------------------------------------------------------------------------------------- dispatch
 @singledispatch
-def automorphisms(obj: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
+def automorphisms(obj: Any, *, max_automorphisms: int | None = None, **options: Any) -> SymmetryGroup:
     """The symmetry group of a privacy definition or cone (permutations of the datasets mapping the row cone to itself).
 
     Dispatch (``functools.singledispatch``; register new types with ``automorphisms.register``):
@@ -589,13 +611,13 @@ def automorphisms(obj: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **opt
 # The handlers of the privacy definitions are duck-typed and registered by the definitions' own modules
 # (``automorphisms.register(RandomizedResponse, rr_automorphisms)`` in ``definitions/_rr.py``, …): definitions sit
 # above geometry, so this module never imports them.
-def trivial_automorphisms(definition: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS,
+def trivial_automorphisms(definition: Any, *, max_automorphisms: int | None = None,
                           **options: Any) -> SymmetryGroup:
     """The trivial group of a privacy definition with no known structure (``complete=False``)."""
     return SymmetryGroup.trivial(definition.inputs, source="trivial (no known structure)")
 
 
-def rr_automorphisms(rr: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **options: Any) -> SymmetryGroup:
+def rr_automorphisms(rr: Any, *, max_automorphisms: int | None = None, **options: Any) -> SymmetryGroup:
     _check_cap(max_automorphisms)
     k, n = rr.k, rr.n_inputs
     labels = tuple(rr.inputs)
@@ -608,12 +630,12 @@ def rr_automorphisms(rr: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, **o
     return SymmetryGroup(labels, tuple(map(tuple, gens.tolist())), "hypercube", (1 << k) * math.factorial(k), True)
 
 
-def dp_automorphisms(dp: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS,
-                     max_search_steps: int = MAX_SEARCH_STEPS, max_search_graph: int = MAX_SEARCH_GRAPH,
+def dp_automorphisms(dp: Any, *, max_automorphisms: int | None = None,
+                     max_search_steps: int | None = None, max_search_graph: int | None = None,
                      **options: Any) -> SymmetryGroup:
-    _check_cap(max_automorphisms)
-    _check_budget(max_search_steps, "max_search_steps")
-    _check_budget(max_search_graph, "max_search_graph")
+    max_automorphisms = _check_cap(max_automorphisms)
+    max_search_steps = _check_budget(max_search_steps, "max_search_steps")
+    max_search_graph = _check_budget(max_search_graph, "max_search_graph")
     labels = tuple(dp.inputs)
     n = len(labels)
     if dp.exp_eps == 1:
@@ -754,8 +776,9 @@ def _ematch(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def _rows_group(blocks: list[tuple[np.ndarray, list[int]]], labels: tuple[str, ...], exact: bool, atol: float,
-                max_automorphisms: int, source: str, complete: bool, max_search_steps: int = MAX_SEARCH_STEPS,
-                max_search_graph: int = MAX_SEARCH_GRAPH) -> SymmetryGroup:
+                max_automorphisms: int, source: str, complete: bool, max_search_steps: int | None = None,
+                max_search_graph: int | None = None) -> SymmetryGroup:
+    max_search_graph = _check_budget(max_search_graph, "max_search_graph")
     n = len(labels)
     size = n + sum(len(rows) * (n + 2) for rows, _ in blocks) + len(blocks)  # nodes + edges, an upper bound
     if size > max_search_graph:
@@ -766,11 +789,11 @@ def _rows_group(blocks: list[tuple[np.ndarray, list[int]]], labels: tuple[str, .
                                 max_search_steps=max_search_steps)
 
 
-def finite_automorphisms(D: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, method: str = "rows",
-                          atol: float = ATOL, max_search_steps: int = MAX_SEARCH_STEPS,
-                          max_search_graph: int = MAX_SEARCH_GRAPH, **options: Any) -> SymmetryGroup:
+def finite_automorphisms(D: Any, *, max_automorphisms: int | None = None, method: str = "rows",
+                          atol: float = ATOL, max_search_steps: int | None = None,
+                          max_search_graph: int | None = None, **options: Any) -> SymmetryGroup:
     """Column permutations of a finite definition's mechanisms (generic, bounded VF2 search; module doc)."""
-    _check_cap(max_automorphisms)
+    max_automorphisms = _check_cap(max_automorphisms)
     budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
     if method not in ("rows", "mechanisms"):
         raise InvalidParameterError(f"automorphisms of a finite definition: method must be 'rows' or 'mechanisms', "
@@ -798,10 +821,10 @@ def finite_automorphisms(D: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, 
     return _rows_group([(rows, [1] * len(rows))], labels, exact, atol, max_automorphisms, "columns", decides, *budget)
 
 
-def _cone_automorphisms(cone: Any, *, max_automorphisms: int = MAX_AUTOMORPHISMS, method: str = "carried",
-                        max_search_steps: int = MAX_SEARCH_STEPS, max_search_graph: int = MAX_SEARCH_GRAPH,
+def _cone_automorphisms(cone: Any, *, max_automorphisms: int | None = None, method: str = "carried",
+                        max_search_steps: int | None = None, max_search_graph: int | None = None,
                         **options: Any) -> SymmetryGroup:
-    _check_cap(max_automorphisms)
+    max_automorphisms = _check_cap(max_automorphisms)
     budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
     carried = getattr(cone, "symmetry", None)
     if method == "carried":

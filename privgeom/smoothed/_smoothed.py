@@ -17,7 +17,8 @@ import numpy as np
 from .._domain import Domain, RelationLike
 from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._level import LevelLike, PrivacyLevel
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_int
+from .._limits import register_limit
+from .._numeric import ATOL, LogRational, Scalar, fraction_str, limit_hint, parse_int
 from .._results import Quantity, Result
 from ..mechanisms import Mechanism
 from ._database import (
@@ -44,10 +45,15 @@ from ._reduction import (
 
 __all__ = ["SmoothedDelta", "smoothed_delta", "expected_delta", "histogram_deltas"]
 
-#: Default cap on the number of vertex assignments / compositions evaluated exactly.
+#: Default cap on the number of vertex assignments / compositions evaluated exactly (the size limit
+#: ``smoothed_evaluations``, read at call time; ``max_evaluations=`` overrides it for one call).
 MAX_EVALUATIONS = 5_000
 #: Largest number of databases ``k^n`` for the (non-anonymous) tensor contraction.
 MAX_DATABASES = 2**20
+register_limit("smoothed_evaluations", globals(), "MAX_EVALUATIONS",
+               "vertex assignments / compositions smoothed_delta evaluates exactly (above it: a certified grid)")
+register_limit("smoothed_tensor_databases", globals(), "MAX_DATABASES",
+               "databases k^n of the smoothed-delta tensor contraction (non-anonymous mechanisms)")
 
 
 @dataclass(frozen=True)
@@ -165,7 +171,9 @@ def _tensor(dom: Domain, present: Sequence[int], values: Sequence[Scalar], rows:
     k, n = len(recs), agents(dom)
     size = k**n
     if size > MAX_DATABASES:
-        raise SizeLimitError(f"{k}^{n} = {size:,} databases exceed the enumeration limit {MAX_DATABASES:,}")
+        raise SizeLimitError(f"{k}^{n} = {size:,} databases exceed the enumeration limit smoothed_tensor_databases = "
+                             f"{MAX_DATABASES:,}, refused before allocating; "
+                             f"{limit_hint('smoothed_tensor_databases', size)}")
     D = np.empty((k,) * n, dtype=object if exact else float)
     D.fill(Fraction(0) if exact else 0.0)
     filled = np.zeros((k,) * n, dtype=bool)
@@ -252,7 +260,7 @@ def smoothed_delta(
     records: Sequence[Any] | None = None,
     method: str = "auto",
     grid_step: int | None = None,
-    max_evaluations: int = MAX_EVALUATIONS,
+    max_evaluations: int | None = None,
     atol: float = ATOL,
 ) -> SmoothedDelta:
     """Smoothed δ: ``max_{π ∈ Π^n} E_{x~π}[δ_{ε,M}(x)]`` (Liu, Wang & Xia, Definition 3), with its maximiser.
@@ -269,7 +277,8 @@ def smoothed_delta(
         Number of agents; checked against the mechanism's inputs.
     method : ``"auto"``, ``"enumeration"``, ``"compositions"`` or ``"grid"``
         ``auto``: every vertex assignment (non-symmetric ``δ``) or every composition (symmetric ``δ``, Proposition
-        5) when there are at most ``max_evaluations`` of them, else a grid of compositions with a certified error
+        5) when there are at most ``max_evaluations`` of them (default: the ``smoothed_evaluations`` limit,
+        5,000), else a grid of compositions with a certified error
         bound (``error_bound``).
     grid_step : int, optional
         Spacing of the grid (default: the smallest with at most ``max_evaluations`` points).
@@ -307,6 +316,9 @@ def smoothed_delta(
             grid_step = parse_int(grid_step, name="grid_step", min=1)
         except InvalidTypeError:
             raise InvalidParameterError(f"grid_step must be a positive integer, got {grid_step!r}") from None
+    if max_evaluations is None:
+        max_evaluations = MAX_EVALUATIONS
+    max_evaluations = parse_int(max_evaluations, name="max_evaluations", min=1)
     level, dom, n_agents, present, values, rows, exact = _prepare(mechanism, eps, distributions, graph, kind, records)
     if n is not None and parse_int(n, name="n", min=1) != n_agents:
         raise DomainMismatchError(f"n = {n} but the mechanism's inputs are databases of {n_agents} agents")
@@ -327,7 +339,9 @@ def smoothed_delta(
         symmetric = dh is not None
         n_eval = count_compositions(n_agents, len(V)) if symmetric else len(V) ** n_agents
         if n_eval > max_evaluations:
-            raise SizeLimitError(f"{n_eval:,} vertex assignments exceed max_evaluations = {max_evaluations:,}")
+            raise SizeLimitError(f"{n_eval:,} vertex assignments exceed max_evaluations = {max_evaluations:,} "
+                                 f"(limit smoothed_evaluations), refused before evaluating; "
+                                 f"{limit_hint('smoothed_evaluations', n_eval, keyword='max_evaluations')}")
         D = _tensor(dom, present, values, V, exact)
         val, assign, cnt = _contract(D, V, exact, symmetric)
         counts = tuple(assign.count(a) for a in range(len(V))) if symmetric else None
@@ -341,7 +355,9 @@ def smoothed_delta(
     else:
         step = 1
         if total > max_evaluations and method == "compositions":
-            raise SizeLimitError(f"{total:,} compositions exceed max_evaluations = {max_evaluations:,}")
+            raise SizeLimitError(f"{total:,} compositions exceed max_evaluations = {max_evaluations:,} (limit "
+                                 f"smoothed_evaluations), refused before evaluating; "
+                                 f"{limit_hint('smoothed_evaluations', total, keyword='max_evaluations')}")
         cands = list(compositions(n_agents, len(V)))
     cache: dict[tuple[int, int], dict] = {}
 

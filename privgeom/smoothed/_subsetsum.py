@@ -30,7 +30,8 @@ import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
 from .._level import PrivacyLevel
-from .._numeric import ATOL, check_dense_size, log_binom_pmf, parse_int
+from .._limits import register_limit
+from .._numeric import ATOL, check_dense_size, limit_hint, log_binom_pmf, parse_int
 from ..analyses import hockey_stick_columns
 
 __all__ = [
@@ -48,6 +49,12 @@ _PRIMES = (1073741789, 1073741783, 1073741741, 1073741723, 1073741719, 107374171
 _BITS_PER_PRIME = 29.9
 #: Largest ``(T + 1) x (max sum + 1)`` table per prime.
 MAX_TABLE = 2_000_000
+#: Default largest number of histograms of the exact expectation (:func:`expected_sampling_delta`).
+MAX_HISTOGRAMS = 20_000
+register_limit("subset_sum_table", globals(), "MAX_TABLE",
+               "entries (T + 1) x (largest sum + 1) of one subset-sum table of the sampling mechanisms")
+register_limit("sampling_histograms", globals(), "MAX_HISTOGRAMS",
+               "histograms the exact expectation of the sampling mechanisms' delta enumerates")
 #: The sparse route of :func:`sampling_delta` is taken when at most this fraction of the sums is reachable.
 _SPARSE_FRACTION = 0.25
 
@@ -92,7 +99,10 @@ class SubsetSums:
         self.vmax = int(rec.max()) if rec.size else 0
         self.smax = self.vmax * self.T
         if (self.T + 1) * (self.smax + 1) > MAX_TABLE:
-            raise SizeLimitError(f"subset-sum table {(self.T + 1)} x {(self.smax + 1)} exceeds {MAX_TABLE:,} entries")
+            entries = (self.T + 1) * (self.smax + 1)
+            raise SizeLimitError(f"subset-sum table {(self.T + 1):,} x {(self.smax + 1):,} = {entries:,} entries exceeds "
+                                 f"the limit subset_sum_table = {MAX_TABLE:,}, refused before allocating; "
+                                 f"{limit_hint('subset_sum_table', entries)}")
         bits = math.log2(max(2, math.comb(self.n, self.T))) + 2
         self.primes = _PRIMES[: max(1, math.ceil(bits / _BITS_PER_PRIME))]
         if len(self.primes) == len(_PRIMES) and bits > _BITS_PER_PRIME * len(_PRIMES):
@@ -284,7 +294,7 @@ def _log_multinomial(H: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 
 def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts: Sequence[int], T: int, eps_list: Sequence[float],
-                            *, bin_width: int = 1, max_histograms: int = 20_000) -> tuple[np.ndarray, int]:
+                            *, bin_width: int = 1, max_histograms: int | None = None) -> tuple[np.ndarray, int]:
     """Exact ``E_{x~π}[δ_{ε,M}(x)]`` for the sampling-sum mechanism, without Monte Carlo (Definition 3, inner term).
 
     ``counts[g]`` agents draw their record i.i.d. from ``laws[g]`` (a probability vector over ``0..V−1``; e.g. the two
@@ -325,9 +335,11 @@ def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts
     support = [v for v in range(V) if any(p[v] > 0 for p, c in zip(P, cs) if c > 0)]
     k = len(support)
     total_h = count_histograms(n, k)
-    if total_h > max_histograms:
+    cap = MAX_HISTOGRAMS if max_histograms is None else parse_int(max_histograms, name="max_histograms", min=1)
+    if total_h > cap:
         raise SizeLimitError(f"exact expectation needs {total_h:,} histograms of {n} records over {k} values "
-                             f"(limit {max_histograms:,})")
+                             f"(limit sampling_histograms = {cap:,}), refused before any work; "
+                             f"{limit_hint('sampling_histograms', total_h, keyword='max_histograms')}")
     law: dict[tuple[int, ...], float] = {}
     for c, p in zip(cs, P):
         hs = list(_histograms(c, k))

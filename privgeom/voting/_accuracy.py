@@ -71,6 +71,8 @@ __all__ = [
 
 #: Largest electorate for the paper's recursion (``O(n^3)`` memoised states; recursion depth ``n``).
 RECURSION_MAX_N = 1000
+register_limit("recursion_voters", globals(), "RECURSION_MAX_N",
+               "largest electorate of the paper's accuracy recursion (O(n^3) memoised states, depth n)")
 #: Float round-off of an accuracy (a number in ``[1/2, 1]`` summed with ``math.fsum``): Equation (3)'s lower bound
 #: and Lemma 7's monotonicity are judged up to this slack.
 ACCURACY_ROUNDOFF = 1e-15
@@ -224,7 +226,9 @@ def _recursion(n: Any, theta: Any, r: Rho) -> Scalar:
     n = parse_int(n, name="n", min=1)
     theta = parse_scalar(theta, name="theta")
     if n > RECURSION_MAX_N:
-        raise SizeLimitError(f"the paper's recursion has O(n^3) states and depth n; n = {n} > {RECURSION_MAX_N}")
+        raise SizeLimitError(f"the paper's recursion has O(n^3) states and depth n; n = {n:,} voters > the limit "
+                             f"recursion_voters = {RECURSION_MAX_N:,}, refused before any work; "
+                             f"{limit_hint('recursion_voters', n)}")
     p, q = r.p, r.q
     one: Scalar = Fraction(1) if r.exact else 1.0
     zero: Scalar = Fraction(0) if r.exact else 0.0

@@ -27,13 +27,16 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import parse_scalar
+from .._limits import register_limit
+from .._numeric import limit_hint, parse_scalar
 from .._results import Result
 
 __all__ = ["banzhaf", "Banzhaf", "MAX_TOTAL_WEIGHT"]
 
 #: Largest total (integer-scaled) weight for the generating-function arrays.
 MAX_TOTAL_WEIGHT = 1 << 26
+register_limit("banzhaf_weight", globals(), "MAX_TOTAL_WEIGHT",
+               "total integer-scaled weight of a weighted voting game (the generating function's length)")
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,8 @@ def banzhaf(weights: Iterable[Any], quota: Any = None) -> Banzhaf:
         qv = _exact_weight(quota, "quota")
         iq = math.ceil(qv * den)
     if total > MAX_TOTAL_WEIGHT:
-        raise SizeLimitError(f"total scaled weight {total:,} exceeds {MAX_TOTAL_WEIGHT:,}; refused before allocating")
+        raise SizeLimitError(f"total scaled weight {total:,} exceeds the limit banzhaf_weight = {MAX_TOTAL_WEIGHT:,}; "
+                             f"refused before allocating; {limit_hint('banzhaf_weight', total)}")
     dtype: Any = np.int64 if n <= 62 else object
     gf = np.zeros(total + 1, dtype=dtype)
     gf[0] = 1

@@ -67,6 +67,8 @@ EXACT_COUNTS_HARD_MAX_N = 2000
 
 register_limit("voting_count_work", globals(), "MAX_COUNT_WORK",
                "(breakpoints x voters) recurrence steps of the log-space by-count voting engine")
+register_limit("exact_count_voters", globals(), "EXACT_COUNTS_HARD_MAX_N",
+               "largest electorate of the exact (big-integer, O(n^2)) by-count voting engine when asked for")
 
 
 def check_count_work(name: str, breakpoints: int, n: int) -> None:
@@ -97,7 +99,9 @@ def exact_rows(n: int, a: int, b: int) -> list[list[int]]:
     [[3, 1], [1, 3]]
     """
     if n > EXACT_COUNTS_HARD_MAX_N:
-        raise SizeLimitError(f"the exact by-count engine costs O(n^2) big integers; n = {n} > {EXACT_COUNTS_HARD_MAX_N}")
+        raise SizeLimitError(f"the exact by-count engine costs O(n^2) big integers; n = {n:,} voters > the limit "
+                             f"exact_count_voters = {EXACT_COUNTS_HARD_MAX_N:,}, refused before any work; "
+                             f"{limit_hint('exact_count_voters', n)}")
     A0, A1 = b - a, b + a  # a kept/flipped +1 vote: P(y=-1) = q, P(y=+1) = p, times 2b
     B0, B1 = b + a, b - a  # a -1 vote: P(y=-1) = p, P(y=+1) = q, times 2b
     row = [math.comb(n, d) * B0 ** (n - d) * B1**d for d in range(n + 1)]  # (B0 + B1 z)^n

@@ -29,7 +29,8 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._errors import InvalidParameterError, SizeLimitError
-from .._numeric import Scalar, parse_int, readonly
+from .._limits import register_limit
+from .._numeric import Scalar, limit_hint, parse_int, readonly
 from .._results import Result
 from ._common import Rho, parse_rho
 from ._rules import Rule, check_rule, half, integer_form, popcounts
@@ -51,6 +52,8 @@ __all__ = [
 
 #: Largest electorate for which the exact per-level spectrum of a symmetric rule is computed (``O(n^2)`` big ints).
 SYMMETRIC_SPECTRUM_MAX_N = 2000
+register_limit("spectrum_voters", globals(), "SYMMETRIC_SPECTRUM_MAX_N",
+               "largest electorate of the exact per-level Fourier spectrum of a symmetric rule (O(n^2) big integers)")
 #: Largest electorate at which :func:`fourier` transforms the truth table of a symmetric rule (``2^16`` profiles);
 #: beyond it the spectrum is computed per level (Krawtchouk), ``O(n^2)`` without any table.
 SYMMETRIC_TABLE_MAX_N = 16
@@ -161,7 +164,9 @@ def symmetric_level_coefficients(rule: Rule) -> list[Fraction]:
         raise InvalidParameterError("the exact per-level spectrum needs rational values")
     n = rule.n
     if n > SYMMETRIC_SPECTRUM_MAX_N:
-        raise SizeLimitError(f"the exact spectrum of a symmetric rule costs O(n^2) big integers; n = {n} > {SYMMETRIC_SPECTRUM_MAX_N}")
+        raise SizeLimitError(f"the exact spectrum of a symmetric rule costs O(n^2) big integers; n = {n:,} voters > "
+                             f"the limit spectrum_voters = {SYMMETRIC_SPECTRUM_MAX_N:,}, refused before any work; "
+                             f"{limit_hint('spectrum_voters', n)}")
     nums, den = form
     poly = np.array([(-1) ** k * math.comb(n, k) for k in range(n + 1)], dtype=object)  # (1-z)^n
     total = np.zeros(n + 1, dtype=object)

@@ -36,7 +36,8 @@ import numpy as np
 
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .. import _numeric
-from .._numeric import is_exact_scalar, parse_int, parse_scalar, readonly
+from .._limits import register_limit
+from .._numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
 from ..mechanisms import bit_strings
 
 __all__ = [
@@ -70,18 +71,25 @@ MAX_TABLE_BITS = int(math.log2(_numeric.MAX_DENSE_ENTRIES))
 #: Largest number of voters for which a Python callable is evaluated on every profile.
 MAX_CALLABLE_BITS = 20
 #: Default largest electorate of a rule stored by vote count (``n + 1`` values; every by-count engine is at least
-#: ``O(n)`` in time and memory). Raise it with the ``max_n=`` keyword of the factories (``--max-n`` in the CLI).
+#: ``O(n)`` in time and memory): the size limit ``count_voters``, read at call time. The ``max_n=`` keyword of the
+#: factories overrides it for one call (``--max-n`` or ``--limit count_voters=N`` in the CLI).
 MAX_COUNT_VOTERS = 10**7
+register_limit("callable_voters", globals(), "MAX_CALLABLE_BITS",
+               "largest number of voters on which a Python callable is tabulated (2^n calls)")
+register_limit("count_voters", globals(), "MAX_COUNT_VOTERS",
+               "largest electorate of a voting rule stored by vote count (n + 1 values, O(n) work)", option="--max-n")
 
 
 def _check_count_size(n: int, max_n: Any, what: str) -> None:
-    """Refuse, before allocating, a rule stored by vote count on more than ``max_n`` voters."""
-    limit = parse_int(max_n, name="max_n", min=1)
+    """Refuse, before allocating, a rule stored by vote count on more than ``max_n`` voters (``None``: the
+    ``count_voters`` limit in force)."""
+    limit = MAX_COUNT_VOTERS if max_n is None else parse_int(max_n, name="max_n", min=1)
     if n > limit:
         raise SizeLimitError(
             f"{what} on n = {n:,} voters stores {n + 1:,} values by vote count and every by-count computation costs at "
-            f"least O(n) time and memory (limit n <= {limit:,}); refused before allocating — raise it with max_n= "
-            "(--max-n on the command line)"
+            f"least O(n) time and memory (limit {'count_voters' if max_n is None else 'max_n'} = {limit:,}); refused "
+            f"before allocating; "
+            f"{limit_hint('count_voters', n, keyword='max_n')}"
         )
 
 
@@ -388,7 +396,7 @@ def _pm1(mask: np.ndarray) -> np.ndarray:
     return np.where(mask, 1, -1).astype(np.int64)
 
 
-def majority(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
+def majority(n: int, *, max_n: int | None = None) -> Rule:
     """``Maj_n(x) = sign(x_1 + … + x_n)`` for odd ``n`` (Appendix B of the paper).
 
     Examples
@@ -404,7 +412,7 @@ def majority(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     return _sym(n, _pm1(2 * c > n), name=f"majority({n})", kind="majority")
 
 
-def threshold(n: int, theta: Any = 0, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
+def threshold(n: int, theta: Any = 0, *, max_n: int | None = None) -> Rule:
     """``f_θ(x) = 1`` if ``x_1 + … + x_n > θ`` else ``-1`` (Section 6.1.1; majority with ties to ``-1`` is ``f_0``).
 
     Examples
@@ -422,7 +430,7 @@ def threshold(n: int, theta: Any = 0, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     return _sym(n, values, name=f"threshold({n}, theta={th})", kind="threshold", theta=th)
 
 
-def conjunction(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
+def conjunction(n: int, *, max_n: int | None = None) -> Rule:
     """``AND_n``: ``1`` iff every voter votes ``1`` (Appendix B).
 
     Examples
@@ -435,7 +443,7 @@ def conjunction(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     return _sym(n, _pm1(np.arange(n + 1) == n), name=f"and({n})", kind="and")
 
 
-def disjunction(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
+def disjunction(n: int, *, max_n: int | None = None) -> Rule:
     """``OR_n``: ``-1`` iff every voter votes ``-1`` (Appendix B).
 
     Examples
@@ -448,7 +456,7 @@ def disjunction(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     return _sym(n, _pm1(np.arange(n + 1) >= 1), name=f"or({n})", kind="or")
 
 
-def parity(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
+def parity(n: int, *, max_n: int | None = None) -> Rule:
     """``χ_[n](x) = x_1 x_2 ⋯ x_n`` (the Fourier character of the whole electorate).
 
     Examples
@@ -461,7 +469,7 @@ def parity(n: int, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
     return _sym(n, _pm1((n - np.arange(n + 1)) % 2 == 0), name=f"parity({n})", kind="parity")
 
 
-def constant(n: int, value: int = 1, *, max_n: int = MAX_COUNT_VOTERS) -> Rule:
+def constant(n: int, value: int = 1, *, max_n: int | None = None) -> Rule:
     """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private).
 
     Examples
@@ -575,7 +583,7 @@ def weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
     strict = quota is None
     qv = total / 2 if quota is None else parse_scalar(quota, name="quota", exact=exact)
     label = "total/2 (strict)" if quota is None else str(qv)
-    return _weighted(ws, qv, strict, name=f"weighted({list(map(str, ws))}, quota={label})", params={"weights": tuple(ws), "quota": qv})
+    return _weighted(ws, qv, strict, name=f"weighted([{', '.join(map(str, ws))}], quota={label})", params={"weights": tuple(ws), "quota": qv})
 
 
 def weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
@@ -591,7 +599,7 @@ def weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
     ws, exact = _weights(weights)
     th = parse_scalar(theta, name="theta", exact=exact)
     qv = (sum(ws) + th) / 2
-    return _weighted(ws, qv, True, name=f"weighted_threshold({list(map(str, ws))}, theta={th})", params={"weights": tuple(ws), "theta": th, "quota": qv})
+    return _weighted(ws, qv, True, name=f"weighted_threshold([{', '.join(map(str, ws))}], theta={th})", params={"weights": tuple(ws), "theta": th, "quota": qv})
 
 
 def tribes(width: int, count: int) -> Rule:
@@ -686,7 +694,8 @@ def from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str |
     """
     n = parse_int(n, name="n", min=1)
     if n > MAX_CALLABLE_BITS:
-        raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused (limit n <= {MAX_CALLABLE_BITS})")
+        raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused before calling it (limit "
+                             f"callable_voters = {MAX_CALLABLE_BITS:,} voters); {limit_hint('callable_voters', n)}")
     profiles = [tuple(1 if ch == "1" else -1 for ch in s) for s in bit_strings(n)]
     table = _normalise_values((func(x) for x in profiles), name="value of the callable")
     return Rule(n, name=name or str(getattr(func, "__name__", "callable")), kind="callable", table=table)

@@ -197,7 +197,7 @@ ROWS: list[tuple[str, str]] = [
     ("voting accuracy nope -n 3 --rho 1/2", "'nope'"),
     ("voting influence majority -n 5 --voter 9", "voter 9"),
     ("voting accuracy weighted -n 3 --weights 1,2 --quota 2 --rho 1/2",
-     "-n 3 contradicts --weights 1,2: weighted(['1', '2'], quota=2) has 2 voters"),
+     "-n 3 contradicts --weights 1,2: weighted([1, 2], quota=2) has 2 voters"),
     ("voting accuracy tribes -n 5 --width 2 --count 3 --rho 1/2", "-n 5 contradicts --width 2 --count 3"),
     ("voting epsilon table -n 3 --values 1,1,1,-1 --rho 1/2", "-n 3 contradicts --values 1,1,1,-1"),
     ("voting accuracy majority -n 5 --theta 1 --rho 1/2", "rule 'majority' does not use --theta"),

@@ -55,6 +55,9 @@ CASES: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("relax rr:k=3,p=3/4 --family all-pairs", "relax_family=20", "--max-family 28 (or --limit relax_family=28)",
      ("Projecting onto 28 pairs",)),
     ("rowcone rr:k=2,p=3/4 --all", "listed_coefficients=5", "--limit listed_coefficients=16", ("4 facets",)),
+    # the voters of a rule stored by vote count: --max-n is the command's own option for count_voters
+    ("voting accuracy majority -n 21 --rho 1/2", "count_voters=20", "--max-n 21 (or --limit count_voters=21)",
+     ("Acc(M_rho majority(21)) at rho = 1/2: 193447200300840513/288230376151711744",)),
 ]
 
 

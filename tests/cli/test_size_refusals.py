@@ -76,6 +76,9 @@ CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
      ("5,000,000 edges", "--limit graph_edges=5000000")),
     ("rowcone rr:k=27,p=3/4", ("privgeom.definitions._rr:RandomizedResponse.row_cone",),
      ("2^27 datasets", "--limit domain_size=134217728")),
+    # a mechanism of the wrong size: the counts are compared before rr:k=20's 1,048,576 labels are built
+    (f"closure rr:k=20,p=3/4 -m {RR2}", ("privgeom.definitions._rr:bit_strings", "privgeom._domain:_LazyBitLabels.build"),
+     ("has 4 inputs (11, 10, 01, 00)", "rr:k=20,p=3/4 has 1,048,576 datasets")),
     ("rowcone rr:k=3,p=3/4 --all --limit listed_coefficients=10", ("privgeom.cli._core:describe_row_cone",),
      ("more than the 10 a text listing shows", "--limit listed_coefficients=64")),
 ]

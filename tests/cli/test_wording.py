@@ -83,3 +83,37 @@ def test_no_number_noun_disagreement(capsys, argv):
     out = _out(capsys, *argv)
     bad = re.findall(r"\b1 (datasets|facets|orbits|rays|edges|pairs|guarantees|pieces)\b", out)
     assert not bad, bad
+
+
+def test_weighted_rule_names_its_weights_as_numbers(capsys):
+    """A Python list repr (``['4', '2', '1', '1']``) is no way to print weights in a sentence."""
+    out = _out(capsys, "voting", "influence", "weighted", "--weights", "4,2,1,1", "--quota", "5", "--rho", "1/2")
+    assert "influence I_i[weighted([4, 2, 1, 1], quota=5)] (Definition 4):" in out and "'4'" not in out
+    # voter 0 is pivotal iff the others' weight w has w < 5 <= w + 4: every subset of {2, 1, 1} but the empty one, 7/8
+    assert "voter 0: 7/8" in out
+
+
+def test_design_writes_logarithms_of_fractions_with_parentheses(capsys):
+    out = _out(capsys, "design", "rr:k=2,p=3/4", "--drop", "0", code=1)
+    # ln 5/3 would read as (ln 5)/3; the inner DP level of RR(3/4) without facet 0 is e^ε = 5/3
+    assert "e^ε ≤ 5/3 (ε = ln(5/3) ≈ 0.510826)" in out and "ln 5/3" not in out
+
+
+def test_optimal_says_yes_not_a_python_boolean(capsys):
+    out = _out(capsys, "optimal", "dp:graph=complete,n=4,exp_eps=3", "--utility", "accuracy", "--prior", "uniform")
+    # k-RR with e^ε = 3 on 4 outputs: accuracy 3/(3 + 3) = 1/2 is optimal (and in the closure)
+    assert "expected utility 1/2; in the closure: yes [dp-row-inequalities]" in out and "True" not in out
+
+
+def test_theorem_4_5_summary_agrees_in_number():
+    import privgeom as pg
+    from privgeom.analyses._semantics import check_product_prior
+
+    M = pg.randomized_response(2, "3/4")
+    # first bit a fair coin (not eligible: 1/4 < 1/2 < 3/4), second bit 1 w.p. 3/4: one subset, {1}, on 4 outputs
+    one = check_product_prior(M, "3/4", ["1/2", "3/4"])
+    assert one.summary() == ("Theorem 4.5 holds: 1 subset of the bits [1] keeps its a-priori more likely parity on "
+                             "all 4 outputs")
+    # both bits eligible: the subsets {0}, {1}, {0, 1}
+    three = check_product_prior(M, "3/4", ["3/4", "3/4"])
+    assert three.summary().startswith("Theorem 4.5 holds: 3 subsets of the bits [0, 1] keep their a-priori")
