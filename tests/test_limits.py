@@ -319,9 +319,6 @@ MESSAGES_ALLOWED: frozenset[str] = frozenset()
 BINDINGS_ALLOWED = frozenset({
     "privgeom/analyses/_profile.py",  # re-exports MAX_PROFILE_WORK of _scan (profile_work)
     "privgeom/cli/_catalogue.py",  # MAX_OPTIMAL_LP_SIZE / MAX_PROFILE_WORK in --help defaults
-    # max_automorphisms=MAX_AUTOMORPHISMS as a keyword default (symmetry_elements, registered in issue 15): owned by
-    # other work; a default of None (read at call time, as geometry/_symmetry.py does) lets pg.set_limits reach it
-    "privgeom/definitions/_cone_definition.py",
 })
 
 

@@ -255,8 +255,8 @@ def _check_size(definition: PrivacyDefinition, formulation: str, variables: int,
         raise SizeLimitError(
             f"optimal_mechanism: the {formulation} LP for {what} would have {variables:,} variables, "
             f"{constraints:,} constraints and {nonzeros:,} nonzeros (size {est.size:,} = nonzeros + variables), more "
-            f"than the limit {limit:,}; refused before building it — raise it with max_lp_size= (CLI: --max-lp-size) "
-            f"or {limit_hint('optimal_lp_size', est.size).removeprefix('raise it with ')}")
+            f"than the limit {limit:,}; refused before building it — "
+            f"{limit_hint('optimal_lp_size', est.size, keyword='max_lp_size')}")
 
 
 def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) -> None:

@@ -472,8 +472,8 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
     summary = describe_row_cone(d, rays=args.rays)
     labels = cone.labels
     listed: Iterator[str] | None = None
-    if args.all:
-        listed = _rowcone_listing(summary, cone, args.rays)
+    if args.all:  # the rays are enumerated (or refused) before the first line is printed
+        listed = _rowcone_listing(summary, cone, ray_rows(cone)[0] if args.rays else None)
         text = ""
     else:
         text = "\n".join([f"{d.spec()}: " + summary.lines()[0]] + summary.lines()[1:])
@@ -491,7 +491,7 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
     return _finish_outcome(text, listed, data, args.out, EXIT_YES)
 
 
-def _rowcone_listing(summary: RowConeSummary, cone: Any, rays: bool) -> Iterator[str]:
+def _rowcone_listing(summary: RowConeSummary, cone: Any, rays: Callable[[], Iterator[Any]] | None) -> Iterator[str]:
     """The ``rowcone --all`` text, one line at a time: each facet (numbered ``[i]``), equality and ray formatted
     when it is printed."""
     labels = cone.labels
@@ -504,9 +504,9 @@ def _rowcone_listing(summary: RowConeSummary, cone: Any, rays: bool) -> Iterator
         yield f"  {facet_number(i)}{format_facet(r, labels, exact=cone.exact, limit=10**9)}"
     for e in equality_rows(cone):
         yield f"  {format_facet(e, labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
-    if rays:
+    if rays is not None:
         yield "extreme rays:"
-        for r in ray_rows(cone)[0]():
+        for r in rays():
             yield "  (" + ", ".join(str(v) for v in r) + ")"
         for r in lineality_rows(cone):
             yield "  line: (" + ", ".join(str(v) for v in r) + ")"

@@ -37,7 +37,7 @@ from .._errors import FormatError, InvalidInputError, InvalidParameterError, Inv
 from .._io import parse_json, read_text, write_text
 from .._numeric import ATOL, fraction_str, readonly
 from ..geometry._cone import Cone
-from ..geometry._symmetry import MAX_AUTOMORPHISMS, automorphisms, trivial_automorphisms
+from ..geometry._symmetry import automorphisms, trivial_automorphisms
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
 from ._rows import as_vector, format_inequality, generic_row_membership
@@ -399,7 +399,7 @@ class ConeDefinition(PrivacyDefinition):
         return Membership(False, "row-inequalities", exact, certificate=cert, detail=f"x violates {kind} {i}: {text}")
 
 
-def cone_definition_automorphisms(definition: ConeDefinition, *, max_automorphisms: int = MAX_AUTOMORPHISMS,
+def cone_definition_automorphisms(definition: ConeDefinition, *, max_automorphisms: int | None = None,
                                   **options: Any) -> Any:
     """The dataset permutations that map the row cone onto itself: the permutations of its canonical facets
     (:func:`privgeom.automorphisms` of the cone with ``method="facets"``); trivial for a lower-dimensional row cone.

@@ -49,7 +49,7 @@ CASES: list[tuple[str, str, str, tuple[str, ...]]] = [
     # 16 is the proven lower bound on the rays the refusal names; the cone has 38 (raised to 38 below)
     # --rays alone counts the rays by orbit whatever dp_rays is (issue 17); --all lists every one
     ("rowcone dp:graph=hamming,k=3,exp_eps=3 --rays --all", "dp_rays=10", "--limit dp_rays=16", ("38 extreme rays",)),
-    ("optimal dp:graph=path,n=3,exp_eps=2", "optimal_lp_size=10", "--max-lp-size 80 (or --limit optimal_lp_size=80)",
+    ("optimal dp:graph=path,n=3,exp_eps=2", "optimal_lp_size=10", "--max-lp-size 40 (or --limit optimal_lp_size=40)",
      ("expected utility",)),
     ("analyze dp:graph=path,n=20,exp_eps=2", "domain_size=10", "--limit domain_size=21", ("1. consistent closure",)),
     ("relax rr:k=3,p=3/4 --family all-pairs", "relax_family=20", "--max-family 28 (or --limit relax_family=28)",

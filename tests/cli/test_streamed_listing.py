@@ -77,7 +77,7 @@ def test_rowcone_all_prints_its_first_lines_before_the_facets_are_made(monkeypat
     # the same text as the eager listing: the lazy lines joined
     summary = core.describe_row_cone(core.parse_definition("rr:k=6,p=3/4"))
     cone = core.parse_definition("rr:k=6,p=3/4").row_cone()
-    assert out.getvalue() == "\n".join(core._rowcone_listing(summary, cone, False)) + "\n"
+    assert out.getvalue() == "\n".join(core._rowcone_listing(summary, cone, None)) + "\n"
 
 
 def test_semantics_all_builds_each_guarantee_when_its_line_is_printed(monkeypatch: pytest.MonkeyPatch) -> None:
