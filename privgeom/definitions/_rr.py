@@ -283,7 +283,7 @@ class RandomizedResponse(PrivacyDefinition):
         return Cone.from_structure(structure, labels=self.inputs, exact=self._exact)
 
     def _canonical_facets(self) -> np.ndarray:
-        """All facets in the canonical form of a Cone, built as one integer Kronecker power (no per-row work).
+        """All facets in the canonical integer form of a Cone, built as one integer Kronecker power (no per-row work).
 
         Row ``s`` of ``⊗^k [[a−b, a], [a, a−b]]`` (``p = a/b``; bit 1 first) is ``b^k`` times the facet of ``s``;
         ``gcd(a, a−b) = 1`` makes it primitive, and the rows are sorted in decreasing lexicographic order.
@@ -297,11 +297,7 @@ class RandomizedResponse(PrivacyDefinition):
         for _ in range(k):
             K = np.kron(K, B)
         order = np.lexsort(K.T[::-1])[::-1]
-        K = K[order]
-        out = np.empty(K.shape, dtype=object)
-        flat = out.reshape(-1)
-        flat[:] = [Fraction(int(v)) for v in K.reshape(-1).tolist()]
-        return out
+        return K[order]  # integers, as a Cone stores its canonical rows (Cone.int_facets); no Fraction built
 
     def _symmetry(self) -> Any:
         from ..geometry._symmetry import automorphisms
