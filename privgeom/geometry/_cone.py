@@ -575,7 +575,7 @@ class Cone:
             if any(isinstance(v, (list, tuple, np.ndarray)) for v in seq):
                 raise InvalidInputError(f"{name} must be a 1-D vector, got nested input {seq[:3]!r}...")
             rows = [seq]  # type: ignore[assignment]
-        arr, inferred = parse_rows(rows, name=name, exact=None, dim=None)
+        arr, inferred = parse_rows(rows, name=name, exact=None, dim=None, keep_ints=True)
         assert arr is not None
         if arr.shape[1] != self.ambient_dim:
             raise DomainMismatchError(
@@ -583,8 +583,10 @@ class Cone:
                 f"(labels {list(self._labels)[:8]})"
             )
         vec = arr[0]
-        if inferred and self._exact:
-            return np.array([Fraction(v) for v in vec], dtype=object), True
+        if inferred and self._exact:  # ints stay ints (the integer kernel scales Fractions once)
+            out = np.empty(len(vec), dtype=object)
+            out[:] = list(vec)
+            return out, True
         return np.array([float(v) for v in vec]), False
 
     def _check_int(self, x: np.ndarray) -> tuple[int | None, str | None, Any, Any]:
@@ -611,7 +613,7 @@ class Cone:
         """Most violated equality (if any), else most violated facet: ``(index, kind, normal, value)``."""
         if exact:
             return self._check_int(x)
-        f, eq = self._hrep()
+        f, eq = self._hrep_raw()  # integers or floats, compared in float
         if not exact:
             f = f.astype(float)
             eq = eq.astype(float)
@@ -653,6 +655,8 @@ class Cone:
         tol = self._atol if atol is None else float(atol)
         st = self._structure
         if self._h is None and st is not None and st.contains is not None:
+            if exact:  # structures decide on Fraction vectors
+                vec = np.array([Fraction(v) for v in vec], dtype=object)
             member, normal, value = st.contains(vec, exact, tol)
             if member:
                 return ConeMembership(True, None, None, None, None, exact)
