@@ -112,6 +112,11 @@ def _build(rows: np.ndarray, lin_rows: np.ndarray, rep: Any, exact: bool) -> Any
         raise SolverError(f"pycddlib could not build a {len(array)} x {rows.shape[1] + 1} matrix: {err}") from err
 
 
+def _as_rational(v: Any) -> Any:
+    """cdd.gmp's entries as they are (Fractions, or ints), anything else as a Fraction."""
+    return v if type(v) is Fraction or type(v) is int else Fraction(v)
+
+
 def _split(mat: Any, dim: int, exact: bool, *, kind: str) -> tuple[np.ndarray, np.ndarray]:
     """Split a cdd matrix into (non-linearity rows, linearity rows) as homogeneous arrays of width ``dim``.
 
@@ -119,7 +124,7 @@ def _split(mat: Any, dim: int, exact: bool, *, kind: str) -> tuple[np.ndarray, n
     V-matrices the points ``[1, v]`` are dropped after checking that the only point is the origin.
     """
     dtype: Any = object if exact else float
-    conv: Any = Fraction if exact else float
+    conv: Any = _as_rational if exact else float
     lin = set(mat.lin_set)
     plain: list[list[Any]] = []
     linear: list[list[Any]] = []
