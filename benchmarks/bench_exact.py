@@ -6,7 +6,9 @@ Fraction route (``method="fraction"``: the same algorithm deciding with ``fracti
 building the Fraction matrix as the old storage did). Times in seconds; the ratios are Fraction/exact and
 exact/float. Rows: DP membership of RR(k) on the Hamming graph; closure membership RR(k, 3/4) ∋ RR(k, 2/3)
 (building included); building RR(12) exactly and its ε on the Hamming graph; ε and δ(ln 2) of RR(k); δ(ln 2) of the
-truncated geometric mechanism on the path, building included (as a user runs it) and on mechanisms built beforehand.
+truncated geometric mechanism on the path, building included (as a user runs it) and on mechanisms built beforehand;
+the whole δ(ε) curve (``delta_curve``) of RR(k) and of the geometric mechanism; membership of rows in an exact cone
+(``Cone.contains`` on the stored integer facets vs the Fraction dot products of the Fraction storage).
 
 Run: python benchmarks/bench_exact.py [--quick]
 """
@@ -153,6 +155,41 @@ def main() -> None:
         c, tr = timed(lambda: pg.delta(Gr, "path", exp_eps=2, method="fraction"))
         row(f"δ(ln 2) of geometric(n={n_geo}, α={alpha}), path, built", te, tf, tr,
             a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12))
+
+    # 6. the whole δ(ε) curve: integer columns vs the Fraction matrix (method="fraction") vs floats
+    from privgeom.analyses import delta_curve
+
+    curve_k = 4 if args.quick else 8
+    for name, Mc, graph in ((f"RR({curve_k}, 3/4), hamming", pg.randomized_response(curve_k, "3/4"), "hamming"),
+                            (f"geometric(n={n_geo}, α=2/3), path", pg.truncated_geometric(n_geo, "2/3"), "path")):
+        Mc.int_columns
+        Mcf, Mcr = Mc.to_float(), pg.Mechanism(Mc.matrix, inputs=Mc.inputs, outputs=Mc.outputs)
+        Mcr.matrix
+        a, te = timed(lambda: delta_curve(Mc, graph))
+        b, tf = timed(lambda: delta_curve(Mcf, graph))
+        c, tr = timed(lambda: delta_curve(Mcr, graph, method="fraction"))
+        row(f"δ(ε) curve of {name}", te, tf, tr,
+            a.pieces == c.pieces and a.breakpoints == c.breakpoints and a.epsilon == c.epsilon
+            and math.isclose(b.epsilon, float(a.epsilon), rel_tol=1e-9))
+
+    # 7. Cone.contains on integer facets vs the Fraction route (a·x as Fraction sums, as the Fraction storage did)
+    from privgeom.geometry import Cone
+
+    ck = 5 if args.quick else 8
+    R = pg.randomized_response(ck, "3/4").matrix
+    cone = Cone.from_facets(pg.RandomizedResponse(ck, "3/4").row_cone().int_facets)
+    cone_f = cone.to_float()
+    rows = [list(r) for r in pg.randomized_response(ck, "2/3").matrix[:16]] + [list(r) for r in R[:4]]
+    rows += [[Fraction(v) * (1 if j else -1) for j, v in enumerate(r)] for r in R[4:8]]
+    Fcone = np.asarray(cone.facets)
+
+    def fraction_contains(x: list[Fraction]) -> bool:
+        return all(sum((a * v for a, v in zip(f, x)), Fraction(0)) >= 0 for f in Fcone)
+
+    a, te = timed(lambda: [cone.contains(x).member for x in rows])
+    b, tf = timed(lambda: [cone_f.contains([float(v) for v in x]).member for x in rows])
+    c, tr = timed(lambda: [fraction_contains(x) for x in rows])
+    row(f"{len(rows)} rows in the exact row cone of RR({ck}, 3/4)", te, tf, tr, a == c == b)
 
 
 if __name__ == "__main__":

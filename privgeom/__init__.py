@@ -93,6 +93,7 @@ from .definitions import (
 from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
 from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
 from .mechanisms import (
+    IntColumns,
     Mechanism,
     bit_strings,
     frapp,
@@ -171,6 +172,7 @@ __all__ = [
     "SymbolicRowCone",
     # mechanisms
     "Mechanism",
+    "IntColumns",
     "mixture",
     "randomized_response",
     "bit_strings",

@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,7 +35,11 @@ from .._level import LevelLike, PrivacyLevel, ScalarLike
 from ._profile import _check_mechanism, format_level, _prepare
 from .._domain import RelationLike
 
-__all__ = ["DeltaPiece", "DeltaCurve", "delta_curve"]
+__all__ = ["DeltaPiece", "DeltaCurve", "delta_curve", "DELTA_CURVE_METHODS"]
+
+#: The routes of :func:`delta_curve` for an exact mechanism: ``"auto"`` (integer columns) or ``"fraction"`` (the
+#: Fraction matrix, the route before integer storage; kept as a cross-check).
+DELTA_CURVE_METHODS = ("auto", "fraction")
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,34 @@ def _edge_lines(a: np.ndarray, b: np.ndarray, exact: bool) -> list[tuple[Scalar,
     return out
 
 
+def _int_order(na: list[int], nb: list[int]) -> list[int]:
+    """Outputs with ``a_ω > 0`` sorted by ``a_ω / b_ω`` decreasing (``b_ω = 0`` first, ties by index), decided on the
+    integer numerators of one column pair by cross-multiplication (the columns' denominators are common factors)."""
+
+    def cmp(w: int, v: int) -> int:
+        bw, bv = nb[w] != 0, nb[v] != 0
+        if bw != bv:
+            return 1 if bw else -1
+        if bw:
+            lhs, rhs = na[v] * nb[w], na[w] * nb[v]  # a_v/b_v vs a_w/b_w: w first when its ratio is larger
+            if lhs != rhs:
+                return -1 if lhs < rhs else 1
+        return -1 if w < v else (1 if w > v else 0)
+
+    return sorted((w for w in range(len(na)) if na[w] > 0), key=functools.cmp_to_key(cmp))
+
+
+def _int_edge_lines(na: list[int], nb: list[int], sa: int, sb: int) -> list[tuple[int, int, int]]:
+    """Prefix lines of one directed edge as integers over the common denominator ``L`` of all columns:
+    ``(L·A_k, L·B_k, k)`` with ``sa = L / den_a``, ``sb = L / den_b``."""
+    out: list[tuple[int, int, int]] = []
+    A = B = 0
+    for k, w in enumerate(_int_order(na, nb), start=1):
+        A, B = A + na[w], B + nb[w]
+        out.append((A * sa, B * sb, k))
+    return out
+
+
 def delta_curve(
     mechanism: Mechanism,
     graph: RelationLike,
@@ -175,6 +208,7 @@ def delta_curve(
     exp_eps_values: Sequence[Any] | None = None,
     n_points: int = 41,
     max_work: int | None = None,
+    method: str = "auto",
 ) -> DeltaCurve:
     """The exact privacy profile ``ε ↦ δ(ε)`` of a finite mechanism over a neighbour graph.
 
@@ -182,6 +216,12 @@ def delta_curve(
     (decreasing); the hockey-stick sum is ``max_k (A_k − t B_k)`` over the prefix sums ``A_k, B_k`` (and 0), so
     ``δ(t) = max`` of all these lines over all directed edges — their upper envelope, computed with the convex-hull
     trick in exact arithmetic. Breakpoints ``t = (A − A')/(B − B')`` are rational in exact mode.
+
+    Exact mechanisms are computed on their integer columns (:attr:`~privgeom.Mechanism.int_columns`,
+    ``docs/theory.md`` §7): outputs are sorted by cross-multiplying numerators, every line ``(A, B)`` is a pair of
+    integers over one common denominator ``L`` of all columns (prefix sums of numerators times ``L / den``), so the
+    hull tests are integer comparisons and a breakpoint is the ratio ``(L·A − L·A') / (L·B − L·B')``; Fractions are
+    built only for the pieces returned.
 
     Parameters
     ----------
@@ -198,6 +238,9 @@ def delta_curve(
         Size of the default grid.
     max_work : int, optional
         Refuse a scan costlier than this before computing (see :func:`~privgeom.epsilon`).
+    method : {"auto", "fraction"}
+        ``"auto"``: integer columns (exact) or floats; ``"fraction"``: the same algorithm on the Fraction matrix
+        (the route before integer storage, kept as a cross-check; same answer).
 
     Returns
     -------
@@ -224,27 +267,45 @@ def delta_curve(
     n_points = parse_int(n_points, name="n_points", min=2)
     if eps_values is not None and exp_eps_values is not None:
         raise InvalidParameterError("give at most one of eps_values= and exp_eps_values=")
-    P = _prepare(mechanism, graph, max_work=max_work, what="the δ(ε) curve")
+    if method not in DELTA_CURVE_METHODS:
+        raise InvalidParameterError(f"unknown method {method!r}; use one of {', '.join(DELTA_CURVE_METHODS)}")
+    fraction = method == "fraction"
+    P = _prepare(mechanism, graph, max_work=max_work, what="the δ(ε) curve", fraction=fraction)
     M, exact, I, J, gname, n_edges = P.M, P.exact, P.I, P.J, P.graph, P.n_edges
     check_dense_size(
         len(P.reps), M.n_outputs + 1, exact=exact, what="the δ(ε) curve (classes of directed edges x outputs lines)"
     )
-    X = M.matrix if exact else np.array(P.X.tolist(), dtype=object)  # Python floats, not numpy scalars
-    zero: Scalar = Fraction(0) if exact else 0.0
+    integer = exact and not fraction
+    X: Any = None
+    if integer:  # Python-int numerator columns, read once per column used; L = lcm of their denominators
+        C = M.int_columns
+        cols_used = sorted({int(c) for d in P.reps for c in (I[int(d)], J[int(d)])})
+        num_cols = {c: [int(v) for v in C.numerators[:, c].tolist()] for c in cols_used}
+        dens = {c: int(C.denominators[c]) for c in cols_used}
+        L = math.lcm(*set(dens.values())) if dens else 1
+        scale = {c: L // dv for c, dv in dens.items()}
+    else:
+        X = M.matrix if exact else np.array(P.X.tolist(), dtype=object)  # Python floats, not numpy scalars
+    zero: Scalar = 0 if integer else (Fraction(0) if exact else 0.0)
 
     # all candidate lines (A, B) with a witness (directed edge, prefix length); keep the best A for each B.
     # Edges of one class have the same lines, so one edge per class suffices (its first, for ordered witnesses).
-    best_for_B: dict[Any, tuple[Scalar, int, int]] = {zero: (zero, -1, 0)}
+    best_for_B: dict[Any, tuple[Any, int, int]] = {zero: (zero, -1, 0)}
     for d in (int(r) for r in P.reps):
-        a, b = X[:, I[d]], X[:, J[d]]
-        for A, B, k in _edge_lines(a, b, exact):
+        i, j = int(I[d]), int(J[d])
+        cand = (_int_edge_lines(num_cols[i], num_cols[j], scale[i], scale[j]) if integer
+                else _edge_lines(X[:, i], X[:, j], exact))
+        for A, B, k in cand:
             cur = best_for_B.get(B)
             if cur is None or A > cur[0]:
                 best_for_B[B] = (A, d, k)
     lines = sorted(((A, B, d, k) for B, (A, d, k) in best_for_B.items()), key=lambda r: -r[1])
-    tol: Scalar = Fraction(0) if exact else ROUNDOFF  # never a float in exact mode (Fraction + 0.0 is a float)
+    # never a float in exact mode (Fraction + 0.0 is a float); integers: the hull tests compare integers over L
+    tol: Scalar = 0 if integer else (Fraction(0) if exact else ROUNDOFF)
 
-    def x(l1: tuple, l2: tuple) -> Scalar:  # t where l1 (steeper) and l2 cross
+    def x(l1: tuple, l2: tuple) -> Scalar:  # t where l1 (steeper) and l2 cross (L cancels for integer lines)
+        if integer:
+            return Fraction(l1[0] - l2[0], l1[1] - l2[1])
         return (l1[0] - l2[0]) / (l1[1] - l2[1])
 
     hull: list[tuple] = []
@@ -270,23 +331,28 @@ def delta_curve(
     for n, (A, B, d, k) in enumerate(hull):
         end: Scalar = x(hull[n], hull[n + 1]) if n + 1 < len(hull) else math.inf
         if d >= 0:
-            a, b = X[:, I[d]], X[:, J[d]]
-            order = [w for w in range(M.n_outputs) if a[w] > 0]
-            order.sort(key=lambda w: (b[w] != 0, -(a[w] / b[w]) if b[w] != 0 else 0, w))
+            if integer:
+                order = _int_order(num_cols[int(I[d])], num_cols[int(J[d])])
+            else:
+                a, b = X[:, I[d]], X[:, J[d]]
+                order = [w for w in range(M.n_outputs) if a[w] > 0]
+                order.sort(key=lambda w: (b[w] != 0, -(a[w] / b[w]) if b[w] != 0 else 0, w))
             S = tuple(M.outputs[w] for w in sorted(order[:k]))
             edge: tuple[str, str] | None = (M.inputs[int(I[d])], M.inputs[int(J[d])])
         else:
             S, edge = (), None
+        if integer:
+            A, B = Fraction(A, L), Fraction(B, L)
         val = A - start * B
         breakpoints.append((start, val if exact else max(float(val), 0.0)))
         pieces.append(DeltaPiece(start, end, A, B, edge, S))
         start = end
-    last_A, last_B = hull[-1][0], hull[-1][1]
+    last_A, last_B = pieces[-1].intercept, pieces[-1].slope
     if last_B == 0 and last_A == 0:
         eps_star: LogRational | float = (
             LogRational(Fraction(pieces[-1].start)) if exact else math.log(float(pieces[-1].start))
         )
-        at_inf: Scalar = zero
+        at_inf: Scalar = Fraction(0) if exact else 0.0
     else:
         eps_star, at_inf = math.inf, last_A
     # requested points

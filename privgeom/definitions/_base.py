@@ -73,15 +73,17 @@ class ClosureWitness(Result):
         Indices (into the definition's list of mechanisms) of the ``M_j`` that are used (``λ_j > 0``).
     weights : tuple of Fraction or float
         The mixture weights ``λ_j`` (a probability vector over ``components``).
-    post_processings : tuple of numpy arrays
-        Column-stochastic ``A_j`` (rows = outputs of ``M``, columns = outputs of ``M_j``).
+    post_processings : tuple of numpy arrays (or factored Mechanisms)
+        Column-stochastic ``A_j`` (rows = outputs of ``M``, columns = outputs of ``M_j``). Beyond the dense size
+        limit, :class:`~privgeom.RandomizedResponse` returns a factored :class:`~privgeom.Mechanism` (inputs = outputs
+        of ``M_j``; :attr:`~privgeom.Mechanism.factors`) instead of a dense array.
     residual : Fraction or float
         ``max |Σ_j λ_j A_j M_j − M|``: exactly 0 in exact mode, at most the tolerance in float mode.
     """
 
     components: tuple[int, ...]
     weights: tuple[Scalar, ...]
-    post_processings: tuple[np.ndarray, ...]
+    post_processings: tuple[Any, ...]  # numpy arrays; factored Mechanisms beyond the dense limit
     residual: Scalar = 0
 
     def summary(self) -> str:

@@ -23,11 +23,11 @@ from typing import Any, Iterator, Sequence, overload
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SolverError
+from .._errors import InvalidParameterError, SizeLimitError, SolverError
 from .._numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fit_int_array, fits_int64, fraction_str, int_columns_to_fractions,
                         readonly, widen)
 from ..mechanisms import Mechanism, randomized_response
-from ..mechanisms._factories import bit_strings, check_k, rr_parameter
+from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
 from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, integer_rows, kron_apply, verify_kron_identity
@@ -283,7 +283,7 @@ class RandomizedResponse(PrivacyDefinition):
         return Cone.from_structure(structure, labels=self.inputs, exact=self._exact)
 
     def _canonical_facets(self) -> np.ndarray:
-        """All facets in the canonical form of a Cone, built as one integer Kronecker power (no per-row work).
+        """All facets in the canonical integer form of a Cone, built as one integer Kronecker power (no per-row work).
 
         Row ``s`` of ``⊗^k [[a−b, a], [a, a−b]]`` (``p = a/b``; bit 1 first) is ``b^k`` times the facet of ``s``;
         ``gcd(a, a−b) = 1`` makes it primitive, and the rows are sorted in decreasing lexicographic order.
@@ -297,11 +297,7 @@ class RandomizedResponse(PrivacyDefinition):
         for _ in range(k):
             K = np.kron(K, B)
         order = np.lexsort(K.T[::-1])[::-1]
-        K = K[order]
-        out = np.empty(K.shape, dtype=object)
-        flat = out.reshape(-1)
-        flat[:] = [Fraction(int(v)) for v in K.reshape(-1).tolist()]
-        return out
+        return K[order]  # integers, as a Cone stores its canonical rows (Cone.int_facets); no Fraction built
 
     def _symmetry(self) -> Any:
         from ..geometry._symmetry import automorphisms
@@ -487,6 +483,12 @@ class RandomizedResponse(PrivacyDefinition):
             The mechanism is not over the ``2^k`` bit strings (in order).
         SizeLimitError
             ``"linear-solve"``, ``"lp"`` or ``"row-cone"`` would build a too large dense ``M_rr``.
+
+        Notes
+        -----
+        A factored exact mechanism of ``k`` one-bit factors (``randomized_response(k, p')``, a :func:`frapp` on
+        bits) whose dense witness would exceed the dense size limit is decided from its factors
+        (:meth:`_contains_factored`): the witness is then a factored :class:`~privgeom.Mechanism`.
         """
         self.check_method(method)
         M = self.check_mechanism(mechanism)
@@ -494,6 +496,8 @@ class RandomizedResponse(PrivacyDefinition):
         if method not in ("auto", "kronecker-inverse"):
             return self._finite.contains(M, method=method, atol=atol)  # type: ignore[no-any-return]
         exact = self._exact and M.exact
+        if exact and self._per_bit_factors(M) is not None and not _dense_fits(M.n_outputs, self.n):
+            return self._contains_factored(M, tol)
         if exact:  # integer rows straight from the integer columns: x[o] = num[o] (L / den) / L
             C = M.int_columns
             L = math.lcm(*(int(d) for d in set(C.denominators.tolist())))
@@ -531,6 +535,71 @@ class RandomizedResponse(PrivacyDefinition):
                               + ("" if exact else f" within atol={tol:g} (tolerance boundary)"))
         return Membership(True, "kronecker-inverse", exact, witness=wit,
                           detail="M' = Y · M_rr with Y = M' M_rr^{-1} ≥ 0 (Theorem 4.3)")
+
+    # ------------------------------------------------------------------------------------------------ factored
+    def _per_bit_factors(self, M: Mechanism) -> tuple[Mechanism, ...] | None:
+        """The ``k`` factors of ``M`` when it is a product of one-bit mechanisms over ``('1', '0')``, else None."""
+        F = M.factors
+        if F is None or len(F) != self._k or any(tuple(f.inputs) != ("1", "0") for f in F):
+            return None
+        return F
+
+    def _contains_factored(self, M: Mechanism, atol: float) -> Membership:
+        """Closure membership of a product ``M' = F_1 ⊗ … ⊗ F_k`` of one-bit mechanisms, from its factors.
+
+        With ``R = [[p, 1−p], [1−p, p]]`` and ``M_rr = ⊗^k R`` (``docs/theory.md`` §5), the mixed-product rule gives
+        ``(A_1 ⊗ … ⊗ A_k)(R ⊗ … ⊗ R) = (A_1 R) ⊗ … ⊗ (A_k R)``, so ``A = ⊗_t A_t`` with ``A_t = F_t R^{-1}``
+        (``R^{-1} = (2p−1)^{-1} [[p, p−1], [p−1, p]]``, the per-bit factor of the Kronecker inverse of Theorem 4.3)
+        satisfies ``A M_rr = M'``; it is the only solution, as ``M_rr`` is invertible. ``M'`` is in the closure iff
+        ``A`` is column-stochastic (Lin & Kifer, Theorem 3.4 with one mechanism), i.e. iff every ``A_t ≥ 0``: a
+        product of nonnegative factors is nonnegative, and if ``A_t[o_t, j_t] < 0`` the entry of ``A`` that picks
+        a positive entry of every other factor (each column of ``A_s`` sums to 1, so has one) is negative. The
+        column sums of a Kronecker product are the products of the factors' column sums,
+        ``Σ_o Π_t A_t[o_t, j_t] = Π_t Σ_{o_t} A_t[o_t, j_t]``, so ``A`` is column-stochastic when every ``A_t``
+        is. Hence verifying ``A_t ≥ 0``, ``1ᵀA_t = 1ᵀ`` and ``A_t R = F_t`` exactly for every factor verifies the
+        product witness ``A M_rr = M'`` without any ``2^k``-sized matrix. On "no" the certificate is the row of
+        ``M'`` at that negative entry of ``A``, checked against its facet like any row (:meth:`_decide`).
+        """
+        factors = self._per_bit_factors(M)
+        assert factors is not None
+        R = rr_bit(self._p).matrix
+        c = 2 * Fraction(self._p) - 1
+        Rinv = np.array([[self._p / c, (self._p - 1) / c], [(self._p - 1) / c, self._p / c]], dtype=object)
+        parts = [np.asarray(F.matrix).dot(Rinv) for F in factors]
+        bad = next((t for t, A in enumerate(parts) if (A < 0).any()), None)
+        if bad is not None:  # a row of M' with a negative coefficient y = x M_rr^{-1}: certify it like any row
+            o_t, j_t = (int(v) for v in np.argwhere(parts[bad] < 0)[0])
+            digits = []
+            for t, A in enumerate(parts):
+                digits.append(o_t if t == bad else int(np.argwhere(A > 0)[0][0]))
+            o = 0
+            for t, F in enumerate(factors):
+                o = o * F.n_outputs + digits[t]
+            x = np.asarray(M.row(o), dtype=object).reshape(1, -1)
+            member, cert, *_ = self._decide(x, True, atol, [M.outputs[o]])
+            if member:  # pragma: no cover - A[o, :] has a negative entry, so row o violates a facet
+                raise SolverError(f"{self.name}: row {M.outputs[o]!r} has a negative coefficient but no violated facet")
+            cert = RowCertificate(o, M.outputs[o], cert.normal, cert.value, cert.inequality, cert.label)
+            return Membership(False, "kronecker-inverse", True, certificate=cert,
+                              detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3; "
+                                     f"factor {bad} of the product has a negative post-processing entry)")
+        for A, F in zip(parts, factors):
+            if not ((A >= 0).all() and all(v == 1 for v in A.sum(axis=0)) and (A.dot(R) == F.matrix).all()):
+                raise SolverError(f"{self.name}: a per-bit Kronecker witness did not verify")  # pragma: no cover
+        wit_factors = [Mechanism(A, inputs=("1", "0"), outputs=F.outputs) for A, F in zip(parts, factors)]
+        A_all = Mechanism._from_factors(wit_factors, self.inputs, M.outputs)
+        wit = ClosureWitness((0,), (Fraction(1),), (A_all,), Fraction(0))
+        return Membership(True, "kronecker-inverse", True, witness=wit,
+                          detail="M' = (⊗_t A_t) · M_rr with A_t = F_t R^{-1} ≥ 0 per bit (Theorem 4.3, mixed products)")
+
+
+def _dense_fits(n_rows: int, n_cols: int) -> bool:
+    """True when a dense exact ``n_rows x n_cols`` array is within the size limits (read at call time)."""
+    try:
+        check_dense_size(n_rows, n_cols, exact=True, what="the post-processing witness")
+    except SizeLimitError:
+        return False
+    return True
 
 
 automorphisms.register(RandomizedResponse, rr_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)

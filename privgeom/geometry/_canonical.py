@@ -8,8 +8,10 @@ Canonical form of a cone (both representations), chosen so that equal cones give
 * **Facet normals / rays**: first projected orthogonally onto the orthogonal complement of the linear part (a facet
   normal is only defined modulo the equalities, a ray modulo the lineality space), then scaled by a *positive*
   factor (the sign carries meaning: ``a·x ≥ 0`` is not ``-a·x ≥ 0``).
-* **Scaling**: exact rows become primitive integer vectors (gcd 1, stored as ``Fraction`` with denominator 1);
-  float rows get unit max-abs entry, entries below ``atol`` in magnitude are set to 0.
+* **Scaling**: exact rows become primitive integer vectors (gcd 1); :class:`~privgeom.geometry.Cone` stores them as
+  integers (:func:`as_int_rows`: ``int64`` when every entry fits, Python ints otherwise) and shows them as
+  ``Fraction`` arrays with denominator 1; float rows get unit max-abs entry, entries below ``atol`` in magnitude are
+  set to 0.
 * **Order**: rows sorted in *decreasing* lexicographic order (so the orthant's facets are the identity matrix), with
   duplicates removed.
 
@@ -18,6 +20,8 @@ Examples
 >>> from fractions import Fraction as F
 >>> normalise_rows(np.array([[F(1, 2), F(-3, 4)], [F(0), F(2)]], dtype=object), exact=True).tolist()
 [[Fraction(2, 1), Fraction(-3, 1)], [Fraction(0, 1), Fraction(1, 1)]]
+>>> normalise_rows(np.array([[1, -3], [4, 2]]), exact=True, as_int=True).tolist()
+[[2, 1], [1, -3]]
 >>> rref(np.array([[F(0), F(2), F(4)], [F(1), F(1), F(1)]], dtype=object), exact=True).tolist()
 [[Fraction(1, 1), Fraction(0, 1), Fraction(-1, 1)], [Fraction(0, 1), Fraction(1, 1), Fraction(2, 1)]]
 """
@@ -31,7 +35,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from .._errors import InvalidInputError, InvalidTypeError
-from .._numeric import ATOL, check_dense_size, is_exact_scalar, parse_scalar
+from .._numeric import ATOL, check_dense_size, fit_int_array, fits_int64, is_exact_scalar, max_abs_int, parse_scalar, widen
 
 __all__ = [
     "parse_rows",
@@ -42,7 +46,44 @@ __all__ = [
     "canonical_pair",
     "empty",
     "identity",
+    "as_int_rows",
+    "int_rows_to_fractions",
+    "int_dot",
+    "scale_to_integers",
 ]
+
+
+def as_int_rows(rows: np.ndarray) -> np.ndarray:
+    """Integer-valued exact rows (ints, or Fractions with denominator 1) as ``int64`` when every entry fits, else as
+    an object array of Python ints (never wrapping around).
+
+    >>> as_int_rows(np.array([[Fraction(2), Fraction(-3)]], dtype=object)).dtype, as_int_rows(np.array([[2**70]], dtype=object)).dtype
+    (dtype('int64'), dtype('O'))
+    """
+    arr = np.asarray(rows)
+    if arr.dtype != object:
+        return arr.astype(np.int64, copy=False)
+    out = np.empty(arr.shape, dtype=object)
+    flat = out.reshape(-1)
+    vals = arr.reshape(-1).tolist()
+    for i, v in enumerate(vals):
+        if type(v) is not int:
+            if getattr(v, "denominator", 1) != 1:
+                raise InvalidInputError(f"canonical exact rows must be integers, got {v!r}")
+            v = int(v)
+        flat[i] = v
+    return fit_int_array(out) if arr.size else np.zeros(arr.shape, dtype=np.int64)
+
+
+def int_rows_to_fractions(rows: np.ndarray) -> np.ndarray:
+    """The object array of Fractions (denominator 1) of an integer array: the exact rows as :class:`Cone` shows them.
+
+    >>> int_rows_to_fractions(np.array([[1, -2]])).tolist()
+    [[Fraction(1, 1), Fraction(-2, 1)]]
+    """
+    out = np.empty(rows.shape, dtype=object)
+    out.reshape(-1)[:] = list(map(Fraction, rows.reshape(-1).tolist()))
+    return out
 
 
 def empty(dim: int, exact: bool) -> np.ndarray:
@@ -58,6 +99,31 @@ def identity(dim: int, exact: bool) -> np.ndarray:
     for i in range(dim):
         out[i, i] = Fraction(1)
     return out
+
+
+def int_dot(rows: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """``rows @ vectors.T`` of integer arrays, exactly: in ``int64`` when ``dim · max|row| · max|vector|`` fits (so no
+    partial sum can wrap around), else on Python integers (object arrays)."""
+    dim = rows.shape[1]
+    if rows.dtype != object and vectors.dtype != object and fits_int64(dim, max_abs_int(rows), max_abs_int(vectors)):
+        return np.asarray(rows.dot(vectors.T))
+    r, v = widen(rows, vectors)
+    return np.asarray(r.dot(v.T))
+
+
+def scale_to_integers(x: Any) -> tuple[np.ndarray, int]:
+    """A rational vector as ``(integers, d)`` with ``x = integers / d`` and ``d > 0`` the least common denominator
+    (integers as :func:`~privgeom.geometry._canonical.as_int_rows` stores them)."""
+    vals = list(x)
+    den = 1
+    for v in vals:
+        d = v.denominator
+        if d != 1:
+            den = den * d // math.gcd(den, d)
+    ints = [int(v) for v in vals] if den == 1 else [int(v * den) for v in vals]
+    arr = np.empty((1, len(ints)), dtype=object)
+    arr[0, :] = ints
+    return as_int_rows(arr)[0], den
 
 
 # ------------------------------------------------------------------------------------------------------ parsing
@@ -86,12 +152,15 @@ def _row_list(values: Any, name: str) -> list[list[Any]] | np.ndarray:
     return rows
 
 
-def parse_rows(values: Any, *, name: str, exact: bool | None, dim: int | None) -> tuple[np.ndarray | None, bool | None]:
+def parse_rows(
+    values: Any, *, name: str, exact: bool | None, dim: int | None, keep_ints: bool = False
+) -> tuple[np.ndarray | None, bool | None]:
     """Validate one block of rows.
 
     Returns ``(array, inferred_exact)``; ``array`` is None when ``values`` is None. The array is an object array
     of Fractions when ``exact`` is True, float64 when False; when ``exact`` is None the raw parsed rows are
-    returned as an object array together with the inferred mode (all entries rational → exact).
+    returned as an object array together with the inferred mode (all entries rational → exact). With
+    ``keep_ints=True`` integer entries of an exact result stay Python ints (no Fraction is built for them).
     """
     if values is None:
         return None, None
@@ -108,7 +177,9 @@ def parse_rows(values: Any, *, name: str, exact: bool | None, dim: int | None) -
         if dim is not None and n and width != dim:
             raise InvalidInputError(f"{name} has {width} columns but the cone lives in R^{dim}")
         mode = inferred if exact is None else exact
-        if mode:
+        if mode and inferred and keep_ints:
+            arr = rows.astype(object)  # Python ints
+        elif mode:
             arr = np.empty(rows.shape, dtype=object)
             arr.ravel()[:] = [Fraction(int(v)) if inferred else Fraction(float(v)) for v in rows.ravel()]
         else:
@@ -143,7 +214,10 @@ def parse_rows(values: Any, *, name: str, exact: bool | None, dim: int | None) -
     arr = np.empty((n, width), dtype=object if mode else float)
     for i, row in enumerate(parsed):
         for j, v in enumerate(row):
-            arr[i, j] = parse_scalar(v, name=f"{name}[{i}, {j}]", exact=mode)
+            if mode and keep_ints and isinstance(v, (int, np.integer)):
+                arr[i, j] = int(v)
+            else:
+                arr[i, j] = parse_scalar(v, name=f"{name}[{i}, {j}]", exact=mode)
     return arr, inferred_exact
 
 
@@ -167,7 +241,7 @@ def rref(rows: np.ndarray, *, exact: bool, atol: float = ATOL) -> np.ndarray:
     """Reduced row echelon form of the row space of ``rows``, zero rows dropped (pivots equal 1)."""
     dim = rows.shape[1]
     if exact:
-        m = [list(r) for r in rows]
+        m = [[Fraction(v) for v in r] for r in (rows.tolist() if isinstance(rows, np.ndarray) else rows)]
         out: list[list[Any]] = []
         col = 0
         r0 = 0
@@ -221,7 +295,7 @@ def project_out(rows: np.ndarray, basis: np.ndarray, *, exact: bool) -> np.ndarr
         return np.asarray(r - (r @ q) @ q.T)
     ortho: list[list[Fraction]] = []
     norms: list[Fraction] = []
-    for b in basis:
+    for b in basis.tolist():
         v = list(b)
         for q_, n_ in zip(ortho, norms):
             c = sum((x * y for x, y in zip(v, q_)), Fraction(0)) / n_
@@ -231,7 +305,7 @@ def project_out(rows: np.ndarray, basis: np.ndarray, *, exact: bool) -> np.ndarr
             ortho.append(v)
             norms.append(n)
     out = np.empty(rows.shape, dtype=object)
-    for i, r in enumerate(rows):
+    for i, r in enumerate(rows.tolist()):
         v = list(r)
         for q_, n_ in zip(ortho, norms):
             c = sum((x * y for x, y in zip(v, q_)), Fraction(0)) / n_
@@ -241,30 +315,42 @@ def project_out(rows: np.ndarray, basis: np.ndarray, *, exact: bool) -> np.ndarr
     return out
 
 
-def _primitive(row: Sequence[Fraction]) -> list[Fraction]:
+def _primitive_ints(row: Sequence[Any]) -> list[int]:
+    """The primitive integer vector positively proportional to a row of ints and Fractions (all zeros stay zeros)."""
     den = 1
     for v in row:
-        den = den * v.denominator // math.gcd(den, v.denominator)
-    ints = [int(v * den) for v in row]
+        d = v.denominator
+        if d != 1:
+            den = den * d // math.gcd(den, d)
+    ints = [int(v) for v in row] if den == 1 else [int(v * den) for v in row]
     g = 0
     for n in ints:
         g = math.gcd(g, n)
+        if g == 1:
+            return ints
     if g == 0:
-        return [Fraction(0)] * len(row)
-    return [Fraction(v // g) for v in ints]
+        return ints
+    return [v // g for v in ints]
 
 
-def normalise_rows(rows: np.ndarray, *, exact: bool, atol: float = ATOL, sign: bool = False) -> np.ndarray:
+def _primitive(row: Sequence[Fraction]) -> list[Fraction]:
+    return [Fraction(v) for v in _primitive_ints(row)]
+
+
+def normalise_rows(
+    rows: np.ndarray, *, exact: bool, atol: float = ATOL, sign: bool = False, as_int: bool = False
+) -> np.ndarray:
     """Scale every row positively (primitive integers / unit max-abs), drop zero rows and duplicates, sort.
 
-    With ``sign=True`` (linear parts) the first nonzero entry is also made positive.
+    With ``sign=True`` (linear parts) the first nonzero entry is also made positive. Exact rows come back as
+    Fractions, or with ``as_int=True`` as integers (:func:`as_int_rows`), building no Fraction.
     """
     dim = rows.shape[1]
     out: list[tuple[Any, ...]] = []
-    for r in rows:
+    for r in (rows.tolist() if exact else rows):
         v: list[Any]
         if exact:
-            v = _primitive(list(r))
+            v = _primitive_ints(r)
             if all(x == 0 for x in v):
                 continue
         else:
@@ -282,6 +368,12 @@ def normalise_rows(rows: np.ndarray, *, exact: bool, atol: float = ATOL, sign: b
         out.append(tuple(v))
     if exact:
         uniq = sorted(set(out), reverse=True)
+        if as_int:
+            arr_i = np.empty((len(uniq), dim), dtype=object)
+            for i, t in enumerate(uniq):
+                arr_i[i, :] = t
+            return fit_int_array(arr_i) if len(uniq) else np.zeros((0, dim), dtype=np.int64)
+        uniq = [tuple(map(Fraction, t)) for t in uniq]
     else:
         uniq = []
         for t in sorted(out, key=lambda t: tuple(round(x / atol) * atol for x in t) if atol > 0 else t, reverse=True):
@@ -294,13 +386,17 @@ def normalise_rows(rows: np.ndarray, *, exact: bool, atol: float = ATOL, sign: b
 
 
 def canonical_pair(
-    rows: np.ndarray, lin_rows: np.ndarray, *, exact: bool, atol: float = ATOL
+    rows: np.ndarray, lin_rows: np.ndarray, *, exact: bool, atol: float = ATOL, as_int: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Canonical form of an *irredundant* pair (facets, equalities) or (rays, lineality); see the module doc."""
+    """Canonical form of an *irredundant* pair (facets, equalities) or (rays, lineality); see the module doc.
+
+    ``as_int=True`` (exact): both arrays as integers (:func:`as_int_rows`) instead of Fractions."""
     basis = rref(lin_rows, exact=exact, atol=atol) if len(lin_rows) else lin_rows
-    lin = normalise_rows(basis, exact=exact, atol=atol, sign=True) if len(basis) else basis
+    lin = normalise_rows(basis, exact=exact, atol=atol, sign=True, as_int=as_int) if len(basis) else basis
+    if as_int and exact and not len(basis):
+        lin = np.zeros((0, rows.shape[1]), dtype=np.int64)
     # keep the RREF order (pivot columns increasing) rather than re-sorting: it is already canonical, and decreasing
     # lexicographic order coincides with it for primitive rows whose first nonzero entry is positive.
     proj = project_out(rows, basis, exact=exact)
-    main = normalise_rows(proj, exact=exact, atol=atol)
+    main = normalise_rows(proj, exact=exact, atol=atol, as_int=as_int)
     return main, lin

@@ -5,7 +5,7 @@ it is a linearity), a V-row ``v`` is a ray (or a lineality direction). The pycdd
 ``[b, -A]`` means ``b - A x ≥ 0`` and a generator ``[0, v]`` is a ray, ``[1, v]`` a point — is handled here: for a
 cone ``b = 0`` and ``a·x ≥ 0`` is the pycddlib row ``[0, *a]``.
 
-Exact mode uses ``cdd.gmp`` (GMP rationals in, ``fractions.Fraction`` out); float mode uses ``cdd`` (double
+Exact mode uses ``cdd.gmp`` (Python ints or Fractions in, ``fractions.Fraction`` out); float mode uses ``cdd`` (double
 precision). Sizes are checked *before* calling the double description method (:data:`MAX_DD_DIM`,
 :data:`MAX_DD_ENTRIES`, :data:`MAX_FM_ROWS`) because cdd cannot be interrupted once it runs. Any failure of cdd
 is re-raised as :class:`~privgeom.SolverError` — never read as a "no".
@@ -98,16 +98,23 @@ def _check_dd(n_rows: int, dim: int, what: str) -> None:
 def _build(rows: np.ndarray, lin_rows: np.ndarray, rep: Any, exact: bool) -> Any:
     """A cdd matrix with the inequalities/rays ``rows`` followed by the linearities ``lin_rows``."""
     mod = _module(exact)
-    zero: Any = Fraction(0) if exact else 0.0
-    conv = Fraction if exact else float
     array: list[list[Any]] = []
-    for r in list(rows) + list(lin_rows):
-        array.append([zero] + [conv(v) for v in r])
+    if exact:  # cdd.gmp takes Python ints and Fractions as they are (integer rows build no Fraction)
+        for r in rows.tolist() + lin_rows.tolist():
+            array.append([0] + [v if type(v) is int or type(v) is Fraction else Fraction(v) for v in r])
+    else:
+        for r in list(rows) + list(lin_rows):
+            array.append([0.0] + [float(v) for v in r])
     lin = set(range(len(rows), len(rows) + len(lin_rows)))
     try:
         return mod.matrix_from_array(array, lin_set=lin, rep_type=rep)
     except Exception as err:  # pragma: no cover - cdd rejects only malformed input, which we validate earlier
         raise SolverError(f"pycddlib could not build a {len(array)} x {rows.shape[1] + 1} matrix: {err}") from err
+
+
+def _as_rational(v: Any) -> Any:
+    """cdd.gmp's entries as they are (Fractions, or ints), anything else as a Fraction."""
+    return v if type(v) is Fraction or type(v) is int else Fraction(v)
 
 
 def _split(mat: Any, dim: int, exact: bool, *, kind: str) -> tuple[np.ndarray, np.ndarray]:
@@ -117,7 +124,7 @@ def _split(mat: Any, dim: int, exact: bool, *, kind: str) -> tuple[np.ndarray, n
     V-matrices the points ``[1, v]`` are dropped after checking that the only point is the origin.
     """
     dtype: Any = object if exact else float
-    conv: Any = Fraction if exact else float
+    conv: Any = _as_rational if exact else float
     lin = set(mat.lin_set)
     plain: list[list[Any]] = []
     linear: list[list[Any]] = []
@@ -159,11 +166,11 @@ def _full_rank_mod_prime(rows: np.ndarray) -> bool:
     if n > dim:
         return False
     A = np.empty((n, dim), dtype=np.int64)
-    for i, r in enumerate(rows):
+    for i, r in enumerate(rows.tolist()):  # Python ints and Fractions
         den = 1
         for v in r:
             den = den * v.denominator // math.gcd(den, v.denominator)
-        A[i] = [int(v * den) % P for v in r]
+        A[i] = [int(v) % P for v in r] if den == 1 else [int(v * den) % P for v in r]
     for c in range(n):  # elimination on rows; pivot search over the remaining columns
         nz = np.nonzero(A[c:, c:])
         if len(nz[0]) == 0:

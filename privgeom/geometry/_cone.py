@@ -15,10 +15,12 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from .._errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
-from .._numeric import ATOL, readonly
+from .._numeric import ATOL, max_abs_int, readonly
 from .._results import to_jsonable
 from . import _cdd
-from ._canonical import canonical_pair, empty, identity, parse_labels, parse_rows, rref
+from ._canonical import as_int_rows as _as_int_rows
+from ._canonical import (canonical_pair, empty, identity, int_dot, int_rows_to_fractions, parse_labels, parse_rows,
+                         rref, scale_to_integers)
 from ._cone_results import ConeMembership, Containment
 from ._structure import ConeStructure, check_rows_size
 
@@ -40,7 +42,7 @@ def _dot(a: np.ndarray, x: np.ndarray) -> Any:
 
 
 def _fmt_coef(c: Any) -> str:
-    if isinstance(c, Fraction):
+    if isinstance(c, (Fraction, int, np.integer)):
         return str(c)
     return f"{float(c):.6g}"
 
@@ -74,6 +76,11 @@ class Cone:
     with positive pivots; facets/rays orthogonal to the linear part and scaled by a positive factor — to primitive
     integer vectors (exact) or to unit max-abs entry (float); rows in decreasing lexicographic order. Hence equal
     cones have equal arrays and print equally.
+
+    Exact cones store their canonical rows as integers (``int64`` when every entry fits, checked; object arrays of
+    Python ints otherwise): :attr:`int_facets`, :attr:`int_equalities`, :attr:`int_rays`, :attr:`int_lineality`.
+    Membership, containment, equality and the cdd conversions compute on these integers; :attr:`facets`,
+    :attr:`rays`, … show the same rows as read-only ``Fraction`` arrays, built on first access and cached.
 
     Mixing modes: an operation on an exact and a float cone (``intersect``, ``issubset``, ``equals``) converts the
     exact one to float and returns a float result (``exact=False``).
@@ -109,13 +116,15 @@ class Cone:
       3·x10 - 1·x11 ≥ 0
     """
 
-    __slots__ = ("_labels", "_exact", "_atol", "_h", "_v", "_ray_source", "_structure", "__weakref__")
+    __slots__ = ("_labels", "_exact", "_atol", "_h", "_v", "_hf", "_vf", "_ray_source", "_structure", "__weakref__")
 
     _labels: tuple[str, ...]
     _exact: bool
     _atol: float
     _h: tuple[np.ndarray, np.ndarray] | None
     _v: tuple[np.ndarray, np.ndarray] | None
+    _hf: tuple[np.ndarray, np.ndarray] | None  # exact: the Fraction views of _h / _v, built on first use
+    _vf: tuple[np.ndarray, np.ndarray] | None
     _ray_source: Callable[[], Any] | None
     _structure: ConeStructure | None
 
@@ -135,11 +144,18 @@ class Cone:
         obj._labels = labels
         obj._exact = exact
         obj._atol = float(atol)
-        obj._h = None if h is None else (readonly(h[0]), readonly(h[1]))
-        obj._v = None if v is None else (readonly(v[0]), readonly(v[1]))
+        obj._h = None if h is None else obj._stored(h)
+        obj._v = None if v is None else obj._stored(v)
+        obj._hf = obj._vf = None
         obj._ray_source = None
         obj._structure = None
         return obj
+
+    def _stored(self, pair: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """A canonical pair as stored: integers (exact; :func:`as_int_rows`) or float64, read-only."""
+        if self._exact:
+            return readonly(_as_int_rows(pair[0])), readonly(_as_int_rows(pair[1]))
+        return readonly(np.asarray(pair[0])), readonly(np.asarray(pair[1]))
 
     @classmethod
     def from_structure(
@@ -214,8 +230,8 @@ class Cone:
         if labels is not None and not isinstance(labels, (str, bytes)) and isinstance(labels, Iterable):
             labels = tuple(labels)
             dim_hint = len(labels)
-        a, ea = parse_rows(main, name=names[0], exact=exact, dim=dim_hint)
-        b, eb = parse_rows(lin, name=names[1], exact=exact, dim=dim_hint)
+        a, ea = parse_rows(main, name=names[0], exact=exact, dim=dim_hint, keep_ints=exact is not False)
+        b, eb = parse_rows(lin, name=names[1], exact=exact, dim=dim_hint, keep_ints=exact is not False)
         widths = {arr.shape[1] for arr in (a, b) if arr is not None and len(arr)}
         if len(widths) > 1:
             raise InvalidInputError(f"{names[0]} and {names[1]} have different widths {sorted(widths)}")
@@ -239,8 +255,8 @@ class Cone:
             if arr is None or not len(arr):
                 out.append(empty(dim, exact))
             elif exact:
-                if arr.dtype != object or not all(isinstance(v, Fraction) for v in arr.ravel()):
-                    arr = np.asarray(parse_rows(arr, name="rows", exact=True, dim=dim)[0])
+                if arr.dtype != object or not all(type(v) is int or isinstance(v, Fraction) for v in arr.ravel()):
+                    arr = np.asarray(parse_rows(arr, name="rows", exact=True, dim=dim, keep_ints=True)[0])
                 out.append(arr)
             else:
                 out.append(np.asarray(arr, dtype=float))
@@ -295,7 +311,7 @@ class Cone:
         if len(r) + len(lin) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), identity(dim, ex)), (empty(dim, ex), empty(dim, ex)))
         r, lin = _cdd.canonicalize(r, lin, kind="V", exact=ex)
-        return cls._make(labs, ex, atol, None, canonical_pair(r, lin, exact=ex, atol=atol))
+        return cls._make(labs, ex, atol, None, canonical_pair(r, lin, exact=ex, atol=atol, as_int=ex))
 
     @classmethod
     def from_facets(
@@ -327,7 +343,7 @@ class Cone:
         if len(f) + len(eq) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), empty(dim, ex)), (empty(dim, ex), identity(dim, ex)))
         f, eq = _cdd.canonicalize(f, eq, kind="H", exact=ex)
-        return cls._make(labs, ex, atol, canonical_pair(f, eq, exact=ex, atol=atol), None)
+        return cls._make(labs, ex, atol, canonical_pair(f, eq, exact=ex, atol=atol, as_int=ex), None)
 
     # ----------------------------------------------------------------------------------------------- conversions
     def _structured_rows(self, kind: str) -> tuple[np.ndarray, np.ndarray] | None:
@@ -343,15 +359,33 @@ class Cone:
         what = "the facets" if kind == "H" else "the extreme rays"
         check_rows_size(count, dim, exact=self._exact, what=f"{what} of this {st.kind} cone in R^{dim}")
         if kind == "H" and self._exact and st.canonical_facets is not None:
-            rows = np.asarray(st.canonical_facets())
-            return readonly(rows), readonly(empty(dim, True))
+            return self._stored((np.asarray(st.canonical_facets()), np.zeros((0, dim), dtype=np.int64)))
         rows = np.array(source(), dtype=object if self._exact else float).reshape(-1, dim)
-        if self._exact and not all(isinstance(v, Fraction) for v in rows.ravel()):
+        if self._exact and not all(type(v) is int or isinstance(v, Fraction) for v in rows.ravel()):
             rows = np.vectorize(Fraction, otypes=[object])(rows) if rows.size else rows
-        pair = canonical_pair(rows, empty(dim, self._exact), exact=self._exact, atol=self._atol)
-        return readonly(pair[0]), readonly(pair[1])
+        pair = canonical_pair(rows, empty(dim, self._exact), exact=self._exact, atol=self._atol, as_int=self._exact)
+        return self._stored(pair)
 
     def _hrep(self) -> tuple[np.ndarray, np.ndarray]:
+        """Facets and equalities as shown: Fraction arrays (exact; built from the integers once) or float64."""
+        if not self._exact:
+            return self._hrep_raw()
+        if self._hf is None:
+            f, eq = self._hrep_raw()
+            self._hf = (readonly(int_rows_to_fractions(f)), readonly(int_rows_to_fractions(eq)))
+        return self._hf
+
+    def _vrep(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rays and lineality as shown: Fraction arrays (exact; built from the integers once) or float64."""
+        if not self._exact:
+            return self._vrep_raw()
+        if self._vf is None:
+            r, lin = self._vrep_raw()
+            self._vf = (readonly(int_rows_to_fractions(r)), readonly(int_rows_to_fractions(lin)))
+        return self._vf
+
+    def _hrep_raw(self) -> tuple[np.ndarray, np.ndarray]:
+        """Facets and equalities as stored: integer arrays (exact) or float64."""
         if self._h is None:
             known = self._structured_rows("H")
             if known is not None:
@@ -360,7 +394,7 @@ class Cone:
             if self._v is None:
                 if self._structure is None or self._structure.rays is None:
                     raise InvalidTypeError("a structured cone needs facets or rays in its structure")
-                self._vrep()
+                self._vrep_raw()
             assert self._v is not None
             rays, lin = self._v
             dim = self.ambient_dim
@@ -370,18 +404,19 @@ class Cone:
                 f, eq = _cdd.v_to_h(rays, lin, exact=self._exact)
                 if not self._exact:
                     f, eq = _cdd.canonicalize(f, eq, kind="H", exact=False)
-                h = canonical_pair(f, eq, exact=self._exact, atol=self._atol)
-            self._h = (readonly(h[0]), readonly(h[1]))
+                h = canonical_pair(f, eq, exact=self._exact, atol=self._atol, as_int=self._exact)
+            self._h = self._stored(h)
         return self._h
 
-    def _vrep(self) -> tuple[np.ndarray, np.ndarray]:
+    def _vrep_raw(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rays and lineality as stored: integer arrays (exact) or float64."""
         if self._v is None:
             known = self._structured_rows("V")
             if known is not None:
                 self._v = known
                 return known
             if self._h is None:
-                self._hrep()
+                self._hrep_raw()
             assert self._h is not None
             f, eq = self._h
             dim = self.ambient_dim
@@ -389,13 +424,14 @@ class Cone:
                 v = (empty(dim, self._exact), identity(dim, self._exact))
             elif self._ray_source is not None:
                 rays = np.array(self._ray_source(), dtype=object if self._exact else float)
-                v = canonical_pair(rays.reshape(-1, dim), empty(dim, self._exact), exact=self._exact, atol=self._atol)
+                v = canonical_pair(rays.reshape(-1, dim), empty(dim, self._exact), exact=self._exact, atol=self._atol,
+                                   as_int=self._exact)
             else:
                 r, lin = _cdd.h_to_v(f, eq, exact=self._exact)
                 if not self._exact:
                     r, lin = _cdd.canonicalize(r, lin, kind="V", exact=False)
-                v = canonical_pair(r, lin, exact=self._exact, atol=self._atol)
-            self._v = (readonly(v[0]), readonly(v[1]))
+                v = canonical_pair(r, lin, exact=self._exact, atol=self._atol, as_int=self._exact)
+            self._v = self._stored(v)
         return self._v
 
     # -------------------------------------------------------------------------------------------------- accessors
@@ -439,6 +475,44 @@ class Cone:
         """Canonical basis (RREF, primitive rows) of the lineality space (read-only)."""
         return self._vrep()[1]
 
+    def _ints(self, what: str) -> None:
+        if not self._exact:
+            raise InvalidTypeError(f"{what} needs an exact cone; this one is float (use .{what[4:]} or to_exact())")
+
+    @property
+    def int_facets(self) -> np.ndarray:
+        """Exact cones: the canonical facet normals as stored, primitive integer rows (read-only; ``int64`` when
+        every entry fits, else Python ints): ``facets == int_facets`` entrywise, no Fraction built.
+
+        Examples
+        --------
+        >>> c = Cone.from_generators([[1, 0], [1, 1]])
+        >>> c.int_facets.tolist(), c.int_facets.dtype, c.int_rays.tolist()
+        ([[1, -1], [0, 1]], dtype('int64'), [[1, 1], [1, 0]])
+        >>> Cone.from_facets([[2**70, -1]]).int_facets.dtype
+        dtype('O')
+        """
+        self._ints("int_facets")
+        return self._hrep_raw()[0]
+
+    @property
+    def int_equalities(self) -> np.ndarray:
+        """Exact cones: the canonical equalities as integer rows (see :attr:`int_facets`)."""
+        self._ints("int_equalities")
+        return self._hrep_raw()[1]
+
+    @property
+    def int_rays(self) -> np.ndarray:
+        """Exact cones: the canonical extreme rays as integer rows (see :attr:`int_facets`)."""
+        self._ints("int_rays")
+        return self._vrep_raw()[0]
+
+    @property
+    def int_lineality(self) -> np.ndarray:
+        """Exact cones: the canonical lineality basis as integer rows (see :attr:`int_facets`)."""
+        self._ints("int_lineality")
+        return self._vrep_raw()[1]
+
     @property
     def n_facets(self) -> int:
         """Number of facets (from the structure when known: nothing is built)."""
@@ -460,7 +534,7 @@ class Cone:
             return self._structure.dim
         if self._h is not None:
             return self.ambient_dim - len(self._h[1])
-        rays, lin = self._vrep()
+        rays, lin = self._vrep_raw()
         if len(rays) == 0:
             return len(lin)
         return len(rref(np.concatenate([rays, lin]), exact=self._exact, atol=self._atol))
@@ -472,7 +546,7 @@ class Cone:
             return self._structure.pointed
         if self._v is not None:
             return len(self._v[1]) == 0
-        f, eq = self._hrep()
+        f, eq = self._hrep_raw()
         if len(f) + len(eq) < self.ambient_dim:
             return False
         return len(rref(np.concatenate([f, eq]), exact=self._exact, atol=self._atol)) == self.ambient_dim
@@ -482,7 +556,7 @@ class Cone:
         """True for the whole space ``R^N`` (no facets, no equalities)."""
         if self._h is not None:
             return len(self._h[0]) + len(self._h[1]) == 0
-        return len(self._vrep()[1]) == self.ambient_dim
+        return len(self._vrep_raw()[1]) == self.ambient_dim
 
     @property
     def is_trivial(self) -> bool:
@@ -501,7 +575,7 @@ class Cone:
             if any(isinstance(v, (list, tuple, np.ndarray)) for v in seq):
                 raise InvalidInputError(f"{name} must be a 1-D vector, got nested input {seq[:3]!r}...")
             rows = [seq]  # type: ignore[assignment]
-        arr, inferred = parse_rows(rows, name=name, exact=None, dim=None)
+        arr, inferred = parse_rows(rows, name=name, exact=None, dim=None, keep_ints=True)
         assert arr is not None
         if arr.shape[1] != self.ambient_dim:
             raise DomainMismatchError(
@@ -509,13 +583,37 @@ class Cone:
                 f"(labels {list(self._labels)[:8]})"
             )
         vec = arr[0]
-        if inferred and self._exact:
-            return np.array([Fraction(v) for v in vec], dtype=object), True
+        if inferred and self._exact:  # ints stay ints (the integer kernel scales Fractions once)
+            out = np.empty(len(vec), dtype=object)
+            out[:] = list(vec)
+            return out, True
         return np.array([float(v) for v in vec]), False
+
+    def _check_int(self, x: np.ndarray) -> tuple[int | None, str | None, Any, Any]:
+        """Exact :meth:`_check` on the stored integers: ``x = xi / d`` scaled once, ``a·x = (a·xi) / d``."""
+        xi, d = scale_to_integers(x)
+        best: tuple[int | None, str | None, Any, Any] = (None, None, None, None)
+        for kind, rows in zip(("equality", "facet"), (self._hrep_raw()[1], self._hrep_raw()[0])):
+            if not len(rows):
+                continue
+            vals = int_dot(rows, xi.reshape(1, -1))[:, 0]
+            bad = np.nonzero(vals != 0 if kind == "equality" else vals < 0)[0]
+            worst = 0.0
+            for i in bad.tolist():  # the most violated row, scored as a·x / max|a| (first on ties)
+                val = Fraction(int(vals[i]), d)
+                score = -abs(float(val)) / float(max_abs_int(rows[i]))
+                if best[0] is None or score < worst:
+                    normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
+                    best, worst = (i, kind, normal, val), score
+            if best[0] is not None:
+                return best
+        return best
 
     def _check(self, x: np.ndarray, exact: bool, atol: float) -> tuple[int | None, str | None, Any, Any]:
         """Most violated equality (if any), else most violated facet: ``(index, kind, normal, value)``."""
-        f, eq = self._hrep()
+        if exact:
+            return self._check_int(x)
+        f, eq = self._hrep_raw()  # integers or floats, compared in float
         if not exact:
             f = f.astype(float)
             eq = eq.astype(float)
@@ -557,6 +655,8 @@ class Cone:
         tol = self._atol if atol is None else float(atol)
         st = self._structure
         if self._h is None and st is not None and st.contains is not None:
+            if exact:  # structures decide on Fraction vectors
+                vec = np.array([Fraction(v) for v in vec], dtype=object)
             member, normal, value = st.contains(vec, exact, tol)
             if member:
                 return ConeMembership(True, None, None, None, None, exact)
@@ -687,7 +787,7 @@ class Cone:
 
     # ---------------------------------------------------------------------------------------- comparison, output
     def _key(self) -> tuple[Any, ...]:
-        f, eq = self._hrep()
+        f, eq = self._hrep_raw()
         return (self._exact, self._labels, f.shape, eq.shape)
 
     def __eq__(self, other: object) -> bool:
@@ -697,16 +797,16 @@ class Cone:
             return NotImplemented
         if self._key() != other._key():
             return False
-        (f1, e1), (f2, e2) = self._hrep(), other._hrep()
-        if self._exact:
+        (f1, e1), (f2, e2) = self._hrep_raw(), other._hrep_raw()
+        if self._exact:  # canonical integer rows: equal cones have equal integers
             return bool(np.array_equal(f1, f2) and np.array_equal(e1, e2))
         tol = max(self._atol, other._atol) * EQ_ATOL_FACTOR
         return bool(np.allclose(f1, f2, atol=tol, rtol=0) and np.allclose(e1, e2, atol=tol, rtol=0))
 
     def __hash__(self) -> int:
-        if self._exact:
-            f, eq = self._hrep()
-            return hash((self._key(), tuple(map(tuple, f)), tuple(map(tuple, eq))))
+        if self._exact:  # hash(n) == hash(Fraction(n)): the same hash as the Fraction rows had
+            f, eq = self._hrep_raw()
+            return hash((self._key(), tuple(map(tuple, f.tolist())), tuple(map(tuple, eq.tolist()))))
         return hash(self._key())
 
     def to_dict(self, representations: str = "HV") -> dict[str, Any]:
@@ -720,12 +820,16 @@ class Cone:
         {'privgeom': 'cone', 'version': 1, 'exact': True, 'labels': ['a', 'b'], 'facets': [['1', '0'], ['0', '1']], 'equalities': []}
         """
         out: dict[str, Any] = {"privgeom": "cone", "version": 1, "exact": self._exact, "labels": list(self._labels)}
+
+        def rows(arr: np.ndarray) -> Any:  # exact: the integers as strings, as str(Fraction(n)) printed them
+            return [[str(v) for v in r] for r in arr.tolist()] if self._exact else to_jsonable(arr)
+
         if "H" in representations:
-            out["facets"] = to_jsonable(self.facets)
-            out["equalities"] = to_jsonable(self.equalities)
+            f, eq = self._hrep_raw()
+            out["facets"], out["equalities"] = rows(f), rows(eq)
         if "V" in representations:
-            out["rays"] = to_jsonable(self.rays)
-            out["lineality"] = to_jsonable(self.lineality)
+            r, lin = self._vrep_raw()
+            out["rays"], out["lineality"] = rows(r), rows(lin)
         return out
 
     @classmethod
@@ -740,7 +844,7 @@ class Cone:
         return cls.from_generators(data["rays"], data.get("lineality"), exact=exact, labels=labels)
 
     def __str__(self) -> str:
-        f, eq = self._hrep()
+        f, eq = self._hrep_raw()
         nf, ne = len(f), len(eq)
         parts = [f"{nf} facet{'s' if nf != 1 else ''}"]
         if ne:

@@ -13,16 +13,15 @@ Examples
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._errors import DomainMismatchError, InvalidTypeError
-from .._numeric import readonly
+from .._numeric import max_abs_int, readonly, widen
 from . import _cdd
-from ._canonical import canonical_pair, empty, normalise_rows
+from ._canonical import canonical_pair, empty, int_dot, int_rows_to_fractions, normalise_rows
 from ._cone_results import Containment
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,9 +36,9 @@ def project(cone: Cone, keep: list[int], method: str) -> Cone:
     ex, atol = cone.exact, cone.atol
     dim = len(keep)
     if method == "generators":
-        rays, lin = cone.rays, cone.lineality
+        rays, lin = (cone.int_rays, cone.int_lineality) if ex else (cone.rays, cone.lineality)
         return type(cone).from_generators(rays[:, keep], lin[:, keep], exact=ex, labels=labels, atol=atol)
-    facets, eqs = cone.facets, cone.equalities
+    facets, eqs = (cone.int_facets, cone.int_equalities) if ex else (cone.facets, cone.equalities)
     drop = [j for j in range(cone.ambient_dim) if j not in set(keep)]
     if len(facets) + len(eqs) == 0:
         return type(cone).from_facets(empty(dim, ex), exact=ex, labels=labels, atol=atol)
@@ -73,9 +72,44 @@ def _common(a: Cone, b: Cone, what: str) -> tuple[Cone, Cone, bool]:
 def intersect(a: Cone, b: Cone) -> Cone:
     """``a ∩ b``; exact when both are, otherwise float (the exact one converted)."""
     a, b, ex = _common(a, b, "intersect")
+    if ex:  # the stored integer rows (int64 and Python-int blocks concatenate to Python ints)
+        f = np.concatenate(_same_dtype(a.int_facets, b.int_facets))
+        e = np.concatenate(_same_dtype(a.int_equalities, b.int_equalities))
+        return type(a).from_facets(f, e, exact=True, labels=a.labels, atol=max(a.atol, b.atol))
     f = np.concatenate([a.facets, b.facets])
     e = np.concatenate([a.equalities, b.equalities])
     return type(a).from_facets(f, e, exact=ex, labels=a.labels, atol=max(a.atol, b.atol))
+
+
+def _same_dtype(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Integer arrays in one dtype: all ``int64``, or all Python ints when any is."""
+    return widen(*arrays) if any(a.dtype == object for a in arrays) else arrays
+
+
+def _violation_int(gen: np.ndarray, cone: Cone, two_sided: bool) -> tuple[Any, ...] | None:
+    """Exact :func:`_violation` on integer rows: the generator ``gen`` and ``cone``'s stored integer rows (the
+    canonical rows of an exact cone are integers, so ``a·g`` is an integer); same choice, Fractions returned."""
+    best: tuple[Any, ...] | None = None
+    worst = 0.0
+    for kind, rows in (("equality", cone.int_equalities), ("facet", cone.int_facets)):
+        if not len(rows):
+            continue
+        vals = int_dot(rows, gen.reshape(1, -1))[:, 0]
+        sided = kind == "equality" or two_sided
+        bad = np.nonzero(vals != 0 if sided else vals < 0)[0]
+        for i in bad.tolist():
+            val = int(vals[i])
+            flip = sided and val > 0 and kind == "facet"
+            score = -abs(float(val)) / float(max_abs_int(rows[i]))
+            if best is None or score < worst:
+                best, worst = (i, flip, Fraction(-val if flip else val), kind), score
+        if best is not None:
+            i, flip, val, kind = best
+            rows = cone.int_equalities if kind == "equality" else cone.int_facets
+            w = int_rows_to_fractions(gen.reshape(1, -1))[0]
+            normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
+            return (-w if flip else w), normal, val, kind
+    return best
 
 
 def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> tuple[Any, ...] | None:
@@ -107,17 +141,6 @@ def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> tup
     return best
 
 
-def _integer_rows(rows: np.ndarray) -> np.ndarray:
-    """Exact rows scaled positively to integers (an object array of Python ints; signs of dot products kept)."""
-    out = np.empty(rows.shape, dtype=object)
-    for i, r in enumerate(rows):
-        den = 1
-        for v in r:
-            den = den * v.denominator // math.gcd(den, v.denominator)
-        out[i] = [int(v * den) for v in r]
-    return out
-
-
 def _suspects(gens: np.ndarray, two_sided: bool, cone: Cone, exact: bool) -> np.ndarray:
     """Boolean mask of the generators that may violate ``cone`` (one matrix product instead of a Python loop).
 
@@ -128,11 +151,12 @@ def _suspects(gens: np.ndarray, two_sided: bool, cone: Cone, exact: bool) -> np.
     mask = np.zeros(n, dtype=bool)
     if n == 0:
         return mask
-    for kind, rows in (("equality", cone.equalities), ("facet", cone.facets)):
+    for kind, rows in (("equality", cone.int_equalities if exact else cone.equalities),
+                       ("facet", cone.int_facets if exact else cone.facets)):
         if len(rows) == 0:
             continue
-        if exact:
-            vals = _integer_rows(gens).dot(_integer_rows(rows).T)
+        if exact:  # stored integer rows on both sides
+            vals = int_dot(gens, rows)
             bad = (vals != 0) if (kind == "equality" or two_sided) else (vals < 0)
         else:
             g, r = gens.astype(float), rows.astype(float)
@@ -147,13 +171,13 @@ def _suspects(gens: np.ndarray, two_sided: bool, cone: Cone, exact: bool) -> np.
 def issubset(a: Cone, b: Cone, direction: str = "self <= other") -> Containment:
     """``a ⊆ b`` iff every generator of ``a`` satisfies the H-representation of ``b``."""
     a, b, ex = _common(a, b, "issubset")
-    rays, lin = a.rays, a.lineality
+    rays, lin = (a.int_rays, a.int_lineality) if ex else (a.rays, a.lineality)
     flags = list(_suspects(rays, False, b, ex)) + list(_suspects(lin, True, b, ex))
     gens = [(r, False) for r in rays] + [(lv, True) for lv in lin]
     for (g, two_sided), suspect in zip(gens, flags):
         if not suspect:
             continue
-        v = _violation(g, b, ex, two_sided)
+        v = _violation_int(g, b, two_sided) if ex else _violation(g, b, ex, two_sided)
         if v is not None:
             w, normal, val, kind = v
             return Containment(False, readonly(np.asarray(w)), readonly(np.asarray(normal)), val, kind, direction, ex)

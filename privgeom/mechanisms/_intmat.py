@@ -6,6 +6,9 @@ denominator of column ``i`` (usually the least one; equality compares by cross-m
 exact kernels (ε, δ(ε), DP membership) compare and sum these integers by cross-multiplication; ``Fraction`` objects
 appear only at the API's edges (:attr:`Mechanism.matrix`, reading one entry, printing). ``docs/theory.md`` §7 gives
 the row conditions they decide.
+
+:class:`IntColumns` is public (``privgeom.IntColumns``): it is the type of the public
+:attr:`~privgeom.Mechanism.int_columns`, for code that reads exact mechanisms as integers (and annotates them).
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ __all__ = ["IntColumns", "canonical_int_columns", "kron_int_columns"]
 class IntColumns:
     """An exact column-stochastic matrix as integers: ``M[ω, i] = numerators[ω, i] / denominators[i]``.
 
+    Returned by :attr:`privgeom.Mechanism.int_columns` (immutable; not built by hand). Use it to compute with an
+    exact mechanism as integers without building ``Fraction`` objects, e.g. ``M[ω, D] ≤ t M[ω, D']`` as
+    ``num[ω, D] · den[D'] ≤ t · num[ω, D'] · den[D]``.
+
     Attributes
     ----------
     numerators : numpy.ndarray
@@ -48,6 +55,8 @@ class IntColumns:
     ([9, 3, 3, 1], [16, 16, 16, 16], True)
     >>> C.entry(0, 1)
     Fraction(3, 16)
+    >>> isinstance(C, IntColumns), bool((C.fractions() == randomized_response(2, "3/4").matrix).all())
+    (True, True)
     """
 
     numerators: np.ndarray

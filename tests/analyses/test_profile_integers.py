@@ -162,3 +162,29 @@ def test_dp_membership_of_twelve_bits_from_the_factors() -> None:
     assert cert.value == Fraction(29, 10) * M.row(cert.output)[M.inputs.index(cert.edge[1])] - \
         M.row(cert.output)[M.inputs.index(cert.edge[0])]
     assert sum(a != b for a, b in zip(*cert.edge)) == 1
+
+
+@given(rows=exact_mechanisms(big=True))
+def test_delta_curve_integer_route_equals_the_fraction_route(rows: list[list[Fraction]]) -> None:
+    """The whole δ(ε) curve on integer columns (common denominator of all columns, integer hull tests) equals the
+    Fraction route piece by piece, and both agree with δ at their breakpoints and with ε."""
+    from privgeom.analyses._profile_curve import delta_curve
+
+    M = Mechanism(rows)
+    for graph in (_path(M), _complete(M)):
+        a = delta_curve(M, graph, exp_eps_values=[1, 2, Fraction(2**65 + 1, 2**64)])
+        b = delta_curve(M, graph, exp_eps_values=[1, 2, Fraction(2**65 + 1, 2**64)], method="fraction")
+        assert a.exact and b.exact and a.values_exact
+        assert a.pieces == b.pieces and a.breakpoints == b.breakpoints
+        assert a.epsilon == b.epsilon and a.delta_at_infinity == b.delta_at_infinity and a.deltas == b.deltas
+        assert all(isinstance(v, Fraction) for bp in a.breakpoints for v in bp)
+        for t, d in a.breakpoints:  # an independent kernel: the hockey-stick δ at each vertex
+            assert delta(M, graph, exp_eps=t).delta == d
+        assert a.epsilon == epsilon(M, graph, method="scan").eps
+
+
+def test_delta_curve_unknown_method_is_refused() -> None:
+    from privgeom.analyses._profile_curve import delta_curve
+
+    with pytest.raises(pg.InvalidParameterError, match="'integer'"):
+        delta_curve(randomized_response(1, "3/4"), "hamming", method="integer")

@@ -353,3 +353,88 @@ def test_row_cone_rays_beyond_double_description() -> None:
     assert rays == {primitive(list(r)) for r in M}
     flt = RandomizedResponse(3, 0.75).row_cone()
     assert flt.n_rays == 8 and not flt.exact
+
+
+# ----------------------------------------------------------------------------------- factored closure witnesses
+def _bit(p: F) -> Mechanism:
+    return Mechanism([[p, 1 - p], [1 - p, p]], inputs=["1", "0"], outputs=["1", "0"])
+
+
+def _product(factors: list[Mechanism], k: int) -> Mechanism:
+    from privgeom import Domain
+
+    outs = [""]
+    for f in factors:
+        outs = [o + w for o in outs for w in f.outputs]
+    return Mechanism._from_factors(factors, Domain.bits(k), outs)
+
+
+def _products(k: int) -> list[Mechanism]:
+    """Products of one-bit mechanisms: RR(k, p') for p' above, at and below 3/4, p' = 1, mixed per-bit p', a
+    three-output (erasure) factor in the closure and one outside, one bit above 3/4."""
+    erase = Mechanism([[F(1, 2), F(1, 6)], [F(1, 6), F(1, 2)], [F(1, 3), F(1, 3)]], inputs=["1", "0"],
+                      outputs=["1", "0", "?"])
+    leak = Mechanism([[F(9, 10), F(1, 20)], [F(1, 20), F(9, 10)], [F(1, 20), F(1, 20)]], inputs=["1", "0"],
+                     outputs=["1", "0", "?"])
+    mixed = [_bit(F(2, 3)) if t % 2 else _bit(F(3, 5)) for t in range(k)]
+    return [randomized_response(k, p) for p in ("2/3", "3/4", "4/5", "1", "3/5")] + [
+        _product(mixed, k),
+        _product([erase] + [_bit(F(2, 3))] * (k - 1), k),
+        _product([_bit(F(2, 3))] * (k - 1) + [leak], k),
+        _product([_bit(F(4, 5))] + [_bit(F(2, 3))] * (k - 1), k),
+    ]
+
+
+@pytest.mark.parametrize("k", [2, 3, 6])
+def test_factored_witness_equals_the_dense_route(k: int) -> None:
+    """The per-bit route (A = ⊗ F_t R^{-1}) against the dense Kronecker inverse: same answers, the factored
+    witness's dense matrix is the dense witness, a "no" certifies a real row of M' against a valid facet."""
+    rr = RandomizedResponse(k, "3/4")
+    answers = []
+    for M in _products(k):
+        fac, dense = rr._contains_factored(M, 1e-9), rr.contains(M)
+        assert fac.member == dense.member and fac.exact and dense.exact
+        answers.append(fac.member)
+        if fac.member:
+            A = fac.witness.post_processings[0]
+            assert isinstance(A, Mechanism) and A.factors is not None and len(A.factors) == k
+            assert (A.matrix == dense.witness.post_processings[0]).all()
+            if k <= 3:
+                assert (A.matrix.dot(rr.mechanism.matrix) == M.matrix).all()
+        else:
+            cert = fac.certificate
+            x = M.matrix[cert.row]
+            assert cert.output == M.outputs[cert.row]
+            assert sum(F(int(a)) * b for a, b in zip(cert.normal, x)) == cert.value < 0
+            assert primitive([F(int(v)) for v in cert.normal]) == primitive(list(rr.facet(cert.label)))
+    # closed forms: RR(p') is in the closure of RR(3/4) iff p' <= 3/4 (Theorem 4.3); erasure yes, leak and a 4/5 bit no
+    assert answers == [True, True, False, False, True, True, True, False, False]
+
+
+@pytest.mark.parametrize("k", [14, 15, 16])
+def test_factored_witness_beyond_the_dense_limit(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import privgeom.mechanisms._mechanism as mech
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the dense matrix of a factored mechanism was built")
+
+    monkeypatch.setattr(mech, "kron_int_columns", refuse)
+    monkeypatch.setattr(mech.Mechanism, "_dense_float", refuse)
+    rr = RandomizedResponse(k, "3/4")
+    M = randomized_response(k, "2/3")
+    yes = rr.contains(M)
+    assert yes.member and yes.exact and yes.method == "kronecker-inverse"
+    A = yes.witness.post_processings[0]
+    assert isinstance(A, Mechanism) and A.shape == (2**k, 2**k) and A.factors is not None
+    R = randomized_response(1, "3/4").matrix
+    for At, Ft in zip(A.factors, M.factors):  # re-verified here, factor by factor: A_t R = F_t, A_t stochastic
+        assert (At.matrix.dot(R) == Ft.matrix).all() and (At.matrix >= 0).all()
+        assert (At.matrix == randomized_response(1, F(5, 6)).matrix).all()  # flip each bit with probability 1/6
+    # one spot entry of the product: (A M_rr)[o, i] = A.row(o) · M_rr.column(i) = M'[o, i]
+    o, i = 12345 % 2**k, 2**k - 2
+    assert sum(a * b for a, b in zip(A.row(o), rr.mechanism.column(i))) == M.row(o)[i]
+    no = rr.contains(randomized_response(k, "4/5"))
+    assert not no.member and no.exact
+    cert = no.certificate
+    x = randomized_response(k, "4/5").row(cert.row)
+    assert sum(F(int(a)) * b for a, b in zip(cert.normal, x)) == cert.value < 0
