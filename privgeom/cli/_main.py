@@ -163,9 +163,10 @@ def _build() -> argparse.ArgumentParser:
     """The argument parser of the commands registered so far."""
     parser = _Parser(prog="privgeom", description=DESCRIPTION)
     sub = parser.add_subparsers(metavar="COMMAND")
-    for cmd in COMMANDS.values():
+    place = {name: i for i, name in enumerate(COMMAND_INDEX)}  # the --help order, whatever the import order
+    for cmd in sorted(COMMANDS.values(), key=lambda c: place.get(c.name, len(place))):
         _add(sub, cmd)
-    for grp in GROUPS.values():
+    for grp in sorted(GROUPS.values(), key=lambda g: place.get(g.name, len(place))):
         gp = sub.add_parser(grp.name, help=grp.help, description=grp.help)
         gsub = gp.add_subparsers(metavar="SUBCOMMAND")
         for child in grp.children.values():
