@@ -188,3 +188,15 @@ def test_a_command_parses_as_with_the_full_parser() -> None:
         for path, opts in full.items():
             if path.split(" ")[0] == name:
                 assert mine[path] == opts, path
+
+
+def test_the_startup_benchmark_runs() -> None:
+    # benchmarks/bench_startup.py --quick (this file names it, so tests/test_examples.py leaves it to this test)
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_startup.py"), "--quick"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT, env=dict(os.environ, MPLBACKEND="Agg"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert [line.split("  ")[0] for line in lines[2:]] == [
+        'python -c "import numpy"', 'python -c "import privgeom"', "privgeom --help",
+        "privgeom voting accuracy majority -n 100001 --rho 1/2"]
+    assert lines[2].split()[-1] == "1.0" and lines[2].split()[-3] == "1.0"  # the numpy row is the unit
