@@ -200,3 +200,24 @@ def test_the_startup_benchmark_runs() -> None:
         'python -c "import numpy"', 'python -c "import privgeom"', "privgeom --help",
         "privgeom voting accuracy majority -n 100001 --rho 1/2"]
     assert lines[2].split()[-1] == "1.0" and lines[2].split()[-3] == "1.0"  # the numpy row is the unit
+
+
+@pytest.mark.parametrize("package", ["privgeom", "privgeom.analyses"])
+def test_the_lazy_table_matches_the_type_checking_imports(package: str) -> None:
+    # mypy reads the imports under `if TYPE_CHECKING:`, the interpreter the lazy table: each name imported for the
+    # type checker resolves at run time to the object it names, and every public name is either imported at once
+    # or imported for the type checker
+    module = importlib.import_module(package)
+    tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))
+    typed = {}
+    for node in ast.walk(block):
+        if isinstance(node, ast.ImportFrom):
+            source = importlib.import_module("." * node.level + (node.module or ""), package)
+            for a in node.names:
+                typed[a.asname or a.name] = getattr(source, a.name)
+    assert len(typed) >= 40
+    for name, value in typed.items():
+        assert getattr(module, name) is value, name
+    eager = set(_fresh(f"import {package} as m; print(' '.join(vars(m)))").split())
+    assert set(module.__all__) <= eager | set(typed), sorted(set(module.__all__) - eager - set(typed))

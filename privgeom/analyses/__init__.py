@@ -123,13 +123,23 @@ __all__ = [
 
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), {
-    "._compare": "RELATIONS Comparison Inclusion InclusionWitness compare extreme_mechanisms generating_mechanisms inclusion inequality_text",
+    "._compare": (
+        "RELATIONS Comparison Inclusion InclusionWitness compare extreme_mechanisms generating_mechanisms "
+        "inclusion inequality_text"
+    ),
     "._information": "LeastInformative least_informative",
-    "._optimal": "KOVRegimes OptimalityCertificate OptimalMechanism RowUtility StaircaseOptimum bayes_utility binary_mechanism kov_regimes mutual_information mutual_information_utility optimal_mechanism staircase_optimum staircase_patterns utility_matrix",
+    "._optimal": (
+        "KOVRegimes OptimalityCertificate OptimalMechanism RowUtility StaircaseOptimum bayes_utility "
+        "binary_mechanism kov_regimes mutual_information mutual_information_utility optimal_mechanism "
+        "staircase_optimum staircase_patterns utility_matrix"
+    ),
     "._profile": "DeltaResult EpsilonResult delta epsilon hockey_stick hockey_stick_event hockey_stick_columns",
     "._profile_curve": "DeltaCurve DeltaPiece delta_curve",
     "._relaxation": "FAMILIES PairBound Relaxation relax relax_pairwise subset_family",
-    "._semantics": "Guarantee GuaranteeCheck ProductPriorCheck check_guarantee check_product_prior guarantee_from_normal parity_structure semantics",
+    "._semantics": (
+        "Guarantee GuaranteeCheck ProductPriorCheck check_guarantee check_product_prior guarantee_from_normal "
+        "parity_structure semantics"
+    ),
     "._design": "RedundantGuarantee from_guarantees hull intersection listed_facets only without",
     "._dp_bounds": "DPBounds dp_bounds",
     "._summary": "FacetOrbit RowConeSummary describe_row_cone format_facet format_vector",
