@@ -11,7 +11,8 @@ than wall-clock time on a busy machine):
 * ``privgeom voting accuracy majority -n 100001 --rho 1/2`` — a voting answer: the voting modules only.
 
 Before this change (every name imported eagerly, every command module loaded for any command) each of the three
-privgeom rows took about 9x the CPU time of the numpy row (1.1 s); after it, 1.3x, 1.8x and 2.3x (0.15–0.29 s).
+privgeom rows took about 9x the CPU time of the numpy row (0.93–1.15 s); after it, 1.3x, 1.6–1.8x and 2.3x
+(0.14–0.29 s).
 
 Run ``python benchmarks/bench_startup.py [--quick] [--runs N] [--root DIR]`` (default 7 runs, ``--quick`` 2;
 ``--root``: the checkout to time, default this one).
