@@ -33,87 +33,94 @@ from ._numeric import LogRational
 from ._results import Quantity, Result
 from ._limits import LimitInfo, Limits, get_limits, limits, set_limits
 from ._display import to_html, to_latex
-from .analyses import (
-    Comparison,
-    DeltaCurve,
-    DeltaResult,
-    LeastInformative,
-    EpsilonResult,
-    Guarantee,
-    OptimalMechanism,
-    Relaxation,
-    binary_mechanism,
-    check_guarantee,
-    check_product_prior,
-    compare,
-    describe_row_cone,
-    delta,
-    delta_curve,
-    epsilon,
-    kov_regimes,
-    ldp_utility_gap,
-    least_informative,
-    mutual_information,
-    optimal_mechanism,
-    relax,
-    relax_pairwise,
-    semantics,
-    dp_bounds,
-    DPBounds,
-    intersection,
-    hull,
-    RedundantGuarantee,
-    staircase_optimum,
-    staircase_patterns,
-)
-from .definitions import (
-    ApproximateDP,
-    ClosureWitness,
-    FrappDefinition,
-    GeometricDefinition,
-    KaryRRDefinition,
-    Pufferfish,
-    RowCertificate,
-    RowWitness,
-    SeparatingCertificate,
-    DifferentialPrivacy,
-    FiniteDefinition,
-    ConeDefinition,
-    Membership,
-    PrivacyDefinition,
-    RandomizedResponse,
-    parse_definition,
-    Nearest,
-    Repair,
-    MixingThreshold,
-    mixing_threshold,
-    RayOrbits,
-    dp_ray_orbits,
-)
-from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
-from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
-from .mechanisms import (
-    IntColumns,
-    Mechanism,
-    bit_strings,
-    frapp,
-    kary_randomized_response,
-    mixture,
-    randomized_response,
-    truncated_geometric,
-    unary_encoding,
-    local_hashing,
-    hadamard_response,
-    subset_selection,
-)
-from . import _display_types  # noqa: F401  (registers the renderers of the library's types with _display)
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-from . import smoothed, voting  # noqa: E402  (subpackages: privgeom.smoothed, privgeom.voting)
-from . import sweeps  # noqa: E402  (privgeom.sweeps: grids of queries on Dask, issue 16)
-from .sweeps import sweep  # noqa: E402
+# The subpackages load on first use (PEP 562 ``__getattr__`` below), so that ``import privgeom`` and the command
+# line start fast: networkx, scipy.optimize, cdd, sympy, … are imported only by the functions that need them.
+# The imports below are for type checkers only; :data:`_LAZY` says where each name lives at run time.
+if _TYPE_CHECKING:
+    from .analyses import (
+        Comparison,
+        DeltaCurve,
+        DeltaResult,
+        LeastInformative,
+        EpsilonResult,
+        Guarantee,
+        OptimalMechanism,
+        Relaxation,
+        binary_mechanism,
+        check_guarantee,
+        check_product_prior,
+        compare,
+        describe_row_cone,
+        delta,
+        delta_curve,
+        epsilon,
+        kov_regimes,
+        ldp_utility_gap,
+        least_informative,
+        mutual_information,
+        optimal_mechanism,
+        relax,
+        relax_pairwise,
+        semantics,
+        dp_bounds,
+        DPBounds,
+        intersection,
+        hull,
+        RedundantGuarantee,
+        staircase_optimum,
+        staircase_patterns,
+    )
+    from .definitions import (
+        ApproximateDP,
+        ClosureWitness,
+        FrappDefinition,
+        GeometricDefinition,
+        KaryRRDefinition,
+        Pufferfish,
+        RowCertificate,
+        RowWitness,
+        SeparatingCertificate,
+        DifferentialPrivacy,
+        FiniteDefinition,
+        ConeDefinition,
+        Membership,
+        PrivacyDefinition,
+        RandomizedResponse,
+        parse_definition,
+        Nearest,
+        Repair,
+        MixingThreshold,
+        mixing_threshold,
+        RayOrbits,
+        dp_ray_orbits,
+    )
+    from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
+    from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
+    from .mechanisms import (
+        IntColumns,
+        Mechanism,
+        bit_strings,
+        frapp,
+        kary_randomized_response,
+        mixture,
+        randomized_response,
+        truncated_geometric,
+        unary_encoding,
+        local_hashing,
+        hadamard_response,
+        subset_selection,
+    )
+    from .analyses._symbolic import SymbolicRowCone, symbolic_row_cone
+    from . import smoothed, sweeps, voting
+    from .sweeps import sweep
+
 from typing import TypeAlias as _TypeAlias  # noqa: E402
 
-from . import _domain, _level  # noqa: E402
+import importlib as _importlib  # noqa: E402
+
+from . import _display, _domain, _level, _limits  # noqa: E402
 
 # Types of the parameters (re-bound here with their documentation, which Sphinx reads from these comments)
 #: A privacy level as ``eps=`` accepts it: ε as a number (``1.1``, ``"0.5"``, ``0``), ``"ln(r)"``, a
@@ -254,10 +261,75 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    # The symbolic route needs sympy (0.5 s to import): load it on first use only.
-    if name in ("symbolic_row_cone", "SymbolicRowCone"):
-        from .analyses import _symbolic
+#: Where each lazily loaded public name lives: ``name -> (module, attribute)`` (``attribute`` None: the module).
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "smoothed": ("privgeom.smoothed", None),
+    "voting": ("privgeom.voting", None),
+    "sweeps": ("privgeom.sweeps", None),
+    "sweep": ("privgeom.sweeps", "sweep"),
+    # the symbolic route needs sympy (0.5 s to import)
+    "symbolic_row_cone": ("privgeom.analyses._symbolic", "symbolic_row_cone"),
+    "SymbolicRowCone": ("privgeom.analyses._symbolic", "SymbolicRowCone"),
+}
+for _package, _names in {
+    "privgeom.mechanisms": ("IntColumns Mechanism mixture randomized_response bit_strings truncated_geometric "
+                            "kary_randomized_response frapp unary_encoding local_hashing hadamard_response "
+                            "subset_selection"),
+    "privgeom.graphs": "hamming_graph path_graph complete_graph neighbour_graph",
+    "privgeom.geometry": "Cone ConeMembership Containment SymmetryGroup Orbit automorphisms",
+    "privgeom.definitions": ("PrivacyDefinition Membership ClosureWitness FiniteDefinition RandomizedResponse "
+                             "DifferentialPrivacy parse_definition RowWitness RowCertificate SeparatingCertificate "
+                             "ApproximateDP Pufferfish GeometricDefinition FrappDefinition KaryRRDefinition Nearest "
+                             "Repair MixingThreshold mixing_threshold ConeDefinition RayOrbits dp_ray_orbits"),
+    "privgeom.analyses": ("Guarantee describe_row_cone semantics check_guarantee check_product_prior Relaxation relax "
+                          "relax_pairwise EpsilonResult DeltaResult DeltaCurve epsilon delta delta_curve Comparison "
+                          "compare OptimalMechanism optimal_mechanism ldp_utility_gap LeastInformative "
+                          "least_informative staircase_patterns staircase_optimum binary_mechanism kov_regimes "
+                          "mutual_information dp_bounds DPBounds intersection hull RedundantGuarantee"),
+}.items():
+    _LAZY.update((_name, (_package, _name)) for _name in _names.split())
 
-        return getattr(_symbolic, name)
-    raise AttributeError(f"module 'privgeom' has no attribute {name!r}")
+#: The modules that register global size limits (``register_limit``): :func:`get_limits` and :func:`set_limits`
+#: import them before reading the registry, so every limit is listed although the modules load on first use
+#: (tests/test_startup.py checks the list against the sources).
+_LIMIT_MODULES = (
+    "privgeom._domain", "privgeom._grid", "privgeom._io", "privgeom.analyses._compare",
+    "privgeom.analyses._difference", "privgeom.analyses._dp_bounds", "privgeom.analyses._information",
+    "privgeom.analyses._optimal", "privgeom.analyses._optimal_adp", "privgeom.analyses._relaxation",
+    "privgeom.analyses._scan", "privgeom.analyses._summary", "privgeom.definitions._approx_dp",
+    "privgeom.definitions._dp_rays", "privgeom.definitions._ray_orbits", "privgeom.geometry._cdd",
+    "privgeom.geometry._lp", "privgeom.geometry._symmetry", "privgeom.mechanisms._ldp",
+    "privgeom.smoothed._experiments", "privgeom.smoothed._fastpath", "privgeom.smoothed._shm",
+    "privgeom.smoothed._smoothed", "privgeom.smoothed._subsetsum", "privgeom.voting._accuracy",
+    "privgeom.voting._banzhaf", "privgeom.voting._counts", "privgeom.voting._fourier", "privgeom.voting._rules",
+)
+
+
+def _import_limit_modules() -> None:
+    for module in _LIMIT_MODULES:
+        _importlib.import_module(module)
+
+
+def _import_renderers() -> None:
+    _importlib.import_module("privgeom._display_types")  # registers the renderers of the library's types
+
+
+_limits.LOADERS.append(_import_limit_modules)
+_display.LOADERS.append(_import_renderers)
+
+
+def __getattr__(name: str) -> object:
+    """Load a public name on first use (PEP 562) and keep it in the module's namespace."""
+    try:
+        module, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'privgeom' has no attribute {name!r}") from None
+    value = _importlib.import_module(module)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -242,6 +242,16 @@ def _latex(obj: Any) -> str:
                            f"semantics(), a Mechanism or a symbolic row cone")
 
 
+#: Functions that import the modules registering renderers (the package root adds one that imports
+#: ``privgeom._display_types``, loaded on first use to keep ``import privgeom`` fast); run once, before dispatching.
+LOADERS: list[Callable[[], None]] = []
+
+
+def _load_renderers() -> None:
+    while LOADERS:
+        LOADERS.pop(0)()
+
+
 #: Register an HTML renderer for a type: ``@register_html(MyResult)`` (functools.singledispatch).
 register_html = _html.register
 #: Register a LaTeX renderer for a type: ``@register_latex(MyResult)``.
@@ -262,6 +272,7 @@ def to_html(obj: Any) -> str:
     >>> "S+" in h and "prior" in h
     True
     """
+    _load_renderers()
     return _html(obj)
 
 
@@ -278,6 +289,7 @@ def to_latex(obj: Any) -> str:
       3 x_{0} &\\geq x_{1}
     \\end{align}
     """
+    _load_renderers()
     return _latex(obj)
 
 

@@ -38,9 +38,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeAlias, Union
 
-import networkx as nx
 import numpy as np
 
 from ._limits import register_limit
@@ -48,6 +47,7 @@ from ._numeric import limit_hint, parse_int
 from ._errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 
 if TYPE_CHECKING:
+    import networkx as nx
     from .mechanisms._mechanism import Mechanism
 
 __all__ = [
@@ -424,6 +424,8 @@ class Domain:
                 f"builds as a graph (limit {limit:,}); refused before building anything — "
                 f"{limit_hint('graph_edges', size, keyword='max_edges')}"
             )
+        import networkx as nx  # noqa: F811 - loaded on first use (start-up time)
+
         G = nx.Graph(name=self._graph_name(name))
         G.add_nodes_from(self.labels)
         G.add_edges_from(self._edges(name))
@@ -514,7 +516,7 @@ _KINDS = ("bits", "counts", "databases", "histograms", "labels")
 
 #: A user neighbour graph: a networkx graph or an iterable of pairs of dataset labels (integer nodes are read as
 #: column indices when the labels are not integers); validated by :func:`validate_graph`.
-GraphLike: TypeAlias = nx.Graph | Iterable[Sequence[Any]]
+GraphLike: TypeAlias = Union["nx.Graph", Iterable[Sequence[Any]]]  # networkx is imported on first use
 
 #: A neighbour relation as :func:`resolve_graph` accepts it (every ``graph=``/``relation=`` parameter): a relation
 #: name (:data:`RELATIONS`), a :class:`Domain` (its default relation) or a user graph (:data:`GraphLike`).
@@ -644,6 +646,8 @@ def validate_graph(graph: GraphLike, inputs: Sequence[str], *, nodes: str = "lab
     """
     if nodes not in NODE_READINGS:
         raise InvalidParameterError(f"nodes={nodes!r}: read graph nodes as one of {', '.join(map(repr, NODE_READINGS))}")
+    import networkx as nx  # noqa: F811 - loaded on first use (start-up time)
+
     labels = [str(x) for x in inputs]
     label_set = set(labels)
     if isinstance(graph, nx.Graph):

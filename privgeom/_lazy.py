@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Sequence
 from typing import Any, Callable, Generic, TypeVar, overload
 
@@ -93,3 +94,35 @@ class LazySequence(Sequence[T], Generic[T]):
 
     def __repr__(self) -> str:
         return f"LazySequence({self._n} items, {len(self._cache)} built)"
+
+
+def lazy_exports(package: str, namespace: dict[str, Any], table: dict[str, str]) -> tuple[
+        Callable[[str], Any], Callable[[], list[str]]]:
+    """A package's PEP 562 ``__getattr__`` and ``__dir__`` that import each exported name's module on first use.
+
+    ``table`` maps a submodule (``"._compare"``, relative to ``package``) to the names it exports, separated by
+    spaces. A name read once is stored in ``namespace`` (the package's ``globals()``), so later reads are plain.
+    The package keeps the same imports under ``if TYPE_CHECKING:`` for type checkers.
+
+    Examples
+    --------
+    >>> ns: dict[str, Any] = {"__all__": ["sqrt"]}
+    >>> getattr_, dir_ = lazy_exports("json", ns, {"math": "sqrt"})
+    >>> getattr_("sqrt")(9.0), "sqrt" in ns, dir_()
+    (3.0, True, ['__all__', 'sqrt'])
+    """
+    where = {name: module for module, names in table.items() for name in names.split()}
+
+    def __getattr__(name: str) -> Any:
+        try:
+            module = where[name]
+        except KeyError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        value = getattr(importlib.import_module(module, package), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace) | set(where))
+
+    return __getattr__, __dir__

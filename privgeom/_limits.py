@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from . import _hints, _numeric
 from ._errors import InvalidParameterError
@@ -106,6 +106,15 @@ class _Entry:
 
 _REGISTRY: dict[str, _Entry] = {}
 
+#: Functions that import the modules registering limits (the package root adds one: its modules load on first use,
+#: PEP 562, so a limit is registered only once its module is imported). Run once, before the registry is first read.
+LOADERS: list[Callable[[], None]] = []
+
+
+def _load_all() -> None:
+    while LOADERS:
+        LOADERS.pop(0)()
+
 
 def register_limit(name: str, namespace: MutableMapping[str, Any], constant: str, description: str, *,
                    option: str = "") -> None:
@@ -141,6 +150,7 @@ def get_limits() -> Limits:
     >>> print(lim.info("dd_dim"))  # doctest: +ELLIPSIS
     dd_dim = 64: largest ambient dimension of a double description ...
     """
+    _load_all()
     return Limits(tuple(
         LimitInfo(name, int(e.namespace[e.constant]), e.default, e.description, e.where, e.option)
         for name, e in sorted(_REGISTRY.items())))
@@ -148,6 +158,8 @@ def get_limits() -> Limits:
 
 def validated(values: Mapping[str, Any]) -> dict[str, int]:
     """``values`` checked as :func:`set_limits` checks them (names registered, integers >= 1; None = the default)."""
+    if values:
+        _load_all()
     unknown = sorted(set(values) - set(_REGISTRY))
     if unknown:
         raise InvalidParameterError(f"unknown size limit {', '.join(map(repr, unknown))}; the limits are "

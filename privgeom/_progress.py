@@ -38,7 +38,6 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, TextIO, TypeVar
 
-from tqdm import tqdm
 
 __all__ = ["Progress", "track", "quiet", "is_quiet", "drawn", "abandon", "activity", "stage", "Activity",
            "ACTIVITY_DELAY"]
@@ -76,6 +75,13 @@ def abandon() -> None:
         bar.close(erase=True)
     for act in list(_ACTIVE):
         act.stop()
+
+
+def _tqdm() -> Any:
+    """tqdm's bar class, imported when the first bar is shown (a fast start of ``import privgeom`` and the CLI)."""
+    from tqdm import tqdm
+
+    return tqdm
 
 
 def _width(stream: TextIO) -> dict[str, Any]:
@@ -128,7 +134,7 @@ class Progress:
         self.done = 0
         self._bar: Any = None
         if self.enabled:
-            self._bar = tqdm(total=self.total, desc=label or None, file=self.stream, delay=delay, leave=True,
+            self._bar = _tqdm()(total=self.total, desc=label or None, file=self.stream, delay=delay, leave=True,
                              mininterval=0.2, **_width(self.stream))
             _OPEN[id(self)] = self
 
@@ -219,7 +225,7 @@ class Activity:
                 return
             self._turn += 1
             if self._bar is None:
-                self._bar = tqdm(total=None, file=self.stream, leave=False, mininterval=0, delay=1e-9,
+                self._bar = _tqdm()(total=None, file=self.stream, leave=False, mininterval=0, delay=1e-9,
                                  desc=f"{_SPIN[self._turn % len(_SPIN)]} {self.label}",
                                  bar_format="{desc} [{elapsed}]{postfix}", **_width(self.stream))
                 self._bar.start_t -= time.monotonic() - self._start  # elapsed since the command started

@@ -23,12 +23,12 @@ import enum
 import json
 import math
 import numbers
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import singledispatch, total_ordering
 from typing import Any
 
-import networkx as nx
 import numpy as np
 
 from ._lazy import LazySequence
@@ -40,6 +40,9 @@ __all__ = ["Decision", "Quantity", "Result", "to_jsonable"]
 @singledispatch
 def to_jsonable(obj: Any) -> Any:
     """Convert ``obj`` to JSON-serialisable data (Fractions become ``"p/q"`` strings)."""
+    nx = sys.modules.get("networkx")  # a graph exists only if networkx is loaded (it is imported on first use)
+    if nx is not None and isinstance(obj, nx.Graph):
+        return {"nodes": [str(v) for v in obj.nodes], "edges": [[str(u), str(v)] for u, v in obj.edges]}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.repr}
     if hasattr(obj, "to_json"):
@@ -105,11 +108,6 @@ def _dict(obj: dict) -> Any:
 @to_jsonable.register(enum.Enum)
 def _enum(obj: enum.Enum) -> Any:
     return obj.value
-
-
-@to_jsonable.register(nx.Graph)
-def _graph(obj: nx.Graph) -> Any:
-    return {"nodes": [str(v) for v in obj.nodes], "edges": [[str(u), str(v)] for u, v in obj.edges]}
 
 
 class Result:

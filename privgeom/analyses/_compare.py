@@ -43,6 +43,7 @@ Examples
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import singledispatch
@@ -484,6 +485,8 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, method: str = "auto
     route = "rays"
     cont: Any = None
     if method == "lp" or (method == "auto" and len(X.inputs) > MAX_RAYS_ROUTE_INPUTS):
+        if "lp" not in _CONE_ROUTES:  # filled from above on first use (privgeom.analyses._containment)
+            importlib.import_module("privgeom.analyses._containment")
         lpc = _CONE_ROUTES["lp"](X, Y)
         if lpc is None and method == "lp":
             raise InvalidParameterError(f"method='lp' needs cheap facets of rowcone({_label(Y)}) and generators or "

@@ -17,18 +17,20 @@ Examples
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-import networkx as nx
 import numpy as np
 
 from .._domain import Domain, RelationLike, resolve_graph
 from .._errors import InvalidTypeError, SizeLimitError
 from .._limits import register_limit
 from .._numeric import fits_int64, int_columns_to_float, int_columns_log, limit_hint, max_abs_int, widen
-from ..graphs._graphs import edge_index_pairs
 from ..mechanisms._mechanism import Mechanism
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["MAX_PROFILE_WORK", "profile_work"]
 
@@ -171,6 +173,8 @@ def _check_work(M: Mechanism, n_edges: int, max_work: int | None, what: str) -> 
 
 def _complete_on(G: nx.Graph, inputs: Sequence[str]) -> bool:
     """True when ``G`` is the complete graph on exactly the datasets (checked from sizes, without iterating edges)."""
+    import networkx as nx  # loaded on first use (start-up time)
+
     N = len(inputs)
     return (
         G.number_of_nodes() == N
@@ -212,7 +216,8 @@ def _resolve_pairs(
             return iu.astype(np.intp), ju.astype(np.intp), f"complete({N})", True
         G = dom.relation(name, max_edges=n_edges)
     else:
-        if isinstance(graph, nx.Graph):
+        nx_module = sys.modules.get("networkx")  # a networkx graph exists only once networkx is loaded
+        if nx_module is not None and isinstance(graph, nx_module.Graph):
             if _complete_on(graph, M.inputs):
                 gname = str(graph.name or f"complete({N})")
                 if complete_route:
@@ -223,6 +228,8 @@ def _resolve_pairs(
             _check_work(M, graph.number_of_edges(), max_work, what)
         G = resolve_graph(graph, dom)
         _check_work(M, G.number_of_edges(), max_work, what)
+    from ..graphs._graphs import edge_index_pairs  # networkx: loaded on first use (start-up time)
+
     pairs = edge_index_pairs(G, M.inputs)
     I = np.array([i for i, j in pairs], dtype=np.intp)
     J = np.array([j for i, j in pairs], dtype=np.intp)

@@ -19,6 +19,7 @@ from .._limits import limits as pg_limits
 from .._hints import command_line
 from .._io import check_output
 from .._results import to_jsonable
+from ._index import COMMAND_INDEX
 from ._registry import COMMANDS, EXIT_ERROR, GROUPS, Command, declare_outputs
 
 __all__ = ["main", "build_parser", "check_outputs", "parse_limits", "COMMAND_MODULES", "EXIT_INTERRUPTED"]
@@ -71,13 +72,20 @@ def _message(err: BaseException) -> str:
     return _one_line(str(err)) or type(err).__name__
 
 
-def _load_modules() -> None:
-    for name in COMMAND_MODULES:
+def _load_modules(names: Sequence[str] = COMMAND_MODULES) -> None:
+    paper = "privgeom.cli._paper"
+    extend_again = paper in sys.modules  # _paper extends the commands registered before it is imported
+    for name in names:
+        if name in sys.modules:
+            continue
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as err:
             if err.name != name:
                 raise
+            continue
+        if extend_again and name != paper:
+            sys.modules[paper]._register()  # idempotent: adds --latex, --plot, … to the commands loaded now
     for (parent, name), kinds in DECLARED_HERE.items():
         declare_outputs(name, parent, **kinds)
 
@@ -144,17 +152,50 @@ def _add(sub: argparse._SubParsersAction, cmd: Command) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (every registered command)."""
     _load_modules()
-    parser = _Parser(prog="privgeom", description="Privacy definitions as geometry: closure, row cone, semantics, relaxation.")
+    return _build()
+
+
+#: What ``privgeom --help`` says first.
+DESCRIPTION = "Privacy definitions as geometry: closure, row cone, semantics, relaxation."
+
+
+def _build() -> argparse.ArgumentParser:
+    """The argument parser of the commands registered so far."""
+    parser = _Parser(prog="privgeom", description=DESCRIPTION)
     sub = parser.add_subparsers(metavar="COMMAND")
-    for cmd in COMMANDS.values():
+    place = {name: i for i, name in enumerate(COMMAND_INDEX)}  # the --help order, whatever the import order
+    for cmd in sorted(COMMANDS.values(), key=lambda c: place.get(c.name, len(place))):
         _add(sub, cmd)
-    for grp in GROUPS.values():
+    for grp in sorted(GROUPS.values(), key=lambda g: place.get(g.name, len(place))):
         gp = sub.add_parser(grp.name, help=grp.help, description=grp.help)
         gsub = gp.add_subparsers(metavar="SUBCOMMAND")
         for child in grp.children.values():
             _add(gsub, child)
         gp.set_defaults(_group_parser=gp)
     return parser
+
+
+def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser of one run: for ``privgeom COMMAND ...`` the full parser of the command modules loaded so far plus
+    the module of ``COMMAND`` only (a fast start); for ``privgeom --help``, no command or an unknown one, the list of
+    commands from :data:`._index.COMMAND_INDEX`, which imports no command module."""
+    entry = COMMAND_INDEX.get(argv[0]) if argv else None
+    if entry is None:
+        parser = _Parser(prog="privgeom", description=DESCRIPTION)
+        sub = parser.add_subparsers(metavar="COMMAND")
+        for name, (_, help) in COMMAND_INDEX.items():
+            sub.add_parser(name, help=help)
+        return parser
+    _load_modules((entry[0], *EXTENDED_BY.get(entry[0], ())))
+    return _build()
+
+
+#: Modules that add options to the commands of other modules (``privgeom.cli._paper``: ``--latex``, ``--plot``, …),
+#: loaded with the module of a command they extend.
+EXTENDED_BY: dict[str, tuple[str, ...]] = {
+    "privgeom.cli._core": ("privgeom.cli._paper",),
+    "privgeom.cli._catalogue": ("privgeom.cli._paper",),
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -180,8 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser_for(argv)
+    args = parser.parse_args(argv)
     cmd: Command | None = getattr(args, "_command", None)
     if cmd is None:
         where = getattr(args, "_group_parser", None) or parser
@@ -199,7 +241,8 @@ def _main(argv: Sequence[str] | None) -> int:
 def _run(cmd: Command, args: argparse.Namespace, json_out: bool, run: contextlib.ExitStack) -> int:
     try:
         limits = parse_limits(getattr(args, "_limits", None) or [])
-        run.enter_context(pg_limits(**limits))
+        if limits:  # reading the limits imports every module that registers one
+            run.enter_context(pg_limits(**limits))
         check_outputs(cmd, args)
         with _progress.quiet(json_out), _progress.activity(f"privgeom {cmd.path}"):
             outcome = cmd.run(args)

@@ -33,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -286,7 +287,27 @@ def _row_result_json(obj: Any) -> Any:
 #: :meth:`PrivacyDefinition.contains_row` (installed by ``_rows``). Those modules import this one, so the base class
 #: reaches them through this registry instead of importing them (no import cycle); importing
 #: ``privgeom.definitions`` installs both.
-GENERIC_OPERATIONS: dict[str, Callable[..., Any]] = {}
+class _Operations(dict[str, Callable[..., Any]]):
+    """The registry; an operation read before its module was imported (``privgeom.analyses`` loads on first use,
+    PEP 562) imports the module named in :data:`OPERATION_MODULES`, which installs it."""
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        if name in OPERATION_MODULES:
+            importlib.import_module(OPERATION_MODULES[name])
+            if name in self:
+                return self[name]
+        raise KeyError(name)
+
+
+GENERIC_OPERATIONS: dict[str, Callable[..., Any]] = _Operations()
+#: The module that installs each generic operation (imported on first use by :data:`GENERIC_OPERATIONS`).
+OPERATION_MODULES = {
+    "nearest": "privgeom.definitions._nearest",
+    "contains_row": "privgeom.definitions._rows",
+    "without": "privgeom.analyses._design",
+    "only": "privgeom.analyses._design",
+    "from_guarantees": "privgeom.analyses._design",
+}
 
 
 def register_generic(name: str, implementation: Callable[..., Any]) -> None:
