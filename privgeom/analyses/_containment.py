@@ -44,6 +44,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .._errors import SolverError
+from .._numeric import ATOL
 from ..definitions import PrivacyDefinition
 
 __all__ = ["LPContainment", "lp_containment", "cone_generators"]
@@ -262,7 +263,7 @@ def lp_containment(X: PrivacyDefinition, Y: PrivacyDefinition) -> LPContainment 
         if val < 0:
             x = _primitive(np.array(sol, dtype=object if exact else float))
             a, b, c = fx.diff
-            if np.any(x < 0) or np.any(c * x[b] - x[a] < (0 if exact else -1e-9)):  # pragma: no cover - verified LP
+            if np.any(x < 0) or np.any(c * x[b] - x[a] < (0 if exact else -ATOL)):  # pragma: no cover - verified LP
                 raise SolverError("the containment LP minimiser is not in the row cone; please report")
             return LPContainment(False, "lp", exact, x, normal, normal.dot(x), (), 0, len(farkas) + 1, len(reps),
                                  G.order)
@@ -290,7 +291,7 @@ def _min_over_difference_cone(diff: tuple[np.ndarray, np.ndarray, np.ndarray], n
               "containment LP").solve()
     value = -flt.fun
     if not exact:
-        return (tuple(np.clip(flt.x, 0, None)) if value < -1e-9 else tuple(flt.eq_duals or ())), value
+        return (tuple(np.clip(flt.x, 0, None)) if value < -ATOL else tuple(flt.eq_duals or ())), value
     if value < 0:
         for cand in rational_candidates(np.clip(flt.x, 0, None)):
             if np.all(cand >= 0) and not np.any(c * cand[b] - cand[a] < 0):

@@ -40,7 +40,7 @@ from .._domain import RelationLike, resolve_graph
 from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
 from .._level import PrivacyLevel
 from .._limits import register_limit
-from .._numeric import fraction_str, limit_hint
+from .._numeric import ATOL, ROUNDOFF, fraction_str, limit_hint
 from .._results import Result
 from ..definitions import DifferentialPrivacy, PrivacyDefinition
 from ..definitions import dp_ray_patterns
@@ -285,7 +285,7 @@ def _crossing_float(coeffs: dict[int, Any]) -> tuple[float, float, str] | None:
     poly = np.zeros(deg + 1)
     for k, c in coeffs.items():
         poly[deg - k] += float(c)
-    roots = sorted(float(r.real) for r in np.roots(poly) if abs(r.imag) <= 1e-9 * max(1.0, abs(r)) and r.real >= 1 - 1e-12)
+    roots = sorted(float(r.real) for r in np.roots(poly) if abs(r.imag) <= ATOL * max(1.0, abs(r)) and r.real >= 1 - ROUNDOFF)
     for idx, r in enumerate(roots):
         nxt = roots[idx + 1] if idx + 1 < len(roots) else r + 1
         p = (r + nxt) / 2 if nxt > r else r + 1e-6

@@ -38,7 +38,7 @@ import numpy as np
 
 from .._errors import FormatError, InvalidParameterError, SizeLimitError
 from .._io import check_output_path, load_json
-from .._numeric import fraction_str, parse_scalar
+from .._numeric import ATOL, fraction_str, parse_scalar
 from ..analyses import compare, describe_row_cone, dp_bounds, least_informative, optimal_mechanism
 from ..analyses._design import from_guarantees, hull, intersection, only, without
 from ..analyses._semantics import guarantee_from_normal
@@ -225,7 +225,7 @@ def _build(args: argparse.Namespace, base: PrivacyDefinition) -> tuple[ConeDefin
 def _implied(normal: np.ndarray, cone: Any) -> bool:
     """``normal · x ≥ 0`` on the whole cone (every extreme ray; the row cones here are pointed)."""
     vals = [sum(a * r for a, r in zip(normal, ray)) for ray in cone.rays]
-    return all(v >= 0 for v in vals) if cone.exact else all(float(v) >= -1e-9 for v in vals)
+    return all(v >= 0 for v in vals) if cone.exact else all(float(v) >= -ATOL for v in vals)
 
 
 # ---------------------------------------------------------------------------------------------------- sections

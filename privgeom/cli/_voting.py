@@ -17,7 +17,7 @@ from .. import voting
 from .._errors import InvalidParameterError
 from .._io import prepare_output_dir
 from .._level import PrivacyLevel
-from .._numeric import ROUNDOFF, LogRational, log10_of_log, log_of_ratio, parse_scalar
+from .._numeric import ROUNDOFF, TINY, LogRational, log10_of_log, log_of_ratio, parse_scalar
 from .._results import Quantity
 from ..voting._accuracy import ACCURACY_METHODS
 from ..voting._mechanism import log_value_text, check_epsilon_size
@@ -144,7 +144,7 @@ def _json_num(value: Any) -> Any:
         r = value.ratio
         small = r.denominator.bit_length() < 3000 and r.numerator.bit_length() < 3000
         out = {"ln": str(r) if small else None, "value": log_of_ratio(r)}
-        if r > 1 and log_of_ratio(r) < 1e-300:  # underflows a double: its log10 is still exact
+        if r > 1 and log_of_ratio(r) < TINY:  # underflows a double: its log10 is still exact
             out["log10"] = log10_of_log(r)
         return out
     if isinstance(value, Fraction):  # very long exact values (e.g. over 2^100000) are left out of the JSON

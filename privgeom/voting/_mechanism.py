@@ -38,7 +38,7 @@ import numpy as np
 
 from .._errors import InvalidParameterError
 from .._level import PrivacyLevel, ScalarLike
-from .._numeric import ATOL, ROUNDOFF, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
+from .._numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
 from .._results import Decision, Result
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
@@ -167,7 +167,7 @@ class VotingEpsilon(EpsilonResult):
             value = getattr(self, fld.name)
             if isinstance(value, LogRational):
                 data[fld.name] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
-                if value.ratio > 1 and _log_float(value) < 1e-300:  # underflows: its log10 is still exact
+                if value.ratio > 1 and _log_float(value) < TINY:  # underflows: its log10 is still exact
                     data[fld.name]["log10"] = log10_of_log(value.ratio)
             elif isinstance(value, Fraction):
                 data[fld.name] = _ratio_text(value)
@@ -315,7 +315,7 @@ def _log_text(value: LogRational | float) -> str:
 def log_value_text(value: LogRational) -> str:
     """``ln(ratio)`` to 12 digits; a positive value below a double's range keeps its digits and exponent."""
     ratio = value.ratio
-    if ratio > 1 and _log_float(value) < 1e-300:
+    if ratio > 1 and _log_float(value) < TINY:
         return log10_text(log10_of_log(ratio), 12)
     return f"{_log_float(value):.12g}"
 
