@@ -244,31 +244,27 @@ def _cost_matrix(U: np.ndarray, pi: Sequence[Any], exact: bool) -> np.ndarray:
     return C
 
 
-def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
-                limit: int | None) -> None:
-    """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
-    est = LPSize(formulation, variables, constraints, nonzeros)
-    limit = MAX_OPTIMAL_LP_SIZE if limit is None else limit
+def _refuse_lp(definition: PrivacyDefinition, est: LPSize, limit: int, context: str = "") -> None:
+    """Refuse the LP of estimated size ``est`` when ``est.size`` exceeds ``limit`` (``context``: e.g. the outputs)."""
     if est.size > limit:
         spec = definition.spec()
         what = spec if len(spec) <= 80 else definition.name
         raise SizeLimitError(
-            f"optimal_mechanism: the {formulation} LP for {what} would have {variables:,} variables, "
-            f"{constraints:,} constraints and {nonzeros:,} nonzeros (size {est.size:,} = nonzeros + variables), more "
-            f"than the limit {limit:,}; refused before building it — "
+            f"optimal_mechanism: the {est.formulation} LP for {what}{context} would have {est.variables:,} variables, "
+            f"{est.constraints:,} constraints and {est.nonzeros:,} nonzeros (size {est.size:,} = nonzeros + "
+            f"variables), more than the limit {limit:,}; refused before building it — "
             f"{limit_hint('optimal_lp_size', est.size, keyword='max_lp_size')}")
 
 
+def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
+                limit: int | None) -> None:
+    """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
+    _refuse_lp(definition, LPSize(formulation, variables, constraints, nonzeros),
+               MAX_OPTIMAL_LP_SIZE if limit is None else limit)
+
+
 def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) -> None:
-    est = optimal_lp_size(definition, n_outputs)
-    if est.size > limit:
-        spec = definition.spec()
-        what = spec if len(spec) <= 80 else definition.name
-        raise SizeLimitError(
-            f"optimal_mechanism: the {est.formulation} LP for {what} with {n_outputs:,} outputs would have "
-            f"{est.variables:,} variables, {est.constraints:,} constraints and {est.nonzeros:,} nonzeros (size "
-            f"{est.size:,} = nonzeros + variables), more than the limit {limit:,}; refused "
-            f"before building it — {limit_hint('optimal_lp_size', est.size, keyword='max_lp_size')}")
+    _refuse_lp(definition, optimal_lp_size(definition, n_outputs), limit, f" with {n_outputs:,} outputs")
 
 
 # ---------------------------------------------------------------------------------------------------- rows LP

@@ -40,7 +40,7 @@ from ..geometry._cone import Cone
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
-from ._rows import as_vector, format_inequality, generic_row_membership
+from ._rows import as_vector, format_inequality, rows_row_cone_membership
 
 __all__ = ["ConeDefinition", "CONE_DEFINITION_SCHEMA", "CONE_DEFINITION_VERSIONS", "cone_definition_automorphisms"]
 
@@ -357,14 +357,8 @@ class ConeDefinition(PrivacyDefinition):
         exact = self.exact and M.exact
         X = M.matrix if exact else M.float_matrix()
         if method == "row-cone":
-            for o, x in enumerate(X):
-                ans = generic_row_membership(self, x if exact else np.asarray(x, dtype=float), atol=tol)
-                if not ans.member:
-                    cert: Any = ans.certificate
-                    cert = RowCertificate(o, M.outputs[o], cert.normal, cert.value, cert.inequality, cert.label)
-                    return Membership(False, "row-cone", ans.exact, certificate=cert,
-                                      detail=f"row {M.outputs[o]!r} leaves the cone")
-            return Membership(True, "row-cone", exact, detail="every row lies in the cone")
+            return rows_row_cone_membership(self, X, M.outputs, exact=exact, atol=tol, cone="cone",
+                                            detail="every row lies in the cone")
         v = self._first_violation(X, exact, tol)
         if v is None:
             ne, nf = len(self._cone.equalities), self._cone.n_facets

@@ -33,7 +33,7 @@ from ..graphs._graphs import standard_graph_spec
 from ..geometry._symmetry import automorphisms, dp_automorphisms
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
-from ._rows import as_vector, format_inequality, generic_row_membership
+from ._rows import as_vector, format_inequality, rows_row_cone_membership
 
 __all__ = ["DifferentialPrivacy", "dp_level", "dp_ratio", "standard_graph_spec", "structured_graph_spec", "SPEC_UNSAFE"]
 
@@ -609,14 +609,8 @@ class DifferentialPrivacy(PrivacyDefinition):
             return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
         X = M.matrix if exact else M.float_matrix()
         if method == "row-cone":
-            for o, x in enumerate(X):
-                ans = generic_row_membership(self, x, atol=tol)
-                if not ans.member:
-                    cert: Any = ans.certificate
-                    cert = RowCertificate(o, M.outputs[o], cert.normal, cert.value, cert.inequality, cert.label)
-                    return Membership(False, "row-cone", ans.exact, certificate=cert,
-                                      detail=f"row {M.outputs[o]!r} leaves the DP row cone")
-            return Membership(True, "row-cone", exact, detail="every row satisfies every facet of the DP row cone")
+            return rows_row_cone_membership(self, X, M.outputs, exact=exact, atol=tol, cone="DP row cone",
+                                            detail="every row satisfies every facet of the DP row cone")
         name = "fraction" if method == "fraction" else "dp-row-inequalities"
         return self._row_answer(self._violation(X, exact, tol), M, lambda o: X[o], exact, tol, name)
 

@@ -41,7 +41,7 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import networkx as nx
 import numpy as np
@@ -166,6 +166,38 @@ def _hypercube_homs(k: int) -> np.ndarray:
     return homs
 
 
+def _tight_edges_span(u: Sequence[int] | np.ndarray, edges: Sequence[tuple[int, int]], n: int) -> bool:
+    """Whether the tight edges ``|u_a − u_b| = 1`` of ``edges`` connect all ``n`` datasets (union–find; module Notes:
+    the condition for the integer pattern ``u`` to be an extreme ray)."""
+    parent = list(range(n))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    parts = n
+    for a, b in edges:
+        if abs(int(u[a]) - int(u[b])) == 1:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
+                parts -= 1
+    return parts == 1
+
+
+def _exact_rays(U: np.ndarray, r: Fraction, cast: Callable[[int], Any] = int) -> np.ndarray:
+    """The rays ``p^u q^{max u − u}`` (``r = p/q``) of the integer patterns ``U`` (one per row), each entry passed
+    through ``cast``, as an ``object`` array of ``U``'s shape (module Notes: ``r^u`` scaled to integers)."""
+    p, q = r.numerator, r.denominator
+    out = np.empty(U.shape, dtype=object)
+    for i, row in enumerate(U.tolist()):
+        top = max(row)
+        out[i] = [cast(p ** e * q ** (top - e)) for e in row]
+    return out
+
+
 def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: int | None = None) -> np.ndarray:
     """Exponent patterns ``u`` (``min u = 0``) of the extreme rays ``r^u`` of the ε-DP cone, for any ``r > 1``.
 
@@ -210,28 +242,10 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: 
     found: list[list[int]] = []
     steps = 0
 
-    def spanning_tight() -> bool:
-        parent = list(range(n))
-
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
-        parts = n
-        for a, b in edges:
-            if abs(u[a] - u[b]) == 1:
-                ra, rb = find(a), find(b)
-                if ra != rb:
-                    parent[ra] = rb
-                    parts -= 1
-        return parts == 1
-
     def rec(t: int) -> None:
         nonlocal steps
         if t == n:
-            if colour is not None or spanning_tight():
+            if colour is not None or _tight_edges_span(u, edges, n):
                 lo = min(u)
                 found.append([v - lo for v in u])
                 if len(found) > max_rays:
@@ -274,12 +288,7 @@ def dp_cone_rays(graph: nx.Graph, exp_eps: ScalarLike, *, max_rays: int | None =
         raise InvalidParameterError(f"dp_cone_rays needs exp_eps > 1 (at exp_eps = 1 the cone is a single ray), got {fraction_str(r)}")
     U = dp_ray_patterns(graph, max_rays=max_rays)
     if isinstance(r, Fraction):
-        p, q = r.numerator, r.denominator
-        out = np.empty(U.shape, dtype=object)
-        for i, row in enumerate(U):
-            top = int(row.max())
-            out[i] = [Fraction(p ** int(e) * q ** (top - int(e))) for e in row]
-        return out
+        return _exact_rays(U, r, Fraction)
     return np.power(float(r), U.astype(float))
 
 

@@ -102,13 +102,21 @@ def _level(params: dict[str, str], kind: str, exact: bool | None) -> Scalar:
     return PrivacyLevel.parse(eps, exp_eps, exact=exact).exp_eps
 
 
-def _oue(params: dict[str, str]) -> LocalProtocol:
-    d, exact = spec_int(params, "d", "oue"), spec_bool(params, "exact", "oue")
-    t = _level(params, "oue", exact)
-    M = _ldp.unary_encoding(d, exp_eps=t, exact=exact)
-    shown = fraction_str(t)
-    return LocalProtocol(M, kind="oue", params=f"d={d},exp_eps={shown}", exp_eps=t,
-                         name=f"optimized unary encoding on {d} values (exp_eps={shown})")
+def _d_and_level(kind: str, factory: Callable[..., Any],
+                 describe: Callable[[int, Any, str], str]) -> Callable[[dict[str, str]], LocalProtocol]:
+    """The spec builder of a protocol whose only parameters are ``d`` and the level: ``factory(d, exp_eps=, exact=)``,
+    named by ``describe(d, mechanism, shown exp_eps)``."""
+    def build(params: dict[str, str]) -> LocalProtocol:
+        d, exact = spec_int(params, "d", kind), spec_bool(params, "exact", kind)
+        t = _level(params, kind, exact)
+        M = factory(d, exp_eps=t, exact=exact)
+        shown = fraction_str(t)
+        return LocalProtocol(M, kind=kind, params=f"d={d},exp_eps={shown}", exp_eps=t, name=describe(d, M, shown))
+    return build
+
+
+_oue = _d_and_level("oue", _ldp.unary_encoding,
+                    lambda d, M, shown: f"optimized unary encoding on {d} values (exp_eps={shown})")
 
 
 def _sue(params: dict[str, str]) -> LocalProtocol:
@@ -143,13 +151,8 @@ def _lh(kind: str) -> Callable[[dict[str, str]], LocalProtocol]:
     return build
 
 
-def _hr(params: dict[str, str]) -> LocalProtocol:
-    d, exact = spec_int(params, "d", "hr"), spec_bool(params, "exact", "hr")
-    t = _level(params, "hr", exact)
-    M = _ldp.hadamard_response(d, exp_eps=t, exact=exact)
-    shown = fraction_str(t)
-    return LocalProtocol(M, kind="hr", params=f"d={d},exp_eps={shown}", exp_eps=t,
-                         name=f"Hadamard response on {d} values, K={M.n_outputs} (exp_eps={shown})")
+_hr = _d_and_level("hr", _ldp.hadamard_response,
+                   lambda d, M, shown: f"Hadamard response on {d} values, K={M.n_outputs} (exp_eps={shown})")
 
 
 def _ss(params: dict[str, str]) -> LocalProtocol:

@@ -55,7 +55,7 @@ from .._results import Result
 from ..geometry._symmetry import SymmetryGroup, automorphisms
 from . import _dp_rays
 from ._dp import DifferentialPrivacy
-from ._dp_rays import _connected_graph
+from ._dp_rays import _connected_graph, _exact_rays, _positive_int, _tight_edges_span
 
 __all__ = ["RayOrbits", "dp_ray_orbits", "MAX_RAY_ORBITS", "MAX_GROUP_ELEMENTS"]
 
@@ -125,12 +125,7 @@ class RayOrbits(Result):
         r = given
         if not r > 1:
             raise InvalidParameterError(f"rays need exp_eps > 1, got {fraction_str(r)}")
-        p, q = r.numerator, r.denominator
-        out = np.empty(self.patterns.shape, dtype=object)
-        for i, row in enumerate(self.patterns.tolist()):
-            top = max(row)
-            out[i] = [p ** e * q ** (top - e) for e in row]
-        return out
+        return _exact_rays(self.patterns, r)
 
     def summary(self) -> str:
         return (f"{self.n_rays:,} extreme rays in {self.n_orbits:,} orbit{'s' if self.n_orbits != 1 else ''} of the "
@@ -228,29 +223,11 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
     sizes: list[int] = []
     steps = 0
 
-    def spanning_tight() -> bool:
-        parent = list(range(n))
-
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
-        parts = n
-        for a, b in edges:
-            if abs(int(u[a]) - int(u[b])) == 1:
-                ra, rb = find(a), find(b)
-                if ra != rb:
-                    parent[ra] = rb
-                    parts -= 1
-        return parts == 1
-
     def record(stab: int) -> None:
         if symmetric:  # K_n: u in {c, c+1}; every c-dataset is adjacent to every (c+1)-dataset, so spanning iff both
             if int(u.max()) == int(u.min()):
                 return
-        elif colour is None and not spanning_tight():
+        elif colour is None and not _tight_edges_span(u, edges, n):
             return
         if len(found) >= max_orbits:
             raise SizeLimitError(f"the eps-DP cone has more than {max_orbits:,} orbits of extreme rays (max_orbits); "
@@ -358,9 +335,9 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
     else:
         raise InvalidTypeError(f"dp_ray_orbits needs a DifferentialPrivacy definition or a networkx graph, got "
                                f"{type(definition).__name__}")
-    max_orbits = MAX_RAY_ORBITS if max_orbits is None else _positive(max_orbits, "max_orbits")
-    max_steps = _dp_rays.MAX_ENUMERATION_STEPS if max_steps is None else _positive(max_steps, "max_steps")
-    max_elements = MAX_GROUP_ELEMENTS if max_elements is None else _positive(max_elements, "max_elements")
+    max_orbits = MAX_RAY_ORBITS if max_orbits is None else _positive_int(max_orbits, "max_orbits")
+    max_steps = _dp_rays.MAX_ENUMERATION_STEPS if max_steps is None else _positive_int(max_steps, "max_steps")
+    max_elements = MAX_GROUP_ELEMENTS if max_elements is None else _positive_int(max_elements, "max_elements")
     labels = tuple(definition.inputs)
     I, J = (np.asarray(a, dtype=np.int64) for a in definition.index_pairs)
     if group is None:
@@ -383,11 +360,3 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
     pats = np.array(found, dtype=np.int64).reshape(len(found), len(labels))
     return RayOrbits(labels=labels, patterns=readonly(pats), sizes=tuple(sizes), group_source=group.source,
                      group_order=order, exp_eps=exp_eps, steps=steps)
-
-
-def _positive(v: Any, name: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        raise InvalidTypeError(f"{name} must be an integer, got {v!r}")
-    if int(v) < 1:
-        raise InvalidParameterError(f"{name} must be >= 1, got {v}")
-    return int(v)

@@ -395,6 +395,21 @@ def generic_row_membership(definition: "PrivacyDefinition", x: Any, *, atol: flo
     return Membership(False, "row-cone", exact, certificate=cert, detail=f"x violates {ans.kind} {ans.violated}")
 
 
+def rows_row_cone_membership(definition: "PrivacyDefinition", X: Any, outputs: Sequence[str], *, exact: bool,
+                             atol: float, cone: str, detail: str) -> Membership:
+    """Every row of ``X`` (outputs ``outputs``) through :func:`generic_row_membership`: the first row outside the row
+    cone gives a "no" whose :class:`RowCertificate` names that output (detail ``"row 'o' leaves the <cone>"``); else
+    "yes" with ``detail``."""
+    for o, x in enumerate(X):
+        ans = generic_row_membership(definition, x if exact else np.asarray(x, dtype=float), atol=atol)
+        if not ans.member:
+            cert: Any = ans.certificate
+            cert = RowCertificate(o, outputs[o], cert.normal, cert.value, cert.inequality, cert.label)
+            return Membership(False, "row-cone", ans.exact, certificate=cert,
+                              detail=f"row {outputs[o]!r} leaves the {cone}")
+    return Membership(True, "row-cone", exact, detail=detail)
+
+
 def independent_row_membership(
     G: np.ndarray, x: np.ndarray, *, exact: bool, labels: Sequence[str], atol: float = ATOL
 ) -> Membership | None:

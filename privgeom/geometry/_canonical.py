@@ -111,16 +111,21 @@ def int_dot(rows: np.ndarray, vectors: np.ndarray) -> np.ndarray:
     return np.asarray(r.dot(v.T))
 
 
-def scale_to_integers(x: Any) -> tuple[np.ndarray, int]:
-    """A rational vector as ``(integers, d)`` with ``x = integers / d`` and ``d > 0`` the least common denominator
-    (integers as :func:`~privgeom.geometry._canonical.as_int_rows` stores them)."""
-    vals = list(x)
+def _common_denominator(vals: Sequence[Any]) -> tuple[list[int], int]:
+    """``(integers, d)`` with ``vals = integers / d`` and ``d > 0`` the least common denominator of the ints and
+    Fractions ``vals``."""
     den = 1
     for v in vals:
         d = v.denominator
         if d != 1:
             den = den * d // math.gcd(den, d)
-    ints = [int(v) for v in vals] if den == 1 else [int(v * den) for v in vals]
+    return ([int(v) for v in vals] if den == 1 else [int(v * den) for v in vals]), den
+
+
+def scale_to_integers(x: Any) -> tuple[np.ndarray, int]:
+    """A rational vector as ``(integers, d)`` with ``x = integers / d`` and ``d > 0`` the least common denominator
+    (integers as :func:`~privgeom.geometry._canonical.as_int_rows` stores them)."""
+    ints, den = _common_denominator(list(x))
     arr = np.empty((1, len(ints)), dtype=object)
     arr[0, :] = ints
     return as_int_rows(arr)[0], den
@@ -317,12 +322,7 @@ def project_out(rows: np.ndarray, basis: np.ndarray, *, exact: bool) -> np.ndarr
 
 def _primitive_ints(row: Sequence[Any]) -> list[int]:
     """The primitive integer vector positively proportional to a row of ints and Fractions (all zeros stay zeros)."""
-    den = 1
-    for v in row:
-        d = v.denominator
-        if d != 1:
-            den = den * d // math.gcd(den, d)
-    ints = [int(v) for v in row] if den == 1 else [int(v * den) for v in row]
+    ints, _ = _common_denominator(row)
     g = 0
     for n in ints:
         g = math.gcd(g, n)

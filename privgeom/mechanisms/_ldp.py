@@ -75,6 +75,21 @@ def _labels(d: int | Sequence[Any]) -> list[str]:
     return _value_labels(d, name="d")
 
 
+def _protocol_level(d: int | Sequence[Any], exp_eps: ScalarLike | None, eps: LevelLike | None, exact: bool | None,
+                    owner: str) -> tuple[list[str], int, Scalar, bool]:
+    """The value labels, their number, ``e^ε`` (:func:`_level`) and whether it is exact: every factory's prelude."""
+    labels = _labels(d)
+    t = _level(exp_eps, eps, exact, owner)
+    return labels, len(labels), t, isinstance(t, Fraction)
+
+
+def _check_matrix(log2_count: float, count: int | None, n: int, is_exact: bool, what: str) -> None:
+    """Refuse ``count`` reports (:func:`_check_outputs`), then a ``count x n`` matrix (``check_dense_size``)."""
+    _check_outputs(log2_count, count, what)
+    assert count is not None
+    check_dense_size(count, n, exact=is_exact, what=what)
+
+
 def _exact_sqrt(t: Fraction) -> Fraction | None:
     """``√t`` when ``t`` is the square of a rational, else None."""
     a, b = math.isqrt(t.numerator), math.isqrt(t.denominator)
@@ -181,8 +196,7 @@ def unary_encoding(
     what = f"unary_encoding({kind}, d={n})"
     if n > _UNREACHABLE_LOG2:
         _check_outputs(float(n), None, what)
-    _check_outputs(float(n), 2**n, what)
-    check_dense_size(2**n, n, exact=is_exact, what=what)
+    _check_matrix(float(n), 2**n, n, is_exact, what)
     # P(y | x) depends only on the weight |y| and on y_x: p^{y_x}(1−p)^{1−y_x} q^{|y|−y_x}(1−q)^{d−1−|y|+y_x}
     one: Scalar = Fraction(1) if is_exact else 1.0
     qp = [one]
@@ -290,16 +304,12 @@ def local_hashing(
     >>> [str(v) for v in M.column("1")[:2]]
     ['1/24', '1/8']
     """
-    labels = _labels(d)
-    n = len(labels)
-    t = _level(exp_eps, eps, exact, "local_hashing")
-    is_exact = isinstance(t, Fraction)
+    labels, n, t, is_exact = _protocol_level(d, exp_eps, eps, exact, "local_hashing")
     g = olh_default_g(t) if g is None else parse_int(g, name="g", min=2)
     what = f"local_hashing(d={n}, g={g})"
     P = _next_prime(n)  # n is at most a few thousand here: the labels' dense check refuses more
     count = P * (P - 1) * g
-    _check_outputs(math.log2(count), count, what)
-    check_dense_size(count, n, exact=is_exact, what=what)
+    _check_matrix(math.log2(count), count, n, is_exact, what)
     _, family = hash_family(n, g)
     size = len(family)
     hit, miss = t / (size * (t + g - 1)), 1 / (size * (t + g - 1))
@@ -350,14 +360,10 @@ def hadamard_response(
     >>> M.n_outputs, set(M.matrix.ravel().tolist())
     (8, {Fraction(1, 8)})
     """
-    labels = _labels(d)
-    n = len(labels)
-    t = _level(exp_eps, eps, exact, "hadamard_response")
-    is_exact = isinstance(t, Fraction)
+    labels, n, t, is_exact = _protocol_level(d, exp_eps, eps, exact, "hadamard_response")
     K = 1 << n.bit_length()  # smallest power of two > n
     what = f"hadamard_response(d={n})"
-    _check_outputs(math.log2(K), K, what)
-    check_dense_size(K, n, exact=is_exact, what=what)
+    _check_matrix(math.log2(K), K, n, is_exact, what)
     on, off = 2 * t / (K * (1 + t)), 2 / (K * (1 + t))
     mat = np.empty((K, n), dtype=object if is_exact else float)
     for y in range(K):
@@ -426,10 +432,7 @@ def subset_selection(
     >>> [str(v) for v in M.column("0")]
     ['2/9', '2/9', '2/9', '1/9', '1/9', '1/9']
     """
-    labels = _labels(d)
-    n = len(labels)
-    t = _level(exp_eps, eps, exact, "subset_selection")
-    is_exact = isinstance(t, Fraction)
+    labels, n, t, is_exact = _protocol_level(d, exp_eps, eps, exact, "subset_selection")
     s = subset_default_s(n, t) if s is None else parse_int(s, name="s")
     if not 1 <= s <= n - 1:
         raise InvalidParameterError(f"subset_selection on d = {n} values needs s in 1..{n - 1}, got s = {s}")
@@ -437,9 +440,8 @@ def subset_selection(
         raise InvalidParameterError(f"subset_selection value labels cannot contain ',' (it joins a subset): {labels}")
     what = f"subset_selection(d={n}, s={s})"
     log2 = (math.lgamma(n + 1) - math.lgamma(s + 1) - math.lgamma(n - s + 1)) / math.log(2)
-    _check_outputs(log2, math.comb(n, s) if log2 <= _UNREACHABLE_LOG2 else None, what)
+    _check_matrix(log2, math.comb(n, s) if log2 <= _UNREACHABLE_LOG2 else None, n, is_exact, what)
     count = math.comb(n, s)
-    check_dense_size(count, n, exact=is_exact, what=what)
     Z = math.comb(n - 1, s - 1) * t + math.comb(n - 1, s)
     inside, outside = t / Z, 1 / Z
     mat = np.full((count, n), outside, dtype=object if is_exact else float)

@@ -2,14 +2,15 @@
 
 ``forbid`` replaces an entry point by one that fails the test if it is ever called (a refusal "before building" is
 then checked structurally); ``count_calls`` wraps one and counts its calls; ``peak_mib`` measures the peak of Python
-allocations (``tracemalloc``), which does not depend on the machine's load.
+allocations (``tracemalloc``), which does not depend on the machine's load. ``boom`` and ``assert_cli_refused`` check
+that a CLI command is refused from its sizes alone, before the routine (monkeypatched to ``boom``) does the work.
 """
 
 from __future__ import annotations
 
 import functools
 import tracemalloc
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 
 class Forbidden(AssertionError):
@@ -52,3 +53,21 @@ def peak_mib(fn: Callable[[], Any]) -> tuple[Any, float]:
     finally:
         tracemalloc.stop()
     return out, peak / 2**20
+
+
+def boom(*args: Any, **kwargs: Any) -> Any:
+    """A stand-in for an expensive routine that must not be entered before the size check."""
+    raise AssertionError("the expensive routine was entered before the size check")
+
+
+def assert_cli_refused(argv: Sequence[str], words: Sequence[str], tmp_path: Any, capsys: Any) -> None:
+    """Run the CLI on ``argv`` (``{tmp}`` replaced by ``tmp_path``): exit 2 with one line on stderr, not an internal
+    error nor a ``boom``, containing every one of ``words``."""
+    from privgeom.cli import main
+
+    code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    err = capsys.readouterr().err.strip()
+    assert code == 2, err
+    assert "\n" not in err and "AssertionError" not in err and "internal error" not in err, err
+    for w in words:
+        assert w in err, (w, err)

@@ -15,9 +15,7 @@ from privgeom import voting
 from privgeom.cli import main
 from privgeom.voting import _accuracy, _counts, _rules
 
-
-def _boom(*args: Any, **kwargs: Any) -> Any:
-    raise AssertionError("the expensive routine was entered before the size check")
+from pg_testing.work import assert_cli_refused, boom
 
 
 ROWS = [  # argv, (module, attribute) that must never run, words of the refusal
@@ -46,14 +44,9 @@ ROWS = [  # argv, (module, attribute) that must never run, words of the refusal
 def test_refused_before_the_work(argv: list[str], routine: tuple[Any, str], words: list[str], tmp_path: Any,
                                  monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     module, name = routine
-    monkeypatch.setattr(module, name, _boom)
-    monkeypatch.setattr(_counts, "level_log_probs", _boom)
-    code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
-    err = capsys.readouterr().err.strip()
-    assert code == 2, err
-    assert "\n" not in err and "AssertionError" not in err and "internal error" not in err, err
-    for w in words:
-        assert w in err, (w, err)
+    monkeypatch.setattr(module, name, boom)
+    monkeypatch.setattr(_counts, "level_log_probs", boom)
+    assert_cli_refused(argv, words, tmp_path, capsys)
 
 
 def test_the_same_commands_run_below_the_limits(capsys: pytest.CaptureFixture[str]) -> None:
