@@ -46,6 +46,7 @@ from ._design import RedundantGuarantee, from_guarantees, hull, intersection, li
 from ._dp_bounds import DPBounds, dp_bounds
 from ._summary import FacetOrbit, RowConeSummary, describe_row_cone, format_facet, format_vector
 from ._ldp_gap import UtilityGap, ldp_utility_gap
+from . import _rr_orbits  # noqa: F401 - registers randomized response's per-orbit summary and relaxation
 
 __all__ = [
     "UtilityGap",

@@ -547,6 +547,8 @@ def _rr_semantics(rr: Any) -> tuple[Guarantee, ...]:
             return a / np.abs(a).max()
         return unit
 
+    if rr.n > RR_CANONICAL_MAX:  # dataset order (see _rr_canonical_order); built when read
+        return LazySequence(rr.n, lambda i: Guarantee(labels, rr.exact, facet(i)))  # type: ignore[return-value]
     return tuple(Guarantee(labels, rr.exact, facet(int(i))) for i in _rr_canonical_order(rr))
 
 

@@ -25,6 +25,7 @@ from .._results import to_jsonable
 from ..analyses import _relaxation
 from ..analyses._relaxation import FAMILIES, RELAX_METHODS, family_name, relax, relaxation_domain, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
+from ..analyses._hooks import structured_relaxation
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import parse_definition
 from ..geometry._symmetry import automorphisms
@@ -306,7 +307,8 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: _check_family_size(labels, family, limit)  # type: ignore[func-returns-value]
+                               lambda: structured_relaxation(d, family, _relax_method(cone, args.method))
+                               or _check_family_size(labels, family, limit)  # type: ignore[func-returns-value]
                                or relax(d, family, method=_relax_method(cone, args.method))) \
             if cone is not None else None
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
