@@ -50,7 +50,7 @@ from ..geometry._symmetry import SymmetryGroup, automorphisms
 from ._hooks import structured_relaxation, structured_summary
 from ._lost import FacetStatus
 from ._relax_results import PairBound, Relaxation
-from ._semantics import MAX_LISTED, Guarantee
+from ._semantics import MAX_LISTED, Guarantee, parity_sentence
 from ._summary import FacetOrbit, RowConeSummary, _terms
 
 __all__: list[str] = []
@@ -92,6 +92,24 @@ class _RRFacetOrbit(FacetOrbit):
     @cached_property
     def normal(self) -> np.ndarray:
         return cast(np.ndarray, self.source())
+
+    @cached_property
+    def guarantee(self) -> Guarantee:
+        return _facet_guarantee(self.labels, self.representative, lambda: self.normal)
+
+
+def _facet_guarantee(labels: tuple[str, ...], s: int, normal: Any) -> Guarantee:
+    """The guarantee of the facet of dataset ``s`` with its parity structure known: the sign of
+    ``a^h (a−b)^{k−h}`` (``h = ham(s, D)``) is ``+`` iff ``ham(D, s̄)`` is even (``s̄`` the complement of ``s``,
+    index ``2^k − 1 − s``, the dataset with the largest coefficient), i.e. iff ``c + Σ_j D_j`` is even with
+    ``c = popcount(s̄) mod 2`` — the answer :func:`~privgeom.analyses.parity_structure` finds by elimination."""
+    g = Guarantee(labels, True, normal)
+    t = labels[len(labels) - 1 - s]
+    k = len(t)
+    const = t.count("1") % 2
+    J = tuple(range(k))
+    g.__dict__["_parity"] = (J, parity_sentence(J, const, t, full=True))
+    return g
 
 
 def _facet_inequality(k: int, a: int, b: int, t_label: str) -> str:
@@ -229,7 +247,7 @@ def _relax_rr(rr: RandomizedResponse) -> Relaxation:
             f"group: {symmetry}; one verified witness per orbit).")
 
     def lost(j: int) -> Guarantee:
-        return Guarantee(labels, True, lambda: rr.facet(j, scaled=True))
+        return _facet_guarantee(labels, j, lambda: rr.facet(j, scaled=True))
 
     subsets: Sequence[tuple[str, ...]] = LazySequence(m, pairs.pair)
     return Relaxation(relaxed, cast(tuple, subsets), LazySequence(m, lambda t: _pair_cone(pairs.pair(t), r)),

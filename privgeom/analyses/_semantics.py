@@ -201,17 +201,7 @@ class Guarantee(Result):
         if par is None:
             return None, ""
         J, const = par
-        k = len(self.labels[0])
-        t = self.labels[plus[0]]  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
-        scope = "" if n_support == len(self.labels) else "among the datasets the attacker considers, "
-        if len(J) == k:
-            text = f"{scope}S+ and S- are the datasets whose bits have {'even' if const == 0 else 'odd'} and " \
-                f"{'odd' if const == 0 else 'even'} parity (even and odd Hamming distance from {t})"
-        else:
-            pos = ", ".join(str(j + 1) for j in J)
-            text = f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} " \
-                f"{pos} (even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
-        return J, text
+        return J, parity_sentence(J, const, self.labels[plus[0]], full=n_support == len(self.labels))
 
     @property
     def parity_bits(self) -> tuple[int, ...] | None:
@@ -381,6 +371,21 @@ def _scaled_weights(values: Sequence[Scalar]) -> list[Scalar]:
         return [Fraction(x // (g or 1)) for x in ints]
     top = max(float(v) for v in values) if values else 1.0
     return [float(v) / top for v in values]
+
+
+def parity_sentence(J: tuple[int, ...], const: int, t: str, *, full: bool) -> str:
+    """The sentence of :attr:`Guarantee.structure` for ``S+ = {D : const + Σ_{j∈J} D_j even}`` (``t ∈ S+`` the
+    dataset with the largest coefficient; ``full``: the support is every dataset)."""
+    k = len(t)  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
+    scope = "" if full else "among the datasets the attacker considers, "
+    if len(J) == k:
+        text = f"{scope}S+ and S- are the datasets whose bits have {'even' if const == 0 else 'odd'} and " \
+            f"{'odd' if const == 0 else 'even'} parity (even and odd Hamming distance from {t})"
+    else:
+        pos = ", ".join(str(j + 1) for j in J)
+        text = f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} " \
+            f"{pos} (even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
+    return text
 
 
 def parity_structure(labels: Sequence[str], signs: Sequence[int]) -> tuple[tuple[int, ...], int] | None:
