@@ -273,9 +273,12 @@ class Guarantee(Result):
 @lru_cache(maxsize=8)
 def _bit_matrix(labels: tuple[str, ...]) -> np.ndarray | None:
     """Labels as an ``N x k`` 0/1 array when they are bit strings of one length, else None."""
-    if not labels or len({len(s) for s in labels}) != 1 or any(set(s) - {"0", "1"} for s in labels):
+    if not labels or len({len(s) for s in labels}) != 1:
         return None
-    return np.frombuffer("".join(labels).encode(), dtype=np.uint8).reshape(len(labels), -1) - ord("0")
+    raw = np.frombuffer("".join(labels).encode(), dtype=np.uint8)  # all characters at once (2^20 labels)
+    if len(raw) != len(labels) * len(labels[0]) or ((raw != ord("0")) & (raw != ord("1"))).any():
+        return None
+    return raw.reshape(len(labels), -1) - ord("0")
 
 
 @lru_cache(maxsize=8)
