@@ -58,7 +58,7 @@ __all__: list[str] = []
 #: Up to this many bits the summary carries the hypercube group's generators and the relaxation its networkx graph
 #: and ε-DP row cone (exactly the objects of the generic route); beyond, they are described, not stored
 #: (``2k − 1`` permutations of ``2^k`` datasets; ``k 2^{k−1}`` edges).
-STORED_MAX_K = 12
+STORED_MAX_K = 10
 
 
 def _applies(rr: RandomizedResponse) -> bool:
@@ -262,4 +262,7 @@ def _rr_relaxation(rr: RandomizedResponse, family: Any, method: str) -> Relaxati
     if not (isinstance(family, str) and family == "hamming") or method not in ("auto", "difference") \
             or not _applies(rr):
         return None
-    return _relax_rr(rr)
+    cached = rr.__dict__.get("_hamming_relaxation")  # the definition is immutable: one relaxation per definition
+    if cached is None:
+        cached = rr.__dict__["_hamming_relaxation"] = _relax_rr(rr)
+    return cached  # type: ignore[no-any-return]

@@ -307,8 +307,8 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: structured_relaxation(d, family, _relax_method(cone, args.method))
-                               or _check_family_size(labels, family, limit)  # type: ignore[func-returns-value]
+                               lambda: (None if structured_relaxation(d, family, _relax_method(cone, args.method))
+                                        is not None else _check_family_size(labels, family, limit))  # type: ignore[func-returns-value]
                                or relax(d, family, method=_relax_method(cone, args.method))) \
             if cone is not None else None
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \

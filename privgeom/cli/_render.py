@@ -163,7 +163,7 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
     if st is not None and st.kind == "kronecker" and cone.exact and st.n_facets is not None \
             and st.n_facets * cone.ambient_dim > _numeric.MAX_EXACT_ENTRIES:  # one row at a time from the structure
         n_rows = st.n_facets
-        return (lambda: (IntegerRow(kronecker_integer_row(cone, i)) for i in range(n_rows))), n_rows
+        return (lambda: (IntegerRow(kronecker_integer_row(cone, i)) for i in range(n_rows))), n_rows  # type: ignore[arg-type]
     ints = kronecker_integer_rows(cone, "H")
     if ints is not None:  # randomized response: integer rows straight from the Kronecker structure
         return (lambda: (IntegerRow(r) for r in ints)), len(ints)
