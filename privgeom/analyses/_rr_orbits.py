@@ -2,7 +2,7 @@
 
 Randomized response on ``k`` bits with ``p = a/b`` (exact, ``1/2 < p < 1``) has the hypercube group (bit flips and
 bit permutations, order ``2^k k!``) as automorphisms. Everything :func:`~privgeom.analyses.describe_row_cone` and
-:func:`~privgeom.analyses.relax` report about it is one computation per orbit (``docs/theory.md``, "Randomized
+:func:`~privgeom.analyses.relax` report about it is one computation per orbit (``docs/theory.md`` §5, "Randomized
 response per orbit"):
 
 * the ``2^k`` facets (Lin & Kifer, Theorem 4.3) form ONE orbit: the facet of ``s`` goes to the facet of ``π(s)`` and

@@ -54,6 +54,18 @@ def test_lost_witness_is_in_the_dp_cone_and_violates_the_facet():
     assert value == st.value < 0
 
 
+@pytest.mark.parametrize("p", ["3/4", "2/3", "51/100"])
+def test_lost_value_closed_form(p):
+    """docs/theory.md §5: the witness value is (b−a)E − aO with E ± O = b^k, (2a−b)^k; negative for k >= 2."""
+    for k in (2, 3, 6):
+        rr = pg.RandomizedResponse(k, p)
+        a, b = Fraction(p).numerator, Fraction(p).denominator
+        E, O = (b**k + (2 * a - b) ** k) // 2, (b**k - (2 * a - b) ** k) // 2
+        x, value = _rr_orbits._lost_witness(rr, 5 % 2**k)
+        assert value == (b - a) * E - a * O < 0
+        assert value == sum(int(c) * int(v) for c, v in zip(rr.facet(5 % 2**k, scaled=True), x))  # the dense dot
+
+
 def test_summary_matches_generic():
     for k in (2, 5, 8):
         rr = pg.RandomizedResponse(k, "3/4")
