@@ -184,22 +184,31 @@ from privgeom.analyses import _rr_orbits
 if sys.argv[2] == "old":
     _rr_orbits._applies = lambda rr: False  # the generic routes
 t = time.perf_counter()
-rr = pg.RandomizedResponse(int(sys.argv[1]), "3/4")
-r = pg.relax_pairwise(rr, "hamming")
-s = pg.describe_row_cone(rr)
-text = (r.lost[0].text, s.facet_orbits[0].guarantee.text, s.facet_orbits[0].inequality)
+if sys.argv[3] == "analyze":  # the command's whole text (the route's name in it aside)
+    import contextlib, io
+    from privgeom.cli._main import main
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main(["analyze", f"rr:k={sys.argv[1]},p=3/4"])
+    answer = [code, buf.getvalue().replace("one verified witness per orbit", "one verified LP per orbit")]
+else:
+    rr = pg.RandomizedResponse(int(sys.argv[1]), "3/4")
+    r = pg.relax_pairwise(rr, "hamming")
+    s = pg.describe_row_cone(rr)
+    text = (r.lost[0].text, s.facet_orbits[0].guarantee.text, s.facet_orbits[0].inequality)
+    answer = [r.recognised, str(r.exp_eps), len(r.lost), [st.size for st in r.statuses],
+              [o.size for o in s.facet_orbits], text]
 out = {"seconds": time.perf_counter() - t, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-       "answer": [r.recognised, str(r.exp_eps), len(r.lost), [st.size for st in r.statuses],
-                  [o.size for o in s.facet_orbits], text]}
+       "answer": answer}
 print(json.dumps(out))
 """
 
 
-def _orbit_cell(k: int, route: str, budget: float) -> dict[str, Any] | None:
+def _orbit_cell(task: str, k: int, route: str, budget: float) -> dict[str, Any] | None:
     import subprocess
 
     try:
-        done = subprocess.run([sys.executable, "-c", _ORBIT_CELL, str(k), route], capture_output=True, text=True,
+        done = subprocess.run([sys.executable, "-c", _ORBIT_CELL, str(k), route, task], capture_output=True, text=True,
                               timeout=budget)
     except subprocess.TimeoutExpired:
         return None
@@ -209,24 +218,25 @@ def _orbit_cell(k: int, route: str, budget: float) -> dict[str, Any] | None:
 
 
 def orbit_rows(*, quick: bool, budget: float) -> int:
-    """``relax_pairwise(RR(k, 3/4), "hamming")`` plus ``describe_row_cone`` (the relaxation and row-cone parts of
-    ``analyze``): per orbit (new) against the generic routes (old), each in its own process; peak memory is the
-    process's maximum resident set. Returns the number of rows where the answers differ."""
+    """``relax``: ``relax_pairwise(RR(k, 3/4), "hamming")`` plus ``describe_row_cone``; ``analyze``: the command
+    ``privgeom analyze rr:k=K,p=3/4`` (its whole text compared). Per orbit (new) against the generic routes (old),
+    each in its own process (time after the import); peak memory is the process's maximum resident set.
+    Returns the number of rows where the answers differ."""
     print()
-    print("RR(k, 3/4) relax_pairwise(hamming) + describe_row_cone: per orbit (new) vs generic (old)")
-    print("k | datasets | new s | new peak MB | old s | old peak MB | ratio old/new | same answers")
-    print("--- | --- | --- | --- | --- | --- | --- | ---")
+    print("RR(k, 3/4) per orbit (new) vs generic (old); relax = relax_pairwise(hamming) + describe_row_cone")
+    print("task | k | datasets | new s | new peak MB | old s | old peak MB | ratio old/new | same answers")
+    print("--- | --- | --- | --- | --- | --- | --- | --- | ---")
     bad = 0
-    for k in ((4, 6) if quick else (12, 16, 20)):
-        new = _orbit_cell(k, "new", budget)
-        old = _orbit_cell(k, "old", budget) if k <= 16 else None  # the generic route needs minutes beyond
+    for task, k in [(t, k) for t in ("relax", "analyze") for k in ((4, 6) if quick else (12, 16, 20))]:
+        new = _orbit_cell(task, k, "new", budget)
+        old = _orbit_cell(task, k, "old", budget) if k <= 16 else None  # the generic route needs minutes beyond
         ok = lambda c: c is not None and "seconds" in c  # noqa: E731
         same = "-" if not (ok(new) and ok(old)) else ("yes" if new["answer"] == old["answer"] else "NO")  # type: ignore[index]
         bad += same == "NO"
         cell = lambda c: (f"{c['seconds']:.2f} | {c['peak_mb']}" if ok(c) else  # noqa: E731
                           ("out of budget | -" if c is None else f"{c['error']} | -"))
         ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x" if ok(new) and ok(old) else "-"  # type: ignore[index]
-        print(f"{k} | {2 ** k} | {cell(new)} | {cell(old)} | {ratio} | {same}")
+        print(f"{task} | {k} | {2 ** k} | {cell(new)} | {cell(old)} | {ratio} | {same}")
     return bad
 
 
