@@ -184,7 +184,7 @@ from privgeom.analyses import _rr_orbits
 if sys.argv[2] == "old":
     _rr_orbits._applies = lambda rr: False  # the generic routes
 t = time.perf_counter()
-if sys.argv[3] == "analyze":  # the command's whole text (the route's name in it aside)
+if sys.argv[3] == "orbit analyze":  # the command's whole text (the route's name in it aside)
     import contextlib, io
     from privgeom.cli._main import main
     buf = io.StringIO()
@@ -223,11 +223,12 @@ def orbit_rows(*, quick: bool, budget: float) -> int:
     each in its own process (time after the import); peak memory is the process's maximum resident set.
     Returns the number of rows where the answers differ."""
     print()
-    print("RR(k, 3/4) per orbit (new) vs generic (old); relax = relax_pairwise(hamming) + describe_row_cone")
+    print("RR(k, 3/4) per orbit (new) vs generic (old); orbit relax = relax_pairwise(hamming) + describe_row_cone, "
+          "orbit analyze = privgeom analyze rr:k=K,p=3/4")
     print("task | k | datasets | new s | new peak MB | old s | old peak MB | ratio old/new | same answers")
     print("--- | --- | --- | --- | --- | --- | --- | --- | ---")
     bad = 0
-    for task, k in [(t, k) for t in ("relax", "analyze") for k in ((4, 6) if quick else (12, 16, 20))]:
+    for task, k in [(t, k) for t in ("orbit relax", "orbit analyze") for k in ((4, 6) if quick else (12, 16, 20))]:
         new = _orbit_cell(task, k, "new", budget)
         old = _orbit_cell(task, k, "old", budget) if k <= 16 else None  # the generic route needs minutes beyond
         ok = lambda c: c is not None and "seconds" in c  # noqa: E731
