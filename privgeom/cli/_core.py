@@ -359,13 +359,21 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         ("row_cone", summary),
     ]
     if cone is not None and summary is not None:
-        rows, count = facet_rows(cone)
-        data_parts.append(("facets", Stream(rows, count)))
-        data_parts.append(("semantics", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in semantics(d)))))
+        try:
+            rows, count = facet_rows(cone)
+            data_parts.append(("facets", Stream(rows, count)))
+        except SizeLimitError as err:  # the report needs no facet matrix: --out/--json say why the facets are missing
+            refused["facets"] = f"SizeLimitError: {str(err).splitlines()[0]}"
+        if "facets" in refused and cone.structure is not None and cone.structure.kind == "kronecker":
+            refused["semantics"] = refused["relaxation_lost"] = "as many coefficients as the facets (dense guarantees)"
+        else:
+            data_parts.append(("semantics", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in semantics(d)))))
     data_parts.append(("semantics_note", note))
     if relaxation is not None:
         data_parts.append(("relaxation", _relaxation_head(relaxation)))
-        data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in relaxation.lost))))
+        if "relaxation_lost" not in refused:
+            data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False)
+                                                                  for g in relaxation.lost))))
     data_parts.append(("refused", refused))
     data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if summary is not None else None,
                                      "relaxation": relaxation, "summary": summary})
