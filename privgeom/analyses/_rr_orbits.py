@@ -224,6 +224,27 @@ def _lost_witness(rr: RandomizedResponse, s: int) -> tuple[np.ndarray, Fraction]
     return readonly(x), Fraction(value)
 
 
+@dataclass(frozen=True)
+class _HypercubeRelaxation(Relaxation):
+    """The relaxation of randomized response onto the Hamming pairs: its definition is ε-DP on the ``k``-cube, built
+    on first read (the graph of ``k 2^{k−1}`` edges is not stored beyond :data:`STORED_MAX_K` bits)."""
+
+    @property
+    def definition(self) -> Any:
+        cached = self.__dict__.get("_definition")
+        if cached is None:
+            from ..definitions import DifferentialPrivacy
+
+            graph = self.graph
+            if graph is None:  # the graph of the pairs, as the generic route builds it (size-checked by the family)
+                graph = nx.Graph(name="pairs")
+                graph.add_nodes_from(self.cone.labels)
+                graph.add_edges_from(self.subsets)  # type: ignore[arg-type]
+            cached = DifferentialPrivacy(graph, exp_eps=self.exp_eps, inputs=self.cone.labels)
+            object.__setattr__(self, "_definition", cached)
+        return cached
+
+
 def _relax_rr(rr: RandomizedResponse) -> Relaxation:
     k, n = rr.k, rr.n
     p = cast(Fraction, rr.p)
@@ -250,7 +271,7 @@ def _relax_rr(rr: RandomizedResponse) -> Relaxation:
         return _facet_guarantee(labels, j, lambda: rr.facet(j, scaled=True))
 
     subsets: Sequence[tuple[str, ...]] = LazySequence(m, pairs.pair)
-    return Relaxation(relaxed, cast(tuple, subsets), LazySequence(m, lambda t: _pair_cone(pairs.pair(t), r)),
+    return _HypercubeRelaxation(relaxed, cast(tuple, subsets), LazySequence(m, lambda t: _pair_cone(pairs.pair(t), r)),
                       cast(tuple, LazySequence(m, lambda t: PairBound(pairs.pair(t), r, r))), "dp", r, eps, graph,
                       LazySequence(n, lost), 0, "difference", text, route="difference", implied=(),
                       statuses=(status,), symmetry=symmetry, n_facets=n)

@@ -133,3 +133,15 @@ def test_lazy_facet_row_matches_dense():
     cone = pg.RandomizedResponse(5, "3/4").row_cone()
     dense = _structure.kronecker_integer_rows(cone, "H")
     assert all(np.array_equal(_structure.kronecker_integer_row(cone, i), dense[i]) for i in range(32))
+
+
+def test_definition_of_a_large_relaxation_is_dp_on_the_cube():
+    """Beyond the stored graph (k > STORED_MAX_K) the relaxed definition is still ε-DP on the k-cube, built when read."""
+    k = _rr_orbits.STORED_MAX_K + 1
+    r = relax_pairwise(pg.RandomizedResponse(k, "3/4"), "hamming")
+    assert r.graph is None
+    d = r.definition
+    assert isinstance(d, pg.DifferentialPrivacy) and d.exp_eps == 3 and d.graph.number_of_edges() == k * 2 ** (k - 1)
+    assert tuple(d.inputs) == tuple(r.cone.labels)
+    fwd, _ = r.cone.structure.pair_bounds(np.array([0, 0]), np.array([1, 3]))
+    assert list(fwd) == [3, 9]  # e^{d ε} at graph distance d (Section V)
