@@ -178,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{same} | {answer}")
             if new is None or new["status"] != "ok":
                 break
+    failures += orbit_rows(quick=args.quick, budget=budget)
     if failures:
         print(f"{failures} row(s) where the routes disagree", file=sys.stderr)
         return 1
@@ -255,6 +256,71 @@ def main_scale(quick: bool, budget: float) -> int:
     if failures:
         print(f"{failures} row(s) where the routes disagree", file=sys.stderr)
     return 1 if failures else 0
+
+
+# ---------------------------------------------------------------------------------------------- RR per orbit
+_ORBIT_CELL = """
+import json, resource, sys, time
+import privgeom as pg
+from privgeom.analyses import _rr_orbits
+if sys.argv[2] == "old":
+    _rr_orbits._applies = lambda rr: False  # the generic routes
+t = time.perf_counter()
+if sys.argv[3] == "orbit analyze":  # the command's whole text (the route's name in it aside)
+    import contextlib, io
+    from privgeom.cli._main import main
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main(["analyze", f"rr:k={sys.argv[1]},p=3/4"])
+    answer = [code, buf.getvalue().replace("one verified witness per orbit", "one verified LP per orbit")]
+else:
+    rr = pg.RandomizedResponse(int(sys.argv[1]), "3/4")
+    r = pg.relax_pairwise(rr, "hamming")
+    s = pg.describe_row_cone(rr)
+    text = (r.lost[0].text, s.facet_orbits[0].guarantee.text, s.facet_orbits[0].inequality)
+    answer = [r.recognised, str(r.exp_eps), len(r.lost), [st.size for st in r.statuses],
+              [o.size for o in s.facet_orbits], text]
+out = {"seconds": time.perf_counter() - t, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+       "answer": answer}
+print(json.dumps(out))
+"""
+
+
+def _orbit_cell(task: str, k: int, route: str, budget: float) -> dict[str, Any] | None:
+    import subprocess
+
+    try:
+        done = subprocess.run([sys.executable, "-c", _ORBIT_CELL, str(k), route, task], capture_output=True, text=True,
+                              timeout=budget)
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode:
+        return {"error": (done.stderr.strip().splitlines() or ["?"])[-1][:80]}
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def orbit_rows(*, quick: bool, budget: float) -> int:
+    """``relax``: ``relax_pairwise(RR(k, 3/4), "hamming")`` plus ``describe_row_cone``; ``analyze``: the command
+    ``privgeom analyze rr:k=K,p=3/4`` (its whole text compared). Per orbit (new) against the generic routes (old),
+    each in its own process (time after the import); peak memory is the process's maximum resident set.
+    Returns the number of rows where the answers differ."""
+    print()
+    print("RR(k, 3/4) per orbit (new) vs generic (old); orbit relax = relax_pairwise(hamming) + describe_row_cone, "
+          "orbit analyze = privgeom analyze rr:k=K,p=3/4")
+    print("task | k | datasets | new s | new peak MB | old s | old peak MB | ratio old/new | same answers")
+    print("--- | --- | --- | --- | --- | --- | --- | --- | ---")
+    bad = 0
+    for task, k in [(t, k) for t in ("orbit relax", "orbit analyze") for k in ((4, 6) if quick else (12, 16, 20))]:
+        new = _orbit_cell(task, k, "new", budget)
+        old = _orbit_cell(task, k, "old", budget) if k <= 16 else None  # the generic route needs minutes beyond
+        ok = lambda c: c is not None and "seconds" in c  # noqa: E731
+        same = "-" if not (ok(new) and ok(old)) else ("yes" if new["answer"] == old["answer"] else "NO")  # type: ignore[index]
+        bad += same == "NO"
+        cell = lambda c: (f"{c['seconds']:.2f} | {c['peak_mb']}" if ok(c) else  # noqa: E731
+                          ("out of budget | -" if c is None else f"{c['error']} | -"))
+        ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x" if ok(new) and ok(old) else "-"  # type: ignore[index]
+        print(f"{task} | {k} | {2 ** k} | {cell(new)} | {cell(old)} | {ratio} | {same}")
+    return bad
 
 
 if __name__ == "__main__":

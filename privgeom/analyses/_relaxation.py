@@ -34,6 +34,7 @@ from .._limits import register_limit
 from .._numeric import LogRational, Scalar, how_to, limit_hint
 from ..geometry._cone import Cone
 from ._coerce import as_cone
+from ._hooks import structured_relaxation
 from ._relax_results import PairBound, Relaxation, tight_pairs
 from ._semantics import guarantee_from_normal
 
@@ -230,6 +231,9 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "auto") -> Rel
     """
     if method not in RELAX_METHODS:
         raise InvalidParameterError(f"unknown relaxation method {method!r}; choose one of {RELAX_METHODS}")
+    known = structured_relaxation(definition_or_cone, subsets, method)  # e.g. RR per orbit (_rr_orbits)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
     cone = as_cone(definition_or_cone)
     family = subset_family(relaxation_domain(definition_or_cone, cone.labels), subsets)
     requested = method
@@ -450,6 +454,9 @@ def relax_pairwise(definition_or_cone: Any, pairs: Any = "hamming", *, method: s
     >>> r.recognised, str(r.epsilon), r.graph.number_of_edges()
     ('dp', 'ln(3)', 12)
     """
+    known = structured_relaxation(definition_or_cone, pairs, method)  # e.g. RR per orbit (_rr_orbits)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
     cone = as_cone(definition_or_cone)
     family = subset_family(relaxation_domain(definition_or_cone, cone.labels), pairs)
     bad = [s for s in family if len(s) != 2]

@@ -201,17 +201,7 @@ class Guarantee(Result):
         if par is None:
             return None, ""
         J, const = par
-        k = len(self.labels[0])
-        t = self.labels[plus[0]]  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
-        scope = "" if n_support == len(self.labels) else "among the datasets the attacker considers, "
-        if len(J) == k:
-            text = f"{scope}S+ and S- are the datasets whose bits have {'even' if const == 0 else 'odd'} and " \
-                f"{'odd' if const == 0 else 'even'} parity (even and odd Hamming distance from {t})"
-        else:
-            pos = ", ".join(str(j + 1) for j in J)
-            text = f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} " \
-                f"{pos} (even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
-        return J, text
+        return J, parity_sentence(J, const, self.labels[plus[0]], full=n_support == len(self.labels))
 
     @property
     def parity_bits(self) -> tuple[int, ...] | None:
@@ -283,9 +273,12 @@ class Guarantee(Result):
 @lru_cache(maxsize=8)
 def _bit_matrix(labels: tuple[str, ...]) -> np.ndarray | None:
     """Labels as an ``N x k`` 0/1 array when they are bit strings of one length, else None."""
-    if not labels or len({len(s) for s in labels}) != 1 or any(set(s) - {"0", "1"} for s in labels):
+    if not labels or len({len(s) for s in labels}) != 1:
         return None
-    return np.frombuffer("".join(labels).encode(), dtype=np.uint8).reshape(len(labels), -1) - ord("0")
+    raw = np.frombuffer("".join(labels).encode(), dtype=np.uint8)  # all characters at once (2^20 labels)
+    if len(raw) != len(labels) * len(labels[0]) or ((raw != ord("0")) & (raw != ord("1"))).any():
+        return None
+    return raw.reshape(len(labels), -1) - ord("0")
 
 
 @lru_cache(maxsize=8)
@@ -381,6 +374,21 @@ def _scaled_weights(values: Sequence[Scalar]) -> list[Scalar]:
         return [Fraction(x // (g or 1)) for x in ints]
     top = max(float(v) for v in values) if values else 1.0
     return [float(v) / top for v in values]
+
+
+def parity_sentence(J: tuple[int, ...], const: int, t: str, *, full: bool) -> str:
+    """The sentence of :attr:`Guarantee.structure` for ``S+ = {D : const + Σ_{j∈J} D_j even}`` (``t ∈ S+`` the
+    dataset with the largest coefficient; ``full``: the support is every dataset)."""
+    k = len(t)  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
+    scope = "" if full else "among the datasets the attacker considers, "
+    if len(J) == k:
+        text = f"{scope}S+ and S- are the datasets whose bits have {'even' if const == 0 else 'odd'} and " \
+            f"{'odd' if const == 0 else 'even'} parity (even and odd Hamming distance from {t})"
+    else:
+        pos = ", ".join(str(j + 1) for j in J)
+        text = f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} " \
+            f"{pos} (even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
+    return text
 
 
 def parity_structure(labels: Sequence[str], signs: Sequence[int]) -> tuple[tuple[int, ...], int] | None:
@@ -547,6 +555,8 @@ def _rr_semantics(rr: Any) -> tuple[Guarantee, ...]:
             return a / np.abs(a).max()
         return unit
 
+    if rr.n > RR_CANONICAL_MAX:  # dataset order (see _rr_canonical_order); built when read
+        return LazySequence(rr.n, lambda i: Guarantee(labels, rr.exact, facet(i)))  # type: ignore[return-value]
     return tuple(Guarantee(labels, rr.exact, facet(int(i))) for i in _rr_canonical_order(rr))
 
 

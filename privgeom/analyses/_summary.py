@@ -37,6 +37,7 @@ from ..geometry._cone import Cone
 from ..geometry._structure import normalised_facet, structured_facet
 from ..geometry._symmetry import Orbit, SymmetryGroup, automorphisms
 from ._coerce import as_cone
+from ._hooks import structured_summary
 from ._semantics import MAX_LISTED, Guarantee, _bit_matrix
 
 __all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector"]
@@ -379,6 +380,9 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
     >>> s.n_facets, [o.size for o in s.facet_orbits], sorted(size for size, _ in s.ray_orbits)
     (24, [24], [2, 8, 8, 8, 12])
     """
+    known = structured_summary(obj, rays=rays, definition=definition, group=group)  # e.g. RR per orbit (_rr_orbits)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
     cone = as_cone(obj)
     name = definition if definition is not None else (obj.spec() if hasattr(obj, "spec") else "a cone")
     G = group if group is not None else _group_of(obj, cone)

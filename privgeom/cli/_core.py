@@ -26,6 +26,7 @@ from .._results import to_jsonable
 from ..analyses import _relaxation
 from ..analyses._relaxation import FAMILIES, RELAX_METHODS, family_name, relax, relaxation_domain, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
+from ..analyses._hooks import structured_relaxation
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import _dp_rays, parse_definition
 from ..geometry._symmetry import automorphisms
@@ -319,7 +320,8 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: _check_family_size(labels, family, limit)  # type: ignore[func-returns-value]
+                               lambda: (None if structured_relaxation(d, family, _relax_method(cone, args.method))
+                                        is not None else _check_family_size(labels, family, limit))  # type: ignore[func-returns-value]
                                or relax(d, family, method=_relax_method(cone, args.method))) \
             if cone is not None else None
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
@@ -370,13 +372,21 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         ("row_cone", summary),
     ]
     if cone is not None and summary is not None:
-        rows, count = facet_rows(cone)
-        data_parts.append(("facets", Stream(rows, count)))
-        data_parts.append(("semantics", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in semantics(d)))))
+        try:
+            rows, count = facet_rows(cone)
+            data_parts.append(("facets", Stream(rows, count)))
+        except SizeLimitError as err:  # the report needs no facet matrix: --out/--json say why the facets are missing
+            refused["facets"] = f"SizeLimitError: {str(err).splitlines()[0]}"
+        if "facets" in refused and cone.structure is not None and cone.structure.kind == "kronecker":
+            refused["semantics"] = refused["relaxation_lost"] = "as many coefficients as the facets (dense guarantees)"
+        else:
+            data_parts.append(("semantics", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in semantics(d)))))
     data_parts.append(("semantics_note", note))
     if relaxation is not None:
         data_parts.append(("relaxation", _relaxation_head(relaxation)))
-        data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in relaxation.lost))))
+        if "relaxation_lost" not in refused:
+            data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False)
+                                                                  for g in relaxation.lost))))
     data_parts.append(("refused", refused))
     data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if summary is not None else None,
                                      "relaxation": relaxation, "summary": summary})

@@ -147,6 +147,11 @@ def _exact_row(row: Any) -> list[Any]:
     return [v if isinstance(v, Fraction) else Fraction(v) for v in np.asarray(row).tolist()]
 
 
+#: Beyond this many entries (a limit ``exact_entries`` raised above its default) the facets of randomized response
+#: stream one Kronecker row at a time instead of one dense integer array.
+DENSE_ROWS_MAX = 2**22
+
+
 def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
     """The facets of ``cone`` as a lazy row iterator: from its closed-form structure when the dense facets are not
     needed (one row at a time, each normalised like canonical facets), else the canonical facets. Returns the
@@ -156,6 +161,15 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
 
     from ..geometry._structure import kronecker_integer_rows
 
+    from ..geometry._structure import check_rows_size, kronecker_integer_row
+
+    st = cone.structure
+    if st is not None and st.kind == "kronecker" and cone.exact and st.n_facets is not None \
+            and st.n_facets * cone.ambient_dim > DENSE_ROWS_MAX:  # one row at a time from the structure
+        n_rows = st.n_facets
+        check_rows_size(n_rows, cone.ambient_dim, exact=True, what=f"the facets of this kronecker cone in "
+                        f"R^{cone.ambient_dim}")  # the size limit exact_entries, as the dense rows
+        return (lambda: (IntegerRow(kronecker_integer_row(cone, i)) for i in range(n_rows))), n_rows  # type: ignore[arg-type]
     ints = kronecker_integer_rows(cone, "H")
     if ints is not None:  # randomized response: integer rows straight from the Kronecker structure
         return (lambda: (IntegerRow(r) for r in ints)), len(ints)

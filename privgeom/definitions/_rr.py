@@ -266,6 +266,12 @@ class RandomizedResponse(PrivacyDefinition):
         >>> big.n_facets, big.dim, big.contains([1] * 2**14).member
         (16384, 16384, True)
         """
+        cached = self.__dict__.get("_row_cone_cached")
+        if cached is None:  # the definition is immutable: build the (lazy) cone once
+            cached = self.__dict__["_row_cone_cached"] = self._build_row_cone()
+        return cached
+
+    def _build_row_cone(self) -> Any:
         from ..geometry._cone import Cone
         from ..geometry._structure import ConeStructure
 

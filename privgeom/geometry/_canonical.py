@@ -232,7 +232,8 @@ def parse_labels(labels: Any, dim: int) -> tuple[str, ...]:
         return tuple(f"x{i}" for i in range(dim))
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
         raise InvalidInputError(f"labels must be a sequence of strings, got {labels!r}")
-    out = tuple(str(x) for x in labels)
+    out = labels if isinstance(labels, tuple) and all(type(x) is str for x in labels) else \
+        tuple(str(x) for x in labels)  # a tuple of str is kept as it is (2^20 labels: no copy)
     if len(out) != dim:
         raise InvalidInputError(f"{len(out)} labels {list(out)[:8]} given for a cone in R^{dim}")
     if len(set(out)) != dim:

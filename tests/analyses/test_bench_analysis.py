@@ -18,6 +18,8 @@ def test_bench_analysis_quick() -> None:
     assert all("| yes |" in line for line in rows), rows
     relax3 = next(line for line in rows if line.startswith("relax | 3 |"))
     assert "recognised=dp, exp_eps=3, lost=8, kept=0, LPs (orbits)=1" in relax3
+    orbit = [line for line in lines if line.split(" | ")[0] in ("orbit relax", "orbit analyze")]
+    assert len(orbit) == 4 and all(line.endswith("| yes") for line in orbit), orbit  # RR per orbit vs generic
 
 
 def test_same_answers_is_na_when_only_one_route_answered() -> None:

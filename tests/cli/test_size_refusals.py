@@ -47,8 +47,9 @@ def _forbid(monkeypatch: pytest.MonkeyPatch, routines: tuple[Routine, ...]) -> l
 
 #: (command line, routines that must not run, fragments of the one-line refusal)
 CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
-    ("semantics rr:k=20,p=3/4", ("privgeom.analyses._semantics:_rr_semantics",),
-     ("1048576 x 1048576 exact array", "--limit exact_entries=1099511627776")),
+    # semantics rr:k=20 without --all now answers per orbit (tests/analyses/test_rr_orbits.py); --all is refused
+    ("semantics rr:k=20,p=3/4 --all", ("privgeom.cli._core:_listed_positions",),
+     ("1,099,511,627,776 numbers", "--limit listed_coefficients=1099511627776")),
     ("relax rr:k=20,p=3/4", ("privgeom.cli._core:relax", "privgeom.cli._core:subset_family"),
      ("10,485,760 subsets", "--max-family 10485760 (or --limit relax_family=10485760)")),
     ("relax rr:k=10,p=3/4 --family triples", ("privgeom.cli._core:relax", "privgeom.cli._core:subset_family"),
@@ -103,11 +104,24 @@ def test_cli_refuses_from_the_sizes(line, routines, fragments, monkeypatch, caps
 
 def test_analyze_reports_a_refused_row_cone_without_building_the_guarantees(monkeypatch, capsys):
     """``analyze`` reports every part it could do: the refused row cone must not cost the guarantees' work."""
+    from privgeom.analyses import _rr_orbits
+
+    monkeypatch.setattr(_rr_orbits, "_applies", lambda rr: False)  # the generic route (per orbit it answers: below)
     entered = _forbid(monkeypatch, ("privgeom.analyses._semantics:_rr_semantics",))
     code = main(["analyze", "rr:k=18,p=3/4"])
     out, err = capsys.readouterr()
     assert not entered and code == 0, (entered, code, err)
     assert "2. row cone: refused" in out and "--limit exact_entries=68719476736" in out
+
+
+def test_analyze_rr18_answers_per_orbit(monkeypatch, capsys):
+    """Per orbit (analyses/_rr_orbits.py) every part of ``analyze rr:k=18`` answers, without the dense facet builder."""
+    entered = _forbid(monkeypatch, ("privgeom.geometry._structure:kronecker_integer_rows",))
+    code = main(["analyze", "rr:k=18,p=3/4"])
+    out, err = capsys.readouterr()
+    assert not entered and code == 0, (entered, code, err)
+    assert "refused" not in out and "the 262144 facets form 1 orbit" in out
+    assert "e^ε = 3 (ε = ln(3)); 262144 of 262144 original guarantees are lost" in out
 
 
 #: (call, routines that must not run, fragments of the refusal)

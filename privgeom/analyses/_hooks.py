@@ -1,0 +1,56 @@
+"""Entry points where a definition with known structure answers an analysis in closed form, before the generic route.
+
+Each hook dispatches on the definition's type (:func:`functools.singledispatch`); its default returns None (use the
+generic route). A structured definition registers its own answer in its own module, e.g. randomized response on its
+hypercube in :mod:`._rr_orbits`; the generic modules only call the hook. The registering modules are listed in
+:data:`HOOK_MODULES` and imported on a hook's first call (the package loads its modules on first use, so nothing
+else guarantees they ran).
+
+Examples
+--------
+>>> structured_summary(object(), rays=False, definition=None, group=None) is None
+True
+>>> structured_relaxation(object(), "hamming", "auto") is None
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import singledispatch, update_wrapper
+from typing import Any, Callable
+
+__all__ = ["HOOK_MODULES", "structured_relaxation", "structured_summary"]
+
+#: The modules that register structured answers with the hooks (imported on a hook's first call).
+HOOK_MODULES = ("privgeom.analyses._rr_orbits",)
+_LOADED: list[bool] = []
+
+
+class _Hook:
+    """A single-dispatch hook that imports :data:`HOOK_MODULES` before its first dispatch."""
+
+    def __init__(self, default: Callable[..., Any]) -> None:
+        self._dispatch = singledispatch(default)
+        self.register = self._dispatch.register
+        update_wrapper(self, default)
+
+    def __call__(self, obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if not _LOADED:
+            _LOADED.append(True)
+            for module in HOOK_MODULES:
+                importlib.import_module(module)
+        return self._dispatch(obj, *args, **kwargs)
+
+
+@_Hook
+def structured_summary(obj: Any, *, rays: bool, definition: str | None, group: Any) -> Any:
+    """A :class:`~privgeom.analyses.RowConeSummary` of ``obj`` from its structure, or None (generic route)."""
+    return None
+
+
+@_Hook
+def structured_relaxation(obj: Any, family: Any, method: str) -> Any:
+    """A :class:`~privgeom.analyses.Relaxation` of ``obj`` onto ``family`` from its structure, or None (generic
+    route). Called before the family is expanded, so ``family`` is what the caller gave (e.g. ``"hamming"``)."""
+    return None
