@@ -202,6 +202,10 @@ def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index
     (``λ_i`` = ``−fa`` times the product of the bounds before step ``i``, ``μ = (fb + fa P) e_b ≥ 0``). None when no
     path is short enough (then it is lost; the LP gives the witness)."""
     c = fb / -fa if S.exact else float(fb) / -float(fa)
+    direct = S.bound_index.get((a, b))
+    if direct is not None and ratio_le(S.c[direct], c, S.exact, atol=S.atol):
+        # the bound itself (a relaxation onto the definition's own graph keeps every edge): λ = −fa, μ = (fb + fa c_t) e_b
+        return FacetStatus(index, orbit or (index,), False, None, None, {direct: -fa}, S.exact)
     prod, path = S.path_product(a, b, limit=c)
     if path is None or not ratio_le(prod, c, S.exact, steps=len(path), atol=S.atol):
         return None
