@@ -114,8 +114,12 @@ def _facet_source(cone: Cone) -> tuple[int, Any, str]:
         raw = st.facet
 
         def facet(i: int) -> Any:  # scaled like the canonical facets (primitive integers / unit max-abs entry)
-            row = np.asarray(raw(i), dtype=object if cone.exact else float).reshape(1, -1)
-            return normalise_rows(row, exact=cone.exact, atol=cone.atol)[0]
+            row = np.asarray(raw(i), dtype=object if cone.exact else float)
+            nz = np.flatnonzero(row != 0)  # the scaling depends on the nonzero entries only (sparse facets stay cheap)
+            out = row.copy()
+            if len(nz):
+                out[nz] = normalise_rows(row[nz].reshape(1, -1), exact=cone.exact, atol=cone.atol)[0]
+            return out
 
         return st.n_facets, facet, "structure"
     F = cone.facets

@@ -13,7 +13,7 @@ import argparse
 import dataclasses
 from bisect import bisect_left
 from fractions import Fraction
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -372,9 +372,30 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         data_parts.append(("relaxation", _relaxation_head(relaxation)))
         data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in relaxation.lost))))
     data_parts.append(("refused", refused))
-    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if summary is not None else None,
+    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": _Deferred(lambda: semantics(d)) if summary is not None else None,
                                      "relaxation": relaxation, "summary": summary})
     return Outcome(_finish("\n".join(lines), data, args.out), data, EXIT_YES)
+
+
+class _Deferred(Sequence[Any]):
+    """A sequence computed on first use (``analyze``'s guarantees: every facet canonical, never needed for the text)."""
+
+    def __init__(self, make: Callable[[], Sequence[Any]]) -> None:
+        self._make, self._seq = make, None
+
+    def _get(self) -> Sequence[Any]:
+        if self._seq is None:
+            self._seq = self._make()
+        return self._seq
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._get()[i]
+
+    def __iter__(self) -> Any:
+        return iter(self._get())
 
 
 def _semantics_lines(summary: RowConeSummary, *, indent: str, limit: int | None = MAX_ORBITS_SHOWN) -> list[str]:
