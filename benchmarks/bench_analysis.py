@@ -184,8 +184,8 @@ def main(argv: list[str] | None = None) -> int:
 #: new = relaxation onto the definition's own graph (the default), old = onto all pairs (the default before).
 SCALE_SPECS = {
     "replace-one": ("dp:graph=replace-one,n={n},categories=3,exp_eps=2", (10, 20, 50, 100), (3, 4)),
-    "geometric": ("geometric:n={n},alpha=1/2", (40, 100, 200, 400, 1000), (3, 6)),
-    "path": ("dp:graph=path,n={n},exp_eps=2", (1000, 100_000, 400_000, 1_000_000), (5, 12)),
+    "geometric": ("geometric:n={n},alpha=1/2", (20, 40, 100, 200, 400, 1000), (3, 6)),
+    "path": ("dp:graph=path,n={n},exp_eps=2", (100, 1000, 100_000, 400_000, 1_000_000), (5, 12)),
 }
 
 

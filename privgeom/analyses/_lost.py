@@ -230,7 +230,7 @@ def local_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0,
     """Decide a facet with a small support ``U`` on the projection of the relaxed cone onto ``U``, exactly.
 
     The projection of ``R = {x ≥ 0 : x_a ≤ c x_b}`` onto the coordinates ``U`` is ``{x_U ≥ 0 : x_u ≤ P_uv x_v}``
-    with ``P_uv`` the smallest product of bounds along a path (``docs/theory.md`` §6: Fourier–Motzkin on difference
+    with ``P_uv`` the smallest product of bounds along a path (``docs/theory.md`` §7, own graph: Fourier–Motzkin on difference
     constraints keeps difference constraints, and ``y_v = min_u P_vu x_u`` lifts any such ``x_U`` back into ``R``;
     Cormen et al., §24.4). So ``f·x ≥ 0`` on ``R`` iff it holds on that ``|U|``-dimensional cone: one exact LP there
     (cdd's GMP simplex). Lost: the local minimiser is lifted to a point of ``R`` and checked exactly; implied: the

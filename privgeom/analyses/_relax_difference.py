@@ -264,7 +264,7 @@ def _own_graph_relaxation(original: Any, cone: Cone, family: list[tuple[str, ...
     ``x_a ≤ P_ab x_b``, ``P_ab`` the smallest product of bounds along a path (:mod:`._difference`), here
     ``r^{d_G(a,b)}``; on an edge ``d_G = 1``, so each projection is the edge's own pair of bounds and their
     intersection is ``DP_G`` again. Every original facet is one of the kept bounds (its combination is the bound
-    itself), so nothing is lost and no path search or LP is needed (``docs/theory.md`` §6). None unless ``original``
+    itself), so nothing is lost and no path search or LP is needed (``docs/theory.md`` §7, own graph). None unless ``original``
     is ε-DP and the family is exactly its edge set.
     """
     from ..definitions import DifferentialPrivacy
@@ -289,7 +289,8 @@ def _own_graph_relaxation(original: Any, cone: Cone, family: list[tuple[str, ...
             f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {eps}): each pair's projection is "
             f"its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all {cone.n_facets} original "
             "guarantees are kept (none lost; no path search or LP needed).")
-    return Relaxation(cone, tuple(family), projections, pair_bounds, "dp", R, eps, original.graph,  # type: ignore[arg-type]
+    graph = nx.restricted_view(original._graph, (), ())  # read-only view of the definition's graph: no copy of E edges
+    return Relaxation(cone, tuple(family), projections, pair_bounds, "dp", R, eps, graph,  # type: ignore[arg-type]
                       (), cone.n_facets, "own-graph", text, route="difference", implied=(), statuses=(),
                       symmetry="not needed (nothing is lost)", n_facets=cone.n_facets)
 
