@@ -381,7 +381,8 @@ class _Deferred(Sequence[Any]):
     """A sequence computed on first use (``analyze``'s guarantees: every facet canonical, never needed for the text)."""
 
     def __init__(self, make: Callable[[], Sequence[Any]]) -> None:
-        self._make, self._seq = make, None
+        self._make: Callable[[], Sequence[Any]] = make
+        self._seq: Sequence[Any] | None = None
 
     def _get(self) -> Sequence[Any]:
         if self._seq is None:

@@ -600,7 +600,7 @@ def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
     I, J = dp.index_pairs
     n = len(dp.inputs)
     ref = np.sort(np.minimum(I, J) * n + np.maximum(I, J))
-    gens = []
+    gens: list[tuple[int, ...]] = []
     for perm in ([1, 0] + list(range(2, c)), list(range(1, c)) + [0]):
         if c == 2 and gens:
             break  # the transposition is the 2-cycle
