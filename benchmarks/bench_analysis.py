@@ -17,11 +17,15 @@ refuses (``SizeLimitError``, raised before any work) shows "refused", one over b
 for larger k). Where two or more routes answer, the answers (recognised definition, e^ε, number of lost guarantees
 and facets) are asserted equal and the time ratio old/new is printed; "same answers" is "n/a" when only one answered.
 
-A second table (issue 17, item 4; ``--only-scale`` prints only it) times ``compare`` and ``optimal`` at the sizes users
+A second table (issue 17, item 4; ``--only-compare`` prints only it) times ``compare`` and ``optimal`` at the sizes users
 meet: the LP-per-facet-orbit containment and the ε-DP level rule against ray enumeration (``method="rays"``), and
 the explicit / closed-form / symmetry-reduced optima against the full LP (limit lifted).
 
-Run ``python benchmarks/bench_analysis.py [--quick] [--only-scale] [--max-k K] [--budget S]``.
+A third table (``scale`` rows; ``--only-own-graph`` runs it alone) times ``privgeom analyze`` on ε-DP on histograms
+(``replace-one``), the truncated geometric mechanism and ε-DP on a path: the relaxation onto the definition's own
+graph (the default) against the relaxation onto all pairs (the default before), answers asserted equal.
+
+Run ``python benchmarks/bench_analysis.py [--quick] [--only-compare | --only-own-graph] [--max-k K] [--budget S]``.
 """
 
 from __future__ import annotations
@@ -130,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-k", type=int, default=None, help="largest k (default 12; 14 for relax)")
     ap.add_argument("--budget", type=float, default=None, help="seconds per cell (default 60, quick 20)")
     ap.add_argument("--cell", nargs=3, metavar=("TASK", "ROUTE", "K"), help=argparse.SUPPRESS)
-    ap.add_argument("--only-scale", action="store_true", help="only the compare/optimal table (issue 17, item 4)")
+    ap.add_argument("--only-compare", action="store_true", help="only the compare/optimal table (issue 17, item 4)")
     args = ap.parse_args(argv)
     if args.cell:
         from privgeom import SizeLimitError
@@ -143,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             return 3
         return 0
     budget = args.budget or (20.0 if args.quick else 60.0)
-    if args.only_scale:
+    if args.only_compare:
         return main_scale(args.quick, budget)
     top = args.max_k or (3 if args.quick else 12)
     where = "in this process (--quick)" if args.quick else "each in its own process"
@@ -323,5 +327,108 @@ def orbit_rows(*, quick: bool, budget: float) -> int:
     return bad
 
 
+# ------------------------------------------------------------------------------ catalogue definitions at scale
+#: ``privgeom analyze`` on ε-DP on histograms, the truncated geometric mechanism and ε-DP on a path (issue rows):
+#: new = relaxation onto the definition's own graph (the default), old = onto all pairs (the default before).
+SCALE_SPECS = {
+    "replace-one": ("dp:graph=replace-one,n={n},categories=3,exp_eps=2", (10, 20, 50, 100), (3, 4)),
+    "geometric": ("geometric:n={n},alpha=1/2", (20, 40, 100, 200, 400, 1000), (3, 6)),
+    "path": ("dp:graph=path,n={n},exp_eps=2", (100, 1000, 100_000, 400_000, 1_000_000), (5, 12)),
+}
+
+
+def _scale_cell(spec: str, route: str) -> dict[str, Any]:
+    """The library work behind ``privgeom analyze SPEC``: parse, row cone, facet orbits, relaxation (new: onto the
+    definition's own graph; old: onto all pairs), the lost guarantees counted."""
+    from privgeom.analyses import describe_row_cone, relax
+    from privgeom.analyses._relaxation import own_family
+    from privgeom.definitions import parse_definition
+
+    t0 = time.perf_counter()
+    d = parse_definition(spec)
+    summary = describe_row_cone(d, definition=spec)
+    own = own_family(d)
+    assert own is not None
+    r = relax(d, own[1] if route == "new" else "all-pairs")
+    ans: dict[str, Any] = {"datasets": summary.n_datasets, "facets": summary.n_facets, "recognised": r.recognised,
+                           "exp_eps": str(r.exp_eps), "lost": len(r.lost)}
+    if route == "new":
+        ans["orbits"] = len(summary.facet_orbits)
+    ans["seconds"] = time.perf_counter() - t0
+    return ans
+
+
+def run_scale_cell(spec: str, route: str, budget: float, in_process: bool) -> dict[str, Any]:
+    """:func:`_scale_cell` in a subprocess with a time budget (in this process for ``--quick``)."""
+    if in_process:
+        from privgeom import SizeLimitError
+
+        try:
+            out = _scale_cell(spec, route)
+        except SizeLimitError as err:
+            return {"status": "refused", "why": str(err)[:160]}
+        out["status"] = "ok"
+        return out
+    cmd = [sys.executable, __file__, "--scale-cell", spec, route]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=budget)
+    except subprocess.TimeoutExpired:
+        return {"status": "out of reach"}
+    if proc.returncode == 3:
+        return {"status": "refused", "why": proc.stdout.strip()[:160]}
+    if proc.returncode != 0:
+        return {"status": "error", "why": (proc.stderr.strip().splitlines() or ["?"])[-1][:200]}
+    out = json.loads(proc.stdout)
+    out["status"] = "ok"
+    return out
+
+
+def scale_rows(quick: bool, budget: float) -> int:
+    """The second table: catalogue definitions at scale, new (own graph) against old (all pairs); failures."""
+    where = "in this process (--quick)" if quick else "each in its own process"
+    print()
+    print(f"privgeom analyze at scale (budget {budget:.0f} s per cell, {where}); new = onto the definition's own "
+          "graph, old = onto all pairs")
+    print("scale | spec | new | old | ratio old/new | same answers | answer (new)")
+    print("--- | --- | --- | --- | --- | --- | ---")
+    failures = 0
+    for spec_fmt, full, small in SCALE_SPECS.values():
+        old_gone = False
+        for n in (small if quick else full):
+            spec = spec_fmt.format(n=n)
+            new = run_scale_cell(spec, "new", budget, quick)
+            old = None if old_gone else run_scale_cell(spec, "old", budget, quick)
+            if old is not None and old["status"] != "ok":
+                old_gone = True
+            same = same_answers({"new": new, "old": old})
+            failures += same == "NO"
+            ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x" if new["status"] == "ok" and old and \
+                old["status"] == "ok" else "-"
+            answer = ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status")) \
+                if new["status"] == "ok" else new.get("why", "-")
+            print(f"scale | {spec} | {fmt(new)} | {fmt(old)} | {ratio} | {same} | {answer}")
+    return failures
+
+
+def scale_main(argv: list[str]) -> int:
+    """``--scale-cell SPEC ROUTE`` (subprocess) or the scale table alone (``--only-own-graph``)."""
+    if argv[0] == "--scale-cell":
+        from privgeom import SizeLimitError
+
+        try:
+            print(json.dumps(_scale_cell(argv[1], argv[2])))
+        except SizeLimitError as err:
+            print(str(err))
+            return 3
+        return 0
+    quick = "--quick" in argv
+    return 1 if scale_rows(quick, 20.0 if quick else 60.0) else 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    if len(sys.argv) > 1 and sys.argv[1] in ("--scale-cell", "--only-own-graph"):
+        sys.exit(scale_main(sys.argv[1:]))
+    code = main()
+    if code == 0 and "--cell" not in sys.argv:
+        code = scale_main(["--scale-table"] + (["--quick"] if "--quick" in sys.argv else []))
+    sys.exit(code)

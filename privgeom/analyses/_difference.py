@@ -211,6 +211,72 @@ class DifferenceSystem:
             path.append(prev[path[-1]][0])
         return best[target], path[::-1]
 
+    @cached_property
+    def reverse_adjacency(self) -> list[list[tuple[int, int]]]:
+        """``radj[b]`` = list of ``(a, t)`` for the bounds ``x_a ≤ c_t x_b``."""
+        radj: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
+        for t, (a, b) in enumerate(zip(self.a.tolist(), self.b.tolist())):
+            radj[b].append((a, t))
+        return radj
+
+    def path_products(self, source: int, targets: Iterable[int]) -> dict[int, tuple[Any, list[int]]] | None:
+        """Smallest products of bounds ``source → v`` (and the paths) for every reachable ``v`` in ``targets``: one
+        Dijkstra search that stops once every target is settled. None unless every bound is ``≥ 1`` (the early
+        stop needs non-negative log weights)."""
+        if not self.monotone:
+            return None
+        want = set(int(v) for v in targets) - {source}
+        one: Any = Fraction(1) if self.exact else 1.0
+        best: dict[int, Any] = {source: one}
+        prev: dict[int, int] = {}
+        heap: list[tuple[Any, int]] = [(one, source)]
+        done: set[int] = set()
+        adj, c = self.adjacency, self.c
+        while heap and want - done:
+            d, u = heapq.heappop(heap)
+            if u in done or d != best.get(u):
+                continue
+            done.add(u)
+            for v, t in adj[u]:
+                nd = d * c[t]
+                if v not in best or nd < best[v]:
+                    best[v] = nd
+                    prev[v] = u
+                    heapq.heappush(heap, (nd, v))
+        out: dict[int, tuple[Any, list[int]]] = {}
+        for v in want & done:
+            path = [v]
+            while path[-1] != source:
+                path.append(prev[path[-1]])
+            out[v] = (best[v], path[::-1])
+        return out
+
+    def lift(self, values: dict[int, Any]) -> list[Any] | None:
+        """The largest point of the relaxed cone with the given coordinates on a subset ``U``:
+        ``y_v = min_{u ∈ U} P_vu x_u`` (a multi-source search backwards along the bounds; Cormen et al., §24.4).
+        It lies in the cone and keeps the given values when they satisfy the shortest-path bounds among ``U``.
+        None when some dataset reaches no ``u ∈ U`` (its coordinate is unbounded)."""
+        y: dict[int, Any] = dict(values)
+        heap = [(v, u) for u, v in values.items()]
+        heapq.heapify(heap)
+        radj, c = self.reverse_adjacency, self.c
+        if self.integer_bounds is not None and all(isinstance(v, int) for v in values.values()):
+            c = self.integer_bounds  # integers stay integers (exact, and an order of magnitude faster than Fractions)
+        done: set[int] = set()
+        while heap:
+            d, u = heapq.heappop(heap)
+            if u in done or d != y.get(u):
+                continue
+            done.add(u)
+            for v, t in radj[u]:
+                nd = d * c[t]
+                if v not in y or nd < y[v]:
+                    y[v] = nd
+                    heapq.heappush(heap, (nd, v))
+        if len(y) < self.n:
+            return None
+        return [y[v] for v in range(self.n)]
+
     def implied_bounds(self) -> list[ImpliedPair]:
         """Every bound implied by a path of the *other* bounds, with the path (Cormen et al., §24.4).
 
@@ -267,8 +333,19 @@ class DifferenceSystem:
                     heapq.heappush(heap, (nd, v))
         return y
 
+    @cached_property
+    def integer_bounds(self) -> tuple[int, ...] | None:
+        """The bounds as Python ints when every one is an integer (exact mode), else None."""
+        if not self.exact or not all(v.denominator == 1 for v in self.c):
+            return None
+        return tuple(int(v) for v in self.c)
+
     def contains(self, x: Sequence[Any], *, atol: float = 0.0) -> bool:
         """``x ≥ 0`` and every bound holds (exactly in exact mode)."""
+        ints = self.integer_bounds
+        if ints is not None and all(isinstance(v, int) for v in x):
+            return all(v >= 0 for v in x) and all(x[a] <= c * x[b] for a, b, c in
+                                                  zip(self.a.tolist(), self.b.tolist(), ints))
         if self.exact:
             return all(v >= 0 for v in x) and all(x[a] <= c * x[b] for a, b, c in zip(self.a, self.b, self.c))
         xs = max(1.0, max(abs(float(v)) for v in x))

@@ -24,6 +24,7 @@ family, which is sound).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
@@ -38,7 +39,7 @@ from ..geometry import _lp
 from ..geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
 from ._difference import DifferenceSystem, ratio_le
 
-__all__ = ["FacetStatus", "facet_status", "ratio_status"]
+__all__ = ["FacetStatus", "facet_status", "local_status", "ratio_status"]
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,10 @@ def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index
     (``λ_i`` = ``−fa`` times the product of the bounds before step ``i``, ``μ = (fb + fa P) e_b ≥ 0``). None when no
     path is short enough (then it is lost; the LP gives the witness)."""
     c = fb / -fa if S.exact else float(fb) / -float(fa)
+    direct = S.bound_index.get((a, b))
+    if direct is not None and ratio_le(S.c[direct], c, S.exact, atol=S.atol):
+        # the bound itself (a relaxation onto the definition's own graph keeps every edge): λ = −fa, μ = (fb + fa c_t) e_b
+        return FacetStatus(index, orbit or (index,), False, None, None, {direct: -fa}, S.exact)
     prod, path = S.path_product(a, b, limit=c)
     if path is None or not ratio_le(prod, c, S.exact, steps=len(path), atol=S.atol):
         return None
@@ -213,6 +218,88 @@ def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index
         lam[t] = lam.get(t, 0) + acc
         acc = acc * S.c[t]
     return FacetStatus(index, orbit or (index,), False, None, None, lam, S.exact)
+
+
+#: Facets with at most this many nonzero coefficients are decided on the projection of the relaxed cone onto their
+#: support (:func:`local_status`): a handful of path searches and an LP in that many variables.
+LOCAL_MAX_SUPPORT = 8
+
+
+def local_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0,
+                 orbit: tuple[int, ...] = ()) -> FacetStatus | None:
+    """Decide a facet with a small support ``U`` on the projection of the relaxed cone onto ``U``, exactly.
+
+    The projection of ``R = {x ≥ 0 : x_a ≤ c x_b}`` onto the coordinates ``U`` is ``{x_U ≥ 0 : x_u ≤ P_uv x_v}``
+    with ``P_uv`` the smallest product of bounds along a path (``docs/theory.md`` §7, own graph: Fourier–Motzkin on difference
+    constraints keeps difference constraints, and ``y_v = min_u P_vu x_u`` lifts any such ``x_U`` back into ``R``;
+    Cormen et al., §24.4). So ``f·x ≥ 0`` on ``R`` iff it holds on that ``|U|``-dimensional cone: one exact LP there
+    (cdd's GMP simplex). Lost: the local minimiser is lifted to a point of ``R`` and checked exactly; implied: the
+    local Farkas combination is expanded along the paths into bounds of ``S`` and checked exactly. Exact mode with
+    every bound ``≥ 1`` only; None when it does not apply (the caller's LP decides).
+    """
+    if not S.exact or not S.monotone:
+        return None
+    support = [i for i, v in enumerate(f) if v != 0]
+    if not 3 <= len(support) <= LOCAL_MAX_SUPPORT:  # two terms: a ratio bound (ratio_status, else the LP)
+        return None
+    s = len(support)
+    paths: dict[tuple[int, int], tuple[Any, list[int]]] = {}
+    for u in support:
+        found = S.path_products(u, support)
+        if found is None:
+            return None
+        for v, pp in found.items():
+            paths[(u, v)] = pp
+    keys = sorted(paths)
+    pos = {u: i for i, u in enumerate(support)}
+    Q = DifferenceSystem(tuple(str(u) for u in support), np.array([pos[k[0]] for k in keys], dtype=np.int64),
+                         np.array([pos[k[1]] for k in keys], dtype=np.int64), tuple(paths[k][0] for k in keys),
+                         True, S.atol)
+    fs = [Fraction(f[u]) for u in support]
+    value, xs = _exact_minimum(Q, fs, [Fraction(1)] * s)
+    orbit_t = orbit or (index,)
+    if value < 0:
+        scale = math.lcm(*(Fraction(v).denominator for v in xs))  # a cone: integer coordinates, lifted in ints
+        start: dict[int, Any] = {u: int(Fraction(xs[i]) * scale) for i, u in enumerate(support) if xs[i] != 0}
+        y = S.lift(start or {support[0]: 1})
+        if y is None:
+            return None
+        val = sum((Fraction(f[u]) * y[u] for u in support), Fraction(0))  # f·y: f vanishes off the support
+        if not (val < 0 and S.contains(y)):
+            raise SolverError(f"facet {index}: the lifted local witness does not verify; please report")
+        arr = np.empty(S.n, dtype=object)
+        arr[:] = y
+        return FacetStatus(index, orbit_t, True, readonly(arr), val, None, True)
+    m = len(keys)  # local Farkas: f_U = Σ λ_uv (P_uv e_v − e_u) + μ, λ, μ ≥ 0
+    M = np.empty((s, m + s), dtype=object)
+    M[...] = Fraction(0)
+    for t, (u, v) in enumerate(keys):
+        M[pos[u], t] -= 1
+        M[pos[v], t] += paths[(u, v)][0]
+    for i in range(s):
+        M[i, m + i] = Fraction(1)
+    sol = exact_nonnegative_solution(M, fs)
+    if sol is None:
+        return None
+    where = S.bound_index
+    lam: dict[int, Any] = {}
+    for t, (u, v) in enumerate(keys):
+        acc = sol[t]
+        if not acc:
+            continue
+        path = paths[(u, v)][1]
+        for p, q in zip(path, path[1:]):
+            e = where[(p, q)]
+            lam[e] = lam.get(e, 0) + acc
+            acc = acc * S.c[e]
+    mu: dict[int, Any] = {u: Fraction(f[u]) for u in support}
+    for e, l in lam.items():
+        a, b = int(S.a[e]), int(S.b[e])
+        mu[a] = mu.get(a, Fraction(0)) + l
+        mu[b] = mu.get(b, Fraction(0)) - l * S.c[e]
+    if any(v < 0 for v in mu.values()):
+        raise SolverError(f"facet {index}: the expanded local combination does not verify; please report")
+    return FacetStatus(index, orbit_t, False, None, None, lam, True)
 
 
 def _fixing(group: Any, f: Sequence[Any]) -> Any:
@@ -321,6 +408,9 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
     quick = _ratio_facet(S, f, index, orbit_t0)
     if quick is not None:
         return quick
+    local = local_status(S, f, index=index, orbit=orbit_t0)
+    if local is not None:
+        return local
     if group is not None and not group.is_trivial():
         decided, y = _quotient_witness(S, f, group)
         if decided and y is not None:

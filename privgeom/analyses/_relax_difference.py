@@ -114,8 +114,12 @@ def _facet_source(cone: Cone) -> tuple[int, Any, str]:
         raw = st.facet
 
         def facet(i: int) -> Any:  # scaled like the canonical facets (primitive integers / unit max-abs entry)
-            row = np.asarray(raw(i), dtype=object if cone.exact else float).reshape(1, -1)
-            return normalise_rows(row, exact=cone.exact, atol=cone.atol)[0]
+            row = np.asarray(raw(i), dtype=object if cone.exact else float)
+            nz = np.flatnonzero(row != 0)  # the scaling depends on the nonzero entries only (sparse facets stay cheap)
+            out = row.copy()
+            if len(nz):
+                out[nz] = normalise_rows(row[nz].reshape(1, -1), exact=cone.exact, atol=cone.atol)[0]
+            return out
 
         return st.n_facets, facet, "structure"
     F = cone.facets
@@ -252,6 +256,45 @@ def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ..
 
 
 
+def _own_graph_relaxation(original: Any, cone: Cone, family: list[tuple[str, ...]], ia: np.ndarray,
+                          ib: np.ndarray) -> Relaxation | None:
+    """ε-DP relaxed onto the pairs of its own graph: the definition itself, in time proportional to the edges.
+
+    The projection of ``DP_G = {x ≥ 0 : x_a ≤ r x_b on every edge}`` (``r = e^ε ≥ 1``) onto a pair is
+    ``x_a ≤ P_ab x_b``, ``P_ab`` the smallest product of bounds along a path (:mod:`._difference`), here
+    ``r^{d_G(a,b)}``; on an edge ``d_G = 1``, so each projection is the edge's own pair of bounds and their
+    intersection is ``DP_G`` again. Every original facet is one of the kept bounds (its combination is the bound
+    itself), so nothing is lost and no path search or LP is needed (``docs/theory.md`` §7, own graph). None unless ``original``
+    is ε-DP and the family is exactly its edge set.
+    """
+    from ..definitions import DifferentialPrivacy
+
+    if not isinstance(original, DifferentialPrivacy) or cone.structure is None or cone.structure.difference is None:
+        return None
+    R = original.exp_eps
+    I, J = original.index_pairs
+    n = cone.ambient_dim
+    if len(I) != len(ia) or not R >= 1:
+        return None
+    mine = np.sort(np.minimum(ia, ib) * n + np.maximum(ia, ib))
+    theirs = np.sort(np.minimum(I, J) * n + np.maximum(I, J))
+    if not np.array_equal(mine, theirs) or (len(mine) > 1 and bool((np.diff(mine) == 0).any())):
+        return None
+    exact = cone.exact
+    m = len(family)
+    pair_bounds: Sequence[PairBound] = _Lazy(m, lambda t: PairBound((family[t][0], family[t][1]), R, R))
+    projections = _Lazy(m, lambda t: _pair_cone(family[t], R, R, exact))  # type: ignore[arg-type]
+    eps = original.eps
+    text = (f"Projecting onto the {m} pair{'s' if m != 1 else ''} of its own graph and intersecting gives back exactly "
+            f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {eps}): each pair's projection is "
+            f"its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all {cone.n_facets} original "
+            "guarantees are kept (none lost; no path search or LP needed).")
+    graph = nx.restricted_view(original._graph, (), ())  # read-only view of the definition's graph: no copy of E edges
+    return Relaxation(cone, tuple(family), projections, pair_bounds, "dp", R, eps, graph,  # type: ignore[arg-type]
+                      (), cone.n_facets, "own-graph", text, route="difference", implied=(), statuses=(),
+                      symmetry="not needed (nothing is lost)", n_facets=cone.n_facets)
+
+
 def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]], *,
                          required: bool, lost: bool = True) -> Any:
     """The difference route (module doc), or None when it does not apply (and ``required`` is False).
@@ -272,6 +315,9 @@ def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]
     ia = np.array([index[a] for a, _ in family], dtype=np.int64)
     ib = np.array([index[b] for _, b in family], dtype=np.int64)
     exact = cone.exact
+    own = _own_graph_relaxation(original, cone, family, ia, ib)
+    if own is not None:
+        return own
     bounds = pair_bounds_of(cone, ia, ib)
     if bounds is None:
         return refuse("the pair bounds are not known without double description")
@@ -317,7 +363,9 @@ def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]
     statuses: list[FacetStatus] = []
     lost_idx: list[int] = []
     # a difference cone's facets are ratio bounds and x_v >= 0, decided by one bounded path search each (no LP)
-    per_orbit = S.n if cone.structure is not None and cone.structure.difference is not None else len(S.c) + S.n
+    # (a bounded search visits the datasets within ratio c of the bound's source: about the average degree of S)
+    per_orbit = len(S.c) // max(S.n, 1) + 1 if cone.structure is not None and cone.structure.difference is not None \
+        else len(S.c) + S.n
     work = len(orbits) * per_orbit
     if work > _difference.MAX_LOST_WORK:  # the global limit lost_work, read at call time
         raise SizeLimitError(f"checking which of the {n_facets:,} original guarantees are lost needs {len(orbits):,} "

@@ -39,7 +39,7 @@ from ._relax_results import PairBound, Relaxation, tight_pairs
 from ._semantics import guarantee_from_normal
 
 __all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family", "family_name", "relaxation_domain",
-           "FAMILIES", "RELAX_METHODS"]
+           "own_family", "FAMILIES", "RELAX_METHODS"]
 
 #: Named families of dataset subsets for :func:`subset_family`: the neighbour relations of
 #: :class:`privgeom.Domain` (pairs of neighbours; ``hamming``, ``replace-one``, ``add-remove``, ``path``, ``complete``
@@ -62,6 +62,42 @@ def relaxation_domain(definition_or_cone: Any, labels: Sequence[str]) -> Domain 
     if isinstance(dom, Domain) and tuple(dom.labels) == tuple(labels):
         return dom
     return labels
+
+
+def own_family(definition: Any) -> tuple[str, Any] | None:
+    """The neighbour graph a definition comes with, as ``(description, family)`` for :func:`relax`; None when it
+    has none.
+
+    ε-DP has its graph (``dp:graph=replace-one,…``: the relation name, which :func:`subset_family` expands from the
+    domain in time proportional to its edges; a user graph: its edges); the truncated geometric mechanism on
+    ``{0..n}`` is ε-DP-like on the path ``0 − 1 − … − n`` (``docs/theory.md`` §7). Relaxing onto these pairs is what
+    ``analyze`` does by default (Lin & Kifer, Section V: the pairs whose projections matter are the neighbours);
+    every pair (``all-pairs``) is an explicit choice, since it has ``N(N−1)/2`` pairs.
+
+    Examples
+    --------
+    >>> from privgeom.definitions import parse_definition
+    >>> own_family(parse_definition("dp:graph=replace-one,n=2,categories=3,exp_eps=2"))
+    ("its own graph 'replace-one'", 'replace-one')
+    >>> own_family(parse_definition("geometric:n=3,alpha=1/2"))
+    ("its own graph 'path'", 'path')
+    >>> own_family(parse_definition("rr:k=2,p=3/4")) is None
+    True
+    """
+    from ..definitions import DifferentialPrivacy
+    from ..definitions._catalogue import GeometricDefinition
+
+    if isinstance(definition, GeometricDefinition):
+        return "its own graph 'path'", "path"
+    if isinstance(definition, DifferentialPrivacy):
+        name = definition.relation_name
+        if name is not None:
+            return f"its own graph {name!r}", name
+        I, J = definition.index_pairs
+        labels = definition.inputs
+        edges = [(labels[i], labels[j]) for i, j in zip(I.tolist(), J.tolist())]
+        return (f"its own graph ({len(edges):,} edges)", edges) if edges else None
+    return None
 
 
 def family_name(name: str, datasets: Domain | Sequence[str]) -> str:

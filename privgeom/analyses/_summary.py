@@ -399,6 +399,9 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
         orbits = _kronecker_orbits(G, cone.n_facets)
     elif st is not None and st.kind == "difference" and st.difference is not None:
         orbits = _difference_orbits(G, st.difference, n)
+    elif st is not None and st.facet is not None and callable(st.extra.get("facet_action")) and \
+            st.extra.get("facet_action_source") == G.source and st.n_facets is not None:
+        orbits = G.orbits_of_items(st.n_facets, st.extra["facet_action"], vectorised=True)  # e.g. the geometric
     if orbits is None:
         facet_rows = cone.facets
         n_eq = len(cone.equalities)

@@ -24,7 +24,7 @@ from .._numeric import limit_hint, parse_int
 from .._progress import Progress, stage
 from .._results import to_jsonable
 from ..analyses import _relaxation
-from ..analyses._relaxation import FAMILIES, RELAX_METHODS, family_name, relax, relaxation_domain, subset_family
+from ..analyses._relaxation import FAMILIES, RELAX_METHODS, family_name, own_family, relax, relaxation_domain, subset_family
 from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
 from ..analyses._hooks import structured_relaxation
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
@@ -229,7 +229,8 @@ def _finish_outcome(text: str, lines: Iterator[str] | None, data: StreamedData, 
 # ---------------------------------------------------------------------------------------------------------- analyze
 def _analyze_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
-    p.add_argument("--family", default=None, help="relaxation family (default: hamming on bit strings, else all-pairs)")
+    p.add_argument("--family", default=None, help="relaxation family (default: the definition's own neighbour graph, e.g. replace-one for "
+                        "dp:graph=replace-one,… and path for geometric; else hamming on bit strings, else all-pairs)")
     _method_option(p)
     _max_family_option(p)
     _out_option(p)
@@ -309,7 +310,8 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     spec = d.spec()
     labels = tuple(d.inputs)
     limit = _max_family(args)
-    family = _default_family(labels, args.family, limit, relaxation_domain(d, labels))
+    own = own_family(d) if args.family is None else None  # the definition's own graph first (issue: all-pairs is a choice)
+    family = own[1] if own is not None else _default_family(labels, args.family, limit, relaxation_domain(d, labels))
     refused: dict[str, str] = {}
     with Progress(4, "analyze") as bar:
         facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
@@ -353,15 +355,20 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     if relaxation is not None:
         how = {"fourier_motzkin": "Fourier–Motzkin", "block": "block elimination (Fourier–Motzkin on a block)",
                "difference": "difference constraints (pair bounds, shortest paths, one LP per orbit)",
-               "generators": "projected generators"}.get(relaxation.method, relaxation.method)
-        lines += [f"4. relaxation by {how} onto the family {family!r}", "   " + relaxation.text]
+               "generators": "projected generators",
+               "own-graph": "its own edges (each projection is the edge's bound: nothing to search)"}.get(
+                   relaxation.method, relaxation.method)
+        onto = f"{own[0]} (the default; --family all-pairs relaxes onto every pair)" if own is not None else \
+            f"the family {family!r}"
+        lines += [f"4. relaxation by {how} onto {onto}", "   " + relaxation.text]
         if relaxation.recognised == "dp":
             lines.append(f"   => ε-differential privacy with ε = {relaxation.epsilon} ≈ {float(relaxation.epsilon):.6f}")  # type: ignore[arg-type]
         lines += implied_lines(getattr(relaxation, "implied", None), indent="   ",
                                more="(relax --all lists every one)")
         lines += lost or []
     else:
-        lines.append(f"4. relaxation onto the family {family!r}: refused: {refused.get('relaxation', 'the row cone was refused')}")
+        onto = own[0] if own is not None else f"the family {family!r}"
+        lines.append(f"4. relaxation onto {onto}: refused: {refused.get('relaxation', 'the row cone was refused')}")
     if refused:
         lines += ["", "parts refused (the others are reported above): " + "; ".join(f"{k}: {v}" for k, v in refused.items())]
     data_parts: list[tuple[str, Any]] = [
@@ -388,9 +395,31 @@ def _analyze(args: argparse.Namespace) -> Outcome:
             data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False)
                                                                   for g in relaxation.lost))))
     data_parts.append(("refused", refused))
-    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": semantics(d) if summary is not None else None,
+    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": _Deferred(lambda: semantics(d)) if summary is not None else None,
                                      "relaxation": relaxation, "summary": summary})
     return Outcome(_finish("\n".join(lines), data, args.out), data, EXIT_YES)
+
+
+class _Deferred(Sequence[Any]):
+    """A sequence computed on first use (``analyze``'s guarantees: every facet canonical, never needed for the text)."""
+
+    def __init__(self, make: Callable[[], Sequence[Any]]) -> None:
+        self._make: Callable[[], Sequence[Any]] = make
+        self._seq: Sequence[Any] | None = None
+
+    def _get(self) -> Sequence[Any]:
+        if self._seq is None:
+            self._seq = self._make()
+        return self._seq
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._get()[i]
+
+    def __iter__(self) -> Any:
+        return iter(self._get())
 
 
 def _semantics_lines(summary: RowConeSummary, *, indent: str, limit: int | None = MAX_ORBITS_SHOWN) -> list[str]:

@@ -418,19 +418,88 @@ class GeometricDefinition(ClosedFormDefinition):
     """
 
     def __init__(self, n: int, alpha: ScalarLike, *, exact: bool | None = None) -> None:
-        from ..mechanisms._catalogue import truncated_geometric
+        # The dense (n+1)^2 mechanism is built on first use (``mechanisms``): the row cone, its symmetry, its pair
+        # bounds and its facets are closed forms (module Notes), so ``analyze`` never needs it.
+        self._n = _size(n, "n", 1)
+        a = parse_scalar(alpha, name="alpha") if exact is None else parse_scalar(alpha, name="alpha", exact=exact)
+        self._alpha = _alpha(a)
+        self._given_alpha, self._given_exact = alpha, exact
+        exact_mode = isinstance(self._alpha, Fraction)
+        spec = f"geometric:n={self._n},alpha={_spec_scalar(self._alpha)}" + ("" if exact_mode else ",exact=false")
+        self._exact = exact_mode
+        self._inputs = tuple(str(i) for i in range(self._n + 1))
+        self._name = f"truncated geometric mechanism (n={self._n}, alpha={_spec_scalar(self._alpha)})"
+        self._source = None
+        self._lp_cache = {}
+        self._spec = spec
+        self._invertible = True
+        self.__dict__["_decides"] = True  # G is invertible (module Notes): its rows are independent
+        self.membership_methods = ("lp", "linear-solve", "row-cone", "closed-form")
 
-        M = truncated_geometric(n, alpha, exact=exact)
-        self._n = int(n)
-        self._alpha = parse_scalar(alpha, name="alpha", exact=M.exact)
-        spec = f"geometric:n={self._n},alpha={_spec_scalar(self._alpha)}" + ("" if M.exact else ",exact=false")
-        super().__init__(M, name=f"truncated geometric mechanism (n={self._n}, alpha={_spec_scalar(self._alpha)})",
-                         spec=spec)
+    @property
+    def _mechs(self) -> tuple[Mechanism, ...]:  # type: ignore[override]
+        """The mechanism, built on first use (``FiniteDefinition`` reads it here)."""
+        built = self.__dict__.get("_built_mechs")
+        if built is None:
+            from ..mechanisms._catalogue import truncated_geometric
+
+            M = truncated_geometric(self._n, self._given_alpha, exact=self._given_exact)
+            built = (M if self._exact else M.to_float(),)
+            self.__dict__["_built_mechs"] = built
+        return built  # type: ignore[no-any-return]
 
     @property
     def alpha(self) -> Scalar:
         """``α = e^{−ε}``."""
         return self._alpha
+
+    def facet_row(self, z: int) -> np.ndarray:
+        """Facet ``z`` alone (column ``z`` of the tridiagonal ``T``, module Notes): three nonzero entries at most."""
+        n, a = self._n, self._alpha
+        one: Any = Fraction(1) if self._exact else 1.0
+        row = np.full(n + 1, 0 * one, dtype=object if self._exact else float)
+        row[z] = one if z in (0, n) else 1 + a * a
+        if z > 0:
+            row[z - 1] = -a
+        if z < n:
+            row[z + 1] = -a
+        return row
+
+    def pair_bounds(self, ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``sup x_a / x_b = α^{−|a−b|}`` over the row cone, both ways (module Notes: the sup over the cone is the max
+        over its extreme rays, the rows ``G[z, ·] = d_z α^{|z−·|}``, attained at ``z = a``)."""
+        d = np.abs(np.asarray(ia, dtype=np.int64) - np.asarray(ib, dtype=np.int64))
+        inv: Any = 1 / self._alpha
+        cache: dict[int, Any] = {}
+        out = np.empty(len(d), dtype=object if self._exact else float)
+        for t, k in enumerate(d.tolist()):
+            if k not in cache:
+                cache[k] = inv ** k
+            out[t] = cache[k]
+        return readonly(out), readonly(out.copy())
+
+    def row_cone(self) -> Any:
+        """The simplicial row cone from its closed forms (module Notes): facet ``z`` on demand (tridiagonal), the pair
+        bounds ``α^{−|a−b|}``, the reversal acting on facets by ``z ↦ n − z``; the rays (rows of ``G``) only when
+        asked for. Nothing of size ``(n+1)^2`` is built for counts, orbits, semantics or the relaxation."""
+        from ..geometry import Cone
+        from ..geometry._structure import ConeStructure
+
+        n = self.n_inputs
+        last = n - 1
+
+        def rays() -> np.ndarray:
+            M = self.mechanism
+            return M.matrix if self._exact else M.float_matrix()
+
+        structure = ConeStructure(
+            "simplicial", f"{self.name}: one facet per column of G^-1 ({n}), the {n} rows of G as extreme rays",
+            n_facets=n, n_rays=n, dim=n, pointed=True, facets=self.closed_form_facets, rays=rays,
+            pair_bounds=self.pair_bounds, facet=self.facet_row,
+            extra={"facet_action": lambda p, items: np.asarray(p)[np.asarray(items)],  # facet z sits at z
+                   "facet_action_source": "reversal", "reversal_index": last},
+        )
+        return Cone.from_structure(structure, labels=self.inputs, exact=self.exact)
 
     def closed_form_inverse(self) -> np.ndarray:
         return geometric_inverse(self._n, self._alpha)
@@ -573,9 +642,16 @@ def _krr_automorphisms(D: Any, **options: Any) -> SymmetryGroup:
 
 
 def _geometric_automorphisms(D: Any, **options: Any) -> SymmetryGroup:
-    """Known group of the truncated geometric mechanism (module Notes): the reversal, complete."""
+    """Known group of the truncated geometric mechanism (module Notes): the reversal, complete. Verified on the
+    closed-form facets (``O(n)``: the reversal maps facet ``z`` onto facet ``n − z``), not on the dense ``G``."""
     n = D.n_inputs
-    return _known(D, [tuple(range(n - 1, -1, -1))], "reversal", 2)
+    rev = tuple(range(n - 1, -1, -1))
+    # facet z has (T[z, z−1], T[z, z], T[z, z+1]); the reversal maps it onto facet n−1−z iff the diagonal and the
+    # off-diagonal of T read the same backwards (T[n−1−z, n−z] = T[z, z−1])
+    diag = [D.facet_row(z)[z] for z in (0, 1, n - 2, n - 1)] if n >= 3 else [D.facet_row(z)[z] for z in range(n)]
+    if diag != diag[::-1]:  # pragma: no cover - a theorem
+        raise SolverError("the reversal does not map the geometric facets onto themselves; please report")
+    return SymmetryGroup(D.inputs, (rev,), "reversal", 2, True)
 
 
 automorphisms.register(FrappDefinition, _frapp_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)

@@ -20,6 +20,10 @@ def test_bench_analysis_quick() -> None:
     assert "recognised=dp, exp_eps=3, lost=8, kept=0, LPs (orbits)=1" in relax3
     orbit = [line for line in lines if line.split(" | ")[0] in ("orbit relax", "orbit analyze")]
     assert len(orbit) == 4 and all(line.endswith("| yes") for line in orbit), orbit  # RR per orbit vs generic
+    scale = [line for line in lines if line.startswith("scale | ") and "| spec |" not in line]  # own graph vs all pairs
+    assert len(scale) == 6 and all("| yes |" in line for line in scale), scale
+    geo = next(line for line in scale if "geometric:n=6," in line)
+    assert "recognised=dp, exp_eps=2, lost=5, orbits=4" in geo  # the 5 interior facets, in 3 orbits + 1 kept orbit
 
 
 def test_same_answers_is_na_when_only_one_route_answered() -> None:
