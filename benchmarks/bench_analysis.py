@@ -337,7 +337,7 @@ SCALE_SPECS = {
 }
 
 
-def _scale_cell(spec: str, route: str) -> dict[str, Any]:
+def _own_graph_cell(spec: str, route: str) -> dict[str, Any]:
     """The library work behind ``privgeom analyze SPEC``: parse, row cone, facet orbits, relaxation (new: onto the
     definition's own graph; old: onto all pairs), the lost guarantees counted."""
     from privgeom.analyses import describe_row_cone, relax
@@ -359,12 +359,12 @@ def _scale_cell(spec: str, route: str) -> dict[str, Any]:
 
 
 def run_scale_cell(spec: str, route: str, budget: float, in_process: bool) -> dict[str, Any]:
-    """:func:`_scale_cell` in a subprocess with a time budget (in this process for ``--quick``)."""
+    """:func:`_own_graph_cell` in a subprocess with a time budget (in this process for ``--quick``)."""
     if in_process:
         from privgeom import SizeLimitError
 
         try:
-            out = _scale_cell(spec, route)
+            out = _own_graph_cell(spec, route)
         except SizeLimitError as err:
             return {"status": "refused", "why": str(err)[:160]}
         out["status"] = "ok"
@@ -416,7 +416,7 @@ def scale_main(argv: list[str]) -> int:
         from privgeom import SizeLimitError
 
         try:
-            print(json.dumps(_scale_cell(argv[1], argv[2])))
+            print(json.dumps(_own_graph_cell(argv[1], argv[2])))
         except SizeLimitError as err:
             print(str(err))
             return 3
