@@ -37,7 +37,7 @@ from ..geometry._cone import Cone
 from ..geometry._structure import normalised_facet, structured_facet
 from ..geometry._symmetry import Orbit, SymmetryGroup, automorphisms
 from ._coerce import as_cone
-from ._semantics import MAX_LISTED, Guarantee, _bit_matrix
+from ._semantics import MAX_LISTED, Guarantee, SparseNormal, _bit_matrix, sparse_difference_facet
 
 __all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector"]
 
@@ -104,6 +104,12 @@ def format_facet(normal: Sequence[Any], labels: Sequence[str], *, exact: bool = 
     >>> print(format_facet(RandomizedResponse(4, "3/4").facet("1111", scaled=True), RandomizedResponse(4, "3/4").inputs))
     81·X0 − 27·X1 + 9·X2 − 3·X3 + 1·X4 ≥ 0, where Xh is the sum of x_D over the datasets D at Hamming distance h from 0000
     """
+    if isinstance(normal, SparseNormal):  # the support alone (ε-DP facets: two nonzeros)
+        if len([v for v in normal.values if v != 0]) <= limit:
+            sv = dict(zip(normal.index, normal.values))
+            order_s = sorted((i for i, v in sv.items() if v != 0), key=lambda i: (-float(sv[i]), i))
+            return _terms([sv[i] for i in order_s], [f"x_{labels[i]}" for i in order_s]) + " ≥ 0"
+        normal = normal.dense(exact=exact)
     arr = normal if isinstance(normal, np.ndarray) else np.asarray(list(normal), dtype=object)
     nz = np.flatnonzero(arr != 0).tolist()  # one vectorised pass: facets of large cones are long and sparse
     vals = arr
@@ -154,17 +160,30 @@ class FacetOrbit(Result):
     source: Any = field(repr=False)
 
     @cached_property
+    def _raw(self) -> Any:
+        return self.source()
+
+    @cached_property
+    def _sparse(self) -> SparseNormal | None:
+        """The representative as its support when the source gives it so (already normalised), else None."""
+        raw = self._raw
+        return raw if isinstance(raw, SparseNormal) else None
+
+    @cached_property
     def normal(self) -> np.ndarray:
         """The representative facet, normalised like canonical facets (primitive integers / unit max-abs)."""
-        return normalised_facet(self.source(), self.exact)
+        sp = self._sparse
+        return sp.dense(exact=self.exact) if sp is not None else normalised_facet(self._raw, self.exact)
 
     @cached_property
     def inequality(self) -> str:
-        return format_facet(list(self.normal), self.labels, exact=self.exact)
+        sp = self._sparse
+        return format_facet(sp if sp is not None else list(self.normal), self.labels, exact=self.exact)
 
     @cached_property
     def guarantee(self) -> Guarantee:
-        return Guarantee(self.labels, self.exact, self.normal)
+        sp = self._sparse
+        return Guarantee(self.labels, self.exact, sp if sp is not None else self.normal)
 
     def summary(self) -> str:
         return f"{self.size} facet{'s' if self.size != 1 else ''} like {self.inequality}"
@@ -389,6 +408,8 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
         if facet_rows is not None:
             rows = facet_rows
             return lambda: rows[i]
+        if st is not None and st.kind == "difference" and st.difference is not None:
+            return lambda: sparse_difference_facet(cone, i)  # two nonzeros: nothing dense for the report
         return lambda: structured_facet(cone, i)
 
     orbit_list = list(orbits)
