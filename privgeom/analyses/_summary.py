@@ -283,11 +283,14 @@ def _kronecker_orbits(G: SymmetryGroup, n: int) -> tuple[Orbit, ...]:
     return G.orbits_of_items(n, lambda p, items: p[items], vectorised=True)
 
 
-def _difference_orbits(G: SymmetryGroup, data: Any, n: int) -> tuple[Orbit, ...] | None:
-    """ε-DP: the facets are the directed constraints ``x_a ≤ c x_b`` (then ``x_i ≥ 0`` for isolated ``i``)."""
+def _difference_orbits(G: SymmetryGroup, data: Any, n: int) -> Sequence[Orbit] | None:
+    """ε-DP: the facets are the directed constraints ``x_a ≤ c x_b`` (then ``x_i ≥ 0`` for isolated ``i``).
+
+    A group of one involution (the reversal of a path) gives orbits ``{t, g(t)}`` read off the image array of ``g``
+    in one pass, listed lazily (:func:`_involution_orbits`); otherwise the orbits are the components of the maps."""
     a, b = np.asarray(data.a, dtype=np.int64), np.asarray(data.b, dtype=np.int64)
     iso = np.asarray(data.nonneg, dtype=np.int64)
-    if len(set(data.c)) > 1:
+    if data.c and data.c.count(data.c[0]) != len(data.c):  # one ratio (count: identity first, no hashing)
         return None
     codes = np.concatenate([a * n + b, -1 - iso])
     order = np.argsort(codes)
@@ -302,9 +305,36 @@ def _difference_orbits(G: SymmetryGroup, data: Any, n: int) -> tuple[Orbit, ...]
         return order[pos]
 
     try:
+        if len(G.generators) == 1:
+            img = act(np.asarray(G.generators[0], dtype=np.int64), np.arange(len(codes), dtype=np.int64))
+            if np.array_equal(img[img], np.arange(len(codes))):
+                return _involution_orbits(img)
         return G.orbits_of_items(len(codes), act, vectorised=True)
     except InvalidInputError:
         return None
+
+
+def _involution_orbits(img: np.ndarray) -> Sequence[Orbit]:
+    """The orbits of the group ``{id, g}`` of an involution with image array ``img`` (``img[img] = id``): ``{t}`` when
+    ``g(t) = t``, else ``{t, g(t)}``; in the order and form of :meth:`SymmetryGroup.orbits_of_items` (by smallest
+    member, members ascending), each built when read.
+
+    For ε-DP on the path ``0 − 1 − … − n`` under the reversal ``v ↦ n − v`` the directed edge ``i → i+1`` goes to
+    ``n−i → n−i−1``: every orbit is a pair (``docs/theory.md`` §7).
+
+    Examples
+    --------
+    >>> [o.members for o in _involution_orbits(np.array([3, 1, 2, 0]))]
+    [(0, 3), (1,), (2,)]
+    """
+    reps = np.flatnonzero(np.arange(len(img)) <= img)
+
+    def orbit(j: int) -> Orbit:
+        t = int(reps[j])
+        u = int(img[t])
+        return Orbit(t, (t,) if u == t else (t, u), 1 if u == t else 2)
+
+    return LazySequence(len(reps), orbit)
 
 
 def _ray_orbits(cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[tuple[int, str], ...]]:
@@ -386,7 +416,7 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
     notes: list[str] = []
     if G.note and not G.complete:  # a bounded search cut short, or a search not started: say so where it is read
         notes.append(G.note)
-    orbits: tuple[Orbit, ...] | None = None
+    orbits: Sequence[Orbit] | None = None
     facet_rows: np.ndarray | None = None
     n_eq = 0
     if st is not None and st.kind == "kronecker" and st.facet is not None and G.source == "hypercube":
@@ -412,7 +442,7 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
             return lambda: sparse_difference_facet(cone, i)  # two nonzeros: nothing dense for the report
         return lambda: structured_facet(cone, i)
 
-    orbit_list = list(orbits)
+    orbit_list = orbits if isinstance(orbits, LazySequence) else list(orbits)
 
     def facet_orbit(j: int) -> FacetOrbit:  # built when read: large cones have 10^5 orbits, a report shows 20
         o = orbit_list[j]
