@@ -92,7 +92,7 @@ def _hamming_classes(normal: Sequence[Any] | np.ndarray, labels: Sequence[str], 
     return t, dict(sorted(prof.items()))
 
 
-def format_facet(normal: Sequence[Any], labels: Sequence[str], *, exact: bool = True, limit: int = MAX_LISTED) -> str:
+def format_facet(normal: Sequence[Any] | SparseNormal, labels: Sequence[str], *, exact: bool = True, limit: int = MAX_LISTED) -> str:
     """A facet ``a·x ≥ 0`` as one readable line: in full up to ``limit`` terms, else grouped by Hamming distance
     (bit-string datasets whose coefficient depends only on the distance to one dataset), else by its size.
 
@@ -109,8 +109,9 @@ def format_facet(normal: Sequence[Any], labels: Sequence[str], *, exact: bool = 
             sv = dict(zip(normal.index, normal.values))
             order_s = sorted((i for i, v in sv.items() if v != 0), key=lambda i: (-float(sv[i]), i))
             return _terms([sv[i] for i in order_s], [f"x_{labels[i]}" for i in order_s]) + " ≥ 0"
-        normal = normal.dense(exact=exact)
-    arr = normal if isinstance(normal, np.ndarray) else np.asarray(list(normal), dtype=object)
+        arr: np.ndarray = normal.dense(exact=exact)
+    else:
+        arr = normal if isinstance(normal, np.ndarray) else np.asarray(list(normal), dtype=object)
     nz = np.flatnonzero(arr != 0).tolist()  # one vectorised pass: facets of large cones are long and sparse
     vals = arr
     if len(nz) <= limit:

@@ -195,6 +195,7 @@ class DifferentialPrivacy(PrivacyDefinition):
             built = graph.relation(graph.default_relation)  # size-checked before the labels are built
             inputs, graph = graph.labels, built
         elif isinstance(graph, str):
+            assert inputs is not None  # checked above
             graph = resolve_graph(graph, Domain.coerce(inputs))
         if isinstance(inputs, Domain):
             inputs = inputs.labels
@@ -679,6 +680,10 @@ def _dp_group(dp: Any, **options: Any) -> SymmetryGroup:
     """:func:`~privgeom.automorphisms` of ε-DP: the permutations of the categories on histograms
     (:func:`category_permutations`), else the structural groups and the bounded graph search."""
     known = category_permutations(dp) if isinstance(dp, DifferentialPrivacy) else None
+    if known is None and isinstance(dp, DifferentialPrivacy) and not dp.graph_built and dp.exp_eps != 1 and \
+            dp.n_inputs > 2 and dp._path_spec() is not None:  # a named path on 0..n (n ≥ 2): the reversal v ↦ n − v
+        n = dp.n_inputs
+        return SymmetryGroup(dp.inputs, (tuple(range(n - 1, -1, -1)),), "reversal", 2, True)
     return known if known is not None else dp_automorphisms(dp, **options)
 
 

@@ -105,3 +105,13 @@ def test_involution_orbits_match_the_components():
     G = pg.SymmetryGroup(tuple("abcde"), ((4, 1, 3, 2, 0),), "swap", 2, True)
     img = np.array([4, 1, 3, 2, 0])
     assert list(_involution_orbits(img)) == list(G.orbits_of_items(5, lambda p, t: p[t], vectorised=True))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 50])
+@pytest.mark.parametrize("level", ["exp_eps=2", "eps=0"])
+def test_path_group_equals_the_structural_search(n, level):
+    from privgeom.geometry._symmetry import dp_automorphisms
+
+    dp = parse_definition(f"dp:graph=path,n={n},{level}")
+    a, b = pg.automorphisms(dp), dp_automorphisms(dp)
+    assert (a.generators, a.source, a.order, a.complete) == (b.generators, b.source, b.order, b.complete)
