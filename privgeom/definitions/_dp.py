@@ -333,11 +333,12 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     def _path_spec(self) -> str | None:
         """:func:`standard_graph_spec` of the graph a named path would build, from its name and labels (its edges
-        join ``i`` to ``i + 1`` by construction)."""
-        n = len(self._inputs) - 1
-        if n >= 1 and self._graph_name == f"path({n})" and self._inputs == tuple(str(c) for c in range(n + 1)):
-            return f"graph=path,n={n}"
-        return None
+        join ``i`` to ``i + 1`` by construction); computed once."""
+        if "_path_spec_cached" not in self.__dict__:
+            n = len(self._inputs) - 1
+            ok = n >= 1 and self._graph_name == f"path({n})" and self._inputs == tuple(str(c) for c in range(n + 1))
+            self.__dict__["_path_spec_cached"] = f"graph=path,n={n}" if ok else None
+        return self.__dict__["_path_spec_cached"]
 
     def spec(self) -> str:
         """``dp:graph=…,exp_eps=…`` (or ``eps=…``); user graphs as ``graph=edges,inputs=a;b,edges=a~b``.
