@@ -23,7 +23,10 @@ the explicit / closed-form / symmetry-reduced optima against the full LP (limit 
 
 A third table (``scale`` rows; ``--only-own-graph`` runs it alone) times ``privgeom analyze`` on ε-DP on histograms
 (``replace-one``), the truncated geometric mechanism and ε-DP on a path: the relaxation onto the definition's own
-graph (the default) against the relaxation onto all pairs (the default before), answers asserted equal.
+graph (the default) against the relaxation onto all pairs (the default before), answers asserted equal. A third
+(``path`` rows, also in ``--only-own-graph``) runs ``privgeom analyze dp:graph=path,n=N,exp_eps=2`` end to end, each cell
+in its own process: the path's edges by index arithmetic (no networkx graph) against the graph route, reports asserted
+identical, time and peak memory printed.
 
 Run ``python benchmarks/bench_analysis.py [--quick] [--only-compare | --only-own-graph] [--max-k K] [--budget S]``.
 """
@@ -120,7 +123,7 @@ def same_answers(cells: dict[str, dict[str, Any] | None]) -> str:
     if len(ok) < 2:
         return "n/a"
     ref = ok[0]
-    keys = [key for key in ref if key not in ("seconds", "status", "LPs (orbits)")]
+    keys = [key for key in ref if key not in ("seconds", "status", "LPs (orbits)", "peak MB")]
     return "yes" if all(c.get(key) == ref.get(key) for c in ok for key in keys if key in c) else "NO"
 
 
@@ -410,6 +413,72 @@ def scale_rows(quick: bool, budget: float) -> int:
     return failures
 
 
+# ------------------------------------------------------------------------------ ε-DP on a path: no graph
+#: ``privgeom analyze dp:graph=path,n=N,exp_eps=2`` end to end: new = the path's edges by index arithmetic (no
+#: networkx graph, sparse guarantees, orbits of the reversal from its image array); old = the graph route
+#: (``Domain.relation_pairs`` switched off, ``graph_edges`` lifted to N). Reports are asserted identical.
+PATH_SIZES = ((10, 100), (1000, 100_000, 400_000, 1_000_000))
+
+
+def _path_cell(n: int, route: str) -> dict[str, Any]:
+    """One ``privgeom analyze`` run (called in a fresh process): seconds, peak resident memory, a digest of the text."""
+    import contextlib
+    import hashlib
+    import io
+    import resource
+
+    from privgeom import _domain
+    from privgeom.cli import main as cli_main
+
+    argv = ["analyze", f"dp:graph=path,n={n},exp_eps=2"]
+    if route == "old":
+        _domain.Domain.relation_pairs = lambda self, relation: None  # type: ignore[method-assign]
+        argv += ["--limit", f"graph_edges={max(n, 500_000)}"]
+    buf = io.StringIO()
+    t0 = time.perf_counter()
+    with contextlib.redirect_stdout(buf):
+        code = cli_main(argv)
+    seconds = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    return {"code": code, "text": hashlib.sha256(buf.getvalue().encode()).hexdigest()[:16], "seconds": seconds,
+            "peak MB": round(peak)}
+
+
+def path_rows(quick: bool, budget: float) -> int:
+    """The third table: ε-DP on a path, arithmetic route against the graph route; failures."""
+    print()
+    print(f"privgeom analyze dp:graph=path,n=N,exp_eps=2 (budget {budget:.0f} s per cell, each in its own process; "
+          "peak = max resident memory of that process); new = edges by index arithmetic, old = networkx graph")
+    print("path | N | new | old | ratio old/new | same text | peak MB new | peak MB old")
+    print("--- | --- | --- | --- | --- | --- | --- | ---")
+    failures = 0
+    old_gone = False
+    for n in PATH_SIZES[0] if quick else PATH_SIZES[1]:
+        cells: dict[str, dict[str, Any] | None] = {}
+        for route in ("new", "old"):
+            if route == "old" and old_gone:
+                cells[route] = None
+                continue
+            cmd = [sys.executable, __file__, "--path-cell", str(n), route]
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=budget)
+                cells[route] = dict(json.loads(proc.stdout), status="ok") if proc.returncode == 0 else \
+                    {"status": "error", "why": (proc.stderr.strip().splitlines() or ["?"])[-1][:200]}
+            except subprocess.TimeoutExpired:
+                cells[route] = {"status": "out of reach"}
+        new, old = cells["new"], cells["old"]
+        assert new is not None
+        if old is None or old["status"] != "ok":
+            old_gone = True
+        same = same_answers({"new": new, "old": old})
+        failures += same == "NO" or new["status"] != "ok"
+        ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x" if new["status"] == "ok" and old and \
+            old["status"] == "ok" else "-"
+        peak = [str(c["peak MB"]) if c and c["status"] == "ok" else "-" for c in (new, old)]
+        print(f"path | {n:,} | {fmt(new)} | {fmt(old)} | {ratio} | {same} | {peak[0]} | {peak[1]}")
+    return failures
+
+
 def scale_main(argv: list[str]) -> int:
     """``--scale-cell SPEC ROUTE`` (subprocess) or the scale table alone (``--only-own-graph``)."""
     if argv[0] == "--scale-cell":
@@ -421,12 +490,18 @@ def scale_main(argv: list[str]) -> int:
             print(str(err))
             return 3
         return 0
+    if argv[0] == "--path-cell":
+        out = _path_cell(int(argv[1]), argv[2])
+        print(json.dumps({key: v for key, v in out.items() if key != "code"}))
+        return 0 if out["code"] == 0 else 1
     quick = "--quick" in argv
-    return 1 if scale_rows(quick, 20.0 if quick else 60.0) else 0
+    failures = scale_rows(quick, 20.0 if quick else 60.0)
+    failures += path_rows(quick, 60.0 if quick else 120.0)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] in ("--scale-cell", "--only-own-graph"):
+    if len(sys.argv) > 1 and sys.argv[1] in ("--scale-cell", "--only-own-graph", "--path-cell"):
         sys.exit(scale_main(sys.argv[1:]))
     code = main()
     if code == 0 and "--cell" not in sys.argv:

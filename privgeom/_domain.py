@@ -432,6 +432,27 @@ class Domain:
         G.add_edges_from(self._edges(name))
         return G
 
+    def relation_pairs(self, relation: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """The undirected edges of a named relation as sorted index arrays ``(I, J)`` with ``I[e] < J[e]`` when they
+        are known arithmetically, without a graph: the ``path`` relation (and ``replace-one`` on counts) joins
+        dataset ``i`` to ``i + 1``. None for the other relations (build them with :meth:`relation`).
+
+        Two ``int64`` arrays of ``N − 1`` entries are all that is allocated, so the ``graph_edges`` limit (which
+        bounds networkx graphs) does not apply; :meth:`relation` checks it if the graph is ever built.
+
+        Examples
+        --------
+        >>> [a.tolist() for a in Domain.counts(3).relation_pairs("path")]
+        [[0, 1, 2], [1, 2, 3]]
+        >>> Domain.bits(2).relation_pairs("hamming") is None
+        True
+        """
+        name = self.check_relation(relation)
+        if name == "path" or (name == "replace-one" and self.kind == "counts"):
+            I = np.arange(max(len(self) - 1, 0), dtype=np.int64)
+            return I, I + 1
+        return None
+
     # ------------------------------------------------------------------------------------------------ internals
     def check_relation(self, relation: str) -> str:
         """The normalised relation name, or the one clear error listing the valid names."""

@@ -289,7 +289,9 @@ def _own_graph_relaxation(original: Any, cone: Cone, family: list[tuple[str, ...
             f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {eps}): each pair's projection is "
             f"its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all {cone.n_facets} original "
             "guarantees are kept (none lost; no path search or LP needed).")
-    graph = nx.restricted_view(original._graph, (), ())  # read-only view of the definition's graph: no copy of E edges
+    def graph() -> nx.Graph:  # read-only view of the definition's graph (no copy of E edges), built when read
+        return nx.restricted_view(original._graph, (), ())
+
     return Relaxation(cone, tuple(family), projections, pair_bounds, "dp", R, eps, graph,  # type: ignore[arg-type]
                       (), cone.n_facets, "own-graph", text, route="difference", implied=(), statuses=(),
                       symmetry="not needed (nothing is lost)", n_facets=cone.n_facets)

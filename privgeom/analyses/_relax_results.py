@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -139,7 +140,7 @@ class Relaxation(Result):
     recognised: str
     exp_eps: Scalar | None
     epsilon: LogRational | float | None
-    graph: nx.Graph | None = field(repr=False)
+    graph_source: Any = field(repr=False)  # the graph (or None), or a zero-argument callable building it when read
     lost: Sequence[Guarantee] = field(repr=False)
     kept: int
     method: str
@@ -149,6 +150,13 @@ class Relaxation(Result):
     statuses: tuple[FacetStatus, ...] = field(default=(), repr=False)
     symmetry: str = ""
     n_facets: int = 0
+
+    @cached_property
+    def graph(self) -> nx.Graph | None:
+        """The neighbour graph of the pairs when recognised (built on first read when the relaxation was given a
+        builder: the own-graph route of a path keeps no graph until asked)."""
+        g = self.graph_source
+        return g() if callable(g) else g
 
     def to_dict(self) -> dict[str, Any]:
         """Counts, the recognised definition, the bounds, implied pairs with paths and the lost guarantees by orbit

@@ -180,6 +180,10 @@ def subset_family(labels: Domain | Sequence[str], family: str | Iterable[Iterabl
                 raise SizeLimitError(f"the family {family!r} over {n:,} datasets has up to {size:,} pairs, more than "
                                      f"the limit of {MAX_FAMILY:,}; refused before building it — "
                                      f"{limit_hint('relax_family', size)}")
+            arith = dom.relation_pairs(family)  # a path: index arithmetic, in the graph's edge order; no graph
+            if arith is not None:
+                L = dom.labels
+                return [(L[i], L[j]) for i, j in zip(arith[0].tolist(), arith[1].tolist())]
             return [(str(a), str(b)) for a, b in dom.relation(family, max_edges=max(size, 1)).edges]
         size = {"hamming": n * max(1, n.bit_length()), "all-pairs": n * (n - 1) // 2,
                 "triples": n * (n - 1) * (n - 2) // 6}.get(family, 0)

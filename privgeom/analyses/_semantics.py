@@ -43,6 +43,60 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True)
+class SparseNormal:
+    """A facet normal given by its support: ``a[index[t]] = values[t]``, every other of the ``n`` entries zero.
+
+    A :class:`Guarantee` whose source is (or returns) a ``SparseNormal`` reads its sets, prior and sentence from the
+    support alone; the dense coefficients are built only when asked for (ε-DP facets ``e^ε x_j − x_i ≥ 0`` have two
+    nonzeros among up to millions of datasets).
+
+    Examples
+    --------
+    >>> SparseNormal(4, (2, 0), (Fraction(3), Fraction(-1))).dense(exact=True).tolist()
+    [Fraction(-1, 1), Fraction(0, 1), Fraction(3, 1), Fraction(0, 1)]
+    """
+
+    n: int
+    index: tuple[int, ...]
+    values: tuple[Any, ...]
+
+    def dense(self, *, exact: bool) -> np.ndarray:
+        """The normal as a length-``n`` array (Fractions in exact mode, floats otherwise)."""
+        out = np.full(self.n, Fraction(0), dtype=object) if exact else np.zeros(self.n)
+        for i, v in zip(self.index, self.values):
+            out[i] = v
+        return out
+
+
+def sparse_difference_facet(cone: Any, i: int) -> SparseNormal | None:
+    """Facet ``i`` of a ``"difference"`` cone (``x_a ≤ c x_b``, then ``x_i ≥ 0`` for the listed coordinates) as a
+    :class:`SparseNormal`, normalised like :func:`~privgeom.geometry._structure.normalised_facet` (primitive integers
+    in exact mode, unit max-abs entry in float mode); None for any other cone.
+
+    Examples
+    --------
+    >>> from privgeom import DifferentialPrivacy
+    >>> sparse_difference_facet(DifferentialPrivacy.path(3, exp_eps="3/2").row_cone(), 1)
+    SparseNormal(n=4, index=(2, 1), values=(Fraction(3, 1), Fraction(-2, 1)))
+    """
+    st = cone.structure
+    if st is None or st.kind != "difference" or st.difference is None:
+        return None
+    d = st.difference
+    n = cone.ambient_dim
+    exact = bool(cone.exact)
+    if i >= len(d.a):
+        return SparseNormal(n, (int(d.nonneg[i - len(d.a)]),), (Fraction(1) if exact else 1.0,))
+    a, b = int(d.a[i]), int(d.b[i])
+    if exact:  # c·x_b − x_a scaled by the denominator q of c = p/q: (p, −q), coprime
+        c = Fraction(d.c[i])
+        return SparseNormal(n, (b, a), (Fraction(c.numerator), Fraction(-c.denominator)))
+    cf = float(d.c[i])
+    top = max(abs(cf), 1.0)
+    return SparseNormal(n, (b, a), (cf / top, -1.0 / top))
+
+
 #: A guarantee sentence lists at most this many datasets; beyond it sets are named by their rule or their size.
 MAX_LISTED = 12
 
@@ -109,8 +163,19 @@ class Guarantee(Result):
         return self.source() if callable(self.source) else self.source
 
     @cached_property
+    def _sparse(self) -> SparseNormal | None:
+        raw = self._raw
+        if not isinstance(raw, SparseNormal):
+            return None
+        if raw.n != len(self.labels):
+            raise DomainMismatchError(f"a normal of length {raw.n} for {len(self.labels)} datasets")
+        return raw
+
+    @cached_property
     def coefficients(self) -> tuple[Any, ...]:
         raw = self._raw
+        if isinstance(raw, SparseNormal):
+            raw = raw.dense(exact=self.exact)
         vals = list(raw.tolist() if isinstance(raw, np.ndarray) else raw)
         if len(vals) != len(self.labels):
             raise DomainMismatchError(f"a normal of length {len(vals)} for {len(self.labels)} datasets")
@@ -139,6 +204,16 @@ class Guarantee(Result):
     @cached_property
     def _split(self) -> tuple[tuple[int, ...], tuple[int, ...], Scalar]:
         """Indices of S+ and S- (by decreasing |a|, then index) and the zero tolerance."""
+        sp = self._sparse
+        if sp is not None:  # the support alone: as the dense routes below, restricted to it
+            vals = dict(zip(sp.index, sp.values))
+            tol_s: Scalar = 0 if self.exact else ATOL * max(1.0, max((abs(float(v)) for v in sp.values), default=1.0))
+            order_s = sorted((i for i, v in vals.items() if abs(v) > tol_s), key=lambda i: (-abs(vals[i]), i))
+            plus_s = tuple(i for i in order_s if vals[i] > tol_s)
+            minus_s = tuple(i for i in order_s if vals[i] < -tol_s)
+            if not plus_s and not minus_s:
+                raise InvalidParameterError("the zero vector is not a guarantee")
+            return plus_s, minus_s, tol_s
         ints = self._integers
         if ints is not None:
             if len(ints) != len(self.labels):
@@ -181,7 +256,8 @@ class Guarantee(Result):
     @cached_property
     def prior(self) -> dict[str, Any]:
         plus, minus, _ = self._split
-        c = self.coefficients
+        sp = self._sparse
+        c: Any = dict(zip(sp.index, sp.values)) if sp is not None else self.coefficients
         support = sorted(plus + minus, key=lambda i: (-abs(c[i]), i))
         total = sum(abs(c[i]) for i in support)
         return {self.labels[i]: abs(c[i]) / total for i in support}
@@ -527,6 +603,8 @@ def _semantics(obj: Any) -> Sequence[Guarantee]:
             from ..geometry._structure import normalised_facet, structured_facet
 
             def one(i: int) -> Guarantee:
+                if st.difference is not None:  # two nonzeros: no dense vector until the coefficients are read
+                    return Guarantee(labels, exact, lambda: sparse_difference_facet(cone, i))
                 return Guarantee(labels, exact, lambda: normalised_facet(structured_facet(cone, i), exact))
 
             return LazySequence(st.n_facets, one)  # built when read: a report reads a dozen of 200,000

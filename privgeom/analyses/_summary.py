@@ -38,7 +38,7 @@ from ..geometry._structure import normalised_facet, structured_facet
 from ..geometry._symmetry import Orbit, SymmetryGroup, automorphisms
 from ._coerce import as_cone
 from ._hooks import structured_summary
-from ._semantics import MAX_LISTED, Guarantee, _bit_matrix
+from ._semantics import MAX_LISTED, Guarantee, SparseNormal, _bit_matrix, sparse_difference_facet
 
 __all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector"]
 
@@ -93,7 +93,7 @@ def _hamming_classes(normal: Sequence[Any] | np.ndarray, labels: Sequence[str], 
     return t, dict(sorted(prof.items()))
 
 
-def format_facet(normal: Sequence[Any], labels: Sequence[str], *, exact: bool = True, limit: int = MAX_LISTED) -> str:
+def format_facet(normal: Sequence[Any] | SparseNormal, labels: Sequence[str], *, exact: bool = True, limit: int = MAX_LISTED) -> str:
     """A facet ``a·x ≥ 0`` as one readable line: in full up to ``limit`` terms, else grouped by Hamming distance
     (bit-string datasets whose coefficient depends only on the distance to one dataset), else by its size.
 
@@ -105,7 +105,14 @@ def format_facet(normal: Sequence[Any], labels: Sequence[str], *, exact: bool = 
     >>> print(format_facet(RandomizedResponse(4, "3/4").facet("1111", scaled=True), RandomizedResponse(4, "3/4").inputs))
     81·X0 − 27·X1 + 9·X2 − 3·X3 + 1·X4 ≥ 0, where Xh is the sum of x_D over the datasets D at Hamming distance h from 0000
     """
-    arr = normal if isinstance(normal, np.ndarray) else np.asarray(list(normal), dtype=object)
+    if isinstance(normal, SparseNormal):  # the support alone (ε-DP facets: two nonzeros)
+        if len([v for v in normal.values if v != 0]) <= limit:
+            sv = dict(zip(normal.index, normal.values))
+            order_s = sorted((i for i, v in sv.items() if v != 0), key=lambda i: (-float(sv[i]), i))
+            return _terms([sv[i] for i in order_s], [f"x_{labels[i]}" for i in order_s]) + " ≥ 0"
+        arr: np.ndarray = normal.dense(exact=exact)
+    else:
+        arr = normal if isinstance(normal, np.ndarray) else np.asarray(list(normal), dtype=object)
     nz = np.flatnonzero(arr != 0).tolist()  # one vectorised pass: facets of large cones are long and sparse
     vals = arr
     if len(nz) <= limit:
@@ -155,17 +162,30 @@ class FacetOrbit(Result):
     source: Any = field(repr=False)
 
     @cached_property
+    def _raw(self) -> Any:
+        return self.source()
+
+    @cached_property
+    def _sparse(self) -> SparseNormal | None:
+        """The representative as its support when the source gives it so (already normalised), else None."""
+        raw = self._raw
+        return raw if isinstance(raw, SparseNormal) else None
+
+    @cached_property
     def normal(self) -> np.ndarray:
         """The representative facet, normalised like canonical facets (primitive integers / unit max-abs)."""
-        return normalised_facet(self.source(), self.exact)
+        sp = self._sparse
+        return sp.dense(exact=self.exact) if sp is not None else normalised_facet(self._raw, self.exact)
 
     @cached_property
     def inequality(self) -> str:
-        return format_facet(list(self.normal), self.labels, exact=self.exact)
+        sp = self._sparse
+        return format_facet(sp if sp is not None else list(self.normal), self.labels, exact=self.exact)
 
     @cached_property
     def guarantee(self) -> Guarantee:
-        return Guarantee(self.labels, self.exact, self.normal)
+        sp = self._sparse
+        return Guarantee(self.labels, self.exact, sp if sp is not None else self.normal)
 
     def summary(self) -> str:
         return f"{self.size} facet{'s' if self.size != 1 else ''} like {self.inequality}"
@@ -265,11 +285,14 @@ def _kronecker_orbits(G: SymmetryGroup, n: int) -> tuple[Orbit, ...]:
     return G.orbits_of_items(n, lambda p, items: p[items], vectorised=True)
 
 
-def _difference_orbits(G: SymmetryGroup, data: Any, n: int) -> tuple[Orbit, ...] | None:
-    """ε-DP: the facets are the directed constraints ``x_a ≤ c x_b`` (then ``x_i ≥ 0`` for isolated ``i``)."""
+def _difference_orbits(G: SymmetryGroup, data: Any, n: int) -> Sequence[Orbit] | None:
+    """ε-DP: the facets are the directed constraints ``x_a ≤ c x_b`` (then ``x_i ≥ 0`` for isolated ``i``).
+
+    A group of one involution (the reversal of a path) gives orbits ``{t, g(t)}`` read off the image array of ``g``
+    in one pass, listed lazily (:func:`_involution_orbits`); otherwise the orbits are the components of the maps."""
     a, b = np.asarray(data.a, dtype=np.int64), np.asarray(data.b, dtype=np.int64)
     iso = np.asarray(data.nonneg, dtype=np.int64)
-    if len(set(data.c)) > 1:
+    if data.c and data.c.count(data.c[0]) != len(data.c):  # one ratio (count: identity first, no hashing)
         return None
     codes = np.concatenate([a * n + b, -1 - iso])
     order = np.argsort(codes)
@@ -284,9 +307,36 @@ def _difference_orbits(G: SymmetryGroup, data: Any, n: int) -> tuple[Orbit, ...]
         return order[pos]
 
     try:
+        if len(G.generators) == 1:
+            img = act(np.asarray(G.generators[0], dtype=np.int64), np.arange(len(codes), dtype=np.int64))
+            if np.array_equal(img[img], np.arange(len(codes))):
+                return _involution_orbits(img)
         return G.orbits_of_items(len(codes), act, vectorised=True)
     except InvalidInputError:
         return None
+
+
+def _involution_orbits(img: np.ndarray) -> Sequence[Orbit]:
+    """The orbits of the group ``{id, g}`` of an involution with image array ``img`` (``img[img] = id``): ``{t}`` when
+    ``g(t) = t``, else ``{t, g(t)}``; in the order and form of :meth:`SymmetryGroup.orbits_of_items` (by smallest
+    member, members ascending), each built when read.
+
+    For ε-DP on the path ``0 − 1 − … − n`` under the reversal ``v ↦ n − v`` the directed edge ``i → i+1`` goes to
+    ``n−i → n−i−1``: every orbit is a pair (``docs/theory.md`` §7).
+
+    Examples
+    --------
+    >>> [o.members for o in _involution_orbits(np.array([3, 1, 2, 0]))]
+    [(0, 3), (1,), (2,)]
+    """
+    reps = np.flatnonzero(np.arange(len(img)) <= img)
+
+    def orbit(j: int) -> Orbit:
+        t = int(reps[j])
+        u = int(img[t])
+        return Orbit(t, (t,) if u == t else (t, u), 1 if u == t else 2)
+
+    return LazySequence(len(reps), orbit)
 
 
 def _ray_orbits(cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[tuple[int, str], ...]]:
@@ -392,7 +442,7 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
     notes: list[str] = []
     if G.note and not G.complete:  # a bounded search cut short, or a search not started: say so where it is read
         notes.append(G.note)
-    orbits: tuple[Orbit, ...] | None = None
+    orbits: Sequence[Orbit] | None = None
     facet_rows: np.ndarray | None = None
     n_eq = 0
     if st is not None and st.kind == "kronecker" and st.facet is not None and G.source == "hypercube":
@@ -414,9 +464,11 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
         if facet_rows is not None:
             rows = facet_rows
             return lambda: rows[i]
+        if st is not None and st.kind == "difference" and st.difference is not None:
+            return lambda: sparse_difference_facet(cone, i)  # two nonzeros: nothing dense for the report
         return lambda: structured_facet(cone, i)
 
-    orbit_list = list(orbits)
+    orbit_list = orbits if isinstance(orbits, LazySequence) else list(orbits)
 
     def facet_orbit(j: int) -> FacetOrbit:  # built when read: large cones have 10^5 orbits, a report shows 20
         o = orbit_list[j]

@@ -173,8 +173,6 @@ class DifferentialPrivacy(PrivacyDefinition):
             if inputs is not None and Domain.coerce(inputs).labels != graph.labels:
                 resolve_graph(graph, inputs)  # raises the mismatch
             self._named = (graph, graph.default_relation)
-            built = graph.relation(graph.default_relation)  # size-checked before the labels are built
-            inputs, graph = graph.labels, built
         elif isinstance(graph, str):
             if inputs is None:
                 raise InvalidParameterError(
@@ -183,7 +181,25 @@ class DifferentialPrivacy(PrivacyDefinition):
                 )
             dom = Domain.coerce(inputs)
             self._named = (dom, dom.check_relation(graph))
-            graph = resolve_graph(graph, dom)
+        known = self._named[0].relation_pairs(self._named[1]) if self._named is not None else None
+        if known is not None and self._named is not None:
+            # a path: its edges are index arithmetic; the networkx graph is built only if a caller needs it
+            dom, rel = self._named
+            if not len(dom):
+                raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
+            self._graph_cache: nx.Graph | None = None
+            self._graph_name = dom._graph_name(rel)
+            self._inputs = tuple(dom.labels)
+            I0, J0 = known
+            self._I = np.concatenate([I0, J0])
+            self._J = np.concatenate([J0, I0])
+            return
+        if isinstance(graph, Domain):
+            built = graph.relation(graph.default_relation)  # size-checked before the labels are built
+            inputs, graph = graph.labels, built
+        elif isinstance(graph, str):
+            assert inputs is not None  # checked above
+            graph = resolve_graph(graph, Domain.coerce(inputs))
         if isinstance(inputs, Domain):
             inputs = inputs.labels
         if inputs is None:
@@ -209,7 +225,8 @@ class DifferentialPrivacy(PrivacyDefinition):
             G = resolve_graph(graph, labels)
         if isinstance(graph, nx.Graph) and graph.graph.get("name"):
             G.name = graph.name
-        self._graph = G
+        self._graph_cache = G
+        self._graph_name = getattr(G, "name", "") or "user graph"
         self._inputs = labels
         pairs = edge_index_pairs(G, labels)
         self._I = np.array([i for i, j in pairs] + [j for i, j in pairs], dtype=np.int64)
@@ -274,6 +291,27 @@ class DifferentialPrivacy(PrivacyDefinition):
         return self._graph.copy()
 
     @property
+    def _graph(self) -> nx.Graph:
+        """The neighbour graph, shared (not a copy). A named path keeps only its index arrays until this is read; then
+        the graph is built once (size-checked by :meth:`privgeom.Domain.relation`) and kept."""
+        if self._graph_cache is None:
+            assert self._named is not None
+            self._graph_cache = self._named[0].relation(self._named[1])
+        return self._graph_cache
+
+    @property
+    def graph_built(self) -> bool:
+        """Whether the networkx graph exists (a named path builds it only when a caller needs it).
+
+        Examples
+        --------
+        >>> dp = DifferentialPrivacy("path", exp_eps=2, inputs=Domain.counts(3))
+        >>> dp.graph_built, dp.spec(), dp.graph_built, dp.graph.number_of_edges(), dp.graph_built
+        (False, 'dp:graph=path,n=3,exp_eps=2', False, 3, True)
+        """
+        return self._graph_cache is not None
+
+    @property
     def index_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         """The undirected edges as read-only index arrays ``(I, J)`` with ``I[e] < J[e]``, sorted (no graph copy).
 
@@ -294,8 +332,16 @@ class DifferentialPrivacy(PrivacyDefinition):
     def name(self) -> str:
         kind, val = self._given
         par = f"eps={val}" if kind == "eps" else f"e^eps={fraction_str(val)}"
-        gname = getattr(self._graph, "name", "") or "user graph"
-        return f"differential privacy ({par}, graph {gname})"
+        return f"differential privacy ({par}, graph {self._graph_name})"
+
+    def _path_spec(self) -> str | None:
+        """:func:`standard_graph_spec` of the graph a named path would build, from its name and labels (its edges
+        join ``i`` to ``i + 1`` by construction); computed once."""
+        if "_path_spec_cached" not in self.__dict__:
+            n = len(self._inputs) - 1
+            ok = n >= 1 and self._graph_name == f"path({n})" and self._inputs == tuple(str(c) for c in range(n + 1))
+            self.__dict__["_path_spec_cached"] = f"graph=path,n={n}" if ok else None
+        return self.__dict__["_path_spec_cached"]
 
     def spec(self) -> str:
         """``dp:graph=…,exp_eps=…`` (or ``eps=…``); user graphs as ``graph=edges,inputs=a;b,edges=a~b``.
@@ -305,7 +351,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         FormatError
             A user graph whose labels contain characters the spec syntax reserves.
         """
-        g = standard_graph_spec(self._graph)
+        g = self._path_spec() if self._graph_cache is None else standard_graph_spec(self._graph)
         if g is None and self._named is not None:
             g = structured_graph_spec(*self._named)
         if g is None:
@@ -384,8 +430,9 @@ class DifferentialPrivacy(PrivacyDefinition):
         if not self._ratio > 1:
             check_rows_size(len(self._I) + n, n, exact=self.exact, what=f"the inequalities of {self.name}")
             return Cone.from_facets(self.inequalities(), exact=self.exact, labels=self._inputs)
-        graph, ratio = self._graph, self._ratio
-        isolated = tuple(i for i, v in enumerate(self._inputs) if graph.degree(v) == 0)
+        ratio = self._ratio
+        degree = np.bincount(self._I, minlength=n)  # each undirected edge once as I: the degree
+        isolated = tuple(np.flatnonzero(degree == 0).tolist())
         n_facets = len(self._I) + len(isolated)
 
         E = len(self._I)
@@ -421,7 +468,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         def rays() -> Any:
             from ._dp_rays import dp_cone_rays
 
-            return dp_cone_rays(graph, ratio)
+            return dp_cone_rays(self._graph, ratio)
 
         structure = ConeStructure(
             "difference",
@@ -429,12 +476,21 @@ class DifferentialPrivacy(PrivacyDefinition):
             + (f", and x_i ≥ 0 for {len(isolated)} isolated dataset{'s' if len(isolated) != 1 else ''}" if isolated else ""),
             n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
             # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
-            rays=rays if n > 1 and nx.is_connected(graph) else None,
+            rays=rays if n > 1 and self._connected() else None,
             pair_bounds=self.pair_bounds, facet=facet,
             difference=DifferenceData(self._I, self._J, (ratio,) * len(self._I), isolated),
             extra={"facet_action": facet_action, "symmetry": self._symmetry},
         )
         return Cone.from_structure(structure, labels=self._inputs, exact=self.exact)
+
+    def _connected(self) -> bool:
+        """Is the neighbour graph connected? (Components of the index arrays: no networkx graph needed.)"""
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        n = self.n_inputs
+        adj = coo_matrix((np.ones(len(self._I), dtype=np.int8), (self._I, self._J)), shape=(n, n))
+        return int(connected_components(adj, directed=False)[0]) == 1
 
     def _symmetry(self) -> Any:
         from ..geometry._symmetry import automorphisms
@@ -464,6 +520,10 @@ class DifferentialPrivacy(PrivacyDefinition):
         labels = self._inputs
         out = np.empty(len(ia), dtype=object if self.exact else float)
         dist: dict[int, dict[str, int]] = {}
+        if self._graph_cache is None:  # a named path: the distance of i and j is |i − j|, no graph needed
+            for t, (a, b) in enumerate(zip(ia.tolist(), ib.tolist())):
+                out[t] = self._ratio ** abs(a - b)
+            return readonly(out), readonly(out)
         G = self._graph
         for t, (a, b) in enumerate(zip(ia, ib)):
             a = int(a)
@@ -717,6 +777,10 @@ def _dp_group(dp: Any, **options: Any) -> SymmetryGroup:
     """:func:`~privgeom.automorphisms` of ε-DP: the permutations of the categories on histograms
     (:func:`category_permutations`), else the structural groups and the bounded graph search."""
     known = category_permutations(dp) if isinstance(dp, DifferentialPrivacy) else None
+    if known is None and isinstance(dp, DifferentialPrivacy) and not dp.graph_built and dp.exp_eps != 1 and \
+            dp.n_inputs > 2 and dp._path_spec() is not None:  # a named path on 0..n (n ≥ 2): the reversal v ↦ n − v
+        n = dp.n_inputs
+        return SymmetryGroup(dp.inputs, (tuple(range(n - 1, -1, -1)),), "reversal", 2, True)
     return known if known is not None else dp_automorphisms(dp, **options)
 
 
