@@ -23,7 +23,7 @@ the explicit / closed-form / symmetry-reduced optima against the full LP (limit 
 
 A third table (``scale`` rows; ``--only-own-graph`` runs it alone) times ``privgeom analyze`` on ε-DP on histograms
 (``replace-one``), the truncated geometric mechanism and ε-DP on a path: the relaxation onto the definition's own
-graph (the default) against the relaxation onto all pairs (the default before), answers asserted equal. A third
+graph (the default) against the relaxation onto all pairs (the default before), answers asserted equal. A fourth
 (``path`` rows, also in ``--only-own-graph``) runs ``privgeom analyze dp:graph=path,n=N,exp_eps=2`` end to end, each cell
 in its own process: the path's edges by index arithmetic (no networkx graph) against the graph route, reports asserted
 identical, time and peak memory printed.
