@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from .._errors import SizeLimitError, SolverError
+from .._errors import InvalidParameterError, SizeLimitError, SolverError
 from .._limits import register_limit
 from .._numeric import ATOL, ROUNDOFF, limit_hint, parse_scalar
 
@@ -39,6 +39,7 @@ __all__ = [
     "check_lp_size",
     "exact_solve",
     "exact_rank",
+    "modular_rank",
     "exact_inverse",
     "exact_nonnegative_solution",
     "rationalize",
@@ -518,14 +519,71 @@ def exact_inverse(A: Any) -> np.ndarray | None:
     return out
 
 
-def exact_rank(A: Any) -> int:
+#: A prime below 2^31: the product of two residues fits in an ``int64``, so elimination modulo it runs on numpy arrays.
+RANK_PRIME = 2_147_483_647
+
+
+def modular_rank(A: Any, prime: int = RANK_PRIME) -> int:
+    """Rank modulo ``prime`` of a rational matrix whose rows are scaled to integers: a lower bound on its rank.
+
+    Scaling a row by a positive integer does not change the rank, and an ``r × r`` minor that is nonzero modulo
+    ``prime`` is a nonzero integer, so the rank over the rationals is at least the rank modulo ``prime``; when the
+    bound is ``min(m, n)`` it *is* the rank. A denominator divisible by ``prime`` has no residue: the answer is then 0
+    (no bound). Gaussian elimination modulo a prime is the standard fraction-free route (e.g. von zur Gathen &
+    Gerhard, *Modern Computer Algebra*, Section 5.5, "Modular algorithms").
+
+    Examples
+    --------
+    >>> modular_rank([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]]), modular_rank([[1, 2], [2, 4]])
+    (2, 1)
+    """
+    import math
+
+    rows = [[_frac(v) for v in row] for row in (A.tolist() if isinstance(A, np.ndarray) else A)]
+    if not rows or not rows[0]:
+        return 0
+    R = np.empty((len(rows), len(rows[0])), dtype=np.int64)
+    for i, row in enumerate(rows):
+        scale = math.lcm(*(v.denominator for v in row))
+        if scale % prime == 0:
+            return 0
+        R[i] = [(v.numerator * (scale // v.denominator)) % prime for v in row]
+    rank = 0
+    for col in range(R.shape[1]):
+        nz = np.nonzero(R[rank:, col])[0]
+        if len(nz) == 0:
+            continue
+        piv = rank + int(nz[0])
+        R[[rank, piv]] = R[[piv, rank]]
+        R[rank] = (R[rank] * pow(int(R[rank, col]), prime - 2, prime)) % prime
+        below = R[rank + 1:, col].copy()
+        R[rank + 1:] = (R[rank + 1:] - (below[:, None] * R[rank][None, :]) % prime) % prime
+        rank += 1
+        if rank == R.shape[0]:
+            break
+    return rank
+
+
+def exact_rank(A: Any, *, method: str = "auto") -> int:
     """Exact rank of a rational matrix.
+
+    ``method="auto"`` first bounds the rank from below modulo a prime (:func:`modular_rank`, integer arrays) and
+    returns it when the bound is full (``min(m, n)``: then it is the rank); otherwise, and with ``method="fraction"``,
+    the rank comes from exact elimination on Fractions.
 
     Examples
     --------
     >>> exact_rank([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]])
     2
+    >>> exact_rank([[1, 2], [2, 4]]), exact_rank([[1, 2], [2, 4]], method="fraction")
+    (1, 1)
     """
+    if method not in ("auto", "fraction"):
+        raise InvalidParameterError(f"exact_rank: unknown method {method!r}; use 'auto' or 'fraction'")
+    if method == "auto" and not sp.issparse(A) and not (isinstance(A, list) and A and isinstance(A[0], dict)):
+        shape = np.shape(A)
+        if len(shape) == 2 and min(shape) > 0 and modular_rank(A) == min(shape):
+            return int(min(shape))
     rows = _sparse_rows(A)
     pivots, _ = _rref(rows, [Fraction(0)] * len(rows))
     return len(pivots)

@@ -71,3 +71,38 @@ def test_rationalize() -> None:
     assert rationalize([0.1], None)[0] == F(0.1)
     cands = list(rational_candidates(np.array([1 / 3])))
     assert cands[0][0] == F(1, 3) and cands[-1][0] == F(1 / 3)
+
+
+# ------------------------------------------------------------------------------------ exact rank modulo a prime
+def test_modular_rank_bounds_the_rank_and_decides_full_rank() -> None:
+    """The modular route agrees with exact elimination on Fractions, and returns only when its bound is full rank."""
+    import random
+    from fractions import Fraction
+
+    from privgeom.geometry._lp import RANK_PRIME, exact_rank, modular_rank
+
+    rng = random.Random(7)
+    for trial in range(40):
+        m, n = rng.randint(1, 6), rng.randint(1, 6)
+        A = [[Fraction(rng.randint(-3, 3), rng.randint(1, 4)) for _ in range(n)] for _ in range(m)]
+        if trial % 3 == 0 and m > 1:
+            A[-1] = [a + 2 * b for a, b in zip(A[0], A[1 % m])]  # a dependent row
+        exact = exact_rank(A, method="fraction")
+        assert modular_rank(A) <= exact
+        assert exact_rank(A) == exact
+    # a dependency that only shows modulo the prime: the bound is not full, so elimination on Fractions decides
+    assert modular_rank([[1, 1], [1, 1 + RANK_PRIME]]) == 1
+    assert exact_rank([[1, 1], [1, 1 + RANK_PRIME]]) == 2
+
+
+def test_kary_rr_decides_full_rank_without_fraction_elimination(monkeypatch) -> None:
+    """k-ary RR on 60 values is invertible: the modular bound is full, so no Fraction elimination runs."""
+    import privgeom as pg
+    from privgeom.geometry import _lp
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("elimination on Fractions ran although the modular rank was full")
+
+    monkeypatch.setattr(_lp, "_rref", forbidden)
+    M = pg.parse_definition("krr:n=60,exp_eps=3").mechanism
+    assert _lp.exact_rank(M.matrix) == 60
