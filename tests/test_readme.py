@@ -33,7 +33,7 @@ SKIPPED: dict[str, str] = {
     "bash scripts/bootstrap.sh": "installs Debian packages and a virtual environment (needs root and the network)",
     ".venv/bin/python examples/": "the example scripts are run by tests/test_examples.py and their own tests",
     ".venv/bin/python benchmarks/": "the benchmarks are run with --quick by tests/test_examples.py and their own tests",
-    "privgeom smoothed figure": "the paper's full-size figures take 26 s (elections) to minutes; the experiments "
+    "privgeom smoothed figure": "the paper's full-size figures take about a minute (elections) to several minutes; the experiments "
                                 "run with --quick in tests/smoothed/test_experiments.py",
     "privgeom smoothed shm --n 100000 500000": "sweeps the election figure's largest points (5-15 s on 2 cores); "
                                               "the same command at small n runs in tests/smoothed",
