@@ -43,6 +43,21 @@ from typing import Any
 P = "3/4"
 
 
+def _subprocess_cell(cmd: list[str], budget: float) -> dict[str, Any]:
+    """Run one benchmark cell as ``cmd`` in a subprocess with a time budget: its JSON answer with ``status``."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=budget)
+    except subprocess.TimeoutExpired:
+        return {"status": "out of reach"}
+    if proc.returncode == 3:
+        return {"status": "refused", "why": proc.stdout.strip()[:160]}
+    if proc.returncode != 0:
+        return {"status": "error", "why": (proc.stderr.strip().splitlines() or ["?"])[-1][:200]}
+    out = json.loads(proc.stdout)
+    out["status"] = "ok"
+    return out
+
+
 def _cell(task: str, route: str, k: int) -> dict[str, Any]:
     """Run one cell in this process and return its answer (called in the subprocess)."""
     import privgeom as pg
@@ -94,17 +109,7 @@ def run_cell(task: str, route: str, k: int, budget: float, in_process: bool = Fa
         out["status"] = "ok" if out["seconds"] <= budget else "out of reach"
         return out
     cmd = [sys.executable, __file__, "--cell", task, route, str(k)]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=budget)
-    except subprocess.TimeoutExpired:
-        return {"status": "out of reach"}
-    if proc.returncode == 3:
-        return {"status": "refused", "why": proc.stdout.strip()[:160]}
-    if proc.returncode != 0:
-        return {"status": "error", "why": (proc.stderr.strip().splitlines() or ["?"])[-1][:200]}
-    out = json.loads(proc.stdout)
-    out["status"] = "ok"
-    return out
+    return _subprocess_cell(cmd, budget)
 
 
 def fmt(cell: dict[str, Any] | None) -> str:
@@ -373,17 +378,7 @@ def run_scale_cell(spec: str, route: str, budget: float, in_process: bool) -> di
         out["status"] = "ok"
         return out
     cmd = [sys.executable, __file__, "--scale-cell", spec, route]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=budget)
-    except subprocess.TimeoutExpired:
-        return {"status": "out of reach"}
-    if proc.returncode == 3:
-        return {"status": "refused", "why": proc.stdout.strip()[:160]}
-    if proc.returncode != 0:
-        return {"status": "error", "why": (proc.stderr.strip().splitlines() or ["?"])[-1][:200]}
-    out = json.loads(proc.stdout)
-    out["status"] = "ok"
-    return out
+    return _subprocess_cell(cmd, budget)
 
 
 def scale_rows(quick: bool, budget: float) -> int:

@@ -468,15 +468,13 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
             how = "processes" if rest > AUTO_PARALLEL_SECONDS and _has("dask") else "serial"
         size = batch_size(len(todo), workers) if batch is None else batch
         batches = _batches(todo, size)
-        if not batches:
-            pass
-        elif how == "serial" or (how == "processes" and len(batches) == 1):
+        if batches and (how == "serial" or (how == "processes" and len(batches) == 1)):
             for done in _stream_serial(func, batches, record):  # one task: worker processes would only add their start-up
                 sink(done)
-        elif how == "cluster":
+        elif batches and how == "cluster":
             for done in _stream_cluster(func, batches, scheduler, record):
                 sink(done)
-        else:
+        elif batches:
             _stream_local(func, batches, how, workers, sink, record)
     finally:
         bar.close()
