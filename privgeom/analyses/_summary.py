@@ -35,7 +35,7 @@ from .._numeric import ATOL
 from .._results import Result
 from ..geometry._cone import Cone
 from ..geometry._structure import normalised_facet, structured_facet
-from ..geometry._symmetry import Orbit, SymmetryGroup, automorphisms
+from ..geometry._symmetry import Orbit, SymmetryGroup, automorphisms, source_phrase
 from ._coerce import as_cone
 from ._hooks import structured_summary
 from ._semantics import MAX_LISTED, Guarantee, SparseNormal, _bit_matrix, sparse_difference_facet
@@ -229,7 +229,7 @@ class RowConeSummary(Result):
         order = f"of order {self.group_order:,}" if self.group_order is not None else "of unknown order"
         what = "all automorphisms" if self.group_complete else "a subgroup of the automorphisms"
         n_orb = len(self.facet_orbits)
-        return (f"symmetry: {self.group_source} group {order} ({what}); the {self.n_facets} facets form {n_orb} "
+        return (f"symmetry: {source_phrase(self.group_source)} group {order} ({what}); the {self.n_facets} facets form {n_orb} "
                 f"orbit{'s' if n_orb != 1 else ''}")
 
     def lines(self, *, max_orbits: int = 20, indent: str = "  ") -> list[str]:

@@ -29,7 +29,7 @@ from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semant
 from ..analyses._hooks import structured_relaxation
 from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import _dp_rays, parse_definition
-from ..geometry._symmetry import automorphisms
+from ..geometry._symmetry import automorphisms, source_phrase
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from ._render import (
@@ -425,7 +425,7 @@ class _Deferred(Sequence[Any]):
 def _semantics_lines(summary: RowConeSummary, *, indent: str, limit: int | None = MAX_ORBITS_SHOWN) -> list[str]:
     n_orb = len(summary.facet_orbits)
     head = (f"{indent}{summary.n_facets} guarantee{'s' if summary.n_facets != 1 else ''} (one per facet) in {n_orb} "
-            f"orbit{'s' if n_orb != 1 else ''} of the {summary.group_source} symmetry group")
+            f"orbit{'s' if n_orb != 1 else ''} of the {source_phrase(summary.group_source)} symmetry group")
     if summary.n_equalities:
         head += f", and two per equality ({summary.n_equalities} equalities; --all lists them)"
     return [head + ":"] + listing(summary.facet_orbits,

@@ -52,7 +52,7 @@ from .._limits import register_limit
 from .._level import ScalarLike
 from .._numeric import fraction_str, parse_scalar, readonly
 from .._results import Result
-from ..geometry._symmetry import SymmetryGroup, automorphisms
+from ..geometry._symmetry import SymmetryGroup, automorphisms, source_phrase
 from . import _dp_rays
 from ._dp import DifferentialPrivacy
 from ._dp_rays import _connected_graph, _exact_rays, _positive_int, _tight_edges_span
@@ -147,7 +147,7 @@ def _group_elements(G: SymmetryGroup, max_elements: int) -> np.ndarray:
     n = G.n
     if G.order is not None and G.order > max_elements:
         raise SizeLimitError(
-            f"the {G.source} symmetry group has {G.order:,} elements, more than the limit of {max_elements:,} listed "
+            f"the {source_phrase(G.source)} symmetry group has {G.order:,} elements, more than the limit of {max_elements:,} listed "
             f"to find ray orbits; refused before listing them — {limit_hint('dp_ray_group', G.order)}")
     gens = [tuple(g) for g in G.generators]
     ident = tuple(range(n))
@@ -163,7 +163,7 @@ def _group_elements(G: SymmetryGroup, max_elements: int) -> np.ndarray:
                     nxt.append(b)
                     if len(seen) > max_elements:
                         raise SizeLimitError(
-                            f"the {G.source} symmetry group has more than {max_elements:,} elements (the limit listed "
+                            f"the {source_phrase(G.source)} symmetry group has more than {max_elements:,} elements (the limit listed "
                             f"to find ray orbits); refused — {limit_hint('dp_ray_group', None)}")
         frontier = nxt
     return np.array(sorted(seen), dtype=np.int64).reshape(len(seen), n)

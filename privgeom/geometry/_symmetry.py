@@ -63,7 +63,7 @@ from ..graphs._graphs import standard_graph_spec
 from ._canonical import normalise_rows
 from ._cone import Cone
 
-__all__ = ["SymmetryGroup", "Orbit", "automorphisms", "hypercube_generators", "MAX_PERMUTATION_ENTRIES",
+__all__ = ["SymmetryGroup", "Orbit", "automorphisms", "source_phrase", "hypercube_generators", "MAX_PERMUTATION_ENTRIES",
            "MAX_AUTOMORPHISMS", "MAX_SEARCH_STEPS", "MAX_SEARCH_GRAPH", "rr_automorphisms", "dp_automorphisms",
            "finite_automorphisms", "trivial_automorphisms", "known_group", "symmetric_generators"]
 
@@ -132,6 +132,25 @@ def _row_keys(rows: np.ndarray, atol: float) -> np.ndarray:
     scaled = np.round(np.asarray(rows, dtype=float) / max(atol, 1e-300)) + 0.0
     _, inverse = np.unique(scaled, return_inverse=True)
     return inverse.reshape(rows.shape).astype(np.int64)
+
+
+#: How a group's source reads before "group" (the other sources read as adjectives already).
+_SOURCE_PHRASES = {"columns": "column-permutation", "mechanisms": "mechanism-permutation",
+                   "facets": "facet-permutation", "components": "component-permutation"}
+
+
+def source_phrase(source: str) -> str:
+    """A group's ``source`` as it reads before the word "group": ``"facets"`` → ``"facet-permutation"``.
+
+    Examples
+    --------
+    >>> source_phrase("facets"), source_phrase("columns (not searched)"), source_phrase("hypercube")
+    ('facet-permutation', 'column-permutation (not searched)', 'hypercube')
+    """
+    for word, phrase in _SOURCE_PHRASES.items():
+        if source == word or source.startswith(word + " "):
+            return phrase + source[len(word):]
+    return source
 
 
 @dataclass(frozen=True)
@@ -324,7 +343,7 @@ class SymmetryGroup(Result):
         g = len(self.generators)
         full = "the full automorphism group" if self.complete else "a subgroup of the automorphisms"
         note = f"; {self.note}" if self.note else ""
-        return (f"{self.source} symmetry group on {self.n} datasets: {g} generator{'s' if g != 1 else ''}, {order} "
+        return (f"{source_phrase(self.source)} symmetry group on {self.n} datasets: {g} generator{'s' if g != 1 else ''}, {order} "
                 f"({full}), {len(self.point_orbits())} orbit(s) of datasets{note}")
 
     def to_dict(self) -> dict[str, Any]:

@@ -72,9 +72,10 @@ CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
      ("at least 65,536 extreme rays", "--limit dp_rays=65536")),
     ("analyze dp:graph=path,n=1000000000,exp_eps=2", ("privgeom.definitions._dp:DifferentialPrivacy.__init__",),
      ("1,000,000,001 datasets", "--limit domain_size=1000000001")),
-    # the path's 5,000,000 edges are refused before the 5,000,001 labels are built (lazy counts labels: 1 GB before)
-    ("analyze dp:graph=path,n=5000000,exp_eps=2", ("privgeom._domain:_LazyBitLabels.build",),
-     ("5,000,000 edges", "--limit graph_edges=5000000")),
+    # a relation that needs a networkx graph: its 1,124,250 edges are refused before one is listed (the path needs
+    # no graph: its edges are index arithmetic, tests/definitions/test_dp_path_scale.py)
+    ("analyze dp:graph=complete,n=1500,exp_eps=2", ("privgeom._domain:Domain._edges",),
+     ("1,124,250 edges", "--limit graph_edges=1124250")),
     ("rowcone rr:k=27,p=3/4", ("privgeom.definitions._rr:RandomizedResponse.row_cone",),
      ("2^27 datasets", "--limit domain_size=134217728")),
     # a mechanism of the wrong size: the counts are compared before rr:k=20's 1,048,576 labels are built
@@ -139,8 +140,8 @@ PYTHON_ROWS: list[tuple[Callable[[], Any], tuple[Routine, ...], tuple[str, ...]]
      ("privgeom._domain:Domain.relation",), ("8,386,560 pairs", "pg.set_limits(relax_family=8386560)")),
     (lambda: pg.RandomizedResponse(27, "3/4"), ("privgeom._domain:Domain.bits",),
      ("2^27 datasets", "pg.set_limits(domain_size=134217728)")),
-    (lambda: pg.DifferentialPrivacy(pg.Domain.counts(5_000_000), exp_eps=2), ("privgeom._domain:_LazyBitLabels.build",),
-     ("max_edges=5000000 or pg.set_limits(graph_edges=5000000)",)),
+    (lambda: pg.DifferentialPrivacy(pg.Domain.labels([str(i) for i in range(1500)]).relation("complete"), exp_eps=2),
+     ("privgeom._domain:Domain._edges",), ("max_edges=1124250 or pg.set_limits(graph_edges=1124250)",)),
     (lambda: pg.parse_definition("dp:graph=path,n=1000000000,exp_eps=2"),
      ("privgeom.definitions._dp:DifferentialPrivacy.__init__",), ("pg.set_limits(domain_size=1000000001)",)),
 ]
