@@ -227,22 +227,9 @@ class DifferenceSystem:
             return None
         want = set(int(v) for v in targets) - {source}
         one: Any = Fraction(1) if self.exact else 1.0
-        best: dict[int, Any] = {source: one}
         prev: dict[int, int] = {}
-        heap: list[tuple[Any, int]] = [(one, source)]
-        done: set[int] = set()
-        adj, c = self.adjacency, self.c
-        while heap and want - done:
-            d, u = heapq.heappop(heap)
-            if u in done or d != best.get(u):
-                continue
-            done.add(u)
-            for v, t in adj[u]:
-                nd = d * c[t]
-                if v not in best or nd < best[v]:
-                    best[v] = nd
-                    prev[v] = u
-                    heapq.heappush(heap, (nd, v))
+        best, done = _product_dijkstra(self.adjacency, self.c, {source: one}, prev=prev,
+                                       finished=lambda done: not (want - done))
         out: dict[int, tuple[Any, list[int]]] = {}
         for v in want & done:
             path = [v]
@@ -256,23 +243,10 @@ class DifferenceSystem:
         ``y_v = min_{u ∈ U} P_vu x_u`` (a multi-source search backwards along the bounds; Cormen et al., §24.4).
         It lies in the cone and keeps the given values when they satisfy the shortest-path bounds among ``U``.
         None when some dataset reaches no ``u ∈ U`` (its coordinate is unbounded)."""
-        y: dict[int, Any] = dict(values)
-        heap = [(v, u) for u, v in values.items()]
-        heapq.heapify(heap)
-        radj, c = self.reverse_adjacency, self.c
+        c = self.c
         if self.integer_bounds is not None and all(isinstance(v, int) for v in values.values()):
             c = self.integer_bounds  # integers stay integers (exact, and an order of magnitude faster than Fractions)
-        done: set[int] = set()
-        while heap:
-            d, u = heapq.heappop(heap)
-            if u in done or d != y.get(u):
-                continue
-            done.add(u)
-            for v, t in radj[u]:
-                nd = d * c[t]
-                if v not in y or nd < y[v]:
-                    y[v] = nd
-                    heapq.heappush(heap, (nd, v))
+        y, _ = _product_dijkstra(self.reverse_adjacency, c, values)
         if len(y) < self.n:
             return None
         return [y[v] for v in range(self.n)]
@@ -360,3 +334,28 @@ class DifferenceSystem:
         for t in keep:
             G.add_edge(self.labels[int(self.a[t])], self.labels[int(self.b[t])], bound=self.c[t])
         return G
+
+
+def _product_dijkstra(adj: Any, c: Any, start: dict[int, Any], *, prev: dict[int, int] | None = None,
+                      finished: Any = None) -> tuple[dict[int, Any], set[int]]:
+    """Dijkstra's algorithm with path weights multiplied instead of added (every bound ``c[t] ≥ 1``, so products only
+    grow: Cormen et al., §24.3, on ``log c``): the smallest product ``best[v]`` from any start node (each with its
+    start value) to every node reached, the settled nodes, and ``prev`` filled with the predecessors when given.
+    ``finished(done)`` stops the search early once it holds."""
+    best: dict[int, Any] = dict(start)
+    heap = [(d, u) for u, d in start.items()]
+    heapq.heapify(heap)
+    done: set[int] = set()
+    while heap and not (finished is not None and finished(done)):
+        d, u = heapq.heappop(heap)
+        if u in done or d != best.get(u):
+            continue
+        done.add(u)
+        for v, t in adj[u]:
+            nd = d * c[t]
+            if v not in best or nd < best[v]:
+                best[v] = nd
+                if prev is not None:
+                    prev[v] = u
+                heapq.heappush(heap, (nd, v))
+    return best, done
