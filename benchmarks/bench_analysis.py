@@ -212,8 +212,8 @@ SCALE_TASKS: dict[str, tuple[tuple[int, ...], tuple[int, ...], str]] = {
 
 def _scale_cell(task: str, route: str, k: int) -> dict[str, Any]:
     import privgeom as pg
-    from privgeom.analyses._compare import compare
-    from privgeom.analyses._optimal import optimal_mechanism
+    from privgeom.analyses.comparison._compare import compare
+    from privgeom.analyses.optimal._optimal import optimal_mechanism
 
     big = 10**9
     if task.startswith("compare rr"):
@@ -349,7 +349,7 @@ def _own_graph_cell(spec: str, route: str) -> dict[str, Any]:
     """The library work behind ``privgeom analyze SPEC``: parse, row cone, facet orbits, relaxation (new: onto the
     definition's own graph; old: onto all pairs), the lost guarantees counted."""
     from privgeom.analyses import describe_row_cone, relax
-    from privgeom.analyses._relaxation import own_family
+    from privgeom.analyses.relaxation._relaxation import own_family
     from privgeom.definitions import parse_definition
 
     t0 = time.perf_counter()
@@ -422,7 +422,7 @@ def _path_cell(n: int, route: str) -> dict[str, Any]:
     import io
     import resource
 
-    from privgeom import _domain
+    from privgeom._core import domain as _domain
     from privgeom.cli import main as cli_main
 
     argv = ["analyze", f"dp:graph=path,n={n},exp_eps=2"]

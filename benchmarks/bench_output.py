@@ -43,9 +43,9 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 
 def _rows(k: int) -> list[tuple[str, float, float, bool]]:
     import privgeom as pg
-    from privgeom._results import to_jsonable
-    from privgeom.analyses._semantics import Guarantee, semantics
-    from privgeom.analyses._summary import _kronecker_ray_orbits, _ray_orbits
+    from privgeom._core.results import to_jsonable
+    from privgeom.analyses.guarantees._semantics import Guarantee, semantics
+    from privgeom.analyses.guarantees._summary import _kronecker_ray_orbits, _ray_orbits
     from privgeom.cli._render import IntegerRow, facet_rows, ray_rows
     from privgeom.geometry._canonical import normalise_rows
     from privgeom.geometry._structure import structured_facet

@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import privgeom as pg
-from privgeom.analyses._profile import MAX_PROFILE_WORK, profile_work
+from privgeom.analyses.profiles._profile import MAX_PROFILE_WORK, profile_work
 
 
 def timed(fn, *args, **kw):

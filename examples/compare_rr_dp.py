@@ -19,8 +19,8 @@ import privgeom as pg
 try:  # public names once exported from privgeom/__init__.py
     from privgeom import DifferentialPrivacy, RandomizedResponse, compare, epsilon
 except ImportError:  # pragma: no cover - before the export
-    from privgeom.analyses._compare import compare
-    from privgeom.analyses._profile import epsilon
+    from privgeom.analyses.comparison._compare import compare
+    from privgeom.analyses.profiles._profile import epsilon
     from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 import privgeom as pg
-from privgeom.analyses._optimal import (
+from privgeom.analyses.optimal._optimal import (
     bayes_utility,
     kov_regimes,
     optimal_mechanism,

@@ -15,7 +15,7 @@ True
 'ln(3)'
 """
 
-from ._errors import (
+from ._core.errors import (
     DomainMismatchError,
     FormatError,
     InvalidInputError,
@@ -27,12 +27,12 @@ from ._errors import (
     SolverError,
     MissingDependencyError,
 )
-from ._domain import Domain, resolve_graph
-from ._level import PrivacyLevel
-from ._numeric import LogRational
-from ._results import Quantity, Result
-from ._limits import LimitInfo, Limits, get_limits, limits, set_limits
-from ._display import to_html, to_latex
+from ._core.domain import Domain, resolve_graph
+from ._core.level import PrivacyLevel
+from ._core.numeric import LogRational
+from ._core.results import Quantity, Result
+from ._core.limits import LimitInfo, Limits, get_limits, limits, set_limits
+from ._core.display import to_html, to_latex
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 # The subpackages load on first use (PEP 562 ``__getattr__`` below), so that ``import privgeom`` and the command
@@ -112,7 +112,7 @@ if _TYPE_CHECKING:
         hadamard_response,
         subset_selection,
     )
-    from .analyses._symbolic import SymbolicRowCone, symbolic_row_cone
+    from .analyses.guarantees._symbolic import SymbolicRowCone, symbolic_row_cone
     from . import smoothed, sweeps, voting
     from .sweeps import sweep
 
@@ -120,7 +120,7 @@ from typing import TypeAlias as _TypeAlias  # noqa: E402
 
 import importlib as _importlib  # noqa: E402
 
-from . import _display, _domain, _level, _limits  # noqa: E402
+from ._core import display as _display, domain as _domain, level as _level, limits as _limits  # noqa: E402
 
 # Types of the parameters (re-bound here with their documentation, which Sphinx reads from these comments)
 #: A privacy level as ``eps=`` accepts it: ε as a number (``1.1``, ``"0.5"``, ``0``), ``"ln(r)"``, a
@@ -268,8 +268,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "sweeps": ("privgeom.sweeps", None),
     "sweep": ("privgeom.sweeps", "sweep"),
     # the symbolic route needs sympy (0.5 s to import)
-    "symbolic_row_cone": ("privgeom.analyses._symbolic", "symbolic_row_cone"),
-    "SymbolicRowCone": ("privgeom.analyses._symbolic", "SymbolicRowCone"),
+    "symbolic_row_cone": ("privgeom.analyses.guarantees._symbolic", "symbolic_row_cone"),
+    "SymbolicRowCone": ("privgeom.analyses.guarantees._symbolic", "SymbolicRowCone"),
 }
 for _package, _names in {
     "privgeom.mechanisms": ("IntColumns Mechanism mixture randomized_response bit_strings truncated_geometric "
@@ -293,10 +293,10 @@ for _package, _names in {
 #: import them before reading the registry, so every limit is listed although the modules load on first use
 #: (tests/test_startup.py checks the list against the sources).
 _LIMIT_MODULES = (
-    "privgeom._domain", "privgeom._grid", "privgeom._io", "privgeom.analyses._compare",
-    "privgeom.analyses._difference", "privgeom.analyses._dp_bounds", "privgeom.analyses._information",
-    "privgeom.analyses._optimal", "privgeom.analyses._optimal_adp", "privgeom.analyses._relaxation",
-    "privgeom.analyses._scan", "privgeom.analyses._summary", "privgeom.definitions._approx_dp",
+    "privgeom._core.domain", "privgeom._core.grid", "privgeom._core.io", "privgeom.analyses.comparison._compare",
+    "privgeom.analyses.relaxation._difference", "privgeom.analyses.design._dp_bounds", "privgeom.analyses.optimal._information",
+    "privgeom.analyses.optimal._optimal", "privgeom.analyses.optimal._optimal_adp", "privgeom.analyses.relaxation._relaxation",
+    "privgeom.analyses.profiles._scan", "privgeom.analyses.guarantees._summary", "privgeom.definitions._approx_dp",
     "privgeom.definitions._dp_rays", "privgeom.definitions._ray_orbits", "privgeom.geometry._cdd",
     "privgeom.geometry._lp", "privgeom.geometry._symmetry", "privgeom.mechanisms._ldp",
     "privgeom.smoothed._experiments", "privgeom.smoothed._fastpath", "privgeom.smoothed._shm",

@@ -1,13 +1,13 @@
-"""HTML and LaTeX renderers of the library's types, registered with :mod:`privgeom._display`.
+"""HTML and LaTeX renderers of the library's types, registered with :mod:`privgeom._core.display`.
 
 Importing this module registers every renderer (``privgeom/__init__.py`` imports it after the subpackages, so it sits
-at the top of the layers and may import from every one; :mod:`privgeom._display` never imports it). Field names are read with ``getattr`` where they
+at the top of the layers and may import from every one; :mod:`privgeom._core.display` never imports it). Field names are read with ``getattr`` where they
 differ between result types (``eps``/``epsilon``), so a renamed field degrades to the generic table, never fails.
 
 Examples
 --------
 >>> import privgeom as pg
->>> from privgeom._display import to_html
+>>> from privgeom._core.display import to_html
 >>> "member" in to_html(pg.RandomizedResponse(1, "3/4").contains(pg.randomized_response(1, "2/3")))
 True
 """
@@ -19,27 +19,27 @@ from typing import Any
 
 import numpy as np
 
-from ._display import (
+from ._core.display import (
     MAX_COLS,
     MAX_ROWS,
-    _CELL_L,
-    _STYLE,
-    _div,
-    _e,
-    _html,
-    _latex,
-    _matrix_html,
-    _value_html,
+    CELL_L,
+    STYLE,
+    div,
+    escape,
+    html_block,
+    latex_block,
+    matrix_html,
+    value_html,
     align_env,
     fmt,
     html_table,
     latex_inequality,
     latex_number,
 )
-from .analyses._compare import Comparison, Inclusion
-from .analyses._profile import DeltaResult, EpsilonResult
-from .analyses._relaxation import Relaxation
-from .analyses._semantics import Guarantee, guarantee_from_normal
+from .analyses.comparison._compare import Comparison, Inclusion
+from .analyses.profiles._profile import DeltaResult, EpsilonResult
+from .analyses.relaxation._relaxation import Relaxation
+from .analyses.guarantees._semantics import Guarantee, guarantee_from_normal
 from .definitions._base import Membership
 from .geometry._cone import Cone
 from .mechanisms._mechanism import Mechanism
@@ -49,9 +49,9 @@ __all__: list[str] = []
 
 def _kv(rows: list[tuple[str, str]]) -> str:
     """A two-column table of (name, already-escaped HTML value)."""
-    body = "".join(f'<tr><th style="{_CELL_L}">{_e(k)}</th><td style="{_CELL_L}">{v}</td></tr>'
+    body = "".join(f'<tr><th style="{CELL_L}">{escape(k)}</th><td style="{CELL_L}">{v}</td></tr>'
                    for k, v in rows)
-    return f'<table style="{_STYLE}">{body}</table>'
+    return f'<table style="{STYLE}">{body}</table>'
 
 
 def _set(labels: Any, limit: int = 8) -> str:
@@ -72,14 +72,14 @@ def _text_inequality(normal: Any, labels: Any) -> str:
 
 
 # ------------------------------------------------------------------------------------------------------ Mechanism
-@_html.register(Mechanism)
+@html_block.register(Mechanism)
 def _mechanism_html(m: Mechanism) -> str:
     head = (f"<p><b>Mechanism</b>: {m.n_outputs} outputs × {m.n_inputs} datasets, "
             f"{'exact' if m.exact else 'float'}; entry (ω, D) = P(M(D) = ω)</p>")
-    return _div("Mechanism", head + _matrix_html(m.matrix, m.outputs, m.inputs))
+    return div("Mechanism", head + matrix_html(m.matrix, m.outputs, m.inputs))
 
 
-@_latex.register(Mechanism)
+@latex_block.register(Mechanism)
 def _mechanism_latex(m: Mechanism) -> str:
     rows = [" & ".join(latex_number(v) for v in row) for row in m.matrix]
     return "\\begin{pmatrix}\n" + " \\\\\n".join("  " + r for r in rows) + "\n\\end{pmatrix}"
@@ -102,7 +102,7 @@ def _classes(facets: np.ndarray) -> Counter:
 
 def _orbits(cone: Cone) -> Any:
     """Facet orbits under the symmetry group the cone carries (None when it carries none)."""
-    from .analyses._summary import describe_row_cone
+    from .analyses.guarantees._summary import describe_row_cone
 
     try:
         summary = describe_row_cone(cone)
@@ -113,7 +113,7 @@ def _orbits(cone: Cone) -> Any:
     return summary.facet_orbits
 
 
-@_html.register(Cone)
+@html_block.register(Cone)
 def _cone_html(cone: Cone) -> str:
     labels = list(cone.labels)
     nf = cone.n_facets
@@ -125,8 +125,8 @@ def _cone_html(cone: Cone) -> str:
     if rays_known:
         counts += [("extreme rays", str(cone.n_rays)), ("pointed", str(cone.is_pointed))]
     counts.append(("arithmetic", "exact (rational)" if cone.exact else f"float (atol {cone.atol:g})"))
-    parts = [f"<p><b>Cone</b> in R<sup>{cone.ambient_dim}</sup> over the datasets {_e(', '.join(labels[:MAX_COLS]))}"
-             f"{' …' if len(labels) > MAX_COLS else ''}</p>", _kv([(k, _e(v)) for k, v in counts])]
+    parts = [f"<p><b>Cone</b> in R<sup>{cone.ambient_dim}</sup> over the datasets {escape(', '.join(labels[:MAX_COLS]))}"
+             f"{' …' if len(labels) > MAX_COLS else ''}</p>", _kv([(k, escape(v)) for k, v in counts])]
     header = [str(x) for x in labels[:MAX_COLS]] + ["S+", "S−"]
     facets = cone.facets
     parts.append(html_table(header, _facet_rows(cone, facets[:MAX_ROWS]),
@@ -142,18 +142,18 @@ def _cone_html(cone: Cone) -> str:
         cls = _classes(facets)
         parts.append(f"<p>{nf} facets in {len(cls)} coefficient classes (facets with the same multiset of "
                      f"coefficients; symmetric facets share a class): "
-                     + _e(", ".join(f"{n} × ({', '.join(c[:8])}{', …' if len(c) > 8 else ''})" for c, n in cls.most_common(8)))
+                     + escape(", ".join(f"{n} × ({', '.join(c[:8])}{', …' if len(c) > 8 else ''})" for c, n in cls.most_common(8)))
                      + (" …" if len(cls) > 8 else "") + "</p>")
     if len(cone.equalities):
-        parts.append(_matrix_html(cone.equalities, [f"equality {i + 1}" for i in range(len(cone.equalities))], labels,
+        parts.append(matrix_html(cone.equalities, [f"equality {i + 1}" for i in range(len(cone.equalities))], labels,
                                   caption="equalities e·x = 0"))
     if rays_known and cone.n_rays:
-        parts.append(_matrix_html(cone.rays, [f"ray {i + 1}" for i in range(cone.n_rays)], labels,
+        parts.append(matrix_html(cone.rays, [f"ray {i + 1}" for i in range(cone.n_rays)], labels,
                                   caption="extreme rays"))
-    return _div("Cone", "".join(parts))
+    return div("Cone", "".join(parts))
 
 
-@_latex.register(Cone)
+@latex_block.register(Cone)
 def _cone_latex(cone: Cone) -> str:
     lines = [latex_inequality(a, cone.labels) for a in cone.facets]
     for e in cone.equalities:
@@ -164,17 +164,17 @@ def _cone_latex(cone: Cone) -> str:
 
 
 # ------------------------------------------------------------------------------------------------------ Guarantee
-@_html.register(Guarantee)
+@html_block.register(Guarantee)
 def _guarantee_html(g: Guarantee) -> str:
     prior = html_table(list(g.prior), [[g.prior[d] for d in g.prior]], caption="attacker prior on S+ ∪ S−")
-    rows = [("S+", _e(_set(g.s_plus))), ("S−", _e(_set(g.s_minus)) if g.s_minus else "∅"),
-            ("facet", _e(_text_inequality(g.coefficients, g.labels)))]
+    rows = [("S+", escape(_set(g.s_plus))), ("S−", escape(_set(g.s_minus)) if g.s_minus else "∅"),
+            ("facet", escape(_text_inequality(g.coefficients, g.labels)))]
     if g.structure:
-        rows.append(("structure", _e(g.structure)))
-    return _div("Guarantee", f"<p><b>Guarantee</b>: {_e(g.text)}</p>" + _kv(rows) + prior)
+        rows.append(("structure", escape(g.structure)))
+    return div("Guarantee", f"<p><b>Guarantee</b>: {escape(g.text)}</p>" + _kv(rows) + prior)
 
 
-@_latex.register(Guarantee)
+@latex_block.register(Guarantee)
 def _guarantee_latex(g: Guarantee) -> str:
     return latex_inequality(g.coefficients, g.labels, align=False)
 
@@ -183,44 +183,44 @@ def _guarantee_latex(g: Guarantee) -> str:
 def _proof_html(proof: Any, what: str) -> str:
     if proof is None:
         return ""
-    return f"<p><b>{_e(what)}</b>:</p>" + _value_html(proof)
+    return f"<p><b>{escape(what)}</b>:</p>" + value_html(proof)
 
 
-@_html.register(Membership)
+@html_block.register(Membership)
 def _membership_html(m: Membership) -> str:
     verdict = "member" if m.member else "NOT a member"
     colour = "#1a7f37" if m.member else "#b42318"
     head = (f'<p><b>Membership</b>: <span style="color:{colour};font-weight:bold">{verdict}</span> '
-            f"(method {_e(m.method)}, {'exact' if m.exact else 'float'})</p>")
-    body = f"<p>{_e(m.detail)}</p>" if m.detail else ""
+            f"(method {escape(m.method)}, {'exact' if m.exact else 'float'})</p>")
+    body = f"<p>{escape(m.detail)}</p>" if m.detail else ""
     proof = _proof_html(m.witness, "witness") if m.member else _proof_html(m.certificate, "certificate")
-    return _div("Membership", head + body + proof)
+    return div("Membership", head + body + proof)
 
 
-@_html.register(Inclusion)
+@html_block.register(Inclusion)
 def _inclusion_html(inc: Inclusion) -> str:
     verdict = {True: "⊆", False: "⊄", None: "⊆ ?"}[inc.holds]
-    head = f"<p>closure({_e(inc.smaller)}) {verdict} closure({_e(inc.larger)}) [{_e(inc.method)}]: {_e(inc.detail)}</p>"
-    wit = f"<p><b>witness</b>: {_e(inc.witness.text)}</p>" if inc.witness is not None else ""
-    return _div("Inclusion", head + wit)
+    head = f"<p>closure({escape(inc.smaller)}) {verdict} closure({escape(inc.larger)}) [{escape(inc.method)}]: {escape(inc.detail)}</p>"
+    wit = f"<p><b>witness</b>: {escape(inc.witness.text)}</p>" if inc.witness is not None else ""
+    return div("Inclusion", head + wit)
 
 
-@_html.register(Comparison)
+@html_block.register(Comparison)
 def _comparison_html(c: Comparison) -> str:
-    head = f"<p><b>Comparison</b>: relation <b>{_e(c.relation)}</b>. {_e(c.text)}</p>"
-    return _div("Comparison", head + "<ul><li>" + _inclusion_html(c.a_in_b) + "</li><li>" + _inclusion_html(c.b_in_a)
+    head = f"<p><b>Comparison</b>: relation <b>{escape(c.relation)}</b>. {escape(c.text)}</p>"
+    return div("Comparison", head + "<ul><li>" + _inclusion_html(c.a_in_b) + "</li><li>" + _inclusion_html(c.b_in_a)
                 + "</li></ul>")
 
 
-@_html.register(Relaxation)
+@html_block.register(Relaxation)
 def _relaxation_html(r: Relaxation) -> str:
     eps = getattr(r, "eps", None) or getattr(r, "epsilon", None)
-    rows = [("method", _e(r.method)), ("subsets", _e(len(r.subsets))),
-            ("recognised", _e(r.recognised or "no known definition")), ("guarantees kept", _e(r.kept)),
-            ("guarantees lost", _e(len(r.lost)))]
+    rows = [("method", escape(r.method)), ("subsets", escape(len(r.subsets))),
+            ("recognised", escape(r.recognised or "no known definition")), ("guarantees kept", escape(r.kept)),
+            ("guarantees lost", escape(len(r.lost)))]
     if eps is not None:
-        rows.append(("ε", _e(f"{fmt(eps)} ≈ {float(eps):.6g}")))
-    parts = [f"<p><b>Relaxation</b>: {_e(r.text)}</p>", _kv(rows)]
+        rows.append(("ε", escape(f"{fmt(eps)} ≈ {float(eps):.6g}")))
+    parts = [f"<p><b>Relaxation</b>: {escape(r.text)}</p>", _kv(rows)]
     if r.pair_bounds:
         shown = r.pair_bounds[:MAX_ROWS]
         parts.append(html_table(["pair", "x_D ≤ r·x_D′", "x_D′ ≤ r·x_D"],
@@ -228,9 +228,9 @@ def _relaxation_html(r: Relaxation) -> str:
                                 total_rows=len(r.pair_bounds), caption="ratio bounds of the pairs"))
     if r.lost:
         parts.append("<p>guarantees no longer implied:</p><ul>"
-                     + "".join(f"<li>{_e(g.text)}</li>" for g in r.lost[:MAX_ROWS]) + "</ul>")
+                     + "".join(f"<li>{escape(g.text)}</li>" for g in r.lost[:MAX_ROWS]) + "</ul>")
     parts.append(_cone_html(r.cone))
-    return _div("Relaxation", "".join(parts))
+    return div("Relaxation", "".join(parts))
 
 
 def _eps_html(r: Any) -> str:
@@ -240,11 +240,11 @@ def _eps_html(r: Any) -> str:
         v = getattr(r, name, None)
         if v is not None and not callable(v) and name not in {k for k, _ in fields}:
             fields.append((name, fmt(v) if not isinstance(v, tuple) else ", ".join(map(str, v))))
-    return _div(kind, f"<p><b>{_e(kind)}</b>: {_e(r.summary())}</p>" + _kv([(k, _e(v)) for k, v in fields]))
+    return div(kind, f"<p><b>{escape(kind)}</b>: {escape(r.summary())}</p>" + _kv([(k, escape(v)) for k, v in fields]))
 
 
-_html.register(EpsilonResult)(_eps_html)
-_html.register(DeltaResult)(_eps_html)
+html_block.register(EpsilonResult)(_eps_html)
+html_block.register(DeltaResult)(_eps_html)
 
 
 # ------------------------------------------------------------------------------------------------------ LaTeX of answers
@@ -257,7 +257,7 @@ _REL = {"equal": "=", "subset": "\\subsetneq", "superset": "\\supsetneq", "incom
         "undecided": "\\;?\\;"}
 
 
-@_latex.register(Comparison)
+@latex_block.register(Comparison)
 def _comparison_latex(c: Comparison) -> str:
     """The relation of the closures, and for a strict inclusion the facet of the stronger definition that a row of
     the weaker one violates (its guarantee is what the weaker definition gives up)."""
@@ -277,7 +277,7 @@ def _comparison_latex(c: Comparison) -> str:
     return "\n".join(lines)
 
 
-@_latex.register(Relaxation)
+@latex_block.register(Relaxation)
 def _relaxation_latex(r: Relaxation) -> str:
     eps = getattr(r, "eps", None) or getattr(r, "epsilon", None)
     head = f"% relaxation: {r.text}"

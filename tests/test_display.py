@@ -1,4 +1,4 @@
-"""Notebook display (``_repr_html_``) and LaTeX export (privgeom._display), checked by parsing the HTML."""
+"""Notebook display (``_repr_html_``) and LaTeX export (privgeom._core.display), checked by parsing the HTML."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 import privgeom as pg
-from privgeom._display import MAX_ROWS, latex_inequality, to_html, to_latex
+from privgeom._core.display import MAX_ROWS, latex_inequality, to_html, to_latex
 
 
 class _Tables(HTMLParser):
@@ -180,7 +180,7 @@ def test_latex_fractions_floats_and_labels():
 
 
 def test_generic_result_falls_back_to_field_table():
-    from privgeom.analyses._relaxation import PairBound
+    from privgeom.analyses.relaxation._relaxation import PairBound
 
     b = PairBound(("11", "10"), Fraction(3), Fraction(3))
     p = parse(to_html(b))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction as F
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -28,7 +29,7 @@ from privgeom import FormatError, InvalidParameterError, InvalidTypeError, LogRa
 def test_exact_levels(kwargs: dict, ratio: F) -> None:
     lv = PrivacyLevel.parse(**kwargs)
     assert lv.exact and lv.exp_eps == ratio and isinstance(lv.exp_eps, F)
-    assert lv.eps == LogRational(ratio) and lv.epsilon == lv.eps
+    assert lv.eps == LogRational(ratio)
     assert math.isclose(float(lv), math.log(ratio), rel_tol=1e-13, abs_tol=0)
 
 
@@ -122,3 +123,32 @@ def test_astronomical_eps_is_a_typed_error() -> None:
         PrivacyLevel.parse(eps="1e400")
     assert PrivacyLevel.parse(eps=F(10) ** 400, allow_infinite=True).infinite
     assert PrivacyLevel.parse(exp_eps="1e400").exact  # e^ε itself is a (huge) rational: exact, no overflow
+
+
+# ------------------------------------------------------------------------------ constructors, composition, order
+def test_from_eps_and_from_exp_eps_agree_with_parse() -> None:
+    assert PrivacyLevel.from_exp_eps(3) == PrivacyLevel.parse(exp_eps=3) == PrivacyLevel.from_eps("ln(3)")
+    assert PrivacyLevel.from_exp_eps(2.5).exact is False
+
+
+def test_composition_multiplies_e_eps_exactly() -> None:
+    """Dwork & Roth, Theorem 3.14: ε-DP mechanisms compose to (ε₁ + ε₂)-DP, i.e. e^ε multiplies."""
+    a, b = PrivacyLevel.from_exp_eps("3/2"), PrivacyLevel.from_eps("ln(4)")
+    assert (a + b).exp_eps == Fraction(6) and (a + b).exact
+    assert (3 * a).exp_eps == Fraction(27, 8) and (a * 0).exp_eps == 1
+    mixed = a + PrivacyLevel.from_eps(0.5)
+    assert not mixed.exact and abs(float(mixed.eps) - (math.log(1.5) + 0.5)) < 1e-12 and mixed.note
+
+
+def test_levels_are_ordered_by_e_eps() -> None:
+    lv = [PrivacyLevel.from_exp_eps(x) for x in (3, 2, "5/2")]
+    assert [l.exp_eps for l in sorted(lv)] == [2, Fraction(5, 2), 3]
+    assert PrivacyLevel.from_exp_eps(2) <= PrivacyLevel.from_eps(math.log(2) + 1e-9)
+
+
+def test_eps_of_is_the_one_conversion() -> None:
+    from privgeom._core.level import eps_of
+
+    assert eps_of(Fraction(9, 4)) == LogRational(Fraction(9, 4)) and eps_of(math.e) == 1.0
+    with pytest.raises(InvalidParameterError, match="positive"):
+        eps_of(0.0)

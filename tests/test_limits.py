@@ -1,4 +1,4 @@
-"""The global size limits (privgeom._limits): one public place to read and raise them (issue 10, item 1).
+"""The global size limits (privgeom._core.limits): one public place to read and raise them (issue 10, item 1).
 
 Every registered limit is listed by :func:`privgeom.get_limits` with its description; :func:`privgeom.set_limits`
 and :func:`privgeom.limits` change them (validated, restored on exit); every refusal names the public limit name
@@ -21,14 +21,14 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom._grid import expand_grid
-from privgeom import _limits
+from privgeom._core.grid import expand_grid
+from privgeom._core import limits as _limits
 from privgeom.analyses import extreme_mechanisms, relax, subset_family
-from privgeom.analyses._optimal import staircase_patterns
+from privgeom.analyses.optimal._optimal import staircase_patterns
 from privgeom.cli._core import _check_listing
 from privgeom.definitions import dp_ray_patterns
 from privgeom.definitions._ray_orbits import dp_ray_orbits
-from privgeom.analyses._difference import DifferenceSystem
+from privgeom.analyses.relaxation._difference import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
 from privgeom.smoothed._experiments import check_databases
 
@@ -79,7 +79,7 @@ def test_set_limits_round_trip() -> None:
 
 
 def test_limits_context_restores_also_on_exception() -> None:
-    from privgeom import _numeric
+    from privgeom._core import numeric as _numeric
 
     with pg.limits(exact_entries=10, fm_rows=7) as inside:
         assert inside["exact_entries"] == 10 and _numeric.MAX_EXACT_ENTRIES == 10 and inside["fm_rows"] == 7
@@ -310,14 +310,14 @@ def test_sizes_no_memory_holds_say_the_memory_instead() -> None:
 PRIVATE = re.compile(r"privgeom\.[a-z_.]*\._[a-z]|\bMAX_[A-Z_]+\b")
 
 #: Modules whose SizeLimitError messages still name a private module path or constant (owned by other work; they
-#: should register their limit with privgeom._limits.register_limit and end with privgeom._numeric.limit_hint).
+#: should register their limit with privgeom._core.limits.register_limit and end with privgeom._core.numeric.limit_hint).
 #: Only shrinks: a listed module that no longer needs it fails test_allow_lists_are_not_stale.
 MESSAGES_ALLOWED: frozenset[str] = frozenset()
 
 #: Modules that bind a registered limit at import (``from .._numeric import MAX_EXACT_ENTRIES``): they do not see
 #: pg.set_limits. Only shrinks.
 BINDINGS_ALLOWED = frozenset({
-    "privgeom/analyses/_profile.py",  # re-exports MAX_PROFILE_WORK of _scan (profile_work)
+    "privgeom/analyses/profiles/_profile.py",  # re-exports MAX_PROFILE_WORK of _scan (profile_work)
     "privgeom/cli/_catalogue.py",  # MAX_OPTIMAL_LP_SIZE / MAX_PROFILE_WORK in --help defaults
 })
 
@@ -374,7 +374,7 @@ def _constants() -> set[str]:
 
 def test_no_refusal_message_names_a_private_module() -> None:
     bad = {k: v for k, v in _offenders(private_names_in_messages).items() if k not in MESSAGES_ALLOWED}
-    assert not bad, f"name the public limit (privgeom._numeric.limit_hint) instead: {bad}"
+    assert not bad, f"name the public limit (privgeom._core.numeric.limit_hint) instead: {bad}"
 
 
 def test_no_module_binds_a_limit_at_import() -> None:

@@ -78,7 +78,7 @@ def test_every_public_name_resolves(package: str) -> None:
 
 
 def test_public_names_resolve_to_their_definitions() -> None:
-    from privgeom.analyses._profile import epsilon
+    from privgeom.analyses.profiles._profile import epsilon
     from privgeom.definitions._rr import RandomizedResponse
 
     assert privgeom.epsilon is epsilon and privgeom.analyses.epsilon is epsilon
@@ -114,18 +114,18 @@ def test_the_limit_modules_are_listed() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         if any(isinstance(n, ast.Call) and getattr(n.func, "id", None) == "register_limit" for n in ast.walk(tree)):
             registering.add("privgeom." + ".".join(path.relative_to(ROOT / "privgeom").with_suffix("").parts))
-    registering -= {"privgeom._limits"}  # registers its own limits when imported
+    registering -= {"privgeom._core.limits"}  # registers its own limits when imported
     assert registering <= set(privgeom._LIMIT_MODULES), sorted(registering - set(privgeom._LIMIT_MODULES))
 
 
 def test_generic_operations_and_renderers_load_on_first_use() -> None:
     code = ("import privgeom as pg\n"
             "from privgeom.definitions._base import GENERIC_OPERATIONS\n"
-            "assert 'privgeom.analyses._design' not in sys.modules\n"
-            "assert GENERIC_OPERATIONS['without'].__module__ == 'privgeom.analyses._design'\n"
+            "assert 'privgeom.analyses.design._design' not in sys.modules\n"
+            "assert GENERIC_OPERATIONS['without'].__module__ == 'privgeom.analyses.design._design'\n"
             "print(pg.to_latex(pg.randomized_response(1, '3/4')))")
     out = _fresh("import sys\n" + code)
-    from privgeom._display import to_latex
+    from privgeom._core.display import to_latex
 
     assert out.strip() == to_latex(privgeom.randomized_response(1, "3/4")).strip()
     assert "pmatrix" in out

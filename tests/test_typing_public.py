@@ -48,7 +48,7 @@ ALLOWED_ANY = frozenset({
     ("definitions/_approx_dp.py", "ApproximateDP", "eps"),
     ("definitions/_approx_dp.py", "ApproximateDP", "exp_eps"),
     ("definitions/_approx_dp.py", "ApproximateDP", "delta"),
-    ("_numeric.py", "hockey_stick_columns", "exp_eps"),
+    ("_core/numeric.py", "hockey_stick_columns", "exp_eps"),
 })
 
 PACKAGE = Path(privgeom.__file__).resolve().parent
@@ -158,7 +158,8 @@ def test_public_parameters_are_not_typed_any() -> None:
     ("eps", "LevelLike"), ("exp_eps", "ScalarLike"), ("graph", "RelationLike"), ("rho", "ScalarLike"),
 ])
 def test_the_core_uses_the_aliases(name: str, hint: str) -> None:
-    from privgeom import _domain, _level
+    from privgeom._core import domain as _domain
+    from privgeom._core import level as _level
 
     alias = getattr(_level, hint, None) or getattr(_domain, hint)
     fn = {"eps": privgeom.delta, "exp_eps": privgeom.delta, "graph": privgeom.epsilon, "rho": privgeom.voting.accuracy}[name]
@@ -182,7 +183,8 @@ def test_aliases_accept_what_the_parsers_accept() -> None:
 
     import networkx as nx
 
-    from privgeom import _domain, _level
+    from privgeom._core import domain as _domain
+    from privgeom._core import level as _level
 
     for value in (Fraction(3, 2), 1.5, "3/2", 2):
         assert isinstance(value, typing.get_args(_level.ScalarLike))

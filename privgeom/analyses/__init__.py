@@ -2,10 +2,10 @@
 
 from typing import TYPE_CHECKING
 
-from .._lazy import lazy_exports
+from .._core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names load on first use (PEP 562 __getattr__ below): a fast `import privgeom`
-    from ._compare import (
+    from .comparison._compare import (
         RELATIONS,
         Comparison,
         Inclusion,
@@ -16,8 +16,8 @@ if TYPE_CHECKING:  # the names load on first use (PEP 562 __getattr__ below): a 
         inclusion,
         inequality_text,
     )
-    from ._information import LeastInformative, least_informative
-    from ._optimal import (
+    from .optimal._information import LeastInformative, least_informative
+    from .optimal._optimal import (
         KOVRegimes,
         OptimalityCertificate,
         OptimalMechanism,
@@ -33,11 +33,11 @@ if TYPE_CHECKING:  # the names load on first use (PEP 562 __getattr__ below): a 
         staircase_patterns,
         utility_matrix,
     )
-    from ._profile import DeltaResult, EpsilonResult, delta, epsilon, hockey_stick, hockey_stick_event
-    from ._profile import hockey_stick_columns
-    from ._profile_curve import DeltaCurve, DeltaPiece, delta_curve
-    from ._relaxation import FAMILIES, PairBound, Relaxation, relax, relax_pairwise, subset_family
-    from ._semantics import (
+    from .profiles._profile import DeltaResult, EpsilonResult, delta, epsilon, hockey_stick, hockey_stick_event
+    from .profiles._profile import hockey_stick_columns
+    from .profiles._profile_curve import DeltaCurve, DeltaPiece, delta_curve
+    from .relaxation._relaxation import FAMILIES, PairBound, Relaxation, relax, relax_pairwise, subset_family
+    from .guarantees._semantics import (
         Guarantee,
         GuaranteeCheck,
         ProductPriorCheck,
@@ -47,10 +47,10 @@ if TYPE_CHECKING:  # the names load on first use (PEP 562 __getattr__ below): a 
         parity_structure,
         semantics,
     )
-    from ._design import RedundantGuarantee, from_guarantees, hull, intersection, listed_facets, only, without
-    from ._dp_bounds import DPBounds, dp_bounds
-    from ._summary import FacetOrbit, RowConeSummary, describe_row_cone, format_facet, format_vector
-    from ._ldp_gap import UtilityGap, ldp_utility_gap
+    from .design._design import RedundantGuarantee, from_guarantees, hull, intersection, listed_facets, only, without
+    from .design._dp_bounds import DPBounds, dp_bounds
+    from .guarantees._summary import FacetOrbit, RowConeSummary, describe_row_cone, format_facet, format_vector
+    from .profiles._ldp_gap import UtilityGap, ldp_utility_gap
 
 
 __all__ = [
@@ -123,25 +123,25 @@ __all__ = [
 
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), {
-    "._compare": (
+    ".comparison._compare": (
         "RELATIONS Comparison Inclusion InclusionWitness compare extreme_mechanisms generating_mechanisms "
         "inclusion inequality_text"
     ),
-    "._information": "LeastInformative least_informative",
-    "._optimal": (
+    ".optimal._information": "LeastInformative least_informative",
+    ".optimal._optimal": (
         "KOVRegimes OptimalityCertificate OptimalMechanism RowUtility StaircaseOptimum bayes_utility "
         "binary_mechanism kov_regimes mutual_information mutual_information_utility optimal_mechanism "
         "staircase_optimum staircase_patterns utility_matrix"
     ),
-    "._profile": "DeltaResult EpsilonResult delta epsilon hockey_stick hockey_stick_event hockey_stick_columns",
-    "._profile_curve": "DeltaCurve DeltaPiece delta_curve",
-    "._relaxation": "FAMILIES PairBound Relaxation relax relax_pairwise subset_family",
-    "._semantics": (
+    ".profiles._profile": "DeltaResult EpsilonResult delta epsilon hockey_stick hockey_stick_event hockey_stick_columns",
+    ".profiles._profile_curve": "DeltaCurve DeltaPiece delta_curve",
+    ".relaxation._relaxation": "FAMILIES PairBound Relaxation relax relax_pairwise subset_family",
+    ".guarantees._semantics": (
         "Guarantee GuaranteeCheck ProductPriorCheck check_guarantee check_product_prior guarantee_from_normal "
         "parity_structure semantics"
     ),
-    "._design": "RedundantGuarantee from_guarantees hull intersection listed_facets only without",
-    "._dp_bounds": "DPBounds dp_bounds",
-    "._summary": "FacetOrbit RowConeSummary describe_row_cone format_facet format_vector",
-    "._ldp_gap": "UtilityGap ldp_utility_gap",
+    ".design._design": "RedundantGuarantee from_guarantees hull intersection listed_facets only without",
+    ".design._dp_bounds": "DPBounds dp_bounds",
+    ".guarantees._summary": "FacetOrbit RowConeSummary describe_row_cone format_facet format_vector",
+    ".profiles._ldp_gap": "UtilityGap ldp_utility_gap",
 })

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Any
 
-from .._errors import InvalidTypeError
+from .._core.errors import InvalidTypeError
 from ..geometry._cone import Cone
 
 __all__ = ["as_cone"]

@@ -40,18 +40,18 @@ from typing import Any, Sequence, cast
 import networkx as nx
 import numpy as np
 
-from .._errors import SolverError
-from .._lazy import LazySequence
-from .._numeric import LogRational, fraction_str, readonly
+from .._core.errors import SolverError
+from .._core.lazy import LazySequence
+from .._core.numeric import LogRational, fraction_str, readonly
 from ..definitions import RandomizedResponse
 from ..geometry._cone import Cone
 from ..geometry._structure import ConeStructure, check_rows_size
 from ..geometry._symmetry import SymmetryGroup, automorphisms
 from ._hooks import structured_relaxation, structured_summary
-from ._lost import FacetStatus
-from ._relax_results import PairBound, Relaxation
-from ._semantics import MAX_LISTED, Guarantee, parity_sentence
-from ._summary import FacetOrbit, RowConeSummary, _terms
+from .relaxation._lost import FacetStatus
+from .relaxation._relax_results import PairBound, Relaxation
+from .guarantees._semantics import MAX_LISTED, Guarantee, parity_sentence
+from .guarantees._summary import FacetOrbit, RowConeSummary, _terms
 
 __all__: list[str] = []
 

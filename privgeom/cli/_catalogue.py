@@ -30,16 +30,16 @@ from typing import Any
 
 import networkx as nx
 
-from .._domain import RELATIONS, resolve_graph
-from .._errors import FormatError, InvalidParameterError, PrivgeomError
-from .._io import check_figure_path, check_output_path, load_json
-from .._level import PrivacyLevel
-from .._numeric import fraction_str, parse_int, parse_scalar
-from ..analyses._compare import compare
-from ..analyses._information import least_informative
-from ..analyses._optimal import MAX_OPTIMAL_LP_SIZE, optimal_mechanism
-from ..analyses._profile import MAX_PROFILE_WORK, delta, epsilon
-from ..analyses._profile_curve import delta_curve
+from .._core.domain import RELATIONS, resolve_graph
+from .._core.errors import FormatError, InvalidParameterError, PrivgeomError
+from .._core.io import check_figure_path, check_output_path, load_json
+from .._core.level import PrivacyLevel
+from .._core.numeric import fraction_str, parse_int, parse_scalar
+from ..analyses.comparison._compare import compare
+from ..analyses.optimal._information import least_informative
+from ..analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, optimal_mechanism
+from ..analyses.profiles._profile import MAX_PROFILE_WORK, delta, epsilon
+from ..analyses.profiles._profile_curve import delta_curve
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command

@@ -18,16 +18,16 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
-from .._domain import Domain
-from .._errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
-from .._numeric import limit_hint, parse_int
-from .._progress import Progress, stage
-from .._results import to_jsonable
-from ..analyses import _relaxation
-from ..analyses._relaxation import FAMILIES, RELAX_METHODS, family_name, own_family, relax, relaxation_domain, subset_family
-from ..analyses._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
+from .._core.domain import Domain
+from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
+from .._core.numeric import limit_hint, parse_int
+from .._core.progress import Progress, stage
+from .._core.results import to_jsonable
+from ..analyses.relaxation import _relaxation
+from ..analyses.relaxation._relaxation import FAMILIES, RELAX_METHODS, family_name, own_family, relax, relaxation_domain, subset_family
+from ..analyses.guarantees._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
 from ..analyses._hooks import structured_relaxation
-from ..analyses._summary import RowConeSummary, describe_row_cone, format_facet
+from ..analyses.guarantees._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import _dp_rays, parse_definition
 from ..geometry._symmetry import automorphisms, source_phrase
 from ..mechanisms._mechanism import Mechanism
@@ -58,7 +58,7 @@ def _definition_arg(p: argparse.ArgumentParser, default: str | None = DEFAULT_SP
 def _family(value: str) -> Any:
     """A family name (:data:`~privgeom.analyses.FAMILIES`: ``hamming``, ``all-pairs``, ``triples`` and the relation
     names ``replace-one``, ``add-remove``, ``path``, ``complete``) or an explicit list ``11:10,11:01`` (subsets
-    joined by ':'); a value without ':' is a name, checked by :func:`~privgeom.analyses._relaxation.family_name`.
+    joined by ':'); a value without ':' is a name, checked by :func:`~privgeom.analyses.relaxation._relaxation.family_name`.
 
     Raises
     ------
@@ -81,7 +81,7 @@ def _family(value: str) -> Any:
 def _default_family(labels: Any, requested: str | None, max_family: int | None = None, datasets: Any = None) -> Any:
     """The requested family (checked against the datasets at once: a bad family is a user error, not a refused
     part), else ``hamming`` on bit strings and ``all-pairs`` otherwise. ``datasets``: the definition's
-    :func:`~privgeom.analyses._relaxation.relaxation_domain` (its relation names are families)."""
+    :func:`~privgeom.analyses.relaxation._relaxation.relaxation_domain` (its relation names are families)."""
     if requested is not None:
         family = _family(requested)
         if isinstance(family, str):
@@ -486,7 +486,7 @@ def _fresh(g: Any) -> Any:
 
 def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
     """Refuse an ``--all`` text listing beyond the size limit ``listed_coefficients`` before any work."""
-    from ..analyses import _summary
+    from ..analyses.guarantees import _summary
 
     cap = _summary.MAX_LISTED_COEFFICIENTS
     if n_rows is not None and n_rows * n_columns > cap:

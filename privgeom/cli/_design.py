@@ -36,12 +36,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._errors import FormatError, InvalidParameterError, SizeLimitError
-from .._io import check_output_path, load_json
-from .._numeric import ATOL, fraction_str, parse_scalar
+from .._core.errors import FormatError, InvalidParameterError, SizeLimitError
+from .._core.io import check_output_path, load_json
+from .._core.numeric import ATOL, fraction_str, parse_scalar
 from ..analyses import compare, describe_row_cone, dp_bounds, least_informative, optimal_mechanism
-from ..analyses._design import from_guarantees, hull, intersection, only, without
-from ..analyses._semantics import guarantee_from_normal
+from ..analyses.design._design import from_guarantees, hull, intersection, only, without
+from ..analyses.guarantees._semantics import guarantee_from_normal
 from ..definitions import ConeDefinition, PrivacyDefinition, parse_definition
 from ._catalogue import _prior_option, _read_json
 from ._core import MAX_ORBITS_SHOWN, _semantics_lines
@@ -92,7 +92,7 @@ def parse_predicate(expr: str) -> Callable[[Any], bool]:
     >>> parse_predicate("n_plus >")
     Traceback (most recent call last):
     ...
-    privgeom._errors.FormatError: --only 'n_plus >': expected a value after '>'
+    privgeom._core.errors.FormatError: --only 'n_plus >': expected a value after '>'
     """
     if not isinstance(expr, str) or not expr.strip():
         raise FormatError("--only needs an expression such as 'n_minus <= 1'")
@@ -378,7 +378,7 @@ def _design(args: argparse.Namespace) -> Outcome:
         at_least = parse_scalar(args.at_least, name="--at-least")
     base = parse_definition(args.definition)
     new, ops, redundant = _build(args, base)
-    from .._domain import Domain
+    from .._core.domain import Domain
 
     graph = args.graph or ("hamming" if Domain.from_labels(base.inputs).is_bits else "path")
     u_opt = args.utility or "accuracy"

@@ -13,12 +13,12 @@ import os
 import sys
 from typing import Sequence
 
-from .. import _progress
-from .._errors import InvalidParameterError, PrivgeomError
-from .._limits import limits as pg_limits
-from .._hints import command_line
-from .._io import check_output
-from .._results import to_jsonable
+from .._core import progress as _progress
+from .._core.errors import InvalidParameterError, PrivgeomError
+from .._core.limits import limits as pg_limits
+from .._core.hints import command_line
+from .._core.io import check_output
+from .._core.results import to_jsonable
 from ._index import COMMAND_INDEX
 from ._registry import COMMANDS, EXIT_ERROR, GROUPS, Command, declare_outputs
 
@@ -37,7 +37,7 @@ COMMAND_MODULES = (
 
 
 #: Output options of commands whose modules do not declare them with ``command(..., outputs=...)``:
-#: ``(parent, name) -> {dest: kind}`` (kinds: :data:`privgeom._io.OUTPUT_KINDS`), applied after loading the modules.
+#: ``(parent, name) -> {dest: kind}`` (kinds: :data:`privgeom._core.io.OUTPUT_KINDS`), applied after loading the modules.
 DECLARED_HERE: dict[tuple[str | None, str], dict[str, str]] = {
     ("smoothed", "figure"): {"out": "dir"},
 }
@@ -65,7 +65,7 @@ def _one_line(text: str, limit: int = 400) -> str:
 
 def _message(err: BaseException) -> str:
     if isinstance(err, OSError) and not isinstance(err, PrivgeomError):
-        # the causes are fixed where files are opened (privgeom._io); this is the fallback: name the file
+        # the causes are fixed where files are opened (privgeom._core.io); this is the fallback: name the file
         name = err.filename if err.filename is not None else ""
         what = err.strerror or type(err).__name__
         return f"{what}: {str(name)!r}" if name else what
@@ -111,9 +111,9 @@ def parse_limits(values: Sequence[str]) -> dict[str, int]:
     >>> parse_limits(["blocks=3"])
     Traceback (most recent call last):
     ...
-    privgeom._errors.InvalidParameterError: --limit 'blocks=3': unknown size limit 'blocks'; the limits are ...
+    privgeom._core.errors.InvalidParameterError: --limit 'blocks=3': unknown size limit 'blocks'; the limits are ...
     """
-    from .. import _limits
+    from .._core import limits as _limits
 
     out: dict[str, int] = {}
     for text in values:

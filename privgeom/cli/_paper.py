@@ -32,7 +32,7 @@ import argparse
 import dataclasses
 from typing import Any, Callable
 
-from .._errors import FormatError, InvalidParameterError
+from .._core.errors import FormatError, InvalidParameterError
 from ._registry import COMMANDS, EXIT_YES, Outcome, declare_outputs
 
 __all__ = ["extend", "LATEX_COMMANDS"]
@@ -73,9 +73,9 @@ def _latex_arg(p: argparse.ArgumentParser) -> None:
 
 def _latex_of(name: str, args: argparse.Namespace) -> str:
     """The LaTeX of a command, computed from its arguments (the commands' own data may be streamed summaries)."""
-    from .._display import to_latex
+    from .._core.display import to_latex
     from ..analyses import relax, semantics
-    from ..analyses._relaxation import relaxation_domain
+    from ..analyses.relaxation._relaxation import relaxation_domain
     from ..definitions import parse_definition
 
     d = parse_definition(args.definition)
@@ -118,7 +118,7 @@ def _with_latex(name: str) -> Callable[[argparse.Namespace, Runner], Outcome]:
 
 
 def to_latex_any(obj: Any) -> str:
-    from .._display import to_latex
+    from .._core.display import to_latex
 
     return to_latex(obj)
 
@@ -135,7 +135,7 @@ def _rowcone_args(p: argparse.ArgumentParser) -> None:
 
 
 def _symbolic_param(spec: str) -> str:
-    from ..analyses._symbolic import PARAMETER_RANGES
+    from ..analyses.guarantees._symbolic import PARAMETER_RANGES
 
     kind, _, rest = spec.partition(":")
     for part in rest.split(","):
@@ -174,7 +174,7 @@ def _plot(args: argparse.Namespace, cone: Any, definition: Any) -> str:
 
 def _rowcone_run(args: argparse.Namespace, original: Runner) -> Outcome:
     if args.symbolic:
-        from ..analyses._symbolic import symbolic_row_cone
+        from ..analyses.guarantees._symbolic import symbolic_row_cone
 
         if args.plot:
             raise InvalidParameterError("--plot needs a numeric parameter; drop --symbolic")

@@ -8,7 +8,7 @@ JSON with ``--json``) and exits with ``Outcome.code``: 0 yes / 1 no / 2 error. A
 
 Output paths are declared, not discovered: ``command(..., outputs={"out": "file", "plot": "figure"})`` (or
 :func:`declare_outputs` for options another module adds) names each option (by its ``dest``) that writes a file or a
-directory, with its kind (:data:`privgeom._io.OUTPUT_KINDS`). The main program checks every declared path right
+directory, with its kind (:data:`privgeom._core.io.OUTPUT_KINDS`). The main program checks every declared path right
 after parsing, before the command runs, so a typo costs nothing (tests/cli checks that every ``--out``/``--plot``
 option of every command is declared).
 """
@@ -73,7 +73,7 @@ class Command:
     run: Callable[[argparse.Namespace], Outcome]
     parent: str | None = None
     description: str = ""
-    #: ``(dest, kind)`` of each option that names an output path (kinds: :data:`privgeom._io.OUTPUT_KINDS`).
+    #: ``(dest, kind)`` of each option that names an output path (kinds: :data:`privgeom._core.io.OUTPUT_KINDS`).
     outputs: tuple[tuple[str, str], ...] = ()
 
     @property

@@ -20,9 +20,9 @@ from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .._errors import FormatError
-from .._numeric import fraction_str
-from .._results import to_jsonable
+from .._core.errors import FormatError
+from .._core.numeric import fraction_str
+from .._core.results import to_jsonable
 
 __all__ = ["Stream", "StreamedData", "IntegerRow", "write_out", "facet_rows", "ray_rows", "lineality_rows",
            "equality_rows", "listing", "implied_lines"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._numeric import fraction_str
+from .._core.numeric import fraction_str
 
 __all__ = ["add_repair_arguments", "repair_report"]
 
@@ -30,15 +30,15 @@ def repair_report(definition: Any, mechanism: Any, args: argparse.Namespace) -> 
     """Text lines and JSON data for ``--repair`` (empty when it was not asked for)."""
     if not getattr(args, "repair", False):
         if getattr(args, "out", None):
-            from .._errors import InvalidParameterError
+            from .._core.errors import InvalidParameterError
 
             raise InvalidParameterError("--out writes the repaired mechanism: use it together with --repair")
         return "", {}
     if args.out:
-        from .._io import check_output_path
+        from .._core.io import check_output_path
 
         check_output_path(args.out, what="--out")
-    from .._errors import InvalidParameterError, SizeLimitError
+    from .._core.errors import InvalidParameterError, SizeLimitError
 
     try:
         rep = definition.nearest(mechanism, args.norm)

@@ -15,9 +15,9 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from .._errors import FormatError, InvalidParameterError, SizeLimitError
-from .._io import prepare_output_dir
-from .._numeric import limit_hint, parse_scalar
+from .._core.errors import FormatError, InvalidParameterError, SizeLimitError
+from .._core.io import prepare_output_dir
+from .._core.numeric import limit_hint, parse_scalar
 from ..mechanisms import Mechanism
 from ..smoothed import database_delta, shm_database_delta, smoothed_delta
 from ..smoothed._experiments import EXPERIMENTS, Progress

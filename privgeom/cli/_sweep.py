@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._errors import InvalidParameterError
-from .._grid import parse_grid_option
-from .._io import check_figure_path
+from .._core.errors import InvalidParameterError
+from .._core.grid import parse_grid_option
+from .._core.io import check_figure_path
 from ..plots._sweep import save_sweep_plot
 from ..sweeps import QUERIES, sweep
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command

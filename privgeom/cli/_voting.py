@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import voting
-from .._errors import InvalidParameterError
-from .._io import prepare_output_dir
-from .._level import PrivacyLevel
-from .._numeric import ROUNDOFF, TINY, LogRational, log10_of_log, log_of_ratio, parse_scalar
-from .._results import Quantity
+from .._core.errors import InvalidParameterError
+from .._core.io import prepare_output_dir
+from .._core.level import PrivacyLevel
+from .._core.numeric import ROUNDOFF, TINY, LogRational, log10_of_log, log_of_ratio, parse_scalar
+from .._core.results import Quantity
 from ..voting._accuracy import ACCURACY_METHODS
 from ..voting._mechanism import log_value_text, check_epsilon_size
 from ..voting import _rules

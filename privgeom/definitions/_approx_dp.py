@@ -45,10 +45,10 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError, SolverError
-from .._limits import register_limit
-from .._numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
-from .._results import Result
+from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
+from .._core.limits import register_limit
+from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
+from .._core.results import Result
 from ..graphs import edge_index_pairs
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
@@ -87,7 +87,7 @@ def hockey_stick_values(
     matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar
 ) -> list[tuple[int, int, Scalar, tuple[int, ...]]]:
     """``Σ_ω (M[ω, i] − r M[ω, j])₊`` and the maximising event for every *directed* pair ``(i, j)`` given
-    (a wrapper of :func:`privgeom._numeric.hockey_stick_columns`, the package's one hockey-stick kernel).
+    (a wrapper of :func:`privgeom._core.numeric.hockey_stick_columns`, the package's one hockey-stick kernel).
 
     Exact (Fractions) when ``matrix`` is an object array of Fractions and ``ratio`` is a Fraction; float otherwise.
 

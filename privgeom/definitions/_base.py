@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from .._errors import DomainMismatchError, InvalidTypeError
-from .._numeric import Scalar, fraction_str
-from .._results import Decision, Result, to_jsonable
+from .._core.errors import DomainMismatchError, InvalidTypeError
+from .._core.numeric import Scalar, fraction_str
+from .._core.results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
 
@@ -304,9 +304,9 @@ GENERIC_OPERATIONS: dict[str, Callable[..., Any]] = _Operations()
 OPERATION_MODULES = {
     "nearest": "privgeom.definitions._nearest",
     "contains_row": "privgeom.definitions._rows",
-    "without": "privgeom.analyses._design",
-    "only": "privgeom.analyses._design",
-    "from_guarantees": "privgeom.analyses._design",
+    "without": "privgeom.analyses.design._design",
+    "only": "privgeom.analyses.design._design",
+    "from_guarantees": "privgeom.analyses.design._design",
 }
 
 
@@ -431,7 +431,7 @@ class PrivacyDefinition(ABC):
 
     def check_method(self, method: str) -> str:
         """Validate ``method`` against ``"auto"`` and :attr:`membership_methods`."""
-        from .._errors import InvalidParameterError
+        from .._core.errors import InvalidParameterError
 
         if method != "auto" and method not in self.membership_methods:
             raise InvalidParameterError(

@@ -104,9 +104,9 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import FormatError, InvalidParameterError, InvalidTypeError, SolverError
-from .._level import PrivacyLevel, ScalarLike
-from .._numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly
+from .._core.errors import FormatError, InvalidParameterError, InvalidTypeError, SolverError
+from .._core.level import PrivacyLevel, ScalarLike
+from .._core.numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly
 from ..mechanisms import Mechanism
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate
 from ._closure import verify_closure_witness
@@ -226,7 +226,7 @@ def frapp_facets(N: int, gamma: ScalarLike, k: int = 1) -> np.ndarray:
     if not g > 1:
         raise InvalidParameterError(f"FRAPP facets need gamma > 1 (the matrix is singular at gamma = 1), got {fraction_str(g)}")
     size = N**k
-    from .._numeric import check_dense_size
+    from .._core.numeric import check_dense_size
 
     exact = isinstance(g, Fraction)
     check_dense_size(size, size, exact=exact, what=f"the FRAPP facets (N={N}, k={k})")
@@ -254,7 +254,7 @@ def frapp_inverse(N: int, gamma: ScalarLike, k: int = 1) -> np.ndarray:
     g = parse_scalar(gamma, name="gamma")
     if not g > 1:
         raise InvalidParameterError(f"the FRAPP matrix is singular at gamma = {fraction_str(g)}; the inverse needs gamma > 1")
-    from .._numeric import check_dense_size
+    from .._core.numeric import check_dense_size
 
     exact = isinstance(g, Fraction)
     check_dense_size(N**k, N**k, exact=exact, what=f"the FRAPP inverse (N={N}, k={k})")

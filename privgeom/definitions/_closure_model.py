@@ -41,7 +41,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from .._numeric import check_dense_size
+from .._core.numeric import check_dense_size
 from ..geometry._lp import HIGHS_SOLVERS, HighsModel, LPResult, check_lp_size
 
 __all__ = ["ClosureModel", "DEFAULT_SOLVER", "closure_lp_nonzeros"]
@@ -220,14 +220,14 @@ class ClosureModel:
     def solve(self, T: np.ndarray, solver: str = DEFAULT_SOLVER) -> tuple[LPResult, np.ndarray | None]:
         """Solve for the target ``T`` (``n_out x N`` floats): the HiGHS result and the functional ``W = −Y P``."""
         if solver not in HIGHS_SOLVERS:
-            from .._errors import InvalidParameterError
+            from .._core.errors import InvalidParameterError
 
             raise InvalidParameterError(f"{self.what}: unknown LP solver {solver!r}; choose one of {list(HIGHS_SOLVERS)}")
         rhs = (np.asarray(T, dtype=float) @ self.P.T).ravel()
         res = self.model.solve(row_lower=rhs, row_upper=rhs, rows=np.arange(self.n_top), solver=solver)
         self.solves += 1
         if res.status != "optimal" or res.x is None:
-            from .._errors import SolverError
+            from .._core.errors import SolverError
 
             raise SolverError(f"{self.what}: the ℓ1-relaxation is always feasible, yet HiGHS reported {res.status}")
         W = None

@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from .._domain import InputsLike
-from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
-from .._io import parse_json, read_text, write_text
-from .._numeric import ATOL, fraction_str, readonly
+from .._core.domain import InputsLike
+from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
+from .._core.io import parse_json, read_text, write_text
+from .._core.numeric import ATOL, fraction_str, readonly
 from ..geometry._cone import Cone
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
 from ..mechanisms import Mechanism
@@ -230,7 +230,7 @@ class ConeDefinition(PrivacyDefinition):
     # ------------------------------------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
         """The JSON document of :data:`CONE_DEFINITION_SCHEMA` (H-representation of the row cone)."""
-        from .._results import to_jsonable
+        from .._core.results import to_jsonable
 
         out: dict[str, Any] = {"privgeom": "cone-definition", "version": 1}
         if self._name:
@@ -248,7 +248,7 @@ class ConeDefinition(PrivacyDefinition):
         >>> ConeDefinition.from_dict({"privgeom": "cone-definition", "labels": ["a"], "facets": [], "extra": 1})
         Traceback (most recent call last):
         ...
-        privgeom._errors.FormatError: unknown fields in cone-definition JSON: ['extra']
+        privgeom._core.errors.FormatError: unknown fields in cone-definition JSON: ['extra']
         """
         if isinstance(data, (str, bytes, bytearray)):
             data = parse_json(data, what="cone definition")
@@ -306,14 +306,14 @@ class ConeDefinition(PrivacyDefinition):
     # ------------------------------------------------------------------------------------------------ display
     def to_latex(self) -> str:
         """The row cone's inequalities as LaTeX (:func:`privgeom.to_latex`)."""
-        from .._display import to_latex
+        from .._core.display import to_latex
 
         return to_latex(self._cone)
 
     def _repr_html_(self) -> str:
         from html import escape
 
-        from .._display import to_html
+        from .._core.display import to_html
 
         return f"<p><b>{escape(self.name)}</b></p>" + to_html(self._cone)
 

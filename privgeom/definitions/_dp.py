@@ -22,11 +22,11 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
-from .._domain import Domain, InputsLike, RelationLike, resolve_graph
-from .._errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
-from .._level import LevelLike, PrivacyLevel, ScalarLike
-from .. import _numeric
-from .._numeric import ATOL, LogRational, Scalar, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
+from .._core.domain import Domain, InputsLike, RelationLike, resolve_graph
+from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
+from .._core.level import LevelLike, PrivacyLevel, ScalarLike
+from .._core import numeric as _numeric
+from .._core.numeric import ATOL, LogRational, Scalar, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
 from ..graphs import complete_graph, hamming_graph, path_graph
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec

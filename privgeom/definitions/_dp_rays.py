@@ -46,11 +46,11 @@ from typing import Any, Callable, Sequence
 import networkx as nx
 import numpy as np
 
-from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._limits import register_limit
-from .._numeric import fraction_str, limit_hint, parse_scalar
-from .._level import ScalarLike
-from .._domain import RelationLike
+from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core.limits import register_limit
+from .._core.numeric import fraction_str, limit_hint, parse_scalar
+from .._core.level import ScalarLike
+from .._core.domain import RelationLike
 
 __all__ = [
     "dp_ray_patterns",

@@ -16,8 +16,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, InvalidInputError, InvalidTypeError
-from .._numeric import ATOL
+from .._core.errors import DomainMismatchError, InvalidInputError, InvalidTypeError
+from .._core.numeric import ATOL
 from ..mechanisms import Mechanism
 from ..geometry._symmetry import automorphisms, finite_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition
@@ -126,7 +126,7 @@ class FiniteDefinition(PrivacyDefinition):
     def check_method(self, method: str) -> str:
         """Validate ``method``; ``"linear-solve"``/``"row-cone"`` are refused, saying why, where the row cone does not
         decide the closure."""
-        from .._errors import InvalidParameterError
+        from .._core.errors import InvalidParameterError
 
         if method in ("linear-solve", "row-cone") and method not in self.membership_methods:
             raise InvalidParameterError(
@@ -165,7 +165,7 @@ class FiniteDefinition(PrivacyDefinition):
     @classmethod
     def load(cls, path: str | Path) -> "FiniteDefinition":
         """Read a JSON file holding one mechanism or a list of mechanisms (``Mechanism.to_json`` format)."""
-        from .._io import read_text
+        from .._core.io import read_text
 
         text = read_text(path, what="definition", kind="JSON text")
         return cls(_mechanisms_from_json(text, where=str(path)), source=str(path))
@@ -217,7 +217,7 @@ class FiniteDefinition(PrivacyDefinition):
         mechanism : Mechanism
             Over the same inputs as the definition.
         atol : float, optional
-            Float-mode tolerance (default ``privgeom._numeric.ATOL``).
+            Float-mode tolerance (default ``privgeom._core.numeric.ATOL``).
         solver : {"dual", "primal", "simplex", "ipm", "choose"}, optional
             HiGHS algorithm (default: the interior-point method, chosen by measurement in
             ``benchmarks/bench_closure_lp.py``; the simplex variants re-solve from the previous basis).
@@ -256,7 +256,7 @@ class FiniteDefinition(PrivacyDefinition):
             ``"linear-solve"`` and ``"row-cone"`` only when :attr:`row_cone_decides_closure`; ``"lp"`` runs
             :meth:`closure_lp` with its defaults (call that method to choose the HiGHS solver or the reduction).
         atol : float, optional
-            Float-mode tolerance (default ``privgeom._numeric.ATOL``).
+            Float-mode tolerance (default ``privgeom._core.numeric.ATOL``).
 
         Raises
         ------
@@ -339,9 +339,9 @@ class FiniteDefinition(PrivacyDefinition):
 
 
 def _mechanisms_from_json(text: str, *, where: str) -> list[Mechanism]:
-    from .._errors import FormatError
+    from .._core.errors import FormatError
 
-    from .._io import parse_json
+    from .._core.io import parse_json
 
     data = parse_json(text, what="mechanism list", where=where)
     items = data if isinstance(data, list) else [data]

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._errors import FormatError
-from .._numeric import Scalar, fraction_str, parse_scalar
+from .._core.errors import FormatError
+from .._core.numeric import Scalar, fraction_str, parse_scalar
 from ..mechanisms import Mechanism
 from ..mechanisms import _ldp
 from ._finite import FiniteDefinition
@@ -94,7 +94,7 @@ class LocalProtocol(FiniteDefinition):
 
 
 def _level(params: dict[str, str], kind: str, exact: bool | None) -> Scalar:
-    from .._level import PrivacyLevel
+    from .._core.level import PrivacyLevel
 
     eps, exp_eps = params.pop("eps", None), params.pop("exp_eps", None)
     if (eps is None) == (exp_eps is None):

@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SolverError
-from .._numeric import ATOL, Scalar, fraction_str
-from .._results import Result
+from .._core.errors import InvalidParameterError, SolverError
+from .._core.numeric import ATOL, Scalar, fraction_str
+from .._core.results import Result
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition
 from ._nearest import closure_description

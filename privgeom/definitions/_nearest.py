@@ -53,9 +53,9 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from .._errors import InvalidParameterError, SolverError
-from .._numeric import ATOL, Scalar, fraction_str, readonly
-from .._results import Result
+from .._core.errors import InvalidParameterError, SolverError
+from .._core.numeric import ATOL, Scalar, fraction_str, readonly
+from .._core.results import Result
 from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates, support_systems
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, register_generic
@@ -69,7 +69,7 @@ __all__ = ["Nearest", "Repair", "NearestCertificate", "NORMS", "nearest", "closu
 NORMS = ("l1", "l1-column", "linf")
 #: Exact repair of a float LP optimum: reduced costs within this of 0 (and primal values above it) mark the columns
 #: of the guessed optimal basis, solved exactly by complementary slackness; ten times HiGHS's feasibility tolerance
-#: (:data:`~privgeom.geometry._lp.HIGHS_FEASIBILITY_TOL`), the order of :data:`~privgeom._numeric.ATOL`.
+#: (:data:`~privgeom.geometry._lp.HIGHS_FEASIBILITY_TOL`), the order of :data:`~privgeom._core.numeric.ATOL`.
 BASIS_TOL = 1e-9
 #: Float mode: a dual vector is feasible when ``Aᵀ y ≤ c`` within this, and the primal and dual objectives agree
 #: when within this relative to ``max(1, |distance|)`` (HiGHS's default feasibility tolerance; float optima

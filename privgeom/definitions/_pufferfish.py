@@ -72,15 +72,15 @@ from typing import Any, Iterable, Mapping, Sequence
 import networkx as nx
 import numpy as np
 
-from .._domain import Domain
-from .._errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
-from .._io import parse_json, read_text
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
+from .._core.domain import Domain
+from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
+from .._core.io import parse_json, read_text
+from .._core.numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
 from ..mechanisms import Mechanism
 from ._approx_dp import CompletionWitness
 from ._dp import dp_level
 from ._base import Membership, PrivacyDefinition, RowCertificate
-from .._level import LevelLike, ScalarLike
+from .._core.level import LevelLike, ScalarLike
 
 __all__ = ["Pufferfish", "PufferfishCondition", "PUFFERFISH_JSON_KEYS"]
 

@@ -46,12 +46,12 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._hints import limit_hint
-from .._limits import register_limit
-from .._level import ScalarLike
-from .._numeric import fraction_str, parse_scalar, readonly
-from .._results import Result
+from .._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core.hints import limit_hint
+from .._core.limits import register_limit
+from .._core.level import ScalarLike
+from .._core.numeric import fraction_str, parse_scalar, readonly
+from .._core.results import Result
 from ..geometry._symmetry import SymmetryGroup, automorphisms, source_phrase
 from . import _dp_rays
 from ._dp import DifferentialPrivacy

@@ -34,16 +34,16 @@ True
 >>> parse_definition("rr:k=2")
 Traceback (most recent call last):
 ...
-privgeom._errors.FormatError: spec 'rr:k=2': rr needs p=<value>
+privgeom._core.errors.FormatError: spec 'rr:k=2': rr needs p=<value>
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._domain import Domain
-from .._errors import FormatError, InvalidInputError, InvalidParameterError, PrivgeomError
-from .._numeric import parse_int
+from .._core.domain import Domain
+from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, PrivgeomError
+from .._core.numeric import parse_int
 from ._base import PrivacyDefinition
 
 __all__ = [
@@ -157,7 +157,7 @@ def spec_required(params: dict[str, str], key: str, kind: str) -> str:
 
 
 def spec_int(params: dict[str, str], key: str, kind: str) -> int:
-    """Pop a required integer parameter (validated by :func:`privgeom._numeric.parse_int`)."""
+    """Pop a required integer parameter (validated by :func:`privgeom._core.numeric.parse_int`)."""
     raw = spec_required(params, key, kind)
     try:
         return parse_int(raw, name=f"{kind}: {key}", allow_str=True)
@@ -195,7 +195,7 @@ def parse_definition(spec: Any) -> PrivacyDefinition:
     >>> parse_definition("rr:k=3")
     Traceback (most recent call last):
     ...
-    privgeom._errors.FormatError: spec 'rr:k=3': rr needs p=<value>
+    privgeom._core.errors.FormatError: spec 'rr:k=3': rr needs p=<value>
 
     Raises
     ------

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from .._errors import InvalidInputError, InvalidTypeError, DomainMismatchError
-from .._numeric import ATOL, ROUNDOFF, parse_scalar, readonly
+from .._core.errors import InvalidInputError, InvalidTypeError, DomainMismatchError
+from .._core.numeric import ATOL, ROUNDOFF, parse_scalar, readonly
 from ..geometry._lp import (
     WITNESS_FIRST, check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp,
 )
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._base import PrivacyDefinition
 
 #: :func:`repair_normal` in float mode: the shift ``t`` is raised by this absolute amount (and by a relative
-#: :data:`~privgeom._numeric.ROUNDOFF`) so that a shift that should make ``a·g`` exactly 0 leaves it non-negative;
+#: :data:`~privgeom._core.numeric.ROUNDOFF`) so that a shift that should make ``a·g`` exactly 0 leaves it non-negative;
 #: the smallest positive normal float order, it changes nothing else.
 REPAIR_FLOOR = 1e-300
 
@@ -315,7 +315,7 @@ def cone_lp_membership(
     SolverError
         HiGHS failed or nothing could be verified.
     """
-    from .._errors import SolverError
+    from .._core.errors import SolverError
 
     R, N = G.shape
     nnz_g = int(np.count_nonzero(np.asarray(G != 0)))

@@ -23,8 +23,8 @@ from typing import Any, Iterator, Sequence, overload
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError, SolverError
-from .._numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fit_int_array, fits_int64, fraction_str, int_columns_to_fractions,
+from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
+from .._core.numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fit_int_array, fits_int64, fraction_str, int_columns_to_fractions,
                         readonly, widen)
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
@@ -32,7 +32,7 @@ from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
 from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, integer_rows, kron_apply, verify_kron_identity
 from ._rows import as_vector, format_inequality
-from .._level import ScalarLike
+from .._core.level import ScalarLike
 
 __all__ = ["RandomizedResponse"]
 

@@ -34,8 +34,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .._errors import InvalidInputError, InvalidTypeError
-from .._numeric import ATOL, check_dense_size, fit_int_array, fits_int64, is_exact_scalar, max_abs_int, parse_scalar, widen
+from .._core.errors import InvalidInputError, InvalidTypeError
+from .._core.numeric import ATOL, check_dense_size, fit_int_array, fits_int64, is_exact_scalar, max_abs_int, parse_scalar, widen
 
 __all__ = [
     "parse_rows",

@@ -14,9 +14,9 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
-from .._numeric import ATOL, max_abs_int, readonly
-from .._results import to_jsonable
+from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
+from .._core.numeric import ATOL, max_abs_int, readonly
+from .._core.results import to_jsonable
 from . import _cdd
 from ._canonical import as_int_rows as _as_int_rows
 from ._canonical import (canonical_pair, empty, identity, int_dot, int_rows_to_fractions, parse_labels, parse_rows,
@@ -872,12 +872,12 @@ class Cone:
 
     def to_latex(self) -> str:
         """The facets as a LaTeX ``align`` environment (Example 4.4 form; :func:`privgeom.to_latex`)."""
-        from .._display import to_latex
+        from .._core.display import to_latex
 
         return to_latex(self)
 
     def _repr_html_(self) -> str:
-        from .._display import to_html
+        from .._core.display import to_html
 
         return to_html(self)
 

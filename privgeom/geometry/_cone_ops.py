@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._errors import DomainMismatchError, InvalidTypeError
-from .._numeric import max_abs_int, readonly, widen
+from .._core.errors import DomainMismatchError, InvalidTypeError
+from .._core.numeric import max_abs_int, readonly, widen
 from . import _cdd
 from ._canonical import canonical_pair, empty, int_dot, int_rows_to_fractions, normalise_rows
 from ._cone_results import Containment

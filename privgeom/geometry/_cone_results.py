@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._numeric import Scalar, scalar_to_json
-from .._results import Decision, Result
+from .._core.numeric import Scalar, scalar_to_json
+from .._core.results import Decision, Result
 
 __all__ = ["ConeMembership", "Containment"]
 

@@ -21,8 +21,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._errors import SizeLimitError, SolverError
-from .._numeric import limit_hint
+from .._core.errors import SizeLimitError, SolverError
+from .._core.numeric import limit_hint
 from . import _lp
 from ._lp import _frac, exact_solve
 

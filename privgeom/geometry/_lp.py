@@ -27,9 +27,9 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from .._errors import InvalidParameterError, SizeLimitError, SolverError
-from .._limits import register_limit
-from .._numeric import ATOL, ROUNDOFF, limit_hint, parse_scalar
+from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
+from .._core.limits import register_limit
+from .._core.numeric import ATOL, ROUNDOFF, limit_hint, parse_scalar
 
 __all__ = [
     "LPResult",
@@ -65,7 +65,7 @@ register_limit("exact_lp_variables", globals(), "MAX_EXACT_LP_VARIABLES",
 #: HiGHS primal and dual feasibility tolerance, a thousand times tighter than HiGHS's default 1e-7: what the
 #: rationalisation of LP answers needs: a vertex found within 1e-10 rounds to the exact one through
 #: :data:`RATIONAL_DENOMINATORS`), and still far above the round-off of the coefficients
-#: (:data:`~privgeom._numeric.ROUNDOFF`).
+#: (:data:`~privgeom._core.numeric.ROUNDOFF`).
 HIGHS_FEASIBILITY_TOL = 1e-10
 #: HiGHS options: tighter than the defaults so that float answers can be rationalised.
 _HIGHS_OPTIONS = {"primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
@@ -75,7 +75,7 @@ _HIGHS_OPTIONS = {"primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
 RATIONAL_DENOMINATORS: tuple[int | None, ...] = (1000, 10**6, 10**9, None)
 #: Thresholds tried, in order, for the support of a float LP solution before solving on it exactly
 #: (the exact vertex repair of the closure and nearest-mechanism LPs): the user tolerance
-#: :data:`~privgeom._numeric.ATOL` first, then the round-off level :data:`~privgeom._numeric.ROUNDOFF`, then every
+#: :data:`~privgeom._core.numeric.ATOL` first, then the round-off level :data:`~privgeom._core.numeric.ROUNDOFF`, then every
 #: non-zero entry.
 SUPPORT_THRESHOLDS = (ATOL, ROUNDOFF, 0.0)
 #: Exact-mode membership LPs (row cone, consistent closure): an LP optimum (ℓ1 distance) below this makes privgeom
@@ -115,11 +115,11 @@ def check_lp_size(n_rows: int, n_cols: int, nnz: int, *, what: str, max_nonzeros
     >>> check_lp_size(10**5, 10**5, 10**9, what="toy LP")
     Traceback (most recent call last):
     ...
-    privgeom._errors.SizeLimitError: toy LP: 100,000 rows x 100,000 variables with 1,000,000,000 non-zero coefficients (about 64.0 GB to assemble and solve) exceed the LP limit of 16,777,216 non-zeros; raise it with pg.set_limits(lp_nonzeros=1000000000) or `with pg.limits(lp_nonzeros=1000000000):`
+    privgeom._core.errors.SizeLimitError: toy LP: 100,000 rows x 100,000 variables with 1,000,000,000 non-zero coefficients (about 64.0 GB to assemble and solve) exceed the LP limit of 16,777,216 non-zeros; raise it with pg.set_limits(lp_nonzeros=1000000000) or `with pg.limits(lp_nonzeros=1000000000):`
     >>> check_lp_size(10, 10, 100, what="toy LP", max_nonzeros=50, hint="the max_nonzeros= keyword of toy()")
     Traceback (most recent call last):
     ...
-    privgeom._errors.SizeLimitError: toy LP: 10 rows x 10 variables with 100 non-zero coefficients (about 0.0 GB to assemble and solve) exceed the LP limit of 50 non-zeros; raise it with the max_nonzeros= keyword of toy()
+    privgeom._core.errors.SizeLimitError: toy LP: 10 rows x 10 variables with 100 non-zero coefficients (about 0.0 GB to assemble and solve) exceed the LP limit of 50 non-zeros; raise it with the max_nonzeros= keyword of toy()
     """
     limit = MAX_LP_NONZEROS if max_nonzeros is None else int(max_nonzeros)
     if nnz > limit:
@@ -304,7 +304,7 @@ class HighsModel:
         import highspy
 
         if solver not in HIGHS_SOLVERS:
-            from .._errors import InvalidParameterError
+            from .._core.errors import InvalidParameterError
 
             raise InvalidParameterError(f"{self.what}: unknown LP solver {solver!r}; choose one of {list(HIGHS_SOLVERS)}")
         h = self._h

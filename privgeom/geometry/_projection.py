@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidInputError
-from .._numeric import readonly
+from .._core.errors import InvalidInputError
+from .._core.numeric import readonly
 
 __all__ = ["generator_pair_bounds", "MAX_PAIR_CHUNK", "CANDIDATE_RTOL"]
 

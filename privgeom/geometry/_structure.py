@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from .._errors import SizeLimitError
+from .._core.errors import SizeLimitError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._cone import Cone
@@ -124,9 +124,9 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
     >>> check_rows_size(2**14, 2**14, exact=True, what="the facets")
     Traceback (most recent call last):
     ...
-    privgeom._errors.SizeLimitError: the facets would need a dense 16384 x 16384 exact array (268,435,456 entries, about 25.0 GiB; limit 4,194,304 entries); refused before building anything — raise it with pg.set_limits(exact_entries=268435456) or `with pg.limits(exact_entries=268435456):`, or use the counts, membership and pair bounds, which need no dense matrix
+    privgeom._core.errors.SizeLimitError: the facets would need a dense 16384 x 16384 exact array (268,435,456 entries, about 25.0 GiB; limit 4,194,304 entries); refused before building anything — raise it with pg.set_limits(exact_entries=268435456) or `with pg.limits(exact_entries=268435456):`, or use the counts, membership and pair bounds, which need no dense matrix
     """
-    from .. import _numeric
+    from .._core import numeric as _numeric
 
     if n_rows is None:
         return

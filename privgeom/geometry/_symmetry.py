@@ -55,10 +55,10 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._limits import register_limit
-from .._numeric import ATOL, limit_hint, readonly
-from .._results import Result
+from .._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core.limits import register_limit
+from .._core.numeric import ATOL, limit_hint, readonly
+from .._core.results import Result
 from ..graphs._graphs import standard_graph_spec
 from ._canonical import normalise_rows
 from ._cone import Cone

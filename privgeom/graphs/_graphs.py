@@ -13,8 +13,8 @@ from typing import Any, Sequence
 
 import networkx as nx
 
-from .._domain import Domain, RelationLike, resolve_graph, validate_graph
-from .._errors import InvalidInputError, InvalidParameterError, InvalidTypeError
+from .._core.domain import Domain, RelationLike, resolve_graph, validate_graph
+from .._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError
 
 __all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs", "standard_graph_spec"]
 
@@ -24,7 +24,7 @@ def hamming_graph(k: int, *, max_edges: int | None = None) -> nx.Graph:
 
     The neighbour relation of Lin & Kifer §V: relaxing randomized response onto these pairs gives ε-DP. It has
     ``k·2^(k−1)`` edges, refused before anything is built above ``max_edges`` (default
-    :data:`privgeom._domain.MAX_GRAPH_EDGES`, i.e. ``k ≤ 15``).
+    :data:`privgeom._core.domain.MAX_GRAPH_EDGES`, i.e. ``k ≤ 15``).
 
     Examples
     --------

@@ -2,7 +2,7 @@
 
 Every factory returns a :class:`~privgeom.Mechanism` whose columns are the datasets and rows the outputs
 (``M[ω, i] = P(M(D_i) = ω)``), exact (Fractions) when its parameters are rational, and refuses sizes that
-:func:`privgeom._numeric.check_dense_size` would not allocate, *before* allocating.
+:func:`privgeom._core.numeric.check_dense_size` would not allocate, *before* allocating.
 
 Examples
 --------
@@ -24,16 +24,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._level import PrivacyLevel
-from .._numeric import EXACT_ENTRY_BYTES, FLOAT_ENTRY_BYTES, Scalar, check_dense_size, parse_int, parse_scalar
+from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core.level import PrivacyLevel
+from .._core.numeric import EXACT_ENTRY_BYTES, FLOAT_ENTRY_BYTES, Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
 
 __all__ = ["truncated_geometric", "kary_randomized_response", "frapp", "frapp_matrix"]
 
 #: :func:`frapp` refuses ``N^k`` above this many datasets at once (from ``k log N``, before computing ``N^k``) with
 #: a message naming ``N^k`` and the memory its matrix would need: not a tunable limit, since the dense-size checks of
-#: :func:`~privgeom._numeric.check_dense_size` (global limits ``exact_entries``/``dense_entries``) refuse far
+#: :func:`~privgeom._core.numeric.check_dense_size` (global limits ``exact_entries``/``dense_entries``) refuse far
 #: smaller sizes anyway and no memory holds a ``2^31 x 2^31`` matrix.
 MAX_FRAPP_DATASETS = 2**31
 
@@ -105,7 +105,7 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
     >>> [str(v) for v in M.column("1")]
     ['1/4', '1/2', '1/6', '1/12']
     >>> from privgeom import path_graph
-    >>> from privgeom.analyses._profile import epsilon
+    >>> from privgeom.analyses.profiles._profile import epsilon
     >>> str(epsilon(M, path_graph(3)).eps)
     'ln(3)'
     """
@@ -204,7 +204,7 @@ def kary_randomized_response(
     >>> kary_randomized_response(2, p="3/4").column(0).tolist()
     [Fraction(3, 4), Fraction(1, 4)]
     >>> from privgeom import complete_graph
-    >>> from privgeom.analyses._profile import epsilon
+    >>> from privgeom.analyses.profiles._profile import epsilon
     >>> str(epsilon(M, complete_graph(M.inputs)).eps)
     'ln(3)'
     """
@@ -301,7 +301,7 @@ def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None 
     >>> [str(v) for v in M2.column("0,0")]
     ['9/16', '3/16', '3/16', '1/16']
     >>> from privgeom import complete_graph
-    >>> from privgeom.analyses._profile import epsilon
+    >>> from privgeom.analyses.profiles._profile import epsilon
     >>> str(epsilon(M2, complete_graph(M2.inputs)).eps)
     'ln(9)'
     """

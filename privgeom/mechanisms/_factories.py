@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from .._domain import Domain
-from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
+from .._core.domain import Domain
+from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core.numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
 from ._mechanism import Mechanism
-from .._level import ScalarLike
+from .._core.level import ScalarLike
 
 __all__ = ["randomized_response", "rr_parameter", "bit_strings", "rr_base_matrix", "check_k"]
 
@@ -28,7 +28,7 @@ MAX_BITS = 26
 def check_k(k: Any, *, limit: int | None = None, name: str = "k") -> int:
     """Validate a number of bits ``k`` (a positive int with ``2^k`` within the ``domain_size`` size limit, or at most
     ``limit`` bits when given)."""
-    from .. import _domain
+    from .._core import domain as _domain
 
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise InvalidTypeError(f"{name} must be a positive integer, got {k!r}")

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._numeric import (
+from .._core.numeric import (
     fit_int_array,
     int_columns_to_float,
     int_columns_to_fractions,
@@ -107,7 +107,7 @@ def canonical_int_columns(num: np.ndarray, den: np.ndarray) -> IntColumns:
 def kron_int_columns(a: IntColumns, b: IntColumns) -> IntColumns:
     """The Kronecker product of two integer matrices: numerators and denominators multiply (``int64`` only when the
     products are bounded below ``2**63``, checked from the largest entries)."""
-    from .._numeric import fits_int64, widen
+    from .._core.numeric import fits_int64, widen
 
     an, ad, bn, bd = a.numerators, a.denominators, b.numerators, b.denominators
     if not (fits_int64(max_abs_int(an), max_abs_int(bn)) and fits_int64(max_abs_int(ad), max_abs_int(bd))):

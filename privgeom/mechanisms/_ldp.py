@@ -33,10 +33,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError
-from .._level import LevelLike, PrivacyLevel, ScalarLike
-from .._limits import register_limit
-from .._numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
+from .._core.errors import InvalidParameterError, SizeLimitError
+from .._core.level import LevelLike, PrivacyLevel, ScalarLike
+from .._core.limits import register_limit
+from .._core.numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
 from ._catalogue import _value_labels
 from ._mechanism import Mechanism
 
@@ -156,7 +156,7 @@ def unary_encoding(
     >>> unary_encoding(3, exp_eps=2, optimized=False)
     Traceback (most recent call last):
     ...
-    privgeom._errors.InvalidParameterError: SUE needs e^(ε/2) = √(exp_eps) and exp_eps = 2 is not the square of a rational: pass exp_half_eps= (exact) or exact=False (floats)
+    privgeom._core.errors.InvalidParameterError: SUE needs e^(ε/2) = √(exp_eps) and exp_eps = 2 is not the square of a rational: pass exp_half_eps= (exact) or exact=False (floats)
     """
     labels = _labels(d)
     n = len(labels)

@@ -15,16 +15,16 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .._domain import Domain
-from .._errors import (
+from .._core.domain import Domain
+from .._core.errors import (
     DomainMismatchError,
     FormatError,
     InvalidMechanismError,
     InvalidParameterError,
     InvalidTypeError,
 )
-from .._io import parse_json, read_text, write_text
-from .._numeric import (
+from .._core.io import parse_json, read_text, write_text
+from .._core.numeric import (
     ATOL,
     Scalar,
     check_dense_size,
@@ -690,7 +690,7 @@ class Mechanism:
     __hash__ = None  # type: ignore[assignment]
 
     def _repr_html_(self) -> str:
-        from .._display import to_html
+        from .._core.display import to_html
 
         return to_html(self)
 
@@ -717,7 +717,7 @@ def _check_atol(atol: Any) -> None:
 
 def _exact_entries(flat: list[Any]) -> np.ndarray:
     """The entries as a 1-D object array of Fractions/ints: ints and Fractions pass as they are (one C-speed type
-    pass), strings and other rationals through :func:`~privgeom._numeric.parse_scalar`."""
+    pass), strings and other rationals through :func:`~privgeom._core.numeric.parse_scalar`."""
     out = np.empty(len(flat), dtype=object)
     if set(map(type, flat)) <= {int, Fraction}:
         out[:] = flat

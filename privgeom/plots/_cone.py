@@ -27,11 +27,11 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
-from .._numeric import ROUNDOFF
+from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+from .._core.numeric import ROUNDOFF
 from ..geometry._cone import Cone
 from ..mechanisms._mechanism import Mechanism
-from .._domain import RelationLike
+from .._core.domain import RelationLike
 
 __all__ = ["cone_slice", "cone_slices", "plot_privacy_profiles"]
 

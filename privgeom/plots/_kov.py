@@ -1,13 +1,13 @@
-"""Plot of Kairouz–Oh–Viswanath's privacy regimes (see :func:`privgeom.analyses._optimal.kov_regimes`)."""
+"""Plot of Kairouz–Oh–Viswanath's privacy regimes (see :func:`privgeom.analyses.optimal._optimal.kov_regimes`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from .._errors import InvalidTypeError
-from .._io import check_figure_path, save_figure
-from ..analyses._optimal import KOVRegimes
+from .._core.errors import InvalidTypeError
+from .._core.io import check_figure_path, save_figure
+from ..analyses.optimal._optimal import KOVRegimes
 
 __all__ = ["plot_kov_regimes"]
 
@@ -22,7 +22,7 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
     Parameters
     ----------
     regimes : KOVRegimes
-        The result of :func:`privgeom.analyses._optimal.kov_regimes`.
+        The result of :func:`privgeom.analyses.optimal._optimal.kov_regimes`.
     path : str or Path, optional
         Where to save the figure (format from the suffix, checked before drawing, e.g. ``.png``).
     ax : matplotlib Axes, optional
@@ -34,7 +34,7 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
 
     Examples
     --------
-    >>> from privgeom.analyses._optimal import kov_regimes
+    >>> from privgeom.analyses.optimal._optimal import kov_regimes
     >>> fig = plot_kov_regimes(kov_regimes(4, [0.5, 1.0, 2.0]))
     >>> fig.axes[1].get_xlabel(), len(fig.axes[0].lines) >= 3
     ('ε', True)

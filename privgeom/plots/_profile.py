@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidTypeError
-from .._io import check_figure_path, save_figure
-from ..analyses._profile import format_level
-from ..analyses._profile_curve import DeltaCurve, evaluate_pieces
+from .._core.errors import InvalidTypeError
+from .._core.io import check_figure_path, save_figure
+from ..analyses.profiles._profile import format_level
+from ..analyses.profiles._profile_curve import DeltaCurve, evaluate_pieces
 
 __all__ = ["plot_delta_curve"]
 
@@ -40,7 +40,7 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
     Examples
     --------
     >>> from privgeom import randomized_response, hamming_graph
-    >>> from privgeom.analyses._profile_curve import delta_curve
+    >>> from privgeom.analyses.profiles._profile_curve import delta_curve
     >>> fig = plot_delta_curve(delta_curve(randomized_response(2, "3/4"), hamming_graph(2)))
     >>> fig.axes[0].get_xlabel()
     'ε'

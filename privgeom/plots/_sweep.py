@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
-from .._errors import InvalidParameterError
+from .._core.errors import InvalidParameterError
 
 __all__ = ["plot_sweep", "save_sweep_plot", "default_field"]
 

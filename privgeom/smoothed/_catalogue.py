@@ -21,13 +21,13 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._domain import Domain
-from .._errors import DomainMismatchError, InvalidParameterError
-from .._numeric import Scalar, check_dense_size, parse_int
+from .._core.domain import Domain
+from .._core.errors import DomainMismatchError, InvalidParameterError
+from .._core.numeric import Scalar, check_dense_size, parse_int
 from ..mechanisms import Mechanism
 from ._database import database_points, histograms, input_domain, record_values
 from ._reduction import count_compositions
-from .._level import ScalarLike
+from .._core.level import ScalarLike
 
 __all__ = [
     "shm",

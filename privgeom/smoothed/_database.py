@@ -35,10 +35,10 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
-from .._domain import Domain, RelationLike, resolve_graph
-from .._errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError
-from .._level import LevelLike, PrivacyLevel
-from .._numeric import Scalar, fraction_str
+from .._core.domain import Domain, RelationLike, resolve_graph
+from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError
+from .._core.level import LevelLike, PrivacyLevel
+from .._core.numeric import Scalar, fraction_str
 from ..analyses import DeltaResult, hockey_stick_columns
 from ..mechanisms import Mechanism
 

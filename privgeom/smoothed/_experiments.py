@@ -30,16 +30,16 @@ from typing import Any, Callable, Sequence, TextIO
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError
-from .._grid import run_grid
-from .._io import check_output_dir
-from .._limits import register_limit
-from .._progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
-from .._numeric import LogRational, limit_hint
-from .._results import Result
+from .._core.errors import InvalidParameterError, SizeLimitError
+from .._core.grid import run_grid
+from .._core.io import check_output_dir
+from .._core.limits import register_limit
+from .._core.progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
+from .._core.numeric import LogRational, limit_hint
+from .._core.results import Result
 from ._shm import shm_database_delta, shm_smoothed_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
-from .._level import LevelLike
+from .._core.level import LevelLike
 
 __all__ = [
     "Progress",
@@ -164,7 +164,7 @@ def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress
     (2020 Republican two-party shares; by the symmetry of SHM ``q`` and ``1 − q`` are equivalent). Every point is
     the exact, certified maximum over the number of agents at each vertex (:func:`shm_smoothed_delta`). The points
     ``(lost, n)`` run through the grid runner of :func:`privgeom.sweep` (``scheduler``: ``None`` uses every core once
-    the work outlasts a second, ``"serial"`` stays in this process; see :mod:`privgeom._grid`).
+    the work outlasts a second, ``"serial"`` stays in this process; see :mod:`privgeom._core.grid`).
 
     Examples
     --------

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from .._level import LevelLike, PrivacyLevel
-from .._numeric import ATOL, LogRational, Scalar, fraction_str
-from .._results import Decision
+from .._core.level import LevelLike, PrivacyLevel
+from .._core.numeric import ATOL, LogRational, Scalar, fraction_str
+from .._core.results import Decision
 from ..analyses import delta as core_delta
 from ..mechanisms import Mechanism
 from ._catalogue import joint, precompose, push_forward
 from ._database import database_delta, input_domain, neighbour_graph_of, record_values
 from ._reduction import parse_distributions
 from ._smoothed import expected_delta, smoothed_delta
-from .._domain import RelationLike
+from .._core.domain import RelationLike
 
 __all__ = [
     "PropertyCheck",

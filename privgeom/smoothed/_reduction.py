@@ -19,8 +19,8 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, InvalidTypeError
-from .._numeric import ATOL, Scalar, is_exact_scalar, parse_scalar
+from .._core.errors import InvalidParameterError, InvalidTypeError
+from .._core.numeric import ATOL, Scalar, is_exact_scalar, parse_scalar
 
 __all__ = [
     "parse_distributions",
@@ -113,7 +113,7 @@ def _vertices_float(pts: np.ndarray, atol: float) -> list[int]:
     try:
         hull = ConvexHull(coords)
     except QhullError as err:  # pragma: no cover - degenerate input already handled by the rank test
-        from .._errors import SolverError
+        from .._core.errors import SolverError
 
         raise SolverError(f"qhull failed on the distributions: {err}") from None
     return sorted(int(v) for v in hull.vertices)

@@ -16,11 +16,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError
-from .._limits import register_limit
-from .._numeric import LogRational, fraction_str, limit_hint, log10_text, parse_int
-from .._level import LevelLike, PrivacyLevel
-from .._results import Result
+from .._core.errors import InvalidParameterError, SizeLimitError
+from .._core.limits import register_limit
+from .._core.numeric import LogRational, fraction_str, limit_hint, log10_text, parse_int
+from .._core.level import LevelLike, PrivacyLevel
+from .._core.results import Result
 from ..analyses import DeltaResult
 from ._fastpath import (
     DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, event_thresholds, family, pair_log_distance_block,

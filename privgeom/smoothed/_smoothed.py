@@ -14,12 +14,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._domain import Domain, RelationLike
-from .._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._level import LevelLike, PrivacyLevel
-from .._limits import register_limit
-from .._numeric import ATOL, LogRational, Scalar, fraction_str, limit_hint, parse_int
-from .._results import Quantity, Result
+from .._core.domain import Domain, RelationLike
+from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core.level import LevelLike, PrivacyLevel
+from .._core.limits import register_limit
+from .._core.numeric import ATOL, LogRational, Scalar, fraction_str, limit_hint, parse_int
+from .._core.results import Quantity, Result
 from ..mechanisms import Mechanism
 from ._database import (
     agents,

@@ -28,10 +28,10 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError
-from .._level import PrivacyLevel
-from .._limits import register_limit
-from .._numeric import ATOL, check_dense_size, limit_hint, log_binom_pmf, parse_int
+from .._core.errors import InvalidParameterError, SizeLimitError
+from .._core.level import PrivacyLevel
+from .._core.limits import register_limit
+from .._core.numeric import ATOL, check_dense_size, limit_hint, log_binom_pmf, parse_int
 from ..analyses import hockey_stick_columns
 
 __all__ = [
@@ -272,7 +272,7 @@ def _log_multinomial(H: np.ndarray, p: np.ndarray) -> np.ndarray:
     """``ln Multinomial(h; Σh, p)`` for every row ``h`` of ``H``, by the package's one binomial log-pmf.
 
     The multinomial law is a product of binomial conditionals, ``h_j ~ Bin(Σ_{i>=j} h_i, p_j / Σ_{i>=j} p_i)``,
-    each evaluated by :func:`privgeom._numeric.log_binom_pmf` with ``q = Σ_{i>j} p_i / Σ_{i>=j} p_i`` passed
+    each evaluated by :func:`privgeom._core.numeric.log_binom_pmf` with ``q = Σ_{i>j} p_i / Σ_{i>=j} p_i`` passed
     separately (no ``1 − p`` cancellation); ``-inf`` for impossible histograms.
 
     Examples

@@ -4,7 +4,7 @@
 - :data:`QUERIES` — the named queries (``epsilon``, ``delta``, ``delta_curve``, ``relax``, ``compare``, ``optimal``,
   ``closure``, ``smoothed``, ``accuracy``), extended with :func:`register_query`;
 - the engine underneath (also used by the experiments of :mod:`privgeom.smoothed` and :mod:`privgeom.voting`) is
-  :func:`privgeom._grid.run_grid`.
+  :func:`privgeom._core.grid.run_grid`.
 
 Dask, pandas and pyarrow are the optional extra ``privgeom[sweep]``.
 """

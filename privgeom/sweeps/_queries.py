@@ -29,9 +29,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from .._errors import FormatError, InvalidParameterError, InvalidTypeError
-from .._level import PrivacyLevel
-from .._numeric import LogRational, parse_int, parse_scalar
+from .._core.errors import FormatError, InvalidParameterError, InvalidTypeError
+from .._core.level import PrivacyLevel
+from .._core.numeric import LogRational, parse_int, parse_scalar
 from ..analyses import (compare, delta, delta_curve, dp_bounds, epsilon, ldp_utility_gap, optimal_mechanism,
                         relax_pairwise)
 from ..definitions import parse_definition

@@ -1,6 +1,6 @@
 """``pg.sweep``: ask one named question at every point of a grid of definitions or mechanisms, in parallel on Dask.
 
-The engine (scheduling, batching, streaming, errors, resume, output files) is :func:`privgeom._grid.run_grid`; this
+The engine (scheduling, batching, streaming, errors, resume, output files) is :func:`privgeom._core.grid.run_grid`; this
 module turns a template and a named query (:mod:`privgeom.sweeps._queries`) into the function it evaluates.
 """
 
@@ -11,8 +11,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from .._errors import InvalidParameterError, InvalidTypeError
-from .._grid import answered_rows, expand_grid, grid_key, read_rows, require, run_grid, to_frame
+from .._core.errors import InvalidParameterError, InvalidTypeError
+from .._core.grid import answered_rows, expand_grid, grid_key, read_rows, require, run_grid, to_frame
 from ._queries import QUERIES, Query
 
 __all__ = ["sweep", "template_fields"]
@@ -73,7 +73,7 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
         ``closure`` (``mechanism=``), ``smoothed`` (``eps=``, ``q=``/``dist=``), ``accuracy`` (``rho=``).
     scheduler : None, "processes", "threads", "serial", dask.distributed.Client or address
         ``None``: Dask's local process scheduler on every core (a single batch runs in-process); ``"serial"``: a
-        loop here; a Client or ``"tcp://host:port"``: an existing cluster (see :mod:`privgeom._grid`).
+        loop here; a Client or ``"tcp://host:port"``: an existing cluster (see :mod:`privgeom._core.grid`).
     out : path, optional
         ``.parquet``/``.pq`` or ``.csv``, written as points finish. A re-run with the same file skips the points
         answered there (rows with an error are tried again).

@@ -41,17 +41,17 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError
-from .._grid import run_grid
-from .._io import check_output_dir
-from .._limits import register_limit
-from .._numeric import Scalar, limit_hint, parse_int, parse_scalar
-from .._results import Decision, Quantity, Result
+from .._core.errors import InvalidParameterError, SizeLimitError
+from .._core.grid import run_grid
+from .._core.io import check_output_dir
+from .._core.limits import register_limit
+from .._core.numeric import Scalar, limit_hint, parse_int, parse_scalar
+from .._core.results import Decision, Quantity, Result
 from ._common import EXACT_COUNTS_MAX_N, Rho, RhoLike, log_binom_pmf, parse_rho
 from ._counts import accuracy_counts, stability_counts
 from ._fourier import fourier, symmetric_level_coefficients
 from ._rules import Rule, check_rule, majority
-from .._level import ScalarLike
+from .._core.level import ScalarLike
 
 __all__ = [
     "accuracy",
@@ -438,7 +438,7 @@ def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101, 
     """The numbers behind Figure 2: ``{"n": odd n, "accuracy": {ρ: [...]}, "limit": {ρ: 1/2 + arcsin(ρ)/π}}``.
 
     The grid ``ρ × n`` runs through the grid runner of :func:`privgeom.sweep` (``scheduler``: ``None`` uses every
-    core once the work outlasts a second, ``"serial"`` stays in this process; see :mod:`privgeom._grid`).
+    core once the work outlasts a second, ``"serial"`` stays in this process; see :mod:`privgeom._core.grid`).
 
     Examples
     --------

@@ -26,10 +26,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._limits import register_limit
-from .._numeric import limit_hint, parse_scalar
-from .._results import Result
+from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core.limits import register_limit
+from .._core.numeric import limit_hint, parse_scalar
+from .._core.results import Result
 
 __all__ = ["banzhaf", "Banzhaf", "MAX_TOTAL_WEIGHT"]
 

@@ -5,7 +5,7 @@ of referendum systems*, Definitions 1–2) keeps each vote with probability ``ρ
 so a vote is reported truthfully with probability ``p = (1+ρ)/2`` and flipped with probability ``q = (1-ρ)/2``.
 
 Binomial probabilities for large electorates come from the package's one binomial log-pmf,
-:func:`privgeom._numeric.log_binom_pmf` (Loader's saddle-point form), re-exported here for the voting modules.
+:func:`privgeom._core.numeric.log_binom_pmf` (Loader's saddle-point form), re-exported here for the voting modules.
 
 Examples
 --------
@@ -25,9 +25,9 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from .._errors import InvalidParameterError
-from .._numeric import Scalar, log_binom_pmf, log_binom_tail, parse_scalar
-from .._level import ScalarLike
+from .._core.errors import InvalidParameterError
+from .._core.numeric import Scalar, log_binom_pmf, log_binom_tail, parse_scalar
+from .._core.level import ScalarLike
 
 __all__ = [
     "Rho",
@@ -88,7 +88,7 @@ class Rho:
         return Rho(float(self.rho), False, 0, 0)
 
 
-#: ``ρ`` as the voting functions accept it: a number (:data:`~privgeom._level.ScalarLike`; rational = exact mode) or
+#: ``ρ`` as the voting functions accept it: a number (:data:`~privgeom._core.level.ScalarLike`; rational = exact mode) or
 #: an already validated :class:`Rho`.
 RhoLike: TypeAlias = Rho | ScalarLike
 

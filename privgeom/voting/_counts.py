@@ -38,10 +38,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError
-from .._level import EPS_OVERFLOW
-from .._limits import register_limit
-from .._numeric import Scalar, limit_hint
+from .._core.errors import InvalidParameterError, SizeLimitError
+from .._core.level import EPS_OVERFLOW
+from .._core.limits import register_limit
+from .._core.numeric import Scalar, limit_hint
 from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, log_binom_tail
 from ._rules import Rule, integer_form
 

@@ -28,13 +28,13 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._errors import InvalidParameterError, SizeLimitError
-from .._limits import register_limit
-from .._numeric import Scalar, limit_hint, parse_int, readonly
-from .._results import Result
+from .._core.errors import InvalidParameterError, SizeLimitError
+from .._core.limits import register_limit
+from .._core.numeric import Scalar, limit_hint, parse_int, readonly
+from .._core.results import Result
 from ._common import Rho, parse_rho
 from ._rules import Rule, check_rule, half, integer_form, popcounts
-from .._level import ScalarLike
+from .._core.level import ScalarLike
 
 __all__ = [
     "FourierSpectrum",
@@ -325,7 +325,7 @@ class FourierSpectrum(Result):
         return f"Fourier spectrum of {self.name} ({mode}): {text}{more}"
 
     def to_dict(self) -> dict[str, Any]:
-        from .._results import to_jsonable
+        from .._core.results import to_jsonable
 
         data: dict[str, Any] = {"name": self.name, "n": self.n, "exact": self.exact, "by_level": self.by_level}
         data["level_weights"] = to_jsonable(list(self.level_weights()))

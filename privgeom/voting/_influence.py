@@ -37,14 +37,14 @@ from typing import Any, Iterator, overload
 
 import numpy as np
 
-from .._errors import InvalidParameterError
-from .._numeric import Scalar, parse_int
-from .._results import Quantity, Result
+from .._core.errors import InvalidParameterError
+from .._core.numeric import Scalar, parse_int
+from .._core.results import Quantity, Result
 from ._common import EXACT_BINOMIAL_MAX_N, EXACT_COUNTS_MAX_N, Rho, RhoLike, binomials, log_binom_pmf, parse_rho
 from ._counts import noisy_counts
 from ._fourier import fourier, noise_table
 from ._rules import Rule, check_rule, half, integer_form, popcounts
-from .._level import ScalarLike
+from .._core.level import ScalarLike
 
 __all__ = [
     "Influences",

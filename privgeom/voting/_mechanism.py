@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidParameterError
-from .._level import PrivacyLevel, ScalarLike
-from .._numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
-from .._results import Decision, Result
+from .._core.errors import InvalidParameterError
+from .._core.level import PrivacyLevel, ScalarLike
+from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
+from .._core.results import Decision, Result
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
 from ._common import Rho, parse_rho
@@ -160,7 +160,7 @@ class VotingEpsilon(EpsilonResult):
         return _log_float(self.epsilon)
 
     def to_dict(self) -> dict[str, Any]:
-        from .._results import to_jsonable
+        from .._core.results import to_jsonable
 
         data: dict[str, Any] = {}
         for fld in fields(self):  # accurate values (ratios near 1 or with huge integers) and no giant strings
@@ -428,7 +428,7 @@ def check_epsilon_size(kind: str, n: int, method: str = "auto", rho: Any = None)
     >>> check_epsilon_size("majority", 9_999_999)     # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    privgeom._errors.SizeLimitError: majority(9999999) changes value 1 time; ... = 9,999,999 steps ...
+    privgeom._core.errors.SizeLimitError: majority(9999999) changes value 1 time; ... = 9,999,999 steps ...
     """
     from ._counts import check_count_work
     from ._rules import _check_table_size

@@ -34,10 +34,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .._errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .. import _numeric
-from .._limits import register_limit
-from .._numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
+from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core import numeric as _numeric
+from .._core.limits import register_limit
+from .._core.numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
 from ..mechanisms import bit_strings
 
 __all__ = [

@@ -21,16 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import InvalidParameterError
-from .._numeric import ATOL, LogRational, Scalar, parse_int
-from .._results import Decision
+from .._core.errors import InvalidParameterError
+from .._core.numeric import ATOL, LogRational, Scalar, parse_int
+from .._core.results import Decision
 from ._accuracy import ACCURACY_ROUNDOFF, CLOSED_FORMS, _accuracy, _limit
 from ._common import parse_rho
 from ._fourier import SYMMETRIC_TABLE_MAX_N, fourier, noise_table
 from ._influence import _influence_values, _probabilistic_values, _total_influence, _welfare
 from ._mechanism import _bound, attains_bound, epsilon
 from ._rules import Rule, _check_table_size, from_truth_table, majority, popcounts
-from .._level import ScalarLike
+from .._core.level import ScalarLike
 
 __all__ = [
     "TheoremCheck",

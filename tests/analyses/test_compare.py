@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privgeom as pg
-from privgeom.analyses._compare import RELATIONS, compare, extreme_mechanisms, inclusion, inequality_text
-from privgeom.analyses._profile import epsilon
+from privgeom.analyses.comparison._compare import RELATIONS, compare, extreme_mechanisms, inclusion, inequality_text
+from privgeom.analyses.profiles._profile import epsilon
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom.definitions._approx_dp import ApproximateDP
 

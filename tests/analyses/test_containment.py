@@ -1,4 +1,4 @@
-"""Row-cone containment without enumeration (privgeom.analyses._containment) and ε-DP levels by their ratios,
+"""Row-cone containment without enumeration (privgeom.analyses.comparison._containment) and ε-DP levels by their ratios,
 cross-checked against the ray-enumerating route on every size both reach."""
 
 from fractions import Fraction
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from privgeom import InvalidParameterError
-from privgeom.analyses._compare import compare, dp_level_rule, inclusion
-from privgeom.analyses._containment import lp_containment
+from privgeom.analyses.comparison._compare import compare, dp_level_rule, inclusion
+from privgeom.analyses.comparison._containment import lp_containment
 from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
 from privgeom.graphs import complete_graph, hamming_graph, path_graph
 

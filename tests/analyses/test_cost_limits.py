@@ -9,8 +9,8 @@ import pytest
 
 import privgeom as pg
 from pg_testing.work import forbid, peak_mib
-from privgeom._errors import SizeLimitError
-from privgeom.analyses._optimal import MAX_OPTIMAL_LP_SIZE, optimal_lp_size, optimal_mechanism
+from privgeom._core.errors import SizeLimitError
+from privgeom.analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, optimal_lp_size, optimal_mechanism
 
 
 def _refuses_cheaply(fn, match, *, mb=50):
@@ -51,7 +51,7 @@ def test_bits_domain_is_lazy_but_behaves_like_a_tuple_of_labels():
 
 
 def test_optimal_mechanism_refuses_large_lps_before_building(monkeypatch):
-    from privgeom.analyses import _optimal_adp
+    from privgeom.analyses.optimal import _optimal_adp
 
     forbid(monkeypatch, _optimal_adp._LP, "__init__")  # no LP is assembled, let alone solved
     d = pg.parse_definition("dp:graph=path,n=100000,exp_eps=3")

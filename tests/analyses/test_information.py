@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom._errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from privgeom.analyses import _information
-from privgeom.analyses._information import least_informative
+from privgeom._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from privgeom.analyses.optimal import _information
+from privgeom.analyses.optimal._information import least_informative
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.mechanisms import Mechanism, truncated_geometric

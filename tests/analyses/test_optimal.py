@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from scipy.optimize import brentq
 
 import privgeom as pg
-from privgeom.analyses._compare import extreme_mechanisms
-from privgeom.analyses._optimal import (
+from privgeom.analyses.comparison._compare import extreme_mechanisms
+from privgeom.analyses.optimal._optimal import (
     bayes_utility,
     binary_mechanism,
     kov_regimes,
@@ -248,7 +248,7 @@ def test_adp_optimal_float_and_random_utilities():
 
 
 def test_adp_optimal_refuses_huge_lps(monkeypatch):
-    from privgeom.analyses import _optimal_adp
+    from privgeom.analyses.optimal import _optimal_adp
 
     monkeypatch.setattr(_optimal_adp, "MAX_ADP_OPTIMAL_VARIABLES", 10)
     with pytest.raises(pg.SizeLimitError, match="variables"):

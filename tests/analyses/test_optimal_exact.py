@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privgeom as pg
-from privgeom._errors import SolverError
-from privgeom.analyses import _optimal_adp
-from privgeom.analyses._optimal import closure_constraints, optimal_mechanism
+from privgeom._core.errors import SolverError
+from privgeom.analyses.optimal import _optimal_adp
+from privgeom.analyses.optimal._optimal import closure_constraints, optimal_mechanism
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition
 from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.geometry import _lp
@@ -162,7 +162,7 @@ def test_exact_basis_solution_rejects_a_wrong_basis():
 
 
 def test_staircase_lp_exact_from_the_basis():
-    opt = pg.analyses._optimal.staircase_optimum(4, 3, pg.analyses._optimal.bayes_utility("accuracy", None,
+    opt = pg.analyses.optimal._optimal.staircase_optimum(4, 3, pg.analyses.optimal._optimal.bayes_utility("accuracy", None,
                                                                                           ["0", "1", "2", "3"]))
     assert opt.exact and opt.value == opt.bound == F(3, 6)
 

@@ -16,7 +16,7 @@ import pytest
 
 from privgeom import Domain
 from privgeom.analyses import describe_row_cone, relax
-from privgeom.analyses._relaxation import own_family
+from privgeom.analyses.relaxation._relaxation import own_family
 from privgeom.cli import main as cli_main
 from privgeom.definitions import DifferentialPrivacy, parse_definition
 from privgeom.definitions._dp import category_permutations
@@ -124,8 +124,8 @@ def test_geometric_onto_its_path_loses_the_interior_facets(n: int) -> None:
 
 
 def test_ratio_facet_implied_by_its_own_bound() -> None:
-    from privgeom.analyses._difference import DifferenceSystem
-    from privgeom.analyses._lost import facet_status
+    from privgeom.analyses.relaxation._difference import DifferenceSystem
+    from privgeom.analyses.relaxation._lost import facet_status
 
     S = DifferenceSystem.from_bounds(["a", "b", "c"], [(0, 1, 2), (1, 0, 2), (1, 2, 2), (2, 1, 2)], True)
     st = facet_status(S, [Fraction(-1), Fraction(3), Fraction(0)])  # x_a ≤ 3 x_b: the bound x_a ≤ 2 x_b, λ = 1
@@ -159,8 +159,8 @@ def test_analyze_geometric_reports_lost_orbits(capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize("n", [3, 6, 12])
 def test_local_route_matches_the_lp_route(n: int) -> None:
     """The projection onto a facet's support (local_status) and the full relaxed-cone LP agree on every facet."""
-    from privgeom.analyses._difference import DifferenceSystem
-    from privgeom.analyses._lost import _exact_minimum, local_status
+    from privgeom.analyses.relaxation._difference import DifferenceSystem
+    from privgeom.analyses.relaxation._lost import _exact_minimum, local_status
 
     d = parse_definition(f"geometric:n={n},alpha=1/3")
     S = DifferenceSystem.from_bounds(d.inputs, [(i, i + 1, 3) for i in range(n)] + [(i + 1, i, 3) for i in range(n)],

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import privgeom.analyses._profile as profile_mod
-import privgeom.analyses._scan as scan_mod
+import privgeom.analyses.profiles._profile as profile_mod
+import privgeom.analyses.profiles._scan as scan_mod
 from privgeom import (
     DomainMismatchError,
     InvalidParameterError,
@@ -27,8 +27,8 @@ from privgeom import (
     randomized_response,
     resolve_graph,
 )
-from privgeom.analyses._profile import delta, epsilon, hockey_stick, hockey_stick_event
-from privgeom.analyses._profile_curve import DeltaCurve, delta_curve
+from privgeom.analyses.profiles._profile import delta, epsilon, hockey_stick, hockey_stick_event
+from privgeom.analyses.profiles._profile_curve import DeltaCurve, delta_curve
 from privgeom.plots import plot_delta_curve
 
 
@@ -544,7 +544,7 @@ def test_delta_curve_bad_input(monkeypatch):
         delta_curve(M, [("1", "0")], n_points=1)
     with pytest.raises(InvalidParameterError, match=">= 0"):
         delta_curve(M, [("1", "0")], [-1.0])
-    monkeypatch.setattr("privgeom._numeric.MAX_EXACT_ENTRIES", 2)
+    monkeypatch.setattr("privgeom._core.numeric.MAX_EXACT_ENTRIES", 2)
     with pytest.raises(SizeLimitError, match="δ\\(ε\\) curve"):
         delta_curve(M, [("1", "0")])
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import DifferentialPrivacy, LogRational, Mechanism, randomized_response
-from privgeom.analyses._profile import delta, epsilon
+from privgeom.analyses.profiles._profile import delta, epsilon
 
 
 @st.composite
@@ -168,7 +168,7 @@ def test_dp_membership_of_twelve_bits_from_the_factors() -> None:
 def test_delta_curve_integer_route_equals_the_fraction_route(rows: list[list[Fraction]]) -> None:
     """The whole δ(ε) curve on integer columns (common denominator of all columns, integer hull tests) equals the
     Fraction route piece by piece, and both agree with δ at their breakpoints and with ε."""
-    from privgeom.analyses._profile_curve import delta_curve
+    from privgeom.analyses.profiles._profile_curve import delta_curve
 
     M = Mechanism(rows)
     for graph in (_path(M), _complete(M)):
@@ -184,7 +184,7 @@ def test_delta_curve_integer_route_equals_the_fraction_route(rows: list[list[Fra
 
 
 def test_delta_curve_unknown_method_is_refused() -> None:
-    from privgeom.analyses._profile_curve import delta_curve
+    from privgeom.analyses.profiles._profile_curve import delta_curve
 
     with pytest.raises(pg.InvalidParameterError, match="'integer'"):
         delta_curve(randomized_response(1, "3/4"), "hamming", method="integer")

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import privgeom as pg
 from pg_testing.work import count_calls, peak_mib
 from privgeom import Domain, InvalidParameterError, LogRational, Mechanism, SizeLimitError
-from privgeom.analyses._profile import MAX_PROFILE_WORK, delta, epsilon, profile_work
-from privgeom.analyses._profile_curve import delta_curve
+from privgeom.analyses.profiles._profile import MAX_PROFILE_WORK, delta, epsilon, profile_work
+from privgeom.analyses.profiles._profile_curve import delta_curve
 
 
 
@@ -107,7 +107,7 @@ def test_complete_route_equals_scan_and_brute_force(M) -> None:
 
 
 def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once(monkeypatch) -> None:
-    from privgeom.analyses import _scan
+    from privgeom.analyses.profiles import _scan
 
     N = 2000
     rng = np.random.default_rng(1)
@@ -158,14 +158,14 @@ def test_mechanism_domain_drives_the_relation() -> None:
 
 @given(st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), min_size=1, max_size=30))
 def test_edge_grouping_by_hash_equals_the_row_loop(rows) -> None:
-    import privgeom.analyses._scan as profile_mod
+    import privgeom.analyses.profiles._scan as profile_mod
 
     cols = np.array(rows, dtype=np.int64)
     assert profile_mod._first_distinct_rows(cols) == profile_mod._first_distinct_rows_loop(cols)
 
 
 def test_edge_grouping_survives_hash_collisions(monkeypatch) -> None:
-    import privgeom.analyses._scan as profile_mod
+    import privgeom.analyses.profiles._scan as profile_mod
 
     monkeypatch.setattr(profile_mod, "_HASH_WEIGHTS", np.zeros(4096, dtype=np.int64))  # every row hashes alike
     cols = np.array([[1, 2], [1, 2], [2, 1], [0, 0], [2, 1]], dtype=np.int64)

@@ -131,7 +131,7 @@ def test_subset_family_errors():
 def test_facet_only_path_agrees_with_rays(monkeypatch, family):
     # beyond RAYS_MAX_DIM the relaxed cone is never converted to rays (ε-DP on the 5-cube has 395,094); the Farkas
     # LPs on its facets must give the same recognition and the same lost guarantees
-    from privgeom.analyses import _relaxation
+    from privgeom.analyses.relaxation import _relaxation
 
     rr = pg.RandomizedResponse(3, "3/4")
     by_rays = relax_pairwise(rr, family, method="block")

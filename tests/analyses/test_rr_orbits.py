@@ -9,15 +9,17 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom.analyses import _relax_difference, _rr_orbits, _summary
+from privgeom.analyses import _rr_orbits
+from privgeom.analyses.relaxation import _relax_difference
+from privgeom.analyses.guarantees import _summary
 from privgeom.analyses._hooks import structured_relaxation, structured_summary
-from privgeom.analyses._relaxation import relax_pairwise
+from privgeom.analyses.relaxation._relaxation import relax_pairwise
 from privgeom.geometry import _structure
 
 
 def _generic_relaxation(rr):
     """The difference route without the hook (the family expanded first, as before)."""
-    from privgeom.analyses._relaxation import relaxation_domain, subset_family
+    from privgeom.analyses.relaxation._relaxation import relaxation_domain, subset_family
 
     family = subset_family(relaxation_domain(rr, rr.row_cone().labels), "hamming")
     return _relax_difference.relax_by_differences(rr, rr.row_cone(), family, required=True)
@@ -99,7 +101,7 @@ def test_k20_without_dense_work(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("the generic route ran")
 
-    from privgeom.analyses import _relaxation
+    from privgeom.analyses.relaxation import _relaxation
 
     monkeypatch.setattr(_structure, "kronecker_integer_rows", forbidden)
     monkeypatch.setattr(_relaxation, "subset_family", forbidden)

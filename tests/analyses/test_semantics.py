@@ -233,7 +233,7 @@ def test_guarantee_equality_and_json_without_labels():
 
 
 def test_describe_row_cone_orbits_match_the_generic_route():
-    from privgeom.analyses._summary import describe_row_cone
+    from privgeom.analyses.guarantees._summary import describe_row_cone
     from privgeom.geometry import automorphisms
 
     # randomized response (facets by string) and ε-DP (facets by directed edge) against orbits of the dense facets

@@ -1,4 +1,4 @@
-"""Parametric row cones (privgeom.analyses._symbolic): closed forms of Theorem 4.3, ε-DP and the geometric
+"""Parametric row cones (privgeom.analyses.guarantees._symbolic): closed forms of Theorem 4.3, ε-DP and the geometric
 mechanism, and agreement with the numeric (exact) route at fresh rational points."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 import privgeom as pg
-from privgeom.analyses._symbolic import symbolic_row_cone
+from privgeom.analyses.guarantees._symbolic import symbolic_row_cone
 
 p, t, a = sp.symbols("p t a")
 

@@ -21,7 +21,7 @@ from privgeom import (
     path_graph,
     randomized_response,
 )
-from privgeom.analyses._profile import delta as profile_delta
+from privgeom.analyses.profiles._profile import delta as profile_delta
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
 from privgeom.definitions import parse_definition
 from privgeom.definitions._approx_dp import ApproximateDP, CompletionWitness, HockeyStickCertificate, HockeyStickWitness

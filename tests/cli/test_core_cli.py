@@ -179,7 +179,7 @@ def test_semantics_sentences_never_list_more_than_a_dozen_datasets(capsys):
 def test_all_listings_number_facets_as_design_drop_does(capsys, spec):
     """``rowcone --all`` numbers its lines 0, 1, …; ``semantics --all`` (another order) prefixes each guarantee with
     the number of its facet in that listing; ``design --drop i`` drops exactly the guarantee numbered [i]."""
-    from privgeom.analyses._design import listed_facets
+    from privgeom.analyses.design._design import listed_facets
 
     code, out, _ = run(capsys, "rowcone", spec, "--all")
     F = listed_facets(pg.parse_definition(spec))

@@ -134,7 +134,7 @@ def test_max_rays_is_a_registered_limit(capsys):
     ("block_work=2.5", ["--limit 'block_work=2.5'"]),
 ])
 def test_bad_limit_options_exit_2_before_any_work(value, words, capsys, monkeypatch):
-    from privgeom.analyses import _relaxation
+    from privgeom.analyses.relaxation import _relaxation
 
     monkeypatch.setattr(_relaxation, "relax", lambda *a, **k: pytest.fail("the command ran"))
     before = dict(pg.get_limits())

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom._results import to_jsonable
+from privgeom._core.results import to_jsonable
 from pg_testing.work import forbid
-from privgeom.analyses import _semantics
-from privgeom.analyses._semantics import Guarantee, guarantee_from_normal, parity_structure
+from privgeom.analyses.guarantees import _semantics
+from privgeom.analyses.guarantees._semantics import Guarantee, guarantee_from_normal, parity_structure
 from privgeom.cli import main
 from privgeom.cli._render import IntegerRow, StreamedData, Stream, facet_rows, ray_rows
 from privgeom.geometry import Cone

@@ -174,7 +174,7 @@ def test_library_figure_functions_never_create_folders(tmp_path):
 
 
 def test_the_write_check_leaves_no_file_behind(workdir):
-    from privgeom._io import check_output
+    from privgeom._core.io import check_output
 
     before = sorted(p.name for p in workdir.iterdir())
     check_output(str(workdir / "new.json"), "file", what="--out")

@@ -1,4 +1,4 @@
-"""The CLI's activity bar (privgeom._progress.activity): on a terminal, after the delay, named after the command
+"""The CLI's activity bar (privgeom._core.progress.activity): on a terminal, after the delay, named after the command
 and its current stage; erased when the command ends; never with --json or when stderr is not a terminal."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from privgeom import _progress
+from privgeom._core import progress as _progress
 from privgeom.cli import _core, main
 
 

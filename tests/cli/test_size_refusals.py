@@ -57,11 +57,11 @@ CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
     ("relax dp:graph=hamming,k=4,exp_eps=3 --family triples", ("privgeom.geometry._cone:Cone.project",),
      ("estimated work 64² × 13 = 53,248", "--limit block_work=53248")),
     ("optimal dp:graph=path,n=100000,exp_eps=2",
-     ("privgeom.analyses._optimal:_rows_lp", "privgeom.analyses._optimal:special_lp"),
+     ("privgeom.analyses.optimal._optimal:_rows_lp", "privgeom.analyses.optimal._optimal:special_lp"),
      ("10,000,200,001 variables", "--max-lp-size 60000800002")),
-    (f"epsilon -m {RR2} --graph hamming --max-work 10", ("privgeom.analyses._scan:_matrix_views",),
+    (f"epsilon -m {RR2} --graph hamming --max-work 10", ("privgeom.analyses.profiles._scan:_matrix_views",),
      ("288 units of work", "--max-work 288")),
-    (f"delta -m {RR2} --graph complete --exp-eps 2 --limit profile_work=10", ("privgeom.analyses._scan:_matrix_views",),
+    (f"delta -m {RR2} --graph complete --exp-eps 2 --limit profile_work=10", ("privgeom.analyses.profiles._scan:_matrix_views",),
      ("432 units of work", "--max-work 432")),
     ("compare rr:k=20,p=3/4 dp:graph=hamming,k=20,exp_eps=3", ("privgeom.cli._catalogue:compare",),
      ("10,485,760 edges", "--limit graph_edges=10485760")),
@@ -74,12 +74,12 @@ CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
      ("1,000,000,001 datasets", "--limit domain_size=1000000001")),
     # a relation that needs a networkx graph: its 1,124,250 edges are refused before one is listed (the path needs
     # no graph: its edges are index arithmetic, tests/definitions/test_dp_path_scale.py)
-    ("analyze dp:graph=complete,n=1500,exp_eps=2", ("privgeom._domain:Domain._edges",),
+    ("analyze dp:graph=complete,n=1500,exp_eps=2", ("privgeom._core.domain:Domain._edges",),
      ("1,124,250 edges", "--limit graph_edges=1124250")),
     ("rowcone rr:k=27,p=3/4", ("privgeom.definitions._rr:RandomizedResponse.row_cone",),
      ("2^27 datasets", "--limit domain_size=134217728")),
     # a mechanism of the wrong size: the counts are compared before rr:k=20's 1,048,576 labels are built
-    (f"closure rr:k=20,p=3/4 -m {RR2}", ("privgeom.definitions._rr:bit_strings", "privgeom._domain:_LazyBitLabels.build"),
+    (f"closure rr:k=20,p=3/4 -m {RR2}", ("privgeom.definitions._rr:bit_strings", "privgeom._core.domain:_LazyBitLabels.build"),
      ("has 4 inputs (11, 10, 01, 00)", "rr:k=20,p=3/4 has 1,048,576 datasets")),
     ("rowcone rr:k=3,p=3/4 --all --limit listed_coefficients=10", ("privgeom.cli._core:describe_row_cone",),
      ("more than the 10 a text listing shows", "--limit listed_coefficients=64")),
@@ -108,7 +108,7 @@ def test_analyze_reports_a_refused_row_cone_without_building_the_guarantees(monk
     from privgeom.analyses import _rr_orbits
 
     monkeypatch.setattr(_rr_orbits, "_applies", lambda rr: False)  # the generic route (per orbit it answers: below)
-    entered = _forbid(monkeypatch, ("privgeom.analyses._semantics:_rr_semantics",))
+    entered = _forbid(monkeypatch, ("privgeom.analyses.guarantees._semantics:_rr_semantics",))
     code = main(["analyze", "rr:k=18,p=3/4"])
     out, err = capsys.readouterr()
     assert not entered and code == 0, (entered, code, err)
@@ -132,16 +132,16 @@ PYTHON_ROWS: list[tuple[Callable[[], Any], tuple[Routine, ...], tuple[str, ...]]
     (lambda: pg.DifferentialPrivacy(pg.hamming_graph(5), exp_eps=3).row_cone().rays, ("networkx:bfs_tree",),
      ("max_rays=65536 or pg.set_limits(dp_rays=65536)",)),
     (lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=100000,exp_eps=2")),
-     ("privgeom.analyses._optimal:_rows_lp", "privgeom.analyses._optimal:special_lp"),
+     ("privgeom.analyses.optimal._optimal:_rows_lp", "privgeom.analyses.optimal._optimal:special_lp"),
      ("max_lp_size=60000800002 or pg.set_limits(optimal_lp_size=60000800002)",)),
-    (lambda: pg.epsilon(pg.Mechanism.load(RR2), "hamming", max_work=10), ("privgeom.analyses._scan:_matrix_views",),
+    (lambda: pg.epsilon(pg.Mechanism.load(RR2), "hamming", max_work=10), ("privgeom.analyses.profiles._scan:_matrix_views",),
      ("max_work=288 or pg.set_limits(profile_work=288)",)),
     (lambda: pg.relax_pairwise(pg.RandomizedResponse(12, "3/4"), "complete"),
-     ("privgeom._domain:Domain.relation",), ("8,386,560 pairs", "pg.set_limits(relax_family=8386560)")),
-    (lambda: pg.RandomizedResponse(27, "3/4"), ("privgeom._domain:Domain.bits",),
+     ("privgeom._core.domain:Domain.relation",), ("8,386,560 pairs", "pg.set_limits(relax_family=8386560)")),
+    (lambda: pg.RandomizedResponse(27, "3/4"), ("privgeom._core.domain:Domain.bits",),
      ("2^27 datasets", "pg.set_limits(domain_size=134217728)")),
     (lambda: pg.DifferentialPrivacy(pg.Domain.labels([str(i) for i in range(1500)]).relation("complete"), exp_eps=2),
-     ("privgeom._domain:Domain._edges",), ("max_edges=1124250 or pg.set_limits(graph_edges=1124250)",)),
+     ("privgeom._core.domain:Domain._edges",), ("max_edges=1124250 or pg.set_limits(graph_edges=1124250)",)),
     (lambda: pg.parse_definition("dp:graph=path,n=1000000000,exp_eps=2"),
      ("privgeom.definitions._dp:DifferentialPrivacy.__init__",), ("pg.set_limits(domain_size=1000000001)",)),
 ]

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom import _domain
-from privgeom.analyses._semantics import Guarantee, SparseNormal, semantics, sparse_difference_facet
-from privgeom.analyses._summary import _involution_orbits, describe_row_cone
+from privgeom._core import domain as _domain
+from privgeom.analyses.guarantees._semantics import Guarantee, SparseNormal, semantics, sparse_difference_facet
+from privgeom.analyses.guarantees._summary import _involution_orbits, describe_row_cone
 from privgeom.cli import main
 from privgeom.definitions import DifferentialPrivacy, parse_definition
 from privgeom.geometry._structure import normalised_facet, structured_facet

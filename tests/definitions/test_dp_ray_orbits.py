@@ -203,7 +203,7 @@ def test_result_rays_json_and_graph_input():
 
 
 def test_describe_row_cone_and_cli_report_q5_by_orbit(capsys):
-    from privgeom.analyses._summary import describe_row_cone
+    from privgeom.analyses.guarantees._summary import describe_row_cone
     from privgeom.cli import main
 
     s = describe_row_cone(DifferentialPrivacy.hamming(4, exp_eps=3), rays=True)

@@ -310,6 +310,6 @@ def test_to_dict_round_trip() -> None:
     assert Cone.from_dict(c.to_dict("V")) == c and "rays" not in c.to_dict("H")
     f = c.to_float()
     assert Cone.from_dict(f.to_dict()) == f
-    from privgeom._results import to_jsonable
+    from privgeom._core.results import to_jsonable
 
     assert to_jsonable(c) == d

@@ -86,7 +86,7 @@ def test_generic_search_refuses_to_start_on_huge_inputs():
 
 
 def test_a_search_cut_short_is_said_in_the_summary():
-    from privgeom.analyses._summary import describe_row_cone
+    from privgeom.analyses.guarantees._summary import describe_row_cone
 
     d = pg.FiniteDefinition([pg.parse_definition("krr:n=10,exp_eps=3").mechanism])
     s = describe_row_cone(d)

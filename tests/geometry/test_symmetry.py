@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom._errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from privgeom._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from privgeom.geometry import Cone, Orbit, SymmetryGroup, automorphisms
 from privgeom.geometry._symmetry import hypercube_generators
 

@@ -22,7 +22,7 @@ from privgeom import (
     path_graph,
     randomized_response,
 )
-from privgeom.analyses._profile import delta, epsilon
+from privgeom.analyses.profiles._profile import delta, epsilon
 from privgeom.mechanisms._catalogue import frapp, frapp_matrix, kary_randomized_response, truncated_geometric
 
 ALPHAS = st.fractions(min_value=Fraction(1, 50), max_value=Fraction(49, 50), max_denominator=50).filter(

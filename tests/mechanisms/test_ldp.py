@@ -269,7 +269,7 @@ def test_bad_specs_name_the_value(spec: str, message: str) -> None:
 @pytest.mark.parametrize("d", [3, 4])
 def test_utility_gap_matches_the_closed_forms(d: int) -> None:
     # accuracy, uniform prior: the closure's optimum is the MAP decoder (1/d) Σ_y max_x M[y, x]; the ε-LDP optimum
-    # is k-RR's e^ε/(e^ε + d − 1) (module doc of privgeom.analyses._ldp_gap)
+    # is k-RR's e^ε/(e^ε + d − 1) (module doc of privgeom.analyses.profiles._ldp_gap)
     t = F(3)
     for M in [pg.unary_encoding(d, exp_eps=t), pg.local_hashing(d, exp_eps=t), pg.hadamard_response(d, exp_eps=t),
               pg.subset_selection(d, 2, exp_eps=t), pg.subset_selection(d, 1, exp_eps=t)]:

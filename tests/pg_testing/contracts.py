@@ -26,7 +26,7 @@ import networkx as nx
 import pytest
 
 import privgeom as pg
-from privgeom._results import Result
+from privgeom._core.results import Result
 from privgeom.analyses import DeltaResult, EpsilonResult, hockey_stick
 
 #: Tolerance of float comparisons (relative to 1 + |value|).

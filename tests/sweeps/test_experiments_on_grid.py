@@ -1,4 +1,4 @@
-"""The seeds' experiments run their grids through the sweep engine (privgeom/_grid.py) and give the same numbers as
+"""The seeds' experiments run their grids through the sweep engine (privgeom/_core/grid.py) and give the same numbers as
 the direct serial loops they replaced (recomputed here point by point at quick sizes), on every scheduler."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from privgeom import voting
-from privgeom._numeric import LogRational
+from privgeom._core.numeric import LogRational
 from privgeom.smoothed import election_vertices, elections_experiment, load_elections, motivating_experiment
 from privgeom.smoothed._shm import shm_database_delta, shm_smoothed_sweep
 

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import privgeom as pg
-from privgeom import _grid
+from privgeom._core import grid as _grid
 from privgeom.cli import main
 from privgeom.sweeps import QUERIES
 

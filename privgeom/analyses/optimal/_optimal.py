@@ -1,0 +1,753 @@
+"""Optimal mechanisms: maximise expected utility over the consistent closure of a privacy definition (an LP).
+
+Expected utility of a mechanism ``M`` for a utility ``U[D, ω]`` (datasets × outputs) and a prior ``π`` over the
+datasets is ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D] = ⟨C, M⟩`` with ``C[ω, D] = π(D) U[D, ω]``: linear in ``M``. Two LPs here, and
+one for (ε, δ)-DP with δ > 0 in :mod:`privgeom.analyses.optimal._optimal_adp`:
+
+* **rows** — definitions whose closure is decided by their row cone (ε-DP, Pufferfish, …; Lin & Kifer,
+  Definition 3.5): the variables are ``M`` itself, every row must satisfy the row cone's H-representation
+  (``a·M[ω, :] ≥ 0``, ``e·M[ω, :] = 0``; for ε-DP ``x_i ≤ e^ε x_j`` per edge) and every column sums to 1. Any
+  ``z ≥ 0`` (one weight per output and facet) and ``w`` give the upper bound
+  ``⟨C, M⟩ ≤ Σ_D max_ω (C + zA + wE)[ω, D]`` for every member ``M`` (weak duality); for rational inputs privgeom
+  recovers the exact vertex and duals from HiGHS's optimal basis (docs/theory.md, "Exact optima from the optimal
+  basis"; cdd's exact simplex as the fallback), takes the bound from those exact duals, and checks that it equals
+  the value of the returned mechanism. No float is ever rounded into an "exact" answer.
+* **closure** — finite definitions ``{M_1..M_J}``, through the parametrisation of Theorem 3.4:
+  ``M = Σ_j B_j M_j`` with ``B_j ≥ 0``, ``1ᵀ B_j = λ_j 1ᵀ``, ``Σ_j λ_j = 1``. Its dual optimum is explicit:
+  ``max_j Σ_o max_ω (C M_jᵀ)[ω, o]`` (each column of ``A_j = B_j / λ_j`` is a probability vector), which is the
+  certificate; it is attained by a deterministic post-processing of the best ``M_j`` (a Bayes decision rule).
+
+Kairouz, Oh & Viswanath (*Extremal mechanisms for local differential privacy*, NIPS 2014; JMLR 17, 2016 —
+"KOV") study local DP, i.e. ε-DP on the complete graph ``K_n``. Its row cone has the ``2^n − 2`` extreme rays
+``{1, e^ε}^n`` minus the constants (:func:`staircase_patterns`). For a *sublinear* utility ``Σ_ω μ(M[ω, :])``
+(``μ`` convex and positively homogeneous — mutual information, f-divergences, and every linear utility followed by
+the best decision, ``μ(x) = max_ω Σ_D C[ω, D] x_D``) KOV show that an optimal mechanism is a *staircase
+mechanism*, rows ``θ_s s`` over the patterns ``s``, with ``θ`` solving the LP ``max Σ_s θ_s μ(s)`` subject to
+``Σ_s θ_s s = 1``, ``θ ≥ 0`` (:func:`staircase_optimum`), and that the binary mechanism (two patterns splitting
+the inputs in halves) is optimal in the high-privacy regime and k-ary randomized response in the low-privacy
+regime (:func:`kov_regimes`).
+
+Examples
+--------
+>>> from privgeom.definitions import DifferentialPrivacy
+>>> from privgeom.graphs import complete_graph
+>>> opt = optimal_mechanism(DifferentialPrivacy(complete_graph(3), exp_eps=2), "accuracy")
+>>> opt.value, opt.certificate.exact, opt.certificate.bound
+(Fraction(1, 2), True, Fraction(1, 2))
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..._core.errors import (DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError,
+                       SolverError)
+from ..._core.level import PrivacyLevel, ScalarLike
+from ..._core.limits import register_limit
+from ..._core.numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, is_exact_scalar, limit_hint,
+                        parse_scalar)
+from ..._core.numeric import readonly
+from ..._core.results import Quantity, Result
+from ...definitions import PrivacyDefinition
+from ...mechanisms import Mechanism
+from ..comparison._compare import generating_mechanisms
+from ._optimal_adp import (_LP, ClosureConstraints, OptimalityCertificate, OptimalMechanism, _closure_constraints, _finish,
+                           _rows_constraints, closure_constraints, special_lp, special_lp_size)
+
+__all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
+           "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureConstraints", "closure_constraints",
+           "OPTIMAL_METHODS", "RowUtility", "bayes_utility", "mutual_information_utility", "mutual_information", "staircase_patterns",
+           "binary_mechanism", "StaircaseOptimum", "staircase_optimum", "KOVRegimes", "kov_regimes"]
+
+#: Default largest optimal-mechanism LP, measured as constraint-matrix nonzeros + variables and estimated from the
+#: sizes before anything is built (:func:`optimal_lp_size`). Measured on 2 shared cores with exact re-verification
+#: (docs/theory.md §16): size 3,456 (ε-DP on K_12) 0.8 s, 5,280 (path, 30 values) 2.3 s, 16,000 (K_20) 4.5 s,
+#: 12,288 (the 5-cube) 64 s, 18,592 (path, 56 values) 39 s — time grows like size^2–2.5 and with degeneracy, so
+#: 5,000 is the largest round size at which every family measured answers within about 10 s. It limits the LP
+#: actually built: the symmetry-reduced one when symmetry applies; the explicit and closed-form routes build none.
+#: Raise it with ``optimal_mechanism(..., max_lp_size=)``.
+MAX_OPTIMAL_LP_SIZE = 5_000
+register_limit("optimal_lp_size", globals(), "MAX_OPTIMAL_LP_SIZE",
+               "default largest optimal-mechanism LP (nonzeros + variables) built; max_lp_size= raises it for one call",
+               option="--max-lp-size")
+
+#: Largest ``n`` for which :func:`staircase_patterns` enumerates the ``2^n − 2`` patterns.
+MAX_STAIRCASE_INPUTS = 14
+register_limit("staircase_inputs", globals(), "MAX_STAIRCASE_INPUTS",
+               "most inputs n for which staircase_patterns() enumerates the 2^n - 2 patterns")
+
+
+# ---------------------------------------------------------------------------------------------------- inputs
+def prior_vector(prior: Any, inputs: Sequence[str], *, exact: bool | None = None) -> list[Scalar]:
+    """A probability vector over ``inputs`` from ``None``/``"uniform"``, a sequence or a ``{label: p}`` dict.
+
+    Examples
+    --------
+    >>> prior_vector("uniform", ["a", "b"]), prior_vector({"a": "1/3", "b": "2/3"}, ["a", "b"])
+    ([Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 3), Fraction(2, 3)])
+    """
+    n = len(inputs)
+    if prior is None or (isinstance(prior, str) and prior.strip() == "uniform"):
+        return [Fraction(1, n) if exact is not False else 1.0 / n] * n
+    if isinstance(prior, dict):
+        unknown = [k for k in prior if str(k) not in inputs]
+        if unknown:
+            raise DomainMismatchError(f"prior mentions unknown datasets {unknown[:5]}; datasets: {list(inputs)[:8]}")
+        prior = [prior.get(d, 0) for d in inputs]
+    if isinstance(prior, str) or not isinstance(prior, (Sequence, np.ndarray)):
+        raise InvalidTypeError(f"a prior is 'uniform', a list of probabilities or a dict, got {prior!r}")
+    if len(prior) != n:
+        raise DomainMismatchError(f"the prior {list(prior)[:8]!r:.120} has {len(prior)} entries for {n} datasets")
+    if exact is None:
+        exact = all(is_exact_scalar(v) for v in prior)
+    vals: list[Scalar] = [parse_scalar(v, name="prior probability", exact=exact) for v in prior]
+    if any(v < 0 for v in vals):
+        raise InvalidParameterError(f"prior probabilities must be >= 0, got {[fraction_str(v) for v in vals]}")
+    total = sum(vals)
+    if (exact and total != 1) or (not exact and abs(float(total) - 1.0) > ATOL * n):
+        raise InvalidParameterError(f"prior probabilities must sum to 1, got {fraction_str(total)}")
+    return vals
+
+
+def utility_matrix(utility: Any, inputs: Sequence[str], *, exact: bool | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Parse a utility into ``(U, outputs)`` with ``U[D, ω]`` (rows = datasets in ``inputs`` order).
+
+    Accepted: ``"accuracy"`` (``U[D, ω] = 1`` iff ``ω = D``: guess the dataset), a 2-D array-like (rows =
+    datasets; outputs ``o0, o1, …``) or a dict ``{"matrix": rows, "outputs": [...], "inputs": [...]}`` (the JSON
+    format of ``privgeom optimal --utility``; ``inputs`` may list the datasets in another order).
+
+    Examples
+    --------
+    >>> U, outs = utility_matrix({"matrix": [[1, 0], [0, "1/2"]], "outputs": ["y", "n"]}, ["a", "b"])
+    >>> U.tolist(), outs
+    ([[Fraction(1, 1), Fraction(0, 1)], [Fraction(0, 1), Fraction(1, 2)]], ('y', 'n'))
+    """
+    n = len(inputs)
+    outputs: Sequence[Any] | None = None
+    rows_labels: Sequence[Any] | None = None
+    if isinstance(utility, str):
+        if utility.strip() != "accuracy":
+            raise InvalidParameterError(f"unknown named utility {utility!r}; use 'accuracy', a matrix or a dict")
+        one, zero = (Fraction(1), Fraction(0)) if exact is not False else (1.0, 0.0)
+        eye = np.empty((n, n), dtype=object if exact is not False else float)
+        eye[:] = zero
+        eye[np.arange(n), np.arange(n)] = one
+        return readonly(eye), tuple(str(s) for s in inputs)  # already parsed: no per-entry work
+    elif isinstance(utility, dict):
+        if "matrix" not in utility:
+            raise FormatError("a utility dict needs a 'matrix' field (rows = datasets, columns = outputs)")
+        unknown = set(utility) - {"matrix", "outputs", "inputs", "privgeom", "version"}
+        if unknown:
+            raise FormatError(f"unknown fields in utility: {sorted(unknown)}")
+        mat, outputs, rows_labels = utility["matrix"], utility.get("outputs"), utility.get("inputs")
+    else:
+        mat = utility
+    try:
+        arr = np.array(mat, dtype=object)
+    except (ValueError, TypeError):
+        raise FormatError("the utility matrix must be a rectangular 2-D list of numbers") from None
+    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise FormatError(f"the utility must be a rectangular, non-empty 2-D matrix (rows = datasets, columns = "
+                          f"outputs), got shape {arr.shape}")
+    if rows_labels is not None:
+        rows_labels = [str(s) for s in rows_labels]
+        if sorted(rows_labels) != sorted(inputs) or len(rows_labels) != arr.shape[0]:
+            raise DomainMismatchError(f"utility inputs {rows_labels[:8]} are not the datasets {list(inputs)[:8]}")
+        arr = arr[[rows_labels.index(d) for d in inputs]]
+    if arr.shape[0] != n:
+        raise DomainMismatchError(f"the utility has {arr.shape[0]} rows but there are {n} datasets (rows = datasets)")
+    flat = list(arr.ravel())
+    if exact is None:
+        exact = all(is_exact_scalar(v) for v in flat)
+    vals = [parse_scalar(v, name="utility entry", exact=exact) for v in flat]
+    U = np.array(vals, dtype=object if exact else float).reshape(arr.shape)
+    outs = tuple(str(o) for o in outputs) if outputs is not None else tuple(f"o{j}" for j in range(arr.shape[1]))
+    if len(outs) != arr.shape[1] or len(set(outs)) != len(outs):
+        raise FormatError(f"{len(outs)} distinct output labels needed for {arr.shape[1]} utility columns, got {list(outs)[:8]}")
+    return U, outs
+
+
+# ---------------------------------------------------------------------------------------------------- LP size
+@dataclass(frozen=True)
+class LPSize(Result):
+    """Size of an optimal-mechanism LP, estimated from the definition and the number of outputs before building it.
+
+    ``size = nonzeros + variables`` is what :data:`MAX_OPTIMAL_LP_SIZE` limits.
+
+    Examples
+    --------
+    >>> from privgeom.definitions import DifferentialPrivacy
+    >>> optimal_lp_size(DifferentialPrivacy.path(2, exp_eps=2), 3).summary()
+    'rows LP: 9 variables, 15 constraints, 33 nonzeros (size 42)'
+    """
+
+    formulation: str
+    variables: int
+    constraints: int
+    nonzeros: int
+
+    @property
+    def size(self) -> int:
+        """``nonzeros + variables``."""
+        return self.nonzeros + self.variables
+
+    def summary(self) -> str:
+        return (f"{self.formulation} LP: {self.variables:,} variables, {self.constraints:,} constraints, "
+                f"{self.nonzeros:,} nonzeros (size {self.size:,})")
+
+
+def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
+    """The LP :func:`optimal_mechanism` would build for ``n_outputs`` outputs (the utility's columns), from sizes only.
+
+    * closure LP (finite ``{M_1..M_J}`` with ``o_j`` outputs): ``m Σ o_j + J`` variables, ``Σ o_j + 1`` equalities;
+    * rows LP: ``m N`` variables, one row per output and facet (``2`` nonzeros per facet of a difference cone such as
+      ε-DP, else up to ``N``), ``N`` column sums, the equalities;
+    * a special LP (e.g. the hockey-stick LP of (ε, δ)-DP): its registered estimate (``special_lp_size``).
+
+    The row cone is asked only for its facet count, which structured cones (ε-DP) know without building anything.
+    """
+    m, N = int(n_outputs), len(definition.inputs)
+    mechs = generating_mechanisms(definition)
+    if mechs is not None:
+        O, J = sum(M.n_outputs for M in mechs), len(mechs)
+        return LPSize("closure", m * O + J, O + 1, m * O + O + J)
+    if definition.row_cone_decides_closure:
+        cone = definition.row_cone()
+        st = cone.structure
+        nf = cone.n_facets
+        per = 2 if st is not None and st.kind == "difference" else N
+        n_eq = 0 if st is not None and st.kind == "difference" else len(cone.equalities)
+        return LPSize("rows", m * N, m * nf + N + m * n_eq, m * nf * per + m * N + m * n_eq * N)
+    special = special_lp_size(definition, m)
+    if special is not None:
+        return LPSize("dedicated", *special)
+    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
+                           "and privgeom has no other LP over its closure")
+
+
+def _cost_matrix(U: np.ndarray, pi: Sequence[Any], exact: bool) -> np.ndarray:
+    """``C[ω, D] = π(D) U[D, ω]``, multiplying only the non-zero utilities (accuracy has ``N`` of ``N²``)."""
+    if not exact:
+        return np.asarray(U, dtype=float).T * np.array([float(v) for v in pi])[None, :]
+    Ut = np.asarray(U, dtype=object).T
+    C = np.empty(Ut.shape, dtype=object)
+    C[:] = Fraction(0)
+    rows, cols = np.nonzero(Ut != 0)
+    if len(rows):
+        C[rows, cols] = [Fraction(pi[d]) * Ut[w, d] for w, d in zip(rows.tolist(), cols.tolist())]
+    return C
+
+
+def _refuse_lp(definition: PrivacyDefinition, est: LPSize, limit: int, context: str = "") -> None:
+    """Refuse the LP of estimated size ``est`` when ``est.size`` exceeds ``limit`` (``context``: e.g. the outputs)."""
+    if est.size > limit:
+        spec = definition.spec()
+        what = spec if len(spec) <= 80 else definition.name
+        raise SizeLimitError(
+            f"optimal_mechanism: the {est.formulation} LP for {what}{context} would have {est.variables:,} variables, "
+            f"{est.constraints:,} constraints and {est.nonzeros:,} nonzeros (size {est.size:,} = nonzeros + "
+            f"variables), more than the limit {limit:,}; refused before building it — "
+            f"{limit_hint('optimal_lp_size', est.size, keyword='max_lp_size')}")
+
+
+def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
+                limit: int | None) -> None:
+    """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
+    _refuse_lp(definition, LPSize(formulation, variables, constraints, nonzeros),
+               MAX_OPTIMAL_LP_SIZE if limit is None else limit)
+
+
+def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) -> None:
+    _refuse_lp(definition, optimal_lp_size(definition, n_outputs), limit, f" with {n_outputs:,} outputs")
+
+
+# ---------------------------------------------------------------------------------------------------- rows LP
+def _rows_lp(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool) -> OptimalMechanism:
+    m, N = C.shape
+    model = _rows_constraints(definition, m, exact)
+    exact = model.exact
+    F, E = model.data["F"], model.data["E"]
+    lp = _LP.of(model, model.objective(C if exact else np.asarray(C, dtype=float)),
+                f"optimal mechanism for {definition.spec()}")
+    res = lp.solve()
+
+    def bound_of(z: np.ndarray, w: np.ndarray) -> tuple[Any, list[Any]]:
+        zz = z.reshape(m, len(F)) if len(F) else np.zeros((m, 0), dtype=z.dtype)
+        ww = w.reshape(m, len(E)) if len(E) else np.zeros((m, 0), dtype=w.dtype)
+        G = C + zz.dot(F) + ww.dot(E) if len(E) else C + zz.dot(F)
+        y = [max(G[:, d]) for d in range(N)]
+        return sum(y), y
+
+    cands = []
+    if res.exact is not None:  # the exact duals of the optimal basis: z = −(ub duals), w = ±(facet-equality duals)
+        y_eq, y_ub = lp.exact_duals(res.exact)
+        for sz, sw in itertools.product((-1, 1), (1, -1)):
+            zc = np.array([max(sz * v, Fraction(0)) for v in y_ub], dtype=object)
+            cands.append((*bound_of(zc, np.array([sw * v for v in y_eq[N:]], dtype=object)), zc, sw * y_eq[N:]))
+    else:
+        nu = -np.asarray(res.ub_duals if res.ub_duals is not None else np.zeros(0))
+        mu = np.asarray(res.eq_duals)[N:] if res.eq_duals is not None else np.zeros(0)
+        for sz, sw in itertools.product((1, -1), (1, -1)):  # any z ≥ 0 and w give a valid bound: keep the best
+            zf = np.clip(sz * nu, 0, None)
+            cands.append((*bound_of(zf, sw * mu), zf, sw * mu))
+    bound, y, z, w = min(cands, key=lambda t: t[0])
+    detail = (f"rows LP: HiGHS dual simplex; bound Σ_D max_ω (C + zA + wE)[ω, D] from its "
+              f"{'exact ' if exact else ''}duals")
+    if res.exact is not None:
+        M = Mechanism(model.mechanism_matrix(res.exact.x), definition.inputs, outputs, exact=True)
+        return _finish(definition, M, C, bound, True, "rows", {"z": z, "w": w, "y": y}, f"{detail}; {res.note}")
+    x = np.clip(np.asarray(res.x), 0, None)
+    M = Mechanism(x.reshape(m, N), definition.inputs, outputs, exact=False)
+    return _finish(definition, M, np.asarray(C, dtype=float), float(bound), False, "rows",
+                   {"z": z, "w": w, "y": y}, detail)
+
+
+# ---------------------------------------------------------------------------------------------------- closure LP
+def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np.ndarray, outputs: tuple[str, ...],
+                exact: bool) -> OptimalMechanism:
+    m = C.shape[0]
+    model = _closure_constraints(definition, mechs, m, exact)
+    exact = model.exact
+    mats, offsets = model.data["mats"], model.data["offsets"]
+    Cx = C if exact else np.asarray(C, dtype=float)
+    Gs = [Cx.dot(Mj.T) for Mj in mats]  # G_j[ω, o] = Σ_D C[ω, D] M_j[o, D]
+    n = model.n
+    c: list[Any] = [v for G in Gs for v in G.ravel()] + [0] * len(mats)  # = model.objective(Cx), computed directly
+    lp = _LP.of(model, c, f"optimal mechanism for {definition.spec()}")
+    res = lp.solve()
+    u = [[max(G[:, o]) for o in range(G.shape[1])] for G in Gs]
+    totals = [sum(uj) for uj in u]
+    t = max(totals)
+    jstar = int(np.argmax([float(v) for v in totals])) if not exact else totals.index(t)
+    detail = ("closure LP (Theorem 3.4): HiGHS value confirmed by the explicit dual t = max_j Σ_o max_ω (C M_jᵀ)[ω, o]")
+    if res.exact is not None and res.exact.value == -t:
+        vec = np.array(res.exact.x, dtype=object)
+        detail += f"; {res.note}"
+    else:
+        vec = np.zeros(n, dtype=object if exact else float)  # the Bayes decision rule on the best M_j
+        G = Gs[jstar]
+        for o in range(G.shape[1]):
+            col = [G[w, o] for w in range(m)]
+            vec[offsets[jstar] + col.index(max(col)) * G.shape[1] + o] = 1
+        detail += "; primal built from the dual (deterministic Bayes decision on the best M_j)"
+        if abs(float(res.fun) - float(t)) > 1e-7 * max(1.0, abs(float(t))):
+            detail += f"; HiGHS value {res.fun!r} differs from the explicit optimum"
+    acc = sum(vec[offsets[j]:offsets[j + 1]].reshape(m, -1).dot(Mj) for j, Mj in enumerate(mats))  # Σ_j B_j M_j
+    M = Mechanism(acc, definition.inputs, outputs, exact=exact)
+    return _finish(definition, M, Cx, t, exact, "closure", {"u": u, "t": t}, detail)
+
+
+#: The routes of :func:`optimal_mechanism` (``method=``); see :mod:`privgeom.analyses.optimal._optimal_sym`.
+OPTIMAL_METHODS = ("auto", "lp", "explicit", "closed-form", "symmetric")
+
+
+def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", prior: Any = None, *,
+                      max_lp_size: int | None = None, method: str = "auto") -> OptimalMechanism:
+    """Maximise expected utility ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]`` over the consistent closure of a definition.
+
+    Parameters
+    ----------
+    definition : PrivacyDefinition
+        Finite definitions (``FiniteDefinition``, ``RandomizedResponse``) use the closure LP of Theorem 3.4;
+        row-cone-decided ones (``DifferentialPrivacy``, …) the rows LP; (ε, δ)-DP with ``δ > 0`` a hockey-stick LP
+        (:mod:`~privgeom.analyses.optimal._optimal_adp`). Others are refused.
+    utility : "accuracy", 2-D array-like or dict
+        ``U[D, ω]``, rows = datasets (see :func:`utility_matrix`); its columns are the outputs of the mechanism.
+    prior : None, "uniform", sequence or dict
+        ``π`` over the datasets (see :func:`prior_vector`); default uniform.
+    max_lp_size : int, optional
+        Largest LP (nonzeros + variables, :func:`optimal_lp_size`) to build; default :data:`MAX_OPTIMAL_LP_SIZE`.
+        Checked from the sizes before the utility matrix (for ``"accuracy"``) or the LP is built; for
+        ``method="symmetric"`` the reduced LP's size.
+    method : {"auto", "lp", "explicit", "closed-form", "symmetric"}
+        ``"lp"``: the full LP below. ``"explicit"``: finite definitions, the Bayes decision on the best generating
+        mechanism (the closure LP's explicit dual, no LP). ``"closed-form"``: k-ary randomized response for accuracy
+        under the uniform prior on the complete graph (KOV 2016). ``"symmetric"``: the rows LP reduced by the
+        symmetry group of the definition, utility and prior (orbit averaging). ``"auto"`` (default) takes the first
+        that applies, in the order explicit, closed form, symmetric, LP. Every route ends in the same exact
+        re-verification (:mod:`privgeom.analyses.optimal._optimal_sym`).
+
+    Returns
+    -------
+    OptimalMechanism
+        The mechanism, its value and an :class:`OptimalityCertificate` (exact when the definition, utility and
+        prior are rational and the re-verification succeeds; otherwise float with the gap reported).
+
+    Raises
+    ------
+    InvalidTypeError
+        Not a privacy definition, or a definition without an LP formulation here.
+    DomainMismatchError, FormatError, InvalidParameterError, SizeLimitError
+        Utility or prior that does not fit the datasets; an LP too large to build.
+
+    Notes
+    -----
+    Sources: Lin & Kifer, Theorem 3.4, Definition 3.5; LP duality; for (ε, δ)-DP Balle, Barthe & Gaboardi 2018,
+    Thm. 1. Local DP: see :func:`staircase_optimum` (KOV).
+
+    Examples
+    --------
+    Guessing one of three values under local DP with ``e^ε = 2``: randomized response is optimal (value
+    ``e^ε / (e^ε + 2) = 1/2``); under randomized response on two bits with ``p = 3/4`` the best guess is the
+    identity decision (``9/16``).
+
+    >>> from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
+    >>> from privgeom.graphs import complete_graph
+    >>> opt = optimal_mechanism(DifferentialPrivacy(complete_graph(3), exp_eps=2), "accuracy")
+    >>> [str(v) for v in opt.mechanism.column(0)]
+    ['1/2', '1/4', '1/4']
+    >>> optimal_mechanism(RandomizedResponse(2, "3/4"), "accuracy").value
+    Fraction(9, 16)
+    """
+    if not isinstance(definition, PrivacyDefinition):
+        raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
+    from ..._core.numeric import parse_int
+
+    from ._optimal_sym import closed_form_optimum, explicit_closure_optimum, symmetric_rows_optimum
+
+    if method not in OPTIMAL_METHODS:
+        raise InvalidParameterError(f"unknown optimal_mechanism method {method!r}; choose one of {list(OPTIMAL_METHODS)}")
+    limit = MAX_OPTIMAL_LP_SIZE if max_lp_size is None else parse_int(max_lp_size, name="max_lp_size", min=1)
+    inputs = tuple(definition.inputs)
+    mechs = generating_mechanisms(definition)
+    if isinstance(utility, str) and utility.strip() == "accuracy":  # N outputs: check before building N × N entries
+        if method == "lp":
+            _check_lp_size(definition, len(inputs), limit)
+        try:
+            check_dense_size(len(inputs), len(inputs), exact=definition.exact, what="the accuracy utility")
+        except SizeLimitError:  # too large for every route: name the LP limit first (the usual knob)
+            _check_lp_size(definition, len(inputs), limit)
+            raise
+    U, outputs = utility_matrix(utility, inputs, exact=None if definition.exact else False)
+    pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
+    exact = definition.exact and U.dtype == object and all(isinstance(v, Fraction) for v in pi)
+    C = _cost_matrix(U, pi, exact)
+    if method == "explicit" or (method == "auto" and mechs is not None):
+        if mechs is None:
+            raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
+        return explicit_closure_optimum(definition, mechs, C, outputs, exact)
+    if method in ("closed-form", "symmetric", "auto") and mechs is None:
+        found = closed_form_optimum(definition, C, outputs, exact) if method != "symmetric" else None
+        if found is None and method != "closed-form":
+            found = symmetric_rows_optimum(definition, C, outputs, exact,
+                                           lambda v, c, z: _check_size(definition, "symmetric", v, c, z, limit))
+        if found is not None:
+            return found
+    if method in ("closed-form", "symmetric"):
+        raise InvalidParameterError(f"method={method!r} does not apply to {definition.spec()} with this utility and "
+                                    f"prior ({'ε-DP on a complete graph, accuracy, uniform prior' if method == 'closed-form' else 'an ε-DP definition whose symmetry group preserves the utility and prior, outputs = datasets'} needed)")
+    _check_lp_size(definition, len(outputs), limit)
+    if mechs is not None:
+        return _closure_lp(definition, mechs, C, outputs, exact)
+    if definition.row_cone_decides_closure:
+        return _rows_lp(definition, C, outputs, exact)
+    if (special := special_lp(definition)) is not None:
+        return special(definition, C, outputs, exact)
+    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
+                           "and privgeom has no other LP over its closure")
+
+
+# ---------------------------------------------------------------------------------------------------- KOV
+@dataclass(frozen=True)
+class RowUtility:
+    """A sublinear utility ``U(M) = Σ_ω μ(M[ω, :])`` (KOV 2016): ``μ`` convex, ``μ(t x) = t μ(x)``; ``exact``: ``μ``
+    returns exact Fractions on rational rows."""
+
+    name: str
+    mu: Callable[[np.ndarray], Scalar]
+    exact: bool
+
+    def of(self, mechanism: Mechanism) -> Scalar:
+        """``Σ_ω μ(M[ω, :])``."""
+        mat = mechanism.matrix if (self.exact and mechanism.exact) else mechanism.float_matrix()
+        return sum((self.mu(row) for row in mat), Fraction(0) if self.exact and mechanism.exact else 0.0)
+
+
+def bayes_utility(utility: Any, prior: Any, inputs: Sequence[str]) -> RowUtility:
+    """``μ(x) = max_ω Σ_D π(D) U[D, ω] x_D``: expected utility of the best decision on each output (exact).
+
+    Examples
+    --------
+    >>> bayes_utility("accuracy", None, ["a", "b"]).mu(np.array([Fraction(3, 4), Fraction(1, 4)]))
+    Fraction(3, 8)
+    """
+    U, outs = utility_matrix(utility, inputs)
+    pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
+    exact = U.dtype == object and all(isinstance(v, Fraction) for v in pi)
+    C = [[pi[d] * U[d, w] for d in range(len(inputs))] for w in range(len(outs))]
+
+    def mu(x: np.ndarray) -> Scalar:
+        return max(sum((c * v for c, v in zip(row, x)), Fraction(0) if exact else 0.0) for row in C)
+
+    return RowUtility(f"bayes({len(outs)} outputs)", mu, exact)
+
+
+def mutual_information_utility(prior: Any, n: int) -> RowUtility:
+    """``μ(x) = Σ_D π(D) x_D ln(x_D / Σ_D' π(D') x_D')``, so ``Σ_ω μ(M[ω, :]) = I(X; M(X))`` in nats (KOV 2016)."""
+    pi = np.array([float(v) for v in prior_vector(prior, [str(i) for i in range(n)], exact=False)])
+
+    def mu(x: np.ndarray) -> float:
+        xf = np.asarray(x, dtype=float)
+        q = float(pi.dot(xf))
+        pos = (xf > 0) & (pi > 0)
+        return float(np.sum(pi[pos] * xf[pos] * np.log(xf[pos] / q))) if q > 0 else 0.0
+
+    return RowUtility("mutual information", mu, False)
+
+
+def mutual_information(mechanism: Mechanism, prior: Any = None) -> Quantity:
+    """``I(X; M(X))`` in nats for ``X ~ prior`` (default uniform), as a float :class:`~privgeom.Quantity`.
+
+    The objective of Kairouz, Oh and Viswanath (2016, "Extremal mechanisms for local differential privacy").
+
+    Examples
+    --------
+    >>> mi = mutual_information(Mechanism([[1, 0], [0, 1]]))
+    >>> round(float(mi), 6) == round(math.log(2), 6), mi.name, mi.exact
+    (True, 'mutual information', False)
+    """
+    pi = prior_vector(prior, mechanism.inputs, exact=False)
+    value = float(mutual_information_utility(pi, mechanism.n_inputs).of(mechanism))
+    return Quantity(value, "mutual information", exact=False, detail=f"nats, {mechanism.n_inputs} datasets")
+
+
+def _ratio(exp_eps: ScalarLike) -> Scalar:
+    r = PrivacyLevel.parse(exp_eps=exp_eps).exp_eps
+    if not r > 1:
+        raise InvalidParameterError(f"staircase patterns need e^ε > 1, got {fraction_str(r)}")
+    return r
+
+
+def staircase_patterns(n: int, exp_eps: ScalarLike) -> np.ndarray:
+    """The ``2^n − 2`` staircase patterns ``{1, e^ε}^n`` (constants excluded): the extreme rays of local DP.
+
+    Local DP on ``n`` values is ε-DP on ``K_n``, the cone ``{x : x_i ≤ e^ε x_j for all i ≠ j}``; its extreme
+    rays are exactly the non-constant vectors of ``{1, e^ε}^n`` (KOV 2016, staircase patterns; proof in
+    :mod:`privgeom.definitions._catalogue`). Row ``s`` has ``e^ε`` where bit ``i`` of ``s`` (most significant
+    first) is 1, for ``s = 1 .. 2^n − 2``. Exact when ``exp_eps`` is rational.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``n < 2`` or ``e^ε ≤ 1``.
+    SizeLimitError
+        ``n > MAX_STAIRCASE_INPUTS``.
+
+    Examples
+    --------
+    >>> staircase_patterns(2, 3).tolist()
+    [[Fraction(1, 1), Fraction(3, 1)], [Fraction(3, 1), Fraction(1, 1)]]
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise InvalidParameterError(f"staircase patterns need an integer n >= 2, got {n!r}")
+    if n > MAX_STAIRCASE_INPUTS:
+        raise SizeLimitError(f"n = {n} means 2^{n} − 2 staircase patterns; the limit is n = {MAX_STAIRCASE_INPUTS} "
+                             f"inputs — {limit_hint('staircase_inputs', n)}")
+    r = _ratio(exp_eps)
+    one: Scalar = Fraction(1) if isinstance(r, Fraction) else 1.0
+    rows = [[r if (s >> (n - 1 - i)) & 1 else one for i in range(n)] for s in range(1, 2**n - 1)]
+    return np.array(rows, dtype=object if isinstance(r, Fraction) else float)
+
+
+def _pattern_label(s: Sequence[Any]) -> str:
+    return "".join("1" if v > 1 else "0" for v in s)
+
+
+def binary_mechanism(n: int | Sequence[Any], exp_eps: ScalarLike, split: Sequence[int] | None = None) -> Mechanism:
+    """KOV's binary mechanism: report whether the value is in ``T`` with probability ``e^ε / (1 + e^ε)``.
+
+    Its two rows are the staircase patterns of ``T`` and of its complement divided by ``1 + e^ε``; ``T`` defaults
+    to the first ``⌊n/2⌋`` values (a balanced split).
+
+    Examples
+    --------
+    >>> binary_mechanism(4, 3).matrix.tolist()[0]
+    [Fraction(3, 4), Fraction(3, 4), Fraction(1, 4), Fraction(1, 4)]
+    """
+    labels = [str(i) for i in range(n)] if isinstance(n, (int, np.integer)) else [str(v) for v in n]
+    k = len(labels)
+    T = set(range(k // 2)) if split is None else {int(i) for i in split}
+    if not T or len(T) >= k or not T <= set(range(k)):
+        raise InvalidParameterError(f"the split must be a non-empty proper subset of 0..{k - 1}, got {sorted(T)}")
+    r = _ratio(exp_eps)
+    one: Scalar = Fraction(1) if isinstance(r, Fraction) else 1.0
+    top = [(r if i in T else one) / (1 + r) for i in range(k)]
+    return Mechanism([top, [1 - v for v in top]], inputs=labels, outputs=["in T", "not in T"])
+
+
+@dataclass(frozen=True)
+class StaircaseOptimum(Result):
+    """Result of :func:`staircase_optimum`: the optimal staircase mechanism of local DP for a row utility.
+
+    ``patterns`` are the patterns with ``θ_s > 0``, ``mechanism`` has rows ``θ_s s`` (output label: the pattern
+    as a bit string, 1 = ``e^ε``), ``value = Σ θ_s μ(s)``; ``bound`` is a dual bound ``Σ_D y_D`` with
+    ``y·s ≥ μ(s)`` for every pattern, so ``value ≤ optimum ≤ bound``.
+    """
+
+    n: int
+    exp_eps: Scalar
+    utility: str
+    value: Scalar
+    bound: Scalar
+    exact: bool
+    theta: tuple[Scalar, ...]
+    patterns: tuple[str, ...]
+    mechanism: Mechanism
+
+    def summary(self) -> str:
+        return (f"staircase optimum ({self.utility}, n={self.n}, e^ε={fraction_str(self.exp_eps)}): value "
+                f"{fraction_str(self.value)} (dual bound {fraction_str(self.bound)}) with patterns "
+                f"{', '.join(self.patterns)}")
+
+
+def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> StaircaseOptimum:
+    """Solve KOV's LP ``max Σ_s θ_s μ(s)`` s.t. ``Σ_s θ_s s = 1``, ``θ ≥ 0`` over the staircase patterns.
+
+    For a sublinear row utility this is the optimum over all ε-locally-DP mechanisms (KOV 2016, the staircase LP:
+    every row is a non-negative combination of patterns and ``μ`` is sublinear). Exact when ``e^ε`` is rational and the
+    utility is exact (re-verified: a dual ``y`` with ``y·s ≥ μ(s)`` for all ``s`` and ``Σ y`` equal to the value).
+
+    Examples
+    --------
+    >>> opt = staircase_optimum(3, 2, bayes_utility("accuracy", None, ["0", "1", "2"]))
+    >>> opt.value, opt.bound, opt.patterns
+    (Fraction(1, 2), Fraction(1, 2), ('001', '010', '100'))
+    """
+    S = staircase_patterns(n, exp_eps)
+    r = S.max()
+    exact = utility.exact and S.dtype == object
+    mus = [utility.mu(s) for s in S]
+    eq = [{j: S[j, d] for j in range(len(S))} for d in range(n)]
+    lp = _LP(len(S), mus, eq, [1] * n, [], exact, f"staircase LP (n={n})")
+    res = lp.solve()
+    x = np.clip(np.asarray(res.x), 0, None)
+    if res.exact is not None:
+        ye = lp.exact_duals(res.exact)[0]
+        yss: list[list[Any]] = [[ye], [-ye]]
+    else:
+        yss = [[np.asarray(res.eq_duals)], [-np.asarray(res.eq_duals)]]
+    best: tuple[Any, Any] | None = None
+    for ycands in yss:
+        for y in ycands:
+            deficit = max(mu - sum((a * b for a, b in zip(y, s)), Fraction(0) if exact else 0.0) for mu, s in zip(mus, S))
+            bnd = sum(y) + max(deficit, 0)  # shifting y by deficit/n repairs every constraint (s ≥ 1 entrywise)
+            if best is None or bnd < best[0]:
+                best = (bnd, y)
+    assert best is not None
+    theta: list[Any] = list(x)
+    if exact:
+        assert res.exact is not None  # _LP raises rather than return no exact optimum for exact inputs
+        theta = list(res.exact.x)
+        if lp.value(theta) != best[0]:
+            raise SolverError(f"staircase LP (n={n}): the exact dual bound {fraction_str(best[0])} differs from the "
+                              f"exact value {fraction_str(lp.value(theta))}")
+    value = lp.value(theta) if exact else float(np.dot(x, [float(v) for v in mus]))
+    bound = best[0] if exact else float(best[0])
+    used = [j for j in range(len(S)) if (theta[j] > 0 if exact else theta[j] > ROUNDOFF)]
+    rows = [[theta[j] * v for v in S[j]] for j in used]
+    M = Mechanism(rows, inputs=[str(i) for i in range(n)], outputs=[_pattern_label(S[j]) for j in used], exact=exact)
+    return StaircaseOptimum(n, r, utility.name, value, bound, exact, tuple(theta[j] for j in used),
+                            tuple(_pattern_label(S[j]) for j in used), M)
+
+
+@dataclass(frozen=True)
+class KOVRegimes(Result):
+    """Utility of the binary mechanism, k-ary randomized response and the staircase optimum over a grid of ε.
+
+    ``binary_optimal_up_to``: the largest ε (bisected between grid points) up to which the best binary
+    mechanism attains the optimum; ``rr_optimal_from``: the smallest ε from which randomized response does;
+    ``crossover``: where the binary and RR curves cross (``None`` when they do not cross on the grid).
+    """
+
+    n: int
+    utility: str
+    eps: tuple[float, ...]
+    binary: tuple[float, ...]
+    rr: tuple[float, ...]
+    optimum: tuple[float, ...]
+    crossover: float | None
+    binary_optimal_up_to: float | None
+    rr_optimal_from: float | None
+    text: str
+
+    @property
+    def exact(self) -> bool:
+        """False: the utilities compared (mutual information) are floats."""
+        return False
+
+    def summary(self) -> str:
+        return self.text
+
+
+def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: Any = None, *, tol: float = ATOL) -> KOVRegimes:
+    """KOV's privacy regimes for the utility ``I(X; Y)`` (mutual information, nats), ``X ~ prior`` on ``n`` values.
+
+    Why this utility: KOV's information-preservation problem (KOV 2016). Mutual information is not
+    linear in the mechanism, but it is *sublinear* in the rows (``μ`` of :func:`mutual_information_utility` is
+    convex and positively homogeneous), so the staircase LP of :func:`staircase_optimum` is its exact optimum over
+    all ε-locally-DP mechanisms (KOV 2016, the staircase LP), solved here with HiGHS for each ε. ``binary`` is the best
+    binary mechanism over all splits, ``rr`` is ``n``-ary randomized response, ``optimum`` the staircase LP value.
+
+    What is reproduced (and tested): for uniform ``X`` on ``n = 4`` values the binary mechanism is optimal up to
+    ε ≈ 0.8221 and randomized response from there on — exactly where the two curves cross; for ``n = 6`` binary is
+    optimal for ε ≲ 0.519, randomized response for ε ≳ 1.710, and in between the optimum beats both (KOV's
+    intermediate regime, where they "well approximate" it). Caveat found numerically: for odd ``n`` (uniform ``X``)
+    no single balanced split exists and the optimum mixes several splits even at small ε, so the high-privacy
+    statement is only checked here for even ``n``.
+
+    Examples
+    --------
+    >>> k = kov_regimes(4, [0.5, 2.0])
+    >>> close = lambda a, b: math.isclose(a, b, rel_tol=1e-9)
+    >>> round(k.crossover, 4), close(k.binary[0], k.optimum[0]), close(k.rr[1], k.optimum[1])
+    (0.8221, True, True)
+    """
+    from ...mechanisms._catalogue import kary_randomized_response
+
+    grid = tuple(float(e) for e in (eps if eps is not None else np.linspace(0.1, 4.0, 40)))
+    if not grid or any(not e > 0 for e in grid):
+        raise InvalidParameterError(f"kov_regimes needs positive ε values, got {list(grid)[:5]}")
+    util = mutual_information_utility(prior, n)
+    splits = [T for k in range(1, n // 2 + 1) for T in itertools.combinations(range(n), k)]
+
+    def curves(e: float, lp: bool = True) -> tuple[float, float, float]:
+        r = math.exp(e)
+        b = max(float(util.of(binary_mechanism(n, r, T))) for T in splits)
+        rr = float(util.of(kary_randomized_response(n, exp_eps=r, exact=False)))
+        return b, rr, float(staircase_optimum(n, r, util).value) if lp else math.nan
+
+    def optimal(which: int, e: float) -> bool:  # is curve 0 (binary) / 1 (RR) optimal at ε = e?
+        c = curves(e)
+        return abs(c[which] - c[2]) <= tol * max(1.0, abs(c[2]))
+
+    def bisect(lo: float, hi: float, pred: Callable[[float], bool]) -> float:  # pred(lo) True, pred(hi) False
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if pred(mid) else (lo, mid)
+        return (lo + hi) / 2
+
+    B, R, O = zip(*(curves(e) for e in grid))
+    b_ok = [abs(b - o) <= tol * max(1.0, abs(o)) for b, o in zip(B, O)]
+    r_ok = [abs(rr - o) <= tol * max(1.0, abs(o)) for rr, o in zip(R, O)]
+    b_up = r_from = cross = None
+    if b_ok[0]:
+        i = b_ok.index(False) if False in b_ok else len(grid)
+        b_up = grid[-1] if i == len(grid) else bisect(grid[i - 1], grid[i], lambda e: optimal(0, e))
+    if r_ok[-1]:
+        i = max((j for j in range(len(grid)) if not r_ok[j]), default=-1)
+        r_from = grid[0] if i < 0 else bisect(grid[i], grid[i + 1], lambda e: not optimal(1, e))
+    for i in range(len(grid) - 1):
+        if B[i] > R[i] and B[i + 1] <= R[i + 1]:
+            cross = bisect(grid[i], grid[i + 1], lambda e: (lambda c: c[0] > c[1])(curves(e, lp=False)))
+            break
+    fmt = lambda v: "—" if v is None else f"{v:.4f}"  # noqa: E731
+    text = (f"local DP on {n} values, utility I(X; Y) (nats), X {'uniform' if prior is None else 'with the given prior'}:"
+            f" binary optimal for ε ≤ {fmt(b_up)}, randomized response optimal for ε ≥ {fmt(r_from)}; the curves "
+            f"cross at ε = {fmt(cross)}")
+    return KOVRegimes(n, "mutual information", grid, B, R, O, cross, b_up, r_from, text)

@@ -1,0 +1,349 @@
+"""The scan machinery of the privacy profiles: relations resolved to column-index edges, sized and refused first.
+
+:func:`~privgeom.analyses.epsilon`, :func:`~privgeom.analyses.delta` and :func:`~privgeom.analyses.delta_curve`
+scan ``outputs × directed edges``. Here the relation is resolved (:func:`privgeom.resolve_graph`; named relations
+are sized from their :class:`~privgeom.Domain` and the complete relation is produced as index arrays, never as a
+networkx graph), the cost :func:`profile_work` is checked against ``max_work`` before anything is computed, and
+directed edges whose multisets of output pairs coincide are grouped into classes (one exact computation per class).
+
+Examples
+--------
+>>> from privgeom import randomized_response
+>>> P = _prepare(randomized_response(2, "3/4"), "hamming")
+>>> P.n_edges, len(P.I), len(P.reps), P.graph
+(4, 8, 1, 'hamming(2)')
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+import numpy as np
+
+from ..._core.domain import Domain, RelationLike, resolve_graph
+from ..._core.errors import InvalidTypeError, SizeLimitError
+from ..._core.limits import register_limit
+from ..._core.numeric import fits_int64, int_columns_to_float, int_columns_log, limit_hint, max_abs_int, widen
+from ...mechanisms._mechanism import Mechanism
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["MAX_PROFILE_WORK", "profile_work"]
+
+#: Entries per block when scanning ``outputs x directed edges`` (bounds the memory of every scan).
+_BLOCK = 1 << 18
+
+#: Default largest cost of a profile scan, in units of :func:`profile_work` (``directed edges × (outputs + 32)``;
+#: about 2 s of numpy work on one core). Raise it with ``max_work=`` (CLI: ``--max-work``).
+MAX_PROFILE_WORK = 1 << 27
+register_limit("profile_work", globals(), "MAX_PROFILE_WORK",
+               "default largest cost of a profile scan (directed edges × (outputs + 32)); max_work= raises it for one "
+               "call", option="--max-work")
+
+#: Per-edge Python overhead of grouping edges into classes, in the units of :func:`profile_work`.
+_EDGE_OVERHEAD = 32
+
+
+def _check_mechanism(mechanism: Any) -> Mechanism:
+    if not isinstance(mechanism, Mechanism):
+        raise InvalidTypeError(f"expected a privgeom Mechanism, got {type(mechanism).__name__}")
+    return mechanism
+
+
+def _blocks(n_rows: int, n_dir: int) -> Iterator[slice]:
+    step = max(1, _BLOCK // max(1, n_rows))
+    for start in range(0, n_dir, step):
+        yield slice(start, min(n_dir, start + step))
+
+
+@dataclass
+class _Prepared:
+    """A mechanism and a validated graph, ready for scanning.
+
+    ``I, J``: every directed edge as column indices, ordered by undirected edge ``i < j`` (sorted), ``(i, j)`` before
+    ``(j, i)``. ``reps``: ascending indices into ``I, J``, one per *class* of directed edges whose multisets of
+    output pairs ``{(M[ω, D], M[ω, D'])}`` are identical — ε, δ(ε) and the δ lines depend only on that multiset, so
+    exact work is done once per class (for randomized response on the Hamming graph there is a single class), and
+    the representative is the class's first edge, which keeps ties broken by edge order. ``ids``: the matrix as
+    indices into ``values`` (its distinct entries); ``X`` the float matrix, ``Z`` its exact zero mask, ``L`` ``ln M``
+    (0 where ``M`` is 0) computed from numerators and denominators so that tiny Fractions do not underflow. Exact
+    integer route: ``ids`` the matrix as indices into the distinct values ``values[0] / values[1]`` (integers).
+    """
+
+    M: Mechanism
+    exact: bool
+    I: np.ndarray
+    J: np.ndarray
+    reps: np.ndarray
+    graph: str
+    n_edges: int
+    X: np.ndarray
+    Z: np.ndarray
+    L: np.ndarray
+    ids: np.ndarray | None = None
+    values: tuple[np.ndarray, np.ndarray] | None = None
+
+    def label(self, d: int) -> tuple[str, str]:
+        """Labels ``(D, D')`` of directed edge ``d``."""
+        return self.M.inputs[int(self.I[d])], self.M.inputs[int(self.J[d])]
+
+
+#: Most class signatures (matrix entries) stored while grouping edges; past it, further edges are not grouped.
+_CLASS_ENTRIES = 1 << 22
+
+
+def _edge_classes(ids: np.ndarray, n_values: int, I: np.ndarray, J: np.ndarray) -> np.ndarray:
+    n_out = ids.shape[0]
+    seen: set[bytes] = set()
+    reps: list[int] = []
+    for sl in _blocks(n_out, len(I)):
+        if len(seen) * n_out > _CLASS_ENTRIES:  # no memory for more signatures: every remaining edge is its own class
+            reps.extend(range(sl.start, len(I)))
+            break
+        keys = ids[:, I[sl]].astype(np.int64) * n_values + ids[:, J[sl]]
+        keys.sort(axis=0)
+        cols = np.ascontiguousarray(keys.T)
+        for e in _first_distinct_rows(cols):
+            sig = cols[e].tobytes()
+            if sig not in seen:
+                seen.add(sig)
+                reps.append(sl.start + e)
+    return np.array(reps, dtype=np.intp)
+
+
+#: Odd 64-bit multipliers hashing a signature row (any fixed values work: hashes are verified exactly).
+_HASH_WEIGHTS = np.random.default_rng(20240601).integers(1, 2**62, size=4096, dtype=np.int64) | 1
+
+
+def _first_distinct_rows(cols: np.ndarray) -> list[int]:
+    """Indices (ascending) of the first occurrence of each distinct row of an int64 matrix.
+
+    Rows are hashed to one int64 each (wrapping dot product), grouped by ``np.unique`` in 1-D, and every row is then
+    compared exactly with its group's first row; a block with a hash collision falls back to the row-by-row loop.
+    """
+    n, width = cols.shape
+    if n == 0:
+        return []
+    if width > len(_HASH_WEIGHTS):
+        return _first_distinct_rows_loop(cols)
+    with np.errstate(over="ignore"):
+        h = (cols * _HASH_WEIGHTS[:width]).sum(axis=1)
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    if not bool((cols == cols[first[inverse.ravel()]]).all()):
+        return _first_distinct_rows_loop(cols)
+    return np.sort(first).tolist()
+
+
+def _first_distinct_rows_loop(cols: np.ndarray) -> list[int]:
+    seen: set[bytes] = set()
+    out = []
+    for e in range(cols.shape[0]):
+        sig = cols[e].tobytes()
+        if sig not in seen:
+            seen.add(sig)
+            out.append(e)
+    return out
+
+
+def profile_work(n_outputs: int, n_edges: int) -> int:
+    """Cost of scanning ``n_edges`` undirected edges of a mechanism with ``n_outputs`` outputs (both directions).
+
+    Examples
+    --------
+    >>> profile_work(4, 4)
+    288
+    """
+    return 2 * int(n_edges) * (int(n_outputs) + _EDGE_OVERHEAD)
+
+
+def _check_work(M: Mechanism, n_edges: int, max_work: int | None, what: str) -> None:
+    limit = MAX_PROFILE_WORK if max_work is None else max_work
+    work = profile_work(M.n_outputs, n_edges)
+    if work > limit:
+        raise SizeLimitError(
+            f"{what} over {n_edges:,} edges ({M.n_inputs:,} inputs × {M.n_outputs:,} outputs) needs about {work:,} "
+            f"units of work, more than the limit {limit:,}; refused before computing — "
+            f"{limit_hint('profile_work', work, keyword='max_work')}"
+        )
+
+
+def _complete_on(G: nx.Graph, inputs: Sequence[str]) -> bool:
+    """True when ``G`` is the complete graph on exactly the datasets (checked from sizes, without iterating edges)."""
+    import networkx as nx  # loaded on first use (start-up time)
+
+    N = len(inputs)
+    return (
+        G.number_of_nodes() == N
+        and G.number_of_edges() == N * (N - 1) // 2
+        and nx.number_of_selfloops(G) == 0
+        and all(isinstance(v, str) for v in G.nodes)
+        and set(G.nodes) == set(inputs)
+    )
+
+
+def _resolve_pairs(
+    M: Mechanism, graph: RelationLike, max_work: int | None, what: str, *, complete_route: bool = False
+) -> tuple[np.ndarray, np.ndarray, str, bool]:
+    """Undirected edges ``i < j`` (sorted) of a relation on ``M``'s inputs, the graph's name and "is complete".
+
+    Named relations (a string or a Domain) are sized from the domain first and refused before anything is built;
+    the complete relation is produced as index arrays, never as a networkx graph. Everything else goes through
+    :func:`privgeom.resolve_graph`. With ``complete_route=True`` a complete relation is reported without its
+    edges and without the work check (the caller does not scan edges).
+    """
+    dom = M.domain
+    N = M.n_inputs
+    none = np.empty(0, dtype=np.intp)
+    name: str | None = None
+    if isinstance(graph, str):
+        name = dom.check_relation(graph)
+    elif isinstance(graph, Domain):
+        if set(graph.labels) != set(M.inputs):
+            resolve_graph(graph, dom)  # raises the mismatch error
+        dom = graph
+        name = dom.check_relation(graph.default_relation)
+    if name is not None:
+        if name == "complete" and complete_route:
+            return none, none, f"complete({N})", True
+        n_edges = dom.edge_bound(name)
+        _check_work(M, n_edges, max_work, what)
+        if name == "complete":
+            iu, ju = np.triu_indices(N, 1)
+            return iu.astype(np.intp), ju.astype(np.intp), f"complete({N})", True
+        G = dom.relation(name, max_edges=n_edges)
+    else:
+        nx_module = sys.modules.get("networkx")  # a networkx graph exists only once networkx is loaded
+        if nx_module is not None and isinstance(graph, nx_module.Graph):
+            if _complete_on(graph, M.inputs):
+                gname = str(graph.name or f"complete({N})")
+                if complete_route:
+                    return none, none, gname, True
+                _check_work(M, graph.number_of_edges(), max_work, what)
+                iu, ju = np.triu_indices(N, 1)
+                return iu.astype(np.intp), ju.astype(np.intp), gname, True
+            _check_work(M, graph.number_of_edges(), max_work, what)
+        G = resolve_graph(graph, dom)
+        _check_work(M, G.number_of_edges(), max_work, what)
+    from ...graphs._graphs import edge_index_pairs  # networkx: loaded on first use (start-up time)
+
+    pairs = edge_index_pairs(G, M.inputs)
+    I = np.array([i for i, j in pairs], dtype=np.intp)
+    J = np.array([j for i, j in pairs], dtype=np.intp)
+    return I, J, str(G.name or "graph"), len(pairs) == N * (N - 1) // 2 and N > 1
+
+
+def _matrix_views(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``(ids, X, Z, L, n_values)``: entries as indices into the distinct values, floats, zero mask, logs."""
+    return _matrix_views_full(M)[:5]
+
+
+def _matrix_views_full(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, Any]:
+    """:func:`_matrix_views` and, exact mode, the distinct values as integers ``(va, vb)`` (value ``va / vb``).
+
+    Exact mode works on :attr:`~privgeom.Mechanism.int_columns`: every entry reduced to ``(a, b)`` coprime, the
+    distinct pairs found by one ``np.unique`` on the key ``a · (max b + 1) + b`` when it fits in ``int64`` (a dict of
+    pairs otherwise); no Fraction is built.
+    """
+    if M.exact:
+        C = M.int_columns
+        d0 = C.denominators[0]
+        if bool((C.denominators == d0).all()):  # one common denominator: equal entries have equal numerators
+            va, ids = _distinct_ints(C.numerators.ravel())
+            vb = np.full(len(va), d0, dtype=C.denominators.dtype)
+            return _views_from(ids.reshape(M.shape), va, vb)
+        L = math.lcm(*(int(d) for d in set(C.denominators.tolist())))
+        if C.numerators.dtype == object or not fits_int64(L, C.max_numerator() + 1):
+            # one common denominator L for the whole matrix: equal entries have equal numerators
+            scaled = widen(C.numerators)[0] * (L // widen(C.denominators)[0])
+            va, ids = _distinct_ints(scaled.ravel())
+            return _views_from(ids.reshape(M.shape), va, np.full(len(va), L, dtype=object))
+        num, den = C.numerators, np.broadcast_to(C.denominators, C.shape)
+        g = np.gcd(num, den)
+        a, b = num // g, den // g
+        if a.dtype != object and fits_int64(max_abs_int(a) + 1, max_abs_int(b) + 1):
+            keys, inv = np.unique(a * (max_abs_int(b) + 1) + b, return_inverse=True)
+            ids = inv.ravel()
+            va, vb = keys // (max_abs_int(b) + 1), keys % (max_abs_int(b) + 1)
+        else:
+            index: dict[tuple[int, int], int] = {}
+            ids = np.fromiter((index.setdefault(k, len(index)) for k in zip(a.ravel().tolist(), b.ravel().tolist())),
+                              dtype=np.intp, count=a.size)
+            va = np.array([k[0] for k in index], dtype=object)
+            vb = np.array([k[1] for k in index], dtype=object)
+        return _views_from(ids.reshape(M.shape), va, vb)
+    else:
+        fv, inv = np.unique(M.matrix, return_inverse=True)
+        ids = inv.ravel()
+        zv = fv == 0
+        lv = np.log(np.where(zv, 1.0, fv))
+    ids = ids.reshape(M.shape)
+    return ids, fv[ids], zv[ids], lv[ids], len(fv), None
+
+
+#: A prime below 2**62 (2**62 − 57): Python ints are grouped by their residues modulo it (Python's own ``hash`` is
+#: a residue modulo the Mersenne prime 2**61 − 1, under which every power of two collides with a small number).
+_HASH_PRIME = 2**62 - 57
+
+
+def _distinct_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct values, index of each value among them)`` of a 1-D integer array (int64 or Python ints).
+
+    Python ints are grouped by their residues modulo a prime below ``2**62`` (one ``np.unique`` on int64) and every
+    value is then compared exactly with its group's first value; a collision falls back to a dictionary.
+    """
+    if values.dtype != object:
+        va, inv = np.unique(values, return_inverse=True)
+        return va, inv.ravel()
+    h = np.asarray(values % _HASH_PRIME).astype(np.int64)
+    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+    inv = inv.ravel()
+    va = values[first]
+    if bool((va[inv] == values).all()):
+        return va, inv
+    seen: dict[int, int] = {}
+    ids = np.fromiter((seen.setdefault(v, len(seen)) for v in values.tolist()), dtype=np.intp, count=values.size)
+    return np.array(list(seen), dtype=object), ids
+
+
+def _views_from(ids: np.ndarray, va: np.ndarray, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, Any]:
+    """The views of :func:`_matrix_views` from entry ids and the distinct values ``va / vb`` (integers)."""
+    fv = int_columns_to_float(va[None, :], vb)[0] if len(va) else np.zeros(0)
+    zv = np.asarray(va == 0, dtype=bool)
+    lv = int_columns_log(va[None, :], vb)[0] if len(va) else np.zeros(0)
+    return ids, fv[ids], zv[ids], lv[ids], len(fv), (va, vb)
+
+
+def _matrix_views_fraction(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """:func:`_matrix_views` with Fraction objects (exact mode): the reference route of ``method="fraction"``."""
+    if not M.exact:
+        return _matrix_views_full(M)[:5]
+    index: dict[Any, int] = {}
+    flat = M.matrix.ravel()
+    ids = np.fromiter((index.setdefault(v, len(index)) for v in flat), dtype=np.intp, count=flat.size)
+    values = list(index)
+    fv = np.array([float(v) for v in values], dtype=float)
+    zv = np.array([v == 0 for v in values], dtype=bool)
+    lv = np.array([0.0 if v == 0 else math.log(v.numerator) - math.log(v.denominator) for v in values])
+    ids = ids.reshape(M.shape)
+    return ids, fv[ids], zv[ids], lv[ids], len(fv)
+
+
+def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None, what: str = "the scan",
+             fraction: bool = False) -> _Prepared:
+    M = _check_mechanism(mechanism)
+    pi, pj, name, _ = _resolve_pairs(M, graph, max_work, what)
+    I = np.empty(2 * len(pi), dtype=np.intp)
+    J = np.empty(2 * len(pi), dtype=np.intp)
+    I[0::2], I[1::2] = pi, pj
+    J[0::2], J[1::2] = pj, pi
+    if fraction:
+        ids, X, Z, L, n_values = _matrix_views_fraction(M)
+        values = None
+    else:
+        ids, X, Z, L, n_values, values = _matrix_views_full(M)
+    reps = _edge_classes(ids, n_values, I, J)
+    return _Prepared(M, M.exact, I, J, reps, name, len(pi), X, Z, L, ids, values)

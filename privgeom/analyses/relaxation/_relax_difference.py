@@ -1,0 +1,431 @@
+"""The difference-constraint route of :func:`~privgeom.analyses.relax` (pairs only; Lin & Kifer, Section V).
+
+1. Pair bounds: the projection of the row cone onto a pair is an interval of ratios, read from the cone's closed
+   form (randomized response: ``r^{ham(a,b)}``, factorised bit by bit; ε-DP: ``e^{d ε}``; simplicial catalogue
+   definitions: their generators) or from its generators in one vectorised pass (:mod:`privgeom.geometry._projection`).
+2. Recognition: the relaxed cone equals ε-DP over the graph ``G`` of the pairs bounded by the smallest ratio ``r`` in
+   both directions iff every other bound ``c_ab ≥ r^{d_G(a, b)}`` (:mod:`._difference`); the path in ``G`` is the
+   certificate that the pair is implied.
+3. Lost guarantees: one LP per symmetry orbit of the original facets (:mod:`._lost`).
+
+Nothing here runs double description; every size is checked before work.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Iterator, Sequence, overload
+
+import networkx as nx
+import numpy as np
+
+from ..._core.errors import InvalidInputError, InvalidParameterError, PrivgeomError, SizeLimitError
+from ..._core.numeric import LogRational, Scalar, fraction_str, limit_hint, readonly
+from ..._core.results import to_jsonable
+from ...geometry._cone import Cone
+from ...geometry._structure import ConeStructure, DifferenceData, check_rows_size
+from . import _difference
+from ._difference import DifferenceSystem, ImpliedPair, ratio_le
+from ._lost import FacetStatus, facet_status, ratio_status
+from ._relax_results import PairBound, Relaxation, tight_pairs
+from ..guarantees._semantics import Guarantee, guarantee_from_normal
+
+__all__ = ["relax_by_differences", "pair_bounds_of"]
+
+#: H-only cones up to this dimension get their rays by double description for the pair bounds (``"auto"`` route).
+RAYS_FOR_BOUNDS_MAX_DIM = 16
+
+
+def pair_bounds_of(cone: Cone, ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(sup x_a/x_b, sup x_b/x_a)`` for the pairs, without double description where the cone's structure or its
+    generators give them; None when neither is available (or the cone is not inside the orthant)."""
+    from ...geometry._projection import generator_pair_bounds
+
+    st = cone.structure
+    if st is not None and st.pair_bounds is not None:
+        return st.pair_bounds(ia, ib)
+    known_v = cone._v is not None or cone._ray_source is not None or (st is not None and st.rays is not None)
+    if not known_v and cone.ambient_dim > RAYS_FOR_BOUNDS_MAX_DIM:
+        return None
+    try:
+        rays, lin = cone.rays, cone.lineality
+    except SizeLimitError:
+        return None
+    if len(lin) or (np.asarray(rays).astype(float) < 0).any():
+        return None
+    return generator_pair_bounds(rays, ia, ib, exact=cone.exact)
+
+
+class _Lazy(Sequence[Any]):
+    """A sequence whose items are built on access (``len`` is free)."""
+
+    def __init__(self, n: int, build: Any) -> None:
+        self._n, self._build = n, build
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if not -self._n <= i < self._n:
+            raise IndexError(i)
+        return self._build(i % self._n)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._build(i) for i in range(self._n))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (tuple, list, _Lazy)) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@to_jsonable.register(_Lazy)
+def _lazy_json(obj: _Lazy) -> Any:
+    return [to_jsonable(v) for v in obj]
+
+
+def _pair_cone(labels: tuple[str, str], fwd: Any, bwd: Any, exact: bool) -> Cone:
+    """The 2-D projection ``{(x_a, x_b) ≥ 0 : x_a ≤ fwd x_b, x_b ≤ bwd x_a}``."""
+    one: Any = Fraction(1) if exact else 1.0
+    zero: Any = Fraction(0) if exact else 0.0
+    rows = [[one, zero], [zero, one]]
+    if fwd != math.inf:
+        rows.append([-one, fwd])
+    if bwd != math.inf:
+        rows.append([bwd, -one])
+    return Cone.from_facets(rows, exact=exact, labels=labels)
+
+
+def _facet_source(cone: Cone) -> tuple[int, Any, str]:
+    """``(number of facets, facet(i), order)``: the structure's order for a cone not built yet, else canonical."""
+    st = cone.structure
+    if cone._h is None and st is not None and st.facet is not None and st.n_facets is not None:
+        from ...geometry._canonical import normalise_rows
+
+        raw = st.facet
+
+        def facet(i: int) -> Any:  # scaled like the canonical facets (primitive integers / unit max-abs entry)
+            row = np.asarray(raw(i), dtype=object if cone.exact else float)
+            nz = np.flatnonzero(row != 0)  # the scaling depends on the nonzero entries only (sparse facets stay cheap)
+            out = row.copy()
+            if len(nz):
+                out[nz] = normalise_rows(row[nz].reshape(1, -1), exact=cone.exact, atol=cone.atol)[0]
+            return out
+
+        return st.n_facets, facet, "structure"
+    F = cone.facets
+    return len(F), (lambda i: F[i]), "canonical"
+
+
+def _family_stabilizer(group: Any, ia: np.ndarray, ib: np.ndarray) -> Any:
+    """The subgroup generated by the generators mapping the family of pairs to itself (vectorised: each generator
+    is checked by sorting ``m`` encoded pairs, instead of building ``m`` frozensets)."""
+    from ...geometry._symmetry import SymmetryGroup, stabiliser_source
+
+    n = len(group.labels)
+    lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
+    ref = np.sort(lo * n + hi)
+    kept = []
+    for p, parr in zip(group.generators, group.generator_array):
+        pa, pb = parr[ia], parr[ib]
+        img = np.sort(np.minimum(pa, pb) * n + np.maximum(pa, pb))
+        if np.array_equal(img, ref):
+            kept.append(p)
+    if len(kept) == len(group.generators):
+        return group
+    return SymmetryGroup(group.labels, tuple(kept), stabiliser_source(group.source, "a family"), None, False)
+
+
+def _orbits(original: Any, cone: Cone, family: list[tuple[str, ...]], n_facets: int, facet: Any,
+            order: str, ia: np.ndarray, ib: np.ndarray) -> tuple[list[tuple[int, ...]], str, Any]:
+    """Orbits of the original facets under the automorphisms that fix the family (singletons when none known),
+    the description of the group and the group itself (None when trivial)."""
+    from ...geometry._symmetry import automorphisms
+
+    singletons: list[tuple[int, ...]] = [(i,) for i in range(n_facets)]
+    try:
+        group = automorphisms(original if not isinstance(original, Cone) else cone)
+        group = _family_stabilizer(group, ia, ib)
+    except (PrivgeomError, ValueError):
+        return singletons, "none (no symmetry group could be found)", None
+    if group.is_trivial():
+        return singletons, "trivial", None
+    st = cone.structure
+    try:
+        if order == "structure" and st is not None and callable(st.extra.get("facet_action")):
+            orbits = group.orbits_of_items(n_facets, st.extra["facet_action"], vectorised=True)
+        else:
+            rows = np.array([facet(i) for i in range(n_facets)])
+            orbits = group.orbits_of_rows(rows, atol=cone.atol)
+    except (InvalidInputError, SizeLimitError):
+        return singletons, "none (the facets are not closed under the group found)", None
+    return [o.members for o in orbits], group.source + (f", order {group.order:,}" if group.order else ""), group
+
+
+def _recognise(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndarray, bwd: np.ndarray,
+               labels: tuple[str, ...]) -> tuple[Any, nx.Graph, list[ImpliedPair]] | None:
+    """``(e^ε, G, implied pairs)`` when the relaxed cone is ε-DP over ``G`` (module doc, step 2), else None."""
+    exact = S.exact
+    found = tight_pairs(fwd, bwd, exact=exact, atol=S.atol)
+    if found is None:
+        return None
+    R: Any
+    R, tmask = found
+    G = nx.Graph(name="pairs")
+    G.add_nodes_from(labels)
+    G.add_edges_from((labels[int(a)], labels[int(b)]) for a, b in zip(ia[tmask], ib[tmask]))
+    implied: list[ImpliedPair] = []
+    paths: dict[str, dict[str, list[str]]] = {}
+    for t in np.nonzero(~tmask)[0]:
+        for a, b, c in ((ia[t], ib[t], fwd[t]), (ib[t], ia[t], bwd[t])):
+            if c == math.inf:
+                continue  # no bound: nothing to imply
+            la, lb = labels[int(a)], labels[int(b)]
+            if la not in paths:
+                paths[la] = nx.single_source_shortest_path(G, la)
+            path = paths[la].get(lb)
+            if path is None:
+                return None
+            prod = R ** (len(path) - 1)
+            if not ratio_le(prod, c, exact, steps=len(path), atol=S.atol):
+                return None
+            implied.append(ImpliedPair((la, lb), c, tuple(path), prod))
+    return R, G, implied
+
+
+def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ...]) -> Cone:
+    """The relaxed cone from its irredundant bounds ``keep`` (no tight cycle): facets = those bounds plus
+    ``x_v ≥ 0`` for the datasets no bound points to (module doc of :mod:`._difference`)."""
+    n, exact = S.n, S.exact
+    incoming = {int(S.b[t]) for t in keep}
+    nonneg = tuple(v for v in range(n) if v not in incoming)
+    A, B = S.a[keep], S.b[keep]
+    C = tuple(S.c[t] for t in keep)
+
+    def facets() -> np.ndarray:
+        out = np.zeros((len(keep) + len(nonneg), n), dtype=object if exact else float)
+        if exact:
+            out[...] = Fraction(0)
+        for r, (a, b, c) in enumerate(zip(A, B, C)):
+            out[r, a], out[r, b] = -1, c
+        for r, v in enumerate(nonneg):
+            out[len(keep) + r, v] = 1
+        return out
+
+    sub = DifferenceSystem(labels, A, B, C, exact, S.atol)
+
+    def contains(x: np.ndarray, ex: bool, atol: float) -> tuple[bool, Any, Any]:
+        xs = list(x)
+        for i, v in enumerate(xs):
+            if (v < 0) if ex else (float(v) < -atol):
+                normal = np.zeros(n, dtype=object if exact else float)
+                normal[i] = 1
+                return False, normal, v
+        for a, b, c in zip(A, B, C):
+            val = c * xs[b] - xs[a]
+            if (val < 0) if ex else (float(val) < -atol * max(1.0, float(c))):
+                normal = np.zeros(n, dtype=object if exact else float)
+                normal[a], normal[b] = -1, c
+                return False, normal, val
+        return True, None, None
+
+    def pair_bounds(ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
+        f = np.empty(len(ia), dtype=object if exact else float)
+        g = np.empty(len(ia), dtype=object if exact else float)
+        for t, (a, b) in enumerate(zip(ia, ib)):
+            f[t] = sub.path_product(int(a), int(b))[0]
+            g[t] = sub.path_product(int(b), int(a))[0]
+        return readonly(f), readonly(g)
+
+    structure = ConeStructure(
+        "difference", f"{len(keep)} ratio bounds x_a ≤ c x_b and {len(nonneg)} non-negativity facets",
+        n_facets=len(keep) + len(nonneg), dim=n, pointed=True, facets=facets, contains=contains,
+        pair_bounds=pair_bounds, difference=DifferenceData(A, B, C, nonneg),
+    )
+    return Cone.from_structure(structure, labels=labels, exact=exact)
+
+
+
+
+def _own_graph_relaxation(original: Any, cone: Cone, family: list[tuple[str, ...]], ia: np.ndarray,
+                          ib: np.ndarray) -> Relaxation | None:
+    """ε-DP relaxed onto the pairs of its own graph: the definition itself, in time proportional to the edges.
+
+    The projection of ``DP_G = {x ≥ 0 : x_a ≤ r x_b on every edge}`` (``r = e^ε ≥ 1``) onto a pair is
+    ``x_a ≤ P_ab x_b``, ``P_ab`` the smallest product of bounds along a path (:mod:`._difference`), here
+    ``r^{d_G(a,b)}``; on an edge ``d_G = 1``, so each projection is the edge's own pair of bounds and their
+    intersection is ``DP_G`` again. Every original facet is one of the kept bounds (its combination is the bound
+    itself), so nothing is lost and no path search or LP is needed (``docs/theory.md`` §7, own graph). None unless ``original``
+    is ε-DP and the family is exactly its edge set.
+    """
+    from ...definitions import DifferentialPrivacy
+
+    if not isinstance(original, DifferentialPrivacy) or cone.structure is None or cone.structure.difference is None:
+        return None
+    R = original.exp_eps
+    I, J = original.index_pairs
+    n = cone.ambient_dim
+    if len(I) != len(ia) or not R >= 1:
+        return None
+    mine = np.sort(np.minimum(ia, ib) * n + np.maximum(ia, ib))
+    theirs = np.sort(np.minimum(I, J) * n + np.maximum(I, J))
+    if not np.array_equal(mine, theirs) or (len(mine) > 1 and bool((np.diff(mine) == 0).any())):
+        return None
+    exact = cone.exact
+    m = len(family)
+    pair_bounds: Sequence[PairBound] = _Lazy(m, lambda t: PairBound((family[t][0], family[t][1]), R, R))
+    projections = _Lazy(m, lambda t: _pair_cone(family[t], R, R, exact))  # type: ignore[arg-type]
+    eps = original.eps
+    text = (f"Projecting onto the {m} pair{'s' if m != 1 else ''} of its own graph and intersecting gives back exactly "
+            f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {eps}): each pair's projection is "
+            f"its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all {cone.n_facets} original "
+            "guarantees are kept (none lost; no path search or LP needed).")
+    def graph() -> nx.Graph:  # read-only view of the definition's graph (no copy of E edges), built when read
+        return nx.restricted_view(original._graph, (), ())
+
+    return Relaxation(cone, tuple(family), projections, pair_bounds, "dp", R, eps, graph,  # type: ignore[arg-type]
+                      (), cone.n_facets, "own-graph", text, route="difference", implied=(), statuses=(),
+                      symmetry="not needed (nothing is lost)", n_facets=cone.n_facets)
+
+
+def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]], *,
+                         required: bool, lost: bool = True) -> Any:
+    """The difference route (module doc), or None when it does not apply (and ``required`` is False).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``required`` and the route does not apply (subsets that are not pairs, no pair bounds, a bound ``0``).
+    """
+    def refuse(why: str) -> None:
+        if required:
+            raise InvalidParameterError(f"method='difference' does not apply: {why}; use method='cone'")
+
+    if any(len(sub) != 2 for sub in family):
+        return refuse("some subsets are not pairs")
+    labels = cone.labels
+    index = {s: i for i, s in enumerate(labels)}
+    ia = np.array([index[a] for a, _ in family], dtype=np.int64)
+    ib = np.array([index[b] for _, b in family], dtype=np.int64)
+    exact = cone.exact
+    own = _own_graph_relaxation(original, cone, family, ia, ib)
+    if own is not None:
+        return own
+    bounds = pair_bounds_of(cone, ia, ib)
+    if bounds is None:
+        return refuse("the pair bounds are not known without double description")
+    fwd, bwd = bounds
+    if any(v == 0 for v in fwd) or any(v == 0 for v in bwd):
+        return refuse("a coordinate vanishes on the whole cone (a ratio bound 0)")
+    S = DifferenceSystem.from_bounds(
+        labels, [(int(a), int(b), c) for a, b, c in zip(ia, ib, fwd)] + [(int(b), int(a), c) for a, b, c in zip(ia, ib, bwd)],
+        exact, atol=cone.atol)
+    pair_bounds = tuple(PairBound((p[0], p[1]), f, b) for p, f, b in zip(family, fwd, bwd))
+    projections = _Lazy(len(family), lambda t: _pair_cone(family[t], fwd[t], bwd[t], exact))  # type: ignore[arg-type]
+
+    recognised, exp_eps, eps, graph = "", None, None, None
+    implied: list[ImpliedPair] | None
+    note = ""
+    rec = _recognise(S, ia, ib, fwd, bwd, labels)
+    if rec is not None:
+        from ...definitions import DifferentialPrivacy
+
+        exp_eps, graph, implied = rec
+        recognised = "dp"
+        dp = DifferentialPrivacy(graph, exp_eps=exp_eps, exact=None if exact else False)
+        relaxed, exp_eps = dp.row_cone(), dp.exp_eps
+        eps = LogRational(exp_eps) if isinstance(exp_eps, Fraction) else math.log(float(exp_eps))
+    else:
+        try:
+            implied = S.implied_bounds()
+            gone = {(p.pair[0], p.pair[1]) for p in implied}
+            keep = [t for t in range(len(S.c)) if (labels[int(S.a[t])], labels[int(S.b[t])]) not in gone]
+            tight = S.has_tight_cycle(keep)
+        except SizeLimitError as err:
+            implied, keep, tight, note = None, list(range(len(S.c))), True, f" (implied pairs not listed: {err})"
+        if tight:
+            check_rows_size(len(S.c) + S.n, S.n, exact=exact, what="the relaxed cone's inequalities")
+            rows = _rows(S, list(range(len(S.c))), S.n, exact)
+            relaxed = Cone.from_facets(rows, exact=exact, labels=labels)
+        else:
+            relaxed = _difference_cone(S, keep, labels)
+
+    n_facets, facet, order = _facet_source(cone) if lost else (cone.n_facets, lambda i: (), "")
+    orbits, symmetry, group = _orbits(original, cone, family, n_facets, facet, order, ia, ib) if lost else \
+        ([], "not used", None)
+    statuses: list[FacetStatus] = []
+    lost_idx: list[int] = []
+    # a difference cone's facets are ratio bounds and x_v >= 0, decided by one bounded path search each (no LP)
+    # (a bounded search visits the datasets within ratio c of the bound's source: about the average degree of S)
+    per_orbit = len(S.c) // max(S.n, 1) + 1 if cone.structure is not None and cone.structure.difference is not None \
+        else len(S.c) + S.n
+    work = len(orbits) * per_orbit
+    if work > _difference.MAX_LOST_WORK:  # the global limit lost_work, read at call time
+        raise SizeLimitError(f"checking which of the {n_facets:,} original guarantees are lost needs {len(orbits):,} "
+                             f"LPs over {len(S.c):,} bounds (work {work:,}, limit {_difference.MAX_LOST_WORK:,}); refused before "
+                             f"solving — pass lost=False to skip it, or {limit_hint('lost_work', work)}")
+    diff = cone.structure.difference if cone.structure is not None and order == "structure" else None
+    for members in orbits:
+        rep = members[0]
+        st = None
+        if diff is not None:  # the original is a difference cone: its facets are ratio bounds and x_v >= 0
+            if rep >= len(diff.a):
+                st = FacetStatus(rep, tuple(members), False, None, None, {}, exact)
+            else:
+                st = ratio_status(S, int(diff.a[rep]), int(diff.b[rep]), -1, diff.c[rep], index=rep,
+                                  orbit=tuple(members))
+        if st is None:
+            st = facet_status(S, list(facet(rep)), index=rep, orbit=members, what=f"original facet {rep}",
+                              group=group)
+        statuses.append(st)
+        if st.lost:
+            lost_idx.extend(members)
+    lost_idx.sort()
+    lost_seq: Sequence[Guarantee] = _Lazy(len(lost_idx), lambda j: guarantee_from_normal(
+        list(facet(lost_idx[j])), labels, exact=exact))  # type: ignore[arg-type]
+    kept = n_facets - len(lost_idx) if lost else 0
+    n_lost_orbits = sum(1 for st in statuses if st.lost)
+    orbit_text = (f" ({n_lost_orbits} orbit{'s' if n_lost_orbits != 1 else ''} of the symmetry group: {symmetry}; "
+                  "one verified LP per orbit)") if len(orbits) < n_facets else ""
+    if recognised:
+        assert graph is not None
+        noun = "pair" if len(family) == 1 else "pairs"
+        n_edges = graph.number_of_edges()
+        on = "their graph" if n_edges == len(family) else \
+            f"the graph of the {n_edges} pairs bounded by e^ε (the others are implied)"
+        text = (f"Projecting onto {len(family)} {noun} and intersecting gives exactly ε-differential privacy on {on} "
+                f"with e^ε = {fraction_str(exp_eps)} (ε = {eps}); "  # type: ignore[arg-type]
+                + (f"{len(lost_idx)} of {n_facets} original guarantees are lost{orbit_text}." if lost else
+                   "lost guarantees not checked."))
+    else:
+        noun = "subset" if len(family) == 1 else "subsets"
+        n_imp = "" if implied is None else f"; {len(implied)} of the {len(S.c)} ratio bounds are implied by paths"
+        text = (f"Projecting onto {len(family)} {noun} gives a cone with {relaxed.n_facets} facets{n_imp}; "
+                + (f"{len(lost_idx)} of {n_facets} original guarantees are lost{orbit_text}; " if lost else
+                 "lost guarantees not checked; ") + "not recognised as ε-DP." + note)
+    return Relaxation(relaxed, tuple(family), projections, pair_bounds, recognised, exp_eps, eps, graph, lost_seq, kept,
+                      "difference", text, route="difference", implied=None if implied is None else tuple(implied),
+                      statuses=tuple(statuses), symmetry=symmetry, n_facets=n_facets)
+
+
+def _rows(S: DifferenceSystem, keep: list[int], n: int, exact: bool) -> np.ndarray:
+    """The bounds ``keep`` as rows ``c e_b − e_a`` plus the orthant ``e_v`` (for cdd when the cone is degenerate)."""
+    out = np.zeros((len(keep) + n, n), dtype=object if exact else float)
+    if exact:
+        out[...] = Fraction(0)
+    for r, t in enumerate(keep):
+        out[r, int(S.a[t])] = -1
+        out[r, int(S.b[t])] = S.c[t]
+    for v in range(n):
+        out[len(keep) + v, v] = 1
+    return out
+
