@@ -330,6 +330,82 @@ def test_the_checks_see_an_introduced_cycle_and_upward_import() -> None:
     assert any("privgeom._core.numeric" in c for c in across), across
 
 
+# -------------------------------------------------------------------------------------------------- module map
+MAP_BEGIN = "<!-- module map: generated from LAYERS in tests/test_architecture.py; regenerate with " \
+            "`python tests/test_architecture.py` -->"
+MAP_END = "<!-- end of module map -->"
+ARCHITECTURE_MD = ROOT / "docs" / "ARCHITECTURE.md"
+
+
+def _summary(path: Path, width: int) -> str:
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    line = doc.strip().split("\n")[0].rstrip(".")
+    line = re.sub(r":(?:class|func|mod|meth|attr|data):`~?([^`]+)`", r"\1", line).replace("`", "")
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+
+
+def render_module_map() -> str:
+    """The layers of :data:`LAYERS` with every folder and module of ``privgeom/`` under its layer, each with the
+    first line of its docstring: the map ``docs/ARCHITECTURE.md`` opens with."""
+    by_layer: dict[int, list[str]] = {}
+    for package in sorted({m.package for m in MODULES.values()}):
+        layer = TOP if package == "privgeom" else LAYERS[unit(package)]
+        by_layer.setdefault(layer, []).append(package)
+    lines = []
+    for layer in sorted(by_layer):
+        lines.append(f"layer {layer}" + (" (the façade)" if layer == TOP else ""))
+        for package in by_layer[layer]:
+            folder = package.replace(".", "/") + "/"
+            init = MODULES[package]
+            modules = sorted((m for m in MODULES.values() if m.package == package and not m.is_package
+                              and (layer == TOP) == (m.name in TOP_MODULES)), key=lambda m: m.name)
+            if layer == TOP:
+                modules = [init] + modules
+            else:
+                lines.append(f"  {folder:<34} {_summary(init.path, 80)}")
+            for m in modules:
+                name = m.path.name if layer != TOP else f"privgeom/{m.path.name}"
+                lines.append(f"    {name:<32} {_summary(m.path, 80)}")
+    return "\n".join(lines)
+
+
+def _documented_map() -> str | None:
+    text = ARCHITECTURE_MD.read_text(encoding="utf-8")
+    if MAP_BEGIN not in text or MAP_END not in text:
+        return None
+    block = text.split(MAP_BEGIN, 1)[1].split(MAP_END, 1)[0]
+    return block.strip().removeprefix("```").removesuffix("```").strip("\n")
+
+
+def write_module_map() -> None:
+    text = ARCHITECTURE_MD.read_text(encoding="utf-8")
+    block = f"{MAP_BEGIN}\n```\n{render_module_map()}\n```\n{MAP_END}"
+    if MAP_BEGIN in text:
+        head, rest = text.split(MAP_BEGIN, 1)
+        text = head + block + rest.split(MAP_END, 1)[1]
+    else:
+        first, _, rest = text.partition("\n")
+        text = f"{first}\n\n{block}\n{rest}"
+    ARCHITECTURE_MD.write_text(text, encoding="utf-8")
+
+
+def test_architecture_md_opens_with_the_module_map_of_the_folders() -> None:
+    """The folder tree, the layers the import test enforces and the map in docs/ARCHITECTURE.md are one table."""
+    documented = _documented_map()
+    assert documented is not None, f"docs/ARCHITECTURE.md has no module map; run `python {Path(__file__).name}`"
+    head = ARCHITECTURE_MD.read_text(encoding="utf-8").split(MAP_BEGIN, 1)[0]
+    assert head.count("\n## ") == 0, "the module map must come first in docs/ARCHITECTURE.md"
+    assert documented == render_module_map(), (
+        "docs/ARCHITECTURE.md's module map differs from the folders and LAYERS; regenerate it with "
+        "`python tests/test_architecture.py`")
+
+
+def test_every_module_of_the_package_is_on_the_map() -> None:
+    rendered = render_module_map()
+    missing = [m.name for m in MODULES.values() if not m.is_package and m.path.name not in rendered]
+    assert not missing, missing
+
+
 # -------------------------------------------------------------------------------------------------------- tests/
 _LOADERS = re.compile(r"\b(spec_from_file_location|SourceFileLoader|SourcelessFileLoader)\b")
 #: Directories of scripts that tests may load by path (they are not test modules).
@@ -368,3 +444,8 @@ def test_no_test_imports_another_test_module() -> None:
                 if n.split(".")[0] in local:
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {n}")
     _fail("test files importing other test modules", offenders)
+
+
+if __name__ == "__main__":  # regenerate the module map of docs/ARCHITECTURE.md
+    write_module_map()
+    print(render_module_map())
