@@ -16,9 +16,9 @@ from privgeom.analyses import relax, relax_pairwise, subset_family
 def test_rr_relaxes_exactly_to_dp(k):
     r = relax_pairwise(pg.RandomizedResponse(k, "3/4"), "hamming")
     assert r.recognised == "dp"
-    assert r.exp_eps == F(3)
-    assert r.epsilon == pg.LogRational(3)
-    assert str(r.epsilon) == "ln(3)"
+    assert r.level.exp_eps == F(3)
+    assert r.level.eps == pg.LogRational(3)
+    assert str(r.level.eps) == "ln(3)"
     dp = pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=3)
     assert r.cone.equals(dp.row_cone()).holds
     assert r.graph.number_of_edges() == k * 2 ** (k - 1)
@@ -28,8 +28,8 @@ def test_rr_relaxes_exactly_to_dp(k):
 @pytest.mark.parametrize("p,ratio", [("2/3", F(2)), ("9/10", F(9)), ("3/5", F(3, 2))])
 def test_epsilon_is_log_p_over_1_minus_p(p, ratio):
     r = relax_pairwise(pg.RandomizedResponse(2, p))
-    assert r.recognised == "dp" and r.exp_eps == ratio
-    assert math.isclose(float(r.epsilon), math.log(float(ratio)))
+    assert r.recognised == "dp" and r.level.exp_eps == ratio
+    assert math.isclose(float(r.level.eps), math.log(float(ratio)))
 
 
 def test_pair_projection_is_r_to_the_hamming_distance():
@@ -41,7 +41,7 @@ def test_pair_projection_is_r_to_the_hamming_distance():
         h = sum(x != y for x, y in zip(*b.pair))
         assert b.forward == b.backward == F(3) ** h, b
     # ratios 3, 9, 27: the pairs at distance 1 are tight and imply the others, so this is ε-DP on the Hamming graph
-    assert r.recognised == "dp" and r.exp_eps == 3
+    assert r.recognised == "dp" and r.level.exp_eps == 3
     assert sorted(map(sorted, r.graph.edges)) == sorted(map(sorted, pg.hamming_graph(k).edges))
     assert "the others are implied" in r.text
     assert len(r.pair_bounds) == len(labels) * (len(labels) - 1) // 2
@@ -51,13 +51,13 @@ def test_loose_pairs_that_are_not_implied_block_recognition():
     # 11-10 is bounded by 3, 11-00 only by 9, and nothing links 00 to the rest tightly: not ε-DP on any graph
     r = relax(pg.RandomizedResponse(2, "3/4"), [("11", "10"), ("11", "00")])
     assert [b.forward for b in r.pair_bounds] == [3, 9]
-    assert r.recognised == "" and r.exp_eps is None
+    assert r.recognised == "" and r.level is None
 
 
 def test_geometric_relaxes_to_dp_on_the_path():
     g = pg.parse_definition("geometric:n=3,alpha=1/2")
     r = relax(g, "all-pairs")
-    assert r.recognised == "dp" and r.exp_eps == 2
+    assert r.recognised == "dp" and r.level.exp_eps == 2
     assert sorted(map(sorted, r.graph.edges)) == [["0", "1"], ["1", "2"], ["2", "3"]]
 
 
@@ -95,8 +95,8 @@ def test_relax_onto_single_pair_and_triples():
 def test_float_mode():
     r = relax_pairwise(pg.RandomizedResponse(2, 0.75))
     assert r.recognised == "dp"
-    assert math.isclose(float(r.exp_eps), 3.0, rel_tol=1e-9)
-    assert math.isclose(r.epsilon, math.log(3.0), rel_tol=1e-9)
+    assert math.isclose(float(r.level.exp_eps), 3.0, rel_tol=1e-9)
+    assert math.isclose(r.level.eps, math.log(3.0), rel_tol=1e-9)
 
 
 @pytest.mark.parametrize("k,p", [(2, 0.7), (3, 0.7), (2, 0.55), (3, 0.9), (3, 0.6)])
@@ -104,8 +104,8 @@ def test_float_mode_recognises_dp_despite_rounding(k, p):
     # FM/DD in floats give the pair ratios p/(1-p) up to rounding; recognition must not need bit-equal floats
     r = relax_pairwise(pg.RandomizedResponse(k, p))
     assert r.recognised == "dp" and not r.cone.exact
-    assert math.isclose(float(r.exp_eps), p / (1 - p), rel_tol=1e-9)
-    assert math.isclose(float(r.epsilon), math.log(p / (1 - p)), rel_tol=1e-9)
+    assert math.isclose(float(r.level.exp_eps), p / (1 - p), rel_tol=1e-9)
+    assert math.isclose(float(r.level.eps), math.log(p / (1 - p)), rel_tol=1e-9)
     assert r.definition.row_cone().equals(pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=p / (1 - p)).row_cone()).holds
 
 
@@ -138,7 +138,7 @@ def test_facet_only_path_agrees_with_rays(monkeypatch, family):
     monkeypatch.setattr(_relaxation, "RAYS_MAX_DIM", 0)
     by_facets = relax_pairwise(rr, family, method="block")
     assert by_facets.recognised == by_rays.recognised
-    assert by_facets.exp_eps == by_rays.exp_eps
+    assert by_facets.level == by_rays.level
     assert [g.coefficients for g in by_facets.lost] == [g.coefficients for g in by_rays.lost]
     assert by_facets.cone == by_rays.cone
 
@@ -152,15 +152,15 @@ def test_relation_names_are_families():
         map(sorted, subset_family(rr.inputs, "hamming")))
     assert sorted(map(sorted, subset_family(rr.inputs, "complete"))) == sorted(
         map(sorted, subset_family(rr.inputs, "all-pairs")))
-    assert relax_pairwise(rr, "replace-one").exp_eps == 3 == relax_pairwise(rr, "hamming").exp_eps
+    assert relax_pairwise(rr, "replace-one").level.exp_eps == 3 == relax_pairwise(rr, "hamming").level.exp_eps
     assert subset_family(["0", "1", "2"], "path") == [("0", "1"), ("1", "2")]
     # a definition on databases: its relation names apply (replace-one relaxes to itself, exactly)
     d = pg.parse_definition("dp:graph=replace-one,n=2,records=3,exp_eps=2")
     r = relax(d, "replace-one")
-    assert r.recognised == "dp" and r.exp_eps == 2 and len(r.lost) == 0
+    assert r.recognised == "dp" and r.level.exp_eps == 2 and len(r.lost) == 0
     assert r.graph.number_of_edges() == d.domain.n_edges("replace-one") == 18
     geo = pg.parse_definition("dp:graph=path,n=4,exp_eps=3")
-    assert relax(geo, "path").exp_eps == 3
+    assert relax(geo, "path").level.exp_eps == 3
 
 
 def test_unknown_family_lists_the_family_names():

@@ -185,7 +185,7 @@ class FacetOrbit(Result):
     @cached_property
     def guarantee(self) -> Guarantee:
         sp = self._sparse
-        return Guarantee(self.labels, self.exact, sp if sp is not None else self.normal)
+        return Guarantee(labels=self.labels, exact=self.exact, source=sp if sp is not None else self.normal)
 
     def summary(self) -> str:
         return f"{self.size} facet{'s' if self.size != 1 else ''} like {self.inequality}"
@@ -277,7 +277,7 @@ def _group_of(obj: Any, cone: Cone) -> SymmetryGroup:
 
 
 def _singletons(n: int) -> tuple[Orbit, ...]:
-    return tuple(Orbit(i, (i,), 1) for i in range(n))
+    return tuple(Orbit(representative=i, members=(i,), size=1) for i in range(n))
 
 
 def _kronecker_orbits(G: SymmetryGroup, n: int) -> tuple[Orbit, ...]:
@@ -334,7 +334,7 @@ def _involution_orbits(img: np.ndarray) -> Sequence[Orbit]:
     def orbit(j: int) -> Orbit:
         t = int(reps[j])
         u = int(img[t])
-        return Orbit(t, (t,) if u == t else (t, u), 1 if u == t else 2)
+        return Orbit(representative=t, members=(t,) if u == t else (t, u), size=1 if u == t else 2)
 
     return LazySequence(len(reps), orbit)
 
@@ -472,7 +472,8 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
 
     def facet_orbit(j: int) -> FacetOrbit:  # built when read: large cones have 10^5 orbits, a report shows 20
         o = orbit_list[j]
-        return FacetOrbit(o.size, o.representative, o.members, labels, exact, source(o.representative))
+        return FacetOrbit(size=o.size, representative=o.representative, members=o.members, labels=labels, exact=exact,
+                          source=source(o.representative))
 
     facet_orbits = LazySequence(len(orbit_list), facet_orbit)
     n_rays: int | None = st.n_rays if st is not None else None
@@ -487,5 +488,7 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
         if not (st is not None and st.pointed) and len(cone.lineality):
             notes.append(f"the cone contains a {len(cone.lineality)}-dimensional linear subspace")
     rule = st.description if st is not None else ""
-    return RowConeSummary(name, n, cone.dim, cone.is_pointed, cone.n_facets, n_eq, n_rays, rule, G.source, G.order,
-                          G.complete and group is None, facet_orbits, ray_orbits, tuple(notes), G, exact=bool(cone.exact))
+    return RowConeSummary(definition=name, n_datasets=n, dim=cone.dim, pointed=cone.is_pointed,
+                          n_facets=cone.n_facets, n_equalities=n_eq, n_rays=n_rays, rule=rule, group_source=G.source,
+                          group_order=G.order, group_complete=G.complete and group is None, facet_orbits=facet_orbits,
+                          ray_orbits=ray_orbits, notes=tuple(notes), group=G, exact=bool(cone.exact))
