@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache, singledispatch
-from typing import Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -30,6 +30,10 @@ from ..._core.results import Decision, Result, to_jsonable
 from ...mechanisms._mechanism import Mechanism
 from .._coerce import as_cone
 from ..._core.level import ScalarLike
+
+if TYPE_CHECKING:
+    from ...definitions._base import PrivacyDefinition
+    from ...geometry._cone import Cone
 
 __all__ = [
     "Guarantee",
@@ -534,7 +538,7 @@ def parity_structure(labels: Sequence[str], signs: Sequence[int]) -> tuple[tuple
     return J, sol[k]
 
 
-def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact: bool | None = None) -> Guarantee:
+def guarantee_from_normal(normal: Sequence[ScalarLike] | np.ndarray, labels: Sequence[str], *, exact: bool | None = None) -> Guarantee:
     """Build the :class:`Guarantee` of one valid inequality ``normal · x ≥ 0``.
 
     Examples
@@ -558,7 +562,7 @@ def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact
     return g
 
 
-def semantics(definition_or_cone: Any) -> Sequence[Guarantee]:
+def semantics(definition_or_cone: PrivacyDefinition | Cone) -> Sequence[Guarantee]:
     """The Bayesian guarantees of a privacy definition: one per facet of its row cone (two per equality).
 
     The guarantees are lazy (see :class:`Guarantee`): building them costs nothing per dataset; their sets, priors
@@ -796,7 +800,7 @@ class ProductPriorCheck(Decision):
         return f"Theorem 4.5 VIOLATED for bits {list(J)} on output {w}: prior P(even)={pr}, posterior P(even)={po}"
 
 
-def check_product_prior(mechanism: Mechanism, p: ScalarLike, q: Sequence[Any], *, max_bits: int = 16) -> ProductPriorCheck:
+def check_product_prior(mechanism: Mechanism, p: ScalarLike, q: Sequence[ScalarLike], *, max_bits: int = 16) -> ProductPriorCheck:
     """Check Theorem 4.5 of Lin & Kifer for a mechanism on bit strings and a product prior ``P(bit j = 1) = q_j``.
 
     For every non-empty subset ``J`` of the bits whose ``q_j ≥ p`` or ``q_j ≤ 1 - p``, and every output ``ω``: if

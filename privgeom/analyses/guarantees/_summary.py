@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from ...geometry._symmetry import Orbit, SymmetryGroup, automorphisms, source_ph
 from .._coerce import as_cone
 from .._hooks import structured_summary
 from ._semantics import MAX_LISTED, Guarantee, SparseNormal, _bit_matrix, sparse_difference_facet
+
+if TYPE_CHECKING:
+    from ...definitions._base import PrivacyDefinition
 
 __all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector"]
 
@@ -398,7 +401,7 @@ def _dp_ray_orbits(obj: Any, cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[t
     return orb.n_rays, tuple((size, format_vector(list(r), labels, exact=cone.exact)) for size, r in zip(orb.sizes, R))
 
 
-def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = None,
+def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, definition: str | None = None,
                       group: SymmetryGroup | None = None) -> RowConeSummary:
     """Counts, symmetry orbits and one representative per orbit of the facets (and rays) of a row cone.
 

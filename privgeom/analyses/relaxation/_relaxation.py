@@ -52,8 +52,8 @@ FAMILIES = ("hamming", "all-pairs", "triples", "replace-one", "add-remove", "pat
 #: A family of dataset subsets as :func:`subset_family` accepts it: a name of :data:`FAMILIES` (or a neighbour
 #: relation of the datasets), a networkx graph (its edges) or an iterable of subsets (each an iterable of labels).
 FamilyLike: TypeAlias = str | nx.Graph | Iterable[Iterable[str]]
-#: A privacy definition or its row cone (``as_cone`` accepts both).
-DefinitionOrCone: TypeAlias = "PrivacyDefinition | Cone"
+#: A privacy definition or its row cone (``as_cone`` accepts both), as the routes of :func:`relax` take it.
+_DefinitionOrCone: TypeAlias = "PrivacyDefinition | Cone"
 #: Largest family of subsets :func:`relax` expands (checked from the sizes before building it), and largest
 #: ``#subsets × #datasets`` the double-description route lifts (one row of that length per projected inequality).
 MAX_FAMILY = 2_000_000
@@ -250,7 +250,7 @@ def _pair_bound(proj: Cone, pair: tuple[str, str]) -> PairBound:
     return PairBound(pair=pair, forward=fwd, backward=bwd)
 
 
-def relax(definition_or_cone: DefinitionOrCone, subsets: FamilyLike, *, method: str = "auto") -> Relaxation:
+def relax(definition_or_cone: PrivacyDefinition | Cone, subsets: FamilyLike, *, method: str = "auto") -> Relaxation:
     """Relax a definition by projecting its row cone onto each subset of datasets and intersecting.
 
     Parameters
@@ -290,7 +290,7 @@ def relax(definition_or_cone: DefinitionOrCone, subsets: FamilyLike, *, method: 
 
 
 # ------------------------------------------------------------------------------------------------ routes of relax
-def _route_auto(original: DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+def _route_auto(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
     """``method="auto"``: the difference-constraint route (:mod:`._relax_difference`) when every subset is a pair and
     the pair bounds are known without double description (closed form or generators); else :func:`_route_cone`.
 
@@ -304,7 +304,7 @@ def _route_auto(original: DefinitionOrCone, cone: Cone, family: list[tuple[str, 
     return _relax_by_cones(cone, family, _cone_method(cone), "auto")
 
 
-def _route_difference(original: DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+def _route_difference(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
     """``method="difference"``: the difference-constraint route only (pairs, pair bounds without double
     description); raises :class:`~privgeom.InvalidParameterError` naming the reason when it does not apply.
     Cost and source as :func:`_route_auto`."""
@@ -315,26 +315,26 @@ def _route_difference(original: DefinitionOrCone, cone: Cone, family: list[tuple
     return out
 
 
-def _route_cone(original: DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+def _route_cone(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
     """``method="cone"``: double description — Fourier–Motzkin up to :data:`FM_MAX_DATASETS` datasets, block
     elimination beyond (Lin & Kifer, Section V). Any subsets; cost limits :data:`MAX_FM_ELIMINATED`,
     :data:`MAX_BLOCK_WORK`, :data:`MAX_CONE_ROUTE_WORK` checked before projecting."""
     return _relax_by_cones(cone, family, _cone_method(cone), "cone")
 
 
-def _route_fourier_motzkin(original: DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+def _route_fourier_motzkin(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
     """``method="fourier_motzkin"``: the double-description route projecting by Fourier–Motzkin elimination with
     redundancy LPs (:meth:`~privgeom.Cone.project`); at most :data:`MAX_FM_ELIMINATED` eliminated coordinates."""
     return _relax_by_cones(cone, family, "fourier_motzkin", "fourier_motzkin")
 
 
-def _route_block(original: DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+def _route_block(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
     """``method="block"``: the double-description route projecting by pycddlib's block elimination; work about
     facets² × eliminated coordinates, at most :data:`MAX_BLOCK_WORK`."""
     return _relax_by_cones(cone, family, "block", "block")
 
 
-def _route_generators(original: DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+def _route_generators(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
     """``method="generators"``: the double-description route projecting the extreme rays (the projection of a cone
     is the cone of the projected generators), then one conversion back to facets per subset."""
     return _relax_by_cones(cone, family, "generators", "generators")
@@ -346,7 +346,7 @@ def _cone_method(cone: Cone) -> str:
 
 
 #: The routes of :func:`relax` by ``method=`` name (module doc; each route's docstring says what it needs and costs).
-_RELAX_ROUTES: dict[str, Callable[[DefinitionOrCone, Cone, list[tuple[str, ...]]], Relaxation]] = {
+_RELAX_ROUTES: dict[str, Callable[[_DefinitionOrCone, Cone, list[tuple[str, ...]]], Relaxation]] = {
     "auto": _route_auto,
     "difference": _route_difference,
     "cone": _route_cone,
@@ -552,7 +552,7 @@ def _implied(cone: Cone, normal: Sequence[Any]) -> bool:
     return True
 
 
-def relax_pairwise(definition_or_cone: DefinitionOrCone, pairs: FamilyLike = "hamming", *,
+def relax_pairwise(definition_or_cone: PrivacyDefinition | Cone, pairs: FamilyLike = "hamming", *,
                    method: str = "auto") -> Relaxation:
     """Relax by projecting onto pairs of datasets (Lin & Kifer, Section V) and recognise ε-DP.
 
