@@ -188,3 +188,77 @@ def test_cli_family_names(capsys):
     assert "exactly ε-differential privacy" in out and "e^ε = 2" in out
     assert main(["relax", "rr:k=2,p=3/4", "--family", "Replace-One"]) == 0
     assert "e^ε = 3" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------------------------ the level (issue 14)
+@pytest.mark.parametrize("method", ["auto", "cone", "generators"])
+def test_the_level_is_one_privacy_level_on_every_route(method):
+    """Lin & Kifer Section V: RR(2, 3/4) relaxes to ε-DP with e^ε = p/(1−p) = 3. The relaxation states it once, as
+    ``level`` (no exp_eps/epsilon/eps duplicates), exactly on every route, and as a float level in float mode."""
+    r = relax(pg.RandomizedResponse(2, "3/4"), "hamming", method=method)
+    assert isinstance(r.level, pg.PrivacyLevel) and r.level == pg.PrivacyLevel.from_exp_eps(3)
+    assert r.level.exact and r.level.eps == pg.LogRational(3) and str(r.level) == "ln(3)"
+    assert not any(hasattr(r, name) for name in ("exp_eps", "epsilon", "eps"))
+    assert r.definition.level == r.level  # the recognised ε-DP at that level
+    f = relax(pg.RandomizedResponse(2, 0.75), "hamming", method=method)
+    assert not f.level.exact and math.isclose(f.level.exp_eps, 3.0, rel_tol=1e-9)
+    assert math.isclose(float(f.level), math.log(3.0), rel_tol=1e-9)
+
+
+def test_no_level_when_not_recognised():
+    r = relax(pg.RandomizedResponse(2, "3/4"), [("11", "10", "01"), ("10", "01", "00")])
+    assert r.recognised == "" and r.level is None
+    data = r.to_dict()
+    assert data["eps"] is None and data["exp_eps"] is None and "epsilon" not in data
+
+
+def test_pair_bound_level_is_the_pair_indistinguishability():
+    """On all pairs of RR(2, 3/4) the projection onto a pair at Hamming distance h is ``x_a ≤ 3^h x_b`` both ways
+    (Lin & Kifer Section V), so the pair is indistinguishable at e^ε = 3^h: ``ln 3`` on edges, ``ln 9`` across."""
+    r = relax(pg.RandomizedResponse(2, "3/4"), "all-pairs")
+    levels = {b.pair: b.level for b in r.pair_bounds}
+    for (a, c), level in levels.items():
+        h = sum(x != y for x, y in zip(a, c))
+        assert level == pg.PrivacyLevel.from_exp_eps(3**h)
+    assert str(levels[("11", "00")]) == "ln(9)"
+    one_way = pg.analyses.PairBound(pair=("a", "b"), forward=F(2), backward=math.inf)
+    assert one_way.level is None  # unbounded one way: no level
+    assert pg.analyses.PairBound(pair=("a", "b"), forward=F(5, 2), backward=F(3, 2)).level.exp_eps == F(5, 2)
+
+
+# ------------------------------------------------------------------------------------------------ routes as tables
+def test_relax_dispatches_through_its_route_table(monkeypatch):
+    from privgeom.analyses.relaxation import _relaxation
+
+    assert tuple(_relaxation._RELAX_ROUTES) == _relaxation.RELAX_METHODS
+    assert all(route.__doc__ for route in _relaxation._RELAX_ROUTES.values())
+    seen = []
+
+    def spy(original, cone, family):
+        seen.append((len(family), cone.ambient_dim))
+        return "answered by the table"
+
+    monkeypatch.setitem(_relaxation._RELAX_ROUTES, "block", spy)
+    assert relax(pg.RandomizedResponse(2, "3/4"), "hamming", method="block") == "answered by the table"
+    assert seen == [(4, 4)]
+    with pytest.raises(pg.InvalidParameterError, match="unknown relaxation method 'nope'.*fourier_motzkin"):
+        relax(pg.RandomizedResponse(2, "3/4"), "hamming", method="nope")
+
+
+def test_difference_routes_are_tried_in_order():
+    """ε-DP onto its own edges is answered by the own-graph route (nothing searched); the same cone given bare, by
+    the difference route; a family that is not pairs by neither (the reason is the refusal's)."""
+    from privgeom.analyses.relaxation import _relax_difference as rd
+
+    assert list(rd._DIFFERENCE_ROUTES) == ["own-graph", "difference"]
+    assert all(route.__doc__ for route in rd._DIFFERENCE_ROUTES.values())
+    dp = pg.DifferentialPrivacy.hamming(2, exp_eps=3)
+    edges = [tuple(e) for e in subset_family(dp.inputs, "hamming")]
+    own = rd.relax_by_differences(dp, dp.row_cone(), edges, required=True)
+    bare = rd.relax_by_differences(dp.row_cone(), dp.row_cone(), edges, required=True)
+    assert (own.method, bare.method) == ("own-graph", "difference")
+    assert own.level == bare.level == dp.level and own.cone == bare.cone and len(own.lost) == len(bare.lost) == 0
+    triples = [("11", "10", "01")]
+    assert rd.relax_by_differences(dp, dp.row_cone(), triples, required=False) is None
+    with pytest.raises(pg.InvalidParameterError, match="some subsets are not pairs"):
+        rd.relax_by_differences(dp, dp.row_cone(), triples, required=True)
