@@ -8,7 +8,9 @@
    certificate that the pair is implied.
 3. Lost guarantees: one LP per symmetry orbit of the original facets (:mod:`._lost`).
 
-Nothing here runs double description; every size is checked before work.
+Nothing here runs double description; every size is checked before work. :func:`relax_by_differences` tries the
+routes of ``_DIFFERENCE_ROUTES`` in order: ``"own-graph"`` (ε-DP onto its own edges: the definition itself, nothing
+searched; ``docs/theory.md`` §7) and ``"difference"`` (steps 1–3 above, one named function per step).
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ vectorised pass — and treats the relaxed cone as a system of difference constr
 recognised, implied pairs found with the path that implies them, with shortest paths; lost guarantees come from one
 sparse LP per symmetry orbit (:mod:`._lost`). ``"difference"`` insists on that route; ``"cone"`` is the double
 description route (Fourier–Motzkin up to 8 datasets, block elimination beyond), and ``"fourier_motzkin"``,
-``"block"``, ``"generators"`` force one projection method of it. All routes give the same cone.
+``"block"``, ``"generators"`` force one projection method of it. All routes give the same cone; each is a named
+function (its docstring says what it needs and costs) in the table ``_RELAX_ROUTES`` that :func:`relax` dispatches
+through.
 """
 
 from __future__ import annotations
