@@ -64,7 +64,7 @@ register_limit("relax_family", globals(), "MAX_FAMILY",
                "double-description route", option="--max-family")
 
 
-def relaxation_domain(definition_or_cone: Any, labels: Sequence[str]) -> Domain | Sequence[str]:
+def relaxation_domain(definition_or_cone: PrivacyDefinition | Cone, labels: Sequence[str]) -> Domain | Sequence[str]:
     """The datasets of a definition as a :class:`~privgeom.Domain` when it has one with these ``labels`` (so that
     relation names such as ``replace-one`` apply as families), else the labels."""
     dom = getattr(definition_or_cone, "domain", None)
@@ -73,7 +73,7 @@ def relaxation_domain(definition_or_cone: Any, labels: Sequence[str]) -> Domain 
     return labels
 
 
-def own_family(definition: Any) -> tuple[str, Any] | None:
+def own_family(definition: PrivacyDefinition | Cone) -> tuple[str, Any] | None:
     """The neighbour graph a definition comes with, as ``(description, family)`` for :func:`relax`; None when it
     has none.
 
