@@ -79,11 +79,11 @@ def _cell(task: str, route: str, k: int) -> dict[str, Any]:
         member = [m.member for _, m in _closure_examples(rr)] or None
         r = relax_pairwise(rr if route == "new" else cone, "hamming", method="auto" if route == "new" else "cone")
         ans = {"facets": counts[0], "dim": counts[1], "member": member, "recognised": r.recognised,
-               "exp_eps": str(r.exp_eps), "lost": len(r.lost)}
+               "exp_eps": str(r.level and r.level.exp_eps), "lost": len(r.lost)}
     elif task == "relax":
         method = {"new": "auto", "old": "cone", "generators": "generators"}[route]
         r = relax_pairwise(rr, "hamming", method=method)
-        ans = {"recognised": r.recognised, "exp_eps": str(r.exp_eps), "lost": len(r.lost), "kept": r.kept}
+        ans = {"recognised": r.recognised, "exp_eps": str(r.level and r.level.exp_eps), "lost": len(r.lost), "kept": r.kept}
         if route == "new":
             ans["LPs (orbits)"] = len(r.statuses)
     elif task == "semantics":
@@ -290,7 +290,7 @@ else:
     r = pg.relax_pairwise(rr, "hamming")
     s = pg.describe_row_cone(rr)
     text = (r.lost[0].text, s.facet_orbits[0].guarantee.text, s.facet_orbits[0].inequality)
-    answer = [r.recognised, str(r.exp_eps), len(r.lost), [st.size for st in r.statuses],
+    answer = [r.recognised, str(r.level and r.level.exp_eps), len(r.lost), [st.size for st in r.statuses],
               [o.size for o in s.facet_orbits], text]
 out = {"seconds": time.perf_counter() - t, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
        "answer": answer}
@@ -359,7 +359,7 @@ def _own_graph_cell(spec: str, route: str) -> dict[str, Any]:
     assert own is not None
     r = relax(d, own[1] if route == "new" else "all-pairs")
     ans: dict[str, Any] = {"datasets": summary.n_datasets, "facets": summary.n_facets, "recognised": r.recognised,
-                           "exp_eps": str(r.exp_eps), "lost": len(r.lost)}
+                           "exp_eps": str(r.level and r.level.exp_eps), "lost": len(r.lost)}
     if route == "new":
         ans["orbits"] = len(summary.facet_orbits)
     ans["seconds"] = time.perf_counter() - t0

@@ -31,8 +31,8 @@ def main() -> None:
             res = pg.relax_pairwise(rr, "hamming")
             dp = pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=r_ratio)
             print(f"p = {p}, k = {k}: {res.text}")
-            assert res.recognised == "dp" and res.exp_eps == r_ratio and res.cone.equals(dp.row_cone()).holds
-            print(f"   ε = {res.epsilon} = ln(p/(1-p)) ≈ {float(res.epsilon):.6f}; every pair at Hamming distance h "
+            assert res.recognised == "dp" and res.level.exp_eps == r_ratio and res.cone.equals(dp.row_cone()).holds
+            print(f"   ε = {res.level} = ln(p/(1-p)) ≈ {float(res.level):.6f}; every pair at Hamming distance h "
                   f"is bounded by (p/(1-p))^h")
 
 

@@ -214,7 +214,7 @@ def _comparison_html(c: Comparison) -> str:
 
 @html_block.register(Relaxation)
 def _relaxation_html(r: Relaxation) -> str:
-    eps = getattr(r, "eps", None) or getattr(r, "epsilon", None)
+    eps = r.level.eps if r.level is not None else None
     rows = [("method", escape(r.method)), ("subsets", escape(len(r.subsets))),
             ("recognised", escape(r.recognised or "no known definition")), ("guarantees kept", escape(r.kept)),
             ("guarantees lost", escape(len(r.lost)))]
@@ -279,7 +279,7 @@ def _comparison_latex(c: Comparison) -> str:
 
 @latex_block.register(Relaxation)
 def _relaxation_latex(r: Relaxation) -> str:
-    eps = getattr(r, "eps", None) or getattr(r, "epsilon", None)
+    eps = r.level.eps if r.level is not None else None
     head = f"% relaxation: {r.text}"
     if r.recognised == "dp" and eps is not None:
         head += f"\n% recognised as epsilon-DP with \\varepsilon = {latex_number(eps)}"

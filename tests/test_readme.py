@@ -88,7 +88,7 @@ EXIT_CODES: dict[str, int] = {
 PYTHON_CLAIMS: dict[str, object] = {
     "m.member, m.method": (True, "kronecker-inverse"),
     "cone.n_facets": 4,
-    "r.recognised, r.exp_eps, r.epsilon": ("dp", 3, pg.LogRational(3)),
+    "r.recognised, r.level.exp_eps, str(r.level)": ("dp", 3, "ln(3)"),
     "pg.epsilon(M, pg.hamming_graph(2)).epsilon": pg.LogRational(3),
     "pg.delta(M, pg.hamming_graph(2), exp_eps=2).delta": pg.LogRational(4).ratio / 16,  # 1/4
     "best.value, best.mechanism == M": (pg.LogRational(9).ratio / 16, True),  # 9/16

@@ -50,9 +50,9 @@ def test_membership_and_checks_have_holds_and_exact() -> None:
 
 def test_relaxation_names_its_level_eps_and_mode() -> None:
     r = pg.relax_pairwise(pg.RandomizedResponse(2, "3/4"), "hamming")
-    assert r.eps == r.epsilon == pg.LogRational(Fraction(3)) and r.exact
+    assert r.level == pg.PrivacyLevel.from_exp_eps(3) and r.level.eps == pg.LogRational(Fraction(3)) and r.exact
     data = json.loads(r.to_json())
-    assert data["eps"] == data["epsilon"] and data["exact"] is True
+    assert data["eps"]["ln"] == "3" and data["exp_eps"] == "3" and "epsilon" not in data and data["exact"] is True
 
 
 def test_mutual_information_is_a_quantity() -> None:

@@ -25,7 +25,7 @@ Examples
 --------
 >>> from privgeom import RandomizedResponse, relax_pairwise
 >>> r = relax_pairwise(RandomizedResponse(20, "3/4"), "hamming")
->>> r.recognised, r.exp_eps, len(r.lost), [st.size for st in r.statuses]
+>>> r.recognised, r.level.exp_eps, len(r.lost), [st.size for st in r.statuses]
 ('dp', Fraction(3, 1), 1048576, [1048576])
 """
 
@@ -42,7 +42,8 @@ import numpy as np
 
 from .._core.errors import SolverError
 from .._core.lazy import LazySequence
-from .._core.numeric import LogRational, fraction_str, readonly
+from .._core.level import PrivacyLevel
+from .._core.numeric import fraction_str, readonly
 from ..definitions import RandomizedResponse
 from ..geometry._cone import Cone
 from ..geometry._structure import ConeStructure, check_rows_size
@@ -103,7 +104,7 @@ def _facet_guarantee(labels: tuple[str, ...], s: int, normal: Any) -> Guarantee:
     ``a^h (a−b)^{k−h}`` (``h = ham(s, D)``) is ``+`` iff ``ham(D, s̄)`` is even (``s̄`` the complement of ``s``,
     index ``2^k − 1 − s``, the dataset with the largest coefficient), i.e. iff ``c + Σ_j D_j`` is even with
     ``c = popcount(s̄) mod 2`` — the answer :func:`~privgeom.analyses.parity_structure` finds by elimination."""
-    g = Guarantee(labels, True, normal)
+    g = Guarantee(labels=labels, exact=True, source=normal)
     t = labels[len(labels) - 1 - s]
     k = len(t)
     const = t.count("1") % 2
@@ -133,13 +134,16 @@ def _rr_summary(rr: RandomizedResponse, *, rays: bool, definition: str | None, g
     a, b = rr.p.numerator, rr.p.denominator  # type: ignore[union-attr]
 
     def make(j: int) -> FacetOrbit:
-        o = _RRFacetOrbit(n, 0, cast(tuple, range(n)), labels, True, lambda: rr.facet(0, scaled=True))
+        o = _RRFacetOrbit(size=n, representative=0, members=cast(tuple, range(n)), labels=labels, exact=True,
+                          source=lambda: rr.facet(0, scaled=True))
         if n > MAX_LISTED:  # the text of format_facet for a Hamming-class facet, in closed form
             o.__dict__["inequality"] = _facet_inequality(k, a, b, labels[n - 1])
         return o
 
-    return RowConeSummary(definition if definition is not None else rr.spec(), n, n, True, n, 0, st.n_rays,
-                          st.description, "hypercube", G.order, True, LazySequence(1, make), None, (), G, exact=True)
+    return RowConeSummary(definition=definition if definition is not None else rr.spec(), n_datasets=n, dim=n,
+                          pointed=True, n_facets=n, n_equalities=0, n_rays=st.n_rays, rule=st.description,
+                          group_source="hypercube", group_order=G.order, group_complete=True,
+                          facet_orbits=LazySequence(1, make), ray_orbits=None, notes=(), group=G, exact=True)
 
 
 # ------------------------------------------------------------------------------------------------ relaxation
@@ -240,7 +244,8 @@ class _HypercubeRelaxation(Relaxation):
                 graph = nx.Graph(name="pairs")
                 graph.add_nodes_from(self.cone.labels)
                 graph.add_edges_from(self.subsets)  # type: ignore[arg-type]
-            cached = DifferentialPrivacy(graph, exp_eps=self.exp_eps, inputs=self.cone.labels)
+            assert self.level is not None  # recognised: ε-DP on the k-cube
+            cached = DifferentialPrivacy(graph, exp_eps=self.level.exp_eps, inputs=self.cone.labels)
             object.__setattr__(self, "_definition", cached)
         return cached
 
@@ -259,22 +264,24 @@ def _relax_rr(rr: RandomizedResponse) -> Relaxation:
         raise SolverError(f"{rr.name}: the pair bound {fwd[0]} of the representative edge is not p/(1−p) = {r}")
     relaxed, graph = _dp_cone(rr, pairs, r, labels)
     witness, value = _lost_witness(rr, 0)
-    status = FacetStatus(0, cast(tuple, range(n)), True, witness, value, None, True)
+    status = FacetStatus(index=0, orbit=cast(tuple, range(n)), lost=True, witness=witness, value=value,
+                         combination=None, exact=True)
     order = (1 << k) * math.factorial(k)
     symmetry = f"hypercube, order {order:,}"
-    eps = LogRational(r)
+    level = PrivacyLevel.from_exp_eps(r)
     text = (f"Projecting onto {m} pairs and intersecting gives exactly ε-differential privacy on their graph with "
-            f"e^ε = {fraction_str(r)} (ε = {eps}); {n} of {n} original guarantees are lost (1 orbit of the symmetry "
-            f"group: {symmetry}; one verified witness per orbit).")
+            f"e^ε = {fraction_str(r)} (ε = {level.eps}); {n} of {n} original guarantees are lost (1 orbit of the "
+            f"symmetry group: {symmetry}; one verified witness per orbit).")
 
     def lost(j: int) -> Guarantee:
         return _facet_guarantee(labels, j, lambda: rr.facet(j, scaled=True))
 
     subsets: Sequence[tuple[str, ...]] = LazySequence(m, pairs.pair)
-    return _HypercubeRelaxation(relaxed, cast(tuple, subsets), LazySequence(m, lambda t: _pair_cone(pairs.pair(t), r)),
-                      cast(tuple, LazySequence(m, lambda t: PairBound(pairs.pair(t), r, r))), "dp", r, eps, graph,
-                      LazySequence(n, lost), 0, "difference", text, route="difference", implied=(),
-                      statuses=(status,), symmetry=symmetry, n_facets=n)
+    return _HypercubeRelaxation(
+        cone=relaxed, subsets=cast(tuple, subsets), projections=LazySequence(m, lambda t: _pair_cone(pairs.pair(t), r)),
+        pair_bounds=cast(tuple, LazySequence(m, lambda t: PairBound(pair=pairs.pair(t), forward=r, backward=r))),
+        recognised="dp", level=level, graph_source=graph, lost=LazySequence(n, lost), kept=0, method="difference",
+        text=text, route="difference", implied=(), statuses=(status,), symmetry=symmetry, n_facets=n)
 
 
 @structured_relaxation.register(RandomizedResponse)

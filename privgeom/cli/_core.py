@@ -297,7 +297,9 @@ def _lost_lines(definition: Any, relaxation: Any, family: Any, *, indent: str, a
 
 def _relaxation_head(r: Any) -> dict[str, Any]:
     """The relaxation without its big parts (the relaxed cone's facets and the lost guarantees are streamed)."""
-    return {"recognised": r.recognised, "exp_eps": to_jsonable(r.exp_eps), "epsilon": to_jsonable(r.epsilon),
+    level = r.level
+    return {"recognised": r.recognised, "exp_eps": to_jsonable(None if level is None else level.exp_eps),
+            "epsilon": to_jsonable(None if level is None else level.eps),
             "method": r.method, "kept": r.kept, "n_lost": len(r.lost), "n_subsets": len(r.subsets),
             "pair_bounds": to_jsonable(r.pair_bounds) if len(r.pair_bounds) <= 10_000 else "(omitted: too many)",
             "cone": {"n_facets": r.cone.n_facets, "dim": r.cone.dim}, "text": r.text}
@@ -361,8 +363,8 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         onto = f"{own[0]} (the default; --family all-pairs relaxes onto every pair)" if own is not None else \
             f"the family {family!r}"
         lines += [f"4. relaxation by {how} onto {onto}", "   " + relaxation.text]
-        if relaxation.recognised == "dp":
-            lines.append(f"   => ε-differential privacy with ε = {relaxation.epsilon} ≈ {float(relaxation.epsilon):.6f}")  # type: ignore[arg-type]
+        if relaxation.recognised == "dp" and relaxation.level is not None:
+            lines.append(f"   => ε-differential privacy with ε = {relaxation.level.eps} ≈ {float(relaxation.level):.6f}")
         lines += implied_lines(getattr(relaxation, "implied", None), indent="   ",
                                more="(relax --all lists every one)")
         lines += lost or []

@@ -190,9 +190,9 @@ def _relax(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     Fields: ``recognised``, ``exp_eps``/``exp_eps_exact``, ``eps``/``eps_exact``, ``kept``, ``route``.
     """
     r = relax_pairwise(obj, options.get("pairs") or "hamming")
-    exp_eps = r.exp_eps
-    return {"recognised": r.recognised, **exact_fields("exp_eps", exp_eps),
-            **exact_fields("eps", r.epsilon if exp_eps is not None else None), "kept": int(r.kept), "route": r.route}
+    level = r.level
+    return {"recognised": r.recognised, **exact_fields("exp_eps", None if level is None else level.exp_eps),
+            **exact_fields("eps", None if level is None else level.eps), "kept": int(r.kept), "route": r.route}
 
 
 def _compare(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:

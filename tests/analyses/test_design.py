@@ -105,7 +105,7 @@ def test_semantics_and_relaxation_run_on_a_cone_definition() -> None:
     assert [g.coefficients for g in pg.semantics(D)] == [g.coefficients for g in pg.semantics(pg.RandomizedResponse(2, "3/4"))] \
         or len(pg.semantics(D)) == 4
     r = pg.relax_pairwise(D, "hamming")
-    assert r.recognised == "dp" and r.exp_eps == 3
+    assert r.recognised == "dp" and r.level.exp_eps == 3
 
 
 # ---------------------------------------------------------------------------------------------------- design operations

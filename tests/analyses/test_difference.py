@@ -25,7 +25,7 @@ def _lost_set(r):
 def _same(new, old):
     assert new.route == "difference" and old.route == "cone"
     assert new.cone.equals(old.cone).holds
-    assert new.recognised == old.recognised and new.exp_eps == old.exp_eps
+    assert new.recognised == old.recognised and new.level == old.level
     assert _lost_set(new) == _lost_set(old)
     assert new.kept == old.kept
     assert [(b.pair, b.forward, b.backward) for b in new.pair_bounds] == \
@@ -66,7 +66,7 @@ def test_float_rr_matches():
     rr = pg.RandomizedResponse(3, 0.7)
     new, old = relax_pairwise(rr), relax_pairwise(rr, method="cone")
     assert new.recognised == old.recognised == "dp"
-    assert abs(float(new.exp_eps) - 0.7 / 0.3) < 1e-9 and len(new.lost) == len(old.lost) == 8
+    assert abs(float(new.level.exp_eps) - 0.7 / 0.3) < 1e-9 and len(new.lost) == len(old.lost) == 8
     assert new.cone.equals(old.cone).holds
 
 
@@ -86,7 +86,7 @@ def _graphs():
 def test_dp_relaxed_onto_its_own_edges_is_itself(graph):
     dp = pg.DifferentialPrivacy(graph, exp_eps=F(5, 2))
     r = relax_pairwise(dp, graph)
-    assert r.recognised == "dp" and r.exp_eps == F(5, 2)
+    assert r.recognised == "dp" and r.level.exp_eps == F(5, 2)
     assert r.cone == dp.row_cone() and len(r.lost) == 0 and r.kept == dp.row_cone().n_facets
     assert sorted(map(sorted, r.graph.edges)) == sorted(map(sorted, graph.edges))
     assert all(not st.lost for st in r.statuses)
@@ -101,7 +101,7 @@ def test_dp_own_edges_cross_checked_with_cone_route():
 def test_geometric_onto_adjacent_counts_is_dp_on_the_path(alpha):
     g = pg.parse_definition(f"geometric:n=4,alpha={alpha}")
     r = relax_pairwise(g, pg.path_graph(4))
-    assert r.recognised == "dp" and r.exp_eps == 1 / F(alpha)
+    assert r.recognised == "dp" and r.level.exp_eps == 1 / F(alpha)
     assert r.cone == pg.DifferentialPrivacy.path(4, exp_eps=1 / F(alpha)).row_cone()
     old = relax_pairwise(g, pg.path_graph(4), method="cone")
     _same(r, old)
@@ -110,7 +110,7 @@ def test_geometric_onto_adjacent_counts_is_dp_on_the_path(alpha):
 def test_all_pairs_reports_which_pairs_are_implied_by_which_paths():
     g = pg.parse_definition("geometric:n=3,alpha=1/2")
     r = relax(g, "all-pairs")
-    assert r.recognised == "dp" and r.exp_eps == 2
+    assert r.recognised == "dp" and r.level.exp_eps == 2
     implied = {p.pair: p for p in r.implied}
     assert set(implied) == {(a, b) for a, b in itertools.permutations("0123", 2) if abs(int(a) - int(b)) > 1}
     p = implied[("0", "3")]
@@ -205,7 +205,7 @@ def test_geometric_relaxation_beyond_float_precision_is_exact():
     from fractions import Fraction
 
     r = pg.relax_pairwise(pg.parse_definition("geometric:n=40,alpha=1/2"), pg.path_graph(40))
-    assert r.recognised == "dp" and r.exp_eps == Fraction(2) and len(r.lost) == 40 - 1
+    assert r.recognised == "dp" and r.level.exp_eps == Fraction(2) and len(r.lost) == 40 - 1
     for st in r.statuses:
         if st.lost:
             assert st.value < 0 and all(v >= 0 for v in st.witness)

@@ -87,14 +87,14 @@ def test_own_graph_relaxation_equals_the_generic_routes(spec: str) -> None:
     d = parse_definition(spec)
     family = own_family(d)[1]
     fast = relax(d, family)
-    assert fast.method == "own-graph" and fast.recognised == "dp" and fast.exp_eps == d.exp_eps
+    assert fast.method == "own-graph" and fast.recognised == "dp" and fast.level == d.level
     assert len(fast.lost) == 0 and fast.kept == d.row_cone().n_facets
     edges = list(fast.subsets)
     generic = relax(d.row_cone(), edges)  # a bare cone: the difference route with path searches and orbits
-    assert generic.method == "difference" and generic.recognised == "dp" and generic.exp_eps == fast.exp_eps
+    assert generic.method == "difference" and generic.recognised == "dp" and generic.level == fast.level
     assert len(generic.lost) == 0 and generic.cone == fast.cone
     every = relax(d, "all-pairs")
-    assert every.recognised == "dp" and every.exp_eps == fast.exp_eps and len(every.lost) == 0
+    assert every.recognised == "dp" and every.level == fast.level and len(every.lost) == 0
     assert every.cone == fast.cone
     if d.n_inputs <= 8:
         dd = relax(d.row_cone(), edges, method="cone")
@@ -112,7 +112,7 @@ def test_geometric_onto_its_path_loses_the_interior_facets(n: int) -> None:
     own = relax(d, "path")
     every = relax(d, "all-pairs")
     for r in (own, every):
-        assert r.recognised == "dp" and r.exp_eps == 2
+        assert r.recognised == "dp" and r.level.exp_eps == 2
         assert len(r.lost) == n - 1 and r.kept == 2
     assert own.cone == every.cone
     assert sorted(tuple(g.coefficients) for g in own.lost) == sorted(tuple(g.coefficients) for g in every.lost)

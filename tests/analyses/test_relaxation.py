@@ -16,9 +16,9 @@ from privgeom.analyses import relax, relax_pairwise, subset_family
 def test_rr_relaxes_exactly_to_dp(k):
     r = relax_pairwise(pg.RandomizedResponse(k, "3/4"), "hamming")
     assert r.recognised == "dp"
-    assert r.exp_eps == F(3)
-    assert r.epsilon == pg.LogRational(3)
-    assert str(r.epsilon) == "ln(3)"
+    assert r.level.exp_eps == F(3)
+    assert r.level.eps == pg.LogRational(3)
+    assert str(r.level.eps) == "ln(3)"
     dp = pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=3)
     assert r.cone.equals(dp.row_cone()).holds
     assert r.graph.number_of_edges() == k * 2 ** (k - 1)
@@ -28,8 +28,8 @@ def test_rr_relaxes_exactly_to_dp(k):
 @pytest.mark.parametrize("p,ratio", [("2/3", F(2)), ("9/10", F(9)), ("3/5", F(3, 2))])
 def test_epsilon_is_log_p_over_1_minus_p(p, ratio):
     r = relax_pairwise(pg.RandomizedResponse(2, p))
-    assert r.recognised == "dp" and r.exp_eps == ratio
-    assert math.isclose(float(r.epsilon), math.log(float(ratio)))
+    assert r.recognised == "dp" and r.level.exp_eps == ratio
+    assert math.isclose(float(r.level.eps), math.log(float(ratio)))
 
 
 def test_pair_projection_is_r_to_the_hamming_distance():
@@ -41,7 +41,7 @@ def test_pair_projection_is_r_to_the_hamming_distance():
         h = sum(x != y for x, y in zip(*b.pair))
         assert b.forward == b.backward == F(3) ** h, b
     # ratios 3, 9, 27: the pairs at distance 1 are tight and imply the others, so this is ε-DP on the Hamming graph
-    assert r.recognised == "dp" and r.exp_eps == 3
+    assert r.recognised == "dp" and r.level.exp_eps == 3
     assert sorted(map(sorted, r.graph.edges)) == sorted(map(sorted, pg.hamming_graph(k).edges))
     assert "the others are implied" in r.text
     assert len(r.pair_bounds) == len(labels) * (len(labels) - 1) // 2
@@ -51,13 +51,13 @@ def test_loose_pairs_that_are_not_implied_block_recognition():
     # 11-10 is bounded by 3, 11-00 only by 9, and nothing links 00 to the rest tightly: not ε-DP on any graph
     r = relax(pg.RandomizedResponse(2, "3/4"), [("11", "10"), ("11", "00")])
     assert [b.forward for b in r.pair_bounds] == [3, 9]
-    assert r.recognised == "" and r.exp_eps is None
+    assert r.recognised == "" and r.level is None
 
 
 def test_geometric_relaxes_to_dp_on_the_path():
     g = pg.parse_definition("geometric:n=3,alpha=1/2")
     r = relax(g, "all-pairs")
-    assert r.recognised == "dp" and r.exp_eps == 2
+    assert r.recognised == "dp" and r.level.exp_eps == 2
     assert sorted(map(sorted, r.graph.edges)) == [["0", "1"], ["1", "2"], ["2", "3"]]
 
 
@@ -95,8 +95,8 @@ def test_relax_onto_single_pair_and_triples():
 def test_float_mode():
     r = relax_pairwise(pg.RandomizedResponse(2, 0.75))
     assert r.recognised == "dp"
-    assert math.isclose(float(r.exp_eps), 3.0, rel_tol=1e-9)
-    assert math.isclose(r.epsilon, math.log(3.0), rel_tol=1e-9)
+    assert math.isclose(float(r.level.exp_eps), 3.0, rel_tol=1e-9)
+    assert math.isclose(r.level.eps, math.log(3.0), rel_tol=1e-9)
 
 
 @pytest.mark.parametrize("k,p", [(2, 0.7), (3, 0.7), (2, 0.55), (3, 0.9), (3, 0.6)])
@@ -104,8 +104,8 @@ def test_float_mode_recognises_dp_despite_rounding(k, p):
     # FM/DD in floats give the pair ratios p/(1-p) up to rounding; recognition must not need bit-equal floats
     r = relax_pairwise(pg.RandomizedResponse(k, p))
     assert r.recognised == "dp" and not r.cone.exact
-    assert math.isclose(float(r.exp_eps), p / (1 - p), rel_tol=1e-9)
-    assert math.isclose(float(r.epsilon), math.log(p / (1 - p)), rel_tol=1e-9)
+    assert math.isclose(float(r.level.exp_eps), p / (1 - p), rel_tol=1e-9)
+    assert math.isclose(float(r.level.eps), math.log(p / (1 - p)), rel_tol=1e-9)
     assert r.definition.row_cone().equals(pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=p / (1 - p)).row_cone()).holds
 
 
@@ -138,7 +138,7 @@ def test_facet_only_path_agrees_with_rays(monkeypatch, family):
     monkeypatch.setattr(_relaxation, "RAYS_MAX_DIM", 0)
     by_facets = relax_pairwise(rr, family, method="block")
     assert by_facets.recognised == by_rays.recognised
-    assert by_facets.exp_eps == by_rays.exp_eps
+    assert by_facets.level == by_rays.level
     assert [g.coefficients for g in by_facets.lost] == [g.coefficients for g in by_rays.lost]
     assert by_facets.cone == by_rays.cone
 
@@ -152,15 +152,15 @@ def test_relation_names_are_families():
         map(sorted, subset_family(rr.inputs, "hamming")))
     assert sorted(map(sorted, subset_family(rr.inputs, "complete"))) == sorted(
         map(sorted, subset_family(rr.inputs, "all-pairs")))
-    assert relax_pairwise(rr, "replace-one").exp_eps == 3 == relax_pairwise(rr, "hamming").exp_eps
+    assert relax_pairwise(rr, "replace-one").level.exp_eps == 3 == relax_pairwise(rr, "hamming").level.exp_eps
     assert subset_family(["0", "1", "2"], "path") == [("0", "1"), ("1", "2")]
     # a definition on databases: its relation names apply (replace-one relaxes to itself, exactly)
     d = pg.parse_definition("dp:graph=replace-one,n=2,records=3,exp_eps=2")
     r = relax(d, "replace-one")
-    assert r.recognised == "dp" and r.exp_eps == 2 and len(r.lost) == 0
+    assert r.recognised == "dp" and r.level.exp_eps == 2 and len(r.lost) == 0
     assert r.graph.number_of_edges() == d.domain.n_edges("replace-one") == 18
     geo = pg.parse_definition("dp:graph=path,n=4,exp_eps=3")
-    assert relax(geo, "path").exp_eps == 3
+    assert relax(geo, "path").level.exp_eps == 3
 
 
 def test_unknown_family_lists_the_family_names():
@@ -188,3 +188,77 @@ def test_cli_family_names(capsys):
     assert "exactly ε-differential privacy" in out and "e^ε = 2" in out
     assert main(["relax", "rr:k=2,p=3/4", "--family", "Replace-One"]) == 0
     assert "e^ε = 3" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------------------------ the level (issue 14)
+@pytest.mark.parametrize("method", ["auto", "cone", "generators"])
+def test_the_level_is_one_privacy_level_on_every_route(method):
+    """Lin & Kifer Section V: RR(2, 3/4) relaxes to ε-DP with e^ε = p/(1−p) = 3. The relaxation states it once, as
+    ``level`` (no exp_eps/epsilon/eps duplicates), exactly on every route, and as a float level in float mode."""
+    r = relax(pg.RandomizedResponse(2, "3/4"), "hamming", method=method)
+    assert isinstance(r.level, pg.PrivacyLevel) and r.level == pg.PrivacyLevel.from_exp_eps(3)
+    assert r.level.exact and r.level.eps == pg.LogRational(3) and str(r.level) == "ln(3)"
+    assert not any(hasattr(r, name) for name in ("exp_eps", "epsilon", "eps"))
+    assert r.definition.level == r.level  # the recognised ε-DP at that level
+    f = relax(pg.RandomizedResponse(2, 0.75), "hamming", method=method)
+    assert not f.level.exact and math.isclose(f.level.exp_eps, 3.0, rel_tol=1e-9)
+    assert math.isclose(float(f.level), math.log(3.0), rel_tol=1e-9)
+
+
+def test_no_level_when_not_recognised():
+    r = relax(pg.RandomizedResponse(2, "3/4"), [("11", "10", "01"), ("10", "01", "00")])
+    assert r.recognised == "" and r.level is None
+    data = r.to_dict()
+    assert data["eps"] is None and data["exp_eps"] is None and "epsilon" not in data
+
+
+def test_pair_bound_level_is_the_pair_indistinguishability():
+    """On all pairs of RR(2, 3/4) the projection onto a pair at Hamming distance h is ``x_a ≤ 3^h x_b`` both ways
+    (Lin & Kifer Section V), so the pair is indistinguishable at e^ε = 3^h: ``ln 3`` on edges, ``ln 9`` across."""
+    r = relax(pg.RandomizedResponse(2, "3/4"), "all-pairs")
+    levels = {b.pair: b.level for b in r.pair_bounds}
+    for (a, c), level in levels.items():
+        h = sum(x != y for x, y in zip(a, c))
+        assert level == pg.PrivacyLevel.from_exp_eps(3**h)
+    assert str(levels[("11", "00")]) == "ln(9)"
+    one_way = pg.analyses.PairBound(pair=("a", "b"), forward=F(2), backward=math.inf)
+    assert one_way.level is None  # unbounded one way: no level
+    assert pg.analyses.PairBound(pair=("a", "b"), forward=F(5, 2), backward=F(3, 2)).level.exp_eps == F(5, 2)
+
+
+# ------------------------------------------------------------------------------------------------ routes as tables
+def test_relax_dispatches_through_its_route_table(monkeypatch):
+    from privgeom.analyses.relaxation import _relaxation
+
+    assert tuple(_relaxation._RELAX_ROUTES) == _relaxation.RELAX_METHODS
+    assert all(route.__doc__ for route in _relaxation._RELAX_ROUTES.values())
+    seen = []
+
+    def spy(original, cone, family):
+        seen.append((len(family), cone.ambient_dim))
+        return "answered by the table"
+
+    monkeypatch.setitem(_relaxation._RELAX_ROUTES, "block", spy)
+    assert relax(pg.RandomizedResponse(2, "3/4"), "hamming", method="block") == "answered by the table"
+    assert seen == [(4, 4)]
+    with pytest.raises(pg.InvalidParameterError, match="unknown relaxation method 'nope'.*fourier_motzkin"):
+        relax(pg.RandomizedResponse(2, "3/4"), "hamming", method="nope")
+
+
+def test_difference_routes_are_tried_in_order():
+    """ε-DP onto its own edges is answered by the own-graph route (nothing searched); the same cone given bare, by
+    the difference route; a family that is not pairs by neither (the reason is the refusal's)."""
+    from privgeom.analyses.relaxation import _relax_difference as rd
+
+    assert list(rd._DIFFERENCE_ROUTES) == ["own-graph", "difference"]
+    assert all(route.__doc__ for route in rd._DIFFERENCE_ROUTES.values())
+    dp = pg.DifferentialPrivacy.hamming(2, exp_eps=3)
+    edges = [tuple(e) for e in subset_family(dp.inputs, "hamming")]
+    own = rd.relax_by_differences(dp, dp.row_cone(), edges, required=True)
+    bare = rd.relax_by_differences(dp.row_cone(), dp.row_cone(), edges, required=True)
+    assert (own.method, bare.method) == ("own-graph", "difference")
+    assert own.level == bare.level == dp.level and own.cone == bare.cone and len(own.lost) == len(bare.lost) == 0
+    triples = [("11", "10", "01")]
+    assert rd.relax_by_differences(dp, dp.row_cone(), triples, required=False) is None
+    with pytest.raises(pg.InvalidParameterError, match="some subsets are not pairs"):
+        rd.relax_by_differences(dp, dp.row_cone(), triples, required=True)

@@ -31,8 +31,8 @@ def test_relaxation_matches_generic(k, p):
     fast = relax_pairwise(rr, "hamming")
     assert fast.statuses and fast.statuses[0].witness is not None and fast.symmetry.startswith("hypercube")
     slow = _generic_relaxation(rr)
-    assert (fast.recognised, fast.exp_eps, str(fast.epsilon)) == (slow.recognised, slow.exp_eps, str(slow.epsilon))
-    assert fast.exp_eps == Fraction(p) / (1 - Fraction(p))  # Lin & Kifer Section V: e^eps = p/(1-p)
+    assert (fast.recognised, fast.level.exp_eps, str(fast.level.eps)) == (slow.recognised, slow.level.exp_eps, str(slow.level.eps))
+    assert fast.level.exp_eps == Fraction(p) / (1 - Fraction(p))  # Lin & Kifer Section V: e^eps = p/(1-p)
     assert (len(fast.lost), fast.kept, fast.n_facets) == (len(slow.lost), slow.kept, slow.n_facets) == (2**k, 0, 2**k)
     assert [(s.index, s.size, s.lost) for s in fast.statuses] == [(s.index, s.size, s.lost) for s in slow.statuses]
     assert list(fast.subsets) == list(slow.subsets)
@@ -110,7 +110,7 @@ def test_k20_without_dense_work(monkeypatch):
     monkeypatch.setattr(pg.RandomizedResponse, "facets", forbidden)
     rr = pg.RandomizedResponse(20, "3/4")
     r = relax_pairwise(rr, "hamming")
-    assert (r.recognised, r.exp_eps, len(r.lost), [s.size for s in r.statuses]) == ("dp", 3, 2**20, [2**20])
+    assert (r.recognised, r.level.exp_eps, len(r.lost), [s.size for s in r.statuses]) == ("dp", 3, 2**20, [2**20])
     assert r.graph is None and r.cone.n_facets == 20 * 2**20 and len(r.subsets) == 10 * 2**20
     assert r.subsets[-1] == ("00000000000000000001", "00000000000000000000")
     s = pg.describe_row_cone(rr)

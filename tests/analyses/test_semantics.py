@@ -131,6 +131,9 @@ def test_theorem_4_5_only_for_the_closure():
     assert not res.holds
     J, output, prior_even, post_even = res.violation
     assert J == (0, 1) and prior_even == F(10, 16) and post_even == F(10, 28)
+    assert (res.violation.bits, res.violation.prior_even, res.violation.posterior_even) == (J, prior_even, post_even)
+    assert res.violation.output == output and output in DP_NOT_RR.outputs
+    assert res.to_dict()["violation"] == [[0, 1], output, "5/8", "5/14"]  # a named tuple is still a JSON list
 
 
 def test_theorem_4_5_float_mode_agrees():

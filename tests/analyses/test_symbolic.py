@@ -113,3 +113,12 @@ def test_verification_is_real():
     # An invalid parameter range is refused too (RR needs p in (1/2, 1]).
     with pytest.raises(pg.PrivgeomError):
         symbolic_row_cone(lambda x: pg.RandomizedResponse(1, x), "p", interval=(Fraction(1, 2), Fraction(3, 2)))
+
+def test_a_callable_family_gives_the_spec_family_result():
+    """The two family sources (a spec, a callable with its interval) read the same family: Theorem 4.3 for one bit,
+    facets ``p x_1 − (1 − p) x_0 ≥ 0`` and its mirror, on the same interval and breakpoints."""
+    by_spec = symbolic_row_cone("rr:k=1,p=p", "p")
+    by_callable = symbolic_row_cone(lambda x: pg.RandomizedResponse(1, x), "p", interval=("1/2", 1))
+    assert by_callable.facets == by_spec.facets and by_callable.rays == by_spec.rays
+    assert by_callable.interval == by_spec.interval == (sp.Rational(1, 2), 1)
+    assert by_callable.breakpoints == by_spec.breakpoints and by_callable.family == "<lambda>"

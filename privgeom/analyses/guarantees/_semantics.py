@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache, singledispatch
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -30,6 +30,10 @@ from ..._core.results import Decision, Result, to_jsonable
 from ...mechanisms._mechanism import Mechanism
 from .._coerce import as_cone
 from ..._core.level import ScalarLike
+
+if TYPE_CHECKING:
+    from ...definitions._base import PrivacyDefinition
+    from ...geometry._cone import Cone
 
 __all__ = [
     "Guarantee",
@@ -99,6 +103,15 @@ def sparse_difference_facet(cone: Any, i: int) -> SparseNormal | None:
 
 #: A guarantee sentence lists at most this many datasets; beyond it sets are named by their rule or their size.
 MAX_LISTED = 12
+
+
+class _Split(NamedTuple):
+    """The support of a guarantee's normal: indices of ``S+`` and ``S-`` (by decreasing ``|a|``, then index) and the
+    tolerance below which a float coefficient counts as zero (0 in exact mode)."""
+
+    plus: tuple[int, ...]
+    minus: tuple[int, ...]
+    tol: Scalar
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,7 +215,7 @@ class Guarantee(Result):
         return np.array(ints, dtype=np.int64)
 
     @cached_property
-    def _split(self) -> tuple[tuple[int, ...], tuple[int, ...], Scalar]:
+    def _split(self) -> _Split:
         """Indices of S+ and S- (by decreasing |a|, then index) and the zero tolerance."""
         sp = self._sparse
         if sp is not None:  # the support alone: as the dense routes below, restricted to it
@@ -213,7 +226,7 @@ class Guarantee(Result):
             minus_s = tuple(i for i in order_s if vals[i] < -tol_s)
             if not plus_s and not minus_s:
                 raise InvalidParameterError("the zero vector is not a guarantee")
-            return plus_s, minus_s, tol_s
+            return _Split(plus=plus_s, minus=minus_s, tol=tol_s)
         ints = self._integers
         if ints is not None:
             if len(ints) != len(self.labels):
@@ -225,7 +238,7 @@ class Guarantee(Result):
                 raise InvalidParameterError("the zero vector is not a guarantee")
             pos: tuple[int, ...] = tuple(ordered[signs > 0].tolist())
             neg: tuple[int, ...] = tuple(ordered[signs < 0].tolist())
-            return pos, neg, 0
+            return _Split(plus=pos, minus=neg, tol=0)
         c = self.coefficients
         tol: Scalar = 0 if self.exact else ATOL * max(1.0, max((abs(float(v)) for v in c), default=1.0))
         support = np.flatnonzero(np.asarray(c, dtype=object) != 0).tolist() if self.exact else \
@@ -235,23 +248,23 @@ class Guarantee(Result):
         minus = tuple(i for i in order if c[i] < -tol)
         if not plus and not minus:
             raise InvalidParameterError("the zero vector is not a guarantee")
-        return plus, minus, tol
+        return _Split(plus=plus, minus=minus, tol=tol)
 
     @property
     def s_plus(self) -> tuple[str, ...]:
-        return tuple(self.labels[i] for i in self._split[0])
+        return tuple(self.labels[i] for i in self._split.plus)
 
     @property
     def s_minus(self) -> tuple[str, ...]:
-        return tuple(self.labels[i] for i in self._split[1])
+        return tuple(self.labels[i] for i in self._split.minus)
 
     @property
     def n_plus(self) -> int:
-        return len(self._split[0])
+        return len(self._split.plus)
 
     @property
     def n_minus(self) -> int:
-        return len(self._split[1])
+        return len(self._split.minus)
 
     @cached_property
     def prior(self) -> dict[str, Any]:
@@ -525,7 +538,7 @@ def parity_structure(labels: Sequence[str], signs: Sequence[int]) -> tuple[tuple
     return J, sol[k]
 
 
-def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact: bool | None = None) -> Guarantee:
+def guarantee_from_normal(normal: Sequence[ScalarLike] | np.ndarray, labels: Sequence[str], *, exact: bool | None = None) -> Guarantee:
     """Build the :class:`Guarantee` of one valid inequality ``normal · x ≥ 0``.
 
     Examples
@@ -544,12 +557,12 @@ def guarantee_from_normal(normal: Sequence[Any], labels: Sequence[str], *, exact
     if exact is None:
         exact = all(isinstance(v, (int, Fraction, np.integer)) for v in normal)
     coeffs: tuple[Any, ...] = tuple(parse_scalar(v, name="coefficient", exact=exact) for v in normal)
-    g = Guarantee(labels, bool(exact), coeffs)
+    g = Guarantee(labels=labels, exact=bool(exact), source=coeffs)
     g._split  # validate now: the zero vector is refused at once
     return g
 
 
-def semantics(definition_or_cone: Any) -> Sequence[Guarantee]:
+def semantics(definition_or_cone: PrivacyDefinition | Cone) -> Sequence[Guarantee]:
     """The Bayesian guarantees of a privacy definition: one per facet of its row cone (two per equality).
 
     The guarantees are lazy (see :class:`Guarantee`): building them costs nothing per dataset; their sets, priors
@@ -604,15 +617,16 @@ def _semantics(obj: Any) -> Sequence[Guarantee]:
 
             def one(i: int) -> Guarantee:
                 if st.difference is not None:  # two nonzeros: no dense vector until the coefficients are read
-                    return Guarantee(labels, exact, lambda: sparse_difference_facet(cone, i))
-                return Guarantee(labels, exact, lambda: normalised_facet(structured_facet(cone, i), exact))
+                    return Guarantee(labels=labels, exact=exact, source=lambda: sparse_difference_facet(cone, i))
+                return Guarantee(labels=labels, exact=exact,
+                                 source=lambda: normalised_facet(structured_facet(cone, i), exact))
 
             return LazySequence(st.n_facets, one)  # built when read: a report reads a dozen of 200,000
     F, E = cone.facets, cone.equalities
-    out = [Guarantee(labels, exact, _row(F, i)) for i in range(len(F))]
+    out = [Guarantee(labels=labels, exact=exact, source=_row(F, i)) for i in range(len(F))]
     for i in range(len(E)):
-        out.append(Guarantee(labels, exact, _row(E, i)))
-        out.append(Guarantee(labels, exact, _row(E, i, -1)))
+        out.append(Guarantee(labels=labels, exact=exact, source=_row(E, i)))
+        out.append(Guarantee(labels=labels, exact=exact, source=_row(E, i, -1)))
     return tuple(out)
 
 
@@ -634,8 +648,8 @@ def _rr_semantics(rr: Any) -> tuple[Guarantee, ...]:
         return unit
 
     if rr.n > RR_CANONICAL_MAX:  # dataset order (see _rr_canonical_order); built when read
-        return LazySequence(rr.n, lambda i: Guarantee(labels, rr.exact, facet(i)))  # type: ignore[return-value]
-    return tuple(Guarantee(labels, rr.exact, facet(int(i))) for i in _rr_canonical_order(rr))
+        return LazySequence(rr.n, lambda i: Guarantee(labels=labels, exact=rr.exact, source=facet(i)))  # type: ignore[return-value]
+    return tuple(Guarantee(labels=labels, exact=rr.exact, source=facet(int(i))) for i in _rr_canonical_order(rr))
 
 
 #: Largest randomized-response domain whose guarantees are put in the canonical facet order (0.7 s at 4096).
@@ -741,8 +755,19 @@ def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float =
         minus_post.append(pm if exact else float(pm))
         if violating is None and (pp < pm if exact else float(pp) < float(pm) - atol):
             violating = label
-    return GuaranteeCheck(violating is None, guarantee, tuple(outs), tuple(plus_post), tuple(minus_post), violating,
-                          tuple(skipped), exact=bool(exact))
+    return GuaranteeCheck(holds=violating is None, guarantee=guarantee, outputs=tuple(outs),
+                          posterior_plus=tuple(plus_post), posterior_minus=tuple(minus_post),
+                          violating_output=violating, skipped=tuple(skipped), exact=bool(exact))
+
+
+class ParityViolation(NamedTuple):
+    """Where Theorem 4.5 fails: the bits ``J``, the output, and ``P(parity of J even)`` a priori and a posteriori
+    on that output (the a-priori more likely parity became the less likely one)."""
+
+    bits: tuple[int, ...]
+    output: str
+    prior_even: Scalar
+    posterior_even: Scalar
 
 
 @dataclass(frozen=True)
@@ -751,7 +776,8 @@ class ProductPriorCheck(Decision):
     eligible subset ``J`` of bits stays a-posteriori more likely on every output.
 
     ``eligible_bits`` are the bits with ``q_j ≥ p`` or ``q_j ≤ 1-p``; ``subsets_checked`` counts the non-empty
-    subsets of them; ``violation`` is ``(J, output, prior_even, posterior_even)`` or None.
+    subsets of them; ``violation`` is a :class:`ParityViolation` ``(bits, output, prior_even, posterior_even)`` or
+    None.
     """
 
     holds: bool
@@ -760,7 +786,7 @@ class ProductPriorCheck(Decision):
     eligible_bits: tuple[int, ...]
     subsets_checked: int
     outputs_checked: int
-    violation: tuple[tuple[int, ...], str, Scalar, Scalar] | None
+    violation: ParityViolation | None
     exact: bool = False
 
     def summary(self) -> str:
@@ -769,11 +795,12 @@ class ProductPriorCheck(Decision):
             return (f"Theorem 4.5 holds: {self.subsets_checked} subset{'' if one else 's'} of the bits "
                     f"{list(self.eligible_bits)} {'keeps its' if one else 'keep their'} a-priori more likely parity on "
                     f"all {self.outputs_checked} output{'' if self.outputs_checked == 1 else 's'}")
-        J, w, pr, po = self.violation  # type: ignore[misc]
+        assert self.violation is not None
+        J, w, pr, po = self.violation
         return f"Theorem 4.5 VIOLATED for bits {list(J)} on output {w}: prior P(even)={pr}, posterior P(even)={po}"
 
 
-def check_product_prior(mechanism: Mechanism, p: ScalarLike, q: Sequence[Any], *, max_bits: int = 16) -> ProductPriorCheck:
+def check_product_prior(mechanism: Mechanism, p: ScalarLike, q: Sequence[ScalarLike], *, max_bits: int = 16) -> ProductPriorCheck:
     """Check Theorem 4.5 of Lin & Kifer for a mechanism on bit strings and a product prior ``P(bit j = 1) = q_j``.
 
     For every non-empty subset ``J`` of the bits whose ``q_j ≥ p`` or ``q_j ≤ 1 - p``, and every output ``ω``: if
@@ -831,8 +858,12 @@ def check_product_prior(mechanism: Mechanism, p: ScalarLike, q: Sequence[Any], *
                     bad = (prior_even >= prior_odd and e < o - tol) or (prior_odd >= prior_even and o < e - tol)
                 if bad:
                     post = e / (e + o)
-                    return ProductPriorCheck(False, tuple(qv), pv, eligible, count, M.shape[0],
-                                             (J, mechanism.outputs[w], prior_even, post), exact=bool(exact))
-    return ProductPriorCheck(True, tuple(qv), pv, eligible, count, M.shape[0], None, exact=bool(exact))
+                    violation = ParityViolation(bits=J, output=mechanism.outputs[w], prior_even=prior_even,
+                                                posterior_even=post)
+                    return ProductPriorCheck(holds=False, q=tuple(qv), p=pv, eligible_bits=eligible,
+                                             subsets_checked=count, outputs_checked=M.shape[0], violation=violation,
+                                             exact=bool(exact))
+    return ProductPriorCheck(holds=True, q=tuple(qv), p=pv, eligible_bits=eligible, subsets_checked=count,
+                             outputs_checked=M.shape[0], violation=None, exact=bool(exact))
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from ...geometry._symmetry import Orbit, SymmetryGroup, automorphisms, source_ph
 from .._coerce import as_cone
 from .._hooks import structured_summary
 from ._semantics import MAX_LISTED, Guarantee, SparseNormal, _bit_matrix, sparse_difference_facet
+
+if TYPE_CHECKING:
+    from ...definitions._base import PrivacyDefinition
 
 __all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector"]
 
@@ -185,7 +188,7 @@ class FacetOrbit(Result):
     @cached_property
     def guarantee(self) -> Guarantee:
         sp = self._sparse
-        return Guarantee(self.labels, self.exact, sp if sp is not None else self.normal)
+        return Guarantee(labels=self.labels, exact=self.exact, source=sp if sp is not None else self.normal)
 
     def summary(self) -> str:
         return f"{self.size} facet{'s' if self.size != 1 else ''} like {self.inequality}"
@@ -277,7 +280,7 @@ def _group_of(obj: Any, cone: Cone) -> SymmetryGroup:
 
 
 def _singletons(n: int) -> tuple[Orbit, ...]:
-    return tuple(Orbit(i, (i,), 1) for i in range(n))
+    return tuple(Orbit(representative=i, members=(i,), size=1) for i in range(n))
 
 
 def _kronecker_orbits(G: SymmetryGroup, n: int) -> tuple[Orbit, ...]:
@@ -334,7 +337,7 @@ def _involution_orbits(img: np.ndarray) -> Sequence[Orbit]:
     def orbit(j: int) -> Orbit:
         t = int(reps[j])
         u = int(img[t])
-        return Orbit(t, (t,) if u == t else (t, u), 1 if u == t else 2)
+        return Orbit(representative=t, members=(t,) if u == t else (t, u), size=1 if u == t else 2)
 
     return LazySequence(len(reps), orbit)
 
@@ -398,7 +401,7 @@ def _dp_ray_orbits(obj: Any, cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[t
     return orb.n_rays, tuple((size, format_vector(list(r), labels, exact=cone.exact)) for size, r in zip(orb.sizes, R))
 
 
-def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = None,
+def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, definition: str | None = None,
                       group: SymmetryGroup | None = None) -> RowConeSummary:
     """Counts, symmetry orbits and one representative per orbit of the facets (and rays) of a row cone.
 
@@ -472,7 +475,8 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
 
     def facet_orbit(j: int) -> FacetOrbit:  # built when read: large cones have 10^5 orbits, a report shows 20
         o = orbit_list[j]
-        return FacetOrbit(o.size, o.representative, o.members, labels, exact, source(o.representative))
+        return FacetOrbit(size=o.size, representative=o.representative, members=o.members, labels=labels, exact=exact,
+                          source=source(o.representative))
 
     facet_orbits = LazySequence(len(orbit_list), facet_orbit)
     n_rays: int | None = st.n_rays if st is not None else None
@@ -487,5 +491,7 @@ def describe_row_cone(obj: Any, *, rays: bool = False, definition: str | None = 
         if not (st is not None and st.pointed) and len(cone.lineality):
             notes.append(f"the cone contains a {len(cone.lineality)}-dimensional linear subspace")
     rule = st.description if st is not None else ""
-    return RowConeSummary(name, n, cone.dim, cone.is_pointed, cone.n_facets, n_eq, n_rays, rule, G.source, G.order,
-                          G.complete and group is None, facet_orbits, ray_orbits, tuple(notes), G, exact=bool(cone.exact))
+    return RowConeSummary(definition=name, n_datasets=n, dim=cone.dim, pointed=cone.is_pointed,
+                          n_facets=cone.n_facets, n_equalities=n_eq, n_rays=n_rays, rule=rule, group_source=G.source,
+                          group_order=G.order, group_complete=G.complete and group is None, facet_orbits=facet_orbits,
+                          ray_orbits=ray_orbits, notes=tuple(notes), group=G, exact=bool(cone.exact))

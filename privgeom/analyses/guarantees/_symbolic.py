@@ -37,13 +37,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 import sympy as sp
 
 from ..._core.errors import InvalidParameterError, SolverError
+from ..._core.level import ScalarLike
 from ..._core.results import Result, to_jsonable
 from ...geometry._cone import Cone
+
+if TYPE_CHECKING:
+    from ...definitions._base import PrivacyDefinition
 
 __all__ = ["SymbolicRowCone", "symbolic_row_cone", "PARAMETER_RANGES"]
 
@@ -225,10 +229,26 @@ def _midpoint(interval: tuple[Any, Any]) -> Any:
     return lo + 1 if hi == sp.oo else (lo + hi) / 2
 
 
-def _spec_family(spec: str, param: str) -> tuple[Callable[[Fraction], Any], tuple[Fraction, Fraction | None]]:
-    """A spec with one value equal to ``param`` → (value ↦ definition, admissible interval)."""
+class _Family(NamedTuple):
+    """A one-parameter family: value ↦ definition, its name, and the interval ``(lo, hi)`` to sample (``hi`` None:
+    unbounded above)."""
+
+    make: Callable[[Fraction], Any]
+    name: str
+    lo: Fraction
+    hi: Fraction | None
+
+
+def _interval(interval: tuple[ScalarLike, ScalarLike | None]) -> tuple[Fraction, Fraction | None]:
+    return Fraction(interval[0]), None if interval[1] is None else Fraction(interval[1])
+
+
+def _spec_family(family: Any, param: str, interval: tuple[ScalarLike, ScalarLike | None] | None) -> _Family:
+    """A spec with one value equal to ``param`` (``"rr:k=2,p=p"``): definitions parsed from the spec with the value
+    substituted; the interval is ``interval`` or the admissible range of that key (:data:`PARAMETER_RANGES`)."""
     from ...definitions import parse_definition
 
+    spec = str(family)
     kind, _, rest = spec.partition(":")
     pairs = [part.split("=", 1) for part in rest.split(",") if part]
     keys = [k for k, v in ((p[0], p[1] if len(p) > 1 else "") for p in pairs) if v.strip() == param]
@@ -245,7 +265,21 @@ def _spec_family(spec: str, param: str) -> tuple[Callable[[Fraction], Any], tupl
         text = ",".join(f"{k}={value}" if k == key else "=".join(p) for p in pairs for k in [p[0]])
         return parse_definition(f"{kind}:{text}")
 
-    return make, rng
+    lo, hi = _interval(interval) if interval is not None else rng
+    return _Family(make=make, name=spec, lo=lo, hi=hi)
+
+
+def _callable_family(family: Any, param: str, interval: tuple[ScalarLike, ScalarLike | None] | None) -> _Family:
+    """A callable ``Fraction -> PrivacyDefinition``: it needs ``interval`` (no range is known for it)."""
+    if interval is None:
+        raise InvalidParameterError("a callable family needs interval=(lo, hi)")
+    lo, hi = _interval(interval)
+    return _Family(make=family, name=getattr(family, "__name__", "family"), lo=lo, hi=hi)
+
+
+#: How :func:`symbolic_row_cone` reads its ``family`` argument, by kind (``"callable"`` for a callable, else
+#: ``"spec"``).
+_FAMILY_SOURCES: dict[str, Callable[[Any, str, Any], _Family]] = {"spec": _spec_family, "callable": _callable_family}
 
 
 def _sample_points(lo: Fraction, hi: Fraction | None, n: int, *, avoid: Sequence[Fraction] = (), salt: int = 0) -> list[Fraction]:
@@ -412,8 +446,9 @@ def _roots(exprs: Sequence[Any], t: sp.Symbol) -> set[Any]:
 
 
 # ------------------------------------------------------------------------------------------------------ API
-def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any] | None = None,
-                      samples: int = N_SAMPLES, verify: int = N_VERIFY) -> SymbolicRowCone:
+def symbolic_row_cone(family: str | Callable[[Fraction], PrivacyDefinition], param: str = "p", *,
+                      interval: tuple[ScalarLike, ScalarLike | None] | None = None, samples: int = N_SAMPLES,
+                      verify: int = N_VERIFY) -> SymbolicRowCone:
     """The row cone of a one-parameter family with facets and rays as polynomials in the parameter, verified.
 
     Parameters
@@ -439,6 +474,11 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
         When the samples do not share one combinatorial type, no low-degree rational function fits, or the
         verification at a fresh point fails.
 
+    Notes
+    -----
+    One private stage per step of the module doc: ``_sample`` (steps 1–2), ``_interpolate`` (3), ``_breakpoints``
+    (4), ``_verify`` (5); the family is read by the entry of ``_FAMILY_SOURCES`` for its kind (spec or callable).
+
     Examples
     --------
     ε-DP on one edge, in ``t = e^ε``: the facets ``t x_j − x_i ≥ 0``, one per ordered edge (docs/theory.md §7).
@@ -447,23 +487,33 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
     >>> s.facets, s.interval
     (((t, -1), (-1, t)), (1, oo))
     """
-    if callable(family):
-        if interval is None:
-            raise InvalidParameterError("a callable family needs interval=(lo, hi)")
-        make = family
-        name = getattr(family, "__name__", "family")
-        rng: tuple[Fraction, Fraction | None] = (Fraction(interval[0]), None if interval[1] is None else Fraction(interval[1]))
-    else:
-        make, rng = _spec_family(str(family), param)
-        name = str(family)
-        if interval is not None:
-            rng = (Fraction(interval[0]), None if interval[1] is None else Fraction(interval[1]))
+    fam = _FAMILY_SOURCES["callable" if callable(family) else "spec"](family, param, interval)
     if samples < 4 or verify < 1:
         raise InvalidParameterError(f"need samples >= 4 and verify >= 1, got {samples} and {verify}")
-    lo, hi = rng
     t = sp.Symbol(param)
-    xs = _sample_points(lo, hi, samples)
-    cones = [make(x).row_cone() for x in xs]
+    sampled = _sample(fam, param, samples)
+    rows = _interpolate(sampled, t)
+    span, roots = _breakpoints(rows, sampled.xs, fam, t, param)
+    fresh = _verify(fam, rows, sampled.labels, span, sampled.xs, verify, t, param)
+    return SymbolicRowCone(family=fam.name, param=param, labels=sampled.labels, facets=tuple(rows.facets),
+                           rays=tuple(rows.rays), interval=span, breakpoints=tuple(roots), samples=tuple(sampled.xs),
+                           verified_at=tuple(fresh), exact=True)
+
+
+# ------------------------------------------------------------------------------------------------------ stages
+class _Sampled(NamedTuple):
+    """Steps 1–2: the sample points, the datasets, and per sample the normalised facets and rays by match key."""
+
+    xs: list[Fraction]
+    labels: tuple[str, ...]
+    types: list[tuple[dict[Any, list[Fraction]], dict[frozenset, list[Fraction]]]]
+
+
+def _sample(fam: _Family, param: str, samples: int) -> _Sampled:
+    """Exact row cones at ``samples`` rational points, which must share one combinatorial type (module doc, steps
+    1–2); :class:`~privgeom.SolverError` naming the two points otherwise."""
+    xs = _sample_points(fam.lo, fam.hi, samples)
+    cones = [fam.make(x).row_cone() for x in xs]
     labels = cones[0].labels
     types = [_type(c) for c in cones]
     fkeys, rkeys = set(types[0][0]), set(types[0][1])
@@ -478,24 +528,45 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
                 f"the facets and rays cannot be matched between {param} = {xs[0]} and {param} = {x}: their sign "
                 f"patterns or the order of their coefficient sizes differ (the type may change there, or two "
                 f"coefficients cross); pass a narrower interval=")
+    return _Sampled(xs=xs, labels=tuple(labels), types=types)
+
+
+class _Rows(NamedTuple):
+    """Step 3: the facets and rays as rows of polynomials in the parameter."""
+
+    facets: list[tuple[Any, ...]]
+    rays: list[tuple[Any, ...]]
+
+
+def _interpolate(sampled: _Sampled, t: sp.Symbol) -> _Rows:
+    """Each coefficient interpolated by the rational function of least degree through the samples (:func:`_fit`),
+    each row made a primitive polynomial row, positive at the middle sample (module doc, step 3)."""
+    xs, labels, types = sampled
     memo: dict = {}
     mid = sp.Rational(str(xs[len(xs) // 2]))
-    forder = sorted(fkeys, reverse=True)
-    rorder = sorted(rkeys, key=lambda k: sorted(map(str, k)))
+    forder = sorted(types[0][0], reverse=True)
+    rorder = sorted(types[0][1], key=lambda k: sorted(map(str, k)))
     facets = [_polynomial_row([_fit(xs, [ty[0][k][i] for ty in types], t, memo) for i in range(len(labels))], t, mid)
               for k in forder]
     rays = [_polynomial_row([_fit(xs, [ty[1][k][i] for ty in types], t, memo) for i in range(len(labels))], t, mid)
             for k in rorder]
-    # breakpoints: zeros/poles of coefficients and of facet values on the rays they do not contain
-    crit: list[Any] = [c for f in facets for c in f] + [c for r in rays for c in r]
-    for frow in facets:
-        for rrow in rays:
+    return _Rows(facets=facets, rays=rays)
+
+
+def _breakpoints(rows: _Rows, xs: Sequence[Fraction], fam: _Family, t: sp.Symbol,
+                 param: str) -> tuple[tuple[Any, Any], list[Any]]:
+    """``(span, breakpoints)``: the real roots of every coefficient, ray coordinate and facet–ray value in the
+    admissible interval (with its ends), and the open interval between the two around the samples, on which the type
+    is constant (module doc, step 4); :class:`~privgeom.SolverError` when a root lies inside the sampled range."""
+    crit: list[Any] = [c for f in rows.facets for c in f] + [c for r in rows.rays for c in r]
+    for frow in rows.facets:
+        for rrow in rows.rays:
             val = sp.expand(sum(a * b for a, b in zip(frow, rrow)))
             if val != 0:
                 crit.append(val)
-    hi_s = sp.oo if hi is None else sp.Rational(str(hi))
-    lo_s = sp.Rational(str(lo))
-    roots = sorted({r for r in _roots(crit, t) if lo_s <= r <= hi_s} | {lo_s} | ({hi_s} if hi is not None else set()),
+    hi_s = sp.oo if fam.hi is None else sp.Rational(str(fam.hi))
+    lo_s = sp.Rational(str(fam.lo))
+    roots = sorted({r for r in _roots(crit, t) if lo_s <= r <= hi_s} | {lo_s} | ({hi_s} if fam.hi is not None else set()),
                    key=lambda r: float(r))
     below = [r for r in roots if r <= xs[0]]
     above = [r for r in roots if r >= xs[-1]]
@@ -503,18 +574,23 @@ def symbolic_row_cone(family: Any, param: str = "p", *, interval: tuple[Any, Any
     if inside:
         raise SolverError(f"the type may change inside the sampled range at {param} = {inside[0]}; pass a narrower "
                           f"interval=")
-    span = (below[-1] if below else lo_s, above[0] if above else hi_s)
-    # verification at fresh points inside the span
+    return (below[-1] if below else lo_s, above[0] if above else hi_s), roots
+
+
+def _verify(fam: _Family, rows: _Rows, labels: tuple[str, ...], span: tuple[Any, Any], xs: Sequence[Fraction],
+            verify: int, t: sp.Symbol, param: str) -> list[Fraction]:
+    """The fresh points (not samples) inside ``span`` at which the exact row cone equals the symbolic facets and
+    rays evaluated there, as canonical H- and V-representations (module doc, step 5); :class:`~privgeom.SolverError`
+    at the first mismatch."""
     vlo = Fraction(str(span[0])) if span[0].is_rational else Fraction(math.ceil(float(span[0]) * 10 ** 6), 10 ** 6)
     vhi = None if span[1] == sp.oo else (Fraction(str(span[1])) if span[1].is_rational else
                                          Fraction(math.floor(float(span[1]) * 10 ** 6), 10 ** 6))
     fresh = _sample_points(vlo, vhi, verify, avoid=xs, salt=3)
     for x in fresh:
-        exact = make(x).row_cone()
-        fv = [[_eval(c, t, x) for c in f] for f in facets]
-        rv = [[_eval(c, t, x) for c in r] for r in rays]
+        exact = fam.make(x).row_cone()
+        fv = [[_eval(c, t, x) for c in f] for f in rows.facets]
+        rv = [[_eval(c, t, x) for c in r] for r in rows.rays]
         if Cone.from_facets(fv, exact=True, labels=labels) != exact or \
                 Cone.from_generators(rv, exact=True, labels=labels) != exact:
             raise SolverError(f"verification failed: the symbolic cone differs from the exact row cone at {param} = {x}")
-    return SymbolicRowCone(name, param, labels, tuple(facets), tuple(rays), span, tuple(roots), tuple(xs),
-                           tuple(fresh), True)
+    return fresh

@@ -270,8 +270,8 @@ class DifferenceSystem:
             a, b = int(self.a[t]), int(self.b[t])
             prod, path = self.path_product(a, b, skip=t, limit=self.c[t], adj=adj)
             if path is not None and ratio_le(prod, self.c[t], self.exact, atol=self.atol):
-                out.append(ImpliedPair((self.labels[a], self.labels[b]), self.c[t],
-                                       tuple(self.labels[v] for v in path), prod))
+                out.append(ImpliedPair(pair=(self.labels[a], self.labels[b]), bound=self.c[t],
+                                       path=tuple(self.labels[v] for v in path), path_bound=prod))
         return out
 
     def has_tight_cycle(self, keep: Sequence[int]) -> bool:

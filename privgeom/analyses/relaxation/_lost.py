@@ -79,6 +79,18 @@ class FacetStatus(Result):
         return f"facet {self.index} (orbit of {self.size}): {what}"
 
 
+def _kept_status(index: int, orbit: tuple[int, ...], combination: dict[int, Any], exact: bool) -> FacetStatus:
+    """The status of a facet still implied, with its non-negative combination of the relaxed bounds."""
+    return FacetStatus(index=index, orbit=orbit, lost=False, witness=None, value=None, combination=combination,
+                       exact=exact)
+
+
+def _lost_status(index: int, orbit: tuple[int, ...], witness: np.ndarray, value: Any, exact: bool) -> FacetStatus:
+    """The status of a lost facet, with the verified witness point and the facet's (negative) value on it."""
+    return FacetStatus(index=index, orbit=orbit, lost=True, witness=witness, value=value, combination=None,
+                       exact=exact)
+
+
 #: Relative tolerances tried, tightest first, when reading which bounds are tight at a float LP vertex (see
 #: :func:`vertex_candidates`); every candidate is verified exactly, so a wrong guess only costs a retry.
 TIGHT_RTOLS = (1e-9, 1e-7, 1e-5, 1e-3)
@@ -183,7 +195,7 @@ def _ratio_facet(S: DifferenceSystem, f: Sequence[Any], index: int, orbit: tuple
     """Facets ``x_v ≥ 0`` and ratio facets ``c x_b − x_a ≥ 0`` are decided without an LP (:func:`ratio_status`)."""
     support = [i for i, v in enumerate(f) if v != 0]
     if len(support) == 1 and f[support[0]] > 0:
-        return FacetStatus(index, orbit, False, None, None, {}, S.exact)
+        return _kept_status(index, orbit, {}, S.exact)
     if len(support) != 2:
         return None
     i, j = support
@@ -206,7 +218,7 @@ def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index
     direct = S.bound_index.get((a, b))
     if direct is not None and ratio_le(S.c[direct], c, S.exact, atol=S.atol):
         # the bound itself (a relaxation onto the definition's own graph keeps every edge): λ = −fa, μ = (fb + fa c_t) e_b
-        return FacetStatus(index, orbit or (index,), False, None, None, {direct: -fa}, S.exact)
+        return _kept_status(index, orbit or (index,), {direct: -fa}, S.exact)
     prod, path = S.path_product(a, b, limit=c)
     if path is None or not ratio_le(prod, c, S.exact, steps=len(path), atol=S.atol):
         return None
@@ -217,7 +229,7 @@ def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index
         t = where[(u, v)]
         lam[t] = lam.get(t, 0) + acc
         acc = acc * S.c[t]
-    return FacetStatus(index, orbit or (index,), False, None, None, lam, S.exact)
+    return _kept_status(index, orbit or (index,), lam, S.exact)
 
 
 #: Facets with at most this many nonzero coefficients are decided on the projection of the relaxed cone onto their
@@ -269,7 +281,7 @@ def local_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0,
             raise SolverError(f"facet {index}: the lifted local witness does not verify; please report")
         arr = np.empty(S.n, dtype=object)
         arr[:] = y
-        return FacetStatus(index, orbit_t, True, readonly(arr), val, None, True)
+        return _lost_status(index, orbit_t, readonly(arr), val, True)
     m = len(keys)  # local Farkas: f_U = Σ λ_uv (P_uv e_v − e_u) + μ, λ, μ ≥ 0
     M = np.empty((s, m + s), dtype=object)
     M[...] = Fraction(0)
@@ -299,7 +311,7 @@ def local_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0,
         mu[b] = mu.get(b, Fraction(0)) - l * S.c[e]
     if any(v < 0 for v in mu.values()):
         raise SolverError(f"facet {index}: the expanded local combination does not verify; please report")
-    return FacetStatus(index, orbit_t, False, None, None, lam, True)
+    return _kept_status(index, orbit_t, lam, True)
 
 
 def _fixing(group: Any, f: Sequence[Any]) -> Any:
@@ -418,7 +430,7 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
             if (val < 0 if S.exact else val < -ROUNDOFF) and S.contains(y, atol=S.atol):
                 arr = np.empty(n, dtype=object if S.exact else float)
                 arr[:] = y
-                return FacetStatus(index, orbit_t0, True, readonly(arr), val, None, S.exact)
+                return _lost_status(index, orbit_t0, readonly(arr), val, S.exact)
     orbit_t = tuple(int(i) for i in orbit) or (index,)
     if S.exact and n <= EXACT_LP_MAX_VARIABLES:
         value, xe = _exact_minimum(S, f, [1] * n)
@@ -427,8 +439,7 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
             arr[:] = xe
             if not S.contains(xe):
                 raise SolverError(f"relaxed-cone LP for {what}: cdd's exact optimum is not in the relaxed cone")
-            return FacetStatus(index, orbit_t, True, readonly(arr), sum((fv * yv for fv, yv in zip(f, xe)), Fraction(0)),
-                               None, True)
+            return _lost_status(index, orbit_t, readonly(arr), sum((fv * yv for fv, yv in zip(f, xe)), Fraction(0)), True)
     fl = np.array([float(v) for v in f])
     scale = float(np.abs(fl).max()) or 1.0
     A, b = _lp_matrices(S)
@@ -449,15 +460,14 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
             if (val < 0 if S.exact else val < -ROUNDOFF) and S.contains(y, atol=S.atol):
                 arr = np.empty(n, dtype=object if S.exact else float)
                 arr[:] = y
-                return FacetStatus(index, orbit_t, True, readonly(arr), val, None, S.exact)
+                return _lost_status(index, orbit_t, readonly(arr), val, S.exact)
         raise SolverError(f"relaxed-cone LP for {what}: the LP point (value {res.fun:.3g}) did not verify exactly")
     duals = res.ub_duals if res.ub_duals is not None else np.zeros(0)
     lam_f = np.clip(-duals * scale, 0.0, None)
     cands = rational_candidates(lam_f) if S.exact else [lam_f]
     for lam in cands:
         if _check_implied(S, f, list(lam)):
-            return FacetStatus(index, orbit_t, False, None, None,
-                               {t: v for t, v in enumerate(lam) if v}, S.exact)
+            return _kept_status(index, orbit_t, {t: v for t, v in enumerate(lam) if v}, S.exact)
     if S.exact and len(S.c) + n <= _lp.MAX_EXACT_LP_VARIABLES:
         # last resort: the exact GMP simplex on f = Σ λ_t g_t + μ
         m = len(S.c)
@@ -470,7 +480,7 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
             M[i, m + i] = Fraction(1)
         sol = exact_nonnegative_solution(M, list(f))
         if sol is not None and _check_implied(S, f, sol[:m]):
-            return FacetStatus(index, orbit_t, False, None, None, {t: v for t, v in enumerate(sol[:m]) if v}, True)
+            return _kept_status(index, orbit_t, {t: v for t, v in enumerate(sol[:m]) if v}, True)
     if len(S.c) + n > _lp.MAX_EXACT_LP_VARIABLES and S.exact:
         raise SizeLimitError(f"relaxed-cone LP for {what}: the HiGHS combination did not verify exactly and the exact "
                              f"fallback needs {len(S.c) + n:,} variables (limit {_lp.MAX_EXACT_LP_VARIABLES:,})")

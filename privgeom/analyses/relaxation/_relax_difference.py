@@ -8,20 +8,24 @@
    certificate that the pair is implied.
 3. Lost guarantees: one LP per symmetry orbit of the original facets (:mod:`._lost`).
 
-Nothing here runs double description; every size is checked before work.
+Nothing here runs double description; every size is checked before work. :func:`relax_by_differences` tries the
+routes of ``_DIFFERENCE_ROUTES`` in order: ``"own-graph"`` (ε-DP onto its own edges: the definition itself, nothing
+searched; ``docs/theory.md`` §7) and ``"difference"`` (steps 1–3 above, one named function per step).
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Iterator, Sequence, overload
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, NamedTuple, Sequence, overload
 
 import networkx as nx
 import numpy as np
 
 from ..._core.errors import InvalidInputError, InvalidParameterError, PrivgeomError, SizeLimitError
-from ..._core.numeric import LogRational, Scalar, fraction_str, limit_hint, readonly
+from ..._core.level import PrivacyLevel
+from ..._core.numeric import Scalar, fraction_str, limit_hint, readonly
 from ..._core.results import to_jsonable
 from ...geometry._cone import Cone
 from ...geometry._structure import ConeStructure, DifferenceData, check_rows_size
@@ -105,8 +109,17 @@ def _pair_cone(labels: tuple[str, str], fwd: Any, bwd: Any, exact: bool) -> Cone
     return Cone.from_facets(rows, exact=exact, labels=labels)
 
 
-def _facet_source(cone: Cone) -> tuple[int, Any, str]:
-    """``(number of facets, facet(i), order)``: the structure's order for a cone not built yet, else canonical."""
+class _FacetSource(NamedTuple):
+    """The original facets as the lost-guarantee check reads them: how many, the ``i``-th one, and their order
+    (``"structure"``: the structure's order for a cone not built yet; ``"canonical"``: the built cone's)."""
+
+    n: int
+    facet: Callable[[int], Any]
+    order: str
+
+
+def _facet_source(cone: Cone) -> _FacetSource:
+    """The structure's order for a cone not built yet, else canonical (:class:`_FacetSource`)."""
     st = cone.structure
     if cone._h is None and st is not None and st.facet is not None and st.n_facets is not None:
         from ...geometry._canonical import normalise_rows
@@ -121,9 +134,9 @@ def _facet_source(cone: Cone) -> tuple[int, Any, str]:
                 out[nz] = normalise_rows(row[nz].reshape(1, -1), exact=cone.exact, atol=cone.atol)[0]
             return out
 
-        return st.n_facets, facet, "structure"
+        return _FacetSource(n=st.n_facets, facet=facet, order="structure")
     F = cone.facets
-    return len(F), (lambda i: F[i]), "canonical"
+    return _FacetSource(n=len(F), facet=lambda i: F[i], order="canonical")
 
 
 def _family_stabilizer(group: Any, ia: np.ndarray, ib: np.ndarray) -> Any:
@@ -145,35 +158,55 @@ def _family_stabilizer(group: Any, ia: np.ndarray, ib: np.ndarray) -> Any:
     return SymmetryGroup(group.labels, tuple(kept), stabiliser_source(group.source, "a family"), None, False)
 
 
-def _orbits(original: Any, cone: Cone, family: list[tuple[str, ...]], n_facets: int, facet: Any,
-            order: str, ia: np.ndarray, ib: np.ndarray) -> tuple[list[tuple[int, ...]], str, Any]:
-    """Orbits of the original facets under the automorphisms that fix the family (singletons when none known),
-    the description of the group and the group itself (None when trivial)."""
+class _Orbits(NamedTuple):
+    """Orbits of the original facets (``members``, one tuple of facet indices each), the description of the group
+    used and the group itself (None when trivial or unknown)."""
+
+    members: list[tuple[int, ...]]
+    symmetry: str
+    group: Any
+
+
+def _orbits(original: Any, cone: Cone, source: _FacetSource, ia: np.ndarray, ib: np.ndarray) -> _Orbits:
+    """Orbits of the original facets under the automorphisms that fix the family of pairs ``(ia, ib)``
+    (singletons when none is known)."""
     from ...geometry._symmetry import automorphisms
 
+    n_facets = source.n
     singletons: list[tuple[int, ...]] = [(i,) for i in range(n_facets)]
     try:
         group = automorphisms(original if not isinstance(original, Cone) else cone)
         group = _family_stabilizer(group, ia, ib)
     except (PrivgeomError, ValueError):
-        return singletons, "none (no symmetry group could be found)", None
+        return _Orbits(members=singletons, symmetry="none (no symmetry group could be found)", group=None)
     if group.is_trivial():
-        return singletons, "trivial", None
+        return _Orbits(members=singletons, symmetry="trivial", group=None)
     st = cone.structure
     try:
-        if order == "structure" and st is not None and callable(st.extra.get("facet_action")):
+        if source.order == "structure" and st is not None and callable(st.extra.get("facet_action")):
             orbits = group.orbits_of_items(n_facets, st.extra["facet_action"], vectorised=True)
         else:
-            rows = np.array([facet(i) for i in range(n_facets)])
+            rows = np.array([source.facet(i) for i in range(n_facets)])
             orbits = group.orbits_of_rows(rows, atol=cone.atol)
     except (InvalidInputError, SizeLimitError):
-        return singletons, "none (the facets are not closed under the group found)", None
-    return [o.members for o in orbits], group.source + (f", order {group.order:,}" if group.order else ""), group
+        return _Orbits(members=singletons, symmetry="none (the facets are not closed under the group found)",
+                       group=None)
+    symmetry = group.source + (f", order {group.order:,}" if group.order else "")
+    return _Orbits(members=[o.members for o in orbits], symmetry=symmetry, group=group)
+
+
+class _Recognised(NamedTuple):
+    """The relaxed cone is ε-DP over ``graph`` with ratio ``exp_eps``; ``implied``: the other bounds, each with the
+    path of ``graph`` that implies it."""
+
+    exp_eps: Scalar
+    graph: nx.Graph
+    implied: list[ImpliedPair]
 
 
 def _recognise(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndarray, bwd: np.ndarray,
-               labels: tuple[str, ...]) -> tuple[Any, nx.Graph, list[ImpliedPair]] | None:
-    """``(e^ε, G, implied pairs)`` when the relaxed cone is ε-DP over ``G`` (module doc, step 2), else None."""
+               labels: tuple[str, ...]) -> _Recognised | None:
+    """The ε-DP the relaxed cone is (module doc, step 2), else None."""
     exact = S.exact
     found = tight_pairs(fwd, bwd, exact=exact, atol=S.atol)
     if found is None:
@@ -198,8 +231,8 @@ def _recognise(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndar
             prod = R ** (len(path) - 1)
             if not ratio_le(prod, c, exact, steps=len(path), atol=S.atol):
                 return None
-            implied.append(ImpliedPair((la, lb), c, tuple(path), prod))
-    return R, G, implied
+            implied.append(ImpliedPair(pair=(la, lb), bound=c, path=tuple(path), path_bound=prod))
+    return _Recognised(exp_eps=R, graph=G, implied=implied)
 
 
 def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ...]) -> Cone:
@@ -256,165 +289,262 @@ def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ..
 
 
 
-def _own_graph_relaxation(original: Any, cone: Cone, family: list[tuple[str, ...]], ia: np.ndarray,
-                          ib: np.ndarray) -> Relaxation | None:
-    """ε-DP relaxed onto the pairs of its own graph: the definition itself, in time proportional to the edges.
+class _NotApplicable(Exception):
+    """A route of :func:`relax_by_differences` does not apply to this input (the message says why)."""
 
-    The projection of ``DP_G = {x ≥ 0 : x_a ≤ r x_b on every edge}`` (``r = e^ε ≥ 1``) onto a pair is
-    ``x_a ≤ P_ab x_b``, ``P_ab`` the smallest product of bounds along a path (:mod:`._difference`), here
-    ``r^{d_G(a,b)}``; on an edge ``d_G = 1``, so each projection is the edge's own pair of bounds and their
-    intersection is ``DP_G`` again. Every original facet is one of the kept bounds (its combination is the bound
-    itself), so nothing is lost and no path search or LP is needed (``docs/theory.md`` §7, own graph). None unless ``original``
-    is ε-DP and the family is exactly its edge set.
-    """
-    from ...definitions import DifferentialPrivacy
 
-    if not isinstance(original, DifferentialPrivacy) or cone.structure is None or cone.structure.difference is None:
-        return None
-    R = original.exp_eps
-    I, J = original.index_pairs
-    n = cone.ambient_dim
-    if len(I) != len(ia) or not R >= 1:
-        return None
-    mine = np.sort(np.minimum(ia, ib) * n + np.maximum(ia, ib))
-    theirs = np.sort(np.minimum(I, J) * n + np.maximum(I, J))
-    if not np.array_equal(mine, theirs) or (len(mine) > 1 and bool((np.diff(mine) == 0).any())):
-        return None
-    exact = cone.exact
-    m = len(family)
-    pair_bounds: Sequence[PairBound] = _Lazy(m, lambda t: PairBound((family[t][0], family[t][1]), R, R))
-    projections = _Lazy(m, lambda t: _pair_cone(family[t], R, R, exact))  # type: ignore[arg-type]
-    eps = original.eps
-    text = (f"Projecting onto the {m} pair{'s' if m != 1 else ''} of its own graph and intersecting gives back exactly "
-            f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {eps}): each pair's projection is "
-            f"its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all {cone.n_facets} original "
-            "guarantees are kept (none lost; no path search or LP needed).")
-    def graph() -> nx.Graph:  # read-only view of the definition's graph (no copy of E edges), built when read
-        return nx.restricted_view(original._graph, (), ())
+class _Pairs(NamedTuple):
+    """The family of pairs by dataset index: ``family[t] = (labels[ia[t]], labels[ib[t]])``."""
 
-    return Relaxation(cone, tuple(family), projections, pair_bounds, "dp", R, eps, graph,  # type: ignore[arg-type]
-                      (), cone.n_facets, "own-graph", text, route="difference", implied=(), statuses=(),
-                      symmetry="not needed (nothing is lost)", n_facets=cone.n_facets)
+    family: list[tuple[str, ...]]
+    ia: np.ndarray
+    ib: np.ndarray
 
 
 def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]], *,
-                         required: bool, lost: bool = True) -> Any:
+                         required: bool, lost: bool = True) -> Relaxation | None:
     """The difference route (module doc), or None when it does not apply (and ``required`` is False).
+
+    The routes of :data:`_DIFFERENCE_ROUTES` are tried in order; the first that applies answers.
 
     Raises
     ------
     InvalidParameterError
         ``required`` and the route does not apply (subsets that are not pairs, no pair bounds, a bound ``0``).
     """
-    def refuse(why: str) -> None:
-        if required:
-            raise InvalidParameterError(f"method='difference' does not apply: {why}; use method='cone'")
+    reason = "some subsets are not pairs"
+    if all(len(sub) == 2 for sub in family):
+        index = {s: i for i, s in enumerate(cone.labels)}
+        pairs = _Pairs(family=family, ia=np.array([index[a] for a, _ in family], dtype=np.int64),
+                       ib=np.array([index[b] for _, b in family], dtype=np.int64))
+        for route in _DIFFERENCE_ROUTES.values():
+            try:
+                return route(original, cone, pairs, lost=lost)
+            except _NotApplicable as why:
+                reason = str(why)
+    if required:
+        raise InvalidParameterError(f"method='difference' does not apply: {reason}; use method='cone'")
+    return None
 
-    if any(len(sub) != 2 for sub in family):
-        return refuse("some subsets are not pairs")
-    labels = cone.labels
-    index = {s: i for i, s in enumerate(labels)}
-    ia = np.array([index[a] for a, _ in family], dtype=np.int64)
-    ib = np.array([index[b] for _, b in family], dtype=np.int64)
+
+# ------------------------------------------------------------------------------------------------ difference routes
+def _route_own_graph(original: Any, cone: Cone, pairs: _Pairs, *, lost: bool = True) -> Relaxation:
+    """ε-DP relaxed onto the pairs of its own graph: the definition itself, in time proportional to the edges.
+
+    Needs: ``original`` ε-DP (its cone a difference structure) and the family exactly its edge set; raises
+    :class:`_NotApplicable` otherwise. Cost: nothing but lazy sequences (no path search, no LP; ``lost`` is moot).
+
+    The projection of ``DP_G = {x ≥ 0 : x_a ≤ r x_b on every edge}`` (``r = e^ε ≥ 1``) onto a pair is
+    ``x_a ≤ P_ab x_b``, ``P_ab`` the smallest product of bounds along a path (:mod:`._difference`), here
+    ``r^{d_G(a,b)}``; on an edge ``d_G = 1``, so each projection is the edge's own pair of bounds and their
+    intersection is ``DP_G`` again. Every original facet is one of the kept bounds (its combination is the bound
+    itself), so nothing is lost (``docs/theory.md`` §7, own graph).
+    """
+    from ...definitions import DifferentialPrivacy
+
+    family, ia, ib = pairs
+    if not isinstance(original, DifferentialPrivacy) or cone.structure is None or cone.structure.difference is None:
+        raise _NotApplicable("not ε-DP onto its own graph")
+    level = original.level
+    R = level.exp_eps
+    I, J = original.index_pairs
+    n = cone.ambient_dim
+    if len(I) != len(ia) or not R >= 1:
+        raise _NotApplicable("not ε-DP onto its own graph")
+    mine = np.sort(np.minimum(ia, ib) * n + np.maximum(ia, ib))
+    theirs = np.sort(np.minimum(I, J) * n + np.maximum(I, J))
+    if not np.array_equal(mine, theirs) or (len(mine) > 1 and bool((np.diff(mine) == 0).any())):
+        raise _NotApplicable("not ε-DP onto its own graph")
     exact = cone.exact
-    own = _own_graph_relaxation(original, cone, family, ia, ib)
-    if own is not None:
-        return own
+    m = len(family)
+    pair_bounds: Sequence[PairBound] = _Lazy(m, lambda t: PairBound(pair=(family[t][0], family[t][1]), forward=R,
+                                                                     backward=R))
+    projections = _Lazy(m, lambda t: _pair_cone(family[t], R, R, exact))  # type: ignore[arg-type]
+    text = (f"Projecting onto the {m} pair{'s' if m != 1 else ''} of its own graph and intersecting gives back exactly "
+            f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {level.eps}): each pair's "
+            f"projection is its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all "
+            f"{cone.n_facets} original guarantees are kept (none lost; no path search or LP needed).")
+
+    def graph() -> nx.Graph:  # read-only view of the definition's graph (no copy of E edges), built when read
+        return nx.restricted_view(original._graph, (), ())
+
+    return Relaxation(cone=cone, subsets=tuple(family), projections=projections, pair_bounds=pair_bounds,  # type: ignore[arg-type]
+                      recognised="dp", level=level, graph_source=graph, lost=(), kept=cone.n_facets,
+                      method="own-graph", text=text, route="difference", implied=(), statuses=(),
+                      symmetry="not needed (nothing is lost)", n_facets=cone.n_facets)
+
+
+def _route_difference(original: Any, cone: Cone, pairs: _Pairs, *, lost: bool = True) -> Relaxation:
+    """Any family of pairs whose ratio bounds are known without double description (module doc, steps 1–3).
+
+    Needs: :func:`pair_bounds_of` answers (a structure's closed form, or generators) and no bound is ``0``; raises
+    :class:`_NotApplicable` naming what is missing. Cost: one pass over the pairs, shortest paths for recognition and
+    implied bounds (size limit ``path_work``), one bounded path search or LP per symmetry orbit of the original
+    facets (``lost_work``; skipped with ``lost=False``).
+    """
+    family, ia, ib = pairs
     bounds = pair_bounds_of(cone, ia, ib)
     if bounds is None:
-        return refuse("the pair bounds are not known without double description")
+        raise _NotApplicable("the pair bounds are not known without double description")
     fwd, bwd = bounds
     if any(v == 0 for v in fwd) or any(v == 0 for v in bwd):
-        return refuse("a coordinate vanishes on the whole cone (a ratio bound 0)")
+        raise _NotApplicable("a coordinate vanishes on the whole cone (a ratio bound 0)")
+    labels, exact = cone.labels, cone.exact
     S = DifferenceSystem.from_bounds(
         labels, [(int(a), int(b), c) for a, b, c in zip(ia, ib, fwd)] + [(int(b), int(a), c) for a, b, c in zip(ia, ib, bwd)],
         exact, atol=cone.atol)
-    pair_bounds = tuple(PairBound((p[0], p[1]), f, b) for p, f, b in zip(family, fwd, bwd))
-    projections = _Lazy(len(family), lambda t: _pair_cone(family[t], fwd[t], bwd[t], exact))  # type: ignore[arg-type]
+    relaxed = _relaxed_cone(S, ia, ib, fwd, bwd, labels)
+    check = _lost_check(original, cone, S, ia, ib) if lost else None
+    return Relaxation(
+        cone=relaxed.cone, subsets=tuple(family),
+        projections=_Lazy(len(family), lambda t: _pair_cone(family[t], fwd[t], bwd[t], exact)),  # type: ignore[arg-type]
+        pair_bounds=tuple(PairBound(pair=(p[0], p[1]), forward=f, backward=b) for p, f, b in zip(family, fwd, bwd)),
+        recognised="dp" if relaxed.level is not None else "", level=relaxed.level, graph_source=relaxed.graph,
+        lost=() if check is None else check.lost, kept=0 if check is None else check.kept, method="difference",
+        text=_difference_text(len(family), len(S.c), relaxed, check), route="difference",
+        implied=None if relaxed.implied is None else tuple(relaxed.implied),
+        statuses=() if check is None else tuple(check.statuses),
+        symmetry="not used" if check is None else check.symmetry,
+        n_facets=cone.n_facets if check is None else check.n_facets)
 
-    recognised, exp_eps, eps, graph = "", None, None, None
+
+#: The routes of :func:`relax_by_differences`, tried in this order (the first that applies answers); the keys are
+#: the :attr:`Relaxation.method` each reports.
+_DIFFERENCE_ROUTES: dict[str, Callable[..., Relaxation]] = {
+    "own-graph": _route_own_graph,
+    "difference": _route_difference,
+}
+
+
+# ------------------------------------------------------------------------------------------------ steps of the route
+@dataclass(frozen=True)
+class _RelaxedCone:
+    """The relaxed cone of a difference system, with its level and graph when it is ε-DP (else None), the bounds
+    implied by paths (None when not computed) and a note for the text."""
+
+    cone: Cone
+    level: PrivacyLevel | None
+    graph: nx.Graph | None
     implied: list[ImpliedPair] | None
-    note = ""
+    note: str = ""
+
+
+def _relaxed_cone(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndarray, bwd: np.ndarray,
+                  labels: tuple[str, ...]) -> _RelaxedCone:
+    """Step 2 of the module doc: the ε-DP row cone when recognised; else the cone of the irredundant bounds
+    (:func:`_difference_cone`), or of all the bounds through cdd when a cycle of bounds is tight (degenerate)."""
+    exact = S.exact
     rec = _recognise(S, ia, ib, fwd, bwd, labels)
     if rec is not None:
         from ...definitions import DifferentialPrivacy
 
-        exp_eps, graph, implied = rec
-        recognised = "dp"
-        dp = DifferentialPrivacy(graph, exp_eps=exp_eps, exact=None if exact else False)
-        relaxed, exp_eps = dp.row_cone(), dp.exp_eps
-        eps = LogRational(exp_eps) if isinstance(exp_eps, Fraction) else math.log(float(exp_eps))
+        dp = DifferentialPrivacy(rec.graph, exp_eps=rec.exp_eps, exact=None if exact else False)
+        return _RelaxedCone(cone=dp.row_cone(), level=PrivacyLevel.from_exp_eps(dp.exp_eps), graph=rec.graph,
+                            implied=rec.implied)
+    implied: list[ImpliedPair] | None
+    note = ""
+    try:
+        implied = S.implied_bounds()
+        gone = {(p.pair[0], p.pair[1]) for p in implied}
+        keep = [t for t in range(len(S.c)) if (labels[int(S.a[t])], labels[int(S.b[t])]) not in gone]
+        tight = S.has_tight_cycle(keep)
+    except SizeLimitError as err:
+        implied, keep, tight, note = None, list(range(len(S.c))), True, f" (implied pairs not listed: {err})"
+    if tight:
+        check_rows_size(len(S.c) + S.n, S.n, exact=exact, what="the relaxed cone's inequalities")
+        relaxed = Cone.from_facets(_rows(S, list(range(len(S.c))), S.n, exact), exact=exact, labels=labels)
     else:
-        try:
-            implied = S.implied_bounds()
-            gone = {(p.pair[0], p.pair[1]) for p in implied}
-            keep = [t for t in range(len(S.c)) if (labels[int(S.a[t])], labels[int(S.b[t])]) not in gone]
-            tight = S.has_tight_cycle(keep)
-        except SizeLimitError as err:
-            implied, keep, tight, note = None, list(range(len(S.c))), True, f" (implied pairs not listed: {err})"
-        if tight:
-            check_rows_size(len(S.c) + S.n, S.n, exact=exact, what="the relaxed cone's inequalities")
-            rows = _rows(S, list(range(len(S.c))), S.n, exact)
-            relaxed = Cone.from_facets(rows, exact=exact, labels=labels)
-        else:
-            relaxed = _difference_cone(S, keep, labels)
+        relaxed = _difference_cone(S, keep, labels)
+    return _RelaxedCone(cone=relaxed, level=None, graph=None, implied=implied, note=note)
 
-    n_facets, facet, order = _facet_source(cone) if lost else (cone.n_facets, lambda i: (), "")
-    orbits, symmetry, group = _orbits(original, cone, family, n_facets, facet, order, ia, ib) if lost else \
-        ([], "not used", None)
-    statuses: list[FacetStatus] = []
-    lost_idx: list[int] = []
+
+@dataclass(frozen=True)
+class _LostCheck:
+    """Step 3 of the module doc: one verified status per orbit of original facets, the lost guarantees (built when
+    read), how many original facets are kept, the symmetry used and how many facets and orbits there are."""
+
+    statuses: list[FacetStatus]
+    lost: Sequence[Guarantee]
+    kept: int
+    symmetry: str
+    n_facets: int
+    n_orbits: int
+
+
+def _lost_check(original: Any, cone: Cone, S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray) -> _LostCheck:
+    """Which original guarantees the relaxed system ``S`` no longer implies: one decision per symmetry orbit (a
+    bounded path search when the original is itself a difference cone, else :func:`~._lost.facet_status`), every
+    answer verified (witness point or non-negative combination).
+
+    Raises
+    ------
+    SizeLimitError
+        ``#orbits × work per orbit`` above the size limit ``lost_work`` (before the first search or LP).
+    """
+    labels, exact = cone.labels, cone.exact
+    source = _facet_source(cone)
+    orbits = _orbits(original, cone, source, ia, ib)
     # a difference cone's facets are ratio bounds and x_v >= 0, decided by one bounded path search each (no LP)
     # (a bounded search visits the datasets within ratio c of the bound's source: about the average degree of S)
     per_orbit = len(S.c) // max(S.n, 1) + 1 if cone.structure is not None and cone.structure.difference is not None \
         else len(S.c) + S.n
-    work = len(orbits) * per_orbit
+    work = len(orbits.members) * per_orbit
     if work > _difference.MAX_LOST_WORK:  # the global limit lost_work, read at call time
-        raise SizeLimitError(f"checking which of the {n_facets:,} original guarantees are lost needs {len(orbits):,} "
-                             f"LPs over {len(S.c):,} bounds (work {work:,}, limit {_difference.MAX_LOST_WORK:,}); refused before "
-                             f"solving — pass lost=False to skip it, or {limit_hint('lost_work', work)}")
-    diff = cone.structure.difference if cone.structure is not None and order == "structure" else None
-    for members in orbits:
+        raise SizeLimitError(f"checking which of the {source.n:,} original guarantees are lost needs "
+                             f"{len(orbits.members):,} LPs over {len(S.c):,} bounds (work {work:,}, limit "
+                             f"{_difference.MAX_LOST_WORK:,}); refused before solving — pass lost=False to skip it, "
+                             f"or {limit_hint('lost_work', work)}")
+    diff = cone.structure.difference if cone.structure is not None and source.order == "structure" else None
+    statuses: list[FacetStatus] = []
+    lost_idx: list[int] = []
+    for members in orbits.members:
         rep = members[0]
         st = None
         if diff is not None:  # the original is a difference cone: its facets are ratio bounds and x_v >= 0
             if rep >= len(diff.a):
-                st = FacetStatus(rep, tuple(members), False, None, None, {}, exact)
+                st = FacetStatus(index=rep, orbit=tuple(members), lost=False, witness=None, value=None,
+                                 combination={}, exact=exact)
             else:
                 st = ratio_status(S, int(diff.a[rep]), int(diff.b[rep]), -1, diff.c[rep], index=rep,
                                   orbit=tuple(members))
         if st is None:
-            st = facet_status(S, list(facet(rep)), index=rep, orbit=members, what=f"original facet {rep}",
-                              group=group)
+            st = facet_status(S, list(source.facet(rep)), index=rep, orbit=members, what=f"original facet {rep}",
+                              group=orbits.group)
         statuses.append(st)
         if st.lost:
             lost_idx.extend(members)
     lost_idx.sort()
     lost_seq: Sequence[Guarantee] = _Lazy(len(lost_idx), lambda j: guarantee_from_normal(
-        list(facet(lost_idx[j])), labels, exact=exact))  # type: ignore[arg-type]
-    kept = n_facets - len(lost_idx) if lost else 0
-    n_lost_orbits = sum(1 for st in statuses if st.lost)
-    orbit_text = (f" ({n_lost_orbits} orbit{'s' if n_lost_orbits != 1 else ''} of the symmetry group: {symmetry}; "
-                  "one verified LP per orbit)") if len(orbits) < n_facets else ""
-    if recognised:
-        assert graph is not None
-        noun = "pair" if len(family) == 1 else "pairs"
-        n_edges = graph.number_of_edges()
-        on = "their graph" if n_edges == len(family) else \
+        list(source.facet(lost_idx[j])), labels, exact=exact))  # type: ignore[arg-type]
+    return _LostCheck(statuses=statuses, lost=lost_seq, kept=source.n - len(lost_idx), symmetry=orbits.symmetry,
+                      n_facets=source.n, n_orbits=len(orbits.members))
+
+
+def _difference_text(n_pairs: int, n_bounds: int, relaxed: _RelaxedCone, check: _LostCheck | None) -> str:
+    """The one-paragraph description of a difference-route relaxation (``check`` None: lost guarantees not
+    checked)."""
+    orbit_text = ""
+    if check is not None:
+        n_lost_orbits = sum(1 for st in check.statuses if st.lost)
+        if check.n_orbits < check.n_facets:
+            orbit_text = (f" ({n_lost_orbits} orbit{'s' if n_lost_orbits != 1 else ''} of the symmetry group: "
+                          f"{check.symmetry}; one verified LP per orbit)")
+    lost_text = "" if check is None else \
+        f"{len(check.lost)} of {check.n_facets} original guarantees are lost{orbit_text}"
+    if relaxed.level is not None:
+        assert relaxed.graph is not None
+        noun = "pair" if n_pairs == 1 else "pairs"
+        n_edges = relaxed.graph.number_of_edges()
+        on = "their graph" if n_edges == n_pairs else \
             f"the graph of the {n_edges} pairs bounded by e^ε (the others are implied)"
-        text = (f"Projecting onto {len(family)} {noun} and intersecting gives exactly ε-differential privacy on {on} "
-                f"with e^ε = {fraction_str(exp_eps)} (ε = {eps}); "  # type: ignore[arg-type]
-                + (f"{len(lost_idx)} of {n_facets} original guarantees are lost{orbit_text}." if lost else
-                   "lost guarantees not checked."))
-    else:
-        noun = "subset" if len(family) == 1 else "subsets"
-        n_imp = "" if implied is None else f"; {len(implied)} of the {len(S.c)} ratio bounds are implied by paths"
-        text = (f"Projecting onto {len(family)} {noun} gives a cone with {relaxed.n_facets} facets{n_imp}; "
-                + (f"{len(lost_idx)} of {n_facets} original guarantees are lost{orbit_text}; " if lost else
-                 "lost guarantees not checked; ") + "not recognised as ε-DP." + note)
-    return Relaxation(relaxed, tuple(family), projections, pair_bounds, recognised, exp_eps, eps, graph, lost_seq, kept,
-                      "difference", text, route="difference", implied=None if implied is None else tuple(implied),
-                      statuses=tuple(statuses), symmetry=symmetry, n_facets=n_facets)
+        return (f"Projecting onto {n_pairs} {noun} and intersecting gives exactly ε-differential privacy on {on} "
+                f"with e^ε = {fraction_str(relaxed.level.exp_eps)} (ε = {relaxed.level.eps}); "
+                + (f"{lost_text}." if check is not None else "lost guarantees not checked."))
+    noun = "subset" if n_pairs == 1 else "subsets"
+    n_imp = "" if relaxed.implied is None else f"; {len(relaxed.implied)} of the {n_bounds} ratio bounds are implied by paths"
+    return (f"Projecting onto {n_pairs} {noun} gives a cone with {relaxed.cone.n_facets} facets{n_imp}; "
+            + (f"{lost_text}; " if check is not None else "lost guarantees not checked; ") + "not recognised as ε-DP."
+            + relaxed.note)
 
 
 def _rows(S: DifferenceSystem, keep: list[int], n: int, exact: bool) -> np.ndarray:

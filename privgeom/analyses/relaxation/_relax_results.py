@@ -7,8 +7,8 @@ Examples
 --------
 >>> from privgeom import RandomizedResponse, relax
 >>> r = relax(RandomizedResponse(1, "3/4"), "hamming")
->>> isinstance(r, Relaxation), r.recognised, r.pair_bounds[0].forward
-(True, 'dp', Fraction(3, 1))
+>>> isinstance(r, Relaxation), r.recognised, r.pair_bounds[0].forward, str(r.level)
+(True, 'dp', Fraction(3, 1), 'ln(3)')
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
-from ..._core.numeric import ATOL, LogRational, Scalar
+from ..._core.level import PrivacyLevel
+from ..._core.numeric import ATOL, Scalar
 from ..._core.results import Result, to_jsonable
 from ...geometry._cone import Cone
 from ._difference import ImpliedPair
@@ -80,11 +81,30 @@ def tight_pairs(forward: Sequence[Any] | np.ndarray, backward: Sequence[Any] | n
 @dataclass(frozen=True)
 class PairBound(Result):
     """The projection of a cone onto a pair ``(a, b)`` read as ratio bounds ``x_a ≤ forward · x_b`` and
-    ``x_b ≤ backward · x_a`` (``math.inf`` when unbounded)."""
+    ``x_b ≤ backward · x_a`` (``math.inf`` when unbounded).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> b = PairBound(pair=("1", "0"), forward=F(3), backward=F(2))
+    >>> str(b.level), PairBound(pair=("1", "0"), forward=F(3), backward=math.inf).level is None
+    ('ln(3)', True)
+    """
 
     pair: tuple[str, str]
     forward: Scalar
     backward: Scalar
+
+    @property
+    def level(self) -> PrivacyLevel | None:
+        """The level at which the two datasets are indistinguishable: ``e^ε = max(forward, backward)``, the smallest
+        ``e^ε`` with ``x_a ≤ e^ε x_b`` and ``x_b ≤ e^ε x_a`` on the projection (ε-DP restricted to this one edge,
+        ``docs/theory.md`` §6); None when a direction is unbounded or the bound is below 1 (a coordinate forced to 0
+        — never for a privacy definition, whose row cone contains the all-ones vector). Computed when read."""
+        e = max(self.forward, self.backward)
+        if e == math.inf or not e >= 1:
+            return None
+        return PrivacyLevel.from_exp_eps(e)
 
     def summary(self) -> str:
         return f"x_{self.pair[0]} ≤ {self.forward} x_{self.pair[1]},  x_{self.pair[1]} ≤ {self.backward} x_{self.pair[0]}"
@@ -107,8 +127,9 @@ class Relaxation(Result):
     recognised : str
         ``"dp"`` when the result is ε-DP over the graph of the pairs (every pair bounded by one ratio ``e^ε`` in both
         directions, and the relaxed cone equals that DP row cone, checked); ``""`` otherwise.
-    exp_eps, epsilon :
-        ``e^ε`` (Fraction in exact mode) and ``ε`` (:class:`~privgeom.LogRational` in exact mode) when recognised.
+    level : PrivacyLevel or None
+        The level ε of the recognised ε-DP (``level.exp_eps`` a Fraction and ``level.eps`` a
+        :class:`~privgeom.LogRational` in exact mode); None when not recognised.
     graph : networkx.Graph or None
         The neighbour graph of the pairs when recognised.
     lost : sequence of Guarantee
@@ -138,8 +159,7 @@ class Relaxation(Result):
     projections: Sequence[Cone] = field(repr=False)
     pair_bounds: tuple[PairBound, ...] = field(repr=False)
     recognised: str
-    exp_eps: Scalar | None
-    epsilon: LogRational | float | None
+    level: PrivacyLevel | None
     graph_source: Any = field(repr=False)  # the graph (or None), or a zero-argument callable building it when read
     lost: Sequence[Guarantee] = field(repr=False)
     kept: int
@@ -163,8 +183,8 @@ class Relaxation(Result):
         (the relaxed cone's facets only when small)."""
         out: dict[str, Any] = {
             "route": self.route, "method": self.method, "recognised": self.recognised,
-            "exp_eps": to_jsonable(self.exp_eps), "eps": to_jsonable(self.epsilon),
-            "epsilon": to_jsonable(self.epsilon), "exact": self.exact, "text": self.text,
+            "exp_eps": None if self.level is None else to_jsonable(self.level.exp_eps),
+            "eps": None if self.level is None else to_jsonable(self.level.eps), "exact": self.exact, "text": self.text,
             "n_subsets": len(self.subsets), "n_facets": self.n_facets or self.kept + len(self.lost),
             "n_lost": len(self.lost), "kept": self.kept, "symmetry": self.symmetry,
             "graph_edges": None if self.graph is None else self.graph.number_of_edges(),
@@ -185,11 +205,6 @@ class Relaxation(Result):
 
     def summary(self) -> str:
         return self.text
-
-    @property
-    def eps(self) -> LogRational | float | None:
-        """ε when recognised (the package-wide name of a privacy level; :attr:`epsilon` is its alias)."""
-        return self.epsilon
 
     @property
     def exact(self) -> bool:
@@ -217,10 +232,10 @@ class Relaxation(Result):
         cached = self.__dict__.get("_definition")
         if cached is not None:
             return cached
-        if self.recognised == "dp" and self.graph is not None:
+        if self.recognised == "dp" and self.graph is not None and self.level is not None:
             from ...definitions import DifferentialPrivacy
 
-            out: Any = DifferentialPrivacy(self.graph, exp_eps=self.exp_eps, inputs=self.cone.labels)
+            out: Any = DifferentialPrivacy(self.graph, exp_eps=self.level.exp_eps, inputs=self.cone.labels)
         else:
             from ...definitions import ConeDefinition
 

@@ -15,7 +15,9 @@ vectorised pass — and treats the relaxed cone as a system of difference constr
 recognised, implied pairs found with the path that implies them, with shortest paths; lost guarantees come from one
 sparse LP per symmetry orbit (:mod:`._lost`). ``"difference"`` insists on that route; ``"cone"`` is the double
 description route (Fourier–Motzkin up to 8 datasets, block elimination beyond), and ``"fourier_motzkin"``,
-``"block"``, ``"generators"`` force one projection method of it. All routes give the same cone.
+``"block"``, ``"generators"`` force one projection method of it. All routes give the same cone; each is a named
+function (its docstring says what it needs and costs) in the table ``_RELAX_ROUTES`` that :func:`relax` dispatches
+through.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from typing import Any, Iterable, Iterator, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeAlias
 
 import networkx as nx
 import numpy as np
@@ -31,12 +33,16 @@ import numpy as np
 from ..._core.domain import Domain
 from ..._core.errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.limits import register_limit
-from ..._core.numeric import LogRational, Scalar, how_to, limit_hint
+from ..._core.level import PrivacyLevel
+from ..._core.numeric import Scalar, how_to, limit_hint
 from ...geometry._cone import Cone
 from .._coerce import as_cone
 from .._hooks import structured_relaxation
 from ._relax_results import PairBound, Relaxation, tight_pairs
 from ..guarantees._semantics import guarantee_from_normal
+
+if TYPE_CHECKING:
+    from ...definitions._base import PrivacyDefinition
 
 __all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family", "family_name", "relaxation_domain",
            "own_family", "FAMILIES", "RELAX_METHODS"]
@@ -45,8 +51,11 @@ __all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family"
 #: :class:`privgeom.Domain` (pairs of neighbours; ``hamming``, ``replace-one``, ``add-remove``, ``path``, ``complete``
 #: where the datasets have them), ``all-pairs`` (every pair, the same as ``complete``) and ``triples``.
 FAMILIES = ("hamming", "all-pairs", "triples", "replace-one", "add-remove", "path", "complete")
-#: The ``method=`` values of :func:`relax` (see the module doc).
-RELAX_METHODS = ("auto", "difference", "cone", "fourier_motzkin", "block", "generators")
+#: A family of dataset subsets as :func:`subset_family` accepts it: a name of :data:`FAMILIES` (or a neighbour
+#: relation of the datasets), a networkx graph (its edges) or an iterable of subsets (each an iterable of labels).
+FamilyLike: TypeAlias = str | nx.Graph | Iterable[Iterable[str]]
+#: A privacy definition or its row cone (``as_cone`` accepts both), as the routes of :func:`relax` take it.
+_DefinitionOrCone: TypeAlias = "PrivacyDefinition | Cone"
 #: Largest family of subsets :func:`relax` expands (checked from the sizes before building it), and largest
 #: ``#subsets × #datasets`` the double-description route lifts (one row of that length per projected inequality).
 MAX_FAMILY = 2_000_000
@@ -55,7 +64,7 @@ register_limit("relax_family", globals(), "MAX_FAMILY",
                "double-description route", option="--max-family")
 
 
-def relaxation_domain(definition_or_cone: Any, labels: Sequence[str]) -> Domain | Sequence[str]:
+def relaxation_domain(definition_or_cone: PrivacyDefinition | Cone, labels: Sequence[str]) -> Domain | Sequence[str]:
     """The datasets of a definition as a :class:`~privgeom.Domain` when it has one with these ``labels`` (so that
     relation names such as ``replace-one`` apply as families), else the labels."""
     dom = getattr(definition_or_cone, "domain", None)
@@ -64,7 +73,7 @@ def relaxation_domain(definition_or_cone: Any, labels: Sequence[str]) -> Domain 
     return labels
 
 
-def own_family(definition: Any) -> tuple[str, Any] | None:
+def own_family(definition: PrivacyDefinition | Cone) -> tuple[str, Any] | None:
     """The neighbour graph a definition comes with, as ``(description, family)`` for :func:`relax`; None when it
     has none.
 
@@ -240,10 +249,10 @@ def _pair_bound(proj: Cone, pair: tuple[str, str]) -> PairBound:
         if e[0] != 0 and e[1] != 0 and (e[0] > 0) != (e[1] > 0):
             fwd = min(fwd, -e[1] / e[0]) if fwd != inf else -e[1] / e[0]
             bwd = min(bwd, -e[0] / e[1]) if bwd != inf else -e[0] / e[1]
-    return PairBound(pair, fwd, bwd)
+    return PairBound(pair=pair, forward=fwd, backward=bwd)
 
 
-def relax(definition_or_cone: Any, subsets: Any, *, method: str = "auto") -> Relaxation:
+def relax(definition_or_cone: PrivacyDefinition | Cone, subsets: FamilyLike, *, method: str = "auto") -> Relaxation:
     """Relax a definition by projecting its row cone onto each subset of datasets and intersecting.
 
     Parameters
@@ -256,37 +265,99 @@ def relax(definition_or_cone: Any, subsets: Any, *, method: str = "auto") -> Rel
         without double description (closed form or generators), else ``"cone"``. ``"difference"`` insists on it;
         ``"cone"`` projects by Fourier–Motzkin up to 8 datasets and block elimination beyond; the last three force
         one projection method (the route before the difference route; kept for cross-checks). All give the same cone.
+        Each is a route of ``_RELAX_ROUTES``.
 
     Returns
     -------
     Relaxation
-        The relaxed cone, the projections, the lost guarantees and, when it is one, the recognised ε-DP definition.
+        The relaxed cone, the projections, the lost guarantees and, when it is one, the recognised ε-DP definition
+        (its level in :attr:`Relaxation.level`).
 
     Examples
     --------
     >>> from privgeom import RandomizedResponse
     >>> r = relax(RandomizedResponse(2, "3/4"), "hamming")
-    >>> r.recognised, r.exp_eps, str(r.epsilon), len(r.lost)
+    >>> r.recognised, r.level.exp_eps, str(r.level), len(r.lost)
     ('dp', Fraction(3, 1), 'ln(3)', 4)
     """
-    if method not in RELAX_METHODS:
+    route = _RELAX_ROUTES.get(method) if isinstance(method, str) else None
+    if route is None:
         raise InvalidParameterError(f"unknown relaxation method {method!r}; choose one of {RELAX_METHODS}")
     known = structured_relaxation(definition_or_cone, subsets, method)  # e.g. RR per orbit (_rr_orbits)
     if known is not None:
         return known  # type: ignore[no-any-return]
     cone = as_cone(definition_or_cone)
     family = subset_family(relaxation_domain(definition_or_cone, cone.labels), subsets)
-    requested = method
-    if method in ("auto", "difference"):
-        from ._relax_difference import relax_by_differences
+    return route(definition_or_cone, cone, family)
 
-        fast = relax_by_differences(definition_or_cone, cone, family, required=method == "difference")
-        if fast is not None:
-            return fast
-        method = "cone"
-    if method == "cone":
-        method = "fourier_motzkin" if cone.ambient_dim <= FM_MAX_DATASETS else "block"
-    return _relax_by_cones(cone, family, method, requested)
+
+# ------------------------------------------------------------------------------------------------ routes of relax
+def _route_auto(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+    """``method="auto"``: the difference-constraint route (:mod:`._relax_difference`) when every subset is a pair and
+    the pair bounds are known without double description (closed form or generators); else :func:`_route_cone`.
+
+    Cost: pair bounds in one vectorised pass, shortest paths and one LP per symmetry orbit of the original facets;
+    the fallback is double description (Lin & Kifer, Section V; ``docs/theory.md`` §6)."""
+    from . import _relax_difference  # read at call time: tests forbid the generic route by patching it
+
+    fast = _relax_difference.relax_by_differences(original, cone, family, required=False)
+    if fast is not None:
+        return fast
+    return _relax_by_cones(cone, family, _cone_method(cone), "auto")
+
+
+def _route_difference(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+    """``method="difference"``: the difference-constraint route only (pairs, pair bounds without double
+    description); raises :class:`~privgeom.InvalidParameterError` naming the reason when it does not apply.
+    Cost and source as :func:`_route_auto`."""
+    from . import _relax_difference
+
+    out = _relax_difference.relax_by_differences(original, cone, family, required=True)
+    assert out is not None  # required=True: it answers or raises
+    return out
+
+
+def _route_cone(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+    """``method="cone"``: double description — Fourier–Motzkin up to :data:`FM_MAX_DATASETS` datasets, block
+    elimination beyond (Lin & Kifer, Section V). Any subsets; cost limits :data:`MAX_FM_ELIMINATED`,
+    :data:`MAX_BLOCK_WORK`, :data:`MAX_CONE_ROUTE_WORK` checked before projecting."""
+    return _relax_by_cones(cone, family, _cone_method(cone), "cone")
+
+
+def _route_fourier_motzkin(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+    """``method="fourier_motzkin"``: the double-description route projecting by Fourier–Motzkin elimination with
+    redundancy LPs (:meth:`~privgeom.Cone.project`); at most :data:`MAX_FM_ELIMINATED` eliminated coordinates."""
+    return _relax_by_cones(cone, family, "fourier_motzkin", "fourier_motzkin")
+
+
+def _route_block(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+    """``method="block"``: the double-description route projecting by pycddlib's block elimination; work about
+    facets² × eliminated coordinates, at most :data:`MAX_BLOCK_WORK`."""
+    return _relax_by_cones(cone, family, "block", "block")
+
+
+def _route_generators(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
+    """``method="generators"``: the double-description route projecting the extreme rays (the projection of a cone
+    is the cone of the projected generators), then one conversion back to facets per subset."""
+    return _relax_by_cones(cone, family, "generators", "generators")
+
+
+def _cone_method(cone: Cone) -> str:
+    """The projection method of the ``"cone"`` route: Fourier–Motzkin up to :data:`FM_MAX_DATASETS` datasets."""
+    return "fourier_motzkin" if cone.ambient_dim <= FM_MAX_DATASETS else "block"
+
+
+#: The routes of :func:`relax` by ``method=`` name (module doc; each route's docstring says what it needs and costs).
+_RELAX_ROUTES: dict[str, Callable[[_DefinitionOrCone, Cone, list[tuple[str, ...]]], Relaxation]] = {
+    "auto": _route_auto,
+    "difference": _route_difference,
+    "cone": _route_cone,
+    "fourier_motzkin": _route_fourier_motzkin,
+    "block": _route_block,
+    "generators": _route_generators,
+}
+#: The ``method=`` values of :func:`relax` (see the module doc).
+RELAX_METHODS = tuple(_RELAX_ROUTES)
 
 
 #: The ``"cone"`` route projects by Fourier–Motzkin up to this many datasets, by block elimination beyond (FM's
@@ -381,29 +452,31 @@ def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str, requ
         lifted.append(v)
     relaxed = Cone.from_facets(lifted, lifted_eq or None, exact=exact, labels=labels)
 
-    recognised, exp_eps, eps, graph = "", None, None, None
+    level: PrivacyLevel | None = None
+    graph: nx.Graph | None = None
     recognition = _recognise_dp(relaxed, bounds, family, labels, exact)
     if recognition is not None:
-        recognised = "dp"
         exp_eps, graph = recognition
-        eps = LogRational(exp_eps) if isinstance(exp_eps, Fraction) else math.log(float(exp_eps))
+        level = PrivacyLevel.from_exp_eps(exp_eps)
     lost = []
     for a in cone.facets:
         if not _implied(relaxed, a):
             lost.append(guarantee_from_normal(list(a), labels, exact=exact))
     kept = cone.n_facets - len(lost)
-    if recognised:
+    if level is not None:
         noun = "pair" if len(family) == 1 else "pairs"
         n_edges = graph.number_of_edges() if graph is not None else 0
         on = "their graph" if n_edges == len(family) else f"the graph of the {n_edges} pairs bounded by e^ε (the others are implied)"
         text = (f"Projecting onto {len(family)} {noun} and intersecting gives exactly ε-differential privacy on {on} "
-                f"with e^ε = {exp_eps} (ε = {eps}); {len(lost)} of {cone.n_facets} original guarantees are lost.")
+                f"with e^ε = {level.exp_eps} (ε = {level.eps}); {len(lost)} of {cone.n_facets} original guarantees "
+                "are lost.")
     else:
         noun = "subset" if len(family) == 1 else "subsets"
         text = (f"Projecting onto {len(family)} {noun} gives a cone with {relaxed.n_facets} facets; "
                 f"{len(lost)} of {cone.n_facets} original guarantees are lost; not recognised as ε-DP.")
-    return Relaxation(relaxed, tuple(family), tuple(projections), tuple(bounds), recognised, exp_eps, eps, graph,
-                      tuple(lost), kept, method, text, n_facets=cone.n_facets)
+    return Relaxation(cone=relaxed, subsets=tuple(family), projections=tuple(projections), pair_bounds=tuple(bounds),
+                      recognised="dp" if level is not None else "", level=level, graph_source=graph, lost=tuple(lost),
+                      kept=kept, method=method, text=text, n_facets=cone.n_facets)
 
 
 def _recognise_dp(relaxed: Cone, bounds: list[PairBound], family: list[tuple[str, ...]], labels: Sequence[str],
@@ -481,7 +554,8 @@ def _implied(cone: Cone, normal: Sequence[Any]) -> bool:
     return True
 
 
-def relax_pairwise(definition_or_cone: Any, pairs: Any = "hamming", *, method: str = "auto") -> Relaxation:
+def relax_pairwise(definition_or_cone: PrivacyDefinition | Cone, pairs: FamilyLike = "hamming", *,
+                   method: str = "auto") -> Relaxation:
     """Relax by projecting onto pairs of datasets (Lin & Kifer, Section V) and recognise ε-DP.
 
     ``pairs`` is a list of label pairs, a networkx graph, ``"hamming"`` (default), ``"all-pairs"`` or a neighbour
@@ -491,7 +565,7 @@ def relax_pairwise(definition_or_cone: Any, pairs: Any = "hamming", *, method: s
     --------
     >>> from privgeom import RandomizedResponse
     >>> r = relax_pairwise(RandomizedResponse(3, "3/4"))
-    >>> r.recognised, str(r.epsilon), r.graph.number_of_edges()
+    >>> r.recognised, str(r.level), r.graph.number_of_edges()
     ('dp', 'ln(3)', 12)
     """
     known = structured_relaxation(definition_or_cone, pairs, method)  # e.g. RR per orbit (_rr_orbits)
