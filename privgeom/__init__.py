@@ -11,7 +11,7 @@ Examples
 True
 >>> rr.row_cone().n_facets
 4
->>> str(pg.relax_pairwise(rr).epsilon)
+>>> str(pg.relax_pairwise(rr).level)
 'ln(3)'
 """
 
