@@ -19,7 +19,7 @@ from .._core.errors import FormatError, InvalidParameterError, SizeLimitError
 from .._core.io import prepare_output_dir
 from .._core.numeric import limit_hint, parse_scalar
 from ..mechanisms import Mechanism
-from ..smoothed import database_delta, shm_database_delta, smoothed_delta
+from ..smoothed import SamplingHistogram, database_delta, smoothed_delta
 from ..smoothed._experiments import EXPERIMENTS, Progress
 from ..smoothed._fastpath import DEFAULT_RTOL
 from ..smoothed._shm import shm_smoothed_sweep
@@ -129,7 +129,7 @@ def _shm(args: argparse.Namespace) -> Outcome:
         T = _T(n, args)
         found: list[Any]
         if args.at is not None:
-            found = [shm_database_delta(n, T, e, args.at, replace=args.replace) for e in args.eps]
+            found = [database_delta(SamplingHistogram(n, T, args.replace), e, x=args.at) for e in args.eps]
         else:  # one sweep over ε per n shares the laws of the vertex counts
             found = list(shm_smoothed_sweep(n, T, args.eps, qs, replace=args.replace, rtol=args.rtol))
         for e, r in zip(args.eps, found):

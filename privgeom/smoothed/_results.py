@@ -90,7 +90,7 @@ class SamplingHistogram:
         """The database ``x`` as its number of ones ``N`` (an int or its label ``"N"``), checked to lie in ``0..n``."""
         N = parse_int(x, name="N", min=0, allow_str=True)
         if N > self.n:
-            raise InvalidParameterError(f"N must be an integer in 0..{self.n}, got {x!r}")
+            raise InvalidParameterError(f"N must be an integer in 0..{self.n}, got {N}")
         return N
 
     def __str__(self) -> str:
@@ -169,8 +169,7 @@ class DatabaseDelta(DeltaResult):
         @property
         def level(self) -> PrivacyLevel:
             """The privacy level ε asked for."""
-            exp_eps = self.exp_eps  # type: ignore[attr-defined]
-            return PrivacyLevel(exp_eps=exp_eps, exact=isinstance(exp_eps, Fraction), eps=self.eps)  # type: ignore[attr-defined]
+            return PrivacyLevel.coerce(self.eps)  # type: ignore[attr-defined]
 
     def at(self, x: str) -> Scalar:
         """``δ(x)`` of one database label."""
