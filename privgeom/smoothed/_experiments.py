@@ -215,10 +215,11 @@ def _election_point(point: dict[str, Any], *, eps: tuple[float, ...], verts: tup
     T = n - int(lost * n)
     rows = []
     for e, r in zip(eps, shm_smoothed_sweep(n, T, eps, list(verts))):
+        counts = r.counts or (0,)  # the shm route always states the agents per vertex
         rows.append({
             "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": r.log10,
-            "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],
-            "agents_ne2": r.counts[1] if len(r.counts) > 1 else 0, "dp_delta_T_over_n": T / n,
+            "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": counts[0],
+            "agents_ne2": counts[1] if len(counts) > 1 else 0, "dp_delta_T_over_n": T / n,
             "one_over_n": 1 / n, "seconds": round(r.seconds, 4), "complete": r.complete,
         })
     return {"rows": rows}
