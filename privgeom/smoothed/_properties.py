@@ -106,7 +106,7 @@ def check_dp_delta(mechanism: Mechanism, eps: LevelLike, graph: RelationLike | N
     lhs = database_delta(mechanism, level, graph).delta
     detail = "max_x δ(x) vs max over neighbours and events"
     # the core's approximate-DP δ (privgeom.analyses.delta) must agree too
-    core = core_delta(mechanism, G, exp_eps=e) if isinstance(e, Fraction) else core_delta(mechanism, G, float(level.eps))
+    core = core_delta(mechanism, G, level)
     value = core.delta
     agree = value == best if isinstance(value, Fraction) and isinstance(best, Fraction) else abs(float(value) - float(best)) <= atol
     detail += f"; privgeom.analyses.delta = {fraction_str(value)}"
@@ -146,7 +146,7 @@ def check_post_processing(mechanism: Mechanism, A: Any, eps: LevelLike, distribu
 def check_composition(first: Mechanism, second: Mechanism, eps1: LevelLike, eps2: LevelLike, distributions: Any, *,
                       atol: float = ATOL) -> PropertyCheck:
     """Proposition 3: ``(M_1, M_2)`` is ``(ε_1 + ε_2, δ_1 + δ_2, Π)``-smoothed DP (the levels compose by
-    :meth:`PrivacyLevel.__add <privgeom.PrivacyLevel.__add__>`: exact when both are).
+    ``PrivacyLevel`` addition, exact when both levels are).
 
     Examples
     --------

@@ -27,7 +27,7 @@ from ._fastpath import (
 from ._reduction import count_compositions, hull_vertices, parse_distributions
 from ._results import DatabaseDelta, SamplingHistogram, SmoothedDelta, delta_level_fields
 
-__all__ = ["shm_smoothed_sweep", "shm_database_delta", "check_matrix_size"]
+__all__ = ["shm_smoothed_sweep", "shm_database_delta", "check_matrix_size", "check_search_options"]
 
 #: Largest ``(#histograms) x (#sample histograms)`` for the matrix fallback with ``k >= 3`` categories.
 MAX_MATRIX_ENTRIES = 2_000_000
@@ -130,10 +130,20 @@ def check_matrix_size(M: SamplingHistogram, k: int, method: str) -> None:
     )
 
 
+def check_search_options(rtol: float, tail: float, on_limit: str) -> None:
+    """Validate the options of the branch-and-bound (:func:`shm_smoothed_sweep`)."""
+    if on_limit not in ("bracket", "raise"):
+        raise InvalidParameterError(f"on_limit must be 'bracket' or 'raise', got {on_limit!r}")
+    if not (isinstance(rtol, (int, float)) and 0 <= rtol < 1):
+        raise InvalidParameterError(f"rtol must lie in [0, 1), got {rtol!r}")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise InvalidParameterError(f"tail must lie in (0, 1), got {tail!r}")
+
+
 def shm_smoothed_sweep(
     n: int,
     T: int,
-    eps_values: Sequence[Any],
+    eps_values: Sequence[LevelLike],
     distributions: Any,
     replace: bool = False,
     *,
@@ -158,13 +168,8 @@ def shm_smoothed_sweep(
     [0.347769, 0.347648]
     """
     M = SamplingHistogram(n, T, replace)
-    if on_limit not in ("bracket", "raise"):
-        raise InvalidParameterError(f"on_limit must be 'bracket' or 'raise', got {on_limit!r}")
+    check_search_options(rtol, tail, on_limit)
     levels = [PrivacyLevel.coerce(e) for e in eps_values]
-    if not (isinstance(rtol, (int, float)) and 0 <= rtol < 1):
-        raise InvalidParameterError(f"rtol must lie in [0, 1), got {rtol!r}")
-    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
-        raise InvalidParameterError(f"tail must lie in (0, 1), got {tail!r}")
     rows, exact = parse_distributions(distributions)
     if len(rows[0]) != 2:
         raise InvalidParameterError(f"method='shm' handles two records (votes 0 and 1), got distributions over "
@@ -184,28 +189,28 @@ def shm_smoothed_sweep(
         for _ in range(MAX_TAIL_ROUNDS):
             res = bb_maximise(table, pair(qa), pair(qb), rtol=rtol, log_tau=log_tau, progress=progress, laws=laws,
                               max_work=max_work)
-            log_tau = res["log_tau"]
-            if (not res["complete"] or res["log_value"] == -math.inf
-                    or res["log_truncation"] <= math.log(TRUNCATION_RTOL) + res["log_value"]
+            log_tau = res.log_tau
+            if (not res.complete or res.log_value == -math.inf
+                    or res.log_truncation <= math.log(TRUNCATION_RTOL) + res.log_value
                     or log_tau <= math.log(SMALLEST_TAIL)):
                 break
-            log_tau = max(math.log(TAIL_FLOOR), res["log_value"] - TAIL_MARGIN)
-        if on_limit == "raise" and not res["complete"]:
+            log_tau = max(math.log(TAIL_FLOOR), res.log_value - TAIL_MARGIN)
+        if on_limit == "raise" and not res.complete:
             raise SizeLimitError(
                 f"the smoothed-δ branch-and-bound of SHM (n = {M.n}, ε = {level.eps}) stopped at the work limit "
-                f"smoothed_work = {res['limit']:,} window evaluations ({res['work']:,} done) with the certified "
-                f"bracket [{res['value']:.6g}, "
-                f"{math.exp(res['log_upper']):.6g}]; {limit_hint('smoothed_work', res['needed'])}"
+                f"smoothed_work = {res.limit:,} window evaluations ({res.work:,} done) with the certified "
+                f"bracket [{res.value:.6g}, "
+                f"{math.exp(res.log_upper):.6g}]; {limit_hint('smoothed_work', res.needed)}"
             )
-        m = int(res["m"])
+        m = int(res.m)
         counts = (m, M.n - m) if len(verts) == 2 else (M.n,)
-        log_hi = float(np.logaddexp(res["log_upper"], res["log_truncation"]))
+        log_hi = float(np.logaddexp(res.log_upper, res.log_truncation))
         out.append(SmoothedDelta(
-            value=float(res["value"]), error_bound=float(res["error_bound"]),
-            truncation_bound=float(res["truncation_bound"]), exact=False, level=level, n=M.n, records=("0", "1"),
+            value=float(res.value), error_bound=float(res.error_bound),
+            truncation_bound=float(res.truncation_bound), exact=False, level=level, n=M.n, records=("0", "1"),
             vertices=tuple((1 - q, q) for q in verts), counts=counts, assignment=(), method="shm",
-            evaluated=int(res["evaluations"]), dp_delta=table.fam.dp_delta(), log10=res["log_value"] / ln10,
-            log10_upper=log_hi / ln10, complete=bool(res["complete"]), work=int(res["work"]),
-            work_needed=int(res["needed"]), cells=int(res["cells"]), seconds=time.perf_counter() - t0, mechanism=M,
+            evaluated=int(res.evaluations), dp_delta=table.fam.dp_delta(), log10=res.log_value / ln10,
+            log10_upper=log_hi / ln10, complete=bool(res.complete), work=int(res.work),
+            work_needed=int(res.needed), cells=int(res.cells), seconds=time.perf_counter() - t0, mechanism=M,
         ))
     return tuple(out)

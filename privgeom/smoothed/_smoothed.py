@@ -25,7 +25,7 @@ from ..mechanisms import Mechanism
 from ._catalogue import shm
 from ._fastpath import DEFAULT_RTOL, DEFAULT_TAIL
 from ._results import SamplingHistogram, SmoothedDelta
-from ._shm import check_matrix_size, shm_smoothed_sweep
+from ._shm import check_matrix_size, check_search_options, shm_smoothed_sweep
 from ._domains import (
     agents,
     database_points,
@@ -398,12 +398,7 @@ def _options(grid_step: Any, max_evaluations: Any, atol: float, rtol: float, tai
             raise InvalidParameterError(f"grid_step must be a positive integer, got {grid_step!r}") from None
     max_evaluations = parse_int(MAX_EVALUATIONS if max_evaluations is None else max_evaluations,
                                 name="max_evaluations", min=1)
-    if on_limit not in ("bracket", "raise"):
-        raise InvalidParameterError(f"on_limit must be 'bracket' or 'raise', got {on_limit!r}")
-    if not (isinstance(rtol, (int, float)) and 0 <= rtol < 1):
-        raise InvalidParameterError(f"rtol must lie in [0, 1), got {rtol!r}")
-    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
-        raise InvalidParameterError(f"tail must lie in (0, 1), got {tail!r}")
+    check_search_options(rtol, tail, on_limit)
     return _Options(grid_step=grid_step, max_evaluations=max_evaluations, atol=atol, rtol=rtol, tail=tail,
                     max_work=max_work, on_limit=on_limit, progress=progress)
 
