@@ -61,7 +61,7 @@ _MAX_STEP_RATIO = 1 - 1e-16
 _MAX_BISECTIONS = 64
 #: Default relative tolerance of the branch-and-bound over the vertex counts.
 DEFAULT_RTOL = 1e-9
-#: Default mass allowed outside the binomial windows of the vertex counts (``tail=`` of ``shm_smoothed_delta``).
+#: Default mass allowed outside the binomial windows of the vertex counts (``tail=`` of ``smoothed_delta``).
 DEFAULT_TAIL = 1e-60
 #: Its logarithm (``log_tau=`` of :func:`bb_maximise`).
 DEFAULT_LOG_TAU = math.log(DEFAULT_TAIL)
@@ -288,8 +288,9 @@ class DeltaTable:
         if self.n + 1 > MAX_SHM_COUNTS:
             raise SizeLimitError(
                 f"the smoothed δ of SHM needs one value per count N = 0..{self.n} ({self.n + 1:,} counts, limit "
-                f"smoothed_counts = {MAX_SHM_COUNTS:,}); refused before allocating; use shm_database_delta for single "
-                f"databases, or {limit_hint('smoothed_counts', self.n + 1)}"
+                f"smoothed_counts = {MAX_SHM_COUNTS:,}); refused before allocating; for single databases use "
+                f"database_delta(SamplingHistogram(n, T), eps, x=N) (--at N), or "
+                f"{limit_hint('smoothed_counts', self.n + 1)}"
             )
         self.fam = family(n, T, replace)
         self.dp = float(self.fam.dp_delta())
