@@ -32,7 +32,7 @@ __all__ = ["shm_smoothed_sweep", "shm_database_delta", "check_matrix_size", "che
 #: Largest ``(#histograms) x (#sample histograms)`` for the matrix fallback with ``k >= 3`` categories.
 MAX_MATRIX_ENTRIES = 2_000_000
 register_limit("shm_matrix_entries", globals(), "MAX_MATRIX_ENTRIES",
-               "matrix entries of the k >= 3 category SHM fallback of shm_smoothed_delta")
+               "matrix entries of SHM built by smoothed_delta for a SamplingHistogram (k >= 3 categories, matrix routes)")
 #: Relative size of the truncation bound (against the value) below which the windows are wide enough.
 TRUNCATION_RTOL = 1e-9
 #: Smallest window mass tried when widening the windows (``e^{-690}``, above the smallest normal double).
