@@ -1,6 +1,6 @@
 """Benchmark: exact smoothed δ of the sampling-histogram mechanism, fast path vs the straightforward method.
 
-Fast path (:func:`privgeom.smoothed.shm_smoothed_delta`): one-sided tail sums of accurate log-pmfs (monotone
+Fast path (``privgeom.smoothed.smoothed_delta(SamplingHistogram(n, T), …)``, route ``method="shm"``): one-sided tail sums of accurate log-pmfs (monotone
 likelihood ratio), lazily over the counts ``N`` that matter, and a certified branch-and-bound over the number of agents
 at each vertex of ``Π = conv{DC, NE-2}``.
 
@@ -23,9 +23,11 @@ import time
 import numpy as np
 from scipy.stats import binom
 
-from privgeom.smoothed import election_vertices, elections_experiment, shm_database_delta, shm_smoothed_delta
+from privgeom.smoothed import SamplingHistogram, database_delta, smoothed_delta
+from privgeom.smoothed._experiments import election_vertices
 from privgeom.smoothed._fastpath import direct_delta
 from privgeom.smoothed._shm import shm_smoothed_sweep
+from privgeom.smoothed.paper import experiment
 
 EPS = (1.0, 1.5, 2.0, 3.0)
 
@@ -50,7 +52,7 @@ def main() -> None:
     for n, T in cases:
         eps = 1.0
         t0 = time.perf_counter()
-        r = shm_smoothed_delta(n, T, eps, verts)
+        r = smoothed_delta(SamplingHistogram(n, T), eps, verts)
         fast = time.perf_counter() - t0
         est = per_unit * n * T if per_unit is not None else 0.0
         if est <= slow_budget:
@@ -74,7 +76,7 @@ def main() -> None:
     print(f"\nlargest point n = 500000, T = 0.999 n, ε ∈ {EPS}: {big:.2f} s (target ≤ 10 s); "
           + ", ".join(f"log10 δ = {math.log10(v.value):.2f}" for v in values))
     with tempfile.TemporaryDirectory() as tmp:
-        res = elections_experiment(tmp, quick=False, progress=False)
+        res = experiment("elections", tmp, quick=False, progress=False)
     print(f"whole election figure (27 n × 4 ε, PNG + CSV): {res.seconds:.1f} s (target ≤ 60 s)")
 
 
@@ -85,7 +87,7 @@ def bounded_search(quick: bool) -> None:
     print(f"\n{'n':>7} {'T':>6} {'eps':>4} {'value':>12} {'work':>6} {'complete':>8} {'seconds':>8}  (bounded search)")
     for eps in ((2.0,) if quick else (2.0, 1.0, 0.5)):
         t0 = time.perf_counter()
-        r = shm_smoothed_delta(100_000, 99_000, eps, q)
+        r = smoothed_delta(SamplingHistogram(100_000, 99_000), eps, q)
         print(f"{100_000:>7} {99_000:>6} {eps:>4g} {r.value:>12.5g} {r.work:>6} {str(r.complete):>8} "
               f"{time.perf_counter() - t0:>8.2f}")
 
@@ -93,7 +95,7 @@ def bounded_search(quick: bool) -> None:
 def tiny_values() -> None:
     """δ(x) far below a double, in log space (before: printed 0 with log10 = -inf)."""
     t0 = time.perf_counter()
-    r = shm_database_delta(10**12, 10**12 - 10**9, 1, 5 * 10**11)
+    r = database_delta(SamplingHistogram(10**12, 10**12 - 10**9), 1, x=5 * 10**11)
     print(f"\nδ(x) at n = 10^12, 0.1% lost, N = n/2, ε = 1: log10 = {r.log10:.6f} "
           f"({time.perf_counter() - t0:.3f} s; mpmath reference -48228829.547770)")
 

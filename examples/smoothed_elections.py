@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from privgeom.smoothed import elections_experiment
+from privgeom.smoothed.paper import experiment
 
 
 def main() -> None:
@@ -23,7 +23,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="reduced sizes, runs in seconds")
     args = parser.parse_args()
     Path(args.out).mkdir(parents=True, exist_ok=True)  # this script's choice: privgeom never creates folders
-    result = elections_experiment(args.out, quick=args.quick)
+    result = experiment("elections", args.out, quick=args.quick)
     print(result)
     for row in result.rows[:6]:
         print("  ", {k: (float(f"{v:.6g}") if isinstance(v, float) else v) for k, v in row.items()})

@@ -163,12 +163,12 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "profile_work": (10, lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming")),
     "ldp_outputs": (10, lambda: pg.unary_encoding(4, exp_eps=3)),
     "information_variables": (3, lambda: pg.least_informative(pg.RandomizedResponse(1, "3/4"), "accuracy", "2/3")),
-    "smoothed_work": (1, lambda: pg.smoothed.shm_smoothed_delta(200, 180, 1.0, ["1/10", "1/2"], on_limit="raise")),
-    "smoothed_counts": (10, lambda: pg.smoothed.shm_smoothed_delta(20, 10, 1.0, ["1/10", "1/2"])),
+    "smoothed_work": (1, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(200, 180), 1.0, ["1/10", "1/2"], on_limit="raise")),
+    "smoothed_counts": (10, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(20, 10), 1.0, ["1/10", "1/2"])),
     "voting_count_work": (10, lambda: pg.voting.epsilon(pg.voting.majority(11), 0.5, method="counts")),
     "voting_figure_work": (10, lambda: pg.voting.majority_accuracy_data((0.5,), 5)),
     "smoothed_databases": (2, lambda: check_databases("sgd", 3)),
-    "shm_matrix_entries": (10, lambda: pg.smoothed.shm_smoothed_delta(3, 2, 1.0, [["1/3", "1/3", "1/3"]])),
+    "shm_matrix_entries": (10, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(3, 2), 1.0, [["1/3", "1/3", "1/3"]])),
     "dp_rays": (10, lambda: dp_ray_patterns(pg.hamming_graph(3))),  # at least 16 rays (proven bound), 38 in fact
     "dp_ray_steps": (5, lambda: dp_ray_patterns(pg.path_graph(3))),
     # the path with 5 edges: at least 2^3 / 2 = 4 orbits (proven bound) under the reversal, 16 in fact

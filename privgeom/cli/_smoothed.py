@@ -18,11 +18,13 @@ from typing import Any
 from .._core.errors import FormatError, InvalidParameterError, SizeLimitError
 from .._core.io import prepare_output_dir
 from .._core.numeric import limit_hint, parse_scalar
+from .._core.progress import Progress
 from ..mechanisms import Mechanism
-from ..smoothed import database_delta, shm_database_delta, smoothed_delta
-from ..smoothed._experiments import EXPERIMENTS, Progress
+from ..smoothed import SamplingHistogram, database_delta, smoothed_delta
+from ..smoothed._experiments import election_vertices
 from ..smoothed._fastpath import DEFAULT_RTOL
 from ..smoothed._shm import shm_smoothed_sweep
+from ..smoothed.paper import EXPERIMENTS, experiment
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
 group("smoothed", "smoothed differential privacy: database-wise δ, smoothed δ, sampling-histogram mechanism, figures")
@@ -119,8 +121,6 @@ def _T(n: int, args: argparse.Namespace) -> int:
 @command("shm", "sampling-histogram mechanism: fast exact smoothed δ (or δ(x) with --at), sweeping n and ε",
          parent="smoothed")(_shm_args)
 def _shm(args: argparse.Namespace) -> Outcome:
-    from ..smoothed._experiments import election_vertices
-
     qs = args.q or [str(q) for q in election_vertices()]
     points = [(n, e) for n in args.n for e in args.eps]
     bar = Progress(len(points), "shm", enabled=args.progress)
@@ -129,7 +129,7 @@ def _shm(args: argparse.Namespace) -> Outcome:
         T = _T(n, args)
         found: list[Any]
         if args.at is not None:
-            found = [shm_database_delta(n, T, e, args.at, replace=args.replace) for e in args.eps]
+            found = [database_delta(SamplingHistogram(n, T, args.replace), e, x=args.at) for e in args.eps]
         else:  # one sweep over ε per n shares the laws of the vertex counts
             found = list(shm_smoothed_sweep(n, T, args.eps, qs, replace=args.replace, rtol=args.rtol))
         for e, r in zip(args.eps, found):
@@ -172,10 +172,10 @@ def _figure(args: argparse.Namespace) -> Outcome:
     prepare_output_dir(args.out, what="--out")
     texts, data = [], []
     for name in names:
-        kw: dict[str, Any] = {"quick": args.quick, "progress": args.progress}
+        kw: dict[str, Any] = {}
         if name in ("sgd", "theorem3"):
             kw.update(databases=args.databases, seed=args.seed)
-        r = EXPERIMENTS[name](args.out, **kw)
+        r = experiment(name, args.out, quick=args.quick, progress=args.progress, **kw)
         texts.append(str(r))
         data.append({"name": r.name, "csv": r.csv, "png": r.png, "rows": len(r.rows), "seconds": r.seconds, "note": r.note})
     return Outcome("\n".join(texts), data if len(data) > 1 else data[0], EXIT_YES)

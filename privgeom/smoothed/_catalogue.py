@@ -25,9 +25,9 @@ from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, InvalidParameterError
 from .._core.numeric import Scalar, check_dense_size, parse_int
 from ..mechanisms import Mechanism
-from ._database import database_points, histograms, input_domain, record_values
+from ._domains import database_points, histograms, input_domain, record_values
 from ._reduction import count_compositions
-from .._core.level import ScalarLike
+from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 
 __all__ = [
     "shm",
@@ -106,7 +106,7 @@ def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: s
     n_out = T + 1 if kind == "counts" else count_compositions(T, k)
     check_dense_size(
         n_out, n_in, exact=True,
-        what=f"shm(n={n}, T={T}, categories={k}) as a matrix (for large n use shm_database_delta / shm_smoothed_delta)",
+        what=f"shm(n={n}, T={T}, categories={k}) as a matrix (for large n use SamplingHistogram(n, T), whose routes build no matrix)",
     )
     if kind == "counts":
         dom, out_dom = Domain.counts(n), Domain.counts(T)
@@ -129,7 +129,30 @@ def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: s
     return Mechanism(mat, dom, out_dom.labels, exact=True)
 
 
-def majority_vote(n: int, rho: ScalarLike = 1, *, tie: str = "1", inputs: str = "count") -> Mechanism:
+def _keep_probability(rho: ScalarLike | None, eps: LevelLike | None) -> Any:
+    """The validated keep-probability ``ρ`` from ``rho=`` or from ``eps=`` (at most one; neither: ``ρ = 1``).
+
+    The bridge is exact: keeping a vote with probability ``p = (1 + ρ)/2`` is randomized response with
+    ``e^ε = p/(1 − p) = (1 + ρ)/(1 − ρ)``, so ``ρ = (e^ε − 1)/(e^ε + 1)`` (docs/theory.md, "Keep-probability and
+    ε"), rational when ``e^ε`` is.
+
+    Examples
+    --------
+    >>> _keep_probability(None, "ln(3)").rho, _keep_probability(None, None).rho
+    (Fraction(1, 2), Fraction(1, 1))
+    """
+    from ..voting._common import parse_rho
+
+    if rho is not None and eps is not None:
+        raise InvalidParameterError(f"give at most one of rho= and eps= (got rho={rho!r}, eps={eps!r})")
+    if eps is None:
+        return parse_rho(1 if rho is None else rho)
+    t = PrivacyLevel.coerce(eps).exp_eps
+    return parse_rho((t - 1) / (t + 1))
+
+
+def majority_vote(n: int, rho: ScalarLike | None = None, *, eps: LevelLike | None = None, tie: str = "1",
+                  inputs: str = "count") -> Mechanism:
     """``M_ρ f`` for the majority rule ``f`` on ``n`` binary votes: ``P(f(y) = r | x)``, built by :mod:`privgeom.voting`.
 
     Every vote ``x_j`` is kept with probability ``(1 + ρ)/2`` and flipped otherwise (randomized response on the
@@ -142,7 +165,11 @@ def majority_vote(n: int, rho: ScalarLike = 1, *, tie: str = "1", inputs: str = 
     Parameters
     ----------
     n : int
-    rho : rational or float in [0, 1]
+    rho : rational or float in [0, 1], optional
+        The keep-probability parameter (default 1: no noise).
+    eps : ε (float, ``"ln(r)"``, LogRational or PrivacyLevel), optional
+        Instead of ``rho``: the level of the randomized response on each ballot, ``ρ = (e^ε − 1)/(e^ε + 1)``
+        (docs/theory.md, "Keep-probability and ε"; exact when ``e^ε`` is rational).
     tie : ``"1"``, ``"0"`` or ``"coin"``
         Outcome of a tie (even ``n``): ``1`` (``threshold(n, -1)``), ``-1`` (``threshold(n, 0)``), or a fair coin
         (the even mixture of the two mechanisms; the coin is independent of the votes).
@@ -155,16 +182,17 @@ def majority_vote(n: int, rho: ScalarLike = 1, *, tie: str = "1", inputs: str = 
     (('1', '-1'), ['0', '0', '1', '1'])
     >>> [str(v) for v in majority_vote(1, "1/2").row("1")]
     ['1/4', '3/4']
+    >>> majority_vote(1, eps="ln(3)") == majority_vote(1, "1/2")   # e^ε = 3: ρ = (3 − 1)/(3 + 1)
+    True
     >>> from privgeom import voting
     >>> majority_vote(3, "1/2", inputs="database") == voting.mechanism(voting.majority(3), "1/2")
     True
     """
     from .. import voting
-    from ..voting._common import parse_rho
     from ..voting._counts import noisy_counts
 
     n = parse_int(n, name="n", min=1)
-    r = parse_rho(rho)
+    r = _keep_probability(rho, eps)
     if tie not in ("0", "1", "coin"):
         raise InvalidParameterError(f"tie must be '0', '1' or 'coin', got {tie!r}")
     if inputs not in ("count", "database"):

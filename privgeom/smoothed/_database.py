@@ -1,392 +1,130 @@
 """Database-wise privacy parameter ``δ_{ε,M}(x)`` (Liu, Wang & Xia, *Smoothed Differential Privacy*, Definition 2).
 
-A finite mechanism is a :class:`~privgeom.Mechanism` whose inputs are databases, described by a
-:class:`privgeom.Domain` — the one vocabulary of datasets and neighbour relations of privgeom:
-
-``Domain.databases(n, records)``
-    ``"(0,1,1)"`` — a tuple of records. Neighbours (``replace-one``): replace one record.
-``Domain.bits(n)``
-    ``"011"`` — ``n`` binary records (the profiles of :func:`privgeom.randomized_response` and
-    :mod:`privgeom.voting`), records ``"0"`` and ``"1"``. Neighbours: ``hamming`` (= ``replace-one``).
-``Domain.histograms(n, categories)``
-    ``"[2,1]"`` — counts per record value (an anonymous mechanism). Neighbours: move one unit between two
-    categories (replacing one record of the underlying database).
-``Domain.counts(n)``
-    ``"0"``, ``"1"``, …, ``"n"`` — the number of ones among ``n`` binary records (two candidates).
-    Neighbours: counts differing by one.
-
-The structure of each database (its records, its histogram) is read from the Domain (:attr:`Domain.points`), never
-parsed back from the label strings. A mechanism that lost its Domain (loaded from a JSON file, post-processed) is
-recognised by :func:`recognise_domain`, which builds the candidate Domains of the right size and compares their
-labels with the mechanism's.
-
-``d_{ε,M}(x, x') = Σ_y (P[M(x)=y] − e^ε P[M(x')=y])₊`` (the hockey-stick kernel
-:func:`privgeom.analyses.hockey_stick_columns`) and ``δ_{ε,M}(x) = max_{x' ~ x} max(d(x, x'), d(x', x))``; by
-Theorem 1, ``max_x δ(x)`` is the smallest ``δ`` for which ``M`` is ``(ε, δ)``-DP (``privgeom.delta``).
+:func:`database_delta` dispatches between two routes (:data:`ROUTES`): ``"matrix"`` — the hockey-stick kernel on
+the columns of a :class:`~privgeom.Mechanism` (every database; exact with Fractions) — and ``"shm"`` — the
+log-space tail sums of the sampling-histogram mechanism at one database (:class:`SamplingHistogram`, ``n`` in the
+billions). By Theorem 1, ``max_x δ(x)`` is the smallest ``δ`` for which ``M`` is ``(ε, δ)``-DP (``privgeom.delta``).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-import networkx as nx
 import numpy as np
 
-from .._core.domain import Domain, RelationLike, resolve_graph
-from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError
+from .._core.domain import Domain, RelationLike
+from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.numeric import Scalar, fraction_str
-from ..analyses import DeltaResult, hockey_stick_columns
+from .._core.numeric import Scalar
+from ..analyses import hockey_stick_columns
 from ..mechanisms import Mechanism
+from ._catalogue import shm
+from ._domains import delta_vector, input_domain, neighbour_graph_of
+from ._results import DatabaseDelta, SamplingHistogram, delta_level_fields, log10_of
+from ._shm import shm_database_delta
 
-__all__ = [
-    "BINARY_RECORDS",
-    "KINDS",
-    "recognise_domain",
-    "input_domain",
-    "record_values",
-    "agents",
-    "is_anonymous",
-    "database_points",
-    "histograms",
-    "pair_distances",
-    "delta_vector",
-    "database_delta",
-    "DatabaseDelta",
-]
-
-#: The records of bit-string and count domains: record ``"0"`` and record ``"1"`` (a count is the number of ones).
-BINARY_RECORDS = ("0", "1")
-
-#: Legacy ``kind=`` names (public before :class:`~privgeom.Domain`) -> the Domain kinds they denote.
-KINDS: dict[str, tuple[str, ...]] = {
-    "database": ("databases", "bits"),
-    "histogram": ("histograms",),
-    "count": ("counts",),
-}
-
-_STRUCTURED = ("databases", "bits", "histograms", "counts")
+__all__ = ["database_delta", "ROUTES"]
 
 
-# ---------------------------------------------------------------------------------------------------- domains
-def _bits_width(N: int) -> int | None:
-    k = N.bit_length() - 1
-    return k if k >= 1 and 1 << k == N else None
-
-
-def _candidates(N: int, kinds: tuple[str, ...], records: tuple[str, ...] | None) -> list[Any]:
-    """Constructors of every structured Domain with ``N`` datasets (sizes only: nothing is read from labels)."""
-    out: list[Any] = []
-    binary_ok = records is None or len(records) == 2
-    if "counts" in kinds and N >= 2 and binary_ok:
-        out.append(lambda: Domain.counts(N - 1))
-    if "bits" in kinds and (records is None or records == BINARY_RECORDS):
-        k = _bits_width(N)
-        if k is not None:
-            out.append(lambda: Domain.bits(k))
-    if "databases" in kinds:  # r^n = N: n = 1 (r = N) or r <= sqrt(N)
-        widths = [len(records)] if records is not None else [*range(2, math.isqrt(N) + 1), N]
-        for r in dict.fromkeys(widths):
-            n, size = 1, r
-            while 1 < r and size < N:
-                n, size = n + 1, size * r
-            if size == N and r >= 2:
-                out.append(lambda n=n, r=r: Domain.databases(n, list(records) if records is not None else r))
-    if "histograms" in kinds:  # C(n + c - 1, c - 1) = N: n = 1 (c = N) or C(c + 1, 2) <= N
-        cats = [len(records)] if records is not None else [*range(2, math.isqrt(2 * N) + 2), N]
-        for c in dict.fromkeys(cats):
-            if c < 2:
-                continue
-            n = 1
-            while math.comb(n + c - 1, c - 1) < N:
-                n += 1
-            if math.comb(n + c - 1, c - 1) == N:
-                out.append(lambda n=n, c=c: Domain.histograms(n, list(records) if records is not None else c))
-    return out
-
-
-def recognise_domain(labels: Sequence[str], *, kind: str | None = None,
-                     records: Sequence[Any] | None = None) -> Domain | None:
-    """The structured :class:`~privgeom.Domain` whose labels are exactly ``labels`` (in any order), or None.
-
-    For mechanisms that lost their Domain (a JSON file, a post-processed mechanism): every Domain of the right size
-    (counts, bit strings, databases, histograms; ``kind`` restricts them, ``records`` fixes the record values) is
-    built and its labels compared with ``labels``. Label strings are compared, never parsed.
-
-    Examples
-    --------
-    >>> recognise_domain(["0", "1", "2"]).kind
-    'counts'
-    >>> recognise_domain(["[2,0]", "[1,1]", "[0,2]"]).kind
-    'histograms'
-    >>> recognise_domain(["(a,b)", "(b,b)", "(a,a)", "(b,a)"], records=["b", "a"]).values
-    ('b', 'a')
-    >>> recognise_domain(["a", "b"]) is None
-    True
-    """
-    labels = tuple(str(s) for s in labels)
-    target = set(labels)
-    if len(target) != len(labels):
-        return None
-    kinds = _STRUCTURED if kind is None else KINDS[kind]
-    recs = tuple(str(r) for r in records) if records is not None else None
-    for make in _candidates(len(labels), kinds, recs):
-        dom = make()
-        if set(dom.labels) == target:
-            return dom  # type: ignore[no-any-return]
-    return None
-
-
-def _check_kind(kind: Any) -> str | None:
-    if kind is None or kind in KINDS:
-        return kind  # type: ignore[no-any-return]
-    raise InvalidParameterError(f"unknown input kind {kind!r}; pass a privgeom.Domain or one of {sorted(KINDS)}")
-
-
-def input_domain(mechanism: Mechanism, kind: Domain | str | None = None, records: Sequence[Any] | None = None) -> Domain:
-    """The Domain of a mechanism's inputs, read as databases when possible.
-
-    ``kind`` is a :class:`~privgeom.Domain` (used as given; the mechanism's inputs must be among its datasets — a
-    mechanism may be defined on some of the databases only) or a legacy
-    name ``"database"``, ``"histogram"``, ``"count"`` that restricts the kind; ``records`` fixes the record values
-    and their order (the coordinates of the distributions). A mechanism built on a structured Domain keeps it;
-    otherwise :func:`recognise_domain` is tried and, failing that, the plain labels are returned (a neighbour graph
-    must then be given).
-
-    Raises
-    ------
-    DomainMismatchError
-        A Domain that does not hold every input of the mechanism, or ``records`` that do not match the Domain.
-    InvalidParameterError
-        An unknown ``kind`` name, or one that contradicts the mechanism's Domain.
-    """
-    recs = tuple(str(r) for r in records) if records is not None else None
-    if isinstance(kind, Domain):
-        dom = kind
-        missing = [x for x in mechanism.inputs if x not in dom]
-        if missing:
-            raise DomainMismatchError(f"the mechanism's inputs {missing[:6]} are not datasets of the domain {dom.describe()}")
-        kind = None
-    else:
-        kind = _check_kind(kind)
-        dom = mechanism.domain
-        if dom.kind not in _STRUCTURED:
-            found = recognise_domain(mechanism.inputs, kind=kind, records=recs)
-            return found if found is not None else dom
-        if kind is not None and dom.kind not in KINDS[kind]:
-            raise InvalidParameterError(f"kind = {kind!r} does not describe the mechanism's {dom.kind} inputs")
-    return _with_records(dom, recs)
-
-
-def _with_records(dom: Domain, recs: tuple[str, ...] | None) -> Domain:
-    """The same datasets with the record values in the order ``recs`` (labels produced by Domain again)."""
-    if recs is None or recs == record_values(dom):
-        return dom
-    if dom.kind in ("bits", "counts"):
-        if dom.kind == "counts" and len(recs) == 2:
-            return dom  # the two records of a count are names only: the count is the number of the second
-        raise DomainMismatchError(f"{dom.kind} datasets have the records {list(BINARY_RECORDS)}, got records={list(recs)}")
-    if len(recs) != len(dom.values) or (dom.kind == "databases" and set(recs) != set(dom.values)):
-        raise DomainMismatchError(f"records={list(recs)} do not match the record values {list(dom.values)} of the inputs")
-    assert dom.n is not None
-    if dom.kind == "databases":
-        return Domain.databases(dom.n, list(recs), up_to=dom.up_to)
-    return Domain.histograms(dom.n, list(recs), up_to=dom.up_to)
-
-
-def _structured(dom: Domain, what: str) -> None:
-    if dom.kind not in _STRUCTURED or dom.up_to:
-        raise FormatError(
-            f"{what} needs inputs that are databases of one size: build the mechanism with inputs=Domain.databases(n, "
-            f"records), Domain.histograms(n, categories), Domain.counts(n) or Domain.bits(n), or pass kind=Domain "
-            f"(got {dom.describe()})"
-        )
-
-
-def record_values(dom: Domain) -> tuple[str, ...]:
-    """The record domain ``X`` (the coordinates of the agents' distributions)."""
-    return dom.values if dom.kind in ("databases", "histograms") else BINARY_RECORDS
-
-
-def agents(dom: Domain) -> int:
-    """The number ``n`` of agents (records per database)."""
-    _structured(dom, "smoothed DP")
-    return int(dom.n or 0)
-
-
-def is_anonymous(dom: Domain) -> bool:
-    """True when the datasets are histograms (or counts): the mechanism only sees how many agents hold each record."""
-    return dom.kind in ("histograms", "counts")
-
-
-def database_points(dom: Domain) -> tuple[tuple[int, ...], ...]:
-    """Per dataset, the database as record indices (databases and bit strings; bit ``j`` of ``Domain.bits``
-    dataset ``i`` is bit ``j`` of the integer ``2^n − 1 − i``, the Domain's order)."""
-    if dom.kind == "databases":
-        return dom.points
-    if dom.kind == "bits":
-        k = int(dom.n or 0)
-        top = (1 << k) - 1
-        return tuple(tuple(((top - i) >> (k - 1 - j)) & 1 for j in range(k)) for i in range(len(dom)))
-    raise InvalidParameterError(f"{dom.kind} datasets are not individual databases")
-
-
-def histograms(dom: Domain) -> tuple[tuple[int, ...], ...]:
-    """Per dataset, its histogram (agents per record value)."""
-    _structured(dom, "smoothed DP")
-    if dom.kind == "histograms":
-        return dom.points
-    if dom.kind == "counts":
-        n = int(dom.n or 0)
-        return tuple((n - c, c) for (c,) in dom.points)
-    width = len(record_values(dom))
-    out = []
-    for p in database_points(dom):
-        h = [0] * width
-        for r in p:
-            h[r] += 1
-        out.append(tuple(h))
-    return tuple(out)
-
-
-# ---------------------------------------------------------------------------------------------------- distances
-def pair_distances(
-    matrix: np.ndarray, pairs: Sequence[tuple[int, int]], exp_eps: Scalar, exact: bool
-) -> tuple[list[Scalar], list[Scalar]]:
-    """For column pairs ``(i, j)``: the lists ``d(i, j)`` and ``d(j, i)`` (hockey-stick kernel, both directions)."""
-    if not pairs:
-        return [], []
-    I, J = [p[0] for p in pairs], [p[1] for p in pairs]
-    mat = matrix if exact else np.asarray(matrix, dtype=float)
-    t = exp_eps if exact else float(exp_eps)
-    f = hockey_stick_columns(mat[:, I], mat[:, J], t)
-    b = hockey_stick_columns(mat[:, J], mat[:, I], t)
-    if exact:
-        return list(f), list(b)
-    return [float(v) for v in f], [float(v) for v in b]
-
-
-# ---------------------------------------------------------------------------------------------------- result
 @dataclass(frozen=True)
-class DatabaseDelta(DeltaResult):
-    """Database-wise ``δ_{ε,M}(x)`` for every input (Definition 2) and its maximum (Theorem 1).
+class _Query:
+    """One call of :func:`database_delta`, validated: what every route receives."""
 
-    A :class:`~privgeom.DeltaResult` — ``delta`` is ``max_x δ(x)``, the DP δ of ``privgeom.delta(M, graph, ε)``,
-    with its witness ``edge`` and event ``outputs`` — plus the database-wise values.
-
-    Attributes
-    ----------
-    inputs : tuple of str — the databases
-    values : tuple — ``δ(x)`` per input
-    worst : tuple — per input, the neighbour attaining ``δ(x)`` (None when it has no neighbour)
-    argmax : str — a database attaining ``delta``
-    x : str or None — the queried database, if any
-    value : scalar — ``δ(x)`` when ``x`` was given, else ``delta``
-    dp_delta : scalar — alias of ``delta`` (its name before it became a DeltaResult): ``M`` is ``(ε, δ)``-DP iff
-        ``δ >= dp_delta`` (Theorem 1)
-
-    Examples
-    --------
-    >>> from privgeom import randomized_response
-    >>> r = database_delta(randomized_response(2, "3/4"), "ln(2)")
-    >>> r.delta, r.edge, r.outputs, r.at("10")
-    (Fraction(1, 4), ('11', '10'), ('11', '01'), Fraction(1, 4))
-    >>> float(r), r.exact
-    (0.25, True)
-    """
-
-    inputs: tuple[str, ...] = ()
-    values: tuple[Scalar, ...] = ()
-    worst: tuple[str | None, ...] = ()
-    argmax: str = ""
-    x: str | None = None
-    value: Scalar = 0
-
-    @property
-    def dp_delta(self) -> Scalar:
-        """``max_x δ(x)`` (alias of :attr:`delta`)."""
-        return self.delta
-
-    def at(self, x: str) -> Scalar:
-        """``δ(x)`` of one database label."""
-        try:
-            return self.values[self.inputs.index(str(x))]
-        except ValueError:
-            raise DomainMismatchError(f"{x!r} is not an input; inputs: {list(self.inputs)[:8]}") from None
-
-    def summary(self) -> str:
-        mode = "exact" if self.exact else "float"
-        head = f"database-wise δ at ε = {self.eps} ({mode}, Liu-Wang-Xia Definition 2)"
-        if self.x is not None:
-            return f"{head}: δ({self.x}) = {fraction_str(self.value)} (worst neighbour {self.worst[self.inputs.index(self.x)]})"
-        lines = [head + ":"]
-        for lab, v, w in list(zip(self.inputs, self.values, self.worst))[:20]:
-            lines.append(f"  δ({lab}) = {fraction_str(v)}" + (f"  [vs {w}]" if w is not None else ""))
-        if len(self.inputs) > 20:
-            lines.append(f"  … {len(self.inputs) - 20} more")
-        lines.append(f"max_x δ(x) = {fraction_str(self.delta)} at {self.argmax}: (ε, δ)-DP iff δ >= this (Theorem 1)")
-        return "\n".join(lines)
+    mechanism: Mechanism | SamplingHistogram
+    level: PrivacyLevel
+    graph: RelationLike | None
+    x: str | None
+    kind: Domain | str | None
+    records: Sequence[Any] | None
 
 
-def neighbour_graph_of(mechanism: Mechanism, graph: RelationLike, dom: Domain) -> nx.Graph:
-    """The neighbour relation by the core's :func:`privgeom.resolve_graph`: a relation name on the inputs' Domain
-    (``None``: its default relation), restricted to the mechanism's inputs when it is defined on some datasets
-    only; a graph or a list of pairs is validated against the mechanism's inputs."""
-    if graph is None:
-        if dom.kind == "labels" and not dom.is_bits:
-            raise FormatError(
-                f"cannot read the mechanism's inputs {list(mechanism.inputs[:6])} as databases, histograms or counts: "
-                "build it with inputs=Domain.databases(n, records) (or histograms/counts/bits), pass kind=Domain, "
-                f"or give graph= ({', '.join(repr(r) for r in dom.relations)}, a networkx graph or a list of pairs)"
-            )
-        graph = dom
-    if not isinstance(graph, (str, Domain)):
-        return resolve_graph(graph, mechanism.inputs)
-    G = resolve_graph(graph, dom)
-    if len(dom) != mechanism.n_inputs:
-        G = nx.Graph(G.subgraph(mechanism.inputs), name=G.name)
-    return G
-
-
-def delta_vector(
-    mechanism: Mechanism, exp_eps: Scalar, graph: nx.Graph
-) -> tuple[list[Scalar], list[int | None], bool]:
-    """``δ(x)`` for every input over ``graph`` (internal): values, index of the worst neighbour, exactness."""
-    exact = mechanism.exact and isinstance(exp_eps, Fraction)
-    mat = mechanism.matrix if exact else mechanism.float_matrix()
-    index = {s: i for i, s in enumerate(mechanism.inputs)}
-    pairs = sorted({tuple(sorted((index[u], index[v]))) for u, v in graph.edges})
-    fw, bw = pair_distances(mat, pairs, exp_eps, exact)  # type: ignore[arg-type]
+def _matrix(q: _Query) -> DatabaseDelta:
+    """Route ``"matrix"``: ``δ(x)`` of every column by the hockey-stick kernel on the pairs of neighbouring columns
+    (Definition 2), the witness edge and event of the maximum (Theorem 1). Needs the matrix (a
+    :class:`SamplingHistogram` is built as ``shm(n, T, inputs="count")``, refused when large); costs one kernel
+    evaluation per edge of the neighbour relation; exact for an exact matrix and a rational ``e^ε``."""
+    M = q.mechanism
+    if isinstance(M, SamplingHistogram):
+        M = shm(M.n, M.T, replace=M.replace, inputs="count")
+    level = q.level
+    dom = input_domain(M, q.kind, q.records)
+    G = neighbour_graph_of(M, q.graph, dom)
+    values, worst_idx, exact = delta_vector(M, level.exp_eps, G)
+    imax = max(range(len(values)), key=lambda i: values[i])
+    worst = tuple(M.inputs[w] if w is not None else None for w in worst_idx)
+    x = q.x
+    if x is not None and x not in M.inputs:
+        raise DomainMismatchError(f"x = {x!r} is not an input of the mechanism; inputs: {list(M.inputs)[:8]}")
+    value = values[M.inputs.index(x)] if x is not None else values[imax]
     zero: Scalar = Fraction(0) if exact else 0.0
-    values: list[Scalar] = [zero] * mechanism.n_inputs
-    worst: list[int | None] = [None] * mechanism.n_inputs
-    for (i, j), a, b in zip(pairs, fw, bw):
-        m = max(a, b)
-        for u, w in ((i, j), (j, i)):
-            if worst[u] is None or m > values[u]:
-                values[u], worst[u] = m, w
-    return values, worst, exact
+    edge: tuple[str, str] | None = None
+    outputs: tuple[str, ...] = ()
+    p_ev, q_ev = zero, zero
+    t = level.exp_eps if exact else float(level.exp_eps)
+    j = worst_idx[imax]
+    if j is not None:  # the witness: the direction of the worst pair that attains the maximum, and its event
+        mat = M.matrix if exact else M.float_matrix()
+        cols = [(imax, j), (j, imax)]
+        vals, mask = hockey_stick_columns(mat[:, [a for a, _ in cols]], mat[:, [b for _, b in cols]], t, events=True)
+        d = 0 if vals[0] >= vals[1] else 1
+        a, b = cols[d]
+        edge = (M.inputs[a], M.inputs[b])
+        if values[imax] > 0:
+            S = np.flatnonzero(mask[:, d])
+            outputs = tuple(M.outputs[w] for w in S)
+            p_ev = sum((mat[w, a] for w in S), zero)
+            q_ev = sum((mat[w, b] for w in S), zero)
+            if not exact:
+                p_ev, q_ev = float(p_ev), float(q_ev)
+    return DatabaseDelta(
+        delta=values[imax], **delta_level_fields(level, exact), exact=exact, edge=edge, outputs=outputs,
+        p_event=p_ev, q_event=q_ev, n_edges=G.number_of_edges(), graph=str(G.name or "graph"), detail=level.note,
+        inputs=M.inputs, values=tuple(values), worst=worst, argmax=M.inputs[imax], x=x, value=value,
+        method="matrix", log10=log10_of(value),
+    )
+
+
+def _shm(q: _Query) -> DatabaseDelta:
+    """Route ``"shm"``: ``δ(x)`` of a :class:`SamplingHistogram` at the one database ``x`` (its number of ones ``N``)
+    from the four directed distances to ``N ± 1``, each a one-sided tail sum of log-pmfs (monotone likelihood ratio;
+    Theorem 2; docs/theory.md, "Smoothed DP"). Needs ``x``; costs a few tail sums whatever ``n``; floats, with the
+    log10 of the value kept in log space and the threshold event (:func:`._shm.shm_database_delta`)."""
+    M = q.mechanism
+    if not isinstance(M, SamplingHistogram):
+        raise InvalidParameterError("method='shm' needs the sampling-histogram mechanism as a SamplingHistogram(n, T), "
+                                    f"got a {type(M).__name__}; use method='matrix'")
+    if q.x is None:
+        raise InvalidParameterError("method='shm' gives δ(x) at one database: pass x (the number of ones N)")
+    if q.graph is not None or q.kind is not None or q.records is not None:
+        raise InvalidParameterError("method='shm' uses the replace-one relation on the counts of ones: "
+                                    "graph, kind and records do not apply")
+    return shm_database_delta(M.n, M.T, q.level, q.x, M.replace)
+
+
+#: The routes of :func:`database_delta` by ``method=`` name.
+ROUTES: dict[str, Callable[[_Query], DatabaseDelta]] = {"matrix": _matrix, "shm": _shm}
 
 
 def database_delta(
-    mechanism: Mechanism,
+    mechanism: Mechanism | SamplingHistogram,
     eps: LevelLike,
     graph: RelationLike | None = None,
-    x: str | None = None,
+    x: str | int | None = None,
     *,
     kind: Domain | str | None = None,
     records: Sequence[Any] | None = None,
+    method: str = "auto",
 ) -> DatabaseDelta:
-    """Database-wise privacy parameter ``δ_{ε,M}(x)`` (Liu, Wang & Xia, Definition 2) for every database.
+    """Database-wise privacy parameter ``δ_{ε,M}(x)`` (Liu, Wang & Xia, Definition 2).
 
     Parameters
     ----------
-    mechanism : Mechanism
+    mechanism : Mechanism or SamplingHistogram
         Columns are databases: a mechanism built on ``Domain.databases``/``bits``/``histograms``/``counts``
-        (the factories of :mod:`privgeom.smoothed` do so), or one whose labels are those of such a Domain.
+        (the factories of :mod:`privgeom.smoothed` do so), or one whose labels are those of such a Domain; or the
+        sampling-histogram mechanism given by its parameters (no matrix).
     eps : float, rational, LogRational, ``"ln(r)"`` or PrivacyLevel
         Read by :meth:`privgeom.PrivacyLevel.parse`; exact results need ``e^ε`` rational (``"ln(r)"``, 0).
     graph : relation name, Domain, networkx graph or list of pairs, optional
@@ -394,14 +132,16 @@ def database_delta(
         ``"hamming"``, ``"complete"``, …); default: the Domain's default relation (replace-one; hamming on bit
         strings; path on counts — the same graph).
     x : str, optional
-        One database to report (``value`` is then ``δ(x)``).
+        One database to report (``value`` is then ``δ(x)``); for a SamplingHistogram its number of ones.
     kind : Domain or ``"database"``/``"histogram"``/``"count"``, optional
         The inputs' Domain (or a restriction of the kinds recognised); ``records`` fixes the record order.
+    method : ``"auto"``, ``"matrix"`` or ``"shm"``
+        ``auto``: ``"shm"`` for a SamplingHistogram with ``x`` given, ``"matrix"`` otherwise (:data:`ROUTES`).
 
     Returns
     -------
     DatabaseDelta
-        ``values[i] = δ(inputs[i])``; ``delta = max_x δ(x)`` is the DP δ (Theorem 1).
+        ``values[i] = δ(inputs[i])``; over a matrix ``delta = max_x δ(x)`` is the DP δ (Theorem 1).
 
     Examples
     --------
@@ -413,44 +153,20 @@ def database_delta(
     (True, Fraction(1, 4), Fraction(1, 4))
     >>> database_delta(randomized_response(2, "3/4"), "ln(3)", "replace-one").delta
     Fraction(0, 1)
+
+    The sampling-histogram mechanism at ``N = 5`` ones: the tail sums agree with the exact matrix (``5/21``):
+
+    >>> M = SamplingHistogram(10, 5)
+    >>> fast, matrix = database_delta(M, 0, x=5), database_delta(M, 0, x=5, method="matrix")
+    >>> fast.method, abs(fast.value - 5 / 21) < 1e-15, matrix.value
+    ('shm', True, Fraction(5, 21))
     """
-    if not isinstance(mechanism, Mechanism):
-        raise InvalidTypeError(f"database_delta needs a Mechanism, got {type(mechanism).__name__}")
-    level = PrivacyLevel.coerce(eps)
-    dom = input_domain(mechanism, kind, records)
-    G = neighbour_graph_of(mechanism, graph, dom)
-    values, worst_idx, exact = delta_vector(mechanism, level.exp_eps, G)
-    imax = max(range(len(values)), key=lambda i: values[i])
-    worst = tuple(mechanism.inputs[w] if w is not None else None for w in worst_idx)
-    if x is not None:
-        x = str(x)
-        if x not in mechanism.inputs:
-            raise DomainMismatchError(f"x = {x!r} is not an input of the mechanism; inputs: {list(mechanism.inputs)[:8]}")
-        value = values[mechanism.inputs.index(x)]
-    else:
-        value = values[imax]
-    zero: Scalar = Fraction(0) if exact else 0.0
-    edge: tuple[str, str] | None = None
-    outputs: tuple[str, ...] = ()
-    p_ev, q_ev = zero, zero
-    t = level.exp_eps if exact else float(level.exp_eps)
-    j = worst_idx[imax]
-    if j is not None:  # the witness: the direction of the worst pair that attains the maximum, and its event
-        mat = mechanism.matrix if exact else mechanism.float_matrix()
-        cols = [(imax, j), (j, imax)]
-        vals, mask = hockey_stick_columns(mat[:, [a for a, _ in cols]], mat[:, [b for _, b in cols]], t, events=True)
-        d = 0 if vals[0] >= vals[1] else 1
-        a, b = cols[d]
-        edge = (mechanism.inputs[a], mechanism.inputs[b])
-        if values[imax] > 0:
-            S = np.flatnonzero(mask[:, d])
-            outputs = tuple(mechanism.outputs[w] for w in S)
-            p_ev = sum((mat[w, a] for w in S), zero)
-            q_ev = sum((mat[w, b] for w in S), zero)
-            if not exact:
-                p_ev, q_ev = float(p_ev), float(q_ev)
-    return DatabaseDelta(
-        delta=values[imax], eps=level.eps, exp_eps=t, exact=exact, edge=edge, outputs=outputs, p_event=p_ev,
-        q_event=q_ev, n_edges=G.number_of_edges(), graph=str(G.name or "graph"), detail=level.note,
-        inputs=mechanism.inputs, values=tuple(values), worst=worst, argmax=mechanism.inputs[imax], x=x, value=value,
-    )
+    if not isinstance(mechanism, (Mechanism, SamplingHistogram)):
+        raise InvalidTypeError(f"database_delta needs a Mechanism or a SamplingHistogram, got {type(mechanism).__name__}")
+    if method != "auto" and method not in ROUTES:
+        raise InvalidParameterError(f"unknown method {method!r}; use auto, {', '.join(ROUTES)}")
+    query = _Query(mechanism=mechanism, level=PrivacyLevel.coerce(eps), graph=graph,
+                   x=None if x is None else str(x), kind=kind, records=records)
+    if method == "auto":
+        method = "shm" if isinstance(mechanism, SamplingHistogram) and x is not None else "matrix"
+    return ROUTES[method](query)

@@ -37,7 +37,7 @@ from .._core.limits import register_limit
 from .._core.progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
 from .._core.numeric import LogRational, limit_hint
 from .._core.results import Result
-from ._shm import shm_database_delta, shm_smoothed_delta, shm_smoothed_sweep
+from ._shm import shm_database_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
 from .._core.level import LevelLike
 
@@ -162,7 +162,7 @@ def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress
 
     ``T = n − lost·n`` ballots are counted; votes are i.i.d. Bernoulli(``q``) with ``q ∈ conv{q_DC, q_NE-2}``
     (2020 Republican two-party shares; by the symmetry of SHM ``q`` and ``1 − q`` are equivalent). Every point is
-    the exact, certified maximum over the number of agents at each vertex (:func:`shm_smoothed_delta`). The points
+    the exact, certified maximum over the number of agents at each vertex (:func:`~privgeom.smoothed.smoothed_delta`, ``method="shm"``). The points
     ``(lost, n)`` run through the grid runner of :func:`privgeom.sweep` (``scheduler``: ``None`` uses every core once
     the work outlasts a second, ``"serial"`` stays in this process; see :mod:`privgeom._core.grid`).
 
@@ -205,7 +205,8 @@ def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress
     fig.savefig(png_path, dpi=110)
     worst = max(r["error_bound"] + r["truncation_bound"] for r in rows)
     note = f"Π = conv{{DC, NE-2}} (2020); every value certified (largest gap + tail bound {worst:.2g})"
-    return ExperimentResult("elections", str(csv_path), str(png_path), tuple(rows), time.perf_counter() - t0, note)
+    return ExperimentResult(name="elections", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
+                            seconds=time.perf_counter() - t0, note=note)
 
 
 def _election_point(point: dict[str, Any], *, eps: tuple[float, ...], verts: tuple[Fraction, ...]) -> dict[str, Any]:
@@ -214,10 +215,11 @@ def _election_point(point: dict[str, Any], *, eps: tuple[float, ...], verts: tup
     T = n - int(lost * n)
     rows = []
     for e, r in zip(eps, shm_smoothed_sweep(n, T, eps, list(verts))):
+        counts = r.counts or (0,)  # the shm route always states the agents per vertex
         rows.append({
             "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": r.log10,
-            "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": r.counts[0],
-            "agents_ne2": r.counts[1] if len(r.counts) > 1 else 0, "dp_delta_T_over_n": T / n,
+            "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": counts[0],
+            "agents_ne2": counts[1] if len(counts) > 1 else 0, "dp_delta_T_over_n": T / n,
             "one_over_n": 1 / n, "seconds": round(r.seconds, 4), "complete": r.complete,
         })
     return {"rows": rows}
@@ -269,7 +271,8 @@ def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progres
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
     note = f"largest δ(x) = {max(r['delta'] for r in rows):.3g} (year {max(rows, key=lambda r: r['delta'])['year']})"
-    return ExperimentResult("motivating", str(csv_path), str(png_path), tuple(rows), time.perf_counter() - t0, note)
+    return ExperimentResult(name="motivating", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
+                            seconds=time.perf_counter() - t0, note=note)
 
 
 def _motivating_point(d: dict[str, Any], *, lost: Fraction, eps: LevelLike) -> dict[str, Any]:
@@ -365,7 +368,8 @@ def sgd_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool
     note = (f"exact output laws and δ(x) (subset-sum DP); E over {S} random databases per point: Monte Carlo "
             f"(s.e. and rigorous 95% Hoeffding half-width {hoeffding_halfwidth(max(r['dp_delta_T_over_n'] for r in rows), S):.2g} "
             "reported); max over m ∈ {0, n/2, n} only")
-    return ExperimentResult("sgd", str(csv_path), str(png_path), tuple(rows), time.perf_counter() - t0, note)
+    return ExperimentResult(name="sgd", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
+                            seconds=time.perf_counter() - t0, note=note)
 
 
 # ---------------------------------------------------------------------------------------------------- Theorem 3
@@ -418,7 +422,7 @@ def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progr
     uniform law, so the smoothed δ is ``E[δ(x)]``. It is computed **exactly** (every histogram of the database with
     its multinomial probability and its exact ``δ``, :func:`~privgeom.smoothed._subsetsum.expected_sampling_delta`)
     whenever there are at most ``max_histograms`` histograms — always for ``K = 2``, where it is also cross-checked
-    against the SHM fast path (:func:`shm_smoothed_delta`, column ``shm_delta``). Beyond that (``C(n + K − 1, K − 1)``
+    against the SHM fast path (:func:`~privgeom.smoothed.smoothed_delta`, ``method="shm"``, column ``shm_delta``). Beyond that (``C(n + K − 1, K − 1)``
     histograms, e.g. ``~10^{10}`` for ``K = 64, n = 8``) ``E[δ(x)]`` is a Monte Carlo average of exact per-database
     values over ``databases`` random databases, reported with its standard error and a rigorous 95% Hoeffding
     half-width (``δ(x) ∈ [0, T/n]``). As ``K`` grows, subset sums stop colliding and ``δ`` rises to ``T/n``.
@@ -457,7 +461,7 @@ def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progr
                 mc = np.array([sampling_delta(rng.choice(K, size=n, p=p).tolist(), T, K, [eps])[0] for _ in range(S)])
                 row.update(delta=float(mc.mean()), method="monte carlo", stderr=float(mc.std(ddof=1) / math.sqrt(S)),
                            hoeffding95=hoeffding_halfwidth(T / n, S), samples=S)
-            row["shm_delta"] = shm_smoothed_delta(n, T, eps, [[0.5, 0.5]]).value if K == 2 else nan
+            row["shm_delta"] = shm_smoothed_sweep(n, T, [eps], [[0.5, 0.5]])[0].value if K == 2 else nan
             row["dp_delta_T_over_n"] = T / n
             rows.append(row)
             bar.update(note=f"K={K} n={n}")
@@ -483,7 +487,8 @@ def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progr
     n_mc = sum(r["method"] != "exact" for r in rows)
     note = (f"{len(rows) - n_mc} points exact (all histograms); {n_mc} Monte Carlo over {S} databases "
             "(exact δ(x) each; error bars = rigorous 95% Hoeffding half-width)")
-    return ExperimentResult("theorem3", str(csv_path), str(png_path), tuple(rows), time.perf_counter() - t0, note)
+    return ExperimentResult(name="theorem3", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
+                            seconds=time.perf_counter() - t0, note=note)
 
 
 #: Name -> experiment function (used by the CLI ``privgeom smoothed figure NAME``).

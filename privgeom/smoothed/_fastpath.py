@@ -34,7 +34,8 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
 
 import numpy as np
 from scipy.ndimage import maximum_filter1d
@@ -45,7 +46,8 @@ from .._core.numeric import limit_hint, log_binom_pmf, log_hypergeom_pmf
 from ..analyses import hockey_stick_columns
 from ._pmf import Binomial, Hypergeometric, _Family, binom_window
 
-__all__ = ["DeltaTable", "pair_distance_block", "pair_log_distance_block", "event_thresholds", "bb_maximise", "direct_delta", "family", "DEFAULT_RTOL", "DEFAULT_TAIL"]
+__all__ = ["DeltaTable", "LogDistances", "pair_log_distance_block", "event_thresholds", "Search", "bb_maximise", "direct_delta",
+           "family", "DEFAULT_RTOL", "DEFAULT_TAIL"]
 
 #: Relative size below which a remainder is negligible against the partial sum (float rounding level).
 _REL_STOP = 1e-17
@@ -59,7 +61,7 @@ _MAX_STEP_RATIO = 1 - 1e-16
 _MAX_BISECTIONS = 64
 #: Default relative tolerance of the branch-and-bound over the vertex counts.
 DEFAULT_RTOL = 1e-9
-#: Default mass allowed outside the binomial windows of the vertex counts (``tail=`` of ``shm_smoothed_delta``).
+#: Default mass allowed outside the binomial windows of the vertex counts (``tail=`` of ``smoothed_delta``).
 DEFAULT_TAIL = 1e-60
 #: Its logarithm (``log_tau=`` of :func:`bb_maximise`).
 DEFAULT_LOG_TAU = math.log(DEFAULT_TAIL)
@@ -212,8 +214,17 @@ def _tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, 
     return np.exp(lt), np.exp(le)
 
 
-def pair_log_distance_block(fam: _Family, N: np.ndarray, eps: float
-                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+class LogDistances(NamedTuple):
+    """The logs of the two directed distances of the pairs of neighbouring counts ``(N, N + 1)`` and of the bounds of
+    their neglected tails (:func:`pair_log_distance_block`)."""
+
+    forward: np.ndarray  #: ``ln d(N, N+1)``
+    backward: np.ndarray  #: ``ln d(N+1, N)``
+    forward_error: np.ndarray  #: log of the truncation bound of ``forward``
+    backward_error: np.ndarray  #: log of the truncation bound of ``backward``
+
+
+def pair_log_distance_block(fam: _Family, N: np.ndarray, eps: float) -> LogDistances:
     """``ln d(N, N+1)``, ``ln d(N+1, N)`` and the logs of their truncation bounds, vectorised over counts ``N < n``.
 
     Log space end to end: a distance that underflows a double still has its finite, correct logarithm; ``-inf``
@@ -226,7 +237,7 @@ def pair_log_distance_block(fam: _Family, N: np.ndarray, eps: float
     A, ea = _log_tail_sums(fam, N, N, y1, lo0, -1, eps, upper=False)
     y2 = _first_above(fam, N, lo1, hi1, eps)
     B, eb = _log_tail_sums(fam, N + 1, N, y2, hi1, +1, eps, upper=True)
-    return A, B, ea, eb
+    return LogDistances(forward=A, backward=B, forward_error=ea, backward_error=eb)
 
 
 def event_thresholds(fam: _Family, N: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
@@ -236,12 +247,6 @@ def event_thresholds(fam: _Family, N: np.ndarray, eps: float) -> tuple[np.ndarra
     lo0, hi0 = fam.support(N)
     lo1, hi1 = fam.support(N + 1)
     return _last_below(fam, N, lo0, hi0, -eps), _first_above(fam, N, lo1, hi1, eps)
-
-
-def pair_distance_block(fam: _Family, N: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``d(N, N+1)``, ``d(N+1, N)`` and their truncation bounds, vectorised over counts ``N < n``."""
-    A, B, ea, eb = pair_log_distance_block(fam, N, eps)
-    return np.exp(A), np.exp(B), np.exp(ea) + np.exp(eb)
 
 
 def _log_upper_bound_block(fam: _Family, N: np.ndarray, eps: float) -> np.ndarray:
@@ -283,8 +288,9 @@ class DeltaTable:
         if self.n + 1 > MAX_SHM_COUNTS:
             raise SizeLimitError(
                 f"the smoothed δ of SHM needs one value per count N = 0..{self.n} ({self.n + 1:,} counts, limit "
-                f"smoothed_counts = {MAX_SHM_COUNTS:,}); refused before allocating; use shm_database_delta for single "
-                f"databases, or {limit_hint('smoothed_counts', self.n + 1)}"
+                f"smoothed_counts = {MAX_SHM_COUNTS:,}); refused before allocating; for single databases use "
+                f"database_delta(SamplingHistogram(n, T), eps, x=N) (--at N), or "
+                f"{limit_hint('smoothed_counts', self.n + 1)}"
             )
         self.fam = family(n, T, replace)
         self.dp = float(self.fam.dp_delta())
@@ -355,24 +361,52 @@ class DeltaTable:
         return np.exp(v), math.exp(e)
 
 
-def _pmf_window(m: int, q: float, qc: float, log_tau: float) -> tuple[int, np.ndarray, float]:
+class _Law(NamedTuple):
+    """A count's law on a window: ``pmf[i] = P(count = offset + i)``, and the certified mass outside."""
+
+    offset: int
+    pmf: np.ndarray
+    tail: float
+
+
+def _pmf_window(m: int, q: float, qc: float, log_tau: float) -> _Law:
     lo, hi, tail = binom_window(m, q, log_tau)
     if m == 0:
-        return 0, np.ones(1), 0.0
+        return _Law(offset=0, pmf=np.ones(1), tail=0.0)
     xs = np.arange(lo, hi + 1, dtype=float)
-    return lo, np.exp(log_binom_pmf(xs, float(m), q, qc)), tail
+    return _Law(offset=lo, pmf=np.exp(log_binom_pmf(xs, float(m), q, qc)), tail=tail)
 
 
-def _mixture_law(a: int, qa: tuple[float, float], b: int, qb: tuple[float, float], log_tau: float) -> tuple[int, np.ndarray, float]:
+def _mixture_law(a: int, qa: tuple[float, float], b: int, qb: tuple[float, float], log_tau: float) -> _Law:
     """Law of ``Bin(a, q_a) + Bin(b, q_b)`` on a window: offset, pmf, certified mass outside."""
     la, pa, ta = _pmf_window(a, qa[0], qa[1], log_tau)
     lb, pb, tb = _pmf_window(b, qb[0], qb[1], log_tau)
-    return la + lb, np.convolve(pa, pb), ta + tb
+    return _Law(offset=la + lb, pmf=np.convolve(pa, pb), tail=ta + tb)
+
+
+@dataclass(frozen=True)
+class Search:
+    """The outcome of the branch-and-bound :func:`bb_maximise` over the vertex counts ``m``."""
+
+    value: float  #: the best ``E_m`` found
+    log_value: float  #: its natural log (finite far below the smallest double)
+    m: int  #: the maximiser: agents at ``q_a``
+    log_upper: float  #: log of the certified upper bound of every ``E_m`` (without the truncation)
+    error_bound: float  #: ``exp(log_upper) − value``
+    truncation_bound: float  #: bound on the neglected window tails
+    log_truncation: float  #: its log
+    evaluations: int  #: expectations ``E_m`` evaluated
+    work: int  #: window evaluations (expectations and sharp cell bounds)
+    cells: int  #: cells visited
+    complete: bool  #: False when stopped by the work limit
+    needed: int  #: a work budget certainly enough to finish
+    log_tau: float  #: the log of the window mass used
+    limit: int  #: the work limit
 
 
 def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, float], *, rtol: float = DEFAULT_RTOL,
                 log_tau: float = DEFAULT_LOG_TAU, max_work: int | None = None,
-                progress: Callable[[int], None] | None = None, laws: dict | None = None) -> dict:
+                progress: Callable[[int], None] | None = None, laws: dict | None = None) -> Search:
     """Certified ``max_m E_m`` over ``m ∈ 0..n`` (``m`` agents at ``q_a``, ``n − m`` at ``q_b``); see module docstring.
 
     In log space throughout (Liu, Wang & Xia, Proposition 5 and Theorem 2; docs/theory.md, "Smoothed DP"): ``ln E_m``
@@ -384,19 +418,16 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
     digits), or after ``max_work`` window evaluations (default: the ``smoothed_work`` limit); it then returns the
     certified bracket: ``log_upper`` bounds every unevaluated count (open cells and pruned ones).
 
-    ``qa``/``qb`` are ``(q, 1 − q)`` pairs (``q`` = probability of record 1). Returns a dict with ``value``,
-    ``log_value``, ``m``, ``error_bound`` (gap to the certified upper bound, without truncation), ``log_upper``,
-    ``truncation_bound``, ``evaluations`` (expectations ``E_m``), ``work`` (window evaluations: expectations and
-    sharp cell bounds), ``cells``, ``complete`` (False when stopped by the work limit), ``needed`` (a work budget
-    certainly enough to finish) and ``log_tau`` (the window mass used). ``laws`` may be a dict shared between calls
-    with the same ``n`` and vertices (e.g. several ``ε``) to reuse the count laws.
+    ``qa``/``qb`` are ``(q, 1 − q)`` pairs (``q`` = probability of record 1). Returns a :class:`Search`. ``laws``
+    may be a dict shared between calls with the same ``n`` and vertices (e.g. several ``ε``) to reuse the count
+    laws.
     """
     n, log_dp = table.n, table.log_dp
     limit = MAX_SMOOTHED_WORK if max_work is None else int(max_work)
     cache: dict = {} if laws is None else laws  # keyed by the window mass too
     work = [0]
 
-    def law(a: int, b: int) -> tuple[int, np.ndarray, float]:
+    def law(a: int, b: int) -> _Law:
         key = (n, a, b, qa, qb, log_tau)
         if key not in cache:
             cache[key] = _mixture_law(a, qa, b, qb, log_tau)
@@ -434,12 +465,12 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
         with np.errstate(divide="ignore"):
             return float(np.logaddexp(_log_sum(np.log(pmf) + h[: len(pmf)]), _log(tail) + log_dp))
 
-    def result(best: float, best_m: int, upper: float, cells: int, complete: bool, needed: int) -> dict:
+    def result(best: float, best_m: int, upper: float, cells: int, complete: bool, needed: int) -> Search:
         upper = max(upper, best)
-        return dict(value=math.exp(best), log_value=best, m=best_m, log_upper=upper,
-                    error_bound=max(0.0, math.exp(upper) - math.exp(best)), truncation_bound=math.exp(trunc[0]),
-                    log_truncation=trunc[0], evaluations=len(evals), work=work[0], cells=cells, complete=complete,
-                    needed=needed, log_tau=log_tau, limit=limit)
+        return Search(value=math.exp(best), log_value=best, m=best_m, log_upper=upper,
+                      error_bound=max(0.0, math.exp(upper) - math.exp(best)), truncation_bound=math.exp(trunc[0]),
+                      log_truncation=trunc[0], evaluations=len(evals), work=work[0], cells=cells, complete=complete,
+                      needed=needed, log_tau=log_tau, limit=limit)
 
     if qa == qb:
         return result(E(n), n, -math.inf, 0, True, work[0])

@@ -20,17 +20,17 @@ True
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-
 import math
+from abc import ABC, abstractmethod
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 from scipy.special import rel_entr
 
 from .._core.numeric import bd0, log_binom_pmf, log_hypergeom_pmf, stirlerr
 
-__all__ = ["stirlerr", "bd0", "log_binom_pmf", "Hypergeometric", "Binomial", "chernoff_log_tail", "binom_window"]
+__all__ = ["stirlerr", "bd0", "log_binom_pmf", "Hypergeometric", "Binomial", "chernoff_log_tail", "binom_window", "Window"]
 
 def chernoff_log_tail(a: np.ndarray, m: np.ndarray | float, p: np.ndarray | float) -> np.ndarray:
     """``log`` of the Chernoff bound ``exp(−m·KL(a/m ‖ p))`` on ``P(X <= a)`` (``a <= mp``) or ``P(X >= a)`` (``a >= mp``).
@@ -59,10 +59,18 @@ def _log_tail_scalar(a: float, m: float, p: float) -> float:
     return min(0.0, -m * kl)
 
 
-def binom_window(m: int, q: float, log_tau: float) -> tuple[int, int, float]:
+class Window(NamedTuple):
+    """A window ``[lo, hi]`` of a count's law and the certified mass outside it (:func:`binom_window`)."""
+
+    lo: int
+    hi: int
+    tail: float
+
+
+def binom_window(m: int, q: float, log_tau: float) -> Window:
     """Window ``[lo, hi]`` of ``Binomial(m, q)`` outside which the mass is at most ``e^{log_tau}`` (Chernoff).
 
-    Returns ``(lo, hi, bound)`` with ``bound`` the certified mass outside the window.
+    Returns the window with ``tail``, the certified mass outside it.
 
     Examples
     --------
@@ -71,9 +79,9 @@ def binom_window(m: int, q: float, log_tau: float) -> tuple[int, int, float]:
     True
     """
     if m <= 0 or q <= 0.0:
-        return 0, 0, 0.0
+        return Window(lo=0, hi=0, tail=0.0)
     if q >= 1.0:
-        return m, m, 0.0
+        return Window(lo=m, hi=m, tail=0.0)
     half = log_tau - math.log(2.0)
     mean = m * q
 
@@ -104,7 +112,7 @@ def binom_window(m: int, q: float, log_tau: float) -> tuple[int, int, float]:
             else:
                 a = c
         hi, hi_bound = b - 1, math.exp(logt(b))
-    return lo, max(hi, lo), lo_bound + hi_bound
+    return Window(lo=lo, hi=max(hi, lo), tail=lo_bound + hi_bound)
 
 
 class _Family(ABC):

@@ -14,12 +14,13 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.numeric import ATOL, LogRational, Scalar, fraction_str
+from .._core.numeric import ATOL, Scalar, fraction_str
 from .._core.results import Decision
 from ..analyses import delta as core_delta
 from ..mechanisms import Mechanism
 from ._catalogue import joint, precompose, push_forward
-from ._database import database_delta, input_domain, neighbour_graph_of, record_values
+from ._database import database_delta
+from ._domains import input_domain, neighbour_graph_of, record_values
 from ._reduction import parse_distributions
 from ._smoothed import expected_delta, smoothed_delta
 from .._core.domain import RelationLike
@@ -66,7 +67,8 @@ def _cmp(lhs: Scalar, rhs: Scalar, relation: str, atol: float) -> bool:
 
 def _make(name: str, lhs: Scalar, rhs: Scalar, relation: str, detail: str, atol: float) -> PropertyCheck:
     exact = isinstance(lhs, Fraction) and isinstance(rhs, Fraction)
-    return PropertyCheck(name, _cmp(lhs, rhs, relation, atol), lhs, rhs, relation, exact, detail)
+    return PropertyCheck(name=name, holds=_cmp(lhs, rhs, relation, atol), lhs=lhs, rhs=rhs, relation=relation,
+                         exact=exact, detail=detail)
 
 
 def check_dp_delta(mechanism: Mechanism, eps: LevelLike, graph: RelationLike | None = None, *, atol: float = ATOL) -> PropertyCheck:
@@ -101,15 +103,16 @@ def check_dp_delta(mechanism: Mechanism, eps: LevelLike, graph: RelationLike | N
             else:
                 S = [y for y in range(k) if p[y] > e * q[y]]
                 best = max(best, sum((p[y] - e * q[y] for y in S), 0 * e))
-    lhs = database_delta(mechanism, level, graph).dp_delta
+    lhs = database_delta(mechanism, level, graph).delta
     detail = "max_x δ(x) vs max over neighbours and events"
     # the core's approximate-DP δ (privgeom.analyses.delta) must agree too
-    core = core_delta(mechanism, G, exp_eps=e) if isinstance(e, Fraction) else core_delta(mechanism, G, float(level.eps))
+    core = core_delta(mechanism, G, level)
     value = core.delta
     agree = value == best if isinstance(value, Fraction) and isinstance(best, Fraction) else abs(float(value) - float(best)) <= atol
     detail += f"; privgeom.analyses.delta = {fraction_str(value)}"
     if not agree:
-        return PropertyCheck("Theorem 1 (DP = worst case of δ(x))", False, lhs, value, "==", exact, detail)
+        return PropertyCheck(name="Theorem 1 (DP = worst case of δ(x))", holds=False, lhs=lhs, rhs=value, relation="==",
+                             exact=exact, detail=detail)
     return _make("Theorem 1 (DP = worst case of δ(x))", lhs, best, "==", detail, atol)
 
 
@@ -140,24 +143,10 @@ def check_post_processing(mechanism: Mechanism, A: Any, eps: LevelLike, distribu
     return _make("Proposition 2 (post-processing)", after.value, before.value, "<=", "smoothed δ of A∘M vs of M", atol)
 
 
-def _sum_eps(e1: Any, e2: Any) -> Any:
-    a = PrivacyLevel.coerce(e1).eps
-    b = PrivacyLevel.coerce(e2).eps
-    if isinstance(a, LogRational) or isinstance(b, LogRational):
-        ra = a.ratio if isinstance(a, LogRational) else None
-        rb = b.ratio if isinstance(b, LogRational) else None
-        if ra is not None and rb is not None:
-            return LogRational(ra * rb)
-        if ra is not None and b == 0:
-            return a
-        if rb is not None and a == 0:
-            return b
-    return float(a) + float(b)
-
-
-def check_composition(first: Mechanism, second: Mechanism, eps1: Any, eps2: Any, distributions: Any, *,
+def check_composition(first: Mechanism, second: Mechanism, eps1: LevelLike, eps2: LevelLike, distributions: Any, *,
                       atol: float = ATOL) -> PropertyCheck:
-    """Proposition 3: ``(M_1, M_2)`` is ``(ε_1 + ε_2, δ_1 + δ_2, Π)``-smoothed DP.
+    """Proposition 3: ``(M_1, M_2)`` is ``(ε_1 + ε_2, δ_1 + δ_2, Π)``-smoothed DP (the levels compose by
+    ``PrivacyLevel`` addition, exact when both levels are).
 
     Examples
     --------
@@ -168,7 +157,7 @@ def check_composition(first: Mechanism, second: Mechanism, eps1: Any, eps2: Any,
     """
     d1 = smoothed_delta(first, eps1, distributions).value
     d2 = smoothed_delta(second, eps2, distributions).value
-    both = smoothed_delta(joint(first, second), _sum_eps(eps1, eps2), distributions).value
+    both = smoothed_delta(joint(first, second), PrivacyLevel.coerce(eps1) + PrivacyLevel.coerce(eps2), distributions).value
     return _make("Proposition 3 (composition)", both, d1 + d2, "<=", "smoothed δ of (M1, M2) at ε1+ε2 vs δ1 + δ2", atol)
 
 

@@ -15,7 +15,8 @@ maximum of both directed distances over all ``a`` in ``x`` and all ``b``.
 Examples
 --------
 >>> from fractions import Fraction
->>> from privgeom.smoothed import sampling_sum, database_delta
+>>> from privgeom.smoothed import database_delta
+>>> from privgeom.smoothed._catalogue import sampling_sum
 >>> M = sampling_sum(3, 2, [0, 1, 2])
 >>> float(database_delta(M, 0, x="(0,1,2)").value) == float(sampling_delta([0, 1, 2], 2, 3, [0.0])[0])
 True
@@ -314,7 +315,8 @@ def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts
     --------
     Binary records (the sampling sum is then SHM), 5 agents, a batch of 2, ε = 1 — equals the exact matrix route:
 
-    >>> from privgeom.smoothed import sampling_sum, smoothed_delta
+    >>> from privgeom.smoothed import smoothed_delta
+    >>> from privgeom.smoothed._catalogue import sampling_sum
     >>> vals, m = expected_sampling_delta([[0.5, 0.5]], [5], 2, [1.0])
     >>> m, round(float(vals[0]), 12) == round(float(smoothed_delta(sampling_sum(5, 2, [0, 1]), 1.0, [[0.5, 0.5]]).value), 12)
     (6, True)

@@ -324,8 +324,8 @@ def _smoothed_delta(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(obj, dict):
         if options.get("q") is None:
             raise InvalidParameterError("query 'smoothed' on an shm template needs the option q (e.g. 0.3;0.5)")
-        r = _smoothed.shm_smoothed_delta(obj["n"], obj["T"], eps, _distributions(options["q"]),
-                                         bool(obj.get("replace", 0)))
+        r = _smoothed.smoothed_delta(_smoothed.SamplingHistogram(obj["n"], obj["T"], bool(obj.get("replace", 0))), eps,
+                                     _distributions(options["q"]))
         return {"delta": float(r.value), "error_bound": float(r.error_bound),
                 "truncation_bound": float(r.truncation_bound)}
     M = as_mechanism(obj)

@@ -166,10 +166,9 @@ def test_library_figure_functions_never_create_folders(tmp_path):
         voting.save_majority_accuracy_figure(tmp_path / "no" / "such", rhos=(0.5,), n_max=5)
     with pytest.raises(pg.InvalidParameterError, match="does not exist"):
         voting.save_majority_accuracy_figure(tmp_path / "no" / "f.png", rhos=(0.5,), n_max=5)
-    for run in (smoothed.elections_experiment, smoothed.motivating_experiment, smoothed.sgd_experiment,
-                smoothed.sampling_sum_experiment):
+    for name in ("elections", "motivating", "sgd", "theorem3"):
         with pytest.raises(pg.InvalidParameterError, match="does not exist"):
-            run(tmp_path / "no" / "such", quick=True)
+            smoothed.paper.experiment(name, tmp_path / "no" / "such", quick=True)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -1,7 +1,7 @@
 """smoothed.database_delta and the SHM fast path against privgeom.delta on the same replace-one graphs.
 
 Done-when of issue 9: ``smoothed.database_delta(M, eps)`` and ``pg.delta(M, ..., eps)`` agree on every shared case;
-the SHM tail-sum path ``shm_database_delta`` agrees with ``pg.delta`` on the edges at the queried count.
+the SHM tail-sum route (``method="shm"`` on a ``SamplingHistogram``) agrees with ``pg.delta`` on the edges at the queried count.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pg_testing.smoothed_brute import random_mechanism
 
 import privgeom as pg
 from privgeom import smoothed
+from privgeom.smoothed._catalogue import sampling_sum
 
 EPS = ("ln(3/2)", 0, "ln(5)", 0.4)
 
@@ -76,7 +77,8 @@ class TestSHMDatabaseDelta(DeltaContract):
                 for eps in (0.0, 0.5, 2.0):
                     out.append(ProfileCase(
                         name=f"shm({n},{T},{'with' if replace else 'without'})-N={N}-eps={eps}",
-                        fast=lambda n=n, T=T, N=N, eps=eps, replace=replace: smoothed.shm_database_delta(n, T, eps, N, replace),
+                        fast=lambda n=n, T=T, N=N, eps=eps, replace=replace: smoothed.database_delta(
+                            smoothed.SamplingHistogram(n, T, replace), eps, x=N, method="shm"),
                         mechanism=lambda n=n, T=T, replace=replace: smoothed.shm(n, T, replace=replace, inputs="count").to_float(),
                         graph=_star(N, n),
                         eps=eps,
@@ -99,4 +101,4 @@ def test_smoothed_mechanisms_carry_their_domain() -> None:
         assert smoothed.database_delta(M, "ln(3/2)").delta == core.delta
         assert smoothed.database_delta(M, "ln(3/2)", M.domain).delta == core.delta
     assert smoothed.majority_vote(3).domain.kind == "counts"
-    assert smoothed.sampling_sum(2, 1, [0, 1]).domain.kind == "databases"
+    assert sampling_sum(2, 1, [0, 1]).domain.kind == "databases"

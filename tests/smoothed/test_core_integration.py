@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from privgeom.smoothed import check_dp_delta, majority_vote, shm, smoothed_delta
+from privgeom.smoothed import majority_vote, shm, smoothed_delta
+from privgeom.smoothed.paper import check
 
 definitions = pytest.importorskip("privgeom.definitions")
 geometry = pytest.importorskip("privgeom.geometry")
@@ -50,5 +51,5 @@ def test_closure_membership_and_post_processing_smoothed_delta() -> None:
 
 def test_theorem1_agrees_with_core_delta() -> None:
     for M in (shm(5, 3, inputs="count"), majority_vote(3, "1/3", inputs="database")):
-        c = check_dp_delta(M, "ln(3/2)")
+        c = check("Theorem 1", M, "ln(3/2)")
         assert c.holds and "privgeom.analyses.delta" in c.detail

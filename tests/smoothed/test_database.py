@@ -21,8 +21,9 @@ from privgeom import (
     randomized_response,
 )
 from privgeom.analyses import hockey_stick
-from privgeom.smoothed import check_dp_delta, database_delta, majority_vote, shm
-from privgeom.smoothed._database import recognise_domain
+from privgeom.smoothed import database_delta, majority_vote, shm
+from privgeom.smoothed._domains import recognise_domain
+from privgeom.smoothed._properties import check_dp_delta
 
 
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 3), k=st.integers(2, 3), ratio=st.sampled_from(["1", "3/2", "2", "5"]))
@@ -37,7 +38,7 @@ def test_database_delta_matches_event_brute_force(seed: int, n: int, k: int, rat
     ref = database_delta_brute(cols, Fraction(ratio), k)
     for i, p in enumerate(points):
         assert r.values[i] == ref[p]
-    assert r.dp_delta == max(ref.values())
+    assert r.delta == max(ref.values())
 
 
 @given(seed=st.integers(0, 10_000), ratio=st.sampled_from(["1", "2", "4"]))
@@ -54,7 +55,7 @@ def test_randomized_response_closed_form() -> None:
         # neighbours differ in one bit; the other bit factors out: d = (p - e(1-p))_+ + ((1-p) - e p)_+
         expected = max(p - ratio * (1 - p), Fraction(0)) + max((1 - p) - ratio * p, Fraction(0))
         assert set(r.values) == {expected}
-        assert r.dp_delta == expected
+        assert r.delta == expected
 
 
 def test_noiseless_majority_is_one_at_pivotal_profiles() -> None:
@@ -104,8 +105,8 @@ def test_custom_graph_and_errors() -> None:
 
 
 def test_eps_parsing_and_inputs() -> None:
-    assert database_delta(randomized_response(1, "3/4"), "ln(51/49)").exp_eps == Fraction(51, 49)
-    assert database_delta(randomized_response(1, "3/4"), 0).exp_eps == Fraction(1)
+    assert database_delta(randomized_response(1, "3/4"), "ln(51/49)").level.exp_eps == Fraction(51, 49)
+    assert database_delta(randomized_response(1, "3/4"), 0).level.exp_eps == Fraction(1)
     # plain labels (a mechanism that lost its Domain) are recognised by building the candidate Domains
     assert recognise_domain(["11", "10", "01", "00"]).kind == "bits"
     assert recognise_domain(["0", "1", "2", "10"]) is None  # not 0..3

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from privgeom.cli import main
-from privgeom.smoothed import election_vertices, load_elections, load_jurisdictions, majority_vote
+from privgeom.smoothed import majority_vote
+from privgeom.smoothed._experiments import election_vertices, load_elections, load_jurisdictions
 
 ROOT = Path(__file__).resolve().parents[2]
 

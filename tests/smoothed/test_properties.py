@@ -8,19 +8,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pg_testing.smoothed_brute import database_delta_brute, random_distributions, random_mechanism, smoothed_brute
 
-from privgeom.smoothed import (
+from privgeom import PrivacyLevel
+from privgeom.smoothed import majority_vote, smoothed_delta
+from privgeom.smoothed._catalogue import joint, precompose, push_forward
+from privgeom.smoothed._properties import (
     check_composition,
     check_distribution_reduction,
+    check_dp_delta,
     check_dp_implies_smoothed,
     check_post_processing,
     check_pre_processing,
-    check_dp_delta,
-    joint,
-    majority_vote,
-    precompose,
-    push_forward,
-    smoothed_delta,
 )
+from privgeom.smoothed.paper import CHECKS, check
 
 seeds = st.integers(0, 100_000)
 ratios = st.sampled_from(["1", "3/2", "2", "4"])
@@ -113,6 +112,23 @@ def test_voting_instances() -> None:
     a = smoothed_delta(majority_vote(5, "1/2"), "ln(2)", ["1/3", "1/2"]).value
     b = smoothed_delta(majority_vote(5), "ln(2)", ["1/3", "1/2"]).value
     assert a < b
+
+
+def test_the_paper_table_runs_each_check() -> None:
+    """``paper.check`` looks the result up in CHECKS (keyed by the paper's result names) and runs it."""
+    M = majority_vote(2, "1/2")
+    assert set(CHECKS) == {"Theorem 1", *(f"Proposition {i}" for i in range(1, 6))}
+    assert check("Theorem 1", M, "ln(2)") == check_dp_delta(M, "ln(2)")
+    c = check("Proposition 3", M, M, "ln(2)", "ln(3/2)", ["1/4", "1/2"])
+    # the levels compose exactly: ln 2 + ln(3/2) = ln 3, and δ of (M, M) at ln 3 is the left-hand side
+    both = smoothed_delta(joint(M, M), PrivacyLevel.from_exp_eps(3), ["1/4", "1/2"]).value
+    assert c.exact and c.lhs == both and c.holds
+    import pytest
+
+    from privgeom import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="Proposition 9"):
+        check("Proposition 9", M, "ln(2)")
 
 
 def test_failing_check_is_reported() -> None:

@@ -12,15 +12,19 @@ from hypothesis import strategies as st
 from scipy.stats import binom
 
 from privgeom import InvalidParameterError, SizeLimitError
-from privgeom.smoothed import (
-    database_delta,
-    shm,
-    shm_database_delta,
-    shm_smoothed_delta,
-    smoothed_delta,
-)
+from privgeom.smoothed import SamplingHistogram, database_delta, shm, smoothed_delta
 from privgeom.smoothed._fastpath import DeltaTable, _forward_max, direct_delta
 from privgeom.smoothed._pmf import Binomial, Hypergeometric, binom_window, log_binom_pmf
+
+
+def _fast_smoothed(n: int, T: int, eps: object, dists: list, replace: bool = False, **kw: object):
+    """The route ``method="shm"`` of smoothed_delta (chosen by "auto" for a SamplingHistogram over two records)."""
+    return smoothed_delta(SamplingHistogram(n, T, replace), eps, dists, **kw)  # type: ignore[arg-type]
+
+
+def _fast_delta(n: int, T: int, eps: object, N: int, replace: bool = False):
+    """The route ``method="shm"`` of database_delta (chosen by "auto" for a SamplingHistogram and one x)."""
+    return database_delta(SamplingHistogram(n, T, replace), eps, x=N)  # type: ignore[arg-type]
 
 
 def test_shm_matrix_closed_forms() -> None:
@@ -60,8 +64,8 @@ def test_dp_delta_of_shm(replace: bool) -> None:
     n, T = 7, 5
     exact = database_delta(shm(n, T, replace=replace, inputs="count"), "ln(4)")
     fam = Binomial(n, T) if replace else Hypergeometric(n, T)
-    assert exact.dp_delta == fam.dp_delta()  # T/n (Theorem 2, DP part) and 1 - (1 - 1/n)^T
-    r = shm_smoothed_delta(n, T, "ln(4)", ["1/3"], replace=replace)
+    assert exact.delta == fam.dp_delta()  # T/n (Theorem 2, DP part) and 1 - (1 - 1/n)^T
+    r = _fast_smoothed(n, T, "ln(4)", ["1/3"], replace=replace)
     assert r.dp_delta == fam.dp_delta() and r.value <= float(r.dp_delta)
 
 
@@ -72,7 +76,7 @@ def test_fast_smoothed_delta_matches_exact_matrix(n: int, frac: float, q1: Fract
                                                   replace: bool) -> None:
     T = max(0, min(n, round(frac * n)))
     exact = smoothed_delta(shm(n, T, replace=replace, inputs="count"), f"ln({ratio})", [q1, q2])
-    fast = shm_smoothed_delta(n, T, f"ln({ratio})", [q1, q2], replace=replace, rtol=0)
+    fast = _fast_smoothed(n, T, f"ln({ratio})", [q1, q2], replace=replace, rtol=0)
     assert fast.value <= float(exact.value) * (1 + 1e-10) + 1e-15
     assert float(exact.value) <= fast.upper * (1 + 1e-10) + 1e-15
     assert abs(fast.value - float(exact.value)) <= 1e-10 * float(exact.value) + 1e-15
@@ -84,7 +88,7 @@ def test_branch_and_bound_against_every_count() -> None:
         d = direct_delta(n, T, eps)
         E = [float(np.dot(np.convolve(binom.pmf(np.arange(m + 1), m, qs[0]), binom.pmf(np.arange(n - m + 1), n - m, qs[1])), d))
              for m in range(n + 1)]
-        r = shm_smoothed_delta(n, T, eps, list(qs), rtol=0)
+        r = _fast_smoothed(n, T, eps, list(qs), rtol=0)
         assert abs(r.value - max(E)) <= 1e-9 * max(E)
         assert r.value + r.error_bound >= max(E) * (1 - 1e-9)
 
@@ -92,19 +96,19 @@ def test_branch_and_bound_against_every_count() -> None:
 def test_database_delta_at_one_count() -> None:
     exact = database_delta(shm(30, 27, inputs="count"), "ln(51/49)")
     for N in (0, 1, 13, 29, 30):
-        r = shm_database_delta(30, 27, "ln(51/49)", N)
+        r = _fast_delta(30, 27, "ln(51/49)", N)
         assert abs(r.value - float(exact.values[N])) <= 1e-13
     # huge n: cheap, and far below the DP value
-    big = shm_database_delta(155_507_476, 155_196_461, "ln(51/49)", 74_223_975)
+    big = _fast_delta(155_507_476, 155_196_461, "ln(51/49)", 74_223_975)
     assert 0 < big.value < 1e-20 and big.truncation_bound < 1e-12 * big.value
     with pytest.raises(InvalidParameterError):
-        shm_database_delta(10, 5, 1.0, 11)
+        _fast_delta(10, 5, 1.0, 11)
 
 
 def test_theorem2_exponential_decay() -> None:
     # strictly positive Π, n - T = Θ(n): δ decays exponentially in n
     ns = [200, 400, 800, 1600]
-    vals = [shm_smoothed_delta(n, n - n // 10, 1.0, ["1/5", "2/5"]).value for n in ns]
+    vals = [_fast_smoothed(n, n - n // 10, 1.0, ["1/5", "2/5"]).value for n in ns]
     assert all(b < a for a, b in zip(vals, vals[1:]))
     slopes = [math.log(b / a) / (nb - na) for (na, a), (nb, b) in zip(zip(ns, vals), zip(ns[1:], vals[1:]))]
     assert all(s < -1e-3 for s in slopes)
@@ -113,15 +117,17 @@ def test_theorem2_exponential_decay() -> None:
 
 def test_more_categories_fall_back_to_the_matrix() -> None:
     Pi = [["1/2", "1/4", "1/4"], ["1/5", "3/5", "1/5"]]
-    r = shm_smoothed_delta(4, 3, "ln(2)", Pi)
+    r = _fast_smoothed(4, 3, "ln(2)", Pi)  # "auto" takes the exact matrix with three categories
     ref = smoothed_delta(shm(4, 3, categories=3), "ln(2)", Pi)
-    assert r.value == pytest.approx(float(ref.value), rel=1e-12)
+    assert r.exact and r.value == ref.value and r.method == ref.method == "compositions"
+    with pytest.raises(InvalidParameterError):
+        _fast_smoothed(4, 3, "ln(2)", Pi, method="shm")
     with pytest.raises(SizeLimitError):
-        shm_smoothed_delta(2000, 1000, 1.0, Pi)
+        _fast_smoothed(2000, 1000, 1.0, Pi)
 
 
 def test_certificate_fields_and_text() -> None:
-    r = shm_smoothed_delta(2000, 1800, 1.5, ["18586/335909", "154377/330845"])
+    r = _fast_smoothed(2000, 1800, 1.5, ["18586/335909", "154377/330845"])
     assert r.counts == (2000, 0) and r.error_bound >= 0 and r.truncation_bound < 1e-30
     assert "certified" in str(r) and r.to_dict()["dp_delta"] == "9/10"
 
@@ -141,6 +147,6 @@ def test_pmf_helpers() -> None:
 def test_bad_tolerances_are_typed_errors() -> None:
     for kw in ({"rtol": -1.0}, {"rtol": float("nan")}, {"tail": 0.0}, {"tail": 2.0}):
         with pytest.raises(InvalidParameterError):
-            shm_smoothed_delta(100, 90, 1.0, ["1/3", "1/2"], **kw)  # type: ignore[arg-type]
+            _fast_smoothed(100, 90, 1.0, ["1/3", "1/2"], **kw)  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError):
-        shm_smoothed_delta(100, 90, 1000.0, ["1/3", "1/2"])
+        _fast_smoothed(100, 90, 1000.0, ["1/3", "1/2"])

@@ -82,7 +82,7 @@ CASES = [  # n, T, N, eps (as given to privgeom, and as an mpmath number)
 
 @pytest.mark.parametrize("n, T, N, eps, eps_mp", CASES, ids=[f"n={c[0]}-N={c[2]}" for c in CASES])
 def test_database_delta_log10_matches_mpmath(n: int, T: int, N: int, eps: object, eps_mp: mp.mpf) -> None:
-    r = smoothed.shm_database_delta(n, T, eps, N)
+    r = smoothed.database_delta(smoothed.SamplingHistogram(n, T), eps, x=N)
     ref = float(reference_log10_delta(n, T, N, eps_mp))
     assert math.isfinite(r.log10) and r.log10 < 0
     # double-precision log-pmfs of size ~1e8 carry ~1e-16 relative error: 1e-12 relative is a generous margin
@@ -96,7 +96,7 @@ def test_database_delta_log10_matches_mpmath(n: int, T: int, N: int, eps: object
 
 def test_issue_example_is_positive_and_printed() -> None:
     """The issue's command printed δ(x) = 0 (log10 = -inf); the true value is 10^-48,228,829.5477697 (mpmath)."""
-    r = smoothed.shm_database_delta(10**12, 10**12 - 10**9, 1, 5 * 10**11)
+    r = smoothed.database_delta(smoothed.SamplingHistogram(10**12, 10**12 - 10**9), 1, x=5 * 10**11)
     assert abs(r.log10 - (-48228829.5477697214520)) < 1e-4
     assert "2.83291e-48228830" in r.summary()
     assert (r.side, r.threshold) == ("<=", 499268941421) and r.outputs == ()  # the event: too many outputs to list
@@ -105,7 +105,7 @@ def test_issue_example_is_positive_and_printed() -> None:
 def test_provably_zero_is_exactly_zero() -> None:
     """With replacement, n = 8, T = 3, N = 4 at ε = 2: every likelihood ratio of the neighbours lies within
     e^{±2}, so both one-sided tails are empty and δ(x) = 0 exactly (the exact matrix agrees)."""
-    r = smoothed.shm_database_delta(8, 3, "ln(7)", 4, replace=True)
+    r = smoothed.database_delta(smoothed.SamplingHistogram(8, 3, replace=True), "ln(7)", x=4)
     assert r.value == 0.0 and r.log10 == -math.inf and "provably 0" in r.summary()
     assert (r.p_event, r.q_event, r.outputs) == (0.0, 0.0, ())
     M = smoothed.shm(8, 3, replace=True, inputs="count")
@@ -118,7 +118,7 @@ def test_provably_zero_is_exactly_zero() -> None:
                                                   (8, 3, 1, 0.5, True), (200, 150, 80, 1.0, False)])
 def test_listed_event_attains_delta(n: int, T: int, N: int, eps: float, replace: bool) -> None:
     """The threshold event is the hockey-stick maximiser: ``P_a(S) − e^ε P_b(S) = δ(x)`` on the exact matrix."""
-    r = smoothed.shm_database_delta(n, T, eps, N, replace)
+    r = smoothed.database_delta(smoothed.SamplingHistogram(n, T, replace), eps, x=N)
     M = smoothed.shm(n, T, replace=replace, inputs="count").to_float()
     a, b = (M.inputs.index(v) for v in r.edge)  # type: ignore[union-attr]
     rows = [M.outputs.index(o) for o in r.outputs]
@@ -136,7 +136,7 @@ def test_unlisted_event_allocates_nothing_of_its_size() -> None:
 
     tracemalloc.start()
     try:
-        r = smoothed.shm_database_delta(10**12, 10**12 - 10**9, 1, 5 * 10**11)
+        r = smoothed.database_delta(smoothed.SamplingHistogram(10**12, 10**12 - 10**9), 1, x=5 * 10**11)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -37,13 +37,13 @@ def test_cli_refused_before_the_work(argv: list[str], routines: list[tuple[Any, 
 
 
 API_ROWS: list[tuple[str, Callable[[], Any], list[tuple[Any, str]], str]] = [
-    ("k=3 matrix fallback", lambda: smoothed.shm_smoothed_delta(200, 100, 1, [["1/3", "1/3", "1/3"]]),
-     [(_smoothed, "smoothed_delta"), (_catalogue, "shm")], "shm_matrix_entries"),
+    ("k=3 matrix fallback", lambda: smoothed.smoothed_delta(smoothed.SamplingHistogram(200, 100), 1, [["1/3", "1/3", "1/3"]]),
+     [(_smoothed, "shm"), (_smoothed, "_prepare")], "shm_matrix_entries"),
     ("shm as a matrix", lambda: smoothed.shm(20000, 10000, inputs="count"), [(_catalogue.Domain, "counts")],
      "exact_entries"),
-    ("smoothed table", lambda: smoothed.shm_smoothed_delta(2**24, 2**23, 1, ["1/10", "1/2"]),
+    ("smoothed table", lambda: smoothed.smoothed_delta(smoothed.SamplingHistogram(2**24, 2**23), 1, ["1/10", "1/2"]),
      [(_fastpath, "_log_upper_bound_block")], "smoothed_counts"),
-    ("sgd experiment", lambda: smoothed.sgd_experiment(".", databases=10**6),
+    ("sgd experiment", lambda: smoothed.paper.experiment("sgd", ".", databases=10**6),
      [(_experiments, "sampling_delta"), (_subsetsum, "sampling_delta")], "smoothed_databases"),
 ]
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from pathlib import Path
 
 from privgeom import InvalidParameterError, SizeLimitError
-from privgeom.smoothed import database_delta, sampling_sum, shm_smoothed_delta, smoothed_delta
+from privgeom.smoothed import SamplingHistogram, database_delta, smoothed_delta
+from privgeom.smoothed._catalogue import sampling_sum
 from privgeom.smoothed._experiments import hoeffding_halfwidth, sampling_sum_experiment
 from privgeom.smoothed._subsetsum import SubsetSums, expected_sampling_delta, quantised_gaussian, sampling_delta
 
@@ -82,7 +83,7 @@ def test_sampling_sum_with_two_levels_is_shm() -> None:
     n, T = 5, 2
     M = sampling_sum(n, T, [0, 1])
     exact = smoothed_delta(M, 1.0, [[0.5, 0.5]]).value
-    fast = shm_smoothed_delta(n, T, 1.0, [[0.5, 0.5]]).value
+    fast = smoothed_delta(SamplingHistogram(n, T), 1.0, [[0.5, 0.5]]).value
     assert fast == pytest.approx(float(exact), rel=1e-12)
     # E over all 2^n databases with exact per-database δ(x) equals the smoothed value
     avg = np.mean([sampling_delta(list(x), T, 2, [1.0])[0] for x in itertools.product((0, 1), repeat=n)])

@@ -134,7 +134,7 @@ def test_query_smoothed_and_accuracy_match_direct_calls():
     frame = pg.sweep("shm:n={n},T={T}", {"n": [1000], "T": [900, 990]}, "smoothed", eps=1.0, q="0.3;0.5",
                      scheduler="serial")
     for row in frame.to_dict("records"):
-        direct = pg.smoothed.shm_smoothed_delta(row["n"], row["T"], 1.0, [0.3, 0.5])
+        direct = pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(row["n"], row["T"]), 1.0, [0.3, 0.5])
         assert row["delta"] == direct.value and row["error_bound"] == direct.error_bound
     # Stab_ρ(Maj_3) = 3ρ/4 + ρ³/4, accuracy = 1/2 + Stab/2 = 45/64 at ρ = 1/2
     frame = pg.sweep("majority:n={n}", {"n": [1, 3]}, "accuracy", rho="1/2", scheduler="serial")
