@@ -37,6 +37,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core import numeric as _numeric
 from .._core.limits import register_limit
+from .._core.level import ScalarLike
 from .._core.numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
 from ..mechanisms import bit_strings
 
@@ -47,14 +48,9 @@ __all__ = [
     "conjunction",
     "disjunction",
     "threshold",
-    "weighted_majority",
-    "weighted_threshold",
     "tribes",
     "parity",
-    "constant",
-    "symmetric",
-    "from_truth_table",
-    "from_function",
+    "random_rule",
     "popcounts",
     "check_rule",
     "profile_index",
@@ -204,8 +200,9 @@ def integer_form(values: np.ndarray) -> tuple[np.ndarray, int] | None:
 class Rule:
     """A function ``f: {-1, 1}^n → R`` on vote profiles; a *voting rule* when its values are ``±1``.
 
-    Build rules with the factories (:func:`majority`, :func:`dictator`, :func:`from_truth_table`, …) rather than
-    directly. A rule is immutable; its truth table is computed on first use and cached.
+    Build rules with the factories (:func:`majority`, :func:`dictator`, :func:`threshold`, …) or the class methods
+    :meth:`from_truth_table`, :meth:`from_function`, :meth:`symmetric` and :meth:`constant` rather than directly. A
+    rule is immutable; its truth table is computed on first use and cached.
 
     Attributes
     ----------
@@ -254,6 +251,63 @@ class Rule:
         self._builder = builder
         self._monotone = monotone
         self._boolean: bool | None = True if (builder is not None and table is None and counts is None) else None  # builders give ±1
+
+    # ------------------------------------------------------------------------------------------- constructors
+    @classmethod
+    def from_truth_table(cls, values: Sequence[ScalarLike] | Mapping[Any, ScalarLike] | np.ndarray, *,
+                         name: str | None = None) -> "Rule":
+        """A rule from its ``2^n`` values.
+
+        Parameters
+        ----------
+        values : sequence or mapping
+            A sequence in profile order (``bit_strings(n)``: ``11…1`` first), or a mapping from profiles (bit strings
+            or tuples of votes) to values covering every profile. Values ``±1`` give a voting rule; any rational or
+            float values give a real-valued function (Fourier analysis, influences and Theorem 3 apply to those too).
+
+        Examples
+        --------
+        >>> f = Rule.from_truth_table([1, 1, 1, -1])       # OR of two voters
+        >>> f.n, f("01"), f("00")
+        (2, 1, -1)
+        >>> Rule.from_truth_table({"1": 1, "0": -1}).table().tolist()
+        [1, -1]
+        """
+        return _from_truth_table(values, name=name)
+
+    @classmethod
+    def from_function(cls, func: Callable[[tuple[int, ...]], ScalarLike], n: int, *, name: str | None = None) -> "Rule":
+        """Tabulate a Python callable on every profile (votes as a tuple of ``±1``), for small ``n`` (the limit
+        ``callable_voters``).
+
+        Examples
+        --------
+        >>> Rule.from_function(lambda x: 1 if x[0] == x[1] else -1, 2).table().tolist()
+        [1, -1, -1, 1]
+        """
+        return _from_function(func, n, name=name)
+
+    @classmethod
+    def symmetric(cls, values: Iterable[ScalarLike], *, name: str | None = None) -> "Rule":
+        """A symmetric rule given by its value for each number ``c = 0..n`` of ``+1`` votes (stored by count).
+
+        Examples
+        --------
+        >>> Rule.symmetric([-1, 1, -1]).table().tolist()     # 1 iff exactly one of two voters votes +1
+        [-1, 1, 1, -1]
+        """
+        return _symmetric(values, name=name)
+
+    @classmethod
+    def constant(cls, n: int, value: int = 1, *, max_n: int | None = None) -> "Rule":
+        """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private).
+
+        Examples
+        --------
+        >>> Rule.constant(3, -1).counts.tolist()
+        [-1, -1, -1, -1]
+        """
+        return _constant(n, value, max_n=max_n)
 
     # ------------------------------------------------------------------------------------------- attributes
     @property
@@ -396,14 +450,31 @@ def _pm1(mask: np.ndarray) -> np.ndarray:
     return np.where(mask, 1, -1).astype(np.int64)
 
 
-def majority(n: int, *, max_n: int | None = None) -> Rule:
-    """``Maj_n(x) = sign(x_1 + … + x_n)`` for odd ``n`` (Appendix B of the paper).
+def majority(n: int | None = None, *, weights: Iterable[ScalarLike] | None = None, quota: ScalarLike | None = None,
+             max_n: int | None = None) -> Rule:
+    """``Maj_n(x) = sign(x_1 + … + x_n)`` for odd ``n`` (Appendix B of the paper); with ``weights``, the weighted
+    voting game ``[quota; w_1, …, w_n]``: ``1`` iff the voters voting ``1`` hold weight ``≥ quota``.
+
+    Without ``quota`` a weighted majority needs *strictly more than half* of the total weight. Equal weights give a
+    symmetric rule (stored by count). Rational weights are compared exactly. ``n``, when given with ``weights``,
+    must be their number.
 
     Examples
     --------
     >>> majority(5).counts.tolist()
     [-1, -1, -1, 1, 1, 1]
+    >>> f = majority(weights=[2, 1, 1], quota=3)
+    >>> f("110"), f("011"), f.is_symmetric, f.name
+    (1, -1, False, 'weighted([2, 1, 1], quota=3)')
+    >>> majority(weights=[1, 1, 1]).counts.tolist()
+    [-1, -1, 1, 1]
     """
+    if weights is not None:
+        return _with_n(_weighted_majority(weights, quota), n)
+    if quota is not None:
+        raise InvalidParameterError(f"quota = {quota!r} is the winning weight of a weighted majority: give weights= too")
+    if n is None:
+        raise InvalidParameterError("majority needs the number of voters n (odd), or weights=")
     n = parse_int(n, name="n", min=1)
     if n % 2 == 0:
         raise InvalidParameterError(f"majority needs an odd number of voters, got n = {n}; use threshold({n}, 0) (ties to -1)")
@@ -412,14 +483,25 @@ def majority(n: int, *, max_n: int | None = None) -> Rule:
     return _sym(n, _pm1(2 * c > n), name=f"majority({n})", kind="majority")
 
 
-def threshold(n: int, theta: Any = 0, *, max_n: int | None = None) -> Rule:
-    """``f_θ(x) = 1`` if ``x_1 + … + x_n > θ`` else ``-1`` (Section 6.1.1; majority with ties to ``-1`` is ``f_0``).
+def threshold(n: int | None = None, theta: ScalarLike = 0, *, weights: Iterable[ScalarLike] | None = None,
+              max_n: int | None = None) -> Rule:
+    """``f_θ(x) = 1`` if ``x_1 + … + x_n > θ`` else ``-1`` (Section 6.1.1; majority with ties to ``-1`` is ``f_0``);
+    with ``weights``, ``f(x) = 1`` iff ``Σ w_i x_i > θ`` (the weighted threshold of O'Donnell, ties to ``-1``).
+
+    Since ``Σ w_i x_i = 2·(weight voting 1) - Σ w_i``, the weighted threshold is the weighted voting game with quota
+    ``(Σ w_i + θ)/2``, strict. ``n``, when given with ``weights``, must be their number.
 
     Examples
     --------
     >>> threshold(3, 1).counts.tolist()    # sum > 1 means all three vote +1
     [-1, -1, -1, 1]
+    >>> threshold(weights=[3, 1, 1])("011")
+    -1
     """
+    if weights is not None:
+        return _with_n(_weighted_threshold(weights, theta), n)
+    if n is None:
+        raise InvalidParameterError("threshold needs the number of voters n, or weights=")
     n = parse_int(n, name="n", min=1)
     th = parse_scalar(theta, name="theta")
     _check_count_size(n, max_n, f"threshold({n}, theta={th})")
@@ -469,14 +551,8 @@ def parity(n: int, *, max_n: int | None = None) -> Rule:
     return _sym(n, _pm1((n - np.arange(n + 1)) % 2 == 0), name=f"parity({n})", kind="parity")
 
 
-def constant(n: int, value: int = 1, *, max_n: int | None = None) -> Rule:
-    """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private).
-
-    Examples
-    --------
-    >>> constant(3, -1).counts.tolist()
-    [-1, -1, -1, -1]
-    """
+def _constant(n: int, value: int = 1, *, max_n: int | None = None) -> Rule:
+    """:meth:`Rule.constant`."""
     n = parse_int(n, name="n", min=1)
     if value not in (-1, 1):
         raise InvalidParameterError(f"a constant voting rule takes the value 1 or -1, got {value!r}")
@@ -484,14 +560,8 @@ def constant(n: int, value: int = 1, *, max_n: int | None = None) -> Rule:
     return _sym(n, np.full(n + 1, value, dtype=np.int64), name=f"constant({n}, {value})", kind="constant", value=value)
 
 
-def symmetric(values: Iterable[Any], *, name: str | None = None) -> Rule:
-    """A symmetric rule given by its value for each number ``c = 0..n`` of ``+1`` votes.
-
-    Examples
-    --------
-    >>> symmetric([-1, 1, -1]).table().tolist()     # 1 iff exactly one of two voters votes +1
-    [-1, 1, 1, -1]
-    """
+def _symmetric(values: Iterable[Any], *, name: str | None = None) -> Rule:
+    """:meth:`Rule.symmetric`."""
     vals = _normalise_values(values, name="values by count")
     n = len(vals) - 1
     if n < 1:
@@ -564,20 +634,15 @@ def _weighted(weights: Iterable[Any], quota: Any, strict: bool, *, name: str, pa
     return Rule(n, name=name, kind="weighted", params=params, builder=build, monotone=monotone or None)
 
 
-def weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
-    """Weighted voting game ``[quota; w_1, …, w_n]``: ``1`` iff the voters voting ``1`` hold weight ``≥ quota``.
+def _with_n(rule: Rule, n: int | None) -> Rule:
+    """``rule``, after checking that ``n`` (when given) is its number of voters."""
+    if n is not None and parse_int(n, name="n", min=1) != rule.n:
+        raise InvalidParameterError(f"n = {n} contradicts the {rule.n} weights of {rule.name}; drop n or give {rule.n}")
+    return rule
 
-    Without ``quota`` the rule needs *strictly more than half* of the total weight. Equal weights give a symmetric
-    rule (stored by count). Rational weights are compared exactly.
 
-    Examples
-    --------
-    >>> f = weighted_majority([2, 1, 1], quota=3)
-    >>> f("110"), f("011"), f.is_symmetric
-    (1, -1, False)
-    >>> weighted_majority([1, 1, 1]).counts.tolist()
-    [-1, -1, 1, 1]
-    """
+def _weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
+    """:func:`majority` with ``weights``: the game ``[quota; weights]`` (default quota: more than half, strict)."""
     ws, exact = _weights(weights)
     total = sum(ws)
     strict = quota is None
@@ -586,16 +651,8 @@ def weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
     return _weighted(ws, qv, strict, name=f"weighted([{', '.join(map(str, ws))}], quota={label})", params={"weights": tuple(ws), "quota": qv})
 
 
-def weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
-    """``f(x) = 1`` iff ``Σ w_i x_i > θ`` (the weighted threshold of O'Donnell, ties to ``-1``).
-
-    Since ``Σ w_i x_i = 2·(weight voting 1) - Σ w_i``, this is the game with quota ``(Σ w_i + θ)/2``, strict.
-
-    Examples
-    --------
-    >>> weighted_threshold([3, 1, 1])("011")
-    -1
-    """
+def _weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
+    """:func:`threshold` with ``weights``: ``Σ w_i x_i > θ``, the game with quota ``(Σ w_i + θ)/2``, strict."""
     ws, exact = _weights(weights)
     th = parse_scalar(theta, name="theta", exact=exact)
     qv = (sum(ws) + th) / 2
@@ -627,24 +684,8 @@ def tribes(width: int, count: int) -> Rule:
     return Rule(n, name=f"tribes(width={width}, count={count})", kind="tribes", params={"width": width, "count": count}, builder=build, monotone=True)
 
 
-def from_truth_table(values: Any, *, name: str | None = None) -> Rule:
-    """A rule from its ``2^n`` values.
-
-    Parameters
-    ----------
-    values : sequence or mapping
-        A sequence in profile order (``bit_strings(n)``: ``11…1`` first), or a mapping from profiles (bit strings or
-        tuples of votes) to values covering every profile. Values ``±1`` give a voting rule; any rational or float
-        values give a real-valued function (Fourier analysis, influences and Theorem 3 apply to those too).
-
-    Examples
-    --------
-    >>> f = from_truth_table([1, 1, 1, -1])       # OR of two voters
-    >>> f.n, f("01"), f("00")
-    (2, 1, -1)
-    >>> from_truth_table({"1": 1, "0": -1}).table().tolist()
-    [1, -1]
-    """
+def _from_truth_table(values: Any, *, name: str | None = None) -> Rule:
+    """:meth:`Rule.from_truth_table`."""
     if isinstance(values, Mapping):
         items = list(values.items())
         if not items:
@@ -683,15 +724,8 @@ def from_truth_table(values: Any, *, name: str | None = None) -> Rule:
     return Rule(n, name=name or f"table({n})", kind="table", table=table)
 
 
-def from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str | None = None) -> Rule:
-    """Tabulate a Python callable on every profile (votes as a tuple of ``±1``), for small ``n``.
-
-    Examples
-    --------
-    >>> f = from_function(lambda x: 1 if x[0] == x[1] else -1, 2)
-    >>> f.table().tolist()
-    [1, -1, -1, 1]
-    """
+def _from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str | None = None) -> Rule:
+    """:meth:`Rule.from_function`."""
     n = parse_int(n, name="n", min=1)
     if n > MAX_CALLABLE_BITS:
         raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused before calling it (limit "
@@ -699,3 +733,19 @@ def from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str |
     profiles = [tuple(1 if ch == "1" else -1 for ch in s) for s in bit_strings(n)]
     table = _normalise_values((func(x) for x in profiles), name="value of the callable")
     return Rule(n, name=name or str(getattr(func, "__name__", "callable")), kind="callable", table=table)
+
+
+def random_rule(n: int, seed: int = 0) -> Rule:
+    """A uniformly random voting rule on ``n`` voters (a helper of the tests and benchmarks, not part of the public
+    API), reproducible from ``seed``.
+
+    Examples
+    --------
+    >>> f = random_rule(3, seed=1)
+    >>> f.name, f.table().tolist()
+    ('random(3, seed=1)', [-1, 1, 1, 1, -1, -1, 1, 1])
+    """
+    n = parse_int(n, name="n", min=1)
+    _check_table_size(n, exact_objects=False, what=f"random_rule({n})")
+    rng = np.random.default_rng(seed)
+    return _from_truth_table(rng.choice(np.array([-1, 1]), size=1 << n), name=f"random({n}, seed={seed})")
