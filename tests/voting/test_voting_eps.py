@@ -91,7 +91,7 @@ def test_mechanism_is_on_the_bit_string_domain() -> None:
     rr = pg.randomized_response(3, "3/4")
     assert M.domain.kind == rr.domain.kind == "bits" and M.inputs == rr.inputs
     core, fast = pg.epsilon(M, "hamming"), voting.epsilon(voting.majority(3), "1/2", method="table")
-    assert (core.edge, core.output, core.p, core.q) == (fast.edge, fast.output, fast.p, fast.q)
+    assert core.p / core.q == fast.p / fast.q == Fraction(11, 5)  # witnesses may differ among ties, not the ratio
     assert float(core) == pytest.approx(float(fast), rel=1e-15) and fast.level.exp_eps == Fraction(11, 5)
 
 
