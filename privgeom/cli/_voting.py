@@ -22,7 +22,7 @@ from .._core.level import PrivacyLevel
 from .._core.numeric import ROUNDOFF, TINY, LogRational, log10_of_log, log_of_ratio, parse_scalar
 from .._core.results import Quantity
 from ..voting import _rules, paper
-from ..voting._accuracy import ACCURACY_METHODS, _figure_path, majority_accuracy_limit
+from ..voting._accuracy import ACCURACY_METHODS, figure_path, majority_accuracy_limit
 from ..voting._common import noise
 from ..voting._mechanism import EPSILON_METHODS, attains_bound, check_epsilon_size, log_value_text
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
@@ -331,7 +331,7 @@ def _figure_run(args: argparse.Namespace) -> Outcome:
     rhos = [float(parse_scalar(r, name="rho")) for r in _csv(args.rhos)]
     out = Path(args.out)
     prepare_output_dir(out.parent if out.suffix.lower() == ".png" else out, what="--out")
-    path = _figure_path(args.out)
+    path = figure_path(args.out)
     paper.majority_accuracy_figure(rhos, args.n_max, path=path)
     data = paper.majority_accuracy_data(rhos, args.n_max)
     last = {str(r): data["accuracy"][r][-1] for r in data["accuracy"]}

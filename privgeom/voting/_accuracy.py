@@ -516,7 +516,7 @@ def majority_accuracy_figure(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: in
     b'\\x89PNG'
     """
     _check_figure(rhos, n_max)  # sizes before anything is created or drawn
-    target = None if path is None else _figure_path(path)
+    target = None if path is None else figure_path(path)
     from matplotlib.figure import Figure
 
     data = majority_accuracy_data(rhos, n_max)
@@ -536,7 +536,7 @@ def majority_accuracy_figure(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: in
     return fig
 
 
-def _figure_path(path: str | Path) -> Path:
+def figure_path(path: str | Path) -> Path:
     """Where :func:`majority_accuracy_figure` writes: ``path`` itself when it ends in ``.png``, else
     ``path/voting_figure2.png``; its folder must exist (checked before drawing, never created)."""
     target = Path(path)
