@@ -162,9 +162,10 @@ class VotingEpsilon(EpsilonResult):
             if fld.name == "epsilon":  # the core's ε field until it becomes ``level`` (issue 14): ``level`` carries it
                 continue
             if isinstance(value, PrivacyLevel):
+                exp = value.exp_eps
                 data[fld.name] = {"eps": _eps_json(value.eps), "exact": value.exact,
-                                  "exp_eps": _ratio_text(value.exp_eps) if value.exact else
-                                  (None if value.infinite else float(value.exp_eps))}
+                                  "exp_eps": _ratio_text(exp) if isinstance(exp, Fraction) else
+                                  (None if value.infinite else float(exp))}
             elif isinstance(value, Fraction):
                 data[fld.name] = _ratio_text(value)
             elif fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
