@@ -148,7 +148,7 @@ def majority_accuracy_limit(rho: RhoLike | None = None, *, eps: LevelLike | None
     'accuracy limit'
     """
     r = noise(rho, eps=eps)
-    return Quantity(_limit(r), "accuracy limit", detail=f"majority as n -> infinity, rho = {r.rho}: 1/2 + arcsin(rho)/pi")
+    return Quantity(value=_limit(r), name="accuracy limit", detail=f"majority as n -> infinity, rho = {r.rho}: 1/2 + arcsin(rho)/pi")
 
 
 @dataclass(frozen=True)
@@ -394,7 +394,7 @@ def accuracy(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = Non
     _require_boolean(f)
     r = noise(rho, eps=eps)
     chosen = _chosen(f, r, method)
-    return Quantity(ACCURACY_ROUTES[chosen](f, r), "accuracy", detail=_setting(f, r, chosen))
+    return Quantity(value=ACCURACY_ROUTES[chosen](f, r), name="accuracy", detail=_setting(f, r, chosen))
 
 
 def _chosen(f: Rule, r: Rho, method: str) -> str:
@@ -425,7 +425,7 @@ def stability(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = No
     """
     f = check_rule(f)
     r = noise(rho, eps=eps)
-    return Quantity(_stability(f, r, method), "stability", detail=_setting(f, r, None if method == "auto" else method))
+    return Quantity(value=_stability(f, r, method), name="stability", detail=_setting(f, r, None if method == "auto" else method))
 
 
 def _stability(f: Rule, r: Rho, method: str = "auto") -> Scalar:

@@ -152,4 +152,5 @@ def banzhaf(weights: Iterable[Any], quota: Any = None) -> Banzhaf:
     all_swings = sum(swings)
     raw = tuple(Fraction(s, 1 << (n - 1)) for s in swings)
     normalized = tuple(Fraction(s, all_swings) for s in swings) if all_swings else ()
-    return Banzhaf(tuple(ws), qv, swings, raw, normalized, all_swings)
+    return Banzhaf(weights=tuple(ws), quota=qv, swings=swings, raw=raw, normalized=normalized,
+                   total_swings=all_swings)

@@ -33,7 +33,8 @@ from .._core.limits import register_limit
 from .._core.numeric import Scalar, limit_hint, parse_int, readonly
 from .._core.results import Result
 from ._common import Rho, RhoLike, noise
-from ._rules import Rule, check_rule, half, integer_form, popcounts
+from ._profiles import half, integer_form, popcounts
+from ._rules import Rule, check_rule
 from .._core.level import LevelLike
 
 __all__ = [
@@ -359,13 +360,14 @@ def fourier(f: Rule) -> FourierSpectrum:
         coeffs = symmetric_level_coefficients(f)
         arr = np.empty(f.n + 1, dtype=object)
         arr[:] = coeffs
-        return FourierSpectrum(f.name, f.n, True, True, readonly(arr), 1)
+        return FourierSpectrum(name=f.name, n=f.n, exact=True, by_level=True, numerators=readonly(arr), denominator=1)
     exact = _exact_wht(f)
     if exact is not None:
         H, den = exact
-        return FourierSpectrum(f.name, f.n, True, False, readonly(H), den)
+        return FourierSpectrum(name=f.name, n=f.n, exact=True, by_level=False, numerators=readonly(H),
+                               denominator=den)
     H = walsh_hadamard(np.asarray(f.table(), dtype=float)) / float(1 << f.n)
-    return FourierSpectrum(f.name, f.n, False, False, readonly(H), 1)
+    return FourierSpectrum(name=f.name, n=f.n, exact=False, by_level=False, numerators=readonly(H), denominator=1)
 
 
 def noise_table(f: Rule, r: Rho) -> np.ndarray:

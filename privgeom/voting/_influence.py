@@ -54,7 +54,8 @@ from ._common import (
 )
 from ._counts import noisy_counts
 from ._fourier import fourier, noise_table
-from ._rules import Rule, check_rule, half, integer_form, popcounts
+from ._profiles import half, integer_form, popcounts
+from ._rules import Rule, check_rule
 
 __all__ = [
     "Influences",
@@ -308,7 +309,7 @@ def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Influen
     values = route(f)
     if i is None:
         return _influences(values, f, "influence")
-    return Quantity(values[i], "influence", detail=f"voter {i} of {f.name}")
+    return Quantity(value=values[i], name="influence", detail=f"voter {i} of {f.name}")
 
 
 def _influence_values(f: Rule, method: str = "auto") -> tuple[Scalar, ...]:
@@ -409,7 +410,7 @@ def probabilistic_influence(f: Rule, rho: RhoLike | None = None, i: int | None =
     detail = f"rho = {r.rho}, coupling {coupling}"
     if i is None:
         return _influences(values, f, "probabilistic influence", detail)
-    return Quantity(values[i], "probabilistic influence", detail=f"voter {i} of {f.name}, {detail}")
+    return Quantity(value=values[i], name="probabilistic influence", detail=f"voter {i} of {f.name}, {detail}")
 
 
 def _probabilistic_values(f: Rule, r: Rho, coupling: str = "definition5") -> tuple[Scalar, ...]:
@@ -463,7 +464,7 @@ def welfare(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None
     """
     f = check_rule(f)
     r = noise(rho, eps=eps, default=1)
-    return Quantity(_welfare(f, r, method), "welfare", detail=f"{f.name}, rho = {r.rho}")
+    return Quantity(value=_welfare(f, r, method), name="welfare", detail=f"{f.name}, rho = {r.rho}")
 
 
 def _welfare(f: Rule, r: Rho, method: str = "auto") -> Scalar:

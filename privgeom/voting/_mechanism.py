@@ -49,7 +49,8 @@ from ..mechanisms import Mechanism, bit_strings
 from ._common import Rho, RhoLike, noise, parse_rho, pick_route
 from ._counts import epsilon_counts
 from ._fourier import apply_noise, apply_noise_integer, apply_noise_log
-from ._rules import Rule, check_rule, half
+from ._profiles import half
+from ._rules import Rule, check_rule
 
 __all__ = ["mechanism", "epsilon", "VotingEpsilon", "attains_bound", "BoundAttainment", "epsilon_bound", "output_values"]
 
@@ -615,7 +616,7 @@ def attains_bound(f: Rule) -> BoundAttainment:
     """
     f = check_rule(f)
     if f.kind == "dictator" and not f.has_table:
-        return BoundAttainment(f.name, True, "1", 1, int(f.params["i"]))
+        return BoundAttainment(rule=f.name, holds=True, output="1", vote=1, voter=int(f.params["i"]))
     if f.is_symmetric:
         v = f.counts
         assert v is not None
@@ -623,10 +624,10 @@ def attains_bound(f: Rule) -> BoundAttainment:
             if np.count_nonzero(v == value) != 1:  # a level set inside a half-cube is one extreme count
                 continue
             if v[f.n] == value:
-                return BoundAttainment(f.name, True, _label(value), 1, 0)
+                return BoundAttainment(rule=f.name, holds=True, output=_label(value), vote=1, voter=0)
             if v[0] == value:
-                return BoundAttainment(f.name, True, _label(value), -1, 0)
-        return BoundAttainment(f.name, False)
+                return BoundAttainment(rule=f.name, holds=True, output=_label(value), vote=-1, voter=0)
+        return BoundAttainment(rule=f.name, holds=False)
     cube = f.cube()
     for value in output_values(f):
         ind = cube == value
@@ -634,7 +635,7 @@ def attains_bound(f: Rule) -> BoundAttainment:
             continue
         for i in range(f.n):
             if not np.any(half(ind, i, 1)):
-                return BoundAttainment(f.name, True, _label(value), 1, i)
+                return BoundAttainment(rule=f.name, holds=True, output=_label(value), vote=1, voter=i)
             if not np.any(half(ind, i, 0)):
-                return BoundAttainment(f.name, True, _label(value), -1, i)
-    return BoundAttainment(f.name, False)
+                return BoundAttainment(rule=f.name, holds=True, output=_label(value), vote=-1, voter=i)
+    return BoundAttainment(rule=f.name, holds=False)

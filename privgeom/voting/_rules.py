@@ -1,9 +1,7 @@
 """Two-candidate voting rules ``f: {-1, 1}^n → {-1, 1}`` (and real-valued functions on the cube).
 
-Votes are ``+1`` / ``-1``; a *profile* is one vote per voter. Profiles are ordered exactly like the datasets of
-:func:`privgeom.randomized_response`: as bit strings with vote ``+1`` ↔ bit ``"1"`` and ``-1`` ↔ ``"0"``, in reverse
-lexicographic order (``11…1`` first, ``00…0`` last). Internally profile number ``j`` has voter ``i`` voting ``-1``
-exactly when bit ``n-1-i`` of ``j`` is set, so ``table.reshape((2,)*n)`` has one axis per voter (index 0 = ``+1``).
+Votes are ``+1`` / ``-1``; a *profile* is one vote per voter, ordered like the datasets of
+:func:`privgeom.randomized_response` (``11…1`` first; :mod:`privgeom.voting._profiles`).
 
 Two representations:
 
@@ -40,6 +38,7 @@ from .._core.limits import register_limit
 from .._core.level import ScalarLike
 from .._core.numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
 from ..mechanisms import bit_strings
+from ._profiles import Profile, count_ones, half, integer_form, normalise_values, popcounts, profile_index
 
 __all__ = [
     "Rule",
@@ -51,11 +50,7 @@ __all__ = [
     "tribes",
     "parity",
     "random_rule",
-    "popcounts",
     "check_rule",
-    "profile_index",
-    "half",
-    "integer_form",
     "MAX_TABLE_BITS",
     "MAX_CALLABLE_BITS",
     "MAX_COUNT_VOTERS",
@@ -110,91 +105,6 @@ def _check_table_size(n: int, *, exact_objects: bool, what: str) -> None:
             f"{what} needs a truth table of 2^{n} profiles (limit 2^{limit_bits}); refused before allocating — "
             "symmetric rules (majority, threshold, AND, OR, parity) work by vote count at any n"
         )
-
-
-def popcounts(n: int) -> np.ndarray:
-    """Number of ``-1`` votes of each profile, in profile order (``0`` for ``11…1`` first).
-
-    Examples
-    --------
-    >>> popcounts(3).tolist()
-    [0, 1, 1, 2, 1, 2, 2, 3]
-    """
-    pc = np.zeros(1, dtype=np.int32)
-    for _ in range(n):
-        pc = np.concatenate([pc, pc + 1])
-    return pc
-
-
-def half(cube: np.ndarray, i: int, vote_index: int) -> np.ndarray:
-    """The sub-cube where voter ``i`` votes ``+1`` (``vote_index`` 0) or ``-1`` (1), always as an array."""
-    return np.atleast_1d(np.take(cube, vote_index, axis=i))
-
-
-def profile_index(profile: Any, n: int) -> int:
-    """Position of a profile (bit string ``"101"`` or votes ``(1, -1, 1)``) in the profile order."""
-    if isinstance(profile, str):
-        if len(profile) != n or set(profile) - {"0", "1"}:
-            raise InvalidParameterError(f"profile {profile!r} is not a bit string of length {n}")
-        bits = [1 if ch == "0" else 0 for ch in profile]
-    else:
-        try:
-            votes = [int(v) for v in profile]
-        except (TypeError, ValueError):
-            raise InvalidTypeError(f"a profile is a bit string or a sequence of votes +1/-1, got {profile!r}") from None
-        if len(votes) != n or any(v not in (-1, 1) for v in votes):
-            raise InvalidParameterError(f"profile {profile!r} is not a sequence of {n} votes in {{-1, 1}}")
-        bits = [1 if v == -1 else 0 for v in votes]
-    j = 0
-    for b in bits:
-        j = (j << 1) | b
-    return j
-
-
-def _count_ones(profile: Any, n: int) -> int:
-    """Number of ``+1`` votes of a profile (validated like :func:`profile_index`, without building an index)."""
-    if isinstance(profile, str):
-        if len(profile) != n or set(profile) - {"0", "1"}:
-            raise InvalidParameterError(f"profile {profile[:40]!r} is not a bit string of length {n}")
-        return profile.count("1")
-    try:
-        votes = [int(v) for v in profile]
-    except (TypeError, ValueError):
-        raise InvalidTypeError(f"a profile is a bit string or a sequence of votes +1/-1, got {profile!r}") from None
-    if len(votes) != n or any(v not in (-1, 1) for v in votes):
-        raise InvalidParameterError(f"profile {profile!r} is not a sequence of {n} votes in {{-1, 1}}")
-    return votes.count(1)
-
-
-def _normalise_values(values: Iterable[Any], *, name: str) -> np.ndarray:
-    """int64 (all integers), object array of Fractions (other rationals) or float64 (any float)."""
-    raw = list(values)
-    if not raw:
-        raise InvalidParameterError(f"{name} is empty")
-    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in raw):
-        return np.array([int(v) for v in raw], dtype=np.int64)
-    parsed = [parse_scalar(v, name=name) for v in raw]
-    if all(isinstance(v, Fraction) for v in parsed):
-        if all(v.denominator == 1 for v in parsed):  # type: ignore[union-attr]
-            return np.array([int(v) for v in parsed], dtype=np.int64)
-        out = np.empty(len(parsed), dtype=object)
-        out[:] = parsed
-        return out
-    return np.array([float(v) for v in parsed], dtype=float)
-
-
-def integer_form(values: np.ndarray) -> tuple[np.ndarray, int] | None:
-    """``(numerators, D)`` with ``values = numerators / D`` for exact arrays (``None`` for float arrays)."""
-    if values.dtype.kind in "iu":
-        return values.astype(np.int64), 1
-    if values.dtype == object:
-        den = 1
-        for v in values.ravel():
-            den = den * v.denominator // math.gcd(den, v.denominator)
-        nums = np.empty(values.shape, dtype=object)
-        nums.ravel()[:] = [int(v * den) for v in values.ravel()]
-        return nums, den
-    return None
 
 
 class Rule:
@@ -417,10 +327,10 @@ class Rule:
         """The profiles as bit strings, in order (``bit_strings(n)``)."""
         return bit_strings(self._n)
 
-    def __call__(self, profile: Any) -> Any:
+    def __call__(self, profile: Profile) -> Any:
         """Value on one profile (bit string such as ``"110"`` or votes such as ``(1, 1, -1)``)."""
         if self._counts is not None:  # only the number of +1 votes matters
-            value = self._counts[_count_ones(profile, self._n)]
+            value = self._counts[count_ones(profile, self._n)]
         else:
             value = self.table()[profile_index(profile, self._n)]
         return value.item() if isinstance(value, np.generic) else value
@@ -562,7 +472,7 @@ def _constant(n: int, value: int = 1, *, max_n: int | None = None) -> Rule:
 
 def _symmetric(values: Iterable[Any], *, name: str | None = None) -> Rule:
     """:meth:`Rule.symmetric`."""
-    vals = _normalise_values(values, name="values by count")
+    vals = normalise_values(values, name="values by count")
     n = len(vals) - 1
     if n < 1:
         raise InvalidParameterError("a symmetric rule needs n + 1 >= 2 values (one per count of +1 votes)")
@@ -720,7 +630,7 @@ def _from_truth_table(values: Any, *, name: str | None = None) -> Rule:
     elif arr.dtype.kind == "b":
         raise InvalidTypeError("truth-table values must be numbers (±1 for a voting rule), not booleans")
     else:
-        table = _normalise_values(arr.tolist(), name="truth-table value")
+        table = normalise_values(arr.tolist(), name="truth-table value")
     return Rule(n, name=name or f"table({n})", kind="table", table=table)
 
 
@@ -731,7 +641,7 @@ def _from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str 
         raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused before calling it (limit "
                              f"callable_voters = {MAX_CALLABLE_BITS:,} voters); {limit_hint('callable_voters', n)}")
     profiles = [tuple(1 if ch == "1" else -1 for ch in s) for s in bit_strings(n)]
-    table = _normalise_values((func(x) for x in profiles), name="value of the callable")
+    table = normalise_values((func(x) for x in profiles), name="value of the callable")
     return Rule(n, name=name or str(getattr(func, "__name__", "callable")), kind="callable", table=table)
 
 

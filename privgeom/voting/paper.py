@@ -48,7 +48,8 @@ from ._common import RhoLike, noise, parse_rho
 from ._fourier import SYMMETRIC_TABLE_MAX_N, fourier, noise_table
 from ._influence import _influence_values, _probabilistic_values, _total_influence, _welfare
 from ._mechanism import BoundAttainment, attains_bound, epsilon  # noqa: F401
-from ._rules import Rule, majority, popcounts
+from ._profiles import popcounts
+from ._rules import Rule, majority
 
 __all__ = [
     "CHECKS",

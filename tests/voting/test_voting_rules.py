@@ -104,3 +104,26 @@ def test_large_symmetric_rules_need_no_table() -> None:
 def test_errors(call, error) -> None:
     with pytest.raises(error):
         call()
+
+
+def test_weighted_rules_are_majority_and_threshold_with_weights() -> None:
+    """The weighted game ``[quota; w]`` and the weighted threshold ``Σ w_i x_i > θ`` (quota ``(Σ w + θ)/2``, strict)."""
+    f = voting.majority(weights=[2, 1, 1], quota=3)
+    assert f.name == "weighted([2, 1, 1], quota=3)" and f.kind == "weighted" and f("110") == 1 and f("011") == -1
+    assert voting.majority(3, weights=[1, 1, 1]) == voting.majority(3)
+    t = voting.threshold(weights=[3, 1, 1], theta=0)  # 3x_0 + x_1 + x_2 > 0 iff voter 0 votes +1
+    assert t.table().tolist() == voting.dictator(3, 0).table().tolist()
+    with pytest.raises(pg.InvalidParameterError, match="n = 4 contradicts the 3 weights"):
+        voting.majority(4, weights=[2, 1, 1])
+    with pytest.raises(pg.InvalidParameterError, match="give weights= too"):
+        voting.majority(3, quota=2)
+    with pytest.raises(pg.InvalidParameterError, match="number of voters"):
+        voting.threshold()
+
+
+def test_rule_class_methods() -> None:
+    assert voting.Rule.from_truth_table([1, 1, 1, -1]) == voting.disjunction(2)
+    assert voting.Rule.from_function(lambda x: min(x), 3) == voting.conjunction(3)
+    assert voting.Rule.symmetric([-1, -1, 1, 1]) == voting.majority(3)
+    c = voting.Rule.constant(4, -1)
+    assert c.kind == "constant" and c.counts.tolist() == [-1] * 5 and voting.epsilon(c, "1/2").level.exp_eps == 1
