@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, TypeAlias, TypeVar
+from typing import Mapping, TypeAlias, TypeVar
 
 import numpy as np
 

@@ -40,10 +40,9 @@ from typing import Any, Callable
 import numpy as np
 
 from .._core.domain import Domain
-from .._core.errors import InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
-from .._core.results import Decision, Result
+from .._core.results import Decision
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
 from ._common import Rho, RhoLike, noise, parse_rho, pick_route
