@@ -335,10 +335,12 @@ ACCURACY_METHODS = tuple(ACCURACY_ROUTES)
 
 
 def _stab_fourier(f: Rule, r: Rho) -> Scalar:
+    """``Stab_ρ[f] = Σ_k ρ^k W_k`` from the Walsh–Hadamard level weights (any truth table, ``O(n 2^n)``)."""
     return fourier(f).stability(r.rho if r.exact else float(r.rho))
 
 
 def _stab_levels(f: Rule, r: Rho) -> Scalar:
+    """``Stab_ρ[f] = Σ_k ρ^k C(n, k) f̂_k^2`` from the exact per-level coefficients of a symmetric rule."""
     coeffs = symmetric_level_coefficients(f)
     n = f.n
     if r.exact:
@@ -429,15 +431,36 @@ def stability(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = No
 
 
 def _stability(f: Rule, r: Rho, method: str = "auto") -> Scalar:
-    """The noise stability as a bare number (Fraction or float)."""
+    """The noise stability as a bare number (Fraction or float): ``2 Acc - 1`` by the accuracy routes for voting
+    rules (Equation (1)), a route of :data:`STABILITY_ROUTES` for real-valued functions."""
     f = check_rule(f)
     if f.is_boolean:
         return 2 * _accuracy(f, r, method) - 1  # type: ignore[operator,no-any-return]
-    if method not in ("auto", "fourier", "counts", "levels"):
+    if method not in STABILITY_ROUTES:
         raise InvalidParameterError(f"method {method!r} is not available for real-valued functions; use fourier, counts or levels")
-    if f.is_symmetric and method != "fourier":
-        return _stab_levels(f, r) if method == "levels" else stability_counts(f, r)
-    return _stab_fourier(f, r)
+    return STABILITY_ROUTES[method](f, r)
+
+
+def _stab_counts(f: Rule, r: Rho) -> Scalar:
+    """``counts`` (real-valued): ``E[f T_ρ f]`` by vote count for symmetric functions (Equation (2);
+    :mod:`privgeom.voting._counts`); a truth table goes through Fourier."""
+    return stability_counts(f, r) if f.is_symmetric else _stab_fourier(f, r)
+
+
+def _stab_by_levels(f: Rule, r: Rho) -> Scalar:
+    """``levels`` (real-valued): the exact per-level Fourier weights of a symmetric function (``n ≤ 2000``); a truth
+    table goes through Fourier."""
+    return _stab_levels(f, r) if f.is_symmetric else _stab_fourier(f, r)
+
+
+#: The routes of :func:`stability` for real-valued functions by ``method=`` name (voting rules take the accuracy
+#: routes): ``auto`` is ``counts`` (symmetric functions by count, tables by Fourier).
+STABILITY_ROUTES: dict[str, Callable[[Rule, Rho], Scalar]] = {
+    "auto": _stab_counts,
+    "fourier": _stab_fourier,
+    "counts": _stab_counts,
+    "levels": _stab_by_levels,
+}
 
 
 # ------------------------------------------------------------------------------------------------ Figure 2
