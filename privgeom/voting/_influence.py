@@ -375,6 +375,10 @@ def probabilistic_influence(f: Rule, rho: RhoLike | None, i: int, *, eps: LevelL
                             coupling: str = "definition5") -> Quantity: ...
 
 
+@overload
+def probabilistic_influence(f: Rule, *, i: int, eps: LevelLike, coupling: str = "definition5") -> Quantity: ...
+
+
 def probabilistic_influence(f: Rule, rho: RhoLike | None = None, i: int | None = None, *, eps: LevelLike | None = None,
                             coupling: str = "definition5") -> Influences | Quantity:
     """Probabilistic influence ``I_i[M_ρ f]`` exactly as Definition 5: a :class:`~privgeom.Quantity` for voter
@@ -397,8 +401,8 @@ def probabilistic_influence(f: Rule, rho: RhoLike | None = None, i: int | None =
     >>> f = voting.majority(3)
     >>> [voting.probabilistic_influence(f, "1/2", 0, coupling=c).value for c in COUPLINGS]
     [Fraction(5, 16), Fraction(1, 4), Fraction(1, 2), Fraction(241, 512)]
-    >>> voting.probabilistic_influence(f, eps="ln(3)").total       # 5/8 · 3/2
-    Fraction(15, 16)
+    >>> voting.probabilistic_influence(f, eps="ln(3)").total, voting.probabilistic_influence(f, eps="ln(3)", i=0).value
+    (Fraction(15, 16), Fraction(5, 16))
     """
     f = check_rule(f)
     if coupling not in COUPLINGS:
