@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from privgeom import voting
-from privgeom.voting._theorems import random_rule
+from privgeom.voting._rules import random_rule
 
 
 def timed(fn: Callable[..., Any], *args: Any, repeat: int = 1, **kw: Any) -> tuple[Any, float]:
@@ -71,7 +71,7 @@ def accuracy_table(sizes: list[int], rho: Fraction, budget: float) -> None:
         fast, counts = fast.value, counts.value  # the numbers of the Quantity results
         rec_text, ratio_text = "-", "-"
         if recursion_alive and n <= voting._accuracy.RECURSION_MAX_N:
-            rec, t_rec = timed(voting.paper_recursion_accuracy, n, 0, float(rho))
+            rec, t_rec = timed(voting.accuracy, f, float(rho), method="recursion")
             assert abs(rec.value - fast) < 1e-12, (n, rec, fast)
             rec_text, ratio_text = f"{t_rec:.4f}", f"{t_rec / t_fast:.0f}x"
             recursion_alive = t_rec < budget / 4
@@ -100,11 +100,11 @@ def epsilon_table(sizes: list[int], rho: float) -> None:
         table_text, ratio_text, diff_text = "-", "-", "-"
         if n <= 15:
             tab, t_tab = timed(voting.epsilon, f, rho, method="table")
-            diff = abs(float(tab.epsilon) - float(res.epsilon))
+            diff = abs(float(tab.level) - float(res.level))
             assert diff <= 1e-10, (n, diff)
             table_text, ratio_text, diff_text = f"{t_tab:.4f}", f"{t_tab / t_counts:.1f}x", f"{diff:.1e}"
-        assert 0 < float(res.epsilon) < float(res.bound)
-        print(f"{n:>7} {t_counts:>9.4f} {table_text:>9} {ratio_text:>13} {float(res.epsilon):>14.10f} {diff_text:>15} {float(res.bound):>12.6f}")
+        assert 0 < float(res.level) < float(res.bound)
+        print(f"{n:>7} {t_counts:>9.4f} {table_text:>9} {ratio_text:>13} {float(res.level):>14.10f} {diff_text:>15} {float(res.bound):>12.6f}")
     print()
 
 

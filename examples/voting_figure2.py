@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from privgeom import voting
+from privgeom.voting import paper
 
 
 def main() -> None:
@@ -25,13 +26,14 @@ def main() -> None:
     n_max = 21 if args.quick else args.n_max
     rhos = (0.1, 0.3, 0.5, 0.7, 0.9)  # the correlations of Figure 2
 
-    path = voting.save_majority_accuracy_figure(Path(args.out), rhos, n_max)
+    path = Path(args.out) / "voting_figure2.png"
+    paper.majority_accuracy_figure(rhos, n_max, path=path)
     print(f"wrote {path}")
     sizes = [1, 3, 11, n_max, 1001] + ([] if args.quick else [100001])
     print(f"{'rho':>5} " + " ".join(f"{'n=' + str(n):>13}" for n in sizes) + f" {'limit':>13}")
     for rho in rhos:
         accs = [float(voting.accuracy(voting.majority(n), rho)) for n in sizes]
-        limit = float(voting.majority_accuracy_limit(rho))
+        limit = paper.majority_accuracy_bounds(1, rho).lower  # 1/2 + arcsin(rho)/pi, Equation (3)
         assert all(a >= limit - 1e-15 for a in accs), "Equation (3) lower bound"
         assert all(b <= a + 1e-15 for a, b in zip(accs, accs[1:])), "Lemma 7: decreasing in n"
         print(f"{rho:>5} " + " ".join(f"{a:>13.10f}" for a in accs) + f" {limit:>13.10f}")

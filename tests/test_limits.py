@@ -166,7 +166,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "smoothed_work": (1, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(200, 180), 1.0, ["1/10", "1/2"], on_limit="raise")),
     "smoothed_counts": (10, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(20, 10), 1.0, ["1/10", "1/2"])),
     "voting_count_work": (10, lambda: pg.voting.epsilon(pg.voting.majority(11), 0.5, method="counts")),
-    "voting_figure_work": (10, lambda: pg.voting.majority_accuracy_data((0.5,), 5)),
+    "voting_figure_work": (10, lambda: pg.voting.paper.majority_accuracy_data((0.5,), 5)),
     "smoothed_databases": (2, lambda: check_databases("sgd", 3)),
     "shm_matrix_entries": (10, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(3, 2), 1.0, [["1/3", "1/3", "1/3"]])),
     "dp_rays": (10, lambda: dp_ray_patterns(pg.hamming_graph(3))),  # at least 16 rays (proven bound), 38 in fact
@@ -181,11 +181,11 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "file_bytes": (10, lambda: pg.Mechanism.load(ROOT / "examples" / "rr2_mechanism.json")),
     "grid_points": (3, lambda: expand_grid({"k": [1, 2], "p": ["2/3", "3/4"]})),
     "count_voters": (10, lambda: pg.voting.majority(11)),
-    "callable_voters": (2, lambda: pg.voting.from_function(lambda x: x[0], 3)),
+    "callable_voters": (2, lambda: pg.voting.Rule.from_function(lambda x: x[0], 3)),
     "exact_count_voters": (10, _exact_counts),
     "smoothed_evaluations": (5, _smoothed_small),
     "smoothed_tensor_databases": (4, _smoothed_small),
-    "recursion_voters": (3, lambda: pg.voting.paper_recursion_accuracy(5, 0, "1/2")),
+    "recursion_voters": (3, lambda: pg.voting.accuracy(pg.voting.threshold(5, 0), "1/2", method="recursion")),
     "banzhaf_weight": (5, lambda: pg.voting.banzhaf([4, 2, 1, 1])),  # total weight 8
     "spectrum_voters": (3, lambda: _symmetric_spectrum(5)),
     "subset_sum_table": (10, lambda: _subset_sums()),  # (T + 1) x (3·2 + 1) = 21 entries

@@ -51,6 +51,7 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom optimal dp:graph=complete,n=100,exp_eps=3 --utility accuracy --prior uniform":
         ("expected utility 1/34", "closed form"),
     "privgeom voting accuracy majority -n 100001 --rho 1/2": ("0.666667585543565",),
+    "privgeom voting accuracy majority -n 5 --eps 'ln(3)'": ("rho = 1/2", "2817/4096"),
     "privgeom voting welfare majority -n 101 --rho 1/3": ("rho · W(f)",),
     "privgeom voting epsilon majority -n 101 --rho 1/2 --eps 0.7": ("0.5257", "exact"),
     "privgeom smoothed shm --n 1000000000000 --lost 1/1000 --eps 1 --at 500000000000":

@@ -31,7 +31,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 LOG = logging.getLogger(__name__)
-API_MODULES = ("privgeom", "privgeom.voting", "privgeom.smoothed", "privgeom.sweeps", "privgeom.plots")
+API_MODULES = ("privgeom", "privgeom.voting", "privgeom.voting.paper", "privgeom.smoothed", "privgeom.sweeps", "privgeom.plots")
 PAPERS = (
     ("Row-cone analysis (Lin & Kifer)", ("rr_", "compare_", "kov_")),
     ("Randomized response on voting rules (Evren & Vepakomma)", ("voting_",)),

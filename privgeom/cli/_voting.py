@@ -2,8 +2,10 @@
 
 Every command takes a rule (``majority -n 101``, ``dictator -n 5 --i 2``, ``and -n 4``, ``or -n 4``,
 ``threshold -n 10 --theta 2``, ``weighted --weights 4,2,1,1 --quota 5``, ``tribes --width 2 --count 3``,
-``parity -n 6``, ``table --values 1,1,1,-1``) and ``--rho`` (rational such as ``1/2`` for exact answers; add
-``--float`` for float arithmetic).
+``parity -n 6``, ``table --values 1,1,1,-1``) and the noise as ``--rho`` (rational such as ``1/2`` for exact
+answers) or as its privacy level ``--eps`` (``ln(3)`` is ``ρ = 1/2`` exactly: ``ρ = (e^ε-1)/(e^ε+1)``,
+docs/theory.md §17); add ``--float`` for float arithmetic. On ``voting epsilon``, ``--eps`` is also the level the
+exit code checks.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from .._core.io import prepare_output_dir
 from .._core.level import PrivacyLevel
 from .._core.numeric import ROUNDOFF, TINY, LogRational, log10_of_log, log_of_ratio, parse_scalar
 from .._core.results import Quantity
-from ..voting._accuracy import ACCURACY_METHODS
-from ..voting._mechanism import log_value_text, check_epsilon_size
-from ..voting import _rules
+from ..voting import _rules, paper
+from ..voting._accuracy import ACCURACY_METHODS, figure_path, majority_accuracy_limit
+from ..voting._common import noise
+from ..voting._mechanism import EPSILON_METHODS, attains_bound, check_epsilon_size, log_value_text
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
 __all__ = ["RULES", "build_rule"]
@@ -100,9 +103,9 @@ def build_rule(args: argparse.Namespace) -> voting.Rule:
         "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), "0" if args.theta is None else args.theta,
                                               max_n=cap),
         "parity": lambda: voting.parity(_need(args.n, "-n", kind), max_n=cap),
-        "weighted": lambda: voting.weighted_majority(_csv(_need(args.weights, "--weights", kind)), args.quota),
+        "weighted": lambda: voting.majority(weights=_csv(_need(args.weights, "--weights", kind)), quota=args.quota),
         "tribes": lambda: voting.tribes(_need(args.width, "--width", kind), _need(args.count, "--count", kind)),
-        "table": lambda: voting.from_truth_table(_csv(_need(args.values, "--values", kind))),
+        "table": lambda: voting.Rule.from_truth_table(_csv(_need(args.values, "--values", kind))),
     }
     f = builders[kind]()
     if kind in _N_FROM and args.n is not None and args.n != f.n:
@@ -111,14 +114,31 @@ def build_rule(args: argparse.Namespace) -> voting.Rule:
     return f
 
 
+_EPS_HELP = ("the noise as the privacy level of the randomized response on the votes, instead of --rho: a number "
+             "or ln(r); rho = (e^eps-1)/(e^eps+1), so ln(3) is rho = 1/2 exactly")
+
+
 def _rho_args(p: argparse.ArgumentParser, *, required: bool = True, default: str | None = None) -> None:
-    p.add_argument("--rho", required=required, default=default, help="probability of keeping a vote, in [0, 1] (e.g. 1/2)")
+    noise_group = p.add_mutually_exclusive_group(required=required)
+    noise_group.add_argument("--rho", default=default, help="probability of keeping a vote, in [0, 1] (e.g. 1/2)")
+    noise_group.add_argument("--eps", help=_EPS_HELP)
     p.add_argument("--float", action="store_true", help="float arithmetic instead of exact rationals")
 
 
 def _rho(args: argparse.Namespace) -> Any:
-    value = parse_scalar(args.rho, name="rho")
+    """ρ from ``--rho``, or from ``--eps`` by the bridge ``ρ = (e^ε-1)/(e^ε+1)`` (exact for ``ln(r)``)."""
+    if args.rho is not None:
+        value = parse_scalar(args.rho, name="rho")
+    else:
+        value = noise(eps=_level(args.eps)).rho
     return float(value) if args.float else value
+
+
+def _level(text: str) -> PrivacyLevel:
+    """``--eps`` as a level (``≥ 0``: a number or ``ln(r)``), its errors naming ``--eps``."""
+    if text.strip().startswith("-"):
+        raise InvalidParameterError(f"--eps must be >= 0, got {text!r}")
+    return PrivacyLevel.parse(eps=text, name="--eps")
 
 
 def _num(value: Any) -> str:
@@ -169,7 +189,7 @@ def _accuracy_run(args: argparse.Namespace) -> Outcome:
     lines = [f"Acc(M_rho {f.name}) at rho = {rho}: {_num(acc)}{note}"]
     data: dict[str, Any] = {"rule": f.name, "rho": str(rho), "method": args.method, "exact": exact, "accuracy": _json_num(acc)}
     if f.kind == "majority":
-        limit = float(voting.majority_accuracy_limit(rho))
+        limit = float(majority_accuracy_limit(rho))
         lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {limit:.12g} (Equation (3)); gap {float(acc) - limit:.3e}")
         data["limit"] = limit
     return Outcome("\n".join(lines), data, EXIT_YES)
@@ -191,7 +211,7 @@ def _influence_run(args: argparse.Namespace) -> Outcome:
     if args.voter is not None and not 0 <= args.voter < f.n:
         raise InvalidParameterError(f"voter {args.voter} is out of range 0..{f.n - 1}")
     infl = voting.influence(f)
-    total = voting.total_influence(f)
+    total = infl.total
     if f.is_symmetric:  # every voter has the same influence
         voters = voters[:1]
     data: dict[str, Any] = {"rule": f.name, "symmetric": f.is_symmetric, "total": _json_num(total)}
@@ -202,7 +222,7 @@ def _influence_run(args: argparse.Namespace) -> Outcome:
     if len(voters) > len(shown):
         lines.append(f"  … ({len(voters) - len(shown)} more voters)")
     lines.append(f"total influence I[f] = {_num(total)}")
-    if args.rho is not None:
+    if args.rho is not None or args.eps is not None:
         rho = _rho(args)
         prob = voting.probabilistic_influence(f, rho)
         factor = (1 + parse_scalar(rho) ** 2) / 2
@@ -226,11 +246,13 @@ command("influence", "influence of each voter, total influence, and probabilisti
 # ------------------------------------------------------------------------------------------------ welfare
 def _welfare_args(p: argparse.ArgumentParser) -> None:
     _rule_args(p)
-    _rho_args(p, required=False, default="1")
+    _rho_args(p, required=False)
 
 
 def _welfare_run(args: argparse.Namespace) -> Outcome:
     f = build_rule(args)
+    if args.rho is None and args.eps is None:
+        args.rho = "1"  # no noise: W(M_1 f) = W(f)
     rho = _rho(args)
     base = voting.welfare(f)
     noisy = voting.welfare(f, rho)
@@ -247,13 +269,18 @@ command("welfare", "welfare W(f) and W(M_rho f) of a voting rule", parent="votin
 # ------------------------------------------------------------------------------------------------ epsilon
 def _epsilon_args(p: argparse.ArgumentParser) -> None:
     _rule_args(p)
-    _rho_args(p)
-    p.add_argument("--method", default="auto", choices=("auto", "table", "counts"), help="profiles (table) or vote counts")
+    p.add_argument("--rho", help="probability of keeping a vote, in [0, 1] (e.g. 1/2); without it, the noise is the "
+                   "randomized response at level --eps")
+    p.add_argument("--float", action="store_true", help="float arithmetic instead of exact rationals")
+    p.add_argument("--method", default="auto", choices=EPSILON_METHODS, help="profiles (table) or vote counts")
     p.add_argument("--eps", help="exit 0 iff M_rho f is eps-differentially private (ε ≤ eps), 1 otherwise; "
-                   "a number or ln(r) (exact comparison when both are logarithms of rationals)")
+                   "a number or ln(r) (exact comparison when both are logarithms of rationals). Without --rho, also "
+                   "the noise: rho = (e^eps-1)/(e^eps+1), the randomized response whose level is eps")
 
 
 def _epsilon_run(args: argparse.Namespace) -> Outcome:
+    if args.rho is None and args.eps is None:
+        raise InvalidParameterError("voting epsilon needs the noise: --rho (or --eps, its level)")
     rho = _rho(args)
     if args.n is not None and args.rule in ("majority", "threshold", "and", "or", "parity"):
         constant = args.rule == "threshold" and not _threshold_splits(args.n, args.theta)
@@ -261,18 +288,16 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
             check_epsilon_size(args.rule, args.n, args.method, rho)
     f = build_rule(args)
     res = voting.epsilon(f, rho, method=args.method)
-    rem = voting.attains_bound(f) if f.is_symmetric or f.has_table or f.kind == "dictator" else None
+    rem = attains_bound(f) if f.is_symmetric or f.has_table or f.kind == "dictator" else None
     data = {**res.to_dict(), "remark1": rem.to_dict() if rem is not None else None}
     lines = [str(res)]
     if rem is not None:
         lines.append(str(rem))
     code = EXIT_YES
     if args.eps is not None:
-        if args.eps.strip().startswith("-"):
-            raise InvalidParameterError(f"--eps must be >= 0, got {args.eps!r}")
-        target = PrivacyLevel.parse(eps=args.eps, name="--eps")
+        target = _level(args.eps)
         if res.exact and target.exact and not res.infinite:  # both logarithms of rationals: decided exactly
-            ok = bool(res.epsilon <= target.eps)
+            ok = bool(res.level <= target)
         else:
             ok = float(res) <= float(target) + ROUNDOFF
         data["eps"] = str(target)
@@ -306,8 +331,9 @@ def _figure_run(args: argparse.Namespace) -> Outcome:
     rhos = [float(parse_scalar(r, name="rho")) for r in _csv(args.rhos)]
     out = Path(args.out)
     prepare_output_dir(out.parent if out.suffix.lower() == ".png" else out, what="--out")
-    path = voting.save_majority_accuracy_figure(args.out, rhos, args.n_max)
-    data = voting.majority_accuracy_data(rhos, args.n_max)
+    path = figure_path(args.out)
+    paper.majority_accuracy_figure(rhos, args.n_max, path=path)
+    data = paper.majority_accuracy_data(rhos, args.n_max)
     last = {str(r): data["accuracy"][r][-1] for r in data["accuracy"]}
     text = f"wrote {path} (Figure 2: accuracy of majority for odd n ≤ {args.n_max}, rho in {', '.join(map(str, rhos))})"
     return Outcome(text, {"path": str(path), "n_max": args.n_max, "accuracy_at_n_max": last,

@@ -133,22 +133,17 @@ def _keep_probability(rho: ScalarLike | None, eps: LevelLike | None) -> Any:
     """The validated keep-probability ``ρ`` from ``rho=`` or from ``eps=`` (at most one; neither: ``ρ = 1``).
 
     The bridge is exact: keeping a vote with probability ``p = (1 + ρ)/2`` is randomized response with
-    ``e^ε = p/(1 − p) = (1 + ρ)/(1 − ρ)``, so ``ρ = (e^ε − 1)/(e^ε + 1)`` (docs/theory.md, "Keep-probability and
-    ε"), rational when ``e^ε`` is.
+    ``e^ε = p/(1 − p) = (1 + ρ)/(1 − ρ)``, so ``ρ = (e^ε − 1)/(e^ε + 1)`` (``docs/theory.md`` §17), rational
+    when ``e^ε`` is.
 
     Examples
     --------
     >>> _keep_probability(None, "ln(3)").rho, _keep_probability(None, None).rho
     (Fraction(1, 2), Fraction(1, 1))
     """
-    from ..voting._common import parse_rho
+    from ..voting._common import noise  # the one bridge between ρ and ε
 
-    if rho is not None and eps is not None:
-        raise InvalidParameterError(f"give at most one of rho= and eps= (got rho={rho!r}, eps={eps!r})")
-    if eps is None:
-        return parse_rho(1 if rho is None else rho)
-    t = PrivacyLevel.coerce(eps).exp_eps
-    return parse_rho((t - 1) / (t + 1))
+    return noise(rho, eps=eps, default=1)
 
 
 def majority_vote(n: int, rho: ScalarLike | None = None, *, eps: LevelLike | None = None, tie: str = "1",
@@ -169,7 +164,7 @@ def majority_vote(n: int, rho: ScalarLike | None = None, *, eps: LevelLike | Non
         The keep-probability parameter (default 1: no noise).
     eps : ε (float, ``"ln(r)"``, LogRational or PrivacyLevel), optional
         Instead of ``rho``: the level of the randomized response on each ballot, ``ρ = (e^ε − 1)/(e^ε + 1)``
-        (docs/theory.md, "Keep-probability and ε"; exact when ``e^ε`` is rational).
+        (``docs/theory.md`` §17; exact when ``e^ε`` is rational).
     tie : ``"1"``, ``"0"`` or ``"coin"``
         Outcome of a tie (even ``n``): ``1`` (``threshold(n, -1)``), ``-1`` (``threshold(n, 0)``), or a fair coin
         (the even mixture of the two mechanisms; the coin is independent of the votes).

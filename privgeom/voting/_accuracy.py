@@ -16,8 +16,10 @@
 ``recursion``     threshold rules ``f_θ``: the paper's memoised recursion (Section 6.1.1, Figure 1), ``O(n^3)``
 ================  ==========================================================================================
 
-Figure 2 of the paper (accuracy of majority against ``n`` with the ``1/2 + arcsin(ρ)/π`` limits) is drawn by
-:func:`majority_accuracy_figure` / :func:`save_majority_accuracy_figure` from :func:`majority_accuracy_data`.
+Each method is a route of :data:`ACCURACY_ROUTES` with its own docstring. The noise is ``rho=`` or its privacy
+level ``eps=`` (``ρ = (e^ε-1)/(e^ε+1)``, ``docs/theory.md`` §17). Figure 2 of the paper (accuracy of majority
+against ``n`` with the ``1/2 + arcsin(ρ)/π`` limits) is drawn by :func:`majority_accuracy_figure` from
+:func:`majority_accuracy_data` (both in :mod:`privgeom.voting.paper`).
 
 Examples
 --------
@@ -45,26 +47,25 @@ from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.grid import run_grid
 from .._core.io import check_output_dir
 from .._core.limits import register_limit
+from .._core.level import LevelLike, ScalarLike
 from .._core.numeric import Scalar, limit_hint, parse_int, parse_scalar
-from .._core.results import Decision, Quantity, Result
-from ._common import EXACT_COUNTS_MAX_N, Rho, RhoLike, log_binom_pmf, parse_rho
+from .._core.results import Decision, Quantity
+from ._common import EXACT_COUNTS_MAX_N, Rho, RhoLike, log_binom_pmf, noise, parse_rho, pick_route
 from ._counts import accuracy_counts, stability_counts
 from ._fourier import fourier, symmetric_level_coefficients
 from ._rules import Rule, check_rule, majority
-from .._core.level import ScalarLike
 
 __all__ = [
     "accuracy",
     "stability",
+    "ACCURACY_ROUTES",
     "ACCURACY_METHODS",
     "majority_accuracy_limit",
     "majority_accuracy_bounds",
     "MajorityAccuracy",
-    "paper_recursion_accuracy",
     "RECURSION_MAX_N",
     "majority_accuracy_figure",
     "majority_accuracy_data",
-    "save_majority_accuracy_figure",
     "FIGURE_RHOS",
     "ACCURACY_ROUNDOFF",
 ]
@@ -135,9 +136,9 @@ def _limit(rho: RhoLike) -> float:
     return 0.5 + math.asin(float(parse_rho(rho).rho)) / math.pi
 
 
-def majority_accuracy_limit(rho: ScalarLike) -> Quantity:
+def majority_accuracy_limit(rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> Quantity:
     """``lim_{n→∞} Acc(M_ρ Maj_n) = 1/2 + arcsin(ρ)/π`` (Sheppard; Lemma 7 and Equation (3) of the paper), a float
-    :class:`~privgeom.Quantity`.
+    :class:`~privgeom.Quantity` (also ``majority_accuracy_bounds(n, ρ).lower``).
 
     Examples
     --------
@@ -146,8 +147,8 @@ def majority_accuracy_limit(rho: ScalarLike) -> Quantity:
     >>> majority_accuracy_limit("1/2").name
     'accuracy limit'
     """
-    r = parse_rho(rho)
-    return Quantity(_limit(r), "accuracy limit", detail=f"majority as n -> infinity, rho = {r.rho}: 1/2 + arcsin(rho)/pi")
+    r = noise(rho, eps=eps)
+    return Quantity(value=_limit(r), name="accuracy limit", detail=f"majority as n -> infinity, rho = {r.rho}: 1/2 + arcsin(rho)/pi")
 
 
 @dataclass(frozen=True)
@@ -186,8 +187,9 @@ class MajorityAccuracy(Decision):
         )
 
 
-def majority_accuracy_bounds(n: int, rho: ScalarLike) -> MajorityAccuracy:
-    """Exact accuracy of majority next to the arcsin bounds of Equation (3).
+def majority_accuracy_bounds(n: int, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> MajorityAccuracy:
+    """Exact accuracy of majority next to the arcsin bounds of Equation (3) (noise as ``rho=`` or ``eps=``,
+    ``docs/theory.md`` §17).
 
     Examples
     --------
@@ -195,34 +197,22 @@ def majority_accuracy_bounds(n: int, rho: ScalarLike) -> MajorityAccuracy:
     >>> b.holds, round(b.gap, 6)
     (True, 0.000914)
     """
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     acc = float(_accuracy(majority(n), r.to_float()))
     low = _limit(r)
     gap = acc - low
     scaled = gap * math.sqrt(1 - float(r.rho) ** 2) * math.sqrt(n)
-    return MajorityAccuracy(n, r.rho, acc, low, gap, scaled, gap * n, gap >= -ACCURACY_ROUNDOFF)
+    return MajorityAccuracy(n=n, rho=r.rho, accuracy=acc, lower=low, gap=gap, scaled_gap=scaled, gap_times_n=gap * n,
+                            holds=gap >= -ACCURACY_ROUNDOFF)
 
 
 # ------------------------------------------------------------------------------------------------ recursion
-def paper_recursion_accuracy(n: int, theta: Any, rho: ScalarLike) -> Quantity:
-    """Accuracy of the threshold rule ``f_θ`` by the paper's memoised recursion (Section 6.1.1, Figure 1).
-
+def _recursion(n: Any, theta: Any, r: Rho) -> Scalar:
+    """Accuracy of the threshold rule ``f_θ`` by the paper's memoised recursion (Section 6.1.1, Figure 1):
     ``T_ρ f_θ(x) = (1+ρ)/2 · T_ρ f_{θ-x_n}(x_{-n}) + (1-ρ)/2 · T_ρ f_{θ+x_n}(x_{-n})``, memoised on
     ``(voters left, +1 votes among them, threshold)`` for the profile ``x = (1,…,1,-1,…,-1)`` with ``c`` ones; then
     ``Stab`` by Equation (2) and accuracy by Equation (1). Exact in Fractions for rational ``ρ``. Baseline only:
-    ``O(n^3)`` states.
-
-    Examples
-    --------
-    >>> paper_recursion_accuracy(3, 0, "1/2").value
-    Fraction(45, 64)
-    """
-    r = parse_rho(rho)
-    value = _recursion(n, theta, r)
-    return Quantity(value, "accuracy", detail=f"threshold rule on {n} voters, theta = {theta}, rho = {r.rho}, the paper's recursion")
-
-
-def _recursion(n: Any, theta: Any, r: Rho) -> Scalar:
+    ``O(n^3)`` states (the limit ``recursion_voters``)."""
     n = parse_int(n, name="n", min=1)
     theta = parse_scalar(theta, name="theta")
     if n > RECURSION_MAX_N:
@@ -269,21 +259,30 @@ def _threshold_theta(f: Rule) -> int:
     return 2 * bps[0] - f.n - 1  # value 1 iff c >= b iff 2c - n > 2b - n - 1
 
 
-# ------------------------------------------------------------------------------------------------ dispatch
-def _stab_fourier(f: Rule, r: Rho) -> Scalar:
-    return fourier(f).stability(r.rho if r.exact else float(r.rho))
+# ------------------------------------------------------------------------------------------------ routes
+def _acc_closed_form(f: Rule, r: Rho) -> Scalar:
+    """``closed_form``: dictator, AND, OR, parity and constants (:data:`CLOSED_FORMS`, Section 6.2–6.3), any ``n``,
+    ``O(1)``, exact for rational ``ρ``."""
+    if f.kind not in CLOSED_FORMS:
+        raise InvalidParameterError(f"no closed form for {f.name}; closed forms exist for {sorted(CLOSED_FORMS)}")
+    return CLOSED_FORMS[f.kind](f, r)
 
 
-def _stab_levels(f: Rule, r: Rho) -> Scalar:
-    coeffs = symmetric_level_coefficients(f)
-    n = f.n
-    if r.exact:
-        return sum((r.rho**k * math.comb(n, k) * c * c for k, c in enumerate(coeffs)), Fraction(0))  # type: ignore[operator]
-    x = float(r.rho)
-    return math.fsum(x**k * math.comb(n, k) * float(c * c) for k, c in enumerate(coeffs))
+def _acc_fourier(f: Rule, r: Rho) -> Scalar:
+    """``fourier``: any truth table, ``O(n 2^n)``: ``(1 + Σ_k ρ^k W_k)/2`` from the Walsh–Hadamard level weights
+    (Equations (1)–(2)); exact for rational tables and ``ρ``."""
+    return (1 + _stab_fourier(f, r)) / 2  # type: ignore[operator,no-any-return]
+
+
+def _acc_levels(f: Rule, r: Rho) -> Scalar:
+    """``levels``: symmetric rules, ``n ≤ 2000`` (``O(n^2)`` big integers): the exact per-level Fourier weights
+    (Krawtchouk polynomials) in Equation (1)."""
+    return (1 + _stab_levels(f, r)) / 2  # type: ignore[operator,no-any-return]
 
 
 def _acc_definition(f: Rule, r: Rho) -> Scalar:
+    """``definition``: any truth table: ``2^{-n} Σ_x P(M_ρ f(x) = f(x))`` read off the mechanism matrix
+    (Definition 2; the reference route of the checks)."""
     from ._mechanism import mechanism
 
     M = mechanism(f, r.rho)
@@ -295,10 +294,63 @@ def _acc_definition(f: Rule, r: Rho) -> Scalar:
     return math.fsum(picks.tolist()) / table.shape[0]
 
 
-ACCURACY_METHODS = ("auto", "closed_form", "fourier", "definition", "counts", "levels", "majority", "recursion")
+def _acc_counts(f: Rule, r: Rho) -> Scalar:
+    """``counts``: symmetric rules by vote count: exact big-integer polynomials up to ``n = 400`` (rational ``ρ``),
+    log-space sums of two binomials beyond (``O(n)`` per breakpoint, float; :mod:`privgeom.voting._counts`)."""
+    return accuracy_counts(f, r)
+
+
+def _acc_majority(f: Rule, r: Rho) -> Scalar:
+    """``majority``: majority only, ``O(n)`` in float: the closed-form Fourier weights of ``Maj_n`` (O'Donnell
+    Theorem 5.19) summed with an error ``≤ ε_mach · I[Maj_n]``; the default for large ``n``."""
+    if f.kind != "majority":
+        raise InvalidParameterError(f"method 'majority' is the closed-form spectrum of Maj_n; {f.name} is not a majority")
+    return 0.5 + 0.5 * _majority_levels_stability(f.n, float(r.rho))
+
+
+def _acc_recursion(f: Rule, r: Rho) -> Scalar:
+    """``recursion``: threshold rules ``f_θ`` (majority included) by the paper's memoised recursion
+    (:func:`_recursion`, Section 6.1.1), ``O(n^3)`` — the baseline of ``benchmarks/bench_voting.py``."""
+    return _recursion(f.n, _threshold_theta(f), r)
+
+
+def _acc_auto(f: Rule, r: Rho) -> Scalar:
+    """``auto``: the route :func:`_auto` names — a closed form, then exact counts (symmetric, ``n ≤ 400``,
+    rational ``ρ``), then the majority spectrum or log-space counts (large symmetric), then Fourier (tables)."""
+    return ACCURACY_ROUTES[_auto(f, r)](f, r)
+
+
+#: The routes of :func:`accuracy` by ``method=`` name (see each route's docstring).
+ACCURACY_ROUTES: dict[str, Callable[[Rule, Rho], Scalar]] = {
+    "auto": _acc_auto,
+    "closed_form": _acc_closed_form,
+    "fourier": _acc_fourier,
+    "definition": _acc_definition,
+    "counts": _acc_counts,
+    "levels": _acc_levels,
+    "majority": _acc_majority,
+    "recursion": _acc_recursion,
+}
+ACCURACY_METHODS = tuple(ACCURACY_ROUTES)
+
+
+def _stab_fourier(f: Rule, r: Rho) -> Scalar:
+    """``Stab_ρ[f] = Σ_k ρ^k W_k`` from the Walsh–Hadamard level weights (any truth table, ``O(n 2^n)``)."""
+    return fourier(f).stability(r.rho if r.exact else float(r.rho))
+
+
+def _stab_levels(f: Rule, r: Rho) -> Scalar:
+    """``Stab_ρ[f] = Σ_k ρ^k C(n, k) f̂_k^2`` from the exact per-level coefficients of a symmetric rule."""
+    coeffs = symmetric_level_coefficients(f)
+    n = f.n
+    if r.exact:
+        return sum((r.rho**k * math.comb(n, k) * c * c for k, c in enumerate(coeffs)), Fraction(0))  # type: ignore[operator]
+    x = float(r.rho)
+    return math.fsum(x**k * math.comb(n, k) * float(c * c) for k, c in enumerate(coeffs))
 
 
 def _auto(f: Rule, r: Rho) -> str:
+    """The route ``auto`` takes for ``f`` at ``ρ``."""
     if f.kind in CLOSED_FORMS:
         return "closed_form"
     if f.is_symmetric:
@@ -308,19 +360,21 @@ def _auto(f: Rule, r: Rho) -> str:
     return "fourier"
 
 
-def accuracy(f: Rule, rho: ScalarLike, *, method: str = "auto") -> Quantity:
+def accuracy(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None, method: str = "auto") -> Quantity:
     """``Acc(M_ρ f) = P_{x, M}[M_ρ f(x) = f(x)]`` under impartial culture (Section 6).
 
     Parameters
     ----------
     f : Rule
         A voting rule (values ``±1``).
-    rho : rational or float in [0, 1]
-        Correlation; rational values give Fractions wherever the method is exact.
+    rho, eps
+        The noise: exactly one of ``ρ ∈ [0, 1]`` (rational values give Fractions wherever the method is exact) and
+        the level ``ε`` of the randomized response on the votes (``ρ = (e^ε-1)/(e^ε+1)``, ``docs/theory.md`` §17;
+        ``"ln(3)"`` is ``ρ = 1/2`` exactly).
     method : str
-        One of :data:`ACCURACY_METHODS` (see the module documentation); ``"auto"`` picks a closed form, then exact
-        counts (symmetric, ``n ≤ 400``), then the majority Fourier sum or the log-space counts (large symmetric), then
-        the Fourier method (truth tables).
+        One of :data:`ACCURACY_ROUTES` (see the module documentation and each route's docstring); ``"auto"`` picks a
+        closed form, then exact counts (symmetric, ``n ≤ 400``), then the majority Fourier sum or the log-space
+        counts (large symmetric), then the Fourier method (truth tables).
 
     Returns
     -------
@@ -335,17 +389,19 @@ def accuracy(f: Rule, rho: ScalarLike, *, method: str = "auto") -> Quantity:
     True
     >>> voting.accuracy(voting.tribes(2, 2), "1/2").value      # Fourier on the truth table
     Fraction(1425, 2048)
+    >>> voting.accuracy(voting.majority(3), eps="ln(3)").value  # e^ε = 3 is ρ = 1/2
+    Fraction(45, 64)
     """
     f = check_rule(f)
     _require_boolean(f)
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     chosen = _chosen(f, r, method)
-    return Quantity(_accuracy(f, r, chosen), "accuracy", detail=_setting(f, r, chosen))
+    return Quantity(value=ACCURACY_ROUTES[chosen](f, r), name="accuracy", detail=_setting(f, r, chosen))
 
 
 def _chosen(f: Rule, r: Rho, method: str) -> str:
-    if method not in ACCURACY_METHODS:
-        raise InvalidParameterError(f"unknown accuracy method {method!r}; choose one of {', '.join(ACCURACY_METHODS)}")
+    """``method`` validated, with ``auto`` resolved to the route it takes."""
+    pick_route(ACCURACY_ROUTES, method, "accuracy")
     return _auto(f, r) if method == "auto" else method
 
 
@@ -353,27 +409,12 @@ def _accuracy(f: Rule, r: Rho, method: str = "auto") -> Scalar:
     """The accuracy as a bare number (Fraction or float), for the package's own computations and checks."""
     f = check_rule(f)
     _require_boolean(f)
-    chosen = _chosen(f, r, method)
-    if chosen == "closed_form":
-        if f.kind not in CLOSED_FORMS:
-            raise InvalidParameterError(f"no closed form for {f.name}; closed forms exist for {sorted(CLOSED_FORMS)}")
-        return CLOSED_FORMS[f.kind](f, r)
-    if chosen == "recursion":
-        return _recursion(f.n, _threshold_theta(f), r)
-    if chosen == "majority":
-        if f.kind != "majority":
-            raise InvalidParameterError(f"method 'majority' is the closed-form spectrum of Maj_n; {f.name} is not a majority")
-        return 0.5 + 0.5 * _majority_levels_stability(f.n, float(r.rho))
-    if chosen == "counts":
-        return accuracy_counts(f, r)
-    if chosen == "definition":
-        return _acc_definition(f, r)
-    stab = _stab_levels(f, r) if chosen == "levels" else _stab_fourier(f, r)
-    return (1 + stab) / 2  # type: ignore[operator,no-any-return]
+    return pick_route(ACCURACY_ROUTES, method, "accuracy")(f, r)
 
 
-def stability(f: Rule, rho: ScalarLike, *, method: str = "auto") -> Quantity:
-    """Noise stability ``Stab_ρ[f] = E_{x, y ~ N_ρ x}[f(x) f(y)] = Σ_S ρ^{|S|} f̂(S)^2`` (Definition 9).
+def stability(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None, method: str = "auto") -> Quantity:
+    """Noise stability ``Stab_ρ[f] = E_{x, y ~ N_ρ x}[f(x) f(y)] = Σ_S ρ^{|S|} f̂(S)^2`` (Definition 9); the noise
+    as ``rho=`` or ``eps=`` (``docs/theory.md`` §17).
 
     For voting rules ``Stab_ρ[f] = 2 Acc(M_ρ f) - 1`` (Equation (1)) and the accuracy methods apply; real-valued
     functions use the Fourier weights (tables) or ``E[f T_ρ f]`` by count (symmetric, Equation (2)).
@@ -385,20 +426,41 @@ def stability(f: Rule, rho: ScalarLike, *, method: str = "auto") -> Quantity:
     Fraction(13, 32)
     """
     f = check_rule(f)
-    r = parse_rho(rho)
-    return Quantity(_stability(f, r, method), "stability", detail=_setting(f, r, None if method == "auto" else method))
+    r = noise(rho, eps=eps)
+    return Quantity(value=_stability(f, r, method), name="stability", detail=_setting(f, r, None if method == "auto" else method))
 
 
 def _stability(f: Rule, r: Rho, method: str = "auto") -> Scalar:
-    """The noise stability as a bare number (Fraction or float)."""
+    """The noise stability as a bare number (Fraction or float): ``2 Acc - 1`` by the accuracy routes for voting
+    rules (Equation (1)), a route of :data:`STABILITY_ROUTES` for real-valued functions."""
     f = check_rule(f)
     if f.is_boolean:
         return 2 * _accuracy(f, r, method) - 1  # type: ignore[operator,no-any-return]
-    if method not in ("auto", "fourier", "counts", "levels"):
+    if method not in STABILITY_ROUTES:
         raise InvalidParameterError(f"method {method!r} is not available for real-valued functions; use fourier, counts or levels")
-    if f.is_symmetric and method != "fourier":
-        return _stab_levels(f, r) if method == "levels" else stability_counts(f, r)
-    return _stab_fourier(f, r)
+    return STABILITY_ROUTES[method](f, r)
+
+
+def _stab_counts(f: Rule, r: Rho) -> Scalar:
+    """``counts`` (real-valued): ``E[f T_ρ f]`` by vote count for symmetric functions (Equation (2);
+    :mod:`privgeom.voting._counts`); a truth table goes through Fourier."""
+    return stability_counts(f, r) if f.is_symmetric else _stab_fourier(f, r)
+
+
+def _stab_by_levels(f: Rule, r: Rho) -> Scalar:
+    """``levels`` (real-valued): the exact per-level Fourier weights of a symmetric function (``n ≤ 2000``); a truth
+    table goes through Fourier."""
+    return _stab_levels(f, r) if f.is_symmetric else _stab_fourier(f, r)
+
+
+#: The routes of :func:`stability` for real-valued functions by ``method=`` name (voting rules take the accuracy
+#: routes): ``auto`` is ``counts`` (symmetric functions by count, tables by Fourier).
+STABILITY_ROUTES: dict[str, Callable[[Rule, Rho], Scalar]] = {
+    "auto": _stab_counts,
+    "fourier": _stab_fourier,
+    "counts": _stab_counts,
+    "levels": _stab_by_levels,
+}
 
 
 # ------------------------------------------------------------------------------------------------ Figure 2
@@ -433,7 +495,7 @@ def _check_figure(rhos: Sequence[Any], n_max: Any) -> tuple[list[float], int]:
     return values, n_max
 
 
-def majority_accuracy_data(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101, *,
+def majority_accuracy_data(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: int = 101, *,
                            scheduler: Any = None) -> dict[str, Any]:
     """The numbers behind Figure 2: ``{"n": odd n, "accuracy": {ρ: [...]}, "limit": {ρ: 1/2 + arcsin(ρ)/π}}``.
 
@@ -459,16 +521,25 @@ def _figure_point(point: dict[str, Any]) -> dict[str, float]:
     return {"accuracy": float(_accuracy(majority(point["n"]), parse_rho(point["rho"])))}
 
 
-def majority_accuracy_figure(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101) -> Any:
-    """A matplotlib ``Figure`` reproducing Figure 2 (accuracy of majority vs ``n``, with the arcsin limits).
+def majority_accuracy_figure(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: int = 101, *,
+                             path: str | Path | None = None, dpi: int = 120) -> Any:
+    """A matplotlib ``Figure`` reproducing Figure 2 (accuracy of majority vs ``n``, with the arcsin limits); with
+    ``path``, also written as a PNG there (a ``.png`` file, or an existing directory that gets
+    ``voting_figure2.png``; folders are never created).
 
     Examples
     --------
     >>> fig = majority_accuracy_figure(rhos=(0.5, 0.9), n_max=11)
     >>> len(fig.axes[0].lines)    # one curve and one dashed limit per rho
     4
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = majority_accuracy_figure(rhos=(0.5,), n_max=5, path=d)
+    ...     (Path(d) / "voting_figure2.png").read_bytes()[:4]
+    b'\\x89PNG'
     """
-    _check_figure(rhos, n_max)
+    _check_figure(rhos, n_max)  # sizes before anything is created or drawn
+    target = None if path is None else figure_path(path)
     from matplotlib.figure import Figure
 
     data = majority_accuracy_data(rhos, n_max)
@@ -483,23 +554,16 @@ def majority_accuracy_figure(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101
     ax.set_title("Randomized response on majority (Figure 2); dashed: 1/2 + arcsin(ρ)/π")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper right", fontsize="small")
+    if target is not None:
+        fig.savefig(target, dpi=dpi, format="png")
     return fig
 
 
-def save_majority_accuracy_figure(path: str | Path, rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101, *, dpi: int = 120) -> Path:
-    """Write Figure 2 as a PNG to ``path`` (a file, or a directory that gets ``voting_figure2.png``); returns the path.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     save_majority_accuracy_figure(d, rhos=(0.5,), n_max=5).read_bytes()[:4]
-    b'\\x89PNG'
-    """
-    _check_figure(rhos, n_max)  # sizes before anything is created or drawn
+def figure_path(path: str | Path) -> Path:
+    """Where :func:`majority_accuracy_figure` writes: ``path`` itself when it ends in ``.png``, else
+    ``path/voting_figure2.png``; its folder must exist (checked before drawing, never created)."""
     target = Path(path)
     if target.suffix.lower() != ".png":
         target = target / "voting_figure2.png"
-    check_output_dir(target.parent if str(target.parent) else ".", what="path", value=path)  # never created
-    majority_accuracy_figure(rhos, n_max).savefig(target, dpi=dpi, format="png")
+    check_output_dir(target.parent if str(target.parent) else ".", what="path", value=path)
     return target

@@ -7,7 +7,7 @@ With integer weights, ``Π_j (1 + z^{w_j}) = Σ_k N_k z^k`` counts the coalition
 modulo ``w_i`` — so all swing counts cost ``O(n W)`` with ``W = Σ w_j`` (and one division per *distinct* weight).
 
 The raw Banzhaf index ``swings_i / 2^{n-1}`` is exactly the influence ``I_i[f]`` (Definition 4 of the referendum
-paper) of the rule ``f = weighted_majority(weights, quota)``; the normalised index is ``swings_i / Σ_j swings_j``
+paper) of the rule ``f = majority(weights=weights, quota=quota)``; the normalised index is ``swings_i / Σ_j swings_j``
 (``= I_i / I[f]`` for these monotone rules).
 
 Examples
@@ -101,7 +101,7 @@ def banzhaf(weights: Iterable[Any], quota: Any = None) -> Banzhaf:
         Rationals are scaled to integers by their common denominator.
     quota : rational, optional
         A coalition wins iff its weight is ``≥ quota``. Default: strictly more than half of the total weight (the
-        same default as :func:`~privgeom.voting.weighted_majority`).
+        same default as :func:`~privgeom.voting.majority` with ``weights``).
 
     Examples
     --------
@@ -152,4 +152,5 @@ def banzhaf(weights: Iterable[Any], quota: Any = None) -> Banzhaf:
     all_swings = sum(swings)
     raw = tuple(Fraction(s, 1 << (n - 1)) for s in swings)
     normalized = tuple(Fraction(s, all_swings) for s in swings) if all_swings else ()
-    return Banzhaf(tuple(ws), qv, swings, raw, normalized, all_swings)
+    return Banzhaf(weights=tuple(ws), quota=qv, swings=swings, raw=raw, normalized=normalized,
+                   total_swings=all_swings)

@@ -3,6 +3,9 @@
 The mechanism of the referendum paper (Evren & Vepakomma, *Effects of privacy-inducing noise on welfare and influence
 of referendum systems*, Definitions 1–2) keeps each vote with probability ``ρ`` and re-draws it uniformly otherwise,
 so a vote is reported truthfully with probability ``p = (1+ρ)/2`` and flipped with probability ``q = (1-ρ)/2``.
+Every voting function takes the noise as ``rho=`` or as the privacy level ``eps=`` of that randomized response:
+``e^ε = p/q = (1+ρ)/(1-ρ)``, so ``ρ = (e^ε-1)/(e^ε+1)`` (``docs/theory.md`` §17; :func:`noise`), exact when ``e^ε``
+is rational.
 
 Binomial probabilities for large electorates come from the package's one binomial log-pmf,
 :func:`privgeom._core.numeric.log_binom_pmf` (Loader's saddle-point form), re-exported here for the voting modules.
@@ -12,6 +15,8 @@ Examples
 >>> r = parse_rho("1/3")
 >>> r.exact, r.p, r.q, (r.a, r.b)
 (True, Fraction(2, 3), Fraction(1, 3), (1, 3))
+>>> noise(eps="ln(3)").rho, noise("1/2").level.exp_eps      # the bridge both ways, exact
+(Fraction(1, 2), Fraction(3, 1))
 >>> round(float(np.exp(log_binom_pmf(np.array([50]), 100, 0.5, 0.5))[0]), 12)
 0.079589237387
 """
@@ -21,17 +26,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeAlias
+from typing import Mapping, TypeAlias, TypeVar
 
 import numpy as np
 
 from .._core.errors import InvalidParameterError
+from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.numeric import Scalar, log_binom_pmf, log_binom_tail, parse_scalar
-from .._core.level import ScalarLike
 
 __all__ = [
     "Rho",
     "parse_rho",
+    "noise",
+    "pick_route",
     "RhoLike",
     "binomials",
     "log_binom_pmf",
@@ -87,6 +94,18 @@ class Rho:
         """The same parameter in float mode."""
         return Rho(float(self.rho), False, 0, 0)
 
+    @property
+    def level(self) -> PrivacyLevel:
+        """The privacy level of this randomized response, ``e^ε = p/q = (1+ρ)/(1-ρ)`` (``docs/theory.md`` §17;
+        Proposition 2 of the referendum paper): exact for rational ``ρ < 1``, infinite at ``ρ = 1``."""
+        if self.rho == 1:
+            return PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)
+        if self.exact:
+            return PrivacyLevel.from_exp_eps((1 + self.rho) / (1 - self.rho))  # type: ignore[arg-type]
+        r = float(self.rho)
+        # ε = ln(1+ρ) - ln(1-ρ) = 2 artanh(ρ), to full relative precision also for ρ near 0
+        return PrivacyLevel(exp_eps=(1 + r) / (1 - r), exact=False, eps=math.log1p(r) - math.log1p(-r), given="eps")
+
 
 #: ``ρ`` as the voting functions accept it: a number (:data:`~privgeom._core.level.ScalarLike`; rational = exact mode) or
 #: an already validated :class:`Rho`.
@@ -116,6 +135,70 @@ def parse_rho(rho: RhoLike, *, exact: bool | None = None) -> Rho:
     if isinstance(value, Fraction):
         return Rho(value, True, value.numerator, value.denominator)
     return Rho(float(value), False, 0, 0)
+
+
+def noise(rho: RhoLike | None = None, *, eps: LevelLike | None = None, default: RhoLike | None = None,
+          exact: bool | None = None) -> Rho:
+    """The noise of randomized response on votes, given as exactly one of ``rho=`` (the keep-probability ``ρ``) and
+    ``eps=`` (its privacy level ``ε``); ``default`` when neither is given (``None``: one is required).
+
+    The bridge (``docs/theory.md`` §17): a kept vote is reported as cast with probability ``p = (1+ρ)/2``, so the
+    randomized response has ``e^ε = p/(1-p) = (1+ρ)/(1-ρ)`` and ``ρ = (e^ε-1)/(e^ε+1)`` — ``tanh(ε/2)``. An exact
+    level (``"ln(3)"``, ``0``, a :class:`~privgeom.PrivacyLevel` with a rational ``e^ε``) gives an exact ``ρ``; a
+    float ε gives a float ``ρ`` (``tanh``, accurate for small ε); ``ε = ∞`` gives ``ρ = 1``.
+
+    Raises
+    ------
+    InvalidParameterError
+        Both ``rho`` and ``eps`` given, or neither without a default; ``ρ`` outside ``[0, 1]``; ``ε < 0``.
+
+    Examples
+    --------
+    >>> noise(eps="ln(3)").rho, noise(eps=0).rho, noise(eps=PrivacyLevel.from_exp_eps("9/4")).rho
+    (Fraction(1, 2), Fraction(0, 1), Fraction(5, 13))
+    >>> round(float(noise(eps=1.0).rho), 12) == round(math.tanh(0.5), 12)
+    True
+    """
+    if rho is not None and eps is not None:
+        raise InvalidParameterError(f"give exactly one of rho= and eps= (got rho={rho!r}, eps={eps!r}): "
+                                    "they name the same noise, e^eps = (1+rho)/(1-rho)")
+    if eps is None:
+        if rho is None:
+            if default is None:
+                raise InvalidParameterError("give the noise as rho= (keep-probability in [0, 1]) or eps= (its level)")
+            rho = default
+        return parse_rho(rho, exact=exact)
+    level = PrivacyLevel.coerce(eps, name="eps", allow_infinite=True)
+    if level.infinite:
+        value: Scalar = Fraction(1) if exact else 1.0
+    elif level.exact:
+        t = Fraction(level.exp_eps)
+        value = (t - 1) / (t + 1)
+    else:
+        value = math.tanh(float(level.eps) / 2)
+    return parse_rho(value, exact=exact)
+
+
+R = TypeVar("R")
+
+
+def pick_route(routes: Mapping[str, R], method: str, what: str) -> R:
+    """The route registered under ``method`` in a dispatcher's table, or :class:`~privgeom.InvalidParameterError`
+    naming the value and the choices.
+
+    Examples
+    --------
+    >>> pick_route({"auto": 1, "table": 2}, "table", "epsilon")
+    2
+    >>> pick_route({"auto": 1}, "fast", "epsilon")
+    Traceback (most recent call last):
+    ...
+    privgeom._core.errors.InvalidParameterError: unknown epsilon method 'fast'; choose one of auto
+    """
+    route = routes.get(method) if isinstance(method, str) else None
+    if route is None:
+        raise InvalidParameterError(f"unknown {what} method {method!r}; choose one of {', '.join(routes)}")
+    return route
 
 
 def binomials(N: int, ks: list[int]) -> list[int]:

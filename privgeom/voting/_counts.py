@@ -43,7 +43,8 @@ from .._core.level import EPS_OVERFLOW
 from .._core.limits import register_limit
 from .._core.numeric import Scalar, limit_hint
 from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, log_binom_tail
-from ._rules import Rule, integer_form
+from ._profiles import integer_form
+from ._rules import Rule
 
 __all__ = [
     "exact_rows",
@@ -361,7 +362,8 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
         den = (2 * r.b) ** n
         hi_c, lo_c = (c + 1, c) if up else (c, c + 1)
         nums = levels[value]
-        return CountsEpsilon(ratio, c, value, up, True, Fraction(nums[hi_c], den), Fraction(nums[lo_c], den))
+        return CountsEpsilon(ratio=ratio, lower=c, output=value, increasing=up, exact=True,
+                             p=Fraction(nums[hi_c], den), q=Fraction(nums[lo_c], den))
     logs = level_log_probs(f, r)
     top: tuple[float, int, Any, bool] = (0.0, 0, next(iter(logs)), True)
     for value, lp in logs.items():
@@ -372,6 +374,7 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
     lp = logs[top[2]]
     hi_c, lo_c = (top[1] + 1, top[1]) if top[3] else (top[1], top[1] + 1)
     return CountsEpsilon(
-        math.exp(top[0]) if top[0] < EPS_OVERFLOW else math.inf, top[1], top[2], top[3], False,
-        math.exp(float(lp[hi_c])), math.exp(float(lp[lo_c])), float(lp[hi_c]), float(lp[lo_c]),
+        ratio=math.exp(top[0]) if top[0] < EPS_OVERFLOW else math.inf, lower=top[1], output=top[2],
+        increasing=top[3], exact=False, p=math.exp(float(lp[hi_c])), q=math.exp(float(lp[lo_c])),
+        log_p=float(lp[hi_c]), log_q=float(lp[lo_c]),
     )

@@ -32,9 +32,10 @@ from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.limits import register_limit
 from .._core.numeric import Scalar, limit_hint, parse_int, readonly
 from .._core.results import Result
-from ._common import Rho, parse_rho
-from ._rules import Rule, check_rule, half, integer_form, popcounts
-from .._core.level import ScalarLike
+from ._common import Rho, RhoLike, noise
+from ._profiles import half, integer_form, popcounts
+from ._rules import Rule, check_rule
+from .._core.level import LevelLike
 
 __all__ = [
     "FourierSpectrum",
@@ -256,11 +257,11 @@ class FourierSpectrum(Result):
         nz = [k for k, w in enumerate(self.level_weights()) if w != 0]
         return max(nz) if nz else -1
 
-    def stability(self, rho: ScalarLike) -> Scalar:
+    def stability(self, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> Scalar:
         """``Stab_ρ[f] = Σ_k ρ^k W_k`` (Definition 9, Equation (2) with Plancherel — O'Donnell Theorem 2.49); exact
-        when ``ρ`` and the spectrum are. (A number, not a Quantity: :func:`~privgeom.voting.stability` is the public
-        function.)"""
-        r = parse_rho(rho)
+        when ``ρ`` and the spectrum are; the noise as ``rho=`` or ``eps=`` (``docs/theory.md`` §17). (A number, not a
+        Quantity: :func:`~privgeom.voting.stability` is the public function.)"""
+        r = noise(rho, eps=eps)
         exact = r.exact and self.exact
         weights = self.level_weights()
         if exact:
@@ -359,13 +360,14 @@ def fourier(f: Rule) -> FourierSpectrum:
         coeffs = symmetric_level_coefficients(f)
         arr = np.empty(f.n + 1, dtype=object)
         arr[:] = coeffs
-        return FourierSpectrum(f.name, f.n, True, True, readonly(arr), 1)
+        return FourierSpectrum(name=f.name, n=f.n, exact=True, by_level=True, numerators=readonly(arr), denominator=1)
     exact = _exact_wht(f)
     if exact is not None:
         H, den = exact
-        return FourierSpectrum(f.name, f.n, True, False, readonly(H), den)
+        return FourierSpectrum(name=f.name, n=f.n, exact=True, by_level=False, numerators=readonly(H),
+                               denominator=den)
     H = walsh_hadamard(np.asarray(f.table(), dtype=float)) / float(1 << f.n)
-    return FourierSpectrum(f.name, f.n, False, False, readonly(H), 1)
+    return FourierSpectrum(name=f.name, n=f.n, exact=False, by_level=False, numerators=readonly(H), denominator=1)
 
 
 def noise_table(f: Rule, r: Rho) -> np.ndarray:
@@ -380,8 +382,9 @@ def noise_table(f: Rule, r: Rho) -> np.ndarray:
     return apply_noise(np.asarray(f.table(), dtype=float), f.n, float(r.p), float(r.q))
 
 
-def noise_operator(f: Rule, rho: ScalarLike) -> Rule:
-    """``T_ρ f`` as a (real-valued) rule: ``T_ρ f(x) = E_{y ~ N_ρ x}[f(y)]`` (Definition 8 of the paper).
+def noise_operator(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> Rule:
+    """``T_ρ f`` as a (real-valued) rule: ``T_ρ f(x) = E_{y ~ N_ρ x}[f(y)]`` (Definition 8 of the paper); the noise
+    as ``rho=`` or its level ``eps=`` (``ρ = (e^ε-1)/(e^ε+1)``, ``docs/theory.md`` §17).
 
     Symmetric rules stay symmetric (``T_ρ`` commutes with permutations of the voters).
 
@@ -394,7 +397,7 @@ def noise_operator(f: Rule, rho: ScalarLike) -> Rule:
     ['-11/16', '-5/16', '5/16', '11/16']
     """
     f = check_rule(f)
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     name = f"T_{r.rho} {f.name}"
     if f.is_symmetric:
         from ._counts import noisy_counts

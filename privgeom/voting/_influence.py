@@ -33,26 +33,37 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, overload
+from typing import Any, Callable, Iterator, overload
 
 import numpy as np
 
 from .._core.errors import InvalidParameterError
 from .._core.numeric import Scalar, parse_int
 from .._core.results import Quantity, Result
-from ._common import EXACT_BINOMIAL_MAX_N, EXACT_COUNTS_MAX_N, Rho, RhoLike, binomials, log_binom_pmf, parse_rho
+from .._core.level import LevelLike
+from ._common import (
+    EXACT_BINOMIAL_MAX_N,
+    EXACT_COUNTS_MAX_N,
+    Rho,
+    RhoLike,
+    binomials,
+    log_binom_pmf,
+    noise,
+    parse_rho,
+    pick_route,
+)
 from ._counts import noisy_counts
 from ._fourier import fourier, noise_table
-from ._rules import Rule, check_rule, half, integer_form, popcounts
-from .._core.level import ScalarLike
+from ._profiles import half, integer_form, popcounts
+from ._rules import Rule, check_rule
 
 __all__ = [
     "Influences",
     "influence",
-    "total_influence",
     "probabilistic_influence",
-    "total_probabilistic_influence",
     "welfare",
+    "INFLUENCE_ROUTES",
+    "WELFARE_ROUTES",
     "COUPLINGS",
     "coupling_table",
 ]
@@ -164,7 +175,8 @@ class Influences(Result):
 
 def _influences(values: tuple[Scalar, ...], f: Rule, name: str, detail: str = "") -> Influences:
     exact = all(isinstance(v, Fraction) for v in values)
-    return Influences(values, exact, _total(values, f.is_symmetric), name, f.name, detail, f.is_symmetric)
+    return Influences(values=values, exact=exact, total=_total(values, f.is_symmetric), name=name, rule=f.name,
+                      detail=detail, symmetric=f.is_symmetric)
 
 
 def _pair_terms(f: Rule) -> tuple[Scalar, ...]:
@@ -206,7 +218,59 @@ def _symmetric_pair_term(f: Rule) -> Scalar:
     return math.fsum((weights * jumps**2).tolist())
 
 
-INFLUENCE_METHODS = ("auto", "definition", "fourier", "counts", "banzhaf")
+def _infl_definition(f: Rule) -> tuple[Scalar, ...]:
+    """``definition``: any truth table, ``O(n 2^n)``: the pairs of profiles differing in voter ``i``
+    (Definition 4; exact integers for rational tables)."""
+    return _pair_terms(f)
+
+
+def _infl_fourier(f: Rule) -> tuple[Scalar, ...]:
+    """``fourier``: any truth table, ``O(n 2^n)``: ``Σ_{S ∋ i} f̂(S)^2`` (O'Donnell Theorem 2.20)."""
+    return fourier(f).influences()
+
+
+def _infl_counts(f: Rule) -> tuple[Scalar, ...]:
+    """``counts``: symmetric rules, any ``n``, ``O(breakpoints)``: the binomial weights of the breakpoints — for
+    majority ``C(n-1, (n-1)/2)/2^{n-1}`` — exactly up to ``n = 10^5`` (:data:`EXACT_BINOMIAL_MAX_N`), in floats
+    beyond."""
+    if not f.is_symmetric:
+        raise InvalidParameterError(f"method 'counts' needs a symmetric rule; {f.name} is not")
+    return (_symmetric_pair_term(f),) * f.n
+
+
+def _infl_banzhaf(f: Rule) -> tuple[Scalar, ...]:
+    """``banzhaf``: weighted majorities with non-negative weights, any ``n``, ``O(n W)`` for total integer weight
+    ``W``: swing counts by generating functions (:func:`~privgeom.voting.banzhaf`; the raw index is ``I_i``)."""
+    from ._banzhaf import banzhaf
+
+    if f.kind != "weighted" or not f.is_monotone:
+        raise InvalidParameterError(f"method 'banzhaf' needs a weighted majority with non-negative weights; {f.name} is not")
+    params = f.params
+    quota = params["quota"]
+    if params.get("strict"):  # yes-weight > quota  <=>  yes-weight >= the next point of the weight lattice
+        den = math.lcm(*(Fraction(w).denominator for w in params["weights"]))
+        quota = Fraction(math.floor(Fraction(quota) * den) + 1, den)
+    return banzhaf(params["weights"], quota).raw
+
+
+def _infl_auto(f: Rule) -> tuple[Scalar, ...]:
+    """``auto``: counts for symmetric rules, banzhaf for weighted rules without a truth table, else definition."""
+    if f.is_symmetric:
+        return _infl_counts(f)
+    if f.kind == "weighted" and not f.has_table:
+        return _infl_banzhaf(f)
+    return _infl_definition(f)
+
+
+#: The routes of :func:`influence` by ``method=`` name (see each route's docstring).
+INFLUENCE_ROUTES: dict[str, Callable[[Rule], tuple[Scalar, ...]]] = {
+    "auto": _infl_auto,
+    "definition": _infl_definition,
+    "fourier": _infl_fourier,
+    "counts": _infl_counts,
+    "banzhaf": _infl_banzhaf,
+}
+INFLUENCE_METHODS = tuple(INFLUENCE_ROUTES)
 
 
 @overload
@@ -219,15 +283,14 @@ def influence(f: Rule, i: int, *, method: str = "auto") -> Quantity: ...
 
 def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Influences | Quantity:
     """Influence ``I_i[f]`` of voter ``i`` (Definition 4) as a :class:`~privgeom.Quantity`, or every voter's
-    influence as :class:`Influences` when ``i`` is None.
+    influence as :class:`Influences` when ``i`` is None — with the total influence ``I[f] = Σ_i I_i[f]`` as
+    ``.total`` (``I[Maj_n] ~ √(2/π) √n``).
 
     Parameters
     ----------
     method : {"auto", "definition", "fourier", "counts", "banzhaf"}
-        ``definition`` pairs the profiles of the truth table; ``fourier`` sums ``f̂(S)^2`` over ``S ∋ i``;
-        ``counts`` (symmetric rules, any ``n``) uses the binomial weights of the breakpoints — for majority
-        ``C(n-1, (n-1)/2)/2^{n-1}`` — exactly up to ``n = 10^5`` (:data:`EXACT_BINOMIAL_MAX_N`), in floats beyond; ``banzhaf`` (weighted majorities with integer weights, any ``n``) counts swings
-        with a generating function. ``auto``: counts, then banzhaf for weighted rules without a table, then definition.
+        One of :data:`INFLUENCE_ROUTES` (each route's docstring says what it needs and costs). ``auto``: counts,
+        then banzhaf for weighted rules without a table, then definition.
 
     Examples
     --------
@@ -236,64 +299,22 @@ def influence(f: Rule, i: int | None = None, *, method: str = "auto") -> Influen
     True
     >>> voting.influence(voting.dictator(3, 2)).values
     (Fraction(0, 1), Fraction(0, 1), Fraction(1, 1))
+    >>> voting.influence(voting.majority(3)).total, voting.influence(voting.parity(4)).total
+    (Fraction(3, 2), Fraction(4, 1))
     """
     f = check_rule(f)
-    if method not in INFLUENCE_METHODS:
-        raise InvalidParameterError(f"unknown influence method {method!r}; choose one of {', '.join(INFLUENCE_METHODS)}")
+    route = pick_route(INFLUENCE_ROUTES, method, "influence")
     if i is not None:
         i = _check_voter(f, i)
-    values = _influence_values(f, method)
+    values = route(f)
     if i is None:
         return _influences(values, f, "influence")
-    return Quantity(values[i], "influence", detail=f"voter {i} of {f.name}")
+    return Quantity(value=values[i], name="influence", detail=f"voter {i} of {f.name}")
 
 
 def _influence_values(f: Rule, method: str = "auto") -> tuple[Scalar, ...]:
     """``(I_0[f], …, I_{n-1}[f])`` as bare numbers."""
-    chosen = method
-    if method == "auto":
-        if f.is_symmetric:
-            chosen = "counts"
-        elif f.kind == "weighted" and not f.has_table:
-            chosen = "banzhaf"
-        else:
-            chosen = "definition"
-    values: tuple[Scalar, ...]
-    if chosen == "counts":
-        if not f.is_symmetric:
-            raise InvalidParameterError(f"method 'counts' needs a symmetric rule; {f.name} is not")
-        values = (_symmetric_pair_term(f),) * f.n
-    elif chosen == "banzhaf":
-        from ._banzhaf import banzhaf
-
-        if f.kind != "weighted" or not f.is_monotone:
-            raise InvalidParameterError(f"method 'banzhaf' needs a weighted majority with non-negative weights; {f.name} is not")
-        params = f.params
-        quota = params["quota"]
-        if params.get("strict"):  # yes-weight > quota  <=>  yes-weight >= the next point of the weight lattice
-            den = math.lcm(*(Fraction(w).denominator for w in params["weights"]))
-            quota = Fraction(math.floor(Fraction(quota) * den) + 1, den)
-        values = banzhaf(params["weights"], quota).raw
-    elif chosen == "fourier":
-        values = fourier(f).influences()
-    else:
-        values = _pair_terms(f)
-    return values
-
-
-def total_influence(f: Rule, *, method: str = "auto") -> Quantity:
-    """Total influence ``I[f] = Σ_i I_i[f]`` (Definition 4); ``I[Maj_n] ~ √(2/π) √n``.
-
-    Examples
-    --------
-    >>> from privgeom import voting
-    >>> voting.total_influence(voting.majority(3)).value, voting.total_influence(voting.parity(4)).value
-    (Fraction(3, 2), Fraction(4, 1))
-    """
-    f = check_rule(f)
-    if method not in INFLUENCE_METHODS:
-        raise InvalidParameterError(f"unknown influence method {method!r}; choose one of {', '.join(INFLUENCE_METHODS)}")
-    return Quantity(_total_influence(f, method), "total influence", detail=f.name)
+    return pick_route(INFLUENCE_ROUTES, method, "influence")(f)
 
 
 def _total_influence(f: Rule, method: str = "auto") -> Scalar:
@@ -329,11 +350,9 @@ def coupling_table(coupling: str, rho: RhoLike) -> dict[tuple[int, int], Scalar]
 def _independent(f: Rule, r: Rho) -> tuple[Scalar, ...]:
     """Every coin re-drawn: ``E_x E[((f(y) - f(z))/2)^2]`` with ``y ~ N_ρ(x^{i→1})``, ``z ~ N_ρ(x^{i→-1})``
     independent: ``(T(f²)(x^{i→1}) + T(f²)(x^{i→-1}) - 2 T f(x^{i→1}) T f(x^{i→-1})) / 4`` averaged over ``x``."""
-    from ._rules import from_truth_table
-
     tf = noise_table(f, r).reshape((2,) * f.n)
     table = f.table()
-    tf2 = noise_table(from_truth_table(table * table), r).reshape((2,) * f.n)
+    tf2 = noise_table(Rule.from_truth_table(table * table), r).reshape((2,) * f.n)
     out: list[Scalar] = []
     for i in range(f.n):
         a, b = half(tf, i, 0), half(tf, i, 1)
@@ -347,19 +366,30 @@ def _independent(f: Rule, r: Rho) -> tuple[Scalar, ...]:
 
 
 @overload
-def probabilistic_influence(f: Rule, rho: ScalarLike, i: None = None, *, coupling: str = "definition5") -> Influences: ...
+def probabilistic_influence(f: Rule, rho: RhoLike | None = None, i: None = None, *, eps: LevelLike | None = None,
+                            coupling: str = "definition5") -> Influences: ...
 
 
 @overload
-def probabilistic_influence(f: Rule, rho: ScalarLike, i: int, *, coupling: str = "definition5") -> Quantity: ...
+def probabilistic_influence(f: Rule, rho: RhoLike | None, i: int, *, eps: LevelLike | None = None,
+                            coupling: str = "definition5") -> Quantity: ...
 
 
-def probabilistic_influence(f: Rule, rho: ScalarLike, i: int | None = None, *, coupling: str = "definition5") -> Influences | Quantity:
+@overload
+def probabilistic_influence(f: Rule, *, i: int, eps: LevelLike, coupling: str = "definition5") -> Quantity: ...
+
+
+def probabilistic_influence(f: Rule, rho: RhoLike | None = None, i: int | None = None, *, eps: LevelLike | None = None,
+                            coupling: str = "definition5") -> Influences | Quantity:
     """Probabilistic influence ``I_i[M_ρ f]`` exactly as Definition 5: a :class:`~privgeom.Quantity` for voter
-    ``i``, or :class:`Influences` of every voter when ``i`` is None.
+    ``i``, or :class:`Influences` of every voter when ``i`` is None, whose ``.total`` is ``I[M_ρ f]`` (by Theorem 3,
+    ``(1+ρ²)/2 · I[f]``).
 
     Parameters
     ----------
+    rho, eps
+        The noise: exactly one of ``ρ`` and the level ``ε`` of the randomized response on the votes
+        (``ρ = (e^ε-1)/(e^ε+1)``, ``docs/theory.md`` §17).
     coupling : str
         ``"definition5"`` (default — the paper's definition: others' noisy votes kept, voter ``i`` re-noised once
         for each of her votes, independently); the alternatives ``"shared"``, ``"same_flip"`` and
@@ -371,18 +401,20 @@ def probabilistic_influence(f: Rule, rho: ScalarLike, i: int | None = None, *, c
     >>> f = voting.majority(3)
     >>> [voting.probabilistic_influence(f, "1/2", 0, coupling=c).value for c in COUPLINGS]
     [Fraction(5, 16), Fraction(1, 4), Fraction(1, 2), Fraction(241, 512)]
+    >>> voting.probabilistic_influence(f, eps="ln(3)").total, voting.probabilistic_influence(f, eps="ln(3)", i=0).value
+    (Fraction(15, 16), Fraction(5, 16))
     """
     f = check_rule(f)
     if coupling not in COUPLINGS:
         raise InvalidParameterError(f"unknown coupling {coupling!r}; choose one of {', '.join(COUPLINGS)}")
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     if i is not None:
         i = _check_voter(f, i)
     values = _probabilistic_values(f, r, coupling)
     detail = f"rho = {r.rho}, coupling {coupling}"
     if i is None:
         return _influences(values, f, "probabilistic influence", detail)
-    return Quantity(values[i], "probabilistic influence", detail=f"voter {i} of {f.name}, {detail}")
+    return Quantity(value=values[i], name="probabilistic influence", detail=f"voter {i} of {f.name}, {detail}")
 
 
 def _probabilistic_values(f: Rule, r: Rho, coupling: str = "definition5") -> tuple[Scalar, ...]:
@@ -411,35 +443,18 @@ def _combine(weighted: list[tuple[Scalar, Scalar]], exact: bool) -> Scalar:
     return math.fsum(float(w) * float(v) for w, v in weighted)
 
 
-def total_probabilistic_influence(f: Rule, rho: ScalarLike, *, coupling: str = "definition5") -> Quantity:
-    """``I[M_ρ f] = Σ_i I_i[M_ρ f]`` (Definition 5); by Theorem 3 it is ``(1+ρ²)/2 · I[f]``.
-
-    Examples
-    --------
-    >>> from privgeom import voting
-    >>> voting.total_probabilistic_influence(voting.majority(3), "1/2").value    # 5/8 · 3/2
-    Fraction(15, 16)
-    """
-    return Quantity(probabilistic_influence(f, rho, coupling=coupling).total, "total probabilistic influence",
-                    detail=f"{f.name}, rho = {parse_rho(rho).rho}, coupling {coupling}")
-
-
-WELFARE_METHODS = ("auto", "definition", "fourier", "counts", "theorem6")
-
-
-def welfare(f: Rule, rho: ScalarLike = 1, *, method: str = "auto") -> Quantity:
-    """Welfare ``W(M_ρ f) = E_{x, M}[#{i: x_i = M_ρ f(x)} - #{i: x_i ≠ M_ρ f(x)}]`` (Definitions 6–7); ``ρ = 1``
-    gives ``W(f)``.
+def welfare(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None, method: str = "auto") -> Quantity:
+    """Welfare ``W(M_ρ f) = E_{x, M}[#{i: x_i = M_ρ f(x)} - #{i: x_i ≠ M_ρ f(x)}]`` (Definitions 6–7); no noise
+    (``ρ = 1``, the default) gives ``W(f)``.
 
     Parameters
     ----------
+    rho, eps
+        The noise: at most one of ``ρ`` and the level ``ε`` of the randomized response on the votes
+        (``ρ = (e^ε-1)/(e^ε+1)``, ``docs/theory.md`` §17); neither means ``ρ = 1``.
     method : {"auto", "definition", "fourier", "counts", "theorem6"}
-        ``definition``: ``2^{-n} Σ_x (P(M f(x) = 1) - P(M f(x) = -1)) Σ_i x_i`` over the truth table;
-        ``fourier``: ``ρ Σ_i f̂({i})`` (Lemma 10 with Theorem 6); ``counts`` (symmetric): the same sum by vote count,
-        exact up to ``n = 400`` for ``ρ < 1`` and up to ``n = 10^5`` (:data:`EXACT_BINOMIAL_MAX_N`) for ``ρ = 1``
-        (only the breakpoints contribute; float beyond, from the binomial log-pmf);
-        ``theorem6``: ``ρ · W(f)``. ``auto`` takes counts for symmetric rules (theorem6 beyond ``n = 400`` when
-        ``ρ < 1``), else definition.
+        One of :data:`WELFARE_ROUTES` (each route's docstring says what it needs and costs). ``auto`` takes counts
+        for symmetric rules (theorem6 beyond ``n = 400`` when ``ρ < 1``), else definition.
 
     Examples
     --------
@@ -448,12 +463,12 @@ def welfare(f: Rule, rho: ScalarLike = 1, *, method: str = "auto") -> Quantity:
     True
     >>> print(voting.welfare(voting.dictator(4)))
     welfare = 1 (exact; dictator(4, i=0), rho = 1)
-    >>> voting.welfare(voting.parity(3)).value
-    Fraction(0, 1)
+    >>> voting.welfare(voting.parity(3)).value, voting.welfare(voting.majority(3), eps="ln(3)").value
+    (Fraction(0, 1), Fraction(3, 4))
     """
     f = check_rule(f)
-    r = parse_rho(rho)
-    return Quantity(_welfare(f, r, method), "welfare", detail=f"{f.name}, rho = {r.rho}")
+    r = noise(rho, eps=eps, default=1)
+    return Quantity(value=_welfare(f, r, method), name="welfare", detail=f"{f.name}, rho = {r.rho}")
 
 
 def _welfare(f: Rule, r: Rho, method: str = "auto") -> Scalar:
@@ -461,42 +476,51 @@ def _welfare(f: Rule, r: Rho, method: str = "auto") -> Scalar:
     f = check_rule(f)
     if not f.is_boolean:
         raise InvalidParameterError(f"welfare is defined for voting rules with values ±1 (Definition 6); {f.name} is real-valued")
-    if method not in WELFARE_METHODS:
-        raise InvalidParameterError(f"unknown welfare method {method!r}; choose one of {', '.join(WELFARE_METHODS)}")
-    chosen = method
-    if method == "auto":
-        if f.is_symmetric:
-            chosen = "counts" if (r.rho == 1 or f.n <= EXACT_COUNTS_MAX_N) else "theorem6"
-        else:
-            chosen = "definition"
-    if chosen == "theorem6":
-        base = _welfare(f, parse_rho(1), "counts" if f.is_symmetric else "definition")
-        return r.rho * base if r.exact else float(r.rho) * float(base)  # type: ignore[operator]
-    if chosen == "fourier":
-        spec = fourier(f)
-        first = sum((spec.coefficient({i}) for i in range(f.n)), Fraction(0) if spec.exact else 0.0)
-        return r.rho * first if r.exact and spec.exact else float(r.rho) * float(first)  # type: ignore[operator]
+    return pick_route(WELFARE_ROUTES, method, "welfare")(f, r)
+
+
+def _wel_theorem6(f: Rule, r: Rho) -> Scalar:
+    """``theorem6``: ``ρ · W(f)`` (Theorem 6), ``W(f)`` by counts (symmetric rules) or by definition."""
+    base = _welfare(f, parse_rho(1), "counts" if f.is_symmetric else "definition")
+    return r.rho * base if r.exact else float(r.rho) * float(base)  # type: ignore[operator]
+
+
+def _wel_fourier(f: Rule, r: Rho) -> Scalar:
+    """``fourier``: any truth table, ``O(n 2^n)``: ``ρ Σ_i f̂({i})`` (Lemma 10 with Theorem 6)."""
+    spec = fourier(f)
+    first = sum((spec.coefficient({i}) for i in range(f.n)), Fraction(0) if spec.exact else 0.0)
+    return r.rho * first if r.exact and spec.exact else float(r.rho) * float(first)  # type: ignore[operator]
+
+
+def _wel_counts(f: Rule, r: Rho) -> Scalar:
+    """``counts``: symmetric rules: ``Σ_c C(n, c) (2c - n) E[M_ρ f | c] / 2^n`` by vote count, exact up to
+    ``n = 400`` for ``ρ < 1`` and up to ``n = 10^5`` (:data:`EXACT_BINOMIAL_MAX_N`) for ``ρ = 1`` (only the
+    breakpoints contribute; float beyond, from the binomial log-pmf)."""
+    if not f.is_symmetric:
+        raise InvalidParameterError(f"method 'counts' needs a symmetric rule; {f.name} is not")
     n = f.n
-    if chosen == "counts":
-        if not f.is_symmetric:
-            raise InvalidParameterError(f"method 'counts' needs a symmetric rule; {f.name} is not")
-        if r.rho == 1:  # W(f) = n E[f(x) x_1] = (n/2) Σ_b (v(b) - v(b-1)) C(n-1, b-1) / 2^{n-1}
-            v = f.counts
-            assert v is not None
-            bps = f.breakpoints()
-            if n > EXACT_BINOMIAL_MAX_N:  # float: the binomial weights from the log-pmf, O(breakpoints)
-                b = np.array(bps, dtype=float)
-                weights = np.exp(log_binom_pmf(b - 1, n - 1, 0.5, 0.5)) if bps else np.zeros(0)
-                jumps = np.asarray(v, float)[np.array(bps, dtype=np.intp)] - np.asarray(v, float)[np.array(bps, dtype=np.intp) - 1]
-                return n / 2 * math.fsum((weights * jumps).tolist())
-            total = sum(int(v[b] - v[b - 1]) * c for c, b in zip(binomials(n - 1, [b - 1 for b in bps]), bps))
-            return Fraction(n * total, 2 << (n - 1)) if r.exact else n * total / float(2 << (n - 1))
-        tv = noisy_counts(f, r)
-        if tv.dtype == object:
-            return sum((Fraction(math.comb(n, c) * (2 * c - n), 1 << n) * tv[c] for c in range(n + 1)), Fraction(0))
-        weights = np.exp(log_binom_pmf(np.arange(n + 1), n, 0.5, 0.5))
-        return math.fsum((weights * (2 * np.arange(n + 1) - n) * tv).tolist())
-    # definition: E_x[(P(M f(x) = 1) - P(M f(x) = -1)) · (x_1 + … + x_n)]
+    if r.rho == 1:  # W(f) = n E[f(x) x_1] = (n/2) Σ_b (v(b) - v(b-1)) C(n-1, b-1) / 2^{n-1}
+        v = f.counts
+        assert v is not None
+        bps = f.breakpoints()
+        if n > EXACT_BINOMIAL_MAX_N:  # float: the binomial weights from the log-pmf, O(breakpoints)
+            b = np.array(bps, dtype=float)
+            weights = np.exp(log_binom_pmf(b - 1, n - 1, 0.5, 0.5)) if bps else np.zeros(0)
+            jumps = np.asarray(v, float)[np.array(bps, dtype=np.intp)] - np.asarray(v, float)[np.array(bps, dtype=np.intp) - 1]
+            return n / 2 * math.fsum((weights * jumps).tolist())
+        total = sum(int(v[b] - v[b - 1]) * c for c, b in zip(binomials(n - 1, [b - 1 for b in bps]), bps))
+        return Fraction(n * total, 2 << (n - 1)) if r.exact else n * total / float(2 << (n - 1))
+    tv = noisy_counts(f, r)
+    if tv.dtype == object:
+        return sum((Fraction(math.comb(n, c) * (2 * c - n), 1 << n) * tv[c] for c in range(n + 1)), Fraction(0))
+    weights = np.exp(log_binom_pmf(np.arange(n + 1), n, 0.5, 0.5))
+    return math.fsum((weights * (2 * np.arange(n + 1) - n) * tv).tolist())
+
+
+def _wel_definition(f: Rule, r: Rho) -> Scalar:
+    """``definition``: any truth table, ``O(n 2^n)``: ``2^{-n} Σ_x (P(M f(x) = 1) - P(M f(x) = -1)) Σ_i x_i``
+    (Definitions 6–7)."""
+    n = f.n
     signed = noise_table(f, r) if r.rho != 1 else f.table()
     votes_sum = n - 2 * popcounts(n).astype(np.int64)
     if signed.dtype == object:
@@ -504,3 +528,21 @@ def _welfare(f: Rule, r: Rho, method: str = "auto") -> Scalar:
     if r.exact:
         return Fraction(int(np.dot(votes_sum, signed.astype(np.int64))), 1 << n)
     return math.fsum((votes_sum * np.asarray(signed, float)).tolist()) / (1 << n)
+
+
+def _wel_auto(f: Rule, r: Rho) -> Scalar:
+    """``auto``: counts for symmetric rules (theorem6 beyond ``n = 400`` when ``ρ < 1``), else definition."""
+    if f.is_symmetric:
+        return (_wel_counts if (r.rho == 1 or f.n <= EXACT_COUNTS_MAX_N) else _wel_theorem6)(f, r)
+    return _wel_definition(f, r)
+
+
+#: The routes of :func:`welfare` by ``method=`` name (see each route's docstring).
+WELFARE_ROUTES: dict[str, Callable[[Rule, Rho], Scalar]] = {
+    "auto": _wel_auto,
+    "definition": _wel_definition,
+    "fourier": _wel_fourier,
+    "counts": _wel_counts,
+    "theorem6": _wel_theorem6,
+}
+WELFARE_METHODS = tuple(WELFARE_ROUTES)

@@ -1,10 +1,11 @@
 """``M_ρ f`` as a matrix, its exact ε over the one-vote neighbour graph, and Remark 1's equality condition.
 
 ``M_ρ f(x)`` outputs ``f(y)`` with ``y ~ N_ρ x`` (Definition 2 of the referendum paper). As a privgeom
-:class:`~privgeom.Mechanism` its inputs are the ``2^n`` profiles labelled as randomized-response bit strings (vote
-``+1`` ↔ ``"1"``, ``-1`` ↔ ``"0"``) in reverse lexicographic order — exactly the datasets of
+:class:`~privgeom.Mechanism` its inputs are the ``2^n`` profiles as the bit-string :class:`~privgeom.Domain`
+``Domain.bits(n)`` (vote ``+1`` ↔ ``"1"``, ``-1`` ↔ ``"0"``, reverse lexicographic order) — exactly the datasets of
 ``privgeom.randomized_response(n, p)`` with ``p = (1+ρ)/2`` — and its rows are the values of ``f`` (``"1"`` then
-``"-1"``). Since ``M_ρ f = A · RR_n(p)`` with the deterministic post-processing ``A[r, y] = [f(y) = r]``, it lies in
+``"-1"``). The noise is given as ``rho=`` or as the level ``eps=`` of that randomized response,
+``e^ε = (1+ρ)/(1-ρ)`` (``docs/theory.md`` §17). Since ``M_ρ f = A · RR_n(p)`` with the deterministic post-processing ``A[r, y] = [f(y) = r]``, it lies in
 ``closure(RR_n(p))``.
 
 Proposition 2: ``M_ρ f`` is ``ln((1+ρ)/(1-ρ))``-DP for every ``f``. Remark 1: the bound is attained iff some output
@@ -16,11 +17,13 @@ Examples
 --------
 >>> from privgeom import voting
 >>> M = voting.mechanism(voting.majority(3), "1/2")
->>> M.inputs[:3], M.outputs, [str(v) for v in M.row("1")[:2]]
-(('111', '110', '101'), ('1', '-1'), ['27/32', '21/32'])
+>>> M.inputs[:3], M.outputs, M.domain.kind, [str(v) for v in M.row("1")[:2]]
+(('111', '110', '101'), ('1', '-1'), 'bits', ['27/32', '21/32'])
 >>> e = voting.epsilon(voting.majority(3), "1/2", method="table")
->>> str(e.epsilon), str(e.bound), e.attains_bound, (e.profile, e.neighbour)
+>>> str(e.level), str(e.bound), e.attains_bound, e.edge
 ('ln(11/5)', 'ln(3)', False, ('100', '000'))
+>>> voting.epsilon(voting.majority(3), eps="ln(3)", method="table") == e    # the same noise as a level: ρ = 1/2
+True
 >>> voting.epsilon(voting.majority(3), "1/2").counts       # by vote count: one +1 vote against none
 (1, 0)
 >>> voting.epsilon(voting.dictator(3), "1/2").attains_bound
@@ -30,22 +33,23 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from .._core.errors import InvalidParameterError
-from .._core.level import PrivacyLevel, ScalarLike
+from .._core.domain import Domain
+from .._core.level import LevelLike, PrivacyLevel
 from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
-from .._core.results import Decision, Result
+from .._core.results import Decision
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
-from ._common import Rho, parse_rho
+from ._common import Rho, RhoLike, noise, parse_rho, pick_route
 from ._counts import epsilon_counts
 from ._fourier import apply_noise, apply_noise_integer, apply_noise_log
-from ._rules import Rule, check_rule, half
+from ._profiles import half
+from ._rules import Rule, check_rule
 
 __all__ = ["mechanism", "epsilon", "VotingEpsilon", "attains_bound", "BoundAttainment", "epsilon_bound", "output_values"]
 
@@ -62,11 +66,13 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-def mechanism(f: Rule, rho: ScalarLike) -> Mechanism:
+def mechanism(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> Mechanism:
     """``M_ρ f`` as a column-stochastic matrix: ``M[r, x] = P(f(y) = r)``, ``y ~ N_ρ x`` (Definition 2).
 
-    Inputs: the profiles, labelled and ordered as the datasets of ``privgeom.randomized_response(n, (1+ρ)/2)``;
-    outputs: ``"1"`` and ``"-1"`` (both rows always present). Exact (Fractions) for rational ``ρ``.
+    Inputs: the profiles as ``Domain.bits(n)``, labelled and ordered as the datasets of
+    ``privgeom.randomized_response(n, (1+ρ)/2)``; outputs: ``"1"`` and ``"-1"`` (both rows always present). The noise
+    is ``rho=`` or ``eps=`` (exactly one; ``ρ = (e^ε-1)/(e^ε+1)``, ``docs/theory.md`` §17). Exact (Fractions) for
+    rational ``ρ`` or rational ``e^ε``.
 
     Examples
     --------
@@ -77,7 +83,7 @@ def mechanism(f: Rule, rho: ScalarLike) -> Mechanism:
          -1      1/4      1/4      3/4      3/4
     """
     f = check_rule(f)
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     table = f.table()
     values = output_values(f)
     n = f.n
@@ -86,48 +92,37 @@ def mechanism(f: Rule, rho: ScalarLike) -> Mechanism:
         for k, value in enumerate(values):
             nums, den = apply_noise_integer((table == value).astype(np.int64), n, r.a, r.b)
             rows[k] = [Fraction(int(v), den) for v in nums]
-        return Mechanism(rows, bit_strings(n), [_label(v) for v in values], exact=True)
+        return Mechanism(rows, Domain.bits(n), [_label(v) for v in values], exact=True)
     rows_f = np.stack([apply_noise((table == value).astype(float), n, float(r.p), float(r.q)) for value in values])
-    return Mechanism(rows_f, bit_strings(n), [_label(v) for v in values], exact=False)
+    return Mechanism(rows_f, Domain.bits(n), [_label(v) for v in values], exact=False)
 
 
-def epsilon_bound(rho: ScalarLike) -> PrivacyLevel:
+def epsilon_bound(rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> PrivacyLevel:
     """``ε = ln((1+ρ)/(1-ρ))`` (Proposition 2) as a :class:`~privgeom.PrivacyLevel`: exact (``e^ε = (1+ρ)/(1-ρ)``)
-    for rational ``ρ < 1``, infinite at ``ρ = 1``.
+    for rational ``ρ < 1``, infinite at ``ρ = 1`` — the level of randomized response with ``p = (1+ρ)/2``
+    (``docs/theory.md`` §17), so ``epsilon_bound(eps=ε)`` is ``ε`` itself.
 
     Examples
     --------
     >>> b = epsilon_bound("1/2")
     >>> str(b), b.exp_eps, b.exact
     ('ln(3)', Fraction(3, 1), True)
-    >>> round(float(epsilon_bound(0.5)), 12), epsilon_bound(1).infinite
-    (1.098612288668, True)
+    >>> round(float(epsilon_bound(0.5)), 12), epsilon_bound(1).infinite, str(epsilon_bound(eps="ln(5)"))
+    (1.098612288668, True, 'ln(5)')
     """
-    r = parse_rho(rho)
-    bound = _bound(r)
-    if isinstance(bound, LogRational):
-        return PrivacyLevel(bound.ratio, True, bound, "exp_eps", bound.ratio)
-    exp_eps = math.inf if r.rho == 1 else (1 + float(r.rho)) / (1 - float(r.rho))
-    return PrivacyLevel(exp_eps, False, bound, "exp_eps", exp_eps)
-
-
-def _bound(r: Rho) -> LogRational | float:
-    """Proposition 2's ``ln((1+ρ)/(1-ρ))`` as a bare value (LogRational, float, ``inf`` at ``ρ = 1``)."""
-    if r.rho == 1:
-        return math.inf
-    if r.exact:
-        return LogRational((1 + r.rho) / (1 - r.rho))  # type: ignore[arg-type]
-    return math.log1p(float(r.rho)) - math.log1p(-float(r.rho))
+    return noise(rho, eps=eps).level
 
 
 @dataclass(frozen=True)
 class VotingEpsilon(EpsilonResult):
     """Exact ε of ``M_ρ f`` over profiles differing in one vote: the core :class:`~privgeom.EpsilonResult` (same
-    ``epsilon``, ``edge``, ``output``, ``p``, ``q``, ``graph`` as ``privgeom.epsilon(voting.mechanism(f, ρ),
+    ``level``, ``edge``, ``output``, ``p``, ``q``, ``graph`` as ``privgeom.epsilon(voting.mechanism(f, ρ),
     "hamming")``) with the voting details added.
 
-    ``ratio = p / q = P(M_ρ f(profile) = output) / P(M_ρ f(neighbour) = output) = e^ε``. The ``table`` method names
-    the two profiles as bit strings; the ``counts`` method (symmetric rules) names their numbers of ``+1`` votes
+    ``level`` is ε as a :class:`~privgeom.PrivacyLevel` with ``level.exp_eps = p / q = P(M_ρ f(D) = output) /
+    P(M_ρ f(D') = output)`` for the witness ``edge = (D, D')``; ``bound`` is Proposition 2's level of the randomized
+    response itself (``docs/theory.md`` §17). The ``table`` method names the two profiles as bit strings; the
+    ``counts`` method (symmetric rules) names their numbers of ``+1`` votes
     (``counts``) and, for ``n <=`` :data:`EDGE_LABEL_MAX_N`, two representative profiles (``edge``); its log-space
     engine also gives ``log10_p`` and ``log10_q``, finite where ``p`` and ``q`` underflow a double (majority at
     ``n = 100001``: ``p ≈ 10^-4352``).
@@ -137,27 +132,26 @@ class VotingEpsilon(EpsilonResult):
     --------
     >>> from privgeom import voting
     >>> e = voting.epsilon(voting.parity(3), "1/2", method="table")
-    >>> str(e.epsilon), e.profile, e.neighbour, round(float(e), 12)
-    ('ln(9/7)', '111', '011', 0.251314428281)
-    >>> e.edge, e.output, e.p, e.q, e.graph
-    (('111', '011'), '1', Fraction(9, 16), Fraction(7, 16), 'hamming(3)')
+    >>> str(e.level), e.level.exp_eps, e.edge, round(float(e), 12)
+    ('ln(9/7)', Fraction(9, 7), ('111', '011'), 0.251314428281)
+    >>> e.output, e.p, e.q, e.graph, str(e.bound)
+    ('1', Fraction(9, 16), Fraction(7, 16), 'hamming(3)', 'ln(3)')
     """
 
     rule: str = ""
     n: int = 0
     rho: Scalar = 0
-    bound: LogRational | float = 0.0
     attains_bound: bool = False
     method: str = ""
-    ratio: Scalar = 0
-    profile: str | None = None
-    neighbour: str | None = None
     counts: tuple[int, int] | None = None
     log10_p: float | None = None
     log10_q: float | None = None
+    bound: PrivacyLevel = field(kw_only=True)
+    # the core EpsilonResult gets the field ``level`` (issue 14, item 1); until then it is declared here (harmless after)
+    level: PrivacyLevel = field(kw_only=True)
 
     def __float__(self) -> float:
-        return _log_float(self.epsilon)
+        return _log_float(self.level.eps)
 
     def to_dict(self) -> dict[str, Any]:
         from .._core.results import to_jsonable
@@ -165,17 +159,19 @@ class VotingEpsilon(EpsilonResult):
         data: dict[str, Any] = {}
         for fld in fields(self):  # accurate values (ratios near 1 or with huge integers) and no giant strings
             value = getattr(self, fld.name)
-            if isinstance(value, LogRational):
-                data[fld.name] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
-                if value.ratio > 1 and _log_float(value) < TINY:  # underflows: its log10 is still exact
-                    data[fld.name]["log10"] = log10_of_log(value.ratio)
+            if fld.name == "epsilon":  # the core's ε field until it becomes ``level`` (issue 14): ``level`` carries it
+                continue
+            if isinstance(value, PrivacyLevel):
+                exp = value.exp_eps
+                data[fld.name] = {"eps": _eps_json(value.eps), "exact": value.exact,
+                                  "exp_eps": _ratio_text(exp) if isinstance(exp, Fraction) else
+                                  (None if value.infinite else float(exp))}
             elif isinstance(value, Fraction):
                 data[fld.name] = _ratio_text(value)
             elif fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
                 data[fld.name] = f"{self.n}*2^{self.n - 1}"
             else:
                 data[fld.name] = to_jsonable(value)
-        data["eps"] = data["epsilon"]  # the package-wide name, as in EpsilonResult.to_dict
         return data
 
     def summary(self) -> str:
@@ -188,8 +184,8 @@ class VotingEpsilon(EpsilonResult):
         elif self.method == "constant":
             detail = f"{mode}, constant: every profile gives the same output distribution, ratio 1 on every edge"
         else:
-            if self.profile is not None:
-                where = f"between profiles {self.profile} and {self.neighbour}"
+            if self.method == "table" and self.edge is not None:
+                where = f"between profiles {self.edge[0]} and {self.edge[1]}"
             elif self.counts is not None:
                 where = (f"on a profile with {_votes(self.counts[0])} +1 against its neighbour with "
                          f"{_votes(self.counts[1])} +1")
@@ -206,8 +202,8 @@ class VotingEpsilon(EpsilonResult):
                 detail += f", probabilities {log10_text(self.log10_p)} and {log10_text(self.log10_q)}"
         verdict = "attains" if self.attains_bound else "is below"
         return (
-            f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.epsilon)} ({detail}); "
-            f"it {verdict} Proposition 2's bound ln((1+rho)/(1-rho)) = {_log_text(self.bound)}"
+            f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.level.eps)} ({detail}); "
+            f"it {verdict} Proposition 2's bound ln((1+rho)/(1-rho)) = {_log_text(self.bound.eps)}"
         )
 
 
@@ -293,6 +289,19 @@ def _short_profile(label: str) -> str:
     return text if len(runs) <= 6 else f"a profile of {len(label)} votes"
 
 
+def _eps_json(value: LogRational | float) -> Any:
+    """ε for JSON: ``{"ln": "a/b" or None when the integers are huge, "value": ε}`` (plus ``"log10"`` where ε
+    underflows a double), or the float (``"inf"`` when infinite)."""
+    from .._core.results import to_jsonable
+
+    if not isinstance(value, LogRational):
+        return to_jsonable(value)
+    out: dict[str, Any] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
+    if value.ratio > 1 and _log_float(value) < TINY:  # underflows: its log10 is still exact
+        out["log10"] = log10_of_log(value.ratio)
+    return out
+
+
 def _log_float(value: LogRational | float) -> float:
     """``float(ε)`` to full relative precision (also for ratios within ``2^-50`` of 1, e.g. parity at large ``n``)."""
     return log_of_ratio(value.ratio) if isinstance(value, LogRational) else float(value)
@@ -320,32 +329,39 @@ def log_value_text(value: LogRational) -> str:
     return f"{_log_float(value):.12g}"
 
 
+def _core_epsilon(level: PrivacyLevel) -> dict[str, Any]:
+    """The core :class:`~privgeom.EpsilonResult`'s own ε field while it still has one (issue 14, item 1 moves it to
+    ``level``; then this is empty and, after the merge, goes with the ``level`` declaration of VotingEpsilon)."""
+    return {"epsilon": level.eps} if "epsilon" in {f.name for f in fields(EpsilonResult)} else {}
+
+
 def _result(
     f: Rule, r: Rho, ratio: Scalar, method: str, output: Any, *, p: Scalar | None = None, q: Scalar | None = None,
-    edge: tuple[str, str] | None = None, profile: str | None = None, neighbour: str | None = None,
-    counts: tuple[int, int] | None = None,
+    edge: tuple[str, str] | None = None, counts: tuple[int, int] | None = None,
 ) -> VotingEpsilon:
-    bound = _bound(r)
+    """The result for the witness ratio ``p/q = e^ε`` (``math.inf`` where the rule flips at ``ρ = 1``)."""
+    bound = r.level
     infinite = ratio == math.inf
+    level = PrivacyLevel.from_exp_eps(ratio, allow_infinite=True)
     if isinstance(ratio, Fraction):
-        eps: LogRational | float = LogRational(ratio)
-        attains = isinstance(bound, LogRational) and ratio == bound.ratio
+        attains = bound.exact and ratio == bound.exp_eps
         exact = True
     else:
-        eps = math.log(ratio) if ratio != math.inf else math.inf
-        attains = math.isclose(float(eps), _log_float(bound), rel_tol=ATOL, abs_tol=ROUNDOFF)
+        attains = math.isclose(float(level), _log_float(bound.eps), rel_tol=ATOL, abs_tol=ROUNDOFF)
         exact = r.exact and infinite
-    if edge is None and profile is not None and neighbour is not None:
-        edge = (profile, neighbour)
     n = f.n
     return VotingEpsilon(
-        epsilon=eps, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
+        **_core_epsilon(level),
+        level=level, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
         n_edges=n * 2 ** (n - 1), graph=f"hamming({n})", rule=f.name, n=n, rho=r.rho, bound=bound,
-        attains_bound=attains, method=method, ratio=ratio, profile=profile, neighbour=neighbour, counts=counts,
+        attains_bound=attains, method=method, counts=counts,
     )
 
 
 def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
+    """``method="table"``: any rule with a truth table (``2^n`` profiles, ``O(n 2^n)``): a log-space float pass
+    locates the near-maximal ratios of every output along every voter's edges, and the winner is decided exactly in
+    integers (``T_ρ`` on integer numerators) when ``ρ`` is rational."""
     n = f.n
     table = f.table()
     values = [v for v in output_values(f) if np.any(table == v)]
@@ -377,7 +393,7 @@ def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
         L = logs_by_value[value].ravel()
         return _result(
             f, r, math.exp(float(L[hi] - L[lo])), "table", value, p=math.exp(float(L[hi])), q=math.exp(float(L[lo])),
-            profile=labels[hi], neighbour=labels[lo],
+            edge=(labels[hi], labels[lo]),
         )
     noisy = {value: apply_noise_integer((table == value).astype(np.int64), n, r.a, r.b) for value in {c[0] for c in cands}}
     nums = {value: pair[0] for value, pair in noisy.items()}
@@ -392,11 +408,13 @@ def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
     den = int(noisy[value][1])
     return _result(
         f, r, top_ratio, "table", value, p=Fraction(int(nums[value][hi]), den), q=Fraction(int(nums[value][lo]), den),
-        profile=labels[hi], neighbour=labels[lo],
+        edge=(labels[hi], labels[lo]),
     )
 
 
 def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
+    """ε of a symmetric rule by vote count (:func:`~privgeom.voting._counts.epsilon_counts`), its witness as two
+    counts and, up to :data:`EDGE_LABEL_MAX_N` voters, two representative profiles."""
     rec = epsilon_counts(f, r)
     c = rec.lower
     pair = (c + 1, c) if rec.increasing else (c, c + 1)
@@ -407,8 +425,6 @@ def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
         return res
     return replace(res, log10_p=rec.log_p / ln10, log10_q=rec.log_q / ln10)
 
-
-EPSILON_METHODS = ("auto", "table", "counts")
 
 #: Breakpoints (value changes along the vote count) of the symmetric CLI rules, from ``n`` alone.
 _BREAKPOINTS = {"majority": lambda n: 1, "threshold": lambda n: 1, "and": lambda n: 1, "or": lambda n: 1,
@@ -442,71 +458,122 @@ def check_epsilon_size(kind: str, n: int, method: str = "auto", rho: Any = None)
         _check_table_size(n, exact_objects=False, what=f"epsilon of {kind}({n}) on the truth table")
 
 
-def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
+def epsilon(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None,
+            method: str = "auto") -> VotingEpsilon:
     """Exact ε of ``M_ρ f``: ``max ln(P(M_ρ f(x) = r) / P(M_ρ f(x') = r))`` over profiles ``x, x'`` differing in one
     vote and outputs ``r`` (Definition 3), next to Proposition 2's bound ``ln((1+ρ)/(1-ρ))``.
 
     Parameters
     ----------
+    f : Rule
+        The voting rule.
+    rho, eps
+        The noise: exactly one of the keep-probability ``ρ ∈ [0, 1]`` and the level ``ε`` of the randomized response
+        on the votes (``ρ = (e^ε-1)/(e^ε+1)``, ``docs/theory.md`` §17; then ``bound`` is ``ε``).
     method : {"auto", "table", "counts"}
-        ``table`` works on the ``2^n`` profiles (any rule, exact integers located by a log-space float pass);
-        ``counts`` on vote counts (symmetric rules, any ``n``: exact up to ``n = 400`` for rational ``ρ``, log space
-        beyond, no underflow; the logs of the extreme-count probabilities are about ``-10^4`` at ``n = 10^5``, so
-        the float ε carries an absolute error of a few ``10^-12`` there — measured against a 50-digit reference:
-        ``2.5e-12`` at ``ρ = 1/2``). ``auto`` uses closed forms where a theorem gives ε (dictator and, by Remark 1, any
-        symmetric rule with a level set in a half-cube such as AND and OR: ``ε = ln(p/q)``; parity:
-        ``ln((1+ρ^n)/(1-ρ^n))``), then counts for symmetric rules, then the table.
+        One of :data:`EPSILON_ROUTES` (each route's docstring says what it needs and costs): ``table`` works on the
+        ``2^n`` profiles, ``counts`` on vote counts (symmetric rules, any ``n``), ``auto`` takes a closed form where
+        a theorem gives ε, then counts for symmetric rules, then the table. A constant rule, ``ρ = 0`` and ``ρ = 1``
+        are answered directly by every method.
 
     Examples
     --------
     >>> from privgeom import voting
     >>> e = voting.epsilon(voting.majority(100001), 0.5)        # log space, no underflow at the extreme counts
-    >>> e.method, e.counts, round(float(e.epsilon), 9)
+    >>> e.method, e.counts, round(float(e.level), 9)
     ('counts', (100000, 100001), 0.510841623)
     >>> round(math.log((1 + 0.5**2) / (1 - 0.5**2)), 9)           # its large-n limit, below ln 3
     0.510825624
     """
     f = check_rule(f)
-    r = parse_rho(rho)
-    if method not in EPSILON_METHODS:
-        raise InvalidParameterError(f"unknown epsilon method {method!r}; choose one of {', '.join(EPSILON_METHODS)}")
+    r = noise(rho, eps=eps)
+    route = pick_route(EPSILON_ROUTES, method, "epsilon")
+    degenerate = _degenerate_epsilon(f, r)
+    return degenerate if degenerate is not None else route(f, r)
+
+
+def _degenerate_epsilon(f: Rule, r: Rho) -> VotingEpsilon | None:
+    """A constant rule or ``ρ = 0`` (every column the same distribution: ratio 1 on any edge), and ``ρ = 1``
+    (deterministic: some output is certain on one profile and impossible on a neighbour); None otherwise."""
     values = _present_values(f)
     n = f.n
-    if len(values) < 2 or r.rho == 0:  # constant rule or pure noise: every column is the same distribution
+    if len(values) < 2 or r.rho == 0:
         one = Fraction(1) if r.exact else 1.0
         prob = _constant_probability(f, r, values[0], len(values) < 2)
         edge = ("1" * n, "0" + "1" * (n - 1)) if n <= EDGE_LABEL_MAX_N else None  # any edge attains ratio 1
         return _result(f, r, one, "constant", values[0], p=prob, q=prob, edge=edge)
-    if r.rho == 1:  # deterministic: some output is certain on one profile and impossible on a neighbour
+    if r.rho == 1:
         edge, value = _deterministic_witness(f)
         zero, certain = (Fraction(0), Fraction(1)) if r.exact else (0.0, 1.0)
         return _result(f, r, math.inf, "deterministic", value, p=certain, q=zero, edge=edge)
-    if f.kind in ("dictator", "parity") and not (method == "table" or (method == "auto" and f.has_table and n <= AUTO_COMPUTED_MAX_N)):
-        # closed forms: Remark 1 (dictator) and P(parity(y) = ±1 | x) = (1 ± ρ^n χ(x))/2, on the all-(+1) profile and
-        # its neighbour with the deciding voter (dictator) or voter 0 (parity) flipped
-        i = int(f.params.get("i", 0)) if f.kind == "dictator" else 0
-        if f.kind == "dictator":
-            pv, qv = r.p, r.q
-        else:
-            pv, qv = (1 + r.rho**n) / 2, (1 - r.rho**n) / 2  # type: ignore[operator]
-        edge = ("1" * n, "1" * i + "0" + "1" * (n - i - 1)) if n <= EDGE_LABEL_MAX_N else None
-        return _result(f, r, pv / qv, "closed_form", 1, p=pv, q=qv, edge=edge)  # type: ignore[operator]
-    if method == "auto" and f.is_symmetric and f.is_boolean:
-        rem = attains_bound(f)
-        if rem.holds:  # Remark 1 ("if"): {f = r} ⊆ {z_i = b}, so P(r | x^{i→b}) / P(r | x^{i→-b}) = p/q for every x
-            pair = (n, n - 1) if rem.vote == 1 else (0, 1)
-            # P(S_n = n) = P(S_0 = 0) = p^n and P(S_{n-1} = n) = P(S_1 = 0) = p^(n-1) q (the level set is one count)
-            if r.exact and n <= EDGE_LABEL_MAX_N:
-                pv, qv = r.p**n, r.p ** (n - 1) * r.q  # type: ignore[operator]
-            else:
-                pv, qv = math.exp(n * r.log_p), math.exp((n - 1) * r.log_p + r.log_q)
-            ratio = r.p / r.q  # type: ignore[operator]
-            res = _result(f, r, ratio, "remark1", rem.output, p=pv, q=qv, edge=_count_profiles(n, *pair), counts=pair)
-            ln10 = math.log(10)  # the logs stay finite where p^n underflows (AND at n = 10^7)
-            return replace(res, log10_p=n * r.log_p / ln10, log10_q=((n - 1) * r.log_p + r.log_q) / ln10)
-    if method == "counts" or (method == "auto" and f.is_symmetric):
-        return _counts_epsilon(f, r)
-    return _table_epsilon(f, r)
+    return None
+
+
+def _closed_form_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
+    """Dictator and parity, any ``n``, ``O(1)``: Remark 1 gives ``ε = ln(p/q)`` for a dictator, and
+    ``P(parity(y) = ±1 | x) = (1 ± ρ^n χ(x))/2`` gives ``ln((1+ρ^n)/(1-ρ^n))``, on the all-(+1) profile and its
+    neighbour with the deciding voter (dictator) or voter 0 (parity) flipped."""
+    n = f.n
+    i = int(f.params.get("i", 0)) if f.kind == "dictator" else 0
+    if f.kind == "dictator":
+        pv, qv = r.p, r.q
+    else:
+        pv, qv = (1 + r.rho**n) / 2, (1 - r.rho**n) / 2  # type: ignore[operator]
+    edge = ("1" * n, "1" * i + "0" + "1" * (n - i - 1)) if n <= EDGE_LABEL_MAX_N else None
+    return _result(f, r, pv / qv, "closed_form", 1, p=pv, q=qv, edge=edge)  # type: ignore[operator]
+
+
+def _remark1_epsilon(f: Rule, r: Rho) -> VotingEpsilon | None:
+    """Symmetric voting rules with a level set in a half-cube (AND, OR), any ``n``, ``O(1)`` after the
+    :func:`attains_bound` test: Remark 1 ("if") — ``{f = r} ⊆ {z_i = b}``, so ``P(r | x^{i→b}) / P(r | x^{i→-b}) =
+    p/q`` for every ``x``; None when the condition fails."""
+    rem = attains_bound(f)
+    if not rem.holds:
+        return None
+    n = f.n
+    pair = (n, n - 1) if rem.vote == 1 else (0, 1)
+    # P(S_n = n) = P(S_0 = 0) = p^n and P(S_{n-1} = n) = P(S_1 = 0) = p^(n-1) q (the level set is one count)
+    if r.exact and n <= EDGE_LABEL_MAX_N:
+        pv, qv = r.p**n, r.p ** (n - 1) * r.q  # type: ignore[operator]
+    else:
+        pv, qv = math.exp(n * r.log_p), math.exp((n - 1) * r.log_p + r.log_q)
+    ratio = r.p / r.q  # type: ignore[operator]
+    res = _result(f, r, ratio, "remark1", rem.output, p=pv, q=qv, edge=_count_profiles(n, *pair), counts=pair)
+    ln10 = math.log(10)  # the logs stay finite where p^n underflows (AND at n = 10^7)
+    return replace(res, log10_p=n * r.log_p / ln10, log10_q=((n - 1) * r.log_p + r.log_q) / ln10)
+
+
+def _by_counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
+    """``method="counts"``: symmetric rules, any ``n`` — exact up to ``n = 400`` for rational ``ρ``, log space beyond
+    with no underflow (``breakpoints × n`` steps, the limit ``voting_count_work``; the logs of the extreme-count
+    probabilities are about ``-10^4`` at ``n = 10^5``, so the float ε carries an absolute error of a few ``10^-12``
+    there — measured against a 50-digit reference: ``2.5e-12`` at ``ρ = 1/2``). Dictator and parity take their
+    closed forms (:func:`_closed_form_epsilon`)."""
+    if f.kind in ("dictator", "parity"):
+        return _closed_form_epsilon(f, r)
+    return _counts_epsilon(f, r)
+
+
+def _auto_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
+    """``method="auto"``: the closed forms of dictator and parity (beyond ``n =`` :data:`AUTO_COMPUTED_MAX_N` or
+    without a table; smaller ones are computed so that they name a witness found by search), Remark 1 for
+    symmetric voting rules, then counts for symmetric rules, then the truth table."""
+    if f.kind in ("dictator", "parity") and not (f.has_table and f.n <= AUTO_COMPUTED_MAX_N):
+        return _closed_form_epsilon(f, r)
+    if f.is_symmetric and f.is_boolean:
+        res = _remark1_epsilon(f, r)
+        if res is not None:
+            return res
+    return _counts_epsilon(f, r) if f.is_symmetric else _table_epsilon(f, r)
+
+
+#: The routes of :func:`epsilon` by ``method=`` name.
+EPSILON_ROUTES: dict[str, Callable[[Rule, Rho], VotingEpsilon]] = {
+    "auto": _auto_epsilon,
+    "table": _table_epsilon,
+    "counts": _by_counts_epsilon,
+}
+EPSILON_METHODS = tuple(EPSILON_ROUTES)
 
 
 @dataclass(frozen=True)
@@ -516,7 +583,8 @@ class BoundAttainment(Decision):
     Examples
     --------
     >>> from privgeom import voting
-    >>> r = voting.attains_bound(voting.disjunction(3))
+    >>> from privgeom.voting import paper
+    >>> r = paper.attains_bound(voting.disjunction(3))
     >>> r.holds, r.output, r.voter, r.vote
     (True, '-1', 0, -1)
     """
@@ -547,12 +615,13 @@ def attains_bound(f: Rule) -> BoundAttainment:
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.attains_bound(voting.conjunction(4)).holds, voting.attains_bound(voting.majority(3)).holds
+    >>> from privgeom.voting import paper
+    >>> paper.attains_bound(voting.conjunction(4)).holds, paper.attains_bound(voting.majority(3)).holds
     (True, False)
     """
     f = check_rule(f)
     if f.kind == "dictator" and not f.has_table:
-        return BoundAttainment(f.name, True, "1", 1, int(f.params["i"]))
+        return BoundAttainment(rule=f.name, holds=True, output="1", vote=1, voter=int(f.params["i"]))
     if f.is_symmetric:
         v = f.counts
         assert v is not None
@@ -560,10 +629,10 @@ def attains_bound(f: Rule) -> BoundAttainment:
             if np.count_nonzero(v == value) != 1:  # a level set inside a half-cube is one extreme count
                 continue
             if v[f.n] == value:
-                return BoundAttainment(f.name, True, _label(value), 1, 0)
+                return BoundAttainment(rule=f.name, holds=True, output=_label(value), vote=1, voter=0)
             if v[0] == value:
-                return BoundAttainment(f.name, True, _label(value), -1, 0)
-        return BoundAttainment(f.name, False)
+                return BoundAttainment(rule=f.name, holds=True, output=_label(value), vote=-1, voter=0)
+        return BoundAttainment(rule=f.name, holds=False)
     cube = f.cube()
     for value in output_values(f):
         ind = cube == value
@@ -571,7 +640,7 @@ def attains_bound(f: Rule) -> BoundAttainment:
             continue
         for i in range(f.n):
             if not np.any(half(ind, i, 1)):
-                return BoundAttainment(f.name, True, _label(value), 1, i)
+                return BoundAttainment(rule=f.name, holds=True, output=_label(value), vote=1, voter=i)
             if not np.any(half(ind, i, 0)):
-                return BoundAttainment(f.name, True, _label(value), -1, i)
-    return BoundAttainment(f.name, False)
+                return BoundAttainment(rule=f.name, holds=True, output=_label(value), vote=-1, voter=i)
+    return BoundAttainment(rule=f.name, holds=False)

@@ -1,9 +1,7 @@
 """Two-candidate voting rules ``f: {-1, 1}^n → {-1, 1}`` (and real-valued functions on the cube).
 
-Votes are ``+1`` / ``-1``; a *profile* is one vote per voter. Profiles are ordered exactly like the datasets of
-:func:`privgeom.randomized_response`: as bit strings with vote ``+1`` ↔ bit ``"1"`` and ``-1`` ↔ ``"0"``, in reverse
-lexicographic order (``11…1`` first, ``00…0`` last). Internally profile number ``j`` has voter ``i`` voting ``-1``
-exactly when bit ``n-1-i`` of ``j`` is set, so ``table.reshape((2,)*n)`` has one axis per voter (index 0 = ``+1``).
+Votes are ``+1`` / ``-1``; a *profile* is one vote per voter, ordered like the datasets of
+:func:`privgeom.randomized_response` (``11…1`` first; :mod:`privgeom.voting._profiles`).
 
 Two representations:
 
@@ -37,8 +35,10 @@ import numpy as np
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core import numeric as _numeric
 from .._core.limits import register_limit
+from .._core.level import ScalarLike
 from .._core.numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
 from ..mechanisms import bit_strings
+from ._profiles import Profile, count_ones, half, normalise_values, popcounts, profile_index
 
 __all__ = [
     "Rule",
@@ -47,19 +47,10 @@ __all__ = [
     "conjunction",
     "disjunction",
     "threshold",
-    "weighted_majority",
-    "weighted_threshold",
     "tribes",
     "parity",
-    "constant",
-    "symmetric",
-    "from_truth_table",
-    "from_function",
-    "popcounts",
+    "random_rule",
     "check_rule",
-    "profile_index",
-    "half",
-    "integer_form",
     "MAX_TABLE_BITS",
     "MAX_CALLABLE_BITS",
     "MAX_COUNT_VOTERS",
@@ -116,96 +107,12 @@ def _check_table_size(n: int, *, exact_objects: bool, what: str) -> None:
         )
 
 
-def popcounts(n: int) -> np.ndarray:
-    """Number of ``-1`` votes of each profile, in profile order (``0`` for ``11…1`` first).
-
-    Examples
-    --------
-    >>> popcounts(3).tolist()
-    [0, 1, 1, 2, 1, 2, 2, 3]
-    """
-    pc = np.zeros(1, dtype=np.int32)
-    for _ in range(n):
-        pc = np.concatenate([pc, pc + 1])
-    return pc
-
-
-def half(cube: np.ndarray, i: int, vote_index: int) -> np.ndarray:
-    """The sub-cube where voter ``i`` votes ``+1`` (``vote_index`` 0) or ``-1`` (1), always as an array."""
-    return np.atleast_1d(np.take(cube, vote_index, axis=i))
-
-
-def profile_index(profile: Any, n: int) -> int:
-    """Position of a profile (bit string ``"101"`` or votes ``(1, -1, 1)``) in the profile order."""
-    if isinstance(profile, str):
-        if len(profile) != n or set(profile) - {"0", "1"}:
-            raise InvalidParameterError(f"profile {profile!r} is not a bit string of length {n}")
-        bits = [1 if ch == "0" else 0 for ch in profile]
-    else:
-        try:
-            votes = [int(v) for v in profile]
-        except (TypeError, ValueError):
-            raise InvalidTypeError(f"a profile is a bit string or a sequence of votes +1/-1, got {profile!r}") from None
-        if len(votes) != n or any(v not in (-1, 1) for v in votes):
-            raise InvalidParameterError(f"profile {profile!r} is not a sequence of {n} votes in {{-1, 1}}")
-        bits = [1 if v == -1 else 0 for v in votes]
-    j = 0
-    for b in bits:
-        j = (j << 1) | b
-    return j
-
-
-def _count_ones(profile: Any, n: int) -> int:
-    """Number of ``+1`` votes of a profile (validated like :func:`profile_index`, without building an index)."""
-    if isinstance(profile, str):
-        if len(profile) != n or set(profile) - {"0", "1"}:
-            raise InvalidParameterError(f"profile {profile[:40]!r} is not a bit string of length {n}")
-        return profile.count("1")
-    try:
-        votes = [int(v) for v in profile]
-    except (TypeError, ValueError):
-        raise InvalidTypeError(f"a profile is a bit string or a sequence of votes +1/-1, got {profile!r}") from None
-    if len(votes) != n or any(v not in (-1, 1) for v in votes):
-        raise InvalidParameterError(f"profile {profile!r} is not a sequence of {n} votes in {{-1, 1}}")
-    return votes.count(1)
-
-
-def _normalise_values(values: Iterable[Any], *, name: str) -> np.ndarray:
-    """int64 (all integers), object array of Fractions (other rationals) or float64 (any float)."""
-    raw = list(values)
-    if not raw:
-        raise InvalidParameterError(f"{name} is empty")
-    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in raw):
-        return np.array([int(v) for v in raw], dtype=np.int64)
-    parsed = [parse_scalar(v, name=name) for v in raw]
-    if all(isinstance(v, Fraction) for v in parsed):
-        if all(v.denominator == 1 for v in parsed):  # type: ignore[union-attr]
-            return np.array([int(v) for v in parsed], dtype=np.int64)
-        out = np.empty(len(parsed), dtype=object)
-        out[:] = parsed
-        return out
-    return np.array([float(v) for v in parsed], dtype=float)
-
-
-def integer_form(values: np.ndarray) -> tuple[np.ndarray, int] | None:
-    """``(numerators, D)`` with ``values = numerators / D`` for exact arrays (``None`` for float arrays)."""
-    if values.dtype.kind in "iu":
-        return values.astype(np.int64), 1
-    if values.dtype == object:
-        den = 1
-        for v in values.ravel():
-            den = den * v.denominator // math.gcd(den, v.denominator)
-        nums = np.empty(values.shape, dtype=object)
-        nums.ravel()[:] = [int(v * den) for v in values.ravel()]
-        return nums, den
-    return None
-
-
 class Rule:
     """A function ``f: {-1, 1}^n → R`` on vote profiles; a *voting rule* when its values are ``±1``.
 
-    Build rules with the factories (:func:`majority`, :func:`dictator`, :func:`from_truth_table`, …) rather than
-    directly. A rule is immutable; its truth table is computed on first use and cached.
+    Build rules with the factories (:func:`majority`, :func:`dictator`, :func:`threshold`, …) or the class methods
+    :meth:`from_truth_table`, :meth:`from_function`, :meth:`symmetric` and :meth:`constant` rather than directly. A
+    rule is immutable; its truth table is computed on first use and cached.
 
     Attributes
     ----------
@@ -254,6 +161,63 @@ class Rule:
         self._builder = builder
         self._monotone = monotone
         self._boolean: bool | None = True if (builder is not None and table is None and counts is None) else None  # builders give ±1
+
+    # ------------------------------------------------------------------------------------------- constructors
+    @classmethod
+    def from_truth_table(cls, values: Sequence[ScalarLike] | Mapping[Any, ScalarLike] | np.ndarray, *,
+                         name: str | None = None) -> "Rule":
+        """A rule from its ``2^n`` values.
+
+        Parameters
+        ----------
+        values : sequence or mapping
+            A sequence in profile order (``bit_strings(n)``: ``11…1`` first), or a mapping from profiles (bit strings
+            or tuples of votes) to values covering every profile. Values ``±1`` give a voting rule; any rational or
+            float values give a real-valued function (Fourier analysis, influences and Theorem 3 apply to those too).
+
+        Examples
+        --------
+        >>> f = Rule.from_truth_table([1, 1, 1, -1])       # OR of two voters
+        >>> f.n, f("01"), f("00")
+        (2, 1, -1)
+        >>> Rule.from_truth_table({"1": 1, "0": -1}).table().tolist()
+        [1, -1]
+        """
+        return _from_truth_table(values, name=name)
+
+    @classmethod
+    def from_function(cls, func: Callable[[tuple[int, ...]], ScalarLike], n: int, *, name: str | None = None) -> "Rule":
+        """Tabulate a Python callable on every profile (votes as a tuple of ``±1``), for small ``n`` (the limit
+        ``callable_voters``).
+
+        Examples
+        --------
+        >>> Rule.from_function(lambda x: 1 if x[0] == x[1] else -1, 2).table().tolist()
+        [1, -1, -1, 1]
+        """
+        return _from_function(func, n, name=name)
+
+    @classmethod
+    def symmetric(cls, values: Iterable[ScalarLike], *, name: str | None = None) -> "Rule":
+        """A symmetric rule given by its value for each number ``c = 0..n`` of ``+1`` votes (stored by count).
+
+        Examples
+        --------
+        >>> Rule.symmetric([-1, 1, -1]).table().tolist()     # 1 iff exactly one of two voters votes +1
+        [-1, 1, 1, -1]
+        """
+        return _symmetric(values, name=name)
+
+    @classmethod
+    def constant(cls, n: int, value: int = 1, *, max_n: int | None = None) -> "Rule":
+        """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private).
+
+        Examples
+        --------
+        >>> Rule.constant(3, -1).counts.tolist()
+        [-1, -1, -1, -1]
+        """
+        return _constant(n, value, max_n=max_n)
 
     # ------------------------------------------------------------------------------------------- attributes
     @property
@@ -363,10 +327,10 @@ class Rule:
         """The profiles as bit strings, in order (``bit_strings(n)``)."""
         return bit_strings(self._n)
 
-    def __call__(self, profile: Any) -> Any:
+    def __call__(self, profile: Profile) -> Any:
         """Value on one profile (bit string such as ``"110"`` or votes such as ``(1, 1, -1)``)."""
         if self._counts is not None:  # only the number of +1 votes matters
-            value = self._counts[_count_ones(profile, self._n)]
+            value = self._counts[count_ones(profile, self._n)]
         else:
             value = self.table()[profile_index(profile, self._n)]
         return value.item() if isinstance(value, np.generic) else value
@@ -396,14 +360,31 @@ def _pm1(mask: np.ndarray) -> np.ndarray:
     return np.where(mask, 1, -1).astype(np.int64)
 
 
-def majority(n: int, *, max_n: int | None = None) -> Rule:
-    """``Maj_n(x) = sign(x_1 + … + x_n)`` for odd ``n`` (Appendix B of the paper).
+def majority(n: int | None = None, *, weights: Iterable[ScalarLike] | None = None, quota: ScalarLike | None = None,
+             max_n: int | None = None) -> Rule:
+    """``Maj_n(x) = sign(x_1 + … + x_n)`` for odd ``n`` (Appendix B of the paper); with ``weights``, the weighted
+    voting game ``[quota; w_1, …, w_n]``: ``1`` iff the voters voting ``1`` hold weight ``≥ quota``.
+
+    Without ``quota`` a weighted majority needs *strictly more than half* of the total weight. Equal weights give a
+    symmetric rule (stored by count). Rational weights are compared exactly. ``n``, when given with ``weights``,
+    must be their number.
 
     Examples
     --------
     >>> majority(5).counts.tolist()
     [-1, -1, -1, 1, 1, 1]
+    >>> f = majority(weights=[2, 1, 1], quota=3)
+    >>> f("110"), f("011"), f.is_symmetric, f.name
+    (1, -1, False, 'weighted([2, 1, 1], quota=3)')
+    >>> majority(weights=[1, 1, 1]).counts.tolist()
+    [-1, -1, 1, 1]
     """
+    if weights is not None:
+        return _with_n(_weighted_majority(weights, quota), n)
+    if quota is not None:
+        raise InvalidParameterError(f"quota = {quota!r} is the winning weight of a weighted majority: give weights= too")
+    if n is None:
+        raise InvalidParameterError("majority needs the number of voters n (odd), or weights=")
     n = parse_int(n, name="n", min=1)
     if n % 2 == 0:
         raise InvalidParameterError(f"majority needs an odd number of voters, got n = {n}; use threshold({n}, 0) (ties to -1)")
@@ -412,14 +393,25 @@ def majority(n: int, *, max_n: int | None = None) -> Rule:
     return _sym(n, _pm1(2 * c > n), name=f"majority({n})", kind="majority")
 
 
-def threshold(n: int, theta: Any = 0, *, max_n: int | None = None) -> Rule:
-    """``f_θ(x) = 1`` if ``x_1 + … + x_n > θ`` else ``-1`` (Section 6.1.1; majority with ties to ``-1`` is ``f_0``).
+def threshold(n: int | None = None, theta: ScalarLike = 0, *, weights: Iterable[ScalarLike] | None = None,
+              max_n: int | None = None) -> Rule:
+    """``f_θ(x) = 1`` if ``x_1 + … + x_n > θ`` else ``-1`` (Section 6.1.1; majority with ties to ``-1`` is ``f_0``);
+    with ``weights``, ``f(x) = 1`` iff ``Σ w_i x_i > θ`` (the weighted threshold of O'Donnell, ties to ``-1``).
+
+    Since ``Σ w_i x_i = 2·(weight voting 1) - Σ w_i``, the weighted threshold is the weighted voting game with quota
+    ``(Σ w_i + θ)/2``, strict. ``n``, when given with ``weights``, must be their number.
 
     Examples
     --------
     >>> threshold(3, 1).counts.tolist()    # sum > 1 means all three vote +1
     [-1, -1, -1, 1]
+    >>> threshold(weights=[3, 1, 1])("011")
+    -1
     """
+    if weights is not None:
+        return _with_n(_weighted_threshold(weights, theta), n)
+    if n is None:
+        raise InvalidParameterError("threshold needs the number of voters n, or weights=")
     n = parse_int(n, name="n", min=1)
     th = parse_scalar(theta, name="theta")
     _check_count_size(n, max_n, f"threshold({n}, theta={th})")
@@ -469,14 +461,8 @@ def parity(n: int, *, max_n: int | None = None) -> Rule:
     return _sym(n, _pm1((n - np.arange(n + 1)) % 2 == 0), name=f"parity({n})", kind="parity")
 
 
-def constant(n: int, value: int = 1, *, max_n: int | None = None) -> Rule:
-    """The constant rule (Remark 1: ``M_ρ f`` is then 0-differentially private).
-
-    Examples
-    --------
-    >>> constant(3, -1).counts.tolist()
-    [-1, -1, -1, -1]
-    """
+def _constant(n: int, value: int = 1, *, max_n: int | None = None) -> Rule:
+    """:meth:`Rule.constant`."""
     n = parse_int(n, name="n", min=1)
     if value not in (-1, 1):
         raise InvalidParameterError(f"a constant voting rule takes the value 1 or -1, got {value!r}")
@@ -484,15 +470,9 @@ def constant(n: int, value: int = 1, *, max_n: int | None = None) -> Rule:
     return _sym(n, np.full(n + 1, value, dtype=np.int64), name=f"constant({n}, {value})", kind="constant", value=value)
 
 
-def symmetric(values: Iterable[Any], *, name: str | None = None) -> Rule:
-    """A symmetric rule given by its value for each number ``c = 0..n`` of ``+1`` votes.
-
-    Examples
-    --------
-    >>> symmetric([-1, 1, -1]).table().tolist()     # 1 iff exactly one of two voters votes +1
-    [-1, 1, 1, -1]
-    """
-    vals = _normalise_values(values, name="values by count")
+def _symmetric(values: Iterable[Any], *, name: str | None = None) -> Rule:
+    """:meth:`Rule.symmetric`."""
+    vals = normalise_values(values, name="values by count")
     n = len(vals) - 1
     if n < 1:
         raise InvalidParameterError("a symmetric rule needs n + 1 >= 2 values (one per count of +1 votes)")
@@ -564,20 +544,15 @@ def _weighted(weights: Iterable[Any], quota: Any, strict: bool, *, name: str, pa
     return Rule(n, name=name, kind="weighted", params=params, builder=build, monotone=monotone or None)
 
 
-def weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
-    """Weighted voting game ``[quota; w_1, …, w_n]``: ``1`` iff the voters voting ``1`` hold weight ``≥ quota``.
+def _with_n(rule: Rule, n: int | None) -> Rule:
+    """``rule``, after checking that ``n`` (when given) is its number of voters."""
+    if n is not None and parse_int(n, name="n", min=1) != rule.n:
+        raise InvalidParameterError(f"n = {n} contradicts the {rule.n} weights of {rule.name}; drop n or give {rule.n}")
+    return rule
 
-    Without ``quota`` the rule needs *strictly more than half* of the total weight. Equal weights give a symmetric
-    rule (stored by count). Rational weights are compared exactly.
 
-    Examples
-    --------
-    >>> f = weighted_majority([2, 1, 1], quota=3)
-    >>> f("110"), f("011"), f.is_symmetric
-    (1, -1, False)
-    >>> weighted_majority([1, 1, 1]).counts.tolist()
-    [-1, -1, 1, 1]
-    """
+def _weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
+    """:func:`majority` with ``weights``: the game ``[quota; weights]`` (default quota: more than half, strict)."""
     ws, exact = _weights(weights)
     total = sum(ws)
     strict = quota is None
@@ -586,16 +561,8 @@ def weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
     return _weighted(ws, qv, strict, name=f"weighted([{', '.join(map(str, ws))}], quota={label})", params={"weights": tuple(ws), "quota": qv})
 
 
-def weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
-    """``f(x) = 1`` iff ``Σ w_i x_i > θ`` (the weighted threshold of O'Donnell, ties to ``-1``).
-
-    Since ``Σ w_i x_i = 2·(weight voting 1) - Σ w_i``, this is the game with quota ``(Σ w_i + θ)/2``, strict.
-
-    Examples
-    --------
-    >>> weighted_threshold([3, 1, 1])("011")
-    -1
-    """
+def _weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
+    """:func:`threshold` with ``weights``: ``Σ w_i x_i > θ``, the game with quota ``(Σ w_i + θ)/2``, strict."""
     ws, exact = _weights(weights)
     th = parse_scalar(theta, name="theta", exact=exact)
     qv = (sum(ws) + th) / 2
@@ -627,24 +594,8 @@ def tribes(width: int, count: int) -> Rule:
     return Rule(n, name=f"tribes(width={width}, count={count})", kind="tribes", params={"width": width, "count": count}, builder=build, monotone=True)
 
 
-def from_truth_table(values: Any, *, name: str | None = None) -> Rule:
-    """A rule from its ``2^n`` values.
-
-    Parameters
-    ----------
-    values : sequence or mapping
-        A sequence in profile order (``bit_strings(n)``: ``11…1`` first), or a mapping from profiles (bit strings or
-        tuples of votes) to values covering every profile. Values ``±1`` give a voting rule; any rational or float
-        values give a real-valued function (Fourier analysis, influences and Theorem 3 apply to those too).
-
-    Examples
-    --------
-    >>> f = from_truth_table([1, 1, 1, -1])       # OR of two voters
-    >>> f.n, f("01"), f("00")
-    (2, 1, -1)
-    >>> from_truth_table({"1": 1, "0": -1}).table().tolist()
-    [1, -1]
-    """
+def _from_truth_table(values: Any, *, name: str | None = None) -> Rule:
+    """:meth:`Rule.from_truth_table`."""
     if isinstance(values, Mapping):
         items = list(values.items())
         if not items:
@@ -679,23 +630,32 @@ def from_truth_table(values: Any, *, name: str | None = None) -> Rule:
     elif arr.dtype.kind == "b":
         raise InvalidTypeError("truth-table values must be numbers (±1 for a voting rule), not booleans")
     else:
-        table = _normalise_values(arr.tolist(), name="truth-table value")
+        table = normalise_values(arr.tolist(), name="truth-table value")
     return Rule(n, name=name or f"table({n})", kind="table", table=table)
 
 
-def from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str | None = None) -> Rule:
-    """Tabulate a Python callable on every profile (votes as a tuple of ``±1``), for small ``n``.
-
-    Examples
-    --------
-    >>> f = from_function(lambda x: 1 if x[0] == x[1] else -1, 2)
-    >>> f.table().tolist()
-    [1, -1, -1, 1]
-    """
+def _from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str | None = None) -> Rule:
+    """:meth:`Rule.from_function`."""
     n = parse_int(n, name="n", min=1)
     if n > MAX_CALLABLE_BITS:
         raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused before calling it (limit "
                              f"callable_voters = {MAX_CALLABLE_BITS:,} voters); {limit_hint('callable_voters', n)}")
     profiles = [tuple(1 if ch == "1" else -1 for ch in s) for s in bit_strings(n)]
-    table = _normalise_values((func(x) for x in profiles), name="value of the callable")
+    table = normalise_values((func(x) for x in profiles), name="value of the callable")
     return Rule(n, name=name or str(getattr(func, "__name__", "callable")), kind="callable", table=table)
+
+
+def random_rule(n: int, seed: int = 0) -> Rule:
+    """A uniformly random voting rule on ``n`` voters (a helper of the tests and benchmarks, not part of the public
+    API), reproducible from ``seed``.
+
+    Examples
+    --------
+    >>> f = random_rule(3, seed=1)
+    >>> f.name, f.table().tolist()
+    ('random(3, seed=1)', [-1, 1, 1, 1, -1, -1, 1, 1])
+    """
+    n = parse_int(n, name="n", min=1)
+    _check_table_size(n, exact_objects=False, what=f"random_rule({n})")
+    rng = np.random.default_rng(seed)
+    return _from_truth_table(rng.choice(np.array([-1, 1]), size=1 << n), name=f"random({n}, seed={seed})")

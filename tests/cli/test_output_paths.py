@@ -163,9 +163,9 @@ def test_library_figure_functions_never_create_folders(tmp_path):
     from privgeom import smoothed, voting
 
     with pytest.raises(pg.InvalidParameterError, match="does not exist"):
-        voting.save_majority_accuracy_figure(tmp_path / "no" / "such", rhos=(0.5,), n_max=5)
+        voting.paper.majority_accuracy_figure(rhos=(0.5,), n_max=5, path=tmp_path / "no" / "such")
     with pytest.raises(pg.InvalidParameterError, match="does not exist"):
-        voting.save_majority_accuracy_figure(tmp_path / "no" / "f.png", rhos=(0.5,), n_max=5)
+        voting.paper.majority_accuracy_figure(rhos=(0.5,), n_max=5, path=tmp_path / "no" / "f.png")
     for name in ("elections", "motivating", "sgd", "theorem3"):
         with pytest.raises(pg.InvalidParameterError, match="does not exist"):
             smoothed.paper.experiment(name, tmp_path / "no" / "such", quick=True)

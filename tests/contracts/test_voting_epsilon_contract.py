@@ -13,7 +13,7 @@ from pg_testing.contracts import EpsilonContract, ProfileCase
 
 import privgeom as pg
 from privgeom import voting
-from privgeom.voting._theorems import random_rule
+from privgeom.voting._rules import random_rule
 
 RHOS = ("1/2", "1/3", "999/1000", 0.3, 0, 1)
 
@@ -27,8 +27,8 @@ def _rules(n: int) -> list[voting.Rule]:
         voting.disjunction(n),
         voting.parity(n),
         voting.dictator(n, n - 1),
-        voting.constant(n, -1),
-        voting.weighted_majority([1] * (n - 1) + [2]),
+        voting.Rule.constant(n, -1),
+        voting.majority(weights=[1] * (n - 1) + [2]),
         random_rule(n, seed=n),
     ]
     if n >= 2:

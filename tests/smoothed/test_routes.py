@@ -91,7 +91,7 @@ def test_results_state_their_level() -> None:
 @pytest.mark.parametrize("ratio", ["1", "3", "9/4", "51/49"])
 def test_majority_vote_eps_is_the_keep_probability(ratio: str) -> None:
     """ρ = (e^ε − 1)/(e^ε + 1) exactly: one ballot kept with p = (1 + ρ)/2, flipped with q = (1 − ρ)/2 is randomized
-    response with p/q = e^ε (docs/theory.md, "Keep-probability and ε")."""
+    response with p/q = e^ε (docs/theory.md §17)."""
     t = Fraction(ratio)
     rho = (t - 1) / (t + 1)
     one = majority_vote(1, eps=f"ln({ratio})")
@@ -102,7 +102,7 @@ def test_majority_vote_eps_is_the_keep_probability(ratio: str) -> None:
     approx = majority_vote(3, eps=float(PrivacyLevel.from_exp_eps(t)))
     assert not approx.exact
     assert approx.float_matrix() == pytest.approx(majority_vote(3, rho).float_matrix(), abs=1e-12)
-    with pytest.raises(InvalidParameterError, match="at most one of rho= and eps="):
+    with pytest.raises(InvalidParameterError, match="one of rho= and eps="):
         majority_vote(3, rho, eps=f"ln({ratio})")
 
 

@@ -46,7 +46,7 @@ def test_motivating_rows_equal_the_direct_loop(tmp_path):
 @pytest.mark.parametrize("scheduler", ["serial", "threads"])
 def test_voting_figure_data_equals_the_direct_loop(scheduler):
     rhos = (0.1, 0.5, 0.9, 0.5)  # a repeated ρ is one curve, as before
-    data = voting.majority_accuracy_data(rhos, n_max=15, scheduler=scheduler)
+    data = voting.paper.majority_accuracy_data(rhos, n_max=15, scheduler=scheduler)
     ns = list(range(1, 16, 2))
     assert data["n"] == ns and list(data["accuracy"]) == [0.1, 0.5, 0.9]
     for rho, accs in data["accuracy"].items():

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import voting
-from privgeom.voting._theorems import random_rule
+from privgeom.voting import paper
+from privgeom.voting._accuracy import majority_accuracy_limit
+from privgeom.voting._rules import random_rule
 from pg_testing.voting_brute import brute_accuracy
 
 RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
@@ -20,7 +22,7 @@ RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1
 @pytest.mark.parametrize("rho", RHOS)
 def test_all_exact_methods_agree_with_brute_force(rho: Fraction) -> None:
     rules = [voting.majority(3), voting.majority(5), voting.threshold(4, 1), voting.conjunction(3), voting.disjunction(4),
-             voting.dictator(3, 1), voting.parity(4), voting.tribes(2, 2), voting.weighted_majority([3, 1, 1, 1], 4)]
+             voting.dictator(3, 1), voting.parity(4), voting.tribes(2, 2), voting.majority(weights=[3, 1, 1, 1], quota=4)]
     for f in rules:
         expected = brute_accuracy(list(f.table()), f.n, rho)
         assert voting.accuracy(f, rho) == expected, f.name
@@ -36,7 +38,7 @@ def test_all_exact_methods_agree_with_brute_force(rho: Fraction) -> None:
 @given(st.integers(1, 4).flatmap(lambda n: st.lists(st.sampled_from([-1, 1]), min_size=1 << n, max_size=1 << n)),
        st.fractions(0, 1, max_denominator=12))
 def test_random_rules_fourier_equals_brute_force(table: list[int], rho: Fraction) -> None:
-    f = voting.from_truth_table(table)
+    f = voting.Rule.from_truth_table(table)
     assert voting.accuracy(f, rho) == brute_accuracy(table, f.n, rho)
 
 
@@ -64,7 +66,7 @@ def test_float_methods_within_1e12_of_exact_fractions() -> None:
                 fast = voting.accuracy(f, float(rho), method=method).value
                 assert isinstance(fast, float)
                 assert abs(Fraction(fast) - exact) <= Fraction(1, 10**12), (n, rho, method)
-    for f in (voting.threshold(60, 7), voting.threshold(61, -9), voting.symmetric([1, 1, -1, -1, 1, -1, -1, 1, 1, -1, 1] * 3 + [1])):
+    for f in (voting.threshold(60, 7), voting.threshold(61, -9), voting.Rule.symmetric([1, 1, -1, -1, 1, -1, -1, 1, 1, -1, 1] * 3 + [1])):
         exact = voting.accuracy(f, Fraction(2, 3)).value
         assert abs(Fraction(voting.accuracy(f, 2 / 3, method="counts").value) - exact) <= Fraction(1, 10**12), f.name
 
@@ -75,7 +77,7 @@ def test_majority_100001_fast_methods_agree() -> None:
         a = voting.accuracy(f, rho).value
         b = voting.accuracy(f, rho, method="counts").value
         assert abs(a - b) <= 1e-12
-        limit = voting.majority_accuracy_limit(rho).value
+        limit = majority_accuracy_limit(rho).value
         assert limit <= a <= limit + 1 / math.sqrt((1 - rho**2) * 100001)
 
 
@@ -91,22 +93,22 @@ def test_large_symmetric_rules_by_counts() -> None:
 
 def test_equation3_and_lemma7() -> None:
     for rho in ("1/10", "1/2", "9/10"):
-        check = voting.check_majority_accuracy_limit(201, rho)
+        check = paper.CHECKS["Equation (3)"](201, rho)
         assert check.holds, check
-    bounds = voting.majority_accuracy_bounds(10001, 0.5)
+    bounds = paper.majority_accuracy_bounds(10001, 0.5)
     assert bounds.holds and 0 < bounds.gap and 0 < bounds.scaled_gap < 0.01  # the O(1/sqrt n) of Equation (3) is loose:
-    far = voting.majority_accuracy_bounds(100001, 0.5)
+    far = paper.majority_accuracy_bounds(100001, 0.5)
     assert far.gap_times_n == pytest.approx(bounds.gap_times_n, rel=1e-3)  # the gap decays like 1/n
-    assert float(voting.majority_accuracy_limit("1/2")) == pytest.approx(0.5 + 1 / 6)
+    assert float(majority_accuracy_limit("1/2")) == pytest.approx(0.5 + 1 / 6)
 
 
 def test_stability_is_two_accuracy_minus_one() -> None:
     for f in (voting.majority(7), voting.tribes(2, 3), random_rule(6, seed=1)):
         for rho in RHOS:
             assert voting.stability(f, rho) == 2 * voting.accuracy(f, rho).value - 1
-    real = voting.from_truth_table(["1/2", 2, 0, -1])
+    real = voting.Rule.from_truth_table(["1/2", 2, 0, -1])
     assert voting.stability(real, "1/2") == voting.fourier(real).stability("1/2")
-    sym = voting.symmetric(["1/2", 2, -1])
+    sym = voting.Rule.symmetric(["1/2", 2, -1])
     assert voting.stability(sym, "1/3", method="counts") == voting.stability(sym, "1/3", method="fourier") == voting.stability(sym, "1/3", method="levels")
 
 
@@ -120,11 +122,11 @@ def test_errors() -> None:
     with pytest.raises(pg.InvalidParameterError):
         voting.accuracy(voting.parity(3), "1/2", method="recursion")
     with pytest.raises(pg.InvalidParameterError):
-        voting.accuracy(voting.from_truth_table([0.5, 1.0]), "1/2")
+        voting.accuracy(voting.Rule.from_truth_table([0.5, 1.0]), "1/2")
     with pytest.raises(pg.SizeLimitError):
-        voting.accuracy(voting.weighted_majority(list(range(1, 31))), "1/2")
+        voting.accuracy(voting.majority(weights=list(range(1, 31))), "1/2")
     with pytest.raises(pg.SizeLimitError):
-        voting.paper_recursion_accuracy(5001, 0, 0.5)
+        voting.accuracy(voting.threshold(5001, 0), 0.5, method="recursion")
 
 
 @pytest.mark.parametrize("n", [2001, 100001])
@@ -172,6 +174,6 @@ def test_errors_typed() -> None:
     with pytest.raises(pg.InvalidTypeError):
         voting.accuracy("majority", 0.5)  # type: ignore[arg-type]
     with pytest.raises(pg.InvalidParameterError):
-        voting.check_majority_accuracy_limit(0, "1/2")
+        paper.CHECKS["Equation (3)"](0, "1/2")
     with pytest.raises(pg.InvalidParameterError):
-        voting.paper_recursion_accuracy(0, 0, "1/2")
+        voting.accuracy(voting.threshold(0, 0), "1/2", method="recursion")

@@ -16,11 +16,11 @@ from privgeom import voting
 @given(st.lists(st.integers(0, 7), min_size=1, max_size=8), st.integers(-1, 40))
 def test_raw_banzhaf_is_the_influence(weights: list[int], quota: int) -> None:
     b = voting.banzhaf(weights, quota)
-    f = voting.weighted_majority(weights, quota)
+    f = voting.majority(weights=weights, quota=quota)
     assert b.raw == voting.influence(f, method="definition")
     if b.total_swings:
         assert sum(b.normalized) == 1
-        total = voting.total_influence(f).value
+        total = voting.influence(f).total
         assert b.normalized == tuple(v / total for v in b.raw)
 
 
@@ -38,8 +38,8 @@ def test_known_games() -> None:
 def test_rational_weights_and_default_quota() -> None:
     half = voting.banzhaf(["1/2", "1/4", "1/4"])  # more than half of 1: voter 0 plus anyone
     assert half.swings == voting.banzhaf([2, 1, 1]).swings
-    assert half.raw == voting.influence(voting.weighted_majority(["1/2", "1/4", "1/4"]), method="definition")
-    assert voting.influence(voting.weighted_majority(["1/2", "1/4", "1/4"]), method="banzhaf") == half.raw
+    assert half.raw == voting.influence(voting.majority(weights=["1/2", "1/4", "1/4"]), method="definition")
+    assert voting.influence(voting.majority(weights=["1/2", "1/4", "1/4"]), method="banzhaf") == half.raw
 
 
 def test_large_equal_weight_game_matches_majority_by_counts() -> None:
@@ -51,7 +51,7 @@ def test_large_equal_weight_game_matches_majority_by_counts() -> None:
 
 def test_weighted_influence_without_truth_table() -> None:
     weights = list(range(1, 41))  # 2^40 profiles: no table, the generating function answers
-    f = voting.weighted_majority(weights)
+    f = voting.majority(weights=weights)
     assert not f.has_table
     infl = voting.influence(f)
     assert infl[-1] > infl[0] > 0

@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from privgeom import voting
-from privgeom.voting._theorems import random_rule
+from privgeom.voting._rules import random_rule
 from pg_testing.voting_brute import brute_fourier, profiles, transition
 
 
 @given(st.integers(1, 5).flatmap(lambda n: st.lists(st.integers(-3, 3), min_size=1 << n, max_size=1 << n)))
 def test_wht_matches_definition(values: list[int]) -> None:
-    f = voting.from_truth_table(values)
+    f = voting.Rule.from_truth_table(values)
     spec = voting.fourier(f)
     for S, coeff in brute_fourier(values, f.n).items():
         assert spec.coefficient(S) == coeff
@@ -51,7 +51,7 @@ def test_symmetric_levels_match_odonnell_majority_formula(n: int) -> None:
 
 
 def test_symmetric_spectrum_by_level_equals_table_spectrum() -> None:
-    rule = voting.symmetric([1, -1, -1, 1, 1, -1, 1])
+    rule = voting.Rule.symmetric([1, -1, -1, 1, 1, -1, 1])
     by_table = voting.fourier(rule)
     from privgeom.voting._fourier import symmetric_level_coefficients
 
@@ -72,11 +72,11 @@ def test_noise_operator_is_the_expectation_over_noisy_votes() -> None:
     g = voting.majority(5)
     tg = voting.noise_operator(g, rho)
     assert tg.is_symmetric
-    assert tg.table().tolist() == voting.noise_operator(voting.from_truth_table(g.table()), rho).table().tolist()
+    assert tg.table().tolist() == voting.noise_operator(voting.Rule.from_truth_table(g.table()), rho).table().tolist()
 
 
 def test_float_spectrum_and_float_noise() -> None:
-    f = voting.from_truth_table([0.5, -1.0, 2.0, 0.25])
+    f = voting.Rule.from_truth_table([0.5, -1.0, 2.0, 0.25])
     spec = voting.fourier(f)
     assert not spec.exact
     assert spec.coefficient(()) == pytest.approx((0.5 - 1 + 2 + 0.25) / 4)

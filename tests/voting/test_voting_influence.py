@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import voting
-from privgeom.voting._theorems import random_rule
+from privgeom.voting import paper
+from privgeom.voting._rules import random_rule
 from pg_testing.voting_brute import brute_influence, profiles, transition
 
 RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
@@ -23,7 +24,7 @@ def test_majority_influence_closed_form(n: int) -> None:
     expected = Fraction(math.comb(n - 1, (n - 1) // 2), 2 ** (n - 1))
     f = voting.majority(n)
     assert voting.influence(f, 0) == expected
-    assert voting.total_influence(f) == n * expected
+    assert voting.influence(f).total == n * expected
     if n <= 11:
         assert voting.influence(f, method="definition") == (expected,) * n
         assert voting.influence(f, method="fourier") == (expected,) * n
@@ -31,20 +32,20 @@ def test_majority_influence_closed_form(n: int) -> None:
 
 def test_total_influence_of_majority_grows_like_sqrt_n() -> None:
     n = 100001
-    total = float(voting.total_influence(voting.majority(n)))
+    total = float(voting.influence(voting.majority(n)).total)
     assert total == pytest.approx(math.sqrt(2 / math.pi) * math.sqrt(n), rel=1e-4)
 
 
 @given(st.integers(1, 5).flatmap(lambda n: st.lists(st.sampled_from([-1, 1]), min_size=1 << n, max_size=1 << n)))
 def test_influence_definition_vs_fourier_vs_brute_force(table: list[int]) -> None:
-    f = voting.from_truth_table(table)
+    f = voting.Rule.from_truth_table(table)
     by_def = voting.influence(f, method="definition")
     assert by_def == voting.influence(f, method="fourier")
     assert by_def == tuple(brute_influence(table, f.n, i) for i in range(f.n))
 
 
 def test_symmetric_influence_by_counts_equals_table() -> None:
-    for rule in [voting.threshold(6, 2), voting.parity(5), voting.symmetric([1, -1, 1, 1, -1]), voting.symmetric(["1/2", 0, 3, "-2/3"])]:
+    for rule in [voting.threshold(6, 2), voting.parity(5), voting.Rule.symmetric([1, -1, 1, 1, -1]), voting.Rule.symmetric(["1/2", 0, 3, "-2/3"])]:
         assert voting.influence(rule, method="counts") == voting.influence(rule, method="definition")
 
 
@@ -67,7 +68,7 @@ def _definition5_by_enumeration(table: list, n: int, rho: Fraction, i: int) -> F
 def test_theorem3_exact_on_named_and_random_rules(rho: Fraction) -> None:
     factor = (1 + rho * rho) / 2
     rules = [voting.majority(5), voting.dictator(4, 1), voting.tribes(2, 2), voting.parity(3), voting.conjunction(3),
-             voting.weighted_majority([3, 2, 1, 1]), random_rule(5, seed=7), voting.from_truth_table(["1/2", 3, -1, "2/7"])]
+             voting.majority(weights=[3, 2, 1, 1]), random_rule(5, seed=7), voting.Rule.from_truth_table(["1/2", 3, -1, "2/7"])]
     for f in rules:
         values = voting.probabilistic_influence(f, rho)
         assert values == tuple(factor * v for v in voting.influence(f, method="fourier")), f.name
@@ -79,7 +80,7 @@ def test_theorem3_at_large_n_by_counts() -> None:
     f = voting.majority(20001)
     rho = Fraction(2, 3)
     assert voting.probabilistic_influence(f, rho, 17) == (1 + rho * rho) / 2 * voting.influence(f, 17).value
-    assert voting.total_probabilistic_influence(f, rho) == (1 + rho * rho) / 2 * voting.total_influence(f).value
+    assert voting.probabilistic_influence(f, rho).total == (1 + rho * rho) / 2 * voting.influence(f).total
 
 
 def _independent_by_enumeration(table: list[int], n: int, rho: Fraction, i: int) -> Fraction:
@@ -133,14 +134,14 @@ def test_coupling_tables_are_distributions() -> None:
 
 
 def test_welfare_definitions_lemma10_prop5_theorem6() -> None:
-    for f in [voting.majority(5), voting.dictator(4, 2), voting.tribes(2, 2), voting.conjunction(3), voting.weighted_majority([2, 1, 1])]:
+    for f in [voting.majority(5), voting.dictator(4, 2), voting.tribes(2, 2), voting.conjunction(3), voting.majority(weights=[2, 1, 1])]:
         w = voting.welfare(f, method="definition")
         assert w == voting.welfare(f, method="fourier")  # Lemma 10
-        assert w == voting.total_influence(f)  # Proposition 5 (monotone)
+        assert w == voting.influence(f).total  # Proposition 5 (monotone)
         for rho in RHOS:
             assert voting.welfare(f, rho, method="definition") == rho * w.value  # Theorem 6
     # non-monotone: W(f) != I[f]
-    assert voting.welfare(voting.parity(3)) == 0 != voting.total_influence(voting.parity(3))
+    assert voting.welfare(voting.parity(3)) == 0 != voting.influence(voting.parity(3)).total
     # by brute-force enumeration of Definition 7 for majority(3)
     xs = profiles(3)
     rho = Fraction(1, 3)
@@ -164,16 +165,16 @@ def test_welfare_symmetric_counts_any_n() -> None:
 
 
 def test_proposition4_brute_force() -> None:
-    check = voting.check_majority_maximises_welfare(3)
+    check = paper.CHECKS["Proposition 4"](3)
     assert check.holds and check.lhs == (1, True)
-    assert voting.check_majority_maximises_welfare(1).holds
-    even = voting.check_majority_maximises_welfare(4)  # Remark 2: 2^C(4,2) = 64 tie-breakings
+    assert paper.CHECKS["Proposition 4"](1).holds
+    even = paper.CHECKS["Proposition 4"](4)  # Remark 2: 2^C(4,2) = 64 tie-breakings
     assert even.holds and even.lhs == 64
 
 
 def test_welfare_needs_a_voting_rule() -> None:
     with pytest.raises(pg.InvalidParameterError):
-        voting.welfare(voting.from_truth_table([0.5, 1.0]))
+        voting.welfare(voting.Rule.from_truth_table([0.5, 1.0]))
     assert np.isclose(float(voting.welfare(voting.majority(5), 0.5)), 15 / 16)
 
 
@@ -182,16 +183,16 @@ def test_many_breakpoints_at_large_n() -> None:
     n = 20001
     assert voting.influence(voting.parity(n), 0) == 1
     assert voting.welfare(voting.parity(n)) == 0
-    alt = voting.symmetric([1, -1, -1] * 6667)  # n = 20000: the value changes unless c' = c - 1 ≡ 1 (mod 3)
+    alt = voting.Rule.symmetric([1, -1, -1] * 6667)  # n = 20000: the value changes unless c' = c - 1 ≡ 1 (mod 3)
     N = 19999  # c' ~ Bin(N, 1/2); by roots of unity P(c' ≡ 1 mod 3) = (2^N + 2 cos(π (N - 2) / 3)) / (3 · 2^N)
     assert voting.influence(alt, 5, method="counts") == 1 - Fraction(2**N + 1, 3 * 2**N)  # cos(5π/3) = 1/2
-    small = voting.symmetric([1, -1, -1] * 5)
+    small = voting.Rule.symmetric([1, -1, -1] * 5)
     assert voting.influence(small, method="counts") == voting.influence(small, method="definition")
     assert voting.welfare(small, method="counts") == voting.welfare(small, method="definition")
 
 
 def test_probabilistic_influence_of_weighted_rules_without_table() -> None:
-    f = voting.weighted_majority(list(range(1, 31)))  # 2^30 profiles: no table
+    f = voting.majority(weights=list(range(1, 31)))  # 2^30 profiles: no table
     rho = Fraction(1, 3)
     assert voting.probabilistic_influence(f, rho, 29) == (1 + rho * rho) / 2 * voting.banzhaf(list(range(1, 31))).raw[29]
     with pytest.raises(pg.InvalidTypeError):

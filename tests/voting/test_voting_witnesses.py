@@ -20,8 +20,8 @@ from privgeom._core.numeric import log10_of_log
     (voting.majority(5), "0", "1", Fraction(1, 2)),                  # symmetric: half the profiles
     (voting.threshold(4, 1), "0", "1", Fraction(5, 16)),             # sum > 1 iff at least 3 votes +1: (4 + 1)/16
     (voting.parity(4), 0.0, "1", 0.5),
-    (voting.weighted_majority([2, 1, 1]), "0", "1", Fraction(3, 8)),  # weight > 2: {0,1}, {0,2}, {0,1,2} of 8
-    (voting.constant(3, -1), "1/2", "-1", Fraction(1)),
+    (voting.majority(weights=[2, 1, 1]), "0", "1", Fraction(3, 8)),  # weight > 2: {0,1}, {0,2}, {0,1,2} of 8
+    (voting.Rule.constant(3, -1), "1/2", "-1", Fraction(1)),
     (voting.dictator(40, 3), "0", "1", Fraction(1, 2)),              # beyond the table: the dictator's vote
 ])
 def test_constant_output_law_has_a_witness(rule: voting.Rule, rho: object, output: str, p: object) -> None:
@@ -41,19 +41,19 @@ def test_by_count_sentence_names_the_profiles() -> None:
     r = voting.epsilon(voting.majority(5), "1/2")
     assert "output 1 on a profile with 1 vote +1 against its neighbour with 0 votes +1" in r.summary()
     assert r.counts == (1, 0) and r.edge == ("10000", "00000")
-    assert r.p / r.q == r.epsilon.ratio  # type: ignore[operator, union-attr]
+    assert r.p / r.q == r.level.exp_eps  # type: ignore[operator, union-attr]
 
 
 def test_tiny_epsilon_is_printed_from_its_logarithm() -> None:
     """Parity at n = 9999, ρ = 1/2: ε = ln((1 + 2^-9999)/(1 − 2^-9999)) ≈ 2^-9998, far below a double."""
     r = voting.epsilon(voting.parity(9999), "1/2")
-    assert float(r) == 0.0 and r.epsilon.ratio > 1  # type: ignore[union-attr]
+    assert float(r) == 0.0 and r.level.exp_eps > 1  # type: ignore[union-attr]
     with mp.workdps(30):
         x = mp.mpf(2) ** -9999
         ref = float(mp.log10(mp.log1p(x) - mp.log1p(-x)))
-    assert math.isclose(log10_of_log(r.epsilon.ratio), ref, rel_tol=1e-14)  # type: ignore[union-attr]
+    assert math.isclose(log10_of_log(r.level.exp_eps), ref, rel_tol=1e-14)  # type: ignore[union-attr]
     mant, exp = 10 ** (ref - math.floor(ref)), math.floor(ref)
-    assert f"{mant:.12g}e{exp}" in r.summary() and r.to_dict()["epsilon"]["log10"] == pytest.approx(ref, rel=1e-14)
+    assert f"{mant:.12g}e{exp}" in r.summary() and r.to_dict()["level"]["eps"]["log10"] == pytest.approx(ref, rel=1e-14)
 
 
 def _log10_majority_minus(n: int, plus: int) -> float:

@@ -1,15 +1,23 @@
-"""The results of the referendum paper as executable checks (exact when ``ρ`` is rational).
+"""The referendum paper (Evren & Vepakomma) in one namespace: its results as executable checks, Remark 1's
+condition, Equation (3) for majority and Figure 2.
 
-Each check computes both sides by independent routes — definitions (mechanism matrix, enumeration of profiles,
-Definition 5's coupling) on one side, Fourier or closed forms on the other — and returns a :class:`TheoremCheck`.
+- :data:`CHECKS` maps each result's name (``"Proposition 2"``, ``"Theorem 3"``, …, ``"Section 6"``) to its check;
+  :func:`check_all` runs every check that applies to a rule. Each check computes both sides by independent routes —
+  definitions (mechanism matrix, enumeration of profiles, Definition 5's coupling) on one side, Fourier or closed
+  forms on the other — and returns a :class:`TheoremCheck` (exact when ``ρ`` is rational). The noise is ``rho=`` or
+  its privacy level ``eps=`` (``ρ = (e^ε-1)/(e^ε+1)``, ``docs/theory.md`` §17).
+- :func:`attains_bound`: Remark 1's condition, decided on the rule's level sets.
+- :func:`majority_accuracy_bounds`: the accuracy of majority against Equation (3)'s arcsine bounds.
+- :func:`majority_accuracy_data`, :func:`majority_accuracy_figure`: Figure 2.
 
 Examples
 --------
 >>> from privgeom import voting
->>> print(voting.check_probabilistic_influence(voting.majority(3), "1/2"))
+>>> from privgeom.voting import paper
+>>> print(paper.CHECKS["Theorem 3"](voting.majority(3), "1/2"))
 Theorem 3 on majority(3), rho = 1/2: holds (exact) — I_i[M_rho f] = (1+rho^2)/2 · I_i[f] for every voter: 5/16 = 5/16
->>> all(voting.check_all(voting.tribes(2, 2), "1/3"))
-True
+>>> all(paper.check_all(voting.tribes(2, 2), "1/3")), all(paper.check_all(voting.majority(5), eps="ln(2)"))
+(True, True)
 """
 
 from __future__ import annotations
@@ -17,35 +25,39 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from .._core.errors import InvalidParameterError
+from .._core.level import LevelLike
 from .._core.numeric import ATOL, LogRational, Scalar, parse_int
 from .._core.results import Decision
-from ._accuracy import ACCURACY_ROUNDOFF, CLOSED_FORMS, _accuracy, _limit
-from ._common import parse_rho
+from ._accuracy import (  # noqa: F401 - MajorityAccuracy and BoundAttainment: the result types, importable from here
+    ACCURACY_ROUNDOFF,
+    CLOSED_FORMS,
+    MajorityAccuracy,
+    _accuracy,
+    _limit,
+    majority_accuracy_bounds,
+    majority_accuracy_data,
+    majority_accuracy_figure,
+)
+from ._common import RhoLike, noise, parse_rho
 from ._fourier import SYMMETRIC_TABLE_MAX_N, fourier, noise_table
 from ._influence import _influence_values, _probabilistic_values, _total_influence, _welfare
-from ._mechanism import _bound, attains_bound, epsilon
-from ._rules import Rule, _check_table_size, from_truth_table, majority, popcounts
-from .._core.level import ScalarLike
+from ._mechanism import BoundAttainment, attains_bound, epsilon  # noqa: F401
+from ._profiles import popcounts
+from ._rules import Rule, majority
 
 __all__ = [
-    "TheoremCheck",
-    "check_epsilon_bound",
-    "check_bound_attainment",
-    "check_probabilistic_influence",
-    "check_majority_maximises_welfare",
-    "check_monotone_welfare",
-    "check_noisy_welfare",
-    "check_welfare_fourier",
-    "check_accuracy_stability",
-    "check_stability_noise_operator",
-    "check_majority_accuracy_limit",
-    "check_accuracy_closed_form",
+    "CHECKS",
     "check_all",
+    "attains_bound",
+    "majority_accuracy_bounds",
+    "majority_accuracy_data",
+    "majority_accuracy_figure",
 ]
 
 #: Largest electorate of the brute force of Proposition 4 (``2^(2^4) = 65536`` rules; ``n = 5`` would be ``2^32``).
@@ -59,7 +71,7 @@ class TheoremCheck(Decision):
     Examples
     --------
     >>> from privgeom import voting
-    >>> c = voting.check_monotone_welfare(voting.majority(5))
+    >>> c = CHECKS["Proposition 5"](voting.majority(5))
     >>> bool(c), c.exact, c.lhs
     (True, True, Fraction(15, 8))
     """
@@ -103,60 +115,64 @@ def _same(a: Any, b: Any) -> tuple[bool, bool]:
 
 def _check(name: str, f: Rule | str, rho: Scalar | None, statement: str, lhs: Any, rhs: Any) -> TheoremCheck:
     ok, exact = _same(lhs, rhs)
-    return TheoremCheck(name, f if isinstance(f, str) else f.name, rho, ok, exact, statement, lhs, rhs)
+    return TheoremCheck(name=name, rule=f if isinstance(f, str) else f.name, rho=rho, holds=ok, exact=exact,
+                        statement=statement, lhs=lhs, rhs=rhs)
 
 
-def _computed_epsilon(f: Rule, rho: ScalarLike) -> Any:
+def _computed_epsilon(f: Rule, rho: Scalar) -> Any:
     """ε by computation (vote counts or the truth table), never by the closed forms that Remark 1 itself provides."""
     return epsilon(f, rho, method="counts" if f.is_symmetric else ("table" if f.has_table else "auto"))
 
 
-def check_epsilon_bound(f: Rule, rho: ScalarLike) -> TheoremCheck:
+def _proposition_2(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
     """Proposition 2: the exact ε of ``M_ρ f`` (lhs, computed over the one-vote neighbour graph) is at most
     ``ln((1+ρ)/(1-ρ))`` (rhs).
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> print(voting.check_epsilon_bound(voting.majority(3), "1/2"))
+    >>> print(CHECKS["Proposition 2"](voting.majority(3), "1/2"))
     Proposition 2 on majority(3), rho = 1/2: holds (exact) — epsilon(M_rho f) <= ln((1+rho)/(1-rho)): ln(11/5) <= ln(3)
     """
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     res = _computed_epsilon(f, r.rho) if 0 < r.rho < 1 else epsilon(f, r.rho)
-    bound = _bound(r)
-    ok = res.epsilon <= bound if isinstance(res.epsilon, LogRational) and isinstance(bound, LogRational) else float(res.epsilon) <= float(bound) * (1 + ATOL) + ATOL
-    return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", res.epsilon, bound, "<=")
+    bound = r.level
+    ok = res.level <= bound if res.level.exact and bound.exact else float(res.level) <= float(bound) * (1 + ATOL) + ATOL
+    return TheoremCheck(name="Proposition 2", rule=f.name, rho=r.rho, holds=bool(ok), exact=res.exact,
+                        statement="epsilon(M_rho f) <= ln((1+rho)/(1-rho))", lhs=res.level.eps, rhs=bound.eps,
+                        relation="<=")
 
 
-def check_bound_attainment(f: Rule, rho: ScalarLike) -> TheoremCheck:
+def _remark_1(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
     """Remark 1: for ``0 < ρ < 1``, ε attains the bound iff a level set of ``f`` lies in a half-cube (ε computed
-    by counts or on the truth table, the condition decided by :func:`~privgeom.voting.attains_bound`).
+    by counts or on the truth table, the condition decided by :func:`attains_bound`).
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_bound_attainment(voting.conjunction(3), "1/2").holds, voting.check_bound_attainment(voting.majority(3), "1/2").lhs
+    >>> CHECKS["Remark 1"](voting.conjunction(3), "1/2").holds, CHECKS["Remark 1"](voting.majority(3), "1/2").lhs
     (True, False)
     """
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     if not 0 < r.rho < 1:
         raise InvalidParameterError("Remark 1 is about 0 < rho < 1")
     res = _computed_epsilon(f, r.rho)
     cond = attains_bound(f).holds
-    return TheoremCheck("Remark 1", f.name, r.rho, cond == res.attains_bound, res.exact, "epsilon attains the bound iff {f = r} ⊆ {z_i = b}", res.attains_bound, cond)
+    return TheoremCheck(name="Remark 1", rule=f.name, rho=r.rho, holds=cond == res.attains_bound, exact=res.exact,
+                        statement="epsilon attains the bound iff {f = r} ⊆ {z_i = b}", lhs=res.attains_bound, rhs=cond)
 
 
-def check_probabilistic_influence(f: Rule, rho: ScalarLike) -> TheoremCheck:
+def _theorem_3(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
     """Theorem 3: ``I_i[M_ρ f] = (1+ρ²)/2 · I_i[f]`` — Definition 5 (joint law of the two re-noised votes times the
     table's pair differences) vs Fourier influences.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_probabilistic_influence(voting.tribes(2, 2), "1/3").lhs[0]    # 5/9 · I_0 = 5/9 · 3/8
+    >>> CHECKS["Theorem 3"](voting.tribes(2, 2), "1/3").lhs[0]    # 5/9 · I_0 = 5/9 · 3/8
     Fraction(5, 24)
     """
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     lhs = _probabilistic_values(f, r)
     base = _influence_values(f, "fourier") if f.has_table and f.n <= SYMMETRIC_TABLE_MAX_N else _influence_values(f)
     factor = (1 + r.rho * r.rho) / 2  # type: ignore[operator]
@@ -164,13 +180,13 @@ def check_probabilistic_influence(f: Rule, rho: ScalarLike) -> TheoremCheck:
     return _check("Theorem 3", f, r.rho, "I_i[M_rho f] = (1+rho^2)/2 · I_i[f] for every voter", lhs, rhs)
 
 
-def check_majority_maximises_welfare(n: int) -> TheoremCheck:
-    """Proposition 4 by brute force over all ``2^(2^n)`` rules (``n ≤ 4``): for odd ``n`` majority is the unique
-    welfare maximiser; for even ``n`` the maximisers are the ``2^{C(n, n/2)}`` tie-breakings (Remark 2).
+def _proposition_4(n: int) -> TheoremCheck:
+    """Proposition 4 by brute force over all ``2^(2^n)`` rules on ``n`` voters (``n ≤ 4``): for odd ``n`` majority is
+    the unique welfare maximiser; for even ``n`` the maximisers are the ``2^{C(n, n/2)}`` tie-breakings (Remark 2).
 
     Examples
     --------
-    >>> c = check_majority_maximises_welfare(3)
+    >>> c = CHECKS["Proposition 4"](3)
     >>> c.holds, c.lhs, c.rule
     (True, (1, True), 'all 256 rules on 3 voters')
     """
@@ -191,16 +207,17 @@ def check_majority_maximises_welfare(n: int) -> TheoremCheck:
         lhs = len(winners)
         rhs = 2 ** math.comb(n, n // 2)
         statement = "number of welfare maximisers (ties broken either way, Remark 2)"
-    return TheoremCheck("Proposition 4", f"all {1 << size} rules on {n} voters", None, lhs == rhs, True, statement, lhs, rhs)
+    return TheoremCheck(name="Proposition 4", rule=f"all {1 << size} rules on {n} voters", rho=None, holds=lhs == rhs,
+                        exact=True, statement=statement, lhs=lhs, rhs=rhs)
 
 
-def check_monotone_welfare(f: Rule) -> TheoremCheck:
+def _proposition_5(f: Rule) -> TheoremCheck:
     """Proposition 5: a monotone rule has ``W(f) = I[f]``.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> print(voting.check_monotone_welfare(voting.majority(5)))
+    >>> print(CHECKS["Proposition 5"](voting.majority(5)))
     Proposition 5 on majority(5): holds (exact) — W(f) = I[f]: 15/8 = 15/8
     """
     if not f.is_monotone:
@@ -208,17 +225,17 @@ def check_monotone_welfare(f: Rule) -> TheoremCheck:
     return _check("Proposition 5", f, None, "W(f) = I[f]", _welfare(f, parse_rho(1)), _total_influence(f))
 
 
-def check_noisy_welfare(f: Rule, rho: ScalarLike) -> TheoremCheck:
+def _theorem_6(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
     """Theorem 6: ``W(M_ρ f) = ρ W(f)`` — welfare of the mechanism by definition vs ``ρ`` times ``W(f)``.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> c = voting.check_noisy_welfare(voting.tribes(2, 2), "1/3")
+    >>> c = CHECKS["Theorem 6"](voting.tribes(2, 2), "1/3")
     >>> c.holds, c.lhs
     (True, Fraction(1, 2))
     """
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     method = "counts" if f.is_symmetric and not f.has_table else "definition"
     lhs = _welfare(f, r, method)
     base = _welfare(f, parse_rho(1), method)
@@ -226,44 +243,44 @@ def check_noisy_welfare(f: Rule, rho: ScalarLike) -> TheoremCheck:
     return _check("Theorem 6", f, r.rho, "W(M_rho f) = rho · W(f)", lhs, rhs)
 
 
-def check_welfare_fourier(f: Rule) -> TheoremCheck:
+def _lemma_10(f: Rule) -> TheoremCheck:
     """Lemma 10: ``W(f) = Σ_i f̂({i})`` — welfare by definition vs the degree-one Fourier weights.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_welfare_fourier(voting.dictator(3, 1)).lhs
+    >>> CHECKS["Lemma 10"](voting.dictator(3, 1)).lhs
     Fraction(1, 1)
     """
     one = parse_rho(1)
     return _check("Lemma 10", f, None, "W(f) = sum_i f^({i})", _welfare(f, one, "definition"), _welfare(f, one, "fourier"))
 
 
-def check_accuracy_stability(f: Rule, rho: ScalarLike) -> TheoremCheck:
+def _equation_1(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
     """Equation (1): ``2 Acc(M_ρ f) - 1 = Stab_ρ[f]`` — accuracy read off the mechanism matrix vs Fourier stability.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_accuracy_stability(voting.majority(3), "1/2").rhs      # 3/4 ρ + 1/4 ρ^3
+    >>> CHECKS["Equation (1)"](voting.majority(3), "1/2").rhs      # 3/4 ρ + 1/4 ρ^3
     Fraction(13, 32)
     """
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     acc = _accuracy(f, r, "definition")
     stab = fourier(f).stability(r.rho)
     return _check("Equation (1)", f, r.rho, "2 Acc(M_rho f) - 1 = Stab_rho[f]", 2 * acc - 1, stab)  # type: ignore[operator]
 
 
-def check_stability_noise_operator(f: Rule, rho: ScalarLike) -> TheoremCheck:
+def _equation_2(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
     """Equation (2): ``Stab_ρ[f] = E_x[f(x) T_ρ f(x)]`` — Fourier sum vs the noise operator applied to the table.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_stability_noise_operator(voting.parity(3), "1/2").lhs      # ρ^3
+    >>> CHECKS["Equation (2)"](voting.parity(3), "1/2").lhs      # ρ^3
     Fraction(1, 8)
     """
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     stab = fourier(f).stability(r.rho)
     table = f.table()
     tf = noise_table(f, r)
@@ -274,79 +291,85 @@ def check_stability_noise_operator(f: Rule, rho: ScalarLike) -> TheoremCheck:
     return _check("Equation (2)", f, r.rho, "Stab_rho[f] = E[f · T_rho f]", stab, rhs)
 
 
-def check_majority_accuracy_limit(n: int, rho: ScalarLike) -> TheoremCheck:
-    """Equation (3) with Lemma 7: ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n)``, and the accuracy decreases in odd ``n``.
+def _equation_3(n: int, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
+    """Equation (3) with Lemma 7 on majority of ``n`` voters: ``1/2 + arcsin(ρ)/π ≤ Acc(M_ρ Maj_n)``, and the
+    accuracy decreases in odd ``n``.
 
     Examples
     --------
-    >>> from privgeom import voting
-    >>> voting.check_majority_accuracy_limit(11, "1/2").holds
+    >>> CHECKS["Equation (3)"](11, "1/2").holds
     True
     """
     majority(n)  # n must be odd and positive (typed error otherwise)
-    r = parse_rho(rho)
+    r = noise(rho, eps=eps)
     accs = [float(_accuracy(majority(m), r.to_float())) for m in range(1, n + 1, 2)]
     low = _limit(r)
     decreasing = all(b <= a + ACCURACY_ROUNDOFF for a, b in zip(accs, accs[1:]))
     lhs = (accs[-1] >= low - ACCURACY_ROUNDOFF, decreasing)
     return TheoremCheck(
-        "Equation (3)", f"majority(1..{n})", r.rho, lhs == (True, True), False,
-        f"Acc >= 1/2 + arcsin(rho)/pi = {low:.12g} and Acc decreasing in n (Acc(Maj_{n}) = {accs[-1]:.12g})", lhs, (True, True),
+        name="Equation (3)", rule=f"majority(1..{n})", rho=r.rho, holds=lhs == (True, True), exact=False,
+        statement=f"Acc >= 1/2 + arcsin(rho)/pi = {low:.12g} and Acc decreasing in n (Acc(Maj_{n}) = {accs[-1]:.12g})",
+        lhs=lhs, rhs=(True, True),
     )
 
 
-def check_accuracy_closed_form(f: Rule, rho: ScalarLike) -> TheoremCheck:
+def _section_6(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
     """The accuracy formulas of Section 6 (dictator ``(1+ρ)/2``, AND/OR ``1 - 2^{1-n}(1 - ((1+ρ)/2)^n)``, parity)
     against the accuracy read off the mechanism matrix.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> voting.check_accuracy_closed_form(voting.conjunction(3), "1/3").lhs
+    >>> CHECKS["Section 6"](voting.conjunction(3), "1/3").lhs
     Fraction(89, 108)
     """
     if f.kind not in CLOSED_FORMS:
         raise InvalidParameterError(f"no closed form for {f.name}")
-    r = parse_rho(rho)
-    return _check(f"Accuracy of {f.kind}", f, r.rho, "closed form = P[M_rho f(x) = f(x)]", _accuracy(f, r, "closed_form"), _accuracy(f, r, "definition"))
+    r = noise(rho, eps=eps)
+    return _check(f"Accuracy of {f.kind}", f, r.rho, "closed form = P[M_rho f(x) = f(x)]",
+                  _accuracy(f, r, "closed_form"), _accuracy(f, r, "definition"))
 
 
-def check_all(f: Rule, rho: ScalarLike) -> tuple[TheoremCheck, ...]:
-    """Every check that applies to ``f`` (a voting rule with a truth table) at ``ρ``.
+#: The paper's results as checks, keyed by the result's name. Each is called with what the result is about — a rule
+#: and the noise (``rho=`` or ``eps=``) for most; a rule alone for ``"Proposition 5"`` and ``"Lemma 10"``; a number
+#: of voters for ``"Proposition 4"`` and, with the noise, ``"Equation (3)"`` — and returns a :class:`TheoremCheck`.
+CHECKS: Mapping[str, Callable[..., TheoremCheck]] = MappingProxyType({
+    "Proposition 2": _proposition_2,
+    "Remark 1": _remark_1,
+    "Theorem 3": _theorem_3,
+    "Proposition 4": _proposition_4,
+    "Proposition 5": _proposition_5,
+    "Theorem 6": _theorem_6,
+    "Lemma 10": _lemma_10,
+    "Equation (1)": _equation_1,
+    "Equation (2)": _equation_2,
+    "Equation (3)": _equation_3,
+    "Section 6": _section_6,
+})
+
+
+def check_all(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> tuple[TheoremCheck, ...]:
+    """Every check of :data:`CHECKS` that applies to the rule ``f`` at the noise ``ρ`` (or its level ``ε``), and the
+    paper's recursion against the counts for majority.
 
     Examples
     --------
     >>> from privgeom import voting
-    >>> [c.name for c in voting.check_all(voting.majority(3), "1/2")][:4]
+    >>> [c.name for c in check_all(voting.majority(3), "1/2")][:4]
     ['Proposition 2', 'Theorem 3', 'Theorem 6', 'Lemma 10']
     """
-    r = parse_rho(rho)
-    checks = [check_epsilon_bound(f, r.rho), check_probabilistic_influence(f, r.rho), check_noisy_welfare(f, r.rho)]
+    r = noise(rho, eps=eps)
+    rho_ = r.rho
+    checks = [_proposition_2(f, rho_), _theorem_3(f, rho_), _theorem_6(f, rho_)]
     if f.has_table:
-        checks += [check_welfare_fourier(f), check_accuracy_stability(f, r.rho), check_stability_noise_operator(f, r.rho)]
-    if 0 < r.rho < 1:
-        checks.append(check_bound_attainment(f, r.rho))
+        checks += [_lemma_10(f), _equation_1(f, rho_), _equation_2(f, rho_)]
+    if 0 < rho_ < 1:
+        checks.append(_remark_1(f, rho_))
     if f.is_monotone:
-        checks.append(check_monotone_welfare(f))
+        checks.append(_proposition_5(f))
     if f.kind in CLOSED_FORMS and f.has_table:
-        checks.append(check_accuracy_closed_form(f, r.rho))
+        checks.append(_section_6(f, rho_))
     if f.is_symmetric and f.kind == "majority":
-        checks.append(_check("Accuracy by the paper's recursion", f, r.rho, "recursion = counts", _accuracy(f, r, "recursion"), _accuracy(f, r, "counts")))
+        checks.append(_check("Accuracy by the paper's recursion", f, rho_, "recursion = counts",
+                             _accuracy(f, r, "recursion"), _accuracy(f, r, "counts")))
     return tuple(checks)
-
-
-def random_rule(n: int, seed: int = 0) -> Rule:
-    """A uniformly random voting rule on ``n`` voters (a helper of the tests and benchmarks, not part of the public
-    API), reproducible from ``seed``.
-
-    Examples
-    --------
-    >>> f = random_rule(3, seed=1)
-    >>> f.name, f.table().tolist()
-    ('random(3, seed=1)', [-1, 1, 1, 1, -1, -1, 1, 1])
-    """
-    n = parse_int(n, name="n", min=1)
-    _check_table_size(n, exact_objects=False, what=f"random_rule({n})")
-    rng = np.random.default_rng(seed)
-    return from_truth_table(rng.choice(np.array([-1, 1]), size=1 << n), name=f"random({n}, seed={seed})")
-
