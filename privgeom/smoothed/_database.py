@@ -21,7 +21,7 @@ recognised by :func:`recognise_domain`, which builds the candidate Domains of th
 labels with the mechanism's.
 
 ``d_{ε,M}(x, x') = Σ_y (P[M(x)=y] − e^ε P[M(x')=y])₊`` (the hockey-stick kernel
-:func:`privgeom.analyses.hockey_stick_columns`) and ``δ_{ε,M}(x) = max_{x' ~ x} max(d(x, x'), d(x', x))``; by
+:func:`privgeom.analyses.profiles._profile.hockey_stick_columns`) and ``δ_{ε,M}(x) = max_{x' ~ x} max(d(x, x'), d(x', x))``; by
 Theorem 1, ``max_x δ(x)`` is the smallest ``δ`` for which ``M`` is ``(ε, δ)``-DP (``privgeom.delta``).
 """
 
@@ -39,7 +39,7 @@ from .._core.domain import Domain, RelationLike, resolve_graph
 from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.numeric import Scalar, fraction_str
-from ..analyses import DeltaResult, hockey_stick_columns
+from ..analyses.profiles._profile import DeltaResult, hockey_stick_columns
 from ..mechanisms import Mechanism
 
 __all__ = [
@@ -274,7 +274,7 @@ def pair_distances(
 class DatabaseDelta(DeltaResult):
     """Database-wise ``δ_{ε,M}(x)`` for every input (Definition 2) and its maximum (Theorem 1).
 
-    A :class:`~privgeom.DeltaResult` — ``delta`` is ``max_x δ(x)``, the DP δ of ``privgeom.delta(M, graph, ε)``,
+    A :class:`~privgeom.analyses.profiles._profile.DeltaResult` — ``delta`` is ``max_x δ(x)``, the DP δ of ``privgeom.delta(M, graph, ε)``,
     with its witness ``edge`` and event ``outputs`` — plus the database-wise values.
 
     Attributes
@@ -332,7 +332,7 @@ class DatabaseDelta(DeltaResult):
 
 
 def neighbour_graph_of(mechanism: Mechanism, graph: RelationLike, dom: Domain) -> nx.Graph:
-    """The neighbour relation by the core's :func:`privgeom.resolve_graph`: a relation name on the inputs' Domain
+    """The neighbour relation by the core's :func:`privgeom.neighbour_graph`: a relation name on the inputs' Domain
     (``None``: its default relation), restricted to the mechanism's inputs when it is defined on some datasets
     only; a graph or a list of pairs is validated against the mechanism's inputs."""
     if graph is None:
@@ -390,7 +390,7 @@ def database_delta(
     eps : float, rational, LogRational, ``"ln(r)"`` or PrivacyLevel
         Read by :meth:`privgeom.PrivacyLevel.parse`; exact results need ``e^ε`` rational (``"ln(r)"``, 0).
     graph : relation name, Domain, networkx graph or list of pairs, optional
-        Neighbour relation, resolved by :func:`privgeom.resolve_graph` on the inputs' Domain (``"replace-one"``,
+        Neighbour relation, resolved by :func:`privgeom.neighbour_graph` on the inputs' Domain (``"replace-one"``,
         ``"hamming"``, ``"complete"``, …); default: the Domain's default relation (replace-one; hamming on bit
         strings; path on counts — the same graph).
     x : str, optional

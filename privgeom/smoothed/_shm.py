@@ -21,7 +21,7 @@ from .._core.limits import register_limit
 from .._core.numeric import LogRational, fraction_str, limit_hint, log10_text, parse_int
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.results import Result
-from ..analyses import DeltaResult
+from ..analyses.profiles._profile import DeltaResult
 from ._fastpath import (
     DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, event_thresholds, family, pair_log_distance_block,
 )
@@ -141,7 +141,7 @@ class SHMSmoothedDelta(Result):
 @dataclass(frozen=True)
 class SHMDatabaseDelta(DeltaResult):
     """``δ_{ε,SHM}(x)`` at a database with ``N`` ones among ``n`` records (Definition 2), as a
-    :class:`~privgeom.DeltaResult` over the replace-one edges at ``x`` (counts ``N − 1``, ``N``, ``N + 1``).
+    :class:`~privgeom.analyses.profiles._profile.DeltaResult` over the replace-one edges at ``x`` (counts ``N − 1``, ``N``, ``N + 1``).
 
     ``delta`` (= ``value``) is the largest of the (up to) four directed hockey-stick distances at ``x``; ``edge``
     is the directed pair of counts attaining it. ``log10`` is its base-10 logarithm, computed in log space end to end

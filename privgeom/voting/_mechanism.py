@@ -40,8 +40,9 @@ from .._core.errors import InvalidParameterError
 from .._core.level import PrivacyLevel, ScalarLike
 from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
 from .._core.results import Decision, Result
-from ..analyses import EpsilonResult
-from ..mechanisms import Mechanism, bit_strings
+from ..analyses.profiles._profile import EpsilonResult
+from ..mechanisms import Mechanism
+from ..mechanisms._factories import bit_strings
 from ._common import Rho, parse_rho
 from ._counts import epsilon_counts
 from ._fourier import apply_noise, apply_noise_integer, apply_noise_log
@@ -122,7 +123,7 @@ def _bound(r: Rho) -> LogRational | float:
 
 @dataclass(frozen=True)
 class VotingEpsilon(EpsilonResult):
-    """Exact ε of ``M_ρ f`` over profiles differing in one vote: the core :class:`~privgeom.EpsilonResult` (same
+    """Exact ε of ``M_ρ f`` over profiles differing in one vote: the core :class:`~privgeom.analyses.profiles._profile.EpsilonResult` (same
     ``epsilon``, ``edge``, ``output``, ``p``, ``q``, ``graph`` as ``privgeom.epsilon(voting.mechanism(f, ρ),
     "hamming")``) with the voting details added.
 

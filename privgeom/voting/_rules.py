@@ -38,7 +38,7 @@ from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitErr
 from .._core import numeric as _numeric
 from .._core.limits import register_limit
 from .._core.numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
-from ..mechanisms import bit_strings
+from ..mechanisms._factories import bit_strings
 
 __all__ = [
     "Rule",

@@ -20,7 +20,7 @@ from privgeom import (
     Mechanism,
     randomized_response,
 )
-from privgeom.analyses import hockey_stick
+from privgeom.analyses.profiles._profile import hockey_stick
 from privgeom.smoothed import check_dp_delta, database_delta, majority_vote, shm
 from privgeom.smoothed._database import recognise_domain
 

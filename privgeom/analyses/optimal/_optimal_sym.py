@@ -24,7 +24,7 @@ re-verification as the LP (docs/theory.md, "Optimal mechanisms up to symmetry"):
 Examples
 --------
 >>> from privgeom.definitions import DifferentialPrivacy
->>> from privgeom.graphs import complete_graph, hamming_graph
+>>> from privgeom.graphs._graphs import complete_graph, hamming_graph
 >>> from privgeom.analyses import optimal_mechanism
 >>> optimal_mechanism(DifferentialPrivacy(complete_graph(5), exp_eps=3), method="closed-form").value
 Fraction(3, 7)
@@ -94,7 +94,7 @@ def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Member
     Examples
     --------
     >>> from privgeom.definitions import DifferentialPrivacy
-    >>> from privgeom.graphs import complete_graph
+    >>> from privgeom.graphs._graphs import complete_graph
     >>> from privgeom.mechanisms import Mechanism
     >>> ratio_rows_membership(DifferentialPrivacy(complete_graph(2), exp_eps=3),
     ...                       Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["0", "1"])).member
