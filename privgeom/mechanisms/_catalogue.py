@@ -104,9 +104,8 @@ def truncated_geometric(n: int, alpha: ScalarLike, *, exact: bool | None = None)
     True
     >>> [str(v) for v in M.column("1")]
     ['1/4', '1/2', '1/6', '1/12']
-    >>> from privgeom.graphs._graphs import path_graph
-    >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M, path_graph(3)).eps)
+    >>> from privgeom import epsilon
+    >>> str(epsilon(M, "path").eps)
     'ln(3)'
     """
     n = parse_int(n, name="n", min=1)
@@ -203,9 +202,8 @@ def kary_randomized_response(
     ['1/2', '1/6', '1/6', '1/6']
     >>> kary_randomized_response(2, p="3/4").column(0).tolist()
     [Fraction(3, 4), Fraction(1, 4)]
-    >>> from privgeom.graphs._graphs import complete_graph
-    >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M, complete_graph(M.inputs)).eps)
+    >>> from privgeom import epsilon
+    >>> str(epsilon(M, "complete").eps)
     'ln(3)'
     """
     labels = _value_labels(n_values, name="n_values")
@@ -300,9 +298,8 @@ def frapp(N: int | Sequence[Any], gamma: ScalarLike, k: int = 1, *, exact: bool 
     >>> M2 = frapp(2, "3", 2)
     >>> [str(v) for v in M2.column("0,0")]
     ['9/16', '3/16', '3/16', '1/16']
-    >>> from privgeom.graphs._graphs import complete_graph
-    >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M2, complete_graph(M2.inputs)).eps)
+    >>> from privgeom import epsilon
+    >>> str(epsilon(M2, "complete").eps)
     'ln(9)'
     """
     values = _value_labels(N, name="N")

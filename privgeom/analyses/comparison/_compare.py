@@ -32,8 +32,7 @@ prior ``∝ |a|`` the witness output makes ``S-`` a posteriori more likely than 
 Examples
 --------
 >>> from privgeom.definitions import RandomizedResponse, DifferentialPrivacy
->>> from privgeom.graphs._graphs import hamming_graph
->>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy(hamming_graph(2), exp_eps=3))
+>>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy.hamming(2, exp_eps=3))
 >>> c.relation, c.a_in_b.method, c.b_in_a.holds
 ('subset', 'row-cone', False)
 >>> w = c.b_in_a.witness
@@ -564,8 +563,7 @@ def dp_level_rule(X: Any, Y: Any) -> Inclusion | None:
     Examples
     --------
     >>> from privgeom.definitions import DifferentialPrivacy
-    >>> from privgeom.graphs._graphs import hamming_graph
-    >>> a, b = (DifferentialPrivacy(hamming_graph(2), exp_eps=t) for t in (2, 3))
+    >>> a, b = (DifferentialPrivacy.hamming(2, exp_eps=t) for t in (2, 3))
     >>> dp_level_rule(a, b).holds, dp_level_rule(b, a).witness.row.tolist()
     (True, [Fraction(1, 1), Fraction(1, 1), Fraction(1, 1), Fraction(3, 1)])
     """
@@ -719,8 +717,7 @@ def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition, *, method: str =
     ``e^ε = 3``; the witness is randomized response on the *parity* bit, which DP allows and RR forbids.
 
     >>> from privgeom.definitions import RandomizedResponse, DifferentialPrivacy
-    >>> from privgeom.graphs._graphs import hamming_graph
-    >>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy(hamming_graph(2), exp_eps=3))
+    >>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy.hamming(2, exp_eps=3))
     >>> c.relation
     'subset'
     >>> w = c.b_in_a.witness

@@ -160,8 +160,7 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
     Asking for no more utility than a constant output gives reveals nothing:
 
     >>> from privgeom.definitions import DifferentialPrivacy
-    >>> from privgeom.graphs._graphs import complete_graph
-    >>> res = least_informative(DifferentialPrivacy(complete_graph(3), exp_eps=2), "accuracy", "1/3")
+    >>> res = least_informative(DifferentialPrivacy.complete(3, exp_eps=2), "accuracy", "1/3")
     >>> abs(float(res.value)) < 1e-6
     True
     """

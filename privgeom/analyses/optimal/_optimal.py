@@ -30,8 +30,7 @@ regime (:func:`kov_regimes`).
 Examples
 --------
 >>> from privgeom.definitions import DifferentialPrivacy
->>> from privgeom.graphs._graphs import complete_graph
->>> opt = optimal_mechanism(DifferentialPrivacy(complete_graph(3), exp_eps=2), "accuracy")
+>>> opt = optimal_mechanism(DifferentialPrivacy.complete(3, exp_eps=2), "accuracy")
 >>> opt.value, opt.certificate.exact, opt.certificate.bound
 (Fraction(1, 2), True, Fraction(1, 2))
 """
@@ -406,8 +405,7 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "acc
     identity decision (``9/16``).
 
     >>> from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
-    >>> from privgeom.graphs._graphs import complete_graph
-    >>> opt = optimal_mechanism(DifferentialPrivacy(complete_graph(3), exp_eps=2), "accuracy")
+    >>> opt = optimal_mechanism(DifferentialPrivacy.complete(3, exp_eps=2), "accuracy")
     >>> [str(v) for v in opt.mechanism.column(0)]
     ['1/2', '1/4', '1/4']
     >>> optimal_mechanism(RandomizedResponse(2, "3/4"), "accuracy").value
