@@ -23,15 +23,7 @@ from pathlib import Path
 import numpy as np
 
 import privgeom as pg
-from privgeom.analyses.optimal._optimal import (
-    bayes_utility,
-    kov_regimes,
-    optimal_mechanism,
-    staircase_optimum,
-    staircase_patterns,
-)
-from privgeom.definitions import DifferentialPrivacy
-from privgeom.geometry import Cone
+from privgeom import Cone, DifferentialPrivacy, kov_regimes, optimal_mechanism, staircase_optimum, staircase_patterns
 
 
 def check_patterns(n: int, r: Fraction) -> None:
@@ -46,13 +38,12 @@ def check_patterns(n: int, r: Fraction) -> None:
 
 def linear_utility_demo(n: int, r: Fraction, seed: int) -> None:
     rng = random.Random(seed)
-    labels = [str(i) for i in range(n)]
     for name, U in (("accuracy", "accuracy"),
                     ("random utility", [[Fraction(rng.randint(0, 9)) for _ in range(3)] for _ in range(n)])):
         prior = [Fraction(rng.randint(1, 4)) for _ in range(n)]
         prior = [p / sum(prior) for p in prior]
         opt = optimal_mechanism(DifferentialPrivacy.complete(n, exp_eps=r), U, prior)
-        st = staircase_optimum(n, r, bayes_utility(U, prior, labels))
+        st = staircase_optimum(n, r, U, prior)
         assert opt.exact and st.exact and opt.value == st.value == st.bound
         # the staircase mechanism (rows θ_s s) followed by the Bayes decision attains the optimum and is locally DP
         assert all(min(row) > 0 and max(row) / min(row) == r for row in st.mechanism.matrix)

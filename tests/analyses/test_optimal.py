@@ -345,3 +345,16 @@ def test_plot_kov_regimes(tmp_path):
     assert (tmp_path / "k.png").exists() and len(fig.axes) == 2
     with pytest.raises(pg.InvalidTypeError):
         plot_kov_regimes("regimes")  # type: ignore[arg-type]
+
+
+def test_staircase_optimum_builds_the_row_utility_from_a_utility_and_a_prior() -> None:
+    # the public call needs no private helper: a utility and a prior (as optimal_mechanism takes them) or
+    # "mutual-information" give the same LP as the row utilities built by hand
+    prior = [F(1, 2), F(1, 3), F(1, 6)]
+    U = [[1, 0, 2], [0, 3, 0], [1, 1, 1]]
+    by_hand = staircase_optimum(3, 2, bayes_utility(U, prior, ["0", "1", "2"]))
+    assert staircase_optimum(3, 2, U, prior).value == by_hand.value
+    assert staircase_optimum(3, 2).value == F(1, 2)  # accuracy, uniform: e^ε/(e^ε + 2) (KOV 2016)
+    mi = staircase_optimum(2, 3, "mutual-information")
+    assert mi.value == pytest.approx(math.log(2) - (-(0.75 * math.log(0.75) + 0.25 * math.log(0.25))), abs=1e-9)
+    assert mi.value == pytest.approx(staircase_optimum(2, 3, mutual_information_utility(None, 2)).value, abs=1e-12)

@@ -612,19 +612,41 @@ class StaircaseOptimum(Result):
                 f"{', '.join(self.patterns)}")
 
 
-def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> StaircaseOptimum:
+def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility | UtilityLike = "accuracy",
+                      prior: PriorLike = None) -> StaircaseOptimum:
     """Solve KOV's LP ``max Σ_s θ_s μ(s)`` s.t. ``Σ_s θ_s s = 1``, ``θ ≥ 0`` over the staircase patterns.
 
     For a sublinear row utility this is the optimum over all ε-locally-DP mechanisms (KOV 2016, the staircase LP:
     every row is a non-negative combination of patterns and ``μ`` is sublinear). Exact when ``e^ε`` is rational and the
     utility is exact (re-verified: a dual ``y`` with ``y·s ≥ μ(s)`` for all ``s`` and ``Σ y`` equal to the value).
 
+    Parameters
+    ----------
+    n : int
+        Number of values (datasets ``"0" .. "n-1"``).
+    exp_eps : ScalarLike
+        ``e^ε``.
+    utility : str, matrix, dict or RowUtility
+        ``"mutual-information"`` (``I(X; Y)`` in nats for ``X ~ prior``: KOV's information-preservation problem), or a
+        utility as :func:`privgeom.optimal_mechanism` takes it (``"accuracy"``, ``U[D, ω]``, the JSON form), whose
+        row utility is the expected utility of the best decision on each output (Bayes); or a row utility built
+        already.
+    prior : optional
+        Prior over the ``n`` values (default uniform), as :func:`privgeom.optimal_mechanism` takes it.
+
     Examples
     --------
-    >>> opt = staircase_optimum(3, 2, bayes_utility("accuracy", None, ["0", "1", "2"]))
+    >>> opt = staircase_optimum(3, 2)
     >>> opt.value, opt.bound, opt.patterns
     (Fraction(1, 2), Fraction(1, 2), ('001', '010', '100'))
+    >>> round(float(staircase_optimum(2, 3, "mutual-information").value), 6)  # ln 2 − H(3/4) nats
+    0.130812
     """
+    if not isinstance(utility, RowUtility):
+        if isinstance(utility, str) and utility.strip() == "mutual-information":
+            utility = mutual_information_utility(prior, n)
+        else:
+            utility = bayes_utility(utility, prior, [str(i) for i in range(n)])
     S = staircase_patterns(n, exp_eps)
     r = S.max()
     exact = utility.exact and S.dtype == object
