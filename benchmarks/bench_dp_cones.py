@@ -26,7 +26,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from privgeom import SizeLimitError, complete_graph, dp_ray_orbits, hamming_graph, limits
+from privgeom import SizeLimitError, dp_ray_orbits, limits
+from privgeom.graphs._graphs import complete_graph, hamming_graph
 from privgeom.definitions._catalogue import dp_ray_count_lower_bound, dp_ray_patterns, hypercube_dp_ray_count
 from privgeom.definitions._dp import DifferentialPrivacy
 from privgeom.geometry import _cdd

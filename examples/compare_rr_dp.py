@@ -29,7 +29,7 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=2, help="number of bits (2 or 3 are quick)")
     args = ap.parse_args()
     rr = RandomizedResponse(args.k, "3/4")
-    dp = DifferentialPrivacy(pg.hamming_graph(args.k), exp_eps=3)
+    dp = DifferentialPrivacy(pg.Domain.bits(args.k), exp_eps=3)
     c = compare(rr, dp)
     print(c.summary())
     assert c.relation == "subset" and c.exact
@@ -39,7 +39,7 @@ def main() -> None:
     print("\nwitness mechanism (in closure(DP), not in closure(RR)):")
     print(W)
     # independent re-checks: W is 3-DP on the Hamming graph, violates the facet, and the posteriors are as reported
-    eps = epsilon(W, pg.hamming_graph(args.k))
+    eps = epsilon(W, "hamming")
     assert eps.exact and eps.exp_epsilon <= 3, eps
     row = W.row("witness")
     assert sum(a * x for a, x in zip(w.facet, row)) < 0

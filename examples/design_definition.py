@@ -47,7 +47,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
 
     base = pg.RandomizedResponse(3, "3/4")
-    cube = pg.hamming_graph(3)
+    cube = pg.neighbour_graph("hamming", pg.Domain.bits(3))
     sandwich = pg.dp_bounds(base, cube)
     print(sandwich.summary())
 

@@ -23,21 +23,12 @@ from pathlib import Path
 import numpy as np
 
 import privgeom as pg
-from privgeom.analyses.optimal._optimal import (
-    bayes_utility,
-    kov_regimes,
-    optimal_mechanism,
-    staircase_optimum,
-    staircase_patterns,
-)
-from privgeom.definitions import DifferentialPrivacy
-from privgeom.geometry import Cone
-from privgeom.plots._kov import plot_kov_regimes
+from privgeom import Cone, DifferentialPrivacy, kov_regimes, optimal_mechanism, staircase_optimum, staircase_patterns
 
 
 def check_patterns(n: int, r: Fraction) -> None:
     """The staircase patterns are exactly the extreme rays of the local-DP cone (double description)."""
-    dp = DifferentialPrivacy(pg.complete_graph(n), exp_eps=r)
+    dp = DifferentialPrivacy.complete(n, exp_eps=r)
     cone = Cone.from_facets(dp.row_cone().facets, labels=dp.inputs)  # re-derive the rays with cdd.gmp
     pats = {tuple(v / min(p) for v in p) for p in staircase_patterns(n, r)}
     rays = {tuple(v / min(p) for v in p) for p in cone.rays}
@@ -47,17 +38,16 @@ def check_patterns(n: int, r: Fraction) -> None:
 
 def linear_utility_demo(n: int, r: Fraction, seed: int) -> None:
     rng = random.Random(seed)
-    labels = [str(i) for i in range(n)]
     for name, U in (("accuracy", "accuracy"),
                     ("random utility", [[Fraction(rng.randint(0, 9)) for _ in range(3)] for _ in range(n)])):
         prior = [Fraction(rng.randint(1, 4)) for _ in range(n)]
         prior = [p / sum(prior) for p in prior]
-        opt = optimal_mechanism(DifferentialPrivacy(pg.complete_graph(n), exp_eps=r), U, prior)
-        st = staircase_optimum(n, r, bayes_utility(U, prior, labels))
+        opt = optimal_mechanism(DifferentialPrivacy.complete(n, exp_eps=r), U, prior)
+        st = staircase_optimum(n, r, U, prior)
         assert opt.exact and st.exact and opt.value == st.value == st.bound
         # the staircase mechanism (rows θ_s s) followed by the Bayes decision attains the optimum and is locally DP
         assert all(min(row) > 0 and max(row) / min(row) == r for row in st.mechanism.matrix)
-        assert DifferentialPrivacy(pg.complete_graph(n), exp_eps=r).contains(st.mechanism).member
+        assert DifferentialPrivacy.complete(n, exp_eps=r).contains(st.mechanism).member
         print(f"{name}: rows LP optimum = {opt.value} (certificate exact: {opt.certificate.exact}) = staircase LP "
               f"optimum {st.value}, attained with the patterns {', '.join(st.patterns)}")
 
@@ -83,7 +73,7 @@ def main() -> None:
             win = "binary" if abs(b - o) <= 1e-9 * max(1, o) else ("RR" if abs(rr - o) <= 1e-9 * max(1, o) else "mixed")
             print(f"{e:6.3f} {b:10.6f} {rr:10.6f} {o:10.6f}  {win}")
         path = out / f"kov_regimes_n{n}.png"
-        plot_kov_regimes(k, path)
+        pg.plot(k, path)
         print(f"plot written to {path}")
 
 

@@ -29,7 +29,7 @@ def main() -> None:
                     h = sum(a != c for a, c in zip(*b.pair))
                     assert b.forward == b.backward == r_ratio**h
             res = pg.relax_pairwise(rr, "hamming")
-            dp = pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=r_ratio)
+            dp = pg.DifferentialPrivacy.hamming(k, exp_eps=r_ratio)
             print(f"p = {p}, k = {k}: {res.text}")
             assert res.recognised == "dp" and res.level.exp_eps == r_ratio and res.cone.equals(dp.row_cone()).holds
             print(f"   ε = {res.level} = ln(p/(1-p)) ≈ {float(res.level):.6f}; every pair at Hamming distance h "

@@ -35,13 +35,13 @@ def main() -> None:
     for p in ("3/4", "2/3"):
         for k in range(1, args.kmax + 1):
             closed = pg.RandomizedResponse(k, p).row_cone()
-            dd = pg.Cone.from_generators(pg.randomized_response(k, p).matrix, labels=pg.bit_strings(k))
+            dd = pg.Cone.from_generators(pg.randomized_response(k, p).matrix, labels=pg.Domain.bits(k).labels)
             same = closed.equals(dd).holds
             print(f"  p = {p}, k = {k}: {closed.n_facets} facets, {dd.n_rays} rays, equal: {same}")
             assert same and closed.n_facets == 2**k
 
     print("\nExample 4.4 (k = 2): the four inequalities")
-    labels = pg.bit_strings(2)
+    labels = list(pg.Domain.bits(2).labels)
     for p in (Fraction(3, 4), Fraction(2, 3), Fraction(5, 9)):
         cone = pg.RandomizedResponse(2, p).row_cone()
         paper = pg.Cone.from_facets([[e[d] for d in labels] for e in example_4_4(p)], labels=labels)

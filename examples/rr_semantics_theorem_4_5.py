@@ -58,7 +58,7 @@ def main() -> None:
         checked += res.subsets_checked * res.outputs_checked
     print(f"  held on every output for every eligible subset ({checked} parity comparisons, exact)")
 
-    outside = pg.Mechanism([["1/4", "3/4", "3/4", "1/4"], ["3/4", "1/4", "1/4", "3/4"]], inputs=pg.bit_strings(2))
+    outside = pg.Mechanism([["1/4", "3/4", "3/4", "1/4"], ["3/4", "1/4", "1/4", "3/4"]], inputs=list(pg.Domain.bits(2).labels))
     print("\nA mechanism that is ln(3)-DP but outside closure(RR(3/4)):", rr.contains(outside).certificate.summary())
     res = pg.check_product_prior(outside, p, [p, p])
     print("  Theorem 4.5 for attacker 1:", res.summary())

@@ -27,11 +27,11 @@ from ._core.errors import (
     SolverError,
     MissingDependencyError,
 )
-from ._core.domain import Domain, resolve_graph
+from ._core.domain import Domain
 from ._core.level import PrivacyLevel
 from ._core.numeric import LogRational
 from ._core.results import Quantity, Result
-from ._core.limits import LimitInfo, Limits, get_limits, limits, set_limits
+from ._core.limits import get_limits, limits, set_limits
 from ._core.display import to_html, to_latex
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
@@ -40,22 +40,19 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 # The imports below are for type checkers only; :data:`_LAZY` says where each name lives at run time.
 if _TYPE_CHECKING:
     from .analyses import (
-        Comparison,
-        DeltaCurve,
-        DeltaResult,
-        LeastInformative,
-        EpsilonResult,
         Guarantee,
-        OptimalMechanism,
         Relaxation,
         binary_mechanism,
         check_guarantee,
         check_product_prior,
         compare,
-        describe_row_cone,
         delta,
         delta_curve,
+        describe_row_cone,
+        dp_bounds,
         epsilon,
+        hull,
+        intersection,
         kov_regimes,
         ldp_utility_gap,
         least_informative,
@@ -64,55 +61,41 @@ if _TYPE_CHECKING:
         relax,
         relax_pairwise,
         semantics,
-        dp_bounds,
-        DPBounds,
-        intersection,
-        hull,
-        RedundantGuarantee,
         staircase_optimum,
         staircase_patterns,
     )
     from .definitions import (
         ApproximateDP,
-        ClosureWitness,
+        ConeDefinition,
+        DifferentialPrivacy,
+        FiniteDefinition,
         FrappDefinition,
         GeometricDefinition,
         KaryRRDefinition,
-        Pufferfish,
-        RowCertificate,
-        RowWitness,
-        SeparatingCertificate,
-        DifferentialPrivacy,
-        FiniteDefinition,
-        ConeDefinition,
         Membership,
         PrivacyDefinition,
+        Pufferfish,
         RandomizedResponse,
-        parse_definition,
-        Nearest,
-        Repair,
-        MixingThreshold,
-        mixing_threshold,
-        RayOrbits,
         dp_ray_orbits,
+        mixing_threshold,
+        parse_definition,
     )
-    from .geometry import Cone, ConeMembership, Containment, Orbit, SymmetryGroup, automorphisms
-    from .graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
+    from .geometry import Cone, automorphisms
+    from .graphs import neighbour_graph
     from .mechanisms import (
-        IntColumns,
         Mechanism,
-        bit_strings,
         frapp,
+        hadamard_response,
         kary_randomized_response,
+        local_hashing,
         mixture,
         randomized_response,
+        subset_selection,
         truncated_geometric,
         unary_encoding,
-        local_hashing,
-        hadamard_response,
-        subset_selection,
     )
-    from .analyses.guarantees._symbolic import SymbolicRowCone, symbolic_row_cone
+    from .analyses.guarantees._symbolic import symbolic_row_cone
+    from .plots import plot
     from . import smoothed, sweeps, voting
     from .sweeps import sweep
 
@@ -129,7 +112,7 @@ LevelLike: _TypeAlias = _level.LevelLike
 #: One number: ``int``, ``Fraction`` or a rational string such as ``"3/4"`` (exact mode), or a ``float``; the type of
 #: ``exp_eps=``, ``p=``, ``rho=``, ``alpha=``, ``gamma=``, ``delta=``.
 ScalarLike: _TypeAlias = _level.ScalarLike
-#: A neighbour relation as :func:`resolve_graph` accepts it (every ``graph=``/``relation=``): a relation name
+#: A neighbour relation as :func:`neighbour_graph` accepts it (every ``graph=``/``relation=``): a relation name
 #: (``"hamming"``, ``"replace-one"``, ``"add-remove"``, ``"path"``, ``"complete"``), a :class:`Domain` (its default
 #: relation), a networkx graph or an iterable of pairs of dataset labels.
 RelationLike: _TypeAlias = _domain.RelationLike
@@ -139,8 +122,10 @@ InputsLike: _TypeAlias = _domain.InputsLike
 __version__ = "0.1.0"
 
 __all__ = [
-    "smoothed",
+    # subpackages with their own vocabulary (loaded on first use)
     "voting",
+    "smoothed",
+    "sweeps",
     # errors
     "PrivgeomError",
     "InvalidInputError",
@@ -148,25 +133,21 @@ __all__ = [
     "InvalidMechanismError",
     "InvalidParameterError",
     "FormatError",
+    "DomainMismatchError",
     "SizeLimitError",
     "SolverError",
     "MissingDependencyError",
-    "sweeps",
-    "sweep",
-    "DomainMismatchError",
     # global size limits
     "get_limits",
     "set_limits",
     "limits",
-    "Limits",
-    "LimitInfo",
-    # numbers, privacy levels and datasets
+    # numbers, privacy levels, datasets and neighbour relations
     "Quantity",
     "Result",
     "LogRational",
     "PrivacyLevel",
     "Domain",
-    "resolve_graph",
+    "neighbour_graph",
     "LevelLike",
     "ScalarLike",
     "RelationLike",
@@ -174,15 +155,11 @@ __all__ = [
     # display
     "to_html",
     "to_latex",
-    # parametric row cones (sympy, imported on first use)
-    "symbolic_row_cone",
-    "SymbolicRowCone",
+    "plot",
     # mechanisms
     "Mechanism",
-    "IntColumns",
     "mixture",
     "randomized_response",
-    "bit_strings",
     "truncated_geometric",
     "kary_randomized_response",
     "frapp",
@@ -190,74 +167,53 @@ __all__ = [
     "local_hashing",
     "hadamard_response",
     "subset_selection",
-    # neighbour graphs
-    "hamming_graph",
-    "path_graph",
-    "complete_graph",
-    "neighbour_graph",
     # geometry
     "Cone",
-    "ConeMembership",
-    "Containment",
-    "SymmetryGroup",
-    "Orbit",
     "automorphisms",
     # definitions
     "PrivacyDefinition",
     "Membership",
-    "ClosureWitness",
     "FiniteDefinition",
+    "ConeDefinition",
     "RandomizedResponse",
     "DifferentialPrivacy",
-    "RayOrbits",
-    "dp_ray_orbits",
-    "parse_definition",
-    "RowWitness",
-    "RowCertificate",
-    "SeparatingCertificate",
     "ApproximateDP",
     "Pufferfish",
     "GeometricDefinition",
     "FrappDefinition",
     "KaryRRDefinition",
-    "Nearest",
-    "Repair",
-    "MixingThreshold",
+    "parse_definition",
     "mixing_threshold",
-    # analyses
+    "dp_ray_orbits",
+    # analyses: semantics
     "Guarantee",
-    "describe_row_cone",
     "semantics",
     "check_guarantee",
     "check_product_prior",
+    "describe_row_cone",
+    "symbolic_row_cone",
+    # analyses: relaxation and privacy profiles
     "Relaxation",
     "relax",
     "relax_pairwise",
-    "EpsilonResult",
-    "DeltaResult",
-    "DeltaCurve",
     "epsilon",
     "delta",
     "delta_curve",
-    "Comparison",
-    "compare",
-    "OptimalMechanism",
-    "optimal_mechanism",
     "ldp_utility_gap",
-    "LeastInformative",
+    # analyses: comparison, optimal mechanisms, design
+    "compare",
+    "optimal_mechanism",
     "least_informative",
+    "mutual_information",
     "staircase_patterns",
     "staircase_optimum",
     "binary_mechanism",
     "kov_regimes",
-    "mutual_information",
-    # design (docs/design.md)
-    "ConeDefinition",
-    "dp_bounds",
-    "DPBounds",
     "intersection",
     "hull",
-    "RedundantGuarantee",
+    "dp_bounds",
+    # grids
+    "sweep",
 ]
 
 
@@ -267,25 +223,22 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "voting": ("privgeom.voting", None),
     "sweeps": ("privgeom.sweeps", None),
     "sweep": ("privgeom.sweeps", "sweep"),
+    "plot": ("privgeom.plots", "plot"),
     # the symbolic route needs sympy (0.5 s to import)
     "symbolic_row_cone": ("privgeom.analyses.guarantees._symbolic", "symbolic_row_cone"),
-    "SymbolicRowCone": ("privgeom.analyses.guarantees._symbolic", "SymbolicRowCone"),
 }
 for _package, _names in {
-    "privgeom.mechanisms": ("IntColumns Mechanism mixture randomized_response bit_strings truncated_geometric "
-                            "kary_randomized_response frapp unary_encoding local_hashing hadamard_response "
-                            "subset_selection"),
-    "privgeom.graphs": "hamming_graph path_graph complete_graph neighbour_graph",
-    "privgeom.geometry": "Cone ConeMembership Containment SymmetryGroup Orbit automorphisms",
-    "privgeom.definitions": ("PrivacyDefinition Membership ClosureWitness FiniteDefinition RandomizedResponse "
-                             "DifferentialPrivacy parse_definition RowWitness RowCertificate SeparatingCertificate "
-                             "ApproximateDP Pufferfish GeometricDefinition FrappDefinition KaryRRDefinition Nearest "
-                             "Repair MixingThreshold mixing_threshold ConeDefinition RayOrbits dp_ray_orbits"),
-    "privgeom.analyses": ("Guarantee describe_row_cone semantics check_guarantee check_product_prior Relaxation relax "
-                          "relax_pairwise EpsilonResult DeltaResult DeltaCurve epsilon delta delta_curve Comparison "
-                          "compare OptimalMechanism optimal_mechanism ldp_utility_gap LeastInformative "
-                          "least_informative staircase_patterns staircase_optimum binary_mechanism kov_regimes "
-                          "mutual_information dp_bounds DPBounds intersection hull RedundantGuarantee"),
+    "privgeom.mechanisms": ("Mechanism mixture randomized_response truncated_geometric kary_randomized_response frapp "
+                            "unary_encoding local_hashing hadamard_response subset_selection"),
+    "privgeom.graphs": "neighbour_graph",
+    "privgeom.geometry": "Cone automorphisms",
+    "privgeom.definitions": ("PrivacyDefinition Membership FiniteDefinition ConeDefinition RandomizedResponse "
+                             "DifferentialPrivacy ApproximateDP Pufferfish GeometricDefinition FrappDefinition "
+                             "KaryRRDefinition parse_definition mixing_threshold dp_ray_orbits"),
+    "privgeom.analyses": ("Guarantee semantics check_guarantee check_product_prior describe_row_cone Relaxation relax "
+                          "relax_pairwise epsilon delta delta_curve ldp_utility_gap compare optimal_mechanism "
+                          "least_informative mutual_information staircase_patterns staircase_optimum "
+                          "binary_mechanism kov_regimes intersection hull dp_bounds"),
 }.items():
     _LAZY.update((_name, (_package, _name)) for _name in _names.split())
 

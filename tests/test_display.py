@@ -9,6 +9,7 @@ import pytest
 
 import privgeom as pg
 from privgeom._core.display import MAX_ROWS, latex_inequality, to_html, to_latex
+from privgeom.graphs._graphs import hamming_graph
 
 
 class _Tables(HTMLParser):
@@ -83,7 +84,7 @@ def test_cone_html_counts_facets_and_sets():
 
 
 def test_large_cone_is_truncated_with_classes():
-    dp = pg.DifferentialPrivacy(pg.hamming_graph(4), exp_eps=2)
+    dp = pg.DifferentialPrivacy(hamming_graph(4), exp_eps=2)
     bare = pg.Cone.from_facets(dp.row_cone().facets, labels=dp.row_cone().labels)  # carries no symmetry group
     assert bare.n_facets > MAX_ROWS
     p = parse(bare._repr_html_())
@@ -117,7 +118,7 @@ def test_guarantee_sentence_sets_and_prior():
 
 
 def test_comparison_relaxation_and_eps_results():
-    dp = pg.DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3)
+    dp = pg.DifferentialPrivacy(hamming_graph(2), exp_eps=3)
     c = pg.compare(RR2, dp)
     text = "".join(parse(c._repr_html_()).text)
     assert "subset" in text and "⊄" in text and "witness" in text
@@ -126,9 +127,9 @@ def test_comparison_relaxation_and_eps_results():
     assert "ε-differential privacy" in "".join(p.text) and "ln(3)" in "".join(p.text)
     bounds = [t for t in p.tables if t and t[0][:1] == ["pair"]][0]
     assert all(row[1] == row[2] == "3" for row in bounds[1:])
-    e = pg.epsilon(pg.randomized_response(2, "3/4"), pg.hamming_graph(2))
+    e = pg.epsilon(pg.randomized_response(2, "3/4"), hamming_graph(2))
     assert "ln(3)" in "".join(parse(e._repr_html_()).text)
-    d = pg.delta(pg.randomized_response(2, "3/4"), pg.hamming_graph(2), exp_eps=2)
+    d = pg.delta(pg.randomized_response(2, "3/4"), hamming_graph(2), exp_eps=2)
     assert str(d.delta) in "".join(parse(d._repr_html_()).text)
 
 
@@ -231,7 +232,7 @@ def test_example_4_4_snippet_compiles_with_latex_when_available(tmp_path):
         pytest.skip("pdflatex is not installed")
     (tmp_path / "ex.tex").write_text("\\documentclass{article}\\usepackage{amsmath,amssymb}\\begin{document}\n"
                                      + EXAMPLE_4_4 + "\n" + pg.symbolic_row_cone("rr:k=2,p=p", "p").to_latex() + "\n"
-                                     + to_latex(pg.compare(RR2, pg.DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3)))
+                                     + to_latex(pg.compare(RR2, pg.DifferentialPrivacy(hamming_graph(2), exp_eps=3)))
                                      + "\n\\end{document}\n")
     proc = subprocess.run([tex, "-interaction=nonstopmode", "-halt-on-error", "ex.tex"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
@@ -245,10 +246,10 @@ def test_witness_post_processings_render_as_tables_not_reprs():
 
 
 def test_coinciding_profiles_stay_visible_and_named():
-    from privgeom.plots import plot_privacy_profiles
+    from privgeom.plots._cone import plot_privacy_profiles
 
     M = pg.randomized_response(2, "3/4")
-    fig = plot_privacy_profiles({"a": M, "b": M}, pg.hamming_graph(2))
+    fig = plot_privacy_profiles({"a": M, "b": M}, hamming_graph(2))
     lines = [ln for ln in fig.axes[0].get_lines() if len(ln.get_xdata()) > 1]
     assert lines[0].get_linestyle() != lines[1].get_linestyle()
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]

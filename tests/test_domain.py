@@ -10,7 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import privgeom as pg
-from privgeom import Domain, DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError, resolve_graph
+from privgeom import Domain, DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from privgeom._core.domain import resolve_graph
+from privgeom.graphs._graphs import hamming_graph, path_graph
+from privgeom.mechanisms._factories import bit_strings
 
 
 def _edges(G: nx.Graph) -> set[frozenset[str]]:
@@ -20,9 +23,9 @@ def _edges(G: nx.Graph) -> set[frozenset[str]]:
 @pytest.mark.parametrize("k", [1, 2, 3, 5])
 def test_bits_reproduce_randomized_response_and_hamming_graph(k: int) -> None:
     D = Domain.bits(k)
-    assert D.labels == pg.randomized_response(k, "3/4").inputs == tuple(pg.bit_strings(k))
+    assert D.labels == pg.randomized_response(k, "3/4").inputs == tuple(bit_strings(k))
     assert D.is_bits and D.k == k and len(D) == 2**k
-    G, old = D.relation("hamming"), pg.hamming_graph(k)
+    G, old = D.relation("hamming"), hamming_graph(k)
     assert list(G.nodes) == list(old.nodes) and list(G.edges) == list(old.edges)  # same order: same tie-breaking
     assert G.name == old.name == f"hamming({k})"
     assert D.n_edges("hamming") == G.number_of_edges() == k * 2 ** (k - 1)
@@ -36,7 +39,7 @@ def test_counts_path_is_path_graph(n: int) -> None:
     D = Domain.counts(n)
     assert D.labels == tuple(str(c) for c in range(n + 1))
     G = D.relation("path")
-    assert list(G.edges) == list(pg.path_graph(n).edges) and G.name == f"path({n})"
+    assert list(G.edges) == list(path_graph(n).edges) and G.name == f"path({n})"
     assert D.relation("complete").number_of_edges() == (n + 1) * n // 2 == D.n_edges("complete")
 
 
@@ -92,7 +95,7 @@ def test_add_remove_closed_forms() -> None:
 def test_plain_labels_hamming_only_on_bit_strings() -> None:
     D = Domain.labels(["11", "10", "01", "00"])
     assert D.kind == "labels" and D.is_bits and D.k == 2
-    assert list(D.relation("hamming").edges) == list(pg.hamming_graph(2).edges)
+    assert list(D.relation("hamming").edges) == list(hamming_graph(2).edges)
     assert D.relation("hamming").name == "hamming(2)"
     sub = Domain.labels(["111", "101", "000"])  # a subset of bit strings: one-bit pairs only
     assert _edges(sub.relation("hamming")) == {frozenset(("111", "101"))}
@@ -120,8 +123,8 @@ def test_resolve_graph_accepts_domain_graph_and_edge_list() -> None:
     inputs = Domain.bits(2).labels
     a = resolve_graph("hamming", inputs)
     b = resolve_graph(Domain.bits(2), inputs)
-    c = resolve_graph(pg.hamming_graph(2), inputs)
-    d = resolve_graph(list(pg.hamming_graph(2).edges), inputs)
+    c = resolve_graph(hamming_graph(2), inputs)
+    d = resolve_graph(list(hamming_graph(2).edges), inputs)
     assert _edges(a) == _edges(b) == _edges(c) == _edges(d)
     with pytest.raises(DomainMismatchError):
         resolve_graph(Domain.counts(3), inputs)
@@ -190,7 +193,7 @@ def test_integer_nodes_are_never_silently_read_as_positions() -> None:
     G = resolve_graph(nx.path_graph(4), M, nodes="positions")
     assert _edges(G) == {frozenset(e) for e in [("11", "10"), ("10", "01"), ("01", "00")]}
     assert pg.epsilon(M, G).epsilon == pg.LogRational(9)
-    assert pg.epsilon(M, pg.hamming_graph(2)).epsilon == pg.LogRational(3)  # the labelled graph: ln 3
+    assert pg.epsilon(M, hamming_graph(2)).epsilon == pg.LogRational(3)  # the labelled graph: ln 3
 
 
 def test_positions_must_be_positions_and_labels_that_look_like_integers_still_match() -> None:

@@ -23,14 +23,17 @@ import pytest
 import privgeom as pg
 from privgeom._core.grid import expand_grid
 from privgeom._core import limits as _limits
-from privgeom.analyses import extreme_mechanisms, relax, subset_family
+from privgeom.analyses import relax
+from privgeom.analyses.comparison._compare import extreme_mechanisms
+from privgeom.analyses.relaxation._relaxation import subset_family
 from privgeom.analyses.optimal._optimal import staircase_patterns
 from privgeom.cli._core import _check_listing
-from privgeom.definitions import dp_ray_patterns
+from privgeom.definitions._catalogue import dp_ray_patterns
 from privgeom.definitions._ray_orbits import dp_ray_orbits
 from privgeom.analyses.relaxation._difference import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
 from privgeom.smoothed._experiments import check_databases
+from privgeom.graphs._graphs import hamming_graph, path_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "privgeom"
@@ -146,14 +149,14 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
                 .project(["111", "000"], method="fourier_motzkin")),
     "lp_nonzeros": (1, lambda: solve_lp(np.zeros(2), A_eq=np.ones((1, 2)), b_eq=np.ones(1))),
     "exact_lp_variables": (2, lambda: exact_nonnegative_solution(np.ones((1, 3), dtype=int), [1])),
-    "adp_lp_variables": (4, lambda: pg.ApproximateDP(pg.hamming_graph(2), exp_eps=2, delta="1/4")
+    "adp_lp_variables": (4, lambda: pg.ApproximateDP(hamming_graph(2), exp_eps=2, delta="1/4")
                          .contains(pg.randomized_response(2, "3/4"), method="lp")),
     "relax_family": (2, lambda: subset_family(["a", "b", "c"], "all-pairs")),
     "fm_eliminated": (1, lambda: relax(_rr3(), [("111", "110")], method="fourier_motzkin")),
     "block_work": (10, lambda: relax(_rr3(), [("111", "110")], method="block")),
     "cone_route_work": (10, lambda: relax(_rr3(), [("111", "110")], method="generators")),
     "domain_size": (10, lambda: pg.Domain.bits(4)),
-    "graph_edges": (10, lambda: pg.hamming_graph(3)),
+    "graph_edges": (10, lambda: hamming_graph(3)),
     "path_work": (10, lambda: DifferenceSystem.from_bounds(["a", "b", "c"], [(0, 1, 2), (1, 2, 2), (0, 2, 5)], True)
                   .implied_bounds()),
     "lost_work": (1, lambda: relax(_rr3(), [("111", "110")], method="difference")),
@@ -169,8 +172,8 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "voting_figure_work": (10, lambda: pg.voting.paper.majority_accuracy_data((0.5,), 5)),
     "smoothed_databases": (2, lambda: check_databases("sgd", 3)),
     "shm_matrix_entries": (10, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(3, 2), 1.0, [["1/3", "1/3", "1/3"]])),
-    "dp_rays": (10, lambda: dp_ray_patterns(pg.hamming_graph(3))),  # at least 16 rays (proven bound), 38 in fact
-    "dp_ray_steps": (5, lambda: dp_ray_patterns(pg.path_graph(3))),
+    "dp_rays": (10, lambda: dp_ray_patterns(hamming_graph(3))),  # at least 16 rays (proven bound), 38 in fact
+    "dp_ray_steps": (5, lambda: dp_ray_patterns(path_graph(3))),
     # the path with 5 edges: at least 2^3 / 2 = 4 orbits (proven bound) under the reversal, 16 in fact
     "dp_ray_orbits": (3, lambda: dp_ray_orbits(pg.DifferentialPrivacy.path(5, exp_eps=2))),
     "dp_ray_group": (10, lambda: dp_ray_orbits(pg.DifferentialPrivacy.hamming(3, exp_eps=3))),  # 48 elements

@@ -218,7 +218,7 @@ def test_the_lazy_table_matches_the_type_checking_imports(package: str) -> None:
             source = importlib.import_module("." * node.level + (node.module or ""), package)
             for a in node.names:
                 typed[a.asname or a.name] = getattr(source, a.name)
-    assert len(typed) >= 40
+    assert len(typed) >= 20  # the block was found and read
     for name, value in typed.items():
         assert getattr(module, name) is value, name
     eager = set(_fresh(f"import {package} as m; print(' '.join(vars(m)))").split())

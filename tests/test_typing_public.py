@@ -10,6 +10,7 @@ A privacy level is a :data:`privgeom.LevelLike` (``eps=``) or a :data:`privgeom.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import types
 import typing
@@ -30,6 +31,9 @@ MODULES = (
     "privgeom.mechanisms",
     "privgeom.graphs",
     "privgeom.plots",
+    "privgeom.sweeps",
+    "privgeom.voting.paper",
+    "privgeom.smoothed.paper",
 )
 
 #: Parameter names that always have a privgeom type.
@@ -38,18 +42,92 @@ TYPED_NAMES = frozenset({"eps", "exp_eps", "graph", "relation", "inputs", "rho",
 #: (file relative to privgeom/, qualified name, parameter) still annotated ``Any`` in files owned by other work in
 #: progress; remove an entry when its file is typed.
 ALLOWED_ANY = frozenset({
-    ("mechanisms/_catalogue.py", "truncated_geometric", "alpha"),
-    ("mechanisms/_catalogue.py", "kary_randomized_response", "eps"),
-    ("mechanisms/_catalogue.py", "kary_randomized_response", "exp_eps"),
-    ("mechanisms/_catalogue.py", "kary_randomized_response", "p"),
-    ("mechanisms/_catalogue.py", "frapp", "gamma"),
-    ("mechanisms/_catalogue.py", "frapp_matrix", "gamma"),
     ("definitions/_approx_dp.py", "ApproximateDP", "graph"),
     ("definitions/_approx_dp.py", "ApproximateDP", "eps"),
     ("definitions/_approx_dp.py", "ApproximateDP", "exp_eps"),
     ("definitions/_approx_dp.py", "ApproximateDP", "delta"),
-    ("_core/numeric.py", "hockey_stick_columns", "exp_eps"),
 })
+
+#: Public parameters for which ``Any`` is the right annotation, with the reason.
+ANY_IS_RIGHT: dict[tuple[str, str, str], str] = {
+    ("_core/display.py", "to_html", "obj"): "dispatches on the type of any object (generic rendering otherwise)",
+    ("_core/display.py", "to_latex", "obj"): "dispatches on the type of any object",
+    ("plots/_plot.py", "plot", "obj"): "a functools.singledispatch: an unknown type is a typed error naming it",
+    ("plots/_plot.py", "plot", "args"): "forwarded to the drawing registered for the type of obj",
+    ("plots/_plot.py", "plot", "kwargs"): "forwarded to the drawing registered for the type of obj",
+    ("geometry/_symmetry.py", "automorphisms", "obj"): "a functools.singledispatch over cones and definitions",
+    ("geometry/_symmetry.py", "automorphisms", "options"): "forwarded to the handler registered for obj's type",
+    ("_core/level.py", "PrivacyLevel.coerce", "kwargs"): "forwarded to PrivacyLevel.parse (exact=, name=, …)",
+    ("sweeps/_sweep.py", "sweep", "scheduler"): "a name, an address or a distributed.Client (optional dependency)",
+    ("sweeps/_sweep.py", "sweep", "options"): "the named query's options, each checked by the query",
+    ("smoothed/paper.py", "check", "args"): "forwarded to the check named by `result` (each check types its own)",
+    ("smoothed/paper.py", "check", "kwargs"): "forwarded to the check named by `result`",
+    ("smoothed/paper.py", "experiment", "options"): "forwarded to the experiment named by `name`",
+}
+
+#: Public parameters annotated ``Any`` (or not annotated) in the regions of other work of issue 14, with the type
+#: that exists for them; the owners remove the entries as they type them.
+OWNED_ELSEWHERE: dict[tuple[str, str, str], str] = {
+    ("definitions/_base.py", "PrivacyDefinition.contains_row", "x"): "VectorLike",
+    ("definitions/_base.py", "PrivacyDefinition.without", "facets"): "Sequence[int] | None",
+    ("definitions/_base.py", "PrivacyDefinition.without", "orbits"): "Sequence[int] | None",
+    ("definitions/_base.py", "PrivacyDefinition.check_mechanism", "mechanism"): "Mechanism",
+    ("definitions/_base.py", "Membership", "witness"): "ClosureWitness | RowWitness | None",
+    ("definitions/_base.py", "Membership", "certificate"): "SeparatingCertificate | RowCertificate | None",
+    ("definitions/_finite.py", "FiniteDefinition.contains_row", "x"): "VectorLike",
+    ("definitions/_cone_definition.py", "ConeDefinition.from_guarantees", "guarantees"): "Iterable[Guarantee]",
+    ("definitions/_cone_definition.py", "ConeDefinition.from_dict", "data"): "dict[str, Any]",
+    ("definitions/_cone_definition.py", "ConeDefinition.contains_row", "x"): "VectorLike",
+    ("definitions/_rr.py", "RandomizedResponse.pair_bounds", "ia"): "int | str",
+    ("definitions/_rr.py", "RandomizedResponse.pair_bounds", "ib"): "int | str",
+    ("definitions/_rr.py", "RandomizedResponse.coefficients", "x"): "VectorLike",
+    ("definitions/_rr.py", "RandomizedResponse.contains_row", "x"): "VectorLike",
+    ("definitions/_dp.py", "DifferentialPrivacy.pair_bounds", "ia"): "int | str",
+    ("definitions/_dp.py", "DifferentialPrivacy.pair_bounds", "ib"): "int | str",
+    ("definitions/_dp.py", "DifferentialPrivacy.contains_row", "x"): "VectorLike",
+    ("definitions/_approx_dp.py", "ApproximateDP", "graph"): "RelationLike",
+    ("definitions/_approx_dp.py", "ApproximateDP", "eps"): "LevelLike | None",
+    ("definitions/_approx_dp.py", "ApproximateDP", "exp_eps"): "ScalarLike | None",
+    ("definitions/_approx_dp.py", "ApproximateDP", "delta"): "ScalarLike",
+    ("definitions/_approx_dp.py", "ApproximateDP.contains_row", "x"): "VectorLike",
+    ("definitions/_pufferfish.py", "Pufferfish.from_graph", "prior"): "PriorLike (analyses/optimal) or a matrix",
+    ("definitions/_pufferfish.py", "Pufferfish.from_json", "data"): "str | dict[str, Any]",
+    ("definitions/_pufferfish.py", "Pufferfish.contains_row", "x"): "VectorLike",
+    ("definitions/_registry.py", "parse_definition", "spec"): "str | PrivacyDefinition",
+    ("analyses/guarantees/_semantics.py", "Guarantee", "source"): "a Cone or a PrivacyDefinition",
+    ("analyses/guarantees/_semantics.py", "semantics", "definition_or_cone"): "PrivacyDefinition | Cone",
+    ("analyses/guarantees/_summary.py", "describe_row_cone", "obj"): "PrivacyDefinition | Cone",
+    ("analyses/guarantees/_symbolic.py", "symbolic_row_cone", "family"): "str | Callable[[Fraction], PrivacyDefinition]",
+    ("analyses/relaxation/_relax_results.py", "Relaxation", "graph_source"): "str | None",
+    ("analyses/relaxation/_relaxation.py", "relax", "definition_or_cone"): "PrivacyDefinition | Cone",
+    ("analyses/relaxation/_relaxation.py", "relax", "subsets"): "str | Iterable[Sequence[str]]",
+    ("analyses/relaxation/_relaxation.py", "relax_pairwise", "definition_or_cone"): "PrivacyDefinition | Cone",
+    ("analyses/relaxation/_relaxation.py", "relax_pairwise", "pairs"): "RelationLike",
+    ("analyses/profiles/_ldp_gap.py", "ldp_utility_gap", "utility"): "UtilityLike (analyses/optimal/_optimal.py)",
+    ("analyses/profiles/_ldp_gap.py", "ldp_utility_gap", "prior"): "PriorLike (analyses/optimal/_optimal.py)",
+    ("voting/_rules.py", "threshold", "theta"): "ScalarLike",
+    ("voting/_rules.py", "weighted_majority", "quota"): "ScalarLike",
+    ("voting/_rules.py", "weighted_threshold", "theta"): "ScalarLike",
+    ("voting/_rules.py", "from_truth_table", "values"): "Sequence[int] | Mapping[str, int]",
+    ("voting/_banzhaf.py", "banzhaf", "quota"): "ScalarLike",
+    ("voting/_accuracy.py", "paper_recursion_accuracy", "theta"): "ScalarLike",
+    ("voting/_accuracy.py", "majority_accuracy_data", "scheduler"): "as sweep's scheduler (Any is right)",
+    ("voting/_theorems.py", "TheoremCheck", "lhs"): "Fraction | float | LogRational",
+    ("voting/_theorems.py", "TheoremCheck", "rhs"): "Fraction | float | LogRational",
+    ("smoothed/_smoothed.py", "smoothed_delta", "distributions"): "MatrixLike",
+    ("smoothed/_smoothed.py", "expected_delta", "agent_distributions"): "MatrixLike",
+    ("smoothed/_shm.py", "shm_smoothed_delta", "distributions"): "MatrixLike",
+    ("smoothed/_properties.py", "check_dp_implies_smoothed", "distributions"): "MatrixLike",
+    ("smoothed/_properties.py", "check_post_processing", "A"): "MatrixLike | Mechanism",
+    ("smoothed/_properties.py", "check_post_processing", "distributions"): "MatrixLike",
+    ("smoothed/_properties.py", "check_composition", "eps1"): "LevelLike",
+    ("smoothed/_properties.py", "check_composition", "eps2"): "LevelLike",
+    ("smoothed/_properties.py", "check_composition", "distributions"): "MatrixLike",
+    ("smoothed/_properties.py", "check_pre_processing", "distributions"): "MatrixLike",
+    ("smoothed/_properties.py", "check_distribution_reduction", "distributions"): "MatrixLike",
+    ("smoothed/_experiments.py", "elections_experiment", "scheduler"): "as sweep's scheduler (Any is right)",
+    ("smoothed/_experiments.py", "motivating_experiment", "scheduler"): "as sweep's scheduler (Any is right)",
+}
 
 PACKAGE = Path(privgeom.__file__).resolve().parent
 
@@ -72,6 +150,8 @@ def _public_callables() -> Iterator[tuple[str, str, Callable[..., Any], Any]]:
     """``(file, qualified name, function, owner)`` for each public callable, once each."""
     seen: set[int] = set()
     for modname in MODULES:
+        if importlib.util.find_spec(modname) is None:  # a paper namespace not created yet
+            continue
         mod = importlib.import_module(modname)
         for name in mod.__all__:
             obj = getattr(mod, name)
@@ -140,10 +220,37 @@ def _offenders() -> list[tuple[str, str, str]]:
     return found
 
 
+def _any_parameters() -> list[tuple[str, str, str]]:
+    """``(file, qualified name, parameter)`` of every public parameter annotated ``Any`` or not annotated."""
+    found = []
+    for path, qual, fn, _owner in _public_callables():
+        try:
+            params = inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            continue
+        hints = _hints(fn)
+        found += [(path, qual, pname) for pname in params
+                  if pname not in ("self", "cls") and (pname not in hints or _is_any(hints[pname]))]
+    return found
+
+
+def test_no_public_parameter_is_any_where_a_type_exists() -> None:
+    # every parameter of every public callable (functions, constructors, public methods): Any only where it is
+    # right (ANY_IS_RIGHT, with the reason) or in a region of other work still to be typed (OWNED_ELSEWHERE)
+    offenders = [o for o in _any_parameters() if o not in ANY_IS_RIGHT and o not in OWNED_ELSEWHERE]
+    assert not offenders, f"public parameters annotated Any or not annotated (types: ScalarLike, LevelLike, " \
+                          f"RelationLike, InputsLike, MatrixLike, VectorLike, PriorLike, UtilityLike): {offenders}"
+
+
+def test_the_any_reasons_are_current() -> None:
+    # an entry of ANY_IS_RIGHT names a parameter that exists and is still Any (else it is stale)
+    assert set(ANY_IS_RIGHT) <= set(_any_parameters()), sorted(set(ANY_IS_RIGHT) - set(_any_parameters()))
+
+
 def test_walk_finds_the_public_api() -> None:
     quals = {qual for _path, qual, _fn, _owner in _public_callables()}
     for expected in ("DifferentialPrivacy", "Pufferfish", "RandomizedResponse", "epsilon", "delta", "delta_curve",
-                     "resolve_graph", "neighbour_graph", "database_delta", "smoothed_delta", "PrivacyLevel.parse",
+                     "neighbour_graph", "database_delta", "smoothed_delta", "PrivacyLevel.parse",
                      "accuracy", "DifferentialPrivacy.hamming"):
         assert expected in quals, expected
 

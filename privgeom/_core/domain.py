@@ -21,7 +21,8 @@ of Lin & Kifer's Section V (Hamming graph on bit strings) and of the smoothed-DP
 
 Examples
 --------
->>> from privgeom import Domain, resolve_graph
+>>> from privgeom import Domain
+>>> from privgeom._core.domain import resolve_graph
 >>> D = Domain.bits(2)
 >>> D.labels, D.relations
 (('11', '10', '01', '00'), ('hamming', 'replace-one', 'complete'))
@@ -617,7 +618,7 @@ _install_labels_descriptor()
 
 
 def _one_position_edges(labels: Sequence[str]) -> Iterator[tuple[str, str]]:
-    """Pairs of bit strings differing in one bit, in the order of :func:`~privgeom.hamming_graph` (``O(N·k)``).
+    """Pairs of bit strings differing in one bit, in the order of ``Domain.bits(k).relation("hamming")`` (``O(N·k)``).
 
     For each label in order, its one-bit flips in position order; each edge once, from its earlier end.
     """
@@ -726,7 +727,7 @@ def _few(values: Sequence[Any], shown: int = 8) -> str:
 
 def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, max_edges: int | None = None,
                   nodes: str = "labels") -> nx.Graph:
-    """THE resolution of a neighbour relation on a set of datasets.
+    """THE resolution of a neighbour relation on a set of datasets (public as :func:`privgeom.neighbour_graph`).
 
     Parameters
     ----------

@@ -84,7 +84,7 @@ class PrivacyLevel:
         ``ε``: a :class:`~privgeom.LogRational` in exact mode, a float otherwise.
     given : str
         ``"eps"`` or ``"exp_eps"``: how the level was given.
-    shown : Any
+    shown : LevelLike or None
         The value as the user gave it (stripped strings kept as strings), for names and spec strings.
     note : str
         Why an exact-looking input was computed in float (empty otherwise).
@@ -103,7 +103,7 @@ class PrivacyLevel:
     exact: bool
     eps: LogRational | float
     given: str = "exp_eps"
-    shown: Any = None
+    shown: LevelLike | None = None
     note: str = ""
 
     def __post_init__(self) -> None:

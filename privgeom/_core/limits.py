@@ -168,7 +168,7 @@ def validated(values: Mapping[str, Any]) -> dict[str, int]:
             for name, value in values.items()}
 
 
-def set_limits(**values: Any) -> dict[str, int]:
+def set_limits(**values: int | str | None) -> dict[str, int]:
     """Change global size limits for the session; returns the previous values of the limits changed.
 
     Every value is validated (an integer ``>= 1``, integer strings accepted; ``None`` restores the default) before
@@ -202,7 +202,7 @@ def set_limits(**values: Any) -> dict[str, int]:
 
 
 @contextlib.contextmanager
-def limits(**values: Any) -> Iterator[Limits]:
+def limits(**values: int | str | None) -> Iterator[Limits]:
     """Change global size limits inside a ``with`` block; the previous values are restored on exit (also when the
     block raises). Yields the :class:`Limits` in force.
 

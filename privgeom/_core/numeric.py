@@ -22,7 +22,7 @@ import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Sequence, TypeAlias, Union
 
 import numpy as np
 
@@ -53,6 +53,13 @@ __all__ = [
 ]
 
 Scalar = Union[Fraction, float]
+
+#: A vector as the package reads one: a 1-D array or a sequence of numbers (``int``, ``Fraction``, rational strings
+#: such as ``"3/4"``, ``float``), e.g. a row of a mechanism or a point tested against a cone.
+VectorLike: TypeAlias = np.ndarray | Sequence[Fraction | float | int | str]
+#: A matrix as the package reads one: a 2-D array or a sequence of rows of numbers (as :data:`VectorLike`), e.g. a
+#: mechanism's matrix or a cone's generators or facets.
+MatrixLike: TypeAlias = np.ndarray | Sequence[Sequence[Fraction | float | int | str]]
 
 #: Default absolute tolerance of float mode (column sums, signs, cone membership).
 ATOL = 1e-9
@@ -660,7 +667,7 @@ def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) 
     """The one hockey-stick kernel: ``Σ_ω (A[ω, c] − t B[ω, c])₊`` for every column ``c`` at once, ``t = e^ε``.
 
     Every δ(ε) of the package goes through this function (:func:`~privgeom.analyses.delta`,
-    :func:`~privgeom.analyses.hockey_stick`, the (ε, δ)-DP membership test and the database-wise δ of smoothed DP;
+    :func:`~privgeom.analyses.profiles._profile.hockey_stick`, the (ε, δ)-DP membership test and the database-wise δ of smoothed DP;
     it lives here, below every layer, and :mod:`privgeom.analyses` re-exports it): for a finite output space the
     worst event of the pair ``(A[:, c], B[:, c])`` is ``S = {ω : A[ω, c] > t B[ω, c]}`` and the value is ``A(S) − t B(S)`` (Barthe & Olmedo
     2013; Balle, Barthe & Gaboardi 2018, Def. 2 and Thm. 1). No validation: callers pass columns of a mechanism.

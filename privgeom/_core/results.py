@@ -111,7 +111,24 @@ def _enum(obj: enum.Enum) -> Any:
 
 
 class Result:
-    """Mixin for frozen-dataclass results: ``to_dict``, ``to_json`` and a readable ``__str__`` via ``summary``."""
+    """Mixin for frozen-dataclass results: ``to_dict``, ``to_json`` and a readable ``__str__`` via ``summary``.
+
+    Every result privgeom returns is one; a result type of your own gets the same behaviour by inheriting it.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> from fractions import Fraction
+    >>> @dataclass(frozen=True)
+    ... class Ratio(Result):
+    ...     value: Fraction
+    ...     exact: bool = True
+    >>> r = Ratio(value=Fraction(3, 4))
+    >>> print(r)
+    Ratio(value=3/4, exact=True)
+    >>> r.to_json(indent=None)
+    '{"value": "3/4", "exact": true}'
+    """
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data (Fractions as strings, arrays as lists)."""

@@ -1,147 +1,88 @@
-"""Analyses of privacy definitions: semantics, relaxation, privacy profiles, comparison, optimal mechanisms."""
+"""Analyses of privacy definitions: semantics, relaxation, privacy profiles, comparison, optimal mechanisms.
+
+The public names are re-exported by :mod:`privgeom` (``pg.epsilon``, ``pg.relax``, …); result types that are only
+received (``EpsilonResult``, ``DeltaCurve``, ``Comparison``, ``OptimalMechanism``, …) and the kernels underneath
+(hockey-stick divergences, utility matrices, subset families) live in the private modules of the topic folders
+(``guarantees/``, ``relaxation/``, ``profiles/``, ``comparison/``, ``optimal/``, ``design/``).
+
+Examples
+--------
+>>> import privgeom as pg
+>>> from privgeom import analyses
+>>> analyses.relax_pairwise is pg.relax_pairwise
+True
+"""
 
 from typing import TYPE_CHECKING
 
 from .._core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names load on first use (PEP 562 __getattr__ below): a fast `import privgeom`
-    from .comparison._compare import (
-        RELATIONS,
-        Comparison,
-        Inclusion,
-        InclusionWitness,
-        compare,
-        extreme_mechanisms,
-        generating_mechanisms,
-        inclusion,
-        inequality_text,
-    )
-    from .optimal._information import LeastInformative, least_informative
+    from .comparison._compare import compare
+    from .design._design import hull, intersection
+    from .design._dp_bounds import dp_bounds
+    from .guarantees._semantics import Guarantee, check_guarantee, check_product_prior, semantics
+    from .guarantees._summary import describe_row_cone
+    from .optimal._information import least_informative
     from .optimal._optimal import (
-        KOVRegimes,
-        OptimalityCertificate,
-        OptimalMechanism,
-        RowUtility,
-        StaircaseOptimum,
-        bayes_utility,
         binary_mechanism,
         kov_regimes,
         mutual_information,
-        mutual_information_utility,
         optimal_mechanism,
         staircase_optimum,
         staircase_patterns,
-        utility_matrix,
     )
-    from .profiles._profile import DeltaResult, EpsilonResult, delta, epsilon, hockey_stick, hockey_stick_event
-    from .profiles._profile import hockey_stick_columns
-    from .profiles._profile_curve import DeltaCurve, DeltaPiece, delta_curve
-    from .relaxation._relaxation import FAMILIES, PairBound, Relaxation, relax, relax_pairwise, subset_family
-    from .guarantees._semantics import (
-        Guarantee,
-        GuaranteeCheck,
-        ProductPriorCheck,
-        check_guarantee,
-        check_product_prior,
-        guarantee_from_normal,
-        parity_structure,
-        semantics,
-    )
-    from .design._design import RedundantGuarantee, from_guarantees, hull, intersection, listed_facets, only, without
-    from .design._dp_bounds import DPBounds, dp_bounds
-    from .guarantees._summary import FacetOrbit, RowConeSummary, describe_row_cone, format_facet, format_vector
-    from .profiles._ldp_gap import UtilityGap, ldp_utility_gap
+    from .profiles._ldp_gap import ldp_utility_gap
+    from .profiles._profile import delta, epsilon
+    from .profiles._profile_curve import delta_curve
+    from .relaxation._relaxation import Relaxation, relax, relax_pairwise
 
 
 __all__ = [
-    "UtilityGap",
-    "ldp_utility_gap",
+    # guarantees (Bayesian semantics of the facets)
     "Guarantee",
-    "GuaranteeCheck",
-    "ProductPriorCheck",
     "semantics",
-    "guarantee_from_normal",
     "check_guarantee",
     "check_product_prior",
-    "parity_structure",
     "describe_row_cone",
-    "RowConeSummary",
-    "FacetOrbit",
-    "format_facet",
-    "format_vector",
-    "PairBound",
+    # relaxation (Fourier–Motzkin)
     "Relaxation",
     "relax",
     "relax_pairwise",
-    "subset_family",
-    "FAMILIES",
-    "EpsilonResult",
-    "DeltaResult",
-    "DeltaCurve",
-    "DeltaPiece",
+    # privacy profiles
     "epsilon",
     "delta",
     "delta_curve",
-    "hockey_stick",
-    "hockey_stick_event",
-    "hockey_stick_columns",
+    "ldp_utility_gap",
+    # comparison
     "compare",
-    "Comparison",
-    "Inclusion",
-    "InclusionWitness",
-    "inclusion",
-    "extreme_mechanisms",
-    "generating_mechanisms",
-    "inequality_text",
-    "RELATIONS",
+    # optimal mechanisms
     "optimal_mechanism",
-    "LeastInformative",
     "least_informative",
-    "OptimalMechanism",
-    "OptimalityCertificate",
-    "utility_matrix",
-    "RowUtility",
-    "bayes_utility",
-    "mutual_information_utility",
     "mutual_information",
     "staircase_patterns",
-    "binary_mechanism",
     "staircase_optimum",
-    "StaircaseOptimum",
+    "binary_mechanism",
     "kov_regimes",
-    "KOVRegimes",
-    "from_guarantees",
-    "RedundantGuarantee",
-    "without",
-    "only",
+    # design
     "intersection",
     "hull",
-    "listed_facets",
     "dp_bounds",
-    "DPBounds",
 ]
 
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), {
-    ".comparison._compare": (
-        "RELATIONS Comparison Inclusion InclusionWitness compare extreme_mechanisms generating_mechanisms "
-        "inclusion inequality_text"
-    ),
-    ".optimal._information": "LeastInformative least_informative",
+    ".comparison._compare": "compare",
+    ".design._design": "hull intersection",
+    ".design._dp_bounds": "dp_bounds",
+    ".guarantees._semantics": "Guarantee check_guarantee check_product_prior semantics",
+    ".guarantees._summary": "describe_row_cone",
+    ".optimal._information": "least_informative",
     ".optimal._optimal": (
-        "KOVRegimes OptimalityCertificate OptimalMechanism RowUtility StaircaseOptimum bayes_utility "
-        "binary_mechanism kov_regimes mutual_information mutual_information_utility optimal_mechanism "
-        "staircase_optimum staircase_patterns utility_matrix"
+        "binary_mechanism kov_regimes mutual_information optimal_mechanism staircase_optimum staircase_patterns"
     ),
-    ".profiles._profile": "DeltaResult EpsilonResult delta epsilon hockey_stick hockey_stick_event hockey_stick_columns",
-    ".profiles._profile_curve": "DeltaCurve DeltaPiece delta_curve",
-    ".relaxation._relaxation": "FAMILIES PairBound Relaxation relax relax_pairwise subset_family",
-    ".guarantees._semantics": (
-        "Guarantee GuaranteeCheck ProductPriorCheck check_guarantee check_product_prior guarantee_from_normal "
-        "parity_structure semantics"
-    ),
-    ".design._design": "RedundantGuarantee from_guarantees hull intersection listed_facets only without",
-    ".design._dp_bounds": "DPBounds dp_bounds",
-    ".guarantees._summary": "FacetOrbit RowConeSummary describe_row_cone format_facet format_vector",
-    ".profiles._ldp_gap": "UtilityGap ldp_utility_gap",
+    ".profiles._ldp_gap": "ldp_utility_gap",
+    ".profiles._profile": "delta epsilon",
+    ".profiles._profile_curve": "delta_curve",
+    ".relaxation._relaxation": "Relaxation relax relax_pairwise",
 })

@@ -45,7 +45,7 @@ class _Hook:
 
 @_Hook
 def structured_summary(obj: Any, *, rays: bool, definition: str | None, group: Any) -> Any:
-    """A :class:`~privgeom.analyses.RowConeSummary` of ``obj`` from its structure, or None (generic route)."""
+    """A :class:`~privgeom.analyses.guarantees._summary.RowConeSummary` of ``obj`` from its structure, or None (generic route)."""
     return None
 
 

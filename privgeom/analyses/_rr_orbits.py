@@ -103,7 +103,7 @@ def _facet_guarantee(labels: tuple[str, ...], s: int, normal: Any) -> Guarantee:
     """The guarantee of the facet of dataset ``s`` with its parity structure known: the sign of
     ``a^h (a−b)^{k−h}`` (``h = ham(s, D)``) is ``+`` iff ``ham(D, s̄)`` is even (``s̄`` the complement of ``s``,
     index ``2^k − 1 − s``, the dataset with the largest coefficient), i.e. iff ``c + Σ_j D_j`` is even with
-    ``c = popcount(s̄) mod 2`` — the answer :func:`~privgeom.analyses.parity_structure` finds by elimination."""
+    ``c = popcount(s̄) mod 2`` — the answer :func:`~privgeom.analyses.guarantees._semantics.parity_structure` finds by elimination."""
     g = Guarantee(labels=labels, exact=True, source=normal)
     t = labels[len(labels) - 1 - s]
     k = len(t)
@@ -114,7 +114,7 @@ def _facet_guarantee(labels: tuple[str, ...], s: int, normal: Any) -> Guarantee:
 
 
 def _facet_inequality(k: int, a: int, b: int, t_label: str) -> str:
-    """``Σ_h a^{k−h} (a−b)^h X_h ≥ 0`` as :func:`~privgeom.analyses.format_facet` writes a Hamming-class facet."""
+    """``Σ_h a^{k−h} (a−b)^h X_h ≥ 0`` as :func:`~privgeom.analyses.guarantees._summary.format_facet` writes a Hamming-class facet."""
     values = [a ** (k - h) * (a - b) ** h for h in range(k + 1)]
     return (_terms(values, [f"X{h}" for h in range(k + 1)]) + f" ≥ 0, where Xh is the sum of x_D over the datasets D "
             f"at Hamming distance h from {t_label}")
@@ -148,7 +148,7 @@ def _rr_summary(rr: RandomizedResponse, *, rays: bool, definition: str | None, g
 
 # ------------------------------------------------------------------------------------------------ relaxation
 class _HammingPairs:
-    """The pairs of the ``hamming`` family in the order :func:`~privgeom.analyses.subset_family` lists them (sorted
+    """The pairs of the ``hamming`` family in the order :func:`~privgeom.analyses.relaxation._relaxation.subset_family` lists them (sorted
     index pairs ``i < j``; ``j = i XOR 2^t`` for a bit ``t`` not set in ``i``), the ``t``-th one found by a prefix
     count built on first read."""
 

@@ -14,7 +14,7 @@ Exit codes (the main program adds ``--json`` and maps errors to 2):
     With ``--objective information --at-least U``: 0 with the least mutual information found; 2 when ``U`` exceeds
     the best achievable expected utility (the message names it) or no solver succeeds.
 
-Neighbour relations (``--graph``) are resolved on the mechanism's inputs by :func:`privgeom.resolve_graph`:
+Neighbour relations (``--graph``) are resolved on the mechanism's inputs by :func:`privgeom.neighbour_graph`:
 ``hamming`` (the default; inputs must be bit strings of one length, pairs differing in one bit — on other inputs it
 is refused with the list of valid relations, never replaced), ``complete`` (every pair), ``path`` (consecutive
 inputs in the file's order) or ``edges:a-b,c-d`` (``a:b`` also accepted, for labels containing ``-``). Scans costing
@@ -49,7 +49,7 @@ __all__ = ["graph_from_option", "relation_from_option", "eps_from_option"]
 
 # ---------------------------------------------------------------------------------------------------- helpers
 def relation_from_option(value: str) -> Any:
-    """The ``--graph`` value as :func:`privgeom.resolve_graph` takes it: a relation name, or an edge list.
+    """The ``--graph`` value as :func:`privgeom.neighbour_graph` takes it: a relation name, or an edge list.
 
     Examples
     --------
@@ -72,7 +72,7 @@ def relation_from_option(value: str) -> Any:
 
 def graph_from_option(value: str, inputs: Any) -> nx.Graph:
     """Build the ``--graph`` neighbour relation on ``inputs`` (see the module docstring) via
-    :func:`privgeom.resolve_graph`: a name that does not apply to the inputs is refused, never replaced.
+    :func:`privgeom.neighbour_graph`: a name that does not apply to the inputs is refused, never replaced.
 
     Examples
     --------

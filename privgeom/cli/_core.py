@@ -56,7 +56,7 @@ def _definition_arg(p: argparse.ArgumentParser, default: str | None = DEFAULT_SP
 
 
 def _family(value: str) -> Any:
-    """A family name (:data:`~privgeom.analyses.FAMILIES`: ``hamming``, ``all-pairs``, ``triples`` and the relation
+    """A family name (:data:`~privgeom.analyses.relaxation._relaxation.FAMILIES`: ``hamming``, ``all-pairs``, ``triples`` and the relation
     names ``replace-one``, ``add-remove``, ``path``, ``complete``) or an explicit list ``11:10,11:01`` (subsets
     joined by ':'); a value without ':' is a name, checked by :func:`~privgeom.analyses.relaxation._relaxation.family_name`.
 
@@ -145,7 +145,7 @@ def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> No
 
 def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
     """The subsets of a family; ``hamming`` by flipping each bit of each label (``O(N k)``), else
-    :func:`~privgeom.analyses.subset_family`."""
+    :func:`~privgeom.analyses.relaxation._relaxation.subset_family`."""
     if family != "hamming" or not isinstance(labels, (list, tuple)):
         return subset_family(labels, family)
     where = {s: i for i, s in enumerate(labels)}

@@ -85,7 +85,7 @@ def parse_predicate(expr: str) -> Callable[[Any], bool]:
 
     Examples
     --------
-    >>> from privgeom.analyses import guarantee_from_normal
+    >>> from privgeom.analyses.guarantees._semantics import guarantee_from_normal
     >>> g = guarantee_from_normal([3, -1, 0], ["a", "b", "c"])
     >>> parse_predicate("n_minus <= 1 and s_minus contains b")(g), parse_predicate("not s_plus contains a")(g)
     (True, False)

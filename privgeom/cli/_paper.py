@@ -13,7 +13,7 @@ the extra options are parsed and handled here, without touching the command's ow
   (:func:`privgeom.symbolic_row_cone`, docs/theory.md §11).
 - ``rowcone SPEC --plot FILE.png`` draws the slice of the row cone by the simplex of three datasets (up to four
   triples in one figure), facets labelled by ``S+``/``S−``, with the rows of the definition's mechanism or of
-  ``--rows FILE.json`` (:func:`privgeom.plots.cone_slice`).
+  ``--rows FILE.json`` (:func:`privgeom.plots._cone.cone_slice`).
 
 Examples
 --------
@@ -103,7 +103,8 @@ def _with_latex(name: str) -> Callable[[argparse.Namespace, Runner], Outcome]:
         if not getattr(args, "latex", False):
             return original(args)
         if name == "compare":
-            from ..analyses import Comparison, compare
+            from ..analyses import compare
+            from ..analyses.comparison._compare import Comparison
             from ..definitions import parse_definition
 
             out = original(args)
@@ -149,7 +150,7 @@ def _symbolic_param(spec: str) -> str:
 
 def _plot(args: argparse.Namespace, cone: Any, definition: Any) -> str:
     from ..mechanisms._mechanism import Mechanism
-    from ..plots import cone_slice, cone_slices
+    from ..plots._cone import cone_slice, cone_slices
 
     mech: Mechanism | None
     if args.rows:

@@ -1,7 +1,7 @@
 """``privgeom closure … --repair``: the nearest member when the answer is no (used by the ``closure`` command).
 
 Kept apart from ``_core.py`` so that the command only gains three options and one call. The repaired mechanism is
-the nearest one in the chosen norm (:func:`privgeom.definitions.nearest`), re-verified as a member; ``--out``
+the nearest one in the chosen norm (:func:`privgeom.definitions._nearest.nearest`), re-verified as a member; ``--out``
 writes it as mechanism JSON. The exit code stays the original verdict (1 when the given mechanism is not a member),
 also when the repair is not available for the definition or refused by a size limit (said in the text and JSON).
 """

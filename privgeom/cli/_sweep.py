@@ -18,7 +18,8 @@ from .._core.errors import InvalidParameterError
 from .._core.grid import parse_grid_option
 from .._core.io import check_figure_path
 from ..plots._sweep import save_sweep_plot
-from ..sweeps import QUERIES, sweep
+from ..sweeps import sweep
+from ..sweeps._queries import QUERIES
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 
 #: CLI option -> query option (dest); each is passed only when given.

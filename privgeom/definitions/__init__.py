@@ -3,71 +3,43 @@
 A :class:`PrivacyDefinition` is a set of mechanisms over one input domain; ``contains(M)`` decides membership in
 its consistent closure (Theorem 3.4) with a verified witness or certificate, ``row_cone()`` gives its row cone
 (Definition 3.5). Built in: :class:`FiniteDefinition`, :class:`RandomizedResponse` (Theorem 4.3),
-:class:`DifferentialPrivacy`; :func:`parse_definition` reads spec strings such as ``"rr:k=3,p=3/4"``.
+:class:`DifferentialPrivacy`; :func:`parse_definition` reads spec strings such as ``"rr:k=3,p=3/4"``. The witnesses
+and certificates a membership carries (``ClosureWitness``, ``RowCertificate``, …) are received, never built: they
+live in the private modules (``privgeom.definitions._base``, ``_approx_dp``, ``_nearest``, …).
+
+Examples
+--------
+>>> from privgeom.definitions import RandomizedResponse, parse_definition
+>>> parse_definition("rr:k=1,p=3/4").p == RandomizedResponse(1, "3/4").p
+True
 """
 
-from ._base import (
-    ClosureWitness,
-    Membership,
-    PrivacyDefinition,
-    RowCertificate,
-    RowWitness,
-    SeparatingCertificate,
-)
+from ._base import Membership, PrivacyDefinition
 from ._finite import FiniteDefinition
 from ._cone_definition import ConeDefinition
 from ._rr import RandomizedResponse
 from ._dp import DifferentialPrivacy
-from ._registry import definition_kinds, parse_definition, register_definition_kind
-from ._approx_dp import ApproximateDP, CompletionWitness, HockeyStickCertificate, HockeyStickWitness
+from ._registry import parse_definition
+from ._approx_dp import ApproximateDP
 from ._pufferfish import Pufferfish
-from ._nearest import Nearest, NearestCertificate, Repair, nearest
-from ._mixing import MixingThreshold, mixing_threshold
-from ._catalogue import (
-    ClosedFormDefinition,
-    FrappDefinition,
-    GeometricDefinition,
-    KaryRRDefinition,
-    dp_cone_rays,
-    dp_ray_patterns,
-    hypercube_dp_ray_count,
-)
-from ._ldp import LocalProtocol
-from ._ray_orbits import RayOrbits, dp_ray_orbits
+from ._mixing import mixing_threshold
+from ._catalogue import FrappDefinition, GeometricDefinition, KaryRRDefinition
+from ._ray_orbits import dp_ray_orbits
+from . import _ldp  # noqa: F401  (registers the spec kinds of the local-DP protocols)
 
 __all__ = [
     "PrivacyDefinition",
     "Membership",
-    "ClosureWitness",
-    "RowWitness",
-    "SeparatingCertificate",
-    "RowCertificate",
     "FiniteDefinition",
     "ConeDefinition",
     "RandomizedResponse",
     "DifferentialPrivacy",
-    "parse_definition",
-    "register_definition_kind",
-    "definition_kinds",
     "ApproximateDP",
-    "HockeyStickWitness",
-    "HockeyStickCertificate",
-    "CompletionWitness",
     "Pufferfish",
-    "ClosedFormDefinition",
     "GeometricDefinition",
     "FrappDefinition",
     "KaryRRDefinition",
-    "LocalProtocol",
-    "dp_cone_rays",
-    "dp_ray_patterns",
-    "hypercube_dp_ray_count",
-    "dp_ray_orbits",
-    "RayOrbits",
-    "nearest",
-    "Nearest",
-    "Repair",
-    "NearestCertificate",
+    "parse_definition",
     "mixing_threshold",
-    "MixingThreshold",
+    "dp_ray_orbits",
 ]

@@ -24,7 +24,8 @@ Geometry (Lin & Kifer, row-cone analysis, §III-B.1 and §III-D; ``docs/theory.m
 
 Examples
 --------
->>> from privgeom import hamming_graph, randomized_response
+>>> from privgeom import randomized_response
+>>> from privgeom.graphs._graphs import hamming_graph
 >>> adp = ApproximateDP(hamming_graph(2), exp_eps=2, delta="1/4")
 >>> ans = adp.contains(randomized_response(2, "3/4"))
 >>> bool(ans), ans.method, ans.exact, str(ans.witness.max_value)
@@ -49,7 +50,7 @@ from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
 from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
 from .._core.results import Result
-from ..graphs import edge_index_pairs
+from ..graphs._graphs import edge_index_pairs
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, RowCertificate
 from ._rows import as_vector, format_inequality
@@ -283,7 +284,8 @@ class ApproximateDP(PrivacyDefinition):
 
     Examples
     --------
-    >>> from privgeom import path_graph, Mechanism
+    >>> from privgeom import Mechanism
+    >>> from privgeom.graphs._graphs import path_graph
     >>> adp = ApproximateDP(path_graph(1), exp_eps=1, delta="1/10")
     >>> M = Mechanism([["1/2", "2/5"], ["1/2", "3/5"]], inputs=["0", "1"])
     >>> ans = adp.contains(M); bool(ans), [str(v) for v in ans.witness.values]
@@ -433,7 +435,7 @@ class ApproximateDP(PrivacyDefinition):
 
         Examples
         --------
-        >>> from privgeom import complete_graph
+        >>> from privgeom.graphs._graphs import complete_graph
         >>> ans = ApproximateDP(complete_graph(3), exp_eps=2, delta="1/2").contains_row([1, 0, 3])
         >>> bool(ans), [str(v) for v in ans.witness.mechanism.row(0)], str(ans.witness.scale)
         (True, ['1/6', '0', '1/2'], '6')

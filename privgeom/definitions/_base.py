@@ -250,6 +250,13 @@ class Membership(Decision):
         For a no: why it is not a member (always present for a no).
     detail : str
         A readable sentence.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> m = pg.RandomizedResponse(1, "3/4").contains(pg.randomized_response(1, "2/3"))
+    >>> isinstance(m, pg.Membership), m.member, m.method
+    (True, True, 'kronecker-inverse')
     """
 
     member: bool
@@ -324,6 +331,13 @@ class PrivacyDefinition(ABC):
 
     Class attribute ``membership_methods`` lists the values ``contains(..., method=...)`` accepts besides
     ``"auto"`` (the shared contract tests run every one of them).
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> rr = pg.RandomizedResponse(1, "3/4")
+    >>> isinstance(rr, pg.PrivacyDefinition), rr.inputs, rr.row_cone().n_facets
+    (True, ('1', '0'), 2)
     """
 
     #: Backends accepted by :meth:`contains` besides ``"auto"``.
@@ -368,7 +382,7 @@ class PrivacyDefinition(ABC):
         """The closest mechanism of the closure to ``mechanism`` (``"l1"``, ``"l1-column"`` or ``"linf"``), verified.
 
         The answer to "my mechanism fails — what is the smallest change that passes?": see
-        :func:`privgeom.definitions.nearest` (``_nearest.py``) for the LP, the norms and the certificates.
+        :func:`privgeom.definitions._nearest.nearest` (``_nearest.py``) for the LP, the norms and the certificates.
 
         Examples
         --------
@@ -389,7 +403,7 @@ class PrivacyDefinition(ABC):
     # -- design (docs/theory.md §13) ---------------------------------------------------------------------------
     def without(self, facets: Any = (), *, orbits: Any = ()) -> "PrivacyDefinition":
         """The weaker cone definition without some facets of the row cone: 0-based positions as ``privgeom rowcone
-        --all`` lists them, or whole symmetry orbits (:func:`privgeom.analyses.without`).
+        --all`` lists them, or whole symmetry orbits (:func:`privgeom.analyses.design._design.without`).
 
         Examples
         --------
@@ -401,7 +415,7 @@ class PrivacyDefinition(ABC):
 
     def only(self, predicate: Callable[[Any], bool]) -> "PrivacyDefinition":
         """The cone definition keeping the guarantees (:func:`privgeom.semantics`) that ``predicate`` accepts
-        (:func:`privgeom.analyses.only`)."""
+        (:func:`privgeom.analyses.design._design.only`)."""
         return GENERIC_OPERATIONS["only"](self, predicate)  # type: ignore[no-any-return]
 
     # -- helpers for subclasses ------------------------------------------------------------------------------

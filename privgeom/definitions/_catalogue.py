@@ -88,7 +88,7 @@ Examples
 ['-1/2', '5/4', '-1/2']
 >>> [[int(v) for v in f] for f in frapp_facets(2, 3, 2)]
 [[9, -3, -3, 1], [-3, 9, 1, -3], [-3, 1, 9, -3], [1, -3, -3, 9]]
->>> from privgeom import complete_graph
+>>> from privgeom.graphs._graphs import complete_graph
 >>> len(dp_ray_patterns(complete_graph(4)))
 14
 """

@@ -125,7 +125,7 @@ class ConeDefinition(PrivacyDefinition):
     ``M_j``), so it is its own consistent closure and :attr:`row_cone_decides_closure` holds (``docs/theory.md``
     §13). :meth:`row_cone` is the smallest face of ``R ∩ R^N_{≥0}`` containing ``1`` (canonical). ``contains``
     checks every row against every facet and equality of that cone; a "no" names the row and the inequality
-    (:class:`~privgeom.definitions.RowCertificate`, label ``"facet i"`` / ``"equality i"``); a "yes" needs no
+    (:class:`~privgeom.definitions._base.RowCertificate`, label ``"facet i"`` / ``"equality i"``); a "yes" needs no
     witness beyond the inequalities.
 
     Raises
@@ -168,7 +168,7 @@ class ConeDefinition(PrivacyDefinition):
 
     @classmethod
     def from_guarantees(cls, guarantees: Any, inputs: InputsLike, *, name: str | None = None) -> "ConeDefinition":
-        """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.from_guarantees`.
+        """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.design._design.from_guarantees`.
 
         Each guarantee is a :class:`~privgeom.Guarantee`, a coefficient vector ``a`` (``a·x ≥ 0``) or an attacker
         statement ``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}``; redundant ones are listed in
@@ -187,7 +187,7 @@ class ConeDefinition(PrivacyDefinition):
     @property
     def redundant(self) -> tuple[Any, ...]:
         """For a definition built by :meth:`from_guarantees`: the guarantees implied by the others (with their
-        verified combinations, :class:`~privgeom.analyses.RedundantGuarantee`); else empty."""
+        verified combinations, :class:`~privgeom.analyses.design._design.RedundantGuarantee`); else empty."""
         return self._redundant
 
     # ------------------------------------------------------------------------------------------------ identity

@@ -27,7 +27,7 @@ from .._core.errors import FormatError, InvalidInputError, InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core import numeric as _numeric
 from .._core.numeric import ATOL, LogRational, Scalar, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
-from ..graphs import complete_graph, hamming_graph, path_graph
+from ..graphs._graphs import complete_graph, hamming_graph, path_graph
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
 from ..geometry._symmetry import SymmetryGroup, automorphisms, dp_automorphisms
@@ -99,7 +99,7 @@ def structured_graph_spec(domain: Domain, relation: str) -> str | None:
 
 def _checked_copy(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph | None:
     """A copy of a simple undirected graph whose nodes are exactly the string ``labels`` (node order = ``labels``):
-    what :func:`privgeom.resolve_graph` would return, at the cost of one copy (no edge-by-edge validation); None
+    what :func:`privgeom.neighbour_graph` would return, at the cost of one copy (no edge-by-edge validation); None
     when the graph needs the general validation."""
     if not isinstance(graph, nx.Graph) or graph.is_directed() or graph.is_multigraph():
         return None
@@ -119,7 +119,7 @@ class DifferentialPrivacy(PrivacyDefinition):
     Parameters
     ----------
     graph : str, Domain, networkx.Graph or iterable of label pairs
-        The neighbour relation, resolved by :func:`privgeom.resolve_graph`: a relation name (``"hamming"``,
+        The neighbour relation, resolved by :func:`privgeom.neighbour_graph`: a relation name (``"hamming"``,
         ``"path"``, ``"complete"``, …; needs ``inputs``), a :class:`~privgeom.Domain` (its datasets and default
         relation), or a graph / edge list whose nodes are dataset labels. With an edge list and no ``inputs``,
         datasets are ordered by first appearance.
@@ -234,17 +234,17 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     @classmethod
     def hamming(cls, k: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
-        """ε-DP on ``k`` bits (neighbours differ in one bit: :func:`~privgeom.hamming_graph`)."""
+        """ε-DP on ``k`` bits (neighbours differ in one bit: ``neighbour_graph("hamming", Domain.bits(k))``)."""
         return cls(hamming_graph(k), eps=eps, exp_eps=exp_eps, exact=exact)
 
     @classmethod
     def complete(cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
-        """Local DP on one record with ``n`` values (every pair neighbours: :func:`~privgeom.complete_graph`)."""
+        """Local DP on one record with ``n`` values (every pair neighbours: ``neighbour_graph("complete", n)``)."""
         return cls(complete_graph(n), eps=eps, exp_eps=exp_eps, exact=exact)
 
     @classmethod
     def path(cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
-        """DP for a count in ``0..n`` (neighbours differ by one: :func:`~privgeom.path_graph`)."""
+        """DP for a count in ``0..n`` (neighbours differ by one: ``neighbour_graph(Domain.counts(n), Domain.counts(n))``)."""
         return cls(path_graph(n), eps=eps, exp_eps=exp_eps, exact=exact)
 
     # ------------------------------------------------------------------------------------------------ identity
@@ -410,7 +410,7 @@ class DifferentialPrivacy(PrivacyDefinition):
 
         Examples
         --------
-        >>> from privgeom import hamming_graph
+        >>> from privgeom.graphs._graphs import hamming_graph
         >>> cone = DifferentialPrivacy(hamming_graph(2), exp_eps=3).row_cone()
         >>> cone.n_facets, cone.dim
         (8, 4)
@@ -657,7 +657,8 @@ class DifferentialPrivacy(PrivacyDefinition):
 
         Examples
         --------
-        >>> from privgeom import hamming_graph, randomized_response
+        >>> from privgeom import randomized_response
+        >>> from privgeom.graphs._graphs import hamming_graph
         >>> dp = DifferentialPrivacy(hamming_graph(2), exp_eps=3)
         >>> dp.contains(randomized_response(2, "3/4")).member, dp.contains(randomized_response(2, "4/5")).member
         (True, False)

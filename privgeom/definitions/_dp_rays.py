@@ -33,7 +33,7 @@ and ``Q_k`` has ``k 2^k``.
 
 Examples
 --------
->>> from privgeom import complete_graph, path_graph
+>>> from privgeom.graphs._graphs import complete_graph, path_graph
 >>> len(dp_ray_patterns(complete_graph(4))), len(dp_ray_patterns(path_graph(3)))
 (14, 8)
 """
@@ -105,7 +105,7 @@ def dp_ray_count_lower_bound(graph: nx.Graph) -> int:
 
     Examples
     --------
-    >>> from privgeom import hamming_graph
+    >>> from privgeom.graphs._graphs import hamming_graph
     >>> dp_ray_count_lower_bound(hamming_graph(5)), dp_ray_count_lower_bound(hamming_graph(6))
     (65536, 4294967296)
     """
@@ -215,7 +215,7 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: 
 
     Examples
     --------
-    >>> from privgeom import path_graph
+    >>> from privgeom.graphs._graphs import path_graph
     >>> dp_ray_patterns(path_graph(2)).tolist()
     [[2, 1, 0], [1, 0, 1], [0, 1, 0], [0, 1, 2]]
     """
@@ -279,7 +279,7 @@ def dp_cone_rays(graph: nx.Graph, exp_eps: ScalarLike, *, max_rays: int | None =
 
     Examples
     --------
-    >>> from privgeom import complete_graph
+    >>> from privgeom.graphs._graphs import complete_graph
     >>> sorted(tuple(int(v) for v in ray) for ray in dp_cone_rays(complete_graph(3), 3))[:3]
     [(1, 1, 3), (1, 3, 1), (1, 3, 3)]
     """

@@ -105,6 +105,12 @@ def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mec
         outputs.
     SolverError
         The mixed mechanism failed its membership check (a bug: the closed form is exact).
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> pg.mixing_threshold(pg.RandomizedResponse(1, "3/4"), pg.randomized_response(1, "4/5")).t
+    Fraction(1, 6)
     """
     M = definition.check_mechanism(mechanism)
     tol = ATOL if atol is None else float(atol)

@@ -142,7 +142,7 @@ class Pufferfish(PrivacyDefinition):
     --------
     Secrets = single datasets, pairs = edges, one full-support prior: exactly ε-DP over the graph.
 
-    >>> from privgeom import path_graph
+    >>> from privgeom.graphs._graphs import path_graph
     >>> pf = Pufferfish.from_graph(path_graph(2), exp_eps=2)
     >>> print(pf.row_cone())
     Cone in R^3, dim 3, 4 facets (exact):
@@ -275,7 +275,7 @@ class Pufferfish(PrivacyDefinition):
 
         Examples
         --------
-        >>> from privgeom import complete_graph
+        >>> from privgeom.graphs._graphs import complete_graph
         >>> Pufferfish.from_graph(complete_graph(3), exp_eps=3).n_conditions
         6
         """
@@ -474,7 +474,7 @@ class Pufferfish(PrivacyDefinition):
 
         Examples
         --------
-        >>> from privgeom import path_graph
+        >>> from privgeom.graphs._graphs import path_graph
         >>> pf = Pufferfish.from_graph(path_graph(1), exp_eps=2)
         >>> ans = pf.contains_row([1, 2]); bool(ans), [str(v) for v in ans.witness.mechanism.row(0)]
         (True, ['1/3', '2/3'])
@@ -513,7 +513,7 @@ class Pufferfish(PrivacyDefinition):
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-Pufferfish? Checked row by row (Pufferfish is its own closure, Lin & Kifer §III-B.1).
 
-        A no carries a :class:`~privgeom.definitions.RowCertificate` naming the output, the prior and the pair.
+        A no carries a :class:`~privgeom.definitions._base.RowCertificate` naming the output, the prior and the pair.
         """
         M = self.check_mechanism(mechanism)
         self.check_method(method)

@@ -1,6 +1,8 @@
 """Geometry layer: polyhedral cones (pycddlib double description) and LP helpers.
 
-Public names: :class:`Cone`, :class:`ConeMembership`, :class:`Containment`.
+Public names: :class:`Cone` and :func:`automorphisms`. The results of cone operations (``ConeMembership``,
+``Containment``) and the symmetry types (``SymmetryGroup``, ``Orbit``) are received, never built: they live in
+``privgeom.geometry._cone`` and ``privgeom.geometry._symmetry``.
 
 Examples
 --------
@@ -9,7 +11,7 @@ Examples
 [[Fraction(1, 1), Fraction(-1, 1)], [Fraction(0, 1), Fraction(1, 1)]]
 """
 
-from ._cone import PROJECTION_METHODS, Cone, ConeMembership, Containment
-from ._symmetry import Orbit, SymmetryGroup, automorphisms
+from ._cone import Cone
+from ._symmetry import automorphisms
 
-__all__ = ["Cone", "ConeMembership", "Containment", "PROJECTION_METHODS", "SymmetryGroup", "Orbit", "automorphisms"]
+__all__ = ["Cone", "automorphisms"]

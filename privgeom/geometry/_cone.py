@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
-from .._core.numeric import ATOL, max_abs_int, readonly
+from .._core.numeric import ATOL, MatrixLike, VectorLike, max_abs_int, readonly
 from .._core.results import to_jsonable
 from . import _cdd
 from ._canonical import as_int_rows as _as_int_rows
@@ -265,8 +265,8 @@ class Cone:
     @classmethod
     def from_generators(
         cls,
-        rays: Any,
-        lineality: Any = None,
+        rays: MatrixLike,
+        lineality: MatrixLike | None = None,
         *,
         exact: bool | None = None,
         labels: Iterable[Any] | None = None,
@@ -316,8 +316,8 @@ class Cone:
     @classmethod
     def from_facets(
         cls,
-        facets: Any,
-        equalities: Any = None,
+        facets: MatrixLike,
+        equalities: MatrixLike | None = None,
         *,
         exact: bool | None = None,
         labels: Iterable[Any] | None = None,
@@ -637,7 +637,7 @@ class Cone:
                 return best
         return best
 
-    def contains(self, x: Any, *, atol: float | None = None) -> ConeMembership:
+    def contains(self, x: VectorLike, *, atol: float | None = None) -> ConeMembership:
         """Decide whether the vector ``x`` lies in the cone; on "no" report the most violated facet or equality.
 
         Exact when the cone is exact and ``x`` is rational; otherwise in float with tolerance
@@ -689,7 +689,7 @@ class Cone:
             raise InvalidInputError(f"repeated coordinates in {list(coords)!r}")
         return out
 
-    def project(self, coords: Any, method: str = "generators") -> Cone:
+    def project(self, coords: Sequence[int | str], method: str = "generators") -> Cone:
         """The image of the cone under the coordinate projection onto ``coords`` (kept in the given order).
 
         Parameters
@@ -833,7 +833,7 @@ class Cone:
         return out
 
     @classmethod
-    def from_dict(cls, data: Any) -> Cone:
+    def from_dict(cls, data: dict[str, Any]) -> Cone:
         """Inverse of :meth:`to_dict` (uses the H-representation when present)."""
         if not isinstance(data, dict) or ("facets" not in data and "rays" not in data):
             raise FormatError(f"a cone dict needs 'labels' and 'facets' or 'rays', got {str(data)[:80]!r}")

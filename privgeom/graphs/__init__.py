@@ -1,6 +1,17 @@
-"""Neighbour relations over datasets, as networkx graphs whose nodes are dataset labels."""
+"""Neighbour relations over datasets, as networkx graphs whose nodes are dataset labels.
 
-from ._graphs import complete_graph, hamming_graph, neighbour_graph, path_graph
-from ._graphs import edge_index_pairs  # noqa: F401  (internal helper, not public: kept for definitions/_approx_dp.py)
+One public function, :func:`neighbour_graph`: ``neighbour_graph("hamming", Domain.bits(2))``,
+``neighbour_graph(Domain.counts(5), Domain.counts(5))`` (the path), ``neighbour_graph("complete", labels)`` or a user
+graph checked against the datasets. Every ``graph=`` parameter of the package accepts the same arguments directly.
 
-__all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph"]
+Examples
+--------
+>>> from privgeom import Domain
+>>> from privgeom.graphs import neighbour_graph
+>>> neighbour_graph("hamming", Domain.bits(3)).number_of_edges()
+12
+"""
+
+from ._graphs import neighbour_graph
+
+__all__ = ["neighbour_graph"]

@@ -1,20 +1,24 @@
 """Neighbour graphs: which datasets are neighbours (differential privacy, Blowfish policies, relaxation).
 
 Nodes are dataset labels (strings), matching :attr:`privgeom.Mechanism.inputs`. The standard graphs are the named
-relations of :class:`privgeom.Domain` (``hamming_graph(k) == Domain.bits(k).relation("hamming")``); a user graph is
-validated against the datasets by :func:`neighbour_graph`. Everything that takes a relation resolves it through
-:func:`privgeom.resolve_graph`.
+relations of :class:`privgeom.Domain` (``hamming_graph(k) == Domain.bits(k).relation("hamming")``). The public
+function is :func:`neighbour_graph` (a relation name, a Domain or a user graph, on a set of datasets); everything that
+takes a relation resolves it the same way, through :func:`privgeom._core.domain.resolve_graph`. ``hamming_graph``,
+``path_graph`` and ``complete_graph`` are shorthands kept for the package's own use and its tests.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import networkx as nx
 
-from .._core.domain import Domain, RelationLike, resolve_graph, validate_graph
+from .._core.domain import Domain, InputsLike, RelationLike, resolve_graph
 from .._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError
+
+if TYPE_CHECKING:
+    from ..mechanisms._mechanism import Mechanism
 
 __all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs", "standard_graph_spec"]
 
@@ -72,34 +76,63 @@ def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
     return Domain.from_labels(nodes).relation("complete", max_edges=len(nodes) * (len(nodes) - 1) // 2)
 
 
-def neighbour_graph(graph: RelationLike, inputs: Sequence[str], *, nodes: str = "labels") -> nx.Graph:
-    """Validate a user graph (networkx graph or iterable of label pairs) against a list of dataset labels.
+def neighbour_graph(relation: RelationLike, inputs: InputsLike | Mechanism, *, nodes: str = "labels",
+                    max_edges: int | None = None) -> nx.Graph:
+    """The neighbour graph of a relation on a set of datasets: the one public way to build or check a graph.
 
-    A string or a :class:`~privgeom.Domain` is a named relation and goes to :func:`privgeom.resolve_graph`.
+    Every ``graph=``/``relation=`` parameter of the package resolves its argument this way
+    (:func:`privgeom._core.domain.resolve_graph`), so ``neighbour_graph(relation, inputs)`` shows exactly which
+    pairs of datasets a call treats as neighbours.
 
-    The nodes must be the datasets' labels (compared as strings): a node that is not one is an error naming the
-    nodes and the labels. ``nodes="positions"`` reads integer nodes as column positions of ``inputs`` instead —
-    only when asked for. Any graph gives a Blowfish-style DP policy (Lin & Kifer, Section V; He, Machanavajjhala &
-    Ding, Blowfish privacy).
+    Parameters
+    ----------
+    relation : str, Domain, networkx.Graph or iterable of label pairs
+        A relation name (``"hamming"``, ``"replace-one"``, ``"add-remove"``, ``"path"``, ``"complete"``; a string
+        is always a name, never an iterable of nodes), a :class:`~privgeom.Domain` (its default relation:
+        ``hamming`` for bits, ``path`` for counts, ``replace-one`` for databases and histograms), or a user graph
+        (a networkx graph or an edge list), validated against the datasets. Any graph gives a Blowfish-style DP
+        policy (Lin & Kifer, Section V; He, Machanavajjhala & Ding, Blowfish privacy).
+    inputs : Domain, Mechanism or sequence of str
+        The datasets: a :class:`~privgeom.Domain` (``Domain.bits(k)``, ``Domain.counts(n)``, …), a mechanism (its
+        columns) or a list of labels.
+    nodes : {"labels", "positions"}
+        How a user graph's nodes name the datasets: their labels, compared as strings (default; a node that is not
+        one is an error naming the nodes and the labels), or integer column positions — only when asked for.
+    max_edges : int, optional
+        Refuse a named relation with more edges before building it (default: the ``graph_edges`` size limit).
+
+    Returns
+    -------
+    networkx.Graph
+        Nodes are the dataset labels, in the order of ``inputs``.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown relation name, or one that does not apply to the datasets (``hamming`` on labels that are not
+        bit strings); the message lists the valid relations.
+    DomainMismatchError
+        A node that is not one of the datasets (not a position with ``nodes="positions"``).
+    InvalidTypeError
+        Something that is neither a relation name, a Domain, a graph nor an edge list.
 
     Examples
     --------
+    >>> from privgeom import Domain
+    >>> G = neighbour_graph("hamming", Domain.bits(2))
+    >>> list(G.nodes), sorted(map(sorted, G.edges))
+    (['11', '10', '01', '00'], [['00', '01'], ['00', '10'], ['01', '11'], ['10', '11']])
+    >>> list(neighbour_graph(Domain.counts(3), Domain.counts(3)).edges)
+    [('0', '1'), ('1', '2'), ('2', '3')]
+    >>> neighbour_graph("complete", ["a", "b", "c"]).number_of_edges()
+    3
     >>> G = neighbour_graph([("a", "b"), ("b", "c")], ["a", "b", "c"])
     >>> list(G.nodes), sorted(map(sorted, G.edges))
     (['a', 'b', 'c'], [['a', 'b'], ['b', 'c']])
     >>> sorted(map(sorted, neighbour_graph(nx.path_graph(3), ["a", "b", "c"], nodes="positions").edges))
     [['a', 'b'], ['b', 'c']]
-
-    Raises
-    ------
-    DomainMismatchError
-        A node that is not one of the datasets (not a position with ``nodes="positions"``).
-    InvalidTypeError
-        Something that is neither a graph nor an edge list.
     """
-    if isinstance(graph, (str, Domain)):  # a relation name is never an iterable of nodes
-        return resolve_graph(graph, inputs)
-    return validate_graph(graph, inputs, nodes=nodes)
+    return resolve_graph(relation, inputs, max_edges=max_edges, nodes=nodes)
 
 
 def edge_index_pairs(graph: nx.Graph, inputs: Sequence[str]) -> list[tuple[int, int]]:

@@ -1,22 +1,27 @@
-"""Mechanisms: immutable column-stochastic matrices and their factories."""
+"""Mechanisms: immutable column-stochastic matrices and their factories.
 
-from ._catalogue import frapp, frapp_matrix, kary_randomized_response, truncated_geometric
-from ._factories import bit_strings, randomized_response
+The storage types (``IntColumns``), the JSON schema of mechanism files and the matrix kernels live in the private
+modules (``privgeom.mechanisms._mechanism``, ``_intmat``, ``_catalogue``, ``_factories``, ``_ldp``).
+
+Examples
+--------
+>>> from privgeom.mechanisms import mixture, randomized_response
+>>> mixture([randomized_response(1, "3/4"), randomized_response(1, 1)], ["1/2", "1/2"]).matrix.tolist()
+[[Fraction(7, 8), Fraction(1, 8)], [Fraction(1, 8), Fraction(7, 8)]]
+"""
+
+from ._catalogue import frapp, kary_randomized_response, truncated_geometric
+from ._factories import randomized_response
 from ._ldp import hadamard_response, local_hashing, subset_selection, unary_encoding
-from ._intmat import IntColumns
-from ._mechanism import JSON_SCHEMA, Mechanism, mixture
+from ._mechanism import Mechanism, mixture
 
 __all__ = [
     "Mechanism",
-    "IntColumns",
     "mixture",
     "randomized_response",
-    "bit_strings",
     "truncated_geometric",
     "kary_randomized_response",
     "frapp",
-    "frapp_matrix",
-    "JSON_SCHEMA",
     "unary_encoding",
     "local_hashing",
     "hadamard_response",

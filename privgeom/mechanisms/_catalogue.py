@@ -25,7 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core.level import PrivacyLevel
+from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.numeric import EXACT_ENTRY_BYTES, FLOAT_ENTRY_BYTES, Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
 
@@ -59,7 +59,7 @@ def _value_labels(values: Any, *, name: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------------- geometric
-def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mechanism:
+def truncated_geometric(n: int, alpha: ScalarLike, *, exact: bool | None = None) -> Mechanism:
     """The truncated (range-restricted) geometric mechanism on counts ``{0..n}`` (Ghosh, Roughgarden & Sundararajan).
 
     Add two-sided geometric noise ``P(Z = z) ∝ α^{|z|}`` to the true count ``i`` and clamp the result to
@@ -104,9 +104,8 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
     True
     >>> [str(v) for v in M.column("1")]
     ['1/4', '1/2', '1/6', '1/12']
-    >>> from privgeom import path_graph
-    >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M, path_graph(3)).eps)
+    >>> from privgeom import epsilon
+    >>> str(epsilon(M, "path").eps)
     'ln(3)'
     """
     n = parse_int(n, name="n", min=1)
@@ -167,9 +166,9 @@ def _two_value_ints(k: int, keep: Fraction, other: Fraction, labels: list[str]) 
 def kary_randomized_response(
     n_values: int | Sequence[Any],
     *,
-    exp_eps: Any = None,
-    eps: Any = None,
-    p: Any = None,
+    exp_eps: ScalarLike | None = None,
+    eps: LevelLike | None = None,
+    p: ScalarLike | None = None,
     exact: bool | None = None,
 ) -> Mechanism:
     """k-ary randomized response (Warner 1965; k-RR of Kairouz, Oh & Viswanath 2014/2016).
@@ -203,9 +202,8 @@ def kary_randomized_response(
     ['1/2', '1/6', '1/6', '1/6']
     >>> kary_randomized_response(2, p="3/4").column(0).tolist()
     [Fraction(3, 4), Fraction(1, 4)]
-    >>> from privgeom import complete_graph
-    >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M, complete_graph(M.inputs)).eps)
+    >>> from privgeom import epsilon
+    >>> str(epsilon(M, "complete").eps)
     'ln(3)'
     """
     labels = _value_labels(n_values, name="n_values")
@@ -235,7 +233,7 @@ def kary_randomized_response(
 
 
 # ---------------------------------------------------------------------------------------------------- FRAPP
-def frapp_matrix(N: int, gamma: Any, *, exact: bool | None = None) -> np.ndarray:
+def frapp_matrix(N: int, gamma: ScalarLike, *, exact: bool | None = None) -> np.ndarray:
     """The ``N x N`` γ-amplifying uniform-perturbation matrix of FRAPP: ``A[v, u] = γx`` if ``v = u`` else ``x``.
 
     ``x = 1/(γ + N − 1)`` makes every column sum to 1 (Agrawal & Haritsa 2005, §4, eq. (5)).
@@ -257,7 +255,7 @@ def frapp_matrix(N: int, gamma: Any, *, exact: bool | None = None) -> np.ndarray
     return mat
 
 
-def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None = None) -> Mechanism:
+def frapp(N: int | Sequence[Any], gamma: ScalarLike, k: int = 1, *, exact: bool | None = None) -> Mechanism:
     """FRAPP/PRAM with the γ-amplifying uniform perturbation, applied independently to ``k`` records.
 
     Each record takes one of ``N`` values and is perturbed by the matrix ``A`` of :func:`frapp_matrix`: kept with
@@ -300,9 +298,8 @@ def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None 
     >>> M2 = frapp(2, "3", 2)
     >>> [str(v) for v in M2.column("0,0")]
     ['9/16', '3/16', '3/16', '1/16']
-    >>> from privgeom import complete_graph
-    >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M2, complete_graph(M2.inputs)).eps)
+    >>> from privgeom import epsilon
+    >>> str(epsilon(M2, "complete").eps)
     'ln(9)'
     """
     values = _value_labels(N, name="N")

@@ -7,8 +7,8 @@ exact kernels (ε, δ(ε), DP membership) compare and sum these integers by cros
 appear only at the API's edges (:attr:`Mechanism.matrix`, reading one entry, printing). ``docs/theory.md`` §7 gives
 the row conditions they decide.
 
-:class:`IntColumns` is public (``privgeom.IntColumns``): it is the type of the public
-:attr:`~privgeom.Mechanism.int_columns`, for code that reads exact mechanisms as integers (and annotates them).
+:class:`IntColumns` is the type of the public :attr:`~privgeom.Mechanism.int_columns` (users receive it, never build
+it; code that annotates with it imports it from this module).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from .._core.errors import (
 )
 from .._core.io import parse_json, read_text, write_text
 from .._core.numeric import (
+    MatrixLike,
     ATOL,
     Scalar,
     check_dense_size,
@@ -155,7 +156,7 @@ class Mechanism:
 
     def __init__(
         self,
-        matrix: Any,
+        matrix: MatrixLike | Mechanism,
         inputs: Iterable[Any] | None = None,
         outputs: Iterable[Any] | None = None,
         *,
@@ -486,7 +487,7 @@ class Mechanism:
         keep the structure, so ``pg.delta(M.to_float(), "replace-one", eps)`` still applies), else the labels."""
         return self._domain if self._domain is not None else self._inputs
 
-    def post_process(self, A: Any, outputs: Iterable[Any] | None = None) -> "Mechanism":
+    def post_process(self, A: MatrixLike | Mechanism, outputs: Iterable[Any] | None = None) -> "Mechanism":
         """Post-processing ``A ∘ M = A @ M`` with ``A`` column-stochastic (columns indexed by this mechanism's outputs).
 
         The result is exact when both ``A`` and ``M`` are exact (computed on integers: with ``L`` the least common
@@ -603,7 +604,7 @@ class Mechanism:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "Mechanism":
+    def from_json(cls, data: str | bytes | bytearray | dict[str, Any]) -> "Mechanism":
         """Build a mechanism from a dict (or JSON text) following :data:`JSON_SCHEMA`.
 
         Examples

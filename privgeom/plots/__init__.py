@@ -1,9 +1,17 @@
-"""Matplotlib figures (Agg-safe: figures are built without pyplot and never shown)."""
+"""Matplotlib figures (Agg-safe: figures are built without pyplot and never shown).
 
-from ._cone import cone_slice, cone_slices, plot_privacy_profiles
-from ._kov import plot_kov_regimes
-from ._profile import plot_delta_curve
-from ._sweep import plot_sweep, save_sweep_plot
+One public function, :func:`plot`, draws what it is given: a δ(ε) curve, the KOV regimes, a row cone, a mapping of
+named mechanisms (their privacy profiles) or a sweep's DataFrame. The drawing functions behind it live in the
+private modules (``_profile``, ``_kov``, ``_cone``, ``_sweep``).
 
-__all__ = ["plot_delta_curve", "plot_kov_regimes", "cone_slice", "cone_slices", "plot_privacy_profiles", "plot_sweep",
-           "save_sweep_plot"]
+Examples
+--------
+>>> import privgeom as pg
+>>> from privgeom.plots import plot
+>>> plot is pg.plot, len(plot(pg.RandomizedResponse(2, "3/4").row_cone(), triples=[["11", "10", "01"]]).axes)
+(True, 1)
+"""
+
+from ._plot import plot
+
+__all__ = ["plot"]

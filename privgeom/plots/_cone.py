@@ -248,7 +248,7 @@ def plot_privacy_profiles(mechanisms: Mapping[str, Mechanism], graph: RelationLi
     --------
     >>> import privgeom as pg
     >>> fig = plot_privacy_profiles({"RR 3/4": pg.randomized_response(2, "3/4"),
-    ...                              "RR 2/3": pg.randomized_response(2, "2/3")}, pg.hamming_graph(2))
+    ...                              "RR 2/3": pg.randomized_response(2, "2/3")}, "hamming")
     >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     ['RR 3/4 (ε = ln(3))', 'RR 2/3 (ε = ln(2))']
     """

@@ -39,7 +39,8 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
 
     Examples
     --------
-    >>> from privgeom import randomized_response, hamming_graph
+    >>> from privgeom import randomized_response
+    >>> from privgeom.graphs._graphs import hamming_graph
     >>> from privgeom.analyses.profiles._profile_curve import delta_curve
     >>> fig = plot_delta_curve(delta_curve(randomized_response(2, "3/4"), hamming_graph(2)))
     >>> fig.axes[0].get_xlabel()

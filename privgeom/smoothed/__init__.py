@@ -10,7 +10,18 @@
   experiments (Figures 1 and 2, Theorem 3).
 
 Database labels come from :class:`privgeom.Domain` (``Domain.databases``, ``Domain.histograms``,
-``Domain.counts``); the hockey-stick distance of two distributions is :func:`privgeom.analyses.hockey_stick`.
+``Domain.counts``); ``δ(x)`` is the hockey-stick distance of ``privgeom.delta`` at one database.
+
+Examples
+--------
+>>> from privgeom import smoothed
+>>> M = smoothed.shm(3, 2)                      # the sampling-histogram mechanism, n = 3 agents, T = 2 samples
+>>> d = smoothed.database_delta(M, "ln(2)")     # δ(x) at every database x (histograms of the 3 votes)
+>>> d.at("[2,1]"), d.delta
+(Fraction(2, 3), Fraction(2, 3))
+>>> fast = smoothed.database_delta(smoothed.SamplingHistogram(3, 2), "ln(2)", x=1)  # no matrix: log space
+>>> abs(fast.delta - 2 / 3) < 1e-15
+True
 """
 
 from typing import Any

@@ -18,7 +18,7 @@ from .._core.domain import Domain, RelationLike
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.numeric import Scalar
-from ..analyses import hockey_stick_columns
+from ..analyses.profiles._profile import hockey_stick_columns
 from ..mechanisms import Mechanism
 from ._catalogue import shm
 from ._domains import delta_vector, input_domain, neighbour_graph_of
@@ -128,7 +128,7 @@ def database_delta(
     eps : float, rational, LogRational, ``"ln(r)"`` or PrivacyLevel
         Read by :meth:`privgeom.PrivacyLevel.parse`; exact results need ``e^ε`` rational (``"ln(r)"``, 0).
     graph : relation name, Domain, networkx graph or list of pairs, optional
-        Neighbour relation, resolved by :func:`privgeom.resolve_graph` on the inputs' Domain (``"replace-one"``,
+        Neighbour relation, resolved by :func:`privgeom.neighbour_graph` on the inputs' Domain (``"replace-one"``,
         ``"hamming"``, ``"complete"``, …); default: the Domain's default relation (replace-one; hamming on bit
         strings; path on counts — the same graph).
     x : str, optional

@@ -37,7 +37,7 @@ import numpy as np
 from .._core.domain import Domain, RelationLike, resolve_graph
 from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError
 from .._core.numeric import Scalar
-from ..analyses import hockey_stick_columns
+from ..analyses.profiles._profile import hockey_stick_columns
 from ..mechanisms import Mechanism
 
 __all__ = [
@@ -268,7 +268,7 @@ def pair_distances(
 
 
 def neighbour_graph_of(mechanism: Mechanism, graph: RelationLike | None, dom: Domain) -> nx.Graph:
-    """The neighbour relation by the core's :func:`privgeom.resolve_graph`: a relation name on the inputs' Domain
+    """The neighbour relation by the core's :func:`privgeom.neighbour_graph`: a relation name on the inputs' Domain
     (``None``: its default relation), restricted to the mechanism's inputs when it is defined on some datasets
     only; a graph or a list of pairs is validated against the mechanism's inputs."""
     if graph is None:

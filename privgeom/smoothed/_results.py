@@ -21,7 +21,7 @@ from .._core.errors import DomainMismatchError, InvalidParameterError
 from .._core.level import PrivacyLevel
 from .._core.numeric import Scalar, fraction_str, limit_hint, log10_text, parse_int
 from .._core.results import Result
-from ..analyses import DeltaResult
+from ..analyses.profiles._profile import DeltaResult
 from ._fastpath import family
 
 __all__ = ["SamplingHistogram", "DatabaseDelta", "SmoothedDelta", "delta_level_fields", "log10_of"]
@@ -86,7 +86,7 @@ class SamplingHistogram:
         """The DP δ of SHM, ``max_N δ(N)``: ``T/n`` without replacement, ``1 − (1 − 1/n)^T`` with (Theorem 2)."""
         return family(self.n, self.T, self.replace).dp_delta()
 
-    def count(self, x: Any) -> int:
+    def count(self, x: int | str) -> int:
         """The database ``x`` as its number of ones ``N`` (an int or its label ``"N"``), checked to lie in ``0..n``."""
         N = parse_int(x, name="N", min=0, allow_str=True)
         if N > self.n:

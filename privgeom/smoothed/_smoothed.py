@@ -447,7 +447,7 @@ def smoothed_delta(
         Float mode: tolerance for merging equal distributions / vertices and for deciding that ``δ(x)`` is
         symmetric in the agents.
     graph : relation name, Domain, networkx graph or list of pairs, optional
-        Neighbour relation of ``δ(x)``, resolved by :func:`privgeom.resolve_graph` (default: the Domain's, replace-one).
+        Neighbour relation of ``δ(x)``, resolved by :func:`privgeom.neighbour_graph` (default: the Domain's, replace-one).
     kind : Domain or ``"database"``/``"histogram"``/``"count"``, optional
         The inputs' Domain (a mechanism may be defined on some of its databases only), or a restriction of the kinds
         recognised from plain labels.

@@ -1,15 +1,23 @@
 """Sweeps: one named question over a grid of definitions or mechanisms, in parallel on Dask (issue 16).
 
 - :func:`sweep` — ``pg.sweep(template, grid, query, *, scheduler=None, out=None, **options)`` -> a pandas DataFrame;
-- :data:`QUERIES` — the named queries (``epsilon``, ``delta``, ``delta_curve``, ``relax``, ``compare``, ``optimal``,
-  ``closure``, ``smoothed``, ``accuracy``), extended with :func:`register_query`;
+- the named queries (``epsilon``, ``delta``, ``delta_curve``, ``relax``, ``compare``, ``optimal``, ``closure``,
+  ``smoothed``, ``accuracy``; the table ``QUERIES`` of ``privgeom.sweeps._queries``), extended with
+  :func:`register_query` (the extension point);
 - the engine underneath (also used by the experiments of :mod:`privgeom.smoothed` and :mod:`privgeom.voting`) is
   :func:`privgeom._core.grid.run_grid`.
 
 Dask, pandas and pyarrow are the optional extra ``privgeom[sweep]``.
+
+Examples
+--------
+>>> import privgeom as pg
+>>> frame = pg.sweep("rr:k=1,p={p}", {"p": ["2/3", "3/4"]}, "relax", scheduler="serial")
+>>> frame["exp_eps_exact"].tolist()
+['2', '3']
 """
 
-from ._queries import QUERIES, Query, register_query
-from ._sweep import sweep, template_fields
+from ._queries import register_query
+from ._sweep import sweep
 
-__all__ = ["sweep", "QUERIES", "Query", "register_query", "template_fields"]
+__all__ = ["sweep", "register_query"]

@@ -68,7 +68,7 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
         The points are the product of the lists (the last name varies fastest). Every name is used by the template
         or an option.
     query : str
-        A name of :data:`privgeom.sweeps.QUERIES`: ``epsilon``, ``delta`` (``eps=`` or ``exp_eps=``),
+        A name of :data:`privgeom.sweeps._queries.QUERIES`: ``epsilon``, ``delta`` (``eps=`` or ``exp_eps=``),
         ``delta_curve``, ``relax`` (``pairs=``), ``compare`` (``spec=``), ``optimal`` (``utility=``, ``prior=``),
         ``closure`` (``mechanism=``), ``smoothed`` (``eps=``, ``q=``/``dist=``), ``accuracy`` (``rho=``).
     scheduler : None, "processes", "threads", "serial", dask.distributed.Client or address

@@ -43,8 +43,9 @@ from .._core.domain import Domain
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
 from .._core.results import Decision
-from ..analyses import EpsilonResult
-from ..mechanisms import Mechanism, bit_strings
+from ..analyses.profiles._profile import EpsilonResult
+from ..mechanisms import Mechanism
+from ..mechanisms._factories import bit_strings
 from ._common import Rho, RhoLike, noise, parse_rho, pick_route
 from ._counts import epsilon_counts
 from ._fourier import apply_noise, apply_noise_integer, apply_noise_log

@@ -37,7 +37,7 @@ from .._core import numeric as _numeric
 from .._core.limits import register_limit
 from .._core.level import ScalarLike
 from .._core.numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
-from ..mechanisms import bit_strings
+from ..mechanisms._factories import bit_strings
 from ._profiles import Profile, count_ones, half, normalise_values, popcounts, profile_index
 
 __all__ = [

@@ -14,12 +14,14 @@ from privgeom.analyses.comparison._compare import RELATIONS, compare, extreme_me
 from privgeom.analyses.profiles._profile import epsilon
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom.definitions._approx_dp import ApproximateDP
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.mechanisms._factories import bit_strings
 
 LABELS = ["11", "10", "01", "00"]
 
 
 def rr_dp(k: int = 2):
-    return RandomizedResponse(k, "3/4"), DifferentialPrivacy(pg.hamming_graph(k), exp_eps=3)
+    return RandomizedResponse(k, "3/4"), DifferentialPrivacy(hamming_graph(k), exp_eps=3)
 
 
 def test_rr_strictly_inside_dp_with_the_parity_witness():
@@ -39,7 +41,7 @@ def test_rr_strictly_inside_dp_with_the_parity_witness():
     assert w.mechanism.matrix.tolist() == [[F(3, 4), F(1, 4), F(1, 4), F(3, 4)], [F(1, 4), F(3, 4), F(3, 4), F(1, 4)]]
     assert w.in_source.member and not w.not_in_larger.member
     # independent checks: exactly ln(3)-DP on the Hamming graph, and outside closure(RR)
-    e = epsilon(w.mechanism, pg.hamming_graph(2))
+    e = epsilon(w.mechanism, hamming_graph(2))
     assert e.exact and e.exp_epsilon == 3
     assert not rr.contains(w.mechanism).member
     assert dp.contains(w.mechanism).member
@@ -71,7 +73,7 @@ def test_k3_witness_is_rr_on_the_parity_of_three_bits():
     c = compare(rr, dp)
     assert c.relation == "subset"
     w = c.b_in_a.witness
-    parity = [F(3, 4) if s.count("1") % 2 == 0 else F(1, 4) for s in pg.bit_strings(3)]
+    parity = [F(3, 4) if s.count("1") % 2 == 0 else F(1, 4) for s in bit_strings(3)]
     assert list(w.mechanism.row("witness")) in (parity, [1 - v for v in parity])
     assert w.posterior_minus > w.posterior_plus and w.prior_plus > w.prior_minus
     assert (w.prior_plus, w.posterior_plus) == (F(9, 16), F(3, 10))
@@ -128,7 +130,7 @@ def test_extreme_mechanisms_decide_dp_inside_a_finite_definition(r, holds):
     # {M} (3x2 above) contains RR(3/4) = [[3/4,1/4],[1/4,3/4]] (post-process with columns (1,0),(1/2,1/2),(0,1))
     # but not RR(5/6): a1 + a2 = 5/3 needs a1 > 1.
     M = pg.Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])
-    dp = DifferentialPrivacy(pg.complete_graph(["a", "b"]), exp_eps=r)
+    dp = DifferentialPrivacy(complete_graph(["a", "b"]), exp_eps=r)
     ext = extreme_mechanisms(dp.row_cone())
     assert [E.matrix.tolist() for E in ext] == [[[F(r, r + 1), F(1, r + 1)], [F(1, r + 1), F(r, r + 1)]]]
     inc = inclusion(dp, FiniteDefinition([M]))
@@ -136,7 +138,7 @@ def test_extreme_mechanisms_decide_dp_inside_a_finite_definition(r, holds):
 
 
 def test_extreme_mechanisms_of_local_dp_are_staircase_mechanisms():
-    ext = extreme_mechanisms(DifferentialPrivacy(pg.complete_graph(3), exp_eps=2).row_cone())
+    ext = extreme_mechanisms(DifferentialPrivacy(complete_graph(3), exp_eps=2).row_cone())
     for E in ext:
         for row in E.matrix:
             assert max(row) / min(row) == 2  # every row is a scaled pattern in {1, 2}^3
@@ -144,8 +146,8 @@ def test_extreme_mechanisms_of_local_dp_are_staircase_mechanisms():
 
 
 def test_approximate_dp_is_weaker_than_pure_dp():
-    adp = ApproximateDP(pg.hamming_graph(2), exp_eps=2, delta="1/10")
-    dp = DifferentialPrivacy(pg.hamming_graph(2), exp_eps=2)
+    adp = ApproximateDP(hamming_graph(2), exp_eps=2, delta="1/10")
+    dp = DifferentialPrivacy(hamming_graph(2), exp_eps=2)
     c = compare(adp, dp)
     assert c.relation == "superset"
     assert c.b_in_a.method == "extreme-mechanisms" and c.b_in_a.holds
@@ -154,7 +156,7 @@ def test_approximate_dp_is_weaker_than_pure_dp():
 
 
 def test_mixed_exact_and_float_is_reported_as_float():
-    c = compare(RandomizedResponse(2, 0.75), DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3))
+    c = compare(RandomizedResponse(2, 0.75), DifferentialPrivacy(hamming_graph(2), exp_eps=3))
     assert c.relation == "subset" and not c.exact
     assert c.b_in_a.witness.posterior_minus == pytest.approx(9 / 14)
 
@@ -182,7 +184,7 @@ def _dominant_divergence(t1, d1, t2):
     (2, F(1, 4), 2, F(1, 4)),       # equal
 ])
 def test_adp_vs_adp_by_the_dominant_pair(t1, d1, t2, d2):
-    G = pg.complete_graph(3)
+    G = complete_graph(3)
     A, B = ApproximateDP(G, exp_eps=t1, delta=d1), ApproximateDP(G, exp_eps=t2, delta=d2)
     c = compare(A, B)
     ab = _dominant_divergence(F(t1), d1, F(t2)) <= d2
@@ -197,8 +199,8 @@ def test_adp_vs_adp_by_the_dominant_pair(t1, d1, t2, d2):
 
 
 def test_adp_vs_adp_on_other_graphs_stays_honest():
-    path = ApproximateDP(pg.path_graph(2), exp_eps=3, delta=F(1, 10))
-    full = ApproximateDP(pg.complete_graph(["0", "1", "2"]), exp_eps=3, delta=F(1, 5))
+    path = ApproximateDP(path_graph(2), exp_eps=3, delta=F(1, 10))
+    full = ApproximateDP(complete_graph(["0", "1", "2"]), exp_eps=3, delta=F(1, 5))
     c = compare(path, full)
     # the path's closure ⊆ complete's needs group privacy on 0–2: not decided, and never reported as a "no"
     assert c.a_in_b.holds is None and c.relation == "undecided"

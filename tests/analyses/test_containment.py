@@ -10,7 +10,7 @@ from privgeom import InvalidParameterError
 from privgeom.analyses.comparison._compare import compare, dp_level_rule, inclusion
 from privgeom.analyses.comparison._containment import lp_containment
 from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
-from privgeom.graphs import complete_graph, hamming_graph, path_graph
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
 
 
 def _verified(inc):

@@ -11,6 +11,7 @@ import privgeom as pg
 from pg_testing.work import forbid, peak_mib
 from privgeom._core.errors import SizeLimitError
 from privgeom.analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, optimal_lp_size, optimal_mechanism
+from privgeom.graphs._graphs import hamming_graph
 
 
 def _refuses_cheaply(fn, match, *, mb=50):
@@ -35,7 +36,7 @@ def test_hamming_spec_refused_before_building_the_labels(k):
 def test_dp_on_a_bits_domain_refused_before_building_the_labels():
     _refuses_cheaply(lambda: pg.DifferentialPrivacy(pg.Domain.bits(26), exp_eps=3), "k·2")
     _refuses_cheaply(lambda: pg.DifferentialPrivacy("hamming", exp_eps=3, inputs=pg.Domain.bits(25)), "edges")
-    _refuses_cheaply(lambda: pg.hamming_graph(20), "max_edges=")
+    _refuses_cheaply(lambda: hamming_graph(20), "max_edges=")
 
 
 def test_bit_count_limit_names_the_edge_limit():

@@ -16,6 +16,7 @@ from privgeom.analyses import relax, relax_pairwise
 from privgeom.analyses.relaxation._difference import DifferenceSystem
 from privgeom.analyses.relaxation._lost import facet_status
 from privgeom.geometry import Cone
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
 
 
 def _lost_set(r):
@@ -71,10 +72,10 @@ def test_float_rr_matches():
 
 
 def _graphs():
-    yield pg.path_graph(5)
+    yield path_graph(5)
     yield nx.relabel_nodes(nx.cycle_graph(6), str)
-    yield pg.complete_graph(4)
-    yield pg.hamming_graph(3)
+    yield complete_graph(4)
+    yield hamming_graph(3)
     yield nx.relabel_nodes(nx.petersen_graph(), str)
     yield nx.relabel_nodes(nx.gnp_random_graph(8, 0.35, seed=1), str)
     g = nx.Graph([("a", "b"), ("b", "c"), ("d", "e")])
@@ -93,17 +94,17 @@ def test_dp_relaxed_onto_its_own_edges_is_itself(graph):
 
 
 def test_dp_own_edges_cross_checked_with_cone_route():
-    dp = pg.DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3)
+    dp = pg.DifferentialPrivacy(hamming_graph(2), exp_eps=3)
     _same(relax_pairwise(dp, "hamming"), relax_pairwise(dp, "hamming", method="cone"))
 
 
 @pytest.mark.parametrize("alpha", ["1/2", "1/3", "2/5"])
 def test_geometric_onto_adjacent_counts_is_dp_on_the_path(alpha):
     g = pg.parse_definition(f"geometric:n=4,alpha={alpha}")
-    r = relax_pairwise(g, pg.path_graph(4))
+    r = relax_pairwise(g, path_graph(4))
     assert r.recognised == "dp" and r.level.exp_eps == 1 / F(alpha)
     assert r.cone == pg.DifferentialPrivacy.path(4, exp_eps=1 / F(alpha)).row_cone()
-    old = relax_pairwise(g, pg.path_graph(4), method="cone")
+    old = relax_pairwise(g, path_graph(4), method="cone")
     _same(r, old)
 
 
@@ -204,7 +205,7 @@ def test_geometric_relaxation_beyond_float_precision_is_exact():
     import privgeom as pg
     from fractions import Fraction
 
-    r = pg.relax_pairwise(pg.parse_definition("geometric:n=40,alpha=1/2"), pg.path_graph(40))
+    r = pg.relax_pairwise(pg.parse_definition("geometric:n=40,alpha=1/2"), path_graph(40))
     assert r.recognised == "dp" and r.level.exp_eps == Fraction(2) and len(r.lost) == 40 - 1
     for st in r.statuses:
         if st.lost:

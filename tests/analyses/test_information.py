@@ -23,6 +23,8 @@ from privgeom.analyses.optimal._information import least_informative
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.mechanisms import Mechanism, truncated_geometric
+from privgeom.analyses.optimal._information import LeastInformative
+from privgeom.graphs._graphs import complete_graph, path_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,7 +74,7 @@ def grid_min(pi, U, at_least, member, steps=400):
 
 def test_grid_dp_on_two_datasets():
     r, pi, U = 3.0, np.array([1 / 3, 2 / 3]), [[2, 0], [0, 1]]  # either constant output has utility 2/3
-    d = DifferentialPrivacy(pg.complete_graph(2), exp_eps=3)
+    d = DifferentialPrivacy(complete_graph(2), exp_eps=3)
     opt = pg.optimal_mechanism(d, U, [F(1, 3), F(2, 3)])
     assert opt.value > F(2, 3)
     at_least = (opt.value + F(2, 3)) / 2
@@ -105,14 +107,14 @@ def test_grid_finite_definition_post_processings():
 def test_larger_closures_reveal_less():
     n = 4
     U = [[-abs(d - w) for w in range(n)] for d in range(n)]
-    dp = DifferentialPrivacy(pg.path_graph(n - 1), exp_eps=2)
+    dp = DifferentialPrivacy(path_graph(n - 1), exp_eps=2)
     geo = FiniteDefinition([truncated_geometric(n - 1, "1/2")])  # its closure is inside ε-DP on the path
     at_least = F(-1)
     a = least_informative(dp, U, at_least)
     b = least_informative(geo, U, at_least)
     assert a.formulation == "rows" and b.formulation == "closure"
     assert float(a.value) <= float(b.value) + 1e-6
-    adp = least_informative(ApproximateDP(pg.path_graph(n - 1), exp_eps=2, delta="1/20"), U, at_least)
+    adp = least_informative(ApproximateDP(path_graph(n - 1), exp_eps=2, delta="1/20"), U, at_least)
     assert adp.formulation == "hockey-stick" and float(adp.value) <= float(a.value) + 1e-6
 
 
@@ -135,12 +137,12 @@ def test_bad_inputs():
     with pytest.raises(InvalidParameterError, match="at_least"):
         least_informative(rr, "accuracy", "lots")
     with pytest.raises(SizeLimitError, match="information_variables"):
-        least_informative(DifferentialPrivacy(pg.path_graph(3), exp_eps=2), "accuracy", "1/2", max_variables=5)
+        least_informative(DifferentialPrivacy(path_graph(3), exp_eps=2), "accuracy", "1/2", max_variables=5)
 
 
 def test_result_is_typed_and_serialisable():
     res = least_informative(RandomizedResponse(1, "3/4"), "accuracy", "2/3")
-    assert isinstance(res, pg.LeastInformative) and isinstance(res.value, pg.Quantity)
+    assert isinstance(res, LeastInformative) and isinstance(res.value, pg.Quantity)
     data = json.loads(res.to_json())
     assert data["solver"] == "CLARABEL" and data["exact"] is False and data["value"]["name"] == "mutual information"
     assert "nats" in res.summary()

@@ -34,12 +34,13 @@ from privgeom.analyses.optimal._optimal import (
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.mechanisms._catalogue import kary_randomized_response
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def local_dp(n: int, r) -> DifferentialPrivacy:
-    return DifferentialPrivacy(pg.complete_graph(n), exp_eps=r)
+    return DifferentialPrivacy(complete_graph(n), exp_eps=r)
 
 
 def random_problem(rng: random.Random, n: int, m: int):
@@ -105,7 +106,7 @@ def test_optimum_matches_brute_force_on_random_problems(u, w, r):
 
 
 def test_dp_on_the_hypercube_accuracy_is_product_rr():
-    opt = optimal_mechanism(DifferentialPrivacy(pg.hamming_graph(3), exp_eps=2), "accuracy")
+    opt = optimal_mechanism(DifferentialPrivacy(hamming_graph(3), exp_eps=2), "accuracy")
     assert opt.value == F(2, 3) ** 3 and opt.certificate.exact
 
 
@@ -125,7 +126,7 @@ def test_finite_definitions_use_the_closure_lp():
 
 
 def test_float_mode_reports_the_gap():
-    opt = optimal_mechanism(DifferentialPrivacy(pg.hamming_graph(2), eps=1.0), "accuracy")
+    opt = optimal_mechanism(DifferentialPrivacy(hamming_graph(2), eps=1.0), "accuracy")
     r = math.e
     assert not opt.exact and not opt.certificate.exact
     assert opt.value == pytest.approx((r / (1 + r)) ** 2, abs=1e-9)
@@ -208,10 +209,10 @@ def _adp_by_events(adp, C) -> float:
 
 
 @pytest.mark.parametrize("graph, r, dl", [
-    (pg.complete_graph(3), F(2), F(1, 10)),
-    (pg.hamming_graph(2), F(3), F(1, 4)),
-    (pg.path_graph(3), F(3, 2), F(1, 20)),
-    (pg.complete_graph(3), F(1), F(1, 2)),
+    (complete_graph(3), F(2), F(1, 10)),
+    (hamming_graph(2), F(3), F(1, 4)),
+    (path_graph(3), F(3, 2), F(1, 20)),
+    (complete_graph(3), F(1), F(1, 2)),
 ])
 def test_adp_optimal_mechanism_exact_and_matches_the_event_lp(graph, r, dl):
     adp = ApproximateDP(graph, exp_eps=r, delta=dl)
@@ -231,13 +232,13 @@ def test_adp_optimal_mechanism_exact_and_matches_the_event_lp(graph, r, dl):
 def test_adp_optimal_closed_form_on_k3():
     # symmetric guess-the-value mechanism: hockey-stick 2p − 1 at e^ε = 2 (p − 2(1−p)/2), so p = (1 + δ)/2
     for dl in (F(1, 10), F(1, 3)):
-        opt = optimal_mechanism(ApproximateDP(pg.complete_graph(3), exp_eps=2, delta=dl), "accuracy")
+        opt = optimal_mechanism(ApproximateDP(complete_graph(3), exp_eps=2, delta=dl), "accuracy")
         assert opt.value == (1 + dl) / 2
 
 
 def test_adp_optimal_float_and_random_utilities():
     rng = np.random.default_rng(5)
-    adp = ApproximateDP(pg.complete_graph(3), eps=0.4, delta=0.05)
+    adp = ApproximateDP(complete_graph(3), eps=0.4, delta=0.05)
     assert not adp.exact
     for _ in range(3):
         U = rng.integers(0, 4, size=(3, 3)).tolist()
@@ -252,7 +253,7 @@ def test_adp_optimal_refuses_huge_lps(monkeypatch):
 
     monkeypatch.setattr(_optimal_adp, "MAX_ADP_OPTIMAL_VARIABLES", 10)
     with pytest.raises(pg.SizeLimitError, match="variables"):
-        optimal_mechanism(ApproximateDP(pg.complete_graph(3), exp_eps=2, delta="1/10"), "accuracy")
+        optimal_mechanism(ApproximateDP(complete_graph(3), exp_eps=2, delta="1/10"), "accuracy")
 
 
 # ------------------------------------------------------------------------------------------- staircase / KOV
@@ -344,3 +345,16 @@ def test_plot_kov_regimes(tmp_path):
     assert (tmp_path / "k.png").exists() and len(fig.axes) == 2
     with pytest.raises(pg.InvalidTypeError):
         plot_kov_regimes("regimes")  # type: ignore[arg-type]
+
+
+def test_staircase_optimum_builds_the_row_utility_from_a_utility_and_a_prior() -> None:
+    # the public call needs no private helper: a utility and a prior (as optimal_mechanism takes them) or
+    # "mutual-information" give the same LP as the row utilities built by hand
+    prior = [F(1, 2), F(1, 3), F(1, 6)]
+    U = [[1, 0, 2], [0, 3, 0], [1, 1, 1]]
+    by_hand = staircase_optimum(3, 2, bayes_utility(U, prior, ["0", "1", "2"]))
+    assert staircase_optimum(3, 2, U, prior).value == by_hand.value
+    assert staircase_optimum(3, 2).value == F(1, 2)  # accuracy, uniform: e^ε/(e^ε + 2) (KOV 2016)
+    mi = staircase_optimum(2, 3, "mutual-information")
+    assert mi.value == pytest.approx(math.log(2) - (-(0.75 * math.log(0.75) + 0.25 * math.log(0.25))), abs=1e-9)
+    assert mi.value == pytest.approx(staircase_optimum(2, 3, mutual_information_utility(None, 2)).value, abs=1e-12)

@@ -27,6 +27,7 @@ from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.geometry import _lp
 from privgeom.geometry._exact_lp import exact_basis_solution, exact_lp_cdd
 from privgeom.mechanisms import truncated_geometric
+from privgeom.graphs._graphs import complete_graph, path_graph
 
 LOSSES = {
     "abs": lambda d, w: -abs(d - w),
@@ -73,7 +74,7 @@ def check_certificate(opt, definition, C):
 @pytest.mark.parametrize("n, r", [(3, F(2)), (5, F(3, 2)), (8, F(3, 2)), (6, F(3))])
 @pytest.mark.parametrize("loss", sorted(LOSSES))
 def test_geometric_mechanism_is_universal_exactly(n, r, loss):
-    dp = DifferentialPrivacy(pg.path_graph(n - 1), exp_eps=r)
+    dp = DifferentialPrivacy(path_graph(n - 1), exp_eps=r)
     geo = FiniteDefinition([truncated_geometric(n - 1, 1 / r)])
     U = [[LOSSES[loss](d, w) for w in range(n)] for d in range(n)]
     for prior in priors(n, seed=n * 100 + int(r * 10)):
@@ -95,7 +96,7 @@ def test_issue_example_is_exact():
     for _ in range(12):
         ws = [rng.randint(1, 20) for _ in range(n)]
         prior = [F(v, sum(ws)) for v in ws]
-        a = optimal_mechanism(DifferentialPrivacy(pg.path_graph(n - 1), exp_eps="3/2"), U, prior)
+        a = optimal_mechanism(DifferentialPrivacy(path_graph(n - 1), exp_eps="3/2"), U, prior)
         b = optimal_mechanism(FiniteDefinition([truncated_geometric(n - 1, "2/3")]), U, prior)
         assert a.exact and isinstance(a.value, F) and a.value == b.value
         assert "optimal basis" in a.certificate.detail
@@ -104,7 +105,7 @@ def test_issue_example_is_exact():
 def test_the_exact_optimum_is_the_cdd_optimum():
     """Two exact algorithms, one LP: the vertex from HiGHS's basis and cdd's exact simplex give the same optimum."""
     n = 5
-    dp = DifferentialPrivacy(pg.path_graph(n - 1), exp_eps=2)
+    dp = DifferentialPrivacy(path_graph(n - 1), exp_eps=2)
     U = np.array([[F(-(d - w) ** 2) for w in range(n)] for d in range(n)], dtype=object)
     C = np.array([[F(1, n) * U[d, w] for d in range(n)] for w in range(n)], dtype=object)
     model = closure_constraints(dp, n)
@@ -121,10 +122,10 @@ def test_cdd_is_the_fallback_when_the_basis_route_fails(monkeypatch):
     monkeypatch.setattr(_optimal_adp, "exact_basis_solution", lambda *a, **k: None)
     n = 4
     U = [[-abs(d - w) for w in range(n)] for d in range(n)]
-    a = optimal_mechanism(DifferentialPrivacy(pg.path_graph(n - 1), exp_eps=3), U)
+    a = optimal_mechanism(DifferentialPrivacy(path_graph(n - 1), exp_eps=3), U)
     b = optimal_mechanism(FiniteDefinition([truncated_geometric(n - 1, "1/3")]), U)
     assert a.exact and a.value == b.value and "cdd" in a.certificate.detail
-    adp = optimal_mechanism(ApproximateDP(pg.complete_graph(3), exp_eps=2, delta="1/10"), "accuracy")
+    adp = optimal_mechanism(ApproximateDP(complete_graph(3), exp_eps=2, delta="1/10"), "accuracy")
     assert adp.exact and adp.value == F(11, 20) and "cdd" in adp.certificate.detail
 
 
@@ -133,13 +134,13 @@ def test_no_float_answer_for_rational_inputs(monkeypatch):
     monkeypatch.setattr(_optimal_adp, "exact_basis_solution", lambda *a, **k: None)
     monkeypatch.setattr(_optimal_adp, "exact_lp_cdd", lambda *a, **k: None)
     with pytest.raises(SolverError, match="rational"):
-        optimal_mechanism(DifferentialPrivacy(pg.path_graph(3), exp_eps=3), "accuracy", method="lp")
+        optimal_mechanism(DifferentialPrivacy(path_graph(3), exp_eps=3), "accuracy", method="lp")
     # the symmetry-reduced route rationalises HiGHS's float optimum and accepts it only after the exact
     # re-verification on the full LP (value == full dual bound)
-    sym = optimal_mechanism(DifferentialPrivacy(pg.path_graph(3), exp_eps=3), "accuracy")
+    sym = optimal_mechanism(DifferentialPrivacy(path_graph(3), exp_eps=3), "accuracy")
     assert sym.exact and sym.certificate.exact and "rationalised" in sym.certificate.detail
     # float inputs still give float answers, certified within a tolerance
-    opt = optimal_mechanism(DifferentialPrivacy(pg.path_graph(3), exp_eps=3.0), "accuracy")
+    opt = optimal_mechanism(DifferentialPrivacy(path_graph(3), exp_eps=3.0), "accuracy")
     assert not opt.exact and opt.certificate.verified
 
 
@@ -147,7 +148,7 @@ def test_exact_fallback_refused_above_its_limit_is_a_solver_error(monkeypatch):
     monkeypatch.setattr(_optimal_adp, "exact_basis_solution", lambda *a, **k: None)
     monkeypatch.setattr(_lp, "MAX_EXACT_LP_VARIABLES", 3)
     with pytest.raises(SolverError, match="exact_lp_variables"):
-        optimal_mechanism(DifferentialPrivacy(pg.path_graph(3), exp_eps=3), "accuracy", method="lp")
+        optimal_mechanism(DifferentialPrivacy(path_graph(3), exp_eps=3), "accuracy", method="lp")
 
 
 def test_exact_basis_solution_rejects_a_wrong_basis():
@@ -167,8 +168,8 @@ def test_staircase_lp_exact_from_the_basis():
     assert opt.exact and opt.value == opt.bound == F(3, 6)
 
 
-GRAPHS = {"path3": lambda: pg.path_graph(2), "k3": lambda: pg.complete_graph(3), "path4": lambda: pg.path_graph(3),
-          "k4": lambda: pg.complete_graph(4)}
+GRAPHS = {"path3": lambda: path_graph(2), "k3": lambda: complete_graph(3), "path4": lambda: path_graph(3),
+          "k4": lambda: complete_graph(4)}
 
 
 @settings(max_examples=25, deadline=None)

@@ -14,22 +14,13 @@ from hypothesis import strategies as st
 
 import privgeom.analyses.profiles._profile as profile_mod
 import privgeom.analyses.profiles._scan as scan_mod
-from privgeom import (
-    DomainMismatchError,
-    InvalidParameterError,
-    InvalidTypeError,
-    LogRational,
-    Mechanism,
-    SizeLimitError,
-    complete_graph,
-    hamming_graph,
-    path_graph,
-    randomized_response,
-    resolve_graph,
-)
+from privgeom import (DomainMismatchError, InvalidParameterError, InvalidTypeError, LogRational, Mechanism,
+                      SizeLimitError, randomized_response)
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom._core.domain import resolve_graph
 from privgeom.analyses.profiles._profile import delta, epsilon, hockey_stick, hockey_stick_event
 from privgeom.analyses.profiles._profile_curve import DeltaCurve, delta_curve
-from privgeom.plots import plot_delta_curve
+from privgeom.plots._profile import plot_delta_curve
 
 
 # ------------------------------------------------------------------------------------------------ brute force

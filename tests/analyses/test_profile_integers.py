@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import privgeom as pg
 from privgeom import DifferentialPrivacy, LogRational, Mechanism, randomized_response
 from privgeom.analyses.profiles._profile import delta, epsilon
+from privgeom.graphs._graphs import hamming_graph
 
 
 @st.composite
@@ -154,7 +155,7 @@ def test_closure_witness_verification_on_integers_equals_the_fraction_route(
 
 def test_dp_membership_of_twelve_bits_from_the_factors() -> None:
     M = randomized_response(12, "3/4")
-    graph = pg.hamming_graph(12)
+    graph = hamming_graph(12)
     assert DifferentialPrivacy(graph, exp_eps=3).contains(M).member  # RR(3/4) is ln(3)-DP (Lin & Kifer §V)
     no = DifferentialPrivacy(graph, exp_eps="29/10").contains(M)
     cert = no.certificate

@@ -16,6 +16,7 @@ from pg_testing.work import count_calls, peak_mib
 from privgeom import Domain, InvalidParameterError, LogRational, Mechanism, SizeLimitError
 from privgeom.analyses.profiles._profile import MAX_PROFILE_WORK, delta, epsilon, profile_work
 from privgeom.analyses.profiles._profile_curve import delta_curve
+from privgeom.graphs._graphs import hamming_graph, path_graph
 
 
 
@@ -51,14 +52,14 @@ def test_relation_name_domain_and_graph_agree(k: int, p: str) -> None:
     M = pg.randomized_response(k, p)
     by_name = epsilon(M, "hamming")
     by_domain_graph = epsilon(M, Domain.bits(k).relation("hamming"))
-    by_graph = epsilon(M, pg.hamming_graph(k))
+    by_graph = epsilon(M, hamming_graph(k))
     by_domain = epsilon(M, Domain.bits(k))
     assert by_name == by_domain_graph == by_graph == by_domain
     r = Fraction(p) / (1 - Fraction(p))
     assert by_name.eps == LogRational(r) and by_name.epsilon is by_name.eps  # Lin & Kifer §V: ε = ln(p/(1−p))
     t = Fraction(3, 2)
-    assert delta(M, "hamming", exp_eps=t) == delta(M, pg.hamming_graph(k), exp_eps=t)
-    assert delta_curve(M, "hamming").breakpoints == delta_curve(M, pg.hamming_graph(k)).breakpoints
+    assert delta(M, "hamming", exp_eps=t) == delta(M, hamming_graph(k), exp_eps=t)
+    assert delta_curve(M, "hamming").breakpoints == delta_curve(M, hamming_graph(k)).breakpoints
 
 
 def test_plain_labels_need_bit_strings_for_hamming() -> None:
@@ -68,7 +69,7 @@ def test_plain_labels_need_bit_strings_for_hamming() -> None:
     msg = str(err.value)
     assert "'hamming' does not apply" in msg and "'path'" in msg and "'complete'" in msg
     # the relations that do apply, by name and by graph, agree
-    assert epsilon(M, "path") == epsilon(M, pg.path_graph(3))
+    assert epsilon(M, "path") == epsilon(M, path_graph(3))
     assert epsilon(M, "path").eps == LogRational(2)  # geometric mechanism with α = 1/2 is ln(2)-DP on the path
 
 
@@ -142,7 +143,7 @@ def test_max_work_raises_and_lowers_the_limit() -> None:
     with pytest.raises(SizeLimitError, match=f"{need:,} units"):
         epsilon(M, "hamming", max_work=need - 1)
     with pytest.raises(SizeLimitError):
-        delta(M, pg.hamming_graph(3), exp_eps=2, max_work=10)
+        delta(M, hamming_graph(3), exp_eps=2, max_work=10)
 
 
 def test_mechanism_domain_drives_the_relation() -> None:

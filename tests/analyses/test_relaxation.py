@@ -9,7 +9,10 @@ from fractions import Fraction as F
 import pytest
 
 import privgeom as pg
-from privgeom.analyses import relax, relax_pairwise, subset_family
+from privgeom.analyses import relax, relax_pairwise
+from privgeom.analyses.relaxation._relaxation import subset_family
+from privgeom.graphs._graphs import hamming_graph
+from privgeom.mechanisms._factories import bit_strings
 
 
 @pytest.mark.parametrize("k", [2, 3])
@@ -19,7 +22,7 @@ def test_rr_relaxes_exactly_to_dp(k):
     assert r.level.exp_eps == F(3)
     assert r.level.eps == pg.LogRational(3)
     assert str(r.level.eps) == "ln(3)"
-    dp = pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=3)
+    dp = pg.DifferentialPrivacy(hamming_graph(k), exp_eps=3)
     assert r.cone.equals(dp.row_cone()).holds
     assert r.graph.number_of_edges() == k * 2 ** (k - 1)
     assert r.definition.row_cone().equals(r.cone).holds
@@ -35,14 +38,14 @@ def test_epsilon_is_log_p_over_1_minus_p(p, ratio):
 def test_pair_projection_is_r_to_the_hamming_distance():
     k, p = 3, F(3, 4)
     rr = pg.RandomizedResponse(k, p)
-    labels = pg.bit_strings(k)
+    labels = bit_strings(k)
     r = relax(rr, "all-pairs")
     for b in r.pair_bounds:
         h = sum(x != y for x, y in zip(*b.pair))
         assert b.forward == b.backward == F(3) ** h, b
     # ratios 3, 9, 27: the pairs at distance 1 are tight and imply the others, so this is ε-DP on the Hamming graph
     assert r.recognised == "dp" and r.level.exp_eps == 3
-    assert sorted(map(sorted, r.graph.edges)) == sorted(map(sorted, pg.hamming_graph(k).edges))
+    assert sorted(map(sorted, r.graph.edges)) == sorted(map(sorted, hamming_graph(k).edges))
     assert "the others are implied" in r.text
     assert len(r.pair_bounds) == len(labels) * (len(labels) - 1) // 2
 
@@ -88,7 +91,7 @@ def test_relax_onto_single_pair_and_triples():
     assert len(t.subsets) == 4
     assert rr.row_cone().issubset(t.cone).holds
     # projecting onto every subset of all datasets gives the cone back
-    full = relax(rr, [tuple(pg.bit_strings(2))])
+    full = relax(rr, [tuple(bit_strings(2))])
     assert full.cone.equals(rr.row_cone()).holds and not full.lost
 
 
@@ -106,7 +109,7 @@ def test_float_mode_recognises_dp_despite_rounding(k, p):
     assert r.recognised == "dp" and not r.cone.exact
     assert math.isclose(float(r.level.exp_eps), p / (1 - p), rel_tol=1e-9)
     assert math.isclose(float(r.level.eps), math.log(p / (1 - p)), rel_tol=1e-9)
-    assert r.definition.row_cone().equals(pg.DifferentialPrivacy(pg.hamming_graph(k), exp_eps=p / (1 - p)).row_cone()).holds
+    assert r.definition.row_cone().equals(pg.DifferentialPrivacy(hamming_graph(k), exp_eps=p / (1 - p)).row_cone()).holds
 
 
 def test_subset_family_errors():
@@ -120,9 +123,9 @@ def test_subset_family_errors():
         subset_family(["a", "b"], ["ab"])
     with pytest.raises(pg.InvalidParameterError):
         relax_pairwise(pg.RandomizedResponse(2, "3/4"), "triples")
-    g = pg.hamming_graph(2)
-    assert sorted(map(sorted, subset_family(pg.bit_strings(2), g))) == sorted(
-        map(sorted, subset_family(pg.bit_strings(2), "hamming"))
+    g = hamming_graph(2)
+    assert sorted(map(sorted, subset_family(bit_strings(2), g))) == sorted(
+        map(sorted, subset_family(bit_strings(2), "hamming"))
     )
     assert list(itertools.chain(*subset_family(["a", "b"], "all-pairs"))) == ["a", "b"]
 

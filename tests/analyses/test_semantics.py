@@ -10,13 +10,10 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom.analyses import (
-    check_guarantee,
-    check_product_prior,
-    guarantee_from_normal,
-    parity_structure,
-    semantics,
-)
+from privgeom.analyses import check_guarantee, check_product_prior, semantics
+from privgeom.analyses.guarantees._semantics import guarantee_from_normal, parity_structure
+from privgeom.graphs._graphs import hamming_graph
+from privgeom.mechanisms._factories import bit_strings
 
 LABELS2 = ("11", "10", "01", "00")
 
@@ -71,7 +68,7 @@ def test_prior_is_proportional_to_abs_coefficients():
 
 
 def test_parity_structure_subset_and_complement():
-    labels = pg.bit_strings(3)
+    labels = bit_strings(3)
     # sign = + iff bits 1 and 3 have even parity
     signs = [1 if (int(s[0]) + int(s[2])) % 2 == 0 else -1 for s in labels]
     assert parity_structure(labels, signs) == ((0, 2), 0)
@@ -169,10 +166,10 @@ def test_semantics_json_round_trip():
 def test_parity_is_claimed_only_where_it_says_something():
     # a DP facet x_11 <= 3 x_10 has a 2-point support: any two bit strings "differ in parity" on some bits, so no
     # parity structure is claimed
-    for g in semantics(pg.DifferentialPrivacy(pg.hamming_graph(2), exp_eps=3)):
+    for g in semantics(pg.DifferentialPrivacy(hamming_graph(2), exp_eps=3)):
         assert g.parity_bits is None and g.structure == "" and "parity" not in g.text
     # a 4-point support inside 3-bit datasets that splits by the parity of bits 2 and 3: claimed, scoped to the prior
-    labels = pg.bit_strings(3)
+    labels = bit_strings(3)
     normal = [0] * 8
     for s, v in (("111", 1), ("110", -1), ("101", -1), ("100", 1)):
         normal[labels.index(s)] = v

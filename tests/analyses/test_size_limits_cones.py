@@ -9,7 +9,8 @@ import pytest
 import privgeom as pg
 from pg_testing.work import forbid, peak_mib
 from privgeom.geometry import _cdd
-from privgeom.analyses import relax, subset_family
+from privgeom.analyses import relax
+from privgeom.analyses.relaxation._relaxation import subset_family
 
 PEAK_MIB = 32  # the refused objects would take hundreds of MB to GB; the checks are arithmetic on sizes
 

@@ -11,6 +11,7 @@ import sympy as sp
 
 import privgeom as pg
 from privgeom.analyses.guarantees._symbolic import symbolic_row_cone
+from privgeom.graphs._graphs import hamming_graph
 
 p, t, a = sp.symbols("p t a")
 
@@ -59,7 +60,7 @@ def test_theorem_4_3_k2_polynomials_exactly():
 
 def test_dp_facets_in_exp_eps():
     s = symbolic_row_cone("dp:graph=hamming,k=2,exp_eps=t", "t")
-    g = pg.hamming_graph(2)
+    g = hamming_graph(2)
     labels = list(s.labels)
     want = set()
     for u, v in g.edges:

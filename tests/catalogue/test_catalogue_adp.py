@@ -10,17 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privgeom import (
-    DomainMismatchError,
-    FormatError,
-    InvalidParameterError,
-    InvalidTypeError,
-    Mechanism,
-    complete_graph,
-    hamming_graph,
-    path_graph,
-    randomized_response,
-)
+from privgeom import (DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, Mechanism,
+                      randomized_response)
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
 from privgeom.analyses.profiles._profile import delta as profile_delta
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
 from privgeom.definitions import parse_definition

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
-from privgeom import FormatError, InvalidParameterError, InvalidTypeError, Mechanism, path_graph
+from privgeom import FormatError, InvalidParameterError, InvalidTypeError, Mechanism
+from privgeom.graphs._graphs import path_graph
 from privgeom.definitions import parse_definition
 from privgeom.definitions._catalogue import (
     FrappDefinition,

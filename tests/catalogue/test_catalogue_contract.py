@@ -49,7 +49,7 @@ def _directed_edges(d: Any) -> set[tuple[str, str]]:
 
 
 def _verify_adp_answer(d: Any, M: Any, ans: Any) -> None:
-    from privgeom.definitions import HockeyStickCertificate, HockeyStickWitness
+    from privgeom.definitions._approx_dp import HockeyStickCertificate, HockeyStickWitness
 
     exact = ans.exact
     ratio, delta = d.exp_eps, d.delta
@@ -83,7 +83,7 @@ def _verify_completion(d: Any, x: Any, ans: Any) -> None:
     """A row-cone yes from a completion: the member is a member (checked again) and ``x = scale · row``."""
     from fractions import Fraction
 
-    from privgeom.definitions import CompletionWitness
+    from privgeom.definitions._approx_dp import CompletionWitness
 
     w = ans.witness
     if not isinstance(w, CompletionWitness):

@@ -24,7 +24,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from privgeom import SizeLimitError, automorphisms, complete_graph, dp_ray_orbits, hamming_graph, path_graph
+from privgeom import SizeLimitError, automorphisms, dp_ray_orbits
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
 from privgeom.definitions._catalogue import (
     dp_cone_rays,
     dp_ray_count_lower_bound,

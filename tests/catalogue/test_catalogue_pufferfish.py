@@ -9,18 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from privgeom import (
-    DomainMismatchError,
-    FormatError,
-    InvalidInputError,
-    InvalidParameterError,
-    InvalidTypeError,
-    Mechanism,
-    complete_graph,
-    hamming_graph,
-    path_graph,
-    randomized_response,
-)
+from privgeom import (DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError,
+                      Mechanism, randomized_response)
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
 from privgeom.definitions import parse_definition
 from privgeom.definitions._approx_dp import CompletionWitness

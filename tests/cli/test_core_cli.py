@@ -10,8 +10,9 @@ import pytest
 
 import privgeom as pg
 from privgeom.cli import main
+from privgeom.mechanisms._factories import bit_strings
 
-DP_NOT_RR = pg.Mechanism([["1/4", "3/4", "3/4", "1/4"], ["3/4", "1/4", "1/4", "3/4"]], inputs=pg.bit_strings(2))
+DP_NOT_RR = pg.Mechanism([["1/4", "3/4", "3/4", "1/4"], ["3/4", "1/4", "1/4", "3/4"]], inputs=bit_strings(2))
 
 
 def run(capsys, *argv):

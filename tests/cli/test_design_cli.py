@@ -71,7 +71,9 @@ def test_design_bad_invocations_exit_2(capsys, argv, needle):
 
 
 def test_only_language() -> None:
-    g = pg.analyses.guarantee_from_normal([F(3), F(-1), F(0)], ["a", "b", "c"])
+    from privgeom.analyses.guarantees._semantics import guarantee_from_normal
+
+    g = guarantee_from_normal([F(3), F(-1), F(0)], ["a", "b", "c"])
     assert parse_predicate("n_plus == 1 and (s_minus contains b or n_minus > 4)")(g)
     assert not parse_predicate("not (n_plus == 1)")(g)
     assert parse_predicate("s_plus == a")(g) and parse_predicate("text contains 'attacker'")(g)

@@ -23,6 +23,7 @@ import privgeom as pg
 from privgeom.cli import main
 from privgeom.cli._main import build_parser
 from privgeom.cli._registry import COMMANDS, GROUPS
+from privgeom.graphs._graphs import hamming_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 RR2 = str(ROOT / "examples" / "rr2_mechanism.json")  # randomized response on 2 bits, p = 2/3: ε = ln 2
@@ -118,12 +119,12 @@ def test_max_rays_is_a_registered_limit(capsys):
     code, out, err = _run(["rowcone", "dp:graph=hamming,k=5,exp_eps=3", "--rays"], capsys)  # by orbit (issue 17)
     assert code == 0 and "extreme rays: 395,094 in 434 orbits" in out, (out, err)
     with pytest.raises(pg.SizeLimitError, match=r"max_rays=65536 or pg\.set_limits\(dp_rays=65536\)"):
-        pg.DifferentialPrivacy(pg.hamming_graph(5), exp_eps=3).row_cone().rays
+        pg.DifferentialPrivacy(hamming_graph(5), exp_eps=3).row_cone().rays
     with pg.limits(dp_rays=37):  # 38 rays: the enumeration itself refuses, naming the limit
         with pytest.raises(pg.SizeLimitError, match=r"pg\.set_limits\(dp_rays=N\)"):
-            pg.DifferentialPrivacy(pg.hamming_graph(3), exp_eps=3).row_cone().rays
+            pg.DifferentialPrivacy(hamming_graph(3), exp_eps=3).row_cone().rays
     with pg.limits(dp_rays=38):
-        assert len(pg.DifferentialPrivacy(pg.hamming_graph(3), exp_eps=3).row_cone().rays) == 38
+        assert len(pg.DifferentialPrivacy(hamming_graph(3), exp_eps=3).row_cone().rays) == 38
 
 
 @pytest.mark.parametrize("value,words", [

@@ -21,6 +21,7 @@ from privgeom.cli._render import IntegerRow, StreamedData, Stream, facet_rows, r
 from privgeom.geometry import Cone
 from privgeom.geometry._canonical import normalise_rows
 from privgeom.geometry._structure import kronecker_integer_rows, structured_facet
+from privgeom.mechanisms._factories import bit_strings
 
 
 def _run(capsys, *argv):
@@ -176,7 +177,7 @@ def _parity_reference(labels, signs):
 
 def test_parity_structure_vectorised_matches_elimination():
     rng = np.random.default_rng(5)
-    labels = pg.bit_strings(4)
+    labels = bit_strings(4)
     found = 0
     for _ in range(300):
         J = rng.integers(0, 2, size=4)

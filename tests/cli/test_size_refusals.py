@@ -19,6 +19,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.cli import main
+from privgeom.graphs._graphs import hamming_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 RR2 = str(ROOT / "examples" / "rr2_mechanism.json")
@@ -129,7 +130,7 @@ def test_analyze_rr18_answers_per_orbit(monkeypatch, capsys):
 PYTHON_ROWS: list[tuple[Callable[[], Any], tuple[Routine, ...], tuple[str, ...]]] = [
     (lambda: pg.relax(pg.parse_definition("dp:graph=hamming,k=4,exp_eps=3"), "triples"),
      ("privgeom.geometry._cone:Cone.project",), ("pg.set_limits(block_work=53248)",)),
-    (lambda: pg.DifferentialPrivacy(pg.hamming_graph(5), exp_eps=3).row_cone().rays, ("networkx:bfs_tree",),
+    (lambda: pg.DifferentialPrivacy(hamming_graph(5), exp_eps=3).row_cone().rays, ("networkx:bfs_tree",),
      ("max_rays=65536 or pg.set_limits(dp_rays=65536)",)),
     (lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=100000,exp_eps=2")),
      ("privgeom.analyses.optimal._optimal:_rows_lp", "privgeom.analyses.optimal._optimal:special_lp"),

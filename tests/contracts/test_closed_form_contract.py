@@ -17,8 +17,9 @@ from pg_testing.contracts import EpsilonContract, ProfileCase
 
 import privgeom as pg
 from privgeom import voting
-from privgeom.analyses import EpsilonResult
+from privgeom.analyses.profiles._profile import EpsilonResult
 from privgeom.mechanisms._catalogue import kary_randomized_response, truncated_geometric
+from privgeom.graphs._graphs import complete_graph
 
 
 def _closed(ratio: Fraction, graph: str, edge: tuple[str, str], output: str, p: Fraction, q: Fraction) -> EpsilonResult:
@@ -73,7 +74,7 @@ def _cases() -> list[tuple[str, Any, Any, Any]]:
     for k in (2, 3, 5):
         R = Fraction(k + 1, 2)
         out.append((f"krr(k={k},exp_eps={R})", lambda k=k, R=R: _krr(k, R),
-                    lambda k=k, R=R: kary_randomized_response(k, exp_eps=R), lambda M: pg.complete_graph(M.inputs)))
+                    lambda k=k, R=R: kary_randomized_response(k, exp_eps=R), lambda M: complete_graph(M.inputs)))
     for f in (voting.dictator(3), voting.conjunction(4), voting.disjunction(5)):
         out.append((f"remark1-{f.name}", lambda f=f: _remark1(f),
                     lambda f=f: voting.mechanism(f, "1/2"), lambda M, f=f: pg.Domain.bits(f.n).relation("hamming")))

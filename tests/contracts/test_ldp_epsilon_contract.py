@@ -16,7 +16,8 @@ from typing import Any
 from pg_testing.contracts import EpsilonContract, ProfileCase
 
 import privgeom as pg
-from privgeom.analyses import EpsilonResult
+from privgeom.analyses.profiles._profile import EpsilonResult
+from privgeom.graphs._graphs import complete_graph
 
 
 def _witnessed(t: Fraction, output: str, p: Fraction, q: Fraction, d: int) -> EpsilonResult:
@@ -58,7 +59,7 @@ def _cases() -> list[ProfileCase]:
     out: list[ProfileCase] = []
 
     def add(name: str, fast: Any, mech: Any) -> None:
-        out.append(ProfileCase(name=name, fast=fast, mechanism=mech, graph=lambda M: pg.complete_graph(M.inputs)))
+        out.append(ProfileCase(name=name, fast=fast, mechanism=mech, graph=lambda M: complete_graph(M.inputs)))
 
     for d in (2, 3, 5):
         for t in (Fraction(2), Fraction(3), Fraction(5, 2)):

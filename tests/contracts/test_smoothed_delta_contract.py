@@ -15,15 +15,16 @@ from pg_testing.smoothed_brute import random_mechanism
 import privgeom as pg
 from privgeom import smoothed
 from privgeom.smoothed._catalogue import sampling_sum
+from privgeom._core.domain import resolve_graph
 
 EPS = ("ln(3/2)", 0, "ln(5)", 0.4)
 
 
 def _replace_one(M: pg.Mechanism) -> nx.Graph:
     """The replace-one relation of the mechanism's Domain (built by Domain from the structure, never read back
-    from the labels' syntax): ``pg.resolve_graph("replace-one", M)``."""
+    from the labels' syntax): ``resolve_graph("replace-one", M)``."""
     assert M.domain.kind in ("databases", "histograms", "counts", "bits"), M.domain.kind
-    return pg.resolve_graph("replace-one", M)
+    return resolve_graph("replace-one", M)
 
 
 def _mechanisms() -> list[tuple[str, Any]]:

@@ -17,7 +17,8 @@ import pytest
 from pg_testing.work import forbid
 
 from privgeom import Mechanism, SizeLimitError, mixture, randomized_response
-from privgeom.definitions import FiniteDefinition, SeparatingCertificate
+from privgeom.definitions import FiniteDefinition
+from privgeom.definitions._base import SeparatingCertificate
 from privgeom.definitions._closure import (
     closure_lp_membership,
     verify_closure_witness,

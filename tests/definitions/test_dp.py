@@ -11,17 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privgeom import (
-    DomainMismatchError,
-    InvalidParameterError,
-    InvalidTypeError,
-    LogRational,
-    Mechanism,
-    hamming_graph,
-    path_graph,
-    randomized_response,
-)
-from privgeom.definitions import DifferentialPrivacy, RandomizedResponse, RowCertificate, parse_definition
+from privgeom import (DomainMismatchError, InvalidParameterError, InvalidTypeError, LogRational, Mechanism,
+                      randomized_response)
+from privgeom.graphs._graphs import hamming_graph, path_graph
+from privgeom.definitions import DifferentialPrivacy, RandomizedResponse, parse_definition
+from privgeom.definitions._base import RowCertificate
 from privgeom.definitions._dp import dp_ratio
 from privgeom.geometry import Cone
 

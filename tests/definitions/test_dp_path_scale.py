@@ -20,6 +20,8 @@ from privgeom.analyses.guarantees._summary import _involution_orbits, describe_r
 from privgeom.cli import main
 from privgeom.definitions import DifferentialPrivacy, parse_definition
 from privgeom.geometry._structure import normalised_facet, structured_facet
+from privgeom.geometry._symmetry import SymmetryGroup
+from privgeom.graphs._graphs import path_graph
 
 
 def _analyze(capsys, *argv):
@@ -60,7 +62,7 @@ def test_analyze_builds_no_graph_on_the_path(capsys, monkeypatch):
 
 def test_path_edges_are_the_graph_edges():
     dp = DifferentialPrivacy("path", exp_eps=2, inputs=pg.Domain.counts(6))
-    ref = DifferentialPrivacy(pg.path_graph(6), exp_eps=2)
+    ref = DifferentialPrivacy(path_graph(6), exp_eps=2)
     assert not dp.graph_built
     assert [a.tolist() for a in dp.index_pairs] == [a.tolist() for a in ref.index_pairs]
     assert dp.edges == ref.edges and dp.spec() == ref.spec() and dp.name == ref.name
@@ -102,7 +104,7 @@ def test_sparse_guarantee_reads_only_the_support():
 
 
 def test_involution_orbits_match_the_components():
-    G = pg.SymmetryGroup(tuple("abcde"), ((4, 1, 3, 2, 0),), "swap", 2, True)
+    G = SymmetryGroup(tuple("abcde"), ((4, 1, 3, 2, 0),), "swap", 2, True)
     img = np.array([4, 1, 3, 2, 0])
     assert list(_involution_orbits(img)) == list(G.orbits_of_items(5, lambda p, t: p[t], vectorised=True))
 

@@ -10,6 +10,7 @@ import privgeom as pg
 from privgeom import Domain, InvalidParameterError, LogRational
 from privgeom.definitions import ApproximateDP, DifferentialPrivacy, Pufferfish, parse_definition
 from privgeom.definitions._dp import dp_level, dp_ratio
+from privgeom.graphs._graphs import hamming_graph
 
 
 def test_a_relation_name_needs_the_datasets() -> None:
@@ -27,7 +28,7 @@ def test_name_domain_and_graph_give_the_same_definition(k: int) -> None:
     for d in (
         DifferentialPrivacy("hamming", exp_eps=3, inputs=Domain.bits(k)),
         DifferentialPrivacy(Domain.bits(k), exp_eps=3),
-        DifferentialPrivacy(pg.hamming_graph(k), exp_eps=3),
+        DifferentialPrivacy(hamming_graph(k), exp_eps=3),
     ):
         assert d.spec() == ref.spec() == f"dp:graph=hamming,k={k},exp_eps=3"
         assert d.inputs == ref.inputs and d.edges == ref.edges

@@ -20,13 +20,8 @@ from privgeom import (
     mixture,
     randomized_response,
 )
-from privgeom.definitions import (
-    ClosureWitness,
-    FiniteDefinition,
-    RowCertificate,
-    RowWitness,
-    SeparatingCertificate,
-)
+from privgeom.definitions import FiniteDefinition
+from privgeom.definitions._base import ClosureWitness, RowCertificate, RowWitness, SeparatingCertificate
 from privgeom.definitions._closure import (
     closure_lp_membership,
     verify_closure_witness,

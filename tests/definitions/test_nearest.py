@@ -17,14 +17,8 @@ import pytest
 import privgeom as pg
 from privgeom import InvalidParameterError, Mechanism, SizeLimitError, randomized_response
 from privgeom.cli import main
-from privgeom.definitions import (
-    DifferentialPrivacy,
-    FiniteDefinition,
-    Nearest,
-    RandomizedResponse,
-    mixing_threshold,
-    nearest,
-)
+from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse, mixing_threshold
+from privgeom.definitions._nearest import Nearest, nearest
 
 M32 = Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])
 IDENTITY = Mechanism([[1, 0], [0, 1]], inputs=["a", "b"])

@@ -7,16 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from privgeom import FormatError, InvalidInputError, InvalidParameterError, Mechanism, SizeLimitError, randomized_response
-from privgeom.definitions import (
-    DifferentialPrivacy,
-    FiniteDefinition,
-    PrivacyDefinition,
-    RandomizedResponse,
-    definition_kinds,
-    parse_definition,
-    register_definition_kind,
-)
+from privgeom import (FormatError, InvalidInputError, InvalidParameterError, Mechanism, SizeLimitError,
+                      randomized_response)
+from privgeom.definitions import (DifferentialPrivacy, FiniteDefinition, PrivacyDefinition, RandomizedResponse,
+                                  parse_definition)
+from privgeom.definitions._registry import definition_kinds, register_definition_kind
 from privgeom.definitions._registry import _KINDS, split_spec
 
 

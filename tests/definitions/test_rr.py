@@ -19,13 +19,8 @@ from privgeom import (
     mixture,
     randomized_response,
 )
-from privgeom.definitions import (
-    ClosureWitness,
-    FiniteDefinition,
-    RandomizedResponse,
-    RowCertificate,
-    SeparatingCertificate,
-)
+from privgeom.definitions import FiniteDefinition, RandomizedResponse
+from privgeom.definitions._base import ClosureWitness, RowCertificate, SeparatingCertificate
 from privgeom.geometry import Cone
 
 

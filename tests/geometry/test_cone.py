@@ -21,7 +21,8 @@ from privgeom import (
     PrivgeomError,
     randomized_response,
 )
-from privgeom.geometry import Cone, ConeMembership
+from privgeom.geometry import Cone
+from privgeom.geometry._cone import ConeMembership
 
 
 def ints(arr: np.ndarray) -> list[list[int]]:

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
-from privgeom.geometry import PROJECTION_METHODS, Cone
+from privgeom.geometry import Cone
+from privgeom.geometry._cone import PROJECTION_METHODS
 
 DIM = st.integers(min_value=1, max_value=4)
 

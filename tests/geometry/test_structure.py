@@ -13,6 +13,7 @@ import pytest
 import privgeom as pg
 from privgeom.geometry import Cone
 from privgeom.geometry._projection import generator_pair_bounds
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
 
 
 def _generic(cone_rows, labels, exact=True):
@@ -37,10 +38,10 @@ def test_rr_float_structure_matches_generic():
 
 
 def _graphs():
-    yield "path", pg.path_graph(4)
+    yield "path", path_graph(4)
     yield "cycle", nx.relabel_nodes(nx.cycle_graph(5), str)
-    yield "complete", pg.complete_graph(4)
-    yield "hamming", pg.hamming_graph(3)
+    yield "complete", complete_graph(4)
+    yield "hamming", hamming_graph(3)
     yield "petersen", nx.relabel_nodes(nx.petersen_graph(), str)
     g = nx.Graph([("a", "b"), ("b", "c"), ("d", "e")])
     g.add_node("f")  # disconnected, with an isolated dataset
@@ -62,7 +63,7 @@ def test_dp_closed_form_facets_are_the_irredundant_ones(name, graph, ratio):
 
 
 def test_dp_ratio_one_keeps_the_generic_route():
-    dp = pg.DifferentialPrivacy(pg.path_graph(3), exp_eps=1)
+    dp = pg.DifferentialPrivacy(path_graph(3), exp_eps=1)
     cone = dp.row_cone()
     assert cone.structure is None and len(cone.equalities) == 3
 
@@ -99,7 +100,7 @@ def test_counts_membership_and_bounds_without_dense_matrices():
 @pytest.mark.parametrize("seed", range(6))
 def test_structured_membership_agrees_with_facets(seed):
     rng = random.Random(seed)
-    for d in (pg.RandomizedResponse(3, "3/4"), pg.DifferentialPrivacy(pg.hamming_graph(2), exp_eps=2)):
+    for d in (pg.RandomizedResponse(3, "3/4"), pg.DifferentialPrivacy(hamming_graph(2), exp_eps=2)):
         fresh, built = d.row_cone(), d.row_cone()
         built.facets  # force the facet route
         for _ in range(10):
@@ -123,7 +124,7 @@ def test_rr_pair_bounds_factorise_and_match_generators():
 
 
 def test_dp_pair_bounds_are_graph_distances_and_match_rays():
-    dp = pg.DifferentialPrivacy(pg.path_graph(4), exp_eps=2)
+    dp = pg.DifferentialPrivacy(path_graph(4), exp_eps=2)
     pairs = list(itertools.permutations(range(5), 2))
     ia, ib = [a for a, _ in pairs], [b for _, b in pairs]
     fwd, _ = dp.pair_bounds(ia, ib)

@@ -11,8 +11,11 @@ import pytest
 
 import privgeom as pg
 from privgeom._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from privgeom.geometry import Cone, Orbit, SymmetryGroup, automorphisms
+from privgeom.geometry import Cone, automorphisms
+from privgeom.geometry._symmetry import Orbit, SymmetryGroup
 from privgeom.geometry._symmetry import hypercube_generators
+from privgeom.graphs._graphs import hamming_graph
+from privgeom.mechanisms._factories import bit_strings
 
 
 def closure_order(G: SymmetryGroup) -> int:
@@ -116,7 +119,7 @@ def test_dp_group_from_facets_agrees_with_graph(k):
 
 
 def test_dp_hamming_with_permuted_inputs():
-    H = pg.hamming_graph(3)
+    H = hamming_graph(3)
     labels = sorted(H.nodes)  # 000, 001, ... (not the default order)
     dp = pg.DifferentialPrivacy(H, exp_eps=2, inputs=labels)
     G = automorphisms(dp)
@@ -217,7 +220,7 @@ def test_orbits_of_items_vectorised_equals_scalar():
 
 def test_stabilizer_of_family():
     G = automorphisms(pg.RandomizedResponse(3, "3/4"))
-    edges = [(u, v) for u, v in pg.hamming_graph(3).edges]
+    edges = [(u, v) for u, v in hamming_graph(3).edges]
     assert G.stabilizer_of_family(edges) is G
     S = G.stabilizer_of_family([("111", "110")])
     assert not S.complete and 0 < len(S.generators) < len(G.generators)
@@ -247,8 +250,8 @@ def test_exact_fractions_and_integers_hash_alike():
 def test_unnamed_standard_graphs_are_recognised_by_structure():
     """A relaxation returns ε-DP on an unnamed graph: the hypercube / complete / path are recognised by their edges,
     with the same group as the named graph (no capped search)."""
-    H = nx.Graph([(u, v) for u, v in pg.hamming_graph(4).edges])  # no name
-    G = automorphisms(pg.DifferentialPrivacy(H, exp_eps=3, inputs=pg.bit_strings(4)))
+    H = nx.Graph([(u, v) for u, v in hamming_graph(4).edges])  # no name
+    G = automorphisms(pg.DifferentialPrivacy(H, exp_eps=3, inputs=bit_strings(4)))
     assert G.source == "hypercube" and G.order == 384 and G.complete
     K = nx.Graph([(a, b) for a in "wxyz" for b in "wxyz" if a < b])
     assert automorphisms(pg.DifferentialPrivacy(K, exp_eps=2)).order == 24

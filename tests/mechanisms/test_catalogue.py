@@ -12,16 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privgeom import (
-    InvalidParameterError,
-    InvalidTypeError,
-    LogRational,
-    Mechanism,
-    SizeLimitError,
-    complete_graph,
-    path_graph,
-    randomized_response,
-)
+from privgeom import (InvalidParameterError, InvalidTypeError, LogRational, Mechanism, SizeLimitError,
+                      randomized_response)
+from privgeom.graphs._graphs import complete_graph, path_graph
 from privgeom.analyses.profiles._profile import delta, epsilon
 from privgeom.mechanisms._catalogue import frapp, frapp_matrix, kary_randomized_response, truncated_geometric
 

@@ -16,6 +16,8 @@ import pytest
 
 import privgeom as pg
 from privgeom.mechanisms._ldp import hash_family, olh_default_g, subset_default_s
+from privgeom.mechanisms._factories import bit_strings
+from privgeom.definitions._ldp import LocalProtocol
 
 LEVELS = [F(1), F(2), F(3), F(5, 2)]
 
@@ -97,7 +99,7 @@ def test_sue_is_basic_one_time_rappor() -> None:
 
 
 def test_unary_encoding_reports_are_bit_strings_in_the_package_order() -> None:
-    assert pg.unary_encoding(3, exp_eps=2).outputs == tuple(pg.bit_strings(3))
+    assert pg.unary_encoding(3, exp_eps=2).outputs == tuple(bit_strings(3))
     M = pg.unary_encoding(["a", "b"], exp_eps=3)
     assert M.inputs == ("a", "b") and M.outputs == ("11", "10", "01", "00")
 
@@ -244,7 +246,7 @@ def test_oversize_domains_are_refused_before_enumerating() -> None:
 ])
 def test_spec_kinds_build_the_factories_mechanisms(spec: str, mechanism: object, canonical: str) -> None:
     D = pg.parse_definition(spec)
-    assert isinstance(D, pg.definitions.LocalProtocol) and isinstance(D, pg.definitions.FiniteDefinition)
+    assert isinstance(D, LocalProtocol) and isinstance(D, pg.FiniteDefinition)
     assert D.mechanism == mechanism()  # type: ignore[operator]
     assert D.spec() == canonical and pg.parse_definition(canonical).spec() == canonical
     assert pg.epsilon(D.mechanism, "complete").eps == (pg.LogRational(D.exp_eps) if D.exact else pytest.approx(math.log(D.exp_eps)))

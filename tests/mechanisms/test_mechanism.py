@@ -11,20 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privgeom import (
-    DomainMismatchError,
-    FormatError,
-    InvalidMechanismError,
-    InvalidParameterError,
-    InvalidTypeError,
-    Mechanism,
-    PrivgeomError,
-    SizeLimitError,
-    bit_strings,
-    mixture,
-    randomized_response,
-)
-from privgeom.mechanisms import JSON_SCHEMA
+from privgeom import (DomainMismatchError, FormatError, InvalidMechanismError, InvalidParameterError,
+                      InvalidTypeError, Mechanism, PrivgeomError, SizeLimitError, mixture, randomized_response)
+from privgeom.mechanisms._factories import bit_strings
+from privgeom.mechanisms._mechanism import JSON_SCHEMA
 
 RR1 = [["3/4", "1/4"], ["1/4", "3/4"]]
 

@@ -16,7 +16,8 @@ from fractions import Fraction as F
 from pathlib import Path
 from typing import Any
 
-from privgeom import Mechanism, complete_graph, hamming_graph, mixture, path_graph, randomized_response
+from privgeom import Mechanism, mixture, randomized_response
+from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
 from privgeom.definitions import PrivacyDefinition
 from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.definitions._catalogue import FrappDefinition, GeometricDefinition, KaryRRDefinition

@@ -77,7 +77,7 @@ def identity(inputs: tuple[str, ...]) -> Mechanism:
 
 def bit_reveal(k: int) -> Mechanism:
     """Reveal the first bit exactly (bit strings in reverse lexicographic order)."""
-    from privgeom import bit_strings
+    from privgeom.mechanisms._factories import bit_strings
 
     labels = bit_strings(k)
     return Mechanism([[int(s[0] == "1") for s in labels], [int(s[0] == "0") for s in labels]], inputs=labels)

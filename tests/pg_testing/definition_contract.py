@@ -25,15 +25,8 @@ import numpy as np
 import pytest
 
 from privgeom import DomainMismatchError, Mechanism
-from privgeom.definitions import (
-    ClosureWitness,
-    Membership,
-    PrivacyDefinition,
-    RowCertificate,
-    RowWitness,
-    SeparatingCertificate,
-    parse_definition,
-)
+from privgeom.definitions import Membership, PrivacyDefinition, parse_definition
+from privgeom.definitions._base import ClosureWitness, RowCertificate, RowWitness, SeparatingCertificate
 
 from .definition_cases import DefinitionCase
 

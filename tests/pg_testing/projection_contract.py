@@ -5,7 +5,7 @@ In the style of :mod:`pg_testing.contracts` (dp_accounting's shared accountant t
 :class:`ProjectionCase`); the base class holds the tests, parametrised over the cases and the methods by its
 ``pytest_generate_tests`` method, so every projection method is held to the same assertions:
 
-- **Cone.project**, for every method of :data:`privgeom.geometry.PROJECTION_METHODS` (``"generators"``,
+- **Cone.project**, for every method of :data:`privgeom.geometry._cone.PROJECTION_METHODS` (``"generators"``,
   ``"fourier_motzkin"``, ``"block"``) and every coordinate subset of the case: the same cone (``==``: the same
   labels, mode and canonical H-representation; exactly equal in exact mode) as the *generic route*, the double
   description of the projected extreme rays and lineality (:func:`generic_projection`, computed here from the
@@ -36,7 +36,8 @@ import privgeom as pg
 from privgeom.analyses import relax
 from privgeom.analyses.relaxation._relaxation import RELAX_METHODS
 from privgeom.analyses.relaxation._relax_difference import pair_bounds_of
-from privgeom.geometry import PROJECTION_METHODS, Cone
+from privgeom.geometry import Cone
+from privgeom.geometry._cone import PROJECTION_METHODS
 
 __all__ = ["ProjectionCase", "ProjectionContract", "generic_projection", "pair_cone", "same_level", "ATOL"]
 

@@ -7,7 +7,7 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Sequence
 
-from privgeom.mechanisms import bit_strings
+from privgeom.mechanisms._factories import bit_strings
 
 
 def votes(label: str) -> tuple[int, ...]:

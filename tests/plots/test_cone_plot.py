@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom.plots import cone_slice, cone_slices, plot_privacy_profiles
+from privgeom.plots._cone import cone_slice, cone_slices, plot_privacy_profiles
 from privgeom.plots._cone import _polygon, _segment
+from privgeom.graphs._graphs import hamming_graph
 
 
 def test_polygon_of_dp_slice_matches_the_inequalities():
@@ -61,7 +62,7 @@ def test_cone_slices_and_errors(tmp_path):
 
 def test_privacy_profiles_curves_reach_zero_at_exact_eps(tmp_path):
     mechs = {"RR 3/4": pg.randomized_response(2, "3/4"), "RR 2/3": pg.randomized_response(2, "2/3")}
-    fig = plot_privacy_profiles(mechs, pg.hamming_graph(2), path=tmp_path / "prof.png")
+    fig = plot_privacy_profiles(mechs, hamming_graph(2), path=tmp_path / "prof.png")
     lines = [ln for ln in fig.axes[0].lines if len(ln.get_xdata()) > 2]
     assert len(lines) == 2
     for ln, eps in zip(lines, (math.log(3), math.log(2))):

@@ -14,6 +14,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.cli import main
+from privgeom.graphs._graphs import hamming_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +32,7 @@ def test_dp_bounds_query_rr1_inner_equals_outer_equals_odds():
 def test_dp_bounds_query_matches_the_direct_call_and_rr3():
     # RR(3, 3/4) on the cube: inner 9/7 (docs/design.md), outer p/(1−p) = 3 (one bit differs on an edge)
     row = pg.sweep("rr:k={k},p=3/4", {"k": [3]}, "dp_bounds", scheduler="serial").iloc[0]
-    direct = pg.dp_bounds(pg.RandomizedResponse(3, "3/4"), pg.hamming_graph(3))
+    direct = pg.dp_bounds(pg.RandomizedResponse(3, "3/4"), hamming_graph(3))
     assert row["inner_exact"] == str(direct.inner.exp_eps) == "9/7"
     assert row["outer_exact"] == str(direct.outer.exp_eps) == "3"
 

@@ -14,7 +14,7 @@ import pytest
 import privgeom as pg
 from privgeom._core import grid as _grid
 from privgeom.cli import main
-from privgeom.sweeps import QUERIES
+from privgeom.sweeps._queries import QUERIES
 
 
 def run(capsys, *argv):

@@ -32,8 +32,7 @@ prior ``∝ |a|`` the witness output makes ``S-`` a posteriori more likely than 
 Examples
 --------
 >>> from privgeom.definitions import RandomizedResponse, DifferentialPrivacy
->>> from privgeom.graphs import hamming_graph
->>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy(hamming_graph(2), exp_eps=3))
+>>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy.hamming(2, exp_eps=3))
 >>> c.relation, c.a_in_b.method, c.b_in_a.holds
 ('subset', 'row-cone', False)
 >>> w = c.b_in_a.witness
@@ -88,7 +87,7 @@ _CONE_ROUTES: dict[str, Any] = {}
 
 @dataclass(frozen=True)
 class _LPCont:
-    """The fields of a :class:`~privgeom.geometry.Containment` that :func:`inclusion` reads, from the LP route."""
+    """The fields of a :class:`~privgeom.geometry._cone.Containment` that :func:`inclusion` reads, from the LP route."""
 
     holds: bool
     witness: Any
@@ -309,6 +308,7 @@ def _witness_scale(x: np.ndarray, cone: Cone, exact: bool) -> Scalar:
 
 
 def _two_output(row: np.ndarray, scale: Scalar, labels: Sequence[str], exact: bool) -> Mechanism:
+    rows: list[list[Scalar]]
     if exact:
         top = [Fraction(v) / scale for v in row]
         rows = [top, [1 - v for v in top]]
@@ -563,8 +563,7 @@ def dp_level_rule(X: Any, Y: Any) -> Inclusion | None:
     Examples
     --------
     >>> from privgeom.definitions import DifferentialPrivacy
-    >>> from privgeom.graphs import hamming_graph
-    >>> a, b = (DifferentialPrivacy(hamming_graph(2), exp_eps=t) for t in (2, 3))
+    >>> a, b = (DifferentialPrivacy.hamming(2, exp_eps=t) for t in (2, 3))
     >>> dp_level_rule(a, b).holds, dp_level_rule(b, a).witness.row.tolist()
     (True, [Fraction(1, 1), Fraction(1, 1), Fraction(1, 1), Fraction(3, 1)])
     """
@@ -718,8 +717,7 @@ def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition, *, method: str =
     ``e^ε = 3``; the witness is randomized response on the *parity* bit, which DP allows and RR forbids.
 
     >>> from privgeom.definitions import RandomizedResponse, DifferentialPrivacy
-    >>> from privgeom.graphs import hamming_graph
-    >>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy(hamming_graph(2), exp_eps=3))
+    >>> c = compare(RandomizedResponse(2, "3/4"), DifferentialPrivacy.hamming(2, exp_eps=3))
     >>> c.relation
     'subset'
     >>> w = c.b_in_a.witness

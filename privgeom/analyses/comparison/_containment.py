@@ -24,8 +24,7 @@ Hamming graph, the hypercube group makes both one orbit: one generator and one L
 Examples
 --------
 >>> from privgeom.definitions import RandomizedResponse, DifferentialPrivacy
->>> from privgeom.graphs import hamming_graph
->>> rr, dp = RandomizedResponse(3, "3/4"), DifferentialPrivacy(hamming_graph(3), exp_eps=3)
+>>> rr, dp = RandomizedResponse(3, "3/4"), DifferentialPrivacy.hamming(3, exp_eps=3)
 >>> c = lp_containment(rr, dp)
 >>> c.holds, c.how, c.checks
 (True, 'generators', 24)

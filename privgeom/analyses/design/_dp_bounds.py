@@ -8,7 +8,7 @@ For a definition with row cone ``R`` and a connected neighbour graph ``G``, writ
   ray and edge of the maximum; a two-output member with that ray as a row is returned.
 * ``inner`` — the largest ``t`` with ``C_t ⊆ R`` (every ``ln t``-DP mechanism is a member). For ``t > 1`` the extreme
   rays of ``C_t`` are ``x_D = t^{u_D}`` for integer patterns ``u`` that do not depend on ``t``
-  (:func:`~privgeom.definitions.dp_ray_patterns`). So ``C_t ⊆ R`` iff ``f_{a,u}(t) = Σ_D a_D t^{u_D} ≥ 0`` for every
+  (:func:`~privgeom.definitions._catalogue.dp_ray_patterns`). So ``C_t ⊆ R`` iff ``f_{a,u}(t) = Σ_D a_D t^{u_D} ≥ 0`` for every
   facet ``a`` of ``R`` and pattern ``u`` — polynomials with the facet's coefficients. ``f_{a,u}(1) = a·1 ≥ 0``;
   since ``C_t`` grows, the admissible ``t`` form an interval ``[1, inner]`` and ``inner`` is the smallest real root
   ``≥ 1`` at which some ``f_{a,u}`` changes sign to negative. It is algebraic in general: returned exactly when
@@ -43,7 +43,7 @@ from ..._core.limits import register_limit
 from ..._core.numeric import ATOL, ROUNDOFF, fraction_str, limit_hint
 from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, PrivacyDefinition
-from ...definitions import dp_ray_patterns
+from ...definitions._catalogue import dp_ray_patterns
 from ...mechanisms import Mechanism
 from ..comparison._compare import _two_output, _witness_scale
 
@@ -304,7 +304,7 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
         Any definition with a row cone (catalogue or :class:`~privgeom.ConeDefinition`). For one whose row cone does
         not decide membership, ``inner`` is about its row cone.
     graph : relation name, Domain, networkx graph or edge list
-        A *connected* neighbour relation on the definition's datasets (:func:`privgeom.resolve_graph`).
+        A *connected* neighbour relation on the definition's datasets (:func:`privgeom.neighbour_graph`).
 
     Returns
     -------
@@ -318,6 +318,13 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
         A graph that is not connected (the DP cone at ``e^ε = 1`` is then not one ray).
     SizeLimitError
         Too many (facet, DP ray) pairs (``pg.set_limits(dp_bounds_work=…)``), or too many DP rays.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> b = pg.dp_bounds(pg.RandomizedResponse(2, "3/4"), "hamming")
+    >>> b.inner.exp_eps, b.outer.exp_eps
+    (Fraction(5, 3), Fraction(3, 1))
     """
     if not isinstance(definition, PrivacyDefinition):
         raise InvalidTypeError(f"dp_bounds takes a privacy definition, got {type(definition).__name__}")

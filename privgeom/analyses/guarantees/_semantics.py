@@ -140,6 +140,13 @@ class Guarantee(Result):
     text : str
         The guarantee in one plain sentence; it lists at most :data:`MAX_LISTED` datasets and names larger sets by
         their rule (parity, Hamming distance) or their size.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> g = pg.semantics(pg.RandomizedResponse(1, "3/4"))[0]
+    >>> isinstance(g, pg.Guarantee), g.text.split(" whatever")[0]
+    (True, 'An attacker whose prior over {1, 0} is proportional to (3, 1) never ends up believing {0} more likely than {1},')
     """
 
     labels: tuple[str, ...]

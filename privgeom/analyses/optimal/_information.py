@@ -49,7 +49,7 @@ from ..._core.numeric import fraction_str, limit_hint, parse_scalar
 from ..._core.results import Quantity, Result
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
-from ._optimal import (closure_constraints, mutual_information, optimal_lp_size, optimal_mechanism, prior_vector,
+from ._optimal import (PriorLike, UtilityLike, closure_constraints, mutual_information, optimal_lp_size, optimal_mechanism, prior_vector,
                        utility_matrix)
 
 __all__ = ["LeastInformative", "least_informative", "MAX_INFORMATION_VARIABLES", "INFORMATION_SOLVERS"]
@@ -120,8 +120,8 @@ def _solve(problem: Any, solver: str) -> tuple[str, float]:
     return str(problem.status), gap
 
 
-def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", at_least: ScalarLike = 0,
-                      prior: Any = None, *, max_variables: int | None = None,
+def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "accuracy", at_least: ScalarLike = 0,
+                      prior: PriorLike = None, *, max_variables: int | None = None,
                       max_lp_size: int | None = None) -> LeastInformative:
     """Minimise the mutual information ``I(D; ω)`` (nats, ``D ~ prior``) over the definition's closure subject to an
     expected utility of at least ``at_least``: a convex program (module docstring; docs/theory.md).
@@ -132,7 +132,7 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
         Any definition :func:`~privgeom.analyses.optimal_mechanism` handles: finite ones (closure of Theorem 3.4),
         ones decided by their row cone (any definition exposing ``row_cone()``), (ε, δ)-DP.
     utility : "accuracy", 2-D array-like or dict
-        ``U[D, ω]``, rows = datasets (:func:`~privgeom.analyses.utility_matrix`).
+        ``U[D, ω]``, rows = datasets (:func:`~privgeom.analyses.optimal._optimal.utility_matrix`).
     at_least : number
         Required expected utility; at most the optimum of :func:`~privgeom.analyses.optimal_mechanism`.
     prior : None, "uniform", sequence or dict
@@ -160,8 +160,7 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
     Asking for no more utility than a constant output gives reveals nothing:
 
     >>> from privgeom.definitions import DifferentialPrivacy
-    >>> from privgeom.graphs import complete_graph
-    >>> res = least_informative(DifferentialPrivacy(complete_graph(3), exp_eps=2), "accuracy", "1/3")
+    >>> res = least_informative(DifferentialPrivacy.complete(3, exp_eps=2), "accuracy", "1/3")
     >>> abs(float(res.value)) < 1e-6
     True
     """

@@ -30,8 +30,7 @@ regime (:func:`kov_regimes`).
 Examples
 --------
 >>> from privgeom.definitions import DifferentialPrivacy
->>> from privgeom.graphs import complete_graph
->>> opt = optimal_mechanism(DifferentialPrivacy(complete_graph(3), exp_eps=2), "accuracy")
+>>> opt = optimal_mechanism(DifferentialPrivacy.complete(3, exp_eps=2), "accuracy")
 >>> opt.value, opt.certificate.exact, opt.certificate.bound
 (Fraction(1, 2), True, Fraction(1, 2))
 """
@@ -42,7 +41,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeAlias
 
 import numpy as np
 
@@ -50,7 +49,7 @@ from ..._core.errors import (DomainMismatchError, FormatError, InvalidParameterE
                        SolverError)
 from ..._core.level import PrivacyLevel, ScalarLike
 from ..._core.limits import register_limit
-from ..._core.numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, is_exact_scalar, limit_hint,
+from ..._core.numeric import (ATOL, ROUNDOFF, MatrixLike, Scalar, VectorLike, check_dense_size, fraction_str, is_exact_scalar, limit_hint,
                         parse_scalar)
 from ..._core.numeric import readonly
 from ..._core.results import Quantity, Result
@@ -84,7 +83,15 @@ register_limit("staircase_inputs", globals(), "MAX_STAIRCASE_INPUTS",
 
 
 # ---------------------------------------------------------------------------------------------------- inputs
-def prior_vector(prior: Any, inputs: Sequence[str], *, exact: bool | None = None) -> list[Scalar]:
+#: A prior over the datasets as ``prior=`` accepts it: ``None`` or ``"uniform"``, the probabilities in the datasets'
+#: order, or a ``{label: probability}`` dict (labels left out get 0).
+PriorLike: TypeAlias = str | VectorLike | dict[str, ScalarLike] | None
+#: A utility as ``utility=`` accepts it: ``"accuracy"``, a matrix ``U[D, ω]`` (rows = datasets) or the JSON form
+#: ``{"matrix": rows, "outputs": [...], "inputs": [...]}`` of ``privgeom optimal --utility``.
+UtilityLike: TypeAlias = str | MatrixLike | dict[str, Any]
+
+
+def prior_vector(prior: PriorLike, inputs: Sequence[str], *, exact: bool | None = None) -> list[Scalar]:
     """A probability vector over ``inputs`` from ``None``/``"uniform"``, a sequence or a ``{label: p}`` dict.
 
     Examples
@@ -115,7 +122,7 @@ def prior_vector(prior: Any, inputs: Sequence[str], *, exact: bool | None = None
     return vals
 
 
-def utility_matrix(utility: Any, inputs: Sequence[str], *, exact: bool | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
+def utility_matrix(utility: UtilityLike, inputs: Sequence[str], *, exact: bool | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
     """Parse a utility into ``(U, outputs)`` with ``U[D, ω]`` (rows = datasets in ``inputs`` order).
 
     Accepted: ``"accuracy"`` (``U[D, ω] = 1`` iff ``ω = D``: guess the dataset), a 2-D array-like (rows =
@@ -347,7 +354,7 @@ def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np
 OPTIMAL_METHODS = ("auto", "lp", "explicit", "closed-form", "symmetric")
 
 
-def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", prior: Any = None, *,
+def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "accuracy", prior: PriorLike = None, *,
                       max_lp_size: int | None = None, method: str = "auto") -> OptimalMechanism:
     """Maximise expected utility ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]`` over the consistent closure of a definition.
 
@@ -398,8 +405,7 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
     identity decision (``9/16``).
 
     >>> from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
-    >>> from privgeom.graphs import complete_graph
-    >>> opt = optimal_mechanism(DifferentialPrivacy(complete_graph(3), exp_eps=2), "accuracy")
+    >>> opt = optimal_mechanism(DifferentialPrivacy.complete(3, exp_eps=2), "accuracy")
     >>> [str(v) for v in opt.mechanism.column(0)]
     ['1/2', '1/4', '1/4']
     >>> optimal_mechanism(RandomizedResponse(2, "3/4"), "accuracy").value
@@ -469,7 +475,7 @@ class RowUtility:
         return sum((self.mu(row) for row in mat), Fraction(0) if self.exact and mechanism.exact else 0.0)
 
 
-def bayes_utility(utility: Any, prior: Any, inputs: Sequence[str]) -> RowUtility:
+def bayes_utility(utility: UtilityLike, prior: PriorLike, inputs: Sequence[str]) -> RowUtility:
     """``μ(x) = max_ω Σ_D π(D) U[D, ω] x_D``: expected utility of the best decision on each output (exact).
 
     Examples
@@ -488,7 +494,7 @@ def bayes_utility(utility: Any, prior: Any, inputs: Sequence[str]) -> RowUtility
     return RowUtility(f"bayes({len(outs)} outputs)", mu, exact)
 
 
-def mutual_information_utility(prior: Any, n: int) -> RowUtility:
+def mutual_information_utility(prior: PriorLike, n: int) -> RowUtility:
     """``μ(x) = Σ_D π(D) x_D ln(x_D / Σ_D' π(D') x_D')``, so ``Σ_ω μ(M[ω, :]) = I(X; M(X))`` in nats (KOV 2016)."""
     pi = np.array([float(v) for v in prior_vector(prior, [str(i) for i in range(n)], exact=False)])
 
@@ -501,7 +507,7 @@ def mutual_information_utility(prior: Any, n: int) -> RowUtility:
     return RowUtility("mutual information", mu, False)
 
 
-def mutual_information(mechanism: Mechanism, prior: Any = None) -> Quantity:
+def mutual_information(mechanism: Mechanism, prior: PriorLike = None) -> Quantity:
     """``I(X; M(X))`` in nats for ``X ~ prior`` (default uniform), as a float :class:`~privgeom.Quantity`.
 
     The objective of Kairouz, Oh and Viswanath (2016, "Extremal mechanisms for local differential privacy").
@@ -606,19 +612,41 @@ class StaircaseOptimum(Result):
                 f"{', '.join(self.patterns)}")
 
 
-def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> StaircaseOptimum:
+def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility | UtilityLike = "accuracy",
+                      prior: PriorLike = None) -> StaircaseOptimum:
     """Solve KOV's LP ``max Σ_s θ_s μ(s)`` s.t. ``Σ_s θ_s s = 1``, ``θ ≥ 0`` over the staircase patterns.
 
     For a sublinear row utility this is the optimum over all ε-locally-DP mechanisms (KOV 2016, the staircase LP:
     every row is a non-negative combination of patterns and ``μ`` is sublinear). Exact when ``e^ε`` is rational and the
     utility is exact (re-verified: a dual ``y`` with ``y·s ≥ μ(s)`` for all ``s`` and ``Σ y`` equal to the value).
 
+    Parameters
+    ----------
+    n : int
+        Number of values (datasets ``"0" .. "n-1"``).
+    exp_eps : ScalarLike
+        ``e^ε``.
+    utility : str, matrix, dict or RowUtility
+        ``"mutual-information"`` (``I(X; Y)`` in nats for ``X ~ prior``: KOV's information-preservation problem), or a
+        utility as :func:`privgeom.optimal_mechanism` takes it (``"accuracy"``, ``U[D, ω]``, the JSON form), whose
+        row utility is the expected utility of the best decision on each output (Bayes); or a row utility built
+        already.
+    prior : optional
+        Prior over the ``n`` values (default uniform), as :func:`privgeom.optimal_mechanism` takes it.
+
     Examples
     --------
-    >>> opt = staircase_optimum(3, 2, bayes_utility("accuracy", None, ["0", "1", "2"]))
+    >>> opt = staircase_optimum(3, 2)
     >>> opt.value, opt.bound, opt.patterns
     (Fraction(1, 2), Fraction(1, 2), ('001', '010', '100'))
+    >>> round(float(staircase_optimum(2, 3, "mutual-information").value), 6)  # ln 2 − H(3/4) nats
+    0.130812
     """
+    if not isinstance(utility, RowUtility):
+        if isinstance(utility, str) and utility.strip() == "mutual-information":
+            utility = mutual_information_utility(prior, n)
+        else:
+            utility = bayes_utility(utility, prior, [str(i) for i in range(n)])
     S = staircase_patterns(n, exp_eps)
     r = S.max()
     exact = utility.exact and S.dtype == object
@@ -685,7 +713,7 @@ class KOVRegimes(Result):
         return self.text
 
 
-def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: Any = None, *, tol: float = ATOL) -> KOVRegimes:
+def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike = None, *, tol: float = ATOL) -> KOVRegimes:
     """KOV's privacy regimes for the utility ``I(X; Y)`` (mutual information, nats), ``X ~ prior`` on ``n`` values.
 
     Why this utility: KOV's information-preservation problem (KOV 2016). Mutual information is not

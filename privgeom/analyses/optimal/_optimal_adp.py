@@ -19,9 +19,10 @@ symmetric mechanism with diagonal ``p`` has hockey-stick value ``p − 2 (1 − 
 (pure DP gives ``e^ε / (e^ε + 2) = 1/2``).
 
 >>> from privgeom.definitions import ApproximateDP
->>> from privgeom.graphs import complete_graph
+>>> from privgeom import neighbour_graph
 >>> from privgeom.analyses import optimal_mechanism
->>> opt = optimal_mechanism(ApproximateDP(complete_graph(3), exp_eps=2, delta="1/10"), "accuracy")
+>>> K3 = neighbour_graph("complete", ["0", "1", "2"])
+>>> opt = optimal_mechanism(ApproximateDP(K3, exp_eps=2, delta="1/10"), "accuracy")
 >>> opt.value, opt.formulation, opt.certificate.exact, opt.membership.member
 (Fraction(11, 20), 'hockey-stick', True, True)
 """

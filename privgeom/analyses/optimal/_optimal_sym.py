@@ -24,11 +24,10 @@ re-verification as the LP (docs/theory.md, "Optimal mechanisms up to symmetry"):
 Examples
 --------
 >>> from privgeom.definitions import DifferentialPrivacy
->>> from privgeom.graphs import complete_graph, hamming_graph
 >>> from privgeom.analyses import optimal_mechanism
->>> optimal_mechanism(DifferentialPrivacy(complete_graph(5), exp_eps=3), method="closed-form").value
+>>> optimal_mechanism(DifferentialPrivacy.complete(5, exp_eps=3), method="closed-form").value
 Fraction(3, 7)
->>> opt = optimal_mechanism(DifferentialPrivacy(hamming_graph(3), exp_eps=3), method="symmetric")
+>>> opt = optimal_mechanism(DifferentialPrivacy.hamming(3, exp_eps=3), method="symmetric")
 >>> opt.value, opt.certificate.exact
 (Fraction(27, 64), True)
 """
@@ -94,9 +93,8 @@ def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Member
     Examples
     --------
     >>> from privgeom.definitions import DifferentialPrivacy
-    >>> from privgeom.graphs import complete_graph
     >>> from privgeom.mechanisms import Mechanism
-    >>> ratio_rows_membership(DifferentialPrivacy(complete_graph(2), exp_eps=3),
+    >>> ratio_rows_membership(DifferentialPrivacy.complete(2, exp_eps=3),
     ...                       Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["0", "1"])).member
     True
     """

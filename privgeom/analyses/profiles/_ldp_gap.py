@@ -31,7 +31,7 @@ from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core.numeric import Scalar, fraction_str
 from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, FiniteDefinition, parse_definition
-from ...graphs import complete_graph
+from ...graphs._graphs import complete_graph
 from ...mechanisms import Mechanism
 from ..optimal._optimal import optimal_mechanism
 from ._profile import epsilon

@@ -20,7 +20,8 @@ For a mechanism ``M`` (``M[ω, i] = P(M(D_i) = ω)``) and a neighbour graph ``G`
 
 Examples
 --------
->>> from privgeom import randomized_response, hamming_graph
+>>> from privgeom import randomized_response
+>>> from privgeom.graphs._graphs import hamming_graph
 >>> M = randomized_response(2, "3/4")
 >>> str(epsilon(M, hamming_graph(2)).eps)
 'ln(3)'
@@ -204,7 +205,7 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
     mechanism : Mechanism
         Exact mechanisms give an exact answer (:class:`~privgeom.LogRational`); float ones a float.
     graph : str, Domain, networkx.Graph or iterable of pairs
-        Neighbour relation on ``mechanism.inputs``, resolved by :func:`privgeom.resolve_graph`: a relation name
+        Neighbour relation on ``mechanism.inputs``, resolved by :func:`privgeom.neighbour_graph`: a relation name
         (``"hamming"``, ``"path"``, ``"complete"``, … — a string is always a name), a :class:`~privgeom.Domain`,
         or a graph / edge list (integer nodes are accepted as column indices).
     method : {"auto", "scan", "complete", "factors", "fraction"}
@@ -251,7 +252,8 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
     Randomized response with ``p = 3/4`` on two bits (Lin & Kifer §V): ``ε = ln(p/(1−p)) = ln 3`` on the Hamming
     graph, twice that on the complete graph.
 
-    >>> from privgeom import randomized_response, hamming_graph, complete_graph
+    >>> from privgeom import randomized_response
+    >>> from privgeom.graphs._graphs import hamming_graph, complete_graph
     >>> M = randomized_response(2, "3/4")
     >>> r = epsilon(M, hamming_graph(2))
     >>> r.eps, r.edge, r.output, r.p, r.q
@@ -655,7 +657,8 @@ def delta(
 
     Examples
     --------
-    >>> from privgeom import randomized_response, hamming_graph, LogRational
+    >>> from privgeom import randomized_response, LogRational
+    >>> from privgeom.graphs._graphs import hamming_graph
     >>> M = randomized_response(1, "3/4")
     >>> r = delta(M, [("1", "0")], exp_eps=1)      # ε = 0: the total-variation distance
     >>> r.delta, r.edge, r.outputs

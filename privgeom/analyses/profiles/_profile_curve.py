@@ -10,7 +10,8 @@ the upper envelope of finitely many lines ``A − t B`` over all directed edges 
 
 Examples
 --------
->>> from privgeom import randomized_response, hamming_graph
+>>> from privgeom import randomized_response
+>>> from privgeom.graphs._graphs import hamming_graph
 >>> curve = delta_curve(randomized_response(2, "3/4"), hamming_graph(2))
 >>> [(str(t), str(d)) for t, d in curve.breakpoints]
 [('1', '1/2'), ('3', '0')]
@@ -118,7 +119,8 @@ class DeltaCurve(Result):
 
         Examples
         --------
-        >>> from privgeom import randomized_response, hamming_graph
+        >>> from privgeom import randomized_response
+        >>> from privgeom.graphs._graphs import hamming_graph
         >>> delta_curve(randomized_response(2, "3/4"), hamming_graph(2)).evaluate(exp_eps=2)
         Fraction(1, 4)
         """

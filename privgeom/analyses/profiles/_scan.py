@@ -1,7 +1,7 @@
 """The scan machinery of the privacy profiles: relations resolved to column-index edges, sized and refused first.
 
 :func:`~privgeom.analyses.epsilon`, :func:`~privgeom.analyses.delta` and :func:`~privgeom.analyses.delta_curve`
-scan ``outputs × directed edges``. Here the relation is resolved (:func:`privgeom.resolve_graph`; named relations
+scan ``outputs × directed edges``. Here the relation is resolved (:func:`privgeom.neighbour_graph`; named relations
 are sized from their :class:`~privgeom.Domain` and the complete relation is produced as index arrays, never as a
 networkx graph), the cost :func:`profile_work` is checked against ``max_work`` before anything is computed, and
 directed edges whose multisets of output pairs coincide are grouped into classes (one exact computation per class).
@@ -192,7 +192,7 @@ def _resolve_pairs(
 
     Named relations (a string or a Domain) are sized from the domain first and refused before anything is built;
     the complete relation is produced as index arrays, never as a networkx graph. Everything else goes through
-    :func:`privgeom.resolve_graph`. With ``complete_route=True`` a complete relation is reported without its
+    :func:`privgeom.neighbour_graph`. With ``complete_route=True`` a complete relation is reported without its
     edges and without the work check (the caller does not scan edges).
     """
     dom = M.domain

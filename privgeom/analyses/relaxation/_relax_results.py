@@ -152,6 +152,13 @@ class Relaxation(Result):
         The symmetry group used for the orbits.
     n_facets : int
         Facets of the original cone.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> r = pg.relax_pairwise(pg.RandomizedResponse(2, "3/4"), "hamming")
+    >>> isinstance(r, pg.Relaxation), r.recognised, r.exp_eps
+    (True, 'dp', Fraction(3, 1))
     """
 
     cone: Cone
