@@ -169,8 +169,8 @@ def main() -> None:
         b, tf = timed(lambda: delta_curve(Mcf, graph))
         c, tr = timed(lambda: delta_curve(Mcr, graph, method="fraction"))
         row(f"δ(ε) curve of {name}", te, tf, tr,
-            a.pieces == c.pieces and a.breakpoints == c.breakpoints and a.epsilon == c.epsilon
-            and math.isclose(b.epsilon, float(a.epsilon), rel_tol=1e-9))
+            a.pieces == c.pieces and a.breakpoints == c.breakpoints and a.level == c.level
+            and math.isclose(float(b.level), float(a.level), rel_tol=1e-9))
 
     # 7. Cone.contains on integer facets vs the Fraction route (a·x as Fraction sums, as the Fraction storage did)
     from privgeom.geometry import Cone

@@ -100,11 +100,11 @@ def epsilon_table(sizes: list[int], rho: float) -> None:
         table_text, ratio_text, diff_text = "-", "-", "-"
         if n <= 15:
             tab, t_tab = timed(voting.epsilon, f, rho, method="table")
-            diff = abs(float(tab.epsilon) - float(res.epsilon))
+            diff = abs(float(tab) - float(res))
             assert diff <= 1e-10, (n, diff)
             table_text, ratio_text, diff_text = f"{t_tab:.4f}", f"{t_tab / t_counts:.1f}x", f"{diff:.1e}"
-        assert 0 < float(res.epsilon) < float(res.bound)
-        print(f"{n:>7} {t_counts:>9.4f} {table_text:>9} {ratio_text:>13} {float(res.epsilon):>14.10f} {diff_text:>15} {float(res.bound):>12.6f}")
+        assert 0 < float(res) < float(res.bound)
+        print(f"{n:>7} {t_counts:>9.4f} {table_text:>9} {ratio_text:>13} {float(res):>14.10f} {diff_text:>15} {float(res.bound):>12.6f}")
     print()
 
 

@@ -272,7 +272,7 @@ def _epsilon_run(args: argparse.Namespace) -> Outcome:
             raise InvalidParameterError(f"--eps must be >= 0, got {args.eps!r}")
         target = PrivacyLevel.parse(eps=args.eps, name="--eps")
         if res.exact and target.exact and not res.infinite:  # both logarithms of rationals: decided exactly
-            ok = bool(res.epsilon <= target.eps)
+            ok = bool(res.level.eps <= target.eps)
         else:
             ok = float(res) <= float(target) + ROUNDOFF
         data["eps"] = str(target)

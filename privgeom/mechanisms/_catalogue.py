@@ -106,7 +106,7 @@ def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mec
     ['1/4', '1/2', '1/6', '1/12']
     >>> from privgeom import path_graph
     >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M, path_graph(3)).eps)
+    >>> str(epsilon(M, path_graph(3)).level.eps)
     'ln(3)'
     """
     n = parse_int(n, name="n", min=1)
@@ -205,7 +205,7 @@ def kary_randomized_response(
     [Fraction(3, 4), Fraction(1, 4)]
     >>> from privgeom import complete_graph
     >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M, complete_graph(M.inputs)).eps)
+    >>> str(epsilon(M, complete_graph(M.inputs)).level.eps)
     'ln(3)'
     """
     labels = _value_labels(n_values, name="n_values")
@@ -302,7 +302,7 @@ def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None 
     ['9/16', '3/16', '3/16', '1/16']
     >>> from privgeom import complete_graph
     >>> from privgeom.analyses.profiles._profile import epsilon
-    >>> str(epsilon(M2, complete_graph(M2.inputs)).eps)
+    >>> str(epsilon(M2, complete_graph(M2.inputs)).level.eps)
     'ln(9)'
     """
     values = _value_labels(N, name="N")

@@ -319,7 +319,7 @@ class DatabaseDelta(DeltaResult):
 
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
-        head = f"database-wise δ at ε = {self.eps} ({mode}, Liu-Wang-Xia Definition 2)"
+        head = f"database-wise δ at ε = {self.level} ({mode}, Liu-Wang-Xia Definition 2)"
         if self.x is not None:
             return f"{head}: δ({self.x}) = {fraction_str(self.value)} (worst neighbour {self.worst[self.inputs.index(self.x)]})"
         lines = [head + ":"]
@@ -450,7 +450,7 @@ def database_delta(
             if not exact:
                 p_ev, q_ev = float(p_ev), float(q_ev)
     return DatabaseDelta(
-        delta=values[imax], eps=level.eps, exp_eps=t, exact=exact, edge=edge, outputs=outputs, p_event=p_ev,
+        delta=values[imax], level=level, exact=exact, edge=edge, outputs=outputs, p_event=p_ev,
         q_event=q_ev, n_edges=G.number_of_edges(), graph=str(G.name or "graph"), detail=level.note,
         inputs=mechanism.inputs, values=tuple(values), worst=worst, argmax=mechanism.inputs[imax], x=x, value=value,
     )

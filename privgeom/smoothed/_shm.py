@@ -172,7 +172,7 @@ class SHMDatabaseDelta(DeltaResult):
         event = (f"; worst event: sample count {self.side} {self.threshold} on the edge {self.edge[0]} → {self.edge[1]}"
                  if self.threshold is not None and self.edge is not None else "")
         return (
-            f"δ(x) of SHM (n = {self.n}, T = {self.T}, {how} replacement) at N = {self.N} ones, ε = {self.eps}: "
+            f"δ(x) of SHM (n = {self.n}, T = {self.T}, {how} replacement) at N = {self.N} ones, ε = {self.level}: "
             f"{log10_text(self.log10)}{zero} (log10 = {self.log10:.2f}; tails <= "
             f"{log10_text(self.log10_truncation, 2)}){event}; DP δ = {fraction_str(self.dp_delta)}"
         )
@@ -204,7 +204,7 @@ def shm_database_delta(n: int, T: int, eps: LevelLike, N: int, replace: bool = F
     fam = family(n, T, replace)
     lows = [v for v in (N - 1, N) if 0 <= v <= n - 1]
     common = dict(
-        eps=level.eps, exp_eps=float(level.exp_eps), exact=False, outputs=(), p_event=math.nan, q_event=math.nan,
+        level=level, exact=False, outputs=(), p_event=math.nan, q_event=math.nan,
         n_edges=len(lows), graph=f"replace-one edges at count {N}", detail=level.note, n=n, T=T, N=N, replace=replace,
         dp_delta=fam.dp_delta(),
     )

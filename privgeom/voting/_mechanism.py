@@ -19,7 +19,7 @@ Examples
 >>> M.inputs[:3], M.outputs, [str(v) for v in M.row("1")[:2]]
 (('111', '110', '101'), ('1', '-1'), ['27/32', '21/32'])
 >>> e = voting.epsilon(voting.majority(3), "1/2", method="table")
->>> str(e.epsilon), str(e.bound), e.attains_bound, (e.profile, e.neighbour)
+>>> str(e.level), str(e.bound), e.attains_bound, (e.profile, e.neighbour)
 ('ln(11/5)', 'ln(3)', False, ('100', '000'))
 >>> voting.epsilon(voting.majority(3), "1/2").counts       # by vote count: one +1 vote against none
 (1, 0)
@@ -123,7 +123,7 @@ def _bound(r: Rho) -> LogRational | float:
 @dataclass(frozen=True)
 class VotingEpsilon(EpsilonResult):
     """Exact ε of ``M_ρ f`` over profiles differing in one vote: the core :class:`~privgeom.EpsilonResult` (same
-    ``epsilon``, ``edge``, ``output``, ``p``, ``q``, ``graph`` as ``privgeom.epsilon(voting.mechanism(f, ρ),
+    ``level``, ``edge``, ``output``, ``p``, ``q``, ``graph`` as ``privgeom.epsilon(voting.mechanism(f, ρ),
     "hamming")``) with the voting details added.
 
     ``ratio = p / q = P(M_ρ f(profile) = output) / P(M_ρ f(neighbour) = output) = e^ε``. The ``table`` method names
@@ -137,7 +137,7 @@ class VotingEpsilon(EpsilonResult):
     --------
     >>> from privgeom import voting
     >>> e = voting.epsilon(voting.parity(3), "1/2", method="table")
-    >>> str(e.epsilon), e.profile, e.neighbour, round(float(e), 12)
+    >>> str(e.level), e.profile, e.neighbour, round(float(e), 12)
     ('ln(9/7)', '111', '011', 0.251314428281)
     >>> e.edge, e.output, e.p, e.q, e.graph
     (('111', '011'), '1', Fraction(9, 16), Fraction(7, 16), 'hamming(3)')
@@ -157,26 +157,26 @@ class VotingEpsilon(EpsilonResult):
     log10_q: float | None = None
 
     def __float__(self) -> float:
-        return _log_float(self.epsilon)
+        return _log_float(self.level.eps)
 
     def to_dict(self) -> dict[str, Any]:
         from .._core.results import to_jsonable
 
-        data: dict[str, Any] = {}
-        for fld in fields(self):  # accurate values (ratios near 1 or with huge integers) and no giant strings
-            value = getattr(self, fld.name)
+        def one(name: str, value: Any) -> Any:  # accurate values (ratios near 1 or with huge integers), no giant strings
+            if isinstance(value, PrivacyLevel):  # the level: ε and e^ε by the rules below
+                return {"eps": one("eps", value.eps), "exp_eps": one("exp_eps", value.exp_eps), "exact": value.exact}
             if isinstance(value, LogRational):
-                data[fld.name] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
+                out = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
                 if value.ratio > 1 and _log_float(value) < TINY:  # underflows: its log10 is still exact
-                    data[fld.name]["log10"] = log10_of_log(value.ratio)
-            elif isinstance(value, Fraction):
-                data[fld.name] = _ratio_text(value)
-            elif fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
-                data[fld.name] = f"{self.n}*2^{self.n - 1}"
-            else:
-                data[fld.name] = to_jsonable(value)
-        data["eps"] = data["epsilon"]  # the package-wide name, as in EpsilonResult.to_dict
-        return data
+                    out["log10"] = log10_of_log(value.ratio)
+                return out
+            if isinstance(value, Fraction):
+                return _ratio_text(value)
+            if name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
+                return f"{self.n}*2^{self.n - 1}"
+            return to_jsonable(value)
+
+        return {fld.name: one(fld.name, getattr(self, fld.name)) for fld in fields(self)}
 
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
@@ -206,7 +206,7 @@ class VotingEpsilon(EpsilonResult):
                 detail += f", probabilities {log10_text(self.log10_p)} and {log10_text(self.log10_q)}"
         verdict = "attains" if self.attains_bound else "is below"
         return (
-            f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.epsilon)} ({detail}); "
+            f"M_rho {self.rule} with rho = {self.rho}: epsilon = {_log_text(self.level.eps)} ({detail}); "
             f"it {verdict} Proposition 2's bound ln((1+rho)/(1-rho)) = {_log_text(self.bound)}"
         )
 
@@ -327,19 +327,18 @@ def _result(
 ) -> VotingEpsilon:
     bound = _bound(r)
     infinite = ratio == math.inf
+    level = PrivacyLevel.from_exp_eps(ratio, allow_infinite=True)
     if isinstance(ratio, Fraction):
-        eps: LogRational | float = LogRational(ratio)
         attains = isinstance(bound, LogRational) and ratio == bound.ratio
         exact = True
     else:
-        eps = math.log(ratio) if ratio != math.inf else math.inf
-        attains = math.isclose(float(eps), _log_float(bound), rel_tol=ATOL, abs_tol=ROUNDOFF)
+        attains = math.isclose(float(level.eps), _log_float(bound), rel_tol=ATOL, abs_tol=ROUNDOFF)
         exact = r.exact and infinite
     if edge is None and profile is not None and neighbour is not None:
         edge = (profile, neighbour)
     n = f.n
     return VotingEpsilon(
-        epsilon=eps, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
+        level=level, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
         n_edges=n * 2 ** (n - 1), graph=f"hamming({n})", rule=f.name, n=n, rho=r.rho, bound=bound,
         attains_bound=attains, method=method, ratio=ratio, profile=profile, neighbour=neighbour, counts=counts,
     )
@@ -461,7 +460,7 @@ def epsilon(f: Rule, rho: ScalarLike, *, method: str = "auto") -> VotingEpsilon:
     --------
     >>> from privgeom import voting
     >>> e = voting.epsilon(voting.majority(100001), 0.5)        # log space, no underflow at the extreme counts
-    >>> e.method, e.counts, round(float(e.epsilon), 9)
+    >>> e.method, e.counts, round(float(e.level), 9)
     ('counts', (100000, 100001), 0.510841623)
     >>> round(math.log((1 + 0.5**2) / (1 - 0.5**2)), 9)           # its large-n limit, below ln 3
     0.510825624

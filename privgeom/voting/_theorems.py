@@ -124,8 +124,9 @@ def check_epsilon_bound(f: Rule, rho: ScalarLike) -> TheoremCheck:
     r = parse_rho(rho)
     res = _computed_epsilon(f, r.rho) if 0 < r.rho < 1 else epsilon(f, r.rho)
     bound = _bound(r)
-    ok = res.epsilon <= bound if isinstance(res.epsilon, LogRational) and isinstance(bound, LogRational) else float(res.epsilon) <= float(bound) * (1 + ATOL) + ATOL
-    return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", res.epsilon, bound, "<=")
+    eps = res.level.eps
+    ok = eps <= bound if isinstance(eps, LogRational) and isinstance(bound, LogRational) else float(eps) <= float(bound) * (1 + ATOL) + ATOL
+    return TheoremCheck("Proposition 2", f.name, r.rho, bool(ok), res.exact, "epsilon(M_rho f) <= ln((1+rho)/(1-rho))", eps, bound, "<=")
 
 
 def check_bound_attainment(f: Rule, rho: ScalarLike) -> TheoremCheck:

@@ -104,8 +104,8 @@ def test_custom_graph_and_errors() -> None:
 
 
 def test_eps_parsing_and_inputs() -> None:
-    assert database_delta(randomized_response(1, "3/4"), "ln(51/49)").exp_eps == Fraction(51, 49)
-    assert database_delta(randomized_response(1, "3/4"), 0).exp_eps == Fraction(1)
+    assert database_delta(randomized_response(1, "3/4"), "ln(51/49)").level.exp_eps == Fraction(51, 49)
+    assert database_delta(randomized_response(1, "3/4"), 0).level.exp_eps == Fraction(1)
     # plain labels (a mechanism that lost its Domain) are recognised by building the candidate Domains
     assert recognise_domain(["11", "10", "01", "00"]).kind == "bits"
     assert recognise_domain(["0", "1", "2", "10"]) is None  # not 0..3

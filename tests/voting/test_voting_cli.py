@@ -51,7 +51,7 @@ def test_epsilon_and_exit_codes(capsys) -> None:
     assert code == 1 and "NOT" in out
     code, out, _ = run(capsys, "epsilon", "majority", "-n", "3", "--rho", "1/2", "--eps", "0.8", "--json")
     data = json.loads(out)
-    assert code == 0 and data["private"] is True and data["epsilon"]["ln"] == "11/5"
+    assert code == 0 and data["private"] is True and data["level"]["eps"]["ln"] == "11/5"
     code, out, _ = run(capsys, "epsilon", "majority", "-n", "100001", "--rho", "0.9", "--float")
     assert code == 0 and "counts" in out
 
@@ -89,4 +89,4 @@ def test_epsilon_at_large_n(capsys) -> None:
     assert code == 0 and "ln(3)" in out and "attains" in out  # Remark 1's closed form, exact
     code, out, _ = run(capsys, "epsilon", "parity", "-n", "100001", "--rho", "1/2", "--json")
     data = json.loads(out)
-    assert code == 0 and data["epsilon"]["ln"] is None and data["attains_bound"] is False
+    assert code == 0 and data["level"]["eps"]["ln"] is None and data["attains_bound"] is False

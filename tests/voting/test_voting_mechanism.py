@@ -61,12 +61,12 @@ def test_epsilon_exact_on_all_rules_n3_prop2_remark1(rho: Fraction) -> None:
         values = set(f.table().tolist())
         res = voting.epsilon(f, rho)
         if len(values) == 1:
-            assert res.epsilon == 0
+            assert res.level.eps == 0
             continue
-        assert isinstance(res.epsilon, pg.LogRational)
-        assert res.epsilon.ratio == brute_epsilon_ratio(list(f.table()), 3, rho)
-        assert res.epsilon <= bound  # Proposition 2
-        assert res.attains_bound == (res.epsilon == bound) == voting.attains_bound(f).holds  # Remark 1, both directions
+        assert isinstance(res.level.eps, pg.LogRational)
+        assert res.level.eps.ratio == brute_epsilon_ratio(list(f.table()), 3, rho)
+        assert res.level.eps <= bound  # Proposition 2
+        assert res.attains_bound == (res.level.eps == bound) == voting.attains_bound(f).holds  # Remark 1, both directions
 
 
 def test_epsilon_random_rules_n5_against_brute_force() -> None:
@@ -74,10 +74,10 @@ def test_epsilon_random_rules_n5_against_brute_force() -> None:
     for seed in range(4):
         f = random_rule(5, seed=seed)
         res = voting.epsilon(f, rho)
-        assert res.epsilon.ratio == brute_epsilon_ratio(list(f.table()), 5, rho)
+        assert res.level.eps.ratio == brute_epsilon_ratio(list(f.table()), 5, rho)
         assert res.attains_bound == voting.attains_bound(f).holds
         fl = voting.epsilon(f, float(rho))
-        assert float(fl.epsilon) == pytest.approx(float(res.epsilon), abs=1e-12)
+        assert float(fl.level.eps) == pytest.approx(float(res.level.eps), abs=1e-12)
         # the witness really attains the ratio
         M = voting.mechanism(f, rho)
         assert M.row(res.output)[M.inputs.index(res.profile)] / M.row(res.output)[M.inputs.index(res.neighbour)] == res.ratio
@@ -94,9 +94,9 @@ def test_counts_and_table_epsilon_agree(n: int) -> None:
             if len(set(f.counts.tolist())) < 2:
                 continue
             exact = voting.epsilon(f, rho, method="counts")
-            assert exact.epsilon == voting.epsilon(f, rho, method="table").epsilon, f.name
+            assert exact.level.eps == voting.epsilon(f, rho, method="table").level.eps, f.name
             logspace = voting.epsilon(f, float(rho), method="counts")
-            assert float(logspace.epsilon) == pytest.approx(float(exact.epsilon), rel=1e-12, abs=1e-13)
+            assert float(logspace.level.eps) == pytest.approx(float(exact.level.eps), rel=1e-12, abs=1e-13)
 
 
 def test_log_space_epsilon_agrees_with_exact_counts_at_n_201() -> None:
@@ -105,13 +105,13 @@ def test_log_space_epsilon_agrees_with_exact_counts_at_n_201() -> None:
             exact = voting.epsilon(f, rho)
             assert exact.exact and exact.method == "counts"
             fl = voting.epsilon(f, float(rho))
-            assert float(fl.epsilon) == pytest.approx(float(exact.epsilon), rel=1e-9)
+            assert float(fl.level.eps) == pytest.approx(float(exact.level.eps), rel=1e-9)
 
 
 @pytest.mark.parametrize("rho", [0.1, 0.5, 0.9, 0.999])
 def test_majority_epsilon_at_100001_no_underflow(rho: float) -> None:
     res = voting.epsilon(voting.majority(100001), rho)
-    eps = float(res.epsilon)
+    eps = float(res.level.eps)
     assert res.method == "counts" and math.isfinite(eps)
     assert 0 < eps < float(res.bound) and not res.attains_bound
     # extremes of the count: hazard-rate ordering puts the worst ratio at 0 vs 1 (or n-1 vs n) votes +1
@@ -127,18 +127,18 @@ def test_threshold_epsilon_is_attained_at_the_extreme_counts() -> None:
 
 
 def test_epsilon_special_cases() -> None:
-    assert voting.epsilon(voting.majority(3), 0).epsilon == 0
-    assert voting.epsilon(voting.constant(4, -1), "1/2").epsilon == 0
-    assert voting.epsilon(voting.majority(3), 1).epsilon == math.inf
+    assert voting.epsilon(voting.majority(3), 0).level.eps == 0
+    assert voting.epsilon(voting.constant(4, -1), "1/2").level.eps == 0
+    assert voting.epsilon(voting.majority(3), 1).level.eps == math.inf
     big_dictator = voting.epsilon(voting.dictator(60, 3), "1/2")
-    assert big_dictator.attains_bound and str(big_dictator.epsilon) == "ln(3)"
+    assert big_dictator.attains_bound and str(big_dictator.level.eps) == "ln(3)"
     par = voting.epsilon(voting.parity(50), "1/2")
-    assert par.epsilon == pg.LogRational(Fraction(2**50 + 1, 2**50 - 1))
-    assert voting.epsilon(voting.parity(4), "1/2", method="table").epsilon == pg.LogRational(Fraction(17, 15))
+    assert par.level.eps == pg.LogRational(Fraction(2**50 + 1, 2**50 - 1))
+    assert voting.epsilon(voting.parity(4), "1/2", method="table").level.eps == pg.LogRational(Fraction(17, 15))
     assert voting.attains_bound(voting.dictator(60, 3)).holds and voting.attains_bound(voting.disjunction(7)).voter == 0
     assert "attains" in str(voting.epsilon(voting.dictator(3), "1/2"))
     data = voting.epsilon(voting.majority(3), "1/2").to_dict()
-    assert data["epsilon"] == {"ln": "11/5", "value": pytest.approx(math.log(11 / 5))}
+    assert data["level"]["eps"] == {"ln": "11/5", "value": pytest.approx(math.log(11 / 5))}
     with pytest.raises(pg.InvalidParameterError):
         voting.epsilon(voting.majority(3), "1/2", method="bogus")
 
@@ -176,7 +176,7 @@ def test_epsilon_float_value_and_json_for_huge_or_near_one_ratios() -> None:
     assert float(par) == pytest.approx(math.log1p(2 / (2**50 - 1)), rel=1e-15)
     big = voting.epsilon(voting.parity(20001), "1/2")  # integers of ~6000 digits
     data = big.to_dict()
-    assert data["epsilon"]["ln"] is None and data["epsilon"]["value"] == 0.0 and "ln(a/b" in str(big)
+    assert data["level"]["eps"]["ln"] is None and data["level"]["eps"]["value"] == 0.0 and "ln(a/b" in str(big)
     small = voting.epsilon(voting.majority(301), "1/100")  # exact, ratio close to 1
     assert float(small) == pytest.approx(float(voting.epsilon(voting.majority(301), 0.01)), rel=1e-12)
 
@@ -186,8 +186,8 @@ def test_remark1_closed_form_for_symmetric_rules() -> None:
     res = voting.epsilon(voting.disjunction(100001), 0.5)
     assert res.method == "remark1" and res.attains_bound and float(res) == math.log(3)
     exact = voting.epsilon(voting.conjunction(200), "1/3")
-    assert exact.epsilon == pg.LogRational(2) and exact.counts == (200, 199)
-    assert exact.epsilon == voting.epsilon(voting.conjunction(200), "1/3", method="counts").epsilon  # computed route
+    assert exact.level.eps == pg.LogRational(2) and exact.counts == (200, 199)
+    assert exact.level.eps == voting.epsilon(voting.conjunction(200), "1/3", method="counts").level.eps  # computed route
     assert voting.check_bound_attainment(voting.disjunction(301), "1/2").holds  # the check computes ε by counts
 
 

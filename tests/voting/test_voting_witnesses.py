@@ -41,19 +41,19 @@ def test_by_count_sentence_names_the_profiles() -> None:
     r = voting.epsilon(voting.majority(5), "1/2")
     assert "output 1 on a profile with 1 vote +1 against its neighbour with 0 votes +1" in r.summary()
     assert r.counts == (1, 0) and r.edge == ("10000", "00000")
-    assert r.p / r.q == r.epsilon.ratio  # type: ignore[operator, union-attr]
+    assert r.p / r.q == r.level.eps.ratio  # type: ignore[operator, union-attr]
 
 
 def test_tiny_epsilon_is_printed_from_its_logarithm() -> None:
     """Parity at n = 9999, ρ = 1/2: ε = ln((1 + 2^-9999)/(1 − 2^-9999)) ≈ 2^-9998, far below a double."""
     r = voting.epsilon(voting.parity(9999), "1/2")
-    assert float(r) == 0.0 and r.epsilon.ratio > 1  # type: ignore[union-attr]
+    assert float(r) == 0.0 and r.level.eps.ratio > 1  # type: ignore[union-attr]
     with mp.workdps(30):
         x = mp.mpf(2) ** -9999
         ref = float(mp.log10(mp.log1p(x) - mp.log1p(-x)))
-    assert math.isclose(log10_of_log(r.epsilon.ratio), ref, rel_tol=1e-14)  # type: ignore[union-attr]
+    assert math.isclose(log10_of_log(r.level.eps.ratio), ref, rel_tol=1e-14)  # type: ignore[union-attr]
     mant, exp = 10 ** (ref - math.floor(ref)), math.floor(ref)
-    assert f"{mant:.12g}e{exp}" in r.summary() and r.to_dict()["epsilon"]["log10"] == pytest.approx(ref, rel=1e-14)
+    assert f"{mant:.12g}e{exp}" in r.summary() and r.to_dict()["level"]["eps"]["log10"] == pytest.approx(ref, rel=1e-14)
 
 
 def _log10_majority_minus(n: int, plus: int) -> float:

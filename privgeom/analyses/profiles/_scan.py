@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
@@ -60,7 +60,7 @@ def _blocks(n_rows: int, n_dir: int) -> Iterator[slice]:
         yield slice(start, min(n_dir, start + step))
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Prepared:
     """A mechanism and a validated graph, ready for scanning.
 
@@ -185,9 +185,18 @@ def _complete_on(G: nx.Graph, inputs: Sequence[str]) -> bool:
     )
 
 
+class _Pairs(NamedTuple):
+    """A relation resolved on a mechanism's inputs (:func:`_resolve_pairs`)."""
+
+    I: np.ndarray  #: first endpoints ``i`` of the undirected edges ``i < j`` (column indices, sorted)
+    J: np.ndarray  #: second endpoints ``j``
+    name: str  #: the graph's name
+    complete: bool  #: the relation is complete (then ``I``, ``J`` may be empty: see ``complete_route``)
+
+
 def _resolve_pairs(
     M: Mechanism, graph: RelationLike, max_work: int | None, what: str, *, complete_route: bool = False
-) -> tuple[np.ndarray, np.ndarray, str, bool]:
+) -> _Pairs:
     """Undirected edges ``i < j`` (sorted) of a relation on ``M``'s inputs, the graph's name and "is complete".
 
     Named relations (a string or a Domain) are sized from the domain first and refused before anything is built;
@@ -208,12 +217,12 @@ def _resolve_pairs(
         name = dom.check_relation(graph.default_relation)
     if name is not None:
         if name == "complete" and complete_route:
-            return none, none, f"complete({N})", True
+            return _Pairs(none, none, f"complete({N})", True)
         n_edges = dom.edge_bound(name)
         _check_work(M, n_edges, max_work, what)
         if name == "complete":
             iu, ju = np.triu_indices(N, 1)
-            return iu.astype(np.intp), ju.astype(np.intp), f"complete({N})", True
+            return _Pairs(iu.astype(np.intp), ju.astype(np.intp), f"complete({N})", True)
         G = dom.relation(name, max_edges=n_edges)
     else:
         nx_module = sys.modules.get("networkx")  # a networkx graph exists only once networkx is loaded
@@ -221,10 +230,10 @@ def _resolve_pairs(
             if _complete_on(graph, M.inputs):
                 gname = str(graph.name or f"complete({N})")
                 if complete_route:
-                    return none, none, gname, True
+                    return _Pairs(none, none, gname, True)
                 _check_work(M, graph.number_of_edges(), max_work, what)
                 iu, ju = np.triu_indices(N, 1)
-                return iu.astype(np.intp), ju.astype(np.intp), gname, True
+                return _Pairs(iu.astype(np.intp), ju.astype(np.intp), gname, True)
             _check_work(M, graph.number_of_edges(), max_work, what)
         G = resolve_graph(graph, dom)
         _check_work(M, G.number_of_edges(), max_work, what)
@@ -233,16 +242,23 @@ def _resolve_pairs(
     pairs = edge_index_pairs(G, M.inputs)
     I = np.array([i for i, j in pairs], dtype=np.intp)
     J = np.array([j for i, j in pairs], dtype=np.intp)
-    return I, J, str(G.name or "graph"), len(pairs) == N * (N - 1) // 2 and N > 1
+    return _Pairs(I, J, str(G.name or "graph"), len(pairs) == N * (N - 1) // 2 and N > 1)
 
 
-def _matrix_views(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """``(ids, X, Z, L, n_values)``: entries as indices into the distinct values, floats, zero mask, logs."""
-    return _matrix_views_full(M)[:5]
+class _MatrixViews(NamedTuple):
+    """A mechanism's matrix as the scans read it (:func:`_matrix_views`)."""
+
+    ids: np.ndarray  #: every entry as an index into the distinct values
+    X: np.ndarray  #: the entries as floats
+    Z: np.ndarray  #: exact zero mask
+    L: np.ndarray  #: ``ln`` of the entries (0 where zero), from numerators and denominators in exact mode
+    n_values: int  #: number of distinct values
+    values: tuple[np.ndarray, np.ndarray] | None  #: exact integer route: the distinct values ``va / vb``
 
 
-def _matrix_views_full(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, Any]:
-    """:func:`_matrix_views` and, exact mode, the distinct values as integers ``(va, vb)`` (value ``va / vb``).
+def _matrix_views(M: Mechanism) -> _MatrixViews:
+    """Entries as indices into the distinct values, floats, zero mask, logs and (exact) the distinct values as
+    integers ``(va, vb)`` (value ``va / vb``).
 
     Exact mode works on :attr:`~privgeom.Mechanism.int_columns`: every entry reduced to ``(a, b)`` coprime, the
     distinct pairs found by one ``np.unique`` on the key ``a · (max b + 1) + b`` when it fits in ``int64`` (a dict of
@@ -281,7 +297,7 @@ def _matrix_views_full(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray
         zv = fv == 0
         lv = np.log(np.where(zv, 1.0, fv))
     ids = ids.reshape(M.shape)
-    return ids, fv[ids], zv[ids], lv[ids], len(fv), None
+    return _MatrixViews(ids, fv[ids], zv[ids], lv[ids], len(fv), None)
 
 
 #: A prime below 2**62 (2**62 − 57): Python ints are grouped by their residues modulo it (Python's own ``hash`` is
@@ -309,18 +325,19 @@ def _distinct_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array(list(seen), dtype=object), ids
 
 
-def _views_from(ids: np.ndarray, va: np.ndarray, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, Any]:
+def _views_from(ids: np.ndarray, va: np.ndarray, vb: np.ndarray) -> _MatrixViews:
     """The views of :func:`_matrix_views` from entry ids and the distinct values ``va / vb`` (integers)."""
     fv = int_columns_to_float(va[None, :], vb)[0] if len(va) else np.zeros(0)
     zv = np.asarray(va == 0, dtype=bool)
     lv = int_columns_log(va[None, :], vb)[0] if len(va) else np.zeros(0)
-    return ids, fv[ids], zv[ids], lv[ids], len(fv), (va, vb)
+    return _MatrixViews(ids, fv[ids], zv[ids], lv[ids], len(fv), (va, vb))
 
 
-def _matrix_views_fraction(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """:func:`_matrix_views` with Fraction objects (exact mode): the reference route of ``method="fraction"``."""
+def _matrix_views_fraction(M: Mechanism) -> _MatrixViews:
+    """:func:`_matrix_views` with Fraction objects (exact mode; no integer values): the reference route of
+    ``method="fraction"``."""
     if not M.exact:
-        return _matrix_views_full(M)[:5]
+        return _matrix_views(M)
     index: dict[Any, int] = {}
     flat = M.matrix.ravel()
     ids = np.fromiter((index.setdefault(v, len(index)) for v in flat), dtype=np.intp, count=flat.size)
@@ -329,21 +346,25 @@ def _matrix_views_fraction(M: Mechanism) -> tuple[np.ndarray, np.ndarray, np.nda
     zv = np.array([v == 0 for v in values], dtype=bool)
     lv = np.array([0.0 if v == 0 else math.log(v.numerator) - math.log(v.denominator) for v in values])
     ids = ids.reshape(M.shape)
-    return ids, fv[ids], zv[ids], lv[ids], len(fv)
+    return _MatrixViews(ids, fv[ids], zv[ids], lv[ids], len(fv), None)
 
 
 def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None, what: str = "the scan",
-             fraction: bool = False) -> _Prepared:
+             fraction: bool = False, pairs: _Pairs | None = None) -> _Prepared:
+    """A mechanism and its relation ready for scanning: directed edges, matrix views and edge classes.
+
+    ``pairs``: the relation already resolved by :func:`_resolve_pairs` with its edges listed (and its work
+    checked), when the caller has it.
+    """
     M = _check_mechanism(mechanism)
-    pi, pj, name, _ = _resolve_pairs(M, graph, max_work, what)
+    if pairs is None:
+        pairs = _resolve_pairs(M, graph, max_work, what)
+    pi, pj = pairs.I, pairs.J
     I = np.empty(2 * len(pi), dtype=np.intp)
     J = np.empty(2 * len(pi), dtype=np.intp)
     I[0::2], I[1::2] = pi, pj
     J[0::2], J[1::2] = pj, pi
-    if fraction:
-        ids, X, Z, L, n_values = _matrix_views_fraction(M)
-        values = None
-    else:
-        ids, X, Z, L, n_values, values = _matrix_views_full(M)
-    reps = _edge_classes(ids, n_values, I, J)
-    return _Prepared(M, M.exact, I, J, reps, name, len(pi), X, Z, L, ids, values)
+    V = _matrix_views_fraction(M) if fraction else _matrix_views(M)
+    reps = _edge_classes(V.ids, V.n_values, I, J)
+    return _Prepared(M=M, exact=M.exact, I=I, J=J, reps=reps, graph=pairs.name, n_edges=len(pi), X=V.X, Z=V.Z, L=V.L,
+                     ids=V.ids, values=V.values)
