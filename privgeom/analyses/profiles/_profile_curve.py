@@ -38,10 +38,6 @@ from ..._core.domain import RelationLike
 
 __all__ = ["DeltaPiece", "DeltaCurve", "delta_curve", "DELTA_CURVE_METHODS"]
 
-#: The routes of :func:`delta_curve` for an exact mechanism: ``"auto"`` (integer columns) or ``"fraction"`` (the
-#: Fraction matrix, the route before integer storage; kept as a cross-check).
-DELTA_CURVE_METHODS = ("auto", "fraction")
-
 
 @dataclass(frozen=True)
 class DeltaPiece(Result):
@@ -155,13 +151,13 @@ def evaluate_pieces(pieces: Sequence[DeltaPiece], t: Scalar, exact: bool) -> Sca
     return max(max(float(p.intercept) - float(t) * float(p.slope) for p in cands), 0.0)
 
 
-def _ratio_order(a: Sequence[Any], b: Sequence[Any]) -> list[int]:
+def _ratio_order(a: np.ndarray, b: np.ndarray) -> list[int]:
     """Outputs with ``a_ω > 0`` sorted by ``a_ω / b_ω`` decreasing (``b_ω = 0`` first, ties by index)."""
     idx = [w for w in range(len(a)) if a[w] > 0]
     return sorted(idx, key=lambda w: (b[w] != 0, -(a[w] / b[w]) if b[w] != 0 else 0, w))
 
 
-def _prefix_sums(a: Sequence[Any], b: Sequence[Any], zero: Scalar) -> tuple[list[Scalar], list[Scalar]]:
+def _prefix_sums(a: np.ndarray, b: np.ndarray, zero: Scalar) -> tuple[list[Scalar], list[Scalar]]:
     """Prefix lines of one directed edge, in :func:`_ratio_order`: ``(A_1 … A_m, B_1 … B_m)`` (line ``k`` is
     ``A_k − t B_k``, the event of the first ``k`` outputs)."""
     As: list[Scalar] = []
