@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -847,7 +847,15 @@ def _distribution(values: Any, name: str, exact: bool | None) -> list[Scalar]:
     return out
 
 
-def _pair(P: Any, Q: Any, exp_eps: ScalarLike) -> tuple[list[Scalar], list[Scalar], Scalar]:
+class _Pair(NamedTuple):
+    """Two validated distributions on the same outputs and ``t = e^ε`` (all exact, or all float)."""
+
+    p: list[Scalar]
+    q: list[Scalar]
+    t: Scalar
+
+
+def _pair(P: Any, Q: Any, exp_eps: ScalarLike | LogRational) -> _Pair:
     if isinstance(exp_eps, LogRational):
         exp_eps = exp_eps.ratio
     t = parse_scalar(exp_eps, name="exp_eps")
@@ -861,12 +869,10 @@ def _pair(P: Any, Q: Any, exp_eps: ScalarLike) -> tuple[list[Scalar], list[Scala
     q = _distribution(raw[1], "Q", exact)
     if len(p) != len(q):
         raise InvalidParameterError(f"P and Q must be distributions on the same outputs, got lengths {len(p)} and {len(q)}")
-    if not exact:
-        t = float(t)
-    return p, q, t
+    return _Pair(p=p, q=q, t=t if exact else float(t))
 
 
-def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: ScalarLike) -> Scalar:
+def hockey_stick(P: Sequence[ScalarLike], Q: Sequence[ScalarLike], exp_eps: ScalarLike | LogRational) -> Scalar:
     """The hockey-stick divergence ``E_t(P ‖ Q) = Σ_ω (P(ω) − t Q(ω))₊ = max_S (P(S) − t Q(S))`` with ``t = e^ε``.
 
     ``P`` is ``(ε, δ)``-indistinguishable from ``Q`` in one direction iff ``E_{e^ε}(P ‖ Q) ≤ δ`` (Barthe & Olmedo
@@ -903,7 +909,7 @@ def _column(values: list[Scalar], t: Scalar) -> np.ndarray:
     return np.array(values, dtype=object if isinstance(t, Fraction) else float)
 
 
-def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: ScalarLike) -> tuple[int, ...]:
+def hockey_stick_event(P: Sequence[ScalarLike], Q: Sequence[ScalarLike], exp_eps: ScalarLike | LogRational) -> tuple[int, ...]:
     """The event ``S = {ω : P(ω) > t Q(ω)}`` (output indices) attaining :func:`hockey_stick`.
 
     Examples
