@@ -575,3 +575,36 @@ def test_plot_delta_curve_into_axes_and_infinite():
     with pytest.raises(InvalidTypeError, match="DeltaCurve"):
         plot_delta_curve("curve")
     assert isinstance(c, DeltaCurve)
+
+
+# ------------------------------------------------------------------------------------------------ route tables
+def test_profile_routes_are_documented_named_functions_and_agree_with_theory() -> None:
+    from privgeom import PrivacyLevel
+    from privgeom.analyses.profiles import _profile_curve as curve_mod
+
+    tables = ((profile_mod._EPSILON_ROUTES, profile_mod.EPSILON_METHODS), (profile_mod._DELTA_ROUTES, profile_mod.DELTA_METHODS),
+              (curve_mod._DELTA_CURVE_ROUTES, curve_mod.DELTA_CURVE_METHODS))
+    for table, methods in tables:
+        assert tuple(table) == methods and methods[0] == "auto"
+        for name, route in table.items():  # each route a private function documenting its own method name
+            assert route.__name__.startswith("_") and f'method="{name}"' in (route.__doc__ or ""), (name, route)
+    # RR(3, 3/4) on the Hamming cube (Lin & Kifer §V): ε = ln(p/(1−p)) = ln 3; on K_8 the ratios compound: ln 27.
+    # δ(ln 2) is one factor's hockey-stick sum (3/4 − 2·1/4)₊ + (1/4 − 2·3/4)₊ = 1/4 (Balle et al. 2018, Thm. 1).
+    M = randomized_response(3, "3/4")
+    ln3 = PrivacyLevel.from_exp_eps(3)
+    for method in ("auto", "scan", "factors", "fraction"):
+        assert epsilon(M, "hamming", method=method).level == ln3, method
+    assert epsilon(M, "complete", method="complete").level == PrivacyLevel.from_exp_eps(27)
+    with pytest.raises(InvalidParameterError, match="needs the complete relation"):
+        epsilon(M, "hamming", method="complete")
+    for method in profile_mod.DELTA_METHODS:
+        r = delta(M, "hamming", exp_eps=2, method=method)
+        assert r.delta == Fraction(1, 4) and r.level == PrivacyLevel.from_exp_eps(2) and r.exact, method
+        assert r.p_event - 2 * r.q_event == r.delta  # the witness event attains δ
+    with pytest.raises(InvalidParameterError, match="unknown method 'scan'; use one of auto, factors, fraction"):
+        delta(M, "hamming", exp_eps=2, method="scan")
+    # δ(ε) = 3/4 − e^ε/4 on [1, 3], 0 after: breakpoints (1, 1/2) and (3, 0), ε* = ln 3, on both routes
+    curves = [delta_curve(M, "hamming", method=method) for method in curve_mod.DELTA_CURVE_METHODS]
+    for c in curves:
+        assert c.breakpoints == ((1, Fraction(1, 2)), (3, 0)) and c.level == ln3 and c.delta_at_infinity == 0
+    assert curves[0] == curves[1]

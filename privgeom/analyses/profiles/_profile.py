@@ -190,7 +190,7 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
         (``"hamming"``, ``"path"``, ``"complete"``, … — a string is always a name), a :class:`~privgeom.Domain`,
         or a graph / edge list (integer nodes are accepted as column indices).
     method : {"auto", "scan", "complete", "factors", "fraction"}
-        The route (each a private function of this module with its own docstring, :data:`EPSILON_METHODS`).
+        The route (each a private function of this module with its own docstring, ``EPSILON_METHODS``).
         ``"scan"``: every directed edge (the generic route). ``"complete"``: for the complete relation only,
         ``ε = max_ω (max_i ln M[ω, i] − min_i ln M[ω, i])`` from the row ranges in ``O(outputs × inputs)``
         (every pair of datasets is an edge, so the worst pair of a row is its largest and smallest entry).
@@ -253,12 +253,13 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
     return route(_check_mechanism(mechanism), graph, max_work)
 
 
-def _epsilon_auto(M: Mechanism, graph: RelationLike, max_work: int | None) -> EpsilonResult:
+def _epsilon_route_auto(M: Mechanism, graph: RelationLike, max_work: int | None) -> EpsilonResult:
     """``method="auto"``: the cheapest route that applies.
 
     ``"factors"`` when ``M`` is factored, the relation is its Hamming relation and the dense matrix is beyond the
     size limit (below it the scan gives the same answer and honours ``max_work``); else ``"complete"`` when the
     relation is complete (row ranges, ``O(outputs × inputs)``); else ``"scan"``, on the edges resolved here.
+    Sources: those of the three routes.
     """
     if _factored_hamming(M, graph, dense_refused=True):
         return _epsilon_factors(M)
@@ -281,7 +282,7 @@ def _epsilon_route_fraction(M: Mechanism, graph: RelationLike, max_work: int | N
     """``method="fraction"``: the scan deciding exact candidates with Fraction objects (the reference route).
 
     Same cost as ``"scan"`` plus a Fraction division per near-maximal candidate; kept as a cross-check of the
-    integer route (same value and witness).
+    integer route (same value and witness). Source: Dwork et al. 2006, Def. 1.
     """
     return _epsilon_scan(_prepare(M, graph, max_work=max_work, what="ε", fraction=True), fraction=True)
 
@@ -290,7 +291,7 @@ def _epsilon_route_complete(M: Mechanism, graph: RelationLike, max_work: int | N
     """``method="complete"``: row ranges (:func:`_epsilon_complete`), for the complete relation only.
 
     Needs the complete relation (its name, a Domain whose default it is, or a complete networkx graph on the
-    datasets); costs ``O(outputs × inputs)`` and lists no edge.
+    datasets); costs ``O(outputs × inputs)`` and lists no edge. Source: Dwork et al. 2006, Def. 1 on ``K_N``.
     """
     pairs = _resolve_pairs(M, graph, max_work, "ε", complete_route=True)
     if not pairs.complete:
@@ -302,7 +303,8 @@ def _epsilon_route_factors(M: Mechanism, graph: RelationLike, max_work: int | No
     """``method="factors"``: from the one-bit factors (:func:`_epsilon_factors`), no dense matrix.
 
     Needs an exact mechanism kept factored into 2×2 factors (:attr:`~privgeom.Mechanism.factors`) and its Hamming
-    relation; costs ``O(factors)`` (no edge is scanned, so ``max_work`` does not apply).
+    relation; costs ``O(factors)`` (no edge is scanned, so ``max_work`` does not apply). Source:
+    ``docs/theory.md`` §7 (ε of a product over its Hamming relation).
     """
     if not _factored_hamming(M, graph, dense_refused=False):
         raise InvalidParameterError("method='factors' needs a factored mechanism (randomized_response) and the "
@@ -312,7 +314,7 @@ def _epsilon_route_factors(M: Mechanism, graph: RelationLike, max_work: int | No
 
 #: The routes of :func:`epsilon` by ``method=`` name (see its ``method`` parameter).
 _EPSILON_ROUTES: dict[str, Callable[[Mechanism, RelationLike, int | None], EpsilonResult]] = {
-    "auto": _epsilon_auto,
+    "auto": _epsilon_route_auto,
     "scan": _epsilon_route_scan,
     "complete": _epsilon_route_complete,
     "factors": _epsilon_route_factors,
@@ -696,7 +698,7 @@ def delta(
     max_work : int, optional
         Refuse a scan costlier than this (see :func:`epsilon`).
     method : {"auto", "factors", "fraction"}
-        The route (:data:`DELTA_METHODS`, each a private function with its own docstring). ``"auto"``: exact sums
+        The route (``DELTA_METHODS``, each a private function with its own docstring). ``"auto"``: exact sums
         on integers (:attr:`~privgeom.Mechanism.int_columns`), or ``"factors"`` when it applies and the dense
         matrix is beyond the size limit; ``"factors"``: a factored mechanism (:attr:`~privgeom.Mechanism.factors`)
         on the Hamming relation of its bits, from its factors; ``"fraction"``: the scan with Fraction objects (the
@@ -733,10 +735,11 @@ def delta(
     return route(mechanism, graph, PrivacyLevel.parse(eps, exp_eps, allow_infinite=True), max_work)
 
 
-def _delta_auto(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel, max_work: int | None) -> DeltaResult:
+def _delta_route_auto(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel, max_work: int | None) -> DeltaResult:
     """``method="auto"``: from the factors (:func:`_delta_factors`) when ``mechanism`` is factored, ``e^ε`` exact,
     the relation its Hamming relation and the dense matrix beyond the size limit; else the scan on integers
-    (:func:`_delta_on`), which costs :func:`profile_work` and honours ``max_work``."""
+    (:func:`_delta_on`), which costs :func:`profile_work` and honours ``max_work``. Source: Balle, Barthe & Gaboardi
+    2018, Thm. 1 (δ as the largest hockey-stick divergence over directed edges)."""
     if isinstance(mechanism, Mechanism) and isinstance(level.exp_eps, Fraction) and \
             _factored_hamming(mechanism, graph, dense_refused=True):
         return _delta_factors(mechanism, level)
@@ -748,7 +751,7 @@ def _delta_route_factors(mechanism: Mechanism, graph: RelationLike, level: Priva
     """``method="factors"``: ``δ = max_f δ_f`` from the one-bit factors (:func:`_delta_factors`), no dense matrix.
 
     Needs an exact mechanism kept factored into 2×2 factors, a rational ``e^ε`` and the Hamming relation of its
-    bits; costs ``O(factors)`` (no edge is scanned, so ``max_work`` does not apply).
+    bits; costs ``O(factors)`` (no edge is scanned, so ``max_work`` does not apply). Source: ``docs/theory.md`` §7.
     """
     if not (isinstance(mechanism, Mechanism) and isinstance(level.exp_eps, Fraction)
             and _factored_hamming(mechanism, graph, dense_refused=False)):
@@ -760,13 +763,14 @@ def _delta_route_factors(mechanism: Mechanism, graph: RelationLike, level: Priva
 def _delta_route_fraction(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel,
                           max_work: int | None) -> DeltaResult:
     """``method="fraction"``: the scan with Fraction objects (the reference route before integer columns; same
-    answer, slower). Costs :func:`profile_work` plus one exact hockey-stick sum per near-maximal class."""
+    answer, slower). Costs :func:`profile_work` plus one exact hockey-stick sum per near-maximal class. Source: as
+    ``"auto"``."""
     return _delta_on(_prepare(mechanism, graph, max_work=max_work, what="δ(ε)", fraction=True), level, fraction=True)
 
 
 #: The routes of :func:`delta` by ``method=`` name (see its ``method`` parameter).
 _DELTA_ROUTES: dict[str, Callable[[Mechanism, RelationLike, PrivacyLevel, int | None], DeltaResult]] = {
-    "auto": _delta_auto,
+    "auto": _delta_route_auto,
     "factors": _delta_route_factors,
     "fraction": _delta_route_fraction,
 }

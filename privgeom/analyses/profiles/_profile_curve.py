@@ -267,24 +267,25 @@ def _prepare_curve(mechanism: Mechanism, graph: RelationLike, max_work: int | No
     return P
 
 
-def _curve_auto(mechanism: Mechanism, graph: RelationLike, max_work: int | None) -> _CurveLines:
+def _curve_route_auto(mechanism: Mechanism, graph: RelationLike, max_work: int | None) -> _CurveLines:
     """``method="auto"``: integer columns for an exact mechanism (hull tests are integer comparisons, Fractions built
     only for the pieces returned), Python floats otherwise. Costs :func:`profile_work` for the scan plus sorting
-    ``outputs`` per class of directed edges."""
+    ``outputs`` per class of directed edges. Source: the hockey-stick form of δ (Balle, Barthe & Gaboardi 2018,
+    Thm. 1) as an upper envelope of lines in ``e^ε``, on integer columns (``docs/theory.md`` §7)."""
     P = _prepare_curve(mechanism, graph, max_work, fraction=False)
     return _integer_lines(P) if P.exact else _object_lines(P)
 
 
-def _curve_fraction(mechanism: Mechanism, graph: RelationLike, max_work: int | None) -> _CurveLines:
+def _curve_route_fraction(mechanism: Mechanism, graph: RelationLike, max_work: int | None) -> _CurveLines:
     """``method="fraction"``: the same algorithm on the Fraction matrix (the route before integer storage, kept as
-    a cross-check; same answer, slower)."""
+    a cross-check; same answer, slower: every hull test is a Fraction product). Same source as ``"auto"``."""
     return _object_lines(_prepare_curve(mechanism, graph, max_work, fraction=True))
 
 
 #: The routes of :func:`delta_curve` by ``method=`` name (they differ in the arithmetic of the lines).
 _DELTA_CURVE_ROUTES: dict[str, Callable[[Mechanism, RelationLike, int | None], _CurveLines]] = {
-    "auto": _curve_auto,
-    "fraction": _curve_fraction,
+    "auto": _curve_route_auto,
+    "fraction": _curve_route_fraction,
 }
 #: Methods of :func:`delta_curve`: the names of its routes.
 DELTA_CURVE_METHODS = tuple(_DELTA_CURVE_ROUTES)
@@ -329,7 +330,7 @@ def delta_curve(
     max_work : int, optional
         Refuse a scan costlier than this before computing (see :func:`~privgeom.epsilon`).
     method : {"auto", "fraction"}
-        The route (:data:`DELTA_CURVE_METHODS`, each a private function with its own docstring). ``"auto"``:
+        The route (``DELTA_CURVE_METHODS``, each a private function with its own docstring). ``"auto"``:
         integer columns (exact) or floats; ``"fraction"``: the same algorithm on the Fraction matrix (the route
         before integer storage, kept as a cross-check; same answer).
 
