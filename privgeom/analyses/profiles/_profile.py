@@ -42,7 +42,7 @@ import numpy as np
 from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core import numeric as _numeric
 from ..._core.domain import Domain, RelationLike
-from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
+from ..._core.level import LevelLike, PrivacyLevel, ScalarLike, eps_of
 from ..._core.numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, hockey_stick_int, int_columns_log,
                         is_exact_scalar, parse_scalar)
 from ..._core.results import Result, to_jsonable
@@ -649,7 +649,7 @@ def _delta_exact(P: _Prepared, I: np.ndarray, J: np.ndarray, t: Fraction) -> tup
     va, vb = P.values
     nv = len(va)
     tol = _EXACT_RECHECK * (1.0 + (float(np.abs(P.L).max()) if P.L.size else 0.0))
-    keep = ~P.Z[:, I] & (P.Z[:, J] | (P.L[:, I] - P.L[:, J] >= math.log(t) - tol))
+    keep = ~P.Z[:, I] & (P.Z[:, J] | (P.L[:, I] - P.L[:, J] >= float(eps_of(t)) - tol))
     zero = ([0] * len(I), 1)
     if not keep.any():
         return zero

@@ -31,7 +31,7 @@ from ..._core.errors import InvalidParameterError
 from ..._core.numeric import ROUNDOFF, LogRational, Scalar, check_dense_size, parse_int
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
-from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
+from ..._core.level import LevelLike, PrivacyLevel, ScalarLike, eps_of
 from ._profile import _check_mechanism, format_level, _prepare
 from ._scan import _Prepared
 from ..._core.domain import RelationLike
@@ -438,6 +438,6 @@ def _requested_levels(pieces: list[DeltaPiece], eps_values: Sequence[LevelLike] 
         return [PrivacyLevel.parse(exp_eps=v, allow_infinite=True) for v in exp_eps_values]
     if eps_values is not None:
         return [PrivacyLevel.parse(eps=v, allow_infinite=True) for v in eps_values]
-    top = math.log(max(float(p.start) for p in pieces))
+    top = float(eps_of(max(p.start for p in pieces)))
     top = 1.25 * (top if top > 0 else 1.0)
     return [PrivacyLevel.from_eps(top * i / (n_points - 1), allow_infinite=True) for i in range(n_points)]
