@@ -42,19 +42,22 @@ import numpy as np
 from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core import numeric as _numeric
 from ..._core.domain import Domain, RelationLike
-from ..._core.level import LevelLike, PrivacyLevel, ScalarLike, eps_of
-from ..._core.numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, hockey_stick_int, int_columns_log,
+from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
+from ..._core.numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, int_columns_log,
                         is_exact_scalar, parse_scalar)
 from ..._core.results import Result, to_jsonable
 from ...mechanisms._mechanism import Mechanism
 from ._scan import (  # noqa: F401  (MAX_PROFILE_WORK, profile_work, _prepare re-exported for callers of _profile)
+    _EXACT_RECHECK,
     MAX_PROFILE_WORK,
-    _blocks,
     _check_mechanism,
-    _matrix_views,
+    _delta_scan,
+    _entry_reader,
     _Prepared,
     _prepare,
     _resolve_pairs,
+    _scan_max,
+    _scan_witness,
     profile_work,
 )
 
@@ -71,12 +74,6 @@ __all__ = [
     "hockey_stick_event",
     "hockey_stick_columns",
 ]
-
-#: Relative margin within which float log-ratios / hockey-stick sums are re-checked exactly (float errors are
-#: below 1e-15 relative; the margin is generous so that no exact maximum is missed).
-_EXACT_RECHECK = 1e-9
-#: Absolute margin (times ``1 + e^ε``) within which float hockey-stick sums are recomputed exactly.
-_DELTA_RECHECK = 1e-10
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
@@ -346,69 +343,6 @@ def _epsilon_scan(P: _Prepared, fraction: bool) -> EpsilonResult:
                          output=M.outputs[w], p=p, q=q, n_edges=P.n_edges, graph=P.graph)
 
 
-def _scan_max(P: _Prepared) -> tuple[float, tuple[int, int] | None]:
-    """Pass 1 of the scan: ``(float maximum of the log-ratios, None)``, or ``(-inf, (r, w))`` for the first class
-    ``r`` and output ``w`` with ``M[w, D] > 0 = M[w, D']`` (ε infinite)."""
-    Z, L = P.Z, P.L
-    I, J = P.I[P.reps], P.J[P.reps]
-    best = -math.inf
-    for sl in _blocks(P.M.n_outputs, len(I)):
-        Pi, Pj = ~Z[:, I[sl]], ~Z[:, J[sl]]
-        inf_mask = Pi & ~Pj
-        if inf_mask.any():
-            r_loc, w = np.argwhere(inf_mask.T)[0]
-            return -math.inf, (sl.start + int(r_loc), int(w))
-        both = Pi & Pj
-        if both.any():
-            D = np.where(both, L[:, I[sl]] - L[:, J[sl]], -math.inf)
-            best = max(best, float(D.max()))
-    return best, None
-
-
-def _scan_witness(P: _Prepared, best: float, fraction: bool) -> tuple[int, int]:
-    """Pass 2 of the scan: the witness ``(class r, output w)`` of the largest ratio.
-
-    Float mode: the first argmax. Exact mode: every candidate within a safe margin of the float maximum, compared
-    exactly — by cross-multiplying the integer columns, or with Fraction objects when ``fraction``.
-    """
-    M, Z, L = P.M, P.Z, P.L
-    I, J = P.I[P.reps], P.J[P.reps]
-    if P.exact:
-        finite = np.abs(L[~Z])
-        tol = _EXACT_RECHECK * (1.0 + (float(finite.max()) if finite.size else 0.0))
-    else:
-        tol = 0.0
-    win: tuple[int, int] | None = None
-    win_ratio: Fraction | None = None
-    for sl in _blocks(M.n_outputs, len(I)):
-        both = ~Z[:, I[sl]] & ~Z[:, J[sl]]
-        D = np.where(both, L[:, I[sl]] - L[:, J[sl]], -math.inf)
-        cand = np.argwhere(D.T >= best - tol)
-        if not P.exact:
-            if cand.size:
-                r_loc, w = cand[0]
-                return sl.start + int(r_loc), int(w)
-            continue
-        if fraction:
-            for r_loc, w in cand:
-                r = sl.start + int(r_loc)
-                ratio = M.matrix[w, I[r]] / M.matrix[w, J[r]]
-                if win_ratio is None or ratio > win_ratio:
-                    win, win_ratio = (r, int(w)), ratio
-            continue
-        # integers: M[w, i] / M[w, j] = (num[w, i] den[j]) / (num[w, j] den[i]); compare by cross-multiplication
-        C = M.int_columns
-        rr = sl.start + cand[:, 0]
-        ww = cand[:, 1]
-        tops = (C.numerators[ww, I[rr]].astype(object) * C.denominators[J[rr]].astype(object)).tolist()
-        bots = (C.numerators[ww, J[rr]].astype(object) * C.denominators[I[rr]].astype(object)).tolist()
-        for r, w, a, b in zip(rr.tolist(), ww.tolist(), tops, bots):
-            if win_ratio is None or a * win_ratio.denominator > win_ratio.numerator * b:
-                win, win_ratio = (r, w), Fraction(a, b)
-    assert win is not None  # a column pair always has an output with ratio >= 1 (columns sum to 1)
-    return win
-
-
 def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     """ε over the complete relation from row ranges: ``max_ω ln(max_i M[ω, i] / min_i M[ω, i])``.
 
@@ -468,16 +402,6 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     ratio, w, i, j = win
     return EpsilonResult(level=_ratio_level(ratio), exact=True, infinite=False, edge=(M.inputs[i], M.inputs[j]),
                          output=M.outputs[w], p=C.entry(w, i), q=C.entry(w, j), n_edges=n_edges, graph=name)
-
-
-def _entry_reader(M: Mechanism, fraction: bool) -> Callable[[Any, Any], Any]:
-    """``entry(w, i)``: one matrix entry as a Fraction (exact; from the integers unless ``fraction``) or a float."""
-    if not M.exact:
-        return lambda w, i: float(M.matrix[int(w), int(i)])
-    if fraction:
-        return lambda w, i: M.matrix[int(w), int(i)]
-    C = M.int_columns
-    return lambda w, i: C.entry(int(w), int(i))
 
 
 def _factored_hamming(M: Mechanism, graph: RelationLike, *, dense_refused: bool) -> bool:
@@ -595,82 +519,6 @@ class DeltaResult(Result):
                 f"{format_level(self.q_event)}"
             )
         return text + (f" [{self.detail}]" if self.detail else "")
-
-
-def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar, int]:
-    """``(max δ, argmax directed edge)``; exact when the mechanism is exact and ``t`` a Fraction.
-
-    Floats first (vectorised, one edge per class); in exact mode only the classes whose float δ is within a safe
-    margin of the float maximum are recomputed exactly (float errors are below ``1e-15 (1 + t)`` per edge), on
-    integers by :func:`~privgeom._core.numeric.hockey_stick_int` (with Fraction objects when ``fraction``).
-    """
-    exact = P.exact and isinstance(t, Fraction)
-    tf = float(t)
-    I, J = P.I[P.reps], P.J[P.reps]
-    sums = np.empty(len(I))
-    for sl in _blocks(P.M.n_outputs, len(I)):
-        sums[sl] = hockey_stick_columns(P.X[:, I[sl]], P.X[:, J[sl]], tf)
-    if not exact:
-        r = int(np.argmax(sums))
-        return float(sums[r]), int(P.reps[r])
-    best: Fraction | None = None
-    arg = 0
-    cands = np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf))
-    if fraction:
-        values = [hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0] for c in cands.tolist()]
-    else:
-        assert isinstance(t, Fraction)
-        exact_sums, common = _delta_exact(P, I[cands], J[cands], t)
-        top = max(exact_sums)
-        c = int(cands[exact_sums.index(top)])  # the first maximum, as the loop below would choose
-        return Fraction(top, common), int(P.reps[c])
-    for c, value in zip(cands.tolist(), values):
-        if best is None or value > best:
-            best, arg = value, c
-    assert best is not None
-    return best, int(P.reps[arg])
-
-
-def _delta_exact(P: _Prepared, I: np.ndarray, J: np.ndarray, t: Fraction) -> tuple[list[int], int]:
-    """Exact ``Σ_ω (M[ω, I[c]] − t M[ω, J[c]])₊`` for every ``c``, on integers, by distinct pairs of entries.
-
-    Log-space floats first drop the terms that are surely not positive (``M[ω, I] = 0``, or ``ln M[ω, I] −
-    ln M[ω, J] < ln t`` by more than the float error); every remaining term is a pair of distinct matrix values, and
-    each distinct pair is evaluated once by :func:`~privgeom._core.numeric.hockey_stick_int`. The column sums are
-    ``counts @ terms`` on integers over the terms' least common denominator. Falls back to the column kernel when
-    the distinct values are not at hand. Returns ``(numerators, common denominator)`` of the sums.
-    """
-    if P.values is None or P.ids is None:
-        C = P.M.int_columns
-        num, den = C.numerators, C.denominators
-        vals = hockey_stick_int(num[:, I], den[I], num[:, J], den[J], t.numerator, t.denominator)
-        common = math.lcm(*(v.denominator for v in vals))
-        return [v.numerator * (common // v.denominator) for v in vals], common
-    va, vb = P.values
-    nv = len(va)
-    tol = _EXACT_RECHECK * (1.0 + (float(np.abs(P.L).max()) if P.L.size else 0.0))
-    keep = ~P.Z[:, I] & (P.Z[:, J] | (P.L[:, I] - P.L[:, J] >= float(eps_of(t)) - tol))
-    zero = ([0] * len(I), 1)
-    if not keep.any():
-        return zero
-    cols, rows = np.nonzero(keep.T)
-    key = P.ids[rows, I[cols]].astype(np.int64) * nv + P.ids[rows, J[cols]]
-    ukeys, inv = np.unique(key, return_inverse=True)
-    uA, uB = ukeys // nv, ukeys % nv
-    terms = hockey_stick_int(va[uA][None, :], vb[uA], va[uB][None, :], vb[uB], t.numerator, t.denominator)
-    pos = np.flatnonzero(np.array([v > 0 for v in terms], dtype=bool))
-    if pos.size == 0:
-        return zero
-    slot = np.full(len(ukeys), -1, dtype=np.intp)
-    slot[pos] = np.arange(pos.size)
-    s = slot[inv.ravel()]
-    hit = s >= 0
-    counts = np.zeros((len(I), pos.size), dtype=np.int64)
-    np.add.at(counts, (cols[hit], s[hit]), 1)
-    Lt = math.lcm(*(terms[u].denominator for u in pos.tolist()))
-    nums = np.array([terms[u].numerator * (Lt // terms[u].denominator) for u in pos.tolist()], dtype=object)
-    sums = counts.astype(object).dot(nums)
-    return [int(v) for v in sums], Lt
 
 
 def delta(

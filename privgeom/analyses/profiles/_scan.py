@@ -5,6 +5,8 @@ scan ``outputs × directed edges``. Here the relation is resolved (:func:`privge
 are sized from their :class:`~privgeom.Domain` and the complete relation is produced as index arrays, never as a
 networkx graph), the cost :func:`profile_work` is checked against ``max_work`` before anything is computed, and
 directed edges whose multisets of output pairs coincide are grouped into classes (one exact computation per class).
+The kernels at the end scan the prepared edges: the largest log-ratio and its witness (ε), the largest hockey-stick
+sum and its edge (δ(ε)), floats first and exact re-checks of the near-maximal candidates.
 
 Examples
 --------
@@ -19,14 +21,17 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
 from ..._core.domain import Domain, RelationLike, resolve_graph
 from ..._core.errors import InvalidTypeError, SizeLimitError
 from ..._core.limits import register_limit
-from ..._core.numeric import fits_int64, int_columns_to_float, int_columns_log, limit_hint, max_abs_int, widen
+from ..._core.level import eps_of
+from ..._core.numeric import (Scalar, fits_int64, hockey_stick_columns, hockey_stick_int, int_columns_to_float,
+                              int_columns_log, limit_hint, max_abs_int, widen)
 from ...mechanisms._mechanism import Mechanism
 
 if TYPE_CHECKING:
@@ -368,3 +373,160 @@ def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None
     reps = _edge_classes(V.ids, V.n_values, I, J)
     return _Prepared(M=M, exact=M.exact, I=I, J=J, reps=reps, graph=pairs.name, n_edges=len(pi), X=V.X, Z=V.Z, L=V.L,
                      ids=V.ids, values=V.values)
+
+
+# ---------------------------------------------------------------------------------------------------- kernels
+#: Relative margin within which float log-ratios / hockey-stick sums are re-checked exactly (float errors are
+#: below 1e-15 relative; the margin is generous so that no exact maximum is missed).
+_EXACT_RECHECK = 1e-9
+#: Absolute margin (times ``1 + e^ε``) within which float hockey-stick sums are recomputed exactly.
+_DELTA_RECHECK = 1e-10
+
+
+def _scan_max(P: _Prepared) -> tuple[float, tuple[int, int] | None]:
+    """Pass 1 of the scan: ``(float maximum of the log-ratios, None)``, or ``(-inf, (r, w))`` for the first class
+    ``r`` and output ``w`` with ``M[w, D] > 0 = M[w, D']`` (ε infinite)."""
+    Z, L = P.Z, P.L
+    I, J = P.I[P.reps], P.J[P.reps]
+    best = -math.inf
+    for sl in _blocks(P.M.n_outputs, len(I)):
+        Pi, Pj = ~Z[:, I[sl]], ~Z[:, J[sl]]
+        inf_mask = Pi & ~Pj
+        if inf_mask.any():
+            r_loc, w = np.argwhere(inf_mask.T)[0]
+            return -math.inf, (sl.start + int(r_loc), int(w))
+        both = Pi & Pj
+        if both.any():
+            D = np.where(both, L[:, I[sl]] - L[:, J[sl]], -math.inf)
+            best = max(best, float(D.max()))
+    return best, None
+
+
+def _scan_witness(P: _Prepared, best: float, fraction: bool) -> tuple[int, int]:
+    """Pass 2 of the scan: the witness ``(class r, output w)`` of the largest ratio.
+
+    Float mode: the first argmax. Exact mode: every candidate within a safe margin of the float maximum, compared
+    exactly — by cross-multiplying the integer columns, or with Fraction objects when ``fraction``.
+    """
+    M, Z, L = P.M, P.Z, P.L
+    I, J = P.I[P.reps], P.J[P.reps]
+    if P.exact:
+        finite = np.abs(L[~Z])
+        tol = _EXACT_RECHECK * (1.0 + (float(finite.max()) if finite.size else 0.0))
+    else:
+        tol = 0.0
+    win: tuple[int, int] | None = None
+    win_ratio: Fraction | None = None
+    for sl in _blocks(M.n_outputs, len(I)):
+        both = ~Z[:, I[sl]] & ~Z[:, J[sl]]
+        D = np.where(both, L[:, I[sl]] - L[:, J[sl]], -math.inf)
+        cand = np.argwhere(D.T >= best - tol)
+        if not P.exact:
+            if cand.size:
+                r_loc, w = cand[0]
+                return sl.start + int(r_loc), int(w)
+            continue
+        if fraction:
+            for r_loc, w in cand:
+                r = sl.start + int(r_loc)
+                ratio = M.matrix[w, I[r]] / M.matrix[w, J[r]]
+                if win_ratio is None or ratio > win_ratio:
+                    win, win_ratio = (r, int(w)), ratio
+            continue
+        # integers: M[w, i] / M[w, j] = (num[w, i] den[j]) / (num[w, j] den[i]); compare by cross-multiplication
+        C = M.int_columns
+        rr = sl.start + cand[:, 0]
+        ww = cand[:, 1]
+        tops = (C.numerators[ww, I[rr]].astype(object) * C.denominators[J[rr]].astype(object)).tolist()
+        bots = (C.numerators[ww, J[rr]].astype(object) * C.denominators[I[rr]].astype(object)).tolist()
+        for r, w, a, b in zip(rr.tolist(), ww.tolist(), tops, bots):
+            if win_ratio is None or a * win_ratio.denominator > win_ratio.numerator * b:
+                win, win_ratio = (r, w), Fraction(a, b)
+    assert win is not None  # a column pair always has an output with ratio >= 1 (columns sum to 1)
+    return win
+
+
+def _entry_reader(M: Mechanism, fraction: bool) -> Callable[[Any, Any], Any]:
+    """``entry(w, i)``: one matrix entry as a Fraction (exact; from the integers unless ``fraction``) or a float."""
+    if not M.exact:
+        return lambda w, i: float(M.matrix[int(w), int(i)])
+    if fraction:
+        return lambda w, i: M.matrix[int(w), int(i)]
+    C = M.int_columns
+    return lambda w, i: C.entry(int(w), int(i))
+
+
+def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar, int]:
+    """``(max δ, argmax directed edge)``; exact when the mechanism is exact and ``t`` a Fraction.
+
+    Floats first (vectorised, one edge per class); in exact mode only the classes whose float δ is within a safe
+    margin of the float maximum are recomputed exactly (float errors are below ``1e-15 (1 + t)`` per edge), on
+    integers by :func:`~privgeom._core.numeric.hockey_stick_int` (with Fraction objects when ``fraction``).
+    """
+    exact = P.exact and isinstance(t, Fraction)
+    tf = float(t)
+    I, J = P.I[P.reps], P.J[P.reps]
+    sums = np.empty(len(I))
+    for sl in _blocks(P.M.n_outputs, len(I)):
+        sums[sl] = hockey_stick_columns(P.X[:, I[sl]], P.X[:, J[sl]], tf)
+    if not exact:
+        r = int(np.argmax(sums))
+        return float(sums[r]), int(P.reps[r])
+    best: Fraction | None = None
+    arg = 0
+    cands = np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf))
+    if fraction:
+        values = [hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0] for c in cands.tolist()]
+    else:
+        assert isinstance(t, Fraction)
+        exact_sums, common = _delta_exact(P, I[cands], J[cands], t)
+        top = max(exact_sums)
+        c = int(cands[exact_sums.index(top)])  # the first maximum, as the loop below would choose
+        return Fraction(top, common), int(P.reps[c])
+    for c, value in zip(cands.tolist(), values):
+        if best is None or value > best:
+            best, arg = value, c
+    assert best is not None
+    return best, int(P.reps[arg])
+
+
+def _delta_exact(P: _Prepared, I: np.ndarray, J: np.ndarray, t: Fraction) -> tuple[list[int], int]:
+    """Exact ``Σ_ω (M[ω, I[c]] − t M[ω, J[c]])₊`` for every ``c``, on integers, by distinct pairs of entries.
+
+    Log-space floats first drop the terms that are surely not positive (``M[ω, I] = 0``, or ``ln M[ω, I] −
+    ln M[ω, J] < ln t`` by more than the float error); every remaining term is a pair of distinct matrix values, and
+    each distinct pair is evaluated once by :func:`~privgeom._core.numeric.hockey_stick_int`. The column sums are
+    ``counts @ terms`` on integers over the terms' least common denominator. Falls back to the column kernel when
+    the distinct values are not at hand. Returns ``(numerators, common denominator)`` of the sums.
+    """
+    if P.values is None or P.ids is None:
+        C = P.M.int_columns
+        num, den = C.numerators, C.denominators
+        vals = hockey_stick_int(num[:, I], den[I], num[:, J], den[J], t.numerator, t.denominator)
+        common = math.lcm(*(v.denominator for v in vals))
+        return [v.numerator * (common // v.denominator) for v in vals], common
+    va, vb = P.values
+    nv = len(va)
+    tol = _EXACT_RECHECK * (1.0 + (float(np.abs(P.L).max()) if P.L.size else 0.0))
+    keep = ~P.Z[:, I] & (P.Z[:, J] | (P.L[:, I] - P.L[:, J] >= float(eps_of(t)) - tol))
+    zero = ([0] * len(I), 1)
+    if not keep.any():
+        return zero
+    cols, rows = np.nonzero(keep.T)
+    key = P.ids[rows, I[cols]].astype(np.int64) * nv + P.ids[rows, J[cols]]
+    ukeys, inv = np.unique(key, return_inverse=True)
+    uA, uB = ukeys // nv, ukeys % nv
+    terms = hockey_stick_int(va[uA][None, :], vb[uA], va[uB][None, :], vb[uB], t.numerator, t.denominator)
+    pos = np.flatnonzero(np.array([v > 0 for v in terms], dtype=bool))
+    if pos.size == 0:
+        return zero
+    slot = np.full(len(ukeys), -1, dtype=np.intp)
+    slot[pos] = np.arange(pos.size)
+    s = slot[inv.ravel()]
+    hit = s >= 0
+    counts = np.zeros((len(I), pos.size), dtype=np.int64)
+    np.add.at(counts, (cols[hit], s[hit]), 1)
+    Lt = math.lcm(*(terms[u].denominator for u in pos.tolist()))
+    nums = np.array([terms[u].numerator * (Lt // terms[u].denominator) for u in pos.tolist()], dtype=object)
+    sums = counts.astype(object).dot(nums)
+    return [int(v) for v in sums], Lt
