@@ -59,9 +59,9 @@ def main() -> None:
             print(f"{N:>6} {edges:>10,} {t_fast:>11.4f} {'refused':>10} in {time.perf_counter() - t0:.4f} s")
             continue
         slow, t_slow = timed(pg.epsilon, M, "complete", method="scan")
-        agree = math.isclose(float(fast.eps), float(slow.eps), rel_tol=1e-12)
+        agree = math.isclose(float(fast), float(slow), rel_tol=1e-12)
         print(f"{N:>6} {edges:>10,} {t_fast:>11.4f} {t_slow:>10.4f} {t_slow / max(t_fast, 1e-9):>14.1f}  {agree}")
-        assert agree, (N, fast.eps, slow.eps)
+        assert agree, (N, str(fast.level), str(slow.level))
         scan_alive = t_slow < args.budget
 
     print()
@@ -73,7 +73,7 @@ def main() -> None:
         M = pg.kary_randomized_response(k, exp_eps=3)
         fast, t_fast = timed(pg.epsilon, M, "complete")
         slow, t_slow = timed(pg.epsilon, M, "complete", method="scan")
-        agree = fast.eps == slow.eps == pg.LogRational(3)
+        agree = fast.level == slow.level == pg.PrivacyLevel.from_exp_eps(3)
         print(f"{k:>5} {t_fast:>11.4f} {t_slow:>10.4f} {t_slow / max(t_fast, 1e-9):>14.1f}  {agree}")
         assert agree
 

@@ -40,7 +40,7 @@ def main() -> None:
     print(W)
     # independent re-checks: W is 3-DP on the Hamming graph, violates the facet, and the posteriors are as reported
     eps = epsilon(W, "hamming")
-    assert eps.exact and eps.exp_epsilon <= 3, eps
+    assert eps.exact and eps.level.exp_eps <= 3, eps
     row = W.row("witness")
     assert sum(a * x for a, x in zip(w.facet, row)) < 0
     prior = w.guarantee.prior
@@ -49,7 +49,7 @@ def main() -> None:
     post_plus = joint_plus / (joint_plus + joint_minus)
     assert (post_plus, 1 - post_plus) == (w.posterior_plus, w.posterior_minus)
     assert w.prior_plus > w.prior_minus and w.posterior_plus < w.posterior_minus
-    print(f"\nW is ε-DP with e^ε = {eps.exp_epsilon} on the Hamming graph (exact), but its output 'witness' flips the")
+    print(f"\nW is ε-DP with e^ε = {eps.level.exp_eps} on the Hamming graph (exact), but its output 'witness' flips the")
     print(f"attacker's belief: P(S+) = {w.prior_plus} > P(S-) = {w.prior_minus} a priori,")
     print(f"P(S+ | witness) = {w.posterior_plus} < P(S- | witness) = {w.posterior_minus} a posteriori.")
     parity = [Fraction(3, 4) if s.count("1") % 2 == 0 else Fraction(1, 4) for s in W.inputs]

@@ -235,8 +235,9 @@ def _relaxation_html(r: Relaxation) -> str:
 
 def _eps_html(r: Any) -> str:
     kind = type(r).__name__
-    fields = [("exact", str(r.exact)), ("graph", str(getattr(r, "graph", ""))), ("edges", str(getattr(r, "n_edges", "")))]
-    for name in ("eps", "epsilon", "exp_eps", "delta", "edge", "output", "outputs", "p", "q", "p_event", "q_event"):
+    fields = [("exact", str(r.exact)), ("graph", str(getattr(r, "graph", ""))), ("edges", str(getattr(r, "n_edges", ""))),
+              ("eps", fmt(r.level.eps)), ("exp_eps", fmt(r.level.exp_eps))]
+    for name in ("delta", "edge", "output", "outputs", "p", "q", "p_event", "q_event"):
         v = getattr(r, name, None)
         if v is not None and not callable(v) and name not in {k for k, _ in fields}:
             fields.append((name, fmt(v) if not isinstance(v, tuple) else ", ".join(map(str, v))))

@@ -192,8 +192,8 @@ def test_integer_nodes_are_never_silently_read_as_positions() -> None:
     # asked for explicitly: the path 11 - 10 - 01 - 00, whose pair 10, 01 differs in two bits: ratio 9 (exact)
     G = resolve_graph(nx.path_graph(4), M, nodes="positions")
     assert _edges(G) == {frozenset(e) for e in [("11", "10"), ("10", "01"), ("01", "00")]}
-    assert pg.epsilon(M, G).epsilon == pg.LogRational(9)
-    assert pg.epsilon(M, hamming_graph(2)).epsilon == pg.LogRational(3)  # the labelled graph: ln 3
+    assert pg.epsilon(M, G).level.eps == pg.LogRational(9)
+    assert pg.epsilon(M, hamming_graph(2)).level.eps == pg.LogRational(3)  # the labelled graph: ln 3
 
 
 def test_positions_must_be_positions_and_labels_that_look_like_integers_still_match() -> None:

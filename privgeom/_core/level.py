@@ -34,6 +34,7 @@ from typing import Any, TypeAlias
 
 from .errors import FormatError, InvalidParameterError, InvalidTypeError
 from .numeric import LogRational, Scalar, fraction_str, parse_scalar
+from .results import to_jsonable
 
 __all__ = ["PrivacyLevel", "EPS_OVERFLOW", "ScalarLike", "LevelLike", "eps_of"]
 
@@ -385,6 +386,13 @@ class PrivacyLevel:
         eps = self.eps.to_json() if isinstance(self.eps, LogRational) else float(self.eps)
         exp: Any = str(self.exp_eps) if self.exact else (None if self.infinite else float(self.exp_eps))
         return {"eps": eps, "exp_eps": exp, "exact": self.exact}
+
+
+@to_jsonable.register(PrivacyLevel)
+def _level_json(obj: PrivacyLevel) -> Any:
+    """A level field of a result in JSON: :meth:`PrivacyLevel.to_dict` (``eps``, ``exp_eps``, ``exact``; an infinite
+    ``eps`` as ``"inf"``, as every float of privgeom's JSON)."""
+    return to_jsonable(obj.to_dict())
 
 
 #: A privacy level as ``eps=`` accepts it (:meth:`PrivacyLevel.parse`): ε as a number (``1.1``, ``"0.5"``, ``0``),

@@ -143,7 +143,7 @@ def _epsilon(args: argparse.Namespace) -> Outcome:
     r = epsilon(M, G, max_work=_max_work(args.max_work))
     text = r.summary()
     if r.exact and not r.infinite and r.edge is not None:
-        text += f"\n  e^ε = {fraction_str(r.exp_epsilon)}, ε ≈ {float(r.eps):.10g}"
+        text += f"\n  e^ε = {fraction_str(r.level.exp_eps)}, ε ≈ {float(r.level):.10g}"
     return Outcome(text, r, EXIT_NO if r.infinite else EXIT_YES)
 
 

@@ -105,7 +105,7 @@ def truncated_geometric(n: int, alpha: ScalarLike, *, exact: bool | None = None)
     >>> [str(v) for v in M.column("1")]
     ['1/4', '1/2', '1/6', '1/12']
     >>> from privgeom import epsilon
-    >>> str(epsilon(M, "path").eps)
+    >>> str(epsilon(M, "path").level.eps)
     'ln(3)'
     """
     n = parse_int(n, name="n", min=1)
@@ -203,7 +203,7 @@ def kary_randomized_response(
     >>> kary_randomized_response(2, p="3/4").column(0).tolist()
     [Fraction(3, 4), Fraction(1, 4)]
     >>> from privgeom import epsilon
-    >>> str(epsilon(M, "complete").eps)
+    >>> str(epsilon(M, "complete").level.eps)
     'ln(3)'
     """
     labels = _value_labels(n_values, name="n_values")
@@ -299,7 +299,7 @@ def frapp(N: int | Sequence[Any], gamma: ScalarLike, k: int = 1, *, exact: bool 
     >>> [str(v) for v in M2.column("0,0")]
     ['9/16', '3/16', '3/16', '1/16']
     >>> from privgeom import epsilon
-    >>> str(epsilon(M2, "complete").eps)
+    >>> str(epsilon(M2, "complete").level.eps)
     'ln(9)'
     """
     values = _value_labels(N, name="N")

@@ -257,7 +257,7 @@ def plot_privacy_profiles(mechanisms: Mapping[str, Mechanism], graph: RelationLi
     if not mechanisms:
         raise InvalidParameterError("plot_privacy_profiles needs at least one mechanism")
     eps = {name: epsilon(m, graph) for name, m in mechanisms.items()}
-    finite = [float(getattr(e, "eps", None) or e.epsilon) for e in eps.values() if not e.infinite]
+    finite = [float(e.level) for e in eps.values() if not e.infinite]
     top = float(eps_max) if eps_max is not None else 1.15 * max(finite + [1.0])
     grid = [top * i / (n_points - 1) for i in range(n_points)]
     fig, ax = _new_axes(ax, (6.4, 4.2))
@@ -265,7 +265,7 @@ def plot_privacy_profiles(mechanisms: Mapping[str, Mechanism], graph: RelationLi
     for k, (name, m) in enumerate(mechanisms.items()):
         curve = delta_curve(m, graph, eps_values=grid)
         e = eps[name]
-        value = getattr(e, "eps", None) or e.epsilon
+        value = e.level
         ys = [float(d) for d in curve.deltas]
         same = [other for other, theirs in drawn if theirs == ys]  # coinciding curves stay visible and are named
         label = f"{name} (ε = {value})" + (f", same curve as {same[0]}" if same else "")

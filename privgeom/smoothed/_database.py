@@ -22,7 +22,7 @@ from ..analyses.profiles._profile import hockey_stick_columns
 from ..mechanisms import Mechanism
 from ._catalogue import shm
 from ._domains import delta_vector, input_domain, neighbour_graph_of
-from ._results import DatabaseDelta, SamplingHistogram, delta_level_fields, log10_of
+from ._results import DatabaseDelta, SamplingHistogram, log10_of
 from ._shm import shm_database_delta
 
 __all__ = ["database_delta", "ROUTES"]
@@ -79,7 +79,7 @@ def _matrix(q: _Query) -> DatabaseDelta:
             if not exact:
                 p_ev, q_ev = float(p_ev), float(q_ev)
     return DatabaseDelta(
-        delta=values[imax], **delta_level_fields(level, exact), exact=exact, edge=edge, outputs=outputs,
+        delta=values[imax], level=level, exact=exact, edge=edge, outputs=outputs,
         p_event=p_ev, q_event=q_ev, n_edges=G.number_of_edges(), graph=str(G.name or "graph"), detail=level.note,
         inputs=M.inputs, values=tuple(values), worst=worst, argmax=M.inputs[imax], x=x, value=value,
         method="matrix", log10=log10_of(value),

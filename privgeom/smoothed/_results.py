@@ -24,7 +24,7 @@ from .._core.results import Result
 from ..analyses.profiles._profile import DeltaResult
 from ._fastpath import family
 
-__all__ = ["SamplingHistogram", "DatabaseDelta", "SmoothedDelta", "delta_level_fields", "log10_of"]
+__all__ = ["SamplingHistogram", "DatabaseDelta", "SmoothedDelta", "log10_of"]
 
 
 def log10_of(x: Scalar) -> float:
@@ -98,19 +98,6 @@ class SamplingHistogram:
 
 
 # ---------------------------------------------------------------------------------------------------- δ(x)
-#: The fields of :class:`~privgeom.DeltaResult`: it states its level as ``level`` (issue 14) or, before that
-#: change of the profiles' result type, as ``eps`` and ``exp_eps``; :func:`delta_level_fields` fills either.
-_DELTA_FIELDS = frozenset(f.name for f in dataclasses.fields(DeltaResult))
-
-
-def delta_level_fields(level: PrivacyLevel, exact: bool) -> dict[str, Any]:
-    """The keyword arguments stating ``level`` in a :class:`~privgeom.DeltaResult` (``e^ε`` as a float when the
-    computation was in float mode)."""
-    if "level" in _DELTA_FIELDS:
-        return {"level": level}
-    return {"eps": level.eps, "exp_eps": level.exp_eps if exact else float(level.exp_eps)}
-
-
 @dataclass(frozen=True)
 class DatabaseDelta(DeltaResult):
     """Database-wise ``δ_{ε,M}(x)`` (Definition 2), as a :class:`~privgeom.DeltaResult` over the graph examined.
@@ -164,12 +151,6 @@ class DatabaseDelta(DeltaResult):
     threshold: int | None = None
     side: str = ""
     mechanism: SamplingHistogram | None = None
-
-    if "level" not in _DELTA_FIELDS:  # until DeltaResult carries the field itself (issue 14, profiles)
-        @property
-        def level(self) -> PrivacyLevel:
-            """The privacy level ε asked for."""
-            return PrivacyLevel.coerce(self.eps)  # type: ignore[attr-defined]
 
     def at(self, x: str) -> Scalar:
         """``δ(x)`` of one database label."""

@@ -25,7 +25,7 @@ from ._fastpath import (
     DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, event_thresholds, family, pair_log_distance_block,
 )
 from ._reduction import count_compositions, hull_vertices, parse_distributions
-from ._results import DatabaseDelta, SamplingHistogram, SmoothedDelta, delta_level_fields
+from ._results import DatabaseDelta, SamplingHistogram, SmoothedDelta
 
 __all__ = ["shm_smoothed_sweep", "shm_database_delta", "check_matrix_size", "check_search_options"]
 
@@ -73,7 +73,7 @@ def shm_database_delta(n: int, T: int, eps: LevelLike, N: Any, replace: bool = F
     fam = family(n, M.T, M.replace)
     lows = [v for v in (N - 1, N) if 0 <= v <= n - 1]
     common: dict[str, Any] = dict(
-        **delta_level_fields(level, exact=False), exact=False, outputs=(), p_event=math.nan, q_event=math.nan,
+        level=level, exact=False, outputs=(), p_event=math.nan, q_event=math.nan,
         n_edges=len(lows), graph=f"replace-one edges at count {N}", detail=level.note, x=str(N), argmax=str(N),
         inputs=(str(N),), method="shm", mechanism=M,
     )

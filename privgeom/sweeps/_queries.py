@@ -151,8 +151,8 @@ def _epsilon(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     r = epsilon(M, _graph(M, options))
     if r.infinite:
         return {**exact_fields("eps", float("inf")), **exact_fields("exp_eps", float("inf")), "infinite": True}
-    return {**exact_fields("eps", r.epsilon if r.exact else float(r.epsilon)),
-            **exact_fields("exp_eps", r.exp_epsilon if r.exact else float(r.exp_epsilon)), "infinite": False}
+    return {**exact_fields("eps", r.level.eps if r.exact else float(r.level.eps)),
+            **exact_fields("exp_eps", r.level.exp_eps if r.exact else float(r.level.exp_eps)), "infinite": False}
 
 
 def _delta(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -164,7 +164,7 @@ def _delta(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     level = _level(options, "delta")
     r = delta(M, _graph(M, options), level)
     return {**exact_fields("delta", r.delta if r.exact else float(r.delta)),
-            **exact_fields("exp_eps", r.exp_eps if r.exact else float(r.exp_eps))}
+            **exact_fields("exp_eps", r.level.exp_eps if r.exact else float(r.level.exp_eps))}
 
 
 def _delta_curve(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -178,7 +178,7 @@ def _delta_curve(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     c = delta_curve(M, _graph(M, options), [0])
     ex = c.exact
     return {**exact_fields("delta_at_0", c.deltas[0] if ex else float(c.deltas[0])),
-            **exact_fields("eps_zero", c.epsilon if ex else float(c.epsilon)),
+            **exact_fields("eps_zero", c.level.eps if ex else float(c.level.eps)),
             **exact_fields("delta_at_inf", c.delta_at_infinity if ex else float(c.delta_at_infinity)),
             "pieces": len(c.pieces)}
 
@@ -283,7 +283,7 @@ def _ldp_gap(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     Fields: ``exp_eps``, ``value``, ``best``, ``gap`` (each with ``_exact``).
     """
     g = ldp_utility_gap(obj, options.get("utility") or "accuracy", options.get("prior"))
-    return {**exact_fields("exp_eps", g.exp_eps), **exact_fields("value", g.value), **exact_fields("best", g.best),
+    return {**exact_fields("exp_eps", g.level.exp_eps), **exact_fields("value", g.value), **exact_fields("best", g.best),
             **exact_fields("gap", g.gap)}
 
 

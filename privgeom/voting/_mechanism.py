@@ -148,8 +148,6 @@ class VotingEpsilon(EpsilonResult):
     log10_p: float | None = None
     log10_q: float | None = None
     bound: PrivacyLevel = field(kw_only=True)
-    # the core EpsilonResult gets the field ``level`` (issue 14, item 1); until then it is declared here (harmless after)
-    level: PrivacyLevel = field(kw_only=True)
 
     def __float__(self) -> float:
         return _log_float(self.level.eps)
@@ -330,12 +328,6 @@ def log_value_text(value: LogRational) -> str:
     return f"{_log_float(value):.12g}"
 
 
-def _core_epsilon(level: PrivacyLevel) -> dict[str, Any]:
-    """The core :class:`~privgeom.EpsilonResult`'s own ε field while it still has one (issue 14, item 1 moves it to
-    ``level``; then this is empty and, after the merge, goes with the ``level`` declaration of VotingEpsilon)."""
-    return {"epsilon": level.eps} if "epsilon" in {f.name for f in fields(EpsilonResult)} else {}
-
-
 def _result(
     f: Rule, r: Rho, ratio: Scalar, method: str, output: Any, *, p: Scalar | None = None, q: Scalar | None = None,
     edge: tuple[str, str] | None = None, counts: tuple[int, int] | None = None,
@@ -352,7 +344,6 @@ def _result(
         exact = r.exact and infinite
     n = f.n
     return VotingEpsilon(
-        **_core_epsilon(level),
         level=level, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
         n_edges=n * 2 ** (n - 1), graph=f"hamming({n})", rule=f.name, n=n, rho=r.rho, bound=bound,
         attains_bound=attains, method=method, counts=counts,

@@ -42,7 +42,7 @@ def test_rr_strictly_inside_dp_with_the_parity_witness():
     assert w.in_source.member and not w.not_in_larger.member
     # independent checks: exactly ln(3)-DP on the Hamming graph, and outside closure(RR)
     e = epsilon(w.mechanism, hamming_graph(2))
-    assert e.exact and e.exp_epsilon == 3
+    assert e.exact and e.level.exp_eps == 3
     assert not rr.contains(w.mechanism).member
     assert dp.contains(w.mechanism).member
     # the parity guarantee it breaks, with the attacker's exact numbers

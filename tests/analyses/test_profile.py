@@ -94,11 +94,11 @@ def test_epsilon_matches_brute_force_exactly(case):
     expected = brute_epsilon(M, edges)
     assert r.exact
     if expected == math.inf:
-        assert r.infinite and r.epsilon == math.inf and r.q == 0 and r.p > 0
+        assert r.infinite and r.level.eps == math.inf and r.q == 0 and r.p > 0
     else:
         assert not r.infinite
-        assert isinstance(r.epsilon, LogRational) and r.epsilon.ratio == expected
-        assert r.p / r.q == expected and r.exp_epsilon == expected
+        assert isinstance(r.level.eps, LogRational) and r.level.eps.ratio == expected
+        assert r.p / r.q == expected and r.level.exp_eps == expected
     # the witness names real entries of the matrix, on a real edge
     d, d2 = r.edge
     assert {d, d2} in [set(e) for e in edges]
@@ -111,11 +111,11 @@ def test_epsilon_float_mode_agrees(case):
     M, edges = case
     r = epsilon(M.to_float(), edges)
     expected = brute_epsilon(M, edges)
-    assert not r.exact and isinstance(r.epsilon, float)
+    assert not r.exact and isinstance(r.level.eps, float)
     if expected == math.inf:
-        assert r.infinite and math.isinf(r.epsilon)
+        assert r.infinite and math.isinf(r.level.eps)
     else:
-        assert r.epsilon == pytest.approx(math.log(expected), abs=1e-12)
+        assert r.level.eps == pytest.approx(math.log(expected), abs=1e-12)
 
 
 @given(mech_and_edges(max_in=4, max_out=4))
@@ -159,7 +159,7 @@ def test_symmetric_mechanisms_need_one_class():
 def test_large_exact_randomized_response():
     M = randomized_response(10, "3/4")
     G = hamming_graph(10)
-    assert epsilon(M, G).epsilon == LogRational(3)
+    assert epsilon(M, G).level.eps == LogRational(3)
     assert delta(M, G, exp_eps=2).delta == Fraction(1, 4)
 
 
@@ -179,20 +179,20 @@ def test_randomized_response_epsilon_closed_forms(k, p):
     M = randomized_response(k, p)
     r = p / (1 - p)
     on_cube = epsilon(M, hamming_graph(k))
-    assert on_cube.epsilon == LogRational(r) and str(on_cube.epsilon) == f"ln({r})"
-    assert epsilon(M, complete_graph(M.inputs)).epsilon == LogRational(r**k)
+    assert on_cube.level.eps == LogRational(r) and str(on_cube.level.eps) == f"ln({r})"
+    assert epsilon(M, complete_graph(M.inputs)).level.eps == LogRational(r**k)
     # δ at the exact ε is 0, and positive just below it
-    assert delta(M, hamming_graph(k), on_cube.epsilon).delta == 0
+    assert delta(M, hamming_graph(k), on_cube.level.eps).delta == 0
     assert delta(M, hamming_graph(k), exp_eps=r * Fraction(99, 100)).delta > 0
 
 
 def test_epsilon_infinite_for_rr_with_p_one_and_for_disjoint_supports():
     M = randomized_response(2, 1)
     r = epsilon(M, hamming_graph(2))
-    assert r.infinite and r.epsilon == math.inf and r.exp_epsilon == math.inf and r.value == math.inf
+    assert r.infinite and r.level.eps == math.inf and r.level.exp_eps == math.inf and float(r) == math.inf
     assert r.edge == ("11", "10") and r.output == "11" and r.p == 1 and r.q == 0
     assert "∞" in str(r)
-    assert json.loads(r.to_json())["epsilon"] == "inf"
+    assert json.loads(r.to_json())["level"]["eps"] == "inf"
 
 
 def test_epsilon_on_graph_without_edges_and_integer_nodes():
@@ -200,22 +200,22 @@ def test_epsilon_on_graph_without_edges_and_integer_nodes():
     G = nx.Graph()
     G.add_nodes_from(M.inputs)
     r = epsilon(M, G)
-    assert r.epsilon == 0 and r.edge is None and r.n_edges == 0 and "no edges" in str(r)
-    assert epsilon(M.to_float(), []).epsilon == 0.0
+    assert r.level.eps == 0 and r.edge is None and r.n_edges == 0 and "no edges" in str(r)
+    assert epsilon(M.to_float(), []).level.eps == 0.0
     # integer nodes are labels, never silently column positions; positions only when asked for (issue 15)
-    assert epsilon(M, [(0, 1)]).epsilon == LogRational(3)  # the labels are "1", "0": the nodes 0, 1 name them
+    assert epsilon(M, [(0, 1)]).level.eps == LogRational(3)  # the labels are "1", "0": the nodes 0, 1 name them
     M2 = randomized_response(2, "3/4")  # labels 11, 10, 01, 00
     with pytest.raises(DomainMismatchError, match=r"nodes \[0, 1, 2, 3\] are not the datasets' labels .*nodes='positions'"):
         epsilon(M2, nx.path_graph(4))  # issue 15: read as positions this was ln 9, silently
-    assert epsilon(M2, resolve_graph(nx.path_graph(4), M2, nodes="positions")).epsilon == LogRational(9)
-    assert epsilon(M2, resolve_graph([(0, 1)], M2, nodes="positions")).epsilon == LogRational(3)
+    assert epsilon(M2, resolve_graph(nx.path_graph(4), M2, nodes="positions")).level.eps == LogRational(9)
+    assert epsilon(M2, resolve_graph([(0, 1)], M2, nodes="positions")).level.eps == LogRational(3)
 
 
 def test_epsilon_exact_with_fractions_that_underflow_floats():
     tiny = Fraction(1, 10**400)
     M = Mechanism([[tiny, 2 * tiny], [1 - tiny, 1 - 2 * tiny]], inputs=["a", "b"])
     r = epsilon(M, [("a", "b")])
-    assert r.epsilon == LogRational(2) and r.output == "o0" and r.edge == ("b", "a")
+    assert r.level.eps == LogRational(2) and r.output == "o0" and r.edge == ("b", "a")
     assert float(r) == pytest.approx(math.log(2))
 
 
@@ -226,7 +226,7 @@ def test_epsilon_near_ties_are_decided_exactly():
     y = [Fraction(1, 8), Fraction(1, 8), Fraction(3, 4)]
     M = Mechanism([[a, b] for a, b in zip(x, y)], inputs=["x", "y"])
     r = epsilon(M, [("x", "y")])
-    assert r.epsilon.ratio == 2 + e and r.output == "o1"
+    assert r.level.eps.ratio == 2 + e and r.output == "o1"
 
 
 def test_epsilon_beyond_float_range():
@@ -236,11 +236,11 @@ def test_epsilon_beyond_float_range():
     assert epsilon(M, [("a", "b")]).infinite
     N = Mechanism([[1 - tiny, tiny], [tiny, 1 - tiny]], inputs=["a", "b"])
     r = epsilon(N, [("a", "b")])
-    assert r.epsilon.ratio == (1 - tiny) / tiny and r.exp_epsilon == (1 - tiny) / tiny
+    assert r.level.eps.ratio == (1 - tiny) / tiny and r.level.exp_eps == (1 - tiny) / tiny
     f = epsilon(Mechanism([[1.0, 1e-320], [0.0, 1.0]], inputs=["a", "b"]), [("a", "b")])
     assert f.infinite
     g = epsilon(Mechanism([[1.0 - 1e-310, 1e-310], [1e-310, 1.0 - 1e-310]], inputs=["a", "b"]), [("a", "b")])
-    assert g.epsilon == pytest.approx(310 * math.log(10)) and g.exp_epsilon == math.inf
+    assert g.level.eps == pytest.approx(310 * math.log(10)) and g.level.exp_eps == math.inf
 
 
 def test_epsilon_summary_and_json():
@@ -248,7 +248,7 @@ def test_epsilon_summary_and_json():
     text = str(r)
     assert "ln(3)" in text and "11 → 10" in text and "9/16" in text and "3/16" in text
     data = json.loads(r.to_json())
-    assert data["epsilon"] == {"ln": "3", "value": pytest.approx(math.log(3))}
+    assert data["level"]["eps"] == {"ln": "3", "value": pytest.approx(math.log(3))}
     assert data["edge"] == ["11", "10"] and data["p"] == "9/16"
 
 
@@ -269,7 +269,7 @@ def test_delta_matches_brute_force_exactly(case, t):
     r = delta(M, edges, exp_eps=t)
     assert r.exact and isinstance(r.delta, Fraction)
     assert r.delta == brute_delta(M, edges, t)
-    assert r.exp_eps == t and r.eps == LogRational(t)
+    assert r.level.exp_eps == t and r.level.eps == LogRational(t)
     # the witness event attains δ on the witness edge
     assert r.p_event - t * r.q_event == r.delta
     d, d2 = r.edge
@@ -308,9 +308,9 @@ def test_delta_vanishes_exactly_at_the_exact_epsilon(case):
         assert delta(M, edges, 800.0).delta == pytest.approx(float(brute_delta_at_infinity(M, edges)))
         assert delta(M, edges, exp_eps=10**6).delta > 0
     else:
-        assert delta(M, edges, e.epsilon).delta == 0
-        if e.epsilon.ratio > 1:
-            below = 1 + (e.epsilon.ratio - 1) * Fraction(999, 1000)
+        assert delta(M, edges, e.level.eps).delta == 0
+        if e.level.eps.ratio > 1:
+            below = 1 + (e.level.eps.ratio - 1) * Fraction(999, 1000)
             assert delta(M, edges, exp_eps=below).delta > 0
 
 
@@ -331,7 +331,7 @@ def test_delta_eps_forms():
     r = delta(M, [("1", "0")], exp_eps=2.0)
     assert not r.exact and "float" in r.detail and r.delta == pytest.approx(0.25)
     r = delta(M, [("1", "0")], 0)
-    assert r.exact and r.delta == Fraction(1, 2) and r.eps == 0
+    assert r.exact and r.delta == Fraction(1, 2) and r.level.eps == 0
     r = delta(M.to_float(), [("1", "0")], LogRational(2))
     assert not r.exact and r.detail == "" and r.delta == pytest.approx(0.25)
     # ε beyond float range: e^ε = ∞, δ = mass where the neighbour has none
@@ -339,7 +339,7 @@ def test_delta_eps_forms():
     assert delta(randomized_response(1, 1), [("1", "0")], 1000.0).delta == 1.0
     # "ln(r)" as for DifferentialPrivacy(eps="ln(3)"): exact
     r = delta(M, [("1", "0")], "ln(2)")
-    assert r.exact and r.delta == Fraction(1, 4) and r.eps == LogRational(2)
+    assert r.exact and r.delta == Fraction(1, 4) and r.level.eps == LogRational(2)
     with pytest.raises(InvalidParameterError, match="positive"):
         delta(M, [("1", "0")], "ln(0)")
     with pytest.raises(InvalidParameterError, match=">= 0"):
@@ -452,10 +452,10 @@ def test_delta_curve_matches_delta_everywhere(case, ts):
     # where δ hits 0 is the exact ε
     e = epsilon(M, edges)
     if e.infinite:
-        assert curve.epsilon == math.inf and curve.delta_at_infinity == brute_delta_at_infinity(M, edges) > 0
+        assert curve.level.eps == math.inf and curve.delta_at_infinity == brute_delta_at_infinity(M, edges) > 0
     else:
-        assert curve.epsilon == e.epsilon and curve.delta_at_infinity == 0
-        assert bps[-1] == (e.epsilon.ratio, 0)
+        assert curve.level.eps == e.level.eps and curve.delta_at_infinity == 0
+        assert bps[-1] == (e.level.eps.ratio, 0)
     assert bps[0][0] == 1 and bps[0][1] == delta(M, edges, 0).delta
 
 
@@ -469,7 +469,7 @@ def test_delta_curve_float_mode_agrees(case):
     for (t, d), (tf, df) in zip(exact.breakpoints, fl.breakpoints):
         assert tf == pytest.approx(float(t), rel=1e-9) and df == pytest.approx(float(d), abs=1e-9)
     assert fl.deltas == pytest.approx([float(d) for d in exact.deltas], abs=1e-9)
-    assert float(fl.epsilon) == pytest.approx(float(exact.epsilon), rel=1e-9)
+    assert float(fl.level.eps) == pytest.approx(float(exact.level.eps), rel=1e-9)
 
 
 def test_delta_curve_rr_closed_form():
@@ -509,7 +509,7 @@ def test_delta_curve_infinite_epsilon():
     # output 'o0' is impossible on b
     M = Mechanism([["1/2", 0], ["1/2", 1]], inputs=["a", "b"])
     c = delta_curve(M, [("a", "b")])
-    assert c.epsilon == math.inf and c.delta_at_infinity == Fraction(1, 2)
+    assert c.level.eps == math.inf and c.delta_at_infinity == Fraction(1, 2)
     assert c.pieces[-1].end == math.inf and c.pieces[-1].slope == 0
     assert "never reaches 0" in str(c)
     assert c.evaluate(900.0) == pytest.approx(0.5)
@@ -522,7 +522,7 @@ def test_delta_curve_path_and_counts():
         inputs=["0", "1", "2"],
     )
     c = delta_curve(M, path_graph(2))
-    assert c.epsilon == epsilon(M, path_graph(2)).epsilon == LogRational(Fraction(5, 2))
+    assert c.level.eps == epsilon(M, path_graph(2)).level.eps == LogRational(Fraction(5, 2))
     for t, d in c.breakpoints:
         assert d == brute_delta(M, path_graph(2).edges, t)
 
@@ -566,3 +566,36 @@ def test_plot_delta_curve_into_axes_and_infinite():
     with pytest.raises(InvalidTypeError, match="DeltaCurve"):
         plot_delta_curve("curve")
     assert isinstance(c, DeltaCurve)
+
+
+# ------------------------------------------------------------------------------------------------ route tables
+def test_profile_routes_are_documented_named_functions_and_agree_with_theory() -> None:
+    from privgeom import PrivacyLevel
+    from privgeom.analyses.profiles import _profile_curve as curve_mod
+
+    tables = ((profile_mod._EPSILON_ROUTES, profile_mod.EPSILON_METHODS), (profile_mod._DELTA_ROUTES, profile_mod.DELTA_METHODS),
+              (curve_mod._DELTA_CURVE_ROUTES, curve_mod.DELTA_CURVE_METHODS))
+    for table, methods in tables:
+        assert tuple(table) == methods and methods[0] == "auto"
+        for name, route in table.items():  # each route a private function documenting its own method name
+            assert route.__name__.startswith("_") and f'method="{name}"' in (route.__doc__ or ""), (name, route)
+    # RR(3, 3/4) on the Hamming cube (Lin & Kifer §V): ε = ln(p/(1−p)) = ln 3; on K_8 the ratios compound: ln 27.
+    # δ(ln 2) is one factor's hockey-stick sum (3/4 − 2·1/4)₊ + (1/4 − 2·3/4)₊ = 1/4 (Balle et al. 2018, Thm. 1).
+    M = randomized_response(3, "3/4")
+    ln3 = PrivacyLevel.from_exp_eps(3)
+    for method in ("auto", "scan", "factors", "fraction"):
+        assert epsilon(M, "hamming", method=method).level == ln3, method
+    assert epsilon(M, "complete", method="complete").level == PrivacyLevel.from_exp_eps(27)
+    with pytest.raises(InvalidParameterError, match="needs the complete relation"):
+        epsilon(M, "hamming", method="complete")
+    for method in profile_mod.DELTA_METHODS:
+        r = delta(M, "hamming", exp_eps=2, method=method)
+        assert r.delta == Fraction(1, 4) and r.level == PrivacyLevel.from_exp_eps(2) and r.exact, method
+        assert r.p_event - 2 * r.q_event == r.delta  # the witness event attains δ
+    with pytest.raises(InvalidParameterError, match="unknown method 'scan'; use one of auto, factors, fraction"):
+        delta(M, "hamming", exp_eps=2, method="scan")
+    # δ(ε) = 3/4 − e^ε/4 on [1, 3], 0 after: breakpoints (1, 1/2) and (3, 0), ε* = ln 3, on both routes
+    curves = [delta_curve(M, "hamming", method=method) for method in curve_mod.DELTA_CURVE_METHODS]
+    for c in curves:
+        assert c.breakpoints == ((1, Fraction(1, 2)), (3, 0)) and c.level == ln3 and c.delta_at_infinity == 0
+    assert curves[0] == curves[1]

@@ -58,7 +58,7 @@ def test_epsilon_and_delta_integer_routes_equal_the_fraction_route(rows: list[li
     for graph in (_path(M), "complete"):
         if graph == "complete":
             a, b = epsilon(M, graph), epsilon(M, _complete(M), method="fraction")
-            assert a.eps == b.eps and a.infinite == b.infinite
+            assert a.level.eps == b.level.eps and a.infinite == b.infinite
         else:
             assert epsilon(M, graph, method="scan") == epsilon(M, graph, method="fraction")
             assert delta(M, graph, exp_eps=t) == delta(M, graph, exp_eps=t, method="fraction")
@@ -74,7 +74,7 @@ def test_dp_membership_integer_route_equals_the_fraction_route(rows: list[list[F
     dp = DifferentialPrivacy(_complete(M), exp_eps=t, inputs=M.inputs)
     a, b = dp.contains(M), dp.contains(M, method="fraction")
     assert a.member == b.member and a.exact and b.exact
-    assert a.member == (epsilon(M, "complete").eps <= LogRational(t))  # ε-DP iff ε(M) ≤ ln t
+    assert a.member == (epsilon(M, "complete").level.eps <= LogRational(t))  # ε-DP iff ε(M) ≤ ln t
     if not a.member:
         assert (a.certificate.output, a.certificate.edge, a.certificate.value) == \
                (b.certificate.output, b.certificate.edge, b.certificate.value)
@@ -93,7 +93,7 @@ def test_dp_membership_beyond_int64_at_the_boundary() -> None:
     no = DifferentialPrivacy([("a", "b")], exp_eps=tighter).contains(M)
     ref = DifferentialPrivacy([("a", "b")], exp_eps=tighter).contains(M, method="fraction")
     assert not no.member and no.certificate.value == ref.certificate.value < 0
-    assert epsilon(M, [("a", "b")]).eps == LogRational(t)
+    assert epsilon(M, [("a", "b")]).level.eps == LogRational(t)
 
 
 @pytest.mark.parametrize("k, p", [(2, "3/4"), (3, "2/3"), (4, "5/9"), (3, "1")])
@@ -103,13 +103,13 @@ def test_factored_randomized_response_epsilon_equals_the_dense_scan(k: int, p: s
     a, b = epsilon(M, "hamming", method="factors"), epsilon(M, "hamming", method="scan")
     assert a == b  # value and witness (edge, output, p, q)
     pv = Fraction(p)
-    assert a.infinite if pv == 1 else a.eps == LogRational(pv / (1 - pv))  # Lin & Kifer §V: ln(p / (1 − p))
+    assert a.infinite if pv == 1 else a.level.eps == LogRational(pv / (1 - pv))  # Lin & Kifer §V: ln(p / (1 − p))
 
 
 def test_randomized_response_on_twelve_bits_is_exact_without_a_dense_matrix() -> None:
     M = randomized_response(12, "3/4")
     r = pg.epsilon(M, "hamming")
-    assert r.exact and r.eps == LogRational(3) and r.p == Fraction(3, 4) ** 12 and r.q == r.p / 3
+    assert r.exact and r.level.eps == LogRational(3) and r.p == Fraction(3, 4) ** 12 and r.q == r.p / 3
     assert r.edge == ("1" * 12, "1" * 11 + "0") and r.output == "1" * 12
     with pytest.raises(pg.InvalidParameterError, match="factored"):
         epsilon(Mechanism([["1/2", 1], ["1/2", 0]]), [("d0", "d1")], method="factors")
@@ -177,11 +177,11 @@ def test_delta_curve_integer_route_equals_the_fraction_route(rows: list[list[Fra
         b = delta_curve(M, graph, exp_eps_values=[1, 2, Fraction(2**65 + 1, 2**64)], method="fraction")
         assert a.exact and b.exact and a.values_exact
         assert a.pieces == b.pieces and a.breakpoints == b.breakpoints
-        assert a.epsilon == b.epsilon and a.delta_at_infinity == b.delta_at_infinity and a.deltas == b.deltas
+        assert a.level.eps == b.level.eps and a.delta_at_infinity == b.delta_at_infinity and a.deltas == b.deltas
         assert all(isinstance(v, Fraction) for bp in a.breakpoints for v in bp)
         for t, d in a.breakpoints:  # an independent kernel: the hockey-stick δ at each vertex
             assert delta(M, graph, exp_eps=t).delta == d
-        assert a.epsilon == epsilon(M, graph, method="scan").eps
+        assert a.level.eps == epsilon(M, graph, method="scan").level.eps
 
 
 def test_delta_curve_unknown_method_is_refused() -> None:

@@ -56,7 +56,7 @@ def test_relation_name_domain_and_graph_agree(k: int, p: str) -> None:
     by_domain = epsilon(M, Domain.bits(k))
     assert by_name == by_domain_graph == by_graph == by_domain
     r = Fraction(p) / (1 - Fraction(p))
-    assert by_name.eps == LogRational(r) and by_name.epsilon is by_name.eps  # Lin & Kifer §V: ε = ln(p/(1−p))
+    assert by_name.level.eps == LogRational(r)  # Lin & Kifer §V: ε = ln(p/(1−p))
     t = Fraction(3, 2)
     assert delta(M, "hamming", exp_eps=t) == delta(M, hamming_graph(k), exp_eps=t)
     assert delta_curve(M, "hamming").breakpoints == delta_curve(M, hamming_graph(k)).breakpoints
@@ -70,7 +70,7 @@ def test_plain_labels_need_bit_strings_for_hamming() -> None:
     assert "'hamming' does not apply" in msg and "'path'" in msg and "'complete'" in msg
     # the relations that do apply, by name and by graph, agree
     assert epsilon(M, "path") == epsilon(M, path_graph(3))
-    assert epsilon(M, "path").eps == LogRational(2)  # geometric mechanism with α = 1/2 is ln(2)-DP on the path
+    assert epsilon(M, "path").level.eps == LogRational(2)  # geometric mechanism with α = 1/2 is ln(2)-DP on the path
 
 
 def test_one_error_for_a_bad_relation_name() -> None:
@@ -94,17 +94,17 @@ def test_complete_route_equals_scan_and_brute_force(M) -> None:
         graph = epsilon(mech, nx.complete_graph(mech.inputs))  # a user's complete graph is detected too
         assert fast.n_edges == scan.n_edges == len(edges) and fast.infinite == scan.infinite
         if mech.exact:
-            assert fast.eps == scan.eps == graph.eps
+            assert fast.level.eps == scan.level.eps == graph.level.eps
             expected = brute_epsilon(mech, edges)
-            assert fast.eps == (math.inf if expected == math.inf else LogRational(expected))
+            assert fast.level.eps == (math.inf if expected == math.inf else LogRational(expected))
         else:
-            assert float(fast.eps) == pytest.approx(float(scan.eps), abs=1e-12)
+            assert float(fast.level.eps) == pytest.approx(float(scan.level.eps), abs=1e-12)
         # the witness attains the value (ties may pick another edge than the scan)
         i, j = (mech.inputs.index(d) for d in fast.edge)
         w = mech.outputs.index(fast.output)
         assert (mech.matrix[w, i], mech.matrix[w, j]) == (fast.p, fast.q) or not mech.exact
         if not fast.infinite and mech.exact:
-            assert LogRational(fast.p / fast.q) == fast.eps
+            assert LogRational(fast.p / fast.q) == fast.level.eps
 
 
 def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once(monkeypatch) -> None:
@@ -118,7 +118,7 @@ def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once(monkeypatch
     X = M.matrix
     expected = max(math.log(X[w].max() / X[w].min()) for w in range(3))
     scans = count_calls(monkeypatch, _scan, "_matrix_views")
-    assert epsilon(M, "complete").eps == pytest.approx(expected, rel=1e-12)
+    assert epsilon(M, "complete").level.eps == pytest.approx(expected, rel=1e-12)
     assert scans[0] == 0
     work = profile_work(3, N * (N - 1) // 2)
     assert work > MAX_PROFILE_WORK
@@ -139,7 +139,7 @@ def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once(monkeypatch
 def test_max_work_raises_and_lowers_the_limit() -> None:
     M = pg.randomized_response(3, "3/4")
     need = profile_work(M.n_outputs, 12)
-    assert epsilon(M, "hamming", max_work=need).eps == LogRational(3)
+    assert epsilon(M, "hamming", max_work=need).level.eps == LogRational(3)
     with pytest.raises(SizeLimitError, match=f"{need:,} units"):
         epsilon(M, "hamming", max_work=need - 1)
     with pytest.raises(SizeLimitError):
@@ -152,7 +152,7 @@ def test_mechanism_domain_drives_the_relation() -> None:
     M = Mechanism([[3 * q, q, q, q], [q, 3 * q, 3 * q, 3 * q]], inputs=D)
     assert M.domain is D and M.inputs == D.labels
     r = epsilon(M, "replace-one")
-    assert r.eps == LogRational(3) and r.n_edges == 4
+    assert r.level.eps == LogRational(3) and r.n_edges == 4
     with pytest.raises(InvalidParameterError, match="'hamming', 'complete'"):
         epsilon(M, "path")
 
@@ -172,4 +172,4 @@ def test_edge_grouping_survives_hash_collisions(monkeypatch) -> None:
     cols = np.array([[1, 2], [1, 2], [2, 1], [0, 0], [2, 1]], dtype=np.int64)
     assert profile_mod._first_distinct_rows(cols) == [0, 2, 3]
     M = pg.randomized_response(2, "3/4")
-    assert epsilon(M, "complete", method="scan").eps == LogRational(9)
+    assert epsilon(M, "complete", method="scan").level.eps == LogRational(9)

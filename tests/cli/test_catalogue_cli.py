@@ -29,7 +29,7 @@ def test_epsilon_hamming_and_complete(capsys, rr_file):
     assert code == 0 and "ln(3)" in out and "e^ε = 3" in out and "11 → 10" in out
     code, out, _ = run(capsys, "epsilon", "-m", rr_file, "--graph", "complete", "--json")
     data = json.loads(out)
-    assert code == 0 and data["epsilon"]["ln"] == "9" and data["edge"] == ["11", "00"]
+    assert code == 0 and data["level"]["eps"]["ln"] == "9" and data["edge"] == ["11", "00"]
     assert (data["p"], data["q"]) == ("9/16", "1/16")
 
 
@@ -38,7 +38,7 @@ def test_epsilon_path_and_edges(capsys, rr_file):
     assert code == 0 and json.loads(out)["n_edges"] == 3
     code, out, _ = run(capsys, "epsilon", "-m", rr_file, "--graph", "edges:11-10,01:00", "--json")
     data = json.loads(out)
-    assert code == 0 and data["n_edges"] == 2 and data["epsilon"]["ln"] == "3"
+    assert code == 0 and data["n_edges"] == 2 and data["level"]["eps"]["ln"] == "3"
 
 
 def test_epsilon_infinite_exits_1(capsys, tmp_path):
@@ -197,7 +197,7 @@ def test_default_hamming_is_never_silently_replaced(capsys, tmp_path):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "hamming does not apply" in err and "path, complete" in err and "Traceback" not in err
     code, out, _ = run(capsys, "epsilon", "-m", path, "--graph", "path", "--json")
-    assert code == 0 and json.loads(out)["eps"]["ln"] == "2"  # geometric(α = 1/2): ln 2 on the path
+    assert code == 0 and json.loads(out)["level"]["eps"]["ln"] == "2"  # geometric(α = 1/2): ln 2 on the path
 
 
 def test_max_work_refuses_before_computing(capsys, rr_file):
@@ -206,7 +206,7 @@ def test_max_work_refuses_before_computing(capsys, rr_file):
     code, _, err = run(capsys, "epsilon", "-m", rr_file, "--max-work", "x")
     assert code == 2 and "'x'" in err
     code, out, _ = run(capsys, "epsilon", "-m", rr_file, "--graph", "complete", "--max-work", "10", "--json")
-    assert code == 0 and json.loads(out)["eps"]["ln"] == "9"  # the complete route does not scan edges
+    assert code == 0 and json.loads(out)["level"]["eps"]["ln"] == "9"  # the complete route does not scan edges
 
 
 def test_eps_option_goes_through_privacy_level(capsys, rr_file):

@@ -51,9 +51,10 @@ def test_delta_piece_summary():
 
     from privgeom.analyses.profiles._profile_curve import DeltaPiece
 
-    last = DeltaPiece(Fraction(4), float("inf"), Fraction(0), Fraction(0), None, ())
+    last = DeltaPiece(start=Fraction(4), end=float("inf"), intercept=Fraction(0), slope=Fraction(0), edge=None, outputs=())
     assert last.summary() == "e^ε ∈ [4, ∞): δ = 0"
-    mid = DeltaPiece(Fraction(1), Fraction(4), Fraction(4, 9), Fraction(1, 9), ("10", "01"), ("10",))
+    mid = DeltaPiece(start=Fraction(1), end=Fraction(4), intercept=Fraction(4, 9), slope=Fraction(1, 9), edge=("10", "01"),
+                     outputs=("10",))
     assert mid.summary() == "e^ε ∈ [1, 4]: δ = 4/9 − e^ε·1/9 (edge 10 → 01, S = {10})"
 
 

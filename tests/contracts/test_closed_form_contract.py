@@ -27,7 +27,8 @@ def _closed(ratio: Fraction, graph: str, edge: tuple[str, str], output: str, p: 
     ``edge[0]`` and ``q`` under ``edge[1]``, computed here from the formula (never read from the matrix), ``p/q`` the
     closed-form ratio. The contract then checks the edge is an edge and ``p, q`` are the mechanism's entries."""
     assert p / q == ratio, (p, q, ratio)
-    return EpsilonResult(pg.LogRational(ratio), True, False, edge, output, p, q, 1, graph)
+    return EpsilonResult(level=pg.PrivacyLevel.from_exp_eps(ratio), exact=True, infinite=False, edge=edge,
+                         output=output, p=p, q=q, n_edges=1, graph=graph)
 
 
 def _rr(k: int, P: Fraction) -> EpsilonResult:

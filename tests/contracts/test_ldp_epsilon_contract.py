@@ -22,7 +22,8 @@ from privgeom.graphs._graphs import complete_graph
 
 def _witnessed(t: Fraction, output: str, p: Fraction, q: Fraction, d: int) -> EpsilonResult:
     assert p / q == t  # the proof's report attains the nominal ratio
-    return EpsilonResult(pg.LogRational(t), True, False, ("0", "1"), output, p, q, d * (d - 1) // 2, "complete")
+    return EpsilonResult(level=pg.PrivacyLevel.from_exp_eps(t), exact=True, infinite=False, edge=("0", "1"),
+                         output=output, p=p, q=q, n_edges=d * (d - 1) // 2, graph="complete")
 
 
 def _ue(d: int, t: Fraction, optimized: bool) -> EpsilonResult:

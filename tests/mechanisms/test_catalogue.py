@@ -43,10 +43,10 @@ def test_geometric_is_exact_and_ln_one_over_alpha_dp_on_the_path(n, alpha):
     M = truncated_geometric(n, alpha)
     assert M.exact and M.shape == (n + 1, n + 1) and is_column_stochastic(M)
     r = epsilon(M, path_graph(n))
-    assert r.epsilon == LogRational(1 / alpha)
+    assert r.level.eps == LogRational(1 / alpha)
     # between the two ends of the path the ratio compounds: M[0, 0] / M[0, n] = α^{-n}
-    assert epsilon(M, complete_graph(M.inputs)).epsilon == LogRational(alpha ** (-n))
-    assert delta(M, path_graph(n), r.epsilon).delta == 0
+    assert epsilon(M, complete_graph(M.inputs)).level.eps == LogRational(alpha ** (-n))
+    assert delta(M, path_graph(n), r.level.eps).delta == 0
 
 
 @pytest.mark.parametrize("n", [1, 2, 5])
@@ -79,7 +79,7 @@ def test_geometric_float_mode():
     F = truncated_geometric(3, 0.25)
     assert not F.exact
     assert np.allclose(F.matrix, truncated_geometric(3, "1/4").float_matrix(), atol=1e-15)
-    assert epsilon(F, path_graph(3)).epsilon == pytest.approx(math.log(4))
+    assert epsilon(F, path_graph(3)).level.eps == pytest.approx(math.log(4))
     assert truncated_geometric(3, 0.25, exact=True).exact
 
 
@@ -111,7 +111,7 @@ def test_kary_rr_is_exactly_eps_ldp(k, t):
     assert M.exact and is_column_stochastic(M)
     assert M.matrix[0, 0] == t / (t + k - 1) and M.matrix[1, 0] == 1 / (t + k - 1)
     r = epsilon(M, complete_graph(M.inputs))
-    assert r.epsilon == LogRational(t)
+    assert r.level.eps == LogRational(t)
     # δ(0) = total-variation distance between two columns = (e^ε − 1)/(e^ε + k − 1)
     assert delta(M, complete_graph(M.inputs), 0).delta == (t - 1) / (t + k - 1)
 
@@ -128,7 +128,7 @@ def test_kary_rr_parameter_forms_agree():
     assert kary_randomized_response(["x", "y", "z"], exp_eps=1).inputs == ("x", "y", "z")
     uniform = kary_randomized_response(3, exp_eps=1)
     assert all(v == Fraction(1, 3) for v in uniform.matrix.ravel())
-    assert epsilon(uniform, complete_graph(3)).epsilon == 0
+    assert epsilon(uniform, complete_graph(3)).level.eps == 0
 
 
 def test_kary_rr_with_two_values_is_binary_rr():
@@ -167,7 +167,7 @@ def test_frapp_one_record_is_ln_gamma_ldp_and_is_kary_rr(N, gamma):
     M = frapp(N, gamma)
     assert M.exact and is_column_stochastic(M)
     assert M == kary_randomized_response(N, exp_eps=gamma)  # the same matrix: keep w.p. γ/(γ+N−1)
-    assert epsilon(M, complete_graph(M.inputs)).epsilon == LogRational(gamma)
+    assert epsilon(M, complete_graph(M.inputs)).level.eps == LogRational(gamma)
     # γ-amplifying: every row's max/min ratio is γ
     for row in M.matrix:
         assert max(row) / min(row) == gamma
@@ -183,8 +183,8 @@ def test_frapp_records_closed_form_and_epsilon(N, k):
         for w, o in enumerate(M.outputs):
             kept = sum(a == b for a, b in zip(d.split(","), o.split(",")))
             assert M.matrix[w, i] == gamma**kept / (gamma + N - 1) ** k
-    assert epsilon(M, record_graph(M.inputs)).epsilon == LogRational(gamma)
-    assert epsilon(M, complete_graph(M.inputs)).epsilon == LogRational(gamma**k)
+    assert epsilon(M, record_graph(M.inputs)).level.eps == LogRational(gamma)
+    assert epsilon(M, complete_graph(M.inputs)).level.eps == LogRational(gamma**k)
 
 
 def test_frapp_binary_records_is_randomized_response():
@@ -201,7 +201,7 @@ def test_frapp_labels_float_mode_and_matrix():
     assert frapp(3, 2).inputs == ("0", "1", "2")
     F = frapp(3, 2.0, 2)
     assert not F.exact and np.allclose(F.matrix, frapp(3, 2, 2).float_matrix())
-    assert epsilon(F, record_graph(F.inputs)).epsilon == pytest.approx(math.log(2))
+    assert epsilon(F, record_graph(F.inputs)).level.eps == pytest.approx(math.log(2))
     A = frapp_matrix(4, "3")
     assert A[0, 0] == Fraction(1, 2) and A[1, 0] == Fraction(1, 6)
 

@@ -45,9 +45,9 @@ def test_columns_sum_to_one_exactly(d: int, t: F) -> None:
 @pytest.mark.parametrize("t", LEVELS, ids=str)
 def test_exact_epsilon_is_the_nominal_one(d: int, t: F) -> None:
     for M in _all_protocols(d, t)[:5] + _all_protocols(d, t)[6:]:
-        assert pg.epsilon(M, "complete").eps == pg.LogRational(t), M
+        assert pg.epsilon(M, "complete").level.eps == pg.LogRational(t), M
     sue = pg.unary_encoding(d, exp_half_eps=t, optimized=False)
-    assert pg.epsilon(sue, "complete").eps == pg.LogRational(t * t)
+    assert pg.epsilon(sue, "complete").level.eps == pg.LogRational(t * t)
 
 
 def test_float_mode_agrees_with_exact() -> None:
@@ -58,10 +58,10 @@ def test_float_mode_agrees_with_exact() -> None:
                           (pg.subset_selection(5, 2, exp_eps=3), pg.subset_selection(5, 2, exp_eps=3, exact=False))]:
         assert not floats.exact and floats.outputs == exact.outputs
         np.testing.assert_allclose(floats.float_matrix(), exact.float_matrix(), rtol=1e-12)
-        assert abs(pg.epsilon(floats, "complete").epsilon - float(pg.epsilon(exact, "complete").epsilon)) < 1e-12
+        assert abs(pg.epsilon(floats, "complete").level.eps - float(pg.epsilon(exact, "complete").level.eps)) < 1e-12
     # SUE with an irrational e^(ε/2) exists only in float mode
     M = pg.unary_encoding(3, exp_eps=2, optimized=False, exact=False)
-    assert abs(pg.epsilon(M, "complete").epsilon - math.log(2)) < 1e-12
+    assert abs(pg.epsilon(M, "complete").level.eps - math.log(2)) < 1e-12
 
 
 def test_eps_as_a_logarithm_is_exact() -> None:
@@ -95,7 +95,7 @@ def test_sue_is_basic_one_time_rappor() -> None:
     assert M == pg.unary_encoding(4, exp_half_eps=3, optimized=False)
     for x in range(4):
         assert _bit_marginals(M, x) == [F(3, 4) if i == x else F(1, 4) for i in range(4)]
-    assert pg.epsilon(M, "complete").eps == pg.LogRational(9)
+    assert pg.epsilon(M, "complete").level.eps == pg.LogRational(9)
 
 
 def test_unary_encoding_reports_are_bit_strings_in_the_package_order() -> None:
@@ -249,7 +249,7 @@ def test_spec_kinds_build_the_factories_mechanisms(spec: str, mechanism: object,
     assert isinstance(D, LocalProtocol) and isinstance(D, pg.FiniteDefinition)
     assert D.mechanism == mechanism()  # type: ignore[operator]
     assert D.spec() == canonical and pg.parse_definition(canonical).spec() == canonical
-    assert pg.epsilon(D.mechanism, "complete").eps == (pg.LogRational(D.exp_eps) if D.exact else pytest.approx(math.log(D.exp_eps)))
+    assert pg.epsilon(D.mechanism, "complete").level.eps == (pg.LogRational(D.exp_eps) if D.exact else pytest.approx(math.log(D.exp_eps)))
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -277,11 +277,11 @@ def test_utility_gap_matches_the_closed_forms(d: int) -> None:
               pg.subset_selection(d, 2, exp_eps=t), pg.subset_selection(d, 1, exp_eps=t)]:
         g = pg.ldp_utility_gap(M)
         map_value = sum((max(F(v) for v in row) for row in M.matrix), F(0)) / d
-        assert g.exact and g.exp_eps == t
+        assert g.exact and g.level.exp_eps == t
         assert g.value == map_value and g.best == t / (t + d - 1) and g.gap == g.best - g.value >= 0
     assert pg.ldp_utility_gap(pg.subset_selection(d, 1, exp_eps=t)).gap == 0  # k-RR is optimal for accuracy
     sue = pg.ldp_utility_gap(f"sue:d={d},exp_half_eps=2")  # e^ε = 4 from the matrix, not from the spec
-    assert sue.exp_eps == 4 and sue.best == F(4, 4 + d - 1)
+    assert sue.level.exp_eps == 4 and sue.best == F(4, 4 + d - 1)
     assert "gap" in str(sue) and '"gap"' in sue.to_json()
 
 

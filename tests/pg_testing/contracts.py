@@ -87,17 +87,17 @@ class EpsilonContract(_Contract):
         fast = case.fast()
         assert fast.exact == core.exact, (fast.exact, core.exact)
         assert fast.infinite == core.infinite
-        assert type(fast.epsilon) is type(core.epsilon)
+        assert type(fast.level.eps) is type(core.level.eps)
         if core.exact and not core.infinite:
-            assert fast.epsilon == core.epsilon, (str(fast.epsilon), str(core.epsilon))
+            assert fast.level.eps == core.level.eps, (str(fast.level.eps), str(core.level.eps))
         else:
-            assert close(fast.epsilon, core.epsilon, case.atol), (float(fast.epsilon), float(core.epsilon))
+            assert close(fast.level.eps, core.level.eps, case.atol), (float(fast.level.eps), float(core.level.eps))
 
     def test_witness_is_genuine(self, case: ProfileCase) -> None:
         fast = case.fast()
         if fast.edge is None or fast.p is None:  # visible in the report, never a silent pass
-            why = "ε = 0: every edge attains the ratio 1" if float(fast.epsilon) == 0 else "no reason documented"
-            pytest.skip(f"{case.name}: the fast path names no witness for ε = {fast.epsilon} (edge {fast.edge}, "
+            why = "ε = 0: every edge attains the ratio 1" if float(fast.level.eps) == 0 else "no reason documented"
+            pytest.skip(f"{case.name}: the fast path names no witness for ε = {fast.level.eps} (edge {fast.edge}, "
                         f"p {fast.p}); {case.notes.get('no_witness', why)}")
         M = case.mechanism()
         G = case.graph(M)
@@ -112,9 +112,9 @@ class EpsilonContract(_Contract):
         if fast.infinite:
             assert q == 0 and p > 0
         elif fast.exact:
-            assert Fraction(p) / Fraction(q) == fast.epsilon.ratio
+            assert Fraction(p) / Fraction(q) == fast.level.eps.ratio
         else:
-            assert close(math.log(float(p)) - math.log(float(q)), fast.epsilon, case.atol)
+            assert close(math.log(float(p)) - math.log(float(q)), fast.level.eps, case.atol)
 
 
 class DeltaContract(_Contract):
@@ -148,7 +148,7 @@ class DeltaContract(_Contract):
         assert G.has_edge(d, d2), fast.edge
         i, j = M.inputs.index(d), M.inputs.index(d2)
         # the edge attains δ: its hockey-stick divergence (the core kernel on the two columns) is δ
-        edge_value = hockey_stick(list(M.matrix[:, i]), list(M.matrix[:, j]), fast.exp_eps)
+        edge_value = hockey_stick(list(M.matrix[:, i]), list(M.matrix[:, j]), fast.level.exp_eps)
         assert edge_value == fast.delta if fast.exact else close(edge_value, fast.delta, case.atol)
         if fast.outputs or fast.delta != 0:  # δ = 0 with no event: the edge check above is the whole witness
             if not fast.outputs or fast.p_event != fast.p_event:
@@ -158,7 +158,7 @@ class DeltaContract(_Contract):
             S = [M.outputs.index(o) for o in fast.outputs]
             P = sum((M.matrix[w, i] for w in S), Fraction(0) if M.exact else 0.0)
             Q = sum((M.matrix[w, j] for w in S), Fraction(0) if M.exact else 0.0)
-            value = P - fast.exp_eps * Q if S else 0
+            value = P - fast.level.exp_eps * Q if S else 0
             if fast.exact:
                 assert (P, Q) == (fast.p_event, fast.q_event) and value == fast.delta
             else:

@@ -23,11 +23,11 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError
+from ..._core.level import PrivacyLevel
 from ..._core.numeric import Scalar, fraction_str
 from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, FiniteDefinition, parse_definition
@@ -47,8 +47,8 @@ class UtilityGap(Result):
     ----------
     protocol : str
         The protocol's name.
-    exp_eps : Fraction or float
-        ``e^ε``, the protocol's exact ε on the complete graph.
+    level : PrivacyLevel
+        The protocol's exact ε on the complete graph (``level.exp_eps`` is ``e^ε``).
     value : Fraction or float
         The best expected utility over the closure of ``{M}`` (post-processings of the protocol's reports).
     best : Fraction or float
@@ -60,7 +60,7 @@ class UtilityGap(Result):
     """
 
     protocol: str
-    exp_eps: Scalar
+    level: PrivacyLevel
     value: Scalar
     best: Scalar
     gap: Scalar
@@ -69,7 +69,7 @@ class UtilityGap(Result):
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
         return (f"{self.protocol}: optimal utility {fraction_str(self.value)} against {fraction_str(self.best)} for "
-                f"the best ε-LDP mechanism at e^ε = {fraction_str(self.exp_eps)}: gap {fraction_str(self.gap)} ({mode})")
+                f"the best ε-LDP mechanism at e^ε = {fraction_str(self.level.exp_eps)}: gap {fraction_str(self.gap)} ({mode})")
 
 
 def ldp_utility_gap(protocol: Mechanism | FiniteDefinition | str, utility: Any = "accuracy", prior: Any = None) -> UtilityGap:
@@ -107,9 +107,8 @@ def ldp_utility_gap(protocol: Mechanism | FiniteDefinition | str, utility: Any =
     eps = epsilon(M, complete_graph(M.inputs))
     if eps.infinite:
         raise InvalidParameterError(f"{D.name} has ε = ∞ on the complete graph: it is not locally private")
-    t: Scalar = eps.epsilon.ratio if eps.exact else math.exp(float(eps.epsilon))  # type: ignore[union-attr]
     own = optimal_mechanism(D, utility, prior)
-    best = optimal_mechanism(DifferentialPrivacy(complete_graph(M.inputs), exp_eps=t), utility, prior)
+    best = optimal_mechanism(DifferentialPrivacy(complete_graph(M.inputs), exp_eps=eps.level.exp_eps), utility, prior)
     exact = bool(own.exact and best.exact)
     value, top = (own.value, best.value) if exact else (float(own.value), float(best.value))
-    return UtilityGap(protocol=D.name, exp_eps=t, value=value, best=top, gap=top - value, exact=exact)
+    return UtilityGap(protocol=D.name, level=eps.level, value=value, best=top, gap=top - value, exact=exact)

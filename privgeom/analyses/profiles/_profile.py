@@ -23,7 +23,7 @@ Examples
 >>> from privgeom import randomized_response
 >>> from privgeom.graphs._graphs import hamming_graph
 >>> M = randomized_response(2, "3/4")
->>> str(epsilon(M, hamming_graph(2)).eps)
+>>> str(epsilon(M, hamming_graph(2)).level)
 'ln(3)'
 >>> delta(M, hamming_graph(2), exp_eps=2).delta
 Fraction(1, 4)
@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -44,24 +44,28 @@ from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core import numeric as _numeric
 from ..._core.domain import Domain, RelationLike
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
-from ..._core.numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, hockey_stick_int, int_columns_log,
+from ..._core.numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, int_columns_log,
                         is_exact_scalar, parse_scalar)
 from ..._core.results import Result, to_jsonable
 from ...mechanisms._mechanism import Mechanism
 from ._scan import (  # noqa: F401  (MAX_PROFILE_WORK, profile_work, _prepare re-exported for callers of _profile)
+    _EXACT_RECHECK,
     MAX_PROFILE_WORK,
-    _blocks,
     _check_mechanism,
-    _matrix_views,
+    _delta_scan,
+    _entry_reader,
     _Prepared,
     _prepare,
     _resolve_pairs,
+    _scan_max,
+    _scan_witness,
     profile_work,
 )
 
 __all__ = [
     "MAX_PROFILE_WORK",
     "EPSILON_METHODS",
+    "DELTA_METHODS",
     "profile_work",
     "EpsilonResult",
     "DeltaResult",
@@ -71,18 +75,6 @@ __all__ = [
     "hockey_stick_event",
     "hockey_stick_columns",
 ]
-
-#: Methods of :func:`epsilon`: ``"scan"`` (every directed edge, the generic route), ``"complete"`` (row ranges,
-#: only for the complete relation), ``"factors"`` (a factored mechanism on the Hamming relation of its bits, from
-#: its factors), ``"fraction"`` (the scan deciding with Fraction objects: the reference route); ``"auto"`` picks
-#: ``"complete"`` or ``"factors"`` when they apply.
-EPSILON_METHODS = ("auto", "scan", "complete", "factors", "fraction")
-
-#: Relative margin within which float log-ratios / hockey-stick sums are re-checked exactly (float errors are
-#: below 1e-15 relative; the margin is generous so that no exact maximum is missed).
-_EXACT_RECHECK = 1e-9
-#: Absolute margin (times ``1 + e^ε``) within which float hockey-stick sums are recomputed exactly.
-_DELTA_RECHECK = 1e-10
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
@@ -104,12 +96,12 @@ class EpsilonResult(Result):
 
     Attributes
     ----------
-    epsilon : LogRational or float
-        ``max ln(M[ω, D] / M[ω, D'])``; a :class:`~privgeom.LogRational` in exact mode, a float otherwise, and
-        ``math.inf`` (float) when infinite. Also :attr:`eps`, the package-wide name of a privacy level (the JSON
-        form carries both keys).
+    level : PrivacyLevel
+        ``ε = max ln(M[ω, D] / M[ω, D'])``: ``level.eps`` is a :class:`~privgeom.LogRational` and ``level.exp_eps``
+        the exact ratio ``p / q`` in exact mode, floats otherwise; infinite (``level.infinite``, ``e^ε = inf``) when
+        some output separates two neighbours. ``float(result)`` is ε as a float.
     exact : bool
-        True when computed with Fractions (``eps`` is then ``ln`` of an exact rational).
+        True when computed with Fractions (``level.eps`` is then ``ln`` of an exact rational).
     infinite : bool
         True when some output is possible on ``D`` and impossible on its neighbour ``D'``.
     edge : tuple of str or None
@@ -125,7 +117,7 @@ class EpsilonResult(Result):
         Name of the neighbour graph.
     """
 
-    epsilon: LogRational | float
+    level: PrivacyLevel
     exact: bool
     infinite: bool
     edge: tuple[str, str] | None
@@ -135,41 +127,8 @@ class EpsilonResult(Result):
     n_edges: int
     graph: str
 
-    @property
-    def value(self) -> float:
-        """ε as a float (``math.inf`` when infinite)."""
-        return float(self.eps)
-
-    @property
-    def eps(self) -> LogRational | float:
-        """ε, the package-wide name of a privacy level (the field :attr:`epsilon`)."""
-        return self.epsilon
-
-    @property
-    def exp_eps(self) -> Scalar:
-        """Alias of :attr:`exp_epsilon`."""
-        return self.exp_epsilon
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON data; ``eps`` repeats ``epsilon`` under the package-wide name."""
-        data = super().to_dict()
-        data["eps"] = data["epsilon"]
-        return data
-
-    @property
-    def exp_epsilon(self) -> Scalar:
-        """``e^ε``: the exact ratio ``p / q`` in exact mode, a float otherwise (``math.inf`` when infinite)."""
-        if self.infinite:
-            return math.inf
-        if isinstance(self.eps, LogRational):
-            return self.eps.ratio
-        try:
-            return math.exp(self.eps)
-        except OverflowError:  # ε > ~709.78: e^ε is beyond float range (the ratio p / q is still reported)
-            return math.inf
-
     def __float__(self) -> float:
-        return self.value
+        return float(self.level)
 
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
@@ -182,14 +141,34 @@ class EpsilonResult(Result):
                 f"P(ω | {d}) = {format_level(self.p)} but P(ω | {d2}) = 0"
             )
         return (
-            f"ε = {format_level(self.eps)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on edge "
-            f"{d} → {d2} at output {self.output!r}: P(ω | {d}) = {format_level(self.p)}, P(ω | {d2}) = {format_level(self.q)}"
+            f"ε = {format_level(self.level.eps)} ({mode}) over {self.n_edges} edges of {self.graph!r}; attained on "
+            f"edge {d} → {d2} at output {self.output!r}: P(ω | {d}) = {format_level(self.p)}, P(ω | {d2}) = "
+            f"{format_level(self.q)}"
         )
 
 
 @to_jsonable.register(EpsilonResult)
 def _epsilon_json(obj: EpsilonResult) -> Any:
     return obj.to_dict()
+
+
+#: ``ε = ∞`` (``e^ε = inf``): some output separates two neighbours.
+_INFINITE = PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)
+
+
+def _ratio_level(ratio: Fraction) -> PrivacyLevel:
+    """The exact level ``ε = ln(ratio)`` of a witness ratio ``p / q >= 1``."""
+    return PrivacyLevel.from_exp_eps(ratio)
+
+
+def _log_level(eps: float) -> PrivacyLevel:
+    """The float level of a log-ratio ``ε >= 0`` (kept as computed; ``e^ε = inf`` beyond the float range)."""
+    return PrivacyLevel.from_eps(float(eps), allow_infinite=True)
+
+
+def _zero_level(exact: bool) -> PrivacyLevel:
+    """``ε = 0``: exact (``e^ε = 1``) or float."""
+    return PrivacyLevel.from_exp_eps(1) if exact else PrivacyLevel.from_eps(0.0)
 
 
 def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", max_work: int | None = None) -> EpsilonResult:
@@ -209,6 +188,7 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
         (``"hamming"``, ``"path"``, ``"complete"``, … — a string is always a name), a :class:`~privgeom.Domain`,
         or a graph / edge list (integer nodes are accepted as column indices).
     method : {"auto", "scan", "complete", "factors", "fraction"}
+        The route (each a private function of this module with its own docstring, ``EPSILON_METHODS``).
         ``"scan"``: every directed edge (the generic route). ``"complete"``: for the complete relation only,
         ``ε = max_ω (max_i ln M[ω, i] − min_i ln M[ω, i])`` from the row ranges in ``O(outputs × inputs)``
         (every pair of datasets is an edge, so the worst pair of a row is its largest and smallest entry).
@@ -225,7 +205,7 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
     Returns
     -------
     EpsilonResult
-        ``eps`` (``math.inf`` with ``infinite=True`` when some output separates two neighbours perfectly) and
+        ``level`` (infinite, with ``infinite=True``, when some output separates two neighbours perfectly) and
         the witness edge ``(D, D')`` and output. Ties are broken by edge order (sorted column indices, ``(i, j)``
         before ``(j, i)``) and then output order.
 
@@ -234,8 +214,8 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
     InvalidTypeError
         ``mechanism`` is not a Mechanism, or ``graph`` is neither a graph nor a list of pairs.
     InvalidParameterError
-        A relation name that is unknown or does not apply to the inputs (e.g. ``"hamming"`` on labels that are
-        not bit strings); the message lists the valid relations.
+        An unknown ``method`` or one that does not apply; a relation name that is unknown or does not apply to
+        the inputs (e.g. ``"hamming"`` on labels that are not bit strings); the message lists the valid ones.
     DomainMismatchError
         A graph node is not one of the mechanism's datasets.
     SizeLimitError
@@ -256,95 +236,113 @@ def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", 
     >>> from privgeom.graphs._graphs import hamming_graph, complete_graph
     >>> M = randomized_response(2, "3/4")
     >>> r = epsilon(M, hamming_graph(2))
-    >>> r.eps, r.edge, r.output, r.p, r.q
-    (LogRational(ratio=Fraction(3, 1)), ('11', '10'), '11', Fraction(9, 16), Fraction(3, 16))
-    >>> str(epsilon(M, complete_graph(M.inputs)).eps), str(epsilon(M, "complete").eps)
+    >>> r.level.eps, r.level.exp_eps, r.edge, r.output, r.p, r.q
+    (LogRational(ratio=Fraction(3, 1)), Fraction(3, 1), ('11', '10'), '11', Fraction(9, 16), Fraction(3, 16))
+    >>> str(epsilon(M, complete_graph(M.inputs)).level), str(epsilon(M, "complete").level)
     ('ln(9)', 'ln(9)')
-    >>> epsilon(M, "hamming") == epsilon(M, hamming_graph(2))
+    >>> epsilon(M, "hamming") == epsilon(M, hamming_graph(2)) == epsilon(M, "hamming", method="fraction")
     True
     >>> from privgeom import Mechanism
     >>> print(epsilon(Mechanism([[1, "1/2"], [0, "1/2"]], inputs=["a", "b"]), [("a", "b")]))
     ε = ∞ (exact) over 1 edges of 'user graph': output 'o1' has P(ω | b) = 1/2 but P(ω | a) = 0
     """
-    if method not in EPSILON_METHODS:
+    route = _EPSILON_ROUTES.get(method)
+    if route is None:
         raise InvalidParameterError(f"unknown method {method!r}; use one of {', '.join(EPSILON_METHODS)}")
-    M0 = _check_mechanism(mechanism)
-    if method in ("auto", "factors") and _factored_hamming(M0, graph, dense_refused=method == "auto"):
-        return _epsilon_factors(M0)
-    if method == "factors":
+    return route(_check_mechanism(mechanism), graph, max_work)
+
+
+def _epsilon_route_auto(M: Mechanism, graph: RelationLike, max_work: int | None) -> EpsilonResult:
+    """``method="auto"``: the cheapest route that applies.
+
+    ``"factors"`` when ``M`` is factored, the relation is its Hamming relation and the dense matrix is beyond the
+    size limit (below it the scan gives the same answer and honours ``max_work``); else ``"complete"`` when the
+    relation is complete (row ranges, ``O(outputs × inputs)``); else ``"scan"``, on the edges resolved here.
+    Sources: those of the three routes.
+    """
+    if _factored_hamming(M, graph, dense_refused=True):
+        return _epsilon_factors(M)
+    pairs = _resolve_pairs(M, graph, max_work, "ε", complete_route=True)
+    if pairs.complete:
+        return _epsilon_complete(M, pairs.name)
+    return _epsilon_scan(_prepare(M, graph, max_work=max_work, what="ε", pairs=pairs), fraction=False)
+
+
+def _epsilon_route_scan(M: Mechanism, graph: RelationLike, max_work: int | None) -> EpsilonResult:
+    """``method="scan"``: every directed edge, one per class of equal column pairs (the generic route).
+
+    Needs only a relation; costs :func:`profile_work` (refused above ``max_work`` before anything is computed).
+    Exact mechanisms are decided on their integer columns (:func:`_epsilon_scan`; Dwork et al. 2006, Def. 1).
+    """
+    return _epsilon_scan(_prepare(M, graph, max_work=max_work, what="ε"), fraction=False)
+
+
+def _epsilon_route_fraction(M: Mechanism, graph: RelationLike, max_work: int | None) -> EpsilonResult:
+    """``method="fraction"``: the scan deciding exact candidates with Fraction objects (the reference route).
+
+    Same cost as ``"scan"`` plus a Fraction division per near-maximal candidate; kept as a cross-check of the
+    integer route (same value and witness). Source: Dwork et al. 2006, Def. 1.
+    """
+    return _epsilon_scan(_prepare(M, graph, max_work=max_work, what="ε", fraction=True), fraction=True)
+
+
+def _epsilon_route_complete(M: Mechanism, graph: RelationLike, max_work: int | None) -> EpsilonResult:
+    """``method="complete"``: row ranges (:func:`_epsilon_complete`), for the complete relation only.
+
+    Needs the complete relation (its name, a Domain whose default it is, or a complete networkx graph on the
+    datasets); costs ``O(outputs × inputs)`` and lists no edge. Source: Dwork et al. 2006, Def. 1 on ``K_N``.
+    """
+    pairs = _resolve_pairs(M, graph, max_work, "ε", complete_route=True)
+    if not pairs.complete:
+        raise InvalidParameterError(f"method='complete' needs the complete relation; {pairs.name!r} is not complete")
+    return _epsilon_complete(M, pairs.name)
+
+
+def _epsilon_route_factors(M: Mechanism, graph: RelationLike, max_work: int | None) -> EpsilonResult:
+    """``method="factors"``: from the one-bit factors (:func:`_epsilon_factors`), no dense matrix.
+
+    Needs an exact mechanism kept factored into 2×2 factors (:attr:`~privgeom.Mechanism.factors`) and its Hamming
+    relation; costs ``O(factors)`` (no edge is scanned, so ``max_work`` does not apply). Source:
+    ``docs/theory.md`` §7 (ε of a product over its Hamming relation).
+    """
+    if not _factored_hamming(M, graph, dense_refused=False):
         raise InvalidParameterError("method='factors' needs a factored mechanism (randomized_response) and the "
                                     "relation 'hamming' on its bit strings")
-    if method in ("auto", "complete"):
-        _, _, name, complete = _resolve_pairs(M0, graph, max_work, "ε", complete_route=True)
-        if complete:
-            return _epsilon_complete(M0, name)
-        if method == "complete":
-            raise InvalidParameterError(f"method='complete' needs the complete relation; {name!r} is not complete")
-    fraction = method == "fraction"
-    P = _prepare(M0, graph, max_work=max_work, what="ε", fraction=fraction)
-    M, exact = P.M, P.exact
-    entry = _entry_reader(M, fraction)
-    if len(P.I) == 0:
-        zero: LogRational | float = LogRational(Fraction(1)) if exact else 0.0
-        return EpsilonResult(zero, exact, False, None, None, None, None, 0, P.graph)
-    Z, L, n_out = P.Z, P.L, M.n_outputs
-    I, J = P.I[P.reps], P.J[P.reps]  # one directed edge per class; r indexes these
+    return _epsilon_factors(M)
 
-    # pass 1: infinities and the float maximum of the log-ratios
-    best = -math.inf
-    for sl in _blocks(n_out, len(I)):
-        Pi, Pj = ~Z[:, I[sl]], ~Z[:, J[sl]]
-        inf_mask = Pi & ~Pj
-        if inf_mask.any():
-            r_loc, w = np.argwhere(inf_mask.T)[0]
-            r = sl.start + int(r_loc)
-            p = entry(w, I[r])
-            return EpsilonResult(
-                math.inf, exact, True, P.label(int(P.reps[r])), M.outputs[w], p, p * 0, P.n_edges, P.graph
-            )
-        both = Pi & Pj
-        if both.any():
-            D = np.where(both, L[:, I[sl]] - L[:, J[sl]], -math.inf)
-            best = max(best, float(D.max()))
-    # pass 2: the witnesses (float: first argmax; exact: exact comparison of every near-maximal candidate)
-    if exact:
-        finite = np.abs(L[~Z])
-        tol = _EXACT_RECHECK * (1.0 + (float(finite.max()) if finite.size else 0.0))
-    else:
-        tol = 0.0
-    win: tuple[int, int] | None = None
-    win_ratio: Fraction | None = None
-    for sl in _blocks(n_out, len(I)):
-        both = ~Z[:, I[sl]] & ~Z[:, J[sl]]
-        D = np.where(both, L[:, I[sl]] - L[:, J[sl]], -math.inf)
-        cand = np.argwhere(D.T >= best - tol)
-        if not exact:
-            if cand.size:
-                r_loc, w = cand[0]
-                win = (sl.start + int(r_loc), int(w))
-                break
-            continue
-        if fraction:
-            for r_loc, w in cand:
-                r = sl.start + int(r_loc)
-                ratio = M.matrix[w, I[r]] / M.matrix[w, J[r]]
-                if win_ratio is None or ratio > win_ratio:
-                    win, win_ratio = (r, int(w)), ratio
-            continue
-        # integers: M[w, i] / M[w, j] = (num[w, i] den[j]) / (num[w, j] den[i]); compare by cross-multiplication
-        C = M.int_columns
-        rr = sl.start + cand[:, 0]
-        ww = cand[:, 1]
-        tops = (C.numerators[ww, I[rr]].astype(object) * C.denominators[J[rr]].astype(object)).tolist()
-        bots = (C.numerators[ww, J[rr]].astype(object) * C.denominators[I[rr]].astype(object)).tolist()
-        for r, w, a, b in zip(rr.tolist(), ww.tolist(), tops, bots):
-            if win_ratio is None or a * win_ratio.denominator > win_ratio.numerator * b:
-                win, win_ratio = (r, w), Fraction(a, b)
-    assert win is not None  # a column pair always has an output with ratio >= 1 (columns sum to 1)
-    r, w = win
+
+#: The routes of :func:`epsilon` by ``method=`` name (see its ``method`` parameter).
+_EPSILON_ROUTES: dict[str, Callable[[Mechanism, RelationLike, int | None], EpsilonResult]] = {
+    "auto": _epsilon_route_auto,
+    "scan": _epsilon_route_scan,
+    "complete": _epsilon_route_complete,
+    "factors": _epsilon_route_factors,
+    "fraction": _epsilon_route_fraction,
+}
+#: Methods of :func:`epsilon`: the names of its routes.
+EPSILON_METHODS = tuple(_EPSILON_ROUTES)
+
+
+def _epsilon_scan(P: _Prepared, fraction: bool) -> EpsilonResult:
+    """ε by scanning one directed edge per class: infinities and the float maximum first (:func:`_scan_max`), then
+    the witness (:func:`_scan_witness`), decided exactly in exact mode."""
+    M, exact = P.M, P.exact
+    if len(P.I) == 0:
+        return EpsilonResult(level=_zero_level(exact), exact=exact, infinite=False, edge=None, output=None, p=None,
+                             q=None, n_edges=0, graph=P.graph)
+    entry = _entry_reader(M, fraction)
+    I, J = P.I[P.reps], P.J[P.reps]  # one directed edge per class; r indexes these
+    best, separated = _scan_max(P)
+    if separated is not None:  # some output is possible on D and impossible on D'
+        r, w = separated
+        p = entry(w, I[r])
+        return EpsilonResult(level=_INFINITE, exact=exact, infinite=True, edge=P.label(int(P.reps[r])),
+                             output=M.outputs[w], p=p, q=p * 0, n_edges=P.n_edges, graph=P.graph)
+    r, w = _scan_witness(P, best, fraction)
     p, q = entry(w, I[r]), entry(w, J[r])
-    eps: LogRational | float = LogRational(p / q) if exact else float(L[w, I[r]] - L[w, J[r]])
-    return EpsilonResult(eps, exact, False, P.label(int(P.reps[r])), M.outputs[w], p, q, P.n_edges, P.graph)
+    level = _ratio_level(Fraction(p) / Fraction(q)) if exact else _log_level(P.L[w, I[r]] - P.L[w, J[r]])
+    return EpsilonResult(level=level, exact=exact, infinite=False, edge=P.label(int(P.reps[r])),
+                         output=M.outputs[w], p=p, q=q, n_edges=P.n_edges, graph=P.graph)
 
 
 def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
@@ -357,44 +355,42 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     re-check margin. Ties are broken by output order (the scan breaks them by edge order: same ε, maybe another
     witness).
     """
-    N, n_out = M.n_inputs, M.n_outputs
+    N = M.n_inputs
     exact = M.exact
     if N < 2:
-        zero: LogRational | float = LogRational(Fraction(1)) if exact else 0.0
-        return EpsilonResult(zero, exact, False, None, None, None, None, 0, name)
+        return EpsilonResult(level=_zero_level(exact), exact=exact, infinite=False, edge=None, output=None, p=None,
+                             q=None, n_edges=0, graph=name)
     n_edges = N * (N - 1) // 2
     if exact:
         C = M.int_columns
-        X = C.floats()
         Z = C.numerators == 0
         L = int_columns_log(C.numerators, C.denominators)
     else:  # no grouping of equal entries needed: logs straight from the float matrix
-        X = M.matrix
-        Z = X == 0
-        L = np.log(np.where(Z, 1.0, X))
+        Z = M.matrix == 0
+        L = np.log(np.where(Z, 1.0, M.matrix))
     nz_any, z_any = (~Z).any(axis=1), Z.any(axis=1)
     mixed = np.flatnonzero(nz_any & z_any)
     if mixed.size:
         w = int(mixed[0])
         i, j = int(np.argmax(~Z[w])), int(np.argmax(Z[w]))
         p = C.entry(w, i) if exact else float(M.matrix[w, i])
-        return EpsilonResult(math.inf, exact, True, (M.inputs[i], M.inputs[j]), M.outputs[w], p, p * 0, n_edges, name)
+        return EpsilonResult(level=_INFINITE, exact=exact, infinite=True, edge=(M.inputs[i], M.inputs[j]),
+                             output=M.outputs[w], p=p, q=p * 0, n_edges=n_edges, graph=name)
     rows = np.flatnonzero(nz_any)  # rows without zeros (rows of zeros only carry no constraint)
     Lr = L[rows]
-    hi, lo = Lr.max(axis=1), Lr.min(axis=1)
-    span = hi - lo
-    best = float(span.max())
+    span = Lr.max(axis=1) - Lr.min(axis=1)
     if not exact:
         r = int(np.argmax(span))
         w = int(rows[r])
         i, j = int(np.argmax(Lr[r])), int(np.argmin(Lr[r]))
         if i == j:
             i, j = 0, 1
-        return EpsilonResult(float(span[r]), False, False, (M.inputs[i], M.inputs[j]), M.outputs[w],
-                             float(M.matrix[w, i]), float(M.matrix[w, j]), n_edges, name)
+        return EpsilonResult(level=_log_level(span[r]), exact=False, infinite=False, edge=(M.inputs[i], M.inputs[j]),
+                             output=M.outputs[w], p=float(M.matrix[w, i]), q=float(M.matrix[w, j]),
+                             n_edges=n_edges, graph=name)
     tol = _EXACT_RECHECK * (1.0 + float(np.abs(Lr).max()))
     win: tuple[Fraction, int, int, int] | None = None
-    for r in np.flatnonzero(span >= best - tol).tolist():
+    for r in np.flatnonzero(span >= float(span.max()) - tol).tolist():
         w = int(rows[r])
         row = M.row(w)
         i = max(range(N), key=lambda c: (row[c], -c))
@@ -406,18 +402,8 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
             win = (ratio, w, i, j)
     assert win is not None
     ratio, w, i, j = win
-    return EpsilonResult(LogRational(ratio), True, False, (M.inputs[i], M.inputs[j]), M.outputs[w],
-                         C.entry(w, i), C.entry(w, j), n_edges, name)
-
-
-def _entry_reader(M: Mechanism, fraction: bool) -> Any:
-    """``entry(w, i)``: one matrix entry as a Fraction (exact; from the integers unless ``fraction``) or a float."""
-    if not M.exact:
-        return lambda w, i: float(M.matrix[int(w), int(i)])
-    if fraction:
-        return lambda w, i: M.matrix[int(w), int(i)]
-    C = M.int_columns
-    return lambda w, i: C.entry(int(w), int(i))
+    return EpsilonResult(level=_ratio_level(ratio), exact=True, infinite=False, edge=(M.inputs[i], M.inputs[j]),
+                         output=M.outputs[w], p=C.entry(w, i), q=C.entry(w, j), n_edges=n_edges, graph=name)
 
 
 def _factored_hamming(M: Mechanism, graph: RelationLike, *, dense_refused: bool) -> bool:
@@ -449,13 +435,14 @@ def _epsilon_factors(M: Mechanism) -> EpsilonResult:
     edge differs in the last bit), the first input and its first positive output in every other factor.
     """
     results = [_epsilon_complete(F, "complete") for F in M.factors or ()]
-    best = max(range(len(results)), key=lambda f: (results[f].eps, f))
+    best = max(range(len(results)), key=lambda f: (results[f].level, f))
     res = results[best]
     k = len(results)
     n_edges = M.n_inputs * sum(F.n_inputs - 1 for F in M.factors or ()) // 2
     name = f"hamming({k})"
     if res.edge is None:
-        return EpsilonResult(LogRational(Fraction(1)), True, False, None, None, None, None, n_edges, name)
+        return EpsilonResult(level=_zero_level(True), exact=True, infinite=False, edge=None, output=None, p=None,
+                             q=None, n_edges=n_edges, graph=name)
     ins, outs = [], []
     pos = Fraction(1)
     for f, F in enumerate(M.factors or ()):
@@ -471,7 +458,8 @@ def _epsilon_factors(M: Mechanism) -> EpsilonResult:
     D2 = "".join(ins[:best] + [b] + ins[best:])
     out = "".join(outs[:best] + [str(res.output)] + outs[best:])
     assert isinstance(res.p, Fraction) and isinstance(res.q, Fraction)
-    return EpsilonResult(res.eps, True, res.infinite, (D, D2), out, res.p * pos, res.q * pos, n_edges, name)
+    return EpsilonResult(level=res.level, exact=True, infinite=res.infinite, edge=(D, D2), output=out,
+                         p=res.p * pos, q=res.q * pos, n_edges=n_edges, graph=name)
 
 
 # ---------------------------------------------------------------------------------------------------- δ
@@ -483,10 +471,8 @@ class DeltaResult(Result):
     ----------
     delta : Fraction or float
         ``max over directed edges (D, D') of Σ_ω (P(M(D) = ω) − e^ε P(M(D') = ω))₊``.
-    eps : LogRational or float
-        The ε asked for (a LogRational when ``e^ε`` is rational).
-    exp_eps : Fraction or float
-        ``e^ε``.
+    level : PrivacyLevel
+        The ε asked for: ``level.eps`` (a LogRational when ``e^ε`` is rational) and ``level.exp_eps`` (``e^ε``).
     exact : bool
         True when ``delta`` is an exact Fraction (exact mechanism and rational ``e^ε``).
     edge : tuple of str or None
@@ -505,8 +491,7 @@ class DeltaResult(Result):
     """
 
     delta: Scalar
-    eps: LogRational | float
-    exp_eps: Scalar
+    level: PrivacyLevel
     exact: bool
     edge: tuple[str, str] | None
     outputs: tuple[str, ...]
@@ -521,7 +506,8 @@ class DeltaResult(Result):
 
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
-        head = f"δ(ε = {format_level(self.eps)}) = {format_level(self.delta)} ({mode}) over {self.n_edges} edges of {self.graph!r}"
+        head = (f"δ(ε = {format_level(self.level.eps)}) = {format_level(self.delta)} ({mode}) over {self.n_edges} edges "
+                f"of {self.graph!r}")
         if self.edge is None:
             text = head + "; no edges"
         elif not self.outputs:
@@ -531,90 +517,15 @@ class DeltaResult(Result):
             shown = ", ".join(self.outputs[:8]) + (", …" if len(self.outputs) > 8 else "")
             text = (
                 f"{head}; attained on edge {d} → {d2} with the event S = {{{shown}}}: "
-                f"P(S | {d}) = {format_level(self.p_event)}, e^ε P(S | {d2}) = {format_level(self.exp_eps)} × {format_level(self.q_event)}"
+                f"P(S | {d}) = {format_level(self.p_event)}, e^ε P(S | {d2}) = {format_level(self.level.exp_eps)} × "
+                f"{format_level(self.q_event)}"
             )
         return text + (f" [{self.detail}]" if self.detail else "")
 
 
-def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar, int]:
-    """``(max δ, argmax directed edge)``; exact when the mechanism is exact and ``t`` a Fraction.
-
-    Floats first (vectorised, one edge per class); in exact mode only the classes whose float δ is within a safe
-    margin of the float maximum are recomputed exactly (float errors are below ``1e-15 (1 + t)`` per edge), on
-    integers by :func:`~privgeom._core.numeric.hockey_stick_int` (with Fraction objects when ``fraction``).
-    """
-    exact = P.exact and isinstance(t, Fraction)
-    tf = float(t)
-    I, J = P.I[P.reps], P.J[P.reps]
-    sums = np.empty(len(I))
-    for sl in _blocks(P.M.n_outputs, len(I)):
-        sums[sl] = hockey_stick_columns(P.X[:, I[sl]], P.X[:, J[sl]], tf)
-    if not exact:
-        r = int(np.argmax(sums))
-        return float(sums[r]), int(P.reps[r])
-    best: Fraction | None = None
-    arg = 0
-    cands = np.flatnonzero(sums >= sums.max() - _DELTA_RECHECK * (1.0 + tf))
-    if fraction:
-        values = [hockey_stick_columns(P.M.matrix[:, [I[c]]], P.M.matrix[:, [J[c]]], t)[0] for c in cands.tolist()]
-    else:
-        assert isinstance(t, Fraction)
-        exact_sums, common = _delta_exact(P, I[cands], J[cands], t)
-        top = max(exact_sums)
-        c = int(cands[exact_sums.index(top)])  # the first maximum, as the loop below would choose
-        return Fraction(top, common), int(P.reps[c])
-    for c, value in zip(cands.tolist(), values):
-        if best is None or value > best:
-            best, arg = value, c
-    assert best is not None
-    return best, int(P.reps[arg])
-
-
-def _delta_exact(P: _Prepared, I: np.ndarray, J: np.ndarray, t: Fraction) -> tuple[list[int], int]:
-    """Exact ``Σ_ω (M[ω, I[c]] − t M[ω, J[c]])₊`` for every ``c``, on integers, by distinct pairs of entries.
-
-    Log-space floats first drop the terms that are surely not positive (``M[ω, I] = 0``, or ``ln M[ω, I] −
-    ln M[ω, J] < ln t`` by more than the float error); every remaining term is a pair of distinct matrix values, and
-    each distinct pair is evaluated once by :func:`~privgeom._core.numeric.hockey_stick_int`. The column sums are
-    ``counts @ terms`` on integers over the terms' least common denominator. Falls back to the column kernel when
-    the distinct values are not at hand. Returns ``(numerators, common denominator)`` of the sums.
-    """
-    if P.values is None or P.ids is None:
-        C = P.M.int_columns
-        num, den = C.numerators, C.denominators
-        vals = hockey_stick_int(num[:, I], den[I], num[:, J], den[J], t.numerator, t.denominator)
-        common = math.lcm(*(v.denominator for v in vals))
-        return [v.numerator * (common // v.denominator) for v in vals], common
-    va, vb = P.values
-    nv = len(va)
-    tol = _EXACT_RECHECK * (1.0 + (float(np.abs(P.L).max()) if P.L.size else 0.0))
-    keep = ~P.Z[:, I] & (P.Z[:, J] | (P.L[:, I] - P.L[:, J] >= math.log(t) - tol))
-    zero = ([0] * len(I), 1)
-    if not keep.any():
-        return zero
-    cols, rows = np.nonzero(keep.T)
-    key = P.ids[rows, I[cols]].astype(np.int64) * nv + P.ids[rows, J[cols]]
-    ukeys, inv = np.unique(key, return_inverse=True)
-    uA, uB = ukeys // nv, ukeys % nv
-    terms = hockey_stick_int(va[uA][None, :], vb[uA], va[uB][None, :], vb[uB], t.numerator, t.denominator)
-    pos = np.flatnonzero(np.array([v > 0 for v in terms], dtype=bool))
-    if pos.size == 0:
-        return zero
-    slot = np.full(len(ukeys), -1, dtype=np.intp)
-    slot[pos] = np.arange(pos.size)
-    s = slot[inv.ravel()]
-    hit = s >= 0
-    counts = np.zeros((len(I), pos.size), dtype=np.int64)
-    np.add.at(counts, (cols[hit], s[hit]), 1)
-    Lt = math.lcm(*(terms[u].denominator for u in pos.tolist()))
-    nums = np.array([terms[u].numerator * (Lt // terms[u].denominator) for u in pos.tolist()], dtype=object)
-    sums = counts.astype(object).dot(nums)
-    return [int(v) for v in sums], Lt
-
-
 def delta(
-    mechanism: Mechanism, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None, max_work: int | None = None,
-    method: str = "auto",
+    mechanism: Mechanism, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None,
+    max_work: int | None = None, method: str = "auto",
 ) -> DeltaResult:
     """The exact ``δ(ε)`` of a finite mechanism over a neighbour graph (approximate differential privacy).
 
@@ -637,21 +548,22 @@ def delta(
     max_work : int, optional
         Refuse a scan costlier than this (see :func:`epsilon`).
     method : {"auto", "factors", "fraction"}
-        ``"auto"``: exact sums on integers (:attr:`~privgeom.Mechanism.int_columns`), or ``"factors"`` when it
-        applies and the dense matrix is beyond the size limit; ``"factors"``: a factored mechanism
-        (:attr:`~privgeom.Mechanism.factors`) on the Hamming relation of its bits, from its factors;
-        ``"fraction"``: the scan with Fraction objects (the reference route, slower).
+        The route (``DELTA_METHODS``, each a private function with its own docstring). ``"auto"``: exact sums
+        on integers (:attr:`~privgeom.Mechanism.int_columns`), or ``"factors"`` when it applies and the dense
+        matrix is beyond the size limit; ``"factors"``: a factored mechanism (:attr:`~privgeom.Mechanism.factors`)
+        on the Hamming relation of its bits, from its factors; ``"fraction"``: the scan with Fraction objects (the
+        reference route, slower).
 
     Returns
     -------
     DeltaResult
         ``delta`` with its witness: the directed edge ``(D, D')`` and the event ``S`` with
-        ``delta = P(M(D) ∈ S) − e^ε P(M(D') ∈ S)``.
+        ``delta = P(M(D) ∈ S) − e^ε P(M(D') ∈ S)``; ``level`` is the ε asked for.
 
     Raises
     ------
     InvalidParameterError
-        Both or neither of ``eps``/``exp_eps``; ``ε < 0``.
+        Both or neither of ``eps``/``exp_eps``; ``ε < 0``; an unknown ``method`` or one that does not apply.
     InvalidTypeError, DomainMismatchError
         Bad mechanism or graph (see :func:`epsilon`).
 
@@ -661,32 +573,72 @@ def delta(
     >>> from privgeom.graphs._graphs import hamming_graph
     >>> M = randomized_response(1, "3/4")
     >>> r = delta(M, [("1", "0")], exp_eps=1)      # ε = 0: the total-variation distance
-    >>> r.delta, r.edge, r.outputs
-    (Fraction(1, 2), ('1', '0'), ('1',))
+    >>> r.delta, r.edge, r.outputs, str(r.level)
+    (Fraction(1, 2), ('1', '0'), ('1',), 'ln(1)')
     >>> delta(M, [("1", "0")], LogRational(3)).delta     # δ(ln 3) = 0: RR(3/4) is ln(3)-DP
     Fraction(0, 1)
     >>> round(delta(M, [("1", "0")], 0.5).delta, 6)
     0.33782
     """
-    if method not in ("auto", "factors", "fraction"):
-        raise InvalidParameterError(f"unknown method {method!r}; use one of auto, factors, fraction")
-    fraction = method == "fraction"
-    level = PrivacyLevel.parse(eps, exp_eps, allow_infinite=True)
-    t, eps_value, note = level.exp_eps, level.eps, level.note
-    if method != "fraction" and isinstance(mechanism, Mechanism) and isinstance(t, Fraction) and \
-            _factored_hamming(mechanism, graph, dense_refused=method == "auto"):
-        return _delta_factors(mechanism, t, eps_value, note)
-    if method == "factors":
+    route = _DELTA_ROUTES.get(method)
+    if route is None:
+        raise InvalidParameterError(f"unknown method {method!r}; use one of {', '.join(DELTA_METHODS)}")
+    return route(mechanism, graph, PrivacyLevel.parse(eps, exp_eps, allow_infinite=True), max_work)
+
+
+def _delta_route_auto(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel, max_work: int | None) -> DeltaResult:
+    """``method="auto"``: from the factors (:func:`_delta_factors`) when ``mechanism`` is factored, ``e^ε`` exact,
+    the relation its Hamming relation and the dense matrix beyond the size limit; else the scan on integers
+    (:func:`_delta_on`), which costs :func:`profile_work` and honours ``max_work``. Source: Balle, Barthe & Gaboardi
+    2018, Thm. 1 (δ as the largest hockey-stick divergence over directed edges)."""
+    if isinstance(mechanism, Mechanism) and isinstance(level.exp_eps, Fraction) and \
+            _factored_hamming(mechanism, graph, dense_refused=True):
+        return _delta_factors(mechanism, level)
+    return _delta_on(_prepare(mechanism, graph, max_work=max_work, what="δ(ε)"), level, fraction=False)
+
+
+def _delta_route_factors(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel,
+                         max_work: int | None) -> DeltaResult:
+    """``method="factors"``: ``δ = max_f δ_f`` from the one-bit factors (:func:`_delta_factors`), no dense matrix.
+
+    Needs an exact mechanism kept factored into 2×2 factors, a rational ``e^ε`` and the Hamming relation of its
+    bits; costs ``O(factors)`` (no edge is scanned, so ``max_work`` does not apply). Source: ``docs/theory.md`` §7.
+    """
+    if not (isinstance(mechanism, Mechanism) and isinstance(level.exp_eps, Fraction)
+            and _factored_hamming(mechanism, graph, dense_refused=False)):
         raise InvalidParameterError("method='factors' needs a factored exact mechanism (randomized_response), an "
                                     "exact e^ε and the relation 'hamming' on its bit strings")
-    P = _prepare(mechanism, graph, max_work=max_work, what="δ(ε)", fraction=fraction)
-    M = P.M
+    return _delta_factors(mechanism, level)
+
+
+def _delta_route_fraction(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel,
+                          max_work: int | None) -> DeltaResult:
+    """``method="fraction"``: the scan with Fraction objects (the reference route before integer columns; same
+    answer, slower). Costs :func:`profile_work` plus one exact hockey-stick sum per near-maximal class. Source: as
+    ``"auto"``."""
+    return _delta_on(_prepare(mechanism, graph, max_work=max_work, what="δ(ε)", fraction=True), level, fraction=True)
+
+
+#: The routes of :func:`delta` by ``method=`` name (see its ``method`` parameter).
+_DELTA_ROUTES: dict[str, Callable[[Mechanism, RelationLike, PrivacyLevel, int | None], DeltaResult]] = {
+    "auto": _delta_route_auto,
+    "factors": _delta_route_factors,
+    "fraction": _delta_route_fraction,
+}
+#: Methods of :func:`delta`: the names of its routes.
+DELTA_METHODS = tuple(_DELTA_ROUTES)
+
+
+def _delta_on(P: _Prepared, level: PrivacyLevel, fraction: bool) -> DeltaResult:
+    """δ(ε) of a prepared scan (:func:`_delta_scan`) with its witness event ``S = {ω : M[ω, D] > e^ε M[ω, D']}``
+    (Balle, Barthe & Gaboardi 2018, Thm. 1: the worst event of the hockey-stick divergence)."""
+    M, t = P.M, level.exp_eps
     exact = M.exact and isinstance(t, Fraction)
-    if M.exact and not exact and not note:
-        note = "e^ε given as a float: computed in float"
+    note = level.note or ("e^ε given as a float: computed in float" if M.exact and not exact else "")
     zero: Scalar = Fraction(0) if exact else 0.0
     if len(P.I) == 0:
-        return DeltaResult(zero, eps_value, t, exact, None, (), zero, zero, 0, P.graph, note)
+        return DeltaResult(delta=zero, level=level, exact=exact, edge=None, outputs=(), p_event=zero, q_event=zero,
+                           n_edges=0, graph=P.graph, detail=note)
     value, d = _delta_scan(P, t, fraction)
     a = list(M.column(int(P.I[d]))) if exact else [float(v) for v in P.X[:, P.I[d]]]
     b = list(M.column(int(P.J[d]))) if exact else [float(v) for v in P.X[:, P.J[d]]]
@@ -699,11 +651,11 @@ def delta(
         S = []
     p_ev: Scalar = sum((a[w] for w in S), zero)
     q_ev: Scalar = sum((b[w] for w in S), zero)
-    outs = tuple(M.outputs[w] for w in S)
-    return DeltaResult(value, eps_value, t, exact, P.label(d), outs, p_ev, q_ev, P.n_edges, P.graph, note)
+    return DeltaResult(delta=value, level=level, exact=exact, edge=P.label(d), outputs=tuple(M.outputs[w] for w in S),
+                       p_event=p_ev, q_event=q_ev, n_edges=P.n_edges, graph=P.graph, detail=note)
 
 
-def _delta_factors(M: Mechanism, t: Fraction, eps_value: Any, note: str) -> DeltaResult:
+def _delta_factors(M: Mechanism, level: PrivacyLevel) -> DeltaResult:
     """δ(ε) of a product ``F_1 ⊗ … ⊗ F_k`` over its Hamming relation from the factors: ``max_f δ_f(ε)``.
 
     For neighbours differing in factor ``f`` the two output distributions are ``P ⊗ R`` and ``Q ⊗ R`` with ``R`` the
@@ -713,11 +665,10 @@ def _delta_factors(M: Mechanism, t: Fraction, eps_value: Any, note: str) -> Delt
     others (the scan's choice).
     """
     F = M.factors or ()
-    results = [delta(G, [(G.inputs[0], G.inputs[1])], exp_eps=t) for G in F]
+    results = [delta(G, [(G.inputs[0], G.inputs[1])], exp_eps=level.exp_eps) for G in F]
     best = max(range(len(results)), key=lambda f: (results[f].delta, f))
     res = results[best]
     n_edges = M.n_inputs * len(F) // 2
-    name = f"hamming({len(F)})"
     a, b = res.edge or (F[best].inputs[0], F[best].inputs[1])
     ins = [G.inputs[0] for G in F]
     D = "".join(ins[:best] + [a] + ins[best + 1:])
@@ -727,7 +678,8 @@ def _delta_factors(M: Mechanism, t: Fraction, eps_value: Any, note: str) -> Delt
     allowed = [{G.outputs[w] for w, v in enumerate(G.column(0)) if v > 0} for G in F]
     allowed[best] = set(res.outputs)
     outs = tuple(o for o in M.outputs if all(ch in ok for ch, ok in zip(o, allowed))) if res.outputs else ()
-    return DeltaResult(res.delta, eps_value, t, True, (D, D2), outs, res.p_event, res.q_event, n_edges, name, note)
+    return DeltaResult(delta=res.delta, level=level, exact=True, edge=(D, D2), outputs=outs, p_event=res.p_event,
+                       q_event=res.q_event, n_edges=n_edges, graph=f"hamming({len(F)})", detail=level.note)
 
 
 # ---------------------------------------------------------------------------------------------------- hockey stick
@@ -750,7 +702,15 @@ def _distribution(values: Any, name: str, exact: bool | None) -> list[Scalar]:
     return out
 
 
-def _pair(P: Any, Q: Any, exp_eps: ScalarLike) -> tuple[list[Scalar], list[Scalar], Scalar]:
+class _Pair(NamedTuple):
+    """Two validated distributions on the same outputs and ``t = e^ε`` (all exact, or all float)."""
+
+    p: list[Scalar]
+    q: list[Scalar]
+    t: Scalar
+
+
+def _pair(P: Any, Q: Any, exp_eps: ScalarLike | LogRational) -> _Pair:
     if isinstance(exp_eps, LogRational):
         exp_eps = exp_eps.ratio
     t = parse_scalar(exp_eps, name="exp_eps")
@@ -764,12 +724,10 @@ def _pair(P: Any, Q: Any, exp_eps: ScalarLike) -> tuple[list[Scalar], list[Scala
     q = _distribution(raw[1], "Q", exact)
     if len(p) != len(q):
         raise InvalidParameterError(f"P and Q must be distributions on the same outputs, got lengths {len(p)} and {len(q)}")
-    if not exact:
-        t = float(t)
-    return p, q, t
+    return _Pair(p=p, q=q, t=t if exact else float(t))
 
 
-def hockey_stick(P: Sequence[Any], Q: Sequence[Any], exp_eps: ScalarLike) -> Scalar:
+def hockey_stick(P: Sequence[ScalarLike], Q: Sequence[ScalarLike], exp_eps: ScalarLike | LogRational) -> Scalar:
     """The hockey-stick divergence ``E_t(P ‖ Q) = Σ_ω (P(ω) − t Q(ω))₊ = max_S (P(S) − t Q(S))`` with ``t = e^ε``.
 
     ``P`` is ``(ε, δ)``-indistinguishable from ``Q`` in one direction iff ``E_{e^ε}(P ‖ Q) ≤ δ`` (Barthe & Olmedo
@@ -806,7 +764,7 @@ def _column(values: list[Scalar], t: Scalar) -> np.ndarray:
     return np.array(values, dtype=object if isinstance(t, Fraction) else float)
 
 
-def hockey_stick_event(P: Sequence[Any], Q: Sequence[Any], exp_eps: ScalarLike) -> tuple[int, ...]:
+def hockey_stick_event(P: Sequence[ScalarLike], Q: Sequence[ScalarLike], exp_eps: ScalarLike | LogRational) -> tuple[int, ...]:
     """The event ``S = {ω : P(ω) > t Q(ω)}`` (output indices) attaining :func:`hockey_stick`.
 
     Examples

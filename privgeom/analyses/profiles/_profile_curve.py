@@ -24,7 +24,7 @@ import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -32,15 +32,12 @@ from ..._core.errors import InvalidParameterError
 from ..._core.numeric import ROUNDOFF, LogRational, Scalar, check_dense_size, parse_int
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
-from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
+from ..._core.level import LevelLike, PrivacyLevel, ScalarLike, eps_of
 from ._profile import _check_mechanism, format_level, _prepare
+from ._scan import _Prepared
 from ..._core.domain import RelationLike
 
 __all__ = ["DeltaPiece", "DeltaCurve", "delta_curve", "DELTA_CURVE_METHODS"]
-
-#: The routes of :func:`delta_curve` for an exact mechanism: ``"auto"`` (integer columns) or ``"fraction"`` (the
-#: Fraction matrix, the route before integer storage; kept as a cross-check).
-DELTA_CURVE_METHODS = ("auto", "fraction")
 
 
 @dataclass(frozen=True)
@@ -84,8 +81,8 @@ class DeltaCurve(Result):
         Pieces and breakpoints are Fractions (exact mechanism).
     pieces : tuple of DeltaPiece
     breakpoints : tuple of (e^ε, δ) pairs
-    epsilon : LogRational or float
-        ``ε*`` where ``δ`` first hits 0 (``math.inf`` if never).
+    level : PrivacyLevel
+        ``ε*`` where ``δ`` first hits 0 (infinite, ``e^ε = inf``, if never): the exact ε of :func:`epsilon`.
     delta_at_infinity : Fraction or float
         ``lim δ(ε)`` as ``ε → ∞`` (0 unless ``ε*`` is infinite).
     eps_values : tuple
@@ -101,18 +98,13 @@ class DeltaCurve(Result):
     exact: bool
     pieces: tuple[DeltaPiece, ...]
     breakpoints: tuple[tuple[Scalar, Scalar], ...]
-    epsilon: LogRational | float
+    level: PrivacyLevel
     delta_at_infinity: Scalar
     eps_values: tuple[LogRational | float, ...]
     deltas: tuple[Scalar, ...]
     values_exact: bool
     n_edges: int
     graph: str
-
-    @property
-    def eps(self) -> LogRational | float:
-        """``ε*`` (the field :attr:`epsilon`): the smallest ε with ``δ(ε) = 0``, as :func:`~privgeom.epsilon`."""
-        return self.epsilon
 
     def evaluate(self, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None) -> Scalar:
         """``δ`` at one ε (same ``eps``/``exp_eps`` conventions as :func:`delta`), read off the pieces.
@@ -131,7 +123,7 @@ class DeltaCurve(Result):
         mode = "exact" if self.exact else "float"
         lines = [
             f"δ(ε) curve ({mode}) over {self.n_edges} edges of {self.graph!r}: {len(self.pieces)} linear pieces in e^ε; "
-            f"δ(0) = {format_level(self.breakpoints[0][1]) if self.breakpoints else '0'}, δ = 0 from ε = {format_level(self.epsilon)}"
+            f"δ(0) = {format_level(self.breakpoints[0][1]) if self.breakpoints else '0'}, δ = 0 from ε = {format_level(self.level.eps)}"
         ]
         if self.delta_at_infinity:
             lines.append(f"  δ never reaches 0: δ(ε) → {format_level(self.delta_at_infinity)} as ε → ∞")
@@ -161,17 +153,23 @@ def evaluate_pieces(pieces: Sequence[DeltaPiece], t: Scalar, exact: bool) -> Sca
     return max(max(float(p.intercept) - float(t) * float(p.slope) for p in cands), 0.0)
 
 
-def _edge_lines(a: np.ndarray, b: np.ndarray, exact: bool) -> list[tuple[Scalar, Scalar, int]]:
-    """Prefix lines ``(A_k, B_k, k)`` of one directed edge: outputs sorted by ``a/b`` (decreasing, ``b = 0`` first)."""
+def _ratio_order(a: np.ndarray, b: np.ndarray) -> list[int]:
+    """Outputs with ``a_ω > 0`` sorted by ``a_ω / b_ω`` decreasing (``b_ω = 0`` first, ties by index)."""
     idx = [w for w in range(len(a)) if a[w] > 0]
-    inf_first = sorted(idx, key=lambda w: (b[w] != 0, -(a[w] / b[w]) if b[w] != 0 else 0, w))
-    out: list[tuple[Scalar, Scalar, int]] = []
-    A: Scalar = Fraction(0) if exact else 0.0
-    B: Scalar = Fraction(0) if exact else 0.0
-    for k, w in enumerate(inf_first, start=1):
+    return sorted(idx, key=lambda w: (b[w] != 0, -(a[w] / b[w]) if b[w] != 0 else 0, w))
+
+
+def _prefix_sums(a: np.ndarray, b: np.ndarray, zero: Scalar) -> tuple[list[Scalar], list[Scalar]]:
+    """Prefix lines of one directed edge, in :func:`_ratio_order`: ``(A_1 … A_m, B_1 … B_m)`` (line ``k`` is
+    ``A_k − t B_k``, the event of the first ``k`` outputs)."""
+    As: list[Scalar] = []
+    Bs: list[Scalar] = []
+    A = B = zero
+    for w in _ratio_order(a, b):
         A, B = A + a[w], B + b[w]
-        out.append((A, B, k))
-    return out
+        As.append(A)
+        Bs.append(B)
+    return As, Bs
 
 
 def _int_order(na: list[int], nb: list[int]) -> list[int]:
@@ -191,23 +189,116 @@ def _int_order(na: list[int], nb: list[int]) -> list[int]:
     return sorted((w for w in range(len(na)) if na[w] > 0), key=functools.cmp_to_key(cmp))
 
 
-def _int_edge_lines(na: list[int], nb: list[int], sa: int, sb: int) -> list[tuple[int, int, int]]:
+def _int_prefix_sums(na: list[int], nb: list[int], sa: int, sb: int) -> tuple[list[int], list[int]]:
     """Prefix lines of one directed edge as integers over the common denominator ``L`` of all columns:
-    ``(L·A_k, L·B_k, k)`` with ``sa = L / den_a``, ``sb = L / den_b``."""
-    out: list[tuple[int, int, int]] = []
+    ``(L·A_k)_k, (L·B_k)_k`` with ``sa = L / den_a``, ``sb = L / den_b``."""
+    As: list[int] = []
+    Bs: list[int] = []
     A = B = 0
-    for k, w in enumerate(_int_order(na, nb), start=1):
+    for w in _int_order(na, nb):
         A, B = A + na[w], B + nb[w]
-        out.append((A * sa, B * sb, k))
-    return out
+        As.append(A * sa)
+        Bs.append(B * sb)
+    return As, Bs
+
+
+class _Line(NamedTuple):
+    """A candidate line ``δ = A − t·B`` of the envelope with its witness."""
+
+    A: Any  #: intercept ``P(M(D) ∈ S)`` (times ``L`` on the integer route)
+    B: Any  #: slope ``P(M(D') ∈ S)`` (times ``L`` on the integer route)
+    d: int  #: the directed edge (index into ``P.I``, ``P.J``); -1 for the zero line
+    k: int  #: ``S`` is the first ``k`` outputs in the edge's ratio order
+
+
+@dataclass(frozen=True)
+class _CurveLines:
+    """What a route of :func:`delta_curve` hands to the envelope: the best line for each slope, steepest first."""
+
+    P: _Prepared
+    lines: list[_Line]
+    #: the integer route's common denominator ``L`` (its lines are ``(L·A, L·B)``); None on the other routes
+    denominator: int | None
+    #: ``order(d)``: the outputs of directed edge ``d`` in its ratio order (its events are the prefixes)
+    order: Callable[[int], list[int]]
+
+
+def _best_lines(P: _Prepared, sums: Callable[[int, int], tuple[list[Any], list[Any]]], zero: Scalar) -> list[_Line]:
+    """All prefix lines of one directed edge per class, the largest intercept kept for each slope (the others are
+    below it everywhere on ``t >= 0``), sorted by decreasing slope. Edges of one class have the same lines, so one
+    edge per class suffices (its first, for ordered witnesses)."""
+    best_for_B: dict[Any, tuple[Any, int, int]] = {zero: (zero, -1, 0)}
+    for d in (int(r) for r in P.reps):
+        As, Bs = sums(int(P.I[d]), int(P.J[d]))
+        for k, (A, B) in enumerate(zip(As, Bs), start=1):
+            cur = best_for_B.get(B)
+            if cur is None or A > cur[0]:
+                best_for_B[B] = (A, d, k)
+    return sorted((_Line(A, B, d, k) for B, (A, d, k) in best_for_B.items()), key=lambda line: -line.B)
+
+
+def _integer_lines(P: _Prepared) -> _CurveLines:
+    """Lines of an exact mechanism on its integer columns (:attr:`~privgeom.Mechanism.int_columns`): Python-int
+    numerator columns read once per column used, every line a pair of integers over ``L``, the lcm of their
+    denominators (``docs/theory.md`` §7)."""
+    C = P.M.int_columns
+    cols_used = sorted({int(c) for d in P.reps for c in (P.I[int(d)], P.J[int(d)])})
+    num_cols = {c: [int(v) for v in C.numerators[:, c].tolist()] for c in cols_used}
+    dens = {c: int(C.denominators[c]) for c in cols_used}
+    L = math.lcm(*set(dens.values())) if dens else 1
+    scale = {c: L // dv for c, dv in dens.items()}
+    lines = _best_lines(P, lambda i, j: _int_prefix_sums(num_cols[i], num_cols[j], scale[i], scale[j]), 0)
+    return _CurveLines(P=P, lines=lines, denominator=L,
+                       order=lambda d: _int_order(num_cols[int(P.I[d])], num_cols[int(P.J[d])]))
+
+
+def _object_lines(P: _Prepared) -> _CurveLines:
+    """Lines of the Fraction matrix (exact mode) or of Python floats (float mode)."""
+    X = P.M.matrix if P.exact else np.array(P.X.tolist(), dtype=object)  # Python floats, not numpy scalars
+    zero: Scalar = Fraction(0) if P.exact else 0.0
+    lines = _best_lines(P, lambda i, j: _prefix_sums(X[:, i], X[:, j], zero), zero)
+    return _CurveLines(P=P, lines=lines, denominator=None, order=lambda d: _ratio_order(X[:, P.I[d]], X[:, P.J[d]]))
+
+
+def _prepare_curve(mechanism: Mechanism, graph: RelationLike, max_work: int | None, fraction: bool) -> _Prepared:
+    """The scan of :func:`delta_curve`, refused when ``classes × (outputs + 1)`` lines would not fit in memory."""
+    P = _prepare(mechanism, graph, max_work=max_work, what="the δ(ε) curve", fraction=fraction)
+    check_dense_size(
+        len(P.reps), P.M.n_outputs + 1, exact=P.exact, what="the δ(ε) curve (classes of directed edges x outputs lines)"
+    )
+    return P
+
+
+def _curve_route_auto(mechanism: Mechanism, graph: RelationLike, max_work: int | None) -> _CurveLines:
+    """``method="auto"``: integer columns for an exact mechanism (hull tests are integer comparisons, Fractions built
+    only for the pieces returned), Python floats otherwise. Costs :func:`profile_work` for the scan plus sorting
+    ``outputs`` per class of directed edges. Source: the hockey-stick form of δ (Balle, Barthe & Gaboardi 2018,
+    Thm. 1) as an upper envelope of lines in ``e^ε``, on integer columns (``docs/theory.md`` §7)."""
+    P = _prepare_curve(mechanism, graph, max_work, fraction=False)
+    return _integer_lines(P) if P.exact else _object_lines(P)
+
+
+def _curve_route_fraction(mechanism: Mechanism, graph: RelationLike, max_work: int | None) -> _CurveLines:
+    """``method="fraction"``: the same algorithm on the Fraction matrix (the route before integer storage, kept as
+    a cross-check; same answer, slower: every hull test is a Fraction product). Same source as ``"auto"``."""
+    return _object_lines(_prepare_curve(mechanism, graph, max_work, fraction=True))
+
+
+#: The routes of :func:`delta_curve` by ``method=`` name (they differ in the arithmetic of the lines).
+_DELTA_CURVE_ROUTES: dict[str, Callable[[Mechanism, RelationLike, int | None], _CurveLines]] = {
+    "auto": _curve_route_auto,
+    "fraction": _curve_route_fraction,
+}
+#: Methods of :func:`delta_curve`: the names of its routes.
+DELTA_CURVE_METHODS = tuple(_DELTA_CURVE_ROUTES)
 
 
 def delta_curve(
     mechanism: Mechanism,
     graph: RelationLike,
-    eps_values: Sequence[Any] | None = None,
+    eps_values: Sequence[LevelLike] | None = None,
     *,
-    exp_eps_values: Sequence[Any] | None = None,
+    exp_eps_values: Sequence[ScalarLike] | None = None,
     n_points: int = 41,
     max_work: int | None = None,
     method: str = "auto",
@@ -241,12 +332,14 @@ def delta_curve(
     max_work : int, optional
         Refuse a scan costlier than this before computing (see :func:`~privgeom.epsilon`).
     method : {"auto", "fraction"}
-        ``"auto"``: integer columns (exact) or floats; ``"fraction"``: the same algorithm on the Fraction matrix
-        (the route before integer storage, kept as a cross-check; same answer).
+        The route (``DELTA_CURVE_METHODS``, each a private function with its own docstring). ``"auto"``:
+        integer columns (exact) or floats; ``"fraction"``: the same algorithm on the Fraction matrix (the route
+        before integer storage, kept as a cross-check; same answer).
 
     Returns
     -------
     DeltaCurve
+        The pieces and breakpoints, ``level`` = ε* (where δ reaches 0), and δ at the requested ε.
 
     Raises
     ------
@@ -262,62 +355,55 @@ def delta_curve(
     >>> c = delta_curve(M, [("1", "0")], [LogRational(1), LogRational(2), 1.0])
     >>> c.breakpoints
     ((Fraction(1, 1), Fraction(1, 2)), (Fraction(3, 1), Fraction(0, 1)))
-    >>> c.epsilon, c.deltas[:2], round(c.deltas[2], 6), c.values_exact
+    >>> c.level.eps, c.deltas[:2], round(c.deltas[2], 6), c.values_exact
     (LogRational(ratio=Fraction(3, 1)), (0.5, 0.25), 0.07043, False)
     """
     _check_mechanism(mechanism)
     n_points = parse_int(n_points, name="n_points", min=2)
     if eps_values is not None and exp_eps_values is not None:
         raise InvalidParameterError("give at most one of eps_values= and exp_eps_values=")
-    if method not in DELTA_CURVE_METHODS:
+    route = _DELTA_CURVE_ROUTES.get(method)
+    if route is None:
         raise InvalidParameterError(f"unknown method {method!r}; use one of {', '.join(DELTA_CURVE_METHODS)}")
-    fraction = method == "fraction"
-    P = _prepare(mechanism, graph, max_work=max_work, what="the δ(ε) curve", fraction=fraction)
-    M, exact, I, J, gname, n_edges = P.M, P.exact, P.I, P.J, P.graph, P.n_edges
-    check_dense_size(
-        len(P.reps), M.n_outputs + 1, exact=exact, what="the δ(ε) curve (classes of directed edges x outputs lines)"
+    lines = route(mechanism, graph, max_work)
+    pieces, breakpoints = _envelope(lines)
+    exact = lines.P.exact
+    levels = _requested_levels(pieces, eps_values, exp_eps_values, n_points)
+    values_exact = exact and all(isinstance(lv.exp_eps, Fraction) for lv in levels)
+    deltas = tuple(evaluate_pieces(pieces, lv.exp_eps if values_exact else float(lv.exp_eps), values_exact)
+                   for lv in levels)
+    last = pieces[-1]
+    done = last.intercept == 0 and last.slope == 0  # δ reaches 0 at the last breakpoint: ε* = ln(its e^ε)
+    return DeltaCurve(
+        exact=exact, pieces=tuple(pieces), breakpoints=tuple(breakpoints),
+        level=PrivacyLevel.from_exp_eps(last.start) if done else PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True),
+        delta_at_infinity=(Fraction(0) if exact else 0.0) if done else last.intercept,
+        eps_values=tuple(lv.eps for lv in levels), deltas=deltas, values_exact=values_exact,
+        n_edges=lines.P.n_edges, graph=lines.P.graph,
     )
-    integer = exact and not fraction
-    X: Any = None
-    if integer:  # Python-int numerator columns, read once per column used; L = lcm of their denominators
-        C = M.int_columns
-        cols_used = sorted({int(c) for d in P.reps for c in (I[int(d)], J[int(d)])})
-        num_cols = {c: [int(v) for v in C.numerators[:, c].tolist()] for c in cols_used}
-        dens = {c: int(C.denominators[c]) for c in cols_used}
-        L = math.lcm(*set(dens.values())) if dens else 1
-        scale = {c: L // dv for c, dv in dens.items()}
-    else:
-        X = M.matrix if exact else np.array(P.X.tolist(), dtype=object)  # Python floats, not numpy scalars
-    zero: Scalar = 0 if integer else (Fraction(0) if exact else 0.0)
 
-    # all candidate lines (A, B) with a witness (directed edge, prefix length); keep the best A for each B.
-    # Edges of one class have the same lines, so one edge per class suffices (its first, for ordered witnesses).
-    best_for_B: dict[Any, tuple[Any, int, int]] = {zero: (zero, -1, 0)}
-    for d in (int(r) for r in P.reps):
-        i, j = int(I[d]), int(J[d])
-        cand = (_int_edge_lines(num_cols[i], num_cols[j], scale[i], scale[j]) if integer
-                else _edge_lines(X[:, i], X[:, j], exact))
-        for A, B, k in cand:
-            cur = best_for_B.get(B)
-            if cur is None or A > cur[0]:
-                best_for_B[B] = (A, d, k)
-    lines = sorted(((A, B, d, k) for B, (A, d, k) in best_for_B.items()), key=lambda r: -r[1])
+
+def _envelope(c: _CurveLines) -> tuple[list[DeltaPiece], list[tuple[Scalar, Scalar]]]:
+    """The upper envelope of the lines on ``t = e^ε >= 1`` (convex-hull trick) as pieces with their witnesses, and
+    its breakpoints ``(e^ε, δ)``."""
+    P, integer = c.P, c.denominator is not None
+    exact = P.exact
     # never a float in exact mode (Fraction + 0.0 is a float); integers: the hull tests compare integers over L
     tol: Scalar = 0 if integer else (Fraction(0) if exact else ROUNDOFF)
 
-    def x(l1: tuple, l2: tuple) -> Scalar:  # t where l1 (steeper) and l2 cross (L cancels for integer lines)
+    def x(l1: _Line, l2: _Line) -> Scalar:  # t where l1 (steeper) and l2 cross (L cancels for integer lines)
         if integer:
-            return Fraction(l1[0] - l2[0], l1[1] - l2[1])
-        return (l1[0] - l2[0]) / (l1[1] - l2[1])
+            return Fraction(l1.A - l2.A, l1.B - l2.B)
+        return (l1.A - l2.A) / (l1.B - l2.B)
 
-    hull: list[tuple] = []
-    for line in lines:
-        while hull and line[0] >= hull[-1][0] - tol and line[1] <= hull[-1][1]:
+    hull: list[_Line] = []
+    for line in c.lines:
+        while hull and line.A >= hull[-1].A - tol and line.B <= hull[-1].B:
             hull.pop()  # dominated everywhere on t >= 0: no larger intercept and no smaller decrease
         while len(hull) >= 2:
             l1, l2 = hull[-2], hull[-1]
             # l2 is useless if l1 and line cross before (or where) l1 and l2 do
-            if (l1[0] - line[0]) * (l1[1] - l2[1]) <= (l1[0] - l2[0]) * (l1[1] - line[1]) + tol:
+            if (l1.A - line.A) * (l1.B - l2.B) <= (l1.A - l2.A) * (l1.B - line.B) + tol:
                 hull.pop()
             else:
                 break
@@ -327,60 +413,33 @@ def delta_curve(
     while len(hull) >= 2 and x(hull[0], hull[1]) <= one + tol:
         hull.pop(0)
 
+    M = P.M
     pieces: list[DeltaPiece] = []
     breakpoints: list[tuple[Scalar, Scalar]] = []
     start: Scalar = one
-    for n, (A, B, d, k) in enumerate(hull):
+    for n, line in enumerate(hull):
         end: Scalar = x(hull[n], hull[n + 1]) if n + 1 < len(hull) else math.inf
-        if d >= 0:
-            if integer:
-                order = _int_order(num_cols[int(I[d])], num_cols[int(J[d])])
-            else:
-                a, b = X[:, I[d]], X[:, J[d]]
-                order = [w for w in range(M.n_outputs) if a[w] > 0]
-                order.sort(key=lambda w: (b[w] != 0, -(a[w] / b[w]) if b[w] != 0 else 0, w))
-            S = tuple(M.outputs[w] for w in sorted(order[:k]))
-            edge: tuple[str, str] | None = (M.inputs[int(I[d])], M.inputs[int(J[d])])
-        else:
-            S, edge = (), None
-        if integer:
-            A, B = Fraction(A, L), Fraction(B, L)
+        S: tuple[str, ...] = ()
+        edge: tuple[str, str] | None = None
+        if line.d >= 0:
+            S = tuple(M.outputs[w] for w in sorted(c.order(line.d)[: line.k]))
+            edge = P.label(line.d)
+        A, B = (Fraction(line.A, c.denominator), Fraction(line.B, c.denominator)) if c.denominator else (line.A, line.B)
         val = A - start * B
         breakpoints.append((start, val if exact else max(float(val), 0.0)))
-        pieces.append(DeltaPiece(start, end, A, B, edge, S))
+        pieces.append(DeltaPiece(start=start, end=end, intercept=A, slope=B, edge=edge, outputs=S))
         start = end
-    last_A, last_B = pieces[-1].intercept, pieces[-1].slope
-    if last_B == 0 and last_A == 0:
-        eps_star: LogRational | float = (
-            LogRational(Fraction(pieces[-1].start)) if exact else math.log(float(pieces[-1].start))
-        )
-        at_inf: Scalar = Fraction(0) if exact else 0.0
-    else:
-        eps_star, at_inf = math.inf, last_A
-    # requested points
-    pts: list[tuple[Scalar, LogRational | float]] = []
+    return pieces, breakpoints
+
+
+def _requested_levels(pieces: list[DeltaPiece], eps_values: Sequence[LevelLike] | None,
+                      exp_eps_values: Sequence[ScalarLike] | None, n_points: int) -> list[PrivacyLevel]:
+    """The levels at which :func:`delta_curve` reports δ: those given, or ``n_points`` evenly spaced float ε from 0
+    to 1.25 × the ε of the last breakpoint."""
     if exp_eps_values is not None:
-        levels = [PrivacyLevel.parse(exp_eps=v, allow_infinite=True) for v in exp_eps_values]
-        pts = [(lv.exp_eps, lv.eps) for lv in levels]
-    elif eps_values is not None:
-        levels = [PrivacyLevel.parse(eps=v, allow_infinite=True) for v in eps_values]
-        pts = [(lv.exp_eps, lv.eps) for lv in levels]
-    else:
-        finite_t = [float(p.start) for p in pieces]
-        top = math.log(max(finite_t)) if finite_t else 1.0
-        top = 1.25 * (top if top > 0 else 1.0)
-        pts = [(math.exp(top * i / (n_points - 1)), top * i / (n_points - 1)) for i in range(n_points)]
-    values_exact = exact and all(isinstance(t, Fraction) for t, _ in pts)
-    deltas = tuple(evaluate_pieces(pieces, t if values_exact else float(t), values_exact) for t, _ in pts)
-    return DeltaCurve(
-        exact,
-        tuple(pieces),
-        tuple(breakpoints),
-        eps_star,
-        at_inf,
-        tuple(e for _, e in pts),
-        deltas,
-        values_exact,
-        n_edges,
-        gname,
-    )
+        return [PrivacyLevel.parse(exp_eps=v, allow_infinite=True) for v in exp_eps_values]
+    if eps_values is not None:
+        return [PrivacyLevel.parse(eps=v, allow_infinite=True) for v in eps_values]
+    top = float(eps_of(max(p.start for p in pieces)))
+    top = 1.25 * (top if top > 0 else 1.0)
+    return [PrivacyLevel.from_eps(top * i / (n_points - 1), allow_infinite=True) for i in range(n_points)]
