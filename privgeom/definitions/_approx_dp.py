@@ -45,14 +45,17 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 
+from .._core.domain import InputsLike, RelationLike
+from .._core.level import LevelLike, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
+from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar
 from .._core.results import Result
 from ..graphs import edge_index_pairs
 from ..mechanisms import Mechanism
-from ._base import Membership, PrivacyDefinition, RowCertificate
-from ._rows import as_vector, format_inequality
+from ._base import HasLevel, Membership, PrivacyDefinition
+from ._dp import DifferentialPrivacy
+from ._rows import as_vector
 
 __all__ = [
     "ApproximateDP",
@@ -248,7 +251,7 @@ class CompletionWitness(Result):
 
 
 # ---------------------------------------------------------------------------------------------------- definition
-class ApproximateDP(PrivacyDefinition):
+class ApproximateDP(HasLevel, PrivacyDefinition):
     """(ε, δ)-differential privacy over a neighbour graph (Dwork et al., EUROCRYPT 2006).
 
     Parameters
@@ -298,17 +301,15 @@ class ApproximateDP(PrivacyDefinition):
 
     def __init__(
         self,
-        graph: Any,
-        eps: Any = None,
-        exp_eps: Any = None,
+        graph: RelationLike | DifferentialPrivacy,
+        eps: LevelLike | None = None,
+        exp_eps: ScalarLike | None = None,
         *,
-        delta: Any,
-        inputs: Sequence[Any] | None = None,
+        delta: ScalarLike,
+        inputs: InputsLike | None = None,
         exact: bool | None = None,
         atol: float = ATOL,
     ) -> None:
-        from ._dp import DifferentialPrivacy
-
         # graph validation and the ratio e^ε exactly as for ε-DP (same spec syntax, same exactness rules)
         if isinstance(graph, DifferentialPrivacy):
             if eps is not None or exp_eps is not None or inputs is not None:
@@ -318,7 +319,7 @@ class ApproximateDP(PrivacyDefinition):
                 )
             dp = graph
             if exact is False and dp.exact:
-                dp = DifferentialPrivacy(dp.graph, exp_eps=dp.exp_eps, inputs=dp.inputs, exact=False)
+                dp = DifferentialPrivacy(dp.graph, exp_eps=dp.level.exp_eps, inputs=dp.inputs, exact=False)
             elif exact is True and not dp.exact:
                 raise InvalidParameterError(f"ApproximateDP: exact=True but {dp.name} is float")
         else:
@@ -332,42 +333,22 @@ class ApproximateDP(PrivacyDefinition):
         self._delta_text = fraction_str(d)
         self._needs_float_flag = dp.exact and not self._exact
         if not self._exact and dp.exact:  # a float δ makes the whole definition float
-            dp = DifferentialPrivacy(dp.graph, exp_eps=dp.exp_eps, inputs=dp.inputs, exact=False)
+            dp = DifferentialPrivacy(dp.graph, exp_eps=dp.level.exp_eps, inputs=dp.inputs, exact=False)
         self._dp = dp
         self._graph = self._dp.graph
         self._inputs = self._dp.inputs
-        self._ratio: Scalar = self._dp.exp_eps
+        self._level = self._dp.level
+        self._ratio: Scalar = self._level.exp_eps
         self._delta: Scalar = d if self._exact else float(d)
-        if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
-            raise InvalidParameterError(f"ApproximateDP: atol must be a non-negative float, got {atol!r}")
-        self._atol = float(atol)
+        self._atol = self._checked_atol(atol, "ApproximateDP")
         pairs = edge_index_pairs(self._graph, self._inputs)
         self._directed = [(i, j) for i, j in pairs] + [(j, i) for i, j in pairs]
-        self._cone: Any = None
 
     # -- identity ---------------------------------------------------------------------------------------------
-    @property
-    def inputs(self) -> tuple[str, ...]:
-        return self._inputs
-
-    @property
-    def exact(self) -> bool:
-        return self._exact
-
     @property
     def graph(self) -> nx.Graph:
         """The validated neighbour graph (nodes = :attr:`inputs`); a copy."""
         return self._graph.copy()
-
-    @property
-    def exp_eps(self) -> Scalar:
-        """The ratio ``e^ε``."""
-        return self._ratio
-
-    @property
-    def eps(self) -> Any:
-        """``ε`` (a :class:`~privgeom.LogRational` in exact mode, a float otherwise)."""
-        return self._dp.eps
 
     @property
     def delta(self) -> Scalar:
@@ -381,7 +362,7 @@ class ApproximateDP(PrivacyDefinition):
 
     @property
     def name(self) -> str:
-        eps = str(self._dp.eps) if self._dp.exact else f"{float(self._dp.eps):.6g}"
+        eps = str(self._level.eps) if self._level.exact else f"{float(self._level.eps):.6g}"
         gname = getattr(self._graph, "name", "") or "user graph"
         return f"(eps={eps}, delta={fraction_str(self._delta)})-DP (graph {gname})"
 
@@ -418,13 +399,11 @@ class ApproximateDP(PrivacyDefinition):
         """The non-negative orthant when ``δ > 0``; the ε-DP cone when ``δ = 0`` (H-representation)."""
         from ..geometry import Cone
 
-        if self._cone is None:
-            if self._delta > 0:
-                eye = np.eye(self.n_inputs, dtype=int)
-                self._cone = Cone.from_facets(eye, exact=self._exact, labels=self._inputs, atol=self._atol)
-            else:
-                self._cone = self._dp.row_cone()
-        return self._cone
+        if self._delta > 0:
+            eye = np.eye(self.n_inputs, dtype=int)
+            return self._cached_row_cone(lambda: Cone.from_facets(eye, exact=self._exact, labels=self._inputs,
+                                                                  atol=self._atol))
+        return self._dp.row_cone()
 
     def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
         """Is ``x`` in the row cone? For ``δ > 0``: iff ``x ≥ 0``, with a member having ``x`` (scaled) as a row.
@@ -438,19 +417,15 @@ class ApproximateDP(PrivacyDefinition):
         >>> bool(ans), [str(v) for v in ans.witness.mechanism.row(0)], str(ans.witness.scale)
         (True, ['1/6', '0', '1/2'], '6')
         """
-        tol = self._atol if atol is None else float(atol)
+        tol = self._tol(atol)
         if self._delta == 0:
             return self._dp.contains_row(x, atol=tol)
         vec, exact = as_vector(x, self.n_inputs, exact=self._exact)
         vec = np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)
-        neg = [i for i, v in enumerate(vec) if (v < 0 if exact else v < -tol)]
-        if neg:
-            i = neg[0]
-            normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
-            normal[i] = 1
-            cert = RowCertificate(-1, "", readonly(normal), vec[i], format_inequality(normal, self._inputs), "nonnegative")
-            return Membership(False, "orthant-completion", exact, certificate=cert,
-                              detail=f"x[{self._inputs[i]}] = {fraction_str(vec[i])} < 0")
+        negative = self._negative_entry(vec, exact, tol, "orthant-completion",
+                                        detail=lambda i: f"x[{self._inputs[i]}] = {fraction_str(vec[i])} < 0")
+        if negative is not None:
+            return negative
         top = max(vec) if len(vec) else 0
         one: Any = Fraction(1) if exact else 1.0
         if top <= (0 if exact else tol):
@@ -465,8 +440,8 @@ class ApproximateDP(PrivacyDefinition):
         if not member.member:  # pragma: no cover - a theorem (TV ≤ min(1, δ)), checked anyway
             raise SolverError(f"{self.name}: the completion of row {list(vec)} is not a member; please report")
         scale = 1 / c if top > (0 if exact else tol) else one * 0
-        wit = CompletionWitness(M, 0, scale, member)
-        return Membership(True, "orthant-completion", exact, witness=wit,
+        wit = CompletionWitness(mechanism=M, row=0, scale=scale, membership=member)
+        return Membership(member=True, method="orthant-completion", exact=exact, witness=wit,
                           detail="x >= 0 is a row of a member: the row cone is the whole orthant (delta > 0)")
 
     # -- membership -------------------------------------------------------------------------------------------
@@ -496,7 +471,7 @@ class ApproximateDP(PrivacyDefinition):
         """
         M = self.check_mechanism(mechanism)
         method = self.check_method(method)
-        tol = self._atol if atol is None else float(atol)
+        tol = self._tol(atol)
         exact = self._exact and M.exact
         ratio: Scalar = self._ratio if exact else float(self._ratio)
         delta: Scalar = self._delta if exact else float(self._delta)
@@ -534,15 +509,16 @@ class ApproximateDP(PrivacyDefinition):
         used = "lp" if method == "lp" else "hockey-stick"
         if not bad:
             wit = HockeyStickWitness(
-                tuple((self._inputs[i], self._inputs[j]) for i, j, _, _ in values),
-                tuple(v for _, _, v, _ in values), ratio, delta, lp_value,
+                edges=tuple((self._inputs[i], self._inputs[j]) for i, j, _, _ in values),
+                values=tuple(v for _, _, v, _ in values), exp_eps=ratio, delta=delta, lp_value=lp_value,
             )
-            return Membership(True, used, exact, witness=wit, detail=f"hockey-stick <= delta on every directed edge{note}")
+            return Membership(member=True, method=used, exact=exact, witness=wit,
+                              detail=f"hockey-stick <= delta on every directed edge{note}")
         i, j, v, ev = max(bad, key=lambda t: float(t[2]))
         cert = self._certificate(M, m, i, j, ev, ratio, delta, exact)
         if not cert.verify(M, atol=tol):  # pragma: no cover - defensive
             raise SolverError(f"{self.name}: could not verify the hockey-stick certificate {cert.summary()}")
-        return Membership(False, used, exact, certificate=cert,
+        return Membership(member=False, method=used, exact=exact, certificate=cert,
                           detail=f"hockey-stick {fraction_str(v)} > delta on {self._inputs[i]}->{self._inputs[j]}{note}")
 
     def _certificate(self, M: Mechanism, m: np.ndarray, i: int, j: int, event: Sequence[int], ratio: Scalar,
@@ -553,7 +529,8 @@ class ApproximateDP(PrivacyDefinition):
         if not exact:
             p, q = float(p), float(q)
         return HockeyStickCertificate(
-            (self._inputs[i], self._inputs[j]), tuple(M.outputs[w] for w in event), p, q, p - ratio * q, ratio, delta
+            edge=(self._inputs[i], self._inputs[j]), outputs=tuple(M.outputs[w] for w in event), p_from=p, p_to=q,
+            value=p - ratio * q, exp_eps=ratio, delta=delta,
         )
 
     def _lp(self, m: np.ndarray, ratio: float) -> tuple[float, np.ndarray]:
@@ -586,10 +563,11 @@ class ApproximateDP(PrivacyDefinition):
         if value <= delta + tol:
             sums = t.sum(axis=1)
             wit = HockeyStickWitness(
-                tuple((self._inputs[i], self._inputs[j]) for i, j in self._directed),
-                tuple(float(v) for v in sums), ratio, delta, value,
+                edges=tuple((self._inputs[i], self._inputs[j]) for i, j in self._directed),
+                values=tuple(float(v) for v in sums), exp_eps=ratio, delta=delta, lp_value=value,
             )
-            return Membership(True, "lp", False, witness=wit, detail=f"LP optimum max_edge Σ t = {value:.6g} <= delta")
+            return Membership(member=True, method="lp", exact=False, witness=wit,
+                              detail=f"LP optimum max_edge Σ t = {value:.6g} <= delta")
         sums = t.sum(axis=1)
         e = int(np.argmax(sums))
         i, j = self._directed[e]
@@ -597,4 +575,4 @@ class ApproximateDP(PrivacyDefinition):
         cert = self._certificate(M, m, i, j, event, ratio, delta, False)
         if not cert.verify(M, atol=tol):
             raise SolverError(f"{self.name}: the LP's event does not verify ({cert.summary()}); no answer can be given")
-        return Membership(False, "lp", False, certificate=cert, detail=f"LP optimum {value:.6g} > delta")
+        return Membership(member=False, method="lp", exact=False, certificate=cert, detail=f"LP optimum {value:.6g} > delta")

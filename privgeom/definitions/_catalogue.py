@@ -584,9 +584,15 @@ class KaryRRDefinition(ClosedFormDefinition):
                          invertible=bool(self._gamma > 1))
 
     @property
-    def exp_eps(self) -> Scalar:
-        """``e^ε = γ``."""
-        return self._gamma
+    def level(self) -> PrivacyLevel:
+        """The privacy level with ``e^ε = γ`` (a :class:`~privgeom.PrivacyLevel`; built on first use).
+
+        Examples
+        --------
+        >>> str(KaryRRDefinition(4, p="1/2").level)
+        'ln(3)'
+        """
+        return PrivacyLevel.from_exp_eps(self._gamma)
 
     def closed_form_inverse(self) -> np.ndarray:
         return frapp_inverse(self._n, self._gamma, 1)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import networkx as nx
 import numpy as np
@@ -26,16 +26,16 @@ from .._core.domain import Domain, InputsLike, RelationLike, resolve_graph
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core import numeric as _numeric
-from .._core.numeric import ATOL, LogRational, Scalar, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
+from .._core.numeric import LogRational, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
 from ..graphs import complete_graph, hamming_graph, path_graph
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
 from ..geometry._symmetry import SymmetryGroup, automorphisms, dp_automorphisms
 from ..mechanisms import Mechanism
-from ._base import Membership, PrivacyDefinition, RowCertificate
-from ._rows import as_vector, format_inequality, rows_row_cone_membership
+from ._base import HasLevel, Membership, PrivacyDefinition, RowCertificate
+from ._rows import as_vector, rows_row_cone_membership
 
-__all__ = ["DifferentialPrivacy", "dp_level", "dp_ratio", "standard_graph_spec", "structured_graph_spec", "SPEC_UNSAFE"]
+__all__ = ["DifferentialPrivacy", "dp_level", "standard_graph_spec", "structured_graph_spec", "SPEC_UNSAFE"]
 
 #: Characters that cannot appear in dataset labels written into a ``graph=edges`` spec.
 SPEC_UNSAFE = set(",;~=:[]{}\"' ")
@@ -53,18 +53,6 @@ def dp_level(eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *,
     if exp_eps is None and isinstance(eps, float) and eps == 0.0 and exact is not False:
         return replace(PrivacyLevel.parse(eps=0, exact=exact, owner=owner), shown=eps)
     return PrivacyLevel.parse(eps, exp_eps, exact=exact, owner=owner)
-
-
-def dp_ratio(eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, exact: bool | None = None, owner: str = "DP") -> tuple[Scalar, Any]:
-    """Deprecated: use :func:`dp_level` / :meth:`privgeom.PrivacyLevel.parse`. Returns ``(e^ε, how it was given)``.
-
-    Examples
-    --------
-    >>> dp_ratio(exp_eps="3")[0], dp_ratio(eps="ln(3/2)")[0], dp_ratio(eps=0)[0], round(dp_ratio(eps=1.0)[0], 6)
-    (Fraction(3, 1), Fraction(3, 2), Fraction(1, 1), 2.718282)
-    """
-    level = dp_level(eps, exp_eps, exact=exact, owner=owner)
-    return level.exp_eps, _given(level)
 
 
 def _given(level: PrivacyLevel) -> tuple[str, Any]:
@@ -113,7 +101,15 @@ def _checked_copy(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph | No
     return G
 
 
-class DifferentialPrivacy(PrivacyDefinition):
+class _Violation(NamedTuple):
+    """A violated edge inequality: row ``row`` of the mechanism and directed edge ``edge`` (an index into the
+    definition's directed edges)."""
+
+    row: int
+    edge: int
+
+
+class DifferentialPrivacy(HasLevel, PrivacyDefinition):
     """ε-differential privacy over a neighbour graph: every row satisfies ``x_i ≤ e^ε x_j`` on every edge.
 
     Parameters
@@ -167,6 +163,7 @@ class DifferentialPrivacy(PrivacyDefinition):
                  exact: bool | None = None) -> None:
         self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
         self._ratio, self._given = self._level.exp_eps, _given(self._level)
+        self._exact = self._level.exact
         self._named: tuple[Domain, str] | None = None  # (domain, relation name) when the relation was named
         fresh = isinstance(graph, (Domain, str))  # the graph is built here: nobody else holds it, no copy needed
         if isinstance(graph, Domain):
@@ -249,14 +246,6 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     # ------------------------------------------------------------------------------------------------ identity
     @property
-    def inputs(self) -> tuple[str, ...]:
-        return self._inputs
-
-    @property
-    def exact(self) -> bool:
-        return isinstance(self._ratio, Fraction)
-
-    @property
     def domain(self) -> Domain:
         """The datasets as a :class:`~privgeom.Domain`: the one the relation was named on (``dp:graph=replace-one,…``),
         else plain labels."""
@@ -267,23 +256,6 @@ class DifferentialPrivacy(PrivacyDefinition):
         """The name of the neighbour relation when the graph was given by one (``"replace-one"``, ``"path"``, …),
         else None (a user graph)."""
         return self._named[1] if self._named is not None else None
-
-    @property
-    def exp_eps(self) -> Scalar:
-        """``e^ε`` (a Fraction in exact mode)."""
-        return self._ratio
-
-    @property
-    def eps(self) -> Any:
-        """ε: a :class:`~privgeom.LogRational` in exact mode, a float otherwise."""
-        if isinstance(self._ratio, Fraction):
-            return LogRational(self._ratio)
-        return math.log(self._ratio)
-
-    @property
-    def level(self) -> PrivacyLevel:
-        """The privacy level as a :class:`~privgeom.PrivacyLevel`."""
-        return self._level
 
     @property
     def graph(self) -> nx.Graph:
@@ -417,10 +389,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         >>> DifferentialPrivacy.path(100000, exp_eps=3).row_cone().n_facets     # nothing dense is built
         200000
         """
-        cached = self.__dict__.get("_row_cone_cached")
-        if cached is None:  # the definition is immutable: build the (lazy) cone once
-            cached = self.__dict__["_row_cone_cached"] = self._build_row_cone()
-        return cached
+        return self._cached_row_cone(self._build_row_cone)
 
     def _build_row_cone(self) -> Any:
         from ..geometry._cone import Cone
@@ -492,18 +461,6 @@ class DifferentialPrivacy(PrivacyDefinition):
         adj = coo_matrix((np.ones(len(self._I), dtype=np.int8), (self._I, self._J)), shape=(n, n))
         return int(connected_components(adj, directed=False)[0]) == 1
 
-    def _symmetry(self) -> Any:
-        from ..geometry._symmetry import automorphisms
-
-        return automorphisms(self)
-
-    def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
-        ans = self.contains_row(x, atol=atol)
-        if ans.member:
-            return True, None, None
-        cert: Any = ans.certificate
-        return False, cert.normal, cert.value
-
     def pair_bounds(self, ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
         """``sup x_a / x_b`` over the DP row cone: ``e^{dε}`` with ``d`` the graph distance (``math.inf`` when ``a``, ``b``
         lie in different components); symmetric. Shortest paths of the difference constraints ``x_i ≤ e^ε x_j``
@@ -537,7 +494,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ membership
-    def _violation_int(self, num: np.ndarray, den: np.ndarray) -> tuple[int, int, int] | None:
+    def _violation_int(self, num: np.ndarray, den: np.ndarray) -> _Violation | None:
         """:meth:`_violation` on integers (exact mode): ``x = num[:, i] / den[i]``, ``e^ε = p/q``.
 
         ``x_i ≤ (p/q) x_j`` ⟺ ``s = p · num[:, j] · den[i] − q · num[:, i] · den[j] ≥ 0`` (cross-multiplication by
@@ -580,7 +537,7 @@ class DifferentialPrivacy(PrivacyDefinition):
                     best = cand
         if first is None:
             return None
-        return (best[1], best[2], -1) if best is not None else (first[0], first[1], -1)
+        return _Violation(best[1], best[2]) if best is not None else _Violation(*first)
 
     def _factored_route(self, M: Mechanism) -> bool:
         """True for an exact mechanism kept factored into one-bit factors whose dense matrix is beyond the size limit,
@@ -594,7 +551,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         x = self._I ^ self._J
         return len(self._I) == 2 * k * 2 ** (k - 1) and bool(((x & (x - 1)) == 0).all() and (x > 0).all())
 
-    def _factored_violation(self, M: Mechanism) -> tuple[int, int, int] | None:
+    def _factored_violation(self, M: Mechanism) -> _Violation | None:
         """A violated edge inequality of ``M = F_1 ⊗ … ⊗ F_k`` on the Hamming graph, from the factors, or None.
 
         Neighbours differing in bit ``f`` have entries ``F_f[w, a] R`` and ``F_f[w, b] R`` with ``R > 0`` for a
@@ -617,12 +574,12 @@ class DifferentialPrivacy(PrivacyDefinition):
                         o = sum(firsts[g] << (k - 1 - g) for g in range(k) if g != f) + (w << (k - 1 - f))
                         i, j = (bit if a else 0), (bit if b else 0)
                         e = int(np.flatnonzero((self._I == i) & (self._J == j))[0])
-                        return o, e, -1
+                        return _Violation(o, e)
         return None
 
-    def _violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, int, int] | None:
-        """``(row, directed edge index, -1)`` of the worst violated edge inequality, or None (Fractions or floats;
-        the exact default is :meth:`_violation_int`)."""
+    def _violation(self, X: np.ndarray, exact: bool, atol: float) -> _Violation | None:
+        """The row and directed edge of the worst violated edge inequality, or None (Fractions or floats; the exact
+        default is :meth:`_violation_int`)."""
         if len(self._I) == 0:
             return None
         c: Any = self._ratio if exact else float(self._ratio)
@@ -635,7 +592,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         o, e = int(oo), int(ee)
         if not bad[o, e]:  # exact violations too small for floats: take the first one
             o, e = (int(v) for v in np.argwhere(bad)[0])
-        return o, e, -1
+        return _Violation(o, e)
 
     def _certificate(self, x: np.ndarray, o: int, output: str, e: int, exact: bool, atol: float) -> RowCertificate:
         i, j = int(self._I[e]), int(self._J[e])
@@ -646,7 +603,8 @@ class DifferentialPrivacy(PrivacyDefinition):
         assert (value < 0) if exact else (value < -atol)
         Di, Dj = self._inputs[i], self._inputs[j]
         cs = fraction_str(c) if exact else f"{c:.6g}"
-        return RowCertificate(o, output, readonly(normal), value, f"x[{Di}] ≤ {cs}·x[{Dj}]", f"{Di}->{Dj}", (Di, Dj))
+        return RowCertificate(row=o, output=output, normal=readonly(normal), value=value,
+                              inequality=f"x[{Di}] ≤ {cs}·x[{Dj}]", label=f"{Di}->{Dj}", edge=(Di, Dj))
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-DP (= in the closure, which is DP itself)? Decided row by row.
@@ -664,7 +622,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         """
         self.check_method(method)
         M = self.check_mechanism(mechanism)
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         exact = self.exact and M.exact
         if exact and method in ("auto", "dp-row-inequalities") and self._factored_route(M):
             v = self._factored_violation(M)
@@ -680,15 +638,15 @@ class DifferentialPrivacy(PrivacyDefinition):
         name = "fraction" if method == "fraction" else "dp-row-inequalities"
         return self._row_answer(self._violation(X, exact, tol), M, lambda o: X[o], exact, tol, name)
 
-    def _row_answer(self, v: tuple[int, int, int] | None, M: Mechanism, row: Any, exact: bool, tol: float,
+    def _row_answer(self, v: _Violation | None, M: Mechanism, row: Any, exact: bool, tol: float,
                     name: str = "dp-row-inequalities") -> Membership:
         if v is None:
-            return Membership(True, name, exact,
+            return Membership(member=True, method=name, exact=exact,
                               detail=f"every row satisfies x_i ≤ {fraction_str(self._ratio)}·x_j on all "
                                      f"{len(self._I)} directed edges")
-        o, e, _ = v
+        o, e = v
         cert = self._certificate(row(o), o, M.outputs[o], e, exact, tol)
-        return Membership(False, name, exact, certificate=cert,
+        return Membership(member=False, method=name, exact=exact, certificate=cert,
                           detail=f"row {M.outputs[o]!r} violates {cert.inequality}")
 
     def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
@@ -700,26 +658,22 @@ class DifferentialPrivacy(PrivacyDefinition):
         >>> dp.contains_row([1, 2, 4]).member, dp.contains_row([1, 3, 3]).certificate.inequality
         (True, 'x[1] ≤ 2·x[0]')
         """
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         vec, exact = as_vector(x, self.n_inputs, exact=self.exact)
         vec = np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)
-        neg = [i for i, v in enumerate(vec) if (v < 0 if exact else v < -tol)]
-        if neg:
-            i = neg[0]
-            normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
-            normal[i] = 1
-            cert = RowCertificate(-1, "", readonly(normal), vec[i], format_inequality(normal, self._inputs),
-                                  "nonnegative")
-            return Membership(False, "dp-row-inequalities", exact, certificate=cert, detail="a negative entry")
+        negative = self._negative_entry(vec, exact, tol, "dp-row-inequalities")
+        if negative is not None:
+            return negative
         if exact:
             num, den = int_columns(vec.reshape(1, -1))
             v = self._violation_int(num, den)
         else:
             v = self._violation(vec.reshape(1, -1), exact, tol)
         if v is None:
-            return Membership(True, "dp-row-inequalities", exact, detail="every edge inequality holds")
-        cert = self._certificate(vec, -1, "", v[1], exact, tol)
-        return Membership(False, "dp-row-inequalities", exact, certificate=cert, detail=f"x violates {cert.inequality}")
+            return Membership(member=True, method="dp-row-inequalities", exact=exact, detail="every edge inequality holds")
+        cert = self._certificate(vec, -1, "", v.edge, exact, tol)
+        return Membership(member=False, method="dp-row-inequalities", exact=exact, certificate=cert,
+                          detail=f"x violates {cert.inequality}")
 
 
 def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
@@ -742,7 +696,7 @@ def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
     """
     named = dp._named
     dom = named[0] if named is not None else None
-    if not isinstance(dom, Domain) or dom.kind != "histograms" or tuple(dom.labels) != dp.inputs or dp.exp_eps == 1:
+    if not isinstance(dom, Domain) or dom.kind != "histograms" or tuple(dom.labels) != dp.inputs or dp.level.exp_eps == 1:
         return None
     c = len(dom.values)
     if c < 2:
@@ -777,7 +731,7 @@ def _dp_group(dp: Any, **options: Any) -> SymmetryGroup:
     """:func:`~privgeom.automorphisms` of ε-DP: the permutations of the categories on histograms
     (:func:`category_permutations`), else the structural groups and the bounded graph search."""
     known = category_permutations(dp) if isinstance(dp, DifferentialPrivacy) else None
-    if known is None and isinstance(dp, DifferentialPrivacy) and not dp.graph_built and dp.exp_eps != 1 and \
+    if known is None and isinstance(dp, DifferentialPrivacy) and not dp.graph_built and dp.level.exp_eps != 1 and \
             dp.n_inputs > 2 and dp._path_spec() is not None:  # a named path on 0..n (n ≥ 2): the reversal v ↦ n − v
         n = dp.n_inputs
         return SymmetryGroup(dp.inputs, (tuple(range(n - 1, -1, -1)),), "reversal", 2, True)

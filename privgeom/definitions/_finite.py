@@ -17,14 +17,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._core.errors import DomainMismatchError, InvalidInputError, InvalidTypeError
-from .._core.numeric import ATOL
 from ..mechanisms import Mechanism
 from ..geometry._symmetry import automorphisms, finite_automorphisms
-from ._base import ClosureWitness, Membership, PrivacyDefinition
+from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate
 from ._closure import closure_lp_membership, verify_closure_witness
 from ._rows import (
     as_vector,
     cone_lp_membership,
+    format_inequality,
     independent_row_membership,
     independent_rows_membership,
     reduce_rows,
@@ -137,14 +137,6 @@ class FiniteDefinition(PrivacyDefinition):
 
     # ------------------------------------------------------------------------------------------------ identity
     @property
-    def inputs(self) -> tuple[str, ...]:
-        return self._inputs
-
-    @property
-    def exact(self) -> bool:
-        return self._exact
-
-    @property
     def name(self) -> str:
         if self._name:
             return self._name
@@ -235,7 +227,7 @@ class FiniteDefinition(PrivacyDefinition):
         [False, False, False, False]
         """
         M = self.check_mechanism(mechanism)
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         exact = self._exact and M.exact
         mats = self._matrices(exact)
         target = M.matrix if exact else M.float_matrix()
@@ -269,7 +261,7 @@ class FiniteDefinition(PrivacyDefinition):
         """
         M = self.check_mechanism(mechanism)
         self.check_method(method)
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         exact = self._exact and M.exact
         mats = self._matrices(exact)
         target = M.matrix if exact else M.float_matrix()
@@ -297,17 +289,14 @@ class FiniteDefinition(PrivacyDefinition):
         for o, x in enumerate(target):
             ans = cone.contains(x if exact else x.astype(float), atol=atol)
             if not ans.member:
-                from ._rows import format_inequality
-                from ._base import RowCertificate
-
                 normal, value = np.asarray(ans.normal), ans.value
                 if ans.kind == "equality" and value > 0:
                     normal, value = -normal, -value
-                cert = RowCertificate(o, outputs[o], normal, value, format_inequality(normal, self._inputs),
-                                      f"{ans.kind} {ans.violated}")
-                return Membership(False, "row-cone", bool(ans.exact), certificate=cert,
+                cert = RowCertificate(row=o, output=outputs[o], normal=normal, value=value,
+                                      inequality=format_inequality(normal, self._inputs), label=f"{ans.kind} {ans.violated}")
+                return Membership(member=False, method="row-cone", exact=bool(ans.exact), certificate=cert,
                                   detail=f"row {outputs[o]!r} leaves the row cone ({ans.kind} {ans.violated})")
-        return Membership(True, "row-cone", exact,
+        return Membership(member=True, method="row-cone", exact=exact,
                           detail="every row satisfies every facet of the row cone (independent rows: this decides)")
 
     def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
@@ -320,7 +309,7 @@ class FiniteDefinition(PrivacyDefinition):
         >>> D.contains_row(["1/2", "1/2"]).member, D.contains_row([1, 0]).member
         (True, False)
         """
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         vec, exact = as_vector(x, self.n_inputs, exact=self._exact)
         if vec.dtype.kind in "iu":
             vec = np.array([int(v) for v in vec], dtype=object) if exact else vec.astype(float)

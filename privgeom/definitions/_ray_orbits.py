@@ -326,7 +326,7 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
         definition = DifferentialPrivacy(G, exp_eps=2)
         exp_eps = None
     elif isinstance(definition, DifferentialPrivacy):
-        exp_eps = definition.exp_eps
+        exp_eps = definition.level.exp_eps
         if not exp_eps > 1:
             raise InvalidParameterError(
                 f"ray orbits need exp_eps > 1 (at exp_eps = 1 the cone has one ray per component), got "

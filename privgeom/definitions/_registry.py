@@ -190,7 +190,7 @@ def parse_definition(spec: Any) -> PrivacyDefinition:
     >>> parse_definition("rr:k=3,p=3/4").spec()
     'rr:k=3,p=3/4'
     >>> d = parse_definition("dp:graph=hamming,k=2,exp_eps=3")
-    >>> d.exp_eps, d.inputs
+    >>> d.level.exp_eps, d.inputs
     (Fraction(3, 1), ('11', '10', '01', '00'))
     >>> parse_definition("rr:k=3")
     Traceback (most recent call last):

@@ -657,7 +657,7 @@ def dp_automorphisms(dp: Any, *, max_automorphisms: int | None = None,
     max_search_graph = _check_budget(max_search_graph, "max_search_graph")
     labels = tuple(dp.inputs)
     n = len(labels)
-    if dp.exp_eps == 1:
+    if dp.level.exp_eps == 1:
         return _component_group(dp.graph, labels)
     pairs = getattr(dp, "index_pairs", None)
     if pairs is None:

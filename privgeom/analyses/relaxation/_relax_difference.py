@@ -271,7 +271,7 @@ def _own_graph_relaxation(original: Any, cone: Cone, family: list[tuple[str, ...
 
     if not isinstance(original, DifferentialPrivacy) or cone.structure is None or cone.structure.difference is None:
         return None
-    R = original.exp_eps
+    R = original.level.exp_eps
     I, J = original.index_pairs
     n = cone.ambient_dim
     if len(I) != len(ia) or not R >= 1:
@@ -284,7 +284,7 @@ def _own_graph_relaxation(original: Any, cone: Cone, family: list[tuple[str, ...
     m = len(family)
     pair_bounds: Sequence[PairBound] = _Lazy(m, lambda t: PairBound((family[t][0], family[t][1]), R, R))
     projections = _Lazy(m, lambda t: _pair_cone(family[t], R, R, exact))  # type: ignore[arg-type]
-    eps = original.eps
+    eps = original.level.eps
     text = (f"Projecting onto the {m} pair{'s' if m != 1 else ''} of its own graph and intersecting gives back exactly "
             f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {eps}): each pair's projection is "
             f"its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all {cone.n_facets} original "
@@ -342,7 +342,7 @@ def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]
         exp_eps, graph, implied = rec
         recognised = "dp"
         dp = DifferentialPrivacy(graph, exp_eps=exp_eps, exact=None if exact else False)
-        relaxed, exp_eps = dp.row_cone(), dp.exp_eps
+        relaxed, exp_eps = dp.row_cone(), dp.level.exp_eps
         eps = LogRational(exp_eps) if isinstance(exp_eps, Fraction) else math.log(float(exp_eps))
     else:
         try:
