@@ -109,19 +109,19 @@ def _face_of_ones(cone: Cone) -> tuple[np.ndarray, np.ndarray]:
 
 class _Inequality(NamedTuple):
     """One row of the H-representation: ``kind`` ``"facet"`` (``normal · x ≥ 0``) or ``"equality"`` (``= 0``),
-    its position ``index`` among its kind."""
+    at ``position`` among its kind."""
 
     kind: str
-    index: int
+    position: int
     normal: np.ndarray
 
 
 class _Violation(NamedTuple):
-    """Row ``row`` of a mechanism violates inequality ``index`` of kind ``kind``: ``normal · x = value < 0``."""
+    """Row ``row`` of a mechanism violates inequality ``position`` of kind ``kind``: ``normal · x = value < 0``."""
 
     row: int
     kind: str
-    index: int
+    position: int
     normal: np.ndarray
     value: Any
 
