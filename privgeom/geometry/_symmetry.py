@@ -19,7 +19,7 @@ Known groups (no search):
   the symmetric group for the complete graph, the reversal for the path, networkx's ``GraphMatcher`` otherwise
   (capped; ``complete=False`` when the cap is hit). With ``e^ε = 1`` the cone only sees the connected components.
 * closed-form catalogue definitions (k-ary randomized response, FRAPP, the truncated geometric mechanism) register
-  their known groups in :mod:`privgeom.definitions._catalogue` through :func:`known_group`, which verifies the
+  their known groups in :mod:`~privgeom.definitions._frapp` and :mod:`~privgeom.definitions._geometric` through :func:`known_group`, which verifies the
   generators on the rows before returning the group (proofs of completeness there).
 * a finite definition: the column permutations that map the set of normalised rows of its mechanisms to itself
   (``method="rows"``, a subgroup of the row cone's group, equal to it when the rows are linearly independent, since
