@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import networkx as nx
 import numpy as np
@@ -86,9 +86,17 @@ ORTHANT_NOTE = (
 
 
 # ---------------------------------------------------------------------------------------------------- hockey stick
-def hockey_stick_values(
-    matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar
-) -> list[tuple[int, int, Scalar, tuple[int, ...]]]:
+class HockeyStickValue(NamedTuple):
+    """The hockey-stick value ``Σ_ω (M[ω, i] − r M[ω, j])₊`` of the directed pair ``(i, j)`` and its worst event
+    (the outputs ``ω`` with ``M[ω, i] > r M[ω, j]``)."""
+
+    i: int
+    j: int
+    value: Scalar
+    event: tuple[int, ...]
+
+
+def hockey_stick_values(matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar) -> list[HockeyStickValue]:
     """``Σ_ω (M[ω, i] − r M[ω, j])₊`` and the maximising event for every *directed* pair ``(i, j)`` given
     (a wrapper of :func:`privgeom._core.numeric.hockey_stick_columns`, the package's one hockey-stick kernel).
 
@@ -96,27 +104,28 @@ def hockey_stick_values(
 
     Returns
     -------
-    list of (i, j, value, event)
-        ``event`` = indices ``ω`` with ``M[ω, i] > r M[ω, j]`` (the worst set ``S``).
+    list of HockeyStickValue
+        ``(i, j, value, event)`` per pair; ``event`` = indices ``ω`` with ``M[ω, i] > r M[ω, j]`` (the worst set ``S``).
 
     Examples
     --------
     >>> from fractions import Fraction as F
     >>> M = np.array([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]], dtype=object)
     >>> hockey_stick_values(M, [(0, 1)], F(2))
-    [(0, 1, Fraction(1, 4), (0,))]
+    [HockeyStickValue(i=0, j=1, value=Fraction(1, 4), event=(0,))]
     """
     pairs = [(int(i), int(j)) for i, j in pairs]
     if not pairs:
         return []
     exact = matrix.dtype == object and isinstance(ratio, Fraction)
-    out: list[tuple[int, int, Scalar, tuple[int, ...]]] = []
+    out: list[HockeyStickValue] = []
     step = max(1, (1 << 18) // max(1, matrix.shape[0]))  # bounded memory: blocks of columns
     for start in range(0, len(pairs), step):
         block = pairs[start : start + step]
         values, mask = hockey_stick_columns(matrix[:, [i for i, _ in block]], matrix[:, [j for _, j in block]], ratio, events=True)
         out.extend(
-            (i, j, values[c] if exact else float(values[c]), tuple(int(w) for w in np.flatnonzero(mask[:, c])))
+            HockeyStickValue(i, j, values[c] if exact else float(values[c]),
+                             tuple(int(w) for w in np.flatnonzero(mask[:, c])))
             for c, (i, j) in enumerate(block)
         )
     return out

@@ -60,6 +60,7 @@ from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_cand
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, register_generic
 from ._dp import DifferentialPrivacy
+from ._closure import Triplets
 from ._finite import FiniteDefinition
 from ._rr import RandomizedResponse
 
@@ -215,14 +216,6 @@ def _dp_description(definition: DifferentialPrivacy, exact: bool) -> _Descriptio
 
 
 # ---------------------------------------------------------------------------------------------------- the LP
-class _Triplets(NamedTuple):
-    """The LP's constraint matrix in coordinate form: ``A[rows[t], cols[t]] = vals[t]``."""
-
-    rows: np.ndarray
-    cols: np.ndarray
-    vals: np.ndarray
-
-
 class _Builder:
     """Standard-form LP ``min c·x, A x = b, x ≥ 0`` assembled from vectorised COO blocks (float and exact)."""
 
@@ -256,8 +249,8 @@ class _Builder:
         self.cols.append(cols.ravel())
         self.vals.append(v.ravel())
 
-    def triplets(self) -> _Triplets:
-        return _Triplets(np.concatenate(self.rows).astype(np.int64), np.concatenate(self.cols).astype(np.int64),
+    def triplets(self) -> Triplets:
+        return Triplets(np.concatenate(self.rows).astype(np.int64), np.concatenate(self.cols).astype(np.int64),
                          np.concatenate(self.vals))
 
 
@@ -351,7 +344,7 @@ def _norm(D: np.ndarray, norm: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------------- exact repair
-def _support_solve(L: _Builder, trip: _Triplets, x: np.ndarray) -> Iterator[Any]:
+def _support_solve(L: _Builder, trip: Triplets, x: np.ndarray) -> Iterator[Any]:
     """Exact vertices on the support of ``x`` (several thresholds), each ``A_S x_S = b`` with ``x ≥ 0`` (lazily)."""
     rows, cols, vals = trip
     for support, rowdicts in support_systems(rows, cols, vals, L.m, x):
@@ -364,7 +357,7 @@ def _support_solve(L: _Builder, trip: _Triplets, x: np.ndarray) -> Iterator[Any]
         yield full
 
 
-def _dual_candidates(L: _Builder, trip: _Triplets, x: np.ndarray, y: np.ndarray | None, exact: bool,
+def _dual_candidates(L: _Builder, trip: Triplets, x: np.ndarray, y: np.ndarray | None, exact: bool,
                      c: np.ndarray) -> Iterator[np.ndarray]:
     """Dual vectors to check, cheapest first: the rounded HiGHS duals, then complementary slackness solved exactly
     (on the columns with zero reduced cost, then on the support of ``x``)."""
@@ -392,7 +385,7 @@ def _dual_candidates(L: _Builder, trip: _Triplets, x: np.ndarray, y: np.ndarray 
             yield np.array(sol, dtype=object)
 
 
-def _dual_bound(L: _Builder, trip: _Triplets, y: np.ndarray, c: np.ndarray, exact: bool) -> Any | None:
+def _dual_bound(L: _Builder, trip: Triplets, y: np.ndarray, c: np.ndarray, exact: bool) -> Any | None:
     """``b · y`` when ``Aᵀ y ≤ c`` (exactly, or within :data:`DUAL_FEASIBILITY_TOL` in float mode), else None (weak
     duality)."""
     rows, cols, vals = trip
@@ -421,7 +414,7 @@ class _SolvedLP:
     """The nearest-member LP in standard form and HiGHS's optimal vertex: what the repair routes work from."""
 
     builder: _Builder
-    triplets: _Triplets
+    triplets: Triplets
     c: np.ndarray
     to_N: Callable[[Sequence[Any]], np.ndarray]
     dist_rows: np.ndarray

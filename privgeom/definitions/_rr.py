@@ -65,6 +65,15 @@ class _BitLabels(Sequence[str]):
         return (self[i] for i in range(self.n))
 
 
+class _Transformed(NamedTuple):
+    """The facet values ``W`` of some rows (:meth:`RandomizedResponse._transform`) and, in exact mode, the integer
+    rows and their denominators they were computed from."""
+
+    W: Any
+    Xint: np.ndarray | None
+    dens: list[int] | None
+
+
 class _RowsDecision(NamedTuple):
     """:meth:`RandomizedResponse._decide`: the answer for every row, the certificate of the first bad row (None for a
     yes), the facet values ``W`` and, in exact mode, the integer rows and their denominators."""
@@ -345,12 +354,12 @@ class RandomizedResponse(PrivacyDefinition):
         return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ core
-    def _transform(self, X: np.ndarray, exact: bool) -> tuple[Any, np.ndarray | None, list[int] | None]:
+    def _transform(self, X: np.ndarray, exact: bool) -> _Transformed:
         """Facet values: ``W[:, j] = x · facet_{s_j}`` (exact: times ``b^k`` and the row denominator)."""
         if not exact:
-            return kron_apply(X.astype(float), self._k, self._inverse_kernel(False)), None, None
+            return _Transformed(kron_apply(X.astype(float), self._k, self._inverse_kernel(False)), None, None)
         Xint, dens = integer_rows(X)
-        return exact_kron_apply(Xint, self._k, self._inverse_kernel(True)), Xint, dens
+        return _Transformed(exact_kron_apply(Xint, self._k, self._inverse_kernel(True)), Xint, dens)
 
     def _certificate(self, W: np.ndarray, Xint: np.ndarray | None, dens: list[int] | None, X: np.ndarray,
                      o: int, output: str, exact: bool, atol: float) -> RowCertificate:
