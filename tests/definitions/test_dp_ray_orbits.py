@@ -197,7 +197,7 @@ def test_result_rays_json_and_graph_input():
     assert d["n_rays"] == 6 and d["orbits"] == [{"size": 3, "pattern": [0, 0, 1]}, {"size": 3, "pattern": [0, 1, 1]}]
     assert "6 extreme rays in 2 orbits of the symmetric group of order 6" in orb.summary()
     bare = dp_ray_orbits(hamming_graph(3))
-    assert bare.n_rays == 38 and bare.exp_eps is None
+    assert bare.n_rays == 38 and bare.level is None
     with pytest.raises(pg.InvalidParameterError, match="need exp_eps"):
         bare.rays()
 
