@@ -46,7 +46,7 @@ import networkx as nx
 import numpy as np
 
 from .._core.domain import InputsLike, RelationLike
-from .._core.level import LevelLike, ScalarLike
+from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
 from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar
@@ -144,15 +144,17 @@ class HockeyStickWitness(Result):
         Directed edges ``(D, D')``.
     values : tuple of Fraction or float
         ``Σ_ω (M[ω, D] − e^ε M[ω, D'])₊`` for each directed edge, in the same order.
-    exp_eps, delta : Fraction or float
-        The parameters.
+    level : PrivacyLevel
+        The ε the values were computed at (``level.exp_eps``: a Fraction in exact mode).
+    delta : Fraction or float
+        The slack δ.
     lp_value : float or None
         The LP cross-check's optimum ``min max_edge Σ_ω t_ω`` (None when the cross-check was not run).
     """
 
     edges: tuple[tuple[str, str], ...]
     values: tuple[Scalar, ...]
-    exp_eps: Scalar
+    level: PrivacyLevel
     delta: Scalar
     lp_value: float | None = None
 
@@ -192,7 +194,9 @@ class HockeyStickCertificate(Result):
         ``P(M(D) ∈ S)`` and ``P(M(D') ∈ S)``.
     value : Fraction or float
         ``p_from − e^ε p_to`` (``> δ``).
-    exp_eps, delta : Fraction or float
+    level : PrivacyLevel
+        The ε of the inequality (``level.exp_eps``: a Fraction in exact mode).
+    delta : Fraction or float
     """
 
     edge: tuple[str, str]
@@ -200,27 +204,29 @@ class HockeyStickCertificate(Result):
     p_from: Scalar
     p_to: Scalar
     value: Scalar
-    exp_eps: Scalar
+    level: PrivacyLevel
     delta: Scalar
 
     def verify(self, mechanism: Mechanism, *, atol: float = ATOL) -> bool:
         """Recompute ``P(M(D) ∈ S) − e^ε P(M(D') ∈ S)`` from ``mechanism`` and check that it exceeds ``δ``."""
         i, j = mechanism.inputs.index(self.edge[0]), mechanism.inputs.index(self.edge[1])
         rows = [mechanism.outputs.index(o) for o in self.outputs]
-        exact = mechanism.exact and isinstance(self.exp_eps, Fraction) and isinstance(self.delta, Fraction)
+        ratio = self.level.exp_eps
+        exact = mechanism.exact and self.level.exact and isinstance(self.delta, Fraction)
         m = mechanism.matrix if exact else mechanism.float_matrix()
         zero: Any = Fraction(0) if exact else 0.0
         p = sum((m[w, i] for w in rows), zero)
         q = sum((m[w, j] for w in rows), zero)
         if exact:
-            return bool(p - self.exp_eps * q > self.delta)
-        return bool(float(p) - float(self.exp_eps) * float(q) > float(self.delta) + atol)
+            return bool(p - ratio * q > self.delta)
+        return bool(float(p) - float(ratio) * float(q) > float(self.delta) + atol)
 
     def summary(self) -> str:
         d, d2 = self.edge
+        ratio = self.level.exp_eps
         return (
-            f"P(M({d}) in S) - {fraction_str(self.exp_eps)}·P(M({d2}) in S) = {fraction_str(self.p_from)} - "
-            f"{fraction_str(self.exp_eps)}·{fraction_str(self.p_to)} = {fraction_str(self.value)} > delta = "
+            f"P(M({d}) in S) - {fraction_str(ratio)}·P(M({d2}) in S) = {fraction_str(self.p_from)} - "
+            f"{fraction_str(ratio)}·{fraction_str(self.p_to)} = {fraction_str(self.value)} > delta = "
             f"{fraction_str(self.delta)} for S = {{{', '.join(self.outputs)}}}"
         )
 
@@ -483,6 +489,7 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
         tol = self._tol(atol)
         exact = self._exact and M.exact
         ratio: Scalar = self._ratio if exact else float(self._ratio)
+        level = self._level if exact == self._level.exact else PrivacyLevel.from_exp_eps(ratio)
         delta: Scalar = self._delta if exact else float(self._delta)
         n_vars = M.n_outputs * len(self._directed)
         lp_value: float | None = None
@@ -502,7 +509,7 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
                 lp_value, lp_t = self._lp(M.float_matrix(), float(ratio))
         if method == "lp" and not exact:
             assert lp_value is not None
-            return self._decide_lp(M, lp_value, lp_t, float(ratio), float(delta), tol)
+            return self._decide_lp(M, lp_value, lp_t, level, float(delta), tol)
         # exact mode: the LP's float answer (if any) is re-verified by the exact hockey-stick values
         m = M.matrix if exact else M.float_matrix()
         values = hockey_stick_values(m, self._directed, ratio)
@@ -519,18 +526,18 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
         if not bad:
             wit = HockeyStickWitness(
                 edges=tuple((self._inputs[i], self._inputs[j]) for i, j, _, _ in values),
-                values=tuple(v for _, _, v, _ in values), exp_eps=ratio, delta=delta, lp_value=lp_value,
+                values=tuple(v for _, _, v, _ in values), level=level, delta=delta, lp_value=lp_value,
             )
             return Membership(member=True, method=used, exact=exact, witness=wit,
                               detail=f"hockey-stick <= delta on every directed edge{note}")
         i, j, v, ev = max(bad, key=lambda t: float(t[2]))
-        cert = self._certificate(M, m, i, j, ev, ratio, delta, exact)
+        cert = self._certificate(M, m, i, j, ev, level, delta, exact)
         if not cert.verify(M, atol=tol):  # pragma: no cover - defensive
             raise SolverError(f"{self.name}: could not verify the hockey-stick certificate {cert.summary()}")
         return Membership(member=False, method=used, exact=exact, certificate=cert,
                           detail=f"hockey-stick {fraction_str(v)} > delta on {self._inputs[i]}->{self._inputs[j]}{note}")
 
-    def _certificate(self, M: Mechanism, m: np.ndarray, i: int, j: int, event: Sequence[int], ratio: Scalar,
+    def _certificate(self, M: Mechanism, m: np.ndarray, i: int, j: int, event: Sequence[int], level: PrivacyLevel,
                      delta: Scalar, exact: bool) -> HockeyStickCertificate:
         zero: Any = Fraction(0) if exact else 0.0
         p = sum((m[w, i] for w in event), zero)
@@ -539,7 +546,7 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
             p, q = float(p), float(q)
         return HockeyStickCertificate(
             edge=(self._inputs[i], self._inputs[j]), outputs=tuple(M.outputs[w] for w in event), p_from=p, p_to=q,
-            value=p - ratio * q, exp_eps=ratio, delta=delta,
+            value=p - level.exp_eps * q, level=level, delta=delta,
         )
 
     def _lp(self, m: np.ndarray, ratio: float) -> tuple[float, np.ndarray]:
@@ -567,13 +574,15 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
             raise SolverError(f"{self.name}: the membership LP is {res.status} although it is always feasible")
         return float(res.fun), res.x[:-1].reshape(n_e, n_out)
 
-    def _decide_lp(self, M: Mechanism, value: float, t: np.ndarray, ratio: float, delta: float, tol: float) -> Membership:
+    def _decide_lp(self, M: Mechanism, value: float, t: np.ndarray, level: PrivacyLevel, delta: float,
+                   tol: float) -> Membership:
         m = M.float_matrix()
+        ratio = float(level.exp_eps)
         if value <= delta + tol:
             sums = t.sum(axis=1)
             wit = HockeyStickWitness(
                 edges=tuple((self._inputs[i], self._inputs[j]) for i, j in self._directed),
-                values=tuple(float(v) for v in sums), exp_eps=ratio, delta=delta, lp_value=value,
+                values=tuple(float(v) for v in sums), level=level, delta=delta, lp_value=value,
             )
             return Membership(member=True, method="lp", exact=False, witness=wit,
                               detail=f"LP optimum max_edge Σ t = {value:.6g} <= delta")
@@ -581,7 +590,7 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
         e = int(np.argmax(sums))
         i, j = self._directed[e]
         event = [w for w in range(m.shape[0]) if t[e, w] > tol and m[w, i] - ratio * m[w, j] > 0]
-        cert = self._certificate(M, m, i, j, event, ratio, delta, False)
+        cert = self._certificate(M, m, i, j, event, level, delta, False)
         if not cert.verify(M, atol=tol):
             raise SolverError(f"{self.name}: the LP's event does not verify ({cert.summary()}); no answer can be given")
         return Membership(member=False, method="lp", exact=False, certificate=cert, detail=f"LP optimum {value:.6g} > delta")
