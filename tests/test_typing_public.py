@@ -44,10 +44,6 @@ ALLOWED_ANY = frozenset({
     ("mechanisms/_catalogue.py", "kary_randomized_response", "p"),
     ("mechanisms/_catalogue.py", "frapp", "gamma"),
     ("mechanisms/_catalogue.py", "frapp_matrix", "gamma"),
-    ("definitions/_approx_dp.py", "ApproximateDP", "graph"),
-    ("definitions/_approx_dp.py", "ApproximateDP", "eps"),
-    ("definitions/_approx_dp.py", "ApproximateDP", "exp_eps"),
-    ("definitions/_approx_dp.py", "ApproximateDP", "delta"),
     ("_core/numeric.py", "hockey_stick_columns", "exp_eps"),
 })
 

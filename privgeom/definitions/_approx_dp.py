@@ -420,7 +420,7 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
                                                                   atol=self._atol))
         return self._dp.row_cone()
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is ``x`` in the row cone? For ``δ > 0``: iff ``x ≥ 0``, with a member having ``x`` (scaled) as a row.
 
         For ``δ = 0`` this is ε-DP's row test (edge inequalities).

@@ -37,12 +37,12 @@ import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
-from .._core.level import PrivacyLevel
+from .._core.level import PrivacyLevel, ScalarLike
 from .._core.numeric import ATOL, Scalar, fraction_str, readonly
 from .._core.results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
@@ -403,13 +403,13 @@ class PrivacyDefinition(ABC):
         nearest = GENERIC_OPERATIONS["nearest"]  # privgeom.definitions._nearest.nearest
         return nearest(self, mechanism, norm, atol=atol, solver=solver, max_nonzeros=max_nonzeros)
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` (one value per dataset) in the row cone? Default: :meth:`row_cone` ``.contains``."""
         generic_row_membership = GENERIC_OPERATIONS["contains_row"]  # privgeom.definitions._rows
         return generic_row_membership(self, x, atol=atol)
 
     # -- design (docs/theory.md §13) ---------------------------------------------------------------------------
-    def without(self, facets: Any = (), *, orbits: Any = ()) -> "PrivacyDefinition":
+    def without(self, facets: Iterable[int] = (), *, orbits: Iterable[int] = ()) -> "PrivacyDefinition":
         """The weaker cone definition without some facets of the row cone: 0-based positions as ``privgeom rowcone
         --all`` lists them, or whole symmetry orbits (:func:`privgeom.analyses.without`).
 
@@ -481,7 +481,7 @@ class PrivacyDefinition(ABC):
         return Membership(member=False, method=method, exact=exact, certificate=cert,
                           detail=detail(i) if detail is not None else "a negative entry")
 
-    def check_mechanism(self, mechanism: Any) -> Mechanism:
+    def check_mechanism(self, mechanism: Mechanism) -> Mechanism:
         """Return ``mechanism`` if it is a :class:`Mechanism` over exactly :attr:`inputs`; raise otherwise.
 
         Raises

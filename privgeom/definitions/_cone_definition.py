@@ -28,13 +28,14 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
 from .._core.domain import InputsLike
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.io import parse_json, read_text, write_text
+from .._core.level import ScalarLike
 from .._core.numeric import ATOL, fraction_str, readonly
 from ..geometry._cone import Cone
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
@@ -187,7 +188,7 @@ class ConeDefinition(PrivacyDefinition):
         self._redundant: tuple[Any, ...] = ()
 
     @classmethod
-    def from_guarantees(cls, guarantees: Any, inputs: InputsLike, *, name: str | None = None) -> "ConeDefinition":
+    def from_guarantees(cls, guarantees: Iterable[Any], inputs: InputsLike, *, name: str | None = None) -> "ConeDefinition":
         """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.from_guarantees`.
 
         Each guarantee is a :class:`~privgeom.Guarantee`, a coefficient vector ``a`` (``a·x ≥ 0``) or an attacker
@@ -383,7 +384,7 @@ class ConeDefinition(PrivacyDefinition):
         return Membership(member=False, method="row-inequalities", exact=exact, certificate=cert,
                           detail=f"row {M.outputs[o]!r} violates {kind} {i}: {text} (value {fraction_str(value)})")
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` in the row cone? A "no" names the violated facet or equality.
 
         Examples

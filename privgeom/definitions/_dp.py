@@ -461,7 +461,7 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         adj = coo_matrix((np.ones(len(self._I), dtype=np.int8), (self._I, self._J)), shape=(n, n))
         return int(connected_components(adj, directed=False)[0]) == 1
 
-    def pair_bounds(self, ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
+    def pair_bounds(self, ia: Sequence[int] | np.ndarray, ib: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``sup x_a / x_b`` over the DP row cone: ``e^{dε}`` with ``d`` the graph distance (``math.inf`` when ``a``, ``b``
         lie in different components); symmetric. Shortest paths of the difference constraints ``x_i ≤ e^ε x_j``
         (chaining along a path gives the bound; ``x_v = e^{-ε d(v, b)}`` attains it).
@@ -649,7 +649,7 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         return Membership(member=False, method=name, exact=exact, certificate=cert,
                           detail=f"row {M.outputs[o]!r} violates {cert.inequality}")
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` in the DP row cone (``x ≥ 0`` and every edge inequality)?
 
         Examples

@@ -67,7 +67,7 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence, TypeAlias
 
 import networkx as nx
 import numpy as np
@@ -101,6 +101,10 @@ class PufferfishCondition:
     def label(self) -> str:
         """``"prior 0: bob=1 vs bob=0"``."""
         return f"prior {self.prior}: {self.secret_i} vs {self.secret_j}"
+
+
+#: One prior θ: ``{dataset: probability}`` (missing datasets have probability 0) or the probabilities in dataset order.
+PriorLike: TypeAlias = Mapping[str, ScalarLike] | Sequence[ScalarLike]
 
 
 class _Failure(NamedTuple):
@@ -168,7 +172,7 @@ class Pufferfish(HasLevel, PrivacyDefinition):
         datasets: Sequence[Any],
         secrets: Mapping[str, Iterable[Any]],
         pairs: Iterable[Sequence[str]],
-        priors: Sequence[Any],
+        priors: Sequence[PriorLike],
         *,
         eps: LevelLike | None = None,
         exp_eps: ScalarLike | None = None,
@@ -277,7 +281,8 @@ class Pufferfish(HasLevel, PrivacyDefinition):
 
     # -- constructors -----------------------------------------------------------------------------------------
     @classmethod
-    def from_graph(cls, graph: nx.Graph | Domain, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, prior: Any = None) -> Pufferfish:
+    def from_graph(cls, graph: nx.Graph | Domain, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None,
+                   prior: PriorLike | None = None) -> Pufferfish:
         """Secrets ``{D}`` for every dataset, pairs = the graph's edges, one prior (default uniform).
 
         For any prior with full support this is exactly ε-DP over ``graph``: ``θ(· | {D}) = e_D``.
@@ -464,7 +469,7 @@ class Pufferfish(HasLevel, PrivacyDefinition):
             return np.array(vals, dtype=object), True
         return np.array([float(v) for v in vals]), False
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is ``x`` in the row cone? Yes comes with a member mechanism having ``x`` (scaled) as a row.
 
         Examples

@@ -178,7 +178,7 @@ def spec_bool(params: dict[str, str], key: str, kind: str) -> bool | None:
     raise FormatError(f"{kind}: {key}={raw!r} is not true/false")
 
 
-def parse_definition(spec: Any) -> PrivacyDefinition:
+def parse_definition(spec: str | PrivacyDefinition) -> PrivacyDefinition:
     """Build a privacy definition from a spec string (a :class:`PrivacyDefinition` is returned unchanged).
 
     The built-in kinds are the definitions of Lin & Kifer's row-cone paper: ``rr`` (randomized response, §IV),

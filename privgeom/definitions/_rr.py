@@ -319,7 +319,7 @@ class RandomizedResponse(PrivacyDefinition):
         order = np.lexsort(K.T[::-1])[::-1]
         return K[order]  # integers, as a Cone stores its canonical rows (Cone.int_facets); no Fraction built
 
-    def pair_bounds(self, ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
+    def pair_bounds(self, ia: Sequence[int] | np.ndarray, ib: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``sup x_a / x_b`` over the row cone for index arrays ``ia``, ``ib``: ``r^{ham(a, b)}``, ``r = p/(1−p)``.
 
         The projection of the row cone onto a pair is the cone of the projected generators (rows of ``M_rr``), an
@@ -409,7 +409,7 @@ class RandomizedResponse(PrivacyDefinition):
             return _RowsDecision(False, self._certificate(W, Xint, dens, X, o, outputs[o], exact, atol), W, Xint, dens)
         return _RowsDecision(True, None, W, Xint, dens)
 
-    def coefficients(self, x: Any) -> np.ndarray:
+    def coefficients(self, x: Sequence[ScalarLike] | np.ndarray) -> np.ndarray:
         """The unique ``y`` with ``x = y · M_rr`` (``y = x M_rr^{-1}``), by the per-axis inverse of Theorem 4.3.
 
         ``x · facet(s) = (2p − 1)^k · y[s̄]``, where ``s̄`` is the complement of ``s`` (its index in :attr:`inputs` is
@@ -432,7 +432,7 @@ class RandomizedResponse(PrivacyDefinition):
         return out
 
     # ------------------------------------------------------------------------------------------------ membership
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the length-``2^k`` vector ``x`` in the row cone? Kronecker inverse, ``O(k 2^k)``, verified.
 
         Integer or Fraction entries (with exact ``p``) are decided exactly on scaled integers; float entries in
