@@ -53,7 +53,7 @@ from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, ho
 from .._core.results import Result
 from ..graphs import edge_index_pairs
 from ..mechanisms import Mechanism
-from ._base import HasLevel, Membership, PrivacyDefinition
+from ._base import CompletionWitness, HasLevel, Membership, PrivacyDefinition
 from ._dp import DifferentialPrivacy
 from ._rows import as_vector
 
@@ -228,40 +228,6 @@ class HockeyStickCertificate(Result):
             f"P(M({d}) in S) - {fraction_str(ratio)}·P(M({d2}) in S) = {fraction_str(self.p_from)} - "
             f"{fraction_str(ratio)}·{fraction_str(self.p_to)} = {fraction_str(self.value)} > delta = "
             f"{fraction_str(self.delta)} for S = {{{', '.join(self.outputs)}}}"
-        )
-
-
-@dataclass(frozen=True)
-class CompletionWitness(Result):
-    """Proof that a vector ``x`` is in the row cone: ``x = scale · (row 0 of mechanism)`` for a verified member.
-
-    The member is ``[[c x], [1 − c x]]`` for a small ``c > 0``. For (ε, δ)-DP, ``c = min(1, δ) / max(x)``: the
-    total-variation distance between two columns is ``c |x_D − x_D'| ≤ min(1, δ)`` and the hockey-stick value at any
-    ``e^ε ≥ 1`` is at most the total variation. For Pufferfish, ``c ≤ (e^ε − 1) / (a·x)`` for every condition
-    ``a`` with ``a·x > 0`` (and ``c ≤ 1/max(x)``), because ``a·1 = e^ε − 1``.
-
-    Attributes
-    ----------
-    mechanism : Mechanism
-        The two-output member.
-    row : int
-        Which row of ``mechanism`` is proportional to ``x`` (0).
-    scale : Fraction or float
-        ``x = scale · mechanism.row(row)`` (``scale = 1/c``).
-    membership : Membership
-        The verified hockey-stick membership of ``mechanism``.
-    """
-
-    mechanism: Mechanism
-    row: int
-    scale: Scalar
-    membership: Membership
-
-    def summary(self) -> str:
-        rows = "; ".join(", ".join(fraction_str(v) for v in r) for r in self.mechanism.matrix)
-        return (
-            f"x = {fraction_str(self.scale)} · row {self.row} of the member [{rows:.200}] "
-            f"({self.membership.witness.summary() if self.membership.witness is not None else 'verified'})"
         )
 
 
@@ -449,15 +415,11 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
         else:
             c = min(one, self._delta if exact else float(self._delta)) / top
             row = [max(v * c, 0 * c) for v in vec]
-        comp = [one - v for v in row]
-        M = Mechanism([row, comp], inputs=self._inputs, outputs=["x", "rest"], exact=exact)
-        member = self.contains(M, method="hockey-stick", atol=tol)
-        if not member.member:  # pragma: no cover - a theorem (TV ≤ min(1, δ)), checked anyway
-            raise SolverError(f"{self.name}: the completion of row {list(vec)} is not a member; please report")
         scale = 1 / c if top > (0 if exact else tol) else one * 0
-        wit = CompletionWitness(mechanism=M, row=0, scale=scale, membership=member)
-        return Membership(member=True, method="orthant-completion", exact=exact, witness=wit,
-                          detail="x >= 0 is a row of a member: the row cone is the whole orthant (delta > 0)")
+        # a theorem: the total variation of the member is at most min(1, δ), which bounds every hockey-stick value
+        return self._completion(row, scale, exact, lambda M: self.contains(M, method="hockey-stick", atol=tol),
+                                "orthant-completion",
+                                "x >= 0 is a row of a member: the row cone is the whole orthant (delta > 0)")
 
     # -- membership -------------------------------------------------------------------------------------------
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:

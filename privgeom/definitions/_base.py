@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SolverError
 from .._core.level import PrivacyLevel, ScalarLike
 from .._core.numeric import ATOL, Scalar, fraction_str, readonly
 from .._core.results import Decision, Result, to_jsonable
@@ -62,6 +62,7 @@ __all__ = [
     "RowWitness",
     "SeparatingCertificate",
     "RowCertificate",
+    "CompletionWitness",
 ]
 
 
@@ -276,6 +277,40 @@ class Membership(Decision):
         return text
 
 
+@dataclass(frozen=True)
+class CompletionWitness(Result):
+    """Proof that a vector ``x`` is in the row cone: ``x = scale · (row 0 of mechanism)`` for a verified member.
+
+    The member is ``[[c x], [1 − c x]]`` for a small ``c > 0``. For (ε, δ)-DP, ``c = min(1, δ) / max(x)``: the
+    total-variation distance between two columns is ``c |x_D − x_D'| ≤ min(1, δ)`` and the hockey-stick value at any
+    ``e^ε ≥ 1`` is at most the total variation. For Pufferfish, ``c ≤ (e^ε − 1) / (a·x)`` for every condition
+    ``a`` with ``a·x > 0`` (and ``c ≤ 1/max(x)``), because ``a·1 = e^ε − 1``.
+
+    Attributes
+    ----------
+    mechanism : Mechanism
+        The two-output member.
+    row : int
+        Which row of ``mechanism`` is proportional to ``x`` (0).
+    scale : Fraction or float
+        ``x = scale · mechanism.row(row)`` (``scale = 1/c``).
+    membership : Membership
+        The verified hockey-stick membership of ``mechanism``.
+    """
+
+    mechanism: Mechanism
+    row: int
+    scale: Scalar
+    membership: Membership
+
+    def summary(self) -> str:
+        rows = "; ".join(", ".join(fraction_str(v) for v in r) for r in self.mechanism.matrix)
+        return (
+            f"x = {fraction_str(self.scale)} · row {self.row} of the member [{rows:.200}] "
+            f"({self.membership.witness.summary() if self.membership.witness is not None else 'verified'})"
+        )
+
+
 @to_jsonable.register(RowWitness)
 @to_jsonable.register(RowCertificate)
 def _row_result_json(obj: Any) -> Any:
@@ -462,6 +497,22 @@ class PrivacyDefinition(ABC):
         if cached is None:
             cached = self.__dict__["_row_cone_cached"] = build()
         return cached  # type: ignore[no-any-return]
+
+    def _completion(self, row: list[Any], scale: Scalar, exact: bool, check: Callable[[Mechanism], Membership],
+                    method: str, detail: str) -> Membership:
+        """The "yes" for a vector ``x ≥ 0`` given as ``row = x / scale``: the two-output mechanism ``[[row], [1 − row]]``
+        is built, verified a member by ``check`` and returned as a :class:`CompletionWitness`.
+
+        The definitions whose row cone is reached this way ((ε, δ)-DP with δ > 0, Pufferfish) choose ``row`` so that
+        membership is a theorem (see :class:`CompletionWitness`); a failed check is a SolverError, never a "no".
+        """
+        one: Any = Fraction(1) if exact else 1.0
+        M = Mechanism([row, [one - v for v in row]], inputs=self.inputs, outputs=["x", "rest"], exact=exact)
+        member = check(M)
+        if not member.member:  # pragma: no cover - a theorem, checked anyway
+            raise SolverError(f"{self.name}: the completion {[str(v) for v in row][:8]} is not a member; please report")
+        return Membership(member=True, method=method, exact=exact,
+                          witness=CompletionWitness(mechanism=M, row=0, scale=scale, membership=member), detail=detail)
 
     def _negative_entry(self, vec: np.ndarray, exact: bool, tol: float, method: str,
                         detail: Callable[[int], str] | None = None) -> Membership | None:

@@ -73,11 +73,10 @@ import networkx as nx
 import numpy as np
 
 from .._core.domain import Domain
-from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
+from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.io import parse_json, read_text
 from .._core.numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
 from ..mechanisms import Mechanism
-from ._approx_dp import CompletionWitness
 from ._dp import dp_level
 from ._base import HasLevel, Membership, PrivacyDefinition, RowCertificate
 from .._core.level import LevelLike, ScalarLike
@@ -504,14 +503,10 @@ class Pufferfish(HasLevel, PrivacyDefinition):
                 if ax > (0 if exact else tol):
                     c = min(c, (r - 1) / ax)
             row = [max(v * c, 0 * c) for v in vec]
-        M = Mechanism([row, [one - v for v in row]], inputs=self._inputs, outputs=["x", "rest"], exact=exact)
-        member = self.contains(M, atol=tol)
-        if not member.member:  # pragma: no cover - a theorem (a·1 = e^ε − 1), checked anyway
-            raise SolverError(f"{self.name}: the completion of {list(vec)} is not a member; please report")
         scale = 1 / c if top > 0 else one * 0
-        return Membership(member=True, method="rows", exact=exact,
-                          witness=CompletionWitness(mechanism=M, row=0, scale=scale, membership=member),
-                          detail="every Pufferfish condition holds for x")
+        # a theorem: each condition's normal has a·1 = e^ε − 1 ≥ 0, so the second row 1 − c x satisfies it too
+        return self._completion(row, scale, exact, lambda M: self.contains(M, atol=tol), "rows",
+                                "every Pufferfish condition holds for x")
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-Pufferfish? Checked row by row (Pufferfish is its own closure, Lin & Kifer §III-B.1).
