@@ -91,6 +91,7 @@ PYTHON_CLAIMS: dict[str, object] = {
     "r.recognised, r.exp_eps, r.epsilon": ("dp", 3, pg.LogRational(3)),
     "pg.epsilon(M, pg.hamming_graph(2)).epsilon": pg.LogRational(3),
     "pg.delta(M, pg.hamming_graph(2), exp_eps=2).delta": pg.LogRational(4).ratio / 16,  # 1/4
+    "str(dp.level), str(adp.level)": ("ln(3)", "1.0"),
     "best.value, best.mechanism == M": (pg.LogRational(9).ratio / 16, True),  # 9/16
     "rr.contains(M2).member, pg.epsilon(M2, pg.hamming_graph(2)).epsilon": (True, pg.LogRational(2)),
     "pg.optimal_mechanism(path, loss).value, pg.optimal_mechanism(geo, loss).value": (-pg.LogRational(5).ratio / 6,) * 2,
