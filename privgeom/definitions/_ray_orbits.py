@@ -41,7 +41,7 @@ import math
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -188,8 +188,17 @@ def _check_group(I: np.ndarray, J: np.ndarray, G: SymmetryGroup) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ the search
+class _Found(NamedTuple):
+    """What :func:`_search` found: the lex-leader patterns, their orbit sizes, the group order, the search steps."""
+
+    patterns: list[list[int]]
+    sizes: list[int]
+    group_order: int
+    steps: int
+
+
 def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_orbits: int, max_steps: int,
-            max_elements: int) -> tuple[list[list[int]], list[int], int, int]:
+            max_elements: int) -> _Found:
     """Orderly generation (module Notes) on the graph of the index pairs ``(I[e], J[e])`` over ``range(n)``:
     lex-leader patterns (rows in dataset order), their orbit sizes, the group order and the number of search steps."""
     H = nx.Graph()
@@ -287,7 +296,7 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
     first = alive0 if symmetric else check(alive0, 1)
     assert first is not None  # one position: every element is equal there
     rec(1, first)
-    return found, sizes, order_g, steps
+    return _Found(found, sizes, order_g, steps)
 
 
 def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: SymmetryGroup | None = None, max_orbits: int | None = None,
