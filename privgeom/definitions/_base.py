@@ -369,9 +369,9 @@ class PrivacyDefinition(ABC):
     What every definition shares lives here: the datasets (:attr:`inputs`, from ``self._inputs``), the mode
     (:attr:`exact`, from ``self._exact``), the float tolerance (``self._atol``, :data:`~privgeom._core.numeric.ATOL`
     unless the constructor takes ``atol=``), the row test a lazily built cone calls back (:meth:`_cone_contains`),
-    its symmetry (:meth:`_symmetry`), the once-built row cone (:meth:`_cached_row_cone`) and the certificate of a
-    negative entry (:meth:`_negative_entry`). A subclass sets ``_inputs`` and ``_exact`` in its constructor and
-    states only what differs.
+    its symmetry (:meth:`_symmetry`), the once-built row cone (:meth:`_cached_row_cone`), the certificate of a
+    negative entry (:meth:`_negative_entry`) and the two-output completion of a row (:meth:`_completion`). A
+    subclass sets ``_inputs`` and ``_exact`` in its constructor and states only what differs.
 
     Class attribute ``membership_methods`` lists the values ``contains(..., method=...)`` accepts besides
     ``"auto"`` (the shared contract tests run every one of them).
@@ -571,7 +571,8 @@ class PrivacyDefinition(ABC):
 
 
 class HasLevel:
-    """Mixin of the definitions with a privacy level (ε-DP, (ε, δ)-DP, Pufferfish, k-ary RR, the local protocols).
+    """Mixin of the definitions with a privacy level (ε-DP, (ε, δ)-DP, Pufferfish, the local protocols; k-ary
+    randomized response has the same :attr:`level`, built on first use from its amplification).
 
     :attr:`level` is the one name of ε: ``level.eps`` (a :class:`~privgeom.LogRational` in exact mode) and
     ``level.exp_eps`` (``e^ε``, a Fraction in exact mode). The constructors still take ``eps=`` or ``exp_eps=``.
