@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
 import networkx as nx
 import numpy as np
@@ -25,14 +25,14 @@ import numpy as np
 from .._core.domain import Domain, InputsLike, RelationLike, resolve_graph
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core import numeric as _numeric
-from .._core.numeric import LogRational, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
+from .._core.numeric import LogRational, fraction_str, int_columns, readonly
 from ..graphs import complete_graph, hamming_graph, path_graph
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
 from ..geometry._symmetry import SymmetryGroup, automorphisms, dp_automorphisms
 from ..mechanisms import Mechanism
 from ._base import HasLevel, Membership, PrivacyDefinition, RowCertificate
+from ._dp_rows import Violation, edge_certificate, factored_route, factored_violation, violation, violation_int
 from ._rows import as_vector, rows_row_cone_membership
 
 __all__ = ["DifferentialPrivacy", "dp_level", "standard_graph_spec", "structured_graph_spec", "SPEC_UNSAFE"]
@@ -99,14 +99,6 @@ def _checked_copy(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph | No
     G.add_nodes_from(labels)
     G.add_edges_from(graph.edges)
     return G
-
-
-class _Violation(NamedTuple):
-    """A violated edge inequality: row ``row`` of the mechanism and directed edge ``edge`` (an index into the
-    definition's directed edges)."""
-
-    row: int
-    edge: int
 
 
 class DifferentialPrivacy(HasLevel, PrivacyDefinition):
@@ -494,117 +486,8 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ membership
-    def _violation_int(self, num: np.ndarray, den: np.ndarray) -> _Violation | None:
-        """:meth:`_violation` on integers (exact mode): ``x = num[:, i] / den[i]``, ``e^ε = p/q``.
-
-        ``x_i ≤ (p/q) x_j`` ⟺ ``s = p · num[:, j] · den[i] − q · num[:, i] · den[j] ≥ 0`` (cross-multiplication by
-        the positive ``q den[i] den[j]``), evaluated for every row and directed edge as ``int64`` arrays when the
-        bound ``max(p, q) · max num · max den`` fits (Python integers otherwise), in blocks of edges. The worst
-        violation is the smallest float slack ``s / (q den[i] den[j])`` (ties: first row, then first edge), as the
-        Fraction route (:meth:`_violation`) chooses it; violations too small for floats fall back to the first one.
-        """
-        if len(self._I) == 0:
-            return None
-        t = Fraction(self._ratio)
-        p, q = t.numerator, t.denominator
-        if not fits_int64(2 * max(p, q), max_abs_int(num) + 1, max_abs_int(den)):
-            num, den = widen(num, den)
-        n_rows = num.shape[0]
-        T = np.ascontiguousarray(num.T)  # one input per row: gathering the two sides of an edge is contiguous
-        same_den = bool((den == den[0]).all())
-        step = max(1, (1 << 20) // max(1, n_rows))
-        best: tuple[float, int, int] | None = None
-        first: tuple[int, int] | None = None
-        for start in range(0, len(self._I), step):
-            I, J = self._I[start:start + step], self._J[start:start + step]
-            if same_den:  # one common denominator (randomized response, k-RR, …): it cancels
-                s = T[J] * p - T[I] * q
-            else:
-                s = T[J] * (den[I] * p)[:, None] - T[I] * (den[J] * q)[:, None]
-            bad = s < 0
-            if not bad.any():
-                continue
-            e, o = (int(v) for v in np.argwhere(bad.T)[0])
-            if first is None or (o, e + start) < first:
-                first = (o, e + start)
-            dd = den[I] * den[J] * q if not same_den else np.full(len(I), den[0] * q, dtype=den.dtype)
-            scale = dd.astype(float) if dd.dtype != object else np.array([float(v) for v in dd])
-            sf = np.where(bad, (s if s.dtype != object else s.astype(float)) / scale[:, None], 0.0).T
-            oo, ee = np.unravel_index(int(np.argmin(sf)), sf.shape)
-            if sf[oo, ee] < 0:
-                cand = (float(sf[oo, ee]), int(oo), int(ee) + start)
-                if best is None or cand < best:
-                    best = cand
-        if first is None:
-            return None
-        return _Violation(best[1], best[2]) if best is not None else _Violation(*first)
-
-    def _factored_route(self, M: Mechanism) -> bool:
-        """True for an exact mechanism kept factored into one-bit factors whose dense matrix is beyond the size limit,
-        on the Hamming graph of its bit strings (every edge flips one bit, ``k 2^{k−1}`` edges)."""
-        F = M.factors
-        if F is None or not M.exact or M.domain.kind != "bits" or not all(f.shape == (2, 2) for f in F):
-            return False
-        if M.n_inputs * M.n_outputs <= _numeric.MAX_EXACT_ENTRIES:
-            return False
-        k = len(F)
-        x = self._I ^ self._J
-        return len(self._I) == 2 * k * 2 ** (k - 1) and bool(((x & (x - 1)) == 0).all() and (x > 0).all())
-
-    def _factored_violation(self, M: Mechanism) -> _Violation | None:
-        """A violated edge inequality of ``M = F_1 ⊗ … ⊗ F_k`` on the Hamming graph, from the factors, or None.
-
-        Neighbours differing in bit ``f`` have entries ``F_f[w, a] R`` and ``F_f[w, b] R`` with ``R > 0`` for a
-        suitable choice of the other outputs (every column of a factor has a positive entry), so the product
-        violates ``x_D ≤ e^ε x_{D'}`` iff some factor violates ``F_f[w, a] ≤ e^ε F_f[w, b]`` (``docs/theory.md`` §7,
-        "Factored mechanisms"): checked on the factors' integers, and the row of the product is the certificate.
-        """
-        F = M.factors or ()
-        t = Fraction(self._ratio)
-        p, q = t.numerator, t.denominator
-        k = len(F)
-        firsts = [next(w for w in range(2) if G.int_columns.numerators[w, 0] > 0) for G in F]
-        for f in reversed(range(k)):  # the last bit first, as the first edges of the scan
-            C = F[f].int_columns
-            n, d = C.numerators.astype(object), C.denominators.astype(object)
-            for w in range(2):
-                for a, b in ((0, 1), (1, 0)):
-                    if q * n[w, a] * d[b] > p * n[w, b] * d[a]:
-                        bit = 1 << (k - 1 - f)
-                        o = sum(firsts[g] << (k - 1 - g) for g in range(k) if g != f) + (w << (k - 1 - f))
-                        i, j = (bit if a else 0), (bit if b else 0)
-                        e = int(np.flatnonzero((self._I == i) & (self._J == j))[0])
-                        return _Violation(o, e)
-        return None
-
-    def _violation(self, X: np.ndarray, exact: bool, atol: float) -> _Violation | None:
-        """The row and directed edge of the worst violated edge inequality, or None (Fractions or floats; the exact
-        default is :meth:`_violation_int`)."""
-        if len(self._I) == 0:
-            return None
-        c: Any = self._ratio if exact else float(self._ratio)
-        slack = X[:, self._J] * c - X[:, self._I]
-        bad = slack < 0 if exact else slack < -atol
-        if not bad.any():
-            return None
-        sf = np.where(bad, slack, 0).astype(float)
-        oo, ee = np.unravel_index(int(np.argmin(sf)), sf.shape)
-        o, e = int(oo), int(ee)
-        if not bad[o, e]:  # exact violations too small for floats: take the first one
-            o, e = (int(v) for v in np.argwhere(bad)[0])
-        return _Violation(o, e)
-
     def _certificate(self, x: np.ndarray, o: int, output: str, e: int, exact: bool, atol: float) -> RowCertificate:
-        i, j = int(self._I[e]), int(self._J[e])
-        c: Any = self._ratio if exact else float(self._ratio)
-        normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
-        normal[i], normal[j] = -1, c
-        value = c * x[j] - x[i]
-        assert (value < 0) if exact else (value < -atol)
-        Di, Dj = self._inputs[i], self._inputs[j]
-        cs = fraction_str(c) if exact else f"{c:.6g}"
-        return RowCertificate(row=o, output=output, normal=readonly(normal), value=value,
-                              inequality=f"x[{Di}] ≤ {cs}·x[{Dj}]", label=f"{Di}->{Dj}", edge=(Di, Dj))
+        return edge_certificate(self._I, self._J, self._ratio, self._inputs, x, o, output, e, exact, atol)
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-DP (= in the closure, which is DP itself)? Decided row by row.
@@ -624,21 +507,22 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         M = self.check_mechanism(mechanism)
         tol = self._tol(atol)
         exact = self.exact and M.exact
-        if exact and method in ("auto", "dp-row-inequalities") and self._factored_route(M):
-            v = self._factored_violation(M)
+        if exact and method in ("auto", "dp-row-inequalities") and factored_route(self._I, self._J, M):
+            v = factored_violation(self._I, self._J, Fraction(self._ratio), M)
             return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
         if exact and method in ("auto", "dp-row-inequalities"):
             C = M.int_columns
-            v = self._violation_int(C.numerators, C.denominators)
+            v = violation_int(self._I, self._J, Fraction(self._ratio), C.numerators, C.denominators)
             return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
         X = M.matrix if exact else M.float_matrix()
         if method == "row-cone":
             return rows_row_cone_membership(self, X, M.outputs, exact=exact, atol=tol, cone="DP row cone",
                                             detail="every row satisfies every facet of the DP row cone")
         name = "fraction" if method == "fraction" else "dp-row-inequalities"
-        return self._row_answer(self._violation(X, exact, tol), M, lambda o: X[o], exact, tol, name)
+        return self._row_answer(violation(self._I, self._J, self._ratio, X, exact, tol), M, lambda o: X[o], exact, tol,
+                                name)
 
-    def _row_answer(self, v: _Violation | None, M: Mechanism, row: Any, exact: bool, tol: float,
+    def _row_answer(self, v: Violation | None, M: Mechanism, row: Any, exact: bool, tol: float,
                     name: str = "dp-row-inequalities") -> Membership:
         if v is None:
             return Membership(member=True, method=name, exact=exact,
@@ -666,9 +550,9 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
             return negative
         if exact:
             num, den = int_columns(vec.reshape(1, -1))
-            v = self._violation_int(num, den)
+            v = violation_int(self._I, self._J, Fraction(self._ratio), num, den)
         else:
-            v = self._violation(vec.reshape(1, -1), exact, tol)
+            v = violation(self._I, self._J, self._ratio, vec.reshape(1, -1), exact, tol)
         if v is None:
             return Membership(member=True, method="dp-row-inequalities", exact=exact, detail="every edge inequality holds")
         cert = self._certificate(vec, -1, "", v.edge, exact, tol)
