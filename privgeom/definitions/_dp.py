@@ -608,7 +608,8 @@ def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
         if not np.array_equal(np.sort(np.minimum(pa, pb) * n + np.maximum(pa, pb)), ref):
             return None
         gens.append(tuple(p.tolist()))
-    return SymmetryGroup(dp.inputs, tuple(gens), "category permutations", math.factorial(c), False)
+    return SymmetryGroup(labels=dp.inputs, generators=tuple(gens), source="category permutations",
+                         order=math.factorial(c), complete=False)
 
 
 def _dp_group(dp: Any, **options: Any) -> SymmetryGroup:
@@ -618,7 +619,8 @@ def _dp_group(dp: Any, **options: Any) -> SymmetryGroup:
     if known is None and isinstance(dp, DifferentialPrivacy) and not dp.graph_built and dp.level.exp_eps != 1 and \
             dp.n_inputs > 2 and dp._path_spec() is not None:  # a named path on 0..n (n ≥ 2): the reversal v ↦ n − v
         n = dp.n_inputs
-        return SymmetryGroup(dp.inputs, (tuple(range(n - 1, -1, -1)),), "reversal", 2, True)
+        return SymmetryGroup(labels=dp.inputs, generators=(tuple(range(n - 1, -1, -1)),), source="reversal", order=2,
+                             complete=True)
     return known if known is not None else dp_automorphisms(dp, **options)
 
 

@@ -246,7 +246,7 @@ def _geometric_automorphisms(D: Any, **options: Any) -> SymmetryGroup:
     diag = [D.facet_row(z)[z] for z in (0, 1, n - 2, n - 1)] if n >= 3 else [D.facet_row(z)[z] for z in range(n)]
     if diag != diag[::-1]:  # pragma: no cover - a theorem
         raise SolverError("the reversal does not map the geometric facets onto themselves; please report")
-    return SymmetryGroup(D.inputs, (rev,), "reversal", 2, True)
+    return SymmetryGroup(labels=D.inputs, generators=(rev,), source="reversal", order=2, complete=True)
 
 
 automorphisms.register(GeometricDefinition, _geometric_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)
