@@ -92,6 +92,7 @@ PYTHON_CLAIMS: dict[str, object] = {
     "r.recognised, r.level.exp_eps, str(r.level)": ("dp", 3, "ln(3)"),
     "pg.epsilon(M, \"hamming\").level.eps": pg.LogRational(3),
     "pg.delta(M, \"hamming\", exp_eps=2).delta": pg.LogRational(4).ratio / 16,  # 1/4
+    "str(dp.level), str(adp.level)": ("ln(3)", "1.0"),
     "best.value, best.mechanism == M": (pg.LogRational(9).ratio / 16, True),  # 9/16
     "rr.contains(M2).member, pg.epsilon(M2, \"hamming\").level.eps": (True, pg.LogRational(2)),
     "pg.optimal_mechanism(path, loss).value, pg.optimal_mechanism(geo, loss).value": (-pg.LogRational(5).ratio / 6,) * 2,

@@ -39,7 +39,7 @@ def test_membership_and_checks_have_holds_and_exact() -> None:
     rr = pg.RandomizedResponse(2, "3/4")
     yes = rr.contains(pg.randomized_response(2, "2/3"))
     no = rr.contains(pg.randomized_response(2, "7/8"))
-    assert yes.holds is True and bool(yes) and no.holds is False and not bool(no)
+    assert yes.member is True and bool(yes) and no.member is False and not bool(no)
     assert isinstance(yes, Decision) and yes.exact
     g = pg.semantics(rr)[0]
     check = pg.analyses.check_guarantee(pg.randomized_response(2, "3/4"), g)

@@ -41,19 +41,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import networkx as nx
 import numpy as np
 
+from .._core.domain import InputsLike, RelationLike
+from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
+from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar
 from .._core.results import Result
 from ..graphs._graphs import edge_index_pairs
 from ..mechanisms import Mechanism
-from ._base import Membership, PrivacyDefinition, RowCertificate
-from ._rows import as_vector, format_inequality
+from ._base import CompletionWitness, HasLevel, Membership, PrivacyDefinition
+from ._dp import DifferentialPrivacy
+from ._rows import as_vector
 
 __all__ = [
     "ApproximateDP",
@@ -84,9 +87,17 @@ ORTHANT_NOTE = (
 
 
 # ---------------------------------------------------------------------------------------------------- hockey stick
-def hockey_stick_values(
-    matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar
-) -> list[tuple[int, int, Scalar, tuple[int, ...]]]:
+class HockeyStickValue(NamedTuple):
+    """The hockey-stick value ``Σ_ω (M[ω, i] − r M[ω, j])₊`` of the directed pair ``(i, j)`` and its worst event
+    (the outputs ``ω`` with ``M[ω, i] > r M[ω, j]``)."""
+
+    i: int
+    j: int
+    value: Scalar
+    event: tuple[int, ...]
+
+
+def hockey_stick_values(matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar) -> list[HockeyStickValue]:
     """``Σ_ω (M[ω, i] − r M[ω, j])₊`` and the maximising event for every *directed* pair ``(i, j)`` given
     (a wrapper of :func:`privgeom._core.numeric.hockey_stick_columns`, the package's one hockey-stick kernel).
 
@@ -94,27 +105,28 @@ def hockey_stick_values(
 
     Returns
     -------
-    list of (i, j, value, event)
-        ``event`` = indices ``ω`` with ``M[ω, i] > r M[ω, j]`` (the worst set ``S``).
+    list of HockeyStickValue
+        ``(i, j, value, event)`` per pair; ``event`` = indices ``ω`` with ``M[ω, i] > r M[ω, j]`` (the worst set ``S``).
 
     Examples
     --------
     >>> from fractions import Fraction as F
     >>> M = np.array([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]], dtype=object)
     >>> hockey_stick_values(M, [(0, 1)], F(2))
-    [(0, 1, Fraction(1, 4), (0,))]
+    [HockeyStickValue(i=0, j=1, value=Fraction(1, 4), event=(0,))]
     """
     pairs = [(int(i), int(j)) for i, j in pairs]
     if not pairs:
         return []
     exact = matrix.dtype == object and isinstance(ratio, Fraction)
-    out: list[tuple[int, int, Scalar, tuple[int, ...]]] = []
+    out: list[HockeyStickValue] = []
     step = max(1, (1 << 18) // max(1, matrix.shape[0]))  # bounded memory: blocks of columns
     for start in range(0, len(pairs), step):
         block = pairs[start : start + step]
         values, mask = hockey_stick_columns(matrix[:, [i for i, _ in block]], matrix[:, [j for _, j in block]], ratio, events=True)
         out.extend(
-            (i, j, values[c] if exact else float(values[c]), tuple(int(w) for w in np.flatnonzero(mask[:, c])))
+            HockeyStickValue(i, j, values[c] if exact else float(values[c]),
+                             tuple(int(w) for w in np.flatnonzero(mask[:, c])))
             for c, (i, j) in enumerate(block)
         )
     return out
@@ -133,15 +145,17 @@ class HockeyStickWitness(Result):
         Directed edges ``(D, D')``.
     values : tuple of Fraction or float
         ``Σ_ω (M[ω, D] − e^ε M[ω, D'])₊`` for each directed edge, in the same order.
-    exp_eps, delta : Fraction or float
-        The parameters.
+    level : PrivacyLevel
+        The ε the values were computed at (``level.exp_eps``: a Fraction in exact mode).
+    delta : Fraction or float
+        The slack δ.
     lp_value : float or None
         The LP cross-check's optimum ``min max_edge Σ_ω t_ω`` (None when the cross-check was not run).
     """
 
     edges: tuple[tuple[str, str], ...]
     values: tuple[Scalar, ...]
-    exp_eps: Scalar
+    level: PrivacyLevel
     delta: Scalar
     lp_value: float | None = None
 
@@ -181,7 +195,9 @@ class HockeyStickCertificate(Result):
         ``P(M(D) ∈ S)`` and ``P(M(D') ∈ S)``.
     value : Fraction or float
         ``p_from − e^ε p_to`` (``> δ``).
-    exp_eps, delta : Fraction or float
+    level : PrivacyLevel
+        The ε of the inequality (``level.exp_eps``: a Fraction in exact mode).
+    delta : Fraction or float
     """
 
     edge: tuple[str, str]
@@ -189,67 +205,35 @@ class HockeyStickCertificate(Result):
     p_from: Scalar
     p_to: Scalar
     value: Scalar
-    exp_eps: Scalar
+    level: PrivacyLevel
     delta: Scalar
 
     def verify(self, mechanism: Mechanism, *, atol: float = ATOL) -> bool:
         """Recompute ``P(M(D) ∈ S) − e^ε P(M(D') ∈ S)`` from ``mechanism`` and check that it exceeds ``δ``."""
         i, j = mechanism.inputs.index(self.edge[0]), mechanism.inputs.index(self.edge[1])
         rows = [mechanism.outputs.index(o) for o in self.outputs]
-        exact = mechanism.exact and isinstance(self.exp_eps, Fraction) and isinstance(self.delta, Fraction)
+        ratio = self.level.exp_eps
+        exact = mechanism.exact and self.level.exact and isinstance(self.delta, Fraction)
         m = mechanism.matrix if exact else mechanism.float_matrix()
         zero: Any = Fraction(0) if exact else 0.0
         p = sum((m[w, i] for w in rows), zero)
         q = sum((m[w, j] for w in rows), zero)
         if exact:
-            return bool(p - self.exp_eps * q > self.delta)
-        return bool(float(p) - float(self.exp_eps) * float(q) > float(self.delta) + atol)
+            return bool(p - ratio * q > self.delta)
+        return bool(float(p) - float(ratio) * float(q) > float(self.delta) + atol)
 
     def summary(self) -> str:
         d, d2 = self.edge
+        ratio = self.level.exp_eps
         return (
-            f"P(M({d}) in S) - {fraction_str(self.exp_eps)}·P(M({d2}) in S) = {fraction_str(self.p_from)} - "
-            f"{fraction_str(self.exp_eps)}·{fraction_str(self.p_to)} = {fraction_str(self.value)} > delta = "
+            f"P(M({d}) in S) - {fraction_str(ratio)}·P(M({d2}) in S) = {fraction_str(self.p_from)} - "
+            f"{fraction_str(ratio)}·{fraction_str(self.p_to)} = {fraction_str(self.value)} > delta = "
             f"{fraction_str(self.delta)} for S = {{{', '.join(self.outputs)}}}"
         )
 
 
-@dataclass(frozen=True)
-class CompletionWitness(Result):
-    """Proof that a vector ``x`` is in the row cone: ``x = scale · (row 0 of mechanism)`` for a verified member.
-
-    The member is ``[[c x], [1 − c x]]`` for a small ``c > 0``. For (ε, δ)-DP, ``c = min(1, δ) / max(x)``: the
-    total-variation distance between two columns is ``c |x_D − x_D'| ≤ min(1, δ)`` and the hockey-stick value at any
-    ``e^ε ≥ 1`` is at most the total variation. For Pufferfish, ``c ≤ (e^ε − 1) / (a·x)`` for every condition
-    ``a`` with ``a·x > 0`` (and ``c ≤ 1/max(x)``), because ``a·1 = e^ε − 1``.
-
-    Attributes
-    ----------
-    mechanism : Mechanism
-        The two-output member.
-    row : int
-        Which row of ``mechanism`` is proportional to ``x`` (0).
-    scale : Fraction or float
-        ``x = scale · mechanism.row(row)`` (``scale = 1/c``).
-    membership : Membership
-        The verified hockey-stick membership of ``mechanism``.
-    """
-
-    mechanism: Mechanism
-    row: int
-    scale: Scalar
-    membership: Membership
-
-    def summary(self) -> str:
-        rows = "; ".join(", ".join(fraction_str(v) for v in r) for r in self.mechanism.matrix)
-        return (
-            f"x = {fraction_str(self.scale)} · row {self.row} of the member [{rows:.200}] "
-            f"({self.membership.witness.summary() if self.membership.witness is not None else 'verified'})"
-        )
-
-
 # ---------------------------------------------------------------------------------------------------- definition
-class ApproximateDP(PrivacyDefinition):
+class ApproximateDP(HasLevel, PrivacyDefinition):
     """(ε, δ)-differential privacy over a neighbour graph (Dwork et al., EUROCRYPT 2006).
 
     Parameters
@@ -300,17 +284,15 @@ class ApproximateDP(PrivacyDefinition):
 
     def __init__(
         self,
-        graph: Any,
-        eps: Any = None,
-        exp_eps: Any = None,
+        graph: RelationLike | DifferentialPrivacy,
+        eps: LevelLike | None = None,
+        exp_eps: ScalarLike | None = None,
         *,
-        delta: Any,
-        inputs: Sequence[Any] | None = None,
+        delta: ScalarLike,
+        inputs: InputsLike | None = None,
         exact: bool | None = None,
         atol: float = ATOL,
     ) -> None:
-        from ._dp import DifferentialPrivacy
-
         # graph validation and the ratio e^ε exactly as for ε-DP (same spec syntax, same exactness rules)
         if isinstance(graph, DifferentialPrivacy):
             if eps is not None or exp_eps is not None or inputs is not None:
@@ -320,7 +302,7 @@ class ApproximateDP(PrivacyDefinition):
                 )
             dp = graph
             if exact is False and dp.exact:
-                dp = DifferentialPrivacy(dp.graph, exp_eps=dp.exp_eps, inputs=dp.inputs, exact=False)
+                dp = DifferentialPrivacy(dp.graph, exp_eps=dp.level.exp_eps, inputs=dp.inputs, exact=False)
             elif exact is True and not dp.exact:
                 raise InvalidParameterError(f"ApproximateDP: exact=True but {dp.name} is float")
         else:
@@ -334,42 +316,22 @@ class ApproximateDP(PrivacyDefinition):
         self._delta_text = fraction_str(d)
         self._needs_float_flag = dp.exact and not self._exact
         if not self._exact and dp.exact:  # a float δ makes the whole definition float
-            dp = DifferentialPrivacy(dp.graph, exp_eps=dp.exp_eps, inputs=dp.inputs, exact=False)
+            dp = DifferentialPrivacy(dp.graph, exp_eps=dp.level.exp_eps, inputs=dp.inputs, exact=False)
         self._dp = dp
         self._graph = self._dp.graph
         self._inputs = self._dp.inputs
-        self._ratio: Scalar = self._dp.exp_eps
+        self._level = self._dp.level
+        self._ratio: Scalar = self._level.exp_eps
         self._delta: Scalar = d if self._exact else float(d)
-        if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
-            raise InvalidParameterError(f"ApproximateDP: atol must be a non-negative float, got {atol!r}")
-        self._atol = float(atol)
+        self._atol = self._checked_atol(atol, "ApproximateDP")
         pairs = edge_index_pairs(self._graph, self._inputs)
         self._directed = [(i, j) for i, j in pairs] + [(j, i) for i, j in pairs]
-        self._cone: Any = None
 
     # -- identity ---------------------------------------------------------------------------------------------
-    @property
-    def inputs(self) -> tuple[str, ...]:
-        return self._inputs
-
-    @property
-    def exact(self) -> bool:
-        return self._exact
-
     @property
     def graph(self) -> nx.Graph:
         """The validated neighbour graph (nodes = :attr:`inputs`); a copy."""
         return self._graph.copy()
-
-    @property
-    def exp_eps(self) -> Scalar:
-        """The ratio ``e^ε``."""
-        return self._ratio
-
-    @property
-    def eps(self) -> Any:
-        """``ε`` (a :class:`~privgeom.LogRational` in exact mode, a float otherwise)."""
-        return self._dp.eps
 
     @property
     def delta(self) -> Scalar:
@@ -383,7 +345,7 @@ class ApproximateDP(PrivacyDefinition):
 
     @property
     def name(self) -> str:
-        eps = str(self._dp.eps) if self._dp.exact else f"{float(self._dp.eps):.6g}"
+        eps = str(self._level.eps) if self._level.exact else f"{float(self._level.eps):.6g}"
         gname = getattr(self._graph, "name", "") or "user graph"
         return f"(eps={eps}, delta={fraction_str(self._delta)})-DP (graph {gname})"
 
@@ -420,15 +382,13 @@ class ApproximateDP(PrivacyDefinition):
         """The non-negative orthant when ``δ > 0``; the ε-DP cone when ``δ = 0`` (H-representation)."""
         from ..geometry import Cone
 
-        if self._cone is None:
-            if self._delta > 0:
-                eye = np.eye(self.n_inputs, dtype=int)
-                self._cone = Cone.from_facets(eye, exact=self._exact, labels=self._inputs, atol=self._atol)
-            else:
-                self._cone = self._dp.row_cone()
-        return self._cone
+        if self._delta > 0:
+            eye = np.eye(self.n_inputs, dtype=int)
+            return self._cached_row_cone(lambda: Cone.from_facets(eye, exact=self._exact, labels=self._inputs,
+                                                                  atol=self._atol))
+        return self._dp.row_cone()
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is ``x`` in the row cone? For ``δ > 0``: iff ``x ≥ 0``, with a member having ``x`` (scaled) as a row.
 
         For ``δ = 0`` this is ε-DP's row test (edge inequalities).
@@ -440,19 +400,15 @@ class ApproximateDP(PrivacyDefinition):
         >>> bool(ans), [str(v) for v in ans.witness.mechanism.row(0)], str(ans.witness.scale)
         (True, ['1/6', '0', '1/2'], '6')
         """
-        tol = self._atol if atol is None else float(atol)
+        tol = self._tol(atol)
         if self._delta == 0:
             return self._dp.contains_row(x, atol=tol)
         vec, exact = as_vector(x, self.n_inputs, exact=self._exact)
         vec = np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)
-        neg = [i for i, v in enumerate(vec) if (v < 0 if exact else v < -tol)]
-        if neg:
-            i = neg[0]
-            normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
-            normal[i] = 1
-            cert = RowCertificate(-1, "", readonly(normal), vec[i], format_inequality(normal, self._inputs), "nonnegative")
-            return Membership(False, "orthant-completion", exact, certificate=cert,
-                              detail=f"x[{self._inputs[i]}] = {fraction_str(vec[i])} < 0")
+        negative = self._negative_entry(vec, exact, tol, "orthant-completion",
+                                        detail=lambda i: f"x[{self._inputs[i]}] = {fraction_str(vec[i])} < 0")
+        if negative is not None:
+            return negative
         top = max(vec) if len(vec) else 0
         one: Any = Fraction(1) if exact else 1.0
         if top <= (0 if exact else tol):
@@ -461,15 +417,11 @@ class ApproximateDP(PrivacyDefinition):
         else:
             c = min(one, self._delta if exact else float(self._delta)) / top
             row = [max(v * c, 0 * c) for v in vec]
-        comp = [one - v for v in row]
-        M = Mechanism([row, comp], inputs=self._inputs, outputs=["x", "rest"], exact=exact)
-        member = self.contains(M, method="hockey-stick", atol=tol)
-        if not member.member:  # pragma: no cover - a theorem (TV ≤ min(1, δ)), checked anyway
-            raise SolverError(f"{self.name}: the completion of row {list(vec)} is not a member; please report")
         scale = 1 / c if top > (0 if exact else tol) else one * 0
-        wit = CompletionWitness(M, 0, scale, member)
-        return Membership(True, "orthant-completion", exact, witness=wit,
-                          detail="x >= 0 is a row of a member: the row cone is the whole orthant (delta > 0)")
+        # a theorem: the total variation of the member is at most min(1, δ), which bounds every hockey-stick value
+        return self._completion(row, scale, exact, lambda M: self.contains(M, method="hockey-stick", atol=tol),
+                                "orthant-completion",
+                                "x >= 0 is a row of a member: the row cone is the whole orthant (delta > 0)")
 
     # -- membership -------------------------------------------------------------------------------------------
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
@@ -498,9 +450,10 @@ class ApproximateDP(PrivacyDefinition):
         """
         M = self.check_mechanism(mechanism)
         method = self.check_method(method)
-        tol = self._atol if atol is None else float(atol)
+        tol = self._tol(atol)
         exact = self._exact and M.exact
         ratio: Scalar = self._ratio if exact else float(self._ratio)
+        level = self._level if exact == self._level.exact else PrivacyLevel.from_exp_eps(ratio)
         delta: Scalar = self._delta if exact else float(self._delta)
         n_vars = M.n_outputs * len(self._directed)
         lp_value: float | None = None
@@ -520,7 +473,7 @@ class ApproximateDP(PrivacyDefinition):
                 lp_value, lp_t = self._lp(M.float_matrix(), float(ratio))
         if method == "lp" and not exact:
             assert lp_value is not None
-            return self._decide_lp(M, lp_value, lp_t, float(ratio), float(delta), tol)
+            return self._decide_lp(M, lp_value, lp_t, level, float(delta), tol)
         # exact mode: the LP's float answer (if any) is re-verified by the exact hockey-stick values
         m = M.matrix if exact else M.float_matrix()
         values = hockey_stick_values(m, self._directed, ratio)
@@ -536,18 +489,19 @@ class ApproximateDP(PrivacyDefinition):
         used = "lp" if method == "lp" else "hockey-stick"
         if not bad:
             wit = HockeyStickWitness(
-                tuple((self._inputs[i], self._inputs[j]) for i, j, _, _ in values),
-                tuple(v for _, _, v, _ in values), ratio, delta, lp_value,
+                edges=tuple((self._inputs[i], self._inputs[j]) for i, j, _, _ in values),
+                values=tuple(v for _, _, v, _ in values), level=level, delta=delta, lp_value=lp_value,
             )
-            return Membership(True, used, exact, witness=wit, detail=f"hockey-stick <= delta on every directed edge{note}")
+            return Membership(member=True, method=used, exact=exact, witness=wit,
+                              detail=f"hockey-stick <= delta on every directed edge{note}")
         i, j, v, ev = max(bad, key=lambda t: float(t[2]))
-        cert = self._certificate(M, m, i, j, ev, ratio, delta, exact)
+        cert = self._certificate(M, m, i, j, ev, level, delta, exact)
         if not cert.verify(M, atol=tol):  # pragma: no cover - defensive
             raise SolverError(f"{self.name}: could not verify the hockey-stick certificate {cert.summary()}")
-        return Membership(False, used, exact, certificate=cert,
+        return Membership(member=False, method=used, exact=exact, certificate=cert,
                           detail=f"hockey-stick {fraction_str(v)} > delta on {self._inputs[i]}->{self._inputs[j]}{note}")
 
-    def _certificate(self, M: Mechanism, m: np.ndarray, i: int, j: int, event: Sequence[int], ratio: Scalar,
+    def _certificate(self, M: Mechanism, m: np.ndarray, i: int, j: int, event: Sequence[int], level: PrivacyLevel,
                      delta: Scalar, exact: bool) -> HockeyStickCertificate:
         zero: Any = Fraction(0) if exact else 0.0
         p = sum((m[w, i] for w in event), zero)
@@ -555,7 +509,8 @@ class ApproximateDP(PrivacyDefinition):
         if not exact:
             p, q = float(p), float(q)
         return HockeyStickCertificate(
-            (self._inputs[i], self._inputs[j]), tuple(M.outputs[w] for w in event), p, q, p - ratio * q, ratio, delta
+            edge=(self._inputs[i], self._inputs[j]), outputs=tuple(M.outputs[w] for w in event), p_from=p, p_to=q,
+            value=p - level.exp_eps * q, level=level, delta=delta,
         )
 
     def _lp(self, m: np.ndarray, ratio: float) -> tuple[float, np.ndarray]:
@@ -583,20 +538,23 @@ class ApproximateDP(PrivacyDefinition):
             raise SolverError(f"{self.name}: the membership LP is {res.status} although it is always feasible")
         return float(res.fun), res.x[:-1].reshape(n_e, n_out)
 
-    def _decide_lp(self, M: Mechanism, value: float, t: np.ndarray, ratio: float, delta: float, tol: float) -> Membership:
+    def _decide_lp(self, M: Mechanism, value: float, t: np.ndarray, level: PrivacyLevel, delta: float,
+                   tol: float) -> Membership:
         m = M.float_matrix()
+        ratio = float(level.exp_eps)
         if value <= delta + tol:
             sums = t.sum(axis=1)
             wit = HockeyStickWitness(
-                tuple((self._inputs[i], self._inputs[j]) for i, j in self._directed),
-                tuple(float(v) for v in sums), ratio, delta, value,
+                edges=tuple((self._inputs[i], self._inputs[j]) for i, j in self._directed),
+                values=tuple(float(v) for v in sums), level=level, delta=delta, lp_value=value,
             )
-            return Membership(True, "lp", False, witness=wit, detail=f"LP optimum max_edge Σ t = {value:.6g} <= delta")
+            return Membership(member=True, method="lp", exact=False, witness=wit,
+                              detail=f"LP optimum max_edge Σ t = {value:.6g} <= delta")
         sums = t.sum(axis=1)
         e = int(np.argmax(sums))
         i, j = self._directed[e]
         event = [w for w in range(m.shape[0]) if t[e, w] > tol and m[w, i] - ratio * m[w, j] > 0]
-        cert = self._certificate(M, m, i, j, event, ratio, delta, False)
+        cert = self._certificate(M, m, i, j, event, level, delta, False)
         if not cert.verify(M, atol=tol):
             raise SolverError(f"{self.name}: the LP's event does not verify ({cert.summary()}); no answer can be given")
-        return Membership(False, "lp", False, certificate=cert, detail=f"LP optimum {value:.6g} > delta")
+        return Membership(member=False, method="lp", exact=False, certificate=cert, detail=f"LP optimum {value:.6g} > delta")

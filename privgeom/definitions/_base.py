@@ -36,12 +36,14 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from .._core.errors import DomainMismatchError, InvalidTypeError
-from .._core.numeric import Scalar, fraction_str
+from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SolverError
+from .._core.level import PrivacyLevel, ScalarLike
+from .._core.numeric import ATOL, Scalar, fraction_str, readonly
 from .._core.results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
@@ -60,6 +62,7 @@ __all__ = [
     "RowWitness",
     "SeparatingCertificate",
     "RowCertificate",
+    "CompletionWitness",
 ]
 
 
@@ -235,7 +238,7 @@ class Membership(Decision):
     Attributes
     ----------
     member : bool
-        The answer. ``bool(membership)`` and :attr:`holds` (the package-wide name of a yes/no) are ``member``.
+        The answer; ``bool(membership)`` is ``member``.
     method : str
         Which procedure decided: ``"kronecker-inverse"``, ``"linear-solve"``, ``"lp"``,
         ``"dp-row-inequalities"``, ``"row-cone"`` …
@@ -266,10 +269,8 @@ class Membership(Decision):
     certificate: Any | None = None
     detail: str = ""
 
-    @property
-    def holds(self) -> bool:  # type: ignore[override]
-        """The answer, ``member`` (the package-wide name of a yes/no)."""
-        return self.member
+    def __bool__(self) -> bool:
+        return bool(self.member)
 
     def summary(self) -> str:
         verdict = "member" if self.member else "not a member"
@@ -281,6 +282,40 @@ class Membership(Decision):
         if proof is not None:
             text += f"\n  {'witness' if self.member else 'certificate'}: {proof.summary()}"
         return text
+
+
+@dataclass(frozen=True)
+class CompletionWitness(Result):
+    """Proof that a vector ``x`` is in the row cone: ``x = scale · (row 0 of mechanism)`` for a verified member.
+
+    The member is ``[[c x], [1 − c x]]`` for a small ``c > 0``. For (ε, δ)-DP, ``c = min(1, δ) / max(x)``: the
+    total-variation distance between two columns is ``c |x_D − x_D'| ≤ min(1, δ)`` and the hockey-stick value at any
+    ``e^ε ≥ 1`` is at most the total variation. For Pufferfish, ``c ≤ (e^ε − 1) / (a·x)`` for every condition
+    ``a`` with ``a·x > 0`` (and ``c ≤ 1/max(x)``), because ``a·1 = e^ε − 1``.
+
+    Attributes
+    ----------
+    mechanism : Mechanism
+        The two-output member.
+    row : int
+        Which row of ``mechanism`` is proportional to ``x`` (0).
+    scale : Fraction or float
+        ``x = scale · mechanism.row(row)`` (``scale = 1/c``).
+    membership : Membership
+        The verified hockey-stick membership of ``mechanism``.
+    """
+
+    mechanism: Mechanism
+    row: int
+    scale: Scalar
+    membership: Membership
+
+    def summary(self) -> str:
+        rows = "; ".join(", ".join(fraction_str(v) for v in r) for r in self.mechanism.matrix)
+        return (
+            f"x = {fraction_str(self.scale)} · row {self.row} of the member [{rows:.200}] "
+            f"({self.membership.witness.summary() if self.membership.witness is not None else 'verified'})"
+        )
 
 
 @to_jsonable.register(RowWitness)
@@ -322,12 +357,28 @@ def register_generic(name: str, implementation: Callable[..., Any]) -> None:
     GENERIC_OPERATIONS[name] = implementation
 
 
+class RowTest(NamedTuple):
+    """One vector tested against a row cone, as :class:`~privgeom.geometry._structure.ConeStructure` ``contains``
+    reports it: ``member``, and for a no the violated inequality ``normal`` with ``normal · x = value < 0``."""
+
+    member: bool
+    normal: Any = None
+    value: Any = None
+
+
 class PrivacyDefinition(ABC):
     """A privacy definition: a set of mechanisms over one ordered input domain (Lin & Kifer, Section III).
 
     Subclasses implement consistent-closure membership (:meth:`contains`), the row cone (:meth:`row_cone`), say
     honestly whether the row cone alone decides membership (:attr:`row_cone_decides_closure`) and give a spec
     string that :func:`~privgeom.definitions.parse_definition` reads back (:meth:`spec`).
+
+    What every definition shares lives here: the datasets (:attr:`inputs`, from ``self._inputs``), the mode
+    (:attr:`exact`, from ``self._exact``), the float tolerance (``self._atol``, :data:`~privgeom._core.numeric.ATOL`
+    unless the constructor takes ``atol=``), the row test a lazily built cone calls back (:meth:`_cone_contains`),
+    its symmetry (:meth:`_symmetry`), the once-built row cone (:meth:`_cached_row_cone`), the certificate of a
+    negative entry (:meth:`_negative_entry`) and the two-output completion of a row (:meth:`_completion`). A
+    subclass sets ``_inputs`` and ``_exact`` in its constructor and states only what differs.
 
     Class attribute ``membership_methods`` lists the values ``contains(..., method=...)`` accepts besides
     ``"auto"`` (the shared contract tests run every one of them).
@@ -342,17 +393,23 @@ class PrivacyDefinition(ABC):
 
     #: Backends accepted by :meth:`contains` besides ``"auto"``.
     membership_methods: tuple[str, ...] = ()
+    #: Dataset labels, in order (set by every constructor).
+    _inputs: tuple[str, ...]
+    #: True when the parameters are exact rationals (set by every constructor).
+    _exact: bool
+    #: Float-mode tolerance used when a call passes ``atol=None``.
+    _atol: float = ATOL
 
     # -- identity ---------------------------------------------------------------------------------------------
     @property
-    @abstractmethod
     def inputs(self) -> tuple[str, ...]:
         """Dataset labels (the input domain, in order)."""
+        return self._inputs
 
     @property
-    @abstractmethod
     def exact(self) -> bool:
         """True when the definition's parameters are exact rationals."""
+        return self._exact
 
     @property
     @abstractmethod
@@ -395,13 +452,13 @@ class PrivacyDefinition(ABC):
         nearest = GENERIC_OPERATIONS["nearest"]  # privgeom.definitions._nearest.nearest
         return nearest(self, mechanism, norm, atol=atol, solver=solver, max_nonzeros=max_nonzeros)
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` (one value per dataset) in the row cone? Default: :meth:`row_cone` ``.contains``."""
         generic_row_membership = GENERIC_OPERATIONS["contains_row"]  # privgeom.definitions._rows
         return generic_row_membership(self, x, atol=atol)
 
     # -- design (docs/theory.md §13) ---------------------------------------------------------------------------
-    def without(self, facets: Any = (), *, orbits: Any = ()) -> "PrivacyDefinition":
+    def without(self, facets: Iterable[int] = (), *, orbits: Iterable[int] = ()) -> "PrivacyDefinition":
         """The weaker cone definition without some facets of the row cone: 0-based positions as ``privgeom rowcone
         --all`` lists them, or whole symmetry orbits (:func:`privgeom.analyses.design._design.without`).
 
@@ -424,7 +481,72 @@ class PrivacyDefinition(ABC):
         """Number of datasets."""
         return len(self.inputs)
 
-    def check_mechanism(self, mechanism: Any) -> Mechanism:
+    def _tol(self, atol: float | None) -> float:
+        """The float tolerance of one call: ``atol``, else the definition's (``self._atol``)."""
+        return self._atol if atol is None else float(atol)
+
+    @staticmethod
+    def _checked_atol(atol: Any, owner: str) -> float:
+        """``atol`` as a non-negative float (the constructors that take ``atol=``), else InvalidParameterError."""
+        if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
+            raise InvalidParameterError(f"{owner}: atol must be a non-negative float, got {atol!r}")
+        return float(atol)
+
+    def _symmetry(self) -> Any:
+        """The dataset permutations mapping the row cone onto itself (:func:`~privgeom.automorphisms`), for the
+        ``"symmetry"`` entry of a lazily built cone's structure."""
+        return automorphisms(self)
+
+    def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> RowTest:
+        """:meth:`contains_row` in the form a lazily built cone calls back (``ConeStructure.contains``)."""
+        ans = self.contains_row(x, atol=atol)
+        if ans.member:
+            return RowTest(True)
+        cert: Any = ans.certificate
+        return RowTest(False, cert.normal, cert.value)
+
+    def _cached_row_cone(self, build: Callable[[], "Cone"]) -> "Cone":
+        """The row cone built once by ``build`` and kept (a definition is immutable)."""
+        cached = self.__dict__.get("_row_cone_cached")
+        if cached is None:
+            cached = self.__dict__["_row_cone_cached"] = build()
+        return cached  # type: ignore[no-any-return]
+
+    def _completion(self, row: list[Any], scale: Scalar, exact: bool, check: Callable[[Mechanism], Membership],
+                    method: str, detail: str) -> Membership:
+        """The "yes" for a vector ``x ≥ 0`` given as ``row = x / scale``: the two-output mechanism ``[[row], [1 − row]]``
+        is built, verified a member by ``check`` and returned as a :class:`CompletionWitness`.
+
+        The definitions whose row cone is reached this way ((ε, δ)-DP with δ > 0, Pufferfish) choose ``row`` so that
+        membership is a theorem (see :class:`CompletionWitness`); a failed check is a SolverError, never a "no".
+        """
+        one: Any = Fraction(1) if exact else 1.0
+        M = Mechanism([row, [one - v for v in row]], inputs=self.inputs, outputs=["x", "rest"], exact=exact)
+        member = check(M)
+        if not member.member:  # pragma: no cover - a theorem, checked anyway
+            raise SolverError(f"{self.name}: the completion {[str(v) for v in row][:8]} is not a member; please report")
+        return Membership(member=True, method=method, exact=exact,
+                          witness=CompletionWitness(mechanism=M, row=0, scale=scale, membership=member), detail=detail)
+
+    def _negative_entry(self, vec: np.ndarray, exact: bool, tol: float, method: str,
+                        detail: Callable[[int], str] | None = None) -> Membership | None:
+        """The "no" for a vector with a negative entry (it leaves the orthant ``x ≥ 0`` that contains every row
+        cone), or None when every entry is non-negative (within ``tol`` in float mode).
+
+        The certificate is the inequality ``x_i ≥ 0`` of the first negative entry ``i``, labelled ``"nonnegative"``.
+        """
+        neg = [i for i, v in enumerate(vec) if (v < 0 if exact else v < -tol)]
+        if not neg:
+            return None
+        i = neg[0]
+        normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
+        normal[i] = 1
+        cert = RowCertificate(row=-1, output="", normal=readonly(normal), value=vec[i],
+                              inequality=f"x[{self.inputs[i]}] ≥ 0", label="nonnegative")
+        return Membership(member=False, method=method, exact=exact, certificate=cert,
+                          detail=detail(i) if detail is not None else "a negative entry")
+
+    def check_mechanism(self, mechanism: Mechanism) -> Mechanism:
         """Return ``mechanism`` if it is a :class:`Mechanism` over exactly :attr:`inputs`; raise otherwise.
 
         Raises
@@ -445,8 +567,6 @@ class PrivacyDefinition(ABC):
 
     def check_method(self, method: str) -> str:
         """Validate ``method`` against ``"auto"`` and :attr:`membership_methods`."""
-        from .._core.errors import InvalidParameterError
-
         if method != "auto" and method not in self.membership_methods:
             raise InvalidParameterError(
                 f"{self.name}: unknown membership method {method!r}; choose 'auto' or one of {list(self.membership_methods)}"
@@ -462,6 +582,30 @@ class PrivacyDefinition(ABC):
         except Exception:  # a definition without a spec form still prints
             text = self.name
         return f"<{type(self).__name__} {text!r}>"
+
+
+class HasLevel:
+    """Mixin of the definitions with a privacy level (ε-DP, (ε, δ)-DP, Pufferfish, the local protocols; k-ary
+    randomized response has the same :attr:`level`, built on first use from its amplification).
+
+    :attr:`level` is the one name of ε: ``level.eps`` (a :class:`~privgeom.LogRational` in exact mode) and
+    ``level.exp_eps`` (``e^ε``, a Fraction in exact mode). The constructors still take ``eps=`` or ``exp_eps=``.
+    """
+
+    _level: PrivacyLevel
+
+    @property
+    def level(self) -> PrivacyLevel:
+        """The privacy level ε as a :class:`~privgeom.PrivacyLevel` (``.eps``, ``.exp_eps``, ``.exact``).
+
+        Examples
+        --------
+        >>> from privgeom.definitions import DifferentialPrivacy
+        >>> lv = DifferentialPrivacy.path(2, exp_eps=3).level
+        >>> str(lv), lv.exp_eps
+        ('ln(3)', Fraction(3, 1))
+        """
+        return self._level
 
 
 automorphisms.register(PrivacyDefinition, trivial_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)

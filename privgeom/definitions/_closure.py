@@ -34,9 +34,10 @@ Examples
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, MutableMapping, Sequence
+from typing import Any, MutableMapping, NamedTuple, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -209,10 +210,19 @@ def witness_from_coefficients(
     if not exact:
         tot = sum(weights)
         weights = [w / tot for w in weights]
-    return ClosureWitness(tuple(comps), tuple(weights), tuple(posts), Fraction(0) if exact else 0.0)
+    return ClosureWitness(components=tuple(comps), weights=tuple(weights), post_processings=tuple(posts),
+                          residual=Fraction(0) if exact else 0.0)
 
 
 # ---------------------------------------------------------------------------------------------------- the LP
+class Triplets(NamedTuple):
+    """A sparse LP matrix in coordinate form: ``A[rows[t], cols[t]] = vals[t]``."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    vals: np.ndarray
+
+
 class _ClosureLP:
     """Index bookkeeping of the closure LP (variables ``B_j[o, ω]`` at ``offs[j] + o·r_j + ω``, then ``λ``).
 
@@ -246,23 +256,23 @@ class _ClosureLP:
                       max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
 
     @cached_property
-    def _triplets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _triplets(self) -> Triplets:
         self.check_full_size()
         return self._coo()
 
     @property
     def rows(self) -> np.ndarray:
-        return self._triplets[0]
+        return self._triplets.rows
 
     @property
     def cols(self) -> np.ndarray:
-        return self._triplets[1]
+        return self._triplets.cols
 
     @property
     def vals(self) -> np.ndarray:
-        return self._triplets[2]
+        return self._triplets.vals
 
-    def _coo(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _coo(self) -> Triplets:
         rows, cols, vals = [], [], []
         n_out, N = self.n_out, self.N
         o = np.arange(n_out)
@@ -287,7 +297,7 @@ class _ClosureLP:
         rows.append(np.full(self.m, self.n_eq - 1))
         cols.append(self.nb + np.arange(self.m))
         vals.append(np.array([1] * self.m, dtype=object))
-        return (
+        return Triplets(
             np.concatenate(rows).astype(np.int64),
             np.concatenate(cols).astype(np.int64),
             np.concatenate([np.asarray(v, dtype=object) for v in vals]),
@@ -397,14 +407,14 @@ def _certificate(lp: _ClosureLP, W_float: np.ndarray, *, exact: bool, atol: floa
                 beta = separating_bound(lp.mats, Wq)
                 value = (Wq * lp.target).sum()
                 if value < beta:
-                    cert = SeparatingCertificate(readonly(Wq), beta, value)
+                    cert = SeparatingCertificate(functional=readonly(Wq), bound=beta, value=value)
                     if verify_separating_certificate(lp.mats, lp.target, cert, exact=True):
                         return cert
         else:
             mats_f = [_as_float(np.asarray(M)) for M in lp.mats]
             beta = float(separating_bound(mats_f, Wf))
             value = float((Wf * _as_float(lp.target)).sum())
-            cert = SeparatingCertificate(readonly(Wf.copy()), beta, value)
+            cert = SeparatingCertificate(functional=readonly(Wf.copy()), bound=beta, value=value)
             if verify_separating_certificate(lp.mats, lp.target, cert, exact=False, atol=atol):
                 return cert
     return None
@@ -479,7 +489,7 @@ def closure_lp_membership(
             cert = _certificate(lp, -D, exact=exact, atol=atol)
             if cert is not None:
                 o = int(np.argmax(np.abs(D).max(axis=1)))
-                return Membership(False, "lp", exact, certificate=cert,
+                return Membership(member=False, method="lp", exact=exact, certificate=cert,
                                   detail=f"{what}: row {o} of the mechanism is not in the span of the definition's "
                                          "rows (separating functional from the row-space reduction of the closure LP)")
             model = _closure_model(cache, lp, False)
@@ -514,10 +524,11 @@ def _decide(lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *,
             wit = witness_from_coefficients(lp.mats, B, lam, exact=False)
             if wit is not None:
                 resid = verify_closure_witness(lp.mats, target, wit, exact=False, atol=atol)
-                wit = None if resid is None else ClosureWitness(wit.components, wit.weights, wit.post_processings, resid)
+                wit = None if resid is None else replace(wit, residual=resid)
         if wit is None:
             return None
-        return Membership(True, "lp", exact, witness=wit, detail=f"{what}: witness found by the closure LP (Theorem 3.4)")
+        return Membership(member=True, method="lp", exact=exact, witness=wit,
+                          detail=f"{what}: witness found by the closure LP (Theorem 3.4)")
 
     def try_certificate() -> Membership | None:
         cert = _certificate(lp, W_dual, exact=exact, atol=atol) if W_dual is not None else None
@@ -526,7 +537,7 @@ def _decide(lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *,
         if cert is None:
             return None
         return Membership(
-            False, "lp", exact, certificate=cert,
+            member=False, method="lp", exact=exact, certificate=cert,
             detail=f"{what}: separating functional from the LP dual ({measure} ≈ {dist:.3g})",
         )
 

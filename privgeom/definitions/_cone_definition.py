@@ -28,13 +28,14 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
 from .._core.domain import InputsLike
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.io import parse_json, read_text, write_text
+from .._core.level import ScalarLike
 from .._core.numeric import ATOL, fraction_str, readonly
 from ..geometry._cone import Cone
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
@@ -107,6 +108,25 @@ def _face_of_ones(cone: Cone) -> tuple[np.ndarray, np.ndarray]:
     return facets, eqs
 
 
+class _Inequality(NamedTuple):
+    """One row of the H-representation: ``kind`` ``"facet"`` (``normal · x ≥ 0``) or ``"equality"`` (``= 0``),
+    at ``position`` among its kind."""
+
+    kind: str
+    position: int
+    normal: np.ndarray
+
+
+class _Violation(NamedTuple):
+    """Row ``row`` of a mechanism violates inequality ``position`` of kind ``kind``: ``normal · x = value < 0``."""
+
+    row: int
+    kind: str
+    position: int
+    normal: np.ndarray
+    value: Any
+
+
 class ConeDefinition(PrivacyDefinition):
     """The privacy definition ``{M : every row of M lies in the cone R}`` (Lin & Kifer, Section V).
 
@@ -162,12 +182,13 @@ class ConeDefinition(PrivacyDefinition):
         facets, eqs = _face_of_ones(cone)
         self._cone = Cone.from_facets(facets, eqs, exact=cone.exact, labels=labels)
         self._inputs = labels
+        self._exact = bool(self._cone.exact)
         self._name = name
         self._source = source
         self._redundant: tuple[Any, ...] = ()
 
     @classmethod
-    def from_guarantees(cls, guarantees: Any, inputs: InputsLike, *, name: str | None = None) -> "ConeDefinition":
+    def from_guarantees(cls, guarantees: Iterable[Any], inputs: InputsLike, *, name: str | None = None) -> "ConeDefinition":
         """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.design._design.from_guarantees`.
 
         Each guarantee is a :class:`~privgeom.Guarantee`, a coefficient vector ``a`` (``a·x ≥ 0``) or an attacker
@@ -191,14 +212,6 @@ class ConeDefinition(PrivacyDefinition):
         return self._redundant
 
     # ------------------------------------------------------------------------------------------------ identity
-    @property
-    def inputs(self) -> tuple[str, ...]:
-        return self._inputs
-
-    @property
-    def exact(self) -> bool:
-        return bool(self._cone.exact)
-
     @property
     def name(self) -> str:
         if self._name:
@@ -318,23 +331,23 @@ class ConeDefinition(PrivacyDefinition):
         return f"<p><b>{escape(self.name)}</b></p>" + to_html(self._cone)
 
     # ------------------------------------------------------------------------------------------------ membership
-    def _rows(self, exact: bool) -> list[tuple[str, int, np.ndarray]]:
+    def _rows(self, exact: bool) -> list[_Inequality]:
         F, E = self._cone.facets, self._cone.equalities
         if not exact:
             F, E = F.astype(float), E.astype(float)
-        return [("equality", i, e) for i, e in enumerate(E)] + [("facet", i, a) for i, a in enumerate(F)]
+        return [_Inequality("equality", i, e) for i, e in enumerate(E)] + [_Inequality("facet", i, a) for i, a in enumerate(F)]
 
-    def _first_violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, str, int, np.ndarray, Any] | None:
-        """``(row, kind, index, normal, value)`` of a violated inequality (equalities signed to be ``< 0``), or None."""
+    def _first_violation(self, X: np.ndarray, exact: bool, atol: float) -> _Violation | None:
+        """The first violated inequality (equalities signed to be ``< 0``), or None."""
         for kind, i, a in self._rows(exact):
             vals = X.dot(a)
             for o, v in enumerate(vals):
                 if kind == "equality":
                     bad = v != 0 if exact else abs(float(v)) > atol * max(1.0, float(np.abs(a).max()))
                     if bad:
-                        return (o, kind, i, -a, -v) if v > 0 else (o, kind, i, a, v)
+                        return _Violation(o, kind, i, -a, -v) if v > 0 else _Violation(o, kind, i, a, v)
                 elif (v < 0) if exact else float(v) < -atol * max(1.0, float(np.abs(a).max())):
-                    return o, kind, i, a, v
+                    return _Violation(o, kind, i, a, v)
         return None
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
@@ -353,7 +366,7 @@ class ConeDefinition(PrivacyDefinition):
         """
         self.check_method(method)
         M = self.check_mechanism(mechanism)
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         exact = self.exact and M.exact
         X = M.matrix if exact else M.float_matrix()
         if method == "row-cone":
@@ -362,15 +375,16 @@ class ConeDefinition(PrivacyDefinition):
         v = self._first_violation(X, exact, tol)
         if v is None:
             ne, nf = len(self._cone.equalities), self._cone.n_facets
-            return Membership(True, "row-inequalities", exact,
+            return Membership(member=True, method="row-inequalities", exact=exact,
                               detail=f"every row satisfies the {nf} facets" + (f" and {ne} equalities" if ne else ""))
         o, kind, i, a, value = v
         text = format_inequality(a, self._inputs)
-        cert = RowCertificate(o, M.outputs[o], readonly(a), value, text, f"{kind} {i}")
-        return Membership(False, "row-inequalities", exact, certificate=cert,
+        cert = RowCertificate(row=o, output=M.outputs[o], normal=readonly(a), value=value, inequality=text,
+                              label=f"{kind} {i}")
+        return Membership(member=False, method="row-inequalities", exact=exact, certificate=cert,
                           detail=f"row {M.outputs[o]!r} violates {kind} {i}: {text} (value {fraction_str(value)})")
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` in the row cone? A "no" names the violated facet or equality.
 
         Examples
@@ -380,17 +394,19 @@ class ConeDefinition(PrivacyDefinition):
         >>> D.contains_row([1, 1]).member, D.contains_row([4, 1]).certificate.label
         (True, 'facet 1')
         """
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         vec, exact = as_vector(x, self.n_inputs, exact=self.exact)
         exact = exact and self.exact
         X = (np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)).reshape(1, -1)
         v = self._first_violation(X, exact, tol)
         if v is None:
-            return Membership(True, "row-inequalities", exact, detail="x satisfies every facet and equality")
+            return Membership(member=True, method="row-inequalities", exact=exact,
+                              detail="x satisfies every facet and equality")
         _, kind, i, a, value = v
         text = format_inequality(a, self._inputs)
-        cert = RowCertificate(-1, "", readonly(a), value, text, f"{kind} {i}")
-        return Membership(False, "row-inequalities", exact, certificate=cert, detail=f"x violates {kind} {i}: {text}")
+        cert = RowCertificate(row=-1, output="", normal=readonly(a), value=value, inequality=text, label=f"{kind} {i}")
+        return Membership(member=False, method="row-inequalities", exact=exact, certificate=cert,
+                          detail=f"x violates {kind} {i}: {text}")
 
 
 def cone_definition_automorphisms(definition: ConeDefinition, *, max_automorphisms: int | None = None,

@@ -25,17 +25,17 @@ import numpy as np
 from .._core.domain import Domain, InputsLike, RelationLike, resolve_graph
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core import numeric as _numeric
-from .._core.numeric import ATOL, LogRational, Scalar, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
+from .._core.numeric import LogRational, fraction_str, int_columns, readonly
 from ..graphs._graphs import complete_graph, hamming_graph, path_graph
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
 from ..geometry._symmetry import SymmetryGroup, automorphisms, dp_automorphisms
 from ..mechanisms import Mechanism
-from ._base import Membership, PrivacyDefinition, RowCertificate
-from ._rows import as_vector, format_inequality, rows_row_cone_membership
+from ._base import HasLevel, Membership, PrivacyDefinition, RowCertificate
+from ._dp_rows import Violation, edge_certificate, factored_route, factored_violation, violation, violation_int
+from ._rows import as_vector, rows_row_cone_membership
 
-__all__ = ["DifferentialPrivacy", "dp_level", "dp_ratio", "standard_graph_spec", "structured_graph_spec", "SPEC_UNSAFE"]
+__all__ = ["DifferentialPrivacy", "dp_level", "standard_graph_spec", "structured_graph_spec", "SPEC_UNSAFE"]
 
 #: Characters that cannot appear in dataset labels written into a ``graph=edges`` spec.
 SPEC_UNSAFE = set(",;~=:[]{}\"' ")
@@ -53,18 +53,6 @@ def dp_level(eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *,
     if exp_eps is None and isinstance(eps, float) and eps == 0.0 and exact is not False:
         return replace(PrivacyLevel.parse(eps=0, exact=exact, owner=owner), shown=eps)
     return PrivacyLevel.parse(eps, exp_eps, exact=exact, owner=owner)
-
-
-def dp_ratio(eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, exact: bool | None = None, owner: str = "DP") -> tuple[Scalar, Any]:
-    """Deprecated: use :func:`dp_level` / :meth:`privgeom.PrivacyLevel.parse`. Returns ``(e^ε, how it was given)``.
-
-    Examples
-    --------
-    >>> dp_ratio(exp_eps="3")[0], dp_ratio(eps="ln(3/2)")[0], dp_ratio(eps=0)[0], round(dp_ratio(eps=1.0)[0], 6)
-    (Fraction(3, 1), Fraction(3, 2), Fraction(1, 1), 2.718282)
-    """
-    level = dp_level(eps, exp_eps, exact=exact, owner=owner)
-    return level.exp_eps, _given(level)
 
 
 def _given(level: PrivacyLevel) -> tuple[str, Any]:
@@ -113,7 +101,7 @@ def _checked_copy(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph | No
     return G
 
 
-class DifferentialPrivacy(PrivacyDefinition):
+class DifferentialPrivacy(HasLevel, PrivacyDefinition):
     """ε-differential privacy over a neighbour graph: every row satisfies ``x_i ≤ e^ε x_j`` on every edge.
 
     Parameters
@@ -167,6 +155,7 @@ class DifferentialPrivacy(PrivacyDefinition):
                  exact: bool | None = None) -> None:
         self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
         self._ratio, self._given = self._level.exp_eps, _given(self._level)
+        self._exact = self._level.exact
         self._named: tuple[Domain, str] | None = None  # (domain, relation name) when the relation was named
         fresh = isinstance(graph, (Domain, str))  # the graph is built here: nobody else holds it, no copy needed
         if isinstance(graph, Domain):
@@ -249,14 +238,6 @@ class DifferentialPrivacy(PrivacyDefinition):
 
     # ------------------------------------------------------------------------------------------------ identity
     @property
-    def inputs(self) -> tuple[str, ...]:
-        return self._inputs
-
-    @property
-    def exact(self) -> bool:
-        return isinstance(self._ratio, Fraction)
-
-    @property
     def domain(self) -> Domain:
         """The datasets as a :class:`~privgeom.Domain`: the one the relation was named on (``dp:graph=replace-one,…``),
         else plain labels."""
@@ -267,23 +248,6 @@ class DifferentialPrivacy(PrivacyDefinition):
         """The name of the neighbour relation when the graph was given by one (``"replace-one"``, ``"path"``, …),
         else None (a user graph)."""
         return self._named[1] if self._named is not None else None
-
-    @property
-    def exp_eps(self) -> Scalar:
-        """``e^ε`` (a Fraction in exact mode)."""
-        return self._ratio
-
-    @property
-    def eps(self) -> Any:
-        """ε: a :class:`~privgeom.LogRational` in exact mode, a float otherwise."""
-        if isinstance(self._ratio, Fraction):
-            return LogRational(self._ratio)
-        return math.log(self._ratio)
-
-    @property
-    def level(self) -> PrivacyLevel:
-        """The privacy level as a :class:`~privgeom.PrivacyLevel`."""
-        return self._level
 
     @property
     def graph(self) -> nx.Graph:
@@ -417,10 +381,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         >>> DifferentialPrivacy.path(100000, exp_eps=3).row_cone().n_facets     # nothing dense is built
         200000
         """
-        cached = self.__dict__.get("_row_cone_cached")
-        if cached is None:  # the definition is immutable: build the (lazy) cone once
-            cached = self.__dict__["_row_cone_cached"] = self._build_row_cone()
-        return cached
+        return self._cached_row_cone(self._build_row_cone)
 
     def _build_row_cone(self) -> Any:
         from ..geometry._cone import Cone
@@ -492,19 +453,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         adj = coo_matrix((np.ones(len(self._I), dtype=np.int8), (self._I, self._J)), shape=(n, n))
         return int(connected_components(adj, directed=False)[0]) == 1
 
-    def _symmetry(self) -> Any:
-        from ..geometry._symmetry import automorphisms
-
-        return automorphisms(self)
-
-    def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
-        ans = self.contains_row(x, atol=atol)
-        if ans.member:
-            return True, None, None
-        cert: Any = ans.certificate
-        return False, cert.normal, cert.value
-
-    def pair_bounds(self, ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
+    def pair_bounds(self, ia: Sequence[int] | np.ndarray, ib: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``sup x_a / x_b`` over the DP row cone: ``e^{dε}`` with ``d`` the graph distance (``math.inf`` when ``a``, ``b``
         lie in different components); symmetric. Shortest paths of the difference constraints ``x_i ≤ e^ε x_j``
         (chaining along a path gives the bound; ``x_v = e^{-ε d(v, b)}`` attains it).
@@ -537,116 +486,8 @@ class DifferentialPrivacy(PrivacyDefinition):
         return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ membership
-    def _violation_int(self, num: np.ndarray, den: np.ndarray) -> tuple[int, int, int] | None:
-        """:meth:`_violation` on integers (exact mode): ``x = num[:, i] / den[i]``, ``e^ε = p/q``.
-
-        ``x_i ≤ (p/q) x_j`` ⟺ ``s = p · num[:, j] · den[i] − q · num[:, i] · den[j] ≥ 0`` (cross-multiplication by
-        the positive ``q den[i] den[j]``), evaluated for every row and directed edge as ``int64`` arrays when the
-        bound ``max(p, q) · max num · max den`` fits (Python integers otherwise), in blocks of edges. The worst
-        violation is the smallest float slack ``s / (q den[i] den[j])`` (ties: first row, then first edge), as the
-        Fraction route (:meth:`_violation`) chooses it; violations too small for floats fall back to the first one.
-        """
-        if len(self._I) == 0:
-            return None
-        t = Fraction(self._ratio)
-        p, q = t.numerator, t.denominator
-        if not fits_int64(2 * max(p, q), max_abs_int(num) + 1, max_abs_int(den)):
-            num, den = widen(num, den)
-        n_rows = num.shape[0]
-        T = np.ascontiguousarray(num.T)  # one input per row: gathering the two sides of an edge is contiguous
-        same_den = bool((den == den[0]).all())
-        step = max(1, (1 << 20) // max(1, n_rows))
-        best: tuple[float, int, int] | None = None
-        first: tuple[int, int] | None = None
-        for start in range(0, len(self._I), step):
-            I, J = self._I[start:start + step], self._J[start:start + step]
-            if same_den:  # one common denominator (randomized response, k-RR, …): it cancels
-                s = T[J] * p - T[I] * q
-            else:
-                s = T[J] * (den[I] * p)[:, None] - T[I] * (den[J] * q)[:, None]
-            bad = s < 0
-            if not bad.any():
-                continue
-            e, o = (int(v) for v in np.argwhere(bad.T)[0])
-            if first is None or (o, e + start) < first:
-                first = (o, e + start)
-            dd = den[I] * den[J] * q if not same_den else np.full(len(I), den[0] * q, dtype=den.dtype)
-            scale = dd.astype(float) if dd.dtype != object else np.array([float(v) for v in dd])
-            sf = np.where(bad, (s if s.dtype != object else s.astype(float)) / scale[:, None], 0.0).T
-            oo, ee = np.unravel_index(int(np.argmin(sf)), sf.shape)
-            if sf[oo, ee] < 0:
-                cand = (float(sf[oo, ee]), int(oo), int(ee) + start)
-                if best is None or cand < best:
-                    best = cand
-        if first is None:
-            return None
-        return (best[1], best[2], -1) if best is not None else (first[0], first[1], -1)
-
-    def _factored_route(self, M: Mechanism) -> bool:
-        """True for an exact mechanism kept factored into one-bit factors whose dense matrix is beyond the size limit,
-        on the Hamming graph of its bit strings (every edge flips one bit, ``k 2^{k−1}`` edges)."""
-        F = M.factors
-        if F is None or not M.exact or M.domain.kind != "bits" or not all(f.shape == (2, 2) for f in F):
-            return False
-        if M.n_inputs * M.n_outputs <= _numeric.MAX_EXACT_ENTRIES:
-            return False
-        k = len(F)
-        x = self._I ^ self._J
-        return len(self._I) == 2 * k * 2 ** (k - 1) and bool(((x & (x - 1)) == 0).all() and (x > 0).all())
-
-    def _factored_violation(self, M: Mechanism) -> tuple[int, int, int] | None:
-        """A violated edge inequality of ``M = F_1 ⊗ … ⊗ F_k`` on the Hamming graph, from the factors, or None.
-
-        Neighbours differing in bit ``f`` have entries ``F_f[w, a] R`` and ``F_f[w, b] R`` with ``R > 0`` for a
-        suitable choice of the other outputs (every column of a factor has a positive entry), so the product
-        violates ``x_D ≤ e^ε x_{D'}`` iff some factor violates ``F_f[w, a] ≤ e^ε F_f[w, b]`` (``docs/theory.md`` §7,
-        "Factored mechanisms"): checked on the factors' integers, and the row of the product is the certificate.
-        """
-        F = M.factors or ()
-        t = Fraction(self._ratio)
-        p, q = t.numerator, t.denominator
-        k = len(F)
-        firsts = [next(w for w in range(2) if G.int_columns.numerators[w, 0] > 0) for G in F]
-        for f in reversed(range(k)):  # the last bit first, as the first edges of the scan
-            C = F[f].int_columns
-            n, d = C.numerators.astype(object), C.denominators.astype(object)
-            for w in range(2):
-                for a, b in ((0, 1), (1, 0)):
-                    if q * n[w, a] * d[b] > p * n[w, b] * d[a]:
-                        bit = 1 << (k - 1 - f)
-                        o = sum(firsts[g] << (k - 1 - g) for g in range(k) if g != f) + (w << (k - 1 - f))
-                        i, j = (bit if a else 0), (bit if b else 0)
-                        e = int(np.flatnonzero((self._I == i) & (self._J == j))[0])
-                        return o, e, -1
-        return None
-
-    def _violation(self, X: np.ndarray, exact: bool, atol: float) -> tuple[int, int, int] | None:
-        """``(row, directed edge index, -1)`` of the worst violated edge inequality, or None (Fractions or floats;
-        the exact default is :meth:`_violation_int`)."""
-        if len(self._I) == 0:
-            return None
-        c: Any = self._ratio if exact else float(self._ratio)
-        slack = X[:, self._J] * c - X[:, self._I]
-        bad = slack < 0 if exact else slack < -atol
-        if not bad.any():
-            return None
-        sf = np.where(bad, slack, 0).astype(float)
-        oo, ee = np.unravel_index(int(np.argmin(sf)), sf.shape)
-        o, e = int(oo), int(ee)
-        if not bad[o, e]:  # exact violations too small for floats: take the first one
-            o, e = (int(v) for v in np.argwhere(bad)[0])
-        return o, e, -1
-
     def _certificate(self, x: np.ndarray, o: int, output: str, e: int, exact: bool, atol: float) -> RowCertificate:
-        i, j = int(self._I[e]), int(self._J[e])
-        c: Any = self._ratio if exact else float(self._ratio)
-        normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
-        normal[i], normal[j] = -1, c
-        value = c * x[j] - x[i]
-        assert (value < 0) if exact else (value < -atol)
-        Di, Dj = self._inputs[i], self._inputs[j]
-        cs = fraction_str(c) if exact else f"{c:.6g}"
-        return RowCertificate(o, output, readonly(normal), value, f"x[{Di}] ≤ {cs}·x[{Dj}]", f"{Di}->{Dj}", (Di, Dj))
+        return edge_certificate(self._I, self._J, self._ratio, self._inputs, x, o, output, e, exact, atol)
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-DP (= in the closure, which is DP itself)? Decided row by row.
@@ -665,34 +506,35 @@ class DifferentialPrivacy(PrivacyDefinition):
         """
         self.check_method(method)
         M = self.check_mechanism(mechanism)
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         exact = self.exact and M.exact
-        if exact and method in ("auto", "dp-row-inequalities") and self._factored_route(M):
-            v = self._factored_violation(M)
+        if exact and method in ("auto", "dp-row-inequalities") and factored_route(self._I, self._J, M):
+            v = factored_violation(self._I, self._J, Fraction(self._ratio), M)
             return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
         if exact and method in ("auto", "dp-row-inequalities"):
             C = M.int_columns
-            v = self._violation_int(C.numerators, C.denominators)
+            v = violation_int(self._I, self._J, Fraction(self._ratio), C.numerators, C.denominators)
             return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
         X = M.matrix if exact else M.float_matrix()
         if method == "row-cone":
             return rows_row_cone_membership(self, X, M.outputs, exact=exact, atol=tol, cone="DP row cone",
                                             detail="every row satisfies every facet of the DP row cone")
         name = "fraction" if method == "fraction" else "dp-row-inequalities"
-        return self._row_answer(self._violation(X, exact, tol), M, lambda o: X[o], exact, tol, name)
+        return self._row_answer(violation(self._I, self._J, self._ratio, X, exact, tol), M, lambda o: X[o], exact, tol,
+                                name)
 
-    def _row_answer(self, v: tuple[int, int, int] | None, M: Mechanism, row: Any, exact: bool, tol: float,
+    def _row_answer(self, v: Violation | None, M: Mechanism, row: Any, exact: bool, tol: float,
                     name: str = "dp-row-inequalities") -> Membership:
         if v is None:
-            return Membership(True, name, exact,
+            return Membership(member=True, method=name, exact=exact,
                               detail=f"every row satisfies x_i ≤ {fraction_str(self._ratio)}·x_j on all "
                                      f"{len(self._I)} directed edges")
-        o, e, _ = v
+        o, e = v
         cert = self._certificate(row(o), o, M.outputs[o], e, exact, tol)
-        return Membership(False, name, exact, certificate=cert,
+        return Membership(member=False, method=name, exact=exact, certificate=cert,
                           detail=f"row {M.outputs[o]!r} violates {cert.inequality}")
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` in the DP row cone (``x ≥ 0`` and every edge inequality)?
 
         Examples
@@ -701,26 +543,22 @@ class DifferentialPrivacy(PrivacyDefinition):
         >>> dp.contains_row([1, 2, 4]).member, dp.contains_row([1, 3, 3]).certificate.inequality
         (True, 'x[1] ≤ 2·x[0]')
         """
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         vec, exact = as_vector(x, self.n_inputs, exact=self.exact)
         vec = np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)
-        neg = [i for i, v in enumerate(vec) if (v < 0 if exact else v < -tol)]
-        if neg:
-            i = neg[0]
-            normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
-            normal[i] = 1
-            cert = RowCertificate(-1, "", readonly(normal), vec[i], format_inequality(normal, self._inputs),
-                                  "nonnegative")
-            return Membership(False, "dp-row-inequalities", exact, certificate=cert, detail="a negative entry")
+        negative = self._negative_entry(vec, exact, tol, "dp-row-inequalities")
+        if negative is not None:
+            return negative
         if exact:
             num, den = int_columns(vec.reshape(1, -1))
-            v = self._violation_int(num, den)
+            v = violation_int(self._I, self._J, Fraction(self._ratio), num, den)
         else:
-            v = self._violation(vec.reshape(1, -1), exact, tol)
+            v = violation(self._I, self._J, self._ratio, vec.reshape(1, -1), exact, tol)
         if v is None:
-            return Membership(True, "dp-row-inequalities", exact, detail="every edge inequality holds")
-        cert = self._certificate(vec, -1, "", v[1], exact, tol)
-        return Membership(False, "dp-row-inequalities", exact, certificate=cert, detail=f"x violates {cert.inequality}")
+            return Membership(member=True, method="dp-row-inequalities", exact=exact, detail="every edge inequality holds")
+        cert = self._certificate(vec, -1, "", v.edge, exact, tol)
+        return Membership(member=False, method="dp-row-inequalities", exact=exact, certificate=cert,
+                          detail=f"x violates {cert.inequality}")
 
 
 def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
@@ -743,7 +581,7 @@ def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
     """
     named = dp._named
     dom = named[0] if named is not None else None
-    if not isinstance(dom, Domain) or dom.kind != "histograms" or tuple(dom.labels) != dp.inputs or dp.exp_eps == 1:
+    if not isinstance(dom, Domain) or dom.kind != "histograms" or tuple(dom.labels) != dp.inputs or dp.level.exp_eps == 1:
         return None
     c = len(dom.values)
     if c < 2:
@@ -771,17 +609,19 @@ def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
         if not np.array_equal(np.sort(np.minimum(pa, pb) * n + np.maximum(pa, pb)), ref):
             return None
         gens.append(tuple(p.tolist()))
-    return SymmetryGroup(dp.inputs, tuple(gens), "category permutations", math.factorial(c), False)
+    return SymmetryGroup(labels=dp.inputs, generators=tuple(gens), source="category permutations",
+                         order=math.factorial(c), complete=False)
 
 
 def _dp_group(dp: Any, **options: Any) -> SymmetryGroup:
     """:func:`~privgeom.automorphisms` of ε-DP: the permutations of the categories on histograms
     (:func:`category_permutations`), else the structural groups and the bounded graph search."""
     known = category_permutations(dp) if isinstance(dp, DifferentialPrivacy) else None
-    if known is None and isinstance(dp, DifferentialPrivacy) and not dp.graph_built and dp.exp_eps != 1 and \
+    if known is None and isinstance(dp, DifferentialPrivacy) and not dp.graph_built and dp.level.exp_eps != 1 and \
             dp.n_inputs > 2 and dp._path_spec() is not None:  # a named path on 0..n (n ≥ 2): the reversal v ↦ n − v
         n = dp.n_inputs
-        return SymmetryGroup(dp.inputs, (tuple(range(n - 1, -1, -1)),), "reversal", 2, True)
+        return SymmetryGroup(labels=dp.inputs, generators=(tuple(range(n - 1, -1, -1)),), source="reversal", order=2,
+                             complete=True)
     return known if known is not None else dp_automorphisms(dp, **options)
 
 

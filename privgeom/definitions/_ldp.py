@@ -34,16 +34,18 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .._core.errors import FormatError
+from .._core.level import PrivacyLevel
 from .._core.numeric import Scalar, fraction_str, parse_scalar
 from ..mechanisms import Mechanism
 from ..mechanisms import _ldp
+from ._base import HasLevel
 from ._finite import FiniteDefinition
 from ._registry import definition_kinds, parse_definition, register_definition_kind, spec_bool, spec_int, spec_required
 
 __all__ = ["LocalProtocol", "LDP_KINDS", "register_ldp_kinds"]
 
 
-class LocalProtocol(FiniteDefinition):
+class LocalProtocol(HasLevel, FiniteDefinition):
     """A deployed local-DP protocol as the finite definition ``{M}`` on its ``d`` values, with its spec.
 
     Built by the spec kinds of this module (or directly from a mechanism of :mod:`privgeom.mechanisms._ldp`).
@@ -57,14 +59,15 @@ class LocalProtocol(FiniteDefinition):
     params : str
         The spec's parameters after ``kind:``.
     exp_eps : rational or float
-        The nominal ``e^ε`` (exactly the protocol's ε on the complete graph, ``docs/theory.md``).
+        The nominal ``e^ε`` (exactly the protocol's ε on the complete graph, ``docs/theory.md``), read back as
+        :attr:`level`.
     name : str
         Display name.
 
     Examples
     --------
     >>> d = parse_definition("hr:d=3,exp_eps=3")
-    >>> type(d).__name__, d.exp_eps, d.n_inputs
+    >>> type(d).__name__, d.level.exp_eps, d.n_inputs
     ('LocalProtocol', Fraction(3, 1), 3)
     """
 
@@ -72,7 +75,7 @@ class LocalProtocol(FiniteDefinition):
         super().__init__([mechanism], name=name)
         self._kind = kind
         self._spec = f"{kind}:{params}" + ("" if mechanism.exact else ",exact=false")
-        self._exp_eps = exp_eps
+        self._level = PrivacyLevel.from_exp_eps(exp_eps)
 
     def spec(self) -> str:
         return self._spec
@@ -87,15 +90,8 @@ class LocalProtocol(FiniteDefinition):
         """The protocol's matrix."""
         return self.mechanisms[0]
 
-    @property
-    def exp_eps(self) -> Scalar:
-        """The nominal ``e^ε``."""
-        return self._exp_eps
-
 
 def _level(params: dict[str, str], kind: str, exact: bool | None) -> Scalar:
-    from .._core.level import PrivacyLevel
-
     eps, exp_eps = params.pop("eps", None), params.pop("exp_eps", None)
     if (eps is None) == (exp_eps is None):
         raise FormatError(f"{kind} needs exactly one of exp_eps=<e^ε> and eps=<ε>")

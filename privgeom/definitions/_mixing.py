@@ -140,8 +140,9 @@ def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mec
         h = gU[o, q]
         if g < -eps:
             if not h > g:
-                return MixingThreshold(None, None, exact, _text(A[q], M, o), None, None,
-                                       f"row {M.outputs[o]!r} violates {format_inequality(A[q], M.inputs)} for every t")
+                return MixingThreshold(
+                    t=None, mechanism=None, exact=exact, binding=_text(A[q], M, o), upper=None, membership=None,
+                    detail=f"row {M.outputs[o]!r} violates {format_inequality(A[q], M.inputs)} for every t")
             bound = g / (g - h)
             if bound > low:
                 low, low_at = bound, (o, q)
@@ -151,9 +152,10 @@ def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mec
                 high, high_at = bound, (o, q)
     if low > high:
         o, q = high_at if high_at is not None else (0, 0)
-        return MixingThreshold(None, None, exact, _text(A[q], M, o), high, None,
-                               f"t ≥ {fraction_str(low)} is needed, but t ≤ {fraction_str(high)} keeps "
-                               f"{format_inequality(A[q], M.inputs)} on row {M.outputs[o]!r}")
+        return MixingThreshold(t=None, mechanism=None, exact=exact, binding=_text(A[q], M, o), upper=high,
+                               membership=None,
+                               detail=f"t ≥ {fraction_str(low)} is needed, but t ≤ {fraction_str(high)} keeps "
+                                      f"{format_inequality(A[q], M.inputs)} on row {M.outputs[o]!r}")
     t = low
     mixed_matrix = (1 - t) * X + t * Y
     if not exact:
@@ -166,8 +168,8 @@ def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mec
     if exact and low_at is not None:
         o, q = low_at
         assert mixed.matrix[o].dot(A[q]) == 0  # tight at t: no smaller weight works
-    return MixingThreshold(t, mixed, exact, binding, high, ans,
-                           f"closed form over {gM.size} (row, inequality) pairs")
+    return MixingThreshold(t=t, mechanism=mixed, exact=exact, binding=binding, upper=high, membership=ans,
+                           detail=f"closed form over {gM.size} (row, inequality) pairs")
 
 
 def _text(a: np.ndarray, M: Mechanism, o: int) -> str:

@@ -48,7 +48,7 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import singledispatch
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -60,6 +60,7 @@ from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_cand
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition, register_generic
 from ._dp import DifferentialPrivacy
+from ._closure import Triplets
 from ._finite import FiniteDefinition
 from ._rr import RandomizedResponse
 
@@ -184,18 +185,18 @@ def closure_description(definition: PrivacyDefinition, exact: bool) -> _Descript
     F, E = np.asarray(cone.facets), np.asarray(cone.equalities)
     if not exact:
         F, E = F.astype(float), E.astype(float)
-    return _Description("rows", inequalities=_nonunit_rows(F), equalities=E)
+    return _Description(kind="rows", inequalities=_nonunit_rows(F), equalities=E)
 
 
 @closure_description.register(FiniteDefinition)
 def _finite_description(definition: FiniteDefinition, exact: bool) -> _Description:
-    return _Description("mixture", mats=tuple(M.matrix if exact else M.float_matrix() for M in definition.mechanisms))
+    return _Description(kind="mixture", mats=tuple(M.matrix if exact else M.float_matrix() for M in definition.mechanisms))
 
 
 @closure_description.register(RandomizedResponse)
 def _rr_description(definition: RandomizedResponse, exact: bool) -> _Description:
     F = definition.facets()  # row s: the facet of Theorem 4.3 (a column of the Kronecker inverse of M_rr)
-    return _Description("rows", inequalities=F if exact else F.astype(float))
+    return _Description(kind="rows", inequalities=F if exact else F.astype(float))
 
 
 @singledispatch
@@ -211,7 +212,7 @@ def _rr_nonzeros(definition: RandomizedResponse, n_out: int) -> int:
 
 @closure_description.register(DifferentialPrivacy)
 def _dp_description(definition: DifferentialPrivacy, exact: bool) -> _Description:
-    return _Description("rows", inequalities=_nonunit_rows(definition.inequalities(exact)))
+    return _Description(kind="rows", inequalities=_nonunit_rows(definition.inequalities(exact)))
 
 
 # ---------------------------------------------------------------------------------------------------- the LP
@@ -248,9 +249,9 @@ class _Builder:
         self.cols.append(cols.ravel())
         self.vals.append(v.ravel())
 
-    def triplets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return (np.concatenate(self.rows).astype(np.int64), np.concatenate(self.cols).astype(np.int64),
-                np.concatenate(self.vals))
+    def triplets(self) -> Triplets:
+        return Triplets(np.concatenate(self.rows).astype(np.int64), np.concatenate(self.cols).astype(np.int64),
+                         np.concatenate(self.vals))
 
 
 def _estimate_nonzeros(desc: _Description, n_out: int, N: int, norm: str) -> int:
@@ -264,8 +265,17 @@ def _estimate_nonzeros(desc: _Description, n_out: int, N: int, norm: str) -> int
     return n_out * (ineq + eq + n_ineq) + n_out * N + dist
 
 
-def _build(desc: _Description, target: np.ndarray, norm: str, exact: bool) -> tuple[_Builder, Any, np.ndarray]:
-    """The LP; returns the builder, a function ``x ↦ N`` and the indices of the distance rows."""
+class _Built(NamedTuple):
+    """The assembled LP, the map ``x ↦ N`` from its solution to the repaired matrix, and the indices of the
+    distance rows ``N − D⁺ + D⁻ = M``."""
+
+    builder: _Builder
+    to_N: Callable[[Sequence[Any]], np.ndarray]
+    dist_rows: np.ndarray
+
+
+def _build(desc: _Description, target: np.ndarray, norm: str, exact: bool) -> _Built:
+    """The LP of ``desc`` for the target ``M`` in ``norm`` (module docstring)."""
     n_out, N = target.shape
     L = _Builder(exact)
     one: Any = Fraction(1) if exact else 1.0
@@ -321,7 +331,7 @@ def _build(desc: _Description, target: np.ndarray, norm: str, exact: bool) -> tu
             L.add(rows[None, :], Dm, one)
             L.add(rows, L.var((N,)), one)
             L.add(rows, np.full(N, t), -one)
-    return L, to_N, dist_rows
+    return _Built(L, to_N, dist_rows)
 
 
 def _norm(D: np.ndarray, norm: str) -> Any:
@@ -334,7 +344,7 @@ def _norm(D: np.ndarray, norm: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------------- exact repair
-def _support_solve(L: _Builder, trip: tuple[np.ndarray, np.ndarray, np.ndarray], x: np.ndarray) -> Iterator[Any]:
+def _support_solve(L: _Builder, trip: Triplets, x: np.ndarray) -> Iterator[Any]:
     """Exact vertices on the support of ``x`` (several thresholds), each ``A_S x_S = b`` with ``x ≥ 0`` (lazily)."""
     rows, cols, vals = trip
     for support, rowdicts in support_systems(rows, cols, vals, L.m, x):
@@ -347,7 +357,7 @@ def _support_solve(L: _Builder, trip: tuple[np.ndarray, np.ndarray, np.ndarray],
         yield full
 
 
-def _dual_candidates(L: _Builder, trip: Any, x: np.ndarray, y: np.ndarray | None, exact: bool,
+def _dual_candidates(L: _Builder, trip: Triplets, x: np.ndarray, y: np.ndarray | None, exact: bool,
                      c: np.ndarray) -> Iterator[np.ndarray]:
     """Dual vectors to check, cheapest first: the rounded HiGHS duals, then complementary slackness solved exactly
     (on the columns with zero reduced cost, then on the support of ``x``)."""
@@ -375,7 +385,7 @@ def _dual_candidates(L: _Builder, trip: Any, x: np.ndarray, y: np.ndarray | None
             yield np.array(sol, dtype=object)
 
 
-def _dual_bound(L: _Builder, trip: Any, y: np.ndarray, c: np.ndarray, exact: bool) -> Any | None:
+def _dual_bound(L: _Builder, trip: Triplets, y: np.ndarray, c: np.ndarray, exact: bool) -> Any | None:
     """``b · y`` when ``Aᵀ y ≤ c`` (exactly, or within :data:`DUAL_FEASIBILITY_TOL` in float mode), else None (weak
     duality)."""
     rows, cols, vals = trip
@@ -398,9 +408,149 @@ def _is_optimal(bound: Any, distance: Any, exact: bool) -> bool:
     return abs(float(bound) - float(distance)) <= DUAL_FEASIBILITY_TOL * max(1.0, abs(float(distance)))
 
 
+# ---------------------------------------------------------------------------------------------------- routes
+@dataclass(frozen=True)
+class _SolvedLP:
+    """The nearest-member LP in standard form and HiGHS's optimal vertex: what the repair routes work from."""
+
+    builder: _Builder
+    triplets: Triplets
+    c: np.ndarray
+    to_N: Callable[[Sequence[Any]], np.ndarray]
+    dist_rows: np.ndarray
+    x: np.ndarray
+    eq_duals: np.ndarray | None
+    fun: float
+    kind: str
+
+
+class _Candidate(NamedTuple):
+    """A verified member of the closure, its distance to the given mechanism and its membership answer."""
+
+    distance: Any
+    mechanism: Mechanism
+    membership: Membership
+
+
+class _Certifier:
+    """LP duality for the distance: walks the dual candidates (:func:`_dual_candidates`) until one proves the
+    distance optimal, keeping the best verified lower bound ``b · y`` (weak duality, :func:`_dual_bound`)."""
+
+    def __init__(self, lp: _SolvedLP, exact: bool) -> None:
+        self.lp, self.exact = lp, exact
+        self.duals = _dual_candidates(lp.builder, lp.triplets, lp.x, lp.eq_duals, exact, lp.c)
+        self.bound: Any = None
+        self.y: np.ndarray | None = None
+
+    def optimal(self, distance: Any) -> bool:
+        return self.bound is not None and _is_optimal(self.bound, distance, self.exact)
+
+    def certify(self, distance: Any) -> None:
+        """Advance through the dual candidates until one proves ``distance`` optimal (or none is left)."""
+        if self.optimal(distance):
+            return
+        for y in self.duals:
+            val = _dual_bound(self.lp.builder, self.lp.triplets, y, self.lp.c, self.exact)
+            if val is not None and (self.bound is None or val > self.bound):
+                self.bound, self.y = val, y
+                if self.optimal(distance):
+                    return
+
+    def certificate(self, distance: Any) -> NearestCertificate | None:
+        if self.bound is None or self.y is None:
+            return None
+        return NearestCertificate(lower_bound=self.bound, functional=readonly(np.asarray(self.y)[self.lp.dist_rows]),
+                                  optimal=self.optimal(distance))
+
+
+def _exact_repair(definition: PrivacyDefinition, M: Mechanism, target: np.ndarray, norm: str, lp: _SolvedLP,
+                  certifier: _Certifier, tol: float) -> _Candidate | None:
+    """Exact mode: a rational nearest member from HiGHS's float vertex.
+
+    Needs an exact definition and mechanism. Tries, cheapest first, the vertex rounded to small denominators
+    (:func:`~privgeom.geometry._lp.rational_candidates`, three of them) and then the exact solutions of
+    ``A_S x_S = b`` on the vertex's support (:func:`_support_solve`; a vertex of the LP, so optimal when HiGHS's is).
+    Each candidate must be column-stochastic and an exact member (``definition.contains``); the closest one is kept,
+    and the search stops as soon as a dual vector proves its distance optimal (module docstring, LP duality).
+    """
+    best: _Candidate | None = None
+    Nf = lp.to_N(np.clip(lp.x, 0.0, None)).astype(float)
+    tries = itertools.chain(list(rational_candidates(Nf))[:3],
+                            (lp.to_N(v) for v in _support_solve(lp.builder, lp.triplets, lp.x)))
+    for Nq in tries:
+        if any(v < 0 for v in Nq.ravel()) or any(s != 1 for s in Nq.sum(axis=0)):
+            continue
+        R = Mechanism(Nq, inputs=M.inputs, outputs=M.outputs, exact=True)
+        ans = definition.contains(R)
+        if not (ans.member and ans.exact):
+            continue
+        d = _norm(Nq - target, norm)
+        if best is None or d < best.distance:
+            best = _Candidate(d, R, ans)
+        certifier.certify(best.distance)
+        if certifier.optimal(best.distance):
+            break
+    return best
+
+
+def _float_repair(definition: PrivacyDefinition, M: Mechanism, target: np.ndarray, norm: str, lp: _SolvedLP,
+                  certifier: _Certifier, tol: float) -> _Candidate | None:
+    """Float mode: HiGHS's vertex, clipped to ``N ≥ 0`` and its columns renormalised to sum to 1, kept when
+    ``definition.contains`` accepts it within ``atol``; its distance is certified by the HiGHS duals (checked within
+    :data:`DUAL_FEASIBILITY_TOL`)."""
+    Nf = np.clip(lp.to_N(np.clip(lp.x, 0.0, None)), 0.0, None)
+    Nf = Nf / Nf.sum(axis=0)
+    R = Mechanism(Nf, inputs=M.inputs, outputs=M.outputs, exact=False, atol=tol)
+    ans = definition.contains(R, atol=tol)
+    if not ans.member:
+        return None
+    best = _Candidate(float(_norm(R.matrix - target, norm)), R, ans)
+    certifier.certify(best.distance)
+    return best
+
+
+#: The repair routes of :func:`nearest`, by mode: each turns the solved LP into a verified member (or None).
+_REPAIR_ROUTES: dict[str, Callable[..., _Candidate | None]] = {"exact": _exact_repair, "float": _float_repair}
+
+
+def _solve_lp(definition: PrivacyDefinition, target: np.ndarray, norm: str, exact: bool, solver: str,
+              max_nonzeros: int | None) -> _SolvedLP:
+    """Size-check, build (:func:`closure_description`, :func:`_build`) and solve the nearest-member LP with HiGHS.
+
+    Raises SizeLimitError before building anything too large, SolverError when HiGHS does not report an optimum
+    (the LP is always feasible and bounded)."""
+    n_out, N = target.shape
+    hint = "the max_nonzeros= keyword of nearest()"
+    what = f"{definition.name}: nearest-member LP"
+    check_lp_size(n_out * N, n_out * N, max(description_nonzeros(definition, n_out), 3 * n_out * N),
+                  what=what, max_nonzeros=max_nonzeros, hint=hint)
+    desc = closure_description(definition, exact)
+    nnz = _estimate_nonzeros(desc, n_out, N, norm)
+    check_lp_size(n_out * N, 3 * n_out * N, nnz, what=what, max_nonzeros=max_nonzeros, hint=hint)
+    L, to_N, dist_rows = _build(desc, target, norm, exact)
+    trip = L.triplets()
+    c = np.zeros(L.n, dtype=object if exact else float)
+    if exact:
+        c[...] = Fraction(0)
+    for k, v in L.c.items():
+        c[k] = v
+    A = sp.csc_matrix((trip[2].astype(float), (trip[0], trip[1])), shape=(L.m, L.n))
+    b = np.asarray([float(v) for v in L.b])
+    model = HighsModel(c.astype(float), A, b, b, np.zeros(L.n), np.full(L.n, np.inf), what=f"{definition.name}: nearest LP")
+    res = model.solve(solver=solver)
+    if res.status != "optimal" or res.x is None:
+        raise SolverError(f"{definition.name}: the nearest-member LP is always feasible, yet HiGHS reported {res.status}")
+    return _SolvedLP(builder=L, triplets=trip, c=c, to_N=to_N, dist_rows=dist_rows, x=res.x, eq_duals=res.eq_duals,
+                     fun=float(res.fun or 0.0), kind=desc.kind)
+
+
 def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1", *, atol: float | None = None,
             solver: str = "dual", max_nonzeros: int | None = None) -> Nearest:
     """The mechanism of ``definition``'s closure nearest to ``mechanism`` (see the module docstring).
+
+    A member is its own nearest (distance 0); otherwise the LP is solved once (:func:`_solve_lp`) and the route of
+    the mode (:data:`_REPAIR_ROUTES`: ``"exact"`` rationalises the vertex, ``"float"`` renormalises it) returns a
+    verified member, whose distance LP duality certifies.
 
     Parameters
     ----------
@@ -431,84 +581,20 @@ def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1
     first = definition.contains(M, atol=tol)
     exact = bool(definition.exact and M.exact)
     if first.member:
-        zero: Scalar = Fraction(0) if exact else 0.0
-        return Nearest(M, zero, norm, exact, "member", first, None, True, "already a member")
+        return Nearest(mechanism=M, distance=Fraction(0) if exact else 0.0, norm=norm, exact=exact, method="member",
+                       membership=first, certificate=None, original_member=True, detail="already a member")
     target = M.matrix if exact else M.float_matrix()
-    n_out, N = target.shape
-    hint = "the max_nonzeros= keyword of nearest()"
-    check_lp_size(n_out * N, n_out * N, max(description_nonzeros(definition, n_out), 3 * n_out * N),
-                  what=f"{definition.name}: nearest-member LP", max_nonzeros=max_nonzeros, hint=hint)
-    desc = closure_description(definition, exact)
-    nnz = _estimate_nonzeros(desc, n_out, N, norm)
-    check_lp_size(n_out * N, 3 * n_out * N, nnz, what=f"{definition.name}: nearest-member LP", max_nonzeros=max_nonzeros,
-                  hint=hint)
-    L, to_N, dist_rows = _build(desc, target, norm, exact)
-    trip = L.triplets()
-    c = np.zeros(L.n, dtype=object if exact else float)
-    if exact:
-        c[...] = Fraction(0)
-    for k, v in L.c.items():
-        c[k] = v
-    A = sp.csc_matrix((trip[2].astype(float), (trip[0], trip[1])), shape=(L.m, L.n))
-    b = np.asarray([float(v) for v in L.b])
-    model = HighsModel(c.astype(float), A, b, b, np.zeros(L.n), np.full(L.n, np.inf), what=f"{definition.name}: nearest LP")
-    res = model.solve(solver=solver)
-    if res.status != "optimal" or res.x is None:
-        raise SolverError(f"{definition.name}: the nearest-member LP is always feasible, yet HiGHS reported {res.status}")
-    x = res.x
-    method = "mixture-lp" if desc.kind == "mixture" else "row-cone-lp"
-    best: tuple[Any, Mechanism, Membership] | None = None
-    bound: Any = None
-    y_best: np.ndarray | None = None
-    duals = _dual_candidates(L, trip, x, res.eq_duals, exact, c)
-
-    def certify(distance: Any) -> None:
-        """Advance through the dual candidates until one proves ``distance`` optimal (or none is left)."""
-        nonlocal bound, y_best
-        if bound is not None and _is_optimal(bound, distance, exact):
-            return
-        for y in duals:
-            val = _dual_bound(L, trip, y, c, exact)
-            if val is not None and (bound is None or val > bound):
-                bound, y_best = val, y
-                if _is_optimal(bound, distance, exact):
-                    return
-
-    if exact:
-        Nf = to_N(np.clip(x, 0.0, None)).astype(float)
-        # cheapest first: the rounded vertex, then exact solves on its support (a vertex: optimal when HiGHS's is)
-        tries = itertools.chain(list(rational_candidates(Nf))[:3], (to_N(v) for v in _support_solve(L, trip, x)))
-        for Nq in tries:
-            if any(v < 0 for v in Nq.ravel()) or any(s != 1 for s in Nq.sum(axis=0)):
-                continue
-            R = Mechanism(Nq, inputs=M.inputs, outputs=M.outputs, exact=True)
-            ans = definition.contains(R)
-            if not (ans.member and ans.exact):
-                continue
-            d = _norm(Nq - target, norm)
-            if best is None or d < best[0]:
-                best = (d, R, ans)
-            certify(best[0])
-            if bound is not None and _is_optimal(bound, best[0], exact):
-                break
-    else:
-        Nf = np.clip(to_N(np.clip(x, 0.0, None)), 0.0, None)
-        Nf = Nf / Nf.sum(axis=0)
-        R = Mechanism(Nf, inputs=M.inputs, outputs=M.outputs, exact=False, atol=tol)
-        ans = definition.contains(R, atol=tol)
-        if ans.member:
-            best = (float(_norm(R.matrix - target, norm)), R, ans)
-            certify(best[0])
+    lp = _solve_lp(definition, target, norm, exact, solver, max_nonzeros)
+    certifier = _Certifier(lp, exact)
+    best = _REPAIR_ROUTES["exact" if exact else "float"](definition, M, target, norm, lp, certifier, tol)
     if best is None:
         mode = "exactly" if exact else f"within atol={tol:g}"
         raise SolverError(f"{definition.name}: the nearest-member LP's solution could not be verified as a member {mode}")
-    distance, R, ans = best
-    cert = None
-    if bound is not None and y_best is not None:
-        cert = NearestCertificate(bound, readonly(np.asarray(y_best)[dist_rows]), _is_optimal(bound, distance, exact))
-    detail = (f"LP optimum ≈ {float(res.fun or 0.0):.6g}; repaired mechanism verified as a member "
+    detail = (f"LP optimum ≈ {lp.fun:.6g}; repaired mechanism verified as a member "
               f"({'exactly' if exact else f'within atol={tol:g}'})")
-    return Nearest(R, distance, norm, exact, method, ans, cert, False, detail)
+    return Nearest(mechanism=best.mechanism, distance=best.distance, norm=norm, exact=exact,
+                   method="mixture-lp" if lp.kind == "mixture" else "row-cone-lp", membership=best.membership,
+                   certificate=certifier.certificate(best.distance), original_member=False, detail=detail)
 
 
 register_generic("nearest", nearest)  # PrivacyDefinition.nearest

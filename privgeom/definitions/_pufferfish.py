@@ -67,19 +67,18 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence, TypeAlias
 
 import networkx as nx
 import numpy as np
 
 from .._core.domain import Domain
-from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
+from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.io import parse_json, read_text
-from .._core.numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
+from .._core.numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
 from ..mechanisms import Mechanism
-from ._approx_dp import CompletionWitness
 from ._dp import dp_level
-from ._base import Membership, PrivacyDefinition, RowCertificate
+from ._base import HasLevel, Membership, PrivacyDefinition, RowCertificate
 from .._core.level import LevelLike, ScalarLike
 
 __all__ = ["Pufferfish", "PufferfishCondition", "PUFFERFISH_JSON_KEYS"]
@@ -103,11 +102,24 @@ class PufferfishCondition:
         return f"prior {self.prior}: {self.secret_i} vs {self.secret_j}"
 
 
+#: One prior θ: ``{dataset: probability}`` (missing datasets have probability 0) or the probabilities in dataset order.
+PriorLike: TypeAlias = Mapping[str, ScalarLike] | Sequence[ScalarLike]
+
+
+class _Failure(NamedTuple):
+    """A row condition that fails: its readable ``text``, ``normal · x = value < 0``, and its ``label``."""
+
+    text: str
+    normal: np.ndarray
+    value: Any
+    label: str
+
+
 def _fmt(v: Scalar) -> str:
     return fraction_str(v) if isinstance(v, Fraction) else f"{float(v):.6g}"
 
 
-class Pufferfish(PrivacyDefinition):
+class Pufferfish(HasLevel, PrivacyDefinition):
     """ε-Pufferfish privacy with finitely many priors (Kifer & Machanavajjhala, TODS 2014, Definition 3.1).
 
     Parameters
@@ -159,7 +171,7 @@ class Pufferfish(PrivacyDefinition):
         datasets: Sequence[Any],
         secrets: Mapping[str, Iterable[Any]],
         pairs: Iterable[Sequence[str]],
-        priors: Sequence[Any],
+        priors: Sequence[PriorLike],
         *,
         eps: LevelLike | None = None,
         exp_eps: ScalarLike | None = None,
@@ -202,18 +214,19 @@ class Pufferfish(PrivacyDefinition):
             if (a, b) not in self._pairs and (b, a) not in self._pairs:
                 self._pairs.append((a, b))
         level = dp_level(eps, exp_eps, owner=owner)
-        self._ratio = level.exp_eps
+        self._ratio: Scalar = level.exp_eps
         self._eps_value = level.shown if level.given == "eps" and not level.exact else None
         if isinstance(priors, (str, bytes, Mapping)) or not isinstance(priors, Sequence) or not priors:
             raise InvalidTypeError(f"{owner}: priors must be a non-empty list of priors, got {priors!r}")
         raw = [self._parse_prior(p, k, index) for k, p in enumerate(priors)]
         self._exact = isinstance(self._ratio, Fraction) and all(isinstance(v, Fraction) for pr in raw for v in pr)
         if not self._exact:
+            if level.exact:  # float priors make the whole definition float
+                level = dp_level(eps, exp_eps, exact=False, owner=owner)
             self._ratio = float(self._ratio)
             raw = [[float(v) for v in pr] for pr in raw]
-        if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
-            raise InvalidParameterError(f"{owner}: atol must be a non-negative float, got {atol!r}")
-        self._atol = float(atol)
+        self._level = level
+        self._atol = self._checked_atol(atol, owner)
         for k, pr in enumerate(raw):
             total = sum(pr, Fraction(0) if self._exact else 0.0)
             if (total != 1) if self._exact else abs(float(total) - 1.0) > self._atol * len(pr):
@@ -222,7 +235,6 @@ class Pufferfish(PrivacyDefinition):
         self._priors = tuple(readonly(np.array(pr, dtype=dtype)) for pr in raw)
         self._source = source
         self._conditions = self._build_conditions()
-        self._cone: Any = None
 
     @staticmethod
     def _parse_prior(p: Any, k: int, index: dict[str, int]) -> list[Scalar]:
@@ -262,13 +274,14 @@ class Pufferfish(PrivacyDefinition):
                 ca, cb = self._conditional(prior, a), self._conditional(prior, b)
                 if ca is None or cb is None:
                     continue
-                out.append(PufferfishCondition(k, a, b, readonly(self._ratio * cb - ca)))
-                out.append(PufferfishCondition(k, b, a, readonly(self._ratio * ca - cb)))
+                out.append(PufferfishCondition(prior=k, secret_i=a, secret_j=b, normal=readonly(self._ratio * cb - ca)))
+                out.append(PufferfishCondition(prior=k, secret_i=b, secret_j=a, normal=readonly(self._ratio * ca - cb)))
         return tuple(out)
 
     # -- constructors -----------------------------------------------------------------------------------------
     @classmethod
-    def from_graph(cls, graph: nx.Graph | Domain, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, prior: Any = None) -> Pufferfish:
+    def from_graph(cls, graph: nx.Graph | Domain, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None,
+                   prior: PriorLike | None = None) -> Pufferfish:
         """Secrets ``{D}`` for every dataset, pairs = the graph's edges, one prior (default uniform).
 
         For any prior with full support this is exactly ε-DP over ``graph``: ``θ(· | {D}) = e_D``.
@@ -359,16 +372,8 @@ class Pufferfish(PrivacyDefinition):
 
     # -- identity ---------------------------------------------------------------------------------------------
     @property
-    def inputs(self) -> tuple[str, ...]:
-        return self._inputs
-
-    @property
-    def exact(self) -> bool:
-        return self._exact
-
-    @property
     def name(self) -> str:
-        eps = str(LogRational(self._ratio)) if isinstance(self._ratio, Fraction) else f"{np.log(self._ratio):.6g}"
+        eps = str(self._level.eps) if self._level.exact else f"{float(self._level.eps):.6g}"
         return f"Pufferfish(eps={eps}, {len(self._secrets)} secrets, {len(self._pairs)} pairs, {len(self._priors)} priors)"
 
     def spec(self) -> str:
@@ -392,11 +397,6 @@ class Pufferfish(PrivacyDefinition):
     def priors(self) -> tuple[np.ndarray, ...]:
         """The priors θ as read-only vectors over :attr:`inputs`."""
         return self._priors
-
-    @property
-    def exp_eps(self) -> Scalar:
-        """``e^ε``."""
-        return self._ratio
 
     @property
     def conditions(self) -> tuple[PufferfishCondition, ...]:
@@ -428,9 +428,8 @@ class Pufferfish(PrivacyDefinition):
         """``{x ≥ 0 : Σ_D x_D [e^ε θ(D | s_j) − θ(D | s_i)] ≥ 0}`` for every prior and pair, both directions."""
         from ..geometry import Cone
 
-        if self._cone is None:
-            self._cone = Cone.from_facets(self._normals(), exact=self._exact, labels=self._inputs, atol=self._atol)
-        return self._cone
+        return self._cached_row_cone(
+            lambda: Cone.from_facets(self._normals(), exact=self._exact, labels=self._inputs, atol=self._atol))
 
     def _inequality(self, c: PufferfishCondition) -> str:
         def side(secret: str) -> str:
@@ -444,7 +443,7 @@ class Pufferfish(PrivacyDefinition):
         right = f"({right})" if "+" in right else right
         return f"{side(c.secret_i)} ≤ {_fmt(self._ratio)}·{right}  [prior {c.prior}]"
 
-    def _first_violation(self, x: np.ndarray, exact: bool, tol: float) -> tuple[str, np.ndarray, Any, str] | None:
+    def _first_violation(self, x: np.ndarray, exact: bool, tol: float) -> _Failure | None:
         scale = max(1.0, float(np.max(np.abs(np.asarray(x, dtype=float))))) if len(x) else 1.0
         for i, v in enumerate(x):
             if v < 0 if exact else v < -tol * scale:
@@ -452,12 +451,12 @@ class Pufferfish(PrivacyDefinition):
                 if exact:
                     e[:] = Fraction(0)
                 e[i] = 1
-                return f"x[{self._inputs[i]}] ≥ 0", e, v, "nonnegative"
+                return _Failure(f"x[{self._inputs[i]}] ≥ 0", e, v, "nonnegative")
         for c in self._conditions:
             a = c.normal if exact else np.asarray(c.normal, dtype=float)
             val = sum((p * q for p, q in zip(a, x)), Fraction(0)) if exact else float(np.dot(a, x))
             if val < 0 if exact else val < -tol * scale * max(1.0, float(np.max(np.abs(a)))):
-                return self._inequality(c), a, val, c.label
+                return _Failure(self._inequality(c), a, val, c.label)
         return None
 
     def _vector(self, x: Any) -> tuple[np.ndarray, bool]:
@@ -469,7 +468,7 @@ class Pufferfish(PrivacyDefinition):
             return np.array(vals, dtype=object), True
         return np.array([float(v) for v in vals]), False
 
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is ``x`` in the row cone? Yes comes with a member mechanism having ``x`` (scaled) as a row.
 
         Examples
@@ -481,13 +480,15 @@ class Pufferfish(PrivacyDefinition):
         >>> pf.contains_row([1, 3]).certificate.inequality
         'x[1] ≤ 2·x[0]  [prior 0]'
         """
-        tol = self._atol if atol is None else float(atol)
+        tol = self._tol(atol)
         vec, exact = self._vector(x)
         bad = self._first_violation(vec, exact, tol)
         if bad is not None:
             text, normal, value, label = bad
-            cert = RowCertificate(-1, "", readonly(np.asarray(normal)), value, text, label=label)
-            return Membership(False, "rows", exact, certificate=cert, detail=f"{text} fails (value {_fmt(value)})")
+            cert = RowCertificate(row=-1, output="", normal=readonly(np.asarray(normal)), value=value, inequality=text,
+                                  label=label)
+            return Membership(member=False, method="rows", exact=exact, certificate=cert,
+                              detail=f"{text} fails (value {_fmt(value)})")
         one: Any = Fraction(1) if exact else 1.0
         top = max(vec)
         if top <= (0 if exact else tol):
@@ -502,13 +503,10 @@ class Pufferfish(PrivacyDefinition):
                 if ax > (0 if exact else tol):
                     c = min(c, (r - 1) / ax)
             row = [max(v * c, 0 * c) for v in vec]
-        M = Mechanism([row, [one - v for v in row]], inputs=self._inputs, outputs=["x", "rest"], exact=exact)
-        member = self.contains(M, atol=tol)
-        if not member.member:  # pragma: no cover - a theorem (a·1 = e^ε − 1), checked anyway
-            raise SolverError(f"{self.name}: the completion of {list(vec)} is not a member; please report")
         scale = 1 / c if top > 0 else one * 0
-        return Membership(True, "rows", exact, witness=CompletionWitness(M, 0, scale, member),
-                          detail="every Pufferfish condition holds for x")
+        # a theorem: each condition's normal has a·1 = e^ε − 1 ≥ 0, so the second row 1 − c x satisfies it too
+        return self._completion(row, scale, exact, lambda M: self.contains(M, atol=tol), "rows",
+                                "every Pufferfish condition holds for x")
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-Pufferfish? Checked row by row (Pufferfish is its own closure, Lin & Kifer §III-B.1).
@@ -517,14 +515,16 @@ class Pufferfish(PrivacyDefinition):
         """
         M = self.check_mechanism(mechanism)
         self.check_method(method)
-        tol = self._atol if atol is None else float(atol)
+        tol = self._tol(atol)
         exact = self._exact and M.exact
         m = M.matrix if exact else M.float_matrix()
         for w in range(M.n_outputs):
             bad = self._first_violation(m[w], exact, tol)
             if bad is not None:
                 text, normal, value, label = bad
-                cert = RowCertificate(w, M.outputs[w], readonly(np.asarray(normal)), value, text, label=label)
-                return Membership(False, "rows", exact, certificate=cert,
+                cert = RowCertificate(row=w, output=M.outputs[w], normal=readonly(np.asarray(normal)), value=value,
+                                      inequality=text, label=label)
+                return Membership(member=False, method="rows", exact=exact, certificate=cert,
                                   detail=f"output {M.outputs[w]!r}: {text} fails (value {_fmt(value)})")
-        return Membership(True, "rows", exact, detail=f"all {self.n_conditions} conditions hold on every output")
+        return Membership(member=True, method="rows", exact=exact,
+                          detail=f"all {self.n_conditions} conditions hold on every output")

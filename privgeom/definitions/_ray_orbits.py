@@ -41,7 +41,7 @@ import math
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -49,7 +49,7 @@ import numpy as np
 from .._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.hints import limit_hint
 from .._core.limits import register_limit
-from .._core.level import ScalarLike
+from .._core.level import PrivacyLevel, ScalarLike
 from .._core.numeric import fraction_str, parse_scalar, readonly
 from .._core.results import Result
 from ..geometry._symmetry import SymmetryGroup, automorphisms, source_phrase
@@ -84,8 +84,9 @@ class RayOrbits(Result):
         The number of extreme rays in each orbit (``|G| / |Stab(u)|``).
     group_source, group_order : str, int
         The symmetry group used (:func:`privgeom.automorphisms` of the definition).
-    exp_eps : Fraction or float or None
-        ``e^ε`` of the definition (None when a bare graph was given); the rays do not depend on it.
+    level : PrivacyLevel or None
+        The privacy level of the definition (None when a bare graph was given); the rays' patterns do not depend on
+        it, the rays themselves are ``e^{ε u}`` (:meth:`rays`).
     steps : int
         Search steps (values tried), the work done.
     """
@@ -95,7 +96,7 @@ class RayOrbits(Result):
     sizes: tuple[int, ...]
     group_source: str
     group_order: int
-    exp_eps: Fraction | float | None
+    level: PrivacyLevel | None
     steps: int
     exact: bool = True
 
@@ -117,7 +118,8 @@ class RayOrbits(Result):
         >>> dp_ray_orbits(DifferentialPrivacy.complete(3, exp_eps=3)).rays().tolist()
         [[1, 1, 3], [1, 3, 3]]
         """
-        given = self.exp_eps if exp_eps is None else parse_scalar(exp_eps, name="exp_eps")
+        own = None if self.level is None else self.level.exp_eps
+        given = own if exp_eps is None else parse_scalar(exp_eps, name="exp_eps")
         if given is None:
             raise InvalidParameterError("rays of orbits found from a bare graph need exp_eps")
         if not isinstance(given, Fraction):
@@ -135,8 +137,8 @@ class RayOrbits(Result):
         return {"labels": list(self.labels), "n_rays": self.n_rays, "n_orbits": self.n_orbits,
                 "orbits": [{"size": s, "pattern": p} for s, p in zip(self.sizes, self.patterns.tolist())],
                 "group_source": self.group_source, "group_order": self.group_order,
-                "exp_eps": None if self.exp_eps is None else (fraction_str(self.exp_eps)
-                                                              if isinstance(self.exp_eps, Fraction) else self.exp_eps),
+                "exp_eps": None if self.level is None else (fraction_str(self.level.exp_eps) if self.level.exact
+                                                            else self.level.exp_eps),
                 "steps": self.steps, "exact": self.exact}
 
 
@@ -186,8 +188,17 @@ def _check_group(I: np.ndarray, J: np.ndarray, G: SymmetryGroup) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ the search
+class _Found(NamedTuple):
+    """What :func:`_search` found: the lex-leader patterns, their orbit sizes, the group order, the search steps."""
+
+    patterns: list[list[int]]
+    sizes: list[int]
+    group_order: int
+    steps: int
+
+
 def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_orbits: int, max_steps: int,
-            max_elements: int) -> tuple[list[list[int]], list[int], int, int]:
+            max_elements: int) -> _Found:
     """Orderly generation (module Notes) on the graph of the index pairs ``(I[e], J[e])`` over ``range(n)``:
     lex-leader patterns (rows in dataset order), their orbit sizes, the group order and the number of search steps."""
     H = nx.Graph()
@@ -285,7 +296,7 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
     first = alive0 if symmetric else check(alive0, 1)
     assert first is not None  # one position: every element is equal there
     rec(1, first)
-    return found, sizes, order_g, steps
+    return _Found(found, sizes, order_g, steps)
 
 
 def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: SymmetryGroup | None = None, max_orbits: int | None = None,
@@ -324,13 +335,13 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
     if isinstance(definition, nx.Graph):
         G = _connected_graph(definition)
         definition = DifferentialPrivacy(G, exp_eps=2)
-        exp_eps = None
+        level = None
     elif isinstance(definition, DifferentialPrivacy):
-        exp_eps = definition.exp_eps
-        if not exp_eps > 1:
+        level = definition.level
+        if not level.exp_eps > 1:
             raise InvalidParameterError(
                 f"ray orbits need exp_eps > 1 (at exp_eps = 1 the cone has one ray per component), got "
-                f"{fraction_str(exp_eps)}")
+                f"{fraction_str(level.exp_eps)}")
         _connected_graph(definition.graph)
     else:
         raise InvalidTypeError(f"dp_ray_orbits needs a DifferentialPrivacy definition or a networkx graph, got "
@@ -359,4 +370,4 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
                                          max_elements=max_elements)
     pats = np.array(found, dtype=np.int64).reshape(len(found), len(labels))
     return RayOrbits(labels=labels, patterns=readonly(pats), sizes=tuple(sizes), group_source=group.source,
-                     group_order=order, exp_eps=exp_eps, steps=steps)
+                     group_order=order, level=level, steps=steps)

@@ -178,7 +178,7 @@ def spec_bool(params: dict[str, str], key: str, kind: str) -> bool | None:
     raise FormatError(f"{kind}: {key}={raw!r} is not true/false")
 
 
-def parse_definition(spec: Any) -> PrivacyDefinition:
+def parse_definition(spec: str | PrivacyDefinition) -> PrivacyDefinition:
     """Build a privacy definition from a spec string (a :class:`PrivacyDefinition` is returned unchanged).
 
     The built-in kinds are the definitions of Lin & Kifer's row-cone paper: ``rr`` (randomized response, §IV),
@@ -190,7 +190,7 @@ def parse_definition(spec: Any) -> PrivacyDefinition:
     >>> parse_definition("rr:k=3,p=3/4").spec()
     'rr:k=3,p=3/4'
     >>> d = parse_definition("dp:graph=hamming,k=2,exp_eps=3")
-    >>> d.exp_eps, d.inputs
+    >>> d.level.exp_eps, d.inputs
     (Fraction(3, 1), ('11', '10', '01', '00'))
     >>> parse_definition("rr:k=3")
     Traceback (most recent call last):

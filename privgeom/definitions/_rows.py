@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -230,7 +231,8 @@ def _row_certificate(
         if not value < -atol:
             return None
         normal = nf
-    return RowCertificate(row, output, readonly(normal), value, format_inequality(normal, labels), label)
+    return RowCertificate(row=row, output=output, normal=readonly(normal), value=value,
+                          inequality=format_inequality(normal, labels), label=label)
 
 
 # ---------------------------------------------------------------------------------------------------- fast path
@@ -267,7 +269,7 @@ def independent_rows_membership(
             cert = _row_certificate(-diff, Gm, xs[o], exact=exact, atol=atol, row=o, output=outputs[o],
                                     labels=labels, label="span")
             if cert is not None:
-                return Membership(False, "linear-solve", exact, certificate=cert,
+                return Membership(member=False, method="linear-solve", exact=exact, certificate=cert,
                                   detail=f"row {outputs[o]!r} is not in the span of the mechanism's rows")
             if exact:  # pragma: no cover - exact projection residual always certifies
                 return None
@@ -277,7 +279,7 @@ def independent_rows_membership(
         cert = _row_certificate(Gp[:, w], Gm, xs[o], exact=exact, atol=atol, row=o, output=outputs[o],
                                 labels=labels, label=f"dual basis {w}")
         if cert is not None:
-            return Membership(False, "linear-solve", exact, certificate=cert,
+            return Membership(member=False, method="linear-solve", exact=exact, certificate=cert,
                               detail=f"row {outputs[o]!r} needs a negative multiple of generator {w}")
         return None
     # witness: A[:, original row] = Y[:, reduced row]; zero rows get an arbitrary distribution
@@ -296,8 +298,9 @@ def independent_rows_membership(
     if not exact:
         sums = A.sum(axis=0)
         A = A / np.where(sums > 0, sums, 1.0)
-    wit = ClosureWitness((0,), (Fraction(1) if exact else 1.0,), (readonly(A),), Fraction(0) if exact else 0.0)
-    return Membership(True, "linear-solve", exact, witness=wit,
+    wit = ClosureWitness(components=(0,), weights=(Fraction(1) if exact else 1.0,), post_processings=(readonly(A),),
+                         residual=Fraction(0) if exact else 0.0)
+    return Membership(member=True, method="linear-solve", exact=exact, witness=wit,
                       detail="M' = Y M with Y ≥ 0 (independent rows: the row cone decides closure)")
 
 
@@ -343,13 +346,15 @@ def cone_lp_membership(
                     cands.append(full)
             for cand in cands:
                 if all(v >= 0 for v in cand) and bool((cand.dot(G) == x).all()):
-                    return Membership(True, "lp", True, witness=RowWitness(f"rows of the {what}", Fraction(0),
-                                                                           _coefficients=readonly(cand)))
+                    wit = RowWitness(generators=f"rows of the {what}", residual=Fraction(0),
+                                     _coefficients=readonly(cand))
+                    return Membership(member=True, method="lp", exact=True, witness=wit)
             return None
         resid = float(np.abs(y.dot(Gf) - xf).max()) if N else 0.0
         if resid > atol:
             return None
-        return Membership(True, "lp", False, witness=RowWitness(f"rows of the {what}", resid, _coefficients=readonly(y)))
+        return Membership(member=True, method="lp", exact=False,
+                          witness=RowWitness(generators=f"rows of the {what}", residual=resid, _coefficients=readonly(y)))
 
     def certificate() -> Membership | None:
         if res.eq_duals is None:
@@ -366,7 +371,7 @@ def cone_lp_membership(
                 cert = _row_certificate(fixed, G if exact else Gf, x if exact else xf, exact=exact, atol=atol,
                                         row=-1, output="", labels=labels, label="Farkas")
                 if cert is not None:
-                    return Membership(False, "lp", exact, certificate=cert,
+                    return Membership(member=False, method="lp", exact=exact, certificate=cert,
                                       detail=f"Farkas certificate from the {what} LP (ℓ1 distance ≈ {dist:.3g})")
         return None
 
@@ -385,14 +390,15 @@ def generic_row_membership(definition: "PrivacyDefinition", x: Any, *, atol: flo
     ans = cone.contains(vec, atol=atol)
     exact = bool(ans.exact)
     if ans.member:
-        return Membership(True, "row-cone", exact, detail="x satisfies every facet of the row cone")
+        return Membership(member=True, method="row-cone", exact=exact, detail="x satisfies every facet of the row cone")
     normal = np.asarray(ans.normal)
     value: Any = ans.value
     if ans.kind == "equality" and value > 0:
         normal, value = -normal, -value
-    cert = RowCertificate(-1, "", readonly(normal), value, format_inequality(normal, definition.inputs),
-                          f"{ans.kind} {ans.violated}")
-    return Membership(False, "row-cone", exact, certificate=cert, detail=f"x violates {ans.kind} {ans.violated}")
+    cert = RowCertificate(row=-1, output="", normal=readonly(normal), value=value,
+                          inequality=format_inequality(normal, definition.inputs), label=f"{ans.kind} {ans.violated}")
+    return Membership(member=False, method="row-cone", exact=exact, certificate=cert,
+                      detail=f"x violates {ans.kind} {ans.violated}")
 
 
 def rows_row_cone_membership(definition: "PrivacyDefinition", X: Any, outputs: Sequence[str], *, exact: bool,
@@ -404,10 +410,10 @@ def rows_row_cone_membership(definition: "PrivacyDefinition", X: Any, outputs: S
         ans = generic_row_membership(definition, x if exact else np.asarray(x, dtype=float), atol=atol)
         if not ans.member:
             cert: Any = ans.certificate
-            cert = RowCertificate(o, outputs[o], cert.normal, cert.value, cert.inequality, cert.label)
-            return Membership(False, "row-cone", ans.exact, certificate=cert,
+            cert = replace(cert, row=o, output=outputs[o])
+            return Membership(member=False, method="row-cone", exact=ans.exact, certificate=cert,
                               detail=f"row {outputs[o]!r} leaves the {cone}")
-    return Membership(True, "row-cone", exact, detail=detail)
+    return Membership(member=True, method="row-cone", exact=exact, detail=detail)
 
 
 def independent_row_membership(
@@ -427,7 +433,7 @@ def independent_row_membership(
         cert = _row_certificate(-diff, Gm, xs, exact=exact, atol=atol, row=-1, output="", labels=labels, label="span")
         if cert is None:
             return None
-        return Membership(False, "linear-solve", exact, certificate=cert, detail="x is not in the span of the rows")
+        return Membership(member=False, method="linear-solve", exact=exact, certificate=cert, detail="x is not in the span of the rows")
     neg = [i for i, v in enumerate(y) if (v < 0 if exact else v < -atol)]
     if neg:
         w = min(neg, key=lambda i: float(y[i]))
@@ -435,19 +441,19 @@ def independent_row_membership(
                                 label=f"dual basis {w}")
         if cert is None:
             return None
-        return Membership(False, "linear-solve", exact, certificate=cert,
+        return Membership(member=False, method="linear-solve", exact=exact, certificate=cert,
                           detail=f"x needs a negative multiple of generator {w}")
     if not exact:
         y = np.clip(y, 0.0, None)
         resid = float(np.abs(y.dot(Gm) - xs).max()) if xs.size else 0.0
         if resid > atol:
             return None
-        return Membership(True, "linear-solve", False, witness=RowWitness("rows of the mechanism", resid,
-                                                                          _coefficients=readonly(y)))
+        return Membership(member=True, method="linear-solve", exact=False,
+                          witness=RowWitness(generators="rows of the mechanism", residual=resid, _coefficients=readonly(y)))
     if not (all(v >= 0 for v in y) and bool((y.dot(G) == x).all())):  # pragma: no cover - exact algebra
         return None
-    return Membership(True, "linear-solve", True, witness=RowWitness("rows of the mechanism", Fraction(0),
-                                                                     _coefficients=readonly(y)))
+    return Membership(member=True, method="linear-solve", exact=True,
+                      witness=RowWitness(generators="rows of the mechanism", residual=Fraction(0), _coefficients=readonly(y)))
 
 
 register_generic("contains_row", generic_row_membership)  # PrivacyDefinition.contains_row

@@ -17,14 +17,15 @@ check: the ``"kronecker-inverse"`` method. Exact mode with ``p = a/b`` works on 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Iterator, Sequence, overload
+from typing import Any, Iterator, NamedTuple, Sequence, overload
 
 import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
-from .._core.numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fit_int_array, fits_int64, fraction_str, int_columns_to_fractions,
+from .._core.numeric import (ROUNDOFF, Scalar, check_dense_size, fit_int_array, fits_int64, fraction_str, int_columns_to_fractions,
                         readonly, widen)
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
@@ -62,6 +63,26 @@ class _BitLabels(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         return (self[i] for i in range(self.n))
+
+
+class _Transformed(NamedTuple):
+    """The facet values ``W`` of some rows (:meth:`RandomizedResponse._transform`) and, in exact mode, the integer
+    rows and their denominators they were computed from."""
+
+    W: Any
+    Xint: np.ndarray | None
+    dens: list[int] | None
+
+
+class _RowsDecision(NamedTuple):
+    """:meth:`RandomizedResponse._decide`: the answer for every row, the certificate of the first bad row (None for a
+    yes), the facet values ``W`` and, in exact mode, the integer rows and their denominators."""
+
+    member: bool
+    certificate: RowCertificate | None
+    W: Any
+    Xint: np.ndarray | None
+    dens: list[int] | None
 
 
 class RandomizedResponse(PrivacyDefinition):
@@ -139,10 +160,6 @@ class RandomizedResponse(PrivacyDefinition):
         """The ``2^k`` bit strings in reverse lexicographic order (refused beyond the dense size limit)."""
         check_dense_size(1, self.n, exact=True, what=f"the {self.n} dataset labels of k={self._k}")
         return tuple(bit_strings(self._k))
-
-    @property
-    def exact(self) -> bool:
-        return self._exact
 
     @property
     def name(self) -> str:
@@ -266,10 +283,7 @@ class RandomizedResponse(PrivacyDefinition):
         >>> big.n_facets, big.dim, big.contains([1] * 2**14).member
         (16384, 16384, True)
         """
-        cached = self.__dict__.get("_row_cone_cached")
-        if cached is None:  # the definition is immutable: build the (lazy) cone once
-            cached = self.__dict__["_row_cone_cached"] = self._build_row_cone()
-        return cached
+        return self._cached_row_cone(self._build_row_cone)
 
     def _build_row_cone(self) -> Any:
         from ..geometry._cone import Cone
@@ -305,19 +319,7 @@ class RandomizedResponse(PrivacyDefinition):
         order = np.lexsort(K.T[::-1])[::-1]
         return K[order]  # integers, as a Cone stores its canonical rows (Cone.int_facets); no Fraction built
 
-    def _symmetry(self) -> Any:
-        from ..geometry._symmetry import automorphisms
-
-        return automorphisms(self)
-
-    def _cone_contains(self, x: np.ndarray, exact: bool, atol: float) -> tuple[bool, Any, Any]:
-        ans = self.contains_row(x, atol=atol)
-        if ans.member:
-            return True, None, None
-        cert: Any = ans.certificate
-        return False, cert.normal, cert.value
-
-    def pair_bounds(self, ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
+    def pair_bounds(self, ia: Sequence[int] | np.ndarray, ib: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``sup x_a / x_b`` over the row cone for index arrays ``ia``, ``ib``: ``r^{ham(a, b)}``, ``r = p/(1−p)``.
 
         The projection of the row cone onto a pair is the cone of the projected generators (rows of ``M_rr``), an
@@ -352,12 +354,12 @@ class RandomizedResponse(PrivacyDefinition):
         return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ core
-    def _transform(self, X: np.ndarray, exact: bool) -> tuple[Any, np.ndarray | None, list[int] | None]:
+    def _transform(self, X: np.ndarray, exact: bool) -> _Transformed:
         """Facet values: ``W[:, j] = x · facet_{s_j}`` (exact: times ``b^k`` and the row denominator)."""
         if not exact:
-            return kron_apply(X.astype(float), self._k, self._inverse_kernel(False)), None, None
+            return _Transformed(kron_apply(X.astype(float), self._k, self._inverse_kernel(False)), None, None)
         Xint, dens = integer_rows(X)
-        return exact_kron_apply(Xint, self._k, self._inverse_kernel(True)), Xint, dens
+        return _Transformed(exact_kron_apply(Xint, self._k, self._inverse_kernel(True)), Xint, dens)
 
     def _certificate(self, W: np.ndarray, Xint: np.ndarray | None, dens: list[int] | None, X: np.ndarray,
                      o: int, output: str, exact: bool, atol: float) -> RowCertificate:
@@ -383,10 +385,12 @@ class RandomizedResponse(PrivacyDefinition):
             text = f"facet({s}): " + format_inequality(normal, self._labels)
         if not (valid and (value < 0 if exact else value < -atol)):
             raise SolverError(f"{self.name}: the facet certificate for row {output!r} did not verify")
-        return RowCertificate(o, output, normal, value, text, s)
+        return RowCertificate(row=o, output=output, normal=normal, value=value, inequality=text, label=s)
 
     def _decide(self, X: np.ndarray, exact: bool, atol: float, outputs: Sequence[str],
-                ints: tuple[np.ndarray, list[int]] | None = None) -> tuple[Any, ...]:
+                ints: tuple[np.ndarray, list[int]] | None = None) -> _RowsDecision:
+        """Every row of ``X`` through the Kronecker inverse: the answer, the certificate of the first bad row, and the
+        facet values with the integer rows they came from (exact mode) for the witness."""
         Xint: np.ndarray | None
         dens: list[int] | None
         if ints is not None:  # the integer rows are given: X = ints[0][o] / ints[1][o]
@@ -402,10 +406,10 @@ class RandomizedResponse(PrivacyDefinition):
             bad = np.nonzero((W < -atol).any(axis=1))[0]
         if len(bad):
             o = int(bad[0])
-            return False, self._certificate(W, Xint, dens, X, o, outputs[o], exact, atol), W, Xint, dens
-        return True, None, W, Xint, dens
+            return _RowsDecision(False, self._certificate(W, Xint, dens, X, o, outputs[o], exact, atol), W, Xint, dens)
+        return _RowsDecision(True, None, W, Xint, dens)
 
-    def coefficients(self, x: Any) -> np.ndarray:
+    def coefficients(self, x: Sequence[ScalarLike] | np.ndarray) -> np.ndarray:
         """The unique ``y`` with ``x = y · M_rr`` (``y = x M_rr^{-1}``), by the per-axis inverse of Theorem 4.3.
 
         ``x · facet(s) = (2p − 1)^k · y[s̄]``, where ``s̄`` is the complement of ``s`` (its index in :attr:`inputs` is
@@ -428,7 +432,7 @@ class RandomizedResponse(PrivacyDefinition):
         return out
 
     # ------------------------------------------------------------------------------------------------ membership
-    def contains_row(self, x: Any, *, atol: float | None = None) -> Membership:
+    def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the length-``2^k`` vector ``x`` in the row cone? Kronecker inverse, ``O(k 2^k)``, verified.
 
         Integer or Fraction entries (with exact ``p``) are decided exactly on scaled integers; float entries in
@@ -442,13 +446,14 @@ class RandomizedResponse(PrivacyDefinition):
         >>> rr.contains_row([1, 0, 0, 0, 0, 0, 0, 0]).certificate.label
         '001'
         """
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         vec, exact = as_vector(x, self.n, exact=self._exact)
         X = vec.reshape(1, -1)
         member, cert, W, Xint, dens = self._decide(X, exact, tol, [""])
         if not member:
-            cert = RowCertificate(-1, "", cert.normal, cert.value, cert.inequality, cert.label)
-            return Membership(False, "kronecker-inverse", exact, certificate=cert,
+            assert cert is not None
+            cert = replace(cert, row=-1, output="")
+            return Membership(member=False, method="kronecker-inverse", exact=exact, certificate=cert,
                               detail=f"x violates the facet of s={cert.label} (Theorem 4.3)")
         gens = f"rows of M_rr(k={self._k}, p={fraction_str(self._p)})"
         if exact:
@@ -457,15 +462,15 @@ class RandomizedResponse(PrivacyDefinition):
                 raise SolverError(f"{self.name}: Kronecker witness failed exact verification")  # pragma: no cover
             den = dens[0] * (2 * self._a - self._b) ** self._k
             nums = W.row(0) if isinstance(W, ModularIntegers) else readonly(W[0])
-            wit = RowWitness(gens, Fraction(0), numerators=nums, denominator=den)
+            wit = RowWitness(generators=gens, residual=Fraction(0), numerators=nums, denominator=den)
         else:
             y = W[0] / (2 * float(self._p) - 1) ** self._k
             back = kron_apply(y, self._k, self._forward_kernel(False))
             resid = float(np.abs(back - vec).max())
             if resid > tol * max(1.0, float(np.abs(vec).max())):
                 raise SolverError(f"{self.name}: float Kronecker witness residual {resid:.3g} exceeds atol")
-            wit = RowWitness(gens, resid, _coefficients=readonly(y))
-        return Membership(True, "kronecker-inverse", exact, witness=wit,
+            wit = RowWitness(generators=gens, residual=resid, _coefficients=readonly(y))
+        return Membership(member=True, method="kronecker-inverse", exact=exact, witness=wit,
                           detail="x = y · M_rr with y = x M_rr^{-1} ≥ 0 (Theorem 4.3)")
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
@@ -498,7 +503,7 @@ class RandomizedResponse(PrivacyDefinition):
         """
         self.check_method(method)
         M = self.check_mechanism(mechanism)
-        tol = ATOL if atol is None else float(atol)
+        tol = self._tol(atol)
         if method not in ("auto", "kronecker-inverse"):
             return self._finite.contains(M, method=method, atol=atol)  # type: ignore[no-any-return]
         exact = self._exact and M.exact
@@ -515,7 +520,8 @@ class RandomizedResponse(PrivacyDefinition):
             X = M.float_matrix()
             member, cert, W, Xint, dens = self._decide(X, exact, tol, M.outputs)
         if not member:
-            return Membership(False, "kronecker-inverse", exact, certificate=cert,
+            assert cert is not None
+            return Membership(member=False, method="kronecker-inverse", exact=exact, certificate=cert,
                               detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3)")
         m = X.shape[0]
         check_dense_size(m, self.n, exact=exact, what="the post-processing witness")
@@ -529,17 +535,18 @@ class RandomizedResponse(PrivacyDefinition):
             scale = np.array([Ld // d for d in dens], dtype=object)[:, None]
             ok = ok and bool((widen(np.asarray(Wi))[0] * scale).sum(axis=0).tolist() == [Ld * c] * Wi.shape[1])
             A = int_columns_to_fractions(np.asarray(Wi).T, np.array([d * c for d in dens], dtype=object)).T
-            wit = ClosureWitness((0,), (Fraction(1),), (readonly(A),), Fraction(0))
+            wit = ClosureWitness(components=(0,), weights=(Fraction(1),), post_processings=(readonly(A),),
+                                 residual=Fraction(0))
         else:
             A = np.clip(W / (2 * float(self._p) - 1) ** self._k, 0.0, None)
             back = kron_apply(A, self._k, self._forward_kernel(False))
             resid = float(np.abs(back - X).max())
             ok = resid <= tol and bool((np.abs(A.sum(axis=0) - 1.0) <= tol).all())
-            wit = ClosureWitness((0,), (1.0,), (readonly(A),), resid)
+            wit = ClosureWitness(components=(0,), weights=(1.0,), post_processings=(readonly(A),), residual=resid)
         if not ok:
             raise SolverError(f"{self.name}: the Kronecker witness did not verify"
                               + ("" if exact else f" within atol={tol:g} (tolerance boundary)"))
-        return Membership(True, "kronecker-inverse", exact, witness=wit,
+        return Membership(member=True, method="kronecker-inverse", exact=exact, witness=wit,
                           detail="M' = Y · M_rr with Y = M' M_rr^{-1} ≥ 0 (Theorem 4.3)")
 
     # ------------------------------------------------------------------------------------------------ factored
@@ -585,8 +592,9 @@ class RandomizedResponse(PrivacyDefinition):
             member, cert, *_ = self._decide(x, True, atol, [M.outputs[o]])
             if member:  # pragma: no cover - A[o, :] has a negative entry, so row o violates a facet
                 raise SolverError(f"{self.name}: row {M.outputs[o]!r} has a negative coefficient but no violated facet")
-            cert = RowCertificate(o, M.outputs[o], cert.normal, cert.value, cert.inequality, cert.label)
-            return Membership(False, "kronecker-inverse", True, certificate=cert,
+            assert cert is not None
+            cert = replace(cert, row=o, output=M.outputs[o])
+            return Membership(member=False, method="kronecker-inverse", exact=True, certificate=cert,
                               detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3; "
                                      f"factor {bad} of the product has a negative post-processing entry)")
         for A, F in zip(parts, factors):
@@ -594,8 +602,8 @@ class RandomizedResponse(PrivacyDefinition):
                 raise SolverError(f"{self.name}: a per-bit Kronecker witness did not verify")  # pragma: no cover
         wit_factors = [Mechanism(A, inputs=("1", "0"), outputs=F.outputs) for A, F in zip(parts, factors)]
         A_all = Mechanism._from_factors(wit_factors, self.inputs, M.outputs)
-        wit = ClosureWitness((0,), (Fraction(1),), (A_all,), Fraction(0))
-        return Membership(True, "kronecker-inverse", True, witness=wit,
+        wit = ClosureWitness(components=(0,), weights=(Fraction(1),), post_processings=(A_all,), residual=Fraction(0))
+        return Membership(member=True, method="kronecker-inverse", exact=True, witness=wit,
                           detail="M' = (⊗_t A_t) · M_rr with A_t = F_t R^{-1} ≥ 0 per bit (Theorem 4.3, mixed products)")
 
 

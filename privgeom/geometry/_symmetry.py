@@ -19,8 +19,9 @@ Known groups (no search):
   the symmetric group for the complete graph, the reversal for the path, networkx's ``GraphMatcher`` otherwise
   (capped; ``complete=False`` when the cap is hit). With ``e^ε = 1`` the cone only sees the connected components.
 * closed-form catalogue definitions (k-ary randomized response, FRAPP, the truncated geometric mechanism) register
-  their known groups in :mod:`privgeom.definitions._catalogue` through :func:`known_group`, which verifies the
-  generators on the rows before returning the group (proofs of completeness there).
+  their known groups in :mod:`privgeom.definitions._frapp` and :mod:`privgeom.definitions._geometric` through
+  :func:`known_group`, which verifies the generators on the rows before returning the group (proofs of completeness
+  there).
 * a finite definition: the column permutations that map the set of normalised rows of its mechanisms to itself
   (``method="rows"``, a subgroup of the row cone's group, equal to it when the rows are linearly independent, since
   then every row is an extreme ray), or the set of mechanisms to itself up to row order (``method="mechanisms"``).
@@ -657,7 +658,7 @@ def dp_automorphisms(dp: Any, *, max_automorphisms: int | None = None,
     max_search_graph = _check_budget(max_search_graph, "max_search_graph")
     labels = tuple(dp.inputs)
     n = len(labels)
-    if dp.exp_eps == 1:
+    if dp.level.exp_eps == 1:
         return _component_group(dp.graph, labels)
     pairs = getattr(dp, "index_pairs", None)
     if pairs is None:

@@ -51,7 +51,7 @@ def test_relaxation_definition_is_never_none() -> None:
     assert d.row_cone() == r.cone
     assert pg.compare(rr, d).relation == "subset"  # relaxing only loses guarantees
     dp = pg.relax_pairwise(rr, "hamming").definition
-    assert isinstance(dp, pg.DifferentialPrivacy) and dp.exp_eps == 3
+    assert isinstance(dp, pg.DifferentialPrivacy) and dp.level.exp_eps == 3
 
 
 def test_relaxation_onto_part_of_the_datasets_keeps_every_dataset() -> None:
@@ -163,7 +163,7 @@ def test_dp_bounds_of_one_bit_rr_is_its_ratio(p: str) -> None:
                                pg.DifferentialPrivacy.complete(3, exp_eps=2)], ids=lambda d: d.spec())
 def test_dp_bounds_of_dp_is_its_level(D: pg.DifferentialPrivacy) -> None:
     b = pg.dp_bounds(D, D.graph)
-    assert b.inner.exp_eps == b.outer.exp_eps == D.exp_eps
+    assert b.inner.exp_eps == b.outer.exp_eps == D.level.exp_eps
 
 
 def test_dp_bounds_hand_computations() -> None:

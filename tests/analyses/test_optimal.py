@@ -187,7 +187,7 @@ def _adp_by_events(adp, C) -> float:
 
     m, N = C.shape
     idx = {d: i for i, d in enumerate(adp.inputs)}
-    r, dl = float(adp.exp_eps), float(adp.delta)
+    r, dl = float(adp.level.exp_eps), float(adp.delta)
     rows, rhs = [], []
     for a, b in adp.graph.edges:
         for i, j in ((idx[a], idx[b]), (idx[b], idx[a])):

@@ -99,7 +99,7 @@ def test_own_graph_relaxation_equals_the_generic_routes(spec: str) -> None:
     if d.n_inputs <= 8:
         dd = relax(d.row_cone(), edges, method="cone")
         assert dd.cone == fast.cone and len(dd.lost) == 0
-    assert all(b.forward == b.backward == d.exp_eps for b in fast.pair_bounds)
+    assert all(b.forward == b.backward == d.level.exp_eps for b in fast.pair_bounds)
     assert fast.projections[0] == generic.projections[0] and fast.projections[0].n_facets == 2  # the two bounds
 
 

@@ -143,7 +143,7 @@ def test_definition_of_a_large_relaxation_is_dp_on_the_cube():
     r = relax_pairwise(pg.RandomizedResponse(k, "3/4"), "hamming")
     assert r.graph is None
     d = r.definition
-    assert isinstance(d, pg.DifferentialPrivacy) and d.exp_eps == 3 and d.graph.number_of_edges() == k * 2 ** (k - 1)
+    assert isinstance(d, pg.DifferentialPrivacy) and d.level.exp_eps == 3 and d.graph.number_of_edges() == k * 2 ** (k - 1)
     assert tuple(d.inputs) == tuple(r.cone.labels)
     fwd, _ = r.cone.structure.pair_bounds(np.array([0, 0]), np.array([1, 3]))
     assert list(fwd) == [3, 9]  # e^{d ε} at graph distance d (Section V)

@@ -162,10 +162,10 @@ def test_delta_zero_is_epsilon_dp(graph, r) -> None:
 
 def test_float_parameters_and_spec_round_trip() -> None:
     a = ApproximateDP(hamming_graph(2), eps=1.0, delta=F(1, 10))
-    assert not a.exact and a.exp_eps == pytest.approx(np.e)
+    assert not a.exact and a.level.exp_eps == pytest.approx(np.e)
     assert a.spec() == "adp:graph=hamming,k=2,eps=1.0,delta=1/10"
     b = parse_definition("adp:graph=hamming,k=2,eps=1,delta=1/10")
-    assert isinstance(b, ApproximateDP) and not b.exact and b.exp_eps == pytest.approx(np.e)
+    assert isinstance(b, ApproximateDP) and not b.exact and b.level.exp_eps == pytest.approx(np.e)
     c = parse_definition("adp:graph=complete,n=3,exp_eps=3,delta=1/4")
     assert c.exact and c.spec() == "adp:graph=complete,n=3,exp_eps=3,delta=1/4"
     d = ApproximateDP(path_graph(2), exp_eps=3, delta=0.25)  # float δ makes the definition float
@@ -173,7 +173,7 @@ def test_float_parameters_and_spec_round_trip() -> None:
     e = ApproximateDP([("a", "b"), ("b", "c")], exp_eps=2, delta="1/3")
     assert parse_definition(e.spec()).inputs == ("a", "b", "c")
     f = ApproximateDP(DifferentialPrivacy.path(2, eps="ln(2)"), delta="1/8")
-    assert f.exact and f.exp_eps == 2 and str(f.eps) == "ln(2)"
+    assert f.exact and f.level.exp_eps == 2 and str(f.level) == "ln(2)"
     assert isinstance(f.pure_dp, DifferentialPrivacy)
 
 

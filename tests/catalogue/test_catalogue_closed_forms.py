@@ -179,8 +179,8 @@ def test_spec_kinds_and_errors() -> None:
     assert parse_definition("frapp:N=3,gamma=4,k=1").spec() == "frapp:N=3,gamma=4,k=1"
     assert parse_definition("frapp:N=3,gamma=4").spec() == "frapp:N=3,gamma=4,k=1"
     assert parse_definition("krr:n=4,exp_eps=3").spec() == "krr:n=4,exp_eps=3"
-    assert parse_definition("krr:n=4,p=1/2").exp_eps == 3
-    assert parse_definition("krr:n=4,eps=ln(3)").exp_eps == 3
+    assert parse_definition("krr:n=4,p=1/2").level.exp_eps == 3
+    assert parse_definition("krr:n=4,eps=ln(3)").level.exp_eps == 3
     assert parse_definition("geometric:n=2,alpha=0.5,exact=false").exact is False
     g1 = parse_definition("frapp:N=2,gamma=1")  # γ = 1: constant mechanism, no closed form, generic methods
     assert "closed-form" not in g1.membership_methods and g1.row_cone().dim == 1

@@ -52,7 +52,7 @@ def _verify_adp_answer(d: Any, M: Any, ans: Any) -> None:
     from privgeom.definitions._approx_dp import HockeyStickCertificate, HockeyStickWitness
 
     exact = ans.exact
-    ratio, delta = d.exp_eps, d.delta
+    ratio, delta = d.level.exp_eps, d.delta
     if ans.member:
         w = ans.witness
         assert isinstance(w, HockeyStickWitness)

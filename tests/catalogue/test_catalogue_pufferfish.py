@@ -136,7 +136,7 @@ def test_json_round_trip_and_specs(tmp_path: Path) -> None:
     flt = Pufferfish.load(DATA / "bit_secret_float.json")
     assert not flt.exact and flt.row_cone().to_exact(max_denominator=100) == pf.row_cone()
     ln = Pufferfish.from_json({**pf.to_json(), "exp_eps": None, "eps": "ln(3)"})
-    assert ln.exact and ln.exp_eps == 3
+    assert ln.exact and ln.level.exp_eps == 3
 
 
 def test_bad_input_raises_typed_errors(tmp_path: Path) -> None:

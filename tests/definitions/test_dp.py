@@ -16,7 +16,7 @@ from privgeom import (DomainMismatchError, InvalidParameterError, InvalidTypeErr
 from privgeom.graphs._graphs import hamming_graph, path_graph
 from privgeom.definitions import DifferentialPrivacy, RandomizedResponse, parse_definition
 from privgeom.definitions._base import RowCertificate
-from privgeom.definitions._dp import dp_ratio
+from privgeom.definitions._dp import dp_level
 from privgeom.geometry import Cone
 
 
@@ -51,7 +51,7 @@ def test_row_cone_h_representation() -> None:
 
 def test_eps_zero_is_constant_rows() -> None:
     dp = DifferentialPrivacy.path(2, eps=0)
-    assert dp.exact and dp.exp_eps == 1
+    assert dp.exact and dp.level.exp_eps == 1
     assert dp.contains(Mechanism([["1/3"] * 3, ["2/3"] * 3], inputs=dp.inputs)).member
     assert not dp.contains_row([1, 1, 2]).member
     assert not dp.contains_row([-1, -1, -1]).member  # the row cone is inside the orthant
@@ -73,7 +73,7 @@ def test_isolated_dataset_and_edge_list() -> None:
 
 def test_complete_graph_is_local_dp() -> None:
     dp = DifferentialPrivacy.complete(4, eps=LogRational(3))
-    assert dp.exact and dp.exp_eps == 3 and dp.eps == LogRational(3)
+    assert dp.exact and dp.level.exp_eps == 3 and dp.level.eps == LogRational(3)
     n = 4
     krr = Mechanism([[F(3, 6) if i == j else F(1, 6) for j in range(n)] for i in range(n)], inputs=dp.inputs)
     assert dp.contains(krr).member  # k-RR with ratio 3
@@ -82,13 +82,13 @@ def test_complete_graph_is_local_dp() -> None:
 
 def test_float_mode() -> None:
     dp = DifferentialPrivacy.hamming(2, eps=math.log(3))
-    assert not dp.exact and abs(dp.exp_eps - 3) < 1e-12
+    assert not dp.exact and abs(dp.level.exp_eps - 3) < 1e-12
     ans = dp.contains(randomized_response(2, "3/4"))  # on the boundary: within tolerance
     assert ans.member and not ans.exact
     no = dp.contains(randomized_response(2, 0.8))
     assert not no.member and no.certificate.value < -1e-9
     assert dp.spec() == f"dp:graph=hamming,k=2,eps={math.log(3)!r}"
-    assert parse_definition(dp.spec()).exp_eps == dp.exp_eps
+    assert parse_definition(dp.spec()).level.exp_eps == dp.level.exp_eps
 
 
 def test_row_cone_method_agrees() -> None:
@@ -118,13 +118,13 @@ def test_contains_row_matches_definition(row: list[int], r: str) -> None:
 
 # ---------------------------------------------------------------------------------------------------- parameters
 def test_parameter_forms() -> None:
-    assert dp_ratio(exp_eps=3)[0] == 3 and isinstance(dp_ratio(exp_eps=3)[0], F)
-    assert dp_ratio(eps="ln(3)")[0] == 3
-    assert dp_ratio(eps=" ln( 9/4 ) ")[0] == F(9, 4)
-    assert dp_ratio(eps=0)[0] == 1 and dp_ratio(eps=0.0)[0] == 1 and isinstance(dp_ratio(eps=0.0)[0], F)
-    assert isinstance(dp_ratio(eps=1.2)[0], float) and isinstance(dp_ratio(eps="1/2")[0], float)
-    assert isinstance(dp_ratio(exp_eps=2.5)[0], float)
-    assert isinstance(dp_ratio(exp_eps="5/2", exact=False)[0], float)
+    assert dp_level(exp_eps=3).exp_eps == 3 and isinstance(dp_level(exp_eps=3).exp_eps, F)
+    assert dp_level(eps="ln(3)").exp_eps == 3
+    assert dp_level(eps=" ln( 9/4 ) ").exp_eps == F(9, 4)
+    assert dp_level(eps=0).exp_eps == 1 and dp_level(eps=0.0).exp_eps == 1 and isinstance(dp_level(eps=0.0).exp_eps, F)
+    assert isinstance(dp_level(eps=1.2).exp_eps, float) and isinstance(dp_level(eps="1/2").exp_eps, float)
+    assert isinstance(dp_level(exp_eps=2.5).exp_eps, float)
+    assert isinstance(dp_level(exp_eps="5/2", exact=False).exp_eps, float)
 
 
 @pytest.mark.parametrize(

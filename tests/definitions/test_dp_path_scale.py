@@ -90,21 +90,23 @@ def test_sparse_facets_equal_the_normalised_dense_ones(exact):
         sp = sparse_difference_facet(cone, i)
         dense = normalised_facet(structured_facet(cone, i), exact)
         assert sp.dense(exact=exact).tolist() == dense.tolist()
-        g_s, g_d = Guarantee(dp.inputs, exact, sp), Guarantee(dp.inputs, exact, dense)
+        g_s = Guarantee(labels=dp.inputs, exact=exact, source=sp)
+        g_d = Guarantee(labels=dp.inputs, exact=exact, source=dense)
         assert (g_s.text, g_s.prior, g_s.s_plus, g_s.s_minus) == (g_d.text, g_d.prior, g_d.s_plus, g_d.s_minus)
         assert g_s.to_dict() == g_d.to_dict() and g_s == g_d
     assert sparse_difference_facet(pg.RandomizedResponse(2, "3/4").row_cone(), 0) is None
 
 
 def test_sparse_guarantee_reads_only_the_support():
-    g = Guarantee(tuple(str(i) for i in range(10**6)), True, SparseNormal(10**6, (7, 3), (Fraction(3), Fraction(-2))))
+    g = Guarantee(labels=tuple(str(i) for i in range(10**6)), exact=True,
+                  source=SparseNormal(10**6, (7, 3), (Fraction(3), Fraction(-2))))
     assert g.text.startswith("An attacker whose prior over {7, 3} is proportional to (3, 2)")
     assert g.prior == {"7": Fraction(3, 5), "3": Fraction(2, 5)}
     assert "coefficients" not in g.__dict__  # nothing dense was built
 
 
 def test_involution_orbits_match_the_components():
-    G = SymmetryGroup(tuple("abcde"), ((4, 1, 3, 2, 0),), "swap", 2, True)
+    G = SymmetryGroup(labels=tuple("abcde"), generators=((4, 1, 3, 2, 0),), source="swap", order=2, complete=True)
     img = np.array([4, 1, 3, 2, 0])
     assert list(_involution_orbits(img)) == list(G.orbits_of_items(5, lambda p, t: p[t], vectorised=True))
 

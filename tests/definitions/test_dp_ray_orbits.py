@@ -185,7 +185,7 @@ def test_other_graphs_against_full_enumeration(graph):
 def test_a_subgroup_gives_finer_orbits_with_the_same_total():
     dp = DifferentialPrivacy.hamming(3, exp_eps=3)
     flip = pg.automorphisms(dp).generators[0]  # one bit flip: a group of order 2
-    sub = SymmetryGroup(dp.inputs, (flip,), "one flip", 2, False)
+    sub = SymmetryGroup(labels=dp.inputs, generators=(flip,), source="one flip", order=2, complete=False)
     orb = dp_ray_orbits(dp, group=sub)
     assert orb.n_rays == 38 and orb.group_order == 2 and orb.n_orbits == 19
     assert dp_ray_orbits(dp, group=SymmetryGroup.trivial(dp.inputs)).n_orbits == 38
@@ -201,7 +201,7 @@ def test_result_rays_json_and_graph_input():
     assert d["n_rays"] == 6 and d["orbits"] == [{"size": 3, "pattern": [0, 0, 1]}, {"size": 3, "pattern": [0, 1, 1]}]
     assert "6 extreme rays in 2 orbits of the symmetric group of order 6" in orb.summary()
     bare = dp_ray_orbits(hamming_graph(3))
-    assert bare.n_rays == 38 and bare.exp_eps is None
+    assert bare.n_rays == 38 and bare.level is None
     with pytest.raises(pg.InvalidParameterError, match="need exp_eps"):
         bare.rays()
 
@@ -230,7 +230,8 @@ def test_bad_inputs_are_typed_errors():
     with pytest.raises(pg.InvalidTypeError, match="RandomizedResponse"):
         dp_ray_orbits(pg.RandomizedResponse(2, "3/4"))  # type: ignore[arg-type]
     dp = DifferentialPrivacy.path(3, exp_eps=2)
-    swap = SymmetryGroup(dp.inputs, ((1, 0, 2, 3),), "swap", 2, False)  # not an automorphism of the path
+    swap = SymmetryGroup(labels=dp.inputs, generators=((1, 0, 2, 3),), source="swap", order=2,
+                         complete=False)  # not an automorphism of the path
     with pytest.raises(pg.InvalidInputError, match="does not map the neighbour graph"):
         dp_ray_orbits(dp, group=swap)
     with pytest.raises(pg.InvalidParameterError, match="max_orbits must be >= 1"):

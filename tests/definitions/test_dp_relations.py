@@ -9,7 +9,7 @@ import pytest
 import privgeom as pg
 from privgeom import Domain, InvalidParameterError, LogRational
 from privgeom.definitions import ApproximateDP, DifferentialPrivacy, Pufferfish, parse_definition
-from privgeom.definitions._dp import dp_level, dp_ratio
+from privgeom.definitions._dp import dp_level
 from privgeom.graphs._graphs import hamming_graph
 
 
@@ -52,7 +52,8 @@ def test_other_domains_and_definitions() -> None:
 def test_dp_level_keeps_the_dp_conventions() -> None:
     assert dp_level(eps=0.0).exact and dp_level(eps=0.0).exp_eps == 1  # e^0 = 1 whatever the spelling
     assert dp_level(eps="ln(3)").eps == LogRational(3)
-    assert dp_ratio(exp_eps="5/2") == (Fraction(5, 2), ("exp_eps", Fraction(5, 2)))
+    given = dp_level(exp_eps="5/2")
+    assert (given.exp_eps, given.given, given.shown) == (Fraction(5, 2), "exp_eps", "5/2")
     assert DifferentialPrivacy.path(2, eps=1.5).level.exp_eps == pytest.approx(4.4816890703)
     with pytest.raises(InvalidParameterError, match="^DifferentialPrivacy: eps must be >= 0"):
         DifferentialPrivacy.path(2, eps=-1)

@@ -56,7 +56,7 @@ def independent_dp_distance(dp: DifferentialPrivacy, target: np.ndarray, norm: s
     """min ‖N − M‖ over column-stochastic N ≥ 0 with N[:, i] ≤ e^ε N[:, j] on every directed edge (cvxpy)."""
     N = cp.Variable(target.shape, nonneg=True)
     idx = {d: k for k, d in enumerate(dp.inputs)}
-    c = float(dp.exp_eps)
+    c = float(dp.level.exp_eps)
     cons = [cp.sum(N, axis=0) == 1] + [N[:, idx[i]] <= c * N[:, idx[j]] for i, j in dp.edges]
     prob = cp.Problem(cp.Minimize(_cvx_norm(N - target, norm)), cons)
     prob.solve(solver=cp.CLARABEL)

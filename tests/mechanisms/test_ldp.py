@@ -249,7 +249,7 @@ def test_spec_kinds_build_the_factories_mechanisms(spec: str, mechanism: object,
     assert isinstance(D, LocalProtocol) and isinstance(D, pg.FiniteDefinition)
     assert D.mechanism == mechanism()  # type: ignore[operator]
     assert D.spec() == canonical and pg.parse_definition(canonical).spec() == canonical
-    assert pg.epsilon(D.mechanism, "complete").level.eps == (pg.LogRational(D.exp_eps) if D.exact else pytest.approx(math.log(D.exp_eps)))
+    assert pg.epsilon(D.mechanism, "complete").level.eps == (pg.LogRational(D.level.exp_eps) if D.exact else pytest.approx(math.log(D.level.exp_eps)))
 
 
 @pytest.mark.parametrize("spec, message", [

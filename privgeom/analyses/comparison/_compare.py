@@ -575,7 +575,7 @@ def dp_level_rule(X: Any, Y: Any) -> Inclusion | None:
     if ex != ey or not ex:
         return None
     exact = bool(X.exact and Y.exact)
-    rx, ry = (X.exp_eps, Y.exp_eps) if exact else (float(X.exp_eps), float(Y.exp_eps))
+    rx, ry = (X.level.exp_eps, Y.level.exp_eps) if exact else (float(X.level.exp_eps), float(Y.level.exp_eps))
     why = (f"ε-DP on the same graph ({len(ex):,} edges) at e^ε = {fraction_str(rx)} and {fraction_str(ry)}: the row "
            f"cone is monotone in e^ε")
     if rx <= ry:
@@ -638,7 +638,7 @@ def _adp_pair_rule(X: Any, Y: Any) -> Inclusion | None:
         return None
     exact = bool(X.exact and Y.exact)
     conv = (lambda v: v) if exact else float
-    rx, dx, ry, dy = (conv(v) for v in (X.exp_eps, X.delta, Y.exp_eps, Y.delta))
+    rx, dx, ry, dy = (conv(v) for v in (X.level.exp_eps, X.delta, Y.level.exp_eps, Y.delta))
     if not ey:
         return Inclusion(X.spec(), Y.spec(), True, "dominant-pair", exact, None,
                          f"{_label(Y)} has no edges, so every mechanism is in it")

@@ -388,16 +388,16 @@ def _dp_ray_orbits(obj: Any, cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[t
     from ...definitions._ray_orbits import dp_ray_orbits
 
     st = cone.structure
-    if (st is None or st.kind != "difference" or not isinstance(obj, DifferentialPrivacy) or not obj.exp_eps > 1
+    if (st is None or st.kind != "difference" or not isinstance(obj, DifferentialPrivacy) or not obj.level.exp_eps > 1
             or st.rays is None):
         return None  # st.rays is None: a disconnected graph (rays by double description)
     orb = dp_ray_orbits(obj, group=G)
     labels = tuple(cone.labels)
     if len(labels) > MAX_LISTED:  # the exponents say more than "32 nonzero entries from 1 to 9"
-        base = _fmt(obj.exp_eps)
+        base = _fmt(obj.level.exp_eps)
         return orb.n_rays, tuple((size, f"x_D = {base}^u_D with u = ({' '.join(str(e) for e in u)}) in dataset order")
                                  for size, u in zip(orb.sizes, orb.patterns.tolist()))
-    R = orb.rays() if cone.exact else np.power(float(obj.exp_eps), orb.patterns.astype(float))
+    R = orb.rays() if cone.exact else np.power(float(obj.level.exp_eps), orb.patterns.astype(float))
     return orb.n_rays, tuple((size, format_vector(list(r), labels, exact=cone.exact)) for size, r in zip(orb.sizes, R))
 
 

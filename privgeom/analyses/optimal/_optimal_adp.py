@@ -299,7 +299,7 @@ def _adp_constraints(definition: ApproximateDP, n_outputs: int, exact: bool) -> 
                              f"{limit_hint('adp_optimal_variables', n_vars)}")
     exact = exact and bool(definition.exact)
     one: Any = Fraction(1) if exact else 1.0
-    r: Any = definition.exp_eps if exact else float(definition.exp_eps)
+    r: Any = definition.level.exp_eps if exact else float(definition.level.exp_eps)
     dl: Any = definition.delta if exact else float(definition.delta)
     mi = lambda w, d: w * N + d  # noqa: E731
     ti = lambda e, w: m * N + e * m + w  # noqa: E731

@@ -439,7 +439,7 @@ def _relaxed_cone(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.n
         from ...definitions import DifferentialPrivacy
 
         dp = DifferentialPrivacy(rec.graph, exp_eps=rec.exp_eps, exact=None if exact else False)
-        return _RelaxedCone(cone=dp.row_cone(), level=PrivacyLevel.from_exp_eps(dp.exp_eps), graph=rec.graph,
+        return _RelaxedCone(cone=dp.row_cone(), level=dp.level, graph=rec.graph,
                             implied=rec.implied)
     implied: list[ImpliedPair] | None
     note = ""

@@ -502,7 +502,7 @@ def _recognise_dp(relaxed: Cone, bounds: list[PairBound], family: list[tuple[str
     from ...definitions import DifferentialPrivacy
 
     dp = DifferentialPrivacy(G, exp_eps=R)
-    return (dp.exp_eps, G) if _same_cone(relaxed, dp.row_cone()) else None
+    return (dp.level.exp_eps, G) if _same_cone(relaxed, dp.row_cone()) else None
 
 
 #: Up to this dimension cones are compared through their extreme rays (double description); beyond, through their
