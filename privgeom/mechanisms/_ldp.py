@@ -20,7 +20,7 @@ Examples
 >>> M.outputs, [str(v) for v in M.column("0")]
 (('0', '1', '2', '3'), ['3/8', '1/8', '3/8', '1/8'])
 >>> import privgeom as pg
->>> [str(pg.epsilon(f(4, exp_eps=3), "complete").eps) for f in (unary_encoding, hadamard_response, subset_selection)]
+>>> [str(pg.epsilon(f(4, exp_eps=3), "complete").level.eps) for f in (unary_encoding, hadamard_response, subset_selection)]
 ['ln(3)', 'ln(3)', 'ln(3)']
 """
 

@@ -12,6 +12,7 @@ import privgeom as pg
 from privgeom.analyses import relax, relax_pairwise
 from privgeom.analyses.relaxation._relaxation import subset_family
 from privgeom.graphs._graphs import hamming_graph
+from privgeom.analyses.relaxation._relax_results import PairBound
 from privgeom.mechanisms._factories import bit_strings
 
 
@@ -224,9 +225,9 @@ def test_pair_bound_level_is_the_pair_indistinguishability():
         h = sum(x != y for x, y in zip(a, c))
         assert level == pg.PrivacyLevel.from_exp_eps(3**h)
     assert str(levels[("11", "00")]) == "ln(9)"
-    one_way = pg.analyses.PairBound(pair=("a", "b"), forward=F(2), backward=math.inf)
+    one_way = PairBound(pair=("a", "b"), forward=F(2), backward=math.inf)
     assert one_way.level is None  # unbounded one way: no level
-    assert pg.analyses.PairBound(pair=("a", "b"), forward=F(5, 2), backward=F(3, 2)).level.exp_eps == F(5, 2)
+    assert PairBound(pair=("a", "b"), forward=F(5, 2), backward=F(3, 2)).level.exp_eps == F(5, 2)
 
 
 # ------------------------------------------------------------------------------------------------ routes as tables

@@ -18,18 +18,18 @@ from pg_testing.catalogue_cases import CATALOGUE_CASES
 from pg_testing.definition_cases import CASES
 from pg_testing.definition_contract import definition
 
-from privgeom import LogRational, Mechanism, PrivacyLevel, hamming_graph, path_graph, randomized_response
+from privgeom import LogRational, Mechanism, PrivacyLevel, randomized_response
+from privgeom.graphs._graphs import hamming_graph, path_graph
 from privgeom.definitions import (
     ApproximateDP,
-    CompletionWitness,
     DifferentialPrivacy,
-    HockeyStickWitness,
     KaryRRDefinition,
     Pufferfish,
     RandomizedResponse,
     parse_definition,
 )
-from privgeom.definitions._base import RowTest
+from privgeom.definitions._approx_dp import HockeyStickWitness
+from privgeom.definitions._base import CompletionWitness, RowTest
 
 ALL_CASES = [pytest.param(c, id=c.id) for c in list(CASES) + list(CATALOGUE_CASES)]
 

@@ -157,7 +157,7 @@ class Relaxation(Result):
     --------
     >>> import privgeom as pg
     >>> r = pg.relax_pairwise(pg.RandomizedResponse(2, "3/4"), "hamming")
-    >>> isinstance(r, pg.Relaxation), r.recognised, r.exp_eps
+    >>> isinstance(r, pg.Relaxation), r.recognised, r.level.exp_eps
     (True, 'dp', Fraction(3, 1))
     """
 
