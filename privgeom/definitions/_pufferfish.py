@@ -75,7 +75,8 @@ import numpy as np
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
 from .._core.io import parse_json, read_text
-from .._core.numeric import ATOL, LogRational, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
+from .._core.numeric import ATOL, LogRational, Scalar, parse_scalar, readonly, scalar_to_json
+from .._core.numbers import number_text as _fmt
 from ..mechanisms import Mechanism
 from ._approx_dp import CompletionWitness
 from ._dp import dp_level
@@ -101,10 +102,6 @@ class PufferfishCondition:
     def label(self) -> str:
         """``"prior 0: bob=1 vs bob=0"``."""
         return f"prior {self.prior}: {self.secret_i} vs {self.secret_j}"
-
-
-def _fmt(v: Scalar) -> str:
-    return fraction_str(v) if isinstance(v, Fraction) else f"{float(v):.6g}"
 
 
 class Pufferfish(PrivacyDefinition):

@@ -38,7 +38,8 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError
 from .._core.level import PrivacyLevel, ScalarLike
-from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
+from .._core.numeric import ATOL, ROUNDOFF, LogRational, Scalar, log_of_ratio
+from .._core.numbers import log10_text, number_text
 from .._core.results import Decision, Result
 from ..analyses import EpsilonResult
 from ..mechanisms import Mechanism, bit_strings
@@ -165,13 +166,7 @@ class VotingEpsilon(EpsilonResult):
         data: dict[str, Any] = {}
         for fld in fields(self):  # accurate values (ratios near 1 or with huge integers) and no giant strings
             value = getattr(self, fld.name)
-            if isinstance(value, LogRational):
-                data[fld.name] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
-                if value.ratio > 1 and _log_float(value) < TINY:  # underflows: its log10 is still exact
-                    data[fld.name]["log10"] = log10_of_log(value.ratio)
-            elif isinstance(value, Fraction):
-                data[fld.name] = _ratio_text(value)
-            elif fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
+            if fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
                 data[fld.name] = f"{self.n}*2^{self.n - 1}"
             else:
                 data[fld.name] = to_jsonable(value)
@@ -298,26 +293,9 @@ def _log_float(value: LogRational | float) -> float:
     return log_of_ratio(value.ratio) if isinstance(value, LogRational) else float(value)
 
 
-def _ratio_text(ratio: Fraction) -> str | None:
-    """``"a/b"``, or None when the integers are too long to print (thousands of digits at large ``n``)."""
-    return str(ratio) if max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) < 3000 else None
-
-
 def _log_text(value: LogRational | float) -> str:
-    if not isinstance(value, LogRational):
-        return f"{float(value):.12g}"
-    ratio = value.ratio
-    digits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) * 0.30103
-    text = f"ln({ratio})" if digits <= 40 else f"ln(a/b with ~{digits:.0f}-digit integers)"
-    return f"{text} = {log_value_text(value)}"
-
-
-def log_value_text(value: LogRational) -> str:
-    """``ln(ratio)`` to 12 digits; a positive value below a double's range keeps its digits and exponent."""
-    ratio = value.ratio
-    if ratio > 1 and _log_float(value) < TINY:
-        return log10_text(log10_of_log(ratio), 12)
-    return f"{_log_float(value):.12g}"
+    """``ln(r) = 0.693147180560`` (12 digits; :func:`~privgeom._core.numbers.number_text`)."""
+    return number_text(value, digits=12, approx=True, sep=" = ")
 
 
 def _result(

@@ -23,6 +23,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError
 from .._core.numeric import ATOL, LogRational, Scalar, parse_int
+from .._core.numbers import number_text
 from .._core.results import Decision
 from ._accuracy import ACCURACY_ROUNDOFF, CLOSED_FORMS, _accuracy, _limit
 from ._common import parse_rho
@@ -84,9 +85,7 @@ def _fmt(v: Any) -> str:
     if isinstance(v, (tuple, list)):
         items = [_fmt(x) for x in v]
         return items[0] if len(set(items)) == 1 else "(" + ", ".join(items) + ")"
-    if isinstance(v, float):
-        return f"{v:.12g}"
-    return str(v)
+    return number_text(v, digits=12)
 
 
 def _same(a: Any, b: Any) -> tuple[bool, bool]:

@@ -26,6 +26,7 @@ from ..._core.lazy import LazySequence
 from ..._core.domain import Domain
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from ..._core.numeric import ATOL, Scalar, parse_scalar
+from ..._core.numbers import number_text as _fmt
 from ..._core.results import Decision, Result, to_jsonable
 from ...mechanisms._mechanism import Mechanism
 from .._coerce import as_cone
@@ -429,10 +430,6 @@ def _long_text(g: Guarantee) -> str:
                 f"likely than S+, whatever the output; {sets}.")
     return (f"An attacker whose prior over {where}{n_support} datasets is {prior} never ends up believing S- "
             f"({_examples(g.labels, minus)}) more likely than S+ ({_examples(g.labels, plus)}), whatever the output.")
-
-
-def _fmt(v: Scalar) -> str:
-    return str(v) if isinstance(v, Fraction) else f"{v:.6g}"
 
 
 def _scaled_weights(values: Sequence[Scalar]) -> list[Scalar]:

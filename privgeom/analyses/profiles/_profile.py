@@ -43,9 +43,10 @@ from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core import numeric as _numeric
 from ..._core.domain import Domain, RelationLike
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
-from ..._core.numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, hockey_stick_int, int_columns_log,
+from ..._core.numeric import (ATOL, LogRational, Scalar, hockey_stick_columns, hockey_stick_int, int_columns_log,
                         is_exact_scalar, parse_scalar)
 from ..._core.results import Result, to_jsonable
+from ..._core.numbers import level_text as format_level
 from ...mechanisms._mechanism import Mechanism
 from ._scan import (  # noqa: F401  (MAX_PROFILE_WORK, profile_work, _prepare re-exported for callers of _profile)
     MAX_PROFILE_WORK,
@@ -82,18 +83,6 @@ EPSILON_METHODS = ("auto", "scan", "complete", "factors", "fraction")
 _EXACT_RECHECK = 1e-9
 #: Absolute margin (times ``1 + e^ε``) within which float hockey-stick sums are recomputed exactly.
 _DELTA_RECHECK = 1e-10
-
-
-# ---------------------------------------------------------------------------------------------------- helpers
-def format_level(value: Any) -> str:
-    """A level or probability as short text: ``ln(r) ≈ x`` for exact logs, ``p/q`` for Fractions, 6 digits else."""
-    if isinstance(value, LogRational):
-        return f"{value} ≈ {float(value):.6g}"
-    if isinstance(value, Fraction):
-        return fraction_str(value)
-    if isinstance(value, float):
-        return "inf" if math.isinf(value) else f"{value:.6g}"
-    return str(value)
 
 
 # ---------------------------------------------------------------------------------------------------- ε
