@@ -48,6 +48,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
 from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
+from .._core.numbers import number_text
 from .._core.results import Result
 from ..graphs import edge_index_pairs
 from ..mechanisms import Mechanism
@@ -381,7 +382,7 @@ class ApproximateDP(PrivacyDefinition):
 
     @property
     def name(self) -> str:
-        eps = str(self._dp.eps) if self._dp.exact else f"{float(self._dp.eps):.6g}"
+        eps = number_text(self._dp.eps if self._dp.exact else float(self._dp.eps))
         gname = getattr(self._graph, "name", "") or "user graph"
         return f"(eps={eps}, delta={fraction_str(self._delta)})-DP (graph {gname})"
 

@@ -27,6 +27,7 @@ from .._core.errors import FormatError, InvalidInputError, InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core import numeric as _numeric
 from .._core.numeric import ATOL, LogRational, Scalar, fits_int64, fraction_str, int_columns, max_abs_int, readonly, widen
+from .._core.numbers import number_text
 from ..graphs import complete_graph, hamming_graph, path_graph
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
@@ -645,7 +646,7 @@ class DifferentialPrivacy(PrivacyDefinition):
         value = c * x[j] - x[i]
         assert (value < 0) if exact else (value < -atol)
         Di, Dj = self._inputs[i], self._inputs[j]
-        cs = fraction_str(c) if exact else f"{c:.6g}"
+        cs = number_text(c if exact else float(c))
         return RowCertificate(o, output, readonly(normal), value, f"x[{Di}] ≤ {cs}·x[{Dj}]", f"{Di}->{Dj}", (Di, Dj))
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:

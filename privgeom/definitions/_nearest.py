@@ -55,6 +55,7 @@ import scipy.sparse as sp
 
 from .._core.errors import InvalidParameterError, SolverError
 from .._core.numeric import ATOL, Scalar, fraction_str, readonly
+from .._core.numbers import number_text
 from .._core.results import Result
 from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates, support_systems
 from ..mechanisms import Mechanism
@@ -138,7 +139,7 @@ class Nearest(Result):
     def summary(self) -> str:
         if self.original_member:
             return "the mechanism is already in the closure (distance 0)"
-        d = fraction_str(self.distance) if self.exact else f"{float(self.distance):.6g}"
+        d = number_text(self.distance if self.exact else float(self.distance))
         text = (f"nearest member at {self.norm} distance {d} ({'exact' if self.exact else 'float'}, {self.method}); "
                 f"membership verified [{self.membership.method}]")
         if self.certificate is not None:

@@ -81,7 +81,7 @@ from ..mechanisms import Mechanism
 from ._approx_dp import CompletionWitness
 from ._dp import dp_level
 from ._base import Membership, PrivacyDefinition, RowCertificate
-from .._core.level import LevelLike, ScalarLike
+from .._core.level import LevelLike, ScalarLike, eps_of
 
 __all__ = ["Pufferfish", "PufferfishCondition", "PUFFERFISH_JSON_KEYS"]
 
@@ -365,7 +365,7 @@ class Pufferfish(PrivacyDefinition):
 
     @property
     def name(self) -> str:
-        eps = str(LogRational(self._ratio)) if isinstance(self._ratio, Fraction) else f"{np.log(self._ratio):.6g}"
+        eps = _fmt(eps_of(self._ratio))
         return f"Pufferfish(eps={eps}, {len(self._secrets)} secrets, {len(self._pairs)} pairs, {len(self._priors)} priors)"
 
     def spec(self) -> str:

@@ -32,6 +32,7 @@ import scipy.sparse as sp
 
 from .._core.errors import InvalidInputError, InvalidTypeError, DomainMismatchError
 from .._core.numeric import ATOL, ROUNDOFF, parse_scalar, readonly
+from .._core.numbers import number_text
 from ..geometry._lp import (
     WITNESS_FIRST, check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp,
 )
@@ -66,7 +67,7 @@ def format_inequality(normal: np.ndarray, labels: Sequence[str], rel: str = "≥
         if a == 0:
             continue
         mag = abs(a)
-        coef = "" if mag == 1 else (f"{mag}·" if isinstance(mag, (Fraction, int, np.integer)) else f"{float(mag):.6g}·")
+        coef = "" if mag == 1 else f"{number_text(mag)}·"
         sign = "−" if a < 0 else "+"
         terms.append((sign, f"{coef}x[{lab}]"))
         if len(terms) >= limit:

@@ -40,6 +40,7 @@ from .._core.numeric import (
     to_exact_array,
     widen,
 )
+from .._core.numbers import number_text
 from ._intmat import IntColumns, canonical_int_columns, kron_int_columns
 
 __all__ = ["Mechanism", "JSON_SCHEMA", "JSON_VERSIONS"]
@@ -702,7 +703,7 @@ class Mechanism:
         head = "        " + " ".join(f"{x:>8}" for x in self._inputs)
         lines = [head]
         for label, row in zip(self._outputs, self.matrix):
-            cells = " ".join(f"{(str(v) if self._exact else f'{v:.4g}'):>8}" for v in row)
+            cells = " ".join(f"{number_text(v if self._exact else float(v), digits=4):>8}" for v in row)
             lines.append(f"{label:>7} {cells}")
         return "\n".join(lines)
 
