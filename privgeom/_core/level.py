@@ -34,6 +34,7 @@ from typing import Any, TypeAlias
 
 from .errors import FormatError, InvalidParameterError, InvalidTypeError
 from .numeric import LogRational, Scalar, fraction_str, parse_scalar
+from .numbers import scalar_to_json
 
 __all__ = ["PrivacyLevel", "EPS_OVERFLOW", "ScalarLike", "LevelLike", "eps_of"]
 
@@ -370,7 +371,7 @@ class PrivacyLevel:
         return float(self.eps)
 
     def __str__(self) -> str:
-        return str(self.eps) if self.exact else repr(float(self.eps))
+        return fraction_str(self.eps)  # ln(3) exact, the float's repr otherwise
 
     def __eq__(self, other: Any) -> bool:
         if isinstance(other, PrivacyLevel):
@@ -382,9 +383,8 @@ class PrivacyLevel:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"eps": …, "exp_eps": …, "exact": …}`` (ε as in :meth:`LogRational.to_json`)."""
-        eps = self.eps.to_json() if isinstance(self.eps, LogRational) else float(self.eps)
-        exp: Any = str(self.exp_eps) if self.exact else (None if self.infinite else float(self.exp_eps))
-        return {"eps": eps, "exp_eps": exp, "exact": self.exact}
+        exp = None if self.infinite and not self.exact else scalar_to_json(self.exp_eps)
+        return {"eps": scalar_to_json(self.eps), "exp_eps": exp, "exact": self.exact}
 
 
 #: A privacy level as ``eps=`` accepts it (:meth:`PrivacyLevel.parse`): ε as a number (``1.1``, ``"0.5"``, ``0``),
