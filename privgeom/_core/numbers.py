@@ -553,7 +553,7 @@ def memory_text(n_bytes: int | float) -> str:
 # ================================================================================================== JSON
 def _rational_json(value: Fraction) -> str:
     """``"p/q"`` (``"p"`` for an integer); in hexadecimal (``"-0x1f/0x2"``) beyond :data:`MAX_PRINTED_BITS`."""
-    if _bits(value) <= MAX_PRINTED_BITS:
+    if value.numerator.bit_length() <= MAX_PRINTED_BITS and value.denominator.bit_length() <= MAX_PRINTED_BITS:
         return str(value)
     sign = "-" if value < 0 else ""
     num = hex(abs(value.numerator))
@@ -573,6 +573,11 @@ def scalar_to_json(value: Any) -> Any:
     >>> scalar_to_json(LogRational(1 + Fraction(1, 2**1100)))
     {'ln': '0x...', 'value': 0.0, 'log10': -331.13...}
     """
+    kind = type(value)
+    if kind is Fraction:  # the common cases first: JSON of large exact or float arrays goes through here
+        return _rational_json(value)
+    if kind is float:
+        return value if math.isfinite(value) else ("nan" if math.isnan(value) else ("inf" if value > 0 else "-inf"))
     if value is None or isinstance(value, (bool, np.bool_)):
         return None if value is None else bool(value)
     if isinstance(value, LogRational):
@@ -621,7 +626,7 @@ def scalar_from_json(data: Any, *, name: str = "value") -> Scalar | LogRational:
     """
     if isinstance(data, dict):
         if data.get("ln") is not None:
-            return LogRational(parse_scalar(data["ln"], name=f"{name}.ln", exact=True))
+            return LogRational(Fraction(parse_scalar(data["ln"], name=f"{name}.ln", exact=True)))
         if data.get("numerator_hex") is not None and data.get("denominator_hex") is not None:
             return LogRational(Fraction(int(data["numerator_hex"], 16), int(data["denominator_hex"], 16)))
         if data.get("exact") is not None:

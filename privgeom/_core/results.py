@@ -59,12 +59,9 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
-@to_jsonable.register(int)
-@to_jsonable.register(float)
-@to_jsonable.register(Fraction)
-@to_jsonable.register(LogRational)
-def _number(obj: Any) -> Any:
-    return scalar_to_json(obj)  # THE JSON of numbers (numbers.py): "p/q", floats, {"ln": …, "value": …}
+# THE JSON of numbers (numbers.py): "p/q", floats, {"ln": …, "value": …}
+for _kind in (int, float, Fraction, LogRational):
+    to_jsonable.register(_kind)(scalar_to_json)
 
 
 @to_jsonable.register(np.generic)
