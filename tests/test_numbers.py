@@ -240,6 +240,9 @@ def test_parse_scalar_reads_the_hex_json_form():
 #: or a ``bit_length()`` size test. A function of that name that delegates to numbers.py is fine.
 FORMATTER_NAME = re.compile(r"^_?(fmt|format|num|number|show|shown)(_\w+)?$|_(fmt|num|number|text|str|shown)$")
 NUMERIC_SPEC = re.compile(r"[eEfFgG%]$")
+#: The general format of numbers (``:g``, ``:.6g``, ``:>18.10g``): number_text's job everywhere. Fixed-point and
+#: exponent formats of diagnostics (``{seconds:.2f} s``, ``gap {g:.3e}``) are not flagged.
+G_SPEC = re.compile(r"^[<>^=]?\d*(\.\d+)?[gG]$")
 
 
 def _numeric_specs(node: ast.AST) -> list[str]:
@@ -257,12 +260,26 @@ def _calls_exact_text(node: ast.AST) -> bool:
                for n in ast.walk(node))
 
 
+def _rounding_specs(tree: ast.AST) -> set[int]:
+    """ids of the f-string parts read straight back by ``float(f"{x:.9g}")``: rounding, not text."""
+    return {id(v) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            and n.func.id == "float" and len(n.args) == 1 and isinstance(n.args[0], ast.JoinedStr)
+            for v in n.args[0].values}
+
+
 def second_formatters(source: str, where: str) -> list[str]:
     """The number formatters written in ``source`` outside numbers.py: formatter-named functions that format numbers
-    themselves, ``str(x) if exact else f"{x:.6g}"``-style choices between an exact text and a float format, and
-    ``bit_length()`` compared with a constant of 100 or more (a "too big to print" threshold of its own)."""
+    themselves, ``str(x) if exact else f"{x:.6g}"``-style choices between an exact text and a float format,
+    ``bit_length()`` compared with a constant of 100 or more (a "too big to print" threshold of its own), and any
+    ``{x:.6g}``-style (general format) field of an f-string."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    rounding = _rounding_specs(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FormattedValue) and node.format_spec is not None and id(node) not in rounding:
+            spec = "".join(str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.format_spec.values)
+            if G_SPEC.match(spec):
+                found.append(f"{where}:{node.lineno} {{{ast.unparse(node.value)[:50]}:{spec}}} (use number_text)")
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and FORMATTER_NAME.search(node.name):
             bits = [n for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr == "bit_length"]
             if _numeric_specs(node) or bits:
@@ -289,6 +306,9 @@ OLD_FORMATTERS = {  # what the package had before numbers.py: each must be found
     "voting._log_text": 'def _log_text(value):\n    digits = value.bit_length() * 0.30103\n    return f"{digits:.0f}"\n',
     "LogRational.__str__": 'if max(num, den).bit_length() > 200:\n    pass\n',
     "mechanism table": "cells = [f\"{(str(v) if exact else f'{v:.4g}'):>8}\" for v in row]\n",
+    "inline g format": 'msg = f"gap {gap:.3g} exceeds the tolerance {tol:g}"\n',
+    "aligned g format": 'line = f"{i:>6} {float(r):>18.10g}"\n',
+    "summary": 'def summary(self):\n    return f"accuracy {self.accuracy:.15g}"\n',
 }
 
 
@@ -299,9 +319,9 @@ def test_the_detector_finds_the_old_formatters(name):
 
 def test_the_detector_leaves_unrelated_code_alone():
     fine = ('def _log_text(v):\n    return number_text(v, digits=12)\n'
-            'msg = f"gap {gap:.3g} exceeds the tolerance {tol:g}"\n'
+            'msg = f"gap {number_text(gap, digits=3)} after {seconds:.2f} s; gap {gap:.3e}; {n:>6} {label!r:>8}"\n'
             'K = 1 << n.bit_length()\nbig = value.bit_length() > 62\n'
-            'def summary(self):\n    return f"{self.x:.6g}"\n')
+            'key = float(f"{x:.9g}")\n')
     assert second_formatters(fine, "fine") == []
 
 

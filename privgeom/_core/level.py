@@ -34,7 +34,7 @@ from typing import Any, TypeAlias
 
 from .errors import FormatError, InvalidParameterError, InvalidTypeError
 from .numeric import LogRational, Scalar, fraction_str, parse_scalar
-from .numbers import scalar_to_json
+from .numbers import number_text, scalar_to_json
 
 __all__ = ["PrivacyLevel", "EPS_OVERFLOW", "ScalarLike", "LevelLike", "eps_of"]
 
@@ -235,7 +235,7 @@ class PrivacyLevel:
             if not allow_infinite:
                 raise InvalidParameterError(
                     f"{pre}{name} = {shown if isinstance(shown, str) else fraction_str(e)} is too large: e^ε overflows a float (limit {name} <= "
-                    f"{EPS_OVERFLOW:g}; give {name}='ln(r)' or {xname}=r for an exact huge level)"
+                    f"{number_text(EPS_OVERFLOW)}; give {name}='ln(r)' or {xname}=r for an exact huge level)"
                 )
             return cls(math.inf, False, float(e) if e < 1e308 else math.inf, "eps", shown, note)
         value = float(e)

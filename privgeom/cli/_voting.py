@@ -149,7 +149,7 @@ def _accuracy_run(args: argparse.Namespace) -> Outcome:
     data: dict[str, Any] = {"rule": f.name, "rho": str(rho), "method": args.method, "exact": exact, "accuracy": _json_num(acc)}
     if f.kind == "majority":
         limit = float(voting.majority_accuracy_limit(rho))
-        lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {limit:.12g} (Equation (3)); gap {float(acc) - limit:.3e}")
+        lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {number_text(limit, digits=12)} (Equation (3)); gap {float(acc) - limit:.3e}")
         data["limit"] = limit
     return Outcome("\n".join(lines), data, EXIT_YES)
 
@@ -195,7 +195,7 @@ def _influence_run(args: argparse.Namespace) -> Outcome:
         quota = None if params.get("strict") else params["quota"]
         b = voting.banzhaf(params["weights"], quota)
         data["banzhaf"] = {"swings": list(b.swings), "normalized": [str(v) for v in b.normalized]}
-        lines.append("Banzhaf index (generating function): " + ", ".join(f"{float(v):.6g}" for v in b.normalized))
+        lines.append("Banzhaf index (generating function): " + ", ".join(f"{number_text(float(v))}" for v in b.normalized))
     return Outcome("\n".join(lines), data, EXIT_YES)
 
 

@@ -530,7 +530,7 @@ class ApproximateDP(PrivacyDefinition):
                     f"{self.name}: the membership LP gives max hockey-stick {lp_value!r} but the direct computation "
                     f"gives {direct!r}; no answer can be given"
                 )
-            note = f"; LP cross-check agrees (max hockey-stick {lp_value:.6g})"
+            note = f"; LP cross-check agrees (max hockey-stick {number_text(lp_value)})"
         bad = [(i, j, v, ev) for i, j, v, ev in values if (v > delta if exact else v > float(delta) + tol)]
         used = "lp" if method == "lp" else "hockey-stick"
         if not bad:
@@ -590,7 +590,7 @@ class ApproximateDP(PrivacyDefinition):
                 tuple((self._inputs[i], self._inputs[j]) for i, j in self._directed),
                 tuple(float(v) for v in sums), ratio, delta, value,
             )
-            return Membership(True, "lp", False, witness=wit, detail=f"LP optimum max_edge Σ t = {value:.6g} <= delta")
+            return Membership(True, "lp", False, witness=wit, detail=f"LP optimum max_edge Σ t = {number_text(value)} <= delta")
         sums = t.sum(axis=1)
         e = int(np.argmax(sums))
         i, j = self._directed[e]
@@ -598,4 +598,4 @@ class ApproximateDP(PrivacyDefinition):
         cert = self._certificate(M, m, i, j, event, ratio, delta, False)
         if not cert.verify(M, atol=tol):
             raise SolverError(f"{self.name}: the LP's event does not verify ({cert.summary()}); no answer can be given")
-        return Membership(False, "lp", False, certificate=cert, detail=f"LP optimum {value:.6g} > delta")
+        return Membership(False, "lp", False, certificate=cert, detail=f"LP optimum {number_text(value)} > delta")

@@ -501,14 +501,14 @@ def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1
             best = (float(_norm(R.matrix - target, norm)), R, ans)
             certify(best[0])
     if best is None:
-        mode = "exactly" if exact else f"within atol={tol:g}"
+        mode = "exactly" if exact else f"within atol={number_text(tol)}"
         raise SolverError(f"{definition.name}: the nearest-member LP's solution could not be verified as a member {mode}")
     distance, R, ans = best
     cert = None
     if bound is not None and y_best is not None:
         cert = NearestCertificate(bound, readonly(np.asarray(y_best)[dist_rows]), _is_optimal(bound, distance, exact))
-    detail = (f"LP optimum ≈ {float(res.fun or 0.0):.6g}; repaired mechanism verified as a member "
-              f"({'exactly' if exact else f'within atol={tol:g}'})")
+    detail = (f"LP optimum ≈ {number_text(float(res.fun or 0.0))}; repaired mechanism verified as a member "
+              f"({'exactly' if exact else f'within atol={number_text(tol)}'})")
     return Nearest(R, distance, norm, exact, method, ans, cert, False, detail)
 
 

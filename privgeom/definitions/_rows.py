@@ -368,7 +368,7 @@ def cone_lp_membership(
                                         row=-1, output="", labels=labels, label="Farkas")
                 if cert is not None:
                     return Membership(False, "lp", exact, certificate=cert,
-                                      detail=f"Farkas certificate from the {what} LP (ℓ1 distance ≈ {dist:.3g})")
+                                      detail=f"Farkas certificate from the {what} LP (ℓ1 distance ≈ {number_text(dist, digits=3)})")
         return None
 
     order = (witness, certificate) if dist <= (WITNESS_FIRST if exact else atol) else (certificate, witness)
@@ -376,7 +376,7 @@ def cone_lp_membership(
         out = f()
         if out is not None:
             return out
-    raise SolverError(f"{what} LP (ℓ1 distance {dist:.3g}): neither a witness nor a certificate verified")
+    raise SolverError(f"{what} LP (ℓ1 distance {number_text(dist, digits=3)}): neither a witness nor a certificate verified")
 
 
 def generic_row_membership(definition: "PrivacyDefinition", x: Any, *, atol: float | None = None) -> Membership:

@@ -309,7 +309,7 @@ class Mechanism:
         if off.size:
             j = int(off[0][0])
             raise InvalidMechanismError(
-                f"column {j} sums to {float(sums[j])!r}, not 1 (tolerance {atol:g}): a mechanism must be column-stochastic"
+                f"column {j} sums to {float(sums[j])!r}, not 1 (tolerance {number_text(atol)}): a mechanism must be column-stochastic"
             )
         return arr
 

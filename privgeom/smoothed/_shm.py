@@ -26,6 +26,7 @@ from ._fastpath import (
     DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, event_thresholds, family, pair_log_distance_block,
 )
 from ._reduction import count_compositions, hull_vertices, parse_distributions
+from .._core.numbers import number_text
 
 __all__ = ["SHMSmoothedDelta", "SHMDatabaseDelta", "shm_smoothed_delta", "shm_smoothed_sweep", "shm_database_delta"]
 
@@ -132,8 +133,8 @@ class SHMSmoothedDelta(Result):
             f"smoothed δ of SHM (n = {self.n}, T = {self.T}, {how} replacement) at ε = {self.eps}: "
             f"{log10_text(self.log10)}\n"
             f"  {'maximiser' if self.complete else 'best found'}: {self.counts} agents at the vertices q = {verts}\n"
-            f"  certified: true value <= {hi} (branch-and-bound gap {self.error_bound:.2g}, "
-            f"tails {self.truncation_bound:.2g}); DP δ = {fraction_str(self.dp_delta)} "
+            f"  certified: true value <= {hi} (branch-and-bound gap {number_text(self.error_bound, digits=2)}, "
+            f"tails {number_text(self.truncation_bound, digits=2)}); DP δ = {fraction_str(self.dp_delta)} "
             f"({self.evaluations} expectations, {self.work} window evaluations, {self.seconds:.2f} s)" + stopped
         )
 
@@ -389,8 +390,8 @@ def shm_smoothed_sweep(
             raise SizeLimitError(
                 f"the smoothed-δ branch-and-bound of SHM (n = {n}, ε = {level.eps}) stopped at the work limit "
                 f"smoothed_work = {res['limit']:,} window evaluations ({res['work']:,} done) with the certified "
-                f"bracket [{res['value']:.6g}, "
-                f"{math.exp(res['log_upper']):.6g}]; {limit_hint('smoothed_work', res['needed'])}"
+                f"bracket [{number_text(res['value'])}, "
+                f"{number_text(math.exp(res['log_upper']))}]; {limit_hint('smoothed_work', res['needed'])}"
             )
         m = int(res["m"])
         counts = (m, n - m) if len(verts) == 2 else (n,)

@@ -52,6 +52,7 @@ from ._counts import accuracy_counts, stability_counts
 from ._fourier import fourier, symmetric_level_coefficients
 from ._rules import Rule, check_rule, majority
 from .._core.level import ScalarLike
+from .._core.numbers import number_text
 
 __all__ = [
     "accuracy",
@@ -180,8 +181,8 @@ class MajorityAccuracy(Decision):
 
     def summary(self) -> str:
         return (
-            f"Acc(M_rho Maj_{self.n}) at rho = {self.rho}: {self.accuracy:.15g}; lower bound 1/2 + arcsin(rho)/pi = "
-            f"{self.lower:.15g}; gap {self.gap:.3e} (gap·sqrt(1-rho^2)·sqrt(n) = {self.scaled_gap:.4g}, gap·n = {self.gap_times_n:.4g}); "
+            f"Acc(M_rho Maj_{self.n}) at rho = {self.rho}: {number_text(self.accuracy, digits=15)}; lower bound 1/2 + arcsin(rho)/pi = "
+            f"{number_text(self.lower, digits=15)}; gap {self.gap:.3e} (gap·sqrt(1-rho^2)·sqrt(n) = {number_text(self.scaled_gap, digits=4)}, gap·n = {number_text(self.gap_times_n, digits=4)}); "
             f"Equation (3) lower bound {'holds' if self.holds else 'FAILS'}"
         )
 
@@ -476,7 +477,7 @@ def majority_accuracy_figure(rhos: Sequence[Any] = FIGURE_RHOS, n_max: int = 101
     ax = fig.add_subplot()
     colours = [f"C{i % 10}" for i in range(len(data["accuracy"]))]
     for colour, (rho, acc) in zip(colours, data["accuracy"].items()):
-        ax.plot(data["n"], acc, marker="o", markersize=2.5, linewidth=1.2, color=colour, label=f"ρ = {rho:g}")
+        ax.plot(data["n"], acc, marker="o", markersize=2.5, linewidth=1.2, color=colour, label=f"ρ = {number_text(rho)}")
         ax.axhline(data["limit"][rho], color=colour, linestyle="--", linewidth=0.8)
     ax.set_xlabel("number of voters n (odd)")
     ax.set_ylabel("accuracy  P[M_ρ Maj_n(x) = Maj_n(x)]")

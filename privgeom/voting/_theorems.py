@@ -290,7 +290,7 @@ def check_majority_accuracy_limit(n: int, rho: ScalarLike) -> TheoremCheck:
     lhs = (accs[-1] >= low - ACCURACY_ROUNDOFF, decreasing)
     return TheoremCheck(
         "Equation (3)", f"majority(1..{n})", r.rho, lhs == (True, True), False,
-        f"Acc >= 1/2 + arcsin(rho)/pi = {low:.12g} and Acc decreasing in n (Acc(Maj_{n}) = {accs[-1]:.12g})", lhs, (True, True),
+        f"Acc >= 1/2 + arcsin(rho)/pi = {number_text(low, digits=12)} and Acc decreasing in n (Acc(Maj_{n}) = {number_text(accs[-1], digits=12)})", lhs, (True, True),
     )
 
 

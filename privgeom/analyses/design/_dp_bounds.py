@@ -291,7 +291,7 @@ def _crossing_float(coeffs: dict[int, Any]) -> tuple[float, float, str] | None:
         nxt = roots[idx + 1] if idx + 1 < len(roots) else r + 1
         p = (r + nxt) / 2 if nxt > r else r + 1e-6
         if np.polyval(poly, p) < 0:
-            return max(r, 1.0), p, " + ".join(f"{c:.6g}·t^{k}" for k, c in sorted(coeffs.items()))
+            return max(r, 1.0), p, " + ".join(f"{number_text(c)}·t^{k}" for k, c in sorted(coeffs.items()))
     return None
 
 
