@@ -41,6 +41,8 @@ from privgeom._core.numbers import (
 from privgeom._core.results import Quantity, to_jsonable
 
 PACKAGE = Path(__file__).resolve().parents[1] / "privgeom"
+#: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.
+PY_FILES = "*.py"
 BIG = 2**MAX_PRINTED_BITS  # the smallest integer with more than MAX_PRINTED_BITS bits
 
 
@@ -327,7 +329,7 @@ def test_the_detector_leaves_unrelated_code_alone():
 
 def test_no_second_number_formatter_in_the_package():
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(PACKAGE.rglob(PY_FILES)):
         if path == PACKAGE / "_core" / "numbers.py":
             continue
         found += second_formatters(path.read_text(encoding="utf-8"), str(path.relative_to(PACKAGE.parent)))

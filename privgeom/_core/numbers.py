@@ -48,8 +48,8 @@ True
 from __future__ import annotations
 
 import html
-import re
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational, Real
