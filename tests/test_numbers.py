@@ -231,6 +231,17 @@ def test_results_and_saved_mechanisms_use_the_one_json():
     assert data["matrix"][0][0].startswith("0x") and pg.Mechanism.from_json(data) == M
 
 
+def test_integer_rows_are_written_as_their_fractions_are():
+    from privgeom.cli._render import IntegerRow
+
+    for values in ([3, -1, 0], [2**130, -(2**129), 7]):
+        row = IntegerRow(np.array(values, dtype=object))
+        as_fractions = json.dumps(to_jsonable([Fraction(v) for v in values]))
+        assert row.json() == as_fractions == json.dumps([N.integer_json(v) for v in values])
+        assert [scalar_from_json(v) for v in json.loads(row.json())] == values
+    assert IntegerRow(np.array([5, -2])).json() == '["5", "-2"]'  # int64 rows
+
+
 def test_parse_scalar_reads_the_hex_json_form():
     assert N.parse_scalar("-0x1f/0x2") == Fraction(-31, 2) and N.parse_scalar("0X10") == 16
     assert N.is_exact_scalar("0x3/0x4") and not N.is_exact_scalar("0x")

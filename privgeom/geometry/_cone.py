@@ -16,7 +16,7 @@ import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
 from .._core.numeric import ATOL, max_abs_int, readonly
-from .._core.numbers import number_text
+from .._core.numbers import integer_json, number_text
 from .._core.results import to_jsonable
 from . import _cdd
 from ._canonical import as_int_rows as _as_int_rows
@@ -817,7 +817,7 @@ class Cone:
         out: dict[str, Any] = {"privgeom": "cone", "version": 1, "exact": self._exact, "labels": list(self._labels)}
 
         def rows(arr: np.ndarray) -> Any:  # exact: the integers as strings, as str(Fraction(n)) printed them
-            return [[str(v) for v in r] for r in arr.tolist()] if self._exact else to_jsonable(arr)
+            return [[integer_json(v) for v in r] for r in arr.tolist()] if self._exact else to_jsonable(arr)
 
         if "H" in representations:
             f, eq = self._hrep_raw()
