@@ -31,11 +31,10 @@ from ._core.display import (
     matrix_html,
     value_html,
     align_env,
-    fmt,
     html_table,
     latex_inequality,
-    latex_number,
 )
+from ._core.numbers import number_html, number_latex, number_text
 from .analyses.comparison._compare import Comparison, Inclusion
 from .analyses.profiles._profile import DeltaResult, EpsilonResult
 from .analyses.relaxation._relaxation import Relaxation
@@ -64,7 +63,7 @@ def _set(labels: Any, limit: int = 8) -> str:
 def _text_inequality(normal: Any, labels: Any) -> str:
     """``Σ_{a>0} a_i x_i ≥ Σ_{a<0} |a_i| x_i`` as plain text (the HTML counterpart of the LaTeX form)."""
     def side(terms: list[tuple[Any, str]]) -> str:
-        return " + ".join(f"{'' if c == 1 else fmt(c) + '·'}x{lab}" for c, lab in terms) or "0"
+        return " + ".join(f"{'' if c == 1 else number_text(c) + '·'}x{lab}" for c, lab in terms) or "0"
 
     plus = [(c, lab) for c, lab in zip(normal, labels) if c > 0]
     minus = [(-c, lab) for c, lab in zip(normal, labels) if c < 0]
@@ -81,7 +80,7 @@ def _mechanism_html(m: Mechanism) -> str:
 
 @latex_block.register(Mechanism)
 def _mechanism_latex(m: Mechanism) -> str:
-    rows = [" & ".join(latex_number(v) for v in row) for row in m.matrix]
+    rows = [" & ".join(number_latex(v) for v in row) for row in m.matrix]
     return "\\begin{pmatrix}\n" + " \\\\\n".join("  " + r for r in rows) + "\n\\end{pmatrix}"
 
 
@@ -97,7 +96,7 @@ def _facet_rows(cone: Cone, facets: np.ndarray) -> list[list[Any]]:
 
 
 def _classes(facets: np.ndarray) -> Counter:
-    return Counter(tuple(sorted((fmt(v) for v in a), key=str)) for a in facets)
+    return Counter(tuple(sorted((number_text(v) for v in a), key=str)) for a in facets)
 
 
 def _orbits(cone: Cone) -> Any:
@@ -124,7 +123,7 @@ def _cone_html(cone: Cone) -> str:
               ("equalities", str(len(cone.equalities)))]
     if rays_known:
         counts += [("extreme rays", str(cone.n_rays)), ("pointed", str(cone.is_pointed))]
-    counts.append(("arithmetic", "exact (rational)" if cone.exact else f"float (atol {cone.atol:g})"))
+    counts.append(("arithmetic", "exact (rational)" if cone.exact else f"float (atol {number_text(cone.atol)})"))
     parts = [f"<p><b>Cone</b> in R<sup>{cone.ambient_dim}</sup> over the datasets {escape(', '.join(labels[:MAX_COLS]))}"
              f"{' …' if len(labels) > MAX_COLS else ''}</p>", _kv([(k, escape(v)) for k, v in counts])]
     header = [str(x) for x in labels[:MAX_COLS]] + ["S+", "S−"]
@@ -219,7 +218,7 @@ def _relaxation_html(r: Relaxation) -> str:
             ("recognised", escape(r.recognised or "no known definition")), ("guarantees kept", escape(r.kept)),
             ("guarantees lost", escape(len(r.lost)))]
     if eps is not None:
-        rows.append(("ε", escape(f"{fmt(eps)} ≈ {float(eps):.6g}")))
+        rows.append(("ε", number_html(eps, approx=True)))
     parts = [f"<p><b>Relaxation</b>: {escape(r.text)}</p>", _kv(rows)]
     if r.pair_bounds:
         shown = r.pair_bounds[:MAX_ROWS]
@@ -236,11 +235,11 @@ def _relaxation_html(r: Relaxation) -> str:
 def _eps_html(r: Any) -> str:
     kind = type(r).__name__
     fields = [("exact", str(r.exact)), ("graph", str(getattr(r, "graph", ""))), ("edges", str(getattr(r, "n_edges", ""))),
-              ("eps", fmt(r.level.eps)), ("exp_eps", fmt(r.level.exp_eps))]
+              ("eps", number_text(r.level.eps)), ("exp_eps", number_text(r.level.exp_eps))]
     for name in ("delta", "edge", "output", "outputs", "p", "q", "p_event", "q_event"):
         v = getattr(r, name, None)
         if v is not None and not callable(v) and name not in {k for k, _ in fields}:
-            fields.append((name, fmt(v) if not isinstance(v, tuple) else ", ".join(map(str, v))))
+            fields.append((name, number_text(v) if not isinstance(v, tuple) else ", ".join(map(str, v))))
     return div(kind, f"<p><b>{escape(kind)}</b>: {escape(r.summary())}</p>" + _kv([(k, escape(v)) for k, v in fields]))
 
 
@@ -274,7 +273,7 @@ def _comparison_latex(c: Comparison) -> str:
             g = w.guarantee
             lines.append(f"% a row of closure({inc.smaller}) violates this facet of rowcone({inc.larger}):")
             lines.append(f"\\[ {latex_inequality(g.coefficients, g.labels, align=False)} \\]")
-            lines.append(f"% violating row x = ({', '.join(fmt(v) for v in w.row)}) over ({', '.join(g.labels)})")
+            lines.append(f"% violating row x = ({', '.join(number_text(v) for v in w.row)}) over ({', '.join(g.labels)})")
     return "\n".join(lines)
 
 
@@ -283,5 +282,5 @@ def _relaxation_latex(r: Relaxation) -> str:
     eps = r.level.eps if r.level is not None else None
     head = f"% relaxation: {r.text}"
     if r.recognised == "dp" and eps is not None:
-        head += f"\n% recognised as epsilon-DP with \\varepsilon = {latex_number(eps)}"
+        head += f"\n% recognised as epsilon-DP with \\varepsilon = {number_latex(eps)}"
     return head + "\n" + _cone_latex(r.cone)

@@ -33,15 +33,13 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import math
-from fractions import Fraction
 from functools import singledispatch
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .errors import InvalidTypeError
-from .numeric import LogRational
+from .numbers import number_latex, number_text
 
 __all__ = ["to_html", "to_latex", "register_html", "register_latex", "latex_inequality", "MAX_ROWS", "MAX_COLS"]
 
@@ -53,34 +51,6 @@ MAX_COLS = 16
 STYLE = "border-collapse:collapse;font-family:monospace;font-size:90%"
 _CELL = "border:1px solid #bbb;padding:2px 6px;text-align:right"
 CELL_L = "border:1px solid #bbb;padding:2px 6px;text-align:left"
-
-
-# ------------------------------------------------------------------------------------------------------ scalars
-def fmt(v: Any) -> str:
-    """A scalar as short text: Fractions as ``p/q``, floats with 6 significant digits."""
-    if isinstance(v, (bool, np.bool_)):
-        return str(bool(v))
-    if isinstance(v, (Fraction, int, np.integer, LogRational)):
-        return str(v)
-    if isinstance(v, (float, np.floating)):
-        return f"{float(v):.6g}"
-    return str(v)
-
-
-def latex_number(v: Any) -> str:
-    """A non-negative or negative scalar in LaTeX (``\\frac{p}{q}`` for non-integral Fractions)."""
-    if isinstance(v, (int, np.integer)):
-        v = Fraction(int(v))
-    if isinstance(v, Fraction):
-        sign = "-" if v < 0 else ""
-        a = abs(v)
-        return f"{sign}{a.numerator}" if a.denominator == 1 else f"{sign}\\frac{{{a.numerator}}}{{{a.denominator}}}"
-    if isinstance(v, LogRational):
-        return f"\\ln {latex_number(v.ratio)}" if hasattr(v, "ratio") else str(v)
-    f = float(v)
-    if not math.isfinite(f):
-        return "\\infty" if f > 0 else "-\\infty"
-    return f"{f:.6g}"
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "#": r"\#", "%": r"\%",
@@ -111,7 +81,7 @@ def _terms_latex(terms: Sequence[tuple[Any, str]], coef: Callable[[Any], str]) -
 
 def _coef_latex(c: Any) -> str:
     """The LaTeX coefficient of a term, empty for 1."""
-    s = latex_number(c)
+    s = number_latex(c)
     return "" if s == "1" else s
 
 
@@ -170,7 +140,7 @@ def html_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, index: S
     out.append("<thead><tr>" + "".join(f'<th style="{_CELL}">{escape(h)}</th>' for h in head) + "</tr></thead><tbody>")
     for r, row in enumerate(rows):
         cells = ([f'<th style="{_CELL}">{escape(index[r])}</th>'] if index is not None else [])
-        cells += [f'<td style="{_CELL}">{escape(fmt(v))}</td>' for v in row]
+        cells += [f'<td style="{_CELL}">{escape(number_text(v))}</td>' for v in row]
         if total_cols is not None and total_cols > len(header):
             cells.append(f'<td style="{_CELL}">…</td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
@@ -199,7 +169,7 @@ def value_html(v: Any) -> str:
         n, m = v.shape
         return matrix_html(v, [str(i) for i in range(n)], [str(j) for j in range(m)])
     if isinstance(v, np.ndarray):
-        return escape(", ".join(fmt(x) for x in v.ravel()[:MAX_COLS]) + (" …" if v.size > MAX_COLS else ""))
+        return escape(", ".join(number_text(x) for x in v.ravel()[:MAX_COLS]) + (" …" if v.size > MAX_COLS else ""))
     if _renderable(v):
         return to_html(v)
     if isinstance(v, (tuple, list)) and v and all(isinstance(x, np.ndarray) and x.ndim == 2 for x in v):
@@ -211,10 +181,10 @@ def value_html(v: Any) -> str:
         more = f"<li><i>… {len(v) - MAX_ROWS} more</i></li>" if len(v) > MAX_ROWS else ""
         return f"<ul>{shown}{more}</ul>"
     if isinstance(v, (tuple, list)):
-        return escape(", ".join(fmt(x) for x in v[:MAX_COLS]) + (" …" if len(v) > MAX_COLS else ""))
+        return escape(", ".join(number_text(x) for x in v[:MAX_COLS]) + (" …" if len(v) > MAX_COLS else ""))
     if isinstance(v, dict):
-        return escape(", ".join(f"{k}: {fmt(x)}" for k, x in list(v.items())[:MAX_COLS]))
-    return escape(fmt(v))
+        return escape(", ".join(f"{k}: {number_text(x)}" for k, x in list(v.items())[:MAX_COLS]))
+    return escape(number_text(v))
 
 
 def _renderable(v: Any) -> bool:

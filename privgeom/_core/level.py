@@ -35,6 +35,7 @@ from typing import Any, TypeAlias
 from .errors import FormatError, InvalidParameterError, InvalidTypeError
 from .numeric import LogRational, Scalar, fraction_str, parse_scalar
 from .results import to_jsonable
+from .numbers import number_text, scalar_to_json
 
 __all__ = ["PrivacyLevel", "EPS_OVERFLOW", "ScalarLike", "LevelLike", "eps_of"]
 
@@ -235,7 +236,7 @@ class PrivacyLevel:
             if not allow_infinite:
                 raise InvalidParameterError(
                     f"{pre}{name} = {shown if isinstance(shown, str) else fraction_str(e)} is too large: e^ε overflows a float (limit {name} <= "
-                    f"{EPS_OVERFLOW:g}; give {name}='ln(r)' or {xname}=r for an exact huge level)"
+                    f"{number_text(EPS_OVERFLOW)}; give {name}='ln(r)' or {xname}=r for an exact huge level)"
                 )
             return cls(math.inf, False, float(e) if e < 1e308 else math.inf, "eps", shown, note)
         value = float(e)
@@ -371,7 +372,7 @@ class PrivacyLevel:
         return float(self.eps)
 
     def __str__(self) -> str:
-        return str(self.eps) if self.exact else repr(float(self.eps))
+        return fraction_str(self.eps)  # ln(3) exact, the float's repr otherwise
 
     def __eq__(self, other: Any) -> bool:
         if isinstance(other, PrivacyLevel):
@@ -383,9 +384,8 @@ class PrivacyLevel:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"eps": …, "exp_eps": …, "exact": …}`` (ε as in :meth:`LogRational.to_json`)."""
-        eps = self.eps.to_json() if isinstance(self.eps, LogRational) else float(self.eps)
-        exp: Any = str(self.exp_eps) if self.exact else (None if self.infinite else float(self.exp_eps))
-        return {"eps": eps, "exp_eps": exp, "exact": self.exact}
+        exp = None if self.infinite and not self.exact else scalar_to_json(self.exp_eps)
+        return {"eps": scalar_to_json(self.eps), "exp_eps": exp, "exact": self.exact}
 
 
 @to_jsonable.register(PrivacyLevel)

@@ -2,7 +2,8 @@
 
 privgeom never mixes the two silently. A value is *exact* when it is an ``int``, a ``Fraction``, a rational string
 (``"3/4"``, ``"0.75"``) or a numpy integer; Python/numpy floats are *float*. Exact arrays are numpy ``object`` arrays
-of ``Fraction``; float arrays are ``float64``.
+of ``Fraction``; float arrays are ``float64``. The number kinds themselves (``Scalar``, :class:`LogRational`), their
+parsing (:func:`parse_scalar`), text and JSON live in :mod:`privgeom._core.numbers` and are re-exported here.
 
 Examples
 --------
@@ -19,15 +20,27 @@ Fraction(3, 4)
 from __future__ import annotations
 
 import math
-import numbers
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Sequence, TypeAlias, Union
+from typing import Any, Iterable, Sequence, TypeAlias
 
 import numpy as np
 
 from .errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .hints import LIMIT_OPTIONS, command_line, how_to, limit_hint, on_command_line  # noqa: F401 - re-exported
+from .numbers import (  # noqa: F401 - re-exported: the number kinds, their parsing and text live in numbers.py
+    TINY,
+    LogRational,
+    Scalar,
+    fraction_str,
+    is_exact_scalar,
+    log10_of_log,
+    log10_text,
+    log_of_ratio,
+    memory_text,
+    parse_scalar,
+    scalar_from_json,
+    scalar_to_json,
+)
 
 __all__ = [
     "Scalar",
@@ -52,7 +65,7 @@ __all__ = [
     "LogRational",
 ]
 
-Scalar = Union[Fraction, float]
+
 
 #: A vector as the package reads one: a 1-D array or a sequence of numbers (``int``, ``Fraction``, rational strings
 #: such as ``"3/4"``, ``float``), e.g. a row of a mechanism or a point tested against a cone.
@@ -66,9 +79,6 @@ ATOL = 1e-9
 #: Float round-off: a float quantity that is zero in exact arithmetic is treated as zero below this magnitude
 #: (LP weights, envelope comparisons); much smaller than :data:`ATOL`, which judges the user's data.
 ROUNDOFF = 1e-12
-#: A positive float below this is too close to the bottom of the double range to take its log10 reliably (a
-#: quantity this small is carried by its log instead: :func:`log10_of_log`).
-TINY = 1e-300
 #: Largest dense float array privgeom will allocate (2**26 float64 entries = 512 MiB).
 MAX_DENSE_ENTRIES = 2**26
 #: Largest dense exact (Fraction) array privgeom will allocate (a Fraction costs about 100 bytes or more).
@@ -80,80 +90,6 @@ EXACT_ENTRY_BYTES = 100
 #: A size refusal whose estimated memory exceeds this many bytes (1 PiB) does not suggest raising the limit: it
 #: says the memory instead (no machine holds it).
 UNREACHABLE_BYTES = 2**50
-
-
-def is_exact_scalar(value: Any) -> bool:
-    """Return True when ``value`` is an exact rational (int, Fraction, numpy integer or rational string)."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, (int, Fraction, np.integer)):
-        return True
-    if isinstance(value, str):
-        try:
-            Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            return False
-        return True
-    return False
-
-
-def parse_scalar(value: Any, *, name: str = "value", exact: bool | None = None) -> Scalar:
-    """Parse one number into a ``Fraction`` (exact) or a ``float``.
-
-    Parameters
-    ----------
-    value : int, Fraction, float, str or numpy scalar
-        Strings are parsed as rationals (``"3/4"``, ``"0.75"``, ``"1e-3"``).
-    name : str
-        Name used in error messages.
-    exact : bool, optional
-        ``True`` forces a Fraction (floats are converted exactly, bit for bit); ``False`` forces a float;
-        ``None`` keeps the mode of the input.
-
-    Raises
-    ------
-    InvalidTypeError
-        For booleans, None, complex numbers and other non-numbers.
-    InvalidParameterError
-        For unparsable strings, NaN and infinities, and (with ``exact=False``) rationals beyond the float range.
-
-    Examples
-    --------
-    >>> parse_scalar("2/6"), parse_scalar(3, exact=False), parse_scalar(0.5, exact=True)
-    (Fraction(1, 3), 3.0, Fraction(1, 2))
-    """
-    if isinstance(value, bool) or value is None:
-        raise InvalidTypeError(f"{name} must be a number, got {value!r}")
-    out: Scalar
-    if isinstance(value, str):
-        try:
-            out = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise InvalidParameterError(f"{name} = {value!r} is not a rational number like '3/4' or '0.75'") from None
-    elif isinstance(value, (int, np.integer)):
-        out = Fraction(int(value))
-    elif isinstance(value, Fraction):
-        out = value
-    elif isinstance(value, (float, np.floating)):
-        out = float(value)
-        if not math.isfinite(out):
-            raise InvalidParameterError(f"{name} = {value!r} is not finite")
-    elif isinstance(value, numbers.Rational):
-        out = Fraction(int(value.numerator), int(value.denominator))
-    elif isinstance(value, numbers.Real):
-        out = float(value)
-        if not math.isfinite(out):
-            raise InvalidParameterError(f"{name} = {value!r} is not finite")
-    else:
-        raise InvalidTypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
-    if exact is True and isinstance(out, float):
-        return Fraction(out)
-    if exact is False and isinstance(out, Fraction):
-        try:
-            return float(out)
-        except OverflowError:
-            raise InvalidParameterError(f"{name} = {value!r} is too large for a float") from None
-    return out
 
 
 def parse_int(
@@ -218,24 +154,6 @@ def parse_int(
     return out
 
 
-def memory_text(n_bytes: int | float) -> str:
-    """``n_bytes`` in words (``"512.0 MiB"``, ``"6.4 GB"`` style, binary units; huge sizes in powers of ten).
-
-    Examples
-    --------
-    >>> memory_text(2**29), memory_text(3 * 10**12), memory_text(8 * 10**40)
-    ('512.0 MiB', '2.7 TiB', '8e+40 bytes')
-    """
-    value = float(n_bytes)
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if value < 1024 or unit == "PiB":
-            break
-        value /= 1024
-    if unit == "PiB" and value >= 1024:
-        return f"{float(n_bytes):.3g} bytes"
-    return f"{int(value)} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
-
-
 def check_dense_size(n_rows: int, n_cols: int, *, exact: bool, what: str) -> None:
     """Refuse to allocate an ``n_rows x n_cols`` dense array that would exhaust memory.
 
@@ -293,134 +211,8 @@ def to_float_array(values: Any) -> np.ndarray:
     return arr.astype(float)
 
 
-def fraction_str(value: Scalar) -> str:
-    """Format a Fraction as ``'3/4'`` (or ``'3'``) and a float with ``repr``."""
-    if isinstance(value, Fraction):
-        return str(value)
-    return repr(float(value))
-
-
-def scalar_to_json(value: Scalar) -> str | float:
-    """JSON form of a scalar: exact values as strings (``"3/4"``), floats as numbers."""
-    return str(value) if isinstance(value, Fraction) else float(value)
-
-
-def scalar_from_json(value: Any, *, name: str = "value") -> Scalar:
-    """Inverse of :func:`scalar_to_json`."""
-    return parse_scalar(value, name=name)
-
-
 def _as_fraction_list(values: Iterable[Any]) -> list[Fraction]:
     return [parse_scalar(v, exact=True) for v in values]  # type: ignore[misc]
-
-
-#: Beyond this binary exponent gap between numerator and denominator, ``num / den`` would overflow a float, so
-#: :func:`log_of_ratio` scales by a power of two first.
-_LOG_SHIFT_LIMIT = 1000
-
-
-def log_of_ratio(ratio: Fraction) -> float:
-    """``ln(ratio)`` of a positive rational to full relative precision: THE accurate log of a rational.
-
-    Near 1 (``|ratio − 1| ≤ 1/2``) through ``log1p`` of the correctly rounded ``(num − den)/den``; elsewhere through
-    the correctly rounded quotient ``num / den``, scaled by a power of two when the integers have thousands of
-    digits (``ln(num) − ln(den)`` would cancel near 1 and lose digits far from it).
-
-    Examples
-    --------
-    >>> log_of_ratio(Fraction(2**60 + 1, 2**60 - 1)) == math.log1p(2 / (2**60 - 1))
-    True
-    >>> abs(log_of_ratio(Fraction(3**50000, 2**70000)) - (50000 * math.log(3) - 70000 * math.log(2))) < 1e-9
-    True
-    """
-    if ratio <= 0:
-        raise InvalidParameterError(f"the logarithm needs a positive ratio, got {ratio}")
-    d = ratio - 1
-    if abs(d) <= Fraction(1, 2):
-        return math.log1p(d.numerator / d.denominator)  # int / int is correctly rounded in Python
-    num, den = ratio.numerator, ratio.denominator
-    shift = num.bit_length() - den.bit_length()  # ratio = 2^shift · m with m in (1/2, 2)
-    if abs(shift) < _LOG_SHIFT_LIMIT:
-        return math.log(num / den)
-    m = num / (den << shift) if shift >= 0 else (num << -shift) / den  # big-int true division is correctly rounded
-    return math.log(m) + shift * math.log(2)
-
-
-@dataclass(frozen=True)
-class LogRational:
-    """The natural logarithm of a positive rational, kept exactly: ``ln(ratio)``.
-
-    Used for exact privacy parameters: ``ε = ln(p/(1-p))`` is ``LogRational(Fraction(p, 1-p))``.
-    Compares, orders and converts to float through the ratio (``ln`` is increasing), so
-    ``LogRational(3) > LogRational(2)`` is decided exactly.
-
-    Examples
-    --------
-    >>> e = LogRational(Fraction(3, 1))
-    >>> e.ratio, str(e), e.to_json()
-    (Fraction(3, 1), 'ln(3)', {'ln': '3', 'value': 1.0986122886681098})
-    >>> LogRational(1) == 0, LogRational(Fraction(9, 4)) < LogRational(3)
-    (True, True)
-    >>> float(LogRational(Fraction(10**30 + 1, 10**30)))  # near 1: no cancellation
-    1e-30
-    """
-
-    ratio: Fraction
-
-    def __post_init__(self) -> None:
-        ratio = parse_scalar(self.ratio, name="ratio", exact=True)
-        if ratio <= 0:
-            raise InvalidParameterError(f"the logarithm needs a positive ratio, got {ratio}")
-        object.__setattr__(self, "ratio", ratio)
-
-    def __float__(self) -> float:
-        return log_of_ratio(self.ratio)
-
-    def __str__(self) -> str:
-        num, den = self.ratio.numerator, self.ratio.denominator
-        if max(num, den).bit_length() > 200:  # do not print thousands of digits
-            return f"ln(a/b with {len(str(num)) if num.bit_length() < 40000 else 'many'}-digit integers) ≈ {float(self):.12g}"
-        return f"ln({self.ratio})"
-
-    def _key(self, other: Any) -> tuple[Fraction, Fraction] | None:
-        if isinstance(other, LogRational):
-            return self.ratio, other.ratio
-        if isinstance(other, (int, np.integer)) and int(other) == 0:
-            return self.ratio, Fraction(1)
-        return None
-
-    def __eq__(self, other: Any) -> bool:
-        key = self._key(other)
-        if key is not None:
-            return key[0] == key[1]
-        if isinstance(other, (float, int)):
-            return float(self) == float(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(("ln", self.ratio))
-
-    def __lt__(self, other: Any) -> bool:
-        key = self._key(other)
-        if key is not None:
-            return key[0] < key[1]
-        return float(self) < float(other)
-
-    def __le__(self, other: Any) -> bool:
-        return self == other or self < other
-
-    def __gt__(self, other: Any) -> bool:
-        return not self <= other
-
-    def __ge__(self, other: Any) -> bool:
-        return not self < other
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"ln": "<ratio>", "value": <float>}``."""
-        num, den = self.ratio.numerator, self.ratio.denominator
-        if max(num, den).bit_length() > 14000:  # beyond Python's int-to-str digit limit (4300 digits)
-            return {"ln": None, "numerator_hex": hex(num), "denominator_hex": hex(den), "value": float(self)}
-        return {"ln": str(self.ratio), "value": float(self)}
 
 
 # ================================================================================================ binomial log-pmf
@@ -621,42 +413,6 @@ def _outward_sum(n: int, p: float, q: float, t: int, direction: int) -> float:
         return head
     prods = np.cumprod(ratios)
     return head + math.log1p(math.fsum(prods.tolist()))
-
-
-def log10_text(log10: float, digits: int = 6) -> str:
-    """A positive number given by its ``log10``, for people: ``%g`` while it is a normal double, else mantissa and
-    exponent from the logarithm (``2.83291e-48228830``), so values far below ``1e-308`` still print right.
-
-    Examples
-    --------
-    >>> log10_text(-2.0), log10_text(-48228829.547766924), log10_text(-math.inf)
-    ('0.01', '2.83291e-48228830', '0')
-    """
-    if log10 == -math.inf:
-        return "0"
-    if log10 > -300:
-        return f"{10.0 ** log10:.{digits}g}"
-    whole = math.floor(log10)
-    return f"{10.0 ** (log10 - whole):.{digits}g}e{whole}"
-
-
-def log10_of_log(ratio: Fraction) -> float:
-    """``log10(ln(ratio))`` for a rational ``ratio > 1``, finite even when ``ln(ratio)`` underflows a double
-    (``ratio = 1 + d`` with ``d < 1e-300``: ``ln(1 + d) = d (1 − d/2 + …)``, so ``log10 ln(ratio) = log10 d`` to
-    double precision; ``math.log10`` takes Python integers of any size).
-
-    Examples
-    --------
-    >>> round(log10_of_log(Fraction(3)), 12) == round(math.log10(math.log(3)), 12)
-    True
-    >>> round(log10_of_log(1 + Fraction(1, 2**4000)), 6)    # ln(1 + 2^-4000) = 7.6e-1205
-    -1204.119983
-    """
-    value = log_of_ratio(ratio)
-    if value > TINY:
-        return math.log10(value)
-    d = ratio - 1
-    return math.log10(d.numerator) - math.log10(d.denominator)
 
 
 __all__ += ["stirlerr", "bd0", "log_binom_pmf", "log_hypergeom_pmf", "log_binom_tail", "log1mexp", "log10_text",

@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-import math
 import numbers
 import sys
 from dataclasses import dataclass
@@ -32,14 +31,15 @@ from typing import Any
 import numpy as np
 
 from .lazy import LazySequence
-from .numeric import LogRational, Scalar
+from .numbers import LogRational, Scalar, fraction_str, scalar_to_json
 
 __all__ = ["Decision", "Quantity", "Result", "to_jsonable"]
 
 
 @singledispatch
 def to_jsonable(obj: Any) -> Any:
-    """Convert ``obj`` to JSON-serialisable data (Fractions become ``"p/q"`` strings)."""
+    """Convert ``obj`` to JSON-serialisable data; numbers as :func:`~privgeom._core.numbers.scalar_to_json` writes
+    them (Fractions as ``"p/q"`` strings, hexadecimal beyond ``MAX_PRINTED_BITS``)."""
     nx = sys.modules.get("networkx")  # a graph exists only if networkx is loaded (it is imported on first use)
     if nx is not None and isinstance(obj, nx.Graph):
         return {"nodes": [str(v) for v in obj.nodes], "edges": [[str(u), str(v)] for u, v in obj.edges]}
@@ -55,26 +55,13 @@ def to_jsonable(obj: Any) -> Any:
 @to_jsonable.register(type(None))
 @to_jsonable.register(bool)
 @to_jsonable.register(str)
-@to_jsonable.register(int)
 def _plain(obj: Any) -> Any:
     return obj
 
 
-@to_jsonable.register(float)
-def _float(obj: float) -> Any:
-    if math.isfinite(obj):
-        return obj
-    return "inf" if obj > 0 else ("-inf" if obj < 0 else "nan")
-
-
-@to_jsonable.register(Fraction)
-def _fraction(obj: Fraction) -> str:
-    return str(obj)
-
-
-@to_jsonable.register(LogRational)
-def _logr(obj: LogRational) -> Any:
-    return obj.to_json()
+# THE JSON of numbers (numbers.py): "p/q", floats, {"ln": …, "value": …}
+for _kind in (int, float, Fraction, LogRational):
+    to_jsonable.register(_kind)(scalar_to_json)
 
 
 @to_jsonable.register(np.generic)
@@ -144,7 +131,8 @@ class Result:
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             if f.repr:
                 v = getattr(self, f.name)
-                parts.append(f"{f.name}={v if isinstance(v, (str, int, Fraction, LogRational)) else type(v).__name__}")
+                shown = fraction_str(v) if isinstance(v, (int, Fraction, LogRational)) and not isinstance(v, bool) else v
+                parts.append(f"{f.name}={shown if isinstance(v, (str, int, Fraction, LogRational)) else type(v).__name__}")
         return f"{type(self).__name__}(" + ", ".join(parts) + ")"
 
     def __str__(self) -> str:
@@ -254,4 +242,4 @@ class Quantity(Result):
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
         where = f"; {self.detail}" if self.detail else ""
-        return f"{self.name} = {self.value} ({mode}{where})"
+        return f"{self.name} = {fraction_str(self.value)} ({mode}{where})"

@@ -43,6 +43,7 @@ from ..analyses.profiles._profile_curve import delta_curve
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
+from .._core.numbers import number_text
 
 __all__ = ["graph_from_option", "relation_from_option", "eps_from_option"]
 
@@ -143,7 +144,7 @@ def _epsilon(args: argparse.Namespace) -> Outcome:
     r = epsilon(M, G, max_work=_max_work(args.max_work))
     text = r.summary()
     if r.exact and not r.infinite and r.edge is not None:
-        text += f"\n  e^ε = {fraction_str(r.level.exp_eps)}, ε ≈ {float(r.level):.10g}"
+        text += f"\n  e^ε = {fraction_str(r.level.exp_eps)}, ε ≈ {number_text(float(r.level), digits=10)}"
     return Outcome(text, r, EXIT_NO if r.infinite else EXIT_YES)
 
 

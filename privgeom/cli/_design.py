@@ -46,6 +46,7 @@ from ..definitions import ConeDefinition, PrivacyDefinition, parse_definition
 from ._catalogue import _prior_option, _read_json
 from ._core import MAX_ORBITS_SHOWN, _semantics_lines
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
+from .._core.numbers import number_text
 
 __all__ = ["DesignContext", "SECTIONS", "parse_predicate"]
 
@@ -289,7 +290,7 @@ def _section_utility(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
             continue
         ctx.cache[f"optimal_{key}"] = opt
         v = opt.value
-        lines.append(f"  {key:4}: {fraction_str(v)}" + (f" ≈ {float(v):.6g}" if opt.exact else "")
+        lines.append(f"  {key:4}: {fraction_str(v)}" + (f" ≈ {number_text(float(v))}" if opt.exact else "")
                      + f"  — {opt.certificate.summary()}")
         data[key] = opt
     return lines, data
@@ -325,8 +326,8 @@ def _section_information(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]
         ctx.cache[f"information_{key}"] = res
         entry.update(feasible=True, best=res.best, value=float(res.value), gap=res.gap, lower_bound=res.lower_bound,
                      solver=res.solver, status=res.status, utility=res.utility, mechanism=res.mechanism)
-        lines.append(f"  {key:4}: {float(res.value):.10g} nats (lower bound {res.lower_bound:.10g}, duality gap "
-                     f"{res.gap:.3g}, {res.solver} {res.status}; utility {res.utility:.10g})")
+        lines.append(f"  {key:4}: {number_text(float(res.value), digits=10)} nats (lower bound {number_text(res.lower_bound, digits=10)}, duality gap "
+                     f"{number_text(res.gap, digits=3)}, {res.solver} {res.status}; utility {number_text(res.utility, digits=10)})")
         data[key] = entry
     return lines, data
 

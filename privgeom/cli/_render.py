@@ -21,7 +21,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .._core.errors import FormatError
-from .._core.numeric import fraction_str
+from .._core.numbers import integer_json
 from .._core.results import to_jsonable
 
 __all__ = ["Stream", "StreamedData", "IntegerRow", "write_out", "facet_rows", "ray_rows", "lineality_rows",
@@ -58,12 +58,14 @@ class IntegerRow:
 
     def json(self) -> str:
         """The JSON text of the row (what ``json.dumps(to_jsonable(row))`` gives), built by joining strings."""
-        return '["' + '", "'.join(map(str, self.values.tolist())) + '"]' if len(self.values) else "[]"
+        values = self.values.tolist()
+        texts = map(integer_json, values) if self.values.dtype == object else map(str, values)  # int64: never big
+        return '["' + '", "'.join(texts) + '"]' if values else "[]"
 
 
 @to_jsonable.register(IntegerRow)
 def _integer_row(obj: IntegerRow) -> list[str]:
-    return [str(v) for v in obj.values.tolist()]
+    return [integer_json(v) for v in obj.values.tolist()]
 
 
 class Stream:

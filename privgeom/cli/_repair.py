@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._core.numeric import fraction_str
+from .._core.numbers import number_text
 
 __all__ = ["add_repair_arguments", "repair_report"]
 
@@ -47,7 +47,7 @@ def repair_report(definition: Any, mechanism: Any, args: argparse.Namespace) -> 
     if rep.original_member:
         text = "\nrepair: nothing to repair, the mechanism is already a member"
     else:
-        d = fraction_str(rep.distance) if rep.exact else f"{float(rep.distance):.6g}"
+        d = number_text(rep.distance if rep.exact else float(rep.distance))
         lines = [f"\nrepair: nearest member at {rep.norm} distance {d} ({'exact' if rep.exact else 'float'}), "
                  f"verified as a member [{rep.membership.method}]"]
         if rep.certificate is not None:
@@ -55,7 +55,7 @@ def repair_report(definition: Any, mechanism: Any, args: argparse.Namespace) -> 
         lines.append("  repaired mechanism (rows = outputs):")
         M = rep.mechanism
         for o, row in zip(M.outputs, M.matrix):
-            cells = [fraction_str(v) if rep.exact else f"{float(v):.6g}" for v in row]
+            cells = [number_text(v if rep.exact else float(v)) for v in row]
             lines.append(f"    {o}: " + "  ".join(cells))
         text = "\n".join(lines)
     if args.out:

@@ -26,6 +26,7 @@ from ..smoothed._fastpath import DEFAULT_RTOL
 from ..smoothed._shm import shm_smoothed_sweep
 from ..smoothed.paper import EXPERIMENTS, experiment
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
+from .._core.numbers import number_text
 
 group("smoothed", "smoothed differential privacy: database-wise δ, smoothed δ, sampling-histogram mechanism, figures")
 
@@ -91,7 +92,7 @@ def _shm_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replace", action="store_true", help="sample with replacement")
     p.add_argument("--at", type=int, default=None, help="database-wise δ at N ones (no smoothing)")
     p.add_argument("--rtol", type=float, default=DEFAULT_RTOL,
-                   help=f"branch-and-bound relative tolerance (default {DEFAULT_RTOL:g})")
+                   help=f"branch-and-bound relative tolerance (default {number_text(DEFAULT_RTOL)})")
     p.add_argument("--check", default=None, help="exit 0 iff every certified value is at most this, else 1")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="force the stderr progress bar on/off (default: on a terminal, after 1 s)")
@@ -107,13 +108,13 @@ def _T(n: int, args: argparse.Namespace) -> int:
     rounded = int(round(exact_lost))
     if rounded == 0 and lost > 0:
         raise InvalidParameterError(
-            f"--lost {args.lost} of n = {n} rounds to 0 lost ballots ({args.lost} × {n} = {float(exact_lost):.6g}; "
+            f"--lost {args.lost} of n = {n} rounds to 0 lost ballots ({args.lost} × {n} = {number_text(float(exact_lost))}; "
             f"T = n = {n}: every ballot counted, δ = 1); give --T, or a --lost above 1/{2 * n} at this n"
         )
     if rounded == n and lost < 1:
         raise InvalidParameterError(
             f"--lost {args.lost} of n = {n} rounds to all {n} ballots lost ({args.lost} × {n} = "
-            f"{float(exact_lost):.6g}; T = 0); give --T instead"
+            f"{number_text(float(exact_lost))}; T = 0); give --T instead"
         )
     return n - rounded
 
@@ -141,7 +142,7 @@ def _shm(args: argparse.Namespace) -> Outcome:
                 if args.at is None and not r.complete and r.value <= bound < upper:
                     raise SizeLimitError(
                         f"--check {args.check} cannot be decided at n = {n}, ε = {e}: the search stopped at the work "
-                        f"limit smoothed_work = {r.work:,} with the certified bracket [{r.value:.6g}, {upper:.6g}]; "
+                        f"limit smoothed_work = {r.work:,} with the certified bracket [{number_text(r.value)}, {number_text(upper)}]; "
                         f"{limit_hint('smoothed_work', r.work_needed)}"
                     )
                 if upper > bound:

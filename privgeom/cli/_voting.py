@@ -19,12 +19,13 @@ from .. import voting
 from .._core.errors import InvalidParameterError
 from .._core.io import prepare_output_dir
 from .._core.level import PrivacyLevel
-from .._core.numeric import ROUNDOFF, TINY, LogRational, log10_of_log, log_of_ratio, parse_scalar
+from .._core.numeric import ROUNDOFF, LogRational, parse_scalar
+from .._core.numbers import number_text, scalar_to_json
 from .._core.results import Quantity
 from ..voting import _rules, paper
 from ..voting._accuracy import ACCURACY_METHODS, figure_path, majority_accuracy_limit
 from ..voting._common import noise
-from ..voting._mechanism import EPSILON_METHODS, attains_bound, check_epsilon_size, log_value_text
+from ..voting._mechanism import EPSILON_METHODS, attains_bound, check_epsilon_size
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command, group
 
 __all__ = ["RULES", "build_rule"]
@@ -143,34 +144,12 @@ def _level(text: str) -> PrivacyLevel:
 
 def _num(value: Any) -> str:
     """A number for people: exact rationals as ``p/q`` (when short) with their decimal value."""
-    if isinstance(value, Quantity):
-        value = value.value
-    if isinstance(value, LogRational):
-        text = _json_num(value)["ln"]
-        return f"{'ln(' + text + ')' if text else 'ln(a/b with huge integers)'} = {log_value_text(value)}"
-    if isinstance(value, Fraction):
-        if value.denominator == 1 and value.numerator.bit_length() < 200:
-            return str(value)
-        if value.denominator.bit_length() < 200:
-            return f"{value} ≈ {float(value):.12g}"
-        return f"≈ {float(value):.15g} (exact rational, {value.denominator.bit_length()}-bit denominator)"
-    return f"{float(value):.15g}"
+    value = value.value if isinstance(value, Quantity) else value
+    return number_text(value, digits=12 if isinstance(value, Fraction) else 15, big_digits=15, approx=True)
 
 
 def _json_num(value: Any) -> Any:
-    if isinstance(value, Quantity):
-        value = value.value
-    if isinstance(value, LogRational):
-        r = value.ratio
-        small = r.denominator.bit_length() < 3000 and r.numerator.bit_length() < 3000
-        out = {"ln": str(r) if small else None, "value": log_of_ratio(r)}
-        if r > 1 and log_of_ratio(r) < TINY:  # underflows a double: its log10 is still exact
-            out["log10"] = log10_of_log(r)
-        return out
-    if isinstance(value, Fraction):  # very long exact values (e.g. over 2^100000) are left out of the JSON
-        small = value.denominator.bit_length() < 3000 and value.numerator.bit_length() < 3000
-        return {"exact": str(value) if small else None, "value": float(value)}
-    return float(value)
+    return scalar_to_json(value.value if isinstance(value, Quantity) else value)
 
 
 # ------------------------------------------------------------------------------------------------ accuracy
@@ -190,7 +169,7 @@ def _accuracy_run(args: argparse.Namespace) -> Outcome:
     data: dict[str, Any] = {"rule": f.name, "rho": str(rho), "method": args.method, "exact": exact, "accuracy": _json_num(acc)}
     if f.kind == "majority":
         limit = float(majority_accuracy_limit(rho))
-        lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {limit:.12g} (Equation (3)); gap {float(acc) - limit:.3e}")
+        lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {number_text(limit, digits=12)} (Equation (3)); gap {float(acc) - limit:.3e}")
         data["limit"] = limit
     return Outcome("\n".join(lines), data, EXIT_YES)
 
@@ -236,7 +215,7 @@ def _influence_run(args: argparse.Namespace) -> Outcome:
         quota = None if params.get("strict") else params["quota"]
         b = voting.banzhaf(params["weights"], quota)
         data["banzhaf"] = {"swings": list(b.swings), "normalized": [str(v) for v in b.normalized]}
-        lines.append("Banzhaf index (generating function): " + ", ".join(f"{float(v):.6g}" for v in b.normalized))
+        lines.append("Banzhaf index (generating function): " + ", ".join(f"{number_text(float(v))}" for v in b.normalized))
     return Outcome("\n".join(lines), data, EXIT_YES)
 
 

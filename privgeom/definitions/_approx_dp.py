@@ -50,7 +50,8 @@ from .._core.domain import InputsLike, RelationLike
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar
+from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
+from .._core.numbers import number_text
 from .._core.results import Result
 from ..graphs._graphs import edge_index_pairs
 from ..mechanisms import Mechanism
@@ -345,7 +346,7 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
 
     @property
     def name(self) -> str:
-        eps = str(self._level.eps) if self._level.exact else f"{float(self._level.eps):.6g}"
+        eps = number_text(self._level.eps if self._level.exact else float(self._level.eps))
         gname = getattr(self._graph, "name", "") or "user graph"
         return f"(eps={eps}, delta={fraction_str(self._delta)})-DP (graph {gname})"
 
@@ -484,7 +485,7 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
                     f"{self.name}: the membership LP gives max hockey-stick {lp_value!r} but the direct computation "
                     f"gives {direct!r}; no answer can be given"
                 )
-            note = f"; LP cross-check agrees (max hockey-stick {lp_value:.6g})"
+            note = f"; LP cross-check agrees (max hockey-stick {number_text(lp_value)})"
         bad = [(i, j, v, ev) for i, j, v, ev in values if (v > delta if exact else v > float(delta) + tol)]
         used = "lp" if method == "lp" else "hockey-stick"
         if not bad:
@@ -549,7 +550,7 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
                 values=tuple(float(v) for v in sums), level=level, delta=delta, lp_value=value,
             )
             return Membership(member=True, method="lp", exact=False, witness=wit,
-                              detail=f"LP optimum max_edge Σ t = {value:.6g} <= delta")
+                              detail=f"LP optimum max_edge Σ t = {number_text(value)} <= delta")
         sums = t.sum(axis=1)
         e = int(np.argmax(sums))
         i, j = self._directed[e]
@@ -557,4 +558,4 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
         cert = self._certificate(M, m, i, j, event, level, delta, False)
         if not cert.verify(M, atol=tol):
             raise SolverError(f"{self.name}: the LP's event does not verify ({cert.summary()}); no answer can be given")
-        return Membership(member=False, method="lp", exact=False, certificate=cert, detail=f"LP optimum {value:.6g} > delta")
+        return Membership(member=False, method="lp", exact=False, certificate=cert, detail=f"LP optimum {number_text(value)} > delta")

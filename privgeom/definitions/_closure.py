@@ -56,6 +56,7 @@ from ..geometry._lp import (
 )
 from ._base import ClosureWitness, Membership, SeparatingCertificate
 from ._closure_model import DEFAULT_SOLVER, ClosureModel, closure_lp_nonzeros
+from .._core.numbers import number_text
 
 __all__ = [
     "closure_lp_membership",
@@ -498,7 +499,7 @@ def closure_lp_membership(
         model = _closure_model(cache, lp, False)
         out = _decide(lp, model, Tf, solver, exact=exact, atol=atol, what=what)
     if out is None:
-        mode = "exactly" if exact else f"within atol={atol:g}"
+        mode = "exactly" if exact else f"within atol={number_text(atol)}"
         raise SolverError(
             f"{what}: the closure LP gave neither a witness nor a certificate that verifies {mode}"
             + ("" if exact else "; the mechanism is at the tolerance boundary — choose another atol")
@@ -538,7 +539,7 @@ def _decide(lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *,
             return None
         return Membership(
             member=False, method="lp", exact=exact, certificate=cert,
-            detail=f"{what}: separating functional from the LP dual ({measure} ≈ {dist:.3g})",
+            detail=f"{what}: separating functional from the LP dual ({measure} ≈ {number_text(dist, digits=3)})",
         )
 
     threshold = atol if not exact else WITNESS_FIRST

@@ -32,7 +32,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core import numeric as _numeric
-from .._core.numeric import Scalar, fits_int64, fraction_str, max_abs_int, readonly, widen
+from .._core.numeric import Scalar, fits_int64, max_abs_int, readonly, widen
+from .._core.numbers import number_text
 from ..mechanisms import Mechanism
 from ._base import RowCertificate
 
@@ -173,6 +174,6 @@ def edge_certificate(I_all: np.ndarray, J_all: np.ndarray, ratio: Scalar, labels
     value = c * x[j] - x[i]
     assert (value < 0) if exact else (value < -atol)
     Di, Dj = labels[i], labels[j]
-    cs = fraction_str(c) if exact else f"{c:.6g}"
+    cs = number_text(c if exact else float(c))
     return RowCertificate(row=o, output=output, normal=readonly(normal), value=value,
                           inequality=f"x[{Di}] ≤ {cs}·x[{Dj}]", label=f"{Di}->{Dj}", edge=(Di, Dj))

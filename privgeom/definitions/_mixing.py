@@ -32,6 +32,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SolverError
 from .._core.numeric import ATOL, Scalar, fraction_str
+from .._core.numbers import number_text
 from .._core.results import Result
 from ..mechanisms import Mechanism
 from ._base import Membership, PrivacyDefinition
@@ -71,7 +72,7 @@ class MixingThreshold(Result):
     def summary(self) -> str:
         if self.t is None:
             return f"no mixing weight in [0, 1] makes the mechanism a member ({self.detail})"
-        t = fraction_str(self.t) if self.exact else f"{float(self.t):.6g}"
+        t = number_text(self.t if self.exact else float(self.t))
         return f"smallest mixing weight t = {t}: (1 − t)·M + t·U is a member; binding: {self.binding}"
 
 

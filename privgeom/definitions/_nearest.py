@@ -55,6 +55,7 @@ import scipy.sparse as sp
 
 from .._core.errors import InvalidParameterError, SolverError
 from .._core.numeric import ATOL, Scalar, fraction_str, readonly
+from .._core.numbers import number_text
 from .._core.results import Result
 from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates, support_systems
 from ..mechanisms import Mechanism
@@ -139,7 +140,7 @@ class Nearest(Result):
     def summary(self) -> str:
         if self.original_member:
             return "the mechanism is already in the closure (distance 0)"
-        d = fraction_str(self.distance) if self.exact else f"{float(self.distance):.6g}"
+        d = number_text(self.distance if self.exact else float(self.distance))
         text = (f"nearest member at {self.norm} distance {d} ({'exact' if self.exact else 'float'}, {self.method}); "
                 f"membership verified [{self.membership.method}]")
         if self.certificate is not None:
@@ -588,10 +589,10 @@ def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1
     certifier = _Certifier(lp, exact)
     best = _REPAIR_ROUTES["exact" if exact else "float"](definition, M, target, norm, lp, certifier, tol)
     if best is None:
-        mode = "exactly" if exact else f"within atol={tol:g}"
+        mode = "exactly" if exact else f"within atol={number_text(tol)}"
         raise SolverError(f"{definition.name}: the nearest-member LP's solution could not be verified as a member {mode}")
-    detail = (f"LP optimum ≈ {lp.fun:.6g}; repaired mechanism verified as a member "
-              f"({'exactly' if exact else f'within atol={tol:g}'})")
+    detail = (f"LP optimum ≈ {number_text(float(lp.fun or 0.0))}; repaired mechanism verified as a member "
+              f"({'exactly' if exact else f'within atol={number_text(tol)}'})")
     return Nearest(mechanism=best.mechanism, distance=best.distance, norm=norm, exact=exact,
                    method="mixture-lp" if lp.kind == "mixture" else "row-cone-lp", membership=best.membership,
                    certificate=certifier.certificate(best.distance), original_member=False, detail=detail)

@@ -75,7 +75,8 @@ import numpy as np
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.io import parse_json, read_text
-from .._core.numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly, scalar_to_json
+from .._core.numeric import ATOL, Scalar, parse_scalar, readonly, scalar_to_json
+from .._core.numbers import number_text as _fmt
 from ..mechanisms import Mechanism
 from ._dp import dp_level
 from ._base import HasLevel, Membership, PrivacyDefinition, RowCertificate
@@ -113,10 +114,6 @@ class _Failure(NamedTuple):
     normal: np.ndarray
     value: Any
     label: str
-
-
-def _fmt(v: Scalar) -> str:
-    return fraction_str(v) if isinstance(v, Fraction) else f"{float(v):.6g}"
 
 
 class Pufferfish(HasLevel, PrivacyDefinition):
@@ -373,7 +370,7 @@ class Pufferfish(HasLevel, PrivacyDefinition):
     # -- identity ---------------------------------------------------------------------------------------------
     @property
     def name(self) -> str:
-        eps = str(self._level.eps) if self._level.exact else f"{float(self._level.eps):.6g}"
+        eps = _fmt(self._level.eps if self._level.exact else float(self._level.eps))
         return f"Pufferfish(eps={eps}, {len(self._secrets)} secrets, {len(self._pairs)} pairs, {len(self._priors)} priors)"
 
     def spec(self) -> str:

@@ -50,7 +50,7 @@ from .._core.errors import InvalidInputError, InvalidParameterError, InvalidType
 from .._core.hints import limit_hint
 from .._core.limits import register_limit
 from .._core.level import PrivacyLevel, ScalarLike
-from .._core.numeric import fraction_str, parse_scalar, readonly
+from .._core.numeric import fraction_str, parse_scalar, readonly, scalar_to_json
 from .._core.results import Result
 from ..geometry._symmetry import SymmetryGroup, automorphisms, source_phrase
 from . import _dp_rays
@@ -137,8 +137,7 @@ class RayOrbits(Result):
         return {"labels": list(self.labels), "n_rays": self.n_rays, "n_orbits": self.n_orbits,
                 "orbits": [{"size": s, "pattern": p} for s, p in zip(self.sizes, self.patterns.tolist())],
                 "group_source": self.group_source, "group_order": self.group_order,
-                "exp_eps": None if self.level is None else (fraction_str(self.level.exp_eps) if self.level.exact
-                                                            else self.level.exp_eps),
+                "exp_eps": None if self.level is None else scalar_to_json(self.level.exp_eps),
                 "steps": self.steps, "exact": self.exact}
 
 

@@ -33,6 +33,7 @@ import scipy.sparse as sp
 
 from .._core.errors import InvalidInputError, InvalidTypeError, DomainMismatchError
 from .._core.numeric import ATOL, ROUNDOFF, parse_scalar, readonly
+from .._core.numbers import number_text
 from ..geometry._lp import (
     WITNESS_FIRST, check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp,
 )
@@ -67,7 +68,7 @@ def format_inequality(normal: np.ndarray, labels: Sequence[str], rel: str = "≥
         if a == 0:
             continue
         mag = abs(a)
-        coef = "" if mag == 1 else (f"{mag}·" if isinstance(mag, (Fraction, int, np.integer)) else f"{float(mag):.6g}·")
+        coef = "" if mag == 1 else f"{number_text(mag)}·"
         sign = "−" if a < 0 else "+"
         terms.append((sign, f"{coef}x[{lab}]"))
         if len(terms) >= limit:
@@ -372,7 +373,7 @@ def cone_lp_membership(
                                         row=-1, output="", labels=labels, label="Farkas")
                 if cert is not None:
                     return Membership(member=False, method="lp", exact=exact, certificate=cert,
-                                      detail=f"Farkas certificate from the {what} LP (ℓ1 distance ≈ {dist:.3g})")
+                                      detail=f"Farkas certificate from the {what} LP (ℓ1 distance ≈ {number_text(dist, digits=3)})")
         return None
 
     order = (witness, certificate) if dist <= (WITNESS_FIRST if exact else atol) else (certificate, witness)
@@ -380,7 +381,7 @@ def cone_lp_membership(
         out = f()
         if out is not None:
             return out
-    raise SolverError(f"{what} LP (ℓ1 distance {dist:.3g}): neither a witness nor a certificate verified")
+    raise SolverError(f"{what} LP (ℓ1 distance {number_text(dist, digits=3)}): neither a witness nor a certificate verified")
 
 
 def generic_row_membership(definition: "PrivacyDefinition", x: Any, *, atol: float | None = None) -> Membership:

@@ -34,6 +34,7 @@ from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate
 from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, integer_rows, kron_apply, verify_kron_identity
 from ._rows import as_vector, format_inequality
 from .._core.level import ScalarLike
+from .._core.numbers import number_text
 
 __all__ = ["RandomizedResponse"]
 
@@ -468,7 +469,7 @@ class RandomizedResponse(PrivacyDefinition):
             back = kron_apply(y, self._k, self._forward_kernel(False))
             resid = float(np.abs(back - vec).max())
             if resid > tol * max(1.0, float(np.abs(vec).max())):
-                raise SolverError(f"{self.name}: float Kronecker witness residual {resid:.3g} exceeds atol")
+                raise SolverError(f"{self.name}: float Kronecker witness residual {number_text(resid, digits=3)} exceeds atol")
             wit = RowWitness(generators=gens, residual=resid, _coefficients=readonly(y))
         return Membership(member=True, method="kronecker-inverse", exact=exact, witness=wit,
                           detail="x = y · M_rr with y = x M_rr^{-1} ≥ 0 (Theorem 4.3)")
@@ -545,7 +546,7 @@ class RandomizedResponse(PrivacyDefinition):
             wit = ClosureWitness(components=(0,), weights=(1.0,), post_processings=(readonly(A),), residual=resid)
         if not ok:
             raise SolverError(f"{self.name}: the Kronecker witness did not verify"
-                              + ("" if exact else f" within atol={tol:g} (tolerance boundary)"))
+                              + ("" if exact else f" within atol={number_text(tol)} (tolerance boundary)"))
         return Membership(member=True, method="kronecker-inverse", exact=exact, witness=wit,
                           detail="M' = Y · M_rr with Y = M' M_rr^{-1} ≥ 0 (Theorem 4.3)")
 

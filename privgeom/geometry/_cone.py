@@ -16,6 +16,7 @@ import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
 from .._core.numeric import ATOL, MatrixLike, VectorLike, max_abs_int, readonly
+from .._core.numbers import integer_json, number_text
 from .._core.results import to_jsonable
 from . import _cdd
 from ._canonical import as_int_rows as _as_int_rows
@@ -41,12 +42,6 @@ def _dot(a: np.ndarray, x: np.ndarray) -> Any:
     return float(np.dot(a, x))
 
 
-def _fmt_coef(c: Any) -> str:
-    if isinstance(c, (Fraction, int, np.integer)):
-        return str(c)
-    return f"{float(c):.6g}"
-
-
 def _label_term(label: str) -> str:
     return label if label[:1].isalpha() else f"x{label}"
 
@@ -56,7 +51,7 @@ def _format_row(row: np.ndarray, labels: Sequence[str], rel: str) -> str:
     terms.sort(key=lambda t: (-float(t[0]), t[1]))
     parts: list[str] = []
     for c, lab in terms:
-        mag = _fmt_coef(abs(c))
+        mag = number_text(abs(c))
         term = f"{mag}·{_label_term(lab)}"
         if not parts:
             parts.append(term if c > 0 else f"-{term}")
@@ -822,7 +817,7 @@ class Cone:
         out: dict[str, Any] = {"privgeom": "cone", "version": 1, "exact": self._exact, "labels": list(self._labels)}
 
         def rows(arr: np.ndarray) -> Any:  # exact: the integers as strings, as str(Fraction(n)) printed them
-            return [[str(v) for v in r] for r in arr.tolist()] if self._exact else to_jsonable(arr)
+            return [[integer_json(v) for v in r] for r in arr.tolist()] if self._exact else to_jsonable(arr)
 
         if "H" in representations:
             f, eq = self._hrep_raw()

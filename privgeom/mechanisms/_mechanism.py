@@ -41,6 +41,7 @@ from .._core.numeric import (
     to_exact_array,
     widen,
 )
+from .._core.numbers import number_text
 from ._intmat import IntColumns, canonical_int_columns, kron_int_columns
 
 __all__ = ["Mechanism", "JSON_SCHEMA", "JSON_VERSIONS"]
@@ -309,7 +310,7 @@ class Mechanism:
         if off.size:
             j = int(off[0][0])
             raise InvalidMechanismError(
-                f"column {j} sums to {float(sums[j])!r}, not 1 (tolerance {atol:g}): a mechanism must be column-stochastic"
+                f"column {j} sums to {float(sums[j])!r}, not 1 (tolerance {number_text(atol)}): a mechanism must be column-stochastic"
             )
         return arr
 
@@ -703,7 +704,7 @@ class Mechanism:
         head = "        " + " ".join(f"{x:>8}" for x in self._inputs)
         lines = [head]
         for label, row in zip(self._outputs, self.matrix):
-            cells = " ".join(f"{(str(v) if self._exact else f'{v:.4g}'):>8}" for v in row)
+            cells = " ".join(f"{number_text(v if self._exact else float(v), digits=4):>8}" for v in row)
             lines.append(f"{label:>7} {cells}")
         return "\n".join(lines)
 

@@ -40,6 +40,7 @@ from .._core.results import Result
 from ._shm import shm_database_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
 from .._core.level import LevelLike
+from .._core.numbers import number_text
 
 __all__ = [
     "Progress",
@@ -193,18 +194,18 @@ def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress
     for ax, (lost, ns) in zip(axes, panels):
         for e in eps:
             pts = [r for r in rows if r["lost"] == str(lost) and r["eps"] == e]
-            ax.plot([r["n"] for r in pts], [r["log10_delta"] for r in pts], marker="o", label=f"ε = {e:g}")
+            ax.plot([r["n"] for r in pts], [r["log10_delta"] for r in pts], marker="o", label=f"ε = {number_text(e)}")
         ns_ = np.array(ns, dtype=float)
         ax.plot(ns_, np.log10(1 / ns_), "k--", label="1/n")
         ax.plot(ns_, np.log10(1 - float(lost)) * np.ones_like(ns_), "k:", label="T/n (DP)")
-        ax.set_title(f"{float(lost) * 100:g}% of votes lost")
+        ax.set_title(f"{number_text(float(lost) * 100)}% of votes lost")
         ax.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
         ax.set_xlabel("n (voters)")
         ax.set_ylabel("log10 δ")
         ax.legend(fontsize=7)
     fig.savefig(png_path, dpi=110)
     worst = max(r["error_bound"] + r["truncation_bound"] for r in rows)
-    note = f"Π = conv{{DC, NE-2}} (2020); every value certified (largest gap + tail bound {worst:.2g})"
+    note = f"Π = conv{{DC, NE-2}} (2020); every value certified (largest gap + tail bound {number_text(worst, digits=2)})"
     return ExperimentResult(name="elections", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
                             seconds=time.perf_counter() - t0, note=note)
 
@@ -267,10 +268,10 @@ def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progres
     ax.set_ylim(bottom - 0.05 * span, dp_line + 0.12 * span)
     ax.set_xlabel("election year")
     ax.set_ylabel("log10 δ(x)")
-    ax.set_title(f"US presidential elections, {float(lost) * 100:g}% of votes lost, ε = {eps}")
+    ax.set_title(f"US presidential elections, {number_text(float(lost) * 100)}% of votes lost, ε = {eps}")
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
-    note = f"largest δ(x) = {max(r['delta'] for r in rows):.3g} (year {max(rows, key=lambda r: r['delta'])['year']})"
+    note = f"largest δ(x) = {number_text(max(r['delta'] for r in rows), digits=3)} (year {max(rows, key=lambda r: r['delta'])['year']})"
     return ExperimentResult(name="motivating", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
                             seconds=time.perf_counter() - t0, note=note)
 
@@ -358,7 +359,7 @@ def sgd_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool
         ly = np.log10(y)
         lower = ly - np.log10(np.maximum(y - 2 * ses, y / 10))
         upper = np.log10(y + 2 * ses) - ly
-        ax.errorbar(ns, ly, yerr=[lower, upper], marker="o", capsize=3, label=f"ε = {e:g}")
+        ax.errorbar(ns, ly, yerr=[lower, upper], marker="o", capsize=3, label=f"ε = {number_text(e)}")
     ax.plot(ns, [math.log10(round(math.sqrt(n)) / n) for n in ns], "k:", label="T/n (DP)")
     ax.set_xlabel("n (training examples)")
     ax.set_ylabel("log10 δ (mean ± 2 s.e.)")
@@ -366,7 +367,7 @@ def sgd_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
     note = (f"exact output laws and δ(x) (subset-sum DP); E over {S} random databases per point: Monte Carlo "
-            f"(s.e. and rigorous 95% Hoeffding half-width {hoeffding_halfwidth(max(r['dp_delta_T_over_n'] for r in rows), S):.2g} "
+            f"(s.e. and rigorous 95% Hoeffding half-width {number_text(hoeffding_halfwidth(max(r['dp_delta_T_over_n'] for r in rows), S), digits=2)} "
             "reported); max over m ∈ {0, n/2, n} only")
     return ExperimentResult(name="sgd", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
                             seconds=time.perf_counter() - t0, note=note)
@@ -481,7 +482,7 @@ def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progr
     ax.plot(ns, [T / n for n in ns], "k:", linewidth=2, zorder=5, label="T/n (DP)")
     ax.set_xlabel("n")
     ax.set_ylabel("smoothed δ = E[δ(x)]")
-    ax.set_title(f"Sampling average, T = {T}, ε = {eps:g}, uniform on K levels")
+    ax.set_title(f"Sampling average, T = {T}, ε = {number_text(eps)}, uniform on K levels")
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
     n_mc = sum(r["method"] != "exact" for r in rows)

@@ -20,6 +20,7 @@ from typing import Any
 from .._core.errors import DomainMismatchError, InvalidParameterError
 from .._core.level import PrivacyLevel
 from .._core.numeric import Scalar, fraction_str, limit_hint, log10_text, parse_int
+from .._core.numbers import number_text
 from .._core.results import Result
 from ..analyses.profiles._profile import DeltaResult
 from ._fastpath import family
@@ -304,7 +305,7 @@ class SmoothedDelta(Result):
             f"smoothed δ of SHM (n = {M.n}, T = {M.T}, {how} replacement) at ε = {self.level}: "
             f"{log10_text(self.log10)}\n"
             f"  {'maximiser' if self.complete else 'best found'}: {self.counts} agents at the vertices q = {verts}\n"
-            f"  certified: true value <= {hi} (branch-and-bound gap {float(self.error_bound):.2g}, "
-            f"tails {self.truncation_bound:.2g}); DP δ = {fraction_str(self.dp_delta)} "
+            f"  certified: true value <= {hi} (branch-and-bound gap {number_text(float(self.error_bound), digits=2)}, "
+            f"tails {number_text(self.truncation_bound, digits=2)}); DP δ = {fraction_str(self.dp_delta)} "
             f"({self.evaluated} expectations, {self.work} window evaluations, {self.seconds:.2f} s)" + stopped
         )

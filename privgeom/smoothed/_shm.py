@@ -26,6 +26,7 @@ from ._fastpath import (
 )
 from ._reduction import count_compositions, hull_vertices, parse_distributions
 from ._results import DatabaseDelta, SamplingHistogram, SmoothedDelta
+from .._core.numbers import number_text
 
 __all__ = ["shm_smoothed_sweep", "shm_database_delta", "check_matrix_size", "check_search_options"]
 
@@ -199,8 +200,8 @@ def shm_smoothed_sweep(
             raise SizeLimitError(
                 f"the smoothed-δ branch-and-bound of SHM (n = {M.n}, ε = {level.eps}) stopped at the work limit "
                 f"smoothed_work = {res.limit:,} window evaluations ({res.work:,} done) with the certified "
-                f"bracket [{res.value:.6g}, "
-                f"{math.exp(res.log_upper):.6g}]; {limit_hint('smoothed_work', res.needed)}"
+                f"bracket [{number_text(res.value)}, "
+                f"{number_text(math.exp(res.log_upper))}]; {limit_hint('smoothed_work', res.needed)}"
             )
         m = int(res.m)
         counts = (m, M.n - m) if len(verts) == 2 else (M.n,)

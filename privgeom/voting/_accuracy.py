@@ -54,6 +54,8 @@ from ._common import EXACT_COUNTS_MAX_N, Rho, RhoLike, log_binom_pmf, noise, par
 from ._counts import accuracy_counts, stability_counts
 from ._fourier import fourier, symmetric_level_coefficients
 from ._rules import Rule, check_rule, majority
+from .._core.level import ScalarLike
+from .._core.numbers import number_text
 
 __all__ = [
     "accuracy",
@@ -181,8 +183,8 @@ class MajorityAccuracy(Decision):
 
     def summary(self) -> str:
         return (
-            f"Acc(M_rho Maj_{self.n}) at rho = {self.rho}: {self.accuracy:.15g}; lower bound 1/2 + arcsin(rho)/pi = "
-            f"{self.lower:.15g}; gap {self.gap:.3e} (gap·sqrt(1-rho^2)·sqrt(n) = {self.scaled_gap:.4g}, gap·n = {self.gap_times_n:.4g}); "
+            f"Acc(M_rho Maj_{self.n}) at rho = {self.rho}: {number_text(self.accuracy, digits=15)}; lower bound 1/2 + arcsin(rho)/pi = "
+            f"{number_text(self.lower, digits=15)}; gap {self.gap:.3e} (gap·sqrt(1-rho^2)·sqrt(n) = {number_text(self.scaled_gap, digits=4)}, gap·n = {number_text(self.gap_times_n, digits=4)}); "
             f"Equation (3) lower bound {'holds' if self.holds else 'FAILS'}"
         )
 
@@ -547,7 +549,7 @@ def majority_accuracy_figure(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: in
     ax = fig.add_subplot()
     colours = [f"C{i % 10}" for i in range(len(data["accuracy"]))]
     for colour, (rho, acc) in zip(colours, data["accuracy"].items()):
-        ax.plot(data["n"], acc, marker="o", markersize=2.5, linewidth=1.2, color=colour, label=f"ρ = {rho:g}")
+        ax.plot(data["n"], acc, marker="o", markersize=2.5, linewidth=1.2, color=colour, label=f"ρ = {number_text(rho)}")
         ax.axhline(data["limit"][rho], color=colour, linestyle="--", linewidth=0.8)
     ax.set_xlabel("number of voters n (odd)")
     ax.set_ylabel("accuracy  P[M_ρ Maj_n(x) = Maj_n(x)]")

@@ -30,6 +30,7 @@ from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitErr
 from .._core.limits import register_limit
 from .._core.numeric import limit_hint, parse_scalar
 from .._core.results import Result
+from .._core.numbers import number_text
 
 __all__ = ["banzhaf", "Banzhaf", "MAX_TOTAL_WEIGHT"]
 
@@ -67,7 +68,7 @@ class Banzhaf(Result):
         lines = [f"Banzhaf power of the weighted game [{self.quota}; {', '.join(map(str, self.weights))}]"]
         lines.append(f"{'voter':>6} {'weight':>10} {'swings':>14} {'raw = influence':>18} {'normalised':>12}")
         for i, (w, s, r, z) in enumerate(zip(self.weights, self.swings, self.raw, self.normalized or (None,) * len(self.raw))):
-            lines.append(f"{i:>6} {str(w):>10} {s:>14} {float(r):>18.10g} {('-' if z is None else f'{float(z):.10g}'):>12}")
+            lines.append(f"{i:>6} {str(w):>10} {s:>14} {number_text(float(r), digits=10):>18} {('-' if z is None else f'{number_text(float(z), digits=10)}'):>12}")
         return "\n".join(lines)
 
 

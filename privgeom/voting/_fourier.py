@@ -31,6 +31,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.limits import register_limit
 from .._core.numeric import Scalar, limit_hint, parse_int, readonly
+from .._core.numbers import number_text
 from .._core.results import Result
 from ._common import Rho, RhoLike, noise
 from ._profiles import half, integer_form, popcounts
@@ -315,7 +316,7 @@ class FourierSpectrum(Result):
         for S, v in terms[:12]:
             mono = "".join(f"x{i}" for i in S)
             sign = "-" if v < 0 else "+"
-            mag = str(abs(v)) if self.exact else f"{abs(float(v)):.6g}"
+            mag = number_text(abs(v) if self.exact else abs(float(v)))
             parts.append((sign, f"{mag}·{mono}" if mono else mag))
         if not parts:
             text = "0"

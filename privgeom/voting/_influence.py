@@ -39,6 +39,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError
 from .._core.numeric import Scalar, parse_int
+from .._core.numbers import number_text
 from .._core.results import Quantity, Result
 from .._core.level import LevelLike
 from ._common import (
@@ -84,10 +85,7 @@ def _check_voter(f: Rule, i: Any) -> int:
 
 
 def _number(value: Scalar) -> str:
-    if isinstance(value, Fraction):
-        digits = max(value.numerator.bit_length(), value.denominator.bit_length()) * 0.30103
-        return str(value) if digits <= 40 else f"{float(value):.15g} (exact rational)"
-    return f"{float(value):.15g}"
+    return number_text(value, digits=15)
 
 
 @dataclass(frozen=True, eq=False)

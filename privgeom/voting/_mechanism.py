@@ -41,12 +41,13 @@ import numpy as np
 
 from .._core.domain import Domain
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log10_text, log_of_ratio
+from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log_of_ratio
 from .._core.results import Decision
 from ..analyses.profiles._profile import EpsilonResult
 from ..mechanisms import Mechanism
 from ..mechanisms._factories import bit_strings
 from ._common import Rho, RhoLike, noise, parse_rho, pick_route
+from .._core.numbers import log10_text, number_text
 from ._counts import epsilon_counts
 from ._fourier import apply_noise, apply_noise_integer, apply_noise_log
 from ._profiles import half
@@ -158,16 +159,7 @@ class VotingEpsilon(EpsilonResult):
         data: dict[str, Any] = {}
         for fld in fields(self):  # accurate values (ratios near 1 or with huge integers) and no giant strings
             value = getattr(self, fld.name)
-            if fld.name == "epsilon":  # the core's ε field until it becomes ``level`` (issue 14): ``level`` carries it
-                continue
-            if isinstance(value, PrivacyLevel):
-                exp = value.exp_eps
-                data[fld.name] = {"eps": _eps_json(value.eps), "exact": value.exact,
-                                  "exp_eps": _ratio_text(exp) if isinstance(exp, Fraction) else
-                                  (None if value.infinite else float(exp))}
-            elif isinstance(value, Fraction):
-                data[fld.name] = _ratio_text(value)
-            elif fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
+            if fld.name == "n_edges" and value.bit_length() > 62:  # n 2^(n-1): too many digits for JSON at large n
                 data[fld.name] = f"{self.n}*2^{self.n - 1}"
             else:
                 data[fld.name] = to_jsonable(value)
@@ -288,44 +280,14 @@ def _short_profile(label: str) -> str:
     return text if len(runs) <= 6 else f"a profile of {len(label)} votes"
 
 
-def _eps_json(value: LogRational | float) -> Any:
-    """ε for JSON: ``{"ln": "a/b" or None when the integers are huge, "value": ε}`` (plus ``"log10"`` where ε
-    underflows a double), or the float (``"inf"`` when infinite)."""
-    from .._core.results import to_jsonable
-
-    if not isinstance(value, LogRational):
-        return to_jsonable(value)
-    out: dict[str, Any] = {"ln": _ratio_text(value.ratio), "value": _log_float(value)}
-    if value.ratio > 1 and _log_float(value) < TINY:  # underflows: its log10 is still exact
-        out["log10"] = log10_of_log(value.ratio)
-    return out
-
-
 def _log_float(value: LogRational | float) -> float:
     """``float(ε)`` to full relative precision (also for ratios within ``2^-50`` of 1, e.g. parity at large ``n``)."""
     return log_of_ratio(value.ratio) if isinstance(value, LogRational) else float(value)
 
 
-def _ratio_text(ratio: Fraction) -> str | None:
-    """``"a/b"``, or None when the integers are too long to print (thousands of digits at large ``n``)."""
-    return str(ratio) if max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) < 3000 else None
-
-
 def _log_text(value: LogRational | float) -> str:
-    if not isinstance(value, LogRational):
-        return f"{float(value):.12g}"
-    ratio = value.ratio
-    digits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) * 0.30103
-    text = f"ln({ratio})" if digits <= 40 else f"ln(a/b with ~{digits:.0f}-digit integers)"
-    return f"{text} = {log_value_text(value)}"
-
-
-def log_value_text(value: LogRational) -> str:
-    """``ln(ratio)`` to 12 digits; a positive value below a double's range keeps its digits and exponent."""
-    ratio = value.ratio
-    if ratio > 1 and _log_float(value) < TINY:
-        return log10_text(log10_of_log(ratio), 12)
-    return f"{_log_float(value):.12g}"
+    """``ln(r) = 0.693147180560`` (12 digits; :func:`~privgeom._core.numbers.number_text`)."""
+    return number_text(value, digits=12, approx=True, sep=" = ")
 
 
 def _result(

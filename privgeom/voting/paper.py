@@ -33,6 +33,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError
 from .._core.level import LevelLike
 from .._core.numeric import ATOL, LogRational, Scalar, parse_int
+from .._core.numbers import number_text
 from .._core.results import Decision
 from ._accuracy import (  # noqa: F401 - MajorityAccuracy and BoundAttainment: the result types, importable from here
     ACCURACY_ROUNDOFF,
@@ -96,9 +97,7 @@ def _fmt(v: Any) -> str:
     if isinstance(v, (tuple, list)):
         items = [_fmt(x) for x in v]
         return items[0] if len(set(items)) == 1 else "(" + ", ".join(items) + ")"
-    if isinstance(v, float):
-        return f"{v:.12g}"
-    return str(v)
+    return number_text(v, digits=12)
 
 
 def _same(a: Any, b: Any) -> tuple[bool, bool]:
@@ -308,7 +307,7 @@ def _equation_3(n: int, rho: RhoLike | None = None, *, eps: LevelLike | None = N
     lhs = (accs[-1] >= low - ACCURACY_ROUNDOFF, decreasing)
     return TheoremCheck(
         name="Equation (3)", rule=f"majority(1..{n})", rho=r.rho, holds=lhs == (True, True), exact=False,
-        statement=f"Acc >= 1/2 + arcsin(rho)/pi = {low:.12g} and Acc decreasing in n (Acc(Maj_{n}) = {accs[-1]:.12g})",
+        statement=f"Acc >= 1/2 + arcsin(rho)/pi = {number_text(low, digits=12)} and Acc decreasing in n (Acc(Maj_{n}) = {number_text(accs[-1], digits=12)})",
         lhs=lhs, rhs=(True, True),
     )
 

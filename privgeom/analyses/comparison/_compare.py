@@ -53,6 +53,7 @@ import numpy as np
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
 from ..._core.limits import register_limit
 from ..._core.numeric import Scalar, fraction_str, limit_hint
+from ..._core.numbers import number_text
 from ..._core.results import Decision, Result
 from ...definitions import Membership, PrivacyDefinition
 from ...geometry import Cone
@@ -269,7 +270,7 @@ def inequality_text(normal: Sequence[Any], labels: Sequence[str]) -> str:
             return "0"
         out = []
         for c, lab in terms:
-            cs = fraction_str(c) if isinstance(c, Fraction) else f"{float(c):.6g}"
+            cs = number_text(c)
             out.append(_term(lab) if c == 1 else f"{cs} {_term(lab)}")
         return " + ".join(out)
 

@@ -41,6 +41,7 @@ from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitEr
 from ..._core.level import PrivacyLevel
 from ..._core.limits import register_limit
 from ..._core.numeric import ATOL, ROUNDOFF, fraction_str, limit_hint
+from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, PrivacyDefinition
 from ...definitions._catalogue import dp_ray_patterns
@@ -122,8 +123,8 @@ def _shown(level: PrivacyLevel) -> str:
     if level.infinite:
         return "∞"
     v = level.exp_eps
-    return f"{fraction_str(v)} (ε = ln({fraction_str(v)}) ≈ {math.log(float(v)):.6g})" if level.exact \
-        else f"{float(v):.12g} (ε ≈ {math.log(float(v)):.6g})"
+    return f"{number_text(v)} (ε = {number_text(level.eps, approx=True)})" if level.exact \
+        else f"{number_text(v, digits=12)} (ε ≈ {number_text(level.eps)})"
 
 
 # ---------------------------------------------------------------------------------------------------- outer
@@ -290,7 +291,7 @@ def _crossing_float(coeffs: dict[int, Any]) -> tuple[float, float, str] | None:
         nxt = roots[idx + 1] if idx + 1 < len(roots) else r + 1
         p = (r + nxt) / 2 if nxt > r else r + 1e-6
         if np.polyval(poly, p) < 0:
-            return max(r, 1.0), p, " + ".join(f"{c:.6g}·t^{k}" for k, c in sorted(coeffs.items()))
+            return max(r, 1.0), p, " + ".join(f"{number_text(c)}·t^{k}" for k, c in sorted(coeffs.items()))
     return None
 
 

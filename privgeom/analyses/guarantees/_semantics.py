@@ -26,6 +26,8 @@ from ..._core.lazy import LazySequence
 from ..._core.domain import Domain
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from ..._core.numeric import ATOL, Scalar, parse_scalar
+from ..._core.numbers import integer_json, scalar_to_json
+from ..._core.numbers import number_text as _fmt
 from ..._core.results import Decision, Result, to_jsonable
 from ...mechanisms._mechanism import Mechanism
 from .._coerce import as_cone
@@ -347,15 +349,14 @@ class Guarantee(Result):
         total = sum(weights)  # Python integers: no int64 overflow in the sum
         text: dict[int, str] = {}
         for v in set(weights):
-            d = math.gcd(v, total)
-            text[v] = str(v // d) if total // d == 1 else f"{v // d}/{total // d}"
+            text[v] = scalar_to_json(Fraction(v, total))
         return {self.labels[i]: text[v] for i, v in zip(order.tolist(), weights)}
 
     def to_dict(self, *, labels: bool = True) -> dict[str, Any]:
         """The complete data (coefficients, S+, S-, prior, structure, text); ``labels=False`` leaves out the
         dataset labels (written once by streaming writers)."""
         ints = self._integers
-        out: dict[str, Any] = {"coefficients": [str(v) for v in ints.tolist()] if ints is not None else
+        out: dict[str, Any] = {"coefficients": [integer_json(v) for v in ints.tolist()] if ints is not None else
                                to_jsonable(self.coefficients)}  # a Fraction n/1 is written "n": the same text
         if labels:
             out["labels"] = list(self.labels)
@@ -449,10 +450,6 @@ def _long_text(g: Guarantee) -> str:
                 f"likely than S+, whatever the output; {sets}.")
     return (f"An attacker whose prior over {where}{n_support} datasets is {prior} never ends up believing S- "
             f"({_examples(g.labels, minus)}) more likely than S+ ({_examples(g.labels, plus)}), whatever the output.")
-
-
-def _fmt(v: Scalar) -> str:
-    return str(v) if isinstance(v, Fraction) else f"{v:.6g}"
 
 
 def _scaled_weights(values: Sequence[Scalar]) -> list[Scalar]:

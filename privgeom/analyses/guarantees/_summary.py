@@ -22,7 +22,6 @@ the sum of x_D over the datasets D at Hamming distance h from 0000000000
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -32,6 +31,7 @@ from ..._core.lazy import LazySequence
 from ..._core.errors import InvalidInputError, PrivgeomError
 from ..._core.limits import register_limit
 from ..._core.numeric import ATOL
+from ..._core.numbers import number_text as _fmt
 from ..._core.results import Result
 from ...geometry._cone import Cone
 from ...geometry._structure import normalised_facet, structured_facet
@@ -56,14 +56,6 @@ MAX_LISTED_COEFFICIENTS = 10**7
 register_limit("listed_coefficients", globals(), "MAX_LISTED_COEFFICIENTS",
                "most coefficients a text listing of every facet, guarantee or ray prints (rowcone/semantics --all; "
                "--out and --json carry any number)")
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, Fraction):
-        return str(v.numerator) if v.denominator == 1 else str(v)
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    return f"{float(v):.6g}"
 
 
 def _terms(values: Sequence[Any], names: Sequence[str]) -> str:

@@ -51,6 +51,7 @@ from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
 from ._optimal import (PriorLike, UtilityLike, closure_constraints, mutual_information, optimal_lp_size, optimal_mechanism, prior_vector,
                        utility_matrix)
+from ..._core.numbers import number_text
 
 __all__ = ["LeastInformative", "least_informative", "MAX_INFORMATION_VARIABLES", "INFORMATION_SOLVERS"]
 
@@ -97,8 +98,8 @@ class LeastInformative(Result):
     def summary(self) -> str:
         return (f"least informative mechanism for {self.definition} ({self.formulation} formulation) with expected "
                 f"utility ≥ {fraction_str(self.at_least)} (best achievable {fraction_str(self.best)}): I(D; ω) = "
-                f"{float(self.value):.10g} nats (utility {self.utility:.10g}; {self.solver} {self.status}, duality gap "
-                f"{self.gap:.3g}; independent lower bound {self.lower_bound:.10g})\n{self.mechanism}")
+                f"{number_text(float(self.value), digits=10)} nats (utility {number_text(self.utility, digits=10)}; {self.solver} {self.status}, duality gap "
+                f"{number_text(self.gap, digits=3)}; independent lower bound {number_text(self.lower_bound, digits=10)})\n{self.mechanism}")
 
 
 def _solve(problem: Any, solver: str) -> tuple[str, float]:
@@ -234,7 +235,7 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
     scale = max(1.0, float(np.abs(C).max()))
     if achieved < float(target) - _UTILITY_SLACK * scale:
         raise SolverError(f"least_informative for {definition.spec()}: the solver's mechanism has expected utility "
-                          f"{achieved:.10g} < at_least = {fraction_str(target)} beyond the tolerance")
+                          f"{number_text(achieved, digits=10)} < at_least = {fraction_str(target)} beyond the tolerance")
     mi = mutual_information(mech, list(pi))
     value = Quantity(float(mi), "mutual information", exact=False,
                      detail=f"nats, I(D; ω) at expected utility ≥ {fraction_str(target)}")

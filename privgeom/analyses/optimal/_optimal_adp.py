@@ -46,6 +46,7 @@ from ...geometry._exact_lp import ExactLPSolution, exact_basis_solution, exact_l
 from ...geometry._lp import HighsModel, check_lp_size
 from ...mechanisms import Mechanism
 from ..comparison._compare import generating_mechanisms
+from ..._core.numbers import number_text
 
 __all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "special_lp_size", "special_constraints", "OptimalityCertificate",
            "OptimalMechanism", "ClosureConstraints", "closure_constraints"]
@@ -73,7 +74,7 @@ class OptimalityCertificate(Result):
     def summary(self) -> str:
         if not self.verified:
             return f"NOT certified: dual bound {fraction_str(self.bound)}, value {fraction_str(self.value)}; {self.detail}"
-        how = "exactly (rational arithmetic)" if self.exact else f"in float (gap {float(self.gap):.3g}, tolerance {self.tolerance:g})"
+        how = "exactly (rational arithmetic)" if self.exact else f"in float (gap {number_text(float(self.gap), digits=3)}, tolerance {number_text(self.tolerance)})"
         return f"optimal: dual bound {fraction_str(self.bound)} = value {fraction_str(self.value)}, verified {how}; {self.detail}"
 
 
@@ -253,12 +254,12 @@ def _finish(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: A
                           f"{fraction_str(bound)} differs from the exact value {fraction_str(value)}; no float answer "
                           "is substituted")
     if not verified:
-        detail += f"; NOT verified: gap {float(gap):.3g} exceeds the tolerance {tol:g}"
+        detail += f"; NOT verified: gap {number_text(float(gap), digits=3)} exceeds the tolerance {number_text(tol)}"
     cert = OptimalityCertificate(bound, value, gap, exact and verified, verified, tol, dual, detail)
     if membership is None:  # a caller's exact structured re-check (every row, every constraint) stands in for it
         membership = definition.contains(M)
     text = (f"optimal mechanism for {definition.spec()} ({formulation} LP): expected utility {fraction_str(value)}"
-            f"{'' if exact else f' ≈ {float(value):.10g}'}; in the closure: {'yes' if membership.member else 'NO'} [{membership.method}]")
+            f"{'' if exact else f' ≈ {number_text(float(value), digits=10)}'}; in the closure: {'yes' if membership.member else 'NO'} [{membership.method}]")
     return OptimalMechanism(M, value, exact and verified, formulation, definition.spec(), cert, membership, text)
 
 

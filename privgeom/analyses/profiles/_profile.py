@@ -44,9 +44,10 @@ from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core import numeric as _numeric
 from ..._core.domain import Domain, RelationLike
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
-from ..._core.numeric import (ATOL, LogRational, Scalar, fraction_str, hockey_stick_columns, int_columns_log,
+from ..._core.numeric import (ATOL, LogRational, Scalar, hockey_stick_columns, hockey_stick_int, int_columns_log,
                         is_exact_scalar, parse_scalar)
 from ..._core.results import Result, to_jsonable
+from ..._core.numbers import level_text as format_level
 from ...mechanisms._mechanism import Mechanism
 from ._scan import (  # noqa: F401  (MAX_PROFILE_WORK, profile_work, _prepare re-exported for callers of _profile)
     _EXACT_RECHECK,
@@ -75,18 +76,6 @@ __all__ = [
     "hockey_stick_event",
     "hockey_stick_columns",
 ]
-
-
-# ---------------------------------------------------------------------------------------------------- helpers
-def format_level(value: Any) -> str:
-    """A level or probability as short text: ``ln(r) ≈ x`` for exact logs, ``p/q`` for Fractions, 6 digits else."""
-    if isinstance(value, LogRational):
-        return f"{value} ≈ {float(value):.6g}"
-    if isinstance(value, Fraction):
-        return fraction_str(value)
-    if isinstance(value, float):
-        return "inf" if math.isinf(value) else f"{value:.6g}"
-    return str(value)
 
 
 # ---------------------------------------------------------------------------------------------------- ε

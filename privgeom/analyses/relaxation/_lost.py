@@ -38,6 +38,7 @@ from ..._core.results import Result
 from ...geometry import _lp
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
 from ._difference import DifferenceSystem, ratio_le
+from ..._core.numbers import number_text
 
 __all__ = ["FacetStatus", "facet_status", "local_status", "ratio_status"]
 
@@ -461,7 +462,7 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
                 arr = np.empty(n, dtype=object if S.exact else float)
                 arr[:] = y
                 return _lost_status(index, orbit_t, readonly(arr), val, S.exact)
-        raise SolverError(f"relaxed-cone LP for {what}: the LP point (value {res.fun:.3g}) did not verify exactly")
+        raise SolverError(f"relaxed-cone LP for {what}: the LP point (value {number_text(res.fun, digits=3)}) did not verify exactly")
     duals = res.ub_duals if res.ub_duals is not None else np.zeros(0)
     lam_f = np.clip(-duals * scale, 0.0, None)
     cands = rational_candidates(lam_f) if S.exact else [lam_f]
