@@ -57,8 +57,9 @@ from ..._core.results import Quantity, Result
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
 from ..comparison._compare import generating_mechanisms
-from ._optimal_adp import (_LP, ClosureConstraints, OptimalityCertificate, OptimalMechanism, _closure_constraints, _finish,
-                           _rows_constraints, closure_constraints, special_lp, special_lp_size)
+from ._optimal_adp import (_LP, ClosureConstraints, _closure_constraints, _finish, _rows_constraints, closure_constraints,
+                           special_lp, special_lp_size)
+from ._results import KOVRegimes, LPSize, OptimalityCertificate, OptimalMechanism, StaircaseOptimum
 
 __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
            "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureConstraints", "closure_constraints",
@@ -174,34 +175,6 @@ def utility_matrix(utility: Any, inputs: Sequence[str], *, exact: bool | None = 
 
 
 # ---------------------------------------------------------------------------------------------------- LP size
-@dataclass(frozen=True)
-class LPSize(Result):
-    """Size of an optimal-mechanism LP, estimated from the definition and the number of outputs before building it.
-
-    ``size = nonzeros + variables`` is what :data:`MAX_OPTIMAL_LP_SIZE` limits.
-
-    Examples
-    --------
-    >>> from privgeom.definitions import DifferentialPrivacy
-    >>> optimal_lp_size(DifferentialPrivacy.path(2, exp_eps=2), 3).summary()
-    'rows LP: 9 variables, 15 constraints, 33 nonzeros (size 42)'
-    """
-
-    formulation: str
-    variables: int
-    constraints: int
-    nonzeros: int
-
-    @property
-    def size(self) -> int:
-        """``nonzeros + variables``."""
-        return self.nonzeros + self.variables
-
-    def summary(self) -> str:
-        return (f"{self.formulation} LP: {self.variables:,} variables, {self.constraints:,} constraints, "
-                f"{self.nonzeros:,} nonzeros (size {self.size:,})")
-
-
 def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
     """The LP :func:`optimal_mechanism` would build for ``n_outputs`` outputs (the utility's columns), from sizes only.
 
@@ -216,17 +189,18 @@ def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
     mechs = generating_mechanisms(definition)
     if mechs is not None:
         O, J = sum(M.n_outputs for M in mechs), len(mechs)
-        return LPSize("closure", m * O + J, O + 1, m * O + O + J)
+        return LPSize(formulation="closure", variables=m * O + J, constraints=O + 1, nonzeros=m * O + O + J)
     if definition.row_cone_decides_closure:
         cone = definition.row_cone()
         st = cone.structure
         nf = cone.n_facets
         per = 2 if st is not None and st.kind == "difference" else N
         n_eq = 0 if st is not None and st.kind == "difference" else len(cone.equalities)
-        return LPSize("rows", m * N, m * nf + N + m * n_eq, m * nf * per + m * N + m * n_eq * N)
+        return LPSize(formulation="rows", variables=m * N, constraints=m * nf + N + m * n_eq,
+                      nonzeros=m * nf * per + m * N + m * n_eq * N)
     special = special_lp_size(definition, m)
     if special is not None:
-        return LPSize("dedicated", *special)
+        return LPSize(formulation="dedicated", **special._asdict())
     raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
                            "and privgeom has no other LP over its closure")
 
@@ -259,7 +233,8 @@ def _refuse_lp(definition: PrivacyDefinition, est: LPSize, limit: int, context: 
 def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
                 limit: int | None) -> None:
     """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
-    _refuse_lp(definition, LPSize(formulation, variables, constraints, nonzeros),
+    _refuse_lp(definition, LPSize(formulation=formulation, variables=variables, constraints=constraints,
+                                  nonzeros=nonzeros),
                MAX_OPTIMAL_LP_SIZE if limit is None else limit)
 
 
@@ -581,31 +556,6 @@ def binary_mechanism(n: int | Sequence[Any], exp_eps: ScalarLike, split: Sequenc
     return Mechanism([top, [1 - v for v in top]], inputs=labels, outputs=["in T", "not in T"])
 
 
-@dataclass(frozen=True)
-class StaircaseOptimum(Result):
-    """Result of :func:`staircase_optimum`: the optimal staircase mechanism of local DP for a row utility.
-
-    ``patterns`` are the patterns with ``θ_s > 0``, ``mechanism`` has rows ``θ_s s`` (output label: the pattern
-    as a bit string, 1 = ``e^ε``), ``value = Σ θ_s μ(s)``; ``bound`` is a dual bound ``Σ_D y_D`` with
-    ``y·s ≥ μ(s)`` for every pattern, so ``value ≤ optimum ≤ bound``.
-    """
-
-    n: int
-    exp_eps: Scalar
-    utility: str
-    value: Scalar
-    bound: Scalar
-    exact: bool
-    theta: tuple[Scalar, ...]
-    patterns: tuple[str, ...]
-    mechanism: Mechanism
-
-    def summary(self) -> str:
-        return (f"staircase optimum ({self.utility}, n={self.n}, e^ε={fraction_str(self.exp_eps)}): value "
-                f"{fraction_str(self.value)} (dual bound {fraction_str(self.bound)}) with patterns "
-                f"{', '.join(self.patterns)}")
-
-
 def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> StaircaseOptimum:
     """Solve KOV's LP ``max Σ_s θ_s μ(s)`` s.t. ``Σ_s θ_s s = 1``, ``θ ≥ 0`` over the staircase patterns.
 
@@ -652,37 +602,10 @@ def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> Stair
     used = [j for j in range(len(S)) if (theta[j] > 0 if exact else theta[j] > ROUNDOFF)]
     rows = [[theta[j] * v for v in S[j]] for j in used]
     M = Mechanism(rows, inputs=[str(i) for i in range(n)], outputs=[_pattern_label(S[j]) for j in used], exact=exact)
-    return StaircaseOptimum(n, r, utility.name, value, bound, exact, tuple(theta[j] for j in used),
-                            tuple(_pattern_label(S[j]) for j in used), M)
-
-
-@dataclass(frozen=True)
-class KOVRegimes(Result):
-    """Utility of the binary mechanism, k-ary randomized response and the staircase optimum over a grid of ε.
-
-    ``binary_optimal_up_to``: the largest ε (bisected between grid points) up to which the best binary
-    mechanism attains the optimum; ``rr_optimal_from``: the smallest ε from which randomized response does;
-    ``crossover``: where the binary and RR curves cross (``None`` when they do not cross on the grid).
-    """
-
-    n: int
-    utility: str
-    eps: tuple[float, ...]
-    binary: tuple[float, ...]
-    rr: tuple[float, ...]
-    optimum: tuple[float, ...]
-    crossover: float | None
-    binary_optimal_up_to: float | None
-    rr_optimal_from: float | None
-    text: str
-
-    @property
-    def exact(self) -> bool:
-        """False: the utilities compared (mutual information) are floats."""
-        return False
-
-    def summary(self) -> str:
-        return self.text
+    level = PrivacyLevel.from_exp_eps(r if isinstance(r, Fraction) else float(r))
+    return StaircaseOptimum(n=n, level=level, utility=utility.name, value=value, bound=bound, exact=exact,
+                            theta=tuple(theta[j] for j in used), patterns=tuple(_pattern_label(S[j]) for j in used),
+                            mechanism=M)
 
 
 def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: Any = None, *, tol: float = ATOL) -> KOVRegimes:
@@ -705,7 +628,7 @@ def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: Any = Non
     --------
     >>> k = kov_regimes(4, [0.5, 2.0])
     >>> close = lambda a, b: math.isclose(a, b, rel_tol=1e-9)
-    >>> round(k.crossover, 4), close(k.binary[0], k.optimum[0]), close(k.rr[1], k.optimum[1])
+    >>> round(float(k.crossover), 4), close(k.binary[0], k.optimum[0]), close(k.rr[1], k.optimum[1])
     (0.8221, True, True)
     """
     from ...mechanisms._catalogue import kary_randomized_response
@@ -750,4 +673,6 @@ def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: Any = Non
     text = (f"local DP on {n} values, utility I(X; Y) (nats), X {'uniform' if prior is None else 'with the given prior'}:"
             f" binary optimal for ε ≤ {fmt(b_up)}, randomized response optimal for ε ≥ {fmt(r_from)}; the curves "
             f"cross at ε = {fmt(cross)}")
-    return KOVRegimes(n, "mutual information", grid, B, R, O, cross, b_up, r_from, text)
+    level = lambda v: None if v is None else PrivacyLevel.from_eps(float(v))  # noqa: E731
+    return KOVRegimes(n=n, utility="mutual information", eps=grid, binary=B, rr=R, optimum=O, crossover=level(cross),
+                      binary_optimal_up_to=level(b_up), rr_optimal_from=level(r_from), text=text)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -47,7 +47,8 @@ from ..._core.errors import SolverError
 from ..._core.numeric import check_dense_size, fraction_str
 from ...definitions import Membership, PrivacyDefinition
 from ...mechanisms import Mechanism
-from ._optimal_adp import _LP, OptimalMechanism, _finish
+from ._optimal_adp import _LP, _finish
+from ._results import LPDims, OptimalMechanism
 
 __all__ = ["explicit_closure_optimum", "closed_form_optimum", "symmetric_rows_optimum", "ratio_rows_membership",
            "reduced_lp_size"]
@@ -75,7 +76,15 @@ def _as_ints(A: np.ndarray) -> tuple[np.ndarray, int]:
     return np.array(ints, dtype=object if big else np.int64).reshape(A.shape), L
 
 
-def _ratio_data(definition: PrivacyDefinition) -> tuple[np.ndarray, np.ndarray, Any] | None:
+class _RatioData(NamedTuple):
+    """The ratio constraints ``x_a ≤ r x_b`` of a row cone (``a``, ``b``: index arrays; ``r``: the one ratio)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    r: Any
+
+
+def _ratio_data(definition: PrivacyDefinition) -> _RatioData | None:
     """``(a, b, r)`` when the row cone is ``{x ≥ 0 : x_a ≤ r x_b}`` with one ratio ``r`` (ε-DP), else None."""
     if not definition.row_cone_decides_closure:
         return None
@@ -83,7 +92,7 @@ def _ratio_data(definition: PrivacyDefinition) -> tuple[np.ndarray, np.ndarray, 
     if st is None or st.difference is None or len(st.difference.nonneg) or len(set(st.difference.c)) != 1:
         return None
     d = st.difference
-    return np.asarray(d.a, dtype=np.int64), np.asarray(d.b, dtype=np.int64), d.c[0] if d.c else None
+    return _RatioData(a=np.asarray(d.a, dtype=np.int64), b=np.asarray(d.b, dtype=np.int64), r=d.c[0] if d.c else None)
 
 
 def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Membership | None:
@@ -280,8 +289,8 @@ def _invariant_generators(definition: PrivacyDefinition, C: np.ndarray) -> list[
     return keep
 
 
-def reduced_lp_size(definition: PrivacyDefinition, C: np.ndarray) -> tuple[int, int, int] | None:
-    """``(variables, constraints, nonzeros)`` of the symmetry-reduced LP, or None when no reduction applies."""
+def reduced_lp_size(definition: PrivacyDefinition, C: np.ndarray) -> LPDims | None:
+    """The sizes (variables, constraints, nonzeros) of the symmetry-reduced LP, or None when no reduction applies."""
     red = _reduction(definition, C)
     return None if red is None else red["size"]
 
@@ -312,7 +321,7 @@ def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> dict[str, Any] |
     tid, n_t = _orbit_ids(m * E, tmaps)  # (ω, t) = ω E + t
     qid, n_q = _orbit_ids(N, gens)
     point_reps = [int(np.flatnonzero(qid == o)[0]) for o in range(n_q)]
-    size = (n_p, n_t + n_q, 2 * n_t + n_q * min(n_p, m))
+    size = LPDims(variables=n_p, constraints=n_t + n_q, nonzeros=2 * n_t + n_q * min(n_p, m))
     return {"gens": gens, "pid": pid.reshape(m, N), "n_p": n_p, "tid": tid, "n_t": n_t, "a": a, "b": b, "r": r,
             "size": size, "point_reps": point_reps}
 
