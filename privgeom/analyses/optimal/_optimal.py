@@ -318,8 +318,98 @@ def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np
     return _finish(definition, M, Cx, t, exact, "closure", {"u": u, "t": t}, detail)
 
 
-#: The routes of :func:`optimal_mechanism` (``method=``); see :mod:`privgeom.analyses.optimal._optimal_sym`.
-OPTIMAL_METHODS = ("auto", "lp", "explicit", "closed-form", "symmetric")
+@dataclass(frozen=True)
+class _Problem:
+    """What every route of :func:`optimal_mechanism` gets: the definition, the gain matrix ``C[ω, D] = π(D) U[D, ω]``,
+    the outputs, the mode, the generating mechanisms (None unless the definition is finite) and the LP size limit."""
+
+    definition: PrivacyDefinition
+    C: np.ndarray
+    outputs: tuple[str, ...]
+    exact: bool
+    mechs: Sequence[Mechanism] | None
+    limit: int
+
+
+def _route_explicit(p: _Problem) -> OptimalMechanism | None:
+    """Finite definitions only: the Bayes decision on the best generating mechanism, the closure LP's explicit dual
+    (Lin & Kifer Theorem 3.4). No LP; one matrix product per generating mechanism. None for other definitions."""
+    from ._optimal_sym import explicit_closure_optimum
+
+    if p.mechs is None:
+        return None
+    return explicit_closure_optimum(p.definition, p.mechs, p.C, p.outputs, p.exact)
+
+
+def _route_closed_form(p: _Problem) -> OptimalMechanism | None:
+    """ε-DP on a complete graph, accuracy, uniform prior: ``n``-ary randomized response with its closed-form dual
+    (Kairouz, Oh & Viswanath, JMLR 2016). No LP; ``O(n²)`` checks. None when the setting does not match."""
+    from ._optimal_sym import closed_form_optimum
+
+    if p.mechs is not None:
+        return None
+    return closed_form_optimum(p.definition, p.C, p.outputs, p.exact)
+
+
+def _route_symmetric(p: _Problem) -> OptimalMechanism | None:
+    """Ratio-cone definitions (ε-DP) whose symmetry group preserves the utility and prior (outputs = datasets): the
+    rows LP reduced to one variable per orbit (orbit averaging, :mod:`~privgeom.analyses.optimal._optimal_sym`),
+    expanded and re-verified against the full constraints. The reduced LP is size-checked against ``limit``. None
+    when no reduction applies."""
+    from ._optimal_sym import symmetric_rows_optimum
+
+    if p.mechs is not None:
+        return None
+    return symmetric_rows_optimum(p.definition, p.C, p.outputs, p.exact,
+                                  lambda v, c, z: _check_size(p.definition, "symmetric", v, c, z, p.limit))
+
+
+def _route_lp(p: _Problem) -> OptimalMechanism:
+    """The full LP, for every definition with a linear description of its closure: the closure LP (finite, Lin &
+    Kifer Theorem 3.4), the rows LP (decided by its row cone, Definition 3.5) or a registered special LP ((ε, δ)-DP,
+    Balle, Barthe & Gaboardi 2018, Thm. 1). Size-checked (:func:`optimal_lp_size`) before it is built."""
+    definition = p.definition
+    _check_lp_size(definition, len(p.outputs), p.limit)
+    if p.mechs is not None:
+        return _closure_lp(definition, p.mechs, p.C, p.outputs, p.exact)
+    if definition.row_cone_decides_closure:
+        return _rows_lp(definition, p.C, p.outputs, p.exact)
+    if (special := special_lp(definition)) is not None:
+        return special(definition, p.C, p.outputs, p.exact)
+    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
+                           "and privgeom has no other LP over its closure")
+
+
+#: The routes of :func:`optimal_mechanism` (``method=``); a route returns None when it does not apply. See
+#: :mod:`privgeom.analyses.optimal._optimal_sym`.
+_OPTIMAL_ROUTES: dict[str, Callable[[_Problem], OptimalMechanism | None]] = {
+    "lp": _route_lp,
+    "explicit": _route_explicit,
+    "closed-form": _route_closed_form,
+    "symmetric": _route_symmetric,
+}
+#: The order in which ``method="auto"`` tries the routes: the first that applies answers.
+_AUTO_ORDER = ("explicit", "closed-form", "symmetric", "lp")
+#: The ``method=`` names of :func:`optimal_mechanism`.
+OPTIMAL_METHODS = ("auto", *_OPTIMAL_ROUTES)
+#: What a route that does not apply needed (the error of an explicit ``method=``).
+_ROUTE_NEEDS = {
+    "explicit": "a finite definition",
+    "closed-form": "ε-DP on a complete graph, accuracy, uniform prior",
+    "symmetric": "an ε-DP definition whose symmetry group preserves the utility and prior, outputs = datasets",
+}
+
+
+def _check_accuracy_size(definition: PrivacyDefinition, method: str, limit: int) -> None:
+    """The ``N × N`` accuracy utility is refused before it is built when no route could use it."""
+    n = len(definition.inputs)
+    if method == "lp":
+        _check_lp_size(definition, n, limit)
+    try:
+        check_dense_size(n, n, exact=definition.exact, what="the accuracy utility")
+    except SizeLimitError:  # too large for every route: name the LP limit first (the usual knob)
+        _check_lp_size(definition, n, limit)
+        raise
 
 
 def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", prior: Any = None, *,
@@ -380,52 +470,28 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", 
     >>> optimal_mechanism(RandomizedResponse(2, "3/4"), "accuracy").value
     Fraction(9, 16)
     """
-    if not isinstance(definition, PrivacyDefinition):
-        raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
     from ..._core.numeric import parse_int
 
-    from ._optimal_sym import closed_form_optimum, explicit_closure_optimum, symmetric_rows_optimum
-
+    if not isinstance(definition, PrivacyDefinition):
+        raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
     if method not in OPTIMAL_METHODS:
         raise InvalidParameterError(f"unknown optimal_mechanism method {method!r}; choose one of {list(OPTIMAL_METHODS)}")
     limit = MAX_OPTIMAL_LP_SIZE if max_lp_size is None else parse_int(max_lp_size, name="max_lp_size", min=1)
     inputs = tuple(definition.inputs)
-    mechs = generating_mechanisms(definition)
     if isinstance(utility, str) and utility.strip() == "accuracy":  # N outputs: check before building N × N entries
-        if method == "lp":
-            _check_lp_size(definition, len(inputs), limit)
-        try:
-            check_dense_size(len(inputs), len(inputs), exact=definition.exact, what="the accuracy utility")
-        except SizeLimitError:  # too large for every route: name the LP limit first (the usual knob)
-            _check_lp_size(definition, len(inputs), limit)
-            raise
+        _check_accuracy_size(definition, method, limit)
     U, outputs = utility_matrix(utility, inputs, exact=None if definition.exact else False)
     pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
     exact = definition.exact and U.dtype == object and all(isinstance(v, Fraction) for v in pi)
-    C = _cost_matrix(U, pi, exact)
-    if method == "explicit" or (method == "auto" and mechs is not None):
-        if mechs is None:
-            raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
-        return explicit_closure_optimum(definition, mechs, C, outputs, exact)
-    if method in ("closed-form", "symmetric", "auto") and mechs is None:
-        found = closed_form_optimum(definition, C, outputs, exact) if method != "symmetric" else None
-        if found is None and method != "closed-form":
-            found = symmetric_rows_optimum(definition, C, outputs, exact,
-                                           lambda v, c, z: _check_size(definition, "symmetric", v, c, z, limit))
-        if found is not None:
+    problem = _Problem(definition=definition, C=_cost_matrix(U, pi, exact), outputs=outputs, exact=exact,
+                       mechs=generating_mechanisms(definition), limit=limit)
+    for name in _AUTO_ORDER if method == "auto" else (method,):
+        if (found := _OPTIMAL_ROUTES[name](problem)) is not None:
             return found
-    if method in ("closed-form", "symmetric"):
-        raise InvalidParameterError(f"method={method!r} does not apply to {definition.spec()} with this utility and "
-                                    f"prior ({'ε-DP on a complete graph, accuracy, uniform prior' if method == 'closed-form' else 'an ε-DP definition whose symmetry group preserves the utility and prior, outputs = datasets'} needed)")
-    _check_lp_size(definition, len(outputs), limit)
-    if mechs is not None:
-        return _closure_lp(definition, mechs, C, outputs, exact)
-    if definition.row_cone_decides_closure:
-        return _rows_lp(definition, C, outputs, exact)
-    if (special := special_lp(definition)) is not None:
-        return special(definition, C, outputs, exact)
-    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
-                           "and privgeom has no other LP over its closure")
+    if method == "explicit":
+        raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
+    raise InvalidParameterError(f"method={method!r} does not apply to {definition.spec()} with this utility and "
+                                f"prior ({_ROUTE_NEEDS[method]} needed)")
 
 
 # ---------------------------------------------------------------------------------------------------- KOV
