@@ -95,7 +95,7 @@ class Orbit(Result):
 
     Examples
     --------
-    >>> Orbit(2, (2, 5, 7), 3).summary()
+    >>> Orbit(representative=2, members=(2, 5, 7), size=3).summary()
     'orbit of 3 items, representative 2'
     """
 
@@ -119,7 +119,7 @@ def _components(n: int, arrays: Sequence[np.ndarray]) -> tuple[Orbit, ...]:
     bounds = np.flatnonzero(np.diff(comp[order])) + 1
     groups = np.split(order, bounds)
     groups.sort(key=lambda g: int(g[0]))
-    return tuple(Orbit(m[0], tuple(m), len(m)) for m in (g.tolist() for g in groups))
+    return tuple(Orbit(representative=m[0], members=tuple(m), size=len(m)) for m in (g.tolist() for g in groups))
 
 
 def _row_keys(rows: np.ndarray, atol: float) -> np.ndarray:
@@ -180,7 +180,7 @@ class SymmetryGroup(Result):
 
     Examples
     --------
-    >>> G = SymmetryGroup(("a", "b", "c"), ((1, 0, 2),), "example", 2, False)
+    >>> G = SymmetryGroup(labels=("a", "b", "c"), generators=((1, 0, 2),), source="example", order=2, complete=False)
     >>> [o.members for o in G.point_orbits()]
     [(0, 1), (2,)]
     >>> import numpy as np
@@ -295,7 +295,7 @@ class SymmetryGroup(Result):
 
         Examples
         --------
-        >>> G = SymmetryGroup(("a", "b", "c"), ((1, 2, 0),), "cycle", 3, True)
+        >>> G = SymmetryGroup(labels=("a", "b", "c"), generators=((1, 2, 0),), source="cycle", order=3, complete=True)
         >>> pairs = [(0, 1), (1, 2), (2, 0), (1, 0), (2, 1), (0, 2)]      # ordered pairs of datasets
         >>> act = lambda p, t: pairs.index((p[pairs[t][0]], p[pairs[t][1]]))
         >>> [o.members for o in G.orbits_of_items(6, act)]
@@ -335,8 +335,8 @@ class SymmetryGroup(Result):
         kept = tuple(p for p in self.generators if {frozenset(p[i] for i in S) for S in fam} == fam)
         if len(kept) == len(self.generators):
             return self
-        return SymmetryGroup(self.labels, kept, stabiliser_source(self.source, "a family"), 1 if not kept else None,
-                             False, self.note)
+        return SymmetryGroup(labels=self.labels, generators=kept, source=stabiliser_source(self.source, "a family"),
+                             order=1 if not kept else None, complete=False, note=self.note)
 
     def summary(self) -> str:
         order = f"order {self.order:,}" if self.order is not None else "order unknown"
@@ -443,7 +443,8 @@ def known_group(labels: Sequence[str], generators: Sequence[Sequence[int]], sour
     >>> known_group(("a", "b"), [(1, 0)], "swap", 2, True, np.array([[3, 1], [1, 3]]), exact=True).order
     2
     """
-    group = SymmetryGroup(tuple(labels), tuple(tuple(int(v) for v in g) for g in generators), source, order, complete)
+    group = SymmetryGroup(labels=tuple(labels), generators=tuple(tuple(int(v) for v in g) for g in generators),
+                          source=source, order=order, complete=complete)
     A = np.asarray(rows)
     if group.preserves_rows(A, atol=atol):  # the rows themselves map to rows: no normalisation needed
         return group
@@ -483,7 +484,8 @@ def _group_from_elements(labels: Sequence[str], elements: list[tuple[int, ...]],
                     merged = True
             if merged:
                 gens.append(g)
-        return SymmetryGroup(tuple(labels), tuple(gens), source, None, False, note)
+        return SymmetryGroup(labels=tuple(labels), generators=tuple(gens), source=source, order=None, complete=False,
+                             note=note)
     closure: set[tuple[int, ...]] = {ident}
     limit = max(len(elements), 1)
     for g in elements:
@@ -500,7 +502,8 @@ def _group_from_elements(labels: Sequence[str], elements: list[tuple[int, ...]],
                         closure.add(c)
                         nxt.append(c)
             frontier = nxt
-    return SymmetryGroup(tuple(labels), tuple(gens), source, len(elements), complete_if_all, note)
+    return SymmetryGroup(labels=tuple(labels), generators=tuple(gens), source=source, order=len(elements),
+                         complete=complete_if_all, note=note)
 
 
 class _SearchBudget(Exception):
@@ -637,26 +640,80 @@ def trivial_automorphisms(definition: Any, *, max_automorphisms: int | None = No
 
 
 def rr_automorphisms(rr: Any, *, max_automorphisms: int | None = None, **options: Any) -> SymmetryGroup:
+    """Randomized response on ``k`` bits: the hypercube group (order ``2^k k!``); for ``p = 1`` (the orthant) the
+    symmetric group (docs/theory.md §5)."""
     _check_cap(max_automorphisms)
     k, n = rr.k, rr.n_inputs
     labels = tuple(rr.inputs)
     if rr.p == 1:  # the row cone is the orthant: every permutation
-        _check_entries(2, n, "the symmetric group of the orthant")
-        sym = _symmetric_generators(list(range(n)), n)
-        return SymmetryGroup(labels, tuple(tuple(g.tolist()) for g in sym), "symmetric", _factorial(n), True)
+        return _symmetric_group(labels, "the symmetric group of the orthant")
     _check_entries(2 * k - 1, n, f"the hypercube group of randomized response on k = {k} bits")
     gens = hypercube_generators(k)
-    return SymmetryGroup(labels, tuple(map(tuple, gens.tolist())), "hypercube", (1 << k) * math.factorial(k), True)
+    return SymmetryGroup(labels=labels, generators=tuple(map(tuple, gens.tolist())), source="hypercube",
+                         order=(1 << k) * math.factorial(k), complete=True)
+
+
+def _symmetric_group(labels: tuple[str, ...], what: str) -> SymmetryGroup:
+    """The symmetric group on the datasets (two generators), refused above ``MAX_PERMUTATION_ENTRIES``."""
+    n = len(labels)
+    _check_entries(2, n, what)
+    sym = _symmetric_generators(list(range(n)), n)
+    return SymmetryGroup(labels=labels, generators=tuple(tuple(g.tolist()) for g in sym), source="symmetric",
+                         order=_factorial(n), complete=True)
+
+
+def _hamming_group(labels: tuple[str, ...], spec: str) -> SymmetryGroup:
+    """The Hamming graph on ``k`` bits (whatever its labels' order): the hypercube group, order ``2^k k!`` (bit flips
+    and bit permutations). ``O(2^k k)``."""
+    n = len(labels)
+    k = int(spec.split("=")[-1])
+    _check_entries(2 * k - 1, n, f"the hypercube group of the Hamming graph on k = {k} bits")
+    where = {s: i for i, s in enumerate(labels)}
+    ref = [format((1 << k) - 1 - i, f"0{k}b") for i in range(1 << k)]   # index order of hypercube_generators
+    perm_idx = np.array([where[s] for s in ref], dtype=np.int64)         # generator index -> our index
+    gens = []
+    for g in hypercube_generators(k):
+        p = np.empty(n, dtype=np.int64)
+        p[perm_idx] = perm_idx[g]
+        gens.append(tuple(p.tolist()))
+    return SymmetryGroup(labels=labels, generators=tuple(gens), source="hypercube", order=(1 << k) * math.factorial(k),
+                         complete=True)
+
+
+def _complete_group(labels: tuple[str, ...], spec: str) -> SymmetryGroup:
+    """The complete graph: the symmetric group (two generators, order ``n!``)."""
+    return _symmetric_group(labels, "the symmetric group of the complete graph")
+
+
+def _path_group(labels: tuple[str, ...], spec: str) -> SymmetryGroup:
+    """The path ``0 – 1 – … – n−1``: the reversal (order 2), the whole automorphism group of a path."""
+    n = len(labels)
+    where = {s: i for i, s in enumerate(labels)}
+    order = [where[str(c)] for c in range(n)]
+    rev = np.empty(n, dtype=np.int64)
+    rev[order] = order[::-1]
+    return SymmetryGroup(labels=labels, generators=(tuple(rev.tolist()),), source="reversal", order=2, complete=True)
+
+
+#: The neighbour graphs whose automorphism group :func:`dp_automorphisms` knows in closed form, by the graph kind
+#: :func:`_structural_spec` recognises (``graph=<kind>,…``); any other graph is searched (bounded VF2).
+_KNOWN_GRAPH_GROUPS: dict[str, Callable[[tuple[str, ...], str], SymmetryGroup]] = {
+    "hamming": _hamming_group,
+    "complete": _complete_group,
+    "path": _path_group,
+}
 
 
 def dp_automorphisms(dp: Any, *, max_automorphisms: int | None = None,
                      max_search_steps: int | None = None, max_search_graph: int | None = None,
                      **options: Any) -> SymmetryGroup:
+    """ε-DP over a graph: the graph's automorphisms (the row cone ``x_i ≤ e^ε x_j`` per edge maps to itself exactly
+    under them); known in closed form for the graphs of :data:`_KNOWN_GRAPH_GROUPS`, else a bounded search; for
+    ``e^ε = 1`` the component group."""
     max_automorphisms = _check_cap(max_automorphisms)
     max_search_steps = _check_budget(max_search_steps, "max_search_steps")
     max_search_graph = _check_budget(max_search_graph, "max_search_graph")
     labels = tuple(dp.inputs)
-    n = len(labels)
     if dp.exp_eps == 1:
         return _component_group(dp.graph, labels)
     pairs = getattr(dp, "index_pairs", None)
@@ -667,28 +724,9 @@ def dp_automorphisms(dp: Any, *, max_automorphisms: int | None = None,
         pairs = (np.array([i for i, _ in ep], dtype=np.int64), np.array([j for _, j in ep], dtype=np.int64))
     I, J = (np.asarray(v, dtype=np.int64) for v in pairs)
     spec = _structural_spec(labels, I, J)
-    where = {s: i for i, s in enumerate(labels)}
-    if spec is not None and spec.startswith("graph=hamming"):
-        k = int(spec.split("=")[-1])
-        _check_entries(2 * k - 1, n, f"the hypercube group of the Hamming graph on k = {k} bits")
-        ref = [format((1 << k) - 1 - i, f"0{k}b") for i in range(1 << k)]   # index order of hypercube_generators
-        perm_idx = np.array([where[s] for s in ref], dtype=np.int64)         # generator index -> our index
-        gens = []
-        for g in hypercube_generators(k):
-            p = np.empty(n, dtype=np.int64)
-            p[perm_idx] = perm_idx[g]
-            gens.append(tuple(p.tolist()))
-        return SymmetryGroup(labels, tuple(gens), "hypercube", (1 << k) * math.factorial(k), True)
-    if spec is not None and spec.startswith("graph=complete"):
-        _check_entries(2, n, "the symmetric group of the complete graph")
-        sym = _symmetric_generators(list(range(n)), n)
-        return SymmetryGroup(labels, tuple(tuple(g.tolist()) for g in sym), "symmetric", _factorial(n), True)
-    if spec is not None and spec.startswith("graph=path"):
-        order = [where[str(c)] for c in range(n)]
-        rev = np.empty(n, dtype=np.int64)
-        rev[order] = order[::-1]
-        return SymmetryGroup(labels, (tuple(rev.tolist()),), "reversal", 2, True)
-    size = n + len(I)
+    if spec is not None:
+        return _KNOWN_GRAPH_GROUPS[spec.split(",")[0].removeprefix("graph=")](labels, spec)
+    size = len(labels) + len(I)
     if size > max_search_graph:
         return _not_searched(labels, "graph", size, max_search_graph)
     return _graph_automorphisms(dp.graph, labels, max_automorphisms=max_automorphisms, source="graph",
@@ -735,7 +773,8 @@ def _component_group(G: nx.Graph, labels: tuple[str, ...]) -> SymmetryGroup:
         f = _factorial(len(same))
         order = order * f if (order is not None and f is not None) else None
     _check_entries(len(gens), n, "the component group of ε = 0")
-    return SymmetryGroup(labels, tuple(tuple(g.tolist()) for g in gens), "components", order, True)
+    return SymmetryGroup(labels=labels, generators=tuple(tuple(g.tolist()) for g in gens), source="components",
+                         order=order, complete=True)
 
 
 def _value_ids(blocks: list[np.ndarray], exact: bool, atol: float) -> list[np.ndarray]:
@@ -808,50 +847,65 @@ def _rows_group(blocks: list[tuple[np.ndarray, list[int]]], labels: tuple[str, .
                                 max_search_steps=max_search_steps)
 
 
+def _finite_by_mechanisms(D: Any, mats: list[np.ndarray], labels: tuple[str, ...], exact: bool, atol: float,
+                          cap: int, budget: tuple[int, int]) -> SymmetryGroup:
+    """``method="mechanisms"``: column permutations mapping the *set* of mechanisms to itself (each mechanism's rows
+    as one coloured block, equal mechanisms merged). A subgroup of the row cone's group (``complete=False``)."""
+    distinct: dict[Any, tuple[np.ndarray, list[int]]] = {}
+    for A in mats:
+        rows, mult = _distinct_rows(A)
+        key = tuple(sorted(zip((tuple(r.tolist()) for r in rows), mult)))
+        distinct.setdefault(key, (rows, mult))
+    return _rows_group(list(distinct.values()), labels, exact, atol, cap, "mechanisms", False, *budget)
+
+
+def _finite_by_rows(D: Any, mats: list[np.ndarray], labels: tuple[str, ...], exact: bool, atol: float,
+                    cap: int, budget: tuple[int, int]) -> SymmetryGroup:
+    """``method="rows"`` (default): column permutations mapping the set of normalised non-zero rows of all mechanisms
+    to itself, i.e. the generators of the row cone; the whole group when one mechanism decides the closure."""
+    allrows = np.vstack(mats)
+    nonzero = [i for i in range(allrows.shape[0]) if any((v != 0) if exact else abs(v) > atol for v in allrows[i])]
+    norm = normalise_rows(allrows[nonzero], exact=exact, atol=atol)
+    rows, _ = _distinct_rows(norm)
+    decides = bool(getattr(D, "row_cone_decides_closure", False)) and len(D.mechanisms) == 1
+    return _rows_group([(rows, [1] * len(rows))], labels, exact, atol, cap, "columns", decides, *budget)
+
+
+#: The ``method=`` routes of :func:`finite_automorphisms`.
+_FINITE_METHODS: dict[str, Callable[..., SymmetryGroup]] = {"rows": _finite_by_rows,
+                                                             "mechanisms": _finite_by_mechanisms}
+
+
 def finite_automorphisms(D: Any, *, max_automorphisms: int | None = None, method: str = "rows",
                           atol: float = ATOL, max_search_steps: int | None = None,
                           max_search_graph: int | None = None, **options: Any) -> SymmetryGroup:
     """Column permutations of a finite definition's mechanisms (generic, bounded VF2 search; module doc)."""
     max_automorphisms = _check_cap(max_automorphisms)
     budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
-    if method not in ("rows", "mechanisms"):
+    if method not in _FINITE_METHODS:
         raise InvalidParameterError(f"automorphisms of a finite definition: method must be 'rows' or 'mechanisms', "
                                     f"got {method!r}")
-    exact = D.exact
     labels = tuple(D.inputs)
     n = len(labels)
     total = sum(M.n_outputs for M in D.mechanisms) * (n + 2) + n
     if total > budget[1]:  # estimated from the sizes: nothing is built
         return _not_searched(labels, "columns" if method == "rows" else "mechanisms", total, budget[1])
-    mats = [M.matrix if exact else M.float_matrix() for M in D.mechanisms]
-    if method == "mechanisms":
-        distinct: dict[Any, tuple[np.ndarray, list[int]]] = {}
-        for A in mats:
-            rows, mult = _distinct_rows(A)
-            key = tuple(sorted(zip((tuple(r.tolist()) for r in rows), mult)))
-            distinct.setdefault(key, (rows, mult))
-        return _rows_group(list(distinct.values()), labels, exact, atol, max_automorphisms, "mechanisms", False,
-                           *budget)
-    allrows = np.vstack(mats)
-    nonzero = [i for i in range(allrows.shape[0]) if any((v != 0) if exact else abs(v) > atol for v in allrows[i])]
-    norm = normalise_rows(allrows[nonzero], exact=exact, atol=atol)
-    rows, _ = _distinct_rows(norm)
-    decides = bool(getattr(D, "row_cone_decides_closure", False)) and len(D.mechanisms) == 1
-    return _rows_group([(rows, [1] * len(rows))], labels, exact, atol, max_automorphisms, "columns", decides, *budget)
+    mats = [M.matrix if D.exact else M.float_matrix() for M in D.mechanisms]
+    return _FINITE_METHODS[method](D, mats, labels, D.exact, atol, max_automorphisms, budget)
 
 
-def _cone_automorphisms(cone: Any, *, max_automorphisms: int | None = None, method: str = "carried",
-                        max_search_steps: int | None = None, max_search_graph: int | None = None,
-                        **options: Any) -> SymmetryGroup:
-    max_automorphisms = _check_cap(max_automorphisms)
-    budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
+def _cone_carried(cone: Any, cap: int, budget: tuple[int, int]) -> SymmetryGroup:
+    """``method="carried"`` (default): the group the cone carries (attribute ``symmetry``, set by the definition that
+    built it), else the trivial group. No work."""
     carried = getattr(cone, "symmetry", None)
-    if method == "carried":
-        if isinstance(carried, SymmetryGroup):
-            return carried
-        return SymmetryGroup.trivial(cone.labels, source="trivial (the cone carries no group)")
-    if method != "facets":
-        raise InvalidParameterError(f"automorphisms of a Cone: method must be 'carried' or 'facets', got {method!r}")
+    if isinstance(carried, SymmetryGroup):
+        return carried
+    return SymmetryGroup.trivial(cone.labels, source="trivial (the cone carries no group)")
+
+
+def _cone_facets(cone: Any, cap: int, budget: tuple[int, int]) -> SymmetryGroup:
+    """``method="facets"``: the permutations of the coordinates mapping the canonical facets to themselves (bounded
+    VF2 search on the coloured facet graph). Needs a full-dimensional pointed cone; the whole group of the cone."""
     if len(cone.equalities) or len(cone.lineality):
         raise InvalidParameterError("automorphisms(cone, method='facets') needs a full-dimensional pointed cone "
                                     f"(this one has {len(cone.equalities)} equalities, {len(cone.lineality)} "
@@ -859,8 +913,22 @@ def _cone_automorphisms(cone: Any, *, max_automorphisms: int | None = None, meth
     if cone.n_facets * (cone.ambient_dim + 2) > budget[1]:  # estimated before the facets are built
         return _not_searched(tuple(cone.labels), "facets", cone.n_facets * (cone.ambient_dim + 2), budget[1])
     F = np.asarray(cone.facets)
-    return _rows_group([(F, [1] * len(F))], tuple(cone.labels), cone.exact, cone.atol, max_automorphisms, "facets",
-                       True, *budget)
+    return _rows_group([(F, [1] * len(F))], tuple(cone.labels), cone.exact, cone.atol, cap, "facets", True, *budget)
+
+
+#: The ``method=`` routes of :func:`automorphisms` on a :class:`Cone`.
+_CONE_METHODS: dict[str, Callable[[Any, int, tuple[int, int]], SymmetryGroup]] = {"carried": _cone_carried,
+                                                                                   "facets": _cone_facets}
+
+
+def _cone_automorphisms(cone: Any, *, max_automorphisms: int | None = None, method: str = "carried",
+                        max_search_steps: int | None = None, max_search_graph: int | None = None,
+                        **options: Any) -> SymmetryGroup:
+    max_automorphisms = _check_cap(max_automorphisms)
+    budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
+    if method not in _CONE_METHODS:
+        raise InvalidParameterError(f"automorphisms of a Cone: method must be 'carried' or 'facets', got {method!r}")
+    return _CONE_METHODS[method](cone, max_automorphisms, budget)
 
 
 automorphisms.register(Cone, _cone_automorphisms)
