@@ -53,7 +53,7 @@ from ..._core.limits import register_limit
 from ..._core.numeric import (ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, is_exact_scalar, limit_hint,
                         parse_scalar)
 from ..._core.numeric import readonly
-from ..._core.results import Quantity, Result
+from ..._core.results import Quantity
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
 from ..comparison._compare import generating_mechanisms

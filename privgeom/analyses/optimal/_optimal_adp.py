@@ -37,7 +37,7 @@ import scipy.sparse as sp
 
 from ..._core.errors import InvalidTypeError, SizeLimitError, SolverError
 from ..._core.limits import register_limit
-from ..._core.numeric import ATOL, Scalar, fraction_str, limit_hint
+from ..._core.numeric import fraction_str, limit_hint
 from ...definitions import ApproximateDP, Membership, PrivacyDefinition
 from ...geometry._exact_lp import ExactLPSolution, exact_basis_solution, exact_lp_cdd
 from ...geometry._lp import HighsModel, check_lp_size
