@@ -237,7 +237,7 @@ def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", 
         raise SolverError(f"least_informative for {definition.spec()}: the solver's mechanism has expected utility "
                           f"{achieved:.10g} < at_least = {fraction_str(target)} beyond the tolerance")
     mi = mutual_information(mech, list(pi))
-    value = Quantity(float(mi), "mutual information", exact=False,
+    value = Quantity(value=float(mi), name="mutual information", exact=False,
                      detail=f"nats, I(D; ω) at expected utility ≥ {fraction_str(target)}")
     lower = _linearisation_bound(model, C, pi, M, float(mi), float(target), definition.spec())
     return LeastInformative(mechanism=mech, value=value, utility=achieved, at_least=target, best=best.value,

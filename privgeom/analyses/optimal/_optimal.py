@@ -555,7 +555,7 @@ def mutual_information(mechanism: Mechanism, prior: Any = None) -> Quantity:
     """
     pi = prior_vector(prior, mechanism.inputs, exact=False)
     value = float(mutual_information_utility(pi, mechanism.n_inputs).of(mechanism))
-    return Quantity(value, "mutual information", exact=False, detail=f"nats, {mechanism.n_inputs} datasets")
+    return Quantity(value=value, name="mutual information", exact=False, detail=f"nats, {mechanism.n_inputs} datasets")
 
 
 def _ratio(exp_eps: ScalarLike) -> Scalar:

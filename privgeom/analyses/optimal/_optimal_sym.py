@@ -120,8 +120,9 @@ def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Member
         X = X.astype(object)
     if (X < 0).any() or (q * X[:, a] > p * X[:, b]).any():
         return None
-    return Membership(True, "ratio-rows", True, detail=f"every row satisfies x_i ≤ {fraction_str(r)}·x_j on all "
-                                                       f"{len(a):,} ratio constraints (checked in integers)")
+    return Membership(member=True, method="ratio-rows", exact=True,
+                      detail=f"every row satisfies x_i ≤ {fraction_str(r)}·x_j on all {len(a):,} ratio constraints "
+                             f"(checked in integers)")
 
 
 def _finish_verified(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: Any, exact: bool,
