@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
+from .._core.level import ScalarLike
 from .._core.numeric import ATOL, max_abs_int, readonly
 from .._core.results import to_jsonable
 from . import _cdd
@@ -45,10 +46,10 @@ class _ParsedRows(NamedTuple):
 
 
 class _RowViolation(NamedTuple):
-    """The most violated row of a cone at a point: its index into the facets or equalities (``kind``), the row
-    ``normal`` and ``value = normal·x``."""
+    """The most violated row of a cone at a point: ``row``, its index into the facets or equalities (``kind``), the
+    row ``normal`` and ``value = normal·x``."""
 
-    index: int
+    row: int
     kind: str
     normal: Any
     value: Any
@@ -623,7 +624,7 @@ class Cone:
                 score = -abs(float(val)) / float(max_abs_int(rows[i]))
                 if best is None or score < worst:
                     normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
-                    best, worst = _RowViolation(index=i, kind=kind, normal=normal, value=val), score
+                    best, worst = _RowViolation(row=i, kind=kind, normal=normal, value=val), score
             if best is not None:
                 return best
         return best
@@ -651,12 +652,12 @@ class Cone:
                     bad = abs(val) > tol if kind == "equality" else val < -tol
                     score = -abs(val) / float(np.abs(a).max())
                 if bad and (best is None or score < worst):
-                    best, worst = _RowViolation(index=i, kind=kind, normal=a, value=val), score
+                    best, worst = _RowViolation(row=i, kind=kind, normal=a, value=val), score
             if best is not None:
                 return best
         return best
 
-    def contains(self, x: Any, *, atol: float | None = None) -> ConeMembership:
+    def contains(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> ConeMembership:
         """Decide whether the vector ``x`` lies in the cone; on "no" report the most violated facet or equality.
 
         Exact when the cone is exact and ``x`` is rational; otherwise in float with tolerance
@@ -684,7 +685,7 @@ class Cone:
         bad = self._check(vec, exact, tol)
         if bad is None:
             return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
-        return ConeMembership(member=False, violated=bad.index, kind=bad.kind, normal=readonly(np.asarray(bad.normal)),
+        return ConeMembership(member=False, violated=bad.row, kind=bad.kind, normal=readonly(np.asarray(bad.normal)),
                               value=bad.value, exact=exact)
 
     def __contains__(self, x: Any) -> bool:
@@ -710,7 +711,7 @@ class Cone:
             raise InvalidInputError(f"repeated coordinates in {list(coords)!r}")
         return out
 
-    def project(self, coords: Any, method: str = "generators") -> Cone:
+    def project(self, coords: int | str | Sequence[int | str], method: str = "generators") -> Cone:
         """The image of the cone under the coordinate projection onto ``coords`` (kept in the given order).
 
         Parameters

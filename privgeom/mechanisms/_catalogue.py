@@ -25,7 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core.level import PrivacyLevel
+from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.numeric import EXACT_ENTRY_BYTES, FLOAT_ENTRY_BYTES, Scalar, check_dense_size, parse_int, parse_scalar
 from ._mechanism import Mechanism
 
@@ -59,7 +59,7 @@ def _value_labels(values: Any, *, name: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------------- geometric
-def truncated_geometric(n: int, alpha: Any, *, exact: bool | None = None) -> Mechanism:
+def truncated_geometric(n: int, alpha: ScalarLike, *, exact: bool | None = None) -> Mechanism:
     """The truncated (range-restricted) geometric mechanism on counts ``{0..n}`` (Ghosh, Roughgarden & Sundararajan).
 
     Add two-sided geometric noise ``P(Z = z) ∝ α^{|z|}`` to the true count ``i`` and clamp the result to
@@ -167,9 +167,9 @@ def _two_value_ints(k: int, keep: Fraction, other: Fraction, labels: list[str]) 
 def kary_randomized_response(
     n_values: int | Sequence[Any],
     *,
-    exp_eps: Any = None,
-    eps: Any = None,
-    p: Any = None,
+    exp_eps: ScalarLike | None = None,
+    eps: LevelLike | None = None,
+    p: ScalarLike | None = None,
     exact: bool | None = None,
 ) -> Mechanism:
     """k-ary randomized response (Warner 1965; k-RR of Kairouz, Oh & Viswanath 2014/2016).
@@ -235,7 +235,7 @@ def kary_randomized_response(
 
 
 # ---------------------------------------------------------------------------------------------------- FRAPP
-def frapp_matrix(N: int, gamma: Any, *, exact: bool | None = None) -> np.ndarray:
+def frapp_matrix(N: int, gamma: ScalarLike, *, exact: bool | None = None) -> np.ndarray:
     """The ``N x N`` γ-amplifying uniform-perturbation matrix of FRAPP: ``A[v, u] = γx`` if ``v = u`` else ``x``.
 
     ``x = 1/(γ + N − 1)`` makes every column sum to 1 (Agrawal & Haritsa 2005, §4, eq. (5)).
@@ -257,7 +257,7 @@ def frapp_matrix(N: int, gamma: Any, *, exact: bool | None = None) -> np.ndarray
     return mat
 
 
-def frapp(N: int | Sequence[Any], gamma: Any, k: int = 1, *, exact: bool | None = None) -> Mechanism:
+def frapp(N: int | Sequence[Any], gamma: ScalarLike, k: int = 1, *, exact: bool | None = None) -> Mechanism:
     """FRAPP/PRAM with the γ-amplifying uniform perturbation, applied independently to ``k`` records.
 
     Each record takes one of ``N`` values and is perturbed by the matrix ``A`` of :func:`frapp_matrix`: kept with

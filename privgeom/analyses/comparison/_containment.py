@@ -130,17 +130,17 @@ def _facets(definition: PrivacyDefinition) -> _Facets | None:
 
 
 class ConeGenerators(NamedTuple):
-    """A known generating family of a row cone: ``count`` generators, ``generator(i)`` the ``i``-th, and ``act(p,
+    """A known generating family of a row cone: ``n`` generators, ``generator(i)`` the ``i``-th, and ``act(p,
     items)`` the generator each generator goes to under an automorphism ``p``."""
 
-    count: int
+    n: int
     generator: Callable[[int], np.ndarray]
     act: Callable[..., Any]
 
 
 @singledispatch
 def cone_generators(definition: Any) -> ConeGenerators | None:
-    """``(count, generator(i), act)`` when the row cone has few known generators (a registry by type), else None.
+    """``(n, generator(i), act)`` when the row cone has few known generators (a registry by type), else None.
 
     ``act(p, items)`` gives the generator each generator goes to under an automorphism ``p``.
     """
@@ -161,7 +161,7 @@ def _rr_generators(rr: Any) -> ConeGenerators:
             out = np.kron(out, np.array((p, 1 - p) if ch == "1" else (1 - p, p), dtype=out.dtype))
         return out
 
-    return ConeGenerators(count=rr.n, generator=row, act=lambda perm, items: perm[items])
+    return ConeGenerators(n=rr.n, generator=row, act=lambda perm, items: perm[items])
 
 
 def _register() -> None:
