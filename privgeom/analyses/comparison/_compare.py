@@ -47,7 +47,7 @@ import importlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import singledispatch
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -326,7 +326,16 @@ def _two_output(row: np.ndarray, scale: Scalar, labels: Sequence[str], exact: bo
     return Mechanism(rows, inputs=labels, outputs=["witness", "other"], exact=exact)
 
 
-def _row_witness_mechanism(X: PrivacyDefinition, x: np.ndarray, cx: Cone, exact: bool) -> tuple[Mechanism | None, Scalar | None, Membership | None]:
+class _RowWitness(NamedTuple):
+    """A two-output mechanism of ``closure(X)`` with rows ``x / scale`` and ``1 − x / scale``, and ``X.contains`` of it
+    (all None when none was found)."""
+
+    mechanism: Mechanism | None
+    scale: Scalar | None
+    membership: Membership | None
+
+
+def _row_witness_mechanism(X: PrivacyDefinition, x: np.ndarray, cx: Cone, exact: bool) -> _RowWitness:
     """A two-output mechanism of ``closure(X)`` whose first row is a multiple of ``x`` (verified by ``X.contains``)."""
     labels = list(X.inputs)
     scale = _witness_scale(x, cx, exact)
@@ -336,7 +345,7 @@ def _row_witness_mechanism(X: PrivacyDefinition, x: np.ndarray, cx: Cone, exact:
         W = W if W.exact == X.exact else (W.to_float() if not X.exact else W)
         m = X.contains(W)
         if m.member:  # the facet bound c* suffices when X is decided by its row cone; doubling covers the rest
-            return W, c, m
+            return _RowWitness(mechanism=W, scale=c, membership=m)
     for M in generating_mechanisms(X) or ():  # finite X: merge the outputs of a generator with a row ∝ x
         mat = M.matrix if exact and M.exact else M.float_matrix()
         for row in mat:
@@ -348,8 +357,8 @@ def _row_witness_mechanism(X: PrivacyDefinition, x: np.ndarray, cx: Cone, exact:
                 W = _two_output(x, c, labels, exact)
                 m = X.contains(W if W.exact == X.exact else W.to_float())
                 if m.member:
-                    return W, c, m
-    return None, None, None
+                    return _RowWitness(mechanism=W, scale=c, membership=m)
+    return _RowWitness(mechanism=None, scale=None, membership=None)
 
 
 def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, normal: np.ndarray, value: Any,
@@ -443,7 +452,15 @@ def extreme_mechanisms(cone: Cone) -> list[Mechanism]:
     return out
 
 
-def _simplest_violator(cx: Cone, cy: Cone, cont: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+class _Violator(NamedTuple):
+    """A generator ``x`` of the smaller row cone, a row ``normal`` of the larger one and ``value = normal·x < 0``."""
+
+    x: np.ndarray
+    normal: np.ndarray
+    value: Any
+
+
+def _simplest_violator(cx: Cone, cy: Cone, cont: Any) -> _Violator:
     """Among the extreme rays of ``cx`` outside ``cy``, the one with the fewest distinct entries (then the largest
     normalised violation), with the most violated facet of ``cy`` — simple witnesses read best (for ε-DP on a
     hypercube the two-valued rays are the parity patterns). Falls back to ``cont``'s witness for huge cones."""
@@ -461,8 +478,8 @@ def _simplest_violator(cx: Cone, cy: Cone, cont: Any) -> tuple[np.ndarray, np.nd
             if best is None or score < best[0]:
                 best = (score, np.asarray(r), a, val)
     if best is None:
-        return np.asarray(cont.witness), np.asarray(cont.violated_normal), cont.value
-    return best[1], best[2], best[3]
+        return _Violator(x=np.asarray(cont.witness), normal=np.asarray(cont.violated_normal), value=cont.value)
+    return _Violator(x=best[1], normal=best[2], value=best[3])
 
 
 # ---------------------------------------------------------------------------------------------------- inclusion
