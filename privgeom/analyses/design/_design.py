@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -328,7 +328,15 @@ def _short(d: PrivacyDefinition) -> str:
     return spec if len(spec) <= 60 else d.name
 
 
-def _pair(a: PrivacyDefinition, b: PrivacyDefinition) -> tuple[Cone, Cone, bool]:
+class _RowCones(NamedTuple):
+    """The row cones of two definitions on the same datasets, in one mode (float unless both are exact)."""
+
+    a: Cone
+    b: Cone
+    exact: bool
+
+
+def _pair(a: PrivacyDefinition, b: PrivacyDefinition) -> _RowCones:
     for d in (a, b):
         if not isinstance(d, PrivacyDefinition):
             raise InvalidTypeError(f"expected a privacy definition, got {type(d).__name__}")
@@ -338,7 +346,7 @@ def _pair(a: PrivacyDefinition, b: PrivacyDefinition) -> tuple[Cone, Cone, bool]
     exact = bool(ca.exact and cb.exact)
     if not exact:
         ca, cb = (c.to_float() if c.exact else c for c in (ca, cb))
-    return ca, cb, exact
+    return _RowCones(a=ca, b=cb, exact=exact)
 
 
 def intersection(a: PrivacyDefinition, b: PrivacyDefinition) -> ConeDefinition:

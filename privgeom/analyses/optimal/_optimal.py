@@ -42,7 +42,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence, TypeAlias
+from typing import Any, Callable, Mapping, NamedTuple, Sequence, TypeAlias
 
 import numpy as np
 
@@ -683,6 +683,14 @@ def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility) -> Stair
                             mechanism=M)
 
 
+class _KOVPoint(NamedTuple):
+    """The three utilities of :func:`kov_regimes` at one ε (``optimum`` NaN when the LP was not solved)."""
+
+    binary: float
+    rr: float
+    optimum: float
+
+
 def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike = None, *, tol: float = ATOL) -> KOVRegimes:
     """KOV's privacy regimes for the utility ``I(X; Y)`` (mutual information, nats), ``X ~ prior`` on ``n`` values.
 
@@ -714,11 +722,11 @@ def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike
     util = mutual_information_utility(prior, n)
     splits = [T for k in range(1, n // 2 + 1) for T in itertools.combinations(range(n), k)]
 
-    def curves(e: float, lp: bool = True) -> tuple[float, float, float]:
+    def curves(e: float, lp: bool = True) -> _KOVPoint:
         r = math.exp(e)
         b = max(float(util.of(binary_mechanism(n, r, T))) for T in splits)
         rr = float(util.of(kary_randomized_response(n, exp_eps=r, exact=False)))
-        return b, rr, float(staircase_optimum(n, r, util).value) if lp else math.nan
+        return _KOVPoint(binary=b, rr=rr, optimum=float(staircase_optimum(n, r, util).value) if lp else math.nan)
 
     def optimal(which: int, e: float) -> bool:  # is curve 0 (binary) / 1 (RR) optimal at ε = e?
         c = curves(e)
