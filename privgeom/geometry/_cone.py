@@ -15,7 +15,6 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
-from .._core.level import ScalarLike
 from .._core.numeric import ATOL, max_abs_int, readonly
 from .._core.results import to_jsonable
 from . import _cdd
@@ -657,7 +656,7 @@ class Cone:
                 return best
         return best
 
-    def contains(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> ConeMembership:
+    def contains(self, x: Any, *, atol: float | None = None) -> ConeMembership:
         """Decide whether the vector ``x`` lies in the cone; on "no" report the most violated facet or equality.
 
         Exact when the cone is exact and ``x`` is rational; otherwise in float with tolerance
@@ -711,7 +710,7 @@ class Cone:
             raise InvalidInputError(f"repeated coordinates in {list(coords)!r}")
         return out
 
-    def project(self, coords: int | str | Sequence[int | str], method: str = "generators") -> Cone:
+    def project(self, coords: Any, method: str = "generators") -> Cone:
         """The image of the cone under the coordinate projection onto ``coords`` (kept in the given order).
 
         Parameters

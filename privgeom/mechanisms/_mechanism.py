@@ -487,7 +487,7 @@ class Mechanism:
         keep the structure, so ``pg.delta(M.to_float(), "replace-one", eps)`` still applies), else the labels."""
         return self._domain if self._domain is not None else self._inputs
 
-    def post_process(self, A: "Mechanism | Sequence[Sequence[ScalarLike]] | np.ndarray", outputs: Iterable[Any] | None = None) -> "Mechanism":
+    def post_process(self, A: Any, outputs: Iterable[Any] | None = None) -> "Mechanism":
         """Post-processing ``A ∘ M = A @ M`` with ``A`` column-stochastic (columns indexed by this mechanism's outputs).
 
         The result is exact when both ``A`` and ``M`` are exact (computed on integers: with ``L`` the least common
@@ -501,7 +501,6 @@ class Mechanism:
         """
         if not isinstance(A, Mechanism):
             A = Mechanism(A, inputs=self._outputs if _ncols(A) == self.n_outputs else None, outputs=outputs)
-        assert isinstance(A, Mechanism)
         if A.n_inputs != self.n_outputs:
             raise DomainMismatchError(
                 f"post-processing has {A.n_inputs} columns but the mechanism has {self.n_outputs} outputs"

@@ -49,8 +49,8 @@ from ..._core.numeric import fraction_str, limit_hint, parse_scalar
 from ..._core.results import Quantity, Result
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
-from ._optimal import (PriorLike, UtilityLike, closure_constraints, mutual_information, optimal_lp_size,
-                       optimal_mechanism, prior_vector, utility_matrix)
+from ._optimal import (closure_constraints, mutual_information, optimal_lp_size, optimal_mechanism, prior_vector,
+                       utility_matrix)
 
 __all__ = ["LeastInformative", "least_informative", "MAX_INFORMATION_VARIABLES", "INFORMATION_SOLVERS"]
 
@@ -120,8 +120,8 @@ def _solve(problem: Any, solver: str) -> tuple[str, float]:
     return str(problem.status), gap
 
 
-def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "accuracy", at_least: ScalarLike = 0,
-                      prior: PriorLike = None, *, max_variables: int | None = None,
+def least_informative(definition: PrivacyDefinition, utility: Any = "accuracy", at_least: ScalarLike = 0,
+                      prior: Any = None, *, max_variables: int | None = None,
                       max_lp_size: int | None = None) -> LeastInformative:
     """Minimise the mutual information ``I(D; ω)`` (nats, ``D ~ prior``) over the definition's closure subject to an
     expected utility of at least ``at_least``: a convex program (module docstring; docs/theory.md).

@@ -42,7 +42,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Mapping, NamedTuple, Sequence, TypeAlias
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -61,7 +61,7 @@ from ._optimal_adp import (_LP, ClosureConstraints, _closure_constraints, _finis
                            special_lp, special_lp_size)
 from ._results import KOVRegimes, LPSize, OptimalityCertificate, OptimalMechanism, StaircaseOptimum
 
-__all__ = ["PriorLike", "UtilityLike", "OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
+__all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
            "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureConstraints", "closure_constraints",
            "OPTIMAL_METHODS", "RowUtility", "bayes_utility", "mutual_information_utility", "mutual_information", "staircase_patterns",
            "binary_mechanism", "StaircaseOptimum", "staircase_optimum", "KOVRegimes", "kov_regimes"]
@@ -85,16 +85,7 @@ register_limit("staircase_inputs", globals(), "MAX_STAIRCASE_INPUTS",
 
 
 # ---------------------------------------------------------------------------------------------------- inputs
-#: A prior over the datasets as ``prior=`` accepts it (:func:`prior_vector`): None or ``"uniform"``, a sequence of
-#: probabilities (one per dataset, in order) or a ``{label: probability}`` dict (missing labels have probability 0).
-PriorLike: TypeAlias = None | str | Sequence[ScalarLike] | Mapping[str, ScalarLike] | np.ndarray
-
-#: A utility as ``utility=`` accepts it (:func:`utility_matrix`): ``"accuracy"``, a 2-D array-like ``U[D, ω]`` (rows =
-#: datasets) or a dict ``{"matrix": rows, "outputs": [...], "inputs": [...]}`` (the JSON of ``privgeom optimal``).
-UtilityLike: TypeAlias = str | Sequence[Sequence[ScalarLike]] | np.ndarray | Mapping[str, Any]
-
-
-def prior_vector(prior: PriorLike, inputs: Sequence[str], *, exact: bool | None = None) -> list[Scalar]:
+def prior_vector(prior: Any, inputs: Sequence[str], *, exact: bool | None = None) -> list[Scalar]:
     """A probability vector over ``inputs`` from ``None``/``"uniform"``, a sequence or a ``{label: p}`` dict.
 
     Examples
@@ -125,7 +116,7 @@ def prior_vector(prior: PriorLike, inputs: Sequence[str], *, exact: bool | None 
     return vals
 
 
-def utility_matrix(utility: UtilityLike, inputs: Sequence[str], *, exact: bool | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
+def utility_matrix(utility: Any, inputs: Sequence[str], *, exact: bool | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
     """Parse a utility into ``(U, outputs)`` with ``U[D, ω]`` (rows = datasets in ``inputs`` order).
 
     Accepted: ``"accuracy"`` (``U[D, ω] = 1`` iff ``ω = D``: guess the dataset), a 2-D array-like (rows =
@@ -421,7 +412,7 @@ def _check_accuracy_size(definition: PrivacyDefinition, method: str, limit: int)
         raise
 
 
-def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "accuracy", prior: PriorLike = None, *,
+def optimal_mechanism(definition: PrivacyDefinition, utility: Any = "accuracy", prior: Any = None, *,
                       max_lp_size: int | None = None, method: str = "auto") -> OptimalMechanism:
     """Maximise expected utility ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]`` over the consistent closure of a definition.
 
@@ -519,7 +510,7 @@ class RowUtility:
         return sum((self.mu(row) for row in mat), Fraction(0) if self.exact and mechanism.exact else 0.0)
 
 
-def bayes_utility(utility: UtilityLike, prior: PriorLike, inputs: Sequence[str]) -> RowUtility:
+def bayes_utility(utility: Any, prior: Any, inputs: Sequence[str]) -> RowUtility:
     """``μ(x) = max_ω Σ_D π(D) U[D, ω] x_D``: expected utility of the best decision on each output (exact).
 
     Examples
@@ -538,7 +529,7 @@ def bayes_utility(utility: UtilityLike, prior: PriorLike, inputs: Sequence[str])
     return RowUtility(f"bayes({len(outs)} outputs)", mu, exact)
 
 
-def mutual_information_utility(prior: PriorLike, n: int) -> RowUtility:
+def mutual_information_utility(prior: Any, n: int) -> RowUtility:
     """``μ(x) = Σ_D π(D) x_D ln(x_D / Σ_D' π(D') x_D')``, so ``Σ_ω μ(M[ω, :]) = I(X; M(X))`` in nats (KOV 2016)."""
     pi = np.array([float(v) for v in prior_vector(prior, [str(i) for i in range(n)], exact=False)])
 
@@ -551,7 +542,7 @@ def mutual_information_utility(prior: PriorLike, n: int) -> RowUtility:
     return RowUtility("mutual information", mu, False)
 
 
-def mutual_information(mechanism: Mechanism, prior: PriorLike = None) -> Quantity:
+def mutual_information(mechanism: Mechanism, prior: Any = None) -> Quantity:
     """``I(X; M(X))`` in nats for ``X ~ prior`` (default uniform), as a float :class:`~privgeom.Quantity`.
 
     The objective of Kairouz, Oh and Viswanath (2016, "Extremal mechanisms for local differential privacy").
@@ -691,7 +682,7 @@ class _KOVPoint(NamedTuple):
     optimum: float
 
 
-def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike = None, *, tol: float = ATOL) -> KOVRegimes:
+def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: Any = None, *, tol: float = ATOL) -> KOVRegimes:
     """KOV's privacy regimes for the utility ``I(X; Y)`` (mutual information, nats), ``X ~ prior`` on ``n`` values.
 
     Why this utility: KOV's information-preservation problem (KOV 2016). Mutual information is not
