@@ -45,7 +45,7 @@ from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, PrivacyDefinition
 from ...definitions import dp_ray_patterns
 from ...mechanisms import Mechanism
-from ..comparison._compare import _two_output, _witness_scale
+from ..comparison._witness import _two_output, _witness_scale
 
 __all__ = ["DPBounds", "dp_bounds", "MAX_DP_BOUNDS_WORK"]
 
