@@ -392,9 +392,8 @@ _OPTIMAL_ROUTES: dict[str, Callable[[_Problem], OptimalMechanism | None]] = {
 _AUTO_ORDER = ("explicit", "closed-form", "symmetric", "lp")
 #: The ``method=`` names of :func:`optimal_mechanism`.
 OPTIMAL_METHODS = ("auto", *_OPTIMAL_ROUTES)
-#: What a route that does not apply needed (the error of an explicit ``method=``).
+#: What a route that does not apply needed (the error of an explicit ``method=``; ``"explicit"`` says it itself).
 _ROUTE_NEEDS = {
-    "explicit": "a finite definition",
     "closed-form": "ε-DP on a complete graph, accuracy, uniform prior",
     "symmetric": "an ε-DP definition whose symmetry group preserves the utility and prior, outputs = datasets",
 }
