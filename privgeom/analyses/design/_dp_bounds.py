@@ -112,7 +112,7 @@ class DPBounds(Result):
 
 def _level(value: Any, exact: bool) -> PrivacyLevel:
     if value == math.inf:
-        return PrivacyLevel.parse(eps=800, allow_infinite=True)  # e^800 overflows: the infinite level
+        return PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)  # no ε suffices: the infinite level
     if exact and isinstance(value, Fraction):
         return PrivacyLevel.parse(exp_eps=value, exact=True)
     return PrivacyLevel.parse(exp_eps=float(value))
