@@ -387,7 +387,8 @@ def exact_linprog(array: Sequence[Sequence[Any]], *, maximize: bool = True) -> E
         raise SolverError(f"cdd exact LP failed ({len(rows)} rows): {err}") from err
     status = lp.status
     if status == cdd.LPStatusType.OPTIMAL:
-        return ExactLPResult(status="optimal", x=[Fraction(v) for v in lp.primal_solution], value=Fraction(lp.obj_value))
+        return ExactLPResult(status="optimal", x=[Fraction(v) for v in lp.primal_solution],
+                             value=Fraction(lp.obj_value))
     if status in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
         return ExactLPResult(status="infeasible", x=None, value=None)
     if status in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT):

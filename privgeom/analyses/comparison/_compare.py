@@ -59,8 +59,8 @@ from ..._core.results import Decision, Result
 from ...definitions import PrivacyDefinition
 from ...geometry import Cone
 from ...mechanisms import Mechanism
-from ._witness import (InclusionWitness, generating_mechanisms, inequality_text, _label, _mechanism_witness, _row_witness,
-                       _simplest_violator)
+from ._witness import (InclusionWitness, _label, _mechanism_witness, _row_witness, _simplest_violator,
+                       generating_mechanisms, inequality_text)
 
 __all__ = ["RELATIONS", "Comparison", "Inclusion", "InclusionWitness", "compare", "inclusion", "extreme_mechanisms",
            "generating_mechanisms", "inequality_text", "dominant_pair", "dp_level_rule", "CONE_METHODS"]
@@ -81,8 +81,8 @@ CONE_METHODS = ("auto", "rays", "lp")
 MAX_RAYS_ROUTE_INPUTS = 16
 
 
-#: Row-cone containment kernels filled by modules above this one (``"lp"``: :mod:`privgeom.analyses.comparison._containment`,
-#: which registers itself on import).
+#: Row-cone containment kernels filled by modules above this one (``"lp"``:
+#: :mod:`privgeom.analyses.comparison._containment`, which registers itself on import).
 _CONE_ROUTES: dict[str, Any] = {}
 
 
@@ -292,23 +292,25 @@ _ROW_CONE_ROUTES: dict[str, Callable[..., _RowCones | None]] = {"rays": _route_r
 
 
 def _inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, holds: bool | None, method: str, exact: bool,
-               detail: str, witness: InclusionWitness | None = None, levels: tuple[PrivacyLevel, PrivacyLevel] | None = None) -> Inclusion:
+               detail: str, witness: InclusionWitness | None = None,
+               levels: tuple[PrivacyLevel, PrivacyLevel] | None = None) -> Inclusion:
     """The :class:`Inclusion` ``closure(X) ⊆ closure(Y)``, built by keyword."""
     lx, ly = levels if levels is not None else (None, None)
     return Inclusion(smaller=X.spec(), larger=Y.spec(), holds=holds, method=method, exact=exact, witness=witness,
                      detail=detail, smaller_level=lx, larger_level=ly)
 
 
-def _refuted_by_row_cones(X: PrivacyDefinition, Y: PrivacyDefinition, cx: Cone, cy: Cone, cones: _RowCones) -> Inclusion:
+def _refuted_by_row_cones(X: PrivacyDefinition, Y: PrivacyDefinition, cx: Cone, cy: Cone,
+                          cones: _RowCones) -> Inclusion:
     """A point of ``rowcone(X)`` outside ``rowcone(Y)`` refutes the inclusion for any definition (module docstring,
     step 1): the LP route's point as it is, the rays route's simplest refuting generator."""
     exact = cones.exact
     if cones.route == "lp":
         w = _row_witness(X, Y, np.asarray(cones.witness), np.asarray(cones.violated_normal), cones.value, cx, exact)
         return _inclusion(X, Y, holds=False, method="row-cone", exact=exact, witness=w,
-                          detail=f"{cones.how}: a point of rowcone({_label(X)}) violates a facet of rowcone({_label(Y)}); "
-                                 f"rows of members of the closure lie in the row cone, so this refutes the inclusion for "
-                                 f"any definition")
+                          detail=f"{cones.how}: a point of rowcone({_label(X)}) violates a facet of "
+                                 f"rowcone({_label(Y)}); rows of members of the closure lie in the row cone, so this "
+                                 f"refutes the inclusion for any definition")
     if not exact:
         cx, cy = (c.to_float() if c.exact else c for c in (cx, cy))
     x, normal, value = _simplest_violator(cx, cy, cones)
@@ -552,5 +554,5 @@ def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition, *, method: str =
     }[relation]
     methods = {ab.method, ba.method}
     how = "decided by row cones" if methods == {"row-cone"} else "decided by " + " and ".join(sorted(methods))
-    return Comparison(relation=relation, a=def_a.spec(), b=def_b.spec(), a_in_b=ab, b_in_a=ba, exact=ab.exact and ba.exact,
-                      text=f"{relation}: {phrase} ({how})")
+    return Comparison(relation=relation, a=def_a.spec(), b=def_b.spec(), a_in_b=ab, b_in_a=ba,
+                      exact=ab.exact and ba.exact, text=f"{relation}: {phrase} ({how})")

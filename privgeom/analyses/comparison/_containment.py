@@ -125,7 +125,8 @@ def _facets(definition: PrivacyDefinition) -> _Facets | None:
         return _Facets(n=len(a), vector=vector, act=act, diff=_Ratios(a=a, b=b, c=c))
     if st.facet is not None and st.n_facets is not None and st.dim == N:  # full-dimensional: no equalities
         fa = st.extra.get("facet_action")
-        return _Facets(n=int(st.n_facets), vector=lambda t: np.asarray(st.facet(t)), act=fa, diff=None)  # type: ignore[misc]
+        return _Facets(n=int(st.n_facets), vector=lambda t: np.asarray(st.facet(t)),  # type: ignore[misc]
+                       act=fa, diff=None)
     return None
 
 

@@ -212,8 +212,9 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
         combo = " + ".join(f"{fraction_str(w)}·g{j}" for j, w in use) or "0"
         text = (f"guarantee g{k} ({format_inequality(vecs[k], labels)}) is implied: g{k} = {combo}"
                 + (" + a non-negative combination of x ≥ 0" if any(v != 0 for v in mu) else ""))
-        redundant.append(RedundantGuarantee(index=k, implied_by=tuple(j for j, _ in use), weights=tuple(w for _, w in use),
-                                            slack=tuple(mu.tolist()), exact=exact, text=text))
+        redundant.append(RedundantGuarantee(index=k, implied_by=tuple(j for j, _ in use),
+                                            weights=tuple(w for _, w in use), slack=tuple(mu.tolist()), exact=exact,
+                                            text=text))
     F = np.vstack([vecs[j] for j in kept])
     out = ConeDefinition(Cone.from_facets(F, exact=exact, labels=labels), name=name)
     out._redundant = tuple(redundant)

@@ -317,7 +317,8 @@ def _crossing_float(coeffs: dict[int, Any]) -> _Crossing | None:
         nxt = roots[idx + 1] if idx + 1 < len(roots) else r + 1
         p = (r + nxt) / 2 if nxt > r else r + 1e-6
         if np.polyval(poly, p) < 0:
-            return _Crossing(root=max(r, 1.0), above=p, poly=" + ".join(f"{c:.6g}·t^{k}" for k, c in sorted(coeffs.items())))
+            text = " + ".join(f"{c:.6g}·t^{k}" for k, c in sorted(coeffs.items()))
+            return _Crossing(root=max(r, 1.0), above=p, poly=text)
     return None
 
 

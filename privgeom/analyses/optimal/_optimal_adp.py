@@ -7,9 +7,9 @@ linear once each positive part gets an auxiliary variable. This module registers
 :func:`special_lp` (used by :func:`~privgeom.analyses.optimal_mechanism`) for :class:`~privgeom.definitions.ApproximateDP`.
 
 It also holds what every optimisation over a closure shares (the LP plumbing ``_LP`` and ``_finish``, and
-:class:`ClosureConstraints` with :func:`closure_constraints`, the one linear description of "``M`` is in the closure" used by the LPs and by
-:func:`~privgeom.analyses.least_informative`), so that :mod:`privgeom.analyses.optimal._optimal` imports this module and
-not the other way round.
+:class:`ClosureConstraints` with :func:`closure_constraints`, the one linear description of "``M`` is in the closure"
+used by the LPs and by :func:`~privgeom.analyses.least_informative`), so that :mod:`privgeom.analyses.optimal._optimal`
+imports this module and not the other way round; the result types are in :mod:`privgeom.analyses.optimal._results`.
 
 Examples
 --------
