@@ -36,6 +36,7 @@ Fraction(3, 7)
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -293,10 +294,29 @@ def _invariant_generators(definition: PrivacyDefinition, C: np.ndarray) -> list[
 def reduced_lp_size(definition: PrivacyDefinition, C: np.ndarray) -> LPDims | None:
     """The sizes (variables, constraints, nonzeros) of the symmetry-reduced LP, or None when no reduction applies."""
     red = _reduction(definition, C)
-    return None if red is None else red["size"]
+    return None if red is None else red.size
 
 
-def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class _Reduction:
+    """The orbit reduction of the rows LP: the group generators ``gens``; ``pid[ω, D]`` the orbit of each (output,
+    dataset) pair (``n_p`` orbits: the variables); ``tid`` the orbit of each (output, ratio constraint) pair (``n_t``
+    orbits: the constraints); the ratio constraints ``x_a ≤ r x_b``; one dataset per orbit (``point_reps``: the column
+    sums kept); the reduced LP's ``size``."""
+
+    gens: list[np.ndarray]
+    pid: np.ndarray
+    n_p: int
+    tid: np.ndarray
+    n_t: int
+    a: np.ndarray
+    b: np.ndarray
+    r: Any
+    size: LPDims
+    point_reps: list[int]
+
+
+def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> _Reduction | None:
     data = _ratio_data(definition)
     m, N = C.shape
     if data is None or m != N or data[2] is None:
@@ -323,8 +343,8 @@ def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> dict[str, Any] |
     qid, n_q = _orbit_ids(N, gens)
     point_reps = [int(np.flatnonzero(qid == o)[0]) for o in range(n_q)]
     size = LPDims(variables=n_p, constraints=n_t + n_q, nonzeros=2 * n_t + n_q * min(n_p, m))
-    return {"gens": gens, "pid": pid.reshape(m, N), "n_p": n_p, "tid": tid, "n_t": n_t, "a": a, "b": b, "r": r,
-            "size": size, "point_reps": point_reps}
+    return _Reduction(gens=gens, pid=pid.reshape(m, N), n_p=n_p, tid=tid, n_t=n_t, a=a, b=b, r=r, size=size,
+                      point_reps=point_reps)
 
 
 def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool,
@@ -335,8 +355,8 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
     if red is None:
         return None
     if check_size is not None:
-        check_size(*red["size"])
-    n_p, n_t, pid, tid, a, b, r = (red[k] for k in ("n_p", "n_t", "pid", "tid", "a", "b", "r"))
+        check_size(*red.size)
+    n_p, n_t, pid, tid, a, b, r = red.n_p, red.n_t, red.pid, red.tid, red.a, red.b, red.r
     m, N = C.shape
     E = len(a)
     if not exact:
@@ -355,7 +375,7 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         row[ib] = row.get(ib, 0) - r
         ub.append(row)
     eq = []
-    for d in red["point_reps"]:  # one column sum per orbit of datasets (invariance gives the others)
+    for d in red.point_reps:  # one column sum per orbit of datasets (invariance gives the others)
         row = {}
         for w in range(m):
             row[int(pid[w, d])] = row.get(int(pid[w, d]), 0) + 1
@@ -384,7 +404,7 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         cands = list(zip(rational_candidates(np.clip(flt.x, 0, None)), rational_candidates(yub)))
         note = "HiGHS's float optimum rationalised, then verified exactly on the full LP"
     detail = (f"symmetry-reduced rows LP: {n_p} orbit variables and {n_t} constraint orbits instead of {m * N:,} "
-              f"variables and {m * E:,} constraints ({len(red['gens'])} group generators); solution expanded and "
+              f"variables and {m * E:,} constraints ({len(red.gens)} group generators); solution expanded and "
               f"re-verified on the full constraints, dual spread evenly over each constraint orbit"
               f"{'; ' + note if note else ''}")
     for v, y_ub in cands:
