@@ -251,7 +251,7 @@ _LIMIT_MODULES = (
     "privgeom.analyses.optimal._optimal", "privgeom.analyses.optimal._optimal_adp", "privgeom.analyses.relaxation._relaxation",
     "privgeom.analyses.profiles._scan", "privgeom.analyses.guarantees._summary", "privgeom.definitions._approx_dp",
     "privgeom.definitions._dp_rays", "privgeom.definitions._ray_orbits", "privgeom.geometry._cdd",
-    "privgeom.geometry._lp", "privgeom.geometry._symmetry", "privgeom.mechanisms._ldp",
+    "privgeom.geometry._lp", "privgeom.geometry._groups", "privgeom.geometry._symmetry", "privgeom.mechanisms._ldp",
     "privgeom.smoothed._experiments", "privgeom.smoothed._fastpath", "privgeom.smoothed._shm",
     "privgeom.smoothed._smoothed", "privgeom.smoothed._subsetsum", "privgeom.voting._accuracy",
     "privgeom.voting._banzhaf", "privgeom.voting._counts", "privgeom.voting._fourier", "privgeom.voting._rules",

@@ -33,7 +33,6 @@ ALLOWED = frozenset({
     "privgeom/analyses/optimal/_optimal.py",
     "privgeom/analyses/optimal/_optimal_adp.py",
     "privgeom/definitions/_approx_dp.py",
-    "privgeom/geometry/_symmetry.py",
 })
 
 

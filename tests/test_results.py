@@ -45,7 +45,7 @@ def test_membership_and_checks_have_holds_and_exact() -> None:
     check = pg.analyses.check_guarantee(pg.randomized_response(2, "3/4"), g)
     assert check.holds and bool(check) and check.exact
     cone_check = rr.row_cone().contains([3, 1, 1, 3])
-    assert cone_check.holds == cone_check.member and isinstance(cone_check, Decision)
+    assert bool(cone_check) == cone_check.member and isinstance(cone_check, Decision)
 
 
 def test_relaxation_names_its_level_eps_and_mode() -> None:

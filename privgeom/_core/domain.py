@@ -37,15 +37,15 @@ privgeom._core.errors.InvalidParameterError: relation 'hamming' does not apply t
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeAlias, Union
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, TypeAlias
 
 import numpy as np
 
 from .limits import register_limit
 from .numeric import limit_hint, parse_int
 from .errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from .relations import NODE_READINGS, GraphLike, bit_labels, graph_name, relation_edges, validate_graph
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -59,6 +59,8 @@ __all__ = [
     "MAX_GRAPH_EDGES",
     "max_bits",
     "GraphLike",
+    "NODE_READINGS",
+    "validate_graph",
     "RelationLike",
     "InputsLike",
 ]
@@ -476,70 +478,14 @@ class Domain:
         return f"{self.kind} {shown}{' …' if len(self) > 6 else ''}"
 
     def _graph_name(self, name: str) -> str:
-        N = len(self)
-        if name == "complete":
-            return f"complete({N})"
-        if self.kind == "bits":
-            return f"hamming({self.n})"
-        if self.kind == "counts" and name in ("path", "replace-one"):
-            return f"path({self.n})"
-        if self.kind == "databases":
-            return f"{name}(database)"
-        if self.kind == "histograms":
-            return f"{name}(histogram)"
-        if name == "hamming":
-            k = self.k or 1
-            return f"hamming({k})" if k <= max_bits() and self.labels == Domain.bits(k).labels else "hamming"
-        return f"path({N - 1})" if self.labels == tuple(str(c) for c in range(N)) else f"{name}"
+        """The name of the graph of a relation (``hamming(3)``, ``path(4)``, ``replace-one(database)``, …)."""
+        return graph_name(self, name)
 
     def _edges(self, name: str) -> Iterator[tuple[str, str]]:
-        L = self.labels
-        if name == "complete":
-            return itertools.combinations(L, 2)
-        if name == "path" or (name == "replace-one" and self.kind == "counts"):
-            return zip(L, L[1:])
-        if self.kind == "bits" or (name == "hamming" and self.kind == "labels"):
-            return _one_position_edges(L)
-        if name in ("hamming", "replace-one") and self.kind == "databases":  # replace one record by another value
-            return self._point_edges(lambda p: (
-                p[:j] + (r,) + p[j + 1:] for j in range(len(p)) for r in range(len(self.values)) if r != p[j]
-            ))
-        if name == "replace-one" and self.kind == "histograms":
-            c = len(self.values)
-            return self._point_edges(lambda p: (
-                tuple(v + (i == a) - (i == b) for i, v in enumerate(p)) for a in range(c) for b in range(c)
-                if a != b and p[b] > 0
-            ))
-        if name == "add-remove" and self.kind == "databases":
-            return self._point_edges(lambda p: (p + (r,) for r in range(len(self.values))), directed=True,
-                                     extra=lambda p: (p[:j] + p[j + 1:] for j in range(len(p))))
-        if name == "add-remove" and self.kind == "histograms":
-            c = len(self.values)
-            return self._point_edges(lambda p: (tuple(v + (i == a) for i, v in enumerate(p)) for a in range(c)))
-        raise InvalidParameterError(f"relation {name!r} is not defined on {self.kind}")  # pragma: no cover
-
-    def _point_edges(self, moves: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]], directed: bool = False,
-                     extra: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]] | None = None) -> Iterator[tuple[str, str]]:
-        where = {p: i for i, p in enumerate(self.points)}
-        seen: set[tuple[int, int]] = set()
-        for i, p in enumerate(self.points):
-            cands = itertools.chain(moves(p), extra(p) if extra else ())
-            for q in cands:
-                j = where.get(q)
-                if j is None or j == i:
-                    continue
-                key = (min(i, j), max(i, j))
-                if key in seen:
-                    continue
-                seen.add(key)
-                yield self.labels[key[0]], self.labels[key[1]]
+        return relation_edges(self, name)
 
 
 _KINDS = ("bits", "counts", "databases", "histograms", "labels")
-
-#: A user neighbour graph: a networkx graph or an iterable of pairs of dataset labels (integer nodes are read as
-#: column indices when the labels are not integers); validated by :func:`validate_graph`.
-GraphLike: TypeAlias = Union["nx.Graph", Iterable[Sequence[Any]]]  # networkx is imported on first use
 
 #: A neighbour relation as :func:`resolve_graph` accepts it (every ``graph=``/``relation=`` parameter): a relation
 #: name (:data:`RELATIONS`), a :class:`Domain` (its default relation) or a user graph (:data:`GraphLike`).
@@ -567,8 +513,7 @@ class _LazyBitLabels:
             return tuple(str(c) for c in range(self.k + 1))
         if self.what == "points":
             return tuple((c,) for c in range(self.k + 1))
-        n = 1 << self.k
-        return tuple(format(n - 1 - i, f"0{self.k}b") for i in range(n))
+        return bit_labels(self.k)
 
     def __getstate__(self) -> tuple[int, str]:
         return (self.k, self.what)
@@ -615,114 +560,6 @@ def _install_labels_descriptor() -> None:
 
 
 _install_labels_descriptor()
-
-
-def _one_position_edges(labels: Sequence[str]) -> Iterator[tuple[str, str]]:
-    """Pairs of bit strings differing in one bit, in the order of ``Domain.bits(k).relation("hamming")`` (``O(N·k)``).
-
-    For each label in order, its one-bit flips in position order; each edge once, from its earlier end.
-    """
-    order = {s: i for i, s in enumerate(labels)}
-    for i, s in enumerate(labels):
-        for j in range(len(s)):
-            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1:]
-            if order.get(t, -1) > i:
-                yield s, t
-
-
-#: How :func:`validate_graph` reads the nodes of a user graph: ``"labels"`` (the default: every node is a dataset
-#: label, compared as a string) or ``"positions"`` (every node is an integer column position ``0 .. n-1`` of the
-#: datasets, e.g. a ``networkx.path_graph(4)`` over randomized response's ``11, 10, 01, 00``).
-NODE_READINGS = ("labels", "positions")
-
-
-def _is_position(v: Any) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-
-def validate_graph(graph: GraphLike, inputs: Sequence[str], *, nodes: str = "labels") -> nx.Graph:
-    """A user graph (networkx graph or iterable of label pairs) validated against the dataset labels ``inputs``.
-
-    ``nodes="labels"`` (default): every node must be one of the labels (compared as strings, so the integer node
-    ``3`` is the count ``"3"``); a node that is not is an error naming the nodes and the labels, never a silent
-    guess. ``nodes="positions"``: every node must be an integer column position ``0 .. n-1``, read as
-    ``inputs[position]`` — only when asked for. (The body of :func:`privgeom.neighbour_graph`, which also accepts
-    relation names; kept here so this module needs no layer above it.)
-
-    Raises
-    ------
-    DomainMismatchError
-        A node that is not a label (``nodes="labels"``) or not a position (``nodes="positions"``).
-    InvalidParameterError
-        ``nodes`` not in :data:`NODE_READINGS`.
-
-    Examples
-    --------
-    >>> sorted(map(sorted, validate_graph([("a", "b"), ("b", "c")], ["a", "b", "c"]).edges))
-    [['a', 'b'], ['b', 'c']]
-    >>> sorted(map(sorted, validate_graph([(0, 1), (1, 2)], ["a", "b", "c"], nodes="positions").edges))
-    [['a', 'b'], ['b', 'c']]
-    >>> validate_graph([(0, 1)], ["a", "b", "c"])
-    Traceback (most recent call last):
-    ...
-    privgeom._core.errors.DomainMismatchError: the neighbour graph's nodes [0, 1] are not the datasets' labels ['a', 'b', 'c']; if they are column positions (0 = 'a'), say so with nodes='positions'
-    """
-    if nodes not in NODE_READINGS:
-        raise InvalidParameterError(f"nodes={nodes!r}: read graph nodes as one of {', '.join(map(repr, NODE_READINGS))}")
-    import networkx as nx  # noqa: F811 - loaded on first use (start-up time)
-
-    labels = [str(x) for x in inputs]
-    label_set = set(labels)
-    if isinstance(graph, nx.Graph):
-        edges: Iterable[Any] = graph.edges
-        node_list: list[Any] = list(graph.nodes)
-    else:
-        try:
-            edges = [tuple(e) for e in graph]
-        except TypeError:
-            raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
-        node_list = []
-        seen: set[Any] = set()
-        for e in edges:
-            for v in e:
-                if not isinstance(v, Hashable) or v not in seen:
-                    node_list.append(v)
-                    if isinstance(v, Hashable):
-                        seen.add(v)
-
-    if nodes == "positions":
-        bad = [v for v in node_list if not (_is_position(v) and 0 <= v < len(labels))]
-        if bad:
-            raise DomainMismatchError(f"the neighbour graph's nodes {_few(bad)} are not column positions 0..{len(labels) - 1} "
-                                      f"of the datasets {_few(labels)} (nodes='positions')")
-    else:
-        bad = [v for v in node_list if str(v) not in label_set]
-        if bad:
-            positions = all(_is_position(v) and 0 <= v < len(labels) for v in node_list)
-            hint = (f"; if they are column positions (0 = {labels[0]!r}), say so with nodes='positions'"
-                    if positions and labels else "")
-            raise DomainMismatchError(f"the neighbour graph's nodes {_few(bad)} are not the datasets' labels "
-                                      f"{_few(labels)}{hint}")
-
-    def name(v: Any) -> str:
-        return labels[int(v)] if nodes == "positions" else str(v)
-
-    G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
-    G.add_nodes_from(labels)
-    for e in edges:
-        if len(e) != 2:
-            raise InvalidTypeError(f"a neighbour pair must have two datasets, got {e!r}")
-        u, v = name(e[0]), name(e[1])
-        if u == v:
-            raise DomainMismatchError(f"a dataset cannot be its own neighbour: {u!r}")
-        G.add_edge(u, v)
-    return G
-
-
-def _few(values: Sequence[Any], shown: int = 8) -> str:
-    """``[a, b, …]`` with at most ``shown`` values, then how many more."""
-    head = list(values[:shown])
-    return repr(head) if len(values) <= shown else f"{repr(head)[:-1]}, … ({len(values) - shown:,} more)]"
 
 
 def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, max_edges: int | None = None,

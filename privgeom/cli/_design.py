@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -190,7 +190,15 @@ class DesignContext:
     cache: dict[str, Any] = field(default_factory=dict)
 
 
-def _build(args: argparse.Namespace, base: PrivacyDefinition) -> tuple[ConeDefinition, list[str], tuple[Any, ...]]:
+class _Built(NamedTuple):
+    """The designed definition, the operations applied (in words) and the redundant guarantees found on the way."""
+
+    definition: ConeDefinition
+    operations: list[str]
+    redundant: tuple[Any, ...]
+
+
+def _build(args: argparse.Namespace, base: PrivacyDefinition) -> _Built:
     ops: list[str] = []
     redundant: tuple[Any, ...] = ()
     current: PrivacyDefinition = base
@@ -220,7 +228,7 @@ def _build(args: argparse.Namespace, base: PrivacyDefinition) -> tuple[ConeDefin
     if not isinstance(current, ConeDefinition):
         current = ConeDefinition(current.row_cone(), name=f"row cone of {base.spec()}")
         ops.append("no operation: the row cone of BASE as a cone definition")
-    return current, ops, redundant
+    return _Built(definition=current, operations=ops, redundant=redundant)
 
 
 def _implied(normal: np.ndarray, cone: Any) -> bool:

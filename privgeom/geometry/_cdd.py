@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import cdd
 import cdd.gmp
@@ -45,6 +45,7 @@ __all__ = [
     "block_eliminate",
     "fourier_eliminate",
     "exact_linprog",
+    "ExactLPResult",
 ]
 
 #: Largest ambient dimension for which privgeom runs the double description method (H↔V conversion,
@@ -346,7 +347,16 @@ def fourier_eliminate(inequalities: np.ndarray, n_last: int, *, exact: bool) -> 
     return rows
 
 
-def exact_linprog(array: Sequence[Sequence[Any]], *, maximize: bool = True) -> tuple[str, list[Fraction] | None, Any]:
+class ExactLPResult(NamedTuple):
+    """An exact LP answer of :func:`exact_linprog`: ``status`` (``"optimal"``, ``"infeasible"`` or ``"unbounded"``),
+    the primal solution ``x`` and the optimum ``value`` (both None unless optimal)."""
+
+    status: str
+    x: list[Fraction] | None
+    value: Fraction | None
+
+
+def exact_linprog(array: Sequence[Sequence[Any]], *, maximize: bool = True) -> ExactLPResult:
     """Solve an LP exactly with cdd's GMP simplex (``cdd.gmp.linprog_from_array`` + ``linprog_solve``).
 
     ``array`` uses pycddlib's layout: every row but the last is a constraint ``[b, *(-a)]`` meaning
@@ -377,9 +387,10 @@ def exact_linprog(array: Sequence[Sequence[Any]], *, maximize: bool = True) -> t
         raise SolverError(f"cdd exact LP failed ({len(rows)} rows): {err}") from err
     status = lp.status
     if status == cdd.LPStatusType.OPTIMAL:
-        return "optimal", [Fraction(v) for v in lp.primal_solution], Fraction(lp.obj_value)
+        return ExactLPResult(status="optimal", x=[Fraction(v) for v in lp.primal_solution],
+                             value=Fraction(lp.obj_value))
     if status in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
-        return "infeasible", None, None
+        return ExactLPResult(status="infeasible", x=None, value=None)
     if status in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT):
-        return "unbounded", None, None
+        return ExactLPResult(status="unbounded", x=None, value=None)
     raise SolverError(f"cdd exact LP ended with status {status!r}")

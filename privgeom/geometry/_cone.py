@@ -10,7 +10,7 @@ block elimination or projected generators; Section V), intersection and containm
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -36,6 +36,25 @@ EQ_ATOL_FACTOR = 1e3
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
+class _ParsedRows(NamedTuple):
+    """A validated pair of row blocks (facets and equalities, or rays and lineality), their labels and mode."""
+
+    main: np.ndarray
+    lineality: np.ndarray
+    labels: tuple[str, ...]
+    exact: bool
+
+
+class _RowViolation(NamedTuple):
+    """The most violated row of a cone at a point: ``row``, its index into the facets or equalities (``kind``), the
+    row ``normal`` and ``value = normal·x``."""
+
+    row: int
+    kind: str
+    normal: Any
+    value: Any
+
+
 def _dot(a: np.ndarray, x: np.ndarray) -> Any:
     if a.dtype == object or x.dtype == object:
         return sum((u * v for u, v in zip(a, x)), Fraction(0) if a.dtype == object and x.dtype == object else 0.0)
@@ -218,7 +237,7 @@ class Cone:
     @staticmethod
     def _parse_pair(
         main: Any, lin: Any, names: tuple[str, str], exact: bool | None, labels: Any, atol: float
-    ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], bool]:
+    ) -> _ParsedRows:
         if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
             raise InvalidInputError(f"atol must be a non-negative float, got {atol!r}")
         dim_hint = None
@@ -255,7 +274,7 @@ class Cone:
                 out.append(arr)
             else:
                 out.append(np.asarray(arr, dtype=float))
-        return out[0], out[1], parse_labels(labels, dim), bool(exact)
+        return _ParsedRows(main=out[0], lineality=out[1], labels=parse_labels(labels, dim), exact=bool(exact))
 
     @classmethod
     def from_generators(
@@ -584,10 +603,10 @@ class Cone:
             return out, True
         return np.array([float(v) for v in vec]), False
 
-    def _check_int(self, x: np.ndarray) -> tuple[int | None, str | None, Any, Any]:
+    def _check_int(self, x: np.ndarray) -> _RowViolation | None:
         """Exact :meth:`_check` on the stored integers: ``x = xi / d`` scaled once, ``a·x = (a·xi) / d``."""
         xi, d = scale_to_integers(x)
-        best: tuple[int | None, str | None, Any, Any] = (None, None, None, None)
+        best: _RowViolation | None = None
         for kind, rows in zip(("equality", "facet"), (self._hrep_raw()[1], self._hrep_raw()[0])):
             if not len(rows):
                 continue
@@ -597,15 +616,15 @@ class Cone:
             for i in bad.tolist():  # the most violated row, scored as a·x / max|a| (first on ties)
                 val = Fraction(int(vals[i]), d)
                 score = -abs(float(val)) / float(max_abs_int(rows[i]))
-                if best[0] is None or score < worst:
+                if best is None or score < worst:
                     normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
-                    best, worst = (i, kind, normal, val), score
-            if best[0] is not None:
+                    best, worst = _RowViolation(row=i, kind=kind, normal=normal, value=val), score
+            if best is not None:
                 return best
         return best
 
-    def _check(self, x: np.ndarray, exact: bool, atol: float) -> tuple[int | None, str | None, Any, Any]:
-        """Most violated equality (if any), else most violated facet: ``(index, kind, normal, value)``."""
+    def _check(self, x: np.ndarray, exact: bool, atol: float) -> _RowViolation | None:
+        """Most violated equality (if any), else most violated facet; None when ``x`` is in the cone."""
         if exact:
             return self._check_int(x)
         f, eq = self._hrep_raw()  # integers or floats, compared in float
@@ -614,7 +633,7 @@ class Cone:
             eq = eq.astype(float)
             x = x.astype(float)
             xs = max(1.0, float(np.abs(x).max()) if x.size else 0.0)
-        best: tuple[int | None, str | None, Any, Any] = (None, None, None, None)
+        best: _RowViolation | None = None
         worst = 0.0
         for kind, rows in (("equality", eq), ("facet", f)):
             for i, a in enumerate(rows):
@@ -626,9 +645,9 @@ class Cone:
                     tol = atol * float(np.abs(a).max()) * xs
                     bad = abs(val) > tol if kind == "equality" else val < -tol
                     score = -abs(val) / float(np.abs(a).max())
-                if bad and (best[0] is None or score < worst):
-                    best, worst = (i, kind, a, val), score
-            if best[0] is not None:
+                if bad and (best is None or score < worst):
+                    best, worst = _RowViolation(row=i, kind=kind, normal=a, value=val), score
+            if best is not None:
                 return best
         return best
 
@@ -654,12 +673,14 @@ class Cone:
                 vec = np.array([Fraction(v) for v in vec], dtype=object)
             member, normal, value = st.contains(vec, exact, tol)
             if member:
-                return ConeMembership(True, None, None, None, None, exact)
-            return ConeMembership(False, None, "facet", readonly(np.asarray(normal)), value, exact)
-        idx, kind, normal, value = self._check(vec, exact, tol)
-        if idx is None:
-            return ConeMembership(True, None, None, None, None, exact)
-        return ConeMembership(False, idx, kind, readonly(np.asarray(normal)), value, exact)
+                return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
+            return ConeMembership(member=False, violated=None, kind="facet", normal=readonly(np.asarray(normal)),
+                                  value=value, exact=exact)
+        bad = self._check(vec, exact, tol)
+        if bad is None:
+            return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
+        return ConeMembership(member=False, violated=bad.row, kind=bad.kind, normal=readonly(np.asarray(bad.normal)),
+                              value=bad.value, exact=exact)
 
     def __contains__(self, x: Any) -> bool:
         return self.contains(x).member

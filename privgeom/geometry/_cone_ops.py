@@ -14,7 +14,7 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -30,34 +30,98 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["project", "intersect", "issubset", "equals", "to_float", "to_exact"]
 
 
-def project(cone: Cone, keep: list[int], method: str) -> Cone:
-    """Project ``cone`` onto the coordinates ``keep`` (indices, in the requested order)."""
+class _Elimination(NamedTuple):
+    """The H-representation an elimination works on (integer rows in exact mode) and the coordinates it drops, or
+    ``done``: the projection itself when nothing is left to eliminate."""
+
+    done: Cone | None
+    facets: np.ndarray
+    equalities: np.ndarray
+    drop: list[int]
+
+
+def _elimination(cone: Cone, keep: list[int]) -> _Elimination:
+    ex = cone.exact
     labels = [cone.labels[i] for i in keep]
-    ex, atol = cone.exact, cone.atol
-    dim = len(keep)
-    if method == "generators":
-        rays, lin = (cone.int_rays, cone.int_lineality) if ex else (cone.rays, cone.lineality)
-        return type(cone).from_generators(rays[:, keep], lin[:, keep], exact=ex, labels=labels, atol=atol)
     facets, eqs = (cone.int_facets, cone.int_equalities) if ex else (cone.facets, cone.equalities)
     drop = [j for j in range(cone.ambient_dim) if j not in set(keep)]
+    done = None
     if len(facets) + len(eqs) == 0:
-        return type(cone).from_facets(empty(dim, ex), exact=ex, labels=labels, atol=atol)
-    if not drop:
-        return type(cone).from_facets(facets[:, keep], eqs[:, keep], exact=ex, labels=labels, atol=atol)
-    if method == "block":
-        f, e = _cdd.block_eliminate(facets, eqs, drop, exact=ex)
-        kept_sorted = sorted(keep)
-        order = [kept_sorted.index(i) for i in keep]
-        return type(cone).from_facets(f[:, order], e[:, order], exact=ex, labels=labels, atol=atol)
-    # Fourier–Motzkin: kept coordinates first (requested order), eliminated ones last; equalities as two rows.
-    perm = keep + drop
-    rows = np.concatenate([facets, eqs, -eqs]) if len(eqs) else facets
-    rows = rows[:, perm]
-    out = _cdd.fourier_eliminate(rows, len(drop), exact=ex)
-    return type(cone).from_facets(out.reshape(len(out), dim), exact=ex, labels=labels, atol=atol)
+        done = type(cone).from_facets(empty(len(keep), ex), exact=ex, labels=labels, atol=cone.atol)
+    elif not drop:
+        done = type(cone).from_facets(facets[:, keep], eqs[:, keep], exact=ex, labels=labels, atol=cone.atol)
+    return _Elimination(done=done, facets=facets, equalities=eqs, drop=drop)
 
 
-def _common(a: Cone, b: Cone, what: str) -> tuple[Cone, Cone, bool]:
+def _project_generators(cone: Cone, keep: list[int]) -> Cone:
+    """``method="generators"``: project the V-representation (``cone(G)`` maps to ``cone(G[:, keep])``); the facets
+    are converted back only when asked for. Needs the rays (a double description if only facets are known); Lin &
+    Kifer, Section V."""
+    ex = cone.exact
+    rays, lin = (cone.int_rays, cone.int_lineality) if ex else (cone.rays, cone.lineality)
+    return type(cone).from_generators(rays[:, keep], lin[:, keep], exact=ex, labels=[cone.labels[i] for i in keep],
+                                      atol=cone.atol)
+
+
+def _project_block(cone: Cone, keep: list[int]) -> Cone:
+    """``method="block"``: eliminate the dropped coordinates of the H-representation at once
+    (``cdd.block_elimination``)."""
+    h = _elimination(cone, keep)
+    if h.done is not None:
+        return h.done
+    f, e = _cdd.block_eliminate(h.facets, h.equalities, h.drop, exact=cone.exact)
+    kept_sorted = sorted(keep)
+    order = [kept_sorted.index(i) for i in keep]
+    return type(cone).from_facets(f[:, order], e[:, order], exact=cone.exact, labels=[cone.labels[i] for i in keep],
+                                  atol=cone.atol)
+
+
+def _project_fourier_motzkin(cone: Cone, keep: list[int]) -> Cone:
+    """``method="fourier_motzkin"``: eliminate the dropped coordinates one at a time from the H-representation
+    (``cdd.fourier_elimination``; kept coordinates first in the requested order, equalities as two inequalities)."""
+    h = _elimination(cone, keep)
+    if h.done is not None:
+        return h.done
+    rows = np.concatenate([h.facets, h.equalities, -h.equalities]) if len(h.equalities) else h.facets
+    rows = rows[:, keep + h.drop]
+    out = _cdd.fourier_eliminate(rows, len(h.drop), exact=cone.exact)
+    return type(cone).from_facets(out.reshape(len(out), len(keep)), exact=cone.exact,
+                                  labels=[cone.labels[i] for i in keep], atol=cone.atol)
+
+
+#: The ``method=`` routes of :meth:`Cone.project` (the names of :data:`~privgeom.geometry.PROJECTION_METHODS`).
+_PROJECTIONS: dict[str, Callable[[Cone, list[int]], Cone]] = {
+    "generators": _project_generators,
+    "fourier_motzkin": _project_fourier_motzkin,
+    "block": _project_block,
+}
+
+
+def project(cone: Cone, keep: list[int], method: str) -> Cone:
+    """Project ``cone`` onto the coordinates ``keep`` (indices, in the requested order) by ``method`` (all three give
+    the same cone, Lin & Kifer Section V)."""
+    return _PROJECTIONS[method](cone, keep)
+
+
+class _Pair(NamedTuple):
+    """Two cones in one mode (both exact, or both float) and that mode."""
+
+    a: Cone
+    b: Cone
+    exact: bool
+
+
+class _Violation(NamedTuple):
+    """A generator (``witness``, sign-flipped for a two-sided row) violating the row ``normal`` of a cone:
+    ``value = normal·witness`` (``< 0``), ``kind`` ``"facet"`` or ``"equality"``."""
+
+    witness: Any
+    normal: Any
+    value: Any
+    kind: str
+
+
+def _common(a: Cone, b: Cone, what: str) -> _Pair:
     if not isinstance(b, type(a)):
         raise InvalidTypeError(f"{what} needs another Cone, got {type(b).__name__}")
     if a.labels != b.labels:
@@ -65,8 +129,8 @@ def _common(a: Cone, b: Cone, what: str) -> tuple[Cone, Cone, bool]:
             f"{what}: the cones have different coordinate labels {list(a.labels)[:8]} and {list(b.labels)[:8]}"
         )
     if a.exact and b.exact:
-        return a, b, True
-    return (a.to_float() if a.exact else a), (b.to_float() if b.exact else b), False
+        return _Pair(a=a, b=b, exact=True)
+    return _Pair(a=a.to_float() if a.exact else a, b=b.to_float() if b.exact else b, exact=False)
 
 
 def intersect(a: Cone, b: Cone) -> Cone:
@@ -86,7 +150,7 @@ def _same_dtype(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     return widen(*arrays) if any(a.dtype == object for a in arrays) else arrays
 
 
-def _violation_int(gen: np.ndarray, cone: Cone, two_sided: bool) -> tuple[Any, ...] | None:
+def _violation_int(gen: np.ndarray, cone: Cone, two_sided: bool) -> _Violation | None:
     """Exact :func:`_violation` on integer rows: the generator ``gen`` and ``cone``'s stored integer rows (the
     canonical rows of an exact cone are integers, so ``a·g`` is an integer); same choice, Fractions returned."""
     best: tuple[Any, ...] | None = None
@@ -108,15 +172,15 @@ def _violation_int(gen: np.ndarray, cone: Cone, two_sided: bool) -> tuple[Any, .
             rows = cone.int_equalities if kind == "equality" else cone.int_facets
             w = int_rows_to_fractions(gen.reshape(1, -1))[0]
             normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
-            return (-w if flip else w), normal, val, kind
-    return best
+            return _Violation(witness=-w if flip else w, normal=normal, value=val, kind=kind)
+    return None
 
 
-def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> tuple[Any, ...] | None:
+def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> _Violation | None:
     """First (most violated) row of ``cone`` that the generator violates: (witness, normal, value, kind)."""
     xs = 1.0 if exact else max(1.0, float(np.abs(gen.astype(float)).max()))
     atol = cone.atol
-    best: tuple[Any, ...] | None = None
+    best: _Violation | None = None
     worst = 0.0
     for kind, rows in (("equality", cone.equalities), ("facet", cone.facets)):
         for a in rows:
@@ -135,7 +199,7 @@ def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> tup
                 bad = val < -tol
             score = -abs(float(val)) / float(max(abs(v) for v in a))
             if bad and (best is None or score < worst):
-                best, worst = (w, a, val, kind), score
+                best, worst = _Violation(witness=w, normal=a, value=val, kind=kind), score
         if best is not None:
             return best
     return best
@@ -179,9 +243,11 @@ def issubset(a: Cone, b: Cone, direction: str = "self <= other") -> Containment:
             continue
         v = _violation_int(g, b, two_sided) if ex else _violation(g, b, ex, two_sided)
         if v is not None:
-            w, normal, val, kind = v
-            return Containment(False, readonly(np.asarray(w)), readonly(np.asarray(normal)), val, kind, direction, ex)
-    return Containment(True, None, None, None, None, direction, ex)
+            return Containment(holds=False, witness=readonly(np.asarray(v.witness)),
+                               violated_normal=readonly(np.asarray(v.normal)), value=v.value, kind=v.kind,
+                               direction=direction, exact=ex)
+    return Containment(holds=True, witness=None, violated_normal=None, value=None, kind=None, direction=direction,
+                       exact=ex)
 
 
 def equals(a: Cone, b: Cone) -> Containment:
@@ -192,7 +258,8 @@ def equals(a: Cone, b: Cone) -> Containment:
     second = issubset(b, a, "other <= self")
     if not second.holds:
         return second
-    return Containment(True, None, None, None, None, "both", first.exact and second.exact)
+    return Containment(holds=True, witness=None, violated_normal=None, value=None, kind=None, direction="both",
+                       exact=first.exact and second.exact)
 
 
 def _float_pair(pair: tuple[np.ndarray, np.ndarray] | None, atol: float) -> tuple[np.ndarray, np.ndarray] | None:

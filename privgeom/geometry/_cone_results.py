@@ -29,7 +29,7 @@ class ConeMembership(Decision):
     Attributes
     ----------
     member : bool
-        Whether ``x`` lies in the cone (float mode: up to the tolerance ``atol``).
+        Whether ``x`` lies in the cone (float mode: up to the tolerance ``atol``); ``bool(membership)`` is ``member``.
     violated : int or None
         When ``member`` is False: index of the violated row, into :attr:`Cone.facets` (``kind="facet"``) or into
         :attr:`Cone.equalities` (``kind="equality"``). The most violated row is reported (equalities first).
@@ -50,10 +50,8 @@ class ConeMembership(Decision):
     value: Scalar | None
     exact: bool
 
-    @property
-    def holds(self) -> bool:  # type: ignore[override]
-        """The answer (the package-wide name of a yes/no; ``member`` is the field)."""
-        return self.member
+    def __bool__(self) -> bool:
+        return bool(self.member)
 
     def summary(self) -> str:
         if self.member:
@@ -91,12 +89,6 @@ class Containment(Decision):
     kind: str | None
     direction: str
     exact: bool
-
-
-    @property
-    def witness_ray(self) -> np.ndarray | None:
-        """Alias of :attr:`witness` (the name used in ``docs/ARCHITECTURE.md``)."""
-        return self.witness
 
     def summary(self) -> str:
         if self.holds:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -81,12 +81,20 @@ def _verify_exact(c: list[Fraction], rows: list[dict[int, Fraction]], lower: lis
     return primal_obj if primal_obj == dual_obj else None
 
 
+class _ExactLP(NamedTuple):
+    """An LP ``min c·x`` s.t. ``lower ≤ A x ≤ upper``, ``x ≥ 0`` in Fractions (absent bounds None)."""
+
+    c: list[Fraction]
+    rows: list[dict[int, Fraction]]
+    lower: list[Fraction | None]
+    upper: list[Fraction | None]
+
+
 def _exact_inputs(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequence[Any],
-                  upper: Sequence[Any]) -> tuple[list[Fraction], list[dict[int, Fraction]], list[Fraction | None],
-                                                 list[Fraction | None]]:
+                  upper: Sequence[Any]) -> _ExactLP:
     fin = lambda v: None if v is None or (isinstance(v, float) and not np.isfinite(v)) else _frac(v)  # noqa: E731
-    return ([_frac(v) for v in c], [{int(j): _frac(a) for j, a in r.items() if a != 0} for r in rows],
-            [fin(v) for v in lower], [fin(v) for v in upper])
+    return _ExactLP(c=[_frac(v) for v in c], rows=[{int(j): _frac(a) for j, a in r.items() if a != 0} for r in rows],
+                    lower=[fin(v) for v in lower], upper=[fin(v) for v in upper])
 
 
 def exact_basis_solution(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequence[Any],

@@ -602,8 +602,7 @@ def exact_nonnegative_solution(A: Any, b: Sequence[Any]) -> list[Fraction] | Non
     SolverError
         cdd did not finish (neither optimal nor inconsistent).
     """
-    import cdd
-    import cdd.gmp
+    from ._cdd import exact_linprog
 
     m, n = A.shape if sp.issparse(A) else np.shape(A)
     if n > MAX_EXACT_LP_VARIABLES:
@@ -619,14 +618,10 @@ def exact_nonnegative_solution(A: Any, b: Sequence[Any]) -> list[Fraction] | Non
         table.append([-rhs[i]] + row)  # A x - b >= 0
     for j in range(n):
         table.append([Fraction(0)] + [Fraction(int(k == j)) for k in range(n)])
-    table.append([Fraction(0)] * (n + 1))
-    try:
-        lp = cdd.gmp.linprog_from_array(table, obj_type=cdd.LPObjType.MAX)
-        cdd.gmp.linprog_solve(lp)
-    except Exception as err:  # pragma: no cover - defensive
-        raise SolverError(f"cdd exact LP failed: {err}") from err
-    if lp.status == cdd.LPStatusType.OPTIMAL:
-        return [Fraction(v) for v in lp.primal_solution]
-    if lp.status in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
+    table.append([Fraction(0)] * (n + 1))  # objective 0: a feasibility problem
+    res = exact_linprog(table)
+    if res.status == "infeasible":
         return None
-    raise SolverError(f"cdd exact LP ended with status {lp.status!r}")
+    if res.status != "optimal":  # pragma: no cover - a zero objective is never unbounded
+        raise SolverError(f"cdd exact LP ended with status {res.status!r}")
+    return res.x

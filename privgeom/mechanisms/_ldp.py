@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -75,12 +75,22 @@ def _labels(d: int | Sequence[Any]) -> list[str]:
     return _value_labels(d, name="d")
 
 
+class _Protocol(NamedTuple):
+    """Every factory's prelude: the value ``labels``, their number ``n``, ``t = e^ε`` (:func:`_level`) and whether it
+    is ``exact``."""
+
+    labels: list[str]
+    n: int
+    t: Scalar
+    exact: bool
+
+
 def _protocol_level(d: int | Sequence[Any], exp_eps: ScalarLike | None, eps: LevelLike | None, exact: bool | None,
-                    owner: str) -> tuple[list[str], int, Scalar, bool]:
+                    owner: str) -> _Protocol:
     """The value labels, their number, ``e^ε`` (:func:`_level`) and whether it is exact: every factory's prelude."""
     labels = _labels(d)
     t = _level(exp_eps, eps, exact, owner)
-    return labels, len(labels), t, isinstance(t, Fraction)
+    return _Protocol(labels=labels, n=len(labels), t=t, exact=isinstance(t, Fraction))
 
 
 def _check_matrix(log2_count: float, count: int | None, n: int, is_exact: bool, what: str) -> None:

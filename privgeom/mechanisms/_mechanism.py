@@ -24,6 +24,7 @@ from .._core.errors import (
     InvalidTypeError,
 )
 from .._core.io import parse_json, read_text, write_text
+from .._core.level import ScalarLike
 from .._core.numeric import (
     MatrixLike,
     ATOL,
@@ -771,7 +772,7 @@ def _ncols(A: Any) -> int:
         return -1
 
 
-def mixture(mechanisms: Sequence[Mechanism], weights: Sequence[Any]) -> Mechanism:
+def mixture(mechanisms: Sequence[Mechanism], weights: Sequence[ScalarLike]) -> Mechanism:
     """Mixture ``Σ_j λ_j M_j``: run ``M_j`` with probability ``λ_j`` (closure under mixing, Lin & Kifer Theorem 3.4).
 
     If every mechanism has the same output labels the outputs are shared and the matrices are summed; otherwise

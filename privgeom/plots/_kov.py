@@ -54,14 +54,15 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
     eps = list(regimes.eps)
     lo, hi = eps[0], eps[-1]
     if regimes.binary_optimal_up_to is not None:
-        ax.axvspan(lo, regimes.binary_optimal_up_to, color="C0", alpha=0.08, label="binary optimal")
+        ax.axvspan(lo, float(regimes.binary_optimal_up_to), color="C0", alpha=0.08, label="binary optimal")
     if regimes.rr_optimal_from is not None:
-        ax.axvspan(regimes.rr_optimal_from, hi, color="C1", alpha=0.08, label="randomized response optimal")
+        ax.axvspan(float(regimes.rr_optimal_from), hi, color="C1", alpha=0.08, label="randomized response optimal")
     ax.plot(eps, regimes.optimum, color="k", lw=3, alpha=0.35, label="optimum (staircase LP)")
     ax.plot(eps, regimes.binary, color="C0", lw=1.5, label="best binary mechanism")
     ax.plot(eps, regimes.rr, color="C1", lw=1.5, label=f"{regimes.n}-ary randomized response")
     if regimes.crossover is not None:
-        ax.axvline(regimes.crossover, ls="--", color="C3", lw=1, label=f"crossover ε = {regimes.crossover:.4f}")
+        ax.axvline(float(regimes.crossover), ls="--", color="C3", lw=1,
+                   label=f"crossover ε = {float(regimes.crossover):.4f}")
     ax.set_xlabel("ε")
     ax.set_ylabel(f"{regimes.utility} (nats)")
     ax.set_xlim(lo, hi)
@@ -72,7 +73,7 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
             ratio_ax.plot(eps, [v / o if o > 0 else 1.0 for v, o in zip(vals, regimes.optimum)], color=color,
                           lw=1.5, label=name)
         if regimes.crossover is not None:
-            ratio_ax.axvline(regimes.crossover, ls="--", color="C3", lw=1)
+            ratio_ax.axvline(float(regimes.crossover), ls="--", color="C3", lw=1)
         ratio_ax.axhline(1.0, color="k", lw=0.8, alpha=0.5)
         ratio_ax.set_ylabel("fraction of the optimum")
         ratio_ax.set_xlabel("ε")

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._core.errors import InvalidTypeError
 from .._core.io import check_figure_path, save_figure
+from .._core.level import eps_of
 from ..analyses.profiles._profile import format_level
 from ..analyses.profiles._profile_curve import DeltaCurve, evaluate_pieces
 
@@ -57,7 +58,7 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
         ax = fig.add_subplot()
     else:
         fig = ax.figure
-    finite_bp = [math.log(float(t)) for t, _ in curve.breakpoints if math.isfinite(float(t))]
+    finite_bp = [float(eps_of(t)) for t, _ in curve.breakpoints if math.isfinite(float(t))]
     asked = [float(e) for e in curve.eps_values if math.isfinite(float(e))]
     top = max(finite_bp + asked + [0.0])
     top = 1.15 * top if top > 0 else 1.0
@@ -66,7 +67,7 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
     ax.plot(grid, values, color="C0", lw=2, label="δ(ε) (exact envelope)")
     if curve.breakpoints:
         ax.plot(
-            [math.log(float(t)) for t, _ in curve.breakpoints],
+            [float(eps_of(t)) for t, _ in curve.breakpoints],
             [float(d) for _, d in curve.breakpoints],
             "o",
             color="C0",

@@ -306,10 +306,10 @@ def test_kov_regimes_n4_binary_then_randomized_response():
     assert close == [False, False, False, True, True, True, True]
     # independent crossover of the closed forms
     eps_star = brentq(lambda e: mi_binary(math.exp(e)) - mi_rr(4, math.exp(e)), 0.3, 2.0, xtol=1e-12)
-    assert k.crossover == pytest.approx(eps_star, abs=1e-6)
+    assert float(k.crossover.eps) == pytest.approx(eps_star, abs=1e-6)
     assert round(eps_star, 4) == 0.8221
-    assert k.binary_optimal_up_to == pytest.approx(eps_star, abs=1e-6)
-    assert k.rr_optimal_from == pytest.approx(eps_star, abs=1e-6)
+    assert float(k.binary_optimal_up_to.eps) == pytest.approx(eps_star, abs=1e-6)
+    assert float(k.rr_optimal_from.eps) == pytest.approx(eps_star, abs=1e-6)
     # at ε = 1/2 the LP optimum is the balanced binary mechanism itself
     st = staircase_optimum(4, math.exp(0.5), mutual_information_utility(None, 4))
     assert sorted(st.patterns) == ["0011", "1100"]

@@ -46,19 +46,21 @@ import importlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import singledispatch
-from typing import Any, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
+from ..._core.level import PrivacyLevel
 from ..._core.limits import register_limit
 from ..._core.numeric import Scalar, fraction_str, limit_hint
 from ..._core.numbers import number_text
 from ..._core.results import Decision, Result
-from ...definitions import Membership, PrivacyDefinition
+from ...definitions import PrivacyDefinition
 from ...geometry import Cone
 from ...mechanisms import Mechanism
-from ..guarantees._semantics import Guarantee, GuaranteeCheck, check_guarantee, guarantee_from_normal
+from ._witness import (InclusionWitness, _label, _mechanism_witness, _row_witness, _simplest_violator,
+                       generating_mechanisms, inequality_text)
 
 __all__ = ["RELATIONS", "Comparison", "Inclusion", "InclusionWitness", "compare", "inclusion", "extreme_mechanisms",
            "generating_mechanisms", "inequality_text", "dominant_pair", "dp_level_rule", "CONE_METHODS"]
@@ -70,8 +72,6 @@ RELATIONS = ("equal", "subset", "superset", "incomparable", "undecided")
 MAX_EXTREME_RAYS = 40
 register_limit("extreme_mechanism_rays", globals(), "MAX_EXTREME_RAYS",
                "most extreme rays of a row cone whose extreme (vertex) mechanisms extreme_mechanisms() enumerates")
-#: Largest number of extreme rays scanned for the simplest refuting generator (beyond: the first one found).
-MAX_WITNESS_SCAN = 2000
 #: How :func:`inclusion` compares row cones: ``"auto"``, ``"rays"`` (enumerate X's extreme rays), ``"lp"``
 #: (generators of X or one LP per facet orbit of Y, :mod:`privgeom.analyses.comparison._containment`).
 CONE_METHODS = ("auto", "rays", "lp")
@@ -81,22 +81,24 @@ CONE_METHODS = ("auto", "rays", "lp")
 MAX_RAYS_ROUTE_INPUTS = 16
 
 
-#: Row-cone containment routes filled by modules above this one (``"lp"``: :mod:`privgeom.analyses.comparison._containment`,
-#: which registers itself on import).
+#: Row-cone containment kernels filled by modules above this one (``"lp"``:
+#: :mod:`privgeom.analyses.comparison._containment`, which registers itself on import).
 _CONE_ROUTES: dict[str, Any] = {}
 
 
 @dataclass(frozen=True)
-class _LPCont:
-    """The fields of a :class:`~privgeom.geometry._cone.Containment` that :func:`inclusion` reads, from the LP route."""
+class _RowCones:
+    """How ``rowcone(X)`` and ``rowcone(Y)`` compare, as a route of :func:`inclusion` found it: the fields of a
+    :class:`~privgeom.geometry.Containment` that :func:`inclusion` reads, the route and (LP route) how it decided."""
 
     holds: bool
     witness: Any
     violated_normal: Any
     value: Any
-    kind: str
+    kind: str | None
     exact: bool
-    lp: Any
+    route: str
+    how: str = ""
 
 
 def _lp_how(c: Any) -> str:
@@ -109,61 +111,6 @@ def _lp_how(c: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------- results
-@dataclass(frozen=True)
-class InclusionWitness(Result):
-    """Why ``closure(X) ⊄ closure(Y)``: a mechanism of ``closure(X)`` outside ``closure(Y)``.
-
-    Attributes
-    ----------
-    kind : {"row", "mechanism"}
-        ``"row"``: a generator ``row`` of ``rowcone(X)`` violates the facet ``facet`` of ``rowcone(Y)``.
-        ``"mechanism"``: every row is in ``rowcone(Y)`` but a generating (or extreme) mechanism of ``X`` is not in
-        ``closure(Y)`` (the certificate is ``Y``'s separating functional in ``not_in_larger``).
-    row : numpy array or None
-        The generator ``x`` (primitive integers in exact mode).
-    facet : numpy array or None
-        The facet (or oriented equality) ``a`` of ``rowcone(Y)`` with ``a·x < 0``; ``facet_text`` prints it.
-    value : Fraction, float or None
-        ``a·x`` (negative).
-    mechanism : Mechanism or None
-        A mechanism in ``closure(X)`` (verified, see ``in_source``) and not in ``closure(Y)`` (``not_in_larger``).
-        For ``kind="row"`` its output ``"witness"`` has the row ``x / scale``.
-    scale : Fraction, float or None
-        The ``c`` of the rows ``x / c`` and ``1 − x / c``.
-    guarantee : Guarantee or None
-        The Bayesian guarantee of ``Y`` read off ``a`` (prior ``∝ |a|`` on ``S+ ∪ S-``).
-    prior_plus, prior_minus : Fraction, float or None
-        ``P(S+)`` and ``P(S-)`` under that prior.
-    posterior_plus, posterior_minus : Fraction, float or None
-        ``P(S+ | witness)`` and ``P(S- | witness)``: the guarantee is broken (``posterior_minus > posterior_plus``).
-    check : GuaranteeCheck or None
-        Posteriors on every output of ``mechanism``.
-    in_source, not_in_larger : Membership or None
-        ``X.contains(mechanism)`` (a yes) and ``Y.contains(mechanism)`` (a no with its certificate).
-    text : str
-    """
-
-    kind: str
-    row: np.ndarray | None
-    facet: np.ndarray | None
-    facet_text: str
-    value: Scalar | None
-    mechanism: Mechanism | None
-    scale: Scalar | None
-    guarantee: Guarantee | None
-    prior_plus: Scalar | None
-    prior_minus: Scalar | None
-    posterior_plus: Scalar | None
-    posterior_minus: Scalar | None
-    check: GuaranteeCheck | None = field(repr=False)
-    in_source: Membership | None = field(repr=False)
-    not_in_larger: Membership | None
-    text: str
-
-    def summary(self) -> str:
-        return self.text
-
-
 @dataclass(frozen=True)
 class Inclusion(Decision):
     """One direction of a comparison: is ``closure(smaller) ⊆ closure(larger)``?
@@ -184,6 +131,9 @@ class Inclusion(Decision):
         For ``holds=False``.
     detail : str
         How it was decided, in one or two sentences.
+    smaller_level, larger_level : PrivacyLevel or None
+        For ``method="dp-level"`` (ε-DP on one graph) and ``"dominant-pair"`` ((ε, δ)-DP): the two ε compared;
+        None otherwise.
     """
 
     smaller: str
@@ -193,6 +143,8 @@ class Inclusion(Decision):
     exact: bool
     witness: InclusionWitness | None
     detail: str
+    smaller_level: PrivacyLevel | None = None
+    larger_level: PrivacyLevel | None = None
 
     def summary(self) -> str:
         verdict = {True: "⊆", False: "⊄", None: "⊆?"}[self.holds]
@@ -221,173 +173,6 @@ class Comparison(Result):
 
     def summary(self) -> str:
         return "\n".join([self.text, "- " + self.a_in_b.summary(), "- " + self.b_in_a.summary()])
-
-
-# ---------------------------------------------------------------------------------------------------- helpers
-@singledispatch
-def generating_mechanisms(definition: Any) -> tuple[Mechanism, ...] | None:
-    """The finite list of mechanisms a definition is made of, or None for definitions given by constraints.
-
-    Dispatch hook (``functools.singledispatch``): the default reads a ``mechanisms`` attribute.
-    """
-    mechs = getattr(definition, "mechanisms", None)
-    if mechs is None:
-        return None
-    mechs = tuple(mechs)
-    return mechs if mechs and all(isinstance(m, Mechanism) for m in mechs) else None
-
-
-def _label(d: PrivacyDefinition) -> str:
-    """The spec when short, else the definition's name (finite definitions inline their JSON in the spec)."""
-    spec = d.spec()
-    return spec if len(spec) <= 80 else d.name
-
-
-def _zero(exact: bool) -> Any:
-    return Fraction(0) if exact else 0.0
-
-
-def _dot(a: Any, x: Any, exact: bool) -> Any:
-    if exact:
-        return sum((Fraction(u) * Fraction(v) for u, v in zip(a, x)), Fraction(0))
-    return float(np.dot(np.asarray(a, dtype=float), np.asarray(x, dtype=float)))
-
-
-def _term(label: str) -> str:
-    return f"x[{label}]"
-
-
-def inequality_text(normal: Sequence[Any], labels: Sequence[str]) -> str:
-    """``Σ a_D x[D] ≥ 0`` written with positive terms on the left, e.g. ``'9 x[10] + x[01] ≥ 3 x[00] + 3 x[11]'``.
-
-    Examples
-    --------
-    >>> inequality_text([-3, 9, 1, -3], ["11", "10", "01", "00"])
-    '9 x[10] + x[01] ≥ 3 x[11] + 3 x[00]'
-    """
-    def side(terms: list[tuple[Any, str]]) -> str:
-        if not terms:
-            return "0"
-        out = []
-        for c, lab in terms:
-            cs = number_text(c)
-            out.append(_term(lab) if c == 1 else f"{cs} {_term(lab)}")
-        return " + ".join(out)
-
-    pos = [(a, lab) for a, lab in zip(normal, labels) if a > 0]
-    neg = [(-a, lab) for a, lab in zip(normal, labels) if a < 0]
-    return f"{side(pos)} ≥ {side(neg)}"
-
-
-def _witness_scale(x: np.ndarray, cone: Cone, exact: bool) -> Scalar:
-    """Smallest ``c ≥ max x`` with ``c·1 − x`` satisfying every facet of ``cone`` (``a·1 > 0``) — see module doc.
-
-    Ratio cones (``x_a ≤ r x_b``, ``a·1 = r − 1``, ``a·x = r x_b − x_a``) are scanned vectorised from their
-    constraints; a cone with more than :data:`MAX_WITNESS_SCAN` other facets starts from ``max x`` and the caller
-    doubles ``c`` until the witness verifies."""
-    best: Any = max(x)
-    st = cone.structure
-    if st is not None and st.difference is not None and not len(st.difference.nonneg):
-        d = st.difference
-        xs = np.asarray(x, dtype=object if exact else float)
-        cs = np.array(list(d.c), dtype=object if exact else float)
-        ok = cs > 1
-        if ok.any():
-            num = cs[ok] * xs[np.asarray(d.b)[ok]] - xs[np.asarray(d.a)[ok]]
-            c = max(num / (cs[ok] - 1))
-            best = c if c > best else best
-        return Fraction(best) if exact else float(best)
-    if cone.n_facets > MAX_WITNESS_SCAN:
-        return Fraction(best) if exact else float(best)
-    for a in cone.facets:
-        s = sum(a) if exact else float(np.sum(a.astype(float)))
-        if s > 0:
-            c = _dot(a, x, exact) / s
-            if c > best:
-                best = c
-    return Fraction(best) if exact else float(best)
-
-
-def _two_output(row: np.ndarray, scale: Scalar, labels: Sequence[str], exact: bool) -> Mechanism:
-    rows: list[list[Scalar]]
-    if exact:
-        top = [Fraction(v) / scale for v in row]
-        rows = [top, [1 - v for v in top]]
-    else:
-        t = np.asarray(row, dtype=float) / float(scale)
-        rows = [list(t), list(1.0 - t)]
-    return Mechanism(rows, inputs=labels, outputs=["witness", "other"], exact=exact)
-
-
-def _row_witness_mechanism(X: PrivacyDefinition, x: np.ndarray, cx: Cone, exact: bool) -> tuple[Mechanism | None, Scalar | None, Membership | None]:
-    """A two-output mechanism of ``closure(X)`` whose first row is a multiple of ``x`` (verified by ``X.contains``)."""
-    labels = list(X.inputs)
-    scale = _witness_scale(x, cx, exact)
-    tried: list[Scalar] = [scale] + [scale * 2**k for k in range(1, 11)]
-    for c in tried:
-        W = _two_output(x, c, labels, exact)
-        W = W if W.exact == X.exact else (W.to_float() if not X.exact else W)
-        m = X.contains(W)
-        if m.member:  # the facet bound c* suffices when X is decided by its row cone; doubling covers the rest
-            return W, c, m
-    for M in generating_mechanisms(X) or ():  # finite X: merge the outputs of a generator with a row ∝ x
-        mat = M.matrix if exact and M.exact else M.float_matrix()
-        for row in mat:
-            ratios = {(Fraction(u) / Fraction(v)) if exact else round(float(u) / float(v), 9)
-                      for u, v in zip(row, x) if v != 0}
-            if len(ratios) == 1 and all((u == 0) == (v == 0) for u, v in zip(row, x)):
-                (ratio,) = ratios
-                c = 1 / ratio
-                W = _two_output(x, c, labels, exact)
-                m = X.contains(W if W.exact == X.exact else W.to_float())
-                if m.member:
-                    return W, c, m
-    return None, None, None
-
-
-def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, normal: np.ndarray, value: Any,
-                 cx: Cone, exact: bool) -> InclusionWitness:
-    labels = list(X.inputs)
-    a = np.asarray(normal)
-    if value > 0:  # an equality e·x = 0 violated with e·x > 0: use -e, which is also valid for rowcone(Y)
-        a, value = -a, -value
-    text_ineq = inequality_text(list(a), labels)
-    g = guarantee_from_normal(list(a), labels, exact=exact)
-    W, scale, in_x = _row_witness_mechanism(X, x, cx, exact)
-    pp = sum((g.prior[d] for d in g.s_plus), _zero(exact))
-    pm = sum((g.prior[d] for d in g.s_minus), _zero(exact))
-    lines = [f"the row x = ({', '.join(fraction_str(v) for v in x)}) over ({', '.join(labels)}) is in "
-             f"rowcone({_label(X)}) but violates the facet {text_ineq} of rowcone({_label(Y)}) "
-             f"(value {fraction_str(value)} < 0)."]
-    chk = None
-    post_p = post_m = None
-    not_y = None
-    if W is not None:
-        chk = check_guarantee(W, g)
-        if "witness" in chk.outputs:
-            i = chk.outputs.index("witness")
-            post_p, post_m = chk.posterior_plus[i], chk.posterior_minus[i]
-        not_y = Y.contains(W if W.exact == Y.exact else W.to_float())
-        lines.append(f"The mechanism with rows x/{fraction_str(scale)} and 1 − x/{fraction_str(scale)} is in "  # type: ignore[arg-type]
-                     f"closure({_label(X)}) [{in_x.method}] and not in closure({_label(Y)}) [{not_y.method}].")  # type: ignore[union-attr]
-    else:
-        lines.append(f"(no two-output mechanism of closure({_label(X)}) with the row x was found to show numbers)")
-    if g.s_minus:
-        lines.append(f"Guarantee of {_label(Y)} it breaks: {g.text}")
-        if post_p is not None:
-            lines.append(f"Attacker prior: P(S+) = {fraction_str(pp)}, P(S-) = {fraction_str(pm)}; after seeing the "
-                         f"output ω of that mechanism whose probabilities are the row x/{fraction_str(scale)}: "  # type: ignore[arg-type]
-                         f"P(S+ | ω) = {fraction_str(post_p)} < P(S- | ω) = {fraction_str(post_m)}.")  # type: ignore[arg-type]
-    return InclusionWitness("row", np.asarray(x), a, text_ineq, value, W, scale, g, pp, pm, post_p, post_m, chk,
-                            in_x, not_y, "\n".join(lines))
-
-
-def _mechanism_witness(X: PrivacyDefinition, Y: PrivacyDefinition, M: Mechanism, m: Membership,
-                       how: str) -> InclusionWitness:
-    text = (f"{how} of {_label(X)} has every row in rowcone({_label(Y)}) but is not in closure({_label(Y)}) "
-            f"[{m.method}]: {m.certificate.summary() if m.certificate is not None else m.detail}")
-    return InclusionWitness("mechanism", None, None, "", None, M, None, None, None, None, None, None, None, None, m,
-                            text)
 
 
 # ---------------------------------------------------------------------------------------------------- extreme
@@ -433,28 +218,6 @@ def extreme_mechanisms(cone: Cone) -> list[Mechanism]:
     return out
 
 
-def _simplest_violator(cx: Cone, cy: Cone, cont: Any) -> tuple[np.ndarray, np.ndarray, Any]:
-    """Among the extreme rays of ``cx`` outside ``cy``, the one with the fewest distinct entries (then the largest
-    normalised violation), with the most violated facet of ``cy`` — simple witnesses read best (for ε-DP on a
-    hypercube the two-valued rays are the parity patterns). Falls back to ``cont``'s witness for huge cones."""
-    best: tuple[Any, ...] | None = None
-    if len(cx.rays) <= MAX_WITNESS_SCAN and not len(cx.lineality):
-        for r in cx.rays:
-            m = cy.contains(r)
-            if m.member:
-                continue
-            a = np.asarray(m.normal)
-            val: Any = m.value
-            if m.kind == "equality" and val > 0:
-                a, val = -a, -val
-            score = (len(set(r.tolist())), float(val) / float(max(abs(v) for v in a)) / float(max(r)))
-            if best is None or score < best[0]:
-                best = (score, np.asarray(r), a, val)
-    if best is None:
-        return np.asarray(cont.witness), np.asarray(cont.violated_normal), cont.value
-    return best[1], best[2], best[3]
-
-
 # ---------------------------------------------------------------------------------------------------- inclusion
 def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, method: str = "auto") -> Inclusion:
     """Decide ``closure(X) ⊆ closure(Y)`` (see the module docstring for the three methods and the witness).
@@ -478,76 +241,118 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, method: str = "auto
     _check_pair(X, Y)
     if method not in CONE_METHODS:
         raise InvalidParameterError(f"unknown compare method {method!r}; choose one of {list(CONE_METHODS)}")
-    if method == "auto":
-        fast = dp_level_rule(X, Y)
-        if fast is not None:
-            return fast
+    if method == "auto" and (fast := dp_level_rule(X, Y)) is not None:
+        return fast
     cx, cy = X.row_cone(), Y.row_cone()
-    route = "rays"
-    cont: Any = None
-    if method == "lp" or (method == "auto" and len(X.inputs) > MAX_RAYS_ROUTE_INPUTS):
-        if "lp" not in _CONE_ROUTES:  # filled from above on first use (privgeom.analyses.comparison._containment)
-            importlib.import_module("privgeom.analyses.comparison._containment")
-        lpc = _CONE_ROUTES["lp"](X, Y)
-        if lpc is None and method == "lp":
+    route = method if method != "auto" else ("lp" if len(X.inputs) > MAX_RAYS_ROUTE_INPUTS else "rays")
+    cones = _ROW_CONE_ROUTES[route](X, Y, required=method == route)
+    if cones is None:  # "auto": no cheap description for the LP route
+        cones = _ROW_CONE_ROUTES["rays"](X, Y, required=True)
+    assert cones is not None
+    if not cones.holds:
+        return _refuted_by_row_cones(X, Y, cx, cy, cones)
+    if Y.row_cone_decides_closure:
+        how = f" ({cones.how})" if cones.how else ""
+        return _inclusion(X, Y, holds=True, method="row-cone", exact=cones.exact,
+                          detail=f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}){how} and membership in "
+                                 f"closure({_label(Y)}) is decided by its row cone")
+    return _beyond_row_cones(X, Y, cx, cones.exact)
+
+
+def _route_rays(X: PrivacyDefinition, Y: PrivacyDefinition, *, required: bool) -> _RowCones:
+    """``method="rays"``: enumerate the extreme rays of ``rowcone(X)`` and test each against the facets of
+    ``rowcone(Y)`` (:meth:`~privgeom.geometry.Cone.issubset`). Needs both V- and H-representations (double
+    description, exponential in the worst case: 2,470 rays for ε-DP on the 4-cube); picks the simplest refuting
+    generator. Always applies."""
+    c = X.row_cone().issubset(Y.row_cone())
+    return _RowCones(holds=c.holds, witness=c.witness, violated_normal=c.violated_normal, value=c.value, kind=c.kind,
+                     exact=bool(c.exact), route="rays")
+
+
+def _route_lp(X: PrivacyDefinition, Y: PrivacyDefinition, *, required: bool) -> _RowCones | None:
+    """``method="lp"``: generators of ``rowcone(X)`` checked against every facet orbit of ``rowcone(Y)``, or one LP
+    per facet orbit (:mod:`privgeom.analyses.comparison._containment`, ``docs/theory.md`` §16); never lists rays.
+    Needs cheap facets of ``rowcone(Y)`` and generators or ratio facets of ``rowcone(X)``: None otherwise (an error
+    when the route was asked for by name)."""
+    if "lp" not in _CONE_ROUTES:  # filled from above on first use (privgeom.analyses.comparison._containment)
+        importlib.import_module("privgeom.analyses.comparison._containment")
+    lpc = _CONE_ROUTES["lp"](X, Y)
+    if lpc is None:
+        if required:
             raise InvalidParameterError(f"method='lp' needs cheap facets of rowcone({_label(Y)}) and generators or "
                                         f"ratio facets of rowcone({_label(X)}); use method='rays'")
-        if lpc is not None:
-            route = "lp"
-            cont = _LPCont(lpc.holds, lpc.witness, lpc.normal, lpc.value, "facet", lpc.exact, lpc)
-    if route == "rays":
-        cont = cx.issubset(cy)
-    exact = bool(cont.exact)
-    if not cont.holds and route == "lp":
-        w = _row_witness(X, Y, np.asarray(cont.witness), np.asarray(cont.violated_normal), cont.value, cx, exact)
-        return Inclusion(X.spec(), Y.spec(), False, "row-cone", exact, w,
-                         f"{_lp_how(cont.lp)}: a point of rowcone({_label(X)}) violates a facet of rowcone({_label(Y)}); "
-                         f"rows of members of the closure lie in the row cone, so this refutes the inclusion for any "
-                         f"definition")
-    if cont.holds and route == "lp" and Y.row_cone_decides_closure:
-        return Inclusion(X.spec(), Y.spec(), True, "row-cone", exact, None,
-                         f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}) ({_lp_how(cont.lp)}) and membership in "
-                         f"closure({_label(Y)}) is decided by its row cone")
-    if not cont.holds:
-        if not exact:
-            cx, cy = (c.to_float() if c.exact else c for c in (cx, cy))
-        x, normal, value = _simplest_violator(cx, cy, cont)
-        w = _row_witness(X, Y, x, normal, value, cx, exact)
-        return Inclusion(X.spec(), Y.spec(), False, "row-cone", exact, w,
-                         f"a generator of rowcone({_label(X)}) violates a {cont.kind} of rowcone({_label(Y)}); rows of "
-                         f"members of the closure lie in the row cone, so this refutes the inclusion for any definition")
-    if Y.row_cone_decides_closure:
-        return Inclusion(X.spec(), Y.spec(), True, "row-cone", exact, None,
-                         f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}) and membership in closure({_label(Y)}) is decided "
-                         f"by its row cone")
+        return None
+    return _RowCones(holds=lpc.holds, witness=lpc.witness, violated_normal=lpc.normal, value=lpc.value, kind="facet",
+                     exact=bool(lpc.exact), route="lp", how=_lp_how(lpc))
+
+
+#: The row-cone routes of :func:`inclusion` (``method=``; ``"auto"`` picks ``"rays"`` up to
+#: :data:`MAX_RAYS_ROUTE_INPUTS` datasets, ``"lp"`` beyond, falling back to ``"rays"``).
+_ROW_CONE_ROUTES: dict[str, Callable[..., _RowCones | None]] = {"rays": _route_rays, "lp": _route_lp}
+
+
+def _inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, holds: bool | None, method: str, exact: bool,
+               detail: str, witness: InclusionWitness | None = None,
+               levels: tuple[PrivacyLevel, PrivacyLevel] | None = None) -> Inclusion:
+    """The :class:`Inclusion` ``closure(X) ⊆ closure(Y)``, built by keyword."""
+    lx, ly = levels if levels is not None else (None, None)
+    return Inclusion(smaller=X.spec(), larger=Y.spec(), holds=holds, method=method, exact=exact, witness=witness,
+                     detail=detail, smaller_level=lx, larger_level=ly)
+
+
+def _refuted_by_row_cones(X: PrivacyDefinition, Y: PrivacyDefinition, cx: Cone, cy: Cone,
+                          cones: _RowCones) -> Inclusion:
+    """A point of ``rowcone(X)`` outside ``rowcone(Y)`` refutes the inclusion for any definition (module docstring,
+    step 1): the LP route's point as it is, the rays route's simplest refuting generator."""
+    exact = cones.exact
+    if cones.route == "lp":
+        w = _row_witness(X, Y, np.asarray(cones.witness), np.asarray(cones.violated_normal), cones.value, cx, exact)
+        return _inclusion(X, Y, holds=False, method="row-cone", exact=exact, witness=w,
+                          detail=f"{cones.how}: a point of rowcone({_label(X)}) violates a facet of "
+                                 f"rowcone({_label(Y)}); rows of members of the closure lie in the row cone, so this "
+                                 f"refutes the inclusion for any definition")
+    if not exact:
+        cx, cy = (c.to_float() if c.exact else c for c in (cx, cy))
+    x, normal, value = _simplest_violator(cx, cy, cones)
+    w = _row_witness(X, Y, x, normal, value, cx, exact)
+    return _inclusion(X, Y, holds=False, method="row-cone", exact=exact, witness=w,
+                      detail=f"a generator of rowcone({_label(X)}) violates a {cones.kind} of rowcone({_label(Y)}); rows "
+                             f"of members of the closure lie in the row cone, so this refutes the inclusion for any "
+                             f"definition")
+
+
+def _beyond_row_cones(X: PrivacyDefinition, Y: PrivacyDefinition, cx: Cone, exact: bool) -> Inclusion:
+    """Nested row cones but ``Y`` not decided by its row cone: a dedicated pair rule, else LP membership in
+    ``closure(Y)`` of the generating (finite ``X``) or extreme (``X`` decided by its row cone) mechanisms of ``X``
+    (module docstring, step 3); undecided otherwise."""
     special = _pair_rule(X, Y)
     if special is not None:
         return special
     gens = generating_mechanisms(X)
-    how = "generating mechanisms"
-    method = "generating-mechanisms"
+    how, method = "generating mechanisms", "generating-mechanisms"
     if gens is None and X.row_cone_decides_closure:
         try:
             gens = tuple(extreme_mechanisms(cx))
         except SizeLimitError as err:
-            return Inclusion(X.spec(), Y.spec(), None, "undecided", exact, None,
-                             f"the row cones are nested but {_label(Y)} is not decided by its row cone, and {err}")
+            return _inclusion(X, Y, holds=None, method="undecided", exact=exact,
+                              detail=f"the row cones are nested but {_label(Y)} is not decided by its row cone, and {err}")
         how, method = "extreme mechanisms", "extreme-mechanisms"
     if gens is None:
-        return Inclusion(X.spec(), Y.spec(), None, "undecided", exact, None,
-                         f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}), but neither definition's closure is decided by "
-                         f"the row cones here, and {_label(X)} is neither finite nor decided by its row cone")
+        return _inclusion(X, Y, holds=None, method="undecided", exact=exact,
+                          detail=f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}), but neither definition's closure is "
+                                 f"decided by the row cones here, and {_label(X)} is neither finite nor decided by its "
+                                 f"row cone")
     for j, M in enumerate(gens):
         m = Y.contains(M if M.exact == Y.exact else M.to_float())
         exact = exact and m.exact
         if not m.member:
             w = _mechanism_witness(X, Y, M, m, f"{how[:-1]} #{j}")
-            return Inclusion(X.spec(), Y.spec(), False, method, exact, w,
-                             f"the row cones are nested but {how[:-1]} #{j} of {_label(X)} is not in "
-                             f"closure({_label(Y)}) (LP membership, Theorem 3.4)")
-    return Inclusion(X.spec(), Y.spec(), True, method, exact, None,
-                     f"the row cones are nested and all {len(gens)} {how} of {_label(X)} are in closure({_label(Y)}) "
-                     f"(LP membership), which is closed under post-processing and mixing")
+            return _inclusion(X, Y, holds=False, method=method, exact=exact, witness=w,
+                              detail=f"the row cones are nested but {how[:-1]} #{j} of {_label(X)} is not in "
+                                     f"closure({_label(Y)}) (LP membership, Theorem 3.4)")
+    return _inclusion(X, Y, holds=True, method=method, exact=exact,
+                      detail=f"the row cones are nested and all {len(gens)} {how} of {_label(X)} are in "
+                             f"closure({_label(Y)}) (LP membership), which is closed under post-processing and mixing")
 
 
 # ---------------------------------------------------------------------------------------------------- ε-DP levels
@@ -579,9 +384,10 @@ def dp_level_rule(X: Any, Y: Any) -> Inclusion | None:
     rx, ry = (X.level.exp_eps, Y.level.exp_eps) if exact else (float(X.level.exp_eps), float(Y.level.exp_eps))
     why = (f"ε-DP on the same graph ({len(ex):,} edges) at e^ε = {fraction_str(rx)} and {fraction_str(ry)}: the row "
            f"cone is monotone in e^ε")
+    levels = (PrivacyLevel.from_exp_eps(rx), PrivacyLevel.from_exp_eps(ry))
     if rx <= ry:
-        return Inclusion(X.spec(), Y.spec(), True, "dp-level", exact, None,
-                         f"{why}, and ε-DP is decided by its row cone")
+        return _inclusion(X, Y, holds=True, method="dp-level", exact=exact, levels=levels,
+                          detail=f"{why}, and ε-DP is decided by its row cone")
     a, b = sorted(min(ex, key=sorted))
     labels = list(X.inputs)
     ia, ib = labels.index(a), labels.index(b)
@@ -592,9 +398,9 @@ def dp_level_rule(X: Any, Y: Any) -> Inclusion | None:
     w = _row_witness(X, Y, x, normal, ry - rx, X.row_cone(), exact)
     if w.in_source is None or not w.in_source.member or w.not_in_larger is None or w.not_in_larger.member:
         raise SolverError(f"the two-point witness for {_label(X)} ⊄ {_label(Y)} does not verify; please report")
-    return Inclusion(X.spec(), Y.spec(), False, "dp-level", exact, w,
-                     f"{why}, and the two-point row with {fraction_str(rx)} at {a} violates x[{a}] ≤ "
-                     f"{fraction_str(ry)}·x[{b}]")
+    return _inclusion(X, Y, holds=False, method="dp-level", exact=exact, witness=w, levels=levels,
+                      detail=f"{why}, and the two-point row with {fraction_str(rx)} at {a} violates x[{a}] ≤ "
+                             f"{fraction_str(ry)}·x[{b}]")
 
 
 # ---------------------------------------------------------------------------------------------------- (ε, δ)-DP pairs
@@ -640,17 +446,19 @@ def _adp_pair_rule(X: Any, Y: Any) -> Inclusion | None:
     exact = bool(X.exact and Y.exact)
     conv = (lambda v: v) if exact else float
     rx, dx, ry, dy = (conv(v) for v in (X.level.exp_eps, X.delta, Y.level.exp_eps, Y.delta))
+    levels = (PrivacyLevel.from_exp_eps(rx), PrivacyLevel.from_exp_eps(ry))
     if not ey:
-        return Inclusion(X.spec(), Y.spec(), True, "dominant-pair", exact, None,
-                         f"{_label(Y)} has no edges, so every mechanism is in it")
+        return _inclusion(X, Y, holds=True, method="dominant-pair", exact=exact, levels=levels,
+                          detail=f"{_label(Y)} has no edges, so every mechanism is in it")
     P, Q = dominant_pair(rx, dx)
     pair = np.array([[p, q] for p, q in zip(P, Q)], dtype=object if exact else float)
     worst = hockey_stick_values(pair, [(0, 1)], ry)[0][2]
     why = (f"every (ε, δ)-DP pair is a post-processing of the dominant pair of {_label(X)} (Kairouz, Oh & Viswanath "
            f"2015, Section 2), whose hockey-stick divergence at e^ε = {fraction_str(ry)} is {fraction_str(worst)}")
     if worst <= dy:
-        return Inclusion(X.spec(), Y.spec(), True, "dominant-pair", exact, None,
-                         f"{why} <= δ = {fraction_str(dy)}, and every edge of {_label(Y)} is an edge of {_label(X)}")
+        return _inclusion(X, Y, holds=True, method="dominant-pair", exact=exact, levels=levels,
+                          detail=f"{why} <= δ = {fraction_str(dy)}, and every edge of {_label(Y)} is an edge of "
+                                 f"{_label(X)}")
     a, b = sorted(next(iter(sorted(ey, key=sorted))))
     cols = [P if d == a else Q for d in X.inputs]
     M = Mechanism([[c[w] for c in cols] for w in range(4)], inputs=X.inputs, outputs=["p", "mid+", "mid-", "q"],
@@ -659,7 +467,8 @@ def _adp_pair_rule(X: Any, Y: Any) -> Inclusion | None:
     if not in_x.member or not_y.member:  # pragma: no cover - a theorem, checked anyway
         raise SolverError(f"the dominant-pair witness for {_label(X)} ⊄ {_label(Y)} does not verify; please report")
     w = _mechanism_witness(X, Y, M, not_y, f"the dominant-pair mechanism (column P at {a}, Q elsewhere)")
-    return Inclusion(X.spec(), Y.spec(), False, "dominant-pair", exact, w, f"{why} > δ = {fraction_str(dy)}")
+    return _inclusion(X, Y, holds=False, method="dominant-pair", exact=exact, witness=w, levels=levels,
+                      detail=f"{why} > δ = {fraction_str(dy)}")
 
 
 def _register_pair_rules() -> None:
@@ -743,4 +552,5 @@ def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition, *, method: str =
     }[relation]
     methods = {ab.method, ba.method}
     how = "decided by row cones" if methods == {"row-cone"} else "decided by " + " and ".join(sorted(methods))
-    return Comparison(relation, def_a.spec(), def_b.spec(), ab, ba, ab.exact and ba.exact, f"{relation}: {phrase} ({how})")
+    return Comparison(relation=relation, a=def_a.spec(), b=def_b.spec(), a_in_b=ab, b_in_a=ba,
+                      exact=ab.exact and ba.exact, text=f"{relation}: {phrase} ({how})")

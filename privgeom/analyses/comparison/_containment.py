@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import singledispatch
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from ..._core.errors import SolverError
 from ..._core.numeric import ATOL
 from ...definitions import PrivacyDefinition
 
-__all__ = ["LPContainment", "lp_containment", "cone_generators"]
+__all__ = ["LPContainment", "lp_containment", "cone_generators", "ConeGenerators"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,14 @@ class LPContainment:
 
 
 # ---------------------------------------------------------------------------------------------------- families
+class _Ratios(NamedTuple):
+    """Difference constraints ``x_a[t] ≤ c[t] x_b[t]`` as three aligned arrays."""
+
+    a: np.ndarray
+    b: np.ndarray
+    c: np.ndarray
+
+
 @dataclass(frozen=True)
 class _Facets:
     """The facets of a row cone as an indexed family: ``vector(t)``, all of them as difference constraints when
@@ -81,7 +89,7 @@ class _Facets:
     n: int
     vector: Callable[[int], np.ndarray]
     act: Callable[[np.ndarray, np.ndarray], np.ndarray] | None
-    diff: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    diff: _Ratios | None
 
 
 def _facets(definition: PrivacyDefinition) -> _Facets | None:
@@ -113,23 +121,33 @@ def _facets(definition: PrivacyDefinition) -> _Facets | None:
             v[a[t]] -= 1
             return v
 
-        return _Facets(len(a), vector, act, (a, b, c))
+        return _Facets(n=len(a), vector=vector, act=act, diff=_Ratios(a=a, b=b, c=c))
     if st.facet is not None and st.n_facets is not None and st.dim == N:  # full-dimensional: no equalities
         fa = st.extra.get("facet_action")
-        return _Facets(int(st.n_facets), lambda t: np.asarray(st.facet(t)), fa, None)  # type: ignore[misc]
+        return _Facets(n=int(st.n_facets), vector=lambda t: np.asarray(st.facet(t)),  # type: ignore[misc]
+                       act=fa, diff=None)
     return None
 
 
+class ConeGenerators(NamedTuple):
+    """A known generating family of a row cone: ``n`` generators, ``generator(i)`` the ``i``-th, and ``act(p,
+    items)`` the generator each generator goes to under an automorphism ``p``."""
+
+    n: int
+    generator: Callable[[int], np.ndarray]
+    act: Callable[..., Any]
+
+
 @singledispatch
-def cone_generators(definition: Any) -> tuple[int, Callable[[int], np.ndarray], Callable[..., Any]] | None:
-    """``(count, generator(i), act)`` when the row cone has few known generators (a registry by type), else None.
+def cone_generators(definition: Any) -> ConeGenerators | None:
+    """``(n, generator(i), act)`` when the row cone has few known generators (a registry by type), else None.
 
     ``act(p, items)`` gives the generator each generator goes to under an automorphism ``p``.
     """
     return None
 
 
-def _rr_generators(rr: Any) -> tuple[int, Callable[[int], np.ndarray], Callable[..., Any]]:
+def _rr_generators(rr: Any) -> ConeGenerators:
     """The rows of ``M_rr = ⊗^k [[p, 1−p], [1−p, p]]`` (Lin & Kifer Theorem 4.3: they generate the row cone), row
     ``i`` (output = dataset ``i``) built as a Kronecker product without the others. The hypercube group maps row
     ``ω`` to row ``p(ω)`` (``M_rr[p ω, p D] = M_rr[ω, D]``)."""
@@ -143,7 +161,7 @@ def _rr_generators(rr: Any) -> tuple[int, Callable[[int], np.ndarray], Callable[
             out = np.kron(out, np.array((p, 1 - p) if ch == "1" else (1 - p, p), dtype=out.dtype))
         return out
 
-    return rr.n, row, lambda perm, items: perm[items]
+    return ConeGenerators(n=rr.n, generator=row, act=lambda perm, items: perm[items])
 
 
 def _register() -> None:
@@ -204,7 +222,7 @@ def _common_group(X: PrivacyDefinition, Y: PrivacyDefinition) -> Any:
     gens = tuple(dict.fromkeys(g for g in (*gx.generators, *gy.generators)
                                if _preserves(X, sx, g) and _preserves(Y, sy, g)))
     order = gx.order if set(gens) == sx else (gy.order if set(gens) == sy else None)
-    return SymmetryGroup(tuple(X.inputs), gens, "common", order, False)
+    return SymmetryGroup(labels=tuple(X.inputs), generators=gens, source="common", order=order, complete=False)
 
 
 def _orbit_reps(G: Any, n: int, act: Callable[..., Any] | None) -> list[int]:
@@ -239,8 +257,9 @@ def lp_containment(X: PrivacyDefinition, Y: PrivacyDefinition) -> LPContainment 
                 if len(bad):
                     t = int(bad[0])
                     xp = _primitive(x)
-                    return LPContainment(False, "generators", exact, xp, fy.vector(t), fy.vector(t).dot(xp), (),
-                                         checks, 0, len(reps), G.order)
+                    return LPContainment(holds=False, how="generators", exact=exact, witness=xp, normal=fy.vector(t),
+                                         value=fy.vector(t).dot(xp), farkas=(), checks=checks, lps=0,
+                                         orbits=len(reps), group_order=G.order)
             else:
                 for t in range(fy.n):
                     f = fy.vector(t)
@@ -248,9 +267,11 @@ def lp_containment(X: PrivacyDefinition, Y: PrivacyDefinition) -> LPContainment 
                     checks += 1
                     if v < 0:
                         xp = _primitive(x)
-                        return LPContainment(False, "generators", exact, xp, f, f.dot(xp), (), checks, 0, len(reps),
-                                             G.order)
-        return LPContainment(True, "generators", exact, None, None, None, (), checks, 0, len(reps), G.order)
+                        return LPContainment(holds=False, how="generators", exact=exact, witness=xp, normal=f,
+                                             value=f.dot(xp), farkas=(), checks=checks, lps=0, orbits=len(reps),
+                                             group_order=G.order)
+        return LPContainment(holds=True, how="generators", exact=exact, witness=None, normal=None, value=None,
+                             farkas=(), checks=checks, lps=0, orbits=len(reps), group_order=G.order)
     fx = _facets(X)
     if fx is None or fx.diff is None:
         return None
@@ -264,13 +285,14 @@ def lp_containment(X: PrivacyDefinition, Y: PrivacyDefinition) -> LPContainment 
             a, b, c = fx.diff
             if np.any(x < 0) or np.any(c * x[b] - x[a] < (0 if exact else -ATOL)):  # pragma: no cover - verified LP
                 raise SolverError("the containment LP minimiser is not in the row cone; please report")
-            return LPContainment(False, "lp", exact, x, normal, normal.dot(x), (), 0, len(farkas) + 1, len(reps),
-                                 G.order)
+            return LPContainment(holds=False, how="lp", exact=exact, witness=x, normal=normal, value=normal.dot(x),
+                                 farkas=(), checks=0, lps=len(farkas) + 1, orbits=len(reps), group_order=G.order)
         farkas.append(tuple(sol))
-    return LPContainment(True, "lp", exact, None, None, None, tuple(farkas), 0, len(reps), len(reps), G.order)
+    return LPContainment(holds=True, how="lp", exact=exact, witness=None, normal=None, value=None,
+                         farkas=tuple(farkas), checks=0, lps=len(reps), orbits=len(reps), group_order=G.order)
 
 
-def _min_over_difference_cone(diff: tuple[np.ndarray, np.ndarray, np.ndarray], normal: np.ndarray, N: int,
+def _min_over_difference_cone(diff: _Ratios, normal: np.ndarray, N: int,
                               exact: bool) -> tuple[tuple[Any, ...], Any]:
     """``min normal·x`` over ``{x ≥ 0 : x_a ≤ c x_b, 1·x = 1}``: ``(x, value)`` when negative, else ``(duals, value)``.
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -212,8 +212,9 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
         combo = " + ".join(f"{fraction_str(w)}·g{j}" for j, w in use) or "0"
         text = (f"guarantee g{k} ({format_inequality(vecs[k], labels)}) is implied: g{k} = {combo}"
                 + (" + a non-negative combination of x ≥ 0" if any(v != 0 for v in mu) else ""))
-        redundant.append(RedundantGuarantee(k, tuple(j for j, _ in use), tuple(w for _, w in use),
-                                            tuple(mu.tolist()), exact, text))
+        redundant.append(RedundantGuarantee(index=k, implied_by=tuple(j for j, _ in use),
+                                            weights=tuple(w for _, w in use), slack=tuple(mu.tolist()), exact=exact,
+                                            text=text))
     F = np.vstack([vecs[j] for j in kept])
     out = ConeDefinition(Cone.from_facets(F, exact=exact, labels=labels), name=name)
     out._redundant = tuple(redundant)
@@ -328,7 +329,15 @@ def _short(d: PrivacyDefinition) -> str:
     return spec if len(spec) <= 60 else d.name
 
 
-def _pair(a: PrivacyDefinition, b: PrivacyDefinition) -> tuple[Cone, Cone, bool]:
+class _RowCones(NamedTuple):
+    """The row cones of two definitions on the same datasets, in one mode (float unless both are exact)."""
+
+    a: Cone
+    b: Cone
+    exact: bool
+
+
+def _pair(a: PrivacyDefinition, b: PrivacyDefinition) -> _RowCones:
     for d in (a, b):
         if not isinstance(d, PrivacyDefinition):
             raise InvalidTypeError(f"expected a privacy definition, got {type(d).__name__}")
@@ -338,7 +347,7 @@ def _pair(a: PrivacyDefinition, b: PrivacyDefinition) -> tuple[Cone, Cone, bool]
     exact = bool(ca.exact and cb.exact)
     if not exact:
         ca, cb = (c.to_float() if c.exact else c for c in (ca, cb))
-    return ca, cb, exact
+    return _RowCones(a=ca, b=cb, exact=exact)
 
 
 def intersection(a: PrivacyDefinition, b: PrivacyDefinition) -> ConeDefinition:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -46,7 +46,7 @@ from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, PrivacyDefinition
 from ...definitions._catalogue import dp_ray_patterns
 from ...mechanisms import Mechanism
-from ..comparison._compare import _two_output, _witness_scale
+from ..comparison._witness import _two_output, _witness_scale
 
 __all__ = ["DPBounds", "dp_bounds", "MAX_DP_BOUNDS_WORK"]
 
@@ -113,7 +113,7 @@ class DPBounds(Result):
 
 def _level(value: Any, exact: bool) -> PrivacyLevel:
     if value == math.inf:
-        return PrivacyLevel.parse(eps=800, allow_infinite=True)  # e^800 overflows: the infinite level
+        return PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)  # no ε suffices: the infinite level
     if exact and isinstance(value, Fraction):
         return PrivacyLevel.parse(exp_eps=value, exact=True)
     return PrivacyLevel.parse(exp_eps=float(value))
@@ -128,7 +128,15 @@ def _shown(level: PrivacyLevel) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------- outer
-def _outer(cone: Any, I: np.ndarray, J: np.ndarray, labels: tuple[str, ...]) -> tuple[Any, Any, tuple[str, str] | None]:
+class _OuterHit(NamedTuple):
+    """The largest ratio ``r_i / r_j`` over the extreme rays and directed edges, the ray and the edge attaining it."""
+
+    value: Any
+    ray: Any
+    edge: tuple[str, str] | None
+
+
+def _outer(cone: Any, I: np.ndarray, J: np.ndarray, labels: tuple[str, ...]) -> _OuterHit:
     exact = cone.exact
     rays = cone.rays
     best: Any = Fraction(1) if exact else 1.0
@@ -138,12 +146,12 @@ def _outer(cone: Any, I: np.ndarray, J: np.ndarray, labels: tuple[str, ...]) -> 
             ri, rj = r[i], r[j]
             if rj == 0:
                 if ri > 0:
-                    return math.inf, r, (labels[i], labels[j])
+                    return _OuterHit(value=math.inf, ray=r, edge=(labels[i], labels[j]))
                 continue
             q = Fraction(ri) / Fraction(rj) if exact else float(ri) / float(rj)
             if q > best:
                 best, arg = q, (r, (labels[i], labels[j]))
-    return best, arg[0], arg[1]
+    return _OuterHit(value=best, ray=arg[0], edge=arg[1])
 
 
 # ---------------------------------------------------------------------------------------------------- inner
@@ -210,7 +218,16 @@ def _frac(v: Any) -> Fraction:
     return Fraction(int(v.p), int(v.q))
 
 
-def _crossing_exact(coeffs: dict[int, Fraction]) -> tuple[_Root, Fraction, Any] | None:
+class _Crossing(NamedTuple):
+    """Where a polynomial ``f(t)`` turns negative: the root (a :class:`_Root`, or a float), a point just above it where
+    ``f < 0``, and ``f`` (a sympy Poly, or its text in float mode)."""
+
+    root: Any
+    above: Any
+    poly: Any
+
+
+def _crossing_exact(coeffs: dict[int, Fraction]) -> _Crossing | None:
     """The smallest root ``ρ ≥ 1`` of ``f(t) = Σ c_k t^k`` after which ``f < 0``: ``(root, a rational point just
     above it where f < 0, f)``, or None when ``f ≥ 0`` on ``[1, ∞)``."""
     import sympy
@@ -241,11 +258,20 @@ def _crossing_exact(coeffs: dict[int, Fraction]) -> tuple[_Root, Fraction, Any] 
         nxt = kept[idx + 1].lo if idx + 1 < len(kept) else r.hi + 1
         p = (r.hi + nxt) / 2
         if f.eval(_sym(p)) < 0:
-            return r, p, f
+            return _Crossing(root=r, above=p, poly=f)
     return None
 
 
-def _inner(cone: Any, graph: nx.Graph, labels: tuple[str, ...]) -> dict[str, Any]:
+class _InnerHit(NamedTuple):
+    """The first (facet, DP ray pattern) polynomial to turn negative above ``t = 1``, and where it does."""
+
+    crossing: _Crossing
+    facet: np.ndarray
+    pattern: np.ndarray
+
+
+def _inner(cone: Any, graph: nx.Graph, labels: tuple[str, ...]) -> _InnerHit | None:
+    """The smallest crossing over every facet of the row cone and DP extreme-ray pattern (module docstring)."""
     exact = cone.exact
     U = dp_ray_patterns(graph)
     nodes = [str(v) for v in graph.nodes]
@@ -257,8 +283,8 @@ def _inner(cone: Any, graph: nx.Graph, labels: tuple[str, ...]) -> dict[str, Any
         raise SizeLimitError(f"dp_bounds: {len(F):,} facets × {len(U):,} DP ray patterns = {work:,} polynomials, more "
                              f"than the limit of {MAX_DP_BOUNDS_WORK:,}; refused before any root is found — "
                              f"{limit_hint('dp_bounds_work', work)}")
-    best: dict[str, Any] | None = None
-    seen: dict[tuple[Any, ...], Any] = {}
+    best: _InnerHit | None = None
+    seen: dict[tuple[Any, ...], _Crossing | None] = {}
     for a in F:
         for u in U:
             coeffs: dict[int, Any] = {}
@@ -272,16 +298,17 @@ def _inner(cone: Any, graph: nx.Graph, labels: tuple[str, ...]) -> dict[str, Any
             hit = seen[key]
             if hit is None:
                 continue
-            if best is None or _less(hit[0], best["root"], exact):
-                best = {"root": hit[0], "above": hit[1], "poly": hit[2], "facet": a, "pattern": u}
-    return best or {}
+            if best is None or _less(hit.root, best.crossing.root, exact):
+                best = _InnerHit(crossing=hit, facet=a, pattern=u)
+    return best
 
 
 def _less(a: Any, b: Any, exact: bool) -> bool:
     return a.less(b) if exact else bool(a < b)
 
 
-def _crossing_float(coeffs: dict[int, Any]) -> tuple[float, float, str] | None:
+def _crossing_float(coeffs: dict[int, Any]) -> _Crossing | None:
+    """:func:`_crossing_exact` in float: the real roots ``≥ 1`` from numpy."""
     deg = max(coeffs)
     poly = np.zeros(deg + 1)
     for k, c in coeffs.items():
@@ -291,7 +318,8 @@ def _crossing_float(coeffs: dict[int, Any]) -> tuple[float, float, str] | None:
         nxt = roots[idx + 1] if idx + 1 < len(roots) else r + 1
         p = (r + nxt) / 2 if nxt > r else r + 1e-6
         if np.polyval(poly, p) < 0:
-            return max(r, 1.0), p, " + ".join(f"{number_text(c)}·t^{k}" for k, c in sorted(coeffs.items()))
+            text = " + ".join(f"{number_text(c)}·t^{k}" for k, c in sorted(coeffs.items()))
+            return _Crossing(root=max(r, 1.0), above=p, poly=text)
     return None
 
 
@@ -336,62 +364,87 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
                                     "the DP sandwich needs a connected graph")
     cone = definition.row_cone()
     exact = bool(cone.exact)
+    outer, member = _outer_bound(definition, cone, G, labels)
+    inner = _inner_bound(cone, G, labels)
+    inner_level, outer_level = _level(inner.value, exact), _level(outer.value, exact)
+    lines = [f"DP sandwich of {_spec(definition)} over {getattr(G, 'name', '') or 'the graph'}:",
+             f"  inner: every ε-DP mechanism with e^ε ≤ {_shown(inner_level)} is in it"
+             + ("" if inner.kind in ("exact", "infinite") else f" ({inner.kind}: {inner.root_text})"),
+             f"  outer: every member is ε-DP with e^ε = {_shown(outer_level)}"
+             + (f", attained on the edge {outer.edge[0]}→{outer.edge[1]}" if outer.edge else "")]
+    if inner.kind != "infinite":
+        lines.append(f"  just above inner, the DP ray x_D = t^u (u = {list(inner.pattern)}) leaves the cone through "
+                     f"{_facet_text(inner.facet, labels)}")
+    if outer.value == math.inf:
+        lines.append("  no ε makes every member DP: an extreme ray has x_j = 0 < x_i on a neighbouring pair")
+    return DPBounds(definition=_spec(definition), graph=getattr(G, "name", "") or "user graph", inner=inner_level,
+                    inner_kind=inner.kind, inner_interval=inner.interval, inner_root=inner.root_text,
+                    inner_facet=inner.facet, inner_pattern=inner.pattern, leaving_level=inner.above,
+                    leaving_ray=inner.leaving, outer=outer_level,
+                    outer_ray=tuple(outer.ray.tolist()) if outer.ray is not None else (), outer_edge=outer.edge,
+                    outer_member=member, exact=exact, text="\n".join(lines))
+
+
+def _outer_bound(definition: PrivacyDefinition, cone: Any, G: nx.Graph,
+                 labels: tuple[str, ...]) -> tuple[_OuterHit, Mechanism | None]:
+    """``outer`` with its ray and edge, re-verified (every extreme ray inside ``C_outer``), and a two-output member
+    with that ray as its first row (None when no two-output member realises it)."""
+    exact = bool(cone.exact)
     dp0 = DifferentialPrivacy(G, exp_eps=2 if exact else 2.0, inputs=labels)
     I0, J0 = dp0.index_pairs
     I, J = np.concatenate([I0, J0]), np.concatenate([J0, I0])  # both directions of every edge
-    # ---- outer
-    outer, ray, edge = _outer(cone, I, J, labels)
+    outer = _outer(cone, I, J, labels)
     member = None
-    if ray is not None and len(labels) > 1:
-        member = _two_output(ray, _witness_scale(ray, cone, exact), list(labels), exact)
+    if outer.ray is not None and len(labels) > 1:
+        member = _two_output(outer.ray, _witness_scale(outer.ray, cone, exact), list(labels), exact)
         if not definition.contains(member if member.exact == definition.exact else member.to_float()).member:
             member = None  # a row-cone ray that no two-output member realises (definitions not decided by the cone)
-    if outer != math.inf and len(labels) > 1:
-        check = DifferentialPrivacy(G, exp_eps=outer, inputs=labels)
+    if outer.value != math.inf and len(labels) > 1:
+        check = DifferentialPrivacy(G, exp_eps=outer.value, inputs=labels)
         if not all(check.contains_row(r).member for r in cone.rays):
             raise SolverError("dp_bounds: an extreme ray escapes the DP cone at the computed outer level")
-    # ---- inner
-    hit = _inner(cone, G, labels) if len(labels) > 1 else {}
+    return outer, member
+
+
+@dataclass(frozen=True)
+class _InnerBound:
+    """``inner`` as :func:`dp_bounds` reports it (the fields ``inner_*`` and ``leaving_*`` of :class:`DPBounds`)."""
+
+    kind: str
+    value: Any
     interval: tuple[Fraction, Fraction] | None = None
+    root_text: str = ""
     facet: tuple[Any, ...] = ()
     pattern: tuple[int, ...] = ()
+    above: Any = None
     leaving: tuple[Any, ...] = ()
-    inner_v: Any
-    if not hit:
-        kind, inner_v, root_text, above = "infinite", math.inf, "", None
+
+
+def _inner_bound(cone: Any, G: nx.Graph, labels: tuple[str, ...]) -> _InnerBound:
+    """``inner``: exact and re-verified (``C_inner ⊆ R`` by exact cone containment) when rational, an algebraic root
+    in a narrow rational interval otherwise, a float root for a float cone, infinite when no DP ray ever leaves."""
+    hit = _inner(cone, G, labels) if len(labels) > 1 else None
+    if hit is None:
+        return _InnerBound(kind="infinite", value=math.inf)
+    facet, pattern, above = tuple(hit.facet.tolist()), tuple(int(v) for v in hit.pattern), hit.crossing.above
+    leaving = tuple(above ** int(k) for k in pattern)
+    if not cone.exact:
+        return _InnerBound(kind="float", value=hit.crossing.root, root_text=f"root of {hit.crossing.poly}", facet=facet,
+                           pattern=pattern, above=above, leaving=leaving)
+    r = hit.crossing.root
+    if r.rational:
+        kind, interval, value = "exact", (r.lo, r.lo), r.lo
+        if not DifferentialPrivacy(G, exp_eps=value, inputs=labels).row_cone().issubset(cone).holds:
+            raise SolverError("dp_bounds: the DP cone at the computed inner level is not inside the row cone")
     else:
-        facet, pattern, above = tuple(hit["facet"].tolist()), tuple(int(v) for v in hit["pattern"]), hit["above"]
-        leaving = tuple(above ** int(k) for k in pattern)
-        if exact:
-            r = hit["root"]
-            if r.rational:
-                inner_v = r.lo
-                kind, interval = "exact", (inner_v, inner_v)
-                if not DifferentialPrivacy(G, exp_eps=inner_v, inputs=labels).row_cone().issubset(cone).holds:
-                    raise SolverError("dp_bounds: the DP cone at the computed inner level is not inside the row cone")
-            else:
-                while r.hi - r.lo > INTERVAL_WIDTH:
-                    r.refine()
-                kind, interval, inner_v = "algebraic", (r.lo, r.hi), float((r.lo + r.hi) / 2)
-            root_text = f"{r.text()} (a root of {hit['poly'].as_expr()} = 0 in t = e^ε)"
-            if sum(a * v for a, v in zip(facet, leaving)) >= 0:
-                raise SolverError("dp_bounds: the DP ray just above inner does not leave the row cone")
-        else:
-            kind, inner_v, root_text = "float", hit["root"], f"root of {hit['poly']}"
-    inner_level, outer_level = _level(inner_v, exact), _level(outer, exact)
-    lines = [f"DP sandwich of {_spec(definition)} over {getattr(G, 'name', '') or 'the graph'}:",
-             f"  inner: every ε-DP mechanism with e^ε ≤ {_shown(inner_level)} is in it"
-             + ("" if kind in ("exact", "infinite") else f" ({kind}: {root_text})"),
-             f"  outer: every member is ε-DP with e^ε = {_shown(outer_level)}"
-             + (f", attained on the edge {edge[0]}→{edge[1]}" if edge else "")]
-    if kind not in ("infinite",):
-        lines.append(f"  just above inner, the DP ray x_D = t^u (u = {list(pattern)}) leaves the cone through "
-                     f"{_facet_text(facet, labels)}")
-    if outer == math.inf:
-        lines.append("  no ε makes every member DP: an extreme ray has x_j = 0 < x_i on a neighbouring pair")
-    return DPBounds(_spec(definition), getattr(G, "name", "") or "user graph", inner_level, kind, interval, root_text,
-                    facet, pattern, above, leaving, outer_level, tuple(ray.tolist()) if ray is not None else (), edge,
-                    member, exact, "\n".join(lines))
+        while r.hi - r.lo > INTERVAL_WIDTH:
+            r.refine()
+        kind, interval, value = "algebraic", (r.lo, r.hi), float((r.lo + r.hi) / 2)
+    if sum(a * v for a, v in zip(facet, leaving)) >= 0:
+        raise SolverError("dp_bounds: the DP ray just above inner does not leave the row cone")
+    return _InnerBound(kind=kind, value=value, interval=interval,
+                       root_text=f"{r.text()} (a root of {hit.crossing.poly.as_expr()} = 0 in t = e^ε)", facet=facet,
+                       pattern=pattern, above=above, leaving=leaving)
 
 
 def _spec(d: PrivacyDefinition) -> str:

@@ -46,7 +46,7 @@ from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitEr
 from ..._core.limits import register_limit
 from ..._core.level import ScalarLike
 from ..._core.numeric import fraction_str, limit_hint, parse_scalar
-from ..._core.results import Quantity, Result
+from ..._core.results import Result
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
 from ._optimal import (PriorLike, UtilityLike, closure_constraints, mutual_information, optimal_lp_size, optimal_mechanism, prior_vector,
@@ -72,7 +72,8 @@ class LeastInformative(Result):
     """Result of :func:`least_informative`.
 
     ``mechanism``: the minimiser found (outputs = the utility's columns; float); ``value``: its mutual information
-    ``I(D; ω)`` in nats, recomputed from ``mechanism`` (a float :class:`~privgeom.Quantity`); ``utility``: its
+    ``I(D; ω)`` in nats, recomputed from ``mechanism`` (a float, as :func:`~privgeom.analyses.mutual_information`
+    gives it); ``utility``: its
     expected utility (≥ ``at_least`` up to the solver's tolerance); ``best``: the largest achievable expected utility
     (:func:`~privgeom.analyses.optimal_mechanism`); ``gap``: the duality gap the solver reported (``nan`` when it
     reports none); ``lower_bound``: a lower bound on the minimum that does not trust the convex solver (the
@@ -83,7 +84,7 @@ class LeastInformative(Result):
     """
 
     mechanism: Mechanism
-    value: Quantity
+    value: float
     utility: float
     at_least: Any
     best: Any
@@ -237,8 +238,7 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
         raise SolverError(f"least_informative for {definition.spec()}: the solver's mechanism has expected utility "
                           f"{number_text(achieved, digits=10)} < at_least = {fraction_str(target)} beyond the tolerance")
     mi = mutual_information(mech, list(pi))
-    value = Quantity(float(mi), "mutual information", exact=False,
-                     detail=f"nats, I(D; ω) at expected utility ≥ {fraction_str(target)}")
+    value = float(mi)
     lower = _linearisation_bound(model, C, pi, M, float(mi), float(target), definition.spec())
     return LeastInformative(mechanism=mech, value=value, utility=achieved, at_least=target, best=best.value,
                             gap=gap, solver=used, status=status, definition=definition.spec(),

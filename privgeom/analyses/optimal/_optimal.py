@@ -41,7 +41,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Sequence, TypeAlias
+from typing import Any, Callable, NamedTuple, Sequence, TypeAlias
 
 import numpy as np
 
@@ -52,12 +52,13 @@ from ..._core.limits import register_limit
 from ..._core.numeric import (ATOL, ROUNDOFF, MatrixLike, Scalar, VectorLike, check_dense_size, fraction_str, is_exact_scalar, limit_hint,
                         parse_scalar)
 from ..._core.numeric import readonly
-from ..._core.results import Quantity, Result
+from ..._core.results import Quantity
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
 from ..comparison._compare import generating_mechanisms
-from ._optimal_adp import (_LP, ClosureConstraints, OptimalityCertificate, OptimalMechanism, _closure_constraints, _finish,
-                           _rows_constraints, closure_constraints, special_lp, special_lp_size)
+from ._optimal_adp import (_LP, ClosureConstraints, _closure_constraints, _finish, _rows_constraints, closure_constraints,
+                           special_lp, special_lp_size)
+from ._results import KOVRegimes, LPSize, OptimalityCertificate, OptimalMechanism, StaircaseOptimum
 
 __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "utility_matrix", "prior_vector",
            "LPSize", "optimal_lp_size", "MAX_OPTIMAL_LP_SIZE", "ClosureConstraints", "closure_constraints",
@@ -181,34 +182,6 @@ def utility_matrix(utility: UtilityLike, inputs: Sequence[str], *, exact: bool |
 
 
 # ---------------------------------------------------------------------------------------------------- LP size
-@dataclass(frozen=True)
-class LPSize(Result):
-    """Size of an optimal-mechanism LP, estimated from the definition and the number of outputs before building it.
-
-    ``size = nonzeros + variables`` is what :data:`MAX_OPTIMAL_LP_SIZE` limits.
-
-    Examples
-    --------
-    >>> from privgeom.definitions import DifferentialPrivacy
-    >>> optimal_lp_size(DifferentialPrivacy.path(2, exp_eps=2), 3).summary()
-    'rows LP: 9 variables, 15 constraints, 33 nonzeros (size 42)'
-    """
-
-    formulation: str
-    variables: int
-    constraints: int
-    nonzeros: int
-
-    @property
-    def size(self) -> int:
-        """``nonzeros + variables``."""
-        return self.nonzeros + self.variables
-
-    def summary(self) -> str:
-        return (f"{self.formulation} LP: {self.variables:,} variables, {self.constraints:,} constraints, "
-                f"{self.nonzeros:,} nonzeros (size {self.size:,})")
-
-
 def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
     """The LP :func:`optimal_mechanism` would build for ``n_outputs`` outputs (the utility's columns), from sizes only.
 
@@ -223,17 +196,18 @@ def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
     mechs = generating_mechanisms(definition)
     if mechs is not None:
         O, J = sum(M.n_outputs for M in mechs), len(mechs)
-        return LPSize("closure", m * O + J, O + 1, m * O + O + J)
+        return LPSize(formulation="closure", variables=m * O + J, constraints=O + 1, nonzeros=m * O + O + J)
     if definition.row_cone_decides_closure:
         cone = definition.row_cone()
         st = cone.structure
         nf = cone.n_facets
         per = 2 if st is not None and st.kind == "difference" else N
         n_eq = 0 if st is not None and st.kind == "difference" else len(cone.equalities)
-        return LPSize("rows", m * N, m * nf + N + m * n_eq, m * nf * per + m * N + m * n_eq * N)
+        return LPSize(formulation="rows", variables=m * N, constraints=m * nf + N + m * n_eq,
+                      nonzeros=m * nf * per + m * N + m * n_eq * N)
     special = special_lp_size(definition, m)
     if special is not None:
-        return LPSize("dedicated", *special)
+        return LPSize(formulation="dedicated", **special._asdict())
     raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
                            "and privgeom has no other LP over its closure")
 
@@ -266,7 +240,8 @@ def _refuse_lp(definition: PrivacyDefinition, est: LPSize, limit: int, context: 
 def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
                 limit: int | None) -> None:
     """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
-    _refuse_lp(definition, LPSize(formulation, variables, constraints, nonzeros),
+    _refuse_lp(definition, LPSize(formulation=formulation, variables=variables, constraints=constraints,
+                                  nonzeros=nonzeros),
                MAX_OPTIMAL_LP_SIZE if limit is None else limit)
 
 
@@ -350,8 +325,97 @@ def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np
     return _finish(definition, M, Cx, t, exact, "closure", {"u": u, "t": t}, detail)
 
 
-#: The routes of :func:`optimal_mechanism` (``method=``); see :mod:`privgeom.analyses.optimal._optimal_sym`.
-OPTIMAL_METHODS = ("auto", "lp", "explicit", "closed-form", "symmetric")
+@dataclass(frozen=True)
+class _Problem:
+    """What every route of :func:`optimal_mechanism` gets: the definition, the gain matrix ``C[ω, D] = π(D) U[D, ω]``,
+    the outputs, the mode, the generating mechanisms (None unless the definition is finite) and the LP size limit."""
+
+    definition: PrivacyDefinition
+    C: np.ndarray
+    outputs: tuple[str, ...]
+    exact: bool
+    mechs: Sequence[Mechanism] | None
+    limit: int
+
+
+def _route_explicit(p: _Problem) -> OptimalMechanism | None:
+    """Finite definitions only: the Bayes decision on the best generating mechanism, the closure LP's explicit dual
+    (Lin & Kifer Theorem 3.4). No LP; one matrix product per generating mechanism. None for other definitions."""
+    from ._optimal_sym import explicit_closure_optimum
+
+    if p.mechs is None:
+        return None
+    return explicit_closure_optimum(p.definition, p.mechs, p.C, p.outputs, p.exact)
+
+
+def _route_closed_form(p: _Problem) -> OptimalMechanism | None:
+    """ε-DP on a complete graph, accuracy, uniform prior: ``n``-ary randomized response with its closed-form dual
+    (Kairouz, Oh & Viswanath, JMLR 2016). No LP; ``O(n²)`` checks. None when the setting does not match."""
+    from ._optimal_sym import closed_form_optimum
+
+    if p.mechs is not None:
+        return None
+    return closed_form_optimum(p.definition, p.C, p.outputs, p.exact)
+
+
+def _route_symmetric(p: _Problem) -> OptimalMechanism | None:
+    """Ratio-cone definitions (ε-DP) whose symmetry group preserves the utility and prior (outputs = datasets): the
+    rows LP reduced to one variable per orbit (orbit averaging, :mod:`~privgeom.analyses.optimal._optimal_sym`),
+    expanded and re-verified against the full constraints. The reduced LP is size-checked against ``limit``. None
+    when no reduction applies."""
+    from ._optimal_sym import symmetric_rows_optimum
+
+    if p.mechs is not None:
+        return None
+    return symmetric_rows_optimum(p.definition, p.C, p.outputs, p.exact,
+                                  lambda v, c, z: _check_size(p.definition, "symmetric", v, c, z, p.limit))
+
+
+def _route_lp(p: _Problem) -> OptimalMechanism:
+    """The full LP, for every definition with a linear description of its closure: the closure LP (finite, Lin &
+    Kifer Theorem 3.4), the rows LP (decided by its row cone, Definition 3.5) or a registered special LP ((ε, δ)-DP,
+    Balle, Barthe & Gaboardi 2018, Thm. 1). Size-checked (:func:`optimal_lp_size`) before it is built."""
+    definition = p.definition
+    _check_lp_size(definition, len(p.outputs), p.limit)
+    if p.mechs is not None:
+        return _closure_lp(definition, p.mechs, p.C, p.outputs, p.exact)
+    if definition.row_cone_decides_closure:
+        return _rows_lp(definition, p.C, p.outputs, p.exact)
+    if (special := special_lp(definition)) is not None:
+        return special(definition, p.C, p.outputs, p.exact)
+    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
+                           "and privgeom has no other LP over its closure")
+
+
+#: The routes of :func:`optimal_mechanism` (``method=``); a route returns None when it does not apply. See
+#: :mod:`privgeom.analyses.optimal._optimal_sym`.
+_OPTIMAL_ROUTES: dict[str, Callable[[_Problem], OptimalMechanism | None]] = {
+    "lp": _route_lp,
+    "explicit": _route_explicit,
+    "closed-form": _route_closed_form,
+    "symmetric": _route_symmetric,
+}
+#: The order in which ``method="auto"`` tries the routes: the first that applies answers.
+_AUTO_ORDER = ("explicit", "closed-form", "symmetric", "lp")
+#: The ``method=`` names of :func:`optimal_mechanism`.
+OPTIMAL_METHODS = ("auto", *_OPTIMAL_ROUTES)
+#: What a route that does not apply needed (the error of an explicit ``method=``; ``"explicit"`` says it itself).
+_ROUTE_NEEDS = {
+    "closed-form": "ε-DP on a complete graph, accuracy, uniform prior",
+    "symmetric": "an ε-DP definition whose symmetry group preserves the utility and prior, outputs = datasets",
+}
+
+
+def _check_accuracy_size(definition: PrivacyDefinition, method: str, limit: int) -> None:
+    """The ``N × N`` accuracy utility is refused before it is built when no route could use it."""
+    n = len(definition.inputs)
+    if method == "lp":
+        _check_lp_size(definition, n, limit)
+    try:
+        check_dense_size(n, n, exact=definition.exact, what="the accuracy utility")
+    except SizeLimitError:  # too large for every route: name the LP limit first (the usual knob)
+        _check_lp_size(definition, n, limit)
+        raise
 
 
 def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "accuracy", prior: PriorLike = None, *,
@@ -411,52 +475,28 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "acc
     >>> optimal_mechanism(RandomizedResponse(2, "3/4"), "accuracy").value
     Fraction(9, 16)
     """
-    if not isinstance(definition, PrivacyDefinition):
-        raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
     from ..._core.numeric import parse_int
 
-    from ._optimal_sym import closed_form_optimum, explicit_closure_optimum, symmetric_rows_optimum
-
+    if not isinstance(definition, PrivacyDefinition):
+        raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
     if method not in OPTIMAL_METHODS:
         raise InvalidParameterError(f"unknown optimal_mechanism method {method!r}; choose one of {list(OPTIMAL_METHODS)}")
     limit = MAX_OPTIMAL_LP_SIZE if max_lp_size is None else parse_int(max_lp_size, name="max_lp_size", min=1)
     inputs = tuple(definition.inputs)
-    mechs = generating_mechanisms(definition)
     if isinstance(utility, str) and utility.strip() == "accuracy":  # N outputs: check before building N × N entries
-        if method == "lp":
-            _check_lp_size(definition, len(inputs), limit)
-        try:
-            check_dense_size(len(inputs), len(inputs), exact=definition.exact, what="the accuracy utility")
-        except SizeLimitError:  # too large for every route: name the LP limit first (the usual knob)
-            _check_lp_size(definition, len(inputs), limit)
-            raise
+        _check_accuracy_size(definition, method, limit)
     U, outputs = utility_matrix(utility, inputs, exact=None if definition.exact else False)
     pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
     exact = definition.exact and U.dtype == object and all(isinstance(v, Fraction) for v in pi)
-    C = _cost_matrix(U, pi, exact)
-    if method == "explicit" or (method == "auto" and mechs is not None):
-        if mechs is None:
-            raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
-        return explicit_closure_optimum(definition, mechs, C, outputs, exact)
-    if method in ("closed-form", "symmetric", "auto") and mechs is None:
-        found = closed_form_optimum(definition, C, outputs, exact) if method != "symmetric" else None
-        if found is None and method != "closed-form":
-            found = symmetric_rows_optimum(definition, C, outputs, exact,
-                                           lambda v, c, z: _check_size(definition, "symmetric", v, c, z, limit))
-        if found is not None:
+    problem = _Problem(definition=definition, C=_cost_matrix(U, pi, exact), outputs=outputs, exact=exact,
+                       mechs=generating_mechanisms(definition), limit=limit)
+    for name in _AUTO_ORDER if method == "auto" else (method,):
+        if (found := _OPTIMAL_ROUTES[name](problem)) is not None:
             return found
-    if method in ("closed-form", "symmetric"):
-        raise InvalidParameterError(f"method={method!r} does not apply to {definition.spec()} with this utility and "
-                                    f"prior ({'ε-DP on a complete graph, accuracy, uniform prior' if method == 'closed-form' else 'an ε-DP definition whose symmetry group preserves the utility and prior, outputs = datasets'} needed)")
-    _check_lp_size(definition, len(outputs), limit)
-    if mechs is not None:
-        return _closure_lp(definition, mechs, C, outputs, exact)
-    if definition.row_cone_decides_closure:
-        return _rows_lp(definition, C, outputs, exact)
-    if (special := special_lp(definition)) is not None:
-        return special(definition, C, outputs, exact)
-    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
-                           "and privgeom has no other LP over its closure")
+    if method == "explicit":
+        raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
+    raise InvalidParameterError(f"method={method!r} does not apply to {definition.spec()} with this utility and "
+                                f"prior ({_ROUTE_NEEDS[method]} needed)")
 
 
 # ---------------------------------------------------------------------------------------------------- KOV
@@ -520,7 +560,7 @@ def mutual_information(mechanism: Mechanism, prior: PriorLike = None) -> Quantit
     """
     pi = prior_vector(prior, mechanism.inputs, exact=False)
     value = float(mutual_information_utility(pi, mechanism.n_inputs).of(mechanism))
-    return Quantity(value, "mutual information", exact=False, detail=f"nats, {mechanism.n_inputs} datasets")
+    return Quantity(value=value, name="mutual information", exact=False, detail=f"nats, {mechanism.n_inputs} datasets")
 
 
 def _ratio(exp_eps: ScalarLike) -> Scalar:
@@ -585,31 +625,6 @@ def binary_mechanism(n: int | Sequence[Any], exp_eps: ScalarLike, split: Sequenc
     one: Scalar = Fraction(1) if isinstance(r, Fraction) else 1.0
     top = [(r if i in T else one) / (1 + r) for i in range(k)]
     return Mechanism([top, [1 - v for v in top]], inputs=labels, outputs=["in T", "not in T"])
-
-
-@dataclass(frozen=True)
-class StaircaseOptimum(Result):
-    """Result of :func:`staircase_optimum`: the optimal staircase mechanism of local DP for a row utility.
-
-    ``patterns`` are the patterns with ``θ_s > 0``, ``mechanism`` has rows ``θ_s s`` (output label: the pattern
-    as a bit string, 1 = ``e^ε``), ``value = Σ θ_s μ(s)``; ``bound`` is a dual bound ``Σ_D y_D`` with
-    ``y·s ≥ μ(s)`` for every pattern, so ``value ≤ optimum ≤ bound``.
-    """
-
-    n: int
-    exp_eps: Scalar
-    utility: str
-    value: Scalar
-    bound: Scalar
-    exact: bool
-    theta: tuple[Scalar, ...]
-    patterns: tuple[str, ...]
-    mechanism: Mechanism
-
-    def summary(self) -> str:
-        return (f"staircase optimum ({self.utility}, n={self.n}, e^ε={fraction_str(self.exp_eps)}): value "
-                f"{fraction_str(self.value)} (dual bound {fraction_str(self.bound)}) with patterns "
-                f"{', '.join(self.patterns)}")
 
 
 def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility | UtilityLike = "accuracy",
@@ -680,37 +695,18 @@ def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility | Utility
     used = [j for j in range(len(S)) if (theta[j] > 0 if exact else theta[j] > ROUNDOFF)]
     rows = [[theta[j] * v for v in S[j]] for j in used]
     M = Mechanism(rows, inputs=[str(i) for i in range(n)], outputs=[_pattern_label(S[j]) for j in used], exact=exact)
-    return StaircaseOptimum(n, r, utility.name, value, bound, exact, tuple(theta[j] for j in used),
-                            tuple(_pattern_label(S[j]) for j in used), M)
+    level = PrivacyLevel.from_exp_eps(r if isinstance(r, Fraction) else float(r))
+    return StaircaseOptimum(n=n, level=level, utility=utility.name, value=value, bound=bound, exact=exact,
+                            theta=tuple(theta[j] for j in used), patterns=tuple(_pattern_label(S[j]) for j in used),
+                            mechanism=M)
 
 
-@dataclass(frozen=True)
-class KOVRegimes(Result):
-    """Utility of the binary mechanism, k-ary randomized response and the staircase optimum over a grid of ε.
+class _KOVPoint(NamedTuple):
+    """The three utilities of :func:`kov_regimes` at one ε (``optimum`` NaN when the LP was not solved)."""
 
-    ``binary_optimal_up_to``: the largest ε (bisected between grid points) up to which the best binary
-    mechanism attains the optimum; ``rr_optimal_from``: the smallest ε from which randomized response does;
-    ``crossover``: where the binary and RR curves cross (``None`` when they do not cross on the grid).
-    """
-
-    n: int
-    utility: str
-    eps: tuple[float, ...]
-    binary: tuple[float, ...]
-    rr: tuple[float, ...]
-    optimum: tuple[float, ...]
-    crossover: float | None
-    binary_optimal_up_to: float | None
-    rr_optimal_from: float | None
-    text: str
-
-    @property
-    def exact(self) -> bool:
-        """False: the utilities compared (mutual information) are floats."""
-        return False
-
-    def summary(self) -> str:
-        return self.text
+    binary: float
+    rr: float
+    optimum: float
 
 
 def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike = None, *, tol: float = ATOL) -> KOVRegimes:
@@ -733,7 +729,7 @@ def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike
     --------
     >>> k = kov_regimes(4, [0.5, 2.0])
     >>> close = lambda a, b: math.isclose(a, b, rel_tol=1e-9)
-    >>> round(k.crossover, 4), close(k.binary[0], k.optimum[0]), close(k.rr[1], k.optimum[1])
+    >>> round(float(k.crossover), 4), close(k.binary[0], k.optimum[0]), close(k.rr[1], k.optimum[1])
     (0.8221, True, True)
     """
     from ...mechanisms._catalogue import kary_randomized_response
@@ -744,11 +740,11 @@ def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike
     util = mutual_information_utility(prior, n)
     splits = [T for k in range(1, n // 2 + 1) for T in itertools.combinations(range(n), k)]
 
-    def curves(e: float, lp: bool = True) -> tuple[float, float, float]:
+    def curves(e: float, lp: bool = True) -> _KOVPoint:
         r = math.exp(e)
         b = max(float(util.of(binary_mechanism(n, r, T))) for T in splits)
         rr = float(util.of(kary_randomized_response(n, exp_eps=r, exact=False)))
-        return b, rr, float(staircase_optimum(n, r, util).value) if lp else math.nan
+        return _KOVPoint(binary=b, rr=rr, optimum=float(staircase_optimum(n, r, util).value) if lp else math.nan)
 
     def optimal(which: int, e: float) -> bool:  # is curve 0 (binary) / 1 (RR) optimal at ε = e?
         c = curves(e)
@@ -778,4 +774,6 @@ def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike
     text = (f"local DP on {n} values, utility I(X; Y) (nats), X {'uniform' if prior is None else 'with the given prior'}:"
             f" binary optimal for ε ≤ {fmt(b_up)}, randomized response optimal for ε ≥ {fmt(r_from)}; the curves "
             f"cross at ε = {fmt(cross)}")
-    return KOVRegimes(n, "mutual information", grid, B, R, O, cross, b_up, r_from, text)
+    level = lambda v: None if v is None else PrivacyLevel.from_eps(float(v))  # noqa: E731
+    return KOVRegimes(n=n, utility="mutual information", eps=grid, binary=B, rr=R, optimum=O, crossover=level(cross),
+                      binary_optimal_up_to=level(b_up), rr_optimal_from=level(r_from), text=text)

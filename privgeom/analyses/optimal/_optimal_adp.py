@@ -6,11 +6,10 @@ hockey-stick condition on every directed edge (Balle, Barthe & Gaboardi, NeurIPS
 linear once each positive part gets an auxiliary variable. This module registers that LP with
 :func:`special_lp` (used by :func:`~privgeom.analyses.optimal_mechanism`) for :class:`~privgeom.definitions.ApproximateDP`.
 
-It also holds what every optimisation over a closure shares (the result types :class:`OptimalMechanism` and
-:class:`OptimalityCertificate`, the LP plumbing ``_LP`` and ``_finish``, and :class:`ClosureConstraints` with
-:func:`closure_constraints`, the one linear description of "``M`` is in the closure" used by the LPs and by
-:func:`~privgeom.analyses.least_informative`), so that :mod:`privgeom.analyses.optimal._optimal` imports this module and
-not the other way round.
+It also holds what every optimisation over a closure shares (the LP plumbing ``_LP`` and ``_finish``, and
+:class:`ClosureConstraints` with :func:`closure_constraints`, the one linear description of "``M`` is in the closure"
+used by the LPs and by :func:`~privgeom.analyses.least_informative`), so that :mod:`privgeom.analyses.optimal._optimal`
+imports this module and not the other way round; the result types are in :mod:`privgeom.analyses.optimal._results`.
 
 Examples
 --------
@@ -39,64 +38,17 @@ import scipy.sparse as sp
 
 from ..._core.errors import InvalidTypeError, SizeLimitError, SolverError
 from ..._core.limits import register_limit
-from ..._core.numeric import ATOL, Scalar, fraction_str, limit_hint
-from ..._core.results import Result
+from ..._core.numeric import fraction_str, limit_hint
 from ...definitions import ApproximateDP, Membership, PrivacyDefinition
 from ...geometry._exact_lp import ExactLPSolution, exact_basis_solution, exact_lp_cdd
 from ...geometry._lp import HighsModel, check_lp_size
 from ...mechanisms import Mechanism
 from ..comparison._compare import generating_mechanisms
 from ..._core.numbers import number_text
+from ._results import LPDims, OptimalityCertificate, OptimalMechanism
 
-__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "special_lp_size", "special_constraints", "OptimalityCertificate",
-           "OptimalMechanism", "ClosureConstraints", "closure_constraints"]
-
-
-# ---------------------------------------------------------------------------------------------------- results
-@dataclass(frozen=True)
-class OptimalityCertificate(Result):
-    """LP duality certificate of an optimum: an upper ``bound`` valid for *every* mechanism of the closure.
-
-    ``value``: expected utility of the returned mechanism (recomputed), ``gap = bound − value``. ``exact``: primal
-    feasibility and ``bound == value`` verified in rationals; ``verified``: that, or (float) ``|gap| ≤ tolerance``.
-    ``dual``: the dual vectors used (``z, w, y`` rows LP; ``u, t`` closure LP; ``z, y`` hockey-stick LP).
-    """
-
-    bound: Scalar
-    value: Scalar
-    gap: Scalar
-    exact: bool
-    verified: bool
-    tolerance: float
-    dual: dict[str, Any] = field(repr=False)
-    detail: str
-
-    def summary(self) -> str:
-        if not self.verified:
-            return f"NOT certified: dual bound {fraction_str(self.bound)}, value {fraction_str(self.value)}; {self.detail}"
-        how = "exactly (rational arithmetic)" if self.exact else f"in float (gap {number_text(float(self.gap), digits=3)}, tolerance {number_text(self.tolerance)})"
-        return f"optimal: dual bound {fraction_str(self.bound)} = value {fraction_str(self.value)}, verified {how}; {self.detail}"
-
-
-@dataclass(frozen=True)
-class OptimalMechanism(Result):
-    """Result of :func:`optimal_mechanism`: an optimal ``mechanism`` (outputs = the utility's outputs), its expected
-    utility ``value`` (``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]``), ``exact`` (certified in rational arithmetic), the
-    ``formulation`` (``"rows"``, ``"closure"`` or ``"hockey-stick"``), the definition's spec, the
-    :class:`OptimalityCertificate` and ``membership``: ``definition.contains(mechanism)``, an independent re-check.
-    """
-
-    mechanism: Mechanism
-    value: Scalar
-    exact: bool
-    formulation: str
-    definition: str
-    certificate: OptimalityCertificate
-    membership: Membership
-    text: str
-
-    def summary(self) -> str:
-        return f"{self.text}\n{self.mechanism}\n{self.certificate.summary()}"
+__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "special_lp_size", "special_constraints", "ClosureConstraints",
+           "closure_constraints"]
 
 
 # ---------------------------------------------------------------------------------------------------- LP plumbing
@@ -219,9 +171,9 @@ class _LP:
                 raise SolverError(f"{self.what}: every input is rational but neither HiGHS's optimal basis nor cdd's "
                                   "exact simplex gives a verified exact optimum; no float answer is substituted")
             note += f"exact optimum from {'HiGHS’s optimal basis' if sol.method == 'basis' else 'cdd’s exact simplex'}"
-        return _Solved(np.asarray(res.x), -float(res.fun or 0.0),
-                       None if duals is None else np.asarray(duals[:ne]),
-                       None if duals is None else np.asarray(duals[ne:]), sol, note)
+        return _Solved(x=np.asarray(res.x), fun=-float(res.fun or 0.0),
+                       eq_duals=None if duals is None else np.asarray(duals[:ne]),
+                       ub_duals=None if duals is None else np.asarray(duals[ne:]), exact=sol, note=note)
 
     def feasible(self, x: Sequence[Any]) -> bool:
         dot = lambda row: sum((a * x[j] for j, a in row.items()), Fraction(0))  # noqa: E731
@@ -255,12 +207,14 @@ def _finish(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: A
                           "is substituted")
     if not verified:
         detail += f"; NOT verified: gap {number_text(float(gap), digits=3)} exceeds the tolerance {number_text(tol)}"
-    cert = OptimalityCertificate(bound, value, gap, exact and verified, verified, tol, dual, detail)
+    cert = OptimalityCertificate(bound=bound, value=value, gap=gap, exact=exact and verified, verified=verified,
+                                 tolerance=tol, dual=dual, detail=detail)
     if membership is None:  # a caller's exact structured re-check (every row, every constraint) stands in for it
         membership = definition.contains(M)
     text = (f"optimal mechanism for {definition.spec()} ({formulation} LP): expected utility {fraction_str(value)}"
             f"{'' if exact else f' ≈ {number_text(float(value), digits=10)}'}; in the closure: {'yes' if membership.member else 'NO'} [{membership.method}]")
-    return OptimalMechanism(M, value, exact and verified, formulation, definition.spec(), cert, membership, text)
+    return OptimalMechanism(mechanism=M, value=value, exact=exact and verified, formulation=formulation,
+                            definition=definition.spec(), certificate=cert, membership=membership, text=text)
 
 
 
@@ -313,8 +267,8 @@ def _adp_constraints(definition: ApproximateDP, n_outputs: int, exact: bool) -> 
         ub.append({**{ti(e, w): one for w in range(m)}, tau: -dl})
     eq: list[dict[int, Any]] = [{mi(w, d): one for w in range(m)} for d in range(N)] + [{tau: one}]
     mech = tuple(tuple({mi(w, d): one} for d in range(N)) for w in range(m))
-    return ClosureConstraints("hockey-stick", n_vars, eq, [1] * (N + 1), ub, mech, exact,
-                        {"directed": directed, "r": r, "delta": dl})
+    return ClosureConstraints(formulation="hockey-stick", n=n_vars, eq=eq, b_eq=[1] * (N + 1), ub=ub, mech=mech,
+                              exact=exact, data={"directed": directed, "r": r, "delta": dl})
 
 
 def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: bool) -> OptimalMechanism:
@@ -374,16 +328,16 @@ def _(definition: ApproximateDP) -> Any:
 
 
 @singledispatch
-def special_lp_size(definition: Any, n_outputs: int) -> tuple[int, int, int] | None:
-    """``(variables, constraints, nonzeros)`` of the dedicated LP of :func:`special_lp`, from the sizes alone."""
+def special_lp_size(definition: Any, n_outputs: int) -> LPDims | None:
+    """The sizes (variables, constraints, nonzeros) of the dedicated LP of :func:`special_lp`, from the sizes alone."""
     return None
 
 
 @special_lp_size.register
-def _(definition: ApproximateDP, n_outputs: int) -> tuple[int, int, int]:
+def _(definition: ApproximateDP, n_outputs: int) -> LPDims:
     m, N = n_outputs, len(definition.inputs)
     E = 2 * definition.graph.number_of_edges()
-    return m * N + m * E + 1, m * E + E + N + 1, 4 * m * E + E + m * N + 1
+    return LPDims(variables=m * N + m * E + 1, constraints=m * E + E + N + 1, nonzeros=4 * m * E + E + m * N + 1)
 
 
 # ---------------------------------------------------------------------------------------------------- models
@@ -403,7 +357,8 @@ def _rows_constraints(definition: PrivacyDefinition, m: int, exact: bool) -> Clo
     eq += [{idx(w, d): e[d] for d in range(N) if e[d] != 0} for w in range(m) for e in E]
     b_eq: list[Any] = [1] * N + [0] * (m * len(E))
     mech = tuple(tuple({idx(w, d): one} for d in range(N)) for w in range(m))
-    return ClosureConstraints("rows", m * N, eq, b_eq, ub, mech, exact, {"F": F, "E": E})
+    return ClosureConstraints(formulation="rows", n=m * N, eq=eq, b_eq=b_eq, ub=ub, mech=mech, exact=exact,
+                              data={"F": F, "E": E})
 
 
 def _closure_constraints(definition: PrivacyDefinition, mechs: Sequence[Mechanism], m: int, exact: bool) -> ClosureConstraints:
@@ -420,8 +375,8 @@ def _closure_constraints(definition: PrivacyDefinition, mechs: Sequence[Mechanis
     eq.append({lam0 + j: 1 for j in range(len(mats))})
     mech = tuple(tuple({offsets[j] + w * o_j + o: mats[j][o, d] for j, o_j in enumerate(sizes) for o in range(o_j)
                         if mats[j][o, d] != 0} for d in range(N)) for w in range(m))
-    return ClosureConstraints("closure", lam0 + len(mats), eq, [0] * (len(eq) - 1) + [1], [], mech, exact,
-                        {"mats": mats, "offsets": offsets})
+    return ClosureConstraints(formulation="closure", n=lam0 + len(mats), eq=eq, b_eq=[0] * (len(eq) - 1) + [1], ub=[],
+                              mech=mech, exact=exact, data={"mats": mats, "offsets": offsets})
 
 
 def closure_constraints(definition: PrivacyDefinition, n_outputs: int, *, exact: bool | None = None) -> ClosureConstraints:

@@ -35,8 +35,9 @@ Fraction(3, 7)
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -46,7 +47,8 @@ from ..._core.errors import SolverError
 from ..._core.numeric import check_dense_size, fraction_str
 from ...definitions import Membership, PrivacyDefinition
 from ...mechanisms import Mechanism
-from ._optimal_adp import _LP, OptimalMechanism, _finish
+from ._optimal_adp import _LP, _finish
+from ._results import LPDims, OptimalMechanism
 
 __all__ = ["explicit_closure_optimum", "closed_form_optimum", "symmetric_rows_optimum", "ratio_rows_membership",
            "reduced_lp_size"]
@@ -74,7 +76,15 @@ def _as_ints(A: np.ndarray) -> tuple[np.ndarray, int]:
     return np.array(ints, dtype=object if big else np.int64).reshape(A.shape), L
 
 
-def _ratio_data(definition: PrivacyDefinition) -> tuple[np.ndarray, np.ndarray, Any] | None:
+class _RatioData(NamedTuple):
+    """The ratio constraints ``x_a ≤ r x_b`` of a row cone (``a``, ``b``: index arrays; ``r``: the one ratio)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    r: Any
+
+
+def _ratio_data(definition: PrivacyDefinition) -> _RatioData | None:
     """``(a, b, r)`` when the row cone is ``{x ≥ 0 : x_a ≤ r x_b}`` with one ratio ``r`` (ε-DP), else None."""
     if not definition.row_cone_decides_closure:
         return None
@@ -82,7 +92,7 @@ def _ratio_data(definition: PrivacyDefinition) -> tuple[np.ndarray, np.ndarray, 
     if st is None or st.difference is None or len(st.difference.nonneg) or len(set(st.difference.c)) != 1:
         return None
     d = st.difference
-    return np.asarray(d.a, dtype=np.int64), np.asarray(d.b, dtype=np.int64), d.c[0] if d.c else None
+    return _RatioData(a=np.asarray(d.a, dtype=np.int64), b=np.asarray(d.b, dtype=np.int64), r=d.c[0] if d.c else None)
 
 
 def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Membership | None:
@@ -109,8 +119,9 @@ def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Member
         X = X.astype(object)
     if (X < 0).any() or (q * X[:, a] > p * X[:, b]).any():
         return None
-    return Membership(True, "ratio-rows", True, detail=f"every row satisfies x_i ≤ {fraction_str(r)}·x_j on all "
-                                                       f"{len(a):,} ratio constraints (checked in integers)")
+    return Membership(member=True, method="ratio-rows", exact=True,
+                      detail=f"every row satisfies x_i ≤ {fraction_str(r)}·x_j on all {len(a):,} ratio constraints "
+                             f"(checked in integers)")
 
 
 def _finish_verified(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: Any, exact: bool,
@@ -278,13 +289,32 @@ def _invariant_generators(definition: PrivacyDefinition, C: np.ndarray) -> list[
     return keep
 
 
-def reduced_lp_size(definition: PrivacyDefinition, C: np.ndarray) -> tuple[int, int, int] | None:
-    """``(variables, constraints, nonzeros)`` of the symmetry-reduced LP, or None when no reduction applies."""
+def reduced_lp_size(definition: PrivacyDefinition, C: np.ndarray) -> LPDims | None:
+    """The sizes (variables, constraints, nonzeros) of the symmetry-reduced LP, or None when no reduction applies."""
     red = _reduction(definition, C)
-    return None if red is None else red["size"]
+    return None if red is None else red.size
 
 
-def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class _Reduction:
+    """The orbit reduction of the rows LP: the group generators ``gens``; ``pid[ω, D]`` the orbit of each (output,
+    dataset) pair (``n_p`` orbits: the variables); ``tid`` the orbit of each (output, ratio constraint) pair (``n_t``
+    orbits: the constraints); the ratio constraints ``x_a ≤ r x_b``; one dataset per orbit (``point_reps``: the column
+    sums kept); the reduced LP's ``size``."""
+
+    gens: list[np.ndarray]
+    pid: np.ndarray
+    n_p: int
+    tid: np.ndarray
+    n_t: int
+    a: np.ndarray
+    b: np.ndarray
+    r: Any
+    size: LPDims
+    point_reps: list[int]
+
+
+def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> _Reduction | None:
     data = _ratio_data(definition)
     m, N = C.shape
     if data is None or m != N or data[2] is None:
@@ -310,9 +340,9 @@ def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> dict[str, Any] |
     tid, n_t = _orbit_ids(m * E, tmaps)  # (ω, t) = ω E + t
     qid, n_q = _orbit_ids(N, gens)
     point_reps = [int(np.flatnonzero(qid == o)[0]) for o in range(n_q)]
-    size = (n_p, n_t + n_q, 2 * n_t + n_q * min(n_p, m))
-    return {"gens": gens, "pid": pid.reshape(m, N), "n_p": n_p, "tid": tid, "n_t": n_t, "a": a, "b": b, "r": r,
-            "size": size, "point_reps": point_reps}
+    size = LPDims(variables=n_p, constraints=n_t + n_q, nonzeros=2 * n_t + n_q * min(n_p, m))
+    return _Reduction(gens=gens, pid=pid.reshape(m, N), n_p=n_p, tid=tid, n_t=n_t, a=a, b=b, r=r, size=size,
+                      point_reps=point_reps)
 
 
 def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool,
@@ -323,8 +353,8 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
     if red is None:
         return None
     if check_size is not None:
-        check_size(*red["size"])
-    n_p, n_t, pid, tid, a, b, r = (red[k] for k in ("n_p", "n_t", "pid", "tid", "a", "b", "r"))
+        check_size(*red.size)
+    n_p, n_t, pid, tid, a, b, r = red.n_p, red.n_t, red.pid, red.tid, red.a, red.b, red.r
     m, N = C.shape
     E = len(a)
     if not exact:
@@ -343,7 +373,7 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         row[ib] = row.get(ib, 0) - r
         ub.append(row)
     eq = []
-    for d in red["point_reps"]:  # one column sum per orbit of datasets (invariance gives the others)
+    for d in red.point_reps:  # one column sum per orbit of datasets (invariance gives the others)
         row = {}
         for w in range(m):
             row[int(pid[w, d])] = row.get(int(pid[w, d]), 0) + 1
@@ -372,7 +402,7 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         cands = list(zip(rational_candidates(np.clip(flt.x, 0, None)), rational_candidates(yub)))
         note = "HiGHS's float optimum rationalised, then verified exactly on the full LP"
     detail = (f"symmetry-reduced rows LP: {n_p} orbit variables and {n_t} constraint orbits instead of {m * N:,} "
-              f"variables and {m * E:,} constraints ({len(red['gens'])} group generators); solution expanded and "
+              f"variables and {m * E:,} constraints ({len(red.gens)} group generators); solution expanded and "
               f"re-verified on the full constraints, dual spread evenly over each constraint orbit"
               f"{'; ' + note if note else ''}")
     for v, y_ub in cands:
