@@ -104,6 +104,7 @@ from typing import TypeAlias as _TypeAlias  # noqa: E402
 import importlib as _importlib  # noqa: E402
 
 from ._core import display as _display, domain as _domain, level as _level, limits as _limits  # noqa: E402
+from ._core import registry as _registry  # noqa: E402
 
 # Types of the parameters (re-bound here with their documentation, which Sphinx reads from these comments)
 #: A privacy level as ``eps=`` accepts it: ε as a number (``1.1``, ``"0.5"``, ``0``), ``"ln(r)"``, a
@@ -266,6 +267,21 @@ def _import_limit_modules() -> None:
 def _import_renderers() -> None:
     _importlib.import_module("privgeom._display_types")  # registers the renderers of the library's types
 
+
+#: Who fills the tables of :mod:`privgeom._core.registry` (lower modules read them; the modules named here, higher
+#: up, write them when imported): the façade is the one place that names them, so no module names a higher one.
+_PROVIDERS: dict[str, dict[str, str]] = {
+    "definition operations": {
+        "nearest": "privgeom.definitions._nearest",
+        "contains_row": "privgeom.definitions._rows",
+        "without": "privgeom.analyses.design._design",
+        "only": "privgeom.analyses.design._design",
+        "from_guarantees": "privgeom.analyses.design._design",
+    },
+    "structured answers": {"randomized response": "privgeom.analyses._rr_orbits"},
+}
+for _table, _providers in _PROVIDERS.items():
+    _registry.registry(_table).provide(_providers)
 
 _limits.LOADERS.append(_import_limit_modules)
 _display.LOADERS.append(_import_renderers)

@@ -3,7 +3,7 @@
 Each hook dispatches on the definition's type (:func:`functools.singledispatch`); its default returns None (use the
 generic route). A structured definition registers its own answer in its own module, e.g. randomized response on its
 hypercube in :mod:`._rr_orbits`; the generic modules only call the hook. The registering modules are listed in
-:data:`HOOK_MODULES` and imported on a hook's first call (the package loads its modules on first use, so nothing
+:data:`STRUCTURED_ANSWERS` (named by the package's façade) and imported on a hook's first call (the package loads its modules on first use, so nothing
 else guarantees they ran).
 
 Examples
@@ -16,19 +16,20 @@ True
 
 from __future__ import annotations
 
-import importlib
 from functools import singledispatch, update_wrapper
 from typing import Any, Callable
 
-__all__ = ["HOOK_MODULES", "structured_relaxation", "structured_summary"]
+from .._core.registry import registry
 
-#: The modules that register structured answers with the hooks (imported on a hook's first call).
-HOOK_MODULES = ("privgeom.analyses._rr_orbits",)
-_LOADED: list[bool] = []
+__all__ = ["STRUCTURED_ANSWERS", "structured_relaxation", "structured_summary"]
+
+#: The modules that register structured answers with the hooks are named by the package's façade
+#: (:mod:`privgeom._core.registry`) and imported before a hook's first dispatch.
+STRUCTURED_ANSWERS = registry("structured answers")
 
 
 class _Hook:
-    """A single-dispatch hook that imports :data:`HOOK_MODULES` before its first dispatch."""
+    """A single-dispatch hook that imports the providers of :data:`STRUCTURED_ANSWERS` before its first dispatch."""
 
     def __init__(self, default: Callable[..., Any]) -> None:
         self._dispatch = singledispatch(default)
@@ -36,10 +37,7 @@ class _Hook:
         update_wrapper(self, default)
 
     def __call__(self, obj: Any, *args: Any, **kwargs: Any) -> Any:
-        if not _LOADED:
-            _LOADED.append(True)
-            for module in HOOK_MODULES:
-                importlib.import_module(module)
+        STRUCTURED_ANSWERS.load_all()
         return self._dispatch(obj, *args, **kwargs)
 
 

@@ -33,7 +33,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -41,16 +40,17 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
+from .._core.registry import registry
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SolverError
 from .._core.level import PrivacyLevel, ScalarLike
 from .._core.numeric import ATOL, Scalar, fraction_str, readonly
+from .._core.numbers import number_text
 from .._core.results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..geometry._cone import Cone
-    from ._nearest import Nearest
 
 #: Vectors longer than this are left out of JSON output (a k = 20 certificate has 2^20 entries).
 _JSON_VECTOR_LIMIT = 4096
@@ -63,6 +63,8 @@ __all__ = [
     "SeparatingCertificate",
     "RowCertificate",
     "CompletionWitness",
+    "Nearest",
+    "NearestCertificate",
 ]
 
 
@@ -324,32 +326,85 @@ def _row_result_json(obj: Any) -> Any:
     return obj.to_dict()
 
 
+# ---------------------------------------------------------------------------------------------------- nearest
+#: The results of :meth:`PrivacyDefinition.nearest` (computed by ``_nearest.py``), beside the other results of
+#: membership.
+@dataclass(frozen=True)
+class NearestCertificate(Result):
+    """LP-duality lower bound on the distance from ``M`` to the closure.
+
+    Attributes
+    ----------
+    lower_bound : Fraction or float
+        ``b · y`` for a dual-feasible ``y`` (checked: ``Aᵀ y ≤ c``, exactly in exact mode): no mechanism of the
+        closure is closer to ``M`` than this.
+    functional : numpy array
+        The part of ``y`` on the rows ``N − D⁺ + D⁻ = M`` (same shape as ``M``).
+    optimal : bool
+        ``lower_bound`` equals the reported distance: the repaired mechanism is a nearest one.
+    """
+
+    lower_bound: Scalar
+    functional: np.ndarray
+    optimal: bool
+
+    def summary(self) -> str:
+        how = "= the distance: optimal" if self.optimal else "(a lower bound)"
+        return f"every mechanism in the closure is at distance ≥ {fraction_str(self.lower_bound)} {how}"
+
+
+@dataclass(frozen=True)
+class Nearest(Result):
+    """The closest mechanism of the closure to a given mechanism, with its distance and proofs.
+
+    Attributes
+    ----------
+    mechanism : Mechanism
+        The repaired mechanism ``N`` (same inputs and outputs as the given one; exact in exact mode).
+    distance : Fraction or float
+        ``‖N − M‖`` in ``norm``, computed from ``mechanism`` (exactly in exact mode).
+    norm : str
+        ``"l1"``, ``"l1-column"`` or ``"linf"`` (see the module docstring).
+    exact : bool
+    method : str
+        ``"mixture-lp"`` (finite definitions) or ``"row-cone-lp"``; ``"member"`` when ``M`` already was a member.
+    membership : Membership
+        The verified membership of ``mechanism`` (its witness).
+    certificate : NearestCertificate or None
+        The optimality certificate (LP dual); None when ``M`` is a member (distance 0 needs none).
+    original_member : bool
+        Whether the given mechanism was already in the closure.
+    """
+
+    mechanism: Mechanism
+    distance: Scalar
+    norm: str
+    exact: bool
+    method: str
+    membership: Membership
+    certificate: NearestCertificate | None
+    original_member: bool
+    detail: str = ""
+
+    def summary(self) -> str:
+        if self.original_member:
+            return "the mechanism is already in the closure (distance 0)"
+        d = number_text(self.distance if self.exact else float(self.distance))
+        text = (f"nearest member at {self.norm} distance {d} ({'exact' if self.exact else 'float'}, {self.method}); "
+                f"membership verified [{self.membership.method}]")
+        if self.certificate is not None:
+            text += f"\n  optimality: {self.certificate.summary()}"
+        return text
+
+
+
 # ---------------------------------------------------------------------------------------------------- interface
-#: The generic implementations behind :meth:`PrivacyDefinition.nearest` (installed by ``_nearest``) and
-#: :meth:`PrivacyDefinition.contains_row` (installed by ``_rows``). Those modules import this one, so the base class
-#: reaches them through this registry instead of importing them (no import cycle); importing
-#: ``privgeom.definitions`` installs both.
-class _Operations(dict[str, Callable[..., Any]]):
-    """The registry; an operation read before its module was imported (``privgeom.analyses`` loads on first use,
-    PEP 562) imports the module named in :data:`OPERATION_MODULES`, which installs it."""
-
-    def __missing__(self, name: str) -> Callable[..., Any]:
-        if name in OPERATION_MODULES:
-            importlib.import_module(OPERATION_MODULES[name])
-            if name in self:
-                return self[name]
-        raise KeyError(name)
-
-
-GENERIC_OPERATIONS: dict[str, Callable[..., Any]] = _Operations()
-#: The module that installs each generic operation (imported on first use by :data:`GENERIC_OPERATIONS`).
-OPERATION_MODULES = {
-    "nearest": "privgeom.definitions._nearest",
-    "contains_row": "privgeom.definitions._rows",
-    "without": "privgeom.analyses.design._design",
-    "only": "privgeom.analyses.design._design",
-    "from_guarantees": "privgeom.analyses.design._design",
-}
+#: The generic implementations behind :meth:`PrivacyDefinition.nearest` (installed by ``_nearest``),
+#: :meth:`PrivacyDefinition.contains_row` (``_rows``) and the design operations ``without``, ``only`` and
+#: ``from_guarantees`` (``analyses/design/_design.py``). Those modules import this one, so the base class reaches them
+#: through this table of the base layer (:mod:`privgeom._core.registry`); the package's façade names the module
+#: providing each entry, imported on first use.
+GENERIC_OPERATIONS = registry("definition operations")
 
 
 def register_generic(name: str, implementation: Callable[..., Any]) -> None:

@@ -59,13 +59,13 @@ from .._core.numbers import number_text
 from .._core.results import Result
 from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates, support_systems
 from ..mechanisms import Mechanism
-from ._base import Membership, PrivacyDefinition, register_generic
+from ._base import Membership, Nearest, NearestCertificate, PrivacyDefinition, register_generic
 from ._dp import DifferentialPrivacy
 from ._closure import Triplets
 from ._finite import FiniteDefinition
 from ._rr import RandomizedResponse
 
-__all__ = ["Nearest", "Repair", "NearestCertificate", "NORMS", "nearest", "closure_description"]
+__all__ = ["NORMS", "nearest", "closure_description"]
 
 #: Norms accepted by :func:`nearest`.
 NORMS = ("l1", "l1-column", "linf")
@@ -77,79 +77,6 @@ BASIS_TOL = 1e-9
 #: when within this relative to ``max(1, |distance|)`` (HiGHS's default feasibility tolerance; float optima
 #: carry the LP's round-off, so the check is looser than the user tolerance).
 DUAL_FEASIBILITY_TOL = 1e-7
-
-
-# ---------------------------------------------------------------------------------------------------- results
-@dataclass(frozen=True)
-class NearestCertificate(Result):
-    """LP-duality lower bound on the distance from ``M`` to the closure.
-
-    Attributes
-    ----------
-    lower_bound : Fraction or float
-        ``b · y`` for a dual-feasible ``y`` (checked: ``Aᵀ y ≤ c``, exactly in exact mode): no mechanism of the
-        closure is closer to ``M`` than this.
-    functional : numpy array
-        The part of ``y`` on the rows ``N − D⁺ + D⁻ = M`` (same shape as ``M``).
-    optimal : bool
-        ``lower_bound`` equals the reported distance: the repaired mechanism is a nearest one.
-    """
-
-    lower_bound: Scalar
-    functional: np.ndarray
-    optimal: bool
-
-    def summary(self) -> str:
-        how = "= the distance: optimal" if self.optimal else "(a lower bound)"
-        return f"every mechanism in the closure is at distance ≥ {fraction_str(self.lower_bound)} {how}"
-
-
-@dataclass(frozen=True)
-class Nearest(Result):
-    """The closest mechanism of the closure to a given mechanism, with its distance and proofs.
-
-    Attributes
-    ----------
-    mechanism : Mechanism
-        The repaired mechanism ``N`` (same inputs and outputs as the given one; exact in exact mode).
-    distance : Fraction or float
-        ``‖N − M‖`` in ``norm``, computed from ``mechanism`` (exactly in exact mode).
-    norm : str
-        ``"l1"``, ``"l1-column"`` or ``"linf"`` (see the module docstring).
-    exact : bool
-    method : str
-        ``"mixture-lp"`` (finite definitions) or ``"row-cone-lp"``; ``"member"`` when ``M`` already was a member.
-    membership : Membership
-        The verified membership of ``mechanism`` (its witness).
-    certificate : NearestCertificate or None
-        The optimality certificate (LP dual); None when ``M`` is a member (distance 0 needs none).
-    original_member : bool
-        Whether the given mechanism was already in the closure.
-    """
-
-    mechanism: Mechanism
-    distance: Scalar
-    norm: str
-    exact: bool
-    method: str
-    membership: Membership
-    certificate: NearestCertificate | None
-    original_member: bool
-    detail: str = ""
-
-    def summary(self) -> str:
-        if self.original_member:
-            return "the mechanism is already in the closure (distance 0)"
-        d = number_text(self.distance if self.exact else float(self.distance))
-        text = (f"nearest member at {self.norm} distance {d} ({'exact' if self.exact else 'float'}, {self.method}); "
-                f"membership verified [{self.membership.method}]")
-        if self.certificate is not None:
-            text += f"\n  optimality: {self.certificate.summary()}"
-        return text
-
-
-#: The answer to "my mechanism fails — what is the smallest change that passes?".
-Repair = Nearest
 
 
 # ---------------------------------------------------------------------------------------------------- descriptions
