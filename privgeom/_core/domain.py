@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence, TypeAlias
 
 import numpy as np
 
@@ -49,7 +49,6 @@ from .relations import NODE_READINGS, GraphLike, bit_labels, graph_name, relatio
 
 if TYPE_CHECKING:
     import networkx as nx
-    from ..mechanisms._mechanism import Mechanism
 
 __all__ = [
     "Domain",
@@ -134,6 +133,14 @@ def _is_bit_labels(labels: Sequence[str]) -> bool:
     width = len(labels[0])
     # one pass for the lengths, then the characters of all labels at once (2^20 labels in well under a second)
     return width > 0 and all(len(s) == width for s in labels) and not set("".join(labels)) - {"0", "1"}
+
+
+class HasDomain(Protocol):
+    """Anything that carries its datasets as a :class:`Domain` — a :class:`~privgeom.Mechanism` — read structurally
+    (its ``domain`` attribute), so that this base layer never names the layer of mechanisms."""
+
+    @property
+    def domain(self) -> "Domain": ...
 
 
 @dataclass(frozen=True)
@@ -296,7 +303,7 @@ class Domain:
     # constructor is reachable both as ``Domain.from_labels`` and (on the class) ``Domain.labels``: see below.
 
     @classmethod
-    def coerce(cls, inputs: "InputsLike | Mechanism") -> "Domain":
+    def coerce(cls, inputs: "InputsLike | HasDomain") -> "Domain":
         """A Domain unchanged, or plain labels (a Mechanism gives its input domain)."""
         if isinstance(inputs, Domain):
             return inputs
@@ -562,7 +569,7 @@ def _install_labels_descriptor() -> None:
 _install_labels_descriptor()
 
 
-def resolve_graph(relation: RelationLike, inputs: "InputsLike | Mechanism", *, max_edges: int | None = None,
+def resolve_graph(relation: RelationLike, inputs: "InputsLike | HasDomain", *, max_edges: int | None = None,
                   nodes: str = "labels") -> nx.Graph:
     """THE resolution of a neighbour relation on a set of datasets (public as :func:`privgeom.neighbour_graph`).
 
