@@ -69,7 +69,7 @@ def main() -> None:
         k = kov_regimes(n, grid)
         print(k.text)
         print(f"{'ε':>6} {'binary':>10} {'RR':>10} {'optimum':>10}  winner")
-        for e, b, rr, o in list(zip(k.eps, k.binary, k.rr, k.optimum))[:: max(1, len(k.eps) // 12)]:
+        for e, b, rr, o in list(zip(k.eps_grid, k.binary, k.rr, k.optimum))[:: max(1, len(k.eps_grid) // 12)]:
             win = "binary" if abs(b - o) <= 1e-9 * max(1, o) else ("RR" if abs(rr - o) <= 1e-9 * max(1, o) else "mixed")
             print(f"{e:6.3f} {b:10.6f} {rr:10.6f} {o:10.6f}  {win}")
         path = out / f"kov_regimes_n{n}.png"

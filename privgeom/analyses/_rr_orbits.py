@@ -129,7 +129,7 @@ def _rr_summary(rr: RandomizedResponse, *, rays: bool, definition: str | None, g
     st = cone.structure
     assert st is not None
     labels = tuple(cone.labels)
-    n, k = rr.n, rr.k
+    n, k = rr.n_inputs, rr.k
     G = _group(rr, labels)
     a, b = rr.p.numerator, rr.p.denominator  # type: ignore[union-attr]
 
@@ -183,7 +183,7 @@ def _dp_cone(rr: RandomizedResponse, pairs: _HammingPairs, r: Fraction, labels: 
     else a cone known by its structure (counts, pair bounds ``r^{ham(a,b)}``, one facet per directed edge)."""
     from ..definitions import DifferentialPrivacy
 
-    k, n, m = rr.k, rr.n, pairs.m
+    k, n, m = rr.k, rr.n_inputs, pairs.m
     if k <= STORED_MAX_K:
         graph = nx.Graph(name="pairs")
         graph.add_nodes_from(labels)
@@ -212,7 +212,7 @@ def _dp_cone(rr: RandomizedResponse, pairs: _HammingPairs, r: Fraction, labels: 
 def _lost_witness(rr: RandomizedResponse, s: int) -> tuple[np.ndarray, Fraction]:
     """The verified witness that the facet of dataset ``s`` is lost (module doc): ``x`` in the ε-DP cone of the
     ``k``-cube with ``facet_s · x < 0``. Raises SolverError when a check fails."""
-    k, n = rr.k, rr.n
+    k, n = rr.k, rr.n_inputs
     a, b = rr.p.numerator, rr.p.denominator  # type: ignore[union-attr]
     h = _popcount(np.arange(n, dtype=np.int64) ^ s, k)  # ham(s, D) = popcount of the XOR of the indices
     x = np.where((k - h) % 2 == 0, b - a, a).astype(np.int64)
@@ -251,7 +251,7 @@ class _HypercubeRelaxation(Relaxation):
 
 
 def _relax_rr(rr: RandomizedResponse) -> Relaxation:
-    k, n = rr.k, rr.n
+    k, n = rr.k, rr.n_inputs
     p = cast(Fraction, rr.p)
     r = p / (1 - p)
     cone = rr.row_cone()

@@ -148,18 +148,14 @@ class RandomizedResponse(PrivacyDefinition):
         return self._p
 
     @property
-    def n(self) -> int:
-        """Number of datasets ``2^k``."""
-        return 1 << self._k
-
-    @property
     def n_inputs(self) -> int:
-        return self.n
+        """Number of datasets ``2^k`` (without building their labels)."""
+        return 1 << self._k
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:  # type: ignore[override]
         """The ``2^k`` bit strings in reverse lexicographic order (refused beyond the dense size limit)."""
-        check_dense_size(1, self.n, exact=True, what=f"the {self.n} dataset labels of k={self._k}")
+        check_dense_size(1, self.n_inputs, exact=True, what=f"the {self.n_inputs} dataset labels of k={self._k}")
         return tuple(bit_strings(self._k))
 
     @property
@@ -214,8 +210,8 @@ class RandomizedResponse(PrivacyDefinition):
     # ------------------------------------------------------------------------------------------------ facets
     def _bits(self, s: str | int) -> str:
         if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
-            if not 0 <= int(s) < self.n:
-                raise InvalidParameterError(f"facet index {s} out of range 0..{self.n - 1}")
+            if not 0 <= int(s) < self.n_inputs:
+                raise InvalidParameterError(f"facet index {s} out of range 0..{self.n_inputs - 1}")
             return self._labels[int(s)]
         if not isinstance(s, str) or len(s) != self._k or set(s) - {"0", "1"}:
             raise InvalidParameterError(f"a facet is named by a bit string of length {self._k}, got {s!r}")
@@ -246,11 +242,11 @@ class RandomizedResponse(PrivacyDefinition):
         if scaled:
             a, b = self._a, self._b
             big = max(a, b - a) ** self._k >= INT64_SAFE
-            check_dense_size(1, self.n, exact=big, what=f"facet {bits}")
+            check_dense_size(1, self.n_inputs, exact=big, what=f"facet {bits}")
             one, zero = (a - b, a), (a, a - b)  # coefficient for D bit (1, 0) when s bit is 1 / 0
             out = np.array([1], dtype=object if big else np.int64)
         else:
-            check_dense_size(1, self.n, exact=self._exact, what=f"facet {bits}")
+            check_dense_size(1, self.n_inputs, exact=self._exact, what=f"facet {bits}")
             p = self._p
             one, zero = (p - 1, p), (p, p - 1)
             out = np.array([Fraction(1) if self._exact else 1.0], dtype=object if self._exact else float)
@@ -261,8 +257,8 @@ class RandomizedResponse(PrivacyDefinition):
 
     def facets(self) -> np.ndarray:
         """All ``2^k`` facet normals as rows (``facets()[i] = facet(inputs[i])``); dense, size-checked."""
-        check_dense_size(self.n, self.n, exact=self._exact, what=f"the facet matrix of {self.name}")
-        rows = [self.facet(i) for i in range(self.n)]
+        check_dense_size(self.n_inputs, self.n_inputs, exact=self._exact, what=f"the facet matrix of {self.name}")
+        rows = [self.facet(i) for i in range(self.n_inputs)]
         return readonly(np.vstack(rows))
 
     def row_cone(self) -> Any:
@@ -290,7 +286,7 @@ class RandomizedResponse(PrivacyDefinition):
         from ..geometry._cone import Cone
         from ..geometry._structure import ConeStructure
 
-        n, k = self.n, self._k
+        n, k = self.n_inputs, self._k
         structure = ConeStructure(
             "kronecker",
             f"for every bit string s, one facet Σ_D p^ham(s,D) (p−1)^(k−ham(s,D)) x_D ≥ 0 (Theorem 4.3) — {n} facets, "
@@ -309,7 +305,7 @@ class RandomizedResponse(PrivacyDefinition):
         Row ``s`` of ``⊗^k [[a−b, a], [a, a−b]]`` (``p = a/b``; bit 1 first) is ``b^k`` times the facet of ``s``;
         ``gcd(a, a−b) = 1`` makes it primitive, and the rows are sorted in decreasing lexicographic order.
         """
-        n, k = self.n, self._k
+        n, k = self.n_inputs, self._k
         check_dense_size(n, n, exact=True, what=f"the facet matrix of {self.name}")
         a, b = self._a, self._b
         big = max(a, b - a) ** k >= INT64_SAFE
@@ -374,7 +370,7 @@ class RandomizedResponse(PrivacyDefinition):
             assert Xint is not None and dens is not None
             normal = self.facet(s, scaled=True)
             value = Fraction(exact_dot(normal, Xint[o]), dens[o])
-            e = np.zeros((1, self.n), dtype=np.int64)
+            e = np.zeros((1, self.n_inputs), dtype=np.int64)
             e[0, j] = 1
             valid = verify_kron_identity(normal.reshape(1, -1), self._k, self._forward_kernel(True), self._factor(), e)
             text = f"b^k·facet({s}): " + format_inequality(normal, self._labels)
@@ -421,14 +417,14 @@ class RandomizedResponse(PrivacyDefinition):
         >>> RandomizedResponse(1, "3/4").coefficients([1, 1]).tolist()
         [Fraction(1, 1), Fraction(1, 1)]
         """
-        vec, exact = as_vector(x, self.n, exact=self._exact)
+        vec, exact = as_vector(x, self.n_inputs, exact=self._exact)
         W, _, dens = self._transform(vec.reshape(1, -1), exact)
         if not exact:
             return W[0] / (2 * float(self._p) - 1) ** self._k  # type: ignore[no-any-return]
         assert dens is not None
         d = dens[0] * (2 * self._a - self._b) ** self._k
         ints = W.row(0).to_ints() if isinstance(W, ModularIntegers) else W[0]
-        out = np.empty(self.n, dtype=object)
+        out = np.empty(self.n_inputs, dtype=object)
         out[:] = [Fraction(int(v), d) for v in ints]
         return out
 
@@ -448,7 +444,7 @@ class RandomizedResponse(PrivacyDefinition):
         '001'
         """
         tol = self._tol(atol)
-        vec, exact = as_vector(x, self.n, exact=self._exact)
+        vec, exact = as_vector(x, self.n_inputs, exact=self._exact)
         X = vec.reshape(1, -1)
         member, cert, W, Xint, dens = self._decide(X, exact, tol, [""])
         if not member:
@@ -508,7 +504,7 @@ class RandomizedResponse(PrivacyDefinition):
         if method not in ("auto", "kronecker-inverse"):
             return self._finite.contains(M, method=method, atol=atol)  # type: ignore[no-any-return]
         exact = self._exact and M.exact
-        if exact and self._per_bit_factors(M) is not None and not _dense_fits(M.n_outputs, self.n):
+        if exact and self._per_bit_factors(M) is not None and not _dense_fits(M.n_outputs, self.n_inputs):
             return self._contains_factored(M, tol)
         if exact:  # integer rows straight from the integer columns: x[o] = num[o] (L / den) / L
             C = M.int_columns
@@ -525,7 +521,7 @@ class RandomizedResponse(PrivacyDefinition):
             return Membership(member=False, method="kronecker-inverse", exact=exact, certificate=cert,
                               detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3)")
         m = X.shape[0]
-        check_dense_size(m, self.n, exact=exact, what="the post-processing witness")
+        check_dense_size(m, self.n_inputs, exact=exact, what="the post-processing witness")
         if exact:
             assert Xint is not None and dens is not None
             c = (2 * self._a - self._b) ** self._k

@@ -51,7 +51,7 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
         ax, ratio_ax = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
     else:
         fig = ax.figure
-    eps = list(regimes.eps)
+    eps = list(regimes.eps_grid)
     lo, hi = eps[0], eps[-1]
     if regimes.binary_optimal_up_to is not None:
         ax.axvspan(lo, float(regimes.binary_optimal_up_to), color="C0", alpha=0.08, label="binary optimal")

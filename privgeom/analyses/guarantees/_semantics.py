@@ -651,8 +651,8 @@ def _rr_semantics(rr: Any) -> tuple[Guarantee, ...]:
             return a / np.abs(a).max()
         return unit
 
-    if rr.n > RR_CANONICAL_MAX:  # dataset order (see _rr_canonical_order); built when read
-        return LazySequence(rr.n, lambda i: Guarantee(labels=labels, exact=rr.exact, source=facet(i)))  # type: ignore[return-value]
+    if rr.n_inputs > RR_CANONICAL_MAX:  # dataset order (see _rr_canonical_order); built when read
+        return LazySequence(rr.n_inputs, lambda i: Guarantee(labels=labels, exact=rr.exact, source=facet(i)))  # type: ignore[return-value]
     return tuple(Guarantee(labels=labels, exact=rr.exact, source=facet(int(i))) for i in _rr_canonical_order(rr))
 
 

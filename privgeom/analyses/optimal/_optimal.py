@@ -775,5 +775,5 @@ def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike
             f" binary optimal for ε ≤ {fmt(b_up)}, randomized response optimal for ε ≥ {fmt(r_from)}; the curves "
             f"cross at ε = {fmt(cross)}")
     level = lambda v: None if v is None else PrivacyLevel.from_eps(float(v))  # noqa: E731
-    return KOVRegimes(n=n, utility="mutual information", eps=grid, binary=B, rr=R, optimum=O, crossover=level(cross),
+    return KOVRegimes(n=n, utility="mutual information", eps_grid=grid, binary=B, rr=R, optimum=O, crossover=level(cross),
                       binary_optimal_up_to=level(b_up), rr_optimal_from=level(r_from), text=text)

@@ -139,12 +139,12 @@ class KOVRegimes(Result):
     ``binary_optimal_up_to``: the largest ε (bisected between grid points) up to which the best binary
     mechanism attains the optimum; ``rr_optimal_from``: the smallest ε from which randomized response does;
     ``crossover``: where the binary and RR curves cross (``None`` when they do not cross on the grid). The three
-    are float :class:`~privgeom.PrivacyLevel` values; ``eps`` is the grid of ε (floats) the curves are sampled on.
+    are float :class:`~privgeom.PrivacyLevel` values; ``eps_grid`` is the grid of ε (floats) the curves are sampled on.
     """
 
     n: int
     utility: str
-    eps: tuple[float, ...]
+    eps_grid: tuple[float, ...]
     binary: tuple[float, ...]
     rr: tuple[float, ...]
     optimum: tuple[float, ...]
