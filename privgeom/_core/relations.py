@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeAlias, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, Union
 
 import numpy as np
 
@@ -29,13 +29,37 @@ from .errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 if TYPE_CHECKING:
     import networkx as nx
 
-    from .domain import Domain
 
 __all__ = ["GraphLike", "NODE_READINGS", "validate_graph", "relation_edges", "graph_name", "bit_labels"]
 
 #: A user neighbour graph: a networkx graph or an iterable of pairs of dataset labels (integer nodes are read as
 #: column indices when the labels are not integers); validated by :func:`validate_graph`.
 GraphLike: TypeAlias = Union["nx.Graph", Iterable[Sequence[Any]]]  # networkx is imported on first use
+
+
+class Datasets(Protocol):
+    """What the relations read of a :class:`~privgeom.Domain`: the kind of datasets, their labels, record values and
+    structure points, and the sizes ``n`` and ``k`` (read structurally, so this module needs nothing above it)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def labels(self) -> tuple[str, ...]: ...
+
+    @property
+    def n(self) -> int | None: ...
+
+    @property
+    def values(self) -> tuple[str, ...]: ...
+
+    @property
+    def points(self) -> tuple[tuple[int, ...], ...]: ...
+
+    @property
+    def k(self) -> int | None: ...
+
+    def __len__(self) -> int: ...
 
 
 def bit_labels(k: int) -> tuple[str, ...]:
@@ -57,7 +81,7 @@ def _one_position_edges(labels: Sequence[str]) -> Iterator[tuple[str, str]]:
                 yield s, t
 
 
-def relation_edges(dom: Domain, name: str) -> Iterator[tuple[str, str]]:
+def relation_edges(dom: Datasets, name: str) -> Iterator[tuple[str, str]]:
     """The edges of the named relation ``name`` (already checked to apply) on ``dom``, each once, in a fixed order:
     Dwork & Roth, Definition 2.4 (replace-one, add-remove), Lin & Kifer, Section V (Hamming), ``docs/theory.md`` §7."""
     L = dom.labels
@@ -86,7 +110,7 @@ def relation_edges(dom: Domain, name: str) -> Iterator[tuple[str, str]]:
     raise InvalidParameterError(f"relation {name!r} is not defined on {dom.kind}")  # pragma: no cover
 
 
-def _point_edges(dom: Domain, moves: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]], directed: bool = False,
+def _point_edges(dom: Datasets, moves: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]], directed: bool = False,
                  extra: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]] | None = None) -> Iterator[tuple[str, str]]:
     """Edges between the datasets whose structure points are one ``move`` (or ``extra`` move) apart."""
     where = {p: i for i, p in enumerate(dom.points)}
@@ -104,7 +128,7 @@ def _point_edges(dom: Domain, moves: Callable[[tuple[int, ...]], Iterable[tuple[
             yield dom.labels[key[0]], dom.labels[key[1]]
 
 
-def graph_name(dom: Domain, name: str) -> str:
+def graph_name(dom: Datasets, name: str) -> str:
     """The name of the graph of a named relation on ``dom`` (``hamming(3)``, ``path(4)``, ``replace-one(database)``,
     ``complete(5)``, …), as :meth:`Domain.relation` names it."""
     N = len(dom)

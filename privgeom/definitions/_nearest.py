@@ -135,7 +135,7 @@ def description_nonzeros(definition: PrivacyDefinition, n_out: int) -> int:
 
 @description_nonzeros.register(RandomizedResponse)
 def _rr_nonzeros(definition: RandomizedResponse, n_out: int) -> int:
-    return n_out * definition.n * definition.n  # the 2^k dense facets on every output row
+    return n_out * definition.n_inputs * definition.n_inputs  # the 2^k dense facets on every output row
 
 
 @closure_description.register(DifferentialPrivacy)
