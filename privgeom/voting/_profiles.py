@@ -53,17 +53,9 @@ def half(cube: np.ndarray, i: int, vote_index: int) -> np.ndarray:
 def profile_index(profile: Profile, n: int) -> int:
     """Position of a profile (bit string ``"101"`` or votes ``(1, -1, 1)``) in the profile order."""
     if isinstance(profile, str):
-        if len(profile) != n or set(profile) - {"0", "1"}:
-            raise InvalidParameterError(f"profile {profile!r} is not a bit string of length {n}")
-        bits = [1 if ch == "0" else 0 for ch in profile]
+        bits = [1 if ch == "0" else 0 for ch in _bit_string(profile, n)]
     else:
-        try:
-            votes = [int(v) for v in profile]
-        except (TypeError, ValueError):
-            raise InvalidTypeError(f"a profile is a bit string or a sequence of votes +1/-1, got {profile!r}") from None
-        if len(votes) != n or any(v not in (-1, 1) for v in votes):
-            raise InvalidParameterError(f"profile {profile!r} is not a sequence of {n} votes in {{-1, 1}}")
-        bits = [1 if v == -1 else 0 for v in votes]
+        bits = [1 if v == -1 else 0 for v in _votes(profile, n)]
     j = 0
     for b in bits:
         j = (j << 1) | b
@@ -73,16 +65,26 @@ def profile_index(profile: Profile, n: int) -> int:
 def count_ones(profile: Profile, n: int) -> int:
     """Number of ``+1`` votes of a profile (validated like :func:`profile_index`, without building an index)."""
     if isinstance(profile, str):
-        if len(profile) != n or set(profile) - {"0", "1"}:
-            raise InvalidParameterError(f"profile {profile[:40]!r} is not a bit string of length {n}")
-        return profile.count("1")
+        return _bit_string(profile, n).count("1")
+    return _votes(profile, n).count(1)
+
+
+def _bit_string(profile: str, n: int) -> str:
+    """The profile ``"101"`` checked to be a bit string of length ``n``."""
+    if len(profile) != n or set(profile) - {"0", "1"}:
+        raise InvalidParameterError(f"profile {profile[:40]!r} is not a bit string of length {n}")
+    return profile
+
+
+def _votes(profile: Profile, n: int) -> list[int]:
+    """The profile ``(1, -1, 1)`` as ``n`` votes in ``{-1, 1}`` (the one check of a vote sequence)."""
     try:
         votes = [int(v) for v in profile]
     except (TypeError, ValueError):
         raise InvalidTypeError(f"a profile is a bit string or a sequence of votes +1/-1, got {profile!r}") from None
     if len(votes) != n or any(v not in (-1, 1) for v in votes):
         raise InvalidParameterError(f"profile {profile!r} is not a sequence of {n} votes in {{-1, 1}}")
-    return votes.count(1)
+    return votes
 
 
 def normalise_values(values: Iterable[Any], *, name: str) -> np.ndarray:
