@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from ..._core.level import PrivacyLevel
 from ..._core.numeric import Scalar, fraction_str
+from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import Membership
 from ...mechanisms import Mechanism
@@ -45,7 +46,7 @@ class OptimalityCertificate(Result):
     def summary(self) -> str:
         if not self.verified:
             return f"NOT certified: dual bound {fraction_str(self.bound)}, value {fraction_str(self.value)}; {self.detail}"
-        how = "exactly (rational arithmetic)" if self.exact else f"in float (gap {float(self.gap):.3g}, tolerance {self.tolerance:g})"
+        how = "exactly (rational arithmetic)" if self.exact else f"in float (gap {number_text(float(self.gap), digits=3)}, tolerance {number_text(self.tolerance)})"
         return f"optimal: dual bound {fraction_str(self.bound)} = value {fraction_str(self.value)}, verified {how}; {self.detail}"
 
 
