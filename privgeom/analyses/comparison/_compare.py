@@ -42,7 +42,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import singledispatch
@@ -57,13 +56,14 @@ from ..._core.numeric import Scalar, fraction_str, limit_hint
 from ..._core.numbers import number_text
 from ..._core.results import Decision, Result
 from ...definitions import PrivacyDefinition
+from ...definitions._generating import generating_mechanisms
 from ...geometry import Cone
 from ...mechanisms import Mechanism
-from ._witness import (InclusionWitness, _label, _mechanism_witness, _row_witness, _simplest_violator,
-                       generating_mechanisms, inequality_text)
+from ._containment import LPContainment, lp_containment
+from ._witness import InclusionWitness, _label, _mechanism_witness, _row_witness, _simplest_violator, inequality_text
 
 __all__ = ["RELATIONS", "Comparison", "Inclusion", "InclusionWitness", "compare", "inclusion", "extreme_mechanisms",
-           "generating_mechanisms", "inequality_text", "dominant_pair", "dp_level_rule", "CONE_METHODS"]
+           "inequality_text", "dominant_pair", "dp_level_rule", "CONE_METHODS"]
 
 #: The possible values of :attr:`Comparison.relation`.
 RELATIONS = ("equal", "subset", "superset", "incomparable", "undecided")
@@ -81,11 +81,6 @@ CONE_METHODS = ("auto", "rays", "lp")
 MAX_RAYS_ROUTE_INPUTS = 16
 
 
-#: Row-cone containment kernels filled by modules above this one (``"lp"``:
-#: :mod:`privgeom.analyses.comparison._containment`, which registers itself on import).
-_CONE_ROUTES: dict[str, Any] = {}
-
-
 @dataclass(frozen=True)
 class _RowCones:
     """How ``rowcone(X)`` and ``rowcone(Y)`` compare, as a route of :func:`inclusion` found it: the fields of a
@@ -101,7 +96,7 @@ class _RowCones:
     how: str = ""
 
 
-def _lp_how(c: Any) -> str:
+def _lp_how(c: LPContainment) -> str:
     if c.how == "generators":
         return (f"generators of the smaller row cone checked against every facet of the larger, one per orbit "
                 f"({c.orbits} orbit(s), {c.checks:,} products, exact={c.exact})")
@@ -274,9 +269,7 @@ def _route_lp(X: PrivacyDefinition, Y: PrivacyDefinition, *, required: bool) -> 
     per facet orbit (:mod:`privgeom.analyses.comparison._containment`, ``docs/theory.md`` §16); never lists rays.
     Needs cheap facets of ``rowcone(Y)`` and generators or ratio facets of ``rowcone(X)``: None otherwise (an error
     when the route was asked for by name)."""
-    if "lp" not in _CONE_ROUTES:  # filled from above on first use (privgeom.analyses.comparison._containment)
-        importlib.import_module("privgeom.analyses.comparison._containment")
-    lpc = _CONE_ROUTES["lp"](X, Y)
+    lpc = lp_containment(X, Y)
     if lpc is None:
         if required:
             raise InvalidParameterError(f"method='lp' needs cheap facets of rowcone({_label(Y)}) and generators or "

@@ -166,10 +166,8 @@ def _rr_generators(rr: Any) -> ConeGenerators:
 
 def _register() -> None:
     from ...definitions import RandomizedResponse
-    from ._compare import _CONE_ROUTES
 
     cone_generators.register(RandomizedResponse, _rr_generators)
-    _CONE_ROUTES["lp"] = lambda X, Y: lp_containment(X, Y)
 
 
 _register()

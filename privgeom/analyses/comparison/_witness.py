@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import singledispatch
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np
@@ -28,11 +27,12 @@ from ..._core.numeric import Scalar, fraction_str
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import Membership, PrivacyDefinition
+from ...definitions._generating import generating_mechanisms
 from ...geometry import Cone
 from ...mechanisms import Mechanism
 from ..guarantees._semantics import Guarantee, GuaranteeCheck, check_guarantee, guarantee_from_normal
 
-__all__ = ["InclusionWitness", "generating_mechanisms", "inequality_text", "MAX_WITNESS_SCAN"]
+__all__ = ["InclusionWitness", "inequality_text", "MAX_WITNESS_SCAN"]
 
 #: Largest number of extreme rays scanned for the simplest refuting generator (beyond: the first one found).
 MAX_WITNESS_SCAN = 2000
@@ -91,19 +91,6 @@ class InclusionWitness(Result):
 
     def summary(self) -> str:
         return self.text
-
-
-@singledispatch
-def generating_mechanisms(definition: Any) -> tuple[Mechanism, ...] | None:
-    """The finite list of mechanisms a definition is made of, or None for definitions given by constraints.
-
-    Dispatch hook (``functools.singledispatch``): the default reads a ``mechanisms`` attribute.
-    """
-    mechs = getattr(definition, "mechanisms", None)
-    if mechs is None:
-        return None
-    mechs = tuple(mechs)
-    return mechs if mechs and all(isinstance(m, Mechanism) for m in mechs) else None
 
 
 def _label(d: PrivacyDefinition) -> str:

@@ -54,8 +54,8 @@ from ..._core.numeric import (ATOL, ROUNDOFF, MatrixLike, Scalar, VectorLike, ch
 from ..._core.numeric import readonly
 from ..._core.results import Quantity
 from ...definitions import PrivacyDefinition
+from ...definitions._generating import generating_mechanisms
 from ...mechanisms import Mechanism
-from ..comparison._compare import generating_mechanisms
 from ._optimal_adp import (_LP, ClosureConstraints, _closure_constraints, _finish, _rows_constraints, closure_constraints,
                            special_lp, special_lp_size)
 from ._results import KOVRegimes, LPSize, OptimalityCertificate, OptimalMechanism, StaircaseOptimum

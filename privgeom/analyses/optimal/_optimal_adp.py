@@ -40,10 +40,10 @@ from ..._core.errors import InvalidTypeError, SizeLimitError, SolverError
 from ..._core.limits import register_limit
 from ..._core.numeric import fraction_str, limit_hint
 from ...definitions import ApproximateDP, Membership, PrivacyDefinition
+from ...definitions._generating import generating_mechanisms
 from ...geometry._exact_lp import ExactLPSolution, exact_basis_solution, exact_lp_cdd
 from ...geometry._lp import HighsModel, check_lp_size
 from ...mechanisms import Mechanism
-from ..comparison._compare import generating_mechanisms
 from ..._core.numbers import number_text
 from ._results import LPDims, OptimalityCertificate, OptimalMechanism
 
