@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -40,6 +40,8 @@ from .._core.numeric import ATOL, check_dense_size, fit_int_array, fits_int64, i
 __all__ = [
     "parse_rows",
     "parse_labels",
+    "parse_pair",
+    "ParsedRows",
     "rref",
     "project_out",
     "normalise_rows",
@@ -240,6 +242,60 @@ def parse_labels(labels: Any, dim: int) -> tuple[str, ...]:
         dup = sorted({x for x in out if out.count(x) > 1})
         raise InvalidInputError(f"coordinate labels must be unique; repeated: {dup[:8]}")
     return out
+
+
+class ParsedRows(NamedTuple):
+    """A validated pair of row blocks (facets and equalities, or rays and lineality), their labels and mode."""
+
+    main: np.ndarray
+    lineality: np.ndarray
+    labels: tuple[str, ...]
+    exact: bool
+
+
+def parse_pair(
+    main: Any, lin: Any, names: tuple[str, str], exact: bool | None, labels: Any, atol: float
+) -> ParsedRows:
+    """Validate a pair of row blocks (facets and equalities, or rays and lineality; ``names`` for the messages),
+    the coordinate ``labels`` and ``atol``: both blocks as 2-D arrays of one width, in one mode (``exact=None``: exact
+    when every entry is rational), ints kept as ints in exact mode."""
+    if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
+        raise InvalidInputError(f"atol must be a non-negative float, got {atol!r}")
+    dim_hint = None
+    if labels is not None and not isinstance(labels, (str, bytes)) and isinstance(labels, Iterable):
+        labels = tuple(labels)
+        dim_hint = len(labels)
+    a, ea = parse_rows(main, name=names[0], exact=exact, dim=dim_hint, keep_ints=exact is not False)
+    b, eb = parse_rows(lin, name=names[1], exact=exact, dim=dim_hint, keep_ints=exact is not False)
+    widths = {arr.shape[1] for arr in (a, b) if arr is not None and len(arr)}
+    if len(widths) > 1:
+        raise InvalidInputError(f"{names[0]} and {names[1]} have different widths {sorted(widths)}")
+    if widths:
+        dim = widths.pop()
+    elif dim_hint is not None:
+        dim = dim_hint
+    else:
+        shapes = [arr.shape[1] for arr in (a, b) if arr is not None and arr.shape[1]]
+        if not shapes:
+            raise InvalidInputError(
+                f"cannot tell the ambient dimension from empty {names[0]}; pass labels=[...] (or a 0 x N array)"
+            )
+        dim = shapes[0]
+    if dim < 1:
+        raise InvalidInputError("a cone needs ambient dimension at least 1")
+    if exact is None:
+        exact = all(e is not False for e in (ea, eb))
+    out: list[np.ndarray] = []
+    for arr, e in ((a, ea), (b, eb)):
+        if arr is None or not len(arr):
+            out.append(empty(dim, exact))
+        elif exact:
+            if arr.dtype != object or not all(type(v) is int or isinstance(v, Fraction) for v in arr.ravel()):
+                arr = np.asarray(parse_rows(arr, name="rows", exact=True, dim=dim, keep_ints=True)[0])
+            out.append(arr)
+        else:
+            out.append(np.asarray(arr, dtype=float))
+    return ParsedRows(main=out[0], lineality=out[1], labels=parse_labels(labels, dim), exact=bool(exact))
 
 
 # ------------------------------------------------------------------------------------------------- linear algebra

@@ -10,18 +10,18 @@ block elimination or projected generators; Section V), intersection and containm
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
-from .._core.numeric import ATOL, MatrixLike, VectorLike, max_abs_int, readonly
+from .._core.numeric import ATOL, MatrixLike, VectorLike, readonly
 from .._core.numbers import integer_json, number_text
 from .._core.results import to_jsonable
-from . import _cdd
+from . import _cdd, _cone_ops
 from ._canonical import as_int_rows as _as_int_rows
-from ._canonical import (canonical_pair, empty, identity, int_dot, int_rows_to_fractions, parse_labels, parse_rows,
-                         rref, scale_to_integers)
+from ._canonical import (canonical_pair, empty, identity, int_rows_to_fractions, parse_labels, parse_pair,
+                         parse_rows, rref)
 from ._cone_results import ConeMembership, Containment
 from ._structure import ConeStructure, check_rows_size
 
@@ -36,31 +36,6 @@ EQ_ATOL_FACTOR = 1e3
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
-class _ParsedRows(NamedTuple):
-    """A validated pair of row blocks (facets and equalities, or rays and lineality), their labels and mode."""
-
-    main: np.ndarray
-    lineality: np.ndarray
-    labels: tuple[str, ...]
-    exact: bool
-
-
-class _RowViolation(NamedTuple):
-    """The most violated row of a cone at a point: ``row``, its index into the facets or equalities (``kind``), the
-    row ``normal`` and ``value = normal·x``."""
-
-    row: int
-    kind: str
-    normal: Any
-    value: Any
-
-
-def _dot(a: np.ndarray, x: np.ndarray) -> Any:
-    if a.dtype == object or x.dtype == object:
-        return sum((u * v for u, v in zip(a, x)), Fraction(0) if a.dtype == object and x.dtype == object else 0.0)
-    return float(np.dot(a, x))
-
-
 def _label_term(label: str) -> str:
     return label if label[:1].isalpha() else f"x{label}"
 
@@ -234,48 +209,6 @@ class Cone:
         return obj
 
     # ---------------------------------------------------------------------------------------------- constructors
-    @staticmethod
-    def _parse_pair(
-        main: Any, lin: Any, names: tuple[str, str], exact: bool | None, labels: Any, atol: float
-    ) -> _ParsedRows:
-        if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
-            raise InvalidInputError(f"atol must be a non-negative float, got {atol!r}")
-        dim_hint = None
-        if labels is not None and not isinstance(labels, (str, bytes)) and isinstance(labels, Iterable):
-            labels = tuple(labels)
-            dim_hint = len(labels)
-        a, ea = parse_rows(main, name=names[0], exact=exact, dim=dim_hint, keep_ints=exact is not False)
-        b, eb = parse_rows(lin, name=names[1], exact=exact, dim=dim_hint, keep_ints=exact is not False)
-        widths = {arr.shape[1] for arr in (a, b) if arr is not None and len(arr)}
-        if len(widths) > 1:
-            raise InvalidInputError(f"{names[0]} and {names[1]} have different widths {sorted(widths)}")
-        if widths:
-            dim = widths.pop()
-        elif dim_hint is not None:
-            dim = dim_hint
-        else:
-            shapes = [arr.shape[1] for arr in (a, b) if arr is not None and arr.shape[1]]
-            if not shapes:
-                raise InvalidInputError(
-                    f"cannot tell the ambient dimension from empty {names[0]}; pass labels=[...] (or a 0 x N array)"
-                )
-            dim = shapes[0]
-        if dim < 1:
-            raise InvalidInputError("a cone needs ambient dimension at least 1")
-        if exact is None:
-            exact = all(e is not False for e in (ea, eb))
-        out: list[np.ndarray] = []
-        for arr, e in ((a, ea), (b, eb)):
-            if arr is None or not len(arr):
-                out.append(empty(dim, exact))
-            elif exact:
-                if arr.dtype != object or not all(type(v) is int or isinstance(v, Fraction) for v in arr.ravel()):
-                    arr = np.asarray(parse_rows(arr, name="rows", exact=True, dim=dim, keep_ints=True)[0])
-                out.append(arr)
-            else:
-                out.append(np.asarray(arr, dtype=float))
-        return _ParsedRows(main=out[0], lineality=out[1], labels=parse_labels(labels, dim), exact=bool(exact))
-
     @classmethod
     def from_generators(
         cls,
@@ -320,7 +253,7 @@ class Cone:
         >>> Cone.from_generators([[1, 0], [-1, 0], [0, 1]]).lineality.tolist()
         [[Fraction(1, 1), Fraction(0, 1)]]
         """
-        r, lin, labs, ex = cls._parse_pair(rays, lineality, ("rays", "lineality"), exact, labels, atol)
+        r, lin, labs, ex = parse_pair(rays, lineality, ("rays", "lineality"), exact, labels, atol)
         dim = len(labs)
         if len(r) + len(lin) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), identity(dim, ex)), (empty(dim, ex), empty(dim, ex)))
@@ -352,7 +285,7 @@ class Cone:
           1·a ≥ 0
           1·b = 0
         """
-        f, eq, labs, ex = cls._parse_pair(facets, equalities, ("facets", "equalities"), exact, labels, atol)
+        f, eq, labs, ex = parse_pair(facets, equalities, ("facets", "equalities"), exact, labels, atol)
         dim = len(labs)
         if len(f) + len(eq) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), empty(dim, ex)), (empty(dim, ex), identity(dim, ex)))
@@ -603,54 +536,6 @@ class Cone:
             return out, True
         return np.array([float(v) for v in vec]), False
 
-    def _check_int(self, x: np.ndarray) -> _RowViolation | None:
-        """Exact :meth:`_check` on the stored integers: ``x = xi / d`` scaled once, ``a·x = (a·xi) / d``."""
-        xi, d = scale_to_integers(x)
-        best: _RowViolation | None = None
-        for kind, rows in zip(("equality", "facet"), (self._hrep_raw()[1], self._hrep_raw()[0])):
-            if not len(rows):
-                continue
-            vals = int_dot(rows, xi.reshape(1, -1))[:, 0]
-            bad = np.nonzero(vals != 0 if kind == "equality" else vals < 0)[0]
-            worst = 0.0
-            for i in bad.tolist():  # the most violated row, scored as a·x / max|a| (first on ties)
-                val = Fraction(int(vals[i]), d)
-                score = -abs(float(val)) / float(max_abs_int(rows[i]))
-                if best is None or score < worst:
-                    normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
-                    best, worst = _RowViolation(row=i, kind=kind, normal=normal, value=val), score
-            if best is not None:
-                return best
-        return best
-
-    def _check(self, x: np.ndarray, exact: bool, atol: float) -> _RowViolation | None:
-        """Most violated equality (if any), else most violated facet; None when ``x`` is in the cone."""
-        if exact:
-            return self._check_int(x)
-        f, eq = self._hrep_raw()  # integers or floats, compared in float
-        if not exact:
-            f = f.astype(float)
-            eq = eq.astype(float)
-            x = x.astype(float)
-            xs = max(1.0, float(np.abs(x).max()) if x.size else 0.0)
-        best: _RowViolation | None = None
-        worst = 0.0
-        for kind, rows in (("equality", eq), ("facet", f)):
-            for i, a in enumerate(rows):
-                val = _dot(a, x)
-                if exact:
-                    bad = val != 0 if kind == "equality" else val < 0
-                    score = -abs(float(val)) / float(max(abs(v) for v in a))
-                else:
-                    tol = atol * float(np.abs(a).max()) * xs
-                    bad = abs(val) > tol if kind == "equality" else val < -tol
-                    score = -abs(val) / float(np.abs(a).max())
-                if bad and (best is None or score < worst):
-                    best, worst = _RowViolation(row=i, kind=kind, normal=a, value=val), score
-            if best is not None:
-                return best
-        return best
-
     def contains(self, x: VectorLike, *, atol: float | None = None) -> ConeMembership:
         """Decide whether the vector ``x`` lies in the cone; on "no" report the most violated facet or equality.
 
@@ -676,7 +561,7 @@ class Cone:
                 return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
             return ConeMembership(member=False, violated=None, kind="facet", normal=readonly(np.asarray(normal)),
                                   value=value, exact=exact)
-        bad = self._check(vec, exact, tol)
+        bad = _cone_ops.most_violated(self._hrep_raw(), vec, exact, tol)
         if bad is None:
             return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
         return ConeMembership(member=False, violated=bad.row, kind=bad.kind, normal=readonly(np.asarray(bad.normal)),
@@ -724,11 +609,12 @@ class Cone:
         >>> c.project([0, 2], method="fourier_motzkin").facets.tolist()
         [[Fraction(1, 1), Fraction(-1, 1)], [Fraction(0, 1), Fraction(1, 1)]]
         """
-        from ._cone_ops import project
-
         if method not in PROJECTION_METHODS:
             raise InvalidInputError(f"unknown projection method {method!r}; choose one of {PROJECTION_METHODS}")
-        return project(self, self._coords(coords), method)
+        keep = self._coords(coords)
+        p = _cone_ops.project(self._hrep_raw, self._vrep_raw, keep, method, exact=self._exact)
+        build = Cone.from_generators if p.kind == "V" else Cone.from_facets
+        return build(p.main, p.lineality, exact=self._exact, labels=[self._labels[i] for i in keep], atol=self._atol)
 
     def intersect(self, other: Cone) -> Cone:
         """The intersection (facets of both); labels must agree. Exact only if both cones are exact.
@@ -739,9 +625,13 @@ class Cone:
         >>> a.intersect(b).rays.tolist()
         [[Fraction(1, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(0, 1)]]
         """
-        from ._cone_ops import intersect
-
-        return intersect(self, other)
+        a, b = self._same_mode(other, "intersect")
+        if a.exact:  # the stored integer rows (int64 and Python-int blocks concatenate to Python ints)
+            (f1, e1), (f2, e2) = a._hrep_raw(), b._hrep_raw()
+            f, e = np.concatenate(_cone_ops.same_dtype(f1, f2)), np.concatenate(_cone_ops.same_dtype(e1, e2))
+        else:
+            f, e = np.concatenate([a.facets, b.facets]), np.concatenate([a.equalities, b.equalities])
+        return Cone.from_facets(f, e, exact=a.exact, labels=a.labels, atol=max(a.atol, b.atol))
 
     def issubset(self, other: Cone) -> Containment:
         """Whether ``self ⊆ other``; on "no" a generator of ``self`` outside ``other`` and the facet it violates.
@@ -754,9 +644,12 @@ class Cone:
         >>> r = a.issubset(b); r.holds, r.witness.tolist(), r.violated_normal.tolist(), r.value
         (False, [Fraction(0, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(-1, 1)], Fraction(-1, 1))
         """
-        from ._cone_ops import issubset
+        return self._issubset(other, "self <= other")
 
-        return issubset(self, other)
+    def _issubset(self, other: Cone, direction: str) -> Containment:
+        """``self ⊆ other`` iff every generator of ``self`` satisfies the H-representation of ``other``."""
+        a, b = self._same_mode(other, "issubset")
+        return _cone_ops.containment(a._vrep_raw(), b._hrep_raw(), exact=a.exact, atol=b.atol, direction=direction)
 
     def equals(self, other: Cone) -> Containment:
         """Whether the two cones are equal (checked by containment both ways, with a witness on "no").
@@ -772,9 +665,25 @@ class Cone:
         >>> r = a.equals(b); r.holds, r.direction, r.witness.tolist()
         (False, 'self <= other', [Fraction(0, 1), Fraction(1, 1)])
         """
-        from ._cone_ops import equals
+        first = self._issubset(other, "self <= other")
+        if not first.holds:
+            return first
+        second = other._issubset(self, "other <= self")
+        if not second.holds:
+            return second
+        return Containment(holds=True, witness=None, violated_normal=None, value=None, kind=None, direction="both",
+                           exact=first.exact and second.exact)
 
-        return equals(self, other)
+    def _same_mode(self, other: Cone, what: str) -> tuple[Cone, Cone]:
+        """``self`` and ``other`` in one mode (both exact, or both float: the exact one converted), labels checked."""
+        if not isinstance(other, Cone):
+            raise InvalidTypeError(f"{what} needs another Cone, got {type(other).__name__}")
+        if self._labels != other._labels:
+            raise DomainMismatchError(f"{what}: the cones have different coordinate labels {list(self._labels)[:8]} "
+                                      f"and {list(other._labels)[:8]}")
+        if self._exact and other._exact:
+            return self, other
+        return self.to_float(), other.to_float()
 
     def to_float(self) -> Cone:
         """The same cone in float mode (no double description run; rows rescaled to unit max-abs entry).
@@ -784,9 +693,12 @@ class Cone:
         >>> Cone.from_facets([[2, -1]]).to_float().facets.tolist()
         [[1.0, -0.5]]
         """
-        from ._cone_ops import to_float
-
-        return to_float(self)
+        if not self._exact:
+            return self
+        if self._h is None and self._v is None:
+            self._hrep()  # a structured cone not built yet (size-checked)
+        h, v = _cone_ops.float_pair(self._h, self._atol), _cone_ops.float_pair(self._v, self._atol)
+        return Cone._make(self._labels, False, self._atol, h, v)
 
     def to_exact(self, *, max_denominator: int | None = None) -> Cone:
         """The same cone in exact mode: float entries are converted bit-exactly, or to the nearest fraction with
@@ -797,9 +709,11 @@ class Cone:
         >>> Cone.from_facets([[1.0, -1 / 3]]).to_exact(max_denominator=100).facets.tolist()
         [[Fraction(3, 1), Fraction(-1, 1)]]
         """
-        from ._cone_ops import to_exact
-
-        return to_exact(self, max_denominator=max_denominator)
+        if self._exact:
+            return self
+        build, (main, lin) = (Cone.from_facets, self._h) if self._h is not None else (Cone.from_generators, self._vrep())
+        return build(_cone_ops.rows_to_exact(main, max_denominator), _cone_ops.rows_to_exact(lin, max_denominator),
+                     exact=True, labels=self._labels, atol=self._atol)
 
     # ---------------------------------------------------------------------------------------- comparison, output
     def _key(self) -> tuple[Any, ...]:

@@ -1,116 +1,176 @@
-"""Operations on cones: projection (three methods), intersection, containment with witnesses, mode changes.
+"""The row kernels of cone operations: projection (three methods), containment with witnesses, membership, modes.
 
-The methods of :class:`~privgeom.geometry._cone.Cone` delegate here. Projection onto a set of coordinates is the
+:class:`~privgeom.geometry._cone.Cone` delegates here and builds its results from what these functions return: they
+work on the stored rows of a cone (primitive integer rows in exact mode, float64 otherwise; see
+:mod:`privgeom.geometry._canonical`) and know nothing of the cone type. Projection onto a set of coordinates is the
 relaxation step of Lin & Kifer's Section V (Fourier–Motzkin on the facets, or equivalently projecting generators).
 
 Examples
 --------
->>> from privgeom.geometry import Cone
->>> c = Cone.from_generators([[1, 2, 3], [0, 1, 1]], labels=["a", "b", "c"])
->>> [project(c, [2, 0], m).rays.tolist() for m in ("generators", "block")]
-[[[Fraction(3, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(0, 1)]], [[Fraction(3, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(0, 1)]]]
+The cone ``x0 ≥ x1 ≥ x2 ≥ 0`` projected onto ``(x0, x2)`` by block elimination: ``x0 ≥ x2 ≥ 0``.
+
+>>> import numpy as np
+>>> f = np.array([[1, -1, 0], [0, 1, -1], [0, 0, 1]]); e = np.zeros((0, 3), dtype=np.int64)
+>>> p = project(lambda: (f, e), lambda: (None, None), [0, 2], "block", exact=True)
+>>> p.kind, p.main.tolist(), p.lineality.shape
+('H', [[Fraction(1, 1), Fraction(-1, 1)], [Fraction(0, 1), Fraction(1, 1)]], (0, 2))
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .._core.errors import DomainMismatchError, InvalidTypeError
 from .._core.numeric import max_abs_int, readonly, widen
 from . import _cdd
-from ._canonical import canonical_pair, empty, int_dot, int_rows_to_fractions, normalise_rows
+from ._canonical import empty, int_dot, int_rows_to_fractions, normalise_rows, scale_to_integers
 from ._cone_results import Containment
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._cone import Cone  # the cones passed in build their results (type(cone)): no import of _cone at run time
+__all__ = ["Projected", "RowViolation", "project", "most_violated", "containment", "float_pair", "rows_to_exact",
+           "same_dtype"]
 
-__all__ = ["project", "intersect", "issubset", "equals", "to_float", "to_exact"]
-
-
-class _Elimination(NamedTuple):
-    """The H-representation an elimination works on (integer rows in exact mode) and the coordinates it drops, or
-    ``done``: the projection itself when nothing is left to eliminate."""
-
-    done: Cone | None
-    facets: np.ndarray
-    equalities: np.ndarray
-    drop: list[int]
+#: A cone's stored pair of row blocks: (facets, equalities) or (rays, lineality).
+Pair = tuple[np.ndarray, np.ndarray]
 
 
-def _elimination(cone: Cone, keep: list[int]) -> _Elimination:
-    ex = cone.exact
-    labels = [cone.labels[i] for i in keep]
-    facets, eqs = (cone.int_facets, cone.int_equalities) if ex else (cone.facets, cone.equalities)
-    drop = [j for j in range(cone.ambient_dim) if j not in set(keep)]
-    done = None
+# ------------------------------------------------------------------------------------------------------ projection
+class Projected(NamedTuple):
+    """The rows of a projected cone: ``kind`` ``"H"`` (``main`` facets, ``lineality`` equalities) or ``"V"`` (``main``
+    generators, ``lineality`` lineality directions), not yet canonical."""
+
+    kind: str
+    main: np.ndarray
+    lineality: np.ndarray
+
+
+def _eliminated_early(facets: np.ndarray, eqs: np.ndarray, keep: list[int], exact: bool) -> Projected | None:
+    """The projection when nothing is left to eliminate (no rows, or no coordinate dropped), else None."""
     if len(facets) + len(eqs) == 0:
-        done = type(cone).from_facets(empty(len(keep), ex), exact=ex, labels=labels, atol=cone.atol)
-    elif not drop:
-        done = type(cone).from_facets(facets[:, keep], eqs[:, keep], exact=ex, labels=labels, atol=cone.atol)
-    return _Elimination(done=done, facets=facets, equalities=eqs, drop=drop)
+        return Projected(kind="H", main=empty(len(keep), exact), lineality=empty(len(keep), exact))
+    if len(keep) == facets.shape[1]:
+        return Projected(kind="H", main=facets[:, keep], lineality=eqs[:, keep])
+    return None
 
 
-def _project_generators(cone: Cone, keep: list[int]) -> Cone:
+def _project_generators(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], exact: bool) -> Projected:
     """``method="generators"``: project the V-representation (``cone(G)`` maps to ``cone(G[:, keep])``); the facets
     are converted back only when asked for. Needs the rays (a double description if only facets are known); Lin &
     Kifer, Section V."""
-    ex = cone.exact
-    rays, lin = (cone.int_rays, cone.int_lineality) if ex else (cone.rays, cone.lineality)
-    return type(cone).from_generators(rays[:, keep], lin[:, keep], exact=ex, labels=[cone.labels[i] for i in keep],
-                                      atol=cone.atol)
+    rays, lin = vrep()
+    return Projected(kind="V", main=rays[:, keep], lineality=lin[:, keep])
 
 
-def _project_block(cone: Cone, keep: list[int]) -> Cone:
+def _project_block(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], exact: bool) -> Projected:
     """``method="block"``: eliminate the dropped coordinates of the H-representation at once
     (``cdd.block_elimination``)."""
-    h = _elimination(cone, keep)
-    if h.done is not None:
-        return h.done
-    f, e = _cdd.block_eliminate(h.facets, h.equalities, h.drop, exact=cone.exact)
+    facets, eqs = hrep()
+    done = _eliminated_early(facets, eqs, keep, exact)
+    if done is not None:
+        return done
+    drop = [j for j in range(facets.shape[1]) if j not in set(keep)]
+    f, e = _cdd.block_eliminate(facets, eqs, drop, exact=exact)
     kept_sorted = sorted(keep)
     order = [kept_sorted.index(i) for i in keep]
-    return type(cone).from_facets(f[:, order], e[:, order], exact=cone.exact, labels=[cone.labels[i] for i in keep],
-                                  atol=cone.atol)
+    return Projected(kind="H", main=f[:, order], lineality=e[:, order])
 
 
-def _project_fourier_motzkin(cone: Cone, keep: list[int]) -> Cone:
+def _project_fourier_motzkin(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int],
+                             exact: bool) -> Projected:
     """``method="fourier_motzkin"``: eliminate the dropped coordinates one at a time from the H-representation
     (``cdd.fourier_elimination``; kept coordinates first in the requested order, equalities as two inequalities)."""
-    h = _elimination(cone, keep)
-    if h.done is not None:
-        return h.done
-    rows = np.concatenate([h.facets, h.equalities, -h.equalities]) if len(h.equalities) else h.facets
-    rows = rows[:, keep + h.drop]
-    out = _cdd.fourier_eliminate(rows, len(h.drop), exact=cone.exact)
-    return type(cone).from_facets(out.reshape(len(out), len(keep)), exact=cone.exact,
-                                  labels=[cone.labels[i] for i in keep], atol=cone.atol)
+    facets, eqs = hrep()
+    done = _eliminated_early(facets, eqs, keep, exact)
+    if done is not None:
+        return done
+    drop = [j for j in range(facets.shape[1]) if j not in set(keep)]
+    rows = np.concatenate([facets, eqs, -eqs]) if len(eqs) else facets
+    rows = rows[:, keep + drop]
+    out = _cdd.fourier_eliminate(rows, len(drop), exact=exact)
+    return Projected(kind="H", main=out.reshape(len(out), len(keep)), lineality=empty(len(keep), exact))
 
 
-#: The ``method=`` routes of :meth:`Cone.project` (the names of :data:`~privgeom.geometry.PROJECTION_METHODS`).
-_PROJECTIONS: dict[str, Callable[[Cone, list[int]], Cone]] = {
+#: The ``method=`` routes of :meth:`Cone.project` (the names of :data:`~privgeom.geometry._cone.PROJECTION_METHODS`).
+_PROJECTIONS: dict[str, Callable[[Callable[[], Pair], Callable[[], Pair], list[int], bool], Projected]] = {
     "generators": _project_generators,
     "fourier_motzkin": _project_fourier_motzkin,
     "block": _project_block,
 }
 
 
-def project(cone: Cone, keep: list[int], method: str) -> Cone:
-    """Project ``cone`` onto the coordinates ``keep`` (indices, in the requested order) by ``method`` (all three give
-    the same cone, Lin & Kifer Section V)."""
-    return _PROJECTIONS[method](cone, keep)
+def project(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], method: str, *,
+            exact: bool) -> Projected:
+    """Project a cone onto the coordinates ``keep`` (indices, in the requested order) by ``method`` (all three give
+    the same cone, Lin & Kifer Section V). ``hrep()`` / ``vrep()`` return the cone's stored rows (computed on demand:
+    a route asks only for the representation it works on)."""
+    return _PROJECTIONS[method](hrep, vrep, keep, exact)
 
 
-class _Pair(NamedTuple):
-    """Two cones in one mode (both exact, or both float) and that mode."""
+# ------------------------------------------------------------------------------------------------------ membership
+class RowViolation(NamedTuple):
+    """The most violated row of a cone at a point: ``row``, its index into the facets or equalities (``kind``), the
+    row ``normal`` and ``value = normal·x``."""
 
-    a: Cone
-    b: Cone
-    exact: bool
+    row: int
+    kind: str
+    normal: Any
+    value: Any
 
 
+def _dot(a: np.ndarray, x: np.ndarray) -> Any:
+    if a.dtype == object or x.dtype == object:
+        return sum((u * v for u, v in zip(a, x)), Fraction(0) if a.dtype == object and x.dtype == object else 0.0)
+    return float(np.dot(a, x))
+
+
+def _most_violated_int(hrep: Pair, x: np.ndarray) -> RowViolation | None:
+    """Exact :func:`most_violated` on the stored integers: ``x = xi / d`` scaled once, ``a·x = (a·xi) / d``."""
+    xi, d = scale_to_integers(x)
+    best: RowViolation | None = None
+    for kind, rows in zip(("equality", "facet"), (hrep[1], hrep[0])):
+        if not len(rows):
+            continue
+        vals = int_dot(rows, xi.reshape(1, -1))[:, 0]
+        bad = np.nonzero(vals != 0 if kind == "equality" else vals < 0)[0]
+        worst = 0.0
+        for i in bad.tolist():  # the most violated row, scored as a·x / max|a| (first on ties)
+            val = Fraction(int(vals[i]), d)
+            score = -abs(float(val)) / float(max_abs_int(rows[i]))
+            if best is None or score < worst:
+                normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
+                best, worst = RowViolation(row=i, kind=kind, normal=normal, value=val), score
+        if best is not None:
+            return best
+    return best
+
+
+def most_violated(hrep: Pair, x: np.ndarray, exact: bool, atol: float) -> RowViolation | None:
+    """Most violated equality (if any), else most violated facet of the stored rows ``hrep = (facets, equalities)``
+    at ``x``; None when ``x`` is in the cone. Float mode: ``a·x ≥ -atol·max|a|·max(1, max|x|)``."""
+    if exact:
+        return _most_violated_int(hrep, x)
+    f, eq = hrep  # integers or floats, compared in float
+    f = f.astype(float)
+    eq = eq.astype(float)
+    x = x.astype(float)
+    xs = max(1.0, float(np.abs(x).max()) if x.size else 0.0)
+    best: RowViolation | None = None
+    worst = 0.0
+    for kind, rows in (("equality", eq), ("facet", f)):
+        for i, a in enumerate(rows):
+            val = _dot(a, x)
+            tol = atol * float(np.abs(a).max()) * xs
+            bad = abs(val) > tol if kind == "equality" else val < -tol
+            score = -abs(val) / float(np.abs(a).max())
+            if bad and (best is None or score < worst):
+                best, worst = RowViolation(row=i, kind=kind, normal=a, value=val), score
+        if best is not None:
+            return best
+    return best
+
+
+# ----------------------------------------------------------------------------------------------------- containment
 class _Violation(NamedTuple):
     """A generator (``witness``, sign-flipped for a two-sided row) violating the row ``normal`` of a cone:
     ``value = normal·witness`` (``< 0``), ``kind`` ``"facet"`` or ``"equality"``."""
@@ -121,41 +181,13 @@ class _Violation(NamedTuple):
     kind: str
 
 
-def _common(a: Cone, b: Cone, what: str) -> _Pair:
-    if not isinstance(b, type(a)):
-        raise InvalidTypeError(f"{what} needs another Cone, got {type(b).__name__}")
-    if a.labels != b.labels:
-        raise DomainMismatchError(
-            f"{what}: the cones have different coordinate labels {list(a.labels)[:8]} and {list(b.labels)[:8]}"
-        )
-    if a.exact and b.exact:
-        return _Pair(a=a, b=b, exact=True)
-    return _Pair(a=a.to_float() if a.exact else a, b=b.to_float() if b.exact else b, exact=False)
-
-
-def intersect(a: Cone, b: Cone) -> Cone:
-    """``a ∩ b``; exact when both are, otherwise float (the exact one converted)."""
-    a, b, ex = _common(a, b, "intersect")
-    if ex:  # the stored integer rows (int64 and Python-int blocks concatenate to Python ints)
-        f = np.concatenate(_same_dtype(a.int_facets, b.int_facets))
-        e = np.concatenate(_same_dtype(a.int_equalities, b.int_equalities))
-        return type(a).from_facets(f, e, exact=True, labels=a.labels, atol=max(a.atol, b.atol))
-    f = np.concatenate([a.facets, b.facets])
-    e = np.concatenate([a.equalities, b.equalities])
-    return type(a).from_facets(f, e, exact=ex, labels=a.labels, atol=max(a.atol, b.atol))
-
-
-def _same_dtype(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Integer arrays in one dtype: all ``int64``, or all Python ints when any is."""
-    return widen(*arrays) if any(a.dtype == object for a in arrays) else arrays
-
-
-def _violation_int(gen: np.ndarray, cone: Cone, two_sided: bool) -> _Violation | None:
-    """Exact :func:`_violation` on integer rows: the generator ``gen`` and ``cone``'s stored integer rows (the
+def _violation_int(gen: np.ndarray, hrep: Pair, two_sided: bool) -> _Violation | None:
+    """Exact :func:`_violation` on integer rows: the generator ``gen`` and a cone's stored integer rows (the
     canonical rows of an exact cone are integers, so ``a·g`` is an integer); same choice, Fractions returned."""
+    facets, eqs = hrep
     best: tuple[Any, ...] | None = None
     worst = 0.0
-    for kind, rows in (("equality", cone.int_equalities), ("facet", cone.int_facets)):
+    for kind, rows in (("equality", eqs), ("facet", facets)):
         if not len(rows):
             continue
         vals = int_dot(rows, gen.reshape(1, -1))[:, 0]
@@ -169,27 +201,24 @@ def _violation_int(gen: np.ndarray, cone: Cone, two_sided: bool) -> _Violation |
                 best, worst = (i, flip, Fraction(-val if flip else val), kind), score
         if best is not None:
             i, flip, val, kind = best
-            rows = cone.int_equalities if kind == "equality" else cone.int_facets
+            rows = eqs if kind == "equality" else facets
             w = int_rows_to_fractions(gen.reshape(1, -1))[0]
             normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
             return _Violation(witness=-w if flip else w, normal=normal, value=val, kind=kind)
     return None
 
 
-def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> _Violation | None:
-    """First (most violated) row of ``cone`` that the generator violates: (witness, normal, value, kind)."""
-    xs = 1.0 if exact else max(1.0, float(np.abs(gen.astype(float)).max()))
-    atol = cone.atol
+def _violation(gen: np.ndarray, hrep: Pair, atol: float, two_sided: bool) -> _Violation | None:
+    """First (most violated) row of a float cone's ``hrep`` that the generator violates: (witness, normal, value,
+    kind)."""
+    xs = max(1.0, float(np.abs(gen.astype(float)).max()))
+    facets, eqs = hrep
     best: _Violation | None = None
     worst = 0.0
-    for kind, rows in (("equality", cone.equalities), ("facet", cone.facets)):
+    for kind, rows in (("equality", eqs), ("facet", facets)):
         for a in rows:
-            if exact:
-                val: Any = sum((u * v for u, v in zip(a, gen)), Fraction(0))
-                tol = 0.0
-            else:
-                val = float(np.dot(a.astype(float), gen.astype(float)))
-                tol = atol * float(np.abs(a.astype(float)).max()) * xs
+            val = float(np.dot(a.astype(float), gen.astype(float)))
+            tol = atol * float(np.abs(a.astype(float)).max()) * xs
             w = gen
             if kind == "equality" or two_sided:
                 bad = abs(val) > tol
@@ -205,8 +234,9 @@ def _violation(gen: np.ndarray, cone: Cone, exact: bool, two_sided: bool) -> _Vi
     return best
 
 
-def _suspects(gens: np.ndarray, two_sided: bool, cone: Cone, exact: bool) -> np.ndarray:
-    """Boolean mask of the generators that may violate ``cone`` (one matrix product instead of a Python loop).
+def _suspects(gens: np.ndarray, two_sided: bool, hrep: Pair, exact: bool, atol: float) -> np.ndarray:
+    """Boolean mask of the generators that may violate the cone ``hrep`` (one matrix product instead of a Python
+    loop).
 
     Exact mode is exact (integer arithmetic); float mode flags values below half the tolerance of
     :func:`_violation`, so it never misses a violation that :func:`_violation` would report.
@@ -215,8 +245,7 @@ def _suspects(gens: np.ndarray, two_sided: bool, cone: Cone, exact: bool) -> np.
     mask = np.zeros(n, dtype=bool)
     if n == 0:
         return mask
-    for kind, rows in (("equality", cone.int_equalities if exact else cone.equalities),
-                       ("facet", cone.int_facets if exact else cone.facets)):
+    for kind, rows in (("equality", hrep[1]), ("facet", hrep[0])):
         if len(rows) == 0:
             continue
         if exact:  # stored integer rows on both sides
@@ -226,43 +255,39 @@ def _suspects(gens: np.ndarray, two_sided: bool, cone: Cone, exact: bool) -> np.
             g, r = gens.astype(float), rows.astype(float)
             vals = g.dot(r.T)
             xs = np.maximum(1.0, np.abs(g).max(axis=1))[:, None]
-            tol = 0.5 * cone.atol * np.abs(r).max(axis=1)[None, :] * xs
+            tol = 0.5 * atol * np.abs(r).max(axis=1)[None, :] * xs
             bad = (np.abs(vals) > tol) if (kind == "equality" or two_sided) else (vals < -tol)
         mask |= np.asarray(bad, dtype=bool).any(axis=1)
     return mask
 
 
-def issubset(a: Cone, b: Cone, direction: str = "self <= other") -> Containment:
-    """``a ⊆ b`` iff every generator of ``a`` satisfies the H-representation of ``b``."""
-    a, b, ex = _common(a, b, "issubset")
-    rays, lin = (a.int_rays, a.int_lineality) if ex else (a.rays, a.lineality)
-    flags = list(_suspects(rays, False, b, ex)) + list(_suspects(lin, True, b, ex))
+def containment(vrep: Pair, hrep: Pair, *, exact: bool, atol: float, direction: str) -> Containment:
+    """Whether the cone generated by ``vrep = (rays, lineality)`` lies in the cone ``hrep = (facets, equalities)``
+    (both stored rows in one mode; ``atol`` the larger cone's): it does iff every generator satisfies every row, so
+    a "no" names a generator and the row it violates."""
+    rays, lin = vrep
+    flags = list(_suspects(rays, False, hrep, exact, atol)) + list(_suspects(lin, True, hrep, exact, atol))
     gens = [(r, False) for r in rays] + [(lv, True) for lv in lin]
     for (g, two_sided), suspect in zip(gens, flags):
         if not suspect:
             continue
-        v = _violation_int(g, b, two_sided) if ex else _violation(g, b, ex, two_sided)
+        v = _violation_int(g, hrep, two_sided) if exact else _violation(g, hrep, atol, two_sided)
         if v is not None:
             return Containment(holds=False, witness=readonly(np.asarray(v.witness)),
                                violated_normal=readonly(np.asarray(v.normal)), value=v.value, kind=v.kind,
-                               direction=direction, exact=ex)
+                               direction=direction, exact=exact)
     return Containment(holds=True, witness=None, violated_normal=None, value=None, kind=None, direction=direction,
-                       exact=ex)
+                       exact=exact)
 
 
-def equals(a: Cone, b: Cone) -> Containment:
-    """``a == b`` as two containments; the first failing direction is reported with its witness."""
-    first = issubset(a, b, "self <= other")
-    if not first.holds:
-        return first
-    second = issubset(b, a, "other <= self")
-    if not second.holds:
-        return second
-    return Containment(holds=True, witness=None, violated_normal=None, value=None, kind=None, direction="both",
-                       exact=first.exact and second.exact)
+# ----------------------------------------------------------------------------------------------------------- modes
+def same_dtype(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Integer arrays in one dtype: all ``int64``, or all Python ints when any is."""
+    return widen(*arrays) if any(a.dtype == object for a in arrays) else arrays
 
 
-def _float_pair(pair: tuple[np.ndarray, np.ndarray] | None, atol: float) -> tuple[np.ndarray, np.ndarray] | None:
+def float_pair(pair: tuple[np.ndarray, np.ndarray] | None, atol: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """A stored canonical pair in float mode: rows rescaled to unit max-abs entry (no cdd call); None stays None."""
     if pair is None:
         return None
     main = normalise_rows(pair[0].astype(float), exact=False, atol=atol) if len(pair[0]) else pair[0].astype(float)
@@ -270,34 +295,11 @@ def _float_pair(pair: tuple[np.ndarray, np.ndarray] | None, atol: float) -> tupl
     return main, lin
 
 
-def to_float(cone: Cone) -> Cone:
-    """Float copy of ``cone`` (canonical rows rescaled to unit max-abs entry; no cdd call)."""
-    if not cone.exact:
-        return cone
-    if cone._h is None and cone._v is None:
-        cone._hrep()  # a structured cone not built yet (size-checked)
-    h = _float_pair(cone._h, cone.atol)
-    v = _float_pair(cone._v, cone.atol)
-    return type(cone)._make(cone.labels, False, cone.atol, h, v)
+def rows_to_exact(arr: np.ndarray, max_denominator: int | None) -> np.ndarray:
+    """Float rows as Fractions: bit-exact, or ``limit_denominator(max_denominator)`` when given."""
+    out = np.empty(arr.shape, dtype=object)
+    for idx, v in np.ndenumerate(arr):
+        f = Fraction(float(v))
+        out[idx] = f.limit_denominator(max_denominator) if max_denominator else f
+    return out
 
-
-def to_exact(cone: Cone, *, max_denominator: int | None = None) -> Cone:
-    """Exact copy of a float cone (bit-exact or ``limit_denominator`` conversion, then ``cdd.gmp`` canonical form)."""
-    if cone.exact:
-        return cone
-
-    def conv(arr: np.ndarray) -> np.ndarray:
-        out = np.empty(arr.shape, dtype=object)
-        for idx, v in np.ndenumerate(arr):
-            f = Fraction(float(v))
-            out[idx] = f.limit_denominator(max_denominator) if max_denominator else f
-        return out
-
-    if cone._h is not None:
-        f, e = cone._h
-        return type(cone).from_facets(conv(f), conv(e), exact=True, labels=cone.labels, atol=cone.atol)
-    r, lin = cone.rays, cone.lineality
-    return type(cone).from_generators(conv(r), conv(lin), exact=True, labels=cone.labels, atol=cone.atol)
-
-
-__all__ += ["canonical_pair"]  # re-exported for tests of the canonical form

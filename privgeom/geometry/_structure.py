@@ -33,16 +33,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
 from .._core.errors import SizeLimitError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._cone import Cone
-
-__all__ = ["ConeStructure", "DifferenceData", "check_rows_size", "kronecker_integer_row", "kronecker_integer_rows",
+__all__ = ["ConeStructure", "DifferenceData", "StructuredCone", "check_rows_size", "kronecker_integer_row", "kronecker_integer_rows",
            "normalised_facet", "structured_facet"]
 
 
@@ -108,6 +105,21 @@ class ConeStructure:
     canonical_facets: Callable[[], Any] | None = field(default=None, repr=False)
 
 
+class StructuredCone(Protocol):
+    """What the functions below read of a cone: its :class:`ConeStructure` (None when none is known), its ambient
+    dimension and its mode. :class:`~privgeom.geometry.Cone` is one; naming the protocol instead of the class keeps
+    this module below ``_cone`` (which imports it)."""
+
+    @property
+    def structure(self) -> ConeStructure | None: ...
+
+    @property
+    def ambient_dim(self) -> int: ...
+
+    @property
+    def exact(self) -> bool: ...
+
+
 def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> None:
     """Refuse to build ``n_rows x dim`` rows beyond the dense limits, naming the sizes (before any work).
 
@@ -166,7 +178,7 @@ def normalised_facet(raw: Any, exact: bool) -> np.ndarray:
     return out
 
 
-def structured_facet(cone: Cone, i: int) -> Any:
+def structured_facet(cone: StructuredCone, i: int) -> Any:
     """Facet ``i`` of a structured cone (difference constraints or a facet callback), built alone (no H-rep)."""
     st = cone.structure
     if st is not None and st.kind == "difference" and st.difference is not None:
@@ -186,7 +198,7 @@ def structured_facet(cone: Cone, i: int) -> Any:
 _INT64_ROWS = 2**62
 
 
-def kronecker_integer_rows(cone: Cone, kind: str, *, sort: bool = True) -> np.ndarray | None:
+def kronecker_integer_rows(cone: StructuredCone, kind: str, *, sort: bool = True) -> np.ndarray | None:
     """The facets (``kind="H"``) or extreme rays (``"V"``) of an exact ``"kronecker"`` cone as primitive integer rows,
     built from the structure in one Kronecker power, without a single ``Fraction``; None for any other cone.
 
@@ -230,7 +242,7 @@ def kronecker_integer_rows(cone: Cone, kind: str, *, sort: bool = True) -> np.nd
     return K
 
 
-def kronecker_integer_row(cone: Cone, i: int) -> np.ndarray | None:
+def kronecker_integer_row(cone: StructuredCone, i: int) -> np.ndarray | None:
     """Row ``i`` of :func:`kronecker_integer_rows` ``(cone, "H")`` (the facet of dataset ``i``) alone, in ``O(2^k)``
     memory: the Kronecker product of the ``k`` rows of ``[[a−b, a], [a, a−b]]`` picked by the bits of ``i`` (most
     significant first); None for any other cone.
