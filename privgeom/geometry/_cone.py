@@ -9,21 +9,20 @@ block elimination or projected generators; Section V), intersection and containm
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
 from .._core.numeric import ATOL, MatrixLike, VectorLike, readonly
-from .._core.numbers import integer_json, number_text
+from .._core.numbers import integer_json
 from .._core.results import to_jsonable
 from . import _cdd, _cone_ops
 from ._canonical import as_int_rows as _as_int_rows
-from ._canonical import (canonical_pair, empty, identity, int_rows_to_fractions, parse_labels, parse_pair,
-                         parse_rows, rref)
+from ._canonical import (canonical_pair, empty, identity, inequality_lines, int_rows_to_fractions, parse_coords,
+                         parse_labels, parse_pair, parse_vector, rref)
 from ._cone_results import ConeMembership, Containment
-from ._structure import ConeStructure, check_rows_size
+from ._structure import ConeStructure, structured_rows
 
 __all__ = ["Cone", "ConeMembership", "Containment", "PROJECTION_METHODS"]
 
@@ -33,25 +32,6 @@ PROJECTION_METHODS = ("generators", "fourier_motzkin", "block")
 #: different cdd runs (float LPs and eliminations) and normalisation, whose errors add up to well above one
 #: ``atol`` but stay far below the unit max-abs scale of a canonical row.
 EQ_ATOL_FACTOR = 1e3
-
-
-# ------------------------------------------------------------------------------------------------------ helpers
-def _label_term(label: str) -> str:
-    return label if label[:1].isalpha() else f"x{label}"
-
-
-def _format_row(row: np.ndarray, labels: Sequence[str], rel: str) -> str:
-    terms = [(c, labels[i]) for i, c in enumerate(row) if c != 0]
-    terms.sort(key=lambda t: (-float(t[0]), t[1]))
-    parts: list[str] = []
-    for c, lab in terms:
-        mag = number_text(abs(c))
-        term = f"{mag}·{_label_term(lab)}"
-        if not parts:
-            parts.append(term if c > 0 else f"-{term}")
-        else:
-            parts.append(("+ " if c > 0 else "- ") + term)
-    return " ".join(parts) + f" {rel} 0"
 
 
 class Cone:
@@ -121,14 +101,8 @@ class Cone:
         raise InvalidTypeError("build a Cone with Cone.from_generators(...) or Cone.from_facets(...)")
 
     @classmethod
-    def _make(
-        cls,
-        labels: tuple[str, ...],
-        exact: bool,
-        atol: float,
-        h: tuple[np.ndarray, np.ndarray] | None,
-        v: tuple[np.ndarray, np.ndarray] | None,
-    ) -> Cone:
+    def _make(cls, labels: tuple[str, ...], exact: bool, atol: float, h: tuple[np.ndarray, np.ndarray] | None,
+              v: tuple[np.ndarray, np.ndarray] | None) -> Cone:
         obj = object.__new__(cls)
         obj._labels = labels
         obj._exact = exact
@@ -147,9 +121,8 @@ class Cone:
         return readonly(np.asarray(pair[0])), readonly(np.asarray(pair[1]))
 
     @classmethod
-    def from_structure(
-        cls, structure: ConeStructure, *, labels: Iterable[Any], exact: bool, atol: float = ATOL
-    ) -> Cone:
+    def from_structure(cls, structure: ConeStructure, *, labels: Iterable[Any], exact: bool,
+                       atol: float = ATOL) -> Cone:
         """A cone known in closed form (:class:`~privgeom.geometry._structure.ConeStructure`): nothing is built yet.
 
         Counts, membership and pair bounds come from the structure; the facets (known irredundant) and rays (known
@@ -295,23 +268,10 @@ class Cone:
     # ----------------------------------------------------------------------------------------------- conversions
     def _structured_rows(self, kind: str) -> tuple[np.ndarray, np.ndarray] | None:
         """Facets (``kind="H"``) or rays (``"V"``) from the structure, size-checked first; None when unknown."""
-        st = self._structure
-        if st is None:
+        if self._structure is None:
             return None
-        source = st.facets if kind == "H" else st.rays
-        count = st.n_facets if kind == "H" else st.n_rays
-        if source is None:
-            return None
-        dim = self.ambient_dim
-        what = "the facets" if kind == "H" else "the extreme rays"
-        check_rows_size(count, dim, exact=self._exact, what=f"{what} of this {st.kind} cone in R^{dim}")
-        if kind == "H" and self._exact and st.canonical_facets is not None:
-            return self._stored((np.asarray(st.canonical_facets()), np.zeros((0, dim), dtype=np.int64)))
-        rows = np.array(source(), dtype=object if self._exact else float).reshape(-1, dim)
-        if self._exact and not all(type(v) is int or isinstance(v, Fraction) for v in rows.ravel()):
-            rows = np.vectorize(Fraction, otypes=[object])(rows) if rows.size else rows
-        pair = canonical_pair(rows, empty(dim, self._exact), exact=self._exact, atol=self._atol, as_int=self._exact)
-        return self._stored(pair)
+        pair = structured_rows(self._structure, kind, self.ambient_dim, exact=self._exact, atol=self._atol)
+        return None if pair is None else self._stored(pair)
 
     def _hrep(self) -> tuple[np.ndarray, np.ndarray]:
         """Facets and equalities as shown: Fraction arrays (exact; built from the integers once) or float64."""
@@ -343,16 +303,7 @@ class Cone:
                     raise InvalidTypeError("a structured cone needs facets or rays in its structure")
                 self._vrep_raw()
             assert self._v is not None
-            rays, lin = self._v
-            dim = self.ambient_dim
-            if len(rays) + len(lin) == 0:
-                h = (empty(dim, self._exact), identity(dim, self._exact))
-            else:
-                f, eq = _cdd.v_to_h(rays, lin, exact=self._exact)
-                if not self._exact:
-                    f, eq = _cdd.canonicalize(f, eq, kind="H", exact=False)
-                h = canonical_pair(f, eq, exact=self._exact, atol=self._atol, as_int=self._exact)
-            self._h = self._stored(h)
+            self._h = self._stored(_cone_ops.facets_of(self._v, exact=self._exact, atol=self._atol))
         return self._h
 
     def _vrep_raw(self) -> tuple[np.ndarray, np.ndarray]:
@@ -365,19 +316,7 @@ class Cone:
             if self._h is None:
                 self._hrep_raw()
             assert self._h is not None
-            f, eq = self._h
-            dim = self.ambient_dim
-            if len(f) + len(eq) == 0:
-                v = (empty(dim, self._exact), identity(dim, self._exact))
-            elif self._ray_source is not None:
-                rays = np.array(self._ray_source(), dtype=object if self._exact else float)
-                v = canonical_pair(rays.reshape(-1, dim), empty(dim, self._exact), exact=self._exact, atol=self._atol,
-                                   as_int=self._exact)
-            else:
-                r, lin = _cdd.h_to_v(f, eq, exact=self._exact)
-                if not self._exact:
-                    r, lin = _cdd.canonicalize(r, lin, kind="V", exact=False)
-                v = canonical_pair(r, lin, exact=self._exact, atol=self._atol, as_int=self._exact)
+            v = _cone_ops.rays_of(self._h, self._ray_source, exact=self._exact, atol=self._atol)
             self._v = self._stored(v)
         return self._v
 
@@ -511,31 +450,6 @@ class Cone:
         return self.dim == 0
 
     # --------------------------------------------------------------------------------------------------- membership
-    def _vector(self, x: Any, name: str = "x") -> tuple[np.ndarray, bool]:
-        if hasattr(x, "dtype") and getattr(x, "ndim", 1) == 1:
-            arr0 = np.asarray(x)
-            rows = arr0.reshape(1, -1)
-        elif isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
-            raise InvalidTypeError(f"{name} must be a vector (1-D sequence of numbers), got {type(x).__name__}")
-        else:
-            seq = list(x)
-            if any(isinstance(v, (list, tuple, np.ndarray)) for v in seq):
-                raise InvalidInputError(f"{name} must be a 1-D vector, got nested input {seq[:3]!r}...")
-            rows = [seq]  # type: ignore[assignment]
-        arr, inferred = parse_rows(rows, name=name, exact=None, dim=None, keep_ints=True)
-        assert arr is not None
-        if arr.shape[1] != self.ambient_dim:
-            raise DomainMismatchError(
-                f"{name} has {arr.shape[1]} coordinates but the cone lives in R^{self.ambient_dim} "
-                f"(labels {list(self._labels)[:8]})"
-            )
-        vec = arr[0]
-        if inferred and self._exact:  # ints stay ints (the integer kernel scales Fractions once)
-            out = np.empty(len(vec), dtype=object)
-            out[:] = list(vec)
-            return out, True
-        return np.array([float(v) for v in vec]), False
-
     def contains(self, x: VectorLike, *, atol: float | None = None) -> ConeMembership:
         """Decide whether the vector ``x`` lies in the cone; on "no" report the most violated facet or equality.
 
@@ -550,46 +464,16 @@ class Cone:
         >>> c.contains([-1e-12, 1.0]).member
         True
         """
-        vec, exact = self._vector(x)
+        vec, exact = parse_vector(x, self._labels, exact=self._exact)
         tol = self._atol if atol is None else float(atol)
-        st = self._structure
-        if self._h is None and st is not None and st.contains is not None:
-            if exact:  # structures decide on Fraction vectors
-                vec = np.array([Fraction(v) for v in vec], dtype=object)
-            member, normal, value = st.contains(vec, exact, tol)
-            if member:
-                return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
-            return ConeMembership(member=False, violated=None, kind="facet", normal=readonly(np.asarray(normal)),
-                                  value=value, exact=exact)
-        bad = _cone_ops.most_violated(self._hrep_raw(), vec, exact, tol)
-        if bad is None:
-            return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
-        return ConeMembership(member=False, violated=bad.row, kind=bad.kind, normal=readonly(np.asarray(bad.normal)),
-                              value=bad.value, exact=exact)
+        st = self._structure  # a structure decides before the facets are built
+        decide = st.contains if self._h is None and st is not None else None
+        return _cone_ops.membership(self._hrep_raw, vec, exact=exact, atol=tol, decide=decide)
 
     def __contains__(self, x: Any) -> bool:
         return self.contains(x).member
 
     # ----------------------------------------------------------------------------------------------- operations
-    def _coords(self, coords: Any) -> list[int]:
-        if isinstance(coords, (str, int, np.integer)):
-            coords = [coords]
-        out: list[int] = []
-        for c in coords:
-            if isinstance(c, (int, np.integer)) and not isinstance(c, bool):
-                if not 0 <= int(c) < self.ambient_dim:
-                    raise InvalidInputError(f"coordinate index {c} out of range 0..{self.ambient_dim - 1}")
-                out.append(int(c))
-            elif isinstance(c, str) and c in self._labels:
-                out.append(self._labels.index(c))
-            else:
-                raise InvalidInputError(f"unknown coordinate {c!r}; labels are {list(self._labels)[:12]}")
-        if not out:
-            raise InvalidInputError("project needs at least one coordinate to keep")
-        if len(set(out)) != len(out):
-            raise InvalidInputError(f"repeated coordinates in {list(coords)!r}")
-        return out
-
     def project(self, coords: Sequence[int | str], method: str = "generators") -> Cone:
         """The image of the cone under the coordinate projection onto ``coords`` (kept in the given order).
 
@@ -611,7 +495,7 @@ class Cone:
         """
         if method not in PROJECTION_METHODS:
             raise InvalidInputError(f"unknown projection method {method!r}; choose one of {PROJECTION_METHODS}")
-        keep = self._coords(coords)
+        keep = parse_coords(coords, self._labels)
         p = _cone_ops.project(self._hrep_raw, self._vrep_raw, keep, method, exact=self._exact)
         build = Cone.from_generators if p.kind == "V" else Cone.from_facets
         return build(p.main, p.lineality, exact=self._exact, labels=[self._labels[i] for i in keep], atol=self._atol)
@@ -626,11 +510,7 @@ class Cone:
         [[Fraction(1, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(0, 1)]]
         """
         a, b = self._same_mode(other, "intersect")
-        if a.exact:  # the stored integer rows (int64 and Python-int blocks concatenate to Python ints)
-            (f1, e1), (f2, e2) = a._hrep_raw(), b._hrep_raw()
-            f, e = np.concatenate(_cone_ops.same_dtype(f1, f2)), np.concatenate(_cone_ops.same_dtype(e1, e2))
-        else:
-            f, e = np.concatenate([a.facets, b.facets]), np.concatenate([a.equalities, b.equalities])
+        f, e = _cone_ops.stacked(a._hrep_raw(), b._hrep_raw())
         return Cone.from_facets(f, e, exact=a.exact, labels=a.labels, atol=max(a.atol, b.atol))
 
     def issubset(self, other: Cone) -> Containment:
@@ -711,7 +591,8 @@ class Cone:
         """
         if self._exact:
             return self
-        build, (main, lin) = (Cone.from_facets, self._h) if self._h is not None else (Cone.from_generators, self._vrep())
+        h = self._h
+        build, (main, lin) = (Cone.from_facets, h) if h is not None else (Cone.from_generators, self._vrep())
         return build(_cone_ops.rows_to_exact(main, max_denominator), _cone_ops.rows_to_exact(lin, max_denominator),
                      exact=True, labels=self._labels, atol=self._atol)
 
@@ -783,8 +664,7 @@ class Cone:
         head += f" ({'exact' if self._exact else 'float'})"
         if nf + ne == 0:
             return head + ": the whole space"
-        lines = [_format_row(a, self._labels, "≥") for a in f] + [_format_row(e, self._labels, "=") for e in eq]
-        return head + ":\n" + "\n".join("  " + ln for ln in lines)
+        return head + ":\n" + "\n".join("  " + ln for ln in inequality_lines(f, eq, self._labels))
 
     def __repr__(self) -> str:
         known = []

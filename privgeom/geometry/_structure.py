@@ -38,9 +38,10 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from .._core.errors import SizeLimitError
+from ._canonical import canonical_pair, empty
 
-__all__ = ["ConeStructure", "DifferenceData", "StructuredCone", "check_rows_size", "kronecker_integer_row", "kronecker_integer_rows",
-           "normalised_facet", "structured_facet"]
+__all__ = ["ConeStructure", "DifferenceData", "StructuredCone", "check_rows_size", "kronecker_integer_row",
+           "kronecker_integer_rows", "normalised_facet", "structured_facet", "structured_rows"]
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,31 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
             raise SizeLimitError(f"{head} — no computer's memory holds it; {alternative}")
         hint = _numeric.limit_hint("exact_entries" if exact else "dense_entries", entries)
         raise SizeLimitError(f"{head} — {hint}, or {alternative}")
+
+
+def structured_rows(st: ConeStructure, kind: str, dim: int, *, exact: bool,
+                    atol: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The facets (``kind="H"``) or extreme rays (``"V"``) that the structure ``st`` gives for a cone in ``R^dim``, in
+    canonical form (integer rows in exact mode; no equalities / lineality), size-checked before anything is built;
+    None when the structure does not give them. Known facets are irredundant and known rays extreme, so they are only
+    normalised and sorted (no double description); ``canonical_facets`` are used as they are.
+
+    >>> s = ConeStructure("simplicial", n_facets=2, facets=lambda: [[0, 2], [3, 0]])
+    >>> structured_rows(s, "H", 2, exact=True, atol=0.0)[0].tolist(), structured_rows(s, "V", 2, exact=True, atol=0.0)
+    ([[1, 0], [0, 1]], None)
+    """
+    source = st.facets if kind == "H" else st.rays
+    count = st.n_facets if kind == "H" else st.n_rays
+    if source is None:
+        return None
+    what = "the facets" if kind == "H" else "the extreme rays"
+    check_rows_size(count, dim, exact=exact, what=f"{what} of this {st.kind} cone in R^{dim}")
+    if kind == "H" and exact and st.canonical_facets is not None:
+        return np.asarray(st.canonical_facets()), np.zeros((0, dim), dtype=np.int64)
+    rows = np.array(source(), dtype=object if exact else float).reshape(-1, dim)
+    if exact and not all(type(v) is int or isinstance(v, Fraction) for v in rows.ravel()):
+        rows = np.vectorize(Fraction, otypes=[object])(rows) if rows.size else rows
+    return canonical_pair(rows, empty(dim, exact), exact=exact, atol=atol, as_int=exact)
 
 
 def normalised_facet(raw: Any, exact: bool) -> np.ndarray:
