@@ -30,16 +30,21 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from .._core.errors import InvalidInputError, InvalidTypeError
+from .._core.errors import DomainMismatchError, InvalidInputError, InvalidTypeError
+from .._core.numbers import number_text
 from .._core.numeric import ATOL, check_dense_size, fit_int_array, fits_int64, is_exact_scalar, max_abs_int, parse_scalar, widen
 
 __all__ = [
     "parse_rows",
     "parse_labels",
+    "parse_pair",
+    "parse_vector",
+    "parse_coords",
+    "ParsedRows",
     "rref",
     "project_out",
     "normalise_rows",
@@ -50,6 +55,7 @@ __all__ = [
     "int_rows_to_fractions",
     "int_dot",
     "scale_to_integers",
+    "inequality_lines",
 ]
 
 
@@ -242,6 +248,120 @@ def parse_labels(labels: Any, dim: int) -> tuple[str, ...]:
     return out
 
 
+class ParsedRows(NamedTuple):
+    """A validated pair of row blocks (facets and equalities, or rays and lineality), their labels and mode."""
+
+    main: np.ndarray
+    lineality: np.ndarray
+    labels: tuple[str, ...]
+    exact: bool
+
+
+def parse_pair(
+    main: Any, lin: Any, names: tuple[str, str], exact: bool | None, labels: Any, atol: float
+) -> ParsedRows:
+    """Validate a pair of row blocks (facets and equalities, or rays and lineality; ``names`` for the messages),
+    the coordinate ``labels`` and ``atol``: both blocks as 2-D arrays of one width, in one mode (``exact=None``: exact
+    when every entry is rational), ints kept as ints in exact mode."""
+    if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
+        raise InvalidInputError(f"atol must be a non-negative float, got {atol!r}")
+    dim_hint = None
+    if labels is not None and not isinstance(labels, (str, bytes)) and isinstance(labels, Iterable):
+        labels = tuple(labels)
+        dim_hint = len(labels)
+    a, ea = parse_rows(main, name=names[0], exact=exact, dim=dim_hint, keep_ints=exact is not False)
+    b, eb = parse_rows(lin, name=names[1], exact=exact, dim=dim_hint, keep_ints=exact is not False)
+    widths = {arr.shape[1] for arr in (a, b) if arr is not None and len(arr)}
+    if len(widths) > 1:
+        raise InvalidInputError(f"{names[0]} and {names[1]} have different widths {sorted(widths)}")
+    if widths:
+        dim = widths.pop()
+    elif dim_hint is not None:
+        dim = dim_hint
+    else:
+        shapes = [arr.shape[1] for arr in (a, b) if arr is not None and arr.shape[1]]
+        if not shapes:
+            raise InvalidInputError(
+                f"cannot tell the ambient dimension from empty {names[0]}; pass labels=[...] (or a 0 x N array)"
+            )
+        dim = shapes[0]
+    if dim < 1:
+        raise InvalidInputError("a cone needs ambient dimension at least 1")
+    if exact is None:
+        exact = all(e is not False for e in (ea, eb))
+    out: list[np.ndarray] = []
+    for arr, e in ((a, ea), (b, eb)):
+        if arr is None or not len(arr):
+            out.append(empty(dim, exact))
+        elif exact:
+            if arr.dtype != object or not all(type(v) is int or isinstance(v, Fraction) for v in arr.ravel()):
+                arr = np.asarray(parse_rows(arr, name="rows", exact=True, dim=dim, keep_ints=True)[0])
+            out.append(arr)
+        else:
+            out.append(np.asarray(arr, dtype=float))
+    return ParsedRows(main=out[0], lineality=out[1], labels=parse_labels(labels, dim), exact=bool(exact))
+
+
+def parse_vector(x: Any, labels: tuple[str, ...], *, exact: bool, name: str = "x") -> tuple[np.ndarray, bool]:
+    """A point of the cone with coordinate ``labels``, and whether it is decided exactly: an object array (ints kept
+    as ints: the integer kernels scale Fractions once) when the cone is ``exact`` and every entry is rational, else
+    float64.
+
+    >>> parse_vector([1, "1/2"], ("a", "b"), exact=True)
+    (array([1, Fraction(1, 2)], dtype=object), True)
+    >>> parse_vector([1, 0.5], ("a", "b"), exact=True)
+    (array([1. , 0.5]), False)
+    """
+    if hasattr(x, "dtype") and getattr(x, "ndim", 1) == 1:
+        arr0 = np.asarray(x)
+        rows = arr0.reshape(1, -1)
+    elif isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
+        raise InvalidTypeError(f"{name} must be a vector (1-D sequence of numbers), got {type(x).__name__}")
+    else:
+        seq = list(x)
+        if any(isinstance(v, (list, tuple, np.ndarray)) for v in seq):
+            raise InvalidInputError(f"{name} must be a 1-D vector, got nested input {seq[:3]!r}...")
+        rows = [seq]  # type: ignore[assignment]
+    arr, inferred = parse_rows(rows, name=name, exact=None, dim=None, keep_ints=True)
+    assert arr is not None
+    if arr.shape[1] != len(labels):
+        raise DomainMismatchError(
+            f"{name} has {arr.shape[1]} coordinates but the cone lives in R^{len(labels)} "
+            f"(labels {list(labels)[:8]})"
+        )
+    vec = arr[0]
+    if inferred and exact:  # ints stay ints (the integer kernel scales Fractions once)
+        out = np.empty(len(vec), dtype=object)
+        out[:] = list(vec)
+        return out, True
+    return np.array([float(v) for v in vec]), False
+
+
+def parse_coords(coords: Any, labels: tuple[str, ...]) -> list[int]:
+    """The indices of the coordinates to keep in a projection, given by index or label (at least one, no repeats).
+
+    >>> parse_coords(["b", 0], ("a", "b", "c"))
+    [1, 0]
+    """
+    if isinstance(coords, (str, int, np.integer)):
+        coords = [coords]
+    out: list[int] = []
+    for c in coords:
+        if isinstance(c, (int, np.integer)) and not isinstance(c, bool):
+            if not 0 <= int(c) < len(labels):
+                raise InvalidInputError(f"coordinate index {c} out of range 0..{len(labels) - 1}")
+            out.append(int(c))
+        elif isinstance(c, str) and c in labels:
+            out.append(labels.index(c))
+        else:
+            raise InvalidInputError(f"unknown coordinate {c!r}; labels are {list(labels)[:12]}")
+    if not out:
+        raise InvalidInputError("project needs at least one coordinate to keep")
+    if len(set(out)) != len(out):
+        raise InvalidInputError(f"repeated coordinates in {list(coords)!r}")
+    return out
+
+
 # ------------------------------------------------------------------------------------------------- linear algebra
 def rref(rows: np.ndarray, *, exact: bool, atol: float = ATOL) -> np.ndarray:
     """Reduced row echelon form of the row space of ``rows``, zero rows dropped (pivots equal 1)."""
@@ -401,3 +521,32 @@ def canonical_pair(
     proj = project_out(rows, basis, exact=exact)
     main = normalise_rows(proj, exact=exact, atol=atol, as_int=as_int)
     return main, lin
+
+
+# ---------------------------------------------------------------------------------------------------- printing
+def _label_term(label: str) -> str:
+    return label if label[:1].isalpha() else f"x{label}"
+
+
+def _format_row(row: np.ndarray, labels: Sequence[str], rel: str) -> str:
+    terms = [(c, labels[i]) for i, c in enumerate(row) if c != 0]
+    terms.sort(key=lambda t: (-float(t[0]), t[1]))
+    parts: list[str] = []
+    for c, lab in terms:
+        mag = number_text(abs(c))
+        term = f"{mag}·{_label_term(lab)}"
+        if not parts:
+            parts.append(term if c > 0 else f"-{term}")
+        else:
+            parts.append(("+ " if c > 0 else "- ") + term)
+    return " ".join(parts) + f" {rel} 0"
+
+
+def inequality_lines(facets: np.ndarray, equalities: np.ndarray, labels: Sequence[str]) -> list[str]:
+    """One line per facet (``… ≥ 0``) and per equality (``… = 0``), terms by decreasing coefficient; the lines of
+    ``print(cone)``.
+
+    >>> inequality_lines(np.array([[2, -1]]), np.zeros((0, 2), dtype=np.int64), ("a", "1"))
+    ['2·a - 1·x1 ≥ 0']
+    """
+    return [_format_row(a, labels, "≥") for a in facets] + [_format_row(e, labels, "=") for e in equalities]

@@ -9,21 +9,20 @@ block elimination or projected generators; Section V), intersection and containm
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
-from .._core.numeric import ATOL, MatrixLike, VectorLike, max_abs_int, readonly
-from .._core.numbers import integer_json, number_text
+from .._core.numeric import ATOL, MatrixLike, VectorLike, readonly
+from .._core.numbers import integer_json
 from .._core.results import to_jsonable
-from . import _cdd
+from . import _cdd, _cone_ops
 from ._canonical import as_int_rows as _as_int_rows
-from ._canonical import (canonical_pair, empty, identity, int_dot, int_rows_to_fractions, parse_labels, parse_rows,
-                         rref, scale_to_integers)
+from ._canonical import (canonical_pair, empty, identity, inequality_lines, int_rows_to_fractions, parse_coords,
+                         parse_labels, parse_pair, parse_vector, rref)
 from ._cone_results import ConeMembership, Containment
-from ._structure import ConeStructure, check_rows_size
+from ._structure import ConeStructure, structured_rows
 
 __all__ = ["Cone", "ConeMembership", "Containment", "PROJECTION_METHODS"]
 
@@ -33,50 +32,6 @@ PROJECTION_METHODS = ("generators", "fourier_motzkin", "block")
 #: different cdd runs (float LPs and eliminations) and normalisation, whose errors add up to well above one
 #: ``atol`` but stay far below the unit max-abs scale of a canonical row.
 EQ_ATOL_FACTOR = 1e3
-
-
-# ------------------------------------------------------------------------------------------------------ helpers
-class _ParsedRows(NamedTuple):
-    """A validated pair of row blocks (facets and equalities, or rays and lineality), their labels and mode."""
-
-    main: np.ndarray
-    lineality: np.ndarray
-    labels: tuple[str, ...]
-    exact: bool
-
-
-class _RowViolation(NamedTuple):
-    """The most violated row of a cone at a point: ``row``, its index into the facets or equalities (``kind``), the
-    row ``normal`` and ``value = normal·x``."""
-
-    row: int
-    kind: str
-    normal: Any
-    value: Any
-
-
-def _dot(a: np.ndarray, x: np.ndarray) -> Any:
-    if a.dtype == object or x.dtype == object:
-        return sum((u * v for u, v in zip(a, x)), Fraction(0) if a.dtype == object and x.dtype == object else 0.0)
-    return float(np.dot(a, x))
-
-
-def _label_term(label: str) -> str:
-    return label if label[:1].isalpha() else f"x{label}"
-
-
-def _format_row(row: np.ndarray, labels: Sequence[str], rel: str) -> str:
-    terms = [(c, labels[i]) for i, c in enumerate(row) if c != 0]
-    terms.sort(key=lambda t: (-float(t[0]), t[1]))
-    parts: list[str] = []
-    for c, lab in terms:
-        mag = number_text(abs(c))
-        term = f"{mag}·{_label_term(lab)}"
-        if not parts:
-            parts.append(term if c > 0 else f"-{term}")
-        else:
-            parts.append(("+ " if c > 0 else "- ") + term)
-    return " ".join(parts) + f" {rel} 0"
 
 
 class Cone:
@@ -146,14 +101,8 @@ class Cone:
         raise InvalidTypeError("build a Cone with Cone.from_generators(...) or Cone.from_facets(...)")
 
     @classmethod
-    def _make(
-        cls,
-        labels: tuple[str, ...],
-        exact: bool,
-        atol: float,
-        h: tuple[np.ndarray, np.ndarray] | None,
-        v: tuple[np.ndarray, np.ndarray] | None,
-    ) -> Cone:
+    def _make(cls, labels: tuple[str, ...], exact: bool, atol: float, h: tuple[np.ndarray, np.ndarray] | None,
+              v: tuple[np.ndarray, np.ndarray] | None) -> Cone:
         obj = object.__new__(cls)
         obj._labels = labels
         obj._exact = exact
@@ -172,9 +121,8 @@ class Cone:
         return readonly(np.asarray(pair[0])), readonly(np.asarray(pair[1]))
 
     @classmethod
-    def from_structure(
-        cls, structure: ConeStructure, *, labels: Iterable[Any], exact: bool, atol: float = ATOL
-    ) -> Cone:
+    def from_structure(cls, structure: ConeStructure, *, labels: Iterable[Any], exact: bool,
+                       atol: float = ATOL) -> Cone:
         """A cone known in closed form (:class:`~privgeom.geometry._structure.ConeStructure`): nothing is built yet.
 
         Counts, membership and pair bounds come from the structure; the facets (known irredundant) and rays (known
@@ -234,48 +182,6 @@ class Cone:
         return obj
 
     # ---------------------------------------------------------------------------------------------- constructors
-    @staticmethod
-    def _parse_pair(
-        main: Any, lin: Any, names: tuple[str, str], exact: bool | None, labels: Any, atol: float
-    ) -> _ParsedRows:
-        if isinstance(atol, bool) or not isinstance(atol, (int, float)) or not atol >= 0:
-            raise InvalidInputError(f"atol must be a non-negative float, got {atol!r}")
-        dim_hint = None
-        if labels is not None and not isinstance(labels, (str, bytes)) and isinstance(labels, Iterable):
-            labels = tuple(labels)
-            dim_hint = len(labels)
-        a, ea = parse_rows(main, name=names[0], exact=exact, dim=dim_hint, keep_ints=exact is not False)
-        b, eb = parse_rows(lin, name=names[1], exact=exact, dim=dim_hint, keep_ints=exact is not False)
-        widths = {arr.shape[1] for arr in (a, b) if arr is not None and len(arr)}
-        if len(widths) > 1:
-            raise InvalidInputError(f"{names[0]} and {names[1]} have different widths {sorted(widths)}")
-        if widths:
-            dim = widths.pop()
-        elif dim_hint is not None:
-            dim = dim_hint
-        else:
-            shapes = [arr.shape[1] for arr in (a, b) if arr is not None and arr.shape[1]]
-            if not shapes:
-                raise InvalidInputError(
-                    f"cannot tell the ambient dimension from empty {names[0]}; pass labels=[...] (or a 0 x N array)"
-                )
-            dim = shapes[0]
-        if dim < 1:
-            raise InvalidInputError("a cone needs ambient dimension at least 1")
-        if exact is None:
-            exact = all(e is not False for e in (ea, eb))
-        out: list[np.ndarray] = []
-        for arr, e in ((a, ea), (b, eb)):
-            if arr is None or not len(arr):
-                out.append(empty(dim, exact))
-            elif exact:
-                if arr.dtype != object or not all(type(v) is int or isinstance(v, Fraction) for v in arr.ravel()):
-                    arr = np.asarray(parse_rows(arr, name="rows", exact=True, dim=dim, keep_ints=True)[0])
-                out.append(arr)
-            else:
-                out.append(np.asarray(arr, dtype=float))
-        return _ParsedRows(main=out[0], lineality=out[1], labels=parse_labels(labels, dim), exact=bool(exact))
-
     @classmethod
     def from_generators(
         cls,
@@ -320,7 +226,7 @@ class Cone:
         >>> Cone.from_generators([[1, 0], [-1, 0], [0, 1]]).lineality.tolist()
         [[Fraction(1, 1), Fraction(0, 1)]]
         """
-        r, lin, labs, ex = cls._parse_pair(rays, lineality, ("rays", "lineality"), exact, labels, atol)
+        r, lin, labs, ex = parse_pair(rays, lineality, ("rays", "lineality"), exact, labels, atol)
         dim = len(labs)
         if len(r) + len(lin) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), identity(dim, ex)), (empty(dim, ex), empty(dim, ex)))
@@ -352,7 +258,7 @@ class Cone:
           1·a ≥ 0
           1·b = 0
         """
-        f, eq, labs, ex = cls._parse_pair(facets, equalities, ("facets", "equalities"), exact, labels, atol)
+        f, eq, labs, ex = parse_pair(facets, equalities, ("facets", "equalities"), exact, labels, atol)
         dim = len(labs)
         if len(f) + len(eq) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), empty(dim, ex)), (empty(dim, ex), identity(dim, ex)))
@@ -362,23 +268,10 @@ class Cone:
     # ----------------------------------------------------------------------------------------------- conversions
     def _structured_rows(self, kind: str) -> tuple[np.ndarray, np.ndarray] | None:
         """Facets (``kind="H"``) or rays (``"V"``) from the structure, size-checked first; None when unknown."""
-        st = self._structure
-        if st is None:
+        if self._structure is None:
             return None
-        source = st.facets if kind == "H" else st.rays
-        count = st.n_facets if kind == "H" else st.n_rays
-        if source is None:
-            return None
-        dim = self.ambient_dim
-        what = "the facets" if kind == "H" else "the extreme rays"
-        check_rows_size(count, dim, exact=self._exact, what=f"{what} of this {st.kind} cone in R^{dim}")
-        if kind == "H" and self._exact and st.canonical_facets is not None:
-            return self._stored((np.asarray(st.canonical_facets()), np.zeros((0, dim), dtype=np.int64)))
-        rows = np.array(source(), dtype=object if self._exact else float).reshape(-1, dim)
-        if self._exact and not all(type(v) is int or isinstance(v, Fraction) for v in rows.ravel()):
-            rows = np.vectorize(Fraction, otypes=[object])(rows) if rows.size else rows
-        pair = canonical_pair(rows, empty(dim, self._exact), exact=self._exact, atol=self._atol, as_int=self._exact)
-        return self._stored(pair)
+        pair = structured_rows(self._structure, kind, self.ambient_dim, exact=self._exact, atol=self._atol)
+        return None if pair is None else self._stored(pair)
 
     def _hrep(self) -> tuple[np.ndarray, np.ndarray]:
         """Facets and equalities as shown: Fraction arrays (exact; built from the integers once) or float64."""
@@ -410,16 +303,7 @@ class Cone:
                     raise InvalidTypeError("a structured cone needs facets or rays in its structure")
                 self._vrep_raw()
             assert self._v is not None
-            rays, lin = self._v
-            dim = self.ambient_dim
-            if len(rays) + len(lin) == 0:
-                h = (empty(dim, self._exact), identity(dim, self._exact))
-            else:
-                f, eq = _cdd.v_to_h(rays, lin, exact=self._exact)
-                if not self._exact:
-                    f, eq = _cdd.canonicalize(f, eq, kind="H", exact=False)
-                h = canonical_pair(f, eq, exact=self._exact, atol=self._atol, as_int=self._exact)
-            self._h = self._stored(h)
+            self._h = self._stored(_cone_ops.facets_of(self._v, exact=self._exact, atol=self._atol))
         return self._h
 
     def _vrep_raw(self) -> tuple[np.ndarray, np.ndarray]:
@@ -432,19 +316,7 @@ class Cone:
             if self._h is None:
                 self._hrep_raw()
             assert self._h is not None
-            f, eq = self._h
-            dim = self.ambient_dim
-            if len(f) + len(eq) == 0:
-                v = (empty(dim, self._exact), identity(dim, self._exact))
-            elif self._ray_source is not None:
-                rays = np.array(self._ray_source(), dtype=object if self._exact else float)
-                v = canonical_pair(rays.reshape(-1, dim), empty(dim, self._exact), exact=self._exact, atol=self._atol,
-                                   as_int=self._exact)
-            else:
-                r, lin = _cdd.h_to_v(f, eq, exact=self._exact)
-                if not self._exact:
-                    r, lin = _cdd.canonicalize(r, lin, kind="V", exact=False)
-                v = canonical_pair(r, lin, exact=self._exact, atol=self._atol, as_int=self._exact)
+            v = _cone_ops.rays_of(self._h, self._ray_source, exact=self._exact, atol=self._atol)
             self._v = self._stored(v)
         return self._v
 
@@ -578,79 +450,6 @@ class Cone:
         return self.dim == 0
 
     # --------------------------------------------------------------------------------------------------- membership
-    def _vector(self, x: Any, name: str = "x") -> tuple[np.ndarray, bool]:
-        if hasattr(x, "dtype") and getattr(x, "ndim", 1) == 1:
-            arr0 = np.asarray(x)
-            rows = arr0.reshape(1, -1)
-        elif isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
-            raise InvalidTypeError(f"{name} must be a vector (1-D sequence of numbers), got {type(x).__name__}")
-        else:
-            seq = list(x)
-            if any(isinstance(v, (list, tuple, np.ndarray)) for v in seq):
-                raise InvalidInputError(f"{name} must be a 1-D vector, got nested input {seq[:3]!r}...")
-            rows = [seq]  # type: ignore[assignment]
-        arr, inferred = parse_rows(rows, name=name, exact=None, dim=None, keep_ints=True)
-        assert arr is not None
-        if arr.shape[1] != self.ambient_dim:
-            raise DomainMismatchError(
-                f"{name} has {arr.shape[1]} coordinates but the cone lives in R^{self.ambient_dim} "
-                f"(labels {list(self._labels)[:8]})"
-            )
-        vec = arr[0]
-        if inferred and self._exact:  # ints stay ints (the integer kernel scales Fractions once)
-            out = np.empty(len(vec), dtype=object)
-            out[:] = list(vec)
-            return out, True
-        return np.array([float(v) for v in vec]), False
-
-    def _check_int(self, x: np.ndarray) -> _RowViolation | None:
-        """Exact :meth:`_check` on the stored integers: ``x = xi / d`` scaled once, ``a·x = (a·xi) / d``."""
-        xi, d = scale_to_integers(x)
-        best: _RowViolation | None = None
-        for kind, rows in zip(("equality", "facet"), (self._hrep_raw()[1], self._hrep_raw()[0])):
-            if not len(rows):
-                continue
-            vals = int_dot(rows, xi.reshape(1, -1))[:, 0]
-            bad = np.nonzero(vals != 0 if kind == "equality" else vals < 0)[0]
-            worst = 0.0
-            for i in bad.tolist():  # the most violated row, scored as a·x / max|a| (first on ties)
-                val = Fraction(int(vals[i]), d)
-                score = -abs(float(val)) / float(max_abs_int(rows[i]))
-                if best is None or score < worst:
-                    normal = int_rows_to_fractions(rows[i].reshape(1, -1))[0]
-                    best, worst = _RowViolation(row=i, kind=kind, normal=normal, value=val), score
-            if best is not None:
-                return best
-        return best
-
-    def _check(self, x: np.ndarray, exact: bool, atol: float) -> _RowViolation | None:
-        """Most violated equality (if any), else most violated facet; None when ``x`` is in the cone."""
-        if exact:
-            return self._check_int(x)
-        f, eq = self._hrep_raw()  # integers or floats, compared in float
-        if not exact:
-            f = f.astype(float)
-            eq = eq.astype(float)
-            x = x.astype(float)
-            xs = max(1.0, float(np.abs(x).max()) if x.size else 0.0)
-        best: _RowViolation | None = None
-        worst = 0.0
-        for kind, rows in (("equality", eq), ("facet", f)):
-            for i, a in enumerate(rows):
-                val = _dot(a, x)
-                if exact:
-                    bad = val != 0 if kind == "equality" else val < 0
-                    score = -abs(float(val)) / float(max(abs(v) for v in a))
-                else:
-                    tol = atol * float(np.abs(a).max()) * xs
-                    bad = abs(val) > tol if kind == "equality" else val < -tol
-                    score = -abs(val) / float(np.abs(a).max())
-                if bad and (best is None or score < worst):
-                    best, worst = _RowViolation(row=i, kind=kind, normal=a, value=val), score
-            if best is not None:
-                return best
-        return best
-
     def contains(self, x: VectorLike, *, atol: float | None = None) -> ConeMembership:
         """Decide whether the vector ``x`` lies in the cone; on "no" report the most violated facet or equality.
 
@@ -665,46 +464,16 @@ class Cone:
         >>> c.contains([-1e-12, 1.0]).member
         True
         """
-        vec, exact = self._vector(x)
+        vec, exact = parse_vector(x, self._labels, exact=self._exact)
         tol = self._atol if atol is None else float(atol)
-        st = self._structure
-        if self._h is None and st is not None and st.contains is not None:
-            if exact:  # structures decide on Fraction vectors
-                vec = np.array([Fraction(v) for v in vec], dtype=object)
-            member, normal, value = st.contains(vec, exact, tol)
-            if member:
-                return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
-            return ConeMembership(member=False, violated=None, kind="facet", normal=readonly(np.asarray(normal)),
-                                  value=value, exact=exact)
-        bad = self._check(vec, exact, tol)
-        if bad is None:
-            return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
-        return ConeMembership(member=False, violated=bad.row, kind=bad.kind, normal=readonly(np.asarray(bad.normal)),
-                              value=bad.value, exact=exact)
+        st = self._structure  # a structure decides before the facets are built
+        decide = st.contains if self._h is None and st is not None else None
+        return _cone_ops.membership(self._hrep_raw, vec, exact=exact, atol=tol, decide=decide)
 
     def __contains__(self, x: Any) -> bool:
         return self.contains(x).member
 
     # ----------------------------------------------------------------------------------------------- operations
-    def _coords(self, coords: Any) -> list[int]:
-        if isinstance(coords, (str, int, np.integer)):
-            coords = [coords]
-        out: list[int] = []
-        for c in coords:
-            if isinstance(c, (int, np.integer)) and not isinstance(c, bool):
-                if not 0 <= int(c) < self.ambient_dim:
-                    raise InvalidInputError(f"coordinate index {c} out of range 0..{self.ambient_dim - 1}")
-                out.append(int(c))
-            elif isinstance(c, str) and c in self._labels:
-                out.append(self._labels.index(c))
-            else:
-                raise InvalidInputError(f"unknown coordinate {c!r}; labels are {list(self._labels)[:12]}")
-        if not out:
-            raise InvalidInputError("project needs at least one coordinate to keep")
-        if len(set(out)) != len(out):
-            raise InvalidInputError(f"repeated coordinates in {list(coords)!r}")
-        return out
-
     def project(self, coords: Sequence[int | str], method: str = "generators") -> Cone:
         """The image of the cone under the coordinate projection onto ``coords`` (kept in the given order).
 
@@ -724,11 +493,12 @@ class Cone:
         >>> c.project([0, 2], method="fourier_motzkin").facets.tolist()
         [[Fraction(1, 1), Fraction(-1, 1)], [Fraction(0, 1), Fraction(1, 1)]]
         """
-        from ._cone_ops import project
-
         if method not in PROJECTION_METHODS:
             raise InvalidInputError(f"unknown projection method {method!r}; choose one of {PROJECTION_METHODS}")
-        return project(self, self._coords(coords), method)
+        keep = parse_coords(coords, self._labels)
+        p = _cone_ops.project(self._hrep_raw, self._vrep_raw, keep, method, exact=self._exact)
+        build = Cone.from_generators if p.kind == "V" else Cone.from_facets
+        return build(p.main, p.lineality, exact=self._exact, labels=[self._labels[i] for i in keep], atol=self._atol)
 
     def intersect(self, other: Cone) -> Cone:
         """The intersection (facets of both); labels must agree. Exact only if both cones are exact.
@@ -739,9 +509,9 @@ class Cone:
         >>> a.intersect(b).rays.tolist()
         [[Fraction(1, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(0, 1)]]
         """
-        from ._cone_ops import intersect
-
-        return intersect(self, other)
+        a, b = self._same_mode(other, "intersect")
+        f, e = _cone_ops.stacked(a._hrep_raw(), b._hrep_raw())
+        return Cone.from_facets(f, e, exact=a.exact, labels=a.labels, atol=max(a.atol, b.atol))
 
     def issubset(self, other: Cone) -> Containment:
         """Whether ``self ⊆ other``; on "no" a generator of ``self`` outside ``other`` and the facet it violates.
@@ -754,9 +524,12 @@ class Cone:
         >>> r = a.issubset(b); r.holds, r.witness.tolist(), r.violated_normal.tolist(), r.value
         (False, [Fraction(0, 1), Fraction(1, 1)], [Fraction(1, 1), Fraction(-1, 1)], Fraction(-1, 1))
         """
-        from ._cone_ops import issubset
+        return self._issubset(other, "self <= other")
 
-        return issubset(self, other)
+    def _issubset(self, other: Cone, direction: str) -> Containment:
+        """``self ⊆ other`` iff every generator of ``self`` satisfies the H-representation of ``other``."""
+        a, b = self._same_mode(other, "issubset")
+        return _cone_ops.containment(a._vrep_raw(), b._hrep_raw(), exact=a.exact, atol=b.atol, direction=direction)
 
     def equals(self, other: Cone) -> Containment:
         """Whether the two cones are equal (checked by containment both ways, with a witness on "no").
@@ -772,9 +545,25 @@ class Cone:
         >>> r = a.equals(b); r.holds, r.direction, r.witness.tolist()
         (False, 'self <= other', [Fraction(0, 1), Fraction(1, 1)])
         """
-        from ._cone_ops import equals
+        first = self._issubset(other, "self <= other")
+        if not first.holds:
+            return first
+        second = other._issubset(self, "other <= self")
+        if not second.holds:
+            return second
+        return Containment(holds=True, witness=None, violated_normal=None, value=None, kind=None, direction="both",
+                           exact=first.exact and second.exact)
 
-        return equals(self, other)
+    def _same_mode(self, other: Cone, what: str) -> tuple[Cone, Cone]:
+        """``self`` and ``other`` in one mode (both exact, or both float: the exact one converted), labels checked."""
+        if not isinstance(other, Cone):
+            raise InvalidTypeError(f"{what} needs another Cone, got {type(other).__name__}")
+        if self._labels != other._labels:
+            raise DomainMismatchError(f"{what}: the cones have different coordinate labels {list(self._labels)[:8]} "
+                                      f"and {list(other._labels)[:8]}")
+        if self._exact and other._exact:
+            return self, other
+        return self.to_float(), other.to_float()
 
     def to_float(self) -> Cone:
         """The same cone in float mode (no double description run; rows rescaled to unit max-abs entry).
@@ -784,9 +573,12 @@ class Cone:
         >>> Cone.from_facets([[2, -1]]).to_float().facets.tolist()
         [[1.0, -0.5]]
         """
-        from ._cone_ops import to_float
-
-        return to_float(self)
+        if not self._exact:
+            return self
+        if self._h is None and self._v is None:
+            self._hrep()  # a structured cone not built yet (size-checked)
+        h, v = _cone_ops.float_pair(self._h, self._atol), _cone_ops.float_pair(self._v, self._atol)
+        return Cone._make(self._labels, False, self._atol, h, v)
 
     def to_exact(self, *, max_denominator: int | None = None) -> Cone:
         """The same cone in exact mode: float entries are converted bit-exactly, or to the nearest fraction with
@@ -797,9 +589,12 @@ class Cone:
         >>> Cone.from_facets([[1.0, -1 / 3]]).to_exact(max_denominator=100).facets.tolist()
         [[Fraction(3, 1), Fraction(-1, 1)]]
         """
-        from ._cone_ops import to_exact
-
-        return to_exact(self, max_denominator=max_denominator)
+        if self._exact:
+            return self
+        h = self._h
+        build, (main, lin) = (Cone.from_facets, h) if h is not None else (Cone.from_generators, self._vrep())
+        return build(_cone_ops.rows_to_exact(main, max_denominator), _cone_ops.rows_to_exact(lin, max_denominator),
+                     exact=True, labels=self._labels, atol=self._atol)
 
     # ---------------------------------------------------------------------------------------- comparison, output
     def _key(self) -> tuple[Any, ...]:
@@ -869,8 +664,7 @@ class Cone:
         head += f" ({'exact' if self._exact else 'float'})"
         if nf + ne == 0:
             return head + ": the whole space"
-        lines = [_format_row(a, self._labels, "≥") for a in f] + [_format_row(e, self._labels, "=") for e in eq]
-        return head + ":\n" + "\n".join("  " + ln for ln in lines)
+        return head + ":\n" + "\n".join("  " + ln for ln in inequality_lines(f, eq, self._labels))
 
     def __repr__(self) -> str:
         known = []

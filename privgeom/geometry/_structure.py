@@ -33,17 +33,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
 from .._core.errors import SizeLimitError
+from ._canonical import canonical_pair, empty
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._cone import Cone
-
-__all__ = ["ConeStructure", "DifferenceData", "check_rows_size", "kronecker_integer_row", "kronecker_integer_rows",
-           "normalised_facet", "structured_facet"]
+__all__ = ["ConeStructure", "DifferenceData", "StructuredCone", "check_rows_size", "kronecker_integer_row",
+           "kronecker_integer_rows", "normalised_facet", "structured_facet", "structured_rows"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +106,21 @@ class ConeStructure:
     canonical_facets: Callable[[], Any] | None = field(default=None, repr=False)
 
 
+class StructuredCone(Protocol):
+    """What the functions below read of a cone: its :class:`ConeStructure` (None when none is known), its ambient
+    dimension and its mode. :class:`~privgeom.geometry.Cone` is one; naming the protocol instead of the class keeps
+    this module below ``_cone`` (which imports it)."""
+
+    @property
+    def structure(self) -> ConeStructure | None: ...
+
+    @property
+    def ambient_dim(self) -> int: ...
+
+    @property
+    def exact(self) -> bool: ...
+
+
 def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> None:
     """Refuse to build ``n_rows x dim`` rows beyond the dense limits, naming the sizes (before any work).
 
@@ -144,6 +157,31 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
         raise SizeLimitError(f"{head} — {hint}, or {alternative}")
 
 
+def structured_rows(st: ConeStructure, kind: str, dim: int, *, exact: bool,
+                    atol: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The facets (``kind="H"``) or extreme rays (``"V"``) that the structure ``st`` gives for a cone in ``R^dim``, in
+    canonical form (integer rows in exact mode; no equalities / lineality), size-checked before anything is built;
+    None when the structure does not give them. Known facets are irredundant and known rays extreme, so they are only
+    normalised and sorted (no double description); ``canonical_facets`` are used as they are.
+
+    >>> s = ConeStructure("simplicial", n_facets=2, facets=lambda: [[0, 2], [3, 0]])
+    >>> structured_rows(s, "H", 2, exact=True, atol=0.0)[0].tolist(), structured_rows(s, "V", 2, exact=True, atol=0.0)
+    ([[1, 0], [0, 1]], None)
+    """
+    source = st.facets if kind == "H" else st.rays
+    count = st.n_facets if kind == "H" else st.n_rays
+    if source is None:
+        return None
+    what = "the facets" if kind == "H" else "the extreme rays"
+    check_rows_size(count, dim, exact=exact, what=f"{what} of this {st.kind} cone in R^{dim}")
+    if kind == "H" and exact and st.canonical_facets is not None:
+        return np.asarray(st.canonical_facets()), np.zeros((0, dim), dtype=np.int64)
+    rows = np.array(source(), dtype=object if exact else float).reshape(-1, dim)
+    if exact and not all(type(v) is int or isinstance(v, Fraction) for v in rows.ravel()):
+        rows = np.vectorize(Fraction, otypes=[object])(rows) if rows.size else rows
+    return canonical_pair(rows, empty(dim, exact), exact=exact, atol=atol, as_int=exact)
+
+
 def normalised_facet(raw: Any, exact: bool) -> np.ndarray:
     """One facet row scaled to primitive integers (exact) or unit max-abs entry (float), touching only its nonzero
     entries (facets of large cones are sparse)."""
@@ -166,7 +204,7 @@ def normalised_facet(raw: Any, exact: bool) -> np.ndarray:
     return out
 
 
-def structured_facet(cone: Cone, i: int) -> Any:
+def structured_facet(cone: StructuredCone, i: int) -> Any:
     """Facet ``i`` of a structured cone (difference constraints or a facet callback), built alone (no H-rep)."""
     st = cone.structure
     if st is not None and st.kind == "difference" and st.difference is not None:
@@ -186,7 +224,7 @@ def structured_facet(cone: Cone, i: int) -> Any:
 _INT64_ROWS = 2**62
 
 
-def kronecker_integer_rows(cone: Cone, kind: str, *, sort: bool = True) -> np.ndarray | None:
+def kronecker_integer_rows(cone: StructuredCone, kind: str, *, sort: bool = True) -> np.ndarray | None:
     """The facets (``kind="H"``) or extreme rays (``"V"``) of an exact ``"kronecker"`` cone as primitive integer rows,
     built from the structure in one Kronecker power, without a single ``Fraction``; None for any other cone.
 
@@ -230,7 +268,7 @@ def kronecker_integer_rows(cone: Cone, kind: str, *, sort: bool = True) -> np.nd
     return K
 
 
-def kronecker_integer_row(cone: Cone, i: int) -> np.ndarray | None:
+def kronecker_integer_row(cone: StructuredCone, i: int) -> np.ndarray | None:
     """Row ``i`` of :func:`kronecker_integer_rows` ``(cone, "H")`` (the facet of dataset ``i``) alone, in ``O(2^k)``
     memory: the Kronecker product of the ``k`` rows of ``[[a−b, a], [a, a−b]]`` picked by the bits of ``i`` (most
     significant first); None for any other cone.

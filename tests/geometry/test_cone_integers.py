@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import privgeom.geometry._canonical as canonical_mod
 import privgeom.geometry._cdd as cdd_mod
-import privgeom.geometry._cone as cone_mod
+import privgeom.geometry._cone_ops as cone_ops_mod
+import privgeom.geometry._structure as structure_mod
 from privgeom import InvalidTypeError
 from privgeom.geometry import Cone
 
@@ -51,7 +52,7 @@ class _CountingFraction(Fraction):
 
 @pytest.fixture
 def count_fractions(monkeypatch: pytest.MonkeyPatch) -> type[_CountingFraction]:
-    for mod in (canonical_mod, cdd_mod, cone_mod):
+    for mod in (canonical_mod, cdd_mod, cone_ops_mod, structure_mod):
         monkeypatch.setattr(mod, "Fraction", _CountingFraction)
     _CountingFraction.calls = 0
     return _CountingFraction
