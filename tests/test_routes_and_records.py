@@ -91,7 +91,7 @@ def test_dp_level_inclusions_carry_both_levels() -> None:
 
 
 def test_staircase_and_kov_levels() -> None:
-    opt = pg.analyses.staircase_optimum(3, 2, pg.analyses.bayes_utility("accuracy", None, ["0", "1", "2"]))
+    opt = pg.staircase_optimum(3, 2, "accuracy")  # uniform prior on 3 values: Bayes accuracy e^ε/(e^ε + 2) = 1/2
     assert opt.level == pg.PrivacyLevel.from_exp_eps(2) and opt.value == Fraction(1, 2)
     k = pg.analyses.kov_regimes(4, [0.5, 2.0])
     assert isinstance(k.crossover, pg.PrivacyLevel) and not k.crossover.exact

@@ -2,10 +2,9 @@
 
 A lower module sometimes needs an implementation that lives higher up: :meth:`PrivacyDefinition.nearest`
 (``definitions/_base.py``) runs the LP of ``definitions/_nearest.py``, which imports the base class;
-:func:`privgeom.analyses.compare` runs the containment LP of ``comparison/_containment.py``, which needs the optimal
-mechanisms' LP plumbing, which needs ``compare``'s own generators. Importing upwards would close a circle. Instead the
-lower module reads a :class:`Registry` — a named table of this base layer — and the higher module writes into it when
-it is imported.
+:meth:`PrivacyDefinition.without` runs the design operations of ``analyses/design/_design.py``, two layers up.
+Importing upwards would close a circle. Instead the lower module reads a :class:`Registry` — a named table of this
+base layer — and the higher module writes into it when it is imported.
 
 Because privgeom loads its subpackages on first use (PEP 562), the higher module may not be imported yet when the
 table is first read. The package's façade (``privgeom/__init__.py``, the top layer, which imports downwards only)

@@ -161,7 +161,7 @@ def _rr_generators(rr: Any) -> ConeGenerators:
             out = np.kron(out, np.array((p, 1 - p) if ch == "1" else (1 - p, p), dtype=out.dtype))
         return out
 
-    return ConeGenerators(n=rr.n, generator=row, act=lambda perm, items: perm[items])
+    return ConeGenerators(n=rr.n_inputs, generator=row, act=lambda perm, items: perm[items])
 
 
 def _register() -> None:
