@@ -8,7 +8,8 @@ result types themselves (every module imported):
 - no property is an alias of another public attribute (its body ``return self.name``, or a docstring calling it an
   alias);
 - every result type that states a privacy level does so in a field ``level`` (a :class:`PrivacyLevel`), never in
-  ``eps``/``epsilon``/``exp_eps``/``exp_epsilon`` fields.
+  ``eps``/``epsilon``/``exp_eps``/``exp_epsilon`` fields;
+- results are built by keyword everywhere in the package (a positional construction of a result type fails).
 """
 
 from __future__ import annotations
@@ -114,6 +115,25 @@ def test_results_state_levels_as_privacy_levels() -> None:
         if names & LEVEL_NAMES:
             offenders.append(f"{cls.__module__}.{cls.__qualname__}: fields {sorted(names & LEVEL_NAMES)}")
     assert not offenders, "results carrying ε outside a `level: PrivacyLevel` field:\n  " + "\n  ".join(offenders)
+
+
+def positional_constructions(sources: list[tuple[str, str]], types: set[str]) -> list[str]:
+    """Calls ``T(a, b, …)`` of a result type ``T`` with positional arguments."""
+    out = []
+    for rel, text in sources:
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in types and node.args:
+                out.append(f"{rel}:{node.lineno}: {node.func.id}(<{len(node.args)} positional>)")
+    return out
+
+
+def test_results_are_built_by_keyword() -> None:
+    types = {cls.__name__ for cls in _result_types() if dataclasses.is_dataclass(cls)}
+    assert {"Membership", "Relaxation", "EpsilonResult", "OptimalMechanism", "SymmetryGroup"} <= types
+    offenders = positional_constructions(_sources(), types)
+    assert not offenders, "results built from positional arguments (build them by keyword):\n  " + \
+        "\n  ".join(offenders)
+    assert positional_constructions([("x.py", "Relaxation(cone, ())")], types)  # the check can fail
 
 
 @pytest.mark.parametrize("make", [

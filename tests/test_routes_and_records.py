@@ -1,35 +1,21 @@
-"""Strategies as tables and results built by keyword in the geometry, mechanisms, optimal, comparison and design
-modules (issue 14, items 1 and 4).
+"""Strategies as tables in the geometry, mechanisms, optimal, comparison and design modules (issue 14, item 4), and
+the levels of their results (item 1); results built by keyword everywhere: ``tests/test_one_design.py``.
 
 Every ``method=`` name of a dispatcher is a key of its registry of named routes, each route has a docstring, and the
-routes still answer as before (cross-checked route against route); every result type defined in these modules is
-built by keyword (an ``ast`` scan of the modules: a positional construction fails the test).
+routes still answer as before (cross-checked route against route).
 """
 
 from __future__ import annotations
 
-import ast
-import dataclasses
-import importlib
 import inspect
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 import privgeom as pg
-from privgeom._core.results import Result
 from privgeom.analyses.comparison import _compare
 from privgeom.analyses.optimal import _optimal
 from privgeom.geometry import _cone, _cone_ops, _symmetry
-
-ROOT = Path(__file__).resolve().parents[1]
-#: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.
-PY_FILES = "*.py"
-#: The modules whose results must be built by keyword (the geometry, mechanisms, optimal, comparison and design
-#: layers and the design CLI).
-KEYWORD_DIRS = ("privgeom/geometry", "privgeom/mechanisms", "privgeom/analyses/optimal",
-                "privgeom/analyses/comparison", "privgeom/analyses/design")
 
 
 # ------------------------------------------------------------------------------------------------------- registries
@@ -96,28 +82,3 @@ def test_staircase_and_kov_levels() -> None:
     k = pg.analyses.kov_regimes(4, [0.5, 2.0])
     assert isinstance(k.crossover, pg.PrivacyLevel) and not k.crossover.exact
     assert abs(float(k.crossover.eps) - 0.8221) < 1e-4 and abs(k.crossover.exp_eps - 2.27537) < 1e-4
-
-
-# ------------------------------------------------------------------------------------------------------- keywords
-def _result_types() -> dict[str, type]:
-    found: dict[str, type] = {}
-    for d in KEYWORD_DIRS:
-        for path in sorted((ROOT / d).glob(PY_FILES)):
-            mod = importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
-            for name, obj in vars(mod).items():
-                if inspect.isclass(obj) and dataclasses.is_dataclass(obj) and issubclass(obj, Result):
-                    found[name] = obj
-    return found
-
-
-def test_results_are_built_by_keyword() -> None:
-    types = _result_types()
-    assert {"OptimalMechanism", "Inclusion", "DPBounds", "SymmetryGroup", "ConeMembership"} <= set(types)
-    positional = []
-    for d in KEYWORD_DIRS + ("privgeom/cli",):
-        for path in sorted((ROOT / d).glob(PY_FILES)):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in types \
-                        and node.args:
-                    positional.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.func.id}")
-    assert not positional, positional

@@ -151,8 +151,9 @@ def get_limits() -> Limits:
     dd_dim = 64: largest ambient dimension of a double description ...
     """
     _load_all()
-    return Limits(tuple(
-        LimitInfo(name, int(e.namespace[e.constant]), e.default, e.description, e.where, e.option)
+    return Limits(entries=tuple(
+        LimitInfo(name=name, value=int(e.namespace[e.constant]), default=e.default, description=e.description,
+                  constant=e.where, option=e.option)
         for name, e in sorted(_REGISTRY.items())))
 
 

@@ -80,8 +80,8 @@ def _group(rr: RandomizedResponse, labels: tuple[str, ...]) -> SymmetryGroup:
     if rr.k <= STORED_MAX_K:
         return automorphisms(rr)
     k = rr.k
-    return SymmetryGroup(labels, (), "hypercube", (1 << k) * math.factorial(k), True,
-                         f"generators not stored: the {k} bit flips and {k - 1} adjacent bit transpositions of "
+    return SymmetryGroup(labels=labels, generators=(), source="hypercube", order=(1 << k) * math.factorial(k),
+                         complete=True, note=f"generators not stored: the {k} bit flips and {k - 1} adjacent bit transpositions of "
                          f"{1 << k:,} datasets")
 
 

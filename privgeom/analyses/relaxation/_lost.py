@@ -322,7 +322,8 @@ def _fixing(group: Any, f: Sequence[Any]) -> Any:
     arr = np.array(list(f), dtype=object)
     kept = tuple(p for p, parr in zip(group.generators, group.generator_array)
                  if all(u == v for u, v in zip(group.image_of_rows(parr, arr), arr)))
-    return SymmetryGroup(group.labels, kept, stabiliser_source(group.source, "a facet"), None, False)
+    return SymmetryGroup(labels=group.labels, generators=kept, source=stabiliser_source(group.source, "a facet"),
+                         order=None, complete=False)
 
 
 def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tuple[bool, list[Any] | None]:

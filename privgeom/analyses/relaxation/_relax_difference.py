@@ -155,7 +155,8 @@ def _family_stabilizer(group: Any, ia: np.ndarray, ib: np.ndarray) -> Any:
             kept.append(p)
     if len(kept) == len(group.generators):
         return group
-    return SymmetryGroup(group.labels, tuple(kept), stabiliser_source(group.source, "a family"), None, False)
+    return SymmetryGroup(labels=group.labels, generators=tuple(kept), source=stabiliser_source(group.source, "a family"),
+                         order=None, complete=False)
 
 
 class _Orbits(NamedTuple):
