@@ -47,6 +47,7 @@ from .._core.numeric import ATOL, Scalar, fraction_str, readonly
 from .._core.numbers import number_text
 from .._core.results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
+from ..geometry._structure import RowTest
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -412,15 +413,6 @@ def register_generic(name: str, implementation: Callable[..., Any]) -> None:
     GENERIC_OPERATIONS[name] = implementation
 
 
-class RowTest(NamedTuple):
-    """One vector tested against a row cone, as :class:`~privgeom.geometry._structure.ConeStructure` ``contains``
-    reports it: ``member``, and for a no the violated inequality ``normal`` with ``normal · x = value < 0``."""
-
-    member: bool
-    normal: Any = None
-    value: Any = None
-
-
 class PrivacyDefinition(ABC):
     """A privacy definition: a set of mechanisms over one ordered input domain (Lin & Kifer, Section III).
 
@@ -556,9 +548,9 @@ class PrivacyDefinition(ABC):
         """:meth:`contains_row` in the form a lazily built cone calls back (``ConeStructure.contains``)."""
         ans = self.contains_row(x, atol=atol)
         if ans.member:
-            return RowTest(True)
+            return RowTest(member=True)
         cert: Any = ans.certificate
-        return RowTest(False, cert.normal, cert.value)
+        return RowTest(member=False, normal=cert.normal, value=cert.value)
 
     def _cached_row_cone(self, build: Callable[[], "Cone"]) -> "Cone":
         """The row cone built once by ``build`` and kept (a definition is immutable)."""

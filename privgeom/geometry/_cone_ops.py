@@ -28,6 +28,7 @@ from . import _cdd
 from ._canonical import (canonical_pair, empty, identity, int_dot, int_rows_to_fractions, normalise_rows,
                          scale_to_integers)
 from ._cone_results import ConeMembership, Containment
+from ._structure import RowTest
 
 __all__ = ["Projected", "facets_of", "rays_of", "project", "membership", "containment", "float_pair", "rows_to_exact",
            "stacked"]
@@ -207,7 +208,7 @@ def _most_violated(hrep: Pair, x: np.ndarray, exact: bool, atol: float) -> _RowV
 
 
 def membership(hrep: Callable[[], Pair], x: np.ndarray, *, exact: bool, atol: float,
-               decide: Callable[[np.ndarray, bool, float], tuple[bool, Any, Any]] | None = None) -> ConeMembership:
+               decide: Callable[[np.ndarray, bool, float], RowTest] | None = None) -> ConeMembership:
     """Whether ``x`` lies in the cone, with the most violated row on "no": decided by ``decide`` (a structure's
     membership test, on Fraction vectors in exact mode; it names a violated facet but no index) when given, else
     on the stored rows ``hrep()`` by :func:`_most_violated`."""

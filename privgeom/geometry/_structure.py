@@ -33,15 +33,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
 
 import numpy as np
 
 from .._core.errors import SizeLimitError
 from ._canonical import canonical_pair, empty
 
-__all__ = ["ConeStructure", "DifferenceData", "StructuredCone", "check_rows_size", "kronecker_integer_row",
+__all__ = ["ConeStructure", "DifferenceData", "RowTest", "StructuredCone", "check_rows_size", "kronecker_integer_row",
            "kronecker_integer_rows", "normalised_facet", "structured_facet", "structured_rows"]
+
+
+class RowTest(NamedTuple):
+    """One vector tested against a row cone, as :attr:`ConeStructure.contains` reports it: ``member``, and for a no
+    the violated inequality ``normal`` with ``normal · x = value < 0``."""
+
+    member: bool
+    normal: Any = None
+    value: Any = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +82,7 @@ class ConeStructure:
     facets : callable returning the irredundant facet rows (any positive scaling), or None
         The cone must then have no equalities (it is full-dimensional).
     rays : callable returning the extreme rays, or None (the cone must then be pointed)
-    contains : callable ``(x, exact, atol) -> (member, normal, value)`` or None
+    contains : callable ``(x, exact, atol) ->`` :class:`RowTest` or None
         Structured membership of a vector (``normal`` a violated valid inequality with value ``normal·x``).
     pair_bounds : callable ``(ia, ib) -> (forward, backward)`` or None
         For index arrays ``ia``, ``ib``: ``forward[t] = sup x_{ia[t]} / x_{ib[t]}`` over the cone (``math.inf`` when
@@ -98,7 +107,7 @@ class ConeStructure:
     pointed: bool | None = None
     facets: Callable[[], Any] | None = field(default=None, repr=False)
     rays: Callable[[], Any] | None = field(default=None, repr=False)
-    contains: Callable[[np.ndarray, bool, float], tuple[bool, Any, Any]] | None = field(default=None, repr=False)
+    contains: Callable[[np.ndarray, bool, float], RowTest] | None = field(default=None, repr=False)
     pair_bounds: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = field(default=None, repr=False)
     facet: Callable[[int], Any] | None = field(default=None, repr=False)
     difference: DifferenceData | None = field(default=None, repr=False)

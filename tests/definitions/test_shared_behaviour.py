@@ -29,7 +29,8 @@ from privgeom.definitions import (
     parse_definition,
 )
 from privgeom.definitions._approx_dp import HockeyStickWitness
-from privgeom.definitions._base import CompletionWitness, RowTest
+from privgeom.definitions._base import CompletionWitness
+from privgeom.geometry._structure import RowTest
 
 ALL_CASES = [pytest.param(c, id=c.id) for c in list(CASES) + list(CATALOGUE_CASES)]
 

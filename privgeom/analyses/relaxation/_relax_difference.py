@@ -28,7 +28,7 @@ from ..._core.level import PrivacyLevel
 from ..._core.numeric import Scalar, fraction_str, limit_hint, readonly
 from ..._core.results import to_jsonable
 from ...geometry._cone import Cone
-from ...geometry._structure import ConeStructure, DifferenceData, check_rows_size
+from ...geometry._structure import ConeStructure, DifferenceData, RowTest, check_rows_size
 from . import _difference
 from ._difference import DifferenceSystem, ImpliedPair, ratio_le
 from ._lost import FacetStatus, facet_status, ratio_status
@@ -257,20 +257,20 @@ def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ..
 
     sub = DifferenceSystem(labels, A, B, C, exact, S.atol)
 
-    def contains(x: np.ndarray, ex: bool, atol: float) -> tuple[bool, Any, Any]:
+    def contains(x: np.ndarray, ex: bool, atol: float) -> RowTest:
         xs = list(x)
         for i, v in enumerate(xs):
             if (v < 0) if ex else (float(v) < -atol):
                 normal = np.zeros(n, dtype=object if exact else float)
                 normal[i] = 1
-                return False, normal, v
+                return RowTest(member=False, normal=normal, value=v)
         for a, b, c in zip(A, B, C):
             val = c * xs[b] - xs[a]
             if (val < 0) if ex else (float(val) < -atol * max(1.0, float(c))):
                 normal = np.zeros(n, dtype=object if exact else float)
                 normal[a], normal[b] = -1, c
-                return False, normal, val
-        return True, None, None
+                return RowTest(member=False, normal=normal, value=val)
+        return RowTest(member=True)
 
     def pair_bounds(ia: Any, ib: Any) -> tuple[np.ndarray, np.ndarray]:
         f = np.empty(len(ia), dtype=object if exact else float)
