@@ -56,73 +56,10 @@ ANY_IS_RIGHT: dict[tuple[str, str, str], str] = {
     ("_core/level.py", "PrivacyLevel.coerce", "kwargs"): "forwarded to PrivacyLevel.parse (exact=, name=, …)",
     ("sweeps/_sweep.py", "sweep", "scheduler"): "a name, an address or a distributed.Client (optional dependency)",
     ("sweeps/_sweep.py", "sweep", "options"): "the named query's options, each checked by the query",
+    ("voting/_accuracy.py", "majority_accuracy_data", "scheduler"): "as sweep's scheduler: a name, an address or a Client",
     ("smoothed/paper.py", "check", "args"): "forwarded to the check named by `result` (each check types its own)",
     ("smoothed/paper.py", "check", "kwargs"): "forwarded to the check named by `result`",
     ("smoothed/paper.py", "experiment", "options"): "forwarded to the experiment named by `name`",
-}
-
-#: Public parameters annotated ``Any`` (or not annotated) in the regions of other work of issue 14, with the type
-#: that exists for them; the owners remove the entries as they type them.
-OWNED_ELSEWHERE: dict[tuple[str, str, str], str] = {
-    ("definitions/_base.py", "PrivacyDefinition.contains_row", "x"): "VectorLike",
-    ("definitions/_base.py", "PrivacyDefinition.without", "facets"): "Sequence[int] | None",
-    ("definitions/_base.py", "PrivacyDefinition.without", "orbits"): "Sequence[int] | None",
-    ("definitions/_base.py", "PrivacyDefinition.check_mechanism", "mechanism"): "Mechanism",
-    ("definitions/_base.py", "Membership", "witness"): "ClosureWitness | RowWitness | None",
-    ("definitions/_base.py", "Membership", "certificate"): "SeparatingCertificate | RowCertificate | None",
-    ("definitions/_finite.py", "FiniteDefinition.contains_row", "x"): "VectorLike",
-    ("definitions/_cone_definition.py", "ConeDefinition.from_guarantees", "guarantees"): "Iterable[Guarantee]",
-    ("definitions/_cone_definition.py", "ConeDefinition.from_dict", "data"): "dict[str, Any]",
-    ("definitions/_cone_definition.py", "ConeDefinition.contains_row", "x"): "VectorLike",
-    ("definitions/_rr.py", "RandomizedResponse.pair_bounds", "ia"): "int | str",
-    ("definitions/_rr.py", "RandomizedResponse.pair_bounds", "ib"): "int | str",
-    ("definitions/_rr.py", "RandomizedResponse.coefficients", "x"): "VectorLike",
-    ("definitions/_rr.py", "RandomizedResponse.contains_row", "x"): "VectorLike",
-    ("definitions/_dp.py", "DifferentialPrivacy.pair_bounds", "ia"): "int | str",
-    ("definitions/_dp.py", "DifferentialPrivacy.pair_bounds", "ib"): "int | str",
-    ("definitions/_dp.py", "DifferentialPrivacy.contains_row", "x"): "VectorLike",
-    ("definitions/_approx_dp.py", "ApproximateDP", "graph"): "RelationLike",
-    ("definitions/_approx_dp.py", "ApproximateDP", "eps"): "LevelLike | None",
-    ("definitions/_approx_dp.py", "ApproximateDP", "exp_eps"): "ScalarLike | None",
-    ("definitions/_approx_dp.py", "ApproximateDP", "delta"): "ScalarLike",
-    ("definitions/_approx_dp.py", "ApproximateDP.contains_row", "x"): "VectorLike",
-    ("definitions/_pufferfish.py", "Pufferfish.from_graph", "prior"): "PriorLike (analyses/optimal) or a matrix",
-    ("definitions/_pufferfish.py", "Pufferfish.from_json", "data"): "str | dict[str, Any]",
-    ("definitions/_pufferfish.py", "Pufferfish.contains_row", "x"): "VectorLike",
-    ("definitions/_registry.py", "parse_definition", "spec"): "str | PrivacyDefinition",
-    ("analyses/guarantees/_semantics.py", "Guarantee", "source"): "a Cone or a PrivacyDefinition",
-    ("analyses/guarantees/_semantics.py", "semantics", "definition_or_cone"): "PrivacyDefinition | Cone",
-    ("analyses/guarantees/_summary.py", "describe_row_cone", "obj"): "PrivacyDefinition | Cone",
-    ("analyses/guarantees/_symbolic.py", "symbolic_row_cone", "family"): "str | Callable[[Fraction], PrivacyDefinition]",
-    ("analyses/relaxation/_relax_results.py", "Relaxation", "graph_source"): "str | None",
-    ("analyses/relaxation/_relaxation.py", "relax", "definition_or_cone"): "PrivacyDefinition | Cone",
-    ("analyses/relaxation/_relaxation.py", "relax", "subsets"): "str | Iterable[Sequence[str]]",
-    ("analyses/relaxation/_relaxation.py", "relax_pairwise", "definition_or_cone"): "PrivacyDefinition | Cone",
-    ("analyses/relaxation/_relaxation.py", "relax_pairwise", "pairs"): "RelationLike",
-    ("analyses/profiles/_ldp_gap.py", "ldp_utility_gap", "utility"): "UtilityLike (analyses/optimal/_optimal.py)",
-    ("analyses/profiles/_ldp_gap.py", "ldp_utility_gap", "prior"): "PriorLike (analyses/optimal/_optimal.py)",
-    ("voting/_rules.py", "threshold", "theta"): "ScalarLike",
-    ("voting/_rules.py", "weighted_majority", "quota"): "ScalarLike",
-    ("voting/_rules.py", "weighted_threshold", "theta"): "ScalarLike",
-    ("voting/_rules.py", "from_truth_table", "values"): "Sequence[int] | Mapping[str, int]",
-    ("voting/_banzhaf.py", "banzhaf", "quota"): "ScalarLike",
-    ("voting/_accuracy.py", "paper_recursion_accuracy", "theta"): "ScalarLike",
-    ("voting/_accuracy.py", "majority_accuracy_data", "scheduler"): "as sweep's scheduler (Any is right)",
-    ("voting/_theorems.py", "TheoremCheck", "lhs"): "Fraction | float | LogRational",
-    ("voting/_theorems.py", "TheoremCheck", "rhs"): "Fraction | float | LogRational",
-    ("smoothed/_smoothed.py", "smoothed_delta", "distributions"): "MatrixLike",
-    ("smoothed/_smoothed.py", "expected_delta", "agent_distributions"): "MatrixLike",
-    ("smoothed/_shm.py", "shm_smoothed_delta", "distributions"): "MatrixLike",
-    ("smoothed/_properties.py", "check_dp_implies_smoothed", "distributions"): "MatrixLike",
-    ("smoothed/_properties.py", "check_post_processing", "A"): "MatrixLike | Mechanism",
-    ("smoothed/_properties.py", "check_post_processing", "distributions"): "MatrixLike",
-    ("smoothed/_properties.py", "check_composition", "eps1"): "LevelLike",
-    ("smoothed/_properties.py", "check_composition", "eps2"): "LevelLike",
-    ("smoothed/_properties.py", "check_composition", "distributions"): "MatrixLike",
-    ("smoothed/_properties.py", "check_pre_processing", "distributions"): "MatrixLike",
-    ("smoothed/_properties.py", "check_distribution_reduction", "distributions"): "MatrixLike",
-    ("smoothed/_experiments.py", "elections_experiment", "scheduler"): "as sweep's scheduler (Any is right)",
-    ("smoothed/_experiments.py", "motivating_experiment", "scheduler"): "as sweep's scheduler (Any is right)",
 }
 
 PACKAGE = Path(privgeom.__file__).resolve().parent
@@ -232,8 +169,8 @@ def _any_parameters() -> list[tuple[str, str, str]]:
 
 def test_no_public_parameter_is_any_where_a_type_exists() -> None:
     # every parameter of every public callable (functions, constructors, public methods): Any only where it is
-    # right (ANY_IS_RIGHT, with the reason) or in a region of other work still to be typed (OWNED_ELSEWHERE)
-    offenders = [o for o in _any_parameters() if o not in ANY_IS_RIGHT and o not in OWNED_ELSEWHERE]
+    # right (ANY_IS_RIGHT, with the reason)
+    offenders = [o for o in _any_parameters() if o not in ANY_IS_RIGHT]
     assert not offenders, f"public parameters annotated Any or not annotated (types: ScalarLike, LevelLike, " \
                           f"RelationLike, InputsLike, MatrixLike, VectorLike, PriorLike, UtilityLike): {offenders}"
 

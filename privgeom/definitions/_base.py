@@ -268,8 +268,8 @@ class Membership(Decision):
     member: bool
     method: str
     exact: bool
-    witness: Any | None = None
-    certificate: Any | None = None
+    witness: Result | None = None
+    certificate: Result | None = None
     detail: str = ""
 
     def __bool__(self) -> bool:

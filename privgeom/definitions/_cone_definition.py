@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -253,7 +253,7 @@ class ConeDefinition(PrivacyDefinition):
         return out
 
     @classmethod
-    def from_dict(cls, data: Any, *, source: str | None = None) -> "ConeDefinition":
+    def from_dict(cls, data: str | bytes | Mapping[str, Any], *, source: str | None = None) -> "ConeDefinition":
         """Inverse of :meth:`to_dict`; unknown fields, another ``privgeom`` kind or version are a FormatError.
 
         Examples

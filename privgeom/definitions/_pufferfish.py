@@ -302,7 +302,7 @@ class Pufferfish(HasLevel, PrivacyDefinition):
         return cls(labels, secrets, [(str(u), str(v)) for u, v in graph.edges], [prior], eps=eps, exp_eps=exp_eps)
 
     @classmethod
-    def from_json(cls, data: Any, *, source: str | None = None) -> Pufferfish:
+    def from_json(cls, data: str | Mapping[str, Any], *, source: str | None = None) -> Pufferfish:
         """Build from the JSON data described in the module docstring.
 
         Raises

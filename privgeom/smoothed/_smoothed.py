@@ -19,7 +19,7 @@ from .._core.domain import Domain, RelationLike
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, Scalar, limit_hint, parse_int
+from .._core.numeric import ATOL, MatrixLike, Scalar, limit_hint, parse_int
 from .._core.results import Quantity
 from ..mechanisms import Mechanism
 from ._catalogue import shm
@@ -176,7 +176,7 @@ def _contract(D: np.ndarray, rows: Sequence[Sequence[Scalar]], exact: bool, symm
 def expected_delta(
     mechanism: Mechanism,
     eps: LevelLike,
-    agent_distributions: Any,
+    agent_distributions: MatrixLike,
     *,
     graph: RelationLike | None = None,
     kind: Domain | str | None = None,
@@ -406,7 +406,7 @@ def _options(grid_step: Any, max_evaluations: Any, atol: float, rtol: float, tai
 def smoothed_delta(
     mechanism: Mechanism | SamplingHistogram,
     eps: LevelLike,
-    distributions: Any,
+    distributions: MatrixLike,
     n: int | None = None,
     *,
     graph: RelationLike | None = None,

@@ -28,6 +28,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.limits import register_limit
+from .._core.level import ScalarLike
 from .._core.numeric import limit_hint, parse_scalar
 from .._core.results import Result
 from .._core.numbers import number_text
@@ -93,7 +94,7 @@ def _divide_out(gf: np.ndarray, w: int) -> np.ndarray:
     return quotient[: size - w]
 
 
-def banzhaf(weights: Iterable[Any], quota: Any = None) -> Banzhaf:
+def banzhaf(weights: Iterable[ScalarLike], quota: ScalarLike | None = None) -> Banzhaf:
     """Banzhaf swing counts and indices of ``[quota; weights]`` by the generating-function method.
 
     Parameters

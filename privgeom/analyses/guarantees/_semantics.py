@@ -18,14 +18,14 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache, singledispatch
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
 from ..._core.lazy import LazySequence
 from ..._core.domain import Domain
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
-from ..._core.numeric import ATOL, Scalar, parse_scalar
+from ..._core.numeric import ATOL, Scalar, VectorLike, parse_scalar
 from ..._core.numbers import integer_json, scalar_to_json
 from ..._core.numbers import number_text as _fmt
 from ..._core.results import Decision, Result, to_jsonable
@@ -153,7 +153,7 @@ class Guarantee(Result):
 
     labels: tuple[str, ...]
     exact: bool
-    source: Any = field(repr=False)
+    source: "VectorLike | SparseNormal | Callable[[], VectorLike | SparseNormal | None]" = field(repr=False)
 
     def summary(self) -> str:
         return self.text

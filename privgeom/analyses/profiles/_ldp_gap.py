@@ -33,7 +33,7 @@ from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, FiniteDefinition, parse_definition
 from ...graphs._graphs import complete_graph
 from ...mechanisms import Mechanism
-from ..optimal._optimal import optimal_mechanism
+from ..optimal._optimal import PriorLike, UtilityLike, optimal_mechanism
 from ._profile import epsilon
 
 __all__ = ["UtilityGap", "ldp_utility_gap"]
@@ -72,7 +72,8 @@ class UtilityGap(Result):
                 f"the best ε-LDP mechanism at e^ε = {fraction_str(self.level.exp_eps)}: gap {fraction_str(self.gap)} ({mode})")
 
 
-def ldp_utility_gap(protocol: Mechanism | FiniteDefinition | str, utility: Any = "accuracy", prior: Any = None) -> UtilityGap:
+def ldp_utility_gap(protocol: Mechanism | FiniteDefinition | str, utility: UtilityLike = "accuracy",
+                    prior: PriorLike = None) -> UtilityGap:
     """The utility a local-DP protocol gives up against the best ε-LDP mechanism at its own exact ε (module doc).
 
     Parameters

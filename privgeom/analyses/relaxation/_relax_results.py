@@ -17,13 +17,16 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import networkx as nx
 import numpy as np
 
 from ..._core.level import PrivacyLevel
 from ..._core.numeric import ATOL, Scalar
+
+if TYPE_CHECKING:
+    import networkx as nx
 from ..._core.results import Result, to_jsonable
 from ...geometry._cone import Cone
 from ._difference import ImpliedPair
@@ -167,7 +170,7 @@ class Relaxation(Result):
     pair_bounds: tuple[PairBound, ...] = field(repr=False)
     recognised: str
     level: PrivacyLevel | None
-    graph_source: Any = field(repr=False)  # the graph (or None), or a zero-argument callable building it when read
+    graph_source: "nx.Graph | Callable[[], nx.Graph] | None" = field(repr=False)  # the graph (or None), or a zero-argument callable building it when read
     lost: Sequence[Guarantee] = field(repr=False)
     kept: int
     method: str
