@@ -51,7 +51,8 @@ from ..geometry._symmetry import SymmetryGroup, automorphisms
 from ._hooks import structured_relaxation, structured_summary
 from .relaxation._lost import FacetStatus
 from .relaxation._relax_results import PairBound, Relaxation
-from .guarantees._semantics import MAX_LISTED, Guarantee, parity_sentence
+from .guarantees._semantics import Guarantee
+from .guarantees._wording import MAX_LISTED, parity_sentence
 from .guarantees._summary import FacetOrbit, RowConeSummary, _terms
 
 __all__: list[str] = []
@@ -103,7 +104,7 @@ def _facet_guarantee(labels: tuple[str, ...], s: int, normal: Any) -> Guarantee:
     """The guarantee of the facet of dataset ``s`` with its parity structure known: the sign of
     ``a^h (a−b)^{k−h}`` (``h = ham(s, D)``) is ``+`` iff ``ham(D, s̄)`` is even (``s̄`` the complement of ``s``,
     index ``2^k − 1 − s``, the dataset with the largest coefficient), i.e. iff ``c + Σ_j D_j`` is even with
-    ``c = popcount(s̄) mod 2`` — the answer :func:`~privgeom.analyses.guarantees._semantics.parity_structure` finds by elimination."""
+    ``c = popcount(s̄) mod 2`` — the answer :func:`~privgeom.analyses.guarantees._wording.parity_structure` finds by elimination."""
     g = Guarantee(labels=labels, exact=True, source=normal)
     t = labels[len(labels) - 1 - s]
     k = len(t)

@@ -25,7 +25,8 @@ from .._core.progress import Progress, stage
 from .._core.results import to_jsonable
 from ..analyses.relaxation import _relaxation
 from ..analyses.relaxation._relaxation import FAMILIES, RELAX_METHODS, family_name, own_family, relax, relaxation_domain, subset_family
-from ..analyses.guarantees._semantics import MAX_LISTED, Guarantee, check_guarantee, semantics
+from ..analyses.guarantees._semantics import Guarantee, check_guarantee, semantics
+from ..analyses.guarantees._wording import MAX_LISTED
 from ..analyses._hooks import structured_relaxation
 from ..analyses.guarantees._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import _dp_rays, parse_definition

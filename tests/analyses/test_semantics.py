@@ -11,7 +11,8 @@ import pytest
 
 import privgeom as pg
 from privgeom.analyses import check_guarantee, check_product_prior, semantics
-from privgeom.analyses.guarantees._semantics import guarantee_from_normal, parity_structure
+from privgeom.analyses.guarantees._semantics import guarantee_from_normal
+from privgeom.analyses.guarantees._wording import parity_structure
 from privgeom.graphs._graphs import hamming_graph
 from privgeom.mechanisms._factories import bit_strings
 

@@ -38,7 +38,8 @@ from ...geometry._structure import normalised_facet, structured_facet
 from ...geometry._symmetry import Orbit, SymmetryGroup, automorphisms, source_phrase
 from .._coerce import as_cone
 from .._hooks import structured_summary
-from ._semantics import MAX_LISTED, Guarantee, SparseNormal, _bit_matrix, sparse_difference_facet
+from ._semantics import Guarantee, SparseNormal, sparse_difference_facet
+from ._wording import MAX_LISTED, bit_matrix
 
 if TYPE_CHECKING:
     from ...definitions._base import PrivacyDefinition
@@ -74,7 +75,7 @@ def _terms(values: Sequence[Any], names: Sequence[str]) -> str:
 
 def _hamming_classes(normal: Sequence[Any] | np.ndarray, labels: Sequence[str], exact: bool) -> tuple[int, dict[int, Any]] | None:
     """``(t, {h: c_h})`` when the coefficient of ``D`` depends only on ``h = ham(D, t)``, ``t`` the largest entry."""
-    bits = _bit_matrix(tuple(labels))
+    bits = bit_matrix(tuple(labels))
     if bits is None:
         return None
     vals = list(normal)
