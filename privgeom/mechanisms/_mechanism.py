@@ -8,22 +8,14 @@ from __future__ import annotations
 
 import json
 import math
-import numbers
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from .._core.domain import Domain
-from .._core.errors import (
-    DomainMismatchError,
-    FormatError,
-    InvalidMechanismError,
-    InvalidParameterError,
-    InvalidTypeError,
-)
-from .._core.io import parse_json, read_text, write_text
+from .._core.errors import DomainMismatchError, FormatError, InvalidMechanismError, InvalidTypeError
+from .._core.io import read_text, write_text
 from .._core.level import ScalarLike
 from .._core.numeric import (
     MatrixLike,
@@ -39,75 +31,21 @@ from .._core.numeric import (
     int_columns,
     int_columns_to_fractions,
     max_abs_int,
-    to_exact_array,
     widen,
 )
 from .._core.numbers import number_text
+from ._checks import (
+    as_fraction_array,
+    check_atol,
+    check_json_document,
+    check_labels,
+    parse_matrix,
+    validated_floats,
+    validated_ints,
+)
 from ._intmat import IntColumns, canonical_int_columns, kron_int_columns
 
-__all__ = ["Mechanism", "JSON_SCHEMA", "JSON_VERSIONS"]
-
-#: Versions of the mechanism JSON format this release reads (a file without ``"version"`` is read as version 1).
-JSON_VERSIONS: tuple[int, ...] = (1,)
-
-#: The documented JSON schema of a saved mechanism (see :meth:`Mechanism.to_json`).
-JSON_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["matrix"],
-    "properties": {
-        "privgeom": {"const": "mechanism"},
-        "version": {"const": 1},
-        "exact": {"type": "boolean", "description": "true: entries are rational strings such as '3/4'"},
-        "inputs": {"type": "array", "items": {"type": "string"}, "description": "dataset labels (columns)"},
-        "outputs": {"type": "array", "items": {"type": "string"}, "description": "output labels (rows)"},
-        "matrix": {
-            "type": "array",
-            "items": {"type": "array", "items": {"type": ["string", "number"]}},
-            "description": "rows = outputs, columns = inputs; every column sums to 1",
-        },
-    },
-}
-
-
-def _labels(labels: Iterable[Any] | None, n: int, kind: str, default_prefix: str) -> tuple[str, ...]:
-    if labels is None:
-        return tuple(f"{default_prefix}{i}" for i in range(n))
-    if isinstance(labels, (str, bytes)):
-        raise InvalidMechanismError(f"{kind} labels must be a sequence of labels, got the single string {labels!r}")
-    out = tuple(str(x) for x in labels)
-    if len(out) != n:
-        raise InvalidMechanismError(f"{len(out)} {kind} labels given for a matrix with {n} {kind}s: {list(out)[:8]}")
-    if len(set(out)) != n:
-        dup = sorted({x for x in out if out.count(x) > 1})
-        raise InvalidMechanismError(f"{kind} labels must be unique; repeated: {dup[:8]}")
-    return out
-
-
-def _as_rows(matrix: Any) -> list[list[Any]]:
-    """Turn the user's matrix into a list of rows, rejecting ragged or non-2-D input with a clear message."""
-    if isinstance(matrix, np.ndarray):
-        if matrix.ndim != 2:
-            raise InvalidMechanismError(f"a mechanism matrix must be 2-D, got an array of shape {matrix.shape}")
-        if matrix.dtype.kind not in "biufO":
-            raise InvalidTypeError(f"a mechanism matrix must hold numbers, got dtype {matrix.dtype}")
-        return [list(row) for row in matrix]
-    if isinstance(matrix, (str, bytes)) or not isinstance(matrix, Sequence):
-        raise InvalidTypeError(f"a mechanism matrix must be a 2-D list or array, got {type(matrix).__name__}")
-    rows = []
-    for i, row in enumerate(matrix):
-        if isinstance(row, np.ndarray):
-            row = list(row)
-        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
-            raise InvalidMechanismError(f"row {i} of the matrix is {row!r}, not a sequence of numbers")
-        rows.append(list(row))
-    if not rows:
-        raise InvalidMechanismError("a mechanism needs at least one output row")
-    widths = {len(r) for r in rows}
-    if len(widths) != 1:
-        raise InvalidMechanismError(f"ragged matrix: rows have lengths {sorted(widths)}")
-    if 0 in widths:
-        raise InvalidMechanismError("a mechanism needs at least one input column")
-    return rows
+__all__ = ["Mechanism", "mixture"]
 
 
 class Mechanism:
@@ -165,7 +103,7 @@ class Mechanism:
         exact: bool | None = None,
         atol: float = ATOL,
     ) -> None:
-        _check_atol(atol)
+        check_atol(atol)
         domain: Domain | None = None
         if isinstance(matrix, Mechanism):
             domain = matrix._domain if inputs is None else None
@@ -181,55 +119,9 @@ class Mechanism:
                 self._set_ints(matrix.int_columns, inputs, outputs, domain, matrix._matrix)
                 return
             matrix = matrix.matrix
-        ints: IntColumns | None = None
-        if isinstance(matrix, np.ndarray) and matrix.ndim == 2 and matrix.dtype.kind in "iuf":
-            n_out, n_in = matrix.shape
-            if n_out == 0 or n_in == 0:
-                raise InvalidMechanismError(f"a mechanism matrix cannot be empty, got shape {matrix.shape}")
-            if exact is None:
-                exact = matrix.dtype.kind in "iu"
-            check_dense_size(n_out, n_in, exact=bool(exact), what="this mechanism")
-            if exact and matrix.dtype.kind in "iu":  # integers: numerators over the denominator 1, no Fractions
-                ints = IntColumns(matrix.astype(object if matrix.dtype == np.uint64 else np.int64),
-                                  np.ones(n_in, dtype=np.int64))
-                arr = matrix
-            else:
-                try:
-                    arr = to_exact_array(matrix, name="matrix entry") if exact else matrix.astype(float, copy=True)
-                except InvalidParameterError as err:  # NaN/inf cannot be made exact
-                    raise InvalidMechanismError(str(err)) from None
-        else:
-            rows = _as_rows(matrix)
-            n_out, n_in = len(rows), len(rows[0])
-            check_dense_size(n_out, n_in, exact=exact is not False, what="this mechanism")
-            flat = [v for row in rows for v in row]
-            kinds = set(map(type, flat))  # one C-speed pass: plain floats (a loaded JSON file) skip the checks below
-            if kinds == {float} and exact is not True:
-                exact = False
-                arr = np.array(flat, dtype=float).reshape(n_out, n_in)
-                if not np.isfinite(arr).all():
-                    bad = np.argwhere(~np.isfinite(arr))[0]
-                    raise InvalidMechanismError(f"matrix entry = {float(arr[bad[0], bad[1]])!r} is not finite")
-                flat = []
-            for v in flat:
-                if isinstance(v, (bool, np.bool_)) or not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
-                    if isinstance(v, str):
-                        raise InvalidMechanismError(f"matrix entry {v!r} is not a rational number like '3/4'")
-                    raise InvalidTypeError(f"matrix entry {v!r} ({type(v).__name__}) is not a number")
-            if exact is None:
-                exact = all(is_exact_scalar(v) for v in flat)
-            try:
-                if not flat:
-                    pass  # the float fast path above built ``arr``
-                elif exact:
-                    arr = _exact_entries(flat).reshape(n_out, n_in)
-                else:
-                    arr = np.array(
-                        [[float(parse_scalar(v, name="matrix entry", exact=False)) for v in row] for row in rows]
-                    )
-            except InvalidParameterError as err:  # NaN/inf entries: an invalid mechanism, not a bad parameter
-                raise InvalidMechanismError(str(err)) from None
-        self._exact = bool(exact)
+        parsed = parse_matrix(matrix, exact)
+        arr, ints, (n_out, n_in) = parsed.entries, parsed.ints, parsed.shape
+        self._exact = parsed.exact
         if self._exact:
             if ints is None:
                 num, den = int_columns(arr)
@@ -237,12 +129,12 @@ class Mechanism:
                 cached: np.ndarray | None = arr
             else:
                 cached = None
-            ints = _validated_ints(ints)
+            ints = validated_ints(ints)
             self._set_ints(ints, inputs, outputs, domain, cached)
             return
         self._ints = None
         self._factors = None
-        self._matrix = readonly(self._validate(arr, atol))
+        self._matrix = readonly(validated_floats(arr, atol))
         self._shape = (n_out, n_in)
         self._set_labels(inputs, outputs, domain)
 
@@ -250,8 +142,8 @@ class Mechanism:
         n_out, n_in = self._shape
         if isinstance(inputs, Domain):
             domain, inputs = inputs, inputs.labels
-        self._inputs = _labels(inputs, n_in, "input", "d")
-        self._outputs = _labels(outputs, n_out, "output", "o")
+        self._inputs = check_labels(inputs, n_in, "input", "d")
+        self._outputs = check_labels(outputs, n_out, "output", "o")
         self._domain = domain
 
     def _set_ints(self, ints: IntColumns, inputs: Any, outputs: Any, domain: Domain | None,
@@ -260,7 +152,7 @@ class Mechanism:
         self._ints = ints
         self._factors = None
         self._shape = ints.shape
-        self._matrix = None if cached is None else readonly(_as_fraction_array(cached))
+        self._matrix = None if cached is None else readonly(as_fraction_array(cached))
         self._set_labels(inputs, outputs, domain)
 
     @classmethod
@@ -275,7 +167,7 @@ class Mechanism:
         else:
             ints = canonical_int_columns(num, den)
         M = cls.__new__(cls)
-        M._set_ints(_validated_ints(ints) if validate else ints, inputs, outputs, None)
+        M._set_ints(validated_ints(ints) if validate else ints, inputs, outputs, None)
         return M
 
     @classmethod
@@ -295,25 +187,6 @@ class Mechanism:
         M._shape = (math.prod(F.n_outputs for F in factors), math.prod(F.n_inputs for F in factors))
         M._set_labels(inputs, outputs, None)
         return M
-
-    def _validate(self, arr: np.ndarray, atol: float) -> np.ndarray:
-        bad = np.argwhere(~np.isfinite(arr))
-        if bad.size:
-            r, c = bad[0]
-            raise InvalidMechanismError(f"entry [{r}, {c}] = {arr[r, c]} is not finite")
-        neg = np.argwhere(arr < -atol)
-        if neg.size:
-            r, c = neg[0]
-            raise InvalidMechanismError(f"entry [{r}, {c}] = {float(arr[r, c])!r} is negative; probabilities must be >= 0")
-        arr[arr < 0] = 0.0
-        sums = arr.sum(axis=0)
-        off = np.argwhere(np.abs(sums - 1.0) > atol * max(1, arr.shape[0]))
-        if off.size:
-            j = int(off[0][0])
-            raise InvalidMechanismError(
-                f"column {j} sums to {float(sums[j])!r}, not 1 (tolerance {number_text(atol)}): a mechanism must be column-stochastic"
-            )
-        return arr
 
     # ------------------------------------------------------------------------------------------------ accessors
     @property
@@ -589,7 +462,7 @@ class Mechanism:
 
     # ------------------------------------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
-        """A JSON-serialisable dict following :data:`JSON_SCHEMA` (exact entries as strings like ``"3/4"``).
+        """A JSON-serialisable dict following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA` (exact entries as strings like ``"3/4"``).
 
         Examples
         --------
@@ -607,7 +480,7 @@ class Mechanism:
 
     @classmethod
     def from_json(cls, data: str | bytes | bytearray | dict[str, Any]) -> "Mechanism":
-        """Build a mechanism from a dict (or JSON text) following :data:`JSON_SCHEMA`.
+        """Build a mechanism from a dict (or JSON text) following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA`.
 
         Examples
         --------
@@ -615,33 +488,8 @@ class Mechanism:
         >>> Mechanism.from_json(M.to_json()) == M
         True
         """
-        if isinstance(data, (str, bytes, bytearray)):
-            data = parse_json(data, what="mechanism")
-        if not isinstance(data, dict):
-            raise FormatError(f"a mechanism JSON document must be an object, got {type(data).__name__}")
-        if data.get("privgeom", "mechanism") != "mechanism":
-            raise FormatError(f"not a mechanism document: privgeom = {data.get('privgeom')!r}")
-        if "matrix" not in data:
-            raise FormatError("mechanism JSON has no 'matrix' field")
-        unknown = set(data) - set(JSON_SCHEMA["properties"])
-        if unknown:
-            raise FormatError(f"unknown fields in mechanism JSON: {sorted(unknown)[:8]!r:.200}")
-        version = data.get("version", 1)
-        if isinstance(version, bool) or version not in JSON_VERSIONS:
-            raise FormatError(f"mechanism JSON version {version!r:.40} is not supported; known versions: "
-                              f"{', '.join(map(str, JSON_VERSIONS))}")
-        if not isinstance(data["matrix"], list) or not all(isinstance(r, list) for r in data["matrix"]):
-            raise FormatError(f"'matrix' must be a list of rows (lists), got {data['matrix']!r:.80}")
-        for key in ("inputs", "outputs"):
-            if data.get(key) is not None and not isinstance(data[key], list):
-                raise FormatError(f"'{key}' must be a list of labels, got {data[key]!r:.80}")
-            bad = [v for v in data.get(key) or () if isinstance(v, bool) or not isinstance(v, (str, int))]
-            if bad:
-                raise FormatError(f"'{key}' labels must be strings, got {bad[0]!r:.80}")
-        exact = data.get("exact")
-        if exact is not None and not isinstance(exact, bool):
-            raise FormatError(f"'exact' must be true or false, got {exact!r}")
-        return cls(data["matrix"], data.get("inputs"), data.get("outputs"), exact=exact)
+        data = check_json_document(data)
+        return cls(data["matrix"], data.get("inputs"), data.get("outputs"), exact=data.get("exact"))
 
     def save(self, path: str | Path) -> None:
         """Write :meth:`to_json` to ``path`` (an unwritable path is an InvalidParameterError naming it)."""
@@ -649,7 +497,8 @@ class Mechanism:
 
     @classmethod
     def load(cls, path: str | Path) -> "Mechanism":
-        """Read a mechanism saved by :meth:`save` (or written by hand following :data:`JSON_SCHEMA`).
+        """Read a mechanism saved by :meth:`save` (or written by hand following
+        :data:`~privgeom.mechanisms._checks.JSON_SCHEMA`).
 
         Raises :class:`~privgeom.FormatError` for an unreadable file, text that is not UTF-8 JSON or a document that
         does not follow the schema.
@@ -708,52 +557,6 @@ class Mechanism:
             cells = " ".join(f"{number_text(v if self._exact else float(v), digits=4):>8}" for v in row)
             lines.append(f"{label:>7} {cells}")
         return "\n".join(lines)
-
-
-def _check_atol(atol: Any) -> None:
-    """``atol`` must be a finite real number >= 0 (checked before the matrix, so the message names ``atol``)."""
-    if isinstance(atol, (bool, np.bool_)) or not isinstance(atol, numbers.Real):
-        raise InvalidTypeError(f"atol must be a number >= 0, got {atol!r:.60} ({type(atol).__name__})")
-    if not math.isfinite(float(atol)) or atol < 0:
-        raise InvalidParameterError(f"atol must be a finite number >= 0, got atol={atol!r}")
-
-
-def _exact_entries(flat: list[Any]) -> np.ndarray:
-    """The entries as a 1-D object array of Fractions/ints: ints and Fractions pass as they are (one C-speed type
-    pass), strings and other rationals through :func:`~privgeom._core.numeric.parse_scalar`."""
-    out = np.empty(len(flat), dtype=object)
-    if set(map(type, flat)) <= {int, Fraction}:
-        out[:] = flat
-    else:
-        out[:] = [v if type(v) in (int, Fraction) else parse_scalar(v, name="matrix entry", exact=True) for v in flat]
-    return out
-
-
-def _as_fraction_array(arr: np.ndarray) -> np.ndarray:
-    """An exact matrix as an object array of Fractions (ints and numpy integers become Fractions)."""
-    if arr.dtype == object and all(type(v) is Fraction for v in arr.ravel()):
-        return arr
-    out = np.empty(arr.shape, dtype=object)
-    out.ravel()[:] = [Fraction(int(v)) if not isinstance(v, Fraction) else v for v in arr.ravel()]
-    return out
-
-
-def _validated_ints(ints: IntColumns) -> IntColumns:
-    """Check an exact matrix in integer form: no negative entry, every column summing to 1 (``Σ num = den``)."""
-    num, den = ints.numerators, ints.denominators
-    neg = np.argwhere(num < 0)
-    if neg.size:
-        r, c = (int(v) for v in neg[0])
-        raise InvalidMechanismError(f"entry [{r}, {c}] = {ints.entry(r, c)} is negative; probabilities must be >= 0")
-    if num.dtype != object and not fits_int64(max(1, num.shape[0]), max_abs_int(num)):
-        num = num.astype(object)
-    sums = num.sum(axis=0)
-    off = np.flatnonzero(sums != den)
-    if off.size:
-        j = int(off[0])
-        raise InvalidMechanismError(f"column {j} sums to {Fraction(int(sums[j]), int(den[j]))}, not 1: "
-                                    "a mechanism must be column-stochastic")
-    return IntColumns(readonly(ints.numerators), readonly(ints.denominators))
 
 
 def _factor_indices(index: int, sizes: Sequence[int]) -> list[int]:
