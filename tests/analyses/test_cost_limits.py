@@ -10,7 +10,8 @@ import pytest
 import privgeom as pg
 from pg_testing.work import forbid, peak_mib
 from privgeom._core.errors import SizeLimitError
-from privgeom.analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, optimal_lp_size, optimal_mechanism
+from privgeom.analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, optimal_mechanism
+from privgeom.analyses.optimal._optimal_lp import optimal_lp_size
 from privgeom.graphs._graphs import hamming_graph
 
 

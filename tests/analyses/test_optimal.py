@@ -26,11 +26,10 @@ from privgeom.analyses.optimal._optimal import (
     mutual_information,
     mutual_information_utility,
     optimal_mechanism,
-    prior_vector,
     staircase_optimum,
     staircase_patterns,
-    utility_matrix,
 )
+from privgeom.analyses.optimal._optimal_lp import prior_vector, utility_matrix
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.mechanisms._catalogue import kary_randomized_response

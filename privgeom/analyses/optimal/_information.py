@@ -49,8 +49,8 @@ from ..._core.numeric import fraction_str, limit_hint, parse_scalar
 from ..._core.results import Result
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
-from ._optimal import (PriorLike, UtilityLike, closure_constraints, mutual_information, optimal_lp_size, optimal_mechanism, prior_vector,
-                       utility_matrix)
+from ._optimal import closure_constraints, mutual_information, optimal_mechanism
+from ._optimal_lp import PriorLike, UtilityLike, optimal_lp_size, prior_vector, utility_matrix
 from ..._core.numbers import number_text
 
 __all__ = ["LeastInformative", "least_informative", "MAX_INFORMATION_VARIABLES", "INFORMATION_SOLVERS"]
@@ -134,11 +134,11 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
         Any definition :func:`~privgeom.analyses.optimal_mechanism` handles: finite ones (closure of Theorem 3.4),
         ones decided by their row cone (any definition exposing ``row_cone()``), (ε, δ)-DP.
     utility : "accuracy", 2-D array-like or dict
-        ``U[D, ω]``, rows = datasets (:func:`~privgeom.analyses.optimal._optimal.utility_matrix`).
+        ``U[D, ω]``, rows = datasets (:func:`~privgeom.analyses.optimal._optimal_lp.utility_matrix`).
     at_least : number
         Required expected utility; at most the optimum of :func:`~privgeom.analyses.optimal_mechanism`.
     prior : None, "uniform", sequence or dict
-        ``π`` over the datasets (:func:`~privgeom.analyses.optimal._optimal.prior_vector`); default uniform.
+        ``π`` over the datasets (:func:`~privgeom.analyses.optimal._optimal_lp.prior_vector`); default uniform.
     max_variables : int, optional
         Largest description of the closure (variables of its constraints); default :data:`MAX_INFORMATION_VARIABLES`.
     max_lp_size : int, optional

@@ -33,7 +33,8 @@ from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, FiniteDefinition, parse_definition
 from ...graphs._graphs import complete_graph
 from ...mechanisms import Mechanism
-from ..optimal._optimal import PriorLike, UtilityLike, optimal_mechanism
+from ..optimal._optimal import optimal_mechanism
+from ..optimal._optimal_lp import PriorLike, UtilityLike
 from ._profile import epsilon
 
 __all__ = ["UtilityGap", "ldp_utility_gap"]
