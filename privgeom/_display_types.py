@@ -36,7 +36,8 @@ from ._core.display import (
 )
 from ._core.numbers import number_html, number_latex, number_text
 from .analyses.comparison._compare import Comparison, Inclusion
-from .analyses.profiles._profile import DeltaResult, EpsilonResult
+from .analyses.profiles._hockey_stick import DeltaResult
+from .analyses.profiles._pure_dp import EpsilonResult
 from .analyses.relaxation._relaxation import Relaxation
 from .analyses.guarantees._semantics import Guarantee, guarantee_from_normal
 from .definitions._base import Membership

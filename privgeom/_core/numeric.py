@@ -423,7 +423,7 @@ def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) 
     """The one hockey-stick kernel: ``Σ_ω (A[ω, c] − t B[ω, c])₊`` for every column ``c`` at once, ``t = e^ε``.
 
     Every δ(ε) of the package goes through this function (:func:`~privgeom.analyses.delta`,
-    :func:`~privgeom.analyses.profiles._profile.hockey_stick`, the (ε, δ)-DP membership test and the database-wise δ of smoothed DP;
+    :func:`~privgeom.analyses.profiles._hockey_stick.hockey_stick`, the (ε, δ)-DP membership test and the database-wise δ of smoothed DP;
     it lives here, below every layer, and :mod:`privgeom.analyses` re-exports it): for a finite output space the
     worst event of the pair ``(A[:, c], B[:, c])`` is ``S = {ω : A[ω, c] > t B[ω, c]}`` and the value is ``A(S) − t B(S)`` (Barthe & Olmedo
     2013; Balle, Barthe & Gaboardi 2018, Def. 2 and Thm. 1). No validation: callers pass columns of a mechanism.

@@ -11,7 +11,7 @@ import numpy as np
 from .._core.errors import InvalidTypeError
 from .._core.io import check_figure_path, save_figure
 from .._core.level import eps_of
-from ..analyses.profiles._profile import format_level
+from .._core.numbers import level_text as format_level
 from ..analyses.profiles._profile_curve import DeltaCurve, evaluate_pieces
 
 __all__ = ["plot_delta_curve"]

@@ -36,8 +36,7 @@ import numpy as np
 
 from .._core.domain import Domain, RelationLike, resolve_graph
 from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError
-from .._core.numeric import Scalar
-from ..analyses.profiles._profile import hockey_stick_columns
+from .._core.numeric import Scalar, hockey_stick_columns
 from ..mechanisms import Mechanism
 
 __all__ = [

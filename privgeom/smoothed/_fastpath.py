@@ -42,8 +42,7 @@ from scipy.ndimage import maximum_filter1d
 
 from .._core.errors import SizeLimitError
 from .._core.limits import register_limit
-from .._core.numeric import limit_hint, log_binom_pmf, log_hypergeom_pmf
-from ..analyses.profiles._profile import hockey_stick_columns
+from .._core.numeric import hockey_stick_columns, limit_hint, log_binom_pmf, log_hypergeom_pmf
 from ._pmf import Binomial, Hypergeometric, _Family, binom_window
 
 __all__ = ["DeltaTable", "LogDistances", "pair_log_distance_block", "event_thresholds", "Search", "bb_maximise", "direct_delta",
@@ -530,7 +529,7 @@ def direct_delta(n: int, T: int, eps: float, replace: bool = False, Ns: np.ndarr
     The pmfs are the package's one binomial/hypergeometric log-pmf (:func:`privgeom._core.numeric.log_binom_pmf`,
     :func:`~privgeom._core.numeric.log_hypergeom_pmf`) over all ``T + 1`` outputs, and the two directed distances of
     each pair of neighbouring counts ``(N, N + 1)`` are the package's one hockey-stick kernel
-    (:func:`privgeom.analyses.profiles._profile.hockey_stick_columns`) on these dense columns; ``δ(N)`` is the larger of the pairs at
+    (:func:`privgeom._core.numeric.hockey_stick_columns`) on these dense columns; ``δ(N)`` is the larger of the pairs at
     ``N − 1`` and ``N``. Used by the benchmark and as an independent cross-check of :class:`DeltaTable` (which sums
     the same terms only over the one-sided tail where they are positive, outward from the threshold).
 

@@ -22,7 +22,7 @@ from .._core.level import PrivacyLevel
 from .._core.numeric import Scalar, fraction_str, limit_hint, log10_text, parse_int
 from .._core.numbers import number_text
 from .._core.results import Result
-from ..analyses.profiles._profile import DeltaResult
+from ..analyses.profiles._hockey_stick import DeltaResult
 from ._fastpath import family
 
 __all__ = ["SamplingHistogram", "DatabaseDelta", "SmoothedDelta", "log10_of"]

@@ -32,8 +32,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import PrivacyLevel
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, check_dense_size, limit_hint, log_binom_pmf, parse_int
-from ..analyses.profiles._profile import hockey_stick_columns
+from .._core.numeric import ATOL, check_dense_size, hockey_stick_columns, limit_hint, log_binom_pmf, parse_int
 
 __all__ = [
     "SubsetSums",
@@ -227,7 +226,7 @@ def _sparse_distances(A: np.ndarray, B: np.ndarray, nz: np.ndarray, a: int, bval
     The same hockey-stick sums as the dense route, restricted to the outputs where a term can be positive: outside
     ``supp B(· − b)`` the term ``P_{x'} − e^ε P_x`` is ``(1 − e^ε) A − e^ε B(· − a) <= 0``, so only the
     ``|supp B|`` shifted sums matter (and symmetrically for ``P_x − e^ε P_{x'}``, on ``supp B(· − a)``). The kernel
-    :func:`privgeom.analyses.profiles._profile.hockey_stick_columns` runs on these ``|supp B| × V`` sub-columns (each column a
+    :func:`privgeom._core.numeric.hockey_stick_columns` runs on these ``|supp B| × V`` sub-columns (each column a
     replacement ``b``) instead of the dense ``(max sum) × V`` laws: the sub-columns are not distributions, but the
     kernel sums the positive parts of whatever columns it is given.
     """

@@ -43,7 +43,7 @@ from .._core.domain import Domain
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.numeric import ATOL, ROUNDOFF, TINY, LogRational, Scalar, log10_of_log, log_of_ratio
 from .._core.results import Decision
-from ..analyses.profiles._profile import EpsilonResult
+from ..analyses.profiles._pure_dp import EpsilonResult
 from ..mechanisms import Mechanism
 from ..mechanisms._factories import bit_strings
 from ._common import Rho, RhoLike, noise, parse_rho, pick_route

@@ -17,7 +17,7 @@ from pg_testing.contracts import EpsilonContract, ProfileCase
 
 import privgeom as pg
 from privgeom import voting
-from privgeom.analyses.profiles._profile import EpsilonResult
+from privgeom.analyses.profiles._pure_dp import EpsilonResult
 from privgeom.mechanisms._catalogue import kary_randomized_response, truncated_geometric
 from privgeom.graphs._graphs import complete_graph
 

@@ -16,7 +16,7 @@ from typing import Any
 from pg_testing.contracts import EpsilonContract, ProfileCase
 
 import privgeom as pg
-from privgeom.analyses.profiles._profile import EpsilonResult
+from privgeom.analyses.profiles._pure_dp import EpsilonResult
 from privgeom.graphs._graphs import complete_graph
 
 

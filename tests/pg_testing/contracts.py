@@ -27,7 +27,8 @@ import pytest
 
 import privgeom as pg
 from privgeom._core.results import Result
-from privgeom.analyses.profiles._profile import DeltaResult, EpsilonResult, hockey_stick
+from privgeom.analyses.profiles._hockey_stick import DeltaResult, hockey_stick
+from privgeom.analyses.profiles._pure_dp import EpsilonResult
 
 #: Tolerance of float comparisons (relative to 1 + |value|).
 ATOL = 1e-9

@@ -20,7 +20,7 @@ from privgeom import (
     Mechanism,
     randomized_response,
 )
-from privgeom.analyses.profiles._profile import hockey_stick
+from privgeom.analyses.profiles._hockey_stick import hockey_stick
 from privgeom.smoothed import database_delta, majority_vote, shm
 from privgeom.smoothed._domains import recognise_domain
 from privgeom.smoothed._properties import check_dp_delta

@@ -14,7 +14,7 @@ import mpmath as mp
 import pytest
 
 from privgeom import smoothed
-from privgeom.analyses.profiles._profile import hockey_stick
+from privgeom.analyses.profiles._hockey_stick import hockey_stick
 
 DPS = 40
 #: Terms summed outward from the threshold; the terms fall geometrically (ratio <= e^-1 in these cases), so the

@@ -33,8 +33,8 @@ from ..._core.numeric import ROUNDOFF, LogRational, Scalar, check_dense_size, pa
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike, eps_of
-from ._profile import _check_mechanism, format_level, _prepare
-from ._scan import _Prepared
+from ..._core.numbers import level_text as format_level
+from ._scan import _Prepared, _check_mechanism, _prepare
 from ..._core.domain import RelationLike
 
 __all__ = ["DeltaPiece", "DeltaCurve", "delta_curve", "DELTA_CURVE_METHODS"]
