@@ -33,6 +33,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "json_depth",
     "parse_json",
+    "json_document",
     "read_text",
     "load_json",
     "check_output_path",
@@ -111,6 +112,47 @@ def parse_json(text: str | bytes | bytearray, *, what: str, where: str = "") -> 
         raise FormatError(f"{what} JSON{at} cannot be read: {msg}") from None
     if json_depth(data) > MAX_JSON_DEPTH:
         raise deep
+    return data
+
+
+def json_document(data: Any, *, kind: str, fields: Iterable[str], versions: Iterable[int],
+                  required: Iterable[str] = (), kind_optional: bool = False) -> dict[str, Any]:
+    """A privgeom JSON document (a dict, or JSON text parsed here) with its header checked: an object whose
+    ``"privgeom"`` field names ``kind`` (or is absent, when ``kind_optional``), with the ``required`` fields, no field
+    outside ``fields``, and a ``"version"`` (default 1) among ``versions``. The one check of every file format's
+    header (mechanisms, cone definitions); the body is the format's own.
+
+    Raises
+    ------
+    FormatError
+        Naming what does not follow: not an object, another kind, a missing or unknown field, an unknown version.
+
+    Examples
+    --------
+    >>> json_document('{"privgeom": "demo", "x": 1}', kind="demo", fields=["privgeom", "x"], versions=[1])
+    {'privgeom': 'demo', 'x': 1}
+    >>> json_document({"privgeom": "demo", "version": 2}, kind="demo", fields=["privgeom", "version"], versions=[1])
+    Traceback (most recent call last):
+    ...
+    privgeom._core.errors.FormatError: demo JSON version 2 is not supported; known versions: 1
+    """
+    if isinstance(data, (str, bytes, bytearray)):
+        data = parse_json(data, what=kind)
+    if not isinstance(data, dict):
+        raise FormatError(f"a {kind} JSON document must be an object, got {type(data).__name__}")
+    if data.get("privgeom", kind if kind_optional else None) != kind:
+        raise FormatError(f"not a {kind} document: privgeom = {data.get('privgeom')!r:.60}")
+    for name in required:
+        if name not in data:
+            raise FormatError(f"{kind} JSON has no {name!r} field")
+    unknown = set(data) - set(fields)
+    if unknown:
+        raise FormatError(f"unknown fields in {kind} JSON: {sorted(unknown)[:8]!r:.200}")
+    version = data.get("version", 1)
+    known = tuple(versions)
+    if isinstance(version, bool) or version not in known:
+        raise FormatError(f"{kind} JSON version {version!r:.40} is not supported; known versions: "
+                          f"{', '.join(map(str, known))}")
     return data
 
 

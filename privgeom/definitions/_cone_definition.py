@@ -34,7 +34,7 @@ import numpy as np
 
 from .._core.domain import InputsLike
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
-from .._core.io import parse_json, read_text, write_text
+from .._core.io import json_document, parse_json, read_text, write_text
 from .._core.level import ScalarLike
 from .._core.numeric import ATOL, fraction_str, readonly
 from ..geometry._cone import Cone
@@ -263,19 +263,8 @@ class ConeDefinition(PrivacyDefinition):
         ...
         privgeom._core.errors.FormatError: unknown fields in cone-definition JSON: ['extra']
         """
-        if isinstance(data, (str, bytes, bytearray)):
-            data = parse_json(data, what="cone definition")
-        if not isinstance(data, dict):
-            raise FormatError(f"a cone-definition JSON document must be an object, got {type(data).__name__}")
-        if data.get("privgeom") != "cone-definition":
-            raise FormatError(f"not a cone-definition document: privgeom = {data.get('privgeom')!r:.60}")
-        unknown = set(data) - set(CONE_DEFINITION_SCHEMA["properties"])
-        if unknown:
-            raise FormatError(f"unknown fields in cone-definition JSON: {sorted(unknown)[:8]!r:.200}")
-        version = data.get("version", 1)
-        if isinstance(version, bool) or version not in CONE_DEFINITION_VERSIONS:
-            raise FormatError(f"cone-definition JSON version {version!r:.40} is not supported; known versions: "
-                              f"{', '.join(map(str, CONE_DEFINITION_VERSIONS))}")
+        data = json_document(data, kind="cone-definition", fields=CONE_DEFINITION_SCHEMA["properties"],
+                             versions=CONE_DEFINITION_VERSIONS)
         labels = data.get("labels")
         if not isinstance(labels, list) or not all(isinstance(v, str) for v in labels):
             raise FormatError(f"'labels' must be a list of strings, got {labels!r:.80}")

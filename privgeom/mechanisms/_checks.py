@@ -23,7 +23,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from .._core.errors import FormatError, InvalidMechanismError, InvalidParameterError, InvalidTypeError
-from .._core.io import parse_json
+from .._core.io import json_document
 from .._core.numeric import (
     check_dense_size,
     fits_int64,
@@ -241,21 +241,8 @@ def validated_ints(ints: IntColumns) -> IntColumns:
 def check_json_document(data: str | bytes | bytearray | dict[str, Any]) -> dict[str, Any]:
     """A mechanism JSON document (a dict, or JSON text parsed here) checked against :data:`JSON_SCHEMA`, returned
     as a dict; :class:`~privgeom.FormatError` names what does not follow the schema."""
-    if isinstance(data, (str, bytes, bytearray)):
-        data = parse_json(data, what="mechanism")
-    if not isinstance(data, dict):
-        raise FormatError(f"a mechanism JSON document must be an object, got {type(data).__name__}")
-    if data.get("privgeom", "mechanism") != "mechanism":
-        raise FormatError(f"not a mechanism document: privgeom = {data.get('privgeom')!r}")
-    if "matrix" not in data:
-        raise FormatError("mechanism JSON has no 'matrix' field")
-    unknown = set(data) - set(JSON_SCHEMA["properties"])
-    if unknown:
-        raise FormatError(f"unknown fields in mechanism JSON: {sorted(unknown)[:8]!r:.200}")
-    version = data.get("version", 1)
-    if isinstance(version, bool) or version not in JSON_VERSIONS:
-        raise FormatError(f"mechanism JSON version {version!r:.40} is not supported; known versions: "
-                          f"{', '.join(map(str, JSON_VERSIONS))}")
+    data = json_document(data, kind="mechanism", fields=JSON_SCHEMA["properties"], versions=JSON_VERSIONS,
+                         required=("matrix",), kind_optional=True)
     if not isinstance(data["matrix"], list) or not all(isinstance(r, list) for r in data["matrix"]):
         raise FormatError(f"'matrix' must be a list of rows (lists), got {data['matrix']!r:.80}")
     for key in ("inputs", "outputs"):
