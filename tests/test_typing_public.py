@@ -138,19 +138,9 @@ def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
 
 
 def _offenders() -> list[tuple[str, str, str]]:
-    found = []
-    for path, qual, fn, _owner in _public_callables():
-        try:
-            params = inspect.signature(fn).parameters
-        except (TypeError, ValueError):
-            continue
-        hints = _hints(fn)
-        for pname in params:
-            if pname not in TYPED_NAMES:
-                continue
-            if pname not in hints or _is_any(hints[pname]):
-                found.append((path, qual, pname))
-    return found
+    """The parameters named like a privacy level, a number, a relation or inputs (:data:`TYPED_NAMES`) that are
+    annotated ``Any`` or not annotated."""
+    return [o for o in _any_parameters() if o[2] in TYPED_NAMES]
 
 
 def _any_parameters() -> list[tuple[str, str, str]]:
