@@ -16,12 +16,7 @@ from fractions import Fraction
 
 import privgeom as pg
 
-try:  # public names once exported from privgeom/__init__.py
-    from privgeom import DifferentialPrivacy, RandomizedResponse, compare, epsilon
-except ImportError:  # pragma: no cover - before the export
-    from privgeom.analyses.comparison._compare import compare
-    from privgeom.analyses.profiles._profile import epsilon
-    from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
+from privgeom import DifferentialPrivacy, RandomizedResponse, compare, epsilon
 
 
 def main() -> None:

@@ -1,8 +1,9 @@
 """HTML and LaTeX renderers of the library's types, registered with :mod:`privgeom._core.display`.
 
 Importing this module registers every renderer (``privgeom/__init__.py`` imports it after the subpackages, so it sits
-at the top of the layers and may import from every one; :mod:`privgeom._core.display` never imports it). Field names are read with ``getattr`` where they
-differ between result types (``eps``/``epsilon``), so a renamed field degrades to the generic table, never fails.
+at the top of the layers and may import from every one; :mod:`privgeom._core.display` never imports it). Fields that only some result types
+have (``graph``, ``n_edges``, ``edge``, …) are read with ``getattr``, so a missing field degrades to the generic table,
+never fails.
 
 Examples
 --------

@@ -13,7 +13,7 @@ Rules:
    submodule never imports its own package's ``__init__`` (``from . import name`` of a re-exported name, or
    ``from privgeom.definitions import X`` inside ``definitions/``), which would be a cycle through the façade.
    The root package counts its top-level modules (``_numeric.py``, ``_display.py``, …) as siblings.
-2. **No private name crosses a package boundary**: ``from ..analyses._profile import _fmt`` in ``plots/`` is
+2. **No private name crosses a package boundary**: ``from ..analyses.profiles._profile import _fmt`` in ``plots/`` is
    refused (promote the helper: give it a public name in its module). Importing a public name from another
    package's private module (``from ..geometry._lp import solve_lp``) or the private module itself
    (``from ..geometry import _cdd``) is fine, but an underscore attribute of such a module (``_cdd._helper``) is

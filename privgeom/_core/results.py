@@ -147,7 +147,8 @@ class Result:
 class Decision(Result):
     """Mixin for yes/no results: ``holds`` is the answer and ``bool(result)`` is ``holds``.
 
-    Subclasses define ``holds`` (a field or a property). An undecided answer (``holds is None``) has no truth value:
+    Subclasses define ``holds`` (a field or a property); the membership results (``Membership``, ``ConeMembership``)
+    answer "is it a member?" with ``member`` instead and override ``bool``. An undecided answer (``holds is None``) has no truth value:
     ``bool`` raises rather than reading it as "no" (a failure is never a no).
 
     Examples

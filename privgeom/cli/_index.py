@@ -3,7 +3,7 @@
 ``privgeom --help`` (or no command, or an unknown one) lists the commands from this table without importing any
 command module, and ``privgeom COMMAND ...`` imports only the module of ``COMMAND`` (:func:`privgeom.cli._main.main`):
 a fast start, since the command modules import the geometry layer, networkx, scipy, … . The order is the order of
-``privgeom --help`` (top-level commands, then groups). tests/cli/test_startup_cli.py checks the table against the
+``privgeom --help`` (top-level commands, then groups). tests/test_startup.py checks the table against the
 registry that the modules fill (:mod:`privgeom.cli._registry`), so a new command must be added here too.
 """
 

@@ -239,10 +239,11 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
 
     Parameters
     ----------
-    graph : networkx.Graph, iterable of pairs, or DifferentialPrivacy
-        Neighbour relation; nodes are dataset labels (``hamming_graph(k)``, ``path_graph(n)``,
-        ``complete_graph(n)`` or a Blowfish-style policy graph). Validated as for
-        :class:`~privgeom.definitions.DifferentialPrivacy`; an ε-DP definition may be given instead of graph and ε
+    graph : str, Domain, networkx.Graph, iterable of label pairs, or DifferentialPrivacy
+        The neighbour relation, resolved by :func:`privgeom.neighbour_graph` as for
+        :class:`~privgeom.definitions.DifferentialPrivacy`: a relation name (``"hamming"``, ``"path"``,
+        ``"complete"``, …; needs ``inputs``), a :class:`~privgeom.Domain`, or a graph / edge list whose nodes are
+        dataset labels (e.g. a Blowfish-style policy graph). An ε-DP definition may be given instead of graph and ε
         (its (ε, δ) relaxation).
     eps, exp_eps : number, exactly one
         The privacy parameter as ``ε ≥ 0`` (a :class:`~privgeom.LogRational`, ``"ln(r)"`` or ``0`` keep exact mode;

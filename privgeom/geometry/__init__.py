@@ -2,7 +2,7 @@
 
 Public names: :class:`Cone` and :func:`automorphisms`. The results of cone operations (``ConeMembership``,
 ``Containment``) and the symmetry types (``SymmetryGroup``, ``Orbit``) are received, never built: they live in
-``privgeom.geometry._cone`` and ``privgeom.geometry._symmetry``.
+``privgeom.geometry._cone_results`` and ``privgeom.geometry._groups``.
 
 Examples
 --------

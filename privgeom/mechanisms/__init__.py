@@ -1,7 +1,8 @@
 """Mechanisms: immutable column-stochastic matrices and their factories.
 
 The storage types (``IntColumns``), the JSON schema of mechanism files and the matrix kernels live in the private
-modules (``privgeom.mechanisms._mechanism``, ``_intmat``, ``_catalogue``, ``_factories``, ``_ldp``).
+modules (``privgeom.mechanisms._mechanism``, ``_checks`` (the JSON schema and the input checks), ``_intmat``,
+``_catalogue``, ``_factories``, ``_ldp``).
 
 Examples
 --------

@@ -101,7 +101,7 @@ class SamplingHistogram:
 # ---------------------------------------------------------------------------------------------------- δ(x)
 @dataclass(frozen=True)
 class DatabaseDelta(DeltaResult):
-    """Database-wise ``δ_{ε,M}(x)`` (Definition 2), as a :class:`~privgeom.DeltaResult` over the graph examined.
+    """Database-wise ``δ_{ε,M}(x)`` (Definition 2), as a :class:`~privgeom.analyses.profiles._hockey_stick.DeltaResult` over the graph examined.
 
     ``delta`` is the maximum of ``δ(x)`` over the graph examined, with its witness ``edge`` and event ``outputs``:
     over a matrix (``method="matrix"``) every database, so ``delta = max_x δ(x)`` is the DP δ of

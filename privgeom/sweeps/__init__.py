@@ -2,7 +2,7 @@
 
 - :func:`sweep` — ``pg.sweep(template, grid, query, *, scheduler=None, out=None, **options)`` -> a pandas DataFrame;
 - the named queries (``epsilon``, ``delta``, ``delta_curve``, ``relax``, ``compare``, ``optimal``, ``closure``,
-  ``smoothed``, ``accuracy``; the table ``QUERIES`` of ``privgeom.sweeps._queries``), extended with
+  ``smoothed``, ``accuracy``, ``pair``, ``ldp_gap``, ``dp_bounds``; the table ``QUERIES`` of ``privgeom.sweeps._queries``), extended with
   :func:`register_query` (the extension point);
 - the engine underneath (also used by the experiments of :mod:`privgeom.smoothed` and :mod:`privgeom.voting`) is
   :func:`privgeom._core.grid.run_grid`.

@@ -117,7 +117,7 @@ def epsilon_bound(rho: RhoLike | None = None, *, eps: LevelLike | None = None) -
 
 @dataclass(frozen=True)
 class VotingEpsilon(EpsilonResult):
-    """Exact ε of ``M_ρ f`` over profiles differing in one vote: the core :class:`~privgeom.EpsilonResult` (same
+    """Exact ε of ``M_ρ f`` over profiles differing in one vote: the core :class:`~privgeom.analyses.profiles._pure_dp.EpsilonResult` (same
     ``level``, ``edge``, ``output``, ``p``, ``q``, ``graph`` as ``privgeom.epsilon(voting.mechanism(f, ρ),
     "hamming")``) with the voting details added.
 

@@ -84,7 +84,7 @@ MAX_RAYS_ROUTE_INPUTS = 16
 @dataclass(frozen=True)
 class _RowCones:
     """How ``rowcone(X)`` and ``rowcone(Y)`` compare, as a route of :func:`inclusion` found it: the fields of a
-    :class:`~privgeom.geometry.Containment` that :func:`inclusion` reads, the route and (LP route) how it decided."""
+    :class:`~privgeom.geometry._cone_results.Containment` that :func:`inclusion` reads, the route and (LP route) how it decided."""
 
     holds: bool
     witness: Any

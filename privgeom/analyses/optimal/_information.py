@@ -55,7 +55,7 @@ from ..._core.numbers import number_text
 
 __all__ = ["LeastInformative", "least_informative", "MAX_INFORMATION_VARIABLES", "INFORMATION_SOLVERS"]
 
-#: Largest convex program (variables of the closure constraints, :func:`~privgeom.analyses.optimal_lp_size`) built by
+#: Largest convex program (variables of the closure constraints, :func:`~privgeom.analyses.optimal._optimal_lp.optimal_lp_size`) built by
 #: :func:`least_informative`; each variable brings an exponential cone, so this is kept well below the LP limit.
 MAX_INFORMATION_VARIABLES = 3_000
 register_limit("information_variables", globals(), "MAX_INFORMATION_VARIABLES",

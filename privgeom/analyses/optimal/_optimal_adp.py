@@ -121,7 +121,7 @@ class _LP:
     dicts.
 
     Solved by HiGHS's dual simplex; in exact mode the optimum is then recovered exactly from HiGHS's optimal basis
-    (:func:`~privgeom.geometry._lp.exact_basis_solution`: the square systems of the basic columns and of the active
+    (:func:`~privgeom.geometry._exact_lp.exact_basis_solution`: the square systems of the basic columns and of the active
     rows solved in rationals, then primal and dual feasibility checked exactly), with cdd's exact simplex as the
     fallback when that basis is not exactly optimal. Either way ``_Solved.exact`` holds an exact, verified primal
     and dual pair; exact mode never rounds floats.
