@@ -43,6 +43,7 @@ class Registry(dict[str, Any]):
         self.name = name
         self.providers: dict[str, str] = {}
         self.loaders: list[Callable[[], None]] = []
+        self._imported: set[str] = set()
 
     def provide(self, providers: Mapping[str, str]) -> None:
         """Declare the module that provides each entry (called by the package's façade)."""
@@ -55,7 +56,9 @@ class Registry(dict[str, Any]):
     def load_all(self) -> None:
         """Import every provider and run every pending loader (before listing or dispatching over the table)."""
         for module in dict.fromkeys(self.providers.values()):
-            importlib.import_module(module)
+            if module not in self._imported:  # once per provider: the hooks call this on every dispatch
+                importlib.import_module(module)
+                self._imported.add(module)
         while self.loaders:
             self.loaders.pop(0)()
 

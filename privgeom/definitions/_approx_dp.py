@@ -50,7 +50,7 @@ from .._core.domain import InputsLike, RelationLike
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, readonly
+from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar
 from .._core.numbers import number_text
 from .._core.results import Result
 from ..graphs._graphs import edge_index_pairs

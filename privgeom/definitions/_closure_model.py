@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 import scipy.linalg as sla

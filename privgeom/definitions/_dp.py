@@ -27,7 +27,6 @@ from .._core.errors import FormatError, InvalidInputError, InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.numeric import LogRational, fraction_str, int_columns, readonly
 from ..graphs._graphs import complete_graph, hamming_graph, path_graph
-from .._core.numbers import number_text
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
 from ..geometry._symmetry import SymmetryGroup, automorphisms, dp_automorphisms

@@ -54,9 +54,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.errors import InvalidParameterError, SolverError
-from .._core.numeric import ATOL, Scalar, fraction_str, readonly
+from .._core.numeric import ATOL, readonly
 from .._core.numbers import number_text
-from .._core.results import Result
 from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates, support_systems
 from ..mechanisms import Mechanism
 from ._base import Membership, Nearest, NearestCertificate, PrivacyDefinition, register_generic

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import networkx as nx
 
 from .._core.domain import Domain, InputsLike, RelationLike, resolve_graph
-from .._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError
+from .._core.errors import InvalidParameterError, InvalidTypeError
 
 if TYPE_CHECKING:
     from ..mechanisms._mechanism import Mechanism

@@ -148,26 +148,28 @@ def parse_matrix(matrix: Any, exact: bool | None) -> ParsedMatrix:
             if not np.isfinite(arr).all():
                 bad = np.argwhere(~np.isfinite(arr))[0]
                 raise InvalidMechanismError(f"matrix entry = {float(arr[bad[0], bad[1]])!r} is not finite")
-            flat = []
-        for v in flat:
-            if isinstance(v, (bool, np.bool_)) or not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
-                if isinstance(v, str):
-                    raise InvalidMechanismError(f"matrix entry {v!r} is not a rational number like '3/4'")
-                raise InvalidTypeError(f"matrix entry {v!r} ({type(v).__name__}) is not a number")
-        if exact is None:
-            exact = all(is_exact_scalar(v) for v in flat)
-        try:
-            if not flat:
-                pass  # the float fast path above built ``arr``
-            elif exact:
-                arr = exact_entries(flat).reshape(n_out, n_in)
-            else:
-                arr = np.array(
-                    [[float(parse_scalar(v, name="matrix entry", exact=False)) for v in row] for row in rows]
-                )
-        except InvalidParameterError as err:  # NaN/inf entries: an invalid mechanism, not a bad parameter
-            raise InvalidMechanismError(str(err)) from None
+        else:
+            exact, arr = _parsed_entries(flat, rows, exact)
     return ParsedMatrix(arr, ints, bool(exact), (n_out, n_in))
+
+
+def _parsed_entries(flat: list[Any], rows: list[list[Any]], exact: bool | None) -> tuple[bool, np.ndarray]:
+    """Entries of any Python kinds checked one by one (numbers only; strings must be rationals like ``'3/4'``), then
+    stored exactly (every entry exact, or ``exact=True``) or as floats."""
+    for v in flat:
+        if isinstance(v, (bool, np.bool_)) or not (is_exact_scalar(v) or isinstance(v, (float, np.floating))):
+            if isinstance(v, str):
+                raise InvalidMechanismError(f"matrix entry {v!r} is not a rational number like '3/4'")
+            raise InvalidTypeError(f"matrix entry {v!r} ({type(v).__name__}) is not a number")
+    if exact is None:
+        exact = all(is_exact_scalar(v) for v in flat)
+    n_out, n_in = len(rows), len(rows[0])
+    try:
+        if exact:
+            return True, exact_entries(flat).reshape(n_out, n_in)
+        return False, np.array([[float(parse_scalar(v, name="matrix entry", exact=False)) for v in row] for row in rows])
+    except InvalidParameterError as err:  # NaN/inf entries: an invalid mechanism, not a bad parameter
+        raise InvalidMechanismError(str(err)) from None
 
 
 def validated_floats(arr: np.ndarray, atol: float) -> np.ndarray:

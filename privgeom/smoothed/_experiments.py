@@ -19,14 +19,13 @@ from __future__ import annotations
 import csv
 import io
 import math
-import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Sequence
 
 import numpy as np
 

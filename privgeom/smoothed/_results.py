@@ -11,11 +11,9 @@ sampling-histogram mechanism as a description (Liu, Wang & Xia, *Smoothed Differ
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from .._core.errors import DomainMismatchError, InvalidParameterError
 from .._core.level import PrivacyLevel

@@ -42,7 +42,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import singledispatch
 from typing import Any, Callable
@@ -53,7 +53,6 @@ from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidT
 from ..._core.level import PrivacyLevel
 from ..._core.limits import register_limit
 from ..._core.numeric import Scalar, fraction_str, limit_hint
-from ..._core.numbers import number_text
 from ..._core.results import Decision, Result
 from ...definitions import PrivacyDefinition
 from ...definitions._generating import generating_mechanisms

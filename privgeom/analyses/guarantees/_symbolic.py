@@ -35,7 +35,7 @@ symbolic row cone of rr:k=1,p=p in p on datasets 1, 0: 2 facets, 2 extreme rays,
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 

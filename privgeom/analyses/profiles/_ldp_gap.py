@@ -24,7 +24,6 @@ Fraction(0, 1)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core.level import PrivacyLevel

@@ -31,7 +31,7 @@ import networkx as nx
 import numpy as np
 
 from ..._core.domain import Domain
-from ..._core.errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.limits import register_limit
 from ..._core.level import PrivacyLevel
 from ..._core.numeric import Scalar, how_to, limit_hint
