@@ -29,7 +29,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from ..._core.errors import InvalidParameterError
-from ..._core.numeric import ROUNDOFF, LogRational, Scalar, check_dense_size, parse_int
+from ..._core.numeric import LogRational, Scalar, check_dense_size, parse_int
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike, eps_of
@@ -383,34 +383,73 @@ def delta_curve(
     )
 
 
+#: Shewchuk's error bound for the float orientation test (Shewchuk 1997, "Adaptive precision floating-point
+#: arithmetic and fast robust geometric predicates", ``ccwerrboundA = (3 + 16u)u`` with ``u = 2^-53``): when
+#: ``|det| > _ORIENT_ERRBOUND · (|detleft| + |detright|)`` the float determinant has the sign of the exact one.
+_ORIENT_ERRBOUND = (3.0 + 16.0 * 2.0**-53) * 2.0**-53
+#: Below this magnitude the float products may be subnormal, where the bound above does not hold: decide exactly.
+_ORIENT_FLOOR = 1e-290
+
+
+def _hull_pops(l1: _Line, l2: _Line, line: _Line, exact: bool) -> bool:
+    """Whether ``l2`` is useless once ``line`` follows it (slopes ``l1.B > l2.B > line.B``): ``l1`` and ``line``
+    cross at or before ``l1`` and ``l2`` do, i.e. ``(A1 − A3)(B1 − B2) <= (A1 − A2)(B1 − B3)``.
+
+    Exact (Fraction or integer) lines compare exactly. Float lines are read as the exact binary rationals they are:
+    the float determinant decides when it clears Shewchuk's forward error bound (an orientation test, Shewchuk 1997,
+    §4), else the determinant is evaluated exactly on the Fractions of the floats. The answer is therefore the
+    exact upper envelope of the float lines, whatever their scale (an absolute tolerance would merge lines whose
+    differences are small because the probabilities are, and drop pieces of the curve)."""
+    if exact:
+        return bool((l1.A - line.A) * (l1.B - l2.B) <= (l1.A - l2.A) * (l1.B - line.B))
+    left = (l1.A - line.A) * (l1.B - l2.B)
+    right = (l1.A - l2.A) * (l1.B - line.B)
+    det, mag = left - right, abs(left) + abs(right)
+    if mag > _ORIENT_FLOOR and not math.isinf(mag):
+        bound = _ORIENT_ERRBOUND * mag
+        if det > bound:
+            return False
+        if det < -bound:
+            return True
+    F1A, F1B, F2A, F2B = Fraction(l1.A), Fraction(l1.B), Fraction(l2.A), Fraction(l2.B)
+    F3A, F3B = Fraction(line.A), Fraction(line.B)
+    return (F1A - F3A) * (F1B - F2B) <= (F1A - F2A) * (F1B - F3B)
+
+
 def _envelope(c: _CurveLines) -> tuple[list[DeltaPiece], list[tuple[Scalar, Scalar]]]:
     """The upper envelope of the lines on ``t = e^ε >= 1`` (convex-hull trick) as pieces with their witnesses, and
-    its breakpoints ``(e^ε, δ)``."""
+    its breakpoints ``(e^ε, δ)``.
+
+    Every hull decision is exact: integers or Fractions in exact mode, and in float mode an orientation test
+    that is exact on the float lines (:func:`_hull_pops`); float breakpoints are the correctly rounded crossings
+    of the float lines, so they never decrease along the hull, and a piece whose two crossings round to the same
+    float (it holds no float ``e^ε``) is left out."""
     P, integer = c.P, c.denominator is not None
-    exact = P.exact
-    # never a float in exact mode (Fraction + 0.0 is a float); integers: the hull tests compare integers over L
-    tol: Scalar = 0 if integer else (Fraction(0) if exact else ROUNDOFF)
+    exact = P.exact or integer
 
     def x(l1: _Line, l2: _Line) -> Scalar:  # t where l1 (steeper) and l2 cross (L cancels for integer lines)
         if integer:
             return Fraction(l1.A - l2.A, l1.B - l2.B)
-        return (l1.A - l2.A) / (l1.B - l2.B)
+        if exact:
+            return (l1.A - l2.A) / (l1.B - l2.B)
+        return float((Fraction(l1.A) - Fraction(l2.A)) / (Fraction(l1.B) - Fraction(l2.B)))
 
     hull: list[_Line] = []
-    for line in c.lines:
-        while hull and line.A >= hull[-1].A - tol and line.B <= hull[-1].B:
-            hull.pop()  # dominated everywhere on t >= 0: no larger intercept and no smaller decrease
-        while len(hull) >= 2:
-            l1, l2 = hull[-2], hull[-1]
-            # l2 is useless if l1 and line cross before (or where) l1 and l2 do
-            if (l1.A - line.A) * (l1.B - l2.B) <= (l1.A - l2.A) * (l1.B - line.B) + tol:
-                hull.pop()
-            else:
-                break
+    for line in c.lines:  # slopes strictly decreasing (one line per slope)
+        while hull and line.A >= hull[-1].A:
+            hull.pop()  # dominated everywhere on t >= 0: no larger intercept and a larger decrease
+        while len(hull) >= 2 and _hull_pops(hull[-2], hull[-1], line, exact):
+            hull.pop()
         hull.append(line)
-    one: Scalar = Fraction(1) if exact else 1.0
-    # drop lines that only matter for e^ε <= 1 (float mode: pieces shorter than rounding are not pieces)
-    while len(hull) >= 2 and x(hull[0], hull[1]) <= one + tol:
+    one: Scalar = Fraction(1) if P.exact else 1.0
+
+    def crosses_by_one(l1: _Line, l2: _Line) -> bool:  # x(l1, l2) <= 1, i.e. A1 − A2 <= B1 − B2 (B1 > B2), exactly
+        if exact:
+            return bool(l1.A - l2.A <= l1.B - l2.B)
+        return Fraction(l1.A) - Fraction(l2.A) <= Fraction(l1.B) - Fraction(l2.B)
+
+    # drop lines that only matter for e^ε <= 1
+    while len(hull) >= 2 and crosses_by_one(hull[0], hull[1]):
         hull.pop(0)
 
     M = P.M
@@ -419,6 +458,8 @@ def _envelope(c: _CurveLines) -> tuple[list[DeltaPiece], list[tuple[Scalar, Scal
     start: Scalar = one
     for n, line in enumerate(hull):
         end: Scalar = x(hull[n], hull[n + 1]) if n + 1 < len(hull) else math.inf
+        if not exact and end == start:
+            continue  # a float piece whose exact extent rounds to one point holds no float e^ε: not a piece
         S: tuple[str, ...] = ()
         edge: tuple[str, str] | None = None
         if line.d >= 0:
