@@ -17,7 +17,7 @@ from typing import Any
 
 from .._core.errors import FormatError, InvalidParameterError, SizeLimitError
 from .._core.io import prepare_output_dir
-from .._core.numeric import limit_hint, parse_scalar
+from .._core.numeric import limit_hint, parse_int, parse_scalar
 from .._core.progress import Progress
 from ..mechanisms import Mechanism
 from ..smoothed import SamplingHistogram, database_delta, smoothed_delta
@@ -122,6 +122,13 @@ def _T(n: int, args: argparse.Namespace) -> int:
 @command("shm", "sampling-histogram mechanism: fast exact smoothed δ (or δ(x) with --at), sweeping n and ε",
          parent="smoothed")(_shm_args)
 def _shm(args: argparse.Namespace) -> Outcome:
+    # sizes first, before any option derived from them (--lost of a negative n would read as a rounding problem)
+    for n in args.n:
+        parse_int(n, name="--n (number of agents)", min=1)
+    if args.T is not None:
+        parse_int(args.T, name="--T (sample size)", min=0)
+    if args.at is not None:
+        parse_int(args.at, name="--at (number of ones)", min=0)
     qs = args.q or [str(q) for q in election_vertices()]
     points = [(n, e) for n in args.n for e in args.eps]
     bar = Progress(len(points), "shm", enabled=args.progress)

@@ -34,7 +34,7 @@ from .._core.grid import run_grid
 from .._core.io import check_output_dir
 from .._core.limits import register_limit
 from .._core.progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
-from .._core.numeric import LogRational, limit_hint
+from .._core.numeric import LogRational, limit_hint, parse_int
 from .._core.results import Result
 from ._shm import shm_database_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
@@ -329,7 +329,7 @@ def sgd_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool
     ms_of = (lambda n: (0, n)) if quick else (lambda n: (0, n // 2, n))
     check_databases("sgd", sum(len(ms_of(n)) for n in ns) * S)  # sizes before work (and before S x n draws)
     cdfs = [np.cumsum(quantised_gaussian(mu, 0.12)) for mu in (0.0, 0.1)]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(parse_int(seed, name="seed", min=0))
     bar = Progress(sum(len(ms_of(n)) for n in ns) * S, "sgd", enabled=progress)
     rows: list[dict[str, Any]] = []
     for n in ns:
@@ -446,7 +446,7 @@ def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progr
     if S < 2:
         raise InvalidParameterError(f"sampling_sum_experiment needs at least 2 databases per point, got {S}")
     check_databases("theorem3", S * sum(count_histograms(n, K) > max_histograms for K in levels for n in ns))
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(parse_int(seed, name="seed", min=0))
     bar = Progress(len(ns) * len(levels), "theorem3", enabled=progress)
     rows: list[dict[str, Any]] = []
     nan = float("nan")

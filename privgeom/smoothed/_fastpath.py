@@ -16,7 +16,9 @@ vertex ``q_a`` (Proposition 5). A branch-and-bound over cells ``[a, b]`` of ``m`
 ``E_m <= E_C[max_{0<=w<=b−a} δ(C + w)]``; cells whose bound does not beat the best value (relative ``rtol``) are
 pruned, the others split, down to single counts (evaluated exactly). Everything is in log space (log-sum-exp of
 log-pmfs, ``log1mexp`` for the factors ``1 − e^{ε ± log ρ}``), so values far below the smallest double keep finite,
-correct logarithms.
+correct logarithms. That includes the laws of the vertex counts: their weights ``P(N = c)`` are log-pmfs, convolved
+in log space (:func:`_log_convolve`), with log tail bounds, because when the value is tiny its dominant terms lie
+where ``P(N = c)`` is itself below the smallest double.
 
 Every search here is bounded (docs/theory.md, §10, "Bounded searches"):
 
@@ -74,8 +76,6 @@ MAX_SMOOTHED_WORK = 20_000
 MAX_SHM_COUNTS = 1 << 24
 #: When the endpoint value is small, the window mass is lowered to ``value · e^{-TAIL_MARGIN}``.
 TAIL_MARGIN = 30.0
-#: Smallest window mass (``ln``) the branch-and-bound narrows to (``1e-300``, above the smallest normal double).
-_LOG_TAIL_FLOOR = math.log(1e-300)
 
 register_limit("smoothed_work", globals(), "MAX_SMOOTHED_WORK",
                "window evaluations of one smoothed-δ branch-and-bound of SHM (beyond: the certified bracket)")
@@ -344,15 +344,20 @@ class DeltaTable:
             if b not in self._exact:
                 self._compute_block(b)
 
-    def log_delta(self, lo: int, hi: int) -> tuple[np.ndarray, float]:
-        """Exact ``ln δ(lo..hi)`` and the log of the largest truncation bound among them."""
+    def log_delta_bounds(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact ``ln δ(lo..hi)`` and, count by count, the logs of their truncation bounds."""
         lo, hi = max(0, lo), min(self.n, hi)
         self.ensure(lo, hi)
         b0, b1 = lo // self.BLOCK, hi // self.BLOCK
         vals = np.concatenate([self._exact[b][0] for b in range(b0, b1 + 1)])
         errs = np.concatenate([self._exact[b][1] for b in range(b0, b1 + 1)])
         off = lo - b0 * self.BLOCK
-        return vals[off : off + hi - lo + 1], float(errs[off : off + hi - lo + 1].max(initial=-np.inf))
+        return vals[off : off + hi - lo + 1], errs[off : off + hi - lo + 1]
+
+    def log_delta(self, lo: int, hi: int) -> tuple[np.ndarray, float]:
+        """Exact ``ln δ(lo..hi)`` and the log of the largest truncation bound among them."""
+        vals, errs = self.log_delta_bounds(lo, hi)
+        return vals, float(errs.max(initial=-np.inf))
 
     def delta(self, lo: int, hi: int) -> tuple[np.ndarray, float]:
         """Exact ``δ(lo..hi)`` and the largest truncation bound among them (floats: 0.0 below ~1e-308)."""
@@ -361,26 +366,76 @@ class DeltaTable:
 
 
 class _Law(NamedTuple):
-    """A count's law on a window: ``pmf[i] = P(count = offset + i)``, and the certified mass outside."""
+    """A count's law on a window, in log space: ``log_pmf[i] = ln P(count = offset + i)``, and the log of the
+    certified mass outside (``-inf`` when none). Logs, not probabilities: far in a tail the weights are below the
+    smallest double, and there they multiply the largest ``δ(c)``."""
 
     offset: int
-    pmf: np.ndarray
-    tail: float
+    log_pmf: np.ndarray
+    log_tail: float
 
 
 def _pmf_window(m: int, q: float, qc: float, log_tau: float) -> _Law:
-    lo, hi, tail = binom_window(m, q, log_tau)
+    """``Bin(m, q)`` on its window of mass ``1 − e^{log_tau}`` (:func:`~._pmf.binom_window`), as log-pmfs."""
     if m == 0:
-        return _Law(offset=0, pmf=np.ones(1), tail=0.0)
-    xs = np.arange(lo, hi + 1, dtype=float)
-    return _Law(offset=lo, pmf=np.exp(log_binom_pmf(xs, float(m), q, qc)), tail=tail)
+        return _Law(offset=0, log_pmf=np.zeros(1), log_tail=-math.inf)
+    w = binom_window(m, q, log_tau)
+    xs = np.arange(w.lo, w.hi + 1, dtype=float)
+    return _Law(offset=w.lo, log_pmf=np.asarray(log_binom_pmf(xs, float(m), q, qc), dtype=float),
+                log_tail=w.log_tail)
+
+
+#: Largest spread (in nats) of the log-values of one block of :func:`_log_convolve`: a product of two blocks then
+#: spans at most ``2 · 340 = 680`` nats, so scaled by its largest term no product falls below the smallest normal
+#: double (``e^{-708}``).
+_LOG_BLOCK_SPREAD = 340.0
+
+
+def _log_blocks(logs: np.ndarray) -> list[tuple[int, int, float]]:
+    """Consecutive blocks ``[i, j)`` of ``logs`` whose finite values span at most :data:`_LOG_BLOCK_SPREAD` nats,
+    with each block's largest value (blocks of only ``-inf`` are left out)."""
+    blocks: list[tuple[int, int, float]] = []
+    i, n = 0, len(logs)
+    while i < n:
+        if logs[i] == -math.inf:
+            i += 1
+            continue
+        lo = hi = float(logs[i])
+        j = i + 1
+        while j < n and (logs[j] == -math.inf or (max(hi, logs[j]) - min(lo, logs[j]) <= _LOG_BLOCK_SPREAD)):
+            if logs[j] != -math.inf:
+                lo, hi = min(lo, float(logs[j])), max(hi, float(logs[j]))
+            j += 1
+        blocks.append((i, j, hi))
+        i = j
+    return blocks
+
+
+def _log_convolve(la: np.ndarray, lb: np.ndarray) -> np.ndarray:
+    """``ln`` of the convolution of ``e^{la}`` and ``e^{lb}`` (the law of a sum of two independent counts), accurate
+    to rounding however small the terms: both inputs are cut into blocks spanning at most
+    :data:`_LOG_BLOCK_SPREAD` nats, each pair of blocks is convolved directly (``np.convolve``, positive terms,
+    relative rounding) after scaling by its largest value, and the pieces are merged by log-add-exp."""
+    out = np.full(len(la) + len(lb) - 1, -np.inf)
+    blocks_b = _log_blocks(lb)
+    for ia, ja, ma in _log_blocks(la):
+        pa = np.exp(la[ia:ja] - ma)
+        for ib, jb, mb in blocks_b:
+            c = np.convolve(pa, np.exp(lb[ib:jb] - mb))
+            with np.errstate(divide="ignore"):
+                piece = np.log(c) + (ma + mb)
+            sl = slice(ia + ib, ia + ib + len(c))
+            out[sl] = np.logaddexp(out[sl], piece)
+    return out
 
 
 def _mixture_law(a: int, qa: tuple[float, float], b: int, qb: tuple[float, float], log_tau: float) -> _Law:
-    """Law of ``Bin(a, q_a) + Bin(b, q_b)`` on a window: offset, pmf, certified mass outside."""
-    la, pa, ta = _pmf_window(a, qa[0], qa[1], log_tau)
-    lb, pb, tb = _pmf_window(b, qb[0], qb[1], log_tau)
-    return _Law(offset=la + lb, pmf=np.convolve(pa, pb), tail=ta + tb)
+    """Law of ``Bin(a, q_a) + Bin(b, q_b)`` on a window, in log space: offset, log-pmf, log of the certified mass
+    outside (a union bound over the two windows: the sum leaves its window only if a summand leaves its own)."""
+    A = _pmf_window(a, qa[0], qa[1], log_tau)
+    B = _pmf_window(b, qb[0], qb[1], log_tau)
+    return _Law(offset=A.offset + B.offset, log_pmf=_log_convolve(A.log_pmf, B.log_pmf),
+                log_tail=float(np.logaddexp(A.log_tail, B.log_tail)))
 
 
 @dataclass(frozen=True)
@@ -438,31 +493,30 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
     def E(m: int) -> float:
         if m not in evals:
             work[0] += 1
-            off, pmf, tail = law(m, n - m)
-            d, e = table.log_delta(off, off + len(pmf) - 1)
-            with np.errstate(divide="ignore"):
-                evals[m] = _log_sum(np.log(pmf) + d)
-            trunc[0] = max(trunc[0], float(np.logaddexp(_log(tail) + log_dp, e)))
+            off, lpmf, ltail = law(m, n - m)
+            d, e = table.log_delta_bounds(off, off + len(lpmf) - 1)
+            evals[m] = _log_sum(lpmf + d)
+            # neglected: the window's tail (each count there has δ <= the DP δ) and each δ(c)'s own tail bound,
+            # weighted by P(N = c)
+            trunc[0] = max(trunc[0], float(np.logaddexp(ltail + log_dp, _log_sum(lpmf + e))))
             if progress is not None:
                 progress(len(evals))
         return evals[m]
 
     def cheap(a: int, b: int) -> float:
-        la, ha, ta = binom_window(a, qa[0], log_tau)
-        lb, hb, tb = binom_window(n - b, qb[0], log_tau)
-        lo, hi = la + lb, min(n, ha + hb + (b - a))
-        return float(np.logaddexp(table.log_upper[lo : hi + 1].max(), _log(ta + tb) + log_dp))
+        wa, wb = binom_window(a, qa[0], log_tau), binom_window(n - b, qb[0], log_tau)
+        lo, hi = wa.lo + wb.lo, min(n, wa.hi + wb.hi + (b - a))
+        return float(np.logaddexp(table.log_upper[lo : hi + 1].max(), np.logaddexp(wa.log_tail, wb.log_tail) + log_dp))
 
     def sharp(a: int, b: int) -> float:
         work[0] += 1
-        off, pmf, tail = law(a, n - b)
+        off, lpmf, ltail = law(a, n - b)
         s = b - a
-        hi = off + len(pmf) - 1
+        hi = off + len(lpmf) - 1
         table.ensure(off, hi)
         ext_hi = min(n, hi + s)
         h = _forward_max(table.log_upper[off : ext_hi + 1], s)  # h(c) = max_{0<=w<=s} ln δ̄(c+w)
-        with np.errstate(divide="ignore"):
-            return float(np.logaddexp(_log_sum(np.log(pmf) + h[: len(pmf)]), _log(tail) + log_dp))
+        return float(np.logaddexp(_log_sum(lpmf + h[: len(lpmf)]), ltail + log_dp))
 
     def result(best: float, best_m: int, upper: float, cells: int, complete: bool, needed: int) -> Search:
         upper = max(upper, best)
@@ -475,7 +529,7 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
         return result(E(n), n, -math.inf, 0, True, work[0])
     best_m = max((0, n), key=E)
     best = E(best_m)
-    wanted = max(_LOG_TAIL_FLOOR, best - TAIL_MARGIN - log_dp)
+    wanted = best - TAIL_MARGIN - log_dp  # laws and tails are logs: no floor at the smallest double
     if best > -math.inf and wanted < log_tau:  # the windows' tails would swamp a small value: narrow them first
         log_tau = wanted
         evals.clear()

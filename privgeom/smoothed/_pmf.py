@@ -64,31 +64,36 @@ class Window(NamedTuple):
 
     lo: int
     hi: int
-    tail: float
+    tail: float  #: the certified mass outside (a float: 0.0 once it is below the smallest double)
+    log_tail: float  #: its natural log, finite far below the smallest double (``-inf`` when nothing is outside)
 
 
 def binom_window(m: int, q: float, log_tau: float) -> Window:
     """Window ``[lo, hi]`` of ``Binomial(m, q)`` outside which the mass is at most ``e^{log_tau}`` (Chernoff).
 
-    Returns the window with ``tail``, the certified mass outside it.
+    Returns the window with ``tail``, the certified mass outside it, and ``log_tail``, its logarithm (finite when
+    the mass is below the smallest double, so windows as narrow as ``e^{-10^4}`` keep a certified bound).
 
     Examples
     --------
-    >>> lo, hi, b = binom_window(1000, 0.5, math.log(1e-12))
+    >>> lo, hi, b, _ = binom_window(1000, 0.5, math.log(1e-12))
     >>> lo < 500 < hi and b <= 1e-12
     True
+    >>> w = binom_window(100_000, 0.05, -3000.0)
+    >>> w.tail, -3000.0 - 1 < w.log_tail <= -3000.0
+    (0.0, True)
     """
     if m <= 0 or q <= 0.0:
-        return Window(lo=0, hi=0, tail=0.0)
+        return Window(lo=0, hi=0, tail=0.0, log_tail=-math.inf)
     if q >= 1.0:
-        return Window(lo=m, hi=m, tail=0.0)
+        return Window(lo=m, hi=m, tail=0.0, log_tail=-math.inf)
     half = log_tau - math.log(2.0)
     mean = m * q
 
     def logt(a: int) -> float:
         return _log_tail_scalar(float(a), float(m), q)
 
-    lo_bound = 0.0
+    lo_bound = -math.inf
     if logt(0) > half:
         lo = 0
     else:
@@ -99,8 +104,8 @@ def binom_window(m: int, q: float, log_tau: float) -> Window:
                 a = c
             else:
                 b = c
-        lo, lo_bound = a + 1, math.exp(logt(a))
-    hi_bound = 0.0
+        lo, lo_bound = a + 1, logt(a)
+    hi_bound = -math.inf
     if logt(m) > half:
         hi = m
     else:
@@ -111,8 +116,10 @@ def binom_window(m: int, q: float, log_tau: float) -> Window:
                 b = c
             else:
                 a = c
-        hi, hi_bound = b - 1, math.exp(logt(b))
-    return Window(lo=lo, hi=max(hi, lo), tail=lo_bound + hi_bound)
+        hi, hi_bound = b - 1, logt(b)
+    log_tail = lo_bound if hi_bound == -math.inf else (
+        hi_bound if lo_bound == -math.inf else max(lo_bound, hi_bound) + math.log1p(math.exp(-abs(lo_bound - hi_bound))))
+    return Window(lo=lo, hi=max(hi, lo), tail=math.exp(log_tail), log_tail=log_tail)
 
 
 class _Family(ABC):

@@ -36,12 +36,8 @@ register_limit("shm_matrix_entries", globals(), "MAX_MATRIX_ENTRIES",
                "matrix entries of SHM built by smoothed_delta for a SamplingHistogram (k >= 3 categories, matrix routes)")
 #: Relative size of the truncation bound (against the value) below which the windows are wide enough.
 TRUNCATION_RTOL = 1e-9
-#: Smallest window mass tried when widening the windows (``e^{-690}``, above the smallest normal double).
-SMALLEST_TAIL = 1e-290
 #: Largest worst event (number of sample counts) that :func:`shm_database_delta` lists with its probabilities.
 MAX_EVENT_OUTPUTS = 10_000
-#: Floor of the widened window mass.
-TAIL_FLOOR = 1e-300
 #: When the truncation bound is too large, the next window mass is ``value · e^{-TAIL_MARGIN}``.
 TAIL_MARGIN = 30.0
 #: Largest number of branch-and-bound rounds with narrower windows (each round is bounded by ``smoothed_work``).
@@ -192,10 +188,11 @@ def shm_smoothed_sweep(
                               max_work=max_work)
             log_tau = res.log_tau
             if (not res.complete or res.log_value == -math.inf
-                    or res.log_truncation <= math.log(TRUNCATION_RTOL) + res.log_value
-                    or log_tau <= math.log(SMALLEST_TAIL)):
+                    or res.log_truncation <= math.log(TRUNCATION_RTOL) + res.log_value):
                 break
-            log_tau = max(math.log(TAIL_FLOOR), res.log_value - TAIL_MARGIN)
+            # the window laws are log-pmfs with log tails (:mod:`._fastpath`): the mass may go far below a double
+            narrower = min(res.log_value - TAIL_MARGIN, log_tau - TAIL_MARGIN)
+            log_tau = narrower
         if on_limit == "raise" and not res.complete:
             raise SizeLimitError(
                 f"the smoothed-δ branch-and-bound of SHM (n = {M.n}, ε = {level.eps}) stopped at the work limit "

@@ -137,8 +137,11 @@ def test_pmf_helpers() -> None:
     got = np.exp(log_binom_pmf(xs, 40, 0.3, 0.7))
     ref = np.array([float(math.comb(40, int(k)) * Fraction(3, 10) ** int(k) * Fraction(7, 10) ** (40 - int(k))) for k in xs])
     assert np.allclose(got, ref, rtol=1e-13, atol=0)
-    lo, hi, tail = binom_window(10_000, 0.3, math.log(1e-30))
-    assert 0 < lo < 3000 < hi < 10_000 and tail <= 1e-30
+    lo, hi, tail, log_tail = binom_window(10_000, 0.3, math.log(1e-30))
+    assert 0 < lo < 3000 < hi < 10_000 and tail <= 1e-30 and log_tail == pytest.approx(math.log(tail), rel=1e-12)
+    # far below a double the mass outside keeps its logarithm (the window is then wider, never a 0.0 bound)
+    far = binom_window(10_000, 0.3, -2000.0)
+    assert far.tail == 0.0 and -math.inf < far.log_tail <= -2000.0 and far.lo < lo and far.hi > hi
     assert binom.sf(hi, 10_000, 0.3) + binom.cdf(lo - 1, 10_000, 0.3) <= tail
     g = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0])
     assert _forward_max(g, 2).tolist() == [4.0, 4.0, 5.0, 9.0, 9.0, 9.0, 2.0]
