@@ -8,11 +8,11 @@ post-processing and mixture of ``M``; Lin & Kifer, Theorem 3.4), written as a sp
 ``sue:d=4,exp_eps=4`` or ``sue:d=4,exp_half_eps=2``
     Symmetric unary encoding, basic one-time RAPPOR; exact when ``e^{ε/2}`` is rational (``exp_half_eps=``, or
     ``exp_eps=`` the square of a rational), ``exact=false`` for floats.
-``olh:d=4,exp_eps=3`` (``g=`` optional, default ``⌈e^ε + 1⌉``) and ``blh:d=4,exp_eps=3`` (``g = 2``)
+``olh:d=4,exp_eps=3`` (``g=`` optional, default ``round(e^ε) + 1``) and ``blh:d=4,exp_eps=3`` (``g = 2``)
     Local hashing over the universal family of :func:`~privgeom.mechanisms._ldp.hash_family`.
 ``hr:d=4,exp_eps=3``
     Hadamard response.
-``ss:d=4,s=2,exp_eps=3`` (``s=`` optional, default ``⌈d/(e^ε + 1)⌉``)
+``ss:d=4,s=2,exp_eps=3`` (``s=`` optional, default the integer nearest to ``d/(e^ε + 1)``)
     ω-subset selection.
 
 Every kind takes ``eps=`` instead of ``exp_eps=`` (``eps=ln(3)`` is exact, ``eps=1.1`` float) and ``exact=false``.

@@ -7,7 +7,9 @@ proof that each protocol is exactly ``ε``-locally DP (ε-DP on the complete gra
 ``docs/theory.md`` §"Deployed local-DP protocols":
 
 * :func:`unary_encoding` — optimized unary encoding (OUE) and symmetric unary encoding (SUE, basic one-time RAPPOR);
-* :func:`local_hashing` — binary / optimized local hashing (BLH, OLH) over an explicit universal hash family;
+* :func:`local_hashing` — binary / optimized local hashing (BLH, OLH) over an explicit universal hash family, with
+  its exact collision probability (:func:`hash_collision_probability`) and unbiased estimator
+  (:func:`local_hashing_estimator`);
 * :func:`hadamard_response` — Hadamard response;
 * :func:`subset_selection` — ω-subset selection (``s = 1`` is k-ary randomized response).
 
@@ -41,7 +43,7 @@ from ._catalogue import _value_labels
 from ._mechanism import Mechanism
 
 __all__ = ["unary_encoding", "local_hashing", "hadamard_response", "subset_selection", "hash_family",
-           "olh_default_g", "subset_default_s"]
+           "olh_default_g", "subset_default_s", "hash_collision_probability", "local_hashing_estimator"]
 
 #: Largest number of reports (rows) an LDP protocol factory enumerates: ``2^d`` for unary encoding, ``P(P−1)·g``
 #: for local hashing, ``C(d, s)`` for subset selection. Read at call time (global size limit ``ldp_outputs``).
@@ -253,15 +255,135 @@ def hash_family(d: int, g: int) -> tuple[int, list[tuple[int, int]]]:
     return P, [(a, b) for a in range(1, P) for b in range(P)]
 
 
-def olh_default_g(exp_eps: Scalar) -> int:
-    """OLH's hash range ``g = ⌈e^ε + 1⌉`` (Wang et al. 2017: the variance is smallest at ``g = e^ε + 1``).
+#: A float within this many units in the last place of a half-integer ``k + 1/2`` is read as that half-integer when
+#: rounding a default size (:func:`_nearest_int`): ``e^ε`` computed from ``ε = ln(5/2)`` may land one ulp either side
+#: of ``5/2``, and the default must not depend on which.
+_TIE_ULPS = 4
+
+
+def _nearest_int(x: Scalar) -> int:
+    """The integer nearest to ``x``, halves to even (Python's ``round`` and NumPy's ``rint``, the convention of
+    pure-ldp's and multi-freq-ldpy's defaults); exact on Fractions. A float within :data:`_TIE_ULPS` ulps of a
+    half-integer is rounded as that exact half-integer, so ``eps=ln(r)`` and ``exp_eps=r`` agree.
 
     Examples
     --------
-    >>> olh_default_g(Fraction(3)), olh_default_g(2.5)
-    (4, 4)
+    >>> _nearest_int(Fraction(5, 2)), _nearest_int(Fraction(7, 2)), _nearest_int(math.exp(math.log(3)))
+    (2, 4, 3)
     """
-    return int(math.ceil(exp_eps)) + 1
+    if isinstance(x, Fraction):
+        return round(x)
+    x = float(x)
+    half = math.floor(x) + 0.5
+    if abs(x - half) <= _TIE_ULPS * math.ulp(half):
+        return round(Fraction(half))
+    return round(x)
+
+
+def olh_default_g(exp_eps: Scalar) -> int:
+    """OLH's hash range ``g = round(e^ε) + 1`` (Wang, Blocki, Li & Jha, USENIX Security 2017, §4.4: the variance
+    ``4 e^ε ... / (e^ε − 1)²`` of local hashing is smallest at ``g = e^ε + 1``, used as the nearest integer; the same
+    default as pure-ldp's ``round(exp(ε)) + 1``), at least 2. Halves round to even; the float ``e^ε`` of
+    ``eps=ln(r)`` gives the same ``g`` as ``exp_eps=r`` (:func:`_nearest_int`).
+
+    Examples
+    --------
+    >>> olh_default_g(Fraction(3)), olh_default_g(math.exp(math.log(3))), olh_default_g(Fraction(7, 2)), olh_default_g(1.2)
+    (4, 4, 5, 2)
+    """
+    return max(_nearest_int(exp_eps) + 1, 2)
+
+
+def hash_collision_probability(d: int, g: int) -> Fraction:
+    """``Pr_h[h(x) = h(x')]`` for ``x ≠ x'`` over the family of :func:`hash_family`, exactly; the same for every pair.
+
+    For ``x ≠ x'`` the map ``(a, b) ↦ (u, v) = (a x + b, a x' + b) mod P`` is a bijection from the family onto the
+    pairs ``u ≠ v`` of residues mod ``P`` (its determinant ``x − x'`` is invertible, and ``a ≠ 0`` iff ``u ≠ v``;
+    Carter & Wegman 1979, Prop. 7). Write ``P = g·k + r`` with ``0 <= r < g``: ``r`` classes mod ``g`` hold ``k + 1``
+    residues and ``g − r`` hold ``k``, so ``h(x) = h(x')`` for ``r k (k + 1) + (g − r) k (k − 1)`` of the ``P(P − 1)``
+    functions: ``c = k (g k − g + 2r) / (P (P − 1))``. It is strictly below ``1/g`` for every ``g >= 2``
+    (``c = 1/g`` would need ``g k (1 − g) = r (r − 1)``: for ``k >= 1`` the left side is negative and the right is
+    not, and for ``k = 0``, i.e. ``g > P``, the right side is ``P (P − 1) > 0``; e.g. ``P = 5``, ``g = 2``: ``2/5``), so Wang et al.'s estimator, which assumes ``1/g``, is biased on this family
+    (:func:`local_hashing_estimator`).
+
+    Examples
+    --------
+    >>> hash_collision_probability(4, 2), hash_collision_probability(4, 4), hash_collision_probability(3, 3)
+    (Fraction(2, 5), Fraction(1, 10), Fraction(0, 1))
+    """
+    P, _ = hash_family(d, g)
+    k, r = divmod(P, g)
+    return Fraction(k * (g * k - g + 2 * r), P * (P - 1))
+
+
+def local_hashing_estimator(
+    d: int | Sequence[Any],
+    g: int | None = None,
+    *,
+    exp_eps: ScalarLike | None = None,
+    eps: LevelLike | None = None,
+    exact: bool | None = None,
+    collision: str = "family",
+) -> np.ndarray:
+    """The linear frequency estimator of :func:`local_hashing`: a ``d × reports`` matrix ``E`` with
+    ``f̂ = E · (report counts) / n``.
+
+    A report ``(h, y)`` *supports* value ``v`` when ``h(v) = y``. Given ``x = v`` it does with probability
+    ``p = e^ε / (e^ε + g − 1)``; given ``x ≠ v`` with ``q = c p + (1 − c)(1 − p)/(g − 1)``, where ``c`` is the
+    collision probability of the family (the same for every pair, :func:`hash_collision_probability`). So
+    ``E[v, (h, y)] = (1{h(v) = y} − q) / (p − q)`` is unbiased: ``E · M = I`` exactly (Wang, Blocki, Li & Jha,
+    USENIX Security 2017, §4.4, with their ``q = 1/g`` replaced by the family's exact ``q``).
+
+    Parameters
+    ----------
+    d, g, exp_eps, eps, exact
+        As :func:`local_hashing` (the same default ``g``).
+    collision : {"family", "ideal"}
+        ``"family"`` (default): ``c`` of the Carter–Wegman family that :func:`local_hashing` draws from, the unbiased
+        estimator. ``"ideal"``: ``c = 1/g``, i.e. ``q = 1/g``, Wang et al.'s estimator for an idealised family (the
+        one pure-ldp and multi-freq-ldpy use); on this family it is biased whenever ``c ≠ 1/g``.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``e^ε = 1`` (then ``p = q``: no estimator is unbiased), an unknown ``collision``, and as :func:`local_hashing`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``d × (P(P − 1) g)``, rows in the order of the values and columns in the order of ``local_hashing``'s
+        reports; Fractions when exact.
+
+    Examples
+    --------
+    >>> M = local_hashing(3, 2, exp_eps=3)
+    >>> E = local_hashing_estimator(3, 2, exp_eps=3)
+    >>> E.dot(M.matrix).tolist() == np.eye(3, dtype=int).tolist()
+    True
+    >>> W = local_hashing_estimator(3, 2, exp_eps=3, collision="ideal")
+    >>> [str(v) for v in W.dot(M.matrix)[0]]
+    ['1', '-1/3', '-1/3']
+    """
+    if collision not in ("family", "ideal"):
+        raise InvalidParameterError(f"collision must be 'family' or 'ideal', got {collision!r}")
+    _, n, t, is_exact = _protocol_level(d, exp_eps, eps, exact, "local_hashing_estimator")
+    g = olh_default_g(t) if g is None else parse_int(g, name="g", min=2)
+    count = _next_prime(n) * (_next_prime(n) - 1) * g
+    _check_matrix(math.log2(count), count, n, is_exact, f"local_hashing_estimator(d={n}, g={g})")
+    c: Scalar = hash_collision_probability(n, g) if collision == "family" else Fraction(1, g)
+    if not is_exact:
+        c = float(c)
+    p = t / (t + g - 1)
+    q = c * p + (1 - c) * (1 - p) / (g - 1)
+    if p == q:  # e^ε = 1: p = q = 1/g, the reports do not depend on the value
+        raise InvalidParameterError("local_hashing_estimator needs e^ε > 1: at e^ε = 1 the reports carry no "
+                                    "information about the value, so no estimator is unbiased")
+    P, family = hash_family(n, g)
+    E = np.full((n, count), -q / (p - q), dtype=object if is_exact else float)
+    xs = np.arange(n)
+    for j, (a, b) in enumerate(family):
+        E[xs, j * g + (a * xs + b) % P % g] = (1 - q) / (p - q)
+    return E
 
 
 def local_hashing(
@@ -272,7 +394,7 @@ def local_hashing(
     eps: LevelLike | None = None,
     exact: bool | None = None,
 ) -> Mechanism:
-    """Local hashing (BLH for ``g = 2``, OLH for ``g = ⌈e^ε + 1⌉``, the default) over an explicit universal family.
+    """Local hashing (BLH for ``g = 2``, OLH for ``g = round(e^ε) + 1``, the default) over an explicit universal family.
 
     The user draws ``h`` uniformly from the family of :func:`hash_family` (``P(P−1)`` functions, ``P`` the smallest
     prime ``>= d``), computes ``v = h(x) ∈ 0..g−1``, and reports ``h`` and ``y``, where ``y = v`` with probability
@@ -283,12 +405,16 @@ def local_hashing(
     The ratio of two columns is ``e^ε``, 1 or ``e^{−ε}`` on every report, and ``e^ε`` is attained (some ``h`` with
     ``h(x) = 0``, ``h(x') = 1``), so the protocol is exactly ε-LDP (``docs/theory.md`` §"Deployed local-DP protocols").
 
+    Two values collide under this family with probability :func:`hash_collision_probability` (at most ``1/g``, and
+    usually below it), not the ``1/g`` of an idealised family that Wang et al.'s estimator assumes: the matching
+    unbiased estimator is :func:`local_hashing_estimator`.
+
     Parameters
     ----------
     d : int or sequence
         ``d >= 2`` values or their labels; value ``i`` is hashed as the integer ``i``.
     g : int, optional
-        Hash range, ``>= 2``; default ``⌈e^ε + 1⌉`` (:func:`olh_default_g`).
+        Hash range, ``>= 2``; default ``round(e^ε) + 1`` (:func:`olh_default_g`).
     exp_eps, eps : privacy level
         Exactly one: ``e^ε >= 1`` (rational → exact) or ``ε >= 0``.
     exact : bool, optional
@@ -384,14 +510,20 @@ def hadamard_response(
 
 # ---------------------------------------------------------------------------------------------- subset selection
 def subset_default_s(d: int, exp_eps: Scalar) -> int:
-    """Ye & Barg's subset size ``s = ⌈d/(e^ε + 1)⌉`` (within ``1..d−1`` for ``d >= 2``, ``e^ε >= 1``).
+    """The default subset size: the integer nearest to ``d/(e^ε + 1)`` (halves to even), within ``1..d−1``.
+
+    Ye & Barg (IEEE Trans. Inf. Theory 64(8), 2018, §IV) and Wang et al. (arXiv:1607.08025, 2016, §5) show that the
+    best size is about ``d/(e^ε + 1)`` (the optimum over integers is one of its two neighbours);
+    multi-freq-ldpy's subset selection takes the nearest integer, ``max(1, rint(d/(e^ε + 1)))``, and so does
+    privgeom (exact on Fractions; a float ``e^ε`` within a few ulps of a tie rounds as the tie, :func:`_nearest_int`).
 
     Examples
     --------
-    >>> subset_default_s(6, Fraction(2)), subset_default_s(4, 1.0)
-    (2, 2)
+    >>> subset_default_s(6, Fraction(2)), subset_default_s(4, 1.0), subset_default_s(10, Fraction(3))
+    (2, 2, 2)
     """
-    return min(max(int(math.ceil(d / (exp_eps + 1))), 1), d - 1)
+    return min(max(_nearest_int(Fraction(d) / (exp_eps + 1) if isinstance(exp_eps, Fraction) else d / (exp_eps + 1)),
+                   1), d - 1)
 
 
 def subset_selection(
@@ -416,7 +548,7 @@ def subset_selection(
     d : int or sequence
         ``d >= 2`` values or their labels (no commas when ``s >= 2``: commas join a subset's labels).
     s : int, optional
-        Subset size in ``1..d−1``; default ``⌈d/(e^ε + 1)⌉`` (:func:`subset_default_s`, Ye & Barg's choice).
+        Subset size in ``1..d−1``; default the integer nearest to ``d/(e^ε + 1)`` (:func:`subset_default_s`).
     exp_eps, eps : privacy level
         Exactly one: ``e^ε >= 1`` (rational → exact) or ``ε >= 0``.
     exact : bool, optional

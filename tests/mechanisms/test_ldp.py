@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom.mechanisms._ldp import hash_family, olh_default_g, subset_default_s
+from privgeom.mechanisms._ldp import (hash_collision_probability, hash_family, local_hashing_estimator, olh_default_g,
+                                     subset_default_s)
 from privgeom.mechanisms._factories import bit_strings
 from privgeom.definitions._ldp import LocalProtocol
 
@@ -130,8 +131,71 @@ def test_local_hashing_is_krr_on_the_hashed_value() -> None:
 
 
 def test_olh_default_range() -> None:
-    assert olh_default_g(F(3)) == 4 and olh_default_g(F(5, 2)) == 4 and olh_default_g(F(1)) == 2
+    """g = round(e^ε) + 1 (Wang et al. 2017; pure-ldp's round(exp(ε)) + 1), halves to even, at least 2."""
+    assert olh_default_g(F(3)) == 4 and olh_default_g(F(5, 2)) == 3 and olh_default_g(F(7, 2)) == 5
+    assert olh_default_g(F(1)) == 2 and olh_default_g(F(13, 10)) == 2 and olh_default_g(F(27, 10)) == 4
+    assert [olh_default_g(x) for x in (math.e, math.exp(2.0), math.exp(0.5))] == [4, 8, 3]  # e^2 = 7.39, e^0.5 = 1.65
     assert pg.local_hashing(3, exp_eps=3) == pg.local_hashing(3, 4, exp_eps=3)
+
+
+@pytest.mark.parametrize("r", [F(3), F(5, 2), F(7, 2), F(9, 2), F(6), F(11, 2)])
+def test_olh_and_subset_defaults_agree_between_eps_and_exp_eps(r: F) -> None:
+    """``eps=ln(r)`` (a float e^ε a few ulps off r) gives the same g and s as ``exp_eps=r`` (ceil gave g = 5 at r = 3)."""
+    t = math.exp(math.log(r))
+    assert olh_default_g(t) == olh_default_g(r) == max(round(r) + 1, 2)
+    for d in (4, 9, 11, 13):
+        assert subset_default_s(d, t) == subset_default_s(d, r)
+    assert pg.local_hashing(3, eps=math.log(r)).n_outputs == pg.local_hashing(3, exp_eps=r).n_outputs
+    spec = pg.parse_definition(f"olh:d=3,eps={math.log(r)!r}").spec()
+    assert f",g={round(r) + 1}," in spec
+
+
+def test_olh_default_at_ln3_is_four() -> None:
+    assert math.exp(math.log(3)) != 3  # the float e^ε is not 3 ...
+    assert olh_default_g(math.exp(math.log(3))) == 4  # ... and still g = round(3) + 1
+    assert pg.local_hashing(3, eps=math.log(3)).n_outputs == 3 * 2 * 4
+
+
+@pytest.mark.parametrize("d, g", [(2, 2), (3, 2), (3, 3), (4, 2), (4, 3), (5, 4), (7, 5), (8, 3), (10, 12)])
+def test_hash_collision_probability_is_exact_for_every_pair(d: int, g: int) -> None:
+    """Counted over the whole family for every pair x ≠ x': the same for all pairs, equal to the closed form, and
+    strictly below 1/g."""
+    P, family = hash_family(d, g)
+    c = hash_collision_probability(d, g)
+    for x, y in itertools.combinations(range(d), 2):
+        collisions = sum(((a * x + b) % P) % g == ((a * y + b) % P) % g for a, b in family)
+        assert F(collisions, len(family)) == c
+    assert c < F(1, g)
+
+
+@pytest.mark.parametrize("d, g, t", [(3, 2, F(3)), (4, 3, F(2)), (5, None, F(3)), (4, 2, F(5, 2)), (6, 4, F(11, 10))])
+def test_local_hashing_estimator_is_unbiased_exactly(d: int, g: int | None, t: F) -> None:
+    """E · M = I in Fractions: for every true value x, the expected estimate of every v is 1{v = x}."""
+    M = pg.local_hashing(d, g, exp_eps=t)
+    E = local_hashing_estimator(d, g, exp_eps=t)
+    assert E.shape == (d, M.n_outputs)
+    assert E.dot(M.matrix).tolist() == np.eye(d, dtype=int).tolist()
+    # Wang et al.'s estimator (q = 1/g, an idealised family) is biased on this family: off-diagonal expectations are
+    # (q_family − 1/g)/(p − 1/g) < 0
+    W = local_hashing_estimator(d, g, exp_eps=t, collision="ideal")
+    G = olh_default_g(t) if g is None else g
+    c, p = hash_collision_probability(d, G), t / (t + G - 1)
+    q = c * p + (1 - c) * (1 - p) / (G - 1)
+    bias = (q - F(1, G)) / (p - F(1, G)) if p != F(1, G) else None
+    WM = W.dot(M.matrix)
+    if bias is not None:
+        assert all(WM[v, x] == (1 if v == x else bias) for v in range(d) for x in range(d))
+        assert bias < 0
+
+
+def test_local_hashing_estimator_floats_and_bad_option() -> None:
+    E = local_hashing_estimator(4, 3, eps=1.0)
+    M = pg.local_hashing(4, 3, eps=1.0)
+    assert E.dtype == float and np.allclose(E @ M.matrix, np.eye(4), atol=1e-12)
+    with pytest.raises(pg.InvalidParameterError, match="'uniform'"):
+        local_hashing_estimator(4, 3, exp_eps=2, collision="uniform")
+    with pytest.raises(pg.InvalidParameterError, match="e\\^ε > 1"):
+        local_hashing_estimator(4, 3, exp_eps=1)
 
 
 # ------------------------------------------------------------------------------------------------ Hadamard response
@@ -178,8 +242,13 @@ def test_subset_selection_probabilities_and_default_size() -> None:
     for o, S in enumerate(itertools.combinations(range(d), s)):
         assert M.outputs[o] == ",".join(map(str, S))
         assert [M.matrix[o, x] for x in range(d)] == [(t if x in S else 1) / Z for x in range(d)]
-    # s = ⌈d/(e^ε + 1)⌉: d = 6, e^ε = 2 -> 2; d = 7, e^ε = 3 -> 2; d = 2 -> 1; at e^ε = 1 it is ⌈d/2⌉
-    assert [subset_default_s(6, F(2)), subset_default_s(7, F(3)), subset_default_s(2, F(1)), subset_default_s(5, F(1))] == [2, 2, 1, 3]
+    # s = the integer nearest to d/(e^ε + 1) (multi-freq-ldpy's rint, halves to even), within 1..d−1:
+    # 6/3 = 2 -> 2; 7/4 -> 2; 2/2 = 1 -> 1; 5/2 -> 2 (⌈·⌉ gave 3); 10/4 = 5/2 -> 2; 11/3 -> 4 (⌈·⌉ gave 4);
+    # 13/5 -> 3; 14/5 -> 3; 3/2 -> 2, and 9/(e^ε + 1) at e^ε = 8 -> 1
+    assert [subset_default_s(6, F(2)), subset_default_s(7, F(3)), subset_default_s(2, F(1)), subset_default_s(5, F(1)),
+            subset_default_s(10, F(3)), subset_default_s(11, F(2)), subset_default_s(13, F(4)),
+            subset_default_s(14, F(4)), subset_default_s(3, F(1)), subset_default_s(9, F(8))] == [2, 2, 1, 2, 2, 4, 3, 3, 2, 1]
+    assert subset_default_s(8, F(2)) == 3 and subset_default_s(7, F(1)) == 4  # 8/3 -> 3 (not ⌈·⌉ = 3); 7/2 -> 4
     assert pg.subset_selection(6, exp_eps=2) == pg.subset_selection(6, 2, exp_eps=2)
 
 
