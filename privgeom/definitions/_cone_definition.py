@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
@@ -33,9 +34,10 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 import numpy as np
 
 from .._core.domain import InputsLike
-from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
+from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, PrivgeomError
 from .._core.io import json_document, parse_json, read_text, write_text
 from .._core.level import ScalarLike
+from .._core.numbers import number_text, parse_scalar
 from .._core.numeric import ATOL, fraction_str, readonly
 from ..geometry._cone import Cone
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
@@ -62,6 +64,60 @@ CONE_DEFINITION_SCHEMA: dict[str, Any] = {
         "equalities": {"type": "array", "items": {"type": "array"}, "description": "rows e meaning e·x = 0"},
     },
 }
+
+
+#: Largest bit length of a coefficient of a cone-definition row written in lowest integer terms. The analyses of a
+#: definition read its rows (and what is derived from them) in floats for their pre-filters and LP models, and a
+#: float holds integers below ``2^1024`` (about ``1.8·10^308``); ``2^1023`` keeps a factor 2 of headroom. Rows beyond
+#: it are refused when the file is read, naming the entry, instead of failing deep inside an analysis.
+MAX_COEFFICIENT_BITS = 1023
+
+
+def _check_coefficient_range(rows: Any, key: str) -> None:
+    """Refuse a row of an exact cone file whose lowest-terms integer form has a coefficient beyond
+    :data:`MAX_COEFFICIENT_BITS` bits, naming the row and the entry (entries that do not parse are left to the cone's
+    own parser, which names them)."""
+    if not isinstance(rows, list):
+        return
+    for i, row in enumerate(rows):
+        try:
+            values = [Fraction(parse_scalar(v, name=f"{key}[{i}, {j}]", exact=True)) for j, v in enumerate(row)]
+        except (PrivgeomError, TypeError, ValueError, OverflowError):
+            continue
+        if not any(values):
+            continue
+        scale = math.lcm(*(v.denominator for v in values))
+        ints = [v.numerator * (scale // v.denominator) for v in values]
+        g = math.gcd(*ints)
+        j = max(range(len(ints)), key=lambda k: abs(ints[k]))
+        big = abs(ints[j]) // g
+        if big.bit_length() > MAX_COEFFICIENT_BITS:
+            tiny = min((k for k in range(len(values)) if values[k]), key=lambda k: abs(values[k]))
+            shown = f"{key}[{i}, {j}] = {number_text(values[j])}"
+            if abs(values[tiny]) * (2 ** MAX_COEFFICIENT_BITS) < abs(values[j]) and tiny != j:
+                shown += f" against {key}[{i}, {tiny}] = {number_text(values[tiny])}"
+            raise InvalidInputError(
+                f"{shown}: in lowest integer terms the row {key}[{i}] has a coefficient of {big.bit_length()} bits, "
+                f"beyond the float range (at most {MAX_COEFFICIENT_BITS} bits, about 9e307) that privgeom's analyses "
+                f"of a cone definition use; rescale the inequality or narrow its coefficients"
+            )
+
+
+def _check_int_rows(cone: Cone) -> None:
+    """:func:`_check_coefficient_range` on the cone's own rows in lowest integer terms (rows built in Python, or
+    what a file's rows became), naming the facet or equality by its index in the cone."""
+    for key, rows in (("facet", cone.int_facets), ("equality", cone.int_equalities)):
+        if rows.dtype != object:  # int64: every coefficient is far inside the float range
+            continue
+        for i, row in enumerate(rows.tolist()):
+            j = max(range(len(row)), key=lambda k: abs(int(row[k])))
+            bits = abs(int(row[j])).bit_length()
+            if bits > MAX_COEFFICIENT_BITS:
+                raise InvalidInputError(
+                    f"{key} {i} of the cone, coefficient [{i}, {j}] = {number_text(Fraction(int(row[j])))}: in lowest "
+                    f"integer terms it has {bits} bits, beyond the float range (at most {MAX_COEFFICIENT_BITS} bits, "
+                    f"about 9e307) that privgeom's analyses of a cone definition use"
+                )
 
 
 def _zero_row(n: int, exact: bool) -> np.ndarray:
@@ -179,6 +235,8 @@ class ConeDefinition(PrivacyDefinition):
             raise InvalidInputError(f"ConeDefinition: repeated dataset labels in {list(labels)[:8]}")
         if name is not None and not isinstance(name, str):
             raise InvalidTypeError(f"ConeDefinition: name must be a string, got {type(name).__name__}")
+        if cone.exact:
+            _check_int_rows(cone)
         facets, eqs = _face_of_ones(cone)
         self._cone = Cone.from_facets(facets, eqs, exact=cone.exact, labels=labels)
         self._inputs = labels
@@ -282,6 +340,9 @@ class ConeDefinition(PrivacyDefinition):
         facets = data.get("facets") or np.zeros((0, n), dtype=object if exact else float)
         eqs = data.get("equalities") or None
         cone = Cone.from_facets(facets, eqs, exact=exact, labels=labels)
+        if exact and object in (cone.int_facets.dtype, cone.int_equalities.dtype):  # some coefficient beyond int64
+            for key in ("facets", "equalities"):
+                _check_coefficient_range(data.get(key, []), key)
         return cls(cone, name=name, source=source)
 
     def save(self, path: str | Path) -> None:
