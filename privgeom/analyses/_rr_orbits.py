@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Sequence, cast
+from typing import Any, Sequence, TypeVar, cast
 
 import networkx as nx
 import numpy as np
@@ -86,6 +86,27 @@ def _group(rr: RandomizedResponse, labels: tuple[str, ...]) -> SymmetryGroup:
                          f"{1 << k:,} datasets")
 
 
+_T = TypeVar("_T")
+
+
+def _shown_as_public_base(cls: type[_T]) -> type[_T]:
+    """Show a private subclass under the name of its public base: ``type(x).__name__`` (read by summaries and the
+    notebook display) and the repr say ``Relaxation`` / ``FacetOrbit``, the type the user is documented to receive.
+    The subclasses only build parts lazily; ``__qualname__`` stays private, so pickling still finds the class."""
+    base = next(c for c in cls.__mro__[1:] if not c.__name__.startswith("_"))
+    base_repr: Any = base.__repr__
+    private = cls.__qualname__
+
+    def __repr__(self: Any) -> str:
+        text = base_repr(self)  # a dataclass repr: '<qualname>(field=…, …)'
+        return base.__name__ + text[len(private):] if text.startswith(private) else text
+
+    cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
+    cls.__name__ = base.__name__
+    return cls
+
+
+@_shown_as_public_base
 @dataclass(frozen=True, eq=False)
 class _RRFacetOrbit(FacetOrbit):
     """The one facet orbit of randomized response: the representative as primitive integers from the Kronecker
@@ -229,6 +250,7 @@ def _lost_witness(rr: RandomizedResponse, s: int) -> tuple[np.ndarray, Fraction]
     return readonly(x), Fraction(value)
 
 
+@_shown_as_public_base
 @dataclass(frozen=True)
 class _HypercubeRelaxation(Relaxation):
     """The relaxation of randomized response onto the Hamming pairs: its definition is ε-DP on the ``k``-cube, built
