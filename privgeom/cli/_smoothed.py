@@ -124,7 +124,8 @@ def _T(n: int, args: argparse.Namespace) -> int:
 def _shm(args: argparse.Namespace) -> Outcome:
     # sizes first, before any option derived from them (--lost of a negative n would read as a rounding problem)
     for n in args.n:
-        parse_int(n, name="--n (number of agents)", min=1)
+        if parse_int(n, name="--n") < 1:
+            raise InvalidParameterError(f"n must be a positive integer (--n, the number of agents), got n = {n}")
     if args.T is not None:
         parse_int(args.T, name="--T (sample size)", min=0)
     if args.at is not None:

@@ -14,9 +14,9 @@ import pytest
 from privgeom.cli import main
 
 ROWS = [
-    ("smoothed shm --n -5 --lost 1/10", "--n (number of agents) must be >= 1, got -5"),
-    ("smoothed shm --n 0 --lost 1/10", "--n (number of agents) must be >= 1, got 0"),
-    ("smoothed shm --n 10 -5 --T 3", "--n (number of agents) must be >= 1, got -5"),
+    ("smoothed shm --n -5 --lost 1/10", "n must be a positive integer (--n, the number of agents), got n = -5"),
+    ("smoothed shm --n 0 --lost 1/10", "n must be a positive integer (--n, the number of agents), got n = 0"),
+    ("smoothed shm --n 10 -5 --T 3", "n must be a positive integer (--n, the number of agents), got n = -5"),
     ("smoothed shm --n 10 --T -3", "--T (sample size) must be >= 0, got -3"),
     ("smoothed shm --n 10 --T 5 --at -1", "--at (number of ones) must be >= 0, got -1"),
     ("smoothed figure sgd --quick --seed -1 --out .", "seed must be >= 0, got -1"),
