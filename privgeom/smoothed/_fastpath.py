@@ -385,30 +385,23 @@ def _pmf_window(m: int, q: float, qc: float, log_tau: float) -> _Law:
                 log_tail=w.log_tail)
 
 
-#: Largest spread (in nats) of the log-values of one block of :func:`_log_convolve`: a product of two blocks then
-#: spans at most ``2 · 340 = 680`` nats, so scaled by its largest term no product falls below the smallest normal
-#: double (``e^{-708}``).
+#: Spread (in nats) of the log-values of one block of :func:`_log_convolve`: a product of two blocks then spans
+#: less than ``2 · 340 = 680`` nats, so scaled by its largest term no product falls below the smallest normal double
+#: (``e^{-708}``).
 _LOG_BLOCK_SPREAD = 340.0
 
 
 def _log_blocks(logs: np.ndarray) -> list[tuple[int, int, float]]:
-    """Consecutive blocks ``[i, j)`` of ``logs`` whose finite values span at most :data:`_LOG_BLOCK_SPREAD` nats,
-    with each block's largest value (blocks of only ``-inf`` are left out)."""
-    blocks: list[tuple[int, int, float]] = []
-    i, n = 0, len(logs)
-    while i < n:
-        if logs[i] == -math.inf:
-            i += 1
-            continue
-        lo = hi = float(logs[i])
-        j = i + 1
-        while j < n and (logs[j] == -math.inf or (max(hi, logs[j]) - min(lo, logs[j]) <= _LOG_BLOCK_SPREAD)):
-            if logs[j] != -math.inf:
-                lo, hi = min(lo, float(logs[j])), max(hi, float(logs[j]))
-            j += 1
-        blocks.append((i, j, hi))
-        i = j
-    return blocks
+    """Consecutive blocks ``[i, j)`` of ``logs`` whose finite values span less than :data:`_LOG_BLOCK_SPREAD` nats,
+    with each block's largest value (entries equal to ``-inf`` are left out): the runs of equal band
+    ``⌊(max − logs) / spread⌋``, a handful for a unimodal law (one run per band on each side of the mode)."""
+    finite = np.isfinite(logs)
+    if not finite.any():
+        return []
+    top = float(logs[finite].max())
+    band = np.where(finite, np.floor((top - np.where(finite, logs, top)) / _LOG_BLOCK_SPREAD), -1.0)
+    cuts = np.concatenate(([0], np.flatnonzero(np.diff(band)) + 1, [len(logs)]))
+    return [(int(i), int(j), float(logs[i:j].max())) for i, j in zip(cuts[:-1], cuts[1:]) if band[i] >= 0]
 
 
 def _log_convolve(la: np.ndarray, lb: np.ndarray) -> np.ndarray:

@@ -48,6 +48,21 @@ def test_log_convolve_matches_a_direct_sum_far_below_a_double():
         assert got[k] == pytest.approx(want, rel=1e-13)
 
 
+def test_log_convolve_with_zero_weights_and_a_law_that_is_not_unimodal():
+    """Zero weights (``-inf``) stay out of every block; a zig-zag law gives many blocks and the same exact logs."""
+    la = np.array([-5.0, -np.inf, -900.0, -3.0, -1500.0, -np.inf, -2.0])
+    lb = np.array([-np.inf, -700.0, -1.0, -1200.0])
+    got = _log_convolve(la, lb)
+    for k in range(len(got)):
+        terms = [la[i] + lb[k - i] for i in range(len(la)) if 0 <= k - i < len(lb) and np.isfinite(la[i] + lb[k - i])]
+        if not terms:
+            assert got[k] == -np.inf
+            continue
+        top = max(terms)
+        assert got[k] == pytest.approx(top + math.log(math.fsum(math.exp(t - top) for t in terms)), rel=1e-13)
+    assert _log_convolve(np.array([-np.inf]), np.array([0.0])).tolist() == [-np.inf]
+
+
 def test_smoothed_delta_below_the_double_range_is_complete_and_matches_the_count_sum():
     """n = 40000: the value (10^-436.6) is right and now certified (before: marked incomplete, upper 10^-299.8)."""
     n, T, eps = 40_000, 20_000, 3.0
