@@ -209,7 +209,8 @@ class _Request(NamedTuple):
     drops: list[int]
     orbits: list[int]
     only: Callable[[Any], bool] | None
-    guarantees: list[Any] | None
+    guarantees: ConeDefinition | None
+    n_added: int
     intersect: PrivacyDefinition | None
     hull: PrivacyDefinition | None
 
@@ -232,12 +233,17 @@ def _request(args: argparse.Namespace, base: PrivacyDefinition) -> _Request:
             f"decided by its row cone (a mechanism with every row in it can be outside {base.name}): dropping or "
             f"keeping facets would not give a weaker form of BASE. Use --intersect, --guarantee or --hull, or design "
             f"from the cone definition of its row cone (rowcone {base.spec()} --all, saved as cone:file=…)")
-    items = None
+    added, n_added = None, 0
     if args.guarantee:
         data = load_json(args.guarantee, what="guarantee")
         items = data.get("guarantees") if isinstance(data, dict) and "guarantees" in data else data
         if not isinstance(items, list) or not items:
             raise FormatError(f"--guarantee {args.guarantee!r}: expected a non-empty JSON list of guarantees")
+        n_added = len(items)
+        try:
+            added = from_guarantees(items, base.inputs)
+        except PrivgeomError as err:
+            raise _retyped(err, f"--guarantee {args.guarantee!r}") from None
     specs = {}
     for opt, spec in (("--intersect", args.intersect), ("--hull", args.hull)):
         if spec is None:
@@ -249,7 +255,7 @@ def _request(args: argparse.Namespace, base: PrivacyDefinition) -> _Request:
         if tuple(specs[opt].inputs) != tuple(base.inputs):
             raise DomainMismatchError(f"{opt} {spec!r}: the definitions have different datasets: "
                                       f"{list(base.inputs)[:6]} and {list(specs[opt].inputs)[:6]}")
-    return _Request(drops, orbits, only_pred, items, specs.get("--intersect"), specs.get("--hull"))
+    return _Request(drops, orbits, only_pred, added, n_added, specs.get("--intersect"), specs.get("--hull"))
 
 
 def _build(args: argparse.Namespace, base: PrivacyDefinition, req: _Request) -> _Built:
@@ -263,13 +269,9 @@ def _build(args: argparse.Namespace, base: PrivacyDefinition, req: _Request) -> 
         current = only(current, req.only)
         ops.append(f"kept the guarantees with {args.only}")
     if req.guarantees is not None:
-        try:
-            added = from_guarantees(req.guarantees, base.inputs)
-        except PrivgeomError as err:
-            raise _retyped(err, f"--guarantee {args.guarantee!r}") from None
-        redundant = added.redundant
-        current = intersection(current, added)
-        ops.append(f"added {len(req.guarantees)} guarantee{'s' if len(req.guarantees) != 1 else ''} from {args.guarantee}")
+        redundant = req.guarantees.redundant
+        current = intersection(current, req.guarantees)
+        ops.append(f"added {req.n_added} guarantee{'s' if req.n_added != 1 else ''} from {args.guarantee}")
     if req.intersect is not None:
         current = intersection(current, req.intersect)
         ops.append(f"intersected with {args.intersect}")

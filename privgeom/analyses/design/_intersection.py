@@ -24,7 +24,7 @@ Examples
 >>> type(both).__name__, both.row_cone_decides_closure
 ('IntersectionDefinition', False)
 >>> no = both.contains(pg.randomized_response(2, "9/10"))
->>> no.member, no.method, no.detail.startswith("not in (ε, δ)-DP")
+>>> no.member, no.method, no.detail.startswith("not in adp:")
 (False, 'intersection', True)
 """
 
@@ -107,11 +107,11 @@ class IntersectionDefinition(PrivacyDefinition):
     --------
     >>> import privgeom as pg
     >>> adp = pg.parse_definition("adp:graph=hamming,k=2,exp_eps=2,delta=1/4")
-    >>> both = IntersectionDefinition([pg.RandomizedResponse(2, "2/3"), adp])
-    >>> yes = both.contains(pg.randomized_response(2, "3/4"))
+    >>> both = IntersectionDefinition([pg.RandomizedResponse(2, "3/4"), adp])
+    >>> yes = both.contains(pg.randomized_response(2, "2/3"))
     >>> yes.member, [m.method for m in yes.witness.memberships]
     (True, ['kronecker-inverse', 'hockey-stick'])
-    >>> both.row_cone() == pg.RandomizedResponse(2, "2/3").row_cone()
+    >>> both.row_cone() == pg.RandomizedResponse(2, "3/4").row_cone()
     True
     """
 
