@@ -284,8 +284,8 @@ def _build(args: argparse.Namespace, base: PrivacyDefinition, req: _Request) -> 
             ops.append("no operation: the row cone of BASE as a cone definition")
         else:
             ops.append("no operation: BASE is not decided by its row cone, so the new definition is the cone "
-                       "definition of BASE's row cone (every mechanism whose rows lie in it), which holds BASE and "
-                       "more mechanisms")
+                       "definition of BASE's row cone (every mechanism whose rows lie in it), which holds every member "
+                       "of BASE (the comparison below says whether it holds more)")
     return _Built(definition=current, operations=ops, redundant=redundant)
 
 

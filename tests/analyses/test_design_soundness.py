@@ -216,3 +216,13 @@ def test_the_issues_facet_numbering_example() -> None:
     assert first == [9, -3, -3, 1]  # 9·x_11 − 3·x_10 − 3·x_01 + x_00 ≥ 0 (Theorem 4.3, s = 11, scaled by 16)
     kept = rr.without([0]).row_cone().int_facets.tolist()
     assert first not in kept and [1, -3, -3, 9] in kept
+
+
+def test_compare_knows_an_intersection_is_inside_its_members() -> None:
+    """``closure(F) ∩ DP(ln 2)`` for ``F = {RR(3/4), RR(2/3)}`` (not decided by its row cone): inside ``F`` by
+    construction (method ``intersection-member``), and strictly — RR(3/4) has ratio 3 > 2 on an edge."""
+    fin = pg.FiniteDefinition([pg.randomized_response(2, "3/4"), pg.randomized_response(2, "2/3")])
+    both = pg.intersection(fin, pg.parse_definition("dp:graph=hamming,k=2,exp_eps=2"))
+    c = pg.compare(fin, both)
+    assert c.b_in_a.holds and c.b_in_a.method == "intersection-member"
+    assert c.a_in_b.holds is False and c.relation == "superset"

@@ -11,6 +11,8 @@ finite definition whose row cone is not simplicial …) no cone describes the in
 (:meth:`IntersectionDefinition.contains`): a "no" carries the failing member's certificate, a "yes" every member's
 verified membership (:class:`IntersectionWitness`).
 
+:func:`~privgeom.compare` knows that an intersection is inside each of its members (``method`` ``"intersection-member"``).
+
 Its row cone is ``R_A ∩ R_B`` (``docs/theory.md`` §13): a row ``x`` of a member lies in both; conversely, for ``x``
 in both there are ``c_A, c_B > 0`` with ``[[c x], [1 − c x]]`` in each closure (merge the outputs of a mixture of
 generating mechanisms, each of whose rows ``x`` is a non-negative combination of), and ``c = min(c_A, c_B)`` works for
@@ -42,6 +44,7 @@ from ...definitions._base import Membership
 from ...definitions._cone_definition import ConeDefinition
 from ...geometry._cone import Cone
 from ...mechanisms import Mechanism
+from ..comparison._compare import Inclusion, _inclusion, _pair_rule
 
 __all__ = ["IntersectionDefinition", "IntersectionWitness", "short_spec"]
 
@@ -184,3 +187,17 @@ class IntersectionDefinition(PrivacyDefinition):
     def to_dict(self) -> dict[str, Any]:
         """The members' specs and the row-cone flag (JSON data; there is no file format to read it back)."""
         return {"intersection": [d.spec() for d in self._members], "row_cone_decides_closure": False}
+
+
+def _member_rule(X: IntersectionDefinition, Y: Any) -> Inclusion | None:
+    """``closure(A) ∩ closure(B) ⊆ closure(A)``: an intersection is inside each of its members (the same object or
+    the same spec), whatever decides their membership; None (the generic rules) for any other ``Y``."""
+    for d in X.members:
+        if d is Y or d.spec() == Y.spec():
+            return _inclusion(X, Y, holds=True, method="intersection-member", exact=True,
+                              detail=f"{short_spec(Y)} is one of the intersected definitions, and an intersection is "
+                                     f"inside each of them")
+    return None
+
+
+_pair_rule.register(IntersectionDefinition, _member_rule)  # compare(): an intersection is inside its members
