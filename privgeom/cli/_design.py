@@ -1,8 +1,9 @@
 """``privgeom design BASE``: build a new privacy definition from BASE and report what it is and what it buys.
 
 Operations, applied in this order (each optional; with none the new definition is BASE's row cone as a cone
-definition): ``--drop I`` / ``--drop-orbit J`` (facets of BASE's row cone, 0-based as ``rowcone --all`` lists them,
-or whole symmetry orbits as ``rowcone`` numbers them), ``--only EXPR`` (keep the guarantees EXPR accepts),
+definition): ``--drop I`` / ``--drop-orbit J`` (facets of BASE's row cone, 0-based in the order of
+``row_cone().facets`` — as ``rowcone --all`` and ``semantics`` number them — or whole symmetry orbits as ``rowcone``
+numbers them), ``--only EXPR`` (keep the guarantees EXPR accepts),
 ``--guarantee FILE`` (add guarantees: a JSON list of coefficient vectors or attacker statements
 ``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}``), ``--intersect SPEC`` and ``--hull SPEC``.
 
@@ -22,6 +23,21 @@ expected utility ``U``, with the solver's duality gap, the solver-independent lo
 ``U`` above one definition's best expected utility is reported for that definition (JSON ``"feasible": false``,
 ``"status": "above_best"``), not refused, and does not change the exit code: dropping guarantees can make a floor
 reachable that BASE cannot reach.
+
+Every argument is read and checked before any work: ``--drop``/``--drop-orbit`` (non-negative integers),
+``--only`` (an expression; an empty one is refused), ``--guarantee`` (read by ``from_guarantees``: a zero vector, or
+guarantees all implied by ``x ≥ 0``, are refused), ``--intersect``/``--hull`` (specs on BASE's datasets), ``--graph``
+(a connected relation on BASE's datasets whose ε-DP cone has few enough extreme rays for the DP sandwich:
+:func:`~privgeom.analyses.design._dp_bounds.dp_bounds_graph`), ``--utility`` and ``--prior``. A bad one exits 2 with
+one line naming it; no refusal is ever printed inside a report.
+
+Definitions that their row cone does not decide ((ε, δ)-DP with ``δ > 0``, finite definitions of several
+mechanisms, the local protocols): ``--drop``, ``--drop-orbit`` and ``--only`` act on the facets of BASE's row cone
+and are refused for such a BASE (its guarantees are not those facets); ``--intersect`` and ``--guarantee`` give an
+intersection whose membership asks every member (:func:`~privgeom.intersection`), which the report says, whose
+optimal utility is not computed and which ``--out`` refuses (it has no ``cone:file=`` form); ``--hull`` is always a
+cone definition; with no operation the new definition is the cone definition of BASE's row cone, and the operations
+line says so.
 
 Exit codes: 0 when the new definition makes every member ε-DP over the graph for some finite ε, 1 when no ε does
 (``dp_bounds`` outer is infinite), 2 on an error.
@@ -216,7 +232,9 @@ class _Request(NamedTuple):
 
 
 def _retyped(err: PrivgeomError, prefix: str) -> PrivgeomError:
-    """The same error type with ``prefix`` naming the argument."""
+    """The same error type with ``prefix`` naming the argument (unless the message already starts with its option)."""
+    if str(err).startswith(prefix.split()[0]):
+        return err
     return type(err)(f"{prefix}: {err}")
 
 
@@ -319,7 +337,7 @@ def _section_what(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
     try:
         b = dp_bounds(ctx.new, ctx.graph)
     except SizeLimitError as err:
-        lines.append(f"  DP sandwich over {ctx.graph}: refused: {err}")
+        lines.append(f"  DP sandwich over {ctx.graph}: not computed (over a size limit): {err}")
         data["dp_bounds"] = None
         return lines, data
     ctx.cache["dp_bounds"] = b
@@ -365,7 +383,7 @@ def _section_utility(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
         try:
             opt = optimal_mechanism(d, ctx.utility, ctx.prior)
         except SizeLimitError as err:
-            lines.append(f"  {key}: refused: {err}")
+            lines.append(f"  {key:4}: not computed (over a size limit): {err}")
             data[key] = None
             continue
         ctx.cache[f"optimal_{key}"] = opt
@@ -404,8 +422,8 @@ def _section_information(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]
         try:
             res = least_informative(d, ctx.utility, target, ctx.prior)
         except SizeLimitError as err:
-            lines.append(f"  {key:4}: refused: {err}")
-            entry["status"] = "refused"
+            lines.append(f"  {key:4}: not computed (over a size limit): {err}")
+            entry["status"] = "over_limit"
             data[key] = entry
             continue
         ctx.cache[f"information_{key}"] = res
