@@ -70,6 +70,11 @@ class IntersectionWitness(Result):
     definitions: tuple[str, ...]
     memberships: tuple[Membership, ...]
 
+    @property
+    def exact(self) -> bool:
+        """True when every member answered in exact arithmetic."""
+        return all(m.exact for m in self.memberships)
+
     def summary(self) -> str:
         return "; ".join(f"in {d} [{m.method}]" for d, m in zip(self.definitions, self.memberships))
 
