@@ -108,7 +108,7 @@ def test_there_are_at_least_200_pairs_and_every_kind_of_definition() -> None:
     assert len(undecided) >= 5  # (ε, δ)-DP with δ > 0, the finite ones, the local protocols
 
 
-@settings(max_examples=20)
+@settings(max_examples=12)
 @given(st.sampled_from(sorted(GROUPS)).flatmap(lambda g: st.tuples(st.just(g), _mechanisms(GROUPS[g][0]))))
 def test_intersection_is_the_conjunction_on_every_pair(case: tuple[str, pg.Mechanism]) -> None:
     """Every pair of the group, one drawn mechanism: the intersection answers, and its answer is the conjunction;
