@@ -226,3 +226,18 @@ def test_compare_knows_an_intersection_is_inside_its_members() -> None:
     c = pg.compare(fin, both)
     assert c.b_in_a.holds and c.b_in_a.method == "intersection-member"
     assert c.a_in_b.holds is False and c.relation == "superset"
+
+
+@pytest.mark.parametrize("spec", ["dp:graph=path,n=3,exp_eps=2", "geometric:n=3,alpha=1/2", "dp:graph=path,n=3,eps=1",
+                                  "dp:graph=hamming,k=2,exp_eps=3"])
+def test_dropping_an_orbit_drops_that_orbit(spec: str) -> None:
+    """``without(orbits=[j])`` drops the ``size`` facets of orbit ``j`` as :func:`describe_row_cone` lists it — its
+    representative among them — and keeps every other facet (orbits are numbered in the structure's own order, facets
+    in ``row_cone().facets``' order)."""
+    D = pg.parse_definition(spec)
+    facets = [tuple(f) for f in D.row_cone().facets]
+    close = (lambda a, b: a == b) if D.exact else (lambda a, b: max(abs(float(x) - float(y)) for x, y in zip(a, b)) < 1e-9)
+    for j, o in enumerate(pg.describe_row_cone(D).facet_orbits):
+        kept = [tuple(f) for f in D.without(orbits=[j]).row_cone().facets]
+        gone = [f for f in facets if not any(close(f, k) for k in kept)]
+        assert len(gone) == o.size and any(close(tuple(o.normal), f) for f in gone), (j, gone)

@@ -277,15 +277,38 @@ def _decided(definition: PrivacyDefinition, operation: str) -> None:
 
 
 def _orbit_members(definition: PrivacyDefinition, orbits: Sequence[int]) -> set[int]:
+    """The positions in ``row_cone().facets`` of the facets of symmetry orbits ``orbits``, numbered as
+    :func:`~privgeom.describe_row_cone` lists them (its member indices follow a structured cone's own facet order, so
+    each orbit is found again on the canonical facets: the one holding its representative, under the same group)."""
     from ..guarantees._summary import describe_row_cone
 
-    facet_orbits = describe_row_cone(definition).facet_orbits
-    out: set[int] = set()
+    summary = describe_row_cone(definition)
+    facet_orbits = summary.facet_orbits
     for j in orbits:
         if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < len(facet_orbits):
             raise InvalidParameterError(f"orbit {j!r} does not exist: the row cone has {len(facet_orbits)} facet orbits "
                                         f"(0 … {len(facet_orbits) - 1})")
-        out |= set(int(i) for i in facet_orbits[int(j)].members)
+    cone = definition.row_cone()
+    F = listed_facets(definition)
+
+    def key(row: Any) -> tuple[Any, ...]:
+        return tuple(row) if cone.exact else tuple(round(float(v), 9) + 0.0 for v in row)
+
+    where = {key(row): i for i, row in enumerate(F)}
+    try:
+        canonical = [tuple(int(v) for v in o.members) for o in summary.group.orbits_of_rows(F, atol=cone.atol)]
+    except InvalidInputError:  # the group does not permute these rows: describe_row_cone lists singletons then
+        canonical = [(i,) for i in range(len(F))]
+    orbit_of = {i: members for members in canonical for i in members}
+    out: set[int] = set()
+    for j in orbits:
+        o = facet_orbits[int(j)]
+        at = where.get(key(o.normal))
+        members = orbit_of.get(at) if at is not None else None
+        if members is None or len(members) != o.size:
+            raise SolverError(f"orbit {j} ({o.size} facets) could not be found among the facets of the row cone; "
+                              f"please report")
+        out |= set(members)
     return out
 
 
