@@ -1,18 +1,21 @@
 """Designing privacy definitions: from chosen guarantees, by dropping or keeping guarantees, intersections and hulls.
 
 Every operation returns a :class:`~privgeom.definitions.ConeDefinition` (``docs/theory.md`` §13): a cone over the
-datasets whose members are the mechanisms with every row in it.
+datasets whose members are the mechanisms with every row in it — except an intersection with a definition that its
+row cone does not decide, which is an :class:`~privgeom.analyses.design._intersection.IntersectionDefinition`
+(membership in every member). Each is sound for every kind of definition, or refuses with the reason.
 
 * :func:`from_guarantees` — the definition that gives exactly the listed guarantees ``a·x ≥ 0`` (as
   :func:`~privgeom.semantics` returns them, as coefficient vectors, or as attacker statements
   ``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}`` meaning ``Σ_{S+} w_D x_D ≥ Σ_{S-} w_D x_D``). A
   guarantee implied by the others is reported with the certificate (Farkas' lemma, ``docs/theory.md`` §13):
   non-negative weights ``λ`` on the other guarantees and ``μ`` on ``x ≥ 0`` with ``a = Σ λ_j a_j + μ``.
-* :func:`without` — drop facets (0-based positions in the listing of ``rowcone --all``, or whole symmetry orbits as
-  ``describe_row_cone`` numbers them); the weaker definition.
-* :func:`only` — keep the guarantees a predicate accepts.
-* :func:`intersection` — both sets of guarantees: ``R_A ∩ R_B``; :func:`hull` — the smallest cone definition
-  containing both: the conic hull of ``R_A ∪ R_B``.
+* :func:`without` — drop facets (0-based positions in ``row_cone().facets``, the order of ``pg.semantics`` and of
+  ``rowcone --all``; or whole symmetry orbits as ``describe_row_cone`` numbers them); the weaker definition. Refused
+  for a definition its row cone does not decide (its guarantees are not the facets of its row cone).
+* :func:`only` — keep the guarantees a predicate accepts (refused as :func:`without` is).
+* :func:`intersection` — both: ``closure(A) ∩ closure(B)``, the cone definition of ``R_A ∩ R_B`` when both row cones
+  decide; :func:`hull` — the smallest cone definition containing both: the conic hull of ``R_A ∪ R_B``.
 
 Examples
 --------
