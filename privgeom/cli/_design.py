@@ -29,7 +29,8 @@ Every argument is read and checked before any work: ``--drop``/``--drop-orbit`` 
 guarantees all implied by ``x ≥ 0``, are refused), ``--intersect``/``--hull`` (specs on BASE's datasets), ``--graph``
 (a connected relation on BASE's datasets whose ε-DP cone has few enough extreme rays for the DP sandwich:
 :func:`~privgeom.analyses.design._dp_bounds.dp_bounds_graph`), ``--utility`` and ``--prior``. A bad one exits 2 with
-one line naming it; no refusal is ever printed inside a report.
+one line naming it, before any work: bad input never reaches the report. A part of the report that a size limit stops
+(an LP, the DP rays past their proven lower bound) says "not computed (over a size limit)" with the limit to raise.
 
 Definitions that their row cone does not decide ((ε, δ)-DP with ``δ > 0``, finite definitions of several
 mechanisms, the local protocols): ``--drop``, ``--drop-orbit`` and ``--only`` act on the facets of BASE's row cone
