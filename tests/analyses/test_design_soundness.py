@@ -241,3 +241,20 @@ def test_dropping_an_orbit_drops_that_orbit(spec: str) -> None:
         kept = [tuple(f) for f in D.without(orbits=[j]).row_cone().facets]
         gone = [f for f in facets if not any(close(f, k) for k in kept)]
         assert len(gone) == o.size and any(close(tuple(o.normal), f) for f in gone), (j, gone)
+
+
+@pytest.mark.parametrize("g, i", [(g, i) for g, (_, defs) in GROUPS.items() for i in range(len(defs))])
+def test_without_and_only_are_weaker_or_refused_for_every_catalogue_definition(g: str, i: int) -> None:
+    """Decided by its row cone: ``without([0])`` and ``only(...)`` hold every member of the definition (the pool
+    mechanisms it holds). Not decided: both refuse, naming the reason."""
+    inputs, defs = GROUPS[g]
+    D = defs[i]
+    if not D.row_cone_decides_closure:
+        for op in (lambda: D.without([0]), lambda: D.only(lambda gu: gu.n_minus <= 1)):
+            with pytest.raises(pg.InvalidParameterError, match="not decided by its row cone"):
+                op()
+        return
+    weaker = [D.without([0]), D.only(lambda gu: gu.n_minus <= 1)]
+    for M in _pool(inputs):
+        if D.contains(M).member:
+            assert all(W.contains(M).member for W in weaker), M
