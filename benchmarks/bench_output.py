@@ -64,9 +64,9 @@ def _rows(k: int) -> list[tuple[str, float, float, bool]]:
     out.append(("rays --out", t_old, t_new, old == new))
 
     def old_facets() -> str:
-        rows = (normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object), exact=True)[0]
-                for i in range(cone.n_facets))
-        return text(rows)
+        rows = [normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object), exact=True)[0]
+                for i in range(cone.n_facets)]
+        return text(sorted(rows, key=tuple, reverse=True))  # the canonical order (cone.facets)
 
     old, t_old = _timed(old_facets)
     new, t_new = _timed(lambda: text(facet_rows(cone)[0]()))

@@ -1,8 +1,9 @@
 """``privgeom design BASE``: build a new privacy definition from BASE and report what it is and what it buys.
 
 Operations, applied in this order (each optional; with none the new definition is BASE's row cone as a cone
-definition): ``--drop I`` / ``--drop-orbit J`` (facets of BASE's row cone, 0-based as ``rowcone --all`` lists them,
-or whole symmetry orbits as ``rowcone`` numbers them), ``--only EXPR`` (keep the guarantees EXPR accepts),
+definition): ``--drop I`` / ``--drop-orbit J`` (facets of BASE's row cone, 0-based in the order of
+``row_cone().facets`` — as ``rowcone --all`` and ``semantics`` number them — or whole symmetry orbits as ``rowcone``
+numbers them), ``--only EXPR`` (keep the guarantees EXPR accepts),
 ``--guarantee FILE`` (add guarantees: a JSON list of coefficient vectors or attacker statements
 ``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}``), ``--intersect SPEC`` and ``--hull SPEC``.
 
@@ -23,6 +24,22 @@ expected utility ``U``, with the solver's duality gap, the solver-independent lo
 ``"status": "above_best"``), not refused, and does not change the exit code: dropping guarantees can make a floor
 reachable that BASE cannot reach.
 
+Every argument is read and checked before any work: ``--drop``/``--drop-orbit`` (non-negative integers),
+``--only`` (an expression; an empty one is refused), ``--guarantee`` (read by ``from_guarantees``: a zero vector, or
+guarantees all implied by ``x ≥ 0``, are refused), ``--intersect``/``--hull`` (specs on BASE's datasets), ``--graph``
+(a connected relation on BASE's datasets whose ε-DP cone has few enough extreme rays for the DP sandwich:
+:func:`~privgeom.analyses.design._dp_bounds.dp_bounds_graph`), ``--utility`` and ``--prior``. A bad one exits 2 with
+one line naming it, before any work: bad input never reaches the report. A part of the report that a size limit stops
+(an LP, the DP rays past their proven lower bound) says "not computed (over a size limit)" with the limit to raise.
+
+Definitions that their row cone does not decide ((ε, δ)-DP with ``δ > 0``, finite definitions of several
+mechanisms, the local protocols): ``--drop``, ``--drop-orbit`` and ``--only`` act on the facets of BASE's row cone
+and are refused for such a BASE (its guarantees are not those facets); ``--intersect`` and ``--guarantee`` give an
+intersection whose membership asks every member (:func:`~privgeom.intersection`), which the report says, whose
+optimal utility is not computed and which ``--out`` refuses (it has no ``cone:file=`` form); ``--hull`` is always a
+cone definition; with no operation the new definition is the cone definition of BASE's row cone, and the operations
+line says so.
+
 Exit codes: 0 when the new definition makes every member ε-DP over the graph for some finite ε, 1 when no ε does
 (``dp_bounds`` outer is infinite), 2 on an error.
 """
@@ -36,14 +53,19 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .._core.errors import FormatError, InvalidParameterError, SizeLimitError
+from .._core.domain import Domain
+from .._core.errors import (DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, PrivgeomError,
+                            SizeLimitError)
 from .._core.io import check_output_path, load_json
-from .._core.numeric import ATOL, fraction_str, parse_scalar
+from .._core.numeric import ATOL, fraction_str, parse_int, parse_scalar
 from ..analyses import compare, describe_row_cone, dp_bounds, least_informative, optimal_mechanism
 from ..analyses.design._design import from_guarantees, hull, intersection, only, without
+from ..analyses.design._dp_bounds import dp_bounds_graph
+from ..analyses.design._intersection import IntersectionDefinition
 from ..analyses.guarantees._semantics import guarantee_from_normal
+from ..analyses.optimal._optimal_lp import prior_vector, utility_matrix
 from ..definitions import ConeDefinition, PrivacyDefinition, parse_definition
-from ._catalogue import _prior_option, _read_json
+from ._catalogue import _prior_option, _utility_option
 from ._core import MAX_ORBITS_SHOWN, _semantics_lines
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from .._core.numbers import number_text
@@ -180,7 +202,7 @@ class DesignContext:
     operations; ``cache`` holds results that several sections share."""
 
     base: PrivacyDefinition
-    new: ConeDefinition
+    new: PrivacyDefinition
     graph: Any
     utility: Any
     prior: Any
@@ -193,57 +215,117 @@ class DesignContext:
 class _Built(NamedTuple):
     """The designed definition, the operations applied (in words) and the redundant guarantees found on the way."""
 
-    definition: ConeDefinition
+    definition: PrivacyDefinition
     operations: list[str]
     redundant: tuple[Any, ...]
 
 
-def _build(args: argparse.Namespace, base: PrivacyDefinition) -> _Built:
-    ops: list[str] = []
-    redundant: tuple[Any, ...] = ()
-    current: PrivacyDefinition = base
-    drops = [int(v) for v in args.drop or []]
-    orbits = [int(v) for v in args.drop_orbit or []]
-    if drops or orbits:
-        current = without(base, drops, orbits=orbits)
-        ops.append("dropped " + ", ".join([f"facet {i}" for i in drops] + [f"orbit {j}" for j in orbits]))
-    if args.only:
-        current = only(current, parse_predicate(args.only))
-        ops.append(f"kept the guarantees with {args.only}")
+class _Request(NamedTuple):
+    """The operations of one ``design`` call, every argument read and checked before any work."""
+
+    drops: list[int]
+    orbits: list[int]
+    only: Callable[[Any], bool] | None
+    guarantees: ConeDefinition | None
+    n_added: int
+    intersect: PrivacyDefinition | None
+    hull: PrivacyDefinition | None
+
+
+def _retyped(err: PrivgeomError, prefix: str) -> PrivgeomError:
+    """The same error type with ``prefix`` naming the argument (unless the message already starts with its option)."""
+    if str(err).startswith(prefix.split()[0]):
+        return err
+    return type(err)(f"{prefix}: {err}")
+
+
+def _request(args: argparse.Namespace, base: PrivacyDefinition) -> _Request:
+    """Read every operation argument (module docstring) before any work; a bad one is an error naming it."""
+    drops = [parse_int(v, name="--drop", min=0, allow_str=True) for v in args.drop or []]
+    orbits = [parse_int(v, name="--drop-orbit", min=0, allow_str=True) for v in args.drop_orbit or []]
+    only_pred = parse_predicate(args.only) if args.only is not None else None
+    if (drops or orbits or only_pred is not None) and not base.row_cone_decides_closure:
+        used = "/".join(opt for opt, on in (("--drop", drops), ("--drop-orbit", orbits), ("--only", only_pred is not None))
+                        if on)
+        raise InvalidParameterError(
+            f"{used} act{'s' if '/' not in used else ''} on the facets of BASE's row cone, and {base.spec()} is not "
+            f"decided by its row cone (a mechanism with every row in it can be outside {base.name}): dropping or "
+            f"keeping facets would not give a weaker form of BASE. Use --intersect, --guarantee or --hull, or design "
+            f"from the cone definition of its row cone (rowcone {base.spec()} --all, saved as cone:file=…)")
+    added, n_added = None, 0
     if args.guarantee:
         data = load_json(args.guarantee, what="guarantee")
         items = data.get("guarantees") if isinstance(data, dict) and "guarantees" in data else data
-        if not isinstance(items, list):
-            raise FormatError(f"--guarantee {args.guarantee!r}: expected a JSON list of guarantees")
-        added = from_guarantees(items, base.inputs)
-        redundant = added.redundant
-        current = intersection(current, added)
-        ops.append(f"added {len(items)} guarantee{'s' if len(items) != 1 else ''} from {args.guarantee}")
-    if args.intersect:
-        current = intersection(current, parse_definition(args.intersect))
+        if not isinstance(items, list) or not items:
+            raise FormatError(f"--guarantee {args.guarantee!r}: expected a non-empty JSON list of guarantees")
+        n_added = len(items)
+        try:
+            added = from_guarantees(items, base.inputs)
+        except PrivgeomError as err:
+            raise _retyped(err, f"--guarantee {args.guarantee!r}") from None
+    specs = {}
+    for opt, spec in (("--intersect", args.intersect), ("--hull", args.hull)):
+        if spec is None:
+            continue
+        try:
+            specs[opt] = parse_definition(spec)
+        except PrivgeomError as err:
+            raise _retyped(err, f"{opt} {spec!r}") from None
+        if tuple(specs[opt].inputs) != tuple(base.inputs):
+            raise DomainMismatchError(f"{opt} {spec!r}: the definitions have different datasets: "
+                                      f"{list(base.inputs)[:6]} and {list(specs[opt].inputs)[:6]}")
+    return _Request(drops, orbits, only_pred, added, n_added, specs.get("--intersect"), specs.get("--hull"))
+
+
+def _build(args: argparse.Namespace, base: PrivacyDefinition, req: _Request) -> _Built:
+    ops: list[str] = []
+    redundant: tuple[Any, ...] = ()
+    current: PrivacyDefinition = base
+    if req.drops or req.orbits:
+        current = without(base, req.drops, orbits=req.orbits)
+        ops.append("dropped " + ", ".join([f"facet {i}" for i in req.drops] + [f"orbit {j}" for j in req.orbits]))
+    if req.only is not None:
+        current = only(current, req.only)
+        ops.append(f"kept the guarantees with {args.only}")
+    if req.guarantees is not None:
+        redundant = req.guarantees.redundant
+        current = intersection(current, req.guarantees)
+        ops.append(f"added {req.n_added} guarantee{'s' if req.n_added != 1 else ''} from {args.guarantee}")
+    if req.intersect is not None:
+        current = intersection(current, req.intersect)
         ops.append(f"intersected with {args.intersect}")
-    if args.hull:
-        current = hull(current, parse_definition(args.hull))
+    if req.hull is not None:
+        current = hull(current, req.hull)
         ops.append(f"took the hull with {args.hull}")
-    if not isinstance(current, ConeDefinition):
-        current = ConeDefinition(current.row_cone(), name=f"row cone of {base.spec()}")
-        ops.append("no operation: the row cone of BASE as a cone definition")
+    if current is base:
+        current = ConeDefinition(base.row_cone(), name=f"row cone of {base.spec()}")
+        if base.row_cone_decides_closure:
+            ops.append("no operation: the row cone of BASE as a cone definition")
+        else:
+            ops.append("no operation: BASE is not decided by its row cone, so the new definition is the cone "
+                       "definition of BASE's row cone (every mechanism whose rows lie in it), which holds every member "
+                       "of BASE (the comparison below says whether it holds more)")
     return _Built(definition=current, operations=ops, redundant=redundant)
 
 
 def _implied(normal: np.ndarray, cone: Any) -> bool:
     """``normal · x ≥ 0`` on the whole cone (every extreme ray; the row cones here are pointed)."""
     vals = [sum(a * r for a, r in zip(normal, ray)) for ray in cone.rays]
-    return all(v >= 0 for v in vals) if cone.exact else all(float(v) >= -ATOL for v in vals)
+    exact = cone.exact and all(not isinstance(a, float) for a in normal)
+    return all(v >= 0 for v in vals) if exact else all(float(v) >= -ATOL for v in vals)
 
 
 # ---------------------------------------------------------------------------------------------------- sections
 def _section_definition(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
     summary = describe_row_cone(ctx.new)
     lines = ["new definition: " + ctx.new.name, "  " + "; ".join(ctx.operations)]
+    if not ctx.new.row_cone_decides_closure:
+        lines.append("  a mechanism is a member when it is in every one of the intersected definitions (each asked "
+                     "directly); the row cone below holds every member's rows but does not decide membership")
     lines += ["  " + line for line in summary.lines(max_orbits=MAX_ORBITS_SHOWN, indent="  ")]
     lines += _semantics_lines(summary, indent="  ")
-    return lines, {"operations": ctx.operations, "definition": ctx.new.to_dict(), "row_cone": summary}
+    return lines, {"operations": ctx.operations, "definition": ctx.new.to_dict(),  # type: ignore[attr-defined]
+                   "row_cone_decides_closure": ctx.new.row_cone_decides_closure, "row_cone": summary}
 
 
 def _section_what(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
@@ -255,12 +337,12 @@ def _section_what(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
     data: dict[str, Any] = {"relation_to_base": rel.relation}
     try:
         b = dp_bounds(ctx.new, ctx.graph)
-    except (SizeLimitError, InvalidParameterError) as err:
-        lines.append(f"  DP sandwich over {ctx.graph}: refused: {err}")
+    except SizeLimitError as err:
+        lines.append(f"  DP sandwich over {ctx.graph}: not computed (over a size limit): {err}")
         data["dp_bounds"] = None
         return lines, data
     ctx.cache["dp_bounds"] = b
-    if b.inner_kind == "exact" and not b.outer.infinite and b.inner.exp_eps == b.outer.exp_eps:
+    if b.decides and b.inner_kind == "exact" and not b.outer.infinite and b.inner.exp_eps == b.outer.exp_eps:
         lines.append(f"  it is ε-differential privacy over {ctx.graph} with e^ε = {fraction_str(b.inner.exp_eps)}")
     lines += ["  " + line for line in b.text.splitlines()]
     data["dp_bounds"] = b
@@ -279,10 +361,14 @@ def _section_changes(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
             lines.append(f"  - {what}: {guarantee_from_normal(list(a), labels, exact=cb.exact).text}")
         if len(rows) > MAX_ORBITS_SHOWN:
             lines.append(f"  … {len(rows) - MAX_ORBITS_SHOWN} more {what} (--json lists them all)")
+    beyond = [m.spec() for m in getattr(ctx.new, "members", ()) if not m.row_cone_decides_closure]
+    for spec in beyond:
+        lines.append(f"  + beyond the row cone: every member must also be in {spec}, which its row cone does not "
+                     f"decide")
     for r in ctx.redundant:
         lines.append(f"  redundant in --guarantee: {r.text}")
     return lines, {"dropped": [list(a) for a in dropped], "added": [list(a) for a in added],
-                   "redundant": list(ctx.redundant)}
+                   "beyond_row_cone": beyond, "redundant": list(ctx.redundant)}
 
 
 def _section_utility(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
@@ -290,10 +376,15 @@ def _section_utility(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
              f"{'uniform prior' if ctx.prior is None else 'given prior'}):"]
     data: dict[str, Any] = {}
     for key, d in (("base", ctx.base), ("new", ctx.new)):
+        if not _has_linear_closure(d):
+            lines.append(f"  {key:4}: not computed: privgeom has no linear description of the closure of {d.name} "
+                         f"(an intersection with a definition not decided by its row cone)")
+            data[key] = None
+            continue
         try:
             opt = optimal_mechanism(d, ctx.utility, ctx.prior)
-        except (SizeLimitError, InvalidParameterError) as err:
-            lines.append(f"  {key}: refused: {err}")
+        except SizeLimitError as err:
+            lines.append(f"  {key:4}: not computed (over a size limit): {err}")
             data[key] = None
             continue
         ctx.cache[f"optimal_{key}"] = opt
@@ -324,11 +415,16 @@ def _section_information(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]
                          f"{fraction_str(opt.value)}")
             data[key] = entry
             continue
+        if not _has_linear_closure(d):
+            lines.append(f"  {key:4}: not computed: privgeom has no linear description of the closure of {d.name}")
+            entry["status"] = "not_computed"
+            data[key] = entry
+            continue
         try:
             res = least_informative(d, ctx.utility, target, ctx.prior)
-        except (SizeLimitError, InvalidParameterError) as err:
-            lines.append(f"  {key:4}: refused: {err}")
-            entry["status"] = "refused"
+        except SizeLimitError as err:
+            lines.append(f"  {key:4}: not computed (over a size limit): {err}")
+            entry["status"] = "over_limit"
             data[key] = entry
             continue
         ctx.cache[f"information_{key}"] = res
@@ -338,6 +434,12 @@ def _section_information(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]
                      f"{number_text(res.gap, digits=3)}, {res.solver} {res.status}; utility {number_text(res.utility, digits=10)})")
         data[key] = entry
     return lines, data
+
+
+def _has_linear_closure(d: PrivacyDefinition) -> bool:
+    """Whether :func:`~privgeom.optimal_mechanism` has a linear description of ``d``'s closure: every catalogue
+    definition and cone definition has one; an intersection with a definition not decided by its row cone has not."""
+    return not isinstance(d, IntersectionDefinition)
 
 
 #: The report, in order: ``(name, section)``. A section returns its text lines and its JSON data.
@@ -386,14 +488,13 @@ def _design(args: argparse.Namespace) -> Outcome:
                                         f"is an expected utility under them), e.g. --utility accuracy --prior uniform")
         at_least = parse_scalar(args.at_least, name="--at-least")
     base = parse_definition(args.definition)
-    new, ops, redundant = _build(args, base)
-    from .._core.domain import Domain
-
-    graph = args.graph or ("hamming" if Domain.from_labels(base.inputs).is_bits else "path")
-    u_opt = args.utility or "accuracy"
-    utility: Any = u_opt if u_opt == "accuracy" else _read_json(u_opt, "utility")
-    ctx = DesignContext(base, new, graph, utility, _prior_option(args.prior or "uniform"), ops, redundant,
-                        at_least=at_least)
+    req = _request(args, base)
+    graph, utility, prior = _report_options(args, base)
+    new, ops, redundant = _build(args, base, req)
+    if args.out and not isinstance(new, ConeDefinition):
+        raise InvalidParameterError(f"--out {args.out}: the new definition ({new.name}) is not a cone definition "
+                                    f"(it is not decided by its row cone), so it has no cone:file= form")
+    ctx = DesignContext(base, new, graph, utility, prior, ops, redundant, at_least=at_least)
     lines = [f"design from {base.spec()} on {len(base.inputs)} datasets"]
     data: dict[str, Any] = {"base": base.spec()}
     for name, section in SECTIONS:
@@ -402,10 +503,33 @@ def _design(args: argparse.Namespace) -> Outcome:
             lines += [""] + text
         data[name] = part
     if args.out:
-        new.save(args.out)
+        new.save(args.out)  # type: ignore[attr-defined]
         lines += ["", f"new definition written to {args.out} (use it as cone:file={args.out})"]
     b = ctx.cache.get("dp_bounds")
     code = EXIT_NO if b is not None and b.outer.infinite else EXIT_YES
     return Outcome("\n".join(lines), data, code)
 
 
+def _report_options(args: argparse.Namespace, base: PrivacyDefinition) -> tuple[str, Any, Any]:
+    """``--graph``, ``--utility`` and ``--prior``, read and checked on BASE's datasets before any work (the DP
+    sandwich's size too: :func:`~privgeom.analyses.design._dp_bounds.dp_bounds_graph`); a bad one is an error naming
+    it. Returns the graph's name as given (or the default), the utility and the prior."""
+    graph = args.graph or ("hamming" if Domain.from_labels(base.inputs).is_bits else "path")
+    try:
+        dp_bounds_graph(graph, tuple(base.inputs))
+    except InvalidInputError as err:
+        raise _retyped(err, f"--graph {graph}") from None
+    except SizeLimitError as err:
+        raise _retyped(err, f"the report's DP sandwich over {graph}") from None
+    u_opt = args.utility or "accuracy"
+    try:
+        utility: Any = _utility_option(u_opt)
+        utility_matrix(utility, base.inputs)
+    except InvalidInputError as err:
+        raise _retyped(err, f"--utility {u_opt}") from None
+    try:
+        prior = _prior_option(args.prior or "uniform")
+        prior_vector(prior, base.inputs)
+    except InvalidInputError as err:
+        raise _retyped(err, f"--prior {args.prior}") from None
+    return graph, utility, prior

@@ -154,10 +154,26 @@ def _exact_row(row: Any) -> list[Any]:
 DENSE_ROWS_MAX = 2**22
 
 
+def _descending_key(nonzeros: dict[int, int]) -> tuple[tuple[float, ...], ...]:
+    """A key of a sparse row (``{position: value}``) that sorts like the dense row itself (lexicographically), without
+    building it: each nonzero becomes ``(1, −i, v)`` when positive and ``(0, i, v)`` when negative, and ``(0.5,)``
+    ends the row (the zeros after the last nonzero: above a negative entry, below a positive one).
+
+    Examples
+    --------
+    >>> rows = [{0: 1}, {1: 2, 0: -1}, {2: -1, 1: 3}, {1: 1}]
+    >>> dense = [[r.get(i, 0) for i in range(3)] for r in rows]
+    >>> sorted(dense) == [dense[i] for i in sorted(range(4), key=lambda i: _descending_key(rows[i]))]
+    True
+    """
+    return tuple((1.0, -i, v) if v > 0 else (0.0, i, v) for i, v in sorted(nonzeros.items()) if v != 0) + ((0.5,),)
+
+
 def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
-    """The facets of ``cone`` as a lazy row iterator: from its closed-form structure when the dense facets are not
-    needed (one row at a time, each normalised like canonical facets), else the canonical facets. Returns the
-    iterator factory and the count."""
+    """The facets of ``cone`` as a lazy row iterator, in the order of ``cone.facets`` (the canonical order, which
+    :func:`~privgeom.semantics` and the design operations' facet numbers share), each row as the canonical one. Beyond
+    :data:`DENSE_ROWS_MAX` entries the rows stream from the closed-form structure, one at a time, in its own order
+    (the design operations refuse such sizes). Returns the iterator factory and the count."""
     from ..geometry._structure import structured_facet
     from ..geometry._canonical import normalise_rows
 
@@ -173,8 +189,9 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
                         f"R^{cone.ambient_dim}")  # the size limit exact_entries, as the dense rows
         return (lambda: (IntegerRow(kronecker_integer_row(cone, i)) for i in range(n_rows))), n_rows  # type: ignore[arg-type]
     ints = kronecker_integer_rows(cone, "H")
-    if ints is not None:  # randomized response: integer rows straight from the Kronecker structure
-        return (lambda: (IntegerRow(r) for r in ints)), len(ints)
+    if ints is not None:  # randomized response: primitive integer rows from the Kronecker structure, canonically sorted
+        order = sorted(range(len(ints)), key=lambda i: tuple(int(v) for v in ints[i]), reverse=True)
+        return (lambda: (IntegerRow(ints[i]) for i in order)), len(ints)
     st = cone.structure
     exact, atol = cone.exact, cone.atol
     d = st.difference if st is not None and st.kind == "difference" else None
@@ -182,21 +199,25 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
             and all(isinstance(c, (int, Fraction)) for c in d.c):
         n_diff, dim = len(d.a), cone.ambient_dim
 
-        def difference_rows() -> Iterator[Any]:
+        def nonzeros(i: int) -> dict[int, int]:
             # x_a ≤ c x_b with c = p/q in lowest terms: the primitive row has p at b and −q at a; then x_i ≥ 0
-            for i in range(n_diff + len(d.nonneg)):
+            if i < n_diff:
+                c = Fraction(d.c[i])
+                return {int(d.b[i]): c.numerator, int(d.a[i]): -c.denominator}
+            return {int(d.nonneg[i - n_diff]): 1}
+
+        order = sorted(range(n_diff + len(d.nonneg)), key=lambda i: _descending_key(nonzeros(i)), reverse=True)
+
+        def difference_rows() -> Iterator[Any]:
+            for i in order:  # the canonical order: dense rows in decreasing lexicographic order
                 row = np.zeros(dim, dtype=object)
-                if i < n_diff:
-                    c = Fraction(d.c[i])
-                    row[int(d.b[i])] = c.numerator
-                    row[int(d.a[i])] = -c.denominator
-                else:
-                    row[int(d.nonneg[i - n_diff])] = 1
+                for j, v in nonzeros(i).items():
+                    row[j] = v
                 yield IntegerRow(row)
 
         return difference_rows, n_diff + len(d.nonneg)
     if st is not None and (st.facet is not None or (st.kind == "difference" and st.difference is not None)) \
-            and st.n_facets is not None:
+            and st.n_facets is not None and st.n_facets * cone.ambient_dim > DENSE_ROWS_MAX:
         n = st.n_facets
 
         def rows() -> Iterator[Any]:

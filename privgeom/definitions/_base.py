@@ -506,8 +506,10 @@ class PrivacyDefinition(ABC):
 
     # -- design (docs/theory.md §13) ---------------------------------------------------------------------------
     def without(self, facets: Iterable[int] = (), *, orbits: Iterable[int] = ()) -> "PrivacyDefinition":
-        """The weaker cone definition without some facets of the row cone: 0-based positions as ``privgeom rowcone
-        --all`` lists them, or whole symmetry orbits (:func:`privgeom.analyses.design._design.without`).
+        """The weaker cone definition without some facets of the row cone: 0-based positions in
+        ``row_cone().facets`` (the order of :func:`~privgeom.semantics` and ``privgeom rowcone --all``), or whole
+        symmetry orbits. A design operation: implemented by :func:`privgeom.analyses.design._design.without`, reached
+        through the registry of the base layer; refused for a definition its row cone does not decide.
 
         Examples
         --------
@@ -518,8 +520,9 @@ class PrivacyDefinition(ABC):
         return GENERIC_OPERATIONS["without"](self, facets, orbits=orbits)  # type: ignore[no-any-return]
 
     def only(self, predicate: Callable[[Any], bool]) -> "PrivacyDefinition":
-        """The cone definition keeping the guarantees (:func:`privgeom.semantics`) that ``predicate`` accepts
-        (:func:`privgeom.analyses.design._design.only`)."""
+        """The cone definition keeping the guarantees (:func:`privgeom.semantics`) that ``predicate`` accepts. A design
+        operation: implemented by :func:`privgeom.analyses.design._design.only`, reached through the registry of the
+        base layer; refused for a definition its row cone does not decide."""
         return GENERIC_OPERATIONS["only"](self, predicate)  # type: ignore[no-any-return]
 
     # -- helpers for subclasses ------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ def _old_rowcone_json(spec: str) -> dict:
     cone = pg.parse_definition(spec).row_cone()
     facets = [normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object),
                              exact=True)[0] for i in range(cone.n_facets)]
+    facets.sort(key=tuple, reverse=True)  # the canonical order of cone.facets, which the listing follows
     return {"facets": to_jsonable(facets), "rays": to_jsonable(cone.rays), "lineality": []}
 
 
@@ -210,9 +211,9 @@ def test_difference_facets_are_integer_rows(spec, monkeypatch):
     """ε-DP (Lin & Kifer, Section V): x_a ≤ (p/q) x_b is the primitive row p at b, −q at a — the same JSON as each
     structured facet normalised alone as Fractions."""
     cone = pg.parse_definition(spec).row_cone()
-    expected = [json.dumps(to_jsonable(normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]],
-                                                                dtype=object), exact=True)[0]))
-                for i in range(cone.n_facets)]
+    alone = [normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object), exact=True)[0]
+             for i in range(cone.n_facets)]
+    expected = [json.dumps(to_jsonable(r)) for r in sorted(alone, key=tuple, reverse=True)]  # cone.facets' order
     from privgeom.geometry import _canonical
 
     forbid(monkeypatch, _canonical, "normalise_rows")

@@ -1,18 +1,21 @@
 """Designing privacy definitions: from chosen guarantees, by dropping or keeping guarantees, intersections and hulls.
 
 Every operation returns a :class:`~privgeom.definitions.ConeDefinition` (``docs/theory.md`` §13): a cone over the
-datasets whose members are the mechanisms with every row in it.
+datasets whose members are the mechanisms with every row in it — except an intersection with a definition that its
+row cone does not decide, which is an :class:`~privgeom.analyses.design._intersection.IntersectionDefinition`
+(membership in every member). Each is sound for every kind of definition, or refuses with the reason.
 
 * :func:`from_guarantees` — the definition that gives exactly the listed guarantees ``a·x ≥ 0`` (as
   :func:`~privgeom.semantics` returns them, as coefficient vectors, or as attacker statements
   ``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}`` meaning ``Σ_{S+} w_D x_D ≥ Σ_{S-} w_D x_D``). A
   guarantee implied by the others is reported with the certificate (Farkas' lemma, ``docs/theory.md`` §13):
   non-negative weights ``λ`` on the other guarantees and ``μ`` on ``x ≥ 0`` with ``a = Σ λ_j a_j + μ``.
-* :func:`without` — drop facets (0-based positions in the listing of ``rowcone --all``, or whole symmetry orbits as
-  ``describe_row_cone`` numbers them); the weaker definition.
-* :func:`only` — keep the guarantees a predicate accepts.
-* :func:`intersection` — both sets of guarantees: ``R_A ∩ R_B``; :func:`hull` — the smallest cone definition
-  containing both: the conic hull of ``R_A ∪ R_B``.
+* :func:`without` — drop facets (0-based positions in ``row_cone().facets``, the order of ``pg.semantics`` and of
+  ``rowcone --all``; or whole symmetry orbits as ``describe_row_cone`` numbers them); the weaker definition. Refused
+  for a definition its row cone does not decide (its guarantees are not the facets of its row cone).
+* :func:`only` — keep the guarantees a predicate accepts (refused as :func:`without` is).
+* :func:`intersection` — both: ``closure(A) ∩ closure(B)``, the cone definition of ``R_A ∩ R_B`` when both row cones
+  decide; :func:`hull` — the smallest cone definition containing both: the conic hull of ``R_A ∪ R_B``.
 
 Examples
 --------
@@ -44,6 +47,7 @@ from ...definitions._cone_definition import ConeDefinition
 from ...definitions._rows import format_inequality
 from ...geometry._cone import Cone
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
+from ._intersection import IntersectionDefinition, short_spec as _short
 
 __all__ = ["RedundantGuarantee", "from_guarantees", "without", "only", "intersection", "hull", "listed_facets",
            "guarantee_vector"]
@@ -184,9 +188,19 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
     Raises
     ------
     InvalidParameterError
-        The guarantees exclude every mechanism (the all-ones vector violates one).
-    DomainMismatchError, InvalidInputError, InvalidTypeError
+        The guarantees exclude every mechanism (the all-ones vector violates one), or they constrain none (every one
+        is implied by ``x ≥ 0``, e.g. ``[1, 1, 1, 1]``).
+    InvalidInputError
+        No guarantee, or a zero coefficient vector (``0 ≥ 0`` guarantees nothing); the message names its position.
+    DomainMismatchError, InvalidTypeError
         A guarantee over other datasets or of the wrong form.
+
+    Examples
+    --------
+    >>> from_guarantees([[1, 1]], ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    privgeom._core.errors.InvalidParameterError: from_guarantees: every guarantee is implied by x ≥ 0 (guarantee 0: x[a] + x[b] ≥ 0), so together they constrain no mechanism
     """
     labels = Domain.coerce(inputs).labels
     items = list(guarantees)
@@ -194,6 +208,9 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
         raise InvalidInputError("from_guarantees: no guarantees given (the orthant alone is every mechanism: use "
                                 "ConeDefinition(Cone.from_facets(identity)) if that is meant)")
     vecs = [guarantee_vector(g, labels) for g in items]
+    for k, v in enumerate(vecs):
+        if all(c == 0 for c in v):
+            raise InvalidInputError(f"from_guarantees: guarantee {k} is the zero vector: 0 ≥ 0 guarantees nothing")
     exact = all(v.dtype == object for v in vecs)
     if not exact:
         vecs = [v.astype(float) for v in vecs]
@@ -215,6 +232,9 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
         redundant.append(RedundantGuarantee(index=k, implied_by=tuple(j for j, _ in use),
                                             weights=tuple(w for _, w in use), slack=tuple(mu.tolist()), exact=exact,
                                             text=text))
+    if not kept:
+        raise InvalidParameterError(f"from_guarantees: every guarantee is implied by x ≥ 0 (guarantee 0: "
+                                    f"{format_inequality(vecs[0], labels)}), so together they constrain no mechanism")
     F = np.vstack([vecs[j] for j in kept])
     out = ConeDefinition(Cone.from_facets(F, exact=exact, labels=labels), name=name)
     out._redundant = tuple(redundant)
@@ -223,45 +243,75 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
 
 # ---------------------------------------------------------------------------------------------------- dropping
 def listed_facets(definition_or_cone: Any) -> np.ndarray:
-    """The facets in the order ``privgeom rowcone --all`` lists them (the closed-form order of a structured row cone,
-    else the canonical order), densely (size-checked by the cone).
+    """The facets that the design operations number: ``row_cone().facets``, in that order (the canonical order, which
+    :func:`~privgeom.semantics`, ``row_cone().int_facets``, the facet orbits of :func:`~privgeom.describe_row_cone`
+    and ``privgeom rowcone --all`` share), after a size check (a structured cone too large to list densely is
+    refused before any row is built).
 
     Examples
     --------
-    >>> from privgeom import DifferentialPrivacy
+    >>> from privgeom import DifferentialPrivacy, RandomizedResponse
     >>> listed_facets(DifferentialPrivacy.path(2, exp_eps=2))[0].tolist()
-    [Fraction(-1, 1), Fraction(2, 1), Fraction(0, 1)]
+    [Fraction(2, 1), Fraction(-1, 1), Fraction(0, 1)]
+    >>> rr = RandomizedResponse(2, "3/4")
+    >>> listed_facets(rr)[0].tolist() == rr.row_cone().int_facets[0].tolist() == [9, -3, -3, 1]
+    True
     """
-    from ...geometry._canonical import normalise_rows
-    from ...geometry._structure import structured_facet
+    from ..._core.numeric import check_dense_size
 
     cone = definition_or_cone.row_cone() if isinstance(definition_or_cone, PrivacyDefinition) else definition_or_cone
     st = cone.structure
-    if st is not None and (st.facet is not None or (st.kind == "difference" and st.difference is not None)) \
-            and st.n_facets is not None:
-        from ..._core.numeric import check_dense_size
-
-        check_dense_size(st.n_facets, cone.ambient_dim, exact=cone.exact, what="the listed facets")
-        rows = []
-        for i in range(st.n_facets):  # one row at a time, as the listing does (normalise_rows would sort them)
-            raw = structured_facet(cone, i)
-            arr = np.array([[Fraction(v) for v in raw]], dtype=object) if cone.exact \
-                else np.asarray(raw, dtype=float).reshape(1, -1)
-            rows.append(normalise_rows(arr, exact=cone.exact, atol=cone.atol)[0])
-        return readonly(np.vstack(rows))
+    if st is not None and st.n_facets is not None:
+        check_dense_size(st.n_facets, cone.ambient_dim, exact=cone.exact, what="the facets of the row cone")
     return cone.facets
 
 
+def _decided(definition: PrivacyDefinition, operation: str) -> None:
+    """Refuse ``operation`` on a definition its row cone does not decide: its guarantees are not the facets of its row
+    cone, so dropping or keeping facets would describe a cone definition (a superset), not a weaker form of it."""
+    if not isinstance(definition, PrivacyDefinition):
+        raise InvalidTypeError(f"{operation}() takes a privacy definition, got {type(definition).__name__}")
+    if not definition.row_cone_decides_closure:
+        raise InvalidParameterError(
+            f"{operation}(): {_short(definition)} is not decided by its row cone (a mechanism with every row in it "
+            f"can still be outside the definition), so its guarantees are not the facets of its row cone and "
+            f"{operation}() would not give a weaker form of it; for the cone definition of its row cone use "
+            f"ConeDefinition(D.row_cone()).{operation}(...)")
+
+
 def _orbit_members(definition: PrivacyDefinition, orbits: Sequence[int]) -> set[int]:
+    """The positions in ``row_cone().facets`` of the facets of symmetry orbits ``orbits``, numbered as
+    :func:`~privgeom.describe_row_cone` lists them (its member indices follow a structured cone's own facet order, so
+    each orbit is found again on the canonical facets: the one holding its representative, under the same group)."""
     from ..guarantees._summary import describe_row_cone
 
-    facet_orbits = describe_row_cone(definition).facet_orbits
-    out: set[int] = set()
+    summary = describe_row_cone(definition)
+    facet_orbits = summary.facet_orbits
     for j in orbits:
         if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < len(facet_orbits):
             raise InvalidParameterError(f"orbit {j!r} does not exist: the row cone has {len(facet_orbits)} facet orbits "
                                         f"(0 … {len(facet_orbits) - 1})")
-        out |= set(int(i) for i in facet_orbits[int(j)].members)
+    cone = definition.row_cone()
+    F = listed_facets(definition)
+
+    def key(row: Any) -> tuple[Any, ...]:
+        return tuple(row) if cone.exact else tuple(round(float(v), 9) + 0.0 for v in row)
+
+    where = {key(row): i for i, row in enumerate(F)}
+    try:
+        canonical = [tuple(int(v) for v in o.members) for o in summary.group.orbits_of_rows(F, atol=cone.atol)]
+    except InvalidInputError:  # the group does not permute these rows: describe_row_cone lists singletons then
+        canonical = [(i,) for i in range(len(F))]
+    orbit_of = {i: members for members in canonical for i in members}
+    out: set[int] = set()
+    for j in orbits:
+        o = facet_orbits[int(j)]
+        at = where.get(key(o.normal))
+        members = orbit_of.get(at) if at is not None else None
+        if members is None or len(members) != o.size:
+            raise SolverError(f"orbit {j} ({o.size} facets) could not be found among the facets of the row cone; "
+                              f"please report")
+        out |= set(members)
     return out
 
 
@@ -272,9 +322,17 @@ def without(definition: PrivacyDefinition, facets: Iterable[int] = (), *, orbits
     Parameters
     ----------
     facets : iterable of int
-        0-based positions in the listing of :func:`listed_facets` (= ``privgeom rowcone --all``).
+        0-based positions in ``definition.row_cone().facets`` (:func:`listed_facets`; the order of
+        :func:`~privgeom.semantics`, ``row_cone().int_facets`` and ``privgeom rowcone --all``).
     orbits : iterable of int
         Whole symmetry orbits, numbered as :func:`~privgeom.describe_row_cone` lists them.
+
+    Raises
+    ------
+    InvalidParameterError
+        A facet or orbit that does not exist, nothing to drop, or a definition that its row cone does not decide
+        ((ε, δ)-DP with ``δ > 0``, a finite definition that is not one simplicial mechanism …): its guarantees are
+        not the facets of its row cone.
 
     Examples
     --------
@@ -282,7 +340,12 @@ def without(definition: PrivacyDefinition, facets: Iterable[int] = (), *, orbits
     >>> weaker = without(RandomizedResponse(1, "3/4"), [0])
     >>> weaker.row_cone().n_facets, weaker.contains(randomized_response(1, "9/10")).member
     (2, False)
+    >>> rr = RandomizedResponse(2, "3/4")
+    >>> dropped = rr.row_cone().int_facets[0].tolist()     # 9·x_11 − 3·x_10 − 3·x_01 + x_00 ≥ 0
+    >>> dropped in without(rr, [0]).row_cone().int_facets.tolist(), dropped
+    (False, [9, -3, -3, 1])
     """
+    _decided(definition, "without")
     F = listed_facets(definition)
     drop = set()
     for i in facets:
@@ -302,7 +365,8 @@ def without(definition: PrivacyDefinition, facets: Iterable[int] = (), *, orbits
 
 def only(definition: PrivacyDefinition, predicate: Callable[[Any], bool], *, name: str | None = None) -> ConeDefinition:
     """The definition keeping only the guarantees (:func:`~privgeom.semantics`, two per equality) ``predicate``
-    accepts; ``x ≥ 0`` is always kept.
+    accepts; ``x ≥ 0`` is always kept. Refused (InvalidParameterError) for a definition that its row cone does not
+    decide, as :func:`without` is.
 
     Examples
     --------
@@ -315,6 +379,7 @@ def only(definition: PrivacyDefinition, predicate: Callable[[Any], bool], *, nam
 
     if not callable(predicate):
         raise InvalidTypeError(f"only() takes a predicate on Guarantee, got {type(predicate).__name__}")
+    _decided(definition, "only")
     gs = [g for g in semantics(definition) if predicate(g)]
     cone = definition.row_cone()
     n = cone.ambient_dim
@@ -324,11 +389,6 @@ def only(definition: PrivacyDefinition, predicate: Callable[[Any], bool], *, nam
 
 
 # ---------------------------------------------------------------------------------------------------- combining
-def _short(d: PrivacyDefinition) -> str:
-    spec = d.spec()
-    return spec if len(spec) <= 60 else d.name
-
-
 class _RowCones(NamedTuple):
     """The row cones of two definitions on the same datasets, in one mode (float unless both are exact)."""
 
@@ -350,17 +410,35 @@ def _pair(a: PrivacyDefinition, b: PrivacyDefinition) -> _RowCones:
     return _RowCones(a=ca, b=cb, exact=exact)
 
 
-def intersection(a: PrivacyDefinition, b: PrivacyDefinition) -> ConeDefinition:
-    """Both sets of guarantees: the cone definition of ``R_A ∩ R_B`` (``docs/theory.md`` §13).
+def intersection(a: PrivacyDefinition, b: PrivacyDefinition) -> PrivacyDefinition:
+    """Both sets of guarantees: the mechanisms in ``closure(A)`` and in ``closure(B)`` (``docs/theory.md`` §13).
+
+    When both row cones decide their closures, that set is the cone definition of ``R_A ∩ R_B`` (a
+    :class:`~privgeom.ConeDefinition`). Otherwise no cone describes it, and the answer is an
+    :class:`~privgeom.analyses.design._intersection.IntersectionDefinition`: ``contains`` asks both definitions (a "no"
+    carries the failing one's certificate) and its row cone is ``R_A ∩ R_B``. Either way
+    ``intersection(a, b).contains(M).member == a.contains(M).member and b.contains(M).member``.
+
+    Raises
+    ------
+    InvalidTypeError
+        Something that is not a privacy definition.
+    DomainMismatchError
+        Definitions on different datasets.
 
     Examples
     --------
-    >>> from privgeom import DifferentialPrivacy, RandomizedResponse, compare
+    >>> from privgeom import DifferentialPrivacy, RandomizedResponse, compare, parse_definition, randomized_response
     >>> both = intersection(RandomizedResponse(2, "3/4"), DifferentialPrivacy.hamming(2, exp_eps=2))
-    >>> compare(both, RandomizedResponse(2, "3/4")).relation
-    'subset'
+    >>> type(both).__name__, compare(both, RandomizedResponse(2, "3/4")).relation
+    ('ConeDefinition', 'subset')
+    >>> adp = parse_definition("adp:graph=hamming,k=2,eps=1,delta=1/10")
+    >>> intersection(RandomizedResponse(2, "9/10"), adp).contains(randomized_response(2, "9/10")).member
+    False
     """
     ca, cb, exact = _pair(a, b)
+    if not (a.row_cone_decides_closure and b.row_cone_decides_closure):
+        return IntersectionDefinition([a, b])
     eq = [e for e in (ca.equalities, cb.equalities) if len(e)]
     cone = Cone.from_facets(np.vstack([ca.facets, cb.facets]), np.vstack(eq) if eq else None, exact=exact,
                             labels=ca.labels)
@@ -369,6 +447,12 @@ def intersection(a: PrivacyDefinition, b: PrivacyDefinition) -> ConeDefinition:
 
 def hull(a: PrivacyDefinition, b: PrivacyDefinition) -> ConeDefinition:
     """The smallest cone definition containing both: the conic hull of ``R_A ∪ R_B`` (``docs/theory.md`` §13).
+
+    Sound for every definition: the rows of a member of ``closure(A)`` lie in ``R_A``, so every member of either
+    definition is a member of the hull; and a cone definition containing ``closure(A)`` has every row of ``R_A`` in
+    its cone, so none is smaller. It is a cone definition even when ``A`` or ``B`` is not decided by its row cone
+    (the hull with ``(ε, δ)``-DP, ``δ > 0``, whose row cone is the orthant, is every mechanism); it may hold more
+    than the mixtures of post-processings of members of ``A`` and ``B``.
 
     Examples
     --------

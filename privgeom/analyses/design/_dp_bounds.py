@@ -48,7 +48,7 @@ from ...definitions._catalogue import dp_ray_patterns
 from ...mechanisms import Mechanism
 from ..comparison._witness import _two_output, _witness_scale
 
-__all__ = ["DPBounds", "dp_bounds", "MAX_DP_BOUNDS_WORK"]
+__all__ = ["DPBounds", "dp_bounds", "dp_bounds_graph", "MAX_DP_BOUNDS_WORK"]
 
 #: Largest number of (facet, DP ray pattern) polynomials :func:`dp_bounds` examines, checked before any root is found.
 MAX_DP_BOUNDS_WORK = 200_000
@@ -88,6 +88,10 @@ class DPBounds(Result):
     outer_ray : tuple
         The extreme ray of the row cone attaining it; ``outer_edge`` the directed edge ``(D_i, D_j)`` with
         ``r_i / r_j = outer``; ``outer_member`` a two-output member with that ray as its first row.
+    decides : bool
+        Whether the definition's row cone decides its membership. When it does not, ``inner`` is about the row cone
+        only (every ε-DP mechanism with ``e^ε ≤ inner`` has its rows in it, and may still be outside the
+        definition); ``outer`` holds for every definition (the rows of members lie in the row cone).
     """
 
     definition: str
@@ -106,6 +110,7 @@ class DPBounds(Result):
     outer_member: Mechanism | None = field(repr=False)
     exact: bool = True
     text: str = ""
+    decides: bool = True
 
     def summary(self) -> str:
         return self.text
@@ -324,6 +329,40 @@ def _crossing_float(coeffs: dict[int, Any]) -> _Crossing | None:
 
 
 # ---------------------------------------------------------------------------------------------------- API
+def dp_bounds_graph(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph:
+    """The neighbour graph of :func:`dp_bounds`, checked before any work: it resolves on ``labels``, it is connected,
+    and the extreme rays of the ε-DP cone over it (which ``inner`` needs) fit the size limit ``dp_rays`` by their
+    proven lower bound (:func:`~privgeom.definitions._dp_rays.dp_ray_count_lower_bound`; hypercube ``k = 5`` has
+    65,536). Callers that prepare work for a sandwich (``privgeom design``) call it first.
+
+    Raises
+    ------
+    InvalidParameterError, FormatError, DomainMismatchError
+        A graph that does not resolve on the datasets, or is not connected.
+    SizeLimitError
+        Too many DP extreme rays (``pg.set_limits(dp_rays=…)``).
+
+    Examples
+    --------
+    >>> sorted(dp_bounds_graph("path", ("a", "b", "c")).edges)
+    [('a', 'b'), ('b', 'c')]
+    """
+    from ...definitions import _dp_rays
+
+    G = resolve_graph(graph, labels)
+    if len(labels) > 1 and not nx.is_connected(G):
+        raise InvalidParameterError(f"dp_bounds: the neighbour graph {getattr(G, 'name', '') or graph!r} is not connected; "
+                                    "the DP sandwich needs a connected graph")
+    if len(labels) > 1:
+        bound = _dp_rays.dp_ray_count_lower_bound(G)
+        if bound > _dp_rays.MAX_DP_RAYS:
+            raise SizeLimitError(
+                f"dp_bounds: the ε-DP cone over {getattr(G, 'name', '') or 'this graph'} ({len(labels)} datasets) has at "
+                f"least {bound:,} extreme rays, more than the limit of {_dp_rays.MAX_DP_RAYS:,} (dp_rays); refused "
+                f"before any work — {limit_hint('dp_rays', bound)}")
+    return G
+
+
 def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") -> DPBounds:
     """The ε-DP levels between which a definition sits over a neighbour graph (``docs/theory.md`` §13).
 
@@ -331,7 +370,7 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
     ----------
     definition : PrivacyDefinition
         Any definition with a row cone (catalogue or :class:`~privgeom.ConeDefinition`). For one whose row cone does
-        not decide membership, ``inner`` is about its row cone.
+        not decide membership, ``inner`` is about its row cone (``decides`` is False and the text says so).
     graph : relation name, Domain, networkx graph or edge list
         A *connected* neighbour relation on the definition's datasets (:func:`privgeom.neighbour_graph`).
 
@@ -346,7 +385,8 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
     InvalidParameterError
         A graph that is not connected (the DP cone at ``e^ε = 1`` is then not one ray).
     SizeLimitError
-        Too many (facet, DP ray) pairs (``pg.set_limits(dp_bounds_work=…)``), or too many DP rays.
+        Too many (facet, DP ray) pairs (``pg.set_limits(dp_bounds_work=…)``), or too many DP rays (checked first, by
+        :func:`dp_bounds_graph`, before the row cone is built).
 
     Examples
     --------
@@ -358,17 +398,17 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
     if not isinstance(definition, PrivacyDefinition):
         raise InvalidTypeError(f"dp_bounds takes a privacy definition, got {type(definition).__name__}")
     labels = tuple(definition.inputs)
-    G = resolve_graph(graph, labels)
-    if len(labels) > 1 and not nx.is_connected(G):
-        raise InvalidParameterError(f"dp_bounds: the neighbour graph {getattr(G, 'name', '') or graph!r} is not connected; "
-                                    "the DP sandwich needs a connected graph")
+    G = dp_bounds_graph(graph, labels)
     cone = definition.row_cone()
     exact = bool(cone.exact)
     outer, member = _outer_bound(definition, cone, G, labels)
     inner = _inner_bound(cone, G, labels)
     inner_level, outer_level = _level(inner.value, exact), _level(outer.value, exact)
+    decides = bool(definition.row_cone_decides_closure)
+    where = "is in it" if decides else ("has its rows in its row cone, which does not decide membership (such a "
+                                        "mechanism may still be outside the definition)")
     lines = [f"DP sandwich of {_spec(definition)} over {getattr(G, 'name', '') or 'the graph'}:",
-             f"  inner: every ε-DP mechanism with e^ε ≤ {_shown(inner_level)} is in it"
+             f"  inner: every ε-DP mechanism with e^ε ≤ {_shown(inner_level)} {where}"
              + ("" if inner.kind in ("exact", "infinite") else f" ({inner.kind}: {inner.root_text})"),
              f"  outer: every member is ε-DP with e^ε = {_shown(outer_level)}"
              + (f", attained on the edge {outer.edge[0]}→{outer.edge[1]}" if outer.edge else "")]
@@ -382,7 +422,7 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
                     inner_facet=inner.facet, inner_pattern=inner.pattern, leaving_level=inner.above,
                     leaving_ray=inner.leaving, outer=outer_level,
                     outer_ray=tuple(outer.ray.tolist()) if outer.ray is not None else (), outer_edge=outer.edge,
-                    outer_member=member, exact=exact, text="\n".join(lines))
+                    outer_member=member, exact=exact, text="\n".join(lines), decides=decides)
 
 
 def _outer_bound(definition: PrivacyDefinition, cone: Any, G: nx.Graph,
