@@ -43,7 +43,7 @@ from ..analyses import compare, describe_row_cone, dp_bounds, least_informative,
 from ..analyses.design._design import from_guarantees, hull, intersection, only, without
 from ..analyses.guarantees._semantics import guarantee_from_normal
 from ..definitions import ConeDefinition, PrivacyDefinition, parse_definition
-from ._catalogue import _prior_option, _read_json
+from ._closures import _prior_option, _read_json
 from ._core import MAX_ORBITS_SHOWN, _semantics_lines
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from .._core.numbers import number_text

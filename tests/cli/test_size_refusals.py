@@ -64,7 +64,7 @@ CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
      ("288 units of work", "--max-work 288")),
     (f"delta -m {RR2} --graph complete --exp-eps 2 --limit profile_work=10", ("privgeom.analyses.profiles._scan:_matrix_views",),
      ("432 units of work", "--max-work 432")),
-    ("compare rr:k=20,p=3/4 dp:graph=hamming,k=20,exp_eps=3", ("privgeom.cli._catalogue:compare",),
+    ("compare rr:k=20,p=3/4 dp:graph=hamming,k=20,exp_eps=3", ("privgeom.cli._closures:compare",),
      ("10,485,760 edges", "--limit graph_edges=10485760")),
     # Q5's 395,094 rays are listed by orbit (434 orbits); Q6 has at least 2^32 rays in 93,207 orbits or more
     ("rowcone dp:graph=hamming,k=6,exp_eps=3 --rays", ("privgeom.definitions._ray_orbits:_search",),
