@@ -31,6 +31,7 @@ from ..analyses.optimal._information import least_informative
 from ..analyses.optimal._optimal import optimal_mechanism
 from ..definitions import parse_definition
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
+from ._render import MAX_MATRIX_SHOWN, bounded_result, matrix_shown, mechanism_lines
 
 __all__ = ["BUILTIN_UTILITIES"]
 
@@ -63,7 +64,10 @@ def _optimal_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--at-least", metavar="U", default=None,
                    help="with --objective information: the expected utility the mechanism must reach (at most the "
                         "optimum of --objective utility)")
-    p.add_argument("--out", "-o", metavar="JSON", help="save the optimal mechanism to this file")
+    p.add_argument("--out", "-o", metavar="JSON", help="save the optimal mechanism to this file (whatever its size)")
+    p.add_argument("--all", action="store_true",
+                   help=f"print the whole matrix and carry it (and the membership witness) in --json; without it a "
+                        f"mechanism of more than {MAX_MATRIX_SHOWN} entries is summarised (shape, entries, factors)")
     p.add_argument("--max-lp-size", type=int, default=None, metavar="N",
                    help="largest LP to build (nonzeros + variables; default "
                         f"{optimal_lp.MAX_OPTIMAL_LP_SIZE:,}): larger ones are refused from their size before any work")
@@ -122,10 +126,15 @@ def _optimal(args: argparse.Namespace) -> Outcome:
     if args.objective == "information":
         res = least_informative(d, utility, parse_scalar(args.at_least, name="--at-least"), _prior_option(args.prior),
                                 max_lp_size=args.max_lp_size)
-        text, mech, data = res.summary(), res.mechanism, res
+        mech = res.mechanism
+        head, tail = res.summary().split("\n", 1)[0], ""  # the summary's first line; the matrix follows it
     else:
-        opt = optimal_mechanism(d, utility, _prior_option(args.prior), max_lp_size=args.max_lp_size)
-        text, mech, data = opt.summary(), opt.mechanism, opt
+        res = optimal_mechanism(d, utility, _prior_option(args.prior), max_lp_size=args.max_lp_size)
+        mech = res.mechanism
+        head, tail = res.text, "\n" + res.certificate.summary()
+    shown = matrix_shown(mech, args.all)
+    text = head + "\n" + (str(mech) if shown else "\n".join(mechanism_lines(mech))) + tail
+    data = bounded_result(res, all_=args.all)
     if args.out:
         mech.save(args.out)
         text += f"\nmechanism written to {args.out}"
