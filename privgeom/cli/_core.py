@@ -79,20 +79,38 @@ def _family(value: str) -> Any:
     return subsets
 
 
-def _default_family(labels: Any, requested: str | None, max_family: int | None = None, datasets: Any = None) -> Any:
-    """The requested family (checked against the datasets at once: a bad family is a user error, not a refused
-    part), else ``hamming`` on bit strings and ``all-pairs`` otherwise. ``datasets``: the definition's
-    :func:`~privgeom.analyses.relaxation._relaxation.relaxation_domain` (its relation names are families)."""
+def _default_family(labels: Any, requested: str | None, datasets: Any = None) -> Any:
+    """The requested family, its name resolved (:func:`~privgeom.analyses.relaxation._relaxation.family_name`;
+    ``datasets``: the definition's :func:`~privgeom.analyses.relaxation._relaxation.relaxation_domain`, whose relation
+    names are families), else ``hamming`` on bit strings and ``all-pairs`` otherwise. Nothing is built:
+    :func:`_checked_family` checks the family before a route that expands it."""
     if requested is not None:
         family = _family(requested)
-        if isinstance(family, str):
-            family = family_name(family, labels if datasets is None else datasets)
-        _check_family_size(labels, family, max_family)  # from the sizes: a requested family beyond the limit is refused
-        if not isinstance(family, str) or family == "hamming":
-            subset_family(labels if datasets is None else datasets, family)  # the typed error naming the datasets
-        return family
+        return family_name(family, labels if datasets is None else datasets) if isinstance(family, str) else family
     bits = bool(labels) and Domain.from_labels(labels).is_bits
     return "hamming" if bits else "all-pairs"
+
+
+def _checked_family(labels: Any, family: Any, max_family: int | None = None, datasets: Any = None, *,
+                    requested: bool = True) -> None:
+    """Check a family that the generic route will expand: its size from the number of datasets (refused beyond
+    ``max_family``, the size limit ``relax_family``), then a ``requested`` family's subsets against the datasets (the
+    typed error naming them: a bad family is a user error)."""
+    _check_family_size(labels, family, max_family)
+    if requested and (not isinstance(family, str) or family == "hamming"):
+        subset_family(labels if datasets is None else datasets, family)
+
+
+def _relaxation_route(definition: Any, labels: Any, family: Any, method: str | None, max_family: int,
+                      datasets: Any, *, requested: bool = True) -> Any:
+    """The relaxation the definition answers per orbit from its structure (randomized response onto its Hamming
+    pairs: :func:`~privgeom.analyses._hooks.structured_relaxation`, the route ``analyze`` and
+    :func:`~privgeom.analyses.relax_pairwise` take), else None after checking the family for the generic route
+    (:func:`_checked_family`): a family too large to expand is refused only when it would be expanded."""
+    known = structured_relaxation(definition, family, method or "auto")
+    if known is None:
+        _checked_family(labels, family, max_family, datasets, requested=requested)
+    return known
 
 
 #: Above this many datasets the CLI projects by block elimination instead of one-coordinate-at-a-time Fourier–Motzkin
@@ -313,8 +331,11 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     spec = d.spec()
     labels = tuple(d.inputs)
     limit = _max_family(args)
-    own = own_family(d) if args.family is None else None  # the definition's own graph first (issue: all-pairs is a choice)
-    family = own[1] if own is not None else _default_family(labels, args.family, limit, relaxation_domain(d, labels))
+    own = own_family(d) if args.family is None else None  # the definition's own graph first (all-pairs is a choice)
+    datasets = relaxation_domain(d, labels)
+    family = own[1] if own is not None else _default_family(labels, args.family, datasets)
+    if args.family is not None:  # a requested family that cannot be expanded is a user error, not a refused part
+        _relaxation_route(d, labels, family, args.method, limit, datasets)
     refused: dict[str, str] = {}
     with Progress(4, "analyze") as bar:
         facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
@@ -325,8 +346,8 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: (None if structured_relaxation(d, family, _relax_method(cone, args.method))
-                                        is not None else _check_family_size(labels, family, limit))  # type: ignore[func-returns-value]
+                               lambda: _relaxation_route(d, labels, family, args.method, limit, datasets,
+                                                         requested=False)
                                or relax(d, family, method=_relax_method(cone, args.method))) \
             if cone is not None else None
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
@@ -647,12 +668,17 @@ def _relax(args: argparse.Namespace) -> Outcome:
     stage("parsing the definition")
     d = parse_definition(args.definition)
     max_family = _max_family(args)
-    family = _default_family(d.inputs, args.family, max_family, relaxation_domain(d, d.inputs))
-    _check_family_size(d.inputs, family, max_family)
-    stage("row cone")
-    cone = d.row_cone()
-    stage(f"relaxation onto {family!r}" if isinstance(family, str) else f"relaxation onto {len(family):,} subsets")
-    r = relax(d, family, method=_relax_method(cone, args.method))
+    datasets = relaxation_domain(d, d.inputs)
+    family = _default_family(d.inputs, args.family, datasets)
+    known = _relaxation_route(d, d.inputs, family, args.method, max_family, datasets,
+                              requested=args.family is not None)
+    if known is not None:
+        r = known
+    else:
+        stage("row cone")
+        cone = d.row_cone()
+        stage(f"relaxation onto {family!r}" if isinstance(family, str) else f"relaxation onto {len(family):,} subsets")
+        r = relax(d, family, method=_relax_method(cone, args.method))
     stage("lost guarantees and orbits")
     lines = [r.text]
     limit = None if args.all else MAX_ORBITS_SHOWN
@@ -661,12 +687,31 @@ def _relax(args: argparse.Namespace) -> Outcome:
     lines += _lost_lines(d, r, family, indent="", all_=args.all)
     if args.all:
         lines.append("relaxed " + _rowcone_text(r.cone))
+    elif known is not None:
+        lines.append("relaxed " + _per_orbit_relaxed_text(d, r))
     else:
         relaxed = r.definition if r.definition is not None else r.cone
         try:  # the symmetries of the definition that keep the family map the relaxed cone to itself
-            stab = automorphisms(d).stabilizer_of_family(_family_sets(relaxation_domain(d, d.inputs), family))
+            stab = automorphisms(d).stabilizer_of_family(_family_sets(datasets, family))
         except PrivgeomError:
             stab = None
         summary = describe_row_cone(relaxed, definition="relaxed", group=stab)
         lines.append("relaxed " + "\n".join(summary.lines(max_orbits=MAX_ORBITS_SHOWN)))
     return Outcome("\n".join(lines), r, EXIT_YES)
+
+
+def _per_orbit_relaxed_text(definition: Any, r: Any) -> str:
+    """The relaxed cone of a relaxation answered per orbit: its summary by orbit of the definition's symmetry group
+    (the route answers per orbit of that group, which keeps the family), or — when the summary would need the
+    relaxed cone's facets as one dense array beyond the size limits — its structure in one line (counts and the
+    closed-form rule of its facets, nothing built)."""
+    try:
+        summary = describe_row_cone(r.cone, definition="relaxed", group=automorphisms(definition))
+        return "\n".join(summary.lines(max_orbits=MAX_ORBITS_SHOWN))
+    except SizeLimitError:
+        cone, st = r.cone, r.cone.structure
+        head = f"row cone in R^{cone.ambient_dim}: dimension {cone.ambient_dim}"
+        if st is None or st.n_facets is None:  # pragma: no cover - the per-orbit routes give their structure
+            return head
+        return (f"{head}, {st.n_facets:,} facets, {'pointed' if st.pointed else 'not pointed'}\n  {st.description}"
+                f"\n  symmetry: {r.symmetry}")
