@@ -122,7 +122,7 @@ def _optimal(args: argparse.Namespace) -> Outcome:
         raise InvalidParameterError(f"--at-least {args.at_least} applies to --objective information only")
     d = parse_definition(args.definition)
     utility: Any = _utility_option(args.utility)
-    data: Any
+    res: Any
     if args.objective == "information":
         res = least_informative(d, utility, parse_scalar(args.at_least, name="--at-least"), _prior_option(args.prior),
                                 max_lp_size=args.max_lp_size)
