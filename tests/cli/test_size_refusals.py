@@ -9,7 +9,9 @@ own option on the command line, ``pg.set_limits`` in Python).
 
 from __future__ import annotations
 
+import ast
 import importlib
+import re
 import shlex
 from pathlib import Path
 from typing import Any, Callable
@@ -44,6 +46,53 @@ def _forbid(monkeypatch: pytest.MonkeyPatch, routines: tuple[Routine, ...]) -> l
 
         monkeypatch.setattr(owner, name, fail)
     return entered
+
+
+#: How a refusal names a limit: ``--limit NAME=``, ``set_limits(NAME=``, ``(NAME)``, ``(the limit NAME)``,
+#: ``the limit NAME``, ``the NAME limit``, ``the size limit NAME`` (NAME in snake case, with at least one ``_``).
+_SNAKE = r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+_NAMED = re.compile(rf"--limit {_SNAKE}=|set_limits\({_SNAKE}=|\({_SNAKE}\)|\(the limit {_SNAKE}\)|"
+                    rf"\blimit {_SNAKE}\b|\b{_SNAKE} limit\b")
+
+
+def limit_names(message: str) -> set[str]:
+    """The limit names a refusal message mentions (:data:`_NAMED`).
+
+    >>> sorted(limit_names("more than the limit of 20,000 (max_orbits) — raise it with --limit dp_ray_orbits=9"))
+    ['dp_ray_orbits', 'max_orbits']
+    """
+    return {next(g for g in m.groups() if g) for m in _NAMED.finditer(message)}
+
+
+def test_the_limit_names_of_the_reported_message_are_found():
+    # the message the command printed before: two names for one limit, one of them not a registered limit
+    old = ("the eps-DP cone over 64 datasets has at least 93,207 orbits of extreme rays under the hypercube group of "
+           "order 46,080, more than the limit of 20,000 (max_orbits); refused before searching — raise it with "
+           "--limit dp_ray_orbits=93207")
+    assert limit_names(old) == {"max_orbits", "dp_ray_orbits"} and "max_orbits" not in pg.get_limits()
+
+
+def _literal_text(node: ast.AST) -> str:
+    """The literal parts of the strings and f-strings under ``node``, joined."""
+    return "".join(v.value for v in ast.walk(node) if isinstance(v, ast.Constant) and isinstance(v.value, str))
+
+
+def test_every_refusal_in_the_package_names_a_registered_limit():
+    # statically, over every module: each SizeLimitError's message text and each limit_hint(NAME, ...) call names
+    # only registered limits (a keyword such as max_orbits is Python's spelling, not a limit --limit can raise)
+    registered = set(pg.get_limits())
+    bad = []
+    for path in sorted((ROOT / "privgeom").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name == "SizeLimitError":
+                bad += [f"{path.name}:{node.lineno}: {n}" for n in limit_names(_literal_text(node)) - registered]
+            elif name == "limit_hint" and node.args and isinstance(node.args[0], ast.Constant):
+                if node.args[0].value not in registered:
+                    bad.append(f"{path.name}:{node.lineno}: limit_hint({node.args[0].value!r})")
+    assert not bad, bad
 
 
 #: (command line, routines that must not run, fragments of the one-line refusal)
@@ -103,6 +152,8 @@ def test_cli_refuses_from_the_sizes(line, routines, fragments, monkeypatch, caps
     for fragment in fragments:
         assert fragment in err, (fragment, err)
     assert "pg.set_limits" not in err, err
+    named = limit_names(err)  # one name: the registered limit that --limit raises, never a Python keyword
+    assert named <= set(pg.get_limits()) and len(named) <= 1, (named, err)
 
 
 def test_analyze_reports_a_refused_row_cone_without_building_the_guarantees(monkeypatch, capsys):
