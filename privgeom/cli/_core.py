@@ -29,7 +29,9 @@ from ..analyses.guarantees._semantics import Guarantee, check_guarantee, semanti
 from ..analyses.guarantees._wording import MAX_LISTED
 from ..analyses._hooks import structured_relaxation
 from ..analyses.guarantees._summary import RowConeSummary, describe_row_cone, format_facet
+from .._core.io import load_json, parse_json
 from ..definitions import _dp_rays, parse_definition
+from ..definitions._registry import split_spec
 from ..geometry._symmetry import automorphisms, source_phrase
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
@@ -524,6 +526,8 @@ def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
 @command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives",
          outputs={"out": "file"})(_rowcone_args)
 def _rowcone(args: argparse.Namespace) -> Outcome:
+    if args.rays:
+        _check_cone_rays_early(args.definition)
     stage("parsing the definition")
     d = parse_definition(args.definition)
     stage("row cone")
@@ -552,6 +556,37 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
         parts += [("rays", Stream(rays, n_rays)), ("lineality", lineality_rows(cone))]
     data = StreamedData(parts, {"row_cone": cone, "summary": summary})
     return _finish_outcome(text, listed, data, args.out, EXIT_YES)
+
+
+def _cone_document_dim(spec: str) -> int | None:
+    """The number of datasets of a ``cone:file=`` / ``cone:json=`` spec, read from its JSON document without
+    preparing the definition (None for other specs, or a document the definition's own parser will reject)."""
+    if not isinstance(spec, str):
+        return None
+    try:
+        kind, params = split_spec(spec)
+    except PrivgeomError:
+        return None  # parse_definition names the error
+    if kind.lower() != "cone" or ("file" in params) == ("json" in params):
+        return None
+    doc = (load_json(params["file"], what="cone definition") if "file" in params
+           else parse_json(params["json"], what="cone definition", where="cone:json"))
+    labels = doc.get("labels") if isinstance(doc, dict) else None
+    return len(labels) if isinstance(labels, list) else None
+
+
+def _check_cone_rays_early(spec: str) -> None:
+    """Refuse the extreme rays of a cone definition (``cone:file=`` / ``cone:json=``) from its document, before the
+    definition is prepared: its canonical form costs a linear program per given row (minutes for a cone in R^70),
+    and its rays come from double description (a cone definition has no closed-form rays), which the size limit
+    ``dd_dim`` refuses beyond its number of dimensions — the ambient dimension is the number of datasets, which
+    preparation does not change (:func:`privgeom.geometry._cdd.h_to_v` checks the same before running cdd)."""
+    from ..geometry import _cdd
+
+    dim = _cone_document_dim(spec)
+    if dim is not None:
+        _cdd._check_dd(0, dim, f"the extreme rays of {spec if len(spec) <= 60 else spec[:57] + '...'} (before "
+                       "preparing the definition: its rays need double description)")
 
 
 def _rowcone_listing(summary: RowConeSummary, cone: Any, rays: Callable[[], Iterator[Any]] | None) -> Iterator[str]:
@@ -600,6 +635,9 @@ def _semantics(args: argparse.Namespace) -> Outcome:
     if not args.all:  # the summary refuses a cone too large to describe before the guarantees are built
         stage("symmetry orbits")
         summary = describe_row_cone(d)
+    if args.all:  # from the row cone's structure when it counts the facets, before a guarantee is built
+        st = d.row_cone().structure
+        _check_listing(st.n_facets if st is not None else None, d.n_inputs, "guarantees")
     stage("row cone and guarantees")
     guarantees = semantics(d)
     listed: Iterator[str] | None = None

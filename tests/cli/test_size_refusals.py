@@ -217,3 +217,49 @@ def test_the_forbidding_helper_detects_a_routine_that_runs(monkeypatch):
     with pytest.raises(AssertionError, match="bfs_tree ran"):
         nx.bfs_tree(nx.path_graph(2), 0)
     assert entered == ["networkx:bfs_tree"]
+
+
+def _cone_document(n: int) -> dict[str, Any]:
+    """A cone definition in R^n: x_i ≤ 3 x_{i+1} around a cycle (every row a facet of ε-DP's kind)."""
+    rows = []
+    for i in range(n):
+        row = [0] * n
+        row[i], row[(i + 1) % n] = -1, 3
+        rows.append(row)
+    return {"privgeom": "cone-definition", "version": 1, "labels": [f"d{i}" for i in range(n)], "facets": rows}
+
+
+def test_cone_rays_are_refused_from_the_document_before_preparing_it(monkeypatch, capsys, tmp_path):
+    # a cone in R^70: its rays need double description, beyond the dd_dim limit of 64 dimensions — refused from the
+    # document's 70 labels, before the definition's canonical form (an LP per row) is computed
+    import json
+
+    from pg_testing.work import assert_cli_refused, count_calls, forbid
+    from privgeom.definitions import _cone_definition
+
+    (tmp_path / "cone70.json").write_text(json.dumps(_cone_document(70)))
+    forbid(monkeypatch, _cone_definition, "_face_of_ones")
+    assert_cli_refused(["rowcone", "cone:file={tmp}/cone70.json", "--rays"],
+                       ["ambient dimension 70", "before preparing the definition", "--limit dd_dim=70"],
+                       tmp_path, capsys)
+    inline = "cone:json=" + json.dumps(_cone_document(70), separators=(",", ":"))
+    assert_cli_refused(["rowcone", inline, "--rays"], ["ambient dimension 70", "--limit dd_dim=70"], tmp_path, capsys)
+    # within the limit the same route prepares the definition once and answers: R^4, 4 facets, 4 rays
+    monkeypatch.undo()
+    prepared = count_calls(monkeypatch, _cone_definition, "_face_of_ones")
+    (tmp_path / "cone4.json").write_text(json.dumps(_cone_document(4)))
+    code = main(["rowcone", f"cone:file={tmp_path}/cone4.json", "--rays", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and prepared == [1] and len(data["facets"]) == 4 and len(data["rays"]) == 4
+
+
+def test_semantics_all_is_refused_from_the_structure_before_the_guarantees(monkeypatch, capsys):
+    # rr:k=12: 4,096 facets × 4,096 coefficients = 16,777,216 numbers, beyond the listed_coefficients limit:
+    # refused from the structure's facet count, before the 4,096 guarantees are built
+    from pg_testing.work import forbid
+    import privgeom.cli._core as core
+
+    forbid(monkeypatch, core, "semantics")
+    code = main(["semantics", "rr:k=12,p=3/4", "--all"])
+    err = capsys.readouterr().err
+    assert code == 2 and "16,777,216 numbers" in err and "--limit listed_coefficients=16777216" in err, err
