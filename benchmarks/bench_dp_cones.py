@@ -155,4 +155,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import _report  # prints the tables; --publish also writes them into docs/benchmarks.md
+
+    _report.run(main, "bench_dp_cones")
