@@ -584,9 +584,12 @@ def _check_cone_rays_early(spec: str) -> None:
     from ..geometry import _cdd
 
     dim = _cone_document_dim(spec)
-    if dim is not None:
-        _cdd._check_dd(0, dim, f"the extreme rays of {spec if len(spec) <= 60 else spec[:57] + '...'} (before "
-                       "preparing the definition: its rays need double description)")
+    if dim is not None and dim > _cdd.MAX_DD_DIM:  # the limit dd_dim, read at call time
+        shown = spec if len(spec) <= 60 else spec[:57] + "..."
+        raise SizeLimitError(f"the extreme rays of {shown}: ambient dimension {dim} (its datasets) exceeds the "
+                             f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (dd_dim); refused before "
+                             "preparing the definition, whose rays need double description — "
+                             f"{limit_hint('dd_dim', dim)}")
 
 
 def _rowcone_listing(summary: RowConeSummary, cone: Any, rays: Callable[[], Iterator[Any]] | None) -> Iterator[str]:

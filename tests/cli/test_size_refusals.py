@@ -240,7 +240,7 @@ def test_cone_rays_are_refused_from_the_document_before_preparing_it(monkeypatch
     (tmp_path / "cone70.json").write_text(json.dumps(_cone_document(70)))
     forbid(monkeypatch, _cone_definition, "_face_of_ones")
     assert_cli_refused(["rowcone", "cone:file={tmp}/cone70.json", "--rays"],
-                       ["ambient dimension 70", "before preparing the definition", "--limit dd_dim=70"],
+                       ["ambient dimension 70", "refused before preparing the definition", "--limit dd_dim=70"],
                        tmp_path, capsys)
     inline = "cone:json=" + json.dumps(_cone_document(70), separators=(",", ":"))
     assert_cli_refused(["rowcone", inline, "--rays"], ["ambient dimension 70", "--limit dd_dim=70"], tmp_path, capsys)
