@@ -123,18 +123,19 @@ FM_MAX_DATASETS = 8
 MAX_ORBITS_SHOWN = 12
 
 
-def _relax_method(cone: Any, requested: str | None) -> str:
-    """The relaxation method (``auto`` by default: the difference-constraint route where it applies); the cone route
-    by block elimination beyond the double-description limit is refused here, before anything is built."""
+def _relax_method(dim: int, requested: str | None) -> str:
+    """The relaxation method (``auto`` by default: the difference-constraint route where it applies) for a row cone
+    in ``R^dim``; the cone route by block elimination beyond the double-description limit is refused here, before
+    anything is built (for a ``cone:`` spec, from its document's labels, before the definition is prepared)."""
     method = requested or "auto"
     from ..geometry import _cdd
 
-    blocky = method == "block" or (method == "cone" and cone.ambient_dim > FM_MAX_DATASETS)
-    if blocky and cone.ambient_dim > _cdd.MAX_DD_DIM:
-        raise SizeLimitError(f"relaxation by block elimination: {cone.ambient_dim} datasets exceed the "
-                             f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (time and memory grow "
-                             "exponentially beyond it); refused before running cdd — use --method auto or difference, "
-                             f"which need no double description, or {limit_hint('dd_dim', cone.ambient_dim)}")
+    blocky = method == "block" or (method == "cone" and dim > FM_MAX_DATASETS)
+    if blocky and dim > _cdd.MAX_DD_DIM:
+        raise SizeLimitError(f"relaxation by block elimination: {dim} datasets exceed the "
+                             f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (dd_dim); refused before "
+                             "running cdd — use --method auto or difference, which need no double description, or "
+                             f"{limit_hint('dd_dim', dim)}")
     return method
 
 
@@ -350,7 +351,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         relaxation = _run_part("relaxation", refused,
                                lambda: _relaxation_route(d, labels, family, args.method, limit, datasets,
                                                          requested=False)
-                               or relax(d, family, method=_relax_method(cone, args.method))) \
+                               or relax(d, family, method=_relax_method(cone.ambient_dim, args.method))) \
             if cone is not None else None
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
             if relaxation else None
@@ -706,6 +707,9 @@ def _relax_args(p: argparse.ArgumentParser) -> None:
 
 @command("relax", "relax a definition by projection onto subsets (Lin & Kifer §V); recognise ε-DP")(_relax_args)
 def _relax(args: argparse.Namespace) -> Outcome:
+    dim = _cone_document_dim(args.definition) if args.method in ("block", "cone") else None
+    if dim is not None:  # a cone definition's preparation costs an LP per row: refuse from its document first
+        _relax_method(dim, args.method)
     stage("parsing the definition")
     d = parse_definition(args.definition)
     max_family = _max_family(args)
@@ -719,7 +723,7 @@ def _relax(args: argparse.Namespace) -> Outcome:
         stage("row cone")
         cone = d.row_cone()
         stage(f"relaxation onto {family!r}" if isinstance(family, str) else f"relaxation onto {len(family):,} subsets")
-        r = relax(d, family, method=_relax_method(cone, args.method))
+        r = relax(d, family, method=_relax_method(cone.ambient_dim, args.method))
     stage("lost guarantees and orbits")
     lines = [r.text]
     limit = None if args.all else MAX_ORBITS_SHOWN

@@ -242,6 +242,8 @@ def test_cone_rays_are_refused_from_the_document_before_preparing_it(monkeypatch
     assert_cli_refused(["rowcone", "cone:file={tmp}/cone70.json", "--rays"],
                        ["ambient dimension 70", "refused before preparing the definition", "--limit dd_dim=70"],
                        tmp_path, capsys)
+    assert_cli_refused(["relax", "cone:file={tmp}/cone70.json", "--method", "block"],
+                       ["70 datasets exceed the double-description limit of 64", "--limit dd_dim=70"], tmp_path, capsys)
     inline = "cone:json=" + json.dumps(_cone_document(70), separators=(",", ":"))
     assert_cli_refused(["rowcone", inline, "--rays"], ["ambient dimension 70", "--limit dd_dim=70"], tmp_path, capsys)
     # within the limit the same route prepares the definition once and answers: R^4, 4 facets, 4 rays
