@@ -84,7 +84,7 @@ def _latex_of(name: str, args: argparse.Namespace) -> str:
     if name == "semantics":
         return to_latex(semantics(d))
     # analyze: the row cone and the relaxation onto the command's family; relax: the relaxation
-    from ._core import _default_family, _max_family, _relaxation_route
+    from ._routes import _default_family, _max_family, _relaxation_route
 
     limit = _max_family(args)
     requested = getattr(args, "family", None)

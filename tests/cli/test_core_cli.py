@@ -320,12 +320,13 @@ def test_relax_takes_the_per_orbit_route_of_analyze(monkeypatch, capsys):
     # relaxation is ε-DP on the 20-cube with e^ε = 3, and every one of the 2^20 facets is lost (one orbit, with a
     # verified witness; Lin & Kifer, Section V). Neither the generic route nor the family's expansion may run.
     import privgeom.cli._core as core
+    import privgeom.cli._routes as routes
 
     def forbidden(*args, **kwargs):
         raise AssertionError("the generic route ran")
 
     monkeypatch.setattr(core, "relax", forbidden)
-    monkeypatch.setattr(core, "subset_family", forbidden)
+    monkeypatch.setattr(routes, "subset_family", forbidden)
     code, out, err = run(capsys, "relax", "rr:k=20,p=3/4")
     assert code == 0, err
     assert "Projecting onto 10485760 pairs" in out and "e^ε = 3 (ε = ln(3))" in out

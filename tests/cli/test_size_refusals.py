@@ -101,9 +101,9 @@ CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
     ("semantics rr:k=20,p=3/4 --all", ("privgeom.cli._core:_listed_positions",),
      ("1,099,511,627,776 numbers", "--limit listed_coefficients=1099511627776")),
     # relax rr:k=20 onto its Hamming pairs answers per orbit (tests/cli/test_core_cli.py); all pairs are refused
-    ("relax rr:k=20,p=3/4 --family all-pairs", ("privgeom.cli._core:relax", "privgeom.cli._core:subset_family"),
+    ("relax rr:k=20,p=3/4 --family all-pairs", ("privgeom.cli._core:relax", "privgeom.cli._routes:subset_family"),
      ("549,755,289,600 subsets", "--max-family 549755289600 (or --limit relax_family=549755289600)")),
-    ("relax rr:k=10,p=3/4 --family triples", ("privgeom.cli._core:relax", "privgeom.cli._core:subset_family"),
+    ("relax rr:k=10,p=3/4 --family triples", ("privgeom.cli._core:relax", "privgeom.cli._routes:subset_family"),
      ("178,433,024 subsets", "--max-family 178433024")),
     ("relax dp:graph=hamming,k=4,exp_eps=3 --family triples", ("privgeom.geometry._cone:Cone.project",),
      ("estimated work 64² × 13 = 53,248", "--limit block_work=53248")),
