@@ -87,6 +87,7 @@ def _relaxation_route(definition: Any, labels: Any, family: Any, method: str | N
 #: (same cone, cross-checked in the tests; FM's per-step redundancy LPs take about a minute on 16 datasets).
 FM_MAX_DATASETS = 8
 
+
 def _relax_method(dim: int, requested: str | None) -> str:
     """The relaxation method (``auto`` by default: the difference-constraint route where it applies) for a row cone
     in ``R^dim``; the cone route by block elimination beyond the double-description limit is refused here, before
