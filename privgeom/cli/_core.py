@@ -31,8 +31,10 @@ from ..geometry._symmetry import automorphisms, source_phrase
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from ._render import (
+    MAX_MATRIX_SHOWN,
     Stream,
     StreamedData,
+    bounded_membership,
     equality_rows,
     facet_rows,
     implied_lines,
@@ -351,6 +353,9 @@ def _closure_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p, default=None)
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (see Mechanism.to_json)")
     p.add_argument("--method", default="auto", help="membership backend (auto, lp, or a fast path the definition offers)")
+    p.add_argument("--all", action="store_true",
+                   help=f"carry the membership witness in --json whatever its size (without --all it is left out for a "
+                        f"mechanism of more than {MAX_MATRIX_SHOWN} entries: a post-processing as large as the matrix)")
     add_repair_arguments(p)
 
 
@@ -379,7 +384,7 @@ def _closure(args: argparse.Namespace) -> Outcome:
             f"the row cone {'decides' if decides else 'does not decide'} closure membership for this definition\n"
             f"{m.summary()}")
     data = {"definition": d.spec(), "member": m.member, "method": m.method, "row_cone_decides": decides,
-            "membership": m}
+            "membership": bounded_membership(m, mech, all_=args.all)}
     repair_text, repair_data = repair_report(d, mech, args)
     return Outcome(text + repair_text, {**data, **repair_data}, EXIT_YES if m.member else EXIT_NO)
 

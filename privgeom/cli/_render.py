@@ -27,7 +27,7 @@ from .._core.results import to_jsonable
 
 __all__ = ["Stream", "StreamedData", "IntegerRow", "write_out", "facet_rows", "ray_rows", "lineality_rows",
            "equality_rows", "listing", "implied_lines", "MAX_MATRIX_SHOWN", "matrix_shown", "mechanism_lines",
-           "mechanism_summary", "bounded_result"]
+           "mechanism_summary", "bounded_result", "bounded_membership"]
 
 
 class IntegerRow:
@@ -372,7 +372,27 @@ def bounded_result(result: Any, *, all_: bool) -> Any:
         if f.name == "mechanism":
             value = {**mechanism_summary(mechanism), "omitted": "the matrix and labels: --all prints them, --out FILE "
                      "saves the mechanism"}
-        elif f.name == "membership" and dataclasses.is_dataclass(value):
-            value = {g.name: getattr(value, g.name) for g in dataclasses.fields(value) if g.name != "witness"}
+        elif f.name == "membership":
+            value = bounded_membership(value, mechanism, all_=all_)
         out[f.name] = value
+    return out
+
+
+def bounded_membership(membership: Any, mechanism: Any, *, all_: bool) -> Any:
+    """A :class:`~privgeom.Membership` as ``--json`` carries it: whole when ``mechanism``'s matrix is shown
+    (:func:`matrix_shown`), else without its witness (a post-processing as large as the matrix), saying so.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> m = pg.RandomizedResponse(5, "3/4").contains(pg.randomized_response(5, "2/3"))
+    >>> data = bounded_membership(m, pg.randomized_response(5, "2/3"), all_=False)
+    >>> data["member"], "witness" in data, data["witness_omitted"].startswith("the witness")
+    (True, False, True)
+    """
+    if matrix_shown(mechanism, all_) or not dataclasses.is_dataclass(membership):
+        return membership
+    out = {g.name: getattr(membership, g.name) for g in dataclasses.fields(membership) if g.name != "witness"}
+    if getattr(membership, "witness", None) is not None:
+        out["witness_omitted"] = "the witness (as large as the matrix): --all carries it"
     return out

@@ -335,3 +335,25 @@ def test_relax_takes_the_per_orbit_route_of_analyze(monkeypatch, capsys):
     code, out, _ = run(capsys, "relax", "rr:k=20,p=3/4", "--json")
     data = json.loads(out)
     assert code == 0 and data["recognised"] == "dp" and data["exp_eps"] == "3" and data["n_lost"] == 2**20
+
+
+def test_closure_json_leaves_a_large_witness_out_unless_all(capsys, tmp_path):
+    # RR(5, 2/3) is in closure(RR(5, 3/4)) with the witness Y = M' M_rr^{-1} ≥ 0 (Theorem 4.3): a 32 × 32
+    # post-processing, as large as the matrix — left out of --json by default, carried with --all and verified here
+    from fractions import Fraction
+
+    path = str(tmp_path / "rr5.json")
+    target = pg.randomized_response(5, "2/3")
+    target.save(path)
+    code, out, _ = run(capsys, "closure", "rr:k=5,p=3/4", "-m", path, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["member"] and "witness" not in data["membership"] and len(out) < 2000
+    assert "--all" in data["membership"]["witness_omitted"]
+    code, out, _ = run(capsys, "closure", "rr:k=5,p=3/4", "-m", path, "--json", "--all")
+    witness = json.loads(out)["membership"]["witness"]
+    (Y,) = witness["post_processings"]
+    Y = [[Fraction(v) for v in row] for row in Y]
+    M = pg.randomized_response(5, "3/4").matrix
+    assert all(v >= 0 for row in Y for v in row)
+    product = [[sum(Y[o][j] * M[j][d] for j in range(32)) for d in range(32)] for o in range(32)]
+    assert product == target.matrix.tolist()
