@@ -20,7 +20,6 @@ Run ``python benchmarks/bench_dp_cones.py [--quick] [--max-k K] [--float-cone]``
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from typing import Any, Callable
 
