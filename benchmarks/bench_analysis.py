@@ -495,10 +495,19 @@ def scale_main(argv: list[str]) -> int:
     return 1 if failures else 0
 
 
-if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] in ("--scale-cell", "--only-own-graph", "--path-cell"):
-        sys.exit(scale_main(sys.argv[1:]))
+def _tables() -> int:
+    """Both tables of this script (the per-orbit rows, then the scale table)."""
     code = main()
     if code == 0 and "--cell" not in sys.argv:
         code = scale_main(["--scale-table"] + (["--quick"] if "--quick" in sys.argv else []))
-    sys.exit(code)
+    return code
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] in ("--scale-cell", "--only-own-graph", "--path-cell"):
+        sys.exit(scale_main(sys.argv[1:]))
+    if "--cell" in sys.argv:
+        sys.exit(main())
+    import _report
+
+    _report.run(_tables, "bench_analysis")

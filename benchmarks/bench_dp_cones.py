@@ -20,7 +20,6 @@ Run ``python benchmarks/bench_dp_cones.py [--quick] [--max-k K] [--float-cone]``
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from typing import Any, Callable
 
@@ -155,4 +154,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import _report  # prints the tables; --publish also writes them into docs/benchmarks.md
+
+    _report.run(main, "bench_dp_cones")

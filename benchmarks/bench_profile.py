@@ -79,4 +79,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import _report  # prints the tables; --publish also writes them into docs/benchmarks.md
+
+    _report.run(main, "bench_profile")

@@ -101,4 +101,6 @@ def tiny_values() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import _report  # prints the tables; --publish also writes them into docs/benchmarks.md
+
+    _report.run(main, "bench_smoothed")

@@ -248,7 +248,7 @@ for _package, _names in {
 #: (tests/test_startup.py checks the list against the sources).
 _LIMIT_MODULES = (
     "privgeom._core.domain", "privgeom._core.grid", "privgeom._core.io", "privgeom.analyses.comparison._compare",
-    "privgeom.analyses.relaxation._difference", "privgeom.analyses.design._dp_bounds", "privgeom.analyses.optimal._information",
+    "privgeom.analyses.relaxation._difference_system", "privgeom.analyses.design._dp_bounds", "privgeom.analyses.optimal._information",
     "privgeom.analyses.optimal._optimal", "privgeom.analyses.optimal._optimal_adp", "privgeom.analyses.relaxation._relaxation",
     "privgeom.analyses.profiles._scan", "privgeom.analyses.guarantees._summary", "privgeom.definitions._approx_dp",
     "privgeom.definitions._dp_rays", "privgeom.definitions._ray_orbits", "privgeom.geometry._cdd",

@@ -30,7 +30,7 @@ from privgeom.analyses.optimal._optimal import staircase_patterns
 from privgeom.cli._core import _check_listing
 from privgeom.definitions._catalogue import dp_ray_patterns
 from privgeom.definitions._ray_orbits import dp_ray_orbits
-from privgeom.analyses.relaxation._difference import DifferenceSystem
+from privgeom.analyses.relaxation._difference_system import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
 from privgeom.smoothed._experiments import check_databases
 from privgeom.graphs._graphs import hamming_graph, path_graph
@@ -321,7 +321,6 @@ MESSAGES_ALLOWED: frozenset[str] = frozenset()
 #: pg.set_limits. Only shrinks.
 BINDINGS_ALLOWED = frozenset({
     "privgeom/analyses/profiles/_profile.py",  # re-exports MAX_PROFILE_WORK of _scan (profile_work)
-    "privgeom/cli/_catalogue.py",  # MAX_OPTIMAL_LP_SIZE / MAX_PROFILE_WORK in --help defaults
 })
 
 

@@ -18,24 +18,23 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
-from .._core.domain import Domain
-from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
-from .._core.numeric import limit_hint, parse_int
+from .._core.errors import DomainMismatchError, PrivgeomError, SizeLimitError
+from .._core.numeric import limit_hint
 from .._core.progress import Progress, stage
 from .._core.results import to_jsonable
-from ..analyses.relaxation import _relaxation
-from ..analyses.relaxation._relaxation import FAMILIES, RELAX_METHODS, family_name, own_family, relax, relaxation_domain, subset_family
+from ..analyses.relaxation._relaxation import RELAX_METHODS, own_family, relax, relaxation_domain
 from ..analyses.guarantees._semantics import Guarantee, check_guarantee, semantics
 from ..analyses.guarantees._wording import MAX_LISTED
-from ..analyses._hooks import structured_relaxation
 from ..analyses.guarantees._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import _dp_rays, parse_definition
 from ..geometry._symmetry import automorphisms, source_phrase
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from ._render import (
+    MAX_MATRIX_SHOWN,
     Stream,
     StreamedData,
+    bounded_membership,
     equality_rows,
     facet_rows,
     implied_lines,
@@ -45,6 +44,17 @@ from ._render import (
     write_out,
 )
 from ._repair import add_repair_arguments, repair_report
+from ._routes import (
+    FM_MAX_DATASETS,
+    _check_cone_rays_early,
+    _cone_document_dim,
+    _default_family,
+    _family_sets,
+    _max_family,
+    _max_family_option,
+    _relax_method,
+    _relaxation_route,
+)
 
 T = TypeVar("T")
 
@@ -56,109 +66,8 @@ def _definition_arg(p: argparse.ArgumentParser, default: str | None = DEFAULT_SP
                    help=f"privacy definition spec, e.g. rr:k=3,p=3/4 or dp:graph=hamming,k=2,exp_eps=3 (default {default})")
 
 
-def _family(value: str) -> Any:
-    """A family name (:data:`~privgeom.analyses.relaxation._relaxation.FAMILIES`: ``hamming``, ``all-pairs``, ``triples`` and the relation
-    names ``replace-one``, ``add-remove``, ``path``, ``complete``) or an explicit list ``11:10,11:01`` (subsets
-    joined by ':'); a value without ':' is a name, checked by :func:`~privgeom.analyses.relaxation._relaxation.family_name`.
-
-    Raises
-    ------
-    InvalidParameterError
-        An empty family (``--family ''``), naming the value.
-    FormatError
-        A malformed list.
-    """
-    if not value.strip():
-        raise InvalidParameterError(f"--family {value!r} is empty: use one of {', '.join(FAMILIES)} or a list of "
-                                    "subsets like 11:10,11:01")
-    if ":" not in value and "," not in value:
-        return value.strip().lower()
-    subsets = [tuple(part.split(":")) for part in value.split(",") if part]
-    if not subsets or any(len(s) < 1 or "" in s for s in subsets):
-        raise FormatError(f"bad subset family {value!r}: use hamming, all-pairs, triples or a list like 11:10,11:01")
-    return subsets
-
-
-def _default_family(labels: Any, requested: str | None, max_family: int | None = None, datasets: Any = None) -> Any:
-    """The requested family (checked against the datasets at once: a bad family is a user error, not a refused
-    part), else ``hamming`` on bit strings and ``all-pairs`` otherwise. ``datasets``: the definition's
-    :func:`~privgeom.analyses.relaxation._relaxation.relaxation_domain` (its relation names are families)."""
-    if requested is not None:
-        family = _family(requested)
-        if isinstance(family, str):
-            family = family_name(family, labels if datasets is None else datasets)
-        _check_family_size(labels, family, max_family)  # from the sizes: a requested family beyond the limit is refused
-        if not isinstance(family, str) or family == "hamming":
-            subset_family(labels if datasets is None else datasets, family)  # the typed error naming the datasets
-        return family
-    bits = bool(labels) and Domain.from_labels(labels).is_bits
-    return "hamming" if bits else "all-pairs"
-
-
-#: Above this many datasets the CLI projects by block elimination instead of one-coordinate-at-a-time Fourier–Motzkin
-#: (same cone, cross-checked in the tests; FM's per-step redundancy LPs take about a minute on 16 datasets).
-FM_MAX_DATASETS = 8
-
 #: How many orbits (and, with --check, failures) the default text lists before saying how many more there are.
 MAX_ORBITS_SHOWN = 12
-
-
-def _relax_method(cone: Any, requested: str | None) -> str:
-    """The relaxation method (``auto`` by default: the difference-constraint route where it applies); the cone route
-    by block elimination beyond the double-description limit is refused here, before anything is built."""
-    method = requested or "auto"
-    from ..geometry import _cdd
-
-    blocky = method == "block" or (method == "cone" and cone.ambient_dim > FM_MAX_DATASETS)
-    if blocky and cone.ambient_dim > _cdd.MAX_DD_DIM:
-        raise SizeLimitError(f"relaxation by block elimination: {cone.ambient_dim} datasets exceed the "
-                             f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (time and memory grow "
-                             "exponentially beyond it); refused before running cdd — use --method auto or difference, "
-                             f"which need no double description, or {limit_hint('dd_dim', cone.ambient_dim)}")
-    return method
-
-
-def _max_family(args: argparse.Namespace) -> int:
-    """``--max-family`` (the global size limit ``relax_family`` for one command; also ``--limit relax_family=N``)."""
-    value = getattr(args, "max_family", None)
-    return _relaxation.MAX_FAMILY if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
-
-
-def _max_family_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--max-family", dest="max_family", metavar="N", default=None,
-                   help=f"refuse relaxation families of more than N subsets (default: the size limit relax_family, "
-                        f"{_relaxation.MAX_FAMILY:,}); checked from the sizes before the family is built")
-
-
-def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> None:
-    """Refuse a relaxation family whose size (computed from the number of datasets) exceeds ``limit`` (default: the
-    size limit ``relax_family``; ``--max-family``)."""
-    cap = _relaxation.MAX_FAMILY if limit is None else limit
-    n = len(labels)
-    k = len(labels[0]) if n else 0
-    size = {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(
-        family, None) if isinstance(family, str) else len(family)
-    if size is not None and size > cap:
-        raise SizeLimitError(f"the relaxation family {family!r} has {size:,} subsets of the {n:,} datasets, more than "
-                             f"the limit of {cap:,} subsets; refused before expanding it — give --family a smaller "
-                             f"list, or {limit_hint('relax_family', size)}")
-
-
-def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
-    """The subsets of a family; ``hamming`` by flipping each bit of each label (``O(N k)``), else
-    :func:`~privgeom.analyses.relaxation._relaxation.subset_family`."""
-    if family != "hamming" or not isinstance(labels, (list, tuple)):
-        return subset_family(labels, family)
-    where = {s: i for i, s in enumerate(labels)}
-    out: list[tuple[str, ...]] = []
-    for s in labels:
-        for j in range(len(s)):
-            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1:]
-            if where.get(t, -1) > where[s]:
-                out.append((s, t))
-    if not out or len(out) * 2 != len(labels) * len(labels[0]):
-        return subset_family(labels, family)  # not a full cube: the generic rule (and its error messages)
-    return out
 
 
 def _rowcone_text(cone: Any) -> str:
@@ -313,8 +222,11 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     spec = d.spec()
     labels = tuple(d.inputs)
     limit = _max_family(args)
-    own = own_family(d) if args.family is None else None  # the definition's own graph first (issue: all-pairs is a choice)
-    family = own[1] if own is not None else _default_family(labels, args.family, limit, relaxation_domain(d, labels))
+    own = own_family(d) if args.family is None else None  # the definition's own graph first (all-pairs is a choice)
+    datasets = relaxation_domain(d, labels)
+    family = own[1] if own is not None else _default_family(labels, args.family, datasets)
+    if args.family is not None:  # a requested family that cannot be expanded is a user error, not a refused part
+        _relaxation_route(d, labels, family, args.method, limit, datasets)
     refused: dict[str, str] = {}
     with Progress(4, "analyze") as bar:
         facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
@@ -325,9 +237,9 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: (None if structured_relaxation(d, family, _relax_method(cone, args.method))
-                                        is not None else _check_family_size(labels, family, limit))  # type: ignore[func-returns-value]
-                               or relax(d, family, method=_relax_method(cone, args.method))) \
+                               lambda: _relaxation_route(d, labels, family, args.method, limit, datasets,
+                                                         requested=False)
+                               or relax(d, family, method=_relax_method(cone.ambient_dim, args.method))) \
             if cone is not None else None
         lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
             if relaxation else None
@@ -441,6 +353,9 @@ def _closure_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p, default=None)
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (see Mechanism.to_json)")
     p.add_argument("--method", default="auto", help="membership backend (auto, lp, or a fast path the definition offers)")
+    p.add_argument("--all", action="store_true",
+                   help=f"carry the membership witness in --json whatever its size (without --all it is left out for a "
+                        f"mechanism of more than {MAX_MATRIX_SHOWN} entries: a post-processing as large as the matrix)")
     add_repair_arguments(p)
 
 
@@ -469,7 +384,7 @@ def _closure(args: argparse.Namespace) -> Outcome:
             f"the row cone {'decides' if decides else 'does not decide'} closure membership for this definition\n"
             f"{m.summary()}")
     data = {"definition": d.spec(), "member": m.member, "method": m.method, "row_cone_decides": decides,
-            "membership": m}
+            "membership": bounded_membership(m, mech, all_=args.all)}
     repair_text, repair_data = repair_report(d, mech, args)
     return Outcome(text + repair_text, {**data, **repair_data}, EXIT_YES if m.member else EXIT_NO)
 
@@ -503,6 +418,8 @@ def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
 @command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives",
          outputs={"out": "file"})(_rowcone_args)
 def _rowcone(args: argparse.Namespace) -> Outcome:
+    if args.rays:
+        _check_cone_rays_early(args.definition)
     stage("parsing the definition")
     d = parse_definition(args.definition)
     stage("row cone")
@@ -579,6 +496,9 @@ def _semantics(args: argparse.Namespace) -> Outcome:
     if not args.all:  # the summary refuses a cone too large to describe before the guarantees are built
         stage("symmetry orbits")
         summary = describe_row_cone(d)
+    if args.all:  # from the row cone's structure when it counts the facets, before a guarantee is built
+        st = d.row_cone().structure
+        _check_listing(st.n_facets if st is not None else None, d.n_inputs, "guarantees")
     stage("row cone and guarantees")
     guarantees = semantics(d)
     listed: Iterator[str] | None = None
@@ -644,15 +564,23 @@ def _relax_args(p: argparse.ArgumentParser) -> None:
 
 @command("relax", "relax a definition by projection onto subsets (Lin & Kifer §V); recognise ε-DP")(_relax_args)
 def _relax(args: argparse.Namespace) -> Outcome:
+    dim = _cone_document_dim(args.definition) if args.method in ("block", "cone") else None
+    if dim is not None:  # a cone definition's preparation costs an LP per row: refuse from its document first
+        _relax_method(dim, args.method)
     stage("parsing the definition")
     d = parse_definition(args.definition)
     max_family = _max_family(args)
-    family = _default_family(d.inputs, args.family, max_family, relaxation_domain(d, d.inputs))
-    _check_family_size(d.inputs, family, max_family)
-    stage("row cone")
-    cone = d.row_cone()
-    stage(f"relaxation onto {family!r}" if isinstance(family, str) else f"relaxation onto {len(family):,} subsets")
-    r = relax(d, family, method=_relax_method(cone, args.method))
+    datasets = relaxation_domain(d, d.inputs)
+    family = _default_family(d.inputs, args.family, datasets)
+    known = _relaxation_route(d, d.inputs, family, args.method, max_family, datasets,
+                              requested=args.family is not None)
+    if known is not None:
+        r = known
+    else:
+        stage("row cone")
+        cone = d.row_cone()
+        stage(f"relaxation onto {family!r}" if isinstance(family, str) else f"relaxation onto {len(family):,} subsets")
+        r = relax(d, family, method=_relax_method(cone.ambient_dim, args.method))
     stage("lost guarantees and orbits")
     lines = [r.text]
     limit = None if args.all else MAX_ORBITS_SHOWN
@@ -661,12 +589,31 @@ def _relax(args: argparse.Namespace) -> Outcome:
     lines += _lost_lines(d, r, family, indent="", all_=args.all)
     if args.all:
         lines.append("relaxed " + _rowcone_text(r.cone))
+    elif known is not None:
+        lines.append("relaxed " + _per_orbit_relaxed_text(d, r))
     else:
         relaxed = r.definition if r.definition is not None else r.cone
         try:  # the symmetries of the definition that keep the family map the relaxed cone to itself
-            stab = automorphisms(d).stabilizer_of_family(_family_sets(relaxation_domain(d, d.inputs), family))
+            stab = automorphisms(d).stabilizer_of_family(_family_sets(datasets, family))
         except PrivgeomError:
             stab = None
         summary = describe_row_cone(relaxed, definition="relaxed", group=stab)
         lines.append("relaxed " + "\n".join(summary.lines(max_orbits=MAX_ORBITS_SHOWN)))
     return Outcome("\n".join(lines), r, EXIT_YES)
+
+
+def _per_orbit_relaxed_text(definition: Any, r: Any) -> str:
+    """The relaxed cone of a relaxation answered per orbit: its summary by orbit of the definition's symmetry group
+    (the route answers per orbit of that group, which keeps the family), or — when the summary would need the
+    relaxed cone's facets as one dense array beyond the size limits — its structure in one line (counts and the
+    closed-form rule of its facets, nothing built)."""
+    try:
+        summary = describe_row_cone(r.cone, definition="relaxed", group=automorphisms(definition))
+        return "\n".join(summary.lines(max_orbits=MAX_ORBITS_SHOWN))
+    except SizeLimitError:
+        cone, st = r.cone, r.cone.structure
+        head = f"row cone in R^{cone.ambient_dim}: dimension {cone.ambient_dim}"
+        if st is None or st.n_facets is None:  # pragma: no cover - the per-orbit routes give their structure
+            return head
+        return (f"{head}, {st.n_facets:,} facets, {'pointed' if st.pointed else 'not pointed'}\n  {st.description}"
+                f"\n  symmetry: {r.symmetry}")

@@ -65,7 +65,7 @@ from ..analyses.design._intersection import IntersectionDefinition
 from ..analyses.guarantees._semantics import guarantee_from_normal
 from ..analyses.optimal._optimal_lp import prior_vector, utility_matrix
 from ..definitions import ConeDefinition, PrivacyDefinition, parse_definition
-from ._catalogue import _prior_option, _utility_option
+from ._closures import _prior_option, _utility_option
 from ._core import MAX_ORBITS_SHOWN, _semantics_lines
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 from .._core.numbers import number_text

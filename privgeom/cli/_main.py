@@ -27,7 +27,8 @@ __all__ = ["main", "build_parser", "check_outputs", "parse_limits", "COMMAND_MOD
 #: Modules that register subcommands (imported lazily by :func:`build_parser`). A module that is missing is skipped.
 COMMAND_MODULES = (
     "privgeom.cli._core",
-    "privgeom.cli._catalogue",
+    "privgeom.cli._profile",
+    "privgeom.cli._closures",
     "privgeom.cli._voting",
     "privgeom.cli._smoothed",
     "privgeom.cli._design",
@@ -194,7 +195,7 @@ def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
 #: loaded with the module of a command they extend.
 EXTENDED_BY: dict[str, tuple[str, ...]] = {
     "privgeom.cli._core": ("privgeom.cli._paper",),
-    "privgeom.cli._catalogue": ("privgeom.cli._paper",),
+    "privgeom.cli._closures": ("privgeom.cli._paper",),
 }
 
 

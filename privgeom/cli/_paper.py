@@ -84,12 +84,13 @@ def _latex_of(name: str, args: argparse.Namespace) -> str:
     if name == "semantics":
         return to_latex(semantics(d))
     # analyze: the row cone and the relaxation onto the command's family; relax: the relaxation
-    from ._core import _check_family_size, _default_family, _max_family
+    from ._routes import _default_family, _max_family, _relaxation_route
 
     limit = _max_family(args)
-    family = _default_family(tuple(d.inputs), getattr(args, "family", None), limit,
-                             relaxation_domain(d, tuple(d.inputs)))
-    _check_family_size(tuple(d.inputs), family, limit)
+    requested = getattr(args, "family", None)
+    datasets = relaxation_domain(d, tuple(d.inputs))
+    family = _default_family(tuple(d.inputs), requested, datasets)
+    _relaxation_route(d, tuple(d.inputs), family, None, limit, datasets, requested=requested is not None)
     if name == "relax":
         return to_latex(relax(d, family))
     cone = d.row_cone()
@@ -202,7 +203,7 @@ def _register() -> None:
     import importlib
 
     # The commands extended here must be registered first (this module may be imported on its own, e.g. by doctest).
-    for module in ("privgeom.cli._core", "privgeom.cli._catalogue"):
+    for module in ("privgeom.cli._core", "privgeom.cli._closures"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as err:

@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -21,11 +22,12 @@ from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .._core.errors import FormatError
-from .._core.numbers import integer_json
+from .._core.numbers import fraction_str, integer_json, number_text
 from .._core.results import to_jsonable
 
 __all__ = ["Stream", "StreamedData", "IntegerRow", "write_out", "facet_rows", "ray_rows", "lineality_rows",
-           "equality_rows", "listing", "implied_lines"]
+           "equality_rows", "listing", "implied_lines", "MAX_MATRIX_SHOWN", "matrix_shown", "mechanism_lines",
+           "mechanism_summary", "bounded_result", "bounded_membership"]
 
 
 class IntegerRow:
@@ -288,3 +290,130 @@ def implied_lines(implied: Sequence[Any] | None, *, all_: bool = False, indent: 
     head = f"{indent}{n} pair bound{'s are' if n != 1 else ' is'} implied by paths of the others:"
     return [head] + listing(implied, lambda p: p.summary(), limit=None if all_ else MAX_IMPLIED_SHOWN, more=more,
                             indent=indent + "  ")
+
+
+#: Largest mechanism (outputs × inputs entries) whose matrix a command prints, and carries in ``--json``, without
+#: ``--all`` (a 16 × 16 table); beyond it the text and JSON summarise the mechanism (:func:`mechanism_summary`) and
+#: ``--all`` or ``--out FILE`` give the matrix.
+MAX_MATRIX_SHOWN = 256
+
+
+def matrix_shown(mechanism: Any, all_: bool = False) -> bool:
+    """Whether a command prints ``mechanism``'s matrix: with ``--all``, or when it has at most
+    :data:`MAX_MATRIX_SHOWN` entries (read from the shape, nothing built)."""
+    n_out, n_in = mechanism.shape
+    return all_ or n_out * n_in <= MAX_MATRIX_SHOWN
+
+
+def mechanism_summary(mechanism: Any) -> dict[str, Any]:
+    """What a command reports about a mechanism too large to print: shape, exactness, number of nonzero entries, the
+    smallest nonzero and the largest entry and the number of distinct entries (exact: as reduced fractions, from the
+    integer columns, without building a ``Fraction`` per entry), and the Kronecker factors when it is kept factored.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> s = mechanism_summary(pg.randomized_response(2, "3/4"))
+    >>> s["shape"], s["nonzeros"], s["smallest_nonzero"], s["largest"], s["distinct_entries"], s["factors"]
+    ([4, 4], 16, Fraction(1, 16), Fraction(9, 16), 3, 2)
+    >>> mechanism_summary(pg.Mechanism([[0.5, 0.0], [0.5, 1.0]]))["distinct_entries"]
+    3
+    """
+    n_out, n_in = mechanism.shape
+    factors = mechanism.factors
+    out: dict[str, Any] = {"shape": [n_out, n_in], "exact": bool(mechanism.exact),
+                           "inputs": n_in, "outputs": n_out, "factors": None if factors is None else len(factors)}
+    if mechanism.exact:
+        ints = mechanism.int_columns
+        num, den = ints.numerators, ints.denominators
+        nonzero = num != 0
+        largest = max((Fraction(int(num[:, i].max()), int(den[i])) for i in range(n_in)), default=Fraction(0))
+        smallest = min((Fraction(int(num[nonzero[:, i], i].min()), int(den[i])) for i in range(n_in)
+                        if nonzero[:, i].any()), default=None)
+        if num.dtype != object:
+            g = np.gcd(num, den[None, :])
+            pairs = np.stack([num // g, np.broadcast_to(den[None, :], num.shape) // g], axis=-1).reshape(-1, 2)
+            distinct = int(len(np.unique(pairs, axis=0)))
+        else:
+            distinct = len({Fraction(int(v), int(den[i])) for i in range(n_in) for v in num[:, i]})
+        out.update(nonzeros=int(nonzero.sum()), smallest_nonzero=smallest, largest=largest, distinct_entries=distinct)
+    else:
+        mat = mechanism.float_matrix()
+        nz = mat[mat != 0]
+        out.update(nonzeros=int(nz.size), smallest_nonzero=float(nz.min()) if nz.size else None,
+                   largest=float(mat.max()) if mat.size else 0.0, distinct_entries=int(len(np.unique(mat))))
+    return out
+
+
+def mechanism_lines(mechanism: Any, *, indent: str = "", how: str = "--all prints it, --out FILE saves it") -> list[str]:
+    """The summary of :func:`mechanism_summary` as text, saying how to get the matrix (``how``).
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> print("\\n".join(mechanism_lines(pg.randomized_response(5, "3/4"))))
+    mechanism: 32 outputs × 32 inputs, exact, a Kronecker product of 5 factors; 1,024 nonzero entries, 6 distinct, from 1/1024 to 243/1024 (the matrix is not printed: --all prints it, --out FILE saves it)
+    """
+    s = mechanism_summary(mechanism)
+    shape = f"{s['outputs']:,} outputs × {s['inputs']:,} inputs, {'exact' if s['exact'] else 'float'}"
+    if s["factors"]:
+        shape += f", a Kronecker product of {s['factors']} factors"
+
+    def num(v: Any) -> str:
+        return fraction_str(v) if isinstance(v, Fraction) else number_text(v)
+
+    entries = f"{s['nonzeros']:,} nonzero entries, {s['distinct_entries']:,} distinct"
+    if s["smallest_nonzero"] is not None:
+        entries += f", from {num(s['smallest_nonzero'])} to {num(s['largest'])}"
+    return [f"{indent}mechanism: {shape}; {entries} (the matrix is not printed: {how})"]
+
+
+def bounded_result(result: Any, *, all_: bool) -> Any:
+    """A result carrying a ``mechanism`` (and maybe a ``membership``) as ``--json`` prints it: the result itself when
+    the matrix is shown (:func:`matrix_shown`), else a dict of its fields with the mechanism replaced by
+    :func:`mechanism_summary` and the membership's witness (as large as the matrix) left out — the JSON keeps a
+    size independent of the mechanism's, unless ``--all`` asks for everything.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> res = pg.optimal_mechanism(pg.RandomizedResponse(5, "3/4"))
+    >>> data = bounded_result(res, all_=False)
+    >>> data["mechanism"]["shape"], "witness" in data["membership"], data["value"]
+    ([32, 32], False, Fraction(243, 1024))
+    >>> bounded_result(res, all_=True) is res
+    True
+    """
+    mechanism = result.mechanism
+    if matrix_shown(mechanism, all_):
+        return result
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(result):
+        value = getattr(result, f.name)
+        if f.name == "mechanism":
+            value = {**mechanism_summary(mechanism), "omitted": "the matrix and labels: --all prints them, --out FILE "
+                     "saves the mechanism"}
+        elif f.name == "membership":
+            value = bounded_membership(value, mechanism, all_=all_)
+        out[f.name] = value
+    return out
+
+
+def bounded_membership(membership: Any, mechanism: Any, *, all_: bool) -> Any:
+    """A :class:`~privgeom.Membership` as ``--json`` carries it: whole when ``mechanism``'s matrix is shown
+    (:func:`matrix_shown`), else without its witness (a post-processing as large as the matrix), saying so.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> m = pg.RandomizedResponse(5, "3/4").contains(pg.randomized_response(5, "2/3"))
+    >>> data = bounded_membership(m, pg.randomized_response(5, "2/3"), all_=False)
+    >>> data["member"], "witness" in data, data["witness_omitted"].startswith("the witness")
+    (True, False, True)
+    """
+    if matrix_shown(mechanism, all_) or not dataclasses.is_dataclass(membership):
+        return membership
+    out = {g.name: getattr(membership, g.name) for g in dataclasses.fields(membership) if g.name != "witness"}
+    if getattr(membership, "witness", None) is not None:
+        out["witness_omitted"] = "the witness (as large as the matrix): --all carries it"
+    return out

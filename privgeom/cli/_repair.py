@@ -12,6 +12,7 @@ import argparse
 from typing import Any
 
 from .._core.numbers import number_text
+from ._render import matrix_shown, mechanism_lines
 
 __all__ = ["add_repair_arguments", "repair_report"]
 
@@ -52,11 +53,14 @@ def repair_report(definition: Any, mechanism: Any, args: argparse.Namespace) -> 
                  f"verified as a member [{rep.membership.method}]"]
         if rep.certificate is not None:
             lines.append(f"  optimality: {rep.certificate.summary()}")
-        lines.append("  repaired mechanism (rows = outputs):")
         M = rep.mechanism
-        for o, row in zip(M.outputs, M.matrix):
-            cells = [number_text(v if rep.exact else float(v)) for v in row]
-            lines.append(f"    {o}: " + "  ".join(cells))
+        if matrix_shown(M):
+            lines.append("  repaired mechanism (rows = outputs):")
+            for o, row in zip(M.outputs, M.matrix):
+                cells = [number_text(v if rep.exact else float(v)) for v in row]
+                lines.append(f"    {o}: " + "  ".join(cells))
+        else:  # a summary; --out FILE writes the matrix
+            lines += mechanism_lines(M, indent="  repaired ", how="--out FILE saves it, --json carries it")
         text = "\n".join(lines)
     if args.out:
         rep.mechanism.save(args.out)

@@ -227,7 +227,7 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: 
     if bound > max_rays:
         raise SizeLimitError(
             f"the eps-DP cone over {getattr(G, 'name', '') or 'this graph'} ({len(nodes)} datasets) has at least "
-            f"{bound:,} extreme rays, more than the limit of {max_rays:,} rays (max_rays); refused before "
+            f"{bound:,} extreme rays, more than the limit dp_rays of {max_rays:,} rays; refused before "
             f"enumerating — {limit_hint('dp_rays', bound, keyword='max_rays')}"
         )
     index = {v: i for i, v in enumerate(nodes)}
@@ -249,7 +249,7 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: 
                 lo = min(u)
                 found.append([v - lo for v in u])
                 if len(found) > max_rays:
-                    raise SizeLimitError(f"the eps-DP cone has more than {max_rays:,} extreme rays (max_rays); "
+                    raise SizeLimitError(f"the eps-DP cone has more than {max_rays:,} extreme rays (the limit dp_rays); "
                                          f"refused — {limit_hint('dp_rays', None, keyword='max_rays')}")
             return
         v = order[t]
@@ -262,7 +262,8 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: 
             steps += 1
             if steps > max_steps:
                 raise SizeLimitError(f"enumerating the eps-DP cone's rays needs more than {max_steps:,} search steps "
-                                     f"(max_steps); refused — {limit_hint('dp_ray_steps', None, keyword='max_steps')}")
+                                     f"(the limit dp_ray_steps); refused — "
+                                     f"{limit_hint('dp_ray_steps', None, keyword='max_steps')}")
             u[v] = val
             rec(t + 1)
 

@@ -240,7 +240,8 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
         elif colour is None and not _tight_edges_span(u, edges, n):
             return
         if len(found) >= max_orbits:
-            raise SizeLimitError(f"the eps-DP cone has more than {max_orbits:,} orbits of extreme rays (max_orbits); "
+            raise SizeLimitError(f"the eps-DP cone has more than {max_orbits:,} orbits of extreme rays (the limit "
+                                 f"dp_ray_orbits); "
                                  f"refused — {limit_hint('dp_ray_orbits', None, keyword='max_orbits')}")
         lo = int(u.min())
         found.append([int(u[pos[i]]) - lo for i in range(n)])
@@ -282,7 +283,8 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
             steps += 1
             if steps > max_steps:
                 raise SizeLimitError(f"enumerating the eps-DP cone's ray orbits needs more than {max_steps:,} search "
-                                     f"steps (max_steps); refused — {limit_hint('dp_ray_steps', None, keyword='max_steps')}")
+                                     f"steps (the limit dp_ray_steps); refused — "
+                                     f"{limit_hint('dp_ray_steps', None, keyword='max_steps')}")
             u[t] = val
             nxt = alive if symmetric else check(alive, t + 1)
             if nxt is not None:
@@ -363,7 +365,7 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
         if bound > max_orbits:
             raise SizeLimitError(
                 f"the eps-DP cone over {len(labels):,} datasets has at least {bound:,} orbits of extreme rays under "
-                f"the {group.source} group of order {g_order:,}, more than the limit of {max_orbits:,} (max_orbits); "
+                f"the {group.source} group of order {g_order:,}, more than the limit dp_ray_orbits of {max_orbits:,}; "
                 f"refused before searching — {limit_hint('dp_ray_orbits', bound, keyword='max_orbits')}")
     found, sizes, order, steps = _search(len(labels), I, J, group, max_orbits=max_orbits, max_steps=max_steps,
                                          max_elements=max_elements)

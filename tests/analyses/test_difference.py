@@ -13,7 +13,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.analyses import relax, relax_pairwise
-from privgeom.analyses.relaxation._difference import DifferenceSystem
+from privgeom.analyses.relaxation._difference_system import DifferenceSystem
 from privgeom.analyses.relaxation._lost import facet_status
 from privgeom.geometry import Cone
 from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
@@ -188,7 +188,7 @@ def test_difference_cone_facets_match_cdd(seed):
     for a, b in itertools.permutations(range(5), 2):
         if rng.random() < 0.45:
             bounds.append((a, b, F(rng.randint(2, 9), rng.randint(1, 2))))
-    from privgeom.analyses.relaxation._relax_difference import _difference_cone, _rows
+    from privgeom.analyses.relaxation._difference_route import _difference_cone, _rows
 
     S = DifferenceSystem.from_bounds(labels, bounds, True)
     gone = {p.pair for p in S.implied_bounds()}

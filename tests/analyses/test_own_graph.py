@@ -124,7 +124,7 @@ def test_geometric_onto_its_path_loses_the_interior_facets(n: int) -> None:
 
 
 def test_ratio_facet_implied_by_its_own_bound() -> None:
-    from privgeom.analyses.relaxation._difference import DifferenceSystem
+    from privgeom.analyses.relaxation._difference_system import DifferenceSystem
     from privgeom.analyses.relaxation._lost import facet_status
 
     S = DifferenceSystem.from_bounds(["a", "b", "c"], [(0, 1, 2), (1, 0, 2), (1, 2, 2), (2, 1, 2)], True)
@@ -159,7 +159,7 @@ def test_analyze_geometric_reports_lost_orbits(capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize("n", [3, 6, 12])
 def test_local_route_matches_the_lp_route(n: int) -> None:
     """The projection onto a facet's support (local_status) and the full relaxed-cone LP agree on every facet."""
-    from privgeom.analyses.relaxation._difference import DifferenceSystem
+    from privgeom.analyses.relaxation._difference_system import DifferenceSystem
     from privgeom.analyses.relaxation._lost import _exact_minimum, local_status
 
     d = parse_definition(f"geometric:n={n},alpha=1/3")

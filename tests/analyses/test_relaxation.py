@@ -252,7 +252,7 @@ def test_relax_dispatches_through_its_route_table(monkeypatch):
 def test_difference_routes_are_tried_in_order():
     """ε-DP onto its own edges is answered by the own-graph route (nothing searched); the same cone given bare, by
     the difference route; a family that is not pairs by neither (the reason is the refusal's)."""
-    from privgeom.analyses.relaxation import _relax_difference as rd
+    from privgeom.analyses.relaxation import _difference_route as rd
 
     assert list(rd._DIFFERENCE_ROUTES) == ["own-graph", "difference"]
     assert all(route.__doc__ for route in rd._DIFFERENCE_ROUTES.values())

@@ -10,7 +10,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.analyses import _rr_orbits
-from privgeom.analyses.relaxation import _relax_difference
+from privgeom.analyses.relaxation import _difference_route
 from privgeom.analyses.guarantees import _summary
 from privgeom.analyses._hooks import structured_relaxation, structured_summary
 from privgeom.analyses.relaxation._relaxation import relax_pairwise
@@ -22,7 +22,7 @@ def _generic_relaxation(rr):
     from privgeom.analyses.relaxation._relaxation import relaxation_domain, subset_family
 
     family = subset_family(relaxation_domain(rr, rr.row_cone().labels), "hamming")
-    return _relax_difference.relax_by_differences(rr, rr.row_cone(), family, required=True)
+    return _difference_route.relax_by_differences(rr, rr.row_cone(), family, required=True)
 
 
 @pytest.mark.parametrize("k,p", [(2, "3/4"), (3, "2/3"), (5, "3/4"), (8, "3/4"), (6, "9/10")])
@@ -105,7 +105,7 @@ def test_k20_without_dense_work(monkeypatch):
 
     monkeypatch.setattr(_structure, "kronecker_integer_rows", forbidden)
     monkeypatch.setattr(_relaxation, "subset_family", forbidden)
-    monkeypatch.setattr(_relax_difference, "relax_by_differences", forbidden)
+    monkeypatch.setattr(_difference_route, "relax_by_differences", forbidden)
     monkeypatch.setattr(_summary, "_kronecker_orbits", forbidden)
     monkeypatch.setattr(pg.RandomizedResponse, "facets", forbidden)
     rr = pg.RandomizedResponse(20, "3/4")

@@ -214,3 +214,26 @@ def test_eps_option_goes_through_privacy_level(capsys, rr_file):
     assert code == 0 and json.loads(out)["delta"]["delta"] == "1/4"  # same as --exp-eps 2 (hand value for RR(3/4))
     code, _, err = run(capsys, "delta", "-m", rr_file, "--eps", "-1")
     assert code == 2 and "--eps must be >= 0" in err
+
+
+def test_optimal_summarises_a_large_mechanism_and_prints_it_with_all(capsys, tmp_path):
+    # RR(5, 3/4): 32 × 32 = 1,024 entries; the optimum for accuracy is RR itself, value (3/4)^5 = 243/1024 and its
+    # entries are 3^h / 4^5 for h = 0..5 (6 distinct values)
+    code, out, _ = run(capsys, "optimal", "rr:k=5,p=3/4")
+    lines = out.strip().splitlines()
+    assert code == 0 and len(lines) == 3, out  # value, the mechanism in one line, the certificate
+    assert "expected utility 243/1024" in lines[0] and "verified exactly" in lines[2]
+    assert lines[1].startswith("mechanism: 32 outputs × 32 inputs, exact; 1,024 nonzero entries, 6 distinct, "
+                               "from 1/1024 to 243/1024") and "--all prints it" in lines[1]
+    code, out, _ = run(capsys, "optimal", "rr:k=5,p=3/4", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == "243/1024" and data["certificate"]["verified"]
+    assert data["mechanism"]["shape"] == [32, 32] and "matrix" not in data["mechanism"]
+    assert "witness" not in data["membership"] and data["membership"]["member"]
+    assert len(out) < 3000  # no 32 × 32 matrix, no 32 × 32 post-processing witness
+    out_file = tmp_path / "rr5.json"
+    code, out, _ = run(capsys, "optimal", "rr:k=5,p=3/4", "--all", "--out", out_file)
+    assert code == 0 and len(out.strip().splitlines()) == 1 + 33 + 1 + 1  # value, the table, certificate, file line
+    assert pg.Mechanism.load(out_file) == pg.randomized_response(5, "3/4")
+    code, out, _ = run(capsys, "optimal", "rr:k=5,p=3/4", "--all", "--json")
+    assert len(json.loads(out)["mechanism"]["matrix"]) == 32

@@ -11,7 +11,7 @@ In the style of :mod:`pg_testing.contracts` (dp_accounting's shared accountant t
   description of the projected extreme rays and lineality (:func:`generic_projection`, computed here from the
   rays alone, independently of :meth:`Cone.project`);
 - **pair projections** without double description (the ratio interval read from the cone's closed form or its
-  generators, :func:`privgeom.analyses.relaxation._relax_difference.pair_bounds_of`, as the difference route of ``relax`` uses
+  generators, :func:`privgeom.analyses.relaxation._difference_route.pair_bounds_of`, as the difference route of ``relax`` uses
   it): the cone ``{x ≥ 0 : x_a ≤ c_ab x_b, x_b ≤ c_ba x_a}`` equals the generic projection onto the pair;
 - **relax / relax_pairwise**, for every ``method=`` of :data:`privgeom.analyses.RELAX_METHODS`: the same relaxed cone,
   the same recognition (``"dp"`` or not, the same ``e^ε`` — exact in exact mode — and the same neighbour graph)
@@ -35,7 +35,7 @@ import pytest
 import privgeom as pg
 from privgeom.analyses import relax
 from privgeom.analyses.relaxation._relaxation import RELAX_METHODS
-from privgeom.analyses.relaxation._relax_difference import pair_bounds_of
+from privgeom.analyses.relaxation._difference_route import pair_bounds_of
 from privgeom.geometry import Cone
 from privgeom.geometry._cone import PROJECTION_METHODS
 

@@ -37,7 +37,7 @@ from ..._core.numeric import ROUNDOFF, readonly
 from ..._core.results import Result
 from ...geometry import _lp
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
-from ._difference import DifferenceSystem, ratio_le
+from ._difference_system import DifferenceSystem, ratio_le
 from ..._core.numbers import number_text
 
 __all__ = ["FacetStatus", "facet_status", "local_status", "ratio_status"]

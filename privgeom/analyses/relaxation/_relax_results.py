@@ -1,7 +1,7 @@
 """The results of :func:`~privgeom.analyses.relax`: :class:`Relaxation` and its :class:`PairBound` entries.
 
 Both relaxation routes build them (the double-description route in :mod:`._relaxation`, the difference route in
-:mod:`._relax_difference`), so they live here, below both modules (no import cycle between the two routes).
+:mod:`._difference_route`), so they live here, below both modules (no import cycle between the two routes).
 
 Examples
 --------
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import networkx as nx
 from ..._core.results import Result, to_jsonable
 from ...geometry._cone import Cone
-from ._difference import ImpliedPair
+from ._difference_system import ImpliedPair
 from ._lost import FacetStatus
 from ..guarantees._semantics import Guarantee
 

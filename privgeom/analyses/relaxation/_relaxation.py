@@ -11,7 +11,7 @@ exactly ε-differential privacy on the Hamming graph with ``ε = ln(p/(1-p))`` (
 
 Routes (``method=``): onto pairs, ``"auto"`` (default) reads each projection as an interval of ratios — from the
 cone's closed form (randomized response: ``r^{ham}`` bit by bit; ε-DP: ``e^{dε}``) or from its generators in one
-vectorised pass — and treats the relaxed cone as a system of difference constraints (:mod:`._difference`): ε-DP is
+vectorised pass — and treats the relaxed cone as a system of difference constraints (:mod:`._difference_system`): ε-DP is
 recognised, implied pairs found with the path that implies them, with shortest paths; lost guarantees come from one
 sparse LP per symmetry orbit (:mod:`._lost`). ``"difference"`` insists on that route; ``"cone"`` is the double
 description route (Fourier–Motzkin up to 8 datasets, block elimination beyond), and ``"fourier_motzkin"``,
@@ -293,14 +293,14 @@ def relax(definition_or_cone: PrivacyDefinition | Cone, subsets: FamilyLike, *, 
 
 # ------------------------------------------------------------------------------------------------ routes of relax
 def _route_auto(original: _DefinitionOrCone, cone: Cone, family: list[tuple[str, ...]]) -> Relaxation:
-    """``method="auto"``: the difference-constraint route (:mod:`._relax_difference`) when every subset is a pair and
+    """``method="auto"``: the difference-constraint route (:mod:`._difference_route`) when every subset is a pair and
     the pair bounds are known without double description (closed form or generators); else :func:`_route_cone`.
 
     Cost: pair bounds in one vectorised pass, shortest paths and one LP per symmetry orbit of the original facets;
     the fallback is double description (Lin & Kifer, Section V; ``docs/theory.md`` §6)."""
-    from . import _relax_difference  # read at call time: tests forbid the generic route by patching it
+    from . import _difference_route  # read at call time: tests forbid the generic route by patching it
 
-    fast = _relax_difference.relax_by_differences(original, cone, family, required=False)
+    fast = _difference_route.relax_by_differences(original, cone, family, required=False)
     if fast is not None:
         return fast
     return _relax_by_cones(cone, family, _cone_method(cone), "auto")
@@ -310,9 +310,9 @@ def _route_difference(original: _DefinitionOrCone, cone: Cone, family: list[tupl
     """``method="difference"``: the difference-constraint route only (pairs, pair bounds without double
     description); raises :class:`~privgeom.InvalidParameterError` naming the reason when it does not apply.
     Cost and source as :func:`_route_auto`."""
-    from . import _relax_difference
+    from . import _difference_route
 
-    out = _relax_difference.relax_by_differences(original, cone, family, required=True)
+    out = _difference_route.relax_by_differences(original, cone, family, required=True)
     assert out is not None  # required=True: it answers or raises
     return out
 

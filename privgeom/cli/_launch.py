@@ -1,10 +1,12 @@
-"""Console-script entry point of ``privgeom``: Ctrl-C is one line and exit 130 from the first instant.
+"""Console-script entry point of ``privgeom``: Ctrl-C is one line and exit 130, also while the commands load.
 
-``import privgeom`` takes about a second (numpy, scipy, networkx, cvxpy, ...). The console script imports this tiny
-module instead, which imports nothing of privgeom at module level: the package is imported inside :func:`main`, under
-the same ``KeyboardInterrupt`` handler as the command itself, so a Ctrl-C while the package is still loading prints
-``privgeom: interrupted`` and exits 130 rather than a long traceback. It lives outside the package on purpose:
-importing ``privgeom.cli`` runs ``privgeom/__init__.py`` first.
+The ``privgeom`` console script calls :func:`main` of this module. Importing it runs ``privgeom/__init__.py`` (the
+package's lazy façade: numpy and the small core modules, a fraction of a second; scipy, networkx, cvxpy and the
+analyses load on first use) and ``privgeom/cli/__init__.py``, which imports no command module. Everything heavier —
+the argument parser, the command's module and the geometry it needs — is imported inside :func:`main`, under the same
+``KeyboardInterrupt`` handler as the command itself, so a Ctrl-C while a command is still loading prints
+``privgeom: interrupted`` and exits 130 rather than a long traceback. A Ctrl-C during the import of the façade
+itself, before this module runs, is Python's own traceback.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def main() -> int:
     """Import the command line and run it; Ctrl-C at any moment gives one line and exit code 130."""
     try:
         try:
-            from privgeom.cli import main as cli_main
+            from ._main import main as cli_main
         except Exception as err:  # a broken installation or a bug: one line, like the CLI's internal errors
             if os.environ.get("PRIVGEOM_DEBUG"):
                 raise

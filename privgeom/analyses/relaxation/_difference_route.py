@@ -4,7 +4,7 @@
    form (randomized response: ``r^{ham(a,b)}``, factorised bit by bit; ε-DP: ``e^{d ε}``; simplicial catalogue
    definitions: their generators) or from its generators in one vectorised pass (:mod:`privgeom.geometry._projection`).
 2. Recognition: the relaxed cone equals ε-DP over the graph ``G`` of the pairs bounded by the smallest ratio ``r`` in
-   both directions iff every other bound ``c_ab ≥ r^{d_G(a, b)}`` (:mod:`._difference`); the path in ``G`` is the
+   both directions iff every other bound ``c_ab ≥ r^{d_G(a, b)}`` (:mod:`._difference_system`); the path in ``G`` is the
    certificate that the pair is implied.
 3. Lost guarantees: one LP per symmetry orbit of the original facets (:mod:`._lost`).
 
@@ -29,8 +29,8 @@ from ..._core.numeric import Scalar, fraction_str, limit_hint, readonly
 from ..._core.results import to_jsonable
 from ...geometry._cone import Cone
 from ...geometry._structure import ConeStructure, DifferenceData, RowTest, check_rows_size
-from . import _difference
-from ._difference import DifferenceSystem, ImpliedPair, ratio_le
+from . import _difference_system
+from ._difference_system import DifferenceSystem, ImpliedPair, ratio_le
 from ._lost import FacetStatus, facet_status, ratio_status
 from ._relax_results import PairBound, Relaxation, tight_pairs
 from ..guarantees._semantics import Guarantee, guarantee_from_normal
@@ -238,7 +238,7 @@ def _recognise(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndar
 
 def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ...]) -> Cone:
     """The relaxed cone from its irredundant bounds ``keep`` (no tight cycle): facets = those bounds plus
-    ``x_v ≥ 0`` for the datasets no bound points to (module doc of :mod:`._difference`)."""
+    ``x_v ≥ 0`` for the datasets no bound points to (module doc of :mod:`._difference_system`)."""
     n, exact = S.n, S.exact
     incoming = {int(S.b[t]) for t in keep}
     nonneg = tuple(v for v in range(n) if v not in incoming)
@@ -336,7 +336,7 @@ def _route_own_graph(original: Any, cone: Cone, pairs: _Pairs, *, lost: bool = T
     :class:`_NotApplicable` otherwise. Cost: nothing but lazy sequences (no path search, no LP; ``lost`` is moot).
 
     The projection of ``DP_G = {x ≥ 0 : x_a ≤ r x_b on every edge}`` (``r = e^ε ≥ 1``) onto a pair is
-    ``x_a ≤ P_ab x_b``, ``P_ab`` the smallest product of bounds along a path (:mod:`._difference`), here
+    ``x_a ≤ P_ab x_b``, ``P_ab`` the smallest product of bounds along a path (:mod:`._difference_system`), here
     ``r^{d_G(a,b)}``; on an edge ``d_G = 1``, so each projection is the edge's own pair of bounds and their
     intersection is ``DP_G`` again. Every original facet is one of the kept bounds (its combination is the bound
     itself), so nothing is lost (``docs/theory.md`` §7, own graph).
@@ -490,10 +490,10 @@ def _lost_check(original: Any, cone: Cone, S: DifferenceSystem, ia: np.ndarray, 
     per_orbit = len(S.c) // max(S.n, 1) + 1 if cone.structure is not None and cone.structure.difference is not None \
         else len(S.c) + S.n
     work = len(orbits.members) * per_orbit
-    if work > _difference.MAX_LOST_WORK:  # the global limit lost_work, read at call time
+    if work > _difference_system.MAX_LOST_WORK:  # the global limit lost_work, read at call time
         raise SizeLimitError(f"checking which of the {source.n:,} original guarantees are lost needs "
                              f"{len(orbits.members):,} LPs over {len(S.c):,} bounds (work {work:,}, limit "
-                             f"{_difference.MAX_LOST_WORK:,}); refused before solving — pass lost=False to skip it, "
+                             f"{_difference_system.MAX_LOST_WORK:,}); refused before solving — pass lost=False to skip it, "
                              f"or {limit_hint('lost_work', work)}")
     diff = cone.structure.difference if cone.structure is not None and source.order == "structure" else None
     statuses: list[FacetStatus] = []

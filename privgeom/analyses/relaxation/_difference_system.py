@@ -1,4 +1,4 @@
-"""Pairwise relaxations as difference constraints: shortest paths instead of double description.
+"""Difference-constraint systems (:class:`DifferenceSystem`): a pairwise relaxation's bounds as shortest paths.
 
 A relaxation onto pairs (Lin & Kifer, Section V) keeps, for every pair ``(a, b)``, the projection of the row cone,
 which is an interval of ratios: ``x_a ≤ c_ab x_b`` and ``x_b ≤ c_ba x_a``. The relaxed cone
@@ -49,7 +49,7 @@ register_limit("path_work", globals(), "MAX_PATH_WORK",
 
 #: Largest ``#orbits × (#bounds + #datasets)`` spent on the lost-guarantee LPs of the difference route of
 #: :func:`privgeom.relax` (checked before the first LP). It lives here, not in the lazily imported route module
-#: ``_relax_difference``, so that the limit is registered as soon as privgeom is imported.
+#: ``_difference_route``, so that the limit is registered as soon as privgeom is imported.
 MAX_LOST_WORK = 10**9
 register_limit("lost_work", globals(), "MAX_LOST_WORK",
                "largest work (#facet orbits × (#bounds + #datasets)) spent finding which guarantees a difference "
