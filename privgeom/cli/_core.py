@@ -27,7 +27,7 @@ from ..analyses.relaxation import _relaxation
 from ..analyses.relaxation._relaxation import FAMILIES, RELAX_METHODS, family_name, own_family, relax, relaxation_domain, subset_family
 from ..analyses.guarantees._semantics import Guarantee, check_guarantee, semantics
 from ..analyses.guarantees._wording import MAX_LISTED
-from ..analyses._hooks import structured_relaxation
+from ..analyses.relaxation._relax_orbits import orbit_relaxation
 from ..analyses.guarantees._summary import RowConeSummary, describe_row_cone, format_facet
 from ..definitions import _dp_rays, parse_definition
 from ..geometry._symmetry import automorphisms, source_phrase
@@ -325,7 +325,7 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         bar.update()
         bar.update()
         relaxation = _run_part("relaxation", refused,
-                               lambda: (None if structured_relaxation(d, family, _relax_method(cone, args.method))
+                               lambda: (None if orbit_relaxation(d, family, _relax_method(cone, args.method))
                                         is not None else _check_family_size(labels, family, limit))  # type: ignore[func-returns-value]
                                or relax(d, family, method=_relax_method(cone, args.method))) \
             if cone is not None else None
