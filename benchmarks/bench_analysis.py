@@ -274,6 +274,8 @@ def main_scale(quick: bool, budget: float) -> int:
 _ORBIT_CELL = """
 import json, resource, sys, time
 import privgeom as pg
+from privgeom.analyses.guarantees import _summary  # loaded before the clock starts, as both routes need them
+from privgeom.analyses.relaxation import _relax_orbits
 if sys.argv[2] == "old":
     pg.RandomizedResponse.orbit_structure = lambda self: None  # the generic routes
 t = time.perf_counter()
