@@ -116,3 +116,29 @@ def test_randomized_response_fast_and_generic_routes_agree(k, monkeypatch):
     assert fast_r.cone == slow_r.cone and list(fast_r.subsets) == list(slow_r.subsets)
     assert fast_r.text.replace("witness", "LP") == slow_r.text
     assert [list(g.coefficients) for g in semantics(rr)] == [list(g.coefficients) for g in semantics(rr.row_cone())]
+
+
+def test_the_routes_name_no_definition():
+    """The per-orbit routes read the protocol only: their code names no definition class (docstrings aside), and the
+    closed-form guarantees of randomized response are a registered handler of the semantics dispatch (no type test
+    inside its default)."""
+    import ast
+    import inspect
+    import textwrap
+
+    from privgeom.analyses.guarantees import _semantics, _summary
+    from privgeom.analyses.relaxation import _relax_orbits
+
+    def names(obj):
+        tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
+        return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+            {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+
+    # ε-DP is what a pairwise relaxation is recognised as (built, not asked for); PrivacyDefinition annotates
+    definitions = {name for name in dir(pg.definitions) if name[:1].isupper()} - {"DifferentialPrivacy", "PrivacyDefinition"}
+    assert "RandomizedResponse" in definitions
+    for obj in (_relax_orbits, _summary.orbit_summary, _summary._summary_of_orbits, _summary.describe_row_cone):
+        assert not names(obj) & definitions, obj
+    assert "isinstance" not in names(_semantics._semantics)
+    assert _semantics._semantics.dispatch(pg.RandomizedResponse) is _semantics._rr_semantics
+    assert _semantics._semantics.dispatch(pg.KaryRRDefinition) is _semantics._semantics.dispatch(object)
