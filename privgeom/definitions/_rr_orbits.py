@@ -73,9 +73,14 @@ def hypercube_group(rr: Any, labels: tuple[str, ...]) -> SymmetryGroup:
     if rr.k <= STORED_MAX_K:
         return automorphisms(rr)
     k = rr.k
-    return SymmetryGroup(labels=labels, generators=(), source="hypercube", order=(1 << k) * math.factorial(k),
-                         complete=True, note=f"generators not stored: the {k} bit flips and {k - 1} adjacent bit "
-                         f"transpositions of {1 << k:,} datasets")
+    return SymmetryGroup(
+        labels=labels,
+        generators=(),
+        source="hypercube",
+        order=(1 << k) * math.factorial(k),
+        complete=True,
+        note=f"generators not stored: the {k} bit flips and {k - 1} adjacent bit transpositions of {1 << k:,} datasets",
+    )
 
 
 class HammingPairs:
@@ -117,8 +122,7 @@ def lost_witness(rr: Any, s: int) -> tuple[np.ndarray, Fraction]:
         if not ((b - a) * x <= a * x[idx ^ (1 << t)]).all():
             raise SolverError(f"{rr.name}: the lost-guarantee witness leaves the ε-DP cone")  # pragma: no cover
     counts = np.bincount(h, minlength=k + 1).tolist()  # the number of datasets at each distance, counted
-    value = sum(c * a**hh * (a - b) ** (k - hh) * ((b - a) if (k - hh) % 2 == 0 else a)
-                for hh, c in enumerate(counts))
+    value = sum(c * a**hh * (a - b) ** (k - hh) * ((b - a) if (k - hh) % 2 == 0 else a) for hh, c in enumerate(counts))
     if not value < 0:
         raise SolverError(f"{rr.name}: the lost-guarantee witness does not violate the facet")  # pragma: no cover
     return readonly(x), Fraction(value)
@@ -137,8 +141,15 @@ def _hamming_pairs(rr: Any, labels: tuple[str, ...]) -> PairOrbits:
     witness, value = lost_witness(rr, 0)
     status = OrbitStatus(representative=0, members=range(n), lost=True, witness=witness, value=value)
     # ε-DP on Q_k: sup x_a/x_b = r^{ham(a,b)} (Section V), the same bounds as randomized response's own
-    return PairOrbits(family="hamming", n_pairs=pairs.m, index_pair=pairs.index_pair, bound=r, statuses=(status,),
-                      relaxed_pair_bounds=rr.pair_bounds, store_graph=k <= STORED_MAX_K)
+    return PairOrbits(
+        family="hamming",
+        n_pairs=pairs.m,
+        index_pair=pairs.index_pair,
+        bound=r,
+        statuses=(status,),
+        relaxed_pair_bounds=rr.pair_bounds,
+        store_graph=k <= STORED_MAX_K,
+    )
 
 
 def rr_orbit_structure(rr: Any) -> OrbitStructure | None:
@@ -158,7 +169,13 @@ def rr_orbit_structure(rr: Any) -> OrbitStructure | None:
     def hamming_profile(i: int) -> tuple[str, list[int]]:
         return labels[n - 1 - i], [a ** (k - h) * (a - b) ** h for h in range(k + 1)]
 
-    return OrbitStructure(name=rr.spec(), cone=cone, group=hypercube_group(rr, labels),
-                          facet_orbits=(FacetOrbitData(size=n, representative=0, members=range(n)),),
-                          normal=lambda i: rr.facet(i, scaled=True), parity=parity, hamming_profile=hamming_profile,
-                          families={"hamming": lambda: _hamming_pairs(rr, labels)})
+    return OrbitStructure(
+        name=rr.spec(),
+        cone=cone,
+        group=hypercube_group(rr, labels),
+        facet_orbits=(FacetOrbitData(size=n, representative=0, members=range(n)),),
+        normal=lambda i: rr.facet(i, scaled=True),
+        parity=parity,
+        hamming_profile=hamming_profile,
+        families={"hamming": lambda: _hamming_pairs(rr, labels)},
+    )

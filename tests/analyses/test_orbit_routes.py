@@ -15,8 +15,14 @@ import privgeom as pg
 from privgeom.analyses.guarantees._semantics import semantics
 from privgeom.analyses.guarantees._summary import orbit_summary
 from privgeom.analyses.relaxation._relax_orbits import orbit_relaxation
-from privgeom.definitions._orbit_structure import (FacetOrbitData, OrbitStatus, OrbitStructure, OrbitStructured,
-                                                   PairOrbits, orbit_structure_of)
+from privgeom.definitions._orbit_structure import (
+    FacetOrbitData,
+    OrbitStatus,
+    OrbitStructure,
+    OrbitStructured,
+    PairOrbits,
+    orbit_structure_of,
+)
 
 
 class OrbitKRR(pg.KaryRRDefinition):
@@ -42,19 +48,31 @@ class OrbitKRR(pg.KaryRRDefinition):
             pairs = list(itertools.combinations(range(N), 2))
             x = np.full(N, g, dtype=np.int64)
             x[0] = 1
-            status = OrbitStatus(representative=0, members=range(N), lost=True, witness=x,
-                                 value=Fraction(int(normal(0) @ x)))
+            status = OrbitStatus(
+                representative=0, members=range(N), lost=True, witness=x, value=Fraction(int(normal(0) @ x))
+            )
 
             def bounds(ia, ib):
                 out = np.array([Fraction(1) if a == b else Fraction(g) for a, b in zip(ia, ib)], dtype=object)
                 return out, out.copy()
 
-            return PairOrbits(family="all-pairs", n_pairs=len(pairs), index_pair=pairs.__getitem__, bound=Fraction(g),
-                              statuses=(status,), relaxed_pair_bounds=bounds)
+            return PairOrbits(
+                family="all-pairs",
+                n_pairs=len(pairs),
+                index_pair=pairs.__getitem__,
+                bound=Fraction(g),
+                statuses=(status,),
+                relaxed_pair_bounds=bounds,
+            )
 
-        return OrbitStructure(name=self.spec(), cone=cone, group=pg.automorphisms(self),
-                              facet_orbits=(FacetOrbitData(size=N, representative=0, members=range(N)),),
-                              normal=normal, families={"all-pairs": all_pairs})
+        return OrbitStructure(
+            name=self.spec(),
+            cone=cone,
+            group=pg.automorphisms(self),
+            facet_orbits=(FacetOrbitData(size=N, representative=0, members=range(N)),),
+            normal=normal,
+            families={"all-pairs": all_pairs},
+        )
 
 
 @pytest.mark.parametrize("N,g", [(3, 2), (4, 3), (5, 4)])
@@ -79,8 +97,9 @@ def test_a_definition_offering_the_protocol_gets_the_per_orbit_routes(N, g):
     assert [(s.size, s.lost) for s in r_fast.statuses] == [(s.size, s.lost) for s in r_slow.statuses] == [(N, True)]
     assert r_fast.statuses[0].value == (N - 2) * (1 - g)  # the closed form of the class doc
     assert list(r_fast.subsets) == list(r_slow.subsets)
-    assert [(b.pair, b.forward, b.backward) for b in r_fast.pair_bounds] == \
-        [(b.pair, b.forward, b.backward) for b in r_slow.pair_bounds]
+    assert [(b.pair, b.forward, b.backward) for b in r_fast.pair_bounds] == [
+        (b.pair, b.forward, b.backward) for b in r_slow.pair_bounds
+    ]
     assert r_fast.cone == r_slow.cone == pg.DifferentialPrivacy(r_slow.graph, exp_eps=g).row_cone()
     assert sorted(tuple(g_.coefficients) for g_ in r_fast.lost) == sorted(tuple(g_.coefficients) for g_ in r_slow.lost)
     assert r_fast.text.replace("witness", "LP") == r_slow.text
@@ -108,11 +127,15 @@ def test_randomized_response_fast_and_generic_routes_agree(k, monkeypatch):
     generic = pg.RandomizedResponse(k, "3/4")
     slow_s, slow_r = pg.describe_row_cone(generic), pg.relax_pairwise(generic, "hamming")
     assert fast_s.lines() == slow_s.lines()
-    assert [(o.size, list(o.members)) for o in fast_s.facet_orbits] == [(o.size, list(o.members)) for o in slow_s.facet_orbits]
+    assert [(o.size, list(o.members)) for o in fast_s.facet_orbits] == [
+        (o.size, list(o.members)) for o in slow_s.facet_orbits
+    ]
     assert fast_s.facet_orbits[0].guarantee.text == slow_s.facet_orbits[0].guarantee.text
-    assert (fast_r.recognised, fast_r.level.exp_eps, fast_r.kept, len(fast_r.lost)) == \
-        (slow_r.recognised, slow_r.level.exp_eps, slow_r.kept, len(slow_r.lost)) == \
-        ("dp", 3, 2 if k == 1 else 0, 0 if k == 1 else 2**k)
+    assert (
+        (fast_r.recognised, fast_r.level.exp_eps, fast_r.kept, len(fast_r.lost))
+        == (slow_r.recognised, slow_r.level.exp_eps, slow_r.kept, len(slow_r.lost))
+        == ("dp", 3, 2 if k == 1 else 0, 0 if k == 1 else 2**k)
+    )
     assert fast_r.cone == slow_r.cone and list(fast_r.subsets) == list(slow_r.subsets)
     assert fast_r.text.replace("witness", "LP") == slow_r.text
     assert [list(g.coefficients) for g in semantics(rr)] == [list(g.coefficients) for g in semantics(rr.row_cone())]
@@ -131,11 +154,15 @@ def test_the_routes_name_no_definition():
 
     def names(obj):
         tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
-        return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
-            {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+            n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+        }
 
     # ε-DP is what a pairwise relaxation is recognised as (built, not asked for); PrivacyDefinition annotates
-    definitions = {name for name in dir(pg.definitions) if name[:1].isupper()} - {"DifferentialPrivacy", "PrivacyDefinition"}
+    definitions = {name for name in dir(pg.definitions) if name[:1].isupper()} - {
+        "DifferentialPrivacy",
+        "PrivacyDefinition",
+    }
     assert "RandomizedResponse" in definitions
     for obj in (_relax_orbits, _summary.orbit_summary, _summary._summary_of_orbits, _summary.describe_row_cone):
         assert not names(obj) & definitions, obj

@@ -89,9 +89,15 @@ def _relaxed_cone(fam: PairOrbits, labels: tuple[str, ...], pair: Callable[[int]
         return row
 
     structure = ConeStructure(
-        f"{fam.family}-difference", f"one facet x_i ≤ e^ε x_j per directed pair of the {fam.family} family "
-        f"({2 * m:,}), e^ε = {fraction_str(r)}", n_facets=2 * m, dim=n, pointed=True, facets=facets,
-        pair_bounds=fam.relaxed_pair_bounds, facet=facet)
+        f"{fam.family}-difference",
+        f"one facet x_i ≤ e^ε x_j per directed pair of the {fam.family} family ({2 * m:,}), e^ε = {fraction_str(r)}",
+        n_facets=2 * m,
+        dim=n,
+        pointed=True,
+        facets=facets,
+        pair_bounds=fam.relaxed_pair_bounds,
+        facet=facet,
+    )
     return Cone.from_structure(structure, labels=labels, exact=True), None
 
 
@@ -138,27 +144,55 @@ def _relaxation(os: OrbitStructure, fam: PairOrbits) -> Relaxation:
         return labels[i], labels[j]
 
     relaxed, graph = _relaxed_cone(fam, labels, pair)
-    statuses = tuple(FacetStatus(index=s.representative, orbit=cast(tuple, s.members), lost=s.lost, witness=s.witness,
-                                 value=s.value, combination=None if s.lost else dict(s.combination or {}), exact=True)
-                     for s in fam.statuses)
+    statuses = tuple(
+        FacetStatus(
+            index=s.representative,
+            orbit=cast(tuple, s.members),
+            lost=s.lost,
+            witness=s.witness,
+            value=s.value,
+            combination=None if s.lost else dict(s.combination or {}),
+            exact=True,
+        )
+        for s in fam.statuses
+    )
     lost_orbits = [s.members for s in fam.statuses if s.lost]
     lost = _lost_sequence(os, lost_orbits)
     G = os.group
     symmetry = G.source + (f", order {G.order:,}" if G.order else "")
     level = PrivacyLevel.from_exp_eps(r)
     n_lost_orbits = len(lost_orbits)
-    orbit_text = (f" ({n_lost_orbits} orbit{'s' if n_lost_orbits != 1 else ''} of the symmetry group: {symmetry}; "
-                  f"one verified witness per orbit)") if len(statuses) < os.n_facets else ""
-    text = (f"Projecting onto {m} pair{'s' if m != 1 else ''} and intersecting gives exactly ε-differential privacy on "
-            f"their graph with e^ε = {fraction_str(r)} (ε = {level.eps}); {len(lost)} of {os.n_facets} original "
-            f"guarantees are lost{orbit_text}.")
+    orbit_text = (
+        (
+            f" ({n_lost_orbits} orbit{'s' if n_lost_orbits != 1 else ''} of the symmetry group: {symmetry}; "
+            f"one verified witness per orbit)"
+        )
+        if len(statuses) < os.n_facets
+        else ""
+    )
+    text = (
+        f"Projecting onto {m} pair{'s' if m != 1 else ''} and intersecting gives exactly ε-differential privacy on "
+        f"their graph with e^ε = {fraction_str(r)} (ε = {level.eps}); {len(lost)} of {os.n_facets} original "
+        f"guarantees are lost{orbit_text}."
+    )
     return _OrbitRelaxation(
-        cone=relaxed, subsets=cast(tuple, LazySequence(m, pair)),
+        cone=relaxed,
+        subsets=cast(tuple, LazySequence(m, pair)),
         projections=LazySequence(m, lambda t: _pair_cone(pair(t), r)),
         pair_bounds=cast(tuple, LazySequence(m, lambda t: PairBound(pair=pair(t), forward=r, backward=r))),
-        recognised="dp", level=level, graph_source=graph, lost=lost, kept=os.n_facets - len(lost),
-        method="difference", text=text, route="difference", implied=(), statuses=statuses, symmetry=symmetry,
-        n_facets=os.n_facets)
+        recognised="dp",
+        level=level,
+        graph_source=graph,
+        lost=lost,
+        kept=os.n_facets - len(lost),
+        method="difference",
+        text=text,
+        route="difference",
+        implied=(),
+        statuses=statuses,
+        symmetry=symmetry,
+        n_facets=os.n_facets,
+    )
 
 
 def orbit_relaxation(obj: Any, family: Any, method: str = "auto") -> Relaxation | None:
