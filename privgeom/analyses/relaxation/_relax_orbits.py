@@ -26,12 +26,11 @@ True
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
 from typing import Any, Callable, Sequence, cast
-
-import bisect
 
 import networkx as nx
 import numpy as np
