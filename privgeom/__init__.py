@@ -278,7 +278,6 @@ _PROVIDERS: dict[str, dict[str, str]] = {
         "only": "privgeom.analyses.design._design",
         "from_guarantees": "privgeom.analyses.design._design",
     },
-    "structured answers": {"randomized response": "privgeom.analyses._rr_orbits"},
 }
 for _table, _providers in _PROVIDERS.items():
     _registry.registry(_table).provide(_providers)

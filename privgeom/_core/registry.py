@@ -56,7 +56,7 @@ class Registry(dict[str, Any]):
     def load_all(self) -> None:
         """Import every provider and run every pending loader (before listing or dispatching over the table)."""
         for module in dict.fromkeys(self.providers.values()):
-            if module not in self._imported:  # once per provider: the hooks call this on every dispatch
+            if module not in self._imported:  # once per provider, however often the table is listed
                 importlib.import_module(module)
                 self._imported.add(module)
         while self.loaders:

@@ -18,7 +18,7 @@ from .._core.domain import Domain
 from .._core.errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
 from .._core.io import load_json, parse_json
 from .._core.numeric import limit_hint, parse_int
-from ..analyses._hooks import structured_relaxation
+from ..analyses.relaxation._relax_orbits import orbit_relaxation
 from ..analyses.relaxation import _relaxation
 from ..analyses.relaxation._relaxation import FAMILIES, family_name, subset_family
 from ..definitions._registry import split_spec
@@ -74,10 +74,10 @@ def _checked_family(labels: Any, family: Any, max_family: int | None = None, dat
 def _relaxation_route(definition: Any, labels: Any, family: Any, method: str | None, max_family: int,
                       datasets: Any, *, requested: bool = True) -> Any:
     """The relaxation the definition answers per orbit from its structure (randomized response onto its Hamming
-    pairs: :func:`~privgeom.analyses._hooks.structured_relaxation`, the route ``analyze`` and
+    pairs: :func:`~privgeom.analyses.relaxation._relax_orbits.orbit_relaxation`, the route ``analyze`` and
     :func:`~privgeom.analyses.relax_pairwise` take), else None after checking the family for the generic route
     (:func:`_checked_family`): a family too large to expand is refused only when it would be expanded."""
-    known = structured_relaxation(definition, family, method or "auto")
+    known = orbit_relaxation(definition, family, method or "auto")
     if known is None:
         _checked_family(labels, family, max_family, datasets, requested=requested)
     return known

@@ -20,7 +20,7 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Iterator, NamedTuple, Sequence, overload
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence, overload
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, int
 from ._rows import as_vector, format_inequality
 from .._core.level import ScalarLike
 from .._core.numbers import number_text
+
+if TYPE_CHECKING:
+    from ._orbit_structure import OrbitStructure
 
 __all__ = ["RandomizedResponse"]
 
@@ -298,6 +301,26 @@ class RandomizedResponse(PrivacyDefinition):
             canonical_facets=self._canonical_facets if self._exact else None,
         )
         return Cone.from_structure(structure, labels=self.inputs, exact=self._exact)
+
+    def orbit_structure(self) -> OrbitStructure | None:
+        """The row cone and its Hamming relaxation per orbit of the hypercube group (the one fast-path protocol of
+        definitions, :class:`~privgeom.definitions._orbit_structure.OrbitStructured`): one facet orbit, one edge
+        orbit, every facet lost with a verified witness (Theorem 4.3, Section V; ``definitions/_rr_orbits.py``).
+        None outside exact ``1/2 < p < 1``, ``k ≥ 2`` (the generic routes answer). Built once per definition.
+
+        Examples
+        --------
+        >>> s = RandomizedResponse(4, "3/4").orbit_structure()
+        >>> s.n_facets, len(s.facet_orbits), s.group.order, s.pairs("hamming").bound
+        (16, 1, 384, Fraction(3, 1))
+        >>> RandomizedResponse(1, "3/4").orbit_structure() is None
+        True
+        """
+        if "_orbit_structure" not in self.__dict__:
+            from ._rr_orbits import rr_orbit_structure
+
+            self.__dict__["_orbit_structure"] = rr_orbit_structure(self)
+        return self.__dict__["_orbit_structure"]  # type: ignore[no-any-return]
 
     def _canonical_facets(self) -> np.ndarray:
         """All facets in the canonical integer form of a Cone, built as one integer Kronecker power (no per-row work).

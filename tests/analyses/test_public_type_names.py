@@ -21,15 +21,15 @@ from privgeom.analyses.guarantees._summary import describe_row_cone
 def test_relax_pairwise_of_randomized_response_reads_as_relaxation():
     r = pg.relax_pairwise(pg.RandomizedResponse(2, "3/4"), "hamming")
     assert isinstance(r, pg.Relaxation) and type(r).__name__ == "Relaxation"
-    assert repr(r).startswith("Relaxation(cone=") and "_Hypercube" not in repr(r)
-    assert "_Hypercube" not in str(r) and "<b>Relaxation</b>" in r._repr_html_()
+    assert repr(r).startswith("Relaxation(cone=") and "_Orbit" not in repr(r)
+    assert "_Orbit" not in str(r) and "<b>Relaxation</b>" in r._repr_html_()
     assert r.level.exp_eps == 3 and r.definition.contains(pg.randomized_response(2, "3/4")).member
 
 
 def test_randomized_response_facet_orbit_reads_as_facet_orbit():
     orbit = describe_row_cone(pg.RandomizedResponse(3, "3/4")).facet_orbits[0]
     assert type(orbit).__name__ == "FacetOrbit" and repr(orbit).startswith("FacetOrbit(")
-    assert "_RR" not in repr(orbit) and "_RR" not in orbit._repr_html_()
+    assert "_Orbit" not in repr(orbit) and "_Orbit" not in orbit._repr_html_()
     assert orbit.size == 8
 
 
@@ -50,7 +50,7 @@ def _private_subclasses_of_public_types():
 
 def test_every_private_result_subclass_is_shown_under_its_public_base():
     found = _private_subclasses_of_public_types()
-    assert {cls.__qualname__ for cls, _ in found} >= {"_HypercubeRelaxation", "_RRFacetOrbit"}
+    assert {cls.__qualname__ for cls, _ in found} >= {"_OrbitRelaxation", "_OrbitFacetOrbit"}
     for cls, base in found:
         assert cls.__name__ == base.__name__, (cls.__qualname__, base.__name__)
         assert "__repr__" in cls.__dict__, cls.__qualname__  # the dataclass repr would print the private qualname

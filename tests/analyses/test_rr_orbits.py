@@ -1,4 +1,5 @@
-"""Randomized response per orbit (analyses/_rr_orbits.py) against the generic routes, and the work it avoids."""
+"""Randomized response per orbit (its orbit structure, definitions/_rr_orbits.py, read by the per-orbit routes of the
+analyses) against the generic routes, and the work it avoids."""
 
 from __future__ import annotations
 
@@ -9,16 +10,17 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom.analyses import _rr_orbits
+from privgeom.definitions import _rr_orbits
 from privgeom.analyses.relaxation import _difference_route
 from privgeom.analyses.guarantees import _summary
-from privgeom.analyses._hooks import structured_relaxation, structured_summary
+from privgeom.analyses.guarantees._summary import orbit_summary
+from privgeom.analyses.relaxation._relax_orbits import orbit_relaxation
 from privgeom.analyses.relaxation._relaxation import relax_pairwise
 from privgeom.geometry import _structure
 
 
 def _generic_relaxation(rr):
-    """The difference route without the hook (the family expanded first, as before)."""
+    """The difference route without the per-orbit route (the family expanded first, as before)."""
     from privgeom.analyses.relaxation._relaxation import relaxation_domain, subset_family
 
     family = subset_family(relaxation_domain(rr, rr.row_cone().labels), "hamming")
@@ -63,7 +65,7 @@ def test_lost_value_closed_form(p):
         rr = pg.RandomizedResponse(k, p)
         a, b = Fraction(p).numerator, Fraction(p).denominator
         E, O = (b**k + (2 * a - b) ** k) // 2, (b**k - (2 * a - b) ** k) // 2
-        x, value = _rr_orbits._lost_witness(rr, 5 % 2**k)
+        x, value = _rr_orbits.lost_witness(rr, 5 % 2**k)
         assert value == (b - a) * E - a * O < 0
         assert value == sum(int(c) * int(v) for c, v in zip(rr.facet(5 % 2**k, scaled=True), x))  # the dense dot
 
@@ -72,7 +74,7 @@ def test_summary_matches_generic():
     for k in (2, 5, 8):
         rr = pg.RandomizedResponse(k, "3/4")
         fast = pg.describe_row_cone(rr)
-        assert structured_summary(rr, rays=False, definition=None, group=None) is not None
+        assert orbit_summary(rr) is not None
         slow = pg.describe_row_cone(rr, group=pg.automorphisms(rr))  # a given group: the generic route
         assert fast.lines() == [line if "symmetry:" not in line else line.replace("a subgroup of the automorphisms",
                                                                                    "all automorphisms")
@@ -88,7 +90,7 @@ def test_analyze_text_matches_generic(monkeypatch, capsys):
 
     assert main(["analyze", "rr:k=8,p=3/4"]) == 0
     fast = capsys.readouterr().out
-    monkeypatch.setattr(_rr_orbits, "_applies", lambda rr: False)  # the generic routes
+    monkeypatch.setattr(pg.RandomizedResponse, "orbit_structure", lambda self: None)  # the generic routes
     assert main(["analyze", "rr:k=8,p=3/4"]) == 0
     slow = capsys.readouterr().out
     assert fast.replace("one verified witness per orbit", "one verified LP per orbit") == slow
@@ -121,13 +123,13 @@ def test_k20_without_dense_work(monkeypatch):
     assert r.lost[7].text.endswith("relative to 00000000000000000111).")
 
 
-def test_hooks_decline_other_cases():
-    assert structured_relaxation(pg.RandomizedResponse(1, "3/4"), "hamming", "auto") is None  # k = 1: nothing lost
-    assert structured_relaxation(pg.RandomizedResponse(3, "3/4"), "all-pairs", "auto") is None
-    assert structured_relaxation(pg.RandomizedResponse(3, 0.75), "hamming", "auto") is None
-    assert structured_relaxation(pg.RandomizedResponse(3, "1"), "hamming", "auto") is None
-    assert structured_relaxation(pg.RandomizedResponse(3, "3/4"), "hamming", "cone") is None
-    assert structured_summary(pg.RandomizedResponse(3, "3/4"), rays=True, definition=None, group=None) is None
+def test_per_orbit_routes_decline_other_cases():
+    assert orbit_relaxation(pg.RandomizedResponse(1, "3/4"), "hamming", "auto") is None  # k = 1: nothing lost
+    assert orbit_relaxation(pg.RandomizedResponse(3, "3/4"), "all-pairs", "auto") is None
+    assert orbit_relaxation(pg.RandomizedResponse(3, 0.75), "hamming", "auto") is None
+    assert orbit_relaxation(pg.RandomizedResponse(3, "1"), "hamming", "auto") is None
+    assert orbit_relaxation(pg.RandomizedResponse(3, "3/4"), "hamming", "cone") is None
+    assert orbit_summary(pg.RandomizedResponse(3, "3/4"), rays=True) is None
     assert relax_pairwise(pg.RandomizedResponse(1, "3/4")).kept == 2  # the generic route: RR(1) is ε-DP
 
 

@@ -98,7 +98,7 @@ def test_every_refusal_in_the_package_names_a_registered_limit():
 
 #: (command line, routines that must not run, fragments of the one-line refusal)
 CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
-    # semantics rr:k=20 without --all now answers per orbit (tests/analyses/test_rr_orbits.py); --all is refused
+    # semantics rr:k=20 without --all now answers per orbit (tests/analyses/test_orbit_routes.py); --all is refused
     ("semantics rr:k=20,p=3/4 --all", ("privgeom.cli._core:_listed_positions",),
      ("1,099,511,627,776 numbers", "--limit listed_coefficients=1099511627776")),
     # relax rr:k=20 onto its Hamming pairs answers per orbit (tests/cli/test_core_cli.py); all pairs are refused
@@ -159,9 +159,7 @@ def test_cli_refuses_from_the_sizes(line, routines, fragments, monkeypatch, caps
 
 def test_analyze_reports_a_refused_row_cone_without_building_the_guarantees(monkeypatch, capsys):
     """``analyze`` reports every part it could do: the refused row cone must not cost the guarantees' work."""
-    from privgeom.analyses import _rr_orbits
-
-    monkeypatch.setattr(_rr_orbits, "_applies", lambda rr: False)  # the generic route (per orbit it answers: below)
+    monkeypatch.setattr(pg.RandomizedResponse, "orbit_structure", lambda self: None)  # the generic route (per orbit it answers: below)
     entered = _forbid(monkeypatch, ("privgeom.analyses.guarantees._semantics:_rr_semantics",))
     code = main(["analyze", "rr:k=18,p=3/4"])
     out, err = capsys.readouterr()
@@ -170,7 +168,7 @@ def test_analyze_reports_a_refused_row_cone_without_building_the_guarantees(monk
 
 
 def test_analyze_rr18_answers_per_orbit(monkeypatch, capsys):
-    """Per orbit (analyses/_rr_orbits.py) every part of ``analyze rr:k=18`` answers, without the dense facet builder."""
+    """Per orbit (RandomizedResponse.orbit_structure) every part of ``analyze rr:k=18`` answers, without the dense facet builder."""
     entered = _forbid(monkeypatch, ("privgeom.geometry._structure:kronecker_integer_rows",))
     code = main(["analyze", "rr:k=18,p=3/4"])
     out, err = capsys.readouterr()

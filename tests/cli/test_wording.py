@@ -34,7 +34,7 @@ def test_stabiliser_reads_as_a_group_name(capsys):
     assert "family group" not in out and ", stabiliser" not in out
     assert "(3 orbits of the symmetry group: stabiliser of a family in the hypercube; one verified LP per orbit)" in out
     full = _out(capsys, "relax", "rr:k=3,p=3/4", "--family", "hamming")
-    # randomized response on its Hamming pairs: one orbit decided by a verified witness, no LP (analyses/_rr_orbits.py)
+    # randomized response on its Hamming pairs: one orbit decided by a verified witness, no LP (RandomizedResponse.orbit_structure)
     assert "(1 orbit of the symmetry group: hypercube, order 48; one verified witness per orbit)" in full
 
 

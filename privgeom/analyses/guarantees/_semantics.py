@@ -27,6 +27,7 @@ from ..._core.numeric import ATOL, Scalar, VectorLike, parse_scalar
 from ..._core.numbers import integer_json, scalar_to_json
 from ..._core.numbers import number_text as _fmt
 from ..._core.results import Decision, Result, to_jsonable
+from ...definitions._rr import RandomizedResponse
 from ...mechanisms._mechanism import Mechanism
 from .._coerce import as_cone
 from ._wording import MAX_LISTED, long_text, parity_sentence, parity_structure, scaled_weights
@@ -424,10 +425,8 @@ def semantics(definition_or_cone: PrivacyDefinition | Cone) -> Sequence[Guarante
 
 @singledispatch
 def _semantics(obj: Any) -> Sequence[Guarantee]:
-    from ...definitions import RandomizedResponse
-
-    if isinstance(obj, RandomizedResponse):
-        return _rr_semantics(obj)
+    """The guarantees of any row cone (a definition's or a cone's); definitions known in closed form register their
+    own below."""
     cone = as_cone(obj)
     labels, exact = tuple(cone.labels), cone.exact
     st = cone.structure
@@ -457,7 +456,8 @@ def _row(A: np.ndarray, i: int, sign: int = 1) -> Any:
     return (lambda: A[i]) if sign == 1 else (lambda: -A[i])
 
 
-def _rr_semantics(rr: Any) -> tuple[Guarantee, ...]:
+@_semantics.register(RandomizedResponse)
+def _rr_semantics(rr: RandomizedResponse) -> Sequence[Guarantee]:
     """Theorem 4.3: the facet of ``s`` is ``a_D = p^{ham(s,D)} (p−1)^{k−ham(s,D)}`` (built on first read)."""
     labels = tuple(rr.inputs)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
 import numpy as np
 
@@ -36,15 +36,16 @@ from ..._core.results import Result
 from ...geometry._cone import Cone
 from ...geometry._structure import normalised_facet, structured_facet
 from ...geometry._symmetry import Orbit, SymmetryGroup, automorphisms, source_phrase
+from ...definitions._orbit_structure import OrbitStructure, orbit_structure_of
 from .._coerce import as_cone
-from .._hooks import structured_summary
 from ._semantics import Guarantee, SparseNormal, sparse_difference_facet
-from ._wording import MAX_LISTED, bit_matrix
+from ._wording import MAX_LISTED, bit_matrix, parity_sentence
 
 if TYPE_CHECKING:
     from ...definitions._base import PrivacyDefinition
 
-__all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector"]
+__all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector", "guarantee_with_parity",
+           "orbit_summary", "shown_as_public_base"]
 
 #: The JSON of a summary carries the representative's inequality and sentence for this many orbits (all carry their
 #: size and members; the facets themselves are in the complete data).
@@ -191,6 +192,107 @@ class FacetOrbit(Result):
         if text:
             out.update({"inequality": self.inequality, "guarantee": self.guarantee.text})
         return out
+
+
+_T = TypeVar("_T")
+
+
+def shown_as_public_base(cls: type[_T]) -> type[_T]:
+    """Show a private subclass under the name of its public base: ``type(x).__name__`` (read by summaries and the
+    notebook display) and the repr say ``Relaxation`` / ``FacetOrbit``, the type the user is documented to receive.
+    The subclasses only build parts lazily; ``__qualname__`` stays private, so pickling still finds the class."""
+    base = next(c for c in cls.__mro__[1:] if not c.__name__.startswith("_"))
+    base_repr: Any = base.__repr__
+    private = cls.__qualname__
+
+    def __repr__(self: Any) -> str:
+        text = base_repr(self)  # a dataclass repr: '<qualname>(field=…, …)'
+        return base.__name__ + text[len(private):] if text.startswith(private) else text
+
+    cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
+    cls.__name__ = base.__name__
+    return cls
+
+
+def guarantee_with_parity(labels: tuple[str, ...], source: Any,
+                          parity: tuple[tuple[int, ...], int, str] | None) -> Guarantee:
+    """The guarantee of an exact facet (``source`` gives its primitive integer normal) whose parity rule is known in
+    closed form (``(J, c, t)``: ``S+ = {D : c + Σ_{j∈J} D_j even}``, ``t`` the dataset with the largest coefficient;
+    see :class:`~privgeom.definitions._orbit_structure.OrbitStructure`): the answer
+    :func:`~privgeom.analyses.guarantees._wording.parity_structure` would find by elimination, set without it."""
+    g = Guarantee(labels=labels, exact=True, source=source)
+    if parity is not None:
+        J, const, t = parity
+        g.__dict__["_parity"] = (J, parity_sentence(J, const, t, full=True))
+    return g
+
+
+@shown_as_public_base
+@dataclass(frozen=True, eq=False)
+class _OrbitFacetOrbit(FacetOrbit):
+    """A facet orbit of a definition known per orbit: the representative is already primitive integers (no pass over
+    Fractions) and its guarantee carries the parity rule the definition gives (:func:`orbit_summary`)."""
+
+    @cached_property
+    def normal(self) -> np.ndarray:
+        return cast(np.ndarray, self.source())
+
+    @cached_property
+    def guarantee(self) -> Guarantee:
+        return guarantee_with_parity(self.labels, lambda: self.normal, self.__dict__.get("_parity_rule"))
+
+
+def _hamming_class_text(profile: tuple[str, list[Any]]) -> str:
+    """A facet whose coefficient depends only on the Hamming distance ``h`` from ``t``, as :func:`format_facet` writes
+    it (``profile = (t, values by h)``)."""
+    t, values = profile
+    return (_terms(values, [f"X{h}" for h in range(len(values))]) + f" ≥ 0, where Xh is the sum of x_D over the "
+            f"datasets D at Hamming distance h from {t}")
+
+
+def orbit_summary(obj: Any, *, rays: bool = False, definition: str | None = None,
+                  group: SymmetryGroup | None = None) -> RowConeSummary | None:
+    """The summary of a definition that offers its structure per orbit
+    (:class:`~privgeom.definitions._orbit_structure.OrbitStructured`), one facet orbit at a time from that data;
+    None (the generic route of :func:`describe_row_cone`) for any other object, for rays or a given group.
+
+    Examples
+    --------
+    >>> from privgeom import RandomizedResponse
+    >>> s = orbit_summary(RandomizedResponse(12, "3/4"))
+    >>> s.n_facets, [o.size for o in s.facet_orbits], s.group_source
+    (4096, [4096], 'hypercube')
+    >>> orbit_summary(RandomizedResponse(12, "3/4"), rays=True) is None
+    True
+    """
+    os = orbit_structure_of(obj)
+    if rays or group is not None or os is None:
+        return None
+    return _summary_of_orbits(os, definition)
+
+
+def _summary_of_orbits(os: OrbitStructure, definition: str | None) -> RowConeSummary:
+    cone, G, labels = os.cone, os.group, os.labels
+    st = cone.structure
+    n = len(labels)
+
+    def make(j: int) -> FacetOrbit:
+        fo = os.facet_orbits[j]
+        rep = fo.representative
+        o = _OrbitFacetOrbit(size=fo.size, representative=rep, members=cast(tuple, fo.members), labels=labels,
+                             exact=True, source=lambda: os.normal(rep))
+        if os.parity is not None:
+            o.__dict__["_parity_rule"] = os.parity(rep)
+        if n > MAX_LISTED and os.hamming_profile is not None:  # the text of format_facet, in closed form
+            o.__dict__["inequality"] = _hamming_class_text(os.hamming_profile(rep))
+        return o
+
+    return RowConeSummary(definition=definition if definition is not None else os.name, n_datasets=n, dim=cone.dim,
+                          pointed=cone.is_pointed, n_facets=os.n_facets, n_equalities=0,
+                          n_rays=st.n_rays if st is not None else None, rule=st.description if st is not None else "",
+                          group_source=G.source, group_order=G.order, group_complete=G.complete,
+                          facet_orbits=LazySequence(len(os.facet_orbits), make), ray_orbits=None, notes=(), group=G,
+                          exact=True)
 
 
 @dataclass(frozen=True)
@@ -426,9 +528,9 @@ def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, defi
     >>> s.n_facets, [o.size for o in s.facet_orbits], sorted(size for size, _ in s.ray_orbits)
     (24, [24], [2, 8, 8, 8, 12])
     """
-    known = structured_summary(obj, rays=rays, definition=definition, group=group)  # e.g. RR per orbit (_rr_orbits)
-    if known is not None:
-        return known  # type: ignore[no-any-return]
+    per_orbit = orbit_summary(obj, rays=rays, definition=definition, group=group)  # a definition known per orbit
+    if per_orbit is not None:
+        return per_orbit
     cone = as_cone(obj)
     name = definition if definition is not None else (obj.spec() if hasattr(obj, "spec") else "a cone")
     G = group if group is not None else _group_of(obj, cone)

@@ -37,7 +37,7 @@ from ..._core.level import PrivacyLevel
 from ..._core.numeric import Scalar, how_to, limit_hint
 from ...geometry._cone import Cone
 from .._coerce import as_cone
-from .._hooks import structured_relaxation
+from ._relax_orbits import orbit_relaxation
 from ._relax_results import PairBound, Relaxation, tight_pairs
 from ..guarantees._semantics import guarantee_from_normal
 
@@ -283,9 +283,9 @@ def relax(definition_or_cone: PrivacyDefinition | Cone, subsets: FamilyLike, *, 
     route = _RELAX_ROUTES.get(method) if isinstance(method, str) else None
     if route is None:
         raise InvalidParameterError(f"unknown relaxation method {method!r}; choose one of {RELAX_METHODS}")
-    known = structured_relaxation(definition_or_cone, subsets, method)  # e.g. RR per orbit (_rr_orbits)
+    known = orbit_relaxation(definition_or_cone, subsets, method)  # a definition known per orbit
     if known is not None:
-        return known  # type: ignore[no-any-return]
+        return known
     cone = as_cone(definition_or_cone)
     family = subset_family(relaxation_domain(definition_or_cone, cone.labels), subsets)
     return route(definition_or_cone, cone, family)
@@ -568,9 +568,9 @@ def relax_pairwise(definition_or_cone: PrivacyDefinition | Cone, pairs: FamilyLi
     >>> r.recognised, str(r.level), r.graph.number_of_edges()
     ('dp', 'ln(3)', 12)
     """
-    known = structured_relaxation(definition_or_cone, pairs, method)  # e.g. RR per orbit (_rr_orbits)
+    known = orbit_relaxation(definition_or_cone, pairs, method)  # a definition known per orbit
     if known is not None:
-        return known  # type: ignore[no-any-return]
+        return known
     cone = as_cone(definition_or_cone)
     family = subset_family(relaxation_domain(definition_or_cone, cone.labels), pairs)
     bad = [s for s in family if len(s) != 2]
