@@ -1,0 +1,382 @@
+"""The laws behind the shuffled tally: exact rationals for any neighbouring pair, log space for the clone pairs.
+
+``n`` users apply a local mechanism ``R`` (``k`` inputs, ``m`` outputs; column ``R[:, x]`` is the law of the report
+of a user holding ``x``) and only the histogram ``H`` of the ``n`` reports is published. The law of ``H`` for a
+dataset is a Poisson-multinomial: the convolution of one multinomial per distinct input
+(:func:`privgeom.smoothed._reduction.histogram_law`, the package's one exact Poisson-multinomial). Two neighbouring
+datasets differ in the input of one user, ``a`` or ``b``; the others form the histogram ``others`` of their inputs.
+
+**Clone pairs** (``docs/theory.md`` §18.2). When the other ``n − 1`` users all hold one input ``c`` with report law
+``π = R[:, c]``, and ``π_j > 0`` on the outputs ``J₊``, the law of the tally is a multinomial times a linear factor::
+
+    P_a(h) = Mult(n, π)(h) · ℓ_a(h) / n,     ℓ_a(h) = Σ_j R[j, a] h_j / π_j          (h supported on J₊)
+
+(and ``P_a(h) = R[j, a]`` summed over the others' laws when ``h`` puts the single report of an output ``j ∉ J₊``
+there). So ``δ(ε) = E_{H ~ Mult(n, π)}[(ℓ_a(H) − e^ε ℓ_b(H))₊] / n + Σ_{j ∉ J₊} (R[j, a] − e^ε R[j, b])₊``: a sum of
+positive terms, with no cancellation, over the multinomial with the outputs of equal coefficient pairs
+``(R[j, a]/π_j, R[j, b]/π_j)`` merged (binary reports: one dimension; ``k``-ary randomized response: at most three
+merged categories for a pair of neighbours whose others hold one of the pair's inputs, four otherwise).
+
+The log-space route sums the positive terms with Loader's binomial log-pmf (:func:`privgeom._core.numeric.log_binom_pmf`)
+and returns a first-order bound on the relative error: the weighted mean of the per-term bounds (the log-pmf's
+stated accuracy, ``16 u (1 + |ln P|)`` with ``u = 2^-53``, plus the rounding of the linear factor), plus the
+certified mass of the rows skipped by Chernoff's bound (two merged dimensions).
+
+Examples
+--------
+>>> from fractions import Fraction as F
+>>> R = [[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]]            # binary randomized response, rows = reports 1, 0
+>>> exact_pair_delta(R, (1, 0), 0, 1, F(1))                  # n = 2: the other user holds input 0
+Fraction(3, 8)
+>>> clone_delta_exact(R, 2, 1, 0, 1, F(1))                   # the same pair through the clone closed form
+Fraction(3, 8)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._core.errors import InvalidParameterError
+from .._core.numeric import Scalar, log_binom_pmf
+from ..analyses.profiles._hockey_stick import hockey_stick
+from ..smoothed._pmf import chernoff_log_tail
+from ..smoothed._reduction import histogram_law
+
+__all__ = [
+    "Merged",
+    "TailSum",
+    "merge_clone",
+    "exact_pair_laws",
+    "exact_pair_delta",
+    "clone_delta_exact",
+    "clone_delta_log",
+    "clone_epsilon",
+    "UNIT_ROUNDOFF",
+]
+
+#: The unit roundoff of float64, ``u = 2^-53``.
+UNIT_ROUNDOFF = 2.0**-53
+#: Relative error bound of one log-pmf term, in units of ``u (1 + |ln P|)`` (Loader 2000: a few ulps near the mode,
+#: ``ulp(|ln P|)`` in the far tails; the factor is generous).
+_LOADER_ULPS = 16.0
+#: Rows of a two-dimensional sum evaluated together.
+_ROW_BLOCK = 64
+#: Skipped rows may carry at most this fraction of the sum (certified by Chernoff's bound on each row).
+_SKIP_FRACTION = 1e-14
+
+
+# ------------------------------------------------------------------------------------------------ exact, any pair
+def exact_pair_laws(R: Sequence[Sequence[Scalar]], others: Sequence[int], a: int, b: int) -> tuple[list[tuple[int, ...]], list[Scalar], list[Scalar]]:
+    """The two laws of the tally for the datasets ``others + a`` and ``others + b`` on their joint support.
+
+    ``R`` is the local mechanism as rows (``R[j][x]``), ``others[x]`` the number of other users holding input
+    ``x``. Exact when the entries are Fractions (the Poisson-multinomial of
+    :func:`privgeom.smoothed._reduction.histogram_law`).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> hs, P, Q = exact_pair_laws([[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]], (0, 0), 0, 1)
+    >>> hs, [str(p) for p in P], [str(q) for q in Q]
+    ([(0, 1), (1, 0)], ['1/4', '3/4'], ['3/4', '1/4'])
+    """
+    k = len(R[0])
+    cols = [[R[j][x] for j in range(len(R))] for x in range(k)]
+    ca = [c + (x == a) for x, c in enumerate(others)]
+    cb = [c + (x == b) for x, c in enumerate(others)]
+    la, lb = histogram_law(ca, cols), histogram_law(cb, cols)
+    support = sorted(set(la) | set(lb))
+    zero: Scalar = Fraction(0) if isinstance(next(iter(la.values())), Fraction) else 0.0
+    return support, [la.get(h, zero) for h in support], [lb.get(h, zero) for h in support]
+
+
+def exact_pair_delta(R: Sequence[Sequence[Scalar]], others: Sequence[int], a: int, b: int, exp_eps: Scalar) -> Scalar:
+    """``δ(ε) = E_{e^ε}(P_a ‖ P_b)`` of the tally for one ordered neighbouring pair (exact for rational data)."""
+    _, P, Q = exact_pair_laws(R, others, a, b)
+    return hockey_stick(P, Q, exp_eps)
+
+
+# ------------------------------------------------------------------------------------------------ clone pairs
+@dataclass(frozen=True)
+class Merged:
+    """A clone pair reduced to merged output categories.
+
+    ``probs[c]`` is the mass ``Σ_j π_j`` of merged category ``c`` (outputs of equal ``(R[j, a]/π_j, R[j, b]/π_j)``),
+    ``u[c]``, ``v[c]`` those coefficients; ``lone`` lists ``(R[j, a], R[j, b])`` for the outputs the others never
+    report (``π_j = 0``).
+    """
+
+    probs: tuple[Scalar, ...]
+    u: tuple[Scalar, ...]
+    v: tuple[Scalar, ...]
+    lone: tuple[tuple[Scalar, Scalar], ...]
+
+
+def merge_clone(R: Sequence[Sequence[Scalar]], c: int, a: int, b: int) -> Merged:
+    """Merge the outputs of the clone pair (others hold ``c``; user 1 holds ``a`` or ``b``) by coefficient pair.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> t, s = F(2, 4), F(1, 4)      # 3-ary randomized response with e^ε0 = 2: p = 1/2, q = 1/4
+    >>> R = [[t, s, s], [s, t, s], [s, s, t]]
+    >>> [len(merge_clone(R, c, 0, 1).probs) for c in (0, 1, 2)]
+    [3, 3, 3]
+    """
+    groups: dict[tuple[Any, Any], int] = {}
+    probs: list[Scalar] = []
+    us: list[Scalar] = []
+    vs: list[Scalar] = []
+    lone: list[tuple[Scalar, Scalar]] = []
+    for j in range(len(R)):
+        pj = R[j][c]
+        if pj == 0:
+            if R[j][a] != 0 or R[j][b] != 0:
+                lone.append((R[j][a], R[j][b]))
+            continue
+        key = (R[j][a] / pj, R[j][b] / pj)
+        if key in groups:
+            probs[groups[key]] += pj
+        else:
+            groups[key] = len(probs)
+            probs.append(pj)
+            us.append(key[0])
+            vs.append(key[1])
+    return Merged(tuple(probs), tuple(us), tuple(vs), tuple(lone))
+
+
+def clone_epsilon(merged: Merged) -> tuple[Scalar, bool]:
+    """``max_h P_a(h)/P_b(h)`` of a clone pair and whether it is attained (``(ratio, True)``; ``inf`` if unbounded).
+
+    The ratio of two linear forms in ``h`` is largest at a vertex ``h = n e_c`` of the simplex (or on a lone
+    output): ``max_c u_c / v_c`` (``docs/theory.md`` §18.2).
+    """
+    ratios: list[Scalar] = []
+    for u, v in list(zip(merged.u, merged.v)) + list(merged.lone):
+        if u == 0:
+            continue
+        if v == 0:
+            return math.inf, True
+        ratios.append(u / v)
+    return (max(ratios) if ratios else Fraction(0)), True
+
+
+def _lone_part(merged: Merged, t: Scalar) -> Scalar:
+    zero: Scalar = 0
+    return sum((max(ua - t * ub, zero) for ua, ub in merged.lone), zero)
+
+
+def clone_delta_exact(R: Sequence[Sequence[Scalar]], n: int, c: int, a: int, b: int, t: Fraction) -> Fraction:
+    """Exact ``δ`` of the clone pair ``(c^{n−1} a, c^{n−1} b)`` at ``e^ε = t`` from the closed form (one or two merged
+    dimensions; Fractions throughout).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> R = [[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]]
+    >>> clone_delta_exact(R, 3, 0, 0, 1, F(2))     # = exact_pair_delta(R, (2, 0), 0, 1, 2)
+    Fraction(9, 64)
+    """
+    mg = merge_clone(R, c, a, b)
+    w = [Fraction(u) - t * Fraction(v) for u, v in zip(mg.u, mg.v)]
+    P = [Fraction(p) for p in mg.probs]
+    total = Fraction(0)
+    d = len(P)
+    if d == 1:
+        total = max(w[0], Fraction(0))
+    elif d == 2:
+        for x in range(n + 1):
+            g = w[0] * x + w[1] * (n - x)
+            if g > 0:
+                total += math.comb(n, x) * P[0] ** x * P[1] ** (n - x) * g
+        total /= n
+    elif d == 3:
+        for x in range(n + 1):
+            for y in range(n - x + 1):
+                g = w[0] * x + w[1] * y + w[2] * (n - x - y)
+                if g > 0:
+                    total += math.comb(n, x) * math.comb(n - x, y) * P[0] ** x * P[1] ** y * P[2] ** (n - x - y) * g
+        total /= n
+    else:
+        raise InvalidParameterError(f"the clone closed form handles up to 3 merged output categories, got {d}")
+    return total + Fraction(_lone_part(mg, t))
+
+
+@dataclass(frozen=True)
+class TailSum:
+    """A sum of positive terms known through its logarithm, with a bound on its relative error."""
+
+    log_value: float
+    rel_error: float
+    terms: int
+
+
+def _logsum(logs: np.ndarray, errs: np.ndarray) -> tuple[float, float, int]:
+    """``ln Σ e^{logs}`` and the weighted mean of the per-term relative errors ``errs``."""
+    if logs.size == 0:
+        return -math.inf, 0.0, 0
+    top = float(np.max(logs))
+    if top == -math.inf:
+        return -math.inf, 0.0, 0
+    wts = np.exp(logs - top)
+    s = float(np.sum(wts))
+    return top + math.log(s), float(np.dot(wts, errs) / s), int(logs.size)
+
+
+def _term_errors(logp: np.ndarray, g_abs_err: np.ndarray, g: np.ndarray) -> np.ndarray:
+    u = UNIT_ROUNDOFF
+    return _LOADER_ULPS * u * (1.0 + np.abs(logp)) + g_abs_err / g + 8 * u
+
+
+def _positive_range(w_x: float, w_rest: float, n: int) -> tuple[int, int]:
+    """Integers ``x ∈ [0, n]`` with ``w_rest + w_x x > 0`` may lie in the returned range (one extra on each side)."""
+    if w_x == 0:
+        return (0, n) if w_rest > 0 else (1, 0)
+    x0 = -w_rest / w_x
+    if w_x > 0:
+        return max(0, math.floor(x0)), n
+    return 0, min(n, math.ceil(x0))
+
+
+def clone_delta_log(merged: Merged, n: int, t: float) -> TailSum:
+    """``ln δ`` of a clone pair in float log space, with a first-order bound on its relative error.
+
+    ``merged`` comes from :func:`merge_clone` (float entries); ``t = e^ε``. One merged dimension is summed over
+    the whole positive half-line of ``Bin(n, π₁)`` (vectorised; ``n`` up to ``10^6`` and beyond); two dimensions row
+    by row of ``Bin(n, π₁)``, each row a half-line of ``Bin(n − x, π₂/(π₂ + π₃))``, rows taken in decreasing order
+    of their Chernoff bound until the rest is certified below ``1e-14`` of the sum.
+    """
+    u = UNIT_ROUNDOFF
+    probs = [float(p) for p in merged.probs]
+    us = [float(v) for v in merged.u]
+    vs = [float(v) for v in merged.v]
+    w = [a - t * b for a, b in zip(us, vs)]
+    werr = [2 * u * (abs(a) + abs(t * b)) + u * abs(t * b) for a, b in zip(us, vs)]  # |fl(w) − w|
+    lone = float(_lone_part(merged, t))
+    d = len(probs)
+    if d == 1:
+        log_main, err_main, count = (math.log(w[0]), 4 * u, 1) if w[0] > 0 else (-math.inf, 0.0, 0)
+    elif d == 2:
+        log_main, err_main, count = _one_dim(probs, w, werr, n)
+    elif d == 3:
+        log_main, err_main, count = _two_dim(probs, w, werr, n)
+    else:
+        raise InvalidParameterError(
+            f"the log-space route handles clone pairs with at most 3 merged output categories, got {d}; "
+            "use a smaller n for the exact route"
+        )
+    if lone > 0:
+        ll = math.log(lone)
+        top = max(ll, log_main)
+        wa, wb = math.exp(log_main - top), math.exp(ll - top)
+        return TailSum(top + math.log(wa + wb), (wa * err_main + wb * 8 * u) / (wa + wb), count + 1)
+    return TailSum(log_main, err_main, count)
+
+
+def _one_dim(probs: list[float], w: list[float], werr: list[float], n: int) -> tuple[float, float, int]:
+    lo, hi = _positive_range(w[0] - w[1], w[1] * n, n)
+    if lo > hi:
+        return -math.inf, 0.0, 0
+    x = np.arange(lo, hi + 1, dtype=float)
+    g = w[1] * n + (w[0] - w[1]) * x
+    keep = g > 0
+    x, g = x[keep], g[keep]
+    logp = log_binom_pmf(x, n, probs[0], probs[1])
+    logs = logp + np.log(g) - math.log(n)
+    gerr = werr[0] * x + werr[1] * (n - x) + 3 * UNIT_ROUNDOFF * (abs(w[1]) * n + abs(w[0] - w[1]) * x)
+    return _logsum(logs, _term_errors(logp, gerr, g))
+
+
+def _two_dim(probs: list[float], w: list[float], werr: list[float], n: int) -> tuple[float, float, int]:
+    u = UNIT_ROUNDOFF
+    p1 = probs[0]
+    rest = probs[1] + probs[2]
+    r2, r3 = probs[1] / rest, probs[2] / rest
+    xs = np.arange(n + 1, dtype=float)
+    row_log = log_binom_pmf(xs, n, p1, rest)
+    # for row x: g(x, y) = A_x + B y with A_x = w3 (n − x) + w1 x, B = w2 − w3, y ∈ [0, n − x]
+    A = w[2] * (n - xs) + w[0] * xs
+    B = w[1] - w[2]
+    m = n - xs
+    gmax = np.maximum(A, A + B * m)
+    live = gmax > 0
+    # Chernoff bound on the inner mass of the positive half-line of each row
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y0 = np.where(B != 0, -A / B, 0.0) if B != 0 else np.zeros_like(A)
+    if B > 0:
+        tail = chernoff_log_tail(np.clip(y0, 0, m), m, r2)
+        tail = np.where(y0 >= m * r2, tail, 0.0)
+    elif B < 0:
+        tail = chernoff_log_tail(np.clip(y0, 0, m), m, r2)
+        tail = np.where(y0 <= m * r2, tail, 0.0)
+    else:
+        tail = np.zeros_like(A)
+    with np.errstate(divide="ignore"):
+        bound = np.where(live, row_log + np.log(np.where(live, gmax, 1.0)) - math.log(n) + tail, -np.inf)
+    order = np.argsort(-bound, kind="stable")
+    order = order[np.isfinite(bound[order])]
+    # suffix sums of the row bounds, in the processing order, to stop once the rest is negligible
+    if order.size == 0:
+        return -math.inf, 0.0, 0
+    b_sorted = bound[order]
+    top = float(b_sorted[0])
+    rest_mass = np.cumsum(np.exp(b_sorted - top)[::-1])[::-1]  # rest_mass[i] = Σ_{j >= i} e^{b_j − top}
+    logs_all: list[np.ndarray] = []
+    errs_all: list[np.ndarray] = []
+    done_log = -math.inf
+    skipped = 0.0
+    i = 0
+    while i < order.size:
+        rows = order[i:i + _ROW_BLOCK]
+        block_logs, block_errs = _rows(rows, A, B, m, row_log, w, werr, r2, r3, n)
+        logs_all.append(block_logs)
+        errs_all.append(block_errs)
+        if block_logs.size:
+            bl = float(np.max(block_logs))
+            s_block = bl + math.log(float(np.sum(np.exp(block_logs - bl))))
+            done_log = np.logaddexp(done_log, s_block)
+        i += rows.size
+        if i < order.size:
+            left = math.log(float(rest_mass[i])) + top
+            if done_log > -math.inf and left <= done_log + math.log(_SKIP_FRACTION):
+                skipped = math.exp(left - done_log)
+                break
+    logs = np.concatenate(logs_all) if logs_all else np.zeros(0)
+    errs = np.concatenate(errs_all) if errs_all else np.zeros(0)
+    val, err, count = _logsum(logs, errs)
+    return val, err + skipped + 4 * u, count
+
+
+def _rows(rows: np.ndarray, A: np.ndarray, B: float, m: np.ndarray, row_log: np.ndarray, w: list[float],
+          werr: list[float], r2: float, r3: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The positive terms of a block of rows (padded to the longest positive half-line of the block)."""
+    u = UNIT_ROUNDOFF
+    out_l: list[np.ndarray] = []
+    out_e: list[np.ndarray] = []
+    spans = []
+    for x in rows:
+        lo, hi = _positive_range(B, float(A[x]), int(m[x]))
+        spans.append((lo, hi))
+    width = max((hi - lo + 1 for lo, hi in spans), default=0)
+    if width <= 0:
+        return np.zeros(0), np.zeros(0)
+    off = np.arange(width, dtype=float)
+    los = np.array([lo for lo, _ in spans], dtype=float)
+    his = np.array([hi for _, hi in spans], dtype=float)
+    Y = los[:, None] + off[None, :]
+    X = rows.astype(float)[:, None] + 0 * Y
+    M = m[rows][:, None] + 0 * Y
+    G = A[rows][:, None] + B * Y
+    ok = (Y <= his[:, None]) & (G > 0)
+    Yv, Xv, Mv, Gv = Y[ok], X[ok], M[ok], G[ok]
+    lp = log_binom_pmf(Yv, Mv, r2, r3) + row_log[Xv.astype(int)]
+    logs = lp + np.log(Gv) - math.log(n)
+    gerr = werr[0] * Xv + werr[1] * Yv + werr[2] * (n - Xv - Yv) + 4 * u * (abs(w[0]) * Xv + abs(w[1]) * Yv + abs(w[2]) * (n - Xv - Yv))
+    out_l.append(logs)
+    out_e.append(_term_errors(lp, gerr, Gv) + _LOADER_ULPS * u * (1 + np.abs(row_log[Xv.astype(int)])))
+    return np.concatenate(out_l), np.concatenate(out_e)
