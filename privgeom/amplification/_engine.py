@@ -330,10 +330,13 @@ def _two_dim(probs: list[float], w: list[float], werr: list[float], n: int) -> t
     errs_all: list[np.ndarray] = []
     done_log = -math.inf
     skipped = 0.0
+    skipped_rows: list[tuple[float, float]] = []
     i = 0
     while i < order.size:
         rows = order[i:i + _ROW_BLOCK]
-        block_logs, block_errs = _rows(rows, A, B, m, row_log, w, werr, r2, r3, n)
+        block_logs, block_errs, block_skip = _rows(rows, A, B, m, row_log, w, werr, r2, r3, n)
+        if block_logs.size:
+            skipped_rows.append((float(np.logaddexp.reduce(block_logs)), block_skip))
         logs_all.append(block_logs)
         errs_all.append(block_errs)
         if block_logs.size:
@@ -349,34 +352,90 @@ def _two_dim(probs: list[float], w: list[float], werr: list[float], n: int) -> t
     logs = np.concatenate(logs_all) if logs_all else np.zeros(0)
     errs = np.concatenate(errs_all) if errs_all else np.zeros(0)
     val, err, count = _logsum(logs, errs)
-    return val, err + skipped + 4 * u, count
+    windows = sum(math.exp(lg - val) * f for lg, f in skipped_rows) if val > -math.inf else 0.0
+    return val, err + skipped + windows + 4 * u, count
+
+
+def _row_ranges(A: np.ndarray, B: float, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the integers ``y ∈ [0, m]`` with ``A + B y > 0`` lie in ``[lo, hi]`` (one extra on each side)."""
+    if B == 0:
+        return np.where(A > 0, 0.0, 1.0), np.where(A > 0, m, 0.0)
+    y0 = -A / B
+    if B > 0:
+        return np.maximum(0.0, np.floor(y0)), m.astype(float)
+    return np.zeros_like(A), np.minimum(m, np.ceil(y0))
 
 
 def _rows(rows: np.ndarray, A: np.ndarray, B: float, m: np.ndarray, row_log: np.ndarray, w: list[float],
-          werr: list[float], r2: float, r3: float, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The positive terms of a block of rows (padded to the longest positive half-line of the block)."""
+          werr: list[float], r2: float, r3: float, n: int, sigmas: float = 9.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """The positive terms of a block of rows and a bound on the terms left out, relative to the block's sum.
+
+    Each row is summed on a window of ``±sigmas`` standard deviations of its inner binomial around the point of its
+    positive half-line nearest the inner mode; the terms ``T(y) = Bin(m, r₂)(y) (A + B y)`` are log-concave in
+    ``y`` (a log-concave law times a positive linear factor), so beyond a window edge where ``T`` decreases by the
+    ratio ``ρ < 1`` the rest is at most ``T(edge) ρ / (1 − ρ)``: rows whose certificate fails are redone on a
+    window four times wider.
+    """
     u = UNIT_ROUNDOFF
-    out_l: list[np.ndarray] = []
-    out_e: list[np.ndarray] = []
-    spans = []
-    for x in rows:
-        lo, hi = _positive_range(B, float(A[x]), int(m[x]))
-        spans.append((lo, hi))
-    width = max((hi - lo + 1 for lo, hi in spans), default=0)
+    lo, hi = _row_ranges(A[rows], B, m[rows])
+    mm = m[rows].astype(float)
+    sd = np.sqrt(mm * r2 * r3)
+    center = np.clip(np.floor((mm + 1) * r2), lo, hi)
+    half = np.ceil(sigmas * sd + 10)
+    wlo, whi = np.maximum(lo, center - half), np.minimum(hi, center + half)
+    width = int(np.max(whi - wlo + 1, initial=0))
     if width <= 0:
-        return np.zeros(0), np.zeros(0)
-    off = np.arange(width, dtype=float)
-    los = np.array([lo for lo, _ in spans], dtype=float)
-    his = np.array([hi for _, hi in spans], dtype=float)
-    Y = los[:, None] + off[None, :]
-    X = rows.astype(float)[:, None] + 0 * Y
-    M = m[rows][:, None] + 0 * Y
+        return np.zeros(0), np.zeros(0), 0.0
+    Y = wlo[:, None] + np.arange(width, dtype=float)[None, :]
+    inside = Y <= whi[:, None]
+    X = np.broadcast_to(rows.astype(float)[:, None], Y.shape)
+    Mm = np.broadcast_to(mm[:, None], Y.shape)
     G = A[rows][:, None] + B * Y
-    ok = (Y <= his[:, None]) & (G > 0)
-    Yv, Xv, Mv, Gv = Y[ok], X[ok], M[ok], G[ok]
-    lp = log_binom_pmf(Yv, Mv, r2, r3) + row_log[Xv.astype(int)]
-    logs = lp + np.log(Gv) - math.log(n)
-    gerr = werr[0] * Xv + werr[1] * Yv + werr[2] * (n - Xv - Yv) + 4 * u * (abs(w[0]) * Xv + abs(w[1]) * Yv + abs(w[2]) * (n - Xv - Yv))
-    out_l.append(logs)
-    out_e.append(_term_errors(lp, gerr, Gv) + _LOADER_ULPS * u * (1 + np.abs(row_log[Xv.astype(int)])))
-    return np.concatenate(out_l), np.concatenate(out_e)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lp = np.where(inside, log_binom_pmf(np.where(inside, Y, 0.0), Mm, r2, r3), -np.inf)
+        logT = np.where(inside & (G > 0), lp + np.log(np.where(G > 0, G, 1.0)), -np.inf) + row_log[rows][:, None] - math.log(n)
+    # log-concavity certificates at the window edges that are not the ends of the positive range
+    redo = np.zeros(rows.size, dtype=bool)
+    left_out = np.full(rows.size, -np.inf)
+    idx = np.arange(rows.size)
+    last = (whi - wlo).astype(int)
+    for edge, inner, active in ((last, np.maximum(last - 1, 0), whi < hi), (np.zeros_like(last), np.minimum(1, last), wlo > lo)):
+        te, ti = logT[idx, edge], logT[idx, inner]
+        step = te - ti
+        ok = ~active | ((step < 0) & np.isfinite(te))
+        redo |= active & ~ok
+        rho = np.exp(np.minimum(step, 0.0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bound = np.where(active & ok, te + np.log(rho) - np.log1p(-rho), -np.inf)
+        left_out = np.logaddexp(left_out, bound)
+    row_sum = np.logaddexp.reduce(np.where(np.isfinite(logT), logT, -np.inf), axis=1)
+    redo |= np.isfinite(left_out) & (left_out > row_sum + math.log(1e-17)) & (half < mm)
+    if np.any(redo) and sigmas < 1e4:
+        again_l, again_e, again_s = _rows(rows[redo], A, B, m, row_log, w, werr, r2, r3, n, sigmas * 4)
+        keep = ~redo
+        first_l, first_e, first_s = _collect(logT[keep], lp[keep], X[keep], Y[keep], G[keep], row_log, w, werr, n)
+        skip_keep = _skip_fraction(left_out[keep], first_l)
+        tot_l, tot_e = np.concatenate([first_l, again_l]), np.concatenate([first_e, again_e])
+        return tot_l, tot_e, skip_keep + again_s
+    out_l, out_e, _ = _collect(logT, lp, X, Y, G, row_log, w, werr, n)
+    return out_l, out_e, _skip_fraction(left_out, out_l)
+
+
+def _skip_fraction(left_out: np.ndarray, logs: np.ndarray) -> float:
+    """Σ e^{left_out} relative to Σ e^{logs}."""
+    if logs.size == 0 or not np.any(np.isfinite(left_out)):
+        return 0.0
+    total = float(np.logaddexp.reduce(logs))
+    return float(np.exp(np.logaddexp.reduce(left_out) - total))
+
+
+def _collect(logT: np.ndarray, lp: np.ndarray, X: np.ndarray, Y: np.ndarray, G: np.ndarray, row_log: np.ndarray,
+             w: list[float], werr: list[float], n: int) -> tuple[np.ndarray, np.ndarray, float]:
+    u = UNIT_ROUNDOFF
+    ok = np.isfinite(logT)
+    Xv, Yv, Gv, lpv = X[ok], Y[ok], G[ok], lp[ok]
+    rl = row_log[Xv.astype(int)]
+    gerr = werr[0] * Xv + werr[1] * Yv + werr[2] * (n - Xv - Yv) + 4 * u * (
+        abs(w[0]) * Xv + abs(w[1]) * Yv + abs(w[2]) * (n - Xv - Yv))
+    errs = _term_errors(lpv, gerr, Gv) + _LOADER_ULPS * u * (1 + np.abs(rl))
+    return logT[ok], errs, 0.0
