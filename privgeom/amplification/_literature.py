@@ -21,7 +21,7 @@ Examples
 >>> from fractions import Fraction as F
 >>> r = fmt_delta(3, F(3), 0)          # n = 3, e^ε0 = 3, ε = 0: the weighted total variation
 >>> r.value
-Fraction(35, 72)
+Fraction(13, 36)
 >>> round(fmt_closed_form(10**5, 4.0, 1e-6), 4)     # the example of their code's README: 0.5378
 0.5378
 """
