@@ -193,6 +193,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "spectrum_voters": (3, lambda: _symmetric_spectrum(5)),
     "subset_sum_table": (10, lambda: _subset_sums()),  # (T + 1) x (3·2 + 1) = 21 entries
     "sampling_histograms": (3, lambda: _sampling_histograms()),  # C(5 + 1, 1) = 6 histograms
+    "shuffle_tallies": (5, lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 5).mechanism()),  # 6 tallies
 }
 
 

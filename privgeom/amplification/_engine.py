@@ -401,12 +401,13 @@ def _rows(rows: np.ndarray, A: np.ndarray, B: float, m: np.ndarray, row_log: np.
     last = (whi - wlo).astype(int)
     for edge, inner, active in ((last, np.maximum(last - 1, 0), whi < hi), (np.zeros_like(last), np.minimum(1, last), wlo > lo)):
         te, ti = logT[idx, edge], logT[idx, inner]
-        step = te - ti
-        ok = ~active | ((step < 0) & np.isfinite(te))
+        with np.errstate(invalid="ignore"):
+            step = np.where(np.isfinite(te), te - ti, -np.inf)  # a zero edge term: the log-concave rest is zero
+        ok = ~active | (step < 0)
         redo |= active & ~ok
         rho = np.exp(np.minimum(step, 0.0))
         with np.errstate(divide="ignore", invalid="ignore"):
-            bound = np.where(active & ok, te + np.log(rho) - np.log1p(-rho), -np.inf)
+            bound = np.where(active & ok & np.isfinite(te), te + np.log(rho) - np.log1p(-rho), -np.inf)
         left_out = np.logaddexp(left_out, bound)
     row_sum = np.logaddexp.reduce(np.where(np.isfinite(logT), logT, -np.inf), axis=1)
     redo |= np.isfinite(left_out) & (left_out > row_sum + math.log(1e-17)) & (half < mm)
