@@ -37,6 +37,10 @@ COMMAND_INDEX: dict[str, tuple[str, str]] = {
         "one query over a grid of definitions or mechanisms, in parallel on Dask (Parquet/CSV, resumable)"),
     "voting": ("privgeom.cli._voting",
         "randomized response on two-candidate voting rules (accuracy, influence, welfare, exact epsilon)"),
+    "shuffle": ("privgeom.cli._amplify",
+        "the shuffled tally of n users applying a local mechanism: exact δ(ε) at the worst neighbouring pair (or one pair), FMT's bound, the shuffled definition"),
+    "subsample": ("privgeom.cli._amplify",
+        "a mechanism run on a Poisson or without-replacement subsample: exact ε and δ next to Balle-Barthe-Gaboardi's tight bound"),
     "smoothed": ("privgeom.cli._smoothed",
         "smoothed differential privacy: database-wise δ, smoothed δ, sampling-histogram mechanism, figures"),
 }
