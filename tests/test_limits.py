@@ -194,6 +194,8 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "subset_sum_table": (10, lambda: _subset_sums()),  # (T + 1) x (3·2 + 1) = 21 entries
     "sampling_histograms": (3, lambda: _sampling_histograms()),  # C(5 + 1, 1) = 6 histograms
     "shuffle_tallies": (5, lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 5).mechanism()),  # 6 tallies
+    # 4 histograms of the others x 2 ordered pairs x 5^2 tallies = 200
+    "shuffle_exhaustive_work": (100, lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 4).worst_case(0, scope="all")),
 }
 
 

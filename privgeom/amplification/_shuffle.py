@@ -52,13 +52,19 @@ from ._engine import (
     merge_clone,
 )
 
-__all__ = ["shuffled", "Shuffled", "ShufflePair", "ShuffleDelta", "ShuffleWorstCase", "MAX_EXACT_TALLIES"]
+__all__ = ["shuffled", "Shuffled", "ShufflePair", "ShuffleDelta", "ShuffleWorstCase", "MAX_EXACT_TALLIES",
+           "MAX_EXHAUSTIVE_WORK"]
 
 #: Largest number of possible tallies ``C(n + m − 1, m − 1)`` for which the exact Poisson-multinomial law of a
 #: neighbouring pair (and the dense matrix) is built.
 MAX_EXACT_TALLIES = 20_000
 register_limit("shuffle_tallies", globals(), "MAX_EXACT_TALLIES",
                "possible tallies C(n+m-1, m-1) of a shuffled mechanism for its exact laws, dense matrix and exhaustive worst case")
+#: Largest work ``pairs × tallies²`` of the exhaustive worst case (every histogram of the other users' inputs, every
+#: ordered pair of inputs, each with its exact Poisson-multinomial law).
+MAX_EXHAUSTIVE_WORK = 2_000_000
+register_limit("shuffle_exhaustive_work", globals(), "MAX_EXHAUSTIVE_WORK",
+               "pairs x tallies^2 of the exhaustive worst case of a shuffled mechanism over every dataset")
 #: Route thresholds (not limits: the log-space route gives the same answer to a stated relative error): the clone
 #: closed form is summed in exact rationals up to these ``n`` (one and two merged dimensions).
 EXACT_CLONE_MAX_N = {1: 10**9, 2: 2000, 3: 120}
@@ -351,16 +357,23 @@ class Shuffled:
 
         ``scope``: ``"all"`` (every histogram of the other users' inputs and every ordered pair of inputs; needs
         the exact laws, limit ``shuffle_tallies``), ``"clones"`` (the pairs whose other users all hold one input:
-        any ``n``; a lower bound on the worst case, ``certified=False``) or ``"auto"`` (``all`` while the exact laws
-        fit, else ``clones``).
+        any ``n``; a lower bound on the worst case, ``certified=False``) or ``"auto"`` (``all`` while its work
+        ``pairs × tallies²`` is within the limit ``shuffle_exhaustive_work``, else ``clones``).
         """
         if scope not in ("auto", "all", "clones"):
             raise InvalidParameterError(f"unknown scope {scope!r}; choose one of auto, all, clones")
         level = PrivacyLevel.coerce(eps, name="eps")
+        k = len(self.inputs)
+        work = count_compositions(self.n - 1, k) * k * (k - 1) * self.n_tallies**2
         exhaustive = scope == "all" or (scope == "auto" and self.n_tallies <= MAX_EXACT_TALLIES
-                                        and count_compositions(self.n - 1, len(self.inputs)) <= 2_000)
+                                        and work <= MAX_EXHAUSTIVE_WORK)
         if exhaustive:
             self._check_exact_size("the exhaustive worst case")
+            if work > MAX_EXHAUSTIVE_WORK:
+                raise SizeLimitError(
+                    f"the exhaustive worst case over every dataset of n = {self.n} users costs {work:,} (pairs × "
+                    f"tallies²), above the limit shuffle_exhaustive_work = {MAX_EXHAUSTIVE_WORK:,}; scope='clones' "
+                    f"examines the clone pairs at any n; {limit_hint('shuffle_exhaustive_work', work)}")
             pairs = self.all_pairs()
         else:
             pairs = self.clone_pairs()
