@@ -105,7 +105,9 @@ def amplification_report(model: Shuffled | Mechanism, graph: Any = None, *, loca
         local = model.local if local is None else local
         name = f"shuffled tally of {model.n} users ({model.local.n_inputs} inputs, {model.local.n_outputs} reports)"
     else:
-        G = graph if graph is not None else model.domain
+        G = graph if graph is not None else model.domain.default_relation
+        if isinstance(G, str):  # the finite definition keeps the labels only: resolve the relation on the domain
+            G = model.domain.relation(G)
         name = f"subsampled mechanism ({model.n_inputs} datasets)"
     summary = describe_row_cone(D)
     guarantees = tuple(str(g) for g in semantics(D))
