@@ -40,6 +40,7 @@ from .._core.limits import register_limit
 from .._core.numbers import log10_text, log_of_ratio, number_text
 from .._core.numeric import Scalar, check_dense_size, limit_hint, parse_int
 from .._core.results import Result
+from ..definitions._base import PrivacyDefinition
 from ..definitions._generating import generating_mechanisms
 from ..mechanisms import Mechanism
 from ..smoothed._reduction import compositions, count_compositions
@@ -462,7 +463,7 @@ class Shuffled:
         return f"Shuffled(n={self.n}, local={self.local.n_inputs}→{self.local.n_outputs} {'exact' if self.exact else 'float'})"
 
 
-def shuffled(local: Mechanism | Any, n: int) -> Shuffled:
+def shuffled(local: Mechanism | PrivacyDefinition, n: int) -> Shuffled:
     """The shuffle model of ``n`` users who each apply ``local``: only the histogram of the reports is published.
 
     Parameters

@@ -114,7 +114,7 @@ def sampling_law(h: tuple[int, ...], *, rate: ScalarLike | None = None, size: in
 
 
 def subsampled(mechanism: Mechanism, rate: ScalarLike | None = None, *, size: int | None = None, n: int | None = None,
-               removed: Any = None) -> Mechanism:
+               removed: str | int | None = None) -> Mechanism:
     """The mechanism run on a random subsample of its database, as an exact matrix.
 
     Parameters
