@@ -326,7 +326,8 @@ class Shuffled:
             return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
         dims = len(merge_clone(self._rows(exact), c, a, b).probs)
         small = self.n <= EXACT_CLONE_MAX_N.get(dims, 0)
-        if method == "exact" or (method == "auto" and exact and small):
+        fits = dims > 3 and self.n_tallies <= MAX_EXACT_TALLIES  # no log-space route: the exact law
+        if method == "exact" or (method == "auto" and exact and (small or fits)):
             if not exact:
                 if method == "exact":
                     raise InvalidParameterError("method='exact' needs an exact local mechanism and a rational e^ε")

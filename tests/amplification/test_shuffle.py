@@ -12,7 +12,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.amplification._engine import exact_pair_delta
-from privgeom.amplification._literature import fmt_delta
+from privgeom.amplification._literature import blanket_delta, fmt_delta
 
 RR = pg.randomized_response(1, "3/4")             # inputs/outputs '1', '0'; p = 3/4
 KRR3 = pg.kary_randomized_response(3, exp_eps=2)  # p = 1/2, q = 1/4
@@ -151,6 +151,20 @@ def test_fmt_clone_bound_is_never_below_the_exact_worst_case(t: F) -> None:
             exact = pg.shuffled(M, n).worst_case(eps, scope="all").delta.value
             bound = fmt_delta(n, e0, eps).value
             assert exact <= bound, (n, t, exact, bound)
+
+
+@pytest.mark.parametrize("t", [F(1), F(11, 10), F(3, 2), F(2)])
+def test_blanket_bound_is_never_below_the_exact_worst_case_and_tighter_than_fmt_for_rr(t: F) -> None:
+    eps = 0 if t == 1 else f"ln({t})"
+    for M, e0, ns in ((RR, F(3), range(2, 13)), (KRR3, F(2), range(2, 7))):
+        for n in ns:
+            exact = pg.shuffled(M, n).worst_case(eps, scope="all").delta.value
+            blanket = blanket_delta(M, n, eps).value
+            assert exact <= blanket, (n, t)
+            if M is RR:
+                assert blanket <= fmt_delta(n, e0, eps).value
+    # at n = 3 and ε = 0 the blanket bound is attained: 5/16 (a mixed dataset and the clone pairs both give it)
+    assert blanket_delta(RR, 3, 0).value == pg.shuffled(RR, 3).worst_case(0).delta.value == F(5, 16)
 
 
 def test_fmt_bound_is_the_published_pair() -> None:
