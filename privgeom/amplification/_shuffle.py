@@ -133,7 +133,7 @@ class ShuffleDelta(Result):
         ``log10 δ`` (``-inf`` when ``δ = 0``), finite far below the double range.
     rel_error : float
         Bound on the relative error of ``value`` (0 when exact; first order in the unit roundoff for the log-space
-        route, see :mod:`privgeom.amplification._engine`).
+        route, see :mod:`privgeom.amplification._engine`; NaN — no bound claimed — for a law summed in floats).
     """
 
     value: Scalar
@@ -148,7 +148,8 @@ class ShuffleDelta(Result):
 
     def summary(self) -> str:
         shown = number_text(self.value) if self.exact or self.value != 0 else log10_text(self.log10)
-        err = "exact" if self.exact else f"relative error ≤ {self.rel_error:.1e}"
+        err = "exact" if self.exact else ("floats, no error bound" if math.isnan(self.rel_error)
+                                          else f"relative error ≤ {self.rel_error:.1e}")
         return (f"δ({self.level.shown}) = {shown} ({err}) over n = {self.n} users, pair {self.pair.summary()} "
                 f"[{self.route}]")
 
@@ -288,8 +289,7 @@ class Shuffled:
         if self.n_tallies > MAX_EXACT_TALLIES:
             raise SizeLimitError(
                 f"{what} needs the law of {self.n_tallies:,} tallies (n = {self.n}, {self.local.n_outputs} outputs), "
-                f"above the limit shuffle_tallies = {MAX_EXACT_TALLIES:,}; pairs whose other users hold one input "
-                f"have a closed form at any n; {limit_hint('shuffle_tallies', self.n_tallies)}"
+                f"above the limit shuffle_tallies = {MAX_EXACT_TALLIES:,}; {limit_hint('shuffle_tallies', self.n_tallies)}"
             )
 
     def delta(self, eps: LevelLike, pair: ShufflePair | None = None, *, method: str = "auto") -> ShuffleDelta:
@@ -339,7 +339,8 @@ class Shuffled:
             return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
         merged = merge_clone(self._rows(False), c, a, b)
         if len(merged.probs) > 3:
-            self._check_exact_size(f"this clone pair ({len(merged.probs)} merged output categories)")
+            self._check_exact_size(f"this clone pair ({len(merged.probs)} merged output categories; the log-space "
+                                   "closed form handles at most 3)")
             value = exact_pair_delta(self._rows(False), pair.others, a, b, float(level.exp_eps))
             return self._result(value, level, pair, False, "exact Poisson-multinomial law (floats)", 0)
         s = clone_delta_log(merged, self.n, float(level.exp_eps))
@@ -351,8 +352,8 @@ class Shuffled:
         if isinstance(value, Fraction):
             log10 = log_of_ratio(value) / math.log(10) if value > 0 else -math.inf
             return ShuffleDelta(value, log10, 0.0, level, pair, self.n, True, route, terms)
-        v = float(value)
-        return ShuffleDelta(v, math.log10(v) if v > 0 else -math.inf, 1e-12, level, pair, self.n, False, route, terms)
+        v = float(value)  # the law summed in floats: no error bound is claimed (rel_error is NaN)
+        return ShuffleDelta(v, math.log10(v) if v > 0 else -math.inf, math.nan, level, pair, self.n, False, route, terms)
 
     def worst_case(self, eps: LevelLike, *, scope: str = "auto") -> ShuffleWorstCase:
         """The largest ``δ(ε)`` over neighbouring pairs and the pairs attaining it.
@@ -395,7 +396,8 @@ class Shuffled:
                 seen[key] = r
             results.append(r)
         best = max(results, key=lambda r: r.log10)
-        tol = 0.0 if best.exact else 4 * max(r.rel_error for r in results) / math.log(10)
+        errs = [r.rel_error for r in results if not math.isnan(r.rel_error)]
+        tol = 0.0 if best.exact else (4 * max(errs, default=0.0) + 1e-12) / math.log(10)
         attaining = tuple(r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol))
         return ShuffleWorstCase(best, attaining, "all datasets" if exhaustive else "clone pairs", exhaustive,
                                 len(pairs), level, best.exact)
