@@ -353,6 +353,7 @@ class Shuffled:
             log10 = log_of_ratio(value) / math.log(10) if value > 0 else -math.inf
             return ShuffleDelta(value, log10, 0.0, level, pair, self.n, True, route, terms)
         v = float(value)  # the law summed in floats: no error bound is claimed (rel_error is NaN)
+        route = route if route.endswith("(floats)") else f"{route} (floats)"
         return ShuffleDelta(v, math.log10(v) if v > 0 else -math.inf, math.nan, level, pair, self.n, False, route, terms)
 
     def worst_case(self, eps: LevelLike, *, scope: str = "auto") -> ShuffleWorstCase:
