@@ -376,7 +376,6 @@ def _rows(rows: np.ndarray, A: np.ndarray, B: float, m: np.ndarray, row_log: np.
     ratio ``ρ < 1`` the rest is at most ``T(edge) ρ / (1 − ρ)``: rows whose certificate fails are redone on a
     window four times wider.
     """
-    u = UNIT_ROUNDOFF
     lo, hi = _row_ranges(A[rows], B, m[rows])
     mm = m[rows].astype(float)
     sd = np.sqrt(mm * r2 * r3)

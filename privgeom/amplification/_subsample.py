@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Iterator
 
 import numpy as np
 

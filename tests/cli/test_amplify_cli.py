@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from fractions import Fraction as F
 
 import privgeom as pg
 from privgeom.cli import main
