@@ -56,6 +56,7 @@ __all__ = [
     "clone_delta_exact",
     "clone_delta_log",
     "clone_epsilon",
+    "dissenter_delta_log",
     "UNIT_ROUNDOFF",
 ]
 
@@ -439,3 +440,60 @@ def _collect(logT: np.ndarray, lp: np.ndarray, X: np.ndarray, Y: np.ndarray, G: 
         abs(w[0]) * Xv + abs(w[1]) * Yv + abs(w[2]) * (n - Xv - Yv))
     errs = _term_errors(lpv, gerr, Gv) + _LOADER_ULPS * u * (1 + np.abs(rl))
     return logT[ok], errs, 0.0
+
+
+def dissenter_delta_log(R: Sequence[Sequence[float]], n: int, c: int, d_input: int, d: int, a: int, b: int,
+                        t: float) -> TailSum:
+    """``ln δ`` of a binary-report pair whose other users hold ``c`` except ``d`` of them, who hold ``d_input``.
+
+    The tally is the clone tally of the changing user and ``n − d − 1`` others (closed form of §18.2) plus the ``d``
+    dissenters' ``Bin(d, R[0, d_input])`` reports: ``P_a(x) = Σ_i Bin(d, ·)(i) P_a^{clone}(x − i)``, each law in log
+    space (a log-sum over ``d + 1`` terms), and ``δ = Σ_x P_a(x) (1 − e^{ε} P_b(x)/P_a(x))₊`` term by term. The
+    relative-error bound is the weighted mean of ``η_x (1 + 2 r_x/(1 − r_x))`` with ``r_x = e^ε P_b(x)/P_a(x)`` and
+    ``η_x`` the log-pmf bound of each law (the difference amplifies the error where the ratio is near ``e^ε``).
+    Reports must be binary (two outputs) and every output possible for input ``c``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> R = [[0.75, 0.25], [0.25, 0.75]]
+    >>> s = dissenter_delta_log(R, 8, 0, 1, 1, 0, 1, 1.5)    # others 6×input 0, 1×input 1; exact 8019/131072
+    >>> abs(math.exp(s.log_value) / (8019 / 131072) - 1) < 1e-12
+    True
+    """
+    u = UNIT_ROUNDOFF
+    if len(R) != 2:
+        raise InvalidParameterError(f"the dissenter route needs binary reports, got {len(R)} outputs")
+    pi1, pi0 = float(R[0][c]), float(R[1][c])
+    if pi1 <= 0 or pi0 <= 0:
+        raise InvalidParameterError("the dissenter route needs both reports possible for the other users' input")
+    m = n - d  # the changing user and the n − d − 1 clones
+    y = np.arange(m + 1, dtype=float)
+    base = log_binom_pmf(y, m, pi1, pi0) - math.log(m)
+
+    def clone_log(x: int) -> np.ndarray:
+        lin = float(R[0][x]) * y / pi1 + float(R[1][x]) * (m - y) / pi0
+        with np.errstate(divide="ignore"):
+            return base + np.log(lin)
+
+    r1 = float(R[0][d_input])
+    i = np.arange(d + 1, dtype=float)
+    wlog = log_binom_pmf(i, d, r1, float(R[1][d_input]))
+    la_c, lb_c = clone_log(a), clone_log(b)
+    size = m + d + 1
+    LA = np.full(size, -np.inf)
+    LB = np.full(size, -np.inf)
+    for k in range(d + 1):  # log-sum over the dissenters' count of report 1
+        if wlog[k] == -np.inf:
+            continue
+        LA[k:k + m + 1] = np.logaddexp(LA[k:k + m + 1], wlog[k] + la_c)
+        LB[k:k + m + 1] = np.logaddexp(LB[k:k + m + 1], wlog[k] + lb_c)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gap = math.log(t) + LB - LA  # ln r_x
+        pos = np.isfinite(LA) & (gap < 0)
+        logs = LA[pos] + np.log(-np.expm1(gap[pos]))
+        r = np.exp(gap[pos])
+        eta = _LOADER_ULPS * u * (1.0 + np.abs(LA[pos])) + 4 * u * (d + 1)
+        errs = eta * (1.0 + 2.0 * r / (1.0 - r))
+    val, err, count = _logsum(logs, errs)
+    return TailSum(val, err, count)

@@ -46,6 +46,7 @@ from ..mechanisms import Mechanism
 from ..smoothed._reduction import compositions, count_compositions
 from ._engine import (
     clone_delta_exact,
+    dissenter_delta_log,
     clone_delta_log,
     clone_epsilon,
     exact_pair_delta,
@@ -54,7 +55,7 @@ from ._engine import (
 )
 
 __all__ = ["shuffled", "Shuffled", "ShufflePair", "ShuffleDelta", "ShuffleWorstCase", "MAX_EXACT_TALLIES",
-           "MAX_EXHAUSTIVE_WORK"]
+           "MAX_EXHAUSTIVE_WORK", "MAX_DISSENTER_WORK"]
 
 #: Largest number of possible tallies ``C(n + m − 1, m − 1)`` for which the exact Poisson-multinomial law of a
 #: neighbouring pair (and the dense matrix) is built.
@@ -66,6 +67,10 @@ register_limit("shuffle_tallies", globals(), "MAX_EXACT_TALLIES",
 MAX_EXHAUSTIVE_WORK = 2_000_000
 register_limit("shuffle_exhaustive_work", globals(), "MAX_EXHAUSTIVE_WORK",
                "pairs x tallies^2 of the exhaustive worst case of a shuffled mechanism over every dataset")
+#: Largest work ``(n + 1)(d + 1)`` of the log-space route of a binary-report pair with ``d`` dissenters.
+MAX_DISSENTER_WORK = 10**8
+register_limit("shuffle_dissenter_work", globals(), "MAX_DISSENTER_WORK",
+               "(n+1)(d+1) of the log-space delta of a shuffled pair whose other users hold one input except d")
 #: Route thresholds (not limits: the log-space route gives the same answer to a stated relative error): the clone
 #: closed form is summed in exact rationals up to these ``n`` (one and two merged dimensions).
 EXACT_CLONE_MAX_N = {1: 10**9, 2: 2000, 3: 120}
@@ -173,7 +178,7 @@ class ShuffleWorstCase(Result):
 
     def summary(self) -> str:
         kind = "worst case over all datasets" if self.certified else \
-            "maximum over clone pairs (a lower bound on the worst case; not every dataset was examined)"
+            f"maximum over {self.scope} (a lower bound on the worst case; not every dataset was examined)"
         pairs = "; ".join(p.summary() for p in self.attaining[:4]) + (" …" if len(self.attaining) > 4 else "")
         return f"{kind}: {self.delta}\n  attained by: {pairs}\n  pairs examined: {self.pairs_checked}"
 
@@ -273,6 +278,20 @@ class Shuffled:
                         out.append(ShufflePair(counts, self.inputs[a], self.inputs[b], self.inputs))
         return out
 
+    def dissenter_pairs(self, most: int) -> list[ShufflePair]:
+        """The ordered pairs whose other users hold one input except ``1..most`` of them, who hold another."""
+        k = len(self.inputs)
+        out = []
+        for c in range(k):
+            for c2 in range(k):
+                for d in range(1, min(most, (self.n - 1) // 2) + 1):
+                    if c2 == c or self.n - 1 - d <= d:
+                        continue
+                    counts = tuple(self.n - 1 - d if i == c else (d if i == c2 else 0) for i in range(k))
+                    out += [ShufflePair(counts, self.inputs[a], self.inputs[b], self.inputs)
+                            for a in range(k) for b in range(k) if a != b]
+        return out
+
     def all_pairs(self) -> list[ShufflePair]:
         """Every ordered neighbouring pair up to the order of the users (exhaustive search)."""
         k = len(self.inputs)
@@ -319,8 +338,27 @@ class Shuffled:
         a, b = self.inputs.index(pair.a), self.inputs.index(pair.b)
         c = pair.clone_input
         if c is None:
-            if method == "log":
-                raise InvalidParameterError(f"the log-space route needs a clone pair (other users all hold one input), got {pair}")
+            held = sorted((cnt, i) for i, cnt in enumerate(pair.others) if cnt)
+            dissent = len(held) == 2 and self.local.n_outputs == 2
+            exact_fits = self.n_tallies <= MAX_EXACT_TALLIES
+            if method == "log" or (method == "auto" and dissent and not (exact and exact_fits)):
+                if not dissent:
+                    raise InvalidParameterError(
+                        f"the log-space route needs binary reports and a pair whose other users hold at most two "
+                        f"inputs, got {pair}")
+                (d, minority), (_, majority) = held
+                work = (self.n + 1) * (d + 1)
+                if work > MAX_DISSENTER_WORK:
+                    raise SizeLimitError(
+                        f"the log-space δ of a pair with {d:,} dissenters among n = {self.n} users costs {work:,}, above "
+                        f"the limit shuffle_dissenter_work = {MAX_DISSENTER_WORK:,}; "
+                        f"{limit_hint('shuffle_dissenter_work', work)}")
+                frows = [[float(v) for v in row] for row in self._rows(False)]
+                tail = dissenter_delta_log(frows, self.n, majority, minority, d, a, b, float(level.exp_eps))
+                lg = tail.log_value / math.log(10) if tail.log_value > -math.inf else -math.inf
+                fv = math.exp(tail.log_value) if tail.log_value > -745 else 0.0
+                return ShuffleDelta(fv, lg, tail.rel_error, level, pair, self.n, False,
+                                    "clone tally with dissenters (log space)", tail.terms)
             self._check_exact_size("the exact δ of a mixed pair")
             value = exact_pair_delta(self._rows(exact), pair.others, a, b, level.exp_eps if exact else float(level.exp_eps))
             return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
@@ -356,16 +394,18 @@ class Shuffled:
         route = route if route.endswith("(floats)") else f"{route} (floats)"
         return ShuffleDelta(v, math.log10(v) if v > 0 else -math.inf, math.nan, level, pair, self.n, False, route, terms)
 
-    def worst_case(self, eps: LevelLike, *, scope: str = "auto") -> ShuffleWorstCase:
+    def worst_case(self, eps: LevelLike, *, scope: str = "auto", dissenters: int = 3) -> ShuffleWorstCase:
         """The largest ``δ(ε)`` over neighbouring pairs and the pairs attaining it.
 
         ``scope``: ``"all"`` (every histogram of the other users' inputs and every ordered pair of inputs; needs
         the exact laws, limit ``shuffle_tallies``), ``"clones"`` (the pairs whose other users all hold one input:
-        any ``n``; a lower bound on the worst case, ``certified=False``) or ``"auto"`` (``all`` while its work
-        ``pairs × tallies²`` is within the limit ``shuffle_exhaustive_work``, else ``clones``).
+        any ``n``; a lower bound on the worst case, ``certified=False``), ``"near"`` (the clone pairs and, for binary
+        reports, the pairs with ``1..dissenters`` other users holding a second input — where the exhaustive search
+        found the worst datasets; still a lower bound) or ``"auto"`` (``all`` while its work ``pairs × tallies²`` is
+        within the limit ``shuffle_exhaustive_work``, else ``clones``).
         """
-        if scope not in ("auto", "all", "clones"):
-            raise InvalidParameterError(f"unknown scope {scope!r}; choose one of auto, all, clones")
+        if scope not in ("auto", "all", "clones", "near"):
+            raise InvalidParameterError(f"unknown scope {scope!r}; choose one of auto, all, clones, near")
         level = PrivacyLevel.coerce(eps, name="eps")
         k = len(self.inputs)
         work = count_compositions(self.n - 1, k) * k * (k - 1) * self.n_tallies**2
@@ -380,7 +420,7 @@ class Shuffled:
                     f"examines the clone pairs at any n; {limit_hint('shuffle_exhaustive_work', work)}")
             pairs = self.all_pairs()
         else:
-            pairs = self.clone_pairs()
+            pairs = self.clone_pairs() + (self.dissenter_pairs(dissenters) if scope == "near" else [])
         method = "exact" if exhaustive and self.exact and level.exact else "auto"
         rows = self._rows(self.exact)
         seen: dict[Any, ShuffleDelta] = {}  # clone pairs with the same merged law have the same δ (symmetry)
@@ -400,8 +440,9 @@ class Shuffled:
         errs = [r.rel_error for r in results if not math.isnan(r.rel_error)]
         tol = 0.0 if best.exact else (4 * max(errs, default=0.0) + 1e-12) / math.log(10)
         attaining = tuple(r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol))
-        return ShuffleWorstCase(best, attaining, "all datasets" if exhaustive else "clone pairs", exhaustive,
-                                len(pairs), level, best.exact)
+        label = "all datasets" if exhaustive else ("clone pairs" if scope != "near" else
+                                                   f"clone pairs and pairs with at most {dissenters} dissenters")
+        return ShuffleWorstCase(best, attaining, label, exhaustive, len(pairs), level, best.exact)
 
     def epsilon(self) -> ShuffleEpsilon:
         """Pure ``ε`` of the tally over every neighbouring pair: ``max_{a,b,j} R[j, a]/R[j, b]`` over the outputs

@@ -63,9 +63,10 @@ def _shuffle_args(p: argparse.ArgumentParser) -> None:
                    "(rr:k=1,p=3/4, krr:n=3,exp_eps=2, oue:d=4,exp_eps=3, …) or a mechanism JSON file")
     p.add_argument("-n", type=int, required=True, help="number of users")
     p.add_argument("--eps", nargs="+", default=["0"], help="ε value(s); ln(r) for exact results (default 0)")
-    p.add_argument("--scope", choices=("auto", "all", "clones"), default="auto",
+    p.add_argument("--scope", choices=("auto", "all", "clones", "near"), default="auto",
                    help="worst case over every dataset (all), over the clone pairs (clones: any n, a lower bound), "
-                        "or all while the exact laws fit (auto)")
+                        "over the clone pairs and the pairs with 1-3 dissenters (near: binary reports, a lower "
+                        "bound), or all while the exact laws fit (auto)")
     p.add_argument("--others", default=None, help="one pair instead of the worst case: the other users' inputs, "
                    "e.g. 1=3,0=1 (default with --change: all hold the second input)")
     p.add_argument("--change", default=None, metavar="A:B", help="the changing user's inputs for --others, e.g. 1:0")

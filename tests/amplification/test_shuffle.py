@@ -184,8 +184,9 @@ def test_bad_input_is_refused_with_the_value_named() -> None:
         S.pair(a="1", b="1")
     with pytest.raises(pg.InvalidParameterError, match="unknown method 'fast'"):
         S.delta(0.1, S.pair(), method="fast")
-    with pytest.raises(pg.InvalidParameterError, match="needs a clone pair"):
-        S.delta(0.1, S.pair({"1": 2, "0": 1}, "1", "0"), method="log")
+    S3 = pg.shuffled(KRR3, 4)
+    with pytest.raises(pg.InvalidParameterError, match="binary reports"):
+        S3.delta(0.1, S3.pair({"0": 1, "1": 1, "2": 1}, "0", "1"), method="log")
     with pytest.raises(pg.InvalidParameterError, match="n must be"):
         pg.shuffled(RR, 0)
     with pytest.raises(pg.InvalidTypeError):
@@ -225,3 +226,17 @@ def test_one_dissenter_beats_the_clone_pairs_at_n_1000() -> None:
     S = pg.shuffled(M, n)
     clone = S.delta(eps, S.pair({"1": n - 1}, "1", "0"), method="log")
     assert abs(clone.value / values[999] - 1) < 1e-9
+    near = S.worst_case(eps, scope="near")  # the clone pairs and the pairs with 1..3 dissenters find it
+    assert abs(near.delta.value / values.max() - 1) < 1e-9 and near.delta.pair.others in ((998, 1), (1, 998))
+    assert not near.certified
+
+
+def test_dissenter_route_against_exact_rationals() -> None:
+    for n, t in ((8, F(3, 2)), (12, F(11, 10)), (30, F(2))):
+        S = pg.shuffled(RR, n)
+        Sf = pg.shuffled(RR.to_float(), n)
+        for p in S.dissenter_pairs(3):
+            e = S.delta(f"ln({t})", p, method="exact")
+            f = Sf.delta(f"ln({t})", Sf.pair(p.others, p.a, p.b), method="log")
+            assert f.route == "clone tally with dissenters (log space)"
+            assert abs(f.value / float(e.value) - 1) <= f.rel_error + 1e-15
