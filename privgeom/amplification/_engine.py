@@ -67,6 +67,8 @@ UNIT_ROUNDOFF = 2.0**-53
 _LOADER_ULPS = 16.0
 #: Rows of a two-dimensional sum evaluated together.
 _ROW_BLOCK = 64
+#: A row window is widened when the certified mass beyond its edges exceeds this fraction of the row's sum.
+_WINDOW_FRACTION = 1e-17
 #: Skipped rows may carry at most this fraction of the sum (certified by Chernoff's bound on each row).
 _SKIP_FRACTION = 1e-14
 
@@ -410,7 +412,7 @@ def _rows(rows: np.ndarray, A: np.ndarray, B: float, m: np.ndarray, row_log: np.
             bound = np.where(active & ok & np.isfinite(te), te + np.log(rho) - np.log1p(-rho), -np.inf)
         left_out = np.logaddexp(left_out, bound)
     row_sum = np.logaddexp.reduce(np.where(np.isfinite(logT), logT, -np.inf), axis=1)
-    redo |= np.isfinite(left_out) & (left_out > row_sum + math.log(1e-17)) & (half < mm)
+    redo |= np.isfinite(left_out) & (left_out > row_sum + math.log(_WINDOW_FRACTION)) & (half < mm)
     if np.any(redo) and sigmas < 1e4:
         again_l, again_e, again_s = _rows(rows[redo], A, B, m, row_log, w, werr, r2, r3, n, sigmas * 4)
         keep = ~redo

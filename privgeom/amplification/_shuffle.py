@@ -75,6 +75,9 @@ register_limit("shuffle_dissenter_work", globals(), "MAX_DISSENTER_WORK",
 #: closed form is summed in exact rationals up to these ``n`` (one and two merged dimensions).
 EXACT_CLONE_MAX_N = {1: 10**9, 2: 2000, 3: 120}
 _ROUTES = ("auto", "exact", "log")
+#: Floor of the relative tolerance under which two float values of δ are ties in the worst case (a few ulps of
+#: accumulated rounding, when no route bounds its error).
+TIE_RTOL = 1e-12
 
 
 def _local(local: Any) -> Mechanism:
@@ -438,7 +441,7 @@ class Shuffled:
             results.append(r)
         best = max(results, key=lambda r: r.log10)
         errs = [r.rel_error for r in results if not math.isnan(r.rel_error)]
-        tol = 0.0 if best.exact else (4 * max(errs, default=0.0) + 1e-12) / math.log(10)
+        tol = 0.0 if best.exact else (4 * max(errs, default=0.0) + TIE_RTOL) / math.log(10)
         attaining = tuple(r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol))
         label = "all datasets" if exhaustive else ("clone pairs" if scope != "near" else
                                                    f"clone pairs and pairs with at most {dissenters} dissenters")

@@ -113,7 +113,7 @@ def _shuffle(args: argparse.Namespace) -> Outcome:
             f = fmt_delta(args.n, e0, level)
             point["fmt"] = f.to_dict()
             series["FMT clone bound"].append((float(level), f.log10))
-            verdict = "exact ≤ bound" if r.log10 <= f.log10 + 1e-12 else "EXACT ABOVE THE PUBLISHED BOUND"
+            verdict = "exact ≤ bound" if r.log10 <= f.log10 else "EXACT ABOVE THE PUBLISHED BOUND"
             lines.append(f"  FMT clone bound (e^ε0 = {number_text(e0)}): δ ≤ {_delta_text(f)}  [{verdict}]")
         if bound is not None and r.log10 > (math.log10(float(bound)) if bound > 0 else -math.inf):
             code = EXIT_NO
