@@ -8,8 +8,8 @@
     Talwar's clone bound, ``--definition`` the shuffled definition's row cone, semantics and DP sandwich (small ``N``),
     ``--plot FILE`` the ``log10 δ(ε)`` curves. Exit 0, or with ``--max-delta D``: 0 when every ``δ ≤ D``, else 1.
 ``privgeom subsample -m FILE --rate γ``
-    The mechanism of ``FILE`` (its inputs histograms of records: give ``--records N --categories C`` and
-    ``--every-size`` when it is defined on databases of every size ``0..N``) run on a Poisson subsample (``--removed
+    The mechanism of ``FILE`` (its inputs histograms of records, the domain found from them or given by
+    ``--records N --categories C`` and ``--every-size`` for databases of every size ``0..N``) run on a Poisson subsample (``--removed
     V`` replaces removed records by ``V``) or, with ``--size T --population N``, on ``T`` records sampled without
     replacement: its exact ε next to Balle–Barthe–Gaboardi's bound ``ln(1 + γ(e^ε − 1))`` and, with ``--eps``,
     ``δ'(ε')`` against ``γ δ(ε)``. ``--out`` saves the subsampled mechanism; exit 0 when the bound holds, 1 if not.
@@ -37,6 +37,7 @@ from ..analyses.profiles._profile import delta, epsilon
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from ..plots._amplification import plot_log_profiles
+from ..smoothed._reduction import count_compositions
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 
 __all__: list[str] = []
@@ -133,9 +134,9 @@ def _shuffle(args: argparse.Namespace) -> Outcome:
 # ---------------------------------------------------------------------------------------------------- subsample
 def _subsample_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--mechanism", required=True, help="mechanism JSON file; inputs histograms of records")
-    p.add_argument("--records", type=int, required=True, help="records per database of the file's mechanism (the "
-                   "largest size with --every-size)")
-    p.add_argument("--categories", type=int, default=2, help="record values (default 2)")
+    p.add_argument("--records", type=int, default=None, help="records per database of the file's mechanism (the "
+                   "largest size with --every-size); default: the histogram domain whose datasets are the file's inputs")
+    p.add_argument("--categories", type=int, default=None, help="record values (default: as --records)")
     p.add_argument("--every-size", action="store_true", help="the file's inputs are databases of every size 0..records")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--rate", help="Poisson subsampling: the probability γ that a record is kept")
@@ -147,6 +148,23 @@ def _subsample_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", default=None, metavar="FILE", help="draw log10 δ'(ε') and the BBG bound γ δ(ε) into FILE")
 
 
+def _histogram_domain(raw: Mechanism, args: argparse.Namespace) -> Domain:
+    """The histogram domain whose datasets are exactly the file's inputs, found by comparing the labels of the
+    candidate domains (sizes up to the number of inputs) with them — nothing is parsed."""
+    labels = tuple(raw.inputs)
+    cats = [args.categories] if args.categories else range(1, len(labels) + 1)
+    for c in cats:
+        for up_to in (False, True):
+            for n in range(1, len(labels) + 1):
+                if count_compositions(n, c) > len(labels):
+                    break
+                dom = Domain.histograms(n, c, up_to=up_to)
+                if tuple(dom.labels) == labels:
+                    return dom
+    raise DomainMismatchError(f"the inputs of {args.mechanism} are not the histograms of a number of records over "
+                              f"record values ({list(labels)[:4]}…): build the mechanism on pg.Domain.histograms(...)")
+
+
 @command("subsample", "a mechanism run on a Poisson or without-replacement subsample: exact ε and δ next to "
          "Balle-Barthe-Gaboardi's tight bound", outputs={"out": "file", "plot": "figure"})(_subsample_args)
 def _subsample(args: argparse.Namespace) -> Outcome:
@@ -155,7 +173,8 @@ def _subsample(args: argparse.Namespace) -> Outcome:
     if args.out:
         check_output_path(args.out, what="--out")
     raw = Mechanism.load(args.mechanism)
-    dom = Domain.histograms(args.records, args.categories, up_to=args.every_size)
+    dom = _histogram_domain(raw, args) if args.records is None else \
+        Domain.histograms(args.records, args.categories or 2, up_to=args.every_size)
     if tuple(dom.labels) != tuple(raw.inputs):
         raise DomainMismatchError(f"the inputs of {args.mechanism} are not the histograms of {args.records} records "
                                   f"over {args.categories} values{' of every size' if args.every_size else ''} "

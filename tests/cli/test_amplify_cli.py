@@ -46,7 +46,7 @@ def test_subsample_reproduces_bbg_exactly(capsys, tmp_path):
                        "--eps", "ln(2)", "--out", out_file, "--plot", tmp_path / "b.png")
     assert code == 0 and "e^ε' = 6/5" in out and "[holds; gap 0]" in out
     assert pg.Mechanism.load(out_file).shape == (2, 3)
-    code, out, _ = run(capsys, "subsample", "-m", m, "--records", 1, "--every-size", "--rate", "1/10", "--json")
+    code, out, _ = run(capsys, "subsample", "-m", m, "--rate", "1/10", "--json")  # the domain found from the inputs
     data = json.loads(out)
     assert data["exp_eps_subsampled"] == "6/5" and data["bbg_exp_eps"] == "6/5" and data["holds"] is True
 
@@ -56,3 +56,5 @@ def test_subsample_refuses_a_file_whose_inputs_are_not_the_histograms(capsys, tm
     pg.randomized_response(1, "3/4").save(m)
     code, _, err = run(capsys, "subsample", "-m", m, "--records", 1, "--rate", "1/2")
     assert code == 2 and "not the histograms of 1 records" in err
+    code, _, err = run(capsys, "subsample", "-m", m, "--rate", "1/2")
+    assert code == 2 and "not the histograms of a number of records" in err
