@@ -98,6 +98,7 @@ if _TYPE_CHECKING:
     from .plots import plot
     from . import smoothed, sweeps, voting
     from .sweeps import sweep
+    from .amplification import shuffled, subsampled
 
 from typing import TypeAlias as _TypeAlias  # noqa: E402
 
@@ -215,6 +216,9 @@ __all__ = [
     "dp_bounds",
     # grids
     "sweep",
+    # amplification by shuffling and subsampling
+    "shuffled",
+    "subsampled",
 ]
 
 
@@ -225,6 +229,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "sweeps": ("privgeom.sweeps", None),
     "sweep": ("privgeom.sweeps", "sweep"),
     "plot": ("privgeom.plots", "plot"),
+    "shuffled": ("privgeom.amplification", "shuffled"),
+    "subsampled": ("privgeom.amplification", "subsampled"),
     # the symbolic route needs sympy (0.5 s to import)
     "symbolic_row_cone": ("privgeom.analyses.guarantees._symbolic", "symbolic_row_cone"),
 }
@@ -250,7 +256,7 @@ _LIMIT_MODULES = (
     "privgeom._core.domain", "privgeom._core.grid", "privgeom._core.io", "privgeom.analyses.comparison._compare",
     "privgeom.analyses.relaxation._difference_system", "privgeom.analyses.design._dp_bounds", "privgeom.analyses.optimal._information",
     "privgeom.analyses.optimal._optimal", "privgeom.analyses.optimal._optimal_adp", "privgeom.analyses.relaxation._relaxation",
-    "privgeom.analyses.profiles._scan", "privgeom.analyses.guarantees._summary", "privgeom.definitions._approx_dp",
+    "privgeom.amplification._shuffle", "privgeom.analyses.profiles._scan", "privgeom.analyses.guarantees._summary", "privgeom.definitions._approx_dp",
     "privgeom.definitions._dp_rays", "privgeom.definitions._ray_orbits", "privgeom.geometry._cdd",
     "privgeom.geometry._lp", "privgeom.geometry._groups", "privgeom.geometry._symmetry", "privgeom.mechanisms._ldp",
     "privgeom.smoothed._experiments", "privgeom.smoothed._fastpath", "privgeom.smoothed._shm",

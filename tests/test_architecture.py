@@ -55,6 +55,7 @@ LAYERS: dict[str, int] = {
     "privgeom.analyses": 4,
     "privgeom.voting": 5,
     "privgeom.smoothed": 5,
+    "privgeom.amplification": 5,
     "privgeom.sweeps": 6,
     "privgeom.plots": 7,
     "privgeom.cli": 7,

@@ -193,6 +193,11 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "spectrum_voters": (3, lambda: _symmetric_spectrum(5)),
     "subset_sum_table": (10, lambda: _subset_sums()),  # (T + 1) x (3·2 + 1) = 21 entries
     "sampling_histograms": (3, lambda: _sampling_histograms()),  # C(5 + 1, 1) = 6 histograms
+    "shuffle_tallies": (5, lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 5).mechanism()),  # 6 tallies
+    # 4 histograms of the others x 2 ordered pairs x 5^2 tallies = 200
+    # (5 + 1) x (1 + 1) = 12
+    "shuffle_dissenter_work": (10, lambda: _dissenter_pair()),
+    "shuffle_exhaustive_work": (100, lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 4).worst_case(0, scope="all")),
 }
 
 
@@ -206,6 +211,11 @@ def _subset_sums() -> Any:
     from privgeom.smoothed._subsetsum import SubsetSums
 
     return SubsetSums([1, 2, 3], 2)
+
+
+def _dissenter_pair() -> Any:
+    S = pg.shuffled(pg.randomized_response(1, "3/4"), 5)
+    return S.delta(0.5, S.pair({"1": 3, "0": 1}, "1", "0"), method="log")
 
 
 def _sampling_histograms() -> Any:

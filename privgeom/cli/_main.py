@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "privgeom.cli._smoothed",
     "privgeom.cli._design",
     "privgeom.cli._sweep",
+    "privgeom.cli._amplify",
     "privgeom.cli._paper",  # last: adds --latex/--symbolic/--plot to commands registered above
 )
 

@@ -18,6 +18,7 @@ Examples
 """
 
 from ._queries import register_query
+from . import _amplify_queries  # noqa: F401  (registers the shuffle and subsample queries)
 from ._sweep import sweep
 
 __all__ = ["sweep", "register_query"]

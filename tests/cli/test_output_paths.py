@@ -40,6 +40,9 @@ COMMAND_LINES: list[tuple[str, str, str, str]] = [
     ("smoothed figure", "smoothed figure elections --quick --out {OUT}", "--out", "dir"),
     ("sweep", "sweep rr:k={{k}},p=3/4 --grid k=1,2 --query relax --out {OUT}", "--out", "file"),
     ("sweep", "sweep rr:k={{k}},p=3/4 --grid k=1,2 --query relax --plot {OUT}", "--plot", "figure"),
+    ("shuffle", "shuffle --local rr:k=1,p=3/4 -n 3 --eps 0 --plot {OUT}", "--plot", "figure"),
+    ("subsample", "subsample -m m.json --records 1 --rate 1/2 --out {OUT}", "--out", "file"),
+    ("subsample", "subsample -m m.json --records 1 --rate 1/2 --plot {OUT}", "--plot", "figure"),
 ]
 
 

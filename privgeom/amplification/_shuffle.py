@@ -1,0 +1,540 @@
+"""The shuffled tally: ``n`` users apply a local mechanism and only the histogram of their reports is published.
+
+:func:`shuffled` builds a :class:`Shuffled` (never a dense matrix beyond small ``n``); its privacy profile is exact
+for every neighbouring pair (two datasets that differ in one user's input): exact rationals from the Poisson-multinomial
+law for small ``n``, the clone closed form (exact or in log space, certified relative error) for the pairs whose other
+users all hold one input, at ``n`` up to ``10^6`` for binary reports (``docs/theory.md`` §18).
+
+The worst case over datasets (:meth:`Shuffled.worst_case`) is exhaustive when it can be (every histogram of the other
+users' inputs, every ordered pair of inputs of the user who changes); otherwise it is the maximum over the *clone
+pairs* and says so (``certified=False``): the exhaustive search shows that the worst dataset is not always a clone
+pair (binary randomized response with ``p = 3/4``, ``n = 8``, ``e^ε = 11/10``: the worst dataset splits the others
+4–3), so the clone maximum is a lower bound on the worst case, attained at the pair it names — never presented as the
+maximum.
+
+Examples
+--------
+>>> import privgeom as pg
+>>> S = pg.shuffled(pg.randomized_response(1, "3/4"), 3)
+>>> r = S.delta("ln(2)", S.pair(others={"1": 2}, a="1", b="0"))
+>>> r.value, r.route
+(Fraction(9, 64), 'clone closed form (exact)')
+>>> w = S.worst_case("ln(2)")
+>>> w.certified, w.delta.value, [str(p) for p in w.attaining]
+(True, Fraction(9, 64), ['others 2×1; user: 1 → 0', 'others 2×0; user: 0 → 1'])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .._core.domain import Domain
+from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
+from .._core.level import LevelLike, PrivacyLevel
+from .._core.limits import register_limit
+from .._core.numbers import log10_text, log_of_ratio, number_text
+from .._core.numeric import Scalar, check_dense_size, limit_hint, parse_int
+from .._core.results import Result
+from ..definitions._base import PrivacyDefinition
+from ..definitions._generating import generating_mechanisms
+from ..mechanisms import Mechanism
+from ..smoothed._reduction import compositions, count_compositions
+from ._engine import (
+    clone_delta_exact,
+    dissenter_delta_log,
+    clone_delta_log,
+    clone_epsilon,
+    exact_pair_delta,
+    exact_pair_laws,
+    merge_clone,
+)
+
+__all__ = ["shuffled", "Shuffled", "ShufflePair", "ShuffleDelta", "ShuffleWorstCase", "MAX_EXACT_TALLIES",
+           "MAX_EXHAUSTIVE_WORK", "MAX_DISSENTER_WORK"]
+
+#: Largest number of possible tallies ``C(n + m − 1, m − 1)`` for which the exact Poisson-multinomial law of a
+#: neighbouring pair (and the dense matrix) is built.
+MAX_EXACT_TALLIES = 20_000
+register_limit("shuffle_tallies", globals(), "MAX_EXACT_TALLIES",
+               "possible tallies C(n+m-1, m-1) of a shuffled mechanism for its exact laws, dense matrix and exhaustive worst case")
+#: Largest work ``pairs × tallies²`` of the exhaustive worst case (every histogram of the other users' inputs, every
+#: ordered pair of inputs, each with its exact Poisson-multinomial law).
+MAX_EXHAUSTIVE_WORK = 2_000_000
+register_limit("shuffle_exhaustive_work", globals(), "MAX_EXHAUSTIVE_WORK",
+               "pairs x tallies^2 of the exhaustive worst case of a shuffled mechanism over every dataset")
+#: Largest work ``(n + 1)(d + 1)`` of the log-space route of a binary-report pair with ``d`` dissenters.
+MAX_DISSENTER_WORK = 10**8
+register_limit("shuffle_dissenter_work", globals(), "MAX_DISSENTER_WORK",
+               "(n+1)(d+1) of the log-space delta of a shuffled pair whose other users hold one input except d")
+#: Route thresholds (not limits: the log-space route gives the same answer to a stated relative error): the clone
+#: closed form is summed in exact rationals up to these ``n`` (one and two merged dimensions).
+EXACT_CLONE_MAX_N = {1: 10**9, 2: 2000, 3: 120}
+_ROUTES = ("auto", "exact", "log")
+#: Floor of the relative tolerance under which two float values of δ are ties in the worst case (a few ulps of
+#: accumulated rounding, when no route bounds its error).
+TIE_RTOL = 1e-12
+
+
+def _local(local: Any) -> Mechanism:
+    if isinstance(local, Mechanism):
+        return local
+    gens = generating_mechanisms(local)
+    if gens is None or len(gens) != 1:
+        raise InvalidTypeError(
+            f"the local mechanism must be a privgeom.Mechanism or a definition made of one mechanism, got {local!r}"
+        )
+    return gens[0]
+
+
+@dataclass(frozen=True)
+class ShufflePair(Result):
+    """A neighbouring pair of datasets of the shuffle model: the other users' inputs and the changing user's two.
+
+    Attributes
+    ----------
+    others : tuple of int
+        How many of the other ``n − 1`` users hold each input (in the order of ``inputs``).
+    a, b : str
+        The input of the changing user in the first and in the second dataset.
+    inputs : tuple of str
+        The local mechanism's inputs.
+    """
+
+    others: tuple[int, ...]
+    a: str
+    b: str
+    inputs: tuple[str, ...]
+    exact: bool = True
+
+    @property
+    def clone_input(self) -> int | None:
+        """The index of the input every other user holds, or None (a mixed pair)."""
+        held = [i for i, c in enumerate(self.others) if c]
+        return held[0] if len(held) == 1 else (0 if not held else None)
+
+    def datasets(self) -> tuple[str, str]:
+        """The two datasets as histogram labels ``[h_0,…]`` over the inputs."""
+        ia, ib = self.inputs.index(self.a), self.inputs.index(self.b)
+        ha = [c + (i == ia) for i, c in enumerate(self.others)]
+        hb = [c + (i == ib) for i, c in enumerate(self.others)]
+        return "[" + ",".join(map(str, ha)) + "]", "[" + ",".join(map(str, hb)) + "]"
+
+    def summary(self) -> str:
+        held = ", ".join(f"{c}×{x}" for c, x in zip(self.others, self.inputs) if c) or "none"
+        return f"others {held}; user: {self.a} → {self.b}"
+
+
+@dataclass(frozen=True)
+class ShuffleDelta(Result):
+    """``δ(ε)`` of a shuffled mechanism for one ordered neighbouring pair.
+
+    Attributes
+    ----------
+    value : Fraction or float
+        ``δ`` (a Fraction when exact; a float, ``0.0`` when it underflows — read ``log10``).
+    log10 : float
+        ``log10 δ`` (``-inf`` when ``δ = 0``), finite far below the double range.
+    rel_error : float
+        Bound on the relative error of ``value`` (0 when exact; first order in the unit roundoff for the log-space
+        route, see :mod:`privgeom.amplification._engine`; NaN — no bound claimed — for a law summed in floats).
+    """
+
+    value: Scalar
+    log10: float
+    rel_error: float
+    level: PrivacyLevel
+    pair: ShufflePair
+    n: int
+    exact: bool
+    route: str
+    terms: int = 0
+
+    def summary(self) -> str:
+        shown = number_text(self.value) if self.exact or self.value != 0 else log10_text(self.log10)
+        err = "exact" if self.exact else ("floats, no error bound" if math.isnan(self.rel_error)
+                                          else f"relative error ≤ {self.rel_error:.1e}")
+        return (f"δ({self.level.shown}) = {shown} ({err}) over n = {self.n} users, pair {self.pair.summary()} "
+                f"[{self.route}]")
+
+
+@dataclass(frozen=True)
+class ShuffleWorstCase(Result):
+    """The largest ``δ(ε)`` over neighbouring pairs, the pairs attaining it, and how far the search went.
+
+    ``certified`` is True when every neighbouring pair was examined (``scope = "all datasets"``); otherwise the value
+    is the maximum over the clone pairs (every other user holds one input): a lower bound on the worst case, attained
+    at ``attaining``.
+    """
+
+    delta: ShuffleDelta
+    attaining: tuple[ShufflePair, ...]
+    scope: str
+    certified: bool
+    pairs_checked: int
+    level: PrivacyLevel
+    exact: bool
+
+    def summary(self) -> str:
+        kind = "worst case over all datasets" if self.certified else \
+            f"maximum over {self.scope} (a lower bound on the worst case; not every dataset was examined)"
+        pairs = "; ".join(p.summary() for p in self.attaining[:4]) + (" …" if len(self.attaining) > 4 else "")
+        return f"{kind}: {self.delta}\n  attained by: {pairs}\n  pairs examined: {self.pairs_checked}"
+
+
+@dataclass(frozen=True)
+class ShuffleEpsilon(Result):
+    """Pure ``ε`` of the shuffled mechanism (over every neighbouring pair) with a tally attaining it."""
+
+    value: Any
+    exp_eps: Scalar
+    pair: ShufflePair | None
+    tally: str
+    exact: bool
+
+    def summary(self) -> str:
+        return (f"ε = {number_text(self.value)} (e^ε = {number_text(self.exp_eps)}) attained by {self.pair} at the "
+                f"tally {self.tally}: shuffling does not reduce pure ε")
+
+
+@dataclass(frozen=True, eq=False)
+class Shuffled:
+    """``n`` users apply ``local``; the tally (histogram of reports) is published.
+
+    Build with :func:`shuffled`. Datasets are histograms of the users' inputs (``Domain.histograms(n, inputs)``),
+    neighbours differ in one user's input (``replace-one``).
+    """
+
+    local: Mechanism
+    n: int
+    exact: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "exact", bool(self.local.exact))
+
+    # ---------------------------------------------------------------- datasets
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        return tuple(self.local.inputs)
+
+    @property
+    def n_tallies(self) -> int:
+        """Number of possible tallies, ``C(n + m − 1, m − 1)``."""
+        return count_compositions(self.n, self.local.n_outputs)
+
+    def _rows(self, exact: bool) -> list[list[Scalar]]:
+        mat = self.local.matrix if exact else self.local.float_matrix()
+        return [[mat[j, x] if exact else float(mat[j, x]) for x in range(self.local.n_inputs)]
+                for j in range(self.local.n_outputs)]
+
+    def _index(self, label: Any) -> int:
+        text = str(label)
+        if text not in self.inputs:
+            raise InvalidParameterError(f"{label!r} is not an input of the local mechanism; inputs are {list(self.inputs)}")
+        return self.inputs.index(text)
+
+    def pair(self, others: Mapping[Any, int] | Sequence[int] | None = None, a: Any = None, b: Any = None) -> ShufflePair:
+        """A neighbouring pair: ``others`` (a mapping input → count, or counts in input order, summing to ``n − 1``;
+        default: all other users hold ``b``) and the changing user's inputs ``a`` → ``b`` (default the first two
+        inputs).
+
+        Examples
+        --------
+        >>> import privgeom as pg
+        >>> S = pg.shuffled(pg.randomized_response(1, "3/4"), 4)
+        >>> S.pair({"1": 2, "0": 1}, "1", "0").datasets()
+        ('[3,1]', '[2,2]')
+        """
+        k = len(self.inputs)
+        ia = self._index(a if a is not None else self.inputs[0])
+        ib = self._index(b if b is not None else self.inputs[1 if ia == 0 else 0])
+        if ia == ib:
+            raise InvalidParameterError(f"a neighbouring pair needs two different inputs, got a = b = {self.inputs[ia]!r}")
+        if others is None:
+            counts = [0] * k
+            counts[ib] = self.n - 1
+        elif isinstance(others, Mapping):
+            counts = [0] * k
+            for key, c in others.items():
+                counts[self._index(key)] = parse_int(c, name=f"others[{key!r}]", min=0)
+        else:
+            counts = [parse_int(c, name="others", min=0) for c in others]
+            if len(counts) != k:
+                raise InvalidParameterError(f"others must give {k} counts (one per input), got {len(counts)}")
+        if sum(counts) != self.n - 1:
+            raise InvalidParameterError(f"the other users' counts must sum to n - 1 = {self.n - 1}, got {sum(counts)}")
+        return ShufflePair(tuple(counts), self.inputs[ia], self.inputs[ib], self.inputs)
+
+    def clone_pairs(self) -> list[ShufflePair]:
+        """Every ordered pair whose other users all hold one input: ``k · k (k − 1)`` pairs."""
+        k = len(self.inputs)
+        out = []
+        for c in range(k):
+            counts = tuple(self.n - 1 if i == c else 0 for i in range(k))
+            for a in range(k):
+                for b in range(k):
+                    if a != b:
+                        out.append(ShufflePair(counts, self.inputs[a], self.inputs[b], self.inputs))
+        return out
+
+    def dissenter_pairs(self, most: int) -> list[ShufflePair]:
+        """The ordered pairs whose other users hold one input except ``1..most`` of them, who hold another."""
+        k = len(self.inputs)
+        out = []
+        for c in range(k):
+            for c2 in range(k):
+                for d in range(1, min(most, (self.n - 1) // 2) + 1):
+                    if c2 == c or self.n - 1 - d <= d:
+                        continue
+                    counts = tuple(self.n - 1 - d if i == c else (d if i == c2 else 0) for i in range(k))
+                    out += [ShufflePair(counts, self.inputs[a], self.inputs[b], self.inputs)
+                            for a in range(k) for b in range(k) if a != b]
+        return out
+
+    def all_pairs(self) -> list[ShufflePair]:
+        """Every ordered neighbouring pair up to the order of the users (exhaustive search)."""
+        k = len(self.inputs)
+        out = []
+        for others in compositions(self.n - 1, k):
+            for a in range(k):
+                for b in range(k):
+                    if a != b:
+                        out.append(ShufflePair(tuple(others), self.inputs[a], self.inputs[b], self.inputs))
+        return out
+
+    # ---------------------------------------------------------------- profiles
+    def _check_exact_size(self, what: str) -> None:
+        if self.n_tallies > MAX_EXACT_TALLIES:
+            raise SizeLimitError(
+                f"{what} needs the law of {self.n_tallies:,} tallies (n = {self.n}, {self.local.n_outputs} outputs), "
+                f"above the limit shuffle_tallies = {MAX_EXACT_TALLIES:,}; {limit_hint('shuffle_tallies', self.n_tallies)}"
+            )
+
+    def delta(self, eps: LevelLike, pair: ShufflePair | None = None, *, method: str = "auto") -> ShuffleDelta:
+        """``δ(ε) = E_{e^ε}(P_a ‖ P_b)`` of the tally for one ordered neighbouring pair (default: the worst case).
+
+        ``method``: ``"auto"`` (exact rationals when the data are rational and ``n`` is small, else log space),
+        ``"exact"`` or ``"log"`` (clone pairs only). Mixed pairs use the exact Poisson-multinomial law (limit
+        ``shuffle_tallies``).
+
+        Examples
+        --------
+        >>> import privgeom as pg
+        >>> S = pg.shuffled(pg.randomized_response(1, "3/4"), 200)
+        >>> d = S.delta("ln(2)", S.pair(a="1", b="0"), method="log")
+        >>> e = S.delta("ln(2)", S.pair(a="1", b="0"), method="exact")
+        >>> abs(d.value / float(e.value) - 1) <= d.rel_error
+        True
+        """
+        if method not in _ROUTES:
+            raise InvalidParameterError(f"unknown method {method!r}; choose one of {', '.join(_ROUTES)}")
+        level = PrivacyLevel.coerce(eps, name="eps")
+        if pair is None:
+            return self.worst_case(level).delta
+        if pair.inputs != self.inputs or sum(pair.others) != self.n - 1:
+            raise InvalidParameterError(f"the pair {pair} is not a neighbouring pair of this shuffled mechanism (n = {self.n})")
+        exact = self.exact and level.exact
+        a, b = self.inputs.index(pair.a), self.inputs.index(pair.b)
+        c = pair.clone_input
+        if c is None:
+            held = sorted((cnt, i) for i, cnt in enumerate(pair.others) if cnt)
+            dissent = len(held) == 2 and self.local.n_outputs == 2
+            exact_fits = self.n_tallies <= MAX_EXACT_TALLIES
+            if method == "log" or (method == "auto" and dissent and not (exact and exact_fits)):
+                if not dissent:
+                    raise InvalidParameterError(
+                        f"the log-space route needs binary reports and a pair whose other users hold at most two "
+                        f"inputs, got {pair}")
+                (d, minority), (_, majority) = held
+                work = (self.n + 1) * (d + 1)
+                if work > MAX_DISSENTER_WORK:
+                    raise SizeLimitError(
+                        f"the log-space δ of a pair with {d:,} dissenters among n = {self.n} users costs {work:,}, above "
+                        f"the limit shuffle_dissenter_work = {MAX_DISSENTER_WORK:,}; "
+                        f"{limit_hint('shuffle_dissenter_work', work)}")
+                frows = [[float(v) for v in row] for row in self._rows(False)]
+                tail = dissenter_delta_log(frows, self.n, majority, minority, d, a, b, float(level.exp_eps))
+                lg = tail.log_value / math.log(10) if tail.log_value > -math.inf else -math.inf
+                fv = math.exp(tail.log_value) if tail.log_value > -745 else 0.0
+                return ShuffleDelta(fv, lg, tail.rel_error, level, pair, self.n, False,
+                                    "clone tally with dissenters (log space)", tail.terms)
+            self._check_exact_size("the exact δ of a mixed pair")
+            value = exact_pair_delta(self._rows(exact), pair.others, a, b, level.exp_eps if exact else float(level.exp_eps))
+            return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
+        dims = len(merge_clone(self._rows(exact), c, a, b).probs)
+        small = self.n <= EXACT_CLONE_MAX_N.get(dims, 0)
+        fits = dims > 3 and self.n_tallies <= MAX_EXACT_TALLIES  # no log-space route: the exact law
+        if method == "exact" or (method == "auto" and exact and (small or fits)):
+            if not exact:
+                if method == "exact":
+                    raise InvalidParameterError("method='exact' needs an exact local mechanism and a rational e^ε")
+            elif dims <= 3:
+                value = clone_delta_exact(self._rows(True), self.n, c, a, b, Fraction(level.exp_eps))
+                return self._result(value, level, pair, True, "clone closed form (exact)", self.n + 1)
+            self._check_exact_size("the exact δ")
+            value = exact_pair_delta(self._rows(exact), pair.others, a, b, level.exp_eps)
+            return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
+        merged = merge_clone(self._rows(False), c, a, b)
+        if len(merged.probs) > 3:
+            self._check_exact_size(f"this clone pair ({len(merged.probs)} merged output categories; the log-space "
+                                   "closed form handles at most 3)")
+            value = exact_pair_delta(self._rows(False), pair.others, a, b, float(level.exp_eps))
+            return self._result(value, level, pair, False, "exact Poisson-multinomial law (floats)", 0)
+        s = clone_delta_log(merged, self.n, float(level.exp_eps))
+        log10 = s.log_value / math.log(10) if s.log_value > -math.inf else -math.inf
+        value = math.exp(s.log_value) if s.log_value > -745 else 0.0
+        return ShuffleDelta(value, log10, s.rel_error, level, pair, self.n, False, "clone closed form (log space)", s.terms)
+
+    def _result(self, value: Scalar, level: PrivacyLevel, pair: ShufflePair, exact: bool, route: str, terms: int) -> ShuffleDelta:
+        if isinstance(value, Fraction):
+            log10 = log_of_ratio(value) / math.log(10) if value > 0 else -math.inf
+            return ShuffleDelta(value, log10, 0.0, level, pair, self.n, True, route, terms)
+        v = float(value)  # the law summed in floats: no error bound is claimed (rel_error is NaN)
+        route = route if route.endswith("(floats)") else f"{route} (floats)"
+        return ShuffleDelta(v, math.log10(v) if v > 0 else -math.inf, math.nan, level, pair, self.n, False, route, terms)
+
+    def worst_case(self, eps: LevelLike, *, scope: str = "auto", dissenters: int = 3) -> ShuffleWorstCase:
+        """The largest ``δ(ε)`` over neighbouring pairs and the pairs attaining it.
+
+        ``scope``: ``"all"`` (every histogram of the other users' inputs and every ordered pair of inputs; needs
+        the exact laws, limit ``shuffle_tallies``), ``"clones"`` (the pairs whose other users all hold one input:
+        any ``n``; a lower bound on the worst case, ``certified=False``), ``"near"`` (the clone pairs and, for binary
+        reports, the pairs with ``1..dissenters`` other users holding a second input — where the exhaustive search
+        found the worst datasets; still a lower bound) or ``"auto"`` (``all`` while its work ``pairs × tallies²`` is
+        within the limit ``shuffle_exhaustive_work``, else ``clones``).
+        """
+        if scope not in ("auto", "all", "clones", "near"):
+            raise InvalidParameterError(f"unknown scope {scope!r}; choose one of auto, all, clones, near")
+        level = PrivacyLevel.coerce(eps, name="eps")
+        k = len(self.inputs)
+        work = count_compositions(self.n - 1, k) * k * (k - 1) * self.n_tallies**2
+        exhaustive = scope == "all" or (scope == "auto" and self.n_tallies <= MAX_EXACT_TALLIES
+                                        and work <= MAX_EXHAUSTIVE_WORK)
+        if exhaustive:
+            self._check_exact_size("the exhaustive worst case")
+            if work > MAX_EXHAUSTIVE_WORK:
+                raise SizeLimitError(
+                    f"the exhaustive worst case over every dataset of n = {self.n} users costs {work:,} (pairs × "
+                    f"tallies²), above the limit shuffle_exhaustive_work = {MAX_EXHAUSTIVE_WORK:,}; scope='clones' "
+                    f"examines the clone pairs at any n; {limit_hint('shuffle_exhaustive_work', work)}")
+            pairs = self.all_pairs()
+        else:
+            pairs = self.clone_pairs() + (self.dissenter_pairs(dissenters) if scope == "near" else [])
+        method = "exact" if exhaustive and self.exact and level.exact else "auto"
+        rows = self._rows(self.exact)
+        seen: dict[Any, ShuffleDelta] = {}  # clone pairs with the same merged law have the same δ (symmetry)
+        results = []
+        for p in pairs:
+            c = p.clone_input
+            key = None if c is None else merge_clone(rows, c, self.inputs.index(p.a), self.inputs.index(p.b))
+            if key is not None and key in seen:
+                r = seen[key]
+                results.append(ShuffleDelta(r.value, r.log10, r.rel_error, r.level, p, r.n, r.exact, r.route, r.terms))
+                continue
+            r = self.delta(level, p, method=method)
+            if key is not None:
+                seen[key] = r
+            results.append(r)
+        best = max(results, key=lambda r: r.log10)
+        errs = [r.rel_error for r in results if not math.isnan(r.rel_error)]
+        tol = 0.0 if best.exact else (4 * max(errs, default=0.0) + TIE_RTOL) / math.log(10)
+        attaining = tuple(r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol))
+        label = "all datasets" if exhaustive else ("clone pairs" if scope != "near" else
+                                                   f"clone pairs and pairs with at most {dissenters} dissenters")
+        return ShuffleWorstCase(best, attaining, label, exhaustive, len(pairs), level, best.exact)
+
+    def epsilon(self) -> ShuffleEpsilon:
+        """Pure ``ε`` of the tally over every neighbouring pair: ``max_{a,b,j} R[j, a]/R[j, b]`` over the outputs
+        ``j`` all users can report — the local ``ε₀`` (``docs/theory.md`` §18.3: the tally where every report is
+        ``j`` has likelihood ratio exactly ``R[j, a]/R[j, b]``, and no tally has a larger one).
+
+        Examples
+        --------
+        >>> import privgeom as pg
+        >>> pg.shuffled(pg.randomized_response(1, "3/4"), 1000).epsilon().exp_eps
+        Fraction(3, 1)
+        """
+        rows = self._rows(self.exact)
+        k = len(self.inputs)
+        best: tuple[Any, ShufflePair | None, str] = (Fraction(1) if self.exact else 1.0, None, "")
+        for c in range(k):
+            for a in range(k):
+                for b in range(k):
+                    if a == b:
+                        continue
+                    ratio, _ = clone_epsilon(merge_clone(rows, c, a, b))
+                    if ratio > best[0]:
+                        j = max(range(len(rows)), key=lambda j: (rows[j][a] / rows[j][b]) if rows[j][b] else math.inf)
+                        others = tuple(self.n - 1 if i == c else 0 for i in range(k))
+                        tally = "[" + ",".join(str(self.n if i == j else 0) for i in range(len(rows))) + "]"
+                        best = (ratio, ShufflePair(others, self.inputs[a], self.inputs[b], self.inputs), tally)
+        ratio = best[0]
+        value: Any = (PrivacyLevel.from_exp_eps(ratio).eps if ratio != math.inf else math.inf)
+        return ShuffleEpsilon(value, ratio, best[1], best[2], self.exact)
+
+    # ---------------------------------------------------------------- matrices and definitions
+    def mechanism(self) -> Mechanism:
+        """The dense matrix: columns = histograms of the ``n`` inputs, rows = tallies (small ``n`` only).
+
+        Examples
+        --------
+        >>> import privgeom as pg
+        >>> M = pg.shuffled(pg.randomized_response(1, "3/4"), 2).mechanism()
+        >>> M.inputs, [str(v) for v in M.column("[1,1]")]
+        (('[2,0]', '[1,1]', '[0,2]'), ['3/16', '5/8', '3/16'])
+        """
+        self._check_exact_size("the dense shuffled matrix")
+        dom = Domain.histograms(self.n, self.inputs)
+        out = Domain.histograms(self.n, tuple(self.local.outputs))
+        check_dense_size(len(out.points), len(dom.points), exact=self.exact, what="the dense shuffled matrix")
+        rows = self._rows(self.exact)
+        cols = []
+        zero: Scalar = Fraction(0) if self.exact else 0.0
+        for h in dom.points:
+            others = list(h)
+            i = next(i for i, c in enumerate(others) if c)
+            others[i] -= 1
+            support, law, _ = exact_pair_laws(rows, others, i, i)
+            table = dict(zip(support, law))
+            cols.append([table.get(tuple(o), zero) for o in out.points])
+        return Mechanism(np.array(cols, dtype=object if self.exact else float).T, dom, out.labels, exact=self.exact)
+
+    def relation(self) -> Any:
+        """The neighbour relation of the shuffle model on the input histograms (``replace-one``) as a graph."""
+        return Domain.histograms(self.n, self.inputs).relation("replace-one")
+
+    def __repr__(self) -> str:
+        return f"Shuffled(n={self.n}, local={self.local.n_inputs}→{self.local.n_outputs} {'exact' if self.exact else 'float'})"
+
+
+def shuffled(local: Mechanism | PrivacyDefinition, n: int) -> Shuffled:
+    """The shuffle model of ``n`` users who each apply ``local``: only the histogram of the reports is published.
+
+    Parameters
+    ----------
+    local : Mechanism or a definition made of one mechanism
+        The local mechanism (``k`` inputs, ``m`` outputs): randomized response, ``k``-ary randomized response, a
+        local-DP protocol (``pg.unary_encoding``, …) or any finite mechanism.
+    n : int
+        Number of users (``>= 1``).
+
+    Returns
+    -------
+    Shuffled
+        With :meth:`Shuffled.delta` (one neighbouring pair), :meth:`Shuffled.worst_case`, :meth:`Shuffled.epsilon`,
+        and for small ``n`` the dense :meth:`Shuffled.mechanism` (a privgeom Mechanism: every analysis applies).
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> S = pg.shuffled(pg.randomized_response(1, "3/4"), 10**6)
+    >>> r = S.delta(0.05, S.pair(a="1", b="0"))
+    >>> r.route, round(r.log10, 6), r.rel_error < 1e-9
+    ('clone closed form (log space)', -427.734375, True)
+    """
+    n = parse_int(n, name="n", min=1, max=10**12)
+    return Shuffled(_local(local), n)

@@ -1,0 +1,60 @@
+"""``privgeom shuffle`` and ``privgeom subsample`` through the real entry point: reports, --json, plots, exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import privgeom as pg
+from privgeom.cli import main
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_shuffle_definition_report_of_binary_rr_over_four_users(capsys, tmp_path):
+    png = tmp_path / "s.png"
+    code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 4, "--eps", "ln(2)", "--fmt",
+                       "--definition", "--plot", png)
+    assert code == 0 and png.exists()
+    # worst case over all datasets at e^ε = 2: the clone pair, δ = 27/256; FMT's bound 125/864 is above it
+    assert "worst case over all datasets: δ(ln(2)) = 27/256" in out and "δ ≤ 125/864  [exact ≤ bound]" in out
+    # the shuffled definition: 5 facets in 3 orbits, DP sandwich between e^ε = 17/15 and e^ε = 3
+    assert "5 facets" in out and "5 guarantees" in out
+    assert "inner: every ε-DP mechanism with e^ε ≤ 17/15" in out and "outer: every member is ε-DP with e^ε = 3" in out
+
+
+def test_shuffle_json_large_n_and_max_delta(capsys):
+    code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 100000, "--eps", "0.05", "--json")
+    data = json.loads(out)
+    w = data["points"][0]["worst_case"]
+    assert code == 0 and w["certified"] is False and w["scope"] == "clone pairs" and w["delta"]["log10"] < -40
+    code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0", "--max-delta", "1/100")
+    assert code == 1
+    code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 5, "--eps", "ln(3/2)",
+                       "--others", "1=3,0=1", "--change", "1:0")
+    assert code == 0 and "others 3×1, 1×0; user: 1 → 0" in out
+
+
+def test_subsample_reproduces_bbg_exactly(capsys, tmp_path):
+    m = tmp_path / "m.json"
+    pg.Mechanism([["3/4", "1/4", "1/4"], ["1/4", "3/4", "3/4"]], pg.Domain.histograms(1, 2, up_to=True)).save(m)
+    out_file = tmp_path / "sub.json"
+    code, out, _ = run(capsys, "subsample", "-m", m, "--records", 1, "--every-size", "--rate", "1/10",
+                       "--eps", "ln(2)", "--out", out_file, "--plot", tmp_path / "b.png")
+    assert code == 0 and "e^ε' = 6/5" in out and "[holds; gap 0]" in out
+    assert pg.Mechanism.load(out_file).shape == (2, 3)
+    code, out, _ = run(capsys, "subsample", "-m", m, "--rate", "1/10", "--json")  # the domain found from the inputs
+    data = json.loads(out)
+    assert data["exp_eps_subsampled"] == "6/5" and data["bbg_exp_eps"] == "6/5" and data["holds"] is True
+
+
+def test_subsample_refuses_a_file_whose_inputs_are_not_the_histograms(capsys, tmp_path):
+    m = tmp_path / "m.json"
+    pg.randomized_response(1, "3/4").save(m)
+    code, _, err = run(capsys, "subsample", "-m", m, "--records", 1, "--rate", "1/2")
+    assert code == 2 and "not the histograms of 1 records" in err
+    code, _, err = run(capsys, "subsample", "-m", m, "--rate", "1/2")
+    assert code == 2 and "not the histograms of a number of records" in err
