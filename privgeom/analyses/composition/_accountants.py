@@ -26,7 +26,7 @@ from typing import Any
 from ..._core.errors import MissingDependencyError
 from ...mechanisms._mechanism import Mechanism
 
-__all__ = ["to_dp_accounting", "dp_accounting_bracket"]
+__all__ = ["to_dp_accounting", "dp_accounting_bracket", "to_prv_accountant"]
 
 
 def _pld_module() -> Any:
@@ -75,3 +75,46 @@ def dp_accounting_bracket(mechanism: Mechanism, edge: tuple[str, str], k: int, e
         p = to_dp_accounting(mechanism, edge, pessimistic=pess, **options)
         out.append(float(p.self_compose(k).get_delta_for_epsilon(eps)) if k > 1 else float(p.get_delta_for_epsilon(eps)))
     return out[0], out[1]
+
+
+def to_prv_accountant(mechanism: Mechanism, edge: tuple[str, str]) -> Any:
+    """The privacy random variable of ``mechanism`` on the directed edge ``(D, D')`` for Microsoft's
+    ``prv_accountant`` (Gopi, Lee & Wutschitz 2021): the loss ``ln(P(ω | D) / P(ω | D'))`` under ``D``, a step
+    CDF over the finite ratio classes, with the mass of outputs impossible on ``D'`` as ``pm_inf``.
+
+    Examples
+    --------
+    >>> import pytest; _ = pytest.importorskip("prv_accountant")
+    >>> from privgeom import randomized_response
+    >>> prv = to_prv_accountant(randomized_response(1, "3/4"), ("1", "0"))
+    >>> float(prv.cdf(0.0)), float(prv.cdf(1.2))
+    (0.25, 1.0)
+    """
+    try:
+        from prv_accountant.privacy_random_variables import PrivacyRandomVariable
+    except ImportError as exc:  # pragma: no cover
+        raise MissingDependencyError("exporting to prv_accountant needs pip install prv_accountant") from exc
+    import numpy as np
+
+    from ._loss import INF, ratio_classes
+
+    i, j = (mechanism.inputs.index(e) for e in edge)
+    classes = ratio_classes(mechanism, i, j)
+    finite = [(math.log(float(c.ratio)), float(c.p)) for c in classes if c.ratio != INF and c.ratio != 0]
+    p_inf = sum(float(c.p) for c in classes if c.ratio == INF)
+    losses = np.array([x for x, _ in finite])
+    masses = np.array([m for _, m in finite]) / max(1e-300, 1.0 - p_inf)
+
+    class _FinitePRV(PrivacyRandomVariable):  # type: ignore[misc]
+        def cdf(self, t: Any) -> Any:
+            t = np.asarray(t, dtype=float)
+            return (masses[None, :] * (losses[None, :] <= t.reshape(-1, 1))).sum(axis=1).reshape(t.shape)
+
+        def rdp(self, alpha: float) -> float:  # Rényi divergence of order alpha of the finite part (Mironov 2017)
+            return float(np.log(np.sum(masses * np.exp((alpha - 1) * losses))) / (alpha - 1))
+
+        @property
+        def pm_inf(self) -> float:
+            return p_inf
+
+    return _FinitePRV()

@@ -8,18 +8,16 @@ over count vectors directly, in floats:
     δ(t) = 1 − (1 − P_∞)^k + Σ_{n} mult(n) (Π_c P_c^{n_c} − t Π_c Q_c^{n_c})₊
 
 (the hockey-stick divergence of the composed pair, Balle, Barthe & Gaboardi 2018, Thm. 1; multinomial masses of
-count vectors as in ``_loss``). Two devices keep it small:
-
-* the **last two classes in closed form**: given the counts of the other classes and ``r`` outputs left, the loss
-  ``L_j = L_0 + j ℓ_a + (r − j) ℓ_b`` (``ℓ_a > ℓ_b``) is increasing in the number ``j`` of class-``a`` outputs, so
-  the event ``{L > ln t}`` is a binomial upper tail ``j ≥ j*``, whose masses under ``D`` and ``D'`` are regularised
-  incomplete beta functions ``I_π(j*, r − j* + 1)`` (Abramowitz & Stegun 26.5.24 for the binomial tail);
-* **pruning with accounting**: the count of each enumerated class is drawn from a window holding all but ``τ`` of
-  its conditional binomial law, and states of negligible mass are dropped; every mass left out is added up and
-  enters the upper end of the bracket (a left-out vector contributes between 0 and its mass under ``D``).
+count vectors as in ``_loss``). It is summed **meet in the middle**: the classes are split into two groups ``A`` and
+``B``; the number ``r`` of the ``k`` outputs that fall in ``A`` is binomial under ``D``, and for each ``r`` every
+count vector of ``A`` (``r`` outputs) is paired with the count vectors of ``B`` (``k − r`` outputs) whose loss exceeds
+``ln t − L_A`` — a suffix of ``B``'s vectors sorted by loss, read off suffix sums of their masses under ``D`` and
+``D'``. So the work is ``Σ_r (|A_r| + |B_{k−r}|) log`` instead of the ``C(k + m − 1, m − 1)`` count vectors it
+covers. The values of ``r`` outside a window holding all but ``1e-13`` of the binomial law are skipped, and their
+mass is added to the upper end of the bracket (a left-out vector contributes between 0 and its mass under ``D``).
 
 The bracket ``[lo, hi]`` is certified under one stated assumption: every double-precision special function used
-(``lgamma``, ``log``, ``exp``, ``betainc``) is accurate to ``1e-13`` relative, so that each term ``Π P``, ``Π Q`` is
+(``lgamma``, ``log``, ``exp``, the binomial tails of the window) is accurate to ``1e-13`` relative, so that each term ``Π P``, ``Π Q`` is
 within :data:`TERM_RELATIVE_ERROR` of its value; then ``|computed − true| ≤ TERM_RELATIVE_ERROR · (ΣP + t ΣQ) +
 η`` with ``η`` the largest loss error times the mass near the threshold (a term misplaced across ``ln t`` contributes
 at most its mass times its distance to ``ln t``). The bound is stated in the result, never hidden.
@@ -57,12 +55,10 @@ __all__ = ["CertifiedDelta", "certified_delta", "TERM_RELATIVE_ERROR", "MAX_CERT
 TERM_RELATIVE_ERROR = 1e-10
 #: Mass left out of each enumerated class's window (per level, conditional on the state).
 _WINDOW_TAIL = 1e-13
-#: States whose mass under ``D`` is below this are dropped (their mass is added to the bound).
-_STATE_FLOOR = 1e-16
-#: Largest number of enumerated states of the certified route.
+#: Largest number of count vectors of one group listed by the certified route.
 MAX_CERTIFIED_STATES = 20_000_000
 register_limit("certified_states", globals(), "MAX_CERTIFIED_STATES",
-               "largest number of count-vector states summed by the certified log-space route of a composed δ(ε)")
+               "largest number of count vectors of one group listed by the certified log-space route of a composed δ(ε)")
 
 
 @dataclass(frozen=True)
@@ -80,7 +76,7 @@ class CertifiedDelta(Result):
     pruned : float
         The mass under ``D`` of the count vectors left out (an upper bound of their contribution).
     n_states : int
-        Count-vector states summed.
+        Count vectors covered (pairs of one vector of each group).
     """
 
     value: float
@@ -113,22 +109,28 @@ def _binom_window(rem: np.ndarray, pi: float) -> tuple[np.ndarray, np.ndarray, n
     return lo[inv], hi[inv], out[inv]
 
 
-def _upper_tail(jstar: np.ndarray, r: np.ndarray, pi: float, k: int) -> np.ndarray:
-    """``Pr[Bin(r, pi) ≥ j*]`` elementwise: ``I_pi(j*, r − j* + 1)`` (A&S 26.5.24), 1 for ``j* ≤ 0``, 0 beyond ``r``.
-
-    The tail depends on the integers ``(r, j*)`` only (both in ``0 … k``): it is tabulated once, ``(k + 1)²``
-    incomplete beta values, and read off."""
-    from scipy.special import betainc
-
-    R, J = np.meshgrid(np.arange(k + 1), np.arange(k + 2), indexing="ij")
-    table = np.zeros((k + 1, k + 2))
-    table[:, 0] = 1.0
-    mid = (J >= 1) & (J <= R)
-    if pi >= 1:
-        table[mid] = 1.0
-    elif pi > 0:
-        table[mid] = betainc(J[mid].astype(float), (R[mid] - J[mid] + 1).astype(float), pi)
-    return table[r, np.clip(jstar, 0, k + 1)]
+def _group_vectors(group: Sequence[tuple[float, float, float]], r: int, lgam: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every count vector of ``r`` outputs over the classes of ``group`` as arrays: its loss ``Σ n_c ℓ_c`` and the
+    logs of its masses ``r!/Π n_c! · Π P_c^{n_c}`` (under ``D``) and the same with ``Q_c`` (under ``D'``)."""
+    rem = np.array([r], dtype=np.int64)
+    L = np.zeros(1)
+    lP = np.full(1, lgam[r])
+    lQ = np.full(1, lgam[r])
+    for n_c, (ell, P, Q) in enumerate(group):
+        last = n_c == len(group) - 1
+        if last:
+            n = rem
+            idx = np.arange(len(rem))
+        else:
+            width = rem + 1
+            idx = np.repeat(np.arange(len(rem)), width)
+            n = np.arange(int(width.sum())) - np.repeat(np.cumsum(width) - width, width)
+        rem = rem[idx] - n
+        L = L[idx] + n * ell
+        lP = lP[idx] - lgam[n] + n * math.log(P)
+        lQ = lQ[idx] - lgam[n] + (n * math.log(Q) if Q > 0 else np.where(n > 0, -np.inf, 0.0))
+    return L, lP, lQ
 
 
 def certified_delta(classes: Sequence[RatioClass], k: int, t: float | Fraction) -> CertifiedDelta:
@@ -151,55 +153,47 @@ def certified_delta(classes: Sequence[RatioClass], k: int, t: float | Fraction) 
     fin = [(math.log(float(c.ratio)), float(c.p), float(c.q)) for c in classes if c.ratio != INF and c.ratio != 0]
     if not fin:
         return CertifiedDelta(inf_part, inf_part, inf_part, 0.0, 0.0, 0)
-    fin.sort(key=lambda c: c[1])  # enumerate the light classes, keep the two heaviest in closed form
     if len(fin) == 1:
         ell, P, Q = fin[0]
         term = P ** k - tf * Q ** k if k * ell > lt else 0.0
         err = TERM_RELATIVE_ERROR * (P ** k + tf * Q ** k)
         return CertifiedDelta(inf_part + term, max(0.0, inf_part + term - err), inf_part + term + err, err, 0.0, 1)
-    a, b = sorted(fin[-2:], key=lambda c: -c[0])  # ℓ_a > ℓ_b (classes have distinct ratios)
-    enum = fin[:-2]
-    # states: remaining outputs, loss so far, log masses under D and D' (multinomial factors included)
-    rem = np.array([k], dtype=np.int64)
-    L = np.zeros(1)
-    lP = np.zeros(1)
-    lQ = np.zeros(1)
-    pruned = 0.0
-    rest_P = [sum(c[1] for c in fin[i:]) for i in range(len(fin))]
+    # meet in the middle: two groups of classes; r of the k outputs fall in group A (binomial under D, pruned with
+    # its window, the pruned mass accounted), the rest in group B; for every vector of A the vectors of B above the
+    # threshold ln t − L_A are a suffix of B sorted by loss (prefix sums of their masses)
+    half = len(fin) // 2
+    A, B = fin[:half], fin[half:]
+    SA, SB = sum(c[1] for c in A), sum(c[1] for c in B)
+    TA, TB = sum(c[2] for c in A), sum(c[2] for c in B)
     lgam = gammaln(np.arange(k + 1) + 1.0)  # ln n! for n = 0 … k
-    for i, (ell, P, Q) in enumerate(enum):
-        S = rest_P[i]
-        lo, hi, outside = _binom_window(rem, P / S)
-        pruned += float(np.sum(np.exp(lP + rem * math.log(S)) * outside))
-        width = hi - lo + 1
-        total = int(width.sum())
-        if total > MAX_CERTIFIED_STATES:
-            raise SizeLimitError(f"the certified δ of this {k}-fold composition would sum {total:,} count-vector states, "
-                                 f"more than the limit {MAX_CERTIFIED_STATES:,}; refused")
-        idx = np.repeat(np.arange(len(rem)), width)
-        n = lo[idx] + (np.arange(total) - np.repeat(np.cumsum(width) - width, width))
-        r0 = rem[idx]
-        logc = lgam[r0] - lgam[n] - lgam[r0 - n]
-        rem, L = r0 - n, L[idx] + n * ell
-        lP = lP[idx] + logc + n * math.log(P)
-        lQ = lQ[idx] + logc + (n * math.log(Q) if Q > 0 else np.where(n > 0, -np.inf, 0.0))
-        # drop states of negligible mass under D (their whole future mass is S_next^rem ≤ 1 times it)
-        keep = lP > math.log(_STATE_FLOOR)
-        if not keep.all():
-            pruned += float(np.sum(np.exp(lP[~keep])))
-            rem, L, lP, lQ = rem[keep], L[keep], lP[keep], lQ[keep]
-    la, Pa, Qa = a
-    lb, Pb, Qb = b
-    x = (lt - L - rem * lb) / (la - lb)
-    jstar = np.floor(x).astype(np.int64) + 1
-    tailP = _upper_tail(jstar, rem, Pa / (Pa + Pb), k)
-    tailQ = _upper_tail(jstar, rem, Qa / (Qa + Qb), k)
-    Ppart = np.exp(lP + rem * math.log(Pa + Pb)) * tailP
-    Qpart = np.exp(lQ + rem * math.log(Qa + Qb)) * tailQ
-    value = float(np.sum(Ppart) - tf * np.sum(Qpart))
+    lo_r, hi_r, outside = _binom_window(np.array([k], dtype=np.int64), SA / (SA + SB))
+    pruned = float(outside[0]) * (SA + SB) ** k
+    total_P = total_Q = value = 0.0
+    n_states = 0
+    for r in range(int(lo_r[0]), int(hi_r[0]) + 1):
+        LA, lPA, lQA = _group_vectors(A, r, lgam)
+        LB, lPB, lQB = _group_vectors(B, k - r, lgam)
+        n_states += len(LA) * len(LB)
+        if len(LA) + len(LB) > MAX_CERTIFIED_STATES:
+            raise SizeLimitError(f"the certified δ of this {k}-fold composition would list {len(LA) + len(LB):,} "
+                                 f"count vectors of one group, more than the limit {MAX_CERTIFIED_STATES:,}; refused")
+        coef = lgam[k] - lgam[r] - lgam[k - r]
+        order = np.argsort(LB)
+        LB, lPB, lQB = LB[order], lPB[order], lQB[order]
+        # suffix sums of B's masses (ascending loss): SP[i] = Σ_{j ≥ i} P_j
+        SP = np.concatenate([np.cumsum(np.exp(lPB)[::-1])[::-1], [0.0]])
+        SQ = np.concatenate([np.cumsum(np.exp(lQB)[::-1])[::-1], [0.0]])
+        cut = np.searchsorted(LB, lt - LA, side="right")  # first B vector with L_A + L_B > ln t
+        wP = np.exp(coef + lPA)
+        wQ = np.exp(coef + lQA)
+        Ppart = wP * SP[cut]
+        Qpart = wQ * SQ[cut]
+        total_P += float(Ppart.sum())
+        total_Q += float(Qpart.sum())
+        value += float(Ppart.sum() - tf * Qpart.sum())
     ell_max = max(abs(c[0]) for c in fin)
     eta = 1e-13 * k * (ell_max + 1.0) + 1e-13 * abs(lt)  # the loss's float error near the threshold
-    rounding = TERM_RELATIVE_ERROR * float(np.sum(Ppart) + tf * np.sum(Qpart)) + eta * float(np.sum(Ppart))
+    rounding = TERM_RELATIVE_ERROR * (total_P + tf * total_Q) + eta * total_P
     total_value = inf_part + value
     return CertifiedDelta(total_value, max(0.0, total_value - rounding), min(1.0, total_value + rounding + pruned),
-                          rounding, pruned, int(len(rem)))
+                          rounding, pruned, n_states)
