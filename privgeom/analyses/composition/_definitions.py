@@ -30,7 +30,7 @@ Examples
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -134,6 +134,8 @@ class ComposedDefinition(Result):
     witness: Mechanism | None
     n_generators: int
     independent: bool
+    #: the row cones of the two composed definitions
+    parts: tuple[Cone, Cone] = field(default=(), repr=False)  # type: ignore[assignment]
 
     def summary(self) -> str:
         kind = "independent product" if self.independent else "sequential composition"
@@ -186,7 +188,8 @@ def compose_definitions(first: PrivacyDefinition, second: PrivacyDefinition, *, 
             witness = K
             break
     definition: PrivacyDefinition = ConeDefinition(R, name=label) if witness is None else finite
-    return ComposedDefinition(definition, R, witness is None, witness, len(pairs), independent)
+    return ComposedDefinition(definition, R, witness is None, witness, len(pairs), independent,
+                              (first.row_cone(), second.row_cone()))
 
 
 @dataclass(frozen=True)
@@ -209,22 +212,29 @@ class ComposedDPSandwich(Result):
         return f"DP sandwich: ln({self.inner})-DP ⊆ composed closure ⊆ ln({self.outer})-DP{gap}"
 
 
+#: Ray ratios tried as inner levels before the bisection.
+_CANDIDATES = 12
+
+
 def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, steps: int = 8) -> ComposedDPSandwich:
     """The exact DP sandwich of a composed definition over ``graph``: the outer level from its row cone (an outer
     description contains the closure), the inner level by bisection on rational ``e^ε`` between 1 and the outer
-    level, each candidate decided by the exact closure LP on the vertex ray mechanisms of ε-DP's cone.
+    level (after trying the ratios the rays of the composed cone and of the inputs' cones take on edges — the inputs'
+    own levels among them), each candidate
+    decided by the exact closure LP on the vertex ray mechanisms of ε-DP's cone.
 
     Examples
     --------
     >>> import privgeom as pg
     >>> rep = compose_definitions(pg.RandomizedResponse(1, "2/3"), pg.RandomizedResponse(1, "2/3"))
     >>> s = composed_dp_sandwich(rep, steps=3)
-    >>> s.outer, s.inner <= 2 < s.outer
-    (Fraction(4, 1), True)
+    >>> s.outer, s.inner, s.inner_fails
+    (Fraction(4, 1), Fraction(2, 1), Fraction(9, 4))
     """
     from ...definitions._dp import DifferentialPrivacy
 
     rays = np.array(rep.row_cone.rays, dtype=object)
+    part_rays = [np.array(c.rays, dtype=object) for c in rep.parts if c.labels == rep.row_cone.labels]
     labels = list(rep.row_cone.labels)
     from ..._core.domain import resolve_graph
     from ...graphs._graphs import edge_index_pairs
@@ -232,13 +242,19 @@ def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, st
     dom_mech = Mechanism([[1] * len(labels)], inputs=labels)
     edges = edge_index_pairs(resolve_graph(graph, dom_mech.domain), labels)
     outer = Fraction(1)
-    for g in rays:
-        for i, j in edges:
-            for a, b in ((g[i], g[j]), (g[j], g[i])):
-                if b == 0 and a > 0:
-                    raise DomainMismatchError("the composed row cone is not ε-DP for any finite ε on this graph")
-                if b > 0:
-                    outer = max(outer, Fraction(a) / Fraction(b))
+    ratios: set[Fraction] = set()
+    for n, R in enumerate([rays] + part_rays):
+        for g in R:
+            for i, j in edges:
+                for a, b in ((g[i], g[j]), (g[j], g[i])):
+                    if b == 0 and a > 0:
+                        if n == 0:
+                            raise DomainMismatchError("the composed row cone is not ε-DP for any finite ε on this graph")
+                        continue
+                    if b > 0 and a >= b:
+                        ratios.add(Fraction(a) / Fraction(b))
+                        if n == 0:
+                            outer = max(outer, Fraction(a) / Fraction(b))
     member = rep.definition
 
     def inside(t: Fraction) -> Mechanism | None:
@@ -251,6 +267,13 @@ def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, st
     if inside(outer) is None:
         return ComposedDPSandwich(outer, None, outer, None)
     lo, hi, failing = Fraction(1), outer, inside(outer)
+    # the ratios the cone's rays take on edges first (the inputs' own levels are among them), largest first
+    for r in sorted((x for x in ratios if 1 < x < outer), reverse=True)[:_CANDIDATES]:
+        bad = inside(r)
+        if bad is None:
+            lo = r
+            break
+        hi, failing = r, bad
     for _ in range(steps):
         mid = (lo + hi) / 2
         bad = inside(mid)
