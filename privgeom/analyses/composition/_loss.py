@@ -104,7 +104,7 @@ def ratio_classes(M: Mechanism, i: int, j: int) -> tuple[RatioClass, ...]:
         C = M.int_columns
         na, nb = [int(v) for v in C.numerators[:, i].tolist()], [int(v) for v in C.numerators[:, j].tolist()]
         da, db = int(C.denominators[i]), int(C.denominators[j])
-        for w, (x, y) in enumerate(zip(na, nb)):
+        for w, (x, y) in enumerate(zip(na, nb)):  # integers here; the float branch below reads floats
             if x == 0 and y == 0:
                 continue
             r: Any = INF if y == 0 else Fraction(x * db, y * da)
@@ -116,13 +116,13 @@ def ratio_classes(M: Mechanism, i: int, j: int) -> tuple[RatioClass, ...]:
     else:
         X = M.float_matrix()
         for w in range(M.n_outputs):
-            x, y = float(X[w, i]), float(X[w, j])
-            if x == 0 and y == 0:
+            fx, fy = float(X[w, i]), float(X[w, j])
+            if fx == 0 and fy == 0:
                 continue
-            r = INF if y == 0 else x / y
+            r = INF if fy == 0 else fx / fy
             g = groups.setdefault(r, [0.0, 0.0, []])
-            g[0] += x
-            g[1] += y
+            g[0] += fx
+            g[1] += fy
             g[2].append(M.outputs[w])
         out = [RatioClass(r, g[0], g[1], tuple(g[2])) for r, g in groups.items()]
     return tuple(sorted(out, key=lambda c: -float(c.ratio) if c.ratio != INF else -INF))

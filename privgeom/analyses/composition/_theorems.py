@@ -54,8 +54,8 @@ def kov_delta(k: int, i: int, exp_eps: ScalarLike, delta: ScalarLike = 0) -> Fra
     """
     k = parse_int(k, name="k", min=1)
     i = parse_int(i, name="i", min=0, max=k // 2)
-    r = parse_scalar(exp_eps, name="exp_eps", exact=True)
-    d = parse_scalar(delta, name="delta", exact=True)
+    r = Fraction(parse_scalar(exp_eps, name="exp_eps", exact=True))
+    d = Fraction(parse_scalar(delta, name="delta", exact=True))
     if r < 1 or not 0 <= d <= 1:
         raise InvalidParameterError(f"kov_delta needs e^ε ≥ 1 and 0 ≤ δ ≤ 1, got e^ε = {r}, δ = {d}")
     di = sum((math.comb(k, ell) * (r ** (k - ell) - r ** (k - 2 * i + ell)) for ell in range(i)), Fraction(0)) \
@@ -106,7 +106,7 @@ def kov_check(k: int, exp_eps: ScalarLike) -> KOVCheck:
     (True, ['0', '9/125', '37/125'])
     """
     k = parse_int(k, name="k", min=1)
-    r = parse_scalar(exp_eps, name="exp_eps", exact=True)
+    r = Fraction(parse_scalar(exp_eps, name="exp_eps", exact=True))
     if r < 1:
         raise InvalidParameterError(f"kov_check needs e^ε ≥ 1, got {r}")
     C = ComposedMechanism([(randomized_response(1, r / (1 + r)), k)])
