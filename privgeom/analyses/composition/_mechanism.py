@@ -101,11 +101,11 @@ class CompositionDelta(Result):
         terms = []
         for j, (cls, k) in enumerate(zip(self.classes, self.counts)):
             finite = [c for c in cls if c.ratio != INF and c.ratio != 0]
-            names = " · ".join(f"{format_level(c.ratio)}^n{j}[{'/'.join(c.outputs)}]" for c in finite)
+            names = " · ".join(f"({format_level(c.ratio)})^n{j}[{'/'.join(c.outputs)}]" for c in finite)
             terms.append(f"({names})" if names else "1")
         inf = [o for cls in self.classes for c in cls if c.ratio == INF for o in c.outputs]
-        text = (f"S = {{output tuples with n{{j}}[c] outputs of ratio class c of part j (Σ_c n{{j}}[c] = k_j) and "
-                f"{' · '.join(terms)} > e^ε}}")
+        text = (f"S = {{output tuples whose counts nj[c] of outputs in ratio class c of part j (Σ_c nj[c] = k_j) "
+                f"satisfy {' · '.join(terms)} > e^ε}}")
         return text + (f" ∪ {{tuples with an output in {{{', '.join(inf)}}}, impossible on D'}}" if inf else "")
 
     def summary(self) -> str:
