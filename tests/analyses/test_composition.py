@@ -186,3 +186,26 @@ def test_compose_refuses_mixed_or_mismatched_items() -> None:
         pg.compose(pg.randomized_response(1, "3/4"), pg.kary_randomized_response(3, exp_eps=2))
     with pytest.raises(pg.InvalidParameterError):
         pg.compose(pg.randomized_response(1, "3/4"), k=0)
+
+
+def test_heterogeneous_certified_route_brackets_the_exact_value() -> None:
+    rng = np.random.default_rng(11)
+    M1, M2 = _random_mechanism(rng, 4, 2), _random_mechanism(rng, 3, 2, zeros=True)
+    C = pg.compose((M1), M2, k=6)
+    for t in (F(1), F(3), F(12)):
+        exact = C.delta([("0", "1")], exp_eps=t)
+        r = C.delta([("0", "1")], exp_eps=t, route="certified")
+        assert r.route == "certified" and r.lo <= exact.delta <= r.hi and r.hi - r.lo < 1e-9
+
+
+def test_composed_cone_definition_answers_every_analysis() -> None:
+    D = pg.compose(pg.RandomizedResponse(1, "3/4"), pg.RandomizedResponse(1, "2/3"), independent=True)
+    assert isinstance(D, pg.ConeDefinition)
+    # the product of RR(3/4) and RR(2/3) on two bits is a member; RR(2, 3/4) is not (its second bit says more)
+    assert D.contains(pg.randomized_response(1, "3/4").product(pg.randomized_response(1, "2/3"))).member
+    assert not D.contains(pg.randomized_response(2, "3/4")).member
+    assert len(pg.semantics(D)) == D.row_cone().n_facets
+    b = pg.dp_bounds(D, "hamming")
+    assert b.outer.exp_eps == 3  # the worse bit
+    opt = pg.optimal_mechanism(D, "accuracy")
+    assert opt.value == F(3, 4) * F(2, 3)  # the product of the two bits' accuracies

@@ -48,7 +48,7 @@ from ..._core.limits import register_limit
 from ..._core.results import Result
 from ._loss import INF, RatioClass
 
-__all__ = ["CertifiedDelta", "certified_delta", "TERM_RELATIVE_ERROR", "MAX_CERTIFIED_STATES"]
+__all__ = ["CertifiedDelta", "certified_delta", "certified_delta_pair", "TERM_RELATIVE_ERROR", "MAX_CERTIFIED_STATES"]
 
 #: Relative error granted to each float term (products of powers and binomial tails): ``1e-13`` per special
 #: function, compounded over at most a few hundred operations, with a wide margin.
@@ -133,67 +133,117 @@ def _group_vectors(group: Sequence[tuple[float, float, float]], r: int, lgam: np
     return L, lP, lQ
 
 
+def _pair_sums(A: tuple[np.ndarray, np.ndarray, np.ndarray], B: tuple[np.ndarray, np.ndarray, np.ndarray],
+               coef: float, lt: float) -> tuple[float, float]:
+    """``(Σ P, Σ Q)`` over the pairs (vector of ``A``, vector of ``B``) with ``L_A + L_B > ln t``, each pair's masses
+    the product of its vectors' times ``e^coef``: ``B`` sorted by loss, suffix sums, one ``searchsorted``."""
+    LA, lPA, lQA = A
+    LB, lPB, lQB = B
+    if len(LA) + len(LB) > MAX_CERTIFIED_STATES:
+        raise SizeLimitError(f"the certified δ of this composition would list {len(LA) + len(LB):,} count vectors, "
+                             f"more than the limit {MAX_CERTIFIED_STATES:,}; refused — raise it with "
+                             f"pg.set_limits(certified_states=N)")
+    order = np.argsort(LB)
+    LB, lPB, lQB = LB[order], lPB[order], lQB[order]
+    SP = np.concatenate([np.cumsum(np.exp(lPB)[::-1])[::-1], [0.0]])  # SP[i] = Σ_{j ≥ i} P_j (ascending loss)
+    SQ = np.concatenate([np.cumsum(np.exp(lQB)[::-1])[::-1], [0.0]])
+    cut = np.searchsorted(LB, lt - LA, side="right")  # first B vector with L_A + L_B > ln t
+    return float(np.sum(np.exp(coef + lPA) * SP[cut])), float(np.sum(np.exp(coef + lQA) * SQ[cut]))
+
+
+def _finite(classes: Sequence[RatioClass]) -> list[tuple[float, float, float]]:
+    return [(math.log(float(c.ratio)), float(c.p), float(c.q)) for c in classes if c.ratio != INF and c.ratio != 0]
+
+
+def _inf_mass(parts: Sequence[tuple[Sequence[RatioClass], int]]) -> float:
+    """``1 − Π_j (1 − P^{(j)}_∞)^{k_j}``: some component has ratio ∞ (exact when the masses are rational)."""
+    masses: list[tuple[Fraction | float, int]] = []
+    for classes, k in parts:
+        exact = not any(isinstance(c.p, float) for c in classes)
+        zero: Fraction | float = Fraction(0) if exact else 0.0
+        masses.append((sum((c.p for c in classes if c.ratio == INF), zero), k))
+    if all(isinstance(m, Fraction) for m, _ in masses):
+        keep = Fraction(1)
+        for m, k in masses:
+            keep *= (1 - Fraction(m)) ** k
+        return float(1 - keep)
+    log_keep = sum(k * math.log1p(-float(m)) if m < 1 else -math.inf for m, k in masses)
+    return -math.expm1(log_keep)
+
+
+def _bracket(inf_part: float, total_P: float, total_Q: float, tf: float, lt: float, k: int, ell_max: float,
+             pruned: float, n_states: int) -> CertifiedDelta:
+    value = total_P - tf * total_Q
+    eta = 1e-13 * k * (ell_max + 1.0) + 1e-13 * abs(lt)  # the loss's float error near the threshold
+    rounding = TERM_RELATIVE_ERROR * (total_P + tf * total_Q) + eta * total_P
+    v = inf_part + value
+    return CertifiedDelta(v, max(0.0, v - rounding), min(1.0, v + rounding + pruned), rounding, pruned, n_states)
+
+
 def certified_delta(classes: Sequence[RatioClass], k: int, t: float | Fraction) -> CertifiedDelta:
     """A certified bracket of ``δ(t)`` for one mechanism with ratio ``classes`` composed ``k`` times (one direction).
 
     Raises
     ------
     SizeLimitError
-        More than ``MAX_CERTIFIED_STATES`` count-vector states would be summed.
+        More than ``MAX_CERTIFIED_STATES`` count vectors of one group would be listed.
     """
     from scipy.special import gammaln
 
     tf = float(t)
     lt = math.log(tf) if tf > 0 else -math.inf
-    p_inf = sum((Fraction(c.p) if not isinstance(c.p, float) else c.p) for c in classes if c.ratio == INF)
-    if isinstance(p_inf, Fraction):
-        inf_part = float(1 - (1 - p_inf) ** k)
-    else:
-        inf_part = -math.expm1(k * math.log1p(-float(p_inf))) if p_inf < 1 else 1.0
-    fin = [(math.log(float(c.ratio)), float(c.p), float(c.q)) for c in classes if c.ratio != INF and c.ratio != 0]
+    inf_part = _inf_mass([(classes, k)])
+    fin = _finite(classes)
     if not fin:
         return CertifiedDelta(inf_part, inf_part, inf_part, 0.0, 0.0, 0)
-    if len(fin) == 1:
-        ell, P, Q = fin[0]
-        term = P ** k - tf * Q ** k if k * ell > lt else 0.0
-        err = TERM_RELATIVE_ERROR * (P ** k + tf * Q ** k)
-        return CertifiedDelta(inf_part + term, max(0.0, inf_part + term - err), inf_part + term + err, err, 0.0, 1)
+    ell_max = max(abs(c[0]) for c in fin)
+    lgam = gammaln(np.arange(k + 1) + 1.0)  # ln n! for n = 0 … k
+    if len(fin) == 1:  # one vector: all k outputs in the class
+        P, Q = _pair_sums(_group_vectors(fin, k, lgam), _group_vectors([], 0, lgam), 0.0, lt)
+        return _bracket(inf_part, P, Q, tf, lt, k, ell_max, 0.0, 1)
     # meet in the middle: two groups of classes; r of the k outputs fall in group A (binomial under D, pruned with
-    # its window, the pruned mass accounted), the rest in group B; for every vector of A the vectors of B above the
-    # threshold ln t − L_A are a suffix of B sorted by loss (prefix sums of their masses)
+    # its window, the pruned mass accounted), the rest in group B (module docstring)
     half = len(fin) // 2
     A, B = fin[:half], fin[half:]
     SA, SB = sum(c[1] for c in A), sum(c[1] for c in B)
-    TA, TB = sum(c[2] for c in A), sum(c[2] for c in B)
-    lgam = gammaln(np.arange(k + 1) + 1.0)  # ln n! for n = 0 … k
     lo_r, hi_r, outside = _binom_window(np.array([k], dtype=np.int64), SA / (SA + SB))
     pruned = float(outside[0]) * (SA + SB) ** k
-    total_P = total_Q = value = 0.0
+    total_P = total_Q = 0.0
     n_states = 0
     for r in range(int(lo_r[0]), int(hi_r[0]) + 1):
-        LA, lPA, lQA = _group_vectors(A, r, lgam)
-        LB, lPB, lQB = _group_vectors(B, k - r, lgam)
-        n_states += len(LA) * len(LB)
-        if len(LA) + len(LB) > MAX_CERTIFIED_STATES:
-            raise SizeLimitError(f"the certified δ of this {k}-fold composition would list {len(LA) + len(LB):,} "
-                                 f"count vectors of one group, more than the limit {MAX_CERTIFIED_STATES:,}; refused")
-        coef = lgam[k] - lgam[r] - lgam[k - r]
-        order = np.argsort(LB)
-        LB, lPB, lQB = LB[order], lPB[order], lQB[order]
-        # suffix sums of B's masses (ascending loss): SP[i] = Σ_{j ≥ i} P_j
-        SP = np.concatenate([np.cumsum(np.exp(lPB)[::-1])[::-1], [0.0]])
-        SQ = np.concatenate([np.cumsum(np.exp(lQB)[::-1])[::-1], [0.0]])
-        cut = np.searchsorted(LB, lt - LA, side="right")  # first B vector with L_A + L_B > ln t
-        wP = np.exp(coef + lPA)
-        wQ = np.exp(coef + lQA)
-        Ppart = wP * SP[cut]
-        Qpart = wQ * SQ[cut]
-        total_P += float(Ppart.sum())
-        total_Q += float(Qpart.sum())
-        value += float(Ppart.sum() - tf * Qpart.sum())
-    ell_max = max(abs(c[0]) for c in fin)
-    eta = 1e-13 * k * (ell_max + 1.0) + 1e-13 * abs(lt)  # the loss's float error near the threshold
-    rounding = TERM_RELATIVE_ERROR * (total_P + tf * total_Q) + eta * total_P
-    total_value = inf_part + value
-    return CertifiedDelta(total_value, max(0.0, total_value - rounding), min(1.0, total_value + rounding + pruned),
-                          rounding, pruned, n_states)
+        GA, GB = _group_vectors(A, r, lgam), _group_vectors(B, k - r, lgam)
+        n_states += len(GA[0]) * len(GB[0])
+        P, Q = _pair_sums(GA, GB, float(lgam[k] - lgam[r] - lgam[k - r]), lt)
+        total_P += P
+        total_Q += Q
+    return _bracket(inf_part, total_P, total_Q, tf, lt, k, ell_max, pruned, n_states)
+
+
+def certified_delta_pair(first: tuple[Sequence[RatioClass], int], second: tuple[Sequence[RatioClass], int],
+                         t: float | Fraction) -> CertifiedDelta:
+    """A certified bracket of ``δ(t)`` for two mechanisms composed ``k_1`` and ``k_2`` times (one direction): the
+    count vectors of the first against those of the second, met in the middle (nothing pruned).
+
+    Examples
+    --------
+    >>> from privgeom import randomized_response
+    >>> from privgeom.analyses.composition._loss import ratio_classes, compose_losses
+    >>> a, b = ratio_classes(randomized_response(1, "3/4"), 0, 1), ratio_classes(randomized_response(1, "2/3"), 0, 1)
+    >>> c = certified_delta_pair((a, 7), (b, 5), 10.0)
+    >>> c.lo <= float(compose_losses([(a, 7), (b, 5)]).delta(Fraction(10))) <= c.hi
+    True
+    """
+    from scipy.special import gammaln
+
+    (ca, ka), (cb, kb) = first, second
+    tf = float(t)
+    lt = math.log(tf) if tf > 0 else -math.inf
+    inf_part = _inf_mass([first, second])
+    fa, fb = _finite(ca), _finite(cb)
+    if not fa or not fb:
+        return CertifiedDelta(inf_part, inf_part, inf_part, 0.0, 0.0, 0)
+    lgam = gammaln(np.arange(max(ka, kb) + 1) + 1.0)
+    GA, GB = _group_vectors(fa, ka, lgam), _group_vectors(fb, kb, lgam)
+    P, Q = _pair_sums(GA, GB, 0.0, lt)
+    ell_max = max(abs(c[0]) for c in fa + fb)
+    return _bracket(inf_part, P, Q, tf, lt, ka + kb, ell_max, 0.0, len(GA[0]) * len(GB[0]))

@@ -6,7 +6,7 @@ randomness (sequential composition; Dwork & Roth 2014, §3.5): its column at ``D
 paper's Proposition 3 ``joint``. It is never formed: ε, δ(ε) and the δ curve are computed per class of directed
 edges from the ratio classes of each part (module ``_loss``): the exact privacy-loss distribution while it has at
 most :data:`~privgeom.analyses.composition._loss.MAX_COMPOSITION_ATOMS` atoms, the certified log-space sum
-(module ``_certified``) for a k-fold composition beyond. :meth:`ComposedMechanism.dense` builds the matrix when it is
+(module ``_certified``) beyond, for one or two distinct mechanisms. :meth:`ComposedMechanism.dense` builds the matrix when it is
 small (for checks). The *independent* product on product domains is :meth:`privgeom.Mechanism.product`.
 
 Examples
@@ -38,7 +38,7 @@ from ...mechanisms._mechanism import Mechanism
 from ..profiles._profile_curve import DeltaCurve, DeltaPiece
 from ..profiles._pure_dp import EpsilonResult
 from ..profiles._scan import _prepare
-from ._certified import CertifiedDelta, certified_delta
+from ._certified import CertifiedDelta, certified_delta, certified_delta_pair
 from ._loss import INF, LossDistribution, RatioClass, compose_losses, ratio_classes, split_at_exp
 
 __all__ = ["ComposedMechanism", "CompositionDelta"]
@@ -253,6 +253,32 @@ class ComposedMechanism:
                                  f"refused — raise it with pg.set_limits(composition_atoms=N)")
         return L
 
+    def to_dp_accounting(self, edge: tuple[str, str], *, pessimistic: bool = True,
+                         value_discretization_interval: float = 1e-4) -> Any:
+        """The composition's privacy-loss distribution on the directed edge ``(D, D')`` in Google's
+        ``dp_accounting`` (optional extra ``accountants``): each part exported
+        (:func:`~privgeom.analyses.composition._accountants.to_dp_accounting`), self-composed ``k_j`` times and
+        composed with the others — ready to compose further with the accountant's Gaussian or Laplace mechanisms.
+
+        Examples
+        --------
+        >>> import pytest; _ = pytest.importorskip("dp_accounting")
+        >>> from privgeom import randomized_response
+        >>> C = ComposedMechanism([(randomized_response(1, "3/4"), 4)])
+        >>> pld = C.to_dp_accounting(("1", "0"))
+        >>> bool(abs(pld.get_delta_for_epsilon(0.0) - float(C.delta("hamming", exp_eps=1).delta)) < 1e-3)
+        True
+        """
+        from ._accountants import to_dp_accounting
+
+        out = None
+        for M, k in self.parts:
+            p = to_dp_accounting(M, edge, pessimistic=pessimistic,
+                                 value_discretization_interval=value_discretization_interval)
+            p = p.self_compose(k) if k > 1 else p
+            out = p if out is None else out.compose(p)
+        return out
+
     # ------------------------------------------------------------------------------------------------ ε
     def epsilon(self, graph: RelationLike, *, max_work: int | None = None) -> EpsilonResult:
         """The exact ε of pure DP of the composition over ``graph``: per directed edge the product of every run's
@@ -308,7 +334,8 @@ class ComposedMechanism:
             float ε (``5.0``) gives the exact form ``intercept − e^ε · slope`` with rational intercept and slope.
         route : {"auto", "exact", "certified"}
             ``"exact"``: the privacy-loss atoms (refused beyond ``composition_atoms``); ``"certified"``: the
-            log-space sum with its stated bracket (one part only); ``"auto"``: exact when it fits, else certified.
+            log-space sum with its stated bracket (one or two distinct mechanisms); ``"auto"``: exact when it fits,
+            else certified.
 
         Examples
         --------
@@ -345,12 +372,16 @@ class ComposedMechanism:
                 return "exact", float(a) - float(t) * float(b), (L, n)
         if route == "exact":
             raise InvalidParameterError("route='exact' needs exact mechanisms and a finite e^ε")
-        if len(self.parts) != 1:
-            raise SizeLimitError("the exact privacy-loss distribution of this heterogeneous composition is beyond "
-                                 "composition_atoms and the certified route takes one mechanism composed k times; "
+        if len(self.parts) > 2:
+            raise SizeLimitError("the exact privacy-loss distribution of this composition of more than two distinct "
+                                 "mechanisms is beyond composition_atoms, and the certified route takes one or two; "
                                  "raise it with pg.set_limits(composition_atoms=N)")
-        M, k = self.parts[0]
-        c = certified_delta(ratio_classes(M, i, j), k, t)
+        if len(self.parts) == 2:
+            (M1, k1), (M2, k2) = self.parts
+            c = certified_delta_pair((ratio_classes(M1, i, j), k1), (ratio_classes(M2, i, j), k2), t)
+        else:
+            M, k = self.parts[0]
+            c = certified_delta(ratio_classes(M, i, j), k, t)
         return "certified", c.hi, c
 
     def _result(self, edge: tuple[int, int], res: tuple[str, Any, Any], level: PrivacyLevel, counts: tuple[int, ...],
