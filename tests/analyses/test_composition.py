@@ -209,3 +209,31 @@ def test_composed_cone_definition_answers_every_analysis() -> None:
     assert b.outer.exp_eps == 3  # the worse bit
     opt = pg.optimal_mechanism(D, "accuracy")
     assert opt.value == F(3, 4) * F(2, 3)  # the product of the two bits' accuracies
+
+
+def test_epsilon_witness_output_has_the_stated_probabilities() -> None:
+    M = pg.Mechanism([["1/2", "1/8"], ["1/4", "1/16"], ["1/4", "13/16"]], inputs=["a", "b"])  # two outputs of ratio 4
+    r = pg.compose(M, k=3).epsilon("complete")
+    assert r.level.exp_eps == 64 and r.output == "o0^3" and (r.p, r.q) == (F(1, 8), F(1, 512))
+
+
+def test_rr_composed_1000_times_at_150_against_the_binomial_sum() -> None:
+    import math
+
+    r = pg.compose(pg.randomized_response(1, "3/4"), k=1000).delta("hamming", exp_eps=150)
+    # 3^(2n − 1000) > 150 iff n ≥ 503 truthful answers (3^5 = 243 > 150 > 81 = 3^4)
+    expected = sum(F(math.comb(1000, n) * (3**n - 150 * 3 ** (1000 - n)), 4**1000) for n in range(503, 1001))
+    assert r.exact and r.delta == expected and r.n_atoms == 1001
+
+
+def test_prv_accountant_bounds_contain_the_exact_value() -> None:
+    pytest.importorskip("prv_accountant")
+    from prv_accountant import PRVAccountant
+
+    from privgeom.analyses.composition._accountants import to_prv_accountant
+
+    M = pg.randomized_response(1, "3/4")
+    acc = PRVAccountant(prvs=[to_prv_accountant(M, ("1", "0"))], max_self_compositions=[50], eps_error=0.01,
+                        delta_error=1e-8)
+    lo, _, hi = acc.compute_delta(3.0, [50])
+    assert lo <= float(pg.compose(M, k=50).delta("hamming", 3.0).delta) <= hi

@@ -36,8 +36,8 @@ def compose(*items: Any, k: int | None = None, independent: bool = False) -> Any
 
     Parameters
     ----------
-    *items : Mechanism or PrivacyDefinition
-        All mechanisms or all definitions.
+    *items : Mechanism, (Mechanism, int) or PrivacyDefinition
+        All mechanisms, all ``(mechanism, count)`` pairs (each mechanism run ``count`` times), or all definitions.
     k : int, optional
         Run every item ``k`` times (mechanisms: ``compose(M, k=1000)`` is the 1000-fold composition; definitions:
         the ``k``-fold composition, folded pairwise).
@@ -66,10 +66,16 @@ def compose(*items: Any, k: int | None = None, independent: bool = False) -> Any
     >>> C = pg.compose(pg.randomized_response(1, "3/4"), k=3)
     >>> C.delta("hamming", exp_eps=3).delta, C.dense().shape
     (Fraction(3, 8), (8, 2))
+    >>> H = pg.compose((pg.randomized_response(1, "3/4"), 2), (pg.randomized_response(1, "2/3"), 5))
+    >>> H.k, H.epsilon("hamming").level.exp_eps == 3**2 * 2**5
+    (7, True)
     """
     if not items:
         raise InvalidParameterError("compose needs at least one mechanism or definition")
     reps = 1 if k is None else parse_int(k, name="k", min=1)
+    if all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], Mechanism) for x in items) and not independent:
+        # (mechanism, count) pairs: a heterogeneous composition with its own count per mechanism
+        return ComposedMechanism([(M, parse_int(n, name="count", min=1) * reps) for M, n in items])
     if all(isinstance(x, Mechanism) for x in items):
         if independent:
             seq = [M for M in items for _ in range(reps)]

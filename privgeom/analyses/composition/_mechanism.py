@@ -310,8 +310,10 @@ class ComposedMechanism:
         ratio, i, j, wit = best
         one: Any = Fraction(1) if self.exact else 1.0
         p, q = one, one
-        for c, k in wit:
-            p, q = p * (c.p / len(c.outputs)) ** k, q * (c.q / len(c.outputs)) ** k
+        for (M, _), (c, k) in zip(self.parts, wit):  # the witness output: the class's first output, every run
+            w = M.outputs.index(c.outputs[0])
+            a, b = (M.column(i)[w], M.column(j)[w]) if self.exact else (M.float_matrix()[w, i], M.float_matrix()[w, j])
+            p, q = p * a ** k, q * b ** k
         output = "|".join(f"{c.outputs[0]}^{k}" if k > 1 else c.outputs[0] for c, k in wit)
         inf = ratio == INF
         level = PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True) if inf else (
