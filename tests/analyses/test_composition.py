@@ -237,3 +237,13 @@ def test_prv_accountant_bounds_contain_the_exact_value() -> None:
                         delta_error=1e-8)
     lo, _, hi = acc.compute_delta(3.0, [50])
     assert lo <= float(pg.compose(M, k=50).delta("hamming", 3.0).delta) <= hi
+
+
+def test_which_guarantees_survive_composition() -> None:
+    D2 = pg.parse_definition("dp:graph=complete,n=3,exp_eps=2")
+    rep = compose_definitions(D2, D2)
+    assert rep.survived == (0, 0) and rep.appeared == 6  # every 2x_i ≥ x_j gives way to 4x_i ≥ x_j
+    constant = pg.FiniteDefinition([pg.Mechanism([[1, 1, 1]], inputs=list(D2.inputs))])
+    same = compose_definitions(D2, constant)  # composing with a constant mechanism changes nothing
+    # (the constant's cone is the ray 1: its one facet, x0 + x1 + x2 ≥ 0, holds too; its equalities are not facets)
+    assert same.decided and same.row_cone == D2.row_cone() and same.survived == (6, 1) and same.appeared == 0

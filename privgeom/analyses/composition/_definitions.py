@@ -136,11 +136,18 @@ class ComposedDefinition(Result):
     independent: bool
     #: the row cones of the two composed definitions
     parts: tuple[Cone, Cone] = field(default=(), repr=False)  # type: ignore[assignment]
+    #: sequential only: how many facets (guarantees) of each input cone still hold on the composed cone
+    survived: tuple[int, int] | None = None
+    #: sequential only: facets of the composed cone that are facets of neither input (guarantees that appear)
+    appeared: int | None = None
 
     def summary(self) -> str:
         kind = "independent product" if self.independent else "sequential composition"
         head = (f"{kind}: row cone with {self.row_cone.n_rays} rays and {self.row_cone.n_facets} facets, from "
                 f"{self.n_generators} composed generators; ")
+        if self.survived is not None and self.parts:
+            head += (f"guarantees kept: {self.survived[0]}/{self.parts[0].n_facets} and {self.survived[1]}/"
+                     f"{self.parts[1].n_facets} of the inputs' facets still hold, {self.appeared} facets are new; ")
         if self.decided:
             return head + "the row cone decides the composed closure (a cone definition)"
         return head + ("the row cone is only an outer description: a mechanism with every row in it is not in the "
@@ -188,8 +195,24 @@ def compose_definitions(first: PrivacyDefinition, second: PrivacyDefinition, *, 
             witness = K
             break
     definition: PrivacyDefinition = ConeDefinition(R, name=label) if witness is None else finite
-    return ComposedDefinition(definition, R, witness is None, witness, len(pairs), independent,
-                              (first.row_cone(), second.row_cone()))
+    cones = (first.row_cone(), second.row_cone())
+    survived: tuple[int, int] | None = None
+    appeared: int | None = None
+    if not independent:
+        rays = np.array(R.rays, dtype=object)
+        survived = (sum(all(sum(Fraction(x) * Fraction(y) for x, y in zip(a, g)) >= 0 for g in rays) for a in cones[0].facets),
+                    sum(all(sum(Fraction(x) * Fraction(y) for x, y in zip(a, g)) >= 0 for g in rays) for a in cones[1].facets))
+        known = {_direction(a) for c in cones for a in c.facets}
+        appeared = sum(_direction(a) not in known for a in R.facets)
+    return ComposedDefinition(definition, R, witness is None, witness, len(pairs), independent, cones, survived,
+                              appeared)
+
+
+def _direction(a: Sequence[Any]) -> tuple[Fraction, ...]:
+    """A facet normal up to positive scaling (divided by its largest absolute entry), to compare facets."""
+    v = [Fraction(x) for x in a]
+    m = max(abs(x) for x in v) or Fraction(1)
+    return tuple(x / m for x in v)
 
 
 @dataclass(frozen=True)
