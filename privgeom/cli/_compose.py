@@ -80,7 +80,8 @@ def _definitions(args: argparse.Namespace) -> Outcome:
     data: dict[str, Any] = {"decided": rep.decided, "definition": type(rep.definition).__name__,
                             "row_cone": {"facets": rep.row_cone.n_facets, "rays": rep.row_cone.n_rays,
                                          "dim": rep.row_cone.dim},
-                            "generators": rep.n_generators, "independent": args.independent}
+                            "generators": rep.n_generators, "independent": args.independent,
+                            "survived": rep.survived, "appeared": rep.appeared}
     lines = [rep.summary()]
     if rep.witness is not None:
         lines.append("  witness (rows in the cone, not in the closure):")

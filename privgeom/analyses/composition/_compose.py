@@ -50,7 +50,7 @@ def compose(*items: Any, k: int | None = None, independent: bool = False) -> Any
         Sequential mechanisms: a :class:`ComposedMechanism` (``epsilon``, ``delta``, ``delta_curve``, ``loss``,
         ``dense``); independent mechanisms: the Kronecker product :class:`~privgeom.Mechanism`; definitions: a
         :class:`~privgeom.ConeDefinition` when the composed row cone decides the closure, else a
-        :class:`~privgeom.FiniteDefinition` (see :func:`privgeom.analyses.composition.compose_definitions` for
+        :class:`~privgeom.FiniteDefinition` (see ``compose_definitions`` in ``privgeom.analyses.composition._definitions`` for
         the report with the cone and the witness).
 
     Raises
