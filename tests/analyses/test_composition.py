@@ -247,3 +247,19 @@ def test_which_guarantees_survive_composition() -> None:
     same = compose_definitions(D2, constant)  # composing with a constant mechanism changes nothing
     # (the constant's cone is the ray 1: its one facet, x0 + x1 + x2 ≥ 0, holds too; its equalities are not facets)
     assert same.decided and same.row_cone == D2.row_cone() and same.survived == (6, 1) and same.appeared == 0
+
+
+def _direction(a) -> tuple:
+    """A facet normal up to positive scaling."""
+    v = [F(x) for x in a]
+    m = max(abs(x) for x in v)
+    return tuple(x / m for x in v)
+
+
+def test_tensor_product_with_a_simplicial_factor_has_exactly_the_product_facets() -> None:
+    R = pg.RandomizedResponse(1, "3/4")  # a simplicial cone on two datasets
+    D = pg.parse_definition("dp:graph=complete,n=3,exp_eps=2")  # six rays in three dimensions: not simplicial
+    rep = compose_definitions(R, D, independent=True)
+    products = {_direction([F(x) * F(y) for x in a for y in b]) for a in R.row_cone().facets for b in D.row_cone().facets}
+    assert {_direction(f) for f in rep.row_cone.facets} == products  # docs/theory.md §18, "Facets of a tensor product"
+    assert rep.row_cone.n_facets == R.row_cone().n_facets * D.row_cone().n_facets
