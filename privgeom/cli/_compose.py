@@ -22,8 +22,7 @@ from typing import Any
 from .._core.errors import FormatError
 from .._core.numbers import number_text
 from ..analyses.comparison._compare import compare
-from ..analyses.composition._compose import compose
-from ..analyses.composition._definitions import compose_definitions, composed_dp_sandwich
+from ..analyses.composition._definitions import compose, compose_definitions, composed_dp_sandwich
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from ._catalogue import _max_work, eps_from_option, graph_from_option, relation_from_option

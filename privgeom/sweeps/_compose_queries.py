@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from .._core.level import PrivacyLevel
 from .._core.numeric import parse_int
-from ..analyses.composition._compose import compose
+from ..analyses.composition._definitions import compose
 from ._queries import as_mechanism, exact_fields, register_query
 
 __all__: list[str] = []

@@ -1,4 +1,4 @@
-"""Composed privacy definitions: the consistent closure of all compositions of members of two definitions.
+"""``pg.compose`` and composed privacy definitions: the closure of all compositions of members of two definitions.
 
 For definitions ``D_1``, ``D_2`` on the same datasets, ``compose(D_1, D_2)`` is the consistent closure of
 ``{M_1 ⊙ M_2 : M_1 ∈ D_1, M_2 ∈ D_2}`` (sequential composition, ``(M_1 ⊙ M_2)[(ω_1, ω_2), D] = M_1[ω_1, D]
@@ -19,9 +19,16 @@ datasets. ``docs/theory.md`` ("Composed definitions") proves what this module re
    :class:`~privgeom.FiniteDefinition` of the composed generators (exact membership: "a post-processing of a mixture
    of compositions of generators") and ``R`` is an outer description, with a witness ``K_w`` of ``Priv(R)`` outside.
 
+:func:`compose` (``pg.compose``) is the one entry point: mechanisms compose sequentially into a
+:class:`~privgeom.analyses.composition._mechanism.ComposedMechanism` kept factored (or, with ``independent=True``, into
+the Kronecker product :meth:`privgeom.Mechanism.product`), definitions as above.
+
 Examples
 --------
 >>> import privgeom as pg
+>>> C = pg.compose(pg.randomized_response(1, "3/4"), k=200)
+>>> C.k, C.epsilon("hamming").level.exp_eps == 3**200
+(200, True)
 >>> rep = compose_definitions(pg.RandomizedResponse(1, "3/4"), pg.RandomizedResponse(1, "3/4"))
 >>> rep.decided, [[str(v) for v in r] for r in rep.row_cone.rays]
 (False, [['9', '1'], ['1', '9']])
@@ -36,8 +43,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..._core.errors import DomainMismatchError, InvalidTypeError, SizeLimitError
+from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.limits import register_limit
+from ..._core.numeric import parse_int
 from ..._core.results import Result
 from ...definitions._base import PrivacyDefinition
 from ...definitions._cone_definition import ConeDefinition
@@ -47,7 +55,7 @@ from ...geometry._cone import Cone
 from ...mechanisms._mechanism import Mechanism
 from ._mechanism import ComposedMechanism
 
-__all__ = ["ComposedDefinition", "ComposedDPSandwich", "compose_definitions", "composed_dp_sandwich", "ray_mechanisms",
+__all__ = ["compose", "ComposedDefinition", "ComposedDPSandwich", "compose_definitions", "composed_dp_sandwich", "ray_mechanisms",
            "MAX_COMPOSED_GENERATORS"]
 
 #: Largest number of composed generator mechanisms (pairs of generators) a composed definition is built from.
@@ -305,3 +313,68 @@ def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, st
         else:
             hi, failing = mid, bad
     return ComposedDPSandwich(lo, hi, outer, failing)
+
+
+def compose(*items: Any, k: int | None = None, independent: bool = False) -> Any:
+    """Compose mechanisms or privacy definitions.
+
+    Parameters
+    ----------
+    *items : Mechanism, (Mechanism, int) or PrivacyDefinition
+        All mechanisms, all ``(mechanism, count)`` pairs (each mechanism run ``count`` times), or all definitions.
+    k : int, optional
+        Run every item ``k`` times (mechanisms: ``compose(M, k=1000)`` is the 1000-fold composition; definitions:
+        the ``k``-fold composition, folded pairwise).
+    independent : bool
+        Independent product on product datasets instead of sequential composition on the same datasets.
+
+    Returns
+    -------
+    ComposedMechanism, Mechanism or PrivacyDefinition
+        Sequential mechanisms: a :class:`ComposedMechanism` (``epsilon``, ``delta``, ``delta_curve``, ``loss``,
+        ``dense``); independent mechanisms: the Kronecker product :class:`~privgeom.Mechanism`; definitions: a
+        :class:`~privgeom.ConeDefinition` when the composed row cone decides the closure, else a
+        :class:`~privgeom.FiniteDefinition` (see ``compose_definitions`` in ``privgeom.analyses.composition._definitions`` for
+        the report with the cone and the witness).
+
+    Raises
+    ------
+    InvalidTypeError
+        Mixed or unknown items.
+    DomainMismatchError
+        Sequential composition of items on different datasets.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> C = pg.compose(pg.randomized_response(1, "3/4"), k=3)
+    >>> C.delta("hamming", exp_eps=3).delta, C.dense().shape
+    (Fraction(3, 8), (8, 2))
+    >>> H = pg.compose((pg.randomized_response(1, "3/4"), 2), (pg.randomized_response(1, "2/3"), 5))
+    >>> H.k, H.epsilon("hamming").level.exp_eps == 3**2 * 2**5
+    (7, True)
+    """
+    if not items:
+        raise InvalidParameterError("compose needs at least one mechanism or definition")
+    reps = 1 if k is None else parse_int(k, name="k", min=1)
+    if all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], Mechanism) for x in items) and not independent:
+        # (mechanism, count) pairs: a heterogeneous composition with its own count per mechanism
+        return ComposedMechanism([(M, parse_int(n, name="count", min=1) * reps) for M, n in items])
+    if all(isinstance(x, Mechanism) for x in items):
+        if independent:
+            seq = [M for M in items for _ in range(reps)]
+            out = seq[0]
+            for M in seq[1:]:
+                out = out.product(M)
+            return out
+        return ComposedMechanism([(M, reps) for M in items])
+    if all(isinstance(x, PrivacyDefinition) for x in items):
+        seq = [D for D in items for _ in range(reps)]
+        if len(seq) < 2:
+            return seq[0]
+        out = seq[0]
+        for D in seq[1:]:
+            out = compose_definitions(out, D, independent=independent).definition
+        return out
+    kinds = sorted({type(x).__name__ for x in items})
+    raise InvalidTypeError(f"compose takes mechanisms or privacy definitions (all of one kind), got {', '.join(kinds)}")
