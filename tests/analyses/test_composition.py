@@ -186,6 +186,10 @@ def test_compose_refuses_mixed_or_mismatched_items() -> None:
         pg.compose(pg.randomized_response(1, "3/4"), pg.kary_randomized_response(3, exp_eps=2))
     with pytest.raises(pg.InvalidParameterError):
         pg.compose(pg.randomized_response(1, "3/4"), k=0)
+    with pytest.raises(pg.DomainMismatchError):
+        pg.compose(pg.randomized_response(1, "3/4"), k=2).loss(("1", "x"))
+    with pytest.raises(pg.InvalidParameterError):
+        pg.compose(pg.randomized_response(1, "3/4"), k=2).delta("hamming", exp_eps=2, route="fast")
 
 
 def test_heterogeneous_certified_route_brackets_the_exact_value() -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Context, Decimal
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -236,8 +237,17 @@ class ComposedMechanism:
 
         Raises :class:`~privgeom.SizeLimitError` beyond ``composition_atoms`` atoms and
         :class:`~privgeom.InvalidMechanismError` for float parts."""
-        i, j = (self.parts[0][0]._index(e, self.inputs, "dataset") for e in edge)
+        i, j = (self._dataset(e) for e in edge)
         return self._exact_loss(i, j, required=True)  # type: ignore[return-value]
+
+    def _dataset(self, key: int | str) -> int:
+        """Column index of a dataset given by label or index."""
+        if isinstance(key, str):
+            if key not in self.inputs:
+                raise DomainMismatchError(f"{key!r} is not a dataset of this composition; datasets: "
+                                          f"{list(self.inputs)[:8]}")
+            return self.inputs.index(key)
+        return parse_int(key, name="dataset index", min=0, max=self.n_inputs - 1)
 
     def _exact_loss(self, i: int, j: int, *, required: bool) -> LossDistribution | None:
         if not self.exact:
@@ -356,7 +366,7 @@ class ComposedMechanism:
             z = Fraction(0)
             return CompositionDelta(z, level, True, "exact", z, z, z, z, None, (), counts, 0, n_edges, name)
         results = [self._delta_edge(i, j, level, route) for i, j in edges]
-        best = max(range(len(results)), key=lambda n: (float(results[n][1]), -n))
+        best = max(range(len(results)), key=lambda n: (_order_key(results[n], level), -n))
         return self._result(edges[best], results[best], level, counts, n_edges, name)
 
     def _delta_edge(self, i: int, j: int, level: PrivacyLevel, route: str) -> tuple[str, Any, Any]:
@@ -450,6 +460,24 @@ class ComposedMechanism:
         return DeltaCurve(exact=True, pieces=tuple(pieces), breakpoints=tuple(bps), level=lv,
                           delta_at_infinity=Fraction(0) if done else last[0], eps_values=tuple(x.eps for x in levels),
                           deltas=deltas, values_exact=all(x.exact for x in levels), n_edges=n_edges, graph=name)
+
+
+def _order_key(res: tuple[str, Any, Any], level: PrivacyLevel) -> Any:
+    """How edges are ranked: exact δ as a Fraction (rational ``e^ε``), ``a − e^ε b`` in 80-digit decimals (exact
+    linear forms at an irrational ``e^ε``: never a float tie-break between exact values), else the bracket's top."""
+    route, value, payload = res
+    if route != "exact":
+        return Decimal(float(value))
+    if isinstance(level.exp_eps, Fraction):
+        return value  # a Fraction: compared exactly (Decimal and Fraction compare exactly too)
+    L, n = payload
+    a, b = L.line(n)
+    ctx = Context(prec=80)
+    return ctx.subtract(_decimal(a), ctx.multiply(ctx.exp(Decimal(float(level.eps))), _decimal(b)))
+
+
+def _decimal(x: Fraction) -> Decimal:
+    return Context(prec=80).divide(Decimal(x.numerator), Decimal(x.denominator))
 
 
 def _cross(l1: tuple[Any, ...], l2: tuple[Any, ...]) -> Fraction:
