@@ -193,6 +193,12 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "spectrum_voters": (3, lambda: _symmetric_spectrum(5)),
     "subset_sum_table": (10, lambda: _subset_sums()),  # (T + 1) x (3·2 + 1) = 21 entries
     "sampling_histograms": (3, lambda: _sampling_histograms()),  # C(5 + 1, 1) = 6 histograms
+    # 3-RR composed 5 times: ratios 2^e on one edge, 11 atoms (more dynamic-program states on the way)
+    "composition_atoms": (5, lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5)
+                          .delta([("0", "1")], exp_eps=2, route="exact")),
+    "certified_states": (3, lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5)
+                         .delta([("0", "1")], exp_eps=2, route="certified")),
+    "composed_generators": (10, lambda: pg.compose(*[pg.parse_definition("dp:graph=complete,n=3,exp_eps=2")] * 2)),
 }
 
 
@@ -231,7 +237,7 @@ BUDGETS: dict[str, tuple[int, Callable[[], Any]]] = {
 
 #: Limits whose refusal cannot know the size needed (it is found while enumerating): the message says ``=N``, and the
 #: default lets the call through.
-NEED_UNKNOWN = {"dp_ray_steps"}
+NEED_UNKNOWN = {"dp_ray_steps", "composition_atoms"}
 #: Limits whose suggested value is a proven lower bound (more may be needed) or known step by step only.
 NEED_AT_LEAST = {"fm_rows", "dp_rays", "dp_ray_orbits"}
 

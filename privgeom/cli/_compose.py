@@ -22,7 +22,8 @@ from typing import Any
 from .._core.errors import FormatError
 from .._core.numbers import number_text
 from ..analyses.comparison._compare import compare
-from ..analyses.composition._definitions import compose, compose_definitions, composed_dp_sandwich
+from ..analyses.composition._definitions import compose_definitions, composed_dp_sandwich
+from ..analyses.composition._mechanism import ComposedMechanism
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from ._catalogue import _max_work, eps_from_option, graph_from_option, relation_from_option
@@ -101,7 +102,7 @@ def _definitions(args: argparse.Namespace) -> Outcome:
 
 def _mechanisms(args: argparse.Namespace) -> Outcome:
     mechs = [Mechanism.load(path) for path in args.mechanism]
-    C = compose(*mechs, k=args.k)
+    C = ComposedMechanism([(M, args.k) for M in mechs])
     rel = relation_from_option(args.graph)
     G = rel if isinstance(rel, str) else graph_from_option(args.graph, C.inputs)
     work = _max_work(args.max_work)

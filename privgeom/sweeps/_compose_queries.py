@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from .._core.level import PrivacyLevel
 from .._core.numeric import parse_int
-from ..analyses.composition._definitions import compose
+from ..analyses.composition._mechanism import ComposedMechanism
 from ._queries import as_mechanism, exact_fields, register_query
 
 __all__: list[str] = []
@@ -36,7 +36,7 @@ def _composed_delta(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     level = PrivacyLevel.parse(eps=options.get("eps"), exp_eps=options.get("exp_eps"), name="eps",
                                owner="composed_delta")
     graph = options.get("graph") or M.domain.default_relation
-    r = compose(M, k=k).delta(graph, level)
+    r = ComposedMechanism([(M, k)]).delta(graph, level)
     exact_value = r.exact and not isinstance(r.delta, float)
     return {**exact_fields("delta", r.delta if exact_value else float(r.delta)), "lo": float(r.lo), "hi": float(r.hi),
             "route": r.route, **exact_fields("exp_eps", r.level.exp_eps if r.level.exact else float(r.level.exp_eps))}

@@ -90,7 +90,7 @@ def test_basic_composition_is_an_outer_bound_with_its_exact_gap() -> None:
     M = pg.randomized_response(1, "3/4")
     b = basic_composition(pg.compose(M, k=3), "hamming", ["ln(2)"])
     assert b.bound == 3 * pg.delta(M, "hamming", exp_eps=2).delta == F(3, 4)
-    assert b.exact == F(27 - 8, 64) and b.gap == F(3, 4) - F(19, 64) and not b.tight
+    assert b.exact and b.delta == F(27 - 8, 64) and b.gap == F(3, 4) - F(19, 64) and not b.tight
     assert basic_composition(pg.compose(M, k=3), "hamming").tight  # pure ε adds exactly on one edge
 
 

@@ -103,7 +103,7 @@ def to_prv_accountant(mechanism: Mechanism, edge: tuple[str, str]) -> Any:
     finite = [(math.log(float(c.ratio)), float(c.p)) for c in classes if c.ratio != INF and c.ratio != 0]
     p_inf = sum(float(c.p) for c in classes if c.ratio == INF)
     losses = np.array([x for x, _ in finite])
-    masses = np.array([m for _, m in finite]) / max(1e-300, 1.0 - p_inf)
+    masses = np.array([m for _, m in finite]) / (1.0 - p_inf if p_inf < 1 else 1.0)
 
     class _FinitePRV(PrivacyRandomVariable):  # type: ignore[misc]
         def cdf(self, t: Any) -> Any:

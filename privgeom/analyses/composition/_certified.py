@@ -45,6 +45,7 @@ import numpy as np
 
 from ..._core.errors import SizeLimitError
 from ..._core.limits import register_limit
+from ..._core.numeric import limit_hint
 from ..._core.results import Result
 from ._loss import INF, RatioClass
 
@@ -53,6 +54,9 @@ __all__ = ["CertifiedDelta", "certified_delta", "certified_delta_pair", "TERM_RE
 #: Relative error granted to each float term (products of powers and binomial tails): ``1e-13`` per special
 #: function, compounded over at most a few hundred operations, with a wide margin.
 TERM_RELATIVE_ERROR = 1e-10
+#: Relative error granted to a composed loss ``Σ n_c ℓ_c`` per unit of ``k · max |ℓ_c|`` (its float sum of at most
+#: ``k`` terms is within ``k`` ulps, about ``2e-16 k``; the margin is generous).
+LOSS_RELATIVE_ERROR = 1e-13
 #: Mass left out of each enumerated class's window (per level, conditional on the state).
 _WINDOW_TAIL = 1e-13
 #: Largest number of count vectors of one group listed by the certified route.
@@ -86,6 +90,11 @@ class CertifiedDelta(Result):
     pruned: float
     n_states: int
 
+    @property
+    def exact(self) -> bool:
+        """Always False: a bracket computed in floats (with its stated bound)."""
+        return False
+
     def summary(self) -> str:
         return (f"δ ∈ [{self.lo:.12g}, {self.hi:.12g}] (width {self.hi - self.lo:.3g}: rounding ≤ {self.rounding:.2g}, "
                 f"pruned mass ≤ {self.pruned:.2g}; {self.n_states:,} states)")
@@ -107,6 +116,16 @@ def _binom_window(rem: np.ndarray, pi: float) -> tuple[np.ndarray, np.ndarray, n
     out = np.asarray(binom.cdf(lo - 1, values, pi) + binom.sf(hi, values, pi), dtype=float)
     inv = inv.ravel()
     return lo[inv], hi[inv], out[inv]
+
+
+def _check_states(sizes: Sequence[tuple[int, int, int, int]]) -> None:
+    """Refuse before listing when a pair of groups ``(|A| classes, r, |B| classes, k − r)`` would list more count
+    vectors than ``certified_states`` (``C(r + |A| − 1, |A| − 1) + C(k − r + |B| − 1, |B| − 1)``)."""
+    needed = max(math.comb(r + a - 1, a - 1) + math.comb(q + b - 1, b - 1) for a, r, b, q in sizes)
+    if needed > MAX_CERTIFIED_STATES:
+        raise SizeLimitError(f"the certified δ of this composition would list {needed:,} count vectors of two "
+                             f"groups, more than the limit {MAX_CERTIFIED_STATES:,}; refused before listing — "
+                             f"{limit_hint('certified_states', needed)}")
 
 
 def _group_vectors(group: Sequence[tuple[float, float, float]], r: int, lgam: np.ndarray
@@ -139,10 +158,6 @@ def _pair_sums(A: tuple[np.ndarray, np.ndarray, np.ndarray], B: tuple[np.ndarray
     the product of its vectors' times ``e^coef``: ``B`` sorted by loss, suffix sums, one ``searchsorted``."""
     LA, lPA, lQA = A
     LB, lPB, lQB = B
-    if len(LA) + len(LB) > MAX_CERTIFIED_STATES:
-        raise SizeLimitError(f"the certified δ of this composition would list {len(LA) + len(LB):,} count vectors, "
-                             f"more than the limit {MAX_CERTIFIED_STATES:,}; refused — raise it with "
-                             f"pg.set_limits(certified_states=N)")
     order = np.argsort(LB)
     LB, lPB, lQB = LB[order], lPB[order], lQB[order]
     SP = np.concatenate([np.cumsum(np.exp(lPB)[::-1])[::-1], [0.0]])  # SP[i] = Σ_{j ≥ i} P_j (ascending loss)
@@ -174,10 +189,11 @@ def _inf_mass(parts: Sequence[tuple[Sequence[RatioClass], int]]) -> float:
 def _bracket(inf_part: float, total_P: float, total_Q: float, tf: float, lt: float, k: int, ell_max: float,
              pruned: float, n_states: int) -> CertifiedDelta:
     value = total_P - tf * total_Q
-    eta = 1e-13 * k * (ell_max + 1.0) + 1e-13 * abs(lt)  # the loss's float error near the threshold
+    eta = LOSS_RELATIVE_ERROR * (k * (ell_max + 1.0) + abs(lt))  # the loss's float error near the threshold
     rounding = TERM_RELATIVE_ERROR * (total_P + tf * total_Q) + eta * total_P
     v = inf_part + value
-    return CertifiedDelta(v, max(0.0, v - rounding), min(1.0, v + rounding + pruned), rounding, pruned, n_states)
+    return CertifiedDelta(value=v, lo=max(0.0, v - rounding), hi=min(1.0, v + rounding + pruned), rounding=rounding,
+                          pruned=pruned, n_states=n_states)
 
 
 def certified_delta(classes: Sequence[RatioClass], k: int, t: float | Fraction) -> CertifiedDelta:
@@ -195,7 +211,7 @@ def certified_delta(classes: Sequence[RatioClass], k: int, t: float | Fraction) 
     inf_part = _inf_mass([(classes, k)])
     fin = _finite(classes)
     if not fin:
-        return CertifiedDelta(inf_part, inf_part, inf_part, 0.0, 0.0, 0)
+        return CertifiedDelta(value=inf_part, lo=inf_part, hi=inf_part, rounding=0.0, pruned=0.0, n_states=0)
     ell_max = max(abs(c[0]) for c in fin)
     lgam = gammaln(np.arange(k + 1) + 1.0)  # ln n! for n = 0 … k
     if len(fin) == 1:  # one vector: all k outputs in the class
@@ -208,6 +224,7 @@ def certified_delta(classes: Sequence[RatioClass], k: int, t: float | Fraction) 
     SA, SB = sum(c[1] for c in A), sum(c[1] for c in B)
     lo_r, hi_r, outside = _binom_window(np.array([k], dtype=np.int64), SA / (SA + SB))
     pruned = float(outside[0]) * (SA + SB) ** k
+    _check_states([(len(A), r, len(B), k - r) for r in range(int(lo_r[0]), int(hi_r[0]) + 1)])
     total_P = total_Q = 0.0
     n_states = 0
     for r in range(int(lo_r[0]), int(hi_r[0]) + 1):
@@ -241,8 +258,9 @@ def certified_delta_pair(first: tuple[Sequence[RatioClass], int], second: tuple[
     inf_part = _inf_mass([first, second])
     fa, fb = _finite(ca), _finite(cb)
     if not fa or not fb:
-        return CertifiedDelta(inf_part, inf_part, inf_part, 0.0, 0.0, 0)
+        return CertifiedDelta(value=inf_part, lo=inf_part, hi=inf_part, rounding=0.0, pruned=0.0, n_states=0)
     lgam = gammaln(np.arange(max(ka, kb) + 1) + 1.0)
+    _check_states([(len(fa), ka, len(fb), kb)])
     GA, GB = _group_vectors(fa, ka, lgam), _group_vectors(fb, kb, lgam)
     P, Q = _pair_sums(GA, GB, 0.0, lt)
     ell_max = max(abs(c[0]) for c in fa + fb)

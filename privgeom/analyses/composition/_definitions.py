@@ -45,7 +45,7 @@ import numpy as np
 
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.limits import register_limit
-from ..._core.numeric import parse_int
+from ..._core.numeric import limit_hint, parse_int
 from ..._core.results import Result
 from ...definitions._base import PrivacyDefinition
 from ...definitions._cone_definition import ConeDefinition
@@ -149,6 +149,11 @@ class ComposedDefinition(Result):
     #: sequential only: facets of the composed cone that are facets of neither input (guarantees that appear)
     appeared: int | None = None
 
+    @property
+    def exact(self) -> bool:
+        """Always True: cones, closure LPs and witnesses are exact."""
+        return True
+
     def summary(self) -> str:
         kind = "independent product" if self.independent else "sequential composition"
         head = (f"{kind}: row cone with {self.row_cone.n_rays} rays and {self.row_cone.n_facets} facets, from "
@@ -186,7 +191,7 @@ def compose_definitions(first: PrivacyDefinition, second: PrivacyDefinition, *, 
     g1, g2 = _generators(first), _generators(second)
     if len(g1) * len(g2) > MAX_COMPOSED_GENERATORS:
         raise SizeLimitError(f"composing {len(g1)} × {len(g2)} generators is more than the limit "
-                             f"{MAX_COMPOSED_GENERATORS:,}; raise it with pg.set_limits(composed_generators=N)")
+                             f"{MAX_COMPOSED_GENERATORS:,}; refused — {limit_hint('composed_generators', len(g1) * len(g2))}")
     pairs = [_product(A, B, independent) for A, B in itertools.product(g1, g2)]
     labels = pairs[0].inputs
     r1, r2 = _rays(first), _rays(second)
@@ -212,8 +217,9 @@ def compose_definitions(first: PrivacyDefinition, second: PrivacyDefinition, *, 
                     sum(all(sum(Fraction(x) * Fraction(y) for x, y in zip(a, g)) >= 0 for g in rays) for a in cones[1].facets))
         known = {_direction(a) for c in cones for a in c.facets}
         appeared = sum(_direction(a) not in known for a in R.facets)
-    return ComposedDefinition(definition, R, witness is None, witness, len(pairs), independent, cones, survived,
-                              appeared)
+    return ComposedDefinition(definition=definition, row_cone=R, decided=witness is None, witness=witness,
+                              n_generators=len(pairs), independent=independent, parts=cones, survived=survived,
+                              appeared=appeared)
 
 
 def _direction(a: Sequence[Any]) -> tuple[Fraction, ...]:
@@ -237,6 +243,11 @@ class ComposedDPSandwich(Result):
     inner_fails: Fraction | None
     outer: Fraction
     failing: Mechanism | None
+
+    @property
+    def exact(self) -> bool:
+        """Always True: every level is decided by exact closure LPs."""
+        return True
 
     def summary(self) -> str:
         gap = "" if self.inner_fails is None else f" (and ln({self.inner_fails}) fails: the largest inner level lies between)"
@@ -296,7 +307,7 @@ def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, st
         return None
 
     if inside(outer) is None:
-        return ComposedDPSandwich(outer, None, outer, None)
+        return ComposedDPSandwich(inner=outer, inner_fails=None, outer=outer, failing=None)
     lo, hi, failing = Fraction(1), outer, inside(outer)
     # the ratios the cone's rays take on edges first (the inputs' own levels are among them), largest first
     for r in sorted((x for x in ratios if 1 < x < outer), reverse=True)[:_CANDIDATES]:
@@ -312,10 +323,11 @@ def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, st
             lo = mid
         else:
             hi, failing = mid, bad
-    return ComposedDPSandwich(lo, hi, outer, failing)
+    return ComposedDPSandwich(inner=lo, inner_fails=hi, outer=outer, failing=failing)
 
 
-def compose(*items: Any, k: int | None = None, independent: bool = False) -> Any:
+def compose(*items: Mechanism | tuple[Mechanism, int] | PrivacyDefinition, k: int | None = None,
+            independent: bool = False) -> ComposedMechanism | Mechanism | PrivacyDefinition:
     """Compose mechanisms or privacy definitions.
 
     Parameters
@@ -357,23 +369,24 @@ def compose(*items: Any, k: int | None = None, independent: bool = False) -> Any
     if not items:
         raise InvalidParameterError("compose needs at least one mechanism or definition")
     reps = 1 if k is None else parse_int(k, name="k", min=1)
-    if all(isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], Mechanism) for x in items) and not independent:
+    pairs = [x for x in items if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], Mechanism)]
+    if len(pairs) == len(items) and not independent:
         # (mechanism, count) pairs: a heterogeneous composition with its own count per mechanism
-        return ComposedMechanism([(M, parse_int(n, name="count", min=1) * reps) for M, n in items])
-    if all(isinstance(x, Mechanism) for x in items):
+        return ComposedMechanism([(M, parse_int(n, name="count", min=1) * reps) for M, n in pairs])
+    mechanisms = [x for x in items if isinstance(x, Mechanism)]
+    if len(mechanisms) == len(items):
         if independent:
-            seq = [M for M in items for _ in range(reps)]
-            out = seq[0]
+            seq = [M for M in mechanisms for _ in range(reps)]
+            prod = seq[0]
             for M in seq[1:]:
-                out = out.product(M)
-            return out
-        return ComposedMechanism([(M, reps) for M in items])
-    if all(isinstance(x, PrivacyDefinition) for x in items):
-        seq = [D for D in items for _ in range(reps)]
-        if len(seq) < 2:
-            return seq[0]
-        out = seq[0]
-        for D in seq[1:]:
+                prod = prod.product(M)
+            return prod
+        return ComposedMechanism([(M, reps) for M in mechanisms])
+    definitions = [x for x in items if isinstance(x, PrivacyDefinition)]
+    if len(definitions) == len(items):
+        dseq = [D for D in definitions for _ in range(reps)]
+        out = dseq[0]
+        for D in dseq[1:]:
             out = compose_definitions(out, D, independent=independent).definition
         return out
     kinds = sorted({type(x).__name__ for x in items})

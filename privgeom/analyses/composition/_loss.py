@@ -81,6 +81,11 @@ class RatioClass(Result):
     q: Scalar
     outputs: tuple[str, ...]
 
+    @property
+    def exact(self) -> bool:
+        """True when the masses are Fractions (an exact mechanism)."""
+        return isinstance(self.p, Fraction)
+
     def summary(self) -> str:
         r = "∞" if self.ratio == INF else format_level(self.ratio)
         return f"ratio {r}: {{{', '.join(self.outputs)}}} with P = {format_level(self.p)}, Q = {format_level(self.q)}"
@@ -112,7 +117,8 @@ def ratio_classes(M: Mechanism, i: int, j: int) -> tuple[RatioClass, ...]:
             g[0] += x
             g[1] += y
             g[2].append(M.outputs[w])
-        out = [RatioClass(r, Fraction(g[0], da), Fraction(g[1], db), tuple(g[2])) for r, g in groups.items()]
+        out = [RatioClass(ratio=r, p=Fraction(g[0], da), q=Fraction(g[1], db), outputs=tuple(g[2]))
+               for r, g in groups.items()]
     else:
         X = M.float_matrix()
         for w in range(M.n_outputs):
@@ -124,7 +130,7 @@ def ratio_classes(M: Mechanism, i: int, j: int) -> tuple[RatioClass, ...]:
             g[0] += fx
             g[1] += fy
             g[2].append(M.outputs[w])
-        out = [RatioClass(r, g[0], g[1], tuple(g[2])) for r, g in groups.items()]
+        out = [RatioClass(ratio=r, p=g[0], q=g[1], outputs=tuple(g[2])) for r, g in groups.items()]
     return tuple(sorted(out, key=lambda c: -float(c.ratio) if c.ratio != INF else -INF))
 
 
@@ -290,6 +296,8 @@ def compose_losses(parts: Sequence[tuple[Sequence[RatioClass], int]], *, cap: in
 
 
 # ---------------------------------------------------------------------------------------------------- irrational t
+#: Relative gap between ``ln(ratio)`` and ε beyond which the float comparison decides (float logs err by ~1e-16).
+_FLOAT_DECIDES = 1e-9
 #: Decimal digits used to place a rational ratio against an irrational ``e^ε`` (ε a rational float).
 _DIGITS = 80
 
@@ -310,7 +318,7 @@ def compare_with_exp(ratio: Fraction, eps: float) -> int:
     from ..._core.numbers import log_of_ratio
 
     gap = log_of_ratio(ratio) - eps
-    if abs(gap) > 1e-9 * (1 + abs(eps)):
+    if abs(gap) > _FLOAT_DECIDES * (1 + abs(eps)):
         return 1 if gap > 0 else -1
     ctx = Context(prec=_DIGITS)
     e = ctx.exp(Decimal(eps))  # Decimal(float) is the float's exact binary value

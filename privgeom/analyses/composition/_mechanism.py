@@ -33,13 +33,14 @@ from ..._core.domain import RelationLike
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
 from ..._core.numbers import level_text as format_level
-from ..._core.numeric import Scalar, check_dense_size, parse_int
+from ..._core.numeric import Scalar, check_dense_size, limit_hint, parse_int
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
 from ..profiles._profile_curve import DeltaCurve, DeltaPiece
 from ..profiles._pure_dp import EpsilonResult
 from ..profiles._scan import _prepare
 from ._certified import CertifiedDelta, certified_delta, certified_delta_pair
+from . import _loss
 from ._loss import INF, LossDistribution, RatioClass, compose_losses, ratio_classes, split_at_exp
 
 __all__ = ["ComposedMechanism", "CompositionDelta"]
@@ -256,11 +257,9 @@ class ComposedMechanism:
             return None
         L = compose_losses(self._classes(i, j))
         if L is None and required:
-            from ._loss import MAX_COMPOSITION_ATOMS
-
             raise SizeLimitError(f"the exact privacy-loss distribution of this composition on edge "
-                                 f"{self.inputs[i]} → {self.inputs[j]} has more than {MAX_COMPOSITION_ATOMS:,} atoms; "
-                                 f"refused — raise it with pg.set_limits(composition_atoms=N)")
+                                 f"{self.inputs[i]} → {self.inputs[j]} has more atoms than the limit "
+                                 f"{_loss.MAX_COMPOSITION_ATOMS:,}; refused — {limit_hint('composition_atoms')}")
         return L
 
     def to_dp_accounting(self, edge: tuple[str, str], *, pessimistic: bool = True,
@@ -364,7 +363,8 @@ class ComposedMechanism:
         counts = tuple(k for _, k in self.parts)
         if not edges:
             z = Fraction(0)
-            return CompositionDelta(z, level, True, "exact", z, z, z, z, None, (), counts, 0, n_edges, name)
+            return CompositionDelta(delta=z, level=level, exact=True, route="exact", intercept=z, slope=z, lo=z, hi=z,
+                                    edge=None, classes=(), counts=counts, n_atoms=0, n_edges=n_edges, graph=name)
         results = [self._delta_edge(i, j, level, route) for i, j in edges]
         best = max(range(len(results)), key=lambda n: (_order_key(results[n], level), -n))
         return self._result(edges[best], results[best], level, counts, n_edges, name)
@@ -385,9 +385,9 @@ class ComposedMechanism:
         if route == "exact":
             raise InvalidParameterError("route='exact' needs exact mechanisms and a finite e^ε")
         if len(self.parts) > 2:
-            raise SizeLimitError("the exact privacy-loss distribution of this composition of more than two distinct "
-                                 "mechanisms is beyond composition_atoms, and the certified route takes one or two; "
-                                 "raise it with pg.set_limits(composition_atoms=N)")
+            raise SizeLimitError(f"the exact privacy-loss distribution of this composition of more than two distinct "
+                                 f"mechanisms has more atoms than the limit {_loss.MAX_COMPOSITION_ATOMS:,}, and the "
+                                 f"certified route takes one or two; {limit_hint('composition_atoms')}")
         if len(self.parts) == 2:
             (M1, k1), (M2, k2) = self.parts
             c = certified_delta_pair((ratio_classes(M1, i, j), k1), (ratio_classes(M2, i, j), k2), t)
@@ -408,13 +408,15 @@ class ComposedMechanism:
             exact_t = isinstance(level.exp_eps, Fraction)
             d: Scalar = a - level.exp_eps * b if exact_t else max(0.0, float(a) - float(level.exp_eps) * float(b))
             note = "" if exact_t else "e^ε irrational: δ = intercept − e^ε·slope exactly, the float value rounded"
-            return CompositionDelta(d, level, True, "exact", a, b, d, d, labels, classes, counts, L.n_atoms, n_edges,
-                                    name, note)
+            return CompositionDelta(delta=d, level=level, exact=True, route="exact", intercept=a, slope=b, lo=d, hi=d,
+                                    edge=labels, classes=classes, counts=counts, n_atoms=L.n_atoms, n_edges=n_edges,
+                                    graph=name, detail=note)
         c: CertifiedDelta = payload
         note = (f"certified: rounding ≤ {c.rounding:.2g} (double-precision kernels within 1e-13 relative), "
                 f"pruned mass ≤ {c.pruned:.2g}")
-        return CompositionDelta(c.value, level, False, "certified", None, None, c.lo, c.hi, labels, classes, counts,
-                                c.n_states, n_edges, name, note)
+        return CompositionDelta(delta=c.value, level=level, exact=False, route="certified", intercept=None, slope=None,
+                                lo=c.lo, hi=c.hi, edge=labels, classes=classes, counts=counts, n_atoms=c.n_states,
+                                n_edges=n_edges, graph=name, detail=note)
 
     # ------------------------------------------------------------------------------------------------ δ curve
     def delta_curve(self, graph: RelationLike, *, exp_eps_values: Sequence[ScalarLike] | None = None,

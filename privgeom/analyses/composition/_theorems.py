@@ -65,22 +65,34 @@ def kov_delta(k: int, i: int, exp_eps: ScalarLike, delta: ScalarLike = 0) -> Fra
 
 @dataclass(frozen=True)
 class KOVRow(Result):
-    """One level of the check: ``i``, ``e^{ε'}`` with ``ε' = (k − 2i) ε``, the theorem's δ and the exact δ."""
+    """One level of the check: ``i``, the level ``ε' = (k − 2i) ε``, the theorem's δ and the δ computed from the
+    exact privacy-loss atoms of the composed randomized response."""
 
     i: int
-    exp_eps: Fraction
+    level: PrivacyLevel
     theorem: Fraction
-    exact: Fraction
+    computed: Fraction
     equal: bool
+
+    @property
+    def exact(self) -> bool:
+        """Always True: both values are exact rationals."""
+        return True
 
 
 @dataclass(frozen=True)
 class KOVCheck(Result):
-    """Kairouz–Oh–Viswanath Theorem 3.3 against the exact δ of k-fold randomized response, at every ``ε'``."""
+    """Kairouz–Oh–Viswanath Theorem 3.3 against the exact δ of k-fold randomized response, at every ``ε'``;
+    ``level`` is the per-run ε."""
 
     k: int
-    exp_eps: Fraction
+    level: PrivacyLevel
     rows: tuple[KOVRow, ...]
+
+    @property
+    def exact(self) -> bool:
+        """Always True: the comparison is between exact rationals."""
+        return True
 
     @property
     def holds(self) -> bool:
@@ -88,9 +100,9 @@ class KOVCheck(Result):
         return all(r.equal for r in self.rows)
 
     def summary(self) -> str:
-        head = (f"KOV Theorem 3.3, k = {self.k}, e^ε = {format_level(self.exp_eps)}: "
+        head = (f"KOV Theorem 3.3, k = {self.k}, e^ε = {format_level(self.level.exp_eps)}: "
                 f"{'equal at every' if self.holds else 'DIFFERS at some'} ε' = (k − 2i)ε, i = 0…{self.k // 2}")
-        rows = [f"  i = {r.i}: e^ε' = {format_level(r.exp_eps)}, δ = {format_level(r.exact)}"
+        rows = [f"  i = {r.i}: e^ε' = {format_level(r.level.exp_eps)}, δ = {format_level(r.computed)}"
                 + ("" if r.equal else f" (theorem: {format_level(r.theorem)})") for r in self.rows[:8]]
         return "\n".join([head] + rows + (["  …"] if len(self.rows) > 8 else []))
 
@@ -116,8 +128,8 @@ def kov_check(k: int, exp_eps: ScalarLike) -> KOVCheck:
         t = r ** (k - 2 * i)
         th = kov_delta(k, i, r)
         ex = L.delta(t)
-        rows.append(KOVRow(i, t, th, ex, th == ex))
-    return KOVCheck(k, r, tuple(rows))
+        rows.append(KOVRow(i=i, level=PrivacyLevel.from_exp_eps(t), theorem=th, computed=ex, equal=th == ex))
+    return KOVCheck(k=k, level=PrivacyLevel.from_exp_eps(r), rows=tuple(rows))
 
 
 @dataclass(frozen=True)
@@ -130,10 +142,10 @@ class BasicComposition(Result):
         ``Σ_j k_j ε_j``.
     bound : Fraction or float
         ``Σ_j k_j δ_j(ε_j)`` (Dwork & Roth 2014, Thm. 3.16).
-    exact : Fraction or float
+    delta : Fraction or float
         The composition's exact ``δ`` at ``level`` (the right end of the certified bracket when not exact).
     gap : Fraction or float
-        ``bound − exact ≥ 0``; 0 when basic composition is tight.
+        ``bound − delta ≥ 0``; 0 when basic composition is tight.
     tight : bool
     edge : tuple of str or None
         Where the exact δ is attained.
@@ -141,14 +153,19 @@ class BasicComposition(Result):
 
     level: PrivacyLevel
     bound: Scalar
-    exact: Scalar
+    delta: Scalar
     gap: Scalar
     tight: bool
     edge: tuple[str, str] | None
 
+    @property
+    def exact(self) -> bool:
+        """True when the bound and δ are exact rationals."""
+        return isinstance(self.delta, Fraction) and isinstance(self.bound, Fraction)
+
     def summary(self) -> str:
         return (f"basic composition: (ε = {format_level(self.level.eps)}, δ ≤ {format_level(self.bound)}); exact δ = "
-                f"{format_level(self.exact)}: {'tight' if self.tight else f'gap {format_level(self.gap)}'}")
+                f"{format_level(self.delta)}: {'tight' if self.tight else f'gap {format_level(self.gap)}'}")
 
 
 def basic_composition(C: ComposedMechanism, graph: RelationLike, levels: Sequence[LevelLike] | None = None
@@ -164,10 +181,10 @@ def basic_composition(C: ComposedMechanism, graph: RelationLike, levels: Sequenc
     >>> from privgeom import randomized_response
     >>> C = ComposedMechanism([(randomized_response(1, "3/4"), 3)])
     >>> b = basic_composition(C, "hamming")
-    >>> str(b.level), b.bound, b.exact, b.tight
+    >>> str(b.level), b.bound, b.delta, b.tight
     ('ln(27)', Fraction(0, 1), Fraction(0, 1), True)
     >>> b = basic_composition(C, "hamming", ["ln(2)"])
-    >>> str(b.level), str(b.bound), str(b.exact), str(b.gap)
+    >>> str(b.level), str(b.bound), str(b.delta), str(b.gap)
     ('ln(8)', '3/4', '19/64', '29/64')
     """
     from ..profiles._profile import delta, epsilon
@@ -194,4 +211,4 @@ def basic_composition(C: ComposedMechanism, graph: RelationLike, levels: Sequenc
     if total.infinite:
         exact_value = Fraction(0) if C.exact else 0.0
     gap = bound - exact_value
-    return BasicComposition(level=total, bound=bound, exact=exact_value, gap=gap, tight=gap == 0, edge=res.edge)
+    return BasicComposition(level=total, bound=bound, delta=exact_value, gap=gap, tight=gap == 0, edge=res.edge)
