@@ -46,6 +46,7 @@ import numpy as np
 from ..._core.errors import SizeLimitError
 from ..._core.limits import register_limit
 from ..._core.numeric import limit_hint
+from ..._core.numbers import number_text
 from ..._core.results import Result
 from ._loss import INF, RatioClass
 
@@ -96,8 +97,10 @@ class CertifiedDelta(Result):
         return False
 
     def summary(self) -> str:
-        return (f"δ ∈ [{self.lo:.12g}, {self.hi:.12g}] (width {self.hi - self.lo:.3g}: rounding ≤ {self.rounding:.2g}, "
-                f"pruned mass ≤ {self.pruned:.2g}; {self.n_states:,} states)")
+        lo, hi = number_text(self.lo, digits=12), number_text(self.hi, digits=12)
+        return (f"δ ∈ [{lo}, {hi}] (width {number_text(self.hi - self.lo, digits=3)}: rounding ≤ "
+                f"{number_text(self.rounding, digits=2)}, pruned mass ≤ {number_text(self.pruned, digits=2)}; "
+                f"{self.n_states:,} states)")
 
 
 def _binom_window(rem: np.ndarray, pi: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

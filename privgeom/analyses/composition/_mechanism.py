@@ -34,6 +34,7 @@ from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidT
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
 from ..._core.numbers import level_text as format_level
 from ..._core.numeric import Scalar, check_dense_size, limit_hint, parse_int
+from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
 from ..profiles._profile_curve import DeltaCurve, DeltaPiece
@@ -115,10 +116,11 @@ class CompositionDelta(Result):
         if self.exact and isinstance(self.delta, Fraction):
             val = f"{format_level(self.delta)} (exact)"
         elif self.exact:
-            val = (f"{format_level(self.intercept)} − e^ε·{format_level(self.slope)} ≈ {float(self.delta):.12g} "
-                   f"(exact form)")
+            val = (f"{format_level(self.intercept)} − e^ε·{format_level(self.slope)} ≈ "
+                   f"{number_text(float(self.delta), digits=12)} (exact form)")
         else:
-            val = f"∈ [{float(self.lo):.12g}, {float(self.hi):.12g}] ({self.route}; width {float(self.hi) - float(self.lo):.3g})"
+            lo, hi = number_text(float(self.lo), digits=12), number_text(float(self.hi), digits=12)
+            val = f"∈ [{lo}, {hi}] ({self.route}; width {number_text(float(self.hi) - float(self.lo), digits=3)})"
         head = f"δ(ε = {format_level(self.level.eps)}) of a composition ({parts}) = {val} over {self.n_edges} edges of {self.graph!r}"
         if self.edge is None:
             return head + "; no edges"
@@ -412,8 +414,8 @@ class ComposedMechanism:
                                     edge=labels, classes=classes, counts=counts, n_atoms=L.n_atoms, n_edges=n_edges,
                                     graph=name, detail=note)
         c: CertifiedDelta = payload
-        note = (f"certified: rounding ≤ {c.rounding:.2g} (double-precision kernels within 1e-13 relative), "
-                f"pruned mass ≤ {c.pruned:.2g}")
+        note = (f"certified: rounding ≤ {number_text(c.rounding, digits=2)} (double-precision kernels within 1e-13 "
+                f"relative), pruned mass ≤ {number_text(c.pruned, digits=2)}")
         return CompositionDelta(delta=c.value, level=level, exact=False, route="certified", intercept=None, slope=None,
                                 lo=c.lo, hi=c.hi, edge=labels, classes=classes, counts=counts, n_atoms=c.n_states,
                                 n_edges=n_edges, graph=name, detail=note)
