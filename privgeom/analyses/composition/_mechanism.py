@@ -121,7 +121,7 @@ class CompositionDelta(Result):
         else:
             lo, hi = number_text(float(self.lo), digits=12), number_text(float(self.hi), digits=12)
             val = f"∈ [{lo}, {hi}] ({self.route}; width {number_text(float(self.hi) - float(self.lo), digits=3)})"
-        head = f"δ(ε = {format_level(self.level.eps)}) of a composition ({parts}) = {val} over {self.n_edges} edges of {self.graph!r}"
+        head = f"δ(ε = {format_level(self.level.eps)}) of a composition ({parts}) {val if val.startswith('∈') else '= ' + val} over {self.n_edges} edges of {self.graph!r}"
         if self.edge is None:
             return head + "; no edges"
         d, d2 = self.edge
@@ -386,6 +386,10 @@ class ComposedMechanism:
                 return "exact", float(a) - float(t) * float(b), (L, n)
         if route == "exact":
             raise InvalidParameterError("route='exact' needs exact mechanisms and a finite e^ε")
+        if len(self.parts) > 2 and not self.exact:
+            raise InvalidParameterError(f"δ of a composition of {len(self.parts)} distinct float mechanisms: float "
+                                        f"mechanisms have no exact route and the certified route takes one or two "
+                                        f"distinct mechanisms (give exact mechanisms, or compose fewer)")
         if len(self.parts) > 2:
             raise SizeLimitError(f"the exact privacy-loss distribution of this composition of more than two distinct "
                                  f"mechanisms has more atoms than the limit {_loss.MAX_COMPOSITION_ATOMS:,}, and the "
