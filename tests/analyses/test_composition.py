@@ -35,6 +35,7 @@ def test_exact_profile_equals_the_dense_composition(seed: int) -> None:
             for t in (F(1), F(3, 2), F(4), F(30)):
                 r = C.delta(graph, exp_eps=t)
                 assert r.exact and r.delta == pg.delta(dense, graph, exp_eps=t).delta
+                assert r.intercept is not None and r.slope is not None
                 assert r.intercept - t * r.slope == r.delta  # the witness event's P(S) − e^ε Q(S)
             curve = C.delta_curve(graph)
             ref = pg.delta_curve(dense, graph)
@@ -181,7 +182,7 @@ def test_composed_rr_definitions_sequential_and_independent() -> None:
 
 def test_compose_refuses_mixed_or_mismatched_items() -> None:
     with pytest.raises(pg.InvalidTypeError):
-        pg.compose(pg.randomized_response(1, "3/4"), pg.RandomizedResponse(1, "3/4"))
+        pg.compose(pg.randomized_response(1, "3/4"), pg.RandomizedResponse(1, "3/4"))  # type: ignore[call-overload]
     with pytest.raises(pg.DomainMismatchError):
         pg.compose(pg.randomized_response(1, "3/4"), pg.kary_randomized_response(3, exp_eps=2))
     with pytest.raises(pg.InvalidParameterError):

@@ -39,7 +39,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence, overload
 
 import numpy as np
 
@@ -326,6 +326,13 @@ def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, st
     return ComposedDPSandwich(inner=lo, inner_fails=hi, outer=outer, failing=failing)
 
 
+@overload
+def compose(*items: Mechanism | tuple[Mechanism, int], k: int | None = None,
+            independent: Literal[False] = False) -> ComposedMechanism: ...
+@overload
+def compose(*items: Mechanism, k: int | None = None, independent: Literal[True]) -> Mechanism: ...
+@overload
+def compose(*items: PrivacyDefinition, k: int | None = None, independent: bool = False) -> PrivacyDefinition: ...
 def compose(*items: Mechanism | tuple[Mechanism, int] | PrivacyDefinition, k: int | None = None,
             independent: bool = False) -> ComposedMechanism | Mechanism | PrivacyDefinition:
     """Compose mechanisms or privacy definitions.
