@@ -46,6 +46,7 @@ if _TYPE_CHECKING:
         check_guarantee,
         check_product_prior,
         compare,
+        compose,
         delta,
         delta_curve,
         describe_row_cone,
@@ -204,6 +205,7 @@ __all__ = [
     "ldp_utility_gap",
     # analyses: comparison, optimal mechanisms, design
     "compare",
+    "compose",
     "optimal_mechanism",
     "least_informative",
     "mutual_information",
@@ -243,7 +245,7 @@ for _package, _names in {
                              "DifferentialPrivacy ApproximateDP Pufferfish GeometricDefinition FrappDefinition "
                              "KaryRRDefinition parse_definition mixing_threshold dp_ray_orbits"),
     "privgeom.analyses": ("Guarantee semantics check_guarantee check_product_prior describe_row_cone Relaxation relax "
-                          "relax_pairwise epsilon delta delta_curve ldp_utility_gap compare optimal_mechanism "
+                          "relax_pairwise epsilon delta delta_curve ldp_utility_gap compare compose optimal_mechanism "
                           "least_informative mutual_information staircase_patterns staircase_optimum "
                           "binary_mechanism kov_regimes intersection hull dp_bounds"),
 }.items():
@@ -254,6 +256,8 @@ for _package, _names in {
 #: (tests/test_startup.py checks the list against the sources).
 _LIMIT_MODULES = (
     "privgeom._core.domain", "privgeom._core.grid", "privgeom._core.io", "privgeom.analyses.comparison._compare",
+    "privgeom.analyses.composition._loss", "privgeom.analyses.composition._certified",
+    "privgeom.analyses.composition._definitions",
     "privgeom.analyses.relaxation._difference_system", "privgeom.analyses.design._dp_bounds", "privgeom.analyses.optimal._information",
     "privgeom.analyses.optimal._optimal", "privgeom.analyses.optimal._optimal_adp", "privgeom.analyses.relaxation._relaxation",
     "privgeom.amplification._shuffle", "privgeom.analyses.profiles._scan", "privgeom.analyses.guarantees._summary", "privgeom.definitions._approx_dp",

@@ -58,7 +58,7 @@ stamp=.venv/.privgeom-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   say "installing privgeom and its dependencies into .venv"
   "$VPY" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  "$VPY" -m pip install -q -e ".[test,docs,sweep]" 2>&1 | grep -v "^WARNING: Location" || true
+  "$VPY" -m pip install -q -e ".[test,docs,sweep,accountants]" 2>&1 | grep -v "^WARNING: Location" || true
   "$VPY" -c 'import privgeom' 2>/dev/null || die "pip could not install privgeom (see the messages above)."
   touch "$stamp"
 fi

@@ -198,6 +198,12 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     # (5 + 1) x (1 + 1) = 12
     "shuffle_dissenter_work": (10, lambda: _dissenter_pair()),
     "shuffle_exhaustive_work": (100, lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 4).worst_case(0, scope="all")),
+    # 3-RR composed 5 times: ratios 2^e on one edge, 11 atoms (more dynamic-program states on the way)
+    "composition_atoms": (5, lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5)
+                          .delta([("0", "1")], exp_eps=2, route="exact")),
+    "certified_states": (3, lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5)
+                         .delta([("0", "1")], exp_eps=2, route="certified")),
+    "composed_generators": (10, lambda: pg.compose(*[pg.parse_definition("dp:graph=complete,n=3,exp_eps=2")] * 2)),
 }
 
 
@@ -241,7 +247,7 @@ BUDGETS: dict[str, tuple[int, Callable[[], Any]]] = {
 
 #: Limits whose refusal cannot know the size needed (it is found while enumerating): the message says ``=N``, and the
 #: default lets the call through.
-NEED_UNKNOWN = {"dp_ray_steps"}
+NEED_UNKNOWN = {"dp_ray_steps", "composition_atoms"}
 #: Limits whose suggested value is a proven lower bound (more may be needed) or known step by step only.
 NEED_AT_LEAST = {"fm_rows", "dp_rays", "dp_ray_orbits"}
 

@@ -19,6 +19,7 @@ from .._core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names load on first use (PEP 562 __getattr__ below): a fast `import privgeom`
     from .comparison._compare import compare
+    from .composition._definitions import compose
     from .design._design import hull, intersection
     from .design._dp_bounds import dp_bounds
     from .guarantees._semantics import Guarantee, check_guarantee, check_product_prior, semantics
@@ -56,6 +57,8 @@ __all__ = [
     "ldp_utility_gap",
     # comparison
     "compare",
+    # composition
+    "compose",
     # optimal mechanisms
     "optimal_mechanism",
     "least_informative",
@@ -73,6 +76,7 @@ __all__ = [
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), {
     ".comparison._compare": "compare",
+    ".composition._definitions": "compose",
     ".design._design": "hull intersection",
     ".design._dp_bounds": "dp_bounds",
     ".guarantees._semantics": "Guarantee check_guarantee check_product_prior semantics",

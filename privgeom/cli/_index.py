@@ -33,6 +33,8 @@ COMMAND_INDEX: dict[str, tuple[str, str]] = {
         "the mechanism maximising expected utility over the closure of a definition (an LP), with an optimality certificate; --objective information: the least mutual information at a utility floor"),
     "design": ("privgeom.cli._design",
         "build a new definition from BASE (drop, keep, add guarantees; intersect, hull): what it is, its DP sandwich and the utility it buys; exit 1 when no ε-DP level bounds it"),
+    "compose": ("privgeom.cli._compose",
+        "compose definitions (row cone, closure decided or not, DP sandwich) or mechanisms (-m FILE --k K: exact ε, δ(ε), δ curve); exit 0 when the cone decides / ε is finite"),
     "sweep": ("privgeom.cli._sweep",
         "one query over a grid of definitions or mechanisms, in parallel on Dask (Parquet/CSV, resumable)"),
     "shuffle": ("privgeom.cli._amplify",

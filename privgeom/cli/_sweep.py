@@ -32,7 +32,8 @@ OPTIONS = {"eps": "ε for delta/smoothed: a number or ln(r)", "exp_eps": "e^ε f
            "utility": "optimal/ldp_gap: 'accuracy' (default) or a JSON utility matrix file",
            "prior": "optimal/ldp_gap: 'uniform' (default) or probabilities in dataset order",
            "q": "smoothed on shm:n=,T=: Bernoulli parameters of Π's vertices, e.g. '0.3;0.5'",
-           "rho": "accuracy: the correlation ρ of randomized response", "method": "accuracy: the method (auto)"}
+           "rho": "accuracy: the correlation ρ of randomized response", "method": "accuracy: the method (auto)",
+           "k": "composed_delta: how many times the mechanism runs (a number, or {k} for a grid axis k)"}
 
 
 def _args(p: argparse.ArgumentParser) -> None:

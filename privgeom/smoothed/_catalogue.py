@@ -24,6 +24,7 @@ import numpy as np
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, InvalidParameterError
 from .._core.numeric import Scalar, check_dense_size, parse_int
+from ..analyses.composition._mechanism import ComposedMechanism
 from ..mechanisms import Mechanism
 from ._domains import database_points, histograms, input_domain, record_values
 from ._reduction import count_compositions
@@ -264,15 +265,7 @@ def joint(first: Mechanism, second: Mechanism) -> Mechanism:
     """
     if first.inputs != second.inputs:
         raise DomainMismatchError("joint() needs two mechanisms on the same inputs")
-    exact = first.exact and second.exact
-    a = first.matrix if exact else first.float_matrix()
-    b = second.matrix if exact else second.float_matrix()
-    check_dense_size(a.shape[0] * b.shape[0], a.shape[1], exact=exact, what="joint mechanism")
-    mat = np.einsum("ik,jk->ijk", a, b).reshape(a.shape[0] * b.shape[0], a.shape[1]) if not exact else np.array(
-        [[a[i, c] * b[j, c] for c in range(a.shape[1])] for i in range(a.shape[0]) for j in range(b.shape[0])], dtype=object
-    )
-    outs = [f"{u}|{v}" for u in first.outputs for v in second.outputs]
-    return Mechanism(mat, first.domain, outs, exact=exact)
+    return ComposedMechanism([(first, 1), (second, 1)]).dense()  # the one sequential composition of privgeom
 
 
 def precompose(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any]) -> Mechanism:

@@ -20,5 +20,6 @@ Examples
 from ._queries import register_query
 from . import _amplify_queries  # noqa: F401  (registers the shuffle and subsample queries)
 from ._sweep import sweep
+from . import _compose_queries  # noqa: F401,E402  (registers the query composed_delta: k as a grid axis)
 
 __all__ = ["sweep", "register_query"]
