@@ -26,7 +26,7 @@ from ..analyses.composition._definitions import compose_definitions, composed_dp
 from ..analyses.composition._mechanism import ComposedMechanism
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
-from ._catalogue import _max_work, eps_from_option, graph_from_option, relation_from_option
+from ._profile import _max_work, eps_from_option, graph_from_option, relation_from_option
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 
 __all__: list[str] = []
