@@ -20,16 +20,16 @@ import numpy as np
 
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
+from .._core.limits import current_limit
 from .._core.numeric import limit_hint, parse_int
 from .._core.progress import Progress, stage
 from .._core.results import to_jsonable
-from ..analyses.relaxation import _relaxation
 from ..analyses.relaxation._relaxation import FAMILIES, RELAX_METHODS, family_name, own_family, relax, relaxation_domain, subset_family
 from ..analyses.guarantees._semantics import Guarantee, check_guarantee, semantics
 from ..analyses.guarantees._wording import MAX_LISTED
 from ..analyses._hooks import structured_relaxation
 from ..analyses.guarantees._summary import RowConeSummary, describe_row_cone, format_facet
-from ..definitions import _dp_rays, parse_definition
+from ..definitions import parse_definition
 from ..geometry._symmetry import automorphisms, source_phrase
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
@@ -107,12 +107,11 @@ def _relax_method(cone: Any, requested: str | None) -> str:
     """The relaxation method (``auto`` by default: the difference-constraint route where it applies); the cone route
     by block elimination beyond the double-description limit is refused here, before anything is built."""
     method = requested or "auto"
-    from ..geometry import _cdd
 
     blocky = method == "block" or (method == "cone" and cone.ambient_dim > FM_MAX_DATASETS)
-    if blocky and cone.ambient_dim > _cdd.MAX_DD_DIM:
+    if blocky and cone.ambient_dim > current_limit("dd_dim"):
         raise SizeLimitError(f"relaxation by block elimination: {cone.ambient_dim} datasets exceed the "
-                             f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (time and memory grow "
+                             f"double-description limit of {current_limit('dd_dim')} dimensions (time and memory grow "
                              "exponentially beyond it); refused before running cdd — use --method auto or difference, "
                              f"which need no double description, or {limit_hint('dd_dim', cone.ambient_dim)}")
     return method
@@ -121,19 +120,21 @@ def _relax_method(cone: Any, requested: str | None) -> str:
 def _max_family(args: argparse.Namespace) -> int:
     """``--max-family`` (the global size limit ``relax_family`` for one command; also ``--limit relax_family=N``)."""
     value = getattr(args, "max_family", None)
-    return _relaxation.MAX_FAMILY if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
+    if value is None:
+        return current_limit("relax_family")
+    return parse_int(value, name="--max-family", min=1, allow_str=True)
 
 
 def _max_family_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-family", dest="max_family", metavar="N", default=None,
                    help=f"refuse relaxation families of more than N subsets (default: the size limit relax_family, "
-                        f"{_relaxation.MAX_FAMILY:,}); checked from the sizes before the family is built")
+                        f"{current_limit('relax_family'):,}); checked from the sizes before the family is built")
 
 
 def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> None:
     """Refuse a relaxation family whose size (computed from the number of datasets) exceeds ``limit`` (default: the
     size limit ``relax_family``; ``--max-family``)."""
-    cap = _relaxation.MAX_FAMILY if limit is None else limit
+    cap = current_limit("relax_family") if limit is None else limit
     n = len(labels)
     k = len(labels[0]) if n else 0
     size = {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(
@@ -489,9 +490,8 @@ def _fresh(g: Any) -> Any:
 
 def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
     """Refuse an ``--all`` text listing beyond the size limit ``listed_coefficients`` before any work."""
-    from ..analyses.guarantees import _summary
 
-    cap = _summary.MAX_LISTED_COEFFICIENTS
+    cap = current_limit("listed_coefficients")
     if n_rows is not None and n_rows * n_columns > cap:
         raise SizeLimitError(
             f"--all would print {n_rows:,} {what} of {n_columns:,} coefficients each ({n_rows * n_columns:,} numbers, "
@@ -524,7 +524,7 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
                                     ("facets", Stream(rows, count)), ("equalities", equality_rows(cone))]
     if args.rays and _rays_by_orbit_only(cone, summary):
         parts += [("rays_not_listed", f"{summary.n_rays:,} extreme rays, more than the dp_rays limit of "
-                   f"{_dp_rays.MAX_DP_RAYS:,}: the summary lists them by orbit; every ray: "
+                   f"{current_limit('dp_rays'):,}: the summary lists them by orbit; every ray: "
                    f"{limit_hint('dp_rays', summary.n_rays)}"), ("lineality", lineality_rows(cone))]
     elif args.rays:
         rays, n_rays = ray_rows(cone)
@@ -559,7 +559,7 @@ def _rays_by_orbit_only(cone: Any, summary: RowConeSummary) -> bool:
     limit lets list: the data carries the orbits, not every ray."""
     st = cone.structure
     return (st is not None and st.kind == "difference" and summary.n_rays is not None
-            and summary.n_rays > _dp_rays.MAX_DP_RAYS)
+            and summary.n_rays > current_limit("dp_rays"))
 
 
 # ---------------------------------------------------------------------------------------------------------- semantics

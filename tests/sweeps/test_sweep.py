@@ -24,9 +24,9 @@ def run(capsys, *argv):
 
 
 def answers(frame: pd.DataFrame) -> list[dict]:
-    """Rows without the timing column, NaN as None (for point-by-point equality)."""
-    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items() if k != "seconds"}
-            for r in frame.to_dict("records")]
+    """Rows without the timing column and a file's run key, NaN as None (for point-by-point equality)."""
+    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()
+             if k not in ("seconds", "run")} for r in frame.to_dict("records")]
 
 
 # ---------------------------------------------------------------------------------------------------- done when
