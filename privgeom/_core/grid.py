@@ -335,7 +335,6 @@ def connect(address: str, *, timeout: float | None = None) -> Any:
     ...
     privgeom._core.errors.InvalidParameterError: scheduler address 'tcp://127.0.0.1:x': the port 'x' is not an integer; write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786
     """
-    distributed = require("distributed")
     wait = CONNECT_TIMEOUT if timeout is None else float(timeout)
     text = address.strip()
     scheme, sep, rest = text.rpartition("://")
@@ -355,6 +354,7 @@ def connect(address: str, *, timeout: float | None = None) -> Any:
             raise InvalidParameterError(f"cannot reach the Dask scheduler at {address!r}: {why} (within {wait:g} s); "
                                         "start one (dask scheduler), give another address, or use --scheduler "
                                         "processes") from None
+    distributed = require("distributed")  # after the socket: a refused address is answered without importing it
     try:
         return distributed.Client(text, timeout=wait, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -641,9 +641,12 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
     previous = read_rows(out) if out is not None else []
     answered = answered_rows(previous, names, run)
     keys = [tuple(grid_key(p[n]) for n in names) for p in points]
-    # an earlier answer keeps the point's own values (types) for the grid columns
+    # an earlier answer keeps the point's own values (types) for the grid columns, and only the columns its run
+    # filled somewhere (a file holding several runs has the union of their columns)
+    own = {c for r in previous if r.get(RUN_COLUMN) == run for c, v in r.items() if not _is_missing(v)}
     rows: list[Row | None] = [None if k not in answered else
-                              {**{c: v for c, v in answered[k].items() if c != RUN_COLUMN}, **p}
+                              {**{c: v for c, v in answered[k].items() if c in own and c != RUN_COLUMN},
+                               "error": None, **p}
                               for k, p in zip(keys, points)]
     todo = [(i, points[i]) for i in range(len(points)) if rows[i] is None]
     current = set(keys)
