@@ -31,8 +31,9 @@
 - **Limits**: the size limits in force where the grid is started (``with pg.limits(...)`` overrides and
   ``pg.set_limits`` values, :func:`privgeom._core.limits.active_limits`) travel with every task and are in force on
   its worker, whatever the scheduler.
-- **Workers**: before the first task, one point is evaluated here (it measures the cost of a point, and with the
-  local process scheduler the worker processes, forked afterwards, start with privgeom's modules and caches warm);
+- **Workers**: before the first task, :data:`PROBE_POINTS` points are evaluated here (they measure the cost of a
+  point, and with the local process scheduler the worker processes, forked afterwards, start with privgeom's modules
+  and caches warm);
   batches then hold about :data:`TASK_SECONDS` of work each (never more than a quarter of a worker's share, for
   load balance; :func:`batch_size`). On a cluster a worker plugin (:func:`warm_up_plugin`) warms every worker once
   — it imports the point function's modules and, when a point costs less than :data:`WARM_UP_SECONDS`, evaluates
@@ -56,11 +57,7 @@ Examples
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.metadata
 import itertools
-import json
 import math
 import os
 import socket
@@ -69,20 +66,20 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .errors import FormatError, InvalidParameterError, MissingDependencyError, SizeLimitError
+from .errors import FormatError, InvalidParameterError, SizeLimitError
+from .grid_files import (EXTRA, OUT_FORMATS, RESERVED, RUN_COLUMN, Row, _has, _is_missing, _point_key, answered_rows,
+                         file_key, function_key, grid_key, out_format, read_rows, require, run_key, to_frame,
+                         write_rows)
 from .limits import active_limits, applied, current_limit, register_limit
 from .numeric import limit_hint, parse_int
 from .progress import Progress
 
 __all__ = ["expand_grid", "parse_grid_option", "parse_grid_value", "run_grid", "batch_size", "require",
            "grid_key", "answered_rows", "read_rows", "write_rows", "to_frame", "out_format", "run_key", "file_key",
-           "warm_up_plugin", "connect", "function_key", "OUT_FORMATS", "SCHEDULERS", "WRITE_INTERVAL", "MAX_GRID_POINTS", "EXTRA",
-           "RUN_COLUMN", "RESERVED", "TASK_SECONDS", "WARM_UP_SECONDS", "CONNECT_TIMEOUT"]
+           "warm_up_plugin", "connect", "function_key", "OUT_FORMATS", "SCHEDULERS", "WRITE_INTERVAL",
+           "MAX_GRID_POINTS", "EXTRA",
+           "RUN_COLUMN", "RESERVED", "TASK_SECONDS", "PROBE_POINTS", "WARM_UP_SECONDS", "CONNECT_TIMEOUT"]
 
-#: Name of the optional extra that brings Dask, pandas and pyarrow.
-EXTRA = "sweep"
-#: The output formats, by file extension.
-OUT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 #: The named schedulers (besides a ``dask.distributed.Client`` or a scheduler address).
 SCHEDULERS = ("processes", "threads", "serial")
 #: Seconds between two rewrites of the output file while a grid runs.
@@ -99,39 +96,17 @@ AUTO_SERIAL_SECONDS = 1.0
 AUTO_PARALLEL_SECONDS = 5.0
 #: Largest integer range ``A..B`` on the command line.
 MAX_RANGE = 100_000
-#: The column of an output file holding each row's run key (:func:`run_key`).
-RUN_COLUMN = "run"
-#: Column names a grid axis or an answer field may not take.
-RESERVED = ("seconds", "error", RUN_COLUMN)
 #: Seconds of work per Dask task aimed at when the cost of a point has been measured (:func:`batch_size`): enough to
 #: hide a task's overhead (milliseconds), short enough that the last tasks do not leave workers idle.
 TASK_SECONDS = 0.5
 #: A cluster's workers evaluate one point each before the tasks start (:func:`warm_up_plugin`) when a point costs
 #: less than this (measured here); dearer points only import their modules there.
 WARM_UP_SECONDS = 1.0
+#: Points evaluated in this process before the first task, to measure the cost of a point (the first one also pays
+#: for imports and caches, so the cost is that of the others).
+PROBE_POINTS = 2
 #: Seconds allowed to reach a scheduler address before the sweep is refused.
 CONNECT_TIMEOUT = 2.0
-
-Row = dict[str, Any]
-
-
-def require(module: str) -> Any:
-    """Import one module of the optional extra, or raise :class:`MissingDependencyError` naming the extra."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise MissingDependencyError(
-            f"sweeps need the optional dependencies Dask, pandas and pyarrow ({module} is missing): "
-            f"pip install 'privgeom[{EXTRA}]'") from exc
-
-
-def _has(module: str) -> bool:
-    try:
-        require(module)
-    except MissingDependencyError:
-        return False
-    return True
-
 
 # ---------------------------------------------------------------------------------------------------- grids
 def parse_grid_value(text: str) -> Any:
@@ -210,17 +185,6 @@ def expand_grid(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     g = _check_grid(grid)
     names = list(g)
     return [dict(zip(names, combo)) for combo in itertools.product(*g.values())]
-
-
-def grid_key(value: Any) -> str:
-    """The text that identifies a grid value across runs (``2``, ``0.5``, ``2/3``): ``str``, floats by ``repr``."""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalars read back from a file
-        return grid_key(value.item())
-    return str(value)
 
 
 # ---------------------------------------------------------------------------------------------------- evaluation
@@ -409,176 +373,6 @@ def _resolve(scheduler: Any) -> str:
                                 f"{', '.join(SCHEDULERS)}, a dask.distributed.Client or a scheduler address")
 
 
-# ---------------------------------------------------------------------------------------------------- files
-def out_format(out: str | Path) -> str:
-    """``"parquet"`` or ``"csv"`` from the file extension (anything else: :class:`FormatError`)."""
-    fmt = OUT_FORMATS.get(Path(out).suffix.lower())
-    if fmt is None:
-        raise FormatError(f"output file {str(out)!r}: use a .parquet, .pq or .csv extension")
-    return fmt
-
-
-def _version() -> str:
-    try:
-        return importlib.metadata.version("privgeom")
-    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree without metadata
-        return "unknown"
-
-
-def _jsonable(value: Any) -> Any:
-    """A key part that JSON does not know: its spec or JSON form where it has one, else its ``repr`` (an object
-    whose ``repr`` holds its address never matches again: its rows are recomputed, never wrongly reused)."""
-    for method in ("spec", "to_json"):
-        f = getattr(value, method, None)
-        if callable(f):
-            try:
-                return {type(value).__name__: f()}
-            except Exception:  # noqa: BLE001 - an object whose spec needs arguments: fall back to repr
-                pass
-    return repr(value)
-
-
-def function_key(func: Callable[..., Any]) -> dict[str, Any]:
-    """The run key of a bare point function: its qualified name (and a ``functools.partial``'s arguments).
-
-    Examples
-    --------
-    >>> from functools import partial
-    >>> function_key(partial(divmod, 7))
-    {'function': 'builtins.divmod', 'args': '(7,)', 'keywords': '{}'}
-    """
-    inner = getattr(func, "func", func)
-    name = getattr(inner, "__qualname__", repr(inner))
-    key: dict[str, Any] = {"function": f"{getattr(inner, '__module__', '?')}.{name}"}
-    if inner is not func:
-        keywords = dict(sorted(getattr(func, "keywords", {}).items()))
-        key.update(args=repr(getattr(func, "args", ())), keywords=repr(keywords))
-    return key
-
-
-def run_key(key: Mapping[str, Any]) -> str:
-    """The canonical text of a run key (what determines a row's answer besides its grid values), with privgeom's
-    version added: sorted JSON, one line. Two runs share rows only when their texts are equal.
-
-    Examples
-    --------
-    >>> text = run_key({"query": "relax", "template": "rr:k={k},p=3/4"})
-    >>> text.startswith('{"privgeom": "') and text.endswith('"query": "relax", "template": "rr:k={k},p=3/4"}')
-    True
-    """
-    return json.dumps({**key, "privgeom": _version()}, sort_keys=True, ensure_ascii=False, default=_jsonable)
-
-
-def file_key(path: str | Path) -> str:
-    """``sha256:HEX`` of a file's bytes: the key part of an option naming a file (its content decides the answers).
-
-    Examples
-    --------
-    >>> import hashlib, tempfile, pathlib
-    >>> hashlib.sha256(b"[[1]]").hexdigest()[:8]
-    '043f347c'
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     p = pathlib.Path(d) / "u.json"; _ = p.write_text("[[1]]")
-    ...     file_key(p)[:15]
-    'sha256:043f347c'
-    """
-    return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def read_rows(out: str | Path) -> list[Row]:
-    """The rows of an earlier run's output file (none if it does not exist).
-
-    Raises
-    ------
-    FormatError
-        The file cannot be read, or it has no :data:`RUN_COLUMN` column: it was not written by a sweep, and its
-        rows cannot be matched to one.
-    """
-    path = Path(out)
-    fmt = out_format(path)
-    if not path.exists():
-        return []
-    pd = require("pandas")
-    try:
-        if fmt == "parquet":
-            frame = pd.read_parquet(path)
-        else:  # exact values, errors and run keys are text, whatever they look like ("3" stays "3")
-            header = pd.read_csv(path, nrows=0).columns
-            frame = pd.read_csv(path, dtype={c: str for c in header
-                                             if c.endswith("_exact") or c in ("error", RUN_COLUMN)})
-    except Exception as exc:
-        raise FormatError(f"cannot resume from {str(out)!r}: {type(exc).__name__}: {exc}") from None
-    if RUN_COLUMN not in frame.columns:
-        raise FormatError(f"cannot resume from {str(out)!r}: it has no {RUN_COLUMN!r} column, so a privgeom sweep "
-                          "did not write it (or one older than run keys did) and its rows cannot be matched to this "
-                          "sweep; write to another file or remove this one")
-    rows = []
-    for rec in frame.to_dict("records"):
-        rows.append({k: (None if _is_missing(v) else (v.item() if hasattr(v, "item") else v)) for k, v in rec.items()})
-    return rows
-
-
-def _is_missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
-
-
-def _normalise_columns(frame: Any, names: Sequence[str]) -> Any:
-    """Grid columns of mixed types become text, so that Parquet stores them (``0.5`` and ``"2/3"``)."""
-    for name in names:
-        kinds = {type(v) for v in frame[name] if not _is_missing(v)}
-        if len(kinds) > 1 and not kinds <= {int, float}:
-            frame[name] = [v if _is_missing(v) else grid_key(v) for v in frame[name]]
-    return frame
-
-
-def to_frame(rows: Sequence[Row], names: Sequence[str]) -> Any:
-    """A pandas DataFrame of rows: grid columns first, then the answer's fields, then ``seconds`` and ``error`` (and
-    the run key, :data:`RUN_COLUMN`, when the rows carry one)."""
-    pd = require("pandas")
-    cols: list[str] = list(names)
-    for r in rows:
-        cols.extend(k for k in r if k not in cols and k not in RESERVED)
-    cols += ["seconds", "error"] + ([RUN_COLUMN] if any(RUN_COLUMN in r for r in rows) else [])
-    frame = pd.DataFrame([{c: r.get(c) for c in cols} for r in rows], columns=cols)
-    if len(frame):
-        frame["error"] = frame["error"].astype(object).where(frame["error"].notna(), None)
-    return _normalise_columns(frame, names)
-
-
-def write_rows(out: str | Path, rows: Sequence[Row], names: Sequence[str]) -> None:
-    """Write rows to ``out`` (format by extension) atomically: a temporary file renamed over the target."""
-    path = Path(out)
-    fmt = out_format(path)
-    frame = to_frame(rows, names)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        if fmt == "parquet":
-            frame.to_parquet(tmp, index=False)
-        else:
-            frame.to_csv(tmp, index=False)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def _point_key(row: Row, names: Sequence[str]) -> tuple[str, ...] | None:
-    if not all(n in row and not _is_missing(row[n]) for n in names):
-        return None
-    return tuple(grid_key(row[n]) for n in names)
-
-
-def answered_rows(previous: Sequence[Row], names: Sequence[str], run: str) -> dict[tuple[str, ...], Row]:
-    """The rows of an earlier run without an error whose whole key matches: the run key text ``run``
-    (:func:`run_key`) and the text of their grid values (:func:`grid_key`), keyed by the latter."""
-    answered: dict[tuple[str, ...], Row] = {}
-    for r in previous:
-        k = _point_key(r, names)
-        if r.get("error") is None and r.get(RUN_COLUMN) == run and k is not None:
-            answered[k] = r
-    return answered
-
-
 def _cluster_cores(client: Any) -> int:
     try:
         return max(1, sum(int(w.get("nthreads", 1)) for w in client.scheduler_info()["workers"].values()))
@@ -679,13 +473,16 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
             # in-process first: measures a point's cost (batch size, auto's decision) and warms this process, which
             # the local process scheduler's workers are forked from; auto goes on until the work outlasts the start
             # of worker processes
-            t0, probed = time.monotonic(), 0
+            t0, times = time.monotonic(), list[float]()
             alone = (workers or _cores()) == 1
-            while todo and (probed == 0 or (how == "auto" and (alone or time.monotonic() - t0 < AUTO_SERIAL_SECONDS))):
-                warm = dict(todo[0][1])
+            while todo and (len(times) < PROBE_POINTS or (how == "auto" and (
+                    alone or time.monotonic() - t0 < AUTO_SERIAL_SECONDS))):
+                warm, t1 = dict(todo[0][1]), time.monotonic()
                 sink(_run_batch(func, todo[:1], record))
-                todo, probed = todo[1:], probed + 1
-            info["per_point"] = (time.monotonic() - t0) / probed
+                times.append(time.monotonic() - t1)
+                todo = todo[1:]
+            # the first point also paid for this process's imports and caches: a point costs what the later ones did
+            info["per_point"] = sum(times[1:]) / (len(times) - 1) if len(times) > 1 else times[0]
             if info["per_point"] >= WARM_UP_SECONDS:
                 warm = None
             if how == "auto":  # without Dask, or when the rest is too short to pay for starting workers: in-process

@@ -189,7 +189,7 @@ def test_missing_extra_raises_one_typed_error(monkeypatch):
             raise ImportError(f"No module named {name!r}")
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(_grid.importlib, "import_module", fake)
+    monkeypatch.setattr(importlib, "import_module", fake)
     with pytest.raises(pg.MissingDependencyError) as err:
         pg.sweep("rr:k={k},p=3/4", {"k": [2]}, "relax")
     assert "privgeom[sweep]" in str(err.value) and isinstance(err.value, ImportError)
