@@ -21,13 +21,14 @@ import importlib.metadata
 import json
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from .errors import FormatError, MissingDependencyError
 
-__all__ = ["require", "grid_key", "out_format", "function_key", "run_key", "file_key", "read_rows", "to_frame",
-           "write_rows", "answered_rows", "EXTRA", "OUT_FORMATS", "RUN_COLUMN", "RESERVED", "Row"]
+__all__ = ["require", "grid_key", "out_format", "function_key", "run_key", "file_key", "read_rows", "csv_value",
+           "to_frame", "write_rows", "answered_rows", "EXTRA", "OUT_FORMATS", "RUN_COLUMN", "RESERVED", "Row"]
 
 #: Name of the optional extra that brings Dask, pandas and pyarrow.
 EXTRA = "sweep"
@@ -162,24 +163,52 @@ def read_rows(out: str | Path) -> list[Row]:
     try:
         if fmt == "parquet":
             frame = pd.read_parquet(path)
-        else:  # exact values, errors and run keys are text, whatever they look like ("3" stays "3")
-            header = pd.read_csv(path, nrows=0).columns
-            frame = pd.read_csv(path, dtype={c: str for c in header
-                                             if c.endswith("_exact") or c in ("error", RUN_COLUMN)})
+        else:  # every cell as text, then typed one by one (pandas would type a column: 2 next to a gap reads 2.0)
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     except Exception as exc:
         raise FormatError(f"cannot resume from {str(out)!r}: {type(exc).__name__}: {exc}") from None
     if RUN_COLUMN not in frame.columns:
         raise FormatError(f"cannot resume from {str(out)!r}: it has no {RUN_COLUMN!r} column, so a privgeom sweep "
                           "did not write it (or one older than run keys did) and its rows cannot be matched to this "
                           "sweep; write to another file or remove this one")
+    text = {c for c in frame.columns if fmt == "csv" and (c.endswith("_exact") or c in ("error", RUN_COLUMN))}
     rows = []
     for rec in frame.to_dict("records"):
-        rows.append({k: (None if _is_missing(v) else (v.item() if hasattr(v, "item") else v)) for k, v in rec.items()})
+        row = {}
+        for k, v in rec.items():
+            if fmt == "csv":
+                v = (v or None) if k in text else csv_value(v)
+            row[k] = None if _is_missing(v) else (v.item() if hasattr(v, "item") else v)
+        rows.append(row)
     return rows
 
 
+_INT = re.compile(r"[+-]?\d+")
+_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)")
+
+
+def csv_value(text: str) -> Any:
+    """One CSV cell as the sweep wrote it: empty -> None, ``True``/``False`` -> bool, an integer literal -> int, a
+    decimal literal -> float, anything else stays text (``2/3``). Exact values, errors and run keys are read as text.
+
+    Examples
+    --------
+    >>> [csv_value(t) for t in ["", "2", "-3", "0.5", "1e-20", "2/3", "True", "ln(3)"]]
+    [None, 2, -3, 0.5, 1e-20, '2/3', True, 'ln(3)']
+    """
+    if text == "":
+        return None
+    if text in ("True", "False"):
+        return text == "True"
+    if _INT.fullmatch(text):
+        return int(text)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    return text
+
+
 def _is_missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
+    return v is None or (isinstance(v, float) and math.isnan(v)) or type(v).__name__ == "NAType"
 
 
 def _normalise_columns(frame: Any, names: Sequence[str]) -> Any:
@@ -206,10 +235,17 @@ def to_frame(rows: Sequence[Row], names: Sequence[str]) -> Any:
 
 
 def write_rows(out: str | Path, rows: Sequence[Row], names: Sequence[str]) -> None:
-    """Write rows to ``out`` (format by extension) atomically: a temporary file renamed over the target."""
+    """Write rows to ``out`` (format by extension) atomically: a temporary file renamed over the target. A column of
+    integers with gaps (rows of another run, error rows) is stored as integers with gaps, not as floats."""
     path = Path(out)
     fmt = out_format(path)
     frame = to_frame(rows, names)
+    pd = require("pandas")
+    for column in frame.columns:
+        values = [r.get(column) for r in rows]
+        present = [v for v in values if not _is_missing(v)]
+        if len(present) < len(values) and present and all(type(v) is int for v in present):
+            frame[column] = pd.array([None if _is_missing(v) else v for v in values], dtype="Int64")
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
         if fmt == "parquet":

@@ -116,6 +116,32 @@ def test_run_grid_keys_by_function_and_reuses_only_its_own_rows(tmp_path):
     assert calls == [2, 3] and report["reused"] == 0 and "run" not in rows[0]
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_runs_with_other_axes_in_one_file_keep_their_values_and_types(tmp_path, fmt):
+    """Two runs with different grid axes leave gaps in each other's columns: the integers must come back as the
+    same integers (``2``, not ``2.0``), so that each run still finds its own rows."""
+    out = tmp_path / f"two.{fmt}"
+    calls: list[tuple] = []
+
+    def by_n(point):
+        calls.append(("n", point["n"]))
+        return {"count": point["n"] + 1, "half": point["n"] / 2, "flag": point["n"] > 1, "text": "2/3"}
+
+    def by_m(point):
+        calls.append(("m", point["m"]))
+        return {"count": -point["m"]}
+
+    first = _grid.run_grid(by_n, {"n": [1, 2]}, scheduler="serial", out=out)
+    _grid.run_grid(by_m, {"m": [5]}, scheduler="serial", out=out)
+    calls.clear()
+    again = _grid.run_grid(by_n, {"n": [1, 2]}, scheduler="serial", out=out)
+    assert calls == []  # before: n came back as 1.0 and 2.0, whose text is not that of 1 and 2
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in again] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in first]
+    assert [type(r["count"]) for r in again] == [int, int] and [r["flag"] for r in again] == [False, True]
+    assert _grid.run_grid(by_m, {"m": [5]}, scheduler="serial", out=out)[0]["count"] == -5 and calls == []
+
+
 @pytest.mark.parametrize("name", ["run", "seconds", "error"])
 def test_a_grid_axis_may_not_take_a_reserved_column(name):
     with pytest.raises(pg.InvalidParameterError, match=f"grid name '{name}' is taken"):
