@@ -72,7 +72,7 @@ def main() -> None:
             + (f"{'cold s':>8} {'warm s':>8} " if client else "")
             + f"{'work/pt ms':>11} {'dask work':>10} {'eff dask':>9} {'eff default':>12}"
             + (f" {'eff warm':>9}" if client else "") + f" {'errors':>7}")
-    print(head)
+    print(head, flush=True)
     try:
         for query, ks in (("delta_curve", [8, 9]), ("relax", [3, 4])):
             g = grid(points, ks)
@@ -94,7 +94,7 @@ def main() -> None:
             # the points' own seconds summed over the workers, over the wall time: ~ cores when the work runs in parallel
             busy = float(b["seconds"].sum()) / t_dask
             print(f"{query:<12} {t_serial:>9.2f} {t_dask:>8.2f} {t_auto:>10.2f} {extra}{work:>11.1f} {busy:>9.2f}x "
-                  f"{t_serial / t_dask / cores:>8.0%} {t_serial / t_auto / cores:>11.0%}{eff_warm} {errors:>7}")
+                  f"{t_serial / t_dask / cores:>8.0%} {t_serial / t_auto / cores:>11.0%}{eff_warm} {errors:>7}", flush=True)
     finally:
         if client is not None:
             client.close()

@@ -346,11 +346,19 @@ def warm_up_plugin(func: Callable[..., Any], point: dict[str, Any] | None, limit
     return _WarmUp()
 
 
+#: Scheduler address -> the run key whose warm-up plugin it holds: a sweep run again on the same cluster (the same
+#: point function) does not warm its workers again; workers that join later get the registered plugin.
+_WARMED: dict[str, str] = {}
+
+
 def _stream_cluster(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], client: Any,
-                    record: bool, warm: dict[str, Any] | None) -> Iterator[list[tuple[int, Row]]]:
+                    record: bool, warm: dict[str, Any] | None, run: str) -> Iterator[list[tuple[int, Row]]]:
     distributed = require("distributed")
     limits = active_limits()
-    client.register_plugin(warm_up_plugin(func, warm, limits))
+    address = str(getattr(getattr(client, "scheduler", None), "address", id(client)))
+    if _WARMED.get(address) != run:
+        client.register_plugin(warm_up_plugin(func, warm, limits))
+        _WARMED[address] = run
     futures = [client.submit(_run_batch, func, b, record, limits, pure=False) for b in batches]
     for fut in distributed.as_completed(futures):
         yield fut.result()
@@ -496,7 +504,7 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
             for done in _stream_serial(func, batches, record):  # one task: worker processes would only add their start-up
                 sink(done)
         elif batches and how == "cluster":
-            for done in _stream_cluster(func, batches, client, record, warm):
+            for done in _stream_cluster(func, batches, client, record, warm, run):
                 sink(done)
         elif batches:
             _stream_local(func, batches, how, n_workers, sink, record)

@@ -11,9 +11,11 @@ post-processing of RR(1, 3/4) (in its consistent closure) while RR(1, 9/10) is n
 from __future__ import annotations
 
 import json
+import os
 import socket
 import time
 from fractions import Fraction
+from functools import partial
 
 import pandas as pd
 import pytest
@@ -221,7 +223,13 @@ def test_local_workers_see_the_limits_of_the_sweep(scheduler):
     assert {r["profile_work"] for r in seen} == {pg.get_limits()["profile_work"]}
 
 
-def test_a_dask_cluster_worker_sees_the_limit_of_the_sweep_that_sent_it():
+def _record_pid(point, path):
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"{point['n']} {os.getpid()}\n")
+    return {"n2": point["n"] ** 2}
+
+
+def test_a_dask_cluster_worker_sees_the_limit_of_the_sweep_that_sent_it(tmp_path):
     distributed = pytest.importorskip("distributed")
     default = pg.get_limits().info("profile_work").default
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl, \
@@ -237,6 +245,16 @@ def test_a_dask_cluster_worker_sees_the_limit_of_the_sweep_that_sent_it():
         finally:
             pg.set_limits(**old)
         on_workers = client.run(lambda: pg.get_limits()["profile_work"])  # nothing stays behind on a worker
+        # the warm-up plugin: every worker evaluated the measured point before the tasks (n = 2, the last of the
+        # PROBE_POINTS evaluated here)
+        log = tmp_path / "pids.txt"
+        squares = _grid.run_grid(partial(_record_pid, path=str(log)), {"n": [1, 2, 3, 4, 5, 6]}, scheduler=client)
+        worker_pids = set(client.run(os.getpid).values())
+        plugins = client.run(lambda dask_worker: sorted(dask_worker.plugins))
+    assert [r["n2"] for r in squares] == [1, 4, 9, 16, 25, 36]
+    lines = [line.split() for line in log.read_text().splitlines()]
+    assert {pid for n, pid in lines if n == "2"} >= {str(p) for p in worker_pids} and len(worker_pids) == 2
+    assert all("privgeom-sweep-warm-up" in names for names in plugins.values())
     assert [r["profile_work"] for r in inside] == [LOW] * 4 and refused == [(False, "SizeLimitError")] * 2
     assert [r["profile_work"] for r in outside] == [default] * 2 and answered == [(True, "")] * 2
     assert [r["profile_work"] for r in by_process] == [LOW + 1] * 2
