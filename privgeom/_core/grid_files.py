@@ -22,12 +22,13 @@ import json
 import math
 import os
 import re
+import types
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from .errors import FormatError, MissingDependencyError
 
-__all__ = ["require", "grid_key", "out_format", "function_key", "run_key", "file_key", "read_rows", "csv_value",
+__all__ = ["require", "grid_key", "out_format", "function_key", "run_key", "file_key", "read_rows", "csv_value", "callable_key",
            "to_frame", "write_rows", "answered_rows", "EXTRA", "OUT_FORMATS", "RUN_COLUMN", "RESERVED", "Row"]
 
 #: Name of the optional extra that brings Dask, pandas and pyarrow.
@@ -99,8 +100,44 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
+def callable_key(func: Callable[..., Any]) -> str:
+    """What identifies a Python function across runs: its qualified name and a digest of its code (nested code
+    included), its defaults and the values it closes over (by ``repr``), so that two lambdas of one module, one body
+    edited, or one closure over another value never share rows. The globals it reads are not part of it.
+
+    Examples
+    --------
+    >>> def rr(p):
+    ...     return lambda k: (k, p)
+    >>> callable_key(rr("3/4")) == callable_key(rr("3/4")), callable_key(rr("3/4")) == callable_key(rr("2/3"))
+    (True, False)
+    >>> callable_key(divmod)
+    'builtins.divmod'
+    """
+    name = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', repr(func))}"
+    code = getattr(func, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return name
+    digest = hashlib.sha256()
+
+    def feed(c: types.CodeType) -> None:
+        digest.update(c.co_code + repr((c.co_names, c.co_varnames)).encode())
+        for const in c.co_consts:
+            feed(const) if isinstance(const, types.CodeType) else digest.update(repr(const).encode())
+
+    feed(code)
+    cells = []
+    for cell in getattr(func, "__closure__", None) or ():
+        try:
+            cells.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            cells.append(None)
+    digest.update(repr((getattr(func, "__defaults__", None), getattr(func, "__kwdefaults__", None), cells)).encode())
+    return f"{name} code:{digest.hexdigest()[:16]}"
+
+
 def function_key(func: Callable[..., Any]) -> dict[str, Any]:
-    """The run key of a bare point function: its qualified name (and a ``functools.partial``'s arguments).
+    """The run key of a bare point function: :func:`callable_key` (and a ``functools.partial``'s arguments).
 
     Examples
     --------
@@ -109,8 +146,7 @@ def function_key(func: Callable[..., Any]) -> dict[str, Any]:
     {'function': 'builtins.divmod', 'args': '(7,)', 'keywords': '{}'}
     """
     inner = getattr(func, "func", func)
-    name = getattr(inner, "__qualname__", repr(inner))
-    key: dict[str, Any] = {"function": f"{getattr(inner, '__module__', '?')}.{name}"}
+    key: dict[str, Any] = {"function": callable_key(inner)}
     if inner is not func:
         keywords = dict(sorted(getattr(func, "keywords", {}).items()))
         key.update(args=repr(getattr(func, "args", ())), keywords=repr(keywords))

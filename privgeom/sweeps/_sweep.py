@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .._core.errors import InvalidParameterError, InvalidTypeError
 from .._core.grid import expand_grid, file_key, require, run_grid, to_frame
+from .._core.grid_files import callable_key
 from ._queries import QUERIES, Query
 
 __all__ = ["sweep", "template_fields", "sweep_key"]
@@ -56,9 +57,9 @@ def _option_key(value: Any) -> Any:
 
 def sweep_key(template: str | Callable[..., Any], query: str, options: Mapping[str, Any],
               names: Sequence[str]) -> dict[str, Any]:
-    """What determines a sweep row's answer besides its grid values: the template (a callable by its qualified name:
-    a changed body under the same name is not detected), the query, its options (files by content) and the grid's
-    names. Rows of an output file are reused only under the same key (:func:`privgeom._core.grid.run_key` adds
+    """What determines a sweep row's answer besides its grid values: the template (a callable by its name, code and
+    closure, :func:`~privgeom._core.grid_files.callable_key`; not the globals it reads), the query, its options (files
+    by content) and the grid's names. Rows of an output file are reused only under the same key (:func:`privgeom._core.grid.run_key` adds
     privgeom's version).
 
     Examples
@@ -66,8 +67,7 @@ def sweep_key(template: str | Callable[..., Any], query: str, options: Mapping[s
     >>> sweep_key("rr:k={k},p=3/4", "relax", {}, ["k"])
     {'template': 'rr:k={k},p=3/4', 'query': 'relax', 'options': {}, 'grid': ['k']}
     """
-    what = template if isinstance(template, str) else \
-        f"{getattr(template, '__module__', '?')}.{getattr(template, '__qualname__', repr(template))}"
+    what = template if isinstance(template, str) else callable_key(template)
     return {"template": what, "query": query, "options": {k: _option_key(v) for k, v in sorted(options.items())},
             "grid": list(names)}
 

@@ -45,15 +45,20 @@ def test_done_when_cli_relax_gives_p_over_one_minus_p(capsys, tmp_path):
         assert row["eps_exact"] == f"ln({p / (1 - p)})"
 
 
+#: The points the factory below was called with (module level: a template's closure is part of its run key).
+CALLS: list[tuple] = []
+
+
+def _factory(k: int, p: str):
+    CALLS.append((k, p))  # p = 1/3: parse_definition refuses p < 1/2 with a typed error
+    if k == 3 and p == "3/4":
+        raise ZeroDivisionError("not a privgeom error")
+    return pg.parse_definition(f"rr:k={k},p={p}")
+
+
 def test_bad_point_is_recorded_and_rerun_skips_answered_points(tmp_path):
-    calls: list[tuple] = []
-
-    def factory(k: int, p: str):
-        calls.append((k, p))  # p = 1/3: parse_definition refuses p < 1/2 with a typed error
-        if k == 3 and p == "3/4":
-            raise ZeroDivisionError("not a privgeom error")
-        return pg.parse_definition(f"rr:k={k},p={p}")
-
+    calls, factory = CALLS, _factory
+    calls.clear()
     grid = {"k": [2, 3], "p": ["3/4", "1/3"]}
     out = tmp_path / "s.csv"
     first = pg.sweep(factory, grid, "relax", scheduler="serial", out=out)

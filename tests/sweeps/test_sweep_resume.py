@@ -95,6 +95,16 @@ def test_an_option_file_enters_the_key_by_its_content(tmp_path):
     assert second.attrs["key"]["options"]["mechanism"]["content"].startswith("sha256:")
 
 
+def test_callable_templates_with_other_closures_never_share_rows(tmp_path):
+    out = tmp_path / "c.parquet"
+    found = []
+    for p in ("3/4", "2/3"):  # one lambda, two closures: before, both were "<lambda>" and p = 2/3 reused e^ε = 3
+        frame = pg.sweep(lambda k: pg.RandomizedResponse(k, p), {"k": [1]}, "relax", scheduler="serial", out=out)
+        found.append((frame.attrs["skipped"], frame["exp_eps_exact"].tolist()))
+    again = pg.sweep(lambda k: pg.RandomizedResponse(k, "2/3"), {"k": [1]}, "relax", scheduler="serial", out=out)
+    assert found == [(0, ["3"]), (0, ["2"])] and again["exp_eps_exact"].tolist() == ["2"]
+
+
 def test_run_grid_keys_by_function_and_reuses_only_its_own_rows(tmp_path):
     out = tmp_path / "g.csv"
     calls: list[int] = []
@@ -118,20 +128,27 @@ def test_run_grid_keys_by_function_and_reuses_only_its_own_rows(tmp_path):
     assert calls == [2, 3] and report["reused"] == 0 and "run" not in rows[0]
 
 
+#: Points evaluated by the two functions below (module level: a function's closure is part of its run key).
+SEEN: list[tuple] = []
+
+
+def _by_n(point):
+    SEEN.append(("n", point["n"]))
+    return {"count": point["n"] + 1, "half": point["n"] / 2, "flag": point["n"] > 1, "text": "2/3"}
+
+
+def _by_m(point):
+    SEEN.append(("m", point["m"]))
+    return {"count": -point["m"]}
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_runs_with_other_axes_in_one_file_keep_their_values_and_types(tmp_path, fmt):
     """Two runs with different grid axes leave gaps in each other's columns: the integers must come back as the
     same integers (``2``, not ``2.0``), so that each run still finds its own rows."""
     out = tmp_path / f"two.{fmt}"
-    calls: list[tuple] = []
-
-    def by_n(point):
-        calls.append(("n", point["n"]))
-        return {"count": point["n"] + 1, "half": point["n"] / 2, "flag": point["n"] > 1, "text": "2/3"}
-
-    def by_m(point):
-        calls.append(("m", point["m"]))
-        return {"count": -point["m"]}
+    calls, by_n, by_m = SEEN, _by_n, _by_m
+    calls.clear()
 
     first = _grid.run_grid(by_n, {"n": [1, 2]}, scheduler="serial", out=out)
     _grid.run_grid(by_m, {"m": [5]}, scheduler="serial", out=out)
