@@ -19,27 +19,27 @@
   local schedulers, ``as_completed`` on a cluster): the progress bar and the output file follow.
 - **Resume**: with an output file (``.parquet``/``.pq`` or ``.csv``), a row already there is reused — its point is
   not evaluated again — only when its *whole key* matches: the text of its grid values (:func:`grid_key`) and the
-  run key, the canonical JSON text of everything else that determines an answer (for :func:`privgeom.sweep`: the
-  template, the query, its options — a file named by an option by its SHA-256 — the grid's names, and privgeom's
-  version; :func:`run_key`). Every row of the file carries its run key in the column :data:`RUN_COLUMN` (a column,
-  not file metadata, so that CSV and Parquet work alike and a copied or concatenated file keeps it), so one file
-  may hold the rows of several sweeps; rows of other runs are kept as they are. A file without that column was not
-  written by a sweep: it is refused (:class:`~privgeom.FormatError` naming it), never read as answers. Rows with an
-  error are evaluated again. The size limits (:mod:`privgeom._core.limits`) are not part of the key: they decide
-  whether a point is refused (an error row, tried again), not its answer. The file is rewritten atomically as
-  batches finish (at most every :data:`WRITE_INTERVAL` seconds, and at the end).
+  run key, the canonical JSON text of everything else that determines an answer (:func:`run_key`; for
+  :func:`privgeom.sweep`: the template — a callable by
+  :func:`~privgeom._core.grid_files.callable_key` —, the query, its options — a file named by an option also by its
+  SHA-256 —, the grid's names, and privgeom's version). Every row of the file carries its run key in the column
+  :data:`RUN_COLUMN` (a column, not file metadata, so that CSV and Parquet work alike and a copied or concatenated
+  file keeps it), so one file may hold the rows of several sweeps; rows of other runs are kept as they are. A file
+  without that column was not written by a sweep: it is refused (:class:`~privgeom.FormatError` naming it), never
+  read as answers. Rows with an error are evaluated again. The size limits (:mod:`privgeom._core.limits`) are not
+  part of the key: they decide whether a point is refused (an error row, tried again), not its answer. The file is
+  rewritten atomically as batches finish (at most every :data:`WRITE_INTERVAL` seconds, and at the end).
 - **Limits**: the size limits in force where the grid is started (``with pg.limits(...)`` overrides and
   ``pg.set_limits`` values, :func:`privgeom._core.limits.active_limits`) travel with every task and are in force on
   its worker, whatever the scheduler.
 - **Workers**: before the first task, :data:`PROBE_POINTS` points are evaluated here (they measure the cost of a
   point, and with the local process scheduler the worker processes, forked afterwards, start with privgeom's modules
-  and caches warm);
-  batches then hold about :data:`TASK_SECONDS` of work each (never more than a quarter of a worker's share, for
-  load balance; :func:`batch_size`). On a cluster a worker plugin (:func:`warm_up_plugin`) warms every worker once
-  — it imports the point function's modules and, when a point costs less than :data:`WARM_UP_SECONDS`, evaluates
-  the measured point there too (lazy imports, per-structure caches) — before the tasks are submitted. A scheduler
-  address is tried within :data:`CONNECT_TIMEOUT` seconds; an unreachable one raises
-  :class:`~privgeom.InvalidParameterError` naming the address and what failed.
+  and caches warm); batches then hold about :data:`TASK_SECONDS` of work each (never more than a quarter of a
+  worker's share, for load balance; :func:`batch_size`). On a cluster a worker plugin (:func:`warm_up_plugin`)
+  warms every worker once — it imports the point function's modules and, when a point costs less than
+  :data:`WARM_UP_SECONDS`, evaluates the measured point there too (lazy imports, per-structure caches) — before the
+  tasks are submitted. A scheduler address is tried within :data:`CONNECT_TIMEOUT` seconds; an unreachable one
+  raises :class:`~privgeom.InvalidParameterError` naming the address and what failed.
 
 Dask, pandas and pyarrow are the optional extra ``privgeom[sweep]``; they are imported only when needed and their
 absence raises :class:`~privgeom.MissingDependencyError` naming the extra.
