@@ -55,21 +55,24 @@ def _option_key(value: Any) -> Any:
     return value
 
 
-def sweep_key(template: str | Callable[..., Any], query: str, options: Mapping[str, Any],
+def sweep_key(template: str | Callable[..., Any], query: Query, options: Mapping[str, Any],
               names: Sequence[str]) -> dict[str, Any]:
     """What determines a sweep row's answer besides its grid values: the template (a callable by its name, code and
-    closure, :func:`~privgeom._core.grid_files.callable_key`; not the globals it reads), the query, its options (files
-    by content) and the grid's names. Rows of an output file are reused only under the same key (:func:`privgeom._core.grid.run_key` adds
-    privgeom's version).
+    closure, :func:`~privgeom._core.grid_files.callable_key`; not the globals it reads), the query (its name and its
+    function's code: a query registered again under the same name is another query), its options (files also by
+    content) and the grid's names. Rows of an output file are reused only under the same key
+    (:func:`privgeom._core.grid.run_key` adds privgeom's version).
 
     Examples
     --------
-    >>> sweep_key("rr:k={k},p=3/4", "relax", {}, ["k"])
-    {'template': 'rr:k={k},p=3/4', 'query': 'relax', 'options': {}, 'grid': ['k']}
+    >>> from privgeom.sweeps._queries import QUERIES
+    >>> key = sweep_key("rr:k={k},p=3/4", QUERIES["relax"], {}, ["k"])
+    >>> key["template"], key["query"], key["options"], key["grid"], key["query_code"].split()[0]
+    ('rr:k={k},p=3/4', 'relax', {}, ['k'], 'privgeom.sweeps._queries._relax')
     """
     what = template if isinstance(template, str) else callable_key(template)
-    return {"template": what, "query": query, "options": {k: _option_key(v) for k, v in sorted(options.items())},
-            "grid": list(names)}
+    return {"template": what, "query": query.name, "query_code": callable_key(query.function),
+            "options": {k: _option_key(v) for k, v in sorted(options.items())}, "grid": list(names)}
 
 
 def _resolve_query(query: str | Query) -> Query:
@@ -168,7 +171,7 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
                                     "nor by an option: every point would repeat the same question")
     points = expand_grid(grid)
     names = list(grid)
-    key = sweep_key(template, q.name, options, names)
+    key = sweep_key(template, q, options, names)
     report: dict[str, Any] = {}
     rows = run_grid(partial(_point, template, q, dict(options)), points, scheduler=scheduler, out=out,
                     progress=progress, batch=batch, workers=workers, label=f"sweep {q.name}", key=key,
