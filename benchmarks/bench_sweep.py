@@ -21,7 +21,7 @@ rows as the serial run (checked). Columns:
   start-up, pickling, batching, the in-process probe point, writing rows and other programs on the machine eat into
   it.
 
-Run: python benchmarks/bench_sweep.py [--quick] [--points 200] [--cluster]
+Run: python benchmarks/bench_sweep.py [--quick] [--points 200] [--cluster] [--query delta_curve]
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a handful of points (used by the test suite)")
     ap.add_argument("--points", type=int, default=200, help="grid points (default 200)")
     ap.add_argument("--cluster", action="store_true", help="also time a distributed.LocalCluster, cold and warm")
+    ap.add_argument("--query", choices=("delta_curve", "relax"), default=None, help="only this row")
     args = ap.parse_args()
     points = 6 if args.quick else args.points
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -75,6 +76,8 @@ def main() -> None:
     print(head, flush=True)
     try:
         for query, ks in (("delta_curve", [8, 9]), ("relax", [3, 4])):
+            if args.query not in (None, query):
+                continue
             g = grid(points, ks)
             n = len(g["k"]) * len(g["p"])
             run(query, {"k": ks, "p": ["3/4"]}, "serial")  # this process imports the query's modules before timing
