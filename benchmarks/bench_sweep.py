@@ -18,8 +18,12 @@ rows as the serial run (checked). Columns:
   seconds);
 - ``eff dask``, ``eff default``, ``eff warm``: the speed-up over the serial run divided by the cores, i.e. the
   fraction of the ideal ``serial / cores`` reached (100 % = every core busy with points the whole time). Worker
-  start-up, pickling, batching, the in-process probe point, writing rows and other programs on the machine eat into
-  it.
+  start-up, pickling, batching, the in-process probe points, writing rows and other programs on the machine eat into
+  it;
+- ``cpu eff``: the CPU seconds of the serial run over those of the Dask run (this process and its worker processes):
+  the share of the parallel run's CPU spent on the points themselves. Unlike the wall-clock columns it does not
+  depend on what else the machine runs, so on a shared machine it is the figure to read: ``eff dask`` approaches it
+  when the cores are free.
 
 Run: python benchmarks/bench_sweep.py [--quick] [--points 200] [--cluster] [--query delta_curve]
 """
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 from fractions import Fraction
 from typing import Any
@@ -41,10 +46,16 @@ def grid(points: int, ks: list[int]) -> dict[str, list]:
     return {"k": ks, "p": ps}
 
 
-def run(query: str, g: dict[str, list], scheduler: Any) -> tuple[float, Any]:
-    t0 = time.perf_counter()
+def cpu() -> float:
+    """CPU seconds of this process and of its finished children (Dask's local worker processes once reaped)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def run(query: str, g: dict[str, list], scheduler: Any) -> tuple[float, Any, float]:
+    t0, c0 = time.perf_counter(), cpu()
     frame = pg.sweep("rr:k={k},p={p}", g, query, scheduler=scheduler, progress=False)
-    return time.perf_counter() - t0, frame
+    return time.perf_counter() - t0, frame, cpu() - c0
 
 
 def rows(frame: Any) -> str:
@@ -72,7 +83,7 @@ def main() -> None:
     head = (f"{'query':<12} {'serial s':>9} {'dask s':>8} {'default s':>10} "
             + (f"{'cold s':>8} {'warm s':>8} " if client else "")
             + f"{'work/pt ms':>11} {'dask work':>10} {'eff dask':>9} {'eff default':>12}"
-            + (f" {'eff warm':>9}" if client else "") + f" {'errors':>7}")
+            + (f" {'eff warm':>9}" if client else "") + f" {'cpu eff':>8} {'errors':>7}")
     print(head, flush=True)
     try:
         for query, ks in (("delta_curve", [8, 9]), ("relax", [3, 4])):
@@ -81,14 +92,14 @@ def main() -> None:
             g = grid(points, ks)
             n = len(g["k"]) * len(g["p"])
             run(query, {"k": ks, "p": ["3/4"]}, "serial")  # this process imports the query's modules before timing
-            t_serial, a = run(query, g, "serial")
-            t_dask, b = run(query, g, "processes")
-            t_auto, c = run(query, g, None)
+            t_serial, a, cpu_serial = run(query, g, "serial")
+            t_dask, b, cpu_dask = run(query, g, "processes")
+            t_auto, c, _ = run(query, g, None)
             assert rows(a) == rows(b) == rows(c), f"{query}: the Dask rows differ from the serial rows"
             extra, eff_warm = "", ""
             if client is not None:
-                t_cold, d = run(query, g, client)
-                t_warm, e = run(query, g, client)
+                t_cold, d, _ = run(query, g, client)
+                t_warm, e, _ = run(query, g, client)
                 assert rows(a) == rows(d) == rows(e), f"{query}: the cluster rows differ from the serial rows"
                 extra = f"{t_cold:>8.2f} {t_warm:>8.2f} "
                 eff_warm = f" {t_serial / t_warm / cores:>8.0%}"
@@ -97,7 +108,8 @@ def main() -> None:
             # the points' own seconds summed over the workers, over the wall time: ~ cores when the work runs in parallel
             busy = float(b["seconds"].sum()) / t_dask
             print(f"{query:<12} {t_serial:>9.2f} {t_dask:>8.2f} {t_auto:>10.2f} {extra}{work:>11.1f} {busy:>9.2f}x "
-                  f"{t_serial / t_dask / cores:>8.0%} {t_serial / t_auto / cores:>11.0%}{eff_warm} {errors:>7}", flush=True)
+                  f"{t_serial / t_dask / cores:>8.0%} {t_serial / t_auto / cores:>11.0%}{eff_warm} {cpu_serial / cpu_dask:>8.0%} "
+                  f"{errors:>7}", flush=True)
     finally:
         if client is not None:
             client.close()
