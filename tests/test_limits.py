@@ -10,6 +10,7 @@ module constant, and no module binds a registered limit at import time (it would
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 import tracemalloc
@@ -402,6 +403,12 @@ def _call_name(node: ast.Call) -> str:
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
 
 
+@functools.lru_cache(maxsize=None)
+def _tree(source: str) -> ast.AST:
+    """The parsed module (each source file is read by several checks)."""
+    return ast.parse(source)
+
+
 def private_names_in_messages(source: str) -> list[tuple[int, str]]:
     """``(line, match)`` of private paths/constants in string literals passed to ``SizeLimitError(...)`` or as a
     ``hint=`` (which ends up in a refusal message).
@@ -412,7 +419,7 @@ def private_names_in_messages(source: str) -> list[tuple[int, str]]:
     []
     """
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_tree(source)):
         if not isinstance(node, ast.Call):
             continue
         parts: list[ast.AST] = list(node.args) if _call_name(node) == "SizeLimitError" else []
@@ -426,7 +433,7 @@ def private_names_in_messages(source: str) -> list[tuple[int, str]]:
 
 def limit_bindings(source: str, constants: set[str]) -> list[tuple[int, str]]:
     """``(line, name)`` of ``from ... import NAME`` of a registered limit constant."""
-    return [(node.lineno, alias.name) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
+    return [(node.lineno, alias.name) for node in ast.walk(_tree(source)) if isinstance(node, ast.ImportFrom)
             for alias in node.names if alias.name in constants]
 
 
@@ -472,7 +479,7 @@ def constant_reads(source: str, constants: set[str]) -> list[tuple[int, str]]:
     >>> constant_reads("if k > current_limit('n'): pass", {"MAX_N"})
     []
     """
-    tree = ast.parse(source)
+    tree = _tree(source)
     skip = {id(n) for call in ast.walk(tree) if isinstance(call, ast.Call) and _call_name(call) == "register_limit"
             for n in ast.walk(call)}
     found = []
