@@ -105,11 +105,11 @@ def main() -> None:
                 eff_warm = f" {t_serial / t_warm / cores:>8.0%}"
             errors = int(a["error"].notna().sum())
             work = float(a["seconds"].sum()) / n * 1000
-            # the points' own seconds summed over the workers, over the wall time: ~ cores when the work runs in parallel
+            # the points' own seconds summed over the workers, over the wall time: ~ cores when they run in parallel
             busy = float(b["seconds"].sum()) / t_dask
             print(f"{query:<12} {t_serial:>9.2f} {t_dask:>8.2f} {t_auto:>10.2f} {extra}{work:>11.1f} {busy:>9.2f}x "
-                  f"{t_serial / t_dask / cores:>8.0%} {t_serial / t_auto / cores:>11.0%}{eff_warm} {cpu_serial / cpu_dask:>8.0%} "
-                  f"{errors:>7}", flush=True)
+                  f"{t_serial / t_dask / cores:>8.0%} {t_serial / t_auto / cores:>11.0%}{eff_warm} "
+                  f"{cpu_serial / cpu_dask:>8.0%} {errors:>7}", flush=True)
     finally:
         if client is not None:
             client.close()

@@ -28,8 +28,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .errors import FormatError, MissingDependencyError
 
-__all__ = ["require", "grid_key", "out_format", "function_key", "run_key", "file_key", "read_rows", "csv_value", "callable_key",
-           "to_frame", "write_rows", "answered_rows", "EXTRA", "OUT_FORMATS", "RUN_COLUMN", "RESERVED", "Row"]
+__all__ = ["require", "grid_key", "out_format", "function_key", "run_key", "file_key", "read_rows", "csv_value",
+           "callable_key", "to_frame", "write_rows", "answered_rows", "EXTRA", "OUT_FORMATS", "RUN_COLUMN", "RESERVED", "Row"]
 
 #: Name of the optional extra that brings Dask, pandas and pyarrow.
 EXTRA = "sweep"
