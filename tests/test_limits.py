@@ -10,6 +10,7 @@ module constant, and no module binds a registered limit at import time (it would
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 import tracemalloc
@@ -85,15 +86,83 @@ def test_limits_context_restores_also_on_exception() -> None:
     from privgeom._core import numeric as _numeric
 
     with pg.limits(exact_entries=10, fm_rows=7) as inside:
-        assert inside["exact_entries"] == 10 and _numeric.MAX_EXACT_ENTRIES == 10 and inside["fm_rows"] == 7
+        assert inside["exact_entries"] == 10 and _limits.current_limit("exact_entries") == 10 and inside["fm_rows"] == 7
+        assert _numeric.MAX_EXACT_ENTRIES == 2**22  # the process value is untouched: the block is context-local
         with pg.limits(exact_entries=20):
-            assert _numeric.MAX_EXACT_ENTRIES == 20
-        assert _numeric.MAX_EXACT_ENTRIES == 10
-    assert _numeric.MAX_EXACT_ENTRIES == 2**22
+            assert _limits.current_limit("exact_entries") == 20 and pg.get_limits()["fm_rows"] == 7
+        assert _limits.current_limit("exact_entries") == 10
+    assert _limits.current_limit("exact_entries") == 2**22
     with pytest.raises(RuntimeError, match="boom"):
         with pg.limits(exact_entries=10):
             raise RuntimeError("boom")
     assert pg.get_limits()["exact_entries"] == 2**22 and pg.get_limits()["fm_rows"] == 5000
+
+
+def test_a_block_overrides_the_process_value_and_none_means_the_default() -> None:
+    old = pg.set_limits(dd_dim=80)
+    try:
+        with pg.limits(dd_dim=None):
+            assert _limits.current_limit("dd_dim") == 64 and _limits.active_limits() == {"dd_dim": 64}
+        with pg.limits(dd_dim=70):
+            assert _limits.current_limit("dd_dim") == 70
+            pg.set_limits(dd_dim=90)  # the process value changes; the block's override still wins inside it
+            assert _limits.current_limit("dd_dim") == 70
+        assert _limits.current_limit("dd_dim") == 90 and _limits.active_limits() == {"dd_dim": 90}
+    finally:
+        pg.set_limits(**old)
+    assert _limits.active_limits() == {}
+
+
+def test_a_limit_raised_in_one_thread_is_not_seen_by_another() -> None:
+    """Two threads at once: one inside ``pg.limits(exact_entries=10)`` is refused a 4 x 4 exact matrix, the other
+    (started inside the block, so the block is in force while it runs) builds it at the default limit."""
+    import threading
+
+    entered, checked = threading.Event(), threading.Event()
+    seen: dict[str, Any] = {}
+
+    def lowered() -> None:
+        with pg.limits(exact_entries=10):
+            entered.set()
+            checked.wait(10)
+            seen["lowered"] = _limits.current_limit("exact_entries")
+            try:
+                pg.kary_randomized_response(4, exp_eps=3)
+            except pg.SizeLimitError as exc:
+                seen["refusal"] = str(exc)
+
+    def other() -> None:
+        entered.wait(10)
+        seen["other"] = _limits.current_limit("exact_entries"), pg.get_limits()["exact_entries"]
+        seen["matrix"] = pg.kary_randomized_response(4, exp_eps=3).matrix[0, 0]
+        checked.set()
+
+    threads = [threading.Thread(target=lowered), threading.Thread(target=other)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert seen["lowered"] == 10 and "limit 10 entries" in seen["refusal"]
+    assert seen["other"] == (2**22, 2**22) and seen["matrix"] == Fraction(1, 2)  # e^ε/(e^ε + k − 1) = 3/6
+    assert _limits.current_limit("exact_entries") == 2**22  # nor by the thread that ran the test
+
+
+def test_limits_are_task_local_in_asyncio() -> None:
+    import asyncio
+
+    async def inside(value: int, gate: asyncio.Event) -> int:
+        with pg.limits(dd_dim=value):
+            await gate.wait()  # both tasks are inside their blocks at once
+            return _limits.current_limit("dd_dim")
+
+    async def main() -> list[int]:
+        gate = asyncio.Event()
+        tasks = [asyncio.create_task(inside(v, gate)) for v in (70, 90)]
+        await asyncio.sleep(0)
+        gate.set()
+        return list(await asyncio.gather(*tasks))
+
+    assert asyncio.run(main()) == [70, 90] and _limits.current_limit("dd_dim") == 64
 
 
 @pytest.mark.parametrize("values, error, words", [
@@ -349,6 +418,12 @@ def _call_name(node: ast.Call) -> str:
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
 
 
+@functools.lru_cache(maxsize=None)
+def _tree(source: str) -> ast.AST:
+    """The parsed module (each source file is read by several checks)."""
+    return ast.parse(source)
+
+
 def private_names_in_messages(source: str) -> list[tuple[int, str]]:
     """``(line, match)`` of private paths/constants in string literals passed to ``SizeLimitError(...)`` or as a
     ``hint=`` (which ends up in a refusal message).
@@ -359,7 +434,7 @@ def private_names_in_messages(source: str) -> list[tuple[int, str]]:
     []
     """
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_tree(source)):
         if not isinstance(node, ast.Call):
             continue
         parts: list[ast.AST] = list(node.args) if _call_name(node) == "SizeLimitError" else []
@@ -373,7 +448,7 @@ def private_names_in_messages(source: str) -> list[tuple[int, str]]:
 
 def limit_bindings(source: str, constants: set[str]) -> list[tuple[int, str]]:
     """``(line, name)`` of ``from ... import NAME`` of a registered limit constant."""
-    return [(node.lineno, alias.name) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
+    return [(node.lineno, alias.name) for node in ast.walk(_tree(source)) if isinstance(node, ast.ImportFrom)
             for alias in node.names if alias.name in constants]
 
 
@@ -401,7 +476,45 @@ def test_no_module_binds_a_limit_at_import() -> None:
     assert not bad, f"read the limit at call time (module.MAX_...), not a binding made at import: {bad}"
 
 
+#: Modules that read a registered limit's module constant outside a size check (the process value only, never a
+#: ``with pg.limits(...)`` override): help texts built at import and a derived import-time default. Only shrinks.
+READS_ALLOWED = frozenset({
+    "privgeom/cli/_catalogue.py",  # --help shows the defaults of profile_work and optimal_lp_size
+    "privgeom/voting/_rules.py",  # MAX_TABLE_BITS: the documented default, derived from dense_entries at import
+})
+
+
+def constant_reads(source: str, constants: set[str]) -> list[tuple[int, str]]:
+    r"""``(line, name)`` of every read of a registered limit's constant (``MAX_X`` or ``module.MAX_X``) outside the
+    ``register_limit(...)`` call that registers it: a reader must call ``current_limit(name)`` instead, which sees
+    the overrides of ``pg.limits`` (thread- and task-local) and a sweep's limits on its workers.
+
+    >>> constant_reads("MAX_N = 3\nregister_limit('n', globals(), 'MAX_N', 'x')\nif k > MAX_N: pass", {"MAX_N"})
+    [(3, 'MAX_N')]
+    >>> constant_reads("if k > current_limit('n'): pass", {"MAX_N"})
+    []
+    """
+    tree = _tree(source)
+    skip = {id(n) for call in ast.walk(tree) if isinstance(call, ast.Call) and _call_name(call) == "register_limit"
+            for n in ast.walk(call)}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None)
+        if name in constants and isinstance(getattr(node, "ctx", None), ast.Load):
+            found.append((node.lineno, name))
+    return sorted(found)
+
+
+def test_every_size_check_reads_the_limit_in_force() -> None:
+    constants = _constants()
+    bad = {k: v for k, v in _offenders(lambda s: constant_reads(s, constants)).items() if k not in READS_ALLOWED}
+    assert not bad, f"read the limit with privgeom._core.limits.current_limit(name) at call time: {bad}"
+
+
 def test_allow_lists_are_not_stale() -> None:
     constants = _constants()
     assert not MESSAGES_ALLOWED - set(_offenders(private_names_in_messages)), "remove converted modules"
     assert not BINDINGS_ALLOWED - set(_offenders(lambda s: limit_bindings(s, constants))), "remove converted modules"
+    assert not READS_ALLOWED - set(_offenders(lambda s: constant_reads(s, constants))), "remove converted modules"

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence, T
 
 import numpy as np
 
-from .limits import register_limit
+from .limits import current_limit, register_limit
 from .numeric import limit_hint, parse_int
 from .errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .relations import NODE_READINGS, GraphLike, bit_labels, graph_name, relation_edges, validate_graph
@@ -86,7 +86,7 @@ _MAX_BITS = 26
 
 def max_bits() -> int:
     """Largest ``k`` with ``2^k`` datasets within the current ``domain_size`` limit."""
-    return max(0, MAX_DOMAIN_SIZE.bit_length() - 1)
+    return max(0, current_limit("domain_size").bit_length() - 1)
 
 
 def _int(value: Any, name: str, lo: int) -> int:
@@ -111,8 +111,9 @@ def _values(values: Any, name: str) -> tuple[str, ...]:
 
 
 def _check_size(size: int, what: str) -> None:
-    if size > MAX_DOMAIN_SIZE:
-        raise SizeLimitError(f"{what} has {size:,} datasets, more than privgeom enumerates (limit {MAX_DOMAIN_SIZE:,} "
+    if size > current_limit("domain_size"):
+        raise SizeLimitError(f"{what} has {size:,} datasets, more than privgeom enumerates (limit "
+                             f"{current_limit('domain_size'):,} "
                              f"datasets); {limit_hint('domain_size', size)}")
 
 
@@ -219,8 +220,10 @@ class Domain:
         k = _int(k, "k (number of bits)", 1)
         if k > max_bits():
             raise SizeLimitError(
-                f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {MAX_DOMAIN_SIZE:,} datasets "
-                f"= 2^{max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit {MAX_GRAPH_EDGES:,} "
+                f"k = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit "
+                f"{current_limit('domain_size'):,} datasets "
+                f"= 2^{max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit "
+                f"{current_limit('graph_edges'):,} "
                 f"edges, the size limit graph_edges); {limit_hint('domain_size', 1 << k)}")
         # the labels are built on first use: sizes, edge counts and the relation limit need only k
         return cls("bits", _LazyBitLabels(k), k, ("1", "0"))  # type: ignore[arg-type]
@@ -426,7 +429,7 @@ class Domain:
         if not isinstance(relation, str):
             return validate_graph(relation, self.labels)
         name = self.check_relation(relation)
-        limit = MAX_GRAPH_EDGES if max_edges is None else max_edges
+        limit = current_limit("graph_edges") if max_edges is None else max_edges
         size = self.edge_bound(name)
         if size > limit:
             how = f" = k·2^(k−1) for k = {self.n} bits" if self.kind == "bits" and name != "complete" else ""

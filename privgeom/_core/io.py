@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import FormatError, InvalidParameterError, SizeLimitError
-from .limits import register_limit
+from .limits import current_limit, register_limit
 from .numeric import limit_hint
 
 __all__ = [
@@ -162,7 +162,7 @@ def read_text(path: str | Path, *, what: str, kind: str = "text", limit: int | N
     A missing/unreadable file or a non-UTF-8 one is a FormatError naming the path; a larger file (or an endless
     device such as ``/dev/zero``) a SizeLimitError, raised after reading at most ``limit + 1`` bytes.
     """
-    cap = MAX_FILE_BYTES if limit is None else int(limit)
+    cap = current_limit("file_bytes") if limit is None else int(limit)
     try:
         with open(path, "rb") as fh:
             raw = fh.read(cap + 1)

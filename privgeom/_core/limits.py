@@ -2,17 +2,28 @@
 
 Every computation that can grow (dense matrices, LPs, double description, relaxation) estimates its size first and
 refuses at once with :class:`~privgeom.SizeLimitError` when the size is beyond a limit. The limits are named here:
-:func:`get_limits` lists them (value, default, description), :func:`set_limits` changes them for the session and
-:func:`limits` changes them inside a ``with`` block only. Every refusal message names the limit and says how to
-raise it: ``pg.set_limits(name=N)`` or ``with pg.limits(name=N):`` in Python, ``--limit name=N`` (every command takes
-it, repeatable) or the command's own option (``--max-work``) on the command line — the command line sets
-:func:`privgeom._core.hints.command_line` while a command runs and :func:`limit_hint` reads it.
+:func:`get_limits` lists them (value, default, description), :func:`set_limits` changes the process-wide values and
+:func:`limits` changes them inside a ``with`` block only, for this thread or asyncio task alone. Every refusal message
+names the limit and says how to raise it: ``pg.set_limits(name=N)`` or ``with pg.limits(name=N):`` in Python,
+``--limit name=N`` (every command takes it, repeatable) or the command's own option (``--max-work``) on the command
+line — the command line sets :func:`privgeom._core.hints.command_line` while a command runs and :func:`limit_hint`
+reads it.
 
-Storage: each limit stays a module constant of the module that checks it (``MAX_EXACT_ENTRIES`` of
-:mod:`privgeom._core.numeric`, ``MAX_DD_DIM`` of :mod:`privgeom.geometry._cdd`, …), read at call time; the module
-registers it here at import with :func:`register_limit` (this root module never imports the upper layers, the
-same registry pattern as ``geometry.automorphisms``). Setting a limit assigns the constant, so code or tests that
-patch the constants directly see the same values.
+Storage, in two layers:
+
+- the **process value** of each limit is a module constant of the module that checks it (``MAX_EXACT_ENTRIES`` of
+  :mod:`privgeom._core.numeric`, ``MAX_DD_DIM`` of :mod:`privgeom.geometry._cdd`, …); the module registers it here at
+  import with :func:`register_limit` (this root module never imports the upper layers) and its value then becomes
+  the default. :func:`set_limits` assigns the constants, so code or tests that patch a constant see the same value;
+- the **context overrides** of :func:`limits` live in a :class:`contextvars.ContextVar`: a ``with pg.limits(...)``
+  block changes what its own thread (or asyncio task) reads and nothing else — another thread, started before or
+  during the block, still reads the process values.
+
+Readers call :func:`current_limit` (``current_limit("dd_dim")``) at the moment they check a size: the innermost
+override of the current context, else the process value. :func:`active_limits` is the table that differs from the
+defaults here (overrides and process values alike); the sweep engine (:mod:`privgeom._core.grid`) ships it with
+every task and its workers evaluate the points inside :func:`applied`, so a Dask worker — a thread, a process or a
+machine — uses the limits of the sweep that sent it.
 
 Examples
 --------
@@ -20,9 +31,9 @@ Examples
 >>> pg.get_limits()["exact_entries"]
 4194304
 >>> with pg.limits(exact_entries=10):
-...     pg.get_limits()["exact_entries"]
-10
->>> pg.get_limits()["exact_entries"]
+...     current_limit("exact_entries"), pg.get_limits()["exact_entries"]
+(10, 10)
+>>> current_limit("exact_entries")
 4194304
 """
 
@@ -30,7 +41,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping, MutableMapping
+from contextvars import ContextVar
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable
 
 from . import hints as _hints, numeric as _numeric
@@ -38,13 +51,14 @@ from .errors import InvalidParameterError
 from .numeric import limit_hint, parse_int
 from .results import Result
 
-__all__ = ["LimitInfo", "Limits", "get_limits", "set_limits", "limits", "register_limit", "limit_hint"]
+__all__ = ["LimitInfo", "Limits", "get_limits", "set_limits", "limits", "register_limit", "limit_hint",
+           "current_limit", "active_limits", "applied"]
 
 
 @dataclass(frozen=True)
 class LimitInfo(Result):
-    """One global size limit: its public ``name``, current ``value``, ``default``, what it bounds and where it is
-    stored (``constant``, a module constant read at call time)."""
+    """One size limit: its public ``name``, ``value`` in force here (this context's override, else the process
+    value), ``default``, what it bounds and where its process value is stored (``constant``, a module constant)."""
 
     name: str
     value: int
@@ -61,7 +75,7 @@ class LimitInfo(Result):
 
 @dataclass(frozen=True)
 class Limits(Result, Mapping[str, int]):
-    """The current global size limits (:func:`get_limits`): a read-only mapping ``name -> value`` whose
+    """The size limits in force here (:func:`get_limits`): a read-only mapping ``name -> value`` whose
     :attr:`entries` also give each limit's default and description."""
 
     entries: tuple[LimitInfo, ...]
@@ -138,8 +152,45 @@ def register_limit(name: str, namespace: MutableMapping[str, Any], constant: str
         _hints.LIMIT_OPTIONS.pop(name, None)
 
 
+#: The overrides of the innermost :func:`limits` block of this thread or asyncio task (name -> value; empty outside
+#: any block). A new thread starts with none: it reads the process values.
+_OVERRIDES: ContextVar[Mapping[str, int]] = ContextVar("privgeom_limits", default=MappingProxyType({}))
+
+
+def _entry(name: str) -> _Entry:
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        _load_all()
+        entry = _REGISTRY.get(name)
+    if entry is None:
+        raise InvalidParameterError(f"unknown size limit {name!r}; the limits are {', '.join(sorted(_REGISTRY))}")
+    return entry
+
+
+def _process_value(entry: _Entry) -> int:
+    return int(entry.namespace[entry.constant])
+
+
+def current_limit(name: str) -> int:
+    """The size limit ``name`` in force here and now: the innermost ``with pg.limits(...)`` override of this thread
+    or asyncio task, else the process value (:func:`set_limits`, the module constant). Size checks call it at the
+    moment they check, never at import.
+
+    Examples
+    --------
+    >>> current_limit("dd_dim")
+    64
+    >>> with limits(dd_dim=70):
+    ...     current_limit("dd_dim")
+    70
+    """
+    value = _OVERRIDES.get().get(name)
+    return _process_value(_entry(name)) if value is None else value
+
+
 def get_limits() -> Limits:
-    """The current global size limits, a mapping ``name -> value`` (a :class:`Limits` result).
+    """The size limits in force here, a mapping ``name -> value`` (a :class:`Limits` result): the overrides of the
+    enclosing :func:`limits` blocks of this thread or task, else the process values.
 
     Examples
     --------
@@ -151,9 +202,10 @@ def get_limits() -> Limits:
     dd_dim = 64: largest ambient dimension of a double description ...
     """
     _load_all()
+    overrides = _OVERRIDES.get()
     return Limits(entries=tuple(
-        LimitInfo(name=name, value=int(e.namespace[e.constant]), default=e.default, description=e.description,
-                  constant=e.where, option=e.option)
+        LimitInfo(name=name, value=int(overrides.get(name, _process_value(e))), default=e.default,
+                  description=e.description, constant=e.where, option=e.option)
         for name, e in sorted(_REGISTRY.items())))
 
 
@@ -170,7 +222,8 @@ def validated(values: Mapping[str, Any]) -> dict[str, int]:
 
 
 def set_limits(**values: int | str | None) -> dict[str, int]:
-    """Change global size limits for the session; returns the previous values of the limits changed.
+    """Change the process values of size limits (every thread, outside the ``with pg.limits(...)`` blocks that
+    override them); returns the previous process values of the limits changed.
 
     Every value is validated (an integer ``>= 1``, integer strings accepted; ``None`` restores the default) before
     any is set. Use :func:`limits` to change them inside a ``with`` block only.
@@ -195,7 +248,7 @@ def set_limits(**values: int | str | None) -> dict[str, int]:
     privgeom._core.errors.InvalidParameterError: unknown size limit 'dd_dims'; the limits are ...
     """
     new = validated(values)
-    previous = {name: int(_REGISTRY[name].namespace[_REGISTRY[name].constant]) for name in new}
+    previous = {name: _process_value(_REGISTRY[name]) for name in new}
     for name, value in new.items():
         entry = _REGISTRY[name]
         entry.namespace[entry.constant] = value
@@ -203,9 +256,23 @@ def set_limits(**values: int | str | None) -> dict[str, int]:
 
 
 @contextlib.contextmanager
+def applied(table: Mapping[str, int]) -> Iterator[None]:
+    """Evaluate the block with ``table`` (``name -> value``, as :func:`active_limits` gives it) over the limits in
+    force; the enclosing values come back on exit. For tables already validated (a sweep's task on its worker)."""
+    token = _OVERRIDES.set(MappingProxyType({**_OVERRIDES.get(), **table}))
+    try:
+        yield
+    finally:
+        _OVERRIDES.reset(token)
+
+
+@contextlib.contextmanager
 def limits(**values: int | str | None) -> Iterator[Limits]:
-    """Change global size limits inside a ``with`` block; the previous values are restored on exit (also when the
-    block raises). Yields the :class:`Limits` in force.
+    """Change size limits inside a ``with`` block, for this thread or asyncio task only; the enclosing values are in
+    force again on exit (also when the block raises). Yields the :class:`Limits` in force.
+
+    Other threads (and tasks started outside the block) keep reading their own values; a sweep started inside the
+    block ships the limits to its workers (:func:`active_limits`). ``None`` means the default inside the block.
 
     Examples
     --------
@@ -214,15 +281,29 @@ def limits(**values: int | str | None) -> Iterator[Limits]:
     ...     pg.Mechanism([["1/2", "1/4"], ["1/2", "3/4"]]).exact
     True
     """
-    previous = set_limits(**values)
-    try:
+    with applied(validated(values)):
         yield get_limits()
-    finally:
-        for name, value in previous.items():
-            entry = _REGISTRY[name]
-            entry.namespace[entry.constant] = value
 
 
+def active_limits() -> dict[str, int]:
+    """The limits in force here that a worker must be told (``name -> value``): this context's overrides and the
+    process values that differ from their defaults (:func:`set_limits`, or a patched constant). What a sweep ships
+    to its workers.
+
+    Examples
+    --------
+    >>> active_limits()
+    {}
+    >>> with limits(dd_dim=70):
+    ...     active_limits()
+    {'dd_dim': 70}
+    """
+    table = {name: _process_value(e) for name, e in _REGISTRY.items() if _process_value(e) != e.default}
+    table.update(_OVERRIDES.get())  # an override is shipped even at its default: the worker's process may differ
+    return dict(sorted(table.items()))
+
+
+_numeric.LIMIT_READER[:] = [current_limit]
 register_limit("exact_entries", vars(_numeric), "MAX_EXACT_ENTRIES",
                "largest dense exact (Fraction) array privgeom allocates, in entries (about 100 bytes each)")
 register_limit("dense_entries", vars(_numeric), "MAX_DENSE_ENTRIES",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Iterable, Sequence, TypeAlias
+from typing import Any, Callable, Iterable, Sequence, TypeAlias
 
 import numpy as np
 
@@ -83,6 +83,10 @@ ROUNDOFF = 1e-12
 MAX_DENSE_ENTRIES = 2**26
 #: Largest dense exact (Fraction) array privgeom will allocate (a Fraction costs about 100 bytes or more).
 MAX_EXACT_ENTRIES = 2**22
+#: The reader of the size limit in force (``name -> value``): :func:`privgeom._core.limits.current_limit`, put here
+#: by that module when it is imported (it imports this one, which therefore cannot import it; the package imports it
+#: first).
+LIMIT_READER: list[Callable[[str], int]] = []
 #: Bytes per entry of a dense float64 array and (a low estimate) of an exact array of Fractions, for the memory
 #: estimates of size refusals.
 FLOAT_ENTRY_BYTES = 8
@@ -175,7 +179,7 @@ def check_dense_size(n_rows: int, n_cols: int, *, exact: bool, what: str) -> Non
     ...
     privgeom._core.errors.SizeLimitError: krr(n=8000) would need a dense 8001 x 8001 exact array (64,016,001 entries, about 6.0 GiB; limit 4,194,304 entries); refused before allocating — raise it with pg.set_limits(exact_entries=64016001) or `with pg.limits(exact_entries=64016001):`
     """
-    limit = MAX_EXACT_ENTRIES if exact else MAX_DENSE_ENTRIES
+    limit = LIMIT_READER[0]("exact_entries" if exact else "dense_entries")
     entries = int(n_rows) * int(n_cols)
     if entries > limit:
         mode = "exact" if exact else "float"

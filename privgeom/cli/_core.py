@@ -26,7 +26,7 @@ from ..analyses.relaxation._relaxation import RELAX_METHODS, own_family, relax, 
 from ..analyses.guarantees._semantics import Guarantee, check_guarantee, semantics
 from ..analyses.guarantees._wording import MAX_LISTED
 from ..analyses.guarantees._summary import RowConeSummary, describe_row_cone, format_facet
-from ..definitions import _dp_rays, parse_definition
+from ..definitions import parse_definition
 from ..geometry._symmetry import automorphisms, source_phrase
 from ..mechanisms._mechanism import Mechanism
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
@@ -404,9 +404,8 @@ def _fresh(g: Any) -> Any:
 
 def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
     """Refuse an ``--all`` text listing beyond the size limit ``listed_coefficients`` before any work."""
-    from ..analyses.guarantees import _summary
 
-    cap = _summary.MAX_LISTED_COEFFICIENTS
+    cap = current_limit("listed_coefficients")
     if n_rows is not None and n_rows * n_columns > cap:
         raise SizeLimitError(
             f"--all would print {n_rows:,} {what} of {n_columns:,} coefficients each ({n_rows * n_columns:,} numbers, "
@@ -441,7 +440,7 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
                                     ("facets", Stream(rows, count)), ("equalities", equality_rows(cone))]
     if args.rays and _rays_by_orbit_only(cone, summary):
         parts += [("rays_not_listed", f"{summary.n_rays:,} extreme rays, more than the dp_rays limit of "
-                   f"{_dp_rays.MAX_DP_RAYS:,}: the summary lists them by orbit; every ray: "
+                   f"{current_limit('dp_rays'):,}: the summary lists them by orbit; every ray: "
                    f"{limit_hint('dp_rays', summary.n_rays)}"), ("lineality", lineality_rows(cone))]
     elif args.rays:
         rays, n_rays = ray_rows(cone)
@@ -476,7 +475,7 @@ def _rays_by_orbit_only(cone: Any, summary: RowConeSummary) -> bool:
     limit lets list: the data carries the orbits, not every ray."""
     st = cone.structure
     return (st is not None and st.kind == "difference" and summary.n_rays is not None
-            and summary.n_rays > _dp_rays.MAX_DP_RAYS)
+            and summary.n_rays > current_limit("dp_rays"))
 
 
 # ---------------------------------------------------------------------------------------------------------- semantics

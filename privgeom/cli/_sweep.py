@@ -3,7 +3,9 @@
 Thin over :func:`privgeom.sweep`: each ``--grid`` is one axis (``k=2..12`` is an inclusive integer range; integer
 values become integers, anything else stays text such as ``2/3``); the query's options are the options below (a
 value may hold ``{name}`` fields of the grid, e.g. ``--eps {eps}``); ``--out`` writes Parquet or CSV (by extension)
-as points finish and lets a re-run skip the answered points; ``--plot`` draws the first numeric answer (or
+as points finish, each row with its run key (column ``run``: template, query, options, grid names, version), and a
+re-run with the same key skips the points answered there (another template or query is evaluated afresh; a file that
+no sweep wrote is refused, exit 2); ``--plot`` draws the first numeric answer (or
 ``--field``) over one grid axis (lines) or two (heatmap); ``--scheduler`` is ``serial``, ``processes``,
 ``threads`` or the address of a running Dask scheduler. Exit 0 when every point was answered, 1 when some point
 recorded an error (the sweep still finished), 2 on bad options.
@@ -46,7 +48,8 @@ def _args(p: argparse.ArgumentParser) -> None:
     for name, text in OPTIONS.items():
         p.add_argument(f"--{name.replace('_', '-')}", dest=f"q_{name}", default=None, help=text)
     p.add_argument("--out", "-o", default=None, help="Parquet (.parquet/.pq) or CSV (.csv) file; a re-run with the "
-                   "same file skips the points already answered")
+                   "same file, template, query and options skips the points already answered (each row records its "
+                   "run key in the column 'run')")
     p.add_argument("--plot", default=None, help="figure file (.png, .pdf, .svg): lines over one grid axis, a heatmap "
                    "over two")
     p.add_argument("--field", default=None, help="column drawn by --plot (default: the first numeric answer)")
@@ -82,6 +85,6 @@ def _run(args: argparse.Namespace) -> Outcome:
         save_sweep_plot(args.plot, frame, list(grid), args.field)
         text_lines.append(f"plot written to {args.plot}")
     data = {"template": args.template, "query": args.query, "grid": grid, "rows": records, "errors": len(errors),
-            "skipped": skipped,
+            "skipped": skipped, "key": frame.attrs.get("key"),
             "out": args.out, "plot": args.plot}
     return Outcome("\n".join(text_lines), data, EXIT_NO if len(errors) else EXIT_YES)

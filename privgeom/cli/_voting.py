@@ -19,10 +19,11 @@ from .. import voting
 from .._core.errors import InvalidParameterError
 from .._core.io import prepare_output_dir
 from .._core.level import PrivacyLevel
+from .._core.limits import current_limit
 from .._core.numeric import ROUNDOFF, parse_scalar
 from .._core.numbers import number_text, scalar_to_json
 from .._core.results import Quantity
-from ..voting import _rules, paper
+from ..voting import paper
 from ..voting._accuracy import ACCURACY_METHODS, figure_path, majority_accuracy_limit
 from ..voting._common import noise
 from ..voting._mechanism import EPSILON_METHODS, attains_bound, check_epsilon_size
@@ -52,7 +53,7 @@ def _rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-n", type=int, default=None,
         help=f"largest electorate of a rule stored by vote count (default: the count_voters limit, "
-             f"{_rules.MAX_COUNT_VOTERS:,}; --limit count_voters=N raises it too)",
+             f"{current_limit('count_voters'):,}; --limit count_voters=N raises it too)",
     )
 
 

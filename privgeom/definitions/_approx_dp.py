@@ -49,7 +49,7 @@ import numpy as np
 from .._core.domain import InputsLike, RelationLike
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar
 from .._core.numbers import number_text
 from .._core.results import Result
@@ -461,12 +461,13 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
         lp_value: float | None = None
         note = ""
         if method in ("auto", "lp"):
-            if n_vars > (MAX_ADP_LP_VARIABLES if method == "lp" else MAX_CROSS_CHECK_VARIABLES):
+            if n_vars > (current_limit("adp_lp_variables") if method == "lp" else MAX_CROSS_CHECK_VARIABLES):
                 if method == "lp":
                     other = how_to("method='hockey-stick'", "--method hockey-stick")
                     raise SizeLimitError(
                         f"{self.name}: the membership LP would have {n_vars:,} auxiliary variables ({M.n_outputs:,} "
-                        f"outputs x {len(self._directed):,} directed edges; limit {MAX_ADP_LP_VARIABLES:,}); refused "
+                        f"outputs x {len(self._directed):,} directed edges; limit "
+                        f"{current_limit('adp_lp_variables'):,}); refused "
                         f"before building it — use {other}, or "
                         f"{limit_hint('adp_lp_variables', n_vars)}"
                     )

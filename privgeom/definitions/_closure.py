@@ -43,8 +43,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.errors import SolverError
+from .._core.limits import current_limit
 from .._core.numeric import ATOL, int_columns, readonly, widen
-from ..geometry import _lp
 from ..geometry._lp import (
     WITNESS_FIRST,
     check_lp_size,
@@ -375,7 +375,7 @@ def _exact_witness(lp: _ClosureLP, x: np.ndarray) -> ClosureWitness | None:
         for nonnegative in (False, True):  # a solution on the support, then (small supports) a non-negative one
             if not nonnegative:
                 sol = exact_solve(rowdicts, rhs, n_vars=len(support))
-            elif len(support) <= _lp.MAX_EXACT_LP_VARIABLES:
+            elif len(support) <= current_limit("exact_lp_variables"):
                 dense = np.empty((lp.n_eq, len(support)), dtype=object)
                 dense[...] = Fraction(0)
                 for r_, rowd in enumerate(rowdicts):

@@ -47,7 +47,7 @@ import networkx as nx
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import fraction_str, limit_hint, parse_scalar
 from .._core.level import ScalarLike
 from .._core.domain import RelationLike
@@ -219,8 +219,8 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: 
     >>> dp_ray_patterns(path_graph(2)).tolist()
     [[2, 1, 0], [1, 0, 1], [0, 1, 0], [0, 1, 2]]
     """
-    max_rays = MAX_DP_RAYS if max_rays is None else max_rays
-    max_steps = MAX_ENUMERATION_STEPS if max_steps is None else max_steps
+    max_rays = current_limit("dp_rays") if max_rays is None else max_rays
+    max_steps = current_limit("dp_ray_steps") if max_steps is None else max_steps
     G = _connected_graph(graph)
     nodes = list(G.nodes)
     bound = dp_ray_count_lower_bound(G)

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import numeric as _numeric
+from .._core.limits import current_limit
 from .._core.numeric import Scalar, fits_int64, max_abs_int, readonly, widen
 from .._core.numbers import number_text
 from ..mechanisms import Mechanism
@@ -101,7 +101,7 @@ def factored_route(I_all: np.ndarray, J_all: np.ndarray, M: Mechanism) -> bool:
     F = M.factors
     if F is None or not M.exact or M.domain.kind != "bits" or not all(f.shape == (2, 2) for f in F):
         return False
-    if M.n_inputs * M.n_outputs <= _numeric.MAX_EXACT_ENTRIES:
+    if M.n_inputs * M.n_outputs <= current_limit("exact_entries"):
         return False
     k = len(F)
     x = I_all ^ J_all

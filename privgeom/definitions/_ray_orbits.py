@@ -48,7 +48,7 @@ import numpy as np
 
 from .._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.hints import limit_hint
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.level import PrivacyLevel, ScalarLike
 from .._core.numeric import fraction_str, parse_scalar, readonly, scalar_to_json
 from .._core.results import Result
@@ -347,9 +347,10 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
     else:
         raise InvalidTypeError(f"dp_ray_orbits needs a DifferentialPrivacy definition or a networkx graph, got "
                                f"{type(definition).__name__}")
-    max_orbits = MAX_RAY_ORBITS if max_orbits is None else _positive_int(max_orbits, "max_orbits")
-    max_steps = _dp_rays.MAX_ENUMERATION_STEPS if max_steps is None else _positive_int(max_steps, "max_steps")
-    max_elements = MAX_GROUP_ELEMENTS if max_elements is None else _positive_int(max_elements, "max_elements")
+    max_orbits = current_limit("dp_ray_orbits") if max_orbits is None else _positive_int(max_orbits, "max_orbits")
+    max_steps = current_limit("dp_ray_steps") if max_steps is None else _positive_int(max_steps, "max_steps")
+    max_elements = (current_limit("dp_ray_group") if max_elements is None
+                    else _positive_int(max_elements, "max_elements"))
     labels = tuple(definition.inputs)
     I, J = (np.asarray(a, dtype=np.int64) for a in definition.index_pairs)
     if group is None:

@@ -31,7 +31,7 @@ import cdd.gmp
 import numpy as np
 
 from .._core.errors import SizeLimitError, SolverError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import limit_hint
 
 __all__ = [
@@ -82,16 +82,17 @@ def _module(exact: bool) -> Any:
 
 
 def _check_dd(n_rows: int, dim: int, what: str) -> None:
-    if dim > MAX_DD_DIM:
+    if dim > current_limit("dd_dim"):
         raise SizeLimitError(
-            f"{what}: ambient dimension {dim} exceeds the double-description limit of {MAX_DD_DIM} dimensions; "
+            f"{what}: ambient dimension {dim} exceeds the double-description limit of {current_limit('dd_dim')} "
+            "dimensions; "
             "refused before running cdd (the number of facets/rays can grow exponentially) — "
             f"{limit_hint('dd_dim', dim)}"
         )
-    if n_rows * (dim + 1) > MAX_DD_ENTRIES:
+    if n_rows * (dim + 1) > current_limit("dd_entries"):
         raise SizeLimitError(
             f"{what}: {n_rows} rows x {dim} coordinates = {n_rows * (dim + 1):,} entries exceed the "
-            f"double-description limit of {MAX_DD_ENTRIES:,} entries; refused before running cdd — "
+            f"double-description limit of {current_limit('dd_entries'):,} entries; refused before running cdd — "
             f"{limit_hint('dd_entries', n_rows * (dim + 1))}"
         )
 
@@ -228,10 +229,11 @@ def canonicalize(
         # Linearly independent rows are irredundant and carry no implicit linearity (for H: some x makes every
         # inequality strict; for V: no nonnegative combination of the rays vanishes): nothing for cdd to do.
         return rows, lin_rows
-    if n * (dim + 1) > MAX_CANON_ENTRIES:
+    if n * (dim + 1) > current_limit("canon_entries"):
         raise SizeLimitError(
             f"canonicalising {n} rows in dimension {dim} ({n * (dim + 1):,} entries) exceeds the limit of "
-            f"{MAX_CANON_ENTRIES:,} entries; refused before running cdd — {limit_hint('canon_entries', n * (dim + 1))}"
+            f"{current_limit('canon_entries'):,} entries; refused before running cdd — "
+            f"{limit_hint('canon_entries', n * (dim + 1))}"
         )
     mod = _module(exact)
     rep = _INEQ if kind == "H" else _GEN
@@ -333,10 +335,10 @@ def fourier_eliminate(inequalities: np.ndarray, n_last: int, *, exact: bool) -> 
             out = mod.fourier_elimination(mat)
         except Exception as err:
             raise SolverError(f"pycddlib Fourier-Motzkin elimination failed ({len(rows)} rows): {err}") from err
-        if len(out.array) > MAX_FM_ROWS:
+        if len(out.array) > current_limit("fm_rows"):
             raise SizeLimitError(
                 f"Fourier-Motzkin elimination produced {len(out.array):,} inequalities after step {step + 1} of "
-                f"{n_last} (limit {MAX_FM_ROWS:,} inequalities); use method='block' or 'generators', or "
+                f"{n_last} (limit {current_limit('fm_rows'):,} inequalities); use method='block' or 'generators', or "
                 f"{limit_hint('fm_rows', len(out.array))}"
             )
         plain, lin = _split(out, width - 1, exact, kind="H")

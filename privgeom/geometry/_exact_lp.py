@@ -22,8 +22,8 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from .._core.errors import SizeLimitError, SolverError
+from .._core.limits import current_limit
 from .._core.numeric import limit_hint
-from . import _lp
 from ._lp import _frac, exact_solve
 
 __all__ = ["ExactLPSolution", "exact_basis_solution", "exact_lp_cdd"]
@@ -189,9 +189,10 @@ def exact_lp_cdd(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequen
 
     cc, rr, lo, hi = _exact_inputs(c, rows, lower, upper)
     n = len(cc)
-    if n > _lp.MAX_EXACT_LP_VARIABLES:
+    if n > current_limit("exact_lp_variables"):
         raise SizeLimitError(f"the exact LP (cdd's GMP simplex) with {len(rr):,} rows and {n:,} variables exceeds the "
-                             f"limit of {_lp.MAX_EXACT_LP_VARIABLES:,} variables; refused before building it — "
+                             f"limit of {current_limit('exact_lp_variables'):,} variables; refused before "
+                             "building it — "
                              f"{limit_hint('exact_lp_variables', n)}")
     table: list[list[Fraction]] = []
     origin: list[tuple[int, int]] = []  # (row index or -1 for x_j ≥ 0, sign of A x in the cdd row b + sign·A x ≥ 0)

@@ -25,7 +25,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .._core.errors import InvalidInputError, InvalidParameterError, SizeLimitError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import ATOL, limit_hint, readonly
 from .._core.results import Result
 from ._canonical import normalise_rows
@@ -154,10 +154,10 @@ class SymmetryGroup(Result):
     def __post_init__(self) -> None:
         n = len(self.labels)
         gens = tuple(tuple(int(v) for v in p) for p in self.generators)
-        if len(gens) * n > MAX_PERMUTATION_ENTRIES:
+        if len(gens) * n > current_limit("permutation_entries"):
             raise SizeLimitError(
                 f"a symmetry group with {len(gens)} generators on {n:,} datasets ({len(gens) * n:,} entries) exceeds "
-                f"the limit of {MAX_PERMUTATION_ENTRIES:,}; refused before building it — "
+                f"the limit of {current_limit('permutation_entries'):,}; refused before building it — "
                 f"{limit_hint('permutation_entries', len(gens) * n)}")
         arr = np.array(gens, dtype=np.int64).reshape(len(gens), n)
         ref = np.arange(n, dtype=np.int64)
@@ -341,10 +341,11 @@ def hypercube_generators(k: int) -> np.ndarray:
 
 
 def _check_entries(n_gens: int, n: int, what: str) -> None:
-    if n_gens * n > MAX_PERMUTATION_ENTRIES:
+    if n_gens * n > current_limit("permutation_entries"):
         raise SizeLimitError(
             f"{what}: {n_gens} generators on {n:,} datasets ({n_gens * n:,} entries) exceed the limit of "
-            f"{MAX_PERMUTATION_ENTRIES:,}; refused before building them — {limit_hint('permutation_entries', n_gens * n)}")
+            f"{current_limit('permutation_entries'):,}; refused before building them — "
+            f"{limit_hint('permutation_entries', n_gens * n)}")
 
 
 def _factorial(n: int) -> int | None:

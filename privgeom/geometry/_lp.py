@@ -28,7 +28,7 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import ATOL, ROUNDOFF, limit_hint, parse_scalar
 
 __all__ = [
@@ -121,7 +121,7 @@ def check_lp_size(n_rows: int, n_cols: int, nnz: int, *, what: str, max_nonzeros
     ...
     privgeom._core.errors.SizeLimitError: toy LP: 10 rows x 10 variables with 100 non-zero coefficients (about 0.0 GB to assemble and solve) exceed the LP limit of 50 non-zeros; raise it with the max_nonzeros= keyword of toy()
     """
-    limit = MAX_LP_NONZEROS if max_nonzeros is None else int(max_nonzeros)
+    limit = current_limit("lp_nonzeros") if max_nonzeros is None else int(max_nonzeros)
     if nnz > limit:
         gb = nnz * LP_BYTES_PER_NONZERO / 1e9
         if max_nonzeros is not None:
@@ -605,9 +605,10 @@ def exact_nonnegative_solution(A: Any, b: Sequence[Any]) -> list[Fraction] | Non
     from ._cdd import exact_linprog
 
     m, n = A.shape if sp.issparse(A) else np.shape(A)
-    if n > MAX_EXACT_LP_VARIABLES:
+    if n > current_limit("exact_lp_variables"):
         raise SizeLimitError(f"the exact LP (cdd's GMP simplex) with {m:,} equations and {n:,} variables exceeds the "
-                             f"limit of {MAX_EXACT_LP_VARIABLES:,} variables; refused before building it — "
+                             f"limit of {current_limit('exact_lp_variables'):,} variables; refused before "
+                             "building it — "
                              f"{limit_hint('exact_lp_variables', n)}")
     arr = np.asarray(A, dtype=object) if not sp.issparse(A) else np.asarray(A.todense(), dtype=object)
     rhs = [_frac(v) for v in b]

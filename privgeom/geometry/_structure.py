@@ -38,6 +38,7 @@ from typing import Any, Callable, NamedTuple, Protocol
 import numpy as np
 
 from .._core.errors import SizeLimitError
+from .._core.limits import current_limit
 from ._canonical import canonical_pair, empty
 
 __all__ = ["ConeStructure", "DifferenceData", "RowTest", "StructuredCone", "check_rows_size", "kronecker_integer_row",
@@ -152,7 +153,7 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
 
     if n_rows is None:
         return
-    limit = _numeric.MAX_EXACT_ENTRIES if exact else _numeric.MAX_DENSE_ENTRIES
+    limit = current_limit("exact_entries") if exact else current_limit("dense_entries")
     entries = int(n_rows) * int(dim)
     if entries > limit:
         mode = "exact" if exact else "float"

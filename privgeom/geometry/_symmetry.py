@@ -57,7 +57,7 @@ import networkx as nx
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import ATOL, limit_hint
 from ._canonical import normalise_rows
 from ._cone import Cone
@@ -145,14 +145,14 @@ def _not_searched(labels: Sequence[str], source: str, size: int, limit: int) -> 
               f"{limit_hint('symmetry_graph', size, keyword='max_search_graph')}"))
 
 
-#: The keyword of each search budget -> the module constant holding its registered limit (read at call time).
-_BUDGETS = {"max_search_steps": "MAX_SEARCH_STEPS", "max_search_graph": "MAX_SEARCH_GRAPH"}
+#: The keyword of each search budget -> its registered limit (read at call time).
+_BUDGETS = {"max_search_steps": "symmetry_steps", "max_search_graph": "symmetry_graph"}
 
 
 def _check_budget(value: int | None, name: str) -> int:
     """``value``, or the registered limit in force when it is None; a positive integer."""
     if value is None:
-        return int(globals()[_BUDGETS[name]])
+        return current_limit(_BUDGETS[name])
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
@@ -161,7 +161,7 @@ def _check_budget(value: int | None, name: str) -> int:
 def _check_cap(max_automorphisms: int | None) -> int:
     """``max_automorphisms``, or the ``symmetry_elements`` limit in force when it is None."""
     if max_automorphisms is None:
-        return MAX_AUTOMORPHISMS
+        return current_limit("symmetry_elements")
     if isinstance(max_automorphisms, bool) or not isinstance(max_automorphisms, int) or max_automorphisms < 1:
         raise InvalidParameterError(f"max_automorphisms must be a positive integer, got {max_automorphisms!r}")
     return max_automorphisms

@@ -37,7 +37,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
 from ._catalogue import _value_labels
 from ._mechanism import Mechanism
@@ -61,8 +61,9 @@ def _check_outputs(log2_count: float, count: int | None, what: str) -> None:
     if log2_count > _UNREACHABLE_LOG2 or count is None:
         raise SizeLimitError(f"{what} has about 2^{log2_count:.0f} reports: no computer's memory holds its matrix; "
                              "refused before enumerating anything (choose a smaller domain)")
-    if count > MAX_LDP_OUTPUTS:
-        raise SizeLimitError(f"{what} has {count:,} reports (limit {MAX_LDP_OUTPUTS:,}); refused before enumerating "
+    if count > current_limit("ldp_outputs"):
+        raise SizeLimitError(f"{what} has {count:,} reports (limit {current_limit('ldp_outputs'):,}); refused "
+                             "before enumerating "
                              f"them — {limit_hint('ldp_outputs', count)}")
 
 

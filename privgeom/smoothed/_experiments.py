@@ -32,7 +32,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.grid import run_grid
 from .._core.io import check_output_dir
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
 from .._core.numeric import LogRational, limit_hint, parse_int
 from .._core.results import Result
@@ -386,10 +386,10 @@ register_limit("smoothed_databases", globals(), "MAX_MC_DATABASES",
 
 def check_databases(name: str, total: int) -> None:
     """Refuse, before drawing anything, a Monte Carlo experiment over more than ``smoothed_databases`` databases."""
-    if total > MAX_MC_DATABASES:
+    if total > current_limit("smoothed_databases"):
         raise SizeLimitError(
             f"the {name} experiment would evaluate δ(x) on {total:,} random databases (limit smoothed_databases = "
-            f"{MAX_MC_DATABASES:,}), refused before any work; lower --databases or "
+            f"{current_limit('smoothed_databases'):,}), refused before any work; lower --databases or "
             f"{limit_hint('smoothed_databases', total)}"
         )
 

@@ -43,7 +43,7 @@ import numpy as np
 from scipy.ndimage import maximum_filter1d
 
 from .._core.errors import SizeLimitError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import hockey_stick_columns, limit_hint, log_binom_pmf, log_hypergeom_pmf
 from ._pmf import Binomial, Hypergeometric, _Family, binom_window
 
@@ -284,10 +284,11 @@ class DeltaTable:
 
     def __init__(self, n: int, T: int, eps: float, replace: bool) -> None:
         self.n, self.T, self.eps = int(n), int(T), float(eps)
-        if self.n + 1 > MAX_SHM_COUNTS:
+        if self.n + 1 > current_limit("smoothed_counts"):
             raise SizeLimitError(
                 f"the smoothed δ of SHM needs one value per count N = 0..{self.n} ({self.n + 1:,} counts, limit "
-                f"smoothed_counts = {MAX_SHM_COUNTS:,}); refused before allocating; for single databases use "
+                f"smoothed_counts = {current_limit('smoothed_counts'):,}); refused before allocating; for "
+                "single databases use "
                 f"database_delta(SamplingHistogram(n, T), eps, x=N) (--at N), or "
                 f"{limit_hint('smoothed_counts', self.n + 1)}"
             )
@@ -470,7 +471,7 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
     laws.
     """
     n, log_dp = table.n, table.log_dp
-    limit = MAX_SMOOTHED_WORK if max_work is None else int(max_work)
+    limit = current_limit("smoothed_work") if max_work is None else int(max_work)
     cache: dict = {} if laws is None else laws  # keyed by the window mass too
     work = [0]
 

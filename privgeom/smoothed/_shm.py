@@ -19,7 +19,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import limit_hint
 from ._fastpath import (
     DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, event_thresholds, family, pair_log_distance_block,
@@ -116,12 +116,13 @@ def check_matrix_size(M: SamplingHistogram, k: int, method: str) -> None:
     """Refuse, before building it, a matrix of SHM with ``k`` categories above :data:`MAX_MATRIX_ENTRIES` entries
     (the limit ``shm_matrix_entries``)."""
     entries = count_compositions(M.n, k) * count_compositions(M.T, k)
-    if entries <= MAX_MATRIX_ENTRIES:
+    if entries <= current_limit("shm_matrix_entries"):
         return
     why = (f"the fast path handles two categories; with k = {k} categories" if k != 2
            else f"method={method!r} works on the matrix:")
     raise SizeLimitError(
-        f"{why} SHM has {entries:,} matrix entries (limit shm_matrix_entries = {MAX_MATRIX_ENTRIES:,}), refused "
+        f"{why} SHM has {entries:,} matrix entries (limit shm_matrix_entries = "
+        f"{current_limit('shm_matrix_entries'):,}), refused "
         f"before building; use smaller n, merge categories (pre-processing, Proposition 4) or "
         f"{limit_hint('shm_matrix_entries', entries)}"
     )

@@ -18,7 +18,7 @@ import numpy as np
 from .._core.domain import Domain, RelationLike
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import ATOL, MatrixLike, Scalar, limit_hint, parse_int
 from .._core.results import Quantity
 from ..mechanisms import Mechanism
@@ -124,9 +124,9 @@ def _tensor(dom: Domain, present: Sequence[int], values: Sequence[Scalar], rows:
     recs = record_values(dom)
     k, n = len(recs), agents(dom)
     size = k**n
-    if size > MAX_DATABASES:
+    if size > current_limit("smoothed_tensor_databases"):
         raise SizeLimitError(f"{k}^{n} = {size:,} databases exceed the enumeration limit smoothed_tensor_databases = "
-                             f"{MAX_DATABASES:,}, refused before allocating; "
+                             f"{current_limit('smoothed_tensor_databases'):,}, refused before allocating; "
                              f"{limit_hint('smoothed_tensor_databases', size)}")
     D = np.empty((k,) * n, dtype=object if exact else float)
     D.fill(Fraction(0) if exact else 0.0)
@@ -396,7 +396,7 @@ def _options(grid_step: Any, max_evaluations: Any, atol: float, rtol: float, tai
             grid_step = parse_int(grid_step, name="grid_step", min=1)
         except InvalidTypeError:
             raise InvalidParameterError(f"grid_step must be a positive integer, got {grid_step!r}") from None
-    max_evaluations = parse_int(MAX_EVALUATIONS if max_evaluations is None else max_evaluations,
+    max_evaluations = parse_int(current_limit("smoothed_evaluations") if max_evaluations is None else max_evaluations,
                                 name="max_evaluations", min=1)
     check_search_options(rtol, tail, on_limit)
     return _Options(grid_step=grid_step, max_evaluations=max_evaluations, atol=atol, rtol=rtol, tail=tail,

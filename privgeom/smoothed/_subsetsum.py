@@ -31,7 +31,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import PrivacyLevel
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import ATOL, check_dense_size, hockey_stick_columns, limit_hint, log_binom_pmf, parse_int
 
 __all__ = [
@@ -98,10 +98,11 @@ class SubsetSums:
             raise InvalidParameterError(f"need 0 <= T <= n, got T = {T}, n = {self.n}")
         self.vmax = int(rec.max()) if rec.size else 0
         self.smax = self.vmax * self.T
-        if (self.T + 1) * (self.smax + 1) > MAX_TABLE:
+        if (self.T + 1) * (self.smax + 1) > current_limit("subset_sum_table"):
             entries = (self.T + 1) * (self.smax + 1)
             raise SizeLimitError(f"subset-sum table {(self.T + 1):,} x {(self.smax + 1):,} = {entries:,} entries exceeds "
-                                 f"the limit subset_sum_table = {MAX_TABLE:,}, refused before allocating; "
+                                 f"the limit subset_sum_table = {current_limit('subset_sum_table'):,}, refused "
+                                 "before allocating; "
                                  f"{limit_hint('subset_sum_table', entries)}")
         bits = math.log2(max(2, math.comb(self.n, self.T))) + 2
         self.primes = _PRIMES[: max(1, math.ceil(bits / _BITS_PER_PRIME))]
@@ -336,7 +337,8 @@ def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts
     support = [v for v in range(V) if any(p[v] > 0 for p, c in zip(P, cs) if c > 0)]
     k = len(support)
     total_h = count_histograms(n, k)
-    cap = MAX_HISTOGRAMS if max_histograms is None else parse_int(max_histograms, name="max_histograms", min=1)
+    cap = (current_limit("sampling_histograms") if max_histograms is None
+           else parse_int(max_histograms, name="max_histograms", min=1))
     if total_h > cap:
         raise SizeLimitError(f"exact expectation needs {total_h:,} histograms of {n} records over {k} values "
                              f"(limit sampling_histograms = {cap:,}), refused before any work; "

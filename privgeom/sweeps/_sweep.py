@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from .._core.errors import InvalidParameterError, InvalidTypeError
-from .._core.grid import answered_rows, expand_grid, grid_key, read_rows, require, run_grid, to_frame
+from .._core.grid import expand_grid, file_key, require, run_grid, to_frame
+from .._core.grid_files import callable_key
 from ._queries import QUERIES, Query
 
-__all__ = ["sweep", "template_fields"]
+__all__ = ["sweep", "template_fields", "sweep_key"]
 
 
 def template_fields(template: str) -> list[str]:
@@ -41,6 +42,37 @@ def _point(template: str | Callable[..., Any], query: Query, options: Mapping[st
     """One point's fields (module level, so that Dask's processes and clusters can pickle it)."""
     obj = template.format(**point) if isinstance(template, str) else template(**point)
     return query.run(obj, {k: _fill(v, point) for k, v in options.items()})
+
+
+def _option_key(value: Any) -> Any:
+    """An option as it enters the run key: a text naming an existing file also by its content (:func:`file_key`)."""
+    if isinstance(value, str) and "{" not in value:
+        try:
+            if Path(value).is_file():
+                return {"file": value, "content": file_key(value)}
+        except OSError:  # a text too long or odd to be a path: it is no file
+            pass
+    return value
+
+
+def sweep_key(template: str | Callable[..., Any], query: Query, options: Mapping[str, Any],
+              names: Sequence[str]) -> dict[str, Any]:
+    """What determines a sweep row's answer besides its grid values: the template (a callable by its name, code and
+    closure, :func:`~privgeom._core.grid_files.callable_key`; not the globals it reads), the query (its name and its
+    function's code: a query registered again under the same name is another query), its options (files also by
+    content) and the grid's names. Rows of an output file are reused only under the same key
+    (:func:`privgeom._core.grid.run_key` adds privgeom's version).
+
+    Examples
+    --------
+    >>> from privgeom.sweeps._queries import QUERIES
+    >>> key = sweep_key("rr:k={k},p=3/4", QUERIES["relax"], {}, ["k"])
+    >>> key["template"], key["query"], key["options"], key["grid"], key["query_code"].split()[0]
+    ('rr:k={k},p=3/4', 'relax', {}, ['k'], 'privgeom.sweeps._queries._relax')
+    """
+    what = template if isinstance(template, str) else callable_key(template)
+    return {"template": what, "query": query.name, "query_code": callable_key(query.function),
+            "options": {k: _option_key(v) for k, v in sorted(options.items())}, "grid": list(names)}
 
 
 def _resolve_query(query: str | Query) -> Query:
@@ -76,7 +108,10 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
         loop here; a Client or ``"tcp://host:port"``: an existing cluster (see :mod:`privgeom._core.grid`).
     out : path, optional
         ``.parquet``/``.pq`` or ``.csv``, written as points finish. A re-run with the same file skips the points
-        answered there (rows with an error are tried again).
+        answered there by the same sweep — same template, query, options (a file option by its content), grid
+        names and privgeom version, recorded in each row's ``run`` column (:func:`sweep_key`); rows of other sweeps
+        stay in the file, untouched, and rows with an error are tried again. A file without a ``run`` column was
+        not written by a sweep and is refused (:class:`~privgeom.FormatError`).
     progress, batch, workers
         Progress bar on/off (default: on a terminal), points per task, local worker processes.
     **options
@@ -87,13 +122,18 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
     pandas.DataFrame
         One row per point in grid order: the grid values, the query's fields (floats, with exact values as text
         in ``*_exact`` columns), ``seconds`` and ``error`` (``None``, or ``"TypeName: message"`` of the point's
-        exception: one point's failure never stops the sweep). ``frame.attrs`` holds ``query``, ``template`` and
-        ``skipped`` (the points answered in ``out`` by an earlier run, not evaluated again).
+        exception: one point's failure never stops the sweep). ``frame.attrs`` holds ``query``, ``template``,
+        ``skipped`` (the points answered in ``out`` by an earlier run of the same sweep, not evaluated again) and
+        ``key`` (:func:`sweep_key`).
 
     Raises
     ------
     MissingDependencyError
         Dask, pandas or pyarrow are missing (``pip install 'privgeom[sweep]'``).
+    FormatError
+        ``out`` exists but was not written by a sweep (no ``run`` column), or cannot be read.
+    InvalidParameterError
+        Bad options or grid, or a scheduler address that cannot be reached (within two seconds).
 
     Examples
     --------
@@ -131,11 +171,12 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
                                     "nor by an option: every point would repeat the same question")
     points = expand_grid(grid)
     names = list(grid)
-    earlier = answered_rows(read_rows(out), names) if out is not None else {}
-    skipped = sum(tuple(grid_key(p[n]) for n in names) in earlier for p in points)
+    key = sweep_key(template, q, options, names)
+    report: dict[str, Any] = {}
     rows = run_grid(partial(_point, template, q, dict(options)), points, scheduler=scheduler, out=out,
-                    progress=progress, batch=batch, workers=workers, label=f"sweep {q.name}")
-    frame = to_frame(rows, list(grid))
+                    progress=progress, batch=batch, workers=workers, label=f"sweep {q.name}", key=key,
+                    report=report)
+    frame = to_frame(rows, names)
     frame.attrs.update(query=q.name, template=template if isinstance(template, str) else repr(template),
-                       skipped=skipped)
+                       skipped=report.get("reused", 0), key=key)
     return frame

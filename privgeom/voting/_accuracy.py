@@ -46,7 +46,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.grid import run_grid
 from .._core.io import check_output_dir
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.level import LevelLike, ScalarLike
 from .._core.numeric import Scalar, limit_hint, parse_int, parse_scalar
 from .._core.results import Decision, Quantity
@@ -217,9 +217,9 @@ def _recursion(n: Any, theta: Any, r: Rho) -> Scalar:
     ``O(n^3)`` states (the limit ``recursion_voters``)."""
     n = parse_int(n, name="n", min=1)
     theta = parse_scalar(theta, name="theta")
-    if n > RECURSION_MAX_N:
+    if n > current_limit("recursion_voters"):
         raise SizeLimitError(f"the paper's recursion has O(n^3) states and depth n; n = {n:,} voters > the limit "
-                             f"recursion_voters = {RECURSION_MAX_N:,}, refused before any work; "
+                             f"recursion_voters = {current_limit('recursion_voters'):,}, refused before any work; "
                              f"{limit_hint('recursion_voters', n)}")
     p, q = r.p, r.q
     one: Scalar = Fraction(1) if r.exact else 1.0
@@ -488,10 +488,11 @@ def _check_figure(rhos: Sequence[Any], n_max: Any) -> tuple[list[float], int]:
         raise InvalidParameterError("Figure 2 needs at least one rho")
     m = (n_max + 1) // 2
     work = len(values) * m * (m + 1)
-    if work > MAX_FIGURE_WORK:
+    if work > current_limit("voting_figure_work"):
         raise SizeLimitError(
             f"Figure 2 up to n = {n_max:,} for {len(values)} rho value{'s' if len(values) != 1 else ''} costs "
-            f"{work:,} by-count steps (limit voting_figure_work = {MAX_FIGURE_WORK:,}), refused before any work; "
+            f"{work:,} by-count steps (limit voting_figure_work = {current_limit('voting_figure_work'):,}), "
+            "refused before any work; "
             f"lower n_max or {limit_hint('voting_figure_work', work)}"
         )
     return values, n_max

@@ -27,7 +27,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.level import ScalarLike
 from .._core.numeric import limit_hint, parse_scalar
 from .._core.results import Result
@@ -129,8 +129,9 @@ def banzhaf(weights: Iterable[ScalarLike], quota: ScalarLike | None = None) -> B
     else:
         qv = _exact_weight(quota, "quota")
         iq = math.ceil(qv * den)
-    if total > MAX_TOTAL_WEIGHT:
-        raise SizeLimitError(f"total scaled weight {total:,} exceeds the limit banzhaf_weight = {MAX_TOTAL_WEIGHT:,}; "
+    if total > current_limit("banzhaf_weight"):
+        raise SizeLimitError(f"total scaled weight {total:,} exceeds the limit banzhaf_weight = "
+                             f"{current_limit('banzhaf_weight'):,}; "
                              f"refused before allocating; {limit_hint('banzhaf_weight', total)}")
     dtype: Any = np.int64 if n <= 62 else object
     gf = np.zeros(total + 1, dtype=dtype)

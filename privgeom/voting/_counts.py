@@ -40,7 +40,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import EPS_OVERFLOW
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import Scalar, limit_hint
 from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, log_binom_tail
 from ._profiles import integer_form
@@ -76,10 +76,11 @@ def check_count_work(name: str, breakpoints: int, n: int) -> None:
     """Refuse, before any work, a log-space by-count computation of ``breakpoints × n`` recurrence steps above the
     ``voting_count_work`` limit (called with the rule, and by the CLI from ``n`` alone before the rule is built)."""
     work = breakpoints * n
-    if work > MAX_COUNT_WORK:
+    if work > current_limit("voting_count_work"):
         raise SizeLimitError(
             f"{name} changes value {breakpoints:,} time{'s' if breakpoints != 1 else ''}; the by-count engine costs "
-            f"O(breakpoints × n) = {work:,} steps (limit voting_count_work = {MAX_COUNT_WORK:,}), refused before any "
+            f"O(breakpoints × n) = {work:,} steps (limit voting_count_work = "
+            f"{current_limit('voting_count_work'):,}), refused before any "
             f"work; {limit_hint('voting_count_work', work)}"
         )
 
@@ -99,9 +100,9 @@ def exact_rows(n: int, a: int, b: int) -> list[list[int]]:
     >>> exact_rows(1, 1, 2)    # rho = 1/2: p = 3/4, q = 1/4, denominator 4
     [[3, 1], [1, 3]]
     """
-    if n > EXACT_COUNTS_HARD_MAX_N:
+    if n > current_limit("exact_count_voters"):
         raise SizeLimitError(f"the exact by-count engine costs O(n^2) big integers; n = {n:,} voters > the limit "
-                             f"exact_count_voters = {EXACT_COUNTS_HARD_MAX_N:,}, refused before any work; "
+                             f"exact_count_voters = {current_limit('exact_count_voters'):,}, refused before any work; "
                              f"{limit_hint('exact_count_voters', n)}")
     A0, A1 = b - a, b + a  # a kept/flipped +1 vote: P(y=-1) = q, P(y=+1) = p, times 2b
     B0, B1 = b + a, b - a  # a -1 vote: P(y=-1) = p, P(y=+1) = q, times 2b

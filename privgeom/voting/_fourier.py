@@ -29,7 +29,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.numeric import Scalar, limit_hint, parse_int, readonly
 from .._core.numbers import number_text
 from .._core.results import Result
@@ -165,9 +165,10 @@ def symmetric_level_coefficients(rule: Rule) -> list[Fraction]:
     if form is None:
         raise InvalidParameterError("the exact per-level spectrum needs rational values")
     n = rule.n
-    if n > SYMMETRIC_SPECTRUM_MAX_N:
+    if n > current_limit("spectrum_voters"):
         raise SizeLimitError(f"the exact spectrum of a symmetric rule costs O(n^2) big integers; n = {n:,} voters > "
-                             f"the limit spectrum_voters = {SYMMETRIC_SPECTRUM_MAX_N:,}, refused before any work; "
+                             f"the limit spectrum_voters = {current_limit('spectrum_voters'):,}, refused before "
+                             "any work; "
                              f"{limit_hint('spectrum_voters', n)}")
     nums, den = form
     poly = np.array([(-1) ** k * math.comb(n, k) for k in range(n + 1)], dtype=object)  # (1-z)^n

@@ -34,7 +34,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core import numeric as _numeric
-from .._core.limits import register_limit
+from .._core.limits import current_limit, register_limit
 from .._core.level import ScalarLike
 from .._core.numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
 from ..mechanisms._factories import bit_strings
@@ -74,7 +74,7 @@ register_limit("count_voters", globals(), "MAX_COUNT_VOTERS",
 def _check_count_size(n: int, max_n: Any, what: str) -> None:
     """Refuse, before allocating, a rule stored by vote count on more than ``max_n`` voters (``None``: the
     ``count_voters`` limit in force)."""
-    limit = MAX_COUNT_VOTERS if max_n is None else parse_int(max_n, name="max_n", min=1)
+    limit = current_limit("count_voters") if max_n is None else parse_int(max_n, name="max_n", min=1)
     if n > limit:
         raise SizeLimitError(
             f"{what} on n = {n:,} voters stores {n + 1:,} values by vote count and every by-count computation costs at "
@@ -95,7 +95,7 @@ def check_rule(f: Any) -> "Rule":
 
 def _table_bits(exact_objects: bool) -> int:
     """Largest number of voters whose truth table fits the current ``exact_entries``/``dense_entries`` limit."""
-    return int(math.log2(_numeric.MAX_EXACT_ENTRIES if exact_objects else _numeric.MAX_DENSE_ENTRIES))
+    return int(math.log2(current_limit("exact_entries") if exact_objects else current_limit("dense_entries")))
 
 
 def _check_table_size(n: int, *, exact_objects: bool, what: str) -> None:
@@ -637,9 +637,10 @@ def _from_truth_table(values: Any, *, name: str | None = None) -> Rule:
 def _from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str | None = None) -> Rule:
     """:meth:`Rule.from_function`."""
     n = parse_int(n, name="n", min=1)
-    if n > MAX_CALLABLE_BITS:
+    if n > current_limit("callable_voters"):
         raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused before calling it (limit "
-                             f"callable_voters = {MAX_CALLABLE_BITS:,} voters); {limit_hint('callable_voters', n)}")
+                             f"callable_voters = {current_limit('callable_voters'):,} voters); "
+                             f"{limit_hint('callable_voters', n)}")
     profiles = [tuple(1 if ch == "1" else -1 for ch in s) for s in bit_strings(n)]
     table = normalise_values((func(x) for x in profiles), name="value of the callable")
     return Rule(n, name=name or str(getattr(func, "__name__", "callable")), kind="callable", table=table)

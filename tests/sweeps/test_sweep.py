@@ -24,9 +24,9 @@ def run(capsys, *argv):
 
 
 def answers(frame: pd.DataFrame) -> list[dict]:
-    """Rows without the timing column, NaN as None (for point-by-point equality)."""
-    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items() if k != "seconds"}
-            for r in frame.to_dict("records")]
+    """Rows without the timing column and a file's run key, NaN as None (for point-by-point equality)."""
+    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()
+             if k not in ("seconds", "run")} for r in frame.to_dict("records")]
 
 
 # ---------------------------------------------------------------------------------------------------- done when
@@ -45,15 +45,20 @@ def test_done_when_cli_relax_gives_p_over_one_minus_p(capsys, tmp_path):
         assert row["eps_exact"] == f"ln({p / (1 - p)})"
 
 
+#: The points the factory below was called with (module level: a template's closure is part of its run key).
+CALLS: list[tuple] = []
+
+
+def _factory(k: int, p: str):
+    CALLS.append((k, p))  # p = 1/3: parse_definition refuses p < 1/2 with a typed error
+    if k == 3 and p == "3/4":
+        raise ZeroDivisionError("not a privgeom error")
+    return pg.parse_definition(f"rr:k={k},p={p}")
+
+
 def test_bad_point_is_recorded_and_rerun_skips_answered_points(tmp_path):
-    calls: list[tuple] = []
-
-    def factory(k: int, p: str):
-        calls.append((k, p))  # p = 1/3: parse_definition refuses p < 1/2 with a typed error
-        if k == 3 and p == "3/4":
-            raise ZeroDivisionError("not a privgeom error")
-        return pg.parse_definition(f"rr:k={k},p={p}")
-
+    calls, factory = CALLS, _factory
+    calls.clear()
     grid = {"k": [2, 3], "p": ["3/4", "1/3"]}
     out = tmp_path / "s.csv"
     first = pg.sweep(factory, grid, "relax", scheduler="serial", out=out)
@@ -189,7 +194,7 @@ def test_missing_extra_raises_one_typed_error(monkeypatch):
             raise ImportError(f"No module named {name!r}")
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(_grid.importlib, "import_module", fake)
+    monkeypatch.setattr(importlib, "import_module", fake)
     with pytest.raises(pg.MissingDependencyError) as err:
         pg.sweep("rr:k={k},p=3/4", {"k": [2]}, "relax")
     assert "privgeom[sweep]" in str(err.value) and isinstance(err.value, ImportError)

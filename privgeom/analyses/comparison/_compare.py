@@ -51,7 +51,7 @@ import numpy as np
 
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
 from ..._core.level import PrivacyLevel
-from ..._core.limits import register_limit
+from ..._core.limits import current_limit, register_limit
 from ..._core.numeric import Scalar, fraction_str, limit_hint
 from ..._core.results import Decision, Result
 from ...definitions import PrivacyDefinition
@@ -190,9 +190,10 @@ def extreme_mechanisms(cone: Cone) -> list[Mechanism]:
     """
     rays = cone.rays
     n_rays, dim = rays.shape
-    if n_rays > MAX_EXTREME_RAYS:
+    if n_rays > current_limit("extreme_mechanism_rays"):
         raise SizeLimitError(f"the row cone has {n_rays} extreme rays; enumerating the extreme mechanisms is limited "
-                             f"to {MAX_EXTREME_RAYS} rays — {limit_hint('extreme_mechanism_rays', n_rays)}")
+                             f"to {current_limit('extreme_mechanism_rays')} rays — "
+                             f"{limit_hint('extreme_mechanism_rays', n_rays)}")
     if len(cone.lineality):
         raise DomainMismatchError("extreme mechanisms need a pointed cone (a row cone inside the orthant)")
     exact = cone.exact

@@ -39,7 +39,7 @@ import numpy as np
 from ..._core.domain import RelationLike, resolve_graph
 from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
 from ..._core.level import PrivacyLevel
-from ..._core.limits import register_limit
+from ..._core.limits import current_limit, register_limit
 from ..._core.numeric import ATOL, ROUNDOFF, fraction_str, limit_hint
 from ..._core.numbers import number_text
 from ..._core.results import Result
@@ -284,9 +284,10 @@ def _inner(cone: Any, graph: nx.Graph, labels: tuple[str, ...]) -> _InnerHit | N
     U = np.asarray(U)[:, where]
     F = [np.asarray(a) for a in cone.facets] + [s * np.asarray(e) for e in cone.equalities for s in (1, -1)]
     work = len(F) * len(U)
-    if work > MAX_DP_BOUNDS_WORK:
+    if work > current_limit("dp_bounds_work"):
         raise SizeLimitError(f"dp_bounds: {len(F):,} facets × {len(U):,} DP ray patterns = {work:,} polynomials, more "
-                             f"than the limit of {MAX_DP_BOUNDS_WORK:,}; refused before any root is found — "
+                             f"than the limit of {current_limit('dp_bounds_work'):,}; refused before any root "
+                             "is found — "
                              f"{limit_hint('dp_bounds_work', work)}")
     best: _InnerHit | None = None
     seen: dict[tuple[Any, ...], _Crossing | None] = {}

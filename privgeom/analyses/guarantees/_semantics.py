@@ -23,6 +23,7 @@ import numpy as np
 
 from ..._core.lazy import LazySequence
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+from ..._core.limits import current_limit
 from ..._core.numeric import ATOL, Scalar, VectorLike, parse_scalar
 from ..._core.numbers import integer_json, scalar_to_json
 from ..._core.numbers import number_text as _fmt
@@ -431,9 +432,8 @@ def _semantics(obj: Any) -> Sequence[Guarantee]:
     labels, exact = tuple(cone.labels), cone.exact
     st = cone.structure
     if st is not None and st.n_facets is not None and (st.facet is not None or st.difference is not None):
-        from ..._core import numeric as _numeric
 
-        limit = _numeric.MAX_EXACT_ENTRIES if exact else _numeric.MAX_DENSE_ENTRIES
+        limit = current_limit("exact_entries") if exact else current_limit("dense_entries")
         if st.n_facets * cone.ambient_dim > limit:  # too large to build densely: one facet at a time, lazily
             from ...geometry._structure import normalised_facet, structured_facet
 

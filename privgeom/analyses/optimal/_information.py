@@ -43,7 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
-from ..._core.limits import register_limit
+from ..._core.limits import current_limit, register_limit
 from ..._core.level import ScalarLike
 from ..._core.numeric import fraction_str, limit_hint, parse_scalar
 from ..._core.results import Result
@@ -170,7 +170,7 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
         raise InvalidTypeError(f"least_informative takes a privacy definition, got {type(definition).__name__}")
     from ..._core.numeric import parse_int
 
-    limit = (MAX_INFORMATION_VARIABLES if max_variables is None
+    limit = (current_limit("information_variables") if max_variables is None
              else parse_int(max_variables, name="max_variables", min=1))
     inputs = tuple(definition.inputs)
     n_out = len(inputs) if isinstance(utility, str) and utility.strip() == "accuracy" else None

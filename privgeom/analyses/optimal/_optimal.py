@@ -35,7 +35,7 @@ import numpy as np
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
 from ..._core.level import PrivacyLevel, ScalarLike
-from ..._core.limits import register_limit
+from ..._core.limits import current_limit, register_limit
 from ..._core.numeric import ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, limit_hint
 from ..._core.results import Quantity
 from ...definitions import PrivacyDefinition
@@ -74,7 +74,7 @@ def _check_size(definition: PrivacyDefinition, formulation: str, variables: int,
     """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
     _refuse_lp(definition, LPSize(formulation=formulation, variables=variables, constraints=constraints,
                                   nonzeros=nonzeros),
-               MAX_OPTIMAL_LP_SIZE if limit is None else limit)
+               current_limit("optimal_lp_size") if limit is None else limit)
 
 
 def _route_explicit(p: _Problem) -> OptimalMechanism | None:
@@ -206,7 +206,8 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "acc
         raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
     if method not in OPTIMAL_METHODS:
         raise InvalidParameterError(f"unknown optimal_mechanism method {method!r}; choose one of {list(OPTIMAL_METHODS)}")
-    limit = MAX_OPTIMAL_LP_SIZE if max_lp_size is None else parse_int(max_lp_size, name="max_lp_size", min=1)
+    limit = (current_limit("optimal_lp_size") if max_lp_size is None
+             else parse_int(max_lp_size, name="max_lp_size", min=1))
     inputs = tuple(definition.inputs)
     if isinstance(utility, str) and utility.strip() == "accuracy":  # N outputs: check before building N × N entries
         _check_accuracy_size(definition, method, limit)
@@ -317,8 +318,9 @@ def staircase_patterns(n: int, exp_eps: ScalarLike) -> np.ndarray:
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise InvalidParameterError(f"staircase patterns need an integer n >= 2, got {n!r}")
-    if n > MAX_STAIRCASE_INPUTS:
-        raise SizeLimitError(f"n = {n} means 2^{n} − 2 staircase patterns; the limit is n = {MAX_STAIRCASE_INPUTS} "
+    if n > current_limit("staircase_inputs"):
+        raise SizeLimitError(f"n = {n} means 2^{n} − 2 staircase patterns; the limit is n = "
+                             f"{current_limit('staircase_inputs')} "
                              f"inputs — {limit_hint('staircase_inputs', n)}")
     r = _ratio(exp_eps)
     one: Scalar = Fraction(1) if isinstance(r, Fraction) else 1.0

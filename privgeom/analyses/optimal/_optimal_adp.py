@@ -37,7 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._core.errors import InvalidTypeError, SizeLimitError, SolverError
-from ..._core.limits import register_limit
+from ..._core.limits import current_limit, register_limit
 from ..._core.numeric import fraction_str, limit_hint
 from ...definitions import ApproximateDP, Membership, PrivacyDefinition
 from ...definitions._generating import generating_mechanisms
@@ -248,9 +248,10 @@ def _adp_constraints(definition: ApproximateDP, n_outputs: int, exact: bool) -> 
     directed = [(i, j) for i, j in pairs] + [(j, i) for i, j in pairs]
     E = len(directed)
     n_vars = m * N + m * E + 1
-    if n_vars > MAX_ADP_OPTIMAL_VARIABLES:
+    if n_vars > current_limit("adp_optimal_variables"):
         raise SizeLimitError(f"optimal_mechanism: the (ε, δ)-DP LP for {definition.spec()} would have {n_vars:,} "
-                             f"variables (limit {MAX_ADP_OPTIMAL_VARIABLES:,}); refused before building it — "
+                             f"variables (limit {current_limit('adp_optimal_variables'):,}); refused before "
+                             "building it — "
                              f"{limit_hint('adp_optimal_variables', n_vars)}")
     exact = exact and bool(definition.exact)
     one: Any = Fraction(1) if exact else 1.0

@@ -39,9 +39,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from ..._core import numeric as _numeric
 from ..._core.domain import Domain, RelationLike
 from ..._core.errors import InvalidParameterError
+from ..._core.limits import current_limit
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
 from ...mechanisms._mechanism import Mechanism
 from ._hockey_stick import DeltaResult, _delta_on
@@ -232,7 +232,7 @@ def _factored_hamming(M: Mechanism, graph: RelationLike, *, dense_refused: bool)
         return False
     if M.domain.kind != "bits":
         return False
-    return not dense_refused or M.n_inputs * M.n_outputs > _numeric.MAX_EXACT_ENTRIES
+    return not dense_refused or M.n_inputs * M.n_outputs > current_limit("exact_entries")
 
 
 # ---------------------------------------------------------------------------------------------------- δ

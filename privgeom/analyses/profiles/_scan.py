@@ -28,7 +28,7 @@ import numpy as np
 
 from ..._core.domain import Domain, RelationLike, resolve_graph
 from ..._core.errors import InvalidTypeError, SizeLimitError
-from ..._core.limits import register_limit
+from ..._core.limits import current_limit, register_limit
 from ..._core.level import eps_of
 from ..._core.numeric import (Scalar, fits_int64, hockey_stick_columns, hockey_stick_int, int_columns_to_float,
                               int_columns_log, limit_hint, max_abs_int, widen)
@@ -166,7 +166,7 @@ def profile_work(n_outputs: int, n_edges: int) -> int:
 
 
 def _check_work(M: Mechanism, n_edges: int, max_work: int | None, what: str) -> None:
-    limit = MAX_PROFILE_WORK if max_work is None else max_work
+    limit = current_limit("profile_work") if max_work is None else max_work
     work = profile_work(M.n_outputs, n_edges)
     if work > limit:
         raise SizeLimitError(

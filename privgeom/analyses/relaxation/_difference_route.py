@@ -25,11 +25,12 @@ import numpy as np
 
 from ..._core.errors import InvalidInputError, InvalidParameterError, PrivgeomError, SizeLimitError
 from ..._core.level import PrivacyLevel
+from ..._core.limits import current_limit
 from ..._core.numeric import Scalar, fraction_str, limit_hint, readonly
 from ..._core.results import to_jsonable
 from ...geometry._cone import Cone
 from ...geometry._structure import ConeStructure, DifferenceData, RowTest, check_rows_size
-from . import _difference_system
+
 from ._difference_system import DifferenceSystem, ImpliedPair, ratio_le
 from ._lost import FacetStatus, facet_status, ratio_status
 from ._relax_results import PairBound, Relaxation, tight_pairs
@@ -490,10 +491,10 @@ def _lost_check(original: Any, cone: Cone, S: DifferenceSystem, ia: np.ndarray, 
     per_orbit = len(S.c) // max(S.n, 1) + 1 if cone.structure is not None and cone.structure.difference is not None \
         else len(S.c) + S.n
     work = len(orbits.members) * per_orbit
-    if work > _difference_system.MAX_LOST_WORK:  # the global limit lost_work, read at call time
+    if work > current_limit("lost_work"):  # the global limit lost_work, read at call time
         raise SizeLimitError(f"checking which of the {source.n:,} original guarantees are lost needs "
                              f"{len(orbits.members):,} LPs over {len(S.c):,} bounds (work {work:,}, limit "
-                             f"{_difference_system.MAX_LOST_WORK:,}); refused before solving — pass lost=False to skip it, "
+                             f"{current_limit('lost_work'):,}); refused before solving — pass lost=False to skip it, "
                              f"or {limit_hint('lost_work', work)}")
     diff = cone.structure.difference if cone.structure is not None and source.order == "structure" else None
     statuses: list[FacetStatus] = []

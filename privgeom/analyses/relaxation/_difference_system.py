@@ -34,7 +34,7 @@ import networkx as nx
 import numpy as np
 
 from ..._core.errors import InvalidParameterError, SizeLimitError
-from ..._core.limits import register_limit
+from ..._core.limits import current_limit, register_limit
 from ..._core.numeric import ATOL, ROUNDOFF, Scalar, fraction_str, limit_hint
 from ..._core.results import Result
 
@@ -260,9 +260,10 @@ class DifferenceSystem:
             When ``#bounds × (#bounds + #datasets)`` exceeds :data:`MAX_PATH_WORK` (refused before searching).
         """
         m = len(self.c)
-        if m * (m + self.n) > MAX_PATH_WORK:
+        if m * (m + self.n) > current_limit("path_work"):
             raise SizeLimitError(f"finding implied bounds among {m:,} ratio bounds over {self.n:,} datasets would take "
-                                 f"{m:,} path searches (work {m * (m + self.n):,}, limit {MAX_PATH_WORK:,}); refused "
+                                 f"{m:,} path searches (work {m * (m + self.n):,}, limit "
+                                 f"{current_limit('path_work'):,}); refused "
                                  f"before searching — {limit_hint('path_work', m * (m + self.n))}")
         adj = self._adjacency()
         out = []

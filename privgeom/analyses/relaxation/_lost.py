@@ -33,9 +33,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._core.errors import SizeLimitError, SolverError
+from ..._core.limits import current_limit
 from ..._core.numeric import ROUNDOFF, readonly
 from ..._core.results import Result
-from ...geometry import _lp
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
 from ._difference_system import DifferenceSystem, ratio_le
 from ..._core.numbers import number_text
@@ -470,7 +470,7 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
     for lam in cands:
         if _check_implied(S, f, list(lam)):
             return _kept_status(index, orbit_t, {t: v for t, v in enumerate(lam) if v}, S.exact)
-    if S.exact and len(S.c) + n <= _lp.MAX_EXACT_LP_VARIABLES:
+    if S.exact and len(S.c) + n <= current_limit("exact_lp_variables"):
         # last resort: the exact GMP simplex on f = Σ λ_t g_t + μ
         m = len(S.c)
         M = np.empty((n, m + n), dtype=object)
@@ -483,7 +483,8 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
         sol = exact_nonnegative_solution(M, list(f))
         if sol is not None and _check_implied(S, f, sol[:m]):
             return _kept_status(index, orbit_t, {t: v for t, v in enumerate(sol[:m]) if v}, True)
-    if len(S.c) + n > _lp.MAX_EXACT_LP_VARIABLES and S.exact:
+    if len(S.c) + n > current_limit("exact_lp_variables") and S.exact:
         raise SizeLimitError(f"relaxed-cone LP for {what}: the HiGHS combination did not verify exactly and the exact "
-                             f"fallback needs {len(S.c) + n:,} variables (limit {_lp.MAX_EXACT_LP_VARIABLES:,})")
+                             f"fallback needs {len(S.c) + n:,} variables (limit "
+                             f"{current_limit('exact_lp_variables'):,})")
     raise SolverError(f"relaxed-cone LP for {what}: the combination from the LP duals did not verify")

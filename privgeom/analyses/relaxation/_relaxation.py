@@ -32,7 +32,7 @@ import numpy as np
 
 from ..._core.domain import Domain
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from ..._core.limits import register_limit
+from ..._core.limits import current_limit, register_limit
 from ..._core.level import PrivacyLevel
 from ..._core.numeric import Scalar, how_to, limit_hint
 from ...geometry._cone import Cone
@@ -185,9 +185,9 @@ def subset_family(labels: Domain | Sequence[str], family: str | Iterable[Iterabl
         if family not in ("all-pairs", "triples") and (family != "hamming" or structured):
             dom = _domain_of(datasets)
             size = dom.edge_bound(family)
-            if size > MAX_FAMILY:
+            if size > current_limit("relax_family"):
                 raise SizeLimitError(f"the family {family!r} over {n:,} datasets has up to {size:,} pairs, more than "
-                                     f"the limit of {MAX_FAMILY:,}; refused before building it — "
+                                     f"the limit of {current_limit('relax_family'):,}; refused before building it — "
                                      f"{limit_hint('relax_family', size)}")
             arith = dom.relation_pairs(family)  # a path: index arithmetic, in the graph's edge order; no graph
             if arith is not None:
@@ -196,9 +196,9 @@ def subset_family(labels: Domain | Sequence[str], family: str | Iterable[Iterabl
             return [(str(a), str(b)) for a, b in dom.relation(family, max_edges=max(size, 1)).edges]
         size = {"hamming": n * max(1, n.bit_length()), "all-pairs": n * (n - 1) // 2,
                 "triples": n * (n - 1) * (n - 2) // 6}.get(family, 0)
-        if size > MAX_FAMILY:
+        if size > current_limit("relax_family"):
             raise SizeLimitError(f"the family {family!r} over {n:,} datasets has {size:,} subsets, more than the "
-                                 f"limit of {MAX_FAMILY:,}; refused before building it — "
+                                 f"limit of {current_limit('relax_family'):,}; refused before building it — "
                                  f"{limit_hint('relax_family', size)}")
         if family == "hamming":
             if not labels or not Domain.from_labels(labels).is_bits:
@@ -399,22 +399,23 @@ def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], meth
     ``requested`` is the ``method=`` the caller asked for (a refusal never suggests the route that just ran)."""
     eliminated = n - min(len(s) for s in family)
     other = _other_route(family, requested or method)
-    if method == "fourier_motzkin" and eliminated > MAX_FM_ELIMINATED:
+    if method == "fourier_motzkin" and eliminated > current_limit("fm_eliminated"):
         raise SizeLimitError(f"relaxing by Fourier–Motzkin would eliminate {eliminated} of {n} coordinates per subset "
-                             f"(limit {MAX_FM_ELIMINATED}); refused before projecting — {other}"
+                             f"(limit {current_limit('fm_eliminated')}); refused before projecting — {other}"
                              f"{limit_hint('fm_eliminated', eliminated)}")
-    if method == "block" and n_facets * n_facets * eliminated > MAX_BLOCK_WORK:
+    if method == "block" and n_facets * n_facets * eliminated > current_limit("block_work"):
         work = n_facets * n_facets * eliminated
         raise SizeLimitError(f"relaxing by block elimination would eliminate {eliminated} of {n} coordinates from "
                              f"{n_facets} facets per subset (estimated work {n_facets}² × {eliminated} = {work:,}, "
-                             f"limit {MAX_BLOCK_WORK:,}); refused before projecting — {other}"
+                             f"limit {current_limit('block_work'):,}); refused before projecting — {other}"
                              f"{limit_hint('block_work', work)}")
     rows = sum(2 if len(s) == 2 else len(s) for s in family) + n
     work = rows * rows * n
-    if work > MAX_CONE_ROUTE_WORK:
+    if work > current_limit("cone_route_work"):
         raise SizeLimitError(f"the double-description relaxation of {n} datasets onto {len(family)} subsets would "
                              f"canonicalise about {rows} inequalities in R^{n} and run one LP per facet (estimated work "
-                             f"{rows}² × {n} = {work:,}, limit {MAX_CONE_ROUTE_WORK:,}); refused before projecting — "
+                             f"{rows}² × {n} = {work:,}, limit {current_limit('cone_route_work'):,}); refused "
+                             "before projecting — "
                              f"{other}{limit_hint('cone_route_work', work)}")
 
 
@@ -423,9 +424,10 @@ def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str, requ
     labels = cone.labels
     index = {s: i for i, s in enumerate(labels)}
     n = len(labels)
-    if len(family) * n > MAX_FAMILY:
+    if len(family) * n > current_limit("relax_family"):
         raise SizeLimitError(f"{len(family):,} subsets over {n:,} datasets make {len(family) * n:,} "
-                             f"subset-coordinates, more than the limit of {MAX_FAMILY:,}; refused before lifting — "
+                             f"subset-coordinates, more than the limit of {current_limit('relax_family'):,}; "
+                             "refused before lifting — "
                              f"{limit_hint('relax_family', len(family) * n)}")
     _check_cone_route(n, cone.n_facets if method == "block" else 0, family, method, requested)
     exact = cone.exact
