@@ -53,6 +53,7 @@ from ._engine import (
     exact_pair_laws,
     merge_clone,
 )
+from .._core.limits import current_limit
 
 __all__ = ["shuffled", "Shuffled", "ShufflePair", "ShuffleDelta", "ShuffleWorstCase", "MAX_EXACT_TALLIES",
            "MAX_EXHAUSTIVE_WORK", "MAX_DISSENTER_WORK"]
@@ -308,10 +309,10 @@ class Shuffled:
 
     # ---------------------------------------------------------------- profiles
     def _check_exact_size(self, what: str) -> None:
-        if self.n_tallies > MAX_EXACT_TALLIES:
+        if self.n_tallies > current_limit("shuffle_tallies"):
             raise SizeLimitError(
                 f"{what} needs the law of {self.n_tallies:,} tallies (n = {self.n}, {self.local.n_outputs} outputs), "
-                f"above the limit shuffle_tallies = {MAX_EXACT_TALLIES:,}; {limit_hint('shuffle_tallies', self.n_tallies)}"
+                f"above the limit shuffle_tallies = {current_limit('shuffle_tallies'):,}; {limit_hint('shuffle_tallies', self.n_tallies)}"
             )
 
     def delta(self, eps: LevelLike, pair: ShufflePair | None = None, *, method: str = "auto") -> ShuffleDelta:
@@ -343,7 +344,7 @@ class Shuffled:
         if c is None:
             held = sorted((cnt, i) for i, cnt in enumerate(pair.others) if cnt)
             dissent = len(held) == 2 and self.local.n_outputs == 2
-            exact_fits = self.n_tallies <= MAX_EXACT_TALLIES
+            exact_fits = self.n_tallies <= current_limit("shuffle_tallies")
             if method == "log" or (method == "auto" and dissent and not (exact and exact_fits)):
                 if not dissent:
                     raise InvalidParameterError(
@@ -351,10 +352,10 @@ class Shuffled:
                         f"inputs, got {pair}")
                 (d, minority), (_, majority) = held
                 work = (self.n + 1) * (d + 1)
-                if work > MAX_DISSENTER_WORK:
+                if work > current_limit("shuffle_dissenter_work"):
                     raise SizeLimitError(
                         f"the log-space δ of a pair with {d:,} dissenters among n = {self.n} users costs {work:,}, above "
-                        f"the limit shuffle_dissenter_work = {MAX_DISSENTER_WORK:,}; "
+                        f"the limit shuffle_dissenter_work = {current_limit('shuffle_dissenter_work'):,}; "
                         f"{limit_hint('shuffle_dissenter_work', work)}")
                 frows = [[float(v) for v in row] for row in self._rows(False)]
                 tail = dissenter_delta_log(frows, self.n, majority, minority, d, a, b, float(level.exp_eps))
@@ -367,7 +368,7 @@ class Shuffled:
             return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
         dims = len(merge_clone(self._rows(exact), c, a, b).probs)
         small = self.n <= EXACT_CLONE_MAX_N.get(dims, 0)
-        fits = dims > 3 and self.n_tallies <= MAX_EXACT_TALLIES  # no log-space route: the exact law
+        fits = dims > 3 and self.n_tallies <= current_limit("shuffle_tallies")  # no log-space route: the exact law
         if method == "exact" or (method == "auto" and exact and (small or fits)):
             if not exact:
                 if method == "exact":
@@ -412,14 +413,14 @@ class Shuffled:
         level = PrivacyLevel.coerce(eps, name="eps")
         k = len(self.inputs)
         work = count_compositions(self.n - 1, k) * k * (k - 1) * self.n_tallies**2
-        exhaustive = scope == "all" or (scope == "auto" and self.n_tallies <= MAX_EXACT_TALLIES
-                                        and work <= MAX_EXHAUSTIVE_WORK)
+        exhaustive = scope == "all" or (scope == "auto" and self.n_tallies <= current_limit("shuffle_tallies")
+                                        and work <= current_limit("shuffle_exhaustive_work"))
         if exhaustive:
             self._check_exact_size("the exhaustive worst case")
-            if work > MAX_EXHAUSTIVE_WORK:
+            if work > current_limit("shuffle_exhaustive_work"):
                 raise SizeLimitError(
                     f"the exhaustive worst case over every dataset of n = {self.n} users costs {work:,} (pairs × "
-                    f"tallies²), above the limit shuffle_exhaustive_work = {MAX_EXHAUSTIVE_WORK:,}; scope='clones' "
+                    f"tallies²), above the limit shuffle_exhaustive_work = {current_limit('shuffle_exhaustive_work'):,}; scope='clones' "
                     f"examines the clone pairs at any n; {limit_hint('shuffle_exhaustive_work', work)}")
             pairs = self.all_pairs()
         else:

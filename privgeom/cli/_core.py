@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 import numpy as np
 
 from .._core.errors import DomainMismatchError, PrivgeomError, SizeLimitError
+from .._core.limits import current_limit
 from .._core.numeric import limit_hint
 from .._core.progress import Progress, stage
 from .._core.results import to_jsonable

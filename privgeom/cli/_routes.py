@@ -22,6 +22,7 @@ from ..analyses.relaxation._relax_orbits import orbit_relaxation
 from ..analyses.relaxation import _relaxation
 from ..analyses.relaxation._relaxation import FAMILIES, family_name, subset_family
 from ..definitions._registry import split_spec
+from .._core.limits import current_limit
 
 __all__ = ["FM_MAX_DATASETS"]
 
@@ -96,9 +97,9 @@ def _relax_method(dim: int, requested: str | None) -> str:
     from ..geometry import _cdd
 
     blocky = method == "block" or (method == "cone" and dim > FM_MAX_DATASETS)
-    if blocky and dim > _cdd.MAX_DD_DIM:
+    if blocky and dim > current_limit("dd_dim"):
         raise SizeLimitError(f"relaxation by block elimination: {dim} datasets exceed the "
-                             f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (dd_dim); refused before "
+                             f"double-description limit of {current_limit('dd_dim')} dimensions (dd_dim); refused before "
                              "running cdd — use --method auto or difference, which need no double description, or "
                              f"{limit_hint('dd_dim', dim)}")
     return method
@@ -107,19 +108,19 @@ def _relax_method(dim: int, requested: str | None) -> str:
 def _max_family(args: argparse.Namespace) -> int:
     """``--max-family`` (the global size limit ``relax_family`` for one command; also ``--limit relax_family=N``)."""
     value = getattr(args, "max_family", None)
-    return _relaxation.MAX_FAMILY if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
+    return current_limit("relax_family") if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
 
 
 def _max_family_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-family", dest="max_family", metavar="N", default=None,
                    help=f"refuse relaxation families of more than N subsets (default: the size limit relax_family, "
-                        f"{_relaxation.MAX_FAMILY:,}); checked from the sizes before the family is built")
+                        f"{current_limit('relax_family'):,}); checked from the sizes before the family is built")
 
 
 def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> None:
     """Refuse a relaxation family whose size (computed from the number of datasets) exceeds ``limit`` (default: the
     size limit ``relax_family``; ``--max-family``)."""
-    cap = _relaxation.MAX_FAMILY if limit is None else limit
+    cap = current_limit("relax_family") if limit is None else limit
     n = len(labels)
     k = len(labels[0]) if n else 0
     size = {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(
@@ -173,9 +174,9 @@ def _check_cone_rays_early(spec: str) -> None:
     from ..geometry import _cdd
 
     dim = _cone_document_dim(spec)
-    if dim is not None and dim > _cdd.MAX_DD_DIM:  # the limit dd_dim, read at call time
+    if dim is not None and dim > current_limit("dd_dim"):  # the limit dd_dim, read at call time
         shown = spec if len(spec) <= 60 else spec[:57] + "..."
         raise SizeLimitError(f"the extreme rays of {shown}: ambient dimension {dim} (its datasets) exceeds the "
-                             f"double-description limit of {_cdd.MAX_DD_DIM} dimensions (dd_dim); refused before "
+                             f"double-description limit of {current_limit('dd_dim')} dimensions (dd_dim); refused before "
                              "preparing the definition, whose rays need double description — "
                              f"{limit_hint('dd_dim', dim)}")

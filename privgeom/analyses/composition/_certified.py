@@ -49,6 +49,7 @@ from ..._core.numeric import limit_hint
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ._loss import INF, RatioClass
+from ..._core.limits import current_limit
 
 __all__ = ["CertifiedDelta", "certified_delta", "certified_delta_pair", "TERM_RELATIVE_ERROR", "MAX_CERTIFIED_STATES"]
 
@@ -125,9 +126,9 @@ def _check_states(sizes: Sequence[tuple[int, int, int, int]]) -> None:
     """Refuse before listing when a pair of groups ``(|A| classes, r, |B| classes, k − r)`` would list more count
     vectors than ``certified_states`` (``C(r + |A| − 1, |A| − 1) + C(k − r + |B| − 1, |B| − 1)``)."""
     needed = max(math.comb(r + a - 1, a - 1) + math.comb(q + b - 1, b - 1) for a, r, b, q in sizes)
-    if needed > MAX_CERTIFIED_STATES:
+    if needed > current_limit("certified_states"):
         raise SizeLimitError(f"the certified δ of this composition would list {needed:,} count vectors of two "
-                             f"groups, more than the limit {MAX_CERTIFIED_STATES:,}; refused before listing — "
+                             f"groups, more than the limit {current_limit('certified_states'):,}; refused before listing — "
                              f"{limit_hint('certified_states', needed)}")
 
 

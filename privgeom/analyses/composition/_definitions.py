@@ -54,6 +54,7 @@ from ...definitions._generating import generating_mechanisms
 from ...geometry._cone import Cone
 from ...mechanisms._mechanism import Mechanism
 from ._mechanism import ComposedMechanism
+from ..._core.limits import current_limit
 
 __all__ = ["compose", "ComposedDefinition", "ComposedDPSandwich", "compose_definitions", "composed_dp_sandwich", "ray_mechanisms",
            "MAX_COMPOSED_GENERATORS"]
@@ -189,9 +190,9 @@ def compose_definitions(first: PrivacyDefinition, second: PrivacyDefinition, *, 
         raise DomainMismatchError(f"sequential composition needs definitions on the same datasets; "
                                   f"{list(first.inputs)[:6]} and {list(second.inputs)[:6]} differ")
     g1, g2 = _generators(first), _generators(second)
-    if len(g1) * len(g2) > MAX_COMPOSED_GENERATORS:
+    if len(g1) * len(g2) > current_limit("composed_generators"):
         raise SizeLimitError(f"composing {len(g1)} × {len(g2)} generators is more than the limit "
-                             f"{MAX_COMPOSED_GENERATORS:,}; refused — {limit_hint('composed_generators', len(g1) * len(g2))}")
+                             f"{current_limit('composed_generators'):,}; refused — {limit_hint('composed_generators', len(g1) * len(g2))}")
     pairs = [_product(A, B, independent) for A, B in itertools.product(g1, g2)]
     labels = pairs[0].inputs
     r1, r2 = _rays(first), _rays(second)

@@ -47,6 +47,7 @@ from ..._core.numbers import level_text as format_level
 from ..._core.numeric import Scalar
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
+from ..._core.limits import current_limit
 
 __all__ = ["RatioClass", "LossDistribution", "ratio_classes", "compose_losses", "MAX_COMPOSITION_ATOMS",
            "compare_with_exp"]
@@ -267,7 +268,7 @@ def compose_losses(parts: Sequence[tuple[Sequence[RatioClass], int]], *, cap: in
     >>> [str(r) for r in L.ratios], [str(L.delta(Fraction(t))) for t in (1, 3, 27)]
     (['27', '3', '1/3', '1/27'], ['11/16', '3/8', '0'])
     """
-    limit = MAX_COMPOSITION_ATOMS if cap is None else cap
+    limit = current_limit("composition_atoms") if cap is None else cap
     atoms: dict[Fraction, list[int]] | None = {Fraction(1): [1, 1]}
     den = 1
     finite_mass = Fraction(1)

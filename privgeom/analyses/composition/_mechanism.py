@@ -43,6 +43,7 @@ from ..profiles._scan import _prepare
 from ._certified import CertifiedDelta, certified_delta, certified_delta_pair
 from . import _loss
 from ._loss import INF, LossDistribution, RatioClass, compose_losses, ratio_classes, split_at_exp
+from ..._core.limits import current_limit
 
 __all__ = ["ComposedMechanism", "CompositionDelta"]
 
@@ -261,7 +262,7 @@ class ComposedMechanism:
         if L is None and required:
             raise SizeLimitError(f"the exact privacy-loss distribution of this composition on edge "
                                  f"{self.inputs[i]} → {self.inputs[j]} has more atoms than the limit "
-                                 f"{_loss.MAX_COMPOSITION_ATOMS:,}; refused — {limit_hint('composition_atoms')}")
+                                 f"{current_limit('composition_atoms'):,}; refused — {limit_hint('composition_atoms')}")
         return L
 
     def to_dp_accounting(self, edge: tuple[str, str], *, pessimistic: bool = True,
@@ -392,7 +393,7 @@ class ComposedMechanism:
                                         f"distinct mechanisms (give exact mechanisms, or compose fewer)")
         if len(self.parts) > 2:
             raise SizeLimitError(f"the exact privacy-loss distribution of this composition of more than two distinct "
-                                 f"mechanisms has more atoms than the limit {_loss.MAX_COMPOSITION_ATOMS:,}, and the "
+                                 f"mechanisms has more atoms than the limit {current_limit('composition_atoms'):,}, and the "
                                  f"certified route takes one or two; {limit_hint('composition_atoms')}")
         if len(self.parts) == 2:
             (M1, k1), (M2, k2) = self.parts

@@ -356,10 +356,10 @@ def dp_bounds_graph(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph:
                                     "the DP sandwich needs a connected graph")
     if len(labels) > 1:
         bound = _dp_rays.dp_ray_count_lower_bound(G)
-        if bound > _dp_rays.MAX_DP_RAYS:
+        if bound > current_limit("dp_rays"):
             raise SizeLimitError(
                 f"dp_bounds: the ε-DP cone over {getattr(G, 'name', '') or 'this graph'} ({len(labels)} datasets) has at "
-                f"least {bound:,} extreme rays, more than the limit of {_dp_rays.MAX_DP_RAYS:,} (dp_rays); refused "
+                f"least {bound:,} extreme rays, more than the limit of {current_limit('dp_rays'):,} (dp_rays); refused "
                 f"before any work — {limit_hint('dp_rays', bound)}")
     return G
 
