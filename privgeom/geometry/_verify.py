@@ -47,29 +47,40 @@ from typing import Any
 import numpy as np
 
 from .._core.errors import SolverError
-from ._canonical import int_dot, normalise_rows, rref
-from ._lp import RANK_PRIME, exact_rank
+from .._core.numeric import fits_int64, max_abs_int
+from ._canonical import normalise_rows, rref
 
-__all__ = ["verify_pair", "batch_ranks_mod_p"]
+__all__ = ["verify_pair", "batch_ranks_mod_p", "exact_signs"]
 
+#: A prime below 2^31 (the product of two residues fits in int64); the same prime as
+#: :data:`privgeom.geometry._lp.RANK_PRIME`, kept here so that verifying imports no LP solver.
+RANK_PRIME = 2_147_483_647
+#: Primes below 2^31 for the exact zero tests of :func:`exact_signs` (their product covers float error bounds up to
+#: about 10^46).
+PRIMES = (2_147_483_647, 2_147_483_629, 2_147_483_587, 2_147_483_579, 2_147_483_563)
+#: The prime of the batched elimination: below 2^21, so ``p_c·row − a·pivot`` stays below 2^43 in int64 and needs
+#: one reduction per step. A rank that falls short modulo this prime is recomputed exactly before anything is refused
+#: (it does so with probability about ``N / p`` per matrix).
+ELIM_PRIME = 2_097_143
 #: Facets verified per block of the batched modular elimination (bounds its memory: block x rows x N int64).
 BLOCK = 4096
 
 
-def _mod_p(rows: np.ndarray) -> np.ndarray:
-    """Integer rows reduced modulo :data:`RANK_PRIME` as int64 (Python ints reduced one by one)."""
+def _mod_p(rows: np.ndarray, prime: int = RANK_PRIME) -> np.ndarray:
+    """Integer rows reduced modulo ``prime`` (below 2^31) as int64 (Python ints reduced one by one)."""
     if rows.dtype != object:
-        return np.mod(rows.astype(np.int64), RANK_PRIME)
+        return np.mod(rows.astype(np.int64), prime)
     out = np.empty(rows.shape, dtype=np.int64)
-    out.reshape(-1)[:] = [int(v) % RANK_PRIME for v in rows.reshape(-1).tolist()]
+    out.reshape(-1)[:] = [int(v) % prime for v in rows.reshape(-1).tolist()]
     return out
 
 
 def _eliminate(A: np.ndarray) -> np.ndarray:
-    """Ranks modulo :data:`RANK_PRIME` of the stacked matrices ``A[b]`` (shape ``(B, k, N)``, entries in ``[0, p)``),
-    by fraction-free elimination run on all of them at once (``row_i ← p_c·row_i − a_ic·pivot_row``, no inverse):
-    each product stays below ``p² < 2^62``."""
-    P = RANK_PRIME
+    """Ranks modulo :data:`ELIM_PRIME` of the stacked matrices ``A[b]`` (shape ``(B, k, N)``, entries in ``[0, p)``),
+    by fraction-free elimination run on all of them at once (``row_i ← p_c·row_i − a_ic·pivot_row``, no inverse;
+    both products stay below ``2^42``, so one reduction per step suffices). Column ``c`` only touches columns
+    ``c..N-1`` (the earlier ones are done)."""
+    P = ELIM_PRIME
     B, k, n = A.shape
     A = A.copy()
     rank = np.zeros(B, dtype=np.int64)
@@ -81,44 +92,101 @@ def _eliminate(A: np.ndarray) -> np.ndarray:
         has = cand.any(axis=1)
         if not has.any():
             continue
-        bs = np.nonzero(has)[0]
+        whole = bool(has.all())
+        bs = slice(None) if whole else np.nonzero(has)[0]
         piv = np.argmax(cand[bs], axis=1)
         r = rank[bs]
-        top, other = A[bs, r].copy(), A[bs, piv].copy()
-        A[bs, piv] = top
-        A[bs, r] = other
-        prow = A[bs, r]  # (m, n)
-        pc = prow[:, col].copy()
-        below = rows[None, :] > r[:, None]  # (m, k)
-        fac = np.where(below, A[bs, :, col], 0)  # (m, k)
-        keep = np.where(below, pc[:, None], 1)
-        A[bs] = ((A[bs] * keep[:, :, None]) % P - (fac[:, :, None] * prow[:, None, :]) % P) % P
+        m = len(r)
+        idx = np.arange(m)
+        sub = A[bs, :, col:] if not whole else A[:, :, col:]
+        top, other = sub[idx, r].copy(), sub[idx, piv].copy()
+        sub[idx, piv] = top
+        sub[idx, r] = other
+        pc = other[:, 0]
+        fac = np.where(rows[None, :] > r[:, None], sub[:, :, 0], 0)
+        mult = np.where(rows[None, :] > r[:, None], pc[:, None], 1)
+        sub *= mult[:, :, None]
+        sub -= fac[:, :, None] * other[:, None, :]
+        np.mod(sub, P, out=sub)
+        if not whole:
+            A[bs, :, col:] = sub
         rank[bs] += 1
     return rank
 
 
 def batch_ranks_mod_p(rows: np.ndarray, masks: np.ndarray, extra: np.ndarray | None = None) -> np.ndarray:
-    """For each boolean mask ``masks[b]`` over the rows, the rank modulo :data:`RANK_PRIME` of the selected rows
+    """For each boolean mask ``masks[b]`` over the rows, the rank modulo :data:`ELIM_PRIME` of the selected rows
     together with the rows ``extra`` (a lower bound on their rank over the rationals).
 
     >>> rows = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 0]])
     >>> batch_ranks_mod_p(rows, np.array([[True, False, True], [True, True, True], [False, False, False]])).tolist()
     [2, 2, 0]
     """
-    red = _mod_p(rows)
-    ext = _mod_p(extra) if extra is not None and len(extra) else np.zeros((0, rows.shape[1]), dtype=np.int64)
+    red = _mod_p(rows, ELIM_PRIME)
+    ext = _mod_p(extra, ELIM_PRIME) if extra is not None and len(extra) else np.zeros((0, rows.shape[1]), dtype=np.int64)
     out = np.zeros(len(masks), dtype=np.int64)
     counts = masks.sum(axis=1)
     for start in range(0, len(masks), BLOCK):
         m = masks[start:start + BLOCK]
         kmax = int(counts[start:start + BLOCK].max(initial=0)) + len(ext)
         A = np.zeros((len(m), kmax, rows.shape[1]), dtype=np.int64)
-        for b, mask in enumerate(m):
-            sel = red[mask]
-            A[b, :len(sel)] = sel
-            if len(ext):
-                A[b, len(sel):len(sel) + len(ext)] = ext
+        b_idx, j_idx = np.nonzero(m)  # row-major: the selected rows of each mask in order
+        c = counts[start:start + len(m)]
+        first = np.concatenate([[0], np.cumsum(c)[:-1]])
+        pos = np.arange(len(b_idx)) - first[b_idx]
+        A[b_idx, pos] = red[j_idx]
+        for t in range(len(ext)):  # the extra rows after each mask's selection
+            A[np.arange(len(m)), c + t] = ext[t]
         out[start:start + len(m)] = _eliminate(A)
+    return out
+
+
+def exact_signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """The exact signs (-1, 0, 1) of ``A @ B.T`` for integer arrays, without multiplying big integers in bulk.
+
+    In ``int64`` when no partial sum can wrap around (:func:`~privgeom.geometry._canonical.int_dot`); otherwise the
+    product is taken in float64 with the rigorous error bound ``|ŝ − s| ≤ (N + 2)·2^-52·Σ|a_k b_k|`` (Higham,
+    *Accuracy and Stability of Numerical Algorithms*, 2nd ed., Section 3.1, with the rounding of the inputs added),
+    which settles every sign outside the bound; an entry inside it has ``|s|`` below twice the bound, so when that is
+    below :data:`RANK_PRIME` its residue modulo the prime decides whether it is 0, and anything still undecided is
+    computed on Python integers.
+
+    >>> exact_signs(np.array([[2**62, 1]], dtype=object), np.array([[1, -2**62], [1, 0]], dtype=object)).tolist()
+    [[0, 1]]
+    """
+    n = A.shape[1]
+    if A.dtype != object and B.dtype != object and fits_int64(n, max_abs_int(A), max_abs_int(B)):
+        return np.sign(np.asarray(A.dot(B.T)))
+    Af, Bf = A.astype(float), B.astype(float)
+    est = Af @ Bf.T
+    bound = (np.abs(Af) @ np.abs(Bf).T) * ((n + 2) * 2.0 ** -52)
+    out = np.sign(est).astype(np.int64)
+    amb = np.abs(est) <= bound
+    if not amb.any():
+        return out
+    i_idx, j_idx = np.nonzero(amb)
+    need = 2.0 * float(bound[i_idx, j_idx].max())
+    zero = np.ones(len(i_idx), dtype=bool)
+    modulus = 1
+    for prime in PRIMES:
+        Am, Bm = _mod_p(A, prime), _mod_p(B, prime)
+        res = np.zeros(len(i_idx), dtype=np.int64)
+        for c in range(n):  # the residues of the undecided entries, one coordinate at a time
+            res = (res + (Am[i_idx, c] * Bm[j_idx, c]) % prime) % prime
+        zero &= res == 0
+        modulus *= prime
+        if modulus > need:
+            break
+    else:
+        zero[:] = False  # the primes do not cover the bound: decide every undecided entry on Python integers
+    out[i_idx[zero], j_idx[zero]] = 0
+    rest = np.nonzero(~zero)[0]
+    if len(rest):
+        Ao, Bo = A.astype(object), B.astype(object)
+        for t in rest.tolist():
+            i, j = int(i_idx[t]), int(j_idx[t])
+            v = sum(int(x) * int(y) for x, y in zip(Ao[i].tolist(), Bo[j].tolist()))
+            out[i, j] = (v > 0) - (v < 0)
     return out
 
 
@@ -131,13 +199,36 @@ def _rank(rows: np.ndarray) -> int:
     if len(rows) == 0:
         return 0
     r = int(batch_ranks_mod_p(rows, np.ones((1, len(rows)), dtype=bool))[0])
-    return r if r == min(rows.shape) else exact_rank(rows.astype(object))
+    if r == min(rows.shape):
+        return r
+    from ._lp import exact_rank
+
+    return exact_rank(rows.astype(object))
+
+
+def _sorted_primitive(rows: np.ndarray) -> bool:
+    """``int64`` rows: each primitive (gcd 1), strictly decreasing in lexicographic order (so no repeats)."""
+    if (np.gcd.reduce(rows, axis=1) != 1).any():
+        return False
+    if len(rows) < 2:
+        return True
+    diff = rows[:-1] - rows[1:]
+    nz = diff != 0
+    if not nz.any(axis=1).all():
+        return False
+    first = np.argmax(nz, axis=1)
+    return bool((diff[np.arange(len(diff)), first] > 0).all())
 
 
 def _check_canonical(rows: np.ndarray, what: str, engine: str, *, linear: bool) -> None:
     """Primitive, sorted decreasing, no repeats (``linear``: the canonical RREF basis of their span)."""
     if len(rows) == 0:
         return
+    if not linear and rows.dtype != object:
+        if _sorted_primitive(rows):
+            return
+        raise _fail(engine, f"the {what} are not in canonical form (primitive integer rows, decreasing order, "
+                            "no repeats)")
     want = normalise_rows(rref(rows.astype(object), exact=True), exact=True, sign=True, as_int=True) if linear \
         else normalise_rows(rows.astype(object), exact=True, as_int=True)
     if want.shape != rows.shape or not np.array_equal(want.astype(object), rows.astype(object)):
@@ -153,7 +244,7 @@ def _tightness(side: np.ndarray, other: np.ndarray, other_lin: np.ndarray, want:
         return
     if len(other) == 0:
         raise _fail(engine, f"{len(side)} {what} but no {other_what}")
-    prod = int_dot(side, other)
+    prod = exact_signs(side, other)
     pos = (prod > 0).any(axis=1)
     if not pos.all():
         i = int(np.argmin(pos))
@@ -200,11 +291,12 @@ def verify_pair(vpair: tuple[np.ndarray, np.ndarray], hpair: tuple[np.ndarray, n
         checks.append((R, L, "ray·lineality"))
     for a, b, what in checks:
         if len(a) and len(b):
-            prod: Any = int_dot(a, b)
+            prod: Any = exact_signs(a, b)
             bad = (prod < 0) if what == "facet·ray" else (prod != 0)
             if bad.any():
                 i, j = (int(v) for v in np.argwhere(bad)[0])
-                raise _fail(engine, f"{what} = {prod[i, j]} for row {i} {a[i].tolist()} and row {j} {b[j].tolist()} "
+                value = sum(int(x) * int(y) for x, y in zip(a[i].tolist(), b[j].tolist()))
+                raise _fail(engine, f"{what} = {value} for row {i} {a[i].tolist()} and row {j} {b[j].tolist()} "
                                     f"({'negative' if what == 'facet·ray' else 'nonzero'})")
     dim = _rank(np.concatenate([R, L])) if len(R) + len(L) else 0
     if len(E) + dim != n:
