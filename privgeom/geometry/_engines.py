@@ -99,8 +99,27 @@ def set_engine(method: str) -> str:
 
 @contextmanager
 def use_engine(method: str) -> Iterator[str]:
-    """Use ``method`` (``"auto"``, ``"cdd"``, ``"normaliz"`` or ``"ppl"``) for exact cone conversions in the block.
+    """Use ``method`` for the exact cone conversions (facets from generators, rays from facets) in the block.
 
+    Parameters
+    ----------
+    method : {"auto", "cdd", "normaliz", "ppl"}
+        ``"auto"`` (the default outside any block) picks the engine from the input's shape (:func:`choose`); the
+        others force pycddlib, Normaliz (PyNormaliz) or PPL (pplpy, the ``[ppl]`` extra). Every answer is verified
+        exactly whatever the engine.
+
+    Yields
+    ------
+    str
+        ``method``.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown method.
+
+    Examples
+    --------
     >>> from privgeom.geometry import Cone
     >>> with use_engine("normaliz"):
     ...     Cone.from_generators([[1, 0], [1, 1]]).n_facets
@@ -172,19 +191,9 @@ def _child(conn: Any, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  #
         conn.close()
 
 
-@contextmanager
-def _shown(label: str) -> Iterator[None]:
-    """Name ``label`` on the innermost activity bar, or open one (drawn after a second, on a terminal)."""
-    if _progress._ACTIVE:
-        _progress.stage(label)
-        yield
-        return
-    with _progress.activity(label):
-        yield
-
-
 def run_in_worker(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> Any:
-    """``fn(*args)`` in a worker process (fork), polled every 0.2 s: stopped at :data:`MAX_ENGINE_SECONDS` (a
+    """``fn(*args)`` in a worker process (fork), polled every 0.2 s, with a progress bar of the seconds spent against
+    the budget after one second on a terminal (:class:`~privgeom._core.progress.Progress`): stopped at :data:`MAX_ENGINE_SECONDS` (a
     :class:`~privgeom.SizeLimitError` naming the limit) or at Ctrl-C (the worker is terminated, the interrupt
     re-raised); an exception in the worker is a :class:`~privgeom.SolverError`."""
     methods = multiprocessing.get_all_start_methods()
@@ -195,7 +204,9 @@ def run_in_worker(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> 
     proc.start()
     child.close()
     try:
-        with _shown(label):
+        _progress.stage(label)  # the CLI's activity bar names the engine
+        # a bar of the seconds spent against the budget (drawn after 1 s, on a terminal, outside quiet())
+        with _progress.Progress(MAX_ENGINE_SECONDS, f"{label}, seconds of the budget") as bar:
             while not parent.poll(0.2):
                 elapsed = time.monotonic() - start
                 if not proc.is_alive() and not parent.poll(0.05):
@@ -203,7 +214,8 @@ def run_in_worker(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> 
                 if elapsed > MAX_ENGINE_SECONDS:
                     raise SizeLimitError(f"{label}: stopped after {elapsed:.0f} s, the budget of "
                                          f"{MAX_ENGINE_SECONDS} s — {limit_hint('engine_seconds')}")
-                _progress.stage(f"{label} [{elapsed:.0f} s]")
+                if int(elapsed) > bar.done:
+                    bar.update(int(elapsed) - bar.done)
             ok, payload = parent.recv()
     finally:
         parent.close()
