@@ -199,7 +199,7 @@ def run_in_worker(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+    proc = ctx.Process(target=_child, args=(child, fn, args), daemon=True)  # type: ignore[attr-defined]
     start = time.monotonic()
     proc.start()
     child.close()
