@@ -127,12 +127,36 @@ def _in_cone(R: np.ndarray, Rf: np.ndarray, target: np.ndarray, target_f: np.nda
     res = model.solve(solver="dual")
     if res.status == "infeasible":
         return False
+    if res.x is not None and _rational_combination(R, target, res.x * (np.abs(target.astype(float)).max()
+                                                                      / np.abs(R.astype(float)).max(axis=1))):
+        return True
     if res.basis is None:
         return None
     rows = [{k: int(v) for k, v in enumerate(col) if v != 0} for col in R.T.tolist()]
     tgt = [int(v) for v in target.tolist()]
     sol = exact_basis_solution([0] * len(R), rows, tgt, tgt, res.basis)
     return None if sol is None else True
+
+
+def _rational_combination(R: np.ndarray, target: np.ndarray, lam: np.ndarray) -> bool:
+    """True when a rationalisation of the float multipliers ``lam`` (denominators up to 10^3, 10^6, 10^9:
+    :func:`~privgeom.geometry._lp.rational_candidates`) is an exact certificate ``λ ≥ 0``, ``Σ λ_r R_r = target``;
+    cheaper than solving the basis system over the rationals when the multipliers are simple fractions."""
+    from ._lp import rational_candidates
+
+    support = np.nonzero(lam > 1e-12)[0]
+    if len(support) == 0:
+        return False
+    rows = [[int(v) for v in R[k].tolist()] for k in support.tolist()]
+    want = [int(v) for v in target.tolist()]
+    for cand in rational_candidates(lam[support]):
+        if any(c < 0 for c in cand):
+            continue
+        den = math.lcm(*(c.denominator for c in cand))
+        num = [int(c * den) for c in cand]
+        if all(sum(n * r[j] for n, r in zip(num, rows)) == den * want[j] for j in range(len(want))):
+            return True
+    return False
 
 
 def _separating(R: np.ndarray, Rf: np.ndarray, a_f: np.ndarray, tol: float = 1e-9) -> np.ndarray | None:
