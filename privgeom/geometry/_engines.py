@@ -62,9 +62,11 @@ ENGINES = ("cdd", "normaliz", "ppl")
 METHODS = ("auto",) + ENGINES
 #: Normaliz threads (the reference machine has two cores).
 NORMALIZ_THREADS = 2
-#: ``auto``: a V→H conversion goes to Normaliz from this many generator entries (rows x dimension) up; measured by
-#: ``benchmarks/bench_engines.py`` (below it, cdd in-process beats the worker start of a foreign engine).
-AUTO_NORMALIZ_ENTRIES = 120
+#: ``auto``: a V→H conversion goes to Normaliz from this many generator entries (rows x dimension) up. Measured on the
+#: 2-core machine (random mechanisms, best of two): 8 x 5 cdd 0.03 s / Normaliz 0.22 s, 12 x 8 0.14 / 0.24,
+#: 16 x 9 0.36 / 0.38, 20 x 10 1.9 / 1.0, 24 x 12 11.3 / 1.9 (``benchmarks/bench_engines.py``): below ~150 entries
+#: cdd in-process beats the worker start of a foreign engine.
+AUTO_NORMALIZ_ENTRIES = 150
 #: cdd runs in the calling process below this many input entries (it finishes well within a second there), in a
 #: worker process (interruptible, budgeted) above it.
 CDD_IN_PROCESS_ENTRIES = 400
