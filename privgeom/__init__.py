@@ -81,7 +81,7 @@ if _TYPE_CHECKING:
         mixing_threshold,
         parse_definition,
     )
-    from .geometry import Cone, automorphisms
+    from .geometry import Cone, automorphisms, use_engine
     from .graphs import neighbour_graph
     from .mechanisms import (
         Mechanism,
@@ -173,6 +173,7 @@ __all__ = [
     # geometry
     "Cone",
     "automorphisms",
+    "use_engine",
     # definitions
     "PrivacyDefinition",
     "Membership",
@@ -240,7 +241,7 @@ for _package, _names in {
     "privgeom.mechanisms": ("Mechanism mixture randomized_response truncated_geometric kary_randomized_response frapp "
                             "unary_encoding local_hashing hadamard_response subset_selection"),
     "privgeom.graphs": "neighbour_graph",
-    "privgeom.geometry": "Cone automorphisms",
+    "privgeom.geometry": "Cone automorphisms use_engine",
     "privgeom.definitions": ("PrivacyDefinition Membership FiniteDefinition ConeDefinition RandomizedResponse "
                              "DifferentialPrivacy ApproximateDP Pufferfish GeometricDefinition FrappDefinition "
                              "KaryRRDefinition parse_definition mixing_threshold dp_ray_orbits"),
@@ -262,6 +263,7 @@ _LIMIT_MODULES = (
     "privgeom.analyses.optimal._optimal", "privgeom.analyses.optimal._optimal_adp", "privgeom.analyses.relaxation._relaxation",
     "privgeom.amplification._shuffle", "privgeom.analyses.profiles._scan", "privgeom.analyses.guarantees._summary", "privgeom.definitions._approx_dp",
     "privgeom.definitions._dp_rays", "privgeom.definitions._ray_orbits", "privgeom.geometry._cdd",
+    "privgeom.geometry._engines",
     "privgeom.geometry._lp", "privgeom.geometry._groups", "privgeom.geometry._symmetry", "privgeom.mechanisms._ldp",
     "privgeom.smoothed._experiments", "privgeom.smoothed._fastpath", "privgeom.smoothed._shm",
     "privgeom.smoothed._smoothed", "privgeom.smoothed._subsetsum", "privgeom.voting._accuracy",

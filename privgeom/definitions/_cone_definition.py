@@ -164,6 +164,17 @@ def _face_of_ones(cone: Cone) -> tuple[np.ndarray, np.ndarray]:
     return facets, eqs
 
 
+def _inside_orthant(cone: Cone, n_added: int) -> bool:
+    """True when :func:`_face_of_ones` changes nothing: no facet was tight at ``1`` (only the ``n_added`` orthant rows
+    were added) and the cone's rays, when already computed (never computed here), are nonnegative, so the cone lies
+    in the orthant and the orthant rows are redundant."""
+    stored = getattr(cone, "_v", None)  # the rays of a cone built from generators (a hull, a row cone)
+    if stored is None or n_added != cone.ambient_dim or not cone.exact:
+        return False
+    rays, lin = stored
+    return len(lin) == 0 and bool((np.asarray(rays) >= 0).all())
+
+
 class _Inequality(NamedTuple):
     """One row of the H-representation: ``kind`` ``"facet"`` (``normal · x ≥ 0``) or ``"equality"`` (``= 0``),
     at ``position`` among its kind."""
@@ -238,7 +249,10 @@ class ConeDefinition(PrivacyDefinition):
         if cone.exact:
             _check_int_rows(cone)
         facets, eqs = _face_of_ones(cone)
-        self._cone = Cone.from_facets(facets, eqs, exact=cone.exact, labels=labels)
+        if _inside_orthant(cone, len(facets) - len(cone.facets)):
+            self._cone = cone  # already the face of 1 in the orthant: no redundancy removal of the same facets
+        else:
+            self._cone = Cone.from_facets(facets, eqs, exact=cone.exact, labels=labels)
         self._inputs = labels
         self._exact = bool(self._cone.exact)
         self._name = name

@@ -1,6 +1,8 @@
-"""Geometry layer: polyhedral cones (pycddlib double description) and LP helpers.
+"""Geometry layer: polyhedral cones (an engine portfolio of exact double description: pycddlib, Normaliz, PPL) and
+LP helpers.
 
-Public names: :class:`Cone` and :func:`automorphisms`. The results of cone operations (``ConeMembership``,
+Public names: :class:`Cone`, :func:`automorphisms` and :func:`use_engine` (the conversion engine in a block:
+``"auto"``, ``"cdd"``, ``"normaliz"``, ``"ppl"``; see ``privgeom.geometry._engines``). The results of cone operations (``ConeMembership``,
 ``Containment``) and the symmetry types (``SymmetryGroup``, ``Orbit``) are received, never built: they live in
 ``privgeom.geometry._cone_results`` and ``privgeom.geometry._groups``.
 
@@ -12,6 +14,7 @@ Examples
 """
 
 from ._cone import Cone
+from ._engines import use_engine
 from ._symmetry import automorphisms
 
-__all__ = ["Cone", "automorphisms"]
+__all__ = ["Cone", "automorphisms", "use_engine"]

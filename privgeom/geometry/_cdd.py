@@ -58,7 +58,7 @@ MAX_CANON_ENTRIES = 400_000
 #: Largest number of inequalities Fourier–Motzkin elimination may hold after any elimination step.
 MAX_FM_ROWS = 5_000
 register_limit("dd_dim", globals(), "MAX_DD_DIM",
-               "largest ambient dimension of a double description (H/V conversion, block elimination) by cdd")
+               "largest ambient dimension of a double description (H/V conversion by any engine, block elimination)")
 register_limit("dd_entries", globals(), "MAX_DD_ENTRIES",
                "largest input of a double description by cdd, in rows x (dimension + 1) entries")
 register_limit("canon_entries", globals(), "MAX_CANON_ENTRIES",

@@ -17,7 +17,7 @@ from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, 
 from .._core.numeric import ATOL, MatrixLike, VectorLike, readonly
 from .._core.numbers import integer_json
 from .._core.results import to_jsonable
-from . import _cdd, _cone_ops
+from . import _cone_ops, _redundancy
 from ._canonical import as_int_rows as _as_int_rows
 from ._canonical import (canonical_pair, empty, identity, inequality_lines, int_rows_to_fractions, parse_coords,
                          parse_labels, parse_pair, parse_vector, rref)
@@ -230,7 +230,7 @@ class Cone:
         dim = len(labs)
         if len(r) + len(lin) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), identity(dim, ex)), (empty(dim, ex), empty(dim, ex)))
-        r, lin = _cdd.canonicalize(r, lin, kind="V", exact=ex)
+        r, lin = _redundancy.canonicalize(r, lin, kind="V", exact=ex)
         return cls._make(labs, ex, atol, None, canonical_pair(r, lin, exact=ex, atol=atol, as_int=ex))
 
     @classmethod
@@ -262,7 +262,7 @@ class Cone:
         dim = len(labs)
         if len(f) + len(eq) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), empty(dim, ex)), (empty(dim, ex), identity(dim, ex)))
-        f, eq = _cdd.canonicalize(f, eq, kind="H", exact=ex)
+        f, eq = _redundancy.canonicalize(f, eq, kind="H", exact=ex)
         return cls._make(labs, ex, atol, canonical_pair(f, eq, exact=ex, atol=atol, as_int=ex), None)
 
     # ----------------------------------------------------------------------------------------------- conversions

@@ -1,0 +1,146 @@
+"""Benchmark: the engine portfolio of exact cone conversion (cdd, Normaliz, PPL, and ``auto``) on generic inputs.
+
+Cases (every engine's time, ``auto``'s time and engine, the best engine's time, answers asserted identical):
+
+* the row cones of random column-stochastic mechanisms (entries 1..19 normalised, fixed seeds) as
+  ``FiniteDefinition([M]).row_cone()``: the rows of the issue's table (20 x 10, 24 x 12, 24 x 16, 28 x 14, 30 x 16)
+  and a corpus of random finite definitions (10–16 datasets, 20–30 outputs, one seed each);
+* ``pg.hull`` / ``pg.intersection`` of randomized response and ε-DP on the hypercube, and ``pg.from_guarantees`` of a
+  redundant list of guarantees (Clarkson's redundancy removal; each engine then converts the result).
+
+An engine that runs past ``--budget`` seconds is stopped by the ``engine_seconds`` limit (its worker process is
+terminated) and shown as ``>budget``; cdd is skipped above ``--cdd-max-entries`` generator entries (it then takes
+minutes). ``auto`` is the time of the default route; "best" the fastest engine that finished.
+
+Run ``python benchmarks/bench_engines.py [--corpus N] [--max-outputs O] [--max-datasets D] [--budget S]
+[--skip-table] [--skip-design]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+
+import privgeom as pg
+from privgeom import SizeLimitError
+from privgeom.geometry import use_engine
+from privgeom.geometry._engines import available_engines, choose
+
+TABLE = [(20, 10), (24, 12), (24, 16), (28, 14), (30, 16)]
+
+
+def mechanism(n_out: int, n_in: int, seed: int) -> pg.Mechanism:
+    """A random column-stochastic mechanism: integer entries 1..19, each column divided by its sum."""
+    rng = np.random.default_rng(seed)
+    A = rng.integers(1, 20, size=(n_out, n_in))
+    s = A.sum(axis=0)
+    return pg.Mechanism([[Fraction(int(A[i, j]), int(s[j])) for j in range(n_in)] for i in range(n_out)])
+
+
+def timed(fn: Callable[[], Any], budget: int) -> tuple[float | None, Any]:
+    t = time.perf_counter()
+    try:
+        with pg.limits(engine_seconds=budget):
+            out = fn()
+    except SizeLimitError as err:
+        if "engine_seconds" in str(err):
+            return None, None
+        raise
+    return time.perf_counter() - t, out
+
+
+def fmt(t: float | None, budget: int) -> str:
+    return f">{budget}" if t is None else f"{t:.2f}"
+
+
+def compare(label: str, build: Callable[[], Any], answer: Callable[[Any], Any], budget: int,
+            skip: set[str], rows: list[list[str]]) -> None:
+    """Time ``answer(build())`` under every engine and ``auto``; assert the answers identical."""
+    times: dict[str, float | None] = {}
+    answers: dict[str, Any] = {}
+    for engine in available_engines() + ("auto",):  # auto last: no engine profits from an earlier run's warm caches
+        if engine in skip:
+            times[engine] = None
+            continue
+        def run() -> Any:
+            with use_engine(engine):
+                return answer(build())
+        times[engine], answers[engine] = timed(run, budget)
+    done = {e: a for e, a in answers.items() if a is not None}
+    if len({repr(a) for a in done.values()}) > 1:
+        raise AssertionError(f"{label}: the engines disagree: " + ", ".join(f"{e}: {len(a)}" for e, a in done.items()))
+    finished = {e: t for e, t in times.items() if t is not None and e != "auto"}
+    best = min(finished, key=lambda e: finished[e]) if finished else "-"
+    size = len(next(iter(done.values()))) if done else "?"
+    ratio = (times["auto"] / finished[best]) if finished and times["auto"] is not None else float("nan")
+    cells = [label, str(size)] + [("skip" if e in skip else fmt(times[e], budget)) for e in available_engines()]
+    rows.append(cells + [fmt(times["auto"], budget), f"{best} {fmt(finished.get(best), budget)}", f"{ratio:.2f}"])
+    print(" | ".join(rows[-1]), flush=True)
+
+
+def row_cone_case(n_out: int, n_in: int, seed: int, budget: int, cdd_max: int, rows: list[list[str]]) -> None:
+    M = mechanism(n_out, n_in, seed)
+    skip = {"cdd"} if n_out * n_in > cdd_max else set()
+    compare(f"M {n_out} x {n_in} (seed {seed}), auto={choose('V', n_out, n_in).engine}",
+            lambda: pg.FiniteDefinition([pg.Mechanism(M.matrix)]).row_cone(),
+            lambda c: c.int_facets.tolist(), budget, skip, rows)
+
+
+def design_cases(budget: int, rows: list[list[str]]) -> None:
+    rr3, dp3 = pg.RandomizedResponse(3, "3/4"), pg.DifferentialPrivacy.hamming(3, exp_eps=2)
+    rr4, dp4 = pg.RandomizedResponse(4, "3/4"), pg.DifferentialPrivacy.hamming(4, exp_eps=3)
+    compare("hull(RR(3,3/4), DP(Q3,2)) facets", lambda: pg.hull(rr3, dp3).row_cone(),
+            lambda c: c.int_facets.tolist(), budget, set(), rows)
+    compare("hull(RR(3,3/4), DP(Q3,2)) rays", lambda: pg.hull(rr3, dp3).row_cone(),
+            lambda c: c.int_rays.tolist(), budget, set(), rows)
+    compare("hull(RR(4,3/4), DP(Q4,3)) facets", lambda: pg.hull(rr4, dp4).row_cone(),
+            lambda c: c.int_facets.tolist(), budget, set(), rows)
+    compare("intersection(RR(4,3/4), DP(Q4,3)) facets", lambda: pg.intersection(rr4, dp4).row_cone(),
+            lambda c: c.int_facets.tolist(), budget, set(), rows)
+    rng = np.random.default_rng(5)
+    base = [list(r) for r in dp3.row_cone().int_facets.tolist()]
+    extra = [[int(v) for v in (np.array(base[i]) + np.array(base[j]))] for i, j in rng.integers(0, len(base), (60, 2))]
+    compare("from_guarantees(DP(Q3,2) facets + 60 implied)", lambda: pg.ConeDefinition.from_guarantees(base + extra, dp3.inputs),
+            lambda D: D.row_cone().int_rays.tolist(), budget, set(), rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=int, default=30, help="random finite definitions in the corpus (default 30)")
+    ap.add_argument("--max-outputs", type=int, default=30, help="largest number of outputs in the corpus")
+    ap.add_argument("--max-datasets", type=int, default=16, help="largest number of datasets in the corpus")
+    ap.add_argument("--budget", type=int, default=120, help="seconds one engine may run on one case")
+    ap.add_argument("--cdd-max-entries", type=int, default=300, help="skip cdd above this many generator entries")
+    ap.add_argument("--table-max", type=int, default=len(TABLE), help="how many rows of the issue's table to run")
+    ap.add_argument("--skip-table", action="store_true")
+    ap.add_argument("--skip-design", action="store_true")
+    args = ap.parse_args(argv)
+    rows: list[list[str]] = []
+    for engine in available_engines():  # warm-up: imports and the first worker start are not charged to a case
+        with use_engine(engine):
+            pg.FiniteDefinition([mechanism(12, 10, 1)]).row_cone().n_facets
+    head = ["case", "facets/rays"] + list(available_engines()) + ["auto", "best", "auto/best"]
+    print(" | ".join(head))
+    if not args.skip_table:
+        for n_out, n_in in TABLE[:args.table_max]:
+            row_cone_case(n_out, n_in, 0, args.budget, args.cdd_max_entries, rows)
+    rng = np.random.default_rng(2024)
+    for k in range(args.corpus):
+        n_in = int(rng.integers(10, min(16, args.max_datasets) + 1))
+        n_out = int(rng.integers(20, min(30, args.max_outputs) + 1))
+        row_cone_case(n_out, n_in, 100 + k, args.budget, args.cdd_max_entries, rows)
+    if not args.skip_design:
+        design_cases(args.budget, rows)
+    print("\n| " + " | ".join(head) + " |\n|" + " --- |" * len(head))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

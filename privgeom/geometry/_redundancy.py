@@ -1,0 +1,308 @@
+"""Output-sensitive redundancy removal: Clarkson's algorithm, one LP per candidate row, with exact certificates.
+
+A system of rows ``a_1, …, a_n`` in ``R^N`` — inequalities ``a·x ≥ 0`` of an H-representation, or generators of a
+V-representation — has a row ``a_i`` *redundant* iff ``a_i`` is a nonnegative combination of the others (Farkas'
+lemma: the inequality is implied, the generator is not extreme). pycddlib tests every row against all the others;
+Clarkson's algorithm (K. L. Clarkson, "More output-sensitive geometric algorithms", FOCS 1994; in the form of
+Fukuda, *Polyhedral Computation*, 2020, Section 7.2) keeps a set ``R`` of rows already proven irredundant and
+tests each candidate against ``R`` only, so the LPs stay as small as the *answer*:
+
+1. find an interior point ``z`` (``a_k·z > 0`` for every row; it exists iff there is no implicit equality / the
+   generated cone is pointed — otherwise the system is handed to cdd);
+2. for each candidate ``a_i``: if ``a_i ∈ cone(R)`` it is redundant (certificate ``λ ≥ 0``, ``Rᵀλ = a_i``);
+   otherwise an LP gives ``x*`` with ``R x* ≥ 0 > a_i·x*``; walking from ``z`` to ``x*`` the first hyperplane
+   ``a_j·x = 0`` crossed is a row that is irredundant among *all* rows (certificate: a point ``w`` just past it that
+   violates ``a_j`` alone); ``a_j`` joins ``R`` and ``a_i`` is tested again.
+
+Every certificate is exact: ``z`` and ``w`` are checked on the integer rows (:func:`~privgeom.geometry._verify.
+exact_signs`), and ``λ`` is recovered from HiGHS's optimal basis by
+:func:`~privgeom.geometry._exact_lp.exact_basis_solution` (exact primal feasibility checked). A certificate that does
+not verify sends the whole system to cdd's exact redundancy removal; an LP failure is an error.
+
+Examples
+--------
+>>> import numpy as np
+>>> rows = np.array([[1, 0], [0, 1], [1, 1], [2, 1], [1, 3]], dtype=object)
+>>> kept, lin = canonicalize(rows, rows[:0], kind="H", exact=True, method="clarkson")
+>>> sorted(map(tuple, kept.tolist())), lin.shape
+([(0, 1), (1, 0)], (0, 2))
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .._core.errors import InvalidParameterError
+from . import _cdd
+from ._verify import exact_signs
+
+__all__ = ["canonicalize", "clarkson", "CLARKSON_MIN_ENTRIES", "REDUNDANCY_METHODS"]
+
+#: ``method="auto"`` runs Clarkson's algorithm from this many input entries (rows x (dimension + 1)) on; below it
+#: cdd's serial redundancy removal is faster (``benchmarks/bench_engines.py``).
+CLARKSON_MIN_ENTRIES = 3_000
+#: Walks per block of the LP-free seeding (bounds its n x block float arrays).
+SEED_BLOCK = 512
+#: Rounds of LP-free seeding (each from another random interior point).
+SEED_ROUNDS = 6
+#: Ray shots per candidate before Clarkson's algorithm gives the system to cdd.
+SHOTS = 6
+#: The methods of :func:`canonicalize`.
+REDUNDANCY_METHODS = ("auto", "cdd", "clarkson")
+
+
+def _primitive(rows: np.ndarray) -> list[tuple[int, ...]]:
+    out = []
+    for r in rows.tolist():
+        den = math.lcm(*(getattr(v, "denominator", 1) for v in r))
+        ints = [int(v * den) for v in r]
+        g = math.gcd(*ints)
+        out.append(tuple(v // g for v in ints) if g > 1 else tuple(ints))
+    return out
+
+
+def _int_array(rows: list[tuple[int, ...]], dim: int) -> np.ndarray:
+    arr = np.empty((len(rows), dim), dtype=object)
+    if rows:
+        arr[:] = [list(r) for r in rows]
+    try:
+        return arr.astype(np.int64) if rows and max(abs(v) for r in rows for v in r) < 2**62 else arr
+    except OverflowError:  # pragma: no cover - guarded by the bound
+        return arr
+
+
+def _scaled(x: Any) -> np.ndarray:
+    """A rational vector as a primitive integer row (a positive multiple of it), as an object array."""
+    fr = [Fraction(v) for v in x]
+    den = math.lcm(*(v.denominator for v in fr))
+    ints = [int(v * den) for v in fr]
+    g = math.gcd(*ints) or 1
+    out = np.empty((1, len(ints)), dtype=object)
+    out[0, :] = [v // g for v in ints]
+    return out
+
+
+def _interior(A: np.ndarray, Af: np.ndarray, seed: int = 0) -> np.ndarray | None:
+    """An integer ``z`` with ``A z > 0`` exactly (HiGHS: ``A z ≥ 1``), or None when there is none or it does not
+    verify."""
+    from ._lp import solve_lp
+
+    n, dim = Af.shape
+    # a central point: max t s.t. a_k·z ≥ t·|a_k| (rows of unit max-abs), -1 ≤ z ≤ 1 (a Chebyshev-type centre)
+    norms = np.linalg.norm(Af, axis=1)
+    c = np.zeros(dim + 1)
+    c[-1] = -1.0
+    A_ub = np.hstack([-Af, norms[:, None]])
+    res = solve_lp(c, A_ub=A_ub, b_ub=np.zeros(n), bounds=[(-1, 1)] * dim + [(None, 1)], what="interior point")
+    if res.status != "optimal" or res.x is None or res.x[-1] <= 1e-9:
+        return None
+    margin = float(res.x[-1])
+    # a generic interior point (random, seeded): symmetric inputs would otherwise put ties on every ray shot
+    rng = np.random.default_rng(seed)
+    base = np.asarray(res.x[:dim], dtype=float)
+    for scale in ((0.02, 0.002, 0.0) if seed == 0 else (0.5 * margin, 0.05 * margin)):
+        z = _scaled(base + scale * np.abs(base).max() * rng.uniform(-1, 1, dim))
+        if (exact_signs(A, z) > 0).all():
+            return z
+    return None
+
+
+def _in_cone(R: np.ndarray, Rf: np.ndarray, target: np.ndarray, target_f: np.ndarray) -> bool | None:
+    """True when ``target`` is a nonnegative combination of the rows of ``R`` (exact ``λ`` verified), False when
+    HiGHS finds none, None when HiGHS's answer cannot be made exact."""
+    import scipy.sparse as sp
+
+    from ._exact_lp import exact_basis_solution
+    from ._lp import HighsModel
+
+    if len(R) == 0:
+        return bool(all(v == 0 for v in target.tolist()))
+    M = sp.csc_matrix(Rf.T)
+    model = HighsModel(np.zeros(len(R)), M, target_f, target_f, np.zeros(len(R)), np.full(len(R), np.inf),
+                       what="redundancy test")
+    res = model.solve(solver="dual")
+    if res.status == "infeasible":
+        return False
+    if res.x is not None and _rational_combination(R, target, res.x * (np.abs(target.astype(float)).max()
+                                                                      / np.abs(R.astype(float)).max(axis=1))):
+        return True
+    if res.basis is None:
+        return None
+    rows = [{k: int(v) for k, v in enumerate(col) if v != 0} for col in R.T.tolist()]
+    tgt = [int(v) for v in target.tolist()]
+    sol = exact_basis_solution([0] * len(R), rows, tgt, tgt, res.basis)
+    return None if sol is None else True
+
+
+def _rational_combination(R: np.ndarray, target: np.ndarray, lam: np.ndarray) -> bool:
+    """True when a rationalisation of the float multipliers ``lam`` (denominators up to 10^3, 10^6, 10^9:
+    :func:`~privgeom.geometry._lp.rational_candidates`) is an exact certificate ``λ ≥ 0``, ``Σ λ_r R_r = target``;
+    cheaper than solving the basis system over the rationals when the multipliers are simple fractions."""
+    from ._lp import rational_candidates
+
+    support = np.nonzero(lam > 1e-12)[0]
+    if len(support) == 0:
+        return False
+    rows = [[int(v) for v in R[k].tolist()] for k in support.tolist()]
+    want = [int(v) for v in target.tolist()]
+    for cand in rational_candidates(lam[support]):
+        if any(c < 0 for c in cand):
+            continue
+        den = math.lcm(*(c.denominator for c in cand))
+        num = [int(c * den) for c in cand]
+        if all(sum(n * r[j] for n, r in zip(num, rows)) == den * want[j] for j in range(len(want))):
+            return True
+    return False
+
+
+def _separating(R: np.ndarray, Rf: np.ndarray, a_f: np.ndarray, tol: float = 1e-9) -> np.ndarray | None:
+    """A float ``x*`` with ``R x* ≥ 0`` and ``a·x* < 0`` (LP ``min a·x`` over the box), None when the optimum is
+    above ``-tol``."""
+    from ._lp import solve_lp
+
+    dim = len(a_f)
+    res = solve_lp(a_f, A_ub=-Rf if len(R) else None, b_ub=np.zeros(len(R)) if len(R) else None,
+                   bounds=(-1, 1), what="separation")
+    if res.status != "optimal" or res.x is None or res.fun is None or res.fun >= -tol:
+        return None
+    return res.x
+
+
+def _shoot(A: np.ndarray, Af: np.ndarray, z: np.ndarray, x: np.ndarray) -> int | None:
+    """The row first crossed on the segment from ``z`` (interior) to ``x``, certified exactly: a point just past it
+    violates that row alone. None when the crossing is not unique in floating point or the point does not verify."""
+    zf = np.asarray(z[0], dtype=float)
+    az, ax = Af @ zf, Af @ x
+    scale = np.abs(zf).max()
+    x = x * scale  # the same direction at the scale of z
+    ax = ax * scale
+    down = ax < az
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(down, az / (az - ax), np.inf)
+    order = np.argsort(t)
+    j = int(order[0])
+    if not np.isfinite(t[j]) or t[j] > 1.0 + 1e-9:
+        return None
+    nxt = float(t[order[1]]) if len(t) > 1 else math.inf
+    if nxt - t[j] <= 1e-9 * max(1.0, t[j]):
+        return None
+    tt = Fraction(float(t[j] + (min(nxt, 2 * t[j] + 1) - t[j]) / 2))
+    zq = [Fraction(int(v)) for v in z[0].tolist()]
+    xq = [Fraction(float(v)) for v in x]
+    w = _scaled([a + tt * (b - a) for a, b in zip(zq, xq)])
+    s = exact_signs(A, w)[:, 0]
+    if s[j] < 0 and (np.delete(s, j) >= 0).all():
+        return j
+    return None
+
+
+def _seed(rows: np.ndarray, Af: np.ndarray, z: np.ndarray) -> set[int]:
+    """Rows proven irredundant without an LP: from ``z`` walk against each row ``a_i`` (towards ``z − s·a_i``, which
+    violates ``a_i``); when the first hyperplane crossed is unique, a point just past it violating that row alone is
+    checked exactly (all walks at once, in blocks of :data:`SEED_BLOCK`)."""
+    n, dim = rows.shape
+    zf = np.asarray(z[0], dtype=float)
+    zq = [Fraction(int(v)) for v in z[0].tolist()]
+    az = Af @ zf
+    found: set[int] = set()
+    for start in range(0, n, SEED_BLOCK):
+        idx = np.arange(start, min(n, start + SEED_BLOCK))
+        s = 2.0 * az[idx] / (Af[idx] ** 2).sum(axis=1)
+        X = zf[None, :] - s[:, None] * Af[idx]  # (m, dim): target of walk i
+        AX = Af @ X.T  # (n, m)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            T = np.where(AX < az[:, None], az[:, None] / (az[:, None] - AX), np.inf)
+        order = np.argsort(T, axis=0)[:2]
+        cols = np.arange(len(idx))
+        t1, t2 = T[order[0], cols], T[order[1], cols] if n > 1 else np.full(len(idx), np.inf)
+        ok = np.isfinite(t1) & (t2 - t1 > 1e-9 * np.maximum(1.0, t1))
+        cand = [(int(order[0, c]), float(t1[c] + (np.minimum(t2[c], 2 * t1[c] + 1) - t1[c]) / 2), c)
+                for c in np.nonzero(ok)[0].tolist() if int(order[0, c]) not in found]
+        if not cand:
+            continue
+        W = np.concatenate([_scaled([a + Fraction(tt) * (Fraction(float(b)) - a) for a, b in zip(zq, X[c])])
+                            for _, tt, c in cand])
+        S = exact_signs(rows, W)  # (n, m')
+        neg = (S < 0).sum(axis=0)
+        for k, (j, _, _) in enumerate(cand):
+            if neg[k] == 1 and S[j, k] < 0:
+                found.add(j)
+    return found
+
+
+def clarkson(rows: np.ndarray) -> list[int] | None:
+    """Indices of the irredundant rows of ``rows`` (distinct primitive integer rows, no row a positive multiple of
+    another) by Clarkson's algorithm with exact certificates (see the module docstring); None when there is no
+    interior point or a certificate cannot be made exact (the caller then uses cdd)."""
+    n, dim = rows.shape
+    Af = rows.astype(float)
+    Af = Af / np.abs(Af).max(axis=1, keepdims=True)
+    z = _interior(rows, Af)
+    if z is None:
+        return None
+    seeded = _seed(rows, Af, z)
+    for k in range(1, SEED_ROUNDS):  # more walks from other interior points while they keep finding rows
+        zk = _interior(rows, Af, seed=k)
+        more = _seed(rows, Af, zk) - seeded if zk is not None else set()
+        seeded |= more
+        if len(more) < max(2, len(seeded) // 20):
+            break
+    kept: list[int] = sorted(seeded)
+    pending = [i for i in range(n) if i not in seeded]
+    while pending:
+        i = pending[-1]
+        if i in kept:
+            pending.pop()
+            continue
+        R, Rf = rows[kept], Af[kept]
+        x = _separating(R, Rf, Af[i])
+        if x is None:  # the optimum is 0 in floating point: prove a_i redundant exactly
+            inside = _in_cone(R, Rf, rows[i], Af[i])
+            if inside is None:
+                return None
+            if inside:
+                pending.pop()
+                continue
+            x = _separating(R, Rf, Af[i], tol=0.0)
+            if x is None:
+                return None
+        rng = np.random.default_rng(len(kept))
+        for attempt in range(SHOTS):  # a tie or a kept row crossed first: shoot again at a nudged target
+            target = x if attempt == 0 else x + 1e-4 * attempt * rng.standard_normal(dim)
+            j = _shoot(rows, Af, z, target)
+            if j is not None and j not in kept:
+                break
+        else:
+            return None
+        kept.append(j)
+    return sorted(kept)
+
+
+def canonicalize(rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bool,
+                 method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
+    """Remove redundant rows (and find implicit linearities): as :func:`privgeom.geometry._cdd.canonicalize`, by
+    Clarkson's algorithm for a large exact system without linear part (``method="auto"`` from
+    :data:`CLARKSON_MIN_ENTRIES` entries; ``"clarkson"`` forces it where it applies, ``"cdd"`` never uses it).
+
+    Clarkson's rows come back as primitive integer rows (the same cone; the caller puts them in canonical form).
+    """
+    if method not in REDUNDANCY_METHODS:
+        raise InvalidParameterError(f"unknown redundancy method {method!r}; choose one of {REDUNDANCY_METHODS}")
+    n, dim = rows.shape
+    use = exact and len(lin_rows) == 0 and n > dim and method != "cdd" and \
+        (method == "clarkson" or n * (dim + 1) >= CLARKSON_MIN_ENTRIES)
+    if use:
+        prim = sorted(set(t for t in _primitive(rows) if any(t)))
+        ints = _int_array(prim, dim)
+        kept = clarkson(ints)
+        if kept is not None:
+            out = np.empty((len(kept), dim), dtype=object)
+            if kept:
+                out[:] = [list(prim[k]) for k in kept]
+            return out, lin_rows
+    return _cdd.canonicalize(rows, lin_rows, kind=kind, exact=exact)
+

@@ -1,0 +1,232 @@
+"""The engine portfolio: identical exact answers across engines, forced methods, verification that refuses a wrong
+engine answer, budgets counted in work, Clarkson's redundancy removal against cdd's."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+import privgeom as pg
+from privgeom import SizeLimitError, SolverError
+from privgeom.geometry import Cone, use_engine
+from privgeom.geometry import _engines, _redundancy, _verify
+
+ENGINES = _engines.available_engines()
+
+
+def _random_generators(n: int, dim: int, seed: int) -> list[list[int]]:
+    rng = np.random.default_rng(seed)
+    return rng.integers(1, 20, size=(n, dim)).tolist()
+
+
+def test_core_engines_installed() -> None:
+    # PyNormaliz is a core dependency (manylinux wheels); pplpy is the extra [ppl], tested whenever it is installed
+    assert ENGINES[:2] == ("cdd", "normaliz")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_engines_agree_exactly_on_random_cones(seed: int) -> None:
+    G = _random_generators(9 + seed % 3, 4 + seed % 3, seed)
+    answers = {}
+    for engine in ENGINES:
+        with use_engine(engine):
+            c = Cone.from_generators(G)
+            answers[engine] = (c.int_facets.tolist(), c.int_equalities.tolist())
+    assert len({str(a) for a in answers.values()}) == 1
+    facets = np.array(answers["cdd"][0])
+    assert (facets @ np.array(G).T >= 0).all()  # every facet valid on every generator
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_rr_example_4_4_by_every_engine(engine: str) -> None:
+    # Lin & Kifer, Example 4.4: randomized response on two bits, p = 3/4, has the facet 9·x00 + 1·x11 - 3·x01 - 3·x10
+    M = pg.randomized_response(2, "3/4")
+    with use_engine(engine):
+        c = Cone.from_generators(M.matrix, labels=M.inputs)
+        assert c.n_facets == 4
+    assert [1, -3, -3, 9] in c.int_facets.tolist()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_h_to_v_by_every_engine_with_lineality(engine: str) -> None:
+    # {x : x0 ≥ 0, x1 ≥ 0} in R^3: rays e0, e1 and the line along e2
+    with use_engine(engine):
+        c = Cone.from_facets([[1, 0, 0], [0, 1, 0]])
+        rays, lin = c.int_rays.tolist(), c.int_lineality.tolist()
+    assert rays == [[1, 0, 0], [0, 1, 0]] and lin == [[0, 0, 1]]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_v_to_h_with_equalities(engine: str) -> None:
+    # a cone in the plane x2 = 0 of R^3: the equality comes back, in canonical form
+    with use_engine(engine):
+        c = Cone.from_generators([[1, 0, 0], [1, 1, 0]])
+        assert c.int_equalities.tolist() == [[0, 0, 1]]
+        assert c.int_facets.tolist() == [[1, -1, 0], [0, 1, 0]]
+
+
+def test_forced_method_is_used_and_auto_follows_the_table() -> None:
+    for engine in ENGINES:
+        assert _engines.choose("V", 3, 2, engine) == _engines.Choice(engine, "forced")
+    big = _engines.AUTO_NORMALIZ_ENTRIES
+    assert _engines.choose("V", big, 1, "auto").engine == "normaliz"
+    assert _engines.choose("V", 2, 2, "auto").engine == "cdd"
+    assert _engines.choose("H", 10_000, 16, "auto").engine == "cdd"
+    with pytest.raises(pg.InvalidParameterError, match="unknown cone engine 'nmz'"):
+        _engines.choose("V", 3, 2, "nmz")
+
+
+def test_forced_engine_is_the_one_that_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    real = _engines._run
+
+    def spy(engine: str, *args: object) -> object:
+        seen.append(engine)
+        return real(engine, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_engines, "_run", spy)
+    for engine in ENGINES:
+        with use_engine(engine):
+            Cone.from_generators([[1, 0], [1, 1], [0, 1], [2, 1]]).n_facets
+    assert seen == list(ENGINES)
+
+
+# ------------------------------------------------------------------------------------------------ verification
+def _corrupt(monkeypatch: pytest.MonkeyPatch, change: object) -> None:
+    real = _engines._engine_kernel
+
+    def wrong(engine: str, kind: str, main: object, lin: object, dim: int) -> object:
+        facets, eqs = real(engine, kind, main, lin, dim)
+        return change(facets), eqs  # type: ignore[operator]
+
+    monkeypatch.setattr(_engines, "_engine_kernel", wrong)
+
+
+# the cone over a square: rays (1,±1,±1)... written with nonnegative entries: rays (1,0,0),(1,1,0),(1,1,1),(1,0,1)
+SQUARE = [[1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 0, 1]]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("change, message", [
+    (lambda f: f[:-1] + [[0, 0, 1], [1, -1, -1]], "facet·ray = -1"),  # an invalid inequality
+    (lambda f: f + [[2, -1, 0]], "rank 1, not 2"),  # valid (x0 ≥ x1 doubled plus x0) but not a facet
+    (lambda f: f[1:], "rays 0|rays 1|ray"),  # a facet missing: rays on it lose rank
+    (lambda f: f + [[0, 0, 0]] and [[v * 2 for v in r] for r in f], None),  # scaled rows are re-normalised: fine
+])
+def test_verification_refuses_a_wrong_engine_answer(monkeypatch: pytest.MonkeyPatch, engine: str, change: object,
+                                                    message: str | None) -> None:
+    _corrupt(monkeypatch, change)
+    with use_engine(engine):
+        c = Cone.from_generators(SQUARE)
+        if message is None:
+            assert c.n_facets == 4
+            return
+        with pytest.raises(SolverError, match=f"{engine} returned a wrong answer") as err:
+            c.facets
+        assert "refused" in str(err.value)
+    with use_engine("cdd"), pytest.raises(SolverError):  # the cone never stored the wrong answer
+        c.facets
+
+
+def test_dropped_facet_is_caught_by_the_ray_ranks() -> None:
+    # the cone over a square: 4 rays, 4 facets; without one facet the two rays on it are tight on one facet only
+    c = Cone.from_generators(SQUARE)
+    R, F = c.int_rays, c.int_facets
+    z = np.zeros((0, 3), dtype=np.int64)
+    _verify.verify_pair((R, z), (F, z), engine="demo")
+    with pytest.raises(SolverError, match=r"ray \d .* rank 1, not 2 \(not a ray\)"):
+        _verify.verify_pair((R, z), (F[1:], z), engine="demo")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exact_signs_match_python_integers(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    big = [int(v) * 10**15 + int(w) for v, w in zip(rng.integers(-9, 9, 40), rng.integers(-9, 9, 40))]
+    A = np.array(big[:20], dtype=object).reshape(5, 4)
+    B = np.concatenate([A[:2] * 3, np.array(big[20:], dtype=object).reshape(5, 4)])
+    B[0] = [A[1, 1], -A[1, 0], 0, 0]  # orthogonal to row 1 of A: an exact zero among huge products
+    want = [[int(np.sign(sum(int(x) * int(y) for x, y in zip(a, b)))) for b in B] for a in A]
+    assert _verify.exact_signs(A, B).tolist() == want
+    assert want[1][0] == 0
+
+
+# ------------------------------------------------------------------------------------------------------- budgets
+def test_engine_rows_budget_counts_the_answer() -> None:
+    with pg.limits(engine_rows=3):
+        c = Cone.from_generators(SQUARE)
+        with pytest.raises(SizeLimitError, match=r"returned 4 facets .* limit of 3 .*engine_rows"):
+            c.facets
+    assert Cone.from_generators(SQUARE).n_facets == 4
+
+
+def test_engine_seconds_budget_stops_the_worker() -> None:
+    import time
+
+    with pg.limits(engine_seconds=1), pytest.raises(SizeLimitError, match="engine_seconds"):
+        _engines.run_in_worker(time.sleep, (60,), "a sleeping engine")
+
+
+def test_worker_errors_are_solver_errors() -> None:
+    with pytest.raises(SolverError, match="ZeroDivisionError"):
+        _engines.run_in_worker(divmod, (1, 0), "a failing engine")
+
+
+def test_dimension_limit_bounds_every_engine() -> None:
+    for engine in ENGINES:
+        with use_engine(engine), pg.limits(dd_dim=3):
+            c = Cone.from_generators(np.eye(4, dtype=int).tolist() + [[1, 1, 1, 1]])
+            with pytest.raises(SizeLimitError, match="dd_dim"):
+                c.facets
+
+
+def test_upper_bound_theorem() -> None:
+    # cyclic polytopes: a hexagon has 6 edges; a 4-polytope with 7 vertices at most n(n-3)/2 = 14 facets
+    assert _engines.upper_bound_rows(6, 3) == 6
+    assert _engines.upper_bound_rows(7, 5) == 7 * 4 // 2
+    assert _engines.upper_bound_rows(30, 16) == 2 * math.comb(22, 7)
+
+
+# ------------------------------------------------------------------------------------------------------ Clarkson
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("kind", ["H", "V"])
+def test_clarkson_matches_cdd(seed: int, kind: str) -> None:
+    rng = np.random.default_rng(seed)
+    dim = 4 + seed % 3
+    rows = rng.integers(1, 30, size=(40, dim)).astype(object)
+    if kind == "H":  # inequalities around the positive direction: a_k·1 > 0 for every row
+        rows = rows - rng.integers(0, 12, size=(40, dim)).astype(object)
+        rows = rows[[sum(r) > 0 for r in rows.tolist()]]
+    a, _ = _redundancy.canonicalize(rows, rows[:0], kind=kind, exact=True, method="clarkson")
+    b, _ = _redundancy.canonicalize(rows, rows[:0], kind=kind, exact=True, method="cdd")
+
+    def canon(x: np.ndarray) -> set[tuple[int, ...]]:
+        return {tuple(v) for v in _engines.fast_canonical([[int(F(t)) for t in r] for r in x.tolist()],
+                                                          dim).tolist()}
+
+    assert canon(a) == canon(b) and 0 < len(canon(a)) < len(rows)
+
+
+def test_clarkson_certificates_on_a_known_system() -> None:
+    # x ≥ 0, y ≥ 0 and the implied x + y ≥ 0, 2x + y ≥ 0, x + 3y ≥ 0: only the orthant's two facets remain
+    rows = np.array([[1, 0], [0, 1], [1, 1], [2, 1], [1, 3]], dtype=object)
+    assert _redundancy.clarkson(rows) == [0, 1]
+    # no interior point (x ≥ 0 and -x ≥ 0): Clarkson declines, cdd finds the implicit equality
+    flat = np.array([[1, 0], [-1, 0], [0, 1]], dtype=object)
+    assert _redundancy.clarkson(flat) is None
+    kept, lin = _redundancy.canonicalize(flat, flat[:0], kind="H", exact=True, method="clarkson")
+    assert len(lin) == 2 and len(kept) == 1
+
+
+def test_large_intersection_goes_through_clarkson(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = _redundancy.clarkson
+    monkeypatch.setattr(_redundancy, "clarkson", lambda rows: calls.append(rows.shape) or real(rows))
+    monkeypatch.setattr(_redundancy, "CLARKSON_MIN_ENTRIES", 400)
+    rows = _random_generators(120, 4, 7)
+    c = Cone.from_generators(rows)
+    assert len(calls) == 1 and calls[0][1] == 4
+    with use_engine("cdd"):
+        assert c.n_facets == Cone.from_generators(rows[:]).n_facets
