@@ -204,7 +204,7 @@ class Domain:
         if index is None:
             index = {s: i for i, s in enumerate(self.labels)}
             object.__setattr__(self, "_index_cache", index)
-        return index  # type: ignore[no-any-return]
+        return index
 
     # ------------------------------------------------------------------------------------------------ constructors
     @classmethod
@@ -321,7 +321,7 @@ class Domain:
         return iter(self.labels)
 
     def __contains__(self, label: object) -> bool:
-        return label in self._index  # type: ignore[attr-defined]
+        return label in self._index
 
     def index(self, label: str) -> int:
         """Column of a dataset label.
@@ -332,7 +332,7 @@ class Domain:
             A label that is not one of the datasets.
         """
         try:
-            return self._index[label]  # type: ignore[attr-defined,no-any-return]
+            return self._index[label]
         except KeyError:
             raise DomainMismatchError(f"{label!r} is not one of the datasets {list(self.labels[:8])}") from None
 

@@ -305,7 +305,7 @@ class LogRational:
 
     def to_json(self) -> dict[str, Any]:
         """``{"ln": "<ratio>", "value": <float>}`` (:func:`scalar_to_json`)."""
-        return scalar_to_json(self)  # type: ignore[no-any-return]
+        return scalar_to_json(self)
 
 
 # ================================================================================================== text

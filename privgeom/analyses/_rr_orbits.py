@@ -244,7 +244,7 @@ class _HypercubeRelaxation(Relaxation):
             if graph is None:  # the graph of the pairs, as the generic route builds it (size-checked by the family)
                 graph = nx.Graph(name="pairs")
                 graph.add_nodes_from(self.cone.labels)
-                graph.add_edges_from(self.subsets)  # type: ignore[arg-type]
+                graph.add_edges_from(self.subsets)
             assert self.level is not None  # recognised: ε-DP on the k-cube
             cached = DifferentialPrivacy(graph, exp_eps=self.level.exp_eps, inputs=self.cone.labels)
             object.__setattr__(self, "_definition", cached)
@@ -294,4 +294,4 @@ def _rr_relaxation(rr: RandomizedResponse, family: Any, method: str) -> Relaxati
     cached = rr.__dict__.get("_hamming_relaxation")  # the definition is immutable: one relaxation per definition
     if cached is None:
         cached = rr.__dict__["_hamming_relaxation"] = _relax_rr(rr)
-    return cached  # type: ignore[no-any-return]
+    return cached

@@ -24,7 +24,6 @@ more than ``--max-work`` are refused before computing.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 

@@ -73,7 +73,7 @@ def _tokens(expr: str) -> list[tuple[str, str]]:
         elif op:
             out.append(("op", op))
         elif q1 is not None or q2 is not None:
-            out.append(("str", q1 if q1 is not None else q2))  # type: ignore[arg-type]
+            out.append(("str", q1 if q1 is not None else q2))
         else:
             low = word.lower()
             out.append((low, low) if low in ("and", "or", "not", "contains") else ("word", word))

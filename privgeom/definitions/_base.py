@@ -515,12 +515,12 @@ class PrivacyDefinition(ABC):
         >>> RandomizedResponse(2, "3/4").without([0]).row_cone().n_facets   # 3 facets left, and x_00 ≥ 0
         4
         """
-        return GENERIC_OPERATIONS["without"](self, facets, orbits=orbits)  # type: ignore[no-any-return]
+        return GENERIC_OPERATIONS["without"](self, facets, orbits=orbits)
 
     def only(self, predicate: Callable[[Any], bool]) -> "PrivacyDefinition":
         """The cone definition keeping the guarantees (:func:`privgeom.semantics`) that ``predicate`` accepts
         (:func:`privgeom.analyses.design._design.only`)."""
-        return GENERIC_OPERATIONS["only"](self, predicate)  # type: ignore[no-any-return]
+        return GENERIC_OPERATIONS["only"](self, predicate)
 
     # -- helpers for subclasses ------------------------------------------------------------------------------
     @property
@@ -557,7 +557,7 @@ class PrivacyDefinition(ABC):
         cached = self.__dict__.get("_row_cone_cached")
         if cached is None:
             cached = self.__dict__["_row_cone_cached"] = build()
-        return cached  # type: ignore[no-any-return]
+        return cached
 
     def _completion(self, row: list[Any], scale: Scalar, exact: bool, check: Callable[[Mechanism], Membership],
                     method: str, detail: str) -> Membership:

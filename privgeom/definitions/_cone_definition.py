@@ -203,7 +203,7 @@ class ConeDefinition(PrivacyDefinition):
         """
         from ._base import GENERIC_OPERATIONS
 
-        return GENERIC_OPERATIONS["from_guarantees"](guarantees, inputs, name=name)  # type: ignore[no-any-return]
+        return GENERIC_OPERATIONS["from_guarantees"](guarantees, inputs, name=name)
 
     @property
     def redundant(self) -> tuple[Any, ...]:

@@ -110,14 +110,14 @@ class FiniteDefinition(PrivacyDefinition):
         self._lp_cache: dict[Any, Any] = {}
 
     @property
-    def membership_methods(self) -> tuple[str, ...]:  # type: ignore[override]
+    def membership_methods(self) -> tuple[str, ...]:
         """``("lp", "linear-solve", "row-cone")`` when the row cone decides the closure, else ``("lp",)``.
 
         Computed lazily (the independence test is an exact rank); subclasses may assign a tuple to extend it.
         """
         override = self.__dict__.get("_methods_override")
         if override is not None:
-            return override  # type: ignore[no-any-return]
+            return override
         return ("lp", "linear-solve", "row-cone") if self._decides else ("lp",)
 
     @membership_methods.setter

@@ -174,7 +174,7 @@ class GeometricDefinition(ClosedFormDefinition):
             M = truncated_geometric(self._n, self._given_alpha, exact=self._given_exact)
             built = (M if self._exact else M.to_float(),)
             self.__dict__["_built_mechs"] = built
-        return built  # type: ignore[no-any-return]
+        return built
 
     @property
     def alpha(self) -> Scalar:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._core.numeric import Scalar, scalar_to_json
-from .._core.results import Decision, Result
+from .._core.results import Decision
 
 __all__ = ["ConeMembership", "Containment"]
 

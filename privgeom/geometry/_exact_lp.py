@@ -122,7 +122,7 @@ def exact_basis_solution(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower
     """
     cc, rr, lo, hi = _exact_inputs(c, rows, lower, upper)
     col_status, row_status = basis
-    BASIC, LOWER, UPPER = 1, 0, 2
+    BASIC, LOWER = 1, 0  # HiGHS basis status codes (2, at the upper bound, never occurs: x ≥ 0 has none)
     n = len(cc)
     if len(col_status) != n or len(row_status) != len(rr):
         return None

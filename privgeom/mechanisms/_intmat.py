@@ -70,7 +70,7 @@ class IntColumns:
     @property
     def shape(self) -> tuple[int, int]:
         """``(outputs, inputs)``."""
-        return self.numerators.shape  # type: ignore[return-value]
+        return self.numerators.shape
 
     def max_numerator(self) -> int:
         """The largest numerator (a Python int)."""

@@ -27,7 +27,7 @@ from .._core.numeric import Scalar, check_dense_size, parse_int
 from ..mechanisms import Mechanism
 from ._domains import database_points, histograms, input_domain, record_values
 from ._reduction import count_compositions
-from .._core.level import LevelLike, PrivacyLevel, ScalarLike
+from .._core.level import LevelLike, ScalarLike
 
 __all__ = [
     "shm",

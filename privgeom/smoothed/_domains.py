@@ -133,13 +133,13 @@ def recognise_domain(labels: Sequence[str], *, kind: str | None = None,
     for make in _candidates(len(labels), kinds, recs):
         dom = make()
         if set(dom.labels) == target:
-            return dom  # type: ignore[no-any-return]
+            return dom
     return None
 
 
 def _check_kind(kind: Any) -> str | None:
     if kind is None or kind in KINDS:
-        return kind  # type: ignore[no-any-return]
+        return kind
     raise InvalidParameterError(f"unknown input kind {kind!r}; pass a privgeom.Domain or one of {sorted(KINDS)}")
 
 

@@ -430,7 +430,7 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
         key = (n, a, b, qa, qb, log_tau)
         if key not in cache:
             cache[key] = _mixture_law(a, qa, b, qb, log_tau)
-        return cache[key]  # type: ignore[no-any-return]
+        return cache[key]
 
     evals: dict[int, float] = {}
     trunc = [-math.inf]

@@ -17,7 +17,11 @@ Examples
 ['2', '3']
 """
 
+from .._core.removed import removed_names_getattr as _removed_names_getattr
 from ._queries import register_query
 from ._sweep import sweep
 
 __all__ = ["sweep", "register_query"]
+
+#: A removed name raises an AttributeError naming its replacement (privgeom._core.removed; CHANGELOG.md).
+__getattr__ = _removed_names_getattr(__name__)

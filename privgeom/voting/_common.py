@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, TypeAlias, TypeVar
 
-import numpy as np
+import numpy as np  # noqa: F401  (the module's doctests use np)
 
 from .._core.errors import InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
@@ -101,7 +101,7 @@ class Rho:
         if self.rho == 1:
             return PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)
         if self.exact:
-            return PrivacyLevel.from_exp_eps((1 + self.rho) / (1 - self.rho))  # type: ignore[arg-type]
+            return PrivacyLevel.from_exp_eps((1 + self.rho) / (1 - self.rho))
         r = float(self.rho)
         # ε = ln(1+ρ) - ln(1-ρ) = 2 artanh(ρ), to full relative precision also for ρ near 0
         return PrivacyLevel(exp_eps=(1 + r) / (1 - r), exact=False, eps=math.log1p(r) - math.log1p(-r), given="eps")

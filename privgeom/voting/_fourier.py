@@ -266,7 +266,7 @@ class FourierSpectrum(Result):
         exact = r.exact and self.exact
         weights = self.level_weights()
         if exact:
-            return sum((r.rho**k * w for k, w in enumerate(weights)), Fraction(0))  # type: ignore[operator]
+            return sum((r.rho**k * w for k, w in enumerate(weights)), Fraction(0))
         x = float(r.rho)
         return math.fsum(x**k * float(w) for k, w in enumerate(weights))
 

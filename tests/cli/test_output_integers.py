@@ -15,7 +15,7 @@ import privgeom as pg
 from privgeom._core.results import to_jsonable
 from pg_testing.work import forbid
 from privgeom.analyses.guarantees import _semantics
-from privgeom.analyses.guarantees._semantics import Guarantee, guarantee_from_normal
+from privgeom.analyses.guarantees._semantics import Guarantee
 from privgeom.analyses.guarantees._wording import parity_structure
 from privgeom.cli import main
 from privgeom.cli._render import IntegerRow, StreamedData, Stream, facet_rows, ray_rows

@@ -169,7 +169,6 @@ class _Root:
         return self.lo == self.hi
 
     def refine(self) -> None:
-        import sympy
 
         if self.rational:
             return

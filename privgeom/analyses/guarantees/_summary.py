@@ -428,7 +428,7 @@ def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, defi
     """
     known = structured_summary(obj, rays=rays, definition=definition, group=group)  # e.g. RR per orbit (_rr_orbits)
     if known is not None:
-        return known  # type: ignore[no-any-return]
+        return known
     cone = as_cone(obj)
     name = definition if definition is not None else (obj.spec() if hasattr(obj, "spec") else "a cone")
     G = group if group is not None else _group_of(obj, cone)

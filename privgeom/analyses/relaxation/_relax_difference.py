@@ -516,7 +516,7 @@ def _lost_check(original: Any, cone: Cone, S: DifferenceSystem, ia: np.ndarray, 
             lost_idx.extend(members)
     lost_idx.sort()
     lost_seq: Sequence[Guarantee] = _Lazy(len(lost_idx), lambda j: guarantee_from_normal(
-        list(source.facet(lost_idx[j])), labels, exact=exact))  # type: ignore[arg-type]
+        list(source.facet(lost_idx[j])), labels, exact=exact))
     return _LostCheck(statuses=statuses, lost=lost_seq, kept=source.n - len(lost_idx), symmetry=orbits.symmetry,
                       n_facets=source.n, n_orbits=len(orbits.members))
 

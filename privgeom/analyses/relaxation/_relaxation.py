@@ -285,7 +285,7 @@ def relax(definition_or_cone: PrivacyDefinition | Cone, subsets: FamilyLike, *, 
         raise InvalidParameterError(f"unknown relaxation method {method!r}; choose one of {RELAX_METHODS}")
     known = structured_relaxation(definition_or_cone, subsets, method)  # e.g. RR per orbit (_rr_orbits)
     if known is not None:
-        return known  # type: ignore[no-any-return]
+        return known
     cone = as_cone(definition_or_cone)
     family = subset_family(relaxation_domain(definition_or_cone, cone.labels), subsets)
     return route(definition_or_cone, cone, family)
@@ -570,7 +570,7 @@ def relax_pairwise(definition_or_cone: PrivacyDefinition | Cone, pairs: FamilyLi
     """
     known = structured_relaxation(definition_or_cone, pairs, method)  # e.g. RR per orbit (_rr_orbits)
     if known is not None:
-        return known  # type: ignore[no-any-return]
+        return known
     cone = as_cone(definition_or_cone)
     family = subset_family(relaxation_domain(definition_or_cone, cone.labels), pairs)
     bad = [s for s in family if len(s) != 2]
