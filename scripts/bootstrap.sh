@@ -13,8 +13,9 @@
 # carries the job's output alone: `bash scripts/bootstrap.sh analyze > report.txt` holds the analysis and nothing else.
 #
 # Set-up: installs the Debian packages pycddlib 3 compiles against (libcdd-dev, libgmp-dev, a C compiler and the
-# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with its test, docs and sweep
-# extras (the test suite builds the documentation and runs sweeps on Dask).
+# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with every optional
+# extra ([all]: plot, symbolic, convex, sweep) and the test and docs tools (the test suite builds the documentation,
+# draws figures and runs sweeps on Dask).
 # Idempotent: a second run only re-checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,7 +68,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ privgeom/_version.p
   "$VPY" -m pip install -q --upgrade pip >"$log" 2>&1 || true
   # pip and the build backend talk on stdout (setuptools' "Editable installation…" warning block): keep it in the log,
   # show it (on stderr) only when the install fails; a real error line is shown either way
-  if ! "$VPY" -m pip install -q --disable-pip-version-check -e ".[test,docs,sweep]" >"$log" 2>&1; then
+  if ! "$VPY" -m pip install -q --disable-pip-version-check -e ".[all,test,docs]" >"$log" 2>&1; then
     grep -v "^WARNING: Location" "$log" >&2 || true
     rm -f "$log"
     die "pip could not install privgeom (see the messages above)."

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import FormatError, InvalidParameterError, SizeLimitError
+from .extras import require
 from .limits import register_limit
 from .numeric import limit_hint
 
@@ -343,7 +344,7 @@ def write_text(path: str | Path, text: str, *, what: str) -> None:
 
 def figure_formats() -> tuple[str, ...]:
     """File suffixes matplotlib can write (``.png``, ``.pdf``, ``.svg``, …), from its canvas registry."""
-    from matplotlib.backend_bases import FigureCanvasBase
+    FigureCanvasBase = require("matplotlib.backend_bases", extra="plot", feature="writing figures").FigureCanvasBase
 
     return tuple(sorted("." + ext for ext in FigureCanvasBase.get_supported_filetypes()))
 

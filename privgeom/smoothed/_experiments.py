@@ -29,6 +29,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._core.extras import require
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.grid import run_grid
 from .._core.io import check_output_dir
@@ -128,7 +129,7 @@ def election_vertices() -> list[Fraction]:
 
 
 def _figure(ncols: int, width: float = 5.0) -> tuple[Any, Any]:
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", extra="plot", feature="the figures of smoothed.paper").Figure
 
     fig = Figure(figsize=(width * ncols, 4.0), layout="constrained")
     axes = fig.subplots(1, ncols, squeeze=False)[0]

@@ -43,6 +43,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._core.extras import require
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.grid import run_grid
 from .._core.io import check_output_dir
@@ -541,7 +542,7 @@ def majority_accuracy_figure(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: in
     """
     _check_figure(rhos, n_max)  # sizes before anything is created or drawn
     target = None if path is None else figure_path(path)
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", extra="plot", feature="the accuracy figure of voting.paper").Figure
 
     data = majority_accuracy_data(rhos, n_max)
     fig = Figure(figsize=(7.0, 4.5), layout="constrained")

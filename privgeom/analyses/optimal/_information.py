@@ -43,6 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
+from ..._core.extras import require
 from ..._core.limits import register_limit
 from ..._core.level import ScalarLike
 from ..._core.numeric import fraction_str, limit_hint, parse_scalar
@@ -192,7 +193,7 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
     m, N = len(outputs), len(inputs)
     C = np.array([[pi[d] * U[d, w] for d in range(N)] for w in range(m)], dtype=float)
     model = closure_constraints(definition, m, exact=False)
-    import cvxpy as cp
+    cp = require("cvxpy", extra="convex", feature="pg.least_informative (an exponential-cone program)")
 
     T = model.sparse_map()  # vec(M) = T x, row-major (ω, D)
     keep = [w * N + d for w in range(m) for d in range(N) if pi[d] > 0]
