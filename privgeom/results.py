@@ -14,17 +14,24 @@ The vocabulary every result speaks:
   (a probability, an ε as a :class:`~privgeom.PrivacyLevel`, nats, …);
 - ``to_dict()`` gives plain JSON data and ``from_dict(data)`` reads it back; ``to_json()`` gives JSON text (a
   ``str``) and ``from_json(text)`` reads it back;
-- tolerances: float comparisons use ``atol`` (absolute, default ``1e-9``) and ``rtol`` (relative, default ``0``);
-  exact (Fraction) results compare exactly and carry no tolerance.
+- a result whose answer is a privacy level states it as ``.level``, a :class:`~privgeom.PrivacyLevel` (whose type
+  is the unit: ε and ``e^ε``, exact when rational);
+- tolerances: a constructor stores its absolute tolerance ``atol`` (default ``1e-9``); every call on or about an
+  object takes ``atol=None``, meaning the object's own, or a number to override it. Exact (Fraction) inputs ignore
+  it. The only relative tolerance is the ``rtol`` of a search that stops when it cannot improve by more than that
+  fraction (:func:`privgeom.smoothed.smoothed_delta`).
 
 Examples
 --------
 >>> import privgeom as pg
 >>> from privgeom import results
 >>> m = pg.RandomizedResponse(2, "3/4").contains(pg.randomized_response(2, "2/3"))
->>> isinstance(m, results.Membership), isinstance(m, results.Decision), m.member
-(True, True, True)
->>> isinstance(pg.delta(pg.randomized_response(1, "3/4"), "hamming", "ln(2)"), results.DeltaResult)
+>>> isinstance(m, results.Membership), isinstance(m, results.Decision), m.holds, m.member
+(True, True, True, True)
+>>> d = pg.delta(pg.randomized_response(1, "3/4"), "hamming", "ln(2)")
+>>> isinstance(d, results.DeltaResult), d.value, d.unit.split(":")[0]
+(True, Fraction(1, 4), 'probability')
+>>> results.DeltaResult.from_json(d.to_json()) == d
 True
 """
 

@@ -76,6 +76,35 @@ MatrixLike: TypeAlias = np.ndarray | Sequence[Sequence[Fraction | float | int | 
 
 #: Default absolute tolerance of float mode (column sums, signs, cone membership).
 ATOL = 1e-9
+
+
+def tolerance(atol: float | None, default: float = ATOL) -> float:
+    """The absolute tolerance of a float-mode call: ``atol`` when given, else ``default`` (the tolerance of the
+    object the call is about, :data:`ATOL` unless it was built with another).
+
+    The one convention of privgeom: a constructor stores ``atol`` (default :data:`ATOL`); every call on or about
+    objects takes ``atol=None``, meaning "the object's own tolerance", or a number to override it. Tolerances are
+    absolute; exact (Fraction) inputs ignore them. The only relative tolerance is the ``rtol`` of a search that
+    stops when no candidate can improve its best value by more than that fraction (``smoothed_delta``).
+
+    Examples
+    --------
+    >>> tolerance(None), tolerance(1e-6), tolerance(None, default=1e-3)
+    (1e-09, 1e-06, 0.001)
+    >>> tolerance(-1.0)
+    Traceback (most recent call last):
+        ...
+    privgeom._core.errors.InvalidParameterError: atol must be a finite number >= 0, got atol=-1.0
+    """
+    if atol is None:
+        return float(default)
+    if isinstance(atol, (bool, np.bool_)) or not isinstance(atol, (int, float, np.floating, np.integer)):
+        raise InvalidTypeError(f"atol must be a number >= 0, got {atol!r:.60} ({type(atol).__name__})")
+    if not math.isfinite(float(atol)) or atol < 0:
+        raise InvalidParameterError(f"atol must be a finite number >= 0, got atol={atol!r}")
+    return float(atol)
+
+
 #: Float round-off: a float quantity that is zero in exact arithmetic is treated as zero below this magnitude
 #: (LP weights, envelope comparisons); much smaller than :data:`ATOL`, which judges the user's data.
 ROUNDOFF = 1e-12

@@ -50,7 +50,7 @@ from .._core.domain import InputsLike, RelationLike
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar
+from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, tolerance
 from .._core.numbers import number_text
 from .._core.results import Result
 from ..graphs._graphs import edge_index_pairs
@@ -209,7 +209,7 @@ class HockeyStickCertificate(Result):
     level: PrivacyLevel
     delta: Scalar
 
-    def verify(self, mechanism: Mechanism, *, atol: float = ATOL) -> bool:
+    def verify(self, mechanism: Mechanism, *, atol: float | None = None) -> bool:
         """Recompute ``P(M(D) ∈ S) − e^ε P(M(D') ∈ S)`` from ``mechanism`` and check that it exceeds ``δ``."""
         i, j = mechanism.inputs.index(self.edge[0]), mechanism.inputs.index(self.edge[1])
         rows = [mechanism.outputs.index(o) for o in self.outputs]
@@ -221,7 +221,7 @@ class HockeyStickCertificate(Result):
         q = sum((m[w, j] for w in rows), zero)
         if exact:
             return bool(p - ratio * q > self.delta)
-        return bool(float(p) - float(ratio) * float(q) > float(self.delta) + atol)
+        return bool(float(p) - float(ratio) * float(q) > float(self.delta) + tolerance(atol))
 
     def summary(self) -> str:
         d, d2 = self.edge

@@ -241,7 +241,8 @@ class Membership(Decision):
     Attributes
     ----------
     member : bool
-        The answer; ``bool(membership)`` is ``member``.
+        The answer; ``bool(membership)`` is ``member``. :attr:`holds` is the same answer under the name every
+        decision of privgeom uses (primary, what generic code reads); ``member`` is its synonym in the domain word.
     method : str
         Which procedure decided: ``"kronecker-inverse"``, ``"linear-solve"``, ``"lp"``,
         ``"dp-row-inequalities"``, ``"row-cone"`` …
@@ -261,8 +262,8 @@ class Membership(Decision):
     --------
     >>> import privgeom as pg
     >>> m = pg.RandomizedResponse(1, "3/4").contains(pg.randomized_response(1, "2/3"))
-    >>> isinstance(m, pg.Membership), m.member, m.method
-    (True, True, 'kronecker-inverse')
+    >>> isinstance(m, pg.Membership), m.holds, m.member, m.method
+    (True, True, True, 'kronecker-inverse')
     """
 
     member: bool
@@ -271,6 +272,12 @@ class Membership(Decision):
     witness: Result | None = None
     certificate: Result | None = None
     detail: str = ""
+
+    @property
+    def holds(self) -> bool:
+        """The answer, under the name every yes/no result answers with (primary): ``.member`` is the same value
+        under the domain word, kept as its documented synonym."""
+        return self.member
 
     def __bool__(self) -> bool:
         return bool(self.member)

@@ -153,7 +153,7 @@ class FiniteDefinition(PrivacyDefinition):
         """``finite:file=<path>`` when read from a file, else ``finite:json=<compact JSON list>``."""
         if self._source is not None:
             return f"finite:file={self._source}"
-        return "finite:json=" + json.dumps([M.to_json() for M in self._mechs], separators=(",", ":"))
+        return "finite:json=" + json.dumps([M.to_dict() for M in self._mechs], separators=(",", ":"))
 
     @classmethod
     def load(cls, path: str | Path) -> "FiniteDefinition":

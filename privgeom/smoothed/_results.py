@@ -11,6 +11,8 @@ sampling-histogram mechanism as a description (Liu, Wang & Xia, *Smoothed Differ
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -232,6 +234,9 @@ class SmoothedDelta(Result):
 
     ``float(r)`` is the value as a float.
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "probability: the smoothed δ"
 
     value: Scalar
     error_bound: Scalar

@@ -42,7 +42,7 @@ def _check_mechanism(M: pg.Mechanism) -> None:
         assert all(v >= 0 for v in mat.flat) and all(s == 1 for s in mat.sum(axis=0))
     else:
         assert np.all(mat >= 0) and np.allclose(mat.sum(axis=0), 1, atol=1e-6)
-    assert pg.Mechanism.from_json(json.dumps(M.to_json())) == M
+    assert pg.Mechanism.from_json(M.to_json()) == M
 
 
 def _load(doc) -> None:

@@ -256,7 +256,7 @@ def mechanisms(draw):
 
 @given(mechanisms())
 def test_json_round_trip(M):
-    data = M.to_json()
+    data = M.to_dict()
     assert set(data) <= set(JSON_SCHEMA["properties"]) and data["privgeom"] == "mechanism"
     text = json.dumps(data)
     back = Mechanism.from_json(text)

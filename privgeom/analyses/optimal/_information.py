@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -83,6 +83,9 @@ class LeastInformative(Result):
     them (``"optimal_inaccurate"``: the solver stopped at reduced accuracy; the utility floor is still checked);
     ``exact`` is always False (a float solve).
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "nats: the mutual information I(D; ω)"
 
     mechanism: Mechanism
     value: float

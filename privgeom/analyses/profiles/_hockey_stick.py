@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple, Sequence
 
 import numpy as np
 
@@ -64,6 +64,9 @@ class DeltaResult(Result):
         Notes (e.g. why the computation fell back to floats).
     """
 
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "probability: δ, the largest hockey-stick divergence over the graph's edges"
+
     delta: Scalar
     level: PrivacyLevel
     exact: bool
@@ -74,6 +77,12 @@ class DeltaResult(Result):
     n_edges: int
     graph: str
     detail: str = ""
+
+    @property
+    def value(self) -> Scalar:
+        """The one number this result answers (δ): the name every one-number result answers
+        with; ``.delta`` is the same value under its domain name, :attr:`unit` says what it measures."""
+        return self.delta
 
     def __float__(self) -> float:
         return float(self.delta)

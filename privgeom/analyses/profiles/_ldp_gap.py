@@ -23,6 +23,8 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from dataclasses import dataclass
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError
@@ -58,6 +60,9 @@ class UtilityGap(Result):
     exact : bool
         Both optima exact.
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "expected utility given up (best ε-LDP mechanism minus the protocol)"
 
     protocol: str
     level: PrivacyLevel
