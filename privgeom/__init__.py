@@ -29,7 +29,7 @@ from ._core.errors import (
 )
 from ._core.domain import Domain
 from ._core.level import PrivacyLevel
-from ._core.numeric import LogRational
+from ._core.numbers import LogRational
 from ._core.results import Quantity, Result
 from ._core.limits import get_limits, limits, set_limits
 from ._core.display import to_html, to_latex
@@ -268,7 +268,7 @@ def _import_limit_modules() -> None:
 
 
 def _import_renderers() -> None:
-    _importlib.import_module("privgeom._display_types")  # registers the renderers of the library's types
+    _importlib.import_module("privgeom.display._renderers")  # registers the renderers of the library's types
 
 
 #: Who fills the tables of :mod:`privgeom._core.registry` (lower modules read them; the modules named here, higher

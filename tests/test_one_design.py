@@ -30,7 +30,7 @@ PACKAGE = ROOT / "privgeom"
 #: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.
 PY_FILES = "*.py"
 #: The modules that implement the conversion itself.
-CONVERSION_HOME = {"_core/level.py", "_core/numeric.py"}
+CONVERSION_HOME = {"_core/level.py", "_core/numbers.py"}
 _LOG = re.compile(r"\b(?:math|np|numpy)\.log\(")
 LEVEL_NAMES = {"eps", "epsilon", "exp_eps", "exp_epsilon"}
 

@@ -18,6 +18,8 @@ import privgeom as pg
 from privgeom._core.removed import REMOVED, removed_name_error
 
 ROOT = Path(__file__).resolve().parents[1]
+#: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.
+PY_FILES = "*.py"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 CHANGELOG = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
 #: ``(package, name)`` of every removed name, the package as a module name.
@@ -41,7 +43,7 @@ def test_the_version_is_written_once() -> None:
     assert "version" not in PYPROJECT["project"] and "version" in PYPROJECT["project"]["dynamic"]
     assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "privgeom._version.__version__"}
     # no second literal: no `__version__ = "…"` and no version string anywhere else in the package
-    others = [str(p.relative_to(ROOT)) for p in (ROOT / "privgeom").rglob("*.py")
+    others = [str(p.relative_to(ROOT)) for p in (ROOT / "privgeom").rglob(PY_FILES)
               if p.name != "_version.py" and (re.search(r"^__version__\s*=", p.read_text(encoding="utf-8"), re.M)
                                               or f'"{pg.__version__}"' in p.read_text(encoding="utf-8"))]
     assert not others, others

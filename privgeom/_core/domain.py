@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence, T
 import numpy as np
 
 from .limits import register_limit
-from .numeric import limit_hint, parse_int
+from .arrays import parse_int
+from .hints import limit_hint
 from .errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .relations import NODE_READINGS, GraphLike, bit_labels, graph_name, relation_edges, validate_graph
 

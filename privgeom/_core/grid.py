@@ -49,7 +49,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import FormatError, InvalidParameterError, MissingDependencyError, SizeLimitError
 from .limits import register_limit
-from .numeric import limit_hint, parse_int
+from .arrays import parse_int
+from .hints import limit_hint
 from .progress import Progress
 
 __all__ = ["expand_grid", "parse_grid_option", "parse_grid_value", "run_grid", "batch_size", "require",

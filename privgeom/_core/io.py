@@ -27,7 +27,7 @@ from typing import Any, Iterable
 from .errors import FormatError, InvalidParameterError, SizeLimitError
 from .extras import require
 from .limits import register_limit
-from .numeric import limit_hint
+from .hints import limit_hint
 
 __all__ = [
     "MAX_JSON_DEPTH",

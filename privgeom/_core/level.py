@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from .errors import FormatError, InvalidParameterError, InvalidTypeError
-from .numeric import LogRational, Scalar, fraction_str, parse_scalar
+from .numbers import fraction_str, LogRational, parse_scalar, Scalar
 from .results import Serializable, to_jsonable
 from .numbers import number_text, scalar_to_json
 
@@ -64,7 +64,7 @@ def eps_of(exp_eps: Scalar) -> LogRational | float:
 #: Largest float ε privgeom exponentiates: ``exp(700)`` ≈ 1e304 is still a float, ``exp(710)`` overflows.
 EPS_OVERFLOW = 700.0
 
-#: One number as privgeom parses it (:func:`~privgeom._core.numeric.parse_scalar`): ``int``, ``Fraction`` or a rational
+#: One number as privgeom parses it (:func:`~privgeom._core.numbers.parse_scalar`): ``int``, ``Fraction`` or a rational
 #: string such as ``"3/4"`` (exact mode), or a ``float`` (float mode). The type of ``exp_eps=``, ``p=``, ``rho=``,
 #: ``alpha=``, ``gamma=``, ``delta=`` and the other numeric parameters.
 ScalarLike: TypeAlias = Fraction | float | int | str

@@ -9,7 +9,7 @@ it, repeatable) or the command's own option (``--max-work``) on the command line
 :func:`privgeom._core.hints.command_line` while a command runs and :func:`limit_hint` reads it.
 
 Storage: each limit stays a module constant of the module that checks it (``MAX_EXACT_ENTRIES`` of
-:mod:`privgeom._core.numeric`, ``MAX_DD_DIM`` of :mod:`privgeom.geometry._cdd`, …), read at call time; the module
+:mod:`privgeom._core.arrays`, ``MAX_DD_DIM`` of :mod:`privgeom.geometry._cdd`, …), read at call time; the module
 registers it here at import with :func:`register_limit` (this root module never imports the upper layers, the
 same registry pattern as ``geometry.automorphisms``). Setting a limit assigns the constant, so code or tests that
 patch the constants directly see the same values.
@@ -33,9 +33,10 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import hints as _hints, numeric as _numeric
+from . import arrays as _arrays, hints as _hints
 from .errors import InvalidParameterError
-from .numeric import limit_hint, parse_int
+from .arrays import parse_int
+from .hints import limit_hint
 from .results import Result
 
 __all__ = ["LimitInfo", "Limits", "get_limits", "set_limits", "limits", "register_limit", "limit_hint"]
@@ -223,7 +224,7 @@ def limits(**values: int | str | None) -> Iterator[Limits]:
             entry.namespace[entry.constant] = value
 
 
-register_limit("exact_entries", vars(_numeric), "MAX_EXACT_ENTRIES",
+register_limit("exact_entries", vars(_arrays), "MAX_EXACT_ENTRIES",
                "largest dense exact (Fraction) array privgeom allocates, in entries (about 100 bytes each)")
-register_limit("dense_entries", vars(_numeric), "MAX_DENSE_ENTRIES",
+register_limit("dense_entries", vars(_arrays), "MAX_DENSE_ENTRIES",
                "largest dense float64 array privgeom allocates, in entries (8 bytes each)")

@@ -43,7 +43,8 @@ import numpy as np
 from .._core.errors import SolverError
 from .._core.lazy import LazySequence
 from .._core.level import PrivacyLevel
-from .._core.numeric import fraction_str, readonly
+from .._core.arrays import readonly
+from .._core.numbers import fraction_str
 from ..definitions import RandomizedResponse
 from ..geometry._cone import Cone
 from ..geometry._structure import ConeStructure, check_rows_size

@@ -33,7 +33,8 @@ from .._core.domain import RELATIONS, resolve_graph
 from .._core.errors import FormatError, InvalidParameterError, PrivgeomError
 from .._core.io import check_figure_path, check_output_path, load_json
 from .._core.level import PrivacyLevel
-from .._core.numeric import fraction_str, parse_int, parse_scalar
+from .._core.arrays import parse_int
+from .._core.numbers import fraction_str, parse_scalar
 from ..analyses.comparison._compare import compare
 from ..analyses.optimal._information import least_informative
 from ..analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, optimal_mechanism

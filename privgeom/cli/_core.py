@@ -20,7 +20,8 @@ import numpy as np
 
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
-from .._core.numeric import limit_hint, parse_int
+from .._core.arrays import parse_int
+from .._core.hints import limit_hint
 from .._core.progress import Progress, stage
 from .._core.results import to_jsonable
 from ..analyses.relaxation import _relaxation

@@ -38,7 +38,8 @@ import numpy as np
 
 from .._core.errors import FormatError, InvalidParameterError, SizeLimitError
 from .._core.io import check_output_path, load_json
-from .._core.numeric import ATOL, fraction_str, parse_scalar
+from .._core.arrays import ATOL
+from .._core.numbers import fraction_str, parse_scalar
 from ..analyses import compare, describe_row_cone, dp_bounds, least_informative, optimal_mechanism
 from ..analyses.design._design import from_guarantees, hull, intersection, only, without
 from ..analyses.guarantees._semantics import guarantee_from_normal

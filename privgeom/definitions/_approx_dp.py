@@ -50,7 +50,10 @@ from .._core.domain import InputsLike, RelationLike
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar, tolerance
+from .._core.arrays import ATOL, tolerance
+from .._core.columns import hockey_stick_columns
+from .._core.hints import how_to, limit_hint
+from .._core.numbers import fraction_str, parse_scalar, Scalar
 from .._core.numbers import number_text
 from .._core.results import Result
 from ..graphs._graphs import edge_index_pairs
@@ -100,7 +103,7 @@ class HockeyStickValue(NamedTuple):
 
 def hockey_stick_values(matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar) -> list[HockeyStickValue]:
     """``Σ_ω (M[ω, i] − r M[ω, j])₊`` and the maximising event for every *directed* pair ``(i, j)`` given
-    (a wrapper of :func:`privgeom._core.numeric.hockey_stick_columns`, the package's one hockey-stick kernel).
+    (a wrapper of :func:`privgeom._core.columns.hockey_stick_columns`, the package's one hockey-stick kernel).
 
     Exact (Fractions) when ``matrix`` is an object array of Fractions and ``ratio`` is a Fraction; float otherwise.
 

@@ -43,7 +43,8 @@ import numpy as np
 from .._core.registry import registry
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SolverError
 from .._core.level import PrivacyLevel, ScalarLike
-from .._core.numeric import ATOL, Scalar, fraction_str, readonly
+from .._core.arrays import ATOL, readonly
+from .._core.numbers import fraction_str, Scalar
 from .._core.numbers import number_text
 from .._core.results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
@@ -428,7 +429,7 @@ class PrivacyDefinition(ABC):
     string that :func:`~privgeom.definitions.parse_definition` reads back (:meth:`spec`).
 
     What every definition shares lives here: the datasets (:attr:`inputs`, from ``self._inputs``), the mode
-    (:attr:`exact`, from ``self._exact``), the float tolerance (``self._atol``, :data:`~privgeom._core.numeric.ATOL`
+    (:attr:`exact`, from ``self._exact``), the float tolerance (``self._atol``, :data:`~privgeom._core.arrays.ATOL`
     unless the constructor takes ``atol=``), the row test a lazily built cone calls back (:meth:`_cone_contains`),
     its symmetry (:meth:`_symmetry`), the once-built row cone (:meth:`_cached_row_cone`), the certificate of a
     negative entry (:meth:`_negative_entry`) and the two-output completion of a row (:meth:`_completion`). A

@@ -36,7 +36,8 @@ from .._core.domain import InputsLike
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.io import json_document, parse_json, read_text, write_text
 from .._core.level import ScalarLike
-from .._core.numeric import ATOL, fraction_str, readonly
+from .._core.arrays import ATOL, readonly
+from .._core.numbers import fraction_str
 from ..geometry._cone import Cone
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
 from ..mechanisms import Mechanism

@@ -48,7 +48,8 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.limits import register_limit
-from .._core.numeric import fraction_str, limit_hint, parse_scalar
+from .._core.hints import limit_hint
+from .._core.numbers import fraction_str, parse_scalar
 from .._core.level import ScalarLike
 from .._core.domain import RelationLike
 

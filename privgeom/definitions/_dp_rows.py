@@ -31,8 +31,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import numeric as _numeric
-from .._core.numeric import Scalar, fits_int64, max_abs_int, readonly, widen
+from .._core import arrays as _arrays
+from .._core.arrays import readonly
+from .._core.columns import fits_int64, max_abs_int, widen
+from .._core.numbers import Scalar
 from .._core.numbers import number_text
 from ..mechanisms import Mechanism
 from ._base import RowCertificate
@@ -101,7 +103,7 @@ def factored_route(I_all: np.ndarray, J_all: np.ndarray, M: Mechanism) -> bool:
     F = M.factors
     if F is None or not M.exact or M.domain.kind != "bits" or not all(f.shape == (2, 2) for f in F):
         return False
-    if M.n_inputs * M.n_outputs <= _numeric.MAX_EXACT_ENTRIES:
+    if M.n_inputs * M.n_outputs <= _arrays.MAX_EXACT_ENTRIES:
         return False
     k = len(F)
     x = I_all ^ J_all

@@ -210,7 +210,7 @@ class FiniteDefinition(PrivacyDefinition):
         mechanism : Mechanism
             Over the same inputs as the definition.
         atol : float, optional
-            Float-mode tolerance (default ``privgeom._core.numeric.ATOL``).
+            Float-mode tolerance (default ``privgeom._core.arrays.ATOL``).
         solver : {"dual", "primal", "simplex", "ipm", "choose"}, optional
             HiGHS algorithm (default: the interior-point method, chosen by measurement in
             ``benchmarks/bench_closure_lp.py``; the simplex variants re-solve from the previous basis).
@@ -249,7 +249,7 @@ class FiniteDefinition(PrivacyDefinition):
             ``"linear-solve"`` and ``"row-cone"`` only when :attr:`row_cone_decides_closure`; ``"lp"`` runs
             :meth:`closure_lp` with its defaults (call that method to choose the HiGHS solver or the reduction).
         atol : float, optional
-            Float-mode tolerance (default ``privgeom._core.numeric.ATOL``).
+            Float-mode tolerance (default ``privgeom._core.arrays.ATOL``).
 
         Raises
         ------

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from .._core.errors import FormatError
 from .._core.level import PrivacyLevel
-from .._core.numeric import Scalar, fraction_str, parse_scalar
+from .._core.numbers import fraction_str, parse_scalar, Scalar
 from ..mechanisms import Mechanism
 from ..mechanisms import _ldp
 from ._base import HasLevel

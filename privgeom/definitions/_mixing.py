@@ -31,7 +31,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._core.errors import InvalidParameterError, SolverError
-from .._core.numeric import ATOL, Scalar, fraction_str
+from .._core.arrays import ATOL
+from .._core.numbers import fraction_str, Scalar
 from .._core.numbers import number_text
 from .._core.results import Result
 from ..mechanisms import Mechanism

@@ -75,7 +75,8 @@ import numpy as np
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.io import parse_json, read_text
-from .._core.numeric import ATOL, Scalar, parse_scalar, readonly, scalar_to_json
+from .._core.arrays import ATOL, readonly
+from .._core.numbers import parse_scalar, Scalar, scalar_to_json
 from .._core.numbers import number_text as _fmt
 from ..mechanisms import Mechanism
 from ._dp import dp_level

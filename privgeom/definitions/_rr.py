@@ -25,8 +25,9 @@ from typing import Any, Iterator, NamedTuple, Sequence, overload
 import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
-from .._core.numeric import (ROUNDOFF, Scalar, check_dense_size, fit_int_array, fits_int64, fraction_str, int_columns_to_fractions,
-                        readonly, widen)
+from .._core.arrays import check_dense_size, readonly, ROUNDOFF
+from .._core.columns import fit_int_array, fits_int64, int_columns_to_fractions, widen
+from .._core.numbers import fraction_str, Scalar
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms

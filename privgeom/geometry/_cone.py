@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
-from .._core.numeric import ATOL, MatrixLike, VectorLike, readonly
+from .._core.arrays import ATOL, MatrixLike, readonly, VectorLike
 from .._core.numbers import integer_json
 from .._core.results import Serializable, to_jsonable
 from . import _cdd, _cone_ops

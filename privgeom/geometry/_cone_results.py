@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._core.numeric import Scalar, scalar_to_json
+from .._core.numbers import Scalar, scalar_to_json
 from .._core.results import Decision
 
 __all__ = ["ConeMembership", "Containment"]

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from .._core.errors import SizeLimitError, SolverError
-from .._core.numeric import limit_hint
+from .._core.hints import limit_hint
 from . import _lp
 from ._lp import _frac, exact_solve
 

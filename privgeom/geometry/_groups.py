@@ -26,7 +26,8 @@ from scipy.sparse.csgraph import connected_components
 
 from .._core.errors import InvalidInputError, InvalidParameterError, SizeLimitError
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, limit_hint, readonly, tolerance
+from .._core.arrays import ATOL, readonly, tolerance
+from .._core.hints import limit_hint
 from .._core.results import Result
 from ._canonical import normalise_rows
 

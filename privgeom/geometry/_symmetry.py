@@ -58,7 +58,8 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, limit_hint
+from .._core.arrays import ATOL
+from .._core.hints import limit_hint
 from ._canonical import normalise_rows
 from ._cone import Cone
 from ._groups import (Orbit, SymmetryGroup, _check_entries, _factorial, _group_from_elements, _row_keys,

@@ -17,22 +17,9 @@ from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, FormatError, InvalidMechanismError, InvalidTypeError
 from .._core.io import read_text, write_text
 from .._core.level import ScalarLike
-from .._core.numeric import (
-    MatrixLike,
-    ATOL,
-    Scalar,
-    check_dense_size,
-    is_exact_scalar,
-    parse_scalar,
-    readonly,
-    scalar_to_json,
-    fit_int_array,
-    fits_int64,
-    int_columns,
-    int_columns_to_fractions,
-    max_abs_int,
-    widen,
-)
+from .._core.arrays import ATOL, check_dense_size, MatrixLike, readonly
+from .._core.columns import fit_int_array, fits_int64, int_columns, int_columns_to_fractions, max_abs_int, widen
+from .._core.numbers import is_exact_scalar, parse_scalar, Scalar, scalar_to_json
 from .._core.numbers import number_text
 from .._core.results import Serializable
 from ._checks import (

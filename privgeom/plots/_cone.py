@@ -29,7 +29,7 @@ import numpy as np
 
 from .._core.extras import require
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
-from .._core.numeric import ROUNDOFF
+from .._core.arrays import ROUNDOFF
 from ..geometry._cone import Cone
 from ..mechanisms._mechanism import Mechanism
 from .._core.domain import RelationLike

@@ -35,7 +35,8 @@ from .._core.grid import run_grid
 from .._core.io import check_output_dir
 from .._core.limits import register_limit
 from .._core.progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
-from .._core.numeric import LogRational, limit_hint
+from .._core.hints import limit_hint
+from .._core.numbers import LogRational
 from .._core.results import Result
 from ._shm import shm_database_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta

@@ -19,7 +19,9 @@ from fractions import Fraction
 
 from .._core.errors import DomainMismatchError, InvalidParameterError
 from .._core.level import PrivacyLevel
-from .._core.numeric import Scalar, fraction_str, limit_hint, log10_text, parse_int
+from .._core.arrays import parse_int
+from .._core.hints import limit_hint
+from .._core.numbers import fraction_str, log10_text, Scalar
 from .._core.numbers import number_text
 from .._core.results import Result
 from ..analyses.profiles._hockey_stick import DeltaResult

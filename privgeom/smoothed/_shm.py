@@ -20,7 +20,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.limits import register_limit
-from .._core.numeric import limit_hint
+from .._core.hints import limit_hint
 from ._fastpath import (
     DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, event_thresholds, family, pair_log_distance_block,
 )

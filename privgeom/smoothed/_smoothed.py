@@ -19,7 +19,9 @@ from .._core.domain import Domain, RelationLike
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.limits import register_limit
-from .._core.numeric import ATOL, MatrixLike, Scalar, limit_hint, parse_int, tolerance
+from .._core.arrays import ATOL, MatrixLike, parse_int, tolerance
+from .._core.hints import limit_hint
+from .._core.numbers import Scalar
 from .._core.results import Quantity
 from ..mechanisms import Mechanism
 from ._catalogue import shm
@@ -445,7 +447,7 @@ def smoothed_delta(
         ``grid``: spacing of the grid (default: the smallest with at most ``max_evaluations`` points).
     atol : float, optional
         Float mode: tolerance for merging equal distributions / vertices and for deciding that ``δ(x)`` is
-        symmetric in the agents (default :data:`~privgeom._core.numeric.ATOL`).
+        symmetric in the agents (default :data:`~privgeom._core.arrays.ATOL`).
     graph : relation name, Domain, networkx graph or list of pairs, optional
         Neighbour relation of ``δ(x)``, resolved by :func:`privgeom.neighbour_graph` (default: the Domain's, replace-one).
     kind : Domain or ``"database"``/``"histogram"``/``"count"``, optional

@@ -49,7 +49,9 @@ from .._core.grid import run_grid
 from .._core.io import check_output_dir
 from .._core.limits import register_limit
 from .._core.level import LevelLike, ScalarLike
-from .._core.numeric import Scalar, limit_hint, parse_int, parse_scalar
+from .._core.arrays import parse_int
+from .._core.hints import limit_hint
+from .._core.numbers import parse_scalar, Scalar
 from .._core.results import Decision, Quantity
 from ._common import EXACT_COUNTS_MAX_N, Rho, RhoLike, log_binom_pmf, noise, parse_rho, pick_route
 from ._counts import accuracy_counts, stability_counts

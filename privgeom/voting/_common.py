@@ -8,7 +8,7 @@ Every voting function takes the noise as ``rho=`` or as the privacy level ``eps=
 is rational.
 
 Binomial probabilities for large electorates come from the package's one binomial log-pmf,
-:func:`privgeom._core.numeric.log_binom_pmf` (Loader's saddle-point form), re-exported here for the voting modules.
+:func:`privgeom._core.logpmf.log_binom_pmf` (Loader's saddle-point form), re-exported here for the voting modules.
 
 Examples
 --------
@@ -32,7 +32,8 @@ import numpy as np  # noqa: F401  (the module's doctests use np)
 
 from .._core.errors import InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core.numeric import Scalar, log_binom_pmf, log_binom_tail, parse_scalar
+from .._core.logpmf import log_binom_pmf, log_binom_tail
+from .._core.numbers import parse_scalar, Scalar
 
 __all__ = [
     "Rho",

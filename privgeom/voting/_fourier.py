@@ -30,7 +30,9 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.limits import register_limit
-from .._core.numeric import Scalar, limit_hint, parse_int, readonly
+from .._core.arrays import parse_int, readonly
+from .._core.hints import limit_hint
+from .._core.numbers import Scalar
 from .._core.numbers import number_text
 from .._core.results import Result
 from ._common import Rho, RhoLike, noise

@@ -38,7 +38,8 @@ from typing import Any, Callable, Iterator, overload
 import numpy as np
 
 from .._core.errors import InvalidParameterError
-from .._core.numeric import Scalar, parse_int
+from .._core.arrays import parse_int
+from .._core.numbers import Scalar
 from .._core.numbers import number_text
 from .._core.results import Quantity, Result
 from .._core.level import LevelLike

@@ -41,7 +41,8 @@ import numpy as np
 
 from .._core.domain import Domain
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.numeric import ATOL, ROUNDOFF, LogRational, Scalar, log_of_ratio
+from .._core.arrays import ATOL, ROUNDOFF
+from .._core.numbers import log_of_ratio, LogRational, Scalar
 from .._core.results import Decision
 from ..analyses.profiles._pure_dp import EpsilonResult
 from ..mechanisms import Mechanism

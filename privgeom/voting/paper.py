@@ -32,7 +32,8 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError
 from .._core.level import LevelLike
-from .._core.numeric import ATOL, LogRational, Scalar, parse_int
+from .._core.arrays import ATOL, parse_int
+from .._core.numbers import LogRational, Scalar
 from .._core.numbers import number_text
 from .._core.results import Decision
 from ._accuracy import (  # noqa: F401 - MajorityAccuracy and BoundAttainment: the result types, importable from here

@@ -536,7 +536,7 @@ def test_delta_curve_bad_input(monkeypatch):
         delta_curve(M, [("1", "0")], n_points=1)
     with pytest.raises(InvalidParameterError, match=">= 0"):
         delta_curve(M, [("1", "0")], [-1.0])
-    monkeypatch.setattr("privgeom._core.numeric.MAX_EXACT_ENTRIES", 2)
+    monkeypatch.setattr("privgeom._core.arrays.MAX_EXACT_ENTRIES", 2)
     with pytest.raises(SizeLimitError, match="δ\\(ε\\) curve"):
         delta_curve(M, [("1", "0")])
 

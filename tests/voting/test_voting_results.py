@@ -96,7 +96,7 @@ def test_log_of_ratio_is_the_core_one() -> None:
     import privgeom.voting._mechanism as mech
 
     assert not hasattr(common, "log_of_ratio")
-    assert mech.log_of_ratio is pg._core.numeric.log_of_ratio
+    assert mech.log_of_ratio is pg._core.numbers.log_of_ratio
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import mpmath as mp
 import pytest
 
 from privgeom import voting
-from privgeom._core.numeric import log10_of_log
+from privgeom._core.numbers import log10_of_log
 
 
 @pytest.mark.parametrize("rule, rho, output, p", [

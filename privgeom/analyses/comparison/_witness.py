@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..._core.numeric import Scalar, fraction_str
+from ..._core.numbers import fraction_str, Scalar
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import Membership, PrivacyDefinition

@@ -36,7 +36,8 @@ import numpy as np
 
 from ..._core.domain import Domain, InputsLike
 from ..._core.errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
-from ..._core.numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly
+from ..._core.arrays import ATOL, readonly
+from ..._core.numbers import fraction_str, parse_scalar, Scalar
 from ..._core.results import Result
 from ...definitions import PrivacyDefinition
 from ...definitions._base import register_generic
@@ -239,7 +240,7 @@ def listed_facets(definition_or_cone: Any) -> np.ndarray:
     st = cone.structure
     if st is not None and (st.facet is not None or (st.kind == "difference" and st.difference is not None)) \
             and st.n_facets is not None:
-        from ..._core.numeric import check_dense_size
+        from ..._core.arrays import check_dense_size
 
         check_dense_size(st.n_facets, cone.ambient_dim, exact=cone.exact, what="the listed facets")
         rows = []

@@ -41,7 +41,9 @@ from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitEr
 from ..._core.extras import require
 from ..._core.level import PrivacyLevel
 from ..._core.limits import register_limit
-from ..._core.numeric import ATOL, ROUNDOFF, fraction_str, limit_hint
+from ..._core.arrays import ATOL, ROUNDOFF
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, PrivacyDefinition

@@ -23,7 +23,8 @@ import numpy as np
 
 from ..._core.lazy import LazySequence
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
-from ..._core.numeric import ATOL, Scalar, VectorLike, parse_scalar, tolerance
+from ..._core.arrays import ATOL, tolerance, VectorLike
+from ..._core.numbers import parse_scalar, Scalar
 from ..._core.numbers import integer_json, scalar_to_json
 from ..._core.numbers import number_text as _fmt
 from ..._core.results import Decision, Result, to_jsonable
@@ -432,9 +433,9 @@ def _semantics(obj: Any) -> Sequence[Guarantee]:
     labels, exact = tuple(cone.labels), cone.exact
     st = cone.structure
     if st is not None and st.n_facets is not None and (st.facet is not None or st.difference is not None):
-        from ..._core import numeric as _numeric
+        from ..._core import arrays as _arrays
 
-        limit = _numeric.MAX_EXACT_ENTRIES if exact else _numeric.MAX_DENSE_ENTRIES
+        limit = _arrays.MAX_EXACT_ENTRIES if exact else _arrays.MAX_DENSE_ENTRIES
         if st.n_facets * cone.ambient_dim > limit:  # too large to build densely: one facet at a time, lazily
             from ...geometry._structure import normalised_facet, structured_facet
 
@@ -550,7 +551,7 @@ def _mech_values(mechanism: Mechanism, labels: Sequence[str], exact: bool) -> np
 def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float | None = None) -> GuaranteeCheck:
     """Compute posteriors under the guarantee's prior and confirm ``P(S+|ω) ≥ P(S-|ω)`` on every output.
 
-    The Bayesian reading of a valid inequality of the row cone (Lin & Kifer, Section III-C). Exact when both the mechanism and the guarantee are exact; otherwise float with tolerance ``atol`` (default :data:`~privgeom._core.numeric.ATOL`).
+    The Bayesian reading of a valid inequality of the row cone (Lin & Kifer, Section III-C). Exact when both the mechanism and the guarantee are exact; otherwise float with tolerance ``atol`` (default :data:`~privgeom._core.arrays.ATOL`).
 
     Examples
     --------

@@ -46,7 +46,8 @@ from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitEr
 from ..._core.extras import require
 from ..._core.limits import register_limit
 from ..._core.level import ScalarLike
-from ..._core.numeric import fraction_str, limit_hint, parse_scalar
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str, parse_scalar
 from ..._core.results import Result
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
@@ -172,7 +173,7 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
     """
     if not isinstance(definition, PrivacyDefinition):
         raise InvalidTypeError(f"least_informative takes a privacy definition, got {type(definition).__name__}")
-    from ..._core.numeric import parse_int
+    from ..._core.arrays import parse_int
 
     limit = (MAX_INFORMATION_VARIABLES if max_variables is None
              else parse_int(max_variables, name="max_variables", min=1))

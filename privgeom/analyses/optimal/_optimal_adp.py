@@ -38,7 +38,8 @@ import scipy.sparse as sp
 
 from ..._core.errors import InvalidTypeError, SizeLimitError, SolverError
 from ..._core.limits import register_limit
-from ..._core.numeric import fraction_str, limit_hint
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str
 from ...definitions import ApproximateDP, Membership, PrivacyDefinition
 from ...definitions._generating import generating_mechanisms
 from ...geometry._exact_lp import ExactLPSolution, exact_basis_solution, exact_lp_cdd

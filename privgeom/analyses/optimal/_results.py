@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from ..._core.level import PrivacyLevel
-from ..._core.numeric import Scalar, fraction_str
+from ..._core.numbers import fraction_str, Scalar
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import Membership

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core.level import PrivacyLevel
-from ..._core.numeric import Scalar, fraction_str
+from ..._core.numbers import fraction_str, Scalar
 from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, FiniteDefinition, parse_definition
 from ...graphs._graphs import complete_graph

@@ -39,7 +39,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from ..._core import numeric as _numeric
+from ..._core import arrays as _arrays
 from ..._core.domain import Domain, RelationLike
 from ..._core.errors import InvalidParameterError
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
@@ -232,7 +232,7 @@ def _factored_hamming(M: Mechanism, graph: RelationLike, *, dense_refused: bool)
         return False
     if M.domain.kind != "bits":
         return False
-    return not dense_refused or M.n_inputs * M.n_outputs > _numeric.MAX_EXACT_ENTRIES
+    return not dense_refused or M.n_inputs * M.n_outputs > _arrays.MAX_EXACT_ENTRIES
 
 
 # ---------------------------------------------------------------------------------------------------- δ

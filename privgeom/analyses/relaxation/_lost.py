@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._core.errors import SizeLimitError, SolverError
-from ..._core.numeric import ROUNDOFF, readonly
+from ..._core.arrays import readonly, ROUNDOFF
 from ..._core.results import Result
 from ...geometry import _lp
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp

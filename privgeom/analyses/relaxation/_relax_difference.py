@@ -25,7 +25,9 @@ import numpy as np
 
 from ..._core.errors import InvalidInputError, InvalidParameterError, PrivgeomError, SizeLimitError
 from ..._core.level import PrivacyLevel
-from ..._core.numeric import Scalar, fraction_str, limit_hint, readonly
+from ..._core.arrays import readonly
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str, Scalar
 from ..._core.results import to_jsonable
 from ...geometry._cone import Cone
 from ...geometry._structure import ConeStructure, DifferenceData, RowTest, check_rows_size
