@@ -1,4 +1,4 @@
-"""No literal tolerances in the library: every small float is a named constant (issue 9, item 3).
+"""No literal tolerances in the library: every small float is a named constant.
 
 Every module under ``privgeom/`` is parsed with :mod:`ast` (nothing is imported). A float literal of magnitude
 below :data:`SMALL` (``1e-9``, ``1e-12``, ``1e-300``, ...) is a tolerance or a cut-off; it may appear only in a

@@ -1,4 +1,4 @@
-"""The global size limits (privgeom._core.limits): one public place to read and raise them (issue 10, item 1).
+"""The global size limits (privgeom._core.limits): one public place to read and raise them.
 
 Every registered limit is listed by :func:`privgeom.get_limits` with its description; :func:`privgeom.set_limits`
 and :func:`privgeom.limits` change them (validated, restored on exit); every refusal names the public limit name

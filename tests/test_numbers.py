@@ -1,4 +1,4 @@
-"""One module for numbers (issue 14, item 3): ``privgeom/_core/numbers.py`` prints, reads and serialises every kind
+"""One module for numbers: ``privgeom/_core/numbers.py`` prints, reads and serialises every kind
 of number — each kind in each style, both sides of the one threshold ``MAX_PRINTED_BITS``, JSON round trips — and a
 grep test keeps a second number formatter from appearing anywhere else in the package.
 

@@ -1,4 +1,4 @@
-"""One design (issue 14): ε travels as :class:`~privgeom.PrivacyLevel`, one name per quantity, no alias properties.
+"""One design: ε travels as :class:`~privgeom.PrivacyLevel`, one name per quantity, no alias properties.
 
 Static checks over the sources of ``privgeom/`` (parsed with :mod:`ast`, nothing imported) and one check over the
 result types themselves (every module imported):

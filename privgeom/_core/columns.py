@@ -158,7 +158,7 @@ def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) 
 
     Every δ(ε) of the package goes through this function (:func:`~privgeom.analyses.delta`,
     :func:`~privgeom.analyses.profiles._hockey_stick.hockey_stick`, the (ε, δ)-DP membership test and the database-wise δ of smoothed DP;
-    it lives here, below every layer, and :mod:`privgeom.analyses` re-exports it): for a finite output space the
+    it lives here, below every layer, so that each of them imports it downwards): for a finite output space the
     worst event of the pair ``(A[:, c], B[:, c])`` is ``S = {ω : A[ω, c] > t B[ω, c]}`` and the value is ``A(S) − t B(S)`` (Barthe & Olmedo
     2013; Balle, Barthe & Gaboardi 2018, Def. 2 and Thm. 1). No validation: callers pass columns of a mechanism.
 

@@ -68,7 +68,8 @@ __all__ = [
 #: Every relation name privgeom knows (a given domain supports a subset: :attr:`Domain.relations`).
 RELATIONS = ("hamming", "replace-one", "add-remove", "path", "complete")
 
-#: Largest number of datasets a :class:`Domain` enumerates (labels are built eagerly); the global size limit
+#: Largest number of datasets a :class:`Domain` enumerates (its labels are listed: at construction, or for bit
+#: strings on first use); the global size limit
 #: ``domain_size`` (:func:`privgeom.set_limits`), read at call time.
 MAX_DOMAIN_SIZE = 2**26
 

@@ -183,7 +183,7 @@ def parse_definition(spec: str | PrivacyDefinition) -> PrivacyDefinition:
 
     The built-in kinds are the definitions of Lin & Kifer's row-cone paper: ``rr`` (randomized response, §IV),
     ``dp`` (ε-differential privacy over a neighbour graph, §V) and ``finite`` (a finite set of mechanisms,
-    Theorem 3.4); issue 3's catalogue registers more kinds with :func:`register_definition_kind`.
+    Theorem 3.4); the catalogue modules register more kinds with :func:`register_definition_kind`.
 
     Examples
     --------

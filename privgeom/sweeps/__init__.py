@@ -1,4 +1,4 @@
-"""Sweeps: one named question over a grid of definitions or mechanisms, in parallel on Dask (issue 16).
+"""Sweeps: one named question over a grid of definitions or mechanisms, in parallel on Dask.
 
 - :func:`sweep` — ``pg.sweep(template, grid, query, *, scheduler=None, out=None, **options)`` -> a pandas DataFrame;
 - the named queries (``epsilon``, ``delta``, ``delta_curve``, ``relax``, ``compare``, ``optimal``, ``closure``,

@@ -1,4 +1,4 @@
-"""Output at disk speed (issue 18, item 4): the rays and facets of randomized response reach ``--out`` / ``--json``
+"""Output at disk speed: the rays and facets of randomized response reach ``--out`` / ``--json``
 as integer rows built from the Kronecker structure, and ``semantics --all`` reads its guarantees from integer
 normals — the same bytes as the ``Fraction`` route, with that route's entry points forbidden (work counted, not
 timed; the timings are in ``benchmarks/bench_output.py``)."""

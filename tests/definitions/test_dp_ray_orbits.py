@@ -1,4 +1,4 @@
-"""Extreme rays of ε-DP cones by orbit (issue 17, item 5): orderly generation against the full enumeration.
+"""Extreme rays of ε-DP cones by orbit: orderly generation against the full enumeration.
 
 Theory (``docs/theory.md`` §7, Notes of ``privgeom.definitions._ray_orbits``): the rays are ``r^u`` for integer
 patterns ``u`` (mod translation) with ``|u_i − u_j| ≤ 1`` on edges and spanning tight edges; the automorphisms of the

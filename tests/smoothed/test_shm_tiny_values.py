@@ -1,4 +1,4 @@
-"""Tiny values are values (issue 15, item 1): SHM's δ(x) in log space against an independent mpmath computation.
+"""Tiny values are values: SHM's δ(x) in log space against an independent mpmath computation.
 
 The reference below shares nothing with the package: it evaluates the hypergeometric pmf with mpmath's ``loggamma``
 at 40 digits, finds the worst event of each directed pair by bisection on the exact likelihood ratio and sums the

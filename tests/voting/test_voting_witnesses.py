@@ -1,4 +1,4 @@
-"""Every voting ε names a real witness (issue 15, item 4), and tiny ε are values (item 1).
+"""Every voting ε names a real witness, and tiny ε are values (item 1).
 
 For a constant rule or ρ = 0 every profile has the same output law, so any edge attains the ratio 1; the witness
 probability is the share of profiles where the rule takes the output (docs/theory.md §9, "Witnesses and sizes").
