@@ -54,7 +54,9 @@ def _installed_from_this_tree() -> bool:
         dist = importlib.metadata.distribution("privgeom")
     except importlib.metadata.PackageNotFoundError:
         return False
-    text = dist.read_text("direct_url.json")
+    if Path(str(dist.locate_file(""))).resolve() == ROOT:  # the editable build's privgeom.egg-info in this tree
+        return True
+    text = dist.read_text("direct_url.json")  # an editable install's record of where its source is
     if not text:
         return False
     url = json.loads(text).get("url", "")
