@@ -178,12 +178,16 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
             relation, datasets = graph, (inputs.labels if isinstance(inputs, Domain) else inputs)
             if datasets is None:
                 datasets = graph_nodes(graph)
-        labels = tuple(str(v) for v in (datasets.labels if isinstance(datasets, Domain) else datasets))
-        if not labels:
-            raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
-        if len(set(labels)) != len(labels):
-            raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
-        G = resolve_graph(relation, datasets if isinstance(datasets, Domain) else labels)
+        if isinstance(datasets, Domain):  # the relation is size-checked before the labels are built
+            G = resolve_graph(relation, datasets)
+            labels = tuple(datasets.labels)
+        else:
+            labels = tuple(str(v) for v in datasets)
+            if not labels:
+                raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
+            if len(set(labels)) != len(labels):
+                raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
+            G = resolve_graph(relation, labels)
         self._graph_cache = G
         self._graph_name = getattr(G, "name", "") or "user graph"
         self._inputs = labels
