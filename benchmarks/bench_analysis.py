@@ -17,7 +17,7 @@ refuses (``SizeLimitError``, raised before any work) shows "refused", one over b
 for larger k). Where two or more routes answer, the answers (recognised definition, e^ε, number of lost guarantees
 and facets) are asserted equal and the time ratio old/new is printed; "same answers" is "n/a" when only one answered.
 
-A second table (issue 17, item 4; ``--only-compare`` prints only it) times ``compare`` and ``optimal`` at the sizes users
+A second table (``--only-compare`` prints only it) times ``compare`` and ``optimal`` at the sizes users
 meet: the LP-per-facet-orbit containment and the ε-DP level rule against ray enumeration (``method="rays"``), and
 the explicit / closed-form / symmetry-reduced optima against the full LP (limit lifted).
 
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-k", type=int, default=None, help="largest k (default 12; 14 for relax)")
     ap.add_argument("--budget", type=float, default=None, help="seconds per cell (default 60, quick 20)")
     ap.add_argument("--cell", nargs=3, metavar=("TASK", "ROUTE", "K"), help=argparse.SUPPRESS)
-    ap.add_argument("--only-compare", action="store_true", help="only the compare/optimal table (issue 17, item 4)")
+    ap.add_argument("--only-compare", action="store_true", help="only the compare/optimal table")
     args = ap.parse_args(argv)
     if args.cell:
         from privgeom import SizeLimitError
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     return main_scale(args.quick, budget)
 
 
-# ---------------------------------------------------------------------------------------------------- issue 17, item 4
+# ------------------------------------------------------------------------------------------ the compare/optimal table
 #: compare and optimal without enumeration: task -> (sizes, quick sizes, size label). "new" is the default route
 #: (``method="auto"``; for compare at k ≤ 4 the LP route is forced so that it is the one timed), "old" the route of
 #: before (``method="rays"`` / ``method="lp"`` with the LP limit lifted), answers asserted equal where both finish.
@@ -244,7 +244,7 @@ def _scale_cell(task: str, route: str, k: int) -> dict[str, Any]:
 
 
 def main_scale(quick: bool, budget: float) -> int:
-    """The compare/optimal table (issue 17, item 4): new route against the old one, answers asserted equal."""
+    """The compare/optimal table: new route against the old one, answers asserted equal."""
     where = "in this process (--quick)" if quick else "each in its own process"
     print(f"\ncompare and optimal without enumeration; time per cell (budget {budget:.0f} s, {where})")
     print("task | size | new | old | ratio old/new | same answers | answer (new)")

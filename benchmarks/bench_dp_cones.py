@@ -8,7 +8,7 @@ For k = 2..5 (``--quick``: k = 2, 3) and ``e^ε = 2`` it reports
   homomorphisms ``Q_k → Z``, no double description) against the generic route, pycddlib's double description from the
   facets (``cdd.gmp`` exact and ``cdd`` float, raw conversion), and their time ratio;
 * what is out of reach, with the refusal privgeom gives (``SizeLimitError``) instead of hanging;
-* rays up to symmetry (issue 17): :func:`privgeom.dp_ray_orbits` (orderly generation over the automorphism group,
+* rays up to symmetry: :func:`privgeom.dp_ray_orbits` (orderly generation over the automorphism group,
   one lex-leader per orbit, sizes by orbit–stabiliser; ``docs/theory.md`` §7) against the full enumeration
   ``dp_ray_patterns`` on ``Q_k`` and ``K_n`` (its size limits raised), the totals asserted equal and the time ratio
   printed; at ``k = 5`` also against the count of ``hypercube_dp_ray_count``.

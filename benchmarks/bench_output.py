@@ -1,4 +1,4 @@
-"""Benchmark: output at disk speed (issue 18, item 4) — the rays, facets and guarantee sentences of RR(k, 3/4) written
+"""Benchmark: output at disk speed — the rays, facets and guarantee sentences of RR(k, 3/4) written
 as integer rows straight from the Kronecker structure (Theorem 4.3), against the ``Fraction`` route they replace.
 
 Rows (each route timed in this process; outputs asserted byte-for-byte equal, ratio old/new printed):

@@ -81,7 +81,7 @@ def main() -> None:
 
 
 def bounded_search(quick: bool) -> None:
-    """Issue 15's stuck case: values near 10^-106 (before: no answer after 250 s; the branch-and-bound added the
+    """The case that once got stuck: values near 10^-106 (before: no answer after 250 s; the branch-and-bound added the
     window tails, 1e-60, to every bound, so nothing was ever pruned). Work is counted in window evaluations."""
     q = [0.5, 0.6385164560610739]
     print(f"\n{'n':>7} {'T':>6} {'eps':>4} {'value':>12} {'work':>6} {'complete':>8} {'seconds':>8}  (bounded search)")

@@ -1,4 +1,4 @@
-"""Benchmark: start-up time (issue 14, item 7) — whole processes, as ratios to ``python -c "import numpy"``.
+"""Benchmark: start-up time — whole processes, as ratios to ``python -c "import numpy"``.
 
 Rows (each a fresh interpreter, timed from outside with ``subprocess`` and ``time.perf_counter``; the median of the
 runs; the CPU time of the child, user + system from ``resource.getrusage``, is printed too because it is steadier

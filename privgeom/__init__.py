@@ -29,7 +29,7 @@ from ._core.errors import (
 )
 from ._core.domain import Domain
 from ._core.level import PrivacyLevel
-from ._core.numeric import LogRational
+from ._core.numbers import LogRational
 from ._core.results import Quantity, Result
 from ._core.limits import get_limits, limits, set_limits
 from ._core.display import to_html, to_latex
@@ -97,7 +97,7 @@ if _TYPE_CHECKING:
     )
     from .analyses.guarantees._symbolic import symbolic_row_cone
     from .plots import plot
-    from . import smoothed, sweeps, voting
+    from . import results, smoothed, sweeps, voting
     from .sweeps import sweep
     from .amplification import shuffled, subsampled
 
@@ -107,6 +107,7 @@ import importlib as _importlib  # noqa: E402
 
 from ._core import display as _display, domain as _domain, level as _level, limits as _limits  # noqa: E402
 from ._core import registry as _registry  # noqa: E402
+from ._core import removed as _removed  # noqa: E402
 
 # Types of the parameters (re-bound here with their documentation, which Sphinx reads from these comments)
 #: A privacy level as ``eps=`` accepts it: ε as a number (``1.1``, ``"0.5"``, ``0``), ``"ln(r)"``, a
@@ -122,13 +123,14 @@ RelationLike: _TypeAlias = _domain.RelationLike
 #: The datasets (a mechanism's columns) as ``inputs=`` accepts them: a :class:`Domain` or a sequence of labels.
 InputsLike: _TypeAlias = _domain.InputsLike
 
-__version__ = "0.1.0"
+from ._version import __version__ as __version__  # noqa: E402  (the one place the version is written)
 
 __all__ = [
     # subpackages with their own vocabulary (loaded on first use)
     "voting",
     "smoothed",
     "sweeps",
+    "results",
     # errors
     "PrivgeomError",
     "InvalidInputError",
@@ -230,6 +232,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "smoothed": ("privgeom.smoothed", None),
     "voting": ("privgeom.voting", None),
     "sweeps": ("privgeom.sweeps", None),
+    "results": ("privgeom.results", None),
     "sweep": ("privgeom.sweeps", "sweep"),
     "plot": ("privgeom.plots", "plot"),
     "shuffled": ("privgeom.amplification", "shuffled"),
@@ -277,7 +280,7 @@ def _import_limit_modules() -> None:
 
 
 def _import_renderers() -> None:
-    _importlib.import_module("privgeom._display_types")  # registers the renderers of the library's types
+    _importlib.import_module("privgeom.display._renderers")  # registers the renderers of the library's types
 
 
 #: Who fills the tables of :mod:`privgeom._core.registry` (lower modules read them; the modules named here, higher
@@ -303,7 +306,7 @@ def __getattr__(name: str) -> object:
     try:
         module, attribute = _LAZY[name]
     except KeyError:
-        raise AttributeError(f"module 'privgeom' has no attribute {name!r}") from None
+        raise _removed.removed_name_error("privgeom", name) from None  # a removed name names its replacement
     value = _importlib.import_module(module)
     if attribute is not None:
         value = getattr(value, attribute)

@@ -4,11 +4,18 @@
 #   bash scripts/bootstrap.sh analyze   # set up, then the default analysis of randomized response
 #   bash scripts/bootstrap.sh test      # set up, then the whole test suite (what CI runs)
 #   bash scripts/bootstrap.sh docs      # set up, then build the documentation into docs/_build/html
+#   bash scripts/bootstrap.sh lint      # set up, then ruff check and ruff format --check (what .ci/run's lint step runs)
+#   bash scripts/bootstrap.sh types     # set up, then mypy (what .ci/run's types step runs)
+#   bash scripts/bootstrap.sh setup     # set up only
 #   bash scripts/bootstrap.sh -- ARGS   # set up, then `privgeom ARGS`
 #
+# Set-up writes its messages to stderr and keeps pip quiet (pip's own output is shown only when it fails), so stdout
+# carries the job's output alone: `bash scripts/bootstrap.sh analyze > report.txt` holds the analysis and nothing else.
+#
 # Set-up: installs the Debian packages pycddlib 3 compiles against (libcdd-dev, libgmp-dev, a C compiler and the
-# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with its test, docs and sweep
-# extras (the test suite builds the documentation and runs sweeps on Dask).
+# Python headers) when they are missing, creates .venv with Python >= 3.11 and installs privgeom with every optional
+# extra ([all]: plot, symbolic, convex, sweep) and the test and docs tools (the test suite builds the documentation,
+# draws figures and runs sweeps on Dask).
 # Idempotent: a second run only re-checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,11 +62,20 @@ if [ ! -x .venv/bin/python ]; then
 fi
 VPY=.venv/bin/python
 stamp=.venv/.privgeom-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  say "installing privgeom and its dependencies into .venv"
-  "$VPY" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  "$VPY" -m pip install -q -e ".[test,docs,sweep,accountants]" 2>&1 | grep -v "^WARNING: Location" || true
-  "$VPY" -c 'import privgeom' 2>/dev/null || die "pip could not install privgeom (see the messages above)."
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ privgeom/_version.py -nt "$stamp" ]; then
+  say "installing privgeom and its dependencies into .venv (a few minutes the first time)"
+  log=$(mktemp)
+  "$VPY" -m pip install -q --upgrade pip >"$log" 2>&1 || true
+  # pip and the build backend talk on stdout (setuptools' "Editable installation…" warning block): keep it in the log,
+  # show it (on stderr) only when the install fails; a real error line is shown either way
+  if ! "$VPY" -m pip install -q --disable-pip-version-check -e ".[all,test,docs,accountants,ppl]" >"$log" 2>&1; then
+    grep -v "^WARNING: Location" "$log" >&2 || true
+    rm -f "$log"
+    die "pip could not install privgeom (see the messages above)."
+  fi
+  grep -E "^ERROR" "$log" >&2 || true
+  rm -f "$log"
+  "$VPY" -c 'import privgeom' 2>/dev/null || die "privgeom is installed but does not import: run '$VPY -c \"import privgeom\"' to see why."
   touch "$stamp"
 fi
 "$VPY" - <<'PYCHECK' || die "pycddlib is installed without its exact (GMP) backend; install libgmp-dev and libcdd-dev, delete .venv and re-run."
@@ -71,7 +87,14 @@ PYCHECK
 
 # --- the job ----------------------------------------------------------------------------------------------------------
 case "$job" in
+  setup) say "set up: .venv is ready" ;;
   analyze) exec .venv/bin/privgeom analyze "$@" ;;
+  lint)
+    rc=0
+    "$VPY" -m ruff check "$@" . || rc=1
+    "$VPY" -m ruff format --check "$@" . || rc=1
+    exit $rc ;;
+  types) exec "$VPY" -m mypy "$@" ;;
   test)
     export MPLBACKEND=Agg
     set +e
@@ -85,5 +108,5 @@ case "$job" in
     "$VPY" -m sphinx -W --keep-going -q -j 2 -b html docs docs/_build/html "$@"
     say "documentation built: open docs/_build/html/index.html" ;;
   --) exec .venv/bin/privgeom "$@" ;;
-  *) die "unknown job '$job': use 'analyze', 'test', 'docs' or '-- ARGS'." ;;
+  *) die "unknown job '$job': use 'analyze', 'test', 'docs', 'lint', 'types', 'setup' or '-- ARGS'." ;;
 esac

@@ -1,10 +1,10 @@
-"""No literal tolerances in the library: every small float is a named constant (issue 9, item 3).
+"""No literal tolerances in the library: every small float is a named constant.
 
 Every module under ``privgeom/`` is parsed with :mod:`ast` (nothing is imported). A float literal of magnitude
 below :data:`SMALL` (``1e-9``, ``1e-12``, ``1e-300``, ...) is a tolerance or a cut-off; it may appear only in a
 module-level assignment, i.e. a named constant with a ``#:`` comment saying what it is and why that value (or it
-is the core's :data:`privgeom._core.numeric.ATOL` — user data tolerance, the default of ``atol=`` — or
-:data:`privgeom._core.numeric.ROUNDOFF` — float round-off of exact quantities). Docstrings and doctests are strings, not
+is the core's :data:`privgeom._core.arrays.ATOL` — user data tolerance, the default of ``atol=`` — or
+:data:`privgeom._core.arrays.ROUNDOFF` — float round-off of exact quantities). Docstrings and doctests are strings, not
 literals, so they are not concerned.
 
 :data:`ALLOWED` lists the modules that still hold such literals and have not been converted yet; it only shrinks
@@ -75,7 +75,7 @@ def test_scanner_sees_literals() -> None:
 def test_no_literal_tolerances() -> None:
     bad = {path: found for path, found in offenders().items() if path not in ALLOWED}
     lines = [f"{path}:{line}: {value!r}" for path, found in bad.items() for line, value in found]
-    assert not lines, ("small float literals outside a named module-level constant (use privgeom._core.numeric.ATOL / "
+    assert not lines, ("small float literals outside a named module-level constant (use privgeom._core.arrays.ATOL / "
                        "ROUNDOFF, the caller's atol=, or a named constant with a #: comment):\n" + "\n".join(lines))
 
 

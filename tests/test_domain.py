@@ -178,7 +178,7 @@ def test_fuzz_relation_names_are_names_or_one_error(name: str) -> None:
     assert name.strip().lower() in D.relations and set(G.nodes) == set(D.labels)
 
 
-# ---------------------------------------------------------------------- graph nodes are labels (issue 15, item 4)
+# ---------------------------------------------------------------------- graph nodes are labels
 def test_integer_nodes_are_never_silently_read_as_positions() -> None:
     """``pg.epsilon(pg.randomized_response(2, "3/4"), nx.path_graph(4))`` returned ln 9: the nodes 0..3 were read as
     the columns 11, 10, 01, 00. A graph whose nodes are not the labels is an error naming both."""

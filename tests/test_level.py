@@ -97,7 +97,7 @@ def test_owner_and_cli_names() -> None:
         PrivacyLevel.parse(eps=-1, name="--eps", owner="DP")
     with pytest.raises(InvalidParameterError, match="--exp-eps"):
         PrivacyLevel.parse(name="--eps")
-    assert PrivacyLevel.parse(exp_eps=2).to_dict() == {"eps": LogRational(2).to_json(), "exp_eps": "2", "exact": True}
+    assert PrivacyLevel.parse(exp_eps=2).to_dict() == {"eps": LogRational(2).to_dict(), "exp_eps": "2", "exact": True}
 
 
 def test_exact_true_converts_float_exp_eps_bit_for_bit() -> None:

@@ -1,4 +1,4 @@
-"""The global size limits (privgeom._core.limits): one public place to read and raise them (issue 10, item 1).
+"""The global size limits (privgeom._core.limits): one public place to read and raise them.
 
 Every registered limit is listed by :func:`privgeom.get_limits` with its description; :func:`privgeom.set_limits`
 and :func:`privgeom.limits` change them (validated, restored on exit); every refusal names the public limit name
@@ -83,11 +83,11 @@ def test_set_limits_round_trip() -> None:
 
 
 def test_limits_context_restores_also_on_exception() -> None:
-    from privgeom._core import numeric as _numeric
+    from privgeom._core import arrays as _arrays
 
     with pg.limits(exact_entries=10, fm_rows=7) as inside:
         assert inside["exact_entries"] == 10 and _limits.current_limit("exact_entries") == 10 and inside["fm_rows"] == 7
-        assert _numeric.MAX_EXACT_ENTRIES == 2**22  # the process value is untouched: the block is context-local
+        assert _arrays.MAX_EXACT_ENTRIES == 2**22  # the process value is untouched: the block is context-local
         with pg.limits(exact_entries=20):
             assert _limits.current_limit("exact_entries") == 20 and pg.get_limits()["fm_rows"] == 7
         assert _limits.current_limit("exact_entries") == 10
@@ -398,11 +398,11 @@ def test_sizes_no_memory_holds_say_the_memory_instead() -> None:
 PRIVATE = re.compile(r"privgeom\.[a-z_.]*\._[a-z]|\bMAX_[A-Z_]+\b")
 
 #: Modules whose SizeLimitError messages still name a private module path or constant (owned by other work; they
-#: should register their limit with privgeom._core.limits.register_limit and end with privgeom._core.numeric.limit_hint).
+#: should register their limit with privgeom._core.limits.register_limit and end with privgeom._core.hints.limit_hint).
 #: Only shrinks: a listed module that no longer needs it fails test_allow_lists_are_not_stale.
 MESSAGES_ALLOWED: frozenset[str] = frozenset()
 
-#: Modules that bind a registered limit at import (``from .._numeric import MAX_EXACT_ENTRIES``): they do not see
+#: Modules that bind a registered limit at import (``from .._core.arrays import MAX_EXACT_ENTRIES``): they do not see
 #: pg.set_limits. Only shrinks.
 BINDINGS_ALLOWED = frozenset({
     "privgeom/analyses/profiles/_profile.py",  # re-exports MAX_PROFILE_WORK of _scan (profile_work)
@@ -467,7 +467,7 @@ def _constants() -> set[str]:
 
 def test_no_refusal_message_names_a_private_module() -> None:
     bad = {k: v for k, v in _offenders(private_names_in_messages).items() if k not in MESSAGES_ALLOWED}
-    assert not bad, f"name the public limit (privgeom._core.numeric.limit_hint) instead: {bad}"
+    assert not bad, f"name the public limit (privgeom._core.hints.limit_hint) instead: {bad}"
 
 
 def test_no_module_binds_a_limit_at_import() -> None:

@@ -1,4 +1,4 @@
-"""``pg.neighbour_graph``: the one public way to build or check a neighbour graph (issue 14, item 6).
+"""``pg.neighbour_graph``: the one public way to build or check a neighbour graph.
 
 It is the resolution every ``graph=`` parameter uses, so it must give exactly the graphs of the standard shorthands
 (same nodes, same edge order: witnesses break ties by edge order) and the same refusals.

@@ -1,4 +1,4 @@
-"""One module for numbers (issue 14, item 3): ``privgeom/_core/numbers.py`` prints, reads and serialises every kind
+"""One module for numbers: ``privgeom/_core/numbers.py`` prints, reads and serialises every kind
 of number — each kind in each style, both sides of the one threshold ``MAX_PRINTED_BITS``, JSON round trips — and a
 grep test keeps a second number formatter from appearing anywhere else in the package.
 
@@ -227,7 +227,7 @@ def test_results_and_saved_mechanisms_use_the_one_json():
     assert q.summary() == "x = ≈ 5.35646014753e+59 (exact rational, 201-bit numerator) (exact)"
     p = Fraction(1, 2) + Fraction(1, 2**200)  # a mechanism whose entries are too big to print: JSON in hex, exact
     M = pg.Mechanism([[p, 1 - p], [1 - p, p]])
-    data = json.loads(json.dumps(M.to_json()))
+    data = json.loads(M.to_json())
     assert data["matrix"][0][0].startswith("0x") and pg.Mechanism.from_json(data) == M
 
 

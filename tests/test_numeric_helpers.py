@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from privgeom import InvalidParameterError, InvalidTypeError, LogRational, SizeLimitError
-from privgeom._core.numeric import log_of_ratio, parse_int
+from privgeom._core.arrays import parse_int
+from privgeom._core.numbers import log_of_ratio
 
 
 def test_parse_int_accepts_integers_only() -> None:

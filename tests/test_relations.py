@@ -1,4 +1,4 @@
-"""The neighbour relations of ``privgeom/_core/relations.py`` (split out of ``_core/domain.py``, issue 14): the edges
+"""The neighbour relations of ``privgeom/_core/relations.py`` (split out of ``_core/domain.py``): the edges
 and graph names of the named relations, against closed forms and against the graphs :class:`~privgeom.Domain`
 builds."""
 

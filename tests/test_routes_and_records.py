@@ -1,4 +1,4 @@
-"""Strategies as tables in the geometry, mechanisms, optimal, comparison and design modules (issue 14, item 4), and
+"""Strategies as tables in the geometry, mechanisms, optimal, comparison and design modules, and
 the levels of their results (item 1); results built by keyword everywhere: ``tests/test_one_design.py``.
 
 Every ``method=`` name of a dispatcher is a key of its registry of named routes, each route has a docstring, and the

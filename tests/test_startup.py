@@ -1,4 +1,4 @@
-"""A fast start (issue 14, item 7): ``import privgeom`` and the command line load heavy modules on first use only.
+"""A fast start: ``import privgeom`` and the command line load heavy modules on first use only.
 
 The public names resolve through PEP 562 ``__getattr__``; registries that modules fill when imported (size limits,
 renderers, generic operations, commands) load those modules before they are read. Each check that a module is *not*

@@ -1,4 +1,4 @@
-"""Public parameters that have a privgeom type are annotated with it, never ``Any`` (issue 9).
+"""Public parameters that have a privgeom type are annotated with it, never ``Any``.
 
 A privacy level is a :data:`privgeom.LevelLike` (``eps=``) or a :data:`privgeom.ScalarLike` (``exp_eps=``, ``rho=``,
 ``p=``, …), a neighbour relation a :data:`privgeom.RelationLike` (``graph=``, ``relation=``) and the datasets an

@@ -1,7 +1,7 @@
 """Sphinx extension of the privgeom documentation.
 
 - ``config-inited``: writes ``api/index.rst`` (autosummary tables of the ``__all__`` of ``privgeom``,
-  ``privgeom.voting``, ``privgeom.smoothed``, ``privgeom.sweeps`` and ``privgeom.plots``, so the API reference always matches the code)
+  ``privgeom.voting``, ``privgeom.smoothed``, ``privgeom.sweeps``, ``privgeom.plots`` and ``privgeom.results``, so the API reference always matches the code)
   and the example gallery ``gallery/`` (one page per script of ``examples/``: its description, the command that runs
   it, its figures and output when it is executed at build time, and its source).
 - ``api/cli.rst``: the command-line reference, generated from :func:`privgeom.cli._main.build_parser` (every command
@@ -31,7 +31,8 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 LOG = logging.getLogger(__name__)
-API_MODULES = ("privgeom", "privgeom.voting", "privgeom.voting.paper", "privgeom.smoothed", "privgeom.sweeps", "privgeom.plots")
+API_MODULES = ("privgeom", "privgeom.voting", "privgeom.voting.paper", "privgeom.smoothed", "privgeom.sweeps", "privgeom.plots",
+               "privgeom.results")
 PAPERS = (
     ("Row-cone analysis (Lin & Kifer)", ("rr_", "compare_", "kov_")),
     ("Randomized response on voting rules (Evren & Vepakomma)", ("voting_",)),
@@ -55,13 +56,20 @@ def write_api(src: Path) -> None:
     lines = [_heading("API reference", "="),
              "Generated from the ``__all__`` of each package; every page is the object's numpydoc docstring.", ""]
     documented: dict[str, list[str]] = {}
-    for modname in API_MODULES:
+    seen: dict[int, str] = {}  # an object listed by two packages (privgeom.Membership, privgeom.results.Membership)
+    for modname in API_MODULES:  # has one page, under the first package that lists it
         mod = importlib.import_module(modname)
         names = [n for n in getattr(mod, "__all__", []) if not isinstance(getattr(mod, n, None), type(sys))]
+        again = [n for n in names if id(getattr(mod, n)) in seen]
+        names = [n for n in names if n not in again]
+        seen.update((id(getattr(mod, n)), f"{modname}.{n}") for n in names)
         documented[modname] = names
         doc = (mod.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        lines += [_heading(f"``{modname}``", "-"), _rst_escape(doc), "", f".. currentmodule:: {modname}", "",
-                  ".. autosummary::", "   :toctree: generated", ""]
+        lines += [_heading(f"``{modname}``", "-"), _rst_escape(doc), ""]
+        if again:
+            lines += ["Also here, documented above: " + ", ".join(
+                f":obj:`{n} <{seen[id(getattr(mod, n))]}>`" for n in again) + ".", ""]
+        lines += [f".. currentmodule:: {modname}", "", ".. autosummary::", "   :toctree: generated", ""]
         lines += [f"   {n}" for n in names] + [""]
     out = src / "api"
     out.mkdir(exist_ok=True)

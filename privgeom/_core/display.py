@@ -12,8 +12,9 @@ Two single-dispatch functions render any privgeom object:
   ``align`` environment of inequalities ``Σ_{a_i > 0} a_i x_{D_i} ≥ Σ_{a_i < 0} |a_i| x_{D_i}`` with the dataset labels
   as subscripts, in the form of Lin & Kifer's Example 4.4 (docs/theory.md §5); a mechanism as a ``pmatrix``.
 
-The renderers for library types live in :mod:`privgeom._display_types`, which imports this module and registers
-them; ``privgeom/__init__.py`` imports it once the package is loaded (so this module never imports a layer above it).
+The renderers for library types live in :mod:`privgeom.display._renderers`, which imports this module and registers
+them; the façade (``privgeom/__init__.py``) puts its import into :data:`LOADERS`, run before the first rendering (so
+this module never imports a layer above it, and ``import privgeom`` does not load the renderers).
 
 Examples
 --------
@@ -213,7 +214,7 @@ def latex_block(obj: Any) -> str:
 
 
 #: Functions that import the modules registering renderers (the package root adds one that imports
-#: ``privgeom._display_types``, loaded on first use to keep ``import privgeom`` fast); run once, before dispatching.
+#: ``privgeom.display._renderers``, loaded on first use to keep ``import privgeom`` fast); run once, before dispatching.
 LOADERS: list[Callable[[], None]] = []
 
 

@@ -42,8 +42,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence, T
 
 import numpy as np
 
-from .limits import current_limit, register_limit
-from .numeric import limit_hint, parse_int
+from .limits import register_limit
+from .arrays import parse_int
+from .hints import limit_hint
+from .limits import current_limit
 from .errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .relations import NODE_READINGS, GraphLike, bit_labels, graph_name, relation_edges, validate_graph
 
@@ -67,7 +69,8 @@ __all__ = [
 #: Every relation name privgeom knows (a given domain supports a subset: :attr:`Domain.relations`).
 RELATIONS = ("hamming", "replace-one", "add-remove", "path", "complete")
 
-#: Largest number of datasets a :class:`Domain` enumerates (labels are built eagerly); the global size limit
+#: Largest number of datasets a :class:`Domain` enumerates (its labels are listed: at construction, or for bit
+#: strings on first use); the global size limit
 #: ``domain_size`` (:func:`privgeom.set_limits`), read at call time.
 MAX_DOMAIN_SIZE = 2**26
 
@@ -205,7 +208,7 @@ class Domain:
         if index is None:
             index = {s: i for i, s in enumerate(self.labels)}
             object.__setattr__(self, "_index_cache", index)
-        return index  # type: ignore[no-any-return]
+        return index
 
     # ------------------------------------------------------------------------------------------------ constructors
     @classmethod
@@ -324,7 +327,7 @@ class Domain:
         return iter(self.labels)
 
     def __contains__(self, label: object) -> bool:
-        return label in self._index  # type: ignore[attr-defined]
+        return label in self._index
 
     def index(self, label: str) -> int:
         """Column of a dataset label.
@@ -335,7 +338,7 @@ class Domain:
             A label that is not one of the datasets.
         """
         try:
-            return self._index[label]  # type: ignore[attr-defined,no-any-return]
+            return self._index[label]
         except KeyError:
             raise DomainMismatchError(f"{label!r} is not one of the datasets {list(self.labels[:8])}") from None
 

@@ -66,12 +66,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .errors import FormatError, InvalidParameterError, SizeLimitError
+from .errors import FormatError, InvalidParameterError, MissingDependencyError, SizeLimitError
+from .limits import register_limit
+from .arrays import parse_int
+from .hints import limit_hint
 from .grid_files import (EXTRA, OUT_FORMATS, RESERVED, RUN_COLUMN, Row, _has, _is_missing, _point_key, answered_rows,
                          file_key, function_key, grid_key, out_format, read_rows, require, run_key, to_frame,
                          write_rows)
-from .limits import active_limits, applied, current_limit, register_limit
-from .numeric import limit_hint, parse_int
+from .limits import active_limits, applied, current_limit
 from .progress import Progress
 
 __all__ = ["expand_grid", "parse_grid_option", "parse_grid_value", "run_grid", "batch_size", "require",

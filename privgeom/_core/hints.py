@@ -3,7 +3,7 @@ the command's own option) on the command line.
 
 One mechanism for both: while a command of the ``privgeom`` program runs, the command line sets
 :func:`command_line` (a context variable holding the option strings that command accepts); :func:`limit_hint` and
-:func:`how_to` read it. No message is special-cased for the command line. Re-exported by :mod:`privgeom._core.numeric`,
+:func:`how_to` read it. No message is special-cased for the command line. Imported from here by the modules that refuse,
 where the size checks live; :func:`privgeom._core.limits.register_limit` fills :data:`LIMIT_OPTIONS`.
 """
 

@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import FormatError, InvalidParameterError, SizeLimitError
-from .limits import current_limit, register_limit
-from .numeric import limit_hint
+from .extras import require
+from .limits import register_limit
+from .hints import limit_hint
+from .limits import current_limit
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -343,7 +345,7 @@ def write_text(path: str | Path, text: str, *, what: str) -> None:
 
 def figure_formats() -> tuple[str, ...]:
     """File suffixes matplotlib can write (``.png``, ``.pdf``, ``.svg``, …), from its canvas registry."""
-    from matplotlib.backend_bases import FigureCanvasBase
+    FigureCanvasBase = require("matplotlib.backend_bases", extra="plot", feature="writing figures").FigureCanvasBase
 
     return tuple(sorted("." + ext for ext in FigureCanvasBase.get_supported_filetypes()))
 

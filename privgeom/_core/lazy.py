@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Callable, Generic, TypeVar, overload
 
 from .errors import InvalidTypeError
+from .removed import removed_name_error
 
 __all__ = ["LazySequence"]
 
@@ -117,7 +118,7 @@ def lazy_exports(package: str, namespace: dict[str, Any], table: dict[str, str])
         try:
             module = where[name]
         except KeyError:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+            raise removed_name_error(package, name) from None  # a removed name names its replacement
         value = getattr(importlib.import_module(module, package), name)
         namespace[name] = value
         return value

@@ -30,11 +30,12 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from .errors import FormatError, InvalidParameterError, InvalidTypeError
-from .numeric import LogRational, Scalar, fraction_str, parse_scalar
-from .results import to_jsonable
+from .numbers import fraction_str, LogRational, parse_scalar, Scalar
+from .results import Serializable, to_jsonable
 from .numbers import number_text, scalar_to_json
 
 __all__ = ["PrivacyLevel", "EPS_OVERFLOW", "ScalarLike", "LevelLike", "eps_of"]
@@ -63,7 +64,7 @@ def eps_of(exp_eps: Scalar) -> LogRational | float:
 #: Largest float ε privgeom exponentiates: ``exp(700)`` ≈ 1e304 is still a float, ``exp(710)`` overflows.
 EPS_OVERFLOW = 700.0
 
-#: One number as privgeom parses it (:func:`~privgeom._core.numeric.parse_scalar`): ``int``, ``Fraction`` or a rational
+#: One number as privgeom parses it (:func:`~privgeom._core.numbers.parse_scalar`): ``int``, ``Fraction`` or a rational
 #: string such as ``"3/4"`` (exact mode), or a ``float`` (float mode). The type of ``exp_eps=``, ``p=``, ``rho=``,
 #: ``alpha=``, ``gamma=``, ``delta=`` and the other numeric parameters.
 ScalarLike: TypeAlias = Fraction | float | int | str
@@ -73,7 +74,7 @@ _LN = re.compile(r"^\s*(?:ln|log)\s*(?:\(\s*(?P<paren>[^()]+?)\s*\)|\s(?P<bare>[
 
 
 @dataclass(frozen=True)
-class PrivacyLevel:
+class PrivacyLevel(Serializable):
     """A validated privacy level ``ε ≥ 0`` with ``e^ε`` exact whenever it is rational.
 
     Attributes
@@ -386,6 +387,32 @@ class PrivacyLevel:
         """``{"eps": …, "exp_eps": …, "exact": …}`` (ε as in :meth:`LogRational.to_json`)."""
         exp = None if self.infinite and not self.exact else scalar_to_json(self.exp_eps)
         return {"eps": scalar_to_json(self.eps), "exp_eps": exp, "exact": self.exact}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PrivacyLevel":
+        """The level :meth:`to_dict` wrote, exactly as written (a float level keeps its float ε and ``e^ε``).
+
+        Examples
+        --------
+        >>> level = PrivacyLevel.from_eps(0.5)
+        >>> PrivacyLevel.from_dict(level.to_dict()) == level, PrivacyLevel.from_dict({"eps": "inf", "exp_eps": None, "exact": False}).infinite
+        (True, True)
+        """
+        from .numbers import scalar_from_json
+
+        if not isinstance(data, Mapping) or not {"eps", "exp_eps", "exact"} <= set(data):
+            raise FormatError(f"a privacy level is {{'eps', 'exp_eps', 'exact'}}, got {data!r}")
+        eps = scalar_from_json(data["eps"], name="eps")
+        if data["exp_eps"] is None:
+            if not (isinstance(eps, float) and math.isinf(eps)):
+                raise FormatError(f"a privacy level without exp_eps must have eps = inf, got {data!r}")
+            return cls.from_exp_eps(math.inf, allow_infinite=True)
+        exp_eps = scalar_from_json(data["exp_eps"], name="exp_eps")
+        if isinstance(exp_eps, LogRational):
+            raise FormatError(f"exp_eps is a number, not a logarithm: {data['exp_eps']!r}")
+        if data["exact"]:
+            return cls.from_exp_eps(exp_eps)
+        return cls(exp_eps=float(exp_eps), exact=False, eps=float(eps))
 
 
 @to_jsonable.register(PrivacyLevel)

@@ -12,7 +12,7 @@ reads it.
 Storage, in two layers:
 
 - the **process value** of each limit is a module constant of the module that checks it (``MAX_EXACT_ENTRIES`` of
-  :mod:`privgeom._core.numeric`, ``MAX_DD_DIM`` of :mod:`privgeom.geometry._cdd`, …); the module registers it here at
+  :mod:`privgeom._core.arrays`, ``MAX_DD_DIM`` of :mod:`privgeom.geometry._cdd`, …); the module registers it here at
   import with :func:`register_limit` (this root module never imports the upper layers) and its value then becomes
   the default. :func:`set_limits` assigns the constants, so code or tests that patch a constant see the same value;
 - the **context overrides** of :func:`limits` live in a :class:`contextvars.ContextVar`: a ``with pg.limits(...)``
@@ -46,9 +46,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable
 
-from . import hints as _hints, numeric as _numeric
+from . import arrays as _arrays, hints as _hints
 from .errors import InvalidParameterError
-from .numeric import limit_hint, parse_int
+from .arrays import parse_int
+from .hints import limit_hint
 from .results import Result
 
 __all__ = ["LimitInfo", "Limits", "get_limits", "set_limits", "limits", "register_limit", "limit_hint",
@@ -303,8 +304,8 @@ def active_limits() -> dict[str, int]:
     return dict(sorted(table.items()))
 
 
-_numeric.LIMIT_READER[:] = [current_limit]
-register_limit("exact_entries", vars(_numeric), "MAX_EXACT_ENTRIES",
+_arrays.LIMIT_READER[:] = [current_limit]
+register_limit("exact_entries", vars(_arrays), "MAX_EXACT_ENTRIES",
                "largest dense exact (Fraction) array privgeom allocates, in entries (about 100 bytes each)")
-register_limit("dense_entries", vars(_numeric), "MAX_DENSE_ENTRIES",
+register_limit("dense_entries", vars(_arrays), "MAX_DENSE_ENTRIES",
                "largest dense float64 array privgeom allocates, in entries (8 bytes each)")

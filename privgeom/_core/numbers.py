@@ -48,16 +48,18 @@ True
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational, Real
+from collections.abc import Mapping
 from typing import Any, Union
 
 import numpy as np
 
-from .errors import InvalidParameterError, InvalidTypeError
+from .errors import FormatError, InvalidParameterError, InvalidTypeError
 
 __all__ = [
     "Scalar",
@@ -248,8 +250,10 @@ class LogRational:
     Examples
     --------
     >>> e = LogRational(Fraction(3, 1))
-    >>> e.ratio, str(e), e.to_json()
+    >>> e.ratio, str(e), e.to_dict()
     (Fraction(3, 1), 'ln(3)', {'ln': '3', 'value': 1.0986122886681098})
+    >>> LogRational.from_json(e.to_json()) == e
+    True
     >>> LogRational(1) == 0, LogRational(Fraction(9, 4)) < LogRational(3)
     (True, True)
     >>> float(LogRational(Fraction(10**30 + 1, 10**30)))  # near 1: no cancellation
@@ -303,9 +307,26 @@ class LogRational:
     def __ge__(self, other: Any) -> bool:
         return not self < other
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """``{"ln": "<ratio>", "value": <float>}`` (:func:`scalar_to_json`)."""
-        return scalar_to_json(self)  # type: ignore[no-any-return]
+        return scalar_to_json(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "LogRational":
+        """Read back :meth:`to_dict` (:func:`scalar_from_json`)."""
+        value = scalar_from_json(dict(data), name="LogRational")
+        if not isinstance(value, LogRational):
+            raise FormatError(f"{dict(data)!r} is not the JSON of a LogRational ({{'ln': 'p/q', 'value': …}})")
+        return value
+
+    def to_json(self, indent: int | None = 1) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes | Mapping[str, Any]) -> "LogRational":
+        """Read back :meth:`to_json` (JSON text, or its dict)."""
+        return cls.from_dict(text if isinstance(text, Mapping) else json.loads(text))
 
 
 # ================================================================================================== text

@@ -158,6 +158,51 @@ def _is_position(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def graph_nodes(graph: GraphLike) -> list[Any]:
+    """The datasets a graph or an edge list names, in order: a graph's node order, else the order in which the pairs
+    first name them (the datasets of a relation given without them, as ``DifferentialPrivacy(edges)`` reads it).
+
+    Examples
+    --------
+    >>> graph_nodes([("b", "c"), ("a", "b")])
+    ['b', 'c', 'a']
+    """
+    import networkx as nx  # noqa: F811 - loaded on first use (start-up time)
+
+    if isinstance(graph, nx.Graph):
+        return list(graph.nodes)
+    try:
+        edges = [tuple(e) for e in graph]
+    except TypeError:
+        raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
+    out: list[Any] = []
+    seen: set[Any] = set()
+    for e in edges:
+        for v in e:
+            if not isinstance(v, Hashable) or v not in seen:
+                out.append(v)
+                if isinstance(v, Hashable):
+                    seen.add(v)
+    return out
+
+
+def _labelled_copy(graph: Any, labels: list[str]) -> nx.Graph | None:
+    """A simple undirected graph whose nodes are exactly the string ``labels``, copied in label order with its
+    edges as they are (nothing left to check edge by edge); None when the graph needs the general validation."""
+    import networkx as nx  # noqa: F811
+
+    if not isinstance(graph, nx.Graph) or graph.is_directed() or graph.is_multigraph():
+        return None
+    if graph.number_of_nodes() != len(labels) or not all(isinstance(v, str) for v in graph):
+        return None
+    if set(graph) != set(labels) or nx.number_of_selfloops(graph):
+        return None
+    G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
+    G.add_nodes_from(labels)
+    G.add_edges_from(graph.edges)
+    return G
+
+
 def validate_graph(graph: GraphLike, inputs: Sequence[str], *, nodes: str = "labels") -> nx.Graph:
     """A user graph (networkx graph or iterable of label pairs) validated against the dataset labels ``inputs``.
 
@@ -191,22 +236,12 @@ def validate_graph(graph: GraphLike, inputs: Sequence[str], *, nodes: str = "lab
 
     labels = [str(x) for x in inputs]
     label_set = set(labels)
-    if isinstance(graph, nx.Graph):
-        edges: Iterable[Any] = graph.edges
-        node_list: list[Any] = list(graph.nodes)
-    else:
-        try:
-            edges = [tuple(e) for e in graph]
-        except TypeError:
-            raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
-        node_list = []
-        seen: set[Any] = set()
-        for e in edges:
-            for v in e:
-                if not isinstance(v, Hashable) or v not in seen:
-                    node_list.append(v)
-                    if isinstance(v, Hashable):
-                        seen.add(v)
+    if nodes == "labels":
+        copied = _labelled_copy(graph, labels)
+        if copied is not None:
+            return copied
+    node_list = graph_nodes(graph)
+    edges: Iterable[Any] = graph.edges if isinstance(graph, nx.Graph) else [tuple(e) for e in graph]
 
     if nodes == "positions":
         bad = [v for v in node_list if not (_is_position(v) and 0 <= v < len(labels))]

@@ -18,22 +18,26 @@ Examples
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import enum
 import json
 import numbers
 import sys
+import types
+import typing
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import singledispatch, total_ordering
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .lazy import LazySequence
-from .numbers import LogRational, Scalar, fraction_str, scalar_to_json
+from .numbers import LogRational, Scalar, fraction_str, scalar_from_json, scalar_to_json
 
-__all__ = ["Decision", "Quantity", "Result", "to_jsonable"]
+__all__ = ["Decision", "Quantity", "Result", "Serializable", "to_jsonable"]
 
 
 @singledispatch
@@ -45,8 +49,6 @@ def to_jsonable(obj: Any) -> Any:
         return {"nodes": [str(v) for v in obj.nodes], "edges": [[str(u), str(v)] for u, v in obj.edges]}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.repr}
-    if hasattr(obj, "to_json"):
-        return obj.to_json()
     if hasattr(obj, "to_dict"):
         return obj.to_dict()
     raise TypeError(f"privgeom cannot serialise {type(obj).__name__} to JSON")
@@ -97,7 +99,145 @@ def _enum(obj: enum.Enum) -> Any:
     return obj.value
 
 
-class Result:
+class Serializable:
+    """The one convention of privgeom for JSON: ``to_dict``/``from_dict`` for JSON data (a dict), ``to_json``/
+    ``from_json`` for JSON text (a ``str``).
+
+    A class defines ``to_dict`` and ``from_dict``; this mixin derives the text pair from them. ``from_json`` also
+    accepts the dict itself (what ``to_json`` returned before 0.2 on :class:`~privgeom.Mechanism`), so saved data
+    and older callers keep working. Every subclass is registered by name, which is how :meth:`Result.from_dict`
+    reads a field annotated with a type of a higher layer (a ``Mechanism``, a ``Cone``) without importing it.
+
+    Examples
+    --------
+    >>> from privgeom import PrivacyLevel
+    >>> text = PrivacyLevel.from_exp_eps(3).to_json(indent=None)
+    >>> text
+    '{"eps": {"ln": "3", "value": 1.0986122886681098}, "exp_eps": "3", "exact": true}'
+    >>> PrivacyLevel.from_json(text) == PrivacyLevel.from_exp_eps(3)
+    True
+    """
+
+    __slots__ = ()  # a mixin: slotted classes (Cone) keep their own __slots__
+
+    #: Every subclass by its name (the types :meth:`Result.from_dict` can read).
+    _TYPES: dict[str, type] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Serializable._TYPES.setdefault(cls.__name__, cls)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (Fractions as strings, arrays as lists)."""
+        raise NotImplementedError(f"{type(self).__name__} defines no to_dict")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """Read back what :meth:`to_dict` wrote."""
+        raise NotImplementedError(f"{cls.__name__} defines no from_dict")
+
+    def to_json(self, indent: int | None = 1) -> str:
+        """The object as JSON text: :meth:`to_dict`, serialised."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes | bytearray | Mapping[str, Any]) -> Any:
+        """Read back what :meth:`to_json` wrote (JSON text; a dict is read as :meth:`from_dict` reads it)."""
+        if isinstance(text, Mapping):
+            return cls.from_dict(text)
+        from .errors import FormatError
+
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as err:
+            raise FormatError(f"{cls.__name__}.from_json needs JSON text: {err}") from None
+        if not isinstance(data, dict):
+            raise FormatError(f"{cls.__name__}.from_json needs a JSON object, got {type(data).__name__}")
+        return cls.from_dict(data)
+
+
+def _read_field(value: Any, annotation: Any, where: str) -> Any:
+    """``value`` (JSON data) as the type ``annotation`` says: the inverse of :func:`to_jsonable` for one field."""
+    from .errors import FormatError
+
+    if annotation is Any or annotation is object:
+        return value
+    if value is None:
+        if annotation is type(None) or type(None) in typing.get_args(annotation):
+            return None
+        raise FormatError(f"{where}: null where {annotation} is needed")
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        errors = []
+        for arm in (a for a in args if a is not type(None)):
+            try:
+                return _read_field(value, arm, where)
+            except (FormatError, TypeError, ValueError, ZeroDivisionError) as err:
+                errors.append(str(err))
+        raise FormatError(f"{where}: {value!r} is none of {annotation} ({'; '.join(errors)})")
+    if origin in (tuple, list, collections.abc.Sequence) and isinstance(value, list):
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            return tuple(_read_field(v, a, where) for v, a in zip(value, args, strict=True))
+        item = args[0] if args else Any
+        out = [_read_field(v, item, where) for v in value]
+        return out if origin is list else tuple(out)
+    if origin in (dict, collections.abc.Mapping) and isinstance(value, dict):
+        item = args[1] if len(args) == 2 else Any
+        return {k: _read_field(v, item, where) for k, v in value.items()}
+    return _read_plain(value, annotation, where)
+
+
+def _read_plain(value: Any, annotation: Any, where: str) -> Any:
+    from .errors import FormatError
+
+    if annotation is bool or annotation is str:
+        if not isinstance(value, annotation):
+            raise FormatError(f"{where}: {value!r} is not a {annotation.__name__}")
+        return value
+    if annotation is int:
+        number = scalar_from_json(value, name=where) if isinstance(value, str) else value
+        if isinstance(number, bool) or not isinstance(number, (int, Fraction)) or int(number) != number:
+            raise FormatError(f"{where}: {value!r} is not an integer")
+        return int(number)
+    if annotation in (Fraction, float, LogRational):
+        number = scalar_from_json(value, name=where)
+        if annotation is float and isinstance(number, (int, float)) and not isinstance(number, bool):
+            return float(number)
+        if not isinstance(number, annotation):
+            raise FormatError(f"{where}: {value!r} is not a {annotation.__name__}")
+        return number
+    if annotation is np.ndarray and isinstance(value, list):
+        return np.array(_numbers(value), dtype=object if _has_fraction(value) else float)
+    if isinstance(annotation, type) and issubclass(annotation, Serializable) and isinstance(value, dict):
+        return annotation.from_dict(value)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return annotation(value)
+    raise FormatError(f"{where}: cannot read {type(value).__name__} back as {annotation}")
+
+
+def _numbers(value: Any) -> Any:
+    return [_numbers(v) for v in value] if isinstance(value, list) else scalar_from_json(value)
+
+
+def _has_fraction(value: Any) -> bool:
+    return any(_has_fraction(v) for v in value) if isinstance(value, list) else isinstance(value, str)
+
+
+def _field_types(cls: type) -> dict[str, Any]:
+    """The fields' annotations, resolved in the class's module and among the :class:`Serializable` types (a field
+    whose annotation names a type neither knows is read as plain JSON data)."""
+    module = sys.modules.get(cls.__module__)
+    namespace = {**vars(typing), **Serializable._TYPES, **(vars(module) if module else {})}
+    out = {}
+    for f in dataclasses.fields(cls):
+        try:
+            out[f.name] = eval(f.type, namespace) if isinstance(f.type, str) else f.type  # noqa: S307 (annotations)
+        except (NameError, AttributeError, SyntaxError, TypeError):
+            out[f.name] = Any
+    return out
+
+
+class Result(Serializable):
     """Mixin for frozen-dataclass results: ``to_dict``, ``to_json`` and a readable ``__str__`` via ``summary``.
 
     Every result privgeom returns is one; a result type of your own gets the same behaviour by inheriting it.
@@ -121,9 +261,29 @@ class Result:
         """Plain JSON data (Fractions as strings, arrays as lists)."""
         return {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self) if f.repr}  # type: ignore[arg-type]
 
-    def to_json(self, indent: int | None = 1) -> str:
-        """The result as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """The result :meth:`to_dict` wrote, read back field by field as the annotations say (numbers exactly as
+        written, levels, mechanisms, cones, nested results of a named type, tuples of those).
+
+        Raises :class:`~privgeom.FormatError` naming the field it cannot read back: a required field missing from
+        ``data``, or a field whose type the data does not fix (a witness typed as any ``Result``).
+        """
+        from .errors import FormatError
+
+        if not dataclasses.is_dataclass(cls):
+            raise FormatError(f"{cls.__name__} is not a result type that can be read back")
+        hints = _field_types(cls)
+        kwargs = {}
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue
+            if f.name not in data:
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                    raise FormatError(f"{cls.__name__}.from_dict: the field {f.name!r} is missing")
+                continue
+            kwargs[f.name] = _read_field(data[f.name], hints[f.name], f"{cls.__name__}.{f.name}")
+        return cls(**kwargs)
 
     def summary(self) -> str:
         """One-paragraph human-readable description (subclasses override)."""
@@ -147,9 +307,10 @@ class Result:
 class Decision(Result):
     """Mixin for yes/no results: ``holds`` is the answer and ``bool(result)`` is ``holds``.
 
-    Subclasses define ``holds`` (a field or a property); the membership results (``Membership``, ``ConeMembership``)
-    answer "is it a member?" with ``member`` instead and override ``bool``. An undecided answer (``holds is None``) has no truth value:
-    ``bool`` raises rather than reading it as "no" (a failure is never a no).
+    Subclasses define ``holds`` (a field or a property): every yes/no result of privgeom answers with ``.holds``.
+    The membership results (``Membership``, ``ConeMembership``) also answer with the domain word ``member``, the
+    same value (``holds`` is primary, ``member`` its documented synonym). An undecided answer (``holds is None``)
+    has no truth value: ``bool`` raises rather than reading it as "no" (a failure is never a no).
 
     Examples
     --------
@@ -204,6 +365,9 @@ class Quantity(Result):
     >>> q.to_dict()
     {'value': '3/4', 'name': 'accuracy', 'exact': True, 'detail': 'majority(3), rho = 1/2'}
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "dimensionless: the number that .name names (an accuracy, a welfare, an influence, …)"
 
     value: Scalar
     name: str = "value"

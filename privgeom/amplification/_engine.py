@@ -17,7 +17,7 @@ positive terms, with no cancellation, over the multinomial with the outputs of e
 ``(R[j, a]/π_j, R[j, b]/π_j)`` merged (binary reports: one dimension; ``k``-ary randomized response: at most three
 merged categories for a pair of neighbours whose others hold one of the pair's inputs, four otherwise).
 
-The log-space route sums the positive terms with Loader's binomial log-pmf (:func:`privgeom._core.numeric.log_binom_pmf`)
+The log-space route sums the positive terms with Loader's binomial log-pmf (:func:`privgeom._core.logpmf.log_binom_pmf`)
 and returns a first-order bound on the relative error: the weighted mean of the per-term bounds (the log-pmf's
 stated accuracy, ``16 u (1 + |ln P|)`` with ``u = 2^-53``, plus the rounding of the linear factor), plus the
 certified mass of the rows skipped by Chernoff's bound (two merged dimensions).
@@ -42,7 +42,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._core.errors import InvalidParameterError
-from .._core.numeric import Scalar, log_binom_pmf
+from .._core.logpmf import log_binom_pmf
+from .._core.numbers import Scalar
 from ..analyses.profiles._hockey_stick import hockey_stick
 from ..smoothed._pmf import chernoff_log_tail
 from ..smoothed._reduction import histogram_law

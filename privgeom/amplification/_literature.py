@@ -48,7 +48,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core.numeric import parse_scalar
+from .._core.numbers import parse_scalar
 from ..mechanisms import Mechanism
 from ._shuffle import ShuffleDelta, shuffled
 

@@ -38,7 +38,9 @@ from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitErr
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.limits import register_limit
 from .._core.numbers import log10_text, log_of_ratio, number_text
-from .._core.numeric import Scalar, check_dense_size, limit_hint, parse_int
+from .._core.arrays import check_dense_size, parse_int
+from .._core.hints import limit_hint
+from .._core.numbers import Scalar
 from .._core.results import Result
 from ..definitions._base import PrivacyDefinition
 from ..definitions._generating import generating_mechanisms

@@ -41,7 +41,8 @@ import numpy as np
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from .._core.level import ScalarLike
-from .._core.numeric import Scalar, check_dense_size, parse_int, parse_scalar
+from .._core.arrays import check_dense_size, parse_int
+from .._core.numbers import parse_scalar, Scalar
 from ..mechanisms import Mechanism
 
 __all__ = ["subsampled", "bbg_bound", "sampling_law"]

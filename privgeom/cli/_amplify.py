@@ -28,7 +28,7 @@ from .._core.errors import DomainMismatchError, FormatError, InvalidParameterErr
 from .._core.io import check_figure_path, check_output_path
 from .._core.level import PrivacyLevel
 from .._core.numbers import log10_text, number_text
-from .._core.numeric import parse_scalar
+from .._core.numbers import parse_scalar
 from ..amplification import shuffled, subsampled
 from ..amplification._definitions import amplification_report
 from ..amplification._literature import fmt_delta

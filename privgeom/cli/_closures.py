@@ -24,7 +24,7 @@ from typing import Any
 
 from .._core.errors import FormatError, InvalidParameterError, PrivgeomError
 from .._core.io import check_output_path, load_json
-from .._core.numeric import parse_scalar
+from .._core.numbers import parse_scalar
 from ..analyses.comparison._compare import compare
 from ..analyses.optimal import _optimal as optimal_lp
 from ..analyses.optimal._information import least_informative

@@ -18,9 +18,11 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
-from .._core.errors import DomainMismatchError, PrivgeomError, SizeLimitError
+from .._core.domain import Domain
+from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
+from .._core.arrays import parse_int
+from .._core.hints import limit_hint
 from .._core.limits import current_limit
-from .._core.numeric import limit_hint
 from .._core.progress import Progress, stage
 from .._core.results import to_jsonable
 from ..analyses.relaxation._relaxation import RELAX_METHODS, own_family, relax, relaxation_domain

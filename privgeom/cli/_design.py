@@ -57,7 +57,9 @@ from .._core.domain import Domain
 from .._core.errors import (DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, PrivgeomError,
                             SizeLimitError)
 from .._core.io import check_output_path, load_json
-from .._core.numeric import ATOL, fraction_str, parse_int, parse_scalar
+from .._core.arrays import ATOL
+from .._core.numbers import fraction_str, parse_scalar
+from .._core.arrays import parse_int
 from ..analyses import compare, describe_row_cone, dp_bounds, least_informative, optimal_mechanism
 from ..analyses.design._design import from_guarantees, hull, intersection, only, without
 from ..analyses.design._dp_bounds import dp_bounds_graph
@@ -95,7 +97,7 @@ def _tokens(expr: str) -> list[tuple[str, str]]:
         elif op:
             out.append(("op", op))
         elif q1 is not None or q2 is not None:
-            out.append(("str", q1 if q1 is not None else q2))  # type: ignore[arg-type]
+            out.append(("str", q1 if q1 is not None else q2))
         else:
             low = word.lower()
             out.append((low, low) if low in ("and", "or", "not", "contains") else ("word", word))

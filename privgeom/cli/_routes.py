@@ -17,7 +17,8 @@ from typing import Any
 from .._core.domain import Domain
 from .._core.errors import FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
 from .._core.io import load_json, parse_json
-from .._core.numeric import limit_hint, parse_int
+from .._core.arrays import parse_int
+from .._core.hints import limit_hint
 from ..analyses.relaxation._relax_orbits import orbit_relaxation
 from ..analyses.relaxation import _relaxation
 from ..analyses.relaxation._relaxation import FAMILIES, family_name, subset_family

@@ -17,7 +17,9 @@ from typing import Any
 
 from .._core.errors import FormatError, InvalidParameterError, SizeLimitError
 from .._core.io import prepare_output_dir
-from .._core.numeric import limit_hint, parse_int, parse_scalar
+from .._core.hints import limit_hint
+from .._core.numbers import parse_scalar
+from .._core.arrays import parse_int
 from .._core.progress import Progress
 from ..mechanisms import Mechanism
 from ..smoothed import SamplingHistogram, database_delta, smoothed_delta

@@ -19,8 +19,9 @@ from .. import voting
 from .._core.errors import InvalidParameterError
 from .._core.io import prepare_output_dir
 from .._core.level import PrivacyLevel
+from .._core.arrays import ROUNDOFF
+from .._core.numbers import parse_scalar
 from .._core.limits import current_limit
-from .._core.numeric import ROUNDOFF, parse_scalar
 from .._core.numbers import number_text, scalar_to_json
 from .._core.results import Quantity
 from ..voting import paper

@@ -14,6 +14,7 @@ Examples
 True
 """
 
+from .._core.removed import removed_names_getattr as _removed_names_getattr
 from ._base import Membership, PrivacyDefinition
 from ._finite import FiniteDefinition
 from ._cone_definition import ConeDefinition
@@ -43,3 +44,6 @@ __all__ = [
     "mixing_threshold",
     "dp_ray_orbits",
 ]
+
+#: A removed name raises an AttributeError naming its replacement (privgeom._core.removed; CHANGELOG.md).
+__getattr__ = _removed_names_getattr(__name__)

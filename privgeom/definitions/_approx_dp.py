@@ -49,8 +49,12 @@ import numpy as np
 from .._core.domain import InputsLike, RelationLike
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import ATOL, Scalar, fraction_str, hockey_stick_columns, how_to, limit_hint, parse_scalar
+from .._core.limits import register_limit
+from .._core.arrays import ATOL, tolerance
+from .._core.columns import hockey_stick_columns
+from .._core.hints import how_to, limit_hint
+from .._core.numbers import fraction_str, parse_scalar, Scalar
+from .._core.limits import current_limit
 from .._core.numbers import number_text
 from .._core.results import Result
 from ..graphs._graphs import edge_index_pairs
@@ -100,7 +104,7 @@ class HockeyStickValue(NamedTuple):
 
 def hockey_stick_values(matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ratio: Scalar) -> list[HockeyStickValue]:
     """``Σ_ω (M[ω, i] − r M[ω, j])₊`` and the maximising event for every *directed* pair ``(i, j)`` given
-    (a wrapper of :func:`privgeom._core.numeric.hockey_stick_columns`, the package's one hockey-stick kernel).
+    (a wrapper of :func:`privgeom._core.columns.hockey_stick_columns`, the package's one hockey-stick kernel).
 
     Exact (Fractions) when ``matrix`` is an object array of Fractions and ``ratio`` is a Fraction; float otherwise.
 
@@ -209,7 +213,7 @@ class HockeyStickCertificate(Result):
     level: PrivacyLevel
     delta: Scalar
 
-    def verify(self, mechanism: Mechanism, *, atol: float = ATOL) -> bool:
+    def verify(self, mechanism: Mechanism, *, atol: float | None = None) -> bool:
         """Recompute ``P(M(D) ∈ S) − e^ε P(M(D') ∈ S)`` from ``mechanism`` and check that it exceeds ``δ``."""
         i, j = mechanism.inputs.index(self.edge[0]), mechanism.inputs.index(self.edge[1])
         rows = [mechanism.outputs.index(o) for o in self.outputs]
@@ -221,7 +225,7 @@ class HockeyStickCertificate(Result):
         q = sum((m[w, j] for w in rows), zero)
         if exact:
             return bool(p - ratio * q > self.delta)
-        return bool(float(p) - float(ratio) * float(q) > float(self.delta) + atol)
+        return bool(float(p) - float(ratio) * float(q) > float(self.delta) + tolerance(atol))
 
     def summary(self) -> str:
         d, d2 = self.edge

@@ -43,7 +43,8 @@ import numpy as np
 from .._core.registry import registry
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SolverError
 from .._core.level import PrivacyLevel, ScalarLike
-from .._core.numeric import ATOL, Scalar, fraction_str, readonly
+from .._core.arrays import ATOL, readonly
+from .._core.numbers import fraction_str, Scalar
 from .._core.numbers import number_text
 from .._core.results import Decision, Result, to_jsonable
 from ..mechanisms import Mechanism
@@ -241,7 +242,8 @@ class Membership(Decision):
     Attributes
     ----------
     member : bool
-        The answer; ``bool(membership)`` is ``member``.
+        The answer; ``bool(membership)`` is ``member``. :attr:`holds` is the same answer under the name every
+        decision of privgeom uses (primary, what generic code reads); ``member`` is its synonym in the domain word.
     method : str
         Which procedure decided: ``"kronecker-inverse"``, ``"linear-solve"``, ``"lp"``,
         ``"dp-row-inequalities"``, ``"row-cone"`` …
@@ -261,8 +263,8 @@ class Membership(Decision):
     --------
     >>> import privgeom as pg
     >>> m = pg.RandomizedResponse(1, "3/4").contains(pg.randomized_response(1, "2/3"))
-    >>> isinstance(m, pg.Membership), m.member, m.method
-    (True, True, 'kronecker-inverse')
+    >>> isinstance(m, pg.Membership), m.holds, m.member, m.method
+    (True, True, True, 'kronecker-inverse')
     """
 
     member: bool
@@ -271,6 +273,12 @@ class Membership(Decision):
     witness: Result | None = None
     certificate: Result | None = None
     detail: str = ""
+
+    @property
+    def holds(self) -> bool:
+        """The answer, under the name every yes/no result answers with (primary): ``.member`` is the same value
+        under the domain word, kept as its documented synonym."""
+        return self.member
 
     def __bool__(self) -> bool:
         return bool(self.member)
@@ -421,7 +429,7 @@ class PrivacyDefinition(ABC):
     string that :func:`~privgeom.definitions.parse_definition` reads back (:meth:`spec`).
 
     What every definition shares lives here: the datasets (:attr:`inputs`, from ``self._inputs``), the mode
-    (:attr:`exact`, from ``self._exact``), the float tolerance (``self._atol``, :data:`~privgeom._core.numeric.ATOL`
+    (:attr:`exact`, from ``self._exact``), the float tolerance (``self._atol``, :data:`~privgeom._core.arrays.ATOL`
     unless the constructor takes ``atol=``), the row test a lazily built cone calls back (:meth:`_cone_contains`),
     its symmetry (:meth:`_symmetry`), the once-built row cone (:meth:`_cached_row_cone`), the certificate of a
     negative entry (:meth:`_negative_entry`) and the two-output completion of a row (:meth:`_completion`). A
@@ -517,13 +525,13 @@ class PrivacyDefinition(ABC):
         >>> RandomizedResponse(2, "3/4").without([0]).row_cone().n_facets   # 3 facets left, and x_00 ≥ 0
         4
         """
-        return GENERIC_OPERATIONS["without"](self, facets, orbits=orbits)  # type: ignore[no-any-return]
+        return GENERIC_OPERATIONS["without"](self, facets, orbits=orbits)
 
     def only(self, predicate: Callable[[Any], bool]) -> "PrivacyDefinition":
         """The cone definition keeping the guarantees (:func:`privgeom.semantics`) that ``predicate`` accepts. A design
         operation: implemented by :func:`privgeom.analyses.design._design.only`, reached through the registry of the
         base layer; refused for a definition its row cone does not decide."""
-        return GENERIC_OPERATIONS["only"](self, predicate)  # type: ignore[no-any-return]
+        return GENERIC_OPERATIONS["only"](self, predicate)
 
     # -- helpers for subclasses ------------------------------------------------------------------------------
     @property
@@ -560,7 +568,7 @@ class PrivacyDefinition(ABC):
         cached = self.__dict__.get("_row_cone_cached")
         if cached is None:
             cached = self.__dict__["_row_cone_cached"] = build()
-        return cached  # type: ignore[no-any-return]
+        return cached
 
     def _completion(self, row: list[Any], scale: Scalar, exact: bool, check: Callable[[Mechanism], Membership],
                     method: str, detail: str) -> Membership:

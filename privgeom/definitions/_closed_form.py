@@ -34,7 +34,8 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SolverError
 from .._core.level import ScalarLike
-from .._core.numeric import Scalar, fraction_str, parse_scalar, readonly
+from .._core.arrays import readonly
+from .._core.numbers import fraction_str, parse_scalar, Scalar
 from ..geometry._symmetry import SymmetryGroup, known_group, symmetric_generators
 from ..mechanisms import Mechanism
 from ._base import ClosureWitness, Membership, RowCertificate

@@ -43,8 +43,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.errors import SolverError
+from .._core.arrays import ATOL, readonly
+from .._core.columns import int_columns, widen
+from ..geometry import _lp
 from .._core.limits import current_limit
-from .._core.numeric import ATOL, int_columns, readonly, widen
 from ..geometry._lp import (
     WITNESS_FIRST,
     check_lp_size,
@@ -126,7 +128,7 @@ def verify_closure_witness(
 def _verify_exact_ints(mats: Sequence[np.ndarray], target: np.ndarray, witness: ClosureWitness) -> Fraction | None:
     """The exact check of :func:`verify_closure_witness` on integers (Python ints, so nothing overflows).
 
-    Each matrix is put in integer-column form ``num[:, i] / den[i]`` (:func:`~privgeom._core.numeric.int_columns`, least
+    Each matrix is put in integer-column form ``num[:, i] / den[i]`` (:func:`~privgeom._core.columns.int_columns`, least
     common denominators, so ``A ≥ 0`` with unit column sums is ``num ≥ 0`` and ``Σ num = den``). With ``L`` the least
     common multiple of ``A``'s column denominators, ``(A M)[r, i] = Σ_ω (An[r, ω] L / Ad[ω]) Mn[ω, i] / (L Md[i])``;
     the weighted sum is accumulated as numerators over per-column denominators and compared with the target by

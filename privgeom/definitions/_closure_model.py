@@ -41,7 +41,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from .._core.numeric import check_dense_size
+from .._core.arrays import check_dense_size
 from ..geometry._lp import HIGHS_SOLVERS, HighsModel, LPResult, check_lp_size
 
 __all__ = ["ClosureModel", "DEFAULT_SOLVER", "closure_lp_nonzeros"]

@@ -37,8 +37,9 @@ from .._core.domain import InputsLike
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, PrivgeomError
 from .._core.io import json_document, parse_json, read_text, write_text
 from .._core.level import ScalarLike
+from .._core.arrays import ATOL, readonly
+from .._core.numbers import fraction_str
 from .._core.numbers import number_text, parse_scalar
-from .._core.numeric import ATOL, fraction_str, readonly
 from ..geometry._cone import Cone
 from ..geometry._symmetry import automorphisms, trivial_automorphisms
 from ..mechanisms import Mechanism
@@ -275,7 +276,7 @@ class ConeDefinition(PrivacyDefinition):
         """
         from ._base import GENERIC_OPERATIONS
 
-        return GENERIC_OPERATIONS["from_guarantees"](guarantees, inputs, name=name)  # type: ignore[no-any-return]
+        return GENERIC_OPERATIONS["from_guarantees"](guarantees, inputs, name=name)
 
     @property
     def redundant(self) -> tuple[Any, ...]:

@@ -23,10 +23,12 @@ import networkx as nx
 import numpy as np
 
 from .._core.domain import Domain, InputsLike, RelationLike, resolve_graph
-from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
+from .._core.relations import graph_nodes
+from .._core.errors import FormatError, InvalidInputError, InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core.numeric import LogRational, fraction_str, int_columns, readonly
-from ..graphs._graphs import complete_graph, hamming_graph, path_graph
+from .._core.arrays import readonly
+from .._core.columns import int_columns
+from .._core.numbers import fraction_str, LogRational
 from ..graphs._graphs import edge_index_pairs
 from ..graphs._graphs import standard_graph_spec
 from ..geometry._symmetry import SymmetryGroup, automorphisms, dp_automorphisms
@@ -85,22 +87,6 @@ def structured_graph_spec(domain: Domain, relation: str) -> str | None:
     return f"graph={relation},n={domain.n},{key}={shown}"
 
 
-def _checked_copy(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph | None:
-    """A copy of a simple undirected graph whose nodes are exactly the string ``labels`` (node order = ``labels``):
-    what :func:`privgeom.neighbour_graph` would return, at the cost of one copy (no edge-by-edge validation); None
-    when the graph needs the general validation."""
-    if not isinstance(graph, nx.Graph) or graph.is_directed() or graph.is_multigraph():
-        return None
-    if graph.number_of_nodes() != len(labels) or not all(isinstance(v, str) for v in graph):
-        return None
-    if set(graph) != set(labels) or nx.number_of_selfloops(graph):
-        return None
-    G = nx.Graph(name=getattr(graph, "name", "") or "user graph")
-    G.add_nodes_from(labels)
-    G.add_edges_from(graph.edges)
-    return G
-
-
 class DifferentialPrivacy(HasLevel, PrivacyDefinition):
     """ε-differential privacy over a neighbour graph: every row satisfies ``x_i ≤ e^ε x_j`` on every edge.
 
@@ -157,7 +143,6 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         self._ratio, self._given = self._level.exp_eps, _given(self._level)
         self._exact = self._level.exact
         self._named: tuple[Domain, str] | None = None  # (domain, relation name) when the relation was named
-        fresh = isinstance(graph, (Domain, str))  # the graph is built here: nobody else holds it, no copy needed
         if isinstance(graph, Domain):
             if inputs is not None and Domain.coerce(inputs).labels != graph.labels:
                 resolve_graph(graph, inputs)  # raises the mismatch
@@ -183,37 +168,26 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
             self._I = np.concatenate([I0, J0])
             self._J = np.concatenate([J0, I0])
             return
-        if isinstance(graph, Domain):
-            built = graph.relation(graph.default_relation)  # size-checked before the labels are built
-            inputs, graph = graph.labels, built
-        elif isinstance(graph, str):
-            assert inputs is not None  # checked above
-            graph = resolve_graph(graph, Domain.coerce(inputs))
-        if isinstance(inputs, Domain):
-            inputs = inputs.labels
-        if inputs is None:
-            if isinstance(graph, nx.Graph):
-                inputs = [str(v) for v in graph.nodes]
-            else:
-                try:
-                    edges = [tuple(e) for e in graph]
-                except TypeError:
-                    raise InvalidTypeError(f"a neighbour graph must be a networkx graph or a list of pairs, got {graph!r}") from None
-                seen: dict[str, None] = {}
-                for e in edges:
-                    for v in e:
-                        seen.setdefault(str(v), None)
-                inputs, graph = list(seen), edges
-        labels = tuple(str(v) for v in inputs)
-        if not labels:
-            raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
-        if len(set(labels)) != len(labels):
-            raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
-        G: nx.Graph | None = graph if fresh else _checked_copy(graph, labels)
-        if G is None:
-            G = resolve_graph(graph, labels)
-        if isinstance(graph, nx.Graph) and graph.graph.get("name"):
-            G.name = graph.name
+        # every relation goes through the one resolver (privgeom.neighbour_graph): a Domain or a name on the
+        # datasets, or a graph / edge list whose datasets are `inputs` (default: the nodes it names, in order)
+        relation: RelationLike
+        datasets: Any
+        if self._named is not None:
+            relation, datasets = self._named[1], self._named[0]
+        else:
+            relation, datasets = graph, (inputs.labels if isinstance(inputs, Domain) else inputs)
+            if datasets is None:
+                datasets = graph_nodes(graph)
+        if isinstance(datasets, Domain):  # the relation is size-checked before the labels are built
+            G = resolve_graph(relation, datasets)
+            labels = tuple(datasets.labels)
+        else:
+            labels = tuple(str(v) for v in datasets)
+            if not labels:
+                raise InvalidInputError("DifferentialPrivacy: the input domain is empty")
+            if len(set(labels)) != len(labels):
+                raise InvalidInputError(f"DifferentialPrivacy: repeated dataset labels in {list(labels)[:8]}")
+            G = resolve_graph(relation, labels)
         self._graph_cache = G
         self._graph_name = getattr(G, "name", "") or "user graph"
         self._inputs = labels
@@ -224,17 +198,19 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
     @classmethod
     def hamming(cls, k: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
         """ε-DP on ``k`` bits (neighbours differ in one bit: ``neighbour_graph("hamming", Domain.bits(k))``)."""
-        return cls(hamming_graph(k), eps=eps, exp_eps=exp_eps, exact=exact)
+        return cls(Domain.bits(k), eps=eps, exp_eps=exp_eps, exact=exact)
 
     @classmethod
     def complete(cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
         """Local DP on one record with ``n`` values (every pair neighbours: ``neighbour_graph("complete", n)``)."""
-        return cls(complete_graph(n), eps=eps, exp_eps=exp_eps, exact=exact)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+            raise InvalidParameterError(f"DifferentialPrivacy.complete needs an integer n >= 2 values, got {n!r}")
+        return cls("complete", eps=eps, exp_eps=exp_eps, inputs=[str(i) for i in range(n)], exact=exact)
 
     @classmethod
     def path(cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
         """DP for a count in ``0..n`` (neighbours differ by one: ``neighbour_graph(Domain.counts(n), Domain.counts(n))``)."""
-        return cls(path_graph(n), eps=eps, exp_eps=exp_eps, exact=exact)
+        return cls(Domain.counts(n), eps=eps, exp_eps=exp_eps, exact=exact)
 
     # ------------------------------------------------------------------------------------------------ identity
     @property

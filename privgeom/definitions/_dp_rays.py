@@ -47,8 +47,10 @@ import networkx as nx
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import fraction_str, limit_hint, parse_scalar
+from .._core.limits import register_limit
+from .._core.hints import limit_hint
+from .._core.numbers import fraction_str, parse_scalar
+from .._core.limits import current_limit
 from .._core.level import ScalarLike
 from .._core.domain import RelationLike
 

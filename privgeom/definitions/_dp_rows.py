@@ -31,8 +31,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._core import arrays as _arrays
+from .._core.arrays import readonly
+from .._core.columns import fits_int64, max_abs_int, widen
+from .._core.numbers import Scalar
 from .._core.limits import current_limit
-from .._core.numeric import Scalar, fits_int64, max_abs_int, readonly, widen
 from .._core.numbers import number_text
 from ..mechanisms import Mechanism
 from ._base import RowCertificate

@@ -110,14 +110,14 @@ class FiniteDefinition(PrivacyDefinition):
         self._lp_cache: dict[Any, Any] = {}
 
     @property
-    def membership_methods(self) -> tuple[str, ...]:  # type: ignore[override]
+    def membership_methods(self) -> tuple[str, ...]:
         """``("lp", "linear-solve", "row-cone")`` when the row cone decides the closure, else ``("lp",)``.
 
         Computed lazily (the independence test is an exact rank); subclasses may assign a tuple to extend it.
         """
         override = self.__dict__.get("_methods_override")
         if override is not None:
-            return override  # type: ignore[no-any-return]
+            return override
         return ("lp", "linear-solve", "row-cone") if self._decides else ("lp",)
 
     @membership_methods.setter
@@ -153,7 +153,7 @@ class FiniteDefinition(PrivacyDefinition):
         """``finite:file=<path>`` when read from a file, else ``finite:json=<compact JSON list>``."""
         if self._source is not None:
             return f"finite:file={self._source}"
-        return "finite:json=" + json.dumps([M.to_json() for M in self._mechs], separators=(",", ":"))
+        return "finite:json=" + json.dumps([M.to_dict() for M in self._mechs], separators=(",", ":"))
 
     @classmethod
     def load(cls, path: str | Path) -> "FiniteDefinition":
@@ -210,7 +210,7 @@ class FiniteDefinition(PrivacyDefinition):
         mechanism : Mechanism
             Over the same inputs as the definition.
         atol : float, optional
-            Float-mode tolerance (default ``privgeom._core.numeric.ATOL``).
+            Float-mode tolerance (default ``privgeom._core.arrays.ATOL``).
         solver : {"dual", "primal", "simplex", "ipm", "choose"}, optional
             HiGHS algorithm (default: the interior-point method, chosen by measurement in
             ``benchmarks/bench_closure_lp.py``; the simplex variants re-solve from the previous basis).
@@ -249,7 +249,7 @@ class FiniteDefinition(PrivacyDefinition):
             ``"linear-solve"`` and ``"row-cone"`` only when :attr:`row_cone_decides_closure`; ``"lp"`` runs
             :meth:`closure_lp` with its defaults (call that method to choose the HiGHS solver or the reduction).
         atol : float, optional
-            Float-mode tolerance (default ``privgeom._core.numeric.ATOL``).
+            Float-mode tolerance (default ``privgeom._core.arrays.ATOL``).
 
         Raises
         ------

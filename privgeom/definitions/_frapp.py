@@ -46,7 +46,7 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError
 from .._core.level import PrivacyLevel, ScalarLike
-from .._core.numeric import Scalar, fraction_str, parse_scalar
+from .._core.numbers import fraction_str, parse_scalar, Scalar
 from ..geometry._symmetry import SymmetryGroup, automorphisms
 from ._closed_form import ClosedFormDefinition, _known, _size, _spec_scalar, _symmetric_group
 
@@ -66,7 +66,7 @@ def frapp_facets(N: int, gamma: ScalarLike, k: int = 1) -> np.ndarray:
     if not g > 1:
         raise InvalidParameterError(f"FRAPP facets need gamma > 1 (the matrix is singular at gamma = 1), got {fraction_str(g)}")
     size = N**k
-    from .._core.numeric import check_dense_size
+    from .._core.arrays import check_dense_size
 
     exact = isinstance(g, Fraction)
     check_dense_size(size, size, exact=exact, what=f"the FRAPP facets (N={N}, k={k})")
@@ -94,7 +94,7 @@ def frapp_inverse(N: int, gamma: ScalarLike, k: int = 1) -> np.ndarray:
     g = parse_scalar(gamma, name="gamma")
     if not g > 1:
         raise InvalidParameterError(f"the FRAPP matrix is singular at gamma = {fraction_str(g)}; the inverse needs gamma > 1")
-    from .._core.numeric import check_dense_size
+    from .._core.arrays import check_dense_size
 
     exact = isinstance(g, Fraction)
     check_dense_size(N**k, N**k, exact=exact, what=f"the FRAPP inverse (N={N}, k={k})")

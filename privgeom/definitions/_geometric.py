@@ -55,7 +55,8 @@ import numpy as np
 
 from .._core.errors import SolverError
 from .._core.level import ScalarLike
-from .._core.numeric import Scalar, parse_scalar, readonly
+from .._core.arrays import readonly
+from .._core.numbers import parse_scalar, Scalar
 from ..geometry._symmetry import SymmetryGroup, automorphisms
 from ..mechanisms import Mechanism
 from ._closed_form import ClosedFormDefinition, _alpha, _size, _spec_scalar
@@ -174,7 +175,7 @@ class GeometricDefinition(ClosedFormDefinition):
             M = truncated_geometric(self._n, self._given_alpha, exact=self._given_exact)
             built = (M if self._exact else M.to_float(),)
             self.__dict__["_built_mechs"] = built
-        return built  # type: ignore[no-any-return]
+        return built
 
     @property
     def alpha(self) -> Scalar:

@@ -223,7 +223,7 @@ class ModularIntegers:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self.digits[0].shape  # type: ignore[no-any-return]
+        return self.digits[0].shape
 
     def negative(self) -> np.ndarray:
         """Boolean mask of negative entries."""

@@ -35,12 +35,13 @@ from typing import Any, Callable
 
 from .._core.errors import FormatError
 from .._core.level import PrivacyLevel
-from .._core.numeric import Scalar, fraction_str, parse_scalar
+from .._core.numbers import fraction_str, parse_scalar, Scalar
 from ..mechanisms import Mechanism
 from ..mechanisms import _ldp
 from ._base import HasLevel
 from ._finite import FiniteDefinition
-from ._registry import definition_kinds, parse_definition, register_definition_kind, spec_bool, spec_int, spec_required
+from ._registry import definition_kinds, register_definition_kind, spec_bool, spec_int, spec_required
+from ._registry import parse_definition  # noqa: F401  (the module's doctests use it)
 
 __all__ = ["LocalProtocol", "LDP_KINDS", "register_ldp_kinds"]
 

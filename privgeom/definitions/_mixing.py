@@ -26,12 +26,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .._core.errors import InvalidParameterError, SolverError
-from .._core.numeric import ATOL, Scalar, fraction_str
+from .._core.arrays import ATOL
+from .._core.numbers import fraction_str, Scalar
 from .._core.numbers import number_text
 from .._core.results import Result
 from ..mechanisms import Mechanism
@@ -61,6 +62,9 @@ class MixingThreshold(Result):
         The verified membership of the mixed mechanism.
     """
 
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "mixing weight: t in [0, 1] of (1 − t) M + t U"
+
     t: Scalar | None
     mechanism: Mechanism | None
     exact: bool
@@ -68,6 +72,12 @@ class MixingThreshold(Result):
     upper: Scalar | None
     membership: Membership | None
     detail: str = ""
+
+    @property
+    def value(self) -> Scalar | None:
+        """The one number this result answers (the threshold t): the name every one-number result answers
+        with; ``.t`` is the same value under its domain name, :attr:`unit` says what it measures."""
+        return self.t
 
     def summary(self) -> str:
         if self.t is None:

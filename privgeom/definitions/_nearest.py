@@ -54,7 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.errors import InvalidParameterError, SolverError
-from .._core.numeric import ATOL, readonly
+from .._core.arrays import ATOL, readonly
 from .._core.numbers import number_text
 from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates, support_systems
 from ..mechanisms import Mechanism
@@ -70,7 +70,7 @@ __all__ = ["NORMS", "nearest", "closure_description"]
 NORMS = ("l1", "l1-column", "linf")
 #: Exact repair of a float LP optimum: reduced costs within this of 0 (and primal values above it) mark the columns
 #: of the guessed optimal basis, solved exactly by complementary slackness; ten times HiGHS's feasibility tolerance
-#: (:data:`~privgeom.geometry._lp.HIGHS_FEASIBILITY_TOL`), the order of :data:`~privgeom._core.numeric.ATOL`.
+#: (:data:`~privgeom.geometry._lp.HIGHS_FEASIBILITY_TOL`), the order of :data:`~privgeom._core.arrays.ATOL`.
 BASIS_TOL = 1e-9
 #: Float mode: a dual vector is feasible when ``Aᵀ y ≤ c`` within this, and the primal and dual objectives agree
 #: when within this relative to ``max(1, |distance|)`` (HiGHS's default feasibility tolerance; float optima

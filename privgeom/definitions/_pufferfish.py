@@ -75,7 +75,8 @@ import numpy as np
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError
 from .._core.io import parse_json, read_text
-from .._core.numeric import ATOL, Scalar, parse_scalar, readonly, scalar_to_json
+from .._core.arrays import ATOL, readonly
+from .._core.numbers import parse_scalar, Scalar, scalar_to_json
 from .._core.numbers import number_text as _fmt
 from ..mechanisms import Mechanism
 from ._dp import dp_level
@@ -302,15 +303,25 @@ class Pufferfish(HasLevel, PrivacyDefinition):
         return cls(labels, secrets, [(str(u), str(v)) for u, v in graph.edges], [prior], eps=eps, exp_eps=exp_eps)
 
     @classmethod
-    def from_json(cls, data: str | Mapping[str, Any], *, source: str | None = None) -> Pufferfish:
-        """Build from the JSON data described in the module docstring.
+    def from_json(cls, data: str | bytes | Mapping[str, Any], *, source: str | None = None) -> Pufferfish:
+        """Build from JSON text in the format of the module docstring (or its dict, read as :meth:`from_dict`)."""
+        if isinstance(data, Mapping):
+            return cls.from_dict(data, source=source)
+        parsed = parse_json(data.decode("utf-8") if isinstance(data, bytes) else data, what="Pufferfish spec")
+        if not isinstance(parsed, Mapping):
+            raise FormatError(f"a Pufferfish spec must be a JSON object, got {type(parsed).__name__}")
+        return cls.from_dict(parsed, source=source)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, source: str | None = None) -> Pufferfish:
+        """Build from the JSON data described in the module docstring (what :meth:`to_dict` writes).
 
         Raises
         ------
         FormatError
             Not an object, unknown or missing keys, wrong types.
         """
-        if not isinstance(data, dict):
+        if not isinstance(data, Mapping):
             raise FormatError(f"a Pufferfish spec must be a JSON object, got {type(data).__name__}")
         unknown = sorted(set(data) - set(PUFFERFISH_JSON_KEYS))
         if unknown:
@@ -338,7 +349,11 @@ class Pufferfish(HasLevel, PrivacyDefinition):
             raise FormatError(f"{str(path)!r} is not valid JSON: {err}") from None
         return cls.from_json(data, source=str(path))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, indent: int | None = 1) -> str:
+        """This definition as JSON text (:meth:`to_dict`, serialised)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def to_dict(self) -> dict[str, Any]:
         """The JSON data of this definition (exact values as strings)."""
         out: dict[str, Any] = {
             "privgeom": "pufferfish",
@@ -355,7 +370,7 @@ class Pufferfish(HasLevel, PrivacyDefinition):
 
     def save(self, path: str | Path) -> None:
         """Write :meth:`to_json` to ``path``."""
-        Path(path).write_text(json.dumps(self.to_json(), indent=1), encoding="utf-8")
+        Path(path).write_text(self.to_json(indent=1), encoding="utf-8")
 
     @classmethod
     def from_data_string(cls, encoded: str) -> Pufferfish:
@@ -377,7 +392,7 @@ class Pufferfish(HasLevel, PrivacyDefinition):
         """``pufferfish:file=PATH`` when loaded from a file, else ``pufferfish:data=<base64 JSON>``."""
         if self._source is not None:
             return f"pufferfish:file={self._source}"
-        raw = json.dumps(self.to_json(), separators=(",", ":")).encode("utf-8")
+        raw = json.dumps(self.to_dict(), separators=(",", ":")).encode("utf-8")
         return "pufferfish:data=" + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
     @property

@@ -50,7 +50,8 @@ from .._core.errors import InvalidInputError, InvalidParameterError, InvalidType
 from .._core.hints import limit_hint
 from .._core.limits import current_limit, register_limit
 from .._core.level import PrivacyLevel, ScalarLike
-from .._core.numeric import fraction_str, parse_scalar, readonly, scalar_to_json
+from .._core.arrays import readonly
+from .._core.numbers import fraction_str, parse_scalar, scalar_to_json
 from .._core.results import Result
 from ..geometry._symmetry import SymmetryGroup, automorphisms, source_phrase
 from . import _dp_rays

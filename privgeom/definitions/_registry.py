@@ -43,7 +43,7 @@ from typing import Any, Callable
 
 from .._core.domain import Domain
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, PrivgeomError
-from .._core.numeric import parse_int
+from .._core.arrays import parse_int
 from ._base import PrivacyDefinition
 
 __all__ = [
@@ -157,7 +157,7 @@ def spec_required(params: dict[str, str], key: str, kind: str) -> str:
 
 
 def spec_int(params: dict[str, str], key: str, kind: str) -> int:
-    """Pop a required integer parameter (validated by :func:`privgeom._core.numeric.parse_int`)."""
+    """Pop a required integer parameter (validated by :func:`privgeom._core.arrays.parse_int`)."""
     raw = spec_required(params, key, kind)
     try:
         return parse_int(raw, name=f"{kind}: {key}", allow_str=True)
@@ -183,7 +183,7 @@ def parse_definition(spec: str | PrivacyDefinition) -> PrivacyDefinition:
 
     The built-in kinds are the definitions of Lin & Kifer's row-cone paper: ``rr`` (randomized response, §IV),
     ``dp`` (ε-differential privacy over a neighbour graph, §V) and ``finite`` (a finite set of mechanisms,
-    Theorem 3.4); issue 3's catalogue registers more kinds with :func:`register_definition_kind`.
+    Theorem 3.4); the catalogue modules register more kinds with :func:`register_definition_kind`.
 
     Examples
     --------

@@ -32,7 +32,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._core.errors import InvalidInputError, InvalidTypeError, DomainMismatchError
-from .._core.numeric import ATOL, ROUNDOFF, parse_scalar, readonly
+from .._core.arrays import ATOL, readonly, ROUNDOFF
+from .._core.numbers import parse_scalar
 from .._core.numbers import number_text
 from ..geometry._lp import (
     WITNESS_FIRST, check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp,
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._base import PrivacyDefinition
 
 #: :func:`repair_normal` in float mode: the shift ``t`` is raised by this absolute amount (and by a relative
-#: :data:`~privgeom._core.numeric.ROUNDOFF`) so that a shift that should make ``a·g`` exactly 0 leaves it non-negative;
+#: :data:`~privgeom._core.arrays.ROUNDOFF`) so that a shift that should make ``a·g`` exactly 0 leaves it non-negative;
 #: the smallest positive normal float order, it changes nothing else.
 REPAIR_FLOOR = 1e-300
 

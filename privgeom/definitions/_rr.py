@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence, overload
 import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
-from .._core.numeric import (ROUNDOFF, Scalar, check_dense_size, fit_int_array, fits_int64, fraction_str, int_columns_to_fractions,
-                        readonly, widen)
+from .._core.arrays import check_dense_size, readonly, ROUNDOFF
+from .._core.columns import fit_int_array, fits_int64, int_columns_to_fractions, widen
+from .._core.numbers import fraction_str, Scalar
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
@@ -156,7 +157,7 @@ class RandomizedResponse(PrivacyDefinition):
         return 1 << self._k
 
     @cached_property
-    def inputs(self) -> tuple[str, ...]:  # type: ignore[override]
+    def inputs(self) -> tuple[str, ...]:
         """The ``2^k`` bit strings in reverse lexicographic order (refused beyond the dense size limit)."""
         check_dense_size(1, self.n_inputs, exact=True, what=f"the {self.n_inputs} dataset labels of k={self._k}")
         return tuple(bit_strings(self._k))
@@ -443,7 +444,7 @@ class RandomizedResponse(PrivacyDefinition):
         vec, exact = as_vector(x, self.n_inputs, exact=self._exact)
         W, _, dens = self._transform(vec.reshape(1, -1), exact)
         if not exact:
-            return W[0] / (2 * float(self._p) - 1) ** self._k  # type: ignore[no-any-return]
+            return W[0] / (2 * float(self._p) - 1) ** self._k
         assert dens is not None
         d = dens[0] * (2 * self._a - self._b) ** self._k
         ints = W.row(0).to_ints() if isinstance(W, ModularIntegers) else W[0]
@@ -525,7 +526,7 @@ class RandomizedResponse(PrivacyDefinition):
         M = self.check_mechanism(mechanism)
         tol = self._tol(atol)
         if method not in ("auto", "kronecker-inverse"):
-            return self._finite.contains(M, method=method, atol=atol)  # type: ignore[no-any-return]
+            return self._finite.contains(M, method=method, atol=atol)
         exact = self._exact and M.exact
         if exact and self._per_bit_factors(M) is not None and not _dense_fits(M.n_outputs, self.n_inputs):
             return self._contains_factored(M, tol)

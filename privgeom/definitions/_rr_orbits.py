@@ -41,7 +41,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._core.errors import SolverError
-from .._core.numeric import readonly
+from .._core.arrays import readonly
 from ..geometry._symmetry import SymmetryGroup, automorphisms
 from ._orbit_structure import FacetOrbitData, OrbitStatus, OrbitStructure, PairOrbits
 

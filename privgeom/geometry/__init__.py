@@ -13,8 +13,12 @@ Examples
 [[Fraction(1, 1), Fraction(-1, 1)], [Fraction(0, 1), Fraction(1, 1)]]
 """
 
+from .._core.removed import removed_names_getattr as _removed_names_getattr
 from ._cone import Cone
 from ._engines import use_engine
 from ._symmetry import automorphisms
 
 __all__ = ["Cone", "automorphisms", "use_engine"]
+
+#: A removed name raises an AttributeError naming its replacement (privgeom._core.removed; CHANGELOG.md).
+__getattr__ = _removed_names_getattr(__name__)

@@ -36,7 +36,9 @@ import numpy as np
 
 from .._core.errors import DomainMismatchError, InvalidInputError, InvalidTypeError
 from .._core.numbers import number_text
-from .._core.numeric import ATOL, check_dense_size, fit_int_array, fits_int64, is_exact_scalar, max_abs_int, parse_scalar, widen
+from .._core.arrays import ATOL, check_dense_size
+from .._core.columns import fit_int_array, fits_int64, max_abs_int, widen
+from .._core.numbers import is_exact_scalar, parse_scalar
 
 __all__ = [
     "parse_rows",

@@ -31,8 +31,9 @@ import cdd.gmp
 import numpy as np
 
 from .._core.errors import SizeLimitError, SolverError
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import limit_hint
+from .._core.limits import register_limit
+from .._core.hints import limit_hint
+from .._core.limits import current_limit
 
 __all__ = [
     "MAX_DD_DIM",
@@ -70,7 +71,7 @@ register_limit("fm_rows", globals(), "MAX_FM_ROWS",
 #: its answers drift further, so anything larger is a genuine inhomogeneous row (an error).
 CDD_FLOAT_ZERO = 1e-7
 #: Float rank test of independent rows (rows scaled to unit max-abs entry): singular values below this times the
-#: larger side are zero, the same order as the user tolerance :data:`~privgeom._core.numeric.ATOL`.
+#: larger side are zero, the same order as the user tolerance :data:`~privgeom._core.arrays.ATOL`.
 RANK_RTOL = 1e-9
 
 _INEQ = cdd.RepType.INEQUALITY

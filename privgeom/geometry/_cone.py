@@ -9,15 +9,17 @@ block elimination or projected generators; Section V), intersection and containm
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, InvalidTypeError
-from .._core.numeric import ATOL, MatrixLike, VectorLike, readonly
+from .._core.arrays import ATOL, MatrixLike, readonly, VectorLike
 from .._core.numbers import integer_json
-from .._core.results import to_jsonable
-from . import _cone_ops, _redundancy
+from .._core.results import Serializable, to_jsonable
+from . import _cdd, _cone_ops
+from . import _redundancy
 from ._canonical import as_int_rows as _as_int_rows
 from ._canonical import (canonical_pair, empty, identity, inequality_lines, int_rows_to_fractions, parse_coords,
                          parse_labels, parse_pair, parse_vector, rref)
@@ -34,7 +36,7 @@ PROJECTION_METHODS = ("generators", "fourier_motzkin", "block")
 EQ_ATOL_FACTOR = 1e3
 
 
-class Cone:
+class Cone(Serializable):
     """A polyhedral convex cone in ``R^N``, immutable, with exact (Fraction) or float entries.
 
     Build it with :meth:`from_generators` (V-representation ``x = Σ μ_r r + Σ ν_l l``, ``μ ≥ 0``) or
@@ -644,9 +646,9 @@ class Cone:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Cone:
+    def from_dict(cls, data: Mapping[str, Any]) -> Cone:
         """Inverse of :meth:`to_dict` (uses the H-representation when present)."""
-        if not isinstance(data, dict) or ("facets" not in data and "rays" not in data):
+        if not isinstance(data, Mapping) or ("facets" not in data and "rays" not in data):
             raise FormatError(f"a cone dict needs 'labels' and 'facets' or 'rays', got {str(data)[:80]!r}")
         exact = bool(data.get("exact", True))
         labels = data.get("labels")

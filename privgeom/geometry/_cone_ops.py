@@ -23,8 +23,10 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .._core.numeric import max_abs_int, readonly, widen
-from . import _cdd, _engines
+from .._core.arrays import readonly
+from .._core.columns import max_abs_int, widen
+from . import _cdd
+from . import _engines
 from ._canonical import (canonical_pair, empty, identity, int_dot, int_rows_to_fractions, normalise_rows,
                          scale_to_integers)
 from ._cone_results import ConeMembership, Containment

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._core.numeric import Scalar, scalar_to_json
-from .._core.results import Decision, Result
+from .._core.numbers import Scalar, scalar_to_json
+from .._core.results import Decision
 
 __all__ = ["ConeMembership", "Containment"]
 
@@ -30,6 +30,7 @@ class ConeMembership(Decision):
     ----------
     member : bool
         Whether ``x`` lies in the cone (float mode: up to the tolerance ``atol``); ``bool(membership)`` is ``member``.
+        :attr:`holds` is the same answer under the name every decision uses (primary); ``member`` is its synonym.
     violated : int or None
         When ``member`` is False: index of the violated row, into :attr:`Cone.facets` (``kind="facet"``) or into
         :attr:`Cone.equalities` (``kind="equality"``). The most violated row is reported (equalities first).
@@ -49,6 +50,12 @@ class ConeMembership(Decision):
     normal: np.ndarray | None
     value: Scalar | None
     exact: bool
+
+    @property
+    def holds(self) -> bool:
+        """The answer, under the name every yes/no result answers with (primary): ``.member`` is the same value
+        under the domain word, kept as its documented synonym."""
+        return self.member
 
     def __bool__(self) -> bool:
         return bool(self.member)

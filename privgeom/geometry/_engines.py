@@ -47,7 +47,7 @@ import numpy as np
 
 from .._core import progress as _progress
 from .._core.errors import InvalidParameterError, MissingDependencyError, SizeLimitError, SolverError
-from .._core.numeric import limit_hint
+from .._core.hints import limit_hint
 from .._core.limits import register_limit
 from . import _cdd, _normaliz
 from ._canonical import canonical_pair, empty, identity

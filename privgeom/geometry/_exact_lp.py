@@ -22,8 +22,9 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from .._core.errors import SizeLimitError, SolverError
+from .._core.hints import limit_hint
+from . import _lp
 from .._core.limits import current_limit
-from .._core.numeric import limit_hint
 from ._lp import _frac, exact_solve
 
 __all__ = ["ExactLPSolution", "exact_basis_solution", "exact_lp_cdd"]
@@ -122,7 +123,7 @@ def exact_basis_solution(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower
     """
     cc, rr, lo, hi = _exact_inputs(c, rows, lower, upper)
     col_status, row_status = basis
-    BASIC, LOWER, UPPER = 1, 0, 2
+    BASIC, LOWER = 1, 0  # HiGHS basis status codes (2, at the upper bound, never occurs: x ≥ 0 has none)
     n = len(cc)
     if len(col_status) != n or len(row_status) != len(rr):
         return None

@@ -25,8 +25,10 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .._core.errors import InvalidInputError, InvalidParameterError, SizeLimitError
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import ATOL, limit_hint, readonly
+from .._core.limits import register_limit
+from .._core.arrays import ATOL, readonly, tolerance
+from .._core.hints import limit_hint
+from .._core.limits import current_limit
 from .._core.results import Result
 from ._canonical import normalise_rows
 
@@ -201,7 +203,7 @@ class SymmetryGroup(Result):
         """Orbits of the group on the datasets (indices into :attr:`labels`)."""
         return _components(self.n, list(self._array))
 
-    def orbits_of_rows(self, rows: Any, *, atol: float = ATOL) -> tuple[Orbit, ...]:
+    def orbits_of_rows(self, rows: Any, *, atol: float | None = None) -> tuple[Orbit, ...]:
         """Orbits on a set of canonical row vectors (facets, rays) that the group permutes among themselves.
 
         Rows are compared exactly (Fractions) or up to ``atol`` (floats); each must be normalised the same way
@@ -216,7 +218,7 @@ class SymmetryGroup(Result):
         A = np.asarray(rows)
         if A.ndim != 2 or A.shape[1] != self.n:
             raise InvalidInputError(f"orbits_of_rows needs rows of length {self.n}, got shape {A.shape}")
-        keys = _row_keys(A, atol)
+        keys = _row_keys(A, tolerance(atol))
         index: dict[bytes, int] = {}
         for i, r in enumerate(keys):
             index.setdefault(r.tobytes(), i)
@@ -233,7 +235,7 @@ class SymmetryGroup(Result):
             maps.append(dst)
         return _components(len(A), maps)
 
-    def preserves_rows(self, rows: Any, *, atol: float = ATOL) -> bool:
+    def preserves_rows(self, rows: Any, *, atol: float | None = None) -> bool:
         """True when every generator maps the set of rows onto itself (e.g. the facets of the row cone)."""
         try:
             self.orbits_of_rows(rows, atol=atol)

@@ -28,8 +28,11 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import ATOL, ROUNDOFF, limit_hint, parse_scalar
+from .._core.limits import register_limit
+from .._core.arrays import ATOL, ROUNDOFF
+from .._core.hints import limit_hint
+from .._core.numbers import parse_scalar
+from .._core.limits import current_limit
 
 __all__ = [
     "LPResult",
@@ -65,7 +68,7 @@ register_limit("exact_lp_variables", globals(), "MAX_EXACT_LP_VARIABLES",
 #: HiGHS primal and dual feasibility tolerance, a thousand times tighter than HiGHS's default 1e-7: what the
 #: rationalisation of LP answers needs: a vertex found within 1e-10 rounds to the exact one through
 #: :data:`RATIONAL_DENOMINATORS`), and still far above the round-off of the coefficients
-#: (:data:`~privgeom._core.numeric.ROUNDOFF`).
+#: (:data:`~privgeom._core.arrays.ROUNDOFF`).
 HIGHS_FEASIBILITY_TOL = 1e-10
 #: HiGHS options: tighter than the defaults so that float answers can be rationalised.
 _HIGHS_OPTIONS = {"primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
@@ -75,7 +78,7 @@ _HIGHS_OPTIONS = {"primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
 RATIONAL_DENOMINATORS: tuple[int | None, ...] = (1000, 10**6, 10**9, None)
 #: Thresholds tried, in order, for the support of a float LP solution before solving on it exactly
 #: (the exact vertex repair of the closure and nearest-mechanism LPs): the user tolerance
-#: :data:`~privgeom._core.numeric.ATOL` first, then the round-off level :data:`~privgeom._core.numeric.ROUNDOFF`, then every
+#: :data:`~privgeom._core.arrays.ATOL` first, then the round-off level :data:`~privgeom._core.arrays.ROUNDOFF`, then every
 #: non-zero entry.
 SUPPORT_THRESHOLDS = (ATOL, ROUNDOFF, 0.0)
 #: Exact-mode membership LPs (row cone, consistent closure): an LP optimum (ℓ1 distance) below this makes privgeom

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from .._core.errors import InvalidInputError
-from .._core.numeric import readonly
+from .._core.arrays import readonly
 
 __all__ = ["generator_pair_bounds", "MAX_PAIR_CHUNK", "CANDIDATE_RTOL"]
 

@@ -149,7 +149,7 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
     ...
     privgeom._core.errors.SizeLimitError: the facets would need a dense 16384 x 16384 exact array (268,435,456 entries, about 25.0 GiB; limit 4,194,304 entries); refused before building anything — raise it with pg.set_limits(exact_entries=268435456) or `with pg.limits(exact_entries=268435456):`, or use the counts, membership and pair bounds, which need no dense matrix
     """
-    from .._core import numeric as _numeric
+    from .._core import arrays as _arrays, hints as _hints, numbers as _numbers
 
     if n_rows is None:
         return
@@ -157,13 +157,13 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
     entries = int(n_rows) * int(dim)
     if entries > limit:
         mode = "exact" if exact else "float"
-        n_bytes = entries * (_numeric.EXACT_ENTRY_BYTES if exact else _numeric.FLOAT_ENTRY_BYTES)
+        n_bytes = entries * (_arrays.EXACT_ENTRY_BYTES if exact else _arrays.FLOAT_ENTRY_BYTES)
         head = (f"{what} would need a dense {n_rows} x {dim} {mode} array ({entries:,} entries, about "
-                f"{_numeric.memory_text(n_bytes)}; limit {limit:,} entries); refused before building anything")
+                f"{_numbers.memory_text(n_bytes)}; limit {limit:,} entries); refused before building anything")
         alternative = "use the counts, membership and pair bounds, which need no dense matrix"
-        if n_bytes > _numeric.UNREACHABLE_BYTES:
+        if n_bytes > _arrays.UNREACHABLE_BYTES:
             raise SizeLimitError(f"{head} — no computer's memory holds it; {alternative}")
-        hint = _numeric.limit_hint("exact_entries" if exact else "dense_entries", entries)
+        hint = _hints.limit_hint("exact_entries" if exact else "dense_entries", entries)
         raise SizeLimitError(f"{head} — {hint}, or {alternative}")
 
 

@@ -56,9 +56,12 @@ from typing import Any, Callable, Sequence
 import networkx as nx
 import numpy as np
 
-from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import ATOL, limit_hint
+from .._core.errors import InvalidParameterError, InvalidTypeError
+from .._core.limits import register_limit
+from .._core.arrays import ATOL
+from .._core.hints import limit_hint
+from .._core.errors import SizeLimitError
+from .._core.limits import current_limit
 from ._canonical import normalise_rows
 from ._cone import Cone
 from ._groups import (Orbit, SymmetryGroup, _check_entries, _factorial, _group_from_elements, _row_keys,
@@ -100,7 +103,7 @@ def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorp
     cap = _check_cap(max_automorphisms)
     budget = _check_budget(max_search_steps, "max_search_steps")
 
-    class _Counting(GraphMatcher):  # type: ignore[misc]
+    class _Counting(GraphMatcher):
         steps = 0
 
         def syntactic_feasibility(self, G1_node: Any, G2_node: Any) -> bool:
@@ -292,7 +295,6 @@ def dp_automorphisms(dp: Any, *, max_automorphisms: int | None = None,
     max_search_steps = _check_budget(max_search_steps, "max_search_steps")
     max_search_graph = _check_budget(max_search_graph, "max_search_graph")
     labels = tuple(dp.inputs)
-    n = len(labels)
     if dp.level.exp_eps == 1:
         return _component_group(dp.graph, labels)
     pairs = getattr(dp, "index_pairs", None)

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from .._core.errors import SolverError
-from .._core.numeric import fits_int64, max_abs_int
+from .._core.columns import fits_int64, max_abs_int
 from ._canonical import normalise_rows, rref
 
 __all__ = ["verify_pair", "batch_ranks_mod_p", "exact_signs"]

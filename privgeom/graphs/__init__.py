@@ -12,6 +12,10 @@ Examples
 12
 """
 
+from .._core.removed import removed_names_getattr as _removed_names_getattr
 from ._graphs import neighbour_graph
 
 __all__ = ["neighbour_graph"]
+
+#: A removed name raises an AttributeError naming its replacement (privgeom._core.removed; CHANGELOG.md).
+__getattr__ = _removed_names_getattr(__name__)

@@ -11,6 +11,7 @@ Examples
 [[Fraction(7, 8), Fraction(1, 8)], [Fraction(1, 8), Fraction(7, 8)]]
 """
 
+from .._core.removed import removed_names_getattr as _removed_names_getattr
 from ._catalogue import frapp, kary_randomized_response, truncated_geometric
 from ._factories import randomized_response
 from ._ldp import hadamard_response, local_hashing, subset_selection, unary_encoding
@@ -28,3 +29,6 @@ __all__ = [
     "hadamard_response",
     "subset_selection",
 ]
+
+#: A removed name raises an AttributeError naming its replacement (privgeom._core.removed; CHANGELOG.md).
+__getattr__ = _removed_names_getattr(__name__)

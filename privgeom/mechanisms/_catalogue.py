@@ -2,7 +2,7 @@
 
 Every factory returns a :class:`~privgeom.Mechanism` whose columns are the datasets and rows the outputs
 (``M[ω, i] = P(M(D_i) = ω)``), exact (Fractions) when its parameters are rational, and refuses sizes that
-:func:`privgeom._core.numeric.check_dense_size` would not allocate, *before* allocating.
+:func:`privgeom._core.arrays.check_dense_size` would not allocate, *before* allocating.
 
 Examples
 --------
@@ -26,14 +26,15 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core.numeric import EXACT_ENTRY_BYTES, FLOAT_ENTRY_BYTES, Scalar, check_dense_size, parse_int, parse_scalar
+from .._core.arrays import check_dense_size, EXACT_ENTRY_BYTES, FLOAT_ENTRY_BYTES, parse_int
+from .._core.numbers import parse_scalar, Scalar
 from ._mechanism import Mechanism
 
 __all__ = ["truncated_geometric", "kary_randomized_response", "frapp", "frapp_matrix"]
 
 #: :func:`frapp` refuses ``N^k`` above this many datasets at once (from ``k log N``, before computing ``N^k``) with
 #: a message naming ``N^k`` and the memory its matrix would need: not a tunable limit, since the dense-size checks of
-#: :func:`~privgeom._core.numeric.check_dense_size` (global limits ``exact_entries``/``dense_entries``) refuse far
+#: :func:`~privgeom._core.arrays.check_dense_size` (global limits ``exact_entries``/``dense_entries``) refuse far
 #: smaller sizes anyway and no memory holds a ``2^31 x 2^31`` matrix.
 MAX_FRAPP_DATASETS = 2**31
 

@@ -24,15 +24,9 @@ import numpy as np
 
 from .._core.errors import FormatError, InvalidMechanismError, InvalidParameterError, InvalidTypeError
 from .._core.io import json_document
-from .._core.numeric import (
-    check_dense_size,
-    fits_int64,
-    is_exact_scalar,
-    max_abs_int,
-    parse_scalar,
-    readonly,
-    to_exact_array,
-)
+from .._core.arrays import check_dense_size, readonly, to_exact_array
+from .._core.columns import fits_int64, max_abs_int
+from .._core.numbers import is_exact_scalar, parse_scalar
 from .._core.numbers import number_text
 from ._intmat import IntColumns
 
@@ -204,7 +198,7 @@ def check_atol(atol: Any) -> None:
 
 def exact_entries(flat: list[Any]) -> np.ndarray:
     """The entries as a 1-D object array of Fractions/ints: ints and Fractions pass as they are (one C-speed type
-    pass), strings and other rationals through :func:`~privgeom._core.numeric.parse_scalar`."""
+    pass), strings and other rationals through :func:`~privgeom._core.numbers.parse_scalar`."""
     out = np.empty(len(flat), dtype=object)
     if set(map(type, flat)) <= {int, Fraction}:
         out[:] = flat

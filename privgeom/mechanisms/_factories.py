@@ -14,7 +14,9 @@ import numpy as np
 
 from .._core.domain import Domain
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core.numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
+from .._core.arrays import check_dense_size, parse_int
+from .._core.hints import limit_hint
+from .._core.numbers import parse_scalar, Scalar
 from ._mechanism import Mechanism
 from .._core.level import ScalarLike
 

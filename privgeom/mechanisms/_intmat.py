@@ -18,13 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._core.numeric import (
-    fit_int_array,
-    int_columns_to_float,
-    int_columns_to_fractions,
-    max_abs_int,
-    readonly,
-)
+from .._core.arrays import readonly
+from .._core.columns import fit_int_array, int_columns_to_float, int_columns_to_fractions, max_abs_int
 
 __all__ = ["IntColumns", "canonical_int_columns", "kron_int_columns"]
 
@@ -70,7 +65,7 @@ class IntColumns:
     @property
     def shape(self) -> tuple[int, int]:
         """``(outputs, inputs)``."""
-        return self.numerators.shape  # type: ignore[return-value]
+        return self.numerators.shape
 
     def max_numerator(self) -> int:
         """The largest numerator (a Python int)."""
@@ -107,7 +102,7 @@ def canonical_int_columns(num: np.ndarray, den: np.ndarray) -> IntColumns:
 def kron_int_columns(a: IntColumns, b: IntColumns) -> IntColumns:
     """The Kronecker product of two integer matrices: numerators and denominators multiply (``int64`` only when the
     products are bounded below ``2**63``, checked from the largest entries)."""
-    from .._core.numeric import fits_int64, widen
+    from .._core.columns import fits_int64, widen
 
     an, ad, bn, bd = a.numerators, a.denominators, b.numerators, b.denominators
     if not (fits_int64(max_abs_int(an), max_abs_int(bn)) and fits_int64(max_abs_int(ad), max_abs_int(bd))):

@@ -37,8 +37,11 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import Scalar, check_dense_size, limit_hint, parse_int, parse_scalar
+from .._core.limits import register_limit
+from .._core.arrays import check_dense_size, parse_int
+from .._core.hints import limit_hint
+from .._core.numbers import parse_scalar, Scalar
+from .._core.limits import current_limit
 from ._catalogue import _value_labels
 from ._mechanism import Mechanism
 

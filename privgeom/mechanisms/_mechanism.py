@@ -6,9 +6,9 @@ Notation of Lin & Kifer's row-cone paper (``docs/theory.md`` §1): columns are t
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -17,23 +17,11 @@ from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, FormatError, InvalidMechanismError, InvalidTypeError
 from .._core.io import read_text, write_text
 from .._core.level import ScalarLike
-from .._core.numeric import (
-    MatrixLike,
-    ATOL,
-    Scalar,
-    check_dense_size,
-    is_exact_scalar,
-    parse_scalar,
-    readonly,
-    scalar_to_json,
-    fit_int_array,
-    fits_int64,
-    int_columns,
-    int_columns_to_fractions,
-    max_abs_int,
-    widen,
-)
+from .._core.arrays import ATOL, check_dense_size, MatrixLike, readonly
+from .._core.columns import fit_int_array, fits_int64, int_columns, int_columns_to_fractions, max_abs_int, widen
+from .._core.numbers import is_exact_scalar, parse_scalar, Scalar, scalar_to_json
 from .._core.numbers import number_text
+from .._core.results import Serializable
 from ._checks import (
     as_fraction_array,
     check_atol,
@@ -48,7 +36,7 @@ from ._intmat import IntColumns, canonical_int_columns, kron_int_columns
 __all__ = ["Mechanism", "mixture"]
 
 
-class Mechanism:
+class Mechanism(Serializable):
     """A mechanism as an immutable column-stochastic matrix ``M[ω, i] = P(M(D_i) = ω)``.
 
     Parameters
@@ -461,12 +449,13 @@ class Mechanism:
         return Mechanism(self.matrix[keep], self._kept_inputs(), [self._outputs[i] for i in keep], exact=False)
 
     # ------------------------------------------------------------------------------------------------ JSON
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-serialisable dict following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA` (exact entries as strings like ``"3/4"``).
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA` (exact entries as strings like ``"3/4"``);
+        :meth:`to_json` gives it as text.
 
         Examples
         --------
-        >>> Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["1", "0"]).to_json()["matrix"]
+        >>> Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["1", "0"]).to_dict()["matrix"]
         [['3/4', '1/4'], ['1/4', '3/4']]
         """
         return {
@@ -479,21 +468,28 @@ class Mechanism:
         }
 
     @classmethod
-    def from_json(cls, data: str | bytes | bytearray | dict[str, Any]) -> "Mechanism":
-        """Build a mechanism from a dict (or JSON text) following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA`.
+    def from_dict(cls, data: Mapping[str, Any]) -> "Mechanism":
+        """Build a mechanism from JSON data following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA` (what
+        :meth:`to_dict` writes); :meth:`from_json` reads the same as text (or, as before 0.2, as a dict).
 
         Examples
         --------
         >>> M = Mechanism([["1/3", 1], ["2/3", 0]], inputs=["a", "b"])
-        >>> Mechanism.from_json(M.to_json()) == M
-        True
+        >>> Mechanism.from_dict(M.to_dict()) == M, Mechanism.from_json(M.to_json()) == M
+        (True, True)
         """
-        data = check_json_document(data)
-        return cls(data["matrix"], data.get("inputs"), data.get("outputs"), exact=data.get("exact"))
+        checked = check_json_document(dict(data) if isinstance(data, Mapping) else data)
+        return cls(checked["matrix"], checked.get("inputs"), checked.get("outputs"), exact=checked.get("exact"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes | bytearray | Mapping[str, Any]) -> "Mechanism":
+        """Build a mechanism from JSON text (or its dict) following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA`;
+        a document that does not follow it is a :class:`~privgeom.FormatError` naming what is wrong."""
+        return cls.from_dict(text) if isinstance(text, Mapping) else cls.from_dict(check_json_document(text))
 
     def save(self, path: str | Path) -> None:
         """Write :meth:`to_json` to ``path`` (an unwritable path is an InvalidParameterError naming it)."""
-        write_text(path, json.dumps(self.to_json(), indent=1) + "\n", what="mechanism file")
+        write_text(path, self.to_json(indent=1) + "\n", what="mechanism file")
 
     @classmethod
     def load(cls, path: str | Path) -> "Mechanism":

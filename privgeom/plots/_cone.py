@@ -27,8 +27,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from .._core.extras import require
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
-from .._core.numeric import ROUNDOFF
+from .._core.arrays import ROUNDOFF
 from ..geometry._cone import Cone
 from ..mechanisms._mechanism import Mechanism
 from .._core.domain import RelationLike
@@ -49,7 +50,7 @@ def _xy(x: Sequence[float]) -> np.ndarray:
 def _new_axes(ax: Any, size: tuple[float, float] = (5.6, 5.2)) -> tuple[Any, Any]:
     if ax is not None:
         return ax.figure, ax
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", extra="plot", feature="pg.plot").Figure
 
     fig = Figure(figsize=size, layout="constrained")
     return fig, fig.add_subplot()
@@ -209,7 +210,7 @@ def cone_slices(cone: Cone, triples: Sequence[Sequence[str]] | None = None, *, m
     >>> len(cone_slices(pg.RandomizedResponse(2, "3/4").row_cone()).axes)
     4
     """
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", extra="plot", feature="pg.plot").Figure
 
     if triples is None:
         triples = list(itertools.combinations(cone.labels, 3))[:MAX_PANELS]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .._core.extras import require
 from .._core.errors import InvalidTypeError
 from .._core.io import check_figure_path, save_figure
 from ..analyses.optimal._optimal import KOVRegimes
@@ -45,7 +46,7 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
         check_figure_path(path)
     ratio_ax = None
     if ax is None:
-        from matplotlib.figure import Figure
+        Figure = require("matplotlib.figure", extra="plot", feature="pg.plot").Figure
 
         fig = Figure(figsize=(6.4, 6.4), layout="constrained")
         ax, ratio_ax = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])

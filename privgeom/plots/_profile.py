@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.extras import require
 from .._core.errors import InvalidTypeError
 from .._core.io import check_figure_path, save_figure
 from .._core.level import eps_of
@@ -52,7 +53,7 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
     if path is not None:
         check_figure_path(path)
     if ax is None:
-        from matplotlib.figure import Figure
+        Figure = require("matplotlib.figure", extra="plot", feature="pg.plot").Figure
 
         fig = Figure(figsize=(6.0, 4.0), layout="constrained")
         ax = fig.add_subplot()

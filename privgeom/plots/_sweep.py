@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
+from .._core.extras import require
 from .._core.errors import InvalidParameterError
 
 __all__ = ["plot_sweep", "save_sweep_plot", "default_field"]
@@ -72,7 +73,7 @@ def plot_sweep(frame: Any, axes: Sequence[str], field: str | None = None) -> Any
     >>> fig.axes[0].images[0].get_array().shape
     (2, 2)
     """
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", extra="plot", feature="pg.plot").Figure
 
     axes = list(axes)
     if not 1 <= len(axes) <= 2:

@@ -52,4 +52,6 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(f"{__name__}.paper")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .._core.removed import removed_name_error  # a removed name answers with its replacement
+
+    raise removed_name_error(__name__, name)

@@ -23,12 +23,13 @@ import numpy as np
 
 from .._core.domain import Domain
 from .._core.errors import DomainMismatchError, InvalidParameterError
-from .._core.numeric import Scalar, check_dense_size, parse_int
+from .._core.arrays import check_dense_size, parse_int
+from .._core.numbers import Scalar
 from ..analyses.composition._mechanism import ComposedMechanism
 from ..mechanisms import Mechanism
 from ._domains import database_points, histograms, input_domain, record_values
 from ._reduction import count_compositions
-from .._core.level import LevelLike, PrivacyLevel, ScalarLike
+from .._core.level import LevelLike, ScalarLike
 
 __all__ = [
     "shm",

@@ -17,7 +17,8 @@ import numpy as np
 from .._core.domain import Domain, RelationLike
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.numeric import Scalar, hockey_stick_columns
+from .._core.columns import hockey_stick_columns
+from .._core.numbers import Scalar
 from ..mechanisms import Mechanism
 from ._catalogue import shm
 from ._domains import delta_vector, input_domain, neighbour_graph_of

@@ -21,7 +21,7 @@ recognised by :func:`recognise_domain`, which builds the candidate Domains of th
 labels with the mechanism's.
 
 ``d_{ε,M}(x, x') = Σ_y (P[M(x)=y] − e^ε P[M(x')=y])₊`` (the hockey-stick kernel
-:func:`privgeom._core.numeric.hockey_stick_columns`) and ``δ_{ε,M}(x) = max_{x' ~ x} max(d(x, x'), d(x', x))``
+:func:`privgeom._core.columns.hockey_stick_columns`) and ``δ_{ε,M}(x) = max_{x' ~ x} max(d(x, x'), d(x', x))``
 (:func:`delta_vector`); :func:`privgeom.smoothed.database_delta` reports them.
 """
 
@@ -36,7 +36,8 @@ import numpy as np
 
 from .._core.domain import Domain, RelationLike, resolve_graph
 from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError
-from .._core.numeric import Scalar, hockey_stick_columns
+from .._core.columns import hockey_stick_columns
+from .._core.numbers import Scalar
 from ..mechanisms import Mechanism
 
 __all__ = [
@@ -133,13 +134,13 @@ def recognise_domain(labels: Sequence[str], *, kind: str | None = None,
     for make in _candidates(len(labels), kinds, recs):
         dom = make()
         if set(dom.labels) == target:
-            return dom  # type: ignore[no-any-return]
+            return dom
     return None
 
 
 def _check_kind(kind: Any) -> str | None:
     if kind is None or kind in KINDS:
-        return kind  # type: ignore[no-any-return]
+        return kind
     raise InvalidParameterError(f"unknown input kind {kind!r}; pass a privgeom.Domain or one of {sorted(KINDS)}")
 
 

@@ -29,12 +29,15 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._core.extras import require
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.grid import run_grid
 from .._core.io import check_output_dir
 from .._core.limits import current_limit, register_limit
 from .._core.progress import Progress  # the shared tqdm bar (re-exported here for existing callers)
-from .._core.numeric import LogRational, limit_hint, parse_int
+from .._core.hints import limit_hint
+from .._core.numbers import LogRational
+from .._core.arrays import parse_int
 from .._core.results import Result
 from ._shm import shm_database_delta, shm_smoothed_sweep
 from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
@@ -128,7 +131,7 @@ def election_vertices() -> list[Fraction]:
 
 
 def _figure(ncols: int, width: float = 5.0) -> tuple[Any, Any]:
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", extra="plot", feature="the figures of smoothed.paper").Figure
 
     fig = Figure(figsize=(width * ncols, 4.0), layout="constrained")
     axes = fig.subplots(1, ncols, squeeze=False)[0]

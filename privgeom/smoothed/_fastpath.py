@@ -43,8 +43,11 @@ import numpy as np
 from scipy.ndimage import maximum_filter1d
 
 from .._core.errors import SizeLimitError
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import hockey_stick_columns, limit_hint, log_binom_pmf, log_hypergeom_pmf
+from .._core.limits import register_limit
+from .._core.columns import hockey_stick_columns
+from .._core.hints import limit_hint
+from .._core.logpmf import log_binom_pmf, log_hypergeom_pmf
+from .._core.limits import current_limit
 from ._pmf import Binomial, Hypergeometric, _Family, binom_window
 
 __all__ = ["DeltaTable", "LogDistances", "pair_log_distance_block", "event_thresholds", "Search", "bb_maximise", "direct_delta",
@@ -137,7 +140,7 @@ def _first_above(fam: _Family, N: np.ndarray, lo: np.ndarray, hi: np.ndarray, le
 
 def _log1mexp_array(x: np.ndarray) -> np.ndarray:
     """``ln(1 − e^x)`` elementwise for ``x <= 0`` (Mächler 2012; ``-inf`` at ``x = 0``), the array form of
-    :func:`privgeom._core.numeric.log1mexp`."""
+    :func:`privgeom._core.logpmf.log1mexp`."""
     x = np.minimum(np.asarray(x, dtype=float), 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         near = np.log(-np.expm1(np.maximum(x, -math.log(2))))
@@ -479,7 +482,7 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
         key = (n, a, b, qa, qb, log_tau)
         if key not in cache:
             cache[key] = _mixture_law(a, qa, b, qb, log_tau)
-        return cache[key]  # type: ignore[no-any-return]
+        return cache[key]
 
     evals: dict[int, float] = {}
     trunc = [-math.inf]
@@ -574,10 +577,10 @@ def _forward_max(g: np.ndarray, s: int) -> np.ndarray:
 def direct_delta(n: int, T: int, eps: float, replace: bool = False, Ns: np.ndarray | None = None) -> np.ndarray:
     """The straightforward ``O(n·T)`` method: the full output pmf of every count, positive parts summed.
 
-    The pmfs are the package's one binomial/hypergeometric log-pmf (:func:`privgeom._core.numeric.log_binom_pmf`,
-    :func:`~privgeom._core.numeric.log_hypergeom_pmf`) over all ``T + 1`` outputs, and the two directed distances of
+    The pmfs are the package's one binomial/hypergeometric log-pmf (:func:`privgeom._core.logpmf.log_binom_pmf`,
+    :func:`~privgeom._core.logpmf.log_hypergeom_pmf`) over all ``T + 1`` outputs, and the two directed distances of
     each pair of neighbouring counts ``(N, N + 1)`` are the package's one hockey-stick kernel
-    (:func:`privgeom._core.numeric.hockey_stick_columns`) on these dense columns; ``δ(N)`` is the larger of the pairs at
+    (:func:`privgeom._core.columns.hockey_stick_columns`) on these dense columns; ``δ(N)`` is the larger of the pairs at
     ``N − 1`` and ``N``. Used by the benchmark and as an independent cross-check of :class:`DeltaTable` (which sums
     the same terms only over the one-sided tail where they are positive, outward from the threshold).
 

@@ -1,6 +1,6 @@
 """The two-category SHM count laws, on the package's one binomial/hypergeometric log-pmf.
 
-The log-pmfs themselves are :func:`privgeom._core.numeric.log_binom_pmf` and :func:`privgeom._core.numeric.log_hypergeom_pmf`
+The log-pmfs themselves are :func:`privgeom._core.logpmf.log_binom_pmf` and :func:`privgeom._core.logpmf.log_hypergeom_pmf`
 (Loader's saddle-point algorithm, a few ulps of relative error for every ``n``); this module also holds the two-category SHM families used by the fast path: the law of the sample count ``Y`` given
 ``N`` ones among ``n`` records — hypergeometric (without replacement) or ``Binomial(T, N/n)`` (with replacement) —
 with their likelihood ratio ``ρ_N(y) = P_{N+1}(y)/P_N(y)`` (increasing in ``y``: monotone likelihood ratio), their
@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import rel_entr
 
-from .._core.numeric import bd0, log_binom_pmf, log_hypergeom_pmf, stirlerr
+from .._core.logpmf import bd0, log_binom_pmf, log_hypergeom_pmf, stirlerr
 
 __all__ = ["stirlerr", "bd0", "log_binom_pmf", "Hypergeometric", "Binomial", "chernoff_log_tail", "binom_window", "Window"]
 

@@ -14,7 +14,8 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.numeric import ATOL, Scalar, fraction_str
+from .._core.arrays import ATOL
+from .._core.numbers import fraction_str, Scalar
 from .._core.results import Decision
 from ..analyses import delta as core_delta
 from ..mechanisms import Mechanism

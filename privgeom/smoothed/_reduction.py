@@ -20,7 +20,8 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError
-from .._core.numeric import ATOL, Scalar, is_exact_scalar, parse_scalar
+from .._core.arrays import ATOL
+from .._core.numbers import is_exact_scalar, parse_scalar, Scalar
 
 __all__ = [
     "parse_distributions",

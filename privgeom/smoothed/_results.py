@@ -11,13 +11,17 @@ sampling-histogram mechanism as a description (Liu, Wang & Xia, *Smoothed Differ
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .._core.errors import DomainMismatchError, InvalidParameterError
 from .._core.level import PrivacyLevel
-from .._core.numeric import Scalar, fraction_str, limit_hint, log10_text, parse_int
+from .._core.arrays import parse_int
+from .._core.hints import limit_hint
+from .._core.numbers import fraction_str, log10_text, Scalar
 from .._core.numbers import number_text
 from .._core.results import Result
 from ..analyses.profiles._hockey_stick import DeltaResult
@@ -232,6 +236,9 @@ class SmoothedDelta(Result):
 
     ``float(r)`` is the value as a float.
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "probability: the smoothed δ"
 
     value: Scalar
     error_bound: Scalar

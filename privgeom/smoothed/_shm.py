@@ -19,8 +19,9 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import limit_hint
+from .._core.limits import register_limit
+from .._core.hints import limit_hint
+from .._core.limits import current_limit
 from ._fastpath import (
     DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, event_thresholds, family, pair_log_distance_block,
 )

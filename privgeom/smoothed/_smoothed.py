@@ -18,8 +18,11 @@ import numpy as np
 from .._core.domain import Domain, RelationLike
 from .._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import ATOL, MatrixLike, Scalar, limit_hint, parse_int
+from .._core.limits import register_limit
+from .._core.arrays import ATOL, MatrixLike, parse_int, tolerance
+from .._core.hints import limit_hint
+from .._core.numbers import Scalar
+from .._core.limits import current_limit
 from .._core.results import Quantity
 from ..mechanisms import Mechanism
 from ._catalogue import shm
@@ -415,7 +418,7 @@ def smoothed_delta(
     method: str = "auto",
     grid_step: int | None = None,
     max_evaluations: int | None = None,
-    atol: float = ATOL,
+    atol: float | None = None,
     rtol: float = DEFAULT_RTOL,
     tail: float = DEFAULT_TAIL,
     max_work: int | None = None,
@@ -443,9 +446,9 @@ def smoothed_delta(
         :func:`~privgeom.smoothed.shm` (refused above the ``shm_matrix_entries`` limit).
     grid_step : int, optional
         ``grid``: spacing of the grid (default: the smallest with at most ``max_evaluations`` points).
-    atol : float
+    atol : float, optional
         Float mode: tolerance for merging equal distributions / vertices and for deciding that ``δ(x)`` is
-        symmetric in the agents.
+        symmetric in the agents (default :data:`~privgeom._core.arrays.ATOL`).
     graph : relation name, Domain, networkx graph or list of pairs, optional
         Neighbour relation of ``δ(x)``, resolved by :func:`privgeom.neighbour_graph` (default: the Domain's, replace-one).
     kind : Domain or ``"database"``/``"histogram"``/``"count"``, optional
@@ -497,7 +500,7 @@ def smoothed_delta(
         raise InvalidParameterError(f"unknown method {method!r}; use auto, {', '.join(ROUTES)}")
     if not isinstance(mechanism, (Mechanism, SamplingHistogram)):
         raise InvalidTypeError(f"smoothed_delta needs a Mechanism or a SamplingHistogram, got {type(mechanism).__name__}")
-    options = _options(grid_step, max_evaluations, atol, rtol, tail, max_work, on_limit, progress)
+    options = _options(grid_step, max_evaluations, tolerance(atol), rtol, tail, max_work, on_limit, progress)
     job = _Job(mechanism, PrivacyLevel.coerce(eps), distributions, n, graph, kind, records, options, method)
     return ROUTES[_auto(job) if method == "auto" else method](job)
 

@@ -31,8 +31,12 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import PrivacyLevel
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import ATOL, check_dense_size, hockey_stick_columns, limit_hint, log_binom_pmf, parse_int
+from .._core.limits import register_limit
+from .._core.arrays import ATOL, check_dense_size, parse_int
+from .._core.columns import hockey_stick_columns
+from .._core.hints import limit_hint
+from .._core.logpmf import log_binom_pmf
+from .._core.limits import current_limit
 
 __all__ = [
     "SubsetSums",
@@ -227,7 +231,7 @@ def _sparse_distances(A: np.ndarray, B: np.ndarray, nz: np.ndarray, a: int, bval
     The same hockey-stick sums as the dense route, restricted to the outputs where a term can be positive: outside
     ``supp B(· − b)`` the term ``P_{x'} − e^ε P_x`` is ``(1 − e^ε) A − e^ε B(· − a) <= 0``, so only the
     ``|supp B|`` shifted sums matter (and symmetrically for ``P_x − e^ε P_{x'}``, on ``supp B(· − a)``). The kernel
-    :func:`privgeom._core.numeric.hockey_stick_columns` runs on these ``|supp B| × V`` sub-columns (each column a
+    :func:`privgeom._core.columns.hockey_stick_columns` runs on these ``|supp B| × V`` sub-columns (each column a
     replacement ``b``) instead of the dense ``(max sum) × V`` laws: the sub-columns are not distributions, but the
     kernel sums the positive parts of whatever columns it is given.
     """
@@ -273,7 +277,7 @@ def _log_multinomial(H: np.ndarray, p: np.ndarray) -> np.ndarray:
     """``ln Multinomial(h; Σh, p)`` for every row ``h`` of ``H``, by the package's one binomial log-pmf.
 
     The multinomial law is a product of binomial conditionals, ``h_j ~ Bin(Σ_{i>=j} h_i, p_j / Σ_{i>=j} p_i)``,
-    each evaluated by :func:`privgeom._core.numeric.log_binom_pmf` with ``q = Σ_{i>j} p_i / Σ_{i>=j} p_i`` passed
+    each evaluated by :func:`privgeom._core.logpmf.log_binom_pmf` with ``q = Σ_{i>j} p_i / Σ_{i>=j} p_i`` passed
     separately (no ``1 − p`` cancellation); ``-inf`` for impossible histograms.
 
     Examples

@@ -1,4 +1,4 @@
-"""Sweeps: one named question over a grid of definitions or mechanisms, in parallel on Dask (issue 16).
+"""Sweeps: one named question over a grid of definitions or mechanisms, in parallel on Dask.
 
 - :func:`sweep` — ``pg.sweep(template, grid, query, *, scheduler=None, out=None, **options)`` -> a pandas DataFrame;
 - the named queries (``epsilon``, ``delta``, ``delta_curve``, ``relax``, ``compare``, ``optimal``, ``closure``,
@@ -17,9 +17,13 @@ Examples
 ['2', '3']
 """
 
+from .._core.removed import removed_names_getattr as _removed_names_getattr
 from ._queries import register_query
 from . import _amplify_queries  # noqa: F401  (registers the shuffle and subsample queries)
 from ._sweep import sweep
 from . import _compose_queries  # noqa: F401,E402  (registers the query composed_delta: k as a grid axis)
 
 __all__ = ["sweep", "register_query"]
+
+#: A removed name raises an AttributeError naming its replacement (privgeom._core.removed; CHANGELOG.md).
+__getattr__ = _removed_names_getattr(__name__)

@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 from .._core.domain import Domain
 from .._core.errors import FormatError
-from .._core.numeric import parse_int
+from .._core.arrays import parse_int
 from ..amplification import shuffled, subsampled
 from ..amplification._subsample import bbg_bound
 from ..analyses import epsilon

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .._core.level import PrivacyLevel
-from .._core.numeric import parse_int
+from .._core.arrays import parse_int
 from ..analyses.composition._mechanism import ComposedMechanism
 from ._queries import as_mechanism, exact_fields, register_query
 

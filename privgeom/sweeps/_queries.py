@@ -31,7 +31,8 @@ from typing import Any, Callable, Mapping
 
 from .._core.errors import FormatError, InvalidParameterError, InvalidTypeError
 from .._core.level import PrivacyLevel
-from .._core.numeric import LogRational, parse_int, parse_scalar
+from .._core.arrays import parse_int
+from .._core.numbers import LogRational, parse_scalar
 from ..analyses import (compare, delta, delta_curve, dp_bounds, epsilon, ldp_utility_gap, optimal_mechanism,
                         relax_pairwise)
 from ..definitions import parse_definition

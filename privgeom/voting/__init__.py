@@ -37,7 +37,8 @@ True
 (Fraction(3, 2), 0.75)
 """
 
-from . import paper
+from .._core.removed import removed_names_getattr as _removed_names_getattr
+from . import paper  # noqa: F401  (the public subpackage voting.paper, read as pg.voting.paper)
 from ._accuracy import accuracy, stability
 from ._banzhaf import banzhaf
 from ._fourier import fourier, noise_operator
@@ -70,3 +71,6 @@ __all__ = [
     "mechanism",
     "epsilon",
 ]
+
+#: A removed name raises an AttributeError naming its replacement (privgeom._core.removed; CHANGELOG.md).
+__getattr__ = _removed_names_getattr(__name__)

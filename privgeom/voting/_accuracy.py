@@ -43,18 +43,20 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._core.extras import require
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.grid import run_grid
 from .._core.io import check_output_dir
 from .._core.limits import current_limit, register_limit
 from .._core.level import LevelLike, ScalarLike
-from .._core.numeric import Scalar, limit_hint, parse_int, parse_scalar
+from .._core.arrays import parse_int
+from .._core.hints import limit_hint
+from .._core.numbers import parse_scalar, Scalar
 from .._core.results import Decision, Quantity
 from ._common import EXACT_COUNTS_MAX_N, Rho, RhoLike, log_binom_pmf, noise, parse_rho, pick_route
 from ._counts import accuracy_counts, stability_counts
 from ._fourier import fourier, symmetric_level_coefficients
 from ._rules import Rule, check_rule, majority
-from .._core.level import ScalarLike
 from .._core.numbers import number_text
 
 __all__ = [
@@ -98,12 +100,12 @@ def _dictator(f: Rule, r: Rho) -> Scalar:
 
 def _and_or(f: Rule, r: Rho) -> Scalar:
     if r.exact:
-        return 1 - Fraction(2, 2**f.n) * (1 - r.p**f.n)  # type: ignore[operator]
+        return 1 - Fraction(2, 2**f.n) * (1 - r.p**f.n)
     return 1 - 2.0 ** (1 - f.n) * (1 - float(r.p) ** f.n)
 
 
 def _parity(f: Rule, r: Rho) -> Scalar:
-    return (1 + r.rho**f.n) / 2  # type: ignore[operator]
+    return (1 + r.rho**f.n) / 2
 
 
 def _constant(f: Rule, r: Rho) -> Scalar:
@@ -236,7 +238,7 @@ def _recursion(n: Any, theta: Any, r: Rho) -> Scalar:
         else:
             xm = -1 if ones < m else 1
             rest = ones if xm == -1 else ones - 1
-            val = p * T(m - 1, rest, th - xm) + q * T(m - 1, rest, th + xm)  # type: ignore[operator]
+            val = p * T(m - 1, rest, th - xm) + q * T(m - 1, rest, th + xm)
         memo[key] = val
         return val
 
@@ -247,10 +249,10 @@ def _recursion(n: Any, theta: Any, r: Rho) -> Scalar:
         for c in range(n + 1):
             fx = 1 if 2 * c - n > theta else -1
             weight = Fraction(math.comb(n, c), 2**n) if r.exact else math.comb(n, c) / 2**n
-            stab += weight * fx * (2 * T(n, c, theta) - 1)  # type: ignore[operator]
+            stab += weight * fx * (2 * T(n, c, theta) - 1)
     finally:
         sys.setrecursionlimit(old)
-    return (1 + stab) / 2  # type: ignore[no-any-return]
+    return (1 + stab) / 2
 
 
 def _threshold_theta(f: Rule) -> int:
@@ -273,13 +275,13 @@ def _acc_closed_form(f: Rule, r: Rho) -> Scalar:
 def _acc_fourier(f: Rule, r: Rho) -> Scalar:
     """``fourier``: any truth table, ``O(n 2^n)``: ``(1 + Σ_k ρ^k W_k)/2`` from the Walsh–Hadamard level weights
     (Equations (1)–(2)); exact for rational tables and ``ρ``."""
-    return (1 + _stab_fourier(f, r)) / 2  # type: ignore[operator,no-any-return]
+    return (1 + _stab_fourier(f, r)) / 2
 
 
 def _acc_levels(f: Rule, r: Rho) -> Scalar:
     """``levels``: symmetric rules, ``n ≤ 2000`` (``O(n^2)`` big integers): the exact per-level Fourier weights
     (Krawtchouk polynomials) in Equation (1)."""
-    return (1 + _stab_levels(f, r)) / 2  # type: ignore[operator,no-any-return]
+    return (1 + _stab_levels(f, r)) / 2
 
 
 def _acc_definition(f: Rule, r: Rho) -> Scalar:
@@ -346,7 +348,7 @@ def _stab_levels(f: Rule, r: Rho) -> Scalar:
     coeffs = symmetric_level_coefficients(f)
     n = f.n
     if r.exact:
-        return sum((r.rho**k * math.comb(n, k) * c * c for k, c in enumerate(coeffs)), Fraction(0))  # type: ignore[operator]
+        return sum((r.rho**k * math.comb(n, k) * c * c for k, c in enumerate(coeffs)), Fraction(0))
     x = float(r.rho)
     return math.fsum(x**k * math.comb(n, k) * float(c * c) for k, c in enumerate(coeffs))
 
@@ -437,7 +439,7 @@ def _stability(f: Rule, r: Rho, method: str = "auto") -> Scalar:
     rules (Equation (1)), a route of :data:`STABILITY_ROUTES` for real-valued functions."""
     f = check_rule(f)
     if f.is_boolean:
-        return 2 * _accuracy(f, r, method) - 1  # type: ignore[operator,no-any-return]
+        return 2 * _accuracy(f, r, method) - 1
     if method not in STABILITY_ROUTES:
         raise InvalidParameterError(f"method {method!r} is not available for real-valued functions; use fourier, counts or levels")
     return STABILITY_ROUTES[method](f, r)
@@ -543,7 +545,7 @@ def majority_accuracy_figure(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: in
     """
     _check_figure(rhos, n_max)  # sizes before anything is created or drawn
     target = None if path is None else figure_path(path)
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", extra="plot", feature="the accuracy figure of voting.paper").Figure
 
     data = majority_accuracy_data(rhos, n_max)
     fig = Figure(figsize=(7.0, 4.5), layout="constrained")

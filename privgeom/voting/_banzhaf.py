@@ -29,7 +29,8 @@ import numpy as np
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.limits import current_limit, register_limit
 from .._core.level import ScalarLike
-from .._core.numeric import limit_hint, parse_scalar
+from .._core.hints import limit_hint
+from .._core.numbers import parse_scalar
 from .._core.results import Result
 from .._core.numbers import number_text
 

@@ -8,7 +8,7 @@ Every voting function takes the noise as ``rho=`` or as the privacy level ``eps=
 is rational.
 
 Binomial probabilities for large electorates come from the package's one binomial log-pmf,
-:func:`privgeom._core.numeric.log_binom_pmf` (Loader's saddle-point form), re-exported here for the voting modules.
+:func:`privgeom._core.logpmf.log_binom_pmf` (Loader's saddle-point form), re-exported here for the voting modules.
 
 Examples
 --------
@@ -28,11 +28,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, TypeAlias, TypeVar
 
-import numpy as np
+import numpy as np  # noqa: F401  (the module's doctests use np)
 
 from .._core.errors import InvalidParameterError
 from .._core.level import LevelLike, PrivacyLevel, ScalarLike
-from .._core.numeric import Scalar, log_binom_pmf, log_binom_tail, parse_scalar
+from .._core.logpmf import log_binom_pmf, log_binom_tail
+from .._core.numbers import parse_scalar, Scalar
 
 __all__ = [
     "Rho",
@@ -101,7 +102,7 @@ class Rho:
         if self.rho == 1:
             return PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)
         if self.exact:
-            return PrivacyLevel.from_exp_eps((1 + self.rho) / (1 - self.rho))  # type: ignore[arg-type]
+            return PrivacyLevel.from_exp_eps((1 + self.rho) / (1 - self.rho))
         r = float(self.rho)
         # ε = ln(1+ρ) - ln(1-ρ) = 2 artanh(ρ), to full relative precision also for ρ near 0
         return PrivacyLevel(exp_eps=(1 + r) / (1 - r), exact=False, eps=math.log1p(r) - math.log1p(-r), given="eps")

@@ -40,8 +40,10 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.level import EPS_OVERFLOW
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import Scalar, limit_hint
+from .._core.limits import register_limit
+from .._core.hints import limit_hint
+from .._core.numbers import Scalar
+from .._core.limits import current_limit
 from ._common import EXACT_COUNTS_MAX_N, Rho, log_binom_pmf, log_binom_tail
 from ._profiles import integer_form
 from ._rules import Rule

@@ -29,8 +29,11 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError
-from .._core.limits import current_limit, register_limit
-from .._core.numeric import Scalar, limit_hint, parse_int, readonly
+from .._core.limits import register_limit
+from .._core.arrays import parse_int, readonly
+from .._core.hints import limit_hint
+from .._core.numbers import Scalar
+from .._core.limits import current_limit
 from .._core.numbers import number_text
 from .._core.results import Result
 from ._common import Rho, RhoLike, noise
@@ -267,7 +270,7 @@ class FourierSpectrum(Result):
         exact = r.exact and self.exact
         weights = self.level_weights()
         if exact:
-            return sum((r.rho**k * w for k, w in enumerate(weights)), Fraction(0))  # type: ignore[operator]
+            return sum((r.rho**k * w for k, w in enumerate(weights)), Fraction(0))
         x = float(r.rho)
         return math.fsum(x**k * float(w) for k, w in enumerate(weights))
 

@@ -38,7 +38,8 @@ from typing import Any, Callable, Iterator, overload
 import numpy as np
 
 from .._core.errors import InvalidParameterError
-from .._core.numeric import Scalar, parse_int
+from .._core.arrays import parse_int
+from .._core.numbers import Scalar
 from .._core.numbers import number_text
 from .._core.results import Quantity, Result
 from .._core.level import LevelLike
@@ -337,11 +338,11 @@ def coupling_table(coupling: str, rho: RhoLike) -> dict[tuple[int, int], Scalar]
     r = parse_rho(rho)
     p, q, x = r.p, r.q, r.rho
     if coupling == "definition5":  # y_i ~ N_rho(1) and z_i ~ N_rho(-1) independently
-        return {(1, -1): p * p, (-1, 1): q * q, (1, 1): p * q, (-1, -1): q * p}  # type: ignore[operator]
+        return {(1, -1): p * p, (-1, 1): q * q, (1, 1): p * q, (-1, -1): q * p}
     if coupling == "shared":  # one keep/redraw coin and one redrawn value for both
-        return {(1, -1): x, (-1, 1): 0 * x, (1, 1): (1 - x) / 2, (-1, -1): (1 - x) / 2}  # type: ignore[operator]
+        return {(1, -1): x, (-1, 1): 0 * x, (1, 1): (1 - x) / 2, (-1, -1): (1 - x) / 2}
     if coupling == "same_flip":  # one flip coin for both
-        return {(1, -1): p, (-1, 1): q, (1, 1): 0 * x, (-1, -1): 0 * x}  # type: ignore[operator]
+        return {(1, -1): p, (-1, 1): q, (1, 1): 0 * x, (-1, -1): 0 * x}
     raise InvalidParameterError(f"coupling {coupling!r} is not a per-voter coupling; choose one of {COUPLINGS[:3]}")
 
 
@@ -480,14 +481,14 @@ def _welfare(f: Rule, r: Rho, method: str = "auto") -> Scalar:
 def _wel_theorem6(f: Rule, r: Rho) -> Scalar:
     """``theorem6``: ``ρ · W(f)`` (Theorem 6), ``W(f)`` by counts (symmetric rules) or by definition."""
     base = _welfare(f, parse_rho(1), "counts" if f.is_symmetric else "definition")
-    return r.rho * base if r.exact else float(r.rho) * float(base)  # type: ignore[operator]
+    return r.rho * base if r.exact else float(r.rho) * float(base)
 
 
 def _wel_fourier(f: Rule, r: Rho) -> Scalar:
     """``fourier``: any truth table, ``O(n 2^n)``: ``ρ Σ_i f̂({i})`` (Lemma 10 with Theorem 6)."""
     spec = fourier(f)
     first = sum((spec.coefficient({i}) for i in range(f.n)), Fraction(0) if spec.exact else 0.0)
-    return r.rho * first if r.exact and spec.exact else float(r.rho) * float(first)  # type: ignore[operator]
+    return r.rho * first if r.exact and spec.exact else float(r.rho) * float(first)
 
 
 def _wel_counts(f: Rule, r: Rho) -> Scalar:

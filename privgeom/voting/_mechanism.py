@@ -41,7 +41,8 @@ import numpy as np
 
 from .._core.domain import Domain
 from .._core.level import LevelLike, PrivacyLevel
-from .._core.numeric import ATOL, ROUNDOFF, LogRational, Scalar, log_of_ratio
+from .._core.arrays import ATOL, ROUNDOFF
+from .._core.numbers import log_of_ratio, LogRational, Scalar
 from .._core.results import Decision
 from ..analyses.profiles._pure_dp import EpsilonResult
 from ..mechanisms import Mechanism
@@ -472,9 +473,9 @@ def _closed_form_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
     if f.kind == "dictator":
         pv, qv = r.p, r.q
     else:
-        pv, qv = (1 + r.rho**n) / 2, (1 - r.rho**n) / 2  # type: ignore[operator]
+        pv, qv = (1 + r.rho**n) / 2, (1 - r.rho**n) / 2
     edge = ("1" * n, "1" * i + "0" + "1" * (n - i - 1)) if n <= EDGE_LABEL_MAX_N else None
-    return _result(f, r, pv / qv, "closed_form", 1, p=pv, q=qv, edge=edge)  # type: ignore[operator]
+    return _result(f, r, pv / qv, "closed_form", 1, p=pv, q=qv, edge=edge)
 
 
 def _remark1_epsilon(f: Rule, r: Rho) -> VotingEpsilon | None:
@@ -488,10 +489,10 @@ def _remark1_epsilon(f: Rule, r: Rho) -> VotingEpsilon | None:
     pair = (n, n - 1) if rem.vote == 1 else (0, 1)
     # P(S_n = n) = P(S_0 = 0) = p^n and P(S_{n-1} = n) = P(S_1 = 0) = p^(n-1) q (the level set is one count)
     if r.exact and n <= EDGE_LABEL_MAX_N:
-        pv, qv = r.p**n, r.p ** (n - 1) * r.q  # type: ignore[operator]
+        pv, qv = r.p**n, r.p ** (n - 1) * r.q
     else:
         pv, qv = math.exp(n * r.log_p), math.exp((n - 1) * r.log_p + r.log_q)
-    ratio = r.p / r.q  # type: ignore[operator]
+    ratio = r.p / r.q
     res = _result(f, r, ratio, "remark1", rem.output, p=pv, q=qv, edge=_count_profiles(n, *pair), counts=pair)
     ln10 = math.log(10)  # the logs stay finite where p^n underflows (AND at n = 10^7)
     return replace(res, log10_p=n * r.log_p / ln10, log10_q=((n - 1) * r.log_p + r.log_q) / ln10)

@@ -23,7 +23,7 @@ from typing import Any, Iterable, Sequence, TypeAlias
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError
-from .._core.numeric import parse_scalar
+from .._core.numbers import parse_scalar
 
 __all__ = ["Profile", "popcounts", "half", "profile_index", "count_ones", "normalise_values", "integer_form"]
 

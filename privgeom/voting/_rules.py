@@ -33,10 +33,13 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
-from .._core import numeric as _numeric
-from .._core.limits import current_limit, register_limit
+from .._core import arrays as _arrays
+from .._core.limits import register_limit
+from .._core.limits import current_limit
 from .._core.level import ScalarLike
-from .._core.numeric import is_exact_scalar, limit_hint, parse_int, parse_scalar, readonly
+from .._core.arrays import parse_int, readonly
+from .._core.hints import limit_hint
+from .._core.numbers import is_exact_scalar, parse_scalar
 from ..mechanisms._factories import bit_strings
 from ._profiles import Profile, count_ones, half, normalise_values, popcounts, profile_index
 
@@ -58,7 +61,7 @@ __all__ = [
 
 #: Largest number of voters for which a truth table is built (``2^26`` entries, the default float limit of
 #: privgeom); the check itself follows the current global limits (:func:`_table_bits`).
-MAX_TABLE_BITS = int(math.log2(_numeric.MAX_DENSE_ENTRIES))
+MAX_TABLE_BITS = int(math.log2(_arrays.MAX_DENSE_ENTRIES))
 #: Largest number of voters for which a Python callable is evaluated on every profile.
 MAX_CALLABLE_BITS = 20
 #: Default largest electorate of a rule stored by vote count (``n + 1`` values; every by-count engine is at least

@@ -32,7 +32,8 @@ import numpy as np
 
 from .._core.errors import InvalidParameterError
 from .._core.level import LevelLike
-from .._core.numeric import ATOL, LogRational, Scalar, parse_int
+from .._core.arrays import ATOL, parse_int
+from .._core.numbers import LogRational, Scalar
 from .._core.numbers import number_text
 from .._core.results import Decision
 from ._accuracy import (  # noqa: F401 - MajorityAccuracy and BoundAttainment: the result types, importable from here
@@ -174,7 +175,7 @@ def _theorem_3(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = N
     r = noise(rho, eps=eps)
     lhs = _probabilistic_values(f, r)
     base = _influence_values(f, "fourier") if f.has_table and f.n <= SYMMETRIC_TABLE_MAX_N else _influence_values(f)
-    factor = (1 + r.rho * r.rho) / 2  # type: ignore[operator]
+    factor = (1 + r.rho * r.rho) / 2
     rhs = tuple(factor * v if isinstance(v, Fraction) and r.exact else float(factor) * float(v) for v in base)
     return _check("Theorem 3", f, r.rho, "I_i[M_rho f] = (1+rho^2)/2 · I_i[f] for every voter", lhs, rhs)
 
@@ -238,7 +239,7 @@ def _theorem_6(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = N
     method = "counts" if f.is_symmetric and not f.has_table else "definition"
     lhs = _welfare(f, r, method)
     base = _welfare(f, parse_rho(1), method)
-    rhs = r.rho * base if r.exact and isinstance(base, Fraction) else float(r.rho) * float(base)  # type: ignore[operator]
+    rhs = r.rho * base if r.exact and isinstance(base, Fraction) else float(r.rho) * float(base)
     return _check("Theorem 6", f, r.rho, "W(M_rho f) = rho · W(f)", lhs, rhs)
 
 
@@ -267,7 +268,7 @@ def _equation_1(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = 
     r = noise(rho, eps=eps)
     acc = _accuracy(f, r, "definition")
     stab = fourier(f).stability(r.rho)
-    return _check("Equation (1)", f, r.rho, "2 Acc(M_rho f) - 1 = Stab_rho[f]", 2 * acc - 1, stab)  # type: ignore[operator]
+    return _check("Equation (1)", f, r.rho, "2 Acc(M_rho f) - 1 = Stab_rho[f]", 2 * acc - 1, stab)
 
 
 def _equation_2(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:

@@ -1,4 +1,4 @@
-"""Refuse before working: sizes are estimated before anything large is built (issue 10)."""
+"""Refuse before working: sizes are estimated before anything large is built."""
 
 from __future__ import annotations
 

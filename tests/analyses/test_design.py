@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import privgeom as pg
-from privgeom.analyses.design._design import from_guarantees, listed_facets, only, without
+from privgeom.analyses.design._design import from_guarantees, listed_facets, only
 from privgeom.definitions import ConeDefinition
 
 

@@ -1,4 +1,4 @@
-"""Exact optima of the optimal-mechanism LPs (issue 15 item 8): rational inputs give exact, re-verified optima on
+"""Exact optima of the optimal-mechanism LPs: rational inputs give exact, re-verified optima on
 every route, recovered from HiGHS's optimal basis (cdd's exact simplex as the fallback), never rounded floats.
 
 The universality of the geometric mechanism (Ghosh, Roughgarden & Sundararajan 2009/2012; docs/theory.md,

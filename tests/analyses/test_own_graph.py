@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from privgeom import Domain

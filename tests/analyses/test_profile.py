@@ -203,11 +203,11 @@ def test_epsilon_on_graph_without_edges_and_integer_nodes():
     r = epsilon(M, G)
     assert r.level.eps == 0 and r.edge is None and r.n_edges == 0 and "no edges" in str(r)
     assert epsilon(M.to_float(), []).level.eps == 0.0
-    # integer nodes are labels, never silently column positions; positions only when asked for (issue 15)
+    # integer nodes are labels, never silently column positions; positions only when asked for
     assert epsilon(M, [(0, 1)]).level.eps == LogRational(3)  # the labels are "1", "0": the nodes 0, 1 name them
     M2 = randomized_response(2, "3/4")  # labels 11, 10, 01, 00
     with pytest.raises(DomainMismatchError, match=r"nodes \[0, 1, 2, 3\] are not the datasets' labels .*nodes='positions'"):
-        epsilon(M2, nx.path_graph(4))  # issue 15: read as positions this was ln 9, silently
+        epsilon(M2, nx.path_graph(4))  # read as positions this was ln 9, silently
     assert epsilon(M2, resolve_graph(nx.path_graph(4), M2, nodes="positions")).level.eps == LogRational(9)
     assert epsilon(M2, resolve_graph([(0, 1)], M2, nodes="positions")).level.eps == LogRational(3)
 
@@ -540,7 +540,7 @@ def test_delta_curve_bad_input(monkeypatch):
         delta_curve(M, [("1", "0")], n_points=1)
     with pytest.raises(InvalidParameterError, match=">= 0"):
         delta_curve(M, [("1", "0")], [-1.0])
-    monkeypatch.setattr("privgeom._core.numeric.MAX_EXACT_ENTRIES", 2)
+    monkeypatch.setattr("privgeom._core.arrays.MAX_EXACT_ENTRIES", 2)
     with pytest.raises(SizeLimitError, match="δ\\(ε\\) curve"):
         delta_curve(M, [("1", "0")])
 

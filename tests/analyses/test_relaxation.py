@@ -147,7 +147,7 @@ def test_facet_only_path_agrees_with_rays(monkeypatch, family):
     assert by_facets.cone == by_rays.cone
 
 
-# -------------------------------------------------------- relation names are families (issue 15, item 4)
+# -------------------------------------------------------- relation names are families
 def test_relation_names_are_families():
     """``replace-one``, ``add-remove``, ``path``, ``complete``, ``hamming`` wherever a family of pairs is taken."""
     rr = pg.RandomizedResponse(2, "3/4")
@@ -194,7 +194,7 @@ def test_cli_family_names(capsys):
     assert "e^ε = 3" in capsys.readouterr().out
 
 
-# ------------------------------------------------------------------------------------------------ the level (issue 14)
+# ------------------------------------------------------------------------------------------------ the level
 @pytest.mark.parametrize("method", ["auto", "cone", "generators"])
 def test_the_level_is_one_privacy_level_on_every_route(method):
     """Lin & Kifer Section V: RR(2, 3/4) relaxes to ε-DP with e^ε = p/(1−p) = 3. The relaxation states it once, as

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from fractions import Fraction as F
 
@@ -181,7 +180,7 @@ def test_parity_is_claimed_only_where_it_says_something():
     assert all(g.structure.startswith("S+ and S-") for g in semantics(pg.RandomizedResponse(2, "3/4")))
 
 
-# ------------------------------------------------------------------------------------------ lazy guarantees (issue 8)
+# ------------------------------------------------------------------------------------------ lazy guarantees
 @pytest.mark.parametrize("p", ["3/4", "2/3", 0.8])
 def test_rr_closed_form_guarantees_equal_the_cone_route(p):
     """The closed-form route (Theorem 4.3, no cone) gives the canonical facets of the generic route, in order."""

@@ -135,7 +135,7 @@ def test_json_round_trip_and_specs(tmp_path: Path) -> None:
     assert Pufferfish.load(path).row_cone() == pf.row_cone()
     flt = Pufferfish.load(DATA / "bit_secret_float.json")
     assert not flt.exact and flt.row_cone().to_exact(max_denominator=100) == pf.row_cone()
-    ln = Pufferfish.from_json({**pf.to_json(), "exp_eps": None, "eps": "ln(3)"})
+    ln = Pufferfish.from_json({**pf.to_dict(), "exp_eps": None, "eps": "ln(3)"})
     assert ln.exact and ln.level.exp_eps == 3
 
 

@@ -48,7 +48,7 @@ FIXTURES: dict[str, str] = {
 def workdir(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("bad_invocations")
     pg.randomized_response(2, "2/3").save(d / "m.json")
-    v9 = pg.randomized_response(1, "3/4").to_json()
+    v9 = pg.randomized_response(1, "3/4").to_dict()
     v9["version"] = 9
     (d / "v9.json").write_text(json.dumps(v9))
     for name, text in FIXTURES.items():

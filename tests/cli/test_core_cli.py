@@ -151,7 +151,7 @@ def test_console_script_runs():
     assert json.loads(proc.stdout)["definition"] == "rr:k=2,p=3/4"
 
 
-# ------------------------------------------------------------------------------------------ readable output (issue 8)
+# ------------------------------------------------------------------------------------------ readable output
 LABEL_RE = __import__("re").compile(r"\b[01]{8,}\b")
 
 

@@ -1,4 +1,4 @@
-"""``--limit NAME=N`` on every command, and refusals a command-line user can act on (issue 15, item 3).
+"""``--limit NAME=N`` on every command, and refusals a command-line user can act on.
 
 Every command takes the global, repeatable ``--limit NAME=N`` (added where ``--json`` is added, so commands registered
 later get it too): it applies :func:`privgeom.limits` for the run and restores the limits afterwards. A refusal raised
@@ -48,7 +48,7 @@ CASES: list[tuple[str, str, str, tuple[str, ...]]] = [
     (f"delta -m {RR2} --graph complete --exp-eps 2", "profile_work=10", "--max-work 432 (or --limit profile_work=432)",
      ("= 2/9 (exact)",)),
     # 16 is the proven lower bound on the rays the refusal names; the cone has 38 (raised to 38 below)
-    # --rays alone counts the rays by orbit whatever dp_rays is (issue 17); --all lists every one
+    # --rays alone counts the rays by orbit whatever dp_rays is; --all lists every one
     ("rowcone dp:graph=hamming,k=3,exp_eps=3 --rays --all", "dp_rays=10", "--limit dp_rays=16", ("38 extreme rays",)),
     ("optimal dp:graph=path,n=3,exp_eps=2", "optimal_lp_size=10", "--max-lp-size 40 (or --limit optimal_lp_size=40)",
      ("expected utility",)),
@@ -91,7 +91,7 @@ def test_the_same_refusal_in_python_names_the_python_form():
 
 
 def test_relax_triples_never_suggests_the_route_that_ran(capsys):
-    """Issue 15: ``--family triples`` ran method auto (the difference route takes pairs only, so the cone route ran);
+    """A regression: ``--family triples`` ran method auto (the difference route takes pairs only, so the cone route ran);
     the refusal said "use method='auto'" and named ``pg.set_limits``."""
     code, out, err = _run(["relax", "dp:graph=hamming,k=4,exp_eps=3", "--family", "triples"], capsys)
     assert code == 2
@@ -103,7 +103,7 @@ def test_relax_triples_never_suggests_the_route_that_ran(capsys):
 
 
 def test_domain_size_refusal_names_the_command_line_form(capsys):
-    """Issue 15: ``analyze dp:graph=path,n=1000000000`` named ``pg.set_limits(domain_size=…)``."""
+    """A regression: ``analyze dp:graph=path,n=1000000000`` named ``pg.set_limits(domain_size=…)``."""
     code, out, err = _run(["analyze", "dp:graph=path,n=1000000000,exp_eps=2"], capsys)
     assert code == 2 and "--limit domain_size=1000000001" in err and "pg.set_limits" not in err, err
     with pytest.raises(pg.SizeLimitError, match=r"pg\.set_limits\(domain_size=1000000001\)"):
@@ -111,12 +111,12 @@ def test_domain_size_refusal_names_the_command_line_form(capsys):
 
 
 def test_max_rays_is_a_registered_limit(capsys):
-    """Issue 15: the ray enumerator's 50,000 cap was not in ``pg.get_limits()`` and nothing raised it."""
+    """A regression: the ray enumerator's 50,000 cap was not in ``pg.get_limits()`` and nothing raised it."""
     info = pg.get_limits().info("dp_rays")
     assert info.value == info.default == 50_000
     code, out, err = _run(["rowcone", "dp:graph=hamming,k=5,exp_eps=3", "--rays", "--all"], capsys)  # every ray
     assert code == 2 and "--limit dp_rays=65536" in err and "65,536" in err, err
-    code, out, err = _run(["rowcone", "dp:graph=hamming,k=5,exp_eps=3", "--rays"], capsys)  # by orbit (issue 17)
+    code, out, err = _run(["rowcone", "dp:graph=hamming,k=5,exp_eps=3", "--rays"], capsys)  # by orbit
     assert code == 0 and "extreme rays: 395,094 in 434 orbits" in out, (out, err)
     with pytest.raises(pg.SizeLimitError, match=r"max_rays=65536 or pg\.set_limits\(dp_rays=65536\)"):
         pg.DifferentialPrivacy(hamming_graph(5), exp_eps=3).row_cone().rays
@@ -176,6 +176,6 @@ def test_input_file_size_is_a_limit_too(capsys):
     """The largest input file read was a hidden cap; it is the size limit ``file_bytes``."""
     size = Path(RR2).stat().st_size
     code, out, err = _run(["epsilon", "-m", RR2, "--graph", "hamming", "--limit", "file_bytes=100"], capsys)
-    assert code == 2 and f"larger than 100 bytes" in err and f"--limit file_bytes={size}" in err, err
+    assert code == 2 and "larger than 100 bytes" in err and f"--limit file_bytes={size}" in err, err
     code, out, err = _run(["epsilon", "-m", RR2, "--graph", "hamming", "--limit", f"file_bytes={size}"], capsys)
     assert code == 0 and "ε = ln(2)" in out, err

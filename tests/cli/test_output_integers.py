@@ -1,4 +1,4 @@
-"""Output at disk speed (issue 18, item 4): the rays and facets of randomized response reach ``--out`` / ``--json``
+"""Output at disk speed: the rays and facets of randomized response reach ``--out`` / ``--json``
 as integer rows built from the Kronecker structure, and ``semantics --all`` reads its guarantees from integer
 normals — the same bytes as the ``Fraction`` route, with that route's entry points forbidden (work counted, not
 timed; the timings are in ``benchmarks/bench_output.py``)."""
@@ -15,7 +15,7 @@ import privgeom as pg
 from privgeom._core.results import to_jsonable
 from pg_testing.work import forbid
 from privgeom.analyses.guarantees import _semantics
-from privgeom.analyses.guarantees._semantics import Guarantee, guarantee_from_normal
+from privgeom.analyses.guarantees._semantics import Guarantee
 from privgeom.analyses.guarantees._wording import parity_structure
 from privgeom.cli import main
 from privgeom.cli._render import IntegerRow, StreamedData, Stream, facet_rows, ray_rows

@@ -1,4 +1,4 @@
-"""Every output path option of every command is checked before the command runs (issue 10).
+"""Every output path option of every command is checked before the command runs.
 
 Commands declare their output options (``command(..., outputs={"out": "file"})``, ``declare_outputs``); the main
 program checks each given path right after parsing. The table below has a missing directory, an unwritable place
@@ -49,7 +49,7 @@ COMMAND_LINES: list[tuple[str, str, str, str]] = [
 def _bad_paths(kind: str) -> list[tuple[str, str]]:
     """(path, fragment of the reason) for a kind of output."""
     name = {"file": "x.json", "figure": "x.png", "figure-or-dir": "x.png", "dir": "sub"}[kind]
-    # folders are never created (issue 15): a missing one is refused like a missing parent of a file
+    # folders are never created: a missing one is refused like a missing parent of a file
     rows = [(f"nodir/{name}", "the directory does not exist (privgeom does not create folders" if kind == "dir"
              else "the directory 'nodir' does not exist"),
             (f"m.json/{name}", "is a file" if kind in ("dir", "figure-or-dir") else "is not a directory")]

@@ -1,4 +1,4 @@
-"""Sizes before work (issue 15, item 5): large inputs of the core commands are refused from their sizes, before the
+"""Sizes before work: large inputs of the core commands are refused from their sizes, before the
 expensive routine runs.
 
 Each row names the routine that does the work a refusal must come before; the test replaces it by a function that

@@ -1,4 +1,4 @@
-"""``rowcone --all`` and ``semantics --all`` stream their listing (issue 18, item 4; issue 15): the command returns an
+"""``rowcone --all`` and ``semantics --all`` stream their listing: the command returns an
 :class:`~privgeom.cli._registry.Outcome` whose ``lines`` are produced lazily, and the main program prints each line
 (flushed) as it is made. The tests count work when the first lines are written (facet rows, guarantees built),
 never time, and check the printed text against the closed form and against the joined lines.

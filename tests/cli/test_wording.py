@@ -1,4 +1,4 @@
-"""Words (issue 15, item 7): the sentences the commands print read as English and say what is meant — plurals
+"""Words: the sentences the commands print read as English and say what is meant — plurals
 agree, group names read inside "the … group", the δ(ε) curve says δ = 0 where it is 0, the compare witness names
 the output it speaks of."""
 

@@ -1,6 +1,6 @@
 """smoothed.database_delta and the SHM fast path against privgeom.delta on the same replace-one graphs.
 
-Done-when of issue 9: ``smoothed.database_delta(M, eps)`` and ``pg.delta(M, ..., eps)`` agree on every shared case;
+The contract: ``smoothed.database_delta(M, eps)`` and ``pg.delta(M, ..., eps)`` agree on every shared case;
 the SHM tail-sum route (``method="shm"`` on a ``SamplingHistogram``) agrees with ``pg.delta`` on the edges at the queried count.
 """
 

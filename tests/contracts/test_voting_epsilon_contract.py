@@ -1,6 +1,6 @@
 """voting.epsilon (closed forms, Remark 1, by-count and table engines) against privgeom.epsilon on the Hamming graph.
 
-Done-when of issue 9: ``voting.epsilon(f, rho)`` and ``pg.epsilon(voting.mechanism(f, rho), "hamming")`` return the
+The contract: ``voting.epsilon(f, rho)`` and ``pg.epsilon(voting.mechanism(f, rho), "hamming")`` return the
 same type and value for every rule at n <= 10 (n = 9, 10 on a subset in the default suite, all under -m slow).
 """
 

@@ -1,4 +1,4 @@
-"""Extreme rays of ε-DP cones by orbit (issue 17, item 5): orderly generation against the full enumeration.
+"""Extreme rays of ε-DP cones by orbit: orderly generation against the full enumeration.
 
 Theory (``docs/theory.md`` §7, Notes of ``privgeom.definitions._ray_orbits``): the rays are ``r^u`` for integer
 patterns ``u`` (mod translation) with ``|u_i − u_j| ≤ 1`` on edges and spanning tight edges; the automorphisms of the
@@ -18,17 +18,15 @@ Checks, each independent of the search:
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 
 import networkx as nx
-import numpy as np
 import pytest
 
 import privgeom as pg
 from privgeom import DifferentialPrivacy, SizeLimitError
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.graphs._graphs import hamming_graph
 from privgeom.definitions import dp_ray_orbits
 from privgeom.definitions._ray_orbits import RayOrbits
 from privgeom.definitions._catalogue import dp_ray_patterns, hypercube_dp_ray_count

@@ -98,7 +98,6 @@ def test_rr_one_bit_by_hand_every_norm() -> None:
 
 def test_rr_one_bit_brute_force_grid() -> None:
     """Every member [[a, b], [1−a, 1−b]] on a 1/100 grid is at ℓ1 distance ≥ the repaired one's (1/5)."""
-    M = np.array([[0.8, 0.2], [0.2, 0.8]])
     best = min(2 * abs(a - 0.8) + 2 * abs(b - 0.2)
                for a, b in product(np.arange(101) / 100, repeat=2) if a <= 3 * b + 1e-12 and 1 - b <= 3 * (1 - a) + 1e-12)
     rep = RandomizedResponse(1, "3/4").nearest(randomized_response(1, "4/5"))

@@ -52,7 +52,7 @@ def test_finite_file_and_inline(tmp_path: Path) -> None:
     one = tmp_path / "one.json"
     A.save(one)
     many = tmp_path / "many.json"
-    many.write_text(json.dumps([A.to_json(), B.to_json()]))
+    many.write_text(json.dumps([A.to_dict(), B.to_dict()]))
     d1 = parse_definition(f"finite:file={one}")
     assert isinstance(d1, FiniteDefinition) and len(d1.mechanisms) == 1 and d1.spec() == f"finite:file={one}"
     d2 = parse_definition(f"finite:file={many}")

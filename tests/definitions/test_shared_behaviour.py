@@ -79,9 +79,10 @@ def test_identity_comes_from_the_base_class(case: Any) -> None:
         assert d.row_cone() is d.row_cone()  # built once (_cached_row_cone)
 
 
-def test_membership_has_one_name_for_its_answer() -> None:
+def test_membership_answers_holds_like_every_decision() -> None:
+    # RR(2/3) is in the closure of RR(3/4) (1/2 <= 2/3 <= 3/4): .holds is the vocabulary, .member its synonym
     ans = RandomizedResponse(2, "3/4").contains(randomized_response(2, "2/3"))
-    assert ans.member is True and bool(ans) and not hasattr(ans, "holds")
+    assert ans.holds is ans.member is True and bool(ans)
 
 
 # ---------------------------------------------------------------------------------------------------- levels

@@ -42,7 +42,7 @@ def _check_mechanism(M: pg.Mechanism) -> None:
         assert all(v >= 0 for v in mat.flat) and all(s == 1 for s in mat.sum(axis=0))
     else:
         assert np.all(mat >= 0) and np.allclose(mat.sum(axis=0), 1, atol=1e-6)
-    assert pg.Mechanism.from_json(json.dumps(M.to_json())) == M
+    assert pg.Mechanism.from_json(M.to_json()) == M
 
 
 def _load(doc) -> None:
@@ -133,7 +133,7 @@ KEYS = ["k", "p", "n", "graph", "eps", "exp_eps", "delta", "alpha", "N", "gamma"
 VALUES = ["3/4", "1/2", "2", "3", "0", "-1", "nan", "inf", "1e400", "x", "", "true", "hamming", "path", "complete",
           "edges", "ln(3)", "[", "]", "{}", '"', "1/0", "0.75"]
 # sizes near the limits that must be refused (or accepted) at once; dp graphs stay small or far beyond the limit
-# (building a 2^20-node Hamming graph is the cost work of issue 10 item 1, not what this test times)
+# (building a 2^20-node Hamming graph is the cost work of the size limits, not what this test times)
 SIZES = ["1", "2", "3", "4", "26", "27", "40", "64", "1000", str(2**31), str(10**12), "10**12", "1e3"]
 
 

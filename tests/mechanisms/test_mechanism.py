@@ -112,7 +112,7 @@ def test_errors_subclass_builtins():
 
 
 def test_size_limit_is_checked_before_allocating(monkeypatch):
-    monkeypatch.setattr("privgeom._core.numeric.MAX_EXACT_ENTRIES", 3)
+    monkeypatch.setattr("privgeom._core.arrays.MAX_EXACT_ENTRIES", 3)
     with pytest.raises(SizeLimitError, match="2 x 2 exact"):
         Mechanism(RR1)
     with pytest.raises(SizeLimitError, match="exact"):
@@ -256,7 +256,7 @@ def mechanisms(draw):
 
 @given(mechanisms())
 def test_json_round_trip(M):
-    data = M.to_json()
+    data = M.to_dict()
     assert set(data) <= set(JSON_SCHEMA["properties"]) and data["privgeom"] == "mechanism"
     text = json.dumps(data)
     back = Mechanism.from_json(text)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from privgeom import Mechanism, mixture, randomized_response
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.graphs._graphs import hamming_graph, path_graph
 from privgeom.definitions import PrivacyDefinition
 from privgeom.definitions._approx_dp import ApproximateDP
 from privgeom.definitions._catalogue import FrappDefinition, GeometricDefinition, KaryRRDefinition

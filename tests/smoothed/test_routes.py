@@ -107,7 +107,7 @@ def test_majority_vote_eps_is_the_keep_probability(ratio: str) -> None:
 
 
 def test_public_names_within_budget() -> None:
-    """Issue 14: smoothed.__all__ and smoothed.paper.__all__ together name at most 12 things, all importable."""
+    """smoothed.__all__ and smoothed.paper.__all__ together name at most 12 things, all importable."""
     from privgeom.smoothed import paper
 
     names = set(smoothed.__all__) | set(paper.__all__)

@@ -1,4 +1,4 @@
-"""Every search is bounded (issue 15, item 2): the smoothed-δ branch-and-bound of SHM counts its work, prunes in log
+"""Every search is bounded: the smoothed-δ branch-and-bound of SHM counts its work, prunes in log
 space with a relative tolerance, and at the ``smoothed_work`` limit returns a certified bracket.
 
 Work is counted (window evaluations: expectations ``E_m`` and sharp cell bounds), never timed. The brute force is

@@ -1,4 +1,4 @@
-"""Tiny values are values (issue 15, item 1): SHM's δ(x) in log space against an independent mpmath computation.
+"""Tiny values are values: SHM's δ(x) in log space against an independent mpmath computation.
 
 The reference below shares nothing with the package: it evaluates the hypergeometric pmf with mpmath's ``loggamma``
 at 40 digits, finds the worst event of each directed pair by bisection on the exact likelihood ratio and sums the
@@ -39,7 +39,9 @@ def _log_d(n: int, T: int, a: int, b: int, eps: mp.mpf) -> mp.mpf:
     def log_ratio(y: int) -> mp.mpf:  # ln P_b(y) − ln P_a(y), monotone in y
         return _log_p(n, T, b, y) - _log_p(n, T, a, y)
 
-    below = (lambda y: log_ratio(y) < -eps)
+    def below(y: int) -> bool:
+        return bool(log_ratio(y) < -eps)
+
     if a < b:  # the positive part is a lower tail: the largest y with ratio < e^-ε
         if not below(lo):
             return mp.mpf("-inf")

@@ -1,4 +1,4 @@
-"""Sizes before work (issue 15, item 5): smoothed-DP commands refuse from their sizes alone, before the expensive
+"""Sizes before work: smoothed-DP commands refuse from their sizes alone, before the expensive
 routine (monkeypatched to raise, so entering it fails the test). Nothing is timed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The noise as a privacy level: ``eps=`` wherever ``rho=`` is (issue 14, item 2; docs/theory.md §17).
+"""The noise as a privacy level: ``eps=`` wherever ``rho=`` is (docs/theory.md §17).
 
 The bridge ``e^ε = (1+ρ)/(1−ρ)``, ``ρ = (e^ε−1)/(e^ε+1)`` is checked on closed values (ln 3 ↔ 1/2, ln(9/4) ↔ 5/13),
 both ways exactly on rationals, against ``tanh(ε/2)`` in floats, and through every voting function: the same noise

@@ -1,4 +1,4 @@
-"""Typed results of the voting API (issue 9): Quantity for one number, Influences for one number per voter,
+"""Typed results of the voting API: Quantity for one number, Influences for one number per voter,
 PrivacyLevel for Proposition 2's bound; the curated public surface; uniform integer validation."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def test_public_surface_is_user_facing() -> None:
     assert not [n for n in voting.__all__ if n.startswith("check_")]  # the paper's checks live in voting.paper
     assert len(paper.CHECKS) == 11 and "check_all" in paper.__all__
     assert all(hasattr(voting, n) for n in voting.__all__) and all(hasattr(paper, n) for n in paper.__all__)
-    # issue 14's budget: at most 24 public names in voting and voting.paper together; result types are received,
+    # the budget: at most 24 public names in voting and voting.paper together; result types are received,
     # not constructed, so they are importable from their modules but not listed
     names = set(voting.__all__) | set(paper.__all__)
     assert len(names) <= 24, sorted(names)
@@ -96,7 +96,7 @@ def test_log_of_ratio_is_the_core_one() -> None:
     import privgeom.voting._mechanism as mech
 
     assert not hasattr(common, "log_of_ratio")
-    assert mech.log_of_ratio is pg._core.numeric.log_of_ratio
+    assert mech.log_of_ratio is pg._core.numbers.log_of_ratio
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Sizes before work (issue 15, item 5): voting commands refuse from their sizes alone, before the expensive routine.
+"""Sizes before work: voting commands refuse from their sizes alone, before the expensive routine.
 
 Each row runs a command whose size is over a limit with the routine that would do (or allocate for) the work
 monkeypatched to raise: the refusal must come first, be one line on stderr naming the limit and how to raise it,

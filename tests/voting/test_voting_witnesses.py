@@ -1,4 +1,4 @@
-"""Every voting ε names a real witness (issue 15, item 4), and tiny ε are values (item 1).
+"""Every voting ε names a real witness, and tiny ε are values (item 1).
 
 For a constant rule or ρ = 0 every profile has the same output law, so any edge attains the ratio 1; the witness
 probability is the share of profiles where the rule takes the output (docs/theory.md §9, "Witnesses and sizes").
@@ -13,7 +13,7 @@ import mpmath as mp
 import pytest
 
 from privgeom import voting
-from privgeom._core.numeric import log10_of_log
+from privgeom._core.numbers import log10_of_log
 
 
 @pytest.mark.parametrize("rule, rho, output, p", [

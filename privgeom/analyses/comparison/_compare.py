@@ -51,8 +51,10 @@ import numpy as np
 
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
 from ..._core.level import PrivacyLevel
-from ..._core.limits import current_limit, register_limit
-from ..._core.numeric import Scalar, fraction_str, limit_hint
+from ..._core.limits import register_limit
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str, Scalar
+from ..._core.limits import current_limit
 from ..._core.results import Decision, Result
 from ...definitions import PrivacyDefinition
 from ...definitions._generating import generating_mechanisms

@@ -43,7 +43,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from ..._core.errors import SolverError
-from ..._core.numeric import ATOL
+from ..._core.arrays import ATOL
 from ...definitions import PrivacyDefinition
 
 __all__ = ["LPContainment", "lp_containment", "cone_generators", "ConeGenerators"]

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..._core.numeric import Scalar, fraction_str
+from ..._core.numbers import fraction_str, Scalar
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import Membership, PrivacyDefinition
@@ -233,7 +233,7 @@ def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, norm
             i = chk.outputs.index("witness")
             post_p, post_m = chk.posterior_plus[i], chk.posterior_minus[i]
         not_y = Y.contains(W if W.exact == Y.exact else W.to_float())
-        lines.append(f"The mechanism with rows x/{fraction_str(scale)} and 1 − x/{fraction_str(scale)} is in "  # type: ignore[arg-type]
+        lines.append(f"The mechanism with rows x/{fraction_str(scale)} and 1 − x/{fraction_str(scale)} is in "
                      f"closure({_label(X)}) [{in_x.method}] and not in closure({_label(Y)}) [{not_y.method}].")  # type: ignore[union-attr]
     else:
         lines.append(f"(no two-output mechanism of closure({_label(X)}) with the row x was found to show numbers)")
@@ -241,8 +241,8 @@ def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, norm
         lines.append(f"Guarantee of {_label(Y)} it breaks: {g.text}")
         if post_p is not None:
             lines.append(f"Attacker prior: P(S+) = {fraction_str(pp)}, P(S-) = {fraction_str(pm)}; after seeing the "
-                         f"output ω of that mechanism whose probabilities are the row x/{fraction_str(scale)}: "  # type: ignore[arg-type]
-                         f"P(S+ | ω) = {fraction_str(post_p)} < P(S- | ω) = {fraction_str(post_m)}.")  # type: ignore[arg-type]
+                         f"output ω of that mechanism whose probabilities are the row x/{fraction_str(scale)}: "
+                         f"P(S+ | ω) = {fraction_str(post_p)} < P(S- | ω) = {fraction_str(post_m)}.")
     return InclusionWitness(kind="row", row=np.asarray(x), facet=a, facet_text=text_ineq, value=value, mechanism=W,
                             scale=scale, guarantee=g, prior_plus=pp, prior_minus=pm, posterior_plus=post_p,
                             posterior_minus=post_m, check=chk, in_source=in_x, not_in_larger=not_y,

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..._core.errors import SizeLimitError
 from ..._core.limits import register_limit
-from ..._core.numeric import limit_hint
+from ..._core.hints import limit_hint
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ._loss import INF, RatioClass

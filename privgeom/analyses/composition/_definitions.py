@@ -45,7 +45,8 @@ import numpy as np
 
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.limits import register_limit
-from ..._core.numeric import limit_hint, parse_int
+from ..._core.arrays import parse_int
+from ..._core.hints import limit_hint
 from ..._core.results import Result
 from ...definitions._base import PrivacyDefinition
 from ...definitions._cone_definition import ConeDefinition

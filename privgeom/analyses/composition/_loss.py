@@ -44,7 +44,7 @@ from typing import Any, Sequence
 from ..._core.errors import InvalidParameterError
 from ..._core.limits import register_limit
 from ..._core.numbers import level_text as format_level
-from ..._core.numeric import Scalar
+from ..._core.numbers import Scalar
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
 from ..._core.limits import current_limit

@@ -33,7 +33,9 @@ from ..._core.domain import RelationLike
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
 from ..._core.numbers import level_text as format_level
-from ..._core.numeric import Scalar, check_dense_size, limit_hint, parse_int
+from ..._core.arrays import check_dense_size, parse_int
+from ..._core.hints import limit_hint
+from ..._core.numbers import Scalar
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism

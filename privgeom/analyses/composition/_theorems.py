@@ -35,7 +35,8 @@ from ..._core.domain import RelationLike
 from ..._core.errors import InvalidParameterError
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
 from ..._core.numbers import level_text as format_level
-from ..._core.numeric import Scalar, parse_int, parse_scalar
+from ..._core.arrays import parse_int
+from ..._core.numbers import parse_scalar, Scalar
 from ..._core.results import Result
 from ...mechanisms._factories import randomized_response
 from ._mechanism import ComposedMechanism

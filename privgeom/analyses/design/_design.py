@@ -39,7 +39,8 @@ import numpy as np
 
 from ..._core.domain import Domain, InputsLike
 from ..._core.errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
-from ..._core.numeric import ATOL, Scalar, fraction_str, parse_scalar, readonly
+from ..._core.arrays import ATOL, readonly
+from ..._core.numbers import fraction_str, parse_scalar, Scalar
 from ..._core.results import Result
 from ...definitions import PrivacyDefinition
 from ...definitions._base import register_generic
@@ -257,7 +258,7 @@ def listed_facets(definition_or_cone: Any) -> np.ndarray:
     >>> listed_facets(rr)[0].tolist() == rr.row_cone().int_facets[0].tolist() == [9, -3, -3, 1]
     True
     """
-    from ..._core.numeric import check_dense_size
+    from ..._core.arrays import check_dense_size
 
     cone = definition_or_cone.row_cone() if isinstance(definition_or_cone, PrivacyDefinition) else definition_or_cone
     st = cone.structure

@@ -38,9 +38,13 @@ import numpy as np
 
 from ..._core.domain import RelationLike, resolve_graph
 from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
+from ..._core.extras import require
 from ..._core.level import PrivacyLevel
-from ..._core.limits import current_limit, register_limit
-from ..._core.numeric import ATOL, ROUNDOFF, fraction_str, limit_hint
+from ..._core.limits import register_limit
+from ..._core.arrays import ATOL, ROUNDOFF
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str
+from ..._core.limits import current_limit
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, PrivacyDefinition
@@ -160,6 +164,11 @@ def _outer(cone: Any, I: np.ndarray, J: np.ndarray, labels: tuple[str, ...]) -> 
 
 
 # ---------------------------------------------------------------------------------------------------- inner
+def _sympy() -> Any:
+    """sympy, for the exact algebraic thresholds (the [symbolic] extra; without it MissingDependencyError)."""
+    return require("sympy", extra="symbolic", feature="exact DP bounds (pg.dp_bounds on an exact definition)")
+
+
 @dataclass
 class _Root:
     """A real algebraic number: the root of the irreducible ``g`` (a sympy Poly over QQ) in ``[lo, hi]`` (a point when
@@ -174,7 +183,6 @@ class _Root:
         return self.lo == self.hi
 
     def refine(self) -> None:
-        import sympy
 
         if self.rational:
             return
@@ -201,7 +209,7 @@ class _Root:
         raise SolverError("dp_bounds: two algebraic thresholds could not be separated")  # pragma: no cover
 
     def text(self) -> str:
-        import sympy
+        sympy = _sympy()
 
         if self.rational:
             return fraction_str(self.lo)
@@ -211,13 +219,13 @@ class _Root:
 
 
 def _sym(v: Fraction) -> Any:
-    import sympy
+    sympy = _sympy()
 
     return sympy.Rational(v.numerator, v.denominator)
 
 
 def _frac(v: Any) -> Fraction:
-    import sympy
+    sympy = _sympy()
 
     v = sympy.Rational(v)
     return Fraction(int(v.p), int(v.q))
@@ -235,7 +243,7 @@ class _Crossing(NamedTuple):
 def _crossing_exact(coeffs: dict[int, Fraction]) -> _Crossing | None:
     """The smallest root ``ρ ≥ 1`` of ``f(t) = Σ c_k t^k`` after which ``f < 0``: ``(root, a rational point just
     above it where f < 0, f)``, or None when ``f ≥ 0`` on ``[1, ∞)``."""
-    import sympy
+    sympy = _sympy()
 
     t = sympy.Symbol("t")
     f = sympy.Poly(sum(_sym(c) * t**k for k, c in coeffs.items()), t, domain="QQ")

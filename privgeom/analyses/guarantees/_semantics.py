@@ -23,8 +23,9 @@ import numpy as np
 
 from ..._core.lazy import LazySequence
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError
+from ..._core.arrays import ATOL, tolerance, VectorLike
+from ..._core.numbers import parse_scalar, Scalar
 from ..._core.limits import current_limit
-from ..._core.numeric import ATOL, Scalar, VectorLike, parse_scalar
 from ..._core.numbers import integer_json, scalar_to_json
 from ..._core.numbers import number_text as _fmt
 from ..._core.results import Decision, Result, to_jsonable
@@ -547,10 +548,10 @@ def _mech_values(mechanism: Mechanism, labels: Sequence[str], exact: bool) -> np
     return mechanism.matrix if use_exact else mechanism.float_matrix()
 
 
-def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float = ATOL) -> GuaranteeCheck:
+def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float | None = None) -> GuaranteeCheck:
     """Compute posteriors under the guarantee's prior and confirm ``P(S+|ω) ≥ P(S-|ω)`` on every output.
 
-    The Bayesian reading of a valid inequality of the row cone (Lin & Kifer, Section III-C). Exact when both the mechanism and the guarantee are exact; otherwise float with tolerance ``atol``.
+    The Bayesian reading of a valid inequality of the row cone (Lin & Kifer, Section III-C). Exact when both the mechanism and the guarantee are exact; otherwise float with tolerance ``atol`` (default :data:`~privgeom._core.arrays.ATOL`).
 
     Examples
     --------
@@ -559,6 +560,7 @@ def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float =
     >>> check_guarantee(randomized_response(2, "3/4"), g).holds
     True
     """
+    atol = tolerance(atol)
     exact = guarantee.exact and mechanism.exact
     M = _mech_values(mechanism, guarantee.labels, exact)
     idx = {d: i for i, d in enumerate(guarantee.labels)}

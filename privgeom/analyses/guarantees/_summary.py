@@ -30,7 +30,7 @@ import numpy as np
 from ..._core.lazy import LazySequence
 from ..._core.errors import InvalidInputError, PrivgeomError
 from ..._core.limits import register_limit
-from ..._core.numeric import ATOL
+from ..._core.arrays import ATOL
 from ..._core.numbers import number_text as _fmt
 from ..._core.results import Result
 from ...geometry._cone import Cone

@@ -39,12 +39,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
-import sympy as sp
-
 from ..._core.errors import InvalidParameterError, SolverError
+from ..._core.extras import optional_module
 from ..._core.level import ScalarLike
 from ..._core.results import Result, to_jsonable
 from ...geometry._cone import Cone
+
+if TYPE_CHECKING:
+    import sympy as sp
+else:  # sympy (the [symbolic] extra) is imported on first use; without it, MissingDependencyError names the extra
+    sp = optional_module("sympy", extra="symbolic", feature="symbolic row cones (pg.symbolic_row_cone)")
 
 if TYPE_CHECKING:
     from ...definitions._base import PrivacyDefinition

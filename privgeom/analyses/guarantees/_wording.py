@@ -16,7 +16,8 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 
 from ..._core.domain import Domain
-from ..._core.numeric import ATOL, Scalar
+from ..._core.arrays import ATOL
+from ..._core.numbers import Scalar
 from ..._core.numbers import number_text as _fmt
 
 __all__ = [

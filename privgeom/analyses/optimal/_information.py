@@ -37,15 +37,18 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
-from ..._core.limits import current_limit, register_limit
+from ..._core.extras import require
+from ..._core.limits import register_limit
+from ..._core.limits import current_limit
 from ..._core.level import ScalarLike
-from ..._core.numeric import fraction_str, limit_hint, parse_scalar
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str, parse_scalar
 from ..._core.results import Result
 from ...definitions import PrivacyDefinition
 from ...mechanisms import Mechanism
@@ -82,6 +85,9 @@ class LeastInformative(Result):
     them (``"optimal_inaccurate"``: the solver stopped at reduced accuracy; the utility floor is still checked);
     ``exact`` is always False (a float solve).
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "nats: the mutual information I(D; ω)"
 
     mechanism: Mechanism
     value: float
@@ -168,7 +174,7 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
     """
     if not isinstance(definition, PrivacyDefinition):
         raise InvalidTypeError(f"least_informative takes a privacy definition, got {type(definition).__name__}")
-    from ..._core.numeric import parse_int
+    from ..._core.arrays import parse_int
 
     limit = (current_limit("information_variables") if max_variables is None
              else parse_int(max_variables, name="max_variables", min=1))
@@ -192,7 +198,7 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
     m, N = len(outputs), len(inputs)
     C = np.array([[pi[d] * U[d, w] for d in range(N)] for w in range(m)], dtype=float)
     model = closure_constraints(definition, m, exact=False)
-    import cvxpy as cp
+    cp = require("cvxpy", extra="convex", feature="pg.least_informative (an exponential-cone program)")
 
     T = model.sparse_map()  # vec(M) = T x, row-major (ω, D)
     keep = [w * N + d for w in range(m) for d in range(N) if pi[d] > 0]

@@ -35,8 +35,11 @@ import numpy as np
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError, SolverError
 from ..._core.level import PrivacyLevel, ScalarLike
-from ..._core.limits import current_limit, register_limit
-from ..._core.numeric import ATOL, ROUNDOFF, Scalar, check_dense_size, fraction_str, limit_hint
+from ..._core.limits import register_limit
+from ..._core.arrays import ATOL, check_dense_size, ROUNDOFF
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str, Scalar
+from ..._core.limits import current_limit
 from ..._core.results import Quantity
 from ...definitions import PrivacyDefinition
 from ...definitions._generating import generating_mechanisms
@@ -200,7 +203,7 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "acc
     >>> optimal_mechanism(RandomizedResponse(2, "3/4"), "accuracy").value
     Fraction(9, 16)
     """
-    from ..._core.numeric import parse_int
+    from ..._core.arrays import parse_int
 
     if not isinstance(definition, PrivacyDefinition):
         raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")

@@ -37,8 +37,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._core.errors import InvalidTypeError, SizeLimitError, SolverError
-from ..._core.limits import current_limit, register_limit
-from ..._core.numeric import fraction_str, limit_hint
+from ..._core.limits import register_limit
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str
+from ..._core.limits import current_limit
 from ...definitions import ApproximateDP, Membership, PrivacyDefinition
 from ...definitions._generating import generating_mechanisms
 from ...geometry._exact_lp import ExactLPSolution, exact_basis_solution, exact_lp_cdd

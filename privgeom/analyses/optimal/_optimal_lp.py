@@ -36,8 +36,9 @@ import numpy as np
 
 from ..._core.errors import DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.level import ScalarLike
-from ..._core.numeric import (ATOL, MatrixLike, Scalar, VectorLike, fraction_str, is_exact_scalar, limit_hint, parse_scalar,
-                              readonly)
+from ..._core.arrays import ATOL, MatrixLike, readonly, VectorLike
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str, is_exact_scalar, parse_scalar, Scalar
 from ...definitions import PrivacyDefinition
 from ...definitions._generating import generating_mechanisms
 from ...mechanisms import Mechanism

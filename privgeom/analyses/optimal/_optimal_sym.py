@@ -44,7 +44,8 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from ..._core.errors import SolverError
-from ..._core.numeric import check_dense_size, fraction_str
+from ..._core.arrays import check_dense_size
+from ..._core.numbers import fraction_str
 from ...definitions import Membership, PrivacyDefinition
 from ...mechanisms import Mechanism
 from ._optimal_adp import _LP, _finish

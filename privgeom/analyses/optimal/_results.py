@@ -13,10 +13,10 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from ..._core.level import PrivacyLevel
-from ..._core.numeric import Scalar, fraction_str
+from ..._core.numbers import fraction_str, Scalar
 from ..._core.numbers import number_text
 from ..._core.results import Result
 from ...definitions import Membership
@@ -57,6 +57,9 @@ class OptimalMechanism(Result):
     ``formulation`` (``"rows"``, ``"closure"`` or ``"hockey-stick"``), the definition's spec, the
     :class:`OptimalityCertificate` and ``membership``: ``definition.contains(mechanism)``, an independent re-check.
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "expected utility under the prior (or nats for objective='information')"
 
     mechanism: Mechanism
     value: Scalar
@@ -116,6 +119,9 @@ class StaircaseOptimum(Result):
     ``y·s ≥ μ(s)`` for every pattern, so ``value ≤ optimum ≤ bound``. ``level`` is the local-DP level (``e^ε``
     of the patterns).
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "expected utility under the prior"
 
     n: int
     level: PrivacyLevel

@@ -6,7 +6,7 @@ For one directed edge ``(D, D')`` the smallest ``δ`` with ``P(M(D) ∈ S) ≤ e
 :func:`_delta_on` takes its maximum over the edges of a prepared scan (module ``_scan``) with that witness event;
 it is the computation behind the routes of :func:`privgeom.analyses.delta` (module ``_profile``).
 :func:`hockey_stick` and :func:`hockey_stick_event` give the divergence of two validated distributions; all of them
-call the kernel :func:`~privgeom._core.numeric.hockey_stick_columns`.
+call the kernel :func:`~privgeom._core.columns.hockey_stick_columns`.
 
 Examples
 --------
@@ -22,14 +22,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple, Sequence
 
 import numpy as np
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core.level import PrivacyLevel, ScalarLike
 from ..._core.numbers import level_text as format_level
-from ..._core.numeric import ATOL, LogRational, Scalar, hockey_stick_columns, is_exact_scalar, parse_scalar
+from ..._core.arrays import ATOL
+from ..._core.columns import hockey_stick_columns
+from ..._core.numbers import is_exact_scalar, LogRational, parse_scalar, Scalar
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
 from ._scan import _delta_scan, _Prepared
@@ -64,6 +66,9 @@ class DeltaResult(Result):
         Notes (e.g. why the computation fell back to floats).
     """
 
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "probability: δ, the largest hockey-stick divergence over the graph's edges"
+
     delta: Scalar
     level: PrivacyLevel
     exact: bool
@@ -74,6 +79,12 @@ class DeltaResult(Result):
     n_edges: int
     graph: str
     detail: str = ""
+
+    @property
+    def value(self) -> Scalar:
+        """The one number this result answers (δ): the name every one-number result answers
+        with; ``.delta`` is the same value under its domain name, :attr:`unit` says what it measures."""
+        return self.delta
 
     def __float__(self) -> float:
         return float(self.delta)

@@ -23,11 +23,13 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from dataclasses import dataclass
 
 from ..._core.errors import InvalidParameterError, InvalidTypeError
 from ..._core.level import PrivacyLevel
-from ..._core.numeric import Scalar, fraction_str
+from ..._core.numbers import fraction_str, Scalar
 from ..._core.results import Result
 from ...definitions import DifferentialPrivacy, FiniteDefinition, parse_definition
 from ...graphs._graphs import complete_graph
@@ -58,6 +60,9 @@ class UtilityGap(Result):
     exact : bool
         Both optima exact.
     """
+
+    #: What :attr:`value` measures (the unit of the one number this result answers).
+    unit: ClassVar[str] = "expected utility given up (best ε-LDP mechanism minus the protocol)"
 
     protocol: str
     level: PrivacyLevel

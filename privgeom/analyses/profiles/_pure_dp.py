@@ -30,7 +30,8 @@ import numpy as np
 
 from ..._core.level import PrivacyLevel
 from ..._core.numbers import level_text as format_level
-from ..._core.numeric import Scalar, int_columns_log
+from ..._core.columns import int_columns_log
+from ..._core.numbers import Scalar
 from ..._core.results import Result, to_jsonable
 from ...mechanisms._mechanism import Mechanism
 from ._scan import _EXACT_RECHECK, _entry_reader, _Prepared, _scan_max, _scan_witness

@@ -30,8 +30,9 @@ from ..._core.domain import Domain, RelationLike, resolve_graph
 from ..._core.errors import InvalidTypeError, SizeLimitError
 from ..._core.limits import current_limit, register_limit
 from ..._core.level import eps_of
-from ..._core.numeric import (Scalar, fits_int64, hockey_stick_columns, hockey_stick_int, int_columns_to_float,
-                              int_columns_log, limit_hint, max_abs_int, widen)
+from ..._core.columns import fits_int64, hockey_stick_columns, hockey_stick_int, int_columns_log, int_columns_to_float, max_abs_int, widen
+from ..._core.hints import limit_hint
+from ..._core.numbers import Scalar
 from ...mechanisms._mechanism import Mechanism
 
 if TYPE_CHECKING:
@@ -461,7 +462,7 @@ def _delta_scan(P: _Prepared, t: Scalar, fraction: bool = False) -> tuple[Scalar
 
     Floats first (vectorised, one edge per class); in exact mode only the classes whose float δ is within a safe
     margin of the float maximum are recomputed exactly (float errors are below ``1e-15 (1 + t)`` per edge), on
-    integers by :func:`~privgeom._core.numeric.hockey_stick_int` (with Fraction objects when ``fraction``).
+    integers by :func:`~privgeom._core.columns.hockey_stick_int` (with Fraction objects when ``fraction``).
     """
     exact = P.exact and isinstance(t, Fraction)
     tf = float(t)
@@ -495,7 +496,7 @@ def _delta_exact(P: _Prepared, I: np.ndarray, J: np.ndarray, t: Fraction) -> tup
 
     Log-space floats first drop the terms that are surely not positive (``M[ω, I] = 0``, or ``ln M[ω, I] −
     ln M[ω, J] < ln t`` by more than the float error); every remaining term is a pair of distinct matrix values, and
-    each distinct pair is evaluated once by :func:`~privgeom._core.numeric.hockey_stick_int`. The column sums are
+    each distinct pair is evaluated once by :func:`~privgeom._core.columns.hockey_stick_int`. The column sums are
     ``counts @ terms`` on integers over the terms' least common denominator. Falls back to the column kernel when
     the distinct values are not at hand. Returns ``(numerators, common denominator)`` of the sums.
     """

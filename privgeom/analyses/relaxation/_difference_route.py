@@ -25,8 +25,10 @@ import numpy as np
 
 from ..._core.errors import InvalidInputError, InvalidParameterError, PrivgeomError, SizeLimitError
 from ..._core.level import PrivacyLevel
+from ..._core.arrays import readonly
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str, Scalar
 from ..._core.limits import current_limit
-from ..._core.numeric import Scalar, fraction_str, limit_hint, readonly
 from ..._core.results import to_jsonable
 from ...geometry._cone import Cone
 from ...geometry._structure import ConeStructure, DifferenceData, RowTest, check_rows_size
@@ -517,7 +519,7 @@ def _lost_check(original: Any, cone: Cone, S: DifferenceSystem, ia: np.ndarray, 
             lost_idx.extend(members)
     lost_idx.sort()
     lost_seq: Sequence[Guarantee] = _Lazy(len(lost_idx), lambda j: guarantee_from_normal(
-        list(source.facet(lost_idx[j])), labels, exact=exact))  # type: ignore[arg-type]
+        list(source.facet(lost_idx[j])), labels, exact=exact))
     return _LostCheck(statuses=statuses, lost=lost_seq, kept=source.n - len(lost_idx), symmetry=orbits.symmetry,
                       n_facets=source.n, n_orbits=len(orbits.members))
 

@@ -34,8 +34,11 @@ import networkx as nx
 import numpy as np
 
 from ..._core.errors import InvalidParameterError, SizeLimitError
-from ..._core.limits import current_limit, register_limit
-from ..._core.numeric import ATOL, ROUNDOFF, Scalar, fraction_str, limit_hint
+from ..._core.limits import register_limit
+from ..._core.arrays import ATOL, ROUNDOFF
+from ..._core.hints import limit_hint
+from ..._core.numbers import fraction_str, Scalar
+from ..._core.limits import current_limit
 from ..._core.results import Result
 
 __all__ = ["DifferenceSystem", "ImpliedPair", "MAX_LOST_WORK", "MAX_PATH_WORK", "ratio_le"]

@@ -33,8 +33,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._core.errors import SizeLimitError, SolverError
+from ..._core.arrays import readonly, ROUNDOFF
 from ..._core.limits import current_limit
-from ..._core.numeric import ROUNDOFF, readonly
 from ..._core.results import Result
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
 from ._difference_system import DifferenceSystem, ratio_le

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..._core.lazy import LazySequence
 from ..._core.level import PrivacyLevel
-from ..._core.numeric import fraction_str
+from ..._core.numbers import fraction_str
 from ...definitions._orbit_structure import OrbitStructure, PairOrbits, orbit_structure_of
 from ...geometry._cone import Cone
 from ...geometry._structure import ConeStructure, check_rows_size

@@ -23,7 +23,8 @@ import networkx as nx
 import numpy as np
 
 from ..._core.level import PrivacyLevel
-from ..._core.numeric import ATOL, Scalar
+from ..._core.arrays import ATOL
+from ..._core.numbers import Scalar
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -34,7 +34,8 @@ from ..._core.domain import Domain
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from ..._core.limits import current_limit, register_limit
 from ..._core.level import PrivacyLevel
-from ..._core.numeric import Scalar, how_to, limit_hint
+from ..._core.hints import how_to, limit_hint
+from ..._core.numbers import Scalar
 from ...geometry._cone import Cone
 from .._coerce import as_cone
 from ._relax_orbits import orbit_relaxation

@@ -1,9 +1,10 @@
 """HTML and LaTeX renderers of the library's types, registered with :mod:`privgeom._core.display`.
 
-Importing this module registers every renderer (``privgeom/__init__.py`` imports it after the subpackages, so it sits
-at the top of the layers and may import from every one; :mod:`privgeom._core.display` never imports it). Fields that only some result types
-have (``graph``, ``n_edges``, ``edge``, …) are read with ``getattr``, so a missing field degrades to the generic table,
-never fails.
+Loaded on first use: the first :func:`privgeom.to_html`, :func:`privgeom.to_latex` or ``_repr_html_`` runs
+:data:`privgeom._core.display.LOADERS`, where the façade (``privgeom/__init__.py``) put the import of this module;
+``import privgeom`` itself does not load it. It sits at the top of the layers and may import from every one, while
+:mod:`privgeom._core.display` never imports it. Fields that only some result types have (``graph``, ``n_edges``,
+``edge``, …) are read with ``getattr``, so a missing field degrades to the generic table, never fails.
 
 Examples
 --------
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ._core.display import (
+from .._core.display import (
     MAX_COLS,
     MAX_ROWS,
     CELL_L,
@@ -35,15 +36,15 @@ from ._core.display import (
     html_table,
     latex_inequality,
 )
-from ._core.numbers import number_html, number_latex, number_text
-from .analyses.comparison._compare import Comparison, Inclusion
-from .analyses.profiles._hockey_stick import DeltaResult
-from .analyses.profiles._pure_dp import EpsilonResult
-from .analyses.relaxation._relaxation import Relaxation
-from .analyses.guarantees._semantics import Guarantee, guarantee_from_normal
-from .definitions._base import Membership
-from .geometry._cone import Cone
-from .mechanisms._mechanism import Mechanism
+from .._core.numbers import number_html, number_latex, number_text
+from ..analyses.comparison._compare import Comparison, Inclusion
+from ..analyses.profiles._hockey_stick import DeltaResult
+from ..analyses.profiles._pure_dp import EpsilonResult
+from ..analyses.relaxation._relaxation import Relaxation
+from ..analyses.guarantees._semantics import Guarantee, guarantee_from_normal
+from ..definitions._base import Membership
+from ..geometry._cone import Cone
+from ..mechanisms._mechanism import Mechanism
 
 __all__: list[str] = []
 
@@ -103,7 +104,7 @@ def _classes(facets: np.ndarray) -> Counter:
 
 def _orbits(cone: Cone) -> Any:
     """Facet orbits under the symmetry group the cone carries (None when it carries none)."""
-    from .analyses.guarantees._summary import describe_row_cone
+    from ..analyses.guarantees._summary import describe_row_cone
 
     try:
         summary = describe_row_cone(cone)
