@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from .analyses.profiles._ldp_gap import UtilityGap
     from .analyses.profiles._profile_curve import DeltaCurve, DeltaPiece
     from .analyses.profiles._pure_dp import EpsilonResult
-    from .analyses.relaxation._difference import ImpliedPair
+    from .analyses.relaxation._difference_system import ImpliedPair
     from .analyses.relaxation._lost import FacetStatus
     from .analyses.relaxation._relax_results import PairBound, Relaxation
     from .definitions._approx_dp import HockeyStickCertificate, HockeyStickWitness
@@ -98,7 +98,7 @@ _WHERE = {
     "privgeom.analyses.profiles._ldp_gap": "UtilityGap",
     "privgeom.analyses.relaxation._relax_results": "Relaxation PairBound",
     "privgeom.analyses.relaxation._lost": "FacetStatus",
-    "privgeom.analyses.relaxation._difference": "ImpliedPair",
+    "privgeom.analyses.relaxation._difference_system": "ImpliedPair",
     "privgeom.analyses.guarantees._semantics": "Guarantee GuaranteeCheck ProductPriorCheck",
     "privgeom.analyses.guarantees._summary": "RowConeSummary FacetOrbit",
     "privgeom.analyses.guarantees._symbolic": "SymbolicRowCone",
