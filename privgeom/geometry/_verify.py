@@ -62,6 +62,10 @@ PRIMES = (2_147_483_647, 2_147_483_629, 2_147_483_587, 2_147_483_579, 2_147_483_
 #: one reduction per step. A rank that falls short modulo this prime is recomputed exactly before anything is refused
 #: (it does so with probability about ``N / p`` per matrix).
 ELIM_PRIME = 2_097_143
+#: A mask selecting more than this many times N rows is compressed before elimination (:func:`_compressed_ranks`).
+COMPRESS_FACTOR = 8
+#: Rows per float64 block product of :func:`_compressed_ranks` (2^11 products below 2^42 sum below 2^53).
+COMPRESS_CHUNK = 2048
 #: Facets verified per block of the batched modular elimination (bounds its memory: block x rows x N int64).
 BLOCK = 4096
 
@@ -190,6 +194,28 @@ def exact_signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return out
 
 
+def _compressed_ranks(rows: np.ndarray, masks: np.ndarray, extra: np.ndarray) -> np.ndarray:
+    """Lower bounds on the ranks of ``rows[mask] ∪ extra`` for masks selecting many rows (a ray tight on thousands of
+    facets): each selection ``T`` is compressed to ``C·T`` with a random ``N x |T|`` matrix ``C`` modulo
+    :data:`ELIM_PRIME` (``rank(C·T) ≤ rank(T)``, so a full rank found is a proof; float64 sums of at most
+    :data:`COMPRESS_CHUNK` products below 2^42 stay exact below 2^53), then ranked by :func:`batch_ranks_mod_p`."""
+    P = ELIM_PRIME
+    n = rows.shape[1]
+    red = _mod_p(rows, P).astype(float)
+    rng = np.random.default_rng(0)
+    out = np.zeros(len(masks), dtype=np.int64)
+    for b, mask in enumerate(masks):
+        T = red[mask]
+        acc = np.zeros((n, n))
+        for start in range(0, len(T), COMPRESS_CHUNK):
+            blk = T[start:start + COMPRESS_CHUNK]
+            C = rng.integers(0, P, size=(n, len(blk))).astype(float)
+            acc = np.mod(acc + np.mod(C @ blk, P), P)
+        sq = acc.astype(np.int64)
+        out[b] = batch_ranks_mod_p(sq, np.ones((1, n), dtype=bool), extra)[0]
+    return out
+
+
 def _fail(engine: str, message: str) -> SolverError:
     return SolverError(f"{engine} returned a wrong answer: {message}; the answer is refused")
 
@@ -251,7 +277,11 @@ def _tightness(side: np.ndarray, other: np.ndarray, other_lin: np.ndarray, want:
         raise _fail(engine, f"{what[:-1]} {i} {side[i].tolist()} vanishes on every one of the {other_what} "
                             "(an equality, not a face of codimension one)")
     tight = np.asarray(prod == 0)
-    ranks = batch_ranks_mod_p(other, tight, other_lin)
+    counts = tight.sum(axis=1)
+    if counts.max(initial=0) > COMPRESS_FACTOR * other.shape[1]:
+        ranks = _compressed_ranks(other, tight, other_lin)
+    else:
+        ranks = batch_ranks_mod_p(other, tight, other_lin)
     for i in np.nonzero(ranks < want)[0].tolist():
         exact = _rank(np.concatenate([other[tight[i]], other_lin]) if len(other_lin) else other[tight[i]])
         if exact < want:

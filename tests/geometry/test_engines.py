@@ -230,3 +230,14 @@ def test_large_intersection_goes_through_clarkson(monkeypatch: pytest.MonkeyPatc
     assert len(calls) == 1 and calls[0][1] == 4
     with use_engine("cdd"):
         assert c.n_facets == Cone.from_generators(rows[:]).n_facets
+
+
+def test_compressed_ranks_agree_with_elimination() -> None:
+    # a ray tight on many facets: the random compression C·T keeps the rank (a lower bound that is full here)
+    rng = np.random.default_rng(3)
+    rows = rng.integers(-50, 50, size=(200, 6))
+    rows[:, 5] = rows[:, 0] + rows[:, 1]  # rank 5
+    masks = np.ones((2, 200), dtype=bool)
+    masks[1, 3:] = False  # rank 3
+    assert _verify._compressed_ranks(rows, masks, rows[:0]).tolist() == [5, 3]
+    assert _verify.batch_ranks_mod_p(rows, masks).tolist() == [5, 3]
