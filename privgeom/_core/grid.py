@@ -66,7 +66,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .errors import FormatError, InvalidParameterError, MissingDependencyError, SizeLimitError
+from .errors import FormatError, InvalidParameterError, SizeLimitError
 from .limits import register_limit
 from .arrays import parse_int
 from .hints import limit_hint

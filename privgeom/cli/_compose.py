@@ -86,7 +86,7 @@ def _definitions(args: argparse.Namespace) -> Outcome:
     if rep.witness is not None:
         lines.append("  witness (rows in the cone, not in the closure):")
         lines += ["    " + line for line in str(rep.witness).splitlines()]
-        data["witness"] = rep.witness.to_json()
+        data["witness"] = rep.witness.to_dict()
     if args.against:
         c = compare(rep.definition, parse_definition(args.against))
         lines.append(f"relation to {args.against}: {c.relation} (the composed closure is "

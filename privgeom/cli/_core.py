@@ -18,9 +18,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
-from .._core.domain import Domain
-from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, PrivgeomError, SizeLimitError
-from .._core.arrays import parse_int
+from .._core.errors import DomainMismatchError, PrivgeomError, SizeLimitError
 from .._core.hints import limit_hint
 from .._core.limits import current_limit
 from .._core.progress import Progress, stage

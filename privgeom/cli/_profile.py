@@ -17,7 +17,6 @@ more than ``--max-work`` are refused before computing.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 import networkx as nx
@@ -28,10 +27,7 @@ from .._core.io import check_figure_path
 from .._core.level import PrivacyLevel
 from .._core.arrays import parse_int
 from .._core.numbers import fraction_str, parse_scalar
-from ..analyses.comparison._compare import compare
-from ..analyses.optimal._information import least_informative
-from ..analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, optimal_mechanism
-from ..analyses.profiles._profile import MAX_PROFILE_WORK, delta, epsilon
+from ..analyses.profiles._profile import delta, epsilon
 from ..analyses.profiles import _scan
 from ..analyses.profiles._profile_curve import delta_curve
 from ..mechanisms import Mechanism

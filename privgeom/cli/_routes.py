@@ -20,7 +20,6 @@ from .._core.io import load_json, parse_json
 from .._core.arrays import parse_int
 from .._core.hints import limit_hint
 from ..analyses.relaxation._relax_orbits import orbit_relaxation
-from ..analyses.relaxation import _relaxation
 from ..analyses.relaxation._relaxation import FAMILIES, family_name, subset_family
 from ..definitions._registry import split_spec
 from .._core.limits import current_limit
@@ -95,7 +94,6 @@ def _relax_method(dim: int, requested: str | None) -> str:
     in ``R^dim``; the cone route by block elimination beyond the double-description limit is refused here, before
     anything is built (for a ``cone:`` spec, from its document's labels, before the definition is prepared)."""
     method = requested or "auto"
-    from ..geometry import _cdd
 
     blocky = method == "block" or (method == "cone" and dim > FM_MAX_DATASETS)
     if blocky and dim > current_limit("dd_dim"):
@@ -172,7 +170,6 @@ def _check_cone_rays_early(spec: str) -> None:
     and its rays come from double description (a cone definition has no closed-form rays), which the size limit
     ``dd_dim`` refuses beyond its number of dimensions — the ambient dimension is the number of datasets, which
     preparation does not change (:func:`privgeom.geometry._cdd.h_to_v` checks the same before running cdd)."""
-    from ..geometry import _cdd
 
     dim = _cone_document_dim(spec)
     if dim is not None and dim > current_limit("dd_dim"):  # the limit dd_dim, read at call time

@@ -45,7 +45,6 @@ import scipy.sparse as sp
 from .._core.errors import SolverError
 from .._core.arrays import ATOL, readonly
 from .._core.columns import int_columns, widen
-from ..geometry import _lp
 from .._core.limits import current_limit
 from ..geometry._lp import (
     WITNESS_FIRST,

@@ -31,7 +31,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import arrays as _arrays
 from .._core.arrays import readonly
 from .._core.columns import fits_int64, max_abs_int, widen
 from .._core.numbers import Scalar

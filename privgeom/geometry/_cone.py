@@ -18,7 +18,7 @@ from .._core.errors import DomainMismatchError, FormatError, InvalidInputError, 
 from .._core.arrays import ATOL, MatrixLike, readonly, VectorLike
 from .._core.numbers import integer_json
 from .._core.results import Serializable, to_jsonable
-from . import _cdd, _cone_ops
+from . import _cone_ops
 from . import _redundancy
 from ._canonical import as_int_rows as _as_int_rows
 from ._canonical import (canonical_pair, empty, identity, inequality_lines, int_rows_to_fractions, parse_coords,

@@ -52,6 +52,7 @@ from .._core.limits import register_limit
 from . import _cdd, _normaliz
 from ._canonical import canonical_pair, empty, identity
 from ._verify import verify_pair
+from .._core.limits import current_limit
 
 __all__ = ["ENGINES", "METHODS", "Choice", "choose", "use_engine", "set_engine", "current_engine",
            "facets_verified", "rays_verified", "upper_bound_rows", "available_engines", "fast_canonical"]
@@ -208,14 +209,14 @@ def run_in_worker(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> 
     try:
         _progress.stage(label)  # the CLI's activity bar names the engine
         # a bar of the seconds spent against the budget (drawn after 1 s, on a terminal, outside quiet())
-        with _progress.Progress(MAX_ENGINE_SECONDS, f"{label}, seconds of the budget") as bar:
+        with _progress.Progress(current_limit('engine_seconds'), f"{label}, seconds of the budget") as bar:
             while not parent.poll(0.2):
                 elapsed = time.monotonic() - start
                 if not proc.is_alive() and not parent.poll(0.05):
                     raise SolverError(f"{label}: the worker process died (exit code {proc.exitcode}) with no answer")
-                if elapsed > MAX_ENGINE_SECONDS:
+                if elapsed > current_limit("engine_seconds"):
                     raise SizeLimitError(f"{label}: stopped after {elapsed:.0f} s, the budget of "
-                                         f"{MAX_ENGINE_SECONDS} s — {limit_hint('engine_seconds')}")
+                                         f"{current_limit('engine_seconds')} s — {limit_hint('engine_seconds')}")
                 if int(elapsed) > bar.done:
                     bar.update(int(elapsed) - bar.done)
             ok, payload = parent.recv()
@@ -326,10 +327,10 @@ def _convert_verified(kind: str, pair: tuple[np.ndarray, np.ndarray], method: st
         return empty(dim, True), identity(dim, True)  # {0} has every equality; no inequality is the whole space
     choice = choose(kind, len(main) + len(lin), dim, method)
     out_main, out_lin = _run(choice.engine, kind, main, lin)
-    if len(out_main) > MAX_ENGINE_ROWS:
+    if len(out_main) > current_limit("engine_rows"):
         what = "facets" if kind == "V" else "rays"
         raise SizeLimitError(f"{choice.engine} returned {len(out_main):,} {what} for {len(main) + len(lin)} rows in "
-                             f"R^{dim}, more than the limit of {MAX_ENGINE_ROWS:,} — "
+                             f"R^{dim}, more than the limit of {current_limit('engine_rows'):,} — "
                              f"{limit_hint('engine_rows', len(out_main))}")
     res = _canonical(out_main, out_lin, dim)
     if kind == "V":

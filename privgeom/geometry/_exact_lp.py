@@ -23,7 +23,6 @@ import numpy as np
 
 from .._core.errors import SizeLimitError, SolverError
 from .._core.hints import limit_hint
-from . import _lp
 from .._core.limits import current_limit
 from ._lp import _frac, exact_solve
 

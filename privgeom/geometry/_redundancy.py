@@ -164,7 +164,6 @@ def _separating(R: np.ndarray, Rf: np.ndarray, a_f: np.ndarray, tol: float = 1e-
     above ``-tol``."""
     from ._lp import solve_lp
 
-    dim = len(a_f)
     res = solve_lp(a_f, A_ub=-Rf if len(R) else None, b_ub=np.zeros(len(R)) if len(R) else None,
                    bounds=(-1, 1), what="separation")
     if res.status != "optimal" or res.x is None or res.fun is None or res.fun >= -tol:

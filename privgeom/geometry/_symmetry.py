@@ -60,7 +60,6 @@ from .._core.errors import InvalidParameterError, InvalidTypeError
 from .._core.limits import register_limit
 from .._core.arrays import ATOL
 from .._core.hints import limit_hint
-from .._core.errors import SizeLimitError
 from .._core.limits import current_limit
 from ._canonical import normalise_rows
 from ._cone import Cone

@@ -12,7 +12,6 @@ import importlib
 import inspect
 import pkgutil
 
-import pytest
 
 import privgeom as pg
 from privgeom.analyses.guarantees._summary import describe_row_cone

@@ -11,7 +11,6 @@ import json
 
 import pytest
 
-import privgeom as pg
 from privgeom.cli import main
 from privgeom.cli import _design as design_cli
 from pg_testing.work import forbid

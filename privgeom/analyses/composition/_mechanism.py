@@ -43,7 +43,6 @@ from ..profiles._profile_curve import DeltaCurve, DeltaPiece
 from ..profiles._pure_dp import EpsilonResult
 from ..profiles._scan import _prepare
 from ._certified import CertifiedDelta, certified_delta, certified_delta_pair
-from . import _loss
 from ._loss import INF, LossDistribution, RatioClass, compose_losses, ratio_classes, split_at_exp
 from ..._core.limits import current_limit
 
@@ -199,9 +198,16 @@ class ComposedMechanism:
         """One line: the parts and sizes."""
         return repr(self)
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"parts": [{"mechanism": …, "k": …}, …]}``."""
-        return {"privgeom": "composed-mechanism", "parts": [{"mechanism": M.to_json(), "k": k} for M, k in self.parts]}
+    def to_dict(self) -> dict[str, Any]:
+        """``{"privgeom": "composed-mechanism", "parts": [{"mechanism": …, "k": …}, …]}`` (plain JSON data)."""
+        return {"privgeom": "composed-mechanism",
+                "parts": [{"mechanism": M.to_dict(), "k": k} for M, k in self.parts]}
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        import json
+
+        return json.dumps(self.to_dict())
 
     # ------------------------------------------------------------------------------------------------ dense
     def dense(self) -> Mechanism:

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..._core.domain import Domain, InputsLike
 from ..._core.errors import DomainMismatchError, InvalidInputError, InvalidParameterError, InvalidTypeError, SolverError
-from ..._core.arrays import ATOL, readonly
+from ..._core.arrays import ATOL
 from ..._core.numbers import fraction_str, parse_scalar, Scalar
 from ..._core.results import Result
 from ...definitions import PrivacyDefinition

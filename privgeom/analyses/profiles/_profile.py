@@ -39,7 +39,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from ..._core import arrays as _arrays
 from ..._core.domain import Domain, RelationLike
 from ..._core.errors import InvalidParameterError
 from ..._core.limits import current_limit

@@ -29,7 +29,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from ..._core.errors import InvalidParameterError
-from ..._core.arrays import check_dense_size, parse_int, ROUNDOFF
+from ..._core.arrays import check_dense_size, parse_int
 from ..._core.numbers import LogRational, Scalar
 from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
