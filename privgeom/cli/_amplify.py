@@ -38,6 +38,7 @@ from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from ..plots._amplification import plot_log_profiles
 from ..smoothed._reduction import count_compositions
+from ._profile import max_delta_option
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 
 __all__: list[str] = []
@@ -87,13 +88,13 @@ def _delta_text(r: Any) -> str:
 def _shuffle(args: argparse.Namespace) -> Outcome:
     if args.plot:
         check_figure_path(args.plot, what="--plot")
+    bound = max_delta_option(args.max_delta) if args.max_delta is not None else None
     S = shuffled(_local(args.local), args.n)
     lines = [f"shuffled tally of n = {args.n} users, local mechanism {S.local.n_inputs} inputs → "
              f"{S.local.n_outputs} reports (ε0: e^ε0 = {number_text(S.epsilon().exp_eps)})"]
     data: dict[str, Any] = {"n": args.n, "local": args.local, "points": []}
     series: dict[str, list[tuple[float, float]]] = {"exact": [], "FMT clone bound": []} if args.fmt else {"exact": []}
     code = EXIT_YES
-    bound = parse_scalar(args.max_delta, name="--max-delta") if args.max_delta is not None else None
     if (args.others is None) != (args.change is None) and args.change is None:
         raise InvalidParameterError("--others needs --change A:B (the changing user's two inputs)")
     for e in args.eps:

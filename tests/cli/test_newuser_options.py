@@ -1,0 +1,32 @@
+"""Second new-user pass over the command line: options a user gets wrong end with exit 2 and a one-line error naming
+the value, before any work, the same way on every command that takes them."""
+
+from __future__ import annotations
+
+import pytest
+
+from privgeom.cli import main
+
+
+def _run(capsys, argv):
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse errors
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("bad", ["-1", "3/2", "nan"])
+def test_shuffle_max_delta_outside_unit_interval_is_an_error(capsys, bad):
+    """δ is a probability: a --max-delta outside [0, 1] is bad input (exit 2, naming it), as on ``delta``, not a
+    completed run that reports every δ above it (exit 1)."""
+    code, out, err = _run(capsys, ["shuffle", "--local", "rr:k=1,p=3/4", "-n", "3", "--max-delta", bad])
+    assert code == 2 and out == ""
+    assert "--max-delta" in err and bad in err and "Traceback" not in err
+
+
+def test_shuffle_max_delta_in_range_still_decides(capsys):
+    """The bound still decides the exit code: RR(3/4) on 3 users has δ(0) > 0, so --max-delta 0 exits 1."""
+    code, out, _ = _run(capsys, ["shuffle", "--local", "rr:k=1,p=3/4", "-n", "3", "--max-delta", "0"])
+    assert code == 1 and "δ" in out
