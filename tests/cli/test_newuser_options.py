@@ -30,3 +30,11 @@ def test_shuffle_max_delta_in_range_still_decides(capsys):
     """The bound still decides the exit code: RR(3/4) on 3 users has δ(0) > 0, so --max-delta 0 exits 1."""
     code, out, _ = _run(capsys, ["shuffle", "--local", "rr:k=1,p=3/4", "-n", "3", "--max-delta", "0"])
     assert code == 1 and "δ" in out
+
+
+@pytest.mark.parametrize("option, value", [("--coords", "11,10,01"), ("--rows", "m.json")])
+def test_rowcone_plot_options_without_plot_are_refused(capsys, option, value):
+    """--coords and --rows only choose what --plot draws; without --plot they used to be silently ignored."""
+    code, out, err = _run(capsys, ["rowcone", "rr:k=2,p=3/4", option, value])
+    assert code == 2 and out == ""
+    assert option in err and value in err and "--plot" in err
