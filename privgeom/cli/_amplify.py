@@ -28,7 +28,7 @@ from .._core.errors import DomainMismatchError, FormatError, InvalidParameterErr
 from .._core.io import check_figure_path, check_output_path
 from .._core.level import PrivacyLevel
 from .._core.numbers import log10_text, number_text
-from .._core.numeric import parse_scalar
+from .._core.numeric import parse_int, parse_scalar
 from ..amplification import shuffled, subsampled
 from ..amplification._definitions import amplification_report
 from ..amplification._literature import fmt_delta
@@ -45,8 +45,8 @@ __all__: list[str] = []
 
 
 def _local(spec: str) -> Any:
-    if Path(spec).suffix == ".json" and Path(spec).exists():
-        return Mechanism.load(spec)
+    if Path(spec).suffix == ".json" and (Path(spec).exists() or ":" not in spec):
+        return Mechanism.load(spec)  # a missing file is named as such, not parsed as a spec
     return parse_definition(spec)
 
 
@@ -56,7 +56,7 @@ def _pairs(text: str) -> dict[str, int]:
         if "=" not in part:
             raise FormatError(f"--others {text!r}: write INPUT=COUNT pairs separated by commas, e.g. 1=3,0=1")
         key, value = part.split("=", 1)
-        out[key.strip()] = int(value)
+        out[key.strip()] = parse_int(value.strip(), name=f"--others {text!r}: the count of {key.strip()!r}", allow_str=True)
     return out
 
 

@@ -38,3 +38,36 @@ def test_rowcone_plot_options_without_plot_are_refused(capsys, option, value):
     code, out, err = _run(capsys, ["rowcone", "rr:k=2,p=3/4", option, value])
     assert code == 2 and out == ""
     assert option in err and value in err and "--plot" in err
+
+
+def _rr1_file(tmp_path):
+    import json
+
+    import privgeom as pg
+
+    path = tmp_path / "rr1.json"
+    path.write_text(json.dumps(pg.randomized_response(1, "3/4").to_json()))
+    return str(path)
+
+
+@pytest.mark.parametrize("others", ["0=x", "0=2.5"])
+def test_shuffle_others_count_not_an_integer_is_an_error(capsys, tmp_path, others):
+    """A count in --others that is no integer was an internal error (a bare int() ValueError)."""
+    code, out, err = _run(capsys, ["shuffle", "--local", _rr1_file(tmp_path), "-n", "5", "--change", "1:0",
+                                   "--others", others])
+    assert code == 2 and out == "" and "internal error" not in err
+    assert f"--others '{others}'" in err and repr(others.split("=")[1]) in err
+
+
+def test_shuffle_others_exact_value(capsys, tmp_path):
+    """δ(0) of 5 users of RR(3/4), the others all holding 0, the user 1 → 0: with S ~ Bin(4, 1/4) the tallies differ
+    by 1/2 (P(S = t − 1) − P(S = t)), so δ(0) = 1/4 Σ_t |P(S = t − 1) − P(S = t)| = 1/4 · 216/256 = 27/128."""
+    code, out, _ = _run(capsys, ["shuffle", "--local", _rr1_file(tmp_path), "-n", "5", "--change", "1:0",
+                                 "--others", "0=4"])
+    assert code == 0 and "δ(0) = 27/128 (exact)" in out
+
+
+def test_shuffle_missing_local_file_is_named(capsys):
+    """A --local FILE.json that does not exist is reported as a missing file, not as a malformed spec."""
+    code, out, err = _run(capsys, ["shuffle", "--local", "/nonexistent/local.json", "-n", "5"])
+    assert code == 2 and "cannot read mechanism file '/nonexistent/local.json'" in err
