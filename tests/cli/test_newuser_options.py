@@ -71,3 +71,20 @@ def test_shuffle_missing_local_file_is_named(capsys):
     """A --local FILE.json that does not exist is reported as a missing file, not as a malformed spec."""
     code, out, err = _run(capsys, ["shuffle", "--local", "/nonexistent/local.json", "-n", "5"])
     assert code == 2 and "cannot read mechanism file '/nonexistent/local.json'" in err
+
+
+@pytest.mark.parametrize("floor", ["5", "101/100"])
+def test_design_floor_above_any_mechanism_is_an_error(capsys, floor):
+    """Accuracy under the uniform prior is at most Σ_D π_D max_ω u(D, ω) = 1 for every mechanism, so a floor above 1
+    is bad input (exit 2 naming it), not a report listing "none" for BASE and the new definition."""
+    code, out, err = _run(capsys, ["design", "rr:k=2,p=3/4", "--utility", "accuracy", "--prior", "uniform",
+                                   "--at-least", floor])
+    assert code == 2 and out == ""
+    assert f"--at-least {floor}" in err and "at most" in err and "= 1 " in err
+
+
+def test_design_floor_reachable_by_some_mechanism_is_answered(capsys):
+    """A floor of 1 is reached (by the identity mechanism) though not by RR(3/4)'s closure (best 9/16): answered."""
+    code, out, _ = _run(capsys, ["design", "rr:k=2,p=3/4", "--utility", "accuracy", "--prior", "uniform",
+                                 "--at-least", "1"])
+    assert code == 0 and "1 is above its best expected utility 9/16" in out
