@@ -28,6 +28,7 @@ from .._core.errors import DomainMismatchError, FormatError, InvalidParameterErr
 from .._core.io import check_figure_path, check_output_path
 from .._core.level import PrivacyLevel
 from .._core.numbers import log10_text, number_text
+from .._core.arrays import parse_int
 from .._core.numbers import parse_scalar
 from ..amplification import shuffled, subsampled
 from ..amplification._definitions import amplification_report
@@ -38,14 +39,15 @@ from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from ..plots._amplification import plot_log_profiles
 from ..smoothed._reduction import count_compositions
+from ._profile import max_delta_option
 from ._registry import EXIT_NO, EXIT_YES, Outcome, command
 
 __all__: list[str] = []
 
 
 def _local(spec: str) -> Any:
-    if Path(spec).suffix == ".json" and Path(spec).exists():
-        return Mechanism.load(spec)
+    if Path(spec).suffix == ".json" and (Path(spec).exists() or ":" not in spec):
+        return Mechanism.load(spec)  # a missing file is named as such, not parsed as a spec
     return parse_definition(spec)
 
 
@@ -55,7 +57,7 @@ def _pairs(text: str) -> dict[str, int]:
         if "=" not in part:
             raise FormatError(f"--others {text!r}: write INPUT=COUNT pairs separated by commas, e.g. 1=3,0=1")
         key, value = part.split("=", 1)
-        out[key.strip()] = int(value)
+        out[key.strip()] = parse_int(value.strip(), name=f"--others {text!r}: the count of {key.strip()!r}", allow_str=True)
     return out
 
 
@@ -87,13 +89,13 @@ def _delta_text(r: Any) -> str:
 def _shuffle(args: argparse.Namespace) -> Outcome:
     if args.plot:
         check_figure_path(args.plot, what="--plot")
+    bound = max_delta_option(args.max_delta) if args.max_delta is not None else None
     S = shuffled(_local(args.local), args.n)
     lines = [f"shuffled tally of n = {args.n} users, local mechanism {S.local.n_inputs} inputs → "
              f"{S.local.n_outputs} reports (ε0: e^ε0 = {number_text(S.epsilon().exp_eps)})"]
     data: dict[str, Any] = {"n": args.n, "local": args.local, "points": []}
     series: dict[str, list[tuple[float, float]]] = {"exact": [], "FMT clone bound": []} if args.fmt else {"exact": []}
     code = EXIT_YES
-    bound = parse_scalar(args.max_delta, name="--max-delta") if args.max_delta is not None else None
     if (args.others is None) != (args.change is None) and args.change is None:
         raise InvalidParameterError("--others needs --change A:B (the changing user's two inputs)")
     for e in args.eps:

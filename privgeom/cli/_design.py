@@ -49,7 +49,7 @@ from __future__ import annotations
 import argparse
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -492,6 +492,8 @@ def _design(args: argparse.Namespace) -> Outcome:
     base = parse_definition(args.definition)
     req = _request(args, base)
     graph, utility, prior = _report_options(args, base)
+    if at_least is not None:
+        _check_floor(args.at_least, at_least, utility, prior, base.inputs)
     new, ops, redundant = _build(args, base, req)
     if args.out and not isinstance(new, ConeDefinition):
         raise InvalidParameterError(f"--out {args.out}: the new definition ({new.name}) is not a cone definition "
@@ -510,6 +512,19 @@ def _design(args: argparse.Namespace) -> Outcome:
     b = ctx.cache.get("dp_bounds")
     code = EXIT_NO if b is not None and b.outer.infinite else EXIT_YES
     return Outcome("\n".join(lines), data, code)
+
+
+def _check_floor(raw: str, floor: Any, utility: Any, prior: Any, inputs: Sequence[str]) -> None:
+    """Refuse a ``--at-least`` floor that no mechanism reaches: a mechanism's expected utility
+    ``Σ_D π_D Σ_ω M[ω, D] U[D, ω]`` is at most ``Σ_D π_D max_ω U[D, ω]``, as every column ``M[·, D]`` is a
+    probability vector; above that ceiling the floor is bad input (before any work), not a report of two "none"."""
+    U, _ = utility_matrix(utility, inputs)
+    pi = prior_vector(prior, inputs)
+    ceiling = sum(p * max(row) for p, row in zip(pi, U.tolist()))
+    if floor > ceiling:
+        raise InvalidParameterError(f"--at-least {raw}: no mechanism reaches it; the expected utility of any mechanism "
+                                    f"is at most Σ_D prior(D) max_ω u(D, ω) = {number_text(ceiling)} under this "
+                                    f"utility and prior")
 
 
 def _report_options(args: argparse.Namespace, base: PrivacyDefinition) -> tuple[str, Any, Any]:

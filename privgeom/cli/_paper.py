@@ -175,6 +175,9 @@ def _plot(args: argparse.Namespace, cone: Any, definition: Any) -> str:
 
 
 def _rowcone_run(args: argparse.Namespace, original: Runner) -> Outcome:
+    for given, option in ((args.coords, "--coords"), (args.rows, "--rows")):
+        if given is not None and not args.plot:
+            raise FormatError(f"{option} {given!r} chooses what --plot draws; give --plot FILE too")
     if args.symbolic:
         from ..analyses.guarantees._symbolic import symbolic_row_cone
 

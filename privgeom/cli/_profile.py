@@ -148,6 +148,24 @@ def _delta_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-delta", dest="max_delta", help="exit 1 when δ(ε) exceeds this value")
 
 
+def max_delta_option(raw: str) -> Any:
+    """The value of a ``--max-delta`` option: a number in [0, 1] (δ is a probability), else an error naming it.
+
+    Examples
+    --------
+    >>> max_delta_option("1/10")
+    Fraction(1, 10)
+    >>> max_delta_option("-1")
+    Traceback (most recent call last):
+    ...
+    privgeom._core.errors.InvalidParameterError: --max-delta '-1' is outside [0, 1]: δ is a probability
+    """
+    bound = parse_scalar(raw, name="--max-delta")
+    if not 0 <= bound <= 1:
+        raise InvalidParameterError(f"--max-delta {raw!r} is outside [0, 1]: δ is a probability")
+    return bound
+
+
 @command("delta", "exact δ(ε) of a mechanism (hockey-stick divergence over neighbours) with its witness edge and "
          "event; --curve for the whole profile", outputs={"plot": "figure"})(_delta_args)
 def _delta(args: argparse.Namespace) -> Outcome:
@@ -160,9 +178,7 @@ def _delta(args: argparse.Namespace) -> Outcome:
     if args.max_delta is not None:
         if args.eps is None and args.exp_eps is None:
             raise FormatError("--max-delta needs --eps or --exp-eps")
-        bound = parse_scalar(args.max_delta, name="--max-delta")
-        if not 0 <= bound <= 1:
-            raise InvalidParameterError(f"--max-delta {args.max_delta!r} is outside [0, 1]: δ is a probability")
+        bound = max_delta_option(args.max_delta)
     M, G = _load(args)
     eps = eps_from_option(args.eps) if args.eps is not None else None
     work = _max_work(args.max_work)

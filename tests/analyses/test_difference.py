@@ -210,3 +210,30 @@ def test_geometric_relaxation_beyond_float_precision_is_exact():
     for st in r.statuses:
         if st.lost:
             assert st.value < 0 and all(v >= 0 for v in st.witness)
+
+
+def _huge_dp_cone(scale):
+    """ε-DP (e^ε = 2) on the complete graph of 3 datasets, each facet times ``scale`` with its positive coefficient
+    raised by its index + 1 (so no common factor cancels): exact rays with entries far beyond the float range."""
+    facets = []
+    for i, (a, b) in enumerate(itertools.permutations(range(3), 2)):
+        f = [0, 0, 0]
+        f[a], f[b] = 2 * scale + i + 1, -scale
+        facets.append([str(x) for x in f])
+    return pg.ConeDefinition.from_dict({"privgeom": "cone-definition", "version": 1, "name": "huge", "exact": True,
+                                        "labels": ["0", "1", "2"], "facets": facets, "equalities": []})
+
+
+def test_exact_rays_beyond_float_range_relax_exactly():
+    """Rays of ~1e400 used to overflow a float sign test; the relaxation now answers exactly, equal to the cone route,
+    and the pair bounds are the exact ones (forward bound of (0, 1) is sup x_0/x_1 over the cone)."""
+    d = _huge_dp_cone(10**200)
+    auto = relax(d, "all-pairs")
+    cone_route = relax(d, "all-pairs", method="cone")
+    assert auto.cone.equals(cone_route.cone).holds
+    assert auto.recognised == cone_route.recognised and not auto.recognised
+    assert auto.lost == cone_route.lost == ()
+    # the same cone with a small scale goes through the float pre-screen: both routes agree there too
+    small = _huge_dp_cone(10**3)
+    _same_cone = relax(small, "all-pairs").cone.equals(relax(small, "all-pairs", method="cone").cone).holds
+    assert _same_cone

@@ -59,9 +59,36 @@ def pair_bounds_of(cone: Cone, ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarr
         rays, lin = cone.rays, cone.lineality
     except SizeLimitError:
         return None
-    if len(lin) or (np.asarray(rays).astype(float) < 0).any():
+    if len(lin) or not _float_safe_generators(rays, exact=cone.exact):
         return None
     return generator_pair_bounds(rays, ia, ib, exact=cone.exact)
+
+
+#: Magnitudes of nonzero generator entries that the float pre-screen of the generator pair bounds handles: their
+#: ratios stay normal floats (between 2^-1000 and 2^1000), so it never mistakes a tiny entry for a zero one.
+_FLOAT_SAFE_RANGE = (Fraction(1, 2**500), Fraction(2**500))
+
+
+def _float_safe_generators(rays: Any, *, exact: bool = True) -> bool:
+    """Whether the rays are non-negative and, when exact, every nonzero entry lies within :data:`_FLOAT_SAFE_RANGE`:
+    an exact test (exact rays may hold integers far beyond the float range, which a float cast would overflow or,
+    for tiny ones, round to zero). Rays outside it leave the pair bounds to the cone route.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> _float_safe_generators([[F(1), F(3)], [F(2), 0]]), _float_safe_generators([[F(1), F(-1)]])
+    (True, False)
+    >>> _float_safe_generators([[10**400, 1]]), _float_safe_generators([[F(1, 10**400), 1]])
+    (False, False)
+    """
+    if not exact:
+        return not bool((np.asarray(rays, dtype=float) < 0).any())
+    lo, hi = _FLOAT_SAFE_RANGE
+    for x in np.asarray(rays, dtype=object).ravel():
+        if x < 0 or (x != 0 and not lo <= abs(x) <= hi):
+            return False
+    return True
 
 
 class _Lazy(Sequence[Any]):
