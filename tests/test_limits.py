@@ -203,6 +203,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
                           .delta([("0", "1")], exp_eps=2, route="exact")),
     "certified_states": (3, lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5)
                          .delta([("0", "1")], exp_eps=2, route="certified")),
+    "composition_runs": (5, lambda: pg.compose(pg.randomized_response(1, "3/4"), k=6)),
     "composed_generators": (10, lambda: pg.compose(*[pg.parse_definition("dp:graph=complete,n=3,exp_eps=2")] * 2)),
 }
 

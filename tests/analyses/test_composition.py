@@ -268,3 +268,15 @@ def test_tensor_product_with_a_simplicial_factor_has_exactly_the_product_facets(
     products = {_direction([F(x) * F(y) for x in a for y in b]) for a in R.row_cone().facets for b in D.row_cone().facets}
     assert {_direction(f) for f in rep.row_cone.facets} == products  # docs/theory.md §20, "Facets of a tensor product"
     assert rep.row_cone.n_facets == R.row_cone().n_facets * D.row_cone().n_facets
+
+
+def test_huge_k_is_refused_before_anything_is_built() -> None:
+    M, D = pg.randomized_response(1, "3/4"), pg.RandomizedResponse(1, "3/4")
+    for call in (lambda: pg.compose(M, k=10**12), lambda: pg.compose((M, 10**12)), lambda: pg.compose(M, k=10**12, independent=True),
+                 lambda: pg.compose(D, k=10**12)):
+        with pytest.raises(pg.SizeLimitError, match=r"1,000,000,000,000 runs .*composition_runs"):
+            call()
+    with pg.limits(composition_runs=3):
+        assert pg.compose(M, k=3).k == 3
+        with pytest.raises(pg.SizeLimitError, match="4 runs"):
+            pg.compose((M, 2), (pg.randomized_response(1, "2/3"), 2))

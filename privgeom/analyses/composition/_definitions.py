@@ -53,7 +53,7 @@ from ...definitions._finite import FiniteDefinition
 from ...definitions._generating import generating_mechanisms
 from ...geometry._cone import Cone
 from ...mechanisms._mechanism import Mechanism
-from ._mechanism import ComposedMechanism
+from ._mechanism import ComposedMechanism, check_runs
 
 __all__ = ["compose", "ComposedDefinition", "ComposedDPSandwich", "compose_definitions", "composed_dp_sandwich", "ray_mechanisms",
            "MAX_COMPOSED_GENERATORS"]
@@ -383,6 +383,7 @@ def compose(*items: Mechanism | tuple[Mechanism, int] | PrivacyDefinition, k: in
     mechanisms = [x for x in items if isinstance(x, Mechanism)]
     if len(mechanisms) == len(items):
         if independent:
+            check_runs(reps * len(mechanisms))
             seq = [M for M in mechanisms for _ in range(reps)]
             prod = seq[0]
             for M in seq[1:]:
@@ -391,6 +392,7 @@ def compose(*items: Mechanism | tuple[Mechanism, int] | PrivacyDefinition, k: in
         return ComposedMechanism([(M, reps) for M in mechanisms])
     definitions = [x for x in items if isinstance(x, PrivacyDefinition)]
     if len(definitions) == len(items):
+        check_runs(reps * len(definitions))
         dseq = [D for D in definitions for _ in range(reps)]
         out = dseq[0]
         for D in dseq[1:]:
