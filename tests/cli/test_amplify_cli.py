@@ -58,3 +58,27 @@ def test_subsample_refuses_a_file_whose_inputs_are_not_the_histograms(capsys, tm
     assert code == 2 and "not the histograms of 1 records" in err
     code, _, err = run(capsys, "subsample", "-m", m, "--rate", "1/2")
     assert code == 2 and "not the histograms of a number of records" in err
+
+
+def test_max_delta_answers_yes_only_with_a_proof_over_every_dataset(capsys):
+    # n = 10^5: the clone maximum (3.3e-45) is only a lower bound on the worst case; FMT's proven bound is 2.1e-23
+    base = ("shuffle", "--local", "rr:k=1,p=3/4", "-n", 100000, "--eps", "0.05", "--json", "--max-delta")
+    code, out, _ = run(capsys, *base, "1e-30")  # between the two: undecided, never a "yes"
+    data = json.loads(out)
+    assert code == 2 and data["error"] == "SizeLimitError" and "undecided" in data["message"]
+    code, out, _ = run(capsys, *base, "1e-20")  # above FMT's bound: yes, by the proven bound
+    verdict = json.loads(out)["points"][0]["max_delta"]
+    assert code == 0 and verdict["holds"] is True and "FMT" in verdict["reason"]
+    code, out, _ = run(capsys, *base, "1e-50")  # below the clone pair's exact value: no, with the pair
+    verdict = json.loads(out)["points"][0]["max_delta"]
+    assert code == 1 and verdict["holds"] is False and "99999×0" in verdict["reason"]
+    # exhaustive at n = 10: yes / no decided over every dataset
+    small = ("shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0.5", "--max-delta")
+    assert run(capsys, *small, "1/10")[0] == 0 and run(capsys, *small, "1/100")[0] == 1
+    code, _, err = run(capsys, *small, "2")
+    assert code == 2 and "--max-delta '2' is outside [0, 1]" in err
+
+
+def test_shuffle_names_a_missing_local_mechanism_file(capsys, tmp_path):
+    code, _, err = run(capsys, "shuffle", "--local", tmp_path / "missing.json", "-n", 10, "--eps", "0.5")
+    assert code == 2 and "cannot read mechanism file" in err and "missing.json" in err
