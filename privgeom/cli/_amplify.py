@@ -28,7 +28,7 @@ from .._core.errors import DomainMismatchError, FormatError, InvalidParameterErr
 from .._core.io import check_figure_path, check_output_path
 from .._core.level import PrivacyLevel
 from .._core.numbers import log10_text, number_text
-from .._core.numeric import limit_hint, parse_scalar
+from .._core.numeric import limit_hint, parse_int, parse_scalar
 from ..amplification import shuffled, subsampled
 from ..amplification._definitions import amplification_report
 from ..amplification._literature import fmt_delta
@@ -55,7 +55,12 @@ def _pairs(text: str) -> dict[str, int]:
         if "=" not in part:
             raise FormatError(f"--others {text!r}: write INPUT=COUNT pairs separated by commas, e.g. 1=3,0=1")
         key, value = part.split("=", 1)
-        out[key.strip()] = int(value)
+        name = f"--others count of {key.strip()!r}"
+        try:
+            count = int(value.strip())
+        except ValueError:
+            raise InvalidParameterError(f"{name} must be a whole number, got {value!r}") from None
+        out[key.strip()] = parse_int(count, name=name, min=0)
     return out
 
 

@@ -82,3 +82,11 @@ def test_max_delta_answers_yes_only_with_a_proof_over_every_dataset(capsys):
 def test_shuffle_names_a_missing_local_mechanism_file(capsys, tmp_path):
     code, _, err = run(capsys, "shuffle", "--local", tmp_path / "missing.json", "-n", 10, "--eps", "0.5")
     assert code == 2 and "cannot read mechanism file" in err and "missing.json" in err
+
+
+def test_shuffle_others_counts_must_be_integers(capsys):
+    for bad in ("1=x", "1=-2,0=11", "1=1.5"):
+        code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0.5", "--others", bad,
+                           "--change", "1:0", "--json")
+        data = json.loads(out)
+        assert code == 2 and data["error"] == "InvalidParameterError" and "--others count of '1'" in data["message"]
