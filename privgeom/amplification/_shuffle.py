@@ -439,7 +439,10 @@ class Shuffled:
             if key is not None:
                 seen[key] = r
             results.append(r)
-        best = max(results, key=lambda r: r.log10)
+        if all(r.exact and isinstance(r.value, Fraction) for r in results):
+            best = max(results, key=lambda r: r.value)  # exact values compared exactly (log10 rounds ties together)
+        else:
+            best = max(results, key=lambda r: r.log10)
         errs = [r.rel_error for r in results if not math.isnan(r.rel_error)]
         tol = 0.0 if best.exact else (4 * max(errs, default=0.0) + TIE_RTOL) / math.log(10)
         attaining = tuple(r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol))

@@ -240,3 +240,21 @@ def test_dissenter_route_against_exact_rationals() -> None:
             f = Sf.delta(f"ln({t})", Sf.pair(p.others, p.a, p.b), method="log")
             assert f.route == "clone tally with dissenters (log space)"
             assert abs(f.value / float(e.value) - 1) <= f.rel_error + 1e-15
+
+
+def test_worst_case_compares_exact_values_exactly(monkeypatch) -> None:
+    # two pairs whose exact δ differ by 10^-30 relative have the same float log10: the larger must be reported
+    S = pg.shuffled(pg.randomized_response(1, "3/4"), 3)
+    small, large = F(1, 7), F(1, 7) + F(1, 7 * 10**30)
+    pairs = S.all_pairs()
+    assert math.log10(small) == math.log10(large)
+    real = type(S).delta
+
+    def fake(self, level, pair, *, method="auto"):
+        r = real(self, level, pair, method=method)
+        value = large if pair == pairs[-1] else small
+        return type(r)(value, math.log10(value), 0.0, r.level, pair, r.n, True, r.route, r.terms)
+
+    monkeypatch.setattr(type(S), "delta", fake)
+    w = S.worst_case("ln(2)", scope="all")
+    assert w.delta.value == large and w.attaining == (pairs[-1],)
