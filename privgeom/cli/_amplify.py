@@ -86,7 +86,7 @@ def _shuffle_args(p: argparse.ArgumentParser) -> None:
 
 def _log10_bracket(r: Any) -> tuple[float, float]:
     """``log10`` of the ends of the bracket a :class:`ShuffleDelta` states (its value ± its relative error)."""
-    err = 0.0 if r.exact or math.isnan(r.rel_error) else float(r.rel_error)
+    err = 0.0 if r.exact else float(r.rel_error)
     if r.log10 == -math.inf:
         return -math.inf, -math.inf
     return r.log10 + (math.log10(1 - err) if err < 1 else -math.inf), r.log10 + math.log10(1 + err)
@@ -97,6 +97,8 @@ def _above(r: Any, bound: Any) -> bool | None:
     Exact values are compared as rationals."""
     if r.exact and isinstance(r.value, Fraction) and isinstance(bound, Fraction):
         return r.value > bound
+    if not r.exact and math.isnan(r.rel_error):
+        return None  # a law summed in floats states no error bound: it decides nothing
     lo, hi = _log10_bracket(r)
     b = math.log10(float(bound)) if bound > 0 else -math.inf
     return True if lo > b else (False if hi <= b else None)

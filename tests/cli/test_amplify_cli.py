@@ -90,3 +90,14 @@ def test_shuffle_others_counts_must_be_integers(capsys):
                            "--change", "1:0", "--json")
         data = json.loads(out)
         assert code == 2 and data["error"] == "InvalidParameterError" and "--others count of '1'" in data["message"]
+
+
+def test_max_delta_never_decides_on_a_float_sum_without_an_error_bound(capsys, tmp_path):
+    # a float local mechanism with four merged report categories: δ is summed in floats with no stated error bound
+    m = tmp_path / "l.json"
+    pg.Mechanism([[0.4, 0.2, 0.2, 0.2], [0.2, 0.4, 0.2, 0.2], [0.2, 0.2, 0.4, 0.2], [0.2, 0.2, 0.2, 0.4]],
+                 inputs=["a", "b", "c", "d"], exact=False).save(m)
+    code, out, _ = run(capsys, "shuffle", "--local", m, "-n", 3, "--eps", "0.1", "--others", "a=2", "--change", "b:c",
+                       "--json", "--max-delta", "1/10")
+    data = json.loads(out)
+    assert code == 2 and "undecided" in data["message"]
