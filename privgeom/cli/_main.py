@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "privgeom.cli._voting",
     "privgeom.cli._smoothed",
     "privgeom.cli._design",
+    "privgeom.cli._compose",
     "privgeom.cli._sweep",
     "privgeom.cli._amplify",
     "privgeom.cli._paper",  # last: adds --latex/--symbolic/--plot to commands registered above
