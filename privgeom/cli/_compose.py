@@ -23,7 +23,8 @@ from .._core.errors import FormatError
 from .._core.numbers import number_text
 from ..analyses.comparison._compare import compare
 from ..analyses.composition._definitions import compose_definitions, composed_dp_sandwich
-from ..analyses.composition._mechanism import ComposedMechanism, check_runs
+from ..analyses.composition._loss import check_runs
+from ..analyses.composition._mechanism import ComposedMechanism
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
 from ._profile import _max_work, eps_from_option, graph_from_option, relation_from_option

@@ -54,7 +54,8 @@ from ...definitions._finite import FiniteDefinition
 from ...definitions._generating import generating_mechanisms
 from ...geometry._cone import Cone
 from ...mechanisms._mechanism import Mechanism
-from ._mechanism import ComposedMechanism, check_runs
+from ._loss import check_runs
+from ._mechanism import ComposedMechanism
 
 __all__ = ["compose", "ComposedDefinition", "ComposedDPSandwich", "compose_definitions", "composed_dp_sandwich", "ray_mechanisms",
            "MAX_COMPOSED_GENERATORS"]

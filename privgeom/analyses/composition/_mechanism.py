@@ -31,7 +31,6 @@ import numpy as np
 
 from ..._core.domain import RelationLike
 from ..._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from ..._core.limits import register_limit
 from ..._core.level import LevelLike, PrivacyLevel, ScalarLike
 from ..._core.numbers import level_text as format_level
 from ..._core.numeric import Scalar, check_dense_size, limit_hint, parse_int
@@ -43,32 +42,9 @@ from ..profiles._pure_dp import EpsilonResult
 from ..profiles._scan import _prepare
 from ._certified import CertifiedDelta, certified_delta, certified_delta_pair
 from . import _loss
-from ._loss import INF, LossDistribution, RatioClass, compose_losses, ratio_classes, split_at_exp
+from ._loss import INF, LossDistribution, RatioClass, check_runs, compose_losses, ratio_classes, split_at_exp
 
-__all__ = ["ComposedMechanism", "CompositionDelta", "MAX_COMPOSITION_RUNS", "check_runs"]
-
-#: Largest total number of runs ``Σ_j k_j`` of a composition (mechanisms or definitions), refused before anything
-#: is built: the exact ``ε`` alone is a rational with about ``k`` digits, and ``|Ω|^k`` is kept as an integer.
-MAX_COMPOSITION_RUNS = 1_000_000
-register_limit("composition_runs", globals(), "MAX_COMPOSITION_RUNS",
-               "largest total number of runs (sum of the counts k) of a composition of mechanisms or definitions")
-
-
-def check_runs(runs: int) -> None:
-    """Refuse a composition of more than ``composition_runs`` runs (before anything is allocated).
-
-    Examples
-    --------
-    >>> check_runs(1000)
-    >>> check_runs(10**12)
-    Traceback (most recent call last):
-    ...
-    privgeom._core.errors.SizeLimitError: a composition of 1,000,000,000,000 runs is more than the limit 1,000,000 (composition_runs); refused — raise it with pg.set_limits(composition_runs=1000000000000) or `with pg.limits(composition_runs=1000000000000):`
-    """
-    if runs > MAX_COMPOSITION_RUNS:
-        raise SizeLimitError(f"a composition of {runs:,} runs is more than the limit {MAX_COMPOSITION_RUNS:,} "
-                             f"(composition_runs); refused — {limit_hint('composition_runs', runs)}")
-
+__all__ = ["ComposedMechanism", "CompositionDelta"]
 
 @dataclass(frozen=True)
 class CompositionDelta(Result):
