@@ -101,3 +101,13 @@ def test_max_delta_never_decides_on_a_float_sum_without_an_error_bound(capsys, t
                        "--json", "--max-delta", "1/10")
     data = json.loads(out)
     assert code == 2 and "undecided" in data["message"]
+
+
+def test_argument_errors_are_json_with_json(capsys):
+    for argv in (("shuffle", "--local", "rr:k=1,p=3/4", "-n", "nan", "--eps", "0.5", "--json"),
+                 ("compose", "rr:k=1,p=3/4", "--k", "nan", "--json"),
+                 ("subsample", "-m", "m.json", "--rate", "1/10", "--size", "1", "--json")):
+        with __import__("pytest").raises(SystemExit) as stop:
+            run(capsys, *argv)
+        out, err = capsys.readouterr()
+        assert stop.value.code == 2 and json.loads(out)["error"] == "FormatError" and "error:" in err
