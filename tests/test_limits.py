@@ -275,6 +275,7 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     # a finite definition with no closed form: its 3 facets come from an exact engine, counted on the answer
     "engine_rows": (2, lambda: pg.FiniteDefinition([pg.Mechanism([["1/2", "1/4", "1/8"], ["1/4", "1/2", "1/8"],
                                                                   ["1/4", "1/4", "3/4"]])]).row_cone().facets),
+    "composition_runs": (5, lambda: pg.compose(pg.randomized_response(1, "3/4"), k=6)),
     "composed_generators": (10, lambda: pg.compose(*[pg.parse_definition("dp:graph=complete,n=3,exp_eps=2")] * 2)),
 }
 

@@ -366,6 +366,8 @@ class Shuffled:
                 return ShuffleDelta(fv, lg, tail.rel_error, level, pair, self.n, False,
                                     "clone tally with dissenters (log space)", tail.terms)
             self._check_exact_size("the exact δ of a mixed pair")
+            if self.exact and not exact:
+                return self._bracketed(level, pair, a, b)
             value = exact_pair_delta(self._rows(exact), pair.others, a, b, level.exp_eps if exact else float(level.exp_eps))
             return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
         dims = len(merge_clone(self._rows(exact), c, a, b).probs)
@@ -385,12 +387,32 @@ class Shuffled:
         if len(merged.probs) > 3:
             self._check_exact_size(f"this clone pair ({len(merged.probs)} merged output categories; the log-space "
                                    "closed form handles at most 3)")
+            if self.exact:
+                return self._bracketed(level, pair, a, b)
             value = exact_pair_delta(self._rows(False), pair.others, a, b, float(level.exp_eps))
             return self._result(value, level, pair, False, "exact Poisson-multinomial law (floats)", 0)
         s = clone_delta_log(merged, self.n, float(level.exp_eps))
         log10 = s.log_value / math.log(10) if s.log_value > -math.inf else -math.inf
         value = math.exp(s.log_value) if s.log_value > -745 else 0.0
         return ShuffleDelta(value, log10, s.rel_error, level, pair, self.n, False, "clone closed form (log space)", s.terms)
+
+    def _bracketed(self, level: PrivacyLevel, pair: ShufflePair, a: int, b: int) -> ShuffleDelta:
+        """δ of an exact local mechanism at an irrational ``e^ε``, certified: ``δ(t)`` is non-increasing in ``t``, so
+        the exact law at the rationals ``t_lo ≤ e^ε ≤ t_hi`` (the double ``e^ε`` moved 4 ulps each way; ``exp`` is
+        accurate to about one) brackets it; the value is the bracket's middle, ``rel_error`` its half-width
+        relative to it."""
+        t = float(level.exp_eps)
+        lo_t, hi_t = t, t
+        for _ in range(4):
+            lo_t, hi_t = math.nextafter(lo_t, 0.0), math.nextafter(hi_t, math.inf)
+        rows = self._rows(True)
+        upper = Fraction(exact_pair_delta(rows, pair.others, a, b, Fraction(max(lo_t, 1.0))))
+        lower = Fraction(exact_pair_delta(rows, pair.others, a, b, Fraction(hi_t)))
+        mid = (upper + lower) / 2
+        rel = float((upper - lower) / (2 * mid)) if mid > 0 else 0.0
+        log10 = log_of_ratio(mid) / math.log(10) if mid > 0 else -math.inf
+        return ShuffleDelta(float(mid), log10, rel, level, pair, self.n, False,
+                            "exact Poisson-multinomial law (bracketed e^ε)", 0)
 
     def _result(self, value: Scalar, level: PrivacyLevel, pair: ShufflePair, exact: bool, route: str, terms: int) -> ShuffleDelta:
         if isinstance(value, Fraction):
@@ -442,7 +464,10 @@ class Shuffled:
             if key is not None:
                 seen[key] = r
             results.append(r)
-        best = max(results, key=lambda r: r.log10)
+        if all(r.exact and isinstance(r.value, Fraction) for r in results):
+            best = max(results, key=lambda r: r.value)  # exact values compared exactly (log10 rounds ties together)
+        else:
+            best = max(results, key=lambda r: r.log10)
         errs = [r.rel_error for r in results if not math.isnan(r.rel_error)]
         tol = 0.0 if best.exact else (4 * max(errs, default=0.0) + TIE_RTOL) / math.log(10)
         attaining = tuple(r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol))

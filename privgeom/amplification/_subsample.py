@@ -50,8 +50,9 @@ __all__ = ["subsampled", "bbg_bound", "sampling_law"]
 
 def _rate(rate: ScalarLike) -> Scalar:
     g = parse_scalar(rate, name="rate")
-    if not 0 <= g <= 1:
-        raise InvalidParameterError(f"rate must lie in [0, 1], got rate = {rate}")
+    if not 0 < g <= 1:
+        raise InvalidParameterError(f"rate must lie in (0, 1] (the probability that a record is kept; 0 keeps none "
+                                    f"and ignores the data), got rate = {rate}")
     return g
 
 
@@ -140,7 +141,7 @@ def subsampled(mechanism: Mechanism, rate: ScalarLike | None = None, *, size: in
     Raises
     ------
     InvalidParameterError
-        Neither or both of ``rate`` and ``size``; a rate outside ``[0, 1]``; ``size > n``; ``removed`` not a record value.
+        Neither or both of ``rate`` and ``size``; a rate outside ``(0, 1]``; ``size > n``; ``removed`` not a record value.
     DomainMismatchError
         ``M`` is not on histograms of the sizes the scheme needs.
 

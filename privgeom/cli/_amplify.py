@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from .._core.domain import Domain
-from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError
+from .._core.errors import DomainMismatchError, FormatError, InvalidParameterError, SizeLimitError
 from .._core.io import check_figure_path, check_output_path
 from .._core.level import PrivacyLevel
 from .._core.numbers import log10_text, number_text
 from .._core.arrays import parse_int
+from .._core.hints import limit_hint
 from .._core.numbers import parse_scalar
 from ..amplification import shuffled, subsampled
 from ..amplification._definitions import amplification_report
@@ -57,7 +58,12 @@ def _pairs(text: str) -> dict[str, int]:
         if "=" not in part:
             raise FormatError(f"--others {text!r}: write INPUT=COUNT pairs separated by commas, e.g. 1=3,0=1")
         key, value = part.split("=", 1)
-        out[key.strip()] = parse_int(value.strip(), name=f"--others {text!r}: the count of {key.strip()!r}", allow_str=True)
+        name = f"--others count of {key.strip()!r}"
+        try:
+            count = int(value.strip())
+        except ValueError:
+            raise InvalidParameterError(f"{name} must be a whole number, got {value!r}") from None
+        out[key.strip()] = parse_int(count, name=name, min=0)
     return out
 
 
@@ -77,7 +83,51 @@ def _shuffle_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--definition", action="store_true",
                    help="also the shuffled definition: row cone, semantics, DP sandwich (small n)")
     p.add_argument("--plot", default=None, metavar="FILE", help="draw log10 δ(ε) (and the FMT bound) into FILE")
-    p.add_argument("--max-delta", default=None, help="exit 0 iff every δ is at most this value, else 1")
+    p.add_argument("--max-delta", default=None, help="exit 0 when δ ≤ this value over every dataset (exhaustively, or by FMT's proven bound), 1 when a "
+                   "pair exceeds it; an error (exit 2) when only a lower bound is below it")
+
+
+def _log10_bracket(r: Any) -> tuple[float, float]:
+    """``log10`` of the ends of the bracket a :class:`ShuffleDelta` states (its value ± its relative error)."""
+    err = 0.0 if r.exact else float(r.rel_error)
+    if r.log10 == -math.inf:
+        return -math.inf, -math.inf
+    return r.log10 + (math.log10(1 - err) if err < 1 else -math.inf), r.log10 + math.log10(1 + err)
+
+
+def _above(r: Any, bound: Any) -> bool | None:
+    """Is ``δ`` of ``r`` above ``bound`` (True), at most ``bound`` (False), or does its error bar straddle it (None)?
+    Exact values are compared as rationals."""
+    if r.exact and isinstance(r.value, Fraction) and isinstance(bound, Fraction):
+        return r.value > bound
+    if not r.exact and math.isnan(r.rel_error):
+        return None  # a law summed in floats states no error bound: it decides nothing
+    lo, hi = _log10_bracket(r)
+    b = math.log10(float(bound)) if bound > 0 else -math.inf
+    return True if lo > b else (False if hi <= b else None)
+
+
+def _max_delta_verdict(S: Any, level: PrivacyLevel, r: Any, certified: bool, bound: Any, shown: str,
+                       one_pair: bool = False) -> tuple[bool, str]:
+    """``--max-delta``: (δ ≤ bound, the reason), with a certificate either way. ``r`` is the exact δ of one pair (the
+    worst over every dataset when ``certified``, else the clone maximum, a lower bound on the worst case). A pair
+    above the bound is a "no"; a "yes" needs the worst case over every dataset — the exhaustive search, or
+    Feldman–McMillan–Talwar's clone bound (a proven upper bound for every ``ε₀``-DP local mechanism); otherwise the
+    question is refused (a lower bound below the bound proves nothing)."""
+    above = _above(r, bound)
+    if above:
+        return False, f"δ > {shown} at the pair {r.pair.summary()}"
+    if certified and above is False:
+        return True, f"δ ≤ {shown} {'at this pair' if one_pair else 'over every neighbouring pair'}"
+    e0 = S.epsilon().exp_eps
+    f = fmt_delta(S.n, e0, level) if e0 != math.inf else None
+    if f is not None and _above(f, bound) is False:
+        return True, f"δ ≤ FMT's clone bound {_delta_text(f)} ≤ {shown} (a proven upper bound)"
+    raise SizeLimitError(
+        f"--max-delta {shown} at ε = {level.shown} is undecided: δ = {_delta_text(r)} at "
+        f"{'the worst pair' if certified else 'the worst clone pair, a lower bound on the worst case'} is not above "
+        f"it{'' if f is None else ', and FMT' + chr(39) + f's upper bound {_delta_text(f)} is not below it'}; the "
+        f"exhaustive search over every dataset (--scope all) decides it — {limit_hint('shuffle_exhaustive_work')}")
 
 
 def _delta_text(r: Any) -> str:
@@ -105,11 +155,13 @@ def _shuffle(args: argparse.Namespace) -> Outcome:
             r = S.delta(level, S.pair(_pairs(args.others) if args.others else None, a, b))
             point: dict[str, Any] = {"eps": e, "delta": r.to_dict()}
             lines.append(str(r))
+            certified = True  # the question is about this one pair
         else:
             w = S.worst_case(level, scope=args.scope)
             r = w.delta
             point = {"eps": e, "worst_case": w.to_dict()}
             lines.append(str(w))
+            certified = w.certified
         series["exact"].append((float(level), r.log10))
         if args.fmt:
             e0 = S.epsilon().exp_eps
@@ -118,8 +170,12 @@ def _shuffle(args: argparse.Namespace) -> Outcome:
             series["FMT clone bound"].append((float(level), f.log10))
             verdict = "exact ≤ bound" if r.log10 <= f.log10 else "EXACT ABOVE THE PUBLISHED BOUND"
             lines.append(f"  FMT clone bound (e^ε0 = {number_text(e0)}): δ ≤ {_delta_text(f)}  [{verdict}]")
-        if bound is not None and r.log10 > (math.log10(float(bound)) if bound > 0 else -math.inf):
-            code = EXIT_NO
+        if bound is not None:
+            ok, why = _max_delta_verdict(S, level, r, certified, bound, args.max_delta, args.change is not None)
+            point["max_delta"] = {"bound": args.max_delta, "holds": ok, "reason": why}
+            lines.append(f"  --max-delta: {'yes' if ok else 'no'}, {why}")
+            if not ok:
+                code = EXIT_NO
         data["points"].append(point)
     if args.definition:
         rep = amplification_report(S)

@@ -23,6 +23,7 @@ from .._core.errors import FormatError
 from .._core.numbers import number_text
 from ..analyses.comparison._compare import compare
 from ..analyses.composition._definitions import compose_definitions, composed_dp_sandwich
+from ..analyses.composition._loss import check_runs
 from ..analyses.composition._mechanism import ComposedMechanism
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism
@@ -68,6 +69,7 @@ _RELATION_WORDS = {"subset": "strictly inside", "equal": "equal to", "superset":
 
 
 def _definitions(args: argparse.Namespace) -> Outcome:
+    check_runs(len(args.specs) * args.k)
     defs = [parse_definition(s) for s in args.specs for _ in range(args.k)]
     if len(defs) < 2:
         raise FormatError("compose needs two definitions (or one with --k 2 or more)")

@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "privgeom.cli._voting",
     "privgeom.cli._smoothed",
     "privgeom.cli._design",
+    "privgeom.cli._compose",
     "privgeom.cli._sweep",
     "privgeom.cli._amplify",
     "privgeom.cli._paper",  # last: adds --latex/--symbolic/--plot to commands registered above
@@ -55,8 +56,15 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors: ``PROG: error: MESSAGE (see 'PROG --help')``, exit 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"{self.prog}: error: {_one_line(message)} (see '{self.prog} --help')", file=sys.stderr)
+        line = f"{_one_line(message)} (see '{self.prog} --help')"
+        if _JSON_REQUESTED:  # --json promises JSON on stdout, for argument errors too
+            print(json.dumps({"error": "FormatError", "message": line}))
+        print(f"{self.prog}: error: {line}", file=sys.stderr)
         raise SystemExit(EXIT_ERROR)
+
+
+#: Whether the command line being parsed asks for ``--json`` (argument errors then print a JSON error too).
+_JSON_REQUESTED = False
 
 
 def _one_line(text: str, limit: int = 400) -> str:
@@ -223,9 +231,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    global _JSON_REQUESTED
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser_for(argv)
-    args = parser.parse_args(argv)
+    _JSON_REQUESTED = "--json" in argv
+    try:
+        args = parser.parse_args(argv)
+    finally:
+        _JSON_REQUESTED = False
     cmd: Command | None = getattr(args, "_command", None)
     if cmd is None:
         where = getattr(args, "_group_parser", None) or parser

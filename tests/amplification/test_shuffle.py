@@ -240,3 +240,35 @@ def test_dissenter_route_against_exact_rationals() -> None:
             f = Sf.delta(f"ln({t})", Sf.pair(p.others, p.a, p.b), method="log")
             assert f.route == "clone tally with dissenters (log space)"
             assert abs(f.value / float(e.value) - 1) <= f.rel_error + 1e-15
+
+
+def test_worst_case_compares_exact_values_exactly(monkeypatch) -> None:
+    # two pairs whose exact δ differ by 10^-30 relative have the same float log10: the larger must be reported
+    S = pg.shuffled(pg.randomized_response(1, "3/4"), 3)
+    small, large = F(1, 7), F(1, 7) + F(1, 7 * 10**30)
+    pairs = S.all_pairs()
+    assert math.log10(small) == math.log10(large)
+    real = type(S).delta
+
+    def fake(self, level, pair, *, method="auto"):
+        r = real(self, level, pair, method=method)
+        value = large if pair == pairs[-1] else small
+        return type(r)(value, math.log10(value), 0.0, r.level, pair, r.n, True, r.route, r.terms)
+
+    monkeypatch.setattr(type(S), "delta", fake)
+    w = S.worst_case("ln(2)", scope="all")
+    assert w.delta.value == large and w.attaining == (pairs[-1],)
+
+
+def test_exact_local_at_an_irrational_level_is_bracketed_with_a_stated_error() -> None:
+    # exact 3-RR at ε = 0.5 over 5 users: the exhaustive worst case used the law in floats with no error bound; now
+    # the exact law at rationals around e^0.5 brackets it — checked against the dense matrix at e^0.5 to 40 digits
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 50
+    t = F(Decimal("0.5").exp())
+    S = pg.shuffled(pg.kary_randomized_response(3, exp_eps=2), 5)
+    w = S.worst_case(0.5)
+    assert w.certified and 0 < w.delta.rel_error < 1e-12
+    true = pg.delta(S.mechanism(), S.relation(), exp_eps=t).delta
+    assert abs(F(w.delta.value) - true) <= F(w.delta.rel_error) * true

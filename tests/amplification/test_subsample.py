@@ -117,8 +117,11 @@ def test_sampling_laws_by_enumeration() -> None:
 def test_bad_input_is_refused() -> None:
     dom = pg.Domain.histograms(1, 2, up_to=True)
     M = pg.Mechanism([["3/4", "1/4", "1/4"], ["1/4", "3/4", "3/4"]], dom)
-    with pytest.raises(pg.InvalidParameterError, match="rate must lie in"):
-        pg.subsampled(M, rate="3/2")
+    for bad in ("3/2", "0", 0.0, "-1/10", float("nan")):
+        with pytest.raises(pg.InvalidParameterError, match="rate"):
+            pg.subsampled(M, rate=bad)
+    with pytest.raises(pg.InvalidParameterError, match=r"rate must lie in \(0, 1\].*rate = 0"):
+        bbg_bound(3, 0)
     with pytest.raises(pg.InvalidParameterError, match="exactly one of"):
         pg.subsampled(M)
     with pytest.raises(pg.DomainMismatchError, match="one size"):

@@ -268,3 +268,37 @@ def test_tensor_product_with_a_simplicial_factor_has_exactly_the_product_facets(
     products = {_direction([F(x) * F(y) for x in a for y in b]) for a in R.row_cone().facets for b in D.row_cone().facets}
     assert {_direction(f) for f in rep.row_cone.facets} == products  # docs/theory.md §20, "Facets of a tensor product"
     assert rep.row_cone.n_facets == R.row_cone().n_facets * D.row_cone().n_facets
+
+
+def test_huge_k_is_refused_before_anything_is_built() -> None:
+    M, D = pg.randomized_response(1, "3/4"), pg.RandomizedResponse(1, "3/4")
+    for call in (lambda: pg.compose(M, k=10**12), lambda: pg.compose((M, 10**12)), lambda: pg.compose(M, k=10**12, independent=True),
+                 lambda: pg.compose(D, k=10**12)):
+        with pytest.raises(pg.SizeLimitError, match=r"1,000,000,000,000 runs .*composition_runs"):
+            call()
+    with pg.limits(composition_runs=3):
+        assert pg.compose(M, k=3).k == 3
+        with pytest.raises(pg.SizeLimitError, match="4 runs"):
+            pg.compose((M, 2), (pg.randomized_response(1, "2/3"), 2))
+
+
+def test_float_generators_compose_bit_exactly_or_are_refused_with_the_reason() -> None:
+    halves = pg.FiniteDefinition([pg.Mechanism([[0.75, 0.25], [0.25, 0.75]], inputs=["1", "0"], exact=False)])
+    rep = compose_definitions(halves, halves)  # binary fractions: converted exactly, the same as RR(3/4) composed
+    assert rep.row_cone == compose_definitions(pg.RandomizedResponse(1, "3/4"), pg.RandomizedResponse(1, "3/4")).row_cone
+    tenths = pg.FiniteDefinition([pg.Mechanism([[0.7, 0.2], [0.3, 0.8]], inputs=["a", "b"], exact=False)])
+    with pytest.raises(pg.InvalidParameterError, match=r"computed exactly.*rational entries"):
+        pg.compose(tenths, tenths)
+
+
+def test_float_definitions_compose_from_exact_cones_or_are_refused() -> None:
+    # a float definition's own row cone is rounded (rays (1, 0.333…)): the composed cone must come from the exact
+    # generators — RR(3/4) ⊙ RR(3/4) has rays (9, 1), (1, 9), not a rounded ratio
+    halves = pg.FiniteDefinition([pg.Mechanism([[0.75, 0.25], [0.25, 0.75]], inputs=["1", "0"], exact=False)])
+    rep = compose_definitions(halves, halves)
+    assert sorted(tuple(r) for r in rep.row_cone.rays) == [(1, 9), (9, 1)]
+    assert all(c.exact for c in rep.parts)
+    float_dp = pg.DifferentialPrivacy.hamming(1, exp_eps=1.5)
+    if not float_dp.row_cone().exact:
+        with pytest.raises(pg.InvalidParameterError, match="row cone is in floats"):
+            pg.compose(float_dp, float_dp)

@@ -58,3 +58,56 @@ def test_subsample_refuses_a_file_whose_inputs_are_not_the_histograms(capsys, tm
     assert code == 2 and "not the histograms of 1 records" in err
     code, _, err = run(capsys, "subsample", "-m", m, "--rate", "1/2")
     assert code == 2 and "not the histograms of a number of records" in err
+
+
+def test_max_delta_answers_yes_only_with_a_proof_over_every_dataset(capsys):
+    # n = 10^5: the clone maximum (3.3e-45) is only a lower bound on the worst case; FMT's proven bound is 2.1e-23
+    base = ("shuffle", "--local", "rr:k=1,p=3/4", "-n", 100000, "--eps", "0.05", "--json", "--max-delta")
+    code, out, _ = run(capsys, *base, "1e-30")  # between the two: undecided, never a "yes"
+    data = json.loads(out)
+    assert code == 2 and data["error"] == "SizeLimitError" and "undecided" in data["message"]
+    code, out, _ = run(capsys, *base, "1e-20")  # above FMT's bound: yes, by the proven bound
+    verdict = json.loads(out)["points"][0]["max_delta"]
+    assert code == 0 and verdict["holds"] is True and "FMT" in verdict["reason"]
+    code, out, _ = run(capsys, *base, "1e-50")  # below the clone pair's exact value: no, with the pair
+    verdict = json.loads(out)["points"][0]["max_delta"]
+    assert code == 1 and verdict["holds"] is False and "99999×0" in verdict["reason"]
+    # exhaustive at n = 10: yes / no decided over every dataset
+    small = ("shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0.5", "--max-delta")
+    assert run(capsys, *small, "1/10")[0] == 0 and run(capsys, *small, "1/100")[0] == 1
+    code, _, err = run(capsys, *small, "2")
+    assert code == 2 and "--max-delta '2' is outside [0, 1]" in err
+
+
+def test_shuffle_names_a_missing_local_mechanism_file(capsys, tmp_path):
+    code, _, err = run(capsys, "shuffle", "--local", tmp_path / "missing.json", "-n", 10, "--eps", "0.5")
+    assert code == 2 and "cannot read mechanism file" in err and "missing.json" in err
+
+
+def test_shuffle_others_counts_must_be_integers(capsys):
+    for bad in ("1=x", "1=-2,0=11", "1=1.5"):
+        code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0.5", "--others", bad,
+                           "--change", "1:0", "--json")
+        data = json.loads(out)
+        assert code == 2 and data["error"] == "InvalidParameterError" and "--others count of '1'" in data["message"]
+
+
+def test_max_delta_never_decides_on_a_float_sum_without_an_error_bound(capsys, tmp_path):
+    # a float local mechanism with four merged report categories: δ is summed in floats with no stated error bound
+    m = tmp_path / "l.json"
+    pg.Mechanism([[0.4, 0.2, 0.2, 0.2], [0.2, 0.4, 0.2, 0.2], [0.2, 0.2, 0.4, 0.2], [0.2, 0.2, 0.2, 0.4]],
+                 inputs=["a", "b", "c", "d"], exact=False).save(m)
+    code, out, _ = run(capsys, "shuffle", "--local", m, "-n", 3, "--eps", "0.1", "--others", "a=2", "--change", "b:c",
+                       "--json", "--max-delta", "1/10")
+    data = json.loads(out)
+    assert code == 2 and "undecided" in data["message"]
+
+
+def test_argument_errors_are_json_with_json(capsys):
+    for argv in (("shuffle", "--local", "rr:k=1,p=3/4", "-n", "nan", "--eps", "0.5", "--json"),
+                 ("compose", "rr:k=1,p=3/4", "--k", "nan", "--json"),
+                 ("subsample", "-m", "m.json", "--rate", "1/10", "--size", "1", "--json")):
+        with __import__("pytest").raises(SystemExit) as stop:
+            run(capsys, *argv)
+        out, err = capsys.readouterr()
+        assert stop.value.code == 2 and json.loads(out)["error"] == "FormatError" and "error:" in err

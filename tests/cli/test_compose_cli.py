@@ -55,3 +55,12 @@ def test_bad_invocations_exit_2(capsys, rr1_file):
     assert run(capsys, "compose", "rr:k=1,p=3/4", "-m", rr1_file)[0] == 2
     assert run(capsys, "compose", "rr:k=1,p=3/4")[0] == 2  # one definition, k = 1: nothing to compose
     assert run(capsys, "compose", "-m", rr1_file, "--k", "0")[0] == 2
+
+
+@pytest.mark.parametrize("items", [["rr:k=1,p=3/4"], ["-m", "RR1"], ["rr:k=1,p=3/4", "--independent"]])
+def test_huge_k_is_refused_before_anything_is_built(capsys, rr1_file, items):
+    argv = [rr1_file if a == "RR1" else a for a in items]
+    code, out, err = run(capsys, "compose", *argv, "--k", str(10**11), "--json")
+    data = json.loads(out)
+    assert code == 2 and data["error"] == "SizeLimitError" and "100,000,000,000 runs" in data["message"]
+    assert "composition_runs" in data["message"]

@@ -41,7 +41,8 @@ from decimal import Context, Decimal
 from fractions import Fraction
 from typing import Any, Sequence
 
-from ..._core.errors import InvalidParameterError
+from ..._core.errors import InvalidParameterError, SizeLimitError
+from ..._core.hints import limit_hint
 from ..._core.limits import register_limit
 from ..._core.numbers import level_text as format_level
 from ..._core.numbers import Scalar
@@ -50,6 +51,7 @@ from ...mechanisms._mechanism import Mechanism
 from ..._core.limits import current_limit
 
 __all__ = ["RatioClass", "LossDistribution", "ratio_classes", "compose_losses", "MAX_COMPOSITION_ATOMS",
+           "MAX_COMPOSITION_RUNS", "check_runs",
            "compare_with_exp"]
 
 #: Largest number of exact atoms (distinct composed likelihood ratios, or states of the dynamic program) kept
@@ -58,6 +60,29 @@ MAX_COMPOSITION_ATOMS = 400_000
 register_limit("composition_atoms", globals(), "MAX_COMPOSITION_ATOMS",
                "largest number of exact atoms (distinct composed likelihood ratios) of a composed privacy-loss "
                "distribution before the certified log-space route is used")
+
+#: Largest total number of runs ``Σ_j k_j`` of a composition (mechanisms or definitions), refused before anything
+#: is built: the exact ``ε`` alone is a rational with about ``k`` digits, and ``|Ω|^k`` is kept as an integer.
+MAX_COMPOSITION_RUNS = 1_000_000
+register_limit("composition_runs", globals(), "MAX_COMPOSITION_RUNS",
+               "largest total number of runs (sum of the counts k) of a composition of mechanisms or definitions")
+
+
+def check_runs(runs: int) -> None:
+    """Refuse a composition of more than ``composition_runs`` runs (before anything is allocated).
+
+    Examples
+    --------
+    >>> check_runs(1000)
+    >>> check_runs(10**12)
+    Traceback (most recent call last):
+    ...
+    privgeom._core.errors.SizeLimitError: a composition of 1,000,000,000,000 runs is more than the limit 1,000,000 (composition_runs); refused — raise it with pg.set_limits(composition_runs=1000000000000) or `with pg.limits(composition_runs=1000000000000):`
+    """
+    if runs > current_limit("composition_runs"):
+        raise SizeLimitError(f"a composition of {runs:,} runs is more than the limit {current_limit('composition_runs'):,} "
+                             f"(composition_runs); refused — {limit_hint('composition_runs', runs)}")
+
 
 #: ``r = ∞``: the class of outputs possible on ``D`` and impossible on ``D'``.
 INF = math.inf

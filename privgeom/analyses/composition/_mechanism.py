@@ -43,11 +43,10 @@ from ..profiles._profile_curve import DeltaCurve, DeltaPiece
 from ..profiles._pure_dp import EpsilonResult
 from ..profiles._scan import _prepare
 from ._certified import CertifiedDelta, certified_delta, certified_delta_pair
-from ._loss import INF, LossDistribution, RatioClass, compose_losses, ratio_classes, split_at_exp
+from ._loss import INF, LossDistribution, RatioClass, check_runs, compose_losses, ratio_classes, split_at_exp
 from ..._core.limits import current_limit
 
 __all__ = ["ComposedMechanism", "CompositionDelta"]
-
 
 @dataclass(frozen=True)
 class CompositionDelta(Result):
@@ -174,6 +173,7 @@ class ComposedMechanism:
                 out.append((M, k))
         if not out:
             raise InvalidParameterError("compose needs at least one mechanism")
+        check_runs(sum(k for _, k in out))
         first = out[0][0]
         for M, _ in out[1:]:
             if M.inputs != first.inputs:
