@@ -12,7 +12,9 @@ An engine that runs past ``--budget`` seconds is stopped by the ``engine_seconds
 terminated) and shown as ``>budget``; cdd is skipped above ``--cdd-max-entries`` generator entries (it then takes
 minutes). ``auto`` is the time of the default route; "best" the fastest engine that finished.
 
-Run ``python benchmarks/bench_engines.py [--corpus N] [--max-outputs O] [--max-datasets D] [--budget S]
+``--quick`` runs only a few tiny row cones and one small design case (a smoke test: seconds, not minutes).
+
+Run ``python benchmarks/bench_engines.py [--quick] [--corpus N] [--max-outputs O] [--max-datasets D] [--budget S]
 [--skip-table] [--skip-design]``.
 """
 
@@ -32,6 +34,8 @@ from privgeom.geometry import use_engine
 from privgeom.geometry._engines import available_engines, choose
 
 TABLE = [(20, 10), (24, 12), (24, 16), (28, 14), (30, 16)]
+#: ``--quick``: a handful of tiny row cones (outputs, datasets, seed), each engine's answer still asserted identical.
+QUICK = [(6, 4, 0), (8, 5, 1), (9, 6, 2)]
 
 
 def mechanism(n_out: int, n_in: int, seed: int) -> pg.Mechanism:
@@ -91,6 +95,15 @@ def row_cone_case(n_out: int, n_in: int, seed: int, budget: int, cdd_max: int, r
             lambda c: c.int_facets.tolist(), budget, skip, rows)
 
 
+def quick_cases(budget: int, rows: list[list[str]]) -> None:
+    """The ``--quick`` smoke run: tiny row cones and the smallest design case, answers asserted identical."""
+    for n_out, n_in, seed in QUICK:
+        row_cone_case(n_out, n_in, seed, budget, n_out * n_in, rows)
+    rr2, dp2 = pg.RandomizedResponse(2, "3/4"), pg.DifferentialPrivacy.hamming(2, exp_eps=2)
+    compare("hull(RR(2,3/4), DP(Q2,2)) facets", lambda: pg.hull(rr2, dp2).row_cone(),
+            lambda c: c.int_facets.tolist(), budget, set(), rows)
+
+
 def design_cases(budget: int, rows: list[list[str]]) -> None:
     rr3, dp3 = pg.RandomizedResponse(3, "3/4"), pg.DifferentialPrivacy.hamming(3, exp_eps=2)
     rr4, dp4 = pg.RandomizedResponse(4, "3/4"), pg.DifferentialPrivacy.hamming(4, exp_eps=3)
@@ -119,12 +132,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--table-max", type=int, default=len(TABLE), help="how many rows of the issue's table to run")
     ap.add_argument("--skip-table", action="store_true")
     ap.add_argument("--skip-design", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="only a few tiny cases (a smoke test of every engine)")
     args = ap.parse_args(argv)
     rows: list[list[str]] = []
+    head = ["case", "facets/rays"] + list(available_engines()) + ["auto", "best", "auto/best"]
+    if args.quick:
+        print(" | ".join(head))
+        quick_cases(min(args.budget, 60), rows)
+        return 0
     for engine in available_engines():  # warm-up: imports and the first worker start are not charged to a case
         with use_engine(engine):
             pg.FiniteDefinition([mechanism(12, 10, 1)]).row_cone().n_facets
-    head = ["case", "facets/rays"] + list(available_engines()) + ["auto", "best", "auto/best"]
     print(" | ".join(head))
     if not args.skip_table:
         for n_out, n_in in TABLE[:args.table_max]:

@@ -321,7 +321,7 @@ class RandomizedResponse(PrivacyDefinition):
             from ._rr_orbits import rr_orbit_structure
 
             self.__dict__["_orbit_structure"] = rr_orbit_structure(self)
-        return self.__dict__["_orbit_structure"]  # type: ignore[no-any-return]
+        return self.__dict__["_orbit_structure"]
 
     def _canonical_facets(self) -> np.ndarray:
         """All facets in the canonical integer form of a Cone, built as one integer Kronecker power (no per-row work).

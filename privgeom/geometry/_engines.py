@@ -277,8 +277,8 @@ def _run(engine: str, kind: str, main: np.ndarray, lin: np.ndarray) -> tuple[lis
             f"(at most {upper_bound_rows(n, dim):,})"
     args = (engine, kind, rows[0], rows[1], dim)
     if engine == "cdd" and n * (dim + 1) <= CDD_IN_PROCESS_ENTRIES:
-        return _engine_kernel(*args)  # type: ignore[no-any-return]
-    return run_in_worker(_engine_kernel, args, label)  # type: ignore[no-any-return]
+        return _engine_kernel(*args)
+    return run_in_worker(_engine_kernel, args, label)
 
 
 def fast_canonical(rows: list[list[int]], dim: int) -> np.ndarray | None:
@@ -316,7 +316,7 @@ def _canonical(rows: list[Any], lin: list[Any], dim: int) -> tuple[np.ndarray, n
     b = np.empty((len(lin), dim), dtype=object)
     if lin:
         b[:] = lin
-    return canonical_pair(a, b, exact=True, as_int=True)  # type: ignore[no-any-return]
+    return canonical_pair(a, b, exact=True, as_int=True)
 
 
 def _convert_verified(kind: str, pair: tuple[np.ndarray, np.ndarray], method: str | None) -> tuple[np.ndarray,

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.arrays import ATOL, ROUNDOFF
 from .._core.errors import InvalidParameterError
 from . import _cdd
 from ._verify import exact_signs
@@ -98,7 +99,7 @@ def _interior(A: np.ndarray, Af: np.ndarray, seed: int = 0) -> np.ndarray | None
     c[-1] = -1.0
     A_ub = np.hstack([-Af, norms[:, None]])
     res = solve_lp(c, A_ub=A_ub, b_ub=np.zeros(n), bounds=[(-1, 1)] * dim + [(None, 1)], what="interior point")
-    if res.status != "optimal" or res.x is None or res.x[-1] <= 1e-9:
+    if res.status != "optimal" or res.x is None or res.x[-1] <= ATOL:
         return None
     margin = float(res.x[-1])
     # a generic interior point (random, seeded): symmetric inputs would otherwise put ties on every ray shot
@@ -144,7 +145,7 @@ def _rational_combination(R: np.ndarray, target: np.ndarray, lam: np.ndarray) ->
     cheaper than solving the basis system over the rationals when the multipliers are simple fractions."""
     from ._lp import rational_candidates
 
-    support = np.nonzero(lam > 1e-12)[0]
+    support = np.nonzero(lam > ROUNDOFF)[0]
     if len(support) == 0:
         return False
     rows = [[int(v) for v in R[k].tolist()] for k in support.tolist()]
@@ -159,7 +160,7 @@ def _rational_combination(R: np.ndarray, target: np.ndarray, lam: np.ndarray) ->
     return False
 
 
-def _separating(R: np.ndarray, Rf: np.ndarray, a_f: np.ndarray, tol: float = 1e-9) -> np.ndarray | None:
+def _separating(R: np.ndarray, Rf: np.ndarray, a_f: np.ndarray, tol: float = ATOL) -> np.ndarray | None:
     """A float ``x*`` with ``R x* ≥ 0`` and ``a·x* < 0`` (LP ``min a·x`` over the box), None when the optimum is
     above ``-tol``."""
     from ._lp import solve_lp
@@ -184,10 +185,10 @@ def _shoot(A: np.ndarray, Af: np.ndarray, z: np.ndarray, x: np.ndarray) -> int |
         t = np.where(down, az / (az - ax), np.inf)
     order = np.argsort(t)
     j = int(order[0])
-    if not np.isfinite(t[j]) or t[j] > 1.0 + 1e-9:
+    if not np.isfinite(t[j]) or t[j] > 1.0 + ATOL:
         return None
     nxt = float(t[order[1]]) if len(t) > 1 else math.inf
-    if nxt - t[j] <= 1e-9 * max(1.0, t[j]):
+    if nxt - t[j] <= ATOL * max(1.0, t[j]):
         return None
     tt = Fraction(float(t[j] + (min(nxt, 2 * t[j] + 1) - t[j]) / 2))
     zq = [Fraction(int(v)) for v in z[0].tolist()]
@@ -218,7 +219,7 @@ def _seed(rows: np.ndarray, Af: np.ndarray, z: np.ndarray) -> set[int]:
         order = np.argsort(T, axis=0)[:2]
         cols = np.arange(len(idx))
         t1, t2 = T[order[0], cols], T[order[1], cols] if n > 1 else np.full(len(idx), np.inf)
-        ok = np.isfinite(t1) & (t2 - t1 > 1e-9 * np.maximum(1.0, t1))
+        ok = np.isfinite(t1) & (t2 - t1 > ATOL * np.maximum(1.0, t1))
         cand = [(int(order[0, c]), float(t1[c] + (np.minimum(t2[c], 2 * t1[c] + 1) - t1[c]) / 2), c)
                 for c in np.nonzero(ok)[0].tolist() if int(order[0, c]) not in found]
         if not cand:

@@ -105,7 +105,7 @@ def to_prv_accountant(mechanism: Mechanism, edge: tuple[str, str]) -> Any:
     losses = np.array([x for x, _ in finite])
     masses = np.array([m for _, m in finite]) / (1.0 - p_inf if p_inf < 1 else 1.0)
 
-    class _FinitePRV(PrivacyRandomVariable):  # type: ignore[misc]
+    class _FinitePRV(PrivacyRandomVariable):
         def cdf(self, t: Any) -> Any:
             t = np.asarray(t, dtype=float)
             return (masses[None, :] * (losses[None, :] <= t.reshape(-1, 1))).sum(axis=1).reshape(t.shape)

@@ -472,7 +472,7 @@ def _rr_semantics(rr: RandomizedResponse) -> Sequence[Guarantee]:
         return unit
 
     if rr.n_inputs > RR_CANONICAL_MAX:  # dataset order (see _rr_canonical_order); built when read
-        return LazySequence(rr.n_inputs, lambda i: Guarantee(labels=labels, exact=rr.exact, source=facet(i)))  # type: ignore[return-value]
+        return LazySequence(rr.n_inputs, lambda i: Guarantee(labels=labels, exact=rr.exact, source=facet(i)))
     return tuple(Guarantee(labels=labels, exact=rr.exact, source=facet(int(i))) for i in _rr_canonical_order(rr))
 
 

@@ -209,7 +209,7 @@ def shown_as_public_base(cls: type[_T]) -> type[_T]:
         text = base_repr(self)  # a dataclass repr: '<qualname>(field=…, …)'
         return base.__name__ + text[len(private):] if text.startswith(private) else text
 
-    cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
+    cls.__repr__ = __repr__  # type: ignore[method-assign]
     cls.__name__ = base.__name__
     return cls
 
