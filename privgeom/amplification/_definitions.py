@@ -112,5 +112,7 @@ def amplification_report(model: Shuffled | Mechanism, graph: Any = None, *, loca
     summary = describe_row_cone(D)
     guarantees = tuple(str(g) for g in semantics(D))
     local_level = epsilon(local, local_graph).level if local is not None else None
-    return AmplificationReport(name, str(summary), summary.n_facets if hasattr(summary, "n_facets") else len(guarantees),
-                               guarantees, dp_bounds(D, G), local_level, D.exact, D)
+    return AmplificationReport(name=name, row_cone=str(summary),
+                               n_facets=summary.n_facets if hasattr(summary, "n_facets") else len(guarantees),
+                               guarantees=guarantees, sandwich=dp_bounds(D, G), local_level=local_level, exact=D.exact,
+                               definition=D)

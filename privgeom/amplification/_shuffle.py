@@ -26,6 +26,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -191,16 +192,28 @@ class ShuffleWorstCase(Result):
 
 @dataclass(frozen=True)
 class ShuffleEpsilon(Result):
-    """Pure ``ε`` of the shuffled mechanism (over every neighbouring pair) with a tally attaining it."""
+    """Pure ``ε`` of the shuffled mechanism (over every neighbouring pair) with a tally attaining it.
 
-    value: Any
-    exp_eps: Scalar
+    Attributes
+    ----------
+    level : PrivacyLevel
+        The pure ``ε`` (``level.eps``; ``level.exp_eps`` the largest likelihood ratio, a Fraction in exact mode,
+        ``inf`` when some tally separates two neighbours).
+    pair : ShufflePair or None
+        A neighbouring pair attaining it (None when ``ε = 0``).
+    tally : str
+        The tally attaining it (every user reports the same output).
+    exact : bool
+        True when computed with Fractions.
+    """
+
+    level: PrivacyLevel
     pair: ShufflePair | None
     tally: str
     exact: bool
 
     def summary(self) -> str:
-        return (f"ε = {number_text(self.value)} (e^ε = {number_text(self.exp_eps)}) attained by {self.pair} at the "
+        return (f"ε = {number_text(self.level.eps)} (e^ε = {number_text(self.level.exp_eps)}) attained by {self.pair} at the "
                 f"tally {self.tally}: shuffling does not reduce pure ε")
 
 
@@ -270,7 +283,7 @@ class Shuffled:
                 raise InvalidParameterError(f"others must give {k} counts (one per input), got {len(counts)}")
         if sum(counts) != self.n - 1:
             raise InvalidParameterError(f"the other users' counts must sum to n - 1 = {self.n - 1}, got {sum(counts)}")
-        return ShufflePair(tuple(counts), self.inputs[ia], self.inputs[ib], self.inputs)
+        return ShufflePair(others=tuple(counts), a=self.inputs[ia], b=self.inputs[ib], inputs=self.inputs)
 
     def clone_pairs(self) -> list[ShufflePair]:
         """Every ordered pair whose other users all hold one input: ``k · k (k − 1)`` pairs."""
@@ -281,7 +294,7 @@ class Shuffled:
             for a in range(k):
                 for b in range(k):
                     if a != b:
-                        out.append(ShufflePair(counts, self.inputs[a], self.inputs[b], self.inputs))
+                        out.append(ShufflePair(others=counts, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs))
         return out
 
     def dissenter_pairs(self, most: int) -> list[ShufflePair]:
@@ -294,7 +307,7 @@ class Shuffled:
                     if c2 == c or self.n - 1 - d <= d:
                         continue
                     counts = tuple(self.n - 1 - d if i == c else (d if i == c2 else 0) for i in range(k))
-                    out += [ShufflePair(counts, self.inputs[a], self.inputs[b], self.inputs)
+                    out += [ShufflePair(others=counts, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
                             for a in range(k) for b in range(k) if a != b]
         return out
 
@@ -306,7 +319,8 @@ class Shuffled:
             for a in range(k):
                 for b in range(k):
                     if a != b:
-                        out.append(ShufflePair(tuple(others), self.inputs[a], self.inputs[b], self.inputs))
+                        out.append(ShufflePair(others=tuple(others), a=self.inputs[a], b=self.inputs[b],
+                                               inputs=self.inputs))
         return out
 
     # ---------------------------------------------------------------- profiles
@@ -363,8 +377,8 @@ class Shuffled:
                 tail = dissenter_delta_log(frows, self.n, majority, minority, d, a, b, float(level.exp_eps))
                 lg = tail.log_value / math.log(10) if tail.log_value > -math.inf else -math.inf
                 fv = math.exp(tail.log_value) if tail.log_value > -745 else 0.0
-                return ShuffleDelta(fv, lg, tail.rel_error, level, pair, self.n, False,
-                                    "clone tally with dissenters (log space)", tail.terms)
+                return ShuffleDelta(value=fv, log10=lg, rel_error=tail.rel_error, level=level, pair=pair, n=self.n,
+                                    exact=False, route="clone tally with dissenters (log space)", terms=tail.terms)
             self._check_exact_size("the exact δ of a mixed pair")
             if self.exact and not exact:
                 return self._bracketed(level, pair, a, b)
@@ -394,7 +408,8 @@ class Shuffled:
         s = clone_delta_log(merged, self.n, float(level.exp_eps))
         log10 = s.log_value / math.log(10) if s.log_value > -math.inf else -math.inf
         value = math.exp(s.log_value) if s.log_value > -745 else 0.0
-        return ShuffleDelta(value, log10, s.rel_error, level, pair, self.n, False, "clone closed form (log space)", s.terms)
+        return ShuffleDelta(value=value, log10=log10, rel_error=s.rel_error, level=level, pair=pair, n=self.n,
+                            exact=False, route="clone closed form (log space)", terms=s.terms)
 
     def _bracketed(self, level: PrivacyLevel, pair: ShufflePair, a: int, b: int) -> ShuffleDelta:
         """δ of an exact local mechanism at an irrational ``e^ε``, certified: ``δ(t)`` is non-increasing in ``t``, so
@@ -411,16 +426,18 @@ class Shuffled:
         mid = (upper + lower) / 2
         rel = float((upper - lower) / (2 * mid)) if mid > 0 else 0.0
         log10 = log_of_ratio(mid) / math.log(10) if mid > 0 else -math.inf
-        return ShuffleDelta(float(mid), log10, rel, level, pair, self.n, False,
-                            "exact Poisson-multinomial law (bracketed e^ε)", 0)
+        return ShuffleDelta(value=float(mid), log10=log10, rel_error=rel, level=level, pair=pair, n=self.n,
+                            exact=False, route="exact Poisson-multinomial law (bracketed e^ε)", terms=0)
 
     def _result(self, value: Scalar, level: PrivacyLevel, pair: ShufflePair, exact: bool, route: str, terms: int) -> ShuffleDelta:
         if isinstance(value, Fraction):
             log10 = log_of_ratio(value) / math.log(10) if value > 0 else -math.inf
-            return ShuffleDelta(value, log10, 0.0, level, pair, self.n, True, route, terms)
+            return ShuffleDelta(value=value, log10=log10, rel_error=0.0, level=level, pair=pair, n=self.n, exact=True,
+                                route=route, terms=terms)
         v = float(value)  # the law summed in floats: no error bound is claimed (rel_error is NaN)
         route = route if route.endswith("(floats)") else f"{route} (floats)"
-        return ShuffleDelta(v, math.log10(v) if v > 0 else -math.inf, math.nan, level, pair, self.n, False, route, terms)
+        return ShuffleDelta(value=v, log10=math.log10(v) if v > 0 else -math.inf, rel_error=math.nan, level=level,
+                            pair=pair, n=self.n, exact=False, route=route, terms=terms)
 
     def worst_case(self, eps: LevelLike, *, scope: str = "auto", dissenters: int = 3) -> ShuffleWorstCase:
         """The largest ``δ(ε)`` over neighbouring pairs and the pairs attaining it.
@@ -458,7 +475,7 @@ class Shuffled:
             key = None if c is None else merge_clone(rows, c, self.inputs.index(p.a), self.inputs.index(p.b))
             if key is not None and key in seen:
                 r = seen[key]
-                results.append(ShuffleDelta(r.value, r.log10, r.rel_error, r.level, p, r.n, r.exact, r.route, r.terms))
+                results.append(dataclasses.replace(r, pair=p))
                 continue
             r = self.delta(level, p, method=method)
             if key is not None:
@@ -473,7 +490,8 @@ class Shuffled:
         attaining = tuple(r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol))
         label = "all datasets" if exhaustive else ("clone pairs" if scope != "near" else
                                                    f"clone pairs and pairs with at most {dissenters} dissenters")
-        return ShuffleWorstCase(best, attaining, label, exhaustive, len(pairs), level, best.exact)
+        return ShuffleWorstCase(delta=best, attaining=attaining, scope=label, certified=exhaustive,
+                                pairs_checked=len(pairs), level=level, exact=best.exact)
 
     def epsilon(self) -> ShuffleEpsilon:
         """Pure ``ε`` of the tally over every neighbouring pair: ``max_{a,b,j} R[j, a]/R[j, b]`` over the outputs
@@ -483,8 +501,9 @@ class Shuffled:
         Examples
         --------
         >>> import privgeom as pg
-        >>> pg.shuffled(pg.randomized_response(1, "3/4"), 1000).epsilon().exp_eps
-        Fraction(3, 1)
+        >>> e = pg.shuffled(pg.randomized_response(1, "3/4"), 1000).epsilon()
+        >>> e.level.exp_eps, str(e.level)
+        (Fraction(3, 1), 'ln(3)')
         """
         rows = self._rows(self.exact)
         k = len(self.inputs)
@@ -499,10 +518,10 @@ class Shuffled:
                         j = max(range(len(rows)), key=lambda j: (rows[j][a] / rows[j][b]) if rows[j][b] else math.inf)
                         others = tuple(self.n - 1 if i == c else 0 for i in range(k))
                         tally = "[" + ",".join(str(self.n if i == j else 0) for i in range(len(rows))) + "]"
-                        best = (ratio, ShufflePair(others, self.inputs[a], self.inputs[b], self.inputs), tally)
-        ratio = best[0]
-        value: Any = (PrivacyLevel.from_exp_eps(ratio).eps if ratio != math.inf else math.inf)
-        return ShuffleEpsilon(value, ratio, best[1], best[2], self.exact)
+                        best = (ratio, ShufflePair(others=others, a=self.inputs[a], b=self.inputs[b],
+                                                   inputs=self.inputs), tally)
+        level = PrivacyLevel.from_exp_eps(best[0], allow_infinite=True)
+        return ShuffleEpsilon(level=level, pair=best[1], tally=best[2], exact=self.exact)
 
     # ---------------------------------------------------------------- matrices and definitions
     def mechanism(self) -> Mechanism:

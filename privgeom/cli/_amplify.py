@@ -119,7 +119,7 @@ def _max_delta_verdict(S: Any, level: PrivacyLevel, r: Any, certified: bool, bou
         return False, f"δ > {shown} at the pair {r.pair.summary()}"
     if certified and above is False:
         return True, f"δ ≤ {shown} {'at this pair' if one_pair else 'over every neighbouring pair'}"
-    e0 = S.epsilon().exp_eps
+    e0 = S.epsilon().level.exp_eps
     f = fmt_delta(S.n, e0, level) if e0 != math.inf else None
     if f is not None and _above(f, bound) is False:
         return True, f"δ ≤ FMT's clone bound {_delta_text(f)} ≤ {shown} (a proven upper bound)"
@@ -142,7 +142,7 @@ def _shuffle(args: argparse.Namespace) -> Outcome:
     bound = max_delta_option(args.max_delta) if args.max_delta is not None else None
     S = shuffled(_local(args.local), args.n)
     lines = [f"shuffled tally of n = {args.n} users, local mechanism {S.local.n_inputs} inputs → "
-             f"{S.local.n_outputs} reports (ε0: e^ε0 = {number_text(S.epsilon().exp_eps)})"]
+             f"{S.local.n_outputs} reports (ε0: e^ε0 = {number_text(S.epsilon().level.exp_eps)})"]
     data: dict[str, Any] = {"n": args.n, "local": args.local, "points": []}
     series: dict[str, list[tuple[float, float]]] = {"exact": [], "FMT clone bound": []} if args.fmt else {"exact": []}
     code = EXIT_YES
@@ -164,7 +164,7 @@ def _shuffle(args: argparse.Namespace) -> Outcome:
             certified = w.certified
         series["exact"].append((float(level), r.log10))
         if args.fmt:
-            e0 = S.epsilon().exp_eps
+            e0 = S.epsilon().level.exp_eps
             f = fmt_delta(args.n, e0, level)
             point["fmt"] = f.to_dict()
             series["FMT clone bound"].append((float(level), f.log10))

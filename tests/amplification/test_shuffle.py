@@ -140,8 +140,14 @@ def test_pure_epsilon_is_not_amplified() -> None:
     for M, n in ((RR, 5), (KRR3, 4)):
         S = pg.shuffled(M, n)
         e = S.epsilon()
-        assert e.exp_eps == pg.epsilon(M, "complete").level.exp_eps
-        assert e.exp_eps == pg.epsilon(S.mechanism(), S.relation()).level.exp_eps
+        assert e.level.exp_eps == pg.epsilon(M, "complete").level.exp_eps
+        assert e.level.exp_eps == pg.epsilon(S.mechanism(), S.relation()).level.exp_eps
+        assert isinstance(e.level, pg.PrivacyLevel) and e.level.exact and str(e.level) == f"ln({e.level.exp_eps})"
+
+
+def test_pure_epsilon_of_a_separating_local_mechanism_is_infinite() -> None:
+    e = pg.shuffled(pg.Mechanism([[1, 0], [0, 1]]), 3).epsilon()
+    assert e.level.exp_eps == math.inf == pg.epsilon(pg.Mechanism([[1, 0], [0, 1]]), "complete").level.exp_eps
 
 
 @pytest.mark.parametrize("t", [F(1), F(11, 10), F(3, 2), F(2)])
