@@ -115,4 +115,4 @@ def test_the_extras_are_declared_and_installed_by_the_set_up() -> None:
         assert dist not in core and any(d.startswith(dist) for d in extras[extra]), extra
         assert EXTRAS[extra] == (dist,)
     assert extras["all"] == ["privgeom[plot,symbolic,convex,sweep]"]
-    assert '-e ".[all,test,docs]"' in (ROOT / "scripts" / "bootstrap.sh").read_text(encoding="utf-8")
+    assert '-e ".[all,test,docs,accountants,ppl]"' in (ROOT / "scripts" / "bootstrap.sh").read_text(encoding="utf-8")

@@ -70,6 +70,7 @@ from .errors import FormatError, InvalidParameterError, SizeLimitError
 from .limits import register_limit
 from .arrays import parse_int
 from .hints import limit_hint
+from .numbers import number_text
 from .grid_files import (EXTRA, OUT_FORMATS, RESERVED, RUN_COLUMN, Row, _has, _is_missing, _point_key, answered_rows,
                          file_key, function_key, grid_key, out_format, read_rows, require, run_key, to_frame,
                          write_rows)
@@ -317,7 +318,7 @@ def connect(address: str, *, timeout: float | None = None) -> Any:
                 pass
         except OSError as exc:
             why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or type(exc).__name__).lower()
-            raise InvalidParameterError(f"cannot reach the Dask scheduler at {address!r}: {why} (within {wait:g} s); "
+            raise InvalidParameterError(f"cannot reach the Dask scheduler at {address!r}: {why} (within {number_text(wait)} s); "
                                         "start one (dask scheduler), give another address, or use --scheduler "
                                         "processes") from None
     distributed = require("distributed")  # after the socket: a refused address is answered without importing it

@@ -16,7 +16,7 @@ Adding a query is one line (the function's docstring is its help)::
 Examples
 --------
 >>> sorted(QUERIES)[:4]
-['accuracy', 'closure', 'compare', 'delta']
+['accuracy', 'closure', 'compare', 'composed_delta']
 >>> QUERIES["relax"].run("rr:k=2,p=3/4", {})["exp_eps_exact"]
 '3'
 """
