@@ -62,7 +62,7 @@ def _pairs(text: str) -> dict[str, int]:
         try:
             count = int(value.strip())
         except ValueError:
-            raise InvalidParameterError(f"{name} must be a whole number, got {value!r}") from None
+            raise InvalidParameterError(f"{name} must be a whole number, got {value.strip()!r} (in --others {text!r})") from None
         out[key.strip()] = parse_int(count, name=name, min=0)
     return out
 

@@ -50,6 +50,10 @@ from .._core.errors import SolverError
 from .._core.columns import fits_int64, max_abs_int
 from ._canonical import normalise_rows, rref
 
+#: Largest integer entry whose float64 value, and whose products summed over a row, stay finite: past it the signs
+#: are computed on Python integers alone (2^400: squares and sums of a few thousand of them stay below 2^1023).
+FLOAT_SAFE_INT = 2**400
+
 __all__ = ["verify_pair", "batch_ranks_mod_p", "exact_signs"]
 
 #: A prime below 2^31 (the product of two residues fits in int64); the same prime as
@@ -161,6 +165,10 @@ def exact_signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     n = A.shape[1]
     if A.dtype != object and B.dtype != object and fits_int64(n, max_abs_int(A), max_abs_int(B)):
         return np.sign(np.asarray(A.dot(B.T)))
+    if max(max_abs_int(A), max_abs_int(B)) > FLOAT_SAFE_INT:  # beyond the doubles: every sign on Python integers
+        Ao, Bo = A.astype(object), B.astype(object)
+        return np.array([[(lambda v: (v > 0) - (v < 0))(sum(x * y for x, y in zip(a, b))) for b in Bo] for a in Ao],
+                        dtype=np.int64).reshape(A.shape[0], B.shape[0])
     Af, Bf = A.astype(float), B.astype(float)
     est = Af @ Bf.T
     bound = (np.abs(Af) @ np.abs(Bf).T) * ((n + 2) * 2.0 ** -52)

@@ -41,12 +41,11 @@ def test_rowcone_plot_options_without_plot_are_refused(capsys, option, value):
 
 
 def _rr1_file(tmp_path):
-    import json
 
     import privgeom as pg
 
     path = tmp_path / "rr1.json"
-    path.write_text(json.dumps(pg.randomized_response(1, "3/4").to_json()))
+    path.write_text(pg.randomized_response(1, "3/4").to_json())
     return str(path)
 
 
