@@ -60,6 +60,7 @@ LAYERS: dict[str, int] = {
     "privgeom.plots": 7,
     "privgeom.display": 7,
     "privgeom.cli": 7,
+    "privgeom.testing": 9,
 }
 TOP = 8
 TOP_MODULES = {"privgeom", "privgeom.__main__", "privgeom.results", "privgeom._version"}
@@ -448,8 +449,8 @@ def _test_files() -> list[Path]:
 
 
 def test_no_test_loads_another_test_file_by_path() -> None:
-    """Shared test code lives in ``tests/pg_testing`` and is imported as ``pg_testing``; no test module loads
-    another file of ``tests/`` through ``importlib`` machinery."""
+    """Shared test code lives in the public :mod:`privgeom.testing`; no test module loads another file of ``tests/``
+    through ``importlib`` machinery."""
     offenders = []
     for path in _test_files():
         if path == Path(__file__).resolve():
@@ -458,13 +459,13 @@ def test_no_test_loads_another_test_file_by_path() -> None:
         for lineno, line in enumerate(text.splitlines(), 1):
             if _LOADERS.search(line) and not any(d in line for d in _SCRIPT_DIRS):
                 offenders.append(f"{path.relative_to(ROOT)}:{lineno}: {line.strip()}")
-    _fail("test files loading files by path (move the shared code into tests/pg_testing and import it)", offenders)
+    _fail("test files loading files by path (move the shared code into privgeom/testing and import it)", offenders)
 
 
 def test_no_test_imports_another_test_module() -> None:
-    """A module of ``tests/`` other than ``pg_testing`` (e.g. ``test_contract`` or a cases file) is never imported
+    """A module of ``tests/`` (e.g. ``test_contract`` or a cases file) is never imported
     by name either (pytest's rootdir on ``sys.path`` would make that work by accident)."""
-    local = {p.stem for p in _test_files() if "pg_testing" not in p.parts and p.stem not in ("conftest", "__init__")}
+    local = {p.stem for p in _test_files() if p.stem not in ("conftest", "__init__")}
     offenders = []
     for path in _test_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))

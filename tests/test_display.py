@@ -8,8 +8,9 @@ from html.parser import HTMLParser
 import pytest
 
 import privgeom as pg
-from privgeom._core.display import MAX_ROWS, latex_inequality, to_html, to_latex
-from privgeom.graphs._graphs import hamming_graph
+from privgeom._core.display import MAX_ROWS, latex_inequality
+from privgeom import to_html, to_latex
+from privgeom.testing import hamming_graph
 
 
 class _Tables(HTMLParser):
@@ -181,7 +182,7 @@ def test_latex_fractions_floats_and_labels():
 
 
 def test_generic_result_falls_back_to_field_table():
-    from privgeom.analyses.relaxation._relaxation import PairBound
+    from privgeom.results import PairBound
 
     b = PairBound(("11", "10"), Fraction(3), Fraction(3))
     p = parse(to_html(b))

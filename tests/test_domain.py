@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import privgeom as pg
 from privgeom import Domain, DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from privgeom._core.domain import resolve_graph
-from privgeom.graphs._graphs import hamming_graph, path_graph
-from privgeom.mechanisms._factories import bit_strings
+from privgeom.testing import hamming_graph, path_graph
+from privgeom.testing import bit_strings
 
 
 def _edges(G: nx.Graph) -> set[frozenset[str]]:

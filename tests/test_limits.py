@@ -27,14 +27,14 @@ from privgeom._core import limits as _limits
 from privgeom.analyses import relax
 from privgeom.analyses.comparison._compare import extreme_mechanisms
 from privgeom.analyses.relaxation._relaxation import subset_family
-from privgeom.analyses.optimal._optimal import staircase_patterns
+from privgeom import staircase_patterns
 from privgeom.cli._core import _check_listing
 from privgeom.definitions._catalogue import dp_ray_patterns
-from privgeom.definitions._ray_orbits import dp_ray_orbits
+from privgeom import dp_ray_orbits
 from privgeom.analyses.relaxation._difference_system import DifferenceSystem
 from privgeom.geometry._lp import exact_nonnegative_solution, solve_lp
 from privgeom.smoothed._experiments import check_databases
-from privgeom.graphs._graphs import hamming_graph, path_graph
+from privgeom.testing import hamming_graph, path_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "privgeom"
@@ -193,7 +193,7 @@ def _rr3() -> Any:
 
 def _smoothed_small() -> Any:
     """smoothed_delta of a non-anonymous mechanism on 3 agents with 2 records (8 databases, enumeration)."""
-    from pg_testing.smoothed_brute import random_mechanism
+    from privgeom.testing import random_mechanism
 
     return pg.smoothed.smoothed_delta(random_mechanism(1, n=3), 0, ["1/5", "4/5"])
 

@@ -11,7 +11,7 @@ import pytest
 
 import privgeom as pg
 from privgeom._core.domain import resolve_graph
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 
 
 def _same(a: nx.Graph, b: nx.Graph) -> bool:

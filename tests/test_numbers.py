@@ -24,21 +24,11 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom._core import numbers as N
-from privgeom._core.errors import InvalidParameterError, InvalidTypeError
-from privgeom._core.numbers import (
-    MAX_PRINTED_BITS,
-    LogRational,
-    fraction_str,
-    level_text,
-    log10_text,
-    number_html,
-    number_latex,
-    number_text,
-    printable,
-    scalar_from_json,
-    scalar_to_json,
-)
-from privgeom._core.results import Quantity, to_jsonable
+from privgeom import InvalidParameterError, InvalidTypeError
+from privgeom._core.numbers import MAX_PRINTED_BITS, fraction_str, level_text, log10_text, number_html, number_latex, number_text, printable, scalar_from_json, scalar_to_json
+from privgeom import LogRational
+from privgeom._core.results import to_jsonable
+from privgeom import Quantity
 
 PACKAGE = Path(__file__).resolve().parents[1] / "privgeom"
 #: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import privgeom as pg
-from privgeom._core.results import Result
+from privgeom import Result
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "privgeom"

@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 
 import privgeom as pg
-from privgeom._core.results import Decision
+from privgeom.results import Decision
 
 
 def test_quantity_compares_converts_and_serialises() -> None:

@@ -2,7 +2,7 @@
 
 Each ``check_*`` function computes both sides of a statement of the paper on a finite instance — exactly, with
 Fractions, when the inputs are rational and ``e^ε`` is rational — and returns a :class:`PropertyCheck`. The test suite
-runs them on random instances small enough for brute force (``tests/pg_testing/smoothed_brute.py``).
+runs them on random instances small enough for brute force (``privgeom/testing/_smoothed_oracle.py``).
 """
 
 from __future__ import annotations

@@ -10,12 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privgeom as pg
-from privgeom.analyses.comparison._compare import RELATIONS, compare, extreme_mechanisms, inclusion, inequality_text
-from privgeom.analyses.profiles._profile import epsilon
+from privgeom.analyses.comparison._compare import RELATIONS, extreme_mechanisms, inclusion, inequality_text
+from privgeom import compare
+from privgeom import epsilon
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
-from privgeom.definitions._approx_dp import ApproximateDP
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
-from privgeom.mechanisms._factories import bit_strings
+from privgeom import ApproximateDP
+from privgeom.testing import complete_graph, hamming_graph, path_graph
+from privgeom.testing import bit_strings
 
 LABELS = ["11", "10", "01", "00"]
 

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from privgeom import InvalidParameterError
-from privgeom.analyses.comparison._compare import compare, dp_level_rule, inclusion
+from privgeom.analyses.comparison._compare import dp_level_rule, inclusion
+from privgeom import compare
 from privgeom.analyses.comparison._containment import lp_containment
 from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 
 
 def _verified(inc):

@@ -8,11 +8,12 @@ import tracemalloc
 import pytest
 
 import privgeom as pg
-from pg_testing.work import forbid, peak_mib
-from privgeom._core.errors import SizeLimitError
-from privgeom.analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, optimal_mechanism
+from privgeom.testing import forbid, peak_mib
+from privgeom import SizeLimitError
+from privgeom.analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE
+from privgeom import optimal_mechanism
 from privgeom.analyses.optimal._optimal_lp import optimal_lp_size
-from privgeom.graphs._graphs import hamming_graph
+from privgeom.testing import hamming_graph
 
 
 def _refuses_cheaply(fn, match, *, mb=50):

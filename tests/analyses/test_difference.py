@@ -16,7 +16,7 @@ from privgeom.analyses import relax, relax_pairwise
 from privgeom.analyses.relaxation._difference_system import DifferenceSystem
 from privgeom.analyses.relaxation._lost import facet_status
 from privgeom.geometry import Cone
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 
 
 def _lost_set(r):

@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom._core.errors import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from privgeom import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from privgeom.analyses.optimal import _information
-from privgeom.analyses.optimal._information import least_informative
+from privgeom import least_informative
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
-from privgeom.definitions._approx_dp import ApproximateDP
+from privgeom import ApproximateDP
 from privgeom.mechanisms import Mechanism, truncated_geometric
-from privgeom.analyses.optimal._information import LeastInformative
-from privgeom.graphs._graphs import complete_graph, path_graph
+from privgeom.results import LeastInformative
+from privgeom.testing import complete_graph, path_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 

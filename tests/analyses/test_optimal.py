@@ -19,21 +19,13 @@ from scipy.optimize import brentq
 
 import privgeom as pg
 from privgeom.analyses.comparison._compare import extreme_mechanisms
-from privgeom.analyses.optimal._optimal import (
-    bayes_utility,
-    binary_mechanism,
-    kov_regimes,
-    mutual_information,
-    mutual_information_utility,
-    optimal_mechanism,
-    staircase_optimum,
-    staircase_patterns,
-)
+from privgeom.analyses.optimal._optimal import bayes_utility, mutual_information_utility
+from privgeom import binary_mechanism, kov_regimes, mutual_information, optimal_mechanism, staircase_optimum, staircase_patterns
 from privgeom.analyses.optimal._optimal_lp import prior_vector, utility_matrix
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
-from privgeom.definitions._approx_dp import ApproximateDP
-from privgeom.mechanisms._catalogue import kary_randomized_response
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom import ApproximateDP
+from privgeom import kary_randomized_response
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 

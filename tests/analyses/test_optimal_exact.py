@@ -19,15 +19,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privgeom as pg
-from privgeom._core.errors import SolverError
+from privgeom import SolverError
 from privgeom.analyses.optimal import _optimal_adp
-from privgeom.analyses.optimal._optimal import closure_constraints, optimal_mechanism
+from privgeom.analyses.optimal._optimal import closure_constraints
+from privgeom import optimal_mechanism
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition
-from privgeom.definitions._approx_dp import ApproximateDP
+from privgeom import ApproximateDP
 from privgeom.geometry import _lp
 from privgeom.geometry._exact_lp import exact_basis_solution, exact_lp_cdd
 from privgeom.mechanisms import truncated_geometric
-from privgeom.graphs._graphs import complete_graph, path_graph
+from privgeom.testing import complete_graph, path_graph
 
 LOSSES = {
     "abs": lambda d, w: -abs(d - w),

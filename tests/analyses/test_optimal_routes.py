@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from privgeom import InvalidParameterError
-from privgeom.analyses.optimal._optimal import optimal_mechanism
+from privgeom import optimal_mechanism
 from privgeom.analyses.optimal._optimal_sym import ratio_rows_membership, reduced_lp_size
 from privgeom.definitions import DifferentialPrivacy, RandomizedResponse
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 from privgeom.mechanisms import Mechanism
 
 BIG = 10**9

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom.analyses.guarantees._semantics import semantics
+from privgeom import semantics
 from privgeom.analyses.guarantees._summary import orbit_summary
 from privgeom.analyses.relaxation._relax_orbits import orbit_relaxation
 from privgeom.definitions._orbit_structure import (

@@ -19,7 +19,8 @@ from privgeom.analyses.relaxation._relaxation import own_family
 from privgeom.cli import main as cli_main
 from privgeom.definitions import DifferentialPrivacy, parse_definition
 from privgeom.definitions._dp import category_permutations
-from privgeom.geometry._symmetry import automorphisms, dp_automorphisms
+from privgeom.geometry._symmetry import dp_automorphisms
+from privgeom import automorphisms
 
 
 def _histogram_dp(n: int, c: int, relation: str = "replace-one", up_to: bool = False) -> DifferentialPrivacy:

@@ -16,11 +16,12 @@ import privgeom.analyses.profiles._profile as profile_mod
 import privgeom.analyses.profiles._scan as scan_mod
 from privgeom import (DomainMismatchError, InvalidParameterError, InvalidTypeError, LogRational, Mechanism,
                       SizeLimitError, randomized_response)
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 from privgeom._core.domain import resolve_graph
 from privgeom.analyses.profiles._hockey_stick import hockey_stick, hockey_stick_event
-from privgeom.analyses.profiles._profile import delta, epsilon
-from privgeom.analyses.profiles._profile_curve import DeltaCurve, delta_curve
+from privgeom import delta, epsilon
+from privgeom.results import DeltaCurve
+from privgeom import delta_curve
 from privgeom.plots._profile import plot_delta_curve
 
 

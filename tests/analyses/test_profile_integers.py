@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import DifferentialPrivacy, LogRational, Mechanism, randomized_response
-from privgeom.analyses.profiles._profile import delta, epsilon
-from privgeom.graphs._graphs import hamming_graph
+from privgeom import delta, epsilon
+from privgeom.testing import hamming_graph
 
 
 @st.composite
@@ -134,7 +134,7 @@ def test_delta_of_twelve_bits_from_the_factors() -> None:
 def test_closure_witness_verification_on_integers_equals_the_fraction_route(
     rows: list[list[Fraction]], post: list[list[Fraction]], lam: Fraction
 ) -> None:
-    from privgeom.definitions._base import ClosureWitness
+    from privgeom.results import ClosureWitness
     from privgeom.definitions._closure import verify_closure_witness
 
     M = Mechanism(rows)
@@ -169,7 +169,7 @@ def test_dp_membership_of_twelve_bits_from_the_factors() -> None:
 def test_delta_curve_integer_route_equals_the_fraction_route(rows: list[list[Fraction]]) -> None:
     """The whole δ(ε) curve on integer columns (common denominator of all columns, integer hull tests) equals the
     Fraction route piece by piece, and both agree with δ at their breakpoints and with ε."""
-    from privgeom.analyses.profiles._profile_curve import delta_curve
+    from privgeom import delta_curve
 
     M = Mechanism(rows)
     for graph in (_path(M), _complete(M)):
@@ -185,7 +185,7 @@ def test_delta_curve_integer_route_equals_the_fraction_route(rows: list[list[Fra
 
 
 def test_delta_curve_unknown_method_is_refused() -> None:
-    from privgeom.analyses.profiles._profile_curve import delta_curve
+    from privgeom import delta_curve
 
     with pytest.raises(pg.InvalidParameterError, match="'integer'"):
         delta_curve(randomized_response(1, "3/4"), "hamming", method="integer")

@@ -12,11 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privgeom as pg
-from pg_testing.work import count_calls, peak_mib
+from privgeom.testing import count_calls, peak_mib
 from privgeom import Domain, InvalidParameterError, LogRational, Mechanism, SizeLimitError
-from privgeom.analyses.profiles._profile import MAX_PROFILE_WORK, delta, epsilon, profile_work
-from privgeom.analyses.profiles._profile_curve import delta_curve
-from privgeom.graphs._graphs import hamming_graph, path_graph
+from privgeom.analyses.profiles._profile import MAX_PROFILE_WORK, profile_work
+from privgeom import delta, epsilon
+from privgeom import delta_curve
+from privgeom.testing import hamming_graph, path_graph
 
 
 

@@ -14,7 +14,7 @@ import pkgutil
 
 
 import privgeom as pg
-from privgeom.analyses.guarantees._summary import describe_row_cone
+from privgeom import describe_row_cone
 
 
 def test_relax_pairwise_of_randomized_response_reads_as_relaxation():

@@ -11,9 +11,9 @@ import pytest
 import privgeom as pg
 from privgeom.analyses import relax, relax_pairwise
 from privgeom.analyses.relaxation._relaxation import subset_family
-from privgeom.graphs._graphs import hamming_graph
-from privgeom.analyses.relaxation._relax_results import PairBound
-from privgeom.mechanisms._factories import bit_strings
+from privgeom.testing import hamming_graph
+from privgeom.results import PairBound
+from privgeom.testing import bit_strings
 
 
 @pytest.mark.parametrize("k", [2, 3])

@@ -15,7 +15,7 @@ from privgeom.analyses.relaxation import _difference_route
 from privgeom.analyses.guarantees import _summary
 from privgeom.analyses.guarantees._summary import orbit_summary
 from privgeom.analyses.relaxation._relax_orbits import orbit_relaxation
-from privgeom.analyses.relaxation._relaxation import relax_pairwise
+from privgeom import relax_pairwise
 from privgeom.geometry import _structure
 
 
@@ -86,7 +86,7 @@ def test_summary_matches_generic():
 
 
 def test_analyze_text_matches_generic(monkeypatch, capsys):
-    from privgeom.cli._main import main
+    from privgeom.cli import main
 
     assert main(["analyze", "rr:k=8,p=3/4"]) == 0
     fast = capsys.readouterr().out

@@ -12,8 +12,8 @@ import privgeom as pg
 from privgeom.analyses import check_guarantee, check_product_prior, semantics
 from privgeom.analyses.guarantees._semantics import guarantee_from_normal
 from privgeom.analyses.guarantees._wording import parity_structure
-from privgeom.graphs._graphs import hamming_graph
-from privgeom.mechanisms._factories import bit_strings
+from privgeom.testing import hamming_graph
+from privgeom.testing import bit_strings
 
 LABELS2 = ("11", "10", "01", "00")
 
@@ -233,7 +233,7 @@ def test_guarantee_equality_and_json_without_labels():
 
 
 def test_describe_row_cone_orbits_match_the_generic_route():
-    from privgeom.analyses.guarantees._summary import describe_row_cone
+    from privgeom import describe_row_cone
     from privgeom.geometry import automorphisms
 
     # randomized response (facets by string) and ε-DP (facets by directed edge) against orbits of the dense facets

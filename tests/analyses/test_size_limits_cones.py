@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import privgeom as pg
-from pg_testing.work import forbid, peak_mib
+from privgeom.testing import forbid, peak_mib
 from privgeom.geometry import _cdd
 from privgeom.analyses import relax
 from privgeom.analyses.relaxation._relaxation import subset_family

@@ -10,8 +10,8 @@ import pytest
 import sympy as sp
 
 import privgeom as pg
-from privgeom.analyses.guarantees._symbolic import symbolic_row_cone
-from privgeom.graphs._graphs import hamming_graph
+from privgeom import symbolic_row_cone
+from privgeom.testing import hamming_graph
 
 p, t, a = sp.symbols("p t a")
 

@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from privgeom import (DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, Mechanism,
                       randomized_response)
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
-from privgeom.analyses.profiles._profile import delta as profile_delta
+from privgeom.testing import complete_graph, hamming_graph, path_graph
+from privgeom import delta as profile_delta
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
 from privgeom.definitions import parse_definition
-from privgeom.definitions._approx_dp import ApproximateDP, CompletionWitness, HockeyStickCertificate, HockeyStickWitness
+from privgeom import ApproximateDP
+from privgeom.results import CompletionWitness, HockeyStickCertificate, HockeyStickWitness
 from privgeom.definitions._catalogue import dp_cone_rays
-from privgeom.definitions._dp import DifferentialPrivacy
+from privgeom import DifferentialPrivacy
 from privgeom.geometry import Cone
 
 
@@ -153,7 +154,7 @@ def test_delta_zero_is_epsilon_dp(graph, r) -> None:
         M = random_mechanism(3, n, 200 + seed, zeros=False)
         M = Mechanism(M.matrix, inputs=adp.inputs)
         assert adp.contains(M).member == dp.contains(M).member
-    from privgeom.mechanisms._catalogue import truncated_geometric
+    from privgeom import truncated_geometric
 
     if graph.name.startswith("path"):
         assert adp.contains(truncated_geometric(3, 1 / r)).member

@@ -10,22 +10,14 @@ import pytest
 
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
 from privgeom import FormatError, InvalidParameterError, InvalidTypeError, Mechanism
-from privgeom.graphs._graphs import path_graph
+from privgeom.testing import path_graph
 from privgeom.definitions import parse_definition
-from privgeom.definitions._catalogue import (
-    FrappDefinition,
-    GeometricDefinition,
-    KaryRRDefinition,
-    frapp_facets,
-    frapp_inverse,
-    geometric_facets,
-    geometric_inverse,
-    krr_gamma,
-)
-from privgeom.definitions._dp import DifferentialPrivacy
-from privgeom.definitions._rr import RandomizedResponse
+from privgeom.definitions._catalogue import frapp_facets, frapp_inverse, geometric_facets, geometric_inverse, krr_gamma
+from privgeom import FrappDefinition, GeometricDefinition, KaryRRDefinition
+from privgeom import DifferentialPrivacy
+from privgeom import RandomizedResponse
 from privgeom.geometry import Cone
-from privgeom.mechanisms._catalogue import frapp, kary_randomized_response, truncated_geometric
+from privgeom import frapp, kary_randomized_response, truncated_geometric
 
 
 def kms_geometric(n: int, a: F) -> np.ndarray:

@@ -1,5 +1,5 @@
-"""The shared definition contract (:mod:`pg_testing.definition_contract`) on the catalogue's cases
-(:data:`pg_testing.catalogue_cases.CATALOGUE_CASES`), and independent re-verification of the witnesses and
+"""The shared definition contract (:mod:`privgeom.testing`) on the catalogue's cases
+(:data:`privgeom.testing.CATALOGUE_CASES`), and independent re-verification of the witnesses and
 certificates the shared contract only summarises.
 """
 
@@ -9,9 +9,9 @@ from typing import Any, Sequence
 
 import numpy as np
 import pytest
-from pg_testing.catalogue_cases import CATALOGUE_CASES
-from pg_testing.definition_cases import DefinitionCase
-from pg_testing.definition_contract import DefinitionContract, definition
+from privgeom.testing import CATALOGUE_CASES
+from privgeom.testing import DefinitionCase
+from privgeom.testing import DefinitionContract, definition
 
 import privgeom.definitions._catalogue  # noqa: F401  (registers the spec kinds adp, pufferfish, geometric, …)
 
@@ -49,7 +49,7 @@ def _directed_edges(d: Any) -> set[tuple[str, str]]:
 
 
 def _verify_adp_answer(d: Any, M: Any, ans: Any) -> None:
-    from privgeom.definitions._approx_dp import HockeyStickCertificate, HockeyStickWitness
+    from privgeom.results import HockeyStickCertificate, HockeyStickWitness
 
     exact = ans.exact
     ratio, delta = d.level.exp_eps, d.delta
@@ -83,7 +83,7 @@ def _verify_completion(d: Any, x: Any, ans: Any) -> None:
     """A row-cone yes from a completion: the member is a member (checked again) and ``x = scale · row``."""
     from fractions import Fraction
 
-    from privgeom.definitions._approx_dp import CompletionWitness
+    from privgeom.results import CompletionWitness
 
     w = ans.witness
     if not isinstance(w, CompletionWitness):

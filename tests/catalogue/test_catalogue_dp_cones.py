@@ -25,14 +25,14 @@ import numpy as np
 import pytest
 
 from privgeom import SizeLimitError, automorphisms, dp_ray_orbits
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 from privgeom.definitions._catalogue import (
     dp_cone_rays,
     dp_ray_count_lower_bound,
     dp_ray_patterns,
     hypercube_dp_ray_count,
 )
-from privgeom.definitions._dp import DifferentialPrivacy
+from privgeom import DifferentialPrivacy
 from privgeom.geometry import Cone
 
 

@@ -11,14 +11,14 @@ import pytest
 
 from privgeom import (DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError,
                       Mechanism, randomized_response)
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
 from privgeom.definitions import parse_definition
-from privgeom.definitions._approx_dp import CompletionWitness
-from privgeom.definitions._dp import DifferentialPrivacy
-from privgeom.definitions._pufferfish import Pufferfish
+from privgeom.results import CompletionWitness
+from privgeom import DifferentialPrivacy
+from privgeom import Pufferfish
 
-DATA = Path(__file__).resolve().with_name("data")
+from privgeom.testing import DATA
 H2 = list(hamming_graph(2).nodes)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.cli import main
-from privgeom.mechanisms._factories import bit_strings
+from privgeom.testing import bit_strings
 
 DP_NOT_RR = pg.Mechanism([["1/4", "3/4", "3/4", "1/4"], ["3/4", "1/4", "1/4", "3/4"]], inputs=bit_strings(2))
 

@@ -1,7 +1,7 @@
 """``privgeom design``: every argument is read and checked before any work, bad input exits 2 with one line naming
 the argument, and definitions that their row cone does not decide get one consistent account.
 
-"Before any work" is checked structurally (``pg_testing.work``): the design operations and the report's routines are
+"Before any work" is checked structurally (``privgeom.testing``): the design operations and the report's routines are
 replaced by functions that fail the test if entered, so the refusal provably comes from the sizes and arguments alone.
 """
 
@@ -13,7 +13,7 @@ import pytest
 
 from privgeom.cli import main
 from privgeom.cli import _design as design_cli
-from pg_testing.work import forbid
+from privgeom.testing import forbid
 
 ADP = "adp:graph=hamming,k=2,eps=1,delta=1/10"
 

@@ -23,7 +23,7 @@ import privgeom as pg
 from privgeom.cli import main
 from privgeom.cli._main import build_parser
 from privgeom.cli._registry import COMMANDS, GROUPS
-from privgeom.graphs._graphs import hamming_graph
+from privgeom.testing import hamming_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 RR2 = str(ROOT / "examples" / "rr2_mechanism.json")  # randomized response on 2 bits, p = 2/3: ε = ln 2

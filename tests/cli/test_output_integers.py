@@ -13,16 +13,16 @@ import pytest
 
 import privgeom as pg
 from privgeom._core.results import to_jsonable
-from pg_testing.work import forbid
+from privgeom.testing import forbid
 from privgeom.analyses.guarantees import _semantics
-from privgeom.analyses.guarantees._semantics import Guarantee
+from privgeom import Guarantee
 from privgeom.analyses.guarantees._wording import parity_structure
 from privgeom.cli import main
 from privgeom.cli._render import IntegerRow, StreamedData, Stream, facet_rows, ray_rows
 from privgeom.geometry import Cone
 from privgeom.geometry._canonical import normalise_rows
 from privgeom.geometry._structure import kronecker_integer_rows, structured_facet
-from privgeom.mechanisms._factories import bit_strings
+from privgeom.testing import bit_strings
 
 
 def _run(capsys, *argv):

@@ -21,7 +21,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.cli import main
-from privgeom.graphs._graphs import hamming_graph
+from privgeom.testing import hamming_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 RR2 = str(ROOT / "examples" / "rr2_mechanism.json")
@@ -233,7 +233,7 @@ def test_cone_rays_are_refused_from_the_document_before_preparing_it(monkeypatch
     # document's 70 labels, before the definition's canonical form (an LP per row) is computed
     import json
 
-    from pg_testing.work import assert_cli_refused, count_calls, forbid
+    from privgeom.testing import assert_cli_refused, count_calls, forbid
     from privgeom.definitions import _cone_definition
 
     (tmp_path / "cone70.json").write_text(json.dumps(_cone_document(70)))
@@ -257,7 +257,7 @@ def test_cone_rays_are_refused_from_the_document_before_preparing_it(monkeypatch
 def test_semantics_all_is_refused_from_the_structure_before_the_guarantees(monkeypatch, capsys):
     # rr:k=12: 4,096 facets × 4,096 coefficients = 16,777,216 numbers, beyond the listed_coefficients limit:
     # refused from the structure's facet count, before the 4,096 guarantees are built
-    from pg_testing.work import forbid
+    from privgeom.testing import forbid
     import privgeom.cli._core as core
 
     forbid(monkeypatch, core, "semantics")

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import pytest
 
 import privgeom.cli._core as core
-from privgeom._core.errors import SizeLimitError
+from privgeom import SizeLimitError
 from privgeom._core.lazy import LazySequence
 from privgeom.cli import main
 from privgeom.cli._registry import Outcome

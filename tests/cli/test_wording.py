@@ -49,7 +49,7 @@ def test_delta_curve_says_zero_where_delta_is_zero(capsys):
 def test_delta_piece_summary():
     from fractions import Fraction
 
-    from privgeom.analyses.profiles._profile_curve import DeltaPiece
+    from privgeom.results import DeltaPiece
 
     last = DeltaPiece(start=Fraction(4), end=float("inf"), intercept=Fraction(0), slope=Fraction(0), edge=None, outputs=())
     assert last.summary() == "e^ε ∈ [4, ∞): δ = 0"
@@ -109,7 +109,7 @@ def test_optimal_says_yes_not_a_python_boolean(capsys):
 
 def test_theorem_4_5_summary_agrees_in_number():
     import privgeom as pg
-    from privgeom.analyses.guarantees._semantics import check_product_prior
+    from privgeom import check_product_prior
 
     M = pg.randomized_response(2, "3/4")
     # first bit a fair coin (not eligible: 1/4 < 1/2 < 3/4), second bit 1 w.p. 3/4: one subset, {1}, on 4 outputs

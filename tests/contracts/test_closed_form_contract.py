@@ -13,13 +13,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from pg_testing.contracts import EpsilonContract, ProfileCase
+from privgeom.testing import EpsilonContract, ProfileCase
 
 import privgeom as pg
 from privgeom import voting
-from privgeom.analyses.profiles._pure_dp import EpsilonResult
-from privgeom.mechanisms._catalogue import kary_randomized_response, truncated_geometric
-from privgeom.graphs._graphs import complete_graph
+from privgeom.results import EpsilonResult
+from privgeom import kary_randomized_response, truncated_geometric
+from privgeom.testing import complete_graph
 
 
 def _closed(ratio: Fraction, graph: str, edge: tuple[str, str], output: str, p: Fraction, q: Fraction) -> EpsilonResult:

@@ -13,11 +13,11 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from pg_testing.contracts import EpsilonContract, ProfileCase
+from privgeom.testing import EpsilonContract, ProfileCase
 
 import privgeom as pg
-from privgeom.analyses.profiles._pure_dp import EpsilonResult
-from privgeom.graphs._graphs import complete_graph
+from privgeom.results import EpsilonResult
+from privgeom.testing import complete_graph
 
 
 def _witnessed(t: Fraction, output: str, p: Fraction, q: Fraction, d: int) -> EpsilonResult:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import networkx as nx
-from pg_testing.contracts import DeltaContract, ProfileCase
-from pg_testing.smoothed_brute import random_mechanism
+from privgeom.testing import DeltaContract, ProfileCase
+from privgeom.testing import random_mechanism
 
 import privgeom as pg
 from privgeom import smoothed

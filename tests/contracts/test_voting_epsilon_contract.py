@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
-from pg_testing.contracts import EpsilonContract, ProfileCase
+from privgeom.testing import EpsilonContract, ProfileCase
 
 import privgeom as pg
 from privgeom import voting
-from privgeom.voting._rules import random_rule
+from privgeom.testing import random_rule
 
 RHOS = ("1/2", "1/3", "999/1000", 0.3, 0, 1)
 

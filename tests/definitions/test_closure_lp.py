@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pg_testing.work import forbid
+from privgeom.testing import forbid
 
 from privgeom import Mechanism, SizeLimitError, mixture, randomized_response
 from privgeom.definitions import FiniteDefinition
-from privgeom.definitions._base import SeparatingCertificate
+from privgeom.results import SeparatingCertificate
 from privgeom.definitions._closure import (
     closure_lp_membership,
     verify_closure_witness,

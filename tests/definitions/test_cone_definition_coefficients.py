@@ -15,7 +15,8 @@ import pytest
 
 import privgeom as pg
 from privgeom.cli import main
-from privgeom.definitions._cone_definition import MAX_COEFFICIENT_BITS, ConeDefinition
+from privgeom.definitions._cone_definition import MAX_COEFFICIENT_BITS
+from privgeom import ConeDefinition
 
 BIG = 9 * 10**400
 

@@ -1,8 +1,8 @@
-"""The shared definition contract (:mod:`pg_testing.definition_contract`) on the core cases
-(:data:`pg_testing.definition_cases.CASES`: randomized response, finite definitions, ε-DP on standard graphs), and
+"""The shared definition contract (:mod:`privgeom.testing`) on the core cases
+(:data:`privgeom.testing.CASES`: randomized response, finite definitions, ε-DP on standard graphs), and
 the nearest-member repair on the same cases.
 
-Append new definitions to ``CASES`` in ``tests/pg_testing/definition_cases.py``; every contract check then runs on
+Append new definitions to ``CASES`` in ``privgeom/testing/_definition_cases.py``; every contract check then runs on
 them, for every membership method the definition lists in ``membership_methods``.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import pytest
-from pg_testing.definition_cases import CASES, DefinitionCase
-from pg_testing.definition_contract import DefinitionContract, definition
+from privgeom.testing import CASES, DefinitionCase
+from privgeom.testing import DefinitionContract, definition
 
 CASE_PARAMS = [pytest.param(c, id=c.id) for c in CASES]
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from privgeom import (DomainMismatchError, InvalidParameterError, InvalidTypeError, LogRational, Mechanism,
                       randomized_response)
-from privgeom.graphs._graphs import hamming_graph, path_graph
+from privgeom.testing import hamming_graph, path_graph
 from privgeom.definitions import DifferentialPrivacy, RandomizedResponse, parse_definition
-from privgeom.definitions._base import RowCertificate
+from privgeom.results import RowCertificate
 from privgeom.definitions._dp import dp_level
 from privgeom.geometry import Cone
 

@@ -15,13 +15,15 @@ import pytest
 
 import privgeom as pg
 from privgeom._core import domain as _domain
-from privgeom.analyses.guarantees._semantics import Guarantee, SparseNormal, semantics, sparse_difference_facet
-from privgeom.analyses.guarantees._summary import _involution_orbits, describe_row_cone
+from privgeom.analyses.guarantees._semantics import SparseNormal, sparse_difference_facet
+from privgeom import Guarantee, semantics
+from privgeom.analyses.guarantees._summary import _involution_orbits
+from privgeom import describe_row_cone
 from privgeom.cli import main
 from privgeom.definitions import DifferentialPrivacy, parse_definition
 from privgeom.geometry._structure import normalised_facet, structured_facet
-from privgeom.geometry._symmetry import SymmetryGroup
-from privgeom.graphs._graphs import path_graph
+from privgeom.results import SymmetryGroup
+from privgeom.testing import path_graph
 
 
 def _analyze(capsys, *argv):

@@ -26,12 +26,12 @@ import pytest
 
 import privgeom as pg
 from privgeom import DifferentialPrivacy, SizeLimitError
-from privgeom.graphs._graphs import hamming_graph
+from privgeom.testing import hamming_graph
 from privgeom.definitions import dp_ray_orbits
-from privgeom.definitions._ray_orbits import RayOrbits
+from privgeom.results import RayOrbits
 from privgeom.definitions._catalogue import dp_ray_patterns, hypercube_dp_ray_count
 from privgeom.geometry._lp import exact_rank
-from privgeom.geometry._symmetry import SymmetryGroup
+from privgeom.results import SymmetryGroup
 
 
 def all_elements(dp: DifferentialPrivacy) -> list[tuple[int, ...]]:
@@ -205,7 +205,7 @@ def test_result_rays_json_and_graph_input():
 
 
 def test_describe_row_cone_and_cli_report_q5_by_orbit(capsys):
-    from privgeom.analyses.guarantees._summary import describe_row_cone
+    from privgeom import describe_row_cone
     from privgeom.cli import main
 
     s = describe_row_cone(DifferentialPrivacy.hamming(4, exp_eps=3), rays=True)

@@ -10,7 +10,7 @@ import privgeom as pg
 from privgeom import Domain, InvalidParameterError, LogRational
 from privgeom.definitions import ApproximateDP, DifferentialPrivacy, Pufferfish, parse_definition
 from privgeom.definitions._dp import dp_level
-from privgeom.graphs._graphs import hamming_graph
+from privgeom.testing import hamming_graph
 
 
 def test_a_relation_name_needs_the_datasets() -> None:

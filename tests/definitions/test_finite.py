@@ -21,7 +21,7 @@ from privgeom import (
     randomized_response,
 )
 from privgeom.definitions import FiniteDefinition
-from privgeom.definitions._base import ClosureWitness, RowCertificate, RowWitness, SeparatingCertificate
+from privgeom.results import ClosureWitness, RowCertificate, RowWitness, SeparatingCertificate
 from privgeom.definitions._closure import (
     closure_lp_membership,
     verify_closure_witness,

@@ -18,7 +18,7 @@ import privgeom as pg
 from privgeom import InvalidParameterError, Mechanism, SizeLimitError, randomized_response
 from privgeom.cli import main
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse, mixing_threshold
-from privgeom.definitions._base import Nearest
+from privgeom.results import Nearest
 from privgeom.definitions._nearest import nearest
 
 M32 = Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])

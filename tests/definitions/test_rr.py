@@ -20,7 +20,7 @@ from privgeom import (
     randomized_response,
 )
 from privgeom.definitions import FiniteDefinition, RandomizedResponse
-from privgeom.definitions._base import ClosureWitness, RowCertificate, SeparatingCertificate
+from privgeom.results import ClosureWitness, RowCertificate, SeparatingCertificate
 from privgeom.geometry import Cone
 
 

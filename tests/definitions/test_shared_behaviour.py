@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pg_testing.catalogue_cases import CATALOGUE_CASES
-from pg_testing.definition_cases import CASES
-from pg_testing.definition_contract import definition
+from privgeom.testing import CATALOGUE_CASES
+from privgeom.testing import CASES
+from privgeom.testing import definition
 
 from privgeom import LogRational, Mechanism, PrivacyLevel, randomized_response
-from privgeom.graphs._graphs import hamming_graph, path_graph
+from privgeom.testing import hamming_graph, path_graph
 from privgeom.definitions import (
     ApproximateDP,
     DifferentialPrivacy,
@@ -28,8 +28,8 @@ from privgeom.definitions import (
     RandomizedResponse,
     parse_definition,
 )
-from privgeom.definitions._approx_dp import HockeyStickWitness
-from privgeom.definitions._base import CompletionWitness
+from privgeom.results import HockeyStickWitness
+from privgeom.results import CompletionWitness
 from privgeom.geometry._structure import RowTest
 
 ALL_CASES = [pytest.param(c, id=c.id) for c in list(CASES) + list(CATALOGUE_CASES)]

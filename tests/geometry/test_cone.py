@@ -22,7 +22,7 @@ from privgeom import (
     randomized_response,
 )
 from privgeom.geometry import Cone
-from privgeom.geometry._cone import ConeMembership
+from privgeom.results import ConeMembership
 
 
 def ints(arr: np.ndarray) -> list[list[int]]:

@@ -13,7 +13,8 @@ import pytest
 from privgeom import DomainMismatchError, InvalidInputError, InvalidTypeError, SizeLimitError, SolverError
 from privgeom import randomized_response
 from privgeom.geometry import Cone
-from privgeom.geometry._cone import PROJECTION_METHODS, Containment
+from privgeom.geometry._cone import PROJECTION_METHODS
+from privgeom.results import Containment
 from privgeom.geometry import _cdd
 
 METHODS = list(PROJECTION_METHODS)

@@ -7,9 +7,10 @@ import math
 import pytest
 
 import privgeom as pg
-from pg_testing.work import count_calls, forbid
+from privgeom.testing import count_calls, forbid
 from privgeom.geometry import _symmetry
-from privgeom.geometry._symmetry import MAX_SEARCH_STEPS, automorphisms, finite_automorphisms
+from privgeom.geometry._symmetry import MAX_SEARCH_STEPS, finite_automorphisms
+from privgeom import automorphisms
 
 
 def _orbits(G):
@@ -86,7 +87,7 @@ def test_generic_search_refuses_to_start_on_huge_inputs():
 
 
 def test_a_search_cut_short_is_said_in_the_summary():
-    from privgeom.analyses.guarantees._summary import describe_row_cone
+    from privgeom import describe_row_cone
 
     d = pg.FiniteDefinition([pg.parse_definition("krr:n=10,exp_eps=3").mechanism])
     s = describe_row_cone(d)

@@ -1,5 +1,5 @@
 """Every projection method (``Cone.project``, pair bounds, every ``relax`` route) runs through the shared
-projection contract (:mod:`pg_testing.projection_contract`) on the same cases: randomized response on 1–3 bits onto
+projection contract (:mod:`privgeom.testing`) on the same cases: randomized response on 1–3 bits onto
 Hamming pairs and other subsets, ε-DP on small graphs, the truncated geometric definition, a random finite
 definition, in exact and float mode."""
 
@@ -11,7 +11,7 @@ from fractions import Fraction as F
 
 import networkx as nx
 
-from pg_testing.projection_contract import ProjectionCase, ProjectionContract
+from privgeom.testing import ProjectionCase, ProjectionContract
 
 import privgeom as pg
 from privgeom.definitions import FiniteDefinition, parse_definition

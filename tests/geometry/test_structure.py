@@ -13,7 +13,7 @@ import pytest
 import privgeom as pg
 from privgeom.geometry import Cone
 from privgeom.geometry._projection import generator_pair_bounds
-from privgeom.graphs._graphs import complete_graph, hamming_graph, path_graph
+from privgeom.testing import complete_graph, hamming_graph, path_graph
 
 
 def _generic(cone_rows, labels, exact=True):

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom._core.errors import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
+from privgeom import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from privgeom.geometry import Cone, automorphisms
-from privgeom.geometry._symmetry import Orbit, SymmetryGroup
+from privgeom.results import Orbit, SymmetryGroup
 from privgeom.geometry._symmetry import hypercube_generators
-from privgeom.graphs._graphs import hamming_graph
-from privgeom.mechanisms._factories import bit_strings
+from privgeom.testing import hamming_graph
+from privgeom.testing import bit_strings
 
 
 def closure_order(G: SymmetryGroup) -> int:

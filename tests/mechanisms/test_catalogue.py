@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from privgeom import (InvalidParameterError, InvalidTypeError, LogRational, Mechanism, SizeLimitError,
                       randomized_response)
-from privgeom.graphs._graphs import complete_graph, path_graph
-from privgeom.analyses.profiles._profile import delta, epsilon
-from privgeom.mechanisms._catalogue import frapp, frapp_matrix, kary_randomized_response, truncated_geometric
+from privgeom.testing import complete_graph, path_graph
+from privgeom import delta, epsilon
+from privgeom.mechanisms._catalogue import frapp_matrix
+from privgeom import frapp, kary_randomized_response, truncated_geometric
 
 ALPHAS = st.fractions(min_value=Fraction(1, 50), max_value=Fraction(49, 50), max_denominator=50).filter(
     lambda a: 0 < a < 1

@@ -17,7 +17,7 @@ import pytest
 import privgeom as pg
 from privgeom.mechanisms._ldp import (hash_collision_probability, hash_family, local_hashing_estimator, olh_default_g,
                                      subset_default_s)
-from privgeom.mechanisms._factories import bit_strings
+from privgeom.testing import bit_strings
 from privgeom.definitions._ldp import LocalProtocol
 
 LEVELS = [F(1), F(2), F(3), F(5, 2)]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from privgeom import (DomainMismatchError, FormatError, InvalidMechanismError, InvalidParameterError,
                       InvalidTypeError, Mechanism, PrivgeomError, SizeLimitError, mixture, randomized_response)
-from privgeom.mechanisms._factories import bit_strings
+from privgeom.testing import bit_strings
 from privgeom.mechanisms._checks import JSON_SCHEMA
 
 RR1 = [["3/4", "1/4"], ["1/4", "3/4"]]

@@ -10,7 +10,7 @@ import pytest
 import privgeom as pg
 from privgeom.plots._cone import cone_slice, cone_slices, plot_privacy_profiles
 from privgeom.plots._cone import _polygon, _segment
-from privgeom.graphs._graphs import hamming_graph
+from privgeom.testing import hamming_graph
 
 
 def test_polygon_of_dp_slice_matches_the_inequalities():

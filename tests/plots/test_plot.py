@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import privgeom as pg
-from privgeom.analyses.optimal._optimal import kov_regimes
+from privgeom import kov_regimes
 from privgeom.plots._cone import cone_slice, cone_slices, plot_privacy_profiles
 from privgeom.plots._kov import plot_kov_regimes
 from privgeom.plots._profile import plot_delta_curve

@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pg_testing.smoothed_brute import database_delta_brute, event_distance, random_mechanism
+from privgeom.testing import database_delta_brute, event_distance, random_mechanism
 
 from privgeom import (
     DomainMismatchError,

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pg_testing.smoothed_brute import database_delta_brute, random_distributions, random_mechanism, smoothed_brute
+from privgeom.testing import database_delta_brute, random_distributions, random_mechanism, smoothed_brute
 
 from privgeom import PrivacyLevel
 from privgeom.smoothed import majority_vote, smoothed_delta

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pg_testing.smoothed_brute import database_delta_brute, random_distributions, random_mechanism, smoothed_brute
+from privgeom.testing import database_delta_brute, random_distributions, random_mechanism, smoothed_brute
 
 from privgeom import DomainMismatchError, InvalidParameterError, Mechanism, SizeLimitError
 from privgeom.smoothed import expected_delta, majority_vote, shm, smoothed_delta

@@ -11,7 +11,7 @@ import privgeom as pg
 from privgeom import smoothed
 from privgeom.smoothed import _catalogue, _experiments, _fastpath, _smoothed, _subsetsum
 
-from pg_testing.work import assert_cli_refused, boom
+from privgeom.testing import assert_cli_refused, boom
 
 
 CLI_ROWS = [  # argv, routines that must never run, words of the refusal

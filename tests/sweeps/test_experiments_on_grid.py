@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from privgeom import voting
-from privgeom._core.numbers import LogRational
+from privgeom import LogRational
 from privgeom.smoothed._experiments import election_vertices, elections_experiment, load_elections, motivating_experiment
 from privgeom.smoothed._shm import shm_database_delta, shm_smoothed_sweep
 

@@ -14,7 +14,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.cli import main
-from privgeom.graphs._graphs import hamming_graph
+from privgeom.testing import hamming_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 

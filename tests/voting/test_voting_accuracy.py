@@ -13,8 +13,8 @@ import privgeom as pg
 from privgeom import voting
 from privgeom.voting import paper
 from privgeom.voting._accuracy import majority_accuracy_limit
-from privgeom.voting._rules import random_rule
-from pg_testing.voting_brute import brute_accuracy
+from privgeom.testing import random_rule
+from privgeom.testing import brute_accuracy
 
 RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
 
@@ -136,7 +136,7 @@ def test_majority_accuracy_against_50_digit_reference(n: int, rho: Fraction) -> 
     (the by-count engine used to be 5e-12 off at rho near 1: ln p was taken from the rounded p = (1+rho)/2)."""
     from decimal import Decimal, localcontext
 
-    from pg_testing.voting_brute import decimal_majority_accuracy
+    from privgeom.testing import decimal_majority_accuracy
 
     reference = decimal_majority_accuracy(n, Fraction(float(rho)))  # the float rho the fast methods see, exactly
     f = voting.majority(n)

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from privgeom import voting
-from privgeom.voting._rules import random_rule
-from pg_testing.voting_brute import brute_fourier, profiles, transition
+from privgeom.testing import random_rule
+from privgeom.testing import brute_fourier, profiles, transition
 
 
 @given(st.integers(1, 5).flatmap(lambda n: st.lists(st.integers(-3, 3), min_size=1 << n, max_size=1 << n)))

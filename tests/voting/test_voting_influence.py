@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import privgeom as pg
 from privgeom import voting
 from privgeom.voting import paper
-from privgeom.voting._rules import random_rule
-from pg_testing.voting_brute import brute_influence, profiles, transition
+from privgeom.testing import random_rule
+from privgeom.testing import brute_influence, profiles, transition
 
 RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1)]
 

@@ -12,9 +12,9 @@ import pytest
 import privgeom as pg
 from privgeom import voting
 from privgeom.voting import paper
-from privgeom.voting._rules import random_rule
+from privgeom.testing import random_rule
 from privgeom._core.numbers import scalar_from_json
-from pg_testing.voting_brute import brute_epsilon_ratio, brute_rows
+from privgeom.testing import brute_epsilon_ratio, brute_rows
 
 try:
     from privgeom.definitions import RandomizedResponse
@@ -160,7 +160,7 @@ def test_remark1_brute_force_condition() -> None:
 @pytest.mark.parametrize("rho", [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)])
 def test_majority_epsilon_at_100001_against_50_digit_reference(rho: Fraction) -> None:
     """The log-space ε by counts vs an independent decimal evaluation of the edge ratio P(·|1 vote +1)/P(·|none)."""
-    from pg_testing.voting_brute import decimal_majority_edge_epsilon
+    from privgeom.testing import decimal_majority_edge_epsilon
 
     n = 100001
     res = voting.epsilon(voting.majority(n), float(rho))

@@ -14,7 +14,7 @@ import privgeom as pg
 from privgeom import voting
 from privgeom.voting import paper
 from privgeom.voting._accuracy import majority_accuracy_limit
-from privgeom.voting._influence import Influences
+from privgeom.results import Influences
 from privgeom.voting._mechanism import epsilon_bound
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import privgeom as pg
 from privgeom import voting
-from pg_testing.voting_brute import profiles
+from privgeom.testing import profiles
 
 
 def test_profile_order_is_the_randomized_response_order() -> None:

@@ -15,7 +15,7 @@ from privgeom import voting
 from privgeom.cli import main
 from privgeom.voting import _accuracy, _counts, _rules
 
-from pg_testing.work import assert_cli_refused, boom
+from privgeom.testing import assert_cli_refused, boom
 
 
 ROWS = [  # argv, (module, attribute) that must never run, words of the refusal

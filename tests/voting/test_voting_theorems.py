@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import privgeom as pg
 from privgeom import voting
 from privgeom.voting import paper
-from privgeom.voting._rules import random_rule
+from privgeom.testing import random_rule
 
 NAMED = [voting.majority(5), voting.dictator(4, 2), voting.conjunction(4), voting.disjunction(3), voting.parity(3),
          voting.threshold(4, 1), voting.tribes(2, 2), voting.majority(weights=[3, 2, 1, 1]), voting.Rule.constant(3)]

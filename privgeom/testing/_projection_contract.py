@@ -1,6 +1,6 @@
 """Abstract contract base: every projection method agrees with the generic double-description route.
 
-In the style of :mod:`pg_testing.contracts` (dp_accounting's shared accountant tests): a test module subclasses
+In the style of :mod:`privgeom.testing` (dp_accounting's shared accountant tests): a test module subclasses
 :class:`ProjectionContract` (class name starting with ``Test``) and implements ``cases()`` (a list of
 :class:`ProjectionCase`); the base class holds the tests, parametrised over the cases and the methods by its
 ``pytest_generate_tests`` method, so every projection method is held to the same assertions:

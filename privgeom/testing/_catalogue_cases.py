@@ -1,13 +1,13 @@
-"""Contract-test cases for the catalogue definitions, in the format of :mod:`pg_testing.definition_cases`.
+"""Contract-test cases for the catalogue definitions, in the format of :mod:`privgeom.testing`.
 
-``CATALOGUE_CASES`` lists :class:`~pg_testing.definition_cases.DefinitionCase` objects for (ε, δ)-DP (δ > 0 and
+``CATALOGUE_CASES`` lists :class:`~privgeom.testing.DefinitionCase` objects for (ε, δ)-DP (δ > 0 and
 δ = 0), Pufferfish (from JSON files, inline ``data=`` specs and the DP-equivalent instance), the truncated geometric
 mechanism, FRAPP (one and two records) and k-ary randomized response. Every known answer below comes from theory
 (hand-computed hockey-stick values, Pufferfish conditions, the closed forms of ``privgeom.definitions._catalogue``),
 not from privgeom.
 
 ``tests/catalogue/test_catalogue_contract.py`` runs every shared contract check on them; the mechanism builders are
-those of :mod:`pg_testing.definition_cases`, reused rather than copied.
+those of :mod:`privgeom.testing`, reused rather than copied.
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ from typing import Any
 from privgeom import Mechanism, mixture, randomized_response
 from privgeom.graphs._graphs import hamming_graph, path_graph
 from privgeom.definitions import PrivacyDefinition
-from privgeom.definitions._approx_dp import ApproximateDP
-from privgeom.definitions._catalogue import FrappDefinition, GeometricDefinition, KaryRRDefinition
-from privgeom.definitions._pufferfish import Pufferfish
-from privgeom.mechanisms._catalogue import frapp, kary_randomized_response, truncated_geometric
+from privgeom import ApproximateDP
+from privgeom import FrappDefinition, GeometricDefinition, KaryRRDefinition
+from privgeom import Pufferfish
+from privgeom import frapp, kary_randomized_response, truncated_geometric
 
-from .definition_cases import DefinitionCase, bit_reveal, constant, identity, post
+from ._definition_cases import DefinitionCase, bit_reveal, constant, identity, post
 
 #: The Pufferfish JSON files of the catalogue tests.
-DATA = Path(__file__).resolve().parents[1] / "catalogue" / "data"
+DATA = Path(__file__).resolve().with_name("data")
 
 # ---------------------------------------------------------------------------------------------------- helpers
 # The shared contract suite's builders, reused rather than copied.

@@ -26,7 +26,7 @@ import networkx as nx
 import pytest
 
 import privgeom as pg
-from privgeom._core.results import Result
+from privgeom import Result
 from privgeom.analyses.profiles._hockey_stick import DeltaResult, hockey_stick
 from privgeom.analyses.profiles._pure_dp import EpsilonResult
 

@@ -1,7 +1,7 @@
 """The shared contract every privacy definition and every membership backend must satisfy.
 
-In the style of :mod:`pg_testing.contracts`: a test module subclasses :class:`DefinitionContract` (class name starting
-with ``Test``) and implements ``cases()`` (a list of :class:`~pg_testing.definition_cases.DefinitionCase`); the base
+In the style of :mod:`privgeom.testing`: a test module subclasses :class:`DefinitionContract` (class name starting
+with ``Test``) and implements ``cases()`` (a list of :class:`~privgeom.testing.DefinitionCase`); the base
 class holds the tests, parametrised over the cases (and, for membership, over ``"auto"`` and every method in
 ``definition.membership_methods``) by its ``pytest_generate_tests`` method:
 
@@ -28,7 +28,7 @@ from privgeom import DomainMismatchError, Mechanism
 from privgeom.definitions import Membership, PrivacyDefinition, parse_definition
 from privgeom.definitions._base import ClosureWitness, RowCertificate, RowWitness, SeparatingCertificate
 
-from .definition_cases import DefinitionCase
+from ._definition_cases import DefinitionCase
 
 __all__ = ["DefinitionContract", "definition", "check_witness", "check_certificate", "ATOL"]
 

@@ -1,9 +1,9 @@
-"""Privacy-definition cases shared by the contract tests (:mod:`pg_testing.definition_contract`).
+"""Privacy-definition cases shared by the contract tests (:mod:`privgeom.testing`).
 
 Each :class:`DefinitionCase` builds one definition and lists mechanisms that theory says are members of its
 consistent closure (its own mechanisms, post-processings, mixtures) and mechanisms that are not. Later definitions
 ((ε,δ)-DP, Pufferfish, FRAPP …) are added by appending to :data:`CASES` (or to
-:data:`pg_testing.catalogue_cases.CATALOGUE_CASES`); every check of the contract then runs on them
+:data:`privgeom.testing.CATALOGUE_CASES`); every check of the contract then runs on them
 (``tests/definitions/test_contract.py``), for every membership method the definition lists in
 ``membership_methods``.
 
