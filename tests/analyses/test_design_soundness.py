@@ -25,7 +25,7 @@ from hypothesis import given, settings, strategies as st
 import privgeom as pg
 from privgeom.definitions import ConeDefinition
 
-DATA = Path(__file__).resolve().parents[1] / "catalogue" / "data"
+from privgeom.testing import DATA
 BITS = ("11", "10", "01", "00")
 PATH = ("0", "1", "2")
 
