@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from privgeom import Mechanism, mixture, randomized_response
 from privgeom.graphs._graphs import hamming_graph, path_graph
@@ -218,7 +218,7 @@ def _ldp_case(id: str, spec: str, float_spec: str, t: F) -> Any:
         members=members,
         non_members=non_members,
         float_twin=lambda: parse_definition(float_spec),
-        rows_in=lambda d: [list(r) for r in d.mechanism.matrix[:3]] + [[1] * d.n_inputs],
+        rows_in=lambda d: [list(r) for r in cast(Any, d).mechanism.matrix[:3]] + [[1] * d.n_inputs],
         rows_out=rows_out,
     )
 

@@ -34,6 +34,8 @@ __all__ = ["DefinitionContract", "definition", "check_witness", "check_certifica
 
 #: Tolerance of the float checks.
 ATOL = 1e-9
+#: Tolerance of float sums over many entries (a witness's mixture weights and their product with the generators).
+LOOSE_ATOL = 1e-8
 
 #: Definitions built once per case (keyed by the case object: ids may repeat between case lists).
 _built: dict[int, tuple[DefinitionCase, PrivacyDefinition]] = {}
@@ -79,15 +81,15 @@ def check_witness(d: PrivacyDefinition, M: Mechanism, ans: Membership) -> None:
             else:
                 Af = A.astype(float)
                 assert float(lam) >= -ATOL and (Af >= -ATOL).all()
-                assert np.allclose(Af.sum(axis=0), 1.0, atol=1e-8)
+                assert np.allclose(Af.sum(axis=0), 1.0, atol=LOOSE_ATOL)
             total = total + lam * A.dot(G) if exact else total + float(lam) * A.astype(float).dot(G)
             lam_sum = lam_sum + lam
         if exact:
             assert lam_sum == 1
             assert (total == target).all()
         else:
-            assert abs(float(lam_sum) - 1) <= 1e-8
-            assert np.abs(total - target).max() <= 1e-8
+            assert abs(float(lam_sum) - 1) <= LOOSE_ATOL
+            assert np.abs(total - target).max() <= LOOSE_ATOL
     elif isinstance(w, RowWitness):
         assert all((v >= 0) if ans.exact else (float(v) >= -1e-6) for v in w.coefficients)
 
@@ -102,7 +104,7 @@ def _valid_for_definition(d: PrivacyDefinition, normal: np.ndarray, exact: bool)
     if gens is not None:
         for G in gens:
             vals = G.dot(normal) if exact else np.asarray(G, dtype=float).dot(normal.astype(float))
-            assert all(v >= 0 for v in vals) if exact else (vals >= -1e-9).all()
+            assert all(v >= 0 for v in vals) if exact else (vals >= -ATOL).all()
         return
     cone = d.row_cone()
     rays = cone.rays if exact else np.asarray(cone.rays, dtype=float)
@@ -110,10 +112,10 @@ def _valid_for_definition(d: PrivacyDefinition, normal: np.ndarray, exact: bool)
     nv = normal if exact else normal.astype(float)
     for r in rays:
         v = np.dot(np.asarray(r, dtype=object if exact else float), nv)
-        assert (v >= 0) if exact else v >= -1e-9
+        assert (v >= 0) if exact else v >= -ATOL
     for l in lin:
         v = np.dot(np.asarray(l, dtype=object if exact else float), nv)
-        assert (v == 0) if exact else abs(v) <= 1e-9
+        assert (v == 0) if exact else abs(v) <= ATOL
 
 
 def check_certificate(d: PrivacyDefinition, M: Mechanism, ans: Membership) -> None:
@@ -130,7 +132,7 @@ def check_certificate(d: PrivacyDefinition, M: Mechanism, ans: Membership) -> No
             assert value == c.value and value < 0
         else:
             value = float(normal.astype(float).dot(x))
-            assert abs(value - float(c.value)) <= 1e-9 and value < 0
+            assert abs(value - float(c.value)) <= ATOL and value < 0
         _valid_for_definition(d, normal, exact)
     elif isinstance(c, SeparatingCertificate):
         gens = _generators(d)
