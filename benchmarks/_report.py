@@ -46,12 +46,15 @@ def machine() -> str:
     load = ""
     with contextlib.suppress(OSError, AttributeError):
         load = ", load average " + " ".join(f"{v:.1f}" for v in os.getloadavg())
-    return (f"{model}, {os.cpu_count()} cores{load}; {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}")
+    return (
+        f"{model}, {os.cpu_count()} cores{load}; {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
 
 
-def block(name: str, printed: str, argv: list[str], *, when: _dt.datetime | None = None,
-          where: str | None = None) -> str:
+def block(
+    name: str, printed: str, argv: list[str], *, when: _dt.datetime | None = None, where: str | None = None
+) -> str:
     """The text of ``name``'s block (markers included) for what a run printed.
 
     Examples

@@ -50,9 +50,14 @@ def _text(r: Any) -> str:
 
 def done_when_rows(quick: bool) -> None:
     print("\n== the target rows: exact δ(ε) at the worst clone pair against FMT's clone bound ==")
-    rows = [("RR", 1.0, 10**4 if quick else 10**6, 0.05 if not quick else 0.2), ("3-RR", 2.0, 300 if quick else 10**4, 0.5)]
-    print(f"{'local':>5} {'eps0':>4} {'n':>8} {'eps':>5} {'δ exact':>14} {'rel.err':>8} {'time':>7} {'δ blanket':>14} "
-          f"{'time':>7} {'δ FMT clone':>14} {'time':>7} {'check':>6}  worst pair")
+    rows = [
+        ("RR", 1.0, 10**4 if quick else 10**6, 0.05 if not quick else 0.2),
+        ("3-RR", 2.0, 300 if quick else 10**4, 0.5),
+    ]
+    print(
+        f"{'local':>5} {'eps0':>4} {'n':>8} {'eps':>5} {'δ exact':>14} {'rel.err':>8} {'time':>7} {'δ blanket':>14} "
+        f"{'time':>7} {'δ FMT clone':>14} {'time':>7} {'check':>6}  worst pair"
+    )
     for name, eps0, n, eps in rows:
         local = _rr(eps0) if name == "RR" else _krr(3, eps0)
         S = pg.shuffled(local, n)
@@ -64,16 +69,20 @@ def done_when_rows(quick: bool) -> None:
         except pg.SizeLimitError:  # the blanket view of k-RR has 4 merged categories: exact law only at small n
             bl_text, bl_log, t_bl = "n/a", math.inf, 0.0
         ok = "ok" if w.delta.log10 <= min(f.log10, bl_log) else "BELOW"
-        print(f"{name:>5} {eps0:>4} {n:>8} {eps:>5} {_text(w.delta):>14} {w.delta.rel_error:>8.1e} {t_exact:>6.2f}s "
-              f"{bl_text:>14} {t_bl:>6.1f}s {_text(f):>14} {t_fmt:>6.1f}s {ok:>6}  {w.delta.pair}")
+        print(
+            f"{name:>5} {eps0:>4} {n:>8} {eps:>5} {_text(w.delta):>14} {w.delta.rel_error:>8.1e} {t_exact:>6.2f}s "
+            f"{bl_text:>14} {t_bl:>6.1f}s {_text(f):>14} {t_fmt:>6.1f}s {ok:>6}  {w.delta.pair}"
+        )
 
 
 def shuffle_table(quick: bool) -> None:
     print("\n== shuffled binary RR: ε at δ = 1e-6 (exact clone maximum, bisection) vs FMT ==")
     target = 1e-6
     ns = (100, 1000) if quick else (100, 1000, 10**4, 10**5, 10**6)
-    print(f"{'eps0':>5} {'n':>8} {'ε exact':>10} {'time':>7} {'ε FMT thm 3.1':>14} {'δ_FMT clone(ε exact)':>21} "
-          f"{'time':>7} {'check':>6}")
+    print(
+        f"{'eps0':>5} {'n':>8} {'ε exact':>10} {'time':>7} {'ε FMT thm 3.1':>14} {'δ_FMT clone(ε exact)':>21} "
+        f"{'time':>7} {'check':>6}"
+    )
     for eps0 in (0.5, 1.0, 2.0):
         for n in ns:
             S = pg.shuffled(_rr(eps0), n)
@@ -81,7 +90,9 @@ def shuffle_table(quick: bool) -> None:
             def exact_delta(e: float) -> float:
                 return 10 ** S.worst_case(e, scope="clones").delta.log10
 
-            e_exact, t_exact = _timed(lambda: epsilon_at_delta(exact_delta, target, eps0, iterations=12 if quick else 30))
+            e_exact, t_exact = _timed(
+                lambda: epsilon_at_delta(exact_delta, target, eps0, iterations=12 if quick else 30)
+            )
             closed = fmt_closed_form(n, eps0, target)
             fmt_time = 0.0
             fmt_text = "-"
@@ -94,7 +105,9 @@ def shuffle_table(quick: bool) -> None:
             if closed is not None and closed < e_exact:
                 flag = "BELOW"
             closed_text = f"{closed:.5f}" if closed is not None else "n/a"
-            print(f"{eps0:>5} {n:>8} {e_exact:>10.5f} {t_exact:>6.2f}s {closed_text:>14} {fmt_text:>21} {fmt_time:>6.1f}s {flag:>6}")
+            print(
+                f"{eps0:>5} {n:>8} {e_exact:>10.5f} {t_exact:>6.2f}s {closed_text:>14} {fmt_text:>21} {fmt_time:>6.1f}s {flag:>6}"
+            )
     print("\n== shuffled 3-RR: δ at the ε of FMT's closed form (δ = 1e-6) ==")
     ns3 = (100, 300) if quick else (100, 1000, 10**4)
     print(f"{'eps0':>5} {'n':>8} {'ε':>8} {'δ exact':>14} {'time':>7} {'δ FMT clone':>14} {'time':>7} {'check':>6}")
@@ -107,7 +120,9 @@ def shuffle_table(quick: bool) -> None:
             f, t_fmt = _timed(lambda: fmt_delta(n, math.exp(eps0), eps))
             below = w.delta.log10 > f.log10 or (closed is not None and w.delta.log10 > math.log10(target))
             flag = "BELOW" if below else ("ok" if closed is not None else "ok (ε = ε0/2: Thm 3.1 n/a)")
-            print(f"{eps0:>5} {n:>8} {eps:>8.4f} {_text(w.delta):>14} {t_exact:>6.2f}s {_text(f):>14} {t_fmt:>6.1f}s {flag:>6}")
+            print(
+                f"{eps0:>5} {n:>8} {eps:>8.4f} {_text(w.delta):>14} {t_exact:>6.2f}s {_text(f):>14} {t_fmt:>6.1f}s {flag:>6}"
+            )
 
 
 def subsample_table(quick: bool) -> None:
@@ -119,7 +134,9 @@ def subsample_table(quick: bool) -> None:
         return pg.Mechanism(K.matrix[:, [K.inputs.index(str(h[1])) for h in dom.points]], dom, K.outputs)
 
     bases: dict[str, pg.Mechanism] = {
-        "attaining (n=1)": pg.Mechanism([["3/4", "1/4", "1/4"], ["1/4", "3/4", "3/4"]], pg.Domain.histograms(1, 2, up_to=True)),
+        "attaining (n=1)": pg.Mechanism(
+            [["3/4", "1/4", "1/4"], ["1/4", "3/4", "3/4"]], pg.Domain.histograms(1, 2, up_to=True)
+        ),
         "k-RR on the count": on_count(pg.kary_randomized_response(dom.n + 1, exp_eps=3)),
         "geometric on the count": on_count(pg.truncated_geometric(dom.n, "1/2")),
     }
@@ -136,8 +153,10 @@ def subsample_table(quick: bool) -> None:
             S, dt = _timed(lambda: pg.subsampled(M, rate=g))
             t1 = pg.epsilon(S, "add-remove").level.exp_eps
             bound = bbg_bound(t, g)[0]
-            print(f"{name:>24} {str(g):>5} {str(t):>8} {str(t1):>14} {str(bound):>14} {str(bound - t1):>14} {dt:>7.3f}s"
-                  + ("" if t1 <= bound else "  EXCEEDS"))
+            print(
+                f"{name:>24} {str(g):>5} {str(t):>8} {str(t1):>14} {str(bound):>14} {str(bound - t1):>14} {dt:>7.3f}s"
+                + ("" if t1 <= bound else "  EXCEEDS")
+            )
 
 
 def main() -> None:

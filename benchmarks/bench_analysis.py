@@ -78,12 +78,23 @@ def _cell(task: str, route: str, k: int) -> dict[str, Any]:
         # the closure facts ``privgeom analyze`` shows (RR(5/8) inside, RR(7/8) outside, up to k = 6; none beyond)
         member = [m.member for _, m in _closure_examples(rr)] or None
         r = relax_pairwise(rr if route == "new" else cone, "hamming", method="auto" if route == "new" else "cone")
-        ans = {"facets": counts[0], "dim": counts[1], "member": member, "recognised": r.recognised,
-               "exp_eps": str(r.level and r.level.exp_eps), "lost": len(r.lost)}
+        ans = {
+            "facets": counts[0],
+            "dim": counts[1],
+            "member": member,
+            "recognised": r.recognised,
+            "exp_eps": str(r.level and r.level.exp_eps),
+            "lost": len(r.lost),
+        }
     elif task == "relax":
         method = {"new": "auto", "old": "cone", "generators": "generators"}[route]
         r = relax_pairwise(rr, "hamming", method=method)
-        ans = {"recognised": r.recognised, "exp_eps": str(r.level and r.level.exp_eps), "lost": len(r.lost), "kept": r.kept}
+        ans = {
+            "recognised": r.recognised,
+            "exp_eps": str(r.level and r.level.exp_eps),
+            "lost": len(r.lost),
+            "kept": r.kept,
+        }
         if route == "new":
             ans["LPs (orbits)"] = len(r.statuses)
     elif task == "semantics":
@@ -122,7 +133,7 @@ def fmt(cell: dict[str, Any] | None) -> str:
 
 
 def same_answers(cells: dict[str, dict[str, Any] | None]) -> str:
-    """"yes" / "NO" when two or more routes answered (their common answer keys compared with the new route's, or the
+    """ "yes" / "NO" when two or more routes answered (their common answer keys compared with the new route's, or the
     first answering route's), "n/a" when fewer than two did (nothing to compare)."""
     ok = [c for c in cells.values() if c is not None and c["status"] == "ok"]
     if len(ok) < 2:
@@ -137,8 +148,9 @@ ROUTES = {"analyze": ("new", "old"), "relax": ("new", "old", "generators"), "sem
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true",
-                    help="k = 2, 3 only, in this process, small budget (the test suite runs this)")
+    ap.add_argument(
+        "--quick", action="store_true", help="k = 2, 3 only, in this process, small budget (the test suite runs this)"
+    )
     ap.add_argument("--max-k", type=int, default=None, help="largest k (default 12; 14 for relax)")
     ap.add_argument("--budget", type=float, default=None, help="seconds per cell (default 60, quick 20)")
     ap.add_argument("--cell", nargs=3, metavar=("TASK", "ROUTE", "K"), help=argparse.SUPPRESS)
@@ -183,11 +195,16 @@ def main(argv: list[str] | None = None) -> int:
             ratio = "-"
             if new and new["status"] == "ok" and old and old["status"] == "ok":
                 ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x"
-            answer = ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status")) \
-                if new and new["status"] == "ok" else "-"
-            print(f"{task} | {k} | {2 ** k} | {fmt(new)} | {fmt(old)} | "
-                  f"{fmt(cells.get('generators')) if 'generators' in routes else '-'} | {ratio} | "
-                  f"{same} | {answer}")
+            answer = (
+                ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status"))
+                if new and new["status"] == "ok"
+                else "-"
+            )
+            print(
+                f"{task} | {k} | {2**k} | {fmt(new)} | {fmt(old)} | "
+                f"{fmt(cells.get('generators')) if 'generators' in routes else '-'} | {ratio} | "
+                f"{same} | {answer}"
+            )
             if new is None or new["status"] != "ok":
                 break
     failures += orbit_rows(quick=args.quick, budget=budget)
@@ -235,8 +252,13 @@ def _scale_cell(task: str, route: str, k: int) -> dict[str, Any]:
                 assert inc.witness.in_source.member and not inc.witness.not_in_larger.member
         ans: dict[str, Any] = {"relation": c.relation, "exact": c.exact}
     else:
-        opt = optimal_mechanism(d, "accuracy", "uniform", method="lp" if route == "old" else "auto",
-                                max_lp_size=big if route == "old" else None)
+        opt = optimal_mechanism(
+            d,
+            "accuracy",
+            "uniform",
+            method="lp" if route == "old" else "auto",
+            max_lp_size=big if route == "old" else None,
+        )
         assert opt.certificate.exact and opt.membership.member
         ans = {"value": str(opt.value), "exact": opt.exact}
     ans["seconds"] = time.perf_counter() - t0
@@ -262,8 +284,11 @@ def main_scale(quick: bool, budget: float) -> int:
             ratio = "-"
             if new["status"] == "ok" and old and old["status"] == "ok":
                 ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x"
-            answer = ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status")) \
-                if new["status"] == "ok" else new.get("why", "-")
+            answer = (
+                ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status"))
+                if new["status"] == "ok"
+                else new.get("why", "-")
+            )
             print(f"{task} | {label}={k} | {fmt(new)} | {fmt(old)} | {ratio} | {same} | {answer}")
     if failures:
         print(f"{failures} row(s) where the routes disagree", file=sys.stderr)
@@ -303,8 +328,9 @@ def _orbit_cell(task: str, k: int, route: str, budget: float) -> dict[str, Any] 
     import subprocess
 
     try:
-        done = subprocess.run([sys.executable, "-c", _ORBIT_CELL, str(k), route, task], capture_output=True, text=True,
-                              timeout=budget)
+        done = subprocess.run(
+            [sys.executable, "-c", _ORBIT_CELL, str(k), route, task], capture_output=True, text=True, timeout=budget
+        )
     except subprocess.TimeoutExpired:
         return None
     if done.returncode:
@@ -318,8 +344,10 @@ def orbit_rows(*, quick: bool, budget: float) -> int:
     each in its own process (time after the import); peak memory is the process's maximum resident set.
     Returns the number of rows where the answers differ."""
     print()
-    print("RR(k, 3/4) per orbit (new) vs generic (old); orbit relax = relax_pairwise(hamming) + describe_row_cone, "
-          "orbit analyze = privgeom analyze rr:k=K,p=3/4")
+    print(
+        "RR(k, 3/4) per orbit (new) vs generic (old); orbit relax = relax_pairwise(hamming) + describe_row_cone, "
+        "orbit analyze = privgeom analyze rr:k=K,p=3/4"
+    )
     print("task | k | datasets | new s | new peak MB | old s | old peak MB | ratio old/new | same answers")
     print("--- | --- | --- | --- | --- | --- | --- | --- | ---")
     bad = 0
@@ -329,10 +357,13 @@ def orbit_rows(*, quick: bool, budget: float) -> int:
         ok = lambda c: c is not None and "seconds" in c  # noqa: E731
         same = "-" if not (ok(new) and ok(old)) else ("yes" if new["answer"] == old["answer"] else "NO")  # type: ignore[index]
         bad += same == "NO"
-        cell = lambda c: (f"{c['seconds']:.2f} | {c['peak_mb']}" if ok(c) else  # noqa: E731
-                          ("out of budget | -" if c is None else f"{c['error']} | -"))
+        cell = lambda c: (  # noqa: E731
+            f"{c['seconds']:.2f} | {c['peak_mb']}"
+            if ok(c)
+            else ("out of budget | -" if c is None else f"{c['error']} | -")
+        )
         ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x" if ok(new) and ok(old) else "-"  # type: ignore[index]
-        print(f"{task} | {k} | {2 ** k} | {cell(new)} | {cell(old)} | {ratio} | {same}")
+        print(f"{task} | {k} | {2**k} | {cell(new)} | {cell(old)} | {ratio} | {same}")
     return bad
 
 
@@ -359,8 +390,13 @@ def _own_graph_cell(spec: str, route: str) -> dict[str, Any]:
     own = own_family(d)
     assert own is not None
     r = relax(d, own[1] if route == "new" else "all-pairs")
-    ans: dict[str, Any] = {"datasets": summary.n_datasets, "facets": summary.n_facets, "recognised": r.recognised,
-                           "exp_eps": str(r.level and r.level.exp_eps), "lost": len(r.lost)}
+    ans: dict[str, Any] = {
+        "datasets": summary.n_datasets,
+        "facets": summary.n_facets,
+        "recognised": r.recognised,
+        "exp_eps": str(r.level and r.level.exp_eps),
+        "lost": len(r.lost),
+    }
     if route == "new":
         ans["orbits"] = len(summary.facet_orbits)
     ans["seconds"] = time.perf_counter() - t0
@@ -386,14 +422,16 @@ def scale_rows(quick: bool, budget: float) -> int:
     """The second table: catalogue definitions at scale, new (own graph) against old (all pairs); failures."""
     where = "in this process (--quick)" if quick else "each in its own process"
     print()
-    print(f"privgeom analyze at scale (budget {budget:.0f} s per cell, {where}); new = onto the definition's own "
-          "graph, old = onto all pairs")
+    print(
+        f"privgeom analyze at scale (budget {budget:.0f} s per cell, {where}); new = onto the definition's own "
+        "graph, old = onto all pairs"
+    )
     print("scale | spec | new | old | ratio old/new | same answers | answer (new)")
     print("--- | --- | --- | --- | --- | --- | ---")
     failures = 0
     for spec_fmt, full, small in SCALE_SPECS.values():
         old_gone = False
-        for n in (small if quick else full):
+        for n in small if quick else full:
             spec = spec_fmt.format(n=n)
             new = run_scale_cell(spec, "new", budget, quick)
             old = None if old_gone else run_scale_cell(spec, "old", budget, quick)
@@ -401,10 +439,16 @@ def scale_rows(quick: bool, budget: float) -> int:
                 old_gone = True
             same = same_answers({"new": new, "old": old})
             failures += same == "NO"
-            ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x" if new["status"] == "ok" and old and \
-                old["status"] == "ok" else "-"
-            answer = ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status")) \
-                if new["status"] == "ok" else new.get("why", "-")
+            ratio = (
+                f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x"
+                if new["status"] == "ok" and old and old["status"] == "ok"
+                else "-"
+            )
+            answer = (
+                ", ".join(f"{key}={new[key]}" for key in new if key not in ("seconds", "status"))
+                if new["status"] == "ok"
+                else new.get("why", "-")
+            )
             print(f"scale | {spec} | {fmt(new)} | {fmt(old)} | {ratio} | {same} | {answer}")
     return failures
 
@@ -436,15 +480,21 @@ def _path_cell(n: int, route: str) -> dict[str, Any]:
         code = cli_main(argv)
     seconds = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    return {"code": code, "text": hashlib.sha256(buf.getvalue().encode()).hexdigest()[:16], "seconds": seconds,
-            "peak MB": round(peak)}
+    return {
+        "code": code,
+        "text": hashlib.sha256(buf.getvalue().encode()).hexdigest()[:16],
+        "seconds": seconds,
+        "peak MB": round(peak),
+    }
 
 
 def path_rows(quick: bool, budget: float) -> int:
     """The third table: ε-DP on a path, arithmetic route against the graph route; failures."""
     print()
-    print(f"privgeom analyze dp:graph=path,n=N,exp_eps=2 (budget {budget:.0f} s per cell, each in its own process; "
-          "peak = max resident memory of that process); new = edges by index arithmetic, old = networkx graph")
+    print(
+        f"privgeom analyze dp:graph=path,n=N,exp_eps=2 (budget {budget:.0f} s per cell, each in its own process; "
+        "peak = max resident memory of that process); new = edges by index arithmetic, old = networkx graph"
+    )
     print("path | N | new | old | ratio old/new | same text | peak MB new | peak MB old")
     print("--- | --- | --- | --- | --- | --- | --- | ---")
     failures = 0
@@ -458,8 +508,11 @@ def path_rows(quick: bool, budget: float) -> int:
             cmd = [sys.executable, __file__, "--path-cell", str(n), route]
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=budget)
-                cells[route] = dict(json.loads(proc.stdout), status="ok") if proc.returncode == 0 else \
-                    {"status": "error", "why": (proc.stderr.strip().splitlines() or ["?"])[-1][:200]}
+                cells[route] = (
+                    dict(json.loads(proc.stdout), status="ok")
+                    if proc.returncode == 0
+                    else {"status": "error", "why": (proc.stderr.strip().splitlines() or ["?"])[-1][:200]}
+                )
             except subprocess.TimeoutExpired:
                 cells[route] = {"status": "out of reach"}
         new, old = cells["new"], cells["old"]
@@ -468,8 +521,11 @@ def path_rows(quick: bool, budget: float) -> int:
             old_gone = True
         same = same_answers({"new": new, "old": old})
         failures += same == "NO" or new["status"] != "ok"
-        ratio = f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x" if new["status"] == "ok" and old and \
-            old["status"] == "ok" else "-"
+        ratio = (
+            f"{old['seconds'] / max(new['seconds'], 1e-9):.1f}x"
+            if new["status"] == "ok" and old and old["status"] == "ok"
+            else "-"
+        )
         peak = [str(c["peak MB"]) if c and c["status"] == "ok" else "-" for c in (new, old)]
         print(f"path | {n:,} | {fmt(new)} | {fmt(old)} | {ratio} | {same} | {peak[0]} | {peak[1]}")
     return failures

@@ -43,11 +43,11 @@ def plain_sparse_highs(mats: list[np.ndarray], target: np.ndarray) -> bool:
     m, nS = len(mats), n_out * N
     blocks: list[list[Any]] = [[None] * (2 * m + 2) for _ in range(m + 2)]
     for j, M in enumerate(mats):
-        blocks[0][j] = sp.kron(sp.eye(n_out), sp.csr_matrix(M.T))                       # Σ_j B_j M_j (row-major B_j)
+        blocks[0][j] = sp.kron(sp.eye(n_out), sp.csr_matrix(M.T))  # Σ_j B_j M_j (row-major B_j)
         blocks[1 + j][j] = sp.kron(sp.csr_matrix(np.ones((1, n_out))), sp.eye(M.shape[0]))  # column sums of B_j
-        blocks[1 + j][m + j] = sp.csr_matrix(-np.ones((M.shape[0], 1)))                  # … = λ_j
-        blocks[m + 1][m + j] = sp.csr_matrix(np.ones((1, 1)))                            # Σ λ_j = 1
-    blocks[0][2 * m], blocks[0][2 * m + 1] = sp.eye(nS), -sp.eye(nS)                     # ℓ1 slacks s⁺ − s⁻
+        blocks[1 + j][m + j] = sp.csr_matrix(-np.ones((M.shape[0], 1)))  # … = λ_j
+        blocks[m + 1][m + j] = sp.csr_matrix(np.ones((1, 1)))  # Σ λ_j = 1
+    blocks[0][2 * m], blocks[0][2 * m + 1] = sp.eye(nS), -sp.eye(nS)  # ℓ1 slacks s⁺ − s⁻
     A = sp.bmat(blocks, format="csc")
     b = np.concatenate([target.ravel(), np.zeros(sum(M.shape[0] for M in mats)), [1.0]])
     c = np.concatenate([np.zeros(A.shape[1] - 2 * nS), np.ones(2 * nS)])
@@ -63,8 +63,11 @@ def random_mechanism(rng: np.random.Generator, n_out: int, n_in: int) -> np.ndar
 
 
 def rr_case(k: int) -> tuple[str, pg.Mechanism, list[pg.Mechanism]]:
-    return (f"RR(k={k}) {2**k}x{2**k}", pg.randomized_response(k, 0.75),
-            [pg.randomized_response(k, 2 / 3), pg.randomized_response(k, 0.8), pg.randomized_response(k, 0.7)])
+    return (
+        f"RR(k={k}) {2**k}x{2**k}",
+        pg.randomized_response(k, 0.75),
+        [pg.randomized_response(k, 2 / 3), pg.randomized_response(k, 0.8), pg.randomized_response(k, 0.7)],
+    )
 
 
 def random_case(n: int, seed: int = 1) -> tuple[str, pg.Mechanism, list[pg.Mechanism]]:
@@ -88,8 +91,9 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 def run_case(name: str, M: pg.Mechanism, targets: list[pg.Mechanism], solvers: list[str], unreduced: bool) -> list[str]:
     mats = [M.float_matrix()]
     yes, no, again = targets
-    (b1, b2), t_plain = timed(lambda: (plain_sparse_highs(mats, yes.float_matrix()),
-                                       plain_sparse_highs(mats, no.float_matrix())))
+    (b1, b2), t_plain = timed(
+        lambda: (plain_sparse_highs(mats, yes.float_matrix()), plain_sparse_highs(mats, no.float_matrix()))
+    )
     print(f"  {name:28} {'plain sparse HiGHS':24} {t_plain:10.3f} {1.0:8.2f}  ({b1}, {b2})", flush=True)
     rows = []
 
@@ -112,8 +116,11 @@ def run_case(name: str, M: pg.Mechanism, targets: list[pg.Mechanism], solvers: l
     ans, t_warm = timed(lambda: D.contains(again, method="lp").member)
     ans2, t_warm2 = timed(lambda: D.contains(no, method="lp").member)
     assert ans and ans2 == b2
-    print(f"  {name:28} {'warm (cached model)':24} {t_warm + t_warm2:10.3f} {(t_warm + t_warm2) / t_plain:8.3f}  "
-          f"({ans}, {ans2})", flush=True)
+    print(
+        f"  {name:28} {'warm (cached model)':24} {t_warm + t_warm2:10.3f} {(t_warm + t_warm2) / t_plain:8.3f}  "
+        f"({ans}, {ans2})",
+        flush=True,
+    )
     for solver in solvers:
         report(f"solver={solver}", lambda: cold(solver=solver))
     if unreduced:

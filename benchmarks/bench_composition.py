@@ -54,18 +54,24 @@ def row_rr1000() -> None:
     M = pg.randomized_response(1, "3/4")
     r, s = timed(lambda: pg.compose(M, k=1000).delta("hamming", exp_eps=150))
     d = r.delta
-    print(f"rr1000  e^ε = 150: δ exact = {d.numerator.bit_length()}-bit / {d.denominator.bit_length()}-bit rational "
-          f"≈ {float(d):.17g}; 1 − δ ≈ {float(1 - d):.6g}; {s:.3f} s")
+    print(
+        f"rr1000  e^ε = 150: δ exact = {d.numerator.bit_length()}-bit / {d.denominator.bit_length()}-bit rational "
+        f"≈ {float(d):.17g}; 1 − δ ≈ {float(1 - d):.6g}; {s:.3f} s"
+    )
     r, s = timed(lambda: pg.compose(M, k=1000).delta("hamming", 5.0))
-    print(f"rr1000  ε = 5: δ = a − e^5·b exactly, a ≈ {float(r.intercept):.17g}, b ≈ {float(r.slope):.6g} "
-          f"(rationals over 4^1000); {s:.3f} s")
+    print(
+        f"rr1000  ε = 5: δ = a − e^5·b exactly, a ≈ {float(r.intercept):.17g}, b ≈ {float(r.slope):.6g} "
+        f"(rationals over 4^1000); {s:.3f} s"
+    )
 
 
 def row_krr200() -> None:
     M = pg.kary_randomized_response(4, exp_eps=3)
     r, s = timed(lambda: pg.compose(M, k=200).delta("complete", exp_eps=3))
-    print(f"krr200  4-RR(e^ε = 3) × 200, complete graph, e^ε = 3: δ exact ≈ {float(r.delta):.17g} "
-          f"({r.n_atoms} atoms, {r.n_edges} edges); {s:.3f} s")
+    print(
+        f"krr200  4-RR(e^ε = 3) × 200, complete graph, e^ε = 3: δ exact ≈ {float(r.delta):.17g} "
+        f"({r.n_atoms} atoms, {r.n_edges} edges); {s:.3f} s"
+    )
 
 
 def row_random6(k: int = 100, eps: float = 1.0) -> None:
@@ -78,21 +84,28 @@ def row_random6(k: int = 100, eps: float = 1.0) -> None:
 
     one, s1 = timed(lambda: certified_delta(ratio_classes(M, 0, 1), k, math.exp(eps)))
     (lo, hi), s2 = timed(lambda: dp_accounting_bracket(M, ("0", "1"), k, eps))
-    print(f"random6 k = {k}, ε = {eps}: privgeom certified [{one.lo:.12f}, {one.hi:.12f}] width {one.hi - one.lo:.2g} "
-          f"in {s1:.3f} s (both directions: [{float(r.lo):.12f}, {float(r.hi):.12f}] in {s:.3f} s)")
-    print(f"        dp_accounting (1e-4)  [{lo:.12f}, {hi:.12f}] width {hi - lo:.2g} in {s2:.3f} s "
-          f"(optimistic and pessimistic, each composed {k} times)")
+    print(
+        f"random6 k = {k}, ε = {eps}: privgeom certified [{one.lo:.12f}, {one.hi:.12f}] width {one.hi - one.lo:.2g} "
+        f"in {s1:.3f} s (both directions: [{float(r.lo):.12f}, {float(r.hi):.12f}] in {s:.3f} s)"
+    )
+    print(
+        f"        dp_accounting (1e-4)  [{lo:.12f}, {hi:.12f}] width {hi - lo:.2g} in {s2:.3f} s "
+        f"(optimistic and pessimistic, each composed {k} times)"
+    )
     try:
         from prv_accountant import PRVAccountant
 
         def prv() -> tuple[float, float, float]:
-            acc = PRVAccountant(prvs=[to_prv_accountant(M, ("0", "1"))], max_self_compositions=[k], eps_error=0.01,
-                                delta_error=1e-10)
+            acc = PRVAccountant(
+                prvs=[to_prv_accountant(M, ("0", "1"))], max_self_compositions=[k], eps_error=0.01, delta_error=1e-10
+            )
             return acc.compute_delta(eps, [k])
 
         (plo, _, phi), s3 = timed(prv)
-        print(f"        prv_accountant        [{plo:.12f}, {phi:.12f}] width {phi - plo:.2g} in {s3:.3f} s "
-              f"(eps_error 0.01, delta_error 1e-10)")
+        print(
+            f"        prv_accountant        [{plo:.12f}, {phi:.12f}] width {phi - plo:.2g} in {s3:.3f} s "
+            f"(eps_error 0.01, delta_error 1e-10)"
+        )
     except ImportError:
         print("        prv_accountant: not installed")
 
@@ -102,8 +115,10 @@ def row_kov() -> None:
         return all(kov_check(k, r).holds for r in (F(2), F(3), F(3, 2)) for k in range(1, 51))
 
     ok, s = timed(run)
-    print(f"kov     Theorem 3.3, k = 1..50, e^ε ∈ {{2, 3, 3/2}}: {'all equal (exact rationals)' if ok else 'MISMATCH'}; "
-          f"{s:.3f} s")
+    print(
+        f"kov     Theorem 3.3, k = 1..50, e^ε ∈ {{2, 3, 3/2}}: {'all equal (exact rationals)' if ok else 'MISMATCH'}; "
+        f"{s:.3f} s"
+    )
 
 
 def row_inside(n_mech: int = 20) -> None:
@@ -124,8 +139,10 @@ def row_inside(n_mech: int = 20) -> None:
                 lo, hi = dp_accounting_bracket(M, ("0", "1"), k, eps)
                 checked += 1
                 violated += not (lo - 1e-12 <= exact <= hi + 1e-12)
-    print(f"inside  {n_mech} random mechanisms × k ∈ {{2, 5, 20}} × 4 ε: {checked} points, {violated} outside "
-          f"dp_accounting's bracket; {time.perf_counter() - t:.1f} s")
+    print(
+        f"inside  {n_mech} random mechanisms × k ∈ {{2, 5, 20}} × 4 ε: {checked} points, {violated} outside "
+        f"dp_accounting's bracket; {time.perf_counter() - t:.1f} s"
+    )
 
 
 def row_growing(ks: tuple[int, ...]) -> None:
@@ -136,8 +153,10 @@ def row_growing(ks: tuple[int, ...]) -> None:
             r, s = timed(lambda: C.delta([edge], eps))
             width = 0.0 if r.exact else float(r.hi) - float(r.lo)
             (lo, hi), s2 = timed(lambda: dp_accounting_bracket(M, edge, k, eps))
-            print(f"growing {name:8s} k = {k:4d}: privgeom {r.route:9s} δ ≈ {float(r.delta):.10f} width {width:.2g} "
-                  f"{s:7.3f} s | dp_accounting width {hi - lo:.2g} {s2:7.3f} s")
+            print(
+                f"growing {name:8s} k = {k:4d}: privgeom {r.route:9s} δ ≈ {float(r.delta):.10f} width {width:.2g} "
+                f"{s:7.3f} s | dp_accounting width {hi - lo:.2g} {s2:7.3f} s"
+            )
 
 
 def row_definitions() -> None:
@@ -145,15 +164,19 @@ def row_definitions() -> None:
     D4 = pg.parse_definition("dp:graph=complete,n=3,exp_eps=4")
     rep, s = timed(lambda: compose_definitions(D2, D2))
     sw = composed_dp_sandwich(rep, "complete", steps=6)
-    print(f"defs    compose(DP(K3,2), DP(K3,2)): cone == DP(K3,4)'s: {rep.row_cone == D4.row_cone()}; decided by its "
-          f"cone: {rep.decided}; relation to DP(K3,4): {pg.compare(rep.definition, D4).relation}; {sw.summary()}; "
-          f"{s:.2f} s")
+    print(
+        f"defs    compose(DP(K3,2), DP(K3,2)): cone == DP(K3,4)'s: {rep.row_cone == D4.row_cone()}; decided by its "
+        f"cone: {rep.decided}; relation to DP(K3,4): {pg.compare(rep.definition, D4).relation}; {sw.summary()}; "
+        f"{s:.2f} s"
+    )
     R = pg.RandomizedResponse(1, "3/4")
     seq = compose_definitions(R, R)
     ind = compose_definitions(R, R, independent=True)
-    print(f"defs    compose(RR(3/4), RR(3/4)): cone == RR(9/10)'s: "
-          f"{seq.row_cone == pg.RandomizedResponse(1, '9/10').row_cone()}, decided: {seq.decided}; independent: cone "
-          f"== RR(2, 3/4)'s: {ind.row_cone == pg.RandomizedResponse(2, '3/4').row_cone()}, decided: {ind.decided}")
+    print(
+        f"defs    compose(RR(3/4), RR(3/4)): cone == RR(9/10)'s: "
+        f"{seq.row_cone == pg.RandomizedResponse(1, '9/10').row_cone()}, decided: {seq.decided}; independent: cone "
+        f"== RR(2, 3/4)'s: {ind.row_cone == pg.RandomizedResponse(2, '3/4').row_cone()}, decided: {ind.decided}"
+    )
 
 
 def figure(path: str, k: int = 50) -> None:
@@ -168,8 +191,9 @@ def figure(path: str, k: int = 50) -> None:
     fig = Figure(figsize=(6, 3.6))
     ax = fig.add_subplot()
     for interval, colour in ((0.05, "tab:orange"), (1e-4, "tab:green")):
-        los, his = zip(*(dp_accounting_bracket(M, ("1", "0"), k, float(e), value_discretization_interval=interval)
-                         for e in eps))
+        los, his = zip(
+            *(dp_accounting_bracket(M, ("1", "0"), k, float(e), value_discretization_interval=interval) for e in eps)
+        )
         ax.fill_between(eps, los, his, color=colour, alpha=0.35, label=f"dp_accounting bracket (interval {interval:g})")
     ax.plot(eps, exact, color="tab:blue", lw=1.2, label="privgeom exact")
     ax.set_xlabel("ε")

@@ -46,7 +46,9 @@ def main() -> None:
     p = Fraction(3, 4)
 
     print("closure membership of RR(k, 2/3) [member] and RR(k, 4/5) [non-member] in closure(RR(k, 3/4)), exact")
-    header = f"{'k':>3} {'N':>5} {'structured s':>13} {'LP s':>10} {'DD s':>10} {'LP/struct':>10} {'DD/struct':>10}  agree"
+    header = (
+        f"{'k':>3} {'N':>5} {'structured s':>13} {'LP s':>10} {'DD s':>10} {'LP/struct':>10} {'DD/struct':>10}  agree"
+    )
     print(header)
     print("-" * len(header))
     alive = {"lp": True, "dd": True}
@@ -61,7 +63,10 @@ def main() -> None:
         answers = [(a1.member, a2.member)]
         cells = [f"{t_struct:13.4f}"]
         ratios = []
-        for key, fn in (("lp", lambda m: finite.contains(m, method="lp").member), ("dd", lambda m: dd_membership(M, m))):
+        for key, fn in (
+            ("lp", lambda m: finite.contains(m, method="lp").member),
+            ("dd", lambda m: dd_membership(M, m)),
+        ):
             if not alive[key]:
                 cells.append(f"{'skipped':>10}")
                 ratios.append(f"{'-':>10}")

@@ -89,7 +89,9 @@ def row(k: int, quick: bool, float_cone: bool) -> tuple[dict[str, Any], list[str
 
 def orbit_rows(quick: bool, max_k: int) -> list[tuple[str, int, int, float, float, str]]:
     """Orbit route against the full enumeration: (graph, rays, orbits, t orbits, t full, what the total matched)."""
-    cases = [("Q", k) for k in ([2, 3] if quick else range(2, max_k + 1))] + [("K", n) for n in ([8] if quick else [8, 12, 16])]
+    cases = [("Q", k) for k in ([2, 3] if quick else range(2, max_k + 1))] + [
+        ("K", n) for n in ([8] if quick else [8, 12, 16])
+    ]
     out = []
     for kind, m in cases:
         dp = DifferentialPrivacy.hamming(m, exp_eps=2) if kind == "Q" else DifferentialPrivacy.complete(m, exp_eps=2)
@@ -118,21 +120,48 @@ def main(argv: list[str] | None = None) -> int:
         r, n = row(k, args.quick, args.float_cone)
         rows.append(r)
         notes.extend(n)
-    head = ("k", "datasets", "facets", "t facets exact", "t facets float", "rays", "t enum (fast)",
-            "t cdd exact", "t cdd float", "exact/enum", "float/enum", "t Cone.rays float")
+    head = (
+        "k",
+        "datasets",
+        "facets",
+        "t facets exact",
+        "t facets float",
+        "rays",
+        "t enum (fast)",
+        "t cdd exact",
+        "t cdd float",
+        "exact/enum",
+        "float/enum",
+        "t Cone.rays float",
+    )
     print("eps-DP cone on the hypercube Q_k, e^eps = 2 (facets: k 2^k; rays: homomorphisms Q_k -> Z)")
     print(" | ".join(head))
     for r in rows:
-        rays = r["rays"] if r["rays"] is not None else (f"{r['rays_counted']:,} (refused)" if "rays_counted" in r else "refused")
+        rays = (
+            r["rays"]
+            if r["rays"] is not None
+            else (f"{r['rays_counted']:,} (refused)" if "rays_counted" in r else "refused")
+        )
 
         def ratio(key: str) -> str:
             if r[key] is None or r["t_enum"] in (None, 0):
                 return "-"
             return f"{r[key] / r['t_enum']:.1f}x"
 
-        cells = (r["k"], r["datasets"], r["facets"], fmt_t(r["t_facets_exact"]), fmt_t(r["t_facets_float"]), rays,
-                 fmt_t(r["t_enum"]), fmt_t(r["t_dd_exact"]), fmt_t(r["t_dd_float"]), ratio("t_dd_exact"),
-                 ratio("t_dd_float"), fmt_t(r["t_cone_float"]))
+        cells = (
+            r["k"],
+            r["datasets"],
+            r["facets"],
+            fmt_t(r["t_facets_exact"]),
+            fmt_t(r["t_facets_float"]),
+            rays,
+            fmt_t(r["t_enum"]),
+            fmt_t(r["t_dd_exact"]),
+            fmt_t(r["t_dd_float"]),
+            ratio("t_dd_exact"),
+            ratio("t_dd_float"),
+            fmt_t(r["t_cone_float"]),
+        )
         print(" | ".join(str(c) for c in cells))
     print()
     print("Out of reach:")
@@ -145,11 +174,15 @@ def main(argv: list[str] | None = None) -> int:
     if not any(r["k"] >= 5 for r in rows):
         print("  k>=5: not run in this mode (use the full run)")
     print()
-    print("Rays up to symmetry: dp_ray_orbits (orderly generation, lex-leaders) vs the full enumeration dp_ray_patterns")
+    print(
+        "Rays up to symmetry: dp_ray_orbits (orderly generation, lex-leaders) vs the full enumeration dp_ray_patterns"
+    )
     print(" | ".join(("graph", "rays", "orbits", "t orbits", "t full", "full/orbits", "total checked")))
     for name, n_rays, n_orb, t_orb, t_full, check in orbit_rows(args.quick, args.max_k):
         ratio = f"{t_full / t_orb:.1f}x" if t_orb > 0 else "-"
-        print(" | ".join(str(c) for c in (name, f"{n_rays:,}", f"{n_orb:,}", fmt_t(t_orb), fmt_t(t_full), ratio, check)))
+        print(
+            " | ".join(str(c) for c in (name, f"{n_rays:,}", f"{n_orb:,}", fmt_t(t_orb), fmt_t(t_full), ratio, check))
+        )
     return 0
 
 

@@ -62,8 +62,14 @@ def fmt(t: float | None, budget: int) -> str:
     return f">{budget}" if t is None else f"{t:.2f}"
 
 
-def compare(label: str, build: Callable[[], Any], answer: Callable[[Any], Any], budget: int,
-            skip: set[str], rows: list[list[str]]) -> None:
+def compare(
+    label: str,
+    build: Callable[[], Any],
+    answer: Callable[[Any], Any],
+    budget: int,
+    skip: set[str],
+    rows: list[list[str]],
+) -> None:
     """Time ``answer(build())`` under every engine and ``auto``; assert the answers identical."""
     times: dict[str, float | None] = {}
     answers: dict[str, Any] = {}
@@ -71,9 +77,11 @@ def compare(label: str, build: Callable[[], Any], answer: Callable[[Any], Any], 
         if engine in skip:
             times[engine] = None
             continue
+
         def run() -> Any:
             with use_engine(engine):
                 return answer(build())
+
         times[engine], answers[engine] = timed(run, budget)
     done = {e: a for e, a in answers.items() if a is not None}
     if len({repr(a) for a in done.values()}) > 1:
@@ -90,9 +98,14 @@ def compare(label: str, build: Callable[[], Any], answer: Callable[[Any], Any], 
 def row_cone_case(n_out: int, n_in: int, seed: int, budget: int, cdd_max: int, rows: list[list[str]]) -> None:
     M = mechanism(n_out, n_in, seed)
     skip = {"cdd"} if n_out * n_in > cdd_max else set()
-    compare(f"M {n_out} x {n_in} (seed {seed}), auto={choose('V', n_out, n_in).engine}",
-            lambda: pg.FiniteDefinition([pg.Mechanism(M.matrix)]).row_cone(),
-            lambda c: c.int_facets.tolist(), budget, skip, rows)
+    compare(
+        f"M {n_out} x {n_in} (seed {seed}), auto={choose('V', n_out, n_in).engine}",
+        lambda: pg.FiniteDefinition([pg.Mechanism(M.matrix)]).row_cone(),
+        lambda c: c.int_facets.tolist(),
+        budget,
+        skip,
+        rows,
+    )
 
 
 def quick_cases(budget: int, rows: list[list[str]]) -> None:
@@ -100,26 +113,62 @@ def quick_cases(budget: int, rows: list[list[str]]) -> None:
     for n_out, n_in, seed in QUICK:
         row_cone_case(n_out, n_in, seed, budget, n_out * n_in, rows)
     rr2, dp2 = pg.RandomizedResponse(2, "3/4"), pg.DifferentialPrivacy.hamming(2, exp_eps=2)
-    compare("hull(RR(2,3/4), DP(Q2,2)) facets", lambda: pg.hull(rr2, dp2).row_cone(),
-            lambda c: c.int_facets.tolist(), budget, set(), rows)
+    compare(
+        "hull(RR(2,3/4), DP(Q2,2)) facets",
+        lambda: pg.hull(rr2, dp2).row_cone(),
+        lambda c: c.int_facets.tolist(),
+        budget,
+        set(),
+        rows,
+    )
 
 
 def design_cases(budget: int, rows: list[list[str]]) -> None:
     rr3, dp3 = pg.RandomizedResponse(3, "3/4"), pg.DifferentialPrivacy.hamming(3, exp_eps=2)
     rr4, dp4 = pg.RandomizedResponse(4, "3/4"), pg.DifferentialPrivacy.hamming(4, exp_eps=3)
-    compare("hull(RR(3,3/4), DP(Q3,2)) facets", lambda: pg.hull(rr3, dp3).row_cone(),
-            lambda c: c.int_facets.tolist(), budget, set(), rows)
-    compare("hull(RR(3,3/4), DP(Q3,2)) rays", lambda: pg.hull(rr3, dp3).row_cone(),
-            lambda c: c.int_rays.tolist(), budget, set(), rows)
-    compare("hull(RR(4,3/4), DP(Q4,3)) facets", lambda: pg.hull(rr4, dp4).row_cone(),
-            lambda c: c.int_facets.tolist(), budget, set(), rows)
-    compare("intersection(RR(4,3/4), DP(Q4,3)) facets", lambda: pg.intersection(rr4, dp4).row_cone(),
-            lambda c: c.int_facets.tolist(), budget, set(), rows)
+    compare(
+        "hull(RR(3,3/4), DP(Q3,2)) facets",
+        lambda: pg.hull(rr3, dp3).row_cone(),
+        lambda c: c.int_facets.tolist(),
+        budget,
+        set(),
+        rows,
+    )
+    compare(
+        "hull(RR(3,3/4), DP(Q3,2)) rays",
+        lambda: pg.hull(rr3, dp3).row_cone(),
+        lambda c: c.int_rays.tolist(),
+        budget,
+        set(),
+        rows,
+    )
+    compare(
+        "hull(RR(4,3/4), DP(Q4,3)) facets",
+        lambda: pg.hull(rr4, dp4).row_cone(),
+        lambda c: c.int_facets.tolist(),
+        budget,
+        set(),
+        rows,
+    )
+    compare(
+        "intersection(RR(4,3/4), DP(Q4,3)) facets",
+        lambda: pg.intersection(rr4, dp4).row_cone(),
+        lambda c: c.int_facets.tolist(),
+        budget,
+        set(),
+        rows,
+    )
     rng = np.random.default_rng(5)
     base = [list(r) for r in dp3.row_cone().int_facets.tolist()]
     extra = [[int(v) for v in (np.array(base[i]) + np.array(base[j]))] for i, j in rng.integers(0, len(base), (60, 2))]
-    compare("from_guarantees(DP(Q3,2) facets + 60 implied)", lambda: pg.ConeDefinition.from_guarantees(base + extra, dp3.inputs),
-            lambda D: D.row_cone().int_rays.tolist(), budget, set(), rows)
+    compare(
+        "from_guarantees(DP(Q3,2) facets + 60 implied)",
+        lambda: pg.ConeDefinition.from_guarantees(base + extra, dp3.inputs),
+        lambda D: D.row_cone().int_rays.tolist(),
+        budget,
+        set(),
+        rows,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             pg.FiniteDefinition([mechanism(12, 10, 1)]).row_cone().n_facets
     print(" | ".join(head))
     if not args.skip_table:
-        for n_out, n_in in TABLE[:args.table_max]:
+        for n_out, n_in in TABLE[: args.table_max]:
             row_cone_case(n_out, n_in, 0, args.budget, args.cdd_max_entries, rows)
     rng = np.random.default_rng(2024)
     for k in range(args.corpus):

@@ -89,14 +89,22 @@ def main() -> None:
     dpb = pg.DifferentialPrivacy(hamming_graph(big_k), exp_eps="29/10")
     a, te = timed(lambda: dpb.contains(pg.randomized_response(big_k, "3/4")))
     if args.quick:
-        b, tf = timed(lambda: pg.DifferentialPrivacy(hamming_graph(big_k), exp_eps=2.9).contains(
-            pg.randomized_response(big_k, 0.75)))
+        b, tf = timed(
+            lambda: pg.DifferentialPrivacy(hamming_graph(big_k), exp_eps=2.9).contains(
+                pg.randomized_response(big_k, 0.75)
+            )
+        )
         c, tr = timed(lambda: dpb.contains(fresh_fraction_rr(big_k, "3/4"), method="fraction"))
         same = a.member == b.member == c.member
     else:  # floats: a 4096 x 4096 scan over 49,152 directed edges; Fractions: the dense matrix is refused
         tf, tr, same = None, None, True
-    row(f"DP(hamming({big_k}), e^ε=29/10) ∌ RR({big_k}, 3/4)", te, tf, tr,
-        same and not a.member and a.certificate.value < 0)
+    row(
+        f"DP(hamming({big_k}), e^ε=29/10) ∌ RR({big_k}, 3/4)",
+        te,
+        tf,
+        tr,
+        same and not a.member and a.certificate.value < 0,
+    )
 
     # 2. closure membership of randomized response, building included
     a, te = timed(lambda: pg.RandomizedResponse(k, "3/4").contains(pg.randomized_response(k, "2/3")))
@@ -112,8 +120,13 @@ def main() -> None:
         same = c.level == a.level
     except pg.SizeLimitError:
         tr, same = None, True
-    row(f"build RR({big_k}, 3/4) + ε(hamming) = ln 3", te, tf, tr,
-        a.level.eps == pg.LogRational(3) and math.isclose(float(b), math.log(3), rel_tol=1e-12) and same)
+    row(
+        f"build RR({big_k}, 3/4) + ε(hamming) = ln 3",
+        te,
+        tf,
+        tr,
+        a.level.eps == pg.LogRational(3) and math.isclose(float(b), math.log(3), rel_tol=1e-12) and same,
+    )
 
     # 4. ε and δ(ln 2) of RR(k) on the Hamming graph
     M = pg.randomized_response(k, "3/4")
@@ -130,12 +143,15 @@ def main() -> None:
     a, te = timed(lambda: pg.delta(M, "hamming", exp_eps=2))
     b, tf = timed(lambda: pg.delta(Mf, "hamming", exp_eps=2.0))
     c, tr = timed(lambda: pg.delta(Mr, "hamming", exp_eps=2, method="fraction"))
-    row(f"δ(ln 2) of RR({k}, 3/4), hamming", te, tf, tr, a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12))
+    row(
+        f"δ(ln 2) of RR({k}, 3/4), hamming", te, tf, tr, a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12)
+    )
     d, tfac = timed(lambda: pg.delta(M, "hamming", exp_eps=2, method="factors"))
     row(f"δ(ln 2) of RR({k}, 3/4), hamming, from the factors", tfac, tf, tr, d == a)
 
     # 5. δ(ln 2) of the truncated geometric mechanism on the path: building included, then on built mechanisms
     for alpha in ("1/2", "2/3"):
+
         def fraction_geometric() -> pg.Mechanism:
             G = pg.truncated_geometric(n_geo, alpha)
             Gr = pg.Mechanism(G.matrix, inputs=G.inputs, outputs=G.outputs)
@@ -145,8 +161,13 @@ def main() -> None:
         a, te = timed(lambda: pg.delta(pg.truncated_geometric(n_geo, alpha), "path", pg.LogRational(2)))
         b, tf = timed(lambda: pg.delta(pg.truncated_geometric(n_geo, float(Fraction(alpha))), "path", math.log(2)))
         c, tr = timed(lambda: pg.delta(fraction_geometric(), "path", pg.LogRational(2), method="fraction"))
-        row(f"build geometric(n={n_geo}, α={alpha}) + δ(ln 2), path", te, tf, tr,
-            a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12))
+        row(
+            f"build geometric(n={n_geo}, α={alpha}) + δ(ln 2), path",
+            te,
+            tf,
+            tr,
+            a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12),
+        )
         G = pg.truncated_geometric(n_geo, alpha)
         G.int_columns
         Gf = G.to_float()
@@ -154,24 +175,38 @@ def main() -> None:
         a, te = timed(lambda: pg.delta(G, "path", exp_eps=2))
         b, tf = timed(lambda: pg.delta(Gf, "path", exp_eps=2.0))
         c, tr = timed(lambda: pg.delta(Gr, "path", exp_eps=2, method="fraction"))
-        row(f"δ(ln 2) of geometric(n={n_geo}, α={alpha}), path, built", te, tf, tr,
-            a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12))
+        row(
+            f"δ(ln 2) of geometric(n={n_geo}, α={alpha}), path, built",
+            te,
+            tf,
+            tr,
+            a == c and math.isclose(b.delta, float(a.delta), abs_tol=1e-12),
+        )
 
     # 6. the whole δ(ε) curve: integer columns vs the Fraction matrix (method="fraction") vs floats
     from privgeom.analyses import delta_curve
 
     curve_k = 4 if args.quick else 8
-    for name, Mc, graph in ((f"RR({curve_k}, 3/4), hamming", pg.randomized_response(curve_k, "3/4"), "hamming"),
-                            (f"geometric(n={n_geo}, α=2/3), path", pg.truncated_geometric(n_geo, "2/3"), "path")):
+    for name, Mc, graph in (
+        (f"RR({curve_k}, 3/4), hamming", pg.randomized_response(curve_k, "3/4"), "hamming"),
+        (f"geometric(n={n_geo}, α=2/3), path", pg.truncated_geometric(n_geo, "2/3"), "path"),
+    ):
         Mc.int_columns
         Mcf, Mcr = Mc.to_float(), pg.Mechanism(Mc.matrix, inputs=Mc.inputs, outputs=Mc.outputs)
         Mcr.matrix
         a, te = timed(lambda: delta_curve(Mc, graph))
         b, tf = timed(lambda: delta_curve(Mcf, graph))
         c, tr = timed(lambda: delta_curve(Mcr, graph, method="fraction"))
-        row(f"δ(ε) curve of {name}", te, tf, tr,
-            a.pieces == c.pieces and a.breakpoints == c.breakpoints and a.level == c.level
-            and math.isclose(float(b.level), float(a.level), rel_tol=1e-9))
+        row(
+            f"δ(ε) curve of {name}",
+            te,
+            tf,
+            tr,
+            a.pieces == c.pieces
+            and a.breakpoints == c.breakpoints
+            and a.level == c.level
+            and math.isclose(float(b.level), float(a.level), rel_tol=1e-9),
+        )
 
     # 7. Cone.contains on integer facets vs the Fraction route (a·x as Fraction sums, as the Fraction storage did)
     from privgeom.geometry import Cone

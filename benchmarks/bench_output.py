@@ -64,8 +64,10 @@ def _rows(k: int) -> list[tuple[str, float, float, bool]]:
     out.append(("rays --out", t_old, t_new, old == new))
 
     def old_facets() -> str:
-        rows = [normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object), exact=True)[0]
-                for i in range(cone.n_facets)]
+        rows = [
+            normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object), exact=True)[0]
+            for i in range(cone.n_facets)
+        ]
         return text(sorted(rows, key=tuple, reverse=True))  # the canonical order (cone.facets)
 
     old, t_old = _timed(old_facets)
@@ -94,8 +96,9 @@ def _rows(k: int) -> list[tuple[str, float, float, bool]]:
 def _cli(argv: list[str]) -> float:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "privgeom", *argv], capture_output=True, text=True, env=env,
-                          timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "privgeom", *argv], capture_output=True, text=True, env=env, timeout=600
+    )
     seconds = time.perf_counter() - t0
     if proc.returncode != 0:
         raise SystemExit(f"privgeom {' '.join(argv)} failed: {proc.stderr}")

@@ -69,7 +69,7 @@ def main() -> None:
     header = f"{'k':>5} {'complete s':>11} {'scan s':>10} {'scan/complete':>14}  agree"
     print(header)
     print("-" * len(header))
-    for k in ([4, 8] if args.quick else [4, 16, 64, 128]):
+    for k in [4, 8] if args.quick else [4, 16, 64, 128]:
         M = pg.kary_randomized_response(k, exp_eps=3)
         fast, t_fast = timed(pg.epsilon, M, "complete")
         slow, t_slow = timed(pg.epsilon, M, "complete", method="scan")

@@ -35,8 +35,10 @@ ROWS: tuple[tuple[str, list[str]], ...] = (
     ('python -c "import numpy"', ["-c", "import numpy"]),
     ('python -c "import privgeom"', ["-c", "import privgeom"]),
     ("privgeom --help", ["-m", "privgeom", "--help"]),
-    ("privgeom voting accuracy majority -n 100001 --rho 1/2",
-     ["-m", "privgeom", "voting", "accuracy", "majority", "-n", "100001", "--rho", "1/2"]),
+    (
+        "privgeom voting accuracy majority -n 100001 --rho 1/2",
+        ["-m", "privgeom", "voting", "accuracy", "majority", "-n", "100001", "--rho", "1/2"],
+    ),
 )
 
 
@@ -44,8 +46,9 @@ def _once(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float
     """Wall-clock and CPU seconds of one run of ``python ARGS``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, *args], env=env, cwd=cwd, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [sys.executable, *args], env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:

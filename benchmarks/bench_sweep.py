@@ -75,15 +75,19 @@ def main() -> None:
     if args.cluster:
         import distributed
 
-        cluster = distributed.LocalCluster(n_workers=cores, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
+        cluster = distributed.LocalCluster(
+            n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = distributed.Client(cluster)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{points} points, {cores} cores, load average {load:.1f} at the start; {time.strftime('%Y-%m-%d %H:%M')}")
-    head = (f"{'query':<12} {'serial s':>9} {'dask s':>8} {'default s':>10} "
-            + (f"{'cold s':>8} {'warm s':>8} " if client else "")
-            + f"{'work/pt ms':>11} {'dask work':>10} {'eff dask':>9} {'eff default':>12}"
-            + (f" {'eff warm':>9}" if client else "") + f" {'cpu eff':>8} {'errors':>7}")
+    head = (
+        f"{'query':<12} {'serial s':>9} {'dask s':>8} {'default s':>10} "
+        + (f"{'cold s':>8} {'warm s':>8} " if client else "")
+        + f"{'work/pt ms':>11} {'dask work':>10} {'eff dask':>9} {'eff default':>12}"
+        + (f" {'eff warm':>9}" if client else "")
+        + f" {'cpu eff':>8} {'errors':>7}"
+    )
     print(head, flush=True)
     try:
         for query, ks in (("delta_curve", [8, 9]), ("relax", [3, 4])):
@@ -107,9 +111,12 @@ def main() -> None:
             work = float(a["seconds"].sum()) / n * 1000
             # the points' own seconds summed over the workers, over the wall time: ~ cores when they run in parallel
             busy = float(b["seconds"].sum()) / t_dask
-            print(f"{query:<12} {t_serial:>9.2f} {t_dask:>8.2f} {t_auto:>10.2f} {extra}{work:>11.1f} {busy:>9.2f}x "
-                  f"{t_serial / t_dask / cores:>8.0%} {t_serial / t_auto / cores:>11.0%}{eff_warm} "
-                  f"{cpu_serial / cpu_dask:>8.0%} {errors:>7}", flush=True)
+            print(
+                f"{query:<12} {t_serial:>9.2f} {t_dask:>8.2f} {t_auto:>10.2f} {extra}{work:>11.1f} {busy:>9.2f}x "
+                f"{t_serial / t_dask / cores:>8.0%} {t_serial / t_auto / cores:>11.0%}{eff_warm} "
+                f"{cpu_serial / cpu_dask:>8.0%} {errors:>7}",
+                flush=True,
+            )
     finally:
         if client is not None:
             client.close()

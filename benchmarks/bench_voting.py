@@ -59,8 +59,10 @@ def decimal_majority_accuracy(n: int, rho: Fraction, digits: int = 50) -> Decima
 
 def accuracy_table(sizes: list[int], rho: Fraction, budget: float) -> None:
     print(f"accuracy of majority at rho = {rho} (float; references: exact Fractions up to n = 101, 50-digit decimals)")
-    header = (f"{'n':>7} {'fast s':>9} {'counts s':>9} {'recursion s':>12} {'rec/fast':>10} {'|fast-exact|':>13} "
-              f"{'|fast-ref50|':>13} {'|counts-ref50|':>15}")
+    header = (
+        f"{'n':>7} {'fast s':>9} {'counts s':>9} {'recursion s':>12} {'rec/fast':>10} {'|fast-exact|':>13} "
+        f"{'|fast-ref50|':>13} {'|counts-ref50|':>15}"
+    )
     print(header)
     print("-" * len(header))
     recursion_alive = True
@@ -85,7 +87,9 @@ def accuracy_table(sizes: list[int], rho: Fraction, budget: float) -> None:
         ref = decimal_majority_accuracy(n, Fraction(float(rho)))
         err_fast, err_counts = float(abs(Decimal(fast) - ref)), float(abs(Decimal(counts) - ref))
         assert err_fast <= 1e-12 and err_counts <= 1e-12, (n, err_fast, err_counts)
-        print(f"{n:>7} {t_fast:>9.4f} {t_counts:>9.4f} {rec_text:>12} {ratio_text:>10} {exact_text:>13} {err_fast:>13.1e} {err_counts:>15.1e}")
+        print(
+            f"{n:>7} {t_fast:>9.4f} {t_counts:>9.4f} {rec_text:>12} {ratio_text:>10} {exact_text:>13} {err_fast:>13.1e} {err_counts:>15.1e}"
+        )
     print()
 
 
@@ -104,7 +108,9 @@ def epsilon_table(sizes: list[int], rho: float) -> None:
             assert diff <= 1e-10, (n, diff)
             table_text, ratio_text, diff_text = f"{t_tab:.4f}", f"{t_tab / t_counts:.1f}x", f"{diff:.1e}"
         assert 0 < float(res.level) < float(res.bound)
-        print(f"{n:>7} {t_counts:>9.4f} {table_text:>9} {ratio_text:>13} {float(res.level):>14.10f} {diff_text:>15} {float(res.bound):>12.6f}")
+        print(
+            f"{n:>7} {t_counts:>9.4f} {table_text:>9} {ratio_text:>13} {float(res.level):>14.10f} {diff_text:>15} {float(res.bound):>12.6f}"
+        )
     print()
 
 
@@ -125,7 +131,11 @@ def fourier_table(sizes: list[int], naive_max: int) -> None:
             def naive() -> np.ndarray:
                 out = np.empty(1 << n, dtype=np.int64)
                 for S in range(1 << n):
-                    parity = np.bitwise_count(j & S) & 1 if hasattr(np, "bitwise_count") else np.array([bin(v).count("1") & 1 for v in j & S])
+                    parity = (
+                        np.bitwise_count(j & S) & 1
+                        if hasattr(np, "bitwise_count")
+                        else np.array([bin(v).count("1") & 1 for v in j & S])
+                    )
                     out[S] = int(np.sum(np.where(parity, -table, table)))
                 return out
 
@@ -139,7 +149,9 @@ def fourier_table(sizes: list[int], naive_max: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="tiny sizes (used by the test suite)")
-    ap.add_argument("--budget", type=float, default=30.0, help="stop the recursion once one size takes longer than budget/4 s")
+    ap.add_argument(
+        "--budget", type=float, default=30.0, help="stop the recursion once one size takes longer than budget/4 s"
+    )
     args = ap.parse_args()
     if args.quick:
         accuracy_table([11, 51, 1001], Fraction(1, 2), args.budget)

@@ -49,14 +49,22 @@ html_theme = "alabaster"
 html_title = "privgeom"
 html_static_path: list[str] = []
 templates_path = ["_templates"]
-html_theme_options = {"description": "Privacy definitions as geometry", "page_width": "1100px",
-                      "sidebar_width": "230px"}
+html_theme_options = {
+    "description": "Privacy definitions as geometry",
+    "page_width": "1100px",
+    "sidebar_width": "230px",
+}
 
 # Gallery (privgeom_docs): which examples are executed at build time. "cheap" runs the quick, figure-producing
 # examples of each paper (the rest are shown as code with their command); "all" runs every example with --quick;
 # "none" runs nothing. Override with PRIVGEOM_DOCS_GALLERY=all|cheap|none.
 privgeom_gallery_run = os.environ.get("PRIVGEOM_DOCS_GALLERY", "cheap")
-privgeom_gallery_cheap = ["rr_cone_pictures.py", "voting_figure2.py", "smoothed_motivating.py", "design_definition.py",
-                          "ldp_study.py"]
+privgeom_gallery_cheap = [
+    "rr_cone_pictures.py",
+    "voting_figure2.py",
+    "smoothed_motivating.py",
+    "design_definition.py",
+    "ldp_study.py",
+]
 # Examples that "all" runs at full size (without --quick): the LDP study's full grid, d = 2..6 (docs/ldp_study.md).
 privgeom_gallery_full = ["ldp_study.py"]

@@ -44,7 +44,9 @@ def main() -> None:
     post_plus = joint_plus / (joint_plus + joint_minus)
     assert (post_plus, 1 - post_plus) == (w.posterior_plus, w.posterior_minus)
     assert w.prior_plus > w.prior_minus and w.posterior_plus < w.posterior_minus
-    print(f"\nW is ε-DP with e^ε = {eps.level.exp_eps} on the Hamming graph (exact), but its output 'witness' flips the")
+    print(
+        f"\nW is ε-DP with e^ε = {eps.level.exp_eps} on the Hamming graph (exact), but its output 'witness' flips the"
+    )
     print(f"attacker's belief: P(S+) = {w.prior_plus} > P(S-) = {w.prior_minus} a priori,")
     print(f"P(S+ | witness) = {w.posterior_plus} < P(S- | witness) = {w.posterior_minus} a posteriori.")
     parity = [Fraction(3, 4) if s.count("1") % 2 == 0 else Fraction(1, 4) for s in W.inputs]

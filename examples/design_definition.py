@@ -60,23 +60,33 @@ def main() -> None:
 
     dp3 = pg.DifferentialPrivacy(cube, exp_eps=3)
     parity = [g for g in pg.semantics(base) if g.s_plus[0] in ("111", "000")]
-    chosen = ConeDefinition.from_guarantees(list(pg.semantics(dp3)) + parity, base.inputs,
-                                            name="DP(e^ε = 3) + parity around 111 and 000")
+    chosen = ConeDefinition.from_guarantees(
+        list(pg.semantics(dp3)) + parity, base.inputs, name="DP(e^ε = 3) + parity around 111 and 000"
+    )
     chosen_sandwich = pg.dp_bounds(chosen, cube)
-    print(f"\nchosen guarantees: {len(pg.semantics(dp3))} DP edge guarantees + {len(parity)} parity guarantees; "
-          f"{len(chosen.redundant)} redundant")
+    print(
+        f"\nchosen guarantees: {len(pg.semantics(dp3))} DP edge guarantees + {len(parity)} parity guarantees; "
+        f"{len(chosen.redundant)} redundant"
+    )
     print(chosen_sandwich.summary())
 
-    parity_utility = {"matrix": [[int(s.count("1") % 2 == c) for c in (0, 1)] for s in base.inputs],
-                      "outputs": ["even", "odd"], "inputs": list(base.inputs)}
-    rows = [("ε-DP at inner(RR)", pg.DifferentialPrivacy(cube, exp_eps=sandwich.inner.exp_eps), None),
-            ("RR(3, 3/4)", base, sandwich),
-            ("relaxation onto faces", relaxed, relaxed_sandwich),
-            ("chosen guarantees", chosen, chosen_sandwich),
-            ("ε-DP at outer(RR)", dp3, None)]
-    table = ["| definition | relation to RR | inner e^ε | outer e^ε | accuracy | parity utility | "
-             f"information (nats) at accuracy ≥ {FLOOR} |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    parity_utility = {
+        "matrix": [[int(s.count("1") % 2 == c) for c in (0, 1)] for s in base.inputs],
+        "outputs": ["even", "odd"],
+        "inputs": list(base.inputs),
+    }
+    rows = [
+        ("ε-DP at inner(RR)", pg.DifferentialPrivacy(cube, exp_eps=sandwich.inner.exp_eps), None),
+        ("RR(3, 3/4)", base, sandwich),
+        ("relaxation onto faces", relaxed, relaxed_sandwich),
+        ("chosen guarantees", chosen, chosen_sandwich),
+        ("ε-DP at outer(RR)", dp3, None),
+    ]
+    table = [
+        "| definition | relation to RR | inner e^ε | outer e^ε | accuracy | parity utility | "
+        f"information (nats) at accuracy ≥ {FLOOR} |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     values, best_accuracy = {}, {}
     for name, d, b in rows:
         acc = pg.optimal_mechanism(d)
@@ -90,8 +100,10 @@ def main() -> None:
         b = b or pg.dp_bounds(d, cube)
         inner = "∞" if b.inner.infinite else fmt(b.inner.exp_eps)
         outer = "∞" if b.outer.infinite else fmt(b.outer.exp_eps)
-        table.append(f"| {name} | {rel} | {inner} | {outer} | {fmt(acc.value)} | {fmt(opt.value)} | "
-                     f"{float(info.value):.6f} (lower bound {info.lower_bound:.6f}) |")
+        table.append(
+            f"| {name} | {rel} | {inner} | {outer} | {fmt(acc.value)} | {fmt(opt.value)} | "
+            f"{float(info.value):.6f} (lower bound {info.lower_bound:.6f}) |"
+        )
     print("\n" + "\n".join(table))
 
     grid = [Fraction(k, 4) for k in range(4, 17)]
@@ -104,8 +116,14 @@ def main() -> None:
     for (name, d, b), colour in zip(rows[1:4], ("tab:blue", "tab:orange", "tab:green")):
         b = b or pg.dp_bounds(d, cube)
         hi = 4.0 if b.outer.infinite else float(b.outer.exp_eps)
-        ax.hlines(float(values[name]), float(b.inner.exp_eps), hi, colors=colour, linewidth=3,
-                  label=f"{name}: sandwich [inner, outer]")
+        ax.hlines(
+            float(values[name]),
+            float(b.inner.exp_eps),
+            hi,
+            colors=colour,
+            linewidth=3,
+            label=f"{name}: sandwich [inner, outer]",
+        )
     ax.set_xlabel("e^ε")
     ax.set_ylabel("optimal probability of guessing the parity")
     ax.set_title("RR on three bits and two designs between levels of ε-DP")
@@ -131,20 +149,28 @@ def main() -> None:
     fig.savefig(out / "design_information.png", dpi=110)
     plt.close(fig)
 
-    report = [f"RR(3, 3/4) lies between ε-DP with e^ε = {fmt(sandwich.inner.exp_eps)} (inner) and e^ε = "
-              f"{fmt(sandwich.outer.exp_eps)} (outer) on the Hamming cube. The relaxation onto the {len(faces)} two-bit "
-              f"faces has {relaxed.row_cone().n_facets} facets and its sandwich is [{fmt(relaxed_sandwich.inner.exp_eps)}, "
-              f"{'∞' if relaxed_sandwich.outer.infinite else fmt(relaxed_sandwich.outer.exp_eps)}]. The definition from "
-              f"chosen guarantees keeps {chosen.row_cone().n_facets} facets ({len(chosen.redundant)} of the "
-              f"{len(pg.semantics(dp3)) + len(parity)} guarantees given were redundant).", "", *table, "",
-              "![Optimal probability of guessing the parity under ε-DP as a function of e^ε, and the utility of each "
-              "design drawn over its DP sandwich](design_utility.png)", "",
-              f"The last column is the information cost at the floor accuracy ≥ {FLOOR}, which every design reaches "
-              f"(the strictest, ε-DP at inner(RR), has best accuracy {fmt(min(best_accuracy.values()))}): the least "
-              "mutual information I(D; ω) of a member reaching it, with the lower bound that does not trust the "
-              "convex solver. The plot draws the whole trade-off, from accuracy 1/8 (a constant output, 0 nats) to "
-              "each design's best accuracy; the grey line is the floor of the table.", "",
-              "![Least mutual information against the accuracy floor for each design](design_information.png)", ""]
+    report = [
+        f"RR(3, 3/4) lies between ε-DP with e^ε = {fmt(sandwich.inner.exp_eps)} (inner) and e^ε = "
+        f"{fmt(sandwich.outer.exp_eps)} (outer) on the Hamming cube. The relaxation onto the {len(faces)} two-bit "
+        f"faces has {relaxed.row_cone().n_facets} facets and its sandwich is [{fmt(relaxed_sandwich.inner.exp_eps)}, "
+        f"{'∞' if relaxed_sandwich.outer.infinite else fmt(relaxed_sandwich.outer.exp_eps)}]. The definition from "
+        f"chosen guarantees keeps {chosen.row_cone().n_facets} facets ({len(chosen.redundant)} of the "
+        f"{len(pg.semantics(dp3)) + len(parity)} guarantees given were redundant).",
+        "",
+        *table,
+        "",
+        "![Optimal probability of guessing the parity under ε-DP as a function of e^ε, and the utility of each "
+        "design drawn over its DP sandwich](design_utility.png)",
+        "",
+        f"The last column is the information cost at the floor accuracy ≥ {FLOOR}, which every design reaches "
+        f"(the strictest, ε-DP at inner(RR), has best accuracy {fmt(min(best_accuracy.values()))}): the least "
+        "mutual information I(D; ω) of a member reaching it, with the lower bound that does not trust the "
+        "convex solver. The plot draws the whole trade-off, from accuracy 1/8 (a constant output, 0 nats) to "
+        "each design's best accuracy; the grey line is the floor of the table.",
+        "",
+        "![Least mutual information against the accuracy floor for each design](design_information.png)",
+        "",
+    ]
     (out / "design_report.md").write_text("\n".join(report) + "\n", encoding="utf-8")
     print(f"\nwrote {out / 'design_utility.png'}, {out / 'design_information.png'} and {out / 'design_report.md'}")
 

@@ -32,14 +32,18 @@ def check_patterns(n: int, r: Fraction) -> None:
     cone = Cone.from_facets(dp.row_cone().facets, labels=dp.inputs)  # re-derive the rays with cdd.gmp
     pats = {tuple(v / min(p) for v in p) for p in staircase_patterns(n, r)}
     rays = {tuple(v / min(p) for v in p) for p in cone.rays}
-    assert pats == rays, (pats ^ rays)
-    print(f"K_{n}, e^ε = {r}: the {len(rays)} extreme rays of the local-DP cone are the staircase patterns {{1, {r}}}^{n}")
+    assert pats == rays, pats ^ rays
+    print(
+        f"K_{n}, e^ε = {r}: the {len(rays)} extreme rays of the local-DP cone are the staircase patterns {{1, {r}}}^{n}"
+    )
 
 
 def linear_utility_demo(n: int, r: Fraction, seed: int) -> None:
     rng = random.Random(seed)
-    for name, U in (("accuracy", "accuracy"),
-                    ("random utility", [[Fraction(rng.randint(0, 9)) for _ in range(3)] for _ in range(n)])):
+    for name, U in (
+        ("accuracy", "accuracy"),
+        ("random utility", [[Fraction(rng.randint(0, 9)) for _ in range(3)] for _ in range(n)]),
+    ):
         prior = [Fraction(rng.randint(1, 4)) for _ in range(n)]
         prior = [p / sum(prior) for p in prior]
         opt = optimal_mechanism(DifferentialPrivacy.complete(n, exp_eps=r), U, prior)
@@ -48,8 +52,10 @@ def linear_utility_demo(n: int, r: Fraction, seed: int) -> None:
         # the staircase mechanism (rows θ_s s) followed by the Bayes decision attains the optimum and is locally DP
         assert all(min(row) > 0 and max(row) / min(row) == r for row in st.mechanism.matrix)
         assert DifferentialPrivacy.complete(n, exp_eps=r).contains(st.mechanism).member
-        print(f"{name}: rows LP optimum = {opt.value} (certificate exact: {opt.certificate.exact}) = staircase LP "
-              f"optimum {st.value}, attained with the patterns {', '.join(st.patterns)}")
+        print(
+            f"{name}: rows LP optimum = {opt.value} (certificate exact: {opt.certificate.exact}) = staircase LP "
+            f"optimum {st.value}, attained with the patterns {', '.join(st.patterns)}"
+        )
 
 
 def main() -> None:
@@ -65,7 +71,7 @@ def main() -> None:
     linear_utility_demo(4, Fraction(5, 2), args.seed)
 
     grid = np.linspace(0.1, 3.0, 12) if args.quick else np.linspace(0.05, 4.0, 80)
-    for n in ([4] if args.quick else [4, 6]):
+    for n in [4] if args.quick else [4, 6]:
         k = kov_regimes(n, grid)
         print(k.text)
         print(f"{'ε':>6} {'binary':>10} {'RR':>10} {'optimum':>10}  winner")

@@ -61,16 +61,20 @@ def run_sweeps(out: Path, ds: list[int]) -> dict[str, Path]:
     grid = {"p": list(PROTOCOLS), "d": ds, "e": list(EXP_EPS)}
     pairs = [f"{a}-{b}" for a, b in itertools.combinations(PROTOCOLS, 2)]
     files = {name: out / f"ldp_{name}.parquet" for name in ("pairs", "gap", "delta_curve", "delta", "bounds")}
-    jobs = [("pairs", pair, {"pair": pairs, "d": ds, "e": list(EXP_EPS)}, "pair", {}),
-            ("gap", protocol, grid, "ldp_gap", {}),
-            ("delta_curve", protocol, grid, "delta_curve", {"graph": "complete"}),
-            ("delta", protocol, grid, "delta", {"graph": "complete", "exp_eps": str(MID)}),
-            ("bounds", protocol, grid, "dp_bounds", {"graph": "complete"})]
+    jobs = [
+        ("pairs", pair, {"pair": pairs, "d": ds, "e": list(EXP_EPS)}, "pair", {}),
+        ("gap", protocol, grid, "ldp_gap", {}),
+        ("delta_curve", protocol, grid, "delta_curve", {"graph": "complete"}),
+        ("delta", protocol, grid, "delta", {"graph": "complete", "exp_eps": str(MID)}),
+        ("bounds", protocol, grid, "dp_bounds", {"graph": "complete"}),
+    ]
     for name, template, g, query, options in jobs:
         frame = pg.sweep(template, g, query, out=files[name], **options)
         bad = frame[frame["error"].notna()]
         assert bad.empty, f"sweep {name}: {len(bad)} point(s) failed:\n{bad.to_string()}"
-        print(f"sweep {query:11s} {len(frame):4d} points, {frame['seconds'].sum():6.1f} s of work -> {files[name].name}")
+        print(
+            f"sweep {query:11s} {len(frame):4d} points, {frame['seconds'].sum():6.1f} s of work -> {files[name].name}"
+        )
     return files
 
 
@@ -97,9 +101,13 @@ def relation_tables(pairs: pd.DataFrame, ds: list[int]) -> list[str]:
     lines: list[str] = []
     for e in EXP_EPS:
         sub = pairs[pairs["e"] == e]
-        lines += [f"**e^ε = {e}** — row A, column d: `=` A and B simulate each other (equal closures), `⊐` A simulates B "
-                  "and not conversely, `⊏` B simulates A and not conversely, `∥` neither.", "",
-                  "| A | B | " + " | ".join(f"d={d}" for d in ds) + " |", "| --- | --- | " + " | ".join("---" for _ in ds) + " |"]
+        lines += [
+            f"**e^ε = {e}** — row A, column d: `=` A and B simulate each other (equal closures), `⊐` A simulates B "
+            "and not conversely, `⊏` B simulates A and not conversely, `∥` neither.",
+            "",
+            "| A | B | " + " | ".join(f"d={d}" for d in ds) + " |",
+            "| --- | --- | " + " | ".join("---" for _ in ds) + " |",
+        ]
         for pr in dict.fromkeys(sub["pair"]):
             a, b = pr.split("-")
             cells = [SYMBOL[sub[(sub["pair"] == pr) & (sub["d"] == d)]["relation"].iloc[0]] for d in ds]
@@ -112,8 +120,15 @@ def protocol_table(gap: pd.DataFrame, curve: pd.DataFrame, bounds: pd.DataFrame,
     g = gap.set_index(["p", "d", "e"])
     c = curve.set_index(["p", "d", "e"])
     b = bounds.set_index(["p", "d", "e"])
-    head = ("| protocol | d | " + " | ".join(f"gap e^ε={e}" for e in EXP_EPS) + " | "
-            + " | ".join(f"δ(0) e^ε={e}" for e in EXP_EPS) + " | " + " | ".join(f"inner e^ε={e}" for e in EXP_EPS) + " |")
+    head = (
+        "| protocol | d | "
+        + " | ".join(f"gap e^ε={e}" for e in EXP_EPS)
+        + " | "
+        + " | ".join(f"δ(0) e^ε={e}" for e in EXP_EPS)
+        + " | "
+        + " | ".join(f"inner e^ε={e}" for e in EXP_EPS)
+        + " |"
+    )
     lines = [head, "| --- | --- | " + " | ".join("---" for _ in range(3 * len(EXP_EPS))) + " |"]
     for p in PROTOCOLS:
         for d in ds:
@@ -148,7 +163,9 @@ def figure(gap: pd.DataFrame, curve: pd.DataFrame, path: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="out", help="directory for the Parquet files, ldp_study.png and ldp_study_report.md")
+    ap.add_argument(
+        "--out", default="out", help="directory for the Parquet files, ldp_study.png and ldp_study_report.md"
+    )
     ap.add_argument("--quick", action="store_true", help="d = 2..4 instead of 2..6")
     args = ap.parse_args()
     out = Path(args.out)
@@ -157,21 +174,35 @@ def main() -> None:
 
     files = run_sweeps(out, ds)
     # everything below reads the Parquet files only
-    pairs, gap, curve, mid, bounds = (pd.read_parquet(files[n]) for n in ("pairs", "gap", "delta_curve", "delta", "bounds"))
+    pairs, gap, curve, mid, bounds = (
+        pd.read_parquet(files[n]) for n in ("pairs", "gap", "delta_curve", "delta", "bounds")
+    )
     check_theory(gap, curve, mid, bounds)
 
-    sizes = f"d = {ds[0]}..{ds[-1]}, e^ε ∈ {{{', '.join(map(str, EXP_EPS))}}}" + (" (the --quick grid)" if args.quick else "")
+    sizes = f"d = {ds[0]}..{ds[-1]}, e^ε ∈ {{{', '.join(map(str, EXP_EPS))}}}" + (
+        " (the --quick grid)" if args.quick else ""
+    )
     counts = pairs["relation"].value_counts().to_dict()
-    report = [f"Computed for {sizes}: {len(pairs)} pairs and {len(gap)} protocol instances, by five sweeps. "
-              f"Relations found: {', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}.", "",
-              "### Who can simulate whom", "", *relation_tables(pairs, ds),
-              "### Utility gap, δ(ε) and the DP sandwich", "",
-              "Gap: optimal expected accuracy (uniform prior) of the best ε-LDP mechanism minus that of the protocol's "
-              "closure (exact). δ(0): the protocol's δ at ε' = 0 on the complete graph; its exact δ(ε') curve is the "
-              "line from δ(0) at e^ε' = 1 to 0 at e^ε' = e^ε (checked at e^ε' = 3/2 for every row). Inner: the largest "
-              "e^ε' such that every ε'-LDP mechanism lies in the protocol's row cone (the outer bound equals the "
-              "nominal e^ε in every row).", "", *protocol_table(gap, curve, bounds, ds), "",
-              "![Utility gap (top) and δ at ε' = 0 (bottom) of each protocol against the domain size](ldp_study.png)", ""]
+    report = [
+        f"Computed for {sizes}: {len(pairs)} pairs and {len(gap)} protocol instances, by five sweeps. "
+        f"Relations found: {', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}.",
+        "",
+        "### Who can simulate whom",
+        "",
+        *relation_tables(pairs, ds),
+        "### Utility gap, δ(ε) and the DP sandwich",
+        "",
+        "Gap: optimal expected accuracy (uniform prior) of the best ε-LDP mechanism minus that of the protocol's "
+        "closure (exact). δ(0): the protocol's δ at ε' = 0 on the complete graph; its exact δ(ε') curve is the "
+        "line from δ(0) at e^ε' = 1 to 0 at e^ε' = e^ε (checked at e^ε' = 3/2 for every row). Inner: the largest "
+        "e^ε' such that every ε'-LDP mechanism lies in the protocol's row cone (the outer bound equals the "
+        "nominal e^ε in every row).",
+        "",
+        *protocol_table(gap, curve, bounds, ds),
+        "",
+        "![Utility gap (top) and δ at ε' = 0 (bottom) of each protocol against the domain size](ldp_study.png)",
+        "",
+    ]
     (out / "ldp_study_report.md").write_text("\n".join(report) + "\n", encoding="utf-8")
     figure(gap, curve, out / "ldp_study.png")
     print("\n".join(relation_tables(pairs, ds)))

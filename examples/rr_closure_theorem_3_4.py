@@ -54,12 +54,16 @@ def main() -> None:
         A1 = random_stochastic(rng, 3, M1.n_outputs)
         A2 = random_stochastic(rng, 3, first_bit.n_outputs)
         lam = Fraction(rng.randint(1, 9), 10)
-        candidate = pg.mixture([M1.post_process(A1, outputs=["a", "b", "c"]),
-                                first_bit.post_process(A2, outputs=["a", "b", "c"])], [lam, 1 - lam])
+        candidate = pg.mixture(
+            [M1.post_process(A1, outputs=["a", "b", "c"]), first_bit.post_process(A2, outputs=["a", "b", "c"])],
+            [lam, 1 - lam],
+        )
         ans = priv.contains(candidate, method="lp")
         rebuilt = rebuild(ans.witness, priv.mechanisms)
         exact_match = bool(np.all(rebuilt == candidate.matrix))
-        print(f"  trial {t}: λ = {lam}: member = {ans.member} [{ans.method}], witness rebuilds M' exactly: {exact_match}")
+        print(
+            f"  trial {t}: λ = {lam}: member = {ans.member} [{ans.method}], witness rebuilds M' exactly: {exact_match}"
+        )
         assert ans.member and exact_match
 
     identity = pg.Mechanism(np.eye(4, dtype=int), inputs=priv.inputs)
@@ -72,8 +76,10 @@ def main() -> None:
     ident2 = pg.Mechanism([[1, 0], [0, 1]])
     ans = tricky.contains(ident2)
     cone = tricky.row_cone()
-    print("\nM = [[1/2, 0], [1/2, 1/2], [0, 1/2]]: its row cone is the whole orthant "
-          f"({cone.n_facets} facets: x >= 0), row cone decides closure: {tricky.row_cone_decides_closure}")
+    print(
+        "\nM = [[1/2, 0], [1/2, 1/2], [0, 1/2]]: its row cone is the whole orthant "
+        f"({cone.n_facets} facets: x >= 0), row cone decides closure: {tricky.row_cone_decides_closure}"
+    )
     print(f"  both rows of the identity lie in the row cone: {all(cone.contains(r).member for r in ident2.matrix)}")
     print(f"  yet the identity is in closure({{M}}): {ans.member} [{ans.method}] — decided by the LP, not the row cone")
     assert not ans.member and not tricky.row_cone_decides_closure

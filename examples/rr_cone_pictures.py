@@ -31,20 +31,35 @@ def main() -> None:
     cone = rr.row_cone()
     strong = pg.randomized_response(2, "7/8")
     print(f"RR(7/8) in closure(RR(3/4)): {rr.contains(strong).member}  (Theorem 4.3: its rows leave the cone)")
-    pg.plot(cone, triples=[tr for tr in itertools.combinations(cone.labels, 3)], mechanism=strong,
-            path=out / "rr_cone_slices.png")
+    pg.plot(
+        cone,
+        triples=[tr for tr in itertools.combinations(cone.labels, 3)],
+        mechanism=strong,
+        path=out / "rr_cone_slices.png",
+    )
 
     dp = pg.parse_definition("dp:graph=path,n=2,exp_eps=2")
     geo = pg.truncated_geometric(2, "1/2")
     print(f"geometric(α=1/2) in closure(ε-DP, e^ε = 2): {dp.contains(geo).member}")
-    pg.plot(dp.row_cone(), mechanism=geo, path=out / "dp_path_slice.png",
-            title="ε-DP on the path 0–1–2 (e^ε = 2) and the geometric mechanism (α = 1/2)")
+    pg.plot(
+        dp.row_cone(),
+        mechanism=geo,
+        path=out / "dp_path_slice.png",
+        title="ε-DP on the path 0–1–2 (e^ε = 2) and the geometric mechanism (α = 1/2)",
+    )
 
     c = pg.compare(rr, pg.DifferentialPrivacy(pg.Domain.bits(2), exp_eps=3))
     witness = c.b_in_a.witness.mechanism
     print(f"compare: {c.relation}; the witness mechanism is ln(3)-DP but breaks a parity guarantee")
-    pg.plot({"RR(3/4)": pg.randomized_response(2, "3/4"), "RR(2/3)": pg.randomized_response(2, "2/3"),
-             "parity witness": witness}, "hamming", path=out / "privacy_profiles.png")
+    pg.plot(
+        {
+            "RR(3/4)": pg.randomized_response(2, "3/4"),
+            "RR(2/3)": pg.randomized_response(2, "2/3"),
+            "parity witness": witness,
+        },
+        "hamming",
+        path=out / "privacy_profiles.png",
+    )
 
     print(pg.symbolic_row_cone("rr:k=2,p=p", "p"))
     for name in ("rr_cone_slices.png", "dp_path_slice.png", "privacy_profiles.png"):

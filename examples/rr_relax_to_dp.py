@@ -32,8 +32,10 @@ def main() -> None:
             dp = pg.DifferentialPrivacy.hamming(k, exp_eps=r_ratio)
             print(f"p = {p}, k = {k}: {res.text}")
             assert res.recognised == "dp" and res.level.exp_eps == r_ratio and res.cone.equals(dp.row_cone()).holds
-            print(f"   ε = {res.level} = ln(p/(1-p)) ≈ {float(res.level):.6f}; every pair at Hamming distance h "
-                  f"is bounded by (p/(1-p))^h")
+            print(
+                f"   ε = {res.level} = ln(p/(1-p)) ≈ {float(res.level):.6f}; every pair at Hamming distance h "
+                f"is bounded by (p/(1-p))^h"
+            )
 
 
 if __name__ == "__main__":

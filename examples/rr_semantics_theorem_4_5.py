@@ -40,11 +40,14 @@ def main() -> None:
     for g in pg.semantics(rr):
         print("  -", g.text)
 
-    print("\nAttacker 1 (bits independent, each 1 with probability p):",
-          pg.check_product_prior(M, p, [p, p]).summary())
+    print("\nAttacker 1 (bits independent, each 1 with probability p):", pg.check_product_prior(M, p, [p, p]).summary())
     a2 = pg.check_product_prior(M, p, [Fraction(1, 2), p])
-    print("Attacker 2 (first bit a coin flip, second bit 1 w.p. p): only the second bit is eligible:",
-          a2.eligible_bits, "->", a2.summary())
+    print(
+        "Attacker 2 (first bit a coin flip, second bit 1 w.p. p): only the second bit is eligible:",
+        a2.eligible_bits,
+        "->",
+        a2.summary(),
+    )
 
     print(f"\nTheorem 4.5 on {args.trials} random post-processings and product priors (k = 3, p = 2/3):")
     p3 = Fraction(2, 3)
@@ -58,7 +61,9 @@ def main() -> None:
         checked += res.subsets_checked * res.outputs_checked
     print(f"  held on every output for every eligible subset ({checked} parity comparisons, exact)")
 
-    outside = pg.Mechanism([["1/4", "3/4", "3/4", "1/4"], ["3/4", "1/4", "1/4", "3/4"]], inputs=list(pg.Domain.bits(2).labels))
+    outside = pg.Mechanism(
+        [["1/4", "3/4", "3/4", "1/4"], ["3/4", "1/4", "1/4", "3/4"]], inputs=list(pg.Domain.bits(2).labels)
+    )
     print("\nA mechanism that is ln(3)-DP but outside closure(RR(3/4)):", rr.contains(outside).certificate.summary())
     res = pg.check_product_prior(outside, p, [p, p])
     print("  Theorem 4.5 for attacker 1:", res.summary())

@@ -241,17 +241,23 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "symbolic_row_cone": ("privgeom.analyses.guarantees._symbolic", "symbolic_row_cone"),
 }
 for _package, _names in {
-    "privgeom.mechanisms": ("Mechanism mixture randomized_response truncated_geometric kary_randomized_response frapp "
-                            "unary_encoding local_hashing hadamard_response subset_selection"),
+    "privgeom.mechanisms": (
+        "Mechanism mixture randomized_response truncated_geometric kary_randomized_response frapp "
+        "unary_encoding local_hashing hadamard_response subset_selection"
+    ),
     "privgeom.graphs": "neighbour_graph",
     "privgeom.geometry": "Cone automorphisms use_engine",
-    "privgeom.definitions": ("PrivacyDefinition Membership FiniteDefinition ConeDefinition RandomizedResponse "
-                             "DifferentialPrivacy ApproximateDP Pufferfish GeometricDefinition FrappDefinition "
-                             "KaryRRDefinition parse_definition mixing_threshold dp_ray_orbits"),
-    "privgeom.analyses": ("Guarantee semantics check_guarantee check_product_prior describe_row_cone Relaxation relax "
-                          "relax_pairwise epsilon delta delta_curve ldp_utility_gap compare compose optimal_mechanism "
-                          "least_informative mutual_information staircase_patterns staircase_optimum "
-                          "binary_mechanism kov_regimes intersection hull dp_bounds"),
+    "privgeom.definitions": (
+        "PrivacyDefinition Membership FiniteDefinition ConeDefinition RandomizedResponse "
+        "DifferentialPrivacy ApproximateDP Pufferfish GeometricDefinition FrappDefinition "
+        "KaryRRDefinition parse_definition mixing_threshold dp_ray_orbits"
+    ),
+    "privgeom.analyses": (
+        "Guarantee semantics check_guarantee check_product_prior describe_row_cone Relaxation relax "
+        "relax_pairwise epsilon delta delta_curve ldp_utility_gap compare compose optimal_mechanism "
+        "least_informative mutual_information staircase_patterns staircase_optimum "
+        "binary_mechanism kov_regimes intersection hull dp_bounds"
+    ),
 }.items():
     _LAZY.update((_name, (_package, _name)) for _name in _names.split())
 
@@ -259,18 +265,41 @@ for _package, _names in {
 #: import them before reading the registry, so every limit is listed although the modules load on first use
 #: (tests/test_startup.py checks the list against the sources).
 _LIMIT_MODULES = (
-    "privgeom._core.domain", "privgeom._core.grid", "privgeom._core.io", "privgeom.analyses.comparison._compare",
-    "privgeom.analyses.composition._loss", "privgeom.analyses.composition._certified",
+    "privgeom._core.domain",
+    "privgeom._core.grid",
+    "privgeom._core.io",
+    "privgeom.analyses.comparison._compare",
+    "privgeom.analyses.composition._loss",
+    "privgeom.analyses.composition._certified",
     "privgeom.analyses.composition._definitions",
-    "privgeom.analyses.relaxation._difference_system", "privgeom.analyses.design._dp_bounds", "privgeom.analyses.optimal._information",
-    "privgeom.analyses.optimal._optimal", "privgeom.analyses.optimal._optimal_adp", "privgeom.analyses.relaxation._relaxation",
-    "privgeom.amplification._shuffle", "privgeom.analyses.profiles._scan", "privgeom.analyses.guarantees._summary", "privgeom.definitions._approx_dp",
-    "privgeom.definitions._dp_rays", "privgeom.definitions._ray_orbits", "privgeom.geometry._cdd",
+    "privgeom.analyses.relaxation._difference_system",
+    "privgeom.analyses.design._dp_bounds",
+    "privgeom.analyses.optimal._information",
+    "privgeom.analyses.optimal._optimal",
+    "privgeom.analyses.optimal._optimal_adp",
+    "privgeom.analyses.relaxation._relaxation",
+    "privgeom.amplification._shuffle",
+    "privgeom.analyses.profiles._scan",
+    "privgeom.analyses.guarantees._summary",
+    "privgeom.definitions._approx_dp",
+    "privgeom.definitions._dp_rays",
+    "privgeom.definitions._ray_orbits",
+    "privgeom.geometry._cdd",
     "privgeom.geometry._engines",
-    "privgeom.geometry._lp", "privgeom.geometry._groups", "privgeom.geometry._symmetry", "privgeom.mechanisms._ldp",
-    "privgeom.smoothed._experiments", "privgeom.smoothed._fastpath", "privgeom.smoothed._shm",
-    "privgeom.smoothed._smoothed", "privgeom.smoothed._subsetsum", "privgeom.voting._accuracy",
-    "privgeom.voting._banzhaf", "privgeom.voting._counts", "privgeom.voting._fourier", "privgeom.voting._rules",
+    "privgeom.geometry._lp",
+    "privgeom.geometry._groups",
+    "privgeom.geometry._symmetry",
+    "privgeom.mechanisms._ldp",
+    "privgeom.smoothed._experiments",
+    "privgeom.smoothed._fastpath",
+    "privgeom.smoothed._shm",
+    "privgeom.smoothed._smoothed",
+    "privgeom.smoothed._subsetsum",
+    "privgeom.voting._accuracy",
+    "privgeom.voting._banzhaf",
+    "privgeom.voting._counts",
+    "privgeom.voting._fourier",
+    "privgeom.voting._rules",
 )
 
 

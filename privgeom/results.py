@@ -53,7 +53,11 @@ if TYPE_CHECKING:
     from .analyses.guarantees._symbolic import SymbolicRowCone
     from .analyses.optimal._information import LeastInformative
     from .analyses.optimal._results import (
-        KOVRegimes, LPSize, OptimalityCertificate, OptimalMechanism, StaircaseOptimum,
+        KOVRegimes,
+        LPSize,
+        OptimalityCertificate,
+        OptimalMechanism,
+        StaircaseOptimum,
     )
     from .analyses.profiles._hockey_stick import DeltaResult
     from .analyses.profiles._ldp_gap import UtilityGap
@@ -64,7 +68,13 @@ if TYPE_CHECKING:
     from .analyses.relaxation._relax_results import PairBound, Relaxation
     from .definitions._approx_dp import HockeyStickCertificate, HockeyStickWitness
     from .definitions._base import (
-        ClosureWitness, CompletionWitness, Membership, Nearest, NearestCertificate, RowCertificate, RowWitness,
+        ClosureWitness,
+        CompletionWitness,
+        Membership,
+        Nearest,
+        NearestCertificate,
+        RowCertificate,
+        RowWitness,
         SeparatingCertificate,
     )
     from .definitions._mixing import MixingThreshold
@@ -85,8 +95,10 @@ if TYPE_CHECKING:
 _WHERE = {
     "privgeom._core.results": "Result Decision Quantity",
     "privgeom._core.limits": "Limits LimitInfo",
-    "privgeom.definitions._base": ("Membership Nearest NearestCertificate ClosureWitness CompletionWitness RowWitness "
-                           "RowCertificate SeparatingCertificate"),
+    "privgeom.definitions._base": (
+        "Membership Nearest NearestCertificate ClosureWitness CompletionWitness RowWitness "
+        "RowCertificate SeparatingCertificate"
+    ),
     "privgeom.definitions._approx_dp": "HockeyStickWitness HockeyStickCertificate",
     "privgeom.definitions._mixing": "MixingThreshold",
     "privgeom.definitions._ray_orbits": "RayOrbits",

@@ -4,7 +4,7 @@
 #   bash scripts/bootstrap.sh analyze   # set up, then the default analysis of randomized response
 #   bash scripts/bootstrap.sh test      # set up, then the whole test suite (what CI runs)
 #   bash scripts/bootstrap.sh docs      # set up, then build the documentation into docs/_build/html
-#   bash scripts/bootstrap.sh lint      # set up, then ruff check (what .ci/run's lint step runs)
+#   bash scripts/bootstrap.sh lint      # set up, then ruff check and ruff format --check (.ci/run's lint step)
 #   bash scripts/bootstrap.sh types     # set up, then mypy (what .ci/run's types step runs)
 #   bash scripts/bootstrap.sh setup     # set up only
 #   bash scripts/bootstrap.sh -- ARGS   # set up, then `privgeom ARGS`
@@ -92,8 +92,7 @@ case "$job" in
   lint)
     rc=0
     "$VPY" -m ruff check "$@" . || rc=1
-    # `ruff format --check` joins this step once the tree has been formatted in one commit (the configuration is in
-    # pyproject.toml; 300 files still differ from it)
+    "$VPY" -m ruff format --check . || rc=1
     exit $rc ;;
   types) exec "$VPY" -m mypy "$@" ;;
   test)

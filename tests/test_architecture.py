@@ -83,8 +83,8 @@ class Module:
 
 @dataclass(frozen=True)
 class Import:
-    source: str      # importing module
-    target: str      # imported module (a package name means its __init__)
+    source: str  # importing module
+    target: str  # imported module (a package name means its __init__)
     name: str | None  # the name imported from ``target`` (None: the module itself)
     line: int
     in_function: bool
@@ -162,8 +162,11 @@ def _parse(module: Module) -> tuple[list[Import], list[tuple[str, str, int]]]:
                     aliases[a.asname or a.name] = sub
                 else:
                     imports.append(Import(module.name, base, a.name, node.lineno, id(node) in inside))
-    attributes = [(aliases[n.value.id], n.attr, n.lineno) for n in ast.walk(tree)
-                  if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in aliases]
+    attributes = [
+        (aliases[n.value.id], n.attr, n.lineno)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in aliases
+    ]
     return imports, attributes
 
 
@@ -229,16 +232,23 @@ def sibling_cycles(imports: list[Import]) -> list[str]:
             steps = []
             for a, b in zip(cycle, cycle[1:] + cycle[:1]):
                 first = sub.edges[a, b]["at"][0]
-                steps.append(f"{a.rpartition('.')[2]} -> {b.rpartition('.')[2]} (line {first.line}"
-                             f"{', in a function' if first.in_function else ''})")
-            out.append(f"{package}: {len(component)} modules {sorted(c.rpartition('.')[2] for c in component)} "
-                       f"form a cycle, e.g. " + ", ".join(steps))
+                steps.append(
+                    f"{a.rpartition('.')[2]} -> {b.rpartition('.')[2]} (line {first.line}"
+                    f"{', in a function' if first.in_function else ''})"
+                )
+            out.append(
+                f"{package}: {len(component)} modules {sorted(c.rpartition('.')[2] for c in component)} "
+                f"form a cycle, e.g. " + ", ".join(steps)
+            )
     return out
 
 
 def test_no_cycle_between_sibling_modules() -> None:
-    _fail("import cycles between modules of one package (move the shared piece into the lower module or a new "
-          "private module both import, or fill a registry from the upper module)", sibling_cycles(IMPORTS))
+    _fail(
+        "import cycles between modules of one package (move the shared piece into the lower module or a new "
+        "private module both import, or fill a registry from the upper module)",
+        sibling_cycles(IMPORTS),
+    )
 
 
 def hidden_imports(module: Module) -> list[Import]:
@@ -247,9 +257,14 @@ def hidden_imports(module: Module) -> list[Import]:
     of modules to load on first use)."""
     tree = ast.parse(module.path.read_text(encoding="utf-8"), filename=str(module.path))
     typing_only = _type_checking_nodes(tree)
-    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
-                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body
-                  and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    docstrings = {
+        id(n.body[0].value)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and n.body
+        and isinstance(n.body[0], ast.Expr)
+        and isinstance(n.body[0].value, ast.Constant)
+    }
     out = []
     for node in ast.walk(tree):
         if id(node) in typing_only and isinstance(node, ast.ImportFrom):
@@ -284,16 +299,23 @@ def module_cycles(imports: list[Import]) -> list[str]:
 
 
 def test_no_cycle_anywhere_in_the_import_graph() -> None:
-    _fail("import cycles across the package, counting imports for type checkers and module names in strings "
-          "(move the shared piece down; a registry filled from above is loaded by the package's façade, which "
-          "imports downwards)", module_cycles(IMPORTS + HIDDEN))
+    _fail(
+        "import cycles across the package, counting imports for type checkers and module names in strings "
+        "(move the shared piece down; a registry filled from above is loaded by the package's façade, which "
+        "imports downwards)",
+        module_cycles(IMPORTS + HIDDEN),
+    )
 
 
 def test_no_submodule_imports_its_own_package_init() -> None:
-    offenders = [imp.where() + " (its own package's __init__: a cycle through the façade; import the submodule)"
-                 for imp in IMPORTS
-                 if not MODULES[imp.source].is_package and MODULES.get(imp.target) is not None
-                 and MODULES[imp.target].is_package and imp.target == MODULES[imp.source].package]
+    offenders = [
+        imp.where() + " (its own package's __init__: a cycle through the façade; import the submodule)"
+        for imp in IMPORTS
+        if not MODULES[imp.source].is_package
+        and MODULES.get(imp.target) is not None
+        and MODULES[imp.target].is_package
+        and imp.target == MODULES[imp.source].package
+    ]
     _fail("submodules importing their own package", offenders)
 
 
@@ -326,8 +348,11 @@ def upward_imports(imports: list[Import]) -> list[str]:
 
 
 def test_imports_only_go_down_the_layers() -> None:
-    _fail("imports going up the layers of docs/ARCHITECTURE.md (type-checking imports and module names in strings "
-          "included)", upward_imports(IMPORTS + HIDDEN))
+    _fail(
+        "imports going up the layers of docs/ARCHITECTURE.md (type-checking imports and module names in strings "
+        "included)",
+        upward_imports(IMPORTS + HIDDEN),
+    )
 
 
 def test_packages_of_one_layer_do_not_depend_on_each_other_both_ways() -> None:
@@ -363,8 +388,10 @@ def test_the_checks_see_an_introduced_cycle_and_upward_import() -> None:
 
 
 # -------------------------------------------------------------------------------------------------- module map
-MAP_BEGIN = "<!-- module map: generated from LAYERS in tests/test_architecture.py; regenerate with " \
-            "`python tests/test_architecture.py` -->"
+MAP_BEGIN = (
+    "<!-- module map: generated from LAYERS in tests/test_architecture.py; regenerate with "
+    "`python tests/test_architecture.py` -->"
+)
 MAP_END = "<!-- end of module map -->"
 ARCHITECTURE_MD = ROOT / "docs" / "ARCHITECTURE.md"
 
@@ -389,8 +416,14 @@ def render_module_map() -> str:
         for package in by_layer[layer]:
             folder = package.replace(".", "/") + "/"
             init = MODULES[package]
-            modules = sorted((m for m in MODULES.values() if m.package == package and not m.is_package
-                              and (layer == TOP) == (m.name in TOP_MODULES)), key=lambda m: m.name)
+            modules = sorted(
+                (
+                    m
+                    for m in MODULES.values()
+                    if m.package == package and not m.is_package and (layer == TOP) == (m.name in TOP_MODULES)
+                ),
+                key=lambda m: m.name,
+            )
             if layer == TOP:
                 modules = [init] + modules
             else:
@@ -429,7 +462,8 @@ def test_architecture_md_opens_with_the_module_map_of_the_folders() -> None:
     assert head.count("\n## ") == 0, "the module map must come first in docs/ARCHITECTURE.md"
     assert documented == render_module_map(), (
         "docs/ARCHITECTURE.md's module map differs from the folders and LAYERS; regenerate it with "
-        "`python tests/test_architecture.py`")
+        "`python tests/test_architecture.py`"
+    )
 
 
 def test_every_module_of_the_package_is_on_the_map() -> None:
@@ -470,8 +504,13 @@ def test_no_test_imports_another_test_module() -> None:
     for path in _test_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
             for n in names:
                 if n.split(".")[0] in local:
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {n}")

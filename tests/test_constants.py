@@ -28,11 +28,13 @@ SMALL = 1e-6
 
 #: Modules (paths relative to the repository) that still hold small float literals outside a module-level
 #: constant. Remove a module from the list when it is converted; never add one.
-ALLOWED = frozenset({
-    "privgeom/_core/progress.py",
-    "privgeom/analyses/optimal/_optimal_adp.py",
-    "privgeom/definitions/_approx_dp.py",
-})
+ALLOWED = frozenset(
+    {
+        "privgeom/_core/progress.py",
+        "privgeom/analyses/optimal/_optimal_adp.py",
+        "privgeom/definitions/_approx_dp.py",
+    }
+)
 
 
 def small_literals(source: str) -> list[tuple[int, float]]:
@@ -49,7 +51,9 @@ def small_literals(source: str) -> list[tuple[int, float]]:
     found = [
         (sub.lineno, sub.value)
         for sub in ast.walk(tree)
-        if isinstance(sub, ast.Constant) and isinstance(sub.value, float) and 0 < abs(sub.value) < SMALL
+        if isinstance(sub, ast.Constant)
+        and isinstance(sub.value, float)
+        and 0 < abs(sub.value) < SMALL
         and id(sub) not in named
     ]
     return sorted(found)
@@ -75,8 +79,10 @@ def test_scanner_sees_literals() -> None:
 def test_no_literal_tolerances() -> None:
     bad = {path: found for path, found in offenders().items() if path not in ALLOWED}
     lines = [f"{path}:{line}: {value!r}" for path, found in bad.items() for line, value in found]
-    assert not lines, ("small float literals outside a named module-level constant (use privgeom._core.arrays.ATOL / "
-                       "ROUNDOFF, the caller's atol=, or a named constant with a #: comment):\n" + "\n".join(lines))
+    assert not lines, (
+        "small float literals outside a named module-level constant (use privgeom._core.arrays.ATOL / "
+        "ROUNDOFF, the caller's atol=, or a named constant with a #: comment):\n" + "\n".join(lines)
+    )
 
 
 @pytest.mark.parametrize("path", sorted(ALLOWED))
@@ -84,4 +90,5 @@ def test_allow_list_is_not_stale(path: str) -> None:
     file = ROOT / path
     assert file.exists(), f"{path} is in ALLOWED but does not exist: remove it from tests/test_constants.py"
     assert small_literals(file.read_text(encoding="utf-8")), (
-        f"{path} holds no small float literal any more: remove it from ALLOWED in tests/test_constants.py")
+        f"{path} holds no small float literal any more: remove it from ALLOWED in tests/test_constants.py"
+    )

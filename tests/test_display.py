@@ -79,7 +79,10 @@ def test_cone_html_counts_facets_and_sets():
     for row, a in zip(facets[1:], cone.facets):
         assert row[1:5] == [str(v) for v in a]
         plus = {lab for lab, v in zip(cone.labels, a) if v > 0}
-        assert row[5] == "{" + ", ".join(sorted(plus, key=lambda d: (-abs(a[cone.labels.index(d)]), cone.labels.index(d)))) + "}"
+        assert (
+            row[5]
+            == "{" + ", ".join(sorted(plus, key=lambda d: (-abs(a[cone.labels.index(d)]), cone.labels.index(d)))) + "}"
+        )
     rays = p.tables[2]
     assert len(rays) == 1 + 4
 
@@ -171,7 +174,9 @@ def test_example_4_4_latex_matches_the_paper_formula():
 
 
 def test_latex_fractions_floats_and_labels():
-    assert latex_inequality([Fraction(1, 2), -1], ["a", "b_c"], align=False) == r"\frac{1}{2} x_{a} \geq x_{\text{b\_c}}"
+    assert (
+        latex_inequality([Fraction(1, 2), -1], ["a", "b_c"], align=False) == r"\frac{1}{2} x_{a} \geq x_{\text{b\_c}}"
+    )
     assert latex_inequality([1.5, -2.0], ["0", "1"], align=False) == r"1.5 x_{0} \geq 2 x_{1}"
     g = pg.semantics(pg.RandomizedResponse(1, "3/4"))[0]
     assert g._repr_latex_() == r"$3 x_{1} \geq x_{0}$"
@@ -198,19 +203,52 @@ def test_example_notebook_runs_and_displays_html(tmp_path):
 
     path = Path(__file__).resolve().parents[1] / "examples" / "notebook_display.ipynb"
     nb = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    htmls = [out["data"]["text/html"] for cell in nb.cells if cell.cell_type == "code"
-             for out in cell.get("outputs", []) if "text/html" in out.get("data", {})]
-    kinds = {cls for h in htmls for cls in ("Mechanism", "Cone", "Membership", "Guarantee", "Relaxation",
-                                             "EpsilonResult", "DeltaResult", "Comparison", "SymbolicRowCone")
-             if f'class="privgeom-{cls}"' in h}
-    assert kinds == {"Mechanism", "Cone", "Membership", "Guarantee", "Relaxation", "EpsilonResult", "DeltaResult",
-                     "Comparison", "SymbolicRowCone"}
+    nbclient.NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    htmls = [
+        out["data"]["text/html"]
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+        if "text/html" in out.get("data", {})
+    ]
+    kinds = {
+        cls
+        for h in htmls
+        for cls in (
+            "Mechanism",
+            "Cone",
+            "Membership",
+            "Guarantee",
+            "Relaxation",
+            "EpsilonResult",
+            "DeltaResult",
+            "Comparison",
+            "SymbolicRowCone",
+        )
+        if f'class="privgeom-{cls}"' in h
+    }
+    assert kinds == {
+        "Mechanism",
+        "Cone",
+        "Membership",
+        "Guarantee",
+        "Relaxation",
+        "EpsilonResult",
+        "DeltaResult",
+        "Comparison",
+        "SymbolicRowCone",
+    }
     cone_html = next(h for h in htmls if 'class="privgeom-Cone"' in h and "facets a·x" in h)
     assert parse(cone_html).tables[1][1][1:5] == [str(v) for v in RR2.row_cone().facets[0]]
-    printed = "".join(out.get("text", "") for cell in nb.cells if cell.cell_type == "code"
-                      for out in cell.get("outputs", []) if out.get("output_type") == "stream")
+    printed = "".join(
+        out.get("text", "")
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "stream"
+    )
     assert EXAMPLE_4_4 in printed
 
 
@@ -231,12 +269,22 @@ def test_example_4_4_snippet_compiles_with_latex_when_available(tmp_path):
     tex = shutil.which("pdflatex")
     if tex is None:
         pytest.skip("pdflatex is not installed")
-    (tmp_path / "ex.tex").write_text("\\documentclass{article}\\usepackage{amsmath,amssymb}\\begin{document}\n"
-                                     + EXAMPLE_4_4 + "\n" + pg.symbolic_row_cone("rr:k=2,p=p", "p").to_latex() + "\n"
-                                     + to_latex(pg.compare(RR2, pg.DifferentialPrivacy(hamming_graph(2), exp_eps=3)))
-                                     + "\n\\end{document}\n")
-    proc = subprocess.run([tex, "-interaction=nonstopmode", "-halt-on-error", "ex.tex"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    (tmp_path / "ex.tex").write_text(
+        "\\documentclass{article}\\usepackage{amsmath,amssymb}\\begin{document}\n"
+        + EXAMPLE_4_4
+        + "\n"
+        + pg.symbolic_row_cone("rr:k=2,p=p", "p").to_latex()
+        + "\n"
+        + to_latex(pg.compare(RR2, pg.DifferentialPrivacy(hamming_graph(2), exp_eps=3)))
+        + "\n\\end{document}\n"
+    )
+    proc = subprocess.run(
+        [tex, "-interaction=nonstopmode", "-halt-on-error", "ex.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:]
 
 

@@ -61,7 +61,8 @@ def test_databases_reproduce_smoothed_labels_and_default_graph(n: int, records: 
 def test_histograms_reproduce_smoothed_labels_and_default_graph(n: int, c: int) -> None:
     D = Domain.histograms(n, c)
     assert [tuple(map(int, s.strip("[]").split(","))) for s in D.labels] == sorted(
-        (h for h in itertools.product(range(n + 1), repeat=c) if sum(h) == n), reverse=True)
+        (h for h in itertools.product(range(n + 1), repeat=c) if sum(h) == n), reverse=True
+    )
     G = D.relation("replace-one")
     assert G.name == "replace-one(histogram)"
     for u, v in G.edges:  # theory: one unit moved between categories ⇒ ℓ1 distance 2
@@ -82,8 +83,10 @@ def test_add_remove_closed_forms() -> None:
     assert D.labels[:3] == ("()", "(0)", "(1)") and "add-remove" in D.relations
     G = D.relation("add-remove")
     for u, v in G.edges:
-        a, b = sorted((u.strip("()").split(",") if u != "()" else [], v.strip("()").split(",") if v != "()" else []), key=len)
-        assert len(b) == len(a) + 1 and any(b[:j] + b[j + 1:] == a for j in range(len(b)))
+        a, b = sorted(
+            (u.strip("()").split(",") if u != "()" else [], v.strip("()").split(",") if v != "()" else []), key=len
+        )
+        assert len(b) == len(a) + 1 and any(b[:j] + b[j + 1 :] == a for j in range(len(b)))
     H = Domain.histograms(3, 3, up_to=True).relation("add-remove")
     # every histogram of total s < 3 gains one record in one of 3 categories: Σ_{s<3} C(s+2,2)·3 edges
     assert H.number_of_edges() == sum((s + 2) * (s + 1) // 2 * 3 for s in range(3))

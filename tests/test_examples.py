@@ -25,7 +25,9 @@ def _covered_elsewhere(script: Path) -> bool:
         if f.resolve() == here:
             continue
         text = f.read_text()
-        if script.name in text or any(fnmatch.fnmatch(script.name, pat) for pat in re.findall(r'glob\("([^"]+)"\)', text)):
+        if script.name in text or any(
+            fnmatch.fnmatch(script.name, pat) for pat in re.findall(r'glob\("([^"]+)"\)', text)
+        ):
             return True
     return False
 
@@ -46,7 +48,8 @@ def test_script_runs(script: Path, tmp_path: Path) -> None:
         argv.append("--quick")
     if "--out" in source:
         argv += ["--out", str(tmp_path)]
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=600, cwd=tmp_path,
-                          env={**os.environ, "MPLBACKEND": "Agg"})
+    proc = subprocess.run(
+        argv, capture_output=True, text=True, timeout=600, cwd=tmp_path, env={**os.environ, "MPLBACKEND": "Agg"}
+    )
     assert proc.returncode == 0, f"{script.name} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     assert proc.stdout.strip(), f"{script.name} printed nothing"

@@ -22,7 +22,7 @@ from privgeom._core.extras import EXTRAS, optional_module, require
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Run in a fresh interpreter in which the three optional packages cannot be imported.
-BLOCKED_RUN = textwrap.dedent('''
+BLOCKED_RUN = textwrap.dedent("""
     import importlib.abc, io, json, sys, tempfile
     from contextlib import redirect_stdout
 
@@ -59,13 +59,19 @@ BLOCKED_RUN = textwrap.dedent('''
             report["calls"][name] = [type(err).__name__, isinstance(err, pg.MissingDependencyError), str(err)]
     report["loaded"] = sorted(m for m in sys.modules if m.partition(".")[0] in BLOCKED)
     print(json.dumps(report))
-''')
+""")
 
 
 @pytest.fixture(scope="module")
 def blocked() -> dict:
-    proc = subprocess.run([sys.executable, "-c", BLOCKED_RUN], capture_output=True, text=True, timeout=300, cwd=ROOT,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
+    proc = subprocess.run(
+        [sys.executable, "-c", BLOCKED_RUN],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"},
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -77,9 +83,16 @@ def test_import_and_analyze_need_no_extra(blocked: dict) -> None:
     assert blocked["loaded"] == []
 
 
-@pytest.mark.parametrize(("call", "extra"), [("plot", "plot"), ("voting figure", "plot"),
-                                             ("symbolic_row_cone", "symbolic"), ("least_informative", "convex"),
-                                             ("dp_bounds", "symbolic")])
+@pytest.mark.parametrize(
+    ("call", "extra"),
+    [
+        ("plot", "plot"),
+        ("voting figure", "plot"),
+        ("symbolic_row_cone", "symbolic"),
+        ("least_informative", "convex"),
+        ("dp_bounds", "symbolic"),
+    ],
+)
 def test_a_function_without_its_extra_names_it(blocked: dict, call: str, extra: str) -> None:
     kind, typed, message = blocked["calls"][call]
     assert kind == "MissingDependencyError" and typed, (call, kind, message)

@@ -106,8 +106,16 @@ def test_exact_true_converts_float_exp_eps_bit_for_bit() -> None:
     assert PrivacyLevel.parse(exp_eps=0.1 + 1, exact=True).exp_eps == F(1.1)  # the float's exact binary value
 
 
-@given(st.one_of(st.text(max_size=30), st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**30, 10**30),
-                 st.fractions(), st.none(), st.booleans()))
+@given(
+    st.one_of(
+        st.text(max_size=30),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.integers(-(10**30), 10**30),
+        st.fractions(),
+        st.none(),
+        st.booleans(),
+    )
+)
 def test_fuzz_parse_gives_a_level_or_a_typed_error(value: object) -> None:
     for kwargs in ({"eps": value}, {"exp_eps": value}):
         try:

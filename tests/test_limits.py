@@ -41,15 +41,50 @@ PACKAGE = ROOT / "privgeom"
 #: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.
 PY_FILES = "*.py"
 
-EXPECTED = {"exact_entries", "dense_entries", "lp_nonzeros", "exact_lp_variables", "dd_dim", "dd_entries",
-            "canon_entries", "fm_rows", "adp_lp_variables", "relax_family", "fm_eliminated", "block_work",
-            "cone_route_work", "domain_size", "graph_edges", "path_work", "lost_work", "adp_optimal_variables",
-            "optimal_lp_size", "profile_work", "dp_rays", "dp_ray_steps", "listed_coefficients", "permutation_entries",
-            "extreme_mechanism_rays", "staircase_inputs", "file_bytes",
-            "ldp_outputs", "information_variables", "count_voters", "callable_voters", "exact_count_voters",
-            "smoothed_evaluations", "smoothed_tensor_databases", "symmetry_elements", "symmetry_steps",
-            "symmetry_graph", "recursion_voters", "banzhaf_weight", "spectrum_voters", "subset_sum_table",
-            "sampling_histograms"}
+EXPECTED = {
+    "exact_entries",
+    "dense_entries",
+    "lp_nonzeros",
+    "exact_lp_variables",
+    "dd_dim",
+    "dd_entries",
+    "canon_entries",
+    "fm_rows",
+    "adp_lp_variables",
+    "relax_family",
+    "fm_eliminated",
+    "block_work",
+    "cone_route_work",
+    "domain_size",
+    "graph_edges",
+    "path_work",
+    "lost_work",
+    "adp_optimal_variables",
+    "optimal_lp_size",
+    "profile_work",
+    "dp_rays",
+    "dp_ray_steps",
+    "listed_coefficients",
+    "permutation_entries",
+    "extreme_mechanism_rays",
+    "staircase_inputs",
+    "file_bytes",
+    "ldp_outputs",
+    "information_variables",
+    "count_voters",
+    "callable_voters",
+    "exact_count_voters",
+    "smoothed_evaluations",
+    "smoothed_tensor_databases",
+    "symmetry_elements",
+    "symmetry_steps",
+    "symmetry_graph",
+    "recursion_voters",
+    "banzhaf_weight",
+    "spectrum_voters",
+    "subset_sum_table",
+    "sampling_histograms",
+}
 
 
 # ------------------------------------------------------------------------------------------------ the registry
@@ -165,15 +200,21 @@ def test_limits_are_task_local_in_asyncio() -> None:
     assert asyncio.run(main()) == [70, 90] and _limits.current_limit("dd_dim") == 64
 
 
-@pytest.mark.parametrize("values, error, words", [
-    ({"exact_entrys": 5}, pg.InvalidParameterError, ["unknown size limit 'exact_entrys'", "exact_entries",
-                                                     "dd_dim"]),
-    ({"dd_dim": 0}, pg.InvalidParameterError, ["dd_dim must be >= 1"]),
-    ({"dd_dim": 2.5}, pg.InvalidTypeError, ["dd_dim"]),
-    ({"dd_dim": True}, pg.InvalidTypeError, ["dd_dim"]),
-    ({"dd_dim": "many"}, pg.InvalidParameterError, ["'many'"]),
-    ({"dd_dim": 70, "lp_nonzeros": -1}, pg.InvalidParameterError, ["lp_nonzeros"]),  # nothing set: validated first
-])
+@pytest.mark.parametrize(
+    "values, error, words",
+    [
+        (
+            {"exact_entrys": 5},
+            pg.InvalidParameterError,
+            ["unknown size limit 'exact_entrys'", "exact_entries", "dd_dim"],
+        ),
+        ({"dd_dim": 0}, pg.InvalidParameterError, ["dd_dim must be >= 1"]),
+        ({"dd_dim": 2.5}, pg.InvalidTypeError, ["dd_dim"]),
+        ({"dd_dim": True}, pg.InvalidTypeError, ["dd_dim"]),
+        ({"dd_dim": "many"}, pg.InvalidParameterError, ["'many'"]),
+        ({"dd_dim": 70, "lp_nonzeros": -1}, pg.InvalidParameterError, ["lp_nonzeros"]),  # nothing set: validated first
+    ],
+)
 def test_bad_settings_are_refused_and_change_nothing(values: dict[str, Any], error: type, words: list[str]) -> None:
     before = dict(pg.get_limits())
     with pytest.raises(error) as err:
@@ -213,34 +254,56 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     "dd_dim": (3, lambda: pg.Cone.from_generators(np.eye(4, dtype=int)).facets),
     "dd_entries": (10, lambda: pg.Cone.from_generators([[1, 0, 0], [0, 1, 0], [0, 0, 1]]).facets),
     "canon_entries": (10, lambda: pg.Cone.from_generators([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]])),
-    "fm_rows": (5, lambda: pg.Cone.from_generators(pg.randomized_response(3, "3/4").matrix,
-                                                   labels=pg.randomized_response(3, "3/4").inputs)
-                .project(["111", "000"], method="fourier_motzkin")),
+    "fm_rows": (
+        5,
+        lambda: pg.Cone.from_generators(
+            pg.randomized_response(3, "3/4").matrix, labels=pg.randomized_response(3, "3/4").inputs
+        ).project(["111", "000"], method="fourier_motzkin"),
+    ),
     "lp_nonzeros": (1, lambda: solve_lp(np.zeros(2), A_eq=np.ones((1, 2)), b_eq=np.ones(1))),
     "exact_lp_variables": (2, lambda: exact_nonnegative_solution(np.ones((1, 3), dtype=int), [1])),
-    "adp_lp_variables": (4, lambda: pg.ApproximateDP(hamming_graph(2), exp_eps=2, delta="1/4")
-                         .contains(pg.randomized_response(2, "3/4"), method="lp")),
+    "adp_lp_variables": (
+        4,
+        lambda: pg.ApproximateDP(hamming_graph(2), exp_eps=2, delta="1/4").contains(
+            pg.randomized_response(2, "3/4"), method="lp"
+        ),
+    ),
     "relax_family": (2, lambda: subset_family(["a", "b", "c"], "all-pairs")),
     "fm_eliminated": (1, lambda: relax(_rr3(), [("111", "110")], method="fourier_motzkin")),
     "block_work": (10, lambda: relax(_rr3(), [("111", "110")], method="block")),
     "cone_route_work": (10, lambda: relax(_rr3(), [("111", "110")], method="generators")),
     "domain_size": (10, lambda: pg.Domain.bits(4)),
     "graph_edges": (10, lambda: hamming_graph(3)),
-    "path_work": (10, lambda: DifferenceSystem.from_bounds(["a", "b", "c"], [(0, 1, 2), (1, 2, 2), (0, 2, 5)], True)
-                  .implied_bounds()),
+    "path_work": (
+        10,
+        lambda: DifferenceSystem.from_bounds(["a", "b", "c"], [(0, 1, 2), (1, 2, 2), (0, 2, 5)], True).implied_bounds(),
+    ),
     "lost_work": (1, lambda: relax(_rr3(), [("111", "110")], method="difference")),
-    "adp_optimal_variables": (10, lambda: pg.optimal_mechanism(
-        pg.parse_definition("adp:graph=complete,n=3,exp_eps=2,delta=1/10"))),
+    "adp_optimal_variables": (
+        10,
+        lambda: pg.optimal_mechanism(pg.parse_definition("adp:graph=complete,n=3,exp_eps=2,delta=1/10")),
+    ),
     "optimal_lp_size": (10, lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=3,exp_eps=2"))),
     "profile_work": (10, lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming")),
     "ldp_outputs": (10, lambda: pg.unary_encoding(4, exp_eps=3)),
     "information_variables": (3, lambda: pg.least_informative(pg.RandomizedResponse(1, "3/4"), "accuracy", "2/3")),
-    "smoothed_work": (1, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(200, 180), 1.0, ["1/10", "1/2"], on_limit="raise")),
-    "smoothed_counts": (10, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(20, 10), 1.0, ["1/10", "1/2"])),
+    "smoothed_work": (
+        1,
+        lambda: pg.smoothed.smoothed_delta(
+            pg.smoothed.SamplingHistogram(200, 180), 1.0, ["1/10", "1/2"], on_limit="raise"
+        ),
+    ),
+    "smoothed_counts": (
+        10,
+        lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(20, 10), 1.0, ["1/10", "1/2"]),
+    ),
     "voting_count_work": (10, lambda: pg.voting.epsilon(pg.voting.majority(11), 0.5, method="counts")),
     "voting_figure_work": (10, lambda: pg.voting.paper.majority_accuracy_data((0.5,), 5)),
     "smoothed_databases": (2, lambda: check_databases("sgd", 3)),
-    "shm_matrix_entries": (10, lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(3, 2), 1.0, [["1/3", "1/3", "1/3"]])),
+    "shm_matrix_entries": (
+        10,
+        lambda: pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(3, 2), 1.0, [["1/3", "1/3", "1/3"]]),
+    ),
     "dp_rays": (10, lambda: dp_ray_patterns(hamming_graph(3))),  # at least 16 rays (proven bound), 38 in fact
     "dp_ray_steps": (5, lambda: dp_ray_patterns(path_graph(3))),
     # the path with 5 edges: at least 2^3 / 2 = 4 orbits (proven bound) under the reversal, 16 in fact
@@ -266,15 +329,32 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     # 4 histograms of the others x 2 ordered pairs x 5^2 tallies = 200
     # (5 + 1) x (1 + 1) = 12
     "shuffle_dissenter_work": (10, lambda: _dissenter_pair()),
-    "shuffle_exhaustive_work": (100, lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 4).worst_case(0, scope="all")),
+    "shuffle_exhaustive_work": (
+        100,
+        lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 4).worst_case(0, scope="all"),
+    ),
     # 3-RR composed 5 times: ratios 2^e on one edge, 11 atoms (more dynamic-program states on the way)
-    "composition_atoms": (5, lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5)
-                          .delta([("0", "1")], exp_eps=2, route="exact")),
-    "certified_states": (3, lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5)
-                         .delta([("0", "1")], exp_eps=2, route="certified")),
+    "composition_atoms": (
+        5,
+        lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5).delta(
+            [("0", "1")], exp_eps=2, route="exact"
+        ),
+    ),
+    "certified_states": (
+        3,
+        lambda: pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=5).delta(
+            [("0", "1")], exp_eps=2, route="certified"
+        ),
+    ),
     # a finite definition with no closed form: its 3 facets come from an exact engine, counted on the answer
-    "engine_rows": (2, lambda: pg.FiniteDefinition([pg.Mechanism([["1/2", "1/4", "1/8"], ["1/4", "1/2", "1/8"],
-                                                                  ["1/4", "1/4", "3/4"]])]).row_cone().facets),
+    "engine_rows": (
+        2,
+        lambda: (
+            pg.FiniteDefinition([pg.Mechanism([["1/2", "1/4", "1/8"], ["1/4", "1/2", "1/8"], ["1/4", "1/4", "3/4"]])])
+            .row_cone()
+            .facets
+        ),
+    ),
     "composition_runs": (5, lambda: pg.compose(pg.randomized_response(1, "3/4"), k=6)),
     "composed_generators": (10, lambda: pg.compose(*[pg.parse_definition("dp:graph=complete,n=3,exp_eps=2")] * 2)),
 }
@@ -345,8 +425,11 @@ def test_budget_stops_with_a_note_and_raising_it_completes(name: str) -> None:
     assert name in partial.note and f"pg.set_limits({name}=" in partial.note and f"{low:,}" in partial.note
     assert "--limit" not in partial.note
     with pg.limits(**{name: low}):  # a per-call keyword still overrides the limit
-        keyword = {"symmetry_elements": "max_automorphisms", "symmetry_steps": "max_search_steps",
-                   "symmetry_graph": "max_search_graph"}[name]
+        keyword = {
+            "symmetry_elements": "max_automorphisms",
+            "symmetry_steps": "max_search_steps",
+            "symmetry_graph": "max_search_graph",
+        }[name]
         assert pg.automorphisms(_cycle6(), **{keyword: 10**7}).order == 12
 
 
@@ -413,9 +496,11 @@ MESSAGES_ALLOWED: frozenset[str] = frozenset()
 
 #: Modules that bind a registered limit at import (``from .._core.arrays import MAX_EXACT_ENTRIES``): they do not see
 #: pg.set_limits. Only shrinks.
-BINDINGS_ALLOWED = frozenset({
-    "privgeom/analyses/profiles/_profile.py",  # re-exports MAX_PROFILE_WORK of _scan (profile_work)
-})
+BINDINGS_ALLOWED = frozenset(
+    {
+        "privgeom/analyses/profiles/_profile.py",  # re-exports MAX_PROFILE_WORK of _scan (profile_work)
+    }
+)
 
 
 def _modules() -> list[Path]:
@@ -457,8 +542,13 @@ def private_names_in_messages(source: str) -> list[tuple[int, str]]:
 
 def limit_bindings(source: str, constants: set[str]) -> list[tuple[int, str]]:
     """``(line, name)`` of ``from ... import NAME`` of a registered limit constant."""
-    return [(node.lineno, alias.name) for node in ast.walk(_tree(source)) if isinstance(node, ast.ImportFrom)
-            for alias in node.names if alias.name in constants]
+    return [
+        (node.lineno, alias.name)
+        for node in ast.walk(_tree(source))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.name in constants
+    ]
 
 
 def _offenders(check: Callable[[str], list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
@@ -487,11 +577,13 @@ def test_no_module_binds_a_limit_at_import() -> None:
 
 #: Modules that read a registered limit's module constant outside a size check (the process value only, never a
 #: ``with pg.limits(...)`` override): help texts built at import and a derived import-time default. Only shrinks.
-READS_ALLOWED = frozenset({
-    "privgeom/cli/_closures.py",  # --help shows the default of optimal_lp_size
-    "privgeom/cli/_profile.py",  # --help shows the default of profile_work
-    "privgeom/voting/_rules.py",  # MAX_TABLE_BITS: the documented default, derived from dense_entries at import
-})
+READS_ALLOWED = frozenset(
+    {
+        "privgeom/cli/_closures.py",  # --help shows the default of optimal_lp_size
+        "privgeom/cli/_profile.py",  # --help shows the default of profile_work
+        "privgeom/voting/_rules.py",  # MAX_TABLE_BITS: the documented default, derived from dense_entries at import
+    }
+)
 
 
 def constant_reads(source: str, constants: set[str]) -> list[tuple[int, str]]:
@@ -505,13 +597,17 @@ def constant_reads(source: str, constants: set[str]) -> list[tuple[int, str]]:
     []
     """
     tree = _tree(source)
-    skip = {id(n) for call in ast.walk(tree) if isinstance(call, ast.Call) and _call_name(call) == "register_limit"
-            for n in ast.walk(call)}
+    skip = {
+        id(n)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and _call_name(call) == "register_limit"
+        for n in ast.walk(call)
+    }
     found = []
     for node in ast.walk(tree):
         if id(node) in skip:
             continue
-        name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None)
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
         if name in constants and isinstance(getattr(node, "ctx", None), ast.Load):
             found.append((node.lineno, name))
     return sorted(found)

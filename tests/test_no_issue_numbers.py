@@ -36,7 +36,9 @@ def test_no_issue_number_in_the_code() -> None:
 def test_the_check_can_fail(tmp_path: Path) -> None:
     bad = ROOT / "tests" / "_issue_probe.py"
     try:
-        bad.write_text('"""Fixed in ' + "Issue" + ' 14, item 6."""\nx = 1  # see ' + "issue" + " #3\n", encoding="utf-8")
+        bad.write_text(
+            '"""Fixed in ' + "Issue" + ' 14, item 6."""\nx = 1  # see ' + "issue" + " #3\n", encoding="utf-8"
+        )
         assert len(issue_references([bad])) == 2
     finally:
         bad.unlink()

@@ -25,7 +25,18 @@ from hypothesis import strategies as st
 import privgeom as pg
 from privgeom._core import numbers as N
 from privgeom import InvalidParameterError, InvalidTypeError
-from privgeom._core.numbers import MAX_PRINTED_BITS, fraction_str, level_text, log10_text, number_html, number_latex, number_text, printable, scalar_from_json, scalar_to_json
+from privgeom._core.numbers import (
+    MAX_PRINTED_BITS,
+    fraction_str,
+    level_text,
+    log10_text,
+    number_html,
+    number_latex,
+    number_text,
+    printable,
+    scalar_from_json,
+    scalar_to_json,
+)
 from privgeom import LogRational
 from privgeom._core.results import to_jsonable
 from privgeom import Quantity
@@ -66,8 +77,13 @@ SMALL_CASES = [
     (math.inf, "inf", "inf", "\\infty", "inf"),
     (-math.inf, "-inf", "-inf", "-\\infty", "-inf"),
     (LogRational(3), "ln(3)", "ln(3) ≈ 1.09861", "\\ln 3", {"ln": "3", "value": math.log(3)}),
-    (LogRational(Fraction(9, 4)), "ln(9/4)", "ln(9/4) ≈ 0.81093", "\\ln \\frac{9}{4}",
-     {"ln": "9/4", "value": math.log(2.25)}),
+    (
+        LogRational(Fraction(9, 4)),
+        "ln(9/4)",
+        "ln(9/4) ≈ 0.81093",
+        "\\ln \\frac{9}{4}",
+        {"ln": "9/4", "value": math.log(2.25)},
+    ),
 ]
 
 
@@ -107,7 +123,9 @@ def test_threshold_integers_both_sides():
     assert printable(below) and not printable(above)
     assert number_text(below) == str(below) == "340282366920938463463374607431768211455"
     mant, exp = _mp_sci(mpmath.mpf(above), 6)
-    assert number_text(above) == f"≈ {mant}e+{exp} (exact integer, 129 bits)" == "≈ 3.40282e+38 (exact integer, 129 bits)"
+    assert (
+        number_text(above) == f"≈ {mant}e+{exp} (exact integer, 129 bits)" == "≈ 3.40282e+38 (exact integer, 129 bits)"
+    )
     assert scalar_to_json(below) == below and scalar_to_json(above) == hex(above)  # JSON: exact either way
     assert number_latex(below) == str(below) and number_latex(above) == "\\approx 3.40282 \\times 10^{38}"
 
@@ -130,7 +148,11 @@ def test_threshold_log_rationals_both_sides():
     assert str(below) == f"ln({BIG - 1}/{BIG - 3})"
     ref = mpmath.log(mpmath.mpf(BIG + 1) / (BIG - 1))  # = 2^-127 (1 + O(2^-256))
     mant, exp = _mp_sci(ref, 12)
-    assert str(above) == f"ln(a/b with ~39-digit integers) ≈ {mant}e{exp}" == "ln(a/b with ~39-digit integers) ≈ 5.87747175411e-39"
+    assert (
+        str(above)
+        == f"ln(a/b with ~39-digit integers) ≈ {mant}e{exp}"
+        == "ln(a/b with ~39-digit integers) ≈ 5.87747175411e-39"
+    )
     data = scalar_to_json(above)
     assert data["ln"] == f"{hex(BIG + 1)}/{hex(BIG - 1)}" and data["value"] == float(ref) and "log10" not in data
     assert scalar_to_json(below)["ln"] == f"{BIG - 1}/{BIG - 3}"
@@ -146,8 +168,13 @@ def test_huge_and_tiny_values_print_through_their_log10():
     assert number_text(tiny, digits=12, approx=True, sep=" = ").endswith(f" = {mant}e{exp}")
     assert mant == "7.58607870347" and exp == -1205
     data = scalar_to_json(tiny)
-    assert data["value"] == 0.0 and data["log10"] == pytest.approx(float(mpmath.log10(mpmath.log1p(mpmath.mpf(2) ** -4000))), rel=1e-15)
-    assert number_text(LogRational(1 / (1 + Fraction(1, 2**4000))), digits=12) == f"ln(a/b with ~1204-digit integers) ≈ -{mant}e{exp}"
+    assert data["value"] == 0.0 and data["log10"] == pytest.approx(
+        float(mpmath.log10(mpmath.log1p(mpmath.mpf(2) ** -4000))), rel=1e-15
+    )
+    assert (
+        number_text(LogRational(1 / (1 + Fraction(1, 2**4000))), digits=12)
+        == f"ln(a/b with ~1204-digit integers) ≈ -{mant}e{exp}"
+    )
 
 
 def test_log10_text():
@@ -191,7 +218,12 @@ def test_log_rational_json_round_trip(r):
 
 def test_old_json_shapes_still_load():
     r = Fraction(3**9000, 2**14000)  # the old hex shape of LogRational (integers beyond 14,000 bits)
-    old = {"ln": None, "numerator_hex": hex(r.numerator), "denominator_hex": hex(r.denominator), "value": float(LogRational(r))}
+    old = {
+        "ln": None,
+        "numerator_hex": hex(r.numerator),
+        "denominator_hex": hex(r.denominator),
+        "value": float(LogRational(r)),
+    }
     assert scalar_from_json(old) == LogRational(r)
     assert scalar_from_json({"exact": "1425/2048", "value": 0.6958}) == Fraction(1425, 2048)  # voting CLI
     assert scalar_from_json({"exact": None, "value": 0.25}) == 0.25  # the exact value was left out: the float
@@ -259,15 +291,24 @@ def _numeric_specs(node: ast.AST) -> list[str]:
 
 
 def _calls_exact_text(node: ast.AST) -> bool:
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("str", "repr", "fraction_str")
-               for n in ast.walk(node))
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("str", "repr", "fraction_str")
+        for n in ast.walk(node)
+    )
 
 
 def _rounding_specs(tree: ast.AST) -> set[int]:
     """ids of the f-string parts read straight back by ``float(f"{x:.9g}")``: rounding, not text."""
-    return {id(v) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-            and n.func.id == "float" and len(n.args) == 1 and isinstance(n.args[0], ast.JoinedStr)
-            for v in n.args[0].values}
+    return {
+        id(v)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Name)
+        and n.func.id == "float"
+        and len(n.args) == 1
+        and isinstance(n.args[0], ast.JoinedStr)
+        for v in n.args[0].values
+    }
 
 
 def second_formatters(source: str, where: str) -> list[str]:
@@ -294,9 +335,10 @@ def second_formatters(source: str, where: str) -> list[str]:
                     break
         elif isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
-            if any(isinstance(s, ast.Call) and isinstance(s.func, ast.Attribute) and s.func.attr == "bit_length"
-                   for s in ast.walk(node)) and any(isinstance(s, ast.Constant) and isinstance(s.value, int)
-                                                    and s.value >= 100 for s in sides):
+            if any(
+                isinstance(s, ast.Call) and isinstance(s.func, ast.Attribute) and s.func.attr == "bit_length"
+                for s in ast.walk(node)
+            ) and any(isinstance(s, ast.Constant) and isinstance(s.value, int) and s.value >= 100 for s in sides):
                 found.append(f"{where}:{node.lineno} a bit-size threshold of its own: {ast.unparse(node)[:80]}")
     return found
 
@@ -307,7 +349,7 @@ OLD_FORMATTERS = {  # what the package had before numbers.py: each must be found
     "pufferfish._fmt": 'def _fmt(v):\n    return fraction_str(v) if isinstance(v, Fraction) else f"{float(v):.6g}"\n',
     "nearest inline": 'd = fraction_str(self.distance) if self.exact else f"{float(self.distance):.6g}"\n',
     "voting._log_text": 'def _log_text(value):\n    digits = value.bit_length() * 0.30103\n    return f"{digits:.0f}"\n',
-    "LogRational.__str__": 'if max(num, den).bit_length() > 200:\n    pass\n',
+    "LogRational.__str__": "if max(num, den).bit_length() > 200:\n    pass\n",
     "mechanism table": "cells = [f\"{(str(v) if exact else f'{v:.4g}'):>8}\" for v in row]\n",
     "inline g format": 'msg = f"gap {gap:.3g} exceeds the tolerance {tol:g}"\n',
     "aligned g format": 'line = f"{i:>6} {float(r):>18.10g}"\n',
@@ -321,10 +363,12 @@ def test_the_detector_finds_the_old_formatters(name):
 
 
 def test_the_detector_leaves_unrelated_code_alone():
-    fine = ('def _log_text(v):\n    return number_text(v, digits=12)\n'
-            'msg = f"gap {number_text(gap, digits=3)} after {seconds:.2f} s; gap {gap:.3e}; {n:>6} {label!r:>8}"\n'
-            'K = 1 << n.bit_length()\nbig = value.bit_length() > 62\n'
-            'key = float(f"{x:.9g}")\n')
+    fine = (
+        "def _log_text(v):\n    return number_text(v, digits=12)\n"
+        'msg = f"gap {number_text(gap, digits=3)} after {seconds:.2f} s; gap {gap:.3e}; {n:>6} {label!r:>8}"\n'
+        "K = 1 << n.bit_length()\nbig = value.bit_length() > 62\n"
+        'key = float(f"{x:.9g}")\n'
+    )
     assert second_formatters(fine, "fine") == []
 
 

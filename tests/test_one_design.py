@@ -69,8 +69,12 @@ def alias_properties(sources: list[tuple[str, str]]) -> list[str]:
         for cls in (n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ClassDef)):
             for fn in cls.body:
                 if not isinstance(fn, ast.FunctionDef) or not any(
-                        isinstance(d, ast.Name) and d.id in ("property", "cached_property") or
-                        isinstance(d, ast.Attribute) and d.attr == "cached_property" for d in fn.decorator_list):
+                    isinstance(d, ast.Name)
+                    and d.id in ("property", "cached_property")
+                    or isinstance(d, ast.Attribute)
+                    and d.attr == "cached_property"
+                    for d in fn.decorator_list
+                ):
                     continue
                 doc = ast.get_docstring(fn) or ""
                 body = fn.body[1:] if doc else fn.body
@@ -88,8 +92,9 @@ def alias_properties(sources: list[tuple[str, str]]) -> list[str]:
 
 def test_no_inline_eps_from_exp_eps() -> None:
     offenders = inline_conversions(_sources())
-    assert not offenders, "ε from e^ε written inline (use privgeom._core.level.eps_of or PrivacyLevel):\n  " + \
-        "\n  ".join(offenders)
+    assert not offenders, (
+        "ε from e^ε written inline (use privgeom._core.level.eps_of or PrivacyLevel):\n  " + "\n  ".join(offenders)
+    )
 
 
 def test_no_alias_property() -> None:
@@ -98,8 +103,11 @@ def test_no_alias_property() -> None:
 
 
 def test_the_static_checks_can_fail() -> None:
-    bad = ("x.py", "class R:\n    @property\n    def epsilon(self):\n        return self.eps\n"
-                   "e = LogRational(r) if exact else math.log(r)\n")
+    bad = (
+        "x.py",
+        "class R:\n    @property\n    def epsilon(self):\n        return self.eps\n"
+        "e = LogRational(r) if exact else math.log(r)\n",
+    )
     assert alias_properties([bad]) and inline_conversions([bad])
 
 
@@ -144,14 +152,18 @@ def test_results_are_built_by_keyword() -> None:
     types = {cls.__name__ for cls in _result_types() if dataclasses.is_dataclass(cls)}
     assert {"Membership", "Relaxation", "EpsilonResult", "OptimalMechanism", "SymmetryGroup"} <= types
     offenders = positional_constructions(_sources(), types)
-    assert not offenders, "results built from positional arguments (build them by keyword):\n  " + \
-        "\n  ".join(offenders)
+    assert not offenders, "results built from positional arguments (build them by keyword):\n  " + "\n  ".join(
+        offenders
+    )
     assert positional_constructions([("x.py", "Relaxation(cone, ())")], types)  # the check can fail
 
 
-@pytest.mark.parametrize("make", [
-    lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming"),
-    lambda: pg.relax_pairwise(pg.RandomizedResponse(2, "3/4")),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: pg.epsilon(pg.randomized_response(2, "3/4"), "hamming"),
+        lambda: pg.relax_pairwise(pg.RandomizedResponse(2, "3/4")),
+    ],
+)
 def test_level_results_have_a_privacy_level(make) -> None:
     assert isinstance(make().level, pg.PrivacyLevel)

@@ -26,9 +26,21 @@ ROOT = Path(__file__).resolve().parents[1]
 PY_FILES, NOTEBOOKS, MARKDOWN = "*.py", "*.ipynb", "*.md"
 
 #: The packages whose ``__all__`` make the public surface (a ``paper`` namespace counts when it exists).
-PACKAGES = ("privgeom", "privgeom.analyses", "privgeom.definitions", "privgeom.geometry", "privgeom.mechanisms",
-            "privgeom.graphs", "privgeom.voting", "privgeom.voting.paper", "privgeom.smoothed",
-            "privgeom.smoothed.paper", "privgeom.sweeps", "privgeom.plots", "privgeom.cli")
+PACKAGES = (
+    "privgeom",
+    "privgeom.analyses",
+    "privgeom.definitions",
+    "privgeom.geometry",
+    "privgeom.mechanisms",
+    "privgeom.graphs",
+    "privgeom.voting",
+    "privgeom.voting.paper",
+    "privgeom.smoothed",
+    "privgeom.smoothed.paper",
+    "privgeom.sweeps",
+    "privgeom.plots",
+    "privgeom.cli",
+)
 #: The budget of public names. 0.2 cut the surface from 251 names to 117 under a cap of 120. The cap is 125 since
 #: release 0.2 added five capabilities that are names of their own, none an alias or a received type: the
 #: ``results`` namespace (where received types live, so they stay out of this count), the ``limits`` context, and
@@ -69,8 +81,9 @@ def public_names() -> dict[str, list[str]]:
 def test_at_most_125_public_names() -> None:
     where = public_names()
     per_package = {m.__name__: len(m.__all__) for m in _existing(PACKAGES)}
-    message = (f"{len(where)} distinct public names (budget {MAX_PUBLIC_NAMES}); per package: "
-               + ", ".join(f"{k} {v}" for k, v in per_package.items()))
+    message = f"{len(where)} distinct public names (budget {MAX_PUBLIC_NAMES}); per package: " + ", ".join(
+        f"{k} {v}" for k, v in per_package.items()
+    )
     print(f"\n{message}")
     assert len(where) <= MAX_PUBLIC_NAMES, message
 
@@ -80,8 +93,12 @@ MAX_CORE_NAMES = MAX_PUBLIC_NAMES - 24 - 12
 
 
 def test_the_core_keeps_room_for_voting_and_smoothed() -> None:
-    core = {name for module in _existing(PACKAGES) if not module.__name__.startswith(OWN_VOCABULARY)
-            for name in module.__all__}
+    core = {
+        name
+        for module in _existing(PACKAGES)
+        if not module.__name__.startswith(OWN_VOCABULARY)
+        for name in module.__all__
+    }
     print(f"\n{len(core)} public names outside voting and smoothed (share {MAX_CORE_NAMES})")
     assert len(core) <= MAX_CORE_NAMES, sorted(core)
 
@@ -104,7 +121,7 @@ def test_subpackages_export_only_top_level_names() -> None:
                 continue
             assert name in top, f"{module.__name__}.{name} is public but not a top-level name"
             assert getattr(privgeom, name) is getattr(module, name), (module.__name__, name)
-    for (package, name) in NOT_TOP_LEVEL:
+    for package, name in NOT_TOP_LEVEL:
         assert name in importlib.import_module(package).__all__, (package, name)
 
 
@@ -115,8 +132,9 @@ def _examples(doc: str | None) -> bool:
 @pytest.mark.parametrize("name", [n for n in privgeom.__all__ if n not in ALIASES])
 def test_every_top_level_name_has_a_docstring_with_examples(name: str) -> None:
     obj = getattr(privgeom, name)
-    assert _examples(inspect.getdoc(obj) if not isinstance(obj, types.ModuleType) else obj.__doc__), \
+    assert _examples(inspect.getdoc(obj) if not isinstance(obj, types.ModuleType) else obj.__doc__), (
         f"privgeom.{name} needs a docstring with an Examples section (numpydoc, runnable)"
+    )
 
 
 def test_the_aliases_are_documented_where_they_are_bound() -> None:
@@ -148,8 +166,12 @@ def _exported(exports: dict[str, set[str]], package: str, name: str) -> bool:
 
 
 def _python_files() -> list[Path]:
-    return sorted(p for top in ("privgeom", "tests", "examples", "benchmarks", "docs")
-                  for p in (ROOT / top).rglob(PY_FILES) if "_build" not in p.parts and "generated" not in p.parts)
+    return sorted(
+        p
+        for top in ("privgeom", "tests", "examples", "benchmarks", "docs")
+        for p in (ROOT / top).rglob(PY_FILES)
+        if "_build" not in p.parts and "generated" not in p.parts
+    )
 
 
 def _package_of(path: Path) -> str:
@@ -169,24 +191,34 @@ def test_no_code_imports_a_name_a_package_does_not_export() -> None:
                 continue
             if node.level:
                 base = _package_of(path).split(".")
-                target = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+                target = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
             if target in exports and path != ROOT / target.replace(".", "/") / "__init__.py":
-                bad += [f"{path.relative_to(ROOT)}:{node.lineno} {target}.{a.name}" for a in node.names
-                        if not _exported(exports, target, a.name)]
+                bad += [
+                    f"{path.relative_to(ROOT)}:{node.lineno} {target}.{a.name}"
+                    for a in node.names
+                    if not _exported(exports, target, a.name)
+                ]
         for lineno, line in enumerate(source.splitlines(), 1):  # doctests
             m = re.match(r"\s*>>> from (privgeom(?:\.\w+)*) import ([\w, ]+)$", line)
             if m and m.group(1) in exports:
-                bad += [f"{path.relative_to(ROOT)}:{lineno} {m.group(1)}.{n.strip()}" for n in m.group(2).split(",")
-                        if not _exported(exports, m.group(1), n.strip().split(" ")[0])]
+                bad += [
+                    f"{path.relative_to(ROOT)}:{lineno} {m.group(1)}.{n.strip()}"
+                    for n in m.group(2).split(",")
+                    if not _exported(exports, m.group(1), n.strip().split(" ")[0])
+                ]
     assert not bad, f"imports of names their package does not export: {bad}"
 
 
 def test_readme_docs_and_examples_use_public_names() -> None:
     exports = _exports()
-    texts = [ROOT / "README.md", *sorted((ROOT / "docs").rglob(MARKDOWN)), *sorted((ROOT / "examples").glob(PY_FILES)),
-             *sorted((ROOT / "examples").glob(NOTEBOOKS))]
+    texts = [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").rglob(MARKDOWN)),
+        *sorted((ROOT / "examples").glob(PY_FILES)),
+        *sorted((ROOT / "examples").glob(NOTEBOOKS)),
+    ]
     bad = []
     for path in texts:
         for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

@@ -34,9 +34,9 @@ SKIPPED: dict[str, str] = {
     ".venv/bin/python examples/": "the example scripts are run by tests/test_examples.py and their own tests",
     ".venv/bin/python benchmarks/": "the benchmarks are run with --quick by tests/test_examples.py and their own tests",
     "privgeom smoothed figure": "the paper's full-size figures take about a minute (elections) to several minutes; the experiments "
-                                "run with --quick in tests/smoothed/test_experiments.py",
+    "run with --quick in tests/smoothed/test_experiments.py",
     "privgeom smoothed shm --n 100000 500000": "sweeps the election figure's largest points (5-15 s on 2 cores); "
-                                              "the same command at small n runs in tests/smoothed",
+    "the same command at small n runs in tests/smoothed",
 }
 
 #: Substrings the output of a README command must contain: the values its comment promises.
@@ -48,31 +48,52 @@ EXPECTED_OUTPUT: dict[str, tuple[str, ...]] = {
     "privgeom delta -m examples/rr2_mechanism.json --graph complete --exp-eps 2": ("= 2/9 (exact)",),
     "privgeom compare rr:k=2,p=3/4 dp:graph=hamming,k=2,exp_eps=3": ("subset",),
     "privgeom compare rr:k=8,p=3/4 dp:graph=hamming,k=8,exp_eps=3": ("subset", "one LP per facet orbit"),
-    "privgeom optimal dp:graph=complete,n=100,exp_eps=3 --utility accuracy --prior uniform":
-        ("expected utility 1/34", "closed form"),
+    "privgeom optimal dp:graph=complete,n=100,exp_eps=3 --utility accuracy --prior uniform": (
+        "expected utility 1/34",
+        "closed form",
+    ),
     "privgeom voting accuracy majority -n 100001 --rho 1/2": ("0.666667585543565",),
     "privgeom voting accuracy majority -n 5 --eps 'ln(3)'": ("rho = 1/2", "2817/4096"),
     "privgeom voting welfare majority -n 101 --rho 1/3": ("rho · W(f)",),
     "privgeom voting epsilon majority -n 101 --rho 1/2 --eps 0.7": ("0.5257", "exact"),
-    "privgeom smoothed shm --n 1000000000000 --lost 1/1000 --eps 1 --at 500000000000":
-        ("2.83291e-48228830", "log10 = -48228829.55"),
-    "privgeom closure rr:k=2,p=3/5 -m examples/rr2_mechanism.json --repair --out repaired.json":
-        ("NOT in closure", "l1 distance 152/225 (exact)", "optimal"),
+    "privgeom smoothed shm --n 1000000000000 --lost 1/1000 --eps 1 --at 500000000000": (
+        "2.83291e-48228830",
+        "log10 = -48228829.55",
+    ),
+    "privgeom closure rr:k=2,p=3/5 -m examples/rr2_mechanism.json --repair --out repaired.json": (
+        "NOT in closure",
+        "l1 distance 152/225 (exact)",
+        "optimal",
+    ),
     "privgeom closure rr:k=2,p=3/5 -m repaired.json": ("is IN closure",),
     "privgeom compare ss:d=3,s=1,exp_eps=3 krr:n=3,exp_eps=3": ("equal",),
     "privgeom compare hr:d=3,exp_eps=3 dp:graph=complete,n=3,exp_eps=3": ("subset", "strictly stronger"),
     "privgeom design rr:k=2,p=3/4 --drop 0 --out d.json": ("new : 23/36", "inner: every ε-DP mechanism with e^ε ≤ 5/3"),
     "privgeom closure cone:file=d.json -m examples/rr2_mechanism.json": ("is IN closure",),
-    "privgeom design rr:k=2,p=3/4 --drop 0 --utility accuracy --prior uniform --at-least 5/8":
-        ("base: none: 5/8 is above its best expected utility 9/16", "new : 0.41333", "new : 23/36"),
-    "privgeom sweep 'rr:k={k},p={p}' --grid k=2..6 --grid p=2/3,3/4 --query relax --out s.parquet --plot s.png":
-        ("10 points, 0 with an error", "ln(3)", "plot written to s.png"),
-    "privgeom sweep 'rr:k={k},p={p}' --grid k=2..6 --grid p=2/3,3/4 --query relax --out s.parquet":
-        ("10 answered by an earlier run of s.parquet",),
-    "privgeom sweep 'rr:k=2,p={p}' --grid p=3/5,2/3,3/4,1/3 --query compare --spec rr:k=2,p=2/3 --out c.csv":
-        ("subset", "equal", "superset", "4 points, 1 with an error"),
-    "privgeom sweep rr:k=1,p=3/4 --grid e=1,2,3 --query delta --exp-eps '{e}' --plot delta.png":
-        ("1/2", "1/4", "3 points, 0 with an error"),
+    "privgeom design rr:k=2,p=3/4 --drop 0 --utility accuracy --prior uniform --at-least 5/8": (
+        "base: none: 5/8 is above its best expected utility 9/16",
+        "new : 0.41333",
+        "new : 23/36",
+    ),
+    "privgeom sweep 'rr:k={k},p={p}' --grid k=2..6 --grid p=2/3,3/4 --query relax --out s.parquet --plot s.png": (
+        "10 points, 0 with an error",
+        "ln(3)",
+        "plot written to s.png",
+    ),
+    "privgeom sweep 'rr:k={k},p={p}' --grid k=2..6 --grid p=2/3,3/4 --query relax --out s.parquet": (
+        "10 answered by an earlier run of s.parquet",
+    ),
+    "privgeom sweep 'rr:k=2,p={p}' --grid p=3/5,2/3,3/4,1/3 --query compare --spec rr:k=2,p=2/3 --out c.csv": (
+        "subset",
+        "equal",
+        "superset",
+        "4 points, 1 with an error",
+    ),
+    "privgeom sweep rr:k=1,p=3/4 --grid e=1,2,3 --query delta --exp-eps '{e}' --plot delta.png": (
+        "1/2",
+        "1/4",
+        "3 points, 0 with an error",
+    ),
     "privgeom sweep 'majority:n={n}' --grid n=1,3,5 --query accuracy --rho 1/2": ("3/4", "45/64", "2817/4096"),
     "privgeom sweep '{p}:d=3,exp_eps=3' --grid p=oue,hr,ss --query ldp_gap": ("29/240", "1/10"),
 }
@@ -90,12 +111,13 @@ PYTHON_CLAIMS: dict[str, object] = {
     "m.member, m.method": (True, "kronecker-inverse"),
     "cone.n_facets": 4,
     "r.recognised, r.level.exp_eps, str(r.level)": ("dp", 3, "ln(3)"),
-    "pg.epsilon(M, \"hamming\").level.eps": pg.LogRational(3),
-    "pg.delta(M, \"hamming\", exp_eps=2).delta": pg.LogRational(4).ratio / 16,  # 1/4
+    'pg.epsilon(M, "hamming").level.eps': pg.LogRational(3),
+    'pg.delta(M, "hamming", exp_eps=2).delta': pg.LogRational(4).ratio / 16,  # 1/4
     "str(dp.level), str(adp.level)": ("ln(3)", "1.0"),
     "best.value, best.mechanism == M": (pg.LogRational(9).ratio / 16, True),  # 9/16
-    "rr.contains(M2).member, pg.epsilon(M2, \"hamming\").level.eps": (True, pg.LogRational(2)),
-    "pg.optimal_mechanism(path, loss).value, pg.optimal_mechanism(geo, loss).value": (-pg.LogRational(5).ratio / 6,) * 2,
+    'rr.contains(M2).member, pg.epsilon(M2, "hamming").level.eps': (True, pg.LogRational(2)),
+    "pg.optimal_mechanism(path, loss).value, pg.optimal_mechanism(geo, loss).value": (-pg.LogRational(5).ratio / 6,)
+    * 2,
     "round(float(info.value), 6)": 0.056633,
 }
 
@@ -193,8 +215,9 @@ def test_bash_line_runs(line, workdir, monkeypatch, capsys):
     words = shlex.split(line)
     if words[0] == "python" and words[1] == "-c":
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-        r = subprocess.run([sys.executable, *words[1:]], cwd=workdir, env=env, capture_output=True, text=True,
-                           timeout=300)
+        r = subprocess.run(
+            [sys.executable, *words[1:]], cwd=workdir, env=env, capture_output=True, text=True, timeout=300
+        )
         assert r.returncode == 0, r.stderr
         return
     assert words[0] == "privgeom", f"README line {line!r} is neither run nor listed in SKIPPED with a reason"

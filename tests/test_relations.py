@@ -18,14 +18,17 @@ def test_bit_labels_are_the_bits_domain(k: int) -> None:
     assert labels == Domain.bits(k).labels and len(set(labels)) == 2**k
 
 
-@pytest.mark.parametrize(("dom", "name", "edges"), [
-    (Domain.bits(3), "hamming", 3 * 2**2),               # k 2^(k-1)
-    (Domain.counts(4), "path", 4),
-    (Domain.databases(2, 3), "replace-one", 9 * 4 // 2),  # 9 databases, each with 2 records × 2 other values
-    (Domain.histograms(2, 3), "replace-one", 9),          # compositions of 2 into 3 parts, one unit moved
-    (Domain.databases(1, 2, up_to=True), "add-remove", 2),
-    (Domain.from_labels(["a", "b", "c", "d"]), "complete", comb(4, 2)),
-])
+@pytest.mark.parametrize(
+    ("dom", "name", "edges"),
+    [
+        (Domain.bits(3), "hamming", 3 * 2**2),  # k 2^(k-1)
+        (Domain.counts(4), "path", 4),
+        (Domain.databases(2, 3), "replace-one", 9 * 4 // 2),  # 9 databases, each with 2 records × 2 other values
+        (Domain.histograms(2, 3), "replace-one", 9),  # compositions of 2 into 3 parts, one unit moved
+        (Domain.databases(1, 2, up_to=True), "add-remove", 2),
+        (Domain.from_labels(["a", "b", "c", "d"]), "complete", comb(4, 2)),
+    ],
+)
 def test_relation_edges_match_the_built_graph(dom: Domain, name: str, edges: int) -> None:
     listed = list(relations.relation_edges(dom, name))
     assert len(listed) == len(set(map(frozenset, listed))) == edges == dom.n_edges(name)

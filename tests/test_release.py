@@ -23,8 +23,11 @@ PY_FILES = "*.py"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 CHANGELOG = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
 #: ``(package, name)`` of every removed name, the package as a module name.
-ENTRIES = [(package if package == "privgeom" else f"privgeom.{package}", name)
-           for package, table in REMOVED.items() for name in table]
+ENTRIES = [
+    (package if package == "privgeom" else f"privgeom.{package}", name)
+    for package, table in REMOVED.items()
+    for name in table
+]
 
 
 def _replacement(package: str, name: str) -> str:
@@ -34,8 +37,11 @@ def _replacement(package: str, name: str) -> str:
 # ------------------------------------------------------------------------------------------------------ version
 def _written_version() -> str:
     tree = ast.parse((ROOT / "privgeom" / "_version.py").read_text(encoding="utf-8"))
-    return next(ast.literal_eval(n.value) for n in tree.body
-                if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "__version__")
+    return next(
+        ast.literal_eval(n.value)
+        for n in tree.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "__version__"
+    )
 
 
 def test_the_version_is_written_once() -> None:
@@ -43,9 +49,15 @@ def test_the_version_is_written_once() -> None:
     assert "version" not in PYPROJECT["project"] and "version" in PYPROJECT["project"]["dynamic"]
     assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "privgeom._version.__version__"}
     # no second literal: no `__version__ = "…"` and no version string anywhere else in the package
-    others = [str(p.relative_to(ROOT)) for p in (ROOT / "privgeom").rglob(PY_FILES)
-              if p.name != "_version.py" and (re.search(r"^__version__\s*=", p.read_text(encoding="utf-8"), re.M)
-                                              or f'"{pg.__version__}"' in p.read_text(encoding="utf-8"))]
+    others = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "privgeom").rglob(PY_FILES)
+        if p.name != "_version.py"
+        and (
+            re.search(r"^__version__\s*=", p.read_text(encoding="utf-8"), re.M)
+            or f'"{pg.__version__}"' in p.read_text(encoding="utf-8")
+        )
+    ]
     assert not others, others
 
 
@@ -98,8 +110,15 @@ def test_a_removed_name_answers_with_its_replacement(package: str, name: str) ->
 
 #: How a replacement's text names its objects: ``pg.x`` is ``privgeom.x``; ``voting.x``/``smoothed.x`` are the
 #: subpackages; ``d.x`` a definition's method, ``M``/``Mechanism.x`` a mechanism's, ``Cone.x`` a cone's.
-PREFIXES = {"pg": "privgeom", "privgeom": "privgeom", "voting": "privgeom.voting", "smoothed": "privgeom.smoothed",
-            "d": "privgeom.PrivacyDefinition", "Mechanism": "privgeom.Mechanism", "Cone": "privgeom.Cone"}
+PREFIXES = {
+    "pg": "privgeom",
+    "privgeom": "privgeom",
+    "voting": "privgeom.voting",
+    "smoothed": "privgeom.smoothed",
+    "d": "privgeom.PrivacyDefinition",
+    "Mechanism": "privgeom.Mechanism",
+    "Cone": "privgeom.Cone",
+}
 
 
 def _resolve(dotted: str) -> object:
@@ -136,11 +155,15 @@ def test_no_removed_name_is_public_again() -> None:
 def test_ci_runs_lint_types_tests_and_docs_as_separate_steps() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert re.search(r'steps=\("\$\{@:-lint types tests docs\}"\)', ci)
-    for step, command in (("lint", "bootstrap.sh lint"), ("types", "bootstrap.sh types"),
-                          ("tests", "bootstrap.sh test --ignore"), ("docs", 'bootstrap.sh test "$DOCS_TEST"')):
+    for step, command in (
+        ("lint", "bootstrap.sh lint"),
+        ("types", "bootstrap.sh types"),
+        ("tests", "bootstrap.sh test --ignore"),
+        ("docs", 'bootstrap.sh test "$DOCS_TEST"'),
+    ):
         assert re.search(rf"^\s+{step}\) bash scripts/{re.escape(command)}", ci, re.M), step
     boot = (ROOT / "scripts" / "bootstrap.sh").read_text(encoding="utf-8")
-    assert "ruff check" in boot and "-m mypy" in boot  # ruff format --check joins once the tree is formatted
+    assert "ruff check" in boot and "ruff format --check" in boot and "-m mypy" in boot
 
 
 def test_lint_and_type_configuration() -> None:

@@ -68,10 +68,27 @@ def test_mutual_information_is_a_quantity() -> None:
 
 
 #: Result types that are parts of answers (witnesses, certificates, groups, pieces), not answers of a public analysis.
-PARTS = {"Result", "SymmetryGroup", "Orbit", "ClosureWitness", "RowWitness", "RowCertificate", "SeparatingCertificate",
-         "PairBound", "DeltaPiece", "InclusionWitness", "HockeyStickWitness", "HockeyStickCertificate",
-         "CompletionWitness", "NearestCertificate", "Limits", "LimitInfo",  # the last two: settings, not answers
-         "Decision", "ImpliedPair", "LPSize"}  # a mixin; a part of a Relaxation; a size estimate, not an answer
+PARTS = {
+    "Result",
+    "SymmetryGroup",
+    "Orbit",
+    "ClosureWitness",
+    "RowWitness",
+    "RowCertificate",
+    "SeparatingCertificate",
+    "PairBound",
+    "DeltaPiece",
+    "InclusionWitness",
+    "HockeyStickWitness",
+    "HockeyStickCertificate",
+    "CompletionWitness",
+    "NearestCertificate",
+    "Limits",
+    "LimitInfo",  # the last two: settings, not answers
+    "Decision",
+    "ImpliedPair",
+    "LPSize",
+}  # a mixin; a part of a Relaxation; a size estimate, not an answer
 
 
 def test_every_public_answer_type_says_whether_it_is_exact() -> None:
@@ -82,13 +99,20 @@ def test_every_public_answer_type_says_whether_it_is_exact() -> None:
     import pkgutil
 
     # every result type of the package, public or received from a private module (most are not public names)
-    modules = [importlib.import_module(m.name) for m in pkgutil.walk_packages(pg.__path__, "privgeom.")
-               if not m.name.endswith("__main__")]
+    modules = [
+        importlib.import_module(m.name)
+        for m in pkgutil.walk_packages(pg.__path__, "privgeom.")
+        if not m.name.endswith("__main__")
+    ]
     missing = []
     for mod in modules:
         for name, cls in vars(mod).items():
-            if inspect.isclass(cls) and cls.__module__ == mod.__name__ and issubclass(cls, pg.Result) \
-                    and name not in PARTS:
+            if (
+                inspect.isclass(cls)
+                and cls.__module__ == mod.__name__
+                and issubclass(cls, pg.Result)
+                and name not in PARTS
+            ):
                 fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
                 if not (hasattr(cls, "exact") or "exact" in fields):
                     missing.append(f"{mod.__name__}.{name}")
@@ -99,17 +123,57 @@ def test_every_public_answer_type_says_whether_it_is_exact() -> None:
 from privgeom import results as R  # noqa: E402
 
 #: Results whose answer is one number: ``.value`` and a class attribute ``unit`` saying what it measures.
-ONE_NUMBER = {"Quantity", "DeltaResult", "DatabaseDelta", "SmoothedDelta", "UtilityGap", "LeastInformative",
-              "OptimalMechanism", "StaircaseOptimum", "MixingThreshold"}
+ONE_NUMBER = {
+    "Quantity",
+    "DeltaResult",
+    "DatabaseDelta",
+    "SmoothedDelta",
+    "UtilityGap",
+    "LeastInformative",
+    "OptimalMechanism",
+    "StaircaseOptimum",
+    "MixingThreshold",
+}
 #: Results whose answer is a privacy level: ``.level``, a PrivacyLevel (the type is the unit: ε and e^ε).
 LEVEL = {"EpsilonResult", "VotingEpsilon", "Relaxation"}
 #: Results with several numbers or a structure (curves, cones, groups, witnesses, certificates, reports, settings).
-COMPOSITE = {"Result", "Limits", "LimitInfo", "Nearest", "NearestCertificate", "ClosureWitness", "CompletionWitness",
-             "RowWitness", "RowCertificate", "SeparatingCertificate", "HockeyStickWitness", "HockeyStickCertificate",
-             "RayOrbits", "SymmetryGroup", "Orbit", "DeltaCurve", "DeltaPiece", "PairBound", "FacetStatus",
-             "ImpliedPair", "Guarantee", "RowConeSummary", "FacetOrbit", "SymbolicRowCone", "Comparison",
-             "InclusionWitness", "OptimalityCertificate", "KOVRegimes", "LPSize", "RedundantGuarantee", "DPBounds",
-             "Banzhaf", "FourierSpectrum", "Influences", "ExperimentResult"}
+COMPOSITE = {
+    "Result",
+    "Limits",
+    "LimitInfo",
+    "Nearest",
+    "NearestCertificate",
+    "ClosureWitness",
+    "CompletionWitness",
+    "RowWitness",
+    "RowCertificate",
+    "SeparatingCertificate",
+    "HockeyStickWitness",
+    "HockeyStickCertificate",
+    "RayOrbits",
+    "SymmetryGroup",
+    "Orbit",
+    "DeltaCurve",
+    "DeltaPiece",
+    "PairBound",
+    "FacetStatus",
+    "ImpliedPair",
+    "Guarantee",
+    "RowConeSummary",
+    "FacetOrbit",
+    "SymbolicRowCone",
+    "Comparison",
+    "InclusionWitness",
+    "OptimalityCertificate",
+    "KOVRegimes",
+    "LPSize",
+    "RedundantGuarantee",
+    "DPBounds",
+    "Banzhaf",
+    "FourierSpectrum",
+    "Influences",
+    "ExperimentResult",
+}
 
 
 def _decisions() -> set[str]:
@@ -120,7 +184,9 @@ def test_every_public_result_type_is_classified_once() -> None:
     groups = [_decisions(), ONE_NUMBER, LEVEL, COMPOSITE]
     listed = [name for group in groups for name in group]
     assert sorted(listed) == sorted(set(listed)), "a type in two groups"
-    assert set(listed) == set(R.__all__), f"unclassified: {set(R.__all__) - set(listed)}; stale: {set(listed) - set(R.__all__)}"
+    assert set(listed) == set(R.__all__), (
+        f"unclassified: {set(R.__all__) - set(listed)}; stale: {set(listed) - set(R.__all__)}"
+    )
     for name in R.__all__:
         assert issubclass(getattr(R, name), R.Result), name
 
@@ -143,7 +209,8 @@ def test_every_one_number_result_has_value_and_unit(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(LEVEL))
 def test_level_results_state_a_privacy_level(name: str) -> None:
     assert dataclasses.fields(getattr(R, name))[0].name == "level" or "level" in {
-        f.name for f in dataclasses.fields(getattr(R, name))}
+        f.name for f in dataclasses.fields(getattr(R, name))
+    }
 
 
 @pytest.mark.parametrize("name", R.__all__)
@@ -178,19 +245,19 @@ def _answers() -> list[object]:
     rr = pg.RandomizedResponse(2, "3/4")
     M = pg.randomized_response(1, "3/4")
     return [
-        rr.contains(pg.randomized_response(2, "2/3")),                       # Membership
-        rr.row_cone().contains([3, 1, 1, 3]),                                # ConeMembership
-        pg.epsilon(pg.randomized_response(2, "3/4"), "hamming"),             # EpsilonResult
-        pg.delta(M, "hamming", "ln(2)"),                                     # DeltaResult
-        pg.delta_curve(M, "hamming"),                                        # DeltaCurve
+        rr.contains(pg.randomized_response(2, "2/3")),  # Membership
+        rr.row_cone().contains([3, 1, 1, 3]),  # ConeMembership
+        pg.epsilon(pg.randomized_response(2, "3/4"), "hamming"),  # EpsilonResult
+        pg.delta(M, "hamming", "ln(2)"),  # DeltaResult
+        pg.delta_curve(M, "hamming"),  # DeltaCurve
         pg.check_guarantee(pg.randomized_response(2, "3/4"), pg.semantics(rr)[0]),
-        pg.ldp_utility_gap(pg.parse_definition("oue:d=3,exp_eps=3")),        # UtilityGap
-        pg.optimal_mechanism(pg.RandomizedResponse(1, "3/4")),               # OptimalMechanism
+        pg.ldp_utility_gap(pg.parse_definition("oue:d=3,exp_eps=3")),  # UtilityGap
+        pg.optimal_mechanism(pg.RandomizedResponse(1, "3/4")),  # OptimalMechanism
         pg.mixing_threshold(pg.RandomizedResponse(1, "3/4"), pg.randomized_response(1, "7/8")),
-        pg.compare(rr, pg.RandomizedResponse(2, "2/3")),                     # Comparison
-        pg.relax_pairwise(rr, "hamming"),                                    # Relaxation
-        pg.voting.accuracy(pg.voting.majority(3), "1/2"),                    # Quantity
-        pg.voting.epsilon(pg.voting.majority(3), "1/2"),                     # VotingEpsilon
+        pg.compare(rr, pg.RandomizedResponse(2, "2/3")),  # Comparison
+        pg.relax_pairwise(rr, "hamming"),  # Relaxation
+        pg.voting.accuracy(pg.voting.majority(3), "1/2"),  # Quantity
+        pg.voting.epsilon(pg.voting.majority(3), "1/2"),  # VotingEpsilon
     ]
 
 

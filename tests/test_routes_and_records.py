@@ -19,14 +19,17 @@ from privgeom.geometry import _cone, _cone_ops, _symmetry
 
 
 # ------------------------------------------------------------------------------------------------------- registries
-@pytest.mark.parametrize(("registry", "names"), [
-    (_optimal._OPTIMAL_ROUTES, set(_optimal.OPTIMAL_METHODS) - {"auto"}),
-    (_compare._ROW_CONE_ROUTES, set(_compare.CONE_METHODS) - {"auto"}),
-    (_cone_ops._PROJECTIONS, set(_cone.PROJECTION_METHODS)),
-    (_symmetry._FINITE_METHODS, {"rows", "mechanisms"}),
-    (_symmetry._CONE_METHODS, {"carried", "facets"}),
-    (_symmetry._KNOWN_GRAPH_GROUPS, {"hamming", "complete", "path"}),
-])
+@pytest.mark.parametrize(
+    ("registry", "names"),
+    [
+        (_optimal._OPTIMAL_ROUTES, set(_optimal.OPTIMAL_METHODS) - {"auto"}),
+        (_compare._ROW_CONE_ROUTES, set(_compare.CONE_METHODS) - {"auto"}),
+        (_cone_ops._PROJECTIONS, set(_cone.PROJECTION_METHODS)),
+        (_symmetry._FINITE_METHODS, {"rows", "mechanisms"}),
+        (_symmetry._CONE_METHODS, {"carried", "facets"}),
+        (_symmetry._KNOWN_GRAPH_GROUPS, {"hamming", "complete", "path"}),
+    ],
+)
 def test_every_method_is_a_named_route_with_a_docstring(registry, names) -> None:
     assert set(registry) == names
     for name, route in registry.items():
@@ -48,7 +51,7 @@ def test_optimal_routes_agree_on_local_dp() -> None:
 
 
 def test_projection_routes_agree() -> None:
-    c = pg.Cone.from_facets([[1, -1, 0], [0, 1, -1], [0, 0, 1]])   # x0 ≥ x1 ≥ x2 ≥ 0
+    c = pg.Cone.from_facets([[1, -1, 0], [0, 1, -1], [0, 0, 1]])  # x0 ≥ x1 ≥ x2 ≥ 0
     cones = [c.project([2, 0], method=m) for m in _cone.PROJECTION_METHODS]
     assert all(p == cones[0] for p in cones)
     assert sorted(map(tuple, cones[0].rays.tolist())) == [(0, 1), (1, 1)]  # (x2, x0) with 0 ≤ x2 ≤ x0

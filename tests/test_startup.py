@@ -30,10 +30,8 @@ SUBPACKAGES = ("analyses", "definitions", "geometry", "graphs", "mechanisms", "p
 
 def _fresh(code: str) -> str:
     """Run ``code`` in a fresh interpreter (this checkout first on the path); its stdout."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-               MPLBACKEND="Agg")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
-                          timeout=300)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), MPLBACKEND="Agg")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -49,17 +47,21 @@ def test_import_privgeom_loads_no_heavy_dependency() -> None:
 
 
 def test_a_voting_answer_loads_no_heavy_dependency() -> None:
-    code = ("from privgeom.cli import main\n"
-            "assert main(['voting', 'accuracy', 'majority', '-n', '100001', '--rho', '1/2']) == 0")
+    code = (
+        "from privgeom.cli import main\n"
+        "assert main(['voting', 'accuracy', 'majority', '-n', '100001', '--rho', '1/2']) == 0"
+    )
     assert _loaded_after(code) == []
 
 
 def test_help_loads_no_command_module() -> None:
-    code = ("import contextlib, io\nfrom privgeom.cli import main\n"
-            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
-            "    main(['--help'])\n"
-            "assert not [m for m in sys.modules if m.startswith('privgeom.cli._') and m not in "
-            "('privgeom.cli._main', 'privgeom.cli._registry', 'privgeom.cli._index')], sorted(sys.modules)")
+    code = (
+        "import contextlib, io\nfrom privgeom.cli import main\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['--help'])\n"
+        "assert not [m for m in sys.modules if m.startswith('privgeom.cli._') and m not in "
+        "('privgeom.cli._main', 'privgeom.cli._registry', 'privgeom.cli._index')], sorted(sys.modules)"
+    )
     assert _loaded_after(code) == []
 
 
@@ -91,8 +93,11 @@ def test_public_names_resolve_to_their_definitions() -> None:
 
 
 def _all_modules() -> list[str]:
-    return sorted(f"privgeom.{'.'.join(p.relative_to(ROOT / 'privgeom').with_suffix('').parts)}"
-                  for p in (ROOT / "privgeom").rglob(PY_FILES) if p.name != "__init__.py" and p.name != "__main__.py")
+    return sorted(
+        f"privgeom.{'.'.join(p.relative_to(ROOT / 'privgeom').with_suffix('').parts)}"
+        for p in (ROOT / "privgeom").rglob(PY_FILES)
+        if p.name != "__init__.py" and p.name != "__main__.py"
+    )
 
 
 def test_get_limits_in_a_fresh_process_lists_every_limit() -> None:
@@ -103,8 +108,9 @@ def test_get_limits_in_a_fresh_process_lists_every_limit() -> None:
     assert fresh == everything
     assert len(everything) >= 30
     # a limit can be set in a fresh process before its module was imported
-    out = _fresh("import privgeom as pg; pg.set_limits(dd_dim=80); from privgeom.geometry import _cdd; "
-                 "print(_cdd.MAX_DD_DIM)")
+    out = _fresh(
+        "import privgeom as pg; pg.set_limits(dd_dim=80); from privgeom.geometry import _cdd; print(_cdd.MAX_DD_DIM)"
+    )
     assert out.strip() == "80"
 
 
@@ -119,11 +125,13 @@ def test_the_limit_modules_are_listed() -> None:
 
 
 def test_generic_operations_and_renderers_load_on_first_use() -> None:
-    code = ("import privgeom as pg\n"
-            "from privgeom.definitions._base import GENERIC_OPERATIONS\n"
-            "assert 'privgeom.analyses.design._design' not in sys.modules\n"
-            "assert GENERIC_OPERATIONS['without'].__module__ == 'privgeom.analyses.design._design'\n"
-            "print(pg.to_latex(pg.randomized_response(1, '3/4')))")
+    code = (
+        "import privgeom as pg\n"
+        "from privgeom.definitions._base import GENERIC_OPERATIONS\n"
+        "assert 'privgeom.analyses.design._design' not in sys.modules\n"
+        "assert GENERIC_OPERATIONS['without'].__module__ == 'privgeom.analyses.design._design'\n"
+        "print(pg.to_latex(pg.randomized_response(1, '3/4')))"
+    )
     out = _fresh("import sys\n" + code)
     from privgeom._core.display import to_latex
 
@@ -194,13 +202,22 @@ def test_a_command_parses_as_with_the_full_parser() -> None:
 
 def test_the_startup_benchmark_runs() -> None:
     # benchmarks/bench_startup.py --quick (this file names it, so tests/test_examples.py leaves it to this test)
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_startup.py"), "--quick"],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT, env=dict(os.environ, MPLBACKEND="Agg"))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_startup.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        env=dict(os.environ, MPLBACKEND="Agg"),
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert [line.split("  ")[0] for line in lines[2:]] == [
-        'python -c "import numpy"', 'python -c "import privgeom"', "privgeom --help",
-        "privgeom voting accuracy majority -n 100001 --rho 1/2"]
+        'python -c "import numpy"',
+        'python -c "import privgeom"',
+        "privgeom --help",
+        "privgeom voting accuracy majority -n 100001 --rho 1/2",
+    ]
     assert lines[2].split()[-1] == "1.0" and lines[2].split()[-3] == "1.0"  # the numpy row is the unit
 
 

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_mypy_clean() -> None:
     pytest.importorskip("mypy")
-    proc = subprocess.run([sys.executable, "-m", "mypy", "privgeom"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "privgeom"], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]

@@ -41,8 +41,7 @@ TYPED_NAMES = frozenset({"eps", "exp_eps", "graph", "relation", "inputs", "rho",
 
 #: (file relative to privgeom/, qualified name, parameter) still annotated ``Any`` in files owned by other work in
 #: progress; remove an entry when its file is typed.
-ALLOWED_ANY = frozenset({
-})
+ALLOWED_ANY = frozenset({})
 
 #: Public parameters for which ``Any`` is the right annotation, with the reason.
 ANY_IS_RIGHT: dict[tuple[str, str, str], str] = {
@@ -56,7 +55,11 @@ ANY_IS_RIGHT: dict[tuple[str, str, str], str] = {
     ("_core/level.py", "PrivacyLevel.coerce", "kwargs"): "forwarded to PrivacyLevel.parse (exact=, name=, …)",
     ("sweeps/_sweep.py", "sweep", "scheduler"): "a name, an address or a distributed.Client (optional dependency)",
     ("sweeps/_sweep.py", "sweep", "options"): "the named query's options, each checked by the query",
-    ("voting/_accuracy.py", "majority_accuracy_data", "scheduler"): "as sweep's scheduler: a name, an address or a Client",
+    (
+        "voting/_accuracy.py",
+        "majority_accuracy_data",
+        "scheduler",
+    ): "as sweep's scheduler: a name, an address or a Client",
     ("smoothed/paper.py", "check", "args"): "forwarded to the check named by `result` (each check types its own)",
     ("smoothed/paper.py", "check", "kwargs"): "forwarded to the check named by `result`",
     ("smoothed/paper.py", "experiment", "options"): "forwarded to the experiment named by `name`",
@@ -117,9 +120,7 @@ def _public_callables() -> Iterator[tuple[str, str, Callable[..., Any], Any]]:
 def _is_any(hint: Any) -> bool:
     if hint is Any:
         return True
-    return typing.get_origin(hint) in (typing.Union, types.UnionType) and any(
-        a is Any for a in typing.get_args(hint)
-    )
+    return typing.get_origin(hint) in (typing.Union, types.UnionType) and any(a is Any for a in typing.get_args(hint))
 
 
 def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
@@ -152,8 +153,11 @@ def _any_parameters() -> list[tuple[str, str, str]]:
         except (TypeError, ValueError):
             continue
         hints = _hints(fn)
-        found += [(path, qual, pname) for pname in params
-                  if pname not in ("self", "cls") and (pname not in hints or _is_any(hints[pname]))]
+        found += [
+            (path, qual, pname)
+            for pname in params
+            if pname not in ("self", "cls") and (pname not in hints or _is_any(hints[pname]))
+        ]
     return found
 
 
@@ -161,8 +165,10 @@ def test_no_public_parameter_is_any_where_a_type_exists() -> None:
     # every parameter of every public callable (functions, constructors, public methods): Any only where it is
     # right (ANY_IS_RIGHT, with the reason)
     offenders = [o for o in _any_parameters() if o not in ANY_IS_RIGHT]
-    assert not offenders, f"public parameters annotated Any or not annotated (types: ScalarLike, LevelLike, " \
-                          f"RelationLike, InputsLike, MatrixLike, VectorLike, PriorLike, UtilityLike): {offenders}"
+    assert not offenders, (
+        f"public parameters annotated Any or not annotated (types: ScalarLike, LevelLike, "
+        f"RelationLike, InputsLike, MatrixLike, VectorLike, PriorLike, UtilityLike): {offenders}"
+    )
 
 
 def test_the_any_reasons_are_current() -> None:
@@ -172,27 +178,47 @@ def test_the_any_reasons_are_current() -> None:
 
 def test_walk_finds_the_public_api() -> None:
     quals = {qual for _path, qual, _fn, _owner in _public_callables()}
-    for expected in ("DifferentialPrivacy", "Pufferfish", "RandomizedResponse", "epsilon", "delta", "delta_curve",
-                     "neighbour_graph", "database_delta", "smoothed_delta", "PrivacyLevel.parse",
-                     "accuracy", "DifferentialPrivacy.hamming"):
+    for expected in (
+        "DifferentialPrivacy",
+        "Pufferfish",
+        "RandomizedResponse",
+        "epsilon",
+        "delta",
+        "delta_curve",
+        "neighbour_graph",
+        "database_delta",
+        "smoothed_delta",
+        "PrivacyLevel.parse",
+        "accuracy",
+        "DifferentialPrivacy.hamming",
+    ):
         assert expected in quals, expected
 
 
 def test_public_parameters_are_not_typed_any() -> None:
     offenders = [o for o in _offenders() if o not in ALLOWED_ANY]
-    assert not offenders, "public parameters annotated Any (use privgeom's LevelLike, ScalarLike, RelationLike, " \
-                          f"InputsLike): {offenders}"
+    assert not offenders, (
+        f"public parameters annotated Any (use privgeom's LevelLike, ScalarLike, RelationLike, InputsLike): {offenders}"
+    )
 
 
-@pytest.mark.parametrize(("name", "hint"), [
-    ("eps", "LevelLike"), ("exp_eps", "ScalarLike"), ("graph", "RelationLike"), ("rho", "ScalarLike"),
-])
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        ("eps", "LevelLike"),
+        ("exp_eps", "ScalarLike"),
+        ("graph", "RelationLike"),
+        ("rho", "ScalarLike"),
+    ],
+)
 def test_the_core_uses_the_aliases(name: str, hint: str) -> None:
     from privgeom._core import domain as _domain
     from privgeom._core import level as _level
 
     alias = getattr(_level, hint, None) or getattr(_domain, hint)
-    fn = {"eps": privgeom.delta, "exp_eps": privgeom.delta, "graph": privgeom.epsilon, "rho": privgeom.voting.accuracy}[name]
+    fn = {"eps": privgeom.delta, "exp_eps": privgeom.delta, "graph": privgeom.epsilon, "rho": privgeom.voting.accuracy}[
+        name
+    ]
     got = typing.get_type_hints(fn)[name]
     assert set(typing.get_args(_resolved(alias))) <= set(typing.get_args(got)) | {got}, (name, got)
 

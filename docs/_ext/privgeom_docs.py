@@ -31,8 +31,15 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 LOG = logging.getLogger(__name__)
-API_MODULES = ("privgeom", "privgeom.voting", "privgeom.voting.paper", "privgeom.smoothed", "privgeom.sweeps", "privgeom.plots",
-               "privgeom.results")
+API_MODULES = (
+    "privgeom",
+    "privgeom.voting",
+    "privgeom.voting.paper",
+    "privgeom.smoothed",
+    "privgeom.sweeps",
+    "privgeom.plots",
+    "privgeom.results",
+)
 PAPERS = (
     ("Row-cone analysis (Lin & Kifer)", ("rr_", "compare_", "kov_")),
     ("Randomized response on voting rules (Evren & Vepakomma)", ("voting_",)),
@@ -53,8 +60,11 @@ def _heading(text: str, ch: str) -> str:
 def write_api(src: Path) -> None:
     import importlib
 
-    lines = [_heading("API reference", "="),
-             "Generated from the ``__all__`` of each package; every page is the object's numpydoc docstring.", ""]
+    lines = [
+        _heading("API reference", "="),
+        "Generated from the ``__all__`` of each package; every page is the object's numpydoc docstring.",
+        "",
+    ]
     documented: dict[str, list[str]] = {}
     seen: dict[int, str] = {}  # an object listed by two packages (privgeom.Membership, privgeom.results.Membership)
     for modname in API_MODULES:  # has one page, under the first package that lists it
@@ -67,8 +77,12 @@ def write_api(src: Path) -> None:
         doc = (mod.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         lines += [_heading(f"``{modname}``", "-"), _rst_escape(doc), ""]
         if again:
-            lines += ["Also here, documented above: " + ", ".join(
-                f":obj:`{n} <{seen[id(getattr(mod, n))]}>`" for n in again) + ".", ""]
+            lines += [
+                "Also here, documented above: "
+                + ", ".join(f":obj:`{n} <{seen[id(getattr(mod, n))]}>`" for n in again)
+                + ".",
+                "",
+            ]
         lines += [f".. currentmodule:: {modname}", "", ".. autosummary::", "   :toctree: generated", ""]
         lines += [f"   {n}" for n in names] + [""]
     out = src / "api"
@@ -107,7 +121,11 @@ def _run_example(script: Path, out: Path, root: Path, quick: bool = True) -> tup
         argv.append("--quick")
     if "--out" in src:
         argv += ["--out", str(out)]
-    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "MPLBACKEND": "Agg",
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=600, cwd=out, env=env)
     return script, proc.returncode, proc.stdout + (proc.stderr if proc.returncode else "")
 
@@ -120,7 +138,11 @@ def write_gallery(app: Sphinx, src: Path, root: Path) -> None:
     images.mkdir(parents=True, exist_ok=True)
     runs.mkdir(parents=True, exist_ok=True)
     mode = app.config.privgeom_gallery_run
-    chosen = {s.name for s in scripts} if mode == "all" else (set(app.config.privgeom_gallery_cheap) if mode == "cheap" else set())
+    chosen = (
+        {s.name for s in scripts}
+        if mode == "all"
+        else (set(app.config.privgeom_gallery_cheap) if mode == "cheap" else set())
+    )
     pkg = _package_hash(root) + mode
     full = set(app.config.privgeom_gallery_full) if mode == "all" else set()
     todo = []
@@ -145,13 +167,19 @@ def write_gallery(app: Sphinx, src: Path, root: Path) -> None:
                 LOG.warning(f"[privgeom gallery] example {s.name} failed (exit {code}):\n{output[-2000:]}")
                 continue
             stamp.write_text(key)
-    index = [_heading("Gallery of examples", "="),
-             "Every script in ``examples/`` reproduces results of one of the three papers; each page shows what it "
-             "checks, the command that runs it, its source and — for the examples executed when the documentation is "
-             "built (quick sizes) — its figures and output. The test suite runs every example.", ""]
+    index = [
+        _heading("Gallery of examples", "="),
+        "Every script in ``examples/`` reproduces results of one of the three papers; each page shows what it "
+        "checks, the command that runs it, its source and — for the examples executed when the documentation is "
+        "built (quick sizes) — its figures and output. The test suite runs every example.",
+        "",
+    ]
     for paper, prefixes in PAPERS + (("Other examples", ()),):
-        mine = [s for s in scripts if s.name.startswith(prefixes)] if prefixes else \
-            [s for s in scripts if not any(s.name.startswith(p) for _, ps in PAPERS for p in ps)]
+        mine = (
+            [s for s in scripts if s.name.startswith(prefixes)]
+            if prefixes
+            else [s for s in scripts if not any(s.name.startswith(p) for _, ps in PAPERS for p in ps)]
+        )
         if not mine:
             continue
         index += [_heading(paper, "-"), ".. toctree::", "   :maxdepth: 1", ""]
@@ -161,8 +189,12 @@ def write_gallery(app: Sphinx, src: Path, root: Path) -> None:
             for p in pngs:
                 shutil.copyfile(p, images / f"{s.stem}__{p.name}")
             if pngs:
-                index += [f".. image:: images/{s.stem}__{pngs[0].name}", "   :width: 30%",
-                          f"   :target: {s.stem}.html", ""]
+                index += [
+                    f".. image:: images/{s.stem}__{pngs[0].name}",
+                    "   :width: 30%",
+                    f"   :target: {s.stem}.html",
+                    "",
+                ]
             _write_example_page(gal, s, pngs, runs / s.stem / "output.txt")
     _write_if_changed(gal / "index.rst", "\n".join(index))
 
@@ -178,19 +210,34 @@ def _write_example_page(gal: Path, script: Path, pngs: list[Path], output: Path)
     flags = (" --quick" if "--quick" in src else "") + (" --out out" if "--out" in src else "")
     lines = [f".. _gallery-{script.stem}:", "", _heading(_rst_escape(title), "="), ".. code-block:: text", ""]
     lines += ["   " + ln if ln else "" for ln in doc.splitlines()] + [""]
-    lines += ["Run it from the repository's root (``--quick`` for reduced sizes where offered)::", "",
-              f"   .venv/bin/python examples/{script.name}{flags.replace(' --quick', '')}", ""]
+    lines += [
+        "Run it from the repository's root (``--quick`` for reduced sizes where offered)::",
+        "",
+        f"   .venv/bin/python examples/{script.name}{flags.replace(' --quick', '')}",
+        "",
+    ]
     if pngs:
         lines += [_heading("Figures", "-")]
         for p in pngs:
-            lines += [f".. figure:: images/{script.stem}__{p.name}", "   :width: 90%", "",
-                      f"   ``{p.name}`` (run with{flags}, built with the documentation)", ""]
+            lines += [
+                f".. figure:: images/{script.stem}__{p.name}",
+                "   :width: 90%",
+                "",
+                f"   ``{p.name}`` (run with{flags}, built with the documentation)",
+                "",
+            ]
     if output.exists() and pngs is not None and output.read_text().strip():
         out_lines = output.read_text().rstrip().splitlines()
         shown = out_lines[:MAX_OUTPUT_LINES]
-        lines += [_heading("Output", "-"), f"Printed by the run with{flags or ' no options'}"
-                  + (f" (first {MAX_OUTPUT_LINES} of {len(out_lines)} lines)" if len(out_lines) > MAX_OUTPUT_LINES else "")
-                  + ":", "", ".. code-block:: text", ""]
+        lines += [
+            _heading("Output", "-"),
+            f"Printed by the run with{flags or ' no options'}"
+            + (f" (first {MAX_OUTPUT_LINES} of {len(out_lines)} lines)" if len(out_lines) > MAX_OUTPUT_LINES else "")
+            + ":",
+            "",
+            ".. code-block:: text",
+            "",
+        ]
         lines += ["   " + ln if ln.strip() else "" for ln in shown] + [""]
     lines += [_heading("Source", "-"), f".. literalinclude:: ../../examples/{script.name}", "   :language: python", ""]
     _write_if_changed(gal / f"{script.stem}.rst", "\n".join(lines))
@@ -212,11 +259,16 @@ def write_cli(src: Path) -> None:
 
     os.environ["COLUMNS"] = "110"
     parser = build_parser()
-    rst: list[str] = [_heading("Command-line reference", "="),
-                      "Every command takes ``--json`` and exits with 0 (yes), 1 (no) or 2 (error: one line on stderr). "
-                      "Definitions are written as specs such as ``rr:k=3,p=3/4`` or ``dp:graph=hamming,k=2,exp_eps=3``. "
-                      "This page is generated from the argument parser (``privgeom.cli._main.build_parser``), so it "
-                      "lists exactly the options of this version.", "", "::", ""]
+    rst: list[str] = [
+        _heading("Command-line reference", "="),
+        "Every command takes ``--json`` and exits with 0 (yes), 1 (no) or 2 (error: one line on stderr). "
+        "Definitions are written as specs such as ``rr:k=3,p=3/4`` or ``dp:graph=hamming,k=2,exp_eps=3``. "
+        "This page is generated from the argument parser (``privgeom.cli._main.build_parser``), so it "
+        "lists exactly the options of this version.",
+        "",
+        "::",
+        "",
+    ]
     rst += ["   " + ln for ln in parser.format_help().splitlines()] + [""]
     for name, sub in _subparsers(parser).items():
         rst.append(_heading(f"privgeom {name}", "-"))
@@ -258,8 +310,11 @@ def _ensure_report(src: Path, report: Path) -> None:
     path = src / report
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"*(The numbers of this page are computed by ``examples/{report.parent.name}.py`` when the "
-                        "documentation is built; this build did not run the examples.)*\n", encoding="utf-8")
+        path.write_text(
+            f"*(The numbers of this page are computed by ``examples/{report.parent.name}.py`` when the "
+            "documentation is built; this build did not run the examples.)*\n",
+            encoding="utf-8",
+        )
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -28,9 +28,23 @@ from .errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .hints import limit_hint
 from .numbers import memory_text, parse_scalar
 
-__all__ = ["VectorLike", "MatrixLike", "ATOL", "ROUNDOFF", "tolerance", "MAX_DENSE_ENTRIES", "MAX_EXACT_ENTRIES",
-           "FLOAT_ENTRY_BYTES", "EXACT_ENTRY_BYTES", "UNREACHABLE_BYTES", "parse_int", "check_dense_size", "readonly",
-           "to_exact_array", "to_float_array"]
+__all__ = [
+    "VectorLike",
+    "MatrixLike",
+    "ATOL",
+    "ROUNDOFF",
+    "tolerance",
+    "MAX_DENSE_ENTRIES",
+    "MAX_EXACT_ENTRIES",
+    "FLOAT_ENTRY_BYTES",
+    "EXACT_ENTRY_BYTES",
+    "UNREACHABLE_BYTES",
+    "parse_int",
+    "check_dense_size",
+    "readonly",
+    "to_exact_array",
+    "to_float_array",
+]
 
 
 #: A vector as the package reads one: a 1-D array or a sequence of numbers (``int``, ``Fraction``, rational strings
@@ -149,7 +163,9 @@ def parse_int(
     if min is not None and out < min:
         raise InvalidParameterError(f"{name} must be >= {min}, got {out}")
     if max is not None and out > max:
-        raise SizeLimitError(f"{name} = {out} is more than {max}" + (f", the most {what}" if what else "") + "; refused")
+        raise SizeLimitError(
+            f"{name} = {out} is more than {max}" + (f", the most {what}" if what else "") + "; refused"
+        )
     return out
 
 
@@ -179,8 +195,10 @@ def check_dense_size(n_rows: int, n_cols: int, *, exact: bool, what: str) -> Non
     if entries > limit:
         mode = "exact" if exact else "float"
         n_bytes = entries * (EXACT_ENTRY_BYTES if exact else FLOAT_ENTRY_BYTES)
-        head = (f"{what} would need a dense {n_rows} x {n_cols} {mode} array ({entries:,} entries, "
-                f"about {memory_text(n_bytes)}; limit {limit:,} entries); refused before allocating")
+        head = (
+            f"{what} would need a dense {n_rows} x {n_cols} {mode} array ({entries:,} entries, "
+            f"about {memory_text(n_bytes)}; limit {limit:,} entries); refused before allocating"
+        )
         if n_bytes > UNREACHABLE_BYTES:
             raise SizeLimitError(f"{head} — no computer's memory holds it; use a structured method instead")
         raise SizeLimitError(f"{head} — {limit_hint('exact_entries' if exact else 'dense_entries', entries)}")

@@ -30,8 +30,19 @@ import numpy as np
 
 from .numbers import LogRational
 
-__all__ = ["INT64_MAX", "max_abs_int", "fits_int64", "fit_int_array", "widen", "int_columns", "int_columns_to_fractions",
-           "int_columns_to_float", "int_columns_log", "hockey_stick_columns", "hockey_stick_int"]
+__all__ = [
+    "INT64_MAX",
+    "max_abs_int",
+    "fits_int64",
+    "fit_int_array",
+    "widen",
+    "int_columns",
+    "int_columns_to_fractions",
+    "int_columns_to_float",
+    "int_columns_log",
+    "hockey_stick_columns",
+    "hockey_stick_int",
+]
 
 
 # ---------------------------------------------------------------------------------------------------- exact integers
@@ -213,8 +224,9 @@ def hockey_stick_columns(A: Any, B: Any, exp_eps: Any, *, events: bool = False) 
     return (values, mask) if events else values
 
 
-def hockey_stick_int(An: np.ndarray, Ad: np.ndarray, Bn: np.ndarray, Bd: np.ndarray, p: int, q: int, *,
-                     events: bool = False) -> Any:
+def hockey_stick_int(
+    An: np.ndarray, Ad: np.ndarray, Bn: np.ndarray, Bd: np.ndarray, p: int, q: int, *, events: bool = False
+) -> Any:
     """Exact hockey-stick sums on common denominators: the integer core of :func:`hockey_stick_columns`.
 
     Column ``c`` of ``A`` is ``An[:, c] / Ad[c]``, of ``B`` likewise, ``t = p / q`` (``p >= 0``, ``q > 0``). With the

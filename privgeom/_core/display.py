@@ -54,8 +54,18 @@ _CELL = "border:1px solid #bbb;padding:2px 6px;text-align:right"
 CELL_L = "border:1px solid #bbb;padding:2px 6px;text-align:left"
 
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "#": r"\#", "%": r"\%",
-                  "&": r"\&", "$": r"\$", "^": r"\^{}", "~": r"\~{}"}
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "_": r"\_",
+    "#": r"\#",
+    "%": r"\%",
+    "&": r"\&",
+    "$": r"\$",
+    "^": r"\^{}",
+    "~": r"\~{}",
+}
 
 
 def latex_label(label: str) -> str:
@@ -86,9 +96,15 @@ def _coef_latex(c: Any) -> str:
     return "" if s == "1" else s
 
 
-def latex_inequality(normal: Sequence[Any], labels: Sequence[str], *, coef: Callable[[Any], str] | None = None,
-                     align: bool = True, zero: Callable[[Any], bool] | None = None,
-                     negative: Callable[[Any], bool] | None = None) -> str:
+def latex_inequality(
+    normal: Sequence[Any],
+    labels: Sequence[str],
+    *,
+    coef: Callable[[Any], str] | None = None,
+    align: bool = True,
+    zero: Callable[[Any], bool] | None = None,
+    negative: Callable[[Any], bool] | None = None,
+) -> str:
     """One valid inequality ``a·x ≥ 0`` as ``Σ_{a_i>0} a_i x_i ≥ Σ_{a_i<0} |a_i| x_i`` in LaTeX.
 
     Parameters
@@ -129,18 +145,25 @@ def escape(x: Any) -> str:
     return html.escape(str(x))
 
 
-def html_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, index: Sequence[str] | None = None,
-               total_rows: int | None = None, total_cols: int | None = None, caption: str = "") -> str:
+def html_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    index: Sequence[str] | None = None,
+    total_rows: int | None = None,
+    total_cols: int | None = None,
+    caption: str = "",
+) -> str:
     """A small HTML table; says how many rows/columns were left out when truncated."""
     out = [f'<table class="privgeom" style="{STYLE}">']
     if caption:
-        out.append(f"<caption style=\"text-align:left\">{escape(caption)}</caption>")
+        out.append(f'<caption style="text-align:left">{escape(caption)}</caption>')
     head = ([""] if index is not None else []) + list(header)
     if total_cols is not None and total_cols > len(header):
         head.append(f"… {total_cols - len(header)} more")
     out.append("<thead><tr>" + "".join(f'<th style="{_CELL}">{escape(h)}</th>' for h in head) + "</tr></thead><tbody>")
     for r, row in enumerate(rows):
-        cells = ([f'<th style="{_CELL}">{escape(index[r])}</th>'] if index is not None else [])
+        cells = [f'<th style="{_CELL}">{escape(index[r])}</th>'] if index is not None else []
         cells += [f'<td style="{_CELL}">{escape(number_text(v))}</td>' for v in row]
         if total_cols is not None and total_cols > len(header):
             cells.append(f'<td style="{_CELL}">…</td>')
@@ -154,8 +177,14 @@ def html_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, index: S
 def matrix_html(mat: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption: str = "") -> str:
     nr, nc = mat.shape
     shown = mat[:MAX_ROWS, :MAX_COLS]
-    return html_table([str(c) for c in cols[:MAX_COLS]], [list(r) for r in shown], index=[str(r) for r in rows[:MAX_ROWS]],
-                      total_rows=nr, total_cols=nc, caption=caption)
+    return html_table(
+        [str(c) for c in cols[:MAX_COLS]],
+        [list(r) for r in shown],
+        index=[str(r) for r in rows[:MAX_ROWS]],
+        total_rows=nr,
+        total_cols=nc,
+        caption=caption,
+    )
 
 
 def div(kind: str, body: str) -> str:
@@ -190,7 +219,8 @@ def value_html(v: Any) -> str:
 
 def _renderable(v: Any) -> bool:
     return html_block.dispatch(type(v)) is not html_block.dispatch(object) or (
-        dataclasses.is_dataclass(v) and not isinstance(v, type))
+        dataclasses.is_dataclass(v) and not isinstance(v, type)
+    )
 
 
 # ------------------------------------------------------------------------------------------------------ dispatch
@@ -199,18 +229,25 @@ def html_block(obj: Any) -> str:
     """Default HTML: a result dataclass as its summary and a table of its fields, anything else as text."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         summary = obj.summary() if hasattr(obj, "summary") else ""
-        rows = "".join(f'<tr><th style="{CELL_L}">{escape(f.name)}</th><td style="{CELL_L}">'
-                       f"{value_html(getattr(obj, f.name))}</td></tr>"
-                       for f in dataclasses.fields(obj) if f.repr and f.name != "text")
-        return div(type(obj).__name__, f"<p><b>{escape(type(obj).__name__)}</b>: {escape(summary)}</p>"
-                    f'<table style="{STYLE}">{rows}</table>')
+        rows = "".join(
+            f'<tr><th style="{CELL_L}">{escape(f.name)}</th><td style="{CELL_L}">'
+            f"{value_html(getattr(obj, f.name))}</td></tr>"
+            for f in dataclasses.fields(obj)
+            if f.repr and f.name != "text"
+        )
+        return div(
+            type(obj).__name__,
+            f'<p><b>{escape(type(obj).__name__)}</b>: {escape(summary)}</p><table style="{STYLE}">{rows}</table>',
+        )
     return f"<pre>{escape(obj)}</pre>"
 
 
 @singledispatch
 def latex_block(obj: Any) -> str:
-    raise InvalidTypeError(f"no LaTeX form for {type(obj).__name__}; use a Cone, a Guarantee, the tuple returned by "
-                           f"semantics(), a Mechanism or a symbolic row cone")
+    raise InvalidTypeError(
+        f"no LaTeX form for {type(obj).__name__}; use a Cone, a Guarantee, the tuple returned by "
+        f"semantics(), a Mechanism or a symbolic row cone"
+    )
 
 
 #: Functions that import the modules registering renderers (the package root adds one that imports
@@ -272,7 +309,8 @@ def _latex_seq(obj: Sequence[Any]) -> str:
     lines = []
     for g in obj:
         if not hasattr(g, "coefficients") or not hasattr(g, "labels"):
-            raise InvalidTypeError(f"to_latex of a sequence needs guarantees (from semantics()), got {type(g).__name__}")
+            raise InvalidTypeError(
+                f"to_latex of a sequence needs guarantees (from semantics()), got {type(g).__name__}"
+            )
         lines.append(latex_inequality(g.coefficients, g.labels))
     return align_env(lines)
-

@@ -77,11 +77,19 @@ MAX_DOMAIN_SIZE = 2**26
 #: Default largest number of edges :meth:`Domain.relation` builds into a networkx graph (a networkx edge costs
 #: about 500 bytes; raise it with ``max_edges=`` or the global size limit ``graph_edges``), read at call time.
 MAX_GRAPH_EDGES = 500_000
-register_limit("domain_size", globals(), "MAX_DOMAIN_SIZE",
-               "largest number of datasets a Domain enumerates (its labels are built when used)")
-register_limit("graph_edges", globals(), "MAX_GRAPH_EDGES",
-               "default largest number of edges a neighbourhood relation is built with as a networkx graph "
-               "(about 500 bytes each; max_edges= raises it for one call)")
+register_limit(
+    "domain_size",
+    globals(),
+    "MAX_DOMAIN_SIZE",
+    "largest number of datasets a Domain enumerates (its labels are built when used)",
+)
+register_limit(
+    "graph_edges",
+    globals(),
+    "MAX_GRAPH_EDGES",
+    "default largest number of edges a neighbourhood relation is built with as a networkx graph "
+    "(about 500 bytes each; max_edges= raises it for one call)",
+)
 
 #: The bit count of the default ``domain_size`` limit (2^26 datasets); :func:`max_bits` follows the current limit.
 _MAX_BITS = 26
@@ -115,9 +123,11 @@ def _values(values: Any, name: str) -> tuple[str, ...]:
 
 def _check_size(size: int, what: str) -> None:
     if size > current_limit("domain_size"):
-        raise SizeLimitError(f"{what} has {size:,} datasets, more than privgeom enumerates (limit "
-                             f"{current_limit('domain_size'):,} "
-                             f"datasets); {limit_hint('domain_size', size)}")
+        raise SizeLimitError(
+            f"{what} has {size:,} datasets, more than privgeom enumerates (limit "
+            f"{current_limit('domain_size'):,} "
+            f"datasets); {limit_hint('domain_size', size)}"
+        )
 
 
 def _compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -227,7 +237,8 @@ class Domain:
                 f"{current_limit('domain_size'):,} datasets "
                 f"= 2^{max_bits()}; its Hamming graph would have {k << (k - 1):,} edges, limit "
                 f"{current_limit('graph_edges'):,} "
-                f"edges, the size limit graph_edges); {limit_hint('domain_size', 1 << k)}")
+                f"edges, the size limit graph_edges); {limit_hint('domain_size', 1 << k)}"
+            )
         # the labels are built on first use: sizes, edge counts and the relation limit need only k
         return cls("bits", _LazyBitLabels(k), k, ("1", "0"))  # type: ignore[arg-type]
 
@@ -575,8 +586,9 @@ def _install_labels_descriptor() -> None:
 _install_labels_descriptor()
 
 
-def resolve_graph(relation: RelationLike, inputs: "InputsLike | HasDomain", *, max_edges: int | None = None,
-                  nodes: str = "labels") -> nx.Graph:
+def resolve_graph(
+    relation: RelationLike, inputs: "InputsLike | HasDomain", *, max_edges: int | None = None, nodes: str = "labels"
+) -> nx.Graph:
     """THE resolution of a neighbour relation on a set of datasets (public as :func:`privgeom.neighbour_graph`).
 
     Parameters

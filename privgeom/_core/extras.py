@@ -48,12 +48,14 @@ from .errors import InvalidParameterError, MissingDependencyError
 __all__ = ["EXTRAS", "require", "optional_module"]
 
 #: Each extra and the top-level modules it brings (``pyproject.toml`` lists the distributions and their versions).
-EXTRAS = MappingProxyType({
-    "plot": ("matplotlib",),
-    "symbolic": ("sympy",),
-    "convex": ("cvxpy",),
-    "sweep": ("dask", "distributed", "pandas", "pyarrow"),
-})
+EXTRAS = MappingProxyType(
+    {
+        "plot": ("matplotlib",),
+        "symbolic": ("sympy",),
+        "convex": ("cvxpy",),
+        "sweep": ("dask", "distributed", "pandas", "pyarrow"),
+    }
+)
 
 
 def require(module: str, *, extra: str, feature: str) -> ModuleType:
@@ -77,7 +79,8 @@ def require(module: str, *, extra: str, feature: str) -> ModuleType:
         if isinstance(err, MissingDependencyError):
             raise
         raise MissingDependencyError(
-            f"{feature} needs {top}, which is not installed: pip install 'privgeom[{extra}]'") from err
+            f"{feature} needs {top}, which is not installed: pip install 'privgeom[{extra}]'"
+        ) from err
 
 
 class _OptionalModule:

@@ -71,17 +71,59 @@ from .limits import register_limit
 from .arrays import parse_int
 from .hints import limit_hint
 from .numbers import number_text
-from .grid_files import (EXTRA, OUT_FORMATS, RESERVED, RUN_COLUMN, Row, _has, _is_missing, _point_key, answered_rows,
-                         file_key, function_key, grid_key, out_format, read_rows, require, run_key, to_frame,
-                         write_rows)
+from .grid_files import (
+    EXTRA,
+    OUT_FORMATS,
+    RESERVED,
+    RUN_COLUMN,
+    Row,
+    _has,
+    _is_missing,
+    _point_key,
+    answered_rows,
+    file_key,
+    function_key,
+    grid_key,
+    out_format,
+    read_rows,
+    require,
+    run_key,
+    to_frame,
+    write_rows,
+)
 from .limits import active_limits, applied, current_limit
 from .progress import Progress
 
-__all__ = ["expand_grid", "parse_grid_option", "parse_grid_value", "run_grid", "batch_size", "require",
-           "grid_key", "answered_rows", "read_rows", "write_rows", "to_frame", "out_format", "run_key", "file_key",
-           "warm_up_plugin", "connect", "function_key", "OUT_FORMATS", "SCHEDULERS", "WRITE_INTERVAL",
-           "MAX_GRID_POINTS", "EXTRA",
-           "RUN_COLUMN", "RESERVED", "TASK_SECONDS", "PROBE_POINTS", "WARM_UP_SECONDS", "CONNECT_TIMEOUT"]
+__all__ = [
+    "expand_grid",
+    "parse_grid_option",
+    "parse_grid_value",
+    "run_grid",
+    "batch_size",
+    "require",
+    "grid_key",
+    "answered_rows",
+    "read_rows",
+    "write_rows",
+    "to_frame",
+    "out_format",
+    "run_key",
+    "file_key",
+    "warm_up_plugin",
+    "connect",
+    "function_key",
+    "OUT_FORMATS",
+    "SCHEDULERS",
+    "WRITE_INTERVAL",
+    "MAX_GRID_POINTS",
+    "EXTRA",
+    "RUN_COLUMN",
+    "RESERVED",
+    "TASK_SECONDS",
+    "PROBE_POINTS",
+    "WARM_UP_SECONDS",
+    "CONNECT_TIMEOUT",
+]
 
 #: The named schedulers (besides a ``dask.distributed.Client`` or a scheduler address).
 SCHEDULERS = ("processes", "threads", "serial")
@@ -89,8 +131,12 @@ SCHEDULERS = ("processes", "threads", "serial")
 WRITE_INTERVAL = 2.0
 #: Largest number of grid points (the product of the list lengths), checked before any work.
 MAX_GRID_POINTS = 1_000_000
-register_limit("grid_points", globals(), "MAX_GRID_POINTS",
-               "largest number of points of a sweep grid (the product of its list lengths)")
+register_limit(
+    "grid_points",
+    globals(),
+    "MAX_GRID_POINTS",
+    "largest number of points of a sweep grid (the product of its list lengths)",
+)
 #: With the default scheduler, seconds of in-process work before the remaining points go to Dask's worker processes
 #: (starting them costs about a second each: a sweep shorter than this never pays for them).
 AUTO_SERIAL_SECONDS = 1.0
@@ -110,6 +156,7 @@ WARM_UP_SECONDS = 1.0
 PROBE_POINTS = 2
 #: Seconds allowed to reach a scheduler address before the sweep is refused.
 CONNECT_TIMEOUT = 2.0
+
 
 # ---------------------------------------------------------------------------------------------------- grids
 def parse_grid_value(text: str) -> Any:
@@ -149,8 +196,9 @@ def parse_grid_option(text: str) -> tuple[str, list[Any]]:
             if hi < lo:
                 raise FormatError(f"--grid {text!r}: the range {part!r} is empty (end below start)")
             if hi - lo + 1 > MAX_RANGE:
-                raise SizeLimitError(f"--grid {text!r}: the range {part!r} has {hi - lo + 1:,} values, more than "
-                                     f"{MAX_RANGE:,}")
+                raise SizeLimitError(
+                    f"--grid {text!r}: the range {part!r} has {hi - lo + 1:,} values, more than {MAX_RANGE:,}"
+                )
             values.extend(range(lo, hi + 1))
         else:
             values.append(parse_grid_value(part))
@@ -165,8 +213,9 @@ def _check_grid(grid: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
         if not isinstance(name, str) or not name.isidentifier():
             raise InvalidParameterError(f"grid name {name!r} is not an identifier")
         if name in RESERVED:
-            raise InvalidParameterError(f"grid name {name!r} is taken by a column of every row "
-                                        f"({', '.join(RESERVED)}); rename the axis")
+            raise InvalidParameterError(
+                f"grid name {name!r} is taken by a column of every row ({', '.join(RESERVED)}); rename the axis"
+            )
         if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
             raise InvalidParameterError(f"grid {name!r}: expected a list of values, got {values!r}")
         vals = list(values)
@@ -178,8 +227,10 @@ def _check_grid(grid: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
         out[name] = vals
     size = math.prod(len(v) for v in out.values())
     if size > current_limit("grid_points"):
-        raise SizeLimitError(f"the grid has {size:,} points, more than {current_limit('grid_points'):,}; "
-                             + limit_hint("grid_points", size))
+        raise SizeLimitError(
+            f"the grid has {size:,} points, more than {current_limit('grid_points'):,}; "
+            + limit_hint("grid_points", size)
+        )
     return out
 
 
@@ -205,8 +256,10 @@ def _evaluate(func: Callable[[dict[str, Any]], Mapping[str, Any]], point: dict[s
         fields = func(dict(point))
         clash = set(fields) & (set(point) | set(RESERVED))
         if clash:
-            raise InvalidParameterError(f"the answer's fields {sorted(clash)} clash with grid names or "
-                                        f"{'/'.join(map(repr, RESERVED))}; rename the grid axis")
+            raise InvalidParameterError(
+                f"the answer's fields {sorted(clash)} clash with grid names or "
+                f"{'/'.join(map(repr, RESERVED))}; rename the grid axis"
+            )
         row.update(fields)
         row["error"] = None
     except Exception as exc:  # one point's failure never stops the sweep (KeyboardInterrupt still does)
@@ -215,8 +268,12 @@ def _evaluate(func: Callable[[dict[str, Any]], Mapping[str, Any]], point: dict[s
     return row
 
 
-def _run_batch(func: Callable[[dict[str, Any]], Mapping[str, Any]], batch: list[tuple[int, dict[str, Any]]],
-               record: bool = True, limits: Mapping[str, int] | None = None) -> list[tuple[int, Row]]:
+def _run_batch(
+    func: Callable[[dict[str, Any]], Mapping[str, Any]],
+    batch: list[tuple[int, dict[str, Any]]],
+    record: bool = True,
+    limits: Mapping[str, int] | None = None,
+) -> list[tuple[int, Row]]:
     """One task: its points' rows, evaluated under ``limits`` (the sender's :func:`active_limits`) wherever it runs."""
     with applied(limits or {}):
         return [(i, _evaluate(func, pt, record)) for i, pt in batch]
@@ -248,17 +305,24 @@ def batch_size(n_points: int, workers: int, *, per_point: float | None = None, p
 
 
 def _batches(todo: list[tuple[int, dict[str, Any]]], size: int) -> list[list[tuple[int, dict[str, Any]]]]:
-    return [todo[i:i + size] for i in range(0, len(todo), size)]
+    return [todo[i : i + size] for i in range(0, len(todo), size)]
 
 
-def _stream_serial(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], record: bool
-                   ) -> Iterator[list[tuple[int, Row]]]:
+def _stream_serial(
+    func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], record: bool
+) -> Iterator[list[tuple[int, Row]]]:
     for b in batches:
         yield _run_batch(func, b, record)
 
 
-def _stream_local(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], how: str,
-                  workers: int, sink: Callable[[list[tuple[int, Row]]], None], record: bool) -> None:
+def _stream_local(
+    func: Callable[..., Any],
+    batches: list[list[tuple[int, dict[str, Any]]]],
+    how: str,
+    workers: int,
+    sink: Callable[[list[tuple[int, Row]]], None],
+    record: bool,
+) -> None:
     """Dask's local scheduler; each finished batch goes to ``sink`` from Dask's ``posttask`` callback."""
     dask = require("dask")
     require("dask.callbacks")
@@ -308,25 +372,31 @@ def connect(address: str, *, timeout: float | None = None) -> Any:
     if (scheme or "tcp") == "tcp":
         host, colon, port_text = rest.rpartition(":") if sep else text.rpartition(":")
         if not colon or not host:
-            raise InvalidParameterError(f"scheduler address {address!r}: write tcp://HOST:PORT, e.g. "
-                                        "tcp://127.0.0.1:8786")
+            raise InvalidParameterError(
+                f"scheduler address {address!r}: write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+            )
         if not port_text.isdigit():
-            raise InvalidParameterError(f"scheduler address {address!r}: the port {port_text!r} is not an integer; "
-                                        "write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786")
+            raise InvalidParameterError(
+                f"scheduler address {address!r}: the port {port_text!r} is not an integer; "
+                "write tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+            )
         try:
             with socket.create_connection((host.strip("[]"), int(port_text)), timeout=wait):
                 pass
         except OSError as exc:
             why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or type(exc).__name__).lower()
-            raise InvalidParameterError(f"cannot reach the Dask scheduler at {address!r}: {why} (within {number_text(wait)} s); "
-                                        "start one (dask scheduler), give another address, or use --scheduler "
-                                        "processes") from None
+            raise InvalidParameterError(
+                f"cannot reach the Dask scheduler at {address!r}: {why} (within {number_text(wait)} s); "
+                "start one (dask scheduler), give another address, or use --scheduler "
+                "processes"
+            ) from None
     distributed = require("distributed")  # after the socket: a refused address is answered without importing it
     try:
         return distributed.Client(text, timeout=wait, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise InvalidParameterError(f"cannot connect to a Dask scheduler at {address!r}: {type(exc).__name__}: "
-                                    f"{exc}") from None
+        raise InvalidParameterError(
+            f"cannot connect to a Dask scheduler at {address!r}: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def warm_up_plugin(func: Callable[..., Any], point: dict[str, Any] | None, limits: Mapping[str, int]) -> Any:
@@ -354,8 +424,14 @@ def warm_up_plugin(func: Callable[..., Any], point: dict[str, Any] | None, limit
 _WARMED: dict[str, str] = {}
 
 
-def _stream_cluster(func: Callable[..., Any], batches: list[list[tuple[int, dict[str, Any]]]], client: Any,
-                    record: bool, warm: dict[str, Any] | None, run: str) -> Iterator[list[tuple[int, Row]]]:
+def _stream_cluster(
+    func: Callable[..., Any],
+    batches: list[list[tuple[int, dict[str, Any]]]],
+    client: Any,
+    record: bool,
+    warm: dict[str, Any] | None,
+    run: str,
+) -> Iterator[list[tuple[int, Row]]]:
     distributed = require("distributed")
     limits = active_limits()
     address = str(getattr(getattr(client, "scheduler", None), "address", id(client)))
@@ -376,12 +452,16 @@ def _resolve(scheduler: Any) -> str:
             return s
         if "://" in s or ":" in s:
             return "cluster"
-        raise InvalidParameterError(f"unknown scheduler {scheduler!r}: use {', '.join(SCHEDULERS)}, a "
-                                    "dask.distributed.Client or a scheduler address such as tcp://127.0.0.1:8786")
+        raise InvalidParameterError(
+            f"unknown scheduler {scheduler!r}: use {', '.join(SCHEDULERS)}, a "
+            "dask.distributed.Client or a scheduler address such as tcp://127.0.0.1:8786"
+        )
     if type(scheduler).__name__ == "Client" and hasattr(scheduler, "submit"):
         return "cluster"
-    raise InvalidParameterError(f"unknown scheduler {scheduler!r} ({type(scheduler).__name__}): use "
-                                f"{', '.join(SCHEDULERS)}, a dask.distributed.Client or a scheduler address")
+    raise InvalidParameterError(
+        f"unknown scheduler {scheduler!r} ({type(scheduler).__name__}): use "
+        f"{', '.join(SCHEDULERS)}, a dask.distributed.Client or a scheduler address"
+    )
 
 
 def _cluster_cores(client: Any) -> int:
@@ -392,11 +472,20 @@ def _cluster_cores(client: Any) -> int:
 
 
 # ---------------------------------------------------------------------------------------------------- runner
-def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[str, Sequence[Any]] | Sequence[dict[str, Any]],
-             *, scheduler: Any = None, out: str | Path | None = None, batch: int | None = None,
-             workers: int | None = None, progress: bool | None = None, label: str = "sweep",
-             errors: str = "record", key: Mapping[str, Any] | None = None,
-             report: dict[str, Any] | None = None) -> list[Row]:
+def run_grid(
+    func: Callable[[dict[str, Any]], Mapping[str, Any]],
+    grid: Mapping[str, Sequence[Any]] | Sequence[dict[str, Any]],
+    *,
+    scheduler: Any = None,
+    out: str | Path | None = None,
+    batch: int | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+    label: str = "sweep",
+    errors: str = "record",
+    key: Mapping[str, Any] | None = None,
+    report: dict[str, Any] | None = None,
+) -> list[Row]:
     """Evaluate ``func(point)`` at every point of ``grid``; the rows in grid order (see the module docstring).
 
     Parameters
@@ -449,10 +538,12 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
     # an earlier answer keeps the point's own values (types) for the grid columns, and only the columns its run
     # filled somewhere (a file holding several runs has the union of their columns)
     own = {c for r in previous if r.get(RUN_COLUMN) == run for c, v in r.items() if not _is_missing(v)}
-    rows: list[Row | None] = [None if k not in answered else
-                              {**{c: v for c, v in answered[k].items() if c in own and c != RUN_COLUMN},
-                               "error": None, **p}
-                              for k, p in zip(keys, points)]
+    rows: list[Row | None] = [
+        None
+        if k not in answered
+        else {**{c: v for c, v in answered[k].items() if c in own and c != RUN_COLUMN}, "error": None, **p}
+        for k, p in zip(keys, points)
+    ]
     todo = [(i, points[i]) for i in range(len(points)) if rows[i] is None]
     current = set(keys)
     others = [r for r in previous if r.get(RUN_COLUMN) != run or _point_key(r, names) not in current]
@@ -486,8 +577,9 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
             # of worker processes
             t0, times = time.monotonic(), list[float]()
             alone = (workers or _cores()) == 1
-            while todo and (len(times) < PROBE_POINTS or (how == "auto" and (
-                    alone or time.monotonic() - t0 < AUTO_SERIAL_SECONDS))):
+            while todo and (
+                len(times) < PROBE_POINTS or (how == "auto" and (alone or time.monotonic() - t0 < AUTO_SERIAL_SECONDS))
+            ):
                 warm, t1 = dict(todo[0][1]), time.monotonic()
                 sink(_run_batch(func, todo[:1], record))
                 times.append(time.monotonic() - t1)
@@ -504,7 +596,9 @@ def run_grid(func: Callable[[dict[str, Any]], Mapping[str, Any]], grid: Mapping[
         info["batch"] = size
         batches = _batches(todo, size)
         if batches and (how == "serial" or (how == "processes" and len(batches) == 1)):
-            for done in _stream_serial(func, batches, record):  # one task: worker processes would only add their start-up
+            for done in _stream_serial(
+                func, batches, record
+            ):  # one task: worker processes would only add their start-up
                 sink(done)
         elif batches and how == "cluster":
             for done in _stream_cluster(func, batches, client, record, warm, run):

@@ -28,8 +28,25 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .errors import FormatError, MissingDependencyError
 
-__all__ = ["require", "grid_key", "out_format", "function_key", "run_key", "file_key", "read_rows", "csv_value",
-           "callable_key", "to_frame", "write_rows", "answered_rows", "EXTRA", "OUT_FORMATS", "RUN_COLUMN", "RESERVED", "Row"]
+__all__ = [
+    "require",
+    "grid_key",
+    "out_format",
+    "function_key",
+    "run_key",
+    "file_key",
+    "read_rows",
+    "csv_value",
+    "callable_key",
+    "to_frame",
+    "write_rows",
+    "answered_rows",
+    "EXTRA",
+    "OUT_FORMATS",
+    "RUN_COLUMN",
+    "RESERVED",
+    "Row",
+]
 
 #: Name of the optional extra that brings Dask, pandas and pyarrow.
 EXTRA = "sweep"
@@ -50,7 +67,8 @@ def require(module: str) -> Any:
     except ImportError as exc:
         raise MissingDependencyError(
             f"sweeps need the optional dependencies Dask, pandas and pyarrow ({module} is missing): "
-            f"pip install 'privgeom[{EXTRA}]'") from exc
+            f"pip install 'privgeom[{EXTRA}]'"
+        ) from exc
 
 
 def _has(module: str) -> bool:
@@ -204,9 +222,11 @@ def read_rows(out: str | Path) -> list[Row]:
     except Exception as exc:
         raise FormatError(f"cannot resume from {str(out)!r}: {type(exc).__name__}: {exc}") from None
     if RUN_COLUMN not in frame.columns:
-        raise FormatError(f"cannot resume from {str(out)!r}: it has no {RUN_COLUMN!r} column, so a privgeom sweep "
-                          "did not write it (or one older than run keys did) and its rows cannot be matched to this "
-                          "sweep; write to another file or remove this one")
+        raise FormatError(
+            f"cannot resume from {str(out)!r}: it has no {RUN_COLUMN!r} column, so a privgeom sweep "
+            "did not write it (or one older than run keys did) and its rows cannot be matched to this "
+            "sweep; write to another file or remove this one"
+        )
     text = {c for c in frame.columns if fmt == "csv" and (c.endswith("_exact") or c in ("error", RUN_COLUMN))}
     rows = []
     for rec in frame.to_dict("records"):

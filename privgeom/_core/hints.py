@@ -23,8 +23,9 @@ LIMIT_OPTIONS: dict[str, str] = {}
 #: Set by the command line while a command runs (:func:`command_line`): the option strings that command accepts.
 #: ``None`` in Python. :func:`limit_hint` and :func:`how_to` read it, so a refusal names the form its reader can
 #: type: ``--limit NAME=N`` (or the command's own option) on the command line, ``pg.set_limits(NAME=N)`` in Python.
-_COMMAND_LINE: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar("privgeom_command_line",
-                                                                                     default=None)
+_COMMAND_LINE: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
+    "privgeom_command_line", default=None
+)
 
 
 @contextlib.contextmanager

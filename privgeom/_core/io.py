@@ -57,8 +57,12 @@ MAX_JSON_DEPTH = 100
 #: Largest input file read (bytes): 128 MiB holds a dense exact mechanism of about ten million entries, far more than
 #: any analysis handles, while an endless device (``/dev/zero``) or a wrong file is refused after one bounded read.
 MAX_FILE_BYTES = 128 * 2**20
-register_limit("file_bytes", globals(), "MAX_FILE_BYTES",
-               "largest input file (mechanism, prior, utility JSON) privgeom reads, in bytes")
+register_limit(
+    "file_bytes",
+    globals(),
+    "MAX_FILE_BYTES",
+    "largest input file (mechanism, prior, utility JSON) privgeom reads, in bytes",
+)
 
 
 def json_depth(data: Any, limit: int = MAX_JSON_DEPTH) -> int:
@@ -83,7 +87,7 @@ def json_depth(data: Any, limit: int = MAX_JSON_DEPTH) -> int:
             best = depth
             if best > limit:
                 return best
-        for child in (obj.values() if isinstance(obj, dict) else obj):
+        for child in obj.values() if isinstance(obj, dict) else obj:
             if isinstance(child, (list, dict)):
                 stack.append((child, depth + 1))
     return best
@@ -96,8 +100,10 @@ def parse_json(text: str | bytes | bytearray, *, what: str, where: str = "") -> 
     numbers Python refuses to convert (integers of more than 4300 digits).
     """
     at = f" in {where!r}" if where else ""
-    deep = FormatError(f"{what} JSON{at} nests deeper than {MAX_JSON_DEPTH} levels (arrays/objects inside each "
-                       f"other); privgeom's formats need at most 4")
+    deep = FormatError(
+        f"{what} JSON{at} nests deeper than {MAX_JSON_DEPTH} levels (arrays/objects inside each "
+        f"other); privgeom's formats need at most 4"
+    )
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
@@ -117,8 +123,15 @@ def parse_json(text: str | bytes | bytearray, *, what: str, where: str = "") -> 
     return data
 
 
-def json_document(data: Any, *, kind: str, fields: Iterable[str], versions: Iterable[int],
-                  required: Iterable[str] = (), kind_optional: bool = False) -> dict[str, Any]:
+def json_document(
+    data: Any,
+    *,
+    kind: str,
+    fields: Iterable[str],
+    versions: Iterable[int],
+    required: Iterable[str] = (),
+    kind_optional: bool = False,
+) -> dict[str, Any]:
     """A privgeom JSON document (a dict, or JSON text parsed here) with its header checked: an object whose
     ``"privgeom"`` field names ``kind`` (or is absent, when ``kind_optional``), with the ``required`` fields, no field
     outside ``fields``, and a ``"version"`` (default 1) among ``versions``. The one check of every file format's
@@ -153,8 +166,9 @@ def json_document(data: Any, *, kind: str, fields: Iterable[str], versions: Iter
     version = data.get("version", 1)
     known = tuple(versions)
     if isinstance(version, bool) or version not in known:
-        raise FormatError(f"{kind} JSON version {version!r:.40} is not supported; known versions: "
-                          f"{', '.join(map(str, known))}")
+        raise FormatError(
+            f"{kind} JSON version {version!r:.40} is not supported; known versions: {', '.join(map(str, known))}"
+        )
     return data
 
 
@@ -292,8 +306,9 @@ def check_output_dir(path: str | Path, *, what: str, value: str | Path | None = 
         raise InvalidParameterError(f"{what} {str(path)!r}: {str(probe)!r} is a file, not a directory")
     if probe != p or not p.exists():
         missing = "the directory does not exist" if Path(path) == p else f"the directory {str(p)!r} does not exist"
-        raise InvalidParameterError(f"{what} {str(path)!r}: {missing} (privgeom does not create folders: create it "
-                                    f"first)")
+        raise InvalidParameterError(
+            f"{what} {str(path)!r}: {missing} (privgeom does not create folders: create it first)"
+        )
     if not os.access(p, os.W_OK | os.X_OK):
         raise InvalidParameterError(f"{what} {str(path)!r}: permission denied")
     _probe_file(p / ".privgeom-probe", p, what=what, path=path)

@@ -97,8 +97,9 @@ class LazySequence(Sequence[T], Generic[T]):
         return f"LazySequence({self._n} items, {len(self._cache)} built)"
 
 
-def lazy_exports(package: str, namespace: dict[str, Any], table: dict[str, str]) -> tuple[
-        Callable[[str], Any], Callable[[], list[str]]]:
+def lazy_exports(
+    package: str, namespace: dict[str, Any], table: dict[str, str]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """A package's PEP 562 ``__getattr__`` and ``__dir__`` that import each exported name's module on first use.
 
     ``table`` maps a submodule (``"._compare"``, relative to ``package``) to the names it exports, separated by

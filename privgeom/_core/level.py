@@ -61,6 +61,7 @@ def eps_of(exp_eps: Scalar) -> LogRational | float:
         raise InvalidParameterError(f"e^ε must be positive to take its logarithm, got {exp_eps!r}")
     return math.inf if math.isinf(value) else math.log(value)
 
+
 #: Largest float ε privgeom exponentiates: ``exp(700)`` ≈ 1e304 is still a float, ``exp(710)`` overflows.
 EPS_OVERFLOW = 700.0
 
@@ -254,8 +255,9 @@ class PrivacyLevel(Serializable):
         return self
 
     @classmethod
-    def from_eps(cls, eps: LevelLike, *, exact: bool | None = None, name: str = "eps",
-                 allow_infinite: bool = False) -> "PrivacyLevel":
+    def from_eps(
+        cls, eps: LevelLike, *, exact: bool | None = None, name: str = "eps", allow_infinite: bool = False
+    ) -> "PrivacyLevel":
         """The level ``ε`` (anything :meth:`parse` accepts as ``eps=``).
 
         Examples
@@ -266,8 +268,9 @@ class PrivacyLevel(Serializable):
         return cls.parse(eps=eps, exact=exact, name=name, allow_infinite=allow_infinite)
 
     @classmethod
-    def from_exp_eps(cls, exp_eps: ScalarLike, *, exact: bool | None = None, name: str = "eps",
-                     allow_infinite: bool = False) -> "PrivacyLevel":
+    def from_exp_eps(
+        cls, exp_eps: ScalarLike, *, exact: bool | None = None, name: str = "eps", allow_infinite: bool = False
+    ) -> "PrivacyLevel":
         """The level with ``e^ε = exp_eps`` (a rational: exact; a float: float mode; ``inf`` with
         ``allow_infinite=True``: no privacy).
 
@@ -316,8 +319,7 @@ class PrivacyLevel(Serializable):
             raise InvalidParameterError(f"a level composes a non-negative number of times, got k = {k}")
         if self.exact:
             return PrivacyLevel.from_exp_eps(Fraction(self.exp_eps) ** k)
-        return PrivacyLevel(float(self.exp_eps) ** k, False, k * float(self.eps), "eps", k * float(self.eps),
-                            self.note)
+        return PrivacyLevel(float(self.exp_eps) ** k, False, k * float(self.eps), "eps", k * float(self.eps), self.note)
 
     __rmul__ = __mul__
 

@@ -52,8 +52,18 @@ from .arrays import parse_int
 from .hints import limit_hint
 from .results import Result
 
-__all__ = ["LimitInfo", "Limits", "get_limits", "set_limits", "limits", "register_limit", "limit_hint",
-           "current_limit", "active_limits", "applied"]
+__all__ = [
+    "LimitInfo",
+    "Limits",
+    "get_limits",
+    "set_limits",
+    "limits",
+    "register_limit",
+    "limit_hint",
+    "current_limit",
+    "active_limits",
+    "applied",
+]
 
 
 @dataclass(frozen=True)
@@ -101,9 +111,10 @@ class Limits(Result, Mapping[str, int]):
         raise KeyError(name)
 
     def summary(self) -> str:
-        return ("privgeom size limits (pg.set_limits(name=N) or `with pg.limits(name=N):` to change; on the command "
-                "line --limit name=N):\n") + "\n".join(
-            "  " + info.summary() for info in self.entries)
+        return (
+            "privgeom size limits (pg.set_limits(name=N) or `with pg.limits(name=N):` to change; on the command "
+            "line --limit name=N):\n"
+        ) + "\n".join("  " + info.summary() for info in self.entries)
 
 
 @dataclass
@@ -131,8 +142,9 @@ def _load_all() -> None:
         LOADERS.pop(0)()
 
 
-def register_limit(name: str, namespace: MutableMapping[str, Any], constant: str, description: str, *,
-                   option: str = "") -> None:
+def register_limit(
+    name: str, namespace: MutableMapping[str, Any], constant: str, description: str, *, option: str = ""
+) -> None:
     """Register the module constant ``namespace[constant]`` (pass ``globals()``) as the global size limit ``name``.
 
     Called at import by the module that checks the limit; its current value becomes the default. ``option`` names a
@@ -204,10 +216,19 @@ def get_limits() -> Limits:
     """
     _load_all()
     overrides = _OVERRIDES.get()
-    return Limits(entries=tuple(
-        LimitInfo(name=name, value=int(overrides.get(name, _process_value(e))), default=e.default,
-                  description=e.description, constant=e.where, option=e.option)
-        for name, e in sorted(_REGISTRY.items())))
+    return Limits(
+        entries=tuple(
+            LimitInfo(
+                name=name,
+                value=int(overrides.get(name, _process_value(e))),
+                default=e.default,
+                description=e.description,
+                constant=e.where,
+                option=e.option,
+            )
+            for name, e in sorted(_REGISTRY.items())
+        )
+    )
 
 
 def validated(values: Mapping[str, Any]) -> dict[str, int]:
@@ -216,10 +237,13 @@ def validated(values: Mapping[str, Any]) -> dict[str, int]:
         _load_all()
     unknown = sorted(set(values) - set(_REGISTRY))
     if unknown:
-        raise InvalidParameterError(f"unknown size limit {', '.join(map(repr, unknown))}; the limits are "
-                                    f"{', '.join(sorted(_REGISTRY))}")
-    return {name: (_REGISTRY[name].default if value is None else parse_int(value, name=name, min=1, allow_str=True))
-            for name, value in values.items()}
+        raise InvalidParameterError(
+            f"unknown size limit {', '.join(map(repr, unknown))}; the limits are {', '.join(sorted(_REGISTRY))}"
+        )
+    return {
+        name: (_REGISTRY[name].default if value is None else parse_int(value, name=name, min=1, allow_str=True))
+        for name, value in values.items()
+    }
 
 
 def set_limits(**values: int | str | None) -> dict[str, int]:
@@ -305,7 +329,15 @@ def active_limits() -> dict[str, int]:
 
 
 _arrays.LIMIT_READER[:] = [current_limit]
-register_limit("exact_entries", vars(_arrays), "MAX_EXACT_ENTRIES",
-               "largest dense exact (Fraction) array privgeom allocates, in entries (about 100 bytes each)")
-register_limit("dense_entries", vars(_arrays), "MAX_DENSE_ENTRIES",
-               "largest dense float64 array privgeom allocates, in entries (8 bytes each)")
+register_limit(
+    "exact_entries",
+    vars(_arrays),
+    "MAX_EXACT_ENTRIES",
+    "largest dense exact (Fraction) array privgeom allocates, in entries (about 100 bytes each)",
+)
+register_limit(
+    "dense_entries",
+    vars(_arrays),
+    "MAX_DENSE_ENTRIES",
+    "largest dense float64 array privgeom allocates, in entries (8 bytes each)",
+)

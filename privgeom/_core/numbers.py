@@ -395,8 +395,9 @@ def _log_value(value: LogRational, digits: int) -> str:
     return ("-" if r < 1 else "") + log10_text(log10_of_log(r if r > 1 else 1 / r), digits)
 
 
-def number_text(value: Any, *, digits: int = 6, approx: bool = False, sep: str = " ≈ ",
-                big_digits: int | None = None) -> str:
+def number_text(
+    value: Any, *, digits: int = 6, approx: bool = False, sep: str = " ≈ ", big_digits: int | None = None
+) -> str:
     """A number as text for people: THE text formatter of privgeom.
 
     Exact numbers are written exactly — ``3/4``, ``12``, ``ln(3)`` — while their integers have at most
@@ -443,8 +444,11 @@ def number_text(value: Any, *, digits: int = 6, approx: bool = False, sep: str =
             text = str(exact)
             return text + sep + _decimal(exact, digits) if approx and exact.denominator != 1 else text
         p, q = abs(exact.numerator).bit_length(), exact.denominator.bit_length()
-        what = f"integer, {p} bits" if exact.denominator == 1 else \
-            (f"rational, {q}-bit denominator" if q > MAX_PRINTED_BITS else f"rational, {p}-bit numerator")
+        what = (
+            f"integer, {p} bits"
+            if exact.denominator == 1
+            else (f"rational, {q}-bit denominator" if q > MAX_PRINTED_BITS else f"rational, {p}-bit numerator")
+        )
         return f"≈ {_decimal(exact, big)} (exact {what})"
     if isinstance(value, (float, np.floating, Real)):
         return _float_text(float(value), digits)
@@ -545,7 +549,7 @@ def log10_text(log10: float, digits: int = 6) -> str:
     if log10 == math.inf:
         return "inf"
     if -300 < log10 < 300:
-        return f"{10.0 ** log10:.{digits}g}"
+        return f"{10.0**log10:.{digits}g}"
     whole = math.floor(log10)
     mantissa = f"{10.0 ** (log10 - whole):.{digits}g}"
     if float(mantissa) >= 10:  # 9.9999… rounded up

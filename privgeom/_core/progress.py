@@ -39,8 +39,18 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, TextIO, TypeVar
 
 
-__all__ = ["Progress", "track", "quiet", "is_quiet", "drawn", "abandon", "activity", "stage", "Activity",
-           "ACTIVITY_DELAY"]
+__all__ = [
+    "Progress",
+    "track",
+    "quiet",
+    "is_quiet",
+    "drawn",
+    "abandon",
+    "activity",
+    "stage",
+    "Activity",
+    "ACTIVITY_DELAY",
+]
 
 T = TypeVar("T")
 
@@ -126,16 +136,30 @@ class Progress:
         Seconds before the bar first appears.
     """
 
-    def __init__(self, total: int, label: str = "", *, stream: TextIO | None = None, enabled: bool | None = None,
-                 delay: float = 1.0) -> None:
+    def __init__(
+        self,
+        total: int,
+        label: str = "",
+        *,
+        stream: TextIO | None = None,
+        enabled: bool | None = None,
+        delay: float = 1.0,
+    ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = _wanted(enabled, self.stream)
         self.total = max(1, int(total))
         self.done = 0
         self._bar: Any = None
         if self.enabled:
-            self._bar = _tqdm()(total=self.total, desc=label or None, file=self.stream, delay=delay, leave=True,
-                             mininterval=0.2, **_width(self.stream))
+            self._bar = _tqdm()(
+                total=self.total,
+                desc=label or None,
+                file=self.stream,
+                delay=delay,
+                leave=True,
+                mininterval=0.2,
+                **_width(self.stream),
+            )
             _OPEN[id(self)] = self
 
     def update(self, k: int = 1, note: str = "") -> None:
@@ -162,8 +186,9 @@ class Progress:
         self.close()
 
 
-def track(iterable: Iterable[T], *, total: int | None = None, label: str = "", enabled: bool | None = None,
-          delay: float = 1.0) -> Iterator[T]:
+def track(
+    iterable: Iterable[T], *, total: int | None = None, label: str = "", enabled: bool | None = None, delay: float = 1.0
+) -> Iterator[T]:
     """Iterate over ``iterable`` while advancing a :class:`Progress` bar (``total`` defaults to ``len(iterable)``)."""
     if total is None:
         try:
@@ -192,8 +217,9 @@ class Activity:
     """An indeterminate bar for work without a step count (see :func:`activity`); :meth:`stage` names the current
     step. Drawn by a daemon thread so that it moves while the main thread is busy in numpy, cdd or an LP solver."""
 
-    def __init__(self, label: str, *, stream: TextIO | None = None, enabled: bool | None = None,
-                 delay: float | None = None) -> None:
+    def __init__(
+        self, label: str, *, stream: TextIO | None = None, enabled: bool | None = None, delay: float | None = None
+    ) -> None:
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = _wanted(enabled, self.stream)
@@ -225,9 +251,16 @@ class Activity:
                 return
             self._turn += 1
             if self._bar is None:
-                self._bar = _tqdm()(total=None, file=self.stream, leave=False, mininterval=0, delay=1e-9,
-                                 desc=f"{_SPIN[self._turn % len(_SPIN)]} {self.label}",
-                                 bar_format="{desc} [{elapsed}]{postfix}", **_width(self.stream))
+                self._bar = _tqdm()(
+                    total=None,
+                    file=self.stream,
+                    leave=False,
+                    mininterval=0,
+                    delay=1e-9,
+                    desc=f"{_SPIN[self._turn % len(_SPIN)]} {self.label}",
+                    bar_format="{desc} [{elapsed}]{postfix}",
+                    **_width(self.stream),
+                )
                 self._bar.start_t -= time.monotonic() - self._start  # elapsed since the command started
             self._bar.set_description_str(f"{_SPIN[self._turn % len(_SPIN)]} {self.label}", refresh=False)
             self._bar.set_postfix_str(self.note[:60], refresh=False)
@@ -261,8 +294,9 @@ class Activity:
 
 
 @contextmanager
-def activity(label: str, *, stream: TextIO | None = None, enabled: bool | None = None,
-             delay: float | None = None) -> Iterator[Activity]:
+def activity(
+    label: str, *, stream: TextIO | None = None, enabled: bool | None = None, delay: float | None = None
+) -> Iterator[Activity]:
     """Show an indeterminate bar (spinner, elapsed time, current :func:`stage`) while the block runs longer than
     ``delay`` seconds (default :data:`ACTIVITY_DELAY`), on a terminal and outside :func:`quiet` (see the module
     docstring). The CLI wraps every command in it.

@@ -76,7 +76,7 @@ def _one_position_edges(labels: Sequence[str]) -> Iterator[tuple[str, str]]:
     order = {s: i for i, s in enumerate(labels)}
     for i, s in enumerate(labels):
         for j in range(len(s)):
-            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1:]
+            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1 :]
             if order.get(t, -1) > i:
                 yield s, t
 
@@ -92,26 +92,40 @@ def relation_edges(dom: Datasets, name: str) -> Iterator[tuple[str, str]]:
     if dom.kind == "bits" or (name == "hamming" and dom.kind == "labels"):
         return _one_position_edges(L)
     if name in ("hamming", "replace-one") and dom.kind == "databases":  # replace one record by another value
-        return _point_edges(dom, lambda p: (
-            p[:j] + (r,) + p[j + 1:] for j in range(len(p)) for r in range(len(dom.values)) if r != p[j]
-        ))
+        return _point_edges(
+            dom,
+            lambda p: (p[:j] + (r,) + p[j + 1 :] for j in range(len(p)) for r in range(len(dom.values)) if r != p[j]),
+        )
     if name == "replace-one" and dom.kind == "histograms":
         c = len(dom.values)
-        return _point_edges(dom, lambda p: (
-            tuple(v + (i == a) - (i == b) for i, v in enumerate(p)) for a in range(c) for b in range(c)
-            if a != b and p[b] > 0
-        ))
+        return _point_edges(
+            dom,
+            lambda p: (
+                tuple(v + (i == a) - (i == b) for i, v in enumerate(p))
+                for a in range(c)
+                for b in range(c)
+                if a != b and p[b] > 0
+            ),
+        )
     if name == "add-remove" and dom.kind == "databases":
-        return _point_edges(dom, lambda p: (p + (r,) for r in range(len(dom.values))), directed=True,
-                                 extra=lambda p: (p[:j] + p[j + 1:] for j in range(len(p))))
+        return _point_edges(
+            dom,
+            lambda p: (p + (r,) for r in range(len(dom.values))),
+            directed=True,
+            extra=lambda p: (p[:j] + p[j + 1 :] for j in range(len(p))),
+        )
     if name == "add-remove" and dom.kind == "histograms":
         c = len(dom.values)
         return _point_edges(dom, lambda p: (tuple(v + (i == a) for i, v in enumerate(p)) for a in range(c)))
     raise InvalidParameterError(f"relation {name!r} is not defined on {dom.kind}")  # pragma: no cover
 
 
-def _point_edges(dom: Datasets, moves: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]], directed: bool = False,
-                 extra: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]] | None = None) -> Iterator[tuple[str, str]]:
+def _point_edges(
+    dom: Datasets,
+    moves: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]],
+    directed: bool = False,
+    extra: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]] | None = None,
+) -> Iterator[tuple[str, str]]:
     """Edges between the datasets whose structure points are one ``move`` (or ``extra`` move) apart."""
     where = {p: i for i, p in enumerate(dom.points)}
     seen: set[tuple[int, int]] = set()
@@ -174,7 +188,9 @@ def graph_nodes(graph: GraphLike) -> list[Any]:
     try:
         edges = [tuple(e) for e in graph]
     except TypeError:
-        raise InvalidTypeError(f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}") from None
+        raise InvalidTypeError(
+            f"a neighbour relation must be a networkx graph or a list of pairs, got {graph!r}"
+        ) from None
     out: list[Any] = []
     seen: set[Any] = set()
     for e in edges:
@@ -231,7 +247,9 @@ def validate_graph(graph: GraphLike, inputs: Sequence[str], *, nodes: str = "lab
     privgeom._core.errors.DomainMismatchError: the neighbour graph's nodes [0, 1] are not the datasets' labels ['a', 'b', 'c']; if they are column positions (0 = 'a'), say so with nodes='positions'
     """
     if nodes not in NODE_READINGS:
-        raise InvalidParameterError(f"nodes={nodes!r}: read graph nodes as one of {', '.join(map(repr, NODE_READINGS))}")
+        raise InvalidParameterError(
+            f"nodes={nodes!r}: read graph nodes as one of {', '.join(map(repr, NODE_READINGS))}"
+        )
     import networkx as nx  # noqa: F811 - loaded on first use (start-up time)
 
     labels = [str(x) for x in inputs]
@@ -246,16 +264,22 @@ def validate_graph(graph: GraphLike, inputs: Sequence[str], *, nodes: str = "lab
     if nodes == "positions":
         bad = [v for v in node_list if not (_is_position(v) and 0 <= v < len(labels))]
         if bad:
-            raise DomainMismatchError(f"the neighbour graph's nodes {_few(bad)} are not column positions 0..{len(labels) - 1} "
-                                      f"of the datasets {_few(labels)} (nodes='positions')")
+            raise DomainMismatchError(
+                f"the neighbour graph's nodes {_few(bad)} are not column positions 0..{len(labels) - 1} "
+                f"of the datasets {_few(labels)} (nodes='positions')"
+            )
     else:
         bad = [v for v in node_list if str(v) not in label_set]
         if bad:
             positions = all(_is_position(v) and 0 <= v < len(labels) for v in node_list)
-            hint = (f"; if they are column positions (0 = {labels[0]!r}), say so with nodes='positions'"
-                    if positions and labels else "")
-            raise DomainMismatchError(f"the neighbour graph's nodes {_few(bad)} are not the datasets' labels "
-                                      f"{_few(labels)}{hint}")
+            hint = (
+                f"; if they are column positions (0 = {labels[0]!r}), say so with nodes='positions'"
+                if positions and labels
+                else ""
+            )
+            raise DomainMismatchError(
+                f"the neighbour graph's nodes {_few(bad)} are not the datasets' labels {_few(labels)}{hint}"
+            )
 
     def name(v: Any) -> str:
         return labels[int(v)] if nodes == "positions" else str(v)

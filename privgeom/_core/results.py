@@ -291,8 +291,12 @@ class Result(Serializable):
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             if f.repr:
                 v = getattr(self, f.name)
-                shown = fraction_str(v) if isinstance(v, (int, Fraction, LogRational)) and not isinstance(v, bool) else v
-                parts.append(f"{f.name}={shown if isinstance(v, (str, int, Fraction, LogRational)) else type(v).__name__}")
+                shown = (
+                    fraction_str(v) if isinstance(v, (int, Fraction, LogRational)) and not isinstance(v, bool) else v
+                )
+                parts.append(
+                    f"{f.name}={shown if isinstance(v, (str, int, Fraction, LogRational)) else type(v).__name__}"
+                )
         return f"{type(self).__name__}(" + ", ".join(parts) + ")"
 
     def __str__(self) -> str:

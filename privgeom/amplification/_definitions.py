@@ -72,19 +72,25 @@ class AmplificationReport(Result):
         return len(self.guarantees)
 
     def summary(self) -> str:
-        lines = [f"definition: {self.name}", f"  {self.row_cone}".replace("\n", "\n  "),
-                 f"  {self.n_guarantees} guarantees (one per facet):"]
+        lines = [
+            f"definition: {self.name}",
+            f"  {self.row_cone}".replace("\n", "\n  "),
+            f"  {self.n_guarantees} guarantees (one per facet):",
+        ]
         lines += [f"  - {g}" for g in self.guarantees]
         lines.append("  " + str(self.sandwich).replace("\n", "\n  "))
         if self.local_level is not None:
-            lines.append(f"  local level: ε0 = {self.local_level.eps} (e^ε0 = {self.local_level.exp_eps}); the amplified "
-                         f"definition contains ε-DP at e^ε = {self.sandwich.inner.exp_eps} and is contained in ε-DP at "
-                         f"e^ε = {self.sandwich.outer.exp_eps}")
+            lines.append(
+                f"  local level: ε0 = {self.local_level.eps} (e^ε0 = {self.local_level.exp_eps}); the amplified "
+                f"definition contains ε-DP at e^ε = {self.sandwich.inner.exp_eps} and is contained in ε-DP at "
+                f"e^ε = {self.sandwich.outer.exp_eps}"
+            )
         return "\n".join(lines)
 
 
-def amplification_report(model: Shuffled | Mechanism, graph: Any = None, *, local: Mechanism | None = None,
-                         local_graph: Any = "complete") -> AmplificationReport:
+def amplification_report(
+    model: Shuffled | Mechanism, graph: Any = None, *, local: Mechanism | None = None, local_graph: Any = "complete"
+) -> AmplificationReport:
     """What the amplified definition protects: its row cone, semantics and DP sandwich (small sizes only).
 
     Parameters
@@ -112,7 +118,13 @@ def amplification_report(model: Shuffled | Mechanism, graph: Any = None, *, loca
     summary = describe_row_cone(D)
     guarantees = tuple(str(g) for g in semantics(D))
     local_level = epsilon(local, local_graph).level if local is not None else None
-    return AmplificationReport(name=name, row_cone=str(summary),
-                               n_facets=summary.n_facets if hasattr(summary, "n_facets") else len(guarantees),
-                               guarantees=guarantees, sandwich=dp_bounds(D, G), local_level=local_level, exact=D.exact,
-                               definition=D)
+    return AmplificationReport(
+        name=name,
+        row_cone=str(summary),
+        n_facets=summary.n_facets if hasattr(summary, "n_facets") else len(guarantees),
+        guarantees=guarantees,
+        sandwich=dp_bounds(D, G),
+        local_level=local_level,
+        exact=D.exact,
+        definition=D,
+    )

@@ -75,7 +75,9 @@ _SKIP_FRACTION = 1e-14
 
 
 # ------------------------------------------------------------------------------------------------ exact, any pair
-def exact_pair_laws(R: Sequence[Sequence[Scalar]], others: Sequence[int], a: int, b: int) -> tuple[list[tuple[int, ...]], list[Scalar], list[Scalar]]:
+def exact_pair_laws(
+    R: Sequence[Sequence[Scalar]], others: Sequence[int], a: int, b: int
+) -> tuple[list[tuple[int, ...]], list[Scalar], list[Scalar]]:
     """The two laws of the tally for the datasets ``others + a`` and ``others + b`` on their joint support.
 
     ``R`` is the local mechanism as rows (``R[j][x]``), ``others[x]`` the number of other users holding input
@@ -337,7 +339,7 @@ def _two_dim(probs: list[float], w: list[float], werr: list[float], n: int) -> t
     skipped_rows: list[tuple[float, float]] = []
     i = 0
     while i < order.size:
-        rows = order[i:i + _ROW_BLOCK]
+        rows = order[i : i + _ROW_BLOCK]
         block_logs, block_errs, block_skip = _rows(rows, A, B, m, row_log, w, werr, r2, r3, n)
         if block_logs.size:
             skipped_rows.append((float(np.logaddexp.reduce(block_logs)), block_skip))
@@ -370,8 +372,19 @@ def _row_ranges(A: np.ndarray, B: float, m: np.ndarray) -> tuple[np.ndarray, np.
     return np.zeros_like(A), np.minimum(m, np.ceil(y0))
 
 
-def _rows(rows: np.ndarray, A: np.ndarray, B: float, m: np.ndarray, row_log: np.ndarray, w: list[float],
-          werr: list[float], r2: float, r3: float, n: int, sigmas: float = 9.0) -> tuple[np.ndarray, np.ndarray, float]:
+def _rows(
+    rows: np.ndarray,
+    A: np.ndarray,
+    B: float,
+    m: np.ndarray,
+    row_log: np.ndarray,
+    w: list[float],
+    werr: list[float],
+    r2: float,
+    r3: float,
+    n: int,
+    sigmas: float = 9.0,
+) -> tuple[np.ndarray, np.ndarray, float]:
     """The positive terms of a block of rows and a bound on the terms left out, relative to the block's sum.
 
     Each row is summed on a window of ``±sigmas`` standard deviations of its inner binomial around the point of its
@@ -396,13 +409,20 @@ def _rows(rows: np.ndarray, A: np.ndarray, B: float, m: np.ndarray, row_log: np.
     G = A[rows][:, None] + B * Y
     with np.errstate(divide="ignore", invalid="ignore"):
         lp = np.where(inside, log_binom_pmf(np.where(inside, Y, 0.0), Mm, r2, r3), -np.inf)
-        logT = np.where(inside & (G > 0), lp + np.log(np.where(G > 0, G, 1.0)), -np.inf) + row_log[rows][:, None] - math.log(n)
+        logT = (
+            np.where(inside & (G > 0), lp + np.log(np.where(G > 0, G, 1.0)), -np.inf)
+            + row_log[rows][:, None]
+            - math.log(n)
+        )
     # log-concavity certificates at the window edges that are not the ends of the positive range
     redo = np.zeros(rows.size, dtype=bool)
     left_out = np.full(rows.size, -np.inf)
     idx = np.arange(rows.size)
     last = (whi - wlo).astype(int)
-    for edge, inner, active in ((last, np.maximum(last - 1, 0), whi < hi), (np.zeros_like(last), np.minimum(1, last), wlo > lo)):
+    for edge, inner, active in (
+        (last, np.maximum(last - 1, 0), whi < hi),
+        (np.zeros_like(last), np.minimum(1, last), wlo > lo),
+    ):
         te, ti = logT[idx, edge], logT[idx, inner]
         with np.errstate(invalid="ignore"):
             step = np.where(np.isfinite(te), te - ti, -np.inf)  # a zero edge term: the log-concave rest is zero
@@ -433,20 +453,34 @@ def _skip_fraction(left_out: np.ndarray, logs: np.ndarray) -> float:
     return float(np.exp(np.logaddexp.reduce(left_out) - total))
 
 
-def _collect(logT: np.ndarray, lp: np.ndarray, X: np.ndarray, Y: np.ndarray, G: np.ndarray, row_log: np.ndarray,
-             w: list[float], werr: list[float], n: int) -> tuple[np.ndarray, np.ndarray, float]:
+def _collect(
+    logT: np.ndarray,
+    lp: np.ndarray,
+    X: np.ndarray,
+    Y: np.ndarray,
+    G: np.ndarray,
+    row_log: np.ndarray,
+    w: list[float],
+    werr: list[float],
+    n: int,
+) -> tuple[np.ndarray, np.ndarray, float]:
     u = UNIT_ROUNDOFF
     ok = np.isfinite(logT)
     Xv, Yv, Gv, lpv = X[ok], Y[ok], G[ok], lp[ok]
     rl = row_log[Xv.astype(int)]
-    gerr = werr[0] * Xv + werr[1] * Yv + werr[2] * (n - Xv - Yv) + 4 * u * (
-        abs(w[0]) * Xv + abs(w[1]) * Yv + abs(w[2]) * (n - Xv - Yv))
+    gerr = (
+        werr[0] * Xv
+        + werr[1] * Yv
+        + werr[2] * (n - Xv - Yv)
+        + 4 * u * (abs(w[0]) * Xv + abs(w[1]) * Yv + abs(w[2]) * (n - Xv - Yv))
+    )
     errs = _term_errors(lpv, gerr, Gv) + _LOADER_ULPS * u * (1 + np.abs(rl))
     return logT[ok], errs, 0.0
 
 
-def dissenter_delta_log(R: Sequence[Sequence[float]], n: int, c: int, d_input: int, d: int, a: int, b: int,
-                        t: float) -> TailSum:
+def dissenter_delta_log(
+    R: Sequence[Sequence[float]], n: int, c: int, d_input: int, d: int, a: int, b: int, t: float
+) -> TailSum:
     """``ln δ`` of a binary-report pair whose other users hold ``c`` except ``d`` of them, who hold ``d_input``.
 
     The tally is the clone tally of the changing user and ``n − d − 1`` others (closed form of §18.2) plus the ``d``
@@ -489,8 +523,8 @@ def dissenter_delta_log(R: Sequence[Sequence[float]], n: int, c: int, d_input: i
     for k in range(d + 1):  # log-sum over the dissenters' count of report 1
         if wlog[k] == -np.inf:
             continue
-        LA[k:k + m + 1] = np.logaddexp(LA[k:k + m + 1], wlog[k] + la_c)
-        LB[k:k + m + 1] = np.logaddexp(LB[k:k + m + 1], wlog[k] + lb_c)
+        LA[k : k + m + 1] = np.logaddexp(LA[k : k + m + 1], wlog[k] + la_c)
+        LB[k : k + m + 1] = np.logaddexp(LB[k : k + m + 1], wlog[k] + lb_c)
     with np.errstate(divide="ignore", invalid="ignore"):
         gap = math.log(t) + LB - LA  # ln r_x
         pos = np.isfinite(LA) & (gap < 0)

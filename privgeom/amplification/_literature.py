@@ -52,7 +52,14 @@ from .._core.numbers import parse_scalar
 from ..mechanisms import Mechanism
 from ._shuffle import ShuffleDelta, shuffled
 
-__all__ = ["fmt_clone_mechanism", "fmt_delta", "fmt_closed_form", "epsilon_at_delta", "blanket_mechanism", "blanket_delta"]
+__all__ = [
+    "fmt_clone_mechanism",
+    "fmt_delta",
+    "fmt_closed_form",
+    "epsilon_at_delta",
+    "blanket_mechanism",
+    "blanket_delta",
+]
 
 
 def fmt_clone_mechanism(exp_eps0: ScalarLike) -> Mechanism:

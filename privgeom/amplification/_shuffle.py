@@ -58,23 +58,43 @@ from ._engine import (
 )
 from .._core.limits import current_limit
 
-__all__ = ["shuffled", "Shuffled", "ShufflePair", "ShuffleDelta", "ShuffleWorstCase", "MAX_EXACT_TALLIES",
-           "MAX_EXHAUSTIVE_WORK", "MAX_DISSENTER_WORK"]
+__all__ = [
+    "shuffled",
+    "Shuffled",
+    "ShufflePair",
+    "ShuffleDelta",
+    "ShuffleWorstCase",
+    "MAX_EXACT_TALLIES",
+    "MAX_EXHAUSTIVE_WORK",
+    "MAX_DISSENTER_WORK",
+]
 
 #: Largest number of possible tallies ``C(n + m − 1, m − 1)`` for which the exact Poisson-multinomial law of a
 #: neighbouring pair (and the dense matrix) is built.
 MAX_EXACT_TALLIES = 20_000
-register_limit("shuffle_tallies", globals(), "MAX_EXACT_TALLIES",
-               "possible tallies C(n+m-1, m-1) of a shuffled mechanism for its exact laws, dense matrix and exhaustive worst case")
+register_limit(
+    "shuffle_tallies",
+    globals(),
+    "MAX_EXACT_TALLIES",
+    "possible tallies C(n+m-1, m-1) of a shuffled mechanism for its exact laws, dense matrix and exhaustive worst case",
+)
 #: Largest work ``pairs × tallies²`` of the exhaustive worst case (every histogram of the other users' inputs, every
 #: ordered pair of inputs, each with its exact Poisson-multinomial law).
 MAX_EXHAUSTIVE_WORK = 2_000_000
-register_limit("shuffle_exhaustive_work", globals(), "MAX_EXHAUSTIVE_WORK",
-               "pairs x tallies^2 of the exhaustive worst case of a shuffled mechanism over every dataset")
+register_limit(
+    "shuffle_exhaustive_work",
+    globals(),
+    "MAX_EXHAUSTIVE_WORK",
+    "pairs x tallies^2 of the exhaustive worst case of a shuffled mechanism over every dataset",
+)
 #: Largest work ``(n + 1)(d + 1)`` of the log-space route of a binary-report pair with ``d`` dissenters.
 MAX_DISSENTER_WORK = 10**8
-register_limit("shuffle_dissenter_work", globals(), "MAX_DISSENTER_WORK",
-               "(n+1)(d+1) of the log-space delta of a shuffled pair whose other users hold one input except d")
+register_limit(
+    "shuffle_dissenter_work",
+    globals(),
+    "MAX_DISSENTER_WORK",
+    "(n+1)(d+1) of the log-space delta of a shuffled pair whose other users hold one input except d",
+)
 #: Route thresholds (not limits: the log-space route gives the same answer to a stated relative error): the clone
 #: closed form is summed in exact rationals up to these ``n`` (one and two merged dimensions).
 EXACT_CLONE_MAX_N = {1: 10**9, 2: 2000, 3: 120}
@@ -160,10 +180,15 @@ class ShuffleDelta(Result):
 
     def summary(self) -> str:
         shown = number_text(self.value) if self.exact or self.value != 0 else log10_text(self.log10)
-        err = "exact" if self.exact else ("floats, no error bound" if math.isnan(self.rel_error)
-                                          else f"relative error ≤ {self.rel_error:.1e}")
-        return (f"δ({self.level.shown}) = {shown} ({err}) over n = {self.n} users, pair {self.pair.summary()} "
-                f"[{self.route}]")
+        err = (
+            "exact"
+            if self.exact
+            else ("floats, no error bound" if math.isnan(self.rel_error) else f"relative error ≤ {self.rel_error:.1e}")
+        )
+        return (
+            f"δ({self.level.shown}) = {shown} ({err}) over n = {self.n} users, pair {self.pair.summary()} "
+            f"[{self.route}]"
+        )
 
 
 @dataclass(frozen=True)
@@ -184,8 +209,11 @@ class ShuffleWorstCase(Result):
     exact: bool
 
     def summary(self) -> str:
-        kind = "worst case over all datasets" if self.certified else \
-            f"maximum over {self.scope} (a lower bound on the worst case; not every dataset was examined)"
+        kind = (
+            "worst case over all datasets"
+            if self.certified
+            else f"maximum over {self.scope} (a lower bound on the worst case; not every dataset was examined)"
+        )
         pairs = "; ".join(p.summary() for p in self.attaining[:4]) + (" …" if len(self.attaining) > 4 else "")
         return f"{kind}: {self.delta}\n  attained by: {pairs}\n  pairs examined: {self.pairs_checked}"
 
@@ -213,8 +241,10 @@ class ShuffleEpsilon(Result):
     exact: bool
 
     def summary(self) -> str:
-        return (f"ε = {number_text(self.level.eps)} (e^ε = {number_text(self.level.exp_eps)}) attained by {self.pair} at the "
-                f"tally {self.tally}: shuffling does not reduce pure ε")
+        return (
+            f"ε = {number_text(self.level.eps)} (e^ε = {number_text(self.level.exp_eps)}) attained by {self.pair} at the "
+            f"tally {self.tally}: shuffling does not reduce pure ε"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -244,16 +274,22 @@ class Shuffled:
 
     def _rows(self, exact: bool) -> list[list[Scalar]]:
         mat = self.local.matrix if exact else self.local.float_matrix()
-        return [[mat[j, x] if exact else float(mat[j, x]) for x in range(self.local.n_inputs)]
-                for j in range(self.local.n_outputs)]
+        return [
+            [mat[j, x] if exact else float(mat[j, x]) for x in range(self.local.n_inputs)]
+            for j in range(self.local.n_outputs)
+        ]
 
     def _index(self, label: Any) -> int:
         text = str(label)
         if text not in self.inputs:
-            raise InvalidParameterError(f"{label!r} is not an input of the local mechanism; inputs are {list(self.inputs)}")
+            raise InvalidParameterError(
+                f"{label!r} is not an input of the local mechanism; inputs are {list(self.inputs)}"
+            )
         return self.inputs.index(text)
 
-    def pair(self, others: Mapping[Any, int] | Sequence[int] | None = None, a: Any = None, b: Any = None) -> ShufflePair:
+    def pair(
+        self, others: Mapping[Any, int] | Sequence[int] | None = None, a: Any = None, b: Any = None
+    ) -> ShufflePair:
         """A neighbouring pair: ``others`` (a mapping input → count, or counts in input order, summing to ``n − 1``;
         default: all other users hold ``b``) and the changing user's inputs ``a`` → ``b`` (default the first two
         inputs).
@@ -269,7 +305,9 @@ class Shuffled:
         ia = self._index(a if a is not None else self.inputs[0])
         ib = self._index(b if b is not None else self.inputs[1 if ia == 0 else 0])
         if ia == ib:
-            raise InvalidParameterError(f"a neighbouring pair needs two different inputs, got a = b = {self.inputs[ia]!r}")
+            raise InvalidParameterError(
+                f"a neighbouring pair needs two different inputs, got a = b = {self.inputs[ia]!r}"
+            )
         if others is None:
             counts = [0] * k
             counts[ib] = self.n - 1
@@ -307,8 +345,12 @@ class Shuffled:
                     if c2 == c or self.n - 1 - d <= d:
                         continue
                     counts = tuple(self.n - 1 - d if i == c else (d if i == c2 else 0) for i in range(k))
-                    out += [ShufflePair(others=counts, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
-                            for a in range(k) for b in range(k) if a != b]
+                    out += [
+                        ShufflePair(others=counts, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
+                        for a in range(k)
+                        for b in range(k)
+                        if a != b
+                    ]
         return out
 
     def all_pairs(self) -> list[ShufflePair]:
@@ -319,8 +361,9 @@ class Shuffled:
             for a in range(k):
                 for b in range(k):
                     if a != b:
-                        out.append(ShufflePair(others=tuple(others), a=self.inputs[a], b=self.inputs[b],
-                                               inputs=self.inputs))
+                        out.append(
+                            ShufflePair(others=tuple(others), a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
+                        )
         return out
 
     # ---------------------------------------------------------------- profiles
@@ -353,7 +396,9 @@ class Shuffled:
         if pair is None:
             return self.worst_case(level).delta
         if pair.inputs != self.inputs or sum(pair.others) != self.n - 1:
-            raise InvalidParameterError(f"the pair {pair} is not a neighbouring pair of this shuffled mechanism (n = {self.n})")
+            raise InvalidParameterError(
+                f"the pair {pair} is not a neighbouring pair of this shuffled mechanism (n = {self.n})"
+            )
         exact = self.exact and level.exact
         a, b = self.inputs.index(pair.a), self.inputs.index(pair.b)
         c = pair.clone_input
@@ -365,24 +410,37 @@ class Shuffled:
                 if not dissent:
                     raise InvalidParameterError(
                         f"the log-space route needs binary reports and a pair whose other users hold at most two "
-                        f"inputs, got {pair}")
+                        f"inputs, got {pair}"
+                    )
                 (d, minority), (_, majority) = held
                 work = (self.n + 1) * (d + 1)
                 if work > current_limit("shuffle_dissenter_work"):
                     raise SizeLimitError(
                         f"the log-space δ of a pair with {d:,} dissenters among n = {self.n} users costs {work:,}, above "
                         f"the limit shuffle_dissenter_work = {current_limit('shuffle_dissenter_work'):,}; "
-                        f"{limit_hint('shuffle_dissenter_work', work)}")
+                        f"{limit_hint('shuffle_dissenter_work', work)}"
+                    )
                 frows = [[float(v) for v in row] for row in self._rows(False)]
                 tail = dissenter_delta_log(frows, self.n, majority, minority, d, a, b, float(level.exp_eps))
                 lg = tail.log_value / math.log(10) if tail.log_value > -math.inf else -math.inf
                 fv = math.exp(tail.log_value) if tail.log_value > -745 else 0.0
-                return ShuffleDelta(value=fv, log10=lg, rel_error=tail.rel_error, level=level, pair=pair, n=self.n,
-                                    exact=False, route="clone tally with dissenters (log space)", terms=tail.terms)
+                return ShuffleDelta(
+                    value=fv,
+                    log10=lg,
+                    rel_error=tail.rel_error,
+                    level=level,
+                    pair=pair,
+                    n=self.n,
+                    exact=False,
+                    route="clone tally with dissenters (log space)",
+                    terms=tail.terms,
+                )
             self._check_exact_size("the exact δ of a mixed pair")
             if self.exact and not exact:
                 return self._bracketed(level, pair, a, b)
-            value = exact_pair_delta(self._rows(exact), pair.others, a, b, level.exp_eps if exact else float(level.exp_eps))
+            value = exact_pair_delta(
+                self._rows(exact), pair.others, a, b, level.exp_eps if exact else float(level.exp_eps)
+            )
             return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
         dims = len(merge_clone(self._rows(exact), c, a, b).probs)
         small = self.n <= EXACT_CLONE_MAX_N.get(dims, 0)
@@ -399,8 +457,10 @@ class Shuffled:
             return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
         merged = merge_clone(self._rows(False), c, a, b)
         if len(merged.probs) > 3:
-            self._check_exact_size(f"this clone pair ({len(merged.probs)} merged output categories; the log-space "
-                                   "closed form handles at most 3)")
+            self._check_exact_size(
+                f"this clone pair ({len(merged.probs)} merged output categories; the log-space "
+                "closed form handles at most 3)"
+            )
             if self.exact:
                 return self._bracketed(level, pair, a, b)
             value = exact_pair_delta(self._rows(False), pair.others, a, b, float(level.exp_eps))
@@ -408,8 +468,17 @@ class Shuffled:
         s = clone_delta_log(merged, self.n, float(level.exp_eps))
         log10 = s.log_value / math.log(10) if s.log_value > -math.inf else -math.inf
         value = math.exp(s.log_value) if s.log_value > -745 else 0.0
-        return ShuffleDelta(value=value, log10=log10, rel_error=s.rel_error, level=level, pair=pair, n=self.n,
-                            exact=False, route="clone closed form (log space)", terms=s.terms)
+        return ShuffleDelta(
+            value=value,
+            log10=log10,
+            rel_error=s.rel_error,
+            level=level,
+            pair=pair,
+            n=self.n,
+            exact=False,
+            route="clone closed form (log space)",
+            terms=s.terms,
+        )
 
     def _bracketed(self, level: PrivacyLevel, pair: ShufflePair, a: int, b: int) -> ShuffleDelta:
         """δ of an exact local mechanism at an irrational ``e^ε``, certified: ``δ(t)`` is non-increasing in ``t``, so
@@ -426,18 +495,47 @@ class Shuffled:
         mid = (upper + lower) / 2
         rel = float((upper - lower) / (2 * mid)) if mid > 0 else 0.0
         log10 = log_of_ratio(mid) / math.log(10) if mid > 0 else -math.inf
-        return ShuffleDelta(value=float(mid), log10=log10, rel_error=rel, level=level, pair=pair, n=self.n,
-                            exact=False, route="exact Poisson-multinomial law (bracketed e^ε)", terms=0)
+        return ShuffleDelta(
+            value=float(mid),
+            log10=log10,
+            rel_error=rel,
+            level=level,
+            pair=pair,
+            n=self.n,
+            exact=False,
+            route="exact Poisson-multinomial law (bracketed e^ε)",
+            terms=0,
+        )
 
-    def _result(self, value: Scalar, level: PrivacyLevel, pair: ShufflePair, exact: bool, route: str, terms: int) -> ShuffleDelta:
+    def _result(
+        self, value: Scalar, level: PrivacyLevel, pair: ShufflePair, exact: bool, route: str, terms: int
+    ) -> ShuffleDelta:
         if isinstance(value, Fraction):
             log10 = log_of_ratio(value) / math.log(10) if value > 0 else -math.inf
-            return ShuffleDelta(value=value, log10=log10, rel_error=0.0, level=level, pair=pair, n=self.n, exact=True,
-                                route=route, terms=terms)
+            return ShuffleDelta(
+                value=value,
+                log10=log10,
+                rel_error=0.0,
+                level=level,
+                pair=pair,
+                n=self.n,
+                exact=True,
+                route=route,
+                terms=terms,
+            )
         v = float(value)  # the law summed in floats: no error bound is claimed (rel_error is NaN)
         route = route if route.endswith("(floats)") else f"{route} (floats)"
-        return ShuffleDelta(value=v, log10=math.log10(v) if v > 0 else -math.inf, rel_error=math.nan, level=level,
-                            pair=pair, n=self.n, exact=False, route=route, terms=terms)
+        return ShuffleDelta(
+            value=v,
+            log10=math.log10(v) if v > 0 else -math.inf,
+            rel_error=math.nan,
+            level=level,
+            pair=pair,
+            n=self.n,
+            exact=False,
+            route=route,
+            terms=terms,
+        )
 
     def worst_case(self, eps: LevelLike, *, scope: str = "auto", dissenters: int = 3) -> ShuffleWorstCase:
         """The largest ``δ(ε)`` over neighbouring pairs and the pairs attaining it.
@@ -454,15 +552,19 @@ class Shuffled:
         level = PrivacyLevel.coerce(eps, name="eps")
         k = len(self.inputs)
         work = count_compositions(self.n - 1, k) * k * (k - 1) * self.n_tallies**2
-        exhaustive = scope == "all" or (scope == "auto" and self.n_tallies <= current_limit("shuffle_tallies")
-                                        and work <= current_limit("shuffle_exhaustive_work"))
+        exhaustive = scope == "all" or (
+            scope == "auto"
+            and self.n_tallies <= current_limit("shuffle_tallies")
+            and work <= current_limit("shuffle_exhaustive_work")
+        )
         if exhaustive:
             self._check_exact_size("the exhaustive worst case")
             if work > current_limit("shuffle_exhaustive_work"):
                 raise SizeLimitError(
                     f"the exhaustive worst case over every dataset of n = {self.n} users costs {work:,} (pairs × "
                     f"tallies²), above the limit shuffle_exhaustive_work = {current_limit('shuffle_exhaustive_work'):,}; scope='clones' "
-                    f"examines the clone pairs at any n; {limit_hint('shuffle_exhaustive_work', work)}")
+                    f"examines the clone pairs at any n; {limit_hint('shuffle_exhaustive_work', work)}"
+                )
             pairs = self.all_pairs()
         else:
             pairs = self.clone_pairs() + (self.dissenter_pairs(dissenters) if scope == "near" else [])
@@ -487,11 +589,23 @@ class Shuffled:
             best = max(results, key=lambda r: r.log10)
         errs = [r.rel_error for r in results if not math.isnan(r.rel_error)]
         tol = 0.0 if best.exact else (4 * max(errs, default=0.0) + TIE_RTOL) / math.log(10)
-        attaining = tuple(r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol))
-        label = "all datasets" if exhaustive else ("clone pairs" if scope != "near" else
-                                                   f"clone pairs and pairs with at most {dissenters} dissenters")
-        return ShuffleWorstCase(delta=best, attaining=attaining, scope=label, certified=exhaustive,
-                                pairs_checked=len(pairs), level=level, exact=best.exact)
+        attaining = tuple(
+            r.pair for r in results if (r.value == best.value if best.exact else r.log10 >= best.log10 - tol)
+        )
+        label = (
+            "all datasets"
+            if exhaustive
+            else ("clone pairs" if scope != "near" else f"clone pairs and pairs with at most {dissenters} dissenters")
+        )
+        return ShuffleWorstCase(
+            delta=best,
+            attaining=attaining,
+            scope=label,
+            certified=exhaustive,
+            pairs_checked=len(pairs),
+            level=level,
+            exact=best.exact,
+        )
 
     def epsilon(self) -> ShuffleEpsilon:
         """Pure ``ε`` of the tally over every neighbouring pair: ``max_{a,b,j} R[j, a]/R[j, b]`` over the outputs
@@ -518,8 +632,11 @@ class Shuffled:
                         j = max(range(len(rows)), key=lambda j: (rows[j][a] / rows[j][b]) if rows[j][b] else math.inf)
                         others = tuple(self.n - 1 if i == c else 0 for i in range(k))
                         tally = "[" + ",".join(str(self.n if i == j else 0) for i in range(len(rows))) + "]"
-                        best = (ratio, ShufflePair(others=others, a=self.inputs[a], b=self.inputs[b],
-                                                   inputs=self.inputs), tally)
+                        best = (
+                            ratio,
+                            ShufflePair(others=others, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs),
+                            tally,
+                        )
         level = PrivacyLevel.from_exp_eps(best[0], allow_infinite=True)
         return ShuffleEpsilon(level=level, pair=best[1], tally=best[2], exact=self.exact)
 

@@ -51,8 +51,10 @@ __all__ = ["subsampled", "bbg_bound", "sampling_law"]
 def _rate(rate: ScalarLike) -> Scalar:
     g = parse_scalar(rate, name="rate")
     if not 0 < g <= 1:
-        raise InvalidParameterError(f"rate must lie in (0, 1] (the probability that a record is kept; 0 keeps none "
-                                    f"and ignores the data), got rate = {rate}")
+        raise InvalidParameterError(
+            f"rate must lie in (0, 1] (the probability that a record is kept; 0 keeps none "
+            f"and ignores the data), got rate = {rate}"
+        )
     return g
 
 
@@ -98,7 +100,9 @@ def _hypergeom_weights(h: tuple[int, ...], T: int) -> Iterator[tuple[tuple[int, 
             yield s, Fraction(math.prod(math.comb(hj, sj) for hj, sj in zip(h, s)), total)
 
 
-def sampling_law(h: tuple[int, ...], *, rate: ScalarLike | None = None, size: int | None = None) -> dict[tuple[int, ...], Scalar]:
+def sampling_law(
+    h: tuple[int, ...], *, rate: ScalarLike | None = None, size: int | None = None
+) -> dict[tuple[int, ...], Scalar]:
     """Law of the subsample's histogram: Poisson (``rate``) or ``size`` draws without replacement.
 
     Examples
@@ -115,8 +119,14 @@ def sampling_law(h: tuple[int, ...], *, rate: ScalarLike | None = None, size: in
     return dict(_hypergeom_weights(tuple(h), parse_int(size, name="size", min=0, max=sum(h))))
 
 
-def subsampled(mechanism: Mechanism, rate: ScalarLike | None = None, *, size: int | None = None, n: int | None = None,
-               removed: str | int | None = None) -> Mechanism:
+def subsampled(
+    mechanism: Mechanism,
+    rate: ScalarLike | None = None,
+    *,
+    size: int | None = None,
+    n: int | None = None,
+    removed: str | int | None = None,
+) -> Mechanism:
     """The mechanism run on a random subsample of its database, as an exact matrix.
 
     Parameters
@@ -172,12 +182,16 @@ def subsampled(mechanism: Mechanism, rate: ScalarLike | None = None, *, size: in
             raise InvalidParameterError(f"an exact mechanism needs a rational rate, got {rate!r}")
         if removed is None:
             if not dom.up_to:
-                raise DomainMismatchError("Poisson subsampling with absent records needs M on databases of every size "
-                                          "(Domain.histograms(n, c, up_to=True)); or name removed=<record value>")
+                raise DomainMismatchError(
+                    "Poisson subsampling with absent records needs M on databases of every size "
+                    "(Domain.histograms(n, c, up_to=True)); or name removed=<record value>"
+                )
             target, fill = dom, None
         else:
             if dom.up_to:
-                raise DomainMismatchError("removed=<value> replaces each removed record: M must be on databases of one size")
+                raise DomainMismatchError(
+                    "removed=<value> replaces each removed record: M must be on databases of one size"
+                )
             if str(removed) not in values:
                 raise InvalidParameterError(f"removed={removed!r} is not a record value; values are {list(values)}")
             target, fill = dom, values.index(str(removed))
@@ -195,8 +209,10 @@ def subsampled(mechanism: Mechanism, rate: ScalarLike | None = None, *, size: in
         return Mechanism(np.array(cols).T, target, mechanism.outputs, exact=exact)
     T = parse_int(size, name="size", min=0)
     if dom.up_to or dom.n != T:
-        raise DomainMismatchError(f"sampling without replacement of size {T} needs M on databases of exactly {T} records, "
-                                  f"got {dom.kind}(n={dom.n}{', up_to' if dom.up_to else ''})")
+        raise DomainMismatchError(
+            f"sampling without replacement of size {T} needs M on databases of exactly {T} records, "
+            f"got {dom.kind}(n={dom.n}{', up_to' if dom.up_to else ''})"
+        )
     if n is None:
         raise InvalidParameterError("sampling without replacement needs n= (the number of records of the database)")
     N = parse_int(n, name="n", min=T)

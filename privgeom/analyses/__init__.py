@@ -74,19 +74,23 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_exports(__name__, globals(), {
-    ".comparison._compare": "compare",
-    ".composition._definitions": "compose",
-    ".design._design": "hull intersection",
-    ".design._dp_bounds": "dp_bounds",
-    ".guarantees._semantics": "Guarantee check_guarantee check_product_prior semantics",
-    ".guarantees._summary": "describe_row_cone",
-    ".optimal._information": "least_informative",
-    ".optimal._optimal": (
-        "binary_mechanism kov_regimes mutual_information optimal_mechanism staircase_optimum staircase_patterns"
-    ),
-    ".profiles._ldp_gap": "ldp_utility_gap",
-    ".profiles._profile": "delta epsilon",
-    ".profiles._profile_curve": "delta_curve",
-    ".relaxation._relaxation": "Relaxation relax relax_pairwise",
-})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    globals(),
+    {
+        ".comparison._compare": "compare",
+        ".composition._definitions": "compose",
+        ".design._design": "hull intersection",
+        ".design._dp_bounds": "dp_bounds",
+        ".guarantees._semantics": "Guarantee check_guarantee check_product_prior semantics",
+        ".guarantees._summary": "describe_row_cone",
+        ".optimal._information": "least_informative",
+        ".optimal._optimal": (
+            "binary_mechanism kov_regimes mutual_information optimal_mechanism staircase_optimum staircase_patterns"
+        ),
+        ".profiles._ldp_gap": "ldp_utility_gap",
+        ".profiles._profile": "delta epsilon",
+        ".profiles._profile_curve": "delta_curve",
+        ".relaxation._relaxation": "Relaxation relax relax_pairwise",
+    },
+)

@@ -62,29 +62,50 @@ def _pairs(text: str) -> dict[str, int]:
         try:
             count = int(value.strip())
         except ValueError:
-            raise InvalidParameterError(f"{name} must be a whole number, got {value.strip()!r} (in --others {text!r})") from None
+            raise InvalidParameterError(
+                f"{name} must be a whole number, got {value.strip()!r} (in --others {text!r})"
+            ) from None
         out[key.strip()] = parse_int(count, name=name, min=0)
     return out
 
 
 def _shuffle_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--local", required=True, help="the local mechanism: a definition spec made of one mechanism "
-                   "(rr:k=1,p=3/4, krr:n=3,exp_eps=2, oue:d=4,exp_eps=3, …) or a mechanism JSON file")
+    p.add_argument(
+        "--local",
+        required=True,
+        help="the local mechanism: a definition spec made of one mechanism "
+        "(rr:k=1,p=3/4, krr:n=3,exp_eps=2, oue:d=4,exp_eps=3, …) or a mechanism JSON file",
+    )
     p.add_argument("-n", type=int, required=True, help="number of users")
     p.add_argument("--eps", nargs="+", default=["0"], help="ε value(s); ln(r) for exact results (default 0)")
-    p.add_argument("--scope", choices=("auto", "all", "clones", "near"), default="auto",
-                   help="worst case over every dataset (all), over the clone pairs (clones: any n, a lower bound), "
-                        "over the clone pairs and the pairs with 1-3 dissenters (near: binary reports, a lower "
-                        "bound), or all while the exact laws fit (auto)")
-    p.add_argument("--others", default=None, help="one pair instead of the worst case: the other users' inputs, "
-                   "e.g. 1=3,0=1 (default with --change: all hold the second input)")
+    p.add_argument(
+        "--scope",
+        choices=("auto", "all", "clones", "near"),
+        default="auto",
+        help="worst case over every dataset (all), over the clone pairs (clones: any n, a lower bound), "
+        "over the clone pairs and the pairs with 1-3 dissenters (near: binary reports, a lower "
+        "bound), or all while the exact laws fit (auto)",
+    )
+    p.add_argument(
+        "--others",
+        default=None,
+        help="one pair instead of the worst case: the other users' inputs, "
+        "e.g. 1=3,0=1 (default with --change: all hold the second input)",
+    )
     p.add_argument("--change", default=None, metavar="A:B", help="the changing user's inputs for --others, e.g. 1:0")
     p.add_argument("--fmt", action="store_true", help="also Feldman-McMillan-Talwar's clone bound (FOCS 2021)")
-    p.add_argument("--definition", action="store_true",
-                   help="also the shuffled definition: row cone, semantics, DP sandwich (small n)")
+    p.add_argument(
+        "--definition",
+        action="store_true",
+        help="also the shuffled definition: row cone, semantics, DP sandwich (small n)",
+    )
     p.add_argument("--plot", default=None, metavar="FILE", help="draw log10 δ(ε) (and the FMT bound) into FILE")
-    p.add_argument("--max-delta", default=None, help="exit 0 when δ ≤ this value over every dataset (exhaustively, or by FMT's proven bound), 1 when a "
-                   "pair exceeds it; an error (exit 2) when only a lower bound is below it")
+    p.add_argument(
+        "--max-delta",
+        default=None,
+        help="exit 0 when δ ≤ this value over every dataset (exhaustively, or by FMT's proven bound), 1 when a "
+        "pair exceeds it; an error (exit 2) when only a lower bound is below it",
+    )
 
 
 def _log10_bracket(r: Any) -> tuple[float, float]:
@@ -107,8 +128,9 @@ def _above(r: Any, bound: Any) -> bool | None:
     return True if lo > b else (False if hi <= b else None)
 
 
-def _max_delta_verdict(S: Any, level: PrivacyLevel, r: Any, certified: bool, bound: Any, shown: str,
-                       one_pair: bool = False) -> tuple[bool, str]:
+def _max_delta_verdict(
+    S: Any, level: PrivacyLevel, r: Any, certified: bool, bound: Any, shown: str, one_pair: bool = False
+) -> tuple[bool, str]:
     """``--max-delta``: (δ ≤ bound, the reason), with a certificate either way. ``r`` is the exact δ of one pair (the
     worst over every dataset when ``certified``, else the clone maximum, a lower bound on the worst case). A pair
     above the bound is a "no"; a "yes" needs the worst case over every dataset — the exhaustive search, or
@@ -127,22 +149,29 @@ def _max_delta_verdict(S: Any, level: PrivacyLevel, r: Any, certified: bool, bou
         f"--max-delta {shown} at ε = {level.shown} is undecided: δ = {_delta_text(r)} at "
         f"{'the worst pair' if certified else 'the worst clone pair, a lower bound on the worst case'} is not above "
         f"it{'' if f is None else ', and FMT' + chr(39) + f's upper bound {_delta_text(f)} is not below it'}; the "
-        f"exhaustive search over every dataset (--scope all) decides it — {limit_hint('shuffle_exhaustive_work')}")
+        f"exhaustive search over every dataset (--scope all) decides it — {limit_hint('shuffle_exhaustive_work')}"
+    )
 
 
 def _delta_text(r: Any) -> str:
     return number_text(r.value) if r.exact or r.value != 0 else log10_text(r.log10)
 
 
-@command("shuffle", "the shuffled tally of n users applying a local mechanism: exact δ(ε) at the worst neighbouring "
-         "pair (or one pair), FMT's bound, the shuffled definition", outputs={"plot": "figure"})(_shuffle_args)
+@command(
+    "shuffle",
+    "the shuffled tally of n users applying a local mechanism: exact δ(ε) at the worst neighbouring "
+    "pair (or one pair), FMT's bound, the shuffled definition",
+    outputs={"plot": "figure"},
+)(_shuffle_args)
 def _shuffle(args: argparse.Namespace) -> Outcome:
     if args.plot:
         check_figure_path(args.plot, what="--plot")
     bound = max_delta_option(args.max_delta) if args.max_delta is not None else None
     S = shuffled(_local(args.local), args.n)
-    lines = [f"shuffled tally of n = {args.n} users, local mechanism {S.local.n_inputs} inputs → "
-             f"{S.local.n_outputs} reports (ε0: e^ε0 = {number_text(S.epsilon().level.exp_eps)})"]
+    lines = [
+        f"shuffled tally of n = {args.n} users, local mechanism {S.local.n_inputs} inputs → "
+        f"{S.local.n_outputs} reports (ε0: e^ε0 = {number_text(S.epsilon().level.exp_eps)})"
+    ]
     data: dict[str, Any] = {"n": args.n, "local": args.local, "points": []}
     series: dict[str, list[tuple[float, float]]] = {"exact": [], "FMT clone bound": []} if args.fmt else {"exact": []}
     code = EXIT_YES
@@ -180,8 +209,12 @@ def _shuffle(args: argparse.Namespace) -> Outcome:
     if args.definition:
         rep = amplification_report(S)
         lines.append(str(rep))
-        data["definition"] = {"row_cone": rep.row_cone, "guarantees": list(rep.guarantees),
-                              "sandwich": rep.sandwich.to_dict(), "local_level": rep.local_level}
+        data["definition"] = {
+            "row_cone": rep.row_cone,
+            "guarantees": list(rep.guarantees),
+            "sandwich": rep.sandwich.to_dict(),
+            "local_level": rep.local_level,
+        }
     if args.plot:
         plot_log_profiles(series, args.plot, title=f"shuffled tally, n = {args.n}")
         lines.append(f"plot written to {args.plot}")
@@ -192,8 +225,13 @@ def _shuffle(args: argparse.Namespace) -> Outcome:
 # ---------------------------------------------------------------------------------------------------- subsample
 def _subsample_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--mechanism", required=True, help="mechanism JSON file; inputs histograms of records")
-    p.add_argument("--records", type=int, default=None, help="records per database of the file's mechanism (the "
-                   "largest size with --every-size); default: the histogram domain whose datasets are the file's inputs")
+    p.add_argument(
+        "--records",
+        type=int,
+        default=None,
+        help="records per database of the file's mechanism (the "
+        "largest size with --every-size); default: the histogram domain whose datasets are the file's inputs",
+    )
     p.add_argument("--categories", type=int, default=None, help="record values (default: as --records)")
     p.add_argument("--every-size", action="store_true", help="the file's inputs are databases of every size 0..records")
     g = p.add_mutually_exclusive_group(required=True)
@@ -219,24 +257,35 @@ def _histogram_domain(raw: Mechanism, args: argparse.Namespace) -> Domain:
                 dom = Domain.histograms(n, c, up_to=up_to)
                 if tuple(dom.labels) == labels:
                     return dom
-    raise DomainMismatchError(f"the inputs of {args.mechanism} are not the histograms of a number of records over "
-                              f"record values ({list(labels)[:4]}…): build the mechanism on pg.Domain.histograms(...)")
+    raise DomainMismatchError(
+        f"the inputs of {args.mechanism} are not the histograms of a number of records over "
+        f"record values ({list(labels)[:4]}…): build the mechanism on pg.Domain.histograms(...)"
+    )
 
 
-@command("subsample", "a mechanism run on a Poisson or without-replacement subsample: exact ε and δ next to "
-         "Balle-Barthe-Gaboardi's tight bound", outputs={"out": "file", "plot": "figure"})(_subsample_args)
+@command(
+    "subsample",
+    "a mechanism run on a Poisson or without-replacement subsample: exact ε and δ next to "
+    "Balle-Barthe-Gaboardi's tight bound",
+    outputs={"out": "file", "plot": "figure"},
+)(_subsample_args)
 def _subsample(args: argparse.Namespace) -> Outcome:
     if args.plot:
         check_figure_path(args.plot, what="--plot")
     if args.out:
         check_output_path(args.out, what="--out")
     raw = Mechanism.load(args.mechanism)
-    dom = _histogram_domain(raw, args) if args.records is None else \
-        Domain.histograms(args.records, args.categories or 2, up_to=args.every_size)
+    dom = (
+        _histogram_domain(raw, args)
+        if args.records is None
+        else Domain.histograms(args.records, args.categories or 2, up_to=args.every_size)
+    )
     if tuple(dom.labels) != tuple(raw.inputs):
-        raise DomainMismatchError(f"the inputs of {args.mechanism} are not the histograms of {args.records} records "
-                                  f"over {args.categories} values{' of every size' if args.every_size else ''} "
-                                  f"(expected {list(dom.labels)[:4]}…, got {list(raw.inputs)[:4]}…)")
+        raise DomainMismatchError(
+            f"the inputs of {args.mechanism} are not the histograms of {args.records} records "
+            f"over {args.categories} values{' of every size' if args.every_size else ''} "
+            f"(expected {list(dom.labels)[:4]}…, got {list(raw.inputs)[:4]}…)"
+        )
     M = Mechanism(raw.matrix, dom, raw.outputs, exact=raw.exact)
     if args.rate is not None:
         S = subsampled(M, rate=args.rate, removed=args.removed)
@@ -254,13 +303,22 @@ def _subsample(args: argparse.Namespace) -> Outcome:
     t0, t1 = base.level.exp_eps, sub.level.exp_eps
     bbg = bbg_bound(t0, gamma)[0] if math.isfinite(float(t0)) else math.inf
     holds = t1 <= bbg
-    lines = [f"{scheme}, neighbours {relation}",
-             f"  base:       e^ε  = {number_text(t0)}  (ε = {number_text(base.level.eps)})",
-             f"  subsampled: e^ε' = {number_text(t1)}  (ε' = {number_text(sub.level.eps)})",
-             f"  BBG bound:  e^ε' ≤ 1 + γ(e^ε − 1) = {number_text(bbg)}  [{'holds' if holds else 'EXCEEDED'}; "
-             f"gap {number_text(bbg - t1) if math.isfinite(float(bbg)) else 'inf'}]"]
-    data: dict[str, Any] = {"scheme": scheme, "relation": relation, "exp_eps": t0, "exp_eps_subsampled": t1,
-                            "bbg_exp_eps": bbg, "holds": holds, "profile": []}
+    lines = [
+        f"{scheme}, neighbours {relation}",
+        f"  base:       e^ε  = {number_text(t0)}  (ε = {number_text(base.level.eps)})",
+        f"  subsampled: e^ε' = {number_text(t1)}  (ε' = {number_text(sub.level.eps)})",
+        f"  BBG bound:  e^ε' ≤ 1 + γ(e^ε − 1) = {number_text(bbg)}  [{'holds' if holds else 'EXCEEDED'}; "
+        f"gap {number_text(bbg - t1) if math.isfinite(float(bbg)) else 'inf'}]",
+    ]
+    data: dict[str, Any] = {
+        "scheme": scheme,
+        "relation": relation,
+        "exp_eps": t0,
+        "exp_eps_subsampled": t1,
+        "bbg_exp_eps": bbg,
+        "holds": holds,
+        "profile": [],
+    }
     series: dict[str, list[tuple[float, float]]] = {"subsampled δ'(ε')": [], "BBG γ δ(ε)": []}
     for e in args.eps:
         level = PrivacyLevel.coerce(e, name="--eps")
@@ -270,10 +328,20 @@ def _subsample(args: argparse.Namespace) -> Outcome:
         d1 = delta(S, relation, eps=sub_level).delta
         ok = d1 <= gamma * d0
         holds = holds and ok
-        lines.append(f"  ε = {level.shown}: δ'(ln(1 + γ(e^ε − 1))) = {number_text(d1)} ≤ γ δ(ε) = {number_text(gamma * d0)}"
-                     f"  [{'holds' if ok else 'EXCEEDED'}]")
-        data["profile"].append({"eps": e, "delta": d0, "eps_subsampled": sub_level.eps, "delta_subsampled": d1,
-                                "bbg_delta": gamma * d0, "holds": ok})
+        lines.append(
+            f"  ε = {level.shown}: δ'(ln(1 + γ(e^ε − 1))) = {number_text(d1)} ≤ γ δ(ε) = {number_text(gamma * d0)}"
+            f"  [{'holds' if ok else 'EXCEEDED'}]"
+        )
+        data["profile"].append(
+            {
+                "eps": e,
+                "delta": d0,
+                "eps_subsampled": sub_level.eps,
+                "delta_subsampled": d1,
+                "bbg_delta": gamma * d0,
+                "holds": ok,
+            }
+        )
         if d1 > 0:
             series["subsampled δ'(ε')"].append((float(sub_level), math.log10(float(d1))))
         if d0 > 0:

@@ -42,8 +42,11 @@ def _compare_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("definition_b", help="spec, e.g. dp:graph=hamming,k=2,exp_eps=3")
 
 
-@command("compare", "relation of the consistent closures of two definitions (subset, superset, equal, incomparable) "
-         "with witnesses; exit 0 iff closure(A) ⊆ closure(B)")(_compare_args)
+@command(
+    "compare",
+    "relation of the consistent closures of two definitions (subset, superset, equal, incomparable) "
+    "with witnesses; exit 0 iff closure(A) ⊆ closure(B)",
+)(_compare_args)
 def _compare(args: argparse.Namespace) -> Outcome:
     c = compare(parse_definition(args.definition_a), parse_definition(args.definition_b))
     return Outcome(c.summary(), c, EXIT_YES if c.relation in ("subset", "equal") else EXIT_NO)
@@ -52,25 +55,48 @@ def _compare(args: argparse.Namespace) -> Outcome:
 # ---------------------------------------------------------------------------------------------------- optimal
 def _optimal_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("definition", help="spec, e.g. dp:graph=complete,n=4,exp_eps=3")
-    p.add_argument("--utility", "-u", default="accuracy",
-                   help="'accuracy' (guess the dataset; default) or a JSON file {\"matrix\": rows = datasets, "
-                        "\"outputs\": [...], \"inputs\": [...]}")
-    p.add_argument("--prior", default="uniform",
-                   help="'uniform' (default), comma-separated probabilities in dataset order (1/2,1/4,1/4) or a JSON "
-                        "file (list, or {dataset: probability})")
-    p.add_argument("--objective", choices=("utility", "information"), default="utility",
-                   help="'utility' (default): maximise expected utility (an LP); 'information': minimise the mutual "
-                        "information I(D; ω) in nats subject to expected utility >= --at-least (a convex program)")
-    p.add_argument("--at-least", metavar="U", default=None,
-                   help="with --objective information: the expected utility the mechanism must reach (at most the "
-                        "optimum of --objective utility)")
+    p.add_argument(
+        "--utility",
+        "-u",
+        default="accuracy",
+        help="'accuracy' (guess the dataset; default) or a JSON file {\"matrix\": rows = datasets, "
+        '"outputs": [...], "inputs": [...]}',
+    )
+    p.add_argument(
+        "--prior",
+        default="uniform",
+        help="'uniform' (default), comma-separated probabilities in dataset order (1/2,1/4,1/4) or a JSON "
+        "file (list, or {dataset: probability})",
+    )
+    p.add_argument(
+        "--objective",
+        choices=("utility", "information"),
+        default="utility",
+        help="'utility' (default): maximise expected utility (an LP); 'information': minimise the mutual "
+        "information I(D; ω) in nats subject to expected utility >= --at-least (a convex program)",
+    )
+    p.add_argument(
+        "--at-least",
+        metavar="U",
+        default=None,
+        help="with --objective information: the expected utility the mechanism must reach (at most the "
+        "optimum of --objective utility)",
+    )
     p.add_argument("--out", "-o", metavar="JSON", help="save the optimal mechanism to this file (whatever its size)")
-    p.add_argument("--all", action="store_true",
-                   help=f"print the whole matrix and carry it (and the membership witness) in --json; without it a "
-                        f"mechanism of more than {MAX_MATRIX_SHOWN} entries is summarised (shape, entries, factors)")
-    p.add_argument("--max-lp-size", type=int, default=None, metavar="N",
-                   help="largest LP to build (nonzeros + variables; default "
-                        f"{optimal_lp.MAX_OPTIMAL_LP_SIZE:,}): larger ones are refused from their size before any work")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help=f"print the whole matrix and carry it (and the membership witness) in --json; without it a "
+        f"mechanism of more than {MAX_MATRIX_SHOWN} entries is summarised (shape, entries, factors)",
+    )
+    p.add_argument(
+        "--max-lp-size",
+        type=int,
+        default=None,
+        metavar="N",
+        help="largest LP to build (nonzeros + variables; default "
+        f"{optimal_lp.MAX_OPTIMAL_LP_SIZE:,}): larger ones are refused from their size before any work",
+    )
 
 
 def _read_json(path: str, what: str) -> Any:
@@ -88,9 +114,11 @@ def _utility_option(value: str) -> Any:
         return v
     if not Path(v).exists():
         looks_like = "file" if v.lower().endswith(".json") or "/" in v else "utility"
-        raise InvalidParameterError(f"--utility {value!r}: no such {looks_like}; use a built-in utility "
-                                    f"({', '.join(BUILTIN_UTILITIES)}) or a JSON file {{\"matrix\": rows = datasets, "
-                                    f"\"outputs\": [...], \"inputs\": [...]}}")
+        raise InvalidParameterError(
+            f"--utility {value!r}: no such {looks_like}; use a built-in utility "
+            f'({", ".join(BUILTIN_UTILITIES)}) or a JSON file {{"matrix": rows = datasets, '
+            f'"outputs": [...], "inputs": [...]}}'
+        )
     return _read_json(v, "utility")
 
 
@@ -105,14 +133,19 @@ def _prior_option(value: str) -> Any:
         try:
             parse_scalar(part, name="--prior entry")
         except PrivgeomError:
-            raise FormatError(f"--prior {value!r}: {part!r} is not a probability; write 'uniform', probabilities in "
-                              f"dataset order such as 1/2,1/4,1/4, or a JSON file") from None
+            raise FormatError(
+                f"--prior {value!r}: {part!r} is not a probability; write 'uniform', probabilities in "
+                f"dataset order such as 1/2,1/4,1/4, or a JSON file"
+            ) from None
     return parts
 
 
-@command("optimal", "the mechanism maximising expected utility over the closure of a definition (an LP), with an "
-         "optimality certificate; --objective information: the least mutual information at a utility floor",
-         outputs={"out": "file"})(_optimal_args)
+@command(
+    "optimal",
+    "the mechanism maximising expected utility over the closure of a definition (an LP), with an "
+    "optimality certificate; --objective information: the least mutual information at a utility floor",
+    outputs={"out": "file"},
+)(_optimal_args)
 def _optimal(args: argparse.Namespace) -> Outcome:
     if args.out:
         check_output_path(args.out, what="--out")
@@ -124,8 +157,13 @@ def _optimal(args: argparse.Namespace) -> Outcome:
     utility: Any = _utility_option(args.utility)
     res: Any
     if args.objective == "information":
-        res = least_informative(d, utility, parse_scalar(args.at_least, name="--at-least"), _prior_option(args.prior),
-                                max_lp_size=args.max_lp_size)
+        res = least_informative(
+            d,
+            utility,
+            parse_scalar(args.at_least, name="--at-least"),
+            _prior_option(args.prior),
+            max_lp_size=args.max_lp_size,
+        )
         mech = res.mechanism
         head, tail = res.summary().split("\n", 1)[0], ""  # the summary's first line; the matrix follows it
     else:

@@ -35,12 +35,21 @@ __all__: list[str] = []
 
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("specs", nargs="*", help="definition specs to compose, e.g. dp:graph=complete,n=3,exp_eps=2")
-    p.add_argument("--mechanism", "-m", action="append", default=[],
-                   help="JSON mechanism file (Mechanism.to_json); repeat to compose several")
+    p.add_argument(
+        "--mechanism",
+        "-m",
+        action="append",
+        default=[],
+        help="JSON mechanism file (Mechanism.to_json); repeat to compose several",
+    )
     p.add_argument("--k", type=int, default=1, help="run every item K times (default 1)")
     p.add_argument("--independent", action="store_true", help="independent product on product datasets")
-    p.add_argument("--graph", "-g", default="complete",
-                   help="neighbour relation: hamming, complete (default), path or edges:a-b,c-d")
+    p.add_argument(
+        "--graph",
+        "-g",
+        default="complete",
+        help="neighbour relation: hamming, complete (default), path or edges:a-b,c-d",
+    )
     p.add_argument("--against", metavar="SPEC", help="definitions: compare the composed definition with this one")
     level = p.add_mutually_exclusive_group()
     level.add_argument("--eps", help="mechanisms: ε (a float: exact linear form; ln(r): exact)")
@@ -49,8 +58,11 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-work", dest="max_work", default=None, help="refuse edge scans costing more than this")
 
 
-@command("compose", "compose definitions (row cone, closure decided or not, DP sandwich) or mechanisms (-m FILE --k "
-         "K: exact ε, δ(ε), δ curve); exit 0 when the cone decides / ε is finite")(_args)
+@command(
+    "compose",
+    "compose definitions (row cone, closure decided or not, DP sandwich) or mechanisms (-m FILE --k "
+    "K: exact ε, δ(ε), δ curve); exit 0 when the cone decides / ε is finite",
+)(_args)
 def _compose(args: argparse.Namespace) -> Outcome:
     if args.k < 1:
         raise FormatError(f"--k must be at least 1, got {args.k}")
@@ -64,8 +76,12 @@ def _compose(args: argparse.Namespace) -> Outcome:
 
 
 #: How ``compare``'s relation reads with the composed closure as subject.
-_RELATION_WORDS = {"subset": "strictly inside", "equal": "equal to", "superset": "strictly larger than",
-                   "incomparable": "incomparable with"}
+_RELATION_WORDS = {
+    "subset": "strictly inside",
+    "equal": "equal to",
+    "superset": "strictly larger than",
+    "incomparable": "incomparable with",
+}
 
 
 def _definitions(args: argparse.Namespace) -> Outcome:
@@ -79,11 +95,15 @@ def _definitions(args: argparse.Namespace) -> Outcome:
         rep = compose_definitions(current, D, independent=args.independent)
         current = rep.definition
     assert rep is not None
-    data: dict[str, Any] = {"decided": rep.decided, "definition": type(rep.definition).__name__,
-                            "row_cone": {"facets": rep.row_cone.n_facets, "rays": rep.row_cone.n_rays,
-                                         "dim": rep.row_cone.dim},
-                            "generators": rep.n_generators, "independent": args.independent,
-                            "survived": rep.survived, "appeared": rep.appeared}
+    data: dict[str, Any] = {
+        "decided": rep.decided,
+        "definition": type(rep.definition).__name__,
+        "row_cone": {"facets": rep.row_cone.n_facets, "rays": rep.row_cone.n_rays, "dim": rep.row_cone.dim},
+        "generators": rep.n_generators,
+        "independent": args.independent,
+        "survived": rep.survived,
+        "appeared": rep.appeared,
+    }
     lines = [rep.summary()]
     if rep.witness is not None:
         lines.append("  witness (rows in the cone, not in the closure):")
@@ -91,12 +111,16 @@ def _definitions(args: argparse.Namespace) -> Outcome:
         data["witness"] = rep.witness.to_dict()
     if args.against:
         c = compare(rep.definition, parse_definition(args.against))
-        lines.append(f"relation to {args.against}: {c.relation} (the composed closure is "
-                     f"{_RELATION_WORDS.get(c.relation, c.relation)} it)")
+        lines.append(
+            f"relation to {args.against}: {c.relation} (the composed closure is "
+            f"{_RELATION_WORDS.get(c.relation, c.relation)} it)"
+        )
         data["against"] = {"spec": args.against, "relation": c.relation}
     if not args.independent:
         graph = relation_from_option(args.graph)
-        s = composed_dp_sandwich(rep, graph if isinstance(graph, str) else graph_from_option(args.graph, rep.row_cone.labels))
+        s = composed_dp_sandwich(
+            rep, graph if isinstance(graph, str) else graph_from_option(args.graph, rep.row_cone.labels)
+        )
         lines.append(s.summary())
         data["dp_sandwich"] = s
     return Outcome("\n".join(lines), data, EXIT_YES if rep.decided else EXIT_NO)

@@ -63,8 +63,12 @@ DEFAULT_SPEC = "rr:k=2,p=3/4"
 
 
 def _definition_arg(p: argparse.ArgumentParser, default: str | None = DEFAULT_SPEC) -> None:
-    p.add_argument("definition", nargs="?" if default else None, default=default,
-                   help=f"privacy definition spec, e.g. rr:k=3,p=3/4 or dp:graph=hamming,k=2,exp_eps=3 (default {default})")
+    p.add_argument(
+        "definition",
+        nargs="?" if default else None,
+        default=default,
+        help=f"privacy definition spec, e.g. rr:k=3,p=3/4 or dp:graph=hamming,k=2,exp_eps=3 (default {default})",
+    )
 
 
 #: How many orbits (and, with --check, failures) the default text lists before saying how many more there are.
@@ -73,12 +77,16 @@ MAX_ORBITS_SHOWN = 12
 
 def _rowcone_text(cone: Any) -> str:
     """Every facet of a (small) cone, one per line (used for relaxed cones and ``--all``)."""
-    lines = [f"row cone in R^{cone.ambient_dim}: dimension {cone.dim}, {cone.n_facets} facets, "
-             f"{'pointed' if cone.is_pointed else 'not pointed'}"]
+    lines = [
+        f"row cone in R^{cone.ambient_dim}: dimension {cone.dim}, {cone.n_facets} facets, "
+        f"{'pointed' if cone.is_pointed else 'not pointed'}"
+    ]
     rows, _ = facet_rows(cone)
     lines += [f"  {format_facet(r, cone.labels, exact=cone.exact, limit=10**9)}" for r in rows()]
-    lines += [f"  {format_facet(e, cone.labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
-              for e in equality_rows(cone)]
+    lines += [
+        f"  {format_facet(e, cone.labels, exact=cone.exact, limit=10**9).replace(' ≥ 0', ' = 0')}"
+        for e in equality_rows(cone)
+    ]
     return "\n".join(lines)
 
 
@@ -125,8 +133,7 @@ def _finish(text: str, data: StreamedData, out: str | None) -> str:
     return text
 
 
-def _finish_outcome(text: str, lines: Iterator[str] | None, data: StreamedData, out: str | None,
-                    code: int) -> Outcome:
+def _finish_outcome(text: str, lines: Iterator[str] | None, data: StreamedData, out: str | None, code: int) -> Outcome:
     """The outcome of a command with an ``--all`` listing: ``lines`` (lazy, printed as they come) when given, else
     ``text``; ``--out FILE`` is written first and its line comes last, as :func:`_finish` does."""
     if lines is None:
@@ -140,8 +147,12 @@ def _finish_outcome(text: str, lines: Iterator[str] | None, data: StreamedData, 
 # ---------------------------------------------------------------------------------------------------------- analyze
 def _analyze_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
-    p.add_argument("--family", default=None, help="relaxation family (default: the definition's own neighbour graph, e.g. replace-one for "
-                        "dp:graph=replace-one,… and path for geometric; else hamming on bit strings, else all-pairs)")
+    p.add_argument(
+        "--family",
+        default=None,
+        help="relaxation family (default: the definition's own neighbour graph, e.g. replace-one for "
+        "dp:graph=replace-one,… and path for geometric; else hamming on bit strings, else all-pairs)",
+    )
     _method_option(p)
     _max_family_option(p)
     _out_option(p)
@@ -156,11 +167,17 @@ def _closure_examples(definition: Any) -> list[tuple[str, Any]]:
     if isinstance(definition, RandomizedResponse) and definition.k <= 6:
         p = definition.p
         weaker = (p + Fraction(1, 2)) / 2 if isinstance(p, Fraction) else (p + 0.5) / 2
-        out.append((f"RR(k={definition.k}, p={weaker})", definition.contains(randomized_response(definition.k, weaker))))
+        out.append(
+            (f"RR(k={definition.k}, p={weaker})", definition.contains(randomized_response(definition.k, weaker)))
+        )
         if p < 1:
             stronger = (p + 1) / 2
-            out.append((f"RR(k={definition.k}, p={stronger})",
-                        definition.contains(randomized_response(definition.k, stronger))))
+            out.append(
+                (
+                    f"RR(k={definition.k}, p={stronger})",
+                    definition.contains(randomized_response(definition.k, stronger)),
+                )
+            )
     return out
 
 
@@ -195,29 +212,44 @@ def _lost_orbits(definition: Any, relaxation: Any, family: Any) -> list[tuple[in
 
 def _lost_lines(definition: Any, relaxation: Any, family: Any, *, indent: str, all_: bool = False) -> list[str]:
     if all_:
-        return [f"{indent}guarantees no longer implied ({len(relaxation.lost)}):"] + \
-            [f"{indent}- {g.text}" for g in relaxation.lost]
+        return [f"{indent}guarantees no longer implied ({len(relaxation.lost)}):"] + [
+            f"{indent}- {g.text}" for g in relaxation.lost
+        ]
     lost = _lost_orbits(definition, relaxation, family)
     if not lost:
         return []
     head = f"{indent}guarantees no longer implied: {len(relaxation.lost)} in {len(lost)} orbit{'s' if len(lost) != 1 else ''}"
-    return [head] + listing(lost, lambda t: f"{t[0]} × {t[1].text}" if t[0] > 1 else t[1].text,
-                            limit=MAX_ORBITS_SHOWN // 2, more="orbits of lost guarantees (--all / --json list them all)",
-                            indent=indent)
+    return [head] + listing(
+        lost,
+        lambda t: f"{t[0]} × {t[1].text}" if t[0] > 1 else t[1].text,
+        limit=MAX_ORBITS_SHOWN // 2,
+        more="orbits of lost guarantees (--all / --json list them all)",
+        indent=indent,
+    )
 
 
 def _relaxation_head(r: Any) -> dict[str, Any]:
     """The relaxation without its big parts (the relaxed cone's facets and the lost guarantees are streamed)."""
     level = r.level
-    return {"recognised": r.recognised, "exp_eps": to_jsonable(None if level is None else level.exp_eps),
-            "epsilon": to_jsonable(None if level is None else level.eps),
-            "method": r.method, "kept": r.kept, "n_lost": len(r.lost), "n_subsets": len(r.subsets),
-            "pair_bounds": to_jsonable(r.pair_bounds) if len(r.pair_bounds) <= 10_000 else "(omitted: too many)",
-            "cone": {"n_facets": r.cone.n_facets, "dim": r.cone.dim}, "text": r.text}
+    return {
+        "recognised": r.recognised,
+        "exp_eps": to_jsonable(None if level is None else level.exp_eps),
+        "epsilon": to_jsonable(None if level is None else level.eps),
+        "method": r.method,
+        "kept": r.kept,
+        "n_lost": len(r.lost),
+        "n_subsets": len(r.subsets),
+        "pair_bounds": to_jsonable(r.pair_bounds) if len(r.pair_bounds) <= 10_000 else "(omitted: too many)",
+        "cone": {"n_facets": r.cone.n_facets, "dim": r.cone.dim},
+        "text": r.text,
+    }
 
 
-@command("analyze", "full report: closure facts, row cone, semantics, relaxation (default rr:k=2,p=3/4)",
-         outputs={"out": "file"})(_analyze_args)
+@command(
+    "analyze",
+    "full report: closure facts, row cone, semantics, relaxation (default rr:k=2,p=3/4)",
+    outputs={"out": "file"},
+)(_analyze_args)
 def _analyze(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     spec = d.spec()
@@ -233,21 +265,34 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         facts = _run_part("closure", refused, lambda: _closure_examples(d)) or []
         bar.update()
         cone = _run_part("row cone", refused, d.row_cone)
-        summary = _run_part("row cone", refused, lambda: describe_row_cone(d, definition=spec)) \
-            if cone is not None else None
+        summary = (
+            _run_part("row cone", refused, lambda: describe_row_cone(d, definition=spec)) if cone is not None else None
+        )
         bar.update()
         bar.update()
-        relaxation = _run_part("relaxation", refused,
-                               lambda: _relaxation_route(d, labels, family, args.method, limit, datasets,
-                                                         requested=False)
-                               or relax(d, family, method=_relax_method(cone.ambient_dim, args.method))) \
-            if cone is not None else None
-        lost = _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   ")) \
-            if relaxation else None
+        relaxation = (
+            _run_part(
+                "relaxation",
+                refused,
+                lambda: (
+                    _relaxation_route(d, labels, family, args.method, limit, datasets, requested=False)
+                    or relax(d, family, method=_relax_method(cone.ambient_dim, args.method))
+                ),
+            )
+            if cone is not None
+            else None
+        )
+        lost = (
+            _run_part("relaxation", refused, lambda: _lost_lines(d, relaxation, family, indent="   "))
+            if relaxation
+            else None
+        )
         bar.update()
     lines = [f"privacy definition {spec} ({d.name}) on {_datasets_line(labels)}", "", "1. consistent closure"]
-    lines.append(f"   the row cone {'decides' if d.row_cone_decides_closure else 'does NOT decide'} closure membership"
-                 f" for this definition")
+    lines.append(
+        f"   the row cone {'decides' if d.row_cone_decides_closure else 'does NOT decide'} closure membership"
+        f" for this definition"
+    )
     for name, m in facts:
         lines.append(f"   {name}: {'in' if m.member else 'NOT in'} the closure  [{m.method}] {m.detail}")
     if "closure" in refused:
@@ -269,29 +314,43 @@ def _analyze(args: argparse.Namespace) -> Outcome:
         lines.append("   not available: the row cone was refused")
     lines.append("")
     if relaxation is not None:
-        how = {"fourier_motzkin": "Fourier–Motzkin", "block": "block elimination (Fourier–Motzkin on a block)",
-               "difference": "difference constraints (pair bounds, shortest paths, one LP per orbit)",
-               "generators": "projected generators",
-               "own-graph": "its own edges (each projection is the edge's bound: nothing to search)"}.get(
-                   relaxation.method, relaxation.method)
-        onto = f"{own[0]} (the default; --family all-pairs relaxes onto every pair)" if own is not None else \
-            f"the family {family!r}"
+        how = {
+            "fourier_motzkin": "Fourier–Motzkin",
+            "block": "block elimination (Fourier–Motzkin on a block)",
+            "difference": "difference constraints (pair bounds, shortest paths, one LP per orbit)",
+            "generators": "projected generators",
+            "own-graph": "its own edges (each projection is the edge's bound: nothing to search)",
+        }.get(relaxation.method, relaxation.method)
+        onto = (
+            f"{own[0]} (the default; --family all-pairs relaxes onto every pair)"
+            if own is not None
+            else f"the family {family!r}"
+        )
         lines += [f"4. relaxation by {how} onto {onto}", "   " + relaxation.text]
         if relaxation.recognised == "dp" and relaxation.level is not None:
-            lines.append(f"   => ε-differential privacy with ε = {relaxation.level.eps} ≈ {float(relaxation.level):.6f}")
-        lines += implied_lines(getattr(relaxation, "implied", None), indent="   ",
-                               more="(relax --all lists every one)")
+            lines.append(
+                f"   => ε-differential privacy with ε = {relaxation.level.eps} ≈ {float(relaxation.level):.6f}"
+            )
+        lines += implied_lines(getattr(relaxation, "implied", None), indent="   ", more="(relax --all lists every one)")
         lines += lost or []
     else:
         onto = own[0] if own is not None else f"the family {family!r}"
         lines.append(f"4. relaxation onto {onto}: refused: {refused.get('relaxation', 'the row cone was refused')}")
     if refused:
-        lines += ["", "parts refused (the others are reported above): " + "; ".join(f"{k}: {v}" for k, v in refused.items())]
+        lines += [
+            "",
+            "parts refused (the others are reported above): " + "; ".join(f"{k}: {v}" for k, v in refused.items()),
+        ]
     data_parts: list[tuple[str, Any]] = [
         ("definition", spec),
         ("datasets", list(labels)),
-        ("closure", {"row_cone_decides": d.row_cone_decides_closure,
-                     "examples": [{"mechanism": n, "membership": m} for n, m in facts]}),
+        (
+            "closure",
+            {
+                "row_cone_decides": d.row_cone_decides_closure,
+                "examples": [{"mechanism": n, "membership": m} for n, m in facts],
+            },
+        ),
         ("row_cone", summary),
     ]
     if cone is not None and summary is not None:
@@ -308,11 +367,19 @@ def _analyze(args: argparse.Namespace) -> Outcome:
     if relaxation is not None:
         data_parts.append(("relaxation", _relaxation_head(relaxation)))
         if "relaxation_lost" not in refused:
-            data_parts.append(("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False)
-                                                                  for g in relaxation.lost))))
+            data_parts.append(
+                ("relaxation_lost", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in relaxation.lost)))
+            )
     data_parts.append(("refused", refused))
-    data = StreamedData(data_parts, {"row_cone": cone, "guarantees": _Deferred(lambda: semantics(d)) if summary is not None else None,
-                                     "relaxation": relaxation, "summary": summary})
+    data = StreamedData(
+        data_parts,
+        {
+            "row_cone": cone,
+            "guarantees": _Deferred(lambda: semantics(d)) if summary is not None else None,
+            "relaxation": relaxation,
+            "summary": summary,
+        },
+    )
     return Outcome(_finish("\n".join(lines), data, args.out), data, EXIT_YES)
 
 
@@ -340,23 +407,34 @@ class _Deferred(Sequence[Any]):
 
 def _semantics_lines(summary: RowConeSummary, *, indent: str, limit: int | None = MAX_ORBITS_SHOWN) -> list[str]:
     n_orb = len(summary.facet_orbits)
-    head = (f"{indent}{summary.n_facets} guarantee{'s' if summary.n_facets != 1 else ''} (one per facet) in {n_orb} "
-            f"orbit{'s' if n_orb != 1 else ''} of the {source_phrase(summary.group_source)} symmetry group")
+    head = (
+        f"{indent}{summary.n_facets} guarantee{'s' if summary.n_facets != 1 else ''} (one per facet) in {n_orb} "
+        f"orbit{'s' if n_orb != 1 else ''} of the {source_phrase(summary.group_source)} symmetry group"
+    )
     if summary.n_equalities:
         head += f", and two per equality ({summary.n_equalities} equalities; --all lists them)"
-    return [head + ":"] + listing(summary.facet_orbits,
-                                  lambda o: f"{o.size} × {o.guarantee.text}" if o.size > 1 else o.guarantee.text,
-                                  limit=limit, more="orbits (--all lists every guarantee)", indent=indent)
+    return [head + ":"] + listing(
+        summary.facet_orbits,
+        lambda o: f"{o.size} × {o.guarantee.text}" if o.size > 1 else o.guarantee.text,
+        limit=limit,
+        more="orbits (--all lists every guarantee)",
+        indent=indent,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------- closure
 def _closure_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p, default=None)
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (see Mechanism.to_json)")
-    p.add_argument("--method", default="auto", help="membership backend (auto, lp, or a fast path the definition offers)")
-    p.add_argument("--all", action="store_true",
-                   help=f"carry the membership witness in --json whatever its size (without --all it is left out for a "
-                        f"mechanism of more than {MAX_MATRIX_SHOWN} entries: a post-processing as large as the matrix)")
+    p.add_argument(
+        "--method", default="auto", help="membership backend (auto, lp, or a fast path the definition offers)"
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help=f"carry the membership witness in --json whatever its size (without --all it is left out for a "
+        f"mechanism of more than {MAX_MATRIX_SHOWN} entries: a post-processing as large as the matrix)",
+    )
     add_repair_arguments(p)
 
 
@@ -369,11 +447,15 @@ def _check_input_count(definition: Any, mechanism: Mechanism, where: str) -> Non
         raise DomainMismatchError(
             f"the mechanism in {where} has {n_mech:,} input{'s' if n_mech != 1 else ''} ({shown}) but "
             f"{definition.spec()} has {n_def:,} dataset{'s' if n_def != 1 else ''}: a mechanism for this definition "
-            "has one input per dataset, in the definition's order")
+            "has one input per dataset, in the definition's order"
+        )
 
 
-@command("closure", "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no",
-         outputs={"out": "file"})(_closure_args)
+@command(
+    "closure",
+    "is a mechanism (JSON file) in the consistent closure of a definition? exit 0 yes / 1 no",
+    outputs={"out": "file"},
+)(_closure_args)
 def _closure(args: argparse.Namespace) -> Outcome:
     d = parse_definition(args.definition)
     mech = Mechanism.load(args.mechanism)
@@ -381,11 +463,18 @@ def _closure(args: argparse.Namespace) -> Outcome:
     m = d.contains(mech, method=args.method)
     verdict = "IN" if m.member else "NOT in"
     decides = d.row_cone_decides_closure
-    text = (f"{args.mechanism} is {verdict} closure({d.spec()})  [method: {m.method}]\n"
-            f"the row cone {'decides' if decides else 'does not decide'} closure membership for this definition\n"
-            f"{m.summary()}")
-    data = {"definition": d.spec(), "member": m.member, "method": m.method, "row_cone_decides": decides,
-            "membership": bounded_membership(m, mech, all_=args.all)}
+    text = (
+        f"{args.mechanism} is {verdict} closure({d.spec()})  [method: {m.method}]\n"
+        f"the row cone {'decides' if decides else 'does not decide'} closure membership for this definition\n"
+        f"{m.summary()}"
+    )
+    data = {
+        "definition": d.spec(),
+        "member": m.member,
+        "method": m.method,
+        "row_cone_decides": decides,
+        "membership": bounded_membership(m, mech, all_=args.all),
+    }
     repair_text, repair_data = repair_report(d, mech, args)
     return Outcome(text + repair_text, {**data, **repair_data}, EXIT_YES if m.member else EXIT_NO)
 
@@ -412,11 +501,15 @@ def _check_listing(n_rows: int | None, n_columns: int, what: str) -> None:
             f"--all would print {n_rows:,} {what} of {n_columns:,} coefficients each ({n_rows * n_columns:,} numbers, "
             f"more than the {cap:,} a text listing shows); refused before any work — without --all you get "
             "counts, orbits and representatives, and --out FILE or --json still carry every one as data; or "
-            f"{limit_hint('listed_coefficients', n_rows * n_columns)}")
+            f"{limit_hint('listed_coefficients', n_rows * n_columns)}"
+        )
 
 
-@command("rowcone", "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives",
-         outputs={"out": "file"})(_rowcone_args)
+@command(
+    "rowcone",
+    "facets (and extreme rays) of the row cone of a definition: counts, orbits, representatives",
+    outputs={"out": "file"},
+)(_rowcone_args)
 def _rowcone(args: argparse.Namespace) -> Outcome:
     if args.rays:
         _check_cone_rays_early(args.definition)
@@ -437,12 +530,23 @@ def _rowcone(args: argparse.Namespace) -> Outcome:
     else:
         text = "\n".join([f"{d.spec()}: " + summary.lines()[0]] + summary.lines()[1:])
     rows, count = facet_rows(cone)
-    parts: list[tuple[str, Any]] = [("definition", d.spec()), ("summary", summary), ("labels", list(labels)),
-                                    ("facets", Stream(rows, count)), ("equalities", equality_rows(cone))]
+    parts: list[tuple[str, Any]] = [
+        ("definition", d.spec()),
+        ("summary", summary),
+        ("labels", list(labels)),
+        ("facets", Stream(rows, count)),
+        ("equalities", equality_rows(cone)),
+    ]
     if args.rays and _rays_by_orbit_only(cone, summary):
-        parts += [("rays_not_listed", f"{summary.n_rays:,} extreme rays, more than the dp_rays limit of "
-                   f"{current_limit('dp_rays'):,}: the summary lists them by orbit; every ray: "
-                   f"{limit_hint('dp_rays', summary.n_rays)}"), ("lineality", lineality_rows(cone))]
+        parts += [
+            (
+                "rays_not_listed",
+                f"{summary.n_rays:,} extreme rays, more than the dp_rays limit of "
+                f"{current_limit('dp_rays'):,}: the summary lists them by orbit; every ray: "
+                f"{limit_hint('dp_rays', summary.n_rays)}",
+            ),
+            ("lineality", lineality_rows(cone)),
+        ]
     elif args.rays:
         rays, n_rays = ray_rows(cone)
         parts += [("rays", Stream(rays, n_rays)), ("lineality", lineality_rows(cone))]
@@ -475,20 +579,30 @@ def _rays_by_orbit_only(cone: Any, summary: RowConeSummary) -> bool:
     """An ε-DP cone whose rays the summary counted by orbit (docs/theory.md §7) but are more than the ``dp_rays``
     limit lets list: the data carries the orbits, not every ray."""
     st = cone.structure
-    return (st is not None and st.kind == "difference" and summary.n_rays is not None
-            and summary.n_rays > current_limit("dp_rays"))
+    return (
+        st is not None
+        and st.kind == "difference"
+        and summary.n_rays is not None
+        and summary.n_rays > current_limit("dp_rays")
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------- semantics
 def _semantics_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
-    p.add_argument("--check", metavar="FILE", help="check every guarantee on the outputs of this mechanism (JSON); "
-                   "exit 1 if one fails")
+    p.add_argument(
+        "--check",
+        metavar="FILE",
+        help="check every guarantee on the outputs of this mechanism (JSON); exit 1 if one fails",
+    )
     _out_option(p)
 
 
-@command("semantics", "the Bayesian guarantees (S+, S-, attacker prior) of the facets of the row cone, by orbit",
-         outputs={"out": "file"})(_semantics_args)
+@command(
+    "semantics",
+    "the Bayesian guarantees (S+, S-, attacker prior) of the facets of the row cone, by orbit",
+    outputs={"out": "file"},
+)(_semantics_args)
 def _semantics(args: argparse.Namespace) -> Outcome:
     stage("parsing the definition")
     d = parse_definition(args.definition)
@@ -512,22 +626,42 @@ def _semantics(args: argparse.Namespace) -> Outcome:
     note = getattr(d, "semantics_note", "")
     if note:
         lines.append(f"note: {note}")
-    parts: list[tuple[str, Any]] = [("definition", d.spec()), ("labels", list(d.inputs)),
-                                    ("guarantees", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in guarantees),
-                                                          len(guarantees)))]
+    parts: list[tuple[str, Any]] = [
+        ("definition", d.spec()),
+        ("labels", list(d.inputs)),
+        ("guarantees", Stream(lambda: (_fresh(g).to_dict(labels=False) for g in guarantees), len(guarantees))),
+    ]
     code = EXIT_YES
     if args.check:
         mech = Mechanism.load(args.check)
         stage(f"checking {len(guarantees):,} guarantees on {args.check}")
         checks = [check_guarantee(mech, g) for g in guarantees]
-        parts.append(("checks", Stream(lambda: ({"holds": c.holds, "violating_output": c.violating_output,
-                                                 "posterior_plus": to_jsonable(c.posterior_plus),
-                                                 "posterior_minus": to_jsonable(c.posterior_minus),
-                                                 "skipped": list(c.skipped)} for c in checks), len(checks))))
+        parts.append(
+            (
+                "checks",
+                Stream(
+                    lambda: (
+                        {
+                            "holds": c.holds,
+                            "violating_output": c.violating_output,
+                            "posterior_plus": to_jsonable(c.posterior_plus),
+                            "posterior_minus": to_jsonable(c.posterior_minus),
+                            "skipped": list(c.skipped),
+                        }
+                        for c in checks
+                    ),
+                    len(checks),
+                ),
+            )
+        )
         failed = [c for c in checks if not c.holds]
         lines.append(f"checked on {args.check}: {len(checks) - len(failed)} of {len(checks)} guarantees hold")
-        lines += listing(failed, lambda c: c.summary(), limit=None if args.all else MAX_ORBITS_SHOWN,
-                         more="violated guarantees (--all lists them)")
+        lines += listing(
+            failed,
+            lambda c: c.summary(),
+            limit=None if args.all else MAX_ORBITS_SHOWN,
+            more="violated guarantees (--all lists them)",
+        )
         code = EXIT_NO if failed else EXIT_YES
     data = StreamedData(parts, {"guarantees": guarantees})
     if listed is not None:  # the lines after the listing (note, checks) follow it
@@ -538,8 +672,7 @@ def _semantics(args: argparse.Namespace) -> Outcome:
 def _semantics_listing(d: Any, guarantees: Sequence[Guarantee]) -> Iterator[str]:
     """The ``semantics --all`` listing, one line at a time: each guarantee is built (and numbered ``[i]`` as in
     ``rowcone --all``) when its line is printed."""
-    yield (f"{len(guarantees)} guarantees of {d.spec()} ([i]: facet i as rowcone --all and design --drop "
-           "number them):")
+    yield (f"{len(guarantees)} guarantees of {d.spec()} ([i]: facet i as rowcone --all and design --drop number them):")
     number = _listed_positions(d.row_cone())
     for g in guarantees:
         yield f"- {facet_number(number(_normal_of(g)))}{g.text}"
@@ -547,16 +680,25 @@ def _semantics_listing(d: Any, guarantees: Sequence[Guarantee]) -> Iterator[str]
 
 # ---------------------------------------------------------------------------------------------------------- relax
 def _method_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--method", default="auto", choices=list(RELAX_METHODS),
-                   help="relaxation route: auto = difference constraints where the pair bounds are known in closed form, "
-                   f"else the cone route (cone = fourier_motzkin up to {FM_MAX_DATASETS} datasets, block beyond)")
+    p.add_argument(
+        "--method",
+        default="auto",
+        choices=list(RELAX_METHODS),
+        help="relaxation route: auto = difference constraints where the pair bounds are known in closed form, "
+        f"else the cone route (cone = fourier_motzkin up to {FM_MAX_DATASETS} datasets, block beyond)",
+    )
 
 
 def _relax_args(p: argparse.ArgumentParser) -> None:
     _definition_arg(p)
-    p.add_argument("--family", "--pairs", dest="family", default=None,
-                   help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, a neighbour "
-                        "relation of the datasets (replace-one, add-remove, path, complete), or 11:10,11:01")
+    p.add_argument(
+        "--family",
+        "--pairs",
+        dest="family",
+        default=None,
+        help="subsets to project onto: hamming (default on bit strings), all-pairs, triples, a neighbour "
+        "relation of the datasets (replace-one, add-remove, path, complete), or 11:10,11:01",
+    )
     _method_option(p)
     _max_family_option(p)
     p.add_argument("--all", action="store_true", help="list every pair bound, lost guarantee and relaxed facet")
@@ -572,8 +714,7 @@ def _relax(args: argparse.Namespace) -> Outcome:
     max_family = _max_family(args)
     datasets = relaxation_domain(d, d.inputs)
     family = _default_family(d.inputs, args.family, datasets)
-    known = _relaxation_route(d, d.inputs, family, args.method, max_family, datasets,
-                              requested=args.family is not None)
+    known = _relaxation_route(d, d.inputs, family, args.method, max_family, datasets, requested=args.family is not None)
     if known is not None:
         r = known
     else:
@@ -615,5 +756,7 @@ def _per_orbit_relaxed_text(definition: Any, r: Any) -> str:
         head = f"row cone in R^{cone.ambient_dim}: dimension {cone.ambient_dim}"
         if st is None or st.n_facets is None:  # pragma: no cover - the per-orbit routes give their structure
             return head
-        return (f"{head}, {st.n_facets:,} facets, {'pointed' if st.pointed else 'not pointed'}\n  {st.description}"
-                f"\n  symmetry: {r.symmetry}")
+        return (
+            f"{head}, {st.n_facets:,} facets, {'pointed' if st.pointed else 'not pointed'}\n  {st.description}"
+            f"\n  symmetry: {r.symmetry}"
+        )

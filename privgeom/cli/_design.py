@@ -54,8 +54,14 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from .._core.domain import Domain
-from .._core.errors import (DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, PrivgeomError,
-                            SizeLimitError)
+from .._core.errors import (
+    DomainMismatchError,
+    FormatError,
+    InvalidInputError,
+    InvalidParameterError,
+    PrivgeomError,
+    SizeLimitError,
+)
 from .._core.io import check_output_path, load_json
 from .._core.arrays import ATOL
 from .._core.numbers import fraction_str, parse_scalar
@@ -88,7 +94,7 @@ def _tokens(expr: str) -> list[tuple[str, str]]:
     while pos < len(expr):
         m = _TOKEN.match(expr, pos)
         if m is None or m.end() == pos:
-            raise FormatError(f"--only {expr!r}: cannot read {expr[pos:pos + 20]!r}")
+            raise FormatError(f"--only {expr!r}: cannot read {expr[pos : pos + 20]!r}")
         lp, rp, op, q1, q2, word = m.groups()
         if lp:
             out.append(("(", "("))
@@ -164,8 +170,10 @@ def parse_predicate(expr: str) -> Callable[[Any], bool]:
     def comparison() -> Callable[[Any], bool]:
         kind, name = take()
         if kind != "word" or name not in _INT_FIELDS + _SET_FIELDS + _STR_FIELDS:
-            raise FormatError(f"--only {expr!r}: {name!r} is not a field; use one of "
-                              f"{', '.join(_INT_FIELDS + _SET_FIELDS + _STR_FIELDS)}")
+            raise FormatError(
+                f"--only {expr!r}: {name!r} is not a field; use one of "
+                f"{', '.join(_INT_FIELDS + _SET_FIELDS + _STR_FIELDS)}"
+            )
         okind, op = take()
         if okind not in ("op", "contains"):
             raise FormatError(f"--only {expr!r}: expected an operator after {name!r}, got {op!r}")
@@ -177,8 +185,13 @@ def parse_predicate(expr: str) -> Callable[[Any], bool]:
                 raise FormatError(f"--only {expr!r}: {name} compares with an integer ({op} {value!r} given)")
             v = int(value)
             ops: dict[str, Callable[[int, int], bool]] = {
-                "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-                "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+                "==": lambda a, b: a == b,
+                "!=": lambda a, b: a != b,
+                "<": lambda a, b: a < b,
+                "<=": lambda a, b: a <= b,
+                ">": lambda a, b: a > b,
+                ">=": lambda a, b: a >= b,
+            }
             f = ops[op]
             return lambda g: f(int(getattr(g, name)), v)
         if op == "contains":
@@ -247,13 +260,15 @@ def _request(args: argparse.Namespace, base: PrivacyDefinition) -> _Request:
     orbits = [parse_int(v, name="--drop-orbit", min=0, allow_str=True) for v in args.drop_orbit or []]
     only_pred = parse_predicate(args.only) if args.only is not None else None
     if (drops or orbits or only_pred is not None) and not base.row_cone_decides_closure:
-        used = "/".join(opt for opt, on in (("--drop", drops), ("--drop-orbit", orbits), ("--only", only_pred is not None))
-                        if on)
+        used = "/".join(
+            opt for opt, on in (("--drop", drops), ("--drop-orbit", orbits), ("--only", only_pred is not None)) if on
+        )
         raise InvalidParameterError(
             f"{used} act{'s' if '/' not in used else ''} on the facets of BASE's row cone, and {base.spec()} is not "
             f"decided by its row cone (a mechanism with every row in it can be outside {base.name}): dropping or "
             f"keeping facets would not give a weaker form of BASE. Use --intersect, --guarantee or --hull, or design "
-            f"from the cone definition of its row cone (rowcone {base.spec()} --all, saved as cone:file=…)")
+            f"from the cone definition of its row cone (rowcone {base.spec()} --all, saved as cone:file=…)"
+        )
     added, n_added = None, 0
     if args.guarantee:
         data = load_json(args.guarantee, what="guarantee")
@@ -274,8 +289,10 @@ def _request(args: argparse.Namespace, base: PrivacyDefinition) -> _Request:
         except PrivgeomError as err:
             raise _retyped(err, f"{opt} {spec!r}") from None
         if tuple(specs[opt].inputs) != tuple(base.inputs):
-            raise DomainMismatchError(f"{opt} {spec!r}: the definitions have different datasets: "
-                                      f"{list(base.inputs)[:6]} and {list(specs[opt].inputs)[:6]}")
+            raise DomainMismatchError(
+                f"{opt} {spec!r}: the definitions have different datasets: "
+                f"{list(base.inputs)[:6]} and {list(specs[opt].inputs)[:6]}"
+            )
     return _Request(drops, orbits, only_pred, added, n_added, specs.get("--intersect"), specs.get("--hull"))
 
 
@@ -304,9 +321,11 @@ def _build(args: argparse.Namespace, base: PrivacyDefinition, req: _Request) -> 
         if base.row_cone_decides_closure:
             ops.append("no operation: the row cone of BASE as a cone definition")
         else:
-            ops.append("no operation: BASE is not decided by its row cone, so the new definition is the cone "
-                       "definition of BASE's row cone (every mechanism whose rows lie in it), which holds every member "
-                       "of BASE (the comparison below says whether it holds more)")
+            ops.append(
+                "no operation: BASE is not decided by its row cone, so the new definition is the cone "
+                "definition of BASE's row cone (every mechanism whose rows lie in it), which holds every member "
+                "of BASE (the comparison below says whether it holds more)"
+            )
     return _Built(definition=current, operations=ops, redundant=redundant)
 
 
@@ -322,19 +341,28 @@ def _section_definition(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
     summary = describe_row_cone(ctx.new)
     lines = ["new definition: " + ctx.new.name, "  " + "; ".join(ctx.operations)]
     if not ctx.new.row_cone_decides_closure:
-        lines.append("  a mechanism is a member when it is in every one of the intersected definitions (each asked "
-                     "directly); the row cone below holds every member's rows but does not decide membership")
+        lines.append(
+            "  a mechanism is a member when it is in every one of the intersected definitions (each asked "
+            "directly); the row cone below holds every member's rows but does not decide membership"
+        )
     lines += ["  " + line for line in summary.lines(max_orbits=MAX_ORBITS_SHOWN, indent="  ")]
     lines += _semantics_lines(summary, indent="  ")
-    return lines, {"operations": ctx.operations, "definition": ctx.new.to_dict(),  # type: ignore[attr-defined]
-                   "row_cone_decides_closure": ctx.new.row_cone_decides_closure, "row_cone": summary}
+    return lines, {
+        "operations": ctx.operations,
+        "definition": ctx.new.to_dict(),  # type: ignore[attr-defined]
+        "row_cone_decides_closure": ctx.new.row_cone_decides_closure,
+        "row_cone": summary,
+    }
 
 
 def _section_what(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
     rel = compare(ctx.base, ctx.new)
-    word = {"equal": "the same definition as BASE", "subset": "weaker than BASE (allows more mechanisms)",
-            "superset": "stronger than BASE (allows fewer mechanisms)",
-            "incomparable": "incomparable with BASE"}.get(rel.relation, "undecided against BASE")
+    word = {
+        "equal": "the same definition as BASE",
+        "subset": "weaker than BASE (allows more mechanisms)",
+        "superset": "stronger than BASE (allows fewer mechanisms)",
+        "incomparable": "incomparable with BASE",
+    }.get(rel.relation, "undecided against BASE")
     lines = [f"what it is: {word}"]
     data: dict[str, Any] = {"relation_to_base": rel.relation}
     try:
@@ -356,8 +384,10 @@ def _section_changes(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
     labels = tuple(ctx.base.inputs)
     dropped = [a for a in cb.facets if not _implied(a, cn)]
     added = [a for a in cn.facets if not _implied(a, cb)]
-    lines = [f"relative to BASE: {len(dropped)} guarantee{'s' if len(dropped) != 1 else ''} no longer given, "
-             f"{len(added)} new"]
+    lines = [
+        f"relative to BASE: {len(dropped)} guarantee{'s' if len(dropped) != 1 else ''} no longer given, "
+        f"{len(added)} new"
+    ]
     for what, rows in (("dropped", dropped), ("added", added)):
         for a in rows[:MAX_ORBITS_SHOWN]:
             lines.append(f"  - {what}: {guarantee_from_normal(list(a), labels, exact=cb.exact).text}")
@@ -365,22 +395,31 @@ def _section_changes(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
             lines.append(f"  … {len(rows) - MAX_ORBITS_SHOWN} more {what} (--json lists them all)")
     beyond = [m.spec() for m in getattr(ctx.new, "members", ()) if not m.row_cone_decides_closure]
     for spec in beyond:
-        lines.append(f"  + beyond the row cone: every member must also be in {spec}, which its row cone does not "
-                     f"decide")
+        lines.append(
+            f"  + beyond the row cone: every member must also be in {spec}, which its row cone does not decide"
+        )
     for r in ctx.redundant:
         lines.append(f"  redundant in --guarantee: {r.text}")
-    return lines, {"dropped": [list(a) for a in dropped], "added": [list(a) for a in added],
-                   "beyond_row_cone": beyond, "redundant": list(ctx.redundant)}
+    return lines, {
+        "dropped": [list(a) for a in dropped],
+        "added": [list(a) for a in added],
+        "beyond_row_cone": beyond,
+        "redundant": list(ctx.redundant),
+    }
 
 
 def _section_utility(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
-    lines = [f"optimal expected utility ({ctx.utility if isinstance(ctx.utility, str) else 'utility file'}, "
-             f"{'uniform prior' if ctx.prior is None else 'given prior'}):"]
+    lines = [
+        f"optimal expected utility ({ctx.utility if isinstance(ctx.utility, str) else 'utility file'}, "
+        f"{'uniform prior' if ctx.prior is None else 'given prior'}):"
+    ]
     data: dict[str, Any] = {}
     for key, d in (("base", ctx.base), ("new", ctx.new)):
         if not _has_linear_closure(d):
-            lines.append(f"  {key:4}: not computed: privgeom has no linear description of the closure of {d.name} "
-                         f"(an intersection with a definition not decided by its row cone)")
+            lines.append(
+                f"  {key:4}: not computed: privgeom has no linear description of the closure of {d.name} "
+                f"(an intersection with a definition not decided by its row cone)"
+            )
             data[key] = None
             continue
         try:
@@ -391,8 +430,11 @@ def _section_utility(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]:
             continue
         ctx.cache[f"optimal_{key}"] = opt
         v = opt.value
-        lines.append(f"  {key:4}: {fraction_str(v)}" + (f" ≈ {number_text(float(v))}" if opt.exact else "")
-                     + f"  — {opt.certificate.summary()}")
+        lines.append(
+            f"  {key:4}: {fraction_str(v)}"
+            + (f" ≈ {number_text(float(v))}" if opt.exact else "")
+            + f"  — {opt.certificate.summary()}"
+        )
         data[key] = opt
     return lines, data
 
@@ -407,14 +449,24 @@ def _section_information(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]
     lines = [f"information cost: least mutual information I(D; ω) at expected utility ≥ {fraction_str(target)}:"]
     data: dict[str, Any] = {"at_least": target}
     for key, d in (("base", ctx.base), ("new", ctx.new)):
-        entry: dict[str, Any] = {"feasible": False, "at_least": target, "best": None, "value": None, "gap": None,
-                                 "lower_bound": None, "solver": None, "status": None, "utility": None,
-                                 "mechanism": None}
+        entry: dict[str, Any] = {
+            "feasible": False,
+            "at_least": target,
+            "best": None,
+            "value": None,
+            "gap": None,
+            "lower_bound": None,
+            "solver": None,
+            "status": None,
+            "utility": None,
+            "mechanism": None,
+        }
         opt = ctx.cache.get(f"optimal_{key}")
         if opt is not None and target > opt.value:
             entry.update(best=opt.value, status="above_best")
-            lines.append(f"  {key:4}: none: {fraction_str(target)} is above its best expected utility "
-                         f"{fraction_str(opt.value)}")
+            lines.append(
+                f"  {key:4}: none: {fraction_str(target)} is above its best expected utility {fraction_str(opt.value)}"
+            )
             data[key] = entry
             continue
         if not _has_linear_closure(d):
@@ -430,10 +482,21 @@ def _section_information(ctx: DesignContext) -> tuple[list[str], dict[str, Any]]
             data[key] = entry
             continue
         ctx.cache[f"information_{key}"] = res
-        entry.update(feasible=True, best=res.best, value=float(res.value), gap=res.gap, lower_bound=res.lower_bound,
-                     solver=res.solver, status=res.status, utility=res.utility, mechanism=res.mechanism)
-        lines.append(f"  {key:4}: {number_text(float(res.value), digits=10)} nats (lower bound {number_text(res.lower_bound, digits=10)}, duality gap "
-                     f"{number_text(res.gap, digits=3)}, {res.solver} {res.status}; utility {number_text(res.utility, digits=10)})")
+        entry.update(
+            feasible=True,
+            best=res.best,
+            value=float(res.value),
+            gap=res.gap,
+            lower_bound=res.lower_bound,
+            solver=res.solver,
+            status=res.status,
+            utility=res.utility,
+            mechanism=res.mechanism,
+        )
+        lines.append(
+            f"  {key:4}: {number_text(float(res.value), digits=10)} nats (lower bound {number_text(res.lower_bound, digits=10)}, duality gap "
+            f"{number_text(res.gap, digits=3)}, {res.solver} {res.status}; utility {number_text(res.utility, digits=10)})"
+        )
         data[key] = entry
     return lines, data
 
@@ -457,28 +520,57 @@ SECTIONS: list[tuple[str, Callable[[DesignContext], tuple[list[str], dict[str, A
 # ---------------------------------------------------------------------------------------------------- command
 def _design_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("definition", help="BASE definition spec, e.g. rr:k=2,p=3/4")
-    p.add_argument("--drop", action="append", metavar="I", help="drop facet I of BASE's row cone (0-based, in the "
-                   "order of rowcone --all); repeatable")
-    p.add_argument("--drop-orbit", dest="drop_orbit", action="append", metavar="J",
-                   help="drop every facet of symmetry orbit J (as rowcone lists the orbits, 0-based); repeatable")
-    p.add_argument("--only", metavar="EXPR", help="keep only the guarantees EXPR accepts, e.g. 'n_minus <= 1' "
-                   "(fields n_plus n_minus s_plus s_minus structure text; and/or/not; see the docs)")
-    p.add_argument("--guarantee", metavar="FILE", help="add the guarantees of a JSON list (coefficient vectors or "
-                   "{\"prior\": {...}, \"s_plus\": [...], \"s_minus\": [...]})")
+    p.add_argument(
+        "--drop",
+        action="append",
+        metavar="I",
+        help="drop facet I of BASE's row cone (0-based, in the order of rowcone --all); repeatable",
+    )
+    p.add_argument(
+        "--drop-orbit",
+        dest="drop_orbit",
+        action="append",
+        metavar="J",
+        help="drop every facet of symmetry orbit J (as rowcone lists the orbits, 0-based); repeatable",
+    )
+    p.add_argument(
+        "--only",
+        metavar="EXPR",
+        help="keep only the guarantees EXPR accepts, e.g. 'n_minus <= 1' "
+        "(fields n_plus n_minus s_plus s_minus structure text; and/or/not; see the docs)",
+    )
+    p.add_argument(
+        "--guarantee",
+        metavar="FILE",
+        help="add the guarantees of a JSON list (coefficient vectors or "
+        '{"prior": {...}, "s_plus": [...], "s_minus": [...]})',
+    )
     p.add_argument("--intersect", metavar="SPEC", help="also give every guarantee of this definition")
     p.add_argument("--hull", metavar="SPEC", help="the smallest cone definition containing this one too")
-    p.add_argument("--graph", default=None, help="neighbour relation of the DP sandwich (default: hamming on bit "
-                   "strings, else path)")
+    p.add_argument(
+        "--graph",
+        default=None,
+        help="neighbour relation of the DP sandwich (default: hamming on bit strings, else path)",
+    )
     p.add_argument("--utility", "-u", default=None, help="'accuracy' (default) or a JSON utility file")
     p.add_argument("--prior", default=None, help="'uniform' (default), probabilities 1/2,1/4,1/4 or a JSON file")
-    p.add_argument("--at-least", dest="at_least", metavar="U", default=None,
-                   help="also report the information cost of BASE and of the new definition: the least mutual "
-                        "information I(D; ω) in nats at expected utility >= U (needs --utility and --prior)")
+    p.add_argument(
+        "--at-least",
+        dest="at_least",
+        metavar="U",
+        default=None,
+        help="also report the information cost of BASE and of the new definition: the least mutual "
+        "information I(D; ω) in nats at expected utility >= U (needs --utility and --prior)",
+    )
     p.add_argument("--out", metavar="FILE", help="write the new definition (read back by cone:file=FILE)")
 
 
-@command("design", "build a new definition from BASE (drop, keep, add guarantees; intersect, hull): what it is, "
-         "its DP sandwich and the utility it buys; exit 1 when no ε-DP level bounds it", outputs={"out": "file"})(_design_args)
+@command(
+    "design",
+    "build a new definition from BASE (drop, keep, add guarantees; intersect, hull): what it is, "
+    "its DP sandwich and the utility it buys; exit 1 when no ε-DP level bounds it",
+    outputs={"out": "file"},
+)(_design_args)
 def _design(args: argparse.Namespace) -> Outcome:
     if args.out:
         check_output_path(args.out, what="--out")
@@ -486,8 +578,10 @@ def _design(args: argparse.Namespace) -> Outcome:
     if args.at_least is not None:
         missing = [opt for opt, v in (("--utility", args.utility), ("--prior", args.prior)) if v is None]
         if missing:
-            raise InvalidParameterError(f"--at-least {args.at_least} needs {' and '.join(missing)} stated (the floor "
-                                        f"is an expected utility under them), e.g. --utility accuracy --prior uniform")
+            raise InvalidParameterError(
+                f"--at-least {args.at_least} needs {' and '.join(missing)} stated (the floor "
+                f"is an expected utility under them), e.g. --utility accuracy --prior uniform"
+            )
         at_least = parse_scalar(args.at_least, name="--at-least")
     base = parse_definition(args.definition)
     req = _request(args, base)
@@ -496,8 +590,10 @@ def _design(args: argparse.Namespace) -> Outcome:
         _check_floor(args.at_least, at_least, utility, prior, base.inputs)
     new, ops, redundant = _build(args, base, req)
     if args.out and not isinstance(new, ConeDefinition):
-        raise InvalidParameterError(f"--out {args.out}: the new definition ({new.name}) is not a cone definition "
-                                    f"(it is not decided by its row cone), so it has no cone:file= form")
+        raise InvalidParameterError(
+            f"--out {args.out}: the new definition ({new.name}) is not a cone definition "
+            f"(it is not decided by its row cone), so it has no cone:file= form"
+        )
     ctx = DesignContext(base, new, graph, utility, prior, ops, redundant, at_least=at_least)
     lines = [f"design from {base.spec()} on {len(base.inputs)} datasets"]
     data: dict[str, Any] = {"base": base.spec()}
@@ -522,9 +618,11 @@ def _check_floor(raw: str, floor: Any, utility: Any, prior: Any, inputs: Sequenc
     pi = prior_vector(prior, inputs)
     ceiling = sum(p * max(row) for p, row in zip(pi, U.tolist()))
     if floor > ceiling:
-        raise InvalidParameterError(f"--at-least {raw}: no mechanism reaches it; the expected utility of any mechanism "
-                                    f"is at most Σ_D prior(D) max_ω u(D, ω) = {number_text(ceiling)} under this "
-                                    f"utility and prior")
+        raise InvalidParameterError(
+            f"--at-least {raw}: no mechanism reaches it; the expected utility of any mechanism "
+            f"is at most Σ_D prior(D) max_ω u(D, ω) = {number_text(ceiling)} under this "
+            f"utility and prior"
+        )
 
 
 def _report_options(args: argparse.Namespace, base: PrivacyDefinition) -> tuple[str, Any, Any]:

@@ -42,8 +42,10 @@ def main() -> int:
             if os.environ.get("PRIVGEOM_DEBUG"):
                 raise
             text = str(err).strip().splitlines()[0] if str(err).strip() else ""
-            sys.stderr.write(f"privgeom: internal error while importing privgeom ({type(err).__name__}: {text}); "
-                             "set PRIVGEOM_DEBUG=1 for the traceback\n")
+            sys.stderr.write(
+                f"privgeom: internal error while importing privgeom ({type(err).__name__}: {text}); "
+                "set PRIVGEOM_DEBUG=1 for the traceback\n"
+            )
             return 2
         return cli_main()
     except KeyboardInterrupt:

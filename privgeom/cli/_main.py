@@ -130,8 +130,10 @@ def parse_limits(values: Sequence[str]) -> dict[str, int]:
         name, eq, value = text.partition("=")
         name = name.strip()
         if not eq or not name:
-            raise InvalidParameterError(f"--limit {text!r}: write NAME=N, e.g. --limit block_work=60000; the limits "
-                                        f"are {', '.join(_limits.get_limits())}")
+            raise InvalidParameterError(
+                f"--limit {text!r}: write NAME=N, e.g. --limit block_work=60000; the limits "
+                f"are {', '.join(_limits.get_limits())}"
+            )
         try:
             out.update(_limits.validated({name: value.strip()}))
         except PrivgeomError as err:
@@ -151,10 +153,16 @@ def check_outputs(cmd: Command, args: argparse.Namespace) -> None:
 def _add(sub: argparse._SubParsersAction, cmd: Command) -> None:
     p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description or cmd.help)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--limit", action="append", default=[], metavar="NAME=N", dest="_limits",
-                   help="raise (or lower) a global size limit for this run, e.g. --limit block_work=60000; "
-                        "repeatable (the limits and their defaults: python -c 'import privgeom as pg; "
-                        "print(pg.get_limits())')")
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        dest="_limits",
+        help="raise (or lower) a global size limit for this run, e.g. --limit block_work=60000; "
+        "repeatable (the limits and their defaults: python -c 'import privgeom as pg; "
+        "print(pg.get_limits())')",
+    )
     cmd.add_arguments(p)
     p.set_defaults(_command=cmd, _options=frozenset(p._option_string_actions))
 
@@ -278,8 +286,11 @@ def _run(cmd: Command, args: argparse.Namespace, json_out: bool, run: contextlib
         msg = _one_line(str(err))
         if json_out:
             print(json.dumps({"error": type(err).__name__, "message": msg, "internal": True}))
-        print(f"privgeom: internal error ({type(err).__name__}: {msg}); this is a bug in privgeom "
-              f"(set {DEBUG_ENV}=1 for the traceback)", file=sys.stderr)
+        print(
+            f"privgeom: internal error ({type(err).__name__}: {msg}); this is a bug in privgeom "
+            f"(set {DEBUG_ENV}=1 for the traceback)",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
     try:
         if json_out:
@@ -300,8 +311,11 @@ def _run(cmd: Command, args: argparse.Namespace, json_out: bool, run: contextlib
         os.dup2(devnull, sys.stdout.fileno())
     except (PrivgeomError, RecursionError) as err:  # raised while a lazy listing computes its lines
         sys.stdout.flush()
-        msg = "input nested too deeply (Python's recursion limit was reached)" if isinstance(err, RecursionError) \
+        msg = (
+            "input nested too deeply (Python's recursion limit was reached)"
+            if isinstance(err, RecursionError)
             else _message(err)
+        )
         print(f"privgeom: error: {msg}", file=sys.stderr)
         return EXIT_ERROR
     return outcome.code

@@ -43,8 +43,11 @@ LATEX_COMMANDS = ("rowcone", "semantics", "analyze", "compare", "relax")
 Runner = Callable[[argparse.Namespace], Outcome]
 
 
-def extend(name: str, add_arguments: Callable[[argparse.ArgumentParser], None],
-           run: Callable[[argparse.Namespace, Runner], Outcome]) -> None:
+def extend(
+    name: str,
+    add_arguments: Callable[[argparse.ArgumentParser], None],
+    run: Callable[[argparse.Namespace, Runner], Outcome],
+) -> None:
     """Add options to the registered command ``name``: ``run(args, original_run)`` handles them.
 
     Does nothing when the command is not registered (its module is missing).
@@ -67,8 +70,11 @@ def extend(name: str, add_arguments: Callable[[argparse.ArgumentParser], None],
 
 # ------------------------------------------------------------------------------------------------------ --latex
 def _latex_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--latex", action="store_true",
-                   help="print LaTeX (facets/guarantees as an align environment, as in Example 4.4) instead of text")
+    p.add_argument(
+        "--latex",
+        action="store_true",
+        help="print LaTeX (facets/guarantees as an align environment, as in Example 4.4) instead of text",
+    )
 
 
 def _latex_of(name: str, args: argparse.Namespace) -> str:
@@ -94,8 +100,11 @@ def _latex_of(name: str, args: argparse.Namespace) -> str:
     if name == "relax":
         return to_latex(relax(d, family))
     cone = d.row_cone()
-    parts = [f"% privacy definition {d.spec()}: row cone (one Bayesian guarantee per facet)", to_latex(cone),
-             to_latex(relax(d, family))]
+    parts = [
+        f"% privacy definition {d.spec()}: row cone (one Bayesian guarantee per facet)",
+        to_latex(cone),
+        to_latex(relax(d, family)),
+    ]
     return "\n".join(parts)
 
 
@@ -109,8 +118,11 @@ def _with_latex(name: str) -> Callable[[argparse.Namespace, Runner], Outcome]:
             from ..definitions import parse_definition
 
             out = original(args)
-            c = out.data if isinstance(out.data, Comparison) else \
-                compare(parse_definition(args.definition_a), parse_definition(args.definition_b))
+            c = (
+                out.data
+                if isinstance(out.data, Comparison)
+                else compare(parse_definition(args.definition_a), parse_definition(args.definition_b))
+            )
             tex = to_latex_any(c)
             return Outcome(tex, {"latex": tex, "result": c}, out.code)
         tex = _latex_of(name, args)
@@ -128,10 +140,15 @@ def to_latex_any(obj: Any) -> str:
 # ------------------------------------------------------------------------------------------------------ rowcone
 def _rowcone_args(p: argparse.ArgumentParser) -> None:
     _latex_arg(p)
-    p.add_argument("--symbolic", action="store_true",
-                   help="the parameter is a name (rr:k=2,p=p): facets as polynomials in it, verified, with the "
-                        "interval of constant combinatorial type and its breakpoints")
-    p.add_argument("--plot", metavar="FILE", help="draw the cone's slice by the simplex of three datasets (PNG/PDF/SVG)")
+    p.add_argument(
+        "--symbolic",
+        action="store_true",
+        help="the parameter is a name (rr:k=2,p=p): facets as polynomials in it, verified, with the "
+        "interval of constant combinatorial type and its breakpoints",
+    )
+    p.add_argument(
+        "--plot", metavar="FILE", help="draw the cone's slice by the simplex of three datasets (PNG/PDF/SVG)"
+    )
     p.add_argument("--coords", metavar="A,B,C", help="the three datasets to draw (default: up to four triples)")
     p.add_argument("--rows", metavar="FILE", help="mechanism JSON whose rows are drawn (default: the definition's own)")
 
@@ -145,8 +162,10 @@ def _symbolic_param(spec: str) -> str:
         if (kind.strip(), key.strip()) in PARAMETER_RANGES and value.strip().isidentifier():
             return value.strip()
     known = ", ".join(f"{k}:{v}=NAME" for k, v in PARAMETER_RANGES)
-    raise InvalidParameterError(f"--symbolic needs a spec whose parameter is a name, e.g. rr:k=2,p=p; got {spec!r} "
-                                f"(symbolic parameters: {known})")
+    raise InvalidParameterError(
+        f"--symbolic needs a spec whose parameter is a name, e.g. rr:k=2,p=p; got {spec!r} "
+        f"(symbolic parameters: {known})"
+    )
 
 
 def _plot(args: argparse.Namespace, cone: Any, definition: Any) -> str:

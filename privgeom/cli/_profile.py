@@ -50,7 +50,7 @@ def relation_from_option(value: str) -> Any:
     if not v.startswith("edges:"):
         return v
     pairs = []
-    for part in v[len("edges:"):].split(","):
+    for part in v[len("edges:") :].split(","):
         part = part.strip()
         sep = ":" if ":" in part else "-"
         ends = part.split(sep)
@@ -95,12 +95,20 @@ def _max_work(value: Any) -> int | None:
 
 def _mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mechanism", "-m", required=True, help="JSON file with the mechanism (Mechanism.to_json format)")
-    p.add_argument("--graph", "-g", default="hamming",
-                   help="neighbour relation on the inputs: hamming (default; bit-string inputs only), complete, path "
-                        "or edges:a-b,c-d")
-    p.add_argument("--max-work", dest="max_work", default=None,
-                   help=f"refuse scans costing more than this (default {_scan.MAX_PROFILE_WORK:,}; about outputs × "
-                        "directed edges)")
+    p.add_argument(
+        "--graph",
+        "-g",
+        default="hamming",
+        help="neighbour relation on the inputs: hamming (default; bit-string inputs only), complete, path "
+        "or edges:a-b,c-d",
+    )
+    p.add_argument(
+        "--max-work",
+        dest="max_work",
+        default=None,
+        help=f"refuse scans costing more than this (default {_scan.MAX_PROFILE_WORK:,}; about outputs × "
+        "directed edges)",
+    )
 
 
 def _load(args: argparse.Namespace) -> tuple[Mechanism, Any]:
@@ -126,8 +134,10 @@ def _epsilon_args(p: argparse.ArgumentParser) -> None:
     _mechanism_args(p)
 
 
-@command("epsilon", "exact ε of a mechanism over a neighbour graph, with the edge and output attaining it; "
-         "exit 1 if ε is infinite")(_epsilon_args)
+@command(
+    "epsilon",
+    "exact ε of a mechanism over a neighbour graph, with the edge and output attaining it; exit 1 if ε is infinite",
+)(_epsilon_args)
 def _epsilon(args: argparse.Namespace) -> Outcome:
     M, G = _load(args)
     r = epsilon(M, G, max_work=_max_work(args.max_work))
@@ -166,8 +176,12 @@ def max_delta_option(raw: str) -> Any:
     return bound
 
 
-@command("delta", "exact δ(ε) of a mechanism (hockey-stick divergence over neighbours) with its witness edge and "
-         "event; --curve for the whole profile", outputs={"plot": "figure"})(_delta_args)
+@command(
+    "delta",
+    "exact δ(ε) of a mechanism (hockey-stick divergence over neighbours) with its witness edge and "
+    "event; --curve for the whole profile",
+    outputs={"plot": "figure"},
+)(_delta_args)
 def _delta(args: argparse.Namespace) -> Outcome:
     curve_wanted = args.curve or args.plot
     if args.eps is None and args.exp_eps is None and not curve_wanted:

@@ -21,8 +21,19 @@ from dataclasses import dataclass, field
 import itertools
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-__all__ = ["Outcome", "Command", "COMMANDS", "GROUPS", "command", "group", "declare_outputs", "find_command",
-           "EXIT_YES", "EXIT_NO", "EXIT_ERROR"]
+__all__ = [
+    "Outcome",
+    "Command",
+    "COMMANDS",
+    "GROUPS",
+    "command",
+    "group",
+    "declare_outputs",
+    "find_command",
+    "EXIT_YES",
+    "EXIT_NO",
+    "EXIT_ERROR",
+]
 
 EXIT_YES, EXIT_NO, EXIT_ERROR = 0, 1, 2
 
@@ -98,8 +109,9 @@ def group(name: str, help: str) -> None:
     GROUPS.setdefault(name, _Group(name, help))
 
 
-def command(name: str, help: str, *, parent: str | None = None, description: str = "",
-            outputs: Mapping[str, str] | None = None) -> Callable[
+def command(
+    name: str, help: str, *, parent: str | None = None, description: str = "", outputs: Mapping[str, str] | None = None
+) -> Callable[
     [Callable[[argparse.ArgumentParser], None]], Callable[[Callable[[argparse.Namespace], Outcome]], Command]
 ]:
     """Register a subcommand: ``command(name, help)(add_arguments)(run)``.
@@ -111,9 +123,9 @@ def command(name: str, help: str, *, parent: str | None = None, description: str
         command("demo", "a demo")(_args)(_run)
     """
 
-    def with_args(add_arguments: Callable[[argparse.ArgumentParser], None]) -> Callable[
-        [Callable[[argparse.Namespace], Outcome]], Command
-    ]:
+    def with_args(
+        add_arguments: Callable[[argparse.ArgumentParser], None],
+    ) -> Callable[[Callable[[argparse.Namespace], Outcome]], Command]:
         def with_run(run: Callable[[argparse.Namespace], Outcome]) -> Command:
             cmd = Command(name, help, add_arguments, run, parent, description, tuple((outputs or {}).items()))
             if parent is None:

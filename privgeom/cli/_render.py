@@ -25,9 +25,24 @@ from .._core.errors import FormatError
 from .._core.numbers import fraction_str, integer_json, number_text
 from .._core.results import to_jsonable
 
-__all__ = ["Stream", "StreamedData", "IntegerRow", "write_out", "facet_rows", "ray_rows", "lineality_rows",
-           "equality_rows", "listing", "implied_lines", "MAX_MATRIX_SHOWN", "matrix_shown", "mechanism_lines",
-           "mechanism_summary", "bounded_result", "bounded_membership"]
+__all__ = [
+    "Stream",
+    "StreamedData",
+    "IntegerRow",
+    "write_out",
+    "facet_rows",
+    "ray_rows",
+    "lineality_rows",
+    "equality_rows",
+    "listing",
+    "implied_lines",
+    "MAX_MATRIX_SHOWN",
+    "matrix_shown",
+    "mechanism_lines",
+    "mechanism_summary",
+    "bounded_result",
+    "bounded_membership",
+]
 
 
 class IntegerRow:
@@ -126,8 +141,9 @@ class StreamedData:
         fp.write("\n}\n")
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: ([to_jsonable(x) for x in v.items()] if isinstance(v, Stream) else to_jsonable(v))
-                for k, v in self.parts}
+        return {
+            k: ([to_jsonable(x) for x in v.items()] if isinstance(v, Stream) else to_jsonable(v)) for k, v in self.parts
+        }
 
 
 def write_out(path: str, data: StreamedData) -> int:
@@ -184,11 +200,17 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
     from ..geometry._structure import check_rows_size, kronecker_integer_row
 
     st = cone.structure
-    if st is not None and st.kind == "kronecker" and cone.exact and st.n_facets is not None \
-            and st.n_facets * cone.ambient_dim > DENSE_ROWS_MAX:  # one row at a time from the structure
+    if (
+        st is not None
+        and st.kind == "kronecker"
+        and cone.exact
+        and st.n_facets is not None
+        and st.n_facets * cone.ambient_dim > DENSE_ROWS_MAX
+    ):  # one row at a time from the structure
         n_rows = st.n_facets
-        check_rows_size(n_rows, cone.ambient_dim, exact=True, what=f"the facets of this kronecker cone in "
-                        f"R^{cone.ambient_dim}")  # the size limit exact_entries, as the dense rows
+        check_rows_size(
+            n_rows, cone.ambient_dim, exact=True, what=f"the facets of this kronecker cone in R^{cone.ambient_dim}"
+        )  # the size limit exact_entries, as the dense rows
         return (lambda: (IntegerRow(kronecker_integer_row(cone, i)) for i in range(n_rows))), n_rows  # type: ignore[arg-type]
     ints = kronecker_integer_rows(cone, "H")
     if ints is not None:  # randomized response: primitive integer rows from the Kronecker structure, canonically sorted
@@ -197,8 +219,13 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
     st = cone.structure
     exact, atol = cone.exact, cone.atol
     d = st.difference if st is not None and st.kind == "difference" else None
-    if exact and d is not None and st is not None and st.n_facets == len(d.a) + len(d.nonneg) \
-            and all(isinstance(c, (int, Fraction)) for c in d.c):
+    if (
+        exact
+        and d is not None
+        and st is not None
+        and st.n_facets == len(d.a) + len(d.nonneg)
+        and all(isinstance(c, (int, Fraction)) for c in d.c)
+    ):
         n_diff, dim = len(d.a), cone.ambient_dim
 
         def nonzeros(i: int) -> dict[int, int]:
@@ -218,14 +245,20 @@ def facet_rows(cone: Any) -> tuple[Callable[[], Iterator[Any]], int]:
                 yield IntegerRow(row)
 
         return difference_rows, n_diff + len(d.nonneg)
-    if st is not None and (st.facet is not None or (st.kind == "difference" and st.difference is not None)) \
-            and st.n_facets is not None and st.n_facets * cone.ambient_dim > DENSE_ROWS_MAX:
+    if (
+        st is not None
+        and (st.facet is not None or (st.kind == "difference" and st.difference is not None))
+        and st.n_facets is not None
+        and st.n_facets * cone.ambient_dim > DENSE_ROWS_MAX
+    ):
         n = st.n_facets
 
         def rows() -> Iterator[Any]:
             for i in range(n):
                 raw = structured_facet(cone, i)
-                arr = np.array([_exact_row(raw)], dtype=object) if exact else np.asarray(raw, dtype=float).reshape(1, -1)
+                arr = (
+                    np.array([_exact_row(raw)], dtype=object) if exact else np.asarray(raw, dtype=float).reshape(1, -1)
+                )
                 yield normalise_rows(arr, exact=exact, atol=atol)[0]
 
         return rows, n
@@ -263,8 +296,9 @@ def equality_rows(cone: Any) -> Any:
     return cone.equalities
 
 
-def listing(items: Sequence[Any], fmt: Callable[[Any], str], *, limit: int | None, more: str,
-            indent: str = "  ") -> list[str]:
+def listing(
+    items: Sequence[Any], fmt: Callable[[Any], str], *, limit: int | None, more: str, indent: str = "  "
+) -> list[str]:
     """Bulleted lines ``fmt(item)`` for at most ``limit`` items (None: all; the others are never formatted), then one
     line saying how many more there are and how to see them."""
     shown = items if limit is None else items[:limit]
@@ -279,8 +313,9 @@ def listing(items: Sequence[Any], fmt: Callable[[Any], str], *, limit: int | Non
 MAX_IMPLIED_SHOWN = 12
 
 
-def implied_lines(implied: Sequence[Any] | None, *, all_: bool = False, indent: str = "",
-                  more: str = "(--all lists every one)") -> list[str]:
+def implied_lines(
+    implied: Sequence[Any] | None, *, all_: bool = False, indent: str = "", more: str = "(--all lists every one)"
+) -> list[str]:
     """The pair bounds of a relaxation implied by paths of other bounds, with their paths: at most
     :data:`MAX_IMPLIED_SHOWN` lines then ``… N more (--all lists every one)``, or every one with ``all_``.
     Nothing when there are none or they were not computed (``None``; the relaxation's text says why)."""
@@ -288,8 +323,9 @@ def implied_lines(implied: Sequence[Any] | None, *, all_: bool = False, indent: 
         return []
     n = len(implied)
     head = f"{indent}{n} pair bound{'s are' if n != 1 else ' is'} implied by paths of the others:"
-    return [head] + listing(implied, lambda p: p.summary(), limit=None if all_ else MAX_IMPLIED_SHOWN, more=more,
-                            indent=indent + "  ")
+    return [head] + listing(
+        implied, lambda p: p.summary(), limit=None if all_ else MAX_IMPLIED_SHOWN, more=more, indent=indent + "  "
+    )
 
 
 #: Largest mechanism (outputs × inputs entries) whose matrix a command prints, and carries in ``--json``, without
@@ -321,15 +357,22 @@ def mechanism_summary(mechanism: Any) -> dict[str, Any]:
     """
     n_out, n_in = mechanism.shape
     factors = mechanism.factors
-    out: dict[str, Any] = {"shape": [n_out, n_in], "exact": bool(mechanism.exact),
-                           "inputs": n_in, "outputs": n_out, "factors": None if factors is None else len(factors)}
+    out: dict[str, Any] = {
+        "shape": [n_out, n_in],
+        "exact": bool(mechanism.exact),
+        "inputs": n_in,
+        "outputs": n_out,
+        "factors": None if factors is None else len(factors),
+    }
     if mechanism.exact:
         ints = mechanism.int_columns
         num, den = ints.numerators, ints.denominators
         nonzero = num != 0
         largest = max((Fraction(int(num[:, i].max()), int(den[i])) for i in range(n_in)), default=Fraction(0))
-        smallest = min((Fraction(int(num[nonzero[:, i], i].min()), int(den[i])) for i in range(n_in)
-                        if nonzero[:, i].any()), default=None)
+        smallest = min(
+            (Fraction(int(num[nonzero[:, i], i].min()), int(den[i])) for i in range(n_in) if nonzero[:, i].any()),
+            default=None,
+        )
         if num.dtype != object:
             g = np.gcd(num, den[None, :])
             pairs = np.stack([num // g, np.broadcast_to(den[None, :], num.shape) // g], axis=-1).reshape(-1, 2)
@@ -340,12 +383,18 @@ def mechanism_summary(mechanism: Any) -> dict[str, Any]:
     else:
         mat = mechanism.float_matrix()
         nz = mat[mat != 0]
-        out.update(nonzeros=int(nz.size), smallest_nonzero=float(nz.min()) if nz.size else None,
-                   largest=float(mat.max()) if mat.size else 0.0, distinct_entries=int(len(np.unique(mat))))
+        out.update(
+            nonzeros=int(nz.size),
+            smallest_nonzero=float(nz.min()) if nz.size else None,
+            largest=float(mat.max()) if mat.size else 0.0,
+            distinct_entries=int(len(np.unique(mat))),
+        )
     return out
 
 
-def mechanism_lines(mechanism: Any, *, indent: str = "", how: str = "--all prints it, --out FILE saves it") -> list[str]:
+def mechanism_lines(
+    mechanism: Any, *, indent: str = "", how: str = "--all prints it, --out FILE saves it"
+) -> list[str]:
     """The summary of :func:`mechanism_summary` as text, saying how to get the matrix (``how``).
 
     Examples
@@ -391,8 +440,10 @@ def bounded_result(result: Any, *, all_: bool) -> Any:
     for f in dataclasses.fields(result):
         value = getattr(result, f.name)
         if f.name == "mechanism":
-            value = {**mechanism_summary(mechanism), "omitted": "the matrix and labels: --all prints them, --out FILE "
-                     "saves the mechanism"}
+            value = {
+                **mechanism_summary(mechanism),
+                "omitted": "the matrix and labels: --all prints them, --out FILE saves the mechanism",
+            }
         elif f.name == "membership":
             value = bounded_membership(value, mechanism, all_=all_)
         out[f.name] = value

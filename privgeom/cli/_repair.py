@@ -19,11 +19,18 @@ __all__ = ["add_repair_arguments", "repair_report"]
 
 def add_repair_arguments(p: argparse.ArgumentParser) -> None:
     """``--repair``, ``--norm`` and ``--out`` of the closure command."""
-    p.add_argument("--repair", action="store_true",
-                   help="if not a member: the nearest member of the closure (verified) and its distance")
-    p.add_argument("--norm", default="l1", choices=["l1", "l1-column", "linf"],
-                   help="distance for --repair: l1 summed over columns (2 x total variation per dataset, summed), "
-                        "l1-column (the worst dataset's), linf (largest entry change); default l1")
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="if not a member: the nearest member of the closure (verified) and its distance",
+    )
+    p.add_argument(
+        "--norm",
+        default="l1",
+        choices=["l1", "l1-column", "linf"],
+        help="distance for --repair: l1 summed over columns (2 x total variation per dataset, summed), "
+        "l1-column (the worst dataset's), linf (largest entry change); default l1",
+    )
     p.add_argument("--out", default=None, help="with --repair: write the repaired mechanism (JSON) to this file")
 
 
@@ -49,8 +56,10 @@ def repair_report(definition: Any, mechanism: Any, args: argparse.Namespace) -> 
         text = "\nrepair: nothing to repair, the mechanism is already a member"
     else:
         d = number_text(rep.distance if rep.exact else float(rep.distance))
-        lines = [f"\nrepair: nearest member at {rep.norm} distance {d} ({'exact' if rep.exact else 'float'}), "
-                 f"verified as a member [{rep.membership.method}]"]
+        lines = [
+            f"\nrepair: nearest member at {rep.norm} distance {d} ({'exact' if rep.exact else 'float'}), "
+            f"verified as a member [{rep.membership.method}]"
+        ]
         if rep.certificate is not None:
             lines.append(f"  optimality: {rep.certificate.summary()}")
         M = rep.mechanism

@@ -40,8 +40,9 @@ def _family(value: str) -> Any:
         A malformed list.
     """
     if not value.strip():
-        raise InvalidParameterError(f"--family {value!r} is empty: use one of {', '.join(FAMILIES)} or a list of "
-                                    "subsets like 11:10,11:01")
+        raise InvalidParameterError(
+            f"--family {value!r} is empty: use one of {', '.join(FAMILIES)} or a list of subsets like 11:10,11:01"
+        )
     if ":" not in value and "," not in value:
         return value.strip().lower()
     subsets = [tuple(part.split(":")) for part in value.split(",") if part]
@@ -62,8 +63,9 @@ def _default_family(labels: Any, requested: str | None, datasets: Any = None) ->
     return "hamming" if bits else "all-pairs"
 
 
-def _checked_family(labels: Any, family: Any, max_family: int | None = None, datasets: Any = None, *,
-                    requested: bool = True) -> None:
+def _checked_family(
+    labels: Any, family: Any, max_family: int | None = None, datasets: Any = None, *, requested: bool = True
+) -> None:
     """Check a family that the generic route will expand: its size from the number of datasets (refused beyond
     ``max_family``, the size limit ``relax_family``), then a ``requested`` family's subsets against the datasets (the
     typed error naming them: a bad family is a user error)."""
@@ -72,8 +74,16 @@ def _checked_family(labels: Any, family: Any, max_family: int | None = None, dat
         subset_family(labels if datasets is None else datasets, family)
 
 
-def _relaxation_route(definition: Any, labels: Any, family: Any, method: str | None, max_family: int,
-                      datasets: Any, *, requested: bool = True) -> Any:
+def _relaxation_route(
+    definition: Any,
+    labels: Any,
+    family: Any,
+    method: str | None,
+    max_family: int,
+    datasets: Any,
+    *,
+    requested: bool = True,
+) -> Any:
     """The relaxation the definition answers per orbit from its structure (randomized response onto its Hamming
     pairs: :func:`~privgeom.analyses.relaxation._relax_orbits.orbit_relaxation`, the route ``analyze`` and
     :func:`~privgeom.analyses.relax_pairwise` take), else None after checking the family for the generic route
@@ -97,23 +107,32 @@ def _relax_method(dim: int, requested: str | None) -> str:
 
     blocky = method == "block" or (method == "cone" and dim > FM_MAX_DATASETS)
     if blocky and dim > current_limit("dd_dim"):
-        raise SizeLimitError(f"relaxation by block elimination: {dim} datasets exceed the "
-                             f"double-description limit of {current_limit('dd_dim')} dimensions (dd_dim); refused before "
-                             "running cdd — use --method auto or difference, which need no double description, or "
-                             f"{limit_hint('dd_dim', dim)}")
+        raise SizeLimitError(
+            f"relaxation by block elimination: {dim} datasets exceed the "
+            f"double-description limit of {current_limit('dd_dim')} dimensions (dd_dim); refused before "
+            "running cdd — use --method auto or difference, which need no double description, or "
+            f"{limit_hint('dd_dim', dim)}"
+        )
     return method
 
 
 def _max_family(args: argparse.Namespace) -> int:
     """``--max-family`` (the global size limit ``relax_family`` for one command; also ``--limit relax_family=N``)."""
     value = getattr(args, "max_family", None)
-    return current_limit("relax_family") if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
+    return (
+        current_limit("relax_family") if value is None else parse_int(value, name="--max-family", min=1, allow_str=True)
+    )
 
 
 def _max_family_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--max-family", dest="max_family", metavar="N", default=None,
-                   help=f"refuse relaxation families of more than N subsets (default: the size limit relax_family, "
-                        f"{current_limit('relax_family'):,}); checked from the sizes before the family is built")
+    p.add_argument(
+        "--max-family",
+        dest="max_family",
+        metavar="N",
+        default=None,
+        help=f"refuse relaxation families of more than N subsets (default: the size limit relax_family, "
+        f"{current_limit('relax_family'):,}); checked from the sizes before the family is built",
+    )
 
 
 def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> None:
@@ -122,12 +141,17 @@ def _check_family_size(labels: Any, family: Any, limit: int | None = None) -> No
     cap = current_limit("relax_family") if limit is None else limit
     n = len(labels)
     k = len(labels[0]) if n else 0
-    size = {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(
-        family, None) if isinstance(family, str) else len(family)
+    size = (
+        {"hamming": n * k // 2, "all-pairs": n * (n - 1) // 2, "triples": n * (n - 1) * (n - 2) // 6}.get(family, None)
+        if isinstance(family, str)
+        else len(family)
+    )
     if size is not None and size > cap:
-        raise SizeLimitError(f"the relaxation family {family!r} has {size:,} subsets of the {n:,} datasets, more than "
-                             f"the limit of {cap:,} subsets; refused before expanding it — give --family a smaller "
-                             f"list, or {limit_hint('relax_family', size)}")
+        raise SizeLimitError(
+            f"the relaxation family {family!r} has {size:,} subsets of the {n:,} datasets, more than "
+            f"the limit of {cap:,} subsets; refused before expanding it — give --family a smaller "
+            f"list, or {limit_hint('relax_family', size)}"
+        )
 
 
 def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
@@ -139,7 +163,7 @@ def _family_sets(labels: Any, family: Any) -> list[tuple[str, ...]]:
     out: list[tuple[str, ...]] = []
     for s in labels:
         for j in range(len(s)):
-            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1:]
+            t = s[:j] + ("0" if s[j] == "1" else "1") + s[j + 1 :]
             if where.get(t, -1) > where[s]:
                 out.append((s, t))
     if not out or len(out) * 2 != len(labels) * len(labels[0]):
@@ -158,8 +182,11 @@ def _cone_document_dim(spec: str) -> int | None:
         return None  # parse_definition names the error
     if kind.lower() != "cone" or ("file" in params) == ("json" in params):
         return None
-    doc = (load_json(params["file"], what="cone definition") if "file" in params
-           else parse_json(params["json"], what="cone definition", where="cone:json"))
+    doc = (
+        load_json(params["file"], what="cone definition")
+        if "file" in params
+        else parse_json(params["json"], what="cone definition", where="cone:json")
+    )
     labels = doc.get("labels") if isinstance(doc, dict) else None
     return len(labels) if isinstance(labels, list) else None
 
@@ -174,7 +201,9 @@ def _check_cone_rays_early(spec: str) -> None:
     dim = _cone_document_dim(spec)
     if dim is not None and dim > current_limit("dd_dim"):  # the limit dd_dim, read at call time
         shown = spec if len(spec) <= 60 else spec[:57] + "..."
-        raise SizeLimitError(f"the extreme rays of {shown}: ambient dimension {dim} (its datasets) exceeds the "
-                             f"double-description limit of {current_limit('dd_dim')} dimensions (dd_dim); refused before "
-                             "preparing the definition, whose rays need double description — "
-                             f"{limit_hint('dd_dim', dim)}")
+        raise SizeLimitError(
+            f"the extreme rays of {shown}: ambient dimension {dim} (its datasets) exceeds the "
+            f"double-description limit of {current_limit('dd_dim')} dimensions (dd_dim); refused before "
+            "preparing the definition, whose rays need double description — "
+            f"{limit_hint('dd_dim', dim)}"
+        )

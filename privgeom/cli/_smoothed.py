@@ -56,8 +56,12 @@ def _verdict(value: float | Fraction, upper: float | Fraction, check: str | None
 
 # ---------------------------------------------------------------------------------------------------------- delta
 def _delta_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--mechanism", required=True, help="mechanism JSON file (privgeom Mechanism.save); inputs are "
-                   "databases '(0,1)', histograms '[1,1]' or counts '0'..'n'")
+    p.add_argument(
+        "--mechanism",
+        required=True,
+        help="mechanism JSON file (privgeom Mechanism.save); inputs are "
+        "databases '(0,1)', histograms '[1,1]' or counts '0'..'n'",
+    )
     p.add_argument("--eps", default="0", help="ε: a number, or ln(r) for exact results (default 0)")
     p.add_argument("--x", default=None, help="report δ(x) for this database only")
     p.add_argument("--dist", action="append", help="a distribution of Π over the records, e.g. 1/4,3/4 (repeatable)")
@@ -66,7 +70,9 @@ def _delta_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--check", default=None, help="exit 0 iff the smoothed δ (or δ(x)) is at most this value, else 1")
 
 
-@command("delta", "database-wise δ(x) of a mechanism, or its smoothed δ over distributions Π", parent="smoothed")(_delta_args)
+@command("delta", "database-wise δ(x) of a mechanism, or its smoothed δ over distributions Π", parent="smoothed")(
+    _delta_args
+)
 def _delta(args: argparse.Namespace) -> Outcome:
     M = Mechanism.load(args.mechanism)
     dists = _distributions(args)
@@ -89,15 +95,27 @@ def _shm_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--T", type=int, help="sample size (ballots counted)")
     g.add_argument("--lost", help="fraction of records lost, e.g. 1/1000 (T = n - lost*n)")
     p.add_argument("--eps", nargs="+", default=["1"], help="ε value(s); ln(r) allowed (default 1)")
-    p.add_argument("--q", nargs="+", help="vertices: probabilities of record 1, e.g. 18586/335909 154377/330845 "
-                   "(default: the paper's DC and NE-2 shares)")
+    p.add_argument(
+        "--q",
+        nargs="+",
+        help="vertices: probabilities of record 1, e.g. 18586/335909 154377/330845 "
+        "(default: the paper's DC and NE-2 shares)",
+    )
     p.add_argument("--replace", action="store_true", help="sample with replacement")
     p.add_argument("--at", type=int, default=None, help="database-wise δ at N ones (no smoothing)")
-    p.add_argument("--rtol", type=float, default=DEFAULT_RTOL,
-                   help=f"branch-and-bound relative tolerance (default {number_text(DEFAULT_RTOL)})")
+    p.add_argument(
+        "--rtol",
+        type=float,
+        default=DEFAULT_RTOL,
+        help=f"branch-and-bound relative tolerance (default {number_text(DEFAULT_RTOL)})",
+    )
     p.add_argument("--check", default=None, help="exit 0 iff every certified value is at most this, else 1")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="force the stderr progress bar on/off (default: on a terminal, after 1 s)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="force the stderr progress bar on/off (default: on a terminal, after 1 s)",
+    )
 
 
 def _T(n: int, args: argparse.Namespace) -> int:
@@ -121,8 +139,11 @@ def _T(n: int, args: argparse.Namespace) -> int:
     return n - rounded
 
 
-@command("shm", "sampling-histogram mechanism: fast exact smoothed δ (or δ(x) with --at), sweeping n and ε",
-         parent="smoothed")(_shm_args)
+@command(
+    "shm",
+    "sampling-histogram mechanism: fast exact smoothed δ (or δ(x) with --at), sweeping n and ε",
+    parent="smoothed",
+)(_shm_args)
 def _shm(args: argparse.Namespace) -> Outcome:
     # sizes first, before any option derived from them (--lost of a negative n would read as a rounding problem)
     for n in args.n:
@@ -167,17 +188,28 @@ def _shm(args: argparse.Namespace) -> Outcome:
 # ---------------------------------------------------------------------------------------------------------- figure
 def _figure_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", choices=sorted(EXPERIMENTS) + ["all"], help="which experiment of the paper")
-    p.add_argument("--out", default=".", help="existing output directory for the PNG and CSV (default: the current "
-                                          "directory; folders are never created)")
+    p.add_argument(
+        "--out",
+        default=".",
+        help="existing output directory for the PNG and CSV (default: the current "
+        "directory; folders are never created)",
+    )
     p.add_argument("--quick", action="store_true", help="reduced sizes (seconds)")
     p.add_argument("--databases", type=int, default=None, help="sgd/theorem3: random databases per point")
     p.add_argument("--seed", type=int, default=0, help="sgd/theorem3: random seed")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="force the stderr progress bar on/off (default: on a terminal, after 1 s)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="force the stderr progress bar on/off (default: on a terminal, after 1 s)",
+    )
 
 
-@command("figure", "reproduce an experiment of the paper (PNG + CSV): elections, motivating, sgd, theorem3, all",
-         parent="smoothed")(_figure_args)
+@command(
+    "figure",
+    "reproduce an experiment of the paper (PNG + CSV): elections, motivating, sgd, theorem3, all",
+    parent="smoothed",
+)(_figure_args)
 def _figure(args: argparse.Namespace) -> Outcome:
     names = sorted(EXPERIMENTS) if args.name == "all" else [args.name]
     prepare_output_dir(args.out, what="--out")
@@ -188,6 +220,7 @@ def _figure(args: argparse.Namespace) -> Outcome:
             kw.update(databases=args.databases, seed=args.seed)
         r = experiment(name, args.out, quick=args.quick, progress=args.progress, **kw)
         texts.append(str(r))
-        data.append({"name": r.name, "csv": r.csv, "png": r.png, "rows": len(r.rows), "seconds": r.seconds, "note": r.note})
+        data.append(
+            {"name": r.name, "csv": r.csv, "png": r.png, "rows": len(r.rows), "seconds": r.seconds, "note": r.note}
+        )
     return Outcome("\n".join(texts), data if len(data) > 1 else data[0], EXIT_YES)
-

@@ -52,9 +52,11 @@ def _rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--count", type=int, help="tribes: number of tribes")
     p.add_argument("--values", help="table: comma-separated ±1 values in the order 11…1, …, 00…0")
     p.add_argument(
-        "--max-n", type=int, default=None,
+        "--max-n",
+        type=int,
+        default=None,
         help=f"largest electorate of a rule stored by vote count (default: the count_voters limit, "
-             f"{current_limit('count_voters'):,}; --limit count_voters=N raises it too)",
+        f"{current_limit('count_voters'):,}; --limit count_voters=N raises it too)",
     )
 
 
@@ -66,11 +68,26 @@ def _need(value: Any, flag: str, rule: str) -> Any:
 
 #: The rule options (by ``dest``) each rule uses; any other rule option given is refused, never ignored.
 RULE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "majority": ("n",), "dictator": ("n", "i"), "and": ("n",), "or": ("n",), "threshold": ("n", "theta"),
-    "parity": ("n",), "weighted": ("weights", "quota"), "tribes": ("width", "count"), "table": ("values",),
+    "majority": ("n",),
+    "dictator": ("n", "i"),
+    "and": ("n",),
+    "or": ("n",),
+    "threshold": ("n", "theta"),
+    "parity": ("n",),
+    "weighted": ("weights", "quota"),
+    "tribes": ("width", "count"),
+    "table": ("values",),
 }
-_FLAGS = {"n": "-n", "i": "--i", "theta": "--theta", "weights": "--weights", "quota": "--quota", "width": "--width",
-          "count": "--count", "values": "--values"}
+_FLAGS = {
+    "n": "-n",
+    "i": "--i",
+    "theta": "--theta",
+    "weights": "--weights",
+    "quota": "--quota",
+    "width": "--width",
+    "count": "--count",
+    "values": "--values",
+}
 #: Where the number of voters of a rule that does not take ``-n`` comes from.
 _N_FROM: dict[str, Callable[[argparse.Namespace], str]] = {
     "weighted": lambda a: f"--weights {a.weights}",
@@ -82,11 +99,16 @@ _N_FROM: dict[str, Callable[[argparse.Namespace], str]] = {
 def _check_rule_options(args: argparse.Namespace) -> None:
     """Refuse rule options that the chosen rule does not use (``-n`` is checked against the rule's size instead)."""
     kind = args.rule
-    unused = [flag for dest, flag in _FLAGS.items()
-              if dest != "n" and getattr(args, dest, None) is not None and dest not in RULE_OPTIONS[kind]]
+    unused = [
+        flag
+        for dest, flag in _FLAGS.items()
+        if dest != "n" and getattr(args, dest, None) is not None and dest not in RULE_OPTIONS[kind]
+    ]
     if unused:
-        raise InvalidParameterError(f"rule {kind!r} does not use {', '.join(unused)}; it takes "
-                                    f"{', '.join(_FLAGS[d] for d in RULE_OPTIONS[kind])}")
+        raise InvalidParameterError(
+            f"rule {kind!r} does not use {', '.join(unused)}; it takes "
+            f"{', '.join(_FLAGS[d] for d in RULE_OPTIONS[kind])}"
+        )
 
 
 def build_rule(args: argparse.Namespace) -> voting.Rule:
@@ -103,8 +125,9 @@ def build_rule(args: argparse.Namespace) -> voting.Rule:
         "dictator": lambda: voting.dictator(_need(args.n, "-n", kind), 0 if args.i is None else args.i),
         "and": lambda: voting.conjunction(_need(args.n, "-n", kind), max_n=cap),
         "or": lambda: voting.disjunction(_need(args.n, "-n", kind), max_n=cap),
-        "threshold": lambda: voting.threshold(_need(args.n, "-n", kind), "0" if args.theta is None else args.theta,
-                                              max_n=cap),
+        "threshold": lambda: voting.threshold(
+            _need(args.n, "-n", kind), "0" if args.theta is None else args.theta, max_n=cap
+        ),
         "parity": lambda: voting.parity(_need(args.n, "-n", kind), max_n=cap),
         "weighted": lambda: voting.majority(weights=_csv(_need(args.weights, "--weights", kind)), quota=args.quota),
         "tribes": lambda: voting.tribes(_need(args.width, "--width", kind), _need(args.count, "--count", kind)),
@@ -112,13 +135,16 @@ def build_rule(args: argparse.Namespace) -> voting.Rule:
     }
     f = builders[kind]()
     if kind in _N_FROM and args.n is not None and args.n != f.n:
-        raise InvalidParameterError(f"-n {args.n} contradicts {_N_FROM[kind](args)}: {f.name} has {f.n} voters; "
-                                    f"drop -n or set -n {f.n}")
+        raise InvalidParameterError(
+            f"-n {args.n} contradicts {_N_FROM[kind](args)}: {f.name} has {f.n} voters; drop -n or set -n {f.n}"
+        )
     return f
 
 
-_EPS_HELP = ("the noise as the privacy level of the randomized response on the votes, instead of --rho: a number "
-             "or ln(r); rho = (e^eps-1)/(e^eps+1), so ln(3) is rho = 1/2 exactly")
+_EPS_HELP = (
+    "the noise as the privacy level of the randomized response on the votes, instead of --rho: a number "
+    "or ln(r); rho = (e^eps-1)/(e^eps+1), so ln(3) is rho = 1/2 exactly"
+)
 
 
 def _rho_args(p: argparse.ArgumentParser, *, required: bool = True, default: str | None = None) -> None:
@@ -168,15 +194,25 @@ def _accuracy_run(args: argparse.Namespace) -> Outcome:
     exact = acc.exact
     note = "" if exact else " (float" + (": no exact method at this size)" if isinstance(rho, Fraction) else ")")
     lines = [f"Acc(M_rho {f.name}) at rho = {rho}: {_num(acc)}{note}"]
-    data: dict[str, Any] = {"rule": f.name, "rho": str(rho), "method": args.method, "exact": exact, "accuracy": _json_num(acc)}
+    data: dict[str, Any] = {
+        "rule": f.name,
+        "rho": str(rho),
+        "method": args.method,
+        "exact": exact,
+        "accuracy": _json_num(acc),
+    }
     if f.kind == "majority":
         limit = float(majority_accuracy_limit(rho))
-        lines.append(f"large-n limit 1/2 + arcsin(rho)/pi = {number_text(limit, digits=12)} (Equation (3)); gap {float(acc) - limit:.3e}")
+        lines.append(
+            f"large-n limit 1/2 + arcsin(rho)/pi = {number_text(limit, digits=12)} (Equation (3)); gap {float(acc) - limit:.3e}"
+        )
         data["limit"] = limit
     return Outcome("\n".join(lines), data, EXIT_YES)
 
 
-command("accuracy", "accuracy P[M_rho f(x) = f(x)] of randomized response on a voting rule", parent="voting")(_accuracy_args)(_accuracy_run)
+command("accuracy", "accuracy P[M_rho f(x) = f(x)] of randomized response on a voting rule", parent="voting")(
+    _accuracy_args
+)(_accuracy_run)
 
 
 # ------------------------------------------------------------------------------------------------ influence
@@ -210,18 +246,26 @@ def _influence_run(args: argparse.Namespace) -> Outcome:
         data["rho"] = str(rho)
         data["probabilistic_influence"] = {str(i): _json_num(prob[i]) for i in voters}
         data["theorem3_factor"] = _json_num(factor)
-        lines.append(f"probabilistic influence I_i[M_rho f] at rho = {rho} (Definition 5), {head.format(i=shown[0])}: "
-                     f"{_num(prob[shown[0]])} = (1+rho^2)/2 · I_i[f] with (1+rho^2)/2 = {_num(factor)} (Theorem 3)")
+        lines.append(
+            f"probabilistic influence I_i[M_rho f] at rho = {rho} (Definition 5), {head.format(i=shown[0])}: "
+            f"{_num(prob[shown[0]])} = (1+rho^2)/2 · I_i[f] with (1+rho^2)/2 = {_num(factor)} (Theorem 3)"
+        )
     if f.kind == "weighted" and f.is_monotone:
         params = f.params
         quota = None if params.get("strict") else params["quota"]
         b = voting.banzhaf(params["weights"], quota)
         data["banzhaf"] = {"swings": list(b.swings), "normalized": [str(v) for v in b.normalized]}
-        lines.append("Banzhaf index (generating function): " + ", ".join(f"{number_text(float(v))}" for v in b.normalized))
+        lines.append(
+            "Banzhaf index (generating function): " + ", ".join(f"{number_text(float(v))}" for v in b.normalized)
+        )
     return Outcome("\n".join(lines), data, EXIT_YES)
 
 
-command("influence", "influence of each voter, total influence, and probabilistic influence under randomized response", parent="voting")(_influence_args)(_influence_run)
+command(
+    "influence",
+    "influence of each voter, total influence, and probabilistic influence under randomized response",
+    parent="voting",
+)(_influence_args)(_influence_run)
 
 
 # ------------------------------------------------------------------------------------------------ welfare
@@ -238,7 +282,10 @@ def _welfare_run(args: argparse.Namespace) -> Outcome:
     base = voting.welfare(f)
     noisy = voting.welfare(f, rho)
     data = {"rule": f.name, "rho": str(rho), "welfare": _json_num(base), "welfare_noisy": _json_num(noisy)}
-    lines = [f"W({f.name}) = {_num(base)} (Definition 6)", f"W(M_rho f) at rho = {rho}: {_num(noisy)} = rho · W(f) (Theorem 6)"]
+    lines = [
+        f"W({f.name}) = {_num(base)} (Definition 6)",
+        f"W(M_rho f) at rho = {rho}: {_num(noisy)} = rho · W(f) (Theorem 6)",
+    ]
     if f.is_monotone:
         lines.append("f is monotone, so W(f) = I[f], the total influence (Proposition 5)")
     return Outcome("\n".join(lines), data, EXIT_YES)
@@ -250,13 +297,19 @@ command("welfare", "welfare W(f) and W(M_rho f) of a voting rule", parent="votin
 # ------------------------------------------------------------------------------------------------ epsilon
 def _epsilon_args(p: argparse.ArgumentParser) -> None:
     _rule_args(p)
-    p.add_argument("--rho", help="probability of keeping a vote, in [0, 1] (e.g. 1/2); without it, the noise is the "
-                   "randomized response at level --eps")
+    p.add_argument(
+        "--rho",
+        help="probability of keeping a vote, in [0, 1] (e.g. 1/2); without it, the noise is the "
+        "randomized response at level --eps",
+    )
     p.add_argument("--float", action="store_true", help="float arithmetic instead of exact rationals")
     p.add_argument("--method", default="auto", choices=EPSILON_METHODS, help="profiles (table) or vote counts")
-    p.add_argument("--eps", help="exit 0 iff M_rho f is eps-differentially private (ε ≤ eps), 1 otherwise; "
-                   "a number or ln(r) (exact comparison when both are logarithms of rationals). Without --rho, also "
-                   "the noise: rho = (e^eps-1)/(e^eps+1), the randomized response whose level is eps")
+    p.add_argument(
+        "--eps",
+        help="exit 0 iff M_rho f is eps-differentially private (ε ≤ eps), 1 otherwise; "
+        "a number or ln(r) (exact comparison when both are logarithms of rationals). Without --rho, also "
+        "the noise: rho = (e^eps-1)/(e^eps+1), the randomized response whose level is eps",
+    )
 
 
 def _epsilon_run(args: argparse.Namespace) -> Outcome:
@@ -297,13 +350,19 @@ def _threshold_splits(n: int, theta: str | None) -> bool:
     return -n <= t < n
 
 
-command("epsilon", "exact epsilon of M_rho f over one-vote neighbours vs Proposition 2's bound", parent="voting")(_epsilon_args)(_epsilon_run)
+command("epsilon", "exact epsilon of M_rho f over one-vote neighbours vs Proposition 2's bound", parent="voting")(
+    _epsilon_args
+)(_epsilon_run)
 
 
 # ------------------------------------------------------------------------------------------------ figure
 def _figure_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", default=".", help="existing directory (or .png file in one) to write voting_figure2.png "
-                                          "(default: the current directory; folders are never created)")
+    p.add_argument(
+        "--out",
+        default=".",
+        help="existing directory (or .png file in one) to write voting_figure2.png "
+        "(default: the current directory; folders are never created)",
+    )
     p.add_argument("--rhos", default="0.1,0.3,0.5,0.7,0.9", help="comma-separated rho values")
     p.add_argument("--n-max", type=int, default=101, help="largest (odd) number of voters (default 101)")
 
@@ -317,9 +376,21 @@ def _figure_run(args: argparse.Namespace) -> Outcome:
     data = paper.majority_accuracy_data(rhos, args.n_max)
     last = {str(r): data["accuracy"][r][-1] for r in data["accuracy"]}
     text = f"wrote {path} (Figure 2: accuracy of majority for odd n ≤ {args.n_max}, rho in {', '.join(map(str, rhos))})"
-    return Outcome(text, {"path": str(path), "n_max": args.n_max, "accuracy_at_n_max": last,
-                          "limit": {str(r): v for r, v in data["limit"].items()}}, EXIT_YES)
+    return Outcome(
+        text,
+        {
+            "path": str(path),
+            "n_max": args.n_max,
+            "accuracy_at_n_max": last,
+            "limit": {str(r): v for r, v in data["limit"].items()},
+        },
+        EXIT_YES,
+    )
 
 
-command("figure", "draw Figure 2 (accuracy of majority vs n with the arcsin limits) as a PNG", parent="voting",
-        outputs={"out": "figure-or-dir"})(_figure_args)(_figure_run)
+command(
+    "figure",
+    "draw Figure 2 (accuracy of majority vs n with the arcsin limits) as a PNG",
+    parent="voting",
+    outputs={"out": "figure-or-dir"},
+)(_figure_args)(_figure_run)

@@ -77,8 +77,12 @@ __all__ = [
 MAX_ADP_LP_VARIABLES = 2_000_000
 #: Above this many auxiliary variables ``method="auto"`` skips the LP cross-check (and says so in the detail).
 MAX_CROSS_CHECK_VARIABLES = 100_000
-register_limit("adp_lp_variables", globals(), "MAX_ADP_LP_VARIABLES",
-               "largest (eps, delta)-DP membership LP (method='lp'), in auxiliary variables (outputs x directed edges)")
+register_limit(
+    "adp_lp_variables",
+    globals(),
+    "MAX_ADP_LP_VARIABLES",
+    "largest (eps, delta)-DP membership LP (method='lp'), in auxiliary variables (outputs x directed edges)",
+)
 
 #: Why the row cone of (ε, δ)-DP with δ > 0 says nothing (shown by :attr:`ApproximateDP.semantics_note`).
 ORTHANT_NOTE = (
@@ -128,10 +132,13 @@ def hockey_stick_values(matrix: np.ndarray, pairs: Sequence[tuple[int, int]], ra
     step = max(1, (1 << 18) // max(1, matrix.shape[0]))  # bounded memory: blocks of columns
     for start in range(0, len(pairs), step):
         block = pairs[start : start + step]
-        values, mask = hockey_stick_columns(matrix[:, [i for i, _ in block]], matrix[:, [j for _, j in block]], ratio, events=True)
+        values, mask = hockey_stick_columns(
+            matrix[:, [i for i, _ in block]], matrix[:, [j for _, j in block]], ratio, events=True
+        )
         out.extend(
-            HockeyStickValue(i, j, values[c] if exact else float(values[c]),
-                             tuple(int(w) for w in np.flatnonzero(mask[:, c])))
+            HockeyStickValue(
+                i, j, values[c] if exact else float(values[c]), tuple(int(w) for w in np.flatnonzero(mask[:, c]))
+            )
             for c, (i, j) in enumerate(block)
         )
     return out
@@ -390,8 +397,9 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
 
         if self._delta > 0:
             eye = np.eye(self.n_inputs, dtype=int)
-            return self._cached_row_cone(lambda: Cone.from_facets(eye, exact=self._exact, labels=self._inputs,
-                                                                  atol=self._atol))
+            return self._cached_row_cone(
+                lambda: Cone.from_facets(eye, exact=self._exact, labels=self._inputs, atol=self._atol)
+            )
         return self._dp.row_cone()
 
     def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
@@ -411,8 +419,9 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
             return self._dp.contains_row(x, atol=tol)
         vec, exact = as_vector(x, self.n_inputs, exact=self._exact)
         vec = np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)
-        negative = self._negative_entry(vec, exact, tol, "orthant-completion",
-                                        detail=lambda i: f"x[{self._inputs[i]}] = {fraction_str(vec[i])} < 0")
+        negative = self._negative_entry(
+            vec, exact, tol, "orthant-completion", detail=lambda i: f"x[{self._inputs[i]}] = {fraction_str(vec[i])} < 0"
+        )
         if negative is not None:
             return negative
         top = max(vec) if len(vec) else 0
@@ -425,9 +434,14 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
             row = [max(v * c, 0 * c) for v in vec]
         scale = 1 / c if top > (0 if exact else tol) else one * 0
         # a theorem: the total variation of the member is at most min(1, δ), which bounds every hockey-stick value
-        return self._completion(row, scale, exact, lambda M: self.contains(M, method="hockey-stick", atol=tol),
-                                "orthant-completion",
-                                "x >= 0 is a row of a member: the row cone is the whole orthant (delta > 0)")
+        return self._completion(
+            row,
+            scale,
+            exact,
+            lambda M: self.contains(M, method="hockey-stick", atol=tol),
+            "orthant-completion",
+            "x >= 0 is a row of a member: the row cone is the whole orthant (delta > 0)",
+        )
 
     # -- membership -------------------------------------------------------------------------------------------
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
@@ -497,27 +511,54 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
         if not bad:
             wit = HockeyStickWitness(
                 edges=tuple((self._inputs[i], self._inputs[j]) for i, j, _, _ in values),
-                values=tuple(v for _, _, v, _ in values), level=level, delta=delta, lp_value=lp_value,
+                values=tuple(v for _, _, v, _ in values),
+                level=level,
+                delta=delta,
+                lp_value=lp_value,
             )
-            return Membership(member=True, method=used, exact=exact, witness=wit,
-                              detail=f"hockey-stick <= delta on every directed edge{note}")
+            return Membership(
+                member=True,
+                method=used,
+                exact=exact,
+                witness=wit,
+                detail=f"hockey-stick <= delta on every directed edge{note}",
+            )
         i, j, v, ev = max(bad, key=lambda t: float(t[2]))
         cert = self._certificate(M, m, i, j, ev, level, delta, exact)
         if not cert.verify(M, atol=tol):  # pragma: no cover - defensive
             raise SolverError(f"{self.name}: could not verify the hockey-stick certificate {cert.summary()}")
-        return Membership(member=False, method=used, exact=exact, certificate=cert,
-                          detail=f"hockey-stick {fraction_str(v)} > delta on {self._inputs[i]}->{self._inputs[j]}{note}")
+        return Membership(
+            member=False,
+            method=used,
+            exact=exact,
+            certificate=cert,
+            detail=f"hockey-stick {fraction_str(v)} > delta on {self._inputs[i]}->{self._inputs[j]}{note}",
+        )
 
-    def _certificate(self, M: Mechanism, m: np.ndarray, i: int, j: int, event: Sequence[int], level: PrivacyLevel,
-                     delta: Scalar, exact: bool) -> HockeyStickCertificate:
+    def _certificate(
+        self,
+        M: Mechanism,
+        m: np.ndarray,
+        i: int,
+        j: int,
+        event: Sequence[int],
+        level: PrivacyLevel,
+        delta: Scalar,
+        exact: bool,
+    ) -> HockeyStickCertificate:
         zero: Any = Fraction(0) if exact else 0.0
         p = sum((m[w, i] for w in event), zero)
         q = sum((m[w, j] for w in event), zero)
         if not exact:
             p, q = float(p), float(q)
         return HockeyStickCertificate(
-            edge=(self._inputs[i], self._inputs[j]), outputs=tuple(M.outputs[w] for w in event), p_from=p, p_to=q,
-            value=p - level.exp_eps * q, level=level, delta=delta,
+            edge=(self._inputs[i], self._inputs[j]),
+            outputs=tuple(M.outputs[w] for w in event),
+            p_from=p,
+            p_to=q,
+            value=p - level.exp_eps * q,
+            level=level,
+            delta=delta,
         )
 
     def _lp(self, m: np.ndarray, ratio: float) -> tuple[float, np.ndarray]:
@@ -545,18 +586,27 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
             raise SolverError(f"{self.name}: the membership LP is {res.status} although it is always feasible")
         return float(res.fun), res.x[:-1].reshape(n_e, n_out)
 
-    def _decide_lp(self, M: Mechanism, value: float, t: np.ndarray, level: PrivacyLevel, delta: float,
-                   tol: float) -> Membership:
+    def _decide_lp(
+        self, M: Mechanism, value: float, t: np.ndarray, level: PrivacyLevel, delta: float, tol: float
+    ) -> Membership:
         m = M.float_matrix()
         ratio = float(level.exp_eps)
         if value <= delta + tol:
             sums = t.sum(axis=1)
             wit = HockeyStickWitness(
                 edges=tuple((self._inputs[i], self._inputs[j]) for i, j in self._directed),
-                values=tuple(float(v) for v in sums), level=level, delta=delta, lp_value=value,
+                values=tuple(float(v) for v in sums),
+                level=level,
+                delta=delta,
+                lp_value=value,
             )
-            return Membership(member=True, method="lp", exact=False, witness=wit,
-                              detail=f"LP optimum max_edge Σ t = {number_text(value)} <= delta")
+            return Membership(
+                member=True,
+                method="lp",
+                exact=False,
+                witness=wit,
+                detail=f"LP optimum max_edge Σ t = {number_text(value)} <= delta",
+            )
         sums = t.sum(axis=1)
         e = int(np.argmax(sums))
         i, j = self._directed[e]
@@ -564,4 +614,6 @@ class ApproximateDP(HasLevel, PrivacyDefinition):
         cert = self._certificate(M, m, i, j, event, level, delta, False)
         if not cert.verify(M, atol=tol):
             raise SolverError(f"{self.name}: the LP's event does not verify ({cert.summary()}); no answer can be given")
-        return Membership(member=False, method="lp", exact=False, certificate=cert, detail=f"LP optimum {number_text(value)} > delta")
+        return Membership(
+            member=False, method="lp", exact=False, certificate=cert, detail=f"LP optimum {number_text(value)} > delta"
+        )

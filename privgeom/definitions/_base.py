@@ -150,7 +150,9 @@ class RowWitness(Result):
         return {
             "generators": self.generators,
             "residual": to_jsonable(self.residual),
-            "coefficients": to_jsonable(self.coefficients) if len(self) <= _JSON_VECTOR_LIMIT else "(omitted: too long)",
+            "coefficients": to_jsonable(self.coefficients)
+            if len(self) <= _JSON_VECTOR_LIMIT
+            else "(omitted: too long)",
         }
 
     def summary(self) -> str:
@@ -399,12 +401,13 @@ class Nearest(Result):
         if self.original_member:
             return "the mechanism is already in the closure (distance 0)"
         d = number_text(self.distance if self.exact else float(self.distance))
-        text = (f"nearest member at {self.norm} distance {d} ({'exact' if self.exact else 'float'}, {self.method}); "
-                f"membership verified [{self.membership.method}]")
+        text = (
+            f"nearest member at {self.norm} distance {d} ({'exact' if self.exact else 'float'}, {self.method}); "
+            f"membership verified [{self.membership.method}]"
+        )
         if self.certificate is not None:
             text += f"\n  optimality: {self.certificate.summary()}"
         return text
-
 
 
 # ---------------------------------------------------------------------------------------------------- interface
@@ -489,8 +492,15 @@ class PrivacyDefinition(ABC):
     def row_cone_decides_closure(self) -> bool:
         """True only when "every row in the row cone" is *equivalent* to closure membership (a theorem)."""
 
-    def nearest(self, mechanism: Mechanism, norm: str = "l1", *, atol: float | None = None, solver: str = "dual",
-                max_nonzeros: int | None = None) -> "Nearest":
+    def nearest(
+        self,
+        mechanism: Mechanism,
+        norm: str = "l1",
+        *,
+        atol: float | None = None,
+        solver: str = "dual",
+        max_nonzeros: int | None = None,
+    ) -> "Nearest":
         """The closest mechanism of the closure to ``mechanism`` (``"l1"``, ``"l1-column"`` or ``"linf"``), verified.
 
         The answer to "my mechanism fails — what is the smallest change that passes?": see
@@ -570,8 +580,15 @@ class PrivacyDefinition(ABC):
             cached = self.__dict__["_row_cone_cached"] = build()
         return cached
 
-    def _completion(self, row: list[Any], scale: Scalar, exact: bool, check: Callable[[Mechanism], Membership],
-                    method: str, detail: str) -> Membership:
+    def _completion(
+        self,
+        row: list[Any],
+        scale: Scalar,
+        exact: bool,
+        check: Callable[[Mechanism], Membership],
+        method: str,
+        detail: str,
+    ) -> Membership:
         """The "yes" for a vector ``x ≥ 0`` given as ``row = x / scale``: the two-output mechanism ``[[row], [1 − row]]``
         is built, verified a member by ``check`` and returned as a :class:`CompletionWitness`.
 
@@ -583,11 +600,17 @@ class PrivacyDefinition(ABC):
         member = check(M)
         if not member.member:  # pragma: no cover - a theorem, checked anyway
             raise SolverError(f"{self.name}: the completion {[str(v) for v in row][:8]} is not a member; please report")
-        return Membership(member=True, method=method, exact=exact,
-                          witness=CompletionWitness(mechanism=M, row=0, scale=scale, membership=member), detail=detail)
+        return Membership(
+            member=True,
+            method=method,
+            exact=exact,
+            witness=CompletionWitness(mechanism=M, row=0, scale=scale, membership=member),
+            detail=detail,
+        )
 
-    def _negative_entry(self, vec: np.ndarray, exact: bool, tol: float, method: str,
-                        detail: Callable[[int], str] | None = None) -> Membership | None:
+    def _negative_entry(
+        self, vec: np.ndarray, exact: bool, tol: float, method: str, detail: Callable[[int], str] | None = None
+    ) -> Membership | None:
         """The "no" for a vector with a negative entry (it leaves the orthant ``x ≥ 0`` that contains every row
         cone), or None when every entry is non-negative (within ``tol`` in float mode).
 
@@ -599,10 +622,21 @@ class PrivacyDefinition(ABC):
         i = neg[0]
         normal = np.array([Fraction(0)] * self.n_inputs, dtype=object) if exact else np.zeros(self.n_inputs)
         normal[i] = 1
-        cert = RowCertificate(row=-1, output="", normal=readonly(normal), value=vec[i],
-                              inequality=f"x[{self.inputs[i]}] ≥ 0", label="nonnegative")
-        return Membership(member=False, method=method, exact=exact, certificate=cert,
-                          detail=detail(i) if detail is not None else "a negative entry")
+        cert = RowCertificate(
+            row=-1,
+            output="",
+            normal=readonly(normal),
+            value=vec[i],
+            inequality=f"x[{self.inputs[i]}] ≥ 0",
+            label="nonnegative",
+        )
+        return Membership(
+            member=False,
+            method=method,
+            exact=exact,
+            certificate=cert,
+            detail=detail(i) if detail is not None else "a negative entry",
+        )
 
     def check_mechanism(self, mechanism: Mechanism) -> Mechanism:
         """Return ``mechanism`` if it is a :class:`Mechanism` over exactly :attr:`inputs`; raise otherwise.
@@ -666,4 +700,6 @@ class HasLevel:
         return self._level
 
 
-automorphisms.register(PrivacyDefinition, trivial_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)
+automorphisms.register(
+    PrivacyDefinition, trivial_automorphisms
+)  # privgeom.automorphisms (geometry never imports definitions)

@@ -117,7 +117,9 @@ def _adp_spec(params: dict[str, str]) -> PrivacyDefinition:
     dp = parse_definition("dp:" + rest)
     if not isinstance(dp, DifferentialPrivacy):  # pragma: no cover - the dp kind always returns it
         raise FormatError("adp: the dp part of the spec did not give an ε-DP definition")
-    return ApproximateDP(dp, delta=delta, exact=False if exact is not None and exact.lower() in ("false", "0", "no") else None)
+    return ApproximateDP(
+        dp, delta=delta, exact=False if exact is not None and exact.lower() in ("false", "0", "no") else None
+    )
 
 
 def _pufferfish_spec(params: dict[str, str]) -> PrivacyDefinition:

@@ -116,8 +116,14 @@ class ClosedFormDefinition(FiniteDefinition):
         n = self.n_inputs
         G = self.mechanism.matrix if self.exact else self.mechanism.float_matrix()
         structure = ConeStructure(
-            "simplicial", f"{self.name}: one facet per column of G^-1 ({n}), the {n} rows of G as extreme rays",
-            n_facets=n, n_rays=n, dim=n, pointed=True, facets=self.closed_form_facets, rays=lambda: G,
+            "simplicial",
+            f"{self.name}: one facet per column of G^-1 ({n}), the {n} rows of G as extreme rays",
+            n_facets=n,
+            n_rays=n,
+            dim=n,
+            pointed=True,
+            facets=self.closed_form_facets,
+            rays=lambda: G,
             pair_bounds=lambda ia, ib: generator_pair_bounds(G, ia, ib, exact=self.exact),
         )
         return Cone.from_structure(structure, labels=self.inputs, exact=self.exact)
@@ -145,19 +151,36 @@ class ClosedFormDefinition(FiniteDefinition):
             gen_ok = all(v >= 0 for v in G.dot(F)) if exact else bool((G.dot(F) >= -tol).all())
             if not (gen_ok and (value < 0 if exact else value < -tol * float(np.abs(F).max()))):
                 raise SolverError(f"{self.name}: the closed-form facet {z} does not verify; please report")
-            cert = RowCertificate(row=o, output=M.outputs[o], normal=readonly(np.asarray(F)), value=value,
-                                  inequality=format_inequality(F, self.inputs), label=f"closed-form facet {z}")
-            return Membership(member=False, method="closed-form", exact=exact, certificate=cert,
-                              detail=f"output {M.outputs[o]!r} violates closed-form facet {z} ({cert.inequality})")
+            cert = RowCertificate(
+                row=o,
+                output=M.outputs[o],
+                normal=readonly(np.asarray(F)),
+                value=value,
+                inequality=format_inequality(F, self.inputs),
+                label=f"closed-form facet {z}",
+            )
+            return Membership(
+                member=False,
+                method="closed-form",
+                exact=exact,
+                certificate=cert,
+                detail=f"output {M.outputs[o]!r} violates closed-form facet {z} ({cert.inequality})",
+            )
         if not exact:
             Y = np.clip(np.asarray(Y, dtype=float), 0.0, None)
-        wit = ClosureWitness(components=(0,), weights=(Fraction(1) if exact else 1.0,), post_processings=(readonly(Y),),
-                             residual=Fraction(0) if exact else 0.0)
+        wit = ClosureWitness(
+            components=(0,),
+            weights=(Fraction(1) if exact else 1.0,),
+            post_processings=(readonly(Y),),
+            residual=Fraction(0) if exact else 0.0,
+        )
         resid = verify_closure_witness([G], target, wit, exact=exact, atol=tol)
         if resid is None:  # float mode at the tolerance boundary: let the LP decide
             return super().contains(mechanism, method="lp", atol=atol)
         wit = replace(wit, residual=resid)
-        return Membership(member=True, method="closed-form", exact=exact, witness=wit, detail="M · G^{-1} >= 0 (closed-form inverse)")
+        return Membership(
+            member=True, method="closed-form", exact=exact, witness=wit, detail="M · G^{-1} >= 0 (closed-form inverse)"
+        )
 
 
 # ------------------------------------------------------------------------------------------------- symmetry groups

@@ -80,7 +80,12 @@ def _as_float(a: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------------- verification
 def verify_closure_witness(
-    mats: Sequence[np.ndarray], target: np.ndarray, witness: ClosureWitness, *, exact: bool, atol: float = ATOL,
+    mats: Sequence[np.ndarray],
+    target: np.ndarray,
+    witness: ClosureWitness,
+    *,
+    exact: bool,
+    atol: float = ATOL,
     fraction: bool = False,
 ) -> Fraction | float | None:
     """Check ``target = Σ λ_j A_j M_{c_j}`` (exactly, or within ``atol``); return the residual or None if it fails.
@@ -140,7 +145,9 @@ def _verify_exact_ints(mats: Sequence[np.ndarray], target: np.ndarray, witness: 
         M = mats[c]
         if A.shape != (target.shape[0], M.shape[0]):
             return None
-        An, Ad = widen(*int_columns(A)) if A.size else (np.zeros(A.shape, dtype=object), np.ones(A.shape[1], dtype=object))
+        An, Ad = (
+            widen(*int_columns(A)) if A.size else (np.zeros(A.shape, dtype=object), np.ones(A.shape[1], dtype=object))
+        )
         if (An < 0).any() or not bool((An.sum(axis=0) == Ad).all()):
             return None
         Mn, Md = widen(*int_columns(M))
@@ -212,8 +219,12 @@ def witness_from_coefficients(
     if not exact:
         tot = sum(weights)
         weights = [w / tot for w in weights]
-    return ClosureWitness(components=tuple(comps), weights=tuple(weights), post_processings=tuple(posts),
-                          residual=Fraction(0) if exact else 0.0)
+    return ClosureWitness(
+        components=tuple(comps),
+        weights=tuple(weights),
+        post_processings=tuple(posts),
+        residual=Fraction(0) if exact else 0.0,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- the LP
@@ -232,8 +243,14 @@ class _ClosureLP:
     built lazily, only when exact mode needs them. Sizes are checked here, before anything is built.
     """
 
-    def __init__(self, mats: Sequence[np.ndarray], target: np.ndarray, *, max_nonzeros: int | None = None,
-                 what: str = "closure LP") -> None:
+    def __init__(
+        self,
+        mats: Sequence[np.ndarray],
+        target: np.ndarray,
+        *,
+        max_nonzeros: int | None = None,
+        what: str = "closure LP",
+    ) -> None:
         self.mats = list(mats)
         self.target = target
         self.n_out, self.N = target.shape
@@ -254,8 +271,14 @@ class _ClosureLP:
 
     def check_full_size(self) -> None:
         """Refuse the unreduced LP (all ``N`` equations per output) before it is built."""
-        check_lp_size(self.n_eq, self.n_core + 2 * self.n_out * self.N, self.nnz_full, what=self.what,
-                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
+        check_lp_size(
+            self.n_eq,
+            self.n_core + 2 * self.n_out * self.N,
+            self.nnz_full,
+            what=self.what,
+            max_nonzeros=self.max_nonzeros,
+            hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()",
+        )
 
     @cached_property
     def _triplets(self) -> Triplets:
@@ -318,8 +341,14 @@ class _ClosureLP:
         n_out, N = self.n_out, self.N
         nW = n_out * N
         nz = sum(self.r)
-        check_lp_size(n_out * nz + self.m, nW + nz + 1, self.nnz_full, what=f"{self.what} (separation LP)",
-                      max_nonzeros=self.max_nonzeros, hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()")
+        check_lp_size(
+            n_out * nz + self.m,
+            nW + nz + 1,
+            self.nnz_full,
+            what=f"{self.what} (separation LP)",
+            max_nonzeros=self.max_nonzeros,
+            hint="the max_nonzeros= keyword of FiniteDefinition.closure_lp()",
+        )
         rows, cols, vals = [], [], []
         o = np.arange(n_out)
         row = 0
@@ -343,7 +372,9 @@ class _ClosureLP:
             vals += [np.concatenate([-np.ones(rj), [1.0]])]
             row += 1
             zoff += rj
-        A = sp.csc_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(row, nW + nz + 1))
+        A = sp.csc_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(row, nW + nz + 1)
+        )
         c = np.concatenate([_as_float(self.target).ravel(), np.zeros(nz), [-1.0]])
         bounds = [(-1.0, 1.0)] * nW + [(None, None)] * (nz + 1)
         res = solve_lp(c, A_ub=A, b_ub=np.zeros(row), bounds=bounds, what="separation LP")
@@ -436,8 +467,13 @@ def _closure_model(cache: MutableMapping[Any, ClosureModel] | None, lp: _Closure
     if model is None:
         if not reduce:
             lp.check_full_size()
-        model = ClosureModel([_as_float(np.asarray(M)) for M in lp.mats], lp.n_out, reduce=reduce,
-                             max_nonzeros=lp.max_nonzeros, what=f"{lp.what} closure LP")
+        model = ClosureModel(
+            [_as_float(np.asarray(M)) for M in lp.mats],
+            lp.n_out,
+            reduce=reduce,
+            max_nonzeros=lp.max_nonzeros,
+            what=f"{lp.what} closure LP",
+        )
         if cache is not None:
             while len(cache) >= _CACHED_MODELS:  # keep the most recent few (each holds a HiGHS instance)
                 del cache[next(iter(cache))]
@@ -446,8 +482,15 @@ def _closure_model(cache: MutableMapping[Any, ClosureModel] | None, lp: _Closure
 
 
 def closure_lp_membership(
-    mats: Sequence[np.ndarray], target: np.ndarray, *, exact: bool, atol: float = ATOL, what: str = "closure",
-    solver: str | None = None, reduce: bool = True, cache: MutableMapping[Any, ClosureModel] | None = None,
+    mats: Sequence[np.ndarray],
+    target: np.ndarray,
+    *,
+    exact: bool,
+    atol: float = ATOL,
+    what: str = "closure",
+    solver: str | None = None,
+    reduce: bool = True,
+    cache: MutableMapping[Any, ClosureModel] | None = None,
     max_nonzeros: int | None = None,
 ) -> Membership:
     """Decide ``target ∈ closure({mats})`` by the LP of Theorem 3.4 with a verified witness or certificate.
@@ -491,9 +534,14 @@ def closure_lp_membership(
             cert = _certificate(lp, -D, exact=exact, atol=atol)
             if cert is not None:
                 o = int(np.argmax(np.abs(D).max(axis=1)))
-                return Membership(member=False, method="lp", exact=exact, certificate=cert,
-                                  detail=f"{what}: row {o} of the mechanism is not in the span of the definition's "
-                                         "rows (separating functional from the row-space reduction of the closure LP)")
+                return Membership(
+                    member=False,
+                    method="lp",
+                    exact=exact,
+                    certificate=cert,
+                    detail=f"{what}: row {o} of the mechanism is not in the span of the definition's "
+                    "rows (separating functional from the row-space reduction of the closure LP)",
+                )
             model = _closure_model(cache, lp, False)
     out = _decide(lp, model, Tf, solver, exact=exact, atol=atol, what=what)
     if out is None and model.reduced:  # the reduced LP is a speed-up only: the unreduced LP decides
@@ -508,8 +556,9 @@ def closure_lp_membership(
     return out
 
 
-def _decide(lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *, exact: bool, atol: float,
-            what: str) -> Membership | None:
+def _decide(
+    lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *, exact: bool, atol: float, what: str
+) -> Membership | None:
     res, W_dual = model.solve(Tf, solver)
     assert res.x is not None
     x = model.core(res.x)
@@ -529,8 +578,13 @@ def _decide(lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *,
                 wit = None if resid is None else replace(wit, residual=resid)
         if wit is None:
             return None
-        return Membership(member=True, method="lp", exact=exact, witness=wit,
-                          detail=f"{what}: witness found by the closure LP (Theorem 3.4)")
+        return Membership(
+            member=True,
+            method="lp",
+            exact=exact,
+            witness=wit,
+            detail=f"{what}: witness found by the closure LP (Theorem 3.4)",
+        )
 
     def try_certificate() -> Membership | None:
         cert = _certificate(lp, W_dual, exact=exact, atol=atol) if W_dual is not None else None
@@ -539,7 +593,10 @@ def _decide(lp: _ClosureLP, model: ClosureModel, Tf: np.ndarray, solver: str, *,
         if cert is None:
             return None
         return Membership(
-            member=False, method="lp", exact=exact, certificate=cert,
+            member=False,
+            method="lp",
+            exact=exact,
+            certificate=cert,
             detail=f"{what}: separating functional from the LP dual ({measure} ≈ {number_text(dist, digits=3)})",
         )
 

@@ -106,8 +106,15 @@ class ClosureModel:
         How many times the model was solved (the first solve is cold, later ones warm).
     """
 
-    def __init__(self, mats: Sequence[np.ndarray], n_out: int, *, reduce: bool = True,
-                 max_nonzeros: int | None = None, what: str = "closure LP") -> None:
+    def __init__(
+        self,
+        mats: Sequence[np.ndarray],
+        n_out: int,
+        *,
+        reduce: bool = True,
+        max_nonzeros: int | None = None,
+        what: str = "closure LP",
+    ) -> None:
         mats = [np.asarray(M, dtype=float) for M in mats]
         self.what = what
         self.n_out = int(n_out)
@@ -121,8 +128,14 @@ class ClosureModel:
         # sums, λ, one equation per output); its exact size is checked again after the rank, before assembling
         full = closure_lp_nonzeros(nnz_g, self.n_out, Rt, self.N, self.m)
         floor = self.n_out * Rt + Rt + self.m + 3 * self.n_out
-        check_lp_size(self.n_out * self.N + Rt + 1, self.n_out * Rt + self.m + 2 * self.n_out * self.N,
-                      floor if reduce else full, what=what, max_nonzeros=max_nonzeros, hint=hint)
+        check_lp_size(
+            self.n_out * self.N + Rt + 1,
+            self.n_out * Rt + self.m + 2 * self.n_out * self.N,
+            floor if reduce else full,
+            what=what,
+            max_nonzeros=max_nonzeros,
+            hint=hint,
+        )
         self.offs = np.cumsum([0] + [self.n_out * rj for rj in self.r])[:-1]
         self.nb = self.n_out * Rt
         G = np.vstack(mats)
@@ -203,8 +216,9 @@ class ClosureModel:
         rows += [top, top]
         cols += [self.nb + self.m + top, self.nb + self.m + self.n_top + top]
         vals += [np.ones(self.n_top), -np.ones(self.n_top)]
-        A = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                          shape=(self.n_rows, self.n_cols))
+        A = sp.coo_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(self.n_rows, self.n_cols)
+        )
         return A.tocsc()
 
     def span_residual(self, T: np.ndarray) -> np.ndarray:
@@ -222,7 +236,9 @@ class ClosureModel:
         if solver not in HIGHS_SOLVERS:
             from .._core.errors import InvalidParameterError
 
-            raise InvalidParameterError(f"{self.what}: unknown LP solver {solver!r}; choose one of {list(HIGHS_SOLVERS)}")
+            raise InvalidParameterError(
+                f"{self.what}: unknown LP solver {solver!r}; choose one of {list(HIGHS_SOLVERS)}"
+            )
         rhs = (np.asarray(T, dtype=float) @ self.P.T).ravel()
         res = self.model.solve(row_lower=rhs, row_upper=rhs, rows=np.arange(self.n_top), solver=solver)
         self.solves += 1

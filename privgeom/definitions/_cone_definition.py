@@ -95,7 +95,7 @@ def _check_coefficient_range(rows: Any, key: str) -> None:
         if big.bit_length() > MAX_COEFFICIENT_BITS:
             tiny = min((k for k in range(len(values)) if values[k]), key=lambda k: abs(values[k]))
             shown = f"{key}[{i}, {j}] = {number_text(values[j])}"
-            if abs(values[tiny]) * (2 ** MAX_COEFFICIENT_BITS) < abs(values[j]) and tiny != j:
+            if abs(values[tiny]) * (2**MAX_COEFFICIENT_BITS) < abs(values[j]) and tiny != j:
                 shown += f" against {key}[{i}, {tiny}] = {number_text(values[tiny])}"
             raise InvalidInputError(
                 f"{shown}: in lowest integer terms the row {key}[{i}] has a coefficient of {big.bit_length()} bits, "
@@ -146,7 +146,8 @@ def _face_of_ones(cone: Cone) -> tuple[np.ndarray, np.ndarray]:
         if (s != 0) if exact else abs(float(s)) > tol * float(np.abs(e.astype(float)).max()):
             raise InvalidParameterError(
                 f"ConeDefinition: no mechanism has its rows in this cone: the all-ones vector violates the equality "
-                f"{format_inequality(e, labels, '=')} (every mechanism's rows sum to it)")
+                f"{format_inequality(e, labels, '=')} (every mechanism's rows sum to it)"
+            )
     keep: list[int] = []
     tight: list[int] = []
     for i, a in enumerate(F):
@@ -155,7 +156,8 @@ def _face_of_ones(cone: Cone) -> tuple[np.ndarray, np.ndarray]:
         if (s < 0) if exact else float(s) < -tol * scale:
             raise InvalidParameterError(
                 f"ConeDefinition: no mechanism has its rows in this cone: the all-ones vector violates facet {i} "
-                f"({format_inequality(a, labels)}), and every mechanism's rows sum to it")
+                f"({format_inequality(a, labels)}), and every mechanism's rows sum to it"
+            )
         (tight if ((s == 0) if exact else abs(float(s)) <= tol * scale) else keep).append(i)
     eye = [_zero_row(n, exact) for _ in range(n)]
     for i in range(n):
@@ -261,7 +263,9 @@ class ConeDefinition(PrivacyDefinition):
         self._redundant: tuple[Any, ...] = ()
 
     @classmethod
-    def from_guarantees(cls, guarantees: Iterable[Any], inputs: InputsLike, *, name: str | None = None) -> "ConeDefinition":
+    def from_guarantees(
+        cls, guarantees: Iterable[Any], inputs: InputsLike, *, name: str | None = None
+    ) -> "ConeDefinition":
         """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.design._design.from_guarantees`.
 
         Each guarantee is a :class:`~privgeom.Guarantee`, a coefficient vector ``a`` (``a·x ≥ 0``) or an attacker
@@ -321,8 +325,14 @@ class ConeDefinition(PrivacyDefinition):
         out: dict[str, Any] = {"privgeom": "cone-definition", "version": 1}
         if self._name:
             out["name"] = self._name
-        out.update({"exact": self.exact, "labels": list(self._inputs), "facets": to_jsonable(self._cone.facets),
-                    "equalities": to_jsonable(self._cone.equalities)})
+        out.update(
+            {
+                "exact": self.exact,
+                "labels": list(self._inputs),
+                "facets": to_jsonable(self._cone.facets),
+                "equalities": to_jsonable(self._cone.equalities),
+            }
+        )
         return out
 
     @classmethod
@@ -336,8 +346,9 @@ class ConeDefinition(PrivacyDefinition):
         ...
         privgeom._core.errors.FormatError: unknown fields in cone-definition JSON: ['extra']
         """
-        data = json_document(data, kind="cone-definition", fields=CONE_DEFINITION_SCHEMA["properties"],
-                             versions=CONE_DEFINITION_VERSIONS)
+        data = json_document(
+            data, kind="cone-definition", fields=CONE_DEFINITION_SCHEMA["properties"], versions=CONE_DEFINITION_VERSIONS
+        )
         labels = data.get("labels")
         if not isinstance(labels, list) or not all(isinstance(v, str) for v in labels):
             raise FormatError(f"'labels' must be a list of strings, got {labels!r:.80}")
@@ -400,7 +411,9 @@ class ConeDefinition(PrivacyDefinition):
         F, E = self._cone.facets, self._cone.equalities
         if not exact:
             F, E = F.astype(float), E.astype(float)
-        return [_Inequality("equality", i, e) for i, e in enumerate(E)] + [_Inequality("facet", i, a) for i, a in enumerate(F)]
+        return [_Inequality("equality", i, e) for i, e in enumerate(E)] + [
+            _Inequality("facet", i, a) for i, a in enumerate(F)
+        ]
 
     def _first_violation(self, X: np.ndarray, exact: bool, atol: float) -> _Violation | None:
         """The first violated inequality (equalities signed to be ``< 0``), or None."""
@@ -435,19 +448,30 @@ class ConeDefinition(PrivacyDefinition):
         exact = self.exact and M.exact
         X = M.matrix if exact else M.float_matrix()
         if method == "row-cone":
-            return rows_row_cone_membership(self, X, M.outputs, exact=exact, atol=tol, cone="cone",
-                                            detail="every row lies in the cone")
+            return rows_row_cone_membership(
+                self, X, M.outputs, exact=exact, atol=tol, cone="cone", detail="every row lies in the cone"
+            )
         v = self._first_violation(X, exact, tol)
         if v is None:
             ne, nf = len(self._cone.equalities), self._cone.n_facets
-            return Membership(member=True, method="row-inequalities", exact=exact,
-                              detail=f"every row satisfies the {nf} facets" + (f" and {ne} equalities" if ne else ""))
+            return Membership(
+                member=True,
+                method="row-inequalities",
+                exact=exact,
+                detail=f"every row satisfies the {nf} facets" + (f" and {ne} equalities" if ne else ""),
+            )
         o, kind, i, a, value = v
         text = format_inequality(a, self._inputs)
-        cert = RowCertificate(row=o, output=M.outputs[o], normal=readonly(a), value=value, inequality=text,
-                              label=f"{kind} {i}")
-        return Membership(member=False, method="row-inequalities", exact=exact, certificate=cert,
-                          detail=f"row {M.outputs[o]!r} violates {kind} {i}: {text} (value {fraction_str(value)})")
+        cert = RowCertificate(
+            row=o, output=M.outputs[o], normal=readonly(a), value=value, inequality=text, label=f"{kind} {i}"
+        )
+        return Membership(
+            member=False,
+            method="row-inequalities",
+            exact=exact,
+            certificate=cert,
+            detail=f"row {M.outputs[o]!r} violates {kind} {i}: {text} (value {fraction_str(value)})",
+        )
 
     def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` in the row cone? A "no" names the violated facet or equality.
@@ -465,17 +489,24 @@ class ConeDefinition(PrivacyDefinition):
         X = (np.array([Fraction(v) for v in vec], dtype=object) if exact else vec.astype(float)).reshape(1, -1)
         v = self._first_violation(X, exact, tol)
         if v is None:
-            return Membership(member=True, method="row-inequalities", exact=exact,
-                              detail="x satisfies every facet and equality")
+            return Membership(
+                member=True, method="row-inequalities", exact=exact, detail="x satisfies every facet and equality"
+            )
         _, kind, i, a, value = v
         text = format_inequality(a, self._inputs)
         cert = RowCertificate(row=-1, output="", normal=readonly(a), value=value, inequality=text, label=f"{kind} {i}")
-        return Membership(member=False, method="row-inequalities", exact=exact, certificate=cert,
-                          detail=f"x violates {kind} {i}: {text}")
+        return Membership(
+            member=False,
+            method="row-inequalities",
+            exact=exact,
+            certificate=cert,
+            detail=f"x violates {kind} {i}: {text}",
+        )
 
 
-def cone_definition_automorphisms(definition: ConeDefinition, *, max_automorphisms: int | None = None,
-                                  **options: Any) -> Any:
+def cone_definition_automorphisms(
+    definition: ConeDefinition, *, max_automorphisms: int | None = None, **options: Any
+) -> Any:
     """The dataset permutations that map the row cone onto itself: the permutations of its canonical facets
     (:func:`privgeom.automorphisms` of the cone with ``method="facets"``); trivial for a lower-dimensional row cone.
 

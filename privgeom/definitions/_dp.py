@@ -43,7 +43,9 @@ __all__ = ["DifferentialPrivacy", "dp_level", "standard_graph_spec", "structured
 SPEC_UNSAFE = set(",;~=:[]{}\"' ")
 
 
-def dp_level(eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, exact: bool | None = None, owner: str = "DP") -> PrivacyLevel:
+def dp_level(
+    eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, exact: bool | None = None, owner: str = "DP"
+) -> PrivacyLevel:
     """:meth:`PrivacyLevel.parse` with the convention of the DP definitions that ``ε = 0`` is exact even when
     given as the float ``0.0`` (``e^0 = 1`` is rational whatever the spelling).
 
@@ -137,8 +139,15 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
 
     membership_methods = ("dp-row-inequalities", "row-cone", "fraction")
 
-    def __init__(self, graph: RelationLike, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, *, inputs: InputsLike | None = None,
-                 exact: bool | None = None) -> None:
+    def __init__(
+        self,
+        graph: RelationLike,
+        eps: LevelLike | None = None,
+        exp_eps: ScalarLike | None = None,
+        *,
+        inputs: InputsLike | None = None,
+        exact: bool | None = None,
+    ) -> None:
         self._level = dp_level(eps, exp_eps, exact=exact, owner="DifferentialPrivacy")
         self._ratio, self._given = self._level.exp_eps, _given(self._level)
         self._exact = self._level.exact
@@ -196,19 +205,25 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         self._J = np.array([j for i, j in pairs] + [i for i, j in pairs], dtype=np.int64)
 
     @classmethod
-    def hamming(cls, k: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
+    def hamming(
+        cls, k: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None
+    ) -> "DifferentialPrivacy":
         """ε-DP on ``k`` bits (neighbours differ in one bit: ``neighbour_graph("hamming", Domain.bits(k))``)."""
         return cls(Domain.bits(k), eps=eps, exp_eps=exp_eps, exact=exact)
 
     @classmethod
-    def complete(cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
+    def complete(
+        cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None
+    ) -> "DifferentialPrivacy":
         """Local DP on one record with ``n`` values (every pair neighbours: ``neighbour_graph("complete", n)``)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 2:
             raise InvalidParameterError(f"DifferentialPrivacy.complete needs an integer n >= 2 values, got {n!r}")
         return cls("complete", eps=eps, exp_eps=exp_eps, inputs=[str(i) for i in range(n)], exact=exact)
 
     @classmethod
-    def path(cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None) -> "DifferentialPrivacy":
+    def path(
+        cls, n: int, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None, exact: bool | None = None
+    ) -> "DifferentialPrivacy":
         """DP for a count in ``0..n`` (neighbours differ by one: ``neighbour_graph(Domain.counts(n), Domain.counts(n))``)."""
         return cls(Domain.counts(n), eps=eps, exp_eps=exp_eps, exact=exact)
 
@@ -410,11 +425,20 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         structure = ConeStructure(
             "difference",
             f"one facet x_i ≤ e^ε x_j per directed edge ({len(self._I)}), e^ε = {fraction_str(ratio)}"
-            + (f", and x_i ≥ 0 for {len(isolated)} isolated dataset{'s' if len(isolated) != 1 else ''}" if isolated else ""),
-            n_facets=n_facets, dim=n, pointed=True, facets=facets, contains=self._cone_contains,
+            + (
+                f", and x_i ≥ 0 for {len(isolated)} isolated dataset{'s' if len(isolated) != 1 else ''}"
+                if isolated
+                else ""
+            ),
+            n_facets=n_facets,
+            dim=n,
+            pointed=True,
+            facets=facets,
+            contains=self._cone_contains,
             # rays by the dedicated enumeration on connected graphs; otherwise by double description from the facets
             rays=rays if n > 1 and self._connected() else None,
-            pair_bounds=self.pair_bounds, facet=facet,
+            pair_bounds=self.pair_bounds,
+            facet=facet,
             difference=DifferenceData(self._I, self._J, (ratio,) * len(self._I), isolated),
             extra={"facet_action": facet_action, "symmetry": self._symmetry},
         )
@@ -429,7 +453,9 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         adj = coo_matrix((np.ones(len(self._I), dtype=np.int8), (self._I, self._J)), shape=(n, n))
         return int(connected_components(adj, directed=False)[0]) == 1
 
-    def pair_bounds(self, ia: Sequence[int] | np.ndarray, ib: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def pair_bounds(
+        self, ia: Sequence[int] | np.ndarray, ib: Sequence[int] | np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``sup x_a / x_b`` over the DP row cone: ``e^{dε}`` with ``d`` the graph distance (``math.inf`` when ``a``, ``b``
         lie in different components); symmetric. Shortest paths of the difference constraints ``x_i ≤ e^ε x_j``
         (chaining along a path gives the bound; ``x_v = e^{-ε d(v, b)}`` attains it).
@@ -458,7 +484,7 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
             if a not in dist:
                 dist[a] = nx.single_source_shortest_path_length(self._graph, labels[a])
             d = dist[a].get(labels[int(b)])
-            out[t] = math.inf if d is None else self._ratio ** d
+            out[t] = math.inf if d is None else self._ratio**d
         return readonly(out), readonly(out)
 
     # ------------------------------------------------------------------------------------------------ membership
@@ -493,22 +519,40 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
             return self._row_answer(v, M, lambda o: M.row(o), exact, tol)
         X = M.matrix if exact else M.float_matrix()
         if method == "row-cone":
-            return rows_row_cone_membership(self, X, M.outputs, exact=exact, atol=tol, cone="DP row cone",
-                                            detail="every row satisfies every facet of the DP row cone")
+            return rows_row_cone_membership(
+                self,
+                X,
+                M.outputs,
+                exact=exact,
+                atol=tol,
+                cone="DP row cone",
+                detail="every row satisfies every facet of the DP row cone",
+            )
         name = "fraction" if method == "fraction" else "dp-row-inequalities"
-        return self._row_answer(violation(self._I, self._J, self._ratio, X, exact, tol), M, lambda o: X[o], exact, tol,
-                                name)
+        return self._row_answer(
+            violation(self._I, self._J, self._ratio, X, exact, tol), M, lambda o: X[o], exact, tol, name
+        )
 
-    def _row_answer(self, v: Violation | None, M: Mechanism, row: Any, exact: bool, tol: float,
-                    name: str = "dp-row-inequalities") -> Membership:
+    def _row_answer(
+        self, v: Violation | None, M: Mechanism, row: Any, exact: bool, tol: float, name: str = "dp-row-inequalities"
+    ) -> Membership:
         if v is None:
-            return Membership(member=True, method=name, exact=exact,
-                              detail=f"every row satisfies x_i ≤ {fraction_str(self._ratio)}·x_j on all "
-                                     f"{len(self._I)} directed edges")
+            return Membership(
+                member=True,
+                method=name,
+                exact=exact,
+                detail=f"every row satisfies x_i ≤ {fraction_str(self._ratio)}·x_j on all "
+                f"{len(self._I)} directed edges",
+            )
         o, e = v
         cert = self._certificate(row(o), o, M.outputs[o], e, exact, tol)
-        return Membership(member=False, method=name, exact=exact, certificate=cert,
-                          detail=f"row {M.outputs[o]!r} violates {cert.inequality}")
+        return Membership(
+            member=False,
+            method=name,
+            exact=exact,
+            certificate=cert,
+            detail=f"row {M.outputs[o]!r} violates {cert.inequality}",
+        )
 
     def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` in the DP row cone (``x ≥ 0`` and every edge inequality)?
@@ -531,10 +575,17 @@ class DifferentialPrivacy(HasLevel, PrivacyDefinition):
         else:
             v = violation(self._I, self._J, self._ratio, vec.reshape(1, -1), exact, tol)
         if v is None:
-            return Membership(member=True, method="dp-row-inequalities", exact=exact, detail="every edge inequality holds")
+            return Membership(
+                member=True, method="dp-row-inequalities", exact=exact, detail="every edge inequality holds"
+            )
         cert = self._certificate(vec, -1, "", v.edge, exact, tol)
-        return Membership(member=False, method="dp-row-inequalities", exact=exact, certificate=cert,
-                          detail=f"x violates {cert.inequality}")
+        return Membership(
+            member=False,
+            method="dp-row-inequalities",
+            exact=exact,
+            certificate=cert,
+            detail=f"x violates {cert.inequality}",
+        )
 
 
 def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
@@ -557,7 +608,12 @@ def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
     """
     named = dp._named
     dom = named[0] if named is not None else None
-    if not isinstance(dom, Domain) or dom.kind != "histograms" or tuple(dom.labels) != dp.inputs or dp.level.exp_eps == 1:
+    if (
+        not isinstance(dom, Domain)
+        or dom.kind != "histograms"
+        or tuple(dom.labels) != dp.inputs
+        or dp.level.exp_eps == 1
+    ):
         return None
     c = len(dom.values)
     if c < 2:
@@ -585,19 +641,31 @@ def category_permutations(dp: DifferentialPrivacy) -> SymmetryGroup | None:
         if not np.array_equal(np.sort(np.minimum(pa, pb) * n + np.maximum(pa, pb)), ref):
             return None
         gens.append(tuple(p.tolist()))
-    return SymmetryGroup(labels=dp.inputs, generators=tuple(gens), source="category permutations",
-                         order=math.factorial(c), complete=False)
+    return SymmetryGroup(
+        labels=dp.inputs,
+        generators=tuple(gens),
+        source="category permutations",
+        order=math.factorial(c),
+        complete=False,
+    )
 
 
 def _dp_group(dp: Any, **options: Any) -> SymmetryGroup:
     """:func:`~privgeom.automorphisms` of ε-DP: the permutations of the categories on histograms
     (:func:`category_permutations`), else the structural groups and the bounded graph search."""
     known = category_permutations(dp) if isinstance(dp, DifferentialPrivacy) else None
-    if known is None and isinstance(dp, DifferentialPrivacy) and not dp.graph_built and dp.level.exp_eps != 1 and \
-            dp.n_inputs > 2 and dp._path_spec() is not None:  # a named path on 0..n (n ≥ 2): the reversal v ↦ n − v
+    if (
+        known is None
+        and isinstance(dp, DifferentialPrivacy)
+        and not dp.graph_built
+        and dp.level.exp_eps != 1
+        and dp.n_inputs > 2
+        and dp._path_spec() is not None
+    ):  # a named path on 0..n (n ≥ 2): the reversal v ↦ n − v
         n = dp.n_inputs
-        return SymmetryGroup(labels=dp.inputs, generators=(tuple(range(n - 1, -1, -1)),), source="reversal", order=2,
-                             complete=True)
+        return SymmetryGroup(
+            labels=dp.inputs, generators=(tuple(range(n - 1, -1, -1)),), source="reversal", order=2, complete=True
+        )
     return known if known is not None else dp_automorphisms(dp, **options)
 
 

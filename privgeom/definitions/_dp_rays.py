@@ -67,11 +67,19 @@ __all__ = [
 MAX_DP_RAYS = 50_000
 #: Largest number of search steps (partial assignments) of the ray enumeration before it refuses.
 MAX_ENUMERATION_STEPS = 5_000_000
-register_limit("dp_rays", globals(), "MAX_DP_RAYS",
-               "most extreme rays of an eps-DP cone enumerated without double description (rowcone --rays, "
-               "DifferentialPrivacy(...).row_cone().rays)")
-register_limit("dp_ray_steps", globals(), "MAX_ENUMERATION_STEPS",
-               "most search steps (partial assignments) of the eps-DP ray enumeration")
+register_limit(
+    "dp_rays",
+    globals(),
+    "MAX_DP_RAYS",
+    "most extreme rays of an eps-DP cone enumerated without double description (rowcone --rays, "
+    "DifferentialPrivacy(...).row_cone().rays)",
+)
+register_limit(
+    "dp_ray_steps",
+    globals(),
+    "MAX_ENUMERATION_STEPS",
+    "most search steps (partial assignments) of the eps-DP ray enumeration",
+)
 #: Exact ray counts of the ε-DP cone on the hypercube ``Q_k`` (homomorphisms ``Q_k → Z`` up to translation).
 _HYPERCUBE_RAYS = {1: 2, 2: 6, 3: 38, 4: 990, 5: 395_094}
 
@@ -139,7 +147,7 @@ def hypercube_dp_ray_count(k: int) -> int:
     k = _positive_int(k, "k")
     if k > 5:
         raise SizeLimitError(
-            f"the eps-DP cone on the hypercube Q_{k} has at least 2^(2^{k - 1}) = {2 ** 2 ** (k - 1):.3e} extreme rays; "
+            f"the eps-DP cone on the hypercube Q_{k} has at least 2^(2^{k - 1}) = {2**2 ** (k - 1):.3e} extreme rays; "
             "privgeom counts them only for k <= 5"
         )
     if k in (1, 2, 3, 4):
@@ -196,7 +204,7 @@ def _exact_rays(U: np.ndarray, r: Fraction, cast: Callable[[int], Any] = int) ->
     out = np.empty(U.shape, dtype=object)
     for i, row in enumerate(U.tolist()):
         top = max(row)
-        out[i] = [cast(p ** e * q ** (top - e)) for e in row]
+        out[i] = [cast(p**e * q ** (top - e)) for e in row]
     return out
 
 
@@ -251,8 +259,10 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: 
                 lo = min(u)
                 found.append([v - lo for v in u])
                 if len(found) > max_rays:
-                    raise SizeLimitError(f"the eps-DP cone has more than {max_rays:,} extreme rays (the limit dp_rays); "
-                                         f"refused — {limit_hint('dp_rays', None, keyword='max_rays')}")
+                    raise SizeLimitError(
+                        f"the eps-DP cone has more than {max_rays:,} extreme rays (the limit dp_rays); "
+                        f"refused — {limit_hint('dp_rays', None, keyword='max_rays')}"
+                    )
             return
         v = order[t]
         nb = earlier[t]
@@ -263,9 +273,11 @@ def dp_ray_patterns(graph: nx.Graph, *, max_rays: int | None = None, max_steps: 
                 continue
             steps += 1
             if steps > max_steps:
-                raise SizeLimitError(f"enumerating the eps-DP cone's rays needs more than {max_steps:,} search steps "
-                                     f"(the limit dp_ray_steps); refused — "
-                                     f"{limit_hint('dp_ray_steps', None, keyword='max_steps')}")
+                raise SizeLimitError(
+                    f"enumerating the eps-DP cone's rays needs more than {max_steps:,} search steps "
+                    f"(the limit dp_ray_steps); refused — "
+                    f"{limit_hint('dp_ray_steps', None, keyword='max_steps')}"
+                )
             u[v] = val
             rec(t + 1)
 
@@ -288,10 +300,10 @@ def dp_cone_rays(graph: nx.Graph, exp_eps: ScalarLike, *, max_rays: int | None =
     """
     r = parse_scalar(exp_eps, name="exp_eps")
     if not r > 1:
-        raise InvalidParameterError(f"dp_cone_rays needs exp_eps > 1 (at exp_eps = 1 the cone is a single ray), got {fraction_str(r)}")
+        raise InvalidParameterError(
+            f"dp_cone_rays needs exp_eps > 1 (at exp_eps = 1 the cone is a single ray), got {fraction_str(r)}"
+        )
     U = dp_ray_patterns(graph, max_rays=max_rays)
     if isinstance(r, Fraction):
         return _exact_rays(U, r, Fraction)
     return np.power(float(r), U.astype(float))
-
-

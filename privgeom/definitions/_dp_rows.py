@@ -50,8 +50,9 @@ class Violation(NamedTuple):
     edge: int
 
 
-def violation_int(I_all: np.ndarray, J_all: np.ndarray, ratio: Fraction, num: np.ndarray,
-                  den: np.ndarray) -> Violation | None:
+def violation_int(
+    I_all: np.ndarray, J_all: np.ndarray, ratio: Fraction, num: np.ndarray, den: np.ndarray
+) -> Violation | None:
     """:func:`violation` on integers (exact mode): ``x = num[:, i] / den[i]``, ``e^ε = ratio = p/q``, directed edges
     ``I_all[e] → J_all[e]``.
 
@@ -74,7 +75,7 @@ def violation_int(I_all: np.ndarray, J_all: np.ndarray, ratio: Fraction, num: np
     best: tuple[float, int, int] | None = None
     first: tuple[int, int] | None = None
     for start in range(0, len(I_all), step):
-        I, J = I_all[start:start + step], J_all[start:start + step]
+        I, J = I_all[start : start + step], J_all[start : start + step]
         if same_den:  # one common denominator (randomized response, k-RR, …): it cancels
             s = T[J] * p - T[I] * q
         else:
@@ -97,6 +98,7 @@ def violation_int(I_all: np.ndarray, J_all: np.ndarray, ratio: Fraction, num: np
         return None
     return Violation(best[1], best[2]) if best is not None else Violation(*first)
 
+
 def factored_route(I_all: np.ndarray, J_all: np.ndarray, M: Mechanism) -> bool:
     """True for an exact mechanism kept factored into one-bit factors whose dense matrix is beyond the size limit,
     on the Hamming graph of its bit strings (every edge flips one bit, ``k 2^{k−1}`` edges)."""
@@ -108,6 +110,7 @@ def factored_route(I_all: np.ndarray, J_all: np.ndarray, M: Mechanism) -> bool:
     k = len(F)
     x = I_all ^ J_all
     return len(I_all) == 2 * k * 2 ** (k - 1) and bool(((x & (x - 1)) == 0).all() and (x > 0).all())
+
 
 def factored_violation(I_all: np.ndarray, J_all: np.ndarray, ratio: Fraction, M: Mechanism) -> Violation | None:
     """A violated edge inequality of ``M = F_1 ⊗ … ⊗ F_k`` on the Hamming graph, from the factors, or None.
@@ -135,8 +138,10 @@ def factored_violation(I_all: np.ndarray, J_all: np.ndarray, ratio: Fraction, M:
                     return Violation(o, e)
     return None
 
-def violation(I_all: np.ndarray, J_all: np.ndarray, ratio: Scalar, X: np.ndarray, exact: bool,
-              atol: float) -> Violation | None:
+
+def violation(
+    I_all: np.ndarray, J_all: np.ndarray, ratio: Scalar, X: np.ndarray, exact: bool, atol: float
+) -> Violation | None:
     """The row and directed edge of the worst violated edge inequality, or None (Fractions or floats; the exact
     default is :func:`violation_int`)."""
     if len(I_all) == 0:
@@ -154,8 +159,18 @@ def violation(I_all: np.ndarray, J_all: np.ndarray, ratio: Scalar, X: np.ndarray
     return Violation(o, e)
 
 
-def edge_certificate(I_all: np.ndarray, J_all: np.ndarray, ratio: Scalar, labels: tuple[str, ...], x: np.ndarray,
-                     o: int, output: str, e: int, exact: bool, atol: float) -> RowCertificate:
+def edge_certificate(
+    I_all: np.ndarray,
+    J_all: np.ndarray,
+    ratio: Scalar,
+    labels: tuple[str, ...],
+    x: np.ndarray,
+    o: int,
+    output: str,
+    e: int,
+    exact: bool,
+    atol: float,
+) -> RowCertificate:
     """The certificate of row ``x`` (output ``o``, ``output``) violating directed edge ``e``: the normal
     ``e^ε e_j − e_i`` with ``normal · x = e^ε x_j − x_i < 0`` (checked here, exactly or below ``−atol``), the
     inequality as text ``x[D_i] ≤ e^ε·x[D_j]`` and the edge ``(D_i, D_j)``.
@@ -177,5 +192,12 @@ def edge_certificate(I_all: np.ndarray, J_all: np.ndarray, ratio: Scalar, labels
     assert (value < 0) if exact else (value < -atol)
     Di, Dj = labels[i], labels[j]
     cs = number_text(c if exact else float(c))
-    return RowCertificate(row=o, output=output, normal=readonly(normal), value=value,
-                          inequality=f"x[{Di}] ≤ {cs}·x[{Dj}]", label=f"{Di}->{Dj}", edge=(Di, Dj))
+    return RowCertificate(
+        row=o,
+        output=output,
+        normal=readonly(normal),
+        value=value,
+        inequality=f"x[{Di}] ≤ {cs}·x[{Dj}]",
+        label=f"{Di}->{Dj}",
+        edge=(Di, Dj),
+    )

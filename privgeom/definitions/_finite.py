@@ -34,8 +34,10 @@ from ._rows import (
 
 __all__ = ["FiniteDefinition"]
 
-_NOT_DECIDED = ("the row cone does not decide closure membership for this definition (rows linearly dependent or "
-                "several mechanisms), so the closure LP decided")
+_NOT_DECIDED = (
+    "the row cone does not decide closure membership for this definition (rows linearly dependent or "
+    "several mechanisms), so the closure LP decided"
+)
 
 
 class FiniteDefinition(PrivacyDefinition):
@@ -83,12 +85,15 @@ class FiniteDefinition(PrivacyDefinition):
     True
     """
 
-    def __init__(self, mechanisms: Mechanism | Sequence[Mechanism], *, name: str | None = None,
-                 source: str | None = None) -> None:
+    def __init__(
+        self, mechanisms: Mechanism | Sequence[Mechanism], *, name: str | None = None, source: str | None = None
+    ) -> None:
         if isinstance(mechanisms, Mechanism):
             mechanisms = [mechanisms]
         if isinstance(mechanisms, (str, bytes)) or not isinstance(mechanisms, Sequence):
-            raise InvalidTypeError(f"FiniteDefinition takes a Mechanism or a list of them, got {type(mechanisms).__name__}")
+            raise InvalidTypeError(
+                f"FiniteDefinition takes a Mechanism or a list of them, got {type(mechanisms).__name__}"
+            )
         mechs = list(mechanisms)
         if not mechs:
             raise InvalidInputError("FiniteDefinition needs at least one mechanism")
@@ -198,8 +203,15 @@ class FiniteDefinition(PrivacyDefinition):
         return Cone.from_generators(self._generators(self._exact), exact=self._exact, labels=self._inputs)
 
     # ------------------------------------------------------------------------------------------------ membership
-    def closure_lp(self, mechanism: Mechanism, *, atol: float | None = None, solver: str | None = None,
-                   reduce: bool = True, max_nonzeros: int | None = None) -> Membership:
+    def closure_lp(
+        self,
+        mechanism: Mechanism,
+        *,
+        atol: float | None = None,
+        solver: str | None = None,
+        reduce: bool = True,
+        max_nonzeros: int | None = None,
+    ) -> Membership:
         """Closure membership by the LP of Theorem 3.4 (what ``contains(M, method="lp")`` runs), with its options.
 
         The LP is assembled once per number of outputs, kept on the definition and re-solved from its previous
@@ -232,8 +244,17 @@ class FiniteDefinition(PrivacyDefinition):
         exact = self._exact and M.exact
         mats = self._matrices(exact)
         target = M.matrix if exact else M.float_matrix()
-        by_lp = closure_lp_membership(mats, target, exact=exact, atol=tol, what=self.name, solver=solver,
-                                      reduce=reduce, cache=self._lp_cache, max_nonzeros=max_nonzeros)
+        by_lp = closure_lp_membership(
+            mats,
+            target,
+            exact=exact,
+            atol=tol,
+            what=self.name,
+            solver=solver,
+            reduce=reduce,
+            cache=self._lp_cache,
+            max_nonzeros=max_nonzeros,
+        )
         if not self.row_cone_decides_closure:
             by_lp = replace(by_lp, detail=f"{by_lp.detail}; {_NOT_DECIDED}" if by_lp.detail else _NOT_DECIDED)
         return by_lp
@@ -275,8 +296,16 @@ class FiniteDefinition(PrivacyDefinition):
         G, index = self._reduced
         if not exact and self._exact:
             G = G.astype(float)
-        ans = independent_rows_membership(G, target, exact=exact, labels=self._inputs, outputs=M.outputs, atol=tol,
-                                          index=index, n_original=mats[0].shape[0])
+        ans = independent_rows_membership(
+            G,
+            target,
+            exact=exact,
+            labels=self._inputs,
+            outputs=M.outputs,
+            atol=tol,
+            index=index,
+            n_original=mats[0].shape[0],
+        )
         if ans is not None and ans.member and isinstance(ans.witness, ClosureWitness):
             resid = verify_closure_witness(mats, target, ans.witness, exact=exact, atol=tol)
             if resid is None:
@@ -293,12 +322,27 @@ class FiniteDefinition(PrivacyDefinition):
                 normal, value = np.asarray(ans.normal), ans.value
                 if ans.kind == "equality" and value > 0:
                     normal, value = -normal, -value
-                cert = RowCertificate(row=o, output=outputs[o], normal=normal, value=value,
-                                      inequality=format_inequality(normal, self._inputs), label=f"{ans.kind} {ans.violated}")
-                return Membership(member=False, method="row-cone", exact=bool(ans.exact), certificate=cert,
-                                  detail=f"row {outputs[o]!r} leaves the row cone ({ans.kind} {ans.violated})")
-        return Membership(member=True, method="row-cone", exact=exact,
-                          detail="every row satisfies every facet of the row cone (independent rows: this decides)")
+                cert = RowCertificate(
+                    row=o,
+                    output=outputs[o],
+                    normal=normal,
+                    value=value,
+                    inequality=format_inequality(normal, self._inputs),
+                    label=f"{ans.kind} {ans.violated}",
+                )
+                return Membership(
+                    member=False,
+                    method="row-cone",
+                    exact=bool(ans.exact),
+                    certificate=cert,
+                    detail=f"row {outputs[o]!r} leaves the row cone ({ans.kind} {ans.violated})",
+                )
+        return Membership(
+            member=True,
+            method="row-cone",
+            exact=exact,
+            detail="every row satisfies every facet of the row cone (independent rows: this decides)",
+        )
 
     def contains_row(self, x: Sequence[ScalarLike] | np.ndarray, *, atol: float | None = None) -> Membership:
         """Is the vector ``x`` in the row cone (the cone generated by all rows)? Verified witness or certificate.
@@ -320,8 +364,9 @@ class FiniteDefinition(PrivacyDefinition):
             vec = np.array([Fraction(v) for v in vec], dtype=object)
         if self._decides:
             G, _ = self._reduced
-            ans = independent_row_membership(G if exact else G.astype(float), vec, exact=exact, labels=self._inputs,
-                                             atol=tol)
+            ans = independent_row_membership(
+                G if exact else G.astype(float), vec, exact=exact, labels=self._inputs, atol=tol
+            )
             if ans is not None:
                 return ans
         G = self._generators(exact)
@@ -346,4 +391,6 @@ def _mechanisms_from_json(text: str, *, where: str) -> list[Mechanism]:
     return out
 
 
-automorphisms.register(FiniteDefinition, finite_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)
+automorphisms.register(
+    FiniteDefinition, finite_automorphisms
+)  # privgeom.automorphisms (geometry never imports definitions)

@@ -64,7 +64,9 @@ def frapp_facets(N: int, gamma: ScalarLike, k: int = 1) -> np.ndarray:
     k = _size(k, "k", 1)
     g = parse_scalar(gamma, name="gamma")
     if not g > 1:
-        raise InvalidParameterError(f"FRAPP facets need gamma > 1 (the matrix is singular at gamma = 1), got {fraction_str(g)}")
+        raise InvalidParameterError(
+            f"FRAPP facets need gamma > 1 (the matrix is singular at gamma = 1), got {fraction_str(g)}"
+        )
     size = N**k
     from .._core.arrays import check_dense_size
 
@@ -93,7 +95,9 @@ def frapp_inverse(N: int, gamma: ScalarLike, k: int = 1) -> np.ndarray:
     k = _size(k, "k", 1)
     g = parse_scalar(gamma, name="gamma")
     if not g > 1:
-        raise InvalidParameterError(f"the FRAPP matrix is singular at gamma = {fraction_str(g)}; the inverse needs gamma > 1")
+        raise InvalidParameterError(
+            f"the FRAPP matrix is singular at gamma = {fraction_str(g)}; the inverse needs gamma > 1"
+        )
     from .._core.arrays import check_dense_size
 
     exact = isinstance(g, Fraction)
@@ -120,7 +124,9 @@ def krr_gamma(n_values: int, *, exp_eps: ScalarLike | None = None, p: ScalarLike
     """
     n_values = _size(n_values, "n_values", 2)
     if (exp_eps is None) == (p is None):
-        raise InvalidParameterError(f"k-ary randomized response: give exactly one of exp_eps= and p= (got {exp_eps!r}, {p!r})")
+        raise InvalidParameterError(
+            f"k-ary randomized response: give exactly one of exp_eps= and p= (got {exp_eps!r}, {p!r})"
+        )
     if exp_eps is not None:
         return PrivacyLevel.parse(exp_eps=exp_eps, owner="k-ary randomized response").exp_eps
     q = parse_scalar(p, name="p")
@@ -153,8 +159,12 @@ class FrappDefinition(ClosedFormDefinition):
         self._N, self._k = N, int(k)
         self._gamma = parse_scalar(gamma, name="gamma", exact=M.exact)
         spec = f"frapp:N={N},gamma={_spec_scalar(self._gamma)},k={self._k}" + ("" if M.exact else ",exact=false")
-        super().__init__(M, name=f"FRAPP (N={N}, gamma={_spec_scalar(self._gamma)}, k={self._k})", spec=spec,
-                         invertible=bool(self._gamma > 1))
+        super().__init__(
+            M,
+            name=f"FRAPP (N={N}, gamma={_spec_scalar(self._gamma)}, k={self._k})",
+            spec=spec,
+            invertible=bool(self._gamma > 1),
+        )
 
     @property
     def gamma(self) -> Scalar:
@@ -190,7 +200,14 @@ class KaryRRDefinition(ClosedFormDefinition):
     'krr:n=4,p=1/2'
     """
 
-    def __init__(self, n_values: int, *, exp_eps: ScalarLike | None = None, p: ScalarLike | None = None, exact: bool | None = None) -> None:
+    def __init__(
+        self,
+        n_values: int,
+        *,
+        exp_eps: ScalarLike | None = None,
+        p: ScalarLike | None = None,
+        exact: bool | None = None,
+    ) -> None:
         from ..mechanisms._catalogue import kary_randomized_response
 
         n = _size(n_values, "n_values", 2)
@@ -202,8 +219,9 @@ class KaryRRDefinition(ClosedFormDefinition):
         key, val = ("exp_eps", exp_eps) if exp_eps is not None else ("p", p)
         shown = _spec_scalar(parse_scalar(val, name=key, exact=M.exact))
         spec = f"krr:n={n},{key}={shown}" + ("" if M.exact else ",exact=false")
-        super().__init__(M, name=f"{n}-ary randomized response ({key}={shown})", spec=spec,
-                         invertible=bool(self._gamma > 1))
+        super().__init__(
+            M, name=f"{n}-ary randomized response ({key}={shown})", spec=spec, invertible=bool(self._gamma > 1)
+        )
 
     @property
     def level(self) -> PrivacyLevel:
@@ -239,9 +257,9 @@ def frapp_generators(N: int, k: int) -> list[tuple[int, ...]]:
     gens = []
     for r in range(k):
         for vm in value_maps:
-            gens.append(tuple(where[d[:r] + (vm[d[r]],) + d[r + 1:]] for d in digits))
+            gens.append(tuple(where[d[:r] + (vm[d[r]],) + d[r + 1 :]] for d in digits))
     for r in range(k - 1):
-        gens.append(tuple(where[d[:r] + (d[r + 1], d[r]) + d[r + 2:]] for d in digits))
+        gens.append(tuple(where[d[:r] + (d[r + 1], d[r]) + d[r + 2 :]] for d in digits))
     return gens
 
 
@@ -259,5 +277,7 @@ def _krr_automorphisms(D: Any, **options: Any) -> SymmetryGroup:
     return _symmetric_group(D)
 
 
-automorphisms.register(FrappDefinition, _frapp_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)
+automorphisms.register(
+    FrappDefinition, _frapp_automorphisms
+)  # privgeom.automorphisms (geometry never imports definitions)
 automorphisms.register(KaryRRDefinition, _krr_automorphisms)

@@ -203,7 +203,7 @@ class GeometricDefinition(ClosedFormDefinition):
         out = np.empty(len(d), dtype=object if self._exact else float)
         for t, k in enumerate(d.tolist()):
             if k not in cache:
-                cache[k] = inv ** k
+                cache[k] = inv**k
             out[t] = cache[k]
         return readonly(out), readonly(out.copy())
 
@@ -222,11 +222,21 @@ class GeometricDefinition(ClosedFormDefinition):
             return M.matrix if self._exact else M.float_matrix()
 
         structure = ConeStructure(
-            "simplicial", f"{self.name}: one facet per column of G^-1 ({n}), the {n} rows of G as extreme rays",
-            n_facets=n, n_rays=n, dim=n, pointed=True, facets=self.closed_form_facets, rays=rays,
-            pair_bounds=self.pair_bounds, facet=self.facet_row,
-            extra={"facet_action": lambda p, items: np.asarray(p)[np.asarray(items)],  # facet z sits at z
-                   "facet_action_source": "reversal", "reversal_index": last},
+            "simplicial",
+            f"{self.name}: one facet per column of G^-1 ({n}), the {n} rows of G as extreme rays",
+            n_facets=n,
+            n_rays=n,
+            dim=n,
+            pointed=True,
+            facets=self.closed_form_facets,
+            rays=rays,
+            pair_bounds=self.pair_bounds,
+            facet=self.facet_row,
+            extra={
+                "facet_action": lambda p, items: np.asarray(p)[np.asarray(items)],  # facet z sits at z
+                "facet_action_source": "reversal",
+                "reversal_index": last,
+            },
         )
         return Cone.from_structure(structure, labels=self.inputs, exact=self.exact)
 
@@ -250,4 +260,6 @@ def _geometric_automorphisms(D: Any, **options: Any) -> SymmetryGroup:
     return SymmetryGroup(labels=D.inputs, generators=(rev,), source="reversal", order=2, complete=True)
 
 
-automorphisms.register(GeometricDefinition, _geometric_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)
+automorphisms.register(
+    GeometricDefinition, _geometric_automorphisms
+)  # privgeom.automorphisms (geometry never imports definitions)

@@ -264,7 +264,9 @@ def exact_kron_apply(X: np.ndarray, k: int, kernel: Kernel) -> np.ndarray | Modu
     multi-modular (primes below ``2^31``, recombined by Garner's algorithm into :class:`ModularIntegers`)."""
     bound = max_abs(X) * kernel_row_norm(kernel) ** k
     if bound < INT64_SAFE and all(abs(int(v)) < 2**31 for row in kernel for v in row):
-        return kron_apply(X.astype(np.int64) if X.dtype != np.int64 else X, k, tuple(tuple(int(v) for v in r) for r in kernel))
+        return kron_apply(
+            X.astype(np.int64) if X.dtype != np.int64 else X, k, tuple(tuple(int(v) for v in r) for r in kernel)
+        )
     primes = []
     prod = 1
     for P in _primes():

@@ -99,21 +99,25 @@ def _level(params: dict[str, str], kind: str, exact: bool | None) -> Scalar:
     return PrivacyLevel.parse(eps, exp_eps, exact=exact).exp_eps
 
 
-def _d_and_level(kind: str, factory: Callable[..., Any],
-                 describe: Callable[[int, Any, str], str]) -> Callable[[dict[str, str]], LocalProtocol]:
+def _d_and_level(
+    kind: str, factory: Callable[..., Any], describe: Callable[[int, Any, str], str]
+) -> Callable[[dict[str, str]], LocalProtocol]:
     """The spec builder of a protocol whose only parameters are ``d`` and the level: ``factory(d, exp_eps=, exact=)``,
     named by ``describe(d, mechanism, shown exp_eps)``."""
+
     def build(params: dict[str, str]) -> LocalProtocol:
         d, exact = spec_int(params, "d", kind), spec_bool(params, "exact", kind)
         t = _level(params, kind, exact)
         M = factory(d, exp_eps=t, exact=exact)
         shown = fraction_str(t)
         return LocalProtocol(M, kind=kind, params=f"d={d},exp_eps={shown}", exp_eps=t, name=describe(d, M, shown))
+
     return build
 
 
-_oue = _d_and_level("oue", _ldp.unary_encoding,
-                    lambda d, M, shown: f"optimized unary encoding on {d} values (exp_eps={shown})")
+_oue = _d_and_level(
+    "oue", _ldp.unary_encoding, lambda d, M, shown: f"optimized unary encoding on {d} values (exp_eps={shown})"
+)
 
 
 def _sue(params: dict[str, str]) -> LocalProtocol:
@@ -129,8 +133,13 @@ def _sue(params: dict[str, str]) -> LocalProtocol:
         t = _level(params, "sue", exact)
         M = _ldp.unary_encoding(d, exp_eps=t, optimized=False, exact=exact)
         key, shown = "exp_eps", fraction_str(t)
-    return LocalProtocol(M, kind="sue", params=f"d={d},{key}={shown}", exp_eps=t,
-                         name=f"symmetric unary encoding (basic one-time RAPPOR) on {d} values ({key}={shown})")
+    return LocalProtocol(
+        M,
+        kind="sue",
+        params=f"d={d},{key}={shown}",
+        exp_eps=t,
+        name=f"symmetric unary encoding (basic one-time RAPPOR) on {d} values ({key}={shown})",
+    )
 
 
 def _lh(kind: str) -> Callable[[dict[str, str]], LocalProtocol]:
@@ -143,13 +152,18 @@ def _lh(kind: str) -> Callable[[dict[str, str]], LocalProtocol]:
         shown = fraction_str(t)
         text = f"d={d},exp_eps={shown}" if kind == "blh" else f"d={d},g={g},exp_eps={shown}"
         label = "binary" if kind == "blh" else "optimized"
-        return LocalProtocol(M, kind=kind, params=text, exp_eps=t,
-                             name=f"{label} local hashing on {d} values, g={g} (exp_eps={shown})")
+        return LocalProtocol(
+            M, kind=kind, params=text, exp_eps=t, name=f"{label} local hashing on {d} values, g={g} (exp_eps={shown})"
+        )
+
     return build
 
 
-_hr = _d_and_level("hr", _ldp.hadamard_response,
-                   lambda d, M, shown: f"Hadamard response on {d} values, K={M.n_outputs} (exp_eps={shown})")
+_hr = _d_and_level(
+    "hr",
+    _ldp.hadamard_response,
+    lambda d, M, shown: f"Hadamard response on {d} values, K={M.n_outputs} (exp_eps={shown})",
+)
 
 
 def _ss(params: dict[str, str]) -> LocalProtocol:
@@ -159,8 +173,13 @@ def _ss(params: dict[str, str]) -> LocalProtocol:
     M = _ldp.subset_selection(d, s, exp_eps=t, exact=exact)
     s = _ldp.subset_default_s(d, t) if s is None else s
     shown = fraction_str(t)
-    return LocalProtocol(M, kind="ss", params=f"d={d},s={s},exp_eps={shown}", exp_eps=t,
-                         name=f"{d}-value {s}-subset selection (exp_eps={shown})")
+    return LocalProtocol(
+        M,
+        kind="ss",
+        params=f"d={d},s={s},exp_eps={shown}",
+        exp_eps=t,
+        name=f"{d}-value {s}-subset selection (exp_eps={shown})",
+    )
 
 
 #: The spec kinds of the local-DP protocols, with their factories.

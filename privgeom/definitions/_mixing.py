@@ -95,8 +95,9 @@ def uniform_mechanism(M: Mechanism, exact: bool) -> Mechanism:
     return Mechanism(U, inputs=M.inputs, outputs=M.outputs, exact=exact)
 
 
-def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mechanism | None = None, *,
-                     atol: float | None = None) -> MixingThreshold:
+def mixing_threshold(
+    definition: PrivacyDefinition, mechanism: Mechanism, U: Mechanism | None = None, *, atol: float | None = None
+) -> MixingThreshold:
     """The smallest ``t`` with ``(1 − t)·mechanism + t·U`` in ``definition``'s closure (module docstring).
 
     Parameters
@@ -133,8 +134,10 @@ def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mec
         raise InvalidParameterError(f"U has outputs {list(U.outputs)[:8]}, the mechanism has {list(M.outputs)[:8]}")
     desc = closure_description(definition, exact)
     if desc.kind != "rows" or desc.inequalities is None:
-        raise InvalidParameterError(f"{definition.name}: mixing_threshold needs a definition whose closure is given by "
-                                    "row inequalities (ε-DP, randomized response, a row cone that decides the closure)")
+        raise InvalidParameterError(
+            f"{definition.name}: mixing_threshold needs a definition whose closure is given by "
+            "row inequalities (ε-DP, randomized response, a row cone that decides the closure)"
+        )
     X = M.matrix if exact else M.float_matrix()
     Y = U.matrix if exact else U.float_matrix()
     A = desc.inequalities
@@ -152,8 +155,14 @@ def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mec
         if g < -eps:
             if not h > g:
                 return MixingThreshold(
-                    t=None, mechanism=None, exact=exact, binding=_text(A[q], M, o), upper=None, membership=None,
-                    detail=f"row {M.outputs[o]!r} violates {format_inequality(A[q], M.inputs)} for every t")
+                    t=None,
+                    mechanism=None,
+                    exact=exact,
+                    binding=_text(A[q], M, o),
+                    upper=None,
+                    membership=None,
+                    detail=f"row {M.outputs[o]!r} violates {format_inequality(A[q], M.inputs)} for every t",
+                )
             bound = g / (g - h)
             if bound > low:
                 low, low_at = bound, (o, q)
@@ -163,10 +172,16 @@ def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mec
                 high, high_at = bound, (o, q)
     if low > high:
         o, q = high_at if high_at is not None else (0, 0)
-        return MixingThreshold(t=None, mechanism=None, exact=exact, binding=_text(A[q], M, o), upper=high,
-                               membership=None,
-                               detail=f"t ≥ {fraction_str(low)} is needed, but t ≤ {fraction_str(high)} keeps "
-                                      f"{format_inequality(A[q], M.inputs)} on row {M.outputs[o]!r}")
+        return MixingThreshold(
+            t=None,
+            mechanism=None,
+            exact=exact,
+            binding=_text(A[q], M, o),
+            upper=high,
+            membership=None,
+            detail=f"t ≥ {fraction_str(low)} is needed, but t ≤ {fraction_str(high)} keeps "
+            f"{format_inequality(A[q], M.inputs)} on row {M.outputs[o]!r}",
+        )
     t = low
     mixed_matrix = (1 - t) * X + t * Y
     if not exact:
@@ -179,8 +194,15 @@ def mixing_threshold(definition: PrivacyDefinition, mechanism: Mechanism, U: Mec
     if exact and low_at is not None:
         o, q = low_at
         assert mixed.matrix[o].dot(A[q]) == 0  # tight at t: no smaller weight works
-    return MixingThreshold(t=t, mechanism=mixed, exact=exact, binding=binding, upper=high, membership=ans,
-                           detail=f"closed form over {gM.size} (row, inequality) pairs")
+    return MixingThreshold(
+        t=t,
+        mechanism=mixed,
+        exact=exact,
+        binding=binding,
+        upper=high,
+        membership=ans,
+        detail=f"closed form over {gM.size} (row, inequality) pairs",
+    )
 
 
 def _text(a: np.ndarray, M: Mechanism, o: int) -> str:

@@ -91,8 +91,7 @@ class _Description:
 
 def _nonunit_rows(A: np.ndarray) -> np.ndarray:
     """Drop rows that are multiples of a unit vector (``x_i ≥ 0``: implied by ``N ≥ 0``) and zero rows."""
-    keep = [r for r in range(A.shape[0]) if sum(1 for v in A[r] if v != 0) > 1
-            or any(v < 0 for v in A[r])]
+    keep = [r for r in range(A.shape[0]) if sum(1 for v in A[r] if v != 0) > 1 or any(v < 0 for v in A[r])]
     return A[keep] if keep else A[:0]
 
 
@@ -107,7 +106,8 @@ def closure_description(definition: PrivacyDefinition, exact: bool) -> _Descript
     """
     if not definition.row_cone_decides_closure:
         raise InvalidParameterError(
-            f"{definition.name}: nearest() needs a finite definition or one whose row cone decides the closure")
+            f"{definition.name}: nearest() needs a finite definition or one whose row cone decides the closure"
+        )
     cone = definition.row_cone()
     F, E = np.asarray(cone.facets), np.asarray(cone.equalities)
     if not exact:
@@ -117,7 +117,9 @@ def closure_description(definition: PrivacyDefinition, exact: bool) -> _Descript
 
 @closure_description.register(FiniteDefinition)
 def _finite_description(definition: FiniteDefinition, exact: bool) -> _Description:
-    return _Description(kind="mixture", mats=tuple(M.matrix if exact else M.float_matrix() for M in definition.mechanisms))
+    return _Description(
+        kind="mixture", mats=tuple(M.matrix if exact else M.float_matrix() for M in definition.mechanisms)
+    )
 
 
 @closure_description.register(RandomizedResponse)
@@ -177,8 +179,11 @@ class _Builder:
         self.vals.append(v.ravel())
 
     def triplets(self) -> Triplets:
-        return Triplets(np.concatenate(self.rows).astype(np.int64), np.concatenate(self.cols).astype(np.int64),
-                         np.concatenate(self.vals))
+        return Triplets(
+            np.concatenate(self.rows).astype(np.int64),
+            np.concatenate(self.cols).astype(np.int64),
+            np.concatenate(self.vals),
+        )
 
 
 def _estimate_nonzeros(desc: _Description, n_out: int, N: int, norm: str) -> int:
@@ -220,8 +225,7 @@ def _build(desc: _Description, target: np.ndarray, norm: str, exact: bool) -> _B
 
         def to_N(x: Sequence[Any]) -> np.ndarray:
             xa = np.asarray(x, dtype=object if exact else float)
-            return sum((xa[B].dot(np.asarray(M)) for B, M in zip(Bs, desc.mats)),
-                       np.zeros((n_out, N), dtype=xa.dtype))
+            return sum((xa[B].dot(np.asarray(M)) for B, M in zip(Bs, desc.mats)), np.zeros((n_out, N), dtype=xa.dtype))
     else:
         Nv = L.var((n_out, N))
         L.add(dist_rows, Nv, one)
@@ -237,6 +241,7 @@ def _build(desc: _Description, target: np.ndarray, norm: str, exact: bool) -> _B
 
         def to_N(x: Sequence[Any]) -> np.ndarray:
             return np.asarray(x, dtype=object if exact else float)[Nv]
+
     Dp, Dm = L.var((n_out, N)), L.var((n_out, N))
     L.add(dist_rows, Dp, -one)
     L.add(dist_rows, Dm, one)
@@ -284,8 +289,9 @@ def _support_solve(L: _Builder, trip: Triplets, x: np.ndarray) -> Iterator[Any]:
         yield full
 
 
-def _dual_candidates(L: _Builder, trip: Triplets, x: np.ndarray, y: np.ndarray | None, exact: bool,
-                     c: np.ndarray) -> Iterator[np.ndarray]:
+def _dual_candidates(
+    L: _Builder, trip: Triplets, x: np.ndarray, y: np.ndarray | None, exact: bool, c: np.ndarray
+) -> Iterator[np.ndarray]:
     """Dual vectors to check, cheapest first: the rounded HiGHS duals, then complementary slackness solved exactly
     (on the columns with zero reduced cost, then on the support of ``x``)."""
     rows, cols, vals = trip
@@ -295,10 +301,15 @@ def _dual_candidates(L: _Builder, trip: Triplets, x: np.ndarray, y: np.ndarray |
         return
     if y is not None:
         yield from rational_candidates(y)
-    red = None if y is None else c.astype(float) - sp.csc_matrix(
-        (vals.astype(float), (rows, cols)), shape=(L.m, L.n)).T.dot(y)
-    for tight in ([] if red is None else [int(i) for i in np.nonzero(np.abs(red) <= BASIS_TOL)[0]],
-                  [int(i) for i in np.nonzero(x > BASIS_TOL)[0]]):
+    red = (
+        None
+        if y is None
+        else c.astype(float) - sp.csc_matrix((vals.astype(float), (rows, cols)), shape=(L.m, L.n)).T.dot(y)
+    )
+    for tight in (
+        [] if red is None else [int(i) for i in np.nonzero(np.abs(red) <= BASIS_TOL)[0]],
+        [int(i) for i in np.nonzero(x > BASIS_TOL)[0]],
+    ):
         if not tight:
             continue
         pos = {v: k for k, v in enumerate(tight)}
@@ -386,12 +397,22 @@ class _Certifier:
     def certificate(self, distance: Any) -> NearestCertificate | None:
         if self.bound is None or self.y is None:
             return None
-        return NearestCertificate(lower_bound=self.bound, functional=readonly(np.asarray(self.y)[self.lp.dist_rows]),
-                                  optimal=self.optimal(distance))
+        return NearestCertificate(
+            lower_bound=self.bound,
+            functional=readonly(np.asarray(self.y)[self.lp.dist_rows]),
+            optimal=self.optimal(distance),
+        )
 
 
-def _exact_repair(definition: PrivacyDefinition, M: Mechanism, target: np.ndarray, norm: str, lp: _SolvedLP,
-                  certifier: _Certifier, tol: float) -> _Candidate | None:
+def _exact_repair(
+    definition: PrivacyDefinition,
+    M: Mechanism,
+    target: np.ndarray,
+    norm: str,
+    lp: _SolvedLP,
+    certifier: _Certifier,
+    tol: float,
+) -> _Candidate | None:
     """Exact mode: a rational nearest member from HiGHS's float vertex.
 
     Needs an exact definition and mechanism. Tries, cheapest first, the vertex rounded to small denominators
@@ -402,8 +423,9 @@ def _exact_repair(definition: PrivacyDefinition, M: Mechanism, target: np.ndarra
     """
     best: _Candidate | None = None
     Nf = lp.to_N(np.clip(lp.x, 0.0, None)).astype(float)
-    tries = itertools.chain(list(rational_candidates(Nf))[:3],
-                            (lp.to_N(v) for v in _support_solve(lp.builder, lp.triplets, lp.x)))
+    tries = itertools.chain(
+        list(rational_candidates(Nf))[:3], (lp.to_N(v) for v in _support_solve(lp.builder, lp.triplets, lp.x))
+    )
     for Nq in tries:
         if any(v < 0 for v in Nq.ravel()) or any(s != 1 for s in Nq.sum(axis=0)):
             continue
@@ -420,8 +442,15 @@ def _exact_repair(definition: PrivacyDefinition, M: Mechanism, target: np.ndarra
     return best
 
 
-def _float_repair(definition: PrivacyDefinition, M: Mechanism, target: np.ndarray, norm: str, lp: _SolvedLP,
-                  certifier: _Certifier, tol: float) -> _Candidate | None:
+def _float_repair(
+    definition: PrivacyDefinition,
+    M: Mechanism,
+    target: np.ndarray,
+    norm: str,
+    lp: _SolvedLP,
+    certifier: _Certifier,
+    tol: float,
+) -> _Candidate | None:
     """Float mode: HiGHS's vertex, clipped to ``N ≥ 0`` and its columns renormalised to sum to 1, kept when
     ``definition.contains`` accepts it within ``atol``; its distance is certified by the HiGHS duals (checked within
     :data:`DUAL_FEASIBILITY_TOL`)."""
@@ -440,8 +469,9 @@ def _float_repair(definition: PrivacyDefinition, M: Mechanism, target: np.ndarra
 _REPAIR_ROUTES: dict[str, Callable[..., _Candidate | None]] = {"exact": _exact_repair, "float": _float_repair}
 
 
-def _solve_lp(definition: PrivacyDefinition, target: np.ndarray, norm: str, exact: bool, solver: str,
-              max_nonzeros: int | None) -> _SolvedLP:
+def _solve_lp(
+    definition: PrivacyDefinition, target: np.ndarray, norm: str, exact: bool, solver: str, max_nonzeros: int | None
+) -> _SolvedLP:
     """Size-check, build (:func:`closure_description`, :func:`_build`) and solve the nearest-member LP with HiGHS.
 
     Raises SizeLimitError before building anything too large, SolverError when HiGHS does not report an optimum
@@ -449,8 +479,14 @@ def _solve_lp(definition: PrivacyDefinition, target: np.ndarray, norm: str, exac
     n_out, N = target.shape
     hint = "the max_nonzeros= keyword of nearest()"
     what = f"{definition.name}: nearest-member LP"
-    check_lp_size(n_out * N, n_out * N, max(description_nonzeros(definition, n_out), 3 * n_out * N),
-                  what=what, max_nonzeros=max_nonzeros, hint=hint)
+    check_lp_size(
+        n_out * N,
+        n_out * N,
+        max(description_nonzeros(definition, n_out), 3 * n_out * N),
+        what=what,
+        max_nonzeros=max_nonzeros,
+        hint=hint,
+    )
     desc = closure_description(definition, exact)
     nnz = _estimate_nonzeros(desc, n_out, N, norm)
     check_lp_size(n_out * N, 3 * n_out * N, nnz, what=what, max_nonzeros=max_nonzeros, hint=hint)
@@ -463,16 +499,36 @@ def _solve_lp(definition: PrivacyDefinition, target: np.ndarray, norm: str, exac
         c[k] = v
     A = sp.csc_matrix((trip[2].astype(float), (trip[0], trip[1])), shape=(L.m, L.n))
     b = np.asarray([float(v) for v in L.b])
-    model = HighsModel(c.astype(float), A, b, b, np.zeros(L.n), np.full(L.n, np.inf), what=f"{definition.name}: nearest LP")
+    model = HighsModel(
+        c.astype(float), A, b, b, np.zeros(L.n), np.full(L.n, np.inf), what=f"{definition.name}: nearest LP"
+    )
     res = model.solve(solver=solver)
     if res.status != "optimal" or res.x is None:
-        raise SolverError(f"{definition.name}: the nearest-member LP is always feasible, yet HiGHS reported {res.status}")
-    return _SolvedLP(builder=L, triplets=trip, c=c, to_N=to_N, dist_rows=dist_rows, x=res.x, eq_duals=res.eq_duals,
-                     fun=float(res.fun or 0.0), kind=desc.kind)
+        raise SolverError(
+            f"{definition.name}: the nearest-member LP is always feasible, yet HiGHS reported {res.status}"
+        )
+    return _SolvedLP(
+        builder=L,
+        triplets=trip,
+        c=c,
+        to_N=to_N,
+        dist_rows=dist_rows,
+        x=res.x,
+        eq_duals=res.eq_duals,
+        fun=float(res.fun or 0.0),
+        kind=desc.kind,
+    )
 
 
-def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1", *, atol: float | None = None,
-            solver: str = "dual", max_nonzeros: int | None = None) -> Nearest:
+def nearest(
+    definition: PrivacyDefinition,
+    mechanism: Mechanism,
+    norm: str = "l1",
+    *,
+    atol: float | None = None,
+    solver: str = "dual",
+    max_nonzeros: int | None = None,
+) -> Nearest:
     """The mechanism of ``definition``'s closure nearest to ``mechanism`` (see the module docstring).
 
     A member is its own nearest (distance 0); otherwise the LP is solved once (:func:`_solve_lp`) and the route of
@@ -508,20 +564,41 @@ def nearest(definition: PrivacyDefinition, mechanism: Mechanism, norm: str = "l1
     first = definition.contains(M, atol=tol)
     exact = bool(definition.exact and M.exact)
     if first.member:
-        return Nearest(mechanism=M, distance=Fraction(0) if exact else 0.0, norm=norm, exact=exact, method="member",
-                       membership=first, certificate=None, original_member=True, detail="already a member")
+        return Nearest(
+            mechanism=M,
+            distance=Fraction(0) if exact else 0.0,
+            norm=norm,
+            exact=exact,
+            method="member",
+            membership=first,
+            certificate=None,
+            original_member=True,
+            detail="already a member",
+        )
     target = M.matrix if exact else M.float_matrix()
     lp = _solve_lp(definition, target, norm, exact, solver, max_nonzeros)
     certifier = _Certifier(lp, exact)
     best = _REPAIR_ROUTES["exact" if exact else "float"](definition, M, target, norm, lp, certifier, tol)
     if best is None:
         mode = "exactly" if exact else f"within atol={number_text(tol)}"
-        raise SolverError(f"{definition.name}: the nearest-member LP's solution could not be verified as a member {mode}")
-    detail = (f"LP optimum ≈ {number_text(float(lp.fun or 0.0))}; repaired mechanism verified as a member "
-              f"({'exactly' if exact else f'within atol={number_text(tol)}'})")
-    return Nearest(mechanism=best.mechanism, distance=best.distance, norm=norm, exact=exact,
-                   method="mixture-lp" if lp.kind == "mixture" else "row-cone-lp", membership=best.membership,
-                   certificate=certifier.certificate(best.distance), original_member=False, detail=detail)
+        raise SolverError(
+            f"{definition.name}: the nearest-member LP's solution could not be verified as a member {mode}"
+        )
+    detail = (
+        f"LP optimum ≈ {number_text(float(lp.fun or 0.0))}; repaired mechanism verified as a member "
+        f"({'exactly' if exact else f'within atol={number_text(tol)}'})"
+    )
+    return Nearest(
+        mechanism=best.mechanism,
+        distance=best.distance,
+        norm=norm,
+        exact=exact,
+        method="mixture-lp" if lp.kind == "mixture" else "row-cone-lp",
+        membership=best.membership,
+        certificate=certifier.certificate(best.distance),
+        original_member=False,
+        detail=detail,
+    )
 
 
 register_generic("nearest", nearest)  # PrivacyDefinition.nearest

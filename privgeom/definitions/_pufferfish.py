@@ -197,7 +197,9 @@ class Pufferfish(HasLevel, PrivacyDefinition):
                 raise InvalidInputError(f"{owner}: secret {name!r} is empty")
             unknown = [d for d in ds if d not in index]
             if unknown:
-                raise DomainMismatchError(f"{owner}: secret {name!r} names unknown datasets {unknown[:5]}; known {list(labels)[:8]}")
+                raise DomainMismatchError(
+                    f"{owner}: secret {name!r} names unknown datasets {unknown[:5]}; known {list(labels)[:8]}"
+                )
             self._secrets[str(name)] = ds
         self._pairs: list[tuple[str, str]] = []
         for p in pairs:
@@ -206,7 +208,9 @@ class Pufferfish(HasLevel, PrivacyDefinition):
             a, b = str(p[0]), str(p[1])
             for s in (a, b):
                 if s not in self._secrets:
-                    raise InvalidInputError(f"{owner}: pair {p!r} names unknown secret {s!r}; known {list(self._secrets)[:8]}")
+                    raise InvalidInputError(
+                        f"{owner}: pair {p!r} names unknown secret {s!r}; known {list(self._secrets)[:8]}"
+                    )
             if a == b:
                 raise InvalidInputError(f"{owner}: a secret cannot be discriminated from itself: {p!r}")
             if (a, b) not in self._pairs and (b, a) not in self._pairs:
@@ -251,7 +255,9 @@ class Pufferfish(HasLevel, PrivacyDefinition):
                 raise InvalidParameterError(f"Pufferfish: prior {k} has {len(vals)} probabilities for {n} datasets")
         for i, v in enumerate(vals):
             if v < 0:
-                raise InvalidParameterError(f"Pufferfish: prior {k} gives dataset {list(index)[i]!r} the negative probability {_fmt(v)}")
+                raise InvalidParameterError(
+                    f"Pufferfish: prior {k} gives dataset {list(index)[i]!r} the negative probability {_fmt(v)}"
+                )
         return vals
 
     def _conditional(self, prior: np.ndarray, secret: str) -> np.ndarray | None:
@@ -278,8 +284,14 @@ class Pufferfish(HasLevel, PrivacyDefinition):
 
     # -- constructors -----------------------------------------------------------------------------------------
     @classmethod
-    def from_graph(cls, graph: nx.Graph | Domain, *, eps: LevelLike | None = None, exp_eps: ScalarLike | None = None,
-                   prior: PriorLike | None = None) -> Pufferfish:
+    def from_graph(
+        cls,
+        graph: nx.Graph | Domain,
+        *,
+        eps: LevelLike | None = None,
+        exp_eps: ScalarLike | None = None,
+        prior: PriorLike | None = None,
+    ) -> Pufferfish:
         """Secrets ``{D}`` for every dataset, pairs = the graph's edges, one prior (default uniform).
 
         For any prior with full support this is exactly ε-DP over ``graph``: ``θ(· | {D}) = e_D``.
@@ -293,7 +305,9 @@ class Pufferfish(HasLevel, PrivacyDefinition):
         if isinstance(graph, Domain):
             graph = graph.relation(graph.default_relation)
         if not isinstance(graph, nx.Graph):
-            raise InvalidTypeError(f"Pufferfish.from_graph needs a networkx graph or a Domain, got {type(graph).__name__}")
+            raise InvalidTypeError(
+                f"Pufferfish.from_graph needs a networkx graph or a Domain, got {type(graph).__name__}"
+            )
         labels = [str(v) for v in graph.nodes]
         n = len(labels)
         if prior is None:
@@ -336,8 +350,15 @@ class Pufferfish(HasLevel, PrivacyDefinition):
         for key in ("datasets", "pairs", "priors"):
             if not isinstance(data[key], list):
                 raise FormatError(f"Pufferfish JSON: {key!r} must be a list, got {type(data[key]).__name__}")
-        return cls(data["datasets"], data["secrets"], data["pairs"], data["priors"], eps=data.get("eps"),
-                   exp_eps=data.get("exp_eps"), source=source)
+        return cls(
+            data["datasets"],
+            data["secrets"],
+            data["pairs"],
+            data["priors"],
+            eps=data.get("eps"),
+            exp_eps=data.get("exp_eps"),
+            source=source,
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> Pufferfish:
@@ -386,7 +407,9 @@ class Pufferfish(HasLevel, PrivacyDefinition):
     @property
     def name(self) -> str:
         eps = _fmt(self._level.eps if self._level.exact else float(self._level.eps))
-        return f"Pufferfish(eps={eps}, {len(self._secrets)} secrets, {len(self._pairs)} pairs, {len(self._priors)} priors)"
+        return (
+            f"Pufferfish(eps={eps}, {len(self._secrets)} secrets, {len(self._pairs)} pairs, {len(self._priors)} priors)"
+        )
 
     def spec(self) -> str:
         """``pufferfish:file=PATH`` when loaded from a file, else ``pufferfish:data=<base64 JSON>``."""
@@ -441,14 +464,18 @@ class Pufferfish(HasLevel, PrivacyDefinition):
         from ..geometry import Cone
 
         return self._cached_row_cone(
-            lambda: Cone.from_facets(self._normals(), exact=self._exact, labels=self._inputs, atol=self._atol))
+            lambda: Cone.from_facets(self._normals(), exact=self._exact, labels=self._inputs, atol=self._atol)
+        )
 
     def _inequality(self, c: PufferfishCondition) -> str:
         def side(secret: str) -> str:
             cond = self._conditional(self._priors[c.prior], secret)
             assert cond is not None
-            terms = [(f"x[{d}]" if cond[i] == 1 else f"{_fmt(cond[i])}·x[{d}]")
-                     for i, d in enumerate(self._inputs) if cond[i] != 0]
+            terms = [
+                (f"x[{d}]" if cond[i] == 1 else f"{_fmt(cond[i])}·x[{d}]")
+                for i, d in enumerate(self._inputs)
+                if cond[i] != 0
+            ]
             return " + ".join(terms)
 
         right = side(c.secret_j)
@@ -497,10 +524,12 @@ class Pufferfish(HasLevel, PrivacyDefinition):
         bad = self._first_violation(vec, exact, tol)
         if bad is not None:
             text, normal, value, label = bad
-            cert = RowCertificate(row=-1, output="", normal=readonly(np.asarray(normal)), value=value, inequality=text,
-                                  label=label)
-            return Membership(member=False, method="rows", exact=exact, certificate=cert,
-                              detail=f"{text} fails (value {_fmt(value)})")
+            cert = RowCertificate(
+                row=-1, output="", normal=readonly(np.asarray(normal)), value=value, inequality=text, label=label
+            )
+            return Membership(
+                member=False, method="rows", exact=exact, certificate=cert, detail=f"{text} fails (value {_fmt(value)})"
+            )
         one: Any = Fraction(1) if exact else 1.0
         top = max(vec)
         if top <= (0 if exact else tol):
@@ -517,8 +546,9 @@ class Pufferfish(HasLevel, PrivacyDefinition):
             row = [max(v * c, 0 * c) for v in vec]
         scale = 1 / c if top > 0 else one * 0
         # a theorem: each condition's normal has a·1 = e^ε − 1 ≥ 0, so the second row 1 − c x satisfies it too
-        return self._completion(row, scale, exact, lambda M: self.contains(M, atol=tol), "rows",
-                                "every Pufferfish condition holds for x")
+        return self._completion(
+            row, scale, exact, lambda M: self.contains(M, atol=tol), "rows", "every Pufferfish condition holds for x"
+        )
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-Pufferfish? Checked row by row (Pufferfish is its own closure, Lin & Kifer §III-B.1).
@@ -534,9 +564,21 @@ class Pufferfish(HasLevel, PrivacyDefinition):
             bad = self._first_violation(m[w], exact, tol)
             if bad is not None:
                 text, normal, value, label = bad
-                cert = RowCertificate(row=w, output=M.outputs[w], normal=readonly(np.asarray(normal)), value=value,
-                                      inequality=text, label=label)
-                return Membership(member=False, method="rows", exact=exact, certificate=cert,
-                                  detail=f"output {M.outputs[w]!r}: {text} fails (value {_fmt(value)})")
-        return Membership(member=True, method="rows", exact=exact,
-                          detail=f"all {self.n_conditions} conditions hold on every output")
+                cert = RowCertificate(
+                    row=w,
+                    output=M.outputs[w],
+                    normal=readonly(np.asarray(normal)),
+                    value=value,
+                    inequality=text,
+                    label=label,
+                )
+                return Membership(
+                    member=False,
+                    method="rows",
+                    exact=exact,
+                    certificate=cert,
+                    detail=f"output {M.outputs[w]!r}: {text} fails (value {_fmt(value)})",
+                )
+        return Membership(
+            member=True, method="rows", exact=exact, detail=f"all {self.n_conditions} conditions hold on every output"
+        )

@@ -64,10 +64,18 @@ __all__ = ["RayOrbits", "dp_ray_orbits", "MAX_RAY_ORBITS", "MAX_GROUP_ELEMENTS"]
 MAX_RAY_ORBITS = 20_000
 #: Largest number of group elements :func:`dp_ray_orbits` lists from the generators (the symmetric group needs none).
 MAX_GROUP_ELEMENTS = 100_000
-register_limit("dp_ray_orbits", globals(), "MAX_RAY_ORBITS",
-               "most orbits of extreme rays of an eps-DP cone listed by representative (rowcone --rays, ray_orbits)")
-register_limit("dp_ray_group", globals(), "MAX_GROUP_ELEMENTS",
-               "most symmetry-group elements listed to find the orbits of an eps-DP cone's extreme rays")
+register_limit(
+    "dp_ray_orbits",
+    globals(),
+    "MAX_RAY_ORBITS",
+    "most orbits of extreme rays of an eps-DP cone listed by representative (rowcone --rays, ray_orbits)",
+)
+register_limit(
+    "dp_ray_group",
+    globals(),
+    "MAX_GROUP_ELEMENTS",
+    "most symmetry-group elements listed to find the orbits of an eps-DP cone's extreme rays",
+)
 
 
 @dataclass(frozen=True)
@@ -131,15 +139,23 @@ class RayOrbits(Result):
         return _exact_rays(self.patterns, r)
 
     def summary(self) -> str:
-        return (f"{self.n_rays:,} extreme rays in {self.n_orbits:,} orbit{'s' if self.n_orbits != 1 else ''} of the "
-                f"{self.group_source} group of order {self.group_order:,} ({self.steps:,} search steps)")
+        return (
+            f"{self.n_rays:,} extreme rays in {self.n_orbits:,} orbit{'s' if self.n_orbits != 1 else ''} of the "
+            f"{self.group_source} group of order {self.group_order:,} ({self.steps:,} search steps)"
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"labels": list(self.labels), "n_rays": self.n_rays, "n_orbits": self.n_orbits,
-                "orbits": [{"size": s, "pattern": p} for s, p in zip(self.sizes, self.patterns.tolist())],
-                "group_source": self.group_source, "group_order": self.group_order,
-                "exp_eps": None if self.level is None else scalar_to_json(self.level.exp_eps),
-                "steps": self.steps, "exact": self.exact}
+        return {
+            "labels": list(self.labels),
+            "n_rays": self.n_rays,
+            "n_orbits": self.n_orbits,
+            "orbits": [{"size": s, "pattern": p} for s, p in zip(self.sizes, self.patterns.tolist())],
+            "group_source": self.group_source,
+            "group_order": self.group_order,
+            "exp_eps": None if self.level is None else scalar_to_json(self.level.exp_eps),
+            "steps": self.steps,
+            "exact": self.exact,
+        }
 
 
 # ------------------------------------------------------------------------------------------------ the group
@@ -150,7 +166,8 @@ def _group_elements(G: SymmetryGroup, max_elements: int) -> np.ndarray:
     if G.order is not None and G.order > max_elements:
         raise SizeLimitError(
             f"the {source_phrase(G.source)} symmetry group has {G.order:,} elements, more than the limit of {max_elements:,} listed "
-            f"to find ray orbits; refused before listing them — {limit_hint('dp_ray_group', G.order)}")
+            f"to find ray orbits; refused before listing them — {limit_hint('dp_ray_group', G.order)}"
+        )
     gens = [tuple(g) for g in G.generators]
     ident = tuple(range(n))
     seen = {ident}
@@ -166,7 +183,8 @@ def _group_elements(G: SymmetryGroup, max_elements: int) -> np.ndarray:
                     if len(seen) > max_elements:
                         raise SizeLimitError(
                             f"the {source_phrase(G.source)} symmetry group has more than {max_elements:,} elements (the limit listed "
-                            f"to find ray orbits); refused — {limit_hint('dp_ray_group', None)}")
+                            f"to find ray orbits); refused — {limit_hint('dp_ray_group', None)}"
+                        )
         frontier = nxt
     return np.array(sorted(seen), dtype=np.int64).reshape(len(seen), n)
 
@@ -197,8 +215,9 @@ class _Found(NamedTuple):
     steps: int
 
 
-def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_orbits: int, max_steps: int,
-            max_elements: int) -> _Found:
+def _search(
+    n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_orbits: int, max_steps: int, max_elements: int
+) -> _Found:
     """Orderly generation (module Notes) on the graph of the index pairs ``(I[e], J[e])`` over ``range(n)``:
     lex-leader patterns (rows in dataset order), their orbit sizes, the group order and the number of search steps."""
     H = nx.Graph()
@@ -219,7 +238,7 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
         Q = np.zeros((0, n), dtype=np.int64)
         C = Q
     else:
-        P = _group_elements(group, max_elements)          # dataset i -> P[g, i]
+        P = _group_elements(group, max_elements)  # dataset i -> P[g, i]
         order_g = len(P)
         if group.order is not None and group.order != order_g:
             raise InvalidInputError(f"the generators give {order_g:,} elements, not the group order {group.order:,}")
@@ -228,7 +247,7 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
         inv[rows, P] = np.arange(n)[None, :]
         # (g·u)[position t] = u[position Q[g, t]]: the dataset at t comes from inv[g, order[t]]
         Q = pos[inv[:, order]]
-        C = np.maximum.accumulate(Q, axis=1)              # position t of g·u is comparable once depth > C[g, t]
+        C = np.maximum.accumulate(Q, axis=1)  # position t of g·u is comparable once depth > C[g, t]
     u = np.zeros(n, dtype=np.int64)
     found: list[list[int]] = []
     sizes: list[int] = []
@@ -241,9 +260,11 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
         elif colour is None and not _tight_edges_span(u, edges, n):
             return
         if len(found) >= max_orbits:
-            raise SizeLimitError(f"the eps-DP cone has more than {max_orbits:,} orbits of extreme rays (the limit "
-                                 f"dp_ray_orbits); "
-                                 f"refused — {limit_hint('dp_ray_orbits', None, keyword='max_orbits')}")
+            raise SizeLimitError(
+                f"the eps-DP cone has more than {max_orbits:,} orbits of extreme rays (the limit "
+                f"dp_ray_orbits); "
+                f"refused — {limit_hint('dp_ray_orbits', None, keyword='max_orbits')}"
+            )
         lo = int(u.min())
         found.append([int(u[pos[i]]) - lo for i in range(n)])
         sizes.append(order_g // stab)
@@ -252,7 +273,7 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
         """The elements still equal on the known prefix, or None when one is already smaller (prune)."""
         if not len(alive):
             return alive
-        known = C[alive] < depth                          # (a, n): comparable positions
+        known = C[alive] < depth  # (a, n): comparable positions
         D = np.where(known, u[Q[alive]] - u[None, :], 0)
         nz = D != 0
         first = np.argmax(nz, axis=1)
@@ -283,9 +304,11 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
                 continue
             steps += 1
             if steps > max_steps:
-                raise SizeLimitError(f"enumerating the eps-DP cone's ray orbits needs more than {max_steps:,} search "
-                                     f"steps (the limit dp_ray_steps); refused — "
-                                     f"{limit_hint('dp_ray_steps', None, keyword='max_steps')}")
+                raise SizeLimitError(
+                    f"enumerating the eps-DP cone's ray orbits needs more than {max_steps:,} search "
+                    f"steps (the limit dp_ray_steps); refused — "
+                    f"{limit_hint('dp_ray_steps', None, keyword='max_steps')}"
+                )
             u[t] = val
             nxt = alive if symmetric else check(alive, t + 1)
             if nxt is not None:
@@ -301,8 +324,14 @@ def _search(n: int, I: np.ndarray, J: np.ndarray, group: SymmetryGroup, *, max_o
     return _Found(found, sizes, order_g, steps)
 
 
-def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: SymmetryGroup | None = None, max_orbits: int | None = None,
-                  max_steps: int | None = None, max_elements: int | None = None) -> RayOrbits:
+def dp_ray_orbits(
+    definition: DifferentialPrivacy | nx.Graph,
+    *,
+    group: SymmetryGroup | None = None,
+    max_orbits: int | None = None,
+    max_steps: int | None = None,
+    max_elements: int | None = None,
+) -> RayOrbits:
     """The extreme rays of an ε-DP cone (``e^ε > 1``) up to symmetry: one canonical pattern per orbit, its size.
 
     Orderly generation over the automorphism group (module Notes; McKay 1998; ``docs/theory.md`` §7): only
@@ -343,15 +372,18 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
         if not level.exp_eps > 1:
             raise InvalidParameterError(
                 f"ray orbits need exp_eps > 1 (at exp_eps = 1 the cone has one ray per component), got "
-                f"{fraction_str(level.exp_eps)}")
+                f"{fraction_str(level.exp_eps)}"
+            )
         _connected_graph(definition.graph)
     else:
-        raise InvalidTypeError(f"dp_ray_orbits needs a DifferentialPrivacy definition or a networkx graph, got "
-                               f"{type(definition).__name__}")
+        raise InvalidTypeError(
+            f"dp_ray_orbits needs a DifferentialPrivacy definition or a networkx graph, got {type(definition).__name__}"
+        )
     max_orbits = current_limit("dp_ray_orbits") if max_orbits is None else _positive_int(max_orbits, "max_orbits")
     max_steps = current_limit("dp_ray_steps") if max_steps is None else _positive_int(max_steps, "max_steps")
-    max_elements = (current_limit("dp_ray_group") if max_elements is None
-                    else _positive_int(max_elements, "max_elements"))
+    max_elements = (
+        current_limit("dp_ray_group") if max_elements is None else _positive_int(max_elements, "max_elements")
+    )
     labels = tuple(definition.inputs)
     I, J = (np.asarray(a, dtype=np.int64) for a in definition.index_pairs)
     if group is None:
@@ -368,9 +400,18 @@ def dp_ray_orbits(definition: DifferentialPrivacy | nx.Graph, *, group: Symmetry
             raise SizeLimitError(
                 f"the eps-DP cone over {len(labels):,} datasets has at least {bound:,} orbits of extreme rays under "
                 f"the {group.source} group of order {g_order:,}, more than the limit dp_ray_orbits of {max_orbits:,}; "
-                f"refused before searching — {limit_hint('dp_ray_orbits', bound, keyword='max_orbits')}")
-    found, sizes, order, steps = _search(len(labels), I, J, group, max_orbits=max_orbits, max_steps=max_steps,
-                                         max_elements=max_elements)
+                f"refused before searching — {limit_hint('dp_ray_orbits', bound, keyword='max_orbits')}"
+            )
+    found, sizes, order, steps = _search(
+        len(labels), I, J, group, max_orbits=max_orbits, max_steps=max_steps, max_elements=max_elements
+    )
     pats = np.array(found, dtype=np.int64).reshape(len(found), len(labels))
-    return RayOrbits(labels=labels, patterns=readonly(pats), sizes=tuple(sizes), group_source=group.source,
-                     group_order=order, level=level, steps=steps)
+    return RayOrbits(
+        labels=labels,
+        patterns=readonly(pats),
+        sizes=tuple(sizes),
+        group_source=group.source,
+        group_order=order,
+        level=level,
+        steps=steps,
+    )

@@ -249,7 +249,7 @@ def _dp(params: dict[str, str]) -> PrivacyDefinition:
         inputs = [s for s in spec_required(params, "inputs", "dp").split(";")]
         raw = params.pop("edges", "")
         edges = []
-        for part in (raw.split(";") if raw else []):
+        for part in raw.split(";") if raw else []:
             u, tilde, v = part.partition("~")
             if not tilde:
                 raise FormatError(f"dp: edge {part!r} is not <label>~<label>")
@@ -263,8 +263,10 @@ def _structured_domain(params: dict[str, str], up_to: bool) -> Domain:
     n = spec_int(params, "n", "dp")
     given = [k for k in ("records", "categories") if k in params]
     if len(given) != 1:
-        raise FormatError("dp: graph=replace-one/add-remove needs n= and exactly one of records= (databases) and "
-                          f"categories= (histograms); got {given or 'neither'}")
+        raise FormatError(
+            "dp: graph=replace-one/add-remove needs n= and exactly one of records= (databases) and "
+            f"categories= (histograms); got {given or 'neither'}"
+        )
     raw = params.pop(given[0])
     values: Any = int(raw) if raw.isdigit() else [v for v in raw.split(";")]
     if given[0] == "records":

@@ -36,7 +36,13 @@ from .._core.arrays import ATOL, readonly, ROUNDOFF
 from .._core.numbers import parse_scalar
 from .._core.numbers import number_text
 from ..geometry._lp import (
-    WITNESS_FIRST, check_lp_size, exact_inverse, exact_rank, exact_solve, rational_candidates, solve_lp,
+    WITNESS_FIRST,
+    check_lp_size,
+    exact_inverse,
+    exact_rank,
+    exact_solve,
+    rational_candidates,
+    solve_lp,
 )
 from ._base import ClosureWitness, Membership, RowCertificate, RowWitness, register_generic
 
@@ -211,8 +217,16 @@ def repair_normal(normal: np.ndarray, G: np.ndarray, *, exact: bool) -> np.ndarr
 
 
 def _row_certificate(
-    normal: np.ndarray, G: np.ndarray, x: np.ndarray, *, exact: bool, atol: float, row: int, output: str,
-    labels: Sequence[str], label: str,
+    normal: np.ndarray,
+    G: np.ndarray,
+    x: np.ndarray,
+    *,
+    exact: bool,
+    atol: float,
+    row: int,
+    output: str,
+    labels: Sequence[str],
+    label: str,
 ) -> RowCertificate | None:
     """Verify ``a·g ≥ 0`` for all generators and ``a·x < 0`` (float: ``< −atol·‖a‖_1``) and build the certificate."""
     if exact:
@@ -233,8 +247,14 @@ def _row_certificate(
         if not value < -atol:
             return None
         normal = nf
-    return RowCertificate(row=row, output=output, normal=readonly(normal), value=value,
-                          inequality=format_inequality(normal, labels), label=label)
+    return RowCertificate(
+        row=row,
+        output=output,
+        normal=readonly(normal),
+        value=value,
+        inequality=format_inequality(normal, labels),
+        label=label,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- fast path
@@ -268,21 +288,41 @@ def independent_rows_membership(
         diff = xs[o] - recon[o]
         off = any(v != 0 for v in diff) if exact else float(np.abs(diff).max()) > atol
         if off:
-            cert = _row_certificate(-diff, Gm, xs[o], exact=exact, atol=atol, row=o, output=outputs[o],
-                                    labels=labels, label="span")
+            cert = _row_certificate(
+                -diff, Gm, xs[o], exact=exact, atol=atol, row=o, output=outputs[o], labels=labels, label="span"
+            )
             if cert is not None:
-                return Membership(member=False, method="linear-solve", exact=exact, certificate=cert,
-                                  detail=f"row {outputs[o]!r} is not in the span of the mechanism's rows")
+                return Membership(
+                    member=False,
+                    method="linear-solve",
+                    exact=exact,
+                    certificate=cert,
+                    detail=f"row {outputs[o]!r} is not in the span of the mechanism's rows",
+                )
             if exact:  # pragma: no cover - exact projection residual always certifies
                 return None
     neg = np.argwhere(Y < 0) if exact else np.argwhere(Y < -atol)
     if neg.size:
         o, w = (int(v) for v in neg[np.argmin([float(Y[a, b]) for a, b in neg])])
-        cert = _row_certificate(Gp[:, w], Gm, xs[o], exact=exact, atol=atol, row=o, output=outputs[o],
-                                labels=labels, label=f"dual basis {w}")
+        cert = _row_certificate(
+            Gp[:, w],
+            Gm,
+            xs[o],
+            exact=exact,
+            atol=atol,
+            row=o,
+            output=outputs[o],
+            labels=labels,
+            label=f"dual basis {w}",
+        )
         if cert is not None:
-            return Membership(member=False, method="linear-solve", exact=exact, certificate=cert,
-                              detail=f"row {outputs[o]!r} needs a negative multiple of generator {w}")
+            return Membership(
+                member=False,
+                method="linear-solve",
+                exact=exact,
+                certificate=cert,
+                detail=f"row {outputs[o]!r} needs a negative multiple of generator {w}",
+            )
         return None
     # witness: A[:, original row] = Y[:, reduced row]; zero rows get an arbitrary distribution
     n_out = target.shape[0]
@@ -300,10 +340,19 @@ def independent_rows_membership(
     if not exact:
         sums = A.sum(axis=0)
         A = A / np.where(sums > 0, sums, 1.0)
-    wit = ClosureWitness(components=(0,), weights=(Fraction(1) if exact else 1.0,), post_processings=(readonly(A),),
-                         residual=Fraction(0) if exact else 0.0)
-    return Membership(member=True, method="linear-solve", exact=exact, witness=wit,
-                      detail="M' = Y M with Y ≥ 0 (independent rows: the row cone decides closure)")
+    wit = ClosureWitness(
+        components=(0,),
+        weights=(Fraction(1) if exact else 1.0,),
+        post_processings=(readonly(A),),
+        residual=Fraction(0) if exact else 0.0,
+    )
+    return Membership(
+        member=True,
+        method="linear-solve",
+        exact=exact,
+        witness=wit,
+        detail="M' = Y M with Y ≥ 0 (independent rows: the row cone decides closure)",
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- cone LP
@@ -348,15 +397,20 @@ def cone_lp_membership(
                     cands.append(full)
             for cand in cands:
                 if all(v >= 0 for v in cand) and bool((cand.dot(G) == x).all()):
-                    wit = RowWitness(generators=f"rows of the {what}", residual=Fraction(0),
-                                     _coefficients=readonly(cand))
+                    wit = RowWitness(
+                        generators=f"rows of the {what}", residual=Fraction(0), _coefficients=readonly(cand)
+                    )
                     return Membership(member=True, method="lp", exact=True, witness=wit)
             return None
         resid = float(np.abs(y.dot(Gf) - xf).max()) if N else 0.0
         if resid > atol:
             return None
-        return Membership(member=True, method="lp", exact=False,
-                          witness=RowWitness(generators=f"rows of the {what}", residual=resid, _coefficients=readonly(y)))
+        return Membership(
+            member=True,
+            method="lp",
+            exact=False,
+            witness=RowWitness(generators=f"rows of the {what}", residual=resid, _coefficients=readonly(y)),
+        )
 
     def certificate() -> Membership | None:
         if res.eq_duals is None:
@@ -370,11 +424,25 @@ def cone_lp_membership(
             cands = rational_candidates(a) if exact else [a]
             for cand in cands:
                 fixed = repair_normal(cand, G if exact else Gf, exact=exact)
-                cert = _row_certificate(fixed, G if exact else Gf, x if exact else xf, exact=exact, atol=atol,
-                                        row=-1, output="", labels=labels, label="Farkas")
+                cert = _row_certificate(
+                    fixed,
+                    G if exact else Gf,
+                    x if exact else xf,
+                    exact=exact,
+                    atol=atol,
+                    row=-1,
+                    output="",
+                    labels=labels,
+                    label="Farkas",
+                )
                 if cert is not None:
-                    return Membership(member=False, method="lp", exact=exact, certificate=cert,
-                                      detail=f"Farkas certificate from the {what} LP (ℓ1 distance ≈ {number_text(dist, digits=3)})")
+                    return Membership(
+                        member=False,
+                        method="lp",
+                        exact=exact,
+                        certificate=cert,
+                        detail=f"Farkas certificate from the {what} LP (ℓ1 distance ≈ {number_text(dist, digits=3)})",
+                    )
         return None
 
     order = (witness, certificate) if dist <= (WITNESS_FIRST if exact else atol) else (certificate, witness)
@@ -382,7 +450,9 @@ def cone_lp_membership(
         out = f()
         if out is not None:
             return out
-    raise SolverError(f"{what} LP (ℓ1 distance {number_text(dist, digits=3)}): neither a witness nor a certificate verified")
+    raise SolverError(
+        f"{what} LP (ℓ1 distance {number_text(dist, digits=3)}): neither a witness nor a certificate verified"
+    )
 
 
 def generic_row_membership(definition: "PrivacyDefinition", x: Any, *, atol: float | None = None) -> Membership:
@@ -397,14 +467,22 @@ def generic_row_membership(definition: "PrivacyDefinition", x: Any, *, atol: flo
     value: Any = ans.value
     if ans.kind == "equality" and value > 0:
         normal, value = -normal, -value
-    cert = RowCertificate(row=-1, output="", normal=readonly(normal), value=value,
-                          inequality=format_inequality(normal, definition.inputs), label=f"{ans.kind} {ans.violated}")
-    return Membership(member=False, method="row-cone", exact=exact, certificate=cert,
-                      detail=f"x violates {ans.kind} {ans.violated}")
+    cert = RowCertificate(
+        row=-1,
+        output="",
+        normal=readonly(normal),
+        value=value,
+        inequality=format_inequality(normal, definition.inputs),
+        label=f"{ans.kind} {ans.violated}",
+    )
+    return Membership(
+        member=False, method="row-cone", exact=exact, certificate=cert, detail=f"x violates {ans.kind} {ans.violated}"
+    )
 
 
-def rows_row_cone_membership(definition: "PrivacyDefinition", X: Any, outputs: Sequence[str], *, exact: bool,
-                             atol: float, cone: str, detail: str) -> Membership:
+def rows_row_cone_membership(
+    definition: "PrivacyDefinition", X: Any, outputs: Sequence[str], *, exact: bool, atol: float, cone: str, detail: str
+) -> Membership:
     """Every row of ``X`` (outputs ``outputs``) through :func:`generic_row_membership`: the first row outside the row
     cone gives a "no" whose :class:`RowCertificate` names that output (detail ``"row 'o' leaves the <cone>"``); else
     "yes" with ``detail``."""
@@ -413,8 +491,13 @@ def rows_row_cone_membership(definition: "PrivacyDefinition", X: Any, outputs: S
         if not ans.member:
             cert: Any = ans.certificate
             cert = replace(cert, row=o, output=outputs[o])
-            return Membership(member=False, method="row-cone", exact=ans.exact, certificate=cert,
-                              detail=f"row {outputs[o]!r} leaves the {cone}")
+            return Membership(
+                member=False,
+                method="row-cone",
+                exact=ans.exact,
+                certificate=cert,
+                detail=f"row {outputs[o]!r} leaves the {cone}",
+            )
     return Membership(member=True, method="row-cone", exact=exact, detail=detail)
 
 
@@ -431,31 +514,51 @@ def independent_row_membership(
     Gp = _pinv(G, exact)
     y = xs.dot(Gp)
     diff = xs - y.dot(Gm)
-    if (any(v != 0 for v in diff) if exact else float(np.abs(diff).max()) > atol):
+    if any(v != 0 for v in diff) if exact else float(np.abs(diff).max()) > atol:
         cert = _row_certificate(-diff, Gm, xs, exact=exact, atol=atol, row=-1, output="", labels=labels, label="span")
         if cert is None:
             return None
-        return Membership(member=False, method="linear-solve", exact=exact, certificate=cert, detail="x is not in the span of the rows")
+        return Membership(
+            member=False,
+            method="linear-solve",
+            exact=exact,
+            certificate=cert,
+            detail="x is not in the span of the rows",
+        )
     neg = [i for i, v in enumerate(y) if (v < 0 if exact else v < -atol)]
     if neg:
         w = min(neg, key=lambda i: float(y[i]))
-        cert = _row_certificate(Gp[:, w], Gm, xs, exact=exact, atol=atol, row=-1, output="", labels=labels,
-                                label=f"dual basis {w}")
+        cert = _row_certificate(
+            Gp[:, w], Gm, xs, exact=exact, atol=atol, row=-1, output="", labels=labels, label=f"dual basis {w}"
+        )
         if cert is None:
             return None
-        return Membership(member=False, method="linear-solve", exact=exact, certificate=cert,
-                          detail=f"x needs a negative multiple of generator {w}")
+        return Membership(
+            member=False,
+            method="linear-solve",
+            exact=exact,
+            certificate=cert,
+            detail=f"x needs a negative multiple of generator {w}",
+        )
     if not exact:
         y = np.clip(y, 0.0, None)
         resid = float(np.abs(y.dot(Gm) - xs).max()) if xs.size else 0.0
         if resid > atol:
             return None
-        return Membership(member=True, method="linear-solve", exact=False,
-                          witness=RowWitness(generators="rows of the mechanism", residual=resid, _coefficients=readonly(y)))
+        return Membership(
+            member=True,
+            method="linear-solve",
+            exact=False,
+            witness=RowWitness(generators="rows of the mechanism", residual=resid, _coefficients=readonly(y)),
+        )
     if not (all(v >= 0 for v in y) and bool((y.dot(G) == x).all())):  # pragma: no cover - exact algebra
         return None
-    return Membership(member=True, method="linear-solve", exact=True,
-                      witness=RowWitness(generators="rows of the mechanism", residual=Fraction(0), _coefficients=readonly(y)))
+    return Membership(
+        member=True,
+        method="linear-solve",
+        exact=True,
+        witness=RowWitness(generators="rows of the mechanism", residual=Fraction(0), _coefficients=readonly(y)),
+    )
 
 
 register_generic("contains_row", generic_row_membership)  # PrivacyDefinition.contains_row

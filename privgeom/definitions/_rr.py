@@ -32,7 +32,15 @@ from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
-from ._kron import INT64_SAFE, ModularIntegers, exact_dot, exact_kron_apply, integer_rows, kron_apply, verify_kron_identity
+from ._kron import (
+    INT64_SAFE,
+    ModularIntegers,
+    exact_dot,
+    exact_kron_apply,
+    integer_rows,
+    kron_apply,
+    verify_kron_identity,
+)
 from ._rows import as_vector, format_inequality
 from .._core.level import ScalarLike
 from .._core.numbers import number_text
@@ -295,9 +303,15 @@ class RandomizedResponse(PrivacyDefinition):
             "kronecker",
             f"for every bit string s, one facet Σ_D p^ham(s,D) (p−1)^(k−ham(s,D)) x_D ≥ 0 (Theorem 4.3) — {n} facets, "
             f"one orbit; the extreme rays are the {n} rows of M_rr (a Kronecker product of {k} one-bit cones)",
-            n_facets=n, n_rays=n, dim=n, pointed=True,
-            facets=self.facets, rays=lambda: self.mechanism.matrix, contains=self._cone_contains,
-            pair_bounds=self.pair_bounds, facet=lambda i: self.facet(i),
+            n_facets=n,
+            n_rays=n,
+            dim=n,
+            pointed=True,
+            facets=self.facets,
+            rays=lambda: self.mechanism.matrix,
+            contains=self._cone_contains,
+            pair_bounds=self.pair_bounds,
+            facet=lambda i: self.facet(i),
             extra={"k": k, "p": self._p, "facet_action": lambda p, items: p[items], "symmetry": self._symmetry},
             canonical_facets=self._canonical_facets if self._exact else None,
         )
@@ -340,7 +354,9 @@ class RandomizedResponse(PrivacyDefinition):
         order = np.lexsort(K.T[::-1])[::-1]
         return K[order]  # integers, as a Cone stores its canonical rows (Cone.int_facets); no Fraction built
 
-    def pair_bounds(self, ia: Sequence[int] | np.ndarray, ib: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def pair_bounds(
+        self, ia: Sequence[int] | np.ndarray, ib: Sequence[int] | np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``sup x_a / x_b`` over the row cone for index arrays ``ia``, ``ib``: ``r^{ham(a, b)}``, ``r = p/(1−p)``.
 
         The projection of the row cone onto a pair is the cone of the projected generators (rows of ``M_rr``), an
@@ -382,8 +398,17 @@ class RandomizedResponse(PrivacyDefinition):
         Xint, dens = integer_rows(X)
         return _Transformed(exact_kron_apply(Xint, self._k, self._inverse_kernel(True)), Xint, dens)
 
-    def _certificate(self, W: np.ndarray, Xint: np.ndarray | None, dens: list[int] | None, X: np.ndarray,
-                     o: int, output: str, exact: bool, atol: float) -> RowCertificate:
+    def _certificate(
+        self,
+        W: np.ndarray,
+        Xint: np.ndarray | None,
+        dens: list[int] | None,
+        X: np.ndarray,
+        o: int,
+        output: str,
+        exact: bool,
+        atol: float,
+    ) -> RowCertificate:
         if isinstance(W, ModularIntegers):
             neg = W.negative()[o]
             j = int(np.argmin(np.where(neg, W.approx()[o], np.inf)))
@@ -408,8 +433,14 @@ class RandomizedResponse(PrivacyDefinition):
             raise SolverError(f"{self.name}: the facet certificate for row {output!r} did not verify")
         return RowCertificate(row=o, output=output, normal=normal, value=value, inequality=text, label=s)
 
-    def _decide(self, X: np.ndarray, exact: bool, atol: float, outputs: Sequence[str],
-                ints: tuple[np.ndarray, list[int]] | None = None) -> _RowsDecision:
+    def _decide(
+        self,
+        X: np.ndarray,
+        exact: bool,
+        atol: float,
+        outputs: Sequence[str],
+        ints: tuple[np.ndarray, list[int]] | None = None,
+    ) -> _RowsDecision:
         """Every row of ``X`` through the Kronecker inverse: the answer, the certificate of the first bad row, and the
         facet values with the integer rows they came from (exact mode) for the witness."""
         Xint: np.ndarray | None
@@ -474,8 +505,13 @@ class RandomizedResponse(PrivacyDefinition):
         if not member:
             assert cert is not None
             cert = replace(cert, row=-1, output="")
-            return Membership(member=False, method="kronecker-inverse", exact=exact, certificate=cert,
-                              detail=f"x violates the facet of s={cert.label} (Theorem 4.3)")
+            return Membership(
+                member=False,
+                method="kronecker-inverse",
+                exact=exact,
+                certificate=cert,
+                detail=f"x violates the facet of s={cert.label} (Theorem 4.3)",
+            )
         gens = f"rows of M_rr(k={self._k}, p={fraction_str(self._p)})"
         if exact:
             assert Xint is not None and dens is not None
@@ -489,10 +525,17 @@ class RandomizedResponse(PrivacyDefinition):
             back = kron_apply(y, self._k, self._forward_kernel(False))
             resid = float(np.abs(back - vec).max())
             if resid > tol * max(1.0, float(np.abs(vec).max())):
-                raise SolverError(f"{self.name}: float Kronecker witness residual {number_text(resid, digits=3)} exceeds atol")
+                raise SolverError(
+                    f"{self.name}: float Kronecker witness residual {number_text(resid, digits=3)} exceeds atol"
+                )
             wit = RowWitness(generators=gens, residual=resid, _coefficients=readonly(y))
-        return Membership(member=True, method="kronecker-inverse", exact=exact, witness=wit,
-                          detail="x = y · M_rr with y = x M_rr^{-1} ≥ 0 (Theorem 4.3)")
+        return Membership(
+            member=True,
+            method="kronecker-inverse",
+            exact=exact,
+            witness=wit,
+            detail="x = y · M_rr with y = x M_rr^{-1} ≥ 0 (Theorem 4.3)",
+        )
 
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Closure membership; by default every row through the Kronecker inverse (Theorem 4.3).
@@ -533,8 +576,11 @@ class RandomizedResponse(PrivacyDefinition):
         if exact:  # integer rows straight from the integer columns: x[o] = num[o] (L / den) / L
             C = M.int_columns
             L = math.lcm(*(int(d) for d in set(C.denominators.tolist())))
-            scaled = C.numerators * (L // C.denominators) if fits_int64(L, C.max_numerator()) else \
-                widen(C.numerators)[0] * (L // widen(C.denominators)[0])
+            scaled = (
+                C.numerators * (L // C.denominators)
+                if fits_int64(L, C.max_numerator())
+                else widen(C.numerators)[0] * (L // widen(C.denominators)[0])
+            )
             X = fit_int_array(scaled)
             member, cert, W, Xint, dens = self._decide(X, exact, tol, M.outputs, ints=(X, [L] * X.shape[0]))
         else:
@@ -542,8 +588,13 @@ class RandomizedResponse(PrivacyDefinition):
             member, cert, W, Xint, dens = self._decide(X, exact, tol, M.outputs)
         if not member:
             assert cert is not None
-            return Membership(member=False, method="kronecker-inverse", exact=exact, certificate=cert,
-                              detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3)")
+            return Membership(
+                member=False,
+                method="kronecker-inverse",
+                exact=exact,
+                certificate=cert,
+                detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3)",
+            )
         m = X.shape[0]
         check_dense_size(m, self.n_inputs, exact=exact, what="the post-processing witness")
         if exact:
@@ -556,8 +607,9 @@ class RandomizedResponse(PrivacyDefinition):
             scale = np.array([Ld // d for d in dens], dtype=object)[:, None]
             ok = ok and bool((widen(np.asarray(Wi))[0] * scale).sum(axis=0).tolist() == [Ld * c] * Wi.shape[1])
             A = int_columns_to_fractions(np.asarray(Wi).T, np.array([d * c for d in dens], dtype=object)).T
-            wit = ClosureWitness(components=(0,), weights=(Fraction(1),), post_processings=(readonly(A),),
-                                 residual=Fraction(0))
+            wit = ClosureWitness(
+                components=(0,), weights=(Fraction(1),), post_processings=(readonly(A),), residual=Fraction(0)
+            )
         else:
             A = np.clip(W / (2 * float(self._p) - 1) ** self._k, 0.0, None)
             back = kron_apply(A, self._k, self._forward_kernel(False))
@@ -565,10 +617,17 @@ class RandomizedResponse(PrivacyDefinition):
             ok = resid <= tol and bool((np.abs(A.sum(axis=0) - 1.0) <= tol).all())
             wit = ClosureWitness(components=(0,), weights=(1.0,), post_processings=(readonly(A),), residual=resid)
         if not ok:
-            raise SolverError(f"{self.name}: the Kronecker witness did not verify"
-                              + ("" if exact else f" within atol={number_text(tol)} (tolerance boundary)"))
-        return Membership(member=True, method="kronecker-inverse", exact=exact, witness=wit,
-                          detail="M' = Y · M_rr with Y = M' M_rr^{-1} ≥ 0 (Theorem 4.3)")
+            raise SolverError(
+                f"{self.name}: the Kronecker witness did not verify"
+                + ("" if exact else f" within atol={number_text(tol)} (tolerance boundary)")
+            )
+        return Membership(
+            member=True,
+            method="kronecker-inverse",
+            exact=exact,
+            witness=wit,
+            detail="M' = Y · M_rr with Y = M' M_rr^{-1} ≥ 0 (Theorem 4.3)",
+        )
 
     # ------------------------------------------------------------------------------------------------ factored
     def _per_bit_factors(self, M: Mechanism) -> tuple[Mechanism, ...] | None:
@@ -615,17 +674,27 @@ class RandomizedResponse(PrivacyDefinition):
                 raise SolverError(f"{self.name}: row {M.outputs[o]!r} has a negative coefficient but no violated facet")
             assert cert is not None
             cert = replace(cert, row=o, output=M.outputs[o])
-            return Membership(member=False, method="kronecker-inverse", exact=True, certificate=cert,
-                              detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3; "
-                                     f"factor {bad} of the product has a negative post-processing entry)")
+            return Membership(
+                member=False,
+                method="kronecker-inverse",
+                exact=True,
+                certificate=cert,
+                detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3; "
+                f"factor {bad} of the product has a negative post-processing entry)",
+            )
         for A, F in zip(parts, factors):
             if not ((A >= 0).all() and all(v == 1 for v in A.sum(axis=0)) and (A.dot(R) == F.matrix).all()):
                 raise SolverError(f"{self.name}: a per-bit Kronecker witness did not verify")  # pragma: no cover
         wit_factors = [Mechanism(A, inputs=("1", "0"), outputs=F.outputs) for A, F in zip(parts, factors)]
         A_all = Mechanism._from_factors(wit_factors, self.inputs, M.outputs)
         wit = ClosureWitness(components=(0,), weights=(Fraction(1),), post_processings=(A_all,), residual=Fraction(0))
-        return Membership(member=True, method="kronecker-inverse", exact=True, witness=wit,
-                          detail="M' = (⊗_t A_t) · M_rr with A_t = F_t R^{-1} ≥ 0 per bit (Theorem 4.3, mixed products)")
+        return Membership(
+            member=True,
+            method="kronecker-inverse",
+            exact=True,
+            witness=wit,
+            detail="M' = (⊗_t A_t) · M_rr with A_t = F_t R^{-1} ≥ 0 per bit (Theorem 4.3, mixed products)",
+        )
 
 
 def _dense_fits(n_rows: int, n_cols: int) -> bool:
@@ -637,4 +706,6 @@ def _dense_fits(n_rows: int, n_cols: int) -> bool:
     return True
 
 
-automorphisms.register(RandomizedResponse, rr_automorphisms)  # privgeom.automorphisms (geometry never imports definitions)
+automorphisms.register(
+    RandomizedResponse, rr_automorphisms
+)  # privgeom.automorphisms (geometry never imports definitions)

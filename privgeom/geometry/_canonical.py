@@ -240,8 +240,9 @@ def parse_labels(labels: Any, dim: int) -> tuple[str, ...]:
         return tuple(f"x{i}" for i in range(dim))
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
         raise InvalidInputError(f"labels must be a sequence of strings, got {labels!r}")
-    out = labels if isinstance(labels, tuple) and all(type(x) is str for x in labels) else \
-        tuple(str(x) for x in labels)  # a tuple of str is kept as it is (2^20 labels: no copy)
+    out = (
+        labels if isinstance(labels, tuple) and all(type(x) is str for x in labels) else tuple(str(x) for x in labels)
+    )  # a tuple of str is kept as it is (2^20 labels: no copy)
     if len(out) != dim:
         raise InvalidInputError(f"{len(out)} labels {list(out)[:8]} given for a cone in R^{dim}")
     if len(set(out)) != dim:
@@ -259,9 +260,7 @@ class ParsedRows(NamedTuple):
     exact: bool
 
 
-def parse_pair(
-    main: Any, lin: Any, names: tuple[str, str], exact: bool | None, labels: Any, atol: float
-) -> ParsedRows:
+def parse_pair(main: Any, lin: Any, names: tuple[str, str], exact: bool | None, labels: Any, atol: float) -> ParsedRows:
     """Validate a pair of row blocks (facets and equalities, or rays and lineality; ``names`` for the messages),
     the coordinate ``labels`` and ``atol``: both blocks as 2-D arrays of one width, in one mode (``exact=None``: exact
     when every entry is rational), ints kept as ints in exact mode."""
@@ -328,8 +327,7 @@ def parse_vector(x: Any, labels: tuple[str, ...], *, exact: bool, name: str = "x
     assert arr is not None
     if arr.shape[1] != len(labels):
         raise DomainMismatchError(
-            f"{name} has {arr.shape[1]} coordinates but the cone lives in R^{len(labels)} "
-            f"(labels {list(labels)[:8]})"
+            f"{name} has {arr.shape[1]} coordinates but the cone lives in R^{len(labels)} (labels {list(labels)[:8]})"
         )
     vec = arr[0]
     if inferred and exact:  # ints stay ints (the integer kernel scales Fractions once)
@@ -470,7 +468,7 @@ def normalise_rows(
     """
     dim = rows.shape[1]
     out: list[tuple[Any, ...]] = []
-    for r in (rows.tolist() if exact else rows):
+    for r in rows.tolist() if exact else rows:
         v: list[Any]
         if exact:
             v = _primitive_ints(r)

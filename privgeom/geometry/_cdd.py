@@ -58,14 +58,30 @@ MAX_DD_ENTRIES = 20_000
 MAX_CANON_ENTRIES = 400_000
 #: Largest number of inequalities Fourier–Motzkin elimination may hold after any elimination step.
 MAX_FM_ROWS = 5_000
-register_limit("dd_dim", globals(), "MAX_DD_DIM",
-               "largest ambient dimension of a double description (H/V conversion by any engine, block elimination)")
-register_limit("dd_entries", globals(), "MAX_DD_ENTRIES",
-               "largest input of a double description by cdd, in rows x (dimension + 1) entries")
-register_limit("canon_entries", globals(), "MAX_CANON_ENTRIES",
-               "largest input of cdd's redundancy removal (canonicalisation), in rows x (dimension + 1) entries")
-register_limit("fm_rows", globals(), "MAX_FM_ROWS",
-               "most inequalities Fourier-Motzkin elimination may hold after any elimination step")
+register_limit(
+    "dd_dim",
+    globals(),
+    "MAX_DD_DIM",
+    "largest ambient dimension of a double description (H/V conversion by any engine, block elimination)",
+)
+register_limit(
+    "dd_entries",
+    globals(),
+    "MAX_DD_ENTRIES",
+    "largest input of a double description by cdd, in rows x (dimension + 1) entries",
+)
+register_limit(
+    "canon_entries",
+    globals(),
+    "MAX_CANON_ENTRIES",
+    "largest input of cdd's redundancy removal (canonicalisation), in rows x (dimension + 1) entries",
+)
+register_limit(
+    "fm_rows",
+    globals(),
+    "MAX_FM_ROWS",
+    "most inequalities Fourier-Motzkin elimination may hold after any elimination step",
+)
 #: Float mode: entries of a cdd output row below this magnitude are cdd's round-off (the homogenising coordinate of
 #: a cone's generators and inequalities is zero in exact arithmetic); cdd's own float epsilon is about 1e-9, and
 #: its answers drift further, so anything larger is a genuine inhomogeneous row (an error).
@@ -183,9 +199,9 @@ def _full_rank_mod_prime(rows: np.ndarray) -> bool:
         A[:, [c, j]] = A[:, [j, c]]
         inv = pow(int(A[c, c]), P - 2, P)
         A[c] = (A[c] * inv) % P
-        below = A[c + 1:, c].copy()
+        below = A[c + 1 :, c].copy()
         if below.any():
-            A[c + 1:] = (A[c + 1:] - (below[:, None] * A[c][None, :]) % P) % P
+            A[c + 1 :] = (A[c + 1 :] - (below[:, None] * A[c][None, :]) % P) % P
     return True
 
 
@@ -201,9 +217,7 @@ def _independent(rows: np.ndarray, exact: bool) -> bool:
     return bool(np.linalg.matrix_rank(a, tol=RANK_RTOL * max(a.shape)) == len(a))
 
 
-def canonicalize(
-    rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bool
-) -> tuple[np.ndarray, np.ndarray]:
+def canonicalize(rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bool) -> tuple[np.ndarray, np.ndarray]:
     """Remove redundant rows and find implicit linearities (``cdd.implicit_linearity_rows``, ``cdd.redundant_rows``).
 
     Zero rows are dropped first; linearly independent systems are returned unchanged (they are irredundant).
@@ -390,8 +404,9 @@ def exact_linprog(array: Sequence[Sequence[Any]], *, maximize: bool = True) -> E
         raise SolverError(f"cdd exact LP failed ({len(rows)} rows): {err}") from err
     status = lp.status
     if status == cdd.LPStatusType.OPTIMAL:
-        return ExactLPResult(status="optimal", x=[Fraction(v) for v in lp.primal_solution],
-                             value=Fraction(lp.obj_value))
+        return ExactLPResult(
+            status="optimal", x=[Fraction(v) for v in lp.primal_solution], value=Fraction(lp.obj_value)
+        )
     if status in (cdd.LPStatusType.INCONSISTENT, cdd.LPStatusType.STRUC_INCONSISTENT):
         return ExactLPResult(status="infeasible", x=None, value=None)
     if status in (cdd.LPStatusType.DUAL_INCONSISTENT, cdd.LPStatusType.STRUC_DUAL_INCONSISTENT):

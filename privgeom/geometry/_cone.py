@@ -21,8 +21,18 @@ from .._core.results import Serializable, to_jsonable
 from . import _cone_ops
 from . import _redundancy
 from ._canonical import as_int_rows as _as_int_rows
-from ._canonical import (canonical_pair, empty, identity, inequality_lines, int_rows_to_fractions, parse_coords,
-                         parse_labels, parse_pair, parse_vector, rref)
+from ._canonical import (
+    canonical_pair,
+    empty,
+    identity,
+    inequality_lines,
+    int_rows_to_fractions,
+    parse_coords,
+    parse_labels,
+    parse_pair,
+    parse_vector,
+    rref,
+)
 from ._cone_results import ConeMembership, Containment
 from ._structure import ConeStructure, structured_rows
 
@@ -103,8 +113,14 @@ class Cone(Serializable):
         raise InvalidTypeError("build a Cone with Cone.from_generators(...) or Cone.from_facets(...)")
 
     @classmethod
-    def _make(cls, labels: tuple[str, ...], exact: bool, atol: float, h: tuple[np.ndarray, np.ndarray] | None,
-              v: tuple[np.ndarray, np.ndarray] | None) -> Cone:
+    def _make(
+        cls,
+        labels: tuple[str, ...],
+        exact: bool,
+        atol: float,
+        h: tuple[np.ndarray, np.ndarray] | None,
+        v: tuple[np.ndarray, np.ndarray] | None,
+    ) -> Cone:
         obj = object.__new__(cls)
         obj._labels = labels
         obj._exact = exact
@@ -123,8 +139,9 @@ class Cone(Serializable):
         return readonly(np.asarray(pair[0])), readonly(np.asarray(pair[1]))
 
     @classmethod
-    def from_structure(cls, structure: ConeStructure, *, labels: Iterable[Any], exact: bool,
-                       atol: float = ATOL) -> Cone:
+    def from_structure(
+        cls, structure: ConeStructure, *, labels: Iterable[Any], exact: bool, atol: float = ATOL
+    ) -> Cone:
         """A cone known in closed form (:class:`~privgeom.geometry._structure.ConeStructure`): nothing is built yet.
 
         Counts, membership and pair bounds come from the structure; the facets (known irredundant) and rays (known
@@ -553,16 +570,25 @@ class Cone(Serializable):
         second = other._issubset(self, "other <= self")
         if not second.holds:
             return second
-        return Containment(holds=True, witness=None, violated_normal=None, value=None, kind=None, direction="both",
-                           exact=first.exact and second.exact)
+        return Containment(
+            holds=True,
+            witness=None,
+            violated_normal=None,
+            value=None,
+            kind=None,
+            direction="both",
+            exact=first.exact and second.exact,
+        )
 
     def _same_mode(self, other: Cone, what: str) -> tuple[Cone, Cone]:
         """``self`` and ``other`` in one mode (both exact, or both float: the exact one converted), labels checked."""
         if not isinstance(other, Cone):
             raise InvalidTypeError(f"{what} needs another Cone, got {type(other).__name__}")
         if self._labels != other._labels:
-            raise DomainMismatchError(f"{what}: the cones have different coordinate labels {list(self._labels)[:8]} "
-                                      f"and {list(other._labels)[:8]}")
+            raise DomainMismatchError(
+                f"{what}: the cones have different coordinate labels {list(self._labels)[:8]} "
+                f"and {list(other._labels)[:8]}"
+            )
         if self._exact and other._exact:
             return self, other
         return self.to_float(), other.to_float()
@@ -595,8 +621,13 @@ class Cone(Serializable):
             return self
         h = self._h
         build, (main, lin) = (Cone.from_facets, h) if h is not None else (Cone.from_generators, self._vrep())
-        return build(_cone_ops.rows_to_exact(main, max_denominator), _cone_ops.rows_to_exact(lin, max_denominator),
-                     exact=True, labels=self._labels, atol=self._atol)
+        return build(
+            _cone_ops.rows_to_exact(main, max_denominator),
+            _cone_ops.rows_to_exact(lin, max_denominator),
+            exact=True,
+            labels=self._labels,
+            atol=self._atol,
+        )
 
     # ---------------------------------------------------------------------------------------- comparison, output
     def _key(self) -> tuple[Any, ...]:
@@ -672,8 +703,10 @@ class Cone(Serializable):
         known = []
         st = self._structure
         if st is not None and self._h is None and self._v is None:
-            counts = [f"{st.n_facets} facets" if st.n_facets is not None else "",
-                      f"{st.n_rays} rays" if st.n_rays is not None else ""]
+            counts = [
+                f"{st.n_facets} facets" if st.n_facets is not None else "",
+                f"{st.n_rays} rays" if st.n_rays is not None else "",
+            ]
             known.append(", ".join([st.kind] + [c for c in counts if c]) + " (not built)")
         if self._h is not None:
             known.append(f"{len(self._h[0])} facets, {len(self._h[1])} equalities")

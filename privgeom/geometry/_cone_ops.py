@@ -27,13 +27,29 @@ from .._core.arrays import readonly
 from .._core.columns import max_abs_int, widen
 from . import _cdd
 from . import _engines
-from ._canonical import (canonical_pair, empty, identity, int_dot, int_rows_to_fractions, normalise_rows,
-                         scale_to_integers)
+from ._canonical import (
+    canonical_pair,
+    empty,
+    identity,
+    int_dot,
+    int_rows_to_fractions,
+    normalise_rows,
+    scale_to_integers,
+)
 from ._cone_results import ConeMembership, Containment
 from ._structure import RowTest
 
-__all__ = ["Projected", "facets_of", "rays_of", "project", "membership", "containment", "float_pair", "rows_to_exact",
-           "stacked"]
+__all__ = [
+    "Projected",
+    "facets_of",
+    "rays_of",
+    "project",
+    "membership",
+    "containment",
+    "float_pair",
+    "rows_to_exact",
+    "stacked",
+]
 
 #: A cone's stored pair of row blocks: (facets, equalities) or (rays, lineality).
 Pair = tuple[np.ndarray, np.ndarray]
@@ -117,8 +133,9 @@ def _project_block(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: lis
     return Projected(kind="H", main=f[:, order], lineality=e[:, order])
 
 
-def _project_fourier_motzkin(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int],
-                             exact: bool) -> Projected:
+def _project_fourier_motzkin(
+    hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], exact: bool
+) -> Projected:
     """``method="fourier_motzkin"``: eliminate the dropped coordinates one at a time from the H-representation
     (``cdd.fourier_elimination``; kept coordinates first in the requested order, equalities as two inequalities)."""
     facets, eqs = hrep()
@@ -140,8 +157,9 @@ _PROJECTIONS: dict[str, Callable[[Callable[[], Pair], Callable[[], Pair], list[i
 }
 
 
-def project(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], method: str, *,
-            exact: bool) -> Projected:
+def project(
+    hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], method: str, *, exact: bool
+) -> Projected:
     """Project a cone onto the coordinates ``keep`` (indices, in the requested order) by ``method`` (all three give
     the same cone, Lin & Kifer Section V). ``hrep()`` / ``vrep()`` return the cone's stored rows (computed on demand:
     a route asks only for the representation it works on)."""
@@ -211,8 +229,14 @@ def _most_violated(hrep: Pair, x: np.ndarray, exact: bool, atol: float) -> _RowV
     return best
 
 
-def membership(hrep: Callable[[], Pair], x: np.ndarray, *, exact: bool, atol: float,
-               decide: Callable[[np.ndarray, bool, float], RowTest] | None = None) -> ConeMembership:
+def membership(
+    hrep: Callable[[], Pair],
+    x: np.ndarray,
+    *,
+    exact: bool,
+    atol: float,
+    decide: Callable[[np.ndarray, bool, float], RowTest] | None = None,
+) -> ConeMembership:
     """Whether ``x`` lies in the cone, with the most violated row on "no": decided by ``decide`` (a structure's
     membership test, on Fraction vectors in exact mode; it names a violated facet but no index) when given, else
     on the stored rows ``hrep()`` by :func:`_most_violated`."""
@@ -222,13 +246,20 @@ def membership(hrep: Callable[[], Pair], x: np.ndarray, *, exact: bool, atol: fl
         member, normal, value = decide(x, exact, atol)
         if member:
             return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
-        return ConeMembership(member=False, violated=None, kind="facet", normal=readonly(np.asarray(normal)),
-                              value=value, exact=exact)
+        return ConeMembership(
+            member=False, violated=None, kind="facet", normal=readonly(np.asarray(normal)), value=value, exact=exact
+        )
     bad = _most_violated(hrep(), x, exact, atol)
     if bad is None:
         return ConeMembership(member=True, violated=None, kind=None, normal=None, value=None, exact=exact)
-    return ConeMembership(member=False, violated=bad.row, kind=bad.kind, normal=readonly(np.asarray(bad.normal)),
-                          value=bad.value, exact=exact)
+    return ConeMembership(
+        member=False,
+        violated=bad.row,
+        kind=bad.kind,
+        normal=readonly(np.asarray(bad.normal)),
+        value=bad.value,
+        exact=exact,
+    )
 
 
 # ----------------------------------------------------------------------------------------------------- containment
@@ -334,11 +365,18 @@ def containment(vrep: Pair, hrep: Pair, *, exact: bool, atol: float, direction: 
             continue
         v = _violation_int(g, hrep, two_sided) if exact else _violation(g, hrep, atol, two_sided)
         if v is not None:
-            return Containment(holds=False, witness=readonly(np.asarray(v.witness)),
-                               violated_normal=readonly(np.asarray(v.normal)), value=v.value, kind=v.kind,
-                               direction=direction, exact=exact)
-    return Containment(holds=True, witness=None, violated_normal=None, value=None, kind=None, direction=direction,
-                       exact=exact)
+            return Containment(
+                holds=False,
+                witness=readonly(np.asarray(v.witness)),
+                violated_normal=readonly(np.asarray(v.normal)),
+                value=v.value,
+                kind=v.kind,
+                direction=direction,
+                exact=exact,
+            )
+    return Containment(
+        holds=True, witness=None, violated_normal=None, value=None, kind=None, direction=direction, exact=exact
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------- modes
@@ -364,8 +402,11 @@ def float_pair(pair: tuple[np.ndarray, np.ndarray] | None, atol: float) -> tuple
     if pair is None:
         return None
     main = normalise_rows(pair[0].astype(float), exact=False, atol=atol) if len(pair[0]) else pair[0].astype(float)
-    lin = (normalise_rows(pair[1].astype(float), exact=False, atol=atol, sign=True) if len(pair[1])
-           else pair[1].astype(float))
+    lin = (
+        normalise_rows(pair[1].astype(float), exact=False, atol=atol, sign=True)
+        if len(pair[1])
+        else pair[1].astype(float)
+    )
     return main, lin
 
 
@@ -376,4 +417,3 @@ def rows_to_exact(arr: np.ndarray, max_denominator: int | None) -> np.ndarray:
         f = Fraction(float(v))
         out[idx] = f.limit_denominator(max_denominator) if max_denominator else f
     return out
-

@@ -54,8 +54,20 @@ from ._canonical import canonical_pair, empty, identity
 from ._verify import verify_pair
 from .._core.limits import current_limit
 
-__all__ = ["ENGINES", "METHODS", "Choice", "choose", "use_engine", "set_engine", "current_engine",
-           "facets_verified", "rays_verified", "upper_bound_rows", "available_engines", "fast_canonical"]
+__all__ = [
+    "ENGINES",
+    "METHODS",
+    "Choice",
+    "choose",
+    "use_engine",
+    "set_engine",
+    "current_engine",
+    "facets_verified",
+    "rays_verified",
+    "upper_bound_rows",
+    "available_engines",
+    "fast_canonical",
+]
 
 #: The exact conversion engines.
 ENGINES = ("cdd", "normaliz", "ppl")
@@ -75,10 +87,18 @@ CDD_IN_PROCESS_ENTRIES = 400
 MAX_ENGINE_ROWS = 2_000_000
 #: Seconds one conversion in a worker process may run before it is stopped.
 MAX_ENGINE_SECONDS = 1800
-register_limit("engine_rows", globals(), "MAX_ENGINE_ROWS",
-               "most facets or rays one exact cone conversion (cdd, Normaliz or PPL) may return")
-register_limit("engine_seconds", globals(), "MAX_ENGINE_SECONDS",
-               "seconds one exact cone conversion in a worker process (Normaliz, PPL, large cdd) may run")
+register_limit(
+    "engine_rows",
+    globals(),
+    "MAX_ENGINE_ROWS",
+    "most facets or rays one exact cone conversion (cdd, Normaliz or PPL) may return",
+)
+register_limit(
+    "engine_seconds",
+    globals(),
+    "MAX_ENGINE_SECONDS",
+    "seconds one exact cone conversion in a worker process (Normaliz, PPL, large cdd) may run",
+)
 
 _METHOD = ["auto"]
 
@@ -146,8 +166,11 @@ def available_engines() -> tuple[str, ...]:
     >>> available_engines()[0]
     'cdd'
     """
-    return ("cdd",) + (("normaliz",) if _normaliz.normaliz_available() else ()) + \
-        (("ppl",) if _normaliz.ppl_available() else ())
+    return (
+        ("cdd",)
+        + (("normaliz",) if _normaliz.normaliz_available() else ())
+        + (("ppl",) if _normaliz.ppl_available() else ())
+    )
 
 
 def upper_bound_rows(n_rows: int, dim: int) -> int:
@@ -209,14 +232,16 @@ def run_in_worker(fn: Callable[..., Any], args: tuple[Any, ...], label: str) -> 
     try:
         _progress.stage(label)  # the CLI's activity bar names the engine
         # a bar of the seconds spent against the budget (drawn after 1 s, on a terminal, outside quiet())
-        with _progress.Progress(current_limit('engine_seconds'), f"{label}, seconds of the budget") as bar:
+        with _progress.Progress(current_limit("engine_seconds"), f"{label}, seconds of the budget") as bar:
             while not parent.poll(0.2):
                 elapsed = time.monotonic() - start
                 if not proc.is_alive() and not parent.poll(0.05):
                     raise SolverError(f"{label}: the worker process died (exit code {proc.exitcode}) with no answer")
                 if elapsed > current_limit("engine_seconds"):
-                    raise SizeLimitError(f"{label}: stopped after {elapsed:.0f} s, the budget of "
-                                         f"{current_limit('engine_seconds')} s — {limit_hint('engine_seconds')}")
+                    raise SizeLimitError(
+                        f"{label}: stopped after {elapsed:.0f} s, the budget of "
+                        f"{current_limit('engine_seconds')} s — {limit_hint('engine_seconds')}"
+                    )
                 if int(elapsed) > bar.done:
                     bar.update(int(elapsed) - bar.done)
             ok, payload = parent.recv()
@@ -248,8 +273,7 @@ def _integer_row(row: list[Any]) -> list[int]:
     return [int(v * den) for v in row]
 
 
-def _engine_kernel(engine: str, kind: str, main: list[list[int]], lin: list[list[int]],
-                   dim: int) -> tuple[Any, Any]:
+def _engine_kernel(engine: str, kind: str, main: list[list[int]], lin: list[list[int]], dim: int) -> tuple[Any, Any]:
     """One conversion by ``engine`` on integer rows (run in the calling process or in a worker)."""
     if engine == "normaliz":
         nmz = _normaliz.normaliz_v_to_h if kind == "V" else _normaliz.normaliz_h_to_v
@@ -264,8 +288,10 @@ def _run(engine: str, kind: str, main: np.ndarray, lin: np.ndarray) -> tuple[lis
     n, dim = len(main) + len(lin), main.shape[1]
     if engine != "cdd" and engine not in available_engines():
         package = "PyNormaliz" if engine == "normaliz" else "pplpy"
-        raise MissingDependencyError(f"the cone engine {engine!r} needs the package {package} "
-                                     f"(pip install {package}); method='auto' or 'cdd' works without it")
+        raise MissingDependencyError(
+            f"the cone engine {engine!r} needs the package {package} "
+            f"(pip install {package}); method='auto' or 'cdd' works without it"
+        )
     what_conv = "V-to-H conversion" if kind == "V" else "H-to-V conversion"
     if engine == "cdd":
         _cdd._check_dd(n, dim, what_conv)
@@ -273,8 +299,10 @@ def _run(engine: str, kind: str, main: np.ndarray, lin: np.ndarray) -> tuple[lis
         _cdd._check_dd(0, dim, f"{what_conv} by {engine}")
     rows = [[int(v) for v in r] for r in main.tolist()], [[int(v) for v in r] for r in lin.tolist()]
     what = "facets" if kind == "V" else "rays"
-    label = f"{engine}: {what} of {n} {'generators' if kind == 'V' else 'inequalities'} in R^{dim} " \
-            f"(at most {upper_bound_rows(n, dim):,})"
+    label = (
+        f"{engine}: {what} of {n} {'generators' if kind == 'V' else 'inequalities'} in R^{dim} "
+        f"(at most {upper_bound_rows(n, dim):,})"
+    )
     args = (engine, kind, rows[0], rows[1], dim)
     if engine == "cdd" and n * (dim + 1) <= CDD_IN_PROCESS_ENTRIES:
         return _engine_kernel(*args)
@@ -319,8 +347,9 @@ def _canonical(rows: list[Any], lin: list[Any], dim: int) -> tuple[np.ndarray, n
     return canonical_pair(a, b, exact=True, as_int=True)
 
 
-def _convert_verified(kind: str, pair: tuple[np.ndarray, np.ndarray], method: str | None) -> tuple[np.ndarray,
-                                                                                                      np.ndarray]:
+def _convert_verified(
+    kind: str, pair: tuple[np.ndarray, np.ndarray], method: str | None
+) -> tuple[np.ndarray, np.ndarray]:
     main, lin = pair
     dim = main.shape[1]
     if len(main) + len(lin) == 0:
@@ -329,9 +358,11 @@ def _convert_verified(kind: str, pair: tuple[np.ndarray, np.ndarray], method: st
     out_main, out_lin = _run(choice.engine, kind, main, lin)
     if len(out_main) > current_limit("engine_rows"):
         what = "facets" if kind == "V" else "rays"
-        raise SizeLimitError(f"{choice.engine} returned {len(out_main):,} {what} for {len(main) + len(lin)} rows in "
-                             f"R^{dim}, more than the limit of {current_limit('engine_rows'):,} — "
-                             f"{limit_hint('engine_rows', len(out_main))}")
+        raise SizeLimitError(
+            f"{choice.engine} returned {len(out_main):,} {what} for {len(main) + len(lin)} rows in "
+            f"R^{dim}, more than the limit of {current_limit('engine_rows'):,} — "
+            f"{limit_hint('engine_rows', len(out_main))}"
+        )
     res = _canonical(out_main, out_lin, dim)
     if kind == "V":
         verify_pair(pair, res, engine=choice.engine, produced="H")
@@ -340,15 +371,15 @@ def _convert_verified(kind: str, pair: tuple[np.ndarray, np.ndarray], method: st
     return res
 
 
-def facets_verified(vpair: tuple[np.ndarray, np.ndarray], *, method: str | None = None) -> tuple[np.ndarray,
-                                                                                                   np.ndarray]:
+def facets_verified(
+    vpair: tuple[np.ndarray, np.ndarray], *, method: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The canonical, verified (facets, equalities) of the cone with the canonical integer ``vpair = (rays,
     lineality)``, converted by the engine :func:`choose` picks (``method``: default :func:`current_engine`)."""
     return _convert_verified("V", vpair, method)
 
 
-def rays_verified(hpair: tuple[np.ndarray, np.ndarray], *, method: str | None = None) -> tuple[np.ndarray,
-                                                                                                np.ndarray]:
+def rays_verified(hpair: tuple[np.ndarray, np.ndarray], *, method: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The canonical, verified (rays, lineality) of the cone with the canonical integer ``hpair = (facets,
     equalities)`` (see :func:`facets_verified`)."""
     return _convert_verified("H", hpair, method)

@@ -50,8 +50,14 @@ def _dot(row: dict[int, Fraction], x: Sequence[Fraction]) -> Fraction:
     return sum((a * x[j] for j, a in row.items()), Fraction(0))
 
 
-def _verify_exact(c: list[Fraction], rows: list[dict[int, Fraction]], lower: list[Fraction | None],
-                  upper: list[Fraction | None], x: Sequence[Fraction], y: Sequence[Fraction]) -> Fraction | None:
+def _verify_exact(
+    c: list[Fraction],
+    rows: list[dict[int, Fraction]],
+    lower: list[Fraction | None],
+    upper: list[Fraction | None],
+    x: Sequence[Fraction],
+    y: Sequence[Fraction],
+) -> Fraction | None:
     """Exact optimality check of ``(x, y)`` for ``min c·x``, ``lower ≤ A x ≤ upper``, ``x ≥ 0``: primal
     feasibility, dual feasibility (``y_i ≥ 0`` only on a finite lower bound, ``≤ 0`` only on a finite upper bound,
     reduced costs ``c − Aᵀy ≥ 0``) and equal objectives. Returns the optimum or None."""
@@ -90,15 +96,25 @@ class _ExactLP(NamedTuple):
     upper: list[Fraction | None]
 
 
-def _exact_inputs(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequence[Any],
-                  upper: Sequence[Any]) -> _ExactLP:
+def _exact_inputs(
+    c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequence[Any], upper: Sequence[Any]
+) -> _ExactLP:
     fin = lambda v: None if v is None or (isinstance(v, float) and not np.isfinite(v)) else _frac(v)  # noqa: E731
-    return _ExactLP(c=[_frac(v) for v in c], rows=[{int(j): _frac(a) for j, a in r.items() if a != 0} for r in rows],
-                    lower=[fin(v) for v in lower], upper=[fin(v) for v in upper])
+    return _ExactLP(
+        c=[_frac(v) for v in c],
+        rows=[{int(j): _frac(a) for j, a in r.items() if a != 0} for r in rows],
+        lower=[fin(v) for v in lower],
+        upper=[fin(v) for v in upper],
+    )
 
 
-def exact_basis_solution(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequence[Any],
-                         upper: Sequence[Any], basis: tuple[Sequence[int], Sequence[int]]) -> ExactLPSolution | None:
+def exact_basis_solution(
+    c: Sequence[Any],
+    rows: Sequence[dict[int, Any]],
+    lower: Sequence[Any],
+    upper: Sequence[Any],
+    basis: tuple[Sequence[int], Sequence[int]],
+) -> ExactLPSolution | None:
     """Recover the exact optimum of ``min c·x`` s.t. ``lower ≤ A x ≤ upper``, ``x ≥ 0`` from an optimal basis.
 
     ``rows`` are ``{column: coefficient}`` dicts with rational coefficients; ``None`` or ``±inf`` bounds are absent.
@@ -163,8 +179,9 @@ def exact_basis_solution(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower
     return None if value is None else ExactLPSolution(tuple(x), tuple(y), value, "basis")
 
 
-def exact_lp_cdd(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequence[Any],
-                 upper: Sequence[Any]) -> ExactLPSolution | None:
+def exact_lp_cdd(
+    c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequence[Any], upper: Sequence[Any]
+) -> ExactLPSolution | None:
     """Solve ``min c·x`` s.t. ``lower ≤ A x ≤ upper``, ``x ≥ 0`` with cdd's exact GMP simplex (primal and duals),
     verified like :func:`exact_basis_solution`; None when cdd's answer does not verify or the LP is infeasible.
 
@@ -190,10 +207,12 @@ def exact_lp_cdd(c: Sequence[Any], rows: Sequence[dict[int, Any]], lower: Sequen
     cc, rr, lo, hi = _exact_inputs(c, rows, lower, upper)
     n = len(cc)
     if n > current_limit("exact_lp_variables"):
-        raise SizeLimitError(f"the exact LP (cdd's GMP simplex) with {len(rr):,} rows and {n:,} variables exceeds the "
-                             f"limit of {current_limit('exact_lp_variables'):,} variables; refused before "
-                             "building it — "
-                             f"{limit_hint('exact_lp_variables', n)}")
+        raise SizeLimitError(
+            f"the exact LP (cdd's GMP simplex) with {len(rr):,} rows and {n:,} variables exceeds the "
+            f"limit of {current_limit('exact_lp_variables'):,} variables; refused before "
+            "building it — "
+            f"{limit_hint('exact_lp_variables', n)}"
+        )
     table: list[list[Fraction]] = []
     origin: list[tuple[int, int]] = []  # (row index or -1 for x_j ≥ 0, sign of A x in the cdd row b + sign·A x ≥ 0)
     for i, row in enumerate(rr):

@@ -32,13 +32,22 @@ from .._core.limits import current_limit
 from .._core.results import Result
 from ._canonical import normalise_rows
 
-__all__ = ["SymmetryGroup", "Orbit", "source_phrase", "stabiliser_source", "hypercube_generators",
-           "symmetric_generators", "known_group", "MAX_PERMUTATION_ENTRIES"]
+__all__ = [
+    "SymmetryGroup",
+    "Orbit",
+    "source_phrase",
+    "stabiliser_source",
+    "hypercube_generators",
+    "symmetric_generators",
+    "known_group",
+    "MAX_PERMUTATION_ENTRIES",
+]
 
 #: Largest ``(number of generators) × (number of datasets)`` a group may store (Python ints in tuples).
 MAX_PERMUTATION_ENTRIES = 2**21
-register_limit("permutation_entries", globals(), "MAX_PERMUTATION_ENTRIES",
-               "largest generators x datasets a symmetry group stores")
+register_limit(
+    "permutation_entries", globals(), "MAX_PERMUTATION_ENTRIES", "largest generators x datasets a symmetry group stores"
+)
 #: Largest group order computed as an exact factorial (symmetric groups); beyond it ``order`` is None.
 _MAX_FACTORIAL = 4096
 #: Floor of the float grid on which rows are compared (a zero ``atol`` would divide by zero).
@@ -92,8 +101,12 @@ def _row_keys(rows: np.ndarray, atol: float) -> np.ndarray:
 
 
 #: How a group's source reads before "group" (the other sources read as adjectives already).
-_SOURCE_PHRASES = {"columns": "column-permutation", "mechanisms": "mechanism-permutation",
-                   "facets": "facet-permutation", "components": "component-permutation"}
+_SOURCE_PHRASES = {
+    "columns": "column-permutation",
+    "mechanisms": "mechanism-permutation",
+    "facets": "facet-permutation",
+    "components": "component-permutation",
+}
 
 
 def source_phrase(source: str) -> str:
@@ -106,7 +119,7 @@ def source_phrase(source: str) -> str:
     """
     for word, phrase in _SOURCE_PHRASES.items():
         if source == word or source.startswith(word + " "):
-            return phrase + source[len(word):]
+            return phrase + source[len(word) :]
     return source
 
 
@@ -160,7 +173,8 @@ class SymmetryGroup(Result):
             raise SizeLimitError(
                 f"a symmetry group with {len(gens)} generators on {n:,} datasets ({len(gens) * n:,} entries) exceeds "
                 f"the limit of {current_limit('permutation_entries'):,}; refused before building it — "
-                f"{limit_hint('permutation_entries', len(gens) * n)}")
+                f"{limit_hint('permutation_entries', len(gens) * n)}"
+            )
         arr = np.array(gens, dtype=np.int64).reshape(len(gens), n)
         ref = np.arange(n, dtype=np.int64)
         for j, row in enumerate(arr):
@@ -172,8 +186,9 @@ class SymmetryGroup(Result):
 
     # ---------------------------------------------------------------------------------------------- basics
     @classmethod
-    def trivial(cls, labels: Sequence[str], *, complete: bool = False, source: str = "trivial",
-                note: str = "") -> SymmetryGroup:
+    def trivial(
+        cls, labels: Sequence[str], *, complete: bool = False, source: str = "trivial", note: str = ""
+    ) -> SymmetryGroup:
         """The group with no generators (every orbit a single element)."""
         return cls(tuple(labels), (), source, 1, complete, note)
 
@@ -230,7 +245,8 @@ class SymmetryGroup(Result):
                 t = index.get(r.tobytes())
                 if t is None:
                     raise InvalidInputError(
-                        f"generator {j} maps row {i} outside the given rows: the rows are not closed under the group")
+                        f"generator {j} maps row {i} outside the given rows: the rows are not closed under the group"
+                    )
                 dst[i] = t
             maps.append(dst)
         return _components(len(A), maps)
@@ -292,20 +308,34 @@ class SymmetryGroup(Result):
         kept = tuple(p for p in self.generators if {frozenset(p[i] for i in S) for S in fam} == fam)
         if len(kept) == len(self.generators):
             return self
-        return SymmetryGroup(labels=self.labels, generators=kept, source=stabiliser_source(self.source, "a family"),
-                             order=1 if not kept else None, complete=False, note=self.note)
+        return SymmetryGroup(
+            labels=self.labels,
+            generators=kept,
+            source=stabiliser_source(self.source, "a family"),
+            order=1 if not kept else None,
+            complete=False,
+            note=self.note,
+        )
 
     def summary(self) -> str:
         order = f"order {self.order:,}" if self.order is not None else "order unknown"
         g = len(self.generators)
         full = "the full automorphism group" if self.complete else "a subgroup of the automorphisms"
         note = f"; {self.note}" if self.note else ""
-        return (f"{source_phrase(self.source)} symmetry group on {self.n} datasets: {g} generator{'s' if g != 1 else ''}, {order} "
-                f"({full}), {len(self.point_orbits())} orbit(s) of datasets{note}")
+        return (
+            f"{source_phrase(self.source)} symmetry group on {self.n} datasets: {g} generator{'s' if g != 1 else ''}, {order} "
+            f"({full}), {len(self.point_orbits())} orbit(s) of datasets{note}"
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"labels": list(self.labels), "generators": [list(p) for p in self.generators], "source": self.source,
-                "order": self.order, "complete": self.complete, "note": self.note}
+        return {
+            "labels": list(self.labels),
+            "generators": [list(p) for p in self.generators],
+            "source": self.source,
+            "order": self.order,
+            "complete": self.complete,
+            "note": self.note,
+        }
 
 
 # ----------------------------------------------------------------------------------------------- constructions
@@ -347,7 +377,8 @@ def _check_entries(n_gens: int, n: int, what: str) -> None:
         raise SizeLimitError(
             f"{what}: {n_gens} generators on {n:,} datasets ({n_gens * n:,} entries) exceed the limit of "
             f"{current_limit('permutation_entries'):,}; refused before building them — "
-            f"{limit_hint('permutation_entries', n_gens * n)}")
+            f"{limit_hint('permutation_entries', n_gens * n)}"
+        )
 
 
 def _factorial(n: int) -> int | None:
@@ -382,8 +413,17 @@ def symmetric_generators(members: Sequence[int], n: int) -> list[tuple[int, ...]
     return [tuple(g.tolist()) for g in _symmetric_generators(list(members), n)]
 
 
-def known_group(labels: Sequence[str], generators: Sequence[Sequence[int]], source: str, order: int | None,
-                complete: bool, rows: Any, *, exact: bool, atol: float = ATOL) -> SymmetryGroup:
+def known_group(
+    labels: Sequence[str],
+    generators: Sequence[Sequence[int]],
+    source: str,
+    order: int | None,
+    complete: bool,
+    rows: Any,
+    *,
+    exact: bool,
+    atol: float = ATOL,
+) -> SymmetryGroup:
     """A group known in closed form, verified before it is returned: every generator must map the set of
     normalised nonzero ``rows`` (e.g. a mechanism's rows, which generate its row cone) onto itself.
 
@@ -401,20 +441,33 @@ def known_group(labels: Sequence[str], generators: Sequence[Sequence[int]], sour
     >>> known_group(("a", "b"), [(1, 0)], "swap", 2, True, np.array([[3, 1], [1, 3]]), exact=True).order
     2
     """
-    group = SymmetryGroup(labels=tuple(labels), generators=tuple(tuple(int(v) for v in g) for g in generators),
-                          source=source, order=order, complete=complete)
+    group = SymmetryGroup(
+        labels=tuple(labels),
+        generators=tuple(tuple(int(v) for v in g) for g in generators),
+        source=source,
+        order=order,
+        complete=complete,
+    )
     A = np.asarray(rows)
     if group.preserves_rows(A, atol=atol):  # the rows themselves map to rows: no normalisation needed
         return group
     nonzero = [i for i in range(A.shape[0]) if any((v != 0) if exact else abs(v) > atol for v in A[i])]
     norm = normalise_rows(A[nonzero], exact=exact, atol=atol)
     if not group.preserves_rows(norm, atol=atol):
-        raise InvalidInputError(f"the known {source} group does not preserve the rows it was claimed for; please report")
+        raise InvalidInputError(
+            f"the known {source} group does not preserve the rows it was claimed for; please report"
+        )
     return group
 
 
-def _group_from_elements(labels: Sequence[str], elements: list[tuple[int, ...]], source: str, capped: bool,
-                         complete_if_all: bool, note: str = "") -> SymmetryGroup:
+def _group_from_elements(
+    labels: Sequence[str],
+    elements: list[tuple[int, ...]],
+    source: str,
+    capped: bool,
+    complete_if_all: bool,
+    note: str = "",
+) -> SymmetryGroup:
     """Reduce an enumerated set of automorphisms to a generating set; order when not capped.
 
     A complete enumeration (not capped) is reduced greedily by closure (the closure never exceeds the group). A capped
@@ -442,8 +495,9 @@ def _group_from_elements(labels: Sequence[str], elements: list[tuple[int, ...]],
                     merged = True
             if merged:
                 gens.append(g)
-        return SymmetryGroup(labels=tuple(labels), generators=tuple(gens), source=source, order=None, complete=False,
-                             note=note)
+        return SymmetryGroup(
+            labels=tuple(labels), generators=tuple(gens), source=source, order=None, complete=False, note=note
+        )
     closure: set[tuple[int, ...]] = {ident}
     limit = max(len(elements), 1)
     for g in elements:
@@ -460,5 +514,11 @@ def _group_from_elements(labels: Sequence[str], elements: list[tuple[int, ...]],
                         closure.add(c)
                         nxt.append(c)
             frontier = nxt
-    return SymmetryGroup(labels=tuple(labels), generators=tuple(gens), source=source, order=len(elements),
-                         complete=complete_if_all, note=note)
+    return SymmetryGroup(
+        labels=tuple(labels),
+        generators=tuple(gens),
+        source=source,
+        order=len(elements),
+        complete=complete_if_all,
+        note=note,
+    )

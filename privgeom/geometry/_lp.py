@@ -60,10 +60,18 @@ __all__ = [
 MAX_LP_NONZEROS = 2**24
 #: Largest LP (variables) solved with cdd's exact GMP simplex as a last resort.
 MAX_EXACT_LP_VARIABLES = 400
-register_limit("lp_nonzeros", globals(), "MAX_LP_NONZEROS",
-               "largest LP handed to HiGHS, in non-zero constraint coefficients (about 64 bytes each)")
-register_limit("exact_lp_variables", globals(), "MAX_EXACT_LP_VARIABLES",
-               "largest LP solved exactly by cdd's GMP simplex (last resort of exact answers), in variables")
+register_limit(
+    "lp_nonzeros",
+    globals(),
+    "MAX_LP_NONZEROS",
+    "largest LP handed to HiGHS, in non-zero constraint coefficients (about 64 bytes each)",
+)
+register_limit(
+    "exact_lp_variables",
+    globals(),
+    "MAX_EXACT_LP_VARIABLES",
+    "largest LP solved exactly by cdd's GMP simplex (last resort of exact answers), in variables",
+)
 
 #: HiGHS primal and dual feasibility tolerance, a thousand times tighter than HiGHS's default 1e-7: what the
 #: rationalisation of LP answers needs: a vertex found within 1e-10 rounds to the exact one through
@@ -71,8 +79,11 @@ register_limit("exact_lp_variables", globals(), "MAX_EXACT_LP_VARIABLES",
 #: (:data:`~privgeom._core.arrays.ROUNDOFF`).
 HIGHS_FEASIBILITY_TOL = 1e-10
 #: HiGHS options: tighter than the defaults so that float answers can be rationalised.
-_HIGHS_OPTIONS = {"primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
-                  "dual_feasibility_tolerance": HIGHS_FEASIBILITY_TOL, "presolve": True}
+_HIGHS_OPTIONS = {
+    "primal_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
+    "dual_feasibility_tolerance": HIGHS_FEASIBILITY_TOL,
+    "presolve": True,
+}
 #: Largest denominators tried, in order, when rationalising a float LP answer (:func:`rational_candidates`; ``None``
 #: = the float's exact binary value): small denominators first, since exact optima of privgeom's LPs have small ones.
 RATIONAL_DENOMINATORS: tuple[int | None, ...] = (1000, 10**6, 10**9, None)
@@ -103,8 +114,9 @@ HIGHS_SOLVERS: dict[str, dict[str, Any]] = {
 LP_BYTES_PER_NONZERO = 64
 
 
-def check_lp_size(n_rows: int, n_cols: int, nnz: int, *, what: str, max_nonzeros: int | None = None,
-                  hint: str = "") -> None:
+def check_lp_size(
+    n_rows: int, n_cols: int, nnz: int, *, what: str, max_nonzeros: int | None = None, hint: str = ""
+) -> None:
     """Refuse an LP with more than ``max_nonzeros`` coefficients before building it.
 
     The default limit is the global size limit ``lp_nonzeros`` (:data:`MAX_LP_NONZEROS`, read at call time;
@@ -253,8 +265,9 @@ class HighsModel:
     ([0.0, 2.0], True)
     """
 
-    def __init__(self, c: Any, A: Any, row_lower: Any, row_upper: Any, col_lower: Any, col_upper: Any, *,
-                 what: str = "LP") -> None:
+    def __init__(
+        self, c: Any, A: Any, row_lower: Any, row_upper: Any, col_lower: Any, col_upper: Any, *, what: str = "LP"
+    ) -> None:
         import highspy
 
         A = sp.csc_matrix(A)
@@ -286,8 +299,9 @@ class HighsModel:
         if status == highspy.HighsStatus.kError:
             raise SolverError(f"{what}: HiGHS refused the model ({A.shape[0]} rows, {A.shape[1]} variables)")
 
-    def solve(self, *, row_lower: Any = None, row_upper: Any = None, solver: str = "choose",
-              rows: Any = None) -> LPResult:
+    def solve(
+        self, *, row_lower: Any = None, row_upper: Any = None, solver: str = "choose", rows: Any = None
+    ) -> LPResult:
         """Solve (after replacing the bounds of ``rows``, all rows by default); statuses as :func:`solve_lp`.
 
         Parameters
@@ -309,7 +323,9 @@ class HighsModel:
         if solver not in HIGHS_SOLVERS:
             from .._core.errors import InvalidParameterError
 
-            raise InvalidParameterError(f"{self.what}: unknown LP solver {solver!r}; choose one of {list(HIGHS_SOLVERS)}")
+            raise InvalidParameterError(
+                f"{self.what}: unknown LP solver {solver!r}; choose one of {list(HIGHS_SOLVERS)}"
+            )
         h = self._h
         try:
             if row_lower is not None:
@@ -328,14 +344,13 @@ class HighsModel:
             x = np.asarray(sol.col_value, dtype=float)
             duals = np.asarray(sol.row_dual, dtype=float) if sol.dual_valid else None
             b = h.getBasis()
-            basis = ((tuple(int(v) for v in b.col_status), tuple(int(v) for v in b.row_status))
-                     if b.valid else None)
-            return LPResult("optimal", x, float(h.getInfo().objective_function_value), duals, None, "optimal",
-                            basis)
+            basis = (tuple(int(v) for v in b.col_status), tuple(int(v) for v in b.row_status)) if b.valid else None
+            return LPResult("optimal", x, float(h.getInfo().objective_function_value), duals, None, "optimal", basis)
         if status == S.kInfeasible:
             return LPResult("infeasible", None, None, None, None, "infeasible")
-        raise SolverError(f"{self.what}: HiGHS ended with status {h.modelStatusToString(status)!r}; "
-                          "no answer can be given")
+        raise SolverError(
+            f"{self.what}: HiGHS ended with status {h.modelStatusToString(status)!r}; no answer can be given"
+        )
 
 
 def _nnz(A: Any) -> int:
@@ -376,8 +391,9 @@ def rational_candidates(values: Any) -> Iterable[np.ndarray]:
         yield cand
 
 
-def support_systems(rows: Any, cols: Any, vals: Any, n_rows: int,
-                    x: Any) -> Iterator[tuple[tuple[int, ...], list[dict[int, Fraction]]]]:
+def support_systems(
+    rows: Any, cols: Any, vals: Any, n_rows: int, x: Any
+) -> Iterator[tuple[tuple[int, ...], list[dict[int, Fraction]]]]:
     """The sparse system ``(rows, cols, vals)`` (COO, duplicates summed, ``n_rows`` rows) restricted to the support of
     a float solution ``x``, for each threshold of :data:`SUPPORT_THRESHOLDS` giving a new support: ``(support,
     rowdicts)`` with ``rowdicts[r] = {position in support: Fraction coefficient}`` — ready for :func:`exact_solve`
@@ -429,7 +445,9 @@ def _frac(v: Any) -> Fraction:
     return parse_scalar(v, exact=True)  # type: ignore[return-value]
 
 
-def _rref(rows: list[dict[int, Fraction]], rhs: list[Fraction]) -> tuple[dict[int, tuple[dict[int, Fraction], Fraction]], bool]:
+def _rref(
+    rows: list[dict[int, Fraction]], rhs: list[Fraction]
+) -> tuple[dict[int, tuple[dict[int, Fraction], Fraction]], bool]:
     """Incremental reduced row echelon form. Returns ``{pivot column: (row, rhs)}`` and consistency."""
     pivots: dict[int, tuple[dict[int, Fraction], Fraction]] = {}
     consistent = True
@@ -478,8 +496,11 @@ def exact_solve(A: Any, b: Sequence[Any], n_vars: int | None = None) -> list[Fra
     rows = _sparse_rows(A)
     rhs = [_frac(v) for v in b]
     if n_vars is None:
-        n_vars = (np.asarray(A).shape[1] if not (isinstance(A, list) and A and isinstance(A[0], dict)) and not sp.issparse(A)
-                  else (A.shape[1] if sp.issparse(A) else 1 + max((max(r) for r in rows if r), default=-1)))
+        n_vars = (
+            np.asarray(A).shape[1]
+            if not (isinstance(A, list) and A and isinstance(A[0], dict)) and not sp.issparse(A)
+            else (A.shape[1] if sp.issparse(A) else 1 + max((max(r) for r in rows if r), default=-1))
+        )
     pivots, ok = _rref(rows, rhs)
     if not ok:
         return None
@@ -559,8 +580,8 @@ def modular_rank(A: Any, prime: int = RANK_PRIME) -> int:
         piv = rank + int(nz[0])
         R[[rank, piv]] = R[[piv, rank]]
         R[rank] = (R[rank] * pow(int(R[rank, col]), prime - 2, prime)) % prime
-        below = R[rank + 1:, col].copy()
-        R[rank + 1:] = (R[rank + 1:] - (below[:, None] * R[rank][None, :]) % prime) % prime
+        below = R[rank + 1 :, col].copy()
+        R[rank + 1 :] = (R[rank + 1 :] - (below[:, None] * R[rank][None, :]) % prime) % prime
         rank += 1
         if rank == R.shape[0]:
             break
@@ -609,10 +630,12 @@ def exact_nonnegative_solution(A: Any, b: Sequence[Any]) -> list[Fraction] | Non
 
     m, n = A.shape if sp.issparse(A) else np.shape(A)
     if n > current_limit("exact_lp_variables"):
-        raise SizeLimitError(f"the exact LP (cdd's GMP simplex) with {m:,} equations and {n:,} variables exceeds the "
-                             f"limit of {current_limit('exact_lp_variables'):,} variables; refused before "
-                             "building it — "
-                             f"{limit_hint('exact_lp_variables', n)}")
+        raise SizeLimitError(
+            f"the exact LP (cdd's GMP simplex) with {m:,} equations and {n:,} variables exceeds the "
+            f"limit of {current_limit('exact_lp_variables'):,} variables; refused before "
+            "building it — "
+            f"{limit_hint('exact_lp_variables', n)}"
+        )
     arr = np.asarray(A, dtype=object) if not sp.issparse(A) else np.asarray(A.todense(), dtype=object)
     rhs = [_frac(v) for v in b]
     table: list[list[Fraction]] = []

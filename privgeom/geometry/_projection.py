@@ -56,8 +56,9 @@ def _integer_generators(G: np.ndarray) -> np.ndarray:
     return out
 
 
-def _max_ratio(num: np.ndarray, den: np.ndarray, inum: np.ndarray | None, iden: np.ndarray | None,
-               exact: bool) -> np.ndarray:
+def _max_ratio(
+    num: np.ndarray, den: np.ndarray, inum: np.ndarray | None, iden: np.ndarray | None, exact: bool
+) -> np.ndarray:
     """Column-wise ``max_g num[g] / den[g]`` with the zero rules of the module doc; ``num``, ``den``: (m, P) floats."""
     m, P = num.shape
     out = np.empty(P, dtype=object if exact else float)
@@ -113,10 +114,10 @@ def generator_pair_bounds(G: Any, ia: Any, ib: Any, *, exact: bool) -> tuple[np.
     fwd = np.empty(len(ia), dtype=object if exact else float)
     bwd = np.empty(len(ia), dtype=object if exact else float)
     for s in range(0, len(ia), chunk):
-        a, b = ia[s:s + chunk], ib[s:s + chunk]
+        a, b = ia[s : s + chunk], ib[s : s + chunk]
         Fa, Fb = F[:, a], F[:, b]
         Ia = Ai[:, a] if Ai is not None else None
         Ib = Ai[:, b] if Ai is not None else None
-        fwd[s:s + chunk] = _max_ratio(Fa, Fb, Ia, Ib, exact)
-        bwd[s:s + chunk] = _max_ratio(Fb, Fa, Ib, Ia, exact)
+        fwd[s : s + chunk] = _max_ratio(Fa, Fb, Ia, Ib, exact)
+        bwd[s : s + chunk] = _max_ratio(Fb, Fa, Ib, Ia, exact)
     return readonly(fwd), readonly(bwd)

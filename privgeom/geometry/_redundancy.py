@@ -105,7 +105,7 @@ def _interior(A: np.ndarray, Af: np.ndarray, seed: int = 0) -> np.ndarray | None
     # a generic interior point (random, seeded): symmetric inputs would otherwise put ties on every ray shot
     rng = np.random.default_rng(seed)
     base = np.asarray(res.x[:dim], dtype=float)
-    for scale in ((0.02, 0.002, 0.0) if seed == 0 else (0.5 * margin, 0.05 * margin)):
+    for scale in (0.02, 0.002, 0.0) if seed == 0 else (0.5 * margin, 0.05 * margin):
         z = _scaled(base + scale * np.abs(base).max() * rng.uniform(-1, 1, dim))
         if (exact_signs(A, z) > 0).all():
             return z
@@ -123,13 +123,15 @@ def _in_cone(R: np.ndarray, Rf: np.ndarray, target: np.ndarray, target_f: np.nda
     if len(R) == 0:
         return bool(all(v == 0 for v in target.tolist()))
     M = sp.csc_matrix(Rf.T)
-    model = HighsModel(np.zeros(len(R)), M, target_f, target_f, np.zeros(len(R)), np.full(len(R), np.inf),
-                       what="redundancy test")
+    model = HighsModel(
+        np.zeros(len(R)), M, target_f, target_f, np.zeros(len(R)), np.full(len(R), np.inf), what="redundancy test"
+    )
     res = model.solve(solver="dual")
     if res.status == "infeasible":
         return False
-    if res.x is not None and _rational_combination(R, target, res.x * (np.abs(target.astype(float)).max()
-                                                                      / np.abs(R.astype(float)).max(axis=1))):
+    if res.x is not None and _rational_combination(
+        R, target, res.x * (np.abs(target.astype(float)).max() / np.abs(R.astype(float)).max(axis=1))
+    ):
         return True
     if res.basis is None:
         return None
@@ -165,8 +167,9 @@ def _separating(R: np.ndarray, Rf: np.ndarray, a_f: np.ndarray, tol: float = ATO
     above ``-tol``."""
     from ._lp import solve_lp
 
-    res = solve_lp(a_f, A_ub=-Rf if len(R) else None, b_ub=np.zeros(len(R)) if len(R) else None,
-                   bounds=(-1, 1), what="separation")
+    res = solve_lp(
+        a_f, A_ub=-Rf if len(R) else None, b_ub=np.zeros(len(R)) if len(R) else None, bounds=(-1, 1), what="separation"
+    )
     if res.status != "optimal" or res.x is None or res.fun is None or res.fun >= -tol:
         return None
     return res.x
@@ -220,12 +223,16 @@ def _seed(rows: np.ndarray, Af: np.ndarray, z: np.ndarray) -> set[int]:
         cols = np.arange(len(idx))
         t1, t2 = T[order[0], cols], T[order[1], cols] if n > 1 else np.full(len(idx), np.inf)
         ok = np.isfinite(t1) & (t2 - t1 > ATOL * np.maximum(1.0, t1))
-        cand = [(int(order[0, c]), float(t1[c] + (np.minimum(t2[c], 2 * t1[c] + 1) - t1[c]) / 2), c)
-                for c in np.nonzero(ok)[0].tolist() if int(order[0, c]) not in found]
+        cand = [
+            (int(order[0, c]), float(t1[c] + (np.minimum(t2[c], 2 * t1[c] + 1) - t1[c]) / 2), c)
+            for c in np.nonzero(ok)[0].tolist()
+            if int(order[0, c]) not in found
+        ]
         if not cand:
             continue
-        W = np.concatenate([_scaled([a + Fraction(tt) * (Fraction(float(b)) - a) for a, b in zip(zq, X[c])])
-                            for _, tt, c in cand])
+        W = np.concatenate(
+            [_scaled([a + Fraction(tt) * (Fraction(float(b)) - a) for a, b in zip(zq, X[c])]) for _, tt, c in cand]
+        )
         S = exact_signs(rows, W)  # (n, m')
         neg = (S < 0).sum(axis=0)
         for k, (j, _, _) in enumerate(cand):
@@ -282,8 +289,9 @@ def clarkson(rows: np.ndarray) -> list[int] | None:
     return sorted(kept)
 
 
-def canonicalize(rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bool,
-                 method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
+def canonicalize(
+    rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bool, method: str = "auto"
+) -> tuple[np.ndarray, np.ndarray]:
     """Remove redundant rows (and find implicit linearities): as :func:`privgeom.geometry._cdd.canonicalize`, by
     Clarkson's algorithm for a large exact system without linear part (``method="auto"`` from
     :data:`CLARKSON_MIN_ENTRIES` entries; ``"clarkson"`` forces it where it applies, ``"cdd"`` never uses it).
@@ -293,8 +301,13 @@ def canonicalize(rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bo
     if method not in REDUNDANCY_METHODS:
         raise InvalidParameterError(f"unknown redundancy method {method!r}; choose one of {REDUNDANCY_METHODS}")
     n, dim = rows.shape
-    use = exact and len(lin_rows) == 0 and n > dim and method != "cdd" and \
-        (method == "clarkson" or n * (dim + 1) >= CLARKSON_MIN_ENTRIES)
+    use = (
+        exact
+        and len(lin_rows) == 0
+        and n > dim
+        and method != "cdd"
+        and (method == "clarkson" or n * (dim + 1) >= CLARKSON_MIN_ENTRIES)
+    )
     if use:
         prim = sorted(set(t for t in _primitive(rows) if any(t)))
         ints = _int_array(prim, dim)
@@ -305,4 +318,3 @@ def canonicalize(rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bo
                 out[:] = [list(prim[k]) for k in kept]
             return out, lin_rows
     return _cdd.canonicalize(rows, lin_rows, kind=kind, exact=exact)
-

@@ -41,8 +41,18 @@ from .._core.errors import SizeLimitError
 from .._core.limits import current_limit
 from ._canonical import canonical_pair, empty
 
-__all__ = ["ConeStructure", "DifferenceData", "RowTest", "StructuredCone", "check_rows_size", "kronecker_integer_row",
-           "kronecker_integer_rows", "normalised_facet", "structured_facet", "structured_rows"]
+__all__ = [
+    "ConeStructure",
+    "DifferenceData",
+    "RowTest",
+    "StructuredCone",
+    "check_rows_size",
+    "kronecker_integer_row",
+    "kronecker_integer_rows",
+    "normalised_facet",
+    "structured_facet",
+    "structured_rows",
+]
 
 
 class RowTest(NamedTuple):
@@ -109,7 +119,9 @@ class ConeStructure:
     facets: Callable[[], Any] | None = field(default=None, repr=False)
     rays: Callable[[], Any] | None = field(default=None, repr=False)
     contains: Callable[[np.ndarray, bool, float], RowTest] | None = field(default=None, repr=False)
-    pair_bounds: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = field(default=None, repr=False)
+    pair_bounds: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = field(
+        default=None, repr=False
+    )
     facet: Callable[[int], Any] | None = field(default=None, repr=False)
     difference: DifferenceData | None = field(default=None, repr=False)
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -158,8 +170,10 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
     if entries > limit:
         mode = "exact" if exact else "float"
         n_bytes = entries * (_arrays.EXACT_ENTRY_BYTES if exact else _arrays.FLOAT_ENTRY_BYTES)
-        head = (f"{what} would need a dense {n_rows} x {dim} {mode} array ({entries:,} entries, about "
-                f"{_numbers.memory_text(n_bytes)}; limit {limit:,} entries); refused before building anything")
+        head = (
+            f"{what} would need a dense {n_rows} x {dim} {mode} array ({entries:,} entries, about "
+            f"{_numbers.memory_text(n_bytes)}; limit {limit:,} entries); refused before building anything"
+        )
         alternative = "use the counts, membership and pair bounds, which need no dense matrix"
         if n_bytes > _arrays.UNREACHABLE_BYTES:
             raise SizeLimitError(f"{head} — no computer's memory holds it; {alternative}")
@@ -167,8 +181,9 @@ def check_rows_size(n_rows: int | None, dim: int, *, exact: bool, what: str) -> 
         raise SizeLimitError(f"{head} — {hint}, or {alternative}")
 
 
-def structured_rows(st: ConeStructure, kind: str, dim: int, *, exact: bool,
-                    atol: float) -> tuple[np.ndarray, np.ndarray] | None:
+def structured_rows(
+    st: ConeStructure, kind: str, dim: int, *, exact: bool, atol: float
+) -> tuple[np.ndarray, np.ndarray] | None:
     """The facets (``kind="H"``) or extreme rays (``"V"``) that the structure ``st`` gives for a cone in ``R^dim``, in
     canonical form (integer rows in exact mode; no equalities / lineality), size-checked before anything is built;
     None when the structure does not give them. Known facets are irredundant and known rays extreme, so they are only
@@ -260,8 +275,9 @@ def kronecker_integer_rows(cone: StructuredCone, kind: str, *, sort: bool = True
         return None
     a, b = p.numerator, p.denominator
     n = 2**k
-    check_rows_size(n, n, exact=True, what=f"the {'facets' if kind == 'H' else 'extreme rays'} of this kronecker "
-                    f"cone in R^{n}")
+    check_rows_size(
+        n, n, exact=True, what=f"the {'facets' if kind == 'H' else 'extreme rays'} of this kronecker cone in R^{n}"
+    )
     big = max(a, b - a) ** k >= _INT64_ROWS
     dtype: Any = object if big else np.int64
     B = np.array([[a - b, a], [a, a - b]] if kind == "H" else [[a, b - a], [b - a, a]], dtype=dtype)

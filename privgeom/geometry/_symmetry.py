@@ -63,13 +63,38 @@ from .._core.hints import limit_hint
 from .._core.limits import current_limit
 from ._canonical import normalise_rows
 from ._cone import Cone
-from ._groups import (Orbit, SymmetryGroup, _check_entries, _factorial, _group_from_elements, _row_keys,
-                      _symmetric_generators, hypercube_generators, known_group, source_phrase, stabiliser_source,
-                      symmetric_generators)
+from ._groups import (
+    Orbit,
+    SymmetryGroup,
+    _check_entries,
+    _factorial,
+    _group_from_elements,
+    _row_keys,
+    _symmetric_generators,
+    hypercube_generators,
+    known_group,
+    source_phrase,
+    stabiliser_source,
+    symmetric_generators,
+)
 
-__all__ = ["SymmetryGroup", "Orbit", "automorphisms", "source_phrase", "stabiliser_source", "hypercube_generators",
-           "MAX_AUTOMORPHISMS", "MAX_SEARCH_STEPS", "MAX_SEARCH_GRAPH", "rr_automorphisms", "dp_automorphisms",
-           "finite_automorphisms", "trivial_automorphisms", "known_group", "symmetric_generators"]
+__all__ = [
+    "SymmetryGroup",
+    "Orbit",
+    "automorphisms",
+    "source_phrase",
+    "stabiliser_source",
+    "hypercube_generators",
+    "MAX_AUTOMORPHISMS",
+    "MAX_SEARCH_STEPS",
+    "MAX_SEARCH_GRAPH",
+    "rr_automorphisms",
+    "dp_automorphisms",
+    "finite_automorphisms",
+    "trivial_automorphisms",
+    "known_group",
+    "symmetric_generators",
+]
 
 #: Default cap on automorphisms enumerated by a graph search (``complete=False`` when reached).
 MAX_AUTOMORPHISMS = 5000
@@ -78,23 +103,42 @@ MAX_AUTOMORPHISMS = 5000
 MAX_SEARCH_STEPS = 2_500_000
 #: Largest coloured search graph (nodes + edges, estimated from the sizes before building it) of a generic search.
 MAX_SEARCH_GRAPH = 100_000
-register_limit("symmetry_elements", globals(), "MAX_AUTOMORPHISMS",
-               "automorphisms a generic symmetry search enumerates (a budget: past it, a subgroup with a note)")
-register_limit("symmetry_steps", globals(), "MAX_SEARCH_STEPS",
-               "work units of one generic (VF2) symmetry search (a budget: past it, a subgroup with a note)")
-register_limit("symmetry_graph", globals(), "MAX_SEARCH_GRAPH",
-               "nodes + edges of a generic symmetry search graph (a budget: past it, not searched, with a note)")
+register_limit(
+    "symmetry_elements",
+    globals(),
+    "MAX_AUTOMORPHISMS",
+    "automorphisms a generic symmetry search enumerates (a budget: past it, a subgroup with a note)",
+)
+register_limit(
+    "symmetry_steps",
+    globals(),
+    "MAX_SEARCH_STEPS",
+    "work units of one generic (VF2) symmetry search (a budget: past it, a subgroup with a note)",
+)
+register_limit(
+    "symmetry_graph",
+    globals(),
+    "MAX_SEARCH_GRAPH",
+    "nodes + edges of a generic symmetry search graph (a budget: past it, not searched, with a note)",
+)
 
 
 class _SearchBudget(Exception):
     """Raised inside VF2 when the step budget is spent."""
 
 
-def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorphisms: int | None, source: str,
-                         node_match: Callable[..., bool] | None = None,
-                         edge_match: Callable[..., bool] | None = None,
-                         complete_if_all: bool = True, points: Sequence[Any] | None = None,
-                         max_search_steps: int | None = None) -> SymmetryGroup:
+def _graph_automorphisms(
+    graph: nx.Graph,
+    labels: Sequence[str],
+    *,
+    max_automorphisms: int | None,
+    source: str,
+    node_match: Callable[..., bool] | None = None,
+    edge_match: Callable[..., bool] | None = None,
+    complete_if_all: bool = True,
+    points: Sequence[Any] | None = None,
+    max_search_steps: int | None = None,
+) -> SymmetryGroup:
     """Automorphisms of a (coloured) graph restricted to the nodes ``points`` (default: the labels), capped by the
     number of elements and by ``max_search_steps`` VF2 candidate-pair checks (deterministic budget)."""
     from networkx.algorithms.isomorphism import GraphMatcher
@@ -127,24 +171,32 @@ def _graph_automorphisms(graph: nx.Graph, labels: Sequence[str], *, max_automorp
             elements.append(perm)
             if len(elements) >= cap:
                 capped = True
-                note = (f"generic search stopped at {cap:,} automorphisms (limit "
-                        f"symmetry_elements): possibly a subgroup; "
-                        f"{limit_hint('symmetry_elements', keyword='max_automorphisms')}")
+                note = (
+                    f"generic search stopped at {cap:,} automorphisms (limit "
+                    f"symmetry_elements): possibly a subgroup; "
+                    f"{limit_hint('symmetry_elements', keyword='max_automorphisms')}"
+                )
                 break
     except _SearchBudget:
         capped = True
-        note = (f"generic search stopped after {budget:,} steps with {len(elements):,} automorphisms "
-                f"found (limit symmetry_steps): possibly a subgroup; "
-                f"{limit_hint('symmetry_steps', keyword='max_search_steps')}")
+        note = (
+            f"generic search stopped after {budget:,} steps with {len(elements):,} automorphisms "
+            f"found (limit symmetry_steps): possibly a subgroup; "
+            f"{limit_hint('symmetry_steps', keyword='max_search_steps')}"
+        )
     return _group_from_elements(labels, elements, source, capped, complete_if_all, note)
 
 
 def _not_searched(labels: Sequence[str], source: str, size: int, limit: int) -> SymmetryGroup:
     return SymmetryGroup.trivial(
-        labels, source=f"{source} (not searched)",
-        note=(f"symmetry not searched: {len(labels):,} datasets give a search graph of {size:,} nodes and edges, "
-              f"more than the generic search limit symmetry_graph = {limit:,}; "
-              f"{limit_hint('symmetry_graph', size, keyword='max_search_graph')}"))
+        labels,
+        source=f"{source} (not searched)",
+        note=(
+            f"symmetry not searched: {len(labels):,} datasets give a search graph of {size:,} nodes and edges, "
+            f"more than the generic search limit symmetry_graph = {limit:,}; "
+            f"{limit_hint('symmetry_graph', size, keyword='max_search_graph')}"
+        ),
+    )
 
 
 #: The keyword of each search budget -> its registered limit (read at call time).
@@ -213,8 +265,7 @@ def automorphisms(obj: Any, *, max_automorphisms: int | None = None, **options: 
 # The handlers of the privacy definitions are duck-typed and registered by the definitions' own modules
 # (``automorphisms.register(RandomizedResponse, rr_automorphisms)`` in ``definitions/_rr.py``, …): definitions sit
 # above geometry, so this module never imports them.
-def trivial_automorphisms(definition: Any, *, max_automorphisms: int | None = None,
-                          **options: Any) -> SymmetryGroup:
+def trivial_automorphisms(definition: Any, *, max_automorphisms: int | None = None, **options: Any) -> SymmetryGroup:
     """The trivial group of a privacy definition with no known structure (``complete=False``)."""
     return SymmetryGroup.trivial(definition.inputs, source="trivial (no known structure)")
 
@@ -229,8 +280,13 @@ def rr_automorphisms(rr: Any, *, max_automorphisms: int | None = None, **options
         return _symmetric_group(labels, "the symmetric group of the orthant")
     _check_entries(2 * k - 1, n, f"the hypercube group of randomized response on k = {k} bits")
     gens = hypercube_generators(k)
-    return SymmetryGroup(labels=labels, generators=tuple(map(tuple, gens.tolist())), source="hypercube",
-                         order=(1 << k) * math.factorial(k), complete=True)
+    return SymmetryGroup(
+        labels=labels,
+        generators=tuple(map(tuple, gens.tolist())),
+        source="hypercube",
+        order=(1 << k) * math.factorial(k),
+        complete=True,
+    )
 
 
 def _symmetric_group(labels: tuple[str, ...], what: str) -> SymmetryGroup:
@@ -238,8 +294,13 @@ def _symmetric_group(labels: tuple[str, ...], what: str) -> SymmetryGroup:
     n = len(labels)
     _check_entries(2, n, what)
     sym = _symmetric_generators(list(range(n)), n)
-    return SymmetryGroup(labels=labels, generators=tuple(tuple(g.tolist()) for g in sym), source="symmetric",
-                         order=_factorial(n), complete=True)
+    return SymmetryGroup(
+        labels=labels,
+        generators=tuple(tuple(g.tolist()) for g in sym),
+        source="symmetric",
+        order=_factorial(n),
+        complete=True,
+    )
 
 
 def _hamming_group(labels: tuple[str, ...], spec: str) -> SymmetryGroup:
@@ -249,15 +310,16 @@ def _hamming_group(labels: tuple[str, ...], spec: str) -> SymmetryGroup:
     k = int(spec.split("=")[-1])
     _check_entries(2 * k - 1, n, f"the hypercube group of the Hamming graph on k = {k} bits")
     where = {s: i for i, s in enumerate(labels)}
-    ref = [format((1 << k) - 1 - i, f"0{k}b") for i in range(1 << k)]   # index order of hypercube_generators
-    perm_idx = np.array([where[s] for s in ref], dtype=np.int64)         # generator index -> our index
+    ref = [format((1 << k) - 1 - i, f"0{k}b") for i in range(1 << k)]  # index order of hypercube_generators
+    perm_idx = np.array([where[s] for s in ref], dtype=np.int64)  # generator index -> our index
     gens = []
     for g in hypercube_generators(k):
         p = np.empty(n, dtype=np.int64)
         p[perm_idx] = perm_idx[g]
         gens.append(tuple(p.tolist()))
-    return SymmetryGroup(labels=labels, generators=tuple(gens), source="hypercube", order=(1 << k) * math.factorial(k),
-                         complete=True)
+    return SymmetryGroup(
+        labels=labels, generators=tuple(gens), source="hypercube", order=(1 << k) * math.factorial(k), complete=True
+    )
 
 
 def _complete_group(labels: tuple[str, ...], spec: str) -> SymmetryGroup:
@@ -284,9 +346,14 @@ _KNOWN_GRAPH_GROUPS: dict[str, Callable[[tuple[str, ...], str], SymmetryGroup]] 
 }
 
 
-def dp_automorphisms(dp: Any, *, max_automorphisms: int | None = None,
-                     max_search_steps: int | None = None, max_search_graph: int | None = None,
-                     **options: Any) -> SymmetryGroup:
+def dp_automorphisms(
+    dp: Any,
+    *,
+    max_automorphisms: int | None = None,
+    max_search_steps: int | None = None,
+    max_search_graph: int | None = None,
+    **options: Any,
+) -> SymmetryGroup:
     """ε-DP over a graph: the graph's automorphisms (the row cone ``x_i ≤ e^ε x_j`` per edge maps to itself exactly
     under them); known in closed form for the graphs of :data:`_KNOWN_GRAPH_GROUPS`, else a bounded search; for
     ``e^ε = 1`` the component group."""
@@ -309,8 +376,9 @@ def dp_automorphisms(dp: Any, *, max_automorphisms: int | None = None,
     size = len(labels) + len(I)
     if size > max_search_graph:
         return _not_searched(labels, "graph", size, max_search_graph)
-    return _graph_automorphisms(dp.graph, labels, max_automorphisms=max_automorphisms, source="graph",
-                                max_search_steps=max_search_steps)
+    return _graph_automorphisms(
+        dp.graph, labels, max_automorphisms=max_automorphisms, source="graph", max_search_steps=max_search_steps
+    )
 
 
 def _structural_spec(labels: tuple[str, ...], I: np.ndarray, J: np.ndarray) -> str | None:
@@ -323,7 +391,13 @@ def _structural_spec(labels: tuple[str, ...], I: np.ndarray, J: np.ndarray) -> s
         if bool(np.all(np.abs(J - I) == 1)):
             return f"graph=path,n={n - 1}"
     k = len(labels[0]) if labels else 0
-    if k and k < 63 and n == 1 << k and m == k * (n >> 1) and all(len(s) == k and not set(s) - {"0", "1"} for s in labels):
+    if (
+        k
+        and k < 63
+        and n == 1 << k
+        and m == k * (n >> 1)
+        and all(len(s) == k and not set(s) - {"0", "1"} for s in labels)
+    ):
         vals = np.array([int(s, 2) for s in labels], dtype=np.int64)
         x = vals[I] ^ vals[J]
         if bool(np.all((x != 0) & ((x & (x - 1)) == 0))):  # exactly one differing bit
@@ -353,15 +427,20 @@ def _component_group(G: nx.Graph, labels: tuple[str, ...]) -> SymmetryGroup:
         f = _factorial(len(same))
         order = order * f if (order is not None and f is not None) else None
     _check_entries(len(gens), n, "the component group of ε = 0")
-    return SymmetryGroup(labels=labels, generators=tuple(tuple(g.tolist()) for g in gens), source="components",
-                         order=order, complete=True)
+    return SymmetryGroup(
+        labels=labels,
+        generators=tuple(tuple(g.tolist()) for g in gens),
+        source="components",
+        order=order,
+        complete=True,
+    )
 
 
 def _value_ids(blocks: list[np.ndarray], exact: bool, atol: float) -> list[np.ndarray]:
     keys = _row_keys(np.vstack(blocks), atol) if blocks else np.zeros((0, 0), dtype=np.int64)
     out, start = [], 0
     for b in blocks:
-        out.append(keys[start:start + len(b)])
+        out.append(keys[start : start + len(b)])
         start += len(b)
     return out
 
@@ -413,22 +492,39 @@ def _ematch(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return bool(a.get("v") == b.get("v"))
 
 
-def _rows_group(blocks: list[tuple[np.ndarray, list[int]]], labels: tuple[str, ...], exact: bool, atol: float,
-                max_automorphisms: int, source: str, complete: bool, max_search_steps: int | None = None,
-                max_search_graph: int | None = None) -> SymmetryGroup:
+def _rows_group(
+    blocks: list[tuple[np.ndarray, list[int]]],
+    labels: tuple[str, ...],
+    exact: bool,
+    atol: float,
+    max_automorphisms: int,
+    source: str,
+    complete: bool,
+    max_search_steps: int | None = None,
+    max_search_graph: int | None = None,
+) -> SymmetryGroup:
     max_search_graph = _check_budget(max_search_graph, "max_search_graph")
     n = len(labels)
     size = n + sum(len(rows) * (n + 2) for rows, _ in blocks) + len(blocks)  # nodes + edges, an upper bound
     if size > max_search_graph:
         return _not_searched(labels, source, size, max_search_graph)
     G = _coloured_row_graph(blocks, n, exact, atol)
-    return _graph_automorphisms(G, labels, max_automorphisms=max_automorphisms, source=source, node_match=_match,
-                                edge_match=_ematch, complete_if_all=complete, points=[("c", j) for j in range(n)],
-                                max_search_steps=max_search_steps)
+    return _graph_automorphisms(
+        G,
+        labels,
+        max_automorphisms=max_automorphisms,
+        source=source,
+        node_match=_match,
+        edge_match=_ematch,
+        complete_if_all=complete,
+        points=[("c", j) for j in range(n)],
+        max_search_steps=max_search_steps,
+    )
 
 
-def _finite_by_mechanisms(D: Any, mats: list[np.ndarray], labels: tuple[str, ...], exact: bool, atol: float,
-                          cap: int, budget: tuple[int, int]) -> SymmetryGroup:
+def _finite_by_mechanisms(
+    D: Any, mats: list[np.ndarray], labels: tuple[str, ...], exact: bool, atol: float, cap: int, budget: tuple[int, int]
+) -> SymmetryGroup:
     """``method="mechanisms"``: column permutations mapping the *set* of mechanisms to itself (each mechanism's rows
     as one coloured block, equal mechanisms merged). A subgroup of the row cone's group (``complete=False``)."""
     distinct: dict[Any, tuple[np.ndarray, list[int]]] = {}
@@ -439,8 +535,9 @@ def _finite_by_mechanisms(D: Any, mats: list[np.ndarray], labels: tuple[str, ...
     return _rows_group(list(distinct.values()), labels, exact, atol, cap, "mechanisms", False, *budget)
 
 
-def _finite_by_rows(D: Any, mats: list[np.ndarray], labels: tuple[str, ...], exact: bool, atol: float,
-                    cap: int, budget: tuple[int, int]) -> SymmetryGroup:
+def _finite_by_rows(
+    D: Any, mats: list[np.ndarray], labels: tuple[str, ...], exact: bool, atol: float, cap: int, budget: tuple[int, int]
+) -> SymmetryGroup:
     """``method="rows"`` (default): column permutations mapping the set of normalised non-zero rows of all mechanisms
     to itself, i.e. the generators of the row cone; the whole group when one mechanism decides the closure."""
     allrows = np.vstack(mats)
@@ -452,19 +549,29 @@ def _finite_by_rows(D: Any, mats: list[np.ndarray], labels: tuple[str, ...], exa
 
 
 #: The ``method=`` routes of :func:`finite_automorphisms`.
-_FINITE_METHODS: dict[str, Callable[..., SymmetryGroup]] = {"rows": _finite_by_rows,
-                                                             "mechanisms": _finite_by_mechanisms}
+_FINITE_METHODS: dict[str, Callable[..., SymmetryGroup]] = {
+    "rows": _finite_by_rows,
+    "mechanisms": _finite_by_mechanisms,
+}
 
 
-def finite_automorphisms(D: Any, *, max_automorphisms: int | None = None, method: str = "rows",
-                          atol: float = ATOL, max_search_steps: int | None = None,
-                          max_search_graph: int | None = None, **options: Any) -> SymmetryGroup:
+def finite_automorphisms(
+    D: Any,
+    *,
+    max_automorphisms: int | None = None,
+    method: str = "rows",
+    atol: float = ATOL,
+    max_search_steps: int | None = None,
+    max_search_graph: int | None = None,
+    **options: Any,
+) -> SymmetryGroup:
     """Column permutations of a finite definition's mechanisms (generic, bounded VF2 search; module doc)."""
     max_automorphisms = _check_cap(max_automorphisms)
     budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
     if method not in _FINITE_METHODS:
-        raise InvalidParameterError(f"automorphisms of a finite definition: method must be 'rows' or 'mechanisms', "
-                                    f"got {method!r}")
+        raise InvalidParameterError(
+            f"automorphisms of a finite definition: method must be 'rows' or 'mechanisms', got {method!r}"
+        )
     labels = tuple(D.inputs)
     n = len(labels)
     total = sum(M.n_outputs for M in D.mechanisms) * (n + 2) + n
@@ -487,9 +594,11 @@ def _cone_facets(cone: Any, cap: int, budget: tuple[int, int]) -> SymmetryGroup:
     """``method="facets"``: the permutations of the coordinates mapping the canonical facets to themselves (bounded
     VF2 search on the coloured facet graph). Needs a full-dimensional pointed cone; the whole group of the cone."""
     if len(cone.equalities) or len(cone.lineality):
-        raise InvalidParameterError("automorphisms(cone, method='facets') needs a full-dimensional pointed cone "
-                                    f"(this one has {len(cone.equalities)} equalities, {len(cone.lineality)} "
-                                    "lineality directions)")
+        raise InvalidParameterError(
+            "automorphisms(cone, method='facets') needs a full-dimensional pointed cone "
+            f"(this one has {len(cone.equalities)} equalities, {len(cone.lineality)} "
+            "lineality directions)"
+        )
     if cone.n_facets * (cone.ambient_dim + 2) > budget[1]:  # estimated before the facets are built
         return _not_searched(tuple(cone.labels), "facets", cone.n_facets * (cone.ambient_dim + 2), budget[1])
     F = np.asarray(cone.facets)
@@ -497,13 +606,21 @@ def _cone_facets(cone: Any, cap: int, budget: tuple[int, int]) -> SymmetryGroup:
 
 
 #: The ``method=`` routes of :func:`automorphisms` on a :class:`Cone`.
-_CONE_METHODS: dict[str, Callable[[Any, int, tuple[int, int]], SymmetryGroup]] = {"carried": _cone_carried,
-                                                                                   "facets": _cone_facets}
+_CONE_METHODS: dict[str, Callable[[Any, int, tuple[int, int]], SymmetryGroup]] = {
+    "carried": _cone_carried,
+    "facets": _cone_facets,
+}
 
 
-def _cone_automorphisms(cone: Any, *, max_automorphisms: int | None = None, method: str = "carried",
-                        max_search_steps: int | None = None, max_search_graph: int | None = None,
-                        **options: Any) -> SymmetryGroup:
+def _cone_automorphisms(
+    cone: Any,
+    *,
+    max_automorphisms: int | None = None,
+    method: str = "carried",
+    max_search_steps: int | None = None,
+    max_search_graph: int | None = None,
+    **options: Any,
+) -> SymmetryGroup:
     max_automorphisms = _check_cap(max_automorphisms)
     budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
     if method not in _CONE_METHODS:

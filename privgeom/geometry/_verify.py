@@ -131,21 +131,23 @@ def batch_ranks_mod_p(rows: np.ndarray, masks: np.ndarray, extra: np.ndarray | N
     [2, 2, 0]
     """
     red = _mod_p(rows, ELIM_PRIME)
-    ext = _mod_p(extra, ELIM_PRIME) if extra is not None and len(extra) else np.zeros((0, rows.shape[1]), dtype=np.int64)
+    ext = (
+        _mod_p(extra, ELIM_PRIME) if extra is not None and len(extra) else np.zeros((0, rows.shape[1]), dtype=np.int64)
+    )
     out = np.zeros(len(masks), dtype=np.int64)
     counts = masks.sum(axis=1)
     for start in range(0, len(masks), BLOCK):
-        m = masks[start:start + BLOCK]
-        kmax = int(counts[start:start + BLOCK].max(initial=0)) + len(ext)
+        m = masks[start : start + BLOCK]
+        kmax = int(counts[start : start + BLOCK].max(initial=0)) + len(ext)
         A = np.zeros((len(m), kmax, rows.shape[1]), dtype=np.int64)
         b_idx, j_idx = np.nonzero(m)  # row-major: the selected rows of each mask in order
-        c = counts[start:start + len(m)]
+        c = counts[start : start + len(m)]
         first = np.concatenate([[0], np.cumsum(c)[:-1]])
         pos = np.arange(len(b_idx)) - first[b_idx]
         A[b_idx, pos] = red[j_idx]
         for t in range(len(ext)):  # the extra rows after each mask's selection
             A[np.arange(len(m)), c + t] = ext[t]
-        out[start:start + len(m)] = _eliminate(A)
+        out[start : start + len(m)] = _eliminate(A)
     return out
 
 
@@ -167,11 +169,12 @@ def exact_signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
         return np.sign(np.asarray(A.dot(B.T)))
     if max(max_abs_int(A), max_abs_int(B)) > FLOAT_SAFE_INT:  # beyond the doubles: every sign on Python integers
         Ao, Bo = A.astype(object), B.astype(object)
-        return np.array([[(lambda v: (v > 0) - (v < 0))(sum(x * y for x, y in zip(a, b))) for b in Bo] for a in Ao],
-                        dtype=np.int64).reshape(A.shape[0], B.shape[0])
+        return np.array(
+            [[(lambda v: (v > 0) - (v < 0))(sum(x * y for x, y in zip(a, b))) for b in Bo] for a in Ao], dtype=np.int64
+        ).reshape(A.shape[0], B.shape[0])
     Af, Bf = A.astype(float), B.astype(float)
     est = Af @ Bf.T
-    bound = (np.abs(Af) @ np.abs(Bf).T) * ((n + 2) * 2.0 ** -52)
+    bound = (np.abs(Af) @ np.abs(Bf).T) * ((n + 2) * 2.0**-52)
     out = np.sign(est).astype(np.int64)
     amb = np.abs(est) <= bound
     if not amb.any():
@@ -216,7 +219,7 @@ def _compressed_ranks(rows: np.ndarray, masks: np.ndarray, extra: np.ndarray) ->
         T = red[mask]
         acc = np.zeros((n, n))
         for start in range(0, len(T), COMPRESS_CHUNK):
-            blk = T[start:start + COMPRESS_CHUNK]
+            blk = T[start : start + COMPRESS_CHUNK]
             C = rng.integers(0, P, size=(n, len(blk))).astype(float)
             acc = np.mod(acc + np.mod(C @ blk, P), P)
         sq = acc.astype(np.int64)
@@ -261,17 +264,25 @@ def _check_canonical(rows: np.ndarray, what: str, engine: str, *, linear: bool) 
     if not linear and rows.dtype != object:
         if _sorted_primitive(rows):
             return
-        raise _fail(engine, f"the {what} are not in canonical form (primitive integer rows, decreasing order, "
-                            "no repeats)")
-    want = normalise_rows(rref(rows.astype(object), exact=True), exact=True, sign=True, as_int=True) if linear \
+        raise _fail(
+            engine, f"the {what} are not in canonical form (primitive integer rows, decreasing order, no repeats)"
+        )
+    want = (
+        normalise_rows(rref(rows.astype(object), exact=True), exact=True, sign=True, as_int=True)
+        if linear
         else normalise_rows(rows.astype(object), exact=True, as_int=True)
+    )
     if want.shape != rows.shape or not np.array_equal(want.astype(object), rows.astype(object)):
-        raise _fail(engine, f"the {what} are not in canonical form (primitive integer rows, "
-                            f"{'reduced row echelon basis' if linear else 'decreasing order, no repeats'})")
+        raise _fail(
+            engine,
+            f"the {what} are not in canonical form (primitive integer rows, "
+            f"{'reduced row echelon basis' if linear else 'decreasing order, no repeats'})",
+        )
 
 
-def _tightness(side: np.ndarray, other: np.ndarray, other_lin: np.ndarray, want: int, what: str, other_what: str,
-               engine: str) -> None:
+def _tightness(
+    side: np.ndarray, other: np.ndarray, other_lin: np.ndarray, want: int, what: str, other_what: str, engine: str
+) -> None:
     """Each row of ``side`` is positive on some row of ``other`` and vanishes on rows of ``other`` that, with
     ``other_lin``, have rank ``want``."""
     if len(side) == 0:
@@ -282,8 +293,11 @@ def _tightness(side: np.ndarray, other: np.ndarray, other_lin: np.ndarray, want:
     pos = (prod > 0).any(axis=1)
     if not pos.all():
         i = int(np.argmin(pos))
-        raise _fail(engine, f"{what[:-1]} {i} {side[i].tolist()} vanishes on every one of the {other_what} "
-                            "(an equality, not a face of codimension one)")
+        raise _fail(
+            engine,
+            f"{what[:-1]} {i} {side[i].tolist()} vanishes on every one of the {other_what} "
+            "(an equality, not a face of codimension one)",
+        )
     tight = np.asarray(prod == 0)
     counts = tight.sum(axis=1)
     if counts.max(initial=0) > COMPRESS_FACTOR * other.shape[1]:
@@ -293,12 +307,16 @@ def _tightness(side: np.ndarray, other: np.ndarray, other_lin: np.ndarray, want:
     for i in np.nonzero(ranks < want)[0].tolist():
         exact = _rank(np.concatenate([other[tight[i]], other_lin]) if len(other_lin) else other[tight[i]])
         if exact < want:
-            raise _fail(engine, f"{what[:-1]} {i} {side[i].tolist()} is tight on {other_what} of rank {exact}, not "
-                                f"{want} (not a {what[:-1]})")
+            raise _fail(
+                engine,
+                f"{what[:-1]} {i} {side[i].tolist()} is tight on {other_what} of rank {exact}, not "
+                f"{want} (not a {what[:-1]})",
+            )
 
 
-def verify_pair(vpair: tuple[np.ndarray, np.ndarray], hpair: tuple[np.ndarray, np.ndarray], *,
-                engine: str, produced: str = "H") -> None:
+def verify_pair(
+    vpair: tuple[np.ndarray, np.ndarray], hpair: tuple[np.ndarray, np.ndarray], *, engine: str, produced: str = "H"
+) -> None:
     """Prove that canonical ``hpair = (F, E)`` and ``vpair = (R, L)`` describe one cone (see the module docstring for
     the checks and what they prove); return None, or raise :class:`~privgeom.SolverError` naming ``engine`` and the
     first failed check.
@@ -334,8 +352,11 @@ def verify_pair(vpair: tuple[np.ndarray, np.ndarray], hpair: tuple[np.ndarray, n
             if bad.any():
                 i, j = (int(v) for v in np.argwhere(bad)[0])
                 value = sum(int(x) * int(y) for x, y in zip(a[i].tolist(), b[j].tolist()))
-                raise _fail(engine, f"{what} = {value} for row {i} {a[i].tolist()} and row {j} {b[j].tolist()} "
-                                    f"({'negative' if what == 'facet·ray' else 'nonzero'})")
+                raise _fail(
+                    engine,
+                    f"{what} = {value} for row {i} {a[i].tolist()} and row {j} {b[j].tolist()} "
+                    f"({'negative' if what == 'facet·ray' else 'nonzero'})",
+                )
     dim = _rank(np.concatenate([R, L])) if len(R) + len(L) else 0
     if len(E) + dim != n:
         raise _fail(engine, f"{len(E)} equalities for generators spanning dimension {dim} in R^{n}")

@@ -20,7 +20,14 @@ from .._core.errors import InvalidParameterError, InvalidTypeError
 if TYPE_CHECKING:
     from ..mechanisms._mechanism import Mechanism
 
-__all__ = ["hamming_graph", "path_graph", "complete_graph", "neighbour_graph", "edge_index_pairs", "standard_graph_spec"]
+__all__ = [
+    "hamming_graph",
+    "path_graph",
+    "complete_graph",
+    "neighbour_graph",
+    "edge_index_pairs",
+    "standard_graph_spec",
+]
 
 
 def hamming_graph(k: int, *, max_edges: int | None = None) -> nx.Graph:
@@ -76,8 +83,9 @@ def complete_graph(labels: int | Sequence[Any]) -> nx.Graph:
     return Domain.from_labels(nodes).relation("complete", max_edges=len(nodes) * (len(nodes) - 1) // 2)
 
 
-def neighbour_graph(relation: RelationLike, inputs: InputsLike | Mechanism, *, nodes: str = "labels",
-                    max_edges: int | None = None) -> nx.Graph:
+def neighbour_graph(
+    relation: RelationLike, inputs: InputsLike | Mechanism, *, nodes: str = "labels", max_edges: int | None = None
+) -> nx.Graph:
     """The neighbour graph of a relation on a set of datasets: the one public way to build or check a graph.
 
     Every ``graph=``/``relation=`` parameter of the package resolves its argument this way

@@ -50,7 +50,9 @@ def _value_labels(values: Any, *, name: str) -> list[str]:
         check_dense_size(n, n, exact=False, what=f"{name} = {n} values")
         return [str(v) for v in range(n)]
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-        raise InvalidTypeError(f"{name} must be a number of values (int >= 2) or a list of value labels, got {values!r}")
+        raise InvalidTypeError(
+            f"{name} must be a number of values (int >= 2) or a list of value labels, got {values!r}"
+        )
     labels = [str(v) for v in values]
     if len(labels) < 2:
         raise InvalidParameterError(f"{name} needs at least 2 values, got {labels}")
@@ -316,7 +318,8 @@ def frapp(N: int | Sequence[Any], gamma: ScalarLike, k: int = 1, *, exact: bool 
         raise SizeLimitError(
             f"frapp(N={n}, k={k}) has {n}^{k} ≈ 10^{digits:.1f} datasets: its dense {n}^{k} x {n}^{k} matrix would "
             f"need about 10^{2 * digits + math.log10(entry_bytes):.1f} bytes, which no computer's memory holds; "
-            "refused before computing anything (choose a smaller N or k)")
+            "refused before computing anything (choose a smaller N or k)"
+        )
     size = n**k
     if not is_exact or k == 1 or size > MAX_FACTORED_DATASETS:
         check_dense_size(size, size, exact=is_exact, what=f"frapp(N={n}, k={k})")

@@ -30,8 +30,18 @@ from .._core.numbers import is_exact_scalar, parse_scalar
 from .._core.numbers import number_text
 from ._intmat import IntColumns
 
-__all__ = ["JSON_SCHEMA", "JSON_VERSIONS", "ParsedMatrix", "parse_matrix", "check_labels", "check_atol",
-           "validated_ints", "validated_floats", "as_fraction_array", "check_json_document"]
+__all__ = [
+    "JSON_SCHEMA",
+    "JSON_VERSIONS",
+    "ParsedMatrix",
+    "parse_matrix",
+    "check_labels",
+    "check_atol",
+    "validated_ints",
+    "validated_floats",
+    "as_fraction_array",
+    "check_json_document",
+]
 
 #: Versions of the mechanism JSON format this release reads (a file without ``"version"`` is read as version 1).
 JSON_VERSIONS: tuple[int, ...] = (1,)
@@ -122,8 +132,9 @@ def parse_matrix(matrix: Any, exact: bool | None) -> ParsedMatrix:
             exact = matrix.dtype.kind in "iu"
         check_dense_size(n_out, n_in, exact=bool(exact), what="this mechanism")
         if exact and matrix.dtype.kind in "iu":  # integers: numerators over the denominator 1, no Fractions
-            ints = IntColumns(matrix.astype(object if matrix.dtype == np.uint64 else np.int64),
-                              np.ones(n_in, dtype=np.int64))
+            ints = IntColumns(
+                matrix.astype(object if matrix.dtype == np.uint64 else np.int64), np.ones(n_in, dtype=np.int64)
+            )
             arr = matrix
         else:
             try:
@@ -161,7 +172,9 @@ def _parsed_entries(flat: list[Any], rows: list[list[Any]], exact: bool | None) 
     try:
         if exact:
             return True, exact_entries(flat).reshape(n_out, n_in)
-        return False, np.array([[float(parse_scalar(v, name="matrix entry", exact=False)) for v in row] for row in rows])
+        return False, np.array(
+            [[float(parse_scalar(v, name="matrix entry", exact=False)) for v in row] for row in rows]
+        )
     except InvalidParameterError as err:  # NaN/inf entries: an invalid mechanism, not a bad parameter
         raise InvalidMechanismError(str(err)) from None
 
@@ -229,16 +242,23 @@ def validated_ints(ints: IntColumns) -> IntColumns:
     off = np.flatnonzero(sums != den)
     if off.size:
         j = int(off[0])
-        raise InvalidMechanismError(f"column {j} sums to {Fraction(int(sums[j]), int(den[j]))}, not 1: "
-                                    "a mechanism must be column-stochastic")
+        raise InvalidMechanismError(
+            f"column {j} sums to {Fraction(int(sums[j]), int(den[j]))}, not 1: a mechanism must be column-stochastic"
+        )
     return IntColumns(readonly(ints.numerators), readonly(ints.denominators))
 
 
 def check_json_document(data: str | bytes | bytearray | dict[str, Any]) -> dict[str, Any]:
     """A mechanism JSON document (a dict, or JSON text parsed here) checked against :data:`JSON_SCHEMA`, returned
     as a dict; :class:`~privgeom.FormatError` names what does not follow the schema."""
-    data = json_document(data, kind="mechanism", fields=JSON_SCHEMA["properties"], versions=JSON_VERSIONS,
-                         required=("matrix",), kind_optional=True)
+    data = json_document(
+        data,
+        kind="mechanism",
+        fields=JSON_SCHEMA["properties"],
+        versions=JSON_VERSIONS,
+        required=("matrix",),
+        kind_optional=True,
+    )
     if not isinstance(data["matrix"], list) or not all(isinstance(r, list) for r in data["matrix"]):
         raise FormatError(f"'matrix' must be a list of rows (lists), got {data['matrix']!r:.80}")
     for key in ("inputs", "outputs"):

@@ -38,8 +38,9 @@ def check_k(k: Any, *, limit: int | None = None, name: str = "k") -> int:
     cap = _domain.max_bits() if limit is None else limit
     if k > cap:
         hint = f"; {limit_hint('domain_size', 1 << k)}" if limit is None and k < 64 else ""
-        raise SizeLimitError(f"{name} = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {cap} "
-                             f"bits){hint}")
+        raise SizeLimitError(
+            f"{name} = {k} bits means 2^{k} datasets, more than privgeom enumerates (limit {cap} bits){hint}"
+        )
     return k
 
 

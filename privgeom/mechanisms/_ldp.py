@@ -45,15 +45,28 @@ from .._core.limits import current_limit
 from ._catalogue import _value_labels
 from ._mechanism import Mechanism
 
-__all__ = ["unary_encoding", "local_hashing", "hadamard_response", "subset_selection", "hash_family",
-           "olh_default_g", "subset_default_s", "hash_collision_probability", "local_hashing_estimator"]
+__all__ = [
+    "unary_encoding",
+    "local_hashing",
+    "hadamard_response",
+    "subset_selection",
+    "hash_family",
+    "olh_default_g",
+    "subset_default_s",
+    "hash_collision_probability",
+    "local_hashing_estimator",
+]
 
 #: Largest number of reports (rows) an LDP protocol factory enumerates: ``2^d`` for unary encoding, ``P(P−1)·g``
 #: for local hashing, ``C(d, s)`` for subset selection. Read at call time (global size limit ``ldp_outputs``).
 MAX_LDP_OUTPUTS = 2**20
-register_limit("ldp_outputs", globals(), "MAX_LDP_OUTPUTS",
-               "largest number of reports a local-DP protocol factory enumerates (2^d for unary encoding, "
-               "C(d, s) for subset selection, hash functions x g for local hashing)")
+register_limit(
+    "ldp_outputs",
+    globals(),
+    "MAX_LDP_OUTPUTS",
+    "largest number of reports a local-DP protocol factory enumerates (2^d for unary encoding, "
+    "C(d, s) for subset selection, hash functions x g for local hashing)",
+)
 
 #: Beyond ``2^62`` reports no memory holds the matrix: refused without suggesting to raise the limit.
 _UNREACHABLE_LOG2 = 62
@@ -62,12 +75,16 @@ _UNREACHABLE_LOG2 = 62
 def _check_outputs(log2_count: float, count: int | None, what: str) -> None:
     """Refuse ``count`` reports (``log2_count`` its base-2 logarithm, ``count`` None when astronomically large)."""
     if log2_count > _UNREACHABLE_LOG2 or count is None:
-        raise SizeLimitError(f"{what} has about 2^{log2_count:.0f} reports: no computer's memory holds its matrix; "
-                             "refused before enumerating anything (choose a smaller domain)")
+        raise SizeLimitError(
+            f"{what} has about 2^{log2_count:.0f} reports: no computer's memory holds its matrix; "
+            "refused before enumerating anything (choose a smaller domain)"
+        )
     if count > current_limit("ldp_outputs"):
-        raise SizeLimitError(f"{what} has {count:,} reports (limit {current_limit('ldp_outputs'):,}); refused "
-                             "before enumerating "
-                             f"them — {limit_hint('ldp_outputs', count)}")
+        raise SizeLimitError(
+            f"{what} has {count:,} reports (limit {current_limit('ldp_outputs'):,}); refused "
+            "before enumerating "
+            f"them — {limit_hint('ldp_outputs', count)}"
+        )
 
 
 def _level(exp_eps: ScalarLike | None, eps: LevelLike | None, exact: bool | None, owner: str) -> Scalar:
@@ -91,8 +108,9 @@ class _Protocol(NamedTuple):
     exact: bool
 
 
-def _protocol_level(d: int | Sequence[Any], exp_eps: ScalarLike | None, eps: LevelLike | None, exact: bool | None,
-                    owner: str) -> _Protocol:
+def _protocol_level(
+    d: int | Sequence[Any], exp_eps: ScalarLike | None, eps: LevelLike | None, exact: bool | None, owner: str
+) -> _Protocol:
     """The value labels, their number, ``e^ε`` (:func:`_level`) and whether it is exact: every factory's prelude."""
     labels = _labels(d)
     t = _level(exp_eps, eps, exact, owner)
@@ -178,7 +196,9 @@ def unary_encoding(
     n = len(labels)
     if exp_half_eps is not None:
         if optimized:
-            raise InvalidParameterError("exp_half_eps= is SUE's parameter (optimized=False); OUE takes exp_eps= or eps=")
+            raise InvalidParameterError(
+                "exp_half_eps= is SUE's parameter (optimized=False); OUE takes exp_eps= or eps="
+            )
         if exp_eps is not None or eps is not None:
             raise InvalidParameterError("give exactly one of exp_eps=, eps=, exp_half_eps=")
         half = parse_scalar(exp_half_eps, name="exp_half_eps", exact=exact)
@@ -202,7 +222,8 @@ def unary_encoding(
             if root is None:
                 raise InvalidParameterError(
                     f"SUE needs e^(ε/2) = √(exp_eps) and exp_eps = {t} is not the square of a rational: pass "
-                    "exp_half_eps= (exact) or exact=False (floats)")
+                    "exp_half_eps= (exact) or exact=False (floats)"
+                )
         else:
             root = math.sqrt(t)
         assert root is not None
@@ -380,8 +401,10 @@ def local_hashing_estimator(
     p = t / (t + g - 1)
     q = c * p + (1 - c) * (1 - p) / (g - 1)
     if p == q:  # e^ε = 1: p = q = 1/g, the reports do not depend on the value
-        raise InvalidParameterError("local_hashing_estimator needs e^ε > 1: at e^ε = 1 the reports carry no "
-                                    "information about the value, so no estimator is unbiased")
+        raise InvalidParameterError(
+            "local_hashing_estimator needs e^ε > 1: at e^ε = 1 the reports carry no "
+            "information about the value, so no estimator is unbiased"
+        )
     P, family = hash_family(n, g)
     E = np.full((n, count), -q / (p - q), dtype=object if is_exact else float)
     xs = np.arange(n)
@@ -526,8 +549,9 @@ def subset_default_s(d: int, exp_eps: Scalar) -> int:
     >>> subset_default_s(6, Fraction(2)), subset_default_s(4, 1.0), subset_default_s(10, Fraction(3))
     (2, 2, 2)
     """
-    return min(max(_nearest_int(Fraction(d) / (exp_eps + 1) if isinstance(exp_eps, Fraction) else d / (exp_eps + 1)),
-                   1), d - 1)
+    return min(
+        max(_nearest_int(Fraction(d) / (exp_eps + 1) if isinstance(exp_eps, Fraction) else d / (exp_eps + 1)), 1), d - 1
+    )
 
 
 def subset_selection(

@@ -134,8 +134,9 @@ class Mechanism(Serializable):
         self._outputs = check_labels(outputs, n_out, "output", "o")
         self._domain = domain
 
-    def _set_ints(self, ints: IntColumns, inputs: Any, outputs: Any, domain: Domain | None,
-                  cached: np.ndarray | None = None) -> None:
+    def _set_ints(
+        self, ints: IntColumns, inputs: Any, outputs: Any, domain: Domain | None, cached: np.ndarray | None = None
+    ) -> None:
         self._exact = True
         self._ints = ints
         self._factors = None
@@ -144,8 +145,9 @@ class Mechanism(Serializable):
         self._set_labels(inputs, outputs, domain)
 
     @classmethod
-    def _from_ints(cls, num: np.ndarray, den: np.ndarray, inputs: Any, outputs: Any, *, validate: bool = True,
-                   reduced: bool = True) -> "Mechanism":
+    def _from_ints(
+        cls, num: np.ndarray, den: np.ndarray, inputs: Any, outputs: Any, *, validate: bool = True, reduced: bool = True
+    ) -> "Mechanism":
         """An exact mechanism straight from integers ``num[:, i] / den[i]`` (reduced to least common denominators
         when ``reduced``, else kept over the given denominators; validated unless the caller guarantees a
         column-stochastic matrix), without building a Fraction."""
@@ -209,8 +211,11 @@ class Mechanism(Serializable):
             raise InvalidMechanismError("int_columns needs an exact mechanism; this one is float (use to_exact())")
         if self._ints is None:
             assert self._factors is not None
-            check_dense_size(*self._shape, exact=True, what=f"the dense matrix of this {self._shape[0]} x "
-                                                            f"{self._shape[1]} factored mechanism")
+            check_dense_size(
+                *self._shape,
+                exact=True,
+                what=f"the dense matrix of this {self._shape[0]} x {self._shape[1]} factored mechanism",
+            )
             ints = self._factors[0].int_columns
             for F in self._factors[1:]:
                 ints = kron_int_columns(ints, F.int_columns)
@@ -234,8 +239,11 @@ class Mechanism(Serializable):
 
     def _dense_float(self) -> np.ndarray:
         assert self._factors is not None
-        check_dense_size(*self._shape, exact=False, what=f"the dense matrix of this {self._shape[0]} x "
-                                                         f"{self._shape[1]} factored mechanism")
+        check_dense_size(
+            *self._shape,
+            exact=False,
+            what=f"the dense matrix of this {self._shape[0]} x {self._shape[1]} factored mechanism",
+        )
         mat = self._factors[0].float_matrix()
         for F in self._factors[1:]:
             mat = np.kron(mat, F.float_matrix())
@@ -300,7 +308,7 @@ class Mechanism(Serializable):
             return readonly(row)
         if self._matrix is None:
             C = self.int_columns
-            return readonly(int_columns_to_fractions(C.numerators[o:o + 1], C.denominators)[0])
+            return readonly(int_columns_to_fractions(C.numerators[o : o + 1], C.denominators)[0])
         return self._matrix[o]
 
     def column(self, dataset: int | str) -> np.ndarray:
@@ -314,7 +322,7 @@ class Mechanism(Serializable):
             return readonly(col)
         if self._matrix is None:
             C = self.int_columns
-            return readonly(int_columns_to_fractions(C.numerators[:, i:i + 1], C.denominators[i:i + 1])[:, 0])
+            return readonly(int_columns_to_fractions(C.numerators[:, i : i + 1], C.denominators[i : i + 1])[:, 0])
         return self._matrix[:, i]
 
     @staticmethod
@@ -372,10 +380,16 @@ class Mechanism(Serializable):
         if A.exact and self._exact:
             a, m = A.int_columns, self.int_columns
             L = math.lcm(*(int(d) for d in a.denominators))
-            an = a.numerators * (L // a.denominators) if fits_int64(L, a.max_numerator()) else \
-                widen(a.numerators)[0] * (L // widen(a.denominators)[0])
+            an = (
+                a.numerators * (L // a.denominators)
+                if fits_int64(L, a.max_numerator())
+                else widen(a.numerators)[0] * (L // widen(a.denominators)[0])
+            )
             an, mn, md = an, m.numerators, m.denominators
-            if not (fits_int64(max(1, self.n_outputs), max_abs_int(an), m.max_numerator()) and fits_int64(L, m.max_denominator())):
+            if not (
+                fits_int64(max(1, self.n_outputs), max_abs_int(an), m.max_numerator())
+                and fits_int64(L, m.max_denominator())
+            ):
                 an, mn, md = widen(an, mn, md)
             return Mechanism._from_ints(an.dot(mn), md * L, self._kept_inputs(), outs)
         return Mechanism(A.float_matrix().dot(self.float_matrix()), self._kept_inputs(), outs, exact=False)
@@ -400,8 +414,9 @@ class Mechanism(Serializable):
         (('11', '10', '01', '00'), ['9/16', '3/16', '3/16', '1/16'])
         """
         exact = self._exact and other._exact
-        check_dense_size(self.n_outputs * other.n_outputs, self.n_inputs * other.n_inputs, exact=exact,
-                         what="this product")
+        check_dense_size(
+            self.n_outputs * other.n_outputs, self.n_inputs * other.n_inputs, exact=exact, what="this product"
+        )
 
         def cat(x: tuple[str, ...], y: tuple[str, ...]) -> list[str]:
             labels = [u + sep + v for u in x for v in y]
@@ -431,8 +446,9 @@ class Mechanism(Serializable):
         if self._exact:
             C = self.int_columns
             M = Mechanism.__new__(Mechanism)
-            M._set_ints(IntColumns(readonly(C.numerators[:, idx]), readonly(C.denominators[idx])), labels,
-                        self._outputs, None)
+            M._set_ints(
+                IntColumns(readonly(C.numerators[:, idx]), readonly(C.denominators[idx])), labels, self._outputs, None
+            )
             return M
         return Mechanism(self.matrix[:, idx], labels, self._outputs, exact=False)
 
@@ -442,8 +458,12 @@ class Mechanism(Serializable):
             C = self.int_columns
             keep = np.flatnonzero((C.numerators != 0).any(axis=1)).tolist()
             M = Mechanism.__new__(Mechanism)
-            M._set_ints(IntColumns(readonly(C.numerators[keep]), C.denominators), self._kept_inputs(),
-                        [self._outputs[i] for i in keep], None)
+            M._set_ints(
+                IntColumns(readonly(C.numerators[keep]), C.denominators),
+                self._kept_inputs(),
+                [self._outputs[i] for i in keep],
+                None,
+            )
             return M
         keep = [i for i in range(self.n_outputs) if any(v != 0 for v in self.matrix[i])]
         return Mechanism(self.matrix[keep], self._kept_inputs(), [self._outputs[i] for i in keep], exact=False)

@@ -17,8 +17,9 @@ from .._core.io import check_figure_path, save_figure
 __all__ = ["plot_log_profiles"]
 
 
-def plot_log_profiles(series: Mapping[str, Sequence[tuple[float, float]]], path: str | Path | None = None, *,
-                      title: str = "") -> Any:
+def plot_log_profiles(
+    series: Mapping[str, Sequence[tuple[float, float]]], path: str | Path | None = None, *, title: str = ""
+) -> Any:
     """Draw ``log10 δ`` against ``ε`` for each named series (exact profile, bounds) into a new Figure.
 
     Examples

@@ -64,8 +64,11 @@ def _polygon(cone: Cone) -> np.ndarray:
     """Vertices (barycentric) of cone ∩ simplex, in angular order; empty when the slice is empty."""
     orthant = Cone.from_facets(np.eye(3, dtype=int).tolist(), labels=cone.labels)
     inter = cone.to_float().intersect(orthant.to_float())
-    pts = [np.asarray(r, dtype=float) / float(np.sum(np.asarray(r, dtype=float))) for r in inter.rays
-           if float(np.sum(np.asarray(r, dtype=float))) > ROUNDOFF]
+    pts = [
+        np.asarray(r, dtype=float) / float(np.sum(np.asarray(r, dtype=float)))
+        for r in inter.rays
+        if float(np.sum(np.asarray(r, dtype=float))) > ROUNDOFF
+    ]
     if not pts:
         return np.zeros((0, 3))
     arr = np.array(pts)
@@ -91,8 +94,15 @@ def _segment(a: np.ndarray) -> list[np.ndarray]:
     return out[:2]
 
 
-def cone_slice(cone: Cone, coords: Sequence[str] | None = None, *, mechanism: Mechanism | None = None,
-               ax: Any = None, path: str | Path | None = None, title: str | None = None) -> Any:
+def cone_slice(
+    cone: Cone,
+    coords: Sequence[str] | None = None,
+    *,
+    mechanism: Mechanism | None = None,
+    ax: Any = None,
+    path: str | Path | None = None,
+    title: str | None = None,
+) -> Any:
     """Draw the slice of a row cone by the simplex of three datasets.
 
     Parameters
@@ -149,8 +159,15 @@ def cone_slice(cone: Cone, coords: Sequence[str] | None = None, *, mechanism: Me
         cands = [(1 - w) * xy[0] + w * xy[1] for w in (0.2, 0.35, 0.5, 0.65, 0.8)]
         mid = max(cands, key=lambda c: min([float(np.hypot(*(c - q))) for q in taken] + [9.0]))
         taken.append(mid)
-        ax.annotate(f"F{n + 1}: S+={_set(plus)}\nS−={_set(minus)}", mid, fontsize=8, ha="center", va="center",
-                    color=f"C{1 + n % 8}", bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="none", alpha=0.85))
+        ax.annotate(
+            f"F{n + 1}: S+={_set(plus)}\nS−={_set(minus)}",
+            mid,
+            fontsize=8,
+            ha="center",
+            va="center",
+            color=f"C{1 + n % 8}",
+            bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="none", alpha=0.85),
+        )
     if mechanism is not None:
         _rows(ax, sub, mechanism, coords)
     ax.set_aspect("equal")
@@ -180,7 +197,9 @@ def _row_points(cone: Cone, mechanism: Mechanism, coords: Sequence[str]) -> list
 def _rows(ax: Any, cone: Cone, mechanism: Mechanism, coords: Sequence[str]) -> None:
     missing = [c for c in coords if c not in mechanism.inputs]
     if missing:
-        raise DomainMismatchError(f"the mechanism has no datasets {missing} (its inputs: {', '.join(mechanism.inputs)})")
+        raise DomainMismatchError(
+            f"the mechanism has no datasets {missing} (its inputs: {', '.join(mechanism.inputs)})"
+        )
     idx = [mechanism.inputs.index(c) for c in coords]
     ins: list[tuple[str, np.ndarray]] = []
     outs: list[tuple[str, np.ndarray]] = []
@@ -191,8 +210,10 @@ def _rows(ax: Any, cone: Cone, mechanism: Mechanism, coords: Sequence[str]) -> N
             continue
         point = _xy([float(v / total) for v in x])
         (ins if cone.contains(x).member else outs).append((w, point))
-    for group, style, name in ((ins, dict(marker="o", color="#1a7f37"), "row inside"),
-                               (outs, dict(marker="X", color="#b42318"), "row outside")):
+    for group, style, name in (
+        (ins, dict(marker="o", color="#1a7f37"), "row inside"),
+        (outs, dict(marker="X", color="#b42318"), "row outside"),
+    ):
         if group:
             pts = np.array([p for _, p in group])
             ax.scatter(pts[:, 0], pts[:, 1], s=50, zorder=3, label=name, **style)
@@ -200,8 +221,13 @@ def _rows(ax: Any, cone: Cone, mechanism: Mechanism, coords: Sequence[str]) -> N
                 ax.annotate(f"ω={w}", p, xytext=(4, 4), textcoords="offset points", fontsize=8)
 
 
-def cone_slices(cone: Cone, triples: Sequence[Sequence[str]] | None = None, *, mechanism: Mechanism | None = None,
-                path: str | Path | None = None) -> Any:
+def cone_slices(
+    cone: Cone,
+    triples: Sequence[Sequence[str]] | None = None,
+    *,
+    mechanism: Mechanism | None = None,
+    path: str | Path | None = None,
+) -> Any:
     """Up to four :func:`cone_slice` panels in one figure (default: the first four triples of datasets).
 
     Examples
@@ -222,8 +248,11 @@ def cone_slices(cone: Cone, triples: Sequence[Sequence[str]] | None = None, *, m
     for k, tr in enumerate(triples):
         cone_slice(cone, tr, mechanism=mechanism, ax=fig.add_subplot(nrows, ncols, k + 1))
     if cone.ambient_dim > 3:
-        fig.suptitle(f"projections of the row cone onto three of its {cone.ambient_dim} datasets, sliced by the simplex "
-                     f"(facet F: S+ never less likely than S−)", fontsize=11)
+        fig.suptitle(
+            f"projections of the row cone onto three of its {cone.ambient_dim} datasets, sliced by the simplex "
+            f"(facet F: S+ never less likely than S−)",
+            fontsize=11,
+        )
     if path is not None:
         fig.savefig(path, dpi=110)
     return fig
@@ -236,8 +265,15 @@ _TITLE_WIDTH = 48
 _LINESTYLES = ("-", "--", ":", "-.")
 
 
-def plot_privacy_profiles(mechanisms: Mapping[str, Mechanism], graph: RelationLike, *, eps_max: float | None = None,
-                          n_points: int = 121, ax: Any = None, path: str | Path | None = None) -> Any:
+def plot_privacy_profiles(
+    mechanisms: Mapping[str, Mechanism],
+    graph: RelationLike,
+    *,
+    eps_max: float | None = None,
+    n_points: int = 121,
+    ax: Any = None,
+    path: str | Path | None = None,
+) -> Any:
     """Compare the exact privacy profiles ``ε ↦ δ(ε)`` of several mechanisms over one neighbour graph.
 
     Each curve is :func:`privgeom.delta_curve` evaluated on a grid of ``n_points`` values of ε in

@@ -41,7 +41,9 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
     ('ε', True)
     """
     if not isinstance(regimes, KOVRegimes):
-        raise InvalidTypeError(f"plot_kov_regimes needs a KOVRegimes (from kov_regimes()), got {type(regimes).__name__}")
+        raise InvalidTypeError(
+            f"plot_kov_regimes needs a KOVRegimes (from kov_regimes()), got {type(regimes).__name__}"
+        )
     if path is not None:
         check_figure_path(path)
     ratio_ax = None
@@ -62,8 +64,9 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
     ax.plot(eps, regimes.binary, color="C0", lw=1.5, label="best binary mechanism")
     ax.plot(eps, regimes.rr, color="C1", lw=1.5, label=f"{regimes.n}-ary randomized response")
     if regimes.crossover is not None:
-        ax.axvline(float(regimes.crossover), ls="--", color="C3", lw=1,
-                   label=f"crossover ε = {float(regimes.crossover):.4f}")
+        ax.axvline(
+            float(regimes.crossover), ls="--", color="C3", lw=1, label=f"crossover ε = {float(regimes.crossover):.4f}"
+        )
     ax.set_xlabel("ε")
     ax.set_ylabel(f"{regimes.utility} (nats)")
     ax.set_xlim(lo, hi)
@@ -71,8 +74,9 @@ def plot_kov_regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: An
     ax.legend(loc="upper left", fontsize="small")
     if ratio_ax is not None:  # the same curves as a fraction of the optimum: the regimes are where a curve hits 1
         for vals, color, name in ((regimes.binary, "C0", "binary"), (regimes.rr, "C1", "randomized response")):
-            ratio_ax.plot(eps, [v / o if o > 0 else 1.0 for v, o in zip(vals, regimes.optimum)], color=color,
-                          lw=1.5, label=name)
+            ratio_ax.plot(
+                eps, [v / o if o > 0 else 1.0 for v, o in zip(vals, regimes.optimum)], color=color, lw=1.5, label=name
+            )
         if regimes.crossover is not None:
             ratio_ax.axvline(float(regimes.crossover), ls="--", color="C3", lw=1)
         ratio_ax.axhline(1.0, color="k", lw=0.8, alpha=0.5)

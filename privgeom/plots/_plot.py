@@ -64,8 +64,10 @@ def plot(obj: Any, *args: Any, **kwargs: Any) -> Any:
     """
     if type(obj).__module__.split(".")[0] == "pandas" and hasattr(obj, "columns"):  # pandas loads on first use
         return _sweep(obj, *args, **kwargs)
-    raise InvalidTypeError(f"plot has no drawing for a {type(obj).__name__}; it draws a DeltaCurve, KOVRegimes, Cone, "
-                           "a mapping of named mechanisms or a sweep's DataFrame")
+    raise InvalidTypeError(
+        f"plot has no drawing for a {type(obj).__name__}; it draws a DeltaCurve, KOVRegimes, Cone, "
+        "a mapping of named mechanisms or a sweep's DataFrame"
+    )
 
 
 @plot.register(DeltaCurve)
@@ -83,22 +85,38 @@ def _regimes(regimes: KOVRegimes, path: str | Path | None = None, ax: Any = None
 
 
 @plot.register(Cone)
-def _cone(cone: Cone, coords: Sequence[str] | None = None, *, triples: Sequence[Sequence[str]] | None = None,
-          mechanism: Mechanism | None = None, ax: Any = None, path: str | Path | None = None,
-          title: str | None = None) -> Any:
+def _cone(
+    cone: Cone,
+    coords: Sequence[str] | None = None,
+    *,
+    triples: Sequence[Sequence[str]] | None = None,
+    mechanism: Mechanism | None = None,
+    ax: Any = None,
+    path: str | Path | None = None,
+    title: str | None = None,
+) -> Any:
     from ._cone import cone_slice, cone_slices
 
     if triples is not None:
         if coords is not None or ax is not None or title is not None:
-            raise InvalidTypeError("plot(cone, triples=...) draws its own figure: give either coords or triples, "
-                                   "and no ax or title with triples")
+            raise InvalidTypeError(
+                "plot(cone, triples=...) draws its own figure: give either coords or triples, "
+                "and no ax or title with triples"
+            )
         return cone_slices(cone, triples, mechanism=mechanism, path=path)
     return cone_slice(cone, coords, mechanism=mechanism, ax=ax, path=path, title=title)
 
 
 @plot.register(Mapping)
-def _profiles(mechanisms: Mapping[str, Mechanism], graph: RelationLike, *, eps_max: float | None = None,
-              n_points: int = 121, ax: Any = None, path: str | Path | None = None) -> Any:
+def _profiles(
+    mechanisms: Mapping[str, Mechanism],
+    graph: RelationLike,
+    *,
+    eps_max: float | None = None,
+    n_points: int = 121,
+    ax: Any = None,
+    path: str | Path | None = None,
+) -> Any:
     from ._cone import plot_privacy_profiles
 
     return plot_privacy_profiles(mechanisms, graph, eps_max=eps_max, n_points=n_points, ax=ax, path=path)

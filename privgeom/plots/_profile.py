@@ -76,8 +76,13 @@ def plot_delta_curve(curve: DeltaCurve, path: str | Path | None = None, ax: Any 
             label="breakpoints",
         )
     if curve.eps_values:
-        ax.plot(asked, [float(d) for e, d in zip(curve.eps_values, curve.deltas) if math.isfinite(float(e))],
-                "x", color="C1", label="requested ε")
+        ax.plot(
+            asked,
+            [float(d) for e, d in zip(curve.eps_values, curve.deltas) if math.isfinite(float(e))],
+            "x",
+            color="C1",
+            label="requested ε",
+        )
     if not curve.level.infinite:
         ax.axvline(float(curve.level), ls="--", color="C3", lw=1, label=f"ε* = {format_level(curve.level.eps)}")
     elif curve.delta_at_infinity:

@@ -105,8 +105,7 @@ def plot_sweep(frame: Any, axes: Sequence[str], field: str | None = None) -> Any
         ys = _sorted_values(frame, axes[1])
         cell = {(r[axes[0]], r[axes[1]]): _number(r[field]) for r in ok.to_dict("records")}
         if len(ok) != len(cell):
-            raise InvalidParameterError(f"several rows share each ({axes[0]}, {axes[1]}): the other grid columns "
-                                        "vary")
+            raise InvalidParameterError(f"several rows share each ({axes[0]}, {axes[1]}): the other grid columns vary")
         data = [[cell.get((x, y), math.nan) for x in xs] for y in ys]
         im = ax.imshow(data, aspect="auto", origin="lower", cmap="viridis")
         ax.set_xticks(range(len(xs)), [str(x) for x in xs])
@@ -118,8 +117,9 @@ def plot_sweep(frame: Any, axes: Sequence[str], field: str | None = None) -> Any
     return fig
 
 
-def save_sweep_plot(path: str | Path, frame: Any, axes: Sequence[str], field: str | None = None, *,
-                    dpi: int = 110) -> Path:
+def save_sweep_plot(
+    path: str | Path, frame: Any, axes: Sequence[str], field: str | None = None, *, dpi: int = 110
+) -> Path:
     """Write :func:`plot_sweep` to ``path`` (format from the extension, e.g. ``.png``, ``.pdf``, ``.svg``)."""
     target = Path(path)
     plot_sweep(frame, axes, field).savefig(target, dpi=dpi)

@@ -107,7 +107,9 @@ def shm(n: int, T: int, categories: int = 2, replace: bool = False, *, inputs: s
     n_in = n + 1 if kind == "counts" else (count_compositions(n, k) if kind == "histograms" else k**n)
     n_out = T + 1 if kind == "counts" else count_compositions(T, k)
     check_dense_size(
-        n_out, n_in, exact=True,
+        n_out,
+        n_in,
+        exact=True,
         what=f"shm(n={n}, T={T}, categories={k}) as a matrix (for large n use SamplingHistogram(n, T), whose routes build no matrix)",
     )
     if kind == "counts":
@@ -148,8 +150,9 @@ def _keep_probability(rho: ScalarLike | None, eps: LevelLike | None) -> Any:
     return noise(rho, eps=eps, default=1)
 
 
-def majority_vote(n: int, rho: ScalarLike | None = None, *, eps: LevelLike | None = None, tie: str = "1",
-                  inputs: str = "count") -> Mechanism:
+def majority_vote(
+    n: int, rho: ScalarLike | None = None, *, eps: LevelLike | None = None, tie: str = "1", inputs: str = "count"
+) -> Mechanism:
     """``M_ρ f`` for the majority rule ``f`` on ``n`` binary votes: ``P(f(y) = r | x)``, built by :mod:`privgeom.voting`.
 
     Every vote ``x_j`` is kept with probability ``(1 + ρ)/2`` and flipped otherwise (randomized response on the
@@ -207,7 +210,9 @@ def majority_vote(n: int, rho: ScalarLike | None = None, *, eps: LevelLike | Non
         return Mechanism(mat, _same_labels(Domain.bits(n), mechs[0].inputs), mechs[0].outputs, exact=r.exact)
     check_dense_size(2, n + 1, exact=r.exact, what=f"majority_vote(n={n}) by vote count")
     # P(f(y) = 1 | c ones) = (1 + T_rho f(c)) / 2 for a ±1 rule (T_rho f(c) = E[f(y)], by the voting count engine)
-    t: Any = sum((noisy_counts(f, r, exact=r.exact) for f in rules), np.zeros(n + 1, dtype=object if r.exact else float))
+    t: Any = sum(
+        (noisy_counts(f, r, exact=r.exact) for f in rules), np.zeros(n + 1, dtype=object if r.exact else float)
+    )
     p1: Any = (t / len(rules) + one) / 2
     mat = np.empty((2, n + 1), dtype=object if r.exact else float)
     mat[0] = p1
@@ -218,7 +223,9 @@ def majority_vote(n: int, rho: ScalarLike | None = None, *, eps: LevelLike | Non
 def _same_labels(dom: Domain, labels: Sequence[str]) -> Domain:
     """``dom``, after checking that it labels the columns ``labels`` in this order."""
     if tuple(labels) != dom.labels:
-        raise DomainMismatchError(f"columns {list(labels[:6])} are not in the order of the domain {list(dom.labels[:6])}")
+        raise DomainMismatchError(
+            f"columns {list(labels[:6])} are not in the order of the domain {list(dom.labels[:6])}"
+        )
     return dom
 
 
@@ -307,7 +314,9 @@ def precompose(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any
     return Mechanism(mat, new_dom, mechanism.outputs, exact=mechanism.exact)
 
 
-def push_forward(distribution: Sequence[Scalar], f: Mapping[Any, Any], records: Sequence[Any], targets: Sequence[Any]) -> list[Scalar]:
+def push_forward(
+    distribution: Sequence[Scalar], f: Mapping[Any, Any], records: Sequence[Any], targets: Sequence[Any]
+) -> list[Scalar]:
     """The law ``f(π)`` of ``f(X)`` for ``X ~ π`` (``π`` over ``records``, result over ``targets``).
 
     Examples

@@ -79,10 +79,24 @@ def _matrix(q: _Query) -> DatabaseDelta:
             if not exact:
                 p_ev, q_ev = float(p_ev), float(q_ev)
     return DatabaseDelta(
-        delta=values[imax], level=level, exact=exact, edge=edge, outputs=outputs,
-        p_event=p_ev, q_event=q_ev, n_edges=G.number_of_edges(), graph=str(G.name or "graph"), detail=level.note,
-        inputs=M.inputs, values=tuple(values), worst=worst, argmax=M.inputs[imax], x=x, value=value,
-        method="matrix", log10=log10_of(value),
+        delta=values[imax],
+        level=level,
+        exact=exact,
+        edge=edge,
+        outputs=outputs,
+        p_event=p_ev,
+        q_event=q_ev,
+        n_edges=G.number_of_edges(),
+        graph=str(G.name or "graph"),
+        detail=level.note,
+        inputs=M.inputs,
+        values=tuple(values),
+        worst=worst,
+        argmax=M.inputs[imax],
+        x=x,
+        value=value,
+        method="matrix",
+        log10=log10_of(value),
     )
 
 
@@ -93,13 +107,16 @@ def _shm(q: _Query) -> DatabaseDelta:
     log10 of the value kept in log space and the threshold event (:func:`._shm.shm_database_delta`)."""
     M = q.mechanism
     if not isinstance(M, SamplingHistogram):
-        raise InvalidParameterError("method='shm' needs the sampling-histogram mechanism as a SamplingHistogram(n, T), "
-                                    f"got a {type(M).__name__}; use method='matrix'")
+        raise InvalidParameterError(
+            "method='shm' needs the sampling-histogram mechanism as a SamplingHistogram(n, T), "
+            f"got a {type(M).__name__}; use method='matrix'"
+        )
     if q.x is None:
         raise InvalidParameterError("method='shm' gives δ(x) at one database: pass x (the number of ones N)")
     if q.graph is not None or q.kind is not None or q.records is not None:
-        raise InvalidParameterError("method='shm' uses the replace-one relation on the counts of ones: "
-                                    "graph, kind and records do not apply")
+        raise InvalidParameterError(
+            "method='shm' uses the replace-one relation on the counts of ones: graph, kind and records do not apply"
+        )
     return shm_database_delta(M.n, M.T, q.level, q.x, M.replace)
 
 
@@ -162,11 +179,19 @@ def database_delta(
     ('shm', True, Fraction(5, 21))
     """
     if not isinstance(mechanism, (Mechanism, SamplingHistogram)):
-        raise InvalidTypeError(f"database_delta needs a Mechanism or a SamplingHistogram, got {type(mechanism).__name__}")
+        raise InvalidTypeError(
+            f"database_delta needs a Mechanism or a SamplingHistogram, got {type(mechanism).__name__}"
+        )
     if method != "auto" and method not in ROUTES:
         raise InvalidParameterError(f"unknown method {method!r}; use auto, {', '.join(ROUTES)}")
-    query = _Query(mechanism=mechanism, level=PrivacyLevel.coerce(eps), graph=graph,
-                   x=None if x is None else str(x), kind=kind, records=records)
+    query = _Query(
+        mechanism=mechanism,
+        level=PrivacyLevel.coerce(eps),
+        graph=graph,
+        x=None if x is None else str(x),
+        kind=kind,
+        records=records,
+    )
     if method == "auto":
         method = "shm" if isinstance(mechanism, SamplingHistogram) and x is not None else "matrix"
     return ROUTES[method](query)

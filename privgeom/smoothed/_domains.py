@@ -106,8 +106,9 @@ def _candidates(N: int, kinds: tuple[str, ...], records: tuple[str, ...] | None)
     return out
 
 
-def recognise_domain(labels: Sequence[str], *, kind: str | None = None,
-                     records: Sequence[Any] | None = None) -> Domain | None:
+def recognise_domain(
+    labels: Sequence[str], *, kind: str | None = None, records: Sequence[Any] | None = None
+) -> Domain | None:
     """The structured :class:`~privgeom.Domain` whose labels are exactly ``labels`` (in any order), or None.
 
     For mechanisms that lost their Domain (a JSON file, a post-processed mechanism): every Domain of the right size
@@ -144,7 +145,9 @@ def _check_kind(kind: Any) -> str | None:
     raise InvalidParameterError(f"unknown input kind {kind!r}; pass a privgeom.Domain or one of {sorted(KINDS)}")
 
 
-def input_domain(mechanism: Mechanism, kind: Domain | str | None = None, records: Sequence[Any] | None = None) -> Domain:
+def input_domain(
+    mechanism: Mechanism, kind: Domain | str | None = None, records: Sequence[Any] | None = None
+) -> Domain:
     """The Domain of a mechanism's inputs, read as databases when possible.
 
     ``kind`` is a :class:`~privgeom.Domain` (used as given; the mechanism's inputs must be among its datasets — a
@@ -166,7 +169,9 @@ def input_domain(mechanism: Mechanism, kind: Domain | str | None = None, records
         dom = kind
         missing = [x for x in mechanism.inputs if x not in dom]
         if missing:
-            raise DomainMismatchError(f"the mechanism's inputs {missing[:6]} are not datasets of the domain {dom.describe()}")
+            raise DomainMismatchError(
+                f"the mechanism's inputs {missing[:6]} are not datasets of the domain {dom.describe()}"
+            )
         kind = None
     else:
         kind = _check_kind(kind)
@@ -186,9 +191,13 @@ def _with_records(dom: Domain, recs: tuple[str, ...] | None) -> Domain:
     if dom.kind in ("bits", "counts"):
         if dom.kind == "counts" and len(recs) == 2:
             return dom  # the two records of a count are names only: the count is the number of the second
-        raise DomainMismatchError(f"{dom.kind} datasets have the records {list(BINARY_RECORDS)}, got records={list(recs)}")
+        raise DomainMismatchError(
+            f"{dom.kind} datasets have the records {list(BINARY_RECORDS)}, got records={list(recs)}"
+        )
     if len(recs) != len(dom.values) or (dom.kind == "databases" and set(recs) != set(dom.values)):
-        raise DomainMismatchError(f"records={list(recs)} do not match the record values {list(dom.values)} of the inputs")
+        raise DomainMismatchError(
+            f"records={list(recs)} do not match the record values {list(dom.values)} of the inputs"
+        )
     assert dom.n is not None
     if dom.kind == "databases":
         return Domain.databases(dom.n, list(recs), up_to=dom.up_to)
@@ -312,5 +321,3 @@ def delta_vector(mechanism: Mechanism, exp_eps: Scalar, graph: nx.Graph) -> Delt
             if worst[u] is None or m > values[u]:
                 values[u], worst[u] = m, w
     return DeltaVector(values=values, worst=worst, exact=exact)
-
-

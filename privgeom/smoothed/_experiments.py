@@ -40,7 +40,13 @@ from .._core.numbers import LogRational
 from .._core.arrays import parse_int
 from .._core.results import Result
 from ._shm import shm_database_delta, shm_smoothed_sweep
-from ._subsetsum import count_histograms, discretised_uniform, expected_sampling_delta, quantised_gaussian, sampling_delta
+from ._subsetsum import (
+    count_histograms,
+    discretised_uniform,
+    expected_sampling_delta,
+    quantised_gaussian,
+    sampling_delta,
+)
 from .._core.level import LevelLike
 from .._core.numbers import number_text
 
@@ -100,10 +106,16 @@ def load_elections() -> list[dict[str, Any]]:
     """
     out = []
     for r in _read_csv("elections.csv"):
-        out.append({
-            "year": int(r["year"]), "democrat": r["democrat"], "democrat_votes": int(r["democrat_votes"]),
-            "republican": r["republican"], "republican_votes": int(r["republican_votes"]), "source": r["source"],
-        })
+        out.append(
+            {
+                "year": int(r["year"]),
+                "democrat": r["democrat"],
+                "democrat_votes": int(r["democrat_votes"]),
+                "republican": r["republican"],
+                "republican_votes": int(r["republican_votes"]),
+                "source": r["source"],
+            }
+        )
     return out
 
 
@@ -115,7 +127,10 @@ def load_jurisdictions() -> dict[str, tuple[int, int]]:
     >>> load_jurisdictions()["DC"]
     (317323, 18586)
     """
-    return {r["jurisdiction"]: (int(r["democrat_votes"]), int(r["republican_votes"])) for r in _read_csv("jurisdictions_2020.csv")}
+    return {
+        r["jurisdiction"]: (int(r["democrat_votes"]), int(r["republican_votes"]))
+        for r in _read_csv("jurisdictions_2020.csv")
+    }
 
 
 def election_vertices() -> list[Fraction]:
@@ -158,9 +173,15 @@ ELECTION_PANELS: tuple[tuple[Fraction, tuple[int, ...]], ...] = (
 ELECTION_EPS = (1.0, 1.5, 2.0, 3.0)
 
 
-def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
-                         panels: Sequence[tuple[Fraction, Sequence[int]]] | None = None,
-                         eps: Sequence[float] | None = None, scheduler: Any = None) -> ExperimentResult:
+def elections_experiment(
+    out: str | Path = ".",
+    *,
+    quick: bool = False,
+    progress: bool | None = None,
+    panels: Sequence[tuple[Fraction, Sequence[int]]] | None = None,
+    eps: Sequence[float] | None = None,
+    scheduler: Any = None,
+) -> ExperimentResult:
     """Smoothed δ of SHM in elections with lost ballots (Liu, Wang & Xia, Section 6, Figure 2 left, Appendix I).
 
     ``T = n − lost·n`` ballots are counted; votes are i.i.d. Bernoulli(``q``) with ``q ∈ conv{q_DC, q_NE-2}``
@@ -181,14 +202,23 @@ def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress
     t0 = time.perf_counter()
     out = check_output_dir(out, what="out")  # an existing folder: never created (a missing one is an error)
     if panels is None:
-        quick_panels = ((Fraction(1, 10), (1000, 1500)), (Fraction(1, 100), (10_000, 15_000)),
-                        (Fraction(1, 1000), (100_000, 150_000)))
+        quick_panels = (
+            (Fraction(1, 10), (1000, 1500)),
+            (Fraction(1, 100), (10_000, 15_000)),
+            (Fraction(1, 1000), (100_000, 150_000)),
+        )
         panels = quick_panels if quick else ELECTION_PANELS
     eps = tuple(eps) if eps is not None else ((1.0, 3.0) if quick else ELECTION_EPS)
     verts = election_vertices()
     points = [{"lost": lost, "n": n} for lost, ns in panels for n in ns]  # one task per n: all ε in one pass
-    done = run_grid(partial(_election_point, eps=tuple(eps), verts=tuple(verts)), points, scheduler=scheduler,
-                    progress=progress, label="elections", errors="raise")
+    done = run_grid(
+        partial(_election_point, eps=tuple(eps), verts=tuple(verts)),
+        points,
+        scheduler=scheduler,
+        progress=progress,
+        label="elections",
+        errors="raise",
+    )
     rows: list[dict[str, Any]] = [row for point in done for row in point["rows"]]
     csv_path, png_path = out / "smoothed_elections.csv", out / "smoothed_elections.png"
     _write_csv(csv_path, rows)
@@ -207,9 +237,17 @@ def elections_experiment(out: str | Path = ".", *, quick: bool = False, progress
         ax.legend(fontsize=7)
     fig.savefig(png_path, dpi=110)
     worst = max(r["error_bound"] + r["truncation_bound"] for r in rows)
-    note = f"Π = conv{{DC, NE-2}} (2020); every value certified (largest gap + tail bound {number_text(worst, digits=2)})"
-    return ExperimentResult(name="elections", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
-                            seconds=time.perf_counter() - t0, note=note)
+    note = (
+        f"Π = conv{{DC, NE-2}} (2020); every value certified (largest gap + tail bound {number_text(worst, digits=2)})"
+    )
+    return ExperimentResult(
+        name="elections",
+        csv=str(csv_path),
+        png=str(png_path),
+        rows=tuple(rows),
+        seconds=time.perf_counter() - t0,
+        note=note,
+    )
 
 
 def _election_point(point: dict[str, Any], *, eps: tuple[float, ...], verts: tuple[Fraction, ...]) -> dict[str, Any]:
@@ -219,19 +257,37 @@ def _election_point(point: dict[str, Any], *, eps: tuple[float, ...], verts: tup
     rows = []
     for e, r in zip(eps, shm_smoothed_sweep(n, T, eps, list(verts))):
         counts = r.counts or (0,)  # the shm route always states the agents per vertex
-        rows.append({
-            "lost": str(lost), "n": n, "T": T, "eps": e, "delta": r.value, "log10_delta": r.log10,
-            "error_bound": r.error_bound, "truncation_bound": r.truncation_bound, "agents_dc": counts[0],
-            "agents_ne2": counts[1] if len(counts) > 1 else 0, "dp_delta_T_over_n": T / n,
-            "one_over_n": 1 / n, "seconds": round(r.seconds, 4), "complete": r.complete,
-        })
+        rows.append(
+            {
+                "lost": str(lost),
+                "n": n,
+                "T": T,
+                "eps": e,
+                "delta": r.value,
+                "log10_delta": r.log10,
+                "error_bound": r.error_bound,
+                "truncation_bound": r.truncation_bound,
+                "agents_dc": counts[0],
+                "agents_ne2": counts[1] if len(counts) > 1 else 0,
+                "dp_delta_T_over_n": T / n,
+                "one_over_n": 1 / n,
+                "seconds": round(r.seconds, 4),
+                "complete": r.complete,
+            }
+        )
     return {"rows": rows}
 
 
 # ---------------------------------------------------------------------------------------------------- motivating
-def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
-                          lost: Fraction = Fraction(1, 500), eps: LevelLike = LogRational(Fraction(51, 49)),
-                          scheduler: Any = None) -> ExperimentResult:
+def motivating_experiment(
+    out: str | Path = ".",
+    *,
+    quick: bool = False,
+    progress: bool | None = None,
+    lost: Fraction = Fraction(1, 500),
+    eps: LevelLike = LogRational(Fraction(51, 49)),
+    scheduler: Any = None,
+) -> ExperimentResult:
     """``δ(x)`` of SHM at the actual two-party totals of each US presidential election 1920–2020 (Figure 1).
 
     ``n = D + R`` votes, ``N = R`` (by symmetry ``D`` gives the same value), ``T = n − round(lost·n)`` (0.2% lost),
@@ -251,10 +307,18 @@ def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progres
     data = load_elections()
     if quick:
         data = data[-3:]
-    points = [{"year": d["year"], "democrat_votes": d["democrat_votes"], "republican_votes": d["republican_votes"]}
-              for d in data]
-    done = run_grid(partial(_motivating_point, lost=lost, eps=eps), points, scheduler=scheduler, progress=progress,
-                    label="motivating", errors="raise")
+    points = [
+        {"year": d["year"], "democrat_votes": d["democrat_votes"], "republican_votes": d["republican_votes"]}
+        for d in data
+    ]
+    done = run_grid(
+        partial(_motivating_point, lost=lost, eps=eps),
+        points,
+        scheduler=scheduler,
+        progress=progress,
+        label="motivating",
+        errors="raise",
+    )
     rows: list[dict[str, Any]] = [{k: v for k, v in r.items() if k not in ("seconds", "error")} for r in done]
     csv_path, png_path = out / "smoothed_motivating.csv", out / "smoothed_motivating.png"
     _write_csv(csv_path, rows)
@@ -274,8 +338,14 @@ def motivating_experiment(out: str | Path = ".", *, quick: bool = False, progres
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
     note = f"largest δ(x) = {number_text(max(r['delta'] for r in rows), digits=3)} (year {max(rows, key=lambda r: r['delta'])['year']})"
-    return ExperimentResult(name="motivating", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
-                            seconds=time.perf_counter() - t0, note=note)
+    return ExperimentResult(
+        name="motivating",
+        csv=str(csv_path),
+        png=str(png_path),
+        rows=tuple(rows),
+        seconds=time.perf_counter() - t0,
+        note=note,
+    )
 
 
 def _motivating_point(d: dict[str, Any], *, lost: Fraction, eps: LevelLike) -> dict[str, Any]:
@@ -283,8 +353,15 @@ def _motivating_point(d: dict[str, Any], *, lost: Fraction, eps: LevelLike) -> d
     n = d["democrat_votes"] + d["republican_votes"]
     T = n - round(lost * n)
     r = shm_database_delta(n, T, eps, d["republican_votes"])
-    return {"n": n, "T": T, "republican_share": d["republican_votes"] / n, "delta": r.value,
-            "log10_delta": r.log10, "truncation_bound": r.truncation_bound, "dp_delta_T_over_n": T / n}
+    return {
+        "n": n,
+        "T": T,
+        "republican_share": d["republican_votes"] / n,
+        "delta": r.value,
+        "log10_delta": r.log10,
+        "truncation_bound": r.truncation_bound,
+        "dp_delta_T_over_n": T / n,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------- SGD
@@ -292,9 +369,16 @@ SGD_NS = tuple(range(100, 251, 25))
 SGD_EPS = (0.5, 1.0, 3.0)
 
 
-def sgd_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
-                   databases: int | None = None, seed: int = 0, ns: Sequence[int] | None = None,
-                   eps: Sequence[float] = SGD_EPS) -> ExperimentResult:
+def sgd_experiment(
+    out: str | Path = ".",
+    *,
+    quick: bool = False,
+    progress: bool | None = None,
+    databases: int | None = None,
+    seed: int = 0,
+    ns: Sequence[int] | None = None,
+    eps: Sequence[float] = SGD_EPS,
+) -> ExperimentResult:
     """One SGD step with 8-bit quantised gradients (Section 6, Figure 2 right).
 
     Per-example gradients follow the 8-bit quantisation ``⌈256 g⌉ ∈ {−127..128}`` of ``N(0, 0.12²)`` or
@@ -341,15 +425,27 @@ def sgd_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool
         for m in ms_of(n):
             vals = np.zeros((S, len(eps)))
             for s in range(S):
-                x = np.concatenate([np.searchsorted(cdfs[0], U[s, :m], side="right"),
-                                    np.searchsorted(cdfs[1], U[s, m:], side="right")]).clip(0, 255)
+                x = np.concatenate(
+                    [np.searchsorted(cdfs[0], U[s, :m], side="right"), np.searchsorted(cdfs[1], U[s, m:], side="right")]
+                ).clip(0, 255)
                 vals[s] = sampling_delta(x.tolist(), T, 256, eps, bin_width=T)
                 bar.update(note=f"n={n} m={m}")
             for k, e in enumerate(eps):
                 mean, se = float(vals[:, k].mean()), float(vals[:, k].std(ddof=1) / math.sqrt(S))
-                rows.append({"n": n, "T": T, "eps": e, "agents_at_N(0)": m, "mean_delta": mean, "stderr": se,
-                             "hoeffding95": hoeffding_halfwidth(T / n, S), "log10_mean_delta": _log10(mean),
-                             "databases": S, "dp_delta_T_over_n": T / n})
+                rows.append(
+                    {
+                        "n": n,
+                        "T": T,
+                        "eps": e,
+                        "agents_at_N(0)": m,
+                        "mean_delta": mean,
+                        "stderr": se,
+                        "hoeffding95": hoeffding_halfwidth(T / n, S),
+                        "log10_mean_delta": _log10(mean),
+                        "databases": S,
+                        "dp_delta_T_over_n": T / n,
+                    }
+                )
     bar.close()
     csv_path, png_path = out / "smoothed_sgd.csv", out / "smoothed_sgd.png"
     _write_csv(csv_path, rows)
@@ -368,11 +464,14 @@ def sgd_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool
     ax.set_title("SGD step, 8-bit gradients, batch T = round(√n)")
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
-    note = (f"exact output laws and δ(x) (subset-sum DP); E over {S} random databases per point: Monte Carlo "
-            f"(s.e. and rigorous 95% Hoeffding half-width {number_text(hoeffding_halfwidth(max(r['dp_delta_T_over_n'] for r in rows), S), digits=2)} "
-            "reported); max over m ∈ {0, n/2, n} only")
-    return ExperimentResult(name="sgd", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
-                            seconds=time.perf_counter() - t0, note=note)
+    note = (
+        f"exact output laws and δ(x) (subset-sum DP); E over {S} random databases per point: Monte Carlo "
+        f"(s.e. and rigorous 95% Hoeffding half-width {number_text(hoeffding_halfwidth(max(r['dp_delta_T_over_n'] for r in rows), S), digits=2)} "
+        "reported); max over m ∈ {0, n/2, n} only"
+    )
+    return ExperimentResult(
+        name="sgd", csv=str(csv_path), png=str(png_path), rows=tuple(rows), seconds=time.perf_counter() - t0, note=note
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- Theorem 3
@@ -383,8 +482,12 @@ TH3_LEVELS = (2, 8, 64, 1024)
 #: Largest number of random databases (one exact δ(x) each) of one Monte Carlo experiment (``sgd``, ``theorem3``);
 #: the defaults use 420 and 840. Registered as ``smoothed_databases``.
 MAX_MC_DATABASES = 20_000
-register_limit("smoothed_databases", globals(), "MAX_MC_DATABASES",
-               "random databases (one exact δ(x) each) of one Monte Carlo smoothed-DP experiment")
+register_limit(
+    "smoothed_databases",
+    globals(),
+    "MAX_MC_DATABASES",
+    "random databases (one exact δ(x) each) of one Monte Carlo smoothed-DP experiment",
+)
 
 
 def check_databases(name: str, total: int) -> None:
@@ -414,10 +517,19 @@ def hoeffding_halfwidth(bound: float, samples: int, alpha: float = 0.05) -> floa
     return float(bound) * math.sqrt(math.log(2 / alpha) / (2 * samples))
 
 
-def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
-                        databases: int | None = None, seed: int = 0, T: int = 2, eps: float = 1.0,
-                        ns: Sequence[int] | None = None, levels: Sequence[int] | None = None,
-                        max_histograms: int = 8_000) -> ExperimentResult:
+def sampling_sum_experiment(
+    out: str | Path = ".",
+    *,
+    quick: bool = False,
+    progress: bool | None = None,
+    databases: int | None = None,
+    seed: int = 0,
+    T: int = 2,
+    eps: float = 1.0,
+    ns: Sequence[int] | None = None,
+    levels: Sequence[int] | None = None,
+    max_histograms: int = 8_000,
+) -> ExperimentResult:
     """Theorem 3: the sampling average of finely discretised continuous data is not smoothed-private (``δ ≈ T/n``).
 
     Records are uniform on ``K`` equally spaced levels (a discretised Uniform[0, 1)); a batch of ``T`` records is
@@ -462,8 +574,13 @@ def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progr
                 row.update(delta=float(vals[0]), method="exact", stderr=0.0, hoeffding95=0.0, samples=hists)
             else:
                 mc = np.array([sampling_delta(rng.choice(K, size=n, p=p).tolist(), T, K, [eps])[0] for _ in range(S)])
-                row.update(delta=float(mc.mean()), method="monte carlo", stderr=float(mc.std(ddof=1) / math.sqrt(S)),
-                           hoeffding95=hoeffding_halfwidth(T / n, S), samples=S)
+                row.update(
+                    delta=float(mc.mean()),
+                    method="monte carlo",
+                    stderr=float(mc.std(ddof=1) / math.sqrt(S)),
+                    hoeffding95=hoeffding_halfwidth(T / n, S),
+                    samples=S,
+                )
             row["shm_delta"] = shm_smoothed_sweep(n, T, [eps], [[0.5, 0.5]])[0].value if K == 2 else nan
             row["dp_delta_T_over_n"] = T / n
             rows.append(row)
@@ -477,10 +594,18 @@ def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progr
         line = ax.plot([r["n"] for r in pts], [r["delta"] for r in pts], marker="o", label=f"K = {K} levels")[0]
         mc_pts = [r for r in pts if r["method"] != "exact"]
         if mc_pts:
-            ax.errorbar([r["n"] for r in mc_pts], [r["delta"] for r in mc_pts], yerr=[r["hoeffding95"] for r in mc_pts],
-                        fmt="none", capsize=3, color=line.get_color())
+            ax.errorbar(
+                [r["n"] for r in mc_pts],
+                [r["delta"] for r in mc_pts],
+                yerr=[r["hoeffding95"] for r in mc_pts],
+                fmt="none",
+                capsize=3,
+                color=line.get_color(),
+            )
         if K == 2:
-            ax.plot([r["n"] for r in pts], [r["shm_delta"] for r in pts], "x", color="k", label="K = 2 via SHM fast path")
+            ax.plot(
+                [r["n"] for r in pts], [r["shm_delta"] for r in pts], "x", color="k", label="K = 2 via SHM fast path"
+            )
     ax.plot(ns, [T / n for n in ns], "k:", linewidth=2, zorder=5, label="T/n (DP)")
     ax.set_xlabel("n")
     ax.set_ylabel("smoothed δ = E[δ(x)]")
@@ -488,10 +613,18 @@ def sampling_sum_experiment(out: str | Path = ".", *, quick: bool = False, progr
     ax.legend(fontsize=8)
     fig.savefig(png_path, dpi=110)
     n_mc = sum(r["method"] != "exact" for r in rows)
-    note = (f"{len(rows) - n_mc} points exact (all histograms); {n_mc} Monte Carlo over {S} databases "
-            "(exact δ(x) each; error bars = rigorous 95% Hoeffding half-width)")
-    return ExperimentResult(name="theorem3", csv=str(csv_path), png=str(png_path), rows=tuple(rows),
-                            seconds=time.perf_counter() - t0, note=note)
+    note = (
+        f"{len(rows) - n_mc} points exact (all histograms); {n_mc} Monte Carlo over {S} databases "
+        "(exact δ(x) each; error bars = rigorous 95% Hoeffding half-width)"
+    )
+    return ExperimentResult(
+        name="theorem3",
+        csv=str(csv_path),
+        png=str(png_path),
+        rows=tuple(rows),
+        seconds=time.perf_counter() - t0,
+        note=note,
+    )
 
 
 #: Name -> experiment function (used by the CLI ``privgeom smoothed figure NAME``).

@@ -50,8 +50,18 @@ from .._core.logpmf import log_binom_pmf, log_hypergeom_pmf
 from .._core.limits import current_limit
 from ._pmf import Binomial, Hypergeometric, _Family, binom_window
 
-__all__ = ["DeltaTable", "LogDistances", "pair_log_distance_block", "event_thresholds", "Search", "bb_maximise", "direct_delta",
-           "family", "DEFAULT_RTOL", "DEFAULT_TAIL"]
+__all__ = [
+    "DeltaTable",
+    "LogDistances",
+    "pair_log_distance_block",
+    "event_thresholds",
+    "Search",
+    "bb_maximise",
+    "direct_delta",
+    "family",
+    "DEFAULT_RTOL",
+    "DEFAULT_TAIL",
+]
 
 #: Relative size below which a remainder is negligible against the partial sum (float rounding level).
 _REL_STOP = 1e-17
@@ -80,10 +90,15 @@ MAX_SHM_COUNTS = 1 << 24
 #: When the endpoint value is small, the window mass is lowered to ``value · e^{-TAIL_MARGIN}``.
 TAIL_MARGIN = 30.0
 
-register_limit("smoothed_work", globals(), "MAX_SMOOTHED_WORK",
-               "window evaluations of one smoothed-δ branch-and-bound of SHM (beyond: the certified bracket)")
-register_limit("smoothed_counts", globals(), "MAX_SHM_COUNTS",
-               "counts N = 0..n of the smoothed-δ table of SHM (one float each)")
+register_limit(
+    "smoothed_work",
+    globals(),
+    "MAX_SMOOTHED_WORK",
+    "window evaluations of one smoothed-δ branch-and-bound of SHM (beyond: the certified bracket)",
+)
+register_limit(
+    "smoothed_counts", globals(), "MAX_SHM_COUNTS", "counts N = 0..n of the smoothed-δ table of SHM (one float each)"
+)
 #: Counts per block of the straightforward method (:func:`direct_delta`): bounds its memory to a block of pmfs.
 _DIRECT_BLOCK = 256
 
@@ -148,8 +163,16 @@ def _log1mexp_array(x: np.ndarray) -> np.ndarray:
     return np.where(x > -math.log(2), near, far)
 
 
-def _log_tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, stop: np.ndarray, step: int,
-                   eps: float, upper: bool) -> tuple[np.ndarray, np.ndarray]:
+def _log_tail_sums(
+    fam: _Family,
+    Nd: np.ndarray,
+    Nr: np.ndarray,
+    start: np.ndarray,
+    stop: np.ndarray,
+    step: int,
+    eps: float,
+    upper: bool,
+) -> tuple[np.ndarray, np.ndarray]:
     """``ln Σ_{y = start, start+step, …, stop} P_{Nd}(y) · f(y)`` with ``f = −expm1(ε ± log ρ_{Nr}(y))``, in log space.
 
     Every term is ``log P_{Nd}(y) + ln(1 − e^{ε ± log ρ})`` (``log1mexp``), accumulated by log-sum-exp, so a sum
@@ -188,8 +211,9 @@ def _log_tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarr
             mx = lterms.max(axis=1)
             fin = np.isfinite(mx)
             with np.errstate(invalid="ignore", divide="ignore"):
-                chunk_log = np.where(fin, mx + np.log(np.exp(lterms - np.where(fin, mx, 0.0)[:, None]).sum(axis=1)),
-                                     -np.inf)
+                chunk_log = np.where(
+                    fin, mx + np.log(np.exp(lterms - np.where(fin, mx, 0.0)[:, None]).sum(axis=1)), -np.inf
+                )
             total[ii] = np.logaddexp(total[ii], chunk_log)
             last = ys[:, -1]
             reached = (last - stop[ii]) * step >= 0
@@ -209,8 +233,16 @@ def _log_tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarr
     return total, err
 
 
-def _tail_sums(fam: _Family, Nd: np.ndarray, Nr: np.ndarray, start: np.ndarray, stop: np.ndarray, step: int,
-               eps: float, upper: bool) -> tuple[np.ndarray, np.ndarray]:
+def _tail_sums(
+    fam: _Family,
+    Nd: np.ndarray,
+    Nr: np.ndarray,
+    start: np.ndarray,
+    stop: np.ndarray,
+    step: int,
+    eps: float,
+    upper: bool,
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_log_tail_sums` exponentiated (the sums and the remainder bound as floats; below ~1e-308 they are 0)."""
     lt, le = _log_tail_sums(fam, Nd, Nr, start, stop, step, eps, upper)
     return np.exp(lt), np.exp(le)
@@ -385,8 +417,7 @@ def _pmf_window(m: int, q: float, qc: float, log_tau: float) -> _Law:
         return _Law(offset=0, log_pmf=np.zeros(1), log_tail=-math.inf)
     w = binom_window(m, q, log_tau)
     xs = np.arange(w.lo, w.hi + 1, dtype=float)
-    return _Law(offset=w.lo, log_pmf=np.asarray(log_binom_pmf(xs, float(m), q, qc), dtype=float),
-                log_tail=w.log_tail)
+    return _Law(offset=w.lo, log_pmf=np.asarray(log_binom_pmf(xs, float(m), q, qc), dtype=float), log_tail=w.log_tail)
 
 
 #: Spread (in nats) of the log-values of one block of :func:`_log_convolve`: a product of two blocks then spans
@@ -431,8 +462,11 @@ def _mixture_law(a: int, qa: tuple[float, float], b: int, qb: tuple[float, float
     outside (a union bound over the two windows: the sum leaves its window only if a summand leaves its own)."""
     A = _pmf_window(a, qa[0], qa[1], log_tau)
     B = _pmf_window(b, qb[0], qb[1], log_tau)
-    return _Law(offset=A.offset + B.offset, log_pmf=_log_convolve(A.log_pmf, B.log_pmf),
-                log_tail=float(np.logaddexp(A.log_tail, B.log_tail)))
+    return _Law(
+        offset=A.offset + B.offset,
+        log_pmf=_log_convolve(A.log_pmf, B.log_pmf),
+        log_tail=float(np.logaddexp(A.log_tail, B.log_tail)),
+    )
 
 
 @dataclass(frozen=True)
@@ -455,9 +489,17 @@ class Search:
     limit: int  #: the work limit
 
 
-def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, float], *, rtol: float = DEFAULT_RTOL,
-                log_tau: float = DEFAULT_LOG_TAU, max_work: int | None = None,
-                progress: Callable[[int], None] | None = None, laws: dict | None = None) -> Search:
+def bb_maximise(
+    table: DeltaTable,
+    qa: tuple[float, float],
+    qb: tuple[float, float],
+    *,
+    rtol: float = DEFAULT_RTOL,
+    log_tau: float = DEFAULT_LOG_TAU,
+    max_work: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    laws: dict | None = None,
+) -> Search:
     """Certified ``max_m E_m`` over ``m ∈ 0..n`` (``m`` agents at ``q_a``, ``n − m`` at ``q_b``); see module docstring.
 
     In log space throughout (Liu, Wang & Xia, Proposition 5 and Theorem 2; docs/theory.md, "Smoothed DP"): ``ln E_m``
@@ -517,10 +559,22 @@ def bb_maximise(table: DeltaTable, qa: tuple[float, float], qb: tuple[float, flo
 
     def result(best: float, best_m: int, upper: float, cells: int, complete: bool, needed: int) -> Search:
         upper = max(upper, best)
-        return Search(value=math.exp(best), log_value=best, m=best_m, log_upper=upper,
-                      error_bound=max(0.0, math.exp(upper) - math.exp(best)), truncation_bound=math.exp(trunc[0]),
-                      log_truncation=trunc[0], evaluations=len(evals), work=work[0], cells=cells, complete=complete,
-                      needed=needed, log_tau=log_tau, limit=limit)
+        return Search(
+            value=math.exp(best),
+            log_value=best,
+            m=best_m,
+            log_upper=upper,
+            error_bound=max(0.0, math.exp(upper) - math.exp(best)),
+            truncation_bound=math.exp(trunc[0]),
+            log_truncation=trunc[0],
+            evaluations=len(evals),
+            work=work[0],
+            cells=cells,
+            complete=complete,
+            needed=needed,
+            log_tau=log_tau,
+            limit=limit,
+        )
 
     if qa == qb:
         return result(E(n), n, -math.inf, 0, True, work[0])

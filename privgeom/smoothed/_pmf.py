@@ -30,7 +30,17 @@ from scipy.special import rel_entr
 
 from .._core.logpmf import bd0, log_binom_pmf, log_hypergeom_pmf, stirlerr
 
-__all__ = ["stirlerr", "bd0", "log_binom_pmf", "Hypergeometric", "Binomial", "chernoff_log_tail", "binom_window", "Window"]
+__all__ = [
+    "stirlerr",
+    "bd0",
+    "log_binom_pmf",
+    "Hypergeometric",
+    "Binomial",
+    "chernoff_log_tail",
+    "binom_window",
+    "Window",
+]
+
 
 def chernoff_log_tail(a: np.ndarray, m: np.ndarray | float, p: np.ndarray | float) -> np.ndarray:
     """``log`` of the Chernoff bound ``exp(−m·KL(a/m ‖ p))`` on ``P(X <= a)`` (``a <= mp``) or ``P(X >= a)`` (``a >= mp``).
@@ -117,8 +127,15 @@ def binom_window(m: int, q: float, log_tau: float) -> Window:
             else:
                 a = c
         hi, hi_bound = b - 1, logt(b)
-    log_tail = lo_bound if hi_bound == -math.inf else (
-        hi_bound if lo_bound == -math.inf else max(lo_bound, hi_bound) + math.log1p(math.exp(-abs(lo_bound - hi_bound))))
+    log_tail = (
+        lo_bound
+        if hi_bound == -math.inf
+        else (
+            hi_bound
+            if lo_bound == -math.inf
+            else max(lo_bound, hi_bound) + math.log1p(math.exp(-abs(lo_bound - hi_bound)))
+        )
+    )
     return Window(lo=lo, hi=max(hi, lo), tail=math.exp(log_tail), log_tail=log_tail)
 
 
@@ -129,12 +146,10 @@ class _Family(ABC):
     T: int
 
     @abstractmethod
-    def support(self, N: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        ...
+    def support(self, N: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
     @abstractmethod
-    def logpmf(self, N: np.ndarray, y: np.ndarray) -> np.ndarray:
-        ...
+    def logpmf(self, N: np.ndarray, y: np.ndarray) -> np.ndarray: ...
 
     @abstractmethod
     def log_rho(self, N: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -68,11 +68,14 @@ def _cmp(lhs: Scalar, rhs: Scalar, relation: str, atol: float) -> bool:
 
 def _make(name: str, lhs: Scalar, rhs: Scalar, relation: str, detail: str, atol: float) -> PropertyCheck:
     exact = isinstance(lhs, Fraction) and isinstance(rhs, Fraction)
-    return PropertyCheck(name=name, holds=_cmp(lhs, rhs, relation, atol), lhs=lhs, rhs=rhs, relation=relation,
-                         exact=exact, detail=detail)
+    return PropertyCheck(
+        name=name, holds=_cmp(lhs, rhs, relation, atol), lhs=lhs, rhs=rhs, relation=relation, exact=exact, detail=detail
+    )
 
 
-def check_dp_delta(mechanism: Mechanism, eps: LevelLike, graph: RelationLike | None = None, *, atol: float = ATOL) -> PropertyCheck:
+def check_dp_delta(
+    mechanism: Mechanism, eps: LevelLike, graph: RelationLike | None = None, *, atol: float = ATOL
+) -> PropertyCheck:
     """Theorem 1: ``max_x δ_{ε,M}(x)`` equals the DP δ ``max_{x~x'} max_S P[M(x)∈S] − e^ε P[M(x')∈S]``.
 
     The right-hand side enumerates every event ``S`` (all ``2^|outputs|`` subsets, up to :data:`MAX_EVENT_OUTPUTS`
@@ -109,15 +112,28 @@ def check_dp_delta(mechanism: Mechanism, eps: LevelLike, graph: RelationLike | N
     # the core's approximate-DP δ (privgeom.analyses.delta) must agree too
     core = core_delta(mechanism, G, level)
     value = core.delta
-    agree = value == best if isinstance(value, Fraction) and isinstance(best, Fraction) else abs(float(value) - float(best)) <= atol
+    agree = (
+        value == best
+        if isinstance(value, Fraction) and isinstance(best, Fraction)
+        else abs(float(value) - float(best)) <= atol
+    )
     detail += f"; privgeom.analyses.delta = {fraction_str(value)}"
     if not agree:
-        return PropertyCheck(name="Theorem 1 (DP = worst case of δ(x))", holds=False, lhs=lhs, rhs=value, relation="==",
-                             exact=exact, detail=detail)
+        return PropertyCheck(
+            name="Theorem 1 (DP = worst case of δ(x))",
+            holds=False,
+            lhs=lhs,
+            rhs=value,
+            relation="==",
+            exact=exact,
+            detail=detail,
+        )
     return _make("Theorem 1 (DP = worst case of δ(x))", lhs, best, "==", detail, atol)
 
 
-def check_dp_implies_smoothed(mechanism: Mechanism, eps: LevelLike, distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
+def check_dp_implies_smoothed(
+    mechanism: Mechanism, eps: LevelLike, distributions: Any, *, atol: float = ATOL
+) -> PropertyCheck:
     """Proposition 1: the smoothed δ never exceeds the DP δ (``max_x δ(x)``).
 
     Examples
@@ -130,7 +146,9 @@ def check_dp_implies_smoothed(mechanism: Mechanism, eps: LevelLike, distribution
     return _make("Proposition 1 (DP ⇒ smoothed DP)", r.value, r.dp_delta, "<=", f"n = {r.n}", atol)
 
 
-def check_post_processing(mechanism: Mechanism, A: Any, eps: LevelLike, distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
+def check_post_processing(
+    mechanism: Mechanism, A: Any, eps: LevelLike, distributions: Any, *, atol: float = ATOL
+) -> PropertyCheck:
     """Proposition 2: ``smoothed δ(A ∘ M) <= smoothed δ(M)`` for a column-stochastic ``A`` (randomised allowed).
 
     Examples
@@ -144,8 +162,9 @@ def check_post_processing(mechanism: Mechanism, A: Any, eps: LevelLike, distribu
     return _make("Proposition 2 (post-processing)", after.value, before.value, "<=", "smoothed δ of A∘M vs of M", atol)
 
 
-def check_composition(first: Mechanism, second: Mechanism, eps1: LevelLike, eps2: LevelLike, distributions: Any, *,
-                      atol: float = ATOL) -> PropertyCheck:
+def check_composition(
+    first: Mechanism, second: Mechanism, eps1: LevelLike, eps2: LevelLike, distributions: Any, *, atol: float = ATOL
+) -> PropertyCheck:
     """Proposition 3: ``(M_1, M_2)`` is ``(ε_1 + ε_2, δ_1 + δ_2, Π)``-smoothed DP (the levels compose by
     ``PrivacyLevel`` addition, exact when both levels are).
 
@@ -158,12 +177,21 @@ def check_composition(first: Mechanism, second: Mechanism, eps1: LevelLike, eps2
     """
     d1 = smoothed_delta(first, eps1, distributions).value
     d2 = smoothed_delta(second, eps2, distributions).value
-    both = smoothed_delta(joint(first, second), PrivacyLevel.coerce(eps1) + PrivacyLevel.coerce(eps2), distributions).value
+    both = smoothed_delta(
+        joint(first, second), PrivacyLevel.coerce(eps1) + PrivacyLevel.coerce(eps2), distributions
+    ).value
     return _make("Proposition 3 (composition)", both, d1 + d2, "<=", "smoothed δ of (M1, M2) at ε1+ε2 vs δ1 + δ2", atol)
 
 
-def check_pre_processing(mechanism: Mechanism, f: Mapping[Any, Any], records: Sequence[Any], eps: LevelLike,
-                         distributions: Any, *, atol: float = ATOL) -> PropertyCheck:
+def check_pre_processing(
+    mechanism: Mechanism,
+    f: Mapping[Any, Any],
+    records: Sequence[Any],
+    eps: LevelLike,
+    distributions: Any,
+    *,
+    atol: float = ATOL,
+) -> PropertyCheck:
     """Proposition 4: ``smoothed δ(M ∘ f, Π) <= smoothed δ(M, f(Π))`` for a deterministic record map ``f``.
 
     ``mechanism`` has database inputs over ``X'``; ``distributions`` are over ``records = X``.
@@ -182,8 +210,9 @@ def check_pre_processing(mechanism: Mechanism, f: Mapping[Any, Any], records: Se
     return _make("Proposition 4 (pre-processing)", lhs, rhs, "<=", "smoothed δ of M∘f under Π vs of M under f(Π)", atol)
 
 
-def check_distribution_reduction(mechanism: Mechanism, eps: LevelLike, distributions: Any, *, mixtures: int = 3,
-                                 seed: int = 0, atol: float = ATOL) -> PropertyCheck:
+def check_distribution_reduction(
+    mechanism: Mechanism, eps: LevelLike, distributions: Any, *, mixtures: int = 3, seed: int = 0, atol: float = ATOL
+) -> PropertyCheck:
     """Proposition 5: the maximum over all of ``Π^n`` (brute force, every agent any member of ``Π``, plus random
     points of ``conv(Π)``) equals the maximum over the vertices of ``conv(Π)`` computed by :func:`smoothed_delta`.
 
@@ -212,8 +241,20 @@ def check_distribution_reduction(mechanism: Mechanism, eps: LevelLike, distribut
             agents.append(mix if exact else [float(v) for v in mix])
         val = expected_delta(mechanism, eps, agents, records=reduced.records).value
         if val > reduced.value + (0 if exact and isinstance(val, Fraction) else atol):
-            return _make("Proposition 5 (distribution reduction)", val, reduced.value, "<=",
-                         "a point of conv(Π)^n beats the vertices", atol)
+            return _make(
+                "Proposition 5 (distribution reduction)",
+                val,
+                reduced.value,
+                "<=",
+                "a point of conv(Π)^n beats the vertices",
+                atol,
+            )
     assert best is not None
-    return _make("Proposition 5 (distribution reduction)", best, reduced.value, "==",
-                 f"max over Π^n ({len(rows)}^{n} choices) vs over the {len(reduced.vertices)} vertices", atol)
+    return _make(
+        "Proposition 5 (distribution reduction)",
+        best,
+        reduced.value,
+        "==",
+        f"max over Π^n ({len(rows)}^{n} choices) vs over the {len(reduced.vertices)} vertices",
+        atol,
+    )

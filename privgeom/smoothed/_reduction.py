@@ -120,7 +120,9 @@ def _vertices_float(pts: np.ndarray, atol: float) -> list[int]:
     return sorted(int(v) for v in hull.vertices)
 
 
-def hull_vertices(distributions: Sequence[Sequence[Scalar]], *, exact: bool | None = None, atol: float = ATOL) -> list[int]:
+def hull_vertices(
+    distributions: Sequence[Sequence[Scalar]], *, exact: bool | None = None, atol: float = ATOL
+) -> list[int]:
     """Indices of the distributions that are vertices of their convex hull (one index per distinct vertex).
 
     Exact rows use the core's exact :class:`~privgeom.geometry.Cone` (pycddlib, GMP rationals) on the homogenised

@@ -180,8 +180,11 @@ class DatabaseDelta(DeltaResult):
     def _shm_summary(self, M: SamplingHistogram) -> str:
         how = "with" if M.replace else "without"
         zero = " (provably 0: the one-sided tails are empty)" if self.log10 == -math.inf else ""
-        event = (f"; worst event: sample count {self.side} {self.threshold} on the edge {self.edge[0]} → {self.edge[1]}"
-                 if self.threshold is not None and self.edge is not None else "")
+        event = (
+            f"; worst event: sample count {self.side} {self.threshold} on the edge {self.edge[0]} → {self.edge[1]}"
+            if self.threshold is not None and self.edge is not None
+            else ""
+        )
         return (
             f"δ(x) of SHM (n = {M.n}, T = {M.T}, {how} replacement) at N = {self.x} ones, ε = {self.level}: "
             f"{log10_text(self.log10)}{zero} (log10 = {self.log10:.2f}; tails <= "
@@ -302,9 +305,13 @@ class SmoothedDelta(Result):
         how = "with" if M.replace else "without"
         verts = ", ".join(fraction_str(v[1]) for v in self.vertices)
         lo, hi = log10_text(self.log10), log10_text(self.log10_upper)
-        stopped = "" if self.complete else (
-            f"\n  stopped at the work limit smoothed_work after {self.work:,} window evaluations: the smoothed δ lies in "
-            f"the certified bracket [{lo}, {hi}]; {limit_hint('smoothed_work', self.work_needed)}"
+        stopped = (
+            ""
+            if self.complete
+            else (
+                f"\n  stopped at the work limit smoothed_work after {self.work:,} window evaluations: the smoothed δ lies in "
+                f"the certified bracket [{lo}, {hi}]; {limit_hint('smoothed_work', self.work_needed)}"
+            )
         )
         return (
             f"smoothed δ of SHM (n = {M.n}, T = {M.T}, {how} replacement) at ε = {self.level}: "

@@ -23,7 +23,13 @@ from .._core.limits import register_limit
 from .._core.hints import limit_hint
 from .._core.limits import current_limit
 from ._fastpath import (
-    DEFAULT_RTOL, DEFAULT_TAIL, DeltaTable, bb_maximise, event_thresholds, family, pair_log_distance_block,
+    DEFAULT_RTOL,
+    DEFAULT_TAIL,
+    DeltaTable,
+    bb_maximise,
+    event_thresholds,
+    family,
+    pair_log_distance_block,
 )
 from ._reduction import count_compositions, hull_vertices, parse_distributions
 from ._results import DatabaseDelta, SamplingHistogram, SmoothedDelta
@@ -33,8 +39,12 @@ __all__ = ["shm_smoothed_sweep", "shm_database_delta", "check_matrix_size", "che
 
 #: Largest ``(#histograms) x (#sample histograms)`` for the matrix fallback with ``k >= 3`` categories.
 MAX_MATRIX_ENTRIES = 2_000_000
-register_limit("shm_matrix_entries", globals(), "MAX_MATRIX_ENTRIES",
-               "matrix entries of SHM built by smoothed_delta for a SamplingHistogram (k >= 3 categories, matrix routes)")
+register_limit(
+    "shm_matrix_entries",
+    globals(),
+    "MAX_MATRIX_ENTRIES",
+    "matrix entries of SHM built by smoothed_delta for a SamplingHistogram (k >= 3 categories, matrix routes)",
+)
 #: Relative size of the truncation bound (against the value) below which the windows are wide enough.
 TRUNCATION_RTOL = 1e-9
 #: Largest worst event (number of sample counts) that :func:`shm_database_delta` lists with its probabilities.
@@ -71,9 +81,19 @@ def shm_database_delta(n: int, T: int, eps: LevelLike, N: Any, replace: bool = F
     fam = family(n, M.T, M.replace)
     lows = [v for v in (N - 1, N) if 0 <= v <= n - 1]
     common: dict[str, Any] = dict(
-        level=level, exact=False, outputs=(), p_event=math.nan, q_event=math.nan,
-        n_edges=len(lows), graph=f"replace-one edges at count {N}", detail=level.note, x=str(N), argmax=str(N),
-        inputs=(str(N),), method="shm", mechanism=M,
+        level=level,
+        exact=False,
+        outputs=(),
+        p_event=math.nan,
+        q_event=math.nan,
+        n_edges=len(lows),
+        graph=f"replace-one edges at count {N}",
+        detail=level.note,
+        x=str(N),
+        argmax=str(N),
+        inputs=(str(N),),
+        method="shm",
+        mechanism=M,
     )
     if not lows:
         return DatabaseDelta(delta=0.0, edge=None, value=0.0, values=(0.0,), worst=(None,), **common)
@@ -92,9 +112,17 @@ def shm_database_delta(n: int, T: int, eps: LevelLike, N: Any, replace: bool = F
     else:  # provably 0: the worst event is empty
         common.update(p_event=0.0, q_event=0.0)
     return DatabaseDelta(
-        delta=value, edge=(str(a), str(b)), value=value, values=(value,), worst=(str(b if a == N else a),),
-        truncation_bound=math.exp(log_err), log10=logv / ln10, log10_truncation=log_err / ln10,
-        threshold=thr if logv > -math.inf else None, side=side if logv > -math.inf else "", **common,
+        delta=value,
+        edge=(str(a), str(b)),
+        value=value,
+        values=(value,),
+        worst=(str(b if a == N else a),),
+        truncation_bound=math.exp(log_err),
+        log10=logv / ln10,
+        log10_truncation=log_err / ln10,
+        threshold=thr if logv > -math.inf else None,
+        side=side if logv > -math.inf else "",
+        **common,
     )
 
 
@@ -119,8 +147,11 @@ def check_matrix_size(M: SamplingHistogram, k: int, method: str) -> None:
     entries = count_compositions(M.n, k) * count_compositions(M.T, k)
     if entries <= current_limit("shm_matrix_entries"):
         return
-    why = (f"the fast path handles two categories; with k = {k} categories" if k != 2
-           else f"method={method!r} works on the matrix:")
+    why = (
+        f"the fast path handles two categories; with k = {k} categories"
+        if k != 2
+        else f"method={method!r} works on the matrix:"
+    )
     raise SizeLimitError(
         f"{why} SHM has {entries:,} matrix entries (limit shm_matrix_entries = "
         f"{current_limit('shm_matrix_entries'):,}), refused "
@@ -171,8 +202,10 @@ def shm_smoothed_sweep(
     levels = [PrivacyLevel.coerce(e) for e in eps_values]
     rows, exact = parse_distributions(distributions)
     if len(rows[0]) != 2:
-        raise InvalidParameterError(f"method='shm' handles two records (votes 0 and 1), got distributions over "
-                                    f"{len(rows[0])} records; use method='auto' (the matrix) for more categories")
+        raise InvalidParameterError(
+            f"method='shm' handles two records (votes 0 and 1), got distributions over "
+            f"{len(rows[0])} records; use method='auto' (the matrix) for more categories"
+        )
     vidx = hull_vertices(rows, exact=exact)
     verts = sorted({rows[i][1] for i in vidx})
     qa = verts[0]
@@ -186,11 +219,15 @@ def shm_smoothed_sweep(
         table = DeltaTable(M.n, M.T, float(level.eps), M.replace)
         log_tau = math.log(tail)
         for _ in range(MAX_TAIL_ROUNDS):
-            res = bb_maximise(table, pair(qa), pair(qb), rtol=rtol, log_tau=log_tau, progress=progress, laws=laws,
-                              max_work=max_work)
+            res = bb_maximise(
+                table, pair(qa), pair(qb), rtol=rtol, log_tau=log_tau, progress=progress, laws=laws, max_work=max_work
+            )
             log_tau = res.log_tau
-            if (not res.complete or res.log_value == -math.inf
-                    or res.log_truncation <= math.log(TRUNCATION_RTOL) + res.log_value):
+            if (
+                not res.complete
+                or res.log_value == -math.inf
+                or res.log_truncation <= math.log(TRUNCATION_RTOL) + res.log_value
+            ):
                 break
             # the window laws are log-pmfs with log tails (:mod:`._fastpath`): the mass may go far below a double
             narrower = min(res.log_value - TAIL_MARGIN, log_tau - TAIL_MARGIN)
@@ -205,12 +242,29 @@ def shm_smoothed_sweep(
         m = int(res.m)
         counts = (m, M.n - m) if len(verts) == 2 else (M.n,)
         log_hi = float(np.logaddexp(res.log_upper, res.log_truncation))
-        out.append(SmoothedDelta(
-            value=float(res.value), error_bound=float(res.error_bound),
-            truncation_bound=float(res.truncation_bound), exact=False, level=level, n=M.n, records=("0", "1"),
-            vertices=tuple((1 - q, q) for q in verts), counts=counts, assignment=(), method="shm",
-            evaluated=int(res.evaluations), dp_delta=table.fam.dp_delta(), log10=res.log_value / ln10,
-            log10_upper=log_hi / ln10, complete=bool(res.complete), work=int(res.work),
-            work_needed=int(res.needed), cells=int(res.cells), seconds=time.perf_counter() - t0, mechanism=M,
-        ))
+        out.append(
+            SmoothedDelta(
+                value=float(res.value),
+                error_bound=float(res.error_bound),
+                truncation_bound=float(res.truncation_bound),
+                exact=False,
+                level=level,
+                n=M.n,
+                records=("0", "1"),
+                vertices=tuple((1 - q, q) for q in verts),
+                counts=counts,
+                assignment=(),
+                method="shm",
+                evaluated=int(res.evaluations),
+                dp_delta=table.fam.dp_delta(),
+                log10=res.log_value / ln10,
+                log10_upper=log_hi / ln10,
+                complete=bool(res.complete),
+                work=int(res.work),
+                work_needed=int(res.needed),
+                cells=int(res.cells),
+                seconds=time.perf_counter() - t0,
+                mechanism=M,
+            )
+        )
     return tuple(out)

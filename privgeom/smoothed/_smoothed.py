@@ -58,10 +58,18 @@ __all__ = ["smoothed_delta", "expected_delta", "histogram_deltas", "ROUTES"]
 MAX_EVALUATIONS = 5_000
 #: Largest number of databases ``k^n`` for the (non-anonymous) tensor contraction.
 MAX_DATABASES = 2**20
-register_limit("smoothed_evaluations", globals(), "MAX_EVALUATIONS",
-               "vertex assignments / compositions smoothed_delta evaluates exactly (above it: a certified grid)")
-register_limit("smoothed_tensor_databases", globals(), "MAX_DATABASES",
-               "databases k^n of the smoothed-delta tensor contraction (non-anonymous mechanisms)")
+register_limit(
+    "smoothed_evaluations",
+    globals(),
+    "MAX_EVALUATIONS",
+    "vertex assignments / compositions smoothed_delta evaluates exactly (above it: a certified grid)",
+)
+register_limit(
+    "smoothed_tensor_databases",
+    globals(),
+    "MAX_DATABASES",
+    "databases k^n of the smoothed-delta tensor contraction (non-anonymous mechanisms)",
+)
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
@@ -77,8 +85,14 @@ class _Prepared(NamedTuple):
     exact: bool
 
 
-def _prepare(mechanism: Mechanism, eps: LevelLike, distributions: Any, graph: RelationLike | None, kind: Domain | str | None,
-             records: Sequence[Any] | None) -> _Prepared:
+def _prepare(
+    mechanism: Mechanism,
+    eps: LevelLike,
+    distributions: Any,
+    graph: RelationLike | None,
+    kind: Domain | str | None,
+    records: Sequence[Any] | None,
+) -> _Prepared:
     """``δ(x)`` of every database of the mechanism (Definition 2) and the distributions, both exact or both float."""
     level = PrivacyLevel.coerce(eps)
     dom = input_domain(mechanism, kind, records)
@@ -96,8 +110,9 @@ def _prepare(mechanism: Mechanism, eps: LevelLike, distributions: Any, graph: Re
     return _Prepared(level=level, domain=dom, n=n, present=present, values=values, rows=rows, exact=exact)
 
 
-def histogram_deltas(hists: Sequence[tuple[int, ...]], values: Sequence[Scalar], *,
-                     atol: float = ATOL) -> dict[tuple[int, ...], Scalar] | None:
+def histogram_deltas(
+    hists: Sequence[tuple[int, ...]], values: Sequence[Scalar], *, atol: float = ATOL
+) -> dict[tuple[int, ...], Scalar] | None:
     """``{histogram: δ}`` when ``δ(x)`` only depends on the histogram ``hists[i]`` of ``x`` (else None)."""
     out: dict[tuple[int, ...], Scalar] = {}
     for h, v in zip(hists, values):
@@ -122,15 +137,18 @@ def _expect_hist(law: dict[tuple[int, ...], Scalar], dh: dict[tuple[int, ...], S
     return total
 
 
-def _tensor(dom: Domain, present: Sequence[int], values: Sequence[Scalar], rows: Sequence[Sequence[Scalar]],
-            exact: bool) -> np.ndarray:
+def _tensor(
+    dom: Domain, present: Sequence[int], values: Sequence[Scalar], rows: Sequence[Sequence[Scalar]], exact: bool
+) -> np.ndarray:
     recs = record_values(dom)
     k, n = len(recs), agents(dom)
     size = k**n
     if size > current_limit("smoothed_tensor_databases"):
-        raise SizeLimitError(f"{k}^{n} = {size:,} databases exceed the enumeration limit smoothed_tensor_databases = "
-                             f"{current_limit('smoothed_tensor_databases'):,}, refused before allocating; "
-                             f"{limit_hint('smoothed_tensor_databases', size)}")
+        raise SizeLimitError(
+            f"{k}^{n} = {size:,} databases exceed the enumeration limit smoothed_tensor_databases = "
+            f"{current_limit('smoothed_tensor_databases'):,}, refused before allocating; "
+            f"{limit_hint('smoothed_tensor_databases', size)}"
+        )
     D = np.empty((k,) * n, dtype=object if exact else float)
     D.fill(Fraction(0) if exact else 0.0)
     filled = np.zeros((k,) * n, dtype=bool)
@@ -243,9 +261,18 @@ class _Job:
     """One call of :func:`smoothed_delta`: what every route receives; the matrix problem is prepared on first use
     (a :class:`SamplingHistogram` is then built as its matrix, refused above ``shm_matrix_entries``)."""
 
-    def __init__(self, mechanism: Mechanism | SamplingHistogram, level: PrivacyLevel, distributions: Any,
-                 n: int | None, graph: RelationLike | None, kind: Domain | str | None, records: Sequence[Any] | None,
-                 options: _Options, method: str) -> None:
+    def __init__(
+        self,
+        mechanism: Mechanism | SamplingHistogram,
+        level: PrivacyLevel,
+        distributions: Any,
+        n: int | None,
+        graph: RelationLike | None,
+        kind: Domain | str | None,
+        records: Sequence[Any] | None,
+        options: _Options,
+        method: str,
+    ) -> None:
         self.mechanism, self.level, self.distributions, self.n = mechanism, level, distributions, n
         self.graph, self.kind, self.records, self.options, self.method = graph, kind, records, options, method
 
@@ -271,9 +298,15 @@ class _Job:
     def result(self, **fields: Any) -> SmoothedDelta:
         """The :class:`SmoothedDelta` of a matrix route, with the fields every such route shares."""
         P = self.problem.prepared
-        return SmoothedDelta(exact=P.exact, level=P.level, n=P.n, records=record_values(P.domain),
-                             vertices=tuple(tuple(v) for v in self.problem.vertices), dp_delta=self.problem.dp_delta,
-                             **fields)
+        return SmoothedDelta(
+            exact=P.exact,
+            level=P.level,
+            n=P.n,
+            records=record_values(P.domain),
+            vertices=tuple(tuple(v) for v in self.problem.vertices),
+            dp_delta=self.problem.dp_delta,
+            **fields,
+        )
 
     def symmetric(self) -> dict[tuple[int, ...], Scalar]:
         """``δ`` per histogram, or the error of a route that needs ``δ(x)`` symmetric in the agents."""
@@ -292,14 +325,22 @@ def _enumeration(job: _Job) -> SmoothedDelta:
     symmetric = job.problem.by_histogram is not None
     n_eval = count_compositions(P.n, len(V)) if symmetric else len(V) ** P.n
     if n_eval > opts.max_evaluations:
-        raise SizeLimitError(f"{n_eval:,} vertex assignments exceed max_evaluations = {opts.max_evaluations:,} "
-                             f"(limit smoothed_evaluations), refused before evaluating; "
-                             f"{limit_hint('smoothed_evaluations', n_eval, keyword='max_evaluations')}")
+        raise SizeLimitError(
+            f"{n_eval:,} vertex assignments exceed max_evaluations = {opts.max_evaluations:,} "
+            f"(limit smoothed_evaluations), refused before evaluating; "
+            f"{limit_hint('smoothed_evaluations', n_eval, keyword='max_evaluations')}"
+        )
     D = _tensor(P.domain, P.present, P.values, V, P.exact)
     best = _contract(D, V, P.exact, symmetric)
     counts = tuple(best.assignment.count(a) for a in range(len(V))) if symmetric else None
-    return job.result(value=best.value, error_bound=Fraction(0) if P.exact else 0.0, counts=counts,
-                      assignment=best.assignment, method="enumeration", evaluated=best.evaluated)
+    return job.result(
+        value=best.value,
+        error_bound=Fraction(0) if P.exact else 0.0,
+        counts=counts,
+        assignment=best.assignment,
+        method="enumeration",
+        evaluated=best.evaluated,
+    )
 
 
 def _compositions(job: _Job) -> SmoothedDelta:
@@ -310,9 +351,11 @@ def _compositions(job: _Job) -> SmoothedDelta:
     dh = job.symmetric()
     total = count_compositions(P.n, len(V))
     if total > opts.max_evaluations:
-        raise SizeLimitError(f"{total:,} compositions exceed max_evaluations = {opts.max_evaluations:,} (limit "
-                             f"smoothed_evaluations), refused before evaluating; "
-                             f"{limit_hint('smoothed_evaluations', total, keyword='max_evaluations')}")
+        raise SizeLimitError(
+            f"{total:,} compositions exceed max_evaluations = {opts.max_evaluations:,} (limit "
+            f"smoothed_evaluations), refused before evaluating; "
+            f"{limit_hint('smoothed_evaluations', total, keyword='max_evaluations')}"
+        )
     return _best_of(job, dh, list(compositions(P.n, len(V))), step=1)
 
 
@@ -353,8 +396,14 @@ def _best_of(job: _Job, dh: dict[tuple[int, ...], Scalar], cands: list[tuple[int
         lip = _lipschitz(dh, len(record_values(P.domain)), zero)
         err = grid_error_bound(P.n, len(V), step, [tv_distance(v, V[-1]) for v in V], lip)
     assign = tuple(v for v, cv in enumerate(best_c) for _ in range(cv))
-    return job.result(value=best_val, error_bound=err, counts=best_c, assignment=assign,
-                      method="grid" if step > 1 else "compositions", evaluated=len(cands))
+    return job.result(
+        value=best_val,
+        error_bound=err,
+        counts=best_c,
+        assignment=assign,
+        method="grid" if step > 1 else "compositions",
+        evaluated=len(cands),
+    )
 
 
 def _shm_route(job: _Job) -> SmoothedDelta:
@@ -364,20 +413,36 @@ def _shm_route(job: _Job) -> SmoothedDelta:
     ``truncation_bound``; bounded by ``max_work`` window evaluations (limit ``smoothed_work``)."""
     M, opts = job.mechanism, job.options
     if not isinstance(M, SamplingHistogram):
-        raise InvalidParameterError("method='shm' needs the sampling-histogram mechanism as a SamplingHistogram(n, T), "
-                                    f"got a {type(M).__name__}")
+        raise InvalidParameterError(
+            "method='shm' needs the sampling-histogram mechanism as a SamplingHistogram(n, T), "
+            f"got a {type(M).__name__}"
+        )
     if job.graph is not None or job.kind is not None or job.records is not None:
-        raise InvalidParameterError("method='shm' uses the replace-one relation on the counts of ones: "
-                                    "graph, kind and records do not apply")
+        raise InvalidParameterError(
+            "method='shm' uses the replace-one relation on the counts of ones: graph, kind and records do not apply"
+        )
     if job.n is not None and parse_int(job.n, name="n", min=1) != M.n:
         raise DomainMismatchError(f"n = {job.n} but the mechanism has {M.n} agents")
-    return shm_smoothed_sweep(M.n, M.T, [job.level], job.distributions, M.replace, rtol=opts.rtol, tail=opts.tail,
-                              progress=opts.progress, max_work=opts.max_work, on_limit=opts.on_limit)[0]
+    return shm_smoothed_sweep(
+        M.n,
+        M.T,
+        [job.level],
+        job.distributions,
+        M.replace,
+        rtol=opts.rtol,
+        tail=opts.tail,
+        progress=opts.progress,
+        max_work=opts.max_work,
+        on_limit=opts.on_limit,
+    )[0]
 
 
 #: The routes of :func:`smoothed_delta` by ``method=`` name.
 ROUTES: dict[str, Callable[[_Job], SmoothedDelta]] = {
-    "enumeration": _enumeration, "compositions": _compositions, "grid": _grid, "shm": _shm_route,
+    "enumeration": _enumeration,
+    "compositions": _compositions,
+    "grid": _grid,
+    "shm": _shm_route,
 }
 
 
@@ -389,21 +454,42 @@ def _auto(job: _Job) -> str:
     if job.problem.by_histogram is None:
         return "enumeration"
     P = job.problem.prepared
-    return "grid" if count_compositions(P.n, len(job.problem.vertices)) > job.options.max_evaluations else "compositions"
+    return (
+        "grid" if count_compositions(P.n, len(job.problem.vertices)) > job.options.max_evaluations else "compositions"
+    )
 
 
-def _options(grid_step: Any, max_evaluations: Any, atol: float, rtol: float, tail: float, max_work: int | None,
-             on_limit: str, progress: Callable[[int], None] | None) -> _Options:
+def _options(
+    grid_step: Any,
+    max_evaluations: Any,
+    atol: float,
+    rtol: float,
+    tail: float,
+    max_work: int | None,
+    on_limit: str,
+    progress: Callable[[int], None] | None,
+) -> _Options:
     if grid_step is not None:
         try:
             grid_step = parse_int(grid_step, name="grid_step", min=1)
         except InvalidTypeError:
             raise InvalidParameterError(f"grid_step must be a positive integer, got {grid_step!r}") from None
-    max_evaluations = parse_int(current_limit("smoothed_evaluations") if max_evaluations is None else max_evaluations,
-                                name="max_evaluations", min=1)
+    max_evaluations = parse_int(
+        current_limit("smoothed_evaluations") if max_evaluations is None else max_evaluations,
+        name="max_evaluations",
+        min=1,
+    )
     check_search_options(rtol, tail, on_limit)
-    return _Options(grid_step=grid_step, max_evaluations=max_evaluations, atol=atol, rtol=rtol, tail=tail,
-                    max_work=max_work, on_limit=on_limit, progress=progress)
+    return _Options(
+        grid_step=grid_step,
+        max_evaluations=max_evaluations,
+        atol=atol,
+        rtol=rtol,
+        tail=tail,
+        max_work=max_work,
+        on_limit=on_limit,
+        progress=progress,
+    )
 
 
 def smoothed_delta(
@@ -499,7 +585,9 @@ def smoothed_delta(
     if method != "auto" and method not in ROUTES:
         raise InvalidParameterError(f"unknown method {method!r}; use auto, {', '.join(ROUTES)}")
     if not isinstance(mechanism, (Mechanism, SamplingHistogram)):
-        raise InvalidTypeError(f"smoothed_delta needs a Mechanism or a SamplingHistogram, got {type(mechanism).__name__}")
+        raise InvalidTypeError(
+            f"smoothed_delta needs a Mechanism or a SamplingHistogram, got {type(mechanism).__name__}"
+        )
     options = _options(grid_step, max_evaluations, tolerance(atol), rtol, tail, max_work, on_limit, progress)
     job = _Job(mechanism, PrivacyLevel.coerce(eps), distributions, n, graph, kind, records, options, method)
     return ROUTES[_auto(job) if method == "auto" else method](job)

@@ -55,10 +55,18 @@ _BITS_PER_PRIME = 29.9
 MAX_TABLE = 2_000_000
 #: Default largest number of histograms of the exact expectation (:func:`expected_sampling_delta`).
 MAX_HISTOGRAMS = 20_000
-register_limit("subset_sum_table", globals(), "MAX_TABLE",
-               "entries (T + 1) x (largest sum + 1) of one subset-sum table of the sampling mechanisms")
-register_limit("sampling_histograms", globals(), "MAX_HISTOGRAMS",
-               "histograms the exact expectation of the sampling mechanisms' delta enumerates")
+register_limit(
+    "subset_sum_table",
+    globals(),
+    "MAX_TABLE",
+    "entries (T + 1) x (largest sum + 1) of one subset-sum table of the sampling mechanisms",
+)
+register_limit(
+    "sampling_histograms",
+    globals(),
+    "MAX_HISTOGRAMS",
+    "histograms the exact expectation of the sampling mechanisms' delta enumerates",
+)
 #: The sparse route of :func:`sampling_delta` is taken when at most this fraction of the sums is reachable.
 _SPARSE_FRACTION = 0.25
 
@@ -104,10 +112,12 @@ class SubsetSums:
         self.smax = self.vmax * self.T
         if (self.T + 1) * (self.smax + 1) > current_limit("subset_sum_table"):
             entries = (self.T + 1) * (self.smax + 1)
-            raise SizeLimitError(f"subset-sum table {(self.T + 1):,} x {(self.smax + 1):,} = {entries:,} entries exceeds "
-                                 f"the limit subset_sum_table = {current_limit('subset_sum_table'):,}, refused "
-                                 "before allocating; "
-                                 f"{limit_hint('subset_sum_table', entries)}")
+            raise SizeLimitError(
+                f"subset-sum table {(self.T + 1):,} x {(self.smax + 1):,} = {entries:,} entries exceeds "
+                f"the limit subset_sum_table = {current_limit('subset_sum_table'):,}, refused "
+                "before allocating; "
+                f"{limit_hint('subset_sum_table', entries)}"
+            )
         bits = math.log2(max(2, math.comb(self.n, self.T))) + 2
         self.primes = _PRIMES[: max(1, math.ceil(bits / _BITS_PER_PRIME))]
         if len(self.primes) == len(_PRIMES) and bits > _BITS_PER_PRIME * len(_PRIMES):
@@ -170,7 +180,9 @@ def _bin_all_shifts(B: np.ndarray, V: int, w: int, n_bins: int) -> np.ndarray:
     return out
 
 
-def sampling_delta(records: Sequence[int], T: int, V: int, eps_list: Sequence[float], *, bin_width: int = 1) -> np.ndarray:
+def sampling_delta(
+    records: Sequence[int], T: int, V: int, eps_list: Sequence[float], *, bin_width: int = 1
+) -> np.ndarray:
     """Exact ``δ_{ε,M}(x)`` (Definition 2) of ``M(x) = ⌈Σ batch / w⌉`` for one database, for every ``ε`` given.
 
     Parameters
@@ -225,7 +237,9 @@ def sampling_delta(records: Sequence[int], T: int, V: int, eps_list: Sequence[fl
     return deltas
 
 
-def _sparse_distances(A: np.ndarray, B: np.ndarray, nz: np.ndarray, a: int, bvals: np.ndarray, exps: np.ndarray) -> np.ndarray:
+def _sparse_distances(
+    A: np.ndarray, B: np.ndarray, nz: np.ndarray, a: int, bvals: np.ndarray, exps: np.ndarray
+) -> np.ndarray:
     """Both directed distances for all replacements ``b`` when ``B`` has few nonzero sums (exact sums, ``w = 1``).
 
     The same hockey-stick sums as the dense route, restricted to the outputs where a term can be positive: outside
@@ -298,8 +312,15 @@ def _log_multinomial(H: np.ndarray, p: np.ndarray) -> np.ndarray:
     return out
 
 
-def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts: Sequence[int], T: int, eps_list: Sequence[float],
-                            *, bin_width: int = 1, max_histograms: int | None = None) -> tuple[np.ndarray, int]:
+def expected_sampling_delta(
+    laws: Sequence[Sequence[float] | np.ndarray],
+    counts: Sequence[int],
+    T: int,
+    eps_list: Sequence[float],
+    *,
+    bin_width: int = 1,
+    max_histograms: int | None = None,
+) -> tuple[np.ndarray, int]:
     """Exact ``E_{x~π}[δ_{ε,M}(x)]`` for the sampling-sum mechanism, without Monte Carlo (Definition 3, inner term).
 
     ``counts[g]`` agents draw their record i.i.d. from ``laws[g]`` (a probability vector over ``0..V−1``; e.g. the two
@@ -341,12 +362,17 @@ def expected_sampling_delta(laws: Sequence[Sequence[float] | np.ndarray], counts
     support = [v for v in range(V) if any(p[v] > 0 for p, c in zip(P, cs) if c > 0)]
     k = len(support)
     total_h = count_histograms(n, k)
-    cap = (current_limit("sampling_histograms") if max_histograms is None
-           else parse_int(max_histograms, name="max_histograms", min=1))
+    cap = (
+        current_limit("sampling_histograms")
+        if max_histograms is None
+        else parse_int(max_histograms, name="max_histograms", min=1)
+    )
     if total_h > cap:
-        raise SizeLimitError(f"exact expectation needs {total_h:,} histograms of {n} records over {k} values "
-                             f"(limit sampling_histograms = {cap:,}), refused before any work; "
-                             f"{limit_hint('sampling_histograms', total_h, keyword='max_histograms')}")
+        raise SizeLimitError(
+            f"exact expectation needs {total_h:,} histograms of {n} records over {k} values "
+            f"(limit sampling_histograms = {cap:,}), refused before any work; "
+            f"{limit_hint('sampling_histograms', total_h, keyword='max_histograms')}"
+        )
     law: dict[tuple[int, ...], float] = {}
     for c, p in zip(cs, P):
         hs = list(_histograms(c, k))

@@ -68,8 +68,9 @@ def check(result: str, *args: Any, **kwargs: Any) -> PropertyCheck:
     return CHECKS[result](*args, **kwargs)
 
 
-def experiment(name: str, out: str | Path = ".", *, quick: bool = False, progress: bool | None = None,
-               **options: Any) -> ExperimentResult:
+def experiment(
+    name: str, out: str | Path = ".", *, quick: bool = False, progress: bool | None = None, **options: Any
+) -> ExperimentResult:
     """Run one experiment of the paper, writing ``smoothed_<name>.png`` and ``.csv`` into the existing folder ``out``.
 
     Parameters

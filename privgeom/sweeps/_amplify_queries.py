@@ -61,26 +61,40 @@ def _shuffle(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     clones), by ``pg.shuffled(local, n).worst_case``."""
     w = obj.worst_case(options["eps"], scope=options.get("scope") or "auto")
     r = w.delta
-    return {**exact_fields("delta", r.value), "log10_delta": r.log10, "rel_error": r.rel_error,
-            "certified": w.certified, "pair": str(r.pair)}
+    return {
+        **exact_fields("delta", r.value),
+        "log10_delta": r.log10,
+        "rel_error": r.rel_error,
+        "certified": w.certified,
+        "pair": str(r.pair),
+    }
 
 
 def _parse_subsample(spec: str) -> Any:
     base, params = _split(spec, "subsample")
     known = {"rate", "size", "population", "records", "categories", "every_size", "removed"}
     if not set(params) <= known or "records" not in params:
-        raise FormatError(f"subsample template {spec!r}: parameters {sorted(known)} (records required), got {sorted(params)}")
+        raise FormatError(
+            f"subsample template {spec!r}: parameters {sorted(known)} (records required), got {sorted(params)}"
+        )
     raw = Mechanism.load(base)
-    dom = Domain.histograms(parse_int(params["records"], name="records", min=0, allow_str=True),
-                            parse_int(params.get("categories", "2"), name="categories", min=1, allow_str=True),
-                            up_to=params.get("every_size", "0") not in ("0", "false", ""))
+    dom = Domain.histograms(
+        parse_int(params["records"], name="records", min=0, allow_str=True),
+        parse_int(params.get("categories", "2"), name="categories", min=1, allow_str=True),
+        up_to=params.get("every_size", "0") not in ("0", "false", ""),
+    )
     M = Mechanism(raw.matrix, dom, raw.outputs, exact=raw.exact)
     if "rate" in params:
-        return M, subsampled(M, rate=params["rate"], removed=params.get("removed")), params["rate"], \
-            "add-remove" if "removed" not in params else "replace-one"
+        return (
+            M,
+            subsampled(M, rate=params["rate"], removed=params.get("removed")),
+            params["rate"],
+            "add-remove" if "removed" not in params else "replace-one",
+        )
     size = parse_int(params["size"], name="size", min=0, allow_str=True)
     pop = parse_int(params["population"], name="population", min=size, allow_str=True)
     from fractions import Fraction
+
     return M, subsampled(M, size=size, n=pop), Fraction(size, pop), "replace-one"
 
 
@@ -90,9 +104,15 @@ def _subsample(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     t0 = epsilon(M, relation).level.exp_eps
     t1 = epsilon(S, relation).level.exp_eps
     bound = bbg_bound(t0, rate)[0]
-    return {**exact_fields("exp_eps", t0), **exact_fields("exp_eps_subsampled", t1), **exact_fields("bbg_exp_eps", bound),
-            "holds": bool(t1 <= bound)}
+    return {
+        **exact_fields("exp_eps", t0),
+        **exact_fields("exp_eps_subsampled", t1),
+        **exact_fields("bbg_exp_eps", bound),
+        "holds": bool(t1 <= bound),
+    }
 
 
-register_query("shuffle", _shuffle, needs="LOCAL @ n=N", options=("eps", "scope"), required=("eps",), parse=_parse_shuffle)
+register_query(
+    "shuffle", _shuffle, needs="LOCAL @ n=N", options=("eps", "scope"), required=("eps",), parse=_parse_shuffle
+)
 register_query("subsample", _subsample, needs="FILE.json @ rate=γ, records=N", parse=_parse_subsample)

@@ -33,13 +33,19 @@ def _composed_delta(obj: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     """
     M = as_mechanism(obj)
     k = parse_int(options.get("k", 1), name="k", min=1, allow_str=True)
-    level = PrivacyLevel.parse(eps=options.get("eps"), exp_eps=options.get("exp_eps"), name="eps",
-                               owner="composed_delta")
+    level = PrivacyLevel.parse(
+        eps=options.get("eps"), exp_eps=options.get("exp_eps"), name="eps", owner="composed_delta"
+    )
     graph = options.get("graph") or M.domain.default_relation
     r = ComposedMechanism([(M, k)]).delta(graph, level)
     exact_value = r.exact and not isinstance(r.delta, float)
-    return {**exact_fields("delta", r.delta if exact_value else float(r.delta)), "lo": float(r.lo), "hi": float(r.hi),
-            "route": r.route, **exact_fields("exp_eps", r.level.exp_eps if r.level.exact else float(r.level.exp_eps))}
+    return {
+        **exact_fields("delta", r.delta if exact_value else float(r.delta)),
+        "lo": float(r.lo),
+        "hi": float(r.hi),
+        "route": r.route,
+        **exact_fields("exp_eps", r.level.exp_eps if r.level.exact else float(r.level.exp_eps)),
+    }
 
 
 register_query("composed_delta", _composed_delta, needs="mechanism", options=("k", "eps", "exp_eps", "graph"))

@@ -37,8 +37,9 @@ def _fill(value: Any, point: Mapping[str, Any]) -> Any:
     return value.format(**point) if isinstance(value, str) and "{" in value else value
 
 
-def _point(template: str | Callable[..., Any], query: Query, options: Mapping[str, Any],
-           point: dict[str, Any]) -> dict[str, Any]:
+def _point(
+    template: str | Callable[..., Any], query: Query, options: Mapping[str, Any], point: dict[str, Any]
+) -> dict[str, Any]:
     """One point's fields (module level, so that Dask's processes and clusters can pickle it)."""
     obj = template.format(**point) if isinstance(template, str) else template(**point)
     return query.run(obj, {k: _fill(v, point) for k, v in options.items()})
@@ -55,8 +56,9 @@ def _option_key(value: Any) -> Any:
     return value
 
 
-def sweep_key(template: str | Callable[..., Any], query: Query, options: Mapping[str, Any],
-              names: Sequence[str]) -> dict[str, Any]:
+def sweep_key(
+    template: str | Callable[..., Any], query: Query, options: Mapping[str, Any], names: Sequence[str]
+) -> dict[str, Any]:
     """What determines a sweep row's answer besides its grid values: the template (a callable by its name, code and
     closure, :func:`~privgeom._core.grid_files.callable_key`; not the globals it reads), the query (its name and its
     function's code: a query registered again under the same name is another query), its options (files also by
@@ -71,8 +73,13 @@ def sweep_key(template: str | Callable[..., Any], query: Query, options: Mapping
     ('rr:k={k},p=3/4', 'relax', {}, ['k'], 'privgeom.sweeps._queries._relax')
     """
     what = template if isinstance(template, str) else callable_key(template)
-    return {"template": what, "query": query.name, "query_code": callable_key(query.function),
-            "options": {k: _option_key(v) for k, v in sorted(options.items())}, "grid": list(names)}
+    return {
+        "template": what,
+        "query": query.name,
+        "query_code": callable_key(query.function),
+        "options": {k: _option_key(v) for k, v in sorted(options.items())},
+        "grid": list(names),
+    }
 
 
 def _resolve_query(query: str | Query) -> Query:
@@ -84,9 +91,18 @@ def _resolve_query(query: str | Query) -> Query:
     return q
 
 
-def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]], query: str | Query, *,
-          scheduler: Any = None, out: str | Path | None = None, progress: bool | None = None,
-          batch: int | None = None, workers: int | None = None, **options: Any) -> Any:
+def sweep(
+    template: str | Callable[..., Any],
+    grid: Mapping[str, Sequence[Any]],
+    query: str | Query,
+    *,
+    scheduler: Any = None,
+    out: str | Path | None = None,
+    progress: bool | None = None,
+    batch: int | None = None,
+    workers: int | None = None,
+    **options: Any,
+) -> Any:
     """Answer ``query`` at every point of ``grid`` for the definitions or mechanisms ``template`` builds.
 
     Parameters
@@ -156,27 +172,45 @@ def sweep(template: str | Callable[..., Any], grid: Mapping[str, Sequence[Any]],
     elif callable(template):
         used = set(grid)
     else:
-        raise InvalidTypeError(f"the template must be a spec string with {{name}} fields or a callable, got "
-                               f"{type(template).__name__}")
+        raise InvalidTypeError(
+            f"the template must be a spec string with {{name}} fields or a callable, got {type(template).__name__}"
+        )
     for v in options.values():
         if isinstance(v, str):
             used |= set(template_fields(v))
     unknown = sorted(used - set(grid))
     if unknown:
-        raise InvalidParameterError(f"the template or options use {', '.join('{' + u + '}' for u in unknown)}, "
-                                    f"which the grid does not define (grid: {', '.join(grid) or 'empty'})")
+        raise InvalidParameterError(
+            f"the template or options use {', '.join('{' + u + '}' for u in unknown)}, "
+            f"which the grid does not define (grid: {', '.join(grid) or 'empty'})"
+        )
     unused = [name for name in grid if name not in used]
     if unused:
-        raise InvalidParameterError(f"grid axis {', '.join(map(repr, unused))} is used neither by the template "
-                                    "nor by an option: every point would repeat the same question")
+        raise InvalidParameterError(
+            f"grid axis {', '.join(map(repr, unused))} is used neither by the template "
+            "nor by an option: every point would repeat the same question"
+        )
     points = expand_grid(grid)
     names = list(grid)
     key = sweep_key(template, q, options, names)
     report: dict[str, Any] = {}
-    rows = run_grid(partial(_point, template, q, dict(options)), points, scheduler=scheduler, out=out,
-                    progress=progress, batch=batch, workers=workers, label=f"sweep {q.name}", key=key,
-                    report=report)
+    rows = run_grid(
+        partial(_point, template, q, dict(options)),
+        points,
+        scheduler=scheduler,
+        out=out,
+        progress=progress,
+        batch=batch,
+        workers=workers,
+        label=f"sweep {q.name}",
+        key=key,
+        report=report,
+    )
     frame = to_frame(rows, names)
-    frame.attrs.update(query=q.name, template=template if isinstance(template, str) else repr(template),
-                       skipped=report.get("reused", 0), key=key)
+    frame.attrs.update(
+        query=q.name,
+        template=template if isinstance(template, str) else repr(template),
+        skipped=report.get("reused", 0),
+        key=key,
+    )
     return frame

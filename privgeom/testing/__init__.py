@@ -42,10 +42,25 @@ from ._definition_cases import CASES, DefinitionCase
 from ._definition_contract import DefinitionContract, check_certificate, check_witness, definition
 from ._profile_contract import DeltaContract, EpsilonContract, ProfileCase
 from ._projection_contract import ProjectionCase, ProjectionContract, generic_projection, pair_cone, same_level
-from ._smoothed_oracle import (database_delta_brute, event_distance, random_distributions, random_mechanism,
-                               smoothed_brute)
-from ._voting_oracle import (brute_accuracy, brute_epsilon_ratio, brute_fourier, brute_influence, brute_rows,
-                             decimal_majority_accuracy, decimal_majority_edge_epsilon, profiles, transition, votes)
+from ._smoothed_oracle import (
+    database_delta_brute,
+    event_distance,
+    random_distributions,
+    random_mechanism,
+    smoothed_brute,
+)
+from ._voting_oracle import (
+    brute_accuracy,
+    brute_epsilon_ratio,
+    brute_fourier,
+    brute_influence,
+    brute_rows,
+    decimal_majority_accuracy,
+    decimal_majority_edge_epsilon,
+    profiles,
+    transition,
+    votes,
+)
 from ._work import Forbidden, assert_cli_refused, boom, count_calls, forbid, peak_mib
 
 #: The folder of the data files the contract cases read (Pufferfish instances as JSON).
@@ -53,15 +68,50 @@ DATA: Path = Path(__file__).resolve().with_name("data")
 
 __all__ = [
     # contract harnesses and their cases
-    "DefinitionContract", "DefinitionCase", "CASES", "CATALOGUE_CASES", "LDP_CASES", "definition", "check_witness",
-    "check_certificate", "EpsilonContract", "DeltaContract", "ProfileCase", "ProjectionContract", "ProjectionCase",
-    "generic_projection", "pair_cone", "same_level", "DATA",
+    "DefinitionContract",
+    "DefinitionCase",
+    "CASES",
+    "CATALOGUE_CASES",
+    "LDP_CASES",
+    "definition",
+    "check_witness",
+    "check_certificate",
+    "EpsilonContract",
+    "DeltaContract",
+    "ProfileCase",
+    "ProjectionContract",
+    "ProjectionCase",
+    "generic_projection",
+    "pair_cone",
+    "same_level",
+    "DATA",
     # oracles
-    "database_delta_brute", "event_distance", "random_distributions", "random_mechanism", "smoothed_brute",
-    "brute_accuracy", "brute_epsilon_ratio", "brute_fourier", "brute_influence", "brute_rows",
-    "decimal_majority_accuracy", "decimal_majority_edge_epsilon", "profiles", "transition", "votes",
+    "database_delta_brute",
+    "event_distance",
+    "random_distributions",
+    "random_mechanism",
+    "smoothed_brute",
+    "brute_accuracy",
+    "brute_epsilon_ratio",
+    "brute_fourier",
+    "brute_influence",
+    "brute_rows",
+    "decimal_majority_accuracy",
+    "decimal_majority_edge_epsilon",
+    "profiles",
+    "transition",
+    "votes",
     # work counters
-    "Forbidden", "forbid", "count_calls", "peak_mib", "boom", "assert_cli_refused",
+    "Forbidden",
+    "forbid",
+    "count_calls",
+    "peak_mib",
+    "boom",
+    "assert_cli_refused",
     # builders
-    "hamming_graph", "path_graph", "complete_graph", "bit_strings", "random_rule",
+    "hamming_graph",
+    "path_graph",
+    "complete_graph",
+    "bit_strings",
+    "random_rule",
 ]

@@ -67,7 +67,12 @@ def _adp_case() -> Any:
         id="adp-hamming2-exp2-delta1_4",
         make=lambda: ApproximateDP(hamming_graph(2), exp_eps=2, delta="1/4"),
         members=_adp_members,
-        non_members=lambda d: [randomized_response(2, "4/5"), identity(H2), first_bit(2), two_row(["1/2", 0, 0, 0], H2)],
+        non_members=lambda d: [
+            randomized_response(2, "4/5"),
+            identity(H2),
+            first_bit(2),
+            two_row(["1/2", 0, 0, 0], H2),
+        ],
         float_twin=lambda: ApproximateDP(hamming_graph(2), exp_eps=2.0, delta=0.25),
         rows_in=lambda d: [[1, 0, 0, 0], [0, 0, 0, 1], [9, 3, 3, 1], [0, 0, 0, 0]],
         rows_out=lambda d: [[-1, 1, 1, 1], [0, 0, "-1/2", 0]],
@@ -79,7 +84,11 @@ def _adp_pure_case() -> Any:
     return DefinitionCase(
         id="adp-path2-exp2-delta0",
         make=lambda: ApproximateDP(path_graph(2), exp_eps=2, delta=0),
-        members=lambda d: [truncated_geometric(2, "1/2"), truncated_geometric(2, "2/3"), post(truncated_geometric(2, "1/2"), 2, 23)],
+        members=lambda d: [
+            truncated_geometric(2, "1/2"),
+            truncated_geometric(2, "2/3"),
+            post(truncated_geometric(2, "1/2"), 2, 23),
+        ],
         non_members=lambda d: [truncated_geometric(2, "1/3"), identity(("0", "1", "2"))],
         float_twin=lambda: ApproximateDP(path_graph(2), exp_eps=2.0, delta=0.0),
         rows_in=lambda d: [[1, 2, 4], [2, 1, 2]],
@@ -93,9 +102,13 @@ def _adp_pure_case() -> Any:
 # (add x11 ≤ 3 x01 and x10 ≤ 3 x00), so RR(2, 3/4) is a member; the first bit violates them.
 def _pf_bit_members(d: PrivacyDefinition) -> list[Mechanism]:
     M = randomized_response(2, "3/4")
-    return [M, post(M, 2, seed=31), constant(H2, ["1/2", "1/2"]),
-            two_row(["1/2", 0, 0, "1/2"], H2),  # not ε-DP (0 vs 1/2 on an edge) but fine for this secret
-            mixture([M, two_row(["1/2", 0, 0, "1/2"], H2)], ["1/3", "2/3"])]
+    return [
+        M,
+        post(M, 2, seed=31),
+        constant(H2, ["1/2", "1/2"]),
+        two_row(["1/2", 0, 0, "1/2"], H2),  # not ε-DP (0 vs 1/2 on an edge) but fine for this secret
+        mixture([M, two_row(["1/2", 0, 0, "1/2"], H2)], ["1/3", "2/3"]),
+    ]
 
 
 def _pf_bit_case() -> Any:
@@ -118,8 +131,11 @@ def _pf_corr_case() -> Any:
     return DefinitionCase(
         id="pufferfish-two-priors-exp2",
         make=lambda: Pufferfish.load(DATA / "correlated.json"),
-        members=lambda d: [two_row(["1/2", "1/2", "1/2"], abc), two_row(["1/2", "1/4", "1/2"], abc),
-                           Mechanism([["1/2", "1/4", "1/4"], ["1/2", "3/4", "3/4"]], inputs=abc)],
+        members=lambda d: [
+            two_row(["1/2", "1/2", "1/2"], abc),
+            two_row(["1/2", "1/4", "1/2"], abc),
+            Mechanism([["1/2", "1/4", "1/4"], ["1/2", "3/4", "3/4"]], inputs=abc),
+        ],
         # (1/2, 1/8, 1/2): x_a = 1/2 > 2 x_b = 1/4 violates the second prior only
         non_members=lambda d: [two_row(["1/2", "1/8", "1/2"], abc), identity(abc)],
         rows_in=lambda d: [[1, 1, 0], [2, 1, 1], [1, 1, 1]],
@@ -150,8 +166,12 @@ def _geo_case() -> Any:
     return DefinitionCase(
         id="geometric-n2-alpha1_2",
         make=lambda: GeometricDefinition(2, "1/2"),
-        members=lambda d: [truncated_geometric(2, "1/2"), truncated_geometric(2, "2/3"),
-                           post(truncated_geometric(2, "1/2"), 3, seed=41), constant(inputs, ["1/5", "4/5"])],
+        members=lambda d: [
+            truncated_geometric(2, "1/2"),
+            truncated_geometric(2, "2/3"),
+            post(truncated_geometric(2, "1/2"), 3, seed=41),
+            constant(inputs, ["1/5", "4/5"]),
+        ],
         non_members=lambda d: [truncated_geometric(2, "1/3"), identity(inputs), two_row(["1/2", "1/4", "1/2"], inputs)],
         float_twin=lambda: GeometricDefinition(2, 0.5),
         rows_in=lambda d: [[1, 1, 1], [4, 2, 1], [1, 2, 1]],
@@ -179,8 +199,11 @@ def _krr_case() -> Any:
     return DefinitionCase(
         id="krr-n4-exp3",
         make=lambda: KaryRRDefinition(4, exp_eps=3),
-        members=lambda d: [kary_randomized_response(4, exp_eps=3), kary_randomized_response(4, exp_eps=2),
-                           post(kary_randomized_response(4, exp_eps=3), 2, seed=47)],
+        members=lambda d: [
+            kary_randomized_response(4, exp_eps=3),
+            kary_randomized_response(4, exp_eps=2),
+            post(kary_randomized_response(4, exp_eps=3), 2, seed=47),
+        ],
         # facets 5 x_z ≥ Σ_{i≠z} x_i (γ + N − 2 = 5): k-RR with e^ε = 4 has the row (4, 1, 1, 1)/7 and
         # 5·1 < 4 + 1 + 1 (facet z = 1); so does the vector (5, 1, 1, 1)
         non_members=lambda d: [kary_randomized_response(4, exp_eps=4), identity(inputs)],
@@ -202,8 +225,12 @@ def _ldp_case(id: str, spec: str, float_spec: str, t: F) -> Any:
 
     def members(d: Any) -> list[Mechanism]:
         M = d.mechanism
-        return [M, post(M, 3, seed=53), mixture([post(M, 2, seed=59), post(M, 2, seed=61)], ["1/3", "2/3"]),
-                constant(d.inputs, ["1/2", "1/2"])]
+        return [
+            M,
+            post(M, 3, seed=53),
+            mixture([post(M, 2, seed=59), post(M, 2, seed=61)], ["1/3", "2/3"]),
+            constant(d.inputs, ["1/2", "1/2"]),
+        ]
 
     def non_members(d: Any) -> list[Mechanism]:
         return [kary_randomized_response(list(d.inputs), exp_eps=t + 1), identity(d.inputs)]

@@ -33,7 +33,11 @@ import numpy as np
 from privgeom import Mechanism, mixture, randomized_response
 from privgeom import Cone
 from privgeom.definitions import (
-    ConeDefinition, DifferentialPrivacy, FiniteDefinition, PrivacyDefinition, RandomizedResponse,
+    ConeDefinition,
+    DifferentialPrivacy,
+    FiniteDefinition,
+    PrivacyDefinition,
+    RandomizedResponse,
 )
 
 
@@ -135,8 +139,12 @@ def _three_by_two() -> DefinitionCase:
     return DefinitionCase(
         id="finite-3x2",
         make=lambda: FiniteDefinition([_m32()]),
-        members=lambda d: [_m32(), post(_m32(), 2, seed=5), Mechanism([["1/2", "1/4"], ["1/2", "3/4"]], inputs=["a", "b"]),
-                           constant(("a", "b"), [1])],
+        members=lambda d: [
+            _m32(),
+            post(_m32(), 2, seed=5),
+            Mechanism([["1/2", "1/4"], ["1/2", "3/4"]], inputs=["a", "b"]),
+            constant(("a", "b"), [1]),
+        ],
         # identity: rows (1,0), (0,1) lie in the row cone (the whole orthant) but it is not in the closure
         non_members=lambda d: [identity(("a", "b")), Mechanism([[1, "1/4"], [0, "3/4"]], inputs=["a", "b"])],
         float_twin=lambda: FiniteDefinition([_m32().to_float()]),
@@ -154,8 +162,7 @@ def _two_mechanisms() -> FiniteDefinition:
 def _two_members(d: PrivacyDefinition) -> list[Mechanism]:
     assert isinstance(d, FiniteDefinition)
     A, B = d.mechanisms
-    return [A, B, mixture([post(A, 2, seed=7), post(B, 2, seed=8)], ["1/4", "3/4"]),
-            mixture([A, B], ["1/2", "1/2"])]
+    return [A, B, mixture([post(A, 2, seed=7), post(B, 2, seed=8)], ["1/4", "3/4"]), mixture([A, B], ["1/2", "1/2"])]
 
 
 def _two_case() -> DefinitionCase:
@@ -173,8 +180,13 @@ def _two_case() -> DefinitionCase:
 # ---------------------------------------------------------------------------------------------------- DP
 def _dp_hamming_members(d: PrivacyDefinition) -> list[Mechanism]:
     M = randomized_response(2, "3/4")  # ratio p/(1-p) = 3 = e^eps: on the boundary
-    return [M, randomized_response(2, "2/3"), post(M, 3, seed=11), constant(M.inputs, ["1/5", "4/5"]),
-            mixture([M, randomized_response(2, "3/5")], ["1/2", "1/2"])]
+    return [
+        M,
+        randomized_response(2, "2/3"),
+        post(M, 3, seed=11),
+        constant(M.inputs, ["1/5", "4/5"]),
+        mixture([M, randomized_response(2, "3/5")], ["1/2", "1/2"]),
+    ]
 
 
 def _dp_hamming() -> DefinitionCase:
@@ -218,8 +230,10 @@ def _dp_path() -> DefinitionCase:
 
 def _krr(n: int, r: F) -> Mechanism:
     """k-ary randomized response: report the truth w.p. r/(r+n-1), each other value w.p. 1/(r+n-1)."""
-    return Mechanism([[r / (r + n - 1) if i == j else 1 / (r + n - 1) for j in range(n)] for i in range(n)],
-                     inputs=[str(i) for i in range(n)])
+    return Mechanism(
+        [[r / (r + n - 1) if i == j else 1 / (r + n - 1) for j in range(n)] for i in range(n)],
+        inputs=[str(i) for i in range(n)],
+    )
 
 
 def _dp_complete() -> DefinitionCase:
@@ -251,9 +265,11 @@ def _cone_rr() -> DefinitionCase:
 
 def _cone_dp_generators() -> DefinitionCase:
     """ε-DP on the path 0-1-2-3 at e^ε = 2, given by its extreme rays (V-representation)."""
+
     def make() -> ConeDefinition:
-        return ConeDefinition(Cone.from_generators(DifferentialPrivacy.path(3, exp_eps=2).row_cone().rays,
-                                                   labels=["0", "1", "2", "3"]))
+        return ConeDefinition(
+            Cone.from_generators(DifferentialPrivacy.path(3, exp_eps=2).row_cone().rays, labels=["0", "1", "2", "3"])
+        )
 
     return DefinitionCase(
         id="cone-dp-path3-rays",
@@ -275,11 +291,15 @@ def _cone_with_equality() -> DefinitionCase:
     return DefinitionCase(
         id="cone-face-equality",
         make=lambda: ConeDefinition(_tight_cone()),
-        members=lambda d: [Mechanism([["1/2", "1/2", "1/4"], ["1/2", "1/2", "3/4"]], inputs=["a", "b", "c"]),
-                           constant(("a", "b", "c"), ["1/3", "2/3"])],
-        non_members=lambda d: [Mechanism([[1, 0, "1/2"], [0, 1, "1/2"]], inputs=["a", "b", "c"]),
-                               Mechanism([["1/4", "1/4", 1], ["3/4", "3/4", 0]], inputs=["a", "b", "c"]),
-                               identity(("a", "b", "c"))],
+        members=lambda d: [
+            Mechanism([["1/2", "1/2", "1/4"], ["1/2", "1/2", "3/4"]], inputs=["a", "b", "c"]),
+            constant(("a", "b", "c"), ["1/3", "2/3"]),
+        ],
+        non_members=lambda d: [
+            Mechanism([[1, 0, "1/2"], [0, 1, "1/2"]], inputs=["a", "b", "c"]),
+            Mechanism([["1/4", "1/4", 1], ["3/4", "3/4", 0]], inputs=["a", "b", "c"]),
+            identity(("a", "b", "c")),
+        ],
         float_twin=lambda: ConeDefinition(_tight_cone().to_float()),
         rows_in=lambda d: [[1, 1, 2], [1, 1, 0]],
         rows_out=lambda d: [[1, 0, 0], [1, 1, 3]],

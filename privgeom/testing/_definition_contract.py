@@ -166,8 +166,11 @@ class DefinitionContract:
         cases = list(metafunc.cls.cases())
         assert cases, f"{metafunc.cls.__name__}.cases() is empty: a contract must be run on at least one case"
         if "method" in metafunc.fixturenames:
-            params = [pytest.param(c, m, id=f"{c.id}-{m}")
-                      for c in cases for m in ("auto",) + tuple(definition(c).membership_methods)]
+            params = [
+                pytest.param(c, m, id=f"{c.id}-{m}")
+                for c in cases
+                for m in ("auto",) + tuple(definition(c).membership_methods)
+            ]
             metafunc.parametrize("case, method", params)
         elif "case" in metafunc.fixturenames:
             metafunc.parametrize("case", [pytest.param(c, id=c.id) for c in cases])
@@ -186,7 +189,6 @@ class DefinitionContract:
             json.loads(ans.to_json())
             assert str(ans)
 
-
     def test_non_members_are_rejected_with_verified_certificate(self, case: Any, method: str) -> None:
         d = definition(case)
         for M in case.non_members(d):
@@ -195,7 +197,6 @@ class DefinitionContract:
             assert ans.witness is None
             check_certificate(d, M, ans)
             json.loads(ans.to_json())
-
 
     def test_exact_and_float_agree(self, case: Any) -> None:
         d = definition(case)
@@ -211,7 +212,6 @@ class DefinitionContract:
                     mixed = d.contains(M.to_float())  # float mechanism on an exact definition: float mode, said so
                     assert mixed.member == expected and mixed.exact is False
 
-
     def test_rows_of_members_lie_in_the_row_cone(self, case: Any) -> None:
         d = definition(case)
         cone = d.row_cone() if case.row_cone else None
@@ -221,7 +221,6 @@ class DefinitionContract:
                     assert cone.contains(x).member
                 assert d.contains_row(x).member
 
-
     def test_row_cone_decides_only_where_it_does(self, case: Any) -> None:
         d = definition(case)
         if not d.row_cone_decides_closure:
@@ -230,7 +229,6 @@ class DefinitionContract:
             assert any(not d.contains_row(x).member for x in M.matrix), (
                 f"{case.id} claims the row cone decides closure, yet every row of a non-member is in it"
             )
-
 
     def test_contains_row_on_known_vectors(self, case: Any) -> None:
         d = definition(case)
@@ -251,7 +249,6 @@ class DefinitionContract:
                 cone = d.row_cone()
                 assert not cone.contains(x).member
 
-
     def test_spec_round_trips(self, case: Any) -> None:
         d = definition(case)
         again = parse_definition(d.spec())
@@ -259,7 +256,6 @@ class DefinitionContract:
         assert again.spec() == d.spec()
         assert again.inputs == d.inputs and again.exact == d.exact
         assert again.row_cone_decides_closure == d.row_cone_decides_closure
-
 
     def test_mismatched_inputs_raise(self, case: Any) -> None:
         d = definition(case)
@@ -270,7 +266,6 @@ class DefinitionContract:
         smaller = Mechanism([[1] * (M.n_inputs + 1)], inputs=[f"z{i}" for i in range(M.n_inputs + 1)])
         with pytest.raises(DomainMismatchError):
             d.contains(smaller)
-
 
     def test_identity_fields(self, case: Any) -> None:
         d = definition(case)

@@ -98,8 +98,10 @@ class EpsilonContract(_Contract):
         fast = case.fast()
         if fast.edge is None or fast.p is None:  # visible in the report, never a silent pass
             why = "ε = 0: every edge attains the ratio 1" if float(fast.level.eps) == 0 else "no reason documented"
-            pytest.skip(f"{case.name}: the fast path names no witness for ε = {fast.level.eps} (edge {fast.edge}, "
-                        f"p {fast.p}); {case.notes.get('no_witness', why)}")
+            pytest.skip(
+                f"{case.name}: the fast path names no witness for ε = {fast.level.eps} (edge {fast.edge}, "
+                f"p {fast.p}); {case.notes.get('no_witness', why)}"
+            )
         M = case.mechanism()
         G = case.graph(M)
         d, d2 = fast.edge
@@ -141,8 +143,10 @@ class DeltaContract(_Contract):
         if fast.edge is None:
             if fast.delta == 0 and not fast.outputs:  # the value itself is checked by test_agrees_with_core_delta
                 pytest.skip(f"{case.name}: δ = 0, no edge to attain it")
-            pytest.skip(f"{case.name}: the fast path names no edge for δ = {fast.delta}; "
-                        f"{case.notes.get('no_witness', 'no reason documented for this case')}")
+            pytest.skip(
+                f"{case.name}: the fast path names no edge for δ = {fast.delta}; "
+                f"{case.notes.get('no_witness', 'no reason documented for this case')}"
+            )
         M = case.mechanism()
         G = case.graph(M)
         d, d2 = fast.edge
@@ -153,9 +157,11 @@ class DeltaContract(_Contract):
         assert edge_value == fast.delta if fast.exact else close(edge_value, fast.delta, case.atol)
         if fast.outputs or fast.delta != 0:  # δ = 0 with no event: the edge check above is the whole witness
             if not fast.outputs or fast.p_event != fast.p_event:
-                pytest.skip(f"{case.name}: the edge attains δ (checked) but the event is not listed "
-                            f"(outputs {len(fast.outputs)}, p_event {fast.p_event}); "
-                            f"{case.notes.get('no_event', 'a tail-sum fast path reports no event')}")
+                pytest.skip(
+                    f"{case.name}: the edge attains δ (checked) but the event is not listed "
+                    f"(outputs {len(fast.outputs)}, p_event {fast.p_event}); "
+                    f"{case.notes.get('no_event', 'a tail-sum fast path reports no event')}"
+                )
             S = [M.outputs.index(o) for o in fast.outputs]
             P = sum((M.matrix[w, i] for w in S), Fraction(0) if M.exact else 0.0)
             Q = sum((M.matrix[w, j] for w in S), Fraction(0) if M.exact else 0.0)

@@ -186,11 +186,18 @@ class ProjectionContract(ABC):
             assert got.exact == ref.exact
             assert got.cone == ref.cone, (case.name, family, method)
             assert got.recognised == ref.recognised, (case.name, family, method)
-            assert same_level(got.level and got.level.exp_eps, ref.level and ref.level.exp_eps, cone.exact), \
-                (got.level, ref.level)
+            assert same_level(got.level and got.level.exp_eps, ref.level and ref.level.exp_eps, cone.exact), (
+                got.level,
+                ref.level,
+            )
             if ref.recognised:
                 assert _edges(got.graph) == _edges(ref.graph)
                 assert got.definition.row_cone() == ref.cone
             assert len(got.lost) == len(ref.lost) and got.kept == ref.kept, (
-                case.name, family, method, len(got.lost), len(ref.lost))
+                case.name,
+                family,
+                method,
+                len(got.lost),
+                len(ref.lost),
+            )
             assert {str(g) for g in got.lost} == {str(g) for g in ref.lost} or not cone.exact

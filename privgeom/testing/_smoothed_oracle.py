@@ -17,8 +17,9 @@ import numpy as np
 from privgeom import Domain, Mechanism
 
 
-def random_mechanism(seed: int, *, n: int = 2, records: int = 2, outputs: int = 3, denominator: int = 6,
-                     anonymous: bool = False) -> Mechanism:
+def random_mechanism(
+    seed: int, *, n: int = 2, records: int = 2, outputs: int = 3, denominator: int = 6, anonymous: bool = False
+) -> Mechanism:
     """A random exact mechanism on ``Domain.databases(n, records)`` (labels ``"(0,1)"``), entries ``k/denominator``.
 
     ``anonymous=True`` makes the columns depend on the histogram only.

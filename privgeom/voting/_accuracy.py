@@ -76,8 +76,12 @@ __all__ = [
 
 #: Largest electorate for the paper's recursion (``O(n^3)`` memoised states; recursion depth ``n``).
 RECURSION_MAX_N = 1000
-register_limit("recursion_voters", globals(), "RECURSION_MAX_N",
-               "largest electorate of the paper's accuracy recursion (O(n^3) memoised states, depth n)")
+register_limit(
+    "recursion_voters",
+    globals(),
+    "RECURSION_MAX_N",
+    "largest electorate of the paper's accuracy recursion (O(n^3) memoised states, depth n)",
+)
 #: Float round-off of an accuracy (a number in ``[1/2, 1]`` summed with ``math.fsum``): Equation (3)'s lower bound
 #: and Lemma 7's monotonicity are judged up to this slack.
 ACCURACY_ROUNDOFF = 1e-15
@@ -90,7 +94,9 @@ def _setting(f: Rule, r: Rho, method: str | None = None) -> str:
 
 def _require_boolean(f: Rule) -> None:
     if not f.is_boolean:
-        raise InvalidParameterError(f"accuracy is defined for voting rules with values ±1 (Section 6); {f.name} is real-valued")
+        raise InvalidParameterError(
+            f"accuracy is defined for voting rules with values ±1 (Section 6); {f.name} is real-valued"
+        )
 
 
 # ------------------------------------------------------------------------------------------------ closed forms
@@ -152,7 +158,9 @@ def majority_accuracy_limit(rho: RhoLike | None = None, *, eps: LevelLike | None
     'accuracy limit'
     """
     r = noise(rho, eps=eps)
-    return Quantity(value=_limit(r), name="accuracy limit", detail=f"majority as n -> infinity, rho = {r.rho}: 1/2 + arcsin(rho)/pi")
+    return Quantity(
+        value=_limit(r), name="accuracy limit", detail=f"majority as n -> infinity, rho = {r.rho}: 1/2 + arcsin(rho)/pi"
+    )
 
 
 @dataclass(frozen=True)
@@ -206,8 +214,16 @@ def majority_accuracy_bounds(n: int, rho: RhoLike | None = None, *, eps: LevelLi
     low = _limit(r)
     gap = acc - low
     scaled = gap * math.sqrt(1 - float(r.rho) ** 2) * math.sqrt(n)
-    return MajorityAccuracy(n=n, rho=r.rho, accuracy=acc, lower=low, gap=gap, scaled_gap=scaled, gap_times_n=gap * n,
-                            holds=gap >= -ACCURACY_ROUNDOFF)
+    return MajorityAccuracy(
+        n=n,
+        rho=r.rho,
+        accuracy=acc,
+        lower=low,
+        gap=gap,
+        scaled_gap=scaled,
+        gap_times_n=gap * n,
+        holds=gap >= -ACCURACY_ROUNDOFF,
+    )
 
 
 # ------------------------------------------------------------------------------------------------ recursion
@@ -220,9 +236,11 @@ def _recursion(n: Any, theta: Any, r: Rho) -> Scalar:
     n = parse_int(n, name="n", min=1)
     theta = parse_scalar(theta, name="theta")
     if n > current_limit("recursion_voters"):
-        raise SizeLimitError(f"the paper's recursion has O(n^3) states and depth n; n = {n:,} voters > the limit "
-                             f"recursion_voters = {current_limit('recursion_voters'):,}, refused before any work; "
-                             f"{limit_hint('recursion_voters', n)}")
+        raise SizeLimitError(
+            f"the paper's recursion has O(n^3) states and depth n; n = {n:,} voters > the limit "
+            f"recursion_voters = {current_limit('recursion_voters'):,}, refused before any work; "
+            f"{limit_hint('recursion_voters', n)}"
+        )
     p, q = r.p, r.q
     one: Scalar = Fraction(1) if r.exact else 1.0
     zero: Scalar = Fraction(0) if r.exact else 0.0
@@ -308,7 +326,9 @@ def _acc_majority(f: Rule, r: Rho) -> Scalar:
     """``majority``: majority only, ``O(n)`` in float: the closed-form Fourier weights of ``Maj_n`` (O'Donnell
     Theorem 5.19) summed with an error ``≤ ε_mach · I[Maj_n]``; the default for large ``n``."""
     if f.kind != "majority":
-        raise InvalidParameterError(f"method 'majority' is the closed-form spectrum of Maj_n; {f.name} is not a majority")
+        raise InvalidParameterError(
+            f"method 'majority' is the closed-form spectrum of Maj_n; {f.name} is not a majority"
+        )
     return 0.5 + 0.5 * _majority_levels_stability(f.n, float(r.rho))
 
 
@@ -431,7 +451,9 @@ def stability(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = No
     """
     f = check_rule(f)
     r = noise(rho, eps=eps)
-    return Quantity(value=_stability(f, r, method), name="stability", detail=_setting(f, r, None if method == "auto" else method))
+    return Quantity(
+        value=_stability(f, r, method), name="stability", detail=_setting(f, r, None if method == "auto" else method)
+    )
 
 
 def _stability(f: Rule, r: Rho, method: str = "auto") -> Scalar:
@@ -441,7 +463,9 @@ def _stability(f: Rule, r: Rho, method: str = "auto") -> Scalar:
     if f.is_boolean:
         return 2 * _accuracy(f, r, method) - 1
     if method not in STABILITY_ROUTES:
-        raise InvalidParameterError(f"method {method!r} is not available for real-valued functions; use fourier, counts or levels")
+        raise InvalidParameterError(
+            f"method {method!r} is not available for real-valued functions; use fourier, counts or levels"
+        )
     return STABILITY_ROUTES[method](f, r)
 
 
@@ -477,8 +501,12 @@ FIGURE_RHOS = (0.1, 0.3, 0.5, 0.7, 0.9)
 #: Largest ``(number of ρ) × Σ_{odd n <= n_max} (n + 1)`` by-count steps of Figure 2 (about 5 s on the reference
 #: machine; the default figure costs 13,260). Registered as ``voting_figure_work``.
 MAX_FIGURE_WORK = 20_000_000
-register_limit("voting_figure_work", globals(), "MAX_FIGURE_WORK",
-               "(rho values x sum of n + 1 over odd n <= n_max) by-count steps of the majority-accuracy figure")
+register_limit(
+    "voting_figure_work",
+    globals(),
+    "MAX_FIGURE_WORK",
+    "(rho values x sum of n + 1 over odd n <= n_max) by-count steps of the majority-accuracy figure",
+)
 
 
 def _check_figure(rhos: Sequence[Any], n_max: Any) -> tuple[list[float], int]:
@@ -500,8 +528,9 @@ def _check_figure(rhos: Sequence[Any], n_max: Any) -> tuple[list[float], int]:
     return values, n_max
 
 
-def majority_accuracy_data(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: int = 101, *,
-                           scheduler: Any = None) -> dict[str, Any]:
+def majority_accuracy_data(
+    rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: int = 101, *, scheduler: Any = None
+) -> dict[str, Any]:
     """The numbers behind Figure 2: ``{"n": odd n, "accuracy": {ρ: [...]}, "limit": {ρ: 1/2 + arcsin(ρ)/π}}``.
 
     The grid ``ρ × n`` runs through the grid runner of :func:`privgeom.sweep` (``scheduler``: ``None`` uses every
@@ -526,8 +555,9 @@ def _figure_point(point: dict[str, Any]) -> dict[str, float]:
     return {"accuracy": float(_accuracy(majority(point["n"]), parse_rho(point["rho"])))}
 
 
-def majority_accuracy_figure(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: int = 101, *,
-                             path: str | Path | None = None, dpi: int = 120) -> Any:
+def majority_accuracy_figure(
+    rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: int = 101, *, path: str | Path | None = None, dpi: int = 120
+) -> Any:
     """A matplotlib ``Figure`` reproducing Figure 2 (accuracy of majority vs ``n``, with the arcsin limits); with
     ``path``, also written as a PNG there (a ``.png`` file, or an existing directory that gets
     ``voting_figure2.png``; folders are never created).
@@ -552,7 +582,9 @@ def majority_accuracy_figure(rhos: Sequence[ScalarLike] = FIGURE_RHOS, n_max: in
     ax = fig.add_subplot()
     colours = [f"C{i % 10}" for i in range(len(data["accuracy"]))]
     for colour, (rho, acc) in zip(colours, data["accuracy"].items()):
-        ax.plot(data["n"], acc, marker="o", markersize=2.5, linewidth=1.2, color=colour, label=f"ρ = {number_text(rho)}")
+        ax.plot(
+            data["n"], acc, marker="o", markersize=2.5, linewidth=1.2, color=colour, label=f"ρ = {number_text(rho)}"
+        )
         ax.axhline(data["limit"][rho], color=colour, linestyle="--", linewidth=0.8)
     ax.set_xlabel("number of voters n (odd)")
     ax.set_ylabel("accuracy  P[M_ρ Maj_n(x) = Maj_n(x)]")

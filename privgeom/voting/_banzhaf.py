@@ -38,8 +38,12 @@ __all__ = ["banzhaf", "Banzhaf", "MAX_TOTAL_WEIGHT"]
 
 #: Largest total (integer-scaled) weight for the generating-function arrays.
 MAX_TOTAL_WEIGHT = 1 << 26
-register_limit("banzhaf_weight", globals(), "MAX_TOTAL_WEIGHT",
-               "total integer-scaled weight of a weighted voting game (the generating function's length)")
+register_limit(
+    "banzhaf_weight",
+    globals(),
+    "MAX_TOTAL_WEIGHT",
+    "total integer-scaled weight of a weighted voting game (the generating function's length)",
+)
 
 
 @dataclass(frozen=True)
@@ -69,8 +73,12 @@ class Banzhaf(Result):
     def summary(self) -> str:
         lines = [f"Banzhaf power of the weighted game [{self.quota}; {', '.join(map(str, self.weights))}]"]
         lines.append(f"{'voter':>6} {'weight':>10} {'swings':>14} {'raw = influence':>18} {'normalised':>12}")
-        for i, (w, s, r, z) in enumerate(zip(self.weights, self.swings, self.raw, self.normalized or (None,) * len(self.raw))):
-            lines.append(f"{i:>6} {str(w):>10} {s:>14} {number_text(float(r), digits=10):>18} {('-' if z is None else f'{number_text(float(z), digits=10)}'):>12}")
+        for i, (w, s, r, z) in enumerate(
+            zip(self.weights, self.swings, self.raw, self.normalized or (None,) * len(self.raw))
+        ):
+            lines.append(
+                f"{i:>6} {str(w):>10} {s:>14} {number_text(float(r), digits=10):>18} {('-' if z is None else f'{number_text(float(z), digits=10)}'):>12}"
+            )
         return "\n".join(lines)
 
 
@@ -119,7 +127,9 @@ def banzhaf(weights: Iterable[ScalarLike], quota: ScalarLike | None = None) -> B
     if not ws:
         raise InvalidParameterError("banzhaf needs at least one weight")
     if any(w < 0 for w in ws):
-        raise InvalidParameterError(f"weights must be non-negative for a weighted voting game, got {[str(w) for w in ws]}")
+        raise InvalidParameterError(
+            f"weights must be non-negative for a weighted voting game, got {[str(w) for w in ws]}"
+        )
     n = len(ws)
     den = math.lcm(*(w.denominator for w in ws))
     iw = [int(w * den) for w in ws]
@@ -131,9 +141,11 @@ def banzhaf(weights: Iterable[ScalarLike], quota: ScalarLike | None = None) -> B
         qv = _exact_weight(quota, "quota")
         iq = math.ceil(qv * den)
     if total > current_limit("banzhaf_weight"):
-        raise SizeLimitError(f"total scaled weight {total:,} exceeds the limit banzhaf_weight = "
-                             f"{current_limit('banzhaf_weight'):,}; "
-                             f"refused before allocating; {limit_hint('banzhaf_weight', total)}")
+        raise SizeLimitError(
+            f"total scaled weight {total:,} exceeds the limit banzhaf_weight = "
+            f"{current_limit('banzhaf_weight'):,}; "
+            f"refused before allocating; {limit_hint('banzhaf_weight', total)}"
+        )
     dtype: Any = np.int64 if n <= 62 else object
     gf = np.zeros(total + 1, dtype=dtype)
     gf[0] = 1
@@ -156,5 +168,4 @@ def banzhaf(weights: Iterable[ScalarLike], quota: ScalarLike | None = None) -> B
     all_swings = sum(swings)
     raw = tuple(Fraction(s, 1 << (n - 1)) for s in swings)
     normalized = tuple(Fraction(s, all_swings) for s in swings) if all_swings else ()
-    return Banzhaf(weights=tuple(ws), quota=qv, swings=swings, raw=raw, normalized=normalized,
-                   total_swings=all_swings)
+    return Banzhaf(weights=tuple(ws), quota=qv, swings=swings, raw=raw, normalized=normalized, total_swings=all_swings)

@@ -129,7 +129,11 @@ def parse_rho(rho: RhoLike, *, exact: bool | None = None) -> Rho:
     (False, Fraction(1, 1))
     """
     if isinstance(rho, Rho):
-        return rho if exact is None or exact == rho.exact else (rho.to_float() if not exact else parse_rho(rho.rho, exact=True))
+        return (
+            rho
+            if exact is None or exact == rho.exact
+            else (rho.to_float() if not exact else parse_rho(rho.rho, exact=True))
+        )
     value = parse_scalar(rho, name="rho", exact=exact)
     if not 0 <= value <= 1:
         raise InvalidParameterError(f"rho must lie in [0, 1] (Definition 1 of the referendum paper), got rho = {value}")
@@ -138,8 +142,13 @@ def parse_rho(rho: RhoLike, *, exact: bool | None = None) -> Rho:
     return Rho(float(value), False, 0, 0)
 
 
-def noise(rho: RhoLike | None = None, *, eps: LevelLike | None = None, default: RhoLike | None = None,
-          exact: bool | None = None) -> Rho:
+def noise(
+    rho: RhoLike | None = None,
+    *,
+    eps: LevelLike | None = None,
+    default: RhoLike | None = None,
+    exact: bool | None = None,
+) -> Rho:
     """The noise of randomized response on votes, given as exactly one of ``rho=`` (the keep-probability ``ρ``) and
     ``eps=`` (its privacy level ``ε``); ``default`` when neither is given (``None``: one is required).
 
@@ -161,8 +170,10 @@ def noise(rho: RhoLike | None = None, *, eps: LevelLike | None = None, default: 
     True
     """
     if rho is not None and eps is not None:
-        raise InvalidParameterError(f"give exactly one of rho= and eps= (got rho={rho!r}, eps={eps!r}): "
-                                    "they name the same noise, e^eps = (1+rho)/(1-rho)")
+        raise InvalidParameterError(
+            f"give exactly one of rho= and eps= (got rho={rho!r}, eps={eps!r}): "
+            "they name the same noise, e^eps = (1+rho)/(1-rho)"
+        )
     if eps is None:
         if rho is None:
             if default is None:

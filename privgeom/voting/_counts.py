@@ -68,10 +68,18 @@ MAX_COUNT_WORK = 4_000_000
 EXACT_COUNTS_HARD_MAX_N = 2000
 
 
-register_limit("voting_count_work", globals(), "MAX_COUNT_WORK",
-               "(breakpoints x voters) recurrence steps of the log-space by-count voting engine")
-register_limit("exact_count_voters", globals(), "EXACT_COUNTS_HARD_MAX_N",
-               "largest electorate of the exact (big-integer, O(n^2)) by-count voting engine when asked for")
+register_limit(
+    "voting_count_work",
+    globals(),
+    "MAX_COUNT_WORK",
+    "(breakpoints x voters) recurrence steps of the log-space by-count voting engine",
+)
+register_limit(
+    "exact_count_voters",
+    globals(),
+    "EXACT_COUNTS_HARD_MAX_N",
+    "largest electorate of the exact (big-integer, O(n^2)) by-count voting engine when asked for",
+)
 
 
 def check_count_work(name: str, breakpoints: int, n: int) -> None:
@@ -103,9 +111,11 @@ def exact_rows(n: int, a: int, b: int) -> list[list[int]]:
     [[3, 1], [1, 3]]
     """
     if n > current_limit("exact_count_voters"):
-        raise SizeLimitError(f"the exact by-count engine costs O(n^2) big integers; n = {n:,} voters > the limit "
-                             f"exact_count_voters = {current_limit('exact_count_voters'):,}, refused before any work; "
-                             f"{limit_hint('exact_count_voters', n)}")
+        raise SizeLimitError(
+            f"the exact by-count engine costs O(n^2) big integers; n = {n:,} voters > the limit "
+            f"exact_count_voters = {current_limit('exact_count_voters'):,}, refused before any work; "
+            f"{limit_hint('exact_count_voters', n)}"
+        )
     A0, A1 = b - a, b + a  # a kept/flipped +1 vote: P(y=-1) = q, P(y=+1) = p, times 2b
     B0, B1 = b + a, b - a  # a -1 vote: P(y=-1) = p, P(y=+1) = q, times 2b
     row = [math.comb(n, d) * B0 ** (n - d) * B1**d for d in range(n + 1)]  # (B0 + B1 z)^n
@@ -365,8 +375,15 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
         den = (2 * r.b) ** n
         hi_c, lo_c = (c + 1, c) if up else (c, c + 1)
         nums = levels[value]
-        return CountsEpsilon(ratio=ratio, lower=c, output=value, increasing=up, exact=True,
-                             p=Fraction(nums[hi_c], den), q=Fraction(nums[lo_c], den))
+        return CountsEpsilon(
+            ratio=ratio,
+            lower=c,
+            output=value,
+            increasing=up,
+            exact=True,
+            p=Fraction(nums[hi_c], den),
+            q=Fraction(nums[lo_c], den),
+        )
     logs = level_log_probs(f, r)
     top: tuple[float, int, Any, bool] = (0.0, 0, next(iter(logs)), True)
     for value, lp in logs.items():
@@ -377,7 +394,13 @@ def epsilon_counts(f: Rule, r: Rho, *, exact: bool | None = None) -> CountsEpsil
     lp = logs[top[2]]
     hi_c, lo_c = (top[1] + 1, top[1]) if top[3] else (top[1], top[1] + 1)
     return CountsEpsilon(
-        ratio=math.exp(top[0]) if top[0] < EPS_OVERFLOW else math.inf, lower=top[1], output=top[2],
-        increasing=top[3], exact=False, p=math.exp(float(lp[hi_c])), q=math.exp(float(lp[lo_c])),
-        log_p=float(lp[hi_c]), log_q=float(lp[lo_c]),
+        ratio=math.exp(top[0]) if top[0] < EPS_OVERFLOW else math.inf,
+        lower=top[1],
+        output=top[2],
+        increasing=top[3],
+        exact=False,
+        p=math.exp(float(lp[hi_c])),
+        q=math.exp(float(lp[lo_c])),
+        log_p=float(lp[hi_c]),
+        log_q=float(lp[lo_c]),
     )

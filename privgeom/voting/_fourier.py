@@ -57,8 +57,12 @@ __all__ = [
 
 #: Largest electorate for which the exact per-level spectrum of a symmetric rule is computed (``O(n^2)`` big ints).
 SYMMETRIC_SPECTRUM_MAX_N = 2000
-register_limit("spectrum_voters", globals(), "SYMMETRIC_SPECTRUM_MAX_N",
-               "largest electorate of the exact per-level Fourier spectrum of a symmetric rule (O(n^2) big integers)")
+register_limit(
+    "spectrum_voters",
+    globals(),
+    "SYMMETRIC_SPECTRUM_MAX_N",
+    "largest electorate of the exact per-level Fourier spectrum of a symmetric rule (O(n^2) big integers)",
+)
 #: Largest electorate at which :func:`fourier` transforms the truth table of a symmetric rule (``2^16`` profiles);
 #: beyond it the spectrum is computed per level (Krawtchouk), ``O(n^2)`` without any table.
 SYMMETRIC_TABLE_MAX_N = 16
@@ -169,10 +173,12 @@ def symmetric_level_coefficients(rule: Rule) -> list[Fraction]:
         raise InvalidParameterError("the exact per-level spectrum needs rational values")
     n = rule.n
     if n > current_limit("spectrum_voters"):
-        raise SizeLimitError(f"the exact spectrum of a symmetric rule costs O(n^2) big integers; n = {n:,} voters > "
-                             f"the limit spectrum_voters = {current_limit('spectrum_voters'):,}, refused before "
-                             "any work; "
-                             f"{limit_hint('spectrum_voters', n)}")
+        raise SizeLimitError(
+            f"the exact spectrum of a symmetric rule costs O(n^2) big integers; n = {n:,} voters > "
+            f"the limit spectrum_voters = {current_limit('spectrum_voters'):,}, refused before "
+            "any work; "
+            f"{limit_hint('spectrum_voters', n)}"
+        )
     nums, den = form
     poly = np.array([(-1) ** k * math.comb(n, k) for k in range(n + 1)], dtype=object)  # (1-z)^n
     total = np.zeros(n + 1, dtype=object)
@@ -240,7 +246,9 @@ class FourierSpectrum(Result):
             return tuple(math.comb(n, k) * v * v for k, v in enumerate(vals))
         level = popcounts(n)
         if not self.exact:
-            return tuple(float(w) for w in np.bincount(level, weights=np.asarray(self.numerators, float) ** 2, minlength=n + 1))
+            return tuple(
+                float(w) for w in np.bincount(level, weights=np.asarray(self.numerators, float) ** 2, minlength=n + 1)
+            )
         squares = self._exact_squares()
         sums = np.zeros(n + 1, dtype=squares.dtype)
         np.add.at(sums, level, squares)
@@ -279,7 +287,10 @@ class FourierSpectrum(Result):
         n = self.n
         if self.by_level:
             vals = [self._value(v) for v in self.numerators]
-            one = sum((math.comb(n - 1, k - 1) * vals[k] * vals[k] for k in range(1, n + 1)), Fraction(0) if self.exact else 0.0)
+            one = sum(
+                (math.comb(n - 1, k - 1) * vals[k] * vals[k] for k in range(1, n + 1)),
+                Fraction(0) if self.exact else 0.0,
+            )
             return (one,) * n
         out: list[Scalar] = []
         squares = self._exact_squares() if self.exact else np.asarray(self.numerators, float) ** 2
@@ -369,8 +380,7 @@ def fourier(f: Rule) -> FourierSpectrum:
     exact = _exact_wht(f)
     if exact is not None:
         H, den = exact
-        return FourierSpectrum(name=f.name, n=f.n, exact=True, by_level=False, numerators=readonly(H),
-                               denominator=den)
+        return FourierSpectrum(name=f.name, n=f.n, exact=True, by_level=False, numerators=readonly(H), denominator=den)
     H = walsh_hadamard(np.asarray(f.table(), dtype=float)) / float(1 << f.n)
     return FourierSpectrum(name=f.name, n=f.n, exact=False, by_level=False, numerators=readonly(H), denominator=1)
 

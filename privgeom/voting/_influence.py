@@ -174,8 +174,15 @@ class Influences(Result):
 
 def _influences(values: tuple[Scalar, ...], f: Rule, name: str, detail: str = "") -> Influences:
     exact = all(isinstance(v, Fraction) for v in values)
-    return Influences(values=values, exact=exact, total=_total(values, f.is_symmetric), name=name, rule=f.name,
-                      detail=detail, symmetric=f.is_symmetric)
+    return Influences(
+        values=values,
+        exact=exact,
+        total=_total(values, f.is_symmetric),
+        name=name,
+        rule=f.name,
+        detail=detail,
+        symmetric=f.is_symmetric,
+    )
 
 
 def _pair_terms(f: Rule) -> tuple[Scalar, ...]:
@@ -243,7 +250,9 @@ def _infl_banzhaf(f: Rule) -> tuple[Scalar, ...]:
     from ._banzhaf import banzhaf
 
     if f.kind != "weighted" or not f.is_monotone:
-        raise InvalidParameterError(f"method 'banzhaf' needs a weighted majority with non-negative weights; {f.name} is not")
+        raise InvalidParameterError(
+            f"method 'banzhaf' needs a weighted majority with non-negative weights; {f.name} is not"
+        )
     params = f.params
     quota = params["quota"]
     if params.get("strict"):  # yes-weight > quota  <=>  yes-weight >= the next point of the weight lattice
@@ -365,21 +374,29 @@ def _independent(f: Rule, r: Rho) -> tuple[Scalar, ...]:
 
 
 @overload
-def probabilistic_influence(f: Rule, rho: RhoLike | None = None, i: None = None, *, eps: LevelLike | None = None,
-                            coupling: str = "definition5") -> Influences: ...
+def probabilistic_influence(
+    f: Rule, rho: RhoLike | None = None, i: None = None, *, eps: LevelLike | None = None, coupling: str = "definition5"
+) -> Influences: ...
 
 
 @overload
-def probabilistic_influence(f: Rule, rho: RhoLike | None, i: int, *, eps: LevelLike | None = None,
-                            coupling: str = "definition5") -> Quantity: ...
+def probabilistic_influence(
+    f: Rule, rho: RhoLike | None, i: int, *, eps: LevelLike | None = None, coupling: str = "definition5"
+) -> Quantity: ...
 
 
 @overload
 def probabilistic_influence(f: Rule, *, i: int, eps: LevelLike, coupling: str = "definition5") -> Quantity: ...
 
 
-def probabilistic_influence(f: Rule, rho: RhoLike | None = None, i: int | None = None, *, eps: LevelLike | None = None,
-                            coupling: str = "definition5") -> Influences | Quantity:
+def probabilistic_influence(
+    f: Rule,
+    rho: RhoLike | None = None,
+    i: int | None = None,
+    *,
+    eps: LevelLike | None = None,
+    coupling: str = "definition5",
+) -> Influences | Quantity:
     """Probabilistic influence ``I_i[M_ρ f]`` exactly as Definition 5: a :class:`~privgeom.Quantity` for voter
     ``i``, or :class:`Influences` of every voter when ``i`` is None, whose ``.total`` is ``I[M_ρ f]`` (by Theorem 3,
     ``(1+ρ²)/2 · I[f]``).
@@ -430,7 +447,10 @@ def _probabilistic_values(f: Rule, r: Rho, coupling: str = "definition5") -> tup
             pair = _pair_terms(f)
         else:  # ±1 rule without a table (weighted majority of many voters): the pair term is I_i[f] (Banzhaf)
             pair = _influence_values(f)
-        values = tuple(_combine([(w, 0 if a == b else v) for (a, b), w in law.items()], r.exact and isinstance(v, Fraction)) for v in pair)
+        values = tuple(
+            _combine([(w, 0 if a == b else v) for (a, b), w in law.items()], r.exact and isinstance(v, Fraction))
+            for v in pair
+        )
         if f.is_symmetric:
             values = values * f.n
     return values
@@ -474,7 +494,9 @@ def _welfare(f: Rule, r: Rho, method: str = "auto") -> Scalar:
     """``W(M_ρ f)`` as a bare number (Fraction or float)."""
     f = check_rule(f)
     if not f.is_boolean:
-        raise InvalidParameterError(f"welfare is defined for voting rules with values ±1 (Definition 6); {f.name} is real-valued")
+        raise InvalidParameterError(
+            f"welfare is defined for voting rules with values ±1 (Definition 6); {f.name} is real-valued"
+        )
     return pick_route(WELFARE_ROUTES, method, "welfare")(f, r)
 
 
@@ -505,7 +527,10 @@ def _wel_counts(f: Rule, r: Rho) -> Scalar:
         if n > EXACT_BINOMIAL_MAX_N:  # float: the binomial weights from the log-pmf, O(breakpoints)
             b = np.array(bps, dtype=float)
             weights = np.exp(log_binom_pmf(b - 1, n - 1, 0.5, 0.5)) if bps else np.zeros(0)
-            jumps = np.asarray(v, float)[np.array(bps, dtype=np.intp)] - np.asarray(v, float)[np.array(bps, dtype=np.intp) - 1]
+            jumps = (
+                np.asarray(v, float)[np.array(bps, dtype=np.intp)]
+                - np.asarray(v, float)[np.array(bps, dtype=np.intp) - 1]
+            )
             return n / 2 * math.fsum((weights * jumps).tolist())
         total = sum(int(v[b] - v[b - 1]) * c for c, b in zip(binomials(n - 1, [b - 1 for b in bps]), bps))
         return Fraction(n * total, 2 << (n - 1)) if r.exact else n * total / float(2 << (n - 1))

@@ -54,7 +54,15 @@ from ._fourier import apply_noise, apply_noise_integer, apply_noise_log
 from ._profiles import half
 from ._rules import Rule, check_rule
 
-__all__ = ["mechanism", "epsilon", "VotingEpsilon", "attains_bound", "BoundAttainment", "epsilon_bound", "output_values"]
+__all__ = [
+    "mechanism",
+    "epsilon",
+    "VotingEpsilon",
+    "attains_bound",
+    "BoundAttainment",
+    "epsilon_bound",
+    "output_values",
+]
 
 
 def output_values(f: Rule) -> list[Any]:
@@ -169,18 +177,26 @@ class VotingEpsilon(EpsilonResult):
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
         if self.method == "deterministic":  # ρ = 1: the ratio is infinite exactly where the rule flips
-            example = (f", e.g. output {self.output} is certain on {_short_profile(self.edge[0])} and impossible on "
-                       f"its neighbour {_short_profile(self.edge[1])}" if self.edge is not None else "")
-            detail = (f"{mode}, deterministic: the ratio is infinite on the neighbouring profiles where the rule flips"
-                      f"{example}; equal probabilities where it does not")
+            example = (
+                f", e.g. output {self.output} is certain on {_short_profile(self.edge[0])} and impossible on "
+                f"its neighbour {_short_profile(self.edge[1])}"
+                if self.edge is not None
+                else ""
+            )
+            detail = (
+                f"{mode}, deterministic: the ratio is infinite on the neighbouring profiles where the rule flips"
+                f"{example}; equal probabilities where it does not"
+            )
         elif self.method == "constant":
             detail = f"{mode}, constant: every profile gives the same output distribution, ratio 1 on every edge"
         else:
             if self.method == "table" and self.edge is not None:
                 where = f"between profiles {self.edge[0]} and {self.edge[1]}"
             elif self.counts is not None:
-                where = (f"on a profile with {_votes(self.counts[0])} +1 against its neighbour with "
-                         f"{_votes(self.counts[1])} +1")
+                where = (
+                    f"on a profile with {_votes(self.counts[0])} +1 against its neighbour with "
+                    f"{_votes(self.counts[1])} +1"
+                )
             elif self.edge is not None:
                 where = f"between profiles {_short_profile(self.edge[0])} and {_short_profile(self.edge[1])}"
             elif self.rule.startswith("dictator("):
@@ -292,8 +308,16 @@ def _log_text(value: LogRational | float) -> str:
 
 
 def _result(
-    f: Rule, r: Rho, ratio: Scalar, method: str, output: Any, *, p: Scalar | None = None, q: Scalar | None = None,
-    edge: tuple[str, str] | None = None, counts: tuple[int, int] | None = None,
+    f: Rule,
+    r: Rho,
+    ratio: Scalar,
+    method: str,
+    output: Any,
+    *,
+    p: Scalar | None = None,
+    q: Scalar | None = None,
+    edge: tuple[str, str] | None = None,
+    counts: tuple[int, int] | None = None,
 ) -> VotingEpsilon:
     """The result for the witness ratio ``p/q = e^ε`` (``math.inf`` where the rule flips at ``ρ = 1``)."""
     bound = r.level
@@ -307,9 +331,22 @@ def _result(
         exact = r.exact and infinite
     n = f.n
     return VotingEpsilon(
-        level=level, exact=exact, infinite=infinite, edge=edge, output=_label(output), p=p, q=q,
-        n_edges=n * 2 ** (n - 1), graph=f"hamming({n})", rule=f.name, n=n, rho=r.rho, bound=bound,
-        attains_bound=attains, method=method, counts=counts,
+        level=level,
+        exact=exact,
+        infinite=infinite,
+        edge=edge,
+        output=_label(output),
+        p=p,
+        q=q,
+        n_edges=n * 2 ** (n - 1),
+        graph=f"hamming({n})",
+        rule=f.name,
+        n=n,
+        rho=r.rho,
+        bound=bound,
+        attains_bound=attains,
+        method=method,
+        counts=counts,
     )
 
 
@@ -344,13 +381,23 @@ def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
             cands.append((value, int(j0[k]), int(j1[k])) if d[k] >= 0 else (value, int(j1[k]), int(j0[k])))
     labels = bit_strings(n)
     if not r.exact:  # the largest log-ratio among the near-ties (they agree to TIE_RTOL)
-        value, hi, lo = max(cands, key=lambda c: float(logs_by_value[c[0]].ravel()[c[1]] - logs_by_value[c[0]].ravel()[c[2]]))
+        value, hi, lo = max(
+            cands, key=lambda c: float(logs_by_value[c[0]].ravel()[c[1]] - logs_by_value[c[0]].ravel()[c[2]])
+        )
         L = logs_by_value[value].ravel()
         return _result(
-            f, r, math.exp(float(L[hi] - L[lo])), "table", value, p=math.exp(float(L[hi])), q=math.exp(float(L[lo])),
+            f,
+            r,
+            math.exp(float(L[hi] - L[lo])),
+            "table",
+            value,
+            p=math.exp(float(L[hi])),
+            q=math.exp(float(L[lo])),
             edge=(labels[hi], labels[lo]),
         )
-    noisy = {value: apply_noise_integer((table == value).astype(np.int64), n, r.a, r.b) for value in {c[0] for c in cands}}
+    noisy = {
+        value: apply_noise_integer((table == value).astype(np.int64), n, r.a, r.b) for value in {c[0] for c in cands}
+    }
     nums = {value: pair[0] for value, pair in noisy.items()}
     top_ratio: Fraction | None = None
     witness = cands[0]
@@ -362,7 +409,13 @@ def _table_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
     value, hi, lo = witness
     den = int(noisy[value][1])
     return _result(
-        f, r, top_ratio, "table", value, p=Fraction(int(nums[value][hi]), den), q=Fraction(int(nums[value][lo]), den),
+        f,
+        r,
+        top_ratio,
+        "table",
+        value,
+        p=Fraction(int(nums[value][hi]), den),
+        q=Fraction(int(nums[value][lo]), den),
         edge=(labels[hi], labels[lo]),
     )
 
@@ -374,16 +427,22 @@ def _counts_epsilon(f: Rule, r: Rho) -> VotingEpsilon:
     c = rec.lower
     pair = (c + 1, c) if rec.increasing else (c, c + 1)
     ln10 = math.log(10)
-    res = _result(f, r, rec.ratio, "counts", rec.output, p=rec.p, q=rec.q, edge=_count_profiles(f.n, *pair),
-                  counts=pair)
+    res = _result(
+        f, r, rec.ratio, "counts", rec.output, p=rec.p, q=rec.q, edge=_count_profiles(f.n, *pair), counts=pair
+    )
     if rec.log_p is None or rec.log_q is None:
         return res
     return replace(res, log10_p=rec.log_p / ln10, log10_q=rec.log_q / ln10)
 
 
 #: Breakpoints (value changes along the vote count) of the symmetric CLI rules, from ``n`` alone.
-_BREAKPOINTS = {"majority": lambda n: 1, "threshold": lambda n: 1, "and": lambda n: 1, "or": lambda n: 1,
-                "parity": lambda n: n}
+_BREAKPOINTS = {
+    "majority": lambda n: 1,
+    "threshold": lambda n: 1,
+    "and": lambda n: 1,
+    "or": lambda n: 1,
+    "parity": lambda n: n,
+}
 
 
 def check_epsilon_size(kind: str, n: int, method: str = "auto", rho: Any = None) -> None:
@@ -413,8 +472,9 @@ def check_epsilon_size(kind: str, n: int, method: str = "auto", rho: Any = None)
         _check_table_size(n, exact_objects=False, what=f"epsilon of {kind}({n}) on the truth table")
 
 
-def epsilon(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None,
-            method: str = "auto") -> VotingEpsilon:
+def epsilon(
+    f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None, method: str = "auto"
+) -> VotingEpsilon:
     """Exact ε of ``M_ρ f``: ``max ln(P(M_ρ f(x) = r) / P(M_ρ f(x') = r))`` over profiles ``x, x'`` differing in one
     vote and outputs ``r`` (Definition 3), next to Proposition 2's bound ``ln((1+ρ)/(1-ρ))``.
 

@@ -68,10 +68,19 @@ MAX_CALLABLE_BITS = 20
 #: ``O(n)`` in time and memory): the size limit ``count_voters``, read at call time. The ``max_n=`` keyword of the
 #: factories overrides it for one call (``--max-n`` or ``--limit count_voters=N`` in the CLI).
 MAX_COUNT_VOTERS = 10**7
-register_limit("callable_voters", globals(), "MAX_CALLABLE_BITS",
-               "largest number of voters on which a Python callable is tabulated (2^n calls)")
-register_limit("count_voters", globals(), "MAX_COUNT_VOTERS",
-               "largest electorate of a voting rule stored by vote count (n + 1 values, O(n) work)", option="--max-n")
+register_limit(
+    "callable_voters",
+    globals(),
+    "MAX_CALLABLE_BITS",
+    "largest number of voters on which a Python callable is tabulated (2^n calls)",
+)
+register_limit(
+    "count_voters",
+    globals(),
+    "MAX_COUNT_VOTERS",
+    "largest electorate of a voting rule stored by vote count (n + 1 values, O(n) work)",
+    option="--max-n",
+)
 
 
 def _check_count_size(n: int, max_n: Any, what: str) -> None:
@@ -156,19 +165,24 @@ class Rule:
         self._kind = kind
         self._params = dict(params or {})
         if counts is not None and len(counts) != self._n + 1:
-            raise InvalidParameterError(f"a symmetric rule on {n} voters needs {n + 1} values per count, got {len(counts)}")
+            raise InvalidParameterError(
+                f"a symmetric rule on {n} voters needs {n + 1} values per count, got {len(counts)}"
+            )
         if table is not None and len(table) != 1 << self._n:
             raise InvalidParameterError(f"a truth table on {n} voters needs {1 << self._n} values, got {len(table)}")
         self._counts = None if counts is None else readonly(counts)
         self._table = None if table is None else readonly(table)
         self._builder = builder
         self._monotone = monotone
-        self._boolean: bool | None = True if (builder is not None and table is None and counts is None) else None  # builders give ±1
+        self._boolean: bool | None = (
+            True if (builder is not None and table is None and counts is None) else None
+        )  # builders give ±1
 
     # ------------------------------------------------------------------------------------------- constructors
     @classmethod
-    def from_truth_table(cls, values: Sequence[ScalarLike] | Mapping[Any, ScalarLike] | np.ndarray, *,
-                         name: str | None = None) -> "Rule":
+    def from_truth_table(
+        cls, values: Sequence[ScalarLike] | Mapping[Any, ScalarLike] | np.ndarray, *, name: str | None = None
+    ) -> "Rule":
         """A rule from its ``2^n`` values.
 
         Parameters
@@ -314,9 +328,7 @@ class Rule:
                 self._monotone = bool(np.all(self._counts[1:] >= self._counts[:-1]))
             else:
                 cube = self.cube()
-                self._monotone = all(
-                    bool(np.all(half(cube, i, 0) >= half(cube, i, 1))) for i in range(self._n)
-                )
+                self._monotone = all(bool(np.all(half(cube, i, 0) >= half(cube, i, 1))) for i in range(self._n))
         return self._monotone
 
     def breakpoints(self) -> list[int]:
@@ -363,8 +375,13 @@ def _pm1(mask: np.ndarray) -> np.ndarray:
     return np.where(mask, 1, -1).astype(np.int64)
 
 
-def majority(n: int | None = None, *, weights: Iterable[ScalarLike] | None = None, quota: ScalarLike | None = None,
-             max_n: int | None = None) -> Rule:
+def majority(
+    n: int | None = None,
+    *,
+    weights: Iterable[ScalarLike] | None = None,
+    quota: ScalarLike | None = None,
+    max_n: int | None = None,
+) -> Rule:
     """``Maj_n(x) = sign(x_1 + … + x_n)`` for odd ``n`` (Appendix B of the paper); with ``weights``, the weighted
     voting game ``[quota; w_1, …, w_n]``: ``1`` iff the voters voting ``1`` hold weight ``≥ quota``.
 
@@ -385,19 +402,28 @@ def majority(n: int | None = None, *, weights: Iterable[ScalarLike] | None = Non
     if weights is not None:
         return _with_n(_weighted_majority(weights, quota), n)
     if quota is not None:
-        raise InvalidParameterError(f"quota = {quota!r} is the winning weight of a weighted majority: give weights= too")
+        raise InvalidParameterError(
+            f"quota = {quota!r} is the winning weight of a weighted majority: give weights= too"
+        )
     if n is None:
         raise InvalidParameterError("majority needs the number of voters n (odd), or weights=")
     n = parse_int(n, name="n", min=1)
     if n % 2 == 0:
-        raise InvalidParameterError(f"majority needs an odd number of voters, got n = {n}; use threshold({n}, 0) (ties to -1)")
+        raise InvalidParameterError(
+            f"majority needs an odd number of voters, got n = {n}; use threshold({n}, 0) (ties to -1)"
+        )
     _check_count_size(n, max_n, f"majority({n})")
     c = np.arange(n + 1, dtype=np.int64)
     return _sym(n, _pm1(2 * c > n), name=f"majority({n})", kind="majority")
 
 
-def threshold(n: int | None = None, theta: ScalarLike = 0, *, weights: Iterable[ScalarLike] | None = None,
-              max_n: int | None = None) -> Rule:
+def threshold(
+    n: int | None = None,
+    theta: ScalarLike = 0,
+    *,
+    weights: Iterable[ScalarLike] | None = None,
+    max_n: int | None = None,
+) -> Rule:
     """``f_θ(x) = 1`` if ``x_1 + … + x_n > θ`` else ``-1`` (Section 6.1.1; majority with ties to ``-1`` is ``f_0``);
     with ``weights``, ``f(x) = 1`` iff ``Σ w_i x_i > θ`` (the weighted threshold of O'Donnell, ties to ``-1``).
 
@@ -500,7 +526,9 @@ def dictator(n: int, i: int = 0) -> Rule:
         return np.where((j >> (n - 1 - i)) & 1, -1, 1).astype(np.int64)
 
     if n == 1:
-        return Rule(1, name="dictator(1, i=0)", kind="dictator", params={"i": 0}, counts=np.array([-1, 1], dtype=np.int64))
+        return Rule(
+            1, name="dictator(1, i=0)", kind="dictator", params={"i": 0}, counts=np.array([-1, 1], dtype=np.int64)
+        )
     return Rule(n, name=f"dictator({n}, i={i})", kind="dictator", params={"i": i}, builder=build, monotone=True)
 
 
@@ -561,7 +589,13 @@ def _weighted_majority(weights: Iterable[Any], quota: Any = None) -> Rule:
     strict = quota is None
     qv = total / 2 if quota is None else parse_scalar(quota, name="quota", exact=exact)
     label = "total/2 (strict)" if quota is None else str(qv)
-    return _weighted(ws, qv, strict, name=f"weighted([{', '.join(map(str, ws))}], quota={label})", params={"weights": tuple(ws), "quota": qv})
+    return _weighted(
+        ws,
+        qv,
+        strict,
+        name=f"weighted([{', '.join(map(str, ws))}], quota={label})",
+        params={"weights": tuple(ws), "quota": qv},
+    )
 
 
 def _weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
@@ -569,7 +603,13 @@ def _weighted_threshold(weights: Iterable[Any], theta: Any = 0) -> Rule:
     ws, exact = _weights(weights)
     th = parse_scalar(theta, name="theta", exact=exact)
     qv = (sum(ws) + th) / 2
-    return _weighted(ws, qv, True, name=f"weighted_threshold([{', '.join(map(str, ws))}], theta={th})", params={"weights": tuple(ws), "theta": th, "quota": qv})
+    return _weighted(
+        ws,
+        qv,
+        True,
+        name=f"weighted_threshold([{', '.join(map(str, ws))}], theta={th})",
+        params={"weights": tuple(ws), "theta": th, "quota": qv},
+    )
 
 
 def tribes(width: int, count: int) -> Rule:
@@ -594,7 +634,14 @@ def tribes(width: int, count: int) -> Rule:
             hit[tuple(index)] = True
         return np.where(hit.ravel(), 1, -1).astype(np.int64)
 
-    return Rule(n, name=f"tribes(width={width}, count={count})", kind="tribes", params={"width": width, "count": count}, builder=build, monotone=True)
+    return Rule(
+        n,
+        name=f"tribes(width={width}, count={count})",
+        kind="tribes",
+        params={"width": width, "count": count},
+        builder=build,
+        monotone=True,
+    )
 
 
 def _from_truth_table(values: Any, *, name: str | None = None) -> Rule:
@@ -641,9 +688,11 @@ def _from_function(func: Callable[[tuple[int, ...]], Any], n: int, *, name: str 
     """:meth:`Rule.from_function`."""
     n = parse_int(n, name="n", min=1)
     if n > current_limit("callable_voters"):
-        raise SizeLimitError(f"tabulating a callable on 2^{n} profiles is refused before calling it (limit "
-                             f"callable_voters = {current_limit('callable_voters'):,} voters); "
-                             f"{limit_hint('callable_voters', n)}")
+        raise SizeLimitError(
+            f"tabulating a callable on 2^{n} profiles is refused before calling it (limit "
+            f"callable_voters = {current_limit('callable_voters'):,} voters); "
+            f"{limit_hint('callable_voters', n)}"
+        )
     profiles = [tuple(1 if ch == "1" else -1 for ch in s) for s in bit_strings(n)]
     table = normalise_values((func(x) for x in profiles), name="value of the callable")
     return Rule(n, name=name or str(getattr(func, "__name__", "callable")), kind="callable", table=table)

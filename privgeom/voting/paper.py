@@ -115,8 +115,16 @@ def _same(a: Any, b: Any) -> tuple[bool, bool]:
 
 def _check(name: str, f: Rule | str, rho: Scalar | None, statement: str, lhs: Any, rhs: Any) -> TheoremCheck:
     ok, exact = _same(lhs, rhs)
-    return TheoremCheck(name=name, rule=f if isinstance(f, str) else f.name, rho=rho, holds=ok, exact=exact,
-                        statement=statement, lhs=lhs, rhs=rhs)
+    return TheoremCheck(
+        name=name,
+        rule=f if isinstance(f, str) else f.name,
+        rho=rho,
+        holds=ok,
+        exact=exact,
+        statement=statement,
+        lhs=lhs,
+        rhs=rhs,
+    )
 
 
 def _computed_epsilon(f: Rule, rho: Scalar) -> Any:
@@ -138,9 +146,17 @@ def _proposition_2(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None
     res = _computed_epsilon(f, r.rho) if 0 < r.rho < 1 else epsilon(f, r.rho)
     bound = r.level
     ok = res.level <= bound if res.level.exact and bound.exact else float(res.level) <= float(bound) * (1 + ATOL) + ATOL
-    return TheoremCheck(name="Proposition 2", rule=f.name, rho=r.rho, holds=bool(ok), exact=res.exact,
-                        statement="epsilon(M_rho f) <= ln((1+rho)/(1-rho))", lhs=res.level.eps, rhs=bound.eps,
-                        relation="<=")
+    return TheoremCheck(
+        name="Proposition 2",
+        rule=f.name,
+        rho=r.rho,
+        holds=bool(ok),
+        exact=res.exact,
+        statement="epsilon(M_rho f) <= ln((1+rho)/(1-rho))",
+        lhs=res.level.eps,
+        rhs=bound.eps,
+        relation="<=",
+    )
 
 
 def _remark_1(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
@@ -158,8 +174,16 @@ def _remark_1(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = No
         raise InvalidParameterError("Remark 1 is about 0 < rho < 1")
     res = _computed_epsilon(f, r.rho)
     cond = attains_bound(f).holds
-    return TheoremCheck(name="Remark 1", rule=f.name, rho=r.rho, holds=cond == res.attains_bound, exact=res.exact,
-                        statement="epsilon attains the bound iff {f = r} ⊆ {z_i = b}", lhs=res.attains_bound, rhs=cond)
+    return TheoremCheck(
+        name="Remark 1",
+        rule=f.name,
+        rho=r.rho,
+        holds=cond == res.attains_bound,
+        exact=res.exact,
+        statement="epsilon attains the bound iff {f = r} ⊆ {z_i = b}",
+        lhs=res.attains_bound,
+        rhs=cond,
+    )
 
 
 def _theorem_3(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
@@ -207,8 +231,16 @@ def _proposition_4(n: int) -> TheoremCheck:
         lhs = len(winners)
         rhs = 2 ** math.comb(n, n // 2)
         statement = "number of welfare maximisers (ties broken either way, Remark 2)"
-    return TheoremCheck(name="Proposition 4", rule=f"all {1 << size} rules on {n} voters", rho=None, holds=lhs == rhs,
-                        exact=True, statement=statement, lhs=lhs, rhs=rhs)
+    return TheoremCheck(
+        name="Proposition 4",
+        rule=f"all {1 << size} rules on {n} voters",
+        rho=None,
+        holds=lhs == rhs,
+        exact=True,
+        statement=statement,
+        lhs=lhs,
+        rhs=rhs,
+    )
 
 
 def _proposition_5(f: Rule) -> TheoremCheck:
@@ -253,7 +285,9 @@ def _lemma_10(f: Rule) -> TheoremCheck:
     Fraction(1, 1)
     """
     one = parse_rho(1)
-    return _check("Lemma 10", f, None, "W(f) = sum_i f^({i})", _welfare(f, one, "definition"), _welfare(f, one, "fourier"))
+    return _check(
+        "Lemma 10", f, None, "W(f) = sum_i f^({i})", _welfare(f, one, "definition"), _welfare(f, one, "fourier")
+    )
 
 
 def _equation_1(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> TheoremCheck:
@@ -307,9 +341,14 @@ def _equation_3(n: int, rho: RhoLike | None = None, *, eps: LevelLike | None = N
     decreasing = all(b <= a + ACCURACY_ROUNDOFF for a, b in zip(accs, accs[1:]))
     lhs = (accs[-1] >= low - ACCURACY_ROUNDOFF, decreasing)
     return TheoremCheck(
-        name="Equation (3)", rule=f"majority(1..{n})", rho=r.rho, holds=lhs == (True, True), exact=False,
+        name="Equation (3)",
+        rule=f"majority(1..{n})",
+        rho=r.rho,
+        holds=lhs == (True, True),
+        exact=False,
         statement=f"Acc >= 1/2 + arcsin(rho)/pi = {number_text(low, digits=12)} and Acc decreasing in n (Acc(Maj_{n}) = {number_text(accs[-1], digits=12)})",
-        lhs=lhs, rhs=(True, True),
+        lhs=lhs,
+        rhs=(True, True),
     )
 
 
@@ -326,26 +365,34 @@ def _section_6(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = N
     if f.kind not in CLOSED_FORMS:
         raise InvalidParameterError(f"no closed form for {f.name}")
     r = noise(rho, eps=eps)
-    return _check(f"Accuracy of {f.kind}", f, r.rho, "closed form = P[M_rho f(x) = f(x)]",
-                  _accuracy(f, r, "closed_form"), _accuracy(f, r, "definition"))
+    return _check(
+        f"Accuracy of {f.kind}",
+        f,
+        r.rho,
+        "closed form = P[M_rho f(x) = f(x)]",
+        _accuracy(f, r, "closed_form"),
+        _accuracy(f, r, "definition"),
+    )
 
 
 #: The paper's results as checks, keyed by the result's name. Each is called with what the result is about — a rule
 #: and the noise (``rho=`` or ``eps=``) for most; a rule alone for ``"Proposition 5"`` and ``"Lemma 10"``; a number
 #: of voters for ``"Proposition 4"`` and, with the noise, ``"Equation (3)"`` — and returns a :class:`TheoremCheck`.
-CHECKS: Mapping[str, Callable[..., TheoremCheck]] = MappingProxyType({
-    "Proposition 2": _proposition_2,
-    "Remark 1": _remark_1,
-    "Theorem 3": _theorem_3,
-    "Proposition 4": _proposition_4,
-    "Proposition 5": _proposition_5,
-    "Theorem 6": _theorem_6,
-    "Lemma 10": _lemma_10,
-    "Equation (1)": _equation_1,
-    "Equation (2)": _equation_2,
-    "Equation (3)": _equation_3,
-    "Section 6": _section_6,
-})
+CHECKS: Mapping[str, Callable[..., TheoremCheck]] = MappingProxyType(
+    {
+        "Proposition 2": _proposition_2,
+        "Remark 1": _remark_1,
+        "Theorem 3": _theorem_3,
+        "Proposition 4": _proposition_4,
+        "Proposition 5": _proposition_5,
+        "Theorem 6": _theorem_6,
+        "Lemma 10": _lemma_10,
+        "Equation (1)": _equation_1,
+        "Equation (2)": _equation_2,
+        "Equation (3)": _equation_3,
+        "Section 6": _section_6,
+    }
+)
 
 
 def check_all(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = None) -> tuple[TheoremCheck, ...]:
@@ -370,6 +417,14 @@ def check_all(f: Rule, rho: RhoLike | None = None, *, eps: LevelLike | None = No
     if f.kind in CLOSED_FORMS and f.has_table:
         checks.append(_section_6(f, rho_))
     if f.is_symmetric and f.kind == "majority":
-        checks.append(_check("Accuracy by the paper's recursion", f, rho_, "recursion = counts",
-                             _accuracy(f, r, "recursion"), _accuracy(f, r, "counts")))
+        checks.append(
+            _check(
+                "Accuracy by the paper's recursion",
+                f,
+                rho_,
+                "recursion = counts",
+                _accuracy(f, r, "recursion"),
+                _accuracy(f, r, "counts"),
+            )
+        )
     return tuple(checks)

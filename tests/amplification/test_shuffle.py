@@ -15,7 +15,7 @@ import privgeom as pg
 from privgeom.amplification._engine import exact_pair_delta
 from privgeom.amplification._literature import blanket_delta, fmt_delta
 
-RR = pg.randomized_response(1, "3/4")             # inputs/outputs '1', '0'; p = 3/4
+RR = pg.randomized_response(1, "3/4")  # inputs/outputs '1', '0'; p = 3/4
 KRR3 = pg.kary_randomized_response(3, exp_eps=2)  # p = 1/2, q = 1/4
 
 
@@ -76,8 +76,13 @@ def _mp_shuffled_rr_delta(n: int, p: float, eps: float) -> mpmath.mpf:
     def s(c: int) -> mpmath.mpf:
         if c < 0 or c > n - 1:
             return mpmath.mpf(0)
-        return mpmath.exp(mpmath.loggamma(n) - mpmath.loggamma(c + 1) - mpmath.loggamma(n - c)
-                          + c * mpmath.log(P) + (n - 1 - c) * mpmath.log(Q))
+        return mpmath.exp(
+            mpmath.loggamma(n)
+            - mpmath.loggamma(c + 1)
+            - mpmath.loggamma(n - c)
+            + c * mpmath.log(P)
+            + (n - 1 - c) * mpmath.log(Q)
+        )
 
     total = mpmath.mpf(0)
     for c in range(n + 1):

@@ -49,10 +49,14 @@ def test_bbg_is_attained_exactly() -> None:
 def _bases(dom: pg.Domain) -> list[pg.Mechanism]:
     n = dom.n
     rng = random.Random(7)
-    return ([_on_counts(pg.randomized_response(1, "3/4"), dom)] if n == 1 else []) + [
-        _on_counts(pg.kary_randomized_response(n + 1, exp_eps=3), dom),
-        _on_counts(pg.truncated_geometric(n, "1/2"), dom),
-    ] + [_random_mechanism(dom, 3, rng) for _ in range(6)]
+    return (
+        ([_on_counts(pg.randomized_response(1, "3/4"), dom)] if n == 1 else [])
+        + [
+            _on_counts(pg.kary_randomized_response(n + 1, exp_eps=3), dom),
+            _on_counts(pg.truncated_geometric(n, "1/2"), dom),
+        ]
+        + [_random_mechanism(dom, 3, rng) for _ in range(6)]
+    )
 
 
 @pytest.mark.parametrize("rate", [F(1, 10), F(1, 3), F(3, 4)])

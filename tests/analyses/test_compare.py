@@ -34,8 +34,8 @@ def test_rr_strictly_inside_dp_with_the_parity_witness():
     assert ba.holds is False and ba.method == "row-cone"
     w = ba.witness
     assert w.kind == "row"
-    assert list(w.row) == [3, 1, 1, 3]                      # a DP row: ratio 3 on every Hamming edge
-    assert list(w.facet) == [-3, 9, 1, -3]                  # facet s = 01 of Example 4.4 (scaled by 16)
+    assert list(w.row) == [3, 1, 1, 3]  # a DP row: ratio 3 on every Hamming edge
+    assert list(w.facet) == [-3, 9, 1, -3]  # facet s = 01 of Example 4.4 (scaled by 16)
     assert w.value == -8 and w.scale == 4
     assert w.facet_text == "9 x[10] + x[01] ≥ 3 x[11] + 3 x[00]"
     # the witness mechanism: randomized response (p = 3/4) on the parity of the two bits
@@ -86,8 +86,10 @@ def test_randomized_response_is_monotone_in_p(p, q, rel):
 
 
 @settings(max_examples=15)
-@given(st.fractions(F(1, 2), 1, max_denominator=24).filter(lambda v: v > F(1, 2)),
-       st.fractions(F(1, 2), 1, max_denominator=24).filter(lambda v: v > F(1, 2)))
+@given(
+    st.fractions(F(1, 2), 1, max_denominator=24).filter(lambda v: v > F(1, 2)),
+    st.fractions(F(1, 2), 1, max_denominator=24).filter(lambda v: v > F(1, 2)),
+)
 def test_rr_relation_matches_theory_and_witnesses_are_verified(p, q):
     c = compare(RandomizedResponse(1, p), RandomizedResponse(1, q))
     assert c.relation == ("equal" if p == q else "subset" if p < q else "superset")
@@ -178,12 +180,15 @@ def _dominant_divergence(t1, d1, t2):
     return d1 + (1 - d1) * max(t1 - t2, 0) / (1 + t1)
 
 
-@pytest.mark.parametrize("t1, d1, t2, d2", [
-    (3, F(1, 10), 3, F(1, 5)),      # same ε, more δ: subset
-    (3, F(1, 10), 2, F(1, 5)),      # 1/10 + 9/40 = 13/40 > 1/5: incomparable
-    (3, F(1, 10), 2, F(1, 2)),      # 13/40 <= 1/2: subset
-    (2, F(1, 4), 2, F(1, 4)),       # equal
-])
+@pytest.mark.parametrize(
+    "t1, d1, t2, d2",
+    [
+        (3, F(1, 10), 3, F(1, 5)),  # same ε, more δ: subset
+        (3, F(1, 10), 2, F(1, 5)),  # 1/10 + 9/40 = 13/40 > 1/5: incomparable
+        (3, F(1, 10), 2, F(1, 2)),  # 13/40 <= 1/2: subset
+        (2, F(1, 4), 2, F(1, 4)),  # equal
+    ],
+)
 def test_adp_vs_adp_by_the_dominant_pair(t1, d1, t2, d2):
     G = complete_graph(3)
     A, B = ApproximateDP(G, exp_eps=t1, delta=d1), ApproximateDP(G, exp_eps=t2, delta=d2)

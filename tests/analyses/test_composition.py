@@ -68,7 +68,9 @@ def test_kary_rr_on_the_complete_graph_has_one_edge_class_and_the_lattice_stays_
             c = 30 - a - b
             if a - c >= 2:  # ratio 3^(a − c) > 3
                 m = math.comb(30, a) * math.comb(30 - a, b)
-                total += m * (F(1, 2) ** a * F(1, 3) ** b * F(1, 6) ** c - 3 * F(1, 6) ** a * F(1, 3) ** b * F(1, 2) ** c)
+                total += m * (
+                    F(1, 2) ** a * F(1, 3) ** b * F(1, 6) ** c - 3 * F(1, 6) ** a * F(1, 3) ** b * F(1, 2) ** c
+                )
     assert r.delta == total
 
 
@@ -130,8 +132,11 @@ def test_exact_delta_lies_in_dp_accountings_bracket(k: int) -> None:
         M = _random_mechanism(rng, 3, 2)
         L = pg.compose(M, k=k).loss(("0", "1"))  # the direction 0 → 1 that the accountant is given
         for eps in (0.0, 0.5, 1.5):
-            exact = float(L.delta(F(1))) if eps == 0 else float(
-                pg.compose(M, k=k).delta([("0", "1")], eps, route="exact").delta)
+            exact = (
+                float(L.delta(F(1)))
+                if eps == 0
+                else float(pg.compose(M, k=k).delta([("0", "1")], eps, route="exact").delta)
+            )
             lo, hi = dp_accounting_bracket(M, ("0", "1"), k, eps)
             one_way = _one_way(L, eps)
             assert lo - 1e-9 <= one_way <= hi + 1e-9
@@ -159,12 +164,16 @@ def test_composed_dp_on_k3_is_not_decided_by_its_cone_which_is_dp_at_the_product
     assert cmp.relation == "subset"
     assert rep.definition.contains(pg.compose(pg.kary_randomized_response(3, exp_eps=2), k=2).dense()).member
     s = composed_dp_sandwich(rep, "complete", steps=3)
-    assert s.outer == 4 and s.inner == 2 and s.inner_fails == 2 + F(2, 2**3)  # 2 in (by the ratio candidates), bisection above
+    assert (
+        s.outer == 4 and s.inner == 2 and s.inner_fails == 2 + F(2, 2**3)
+    )  # 2 in (by the ratio candidates), bisection above
     # ε-DP itself is inside (compose with a constant mechanism): every vertex ray mechanism of DP(K3, 2) is a member
     from privgeom.analyses.composition._definitions import ray_mechanisms
 
-    assert all(rep.definition.contains(K).member
-               for K in ray_mechanisms(np.array(D2.row_cone().rays, dtype=object), list(D2.inputs)))
+    assert all(
+        rep.definition.contains(K).member
+        for K in ray_mechanisms(np.array(D2.row_cone().rays, dtype=object), list(D2.inputs))
+    )
     assert s.failing is not None and not rep.definition.contains(s.failing).member
 
 
@@ -238,8 +247,9 @@ def test_prv_accountant_bounds_contain_the_exact_value() -> None:
     from privgeom.analyses.composition._accountants import to_prv_accountant
 
     M = pg.randomized_response(1, "3/4")
-    acc = PRVAccountant(prvs=[to_prv_accountant(M, ("1", "0"))], max_self_compositions=[50], eps_error=0.01,
-                        delta_error=1e-8)
+    acc = PRVAccountant(
+        prvs=[to_prv_accountant(M, ("1", "0"))], max_self_compositions=[50], eps_error=0.01, delta_error=1e-8
+    )
     lo, _, hi = acc.compute_delta(3.0, [50])
     assert lo <= float(pg.compose(M, k=50).delta("hamming", 3.0).delta) <= hi
 
@@ -265,15 +275,21 @@ def test_tensor_product_with_a_simplicial_factor_has_exactly_the_product_facets(
     R = pg.RandomizedResponse(1, "3/4")  # a simplicial cone on two datasets
     D = pg.parse_definition("dp:graph=complete,n=3,exp_eps=2")  # six rays in three dimensions: not simplicial
     rep = compose_definitions(R, D, independent=True)
-    products = {_direction([F(x) * F(y) for x in a for y in b]) for a in R.row_cone().facets for b in D.row_cone().facets}
+    products = {
+        _direction([F(x) * F(y) for x in a for y in b]) for a in R.row_cone().facets for b in D.row_cone().facets
+    }
     assert {_direction(f) for f in rep.row_cone.facets} == products  # docs/theory.md §20, "Facets of a tensor product"
     assert rep.row_cone.n_facets == R.row_cone().n_facets * D.row_cone().n_facets
 
 
 def test_huge_k_is_refused_before_anything_is_built() -> None:
     M, D = pg.randomized_response(1, "3/4"), pg.RandomizedResponse(1, "3/4")
-    for call in (lambda: pg.compose(M, k=10**12), lambda: pg.compose((M, 10**12)), lambda: pg.compose(M, k=10**12, independent=True),
-                 lambda: pg.compose(D, k=10**12)):
+    for call in (
+        lambda: pg.compose(M, k=10**12),
+        lambda: pg.compose((M, 10**12)),
+        lambda: pg.compose(M, k=10**12, independent=True),
+        lambda: pg.compose(D, k=10**12),
+    ):
         with pytest.raises(pg.SizeLimitError, match=r"1,000,000,000,000 runs .*composition_runs"):
             call()
     with pg.limits(composition_runs=3):
@@ -285,7 +301,9 @@ def test_huge_k_is_refused_before_anything_is_built() -> None:
 def test_float_generators_compose_bit_exactly_or_are_refused_with_the_reason() -> None:
     halves = pg.FiniteDefinition([pg.Mechanism([[0.75, 0.25], [0.25, 0.75]], inputs=["1", "0"], exact=False)])
     rep = compose_definitions(halves, halves)  # binary fractions: converted exactly, the same as RR(3/4) composed
-    assert rep.row_cone == compose_definitions(pg.RandomizedResponse(1, "3/4"), pg.RandomizedResponse(1, "3/4")).row_cone
+    assert (
+        rep.row_cone == compose_definitions(pg.RandomizedResponse(1, "3/4"), pg.RandomizedResponse(1, "3/4")).row_cone
+    )
     tenths = pg.FiniteDefinition([pg.Mechanism([[0.7, 0.2], [0.3, 0.8]], inputs=["a", "b"], exact=False)])
     with pytest.raises(pg.InvalidParameterError, match=r"computed exactly.*rational entries"):
         pg.compose(tenths, tenths)

@@ -20,8 +20,12 @@ from privgeom.definitions import ConeDefinition
 
 
 def _catalogue() -> list[pg.PrivacyDefinition]:
-    return [pg.RandomizedResponse(2, "3/4"), pg.DifferentialPrivacy.path(3, exp_eps=2),
-            pg.parse_definition("geometric:n=3,alpha=1/2"), pg.parse_definition("krr:n=3,exp_eps=2")]
+    return [
+        pg.RandomizedResponse(2, "3/4"),
+        pg.DifferentialPrivacy.path(3, exp_eps=2),
+        pg.parse_definition("geometric:n=3,alpha=1/2"),
+        pg.parse_definition("krr:n=3,exp_eps=2"),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------- done-when checks
@@ -92,8 +96,12 @@ def test_json_round_trip_and_refusals(tmp_path: object) -> None:
     again = pg.parse_definition(f"cone:file={path}")
     assert again.row_cone() == D.row_cone() and again.name == "rr cone" and again.spec() == f"cone:file={path}"
     data = D.to_dict()
-    for bad in ({**data, "extra": 1}, {**data, "version": 2}, {**data, "privgeom": "cone"},
-                {**data, "facets": [["1", "2"]]}):
+    for bad in (
+        {**data, "extra": 1},
+        {**data, "version": 2},
+        {**data, "privgeom": "cone"},
+        {**data, "facets": [["1", "2"]]},
+    ):
         with pytest.raises(pg.FormatError):
             ConeDefinition.from_dict(bad)
     assert json.loads(json.dumps(data))["privgeom"] == "cone-definition"
@@ -102,16 +110,18 @@ def test_json_round_trip_and_refusals(tmp_path: object) -> None:
 
 def test_semantics_and_relaxation_run_on_a_cone_definition() -> None:
     D = ConeDefinition(pg.RandomizedResponse(2, "3/4").row_cone())
-    assert [g.coefficients for g in pg.semantics(D)] == [g.coefficients for g in pg.semantics(pg.RandomizedResponse(2, "3/4"))] \
-        or len(pg.semantics(D)) == 4
+    assert [g.coefficients for g in pg.semantics(D)] == [
+        g.coefficients for g in pg.semantics(pg.RandomizedResponse(2, "3/4"))
+    ] or len(pg.semantics(D)) == 4
     r = pg.relax_pairwise(D, "hamming")
     assert r.recognised == "dp" and r.level.exp_eps == 3
 
 
 # ---------------------------------------------------------------------------------------------------- design operations
 def test_redundant_guarantee_certificate_verifies() -> None:
-    D = from_guarantees([[3, -1], [-1, 3], [5, -1], {"prior": {"1": "3/4", "0": "1/4"}, "s_plus": ["1"], "s_minus": ["0"]}],
-                        ["1", "0"])
+    D = from_guarantees(
+        [[3, -1], [-1, 3], [5, -1], {"prior": {"1": "3/4", "0": "1/4"}, "s_plus": ["1"], "s_minus": ["0"]}], ["1", "0"]
+    )
     vecs = [[F(3), F(-1)], [F(-1), F(3)], [F(5), F(-1)], [F(3, 4), F(-1, 4)]]
     # in order: g0 = 4·g3 (the attacker statement is g0 scaled), then g2 = (5/3)·g3·4 + slack on x_0 ≥ 0
     assert [r.index for r in D.redundant] == [0, 2]
@@ -127,7 +137,12 @@ def test_without_only_intersection_hull_relations() -> None:
     weaker = rr.without([0])
     assert pg.compare(weaker, rr).relation == "superset"
     assert listed_facets(rr)[0].tolist() not in [list(f) for f in weaker.row_cone().facets]
-    assert pg.compare(rr.without(orbits=[0]), ConeDefinition(pg.Cone.from_facets(np.eye(4, dtype=int), labels=rr.inputs))).relation == "equal"
+    assert (
+        pg.compare(
+            rr.without(orbits=[0]), ConeDefinition(pg.Cone.from_facets(np.eye(4, dtype=int), labels=rr.inputs))
+        ).relation
+        == "equal"
+    )
     assert pg.compare(pg.intersection(rr, dp), rr).relation == "equal"  # RR ⊂ DP(3): the intersection is RR
     assert pg.compare(pg.hull(rr, dp), dp).relation == "equal"
     small = pg.DifferentialPrivacy.hamming(2, exp_eps=2)
@@ -159,8 +174,15 @@ def test_dp_bounds_of_one_bit_rr_is_its_ratio(p: str) -> None:
     assert b.inner.exp_eps == b.outer.exp_eps == ratio and b.inner_kind == "exact"
 
 
-@pytest.mark.parametrize("D", [pg.DifferentialPrivacy.hamming(2, exp_eps=3), pg.DifferentialPrivacy.path(3, exp_eps="5/2"),
-                               pg.DifferentialPrivacy.complete(3, exp_eps=2)], ids=lambda d: d.spec())
+@pytest.mark.parametrize(
+    "D",
+    [
+        pg.DifferentialPrivacy.hamming(2, exp_eps=3),
+        pg.DifferentialPrivacy.path(3, exp_eps="5/2"),
+        pg.DifferentialPrivacy.complete(3, exp_eps=2),
+    ],
+    ids=lambda d: d.spec(),
+)
 def test_dp_bounds_of_dp_is_its_level(D: pg.DifferentialPrivacy) -> None:
     b = pg.dp_bounds(D, D.graph)
     assert b.inner.exp_eps == b.outer.exp_eps == D.level.exp_eps

@@ -25,6 +25,7 @@ import privgeom as pg
 from privgeom.definitions import ConeDefinition
 
 from privgeom.testing import DATA
+
 BITS = ("11", "10", "01", "00")
 PATH = ("0", "1", "2")
 
@@ -46,9 +47,17 @@ def _bits_definitions() -> list[pg.PrivacyDefinition]:
 
 
 def _path_list() -> list[pg.PrivacyDefinition]:
-    specs = ["krr:n=3,exp_eps=2", "geometric:n=2,alpha=1/2", "dp:graph=path,n=2,exp_eps=2",
-             "dp:graph=path,n=2,exp_eps=4", "adp:graph=path,n=2,exp_eps=2,delta=1/5", "oue:d=3,exp_eps=3",
-             "olh:d=3,exp_eps=3", "ss:d=3,exp_eps=3", "hr:d=3,exp_eps=3"]
+    specs = [
+        "krr:n=3,exp_eps=2",
+        "geometric:n=2,alpha=1/2",
+        "dp:graph=path,n=2,exp_eps=2",
+        "dp:graph=path,n=2,exp_eps=4",
+        "adp:graph=path,n=2,exp_eps=2,delta=1/5",
+        "oue:d=3,exp_eps=3",
+        "olh:d=3,exp_eps=3",
+        "ss:d=3,exp_eps=3",
+        "hr:d=3,exp_eps=3",
+    ]
     out = [pg.parse_definition(s) for s in specs]
     out.append(pg.definitions.Pufferfish.from_graph(pg.neighbour_graph("path", PATH), exp_eps=3))
     return out
@@ -75,8 +84,12 @@ def _pool(inputs: tuple[str, ...]) -> list[pg.Mechanism]:
         out += [pg.randomized_response(2, p) for p in ("51/100", "3/5", "2/3", "3/4", "4/5", "9/10")]
     else:
         for r in (F(3, 2), F(2), F(3), F(5)):  # k-ary RR: r/(r + n − 1) on the diagonal
-            out.append(pg.Mechanism([[r / (r + n - 1) if a == b else 1 / (r + n - 1) for b in range(n)]
-                                     for a in range(n)], inputs=inputs))
+            out.append(
+                pg.Mechanism(
+                    [[r / (r + n - 1) if a == b else 1 / (r + n - 1) for b in range(n)] for a in range(n)],
+                    inputs=inputs,
+                )
+            )
     return out
 
 
@@ -101,8 +114,16 @@ def _mechanisms(draw: st.DrawFn, inputs: tuple[str, ...]) -> pg.Mechanism:
 def test_there_are_at_least_200_pairs_and_every_kind_of_definition() -> None:
     assert len(PAIRS) >= 200
     kinds = {type(d).__name__ for _, defs in GROUPS.values() for d in defs}
-    assert {"ApproximateDP", "Pufferfish", "RandomizedResponse", "DifferentialPrivacy", "FiniteDefinition",
-            "ConeDefinition", "KaryRRDefinition", "GeometricDefinition"} <= kinds
+    assert {
+        "ApproximateDP",
+        "Pufferfish",
+        "RandomizedResponse",
+        "DifferentialPrivacy",
+        "FiniteDefinition",
+        "ConeDefinition",
+        "KaryRRDefinition",
+        "GeometricDefinition",
+    } <= kinds
     undecided = [d for _, defs in GROUPS.values() for d in defs if not d.row_cone_decides_closure]
     assert len(undecided) >= 5  # (ε, δ)-DP with δ > 0, the finite ones, the local protocols
 
@@ -149,8 +170,10 @@ def test_intersection_of_definitions_decided_by_their_row_cones_stays_a_cone_def
 
 
 def test_nested_intersections_flatten_and_compare_soundly() -> None:
-    rr, dp, adp = (pg.parse_definition(s) for s in ("rr:k=2,p=9/10", "dp:graph=hamming,k=2,exp_eps=3",
-                                                   "adp:graph=hamming,k=2,exp_eps=2,delta=1/4"))
+    rr, dp, adp = (
+        pg.parse_definition(s)
+        for s in ("rr:k=2,p=9/10", "dp:graph=hamming,k=2,exp_eps=3", "adp:graph=hamming,k=2,exp_eps=2,delta=1/4")
+    )
     inner = pg.intersection(rr, adp)
     nested = pg.intersection(inner, dp)
     assert [d.spec() for d in nested.members] == [rr.spec(), adp.spec(), dp.spec()]
@@ -184,8 +207,16 @@ def test_without_and_only_refuse_definitions_not_decided_by_their_row_cone(spec:
 
 
 # ---------------------------------------------------------------------------------------------------- one facet order
-@pytest.mark.parametrize("spec", ["rr:k=2,p=3/4", "dp:graph=hamming,k=2,exp_eps=3", "geometric:n=3,alpha=1/2",
-                                  "krr:n=3,exp_eps=2", "dp:graph=path,n=3,exp_eps=5/2"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "rr:k=2,p=3/4",
+        "dp:graph=hamming,k=2,exp_eps=3",
+        "geometric:n=3,alpha=1/2",
+        "krr:n=3,exp_eps=2",
+        "dp:graph=path,n=3,exp_eps=5/2",
+    ],
+)
 def test_one_facet_order_everywhere(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Facet i is ``row_cone().facets[i]``: the i-th guarantee of ``pg.semantics``, ``int_facets[i]`` and line ``[i]``
     of ``rowcone --all``; ``without([i])`` drops exactly it."""
@@ -227,15 +258,24 @@ def test_compare_knows_an_intersection_is_inside_its_members() -> None:
     assert c.a_in_b.holds is False and c.relation == "superset"
 
 
-@pytest.mark.parametrize("spec", ["dp:graph=path,n=3,exp_eps=2", "geometric:n=3,alpha=1/2", "dp:graph=path,n=3,eps=1",
-                                  "dp:graph=hamming,k=2,exp_eps=3"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "dp:graph=path,n=3,exp_eps=2",
+        "geometric:n=3,alpha=1/2",
+        "dp:graph=path,n=3,eps=1",
+        "dp:graph=hamming,k=2,exp_eps=3",
+    ],
+)
 def test_dropping_an_orbit_drops_that_orbit(spec: str) -> None:
     """``without(orbits=[j])`` drops the ``size`` facets of orbit ``j`` as :func:`describe_row_cone` lists it — its
     representative among them — and keeps every other facet (orbits are numbered in the structure's own order, facets
     in ``row_cone().facets``' order)."""
     D = pg.parse_definition(spec)
     facets = [tuple(f) for f in D.row_cone().facets]
-    close = (lambda a, b: a == b) if D.exact else (lambda a, b: max(abs(float(x) - float(y)) for x, y in zip(a, b)) < 1e-9)
+    close = (
+        (lambda a, b: a == b) if D.exact else (lambda a, b: max(abs(float(x) - float(y)) for x, y in zip(a, b)) < 1e-9)
+    )
     for j, o in enumerate(pg.describe_row_cone(D).facet_orbits):
         kept = [tuple(f) for f in D.without(orbits=[j]).row_cone().facets]
         gone = [f for f in facets if not any(close(f, k) for k in kept)]

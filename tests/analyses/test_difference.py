@@ -29,8 +29,9 @@ def _same(new, old):
     assert new.recognised == old.recognised and new.level == old.level
     assert _lost_set(new) == _lost_set(old)
     assert new.kept == old.kept
-    assert [(b.pair, b.forward, b.backward) for b in new.pair_bounds] == \
-        [(b.pair, b.forward, b.backward) for b in old.pair_bounds]
+    assert [(b.pair, b.forward, b.backward) for b in new.pair_bounds] == [
+        (b.pair, b.forward, b.backward) for b in old.pair_bounds
+    ]
 
 
 @pytest.mark.parametrize("k", [2, 3])
@@ -220,8 +221,17 @@ def _huge_dp_cone(scale):
         f = [0, 0, 0]
         f[a], f[b] = 2 * scale + i + 1, -scale
         facets.append([str(x) for x in f])
-    return pg.ConeDefinition.from_dict({"privgeom": "cone-definition", "version": 1, "name": "huge", "exact": True,
-                                        "labels": ["0", "1", "2"], "facets": facets, "equalities": []})
+    return pg.ConeDefinition.from_dict(
+        {
+            "privgeom": "cone-definition",
+            "version": 1,
+            "name": "huge",
+            "exact": True,
+            "labels": ["0", "1", "2"],
+            "facets": facets,
+            "equalities": [],
+        }
+    )
 
 
 def test_exact_rays_beyond_float_range_relax_exactly():

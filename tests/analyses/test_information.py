@@ -169,14 +169,16 @@ def _cli(argv, capsys):
 
 
 def test_cli_objective_information(capsys, tmp_path):
-    code, out, err = _cli(["optimal", "rr:k=1,p=3/4", "--objective", "information", "--at-least", "2/3", "--json"],
-                          capsys)
+    code, out, err = _cli(
+        ["optimal", "rr:k=1,p=3/4", "--objective", "information", "--at-least", "2/3", "--json"], capsys
+    )
     assert code == 0, err
     data = json.loads(out)
     assert abs(data["value"] - (math.log(2) - h(2 / 3))) < 1e-6 and data["best"] == "3/4"
     target = tmp_path / "m.json"
-    code, out, err = _cli(["optimal", "rr:k=1,p=3/4", "--objective", "information", "--at-least", "0.6",
-                           "--out", str(target)], capsys)
+    code, out, err = _cli(
+        ["optimal", "rr:k=1,p=3/4", "--objective", "information", "--at-least", "0.6", "--out", str(target)], capsys
+    )
     assert code == 0 and "nats" in out and target.is_file()
     assert np.allclose(pg.Mechanism.load(str(target)).float_matrix(), [[0.6, 0.4], [0.4, 0.6]], atol=1e-4)
     # the default objective is still the utility LP
@@ -184,13 +186,16 @@ def test_cli_objective_information(capsys, tmp_path):
     assert code == 0 and json.loads(out)["value"] == "3/4"
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["--objective", "information", "--at-least", "4/5"], "best achievable expected utility 3/4"),
-    (["--objective", "information"], "needs --at-least"),
-    (["--at-least", "1/2"], "--objective information only"),
-    (["--objective", "information", "--at-least", "x"], "'x'"),
-    (["--objective", "entropy"], "entropy"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["--objective", "information", "--at-least", "4/5"], "best achievable expected utility 3/4"),
+        (["--objective", "information"], "needs --at-least"),
+        (["--at-least", "1/2"], "--objective information only"),
+        (["--objective", "information", "--at-least", "x"], "'x'"),
+        (["--objective", "entropy"], "entropy"),
+    ],
+)
 def test_cli_information_errors(argv, fragment, capsys):
     code, out, err = _cli(["optimal", "rr:k=1,p=3/4", *argv], capsys)
     assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err

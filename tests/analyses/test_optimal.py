@@ -20,7 +20,14 @@ from scipy.optimize import brentq
 import privgeom as pg
 from privgeom.analyses.comparison._compare import extreme_mechanisms
 from privgeom.analyses.optimal._optimal import bayes_utility, mutual_information_utility
-from privgeom import binary_mechanism, kov_regimes, mutual_information, optimal_mechanism, staircase_optimum, staircase_patterns
+from privgeom import (
+    binary_mechanism,
+    kov_regimes,
+    mutual_information,
+    optimal_mechanism,
+    staircase_optimum,
+    staircase_patterns,
+)
 from privgeom.analyses.optimal._optimal_lp import prior_vector, utility_matrix
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom import ApproximateDP
@@ -44,8 +51,10 @@ def brute_force(definition, U, prior) -> F:
     """max over the extreme mechanisms N of the Bayes value Σ_o max_ω Σ_D π_D U[D, ω] N[o, D] (no LP at all)."""
     best = None
     for N in extreme_mechanisms(definition.row_cone()):
-        val = sum(max(sum(prior[d] * U[d][w] * N.matrix[o, d] for d in range(N.n_inputs)) for w in range(len(U[0])))
-                  for o in range(N.n_outputs))
+        val = sum(
+            max(sum(prior[d] * U[d][w] * N.matrix[o, d] for d in range(N.n_inputs)) for w in range(len(U[0])))
+            for o in range(N.n_outputs)
+        )
         best = val if best is None or val > best else best
     return best
 
@@ -87,8 +96,11 @@ def test_rows_lp_agrees_with_vertex_enumeration_and_the_staircase_lp():
 
 
 @settings(max_examples=15)
-@given(st.lists(st.integers(0, 6), min_size=6, max_size=6), st.lists(st.integers(1, 5), min_size=3, max_size=3),
-       st.sampled_from([F(3, 2), F(2), F(4)]))
+@given(
+    st.lists(st.integers(0, 6), min_size=6, max_size=6),
+    st.lists(st.integers(1, 5), min_size=3, max_size=3),
+    st.sampled_from([F(3, 2), F(2), F(4)]),
+)
 def test_optimum_matches_brute_force_on_random_problems(u, w, r):
     U = [[F(u[2 * d]), F(u[2 * d + 1])] for d in range(3)]
     prior = [F(v, sum(w)) for v in w]
@@ -130,16 +142,19 @@ def test_utility_and_prior_parsing():
     assert prior_vector([0.25, 0.75], ["a", "b"]) == [0.25, 0.75]
 
 
-@pytest.mark.parametrize("utility,prior,err,match", [
-    ([[1, 0]], None, pg.DomainMismatchError, "rows = datasets"),
-    ("best", None, pg.InvalidParameterError, "unknown named utility"),
-    ({"matrix": [[1], [0]], "foo": 1}, None, pg.FormatError, "unknown fields"),
-    ([[1, 2], [3]], None, pg.FormatError, "rectangular"),
-    ("accuracy", ["1/2", "1/4"], pg.InvalidParameterError, "sum to 1"),
-    ("accuracy", ["3/2", "-1/2"], pg.InvalidParameterError, ">= 0"),
-    ("accuracy", [1], pg.DomainMismatchError, "1 entries for 2 datasets"),
-    ("accuracy", {"z": 1}, pg.DomainMismatchError, "unknown datasets"),
-])
+@pytest.mark.parametrize(
+    "utility,prior,err,match",
+    [
+        ([[1, 0]], None, pg.DomainMismatchError, "rows = datasets"),
+        ("best", None, pg.InvalidParameterError, "unknown named utility"),
+        ({"matrix": [[1], [0]], "foo": 1}, None, pg.FormatError, "unknown fields"),
+        ([[1, 2], [3]], None, pg.FormatError, "rectangular"),
+        ("accuracy", ["1/2", "1/4"], pg.InvalidParameterError, "sum to 1"),
+        ("accuracy", ["3/2", "-1/2"], pg.InvalidParameterError, ">= 0"),
+        ("accuracy", [1], pg.DomainMismatchError, "1 entries for 2 datasets"),
+        ("accuracy", {"z": 1}, pg.DomainMismatchError, "unknown datasets"),
+    ],
+)
 def test_bad_utilities_and_priors(utility, prior, err, match):
     with pytest.raises(err, match=match):
         optimal_mechanism(local_dp(2, 3), utility, prior)
@@ -193,18 +208,28 @@ def _adp_by_events(adp, C) -> float:
     A_eq = np.zeros((N, m * N))
     for d in range(N):
         A_eq[d, [w * N + d for w in range(m)]] = 1
-    res = linprog(-np.asarray(C, dtype=float).ravel(), A_ub=np.array(rows), b_ub=rhs, A_eq=A_eq, b_eq=np.ones(N),
-                  bounds=(0, None), method="highs")
+    res = linprog(
+        -np.asarray(C, dtype=float).ravel(),
+        A_ub=np.array(rows),
+        b_ub=rhs,
+        A_eq=A_eq,
+        b_eq=np.ones(N),
+        bounds=(0, None),
+        method="highs",
+    )
     assert res.status == 0
     return -res.fun
 
 
-@pytest.mark.parametrize("graph, r, dl", [
-    (complete_graph(3), F(2), F(1, 10)),
-    (hamming_graph(2), F(3), F(1, 4)),
-    (path_graph(3), F(3, 2), F(1, 20)),
-    (complete_graph(3), F(1), F(1, 2)),
-])
+@pytest.mark.parametrize(
+    "graph, r, dl",
+    [
+        (complete_graph(3), F(2), F(1, 10)),
+        (hamming_graph(2), F(3), F(1, 4)),
+        (path_graph(3), F(3, 2), F(1, 20)),
+        (complete_graph(3), F(1), F(1, 2)),
+    ],
+)
 def test_adp_optimal_mechanism_exact_and_matches_the_event_lp(graph, r, dl):
     adp = ApproximateDP(graph, exp_eps=r, delta=dl)
     opt = optimal_mechanism(adp, "accuracy")
@@ -322,8 +347,13 @@ def test_kov_regimes_rejects_bad_grids():
 
 
 def test_kov_example_script_quick(tmp_path):
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "kov_regimes.py"), "--quick", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300, env={**os.environ, "MPLBACKEND": "Agg"})
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "kov_regimes.py"), "--quick", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert (tmp_path / "kov_regimes_n4.png").stat().st_size > 1000
     assert "binary optimal for ε ≤ 0.8221" in proc.stdout

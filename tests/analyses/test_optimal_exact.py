@@ -32,7 +32,7 @@ from privgeom.testing import complete_graph, path_graph
 
 LOSSES = {
     "abs": lambda d, w: -abs(d - w),
-    "square": lambda d, w: -(d - w) ** 2,
+    "square": lambda d, w: -((d - w) ** 2),
     "beyond-1": lambda d, w: -int(abs(d - w) > 1),
 }
 
@@ -43,7 +43,7 @@ def priors(n: int, seed: int) -> list[list[F] | None]:
     for _ in range(2):
         ws = [rng.randint(1, 20) for _ in range(n)]
         out.append([F(v, sum(ws)) for v in ws])
-    out.append([F(2 ** i, 2 ** n - 1) for i in range(n)])  # very skewed
+    out.append([F(2**i, 2**n - 1) for i in range(n)])  # very skewed
     return out
 
 
@@ -107,7 +107,7 @@ def test_the_exact_optimum_is_the_cdd_optimum():
     """Two exact algorithms, one LP: the vertex from HiGHS's basis and cdd's exact simplex give the same optimum."""
     n = 5
     dp = DifferentialPrivacy(path_graph(n - 1), exp_eps=2)
-    U = np.array([[F(-(d - w) ** 2) for w in range(n)] for d in range(n)], dtype=object)
+    U = np.array([[F(-((d - w) ** 2)) for w in range(n)] for d in range(n)], dtype=object)
     C = np.array([[F(1, n) * U[d, w] for d in range(n)] for w in range(n)], dtype=object)
     model = closure_constraints(dp, n)
     c = model.objective(C)
@@ -164,18 +164,27 @@ def test_exact_basis_solution_rejects_a_wrong_basis():
 
 
 def test_staircase_lp_exact_from_the_basis():
-    opt = pg.analyses.optimal._optimal.staircase_optimum(4, 3, pg.analyses.optimal._optimal.bayes_utility("accuracy", None,
-                                                                                          ["0", "1", "2", "3"]))
+    opt = pg.analyses.optimal._optimal.staircase_optimum(
+        4, 3, pg.analyses.optimal._optimal.bayes_utility("accuracy", None, ["0", "1", "2", "3"])
+    )
     assert opt.exact and opt.value == opt.bound == F(3, 6)
 
 
-GRAPHS = {"path3": lambda: path_graph(2), "k3": lambda: complete_graph(3), "path4": lambda: path_graph(3),
-          "k4": lambda: complete_graph(4)}
+GRAPHS = {
+    "path3": lambda: path_graph(2),
+    "k3": lambda: complete_graph(3),
+    "path4": lambda: path_graph(3),
+    "k4": lambda: complete_graph(4),
+}
 
 
 @settings(max_examples=25, deadline=None)
-@given(graph=st.sampled_from(sorted(GRAPHS)), r=st.sampled_from([F(3, 2), F(2), F(5, 2), F(4)]),
-       data=st.data(), adp=st.booleans())
+@given(
+    graph=st.sampled_from(sorted(GRAPHS)),
+    r=st.sampled_from([F(3, 2), F(2), F(5, 2), F(4)]),
+    data=st.data(),
+    adp=st.booleans(),
+)
 def test_random_rational_problems_are_always_exact(graph, r, data, adp):
     """Every rational problem, rows LP or hockey-stick LP, comes back exact with a verified certificate."""
     g = GRAPHS[graph]()
@@ -184,8 +193,11 @@ def test_random_rational_problems_are_always_exact(graph, r, data, adp):
     U = [[F(data.draw(st.integers(-4, 6))) for _ in range(m)] for _ in range(n)]
     ws = [data.draw(st.integers(1, 9)) for _ in range(n)]
     prior = [F(w, sum(ws)) for w in ws]
-    d = (ApproximateDP(g, exp_eps=r, delta=F(1, data.draw(st.integers(5, 40)))) if adp
-         else DifferentialPrivacy(g, exp_eps=r))
+    d = (
+        ApproximateDP(g, exp_eps=r, delta=F(1, data.draw(st.integers(5, 40))))
+        if adp
+        else DifferentialPrivacy(g, exp_eps=r)
+    )
     opt = optimal_mechanism(d, U, prior)
     assert opt.exact and isinstance(opt.value, F) and opt.certificate.exact and opt.certificate.gap == 0
     assert opt.membership.member

@@ -33,8 +33,7 @@ def test_closed_form_krr_matches_lp(n, t):
     assert fast.mechanism.matrix[0, 0] == r / (r + n - 1) and fast.mechanism.matrix[0, 1] == 1 / (r + n - 1)
 
 
-@pytest.mark.parametrize("graph", [hamming_graph(2), hamming_graph(3), complete_graph(5), path_graph(4),
-                                   path_graph(5)])
+@pytest.mark.parametrize("graph", [hamming_graph(2), hamming_graph(3), complete_graph(5), path_graph(4), path_graph(5)])
 @pytest.mark.parametrize("t", [2, 3])
 def test_symmetric_reduction_matches_lp(graph, t):
     dp = DifferentialPrivacy(graph, exp_eps=t)
@@ -92,8 +91,10 @@ def test_explicit_with_prior_and_utility():
     rr = RandomizedResponse(2, "3/4")
     U = [[1, 0], [0, 1], [1, 0], ["1/2", "1/2"]]
     prior = ["1/2", "1/4", "1/8", "1/8"]
-    _same(optimal_mechanism(rr, U, prior, method="explicit"),
-          optimal_mechanism(rr, U, prior, method="lp", max_lp_size=BIG))
+    _same(
+        optimal_mechanism(rr, U, prior, method="explicit"),
+        optimal_mechanism(rr, U, prior, method="lp", max_lp_size=BIG),
+    )
 
 
 def test_auto_answers_the_issue_sizes_with_default_limits():

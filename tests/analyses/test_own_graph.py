@@ -28,9 +28,17 @@ def _histogram_dp(n: int, c: int, relation: str = "replace-one", up_to: bool = F
 
 
 # ------------------------------------------------------------------------------------------ category permutations
-@pytest.mark.parametrize("n,c,relation,up_to", [(2, 3, "replace-one", False), (3, 3, "replace-one", False),
-                                                (4, 3, "replace-one", False), (2, 4, "replace-one", False),
-                                                (3, 2, "replace-one", False), (2, 3, "add-remove", True)])
+@pytest.mark.parametrize(
+    "n,c,relation,up_to",
+    [
+        (2, 3, "replace-one", False),
+        (3, 3, "replace-one", False),
+        (4, 3, "replace-one", False),
+        (2, 4, "replace-one", False),
+        (3, 2, "replace-one", False),
+        (2, 3, "add-remove", True),
+    ],
+)
 def test_category_permutations_are_automorphisms_of_the_graph(n: int, c: int, relation: str, up_to: bool) -> None:
     dp = _histogram_dp(n, c, relation, up_to)
     G = category_permutations(dp)
@@ -77,10 +85,16 @@ def test_own_family_of_catalogue_definitions() -> None:
     assert own_family(user)[1] == [("a", "b"), ("b", "c")]
 
 
-@pytest.mark.parametrize("spec", ["dp:graph=replace-one,n=2,categories=3,exp_eps=2",
-                                  "dp:graph=replace-one,n=4,categories=3,exp_eps=3/2",
-                                  "dp:graph=add-remove,n=2,categories=2,exp_eps=2",
-                                  "dp:graph=path,n=6,exp_eps=5/2", "dp:graph=hamming,k=3,exp_eps=3"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "dp:graph=replace-one,n=2,categories=3,exp_eps=2",
+        "dp:graph=replace-one,n=4,categories=3,exp_eps=3/2",
+        "dp:graph=add-remove,n=2,categories=2,exp_eps=2",
+        "dp:graph=path,n=6,exp_eps=5/2",
+        "dp:graph=hamming,k=3,exp_eps=3",
+    ],
+)
 def test_own_graph_relaxation_equals_the_generic_routes(spec: str) -> None:
     """ε-DP relaxed onto its own edges is itself (closed form); the difference route on the bare cone (no shortcut)
     and the all-pairs relaxation agree, and so does double description where it runs (≤ 8 datasets)."""
@@ -163,8 +177,9 @@ def test_local_route_matches_the_lp_route(n: int) -> None:
     from privgeom.analyses.relaxation._lost import _exact_minimum, local_status
 
     d = parse_definition(f"geometric:n={n},alpha=1/3")
-    S = DifferenceSystem.from_bounds(d.inputs, [(i, i + 1, 3) for i in range(n)] + [(i + 1, i, 3) for i in range(n)],
-                                     True)
+    S = DifferenceSystem.from_bounds(
+        d.inputs, [(i, i + 1, 3) for i in range(n)] + [(i + 1, i, 3) for i in range(n)], True
+    )
     for z in range(n + 1):
         f = list(d.facet_row(z))
         value, _ = _exact_minimum(S, f, [1] * (n + 1))

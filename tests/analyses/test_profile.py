@@ -14,8 +14,15 @@ from hypothesis import strategies as st
 
 import privgeom.analyses.profiles._profile as profile_mod
 import privgeom.analyses.profiles._scan as scan_mod
-from privgeom import (DomainMismatchError, InvalidParameterError, InvalidTypeError, LogRational, Mechanism,
-                      SizeLimitError, randomized_response)
+from privgeom import (
+    DomainMismatchError,
+    InvalidParameterError,
+    InvalidTypeError,
+    LogRational,
+    Mechanism,
+    SizeLimitError,
+    randomized_response,
+)
 from privgeom.testing import complete_graph, hamming_graph, path_graph
 from privgeom._core.domain import resolve_graph
 from privgeom.analyses.profiles._hockey_stick import hockey_stick, hockey_stick_event
@@ -207,7 +214,9 @@ def test_epsilon_on_graph_without_edges_and_integer_nodes():
     # integer nodes are labels, never silently column positions; positions only when asked for
     assert epsilon(M, [(0, 1)]).level.eps == LogRational(3)  # the labels are "1", "0": the nodes 0, 1 name them
     M2 = randomized_response(2, "3/4")  # labels 11, 10, 01, 00
-    with pytest.raises(DomainMismatchError, match=r"nodes \[0, 1, 2, 3\] are not the datasets' labels .*nodes='positions'"):
+    with pytest.raises(
+        DomainMismatchError, match=r"nodes \[0, 1, 2, 3\] are not the datasets' labels .*nodes='positions'"
+    ):
         epsilon(M2, nx.path_graph(4))  # read as positions this was ln 9, silently
     assert epsilon(M2, resolve_graph(nx.path_graph(4), M2, nodes="positions")).level.eps == LogRational(9)
     assert epsilon(M2, resolve_graph([(0, 1)], M2, nodes="positions")).level.eps == LogRational(3)
@@ -579,8 +588,11 @@ def test_profile_routes_are_documented_named_functions_and_agree_with_theory() -
     from privgeom import PrivacyLevel
     from privgeom.analyses.profiles import _profile_curve as curve_mod
 
-    tables = ((profile_mod._EPSILON_ROUTES, profile_mod.EPSILON_METHODS), (profile_mod._DELTA_ROUTES, profile_mod.DELTA_METHODS),
-              (curve_mod._DELTA_CURVE_ROUTES, curve_mod.DELTA_CURVE_METHODS))
+    tables = (
+        (profile_mod._EPSILON_ROUTES, profile_mod.EPSILON_METHODS),
+        (profile_mod._DELTA_ROUTES, profile_mod.DELTA_METHODS),
+        (curve_mod._DELTA_CURVE_ROUTES, curve_mod.DELTA_CURVE_METHODS),
+    )
     for table, methods in tables:
         assert tuple(table) == methods and methods[0] == "auto"
         for name, route in table.items():  # each route a private function documenting its own method name

@@ -26,7 +26,7 @@ def spread_mechanism(draw):
     exps = st.one_of(st.floats(0, 14, allow_nan=False), st.just(math.inf))
     cols = []
     for _ in range(n_in):
-        col = [10.0 ** -u for u in draw(st.lists(exps, min_size=n_out, max_size=n_out))]
+        col = [10.0**-u for u in draw(st.lists(exps, min_size=n_out, max_size=n_out))]
         if max(col) == 0:
             col[draw(st.integers(0, n_out - 1))] = 1.0
         total = math.fsum(col)

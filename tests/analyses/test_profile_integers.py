@@ -65,7 +65,7 @@ def test_epsilon_and_delta_integer_routes_equal_the_fraction_route(rows: list[li
 
 
 def _complete(M: Mechanism) -> list[tuple[str, str]]:
-    return [(a, b) for i, a in enumerate(M.inputs) for b in M.inputs[i + 1:]]
+    return [(a, b) for i, a in enumerate(M.inputs) for b in M.inputs[i + 1 :]]
 
 
 @given(rows=exact_mechanisms(big=True), t=RATIOS)
@@ -76,8 +76,11 @@ def test_dp_membership_integer_route_equals_the_fraction_route(rows: list[list[F
     assert a.member == b.member and a.exact and b.exact
     assert a.member == (epsilon(M, "complete").level.eps <= LogRational(t))  # ε-DP iff ε(M) ≤ ln t
     if not a.member:
-        assert (a.certificate.output, a.certificate.edge, a.certificate.value) == \
-               (b.certificate.output, b.certificate.edge, b.certificate.value)
+        assert (a.certificate.output, a.certificate.edge, a.certificate.value) == (
+            b.certificate.output,
+            b.certificate.edge,
+            b.certificate.value,
+        )
         assert a.certificate.value < 0
 
 
@@ -85,8 +88,13 @@ def test_dp_membership_beyond_int64_at_the_boundary() -> None:
     """x_i = e^ε x_j exactly with numbers of ~2^70: a yes; one unit less of slack: a no naming that row and edge."""
     big = 2**70 + 3
     t = Fraction(big + 1, big)  # e^ε just above 1, numerator and denominator beyond int64
-    M = Mechanism([[Fraction(big + 1, 2 * big + 1), Fraction(big, 2 * big + 1)],
-                   [Fraction(big, 2 * big + 1), Fraction(big + 1, 2 * big + 1)]], inputs=["a", "b"])
+    M = Mechanism(
+        [
+            [Fraction(big + 1, 2 * big + 1), Fraction(big, 2 * big + 1)],
+            [Fraction(big, 2 * big + 1), Fraction(big + 1, 2 * big + 1)],
+        ],
+        inputs=["a", "b"],
+    )
     assert not M.int_columns.is_int64 and M.int_columns.max_denominator() > 2**63  # Python ints
     assert DifferentialPrivacy([("a", "b")], exp_eps=t).contains(M).member
     tighter = Fraction(big + 2, big + 1)  # smaller than t
@@ -115,8 +123,9 @@ def test_randomized_response_on_twelve_bits_is_exact_without_a_dense_matrix() ->
         epsilon(Mechanism([["1/2", 1], ["1/2", 0]]), [("d0", "d1")], method="factors")
 
 
-@pytest.mark.parametrize("k, p, t", [(2, "3/4", 2), (3, "2/3", "3/2"), (3, "3/4", 1), (4, "5/9", 3), (3, "1", 2),
-                                     (2, "3/4", 3)])
+@pytest.mark.parametrize(
+    "k, p, t", [(2, "3/4", 2), (3, "2/3", "3/2"), (3, "3/4", 1), (4, "5/9", 3), (3, "1", 2), (2, "3/4", 3)]
+)
 def test_factored_randomized_response_delta_equals_the_dense_scan(k: int, p: str, t: Any) -> None:
     M = randomized_response(k, p)
     a, b = delta(M, "hamming", exp_eps=t, method="factors"), delta(M, "hamming", exp_eps=t, method="fraction")
@@ -142,12 +151,17 @@ def test_closure_witness_verification_on_integers_equals_the_fraction_route(
     if A.shape[1] != M.n_outputs:
         A = Mechanism(np.eye(M.n_outputs, dtype=int)).matrix  # identity post-processing
     target = (lam * A.dot(M.matrix) + (1 - lam) * M.matrix) if A.shape[0] == M.n_outputs else A.dot(M.matrix)
-    comps, weights, posts = ((0, 0), (lam, 1 - lam), (A, Mechanism(np.eye(M.n_outputs, dtype=int)).matrix)) \
-        if A.shape[0] == M.n_outputs else ((0,), (Fraction(1),), (A,))
+    comps, weights, posts = (
+        ((0, 0), (lam, 1 - lam), (A, Mechanism(np.eye(M.n_outputs, dtype=int)).matrix))
+        if A.shape[0] == M.n_outputs
+        else ((0,), (Fraction(1),), (A,))
+    )
     wit = ClosureWitness(comps, weights, posts, Fraction(0))
     mats = [M.matrix]
-    for tgt, expected in ((target, True), (target + np.where(np.arange(target.size).reshape(target.shape) == 0,
-                                                                 Fraction(1, 2**70), 0), False)):
+    for tgt, expected in (
+        (target, True),
+        (target + np.where(np.arange(target.size).reshape(target.shape) == 0, Fraction(1, 2**70), 0), False),
+    ):
         a = verify_closure_witness(mats, tgt, wit, exact=True)
         b = verify_closure_witness(mats, tgt, wit, exact=True, fraction=True)
         assert (a is not None) == (b is not None) == expected
@@ -160,8 +174,11 @@ def test_dp_membership_of_twelve_bits_from_the_factors() -> None:
     no = DifferentialPrivacy(graph, exp_eps="29/10").contains(M)
     cert = no.certificate
     assert not no.member and no.exact and cert.value < 0
-    assert cert.value == Fraction(29, 10) * M.row(cert.output)[M.inputs.index(cert.edge[1])] - \
-        M.row(cert.output)[M.inputs.index(cert.edge[0])]
+    assert (
+        cert.value
+        == Fraction(29, 10) * M.row(cert.output)[M.inputs.index(cert.edge[1])]
+        - M.row(cert.output)[M.inputs.index(cert.edge[0])]
+    )
     assert sum(a != b for a, b in zip(*cert.edge)) == 1
 
 

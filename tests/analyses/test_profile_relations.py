@@ -20,7 +20,6 @@ from privgeom import delta_curve
 from privgeom.testing import hamming_graph, path_graph
 
 
-
 def brute_epsilon(M: Mechanism, edges) -> Fraction | float:
     """max over ordered neighbour pairs and outputs of P(ω|D)/P(ω|D') (inf if some P(ω|D') = 0 < P(ω|D))."""
     best: Fraction | float = Fraction(1)

@@ -40,8 +40,11 @@ def _private_subclasses_of_public_types():
         module = importlib.import_module(info.name)
         for obj in vars(module).values():
             if inspect.isclass(obj) and obj.__module__ == module.__name__ and obj.__qualname__.startswith("_"):
-                public = [b for b in obj.__mro__[1:] if b.__module__.startswith("privgeom")
-                          and not b.__name__.startswith("_") and hasattr(b, "summary")]
+                public = [
+                    b
+                    for b in obj.__mro__[1:]
+                    if b.__module__.startswith("privgeom") and not b.__name__.startswith("_") and hasattr(b, "summary")
+                ]
                 if public:
                     found.append((obj, public[0]))
     return found

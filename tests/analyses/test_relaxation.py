@@ -110,7 +110,9 @@ def test_float_mode_recognises_dp_despite_rounding(k, p):
     assert r.recognised == "dp" and not r.cone.exact
     assert math.isclose(float(r.level.exp_eps), p / (1 - p), rel_tol=1e-9)
     assert math.isclose(float(r.level.eps), math.log(p / (1 - p)), rel_tol=1e-9)
-    assert r.definition.row_cone().equals(pg.DifferentialPrivacy(hamming_graph(k), exp_eps=p / (1 - p)).row_cone()).holds
+    assert (
+        r.definition.row_cone().equals(pg.DifferentialPrivacy(hamming_graph(k), exp_eps=p / (1 - p)).row_cone()).holds
+    )
 
 
 def test_subset_family_errors():
@@ -153,9 +155,11 @@ def test_relation_names_are_families():
     rr = pg.RandomizedResponse(2, "3/4")
     # on bits, replace-one (one record of k = 2 bits... each bit a record) and hamming give the same pairs
     assert sorted(map(sorted, subset_family(pg.Domain.bits(2), "replace-one"))) == sorted(
-        map(sorted, subset_family(rr.inputs, "hamming")))
+        map(sorted, subset_family(rr.inputs, "hamming"))
+    )
     assert sorted(map(sorted, subset_family(rr.inputs, "complete"))) == sorted(
-        map(sorted, subset_family(rr.inputs, "all-pairs")))
+        map(sorted, subset_family(rr.inputs, "all-pairs"))
+    )
     assert relax_pairwise(rr, "replace-one").level.exp_eps == 3 == relax_pairwise(rr, "hamming").level.exp_eps
     assert subset_family(["0", "1", "2"], "path") == [("0", "1"), ("1", "2")]
     # a definition on databases: its relation names apply (replace-one relaxes to itself, exactly)
@@ -172,8 +176,9 @@ def test_unknown_family_lists_the_family_names():
         relax(pg.RandomizedResponse(2, "3/4"), "nosuch")
     msg = str(err.value)
     assert "unknown subset family 'nosuch'" in msg
-    assert all(name in msg for name in ("hamming", "all-pairs", "triples", "replace-one", "add-remove", "path",
-                                        "complete"))
+    assert all(
+        name in msg for name in ("hamming", "all-pairs", "triples", "replace-one", "add-remove", "path", "complete")
+    )
     with pytest.raises(pg.InvalidParameterError, match="relation 'path' does not apply"):
         relax_pairwise(pg.RandomizedResponse(2, "3/4"), "path")
     with pg.limits(relax_family=5):  # the relation's size is checked before it is built

@@ -33,13 +33,18 @@ def test_relaxation_matches_generic(k, p):
     fast = relax_pairwise(rr, "hamming")
     assert fast.statuses and fast.statuses[0].witness is not None and fast.symmetry.startswith("hypercube")
     slow = _generic_relaxation(rr)
-    assert (fast.recognised, fast.level.exp_eps, str(fast.level.eps)) == (slow.recognised, slow.level.exp_eps, str(slow.level.eps))
+    assert (fast.recognised, fast.level.exp_eps, str(fast.level.eps)) == (
+        slow.recognised,
+        slow.level.exp_eps,
+        str(slow.level.eps),
+    )
     assert fast.level.exp_eps == Fraction(p) / (1 - Fraction(p))  # Lin & Kifer Section V: e^eps = p/(1-p)
     assert (len(fast.lost), fast.kept, fast.n_facets) == (len(slow.lost), slow.kept, slow.n_facets) == (2**k, 0, 2**k)
     assert [(s.index, s.size, s.lost) for s in fast.statuses] == [(s.index, s.size, s.lost) for s in slow.statuses]
     assert list(fast.subsets) == list(slow.subsets)
-    assert [(b.pair, b.forward, b.backward) for b in fast.pair_bounds] == \
-        [(b.pair, b.forward, b.backward) for b in slow.pair_bounds]
+    assert [(b.pair, b.forward, b.backward) for b in fast.pair_bounds] == [
+        (b.pair, b.forward, b.backward) for b in slow.pair_bounds
+    ]
     assert fast.graph is not None and set(map(frozenset, fast.graph.edges)) == set(map(frozenset, slow.graph.edges))
     assert fast.cone == slow.cone
     for j in (0, 1, 2**k - 1):
@@ -76,11 +81,13 @@ def test_summary_matches_generic():
         fast = pg.describe_row_cone(rr)
         assert orbit_summary(rr) is not None
         slow = pg.describe_row_cone(rr, group=pg.automorphisms(rr))  # a given group: the generic route
-        assert fast.lines() == [line if "symmetry:" not in line else line.replace("a subgroup of the automorphisms",
-                                                                                   "all automorphisms")
-                                for line in slow.lines()]
-        assert [(o.size, o.representative, list(o.members)) for o in fast.facet_orbits] == \
-            [(o.size, o.representative, list(o.members)) for o in slow.facet_orbits]
+        assert fast.lines() == [
+            line if "symmetry:" not in line else line.replace("a subgroup of the automorphisms", "all automorphisms")
+            for line in slow.lines()
+        ]
+        assert [(o.size, o.representative, list(o.members)) for o in fast.facet_orbits] == [
+            (o.size, o.representative, list(o.members)) for o in slow.facet_orbits
+        ]
         assert fast.facet_orbits[0].guarantee.text == slow.facet_orbits[0].guarantee.text
         assert [Fraction(int(v)) for v in fast.facet_orbits[0].normal] == list(slow.facet_orbits[0].normal)
 
@@ -100,6 +107,7 @@ def test_analyze_text_matches_generic(monkeypatch, capsys):
 def test_k20_without_dense_work(monkeypatch):
     """2^20 datasets: no dense facet matrix, no family expansion, no generic orbit search or LP (counted by
     forbidding them), and the answer of the theory: ε-DP with e^ε = 3, all 2^20 guarantees lost in one orbit."""
+
     def forbidden(*args, **kwargs):
         raise AssertionError("the generic route ran")
 
@@ -116,8 +124,12 @@ def test_k20_without_dense_work(monkeypatch):
     assert r.graph is None and r.cone.n_facets == 20 * 2**20 and len(r.subsets) == 10 * 2**20
     assert r.subsets[-1] == ("00000000000000000001", "00000000000000000000")
     s = pg.describe_row_cone(rr)
-    assert (s.n_facets, len(s.facet_orbits), s.facet_orbits[0].size, s.group_order) == \
-        (2**20, 1, 2**20, 2**20 * math.factorial(20))
+    assert (s.n_facets, len(s.facet_orbits), s.facet_orbits[0].size, s.group_order) == (
+        2**20,
+        1,
+        2**20,
+        2**20 * math.factorial(20),
+    )
     assert s.facet_orbits[0].inequality.startswith("3486784401·X0 − 1162261467·X1")
     assert "parity of the bits relative to 00000000000000000000" in s.facet_orbits[0].guarantee.text
     assert r.lost[7].text.endswith("relative to 00000000000000000111).")
@@ -145,7 +157,9 @@ def test_definition_of_a_large_relaxation_is_dp_on_the_cube():
     r = relax_pairwise(pg.RandomizedResponse(k, "3/4"), "hamming")
     assert r.graph is None
     d = r.definition
-    assert isinstance(d, pg.DifferentialPrivacy) and d.level.exp_eps == 3 and d.graph.number_of_edges() == k * 2 ** (k - 1)
+    assert (
+        isinstance(d, pg.DifferentialPrivacy) and d.level.exp_eps == 3 and d.graph.number_of_edges() == k * 2 ** (k - 1)
+    )
     assert tuple(d.inputs) == tuple(r.cone.labels)
     fwd, _ = r.cone.structure.pair_bounds(np.array([0, 0]), np.array([1, 3]))
     assert list(fwd) == [3, 9]  # e^{d ε} at graph distance d (Section V)

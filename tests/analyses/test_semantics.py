@@ -203,14 +203,14 @@ def test_semantics_at_k10_is_cheap_and_sentences_name_sets_by_rule():
     g = gs[7]
     assert (g.n_plus, g.n_minus) == (512, 512)
     labels = g.labels
-    assert sum(s in g.text for s in labels) <= 12          # at most a dozen datasets named
+    assert sum(s in g.text for s in labels) <= 12  # at most a dozen datasets named
     assert "proportional to 3^(−h)" in g.text and "parity of the bits relative to" in g.text
     # the rule is right: S+ is exactly the datasets at even Hamming distance from the named dataset
     t = g.s_plus[0]
     assert all(sum(a != b for a, b in zip(t, d)) % 2 == 0 for d in g.s_plus)
     assert all(sum(a != b for a, b in zip(t, d)) % 2 == 1 for d in g.s_minus)
     assert sum(g.prior.values()) == 1 and g.prior[t] == max(g.prior.values())
-    assert g.prior[t] / g.prior[g.s_minus[0]] == 3            # one bit of Hamming distance: ratio p/(1-p) = 3
+    assert g.prior[t] / g.prior[g.s_minus[0]] == 3  # one bit of Hamming distance: ratio p/(1-p) = 3
     assert len([x for x in gs if "coefficients" in x.__dict__]) == 1
 
 
@@ -237,8 +237,12 @@ def test_describe_row_cone_orbits_match_the_generic_route():
     from privgeom.geometry import automorphisms
 
     # randomized response (facets by string) and ε-DP (facets by directed edge) against orbits of the dense facets
-    for d in (pg.RandomizedResponse(3, "3/4"), pg.DifferentialPrivacy.hamming(3, exp_eps=3),
-              pg.DifferentialPrivacy.path(5, exp_eps=2), pg.parse_definition("geometric:n=5,alpha=1/3")):
+    for d in (
+        pg.RandomizedResponse(3, "3/4"),
+        pg.DifferentialPrivacy.hamming(3, exp_eps=3),
+        pg.DifferentialPrivacy.path(5, exp_eps=2),
+        pg.parse_definition("geometric:n=5,alpha=1/3"),
+    ):
         s = describe_row_cone(d)
         generic = automorphisms(d).orbits_of_rows(d.row_cone().facets)
         assert sorted(o.size for o in s.facet_orbits) == sorted(o.size for o in generic)

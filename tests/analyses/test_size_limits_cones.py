@@ -57,10 +57,14 @@ def test_relaxation_routes_refused_at_once(big):
     _refused_quickly(lambda: subset_family(pg.RandomizedResponse(13, "3/4").inputs, "all-pairs"), "relax_family")
     rr6 = pg.RandomizedResponse(6, "3/4")
     _refused_quickly(lambda: relax(rr6, "hamming", method="generators"), "cone_route_work", "R^64")
-    _refused_quickly(lambda: relax(pg.RandomizedResponse(4, "3/4"), "hamming", method="fourier_motzkin"),
-                     "fm_eliminated")
-    _refused_quickly(lambda: relax(pg.DifferentialPrivacy.hamming(4, exp_eps=3), "hamming", method="block"),
-                     "block_work", "64 facets")
+    _refused_quickly(
+        lambda: relax(pg.RandomizedResponse(4, "3/4"), "hamming", method="fourier_motzkin"), "fm_eliminated"
+    )
+    _refused_quickly(
+        lambda: relax(pg.DifferentialPrivacy.hamming(4, exp_eps=3), "hamming", method="block"),
+        "block_work",
+        "64 facets",
+    )
 
 
 def test_facets_never_need_rays():

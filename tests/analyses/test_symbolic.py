@@ -31,7 +31,7 @@ def _theorem_4_3(k):
     rows = []
     for s in labels:
         ham = [sum(x != y for x, y in zip(s, d)) for d in labels]
-        rows.append(tuple(p ** h * (p - 1) ** (k - h) for h in ham))
+        rows.append(tuple(p**h * (p - 1) ** (k - h) for h in ham))
     return labels, rows
 
 
@@ -77,7 +77,7 @@ def test_dp_facets_in_exp_eps():
 
 def test_geometric_facets_in_alpha():
     s = symbolic_row_cone("geometric:n=3,alpha=a", "a")
-    want = {(1, -a, 0, 0), (0, 0, -a, 1), (-a, 1 + a ** 2, -a, 0), (0, -a, 1 + a ** 2, -a)}
+    want = {(1, -a, 0, 0), (0, 0, -a, 1), (-a, 1 + a**2, -a, 0), (0, -a, 1 + a**2, -a)}
     assert {tuple(sp.expand(c) for c in f) for f in s.facets} == {tuple(sp.expand(c) for c in w) for w in want}
     assert s.interval == (0, 1)
 
@@ -114,6 +114,7 @@ def test_verification_is_real():
     # An invalid parameter range is refused too (RR needs p in (1/2, 1]).
     with pytest.raises(pg.PrivgeomError):
         symbolic_row_cone(lambda x: pg.RandomizedResponse(1, x), "p", interval=(Fraction(1, 2), Fraction(3, 2)))
+
 
 def test_a_callable_family_gives_the_spec_family_result():
     """The two family sources (a spec, a callable with its interval) read the same family: Theorem 4.3 for one bit,

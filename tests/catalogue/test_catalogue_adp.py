@@ -10,8 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privgeom import (DomainMismatchError, FormatError, InvalidParameterError, InvalidTypeError, Mechanism,
-                      randomized_response)
+from privgeom import (
+    DomainMismatchError,
+    FormatError,
+    InvalidParameterError,
+    InvalidTypeError,
+    Mechanism,
+    randomized_response,
+)
 from privgeom.testing import complete_graph, hamming_graph, path_graph
 from privgeom import delta as profile_delta
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
@@ -28,8 +34,10 @@ def random_mechanism(n_out: int, n_in: int, seed: int, *, zeros: bool = True) ->
     raw = rng.integers(0 if zeros else 1, 6, size=(n_out, n_in))
     raw[0, raw.sum(axis=0) == 0] = 1
     sums = raw.sum(axis=0)
-    return Mechanism([[F(int(raw[o, i]), int(sums[i])) for i in range(n_in)] for o in range(n_out)],
-                     inputs=[str(i) for i in range(n_in)])
+    return Mechanism(
+        [[F(int(raw[o, i]), int(sums[i])) for i in range(n_in)] for o in range(n_out)],
+        inputs=[str(i) for i in range(n_in)],
+    )
 
 
 def brute_force_delta(M: Mechanism, edges: list[tuple[int, int]], r: F) -> F:

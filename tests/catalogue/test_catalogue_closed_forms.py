@@ -103,7 +103,9 @@ def frapp_kron(N: int, g: F, k: int) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("N, gamma, k", [(2, "3", 1), (3, "4", 1), (3, "5/2", 2), (2, "3", 3), (4, "2", 2), (2, "7/3", 4)])
+@pytest.mark.parametrize(
+    "N, gamma, k", [(2, "3", 1), (3, "4", 1), (3, "5/2", 2), (2, "3", 3), (4, "2", 2), (2, "7/3", 4)]
+)
 def test_frapp_facets_closed_form_against_cdd(N: int, gamma: str, k: int) -> None:
     g = F(gamma)
     A = frapp_kron(N, g, k)
@@ -157,8 +159,12 @@ def test_closed_form_membership_agrees_with_linear_solve_and_lp(seed: int) -> No
         n = d.n_inputs
         raw = rng.integers(1, 6, size=(3, n))
         M = Mechanism([[F(int(raw[o, i]), int(raw[:, i].sum())) for i in range(n)] for o in range(3)], inputs=d.inputs)
-        P = d.mechanism.post_process([[F(int(v), int(s)) for v, s in zip(row, raw.sum(axis=0)[: d.mechanism.n_outputs])]
-                                      for row in raw[:, : d.mechanism.n_outputs]])
+        P = d.mechanism.post_process(
+            [
+                [F(int(v), int(s)) for v, s in zip(row, raw.sum(axis=0)[: d.mechanism.n_outputs])]
+                for row in raw[:, : d.mechanism.n_outputs]
+            ]
+        )
         for target in (M, P):
             answers = {m: d.contains(target, method=m) for m in ("closed-form", "linear-solve", "lp")}
             assert len({a.member for a in answers.values()}) == 1, answers

@@ -38,8 +38,10 @@ def _hockey(M: Any, i: int, j: int, ratio: Any, exact: bool) -> Any:
     from fractions import Fraction
 
     if exact:
-        return sum((max(Fraction(M.matrix[w, i]) - ratio * Fraction(M.matrix[w, j]), Fraction(0))
-                    for w in range(M.n_outputs)), Fraction(0))
+        return sum(
+            (max(Fraction(M.matrix[w, i]) - ratio * Fraction(M.matrix[w, j]), Fraction(0)) for w in range(M.n_outputs)),
+            Fraction(0),
+        )
     m = M.float_matrix()
     return float(np.clip(m[:, i] - float(ratio) * m[:, j], 0, None).sum())
 

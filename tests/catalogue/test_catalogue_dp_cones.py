@@ -143,7 +143,9 @@ def test_hypercube(k: int, rays: int) -> None:
     assert dp_ray_count_lower_bound(hamming_graph(k)) <= rays
 
 
-@pytest.mark.parametrize("graph", [complete_graph(4), path_graph(4), hamming_graph(3), cycle(5)], ids=["K4", "P4", "Q3", "C5"])
+@pytest.mark.parametrize(
+    "graph", [complete_graph(4), path_graph(4), hamming_graph(3), cycle(5)], ids=["K4", "P4", "Q3", "C5"]
+)
 def test_float_double_description_agrees_with_exact(graph: nx.Graph) -> None:
     exact = dd_cone(DifferentialPrivacy(graph, exp_eps=F(5, 2)))
     flt = dd_cone(DifferentialPrivacy(graph, exp_eps=2.5), exact=False)

@@ -9,8 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from privgeom import (DomainMismatchError, FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError,
-                      Mechanism, randomized_response)
+from privgeom import (
+    DomainMismatchError,
+    FormatError,
+    InvalidInputError,
+    InvalidParameterError,
+    InvalidTypeError,
+    Mechanism,
+    randomized_response,
+)
 from privgeom.testing import complete_graph, hamming_graph, path_graph
 import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
 from privgeom.definitions import parse_definition
@@ -19,6 +26,7 @@ from privgeom import DifferentialPrivacy
 from privgeom import Pufferfish
 
 from privgeom.testing import DATA
+
 H2 = list(hamming_graph(2).nodes)
 
 
@@ -47,8 +55,9 @@ def test_a_prior_without_full_support_weakens_the_reduction() -> None:
 
 
 def _bit_secret(exp_eps: int = 3) -> Pufferfish:
-    return Pufferfish(H2, {"bob=1": ["11", "10"], "bob=0": ["01", "00"]}, [("bob=1", "bob=0")],
-                      [[F(1, 4)] * 4], exp_eps=exp_eps)
+    return Pufferfish(
+        H2, {"bob=1": ["11", "10"], "bob=0": ["01", "00"]}, [("bob=1", "bob=0")], [[F(1, 4)] * 4], exp_eps=exp_eps
+    )
 
 
 def test_strictly_weaker_than_dp_secret_is_a_bit() -> None:
@@ -78,8 +87,9 @@ def test_strictly_stronger_than_dp_all_pairs_discriminative() -> None:
 
 def test_correlated_prior_is_incomparable_with_dp() -> None:
     """Prior θ(11) = θ(00) = 1/2 (bits perfectly correlated): the secret 'bit 1' becomes x11 vs x00."""
-    pf = Pufferfish(H2, {"b1": ["11", "10"], "b0": ["01", "00"]}, [("b1", "b0")],
-                    [{"11": "1/2", "00": "1/2"}], exp_eps=3)
+    pf = Pufferfish(
+        H2, {"b1": ["11", "10"], "b0": ["01", "00"]}, [("b1", "b0")], [{"11": "1/2", "00": "1/2"}], exp_eps=3
+    )
     dp = DifferentialPrivacy.hamming(2, exp_eps=3)
     assert not pf.row_cone().issubset(dp.row_cone()).holds
     assert not dp.row_cone().issubset(pf.row_cone()).holds
@@ -127,7 +137,7 @@ def test_json_round_trip_and_specs(tmp_path: Path) -> None:
     again = parse_definition(pf.spec())
     assert isinstance(again, Pufferfish) and again.row_cone() == pf.row_cone()
     inline = Pufferfish(pf.inputs, pf.secrets, pf.pairs, list(pf.priors), exp_eps=3)
-    assert inline.spec().startswith("pufferfish:data=") and "=" not in inline.spec()[len("pufferfish:data="):]
+    assert inline.spec().startswith("pufferfish:data=") and "=" not in inline.spec()[len("pufferfish:data=") :]
     assert parse_definition(inline.spec()).row_cone() == pf.row_cone()
     path = tmp_path / "saved.json"
     inline.save(path)

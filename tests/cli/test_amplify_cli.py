@@ -16,8 +16,9 @@ def run(capsys, *argv):
 
 def test_shuffle_definition_report_of_binary_rr_over_four_users(capsys, tmp_path):
     png = tmp_path / "s.png"
-    code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 4, "--eps", "ln(2)", "--fmt",
-                       "--definition", "--plot", png)
+    code, out, _ = run(
+        capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 4, "--eps", "ln(2)", "--fmt", "--definition", "--plot", png
+    )
     assert code == 0 and png.exists()
     # worst case over all datasets at e^ε = 2: the clone pair, δ = 27/256; FMT's bound 125/864 is above it
     assert "worst case over all datasets: δ(ln(2)) = 27/256" in out and "δ ≤ 125/864  [exact ≤ bound]" in out
@@ -33,8 +34,20 @@ def test_shuffle_json_large_n_and_max_delta(capsys):
     assert code == 0 and w["certified"] is False and w["scope"] == "clone pairs" and w["delta"]["log10"] < -40
     code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0", "--max-delta", "1/100")
     assert code == 1
-    code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 5, "--eps", "ln(3/2)",
-                       "--others", "1=3,0=1", "--change", "1:0")
+    code, out, _ = run(
+        capsys,
+        "shuffle",
+        "--local",
+        "rr:k=1,p=3/4",
+        "-n",
+        5,
+        "--eps",
+        "ln(3/2)",
+        "--others",
+        "1=3,0=1",
+        "--change",
+        "1:0",
+    )
     assert code == 0 and "others 3×1, 1×0; user: 1 → 0" in out
 
 
@@ -42,8 +55,23 @@ def test_subsample_reproduces_bbg_exactly(capsys, tmp_path):
     m = tmp_path / "m.json"
     pg.Mechanism([["3/4", "1/4", "1/4"], ["1/4", "3/4", "3/4"]], pg.Domain.histograms(1, 2, up_to=True)).save(m)
     out_file = tmp_path / "sub.json"
-    code, out, _ = run(capsys, "subsample", "-m", m, "--records", 1, "--every-size", "--rate", "1/10",
-                       "--eps", "ln(2)", "--out", out_file, "--plot", tmp_path / "b.png")
+    code, out, _ = run(
+        capsys,
+        "subsample",
+        "-m",
+        m,
+        "--records",
+        1,
+        "--every-size",
+        "--rate",
+        "1/10",
+        "--eps",
+        "ln(2)",
+        "--out",
+        out_file,
+        "--plot",
+        tmp_path / "b.png",
+    )
     assert code == 0 and "e^ε' = 6/5" in out and "[holds; gap 0]" in out
     assert pg.Mechanism.load(out_file).shape == (2, 3)
     code, out, _ = run(capsys, "subsample", "-m", m, "--rate", "1/10", "--json")  # the domain found from the inputs
@@ -86,8 +114,21 @@ def test_shuffle_names_a_missing_local_mechanism_file(capsys, tmp_path):
 
 def test_shuffle_others_counts_must_be_integers(capsys):
     for bad in ("1=x", "1=-2,0=11", "1=1.5"):
-        code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0.5", "--others", bad,
-                           "--change", "1:0", "--json")
+        code, out, _ = run(
+            capsys,
+            "shuffle",
+            "--local",
+            "rr:k=1,p=3/4",
+            "-n",
+            10,
+            "--eps",
+            "0.5",
+            "--others",
+            bad,
+            "--change",
+            "1:0",
+            "--json",
+        )
         data = json.loads(out)
         assert code == 2 and data["error"] == "InvalidParameterError" and "--others count of '1'" in data["message"]
 
@@ -95,18 +136,38 @@ def test_shuffle_others_counts_must_be_integers(capsys):
 def test_max_delta_never_decides_on_a_float_sum_without_an_error_bound(capsys, tmp_path):
     # a float local mechanism with four merged report categories: δ is summed in floats with no stated error bound
     m = tmp_path / "l.json"
-    pg.Mechanism([[0.4, 0.2, 0.2, 0.2], [0.2, 0.4, 0.2, 0.2], [0.2, 0.2, 0.4, 0.2], [0.2, 0.2, 0.2, 0.4]],
-                 inputs=["a", "b", "c", "d"], exact=False).save(m)
-    code, out, _ = run(capsys, "shuffle", "--local", m, "-n", 3, "--eps", "0.1", "--others", "a=2", "--change", "b:c",
-                       "--json", "--max-delta", "1/10")
+    pg.Mechanism(
+        [[0.4, 0.2, 0.2, 0.2], [0.2, 0.4, 0.2, 0.2], [0.2, 0.2, 0.4, 0.2], [0.2, 0.2, 0.2, 0.4]],
+        inputs=["a", "b", "c", "d"],
+        exact=False,
+    ).save(m)
+    code, out, _ = run(
+        capsys,
+        "shuffle",
+        "--local",
+        m,
+        "-n",
+        3,
+        "--eps",
+        "0.1",
+        "--others",
+        "a=2",
+        "--change",
+        "b:c",
+        "--json",
+        "--max-delta",
+        "1/10",
+    )
     data = json.loads(out)
     assert code == 2 and "undecided" in data["message"]
 
 
 def test_argument_errors_are_json_with_json(capsys):
-    for argv in (("shuffle", "--local", "rr:k=1,p=3/4", "-n", "nan", "--eps", "0.5", "--json"),
-                 ("compose", "rr:k=1,p=3/4", "--k", "nan", "--json"),
-                 ("subsample", "-m", "m.json", "--rate", "1/10", "--size", "1", "--json")):
+    for argv in (
+        ("shuffle", "--local", "rr:k=1,p=3/4", "-n", "nan", "--eps", "0.5", "--json"),
+        ("compose", "rr:k=1,p=3/4", "--k", "nan", "--json"),
+        ("subsample", "-m", "m.json", "--rate", "1/10", "--size", "1", "--json"),
+    ):
         with __import__("pytest").raises(SystemExit) as stop:
             run(capsys, *argv)
         out, err = capsys.readouterr()

@@ -164,10 +164,13 @@ ROWS: list[tuple[str, str]] = [
     ("closure rr:k=2,p=3/4 -m m.json --method nope", "'nope'"),
     ("relax rr:k=2,p=3/4 --method nope", "'nope'"),
     ("relax rr:k=2,p=3/4 --family ,,,", "',,,'"),
-    ("relax rr:k=12,p=3/4 --family all-pairs", "8,386,560 subsets of the 4,096 datasets, more than the limit of "
-                                               "2,000,000 subsets; refused before expanding it — give --family a "
-                                               "smaller list, or raise it with --max-family 8386560 (or --limit "
-                                               "relax_family=8386560)"),
+    (
+        "relax rr:k=12,p=3/4 --family all-pairs",
+        "8,386,560 subsets of the 4,096 datasets, more than the limit of "
+        "2,000,000 subsets; refused before expanding it — give --family a "
+        "smaller list, or raise it with --max-family 8386560 (or --limit "
+        "relax_family=8386560)",
+    ),
     ("relax rr:k=3,p=3/4 --family all-pairs --max-family 27", "28 subsets"),
     ("analyze rr:k=3,p=3/4 --family triples --max-family 50", "--max-family 56"),
     ("relax rr:k=2,p=3/4 --max-family 0", "--max-family"),
@@ -196,8 +199,10 @@ ROWS: list[tuple[str, str]] = [
     ("voting accuracy table --values 1,1,1 --rho 1/2", "got 3"),
     ("voting accuracy nope -n 3 --rho 1/2", "'nope'"),
     ("voting influence majority -n 5 --voter 9", "voter 9"),
-    ("voting accuracy weighted -n 3 --weights 1,2 --quota 2 --rho 1/2",
-     "-n 3 contradicts --weights 1,2: weighted([1, 2], quota=2) has 2 voters"),
+    (
+        "voting accuracy weighted -n 3 --weights 1,2 --quota 2 --rho 1/2",
+        "-n 3 contradicts --weights 1,2: weighted([1, 2], quota=2) has 2 voters",
+    ),
     ("voting accuracy tribes -n 5 --width 2 --count 3 --rho 1/2", "-n 5 contradicts --width 2 --count 3"),
     ("voting epsilon table -n 3 --values 1,1,1,-1 --rho 1/2", "-n 3 contradicts --values 1,1,1,-1"),
     ("voting accuracy majority -n 5 --theta 1 --rho 1/2", "rule 'majority' does not use --theta"),
@@ -255,8 +260,14 @@ def test_bad_invocation(line, fragment, workdir, capsys, monkeypatch):
     _assert_one_line_error(code, err, fragment)
 
 
-@pytest.mark.parametrize("line", ["epsilon -m v9.json", "optimal dp:graph=complete,n=4,exp_eps=3 --prior abc",
-                                  "delta -m m.json --curve --plot x.txt"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "epsilon -m v9.json",
+        "optimal dp:graph=complete,n=4,exp_eps=3 --prior abc",
+        "delta -m m.json --curve --plot x.txt",
+    ],
+)
 def test_json_mode_reports_the_error_as_json_too(line, workdir, capsys, monkeypatch):
     monkeypatch.chdir(workdir)
     code, out, err = _run(shlex.split(line) + ["--json"], capsys)
@@ -285,22 +296,33 @@ def test_help_is_not_an_error(capsys):
 
 
 # ---------------------------------------------------------------------------------------------------- subprocess
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
-                                                                  os.environ.get("PYTHONPATH")])),
-       "MPLBACKEND": "Agg"}
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH")])
+    ),
+    "MPLBACKEND": "Agg",
+}
 CLI = [sys.executable, "-m", "privgeom"]
 
 
 def test_deep_json_in_a_fresh_process(workdir):
-    r = subprocess.run(CLI + ["epsilon", "-m", "deep.json"], cwd=workdir, env=ENV, capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        CLI + ["epsilon", "-m", "deep.json"], cwd=workdir, env=ENV, capture_output=True, text=True, timeout=120
+    )
     _assert_one_line_error(r.returncode, r.stderr, "nests deeper than 100 levels")
     assert r.stdout == ""
 
 
 def test_bad_plot_extension_in_a_fresh_process(workdir):
-    r = subprocess.run(CLI + ["delta", "-m", "m.json", "--curve", "--plot", "x.txt"], cwd=workdir, env=ENV,
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        CLI + ["delta", "-m", "m.json", "--curve", "--plot", "x.txt"],
+        cwd=workdir,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     _assert_one_line_error(r.returncode, r.stderr, "extension '.txt'")
 
 
@@ -329,8 +351,9 @@ def test_ctrl_c_while_waiting_for_input_exits_130_with_one_line(tmp_path):
     # a FIFO with no data: the command blocks in read() until it is interrupted — deterministic, no CPU burnt
     fifo = tmp_path / "m.json"
     os.mkfifo(fifo)
-    proc = subprocess.Popen(CLI + ["epsilon", "-m", str(fifo)], env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        CLI + ["epsilon", "-m", str(fifo)], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     writer: list[int] = []
 
     def reader_is_waiting() -> bool:
@@ -353,8 +376,13 @@ def test_ctrl_c_during_a_long_computation_exits_130_without_traceback(tmp_path):
     # the full election figure takes tens of seconds; its forced progress bar tells us the computation has started
     err_path = tmp_path / "stderr.txt"
     with open(err_path, "w") as err_file:
-        proc = subprocess.Popen(CLI + ["smoothed", "figure", "elections", "--out", str(tmp_path), "--progress"],
-                                env=ENV, stdout=subprocess.DEVNULL, stderr=err_file, text=True)
+        proc = subprocess.Popen(
+            CLI + ["smoothed", "figure", "elections", "--out", str(tmp_path), "--progress"],
+            env=ENV,
+            stdout=subprocess.DEVNULL,
+            stderr=err_file,
+            text=True,
+        )
         code, _ = _interrupt(proc, lambda: err_path.stat().st_size > 0)
     err = err_path.read_text()
     assert code == 130, err

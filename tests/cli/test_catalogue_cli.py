@@ -48,8 +48,14 @@ def test_epsilon_infinite_exits_1(capsys, tmp_path):
     assert code == 1 and "ε = ∞" in out
 
 
-@pytest.mark.parametrize("graph,msg", [("cycle", "unknown --graph"), ("edges:11-12", "nodes ['12'] are not the datasets' labels"),
-                                       ("edges:11", "bad edge")])
+@pytest.mark.parametrize(
+    "graph,msg",
+    [
+        ("cycle", "unknown --graph"),
+        ("edges:11-12", "nodes ['12'] are not the datasets' labels"),
+        ("edges:11", "bad edge"),
+    ],
+)
 def test_epsilon_bad_graph_exits_2(capsys, rr_file, graph, msg):
     code, out, err = run(capsys, "epsilon", "-m", rr_file, "--graph", graph)
     assert code == 2 and msg in err and out == ""
@@ -124,13 +130,16 @@ def test_compare_rr_inside_dp(capsys):
     assert (w["prior_plus"], w["posterior_plus"], w["posterior_minus"]) == ("5/8", "5/14", "9/14")
 
 
-@pytest.mark.parametrize("a,b,code,rel", [
-    ("dp:graph=hamming,k=2,exp_eps=3", "rr:k=2,p=3/4", 1, "superset"),
-    ("rr:k=2,p=3/4", "rr:k=2,p=3/4", 0, "equal"),
-    ("dp:graph=path,n=2,exp_eps=2", "dp:graph=complete,n=3,exp_eps=2", 1, "superset"),  # more edges: stronger
-    ("dp:graph=complete,n=3,exp_eps=2", "dp:graph=path,n=2,exp_eps=2", 0, "subset"),
-    ("dp:graph=path,n=2,exp_eps=2", "dp:graph=complete,n=3,exp_eps=3", 1, "incomparable"),
-])
+@pytest.mark.parametrize(
+    "a,b,code,rel",
+    [
+        ("dp:graph=hamming,k=2,exp_eps=3", "rr:k=2,p=3/4", 1, "superset"),
+        ("rr:k=2,p=3/4", "rr:k=2,p=3/4", 0, "equal"),
+        ("dp:graph=path,n=2,exp_eps=2", "dp:graph=complete,n=3,exp_eps=2", 1, "superset"),  # more edges: stronger
+        ("dp:graph=complete,n=3,exp_eps=2", "dp:graph=path,n=2,exp_eps=2", 0, "subset"),
+        ("dp:graph=path,n=2,exp_eps=2", "dp:graph=complete,n=3,exp_eps=3", 1, "incomparable"),
+    ],
+)
 def test_compare_exit_codes(capsys, a, b, code, rel):
     got, out, _ = run(capsys, "compare", a, b, "--json")
     assert got == code and json.loads(out)["relation"] == rel
@@ -173,10 +182,18 @@ def test_optimal_utility_and_prior_files(capsys, tmp_path):
     assert code == 0 and json.loads(out)["value"] == "9/16"
 
 
-@pytest.mark.parametrize("extra,msg", [(["--prior", "1/2,1/2"], "2 entries for 4 datasets"),
-                                       (["--utility", "missing.json"], "'missing.json': no such file; use a built-in utility (accuracy) or a JSON file"),
-                                       (["--utility", "nosuch"], "'nosuch': no such utility; use a built-in utility (accuracy) or a JSON file"),
-                                       (["--prior", "1/2,1/4,1/4,1/4"], "sum to 1")])
+@pytest.mark.parametrize(
+    "extra,msg",
+    [
+        (["--prior", "1/2,1/2"], "2 entries for 4 datasets"),
+        (
+            ["--utility", "missing.json"],
+            "'missing.json': no such file; use a built-in utility (accuracy) or a JSON file",
+        ),
+        (["--utility", "nosuch"], "'nosuch': no such utility; use a built-in utility (accuracy) or a JSON file"),
+        (["--prior", "1/2,1/4,1/4,1/4"], "sum to 1"),
+    ],
+)
 def test_optimal_errors(capsys, extra, msg):
     code, _, err = run(capsys, "optimal", "rr:k=2,p=3/4", *extra)
     assert code == 2 and msg in err
@@ -223,8 +240,12 @@ def test_optimal_summarises_a_large_mechanism_and_prints_it_with_all(capsys, tmp
     lines = out.strip().splitlines()
     assert code == 0 and len(lines) == 3, out  # value, the mechanism in one line, the certificate
     assert "expected utility 243/1024" in lines[0] and "verified exactly" in lines[2]
-    assert lines[1].startswith("mechanism: 32 outputs × 32 inputs, exact; 1,024 nonzero entries, 6 distinct, "
-                               "from 1/1024 to 243/1024") and "--all prints it" in lines[1]
+    assert (
+        lines[1].startswith(
+            "mechanism: 32 outputs × 32 inputs, exact; 1,024 nonzero entries, 6 distinct, from 1/1024 to 243/1024"
+        )
+        and "--all prints it" in lines[1]
+    )
     code, out, _ = run(capsys, "optimal", "rr:k=5,p=3/4", "--json")
     data = json.loads(out)
     assert code == 0 and data["value"] == "243/1024" and data["certificate"]["verified"]

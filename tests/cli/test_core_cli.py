@@ -145,8 +145,9 @@ def test_relax_auto_method_switches_to_block_beyond_eight_datasets(capsys):
 
 
 def test_console_script_runs():
-    proc = subprocess.run([sys.executable, "-m", "privgeom", "analyze", "--json"], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "privgeom", "analyze", "--json"], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["definition"] == "rr:k=2,p=3/4"
 
@@ -173,7 +174,7 @@ def test_semantics_sentences_never_list_more_than_a_dozen_datasets(capsys):
     code, out, _ = run(capsys, "semantics", "rr:k=8,p=3/4", "--all")
     lines = [line for line in out.splitlines() if line.startswith("- ")]
     assert len(lines) == 256 and all(len(LABEL_RE.findall(line)) <= 12 for line in lines)
-    assert sorted(int(line[3:line.index("]")]) for line in lines) == list(range(256))  # each facet numbered once
+    assert sorted(int(line[3 : line.index("]")]) for line in lines) == list(range(256))  # each facet numbered once
 
 
 @pytest.mark.parametrize("spec", ["rr:k=2,p=3/4", "dp:graph=path,n=3,exp_eps=2", "dp:graph=hamming,k=2,exp_eps=3"])
@@ -188,8 +189,11 @@ def test_all_listings_number_facets_as_design_drop_does(capsys, spec):
     assert code == 0 and len(facet_lines) == len(F)
     assert [line.split("] ")[0] for line in facet_lines] == [f"[{i}" for i in range(len(F))]
     code, out, _ = run(capsys, "semantics", spec, "--all")
-    numbered = {int(line[3:line.index("]")]): line[line.index("]") + 2:] for line in out.splitlines()
-                if line.startswith("- [")}
+    numbered = {
+        int(line[3 : line.index("]")]): line[line.index("]") + 2 :]
+        for line in out.splitlines()
+        if line.startswith("- [")
+    }
     guarantees = pg.semantics(pg.parse_definition(spec))
     assert sorted(numbered) == list(range(len(F)))
     for g in guarantees:  # the number is the position of the guarantee's own facet in the rowcone listing
@@ -216,11 +220,14 @@ def _canonical_rows(rows):
     return sorted(tuple(str(v) for v in r) for r in rows)
 
 
-@pytest.mark.parametrize("spec, definition", [
-    ("rr:k=3,p=3/4", lambda: pg.RandomizedResponse(3, "3/4")),
-    ("dp:graph=hamming,k=3,exp_eps=3", lambda: pg.DifferentialPrivacy.hamming(3, exp_eps=3)),
-    ("geometric:n=4,alpha=1/2", lambda: pg.parse_definition("geometric:n=4,alpha=1/2")),
-])
+@pytest.mark.parametrize(
+    "spec, definition",
+    [
+        ("rr:k=3,p=3/4", lambda: pg.RandomizedResponse(3, "3/4")),
+        ("dp:graph=hamming,k=3,exp_eps=3", lambda: pg.DifferentialPrivacy.hamming(3, exp_eps=3)),
+        ("geometric:n=4,alpha=1/2", lambda: pg.parse_definition("geometric:n=4,alpha=1/2")),
+    ],
+)
 def test_rowcone_json_carries_every_facet(capsys, spec, definition):
     code, out, _ = run(capsys, "rowcone", spec, "--json")
     data = json.loads(out)
@@ -239,7 +246,9 @@ def test_out_file_has_the_complete_data(tmp_path, capsys):
     data = json.loads(f.read_text())
     rr = pg.RandomizedResponse(4, "3/4")
     assert len(data["facets"]) == 16 and len(data["rays"]) == 16
-    assert _canonical_rows(data["facets"]) == _canonical_rows(pg.Cone.from_facets(rr.facets(), exact=True).facets.tolist())
+    assert _canonical_rows(data["facets"]) == _canonical_rows(
+        pg.Cone.from_facets(rr.facets(), exact=True).facets.tolist()
+    )
     g = tmp_path / "sem.json"
     code, out, _ = run(capsys, "semantics", "rr:k=4,p=3/4", "--out", str(g))
     sem = json.loads(g.read_text())
@@ -274,8 +283,9 @@ def test_analyze_refuses_a_too_large_relaxation_without_failing_whole(capsys):
     assert "refused" in out and "double-description limit of" in out and "MAX_DD_DIM" not in out
 
 
-@pytest.mark.parametrize("argv", [["relax", "rr:k=2,p=3/4", "--family", ""],
-                                  ["analyze", "rr:k=2,p=3/4", "--family", " "]])
+@pytest.mark.parametrize(
+    "argv", [["relax", "rr:k=2,p=3/4", "--family", ""], ["analyze", "rr:k=2,p=3/4", "--family", " "]]
+)
 def test_empty_family_is_refused_naming_the_value(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and "--family" in err and "empty" in err and len(err.strip().splitlines()) == 1

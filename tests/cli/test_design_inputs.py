@@ -26,16 +26,29 @@ def run(capsys, *argv):
 
 def _forbid_work(monkeypatch) -> None:
     """The design operations and the report (``from_guarantees`` is how ``--guarantee`` is read, so it may run)."""
-    for name in ("without", "only", "intersection", "hull", "describe_row_cone", "compare",
-                 "dp_bounds", "optimal_mechanism", "least_informative"):
+    for name in (
+        "without",
+        "only",
+        "intersection",
+        "hull",
+        "describe_row_cone",
+        "compare",
+        "dp_bounds",
+        "optimal_mechanism",
+        "least_informative",
+    ):
         forbid(monkeypatch, design_cli, name)
 
 
 @pytest.fixture
 def files(tmp_path):
     paths = {}
-    for name, data in {"zero": [[0, 0, 0, 0]], "ones": [[1, 1, 1, 1]], "prior11": [0.5, 0.3, 0.2, 0.1],
-                       "empty": []}.items():
+    for name, data in {
+        "zero": [[0, 0, 0, 0]],
+        "ones": [[1, 1, 1, 1]],
+        "prior11": [0.5, 0.3, 0.2, 0.1],
+        "empty": [],
+    }.items():
         paths[name] = tmp_path / f"{name}.json"
         paths[name].write_text(json.dumps(data))
     paths["nan"] = tmp_path / "nan.json"
@@ -43,26 +56,29 @@ def files(tmp_path):
     return paths
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["rr:k=2,p=3/4", "--drop", "abc"], ["--drop", "abc", "not an integer"]),
-    (["rr:k=2,p=3/4", "--drop", "1.5"], ["--drop", "1.5"]),
-    (["rr:k=2,p=3/4", "--drop", "-1"], ["--drop", "-1"]),
-    (["rr:k=2,p=3/4", "--drop-orbit", "x"], ["--drop-orbit", "x"]),
-    (["rr:k=2,p=3/4", "--guarantee", "{zero}"], ["--guarantee", "zero vector"]),
-    (["rr:k=2,p=3/4", "--guarantee", "{ones}"], ["--guarantee", "implied by x ≥ 0"]),
-    (["rr:k=2,p=3/4", "--guarantee", "{empty}"], ["--guarantee", "non-empty"]),
-    (["rr:k=2,p=3/4", "--graph", "nosuch"], ["--graph nosuch", "unknown neighbour relation"]),
-    (["krr:n=3,exp_eps=2", "--graph", "hamming"], ["--graph hamming", "does not apply"]),
-    (["rr:k=2,p=3/4", "--utility", "{nan}"], ["--utility", "not finite"]),
-    (["rr:k=2,p=3/4", "--prior", "1/2,1/2,1/2,1/2"], ["--prior 1/2,1/2,1/2,1/2", "sum to 1"]),
-    (["rr:k=2,p=3/4", "--prior", "{prior11}"], ["--prior", "sum to 1, got 1.1"]),
-    (["rr:k=2,p=3/4", "--prior", "0,0,0,0"], ["--prior 0,0,0,0", "sum to 1, got 0"]),
-    (["rr:k=2,p=3/4", "--only", ""], ["--only", "needs an expression"]),
-    (["rr:k=2,p=3/4", "--intersect", "rr:k=1,p=3/4"], ["--intersect", "different datasets"]),
-    (["rr:k=2,p=3/4", "--hull", "nosuch:k=1"], ["--hull", "unknown definition kind"]),
-    ([ADP, "--drop", "0"], ["--drop", "not decided by its row cone"]),
-    ([ADP, "--only", "n_minus <= 1"], ["--only", "not decided by its row cone"]),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["rr:k=2,p=3/4", "--drop", "abc"], ["--drop", "abc", "not an integer"]),
+        (["rr:k=2,p=3/4", "--drop", "1.5"], ["--drop", "1.5"]),
+        (["rr:k=2,p=3/4", "--drop", "-1"], ["--drop", "-1"]),
+        (["rr:k=2,p=3/4", "--drop-orbit", "x"], ["--drop-orbit", "x"]),
+        (["rr:k=2,p=3/4", "--guarantee", "{zero}"], ["--guarantee", "zero vector"]),
+        (["rr:k=2,p=3/4", "--guarantee", "{ones}"], ["--guarantee", "implied by x ≥ 0"]),
+        (["rr:k=2,p=3/4", "--guarantee", "{empty}"], ["--guarantee", "non-empty"]),
+        (["rr:k=2,p=3/4", "--graph", "nosuch"], ["--graph nosuch", "unknown neighbour relation"]),
+        (["krr:n=3,exp_eps=2", "--graph", "hamming"], ["--graph hamming", "does not apply"]),
+        (["rr:k=2,p=3/4", "--utility", "{nan}"], ["--utility", "not finite"]),
+        (["rr:k=2,p=3/4", "--prior", "1/2,1/2,1/2,1/2"], ["--prior 1/2,1/2,1/2,1/2", "sum to 1"]),
+        (["rr:k=2,p=3/4", "--prior", "{prior11}"], ["--prior", "sum to 1, got 1.1"]),
+        (["rr:k=2,p=3/4", "--prior", "0,0,0,0"], ["--prior 0,0,0,0", "sum to 1, got 0"]),
+        (["rr:k=2,p=3/4", "--only", ""], ["--only", "needs an expression"]),
+        (["rr:k=2,p=3/4", "--intersect", "rr:k=1,p=3/4"], ["--intersect", "different datasets"]),
+        (["rr:k=2,p=3/4", "--hull", "nosuch:k=1"], ["--hull", "unknown definition kind"]),
+        ([ADP, "--drop", "0"], ["--drop", "not decided by its row cone"]),
+        ([ADP, "--only", "n_minus <= 1"], ["--only", "not decided by its row cone"]),
+    ],
+)
 def test_bad_input_exits_2_before_any_work(capsys, monkeypatch, files, argv, words):
     _forbid_work(monkeypatch)
     argv = [a.format(**files) if a.startswith("{") else a for a in argv]

@@ -16,8 +16,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-       "MPLBACKEND": "Agg"}
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    "MPLBACKEND": "Agg",
+}
 
 
 LAUNCHER = "privgeom.cli._launch"
@@ -30,14 +33,36 @@ def test_the_console_script_is_the_launcher():
 
 def test_the_launcher_loads_no_command_until_it_runs():
     # importing the launcher runs the package's lazy façade only: no parser, no command module, no scipy/networkx
-    r = subprocess.run([sys.executable, "-c", f"import sys, {LAUNCHER}; print(sorted(m for m in sys.modules "
-                        "if m.split('.')[0] in ('privgeom', 'scipy', 'networkx', 'cvxpy')))"],
-                       env=ENV, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys, {LAUNCHER}; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('privgeom', 'scipy', 'networkx', 'cvxpy')))",
+        ],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     loaded = ast.literal_eval(r.stdout.strip())  # the printed list of module names
     assert "privgeom.cli._launch" in loaded
-    assert not [m for m in loaded if m.startswith(("privgeom.cli._main", "privgeom.cli._core", "privgeom.geometry",
-                                                    "privgeom.analyses", "scipy", "networkx", "cvxpy"))], loaded
+    assert not [
+        m
+        for m in loaded
+        if m.startswith(
+            (
+                "privgeom.cli._main",
+                "privgeom.cli._core",
+                "privgeom.geometry",
+                "privgeom.analyses",
+                "scipy",
+                "networkx",
+                "cvxpy",
+            )
+        )
+    ], loaded
 
 
 def _assert_interrupted(code: int, err: str) -> None:
@@ -47,18 +72,21 @@ def _assert_interrupted(code: int, err: str) -> None:
 
 def test_ctrl_c_while_the_command_line_is_imported():
     # deterministic: an import hook says "ready" once main() has started importing the command line, and waits there
-    code = (f"import sys, time, {LAUNCHER} as launch\n"
-            "class Ready:\n"
-            "    def find_spec(self, name, path=None, target=None):\n"
-            "        if name == 'privgeom.cli._main':\n"
-            "            print('ready', flush=True)\n"
-            "            time.sleep(2)\n"
-            "        return None\n"
-            "sys.meta_path.insert(0, Ready())\n"
-            "sys.argv = ['privgeom', 'rowcone', 'rr:k=2,p=3/4']\n"
-            "sys.exit(launch.main())\n")
-    proc = subprocess.Popen([sys.executable, "-c", code], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    code = (
+        f"import sys, time, {LAUNCHER} as launch\n"
+        "class Ready:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'privgeom.cli._main':\n"
+        "            print('ready', flush=True)\n"
+        "            time.sleep(2)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Ready())\n"
+        "sys.argv = ['privgeom', 'rowcone', 'rr:k=2,p=3/4']\n"
+        "sys.exit(launch.main())\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "ready"
     proc.send_signal(signal.SIGINT)
@@ -94,8 +122,14 @@ def test_ctrl_c_through_the_console_script(tmp_path):
     # a long command: the signal lands once the launcher is running, i.e. once the command's compiled dependencies
     # (pycddlib or scipy, loaded by the command module under the launcher's handler) are mapped into the process —
     # the façade's own import, before the launcher runs, is Python's (module docstring of privgeom.cli._launch)
-    proc = subprocess.Popen([str(script), "analyze", "rr:k=16,p=3/4"], env=ENV, cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [str(script), "analyze", "rr:k=16,p=3/4"],
+        env=ENV,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     _wait_until_mapped(proc, ("/cdd/", "/scipy/"))
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)

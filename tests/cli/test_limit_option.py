@@ -41,24 +41,48 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
 #: (command line, the low --limit, the form the refusal must name (with the needed value), words of the answer once
 #: the needed value is passed with --limit)
 CASES: list[tuple[str, str, str, tuple[str, ...]]] = [
-    ("relax rr:k=3,p=3/4 --method block", "block_work=100", "--limit block_work=384",
-     ("exactly ε-differential privacy", "e^ε = 3")),
-    (f"epsilon -m {RR2} --graph hamming", "profile_work=10", "--max-work 288 (or --limit profile_work=288)",
-     ("ε = ln(2)",)),
-    (f"delta -m {RR2} --graph complete --exp-eps 2", "profile_work=10", "--max-work 432 (or --limit profile_work=432)",
-     ("= 2/9 (exact)",)),
+    (
+        "relax rr:k=3,p=3/4 --method block",
+        "block_work=100",
+        "--limit block_work=384",
+        ("exactly ε-differential privacy", "e^ε = 3"),
+    ),
+    (
+        f"epsilon -m {RR2} --graph hamming",
+        "profile_work=10",
+        "--max-work 288 (or --limit profile_work=288)",
+        ("ε = ln(2)",),
+    ),
+    (
+        f"delta -m {RR2} --graph complete --exp-eps 2",
+        "profile_work=10",
+        "--max-work 432 (or --limit profile_work=432)",
+        ("= 2/9 (exact)",),
+    ),
     # 16 is the proven lower bound on the rays the refusal names; the cone has 38 (raised to 38 below)
     # --rays alone counts the rays by orbit whatever dp_rays is; --all lists every one
     ("rowcone dp:graph=hamming,k=3,exp_eps=3 --rays --all", "dp_rays=10", "--limit dp_rays=16", ("38 extreme rays",)),
-    ("optimal dp:graph=path,n=3,exp_eps=2", "optimal_lp_size=10", "--max-lp-size 40 (or --limit optimal_lp_size=40)",
-     ("expected utility",)),
+    (
+        "optimal dp:graph=path,n=3,exp_eps=2",
+        "optimal_lp_size=10",
+        "--max-lp-size 40 (or --limit optimal_lp_size=40)",
+        ("expected utility",),
+    ),
     ("analyze dp:graph=path,n=20,exp_eps=2", "domain_size=10", "--limit domain_size=21", ("1. consistent closure",)),
-    ("relax rr:k=3,p=3/4 --family all-pairs", "relax_family=20", "--max-family 28 (or --limit relax_family=28)",
-     ("Projecting onto 28 pairs",)),
+    (
+        "relax rr:k=3,p=3/4 --family all-pairs",
+        "relax_family=20",
+        "--max-family 28 (or --limit relax_family=28)",
+        ("Projecting onto 28 pairs",),
+    ),
     ("rowcone rr:k=2,p=3/4 --all", "listed_coefficients=5", "--limit listed_coefficients=16", ("4 facets",)),
     # the voters of a rule stored by vote count: --max-n is the command's own option for count_voters
-    ("voting accuracy majority -n 21 --rho 1/2", "count_voters=20", "--max-n 21 (or --limit count_voters=21)",
-     ("Acc(M_rho majority(21)) at rho = 1/2: 193447200300840513/288230376151711744",)),
+    (
+        "voting accuracy majority -n 21 --rho 1/2",
+        "count_voters=20",
+        "--max-n 21 (or --limit count_voters=21)",
+        ("Acc(M_rho majority(21)) at rho = 1/2: 193447200300840513/288230376151711744",),
+    ),
 ]
 
 
@@ -127,13 +151,16 @@ def test_max_rays_is_a_registered_limit(capsys):
         assert len(pg.DifferentialPrivacy(hamming_graph(3), exp_eps=3).row_cone().rays) == 38
 
 
-@pytest.mark.parametrize("value,words", [
-    ("blocks=3", ["--limit 'blocks=3'", "unknown size limit 'blocks'", "block_work", "dp_rays", "domain_size"]),
-    ("block_work", ["--limit 'block_work'", "write NAME=N", "block_work"]),
-    ("block_work=x", ["--limit 'block_work=x'", "'x'"]),
-    ("block_work=0", ["--limit 'block_work=0'", ">= 1"]),
-    ("block_work=2.5", ["--limit 'block_work=2.5'"]),
-])
+@pytest.mark.parametrize(
+    "value,words",
+    [
+        ("blocks=3", ["--limit 'blocks=3'", "unknown size limit 'blocks'", "block_work", "dp_rays", "domain_size"]),
+        ("block_work", ["--limit 'block_work'", "write NAME=N", "block_work"]),
+        ("block_work=x", ["--limit 'block_work=x'", "'x'"]),
+        ("block_work=0", ["--limit 'block_work=0'", ">= 1"]),
+        ("block_work=2.5", ["--limit 'block_work=2.5'"]),
+    ],
+)
 def test_bad_limit_options_exit_2_before_any_work(value, words, capsys, monkeypatch):
     from privgeom.analyses.relaxation import _relaxation
 

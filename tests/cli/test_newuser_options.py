@@ -52,8 +52,9 @@ def _rr1_file(tmp_path):
 @pytest.mark.parametrize("others", ["0=x", "0=2.5"])
 def test_shuffle_others_count_not_an_integer_is_an_error(capsys, tmp_path, others):
     """A count in --others that is no integer was an internal error (a bare int() ValueError)."""
-    code, out, err = _run(capsys, ["shuffle", "--local", _rr1_file(tmp_path), "-n", "5", "--change", "1:0",
-                                   "--others", others])
+    code, out, err = _run(
+        capsys, ["shuffle", "--local", _rr1_file(tmp_path), "-n", "5", "--change", "1:0", "--others", others]
+    )
     assert code == 2 and out == "" and "internal error" not in err
     assert f"--others '{others}'" in err and repr(others.split("=")[1]) in err
 
@@ -61,8 +62,9 @@ def test_shuffle_others_count_not_an_integer_is_an_error(capsys, tmp_path, other
 def test_shuffle_others_exact_value(capsys, tmp_path):
     """δ(0) of 5 users of RR(3/4), the others all holding 0, the user 1 → 0: with S ~ Bin(4, 1/4) the tallies differ
     by 1/2 (P(S = t − 1) − P(S = t)), so δ(0) = 1/4 Σ_t |P(S = t − 1) − P(S = t)| = 1/4 · 216/256 = 27/128."""
-    code, out, _ = _run(capsys, ["shuffle", "--local", _rr1_file(tmp_path), "-n", "5", "--change", "1:0",
-                                 "--others", "0=4"])
+    code, out, _ = _run(
+        capsys, ["shuffle", "--local", _rr1_file(tmp_path), "-n", "5", "--change", "1:0", "--others", "0=4"]
+    )
     assert code == 0 and "δ(0) = 27/128 (exact)" in out
 
 
@@ -76,14 +78,16 @@ def test_shuffle_missing_local_file_is_named(capsys):
 def test_design_floor_above_any_mechanism_is_an_error(capsys, floor):
     """Accuracy under the uniform prior is at most Σ_D π_D max_ω u(D, ω) = 1 for every mechanism, so a floor above 1
     is bad input (exit 2 naming it), not a report listing "none" for BASE and the new definition."""
-    code, out, err = _run(capsys, ["design", "rr:k=2,p=3/4", "--utility", "accuracy", "--prior", "uniform",
-                                   "--at-least", floor])
+    code, out, err = _run(
+        capsys, ["design", "rr:k=2,p=3/4", "--utility", "accuracy", "--prior", "uniform", "--at-least", floor]
+    )
     assert code == 2 and out == ""
     assert f"--at-least {floor}" in err and "at most" in err and "= 1 " in err
 
 
 def test_design_floor_reachable_by_some_mechanism_is_answered(capsys):
     """A floor of 1 is reached (by the identity mechanism) though not by RR(3/4)'s closure (best 9/16): answered."""
-    code, out, _ = _run(capsys, ["design", "rr:k=2,p=3/4", "--utility", "accuracy", "--prior", "uniform",
-                                 "--at-least", "1"])
+    code, out, _ = _run(
+        capsys, ["design", "rr:k=2,p=3/4", "--utility", "accuracy", "--prior", "uniform", "--at-least", "1"]
+    )
     assert code == 0 and "1 is above its best expected utility 9/16" in out

@@ -65,8 +65,10 @@ def test_other_cones_keep_their_route():
 def _old_rowcone_json(spec: str) -> dict:
     """The Fraction route: canonical rays and each facet normalised alone, through to_jsonable."""
     cone = pg.parse_definition(spec).row_cone()
-    facets = [normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object),
-                             exact=True)[0] for i in range(cone.n_facets)]
+    facets = [
+        normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object), exact=True)[0]
+        for i in range(cone.n_facets)
+    ]
     facets.sort(key=tuple, reverse=True)  # the canonical order of cone.facets, which the listing follows
     return {"facets": to_jsonable(facets), "rays": to_jsonable(cone.rays), "lineality": []}
 
@@ -133,8 +135,13 @@ def _routes(normal, labels):
 @pytest.mark.parametrize("normal", [[9, -3, -3, 1], [3, -1, 0, 0], [1, 0, 0, 0], [5, -5, 1, -1], [2, 1, 0, -3]])
 def test_integer_route_equals_fraction_route(normal):
     a, b = _routes(normal, ["11", "10", "01", "00"])
-    assert (a.s_plus, a.s_minus, a.parity_bits, a.structure, a.text) == (b.s_plus, b.s_minus, b.parity_bits,
-                                                                        b.structure, b.text)
+    assert (a.s_plus, a.s_minus, a.parity_bits, a.structure, a.text) == (
+        b.s_plus,
+        b.s_minus,
+        b.parity_bits,
+        b.structure,
+        b.text,
+    )
     da, db = a.to_dict(), b.to_dict()
     assert da["prior"] == db["prior"] == to_jsonable(a.prior)
     assert da["coefficients"] == to_jsonable(a.coefficients) == [str(v) for v in normal]
@@ -201,8 +208,11 @@ def test_benchmark_quick_runs_and_routes_agree():
     bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_output.py"
     proc = subprocess.run([sys.executable, str(bench), "--quick"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    rows = [line for line in proc.stdout.splitlines() if line.split(" | ")[0] in
-            ("rays --out", "facets --out", "ray orbits", "semantics --all")]
+    rows = [
+        line
+        for line in proc.stdout.splitlines()
+        if line.split(" | ")[0] in ("rays --out", "facets --out", "ray orbits", "semantics --all")
+    ]
     assert len(rows) == 4 and all(line.endswith("| yes") for line in rows), rows
 
 
@@ -211,8 +221,10 @@ def test_difference_facets_are_integer_rows(spec, monkeypatch):
     """ε-DP (Lin & Kifer, Section V): x_a ≤ (p/q) x_b is the primitive row p at b, −q at a — the same JSON as each
     structured facet normalised alone as Fractions."""
     cone = pg.parse_definition(spec).row_cone()
-    alone = [normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object), exact=True)[0]
-             for i in range(cone.n_facets)]
+    alone = [
+        normalise_rows(np.array([[Fraction(x) for x in structured_facet(cone, i)]], dtype=object), exact=True)[0]
+        for i in range(cone.n_facets)
+    ]
     expected = [json.dumps(to_jsonable(r)) for r in sorted(alone, key=tuple, reverse=True)]  # cone.facets' order
     from privgeom.geometry import _canonical
 

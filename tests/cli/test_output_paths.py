@@ -50,12 +50,19 @@ def _bad_paths(kind: str) -> list[tuple[str, str]]:
     """(path, fragment of the reason) for a kind of output."""
     name = {"file": "x.json", "figure": "x.png", "figure-or-dir": "x.png", "dir": "sub"}[kind]
     # folders are never created: a missing one is refused like a missing parent of a file
-    rows = [(f"nodir/{name}", "the directory does not exist (privgeom does not create folders" if kind == "dir"
-             else "the directory 'nodir' does not exist"),
-            (f"m.json/{name}", "is a file" if kind in ("dir", "figure-or-dir") else "is not a directory")]
+    rows = [
+        (
+            f"nodir/{name}",
+            "the directory does not exist (privgeom does not create folders"
+            if kind == "dir"
+            else "the directory 'nodir' does not exist",
+        ),
+        (f"m.json/{name}", "is a file" if kind in ("dir", "figure-or-dir") else "is not a directory"),
+    ]
     if kind in ("dir", "figure-or-dir"):
-        rows.append(("no/such/folder/", "the directory does not exist (privgeom does not create folders: create it "
-                                        "first)"))
+        rows.append(
+            ("no/such/folder/", "the directory does not exist (privgeom does not create folders: create it first)")
+        )
         rows.append(("/nonexistent", "the directory does not exist"))
     if UNWRITABLE:
         rows.append((UNWRITABLE if kind == "dir" else f"{UNWRITABLE}/{name}", f"cannot create files in '{UNWRITABLE}'"))
@@ -66,8 +73,11 @@ def _bad_paths(kind: str) -> list[tuple[str, str]]:
     return [(p, f) for p, f in rows if f is not None]
 
 
-ROWS = [(line.format(OUT=path), option, path, fragment)
-        for _, line, option, kind in COMMAND_LINES for path, fragment in _bad_paths(kind)]
+ROWS = [
+    (line.format(OUT=path), option, path, fragment)
+    for _, line, option, kind in COMMAND_LINES
+    for path, fragment in _bad_paths(kind)
+]
 
 
 @pytest.fixture(scope="module")
@@ -116,8 +126,9 @@ def _run(argv: list[str], capsys) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("line,option,path,fragment", ROWS, ids=[r[0] for r in ROWS])
-def test_bad_output_path_is_refused_before_any_work(line, option, path, fragment, workdir, capsys, monkeypatch,
-                                                    no_work):
+def test_bad_output_path_is_refused_before_any_work(
+    line, option, path, fragment, workdir, capsys, monkeypatch, no_work
+):
     monkeypatch.chdir(workdir)
     code, out, err = _run(shlex.split(line), capsys)
     lines = err.strip("\n").splitlines()

@@ -30,8 +30,9 @@ def test_semantics_latex_prints_example_4_4(capsys):
     assert lines[1:-1] == EXAMPLE_4_4
 
 
-@pytest.mark.parametrize("argv", [["rowcone", "rr:k=2,p=3/4"], ["analyze"],
-                                  ["compare", "rr:k=2,p=3/4", "dp:graph=hamming,k=2,exp_eps=3"]])
+@pytest.mark.parametrize(
+    "argv", [["rowcone", "rr:k=2,p=3/4"], ["analyze"], ["compare", "rr:k=2,p=3/4", "dp:graph=hamming,k=2,exp_eps=3"]]
+)
 def test_latex_on_other_commands(capsys, argv):
     code, out, _ = _run(capsys, argv + ["--latex"])
     assert code == 0
@@ -59,7 +60,10 @@ def test_rowcone_symbolic_prints_theorem_4_3(capsys):
     assert "(1 - p)^2·x11 - p(1 - p)·x10 - p(1 - p)·x01 + p^2·x00 ≥ 0" in out
     assert out.count("facet ") == 4 and "type constant for p in (1/2, 1)" in out and "verified exactly" in out
     code, out, _ = _run(capsys, ["rowcone", "rr:k=2,p=p", "--symbolic", "--latex"])
-    assert r"p^{2} x_{00} + \left(1 - p\right)^{2} x_{11} &\geq p \left(1 - p\right) x_{01} + p \left(1 - p\right) x_{10}" in out
+    assert (
+        r"p^{2} x_{00} + \left(1 - p\right)^{2} x_{11} &\geq p \left(1 - p\right) x_{01} + p \left(1 - p\right) x_{10}"
+        in out
+    )
     code, out, _ = _run(capsys, ["rowcone", "rr:k=2,p=p", "--symbolic", "--json"])
     data = json.loads(out)
     assert data["interval"] == ["1/2", "1"] and len(data["facets"]) == 4

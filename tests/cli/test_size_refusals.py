@@ -51,8 +51,10 @@ def _forbid(monkeypatch: pytest.MonkeyPatch, routines: tuple[Routine, ...]) -> l
 #: How a refusal names a limit: ``--limit NAME=``, ``set_limits(NAME=``, ``(NAME)``, ``(the limit NAME)``,
 #: ``the limit NAME``, ``the NAME limit``, ``the size limit NAME`` (NAME in snake case, with at least one ``_``).
 _SNAKE = r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
-_NAMED = re.compile(rf"--limit {_SNAKE}=|set_limits\({_SNAKE}=|\({_SNAKE}\)|\(the limit {_SNAKE}\)|"
-                    rf"\blimit {_SNAKE}\b|\b{_SNAKE} limit\b")
+_NAMED = re.compile(
+    rf"--limit {_SNAKE}=|set_limits\({_SNAKE}=|\({_SNAKE}\)|\(the limit {_SNAKE}\)|"
+    rf"\blimit {_SNAKE}\b|\b{_SNAKE} limit\b"
+)
 
 
 def limit_names(message: str) -> set[str]:
@@ -66,9 +68,11 @@ def limit_names(message: str) -> set[str]:
 
 def test_the_limit_names_of_the_reported_message_are_found():
     # the message the command printed before: two names for one limit, one of them not a registered limit
-    old = ("the eps-DP cone over 64 datasets has at least 93,207 orbits of extreme rays under the hypercube group of "
-           "order 46,080, more than the limit of 20,000 (max_orbits); refused before searching — raise it with "
-           "--limit dp_ray_orbits=93207")
+    old = (
+        "the eps-DP cone over 64 datasets has at least 93,207 orbits of extreme rays under the hypercube group of "
+        "order 46,080, more than the limit of 20,000 (max_orbits); refused before searching — raise it with "
+        "--limit dp_ray_orbits=93207"
+    )
     assert limit_names(old) == {"max_orbits", "dp_ray_orbits"} and "max_orbits" not in pg.get_limits()
 
 
@@ -99,42 +103,86 @@ def test_every_refusal_in_the_package_names_a_registered_limit():
 #: (command line, routines that must not run, fragments of the one-line refusal)
 CLI_ROWS: list[tuple[str, tuple[Routine, ...], tuple[str, ...]]] = [
     # semantics rr:k=20 without --all now answers per orbit (tests/analyses/test_orbit_routes.py); --all is refused
-    ("semantics rr:k=20,p=3/4 --all", ("privgeom.cli._core:_listed_positions",),
-     ("1,099,511,627,776 numbers", "--limit listed_coefficients=1099511627776")),
+    (
+        "semantics rr:k=20,p=3/4 --all",
+        ("privgeom.cli._core:_listed_positions",),
+        ("1,099,511,627,776 numbers", "--limit listed_coefficients=1099511627776"),
+    ),
     # relax rr:k=20 onto its Hamming pairs answers per orbit (tests/cli/test_core_cli.py); all pairs are refused
-    ("relax rr:k=20,p=3/4 --family all-pairs", ("privgeom.cli._core:relax", "privgeom.cli._routes:subset_family"),
-     ("549,755,289,600 subsets", "--max-family 549755289600 (or --limit relax_family=549755289600)")),
-    ("relax rr:k=10,p=3/4 --family triples", ("privgeom.cli._core:relax", "privgeom.cli._routes:subset_family"),
-     ("178,433,024 subsets", "--max-family 178433024")),
-    ("relax dp:graph=hamming,k=4,exp_eps=3 --family triples", ("privgeom.geometry._cone:Cone.project",),
-     ("estimated work 64² × 13 = 53,248", "--limit block_work=53248")),
-    ("optimal dp:graph=path,n=100000,exp_eps=2",
-     ("privgeom.analyses.optimal._optimal_lp:_rows_lp", "privgeom.analyses.optimal._optimal_lp:special_lp"),
-     ("10,000,200,001 variables", "--max-lp-size 60000800002")),
-    (f"epsilon -m {RR2} --graph hamming --max-work 10", ("privgeom.analyses.profiles._scan:_matrix_views",),
-     ("288 units of work", "--max-work 288")),
-    (f"delta -m {RR2} --graph complete --exp-eps 2 --limit profile_work=10", ("privgeom.analyses.profiles._scan:_matrix_views",),
-     ("432 units of work", "--max-work 432")),
-    ("compare rr:k=20,p=3/4 dp:graph=hamming,k=20,exp_eps=3", ("privgeom.cli._closures:compare",),
-     ("10,485,760 edges", "--limit graph_edges=10485760")),
+    (
+        "relax rr:k=20,p=3/4 --family all-pairs",
+        ("privgeom.cli._core:relax", "privgeom.cli._routes:subset_family"),
+        ("549,755,289,600 subsets", "--max-family 549755289600 (or --limit relax_family=549755289600)"),
+    ),
+    (
+        "relax rr:k=10,p=3/4 --family triples",
+        ("privgeom.cli._core:relax", "privgeom.cli._routes:subset_family"),
+        ("178,433,024 subsets", "--max-family 178433024"),
+    ),
+    (
+        "relax dp:graph=hamming,k=4,exp_eps=3 --family triples",
+        ("privgeom.geometry._cone:Cone.project",),
+        ("estimated work 64² × 13 = 53,248", "--limit block_work=53248"),
+    ),
+    (
+        "optimal dp:graph=path,n=100000,exp_eps=2",
+        ("privgeom.analyses.optimal._optimal_lp:_rows_lp", "privgeom.analyses.optimal._optimal_lp:special_lp"),
+        ("10,000,200,001 variables", "--max-lp-size 60000800002"),
+    ),
+    (
+        f"epsilon -m {RR2} --graph hamming --max-work 10",
+        ("privgeom.analyses.profiles._scan:_matrix_views",),
+        ("288 units of work", "--max-work 288"),
+    ),
+    (
+        f"delta -m {RR2} --graph complete --exp-eps 2 --limit profile_work=10",
+        ("privgeom.analyses.profiles._scan:_matrix_views",),
+        ("432 units of work", "--max-work 432"),
+    ),
+    (
+        "compare rr:k=20,p=3/4 dp:graph=hamming,k=20,exp_eps=3",
+        ("privgeom.cli._closures:compare",),
+        ("10,485,760 edges", "--limit graph_edges=10485760"),
+    ),
     # Q5's 395,094 rays are listed by orbit (434 orbits); Q6 has at least 2^32 rays in 93,207 orbits or more
-    ("rowcone dp:graph=hamming,k=6,exp_eps=3 --rays", ("privgeom.definitions._ray_orbits:_search",),
-     ("at least 93,207 orbits", "--limit dp_ray_orbits=93207")),
-    ("rowcone dp:graph=hamming,k=5,exp_eps=3 --rays --all", ("privgeom.geometry._cdd:h_to_v",),
-     ("at least 65,536 extreme rays", "--limit dp_rays=65536")),
-    ("analyze dp:graph=path,n=1000000000,exp_eps=2", ("privgeom.definitions._dp:DifferentialPrivacy.__init__",),
-     ("1,000,000,001 datasets", "--limit domain_size=1000000001")),
+    (
+        "rowcone dp:graph=hamming,k=6,exp_eps=3 --rays",
+        ("privgeom.definitions._ray_orbits:_search",),
+        ("at least 93,207 orbits", "--limit dp_ray_orbits=93207"),
+    ),
+    (
+        "rowcone dp:graph=hamming,k=5,exp_eps=3 --rays --all",
+        ("privgeom.geometry._cdd:h_to_v",),
+        ("at least 65,536 extreme rays", "--limit dp_rays=65536"),
+    ),
+    (
+        "analyze dp:graph=path,n=1000000000,exp_eps=2",
+        ("privgeom.definitions._dp:DifferentialPrivacy.__init__",),
+        ("1,000,000,001 datasets", "--limit domain_size=1000000001"),
+    ),
     # a relation that needs a networkx graph: its 1,124,250 edges are refused before one is listed (the path needs
     # no graph: its edges are index arithmetic, tests/definitions/test_dp_path_scale.py)
-    ("analyze dp:graph=complete,n=1500,exp_eps=2", ("privgeom._core.domain:Domain._edges",),
-     ("1,124,250 edges", "--limit graph_edges=1124250")),
-    ("rowcone rr:k=27,p=3/4", ("privgeom.definitions._rr:RandomizedResponse.row_cone",),
-     ("2^27 datasets", "--limit domain_size=134217728")),
+    (
+        "analyze dp:graph=complete,n=1500,exp_eps=2",
+        ("privgeom._core.domain:Domain._edges",),
+        ("1,124,250 edges", "--limit graph_edges=1124250"),
+    ),
+    (
+        "rowcone rr:k=27,p=3/4",
+        ("privgeom.definitions._rr:RandomizedResponse.row_cone",),
+        ("2^27 datasets", "--limit domain_size=134217728"),
+    ),
     # a mechanism of the wrong size: the counts are compared before rr:k=20's 1,048,576 labels are built
-    (f"closure rr:k=20,p=3/4 -m {RR2}", ("privgeom.definitions._rr:bit_strings", "privgeom._core.domain:_LazyBitLabels.build"),
-     ("has 4 inputs (11, 10, 01, 00)", "rr:k=20,p=3/4 has 1,048,576 datasets")),
-    ("rowcone rr:k=3,p=3/4 --all --limit listed_coefficients=10", ("privgeom.cli._core:describe_row_cone",),
-     ("more than the 10 a text listing shows", "--limit listed_coefficients=64")),
+    (
+        f"closure rr:k=20,p=3/4 -m {RR2}",
+        ("privgeom.definitions._rr:bit_strings", "privgeom._core.domain:_LazyBitLabels.build"),
+        ("has 4 inputs (11, 10, 01, 00)", "rr:k=20,p=3/4 has 1,048,576 datasets"),
+    ),
+    (
+        "rowcone rr:k=3,p=3/4 --all --limit listed_coefficients=10",
+        ("privgeom.cli._core:describe_row_cone",),
+        ("more than the 10 a text listing shows", "--limit listed_coefficients=64"),
+    ),
 ]
 
 
@@ -159,7 +207,9 @@ def test_cli_refuses_from_the_sizes(line, routines, fragments, monkeypatch, caps
 
 def test_analyze_reports_a_refused_row_cone_without_building_the_guarantees(monkeypatch, capsys):
     """``analyze`` reports every part it could do: the refused row cone must not cost the guarantees' work."""
-    monkeypatch.setattr(pg.RandomizedResponse, "orbit_structure", lambda self: None)  # the generic route (per orbit it answers: below)
+    monkeypatch.setattr(
+        pg.RandomizedResponse, "orbit_structure", lambda self: None
+    )  # the generic route (per orbit it answers: below)
     entered = _forbid(monkeypatch, ("privgeom.analyses.guarantees._semantics:_rr_semantics",))
     code = main(["analyze", "rr:k=18,p=3/4"])
     out, err = capsys.readouterr()
@@ -179,23 +229,46 @@ def test_analyze_rr18_answers_per_orbit(monkeypatch, capsys):
 
 #: (call, routines that must not run, fragments of the refusal)
 PYTHON_ROWS: list[tuple[Callable[[], Any], tuple[Routine, ...], tuple[str, ...]]] = [
-    (lambda: pg.relax(pg.parse_definition("dp:graph=hamming,k=4,exp_eps=3"), "triples"),
-     ("privgeom.geometry._cone:Cone.project",), ("pg.set_limits(block_work=53248)",)),
-    (lambda: pg.DifferentialPrivacy(hamming_graph(5), exp_eps=3).row_cone().rays, ("networkx:bfs_tree",),
-     ("max_rays=65536 or pg.set_limits(dp_rays=65536)",)),
-    (lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=100000,exp_eps=2")),
-     ("privgeom.analyses.optimal._optimal_lp:_rows_lp", "privgeom.analyses.optimal._optimal_lp:special_lp"),
-     ("max_lp_size=60000800002 or pg.set_limits(optimal_lp_size=60000800002)",)),
-    (lambda: pg.epsilon(pg.Mechanism.load(RR2), "hamming", max_work=10), ("privgeom.analyses.profiles._scan:_matrix_views",),
-     ("max_work=288 or pg.set_limits(profile_work=288)",)),
-    (lambda: pg.relax_pairwise(pg.RandomizedResponse(12, "3/4"), "complete"),
-     ("privgeom._core.domain:Domain.relation",), ("8,386,560 pairs", "pg.set_limits(relax_family=8386560)")),
-    (lambda: pg.RandomizedResponse(27, "3/4"), ("privgeom._core.domain:Domain.bits",),
-     ("2^27 datasets", "pg.set_limits(domain_size=134217728)")),
-    (lambda: pg.DifferentialPrivacy(pg.Domain.labels([str(i) for i in range(1500)]).relation("complete"), exp_eps=2),
-     ("privgeom._core.domain:Domain._edges",), ("max_edges=1124250 or pg.set_limits(graph_edges=1124250)",)),
-    (lambda: pg.parse_definition("dp:graph=path,n=1000000000,exp_eps=2"),
-     ("privgeom.definitions._dp:DifferentialPrivacy.__init__",), ("pg.set_limits(domain_size=1000000001)",)),
+    (
+        lambda: pg.relax(pg.parse_definition("dp:graph=hamming,k=4,exp_eps=3"), "triples"),
+        ("privgeom.geometry._cone:Cone.project",),
+        ("pg.set_limits(block_work=53248)",),
+    ),
+    (
+        lambda: pg.DifferentialPrivacy(hamming_graph(5), exp_eps=3).row_cone().rays,
+        ("networkx:bfs_tree",),
+        ("max_rays=65536 or pg.set_limits(dp_rays=65536)",),
+    ),
+    (
+        lambda: pg.optimal_mechanism(pg.parse_definition("dp:graph=path,n=100000,exp_eps=2")),
+        ("privgeom.analyses.optimal._optimal_lp:_rows_lp", "privgeom.analyses.optimal._optimal_lp:special_lp"),
+        ("max_lp_size=60000800002 or pg.set_limits(optimal_lp_size=60000800002)",),
+    ),
+    (
+        lambda: pg.epsilon(pg.Mechanism.load(RR2), "hamming", max_work=10),
+        ("privgeom.analyses.profiles._scan:_matrix_views",),
+        ("max_work=288 or pg.set_limits(profile_work=288)",),
+    ),
+    (
+        lambda: pg.relax_pairwise(pg.RandomizedResponse(12, "3/4"), "complete"),
+        ("privgeom._core.domain:Domain.relation",),
+        ("8,386,560 pairs", "pg.set_limits(relax_family=8386560)"),
+    ),
+    (
+        lambda: pg.RandomizedResponse(27, "3/4"),
+        ("privgeom._core.domain:Domain.bits",),
+        ("2^27 datasets", "pg.set_limits(domain_size=134217728)"),
+    ),
+    (
+        lambda: pg.DifferentialPrivacy(pg.Domain.labels([str(i) for i in range(1500)]).relation("complete"), exp_eps=2),
+        ("privgeom._core.domain:Domain._edges",),
+        ("max_edges=1124250 or pg.set_limits(graph_edges=1124250)",),
+    ),
+    (
+        lambda: pg.parse_definition("dp:graph=path,n=1000000000,exp_eps=2"),
+        ("privgeom.definitions._dp:DifferentialPrivacy.__init__",),
+        ("pg.set_limits(domain_size=1000000001)",),
+    ),
 ]
 
 
@@ -238,11 +311,18 @@ def test_cone_rays_are_refused_from_the_document_before_preparing_it(monkeypatch
 
     (tmp_path / "cone70.json").write_text(json.dumps(_cone_document(70)))
     forbid(monkeypatch, _cone_definition, "_face_of_ones")
-    assert_cli_refused(["rowcone", "cone:file={tmp}/cone70.json", "--rays"],
-                       ["ambient dimension 70", "refused before preparing the definition", "--limit dd_dim=70"],
-                       tmp_path, capsys)
-    assert_cli_refused(["relax", "cone:file={tmp}/cone70.json", "--method", "block"],
-                       ["70 datasets exceed the double-description limit of 64", "--limit dd_dim=70"], tmp_path, capsys)
+    assert_cli_refused(
+        ["rowcone", "cone:file={tmp}/cone70.json", "--rays"],
+        ["ambient dimension 70", "refused before preparing the definition", "--limit dd_dim=70"],
+        tmp_path,
+        capsys,
+    )
+    assert_cli_refused(
+        ["relax", "cone:file={tmp}/cone70.json", "--method", "block"],
+        ["70 datasets exceed the double-description limit of 64", "--limit dd_dim=70"],
+        tmp_path,
+        capsys,
+    )
     inline = "cone:json=" + json.dumps(_cone_document(70), separators=(",", ":"))
     assert_cli_refused(["rowcone", inline, "--rays"], ["ambient dimension 70", "--limit dd_dim=70"], tmp_path, capsys)
     # within the limit the same route prepares the definition once and answers: R^4, 4 facets, 4 rays

@@ -56,8 +56,12 @@ def test_rowcone_all_text_is_the_closed_form_and_unchanged() -> None:
     lines = buf.getvalue().splitlines()
     assert lines[0] == "row cone in R^4: dimension 4, 4 facets, 4 extreme rays, pointed"
     # numbered in the order of row_cone().facets (the order of semantics and of design --drop)
-    assert lines[-4:] == ["  [0] 9·x_11 + 1·x_00 − 3·x_10 − 3·x_01 ≥ 0", "  [1] 9·x_00 + 1·x_11 − 3·x_10 − 3·x_01 ≥ 0",
-                          "  [2] 9·x_10 + 1·x_01 − 3·x_11 − 3·x_00 ≥ 0", "  [3] 9·x_01 + 1·x_10 − 3·x_11 − 3·x_00 ≥ 0"]
+    assert lines[-4:] == [
+        "  [0] 9·x_11 + 1·x_00 − 3·x_10 − 3·x_01 ≥ 0",
+        "  [1] 9·x_00 + 1·x_11 − 3·x_10 − 3·x_01 ≥ 0",
+        "  [2] 9·x_10 + 1·x_01 − 3·x_11 − 3·x_00 ≥ 0",
+        "  [3] 9·x_01 + 1·x_10 − 3·x_11 − 3·x_00 ≥ 0",
+    ]
     assert lines[2].startswith("  symmetry: hypercube group of order 8")
 
 
@@ -97,7 +101,7 @@ def test_semantics_all_builds_each_guarantee_when_its_line_is_printed(monkeypatc
     guarantee_lines = [(s, n) for s, n in out.at if s.startswith("- [")]
     assert [n for _, n in guarantee_lines] == list(range(1, 33))  # one guarantee built per printed line
     # the [i] numbers are the rowcone --all positions: a permutation of 0..31
-    numbers = sorted(int(s[3:s.index("]")]) for s, _ in guarantee_lines)
+    numbers = sorted(int(s[3 : s.index("]")]) for s, _ in guarantee_lines)
     assert numbers == list(range(32))
 
 
@@ -125,8 +129,9 @@ def test_json_is_not_a_listing(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(data["guarantees"]) == 4 and data["definition"] == "rr:k=2,p=3/4"
 
 
-def test_an_error_while_streaming_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_error_while_streaming_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     calls: list[int] = []
     real = core.format_facet
 

@@ -51,10 +51,18 @@ def test_delta_piece_summary():
 
     from privgeom.results import DeltaPiece
 
-    last = DeltaPiece(start=Fraction(4), end=float("inf"), intercept=Fraction(0), slope=Fraction(0), edge=None, outputs=())
+    last = DeltaPiece(
+        start=Fraction(4), end=float("inf"), intercept=Fraction(0), slope=Fraction(0), edge=None, outputs=()
+    )
     assert last.summary() == "e^ε ∈ [4, ∞): δ = 0"
-    mid = DeltaPiece(start=Fraction(1), end=Fraction(4), intercept=Fraction(4, 9), slope=Fraction(1, 9), edge=("10", "01"),
-                     outputs=("10",))
+    mid = DeltaPiece(
+        start=Fraction(1),
+        end=Fraction(4),
+        intercept=Fraction(4, 9),
+        slope=Fraction(1, 9),
+        edge=("10", "01"),
+        outputs=("10",),
+    )
     assert mid.summary() == "e^ε ∈ [1, 4]: δ = 4/9 − e^ε·1/9 (edge 10 → 01, S = {10})"
 
 
@@ -63,8 +71,11 @@ def test_compare_names_the_output_it_speaks_of(capsys):
     assert "'witness'" not in out
     # the row x = (3, 1, 1, 3)/4 is the output ω; prior ∝ (9, 1, 3, 3) on (10, 01, 11, 00): S+ = {10, 01} has 5/8;
     # P(ω | ·) = x/4 = (1/4, 1/4, 3/4, 3/4), so P(S+ | ω) = (9·1 + 1·1)/(9 + 1 + 9 + 9) = 10/28 = 5/14
-    m = re.search(r"after seeing the output ω of that mechanism whose probabilities are the row x/4: "
-                  r"P\(S\+ \| ω\) = 5/14 < P\(S- \| ω\) = 9/14\.", out)
+    m = re.search(
+        r"after seeing the output ω of that mechanism whose probabilities are the row x/4: "
+        r"P\(S\+ \| ω\) = 5/14 < P\(S- \| ω\) = 9/14\.",
+        out,
+    )
     assert m, out
 
 
@@ -73,14 +84,17 @@ def test_analyze_header_has_single_spaces(capsys):
     assert out.startswith("privacy definition rr:k=2,p=3/4 (randomized response (k=2, p=3/4)) on 4 datasets")
 
 
-@pytest.mark.parametrize("argv", [
-    ("relax", "rr:k=2,p=3/4", "--family", "11:10,11:01"),
-    ("relax", "geometric:n=3,alpha=1/2", "--family", "all-pairs"),
-    ("rowcone", "dp:graph=hamming,k=2,exp_eps=3", "--rays"),
-    ("delta", "-m", RR2, "--graph", "path", "--curve"),
-    ("epsilon", "--mechanism", RR2, "--graph", "hamming"),
-    ("analyze",),
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("relax", "rr:k=2,p=3/4", "--family", "11:10,11:01"),
+        ("relax", "geometric:n=3,alpha=1/2", "--family", "all-pairs"),
+        ("rowcone", "dp:graph=hamming,k=2,exp_eps=3", "--rays"),
+        ("delta", "-m", RR2, "--graph", "path", "--curve"),
+        ("epsilon", "--mechanism", RR2, "--graph", "hamming"),
+        ("analyze",),
+    ],
+)
 def test_no_number_noun_disagreement(capsys, argv):
     out = _out(capsys, *argv)
     bad = re.findall(r"\b1 (datasets|facets|orbits|rays|edges|pairs|guarantees|pieces)\b", out)
@@ -114,8 +128,9 @@ def test_theorem_4_5_summary_agrees_in_number():
     M = pg.randomized_response(2, "3/4")
     # first bit a fair coin (not eligible: 1/4 < 1/2 < 3/4), second bit 1 w.p. 3/4: one subset, {1}, on 4 outputs
     one = check_product_prior(M, "3/4", ["1/2", "3/4"])
-    assert one.summary() == ("Theorem 4.5 holds: 1 subset of the bits [1] keeps its a-priori more likely parity on "
-                             "all 4 outputs")
+    assert one.summary() == (
+        "Theorem 4.5 holds: 1 subset of the bits [1] keeps its a-priori more likely parity on all 4 outputs"
+    )
     # both bits eligible: the subsets {0}, {1}, {0, 1}
     three = check_product_prior(M, "3/4", ["3/4", "3/4"])
     assert three.summary().startswith("Theorem 4.5 holds: 3 subsets of the bits [0, 1] keep their a-priori")

@@ -27,8 +27,17 @@ def _closed(ratio: Fraction, graph: str, edge: tuple[str, str], output: str, p: 
     ``edge[0]`` and ``q`` under ``edge[1]``, computed here from the formula (never read from the matrix), ``p/q`` the
     closed-form ratio. The contract then checks the edge is an edge and ``p, q`` are the mechanism's entries."""
     assert p / q == ratio, (p, q, ratio)
-    return EpsilonResult(level=pg.PrivacyLevel.from_exp_eps(ratio), exact=True, infinite=False, edge=edge,
-                         output=output, p=p, q=q, n_edges=1, graph=graph)
+    return EpsilonResult(
+        level=pg.PrivacyLevel.from_exp_eps(ratio),
+        exact=True,
+        infinite=False,
+        edge=edge,
+        output=output,
+        p=p,
+        q=q,
+        n_edges=1,
+        graph=graph,
+    )
 
 
 def _rr(k: int, P: Fraction) -> EpsilonResult:
@@ -65,20 +74,44 @@ def _cases() -> list[tuple[str, Any, Any, Any]]:
     for k in (1, 2, 3):
         for p in ("3/4", "2/3", "9/10"):
             P = Fraction(p)
-            out.append((f"rr(k={k},p={p})", lambda k=k, P=P: _rr(k, P),
-                        lambda k=k, p=p: pg.randomized_response(k, p), lambda M, k=k: pg.Domain.bits(k).relation("hamming")))
+            out.append(
+                (
+                    f"rr(k={k},p={p})",
+                    lambda k=k, P=P: _rr(k, P),
+                    lambda k=k, p=p: pg.randomized_response(k, p),
+                    lambda M, k=k: pg.Domain.bits(k).relation("hamming"),
+                )
+            )
     for n in (1, 3, 6):
         for a in ("1/2", "1/3"):
             A = Fraction(a)
-            out.append((f"geometric(n={n},alpha={a})", lambda A=A: _geometric(A),
-                        lambda n=n, a=a: truncated_geometric(n, a), lambda M, n=n: pg.Domain.counts(n).relation("path")))
+            out.append(
+                (
+                    f"geometric(n={n},alpha={a})",
+                    lambda A=A: _geometric(A),
+                    lambda n=n, a=a: truncated_geometric(n, a),
+                    lambda M, n=n: pg.Domain.counts(n).relation("path"),
+                )
+            )
     for k in (2, 3, 5):
         R = Fraction(k + 1, 2)
-        out.append((f"krr(k={k},exp_eps={R})", lambda k=k, R=R: _krr(k, R),
-                    lambda k=k, R=R: kary_randomized_response(k, exp_eps=R), lambda M: complete_graph(M.inputs)))
+        out.append(
+            (
+                f"krr(k={k},exp_eps={R})",
+                lambda k=k, R=R: _krr(k, R),
+                lambda k=k, R=R: kary_randomized_response(k, exp_eps=R),
+                lambda M: complete_graph(M.inputs),
+            )
+        )
     for f in (voting.dictator(3), voting.conjunction(4), voting.disjunction(5)):
-        out.append((f"remark1-{f.name}", lambda f=f: _remark1(f),
-                    lambda f=f: voting.mechanism(f, "1/2"), lambda M, f=f: pg.Domain.bits(f.n).relation("hamming")))
+        out.append(
+            (
+                f"remark1-{f.name}",
+                lambda f=f: _remark1(f),
+                lambda f=f: voting.mechanism(f, "1/2"),
+                lambda M, f=f: pg.Domain.bits(f.n).relation("hamming"),
+            )
+        )
     return out
 
 

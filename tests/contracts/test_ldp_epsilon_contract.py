@@ -22,8 +22,17 @@ from privgeom.testing import complete_graph
 
 def _witnessed(t: Fraction, output: str, p: Fraction, q: Fraction, d: int) -> EpsilonResult:
     assert p / q == t  # the proof's report attains the nominal ratio
-    return EpsilonResult(level=pg.PrivacyLevel.from_exp_eps(t), exact=True, infinite=False, edge=("0", "1"),
-                         output=output, p=p, q=q, n_edges=d * (d - 1) // 2, graph="complete")
+    return EpsilonResult(
+        level=pg.PrivacyLevel.from_exp_eps(t),
+        exact=True,
+        infinite=False,
+        edge=("0", "1"),
+        output=output,
+        p=p,
+        q=q,
+        n_edges=d * (d - 1) // 2,
+        graph="complete",
+    )
 
 
 def _ue(d: int, t: Fraction, optimized: bool) -> EpsilonResult:
@@ -64,17 +73,30 @@ def _cases() -> list[ProfileCase]:
 
     for d in (2, 3, 5):
         for t in (Fraction(2), Fraction(3), Fraction(5, 2)):
-            add(f"oue(d={d},e^eps={t})", lambda d=d, t=t: _ue(d, t, True), lambda d=d, t=t: pg.unary_encoding(d, exp_eps=t))
+            add(
+                f"oue(d={d},e^eps={t})",
+                lambda d=d, t=t: _ue(d, t, True),
+                lambda d=d, t=t: pg.unary_encoding(d, exp_eps=t),
+            )
             add(f"hr(d={d},e^eps={t})", lambda d=d, t=t: _hr(d, t), lambda d=d, t=t: pg.hadamard_response(d, exp_eps=t))
             for g in (2, 3, 4):
-                add(f"lh(d={d},g={g},e^eps={t})", lambda d=d, t=t, g=g: _lh(d, t, g),
-                    lambda d=d, t=t, g=g: pg.local_hashing(d, g, exp_eps=t))
+                add(
+                    f"lh(d={d},g={g},e^eps={t})",
+                    lambda d=d, t=t, g=g: _lh(d, t, g),
+                    lambda d=d, t=t, g=g: pg.local_hashing(d, g, exp_eps=t),
+                )
             for s in range(1, d):
-                add(f"ss(d={d},s={s},e^eps={t})", lambda d=d, s=s, t=t: _ss(d, s, t),
-                    lambda d=d, s=s, t=t: pg.subset_selection(d, s, exp_eps=t))
+                add(
+                    f"ss(d={d},s={s},e^eps={t})",
+                    lambda d=d, s=s, t=t: _ss(d, s, t),
+                    lambda d=d, s=s, t=t: pg.subset_selection(d, s, exp_eps=t),
+                )
         for t in (Fraction(4), Fraction(9, 4), Fraction(9)):
-            add(f"sue(d={d},e^eps={t})", lambda d=d, t=t: _ue(d, t, False),
-                lambda d=d, t=t: pg.unary_encoding(d, exp_eps=t, optimized=False))
+            add(
+                f"sue(d={d},e^eps={t})",
+                lambda d=d, t=t: _ue(d, t, False),
+                lambda d=d, t=t: pg.unary_encoding(d, exp_eps=t, optimized=False),
+            )
     return out
 
 

@@ -49,13 +49,15 @@ class TestDatabaseDelta(DeltaContract):
         out = []
         for name, make in _mechanisms():
             for eps in EPS:
-                out.append(ProfileCase(
-                    name=f"{name}-eps={eps}",
-                    fast=lambda make=make, eps=eps: smoothed.database_delta(make(), eps),
-                    mechanism=make,
-                    graph=_replace_one,
-                    eps=eps,
-                ))
+                out.append(
+                    ProfileCase(
+                        name=f"{name}-eps={eps}",
+                        fast=lambda make=make, eps=eps: smoothed.database_delta(make(), eps),
+                        mechanism=make,
+                        graph=_replace_one,
+                        eps=eps,
+                    )
+                )
         return out
 
 
@@ -76,15 +78,20 @@ class TestSHMDatabaseDelta(DeltaContract):
         for n, T, replace in ((10, 5, False), (12, 11, False), (8, 3, True), (30, 20, False)):
             for N in (0, 1, n // 2, n):
                 for eps in (0.0, 0.5, 2.0):
-                    out.append(ProfileCase(
-                        name=f"shm({n},{T},{'with' if replace else 'without'})-N={N}-eps={eps}",
-                        fast=lambda n=n, T=T, N=N, eps=eps, replace=replace: smoothed.database_delta(
-                            smoothed.SamplingHistogram(n, T, replace), eps, x=N, method="shm"),
-                        mechanism=lambda n=n, T=T, replace=replace: smoothed.shm(n, T, replace=replace, inputs="count").to_float(),
-                        graph=_star(N, n),
-                        eps=eps,
-                        atol=1e-12,
-                    ))
+                    out.append(
+                        ProfileCase(
+                            name=f"shm({n},{T},{'with' if replace else 'without'})-N={N}-eps={eps}",
+                            fast=lambda n=n, T=T, N=N, eps=eps, replace=replace: smoothed.database_delta(
+                                smoothed.SamplingHistogram(n, T, replace), eps, x=N, method="shm"
+                            ),
+                            mechanism=lambda n=n, T=T, replace=replace: smoothed.shm(
+                                n, T, replace=replace, inputs="count"
+                            ).to_float(),
+                            graph=_star(N, n),
+                            eps=eps,
+                            atol=1e-12,
+                        )
+                    )
         return out
 
 

@@ -80,8 +80,10 @@ def test_several_mechanisms_and_mixtures() -> None:
     rng = np.random.default_rng(11)
     A, B = rational_mechanism(rng, 3, 4), rational_mechanism(rng, 4, 4)
     D = FiniteDefinition([A, B])
-    inside = mixture([A.post_process(rational_mechanism(rng, 2, 3).matrix),
-                      B.post_process(rational_mechanism(rng, 2, 4).matrix)], ["1/3", "2/3"])
+    inside = mixture(
+        [A.post_process(rational_mechanism(rng, 2, 3).matrix), B.post_process(rational_mechanism(rng, 2, 4).matrix)],
+        ["1/3", "2/3"],
+    )
     assert set(all_routes(D, inside)) == {True}
     outside = Mechanism(np.eye(4, dtype=int).tolist(), inputs=LABELS)
     assert len(set(all_routes(D, outside))) == 1
@@ -105,7 +107,9 @@ def test_reduction_keeps_rank_many_equations() -> None:
     model = ClosureModel([M.float_matrix()], n_out=3)
     assert model.rank == 2 and model.n_top == 3 * 2
     # the residual outside the row space vanishes for members and not for a row off the span
-    assert np.abs(model.span_residual(M.post_process(np.ones((1, 5), dtype=int)).float_matrix()[[0, 0, 0]])).max() < 1e-12
+    assert (
+        np.abs(model.span_residual(M.post_process(np.ones((1, 5), dtype=int)).float_matrix()[[0, 0, 0]])).max() < 1e-12
+    )
 
 
 def test_row_outside_the_span_gets_a_span_certificate() -> None:
@@ -162,10 +166,21 @@ def test_sizes_are_refused_before_building(monkeypatch) -> None:
 
 # ---------------------------------------------------------------------------------------------------- benchmark
 def test_benchmark_quick_runs_and_prints_the_table() -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_closure_lp.py"), "--quick"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_closure_lp.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for needle in ("plain sparse HiGHS", "generic closure LP", "warm (cached model)", "solver=ipm", "RR(k=3)",
-                   "random rank 8", "ratio plain/generic"):
+    for needle in (
+        "plain sparse HiGHS",
+        "generic closure LP",
+        "warm (cached model)",
+        "solver=ipm",
+        "RR(k=3)",
+        "random rank 8",
+        "ratio plain/generic",
+    ):
         assert needle in out

@@ -23,8 +23,14 @@ BIG = 9 * 10**400
 
 def _file(tmp_path, entry, exact=True, key="facets"):
     rows = [[entry, "-1"], ["-1", "3"]]
-    doc = {"privgeom": "cone-definition", "version": 1, "exact": exact, "labels": ["0", "1"], "facets": rows,
-           "equalities": []}
+    doc = {
+        "privgeom": "cone-definition",
+        "version": 1,
+        "exact": exact,
+        "labels": ["0", "1"],
+        "facets": rows,
+        "equalities": [],
+    }
     if key == "equalities":
         doc["facets"], doc["equalities"] = [["1", "0"]], [[entry, "-1"]]
     text = json.dumps(doc).replace('"@BIG@"', str(BIG))  # a JSON integer literal with 401 digits
@@ -42,12 +48,15 @@ def _run(line, capsys):
 
 
 @pytest.mark.parametrize("command", ["analyze", "optimal"])
-@pytest.mark.parametrize("entry, exact, fragment", [
-    ("1e400", True, "facets[0, 0] = ≈ 1e+400"),
-    ("@BIG@", True, "facets[0, 0] = ≈ 9e+400"),
-    ("1e-400", True, "facets[0, 0] = ≈ 1e-400"),
-    ("1e400", False, "facets[0, 0] = '1e400' is too large for a float"),
-])
+@pytest.mark.parametrize(
+    "entry, exact, fragment",
+    [
+        ("1e400", True, "facets[0, 0] = ≈ 1e+400"),
+        ("@BIG@", True, "facets[0, 0] = ≈ 9e+400"),
+        ("1e-400", True, "facets[0, 0] = ≈ 1e-400"),
+        ("1e400", False, "facets[0, 0] = '1e400' is too large for a float"),
+    ],
+)
 def test_out_of_range_entries_are_named(command, entry, exact, fragment, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _file(tmp_path, entry, exact)
@@ -65,14 +74,21 @@ def test_equality_rows_are_checked_too(tmp_path):
 def test_the_limit_is_the_float_range_of_the_lowest_terms_row(tmp_path):
     """2^1023 (1024 bits) is refused, 2^1022 (1023 bits) is read; a row is judged in lowest integer terms, so
     [2^1100, -2^1100] (that is [1, -1]) is fine."""
-    ok = ConeDefinition.from_dict({"privgeom": "cone-definition", "labels": ["0", "1"],
-                                   "facets": [[str(2**1022), "-1"], ["-1", "3"]]})
+    ok = ConeDefinition.from_dict(
+        {"privgeom": "cone-definition", "labels": ["0", "1"], "facets": [[str(2**1022), "-1"], ["-1", "3"]]}
+    )
     assert ok.row_cone().n_facets == 2
     with pytest.raises(pg.InvalidInputError, match="1024 bits"):
-        ConeDefinition.from_dict({"privgeom": "cone-definition", "labels": ["0", "1"],
-                                  "facets": [[str(2**1023), "-1"], ["-1", "3"]]})
-    same = ConeDefinition.from_dict({"privgeom": "cone-definition", "labels": ["1", "0"],
-                                     "facets": [[str(3 * 2**1100), str(-(2**1100))], ["-1", "3"]]})
+        ConeDefinition.from_dict(
+            {"privgeom": "cone-definition", "labels": ["0", "1"], "facets": [[str(2**1023), "-1"], ["-1", "3"]]}
+        )
+    same = ConeDefinition.from_dict(
+        {
+            "privgeom": "cone-definition",
+            "labels": ["1", "0"],
+            "facets": [[str(3 * 2**1100), str(-(2**1100))], ["-1", "3"]],
+        }
+    )
     assert same.contains(pg.randomized_response(1, "3/4")).member
     assert MAX_COEFFICIENT_BITS == 1023
 

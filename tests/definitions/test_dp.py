@@ -11,8 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privgeom import (DomainMismatchError, InvalidParameterError, InvalidTypeError, LogRational, Mechanism,
-                      randomized_response)
+from privgeom import (
+    DomainMismatchError,
+    InvalidParameterError,
+    InvalidTypeError,
+    LogRational,
+    Mechanism,
+    randomized_response,
+)
 from privgeom.testing import hamming_graph, path_graph
 from privgeom.definitions import DifferentialPrivacy, RandomizedResponse, parse_definition
 from privgeom.results import RowCertificate
@@ -96,8 +102,7 @@ def test_row_cone_method_agrees() -> None:
     rng = np.random.default_rng(3)
     for _ in range(20):
         raw = rng.integers(1, 6, size=(3, 4))
-        M = Mechanism([[F(int(raw[o, i]), int(raw[:, i].sum())) for i in range(4)] for o in range(3)],
-                      inputs=dp.inputs)
+        M = Mechanism([[F(int(raw[o, i]), int(raw[:, i].sum())) for i in range(4)] for o in range(3)], inputs=dp.inputs)
         a, b = dp.contains(M), dp.contains(M, method="row-cone")
         assert a.member == b.member
         if not b.member:

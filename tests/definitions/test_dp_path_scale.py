@@ -51,8 +51,11 @@ def test_analyze_text_and_json_match_the_graph_route(capsys, monkeypatch, n, lev
 
 def test_analyze_builds_no_graph_on_the_path(capsys, monkeypatch):
     built = []
-    monkeypatch.setattr(nx.Graph, "add_edges_from", lambda self, *a, **k: built.append(a) or
-                        pytest.fail("a networkx graph was built on the path route"))
+    monkeypatch.setattr(
+        nx.Graph,
+        "add_edges_from",
+        lambda self, *a, **k: built.append(a) or pytest.fail("a networkx graph was built on the path route"),
+    )
     out = _analyze(capsys, "dp:graph=path,n=3000,exp_eps=2")
     assert "6000 facets" in out and "3000 orbits" in out and "none lost" in out
     assert built == []
@@ -100,8 +103,11 @@ def test_sparse_facets_equal_the_normalised_dense_ones(exact):
 
 
 def test_sparse_guarantee_reads_only_the_support():
-    g = Guarantee(labels=tuple(str(i) for i in range(10**6)), exact=True,
-                  source=SparseNormal(10**6, (7, 3), (Fraction(3), Fraction(-2))))
+    g = Guarantee(
+        labels=tuple(str(i) for i in range(10**6)),
+        exact=True,
+        source=SparseNormal(10**6, (7, 3), (Fraction(3), Fraction(-2))),
+    )
     assert g.text.startswith("An attacker whose prior over {7, 3} is proportional to (3, 2)")
     assert g.prior == {"7": Fraction(3, 5), "3": Fraction(2, 5)}
     assert "coefficients" not in g.__dict__  # nothing dense was built

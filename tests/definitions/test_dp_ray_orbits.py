@@ -169,9 +169,17 @@ def test_cycle_orbits_against_formula_and_full_enumeration(m):
         assert tight_rank(dp, u) == m - 1
 
 
-@pytest.mark.parametrize("graph", [nx.petersen_graph(), nx.balanced_tree(2, 2), nx.wheel_graph(6),
-                                   nx.complete_bipartite_graph(2, 3), nx.ladder_graph(3)],
-                         ids=["petersen", "tree", "wheel", "K23", "ladder"])
+@pytest.mark.parametrize(
+    "graph",
+    [
+        nx.petersen_graph(),
+        nx.balanced_tree(2, 2),
+        nx.wheel_graph(6),
+        nx.complete_bipartite_graph(2, 3),
+        nx.ladder_graph(3),
+    ],
+    ids=["petersen", "tree", "wheel", "K23", "ladder"],
+)
 def test_other_graphs_against_full_enumeration(graph):
     G = nx.relabel_nodes(graph, {v: str(v) for v in graph.nodes})
     dp = DifferentialPrivacy(G, exp_eps=2)
@@ -211,8 +219,11 @@ def test_describe_row_cone_and_cli_report_q5_by_orbit(capsys):
     s = describe_row_cone(DifferentialPrivacy.hamming(4, exp_eps=3), rays=True)
     assert s.n_rays == 990 and len(s.ray_orbits) == 24 and sum(size for size, _ in s.ray_orbits) == 990
     s = describe_row_cone(DifferentialPrivacy.complete(4, exp_eps=3), rays=True)
-    assert [t for _, t in s.ray_orbits] == ["(0: 1, 1: 1, 2: 1, 3: 3)", "(0: 1, 1: 1, 2: 3, 3: 3)",
-                                            "(0: 1, 1: 3, 2: 3, 3: 3)"]
+    assert [t for _, t in s.ray_orbits] == [
+        "(0: 1, 1: 1, 2: 1, 3: 3)",
+        "(0: 1, 1: 1, 2: 3, 3: 3)",
+        "(0: 1, 1: 3, 2: 3, 3: 3)",
+    ]
     code = main(["rowcone", "dp:graph=hamming,k=5,exp_eps=3", "--rays"])
     out = capsys.readouterr().out
     assert code == 0 and "395,094 extreme rays" in out and "extreme rays: 395,094 in 434 orbits" in out
@@ -228,8 +239,9 @@ def test_bad_inputs_are_typed_errors():
     with pytest.raises(pg.InvalidTypeError, match="RandomizedResponse"):
         dp_ray_orbits(pg.RandomizedResponse(2, "3/4"))  # type: ignore[arg-type]
     dp = DifferentialPrivacy.path(3, exp_eps=2)
-    swap = SymmetryGroup(labels=dp.inputs, generators=((1, 0, 2, 3),), source="swap", order=2,
-                         complete=False)  # not an automorphism of the path
+    swap = SymmetryGroup(
+        labels=dp.inputs, generators=((1, 0, 2, 3),), source="swap", order=2, complete=False
+    )  # not an automorphism of the path
     with pytest.raises(pg.InvalidInputError, match="does not map the neighbour graph"):
         dp_ray_orbits(dp, group=swap)
     with pytest.raises(pg.InvalidParameterError, match="max_orbits must be >= 1"):
@@ -245,5 +257,7 @@ def test_size_limits_refuse_before_or_while_searching():
         dp_ray_orbits(DifferentialPrivacy.hamming(3, exp_eps=3), max_steps=10)
     with pytest.raises(SizeLimitError, match=r"48 elements.*max_elements|dp_ray_group=48"):
         dp_ray_orbits(DifferentialPrivacy.hamming(3, exp_eps=3), max_elements=47)
-    assert dp_ray_orbits(DifferentialPrivacy.hamming(3, exp_eps=3), max_orbits=5, max_steps=24,
-                         max_elements=48).n_rays == 38
+    assert (
+        dp_ray_orbits(DifferentialPrivacy.hamming(3, exp_eps=3), max_orbits=5, max_steps=24, max_elements=48).n_rays
+        == 38
+    )

@@ -57,7 +57,9 @@ def test_three_by_two_row_cone_does_not_decide() -> None:
     with pytest.raises(InvalidParameterError, match="row cone does not decide"):
         D.contains(IDENTITY, method="row-cone")
     # where the row cone decides, no such note
-    assert "does not decide" not in FiniteDefinition([IDENTITY]).contains(M32.post_process([[1, 1, 0], [0, 0, 1]])).detail
+    assert (
+        "does not decide" not in FiniteDefinition([IDENTITY]).contains(M32.post_process([[1, 1, 0], [0, 0, 1]])).detail
+    )
 
 
 def test_load_rejects_non_utf8_file(tmp_path) -> None:

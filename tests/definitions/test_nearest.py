@@ -98,8 +98,11 @@ def test_rr_one_bit_by_hand_every_norm() -> None:
 
 def test_rr_one_bit_brute_force_grid() -> None:
     """Every member [[a, b], [1−a, 1−b]] on a 1/100 grid is at ℓ1 distance ≥ the repaired one's (1/5)."""
-    best = min(2 * abs(a - 0.8) + 2 * abs(b - 0.2)
-               for a, b in product(np.arange(101) / 100, repeat=2) if a <= 3 * b + 1e-12 and 1 - b <= 3 * (1 - a) + 1e-12)
+    best = min(
+        2 * abs(a - 0.8) + 2 * abs(b - 0.2)
+        for a, b in product(np.arange(101) / 100, repeat=2)
+        if a <= 3 * b + 1e-12 and 1 - b <= 3 * (1 - a) + 1e-12
+    )
     rep = RandomizedResponse(1, "3/4").nearest(randomized_response(1, "4/5"))
     assert abs(best - float(rep.distance)) < 1e-12  # the optimum (s = u = 1/20) lies on the grid
 
@@ -115,8 +118,10 @@ def test_dp_path_by_hand() -> None:
     rep = DP_PATH.nearest(BAD_PATH)
     check_repair(rep, DP_PATH, BAD_PATH)
     assert rep.distance == F(1, 6)
-    assert rep.mechanism.matrix.tolist() == [[F(5, 6), F(1, 2), F(1, 5), F(1, 15)],
-                                             [F(1, 6), F(1, 2), F(4, 5), F(14, 15)]]
+    assert rep.mechanism.matrix.tolist() == [
+        [F(5, 6), F(1, 2), F(1, 5), F(1, 15)],
+        [F(1, 6), F(1, 2), F(4, 5), F(14, 15)],
+    ]
 
 
 def test_finite_definition_by_hand() -> None:
@@ -162,9 +167,11 @@ def test_two_mechanism_definition_against_independent_lp() -> None:
 
 
 def test_exact_and_float_agree() -> None:
-    cases = [(RandomizedResponse(2, "3/4"), RandomizedResponse(2, 0.75), randomized_response(2, "4/5")),
-             (DP_PATH, DifferentialPrivacy.path(3, exp_eps=3.0), BAD_PATH),
-             (FiniteDefinition([M32]), FiniteDefinition([M32.to_float()]), IDENTITY)]
+    cases = [
+        (RandomizedResponse(2, "3/4"), RandomizedResponse(2, 0.75), randomized_response(2, "4/5")),
+        (DP_PATH, DifferentialPrivacy.path(3, exp_eps=3.0), BAD_PATH),
+        (FiniteDefinition([M32]), FiniteDefinition([M32.to_float()]), IDENTITY),
+    ]
     for exact_def, float_def, M in cases:
         ex = exact_def.nearest(M)
         fl = float_def.nearest(M.to_float())
@@ -246,11 +253,14 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     return code, out
 
 
-@pytest.mark.parametrize("spec,mech,distance", [
-    ("rr:k=2,p=3/4", randomized_response(2, "4/5"), "31/50"),
-    (DP_PATH.spec(), BAD_PATH, "1/6"),
-    ("finite", IDENTITY, "1"),
-])
+@pytest.mark.parametrize(
+    "spec,mech,distance",
+    [
+        ("rr:k=2,p=3/4", randomized_response(2, "4/5"), "31/50"),
+        (DP_PATH.spec(), BAD_PATH, "1/6"),
+        ("finite", IDENTITY, "1"),
+    ],
+)
 def test_cli_repair(tmp_path, capsys, spec: str, mech: Mechanism, distance: str) -> None:
     if spec == "finite":
         M32.save(tmp_path / "def.json")

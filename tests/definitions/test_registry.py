@@ -7,10 +7,21 @@ from pathlib import Path
 
 import pytest
 
-from privgeom import (FormatError, InvalidInputError, InvalidParameterError, Mechanism, SizeLimitError,
-                      randomized_response)
-from privgeom.definitions import (DifferentialPrivacy, FiniteDefinition, PrivacyDefinition, RandomizedResponse,
-                                  parse_definition)
+from privgeom import (
+    FormatError,
+    InvalidInputError,
+    InvalidParameterError,
+    Mechanism,
+    SizeLimitError,
+    randomized_response,
+)
+from privgeom.definitions import (
+    DifferentialPrivacy,
+    FiniteDefinition,
+    PrivacyDefinition,
+    RandomizedResponse,
+    parse_definition,
+)
 from privgeom.definitions._registry import definition_kinds, register_definition_kind
 from privgeom.definitions._registry import _KINDS, split_spec
 
@@ -84,8 +95,8 @@ def test_finite_file_and_inline(tmp_path: Path) -> None:
         ("dp:graph=edges,inputs=a;b,edges=a-b,exp_eps=2", "'a-b'"),
         ("finite:", "exactly one of file"),
         ("finite:file=/nonexistent/x.json", "cannot read"),
-        ("finite:json=[{\"matrix\": [[1]]}", "unbalanced"),
-        ("finite:json={\"nope\": 1}", "no 'matrix'"),
+        ('finite:json=[{"matrix": [[1]]}', "unbalanced"),
+        ('finite:json={"nope": 1}', "no 'matrix'"),
         ("finite:json=[]", "empty list"),
     ],
 )

@@ -191,9 +191,7 @@ def test_rr_four_fifths_not_in_closure_verified_certificates() -> None:
 def test_p_equal_one_is_everything() -> None:
     rr = RandomizedResponse(2, 1)
     assert rr.contains(Mechanism(np.eye(4, dtype=int).tolist(), inputs=rr.inputs)).member
-    assert [list(rr.facet(s)) for s in rr.inputs] == [
-        [F(int(i == j)) for j in range(4)] for i in range(3, -1, -1)
-    ]
+    assert [list(rr.facet(s)) for s in rr.inputs] == [[F(int(i == j)) for j in range(4)] for i in range(3, -1, -1)]
     assert rr.row_cone() == Cone.from_facets(np.eye(4, dtype=int), labels=rr.inputs)
 
 
@@ -367,10 +365,12 @@ def _product(factors: list[Mechanism], k: int) -> Mechanism:
 def _products(k: int) -> list[Mechanism]:
     """Products of one-bit mechanisms: RR(k, p') for p' above, at and below 3/4, p' = 1, mixed per-bit p', a
     three-output (erasure) factor in the closure and one outside, one bit above 3/4."""
-    erase = Mechanism([[F(1, 2), F(1, 6)], [F(1, 6), F(1, 2)], [F(1, 3), F(1, 3)]], inputs=["1", "0"],
-                      outputs=["1", "0", "?"])
-    leak = Mechanism([[F(9, 10), F(1, 20)], [F(1, 20), F(9, 10)], [F(1, 20), F(1, 20)]], inputs=["1", "0"],
-                     outputs=["1", "0", "?"])
+    erase = Mechanism(
+        [[F(1, 2), F(1, 6)], [F(1, 6), F(1, 2)], [F(1, 3), F(1, 3)]], inputs=["1", "0"], outputs=["1", "0", "?"]
+    )
+    leak = Mechanism(
+        [[F(9, 10), F(1, 20)], [F(1, 20), F(9, 10)], [F(1, 20), F(1, 20)]], inputs=["1", "0"], outputs=["1", "0", "?"]
+    )
     mixed = [_bit(F(2, 3)) if t % 2 else _bit(F(3, 5)) for t in range(k)]
     return [randomized_response(k, p) for p in ("2/3", "3/4", "4/5", "1", "3/5")] + [
         _product(mixed, k),

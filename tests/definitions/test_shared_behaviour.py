@@ -125,8 +125,10 @@ def test_hockey_stick_proofs_state_the_level_they_used() -> None:
 
 def test_completion_witness_is_shared() -> None:
     """ADP (δ > 0) and Pufferfish prove ``x ≥ 0`` in the row cone by the member ``[[x / scale], [1 − x / scale]]``."""
-    for d, x in ((ApproximateDP(hamming_graph(1), exp_eps=2, delta="1/2"), [3, 1]),
-                 (Pufferfish.from_graph(path_graph(1), exp_eps=2), [1, 2])):
+    for d, x in (
+        (ApproximateDP(hamming_graph(1), exp_eps=2, delta="1/2"), [3, 1]),
+        (Pufferfish.from_graph(path_graph(1), exp_eps=2), [1, 2]),
+    ):
         ans = d.contains_row(x)
         w = ans.witness
         assert ans.member and isinstance(w, CompletionWitness) and w.membership.member

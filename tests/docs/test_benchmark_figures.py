@@ -20,8 +20,11 @@ FIGURE = re.compile(r"\b\d+(?:\.\d+)?(?:[–-]\d+(?:\.\d+)?)?\s?(?:s|ms|µs|MB|G
 
 def _publishing_scripts() -> list[str]:
     # (not a glob pattern: tests/test_examples.py reads those as "scripts another test runs")
-    return sorted(p.stem for p in (ROOT / "benchmarks").iterdir()
-                  if p.name.startswith("bench_") and p.suffix == ".py" and "_report.run(" in p.read_text(encoding="utf-8"))
+    return sorted(
+        p.stem
+        for p in (ROOT / "benchmarks").iterdir()
+        if p.name.startswith("bench_") and p.suffix == ".py" and "_report.run(" in p.read_text(encoding="utf-8")
+    )
 
 
 def test_every_benchmark_but_the_sweeps_publishes_through_the_helper():
@@ -39,8 +42,11 @@ def test_the_published_blocks_are_well_formed():
     for name, text in found.items():
         head = text.splitlines()[0]
         # the command, the machine (cores) and the date of the run that printed the table
-        assert re.fullmatch(rf"\*`python benchmarks/{name}\.py[^`]*`( \(quick sizes\))? on .+ cores.*; "
-                            r"\d{4}-\d\d-\d\d \d\d:\d\d UTC\*", head), head
+        assert re.fullmatch(
+            rf"\*`python benchmarks/{name}\.py[^`]*`( \(quick sizes\))? on .+ cores.*; "
+            r"\d{4}-\d\d-\d\d \d\d:\d\d UTC\*",
+            head,
+        ), head
         assert "```text\n" in text and text.rstrip().endswith("```"), name
 
 
@@ -52,8 +58,10 @@ def test_the_readme_quotes_no_benchmark_figure():
 
 
 def test_the_figure_pattern_finds_the_figures_the_readme_used_to_quote():
-    old = ("Kronecker path at k = 6 against 6.3–6.9 s for the generic LP (×200–620) and 2.7–3.4 s for double "
-           "description; `privgeom rowcone rr:k=10,p=3/4 --rays --out FILE` (14.7 MB of JSON)")
+    old = (
+        "Kronecker path at k = 6 against 6.3–6.9 s for the generic LP (×200–620) and 2.7–3.4 s for double "
+        "description; `privgeom rowcone rr:k=10,p=3/4 --rays --out FILE` (14.7 MB of JSON)"
+    )
     assert [m.group(0) for m in FIGURE.finditer(old)] == ["6.3–6.9 s", "×2", "2.7–3.4 s", "14.7 MB"]
     assert not FIGURE.search("RR(k, 3/4) at k = 6, rr:k=20,p=3/4 (2^20 datasets), §5")
 

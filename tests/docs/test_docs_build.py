@@ -24,11 +24,32 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("html")
     doctrees = tmp_path_factory.mktemp("doctrees")
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-j", "2", "-b", "html", "-d", str(doctrees),
-                           str(ROOT / "docs"), str(out)], capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "MPLBACKEND": "Agg"})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-j",
+            "2",
+            "-b",
+            "html",
+            "-d",
+            str(doctrees),
+            str(ROOT / "docs"),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
     elapsed = time.perf_counter() - start
-    assert proc.returncode == 0, f"sphinx -W failed after {elapsed:.0f} s:\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}"
+    assert proc.returncode == 0, (
+        f"sphinx -W failed after {elapsed:.0f} s:\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}"
+    )
     print(f"documentation built in {elapsed:.1f} s")
     return out
 
@@ -40,15 +61,35 @@ def _text(path: Path) -> str:
 
 
 def test_pages_exist(site: Path) -> None:
-    for page in ("index", "getting_started", "theory", "design", "papers/row_cone", "papers/voting", "papers/smoothed",
-                 "gallery/index", "api/cli", "api/index", "notebooks", "ldp_study"):
+    for page in (
+        "index",
+        "getting_started",
+        "theory",
+        "design",
+        "papers/row_cone",
+        "papers/voting",
+        "papers/smoothed",
+        "gallery/index",
+        "api/cli",
+        "api/index",
+        "notebooks",
+        "ldp_study",
+    ):
         assert (site / f"{page}.html").is_file(), page
 
 
 def test_theory_and_paper_pages(site: Path) -> None:
     theory = _text(site / "theory.html")
-    for needle in ("Theorem 3.4", "Theorem 4.3", "Example 4.4", "Theorem 4.5", "Fourier", "hockey-stick",
-                   "Proposition 2", "Definition 3"):
+    for needle in (
+        "Theorem 3.4",
+        "Theorem 4.3",
+        "Example 4.4",
+        "Theorem 4.5",
+        "Fourier",
+        "hockey-stick",
+        "Proposition 2",
+        "Definition 3",
+    ):
         assert needle in theory, needle
     assert "privgeom rowcone rr:k=2,p=p --symbolic" in _text(site / "papers" / "row_cone.html")
     assert "privgeom voting figure" in _text(site / "papers" / "voting.html")
@@ -59,8 +100,16 @@ def test_design_page_shows_the_numbers_computed_at_build_time(site: Path) -> Non
     design = _text(site / "design.html")
     if "did not run the examples" in design:
         pytest.skip("the gallery examples were not run in this build")
-    for needle in ("9/7", "parity utility", "chosen guarantees", "relaxation onto faces", "privgeom design",
-                   "information (nats) at accuracy ≥ 1/6", "lower bound", "--at-least"):
+    for needle in (
+        "9/7",
+        "parity utility",
+        "chosen guarantees",
+        "relaxation onto faces",
+        "privgeom design",
+        "information (nats) at accuracy ≥ 1/6",
+        "lower bound",
+        "--at-least",
+    ):
         assert needle in design, needle
     for stem in ("design_utility", "design_information"):
         assert re.search(rf'<img[^>]+{stem}[^"]*\.png', (site / "design.html").read_text(encoding="utf-8")), stem

@@ -15,8 +15,21 @@ SOURCES = sorted((ROOT / "privgeom").rglob(PY)) + sorted(p for p in (ROOT / "exa
 
 def test_theory_has_the_papers_results() -> None:
     assert SECTIONS == set(range(1, 22))
-    for needle in ("Theorem 3.4", "Theorem 4.3", "Example 4.4", "Theorem 4.5", "Section V", "Proposition 2",
-                   "Remark 1", "Definition 5", "Theorem 6", "Definition 2", "Definition 3", "Theorem 1", "Theorem 2"):
+    for needle in (
+        "Theorem 3.4",
+        "Theorem 4.3",
+        "Example 4.4",
+        "Theorem 4.5",
+        "Section V",
+        "Proposition 2",
+        "Remark 1",
+        "Definition 5",
+        "Theorem 6",
+        "Definition 2",
+        "Definition 3",
+        "Theorem 1",
+        "Theorem 2",
+    ):
         assert needle in THEORY, needle
 
 

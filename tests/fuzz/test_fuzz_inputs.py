@@ -26,10 +26,16 @@ import privgeom as pg
 from privgeom.cli import main
 from privgeom.definitions import parse_definition
 
-FAST = settings(deadline=timedelta(seconds=2), max_examples=150,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-CLI = settings(deadline=timedelta(seconds=5), max_examples=120,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST = settings(
+    deadline=timedelta(seconds=2),
+    max_examples=150,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+CLI = settings(
+    deadline=timedelta(seconds=5),
+    max_examples=120,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 # ---------------------------------------------------------------------------------------------------- JSON loader
@@ -53,12 +59,21 @@ def _load(doc) -> None:
     _check_mechanism(M)
 
 
-json_scalars = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True) | st.text(max_size=8)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=5)
-                           | st.dictionaries(st.text(max_size=6), inner, max_size=5), max_leaves=30)
-entries = (st.fractions(min_value=-1, max_value=2, max_denominator=12).map(str) | st.integers(-1, 2)
-           | st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(["1/0", "", "x", "3/4", "1e400", "nan"])
-           | json_values)
+json_scalars = (
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats(allow_nan=True) | st.text(max_size=8)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner, max_size=5),
+    max_leaves=30,
+)
+entries = (
+    st.fractions(min_value=-1, max_value=2, max_denominator=12).map(str)
+    | st.integers(-1, 2)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.sampled_from(["1/0", "", "x", "3/4", "1e400", "nan"])
+    | json_values
+)
 
 
 @FAST
@@ -81,13 +96,19 @@ def test_loader_on_random_json_values(value):
 
 
 @FAST
-@given(st.fixed_dictionaries({"matrix": st.lists(st.lists(entries, max_size=4), max_size=4)},
-                             optional={"privgeom": st.sampled_from(["mechanism", "cone", ""]) | json_values,
-                                       "version": st.sampled_from([1, 2, 9, 0, "1", 1.0, True, None]) | json_values,
-                                       "exact": st.booleans() | json_values,
-                                       "inputs": st.lists(st.text(max_size=3) | st.integers(), max_size=5) | json_values,
-                                       "outputs": st.lists(st.text(max_size=3), max_size=5) | json_values,
-                                       "extra": json_values}))
+@given(
+    st.fixed_dictionaries(
+        {"matrix": st.lists(st.lists(entries, max_size=4), max_size=4)},
+        optional={
+            "privgeom": st.sampled_from(["mechanism", "cone", ""]) | json_values,
+            "version": st.sampled_from([1, 2, 9, 0, "1", 1.0, True, None]) | json_values,
+            "exact": st.booleans() | json_values,
+            "inputs": st.lists(st.text(max_size=3) | st.integers(), max_size=5) | json_values,
+            "outputs": st.lists(st.text(max_size=3), max_size=5) | json_values,
+            "extra": json_values,
+        },
+    )
+)
 def test_loader_on_documents_close_to_the_schema(doc):
     _load(doc)
     _load(json.dumps(doc))
@@ -106,8 +127,13 @@ def stochastic_documents(draw):
     if draw(st.booleans()):
         i, j = draw(st.integers(0, n_out - 1)), draw(st.integers(0, n_in - 1))
         matrix[i][j] = draw(entries)
-    return {"privgeom": "mechanism", "version": 1, "matrix": matrix,
-            "inputs": [f"d{j}" for j in range(n_in)], "outputs": [f"o{i}" for i in range(n_out)]}
+    return {
+        "privgeom": "mechanism",
+        "version": 1,
+        "matrix": matrix,
+        "inputs": [f"d{j}" for j in range(n_in)],
+        "outputs": [f"o{i}" for i in range(n_out)],
+    }
 
 
 @FAST
@@ -117,12 +143,12 @@ def test_loader_on_valid_and_nearly_valid_documents(doc):
 
 
 @FAST
-@given(st.integers(1, 200_000), st.sampled_from(["[", "{\"a\":", "[{\"matrix\":"]))
+@given(st.integers(1, 200_000), st.sampled_from(["[", '{"a":', '[{"matrix":']))
 def test_loader_on_deep_nesting(depth, opener):
     text = opener * depth
     with pytest.raises(pg.FormatError):
         pg.Mechanism.from_json(text)
-    closer = {"[": "]", "{\"a\":": "}", "[{\"matrix\":": "}]"}[opener]
+    closer = {"[": "]", '{"a":': "}", '[{"matrix":': "}]"}[opener]
     with pytest.raises(pg.FormatError):
         pg.Mechanism.from_json(opener * depth + "1" + closer * depth)
 
@@ -130,8 +156,31 @@ def test_loader_on_deep_nesting(depth, opener):
 # ---------------------------------------------------------------------------------------------------- spec parser
 KINDS = ["rr", "dp", "finite", "adp", "pufferfish", "geometric", "krr", "frapp", "", "RR", "nope"]
 KEYS = ["k", "p", "n", "graph", "eps", "exp_eps", "delta", "alpha", "N", "gamma", "exact", "json", "data", "x", ""]
-VALUES = ["3/4", "1/2", "2", "3", "0", "-1", "nan", "inf", "1e400", "x", "", "true", "hamming", "path", "complete",
-          "edges", "ln(3)", "[", "]", "{}", '"', "1/0", "0.75"]
+VALUES = [
+    "3/4",
+    "1/2",
+    "2",
+    "3",
+    "0",
+    "-1",
+    "nan",
+    "inf",
+    "1e400",
+    "x",
+    "",
+    "true",
+    "hamming",
+    "path",
+    "complete",
+    "edges",
+    "ln(3)",
+    "[",
+    "]",
+    "{}",
+    '"',
+    "1/0",
+    "0.75",
+]
 # sizes near the limits that must be refused (or accepted) at once; dp graphs stay small or far beyond the limit
 # (building a 2^20-node Hamming graph is the cost work of the size limits, not what this test times)
 SIZES = ["1", "2", "3", "4", "26", "27", "40", "64", "1000", str(2**31), str(10**12), "10**12", "1e3"]
@@ -140,14 +189,20 @@ SIZES = ["1", "2", "3", "4", "26", "27", "40", "64", "1000", str(2**31), str(10*
 @st.composite
 def specs(draw):
     kind = draw(st.sampled_from(KINDS) | st.text(max_size=4))
-    pairs = draw(st.lists(st.tuples(st.sampled_from(KEYS) | st.text(max_size=3),
-                                    st.sampled_from(VALUES) | st.text(max_size=6)), max_size=5))
+    pairs = draw(
+        st.lists(
+            st.tuples(st.sampled_from(KEYS) | st.text(max_size=3), st.sampled_from(VALUES) | st.text(max_size=6)),
+            max_size=5,
+        )
+    )
     if kind in ("rr", "krr", "geometric", "frapp") and draw(st.booleans()):
         size_key = {"rr": "k", "krr": "n", "geometric": "n", "frapp": "k"}[kind]
         pairs.append((size_key, draw(st.sampled_from(SIZES))))
     if kind == "dp" and draw(st.booleans()):
-        pairs += [("graph", draw(st.sampled_from(["hamming", "path", "complete"]))),
-                  (draw(st.sampled_from(["k", "n"])), draw(st.sampled_from(["1", "2", "3", "0", "-2", "40", "10**12"])))]
+        pairs += [
+            ("graph", draw(st.sampled_from(["hamming", "path", "complete"]))),
+            (draw(st.sampled_from(["k", "n"])), draw(st.sampled_from(["1", "2", "3", "0", "-2", "40", "10**12"]))),
+        ]
     sep = draw(st.sampled_from([":", "", "::", " : "]))
     return kind + sep + ",".join(f"{k}={v}" if draw(st.booleans()) or not k else k for k, v in pairs)
 
@@ -186,18 +241,110 @@ pg.randomized_response(2, "3/4").save(WORKDIR / "m.json")
 (WORKDIR / "deep.json").write_text("[" * 5000)
 (WORKDIR / "bad.json").write_text("{")
 
-COMMANDS = [["analyze"], ["closure"], ["rowcone"], ["semantics"], ["relax"], ["epsilon"], ["delta"], ["compare"],
-            ["optimal"], ["voting", "accuracy"], ["voting", "influence"], ["voting", "welfare"], ["voting", "epsilon"],
-            ["smoothed", "delta"], ["smoothed", "shm"], ["voting"], ["smoothed"], ["nope"], []]
-FLAGS = ["-m", "--mechanism", "--graph", "--eps", "--exp-eps", "--curve", "--plot", "--out", "--max-delta", "--prior",
-         "--utility", "--family", "--method", "--rays", "--check", "-n", "--rho", "--float", "--i", "--theta",
-         "--weights", "--quota", "--width", "--count", "--values", "--voter", "--n", "--T", "--lost", "--at", "--q",
-         "--dist", "--x", "--rtol", "--json", "--", "-", "--nope"]
-TOKENS = ["m.json", "deep.json", "bad.json", "missing.json", "x.txt", "p.png", "nodir/p.png", "rr:k=2,p=3/4",
-          "rr:k=27,p=3/4", "rr:k=2,p=2", "dp:graph=hamming,k=2,exp_eps=3", "dp:graph=path,n=3,exp_eps=2", "bogus",
-          "majority", "dictator", "parity", "table", "weighted", "tribes", "hamming", "complete", "path",
-          "edges:11-10", "1/2", "3/4", "2", "3", "0", "-1", "1e400", "nan", "ln(3)", "ln(0)", "abc", "", "1,1",
-          "1/2,1/2,0,0", "uniform", "accuracy", "fourier_motzkin", "lp"]
+COMMANDS = [
+    ["analyze"],
+    ["closure"],
+    ["rowcone"],
+    ["semantics"],
+    ["relax"],
+    ["epsilon"],
+    ["delta"],
+    ["compare"],
+    ["optimal"],
+    ["voting", "accuracy"],
+    ["voting", "influence"],
+    ["voting", "welfare"],
+    ["voting", "epsilon"],
+    ["smoothed", "delta"],
+    ["smoothed", "shm"],
+    ["voting"],
+    ["smoothed"],
+    ["nope"],
+    [],
+]
+FLAGS = [
+    "-m",
+    "--mechanism",
+    "--graph",
+    "--eps",
+    "--exp-eps",
+    "--curve",
+    "--plot",
+    "--out",
+    "--max-delta",
+    "--prior",
+    "--utility",
+    "--family",
+    "--method",
+    "--rays",
+    "--check",
+    "-n",
+    "--rho",
+    "--float",
+    "--i",
+    "--theta",
+    "--weights",
+    "--quota",
+    "--width",
+    "--count",
+    "--values",
+    "--voter",
+    "--n",
+    "--T",
+    "--lost",
+    "--at",
+    "--q",
+    "--dist",
+    "--x",
+    "--rtol",
+    "--json",
+    "--",
+    "-",
+    "--nope",
+]
+TOKENS = [
+    "m.json",
+    "deep.json",
+    "bad.json",
+    "missing.json",
+    "x.txt",
+    "p.png",
+    "nodir/p.png",
+    "rr:k=2,p=3/4",
+    "rr:k=27,p=3/4",
+    "rr:k=2,p=2",
+    "dp:graph=hamming,k=2,exp_eps=3",
+    "dp:graph=path,n=3,exp_eps=2",
+    "bogus",
+    "majority",
+    "dictator",
+    "parity",
+    "table",
+    "weighted",
+    "tribes",
+    "hamming",
+    "complete",
+    "path",
+    "edges:11-10",
+    "1/2",
+    "3/4",
+    "2",
+    "3",
+    "0",
+    "-1",
+    "1e400",
+    "nan",
+    "ln(3)",
+    "ln(0)",
+    "abc",
+    "",
+    "1,1",
+    "1/2,1/2,0,0",
+    "uniform",
+    "accuracy",
+    "fourier_motzkin",
+    "lp",
+]
 
 
 @st.composite

@@ -40,8 +40,9 @@ def test_exact_linprog_failure(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_canonicalize_finds_implicit_linearity_and_redundancy() -> None:
-    rows, lin = _cdd.canonicalize(arr([[1, 0], [-1, 0], [1, 1], [0, 1], [0, 2]]), arr([]).reshape(0, 2),
-                                  kind="H", exact=True)
+    rows, lin = _cdd.canonicalize(
+        arr([[1, 0], [-1, 0], [1, 1], [0, 1], [0, 2]]), arr([]).reshape(0, 2), kind="H", exact=True
+    )
     assert len(lin) >= 1 and all(r[1] == 0 for r in lin)
     assert len(rows) == 1 and rows[0][1] > 0
     # independent rows are returned untouched without calling cdd

@@ -148,8 +148,12 @@ def test_implicit_equalities_detected() -> None:
 
 # --------------------------------------------------------------------------------------------------- edge cases
 def test_whole_space() -> None:
-    for c in (Cone.from_facets([], labels=["a", "b"]), Cone.from_facets(np.zeros((0, 2), dtype=int)),
-              Cone.from_generators([[1, 0], [-1, 0], [0, 1], [0, -1]]), Cone.from_facets([[0, 0]])):
+    for c in (
+        Cone.from_facets([], labels=["a", "b"]),
+        Cone.from_facets(np.zeros((0, 2), dtype=int)),
+        Cone.from_generators([[1, 0], [-1, 0], [0, 1], [0, -1]]),
+        Cone.from_facets([[0, 0]]),
+    ):
         assert c.is_full_space and not c.is_trivial and not c.is_pointed
         assert c.facets.shape == (0, 2) and c.equalities.shape == (0, 2)
         assert ints(c.lineality) == [[1, 0], [0, 1]] and c.rays.shape == (0, 2)
@@ -158,9 +162,12 @@ def test_whole_space() -> None:
 
 
 def test_trivial_cone() -> None:
-    for c in (Cone.from_generators([], labels=["a", "b", "c"]), Cone.from_generators([[0, 0, 0]]),
-              Cone.from_facets([[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, -1, -1]]),
-              Cone.from_facets([], equalities=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])):
+    for c in (
+        Cone.from_generators([], labels=["a", "b", "c"]),
+        Cone.from_generators([[0, 0, 0]]),
+        Cone.from_facets([[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, -1, -1]]),
+        Cone.from_facets([], equalities=[[1, 0, 0], [0, 1, 0], [0, 0, 1]]),
+    ):
         assert c.is_trivial and c.dim == 0 and c.is_pointed and not c.is_full_space
         assert ints(c.equalities) == [[1, 0, 0], [0, 1, 0], [0, 0, 1]] and c.facets.shape == (0, 3)
         assert c.rays.shape == (0, 3) and c.lineality.shape == (0, 3)

@@ -60,8 +60,12 @@ def count_fractions(monkeypatch: pytest.MonkeyPatch) -> type[_CountingFraction]:
 
 def test_integer_accessors_and_dtypes() -> None:
     c = Cone.from_generators(np.array([[1, 0, 0], [1, 1, 0], [2, 1, 3]]))
-    for ints, fracs in ((c.int_facets, c.facets), (c.int_equalities, c.equalities), (c.int_rays, c.rays),
-                        (c.int_lineality, c.lineality)):
+    for ints, fracs in (
+        (c.int_facets, c.facets),
+        (c.int_equalities, c.equalities),
+        (c.int_rays, c.rays),
+        (c.int_lineality, c.lineality),
+    ):
         assert ints.dtype == np.int64 and not ints.flags.writeable and not fracs.flags.writeable
         assert fracs.dtype == object and all(type(v) is Fraction for v in fracs.ravel())
         assert ints.tolist() == [[int(v) for v in r] for r in fracs]
@@ -77,7 +81,10 @@ def test_integer_input_builds_no_fraction(count_fractions: type[_CountingFractio
     F = np.array([[3, -1, 0], [0, 2, -1], [0, 0, 5]])
     c = Cone.from_facets(F)  # independent rows: parsed, normalised and stored as integers
     d = Cone.from_generators([[1, 2, 3], [0, 1, 1]])  # lists of ints too
-    assert c.int_facets.tolist() == [[3, -1, 0], [0, 2, -1], [0, 0, 1]] and d.int_rays.tolist() == [[1, 2, 3], [0, 1, 1]]
+    assert c.int_facets.tolist() == [[3, -1, 0], [0, 2, -1], [0, 0, 1]] and d.int_rays.tolist() == [
+        [1, 2, 3],
+        [0, 1, 1],
+    ]
     assert c.contains([1, 3, 5]).member and not c.contains([0, 1, 0]).member
     assert c == Cone.from_facets(F) and hash(c) == hash(Cone.from_facets(F))
     assert count_fractions.calls <= 4  # only the answer of the failed membership: a·x = -1 and its normal a
@@ -122,22 +129,27 @@ def test_membership_integer_route_equals_the_fraction_rule(data: tuple[list[list
     assert all(c.contains(list(g)).member for g in gens)
 
 
-@given(a=st.lists(st.lists(st.one_of(BIG, SMALL), min_size=3, max_size=3), min_size=1, max_size=4),
-       b=st.lists(st.lists(st.one_of(BIG, SMALL), min_size=3, max_size=3), min_size=1, max_size=4))
+@given(
+    a=st.lists(st.lists(st.one_of(BIG, SMALL), min_size=3, max_size=3), min_size=1, max_size=4),
+    b=st.lists(st.lists(st.one_of(BIG, SMALL), min_size=3, max_size=3), min_size=1, max_size=4),
+)
 def test_containment_integer_route_equals_the_fraction_rule(a: list[list[int]], b: list[list[int]]) -> None:
     A = Cone.from_generators(a, labels=["a", "b", "c"])
     B = Cone.from_generators(b, labels=["a", "b", "c"])
     r = A.issubset(B)
     # reference: every ray satisfies B (a·r >= 0, e·r = 0), every lineality direction has a·l = 0 = e·l
-    ok = all(_dot(f, g) >= 0 for f in B.facets for g in A.rays) and \
-        all(_dot(e, g) == 0 for e in B.equalities for g in A.rays) and \
-        all(_dot(f, g) == 0 for f in np.concatenate([B.facets, B.equalities]) for g in A.lineality)
+    ok = (
+        all(_dot(f, g) >= 0 for f in B.facets for g in A.rays)
+        and all(_dot(e, g) == 0 for e in B.equalities for g in A.rays)
+        and all(_dot(f, g) == 0 for f in np.concatenate([B.facets, B.equalities]) for g in A.lineality)
+    )
     assert r.holds == ok and r.exact
     if not r.holds:
         assert r.value == _dot(r.violated_normal, r.witness)
         assert (r.value < 0) if r.kind == "facet" else (r.value != 0)
-        assert any(list(r.witness) == list(g) or list(-r.witness) == list(g)
-                   for g in np.concatenate([A.rays, A.lineality]))
+        assert any(
+            list(r.witness) == list(g) or list(-r.witness) == list(g) for g in np.concatenate([A.rays, A.lineality])
+        )
     both = A.equals(B)
     assert both.holds == (A == B) == (ok and B.issubset(A).holds)
     assert (A.intersect(B) == B.intersect(A)) and A.intersect(B).issubset(A).holds

@@ -53,8 +53,9 @@ def in_cone_lp(gens: np.ndarray, lin: np.ndarray, x: np.ndarray) -> bool:
 def test_nonnegative_combinations_are_contained(gm: tuple[list[list[int]], int], data: st.DataObject) -> None:
     rows, dim = gm
     c = Cone.from_generators(rows, labels=[f"c{i}" for i in range(dim)])
-    mu = data.draw(st.lists(st.fractions(min_value=0, max_value=5, max_denominator=7), min_size=len(rows),
-                            max_size=len(rows)))
+    mu = data.draw(
+        st.lists(st.fractions(min_value=0, max_value=5, max_denominator=7), min_size=len(rows), max_size=len(rows))
+    )
     x = [sum((m * r[j] for m, r in zip(mu, rows)), F(0)) for j in range(dim)]
     assert c.contains(x).member
     for r in rows:

@@ -110,14 +110,18 @@ SQUARE = [[1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 0, 1]]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("change, message", [
-    (lambda f: f[:-1] + [[0, 0, 1], [1, -1, -1]], "facet·ray = -1"),  # an invalid inequality
-    (lambda f: f + [[2, -1, 0]], "rank 1, not 2"),  # valid (x0 ≥ x1 doubled plus x0) but not a facet
-    (lambda f: f[1:], "rays 0|rays 1|ray"),  # a facet missing: rays on it lose rank
-    (lambda f: f + [[0, 0, 0]] and [[v * 2 for v in r] for r in f], None),  # scaled rows are re-normalised: fine
-])
-def test_verification_refuses_a_wrong_engine_answer(monkeypatch: pytest.MonkeyPatch, engine: str, change: object,
-                                                    message: str | None) -> None:
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda f: f[:-1] + [[0, 0, 1], [1, -1, -1]], "facet·ray = -1"),  # an invalid inequality
+        (lambda f: f + [[2, -1, 0]], "rank 1, not 2"),  # valid (x0 ≥ x1 doubled plus x0) but not a facet
+        (lambda f: f[1:], "rays 0|rays 1|ray"),  # a facet missing: rays on it lose rank
+        (lambda f: f + [[0, 0, 0]] and [[v * 2 for v in r] for r in f], None),  # scaled rows are re-normalised: fine
+    ],
+)
+def test_verification_refuses_a_wrong_engine_answer(
+    monkeypatch: pytest.MonkeyPatch, engine: str, change: object, message: str | None
+) -> None:
     _corrupt(monkeypatch, change)
     with use_engine(engine):
         c = Cone.from_generators(SQUARE)
@@ -203,8 +207,7 @@ def test_clarkson_matches_cdd(seed: int, kind: str) -> None:
     b, _ = _redundancy.canonicalize(rows, rows[:0], kind=kind, exact=True, method="cdd")
 
     def canon(x: np.ndarray) -> set[tuple[int, ...]]:
-        return {tuple(v) for v in _engines.fast_canonical([[int(F(t)) for t in r] for r in x.tolist()],
-                                                          dim).tolist()}
+        return {tuple(v) for v in _engines.fast_canonical([[int(F(t)) for t in r] for r in x.tolist()], dim).tolist()}
 
     assert canon(a) == canon(b) and 0 < len(canon(a)) < len(rows)
 

@@ -29,8 +29,9 @@ def _hamming_and(*more: tuple[int, ...]):
 
 def _pairs_and(*more: tuple[int, ...]):
     def subsets(labels: tuple[str, ...]) -> list[tuple[str, ...]]:
-        return list(itertools.combinations(labels, 2)) + [tuple(labels[i] for i in pos) for pos in more
-                                                          if max(pos) < len(labels)]
+        return list(itertools.combinations(labels, 2)) + [
+            tuple(labels[i] for i in pos) for pos in more if max(pos) < len(labels)
+        ]
 
     return subsets
 
@@ -55,25 +56,54 @@ def _cycle(n: int) -> nx.Graph:
 
 CASES = [
     ProjectionCase("rr1", lambda: pg.RandomizedResponse(1, "3/4"), _hamming_and((0,), (0, 1))),
-    ProjectionCase("rr2", lambda: pg.RandomizedResponse(2, "2/3"), _hamming_and((0, 3), (0, 1, 2), (3,)),
-                   families=("hamming", "all-pairs", "triples")),
-    ProjectionCase("rr3", lambda: pg.RandomizedResponse(3, "3/4"), _hamming_and((0, 7), (0, 3, 5), (1, 2, 4, 7)),
-                   families=("hamming", [("111", "000"), ("110", "001")])),
-    ProjectionCase("rr2-float", lambda: pg.RandomizedResponse(2, 0.75), _hamming_and((0, 3), (0, 1, 2)),
-                   families=("hamming", "all-pairs")),
-    ProjectionCase("dp-path3", lambda: parse_definition("dp:graph=path,n=2,exp_eps=2"), _pairs_and((0, 1, 2)),
-                   families=("all-pairs", [("0", "1"), ("1", "2")], "triples")),
-    ProjectionCase("dp-cycle4", lambda: pg.DifferentialPrivacy(_cycle(4), exp_eps=3), _pairs_and((0, 1, 2), (0, 2)),
-                   families=("all-pairs", [("0", "1"), ("1", "2"), ("2", "3"), ("3", "0")])),
-    ProjectionCase("dp-hamming2-float",
-                   lambda: parse_definition("dp:graph=hamming,k=2,exp_eps=2").row_cone().to_float(),
-                   _hamming_and((0, 3), (0, 1, 2)), families=("hamming", "all-pairs")),
-    ProjectionCase("geometric3", lambda: parse_definition("geometric:n=3,alpha=1/2"), _pairs_and((0, 2, 3)),
-                   families=("all-pairs", [("0", "1"), ("1", "2"), ("2", "3")])),
-    ProjectionCase("finite-random", lambda: _random_finite(7), _pairs_and((0, 1, 2)),
-                   families=("all-pairs", "triples")),
-    ProjectionCase("finite-random-float", lambda: _random_finite(11).row_cone().to_float(), _pairs_and(),
-                   families=("all-pairs",)),
+    ProjectionCase(
+        "rr2",
+        lambda: pg.RandomizedResponse(2, "2/3"),
+        _hamming_and((0, 3), (0, 1, 2), (3,)),
+        families=("hamming", "all-pairs", "triples"),
+    ),
+    ProjectionCase(
+        "rr3",
+        lambda: pg.RandomizedResponse(3, "3/4"),
+        _hamming_and((0, 7), (0, 3, 5), (1, 2, 4, 7)),
+        families=("hamming", [("111", "000"), ("110", "001")]),
+    ),
+    ProjectionCase(
+        "rr2-float",
+        lambda: pg.RandomizedResponse(2, 0.75),
+        _hamming_and((0, 3), (0, 1, 2)),
+        families=("hamming", "all-pairs"),
+    ),
+    ProjectionCase(
+        "dp-path3",
+        lambda: parse_definition("dp:graph=path,n=2,exp_eps=2"),
+        _pairs_and((0, 1, 2)),
+        families=("all-pairs", [("0", "1"), ("1", "2")], "triples"),
+    ),
+    ProjectionCase(
+        "dp-cycle4",
+        lambda: pg.DifferentialPrivacy(_cycle(4), exp_eps=3),
+        _pairs_and((0, 1, 2), (0, 2)),
+        families=("all-pairs", [("0", "1"), ("1", "2"), ("2", "3"), ("3", "0")]),
+    ),
+    ProjectionCase(
+        "dp-hamming2-float",
+        lambda: parse_definition("dp:graph=hamming,k=2,exp_eps=2").row_cone().to_float(),
+        _hamming_and((0, 3), (0, 1, 2)),
+        families=("hamming", "all-pairs"),
+    ),
+    ProjectionCase(
+        "geometric3",
+        lambda: parse_definition("geometric:n=3,alpha=1/2"),
+        _pairs_and((0, 2, 3)),
+        families=("all-pairs", [("0", "1"), ("1", "2"), ("2", "3")]),
+    ),
+    ProjectionCase(
+        "finite-random", lambda: _random_finite(7), _pairs_and((0, 1, 2)), families=("all-pairs", "triples")
+    ),
+    ProjectionCase(
+        "finite-random-float", lambda: _random_finite(11).row_cone().to_float(), _pairs_and(), families=("all-pairs",)
+    ),
 ]
 
 

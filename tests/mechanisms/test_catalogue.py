@@ -12,8 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privgeom import (InvalidParameterError, InvalidTypeError, LogRational, Mechanism, SizeLimitError,
-                      randomized_response)
+from privgeom import (
+    InvalidParameterError,
+    InvalidTypeError,
+    LogRational,
+    Mechanism,
+    SizeLimitError,
+    randomized_response,
+)
 from privgeom.testing import complete_graph, path_graph
 from privgeom import delta, epsilon
 from privgeom.mechanisms._catalogue import frapp_matrix

@@ -15,8 +15,13 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom.mechanisms._ldp import (hash_collision_probability, hash_family, local_hashing_estimator, olh_default_g,
-                                     subset_default_s)
+from privgeom.mechanisms._ldp import (
+    hash_collision_probability,
+    hash_family,
+    local_hashing_estimator,
+    olh_default_g,
+    subset_default_s,
+)
 from privgeom.testing import bit_strings
 from privgeom.definitions._ldp import LocalProtocol
 
@@ -24,8 +29,13 @@ LEVELS = [F(1), F(2), F(3), F(5, 2)]
 
 
 def _all_protocols(d: int, t: F) -> list[pg.Mechanism]:
-    out = [pg.unary_encoding(d, exp_eps=t), pg.hadamard_response(d, exp_eps=t), pg.local_hashing(d, exp_eps=t),
-           pg.local_hashing(d, 2, exp_eps=t), pg.subset_selection(d, exp_eps=t)]
+    out = [
+        pg.unary_encoding(d, exp_eps=t),
+        pg.hadamard_response(d, exp_eps=t),
+        pg.local_hashing(d, exp_eps=t),
+        pg.local_hashing(d, 2, exp_eps=t),
+        pg.subset_selection(d, exp_eps=t),
+    ]
     out += [pg.unary_encoding(d, exp_half_eps=t, optimized=False)]  # e^ε = t²
     out += [pg.subset_selection(d, s, exp_eps=t) for s in range(1, d)]
     return out
@@ -52,11 +62,13 @@ def test_exact_epsilon_is_the_nominal_one(d: int, t: F) -> None:
 
 
 def test_float_mode_agrees_with_exact() -> None:
-    for exact, floats in [(pg.unary_encoding(4, exp_eps=3), pg.unary_encoding(4, exp_eps=3.0)),
-                          (pg.unary_encoding(3, exp_eps=4, optimized=False), pg.unary_encoding(3, exp_eps=4.0, optimized=False)),
-                          (pg.local_hashing(4, 3, exp_eps=3), pg.local_hashing(4, 3, exp_eps=3.0)),
-                          (pg.hadamard_response(5, exp_eps=2), pg.hadamard_response(5, eps=math.log(2.0))),
-                          (pg.subset_selection(5, 2, exp_eps=3), pg.subset_selection(5, 2, exp_eps=3, exact=False))]:
+    for exact, floats in [
+        (pg.unary_encoding(4, exp_eps=3), pg.unary_encoding(4, exp_eps=3.0)),
+        (pg.unary_encoding(3, exp_eps=4, optimized=False), pg.unary_encoding(3, exp_eps=4.0, optimized=False)),
+        (pg.local_hashing(4, 3, exp_eps=3), pg.local_hashing(4, 3, exp_eps=3.0)),
+        (pg.hadamard_response(5, exp_eps=2), pg.hadamard_response(5, eps=math.log(2.0))),
+        (pg.subset_selection(5, 2, exp_eps=3), pg.subset_selection(5, 2, exp_eps=3, exact=False)),
+    ]:
         assert not floats.exact and floats.outputs == exact.outputs
         np.testing.assert_allclose(floats.float_matrix(), exact.float_matrix(), rtol=1e-12)
         assert abs(pg.epsilon(floats, "complete").level.eps - float(pg.epsilon(exact, "complete").level.eps)) < 1e-12
@@ -73,7 +85,9 @@ def test_eps_as_a_logarithm_is_exact() -> None:
 # ------------------------------------------------------------------------------------------------ unary encoding
 def _bit_marginals(M: pg.Mechanism, x: int) -> list[F]:
     """``P(y_i = 1 | x)`` for every bit ``i``, summed over the reports."""
-    return [sum((F(M.matrix[o, x]) for o, lab in enumerate(M.outputs) if lab[i] == "1"), F(0)) for i in range(M.n_inputs)]
+    return [
+        sum((F(M.matrix[o, x]) for o, lab in enumerate(M.outputs) if lab[i] == "1"), F(0)) for i in range(M.n_inputs)
+    ]
 
 
 @pytest.mark.parametrize("d", [2, 3, 5])
@@ -222,7 +236,9 @@ def test_hadamard_response_against_sylvester(d: int) -> None:
     assert K > d and K & (K - 1) == 0 and K // 2 <= d  # the smallest power of two above d
     H = _sylvester(K)
     for x in range(d):
-        assert [M.matrix[y, x] for y in range(K)] == [2 * (t if H[y, x + 1] == 1 else 1) / (K * (1 + t)) for y in range(K)]
+        assert [M.matrix[y, x] for y in range(K)] == [
+            2 * (t if H[y, x + 1] == 1 else 1) / (K * (1 + t)) for y in range(K)
+        ]
 
 
 # ------------------------------------------------------------------------------------------------ subset selection
@@ -245,9 +261,18 @@ def test_subset_selection_probabilities_and_default_size() -> None:
     # s = the integer nearest to d/(e^ε + 1) (multi-freq-ldpy's rint, halves to even), within 1..d−1:
     # 6/3 = 2 -> 2; 7/4 -> 2; 2/2 = 1 -> 1; 5/2 -> 2 (⌈·⌉ gave 3); 10/4 = 5/2 -> 2; 11/3 -> 4 (⌈·⌉ gave 4);
     # 13/5 -> 3; 14/5 -> 3; 3/2 -> 2, and 9/(e^ε + 1) at e^ε = 8 -> 1
-    assert [subset_default_s(6, F(2)), subset_default_s(7, F(3)), subset_default_s(2, F(1)), subset_default_s(5, F(1)),
-            subset_default_s(10, F(3)), subset_default_s(11, F(2)), subset_default_s(13, F(4)),
-            subset_default_s(14, F(4)), subset_default_s(3, F(1)), subset_default_s(9, F(8))] == [2, 2, 1, 2, 2, 4, 3, 3, 2, 1]
+    assert [
+        subset_default_s(6, F(2)),
+        subset_default_s(7, F(3)),
+        subset_default_s(2, F(1)),
+        subset_default_s(5, F(1)),
+        subset_default_s(10, F(3)),
+        subset_default_s(11, F(2)),
+        subset_default_s(13, F(4)),
+        subset_default_s(14, F(4)),
+        subset_default_s(3, F(1)),
+        subset_default_s(9, F(8)),
+    ] == [2, 2, 1, 2, 2, 4, 3, 3, 2, 1]
     assert subset_default_s(8, F(2)) == 3 and subset_default_s(7, F(1)) == 4  # 8/3 -> 3 (not ⌈·⌉ = 3); 7/2 -> 4
     assert pg.subset_selection(6, exp_eps=2) == pg.subset_selection(6, 2, exp_eps=2)
 
@@ -300,37 +325,49 @@ def test_oversize_domains_are_refused_before_enumerating() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ spec kinds
-@pytest.mark.parametrize("spec, mechanism, canonical", [
-    ("oue:d=4,exp_eps=3", lambda: pg.unary_encoding(4, exp_eps=3), "oue:d=4,exp_eps=3"),
-    ("oue:d=3,eps=ln(3)", lambda: pg.unary_encoding(3, exp_eps=3), "oue:d=3,exp_eps=3"),
-    ("sue:d=3,exp_eps=9/4", lambda: pg.unary_encoding(3, exp_eps="9/4", optimized=False), "sue:d=3,exp_eps=9/4"),
-    ("sue:d=3,exp_half_eps=2", lambda: pg.unary_encoding(3, exp_eps=4, optimized=False), "sue:d=3,exp_half_eps=2"),
-    ("olh:d=4,exp_eps=3", lambda: pg.local_hashing(4, 4, exp_eps=3), "olh:d=4,g=4,exp_eps=3"),
-    ("olh:d=4,g=3,exp_eps=3", lambda: pg.local_hashing(4, 3, exp_eps=3), "olh:d=4,g=3,exp_eps=3"),
-    ("blh:d=4,exp_eps=3", lambda: pg.local_hashing(4, 2, exp_eps=3), "blh:d=4,exp_eps=3"),
-    ("hr:d=4,exp_eps=3", lambda: pg.hadamard_response(4, exp_eps=3), "hr:d=4,exp_eps=3"),
-    ("ss:d=4,s=2,exp_eps=3", lambda: pg.subset_selection(4, 2, exp_eps=3), "ss:d=4,s=2,exp_eps=3"),
-    ("ss:d=6,exp_eps=2", lambda: pg.subset_selection(6, 2, exp_eps=2), "ss:d=6,s=2,exp_eps=2"),
-    ("hr:d=3,exp_eps=3,exact=false", lambda: pg.hadamard_response(3, exp_eps=3.0), "hr:d=3,exp_eps=3.0,exact=false"),
-])
+@pytest.mark.parametrize(
+    "spec, mechanism, canonical",
+    [
+        ("oue:d=4,exp_eps=3", lambda: pg.unary_encoding(4, exp_eps=3), "oue:d=4,exp_eps=3"),
+        ("oue:d=3,eps=ln(3)", lambda: pg.unary_encoding(3, exp_eps=3), "oue:d=3,exp_eps=3"),
+        ("sue:d=3,exp_eps=9/4", lambda: pg.unary_encoding(3, exp_eps="9/4", optimized=False), "sue:d=3,exp_eps=9/4"),
+        ("sue:d=3,exp_half_eps=2", lambda: pg.unary_encoding(3, exp_eps=4, optimized=False), "sue:d=3,exp_half_eps=2"),
+        ("olh:d=4,exp_eps=3", lambda: pg.local_hashing(4, 4, exp_eps=3), "olh:d=4,g=4,exp_eps=3"),
+        ("olh:d=4,g=3,exp_eps=3", lambda: pg.local_hashing(4, 3, exp_eps=3), "olh:d=4,g=3,exp_eps=3"),
+        ("blh:d=4,exp_eps=3", lambda: pg.local_hashing(4, 2, exp_eps=3), "blh:d=4,exp_eps=3"),
+        ("hr:d=4,exp_eps=3", lambda: pg.hadamard_response(4, exp_eps=3), "hr:d=4,exp_eps=3"),
+        ("ss:d=4,s=2,exp_eps=3", lambda: pg.subset_selection(4, 2, exp_eps=3), "ss:d=4,s=2,exp_eps=3"),
+        ("ss:d=6,exp_eps=2", lambda: pg.subset_selection(6, 2, exp_eps=2), "ss:d=6,s=2,exp_eps=2"),
+        (
+            "hr:d=3,exp_eps=3,exact=false",
+            lambda: pg.hadamard_response(3, exp_eps=3.0),
+            "hr:d=3,exp_eps=3.0,exact=false",
+        ),
+    ],
+)
 def test_spec_kinds_build_the_factories_mechanisms(spec: str, mechanism: object, canonical: str) -> None:
     D = pg.parse_definition(spec)
     assert isinstance(D, LocalProtocol) and isinstance(D, pg.FiniteDefinition)
     assert D.mechanism == mechanism()  # type: ignore[operator]
     assert D.spec() == canonical and pg.parse_definition(canonical).spec() == canonical
-    assert pg.epsilon(D.mechanism, "complete").level.eps == (pg.LogRational(D.level.exp_eps) if D.exact else pytest.approx(math.log(D.level.exp_eps)))
+    assert pg.epsilon(D.mechanism, "complete").level.eps == (
+        pg.LogRational(D.level.exp_eps) if D.exact else pytest.approx(math.log(D.level.exp_eps))
+    )
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("oue:d=4", "exactly one of exp_eps"),
-    ("oue:d=4,exp_eps=3,eps=1", "exactly one of exp_eps"),
-    ("hr:exp_eps=3", "hr needs d="),
-    ("olh:d=4,exp_eps=3,s=2", "unknown key"),
-    ("ss:d=4,s=4,exp_eps=3", "s = 4"),
-    ("sue:d=3,exp_eps=2", "exp_eps = 2 is not the square"),
-    ("sue:d=3,exp_half_eps=2,exp_eps=4", "exactly one of"),
-    ("blh:d=3,exp_eps=1/3", "1/3"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("oue:d=4", "exactly one of exp_eps"),
+        ("oue:d=4,exp_eps=3,eps=1", "exactly one of exp_eps"),
+        ("hr:exp_eps=3", "hr needs d="),
+        ("olh:d=4,exp_eps=3,s=2", "unknown key"),
+        ("ss:d=4,s=4,exp_eps=3", "s = 4"),
+        ("sue:d=3,exp_eps=2", "exp_eps = 2 is not the square"),
+        ("sue:d=3,exp_half_eps=2,exp_eps=4", "exactly one of"),
+        ("blh:d=3,exp_eps=1/3", "1/3"),
+    ],
+)
 def test_bad_specs_name_the_value(spec: str, message: str) -> None:
     with pytest.raises(pg.PrivgeomError, match=message):
         pg.parse_definition(spec)
@@ -342,8 +379,13 @@ def test_utility_gap_matches_the_closed_forms(d: int) -> None:
     # accuracy, uniform prior: the closure's optimum is the MAP decoder (1/d) Σ_y max_x M[y, x]; the ε-LDP optimum
     # is k-RR's e^ε/(e^ε + d − 1) (module doc of privgeom.analyses.profiles._ldp_gap)
     t = F(3)
-    for M in [pg.unary_encoding(d, exp_eps=t), pg.local_hashing(d, exp_eps=t), pg.hadamard_response(d, exp_eps=t),
-              pg.subset_selection(d, 2, exp_eps=t), pg.subset_selection(d, 1, exp_eps=t)]:
+    for M in [
+        pg.unary_encoding(d, exp_eps=t),
+        pg.local_hashing(d, exp_eps=t),
+        pg.hadamard_response(d, exp_eps=t),
+        pg.subset_selection(d, 2, exp_eps=t),
+        pg.subset_selection(d, 1, exp_eps=t),
+    ]:
         g = pg.ldp_utility_gap(M)
         map_value = sum((max(F(v) for v in row) for row in M.matrix), F(0)) / d
         assert g.exact and g.level.exp_eps == t

@@ -11,8 +11,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privgeom import (DomainMismatchError, FormatError, InvalidMechanismError, InvalidParameterError,
-                      InvalidTypeError, Mechanism, PrivgeomError, SizeLimitError, mixture, randomized_response)
+from privgeom import (
+    DomainMismatchError,
+    FormatError,
+    InvalidMechanismError,
+    InvalidParameterError,
+    InvalidTypeError,
+    Mechanism,
+    PrivgeomError,
+    SizeLimitError,
+    mixture,
+    randomized_response,
+)
 from privgeom.testing import bit_strings
 from privgeom.mechanisms._checks import JSON_SCHEMA
 

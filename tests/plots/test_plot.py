@@ -22,9 +22,15 @@ from privgeom.plots._sweep import plot_sweep
 
 def _drawn(fig: Any) -> list[tuple[str, str, str, list[list[list[float]]]]]:
     """Per axes: title, x label, y label and the data of every line."""
-    return [(ax.get_title(), ax.get_xlabel(), ax.get_ylabel(),
-             [[list(map(float, line.get_xdata())), list(map(float, line.get_ydata()))] for line in ax.lines])
-            for ax in fig.axes]
+    return [
+        (
+            ax.get_title(),
+            ax.get_xlabel(),
+            ax.get_ylabel(),
+            [[list(map(float, line.get_xdata())), list(map(float, line.get_ydata()))] for line in ax.lines],
+        )
+        for ax in fig.axes
+    ]
 
 
 def test_a_delta_curve() -> None:

@@ -26,9 +26,11 @@ from privgeom.smoothed._domains import recognise_domain
 from privgeom.smoothed._properties import check_dp_delta
 
 
-@given(seed=st.integers(0, 10_000), n=st.integers(1, 3), k=st.integers(2, 3), ratio=st.sampled_from(["1", "3/2", "2", "5"]))
+@given(
+    seed=st.integers(0, 10_000), n=st.integers(1, 3), k=st.integers(2, 3), ratio=st.sampled_from(["1", "3/2", "2", "5"])
+)
 def test_database_delta_matches_event_brute_force(seed: int, n: int, k: int, ratio: str) -> None:
-    if k ** n > 27:
+    if k**n > 27:
         n = 2
     M = random_mechanism(seed, n=n, records=k, outputs=3)
     r = database_delta(M, f"ln({ratio})")

@@ -24,7 +24,11 @@ def test_election_data_is_plausible() -> None:
     assert [r["year"] for r in rows] == list(range(1920, 2021, 4))
     last = rows[-1]
     assert (last["democrat"], last["democrat_votes"], last["republican"], last["republican_votes"]) == (
-        "Biden", 81_283_501, "Trump", 74_223_975)
+        "Biden",
+        81_283_501,
+        "Trump",
+        74_223_975,
+    )
     by_year = {r["year"]: r for r in rows}
     assert by_year[1920]["republican_votes"] == 16_144_093 and by_year[1960]["democrat"] == "Kennedy"
     for r in rows:
@@ -50,8 +54,9 @@ def test_scripts_run_quick(script: Path, tmp_path: Path) -> None:
     argv = [sys.executable, str(script), "--quick"]
     if script.parent.name == "examples":
         argv += ["--out", str(tmp_path)]
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=tmp_path,
-                          env={**os.environ, "MPLBACKEND": "Agg"})
+    proc = subprocess.run(
+        argv, capture_output=True, text=True, timeout=300, cwd=tmp_path, env={**os.environ, "MPLBACKEND": "Agg"}
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert proc.stdout.strip()
     if script.parent.name == "examples":
@@ -74,8 +79,23 @@ def test_cli_delta_shm_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     majority_vote(3).save(path)
     assert main(["smoothed", "delta", "--mechanism", str(path), "--eps", "ln(2)"]) == 0
     assert "Theorem 1" in capsys.readouterr().out
-    code = main(["smoothed", "delta", "--mechanism", str(path), "--eps", "ln(2)", "--q", "1/4", "--q", "1/3",
-                 "--check", "1/2", "--json"])
+    code = main(
+        [
+            "smoothed",
+            "delta",
+            "--mechanism",
+            str(path),
+            "--eps",
+            "ln(2)",
+            "--q",
+            "1/4",
+            "--q",
+            "1/3",
+            "--check",
+            "1/2",
+            "--json",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 1 and data["value"] == "2/3"
     assert main(["smoothed", "delta", "--mechanism", str(path), "--eps", "ln(2)", "--q", "1/4", "--check", "3/4"]) == 0

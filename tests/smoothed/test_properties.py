@@ -104,9 +104,11 @@ def test_voting_instances() -> None:
     # randomized-response voting and noiseless majority under Π
     for rho in ("1", "1/2", "1/5"):
         M = majority_vote(3, rho, inputs="database")
-        for result in (check_dp_implies_smoothed(M, "ln(2)", ["1/4", "1/2"]),
-                      check_distribution_reduction(M, "ln(2)", ["1/4", "2/5", "1/2"]),
-                      check_dp_delta(M, "ln(2)")):
+        for result in (
+            check_dp_implies_smoothed(M, "ln(2)", ["1/4", "1/2"]),
+            check_distribution_reduction(M, "ln(2)", ["1/4", "2/5", "1/2"]),
+            check_dp_delta(M, "ln(2)"),
+        ):
             assert result.holds, result
     # noise helps: ρ = 1/2 has a smaller smoothed δ than noiseless majority
     a = smoothed_delta(majority_vote(5, "1/2"), "ln(2)", ["1/3", "1/2"]).value

@@ -70,10 +70,17 @@ def test_dp_delta_of_shm(replace: bool) -> None:
 
 
 @settings(max_examples=12)
-@given(n=st.integers(2, 26), frac=st.floats(0.1, 1.0), q1=st.fractions(0, 1, max_denominator=9),
-       q2=st.fractions(0, 1, max_denominator=9), ratio=st.sampled_from(["1", "2", "6"]), replace=st.booleans())
-def test_fast_smoothed_delta_matches_exact_matrix(n: int, frac: float, q1: Fraction, q2: Fraction, ratio: str,
-                                                  replace: bool) -> None:
+@given(
+    n=st.integers(2, 26),
+    frac=st.floats(0.1, 1.0),
+    q1=st.fractions(0, 1, max_denominator=9),
+    q2=st.fractions(0, 1, max_denominator=9),
+    ratio=st.sampled_from(["1", "2", "6"]),
+    replace=st.booleans(),
+)
+def test_fast_smoothed_delta_matches_exact_matrix(
+    n: int, frac: float, q1: Fraction, q2: Fraction, ratio: str, replace: bool
+) -> None:
     T = max(0, min(n, round(frac * n)))
     exact = smoothed_delta(shm(n, T, replace=replace, inputs="count"), f"ln({ratio})", [q1, q2])
     fast = _fast_smoothed(n, T, f"ln({ratio})", [q1, q2], replace=replace, rtol=0)
@@ -86,8 +93,14 @@ def test_branch_and_bound_against_every_count() -> None:
     n, T, eps = 300, 270, 1.0
     for qs in ((0.05, 0.45), (0.3, 0.7), (0.2, 0.21)):
         d = direct_delta(n, T, eps)
-        E = [float(np.dot(np.convolve(binom.pmf(np.arange(m + 1), m, qs[0]), binom.pmf(np.arange(n - m + 1), n - m, qs[1])), d))
-             for m in range(n + 1)]
+        E = [
+            float(
+                np.dot(
+                    np.convolve(binom.pmf(np.arange(m + 1), m, qs[0]), binom.pmf(np.arange(n - m + 1), n - m, qs[1])), d
+                )
+            )
+            for m in range(n + 1)
+        ]
         r = _fast_smoothed(n, T, eps, list(qs), rtol=0)
         assert abs(r.value - max(E)) <= 1e-9 * max(E)
         assert r.value + r.error_bound >= max(E) * (1 - 1e-9)
@@ -135,7 +148,9 @@ def test_certificate_fields_and_text() -> None:
 def test_pmf_helpers() -> None:
     xs = np.arange(0, 41, dtype=float)
     got = np.exp(log_binom_pmf(xs, 40, 0.3, 0.7))
-    ref = np.array([float(math.comb(40, int(k)) * Fraction(3, 10) ** int(k) * Fraction(7, 10) ** (40 - int(k))) for k in xs])
+    ref = np.array(
+        [float(math.comb(40, int(k)) * Fraction(3, 10) ** int(k) * Fraction(7, 10) ** (40 - int(k))) for k in xs]
+    )
     assert np.allclose(got, ref, rtol=1e-13, atol=0)
     lo, hi, tail, log_tail = binom_window(10_000, 0.3, math.log(1e-30))
     assert 0 < lo < 3000 < hi < 10_000 and tail <= 1e-30 and log_tail == pytest.approx(math.log(tail), rel=1e-12)

@@ -20,7 +20,9 @@ from privgeom import smoothed
 from privgeom.smoothed._fastpath import direct_delta
 
 
-def shm_smoothed(n: int, T: int, eps: object, dists: list, replace: bool = False, **kw: object) -> smoothed.SmoothedDelta:
+def shm_smoothed(
+    n: int, T: int, eps: object, dists: list, replace: bool = False, **kw: object
+) -> smoothed.SmoothedDelta:
     """The route ``method="shm"`` of smoothed_delta on the sampling-histogram mechanism."""
     return smoothed.smoothed_delta(smoothed.SamplingHistogram(n, T, replace), eps, dists, method="shm", **kw)  # type: ignore[arg-type]
 
@@ -48,13 +50,17 @@ def test_issue_case_answers_with_bounded_work() -> None:
     assert math.isclose(r.log10, math.log10(r.value), rel_tol=1e-14)
 
 
-@pytest.mark.parametrize("n, T, eps, qs, replace", [
-    (40, 30, 0.5, ("1/10", "1/2"), False),
-    (60, 45, 1.0, ("1/4", "2/3"), False),
-    (30, 20, 0.25, ("1/5", "3/5"), True),
-])
-def test_bracket_contains_the_brute_force_maximum(n: int, T: int, eps: float, qs: tuple[str, str],
-                                                  replace: bool) -> None:
+@pytest.mark.parametrize(
+    "n, T, eps, qs, replace",
+    [
+        (40, 30, 0.5, ("1/10", "1/2"), False),
+        (60, 45, 1.0, ("1/4", "2/3"), False),
+        (30, 20, 0.25, ("1/5", "3/5"), True),
+    ],
+)
+def test_bracket_contains_the_brute_force_maximum(
+    n: int, T: int, eps: float, qs: tuple[str, str], replace: bool
+) -> None:
     qa, qb = (float(Fraction(q)) for q in qs)
     truth = brute_force(n, T, eps, qa, qb, replace)
     full = shm_smoothed(n, T, eps, list(qs), replace)

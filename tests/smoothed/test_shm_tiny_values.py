@@ -116,8 +116,10 @@ def test_provably_zero_is_exactly_zero() -> None:
         assert hockey_stick(list(M.matrix[:, m]), list(M.matrix[:, 4]), 7) == 0
 
 
-@pytest.mark.parametrize("n, T, N, eps, replace", [(10, 5, 5, 0.5, False), (30, 20, 9, 0.0, False),
-                                                  (8, 3, 1, 0.5, True), (200, 150, 80, 1.0, False)])
+@pytest.mark.parametrize(
+    "n, T, N, eps, replace",
+    [(10, 5, 5, 0.5, False), (30, 20, 9, 0.0, False), (8, 3, 1, 0.5, True), (200, 150, 80, 1.0, False)],
+)
 def test_listed_event_attains_delta(n: int, T: int, N: int, eps: float, replace: bool) -> None:
     """The threshold event is the hockey-stick maximiser: ``P_a(S) − e^ε P_b(S) = δ(x)`` on the exact matrix."""
     r = smoothed.database_delta(smoothed.SamplingHistogram(n, T, replace), eps, x=N)

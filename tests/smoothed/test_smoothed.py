@@ -23,7 +23,9 @@ def _brute(M: Mechanism, ratio: Fraction, Pi: list, k: int) -> Fraction:
     return smoothed_brute(database_delta_brute(cols, ratio, k), Pi, M.domain.n, k)
 
 
-@given(seed=st.integers(0, 10_000), n=st.integers(1, 3), anonymous=st.booleans(), ratio=st.sampled_from(["1", "2", "3"]))
+@given(
+    seed=st.integers(0, 10_000), n=st.integers(1, 3), anonymous=st.booleans(), ratio=st.sampled_from(["1", "2", "3"])
+)
 def test_general_mechanism_matches_brute_force(seed: int, n: int, anonymous: bool, ratio: str) -> None:
     M = random_mechanism(seed, n=n, records=2, outputs=3, anonymous=anonymous)
     Pi = random_distributions(seed, count=3, records=2)
@@ -65,7 +67,9 @@ def test_majority_closed_form_and_interior_maximiser() -> None:
     for Pi in (["1/10", "3/10"], ["1/3", "2/3"], ["1/5"]):
         r = smoothed_delta(majority_vote(3), "ln(5)", Pi)
         qs = [Fraction(q) for q in Pi]
-        best = max(pivotal([qs[a] for a in choice]) for choice in __import__("itertools").product(range(len(qs)), repeat=3))
+        best = max(
+            pivotal([qs[a] for a in choice]) for choice in __import__("itertools").product(range(len(qs)), repeat=3)
+        )
         assert r.value == best
     # with q ∈ {1/3, 2/3} the maximiser mixes the vertices (two agents at one, one at the other): 7/9 > 2/3
     r = smoothed_delta(majority_vote(3), "ln(5)", ["1/3", "2/3"])
@@ -98,8 +102,12 @@ def test_grid_bound_is_certified() -> None:
 
 def test_three_vertices_grid_bound() -> None:
     M = shm(6, 4, categories=3)
-    Pi = [[Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 5), Fraction(3, 5), Fraction(1, 5)],
-          [Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)], [Fraction(1, 10), Fraction(1, 10), Fraction(4, 5)]]
+    Pi = [
+        [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)],
+        [Fraction(1, 5), Fraction(3, 5), Fraction(1, 5)],
+        [Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)],
+        [Fraction(1, 10), Fraction(1, 10), Fraction(4, 5)],
+    ]
     exact = smoothed_delta(M, "ln(2)", Pi)
     grid = smoothed_delta(M, "ln(2)", Pi, method="grid", grid_step=3)
     assert len(exact.vertices) == 3  # the uniform distribution lies inside the triangle of the others
@@ -110,8 +118,12 @@ def test_three_vertices_grid_bound() -> None:
 def test_hull_vertices_exact_float_and_degenerate() -> None:
     rows, _ = parse_distributions(["1/10", "1/2", "3/10", "1/2"])
     assert hull_vertices(rows) == [0, 1]
-    rows3 = [[Fraction(1, 3)] * 3, [Fraction(1), Fraction(0), Fraction(0)], [Fraction(0), Fraction(1), Fraction(0)],
-             [Fraction(1, 2), Fraction(1, 2), Fraction(0)]]
+    rows3 = [
+        [Fraction(1, 3)] * 3,
+        [Fraction(1), Fraction(0), Fraction(0)],
+        [Fraction(0), Fraction(1), Fraction(0)],
+        [Fraction(1, 2), Fraction(1, 2), Fraction(0)],
+    ]
     assert hull_vertices(rows3) == [0, 1, 2]
     # collinear points in the 3-simplex (a degenerate hull) and a single point
     col = [[0.2, 0.3, 0.5], [0.4, 0.3, 0.3], [0.3, 0.3, 0.4]]

@@ -52,8 +52,11 @@ def test_binned_output_matches_brute_force() -> None:
             for b in range(V):
                 py = law(x[:i] + [b] + x[i + 1 :])
                 keys = set(px) | set(py)
-                ref = max(ref, sum(max(px.get(k, 0) - e * py.get(k, 0), 0) for k in keys) / tot,
-                          sum(max(py.get(k, 0) - e * px.get(k, 0), 0) for k in keys) / tot)
+                ref = max(
+                    ref,
+                    sum(max(px.get(k, 0) - e * py.get(k, 0), 0) for k in keys) / tot,
+                    sum(max(py.get(k, 0) - e * px.get(k, 0), 0) for k in keys) / tot,
+                )
         assert sampling_delta(x, T, V, [1.0], bin_width=w)[0] == pytest.approx(ref, abs=1e-14)
 
 
@@ -123,8 +126,11 @@ def _brute_delta(x: list[int], T: int, V: int, w: int, e: float) -> float:
         for b in range(V):
             py = law(x[:i] + [b] + x[i + 1 :])
             keys = set(px) | set(py)
-            best = max(best, sum(max(px.get(k, 0) - e * py.get(k, 0), 0) for k in keys) / tot,
-                       sum(max(py.get(k, 0) - e * px.get(k, 0), 0) for k in keys) / tot)
+            best = max(
+                best,
+                sum(max(px.get(k, 0) - e * py.get(k, 0), 0) for k in keys) / tot,
+                sum(max(py.get(k, 0) - e * px.get(k, 0), 0) for k in keys) / tot,
+            )
     return best
 
 

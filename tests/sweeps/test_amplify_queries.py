@@ -19,8 +19,9 @@ def test_shuffle_query_over_n_matches_the_direct_worst_case() -> None:
 def test_subsample_query_over_rate_reproduces_bbg(tmp_path) -> None:
     m = tmp_path / "m.json"
     pg.Mechanism([["3/4", "1/4", "1/4"], ["1/4", "3/4", "3/4"]], pg.Domain.histograms(1, 2, up_to=True)).save(m)
-    frame = pg.sweep(f"{m} @ rate={{rate}}, records=1, every_size=1", {"rate": ["1/10", "1/2"]}, "subsample",
-                     scheduler="serial")
+    frame = pg.sweep(
+        f"{m} @ rate={{rate}}, records=1, every_size=1", {"rate": ["1/10", "1/2"]}, "subsample", scheduler="serial"
+    )
     assert frame["exp_eps_subsampled_exact"].tolist() == ["6/5", "2"] == frame["bbg_exp_eps_exact"].tolist()
     assert frame["holds"].tolist() == [True, True]
 

@@ -9,7 +9,12 @@ import pytest
 
 from privgeom import voting
 from privgeom import LogRational
-from privgeom.smoothed._experiments import election_vertices, elections_experiment, load_elections, motivating_experiment
+from privgeom.smoothed._experiments import (
+    election_vertices,
+    elections_experiment,
+    load_elections,
+    motivating_experiment,
+)
 from privgeom.smoothed._shm import shm_database_delta, shm_smoothed_sweep
 
 
@@ -39,8 +44,18 @@ def test_motivating_rows_equal_the_direct_loop(tmp_path):
         T = n - round(Fraction(1, 500) * n)
         direct = shm_database_delta(n, T, eps, d["republican_votes"])
         assert (r["n"], r["T"], r["delta"], r["truncation_bound"]) == (n, T, direct.value, direct.truncation_bound)
-    assert list(rows[0]) == ["year", "democrat_votes", "republican_votes", "n", "T", "republican_share", "delta",
-                             "log10_delta", "truncation_bound", "dp_delta_T_over_n"]
+    assert list(rows[0]) == [
+        "year",
+        "democrat_votes",
+        "republican_votes",
+        "n",
+        "T",
+        "republican_share",
+        "delta",
+        "log10_delta",
+        "truncation_bound",
+        "dp_delta_T_over_n",
+    ]
 
 
 @pytest.mark.parametrize("scheduler", ["serial", "threads"])

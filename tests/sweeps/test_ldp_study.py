@@ -38,8 +38,9 @@ def test_dp_bounds_query_matches_the_direct_call_and_rr3():
 
 
 def test_pair_query_relations_from_theory():
-    frame = pg.sweep("ss:d={d},s=1,exp_eps={e}|krr:n={d},exp_eps={e}", {"d": [3, 4], "e": [2, 5]}, "pair",
-                     scheduler="serial")
+    frame = pg.sweep(
+        "ss:d={d},s=1,exp_eps={e}|krr:n={d},exp_eps={e}", {"d": [3, 4], "e": [2, 5]}, "pair", scheduler="serial"
+    )
     # 1-subset selection is k-ary randomized response: equal closures, each simulates the other
     assert set(frame["relation"]) == {"equal"} and frame["a_simulates_b"].all() and frame["b_simulates_a"].all()
     # k-RR (3 values, e^ε = 3) simulates Hadamard response (HR is strictly inside ε-LDP, whose closure is k-RR's)
@@ -48,8 +49,10 @@ def test_pair_query_relations_from_theory():
     # the same relation read from the other side
     row = pg.sweep("hr:d=3,exp_eps={e}|krr:n=3,exp_eps={e}", {"e": [3]}, "pair", scheduler="serial").iloc[0]
     assert (row["relation"], row["a_simulates_b"], row["b_simulates_a"]) == ("subset", False, True)
-    assert row["relation"] == pg.compare(pg.parse_definition("hr:d=3,exp_eps=3"),
-                                         pg.parse_definition("krr:n=3,exp_eps=3")).relation
+    assert (
+        row["relation"]
+        == pg.compare(pg.parse_definition("hr:d=3,exp_eps=3"), pg.parse_definition("krr:n=3,exp_eps=3")).relation
+    )
 
 
 def test_pair_query_bad_template_is_recorded():
@@ -68,8 +71,22 @@ def test_ldp_gap_query_known_values():
 
 def test_cli_dp_bounds_query(capsys, tmp_path):
     out = tmp_path / "b.csv"
-    code = main(["sweep", "rr:k=1,p={p}", "--grid", "p=3/4", "--query", "dp_bounds", "--graph", "hamming",
-                 "--out", str(out), "--scheduler", "serial"])
+    code = main(
+        [
+            "sweep",
+            "rr:k=1,p={p}",
+            "--grid",
+            "p=3/4",
+            "--query",
+            "dp_bounds",
+            "--graph",
+            "hamming",
+            "--out",
+            str(out),
+            "--scheduler",
+            "serial",
+        ]
+    )
     capsys.readouterr()
     frame = pd.read_csv(out)
     assert code == 0 and frame.loc[0, "inner"] == frame.loc[0, "outer"] == 3.0
@@ -78,9 +95,14 @@ def test_cli_dp_bounds_query(capsys, tmp_path):
 @pytest.fixture(scope="module")
 def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("ldp_study")
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "ldp_study.py"), "--quick", "--out", str(out)],
-                          capture_output=True, text=True, timeout=600, cwd=out,
-                          env={**os.environ, "MPLBACKEND": "Agg"})
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "ldp_study.py"), "--quick", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=out,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return out
 

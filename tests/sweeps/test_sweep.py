@@ -25,15 +25,34 @@ def run(capsys, *argv):
 
 def answers(frame: pd.DataFrame) -> list[dict]:
     """Rows without the timing column and a file's run key, NaN as None (for point-by-point equality)."""
-    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()
-             if k not in ("seconds", "run")} for r in frame.to_dict("records")]
+    return [
+        {
+            k: (None if isinstance(v, float) and math.isnan(v) else v)
+            for k, v in r.items()
+            if k not in ("seconds", "run")
+        }
+        for r in frame.to_dict("records")
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------- done when
 def test_done_when_cli_relax_gives_p_over_one_minus_p(capsys, tmp_path):
     out = tmp_path / "s.parquet"
-    code, text, _ = run(capsys, "sweep", "rr:k={k},p={p}", "--grid", "k=2..6", "--grid", "p=2/3,3/4", "--query",
-                        "relax", "--out", out, "--scheduler", "serial")
+    code, text, _ = run(
+        capsys,
+        "sweep",
+        "rr:k={k},p={p}",
+        "--grid",
+        "k=2..6",
+        "--grid",
+        "p=2/3,3/4",
+        "--query",
+        "relax",
+        "--out",
+        out,
+        "--scheduler",
+        "serial",
+    )
     assert code == 0 and "10 points, 0 with an error" in text
     frame = pd.read_parquet(out)
     assert frame["k"].tolist() == [2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
@@ -123,8 +142,7 @@ def test_query_delta_follows_a_grid_axis_in_an_option():
 
 
 def test_query_compare_optimal_closure():
-    frame = pg.sweep("rr:k=2,p={p}", {"p": ["2/3", "3/4", "4/5"]}, "compare", spec="rr:k=2,p=3/4",
-                     scheduler="serial")
+    frame = pg.sweep("rr:k=2,p={p}", {"p": ["2/3", "3/4", "4/5"]}, "compare", spec="rr:k=2,p=3/4", scheduler="serial")
     assert frame["relation"].tolist() == ["subset", "equal", "superset"]
     # optimal accuracy over closure(rr:k, p) with a uniform prior is p^k (the RR mechanism itself)
     frame = pg.sweep("rr:k={k},p=2/3", {"k": [1, 2]}, "optimal", scheduler="serial")
@@ -136,8 +154,9 @@ def test_query_compare_optimal_closure():
 
 
 def test_query_smoothed_and_accuracy_match_direct_calls():
-    frame = pg.sweep("shm:n={n},T={T}", {"n": [1000], "T": [900, 990]}, "smoothed", eps=1.0, q="0.3;0.5",
-                     scheduler="serial")
+    frame = pg.sweep(
+        "shm:n={n},T={T}", {"n": [1000], "T": [900, 990]}, "smoothed", eps=1.0, q="0.3;0.5", scheduler="serial"
+    )
     for row in frame.to_dict("records"):
         direct = pg.smoothed.smoothed_delta(pg.smoothed.SamplingHistogram(row["n"], row["T"]), 1.0, [0.3, 0.5])
         assert row["delta"] == direct.value and row["error_bound"] == direct.error_bound
@@ -147,34 +166,45 @@ def test_query_smoothed_and_accuracy_match_direct_calls():
 
 
 def test_registry_entries_have_help_and_fields_contract():
-    assert {"epsilon", "delta", "delta_curve", "relax", "compare", "optimal", "closure", "smoothed",
-            "accuracy"} <= set(QUERIES)
+    assert {"epsilon", "delta", "delta_curve", "relax", "compare", "optimal", "closure", "smoothed", "accuracy"} <= set(
+        QUERIES
+    )
     for q in QUERIES.values():
         assert q.help and q.function.__name__.startswith("_")
 
 
 # ---------------------------------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("call, error, text", [
-    (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "nope"), pg.InvalidParameterError, "unknown query 'nope'"),
-    (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "relax", spec="x"), pg.InvalidParameterError, "no option 'spec'"),
-    (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "compare"), pg.InvalidParameterError, "needs the option(s) spec"),
-    (lambda: pg.sweep("rr:k={k},p={p}", {"k": [2]}, "relax"), pg.InvalidParameterError, "{p}"),
-    (lambda: pg.sweep("rr:k=2,p=3/4", {"k": [2]}, "relax"), pg.InvalidParameterError, "'k' is used neither"),
-    (lambda: pg.sweep("rr:k={k}", {"k": []}, "relax"), pg.InvalidParameterError, "'k' has no values"),
-    (lambda: pg.sweep("rr:k={k}", {"k": [2, 2]}, "relax"), pg.InvalidParameterError, "repeats"),
-    (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "relax", out="x.txt"), pg.FormatError, "x.txt"),
-    (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "relax", scheduler="gpu"), pg.InvalidParameterError, "'gpu'"),
-    (lambda: pg.sweep(3, {"k": [2]}, "relax"), pg.InvalidTypeError, "int"),
-])
+@pytest.mark.parametrize(
+    "call, error, text",
+    [
+        (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "nope"), pg.InvalidParameterError, "unknown query 'nope'"),
+        (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "relax", spec="x"), pg.InvalidParameterError, "no option 'spec'"),
+        (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "compare"), pg.InvalidParameterError, "needs the option(s) spec"),
+        (lambda: pg.sweep("rr:k={k},p={p}", {"k": [2]}, "relax"), pg.InvalidParameterError, "{p}"),
+        (lambda: pg.sweep("rr:k=2,p=3/4", {"k": [2]}, "relax"), pg.InvalidParameterError, "'k' is used neither"),
+        (lambda: pg.sweep("rr:k={k}", {"k": []}, "relax"), pg.InvalidParameterError, "'k' has no values"),
+        (lambda: pg.sweep("rr:k={k}", {"k": [2, 2]}, "relax"), pg.InvalidParameterError, "repeats"),
+        (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "relax", out="x.txt"), pg.FormatError, "x.txt"),
+        (lambda: pg.sweep("rr:k={k}", {"k": [2]}, "relax", scheduler="gpu"), pg.InvalidParameterError, "'gpu'"),
+        (lambda: pg.sweep(3, {"k": [2]}, "relax"), pg.InvalidTypeError, "int"),
+    ],
+)
 def test_bad_input_is_refused_before_any_point(call, error, text):
     with pytest.raises(error) as err:
         call()
     assert text in str(err.value)
 
 
-@pytest.mark.parametrize("option, text", [
-    ("k", "NAME="), ("k=", "NAME="), ("k=2..x", "integer ends"), ("k=5..2", "empty"), ("k=1,,2", "empty value"),
-])
+@pytest.mark.parametrize(
+    "option, text",
+    [
+        ("k", "NAME="),
+        ("k=", "NAME="),
+        ("k=2..x", "integer ends"),
+        ("k=5..2", "empty"),
+        ("k=1,,2", "empty value"),
+    ],
+)
 def test_grid_option_errors(option, text):
     with pytest.raises(pg.FormatError, match=text):
         _grid.parse_grid_option(option)
@@ -203,14 +233,39 @@ def test_missing_extra_raises_one_typed_error(monkeypatch):
 # ---------------------------------------------------------------------------------------------------- CLI
 def test_cli_json_plot_and_error_exit(capsys, tmp_path):
     plot = tmp_path / "lines.png"
-    code, out, _ = run(capsys, "sweep", "rr:k=2,p={p}", "--grid", "p=2/3,3/4,1/3", "--query", "epsilon", "--plot",
-                       plot, "--scheduler", "serial", "--json")
+    code, out, _ = run(
+        capsys,
+        "sweep",
+        "rr:k=2,p={p}",
+        "--grid",
+        "p=2/3,3/4,1/3",
+        "--query",
+        "epsilon",
+        "--plot",
+        plot,
+        "--scheduler",
+        "serial",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 1 and data["errors"] == 1 and plot.read_bytes()[:4] == b"\x89PNG"
     assert [r["exp_eps_exact"] for r in data["rows"]] == ["2", "3", None]
     heat = tmp_path / "heat.png"
-    code, out, _ = run(capsys, "sweep", "rr:k={k},p={p}", "--grid", "k=1..2", "--grid", "p=2/3,3/4", "--query",
-                       "relax", "--plot", heat, "--scheduler", "serial")
+    code, out, _ = run(
+        capsys,
+        "sweep",
+        "rr:k={k},p={p}",
+        "--grid",
+        "k=1..2",
+        "--grid",
+        "p=2/3,3/4",
+        "--query",
+        "relax",
+        "--plot",
+        heat,
+        "--scheduler",
+        "serial",
+    )
     assert code == 0 and heat.exists()
     code, _, err = run(capsys, "sweep", "rr:k={k}", "--grid", "k=2..x", "--query", "relax")
     assert code == 2 and "2..x" in err
@@ -232,17 +287,53 @@ def test_local_process_scheduler_equals_serial(serial_frame):
 
 def test_local_cluster_equals_serial_point_by_point(serial_frame, tmp_path):
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl, \
-            distributed.Client(cl) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl,
+        distributed.Client(cl) as client,
+    ):
         by_client = pg.sweep("rr:k={k},p={p}", GRID, "relax", scheduler=client, batch=2)
         out = tmp_path / "c.parquet"
         by_address = pg.sweep("rr:k={k},p={p}", GRID, "relax", scheduler=cl.scheduler_address, out=out)
         cli = tmp_path / "cli.parquet"
-        code = main(["sweep", "rr:k={k},p={p}", "--grid", "k=2..6", "--grid", "p=2/3,3/4", "--query", "relax",
-                     "--out", str(cli), "--scheduler", cl.scheduler_address, "--batch", "3"])
+        code = main(
+            [
+                "sweep",
+                "rr:k={k},p={p}",
+                "--grid",
+                "k=2..6",
+                "--grid",
+                "p=2/3,3/4",
+                "--query",
+                "relax",
+                "--out",
+                str(cli),
+                "--scheduler",
+                cl.scheduler_address,
+                "--batch",
+                "3",
+            ]
+        )
     serial_cli = tmp_path / "serial.parquet"
-    assert code == 0 and main(["sweep", "rr:k={k},p={p}", "--grid", "k=2..6", "--grid", "p=2/3,3/4", "--query",
-                               "relax", "--out", str(serial_cli), "--scheduler", "serial"]) == 0
+    assert (
+        code == 0
+        and main(
+            [
+                "sweep",
+                "rr:k={k},p={p}",
+                "--grid",
+                "k=2..6",
+                "--grid",
+                "p=2/3,3/4",
+                "--query",
+                "relax",
+                "--out",
+                str(serial_cli),
+                "--scheduler",
+                "serial",
+            ]
+        )
+        == 0
+    )
     assert answers(pd.read_parquet(cli)) == answers(pd.read_parquet(serial_cli))  # done when: identical rows
     assert answers(by_client) == answers(serial_frame)
     assert answers(by_address) == answers(serial_frame)

@@ -74,8 +74,21 @@ def test_a_file_no_sweep_wrote_is_refused_naming_it(capsys, tmp_path, fmt):
     other = tmp_path / f"other.{fmt}"
     foreign = pd.DataFrame({"k": [2], "p": ["3/4"]})
     foreign.to_csv(other, index=False) if fmt == "csv" else foreign.to_parquet(other, index=False)
-    code, out, err = run(capsys, "sweep", "rr:k={k},p={p}", "--grid", "k=2,3", "--grid", "p=3/4", "--query",
-                         "relax", "--out", other, "--scheduler", "serial")
+    code, out, err = run(
+        capsys,
+        "sweep",
+        "rr:k={k},p={p}",
+        "--grid",
+        "k=2,3",
+        "--grid",
+        "p=3/4",
+        "--query",
+        "relax",
+        "--out",
+        other,
+        "--scheduler",
+        "serial",
+    )
     assert code == 2 and out == ""  # before: the k = 2 row "answered", all NaN, exit 0
     assert str(other) in err and "no 'run' column" in err
     with pytest.raises(pg.FormatError, match="no 'run' column"):
@@ -123,8 +136,7 @@ def test_run_grid_keys_by_function_and_reuses_only_its_own_rows(tmp_path):
     assert [r["value"] for r in _grid.run_grid(square, {"n": [2, 3]}, scheduler="serial", out=out)] == [4, 9]
     assert calls == []  # its own rows, not evaluated again
     report: dict = {}
-    rows = _grid.run_grid(square, {"n": [2, 3]}, scheduler="serial", out=out, key={"what": "other"},
-                          report=report)
+    rows = _grid.run_grid(square, {"n": [2, 3]}, scheduler="serial", out=out, key={"what": "other"}, report=report)
     assert calls == [2, 3] and report["reused"] == 0 and "run" not in rows[0]
 
 
@@ -155,8 +167,9 @@ def test_runs_with_other_axes_in_one_file_keep_their_values_and_types(tmp_path, 
     calls.clear()
     again = _grid.run_grid(by_n, {"n": [1, 2]}, scheduler="serial", out=out)
     assert calls == []  # before: n came back as 1.0 and 2.0, whose text is not that of 1 and 2
-    assert [{k: v for k, v in r.items() if k != "seconds"} for r in again] == \
-        [{k: v for k, v in r.items() if k != "seconds"} for r in first]
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in again] == [
+        {k: v for k, v in r.items() if k != "seconds"} for r in first
+    ]
     assert [type(r["count"]) for r in again] == [int, int] and [r["flag"] for r in again] == [False, True]
     assert _grid.run_grid(by_m, {"m": [5]}, scheduler="serial", out=out)[0]["count"] == -5 and calls == []
 
@@ -168,12 +181,17 @@ def test_a_grid_axis_may_not_take_a_reserved_column(name):
 
 
 def test_any_template_parameter_can_be_a_grid_axis():
-    frame = pg.sweep("krr:n={n},exp_eps={e}", {"n": [2, 3], "e": [2, "5/2"]}, "epsilon", graph="complete",
-                     scheduler="serial")
+    frame = pg.sweep(
+        "krr:n={n},exp_eps={e}", {"n": [2, 3], "e": [2, "5/2"]}, "epsilon", graph="complete", scheduler="serial"
+    )
     assert frame["error"].isna().all(), frame["error"].tolist()
     # k-ary randomized response with e^ε = e is exactly e-DP on the complete graph, whatever the number of values
-    assert frame[["n", "e", "exp_eps_exact"]].values.tolist() == [[2, "2", "2"], [2, "5/2", "5/2"], [3, "2", "2"],
-                                                                  [3, "5/2", "5/2"]]
+    assert frame[["n", "e", "exp_eps_exact"]].values.tolist() == [
+        [2, "2", "2"],
+        [2, "5/2", "5/2"],
+        [3, "2", "2"],
+        [3, "5/2", "5/2"],
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------- scheduler
@@ -187,11 +205,13 @@ def test_an_unreachable_scheduler_is_refused_before_any_point(capsys):
     address = f"tcp://127.0.0.1:{_closed_port()}"
     calls = []
     with pytest.raises(pg.InvalidParameterError) as err:
-        pg.sweep(lambda k: calls.append(k) or pg.RandomizedResponse(k, "3/4"), {"k": [1, 2]}, "relax",
-                 scheduler=address)
+        pg.sweep(
+            lambda k: calls.append(k) or pg.RandomizedResponse(k, "3/4"), {"k": [1, 2]}, "relax", scheduler=address
+        )
     assert calls == [] and address in str(err.value) and "refused" in str(err.value)
-    code, out, text = run(capsys, "sweep", "rr:k={k},p=3/4", "--grid", "k=2,3", "--query", "relax", "--scheduler",
-                          "tcp://127.0.0.1:1")
+    code, out, text = run(
+        capsys, "sweep", "rr:k={k},p=3/4", "--grid", "k=2,3", "--query", "relax", "--scheduler", "tcp://127.0.0.1:1"
+    )
     assert code == 2 and out == "" and "tcp://127.0.0.1:1" in text and "OSError" not in text
     assert "cannot reach the Dask scheduler" in text
 
@@ -209,8 +229,10 @@ def test_the_connection_is_given_two_seconds(monkeypatch):
     assert seen["timeout"] == _grid.CONNECT_TIMEOUT <= 2
 
 
-@pytest.mark.parametrize("address, words", [("tcp://127.0.0.1:x", "the port 'x' is not an integer"),
-                                            ("tcp://:8786", "write tcp://HOST:PORT")])
+@pytest.mark.parametrize(
+    "address, words",
+    [("tcp://127.0.0.1:x", "the port 'x' is not an integer"), ("tcp://:8786", "write tcp://HOST:PORT")],
+)
 def test_a_malformed_address_is_refused(address, words):
     with pytest.raises(pg.InvalidParameterError, match=words):
         _grid.connect(address)
@@ -249,8 +271,10 @@ def _record_pid(point, path):
 def test_a_dask_cluster_worker_sees_the_limit_of_the_sweep_that_sent_it(tmp_path):
     distributed = pytest.importorskip("distributed")
     default = pg.get_limits().info("profile_work").default
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl, \
-            distributed.Client(cl) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl,
+        distributed.Client(cl) as client,
+    ):
         with pg.limits(profile_work=LOW):
             inside = _grid.run_grid(_limit_seen, {"n": [1, 2, 3, 4]}, scheduler=client, batch=1)
             refused, _ = _epsilon_rows(client, batch=1)

@@ -21,8 +21,17 @@ RHOS = [Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10), Fraction(1
 
 @pytest.mark.parametrize("rho", RHOS)
 def test_all_exact_methods_agree_with_brute_force(rho: Fraction) -> None:
-    rules = [voting.majority(3), voting.majority(5), voting.threshold(4, 1), voting.conjunction(3), voting.disjunction(4),
-             voting.dictator(3, 1), voting.parity(4), voting.tribes(2, 2), voting.majority(weights=[3, 1, 1, 1], quota=4)]
+    rules = [
+        voting.majority(3),
+        voting.majority(5),
+        voting.threshold(4, 1),
+        voting.conjunction(3),
+        voting.disjunction(4),
+        voting.dictator(3, 1),
+        voting.parity(4),
+        voting.tribes(2, 2),
+        voting.majority(weights=[3, 1, 1, 1], quota=4),
+    ]
     for f in rules:
         expected = brute_accuracy(list(f.table()), f.n, rho)
         assert voting.accuracy(f, rho) == expected, f.name
@@ -35,8 +44,10 @@ def test_all_exact_methods_agree_with_brute_force(rho: Fraction) -> None:
             assert voting.accuracy(f, rho, method="recursion") == expected  # the paper's memoised recursion
 
 
-@given(st.integers(1, 4).flatmap(lambda n: st.lists(st.sampled_from([-1, 1]), min_size=1 << n, max_size=1 << n)),
-       st.fractions(0, 1, max_denominator=12))
+@given(
+    st.integers(1, 4).flatmap(lambda n: st.lists(st.sampled_from([-1, 1]), min_size=1 << n, max_size=1 << n)),
+    st.fractions(0, 1, max_denominator=12),
+)
 def test_random_rules_fourier_equals_brute_force(table: list[int], rho: Fraction) -> None:
     f = voting.Rule.from_truth_table(table)
     assert voting.accuracy(f, rho) == brute_accuracy(table, f.n, rho)
@@ -66,7 +77,11 @@ def test_float_methods_within_1e12_of_exact_fractions() -> None:
                 fast = voting.accuracy(f, float(rho), method=method).value
                 assert isinstance(fast, float)
                 assert abs(Fraction(fast) - exact) <= Fraction(1, 10**12), (n, rho, method)
-    for f in (voting.threshold(60, 7), voting.threshold(61, -9), voting.Rule.symmetric([1, 1, -1, -1, 1, -1, -1, 1, 1, -1, 1] * 3 + [1])):
+    for f in (
+        voting.threshold(60, 7),
+        voting.threshold(61, -9),
+        voting.Rule.symmetric([1, 1, -1, -1, 1, -1, -1, 1, 1, -1, 1] * 3 + [1]),
+    ):
         exact = voting.accuracy(f, Fraction(2, 3)).value
         assert abs(Fraction(voting.accuracy(f, 2 / 3, method="counts").value) - exact) <= Fraction(1, 10**12), f.name
 
@@ -87,7 +102,9 @@ def test_large_symmetric_rules_by_counts() -> None:
     acc = voting.accuracy(t, 0.5)
     assert 0.5 < acc < 1
     # threshold with theta = 0 is majority (odd n): the general engine reproduces the majority spectrum
-    assert float(voting.accuracy(voting.threshold(n, 0), 0.5)) == pytest.approx(float(voting.accuracy(voting.majority(n), 0.5)), abs=1e-12)
+    assert float(voting.accuracy(voting.threshold(n, 0), 0.5)) == pytest.approx(
+        float(voting.accuracy(voting.majority(n), 0.5)), abs=1e-12
+    )
     assert float(voting.accuracy(voting.conjunction(n), 0.5)) == pytest.approx(1 - 2.0 ** (1 - n), abs=1e-15)
 
 
@@ -109,7 +126,11 @@ def test_stability_is_two_accuracy_minus_one() -> None:
     real = voting.Rule.from_truth_table(["1/2", 2, 0, -1])
     assert voting.stability(real, "1/2") == voting.fourier(real).stability("1/2")
     sym = voting.Rule.symmetric(["1/2", 2, -1])
-    assert voting.stability(sym, "1/3", method="counts") == voting.stability(sym, "1/3", method="fourier") == voting.stability(sym, "1/3", method="levels")
+    assert (
+        voting.stability(sym, "1/3", method="counts")
+        == voting.stability(sym, "1/3", method="fourier")
+        == voting.stability(sym, "1/3", method="levels")
+    )
 
 
 def test_errors() -> None:

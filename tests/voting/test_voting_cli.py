@@ -25,7 +25,9 @@ def test_accuracy(capsys) -> None:
     assert code == 0 and abs(data["accuracy"] - float(voting.accuracy(voting.majority(100001), 0.5))) < 1e-15
     code, out, _ = run(capsys, "accuracy", "tribes", "--width", "2", "--count", "2", "--rho", "1/2", "--json")
     assert json.loads(out)["accuracy"] == "1425/2048"
-    code, out, _ = run(capsys, "accuracy", "threshold", "-n", "5", "--theta", "1", "--rho", "1/3", "--method", "recursion")
+    code, out, _ = run(
+        capsys, "accuracy", "threshold", "-n", "5", "--theta", "1", "--rho", "1/3", "--method", "recursion"
+    )
     assert code == 0 and str(voting.accuracy(voting.threshold(5, 1), Fraction(1, 3)).value) in out
 
 
@@ -78,9 +80,11 @@ def test_table_values_and_bad_input_are_one_line_errors(capsys) -> None:
     code, out, _ = run(capsys, "influence", "table", "--values", "1/2,0.5,1,-1", "--rho", "1/2", "--json")
     data = json.loads(out)
     assert code == 0 and data["influence"]["0"] == "5/16"  # real-valued tables are fine for influence
-    for argv in (["accuracy", "table", "--values", "1,x,1,1", "--rho", "1/2"],
-                 ["accuracy", "table", "--values", "1,0.5,1,1", "--rho", "1/2"],
-                 ["accuracy", "table", "--values", "1,1,1", "--rho", "1/2"]):
+    for argv in (
+        ["accuracy", "table", "--values", "1,x,1,1", "--rho", "1/2"],
+        ["accuracy", "table", "--values", "1,0.5,1,1", "--rho", "1/2"],
+        ["accuracy", "table", "--values", "1,1,1", "--rho", "1/2"],
+    ):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "" and err.count("\n") == 1 and "internal error" not in err, err
 

@@ -20,10 +20,17 @@ from privgeom.voting import paper
 from privgeom.voting._common import noise, parse_rho
 
 
-@pytest.mark.parametrize(("eps", "rho"), [
-    ("ln(3)", Fraction(1, 2)), ("ln(9/4)", Fraction(5, 13)), (0, Fraction(0)), ("ln(2)", Fraction(1, 3)),
-    (pg.PrivacyLevel.from_exp_eps(7), Fraction(3, 4)), (pg.LogRational(Fraction(101, 99)), Fraction(1, 100)),
-])
+@pytest.mark.parametrize(
+    ("eps", "rho"),
+    [
+        ("ln(3)", Fraction(1, 2)),
+        ("ln(9/4)", Fraction(5, 13)),
+        (0, Fraction(0)),
+        ("ln(2)", Fraction(1, 3)),
+        (pg.PrivacyLevel.from_exp_eps(7), Fraction(3, 4)),
+        (pg.LogRational(Fraction(101, 99)), Fraction(1, 100)),
+    ],
+)
 def test_closed_values_of_the_bridge(eps: object, rho: Fraction) -> None:
     r = noise(eps=eps)
     assert r.exact and r.rho == rho and isinstance(r.rho, Fraction)
@@ -102,8 +109,11 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def test_cli_eps_next_to_rho(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in (("accuracy", "majority", "-n", "5"), ("welfare", "majority", "-n", "5"),
-                    ("influence", "tribes", "--width", "2", "--count", "2")):
+    for command in (
+        ("accuracy", "majority", "-n", "5"),
+        ("welfare", "majority", "-n", "5"),
+        ("influence", "tribes", "--width", "2", "--count", "2"),
+    ):
         code_r, by_rho, _ = _cli(capsys, *command, "--rho", "1/2")
         code_e, by_eps, _ = _cli(capsys, *command, "--eps", "ln(3)")
         assert code_r == code_e == 0 and by_rho == by_eps and "rho = 1/2" in by_eps

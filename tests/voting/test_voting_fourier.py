@@ -46,7 +46,11 @@ def test_symmetric_levels_match_odonnell_majority_formula(n: int) -> None:
         if k % 2 == 0:
             assert spec.coefficient(S) == 0
         else:
-            expected = (-1) ** ((k - 1) // 2) * Fraction(math.comb(m, (k - 1) // 2), math.comb(n - 1, k - 1)) * Fraction(math.comb(n - 1, m), 2 ** (n - 1))
+            expected = (
+                (-1) ** ((k - 1) // 2)
+                * Fraction(math.comb(m, (k - 1) // 2), math.comb(n - 1, k - 1))
+                * Fraction(math.comb(n - 1, m), 2 ** (n - 1))
+            )
             assert spec.coefficient(S) == expected
 
 
@@ -100,4 +104,7 @@ def test_degree_and_noise_of_parity() -> None:
     spec = voting.fourier(voting.parity(5))
     assert spec.degree == 5 and spec.level_weights()[5] == 1
     assert voting.stability(voting.parity(5), Fraction(1, 2)) == Fraction(1, 32)
-    assert np.all(np.asarray(voting.noise_operator(voting.parity(3), Fraction(1, 2)).table()) == np.asarray(voting.parity(3).table()) * Fraction(1, 8))
+    assert np.all(
+        np.asarray(voting.noise_operator(voting.parity(3), Fraction(1, 2)).table())
+        == np.asarray(voting.parity(3).table()) * Fraction(1, 8)
+    )

@@ -45,7 +45,12 @@ def test_influence_definition_vs_fourier_vs_brute_force(table: list[int]) -> Non
 
 
 def test_symmetric_influence_by_counts_equals_table() -> None:
-    for rule in [voting.threshold(6, 2), voting.parity(5), voting.Rule.symmetric([1, -1, 1, 1, -1]), voting.Rule.symmetric(["1/2", 0, 3, "-2/3"])]:
+    for rule in [
+        voting.threshold(6, 2),
+        voting.parity(5),
+        voting.Rule.symmetric([1, -1, 1, 1, -1]),
+        voting.Rule.symmetric(["1/2", 0, 3, "-2/3"]),
+    ]:
         assert voting.influence(rule, method="counts") == voting.influence(rule, method="definition")
 
 
@@ -67,8 +72,16 @@ def _definition5_by_enumeration(table: list, n: int, rho: Fraction, i: int) -> F
 @pytest.mark.parametrize("rho", RHOS)
 def test_theorem3_exact_on_named_and_random_rules(rho: Fraction) -> None:
     factor = (1 + rho * rho) / 2
-    rules = [voting.majority(5), voting.dictator(4, 1), voting.tribes(2, 2), voting.parity(3), voting.conjunction(3),
-             voting.majority(weights=[3, 2, 1, 1]), random_rule(5, seed=7), voting.Rule.from_truth_table(["1/2", 3, -1, "2/7"])]
+    rules = [
+        voting.majority(5),
+        voting.dictator(4, 1),
+        voting.tribes(2, 2),
+        voting.parity(3),
+        voting.conjunction(3),
+        voting.majority(weights=[3, 2, 1, 1]),
+        random_rule(5, seed=7),
+        voting.Rule.from_truth_table(["1/2", 3, -1, "2/7"]),
+    ]
     for f in rules:
         values = voting.probabilistic_influence(f, rho)
         assert values == tuple(factor * v for v in voting.influence(f, method="fourier")), f.name
@@ -134,7 +147,13 @@ def test_coupling_tables_are_distributions() -> None:
 
 
 def test_welfare_definitions_lemma10_prop5_theorem6() -> None:
-    for f in [voting.majority(5), voting.dictator(4, 2), voting.tribes(2, 2), voting.conjunction(3), voting.majority(weights=[2, 1, 1])]:
+    for f in [
+        voting.majority(5),
+        voting.dictator(4, 2),
+        voting.tribes(2, 2),
+        voting.conjunction(3),
+        voting.majority(weights=[2, 1, 1]),
+    ]:
         w = voting.welfare(f, method="definition")
         assert w == voting.welfare(f, method="fourier")  # Lemma 10
         assert w == voting.influence(f).total  # Proposition 5 (monotone)
@@ -161,7 +180,9 @@ def test_welfare_symmetric_counts_any_n() -> None:
     assert voting.welfare(f, "1/2") == voting.welfare(f).value / 2  # Theorem 6 path beyond n = 400
     g = voting.majority(301)
     assert voting.welfare(g, "1/3", method="counts") == voting.welfare(g).value / 3  # by definition, exact counts
-    assert float(voting.welfare(voting.threshold(50, 4), 0.5, method="counts")) == pytest.approx(0.5 * float(voting.welfare(voting.threshold(50, 4))), rel=1e-12)
+    assert float(voting.welfare(voting.threshold(50, 4), 0.5, method="counts")) == pytest.approx(
+        0.5 * float(voting.welfare(voting.threshold(50, 4))), rel=1e-12
+    )
 
 
 def test_proposition4_brute_force() -> None:
@@ -194,7 +215,9 @@ def test_many_breakpoints_at_large_n() -> None:
 def test_probabilistic_influence_of_weighted_rules_without_table() -> None:
     f = voting.majority(weights=list(range(1, 31)))  # 2^30 profiles: no table
     rho = Fraction(1, 3)
-    assert voting.probabilistic_influence(f, rho, 29) == (1 + rho * rho) / 2 * voting.banzhaf(list(range(1, 31))).raw[29]
+    assert (
+        voting.probabilistic_influence(f, rho, 29) == (1 + rho * rho) / 2 * voting.banzhaf(list(range(1, 31))).raw[29]
+    )
     with pytest.raises(pg.InvalidTypeError):
         voting.influence("majority")  # type: ignore[arg-type]
     with pytest.raises(pg.InvalidTypeError):

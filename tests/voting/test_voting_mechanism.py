@@ -21,7 +21,9 @@ try:
 except ImportError:  # pragma: no cover - the core definitions are part of the project
     RandomizedResponse = None  # type: ignore[assignment,misc]
 
-needs_rr = pytest.mark.skipif(RandomizedResponse is None, reason="privgeom.definitions.RandomizedResponse is not available")
+needs_rr = pytest.mark.skipif(
+    RandomizedResponse is None, reason="privgeom.definitions.RandomizedResponse is not available"
+)
 
 ALL_N3 = [voting.Rule.from_truth_table([1 - 2 * ((code >> j) & 1) for j in range(8)]) for code in range(256)]
 
@@ -68,7 +70,9 @@ def test_epsilon_exact_on_all_rules_n3_prop2_remark1(rho: Fraction) -> None:
         assert isinstance(res.level.eps, pg.LogRational)
         assert res.level.exp_eps == brute_epsilon_ratio(list(f.table()), 3, rho)
         assert res.level.eps <= bound  # Proposition 2
-        assert res.attains_bound == (res.level.eps == bound) == paper.attains_bound(f).holds  # Remark 1, both directions
+        assert (
+            res.attains_bound == (res.level.eps == bound) == paper.attains_bound(f).holds
+        )  # Remark 1, both directions
 
 
 def test_epsilon_random_rules_n5_against_brute_force() -> None:
@@ -82,13 +86,21 @@ def test_epsilon_random_rules_n5_against_brute_force() -> None:
         assert float(fl.level.eps) == pytest.approx(float(res.level.eps), abs=1e-12)
         # the witness really attains the ratio
         M = voting.mechanism(f, rho)
-        assert M.row(res.output)[M.inputs.index(res.edge[0])] / M.row(res.output)[M.inputs.index(res.edge[1])] == res.level.exp_eps
+        assert (
+            M.row(res.output)[M.inputs.index(res.edge[0])] / M.row(res.output)[M.inputs.index(res.edge[1])]
+            == res.level.exp_eps
+        )
         assert sum(a != b for a, b in zip(res.edge[0], res.edge[1])) == 1
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 11])
 def test_counts_and_table_epsilon_agree(n: int) -> None:
-    rules = [voting.threshold(n, 0), voting.conjunction(n), voting.disjunction(n), voting.Rule.symmetric(([1, -1, -1] * 5)[: n + 1])]
+    rules = [
+        voting.threshold(n, 0),
+        voting.conjunction(n),
+        voting.disjunction(n),
+        voting.Rule.symmetric(([1, -1, -1] * 5)[: n + 1]),
+    ]
     if n % 2:
         rules.append(voting.majority(n))
     for f in rules:
@@ -179,7 +191,9 @@ def test_epsilon_float_value_and_json_for_huge_or_near_one_ratios() -> None:
     big = voting.epsilon(voting.parity(20001), "1/2")  # integers of ~6000 digits
     data = big.to_dict()
     assert data["level"]["eps"]["ln"].startswith("0x") and data["level"]["eps"]["value"] == 0.0 and "ln(a/b" in str(big)
-    assert scalar_from_json(data["level"]["eps"]) == big.level.eps  # exact in JSON (hexadecimal beyond MAX_PRINTED_BITS)
+    assert (
+        scalar_from_json(data["level"]["eps"]) == big.level.eps
+    )  # exact in JSON (hexadecimal beyond MAX_PRINTED_BITS)
     small = voting.epsilon(voting.majority(301), "1/100")  # exact, ratio close to 1
     assert float(small) == pytest.approx(float(voting.epsilon(voting.majority(301), 0.01)), rel=1e-12)
 
@@ -190,7 +204,9 @@ def test_remark1_closed_form_for_symmetric_rules() -> None:
     assert res.method == "remark1" and res.attains_bound and float(res) == math.log(3)
     exact = voting.epsilon(voting.conjunction(200), "1/3")
     assert exact.level.eps == pg.LogRational(2) and exact.counts == (200, 199)
-    assert exact.level.eps == voting.epsilon(voting.conjunction(200), "1/3", method="counts").level.eps  # computed route
+    assert (
+        exact.level.eps == voting.epsilon(voting.conjunction(200), "1/3", method="counts").level.eps
+    )  # computed route
     assert paper.CHECKS["Remark 1"](voting.disjunction(301), "1/2").holds  # the check computes ε by counts
 
 

@@ -32,7 +32,9 @@ def test_single_numbers_are_quantities() -> None:
         assert json.loads(q.to_json())["value"] == str(q.value)
         assert str(q).startswith(f"{name} = {q.value} (exact; ")
     acc = voting.accuracy(f, "1/2")
-    assert acc == Fraction(45, 64) and float(acc) == 45 / 64 and "majority(3)" in acc.detail and "rho = 1/2" in acc.detail
+    assert (
+        acc == Fraction(45, 64) and float(acc) == 45 / 64 and "majority(3)" in acc.detail and "rho = 1/2" in acc.detail
+    )
     fl = voting.accuracy(voting.majority(101), 0.5)
     assert not fl.exact and isinstance(fl.value, float) and 0.5 < fl < 1
     limit = majority_accuracy_limit(0.5)
@@ -111,7 +113,11 @@ def test_log_of_ratio_is_the_core_one() -> None:
         (lambda: voting.influence(voting.majority(3), 3), pg.InvalidParameterError, "out of range 0..2"),
         (lambda: voting.influence(voting.majority(3), 1.0), pg.InvalidTypeError, "voter index"),  # type: ignore[call-overload]
         (lambda: paper.majority_accuracy_data(n_max=0), pg.InvalidParameterError, "n_max must be >= 1, got 0"),
-        (lambda: voting.accuracy(voting.threshold(0, 0), "1/2", method="recursion"), pg.InvalidParameterError, "n must be >= 1"),
+        (
+            lambda: voting.accuracy(voting.threshold(0, 0), "1/2", method="recursion"),
+            pg.InvalidParameterError,
+            "n must be >= 1",
+        ),
         (lambda: paper.CHECKS["Proposition 4"](5), pg.SizeLimitError, "n = 5 is more than 4"),
         (lambda: voting.fourier(voting.majority(3)).coefficient({0.5}), pg.InvalidTypeError, "voter"),
     ],

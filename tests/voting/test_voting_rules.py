@@ -39,8 +39,14 @@ def test_named_rules_by_enumeration() -> None:
         (voting.parity(n), lambda x: int(np.prod(x))),
         (voting.threshold(n, 1), lambda x: 1 if sum(x) > 1 else -1),
         (voting.threshold(n, "-1/2"), lambda x: 1 if sum(x) > Fraction(-1, 2) else -1),
-        (voting.majority(weights=[3, 1, 1, 1], quota=4), lambda x: 1 if sum(w for w, a in zip([3, 1, 1, 1], x) if a == 1) >= 4 else -1),
-        (voting.threshold(weights=[2, 1, 1, 1], theta=1), lambda x: 1 if sum(w * a for w, a in zip([2, 1, 1, 1], x)) > 1 else -1),
+        (
+            voting.majority(weights=[3, 1, 1, 1], quota=4),
+            lambda x: 1 if sum(w for w, a in zip([3, 1, 1, 1], x) if a == 1) >= 4 else -1,
+        ),
+        (
+            voting.threshold(weights=[2, 1, 1, 1], theta=1),
+            lambda x: 1 if sum(w * a for w, a in zip([2, 1, 1, 1], x)) > 1 else -1,
+        ),
         (voting.tribes(2, 2), lambda x: 1 if (x[0] == x[1] == 1) or (x[2] == x[3] == 1) else -1),
         (voting.Rule.from_function(lambda x: x[0] * x[3], n), lambda x: x[0] * x[3]),
     ]

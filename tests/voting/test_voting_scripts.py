@@ -11,8 +11,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(script: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300, cwd=cwd,
-                          env={**os.environ, "MPLBACKEND": "Agg"})
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
 
 
 def test_example_writes_figure2(tmp_path: Path) -> None:

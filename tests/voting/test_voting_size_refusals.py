@@ -19,30 +19,64 @@ from privgeom.testing import assert_cli_refused, boom
 
 
 ROWS = [  # argv, (module, attribute) that must never run, words of the refusal
-    (["voting", "epsilon", "majority", "-n", "9999999", "--rho", "1/2"], (voting, "majority"),
-     ["9,999,999 steps", "voting_count_work = 4,000,000", "--limit voting_count_work=9999999"]),
-    (["voting", "epsilon", "threshold", "-n", "9999999", "--theta", "3", "--rho", "1/2"], (voting, "threshold"),
-     ["voting_count_work"]),
-    (["voting", "epsilon", "and", "-n", "9999999", "--rho", "1/2", "--method", "counts"], (voting, "conjunction"),
-     ["voting_count_work"]),
-    (["voting", "epsilon", "parity", "-n", "3000", "--rho", "1/2", "--method", "counts"], (voting, "parity"),
-     ["changes value 3,000 times", "9,000,000 steps"]),
-    (["voting", "epsilon", "majority", "-n", "41", "--rho", "1/2", "--method", "table"], (voting, "majority"),
-     ["2^41 profiles"]),
-    (["voting", "accuracy", "majority", "-n", "10000001", "--rho", "1/2"], (_rules, "_sym"),
-     ["10,000,001 voters", "--max-n"]),
+    (
+        ["voting", "epsilon", "majority", "-n", "9999999", "--rho", "1/2"],
+        (voting, "majority"),
+        ["9,999,999 steps", "voting_count_work = 4,000,000", "--limit voting_count_work=9999999"],
+    ),
+    (
+        ["voting", "epsilon", "threshold", "-n", "9999999", "--theta", "3", "--rho", "1/2"],
+        (voting, "threshold"),
+        ["voting_count_work"],
+    ),
+    (
+        ["voting", "epsilon", "and", "-n", "9999999", "--rho", "1/2", "--method", "counts"],
+        (voting, "conjunction"),
+        ["voting_count_work"],
+    ),
+    (
+        ["voting", "epsilon", "parity", "-n", "3000", "--rho", "1/2", "--method", "counts"],
+        (voting, "parity"),
+        ["changes value 3,000 times", "9,000,000 steps"],
+    ),
+    (
+        ["voting", "epsilon", "majority", "-n", "41", "--rho", "1/2", "--method", "table"],
+        (voting, "majority"),
+        ["2^41 profiles"],
+    ),
+    (
+        ["voting", "accuracy", "majority", "-n", "10000001", "--rho", "1/2"],
+        (_rules, "_sym"),
+        ["10,000,001 voters", "--max-n"],
+    ),
     (["voting", "influence", "parity", "-n", "10000001"], (_rules, "_sym"), ["10,000,001 voters"]),
-    (["voting", "epsilon", "tribes", "--width", "20", "--count", "3", "--rho", "1/2"], (_rules, "popcounts"),
-     ["2^60 profiles"]),
-    (["voting", "figure", "--n-max", "100001", "--out", "{tmp}"], (_accuracy, "_accuracy"),
-     ["voting_figure_work = 20,000,000", "--limit voting_figure_work=12500750010"]),  # 5 · 50001 · 50002
-    (["voting", "figure", "--n-max", "100001", "--out", "{tmp}"], (_accuracy, "majority_accuracy_figure"), ["voting_figure_work"]),
+    (
+        ["voting", "epsilon", "tribes", "--width", "20", "--count", "3", "--rho", "1/2"],
+        (_rules, "popcounts"),
+        ["2^60 profiles"],
+    ),
+    (
+        ["voting", "figure", "--n-max", "100001", "--out", "{tmp}"],
+        (_accuracy, "_accuracy"),
+        ["voting_figure_work = 20,000,000", "--limit voting_figure_work=12500750010"],
+    ),  # 5 · 50001 · 50002
+    (
+        ["voting", "figure", "--n-max", "100001", "--out", "{tmp}"],
+        (_accuracy, "majority_accuracy_figure"),
+        ["voting_figure_work"],
+    ),
 ]
 
 
 @pytest.mark.parametrize("argv, routine, words", ROWS, ids=[" ".join(r[0][:4]) for r in ROWS])
-def test_refused_before_the_work(argv: list[str], routine: tuple[Any, str], words: list[str], tmp_path: Any,
-                                 monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_refused_before_the_work(
+    argv: list[str],
+    routine: tuple[Any, str],
+    words: list[str],
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     module, name = routine
     monkeypatch.setattr(module, name, boom)
     monkeypatch.setattr(_counts, "level_log_probs", boom)

@@ -13,8 +13,17 @@ from privgeom import voting
 from privgeom.voting import paper
 from privgeom.testing import random_rule
 
-NAMED = [voting.majority(5), voting.dictator(4, 2), voting.conjunction(4), voting.disjunction(3), voting.parity(3),
-         voting.threshold(4, 1), voting.tribes(2, 2), voting.majority(weights=[3, 2, 1, 1]), voting.Rule.constant(3)]
+NAMED = [
+    voting.majority(5),
+    voting.dictator(4, 2),
+    voting.conjunction(4),
+    voting.disjunction(3),
+    voting.parity(3),
+    voting.threshold(4, 1),
+    voting.tribes(2, 2),
+    voting.majority(weights=[3, 2, 1, 1]),
+    voting.Rule.constant(3),
+]
 
 
 @pytest.mark.parametrize("rho", [Fraction(1, 2), Fraction(1, 3), Fraction(0), Fraction(1)])

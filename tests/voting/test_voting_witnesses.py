@@ -16,14 +16,17 @@ from privgeom import voting
 from privgeom._core.numbers import log10_of_log
 
 
-@pytest.mark.parametrize("rule, rho, output, p", [
-    (voting.majority(5), "0", "1", Fraction(1, 2)),                  # symmetric: half the profiles
-    (voting.threshold(4, 1), "0", "1", Fraction(5, 16)),             # sum > 1 iff at least 3 votes +1: (4 + 1)/16
-    (voting.parity(4), 0.0, "1", 0.5),
-    (voting.majority(weights=[2, 1, 1]), "0", "1", Fraction(3, 8)),  # weight > 2: {0,1}, {0,2}, {0,1,2} of 8
-    (voting.Rule.constant(3, -1), "1/2", "-1", Fraction(1)),
-    (voting.dictator(40, 3), "0", "1", Fraction(1, 2)),              # beyond the table: the dictator's vote
-])
+@pytest.mark.parametrize(
+    "rule, rho, output, p",
+    [
+        (voting.majority(5), "0", "1", Fraction(1, 2)),  # symmetric: half the profiles
+        (voting.threshold(4, 1), "0", "1", Fraction(5, 16)),  # sum > 1 iff at least 3 votes +1: (4 + 1)/16
+        (voting.parity(4), 0.0, "1", 0.5),
+        (voting.majority(weights=[2, 1, 1]), "0", "1", Fraction(3, 8)),  # weight > 2: {0,1}, {0,2}, {0,1,2} of 8
+        (voting.Rule.constant(3, -1), "1/2", "-1", Fraction(1)),
+        (voting.dictator(40, 3), "0", "1", Fraction(1, 2)),  # beyond the table: the dictator's vote
+    ],
+)
 def test_constant_output_law_has_a_witness(rule: voting.Rule, rho: object, output: str, p: object) -> None:
     r = voting.epsilon(rule, rho)
     assert r.method == "constant" and float(r) == 0.0
@@ -61,6 +64,7 @@ def _log10_majority_minus(n: int, plus: int) -> float:
     digits): each +1 vote turns −1 with probability 1/4, a −1 vote stays −1 with probability 3/4."""
     half = (n + 1) // 2
     with mp.workdps(30):
+
         def pmf(k: int) -> mp.mpf:
             return mp.binomial(plus, k) * mp.mpf(1 / 4) ** k * mp.mpf(3 / 4) ** (plus - k)
 

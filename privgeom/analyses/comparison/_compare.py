@@ -63,16 +63,31 @@ from ...mechanisms import Mechanism
 from ._containment import LPContainment, lp_containment
 from ._witness import InclusionWitness, _label, _mechanism_witness, _row_witness, _simplest_violator, inequality_text
 
-__all__ = ["RELATIONS", "Comparison", "Inclusion", "InclusionWitness", "compare", "inclusion", "extreme_mechanisms",
-           "inequality_text", "dominant_pair", "dp_level_rule", "CONE_METHODS"]
+__all__ = [
+    "RELATIONS",
+    "Comparison",
+    "Inclusion",
+    "InclusionWitness",
+    "compare",
+    "inclusion",
+    "extreme_mechanisms",
+    "inequality_text",
+    "dominant_pair",
+    "dp_level_rule",
+    "CONE_METHODS",
+]
 
 #: The possible values of :attr:`Comparison.relation`.
 RELATIONS = ("equal", "subset", "superset", "incomparable", "undecided")
 
 #: Largest number of extreme rays for which :func:`extreme_mechanisms` enumerates the vertex mechanisms.
 MAX_EXTREME_RAYS = 40
-register_limit("extreme_mechanism_rays", globals(), "MAX_EXTREME_RAYS",
-               "most extreme rays of a row cone whose extreme (vertex) mechanisms extreme_mechanisms() enumerates")
+register_limit(
+    "extreme_mechanism_rays",
+    globals(),
+    "MAX_EXTREME_RAYS",
+    "most extreme rays of a row cone whose extreme (vertex) mechanisms extreme_mechanisms() enumerates",
+)
 #: How :func:`inclusion` compares row cones: ``"auto"``, ``"rays"`` (enumerate X's extreme rays), ``"lp"``
 #: (generators of X or one LP per facet orbit of Y, :mod:`privgeom.analyses.comparison._containment`).
 CONE_METHODS = ("auto", "rays", "lp")
@@ -99,11 +114,15 @@ class _RowCones:
 
 def _lp_how(c: LPContainment) -> str:
     if c.how == "generators":
-        return (f"generators of the smaller row cone checked against every facet of the larger, one per orbit "
-                f"({c.orbits} orbit(s), {c.checks:,} products, exact={c.exact})")
-    return (f"one LP per facet orbit of the larger row cone over the facets of the smaller ({c.lps} LP(s) for "
-            f"{c.orbits} orbit(s); optimum recovered exactly from HiGHS's basis"
-            f"{', exact Farkas multipliers' if c.holds and c.exact else ''})")
+        return (
+            f"generators of the smaller row cone checked against every facet of the larger, one per orbit "
+            f"({c.orbits} orbit(s), {c.checks:,} products, exact={c.exact})"
+        )
+    return (
+        f"one LP per facet orbit of the larger row cone over the facets of the smaller ({c.lps} LP(s) for "
+        f"{c.orbits} orbit(s); optimum recovered exactly from HiGHS's basis"
+        f"{', exact Farkas multipliers' if c.holds and c.exact else ''})"
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- results
@@ -144,8 +163,10 @@ class Inclusion(Decision):
 
     def summary(self) -> str:
         verdict = {True: "⊆", False: "⊄", None: "⊆?"}[self.holds]
-        text = f"closure({self.smaller}) {verdict} closure({self.larger})  [{self.method}, " \
-               f"{'exact' if self.exact else 'float'}]: {self.detail}"
+        text = (
+            f"closure({self.smaller}) {verdict} closure({self.larger})  [{self.method}, "
+            f"{'exact' if self.exact else 'float'}]: {self.detail}"
+        )
         if self.witness is not None:
             text += "\n  witness: " + self.witness.text.replace("\n", "\n  ")
         return text
@@ -193,9 +214,11 @@ def extreme_mechanisms(cone: Cone) -> list[Mechanism]:
     rays = cone.rays
     n_rays, dim = rays.shape
     if n_rays > current_limit("extreme_mechanism_rays"):
-        raise SizeLimitError(f"the row cone has {n_rays} extreme rays; enumerating the extreme mechanisms is limited "
-                             f"to {current_limit('extreme_mechanism_rays')} rays — "
-                             f"{limit_hint('extreme_mechanism_rays', n_rays)}")
+        raise SizeLimitError(
+            f"the row cone has {n_rays} extreme rays; enumerating the extreme mechanisms is limited "
+            f"to {current_limit('extreme_mechanism_rays')} rays — "
+            f"{limit_hint('extreme_mechanism_rays', n_rays)}"
+        )
     if len(cone.lineality):
         raise DomainMismatchError("extreme mechanisms need a pointed cone (a row cone inside the orthant)")
     exact = cone.exact
@@ -250,9 +273,15 @@ def inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, method: str = "auto
         return _refuted_by_row_cones(X, Y, cx, cy, cones)
     if Y.row_cone_decides_closure:
         how = f" ({cones.how})" if cones.how else ""
-        return _inclusion(X, Y, holds=True, method="row-cone", exact=cones.exact,
-                          detail=f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}){how} and membership in "
-                                 f"closure({_label(Y)}) is decided by its row cone")
+        return _inclusion(
+            X,
+            Y,
+            holds=True,
+            method="row-cone",
+            exact=cones.exact,
+            detail=f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}){how} and membership in "
+            f"closure({_label(Y)}) is decided by its row cone",
+        )
     return _beyond_row_cones(X, Y, cx, cones.exact)
 
 
@@ -262,8 +291,15 @@ def _route_rays(X: PrivacyDefinition, Y: PrivacyDefinition, *, required: bool) -
     description, exponential in the worst case: 2,470 rays for ε-DP on the 4-cube); picks the simplest refuting
     generator. Always applies."""
     c = X.row_cone().issubset(Y.row_cone())
-    return _RowCones(holds=c.holds, witness=c.witness, violated_normal=c.violated_normal, value=c.value, kind=c.kind,
-                     exact=bool(c.exact), route="rays")
+    return _RowCones(
+        holds=c.holds,
+        witness=c.witness,
+        violated_normal=c.violated_normal,
+        value=c.value,
+        kind=c.kind,
+        exact=bool(c.exact),
+        route="rays",
+    )
 
 
 def _route_lp(X: PrivacyDefinition, Y: PrivacyDefinition, *, required: bool) -> _RowCones | None:
@@ -274,11 +310,21 @@ def _route_lp(X: PrivacyDefinition, Y: PrivacyDefinition, *, required: bool) -> 
     lpc = lp_containment(X, Y)
     if lpc is None:
         if required:
-            raise InvalidParameterError(f"method='lp' needs cheap facets of rowcone({_label(Y)}) and generators or "
-                                        f"ratio facets of rowcone({_label(X)}); use method='rays'")
+            raise InvalidParameterError(
+                f"method='lp' needs cheap facets of rowcone({_label(Y)}) and generators or "
+                f"ratio facets of rowcone({_label(X)}); use method='rays'"
+            )
         return None
-    return _RowCones(holds=lpc.holds, witness=lpc.witness, violated_normal=lpc.normal, value=lpc.value, kind="facet",
-                     exact=bool(lpc.exact), route="lp", how=_lp_how(lpc))
+    return _RowCones(
+        holds=lpc.holds,
+        witness=lpc.witness,
+        violated_normal=lpc.normal,
+        value=lpc.value,
+        kind="facet",
+        exact=bool(lpc.exact),
+        route="lp",
+        how=_lp_how(lpc),
+    )
 
 
 #: The row-cone routes of :func:`inclusion` (``method=``; ``"auto"`` picks ``"rays"`` up to
@@ -286,34 +332,66 @@ def _route_lp(X: PrivacyDefinition, Y: PrivacyDefinition, *, required: bool) -> 
 _ROW_CONE_ROUTES: dict[str, Callable[..., _RowCones | None]] = {"rays": _route_rays, "lp": _route_lp}
 
 
-def _inclusion(X: PrivacyDefinition, Y: PrivacyDefinition, *, holds: bool | None, method: str, exact: bool,
-               detail: str, witness: InclusionWitness | None = None,
-               levels: tuple[PrivacyLevel, PrivacyLevel] | None = None) -> Inclusion:
+def _inclusion(
+    X: PrivacyDefinition,
+    Y: PrivacyDefinition,
+    *,
+    holds: bool | None,
+    method: str,
+    exact: bool,
+    detail: str,
+    witness: InclusionWitness | None = None,
+    levels: tuple[PrivacyLevel, PrivacyLevel] | None = None,
+) -> Inclusion:
     """The :class:`Inclusion` ``closure(X) ⊆ closure(Y)``, built by keyword."""
     lx, ly = levels if levels is not None else (None, None)
-    return Inclusion(smaller=X.spec(), larger=Y.spec(), holds=holds, method=method, exact=exact, witness=witness,
-                     detail=detail, smaller_level=lx, larger_level=ly)
+    return Inclusion(
+        smaller=X.spec(),
+        larger=Y.spec(),
+        holds=holds,
+        method=method,
+        exact=exact,
+        witness=witness,
+        detail=detail,
+        smaller_level=lx,
+        larger_level=ly,
+    )
 
 
-def _refuted_by_row_cones(X: PrivacyDefinition, Y: PrivacyDefinition, cx: Cone, cy: Cone,
-                          cones: _RowCones) -> Inclusion:
+def _refuted_by_row_cones(
+    X: PrivacyDefinition, Y: PrivacyDefinition, cx: Cone, cy: Cone, cones: _RowCones
+) -> Inclusion:
     """A point of ``rowcone(X)`` outside ``rowcone(Y)`` refutes the inclusion for any definition (module docstring,
     step 1): the LP route's point as it is, the rays route's simplest refuting generator."""
     exact = cones.exact
     if cones.route == "lp":
         w = _row_witness(X, Y, np.asarray(cones.witness), np.asarray(cones.violated_normal), cones.value, cx, exact)
-        return _inclusion(X, Y, holds=False, method="row-cone", exact=exact, witness=w,
-                          detail=f"{cones.how}: a point of rowcone({_label(X)}) violates a facet of "
-                                 f"rowcone({_label(Y)}); rows of members of the closure lie in the row cone, so this "
-                                 f"refutes the inclusion for any definition")
+        return _inclusion(
+            X,
+            Y,
+            holds=False,
+            method="row-cone",
+            exact=exact,
+            witness=w,
+            detail=f"{cones.how}: a point of rowcone({_label(X)}) violates a facet of "
+            f"rowcone({_label(Y)}); rows of members of the closure lie in the row cone, so this "
+            f"refutes the inclusion for any definition",
+        )
     if not exact:
         cx, cy = (c.to_float() if c.exact else c for c in (cx, cy))
     x, normal, value = _simplest_violator(cx, cy, cones)
     w = _row_witness(X, Y, x, normal, value, cx, exact)
-    return _inclusion(X, Y, holds=False, method="row-cone", exact=exact, witness=w,
-                      detail=f"a generator of rowcone({_label(X)}) violates a {cones.kind} of rowcone({_label(Y)}); rows "
-                             f"of members of the closure lie in the row cone, so this refutes the inclusion for any "
-                             f"definition")
+    return _inclusion(
+        X,
+        Y,
+        holds=False,
+        method="row-cone",
+        exact=exact,
+        witness=w,
+        detail=f"a generator of rowcone({_label(X)}) violates a {cones.kind} of rowcone({_label(Y)}); rows "
+        f"of members of the closure lie in the row cone, so this refutes the inclusion for any "
+        f"definition",
+    )
 
 
 def _beyond_row_cones(X: PrivacyDefinition, Y: PrivacyDefinition, cx: Cone, exact: bool) -> Inclusion:
@@ -329,25 +407,50 @@ def _beyond_row_cones(X: PrivacyDefinition, Y: PrivacyDefinition, cx: Cone, exac
         try:
             gens = tuple(extreme_mechanisms(cx))
         except SizeLimitError as err:
-            return _inclusion(X, Y, holds=None, method="undecided", exact=exact,
-                              detail=f"the row cones are nested but {_label(Y)} is not decided by its row cone, and {err}")
+            return _inclusion(
+                X,
+                Y,
+                holds=None,
+                method="undecided",
+                exact=exact,
+                detail=f"the row cones are nested but {_label(Y)} is not decided by its row cone, and {err}",
+            )
         how, method = "extreme mechanisms", "extreme-mechanisms"
     if gens is None:
-        return _inclusion(X, Y, holds=None, method="undecided", exact=exact,
-                          detail=f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}), but neither definition's closure is "
-                                 f"decided by the row cones here, and {_label(X)} is neither finite nor decided by its "
-                                 f"row cone")
+        return _inclusion(
+            X,
+            Y,
+            holds=None,
+            method="undecided",
+            exact=exact,
+            detail=f"rowcone({_label(X)}) ⊆ rowcone({_label(Y)}), but neither definition's closure is "
+            f"decided by the row cones here, and {_label(X)} is neither finite nor decided by its "
+            f"row cone",
+        )
     for j, M in enumerate(gens):
         m = Y.contains(M if M.exact == Y.exact else M.to_float())
         exact = exact and m.exact
         if not m.member:
             w = _mechanism_witness(X, Y, M, m, f"{how[:-1]} #{j}")
-            return _inclusion(X, Y, holds=False, method=method, exact=exact, witness=w,
-                              detail=f"the row cones are nested but {how[:-1]} #{j} of {_label(X)} is not in "
-                                     f"closure({_label(Y)}) (LP membership, Theorem 3.4)")
-    return _inclusion(X, Y, holds=True, method=method, exact=exact,
-                      detail=f"the row cones are nested and all {len(gens)} {how} of {_label(X)} are in "
-                             f"closure({_label(Y)}) (LP membership), which is closed under post-processing and mixing")
+            return _inclusion(
+                X,
+                Y,
+                holds=False,
+                method=method,
+                exact=exact,
+                witness=w,
+                detail=f"the row cones are nested but {how[:-1]} #{j} of {_label(X)} is not in "
+                f"closure({_label(Y)}) (LP membership, Theorem 3.4)",
+            )
+    return _inclusion(
+        X,
+        Y,
+        holds=True,
+        method=method,
+        exact=exact,
+        detail=f"the row cones are nested and all {len(gens)} {how} of {_label(X)} are in "
+        f"closure({_label(Y)}) (LP membership), which is closed under post-processing and mixing",
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- ε-DP levels
@@ -377,25 +480,44 @@ def dp_level_rule(X: Any, Y: Any) -> Inclusion | None:
         return None
     exact = bool(X.exact and Y.exact)
     rx, ry = (X.level.exp_eps, Y.level.exp_eps) if exact else (float(X.level.exp_eps), float(Y.level.exp_eps))
-    why = (f"ε-DP on the same graph ({len(ex):,} edges) at e^ε = {fraction_str(rx)} and {fraction_str(ry)}: the row "
-           f"cone is monotone in e^ε")
+    why = (
+        f"ε-DP on the same graph ({len(ex):,} edges) at e^ε = {fraction_str(rx)} and {fraction_str(ry)}: the row "
+        f"cone is monotone in e^ε"
+    )
     levels = (PrivacyLevel.from_exp_eps(rx), PrivacyLevel.from_exp_eps(ry))
     if rx <= ry:
-        return _inclusion(X, Y, holds=True, method="dp-level", exact=exact, levels=levels,
-                          detail=f"{why}, and ε-DP is decided by its row cone")
+        return _inclusion(
+            X,
+            Y,
+            holds=True,
+            method="dp-level",
+            exact=exact,
+            levels=levels,
+            detail=f"{why}, and ε-DP is decided by its row cone",
+        )
     a, b = sorted(min(ex, key=sorted))
     labels = list(X.inputs)
     ia, ib = labels.index(a), labels.index(b)
     one: Any = Fraction(1) if exact else 1.0
     x = np.array([rx if i == ia else one for i in range(len(labels))], dtype=object if exact else float)
-    normal = np.array([ry if i == ib else (-one if i == ia else 0 * one) for i in range(len(labels))],
-                      dtype=object if exact else float)
+    normal = np.array(
+        [ry if i == ib else (-one if i == ia else 0 * one) for i in range(len(labels))],
+        dtype=object if exact else float,
+    )
     w = _row_witness(X, Y, x, normal, ry - rx, X.row_cone(), exact)
     if w.in_source is None or not w.in_source.member or w.not_in_larger is None or w.not_in_larger.member:
         raise SolverError(f"the two-point witness for {_label(X)} ⊄ {_label(Y)} does not verify; please report")
-    return _inclusion(X, Y, holds=False, method="dp-level", exact=exact, witness=w, levels=levels,
-                      detail=f"{why}, and the two-point row with {fraction_str(rx)} at {a} violates x[{a}] ≤ "
-                             f"{fraction_str(ry)}·x[{b}]")
+    return _inclusion(
+        X,
+        Y,
+        holds=False,
+        method="dp-level",
+        exact=exact,
+        witness=w,
+        levels=levels,
+        detail=f"{why}, and the two-point row with {fraction_str(rx)} at {a} violates x[{a}] ≤ "
+        f"{fraction_str(ry)}·x[{b}]",
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- (ε, δ)-DP pairs
@@ -443,27 +565,51 @@ def _adp_pair_rule(X: Any, Y: Any) -> Inclusion | None:
     rx, dx, ry, dy = (conv(v) for v in (X.level.exp_eps, X.delta, Y.level.exp_eps, Y.delta))
     levels = (PrivacyLevel.from_exp_eps(rx), PrivacyLevel.from_exp_eps(ry))
     if not ey:
-        return _inclusion(X, Y, holds=True, method="dominant-pair", exact=exact, levels=levels,
-                          detail=f"{_label(Y)} has no edges, so every mechanism is in it")
+        return _inclusion(
+            X,
+            Y,
+            holds=True,
+            method="dominant-pair",
+            exact=exact,
+            levels=levels,
+            detail=f"{_label(Y)} has no edges, so every mechanism is in it",
+        )
     P, Q = dominant_pair(rx, dx)
     pair = np.array([[p, q] for p, q in zip(P, Q)], dtype=object if exact else float)
     worst = hockey_stick_values(pair, [(0, 1)], ry)[0][2]
-    why = (f"every (ε, δ)-DP pair is a post-processing of the dominant pair of {_label(X)} (Kairouz, Oh & Viswanath "
-           f"2015, Section 2), whose hockey-stick divergence at e^ε = {fraction_str(ry)} is {fraction_str(worst)}")
+    why = (
+        f"every (ε, δ)-DP pair is a post-processing of the dominant pair of {_label(X)} (Kairouz, Oh & Viswanath "
+        f"2015, Section 2), whose hockey-stick divergence at e^ε = {fraction_str(ry)} is {fraction_str(worst)}"
+    )
     if worst <= dy:
-        return _inclusion(X, Y, holds=True, method="dominant-pair", exact=exact, levels=levels,
-                          detail=f"{why} <= δ = {fraction_str(dy)}, and every edge of {_label(Y)} is an edge of "
-                                 f"{_label(X)}")
+        return _inclusion(
+            X,
+            Y,
+            holds=True,
+            method="dominant-pair",
+            exact=exact,
+            levels=levels,
+            detail=f"{why} <= δ = {fraction_str(dy)}, and every edge of {_label(Y)} is an edge of {_label(X)}",
+        )
     a, b = sorted(next(iter(sorted(ey, key=sorted))))
     cols = [P if d == a else Q for d in X.inputs]
-    M = Mechanism([[c[w] for c in cols] for w in range(4)], inputs=X.inputs, outputs=["p", "mid+", "mid-", "q"],
-                  exact=exact)
+    M = Mechanism(
+        [[c[w] for c in cols] for w in range(4)], inputs=X.inputs, outputs=["p", "mid+", "mid-", "q"], exact=exact
+    )
     in_x, not_y = X.contains(M), Y.contains(M)
     if not in_x.member or not_y.member:  # pragma: no cover - a theorem, checked anyway
         raise SolverError(f"the dominant-pair witness for {_label(X)} ⊄ {_label(Y)} does not verify; please report")
     w = _mechanism_witness(X, Y, M, not_y, f"the dominant-pair mechanism (column P at {a}, Q elsewhere)")
-    return _inclusion(X, Y, holds=False, method="dominant-pair", exact=exact, witness=w, levels=levels,
-                      detail=f"{why} > δ = {fraction_str(dy)}")
+    return _inclusion(
+        X,
+        Y,
+        holds=False,
+        method="dominant-pair",
+        exact=exact,
+        witness=w,
+        levels=levels,
+        detail=f"{why} > δ = {fraction_str(dy)}",
+    )
 
 
 def _register_pair_rules() -> None:
@@ -480,8 +626,10 @@ def _check_pair(X: Any, Y: Any) -> None:
         if not isinstance(d, PrivacyDefinition):
             raise InvalidTypeError(f"compare() takes privacy definitions, got {type(d).__name__}")
     if tuple(X.inputs) != tuple(Y.inputs):
-        raise DomainMismatchError(f"the definitions have different input domains: {list(X.inputs)[:8]} and "
-                                  f"{list(Y.inputs)[:8]} (same datasets in the same order needed)")
+        raise DomainMismatchError(
+            f"the definitions have different input domains: {list(X.inputs)[:8]} and "
+            f"{list(Y.inputs)[:8]} (same datasets in the same order needed)"
+        )
 
 
 def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition, *, method: str = "auto") -> Comparison:
@@ -547,5 +695,12 @@ def compare(def_a: PrivacyDefinition, def_b: PrivacyDefinition, *, method: str =
     }[relation]
     methods = {ab.method, ba.method}
     how = "decided by row cones" if methods == {"row-cone"} else "decided by " + " and ".join(sorted(methods))
-    return Comparison(relation=relation, a=def_a.spec(), b=def_b.spec(), a_in_b=ab, b_in_a=ba,
-                      exact=ab.exact and ba.exact, text=f"{relation}: {phrase} ({how})")
+    return Comparison(
+        relation=relation,
+        a=def_a.spec(),
+        b=def_b.spec(),
+        a_in_b=ab,
+        b_in_a=ba,
+        exact=ab.exact and ba.exact,
+        text=f"{relation}: {phrase} ({how})",
+    )

@@ -124,8 +124,12 @@ def _facets(definition: PrivacyDefinition) -> _Facets | None:
         return _Facets(n=len(a), vector=vector, act=act, diff=_Ratios(a=a, b=b, c=c))
     if st.facet is not None and st.n_facets is not None and st.dim == N:  # full-dimensional: no equalities
         fa = st.extra.get("facet_action")
-        return _Facets(n=int(st.n_facets), vector=lambda t: np.asarray(st.facet(t)),  # type: ignore[misc]
-                       act=fa, diff=None)
+        return _Facets(
+            n=int(st.n_facets),
+            vector=lambda t: np.asarray(st.facet(t)),  # type: ignore[misc]
+            act=fa,
+            diff=None,
+        )
     return None
 
 
@@ -217,8 +221,9 @@ def _common_group(X: PrivacyDefinition, Y: PrivacyDefinition) -> Any:
     except Exception:  # noqa: BLE001 - no registered group: no symmetry used
         return SymmetryGroup.trivial(tuple(X.inputs))
     sx, sy = set(gx.generators), set(gy.generators)
-    gens = tuple(dict.fromkeys(g for g in (*gx.generators, *gy.generators)
-                               if _preserves(X, sx, g) and _preserves(Y, sy, g)))
+    gens = tuple(
+        dict.fromkeys(g for g in (*gx.generators, *gy.generators) if _preserves(X, sx, g) and _preserves(Y, sy, g))
+    )
     order = gx.order if set(gens) == sx else (gy.order if set(gens) == sy else None)
     return SymmetryGroup(labels=tuple(X.inputs), generators=gens, source="common", order=order, complete=False)
 
@@ -255,9 +260,19 @@ def lp_containment(X: PrivacyDefinition, Y: PrivacyDefinition) -> LPContainment 
                 if len(bad):
                     t = int(bad[0])
                     xp = _primitive(x)
-                    return LPContainment(holds=False, how="generators", exact=exact, witness=xp, normal=fy.vector(t),
-                                         value=fy.vector(t).dot(xp), farkas=(), checks=checks, lps=0,
-                                         orbits=len(reps), group_order=G.order)
+                    return LPContainment(
+                        holds=False,
+                        how="generators",
+                        exact=exact,
+                        witness=xp,
+                        normal=fy.vector(t),
+                        value=fy.vector(t).dot(xp),
+                        farkas=(),
+                        checks=checks,
+                        lps=0,
+                        orbits=len(reps),
+                        group_order=G.order,
+                    )
             else:
                 for t in range(fy.n):
                     f = fy.vector(t)
@@ -265,11 +280,32 @@ def lp_containment(X: PrivacyDefinition, Y: PrivacyDefinition) -> LPContainment 
                     checks += 1
                     if v < 0:
                         xp = _primitive(x)
-                        return LPContainment(holds=False, how="generators", exact=exact, witness=xp, normal=f,
-                                             value=f.dot(xp), farkas=(), checks=checks, lps=0, orbits=len(reps),
-                                             group_order=G.order)
-        return LPContainment(holds=True, how="generators", exact=exact, witness=None, normal=None, value=None,
-                             farkas=(), checks=checks, lps=0, orbits=len(reps), group_order=G.order)
+                        return LPContainment(
+                            holds=False,
+                            how="generators",
+                            exact=exact,
+                            witness=xp,
+                            normal=f,
+                            value=f.dot(xp),
+                            farkas=(),
+                            checks=checks,
+                            lps=0,
+                            orbits=len(reps),
+                            group_order=G.order,
+                        )
+        return LPContainment(
+            holds=True,
+            how="generators",
+            exact=exact,
+            witness=None,
+            normal=None,
+            value=None,
+            farkas=(),
+            checks=checks,
+            lps=0,
+            orbits=len(reps),
+            group_order=G.order,
+        )
     fx = _facets(X)
     if fx is None or fx.diff is None:
         return None
@@ -283,15 +319,36 @@ def lp_containment(X: PrivacyDefinition, Y: PrivacyDefinition) -> LPContainment 
             a, b, c = fx.diff
             if np.any(x < 0) or np.any(c * x[b] - x[a] < (0 if exact else -ATOL)):  # pragma: no cover - verified LP
                 raise SolverError("the containment LP minimiser is not in the row cone; please report")
-            return LPContainment(holds=False, how="lp", exact=exact, witness=x, normal=normal, value=normal.dot(x),
-                                 farkas=(), checks=0, lps=len(farkas) + 1, orbits=len(reps), group_order=G.order)
+            return LPContainment(
+                holds=False,
+                how="lp",
+                exact=exact,
+                witness=x,
+                normal=normal,
+                value=normal.dot(x),
+                farkas=(),
+                checks=0,
+                lps=len(farkas) + 1,
+                orbits=len(reps),
+                group_order=G.order,
+            )
         farkas.append(tuple(sol))
-    return LPContainment(holds=True, how="lp", exact=exact, witness=None, normal=None, value=None,
-                         farkas=tuple(farkas), checks=0, lps=len(reps), orbits=len(reps), group_order=G.order)
+    return LPContainment(
+        holds=True,
+        how="lp",
+        exact=exact,
+        witness=None,
+        normal=None,
+        value=None,
+        farkas=tuple(farkas),
+        checks=0,
+        lps=len(reps),
+        orbits=len(reps),
+        group_order=G.order,
+    )
 
 
-def _min_over_difference_cone(diff: _Ratios, normal: np.ndarray, N: int,
-                              exact: bool) -> tuple[tuple[Any, ...], Any]:
+def _min_over_difference_cone(diff: _Ratios, normal: np.ndarray, N: int, exact: bool) -> tuple[tuple[Any, ...], Any]:
     """``min normal·x`` over ``{x ≥ 0 : x_a ≤ c x_b, 1·x = 1}``: ``(x, value)`` when negative, else ``(duals, value)``.
 
     HiGHS solves it in floats. A negative optimum is then rationalised (:func:`~privgeom.geometry._lp.rational_candidates`)
@@ -306,8 +363,15 @@ def _min_over_difference_cone(diff: _Ratios, normal: np.ndarray, N: int,
     a, b, c = diff
     ub = [{int(i): 1, int(j): -cc} for i, j, cc in zip(a, b, c)]
     eq = [{j: 1 for j in range(N)}]
-    flt = _LP(N, [-float(v) for v in normal], eq, [1], [{k: float(v) for k, v in r.items()} for r in ub], False,
-              "containment LP").solve()
+    flt = _LP(
+        N,
+        [-float(v) for v in normal],
+        eq,
+        [1],
+        [{k: float(v) for k, v in r.items()} for r in ub],
+        False,
+        "containment LP",
+    ).solve()
     value = -flt.fun
     if not exact:
         return (tuple(np.clip(flt.x, 0, None)) if value < -ATOL else tuple(flt.eq_duals or ())), value

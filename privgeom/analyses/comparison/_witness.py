@@ -121,6 +121,7 @@ def inequality_text(normal: Sequence[Any], labels: Sequence[str]) -> str:
     >>> inequality_text([-3, 9, 1, -3], ["11", "10", "01", "00"])
     '9 x[10] + x[01] ≥ 3 x[11] + 3 x[00]'
     """
+
     def side(terms: list[tuple[Any, str]]) -> str:
         if not terms:
             return "0"
@@ -198,8 +199,11 @@ def _row_witness_mechanism(X: PrivacyDefinition, x: np.ndarray, cx: Cone, exact:
     for M in generating_mechanisms(X) or ():  # finite X: merge the outputs of a generator with a row ∝ x
         mat = M.matrix if exact and M.exact else M.float_matrix()
         for row in mat:
-            ratios = {(Fraction(u) / Fraction(v)) if exact else round(float(u) / float(v), 9)
-                      for u, v in zip(row, x) if v != 0}
+            ratios = {
+                (Fraction(u) / Fraction(v)) if exact else round(float(u) / float(v), 9)
+                for u, v in zip(row, x)
+                if v != 0
+            }
             if len(ratios) == 1 and all((u == 0) == (v == 0) for u, v in zip(row, x)):
                 (ratio,) = ratios
                 c = 1 / ratio
@@ -210,8 +214,9 @@ def _row_witness_mechanism(X: PrivacyDefinition, x: np.ndarray, cx: Cone, exact:
     return _RowWitness(mechanism=None, scale=None, membership=None)
 
 
-def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, normal: np.ndarray, value: Any,
-                 cx: Cone, exact: bool) -> InclusionWitness:
+def _row_witness(
+    X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, normal: np.ndarray, value: Any, cx: Cone, exact: bool
+) -> InclusionWitness:
     labels = list(X.inputs)
     a = np.asarray(normal)
     if value > 0:  # an equality e·x = 0 violated with e·x > 0: use -e, which is also valid for rowcone(Y)
@@ -221,9 +226,11 @@ def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, norm
     W, scale, in_x = _row_witness_mechanism(X, x, cx, exact)
     pp = sum((g.prior[d] for d in g.s_plus), _zero(exact))
     pm = sum((g.prior[d] for d in g.s_minus), _zero(exact))
-    lines = [f"the row x = ({', '.join(fraction_str(v) for v in x)}) over ({', '.join(labels)}) is in "
-             f"rowcone({_label(X)}) but violates the facet {text_ineq} of rowcone({_label(Y)}) "
-             f"(value {fraction_str(value)} < 0)."]
+    lines = [
+        f"the row x = ({', '.join(fraction_str(v) for v in x)}) over ({', '.join(labels)}) is in "
+        f"rowcone({_label(X)}) but violates the facet {text_ineq} of rowcone({_label(Y)}) "
+        f"(value {fraction_str(value)} < 0)."
+    ]
     chk = None
     post_p = post_m = None
     not_y = None
@@ -233,29 +240,65 @@ def _row_witness(X: PrivacyDefinition, Y: PrivacyDefinition, x: np.ndarray, norm
             i = chk.outputs.index("witness")
             post_p, post_m = chk.posterior_plus[i], chk.posterior_minus[i]
         not_y = Y.contains(W if W.exact == Y.exact else W.to_float())
-        lines.append(f"The mechanism with rows x/{fraction_str(scale)} and 1 − x/{fraction_str(scale)} is in "
-                     f"closure({_label(X)}) [{in_x.method}] and not in closure({_label(Y)}) [{not_y.method}].")  # type: ignore[union-attr]
+        lines.append(
+            f"The mechanism with rows x/{fraction_str(scale)} and 1 − x/{fraction_str(scale)} is in "
+            f"closure({_label(X)}) [{in_x.method}] and not in closure({_label(Y)}) [{not_y.method}]."
+        )  # type: ignore[union-attr]
     else:
         lines.append(f"(no two-output mechanism of closure({_label(X)}) with the row x was found to show numbers)")
     if g.s_minus:
         lines.append(f"Guarantee of {_label(Y)} it breaks: {g.text}")
         if post_p is not None:
-            lines.append(f"Attacker prior: P(S+) = {fraction_str(pp)}, P(S-) = {fraction_str(pm)}; after seeing the "
-                         f"output ω of that mechanism whose probabilities are the row x/{fraction_str(scale)}: "
-                         f"P(S+ | ω) = {fraction_str(post_p)} < P(S- | ω) = {fraction_str(post_m)}.")
-    return InclusionWitness(kind="row", row=np.asarray(x), facet=a, facet_text=text_ineq, value=value, mechanism=W,
-                            scale=scale, guarantee=g, prior_plus=pp, prior_minus=pm, posterior_plus=post_p,
-                            posterior_minus=post_m, check=chk, in_source=in_x, not_in_larger=not_y,
-                            text="\n".join(lines))
+            lines.append(
+                f"Attacker prior: P(S+) = {fraction_str(pp)}, P(S-) = {fraction_str(pm)}; after seeing the "
+                f"output ω of that mechanism whose probabilities are the row x/{fraction_str(scale)}: "
+                f"P(S+ | ω) = {fraction_str(post_p)} < P(S- | ω) = {fraction_str(post_m)}."
+            )
+    return InclusionWitness(
+        kind="row",
+        row=np.asarray(x),
+        facet=a,
+        facet_text=text_ineq,
+        value=value,
+        mechanism=W,
+        scale=scale,
+        guarantee=g,
+        prior_plus=pp,
+        prior_minus=pm,
+        posterior_plus=post_p,
+        posterior_minus=post_m,
+        check=chk,
+        in_source=in_x,
+        not_in_larger=not_y,
+        text="\n".join(lines),
+    )
 
 
-def _mechanism_witness(X: PrivacyDefinition, Y: PrivacyDefinition, M: Mechanism, m: Membership,
-                       how: str) -> InclusionWitness:
-    text = (f"{how} of {_label(X)} has every row in rowcone({_label(Y)}) but is not in closure({_label(Y)}) "
-            f"[{m.method}]: {m.certificate.summary() if m.certificate is not None else m.detail}")
-    return InclusionWitness(kind="mechanism", row=None, facet=None, facet_text="", value=None, mechanism=M, scale=None,
-                            guarantee=None, prior_plus=None, prior_minus=None, posterior_plus=None,
-                            posterior_minus=None, check=None, in_source=None, not_in_larger=m, text=text)
+def _mechanism_witness(
+    X: PrivacyDefinition, Y: PrivacyDefinition, M: Mechanism, m: Membership, how: str
+) -> InclusionWitness:
+    text = (
+        f"{how} of {_label(X)} has every row in rowcone({_label(Y)}) but is not in closure({_label(Y)}) "
+        f"[{m.method}]: {m.certificate.summary() if m.certificate is not None else m.detail}"
+    )
+    return InclusionWitness(
+        kind="mechanism",
+        row=None,
+        facet=None,
+        facet_text="",
+        value=None,
+        mechanism=M,
+        scale=None,
+        guarantee=None,
+        prior_plus=None,
+        prior_minus=None,
+        posterior_plus=None,
+        posterior_minus=None,
+        check=None,
+        in_source=None,
+        not_in_larger=m,
+        text=text,
+    )
 
 
 class _Violator(NamedTuple):

@@ -33,13 +33,20 @@ def _pld_module() -> Any:
     try:
         from dp_accounting.pld import privacy_loss_distribution
     except ImportError as exc:  # pragma: no cover - the extra is installed in the test environment
-        raise MissingDependencyError("exporting to dp_accounting needs the optional extra: "
-                                     "pip install 'privgeom[accountants]' (or pip install dp_accounting)") from exc
+        raise MissingDependencyError(
+            "exporting to dp_accounting needs the optional extra: "
+            "pip install 'privgeom[accountants]' (or pip install dp_accounting)"
+        ) from exc
     return privacy_loss_distribution
 
 
-def to_dp_accounting(mechanism: Mechanism, edge: tuple[str, str], *, pessimistic: bool = True,
-                     value_discretization_interval: float = 1e-4) -> Any:
+def to_dp_accounting(
+    mechanism: Mechanism,
+    edge: tuple[str, str],
+    *,
+    pessimistic: bool = True,
+    value_discretization_interval: float = 1e-4,
+) -> Any:
     """The privacy-loss distribution of ``mechanism`` on the directed edge ``(D, D')`` as a ``dp_accounting``
     ``PrivacyLossDistribution`` (its ``from_two_probability_mass_functions``, with the accountant's default
     discretisation unless given; ``pessimistic=False`` gives the optimistic estimate). Outputs impossible on both
@@ -59,21 +66,26 @@ def to_dp_accounting(mechanism: Mechanism, edge: tuple[str, str], *, pessimistic
     upper = {w: math.log(float(X[w, i])) for w in range(mechanism.n_outputs) if X[w, i] > 0}
     lower = {w: math.log(float(X[w, j])) for w in range(mechanism.n_outputs) if X[w, j] > 0}
     # dp_accounting's δ(ε) is sup_S μ_upper(S) − e^ε μ_lower(S): upper is P(· | D), lower is P(· | D')
-    return pld.from_two_probability_mass_functions(log_probability_mass_function_lower=lower,
-                                                   log_probability_mass_function_upper=upper,
-                                                   pessimistic_estimate=pessimistic,
-                                                   value_discretization_interval=value_discretization_interval,
-                                                   symmetric=True)
+    return pld.from_two_probability_mass_functions(
+        log_probability_mass_function_lower=lower,
+        log_probability_mass_function_upper=upper,
+        pessimistic_estimate=pessimistic,
+        value_discretization_interval=value_discretization_interval,
+        symmetric=True,
+    )
 
 
-def dp_accounting_bracket(mechanism: Mechanism, edge: tuple[str, str], k: int, eps: float,
-                          **options: Any) -> tuple[float, float]:
+def dp_accounting_bracket(
+    mechanism: Mechanism, edge: tuple[str, str], k: int, eps: float, **options: Any
+) -> tuple[float, float]:
     """``(optimistic, pessimistic)`` δ(ε) of the ``k``-fold composition on one directed edge, from
     ``dp_accounting`` (``self_compose`` of the exported distribution)."""
     out = []
     for pess in (False, True):
         p = to_dp_accounting(mechanism, edge, pessimistic=pess, **options)
-        out.append(float(p.self_compose(k).get_delta_for_epsilon(eps)) if k > 1 else float(p.get_delta_for_epsilon(eps)))
+        out.append(
+            float(p.self_compose(k).get_delta_for_epsilon(eps)) if k > 1 else float(p.get_delta_for_epsilon(eps))
+        )
     return out[0], out[1]
 
 

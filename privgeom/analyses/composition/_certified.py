@@ -63,8 +63,12 @@ LOSS_RELATIVE_ERROR = 1e-13
 _WINDOW_TAIL = 1e-13
 #: Largest number of count vectors of one group listed by the certified route.
 MAX_CERTIFIED_STATES = 20_000_000
-register_limit("certified_states", globals(), "MAX_CERTIFIED_STATES",
-               "largest number of count vectors of one group listed by the certified log-space route of a composed δ(ε)")
+register_limit(
+    "certified_states",
+    globals(),
+    "MAX_CERTIFIED_STATES",
+    "largest number of count vectors of one group listed by the certified log-space route of a composed δ(ε)",
+)
 
 
 @dataclass(frozen=True)
@@ -99,9 +103,11 @@ class CertifiedDelta(Result):
 
     def summary(self) -> str:
         lo, hi = number_text(self.lo, digits=12), number_text(self.hi, digits=12)
-        return (f"δ ∈ [{lo}, {hi}] (width {number_text(self.hi - self.lo, digits=3)}: rounding ≤ "
-                f"{number_text(self.rounding, digits=2)}, pruned mass ≤ {number_text(self.pruned, digits=2)}; "
-                f"{self.n_states:,} states)")
+        return (
+            f"δ ∈ [{lo}, {hi}] (width {number_text(self.hi - self.lo, digits=3)}: rounding ≤ "
+            f"{number_text(self.rounding, digits=2)}, pruned mass ≤ {number_text(self.pruned, digits=2)}; "
+            f"{self.n_states:,} states)"
+        )
 
 
 def _binom_window(rem: np.ndarray, pi: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -127,13 +133,16 @@ def _check_states(sizes: Sequence[tuple[int, int, int, int]]) -> None:
     vectors than ``certified_states`` (``C(r + |A| − 1, |A| − 1) + C(k − r + |B| − 1, |B| − 1)``)."""
     needed = max(math.comb(r + a - 1, a - 1) + math.comb(q + b - 1, b - 1) for a, r, b, q in sizes)
     if needed > current_limit("certified_states"):
-        raise SizeLimitError(f"the certified δ of this composition would list {needed:,} count vectors of two "
-                             f"groups, more than the limit {current_limit('certified_states'):,}; refused before listing — "
-                             f"{limit_hint('certified_states', needed)}")
+        raise SizeLimitError(
+            f"the certified δ of this composition would list {needed:,} count vectors of two "
+            f"groups, more than the limit {current_limit('certified_states'):,}; refused before listing — "
+            f"{limit_hint('certified_states', needed)}"
+        )
 
 
-def _group_vectors(group: Sequence[tuple[float, float, float]], r: int, lgam: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _group_vectors(
+    group: Sequence[tuple[float, float, float]], r: int, lgam: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every count vector of ``r`` outputs over the classes of ``group`` as arrays: its loss ``Σ n_c ℓ_c`` and the
     logs of its masses ``r!/Π n_c! · Π P_c^{n_c}`` (under ``D``) and the same with ``Q_c`` (under ``D'``)."""
     rem = np.array([r], dtype=np.int64)
@@ -156,8 +165,9 @@ def _group_vectors(group: Sequence[tuple[float, float, float]], r: int, lgam: np
     return L, lP, lQ
 
 
-def _pair_sums(A: tuple[np.ndarray, np.ndarray, np.ndarray], B: tuple[np.ndarray, np.ndarray, np.ndarray],
-               coef: float, lt: float) -> tuple[float, float]:
+def _pair_sums(
+    A: tuple[np.ndarray, np.ndarray, np.ndarray], B: tuple[np.ndarray, np.ndarray, np.ndarray], coef: float, lt: float
+) -> tuple[float, float]:
     """``(Σ P, Σ Q)`` over the pairs (vector of ``A``, vector of ``B``) with ``L_A + L_B > ln t``, each pair's masses
     the product of its vectors' times ``e^coef``: ``B`` sorted by loss, suffix sums, one ``searchsorted``."""
     LA, lPA, lQA = A
@@ -190,14 +200,29 @@ def _inf_mass(parts: Sequence[tuple[Sequence[RatioClass], int]]) -> float:
     return -math.expm1(log_keep)
 
 
-def _bracket(inf_part: float, total_P: float, total_Q: float, tf: float, lt: float, k: int, ell_max: float,
-             pruned: float, n_states: int) -> CertifiedDelta:
+def _bracket(
+    inf_part: float,
+    total_P: float,
+    total_Q: float,
+    tf: float,
+    lt: float,
+    k: int,
+    ell_max: float,
+    pruned: float,
+    n_states: int,
+) -> CertifiedDelta:
     value = total_P - tf * total_Q
     eta = LOSS_RELATIVE_ERROR * (k * (ell_max + 1.0) + abs(lt))  # the loss's float error near the threshold
     rounding = TERM_RELATIVE_ERROR * (total_P + tf * total_Q) + eta * total_P
     v = inf_part + value
-    return CertifiedDelta(value=v, lo=max(0.0, v - rounding), hi=min(1.0, v + rounding + pruned), rounding=rounding,
-                          pruned=pruned, n_states=n_states)
+    return CertifiedDelta(
+        value=v,
+        lo=max(0.0, v - rounding),
+        hi=min(1.0, v + rounding + pruned),
+        rounding=rounding,
+        pruned=pruned,
+        n_states=n_states,
+    )
 
 
 def certified_delta(classes: Sequence[RatioClass], k: int, t: float | Fraction) -> CertifiedDelta:
@@ -240,8 +265,9 @@ def certified_delta(classes: Sequence[RatioClass], k: int, t: float | Fraction) 
     return _bracket(inf_part, total_P, total_Q, tf, lt, k, ell_max, pruned, n_states)
 
 
-def certified_delta_pair(first: tuple[Sequence[RatioClass], int], second: tuple[Sequence[RatioClass], int],
-                         t: float | Fraction) -> CertifiedDelta:
+def certified_delta_pair(
+    first: tuple[Sequence[RatioClass], int], second: tuple[Sequence[RatioClass], int], t: float | Fraction
+) -> CertifiedDelta:
     """A certified bracket of ``δ(t)`` for two mechanisms composed ``k_1`` and ``k_2`` times (one direction): the
     count vectors of the first against those of the second, met in the middle (nothing pruned).
 

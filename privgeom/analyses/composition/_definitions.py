@@ -43,8 +43,13 @@ from typing import Any, Literal, Sequence, overload
 
 import numpy as np
 
-from ..._core.errors import (DomainMismatchError, InvalidMechanismError, InvalidParameterError, InvalidTypeError,
-                              SizeLimitError)
+from ..._core.errors import (
+    DomainMismatchError,
+    InvalidMechanismError,
+    InvalidParameterError,
+    InvalidTypeError,
+    SizeLimitError,
+)
 from ..._core.limits import register_limit
 from ..._core.arrays import parse_int
 from ..._core.hints import limit_hint
@@ -59,13 +64,24 @@ from ._loss import check_runs
 from ._mechanism import ComposedMechanism
 from ..._core.limits import current_limit
 
-__all__ = ["compose", "ComposedDefinition", "ComposedDPSandwich", "compose_definitions", "composed_dp_sandwich", "ray_mechanisms",
-           "MAX_COMPOSED_GENERATORS"]
+__all__ = [
+    "compose",
+    "ComposedDefinition",
+    "ComposedDPSandwich",
+    "compose_definitions",
+    "composed_dp_sandwich",
+    "ray_mechanisms",
+    "MAX_COMPOSED_GENERATORS",
+]
 
 #: Largest number of composed generator mechanisms (pairs of generators) a composed definition is built from.
 MAX_COMPOSED_GENERATORS = 2_000
-register_limit("composed_generators", globals(), "MAX_COMPOSED_GENERATORS",
-               "largest number of generator pairs of a composed privacy definition")
+register_limit(
+    "composed_generators",
+    globals(),
+    "MAX_COMPOSED_GENERATORS",
+    "largest number of generator pairs of a composed privacy definition",
+)
 
 
 def _exact_cone(definition: PrivacyDefinition, gens: list[Mechanism] | None) -> Cone:
@@ -77,8 +93,10 @@ def _exact_cone(definition: PrivacyDefinition, gens: list[Mechanism] | None) -> 
         return Cone.from_generators(rows, exact=True, labels=list(definition.inputs))
     cone = definition.row_cone()
     if not cone.exact:
-        raise InvalidParameterError(f"{definition.name}: composed definitions are computed exactly, and its row cone is "
-                                    f"in floats; give its parameters as rationals (e.g. exp_eps='3/2')")
+        raise InvalidParameterError(
+            f"{definition.name}: composed definitions are computed exactly, and its row cone is "
+            f"in floats; give its parameters as rationals (e.g. exp_eps='3/2')"
+        )
     return cone
 
 
@@ -130,8 +148,10 @@ def _generators(definition: PrivacyDefinition) -> tuple[list[Mechanism], Cone]:
         gens = [G if G.exact else _bit_exact(G, definition) for G in found]
         return gens, _exact_cone(definition, gens)
     if not getattr(definition, "row_cone_decides_closure", True):
-        raise DomainMismatchError(f"{definition.name}: neither generating mechanisms nor a deciding row cone; "
-                                  f"its composition is not known exactly")
+        raise DomainMismatchError(
+            f"{definition.name}: neither generating mechanisms nor a deciding row cone; "
+            f"its composition is not known exactly"
+        )
     cone = _exact_cone(definition, None)
     return ray_mechanisms(_rays(cone, definition.name), definition.inputs), cone
 
@@ -144,7 +164,8 @@ def _bit_exact(G: Mechanism, definition: PrivacyDefinition) -> Mechanism:
     except InvalidMechanismError as err:
         raise InvalidParameterError(
             f"{definition.name}: composed definitions are computed exactly, and a float generator's columns do not sum "
-            f"to 1 exactly in binary ({err}); give the mechanism rational entries (strings like '7/10')") from None
+            f"to 1 exactly in binary ({err}); give the mechanism rational entries (strings like '7/10')"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -187,23 +208,30 @@ class ComposedDefinition(Result):
 
     def summary(self) -> str:
         kind = "independent product" if self.independent else "sequential composition"
-        head = (f"{kind}: row cone with {self.row_cone.n_rays} rays and {self.row_cone.n_facets} facets, from "
-                f"{self.n_generators} composed generators; ")
+        head = (
+            f"{kind}: row cone with {self.row_cone.n_rays} rays and {self.row_cone.n_facets} facets, from "
+            f"{self.n_generators} composed generators; "
+        )
         if self.survived is not None and self.parts:
-            head += (f"guarantees kept: {self.survived[0]}/{self.parts[0].n_facets} and {self.survived[1]}/"
-                     f"{self.parts[1].n_facets} of the inputs' facets still hold, {self.appeared} facets are new; ")
+            head += (
+                f"guarantees kept: {self.survived[0]}/{self.parts[0].n_facets} and {self.survived[1]}/"
+                f"{self.parts[1].n_facets} of the inputs' facets still hold, {self.appeared} facets are new; "
+            )
         if self.decided:
             return head + "the row cone decides the composed closure (a cone definition)"
-        return head + ("the row cone is only an outer description: a mechanism with every row in it is not in the "
-                       "composed closure (witness: a ray mechanism of the cone); membership is the exact closure LP")
+        return head + (
+            "the row cone is only an outer description: a mechanism with every row in it is not in the "
+            "composed closure (witness: a ray mechanism of the cone); membership is the exact closure LP"
+        )
 
 
 def _product(A: Mechanism, B: Mechanism, independent: bool) -> Mechanism:
     return A.product(B) if independent else ComposedMechanism([(A, 1), (B, 1)]).dense()
 
 
-def compose_definitions(first: PrivacyDefinition, second: PrivacyDefinition, *, independent: bool = False,
-                        name: str | None = None) -> ComposedDefinition:
+def compose_definitions(
+    first: PrivacyDefinition, second: PrivacyDefinition, *, independent: bool = False, name: str | None = None
+) -> ComposedDefinition:
     """The composed definition of ``first`` and ``second`` and whether its row cone decides it (module docstring).
 
     Examples
@@ -217,12 +245,16 @@ def compose_definitions(first: PrivacyDefinition, second: PrivacyDefinition, *, 
         if not isinstance(d, PrivacyDefinition):
             raise InvalidTypeError(f"compose needs privacy definitions, got {type(d).__name__}")
     if not independent and first.inputs != second.inputs:
-        raise DomainMismatchError(f"sequential composition needs definitions on the same datasets; "
-                                  f"{list(first.inputs)[:6]} and {list(second.inputs)[:6]} differ")
+        raise DomainMismatchError(
+            f"sequential composition needs definitions on the same datasets; "
+            f"{list(first.inputs)[:6]} and {list(second.inputs)[:6]} differ"
+        )
     (g1, c1), (g2, c2) = _generators(first), _generators(second)
     if len(g1) * len(g2) > current_limit("composed_generators"):
-        raise SizeLimitError(f"composing {len(g1)} × {len(g2)} generators is more than the limit "
-                             f"{current_limit('composed_generators'):,}; refused — {limit_hint('composed_generators', len(g1) * len(g2))}")
+        raise SizeLimitError(
+            f"composing {len(g1)} × {len(g2)} generators is more than the limit "
+            f"{current_limit('composed_generators'):,}; refused — {limit_hint('composed_generators', len(g1) * len(g2))}"
+        )
     pairs = [_product(A, B, independent) for A, B in itertools.product(g1, g2)]
     labels = pairs[0].inputs
     r1, r2 = _rays(c1, first.name), _rays(c2, second.name)
@@ -244,13 +276,23 @@ def compose_definitions(first: PrivacyDefinition, second: PrivacyDefinition, *, 
     appeared: int | None = None
     if not independent:
         rays = np.array(R.rays, dtype=object)
-        survived = (sum(all(sum(Fraction(x) * Fraction(y) for x, y in zip(a, g)) >= 0 for g in rays) for a in cones[0].facets),
-                    sum(all(sum(Fraction(x) * Fraction(y) for x, y in zip(a, g)) >= 0 for g in rays) for a in cones[1].facets))
+        survived = (
+            sum(all(sum(Fraction(x) * Fraction(y) for x, y in zip(a, g)) >= 0 for g in rays) for a in cones[0].facets),
+            sum(all(sum(Fraction(x) * Fraction(y) for x, y in zip(a, g)) >= 0 for g in rays) for a in cones[1].facets),
+        )
         known = {_direction(a) for c in cones for a in c.facets}
         appeared = sum(_direction(a) not in known for a in R.facets)
-    return ComposedDefinition(definition=definition, row_cone=R, decided=witness is None, witness=witness,
-                              n_generators=len(pairs), independent=independent, parts=cones, survived=survived,
-                              appeared=appeared)
+    return ComposedDefinition(
+        definition=definition,
+        row_cone=R,
+        decided=witness is None,
+        witness=witness,
+        n_generators=len(pairs),
+        independent=independent,
+        parts=cones,
+        survived=survived,
+        appeared=appeared,
+    )
 
 
 def _direction(a: Sequence[Any]) -> tuple[Fraction, ...]:
@@ -281,7 +323,11 @@ class ComposedDPSandwich(Result):
         return True
 
     def summary(self) -> str:
-        gap = "" if self.inner_fails is None else f" (and ln({self.inner_fails}) fails: the largest inner level lies between)"
+        gap = (
+            ""
+            if self.inner_fails is None
+            else f" (and ln({self.inner_fails}) fails: the largest inner level lies between)"
+        )
         return f"DP sandwich: ln({self.inner})-DP ⊆ composed closure ⊆ ln({self.outer})-DP{gap}"
 
 
@@ -322,7 +368,9 @@ def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, st
                 for a, b in ((g[i], g[j]), (g[j], g[i])):
                     if b == 0 and a > 0:
                         if n == 0:
-                            raise DomainMismatchError("the composed row cone is not ε-DP for any finite ε on this graph")
+                            raise DomainMismatchError(
+                                "the composed row cone is not ε-DP for any finite ε on this graph"
+                            )
                         continue
                     if b > 0 and a >= b:
                         ratios.add(Fraction(a) / Fraction(b))
@@ -358,14 +406,16 @@ def composed_dp_sandwich(rep: ComposedDefinition, graph: Any = "complete", *, st
 
 
 @overload
-def compose(*items: Mechanism | tuple[Mechanism, int], k: int | None = None,
-            independent: Literal[False] = False) -> ComposedMechanism: ...
+def compose(
+    *items: Mechanism | tuple[Mechanism, int], k: int | None = None, independent: Literal[False] = False
+) -> ComposedMechanism: ...
 @overload
 def compose(*items: Mechanism, k: int | None = None, independent: Literal[True]) -> Mechanism: ...
 @overload
 def compose(*items: PrivacyDefinition, k: int | None = None, independent: bool = False) -> PrivacyDefinition: ...
-def compose(*items: Mechanism | tuple[Mechanism, int] | PrivacyDefinition, k: int | None = None,
-            independent: bool = False) -> ComposedMechanism | Mechanism | PrivacyDefinition:
+def compose(
+    *items: Mechanism | tuple[Mechanism, int] | PrivacyDefinition, k: int | None = None, independent: bool = False
+) -> ComposedMechanism | Mechanism | PrivacyDefinition:
     """Compose mechanisms or privacy definitions.
 
     Parameters

@@ -50,22 +50,37 @@ from ..._core.results import Result
 from ...mechanisms._mechanism import Mechanism
 from ..._core.limits import current_limit
 
-__all__ = ["RatioClass", "LossDistribution", "ratio_classes", "compose_losses", "MAX_COMPOSITION_ATOMS",
-           "MAX_COMPOSITION_RUNS", "check_runs",
-           "compare_with_exp"]
+__all__ = [
+    "RatioClass",
+    "LossDistribution",
+    "ratio_classes",
+    "compose_losses",
+    "MAX_COMPOSITION_ATOMS",
+    "MAX_COMPOSITION_RUNS",
+    "check_runs",
+    "compare_with_exp",
+]
 
 #: Largest number of exact atoms (distinct composed likelihood ratios, or states of the dynamic program) kept
 #: before the exact route gives up and the certified log-space route takes over.
 MAX_COMPOSITION_ATOMS = 400_000
-register_limit("composition_atoms", globals(), "MAX_COMPOSITION_ATOMS",
-               "largest number of exact atoms (distinct composed likelihood ratios) of a composed privacy-loss "
-               "distribution before the certified log-space route is used")
+register_limit(
+    "composition_atoms",
+    globals(),
+    "MAX_COMPOSITION_ATOMS",
+    "largest number of exact atoms (distinct composed likelihood ratios) of a composed privacy-loss "
+    "distribution before the certified log-space route is used",
+)
 
 #: Largest total number of runs ``Σ_j k_j`` of a composition (mechanisms or definitions), refused before anything
 #: is built: the exact ``ε`` alone is a rational with about ``k`` digits, and ``|Ω|^k`` is kept as an integer.
 MAX_COMPOSITION_RUNS = 1_000_000
-register_limit("composition_runs", globals(), "MAX_COMPOSITION_RUNS",
-               "largest total number of runs (sum of the counts k) of a composition of mechanisms or definitions")
+register_limit(
+    "composition_runs",
+    globals(),
+    "MAX_COMPOSITION_RUNS",
+    "largest total number of runs (sum of the counts k) of a composition of mechanisms or definitions",
+)
 
 
 def check_runs(runs: int) -> None:
@@ -80,8 +95,10 @@ def check_runs(runs: int) -> None:
     privgeom._core.errors.SizeLimitError: a composition of 1,000,000,000,000 runs is more than the limit 1,000,000 (composition_runs); refused — raise it with pg.set_limits(composition_runs=1000000000000) or `with pg.limits(composition_runs=1000000000000):`
     """
     if runs > current_limit("composition_runs"):
-        raise SizeLimitError(f"a composition of {runs:,} runs is more than the limit {current_limit('composition_runs'):,} "
-                             f"(composition_runs); refused — {limit_hint('composition_runs', runs)}")
+        raise SizeLimitError(
+            f"a composition of {runs:,} runs is more than the limit {current_limit('composition_runs'):,} "
+            f"(composition_runs); refused — {limit_hint('composition_runs', runs)}"
+        )
 
 
 #: ``r = ∞``: the class of outputs possible on ``D`` and impossible on ``D'``.
@@ -143,8 +160,10 @@ def ratio_classes(M: Mechanism, i: int, j: int) -> tuple[RatioClass, ...]:
             g[0] += x
             g[1] += y
             g[2].append(M.outputs[w])
-        out = [RatioClass(ratio=r, p=Fraction(g[0], da), q=Fraction(g[1], db), outputs=tuple(g[2]))
-               for r, g in groups.items()]
+        out = [
+            RatioClass(ratio=r, p=Fraction(g[0], da), q=Fraction(g[1], db), outputs=tuple(g[2]))
+            for r, g in groups.items()
+        ]
     else:
         X = M.float_matrix()
         for w in range(M.n_outputs):
@@ -173,8 +192,11 @@ class _IntClasses:
 
 def _int_classes(classes: Sequence[RatioClass]) -> _IntClasses:
     d = math.lcm(*(Fraction(v).denominator for c in classes for v in (c.p, c.q)))
-    fin = tuple((Fraction(c.ratio), int(Fraction(c.p) * d), int(Fraction(c.q) * d)) for c in classes
-                if c.ratio != INF and c.ratio != 0)
+    fin = tuple(
+        (Fraction(c.ratio), int(Fraction(c.p) * d), int(Fraction(c.q) * d))
+        for c in classes
+        if c.ratio != INF and c.ratio != 0
+    )
     return _IntClasses(fin, d)
 
 
@@ -278,7 +300,9 @@ class LossDistribution:
         return self.ratios[0] if self.ratios else Fraction(1)
 
 
-def compose_losses(parts: Sequence[tuple[Sequence[RatioClass], int]], *, cap: int | None = None) -> LossDistribution | None:
+def compose_losses(
+    parts: Sequence[tuple[Sequence[RatioClass], int]], *, cap: int | None = None
+) -> LossDistribution | None:
     """The exact loss distribution of mechanisms with exact ``classes`` composed ``k`` times each, or None when more
     than ``cap`` atoms (default :data:`MAX_COMPOSITION_ATOMS`) would be needed.
 
@@ -305,7 +329,7 @@ def compose_losses(parts: Sequence[tuple[Sequence[RatioClass], int]], *, cap: in
         atoms = _convolve(atoms, folded, limit)
         if atoms is None:
             return None
-        den *= ic.d ** k
+        den *= ic.d**k
         finite_mass *= Fraction(sum(p for _, p, _ in ic.finite), ic.d) ** k
     assert atoms is not None
     order = sorted(atoms, reverse=True)
@@ -351,8 +375,9 @@ def compare_with_exp(ratio: Fraction, eps: float) -> int:
     r = ctx.divide(Decimal(ratio.numerator), Decimal(ratio.denominator))
     diff = ctx.subtract(r, e)
     if abs(diff) <= abs(e) * Decimal(10) ** (10 - _DIGITS):
-        raise InvalidParameterError(f"the ratio {ratio} agrees with e^{eps!r} to {_DIGITS - 10} digits; "
-                                    f"give e^ε as a rational instead")
+        raise InvalidParameterError(
+            f"the ratio {ratio} agrees with e^{eps!r} to {_DIGITS - 10} digits; give e^ε as a rational instead"
+        )
     return 1 if diff > 0 else -1
 
 

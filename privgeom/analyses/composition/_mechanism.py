@@ -48,6 +48,7 @@ from ..._core.limits import current_limit
 
 __all__ = ["ComposedMechanism", "CompositionDelta"]
 
+
 @dataclass(frozen=True)
 class CompositionDelta(Result):
     """``δ(ε)`` of a composed mechanism over a neighbour graph, with the edge and the event that attain it.
@@ -108,8 +109,10 @@ class CompositionDelta(Result):
             names = " · ".join(f"({format_level(c.ratio)})^n{j}[{'/'.join(c.outputs)}]" for c in finite)
             terms.append(f"({names})" if names else "1")
         inf = [o for cls in self.classes for c in cls if c.ratio == INF for o in c.outputs]
-        text = (f"S = {{output tuples whose counts nj[c] of outputs in ratio class c of part j (Σ_c nj[c] = k_j) "
-                f"satisfy {' · '.join(terms)} > e^ε}}")
+        text = (
+            f"S = {{output tuples whose counts nj[c] of outputs in ratio class c of part j (Σ_c nj[c] = k_j) "
+            f"satisfy {' · '.join(terms)} > e^ε}}"
+        )
         return text + (f" ∪ {{tuples with an output in {{{', '.join(inf)}}}, impossible on D'}}" if inf else "")
 
     def summary(self) -> str:
@@ -117,8 +120,10 @@ class CompositionDelta(Result):
         if self.exact and isinstance(self.delta, Fraction):
             val = f"{format_level(self.delta)} (exact)"
         elif self.exact:
-            val = (f"{format_level(self.intercept)} − e^ε·{format_level(self.slope)} ≈ "
-                   f"{number_text(float(self.delta), digits=12)} (exact form)")
+            val = (
+                f"{format_level(self.intercept)} − e^ε·{format_level(self.slope)} ≈ "
+                f"{number_text(float(self.delta), digits=12)} (exact form)"
+            )
         else:
             lo, hi = number_text(float(self.lo), digits=12), number_text(float(self.hi), digits=12)
             val = f"∈ [{lo}, {hi}] ({self.route}; width {number_text(float(self.hi) - float(self.lo), digits=3)})"
@@ -126,8 +131,11 @@ class CompositionDelta(Result):
         if self.edge is None:
             return head + "; no edges"
         d, d2 = self.edge
-        return head + f"; attained on edge {d} → {d2} ({self.n_atoms:,} atoms) with {self.event_text()}" + (
-            f" [{self.detail}]" if self.detail else "")
+        return (
+            head
+            + f"; attained on edge {d} → {d2} ({self.n_atoms:,} atoms) with {self.event_text()}"
+            + (f" [{self.detail}]" if self.detail else "")
+        )
 
 
 class ComposedMechanism:
@@ -177,13 +185,15 @@ class ComposedMechanism:
         first = out[0][0]
         for M, _ in out[1:]:
             if M.inputs != first.inputs:
-                raise DomainMismatchError(f"sequential composition runs every mechanism on the same datasets; inputs "
-                                          f"{list(first.inputs)[:6]} and {list(M.inputs)[:6]} differ")
+                raise DomainMismatchError(
+                    f"sequential composition runs every mechanism on the same datasets; inputs "
+                    f"{list(first.inputs)[:6]} and {list(M.inputs)[:6]} differ"
+                )
         self.parts: tuple[tuple[Mechanism, int], ...] = tuple(out)
         self.k = sum(k for _, k in out)
         self.inputs = first.inputs
         self.exact = all(M.exact for M, _ in out)
-        self.n_outputs = math.prod(M.n_outputs ** k for M, k in out)
+        self.n_outputs = math.prod(M.n_outputs**k for M, k in out)
 
     @property
     def n_inputs(self) -> int:
@@ -200,8 +210,7 @@ class ComposedMechanism:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"privgeom": "composed-mechanism", "parts": [{"mechanism": …, "k": …}, …]}`` (plain JSON data)."""
-        return {"privgeom": "composed-mechanism",
-                "parts": [{"mechanism": M.to_dict(), "k": k} for M, k in self.parts]}
+        return {"privgeom": "composed-mechanism", "parts": [{"mechanism": M.to_dict(), "k": k} for M, k in self.parts]}
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON text."""
@@ -256,8 +265,9 @@ class ComposedMechanism:
         """Column index of a dataset given by label or index."""
         if isinstance(key, str):
             if key not in self.inputs:
-                raise DomainMismatchError(f"{key!r} is not a dataset of this composition; datasets: "
-                                          f"{list(self.inputs)[:8]}")
+                raise DomainMismatchError(
+                    f"{key!r} is not a dataset of this composition; datasets: {list(self.inputs)[:8]}"
+                )
             return self.inputs.index(key)
         return parse_int(key, name="dataset index", min=0, max=self.n_inputs - 1)
 
@@ -268,13 +278,16 @@ class ComposedMechanism:
             return None
         L = compose_losses(self._classes(i, j))
         if L is None and required:
-            raise SizeLimitError(f"the exact privacy-loss distribution of this composition on edge "
-                                 f"{self.inputs[i]} → {self.inputs[j]} has more atoms than the limit "
-                                 f"{current_limit('composition_atoms'):,}; refused — {limit_hint('composition_atoms')}")
+            raise SizeLimitError(
+                f"the exact privacy-loss distribution of this composition on edge "
+                f"{self.inputs[i]} → {self.inputs[j]} has more atoms than the limit "
+                f"{current_limit('composition_atoms'):,}; refused — {limit_hint('composition_atoms')}"
+            )
         return L
 
-    def to_dp_accounting(self, edge: tuple[str, str], *, pessimistic: bool = True,
-                         value_discretization_interval: float = 1e-4) -> Any:
+    def to_dp_accounting(
+        self, edge: tuple[str, str], *, pessimistic: bool = True, value_discretization_interval: float = 1e-4
+    ) -> Any:
         """The composition's privacy-loss distribution on the directed edge ``(D, D')`` in Google's
         ``dp_accounting`` (optional extra ``accountants``): each part exported
         (:func:`~privgeom.analyses.composition._accountants.to_dp_accounting`), self-composed ``k_j`` times and
@@ -293,8 +306,9 @@ class ComposedMechanism:
 
         out = None
         for M, k in self.parts:
-            p = to_dp_accounting(M, edge, pessimistic=pessimistic,
-                                 value_discretization_interval=value_discretization_interval)
+            p = to_dp_accounting(
+                M, edge, pessimistic=pessimistic, value_discretization_interval=value_discretization_interval
+            )
             p = p.self_compose(k) if k > 1 else p
             out = p if out is None else out.compose(p)
         return out
@@ -320,30 +334,62 @@ class ComposedMechanism:
             for classes, k in self._classes(i, j):
                 top = classes[0]
                 wit.append((top, k))
-                ratio = INF if (top.ratio == INF or ratio == INF) else ratio * top.ratio ** k
+                ratio = INF if (top.ratio == INF or ratio == INF) else ratio * top.ratio**k
             if best is None or (ratio > best[0]):
                 best = (ratio, i, j, wit)
         if best is None:
             lv = PrivacyLevel.from_exp_eps(1) if self.exact else PrivacyLevel.from_eps(0.0)
-            return EpsilonResult(level=lv, exact=self.exact, infinite=False, edge=None, output=None, p=None, q=None,
-                                 n_edges=n_edges, graph=name)
+            return EpsilonResult(
+                level=lv,
+                exact=self.exact,
+                infinite=False,
+                edge=None,
+                output=None,
+                p=None,
+                q=None,
+                n_edges=n_edges,
+                graph=name,
+            )
         ratio, i, j, wit = best
         one: Any = Fraction(1) if self.exact else 1.0
         p, q = one, one
         for (M, _), (c, k) in zip(self.parts, wit):  # the witness output: the class's first output, every run
             w = M.outputs.index(c.outputs[0])
             a, b = (M.column(i)[w], M.column(j)[w]) if self.exact else (M.float_matrix()[w, i], M.float_matrix()[w, j])
-            p, q = p * a ** k, q * b ** k
+            p, q = p * a**k, q * b**k
         output = "|".join(f"{c.outputs[0]}^{k}" if k > 1 else c.outputs[0] for c, k in wit)
         inf = ratio == INF
-        level = PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True) if inf else (
-            PrivacyLevel.from_exp_eps(ratio) if self.exact else PrivacyLevel.from_eps(math.log(ratio), allow_infinite=True))
-        return EpsilonResult(level=level, exact=self.exact, infinite=inf, edge=(self.inputs[i], self.inputs[j]),
-                             output=output, p=p, q=q, n_edges=n_edges, graph=name)
+        level = (
+            PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)
+            if inf
+            else (
+                PrivacyLevel.from_exp_eps(ratio)
+                if self.exact
+                else PrivacyLevel.from_eps(math.log(ratio), allow_infinite=True)
+            )
+        )
+        return EpsilonResult(
+            level=level,
+            exact=self.exact,
+            infinite=inf,
+            edge=(self.inputs[i], self.inputs[j]),
+            output=output,
+            p=p,
+            q=q,
+            n_edges=n_edges,
+            graph=name,
+        )
 
     # ------------------------------------------------------------------------------------------------ δ(ε)
-    def delta(self, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None,
-              route: str = "auto", max_work: int | None = None) -> CompositionDelta:
+    def delta(
+        self,
+        graph: RelationLike,
+        eps: LevelLike | None = None,
+        *,
+        exp_eps: ScalarLike | None = None,
+        route: str = "auto",
+        max_work: int | None = None,
+    ) -> CompositionDelta:
         """``δ(ε)`` of the composition over ``graph``: the largest hockey-stick divergence over directed edges
         (Balle, Barthe & Gaboardi 2018, Thm. 1), from the composed privacy-loss distribution of each edge class.
 
@@ -374,8 +420,22 @@ class ComposedMechanism:
         counts = tuple(k for _, k in self.parts)
         if not edges:
             z = Fraction(0)
-            return CompositionDelta(delta=z, level=level, exact=True, route="exact", intercept=z, slope=z, lo=z, hi=z,
-                                    edge=None, classes=(), counts=counts, n_atoms=0, n_edges=n_edges, graph=name)
+            return CompositionDelta(
+                delta=z,
+                level=level,
+                exact=True,
+                route="exact",
+                intercept=z,
+                slope=z,
+                lo=z,
+                hi=z,
+                edge=None,
+                classes=(),
+                counts=counts,
+                n_atoms=0,
+                n_edges=n_edges,
+                graph=name,
+            )
         results = [self._delta_edge(i, j, level, route) for i, j in edges]
         best = max(range(len(results)), key=lambda n: (_order_key(results[n], level), -n))
         return self._result(edges[best], results[best], level, counts, n_edges, name)
@@ -396,13 +456,17 @@ class ComposedMechanism:
         if route == "exact":
             raise InvalidParameterError("route='exact' needs exact mechanisms and a finite e^ε")
         if len(self.parts) > 2 and not self.exact:
-            raise InvalidParameterError(f"δ of a composition of {len(self.parts)} distinct float mechanisms: float "
-                                        f"mechanisms have no exact route and the certified route takes one or two "
-                                        f"distinct mechanisms (give exact mechanisms, or compose fewer)")
+            raise InvalidParameterError(
+                f"δ of a composition of {len(self.parts)} distinct float mechanisms: float "
+                f"mechanisms have no exact route and the certified route takes one or two "
+                f"distinct mechanisms (give exact mechanisms, or compose fewer)"
+            )
         if len(self.parts) > 2:
-            raise SizeLimitError(f"the exact privacy-loss distribution of this composition of more than two distinct "
-                                 f"mechanisms has more atoms than the limit {current_limit('composition_atoms'):,}, and the "
-                                 f"certified route takes one or two; {limit_hint('composition_atoms')}")
+            raise SizeLimitError(
+                f"the exact privacy-loss distribution of this composition of more than two distinct "
+                f"mechanisms has more atoms than the limit {current_limit('composition_atoms'):,}, and the "
+                f"certified route takes one or two; {limit_hint('composition_atoms')}"
+            )
         if len(self.parts) == 2:
             (M1, k1), (M2, k2) = self.parts
             c = certified_delta_pair((ratio_classes(M1, i, j), k1), (ratio_classes(M2, i, j), k2), t)
@@ -411,8 +475,15 @@ class ComposedMechanism:
             c = certified_delta(ratio_classes(M, i, j), k, t)
         return "certified", c.hi, c
 
-    def _result(self, edge: tuple[int, int], res: tuple[str, Any, Any], level: PrivacyLevel, counts: tuple[int, ...],
-                n_edges: int, name: str) -> CompositionDelta:
+    def _result(
+        self,
+        edge: tuple[int, int],
+        res: tuple[str, Any, Any],
+        level: PrivacyLevel,
+        counts: tuple[int, ...],
+        n_edges: int,
+        name: str,
+    ) -> CompositionDelta:
         i, j = edge
         classes = tuple(c for c, _ in self._classes(i, j))
         labels = (self.inputs[i], self.inputs[j])
@@ -423,19 +494,50 @@ class ComposedMechanism:
             exact_t = isinstance(level.exp_eps, Fraction)
             d: Scalar = a - level.exp_eps * b if exact_t else max(0.0, float(a) - float(level.exp_eps) * float(b))
             note = "" if exact_t else "e^ε irrational: δ = intercept − e^ε·slope exactly, the float value rounded"
-            return CompositionDelta(delta=d, level=level, exact=True, route="exact", intercept=a, slope=b, lo=d, hi=d,
-                                    edge=labels, classes=classes, counts=counts, n_atoms=L.n_atoms, n_edges=n_edges,
-                                    graph=name, detail=note)
+            return CompositionDelta(
+                delta=d,
+                level=level,
+                exact=True,
+                route="exact",
+                intercept=a,
+                slope=b,
+                lo=d,
+                hi=d,
+                edge=labels,
+                classes=classes,
+                counts=counts,
+                n_atoms=L.n_atoms,
+                n_edges=n_edges,
+                graph=name,
+                detail=note,
+            )
         c: CertifiedDelta = payload
-        note = (f"certified: rounding ≤ {number_text(c.rounding, digits=2)} (double-precision kernels within 1e-13 "
-                f"relative), pruned mass ≤ {number_text(c.pruned, digits=2)}")
-        return CompositionDelta(delta=c.value, level=level, exact=False, route="certified", intercept=None, slope=None,
-                                lo=c.lo, hi=c.hi, edge=labels, classes=classes, counts=counts, n_atoms=c.n_states,
-                                n_edges=n_edges, graph=name, detail=note)
+        note = (
+            f"certified: rounding ≤ {number_text(c.rounding, digits=2)} (double-precision kernels within 1e-13 "
+            f"relative), pruned mass ≤ {number_text(c.pruned, digits=2)}"
+        )
+        return CompositionDelta(
+            delta=c.value,
+            level=level,
+            exact=False,
+            route="certified",
+            intercept=None,
+            slope=None,
+            lo=c.lo,
+            hi=c.hi,
+            edge=labels,
+            classes=classes,
+            counts=counts,
+            n_atoms=c.n_states,
+            n_edges=n_edges,
+            graph=name,
+            detail=note,
+        )
 
     # ------------------------------------------------------------------------------------------------ δ curve
-    def delta_curve(self, graph: RelationLike, *, exp_eps_values: Sequence[ScalarLike] | None = None,
-                    max_work: int | None = None) -> DeltaCurve:
+    def delta_curve(
+        self, graph: RelationLike, *, exp_eps_values: Sequence[ScalarLike] | None = None, max_work: int | None = None
+    ) -> DeltaCurve:
         """The whole exact profile ``e^ε ↦ δ`` of the composition: the upper envelope over edge classes of each
         edge's lines ``P(S_i) − e^ε Q(S_i)``, ``S_i`` the ``i`` largest composed ratios (Balle, Barthe & Gaboardi
         2018, Thm. 1). Exact mechanisms only; refused beyond ``composition_atoms``.
@@ -463,20 +565,34 @@ class ComposedMechanism:
         start: Scalar = Fraction(1)
         for n, (a, b, lab, what) in enumerate(hull):
             end: Scalar = _cross(hull[n], hull[n + 1]) if n + 1 < len(hull) else math.inf
-            pieces.append(DeltaPiece(start=start, end=end, intercept=a, slope=b, edge=lab if lab[0] else None,
-                                     outputs=(what,)))
+            pieces.append(
+                DeltaPiece(start=start, end=end, intercept=a, slope=b, edge=lab if lab[0] else None, outputs=(what,))
+            )
             bps.append((start, a - start * b))
             start = end
         last = hull[-1]
         done = last[0] == 0
-        lv = PrivacyLevel.from_exp_eps(pieces[-1].start) if done else PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)
+        lv = (
+            PrivacyLevel.from_exp_eps(pieces[-1].start)
+            if done
+            else PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True)
+        )
         levels = [PrivacyLevel.parse(exp_eps=v) for v in exp_eps_values or ()]
         from ..profiles._profile_curve import evaluate_pieces
 
         deltas = tuple(evaluate_pieces(pieces, lv_.exp_eps, True) for lv_ in levels)
-        return DeltaCurve(exact=True, pieces=tuple(pieces), breakpoints=tuple(bps), level=lv,
-                          delta_at_infinity=Fraction(0) if done else last[0], eps_values=tuple(x.eps for x in levels),
-                          deltas=deltas, values_exact=all(x.exact for x in levels), n_edges=n_edges, graph=name)
+        return DeltaCurve(
+            exact=True,
+            pieces=tuple(pieces),
+            breakpoints=tuple(bps),
+            level=lv,
+            delta_at_infinity=Fraction(0) if done else last[0],
+            eps_values=tuple(x.eps for x in levels),
+            deltas=deltas,
+            values_exact=all(x.exact for x in levels),
+            n_edges=n_edges,
+            graph=name,
+        )
 
 
 def _order_key(res: tuple[str, Any, Any], level: PrivacyLevel) -> Any:

@@ -59,8 +59,10 @@ def kov_delta(k: int, i: int, exp_eps: ScalarLike, delta: ScalarLike = 0) -> Fra
     d = Fraction(parse_scalar(delta, name="delta", exact=True))
     if r < 1 or not 0 <= d <= 1:
         raise InvalidParameterError(f"kov_delta needs e^ε ≥ 1 and 0 ≤ δ ≤ 1, got e^ε = {r}, δ = {d}")
-    di = sum((math.comb(k, ell) * (r ** (k - ell) - r ** (k - 2 * i + ell)) for ell in range(i)), Fraction(0)) \
+    di = (
+        sum((math.comb(k, ell) * (r ** (k - ell) - r ** (k - 2 * i + ell)) for ell in range(i)), Fraction(0))
         / (1 + r) ** k
+    )
     return 1 - (1 - d) ** k * (1 - di)
 
 
@@ -101,10 +103,15 @@ class KOVCheck(Result):
         return all(r.equal for r in self.rows)
 
     def summary(self) -> str:
-        head = (f"KOV Theorem 3.3, k = {self.k}, e^ε = {format_level(self.level.exp_eps)}: "
-                f"{'equal at every' if self.holds else 'DIFFERS at some'} ε' = (k − 2i)ε, i = 0…{self.k // 2}")
-        rows = [f"  i = {r.i}: e^ε' = {format_level(r.level.exp_eps)}, δ = {format_level(r.computed)}"
-                + ("" if r.equal else f" (theorem: {format_level(r.theorem)})") for r in self.rows[:8]]
+        head = (
+            f"KOV Theorem 3.3, k = {self.k}, e^ε = {format_level(self.level.exp_eps)}: "
+            f"{'equal at every' if self.holds else 'DIFFERS at some'} ε' = (k − 2i)ε, i = 0…{self.k // 2}"
+        )
+        rows = [
+            f"  i = {r.i}: e^ε' = {format_level(r.level.exp_eps)}, δ = {format_level(r.computed)}"
+            + ("" if r.equal else f" (theorem: {format_level(r.theorem)})")
+            for r in self.rows[:8]
+        ]
         return "\n".join([head] + rows + (["  …"] if len(self.rows) > 8 else []))
 
 
@@ -165,12 +172,15 @@ class BasicComposition(Result):
         return isinstance(self.delta, Fraction) and isinstance(self.bound, Fraction)
 
     def summary(self) -> str:
-        return (f"basic composition: (ε = {format_level(self.level.eps)}, δ ≤ {format_level(self.bound)}); exact δ = "
-                f"{format_level(self.delta)}: {'tight' if self.tight else f'gap {format_level(self.gap)}'}")
+        return (
+            f"basic composition: (ε = {format_level(self.level.eps)}, δ ≤ {format_level(self.bound)}); exact δ = "
+            f"{format_level(self.delta)}: {'tight' if self.tight else f'gap {format_level(self.gap)}'}"
+        )
 
 
-def basic_composition(C: ComposedMechanism, graph: RelationLike, levels: Sequence[LevelLike] | None = None
-                      ) -> BasicComposition:
+def basic_composition(
+    C: ComposedMechanism, graph: RelationLike, levels: Sequence[LevelLike] | None = None
+) -> BasicComposition:
     """Basic composition of the parts of ``C`` as an outer bound, with the exact δ at the summed level.
 
     ``levels``: one ε per part (default: each part's exact pure-DP ε over ``graph``, so ``δ_j = 0``). Each part is

@@ -50,8 +50,16 @@ from ...geometry._cone import Cone
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
 from ._intersection import IntersectionDefinition, short_spec as _short
 
-__all__ = ["RedundantGuarantee", "from_guarantees", "without", "only", "intersection", "hull", "listed_facets",
-           "guarantee_vector"]
+__all__ = [
+    "RedundantGuarantee",
+    "from_guarantees",
+    "without",
+    "only",
+    "intersection",
+    "hull",
+    "listed_facets",
+    "guarantee_vector",
+]
 
 
 @dataclass(frozen=True)
@@ -101,13 +109,17 @@ def guarantee_vector(item: Any, labels: tuple[str, ...], *, exact: bool = True) 
     if hasattr(item, "coefficients") and hasattr(item, "labels"):
         glabels = tuple(item.labels)
         if set(glabels) != set(labels) or len(glabels) != n:
-            raise DomainMismatchError(f"a guarantee over {list(glabels)[:8]} does not match the datasets {list(labels)[:8]}")
+            raise DomainMismatchError(
+                f"a guarantee over {list(glabels)[:8]} does not match the datasets {list(labels)[:8]}"
+            )
         where = {d: i for i, d in enumerate(glabels)}
         vals = [item.coefficients[where[d]] for d in labels]
     elif isinstance(item, dict):
         unknown = set(item) - {"prior", "s_plus", "s_minus"}
         if unknown or "prior" not in item:
-            raise InvalidInputError(f"an attacker statement needs 'prior', 's_plus', 's_minus' (got keys {sorted(item)})")
+            raise InvalidInputError(
+                f"an attacker statement needs 'prior', 's_plus', 's_minus' (got keys {sorted(item)})"
+            )
         prior, plus, minus = item["prior"], list(item.get("s_plus", [])), list(item.get("s_minus", []))
         if not isinstance(prior, dict):
             raise InvalidInputError(f"an attacker statement's prior must map datasets to weights, got {prior!r:.80}")
@@ -128,8 +140,10 @@ def guarantee_vector(item: Any, labels: tuple[str, ...], *, exact: bool = True) 
         try:
             vals = list(item)
         except TypeError:
-            raise InvalidTypeError(f"a guarantee must be a Guarantee, a coefficient vector or an attacker statement "
-                                   f"(dict), got {type(item).__name__}") from None
+            raise InvalidTypeError(
+                f"a guarantee must be a Guarantee, a coefficient vector or an attacker statement "
+                f"(dict), got {type(item).__name__}"
+            ) from None
         if len(vals) != n:
             raise DomainMismatchError(f"a coefficient vector of length {len(vals)} for {n} datasets")
     parsed = [v if isinstance(v, (Fraction, float)) else parse_scalar(v, name="guarantee coefficient") for v in vals]
@@ -206,8 +220,10 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
     labels = Domain.coerce(inputs).labels
     items = list(guarantees)
     if not items:
-        raise InvalidInputError("from_guarantees: no guarantees given (the orthant alone is every mechanism: use "
-                                "ConeDefinition(Cone.from_facets(identity)) if that is meant)")
+        raise InvalidInputError(
+            "from_guarantees: no guarantees given (the orthant alone is every mechanism: use "
+            "ConeDefinition(Cone.from_facets(identity)) if that is meant)"
+        )
     vecs = [guarantee_vector(g, labels) for g in items]
     for k, v in enumerate(vecs):
         if all(c == 0 for c in v):
@@ -219,8 +235,11 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
     redundant: list[RedundantGuarantee] = []
     for k in range(len(vecs)):
         others = [j for j in kept if j != k]
-        rows = np.vstack([vecs[j] for j in others]) if others else np.zeros((0, len(labels)),
-                                                                           dtype=object if exact else float)
+        rows = (
+            np.vstack([vecs[j] for j in others])
+            if others
+            else np.zeros((0, len(labels)), dtype=object if exact else float)
+        )
         sol = _implied(vecs[k], rows, exact)
         if sol is None:
             continue
@@ -228,14 +247,24 @@ def from_guarantees(guarantees: Iterable[Any], inputs: InputsLike, *, name: str 
         use = [(j, w) for j, w in zip(others, lam) if w != 0]
         kept.remove(k)
         combo = " + ".join(f"{fraction_str(w)}·g{j}" for j, w in use) or "0"
-        text = (f"guarantee g{k} ({format_inequality(vecs[k], labels)}) is implied: g{k} = {combo}"
-                + (" + a non-negative combination of x ≥ 0" if any(v != 0 for v in mu) else ""))
-        redundant.append(RedundantGuarantee(index=k, implied_by=tuple(j for j, _ in use),
-                                            weights=tuple(w for _, w in use), slack=tuple(mu.tolist()), exact=exact,
-                                            text=text))
+        text = f"guarantee g{k} ({format_inequality(vecs[k], labels)}) is implied: g{k} = {combo}" + (
+            " + a non-negative combination of x ≥ 0" if any(v != 0 for v in mu) else ""
+        )
+        redundant.append(
+            RedundantGuarantee(
+                index=k,
+                implied_by=tuple(j for j, _ in use),
+                weights=tuple(w for _, w in use),
+                slack=tuple(mu.tolist()),
+                exact=exact,
+                text=text,
+            )
+        )
     if not kept:
-        raise InvalidParameterError(f"from_guarantees: every guarantee is implied by x ≥ 0 (guarantee 0: "
-                                    f"{format_inequality(vecs[0], labels)}), so together they constrain no mechanism")
+        raise InvalidParameterError(
+            f"from_guarantees: every guarantee is implied by x ≥ 0 (guarantee 0: "
+            f"{format_inequality(vecs[0], labels)}), so together they constrain no mechanism"
+        )
     F = np.vstack([vecs[j] for j in kept])
     out = ConeDefinition(Cone.from_facets(F, exact=exact, labels=labels), name=name)
     out._redundant = tuple(redundant)
@@ -277,7 +306,8 @@ def _decided(definition: PrivacyDefinition, operation: str) -> None:
             f"{operation}(): {_short(definition)} is not decided by its row cone (a mechanism with every row in it "
             f"can still be outside the definition), so its guarantees are not the facets of its row cone and "
             f"{operation}() would not give a weaker form of it; for the cone definition of its row cone use "
-            f"ConeDefinition(D.row_cone()).{operation}(...)")
+            f"ConeDefinition(D.row_cone()).{operation}(...)"
+        )
 
 
 def _orbit_members(definition: PrivacyDefinition, orbits: Sequence[int]) -> set[int]:
@@ -290,8 +320,10 @@ def _orbit_members(definition: PrivacyDefinition, orbits: Sequence[int]) -> set[
     facet_orbits = summary.facet_orbits
     for j in orbits:
         if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < len(facet_orbits):
-            raise InvalidParameterError(f"orbit {j!r} does not exist: the row cone has {len(facet_orbits)} facet orbits "
-                                        f"(0 … {len(facet_orbits) - 1})")
+            raise InvalidParameterError(
+                f"orbit {j!r} does not exist: the row cone has {len(facet_orbits)} facet orbits "
+                f"(0 … {len(facet_orbits) - 1})"
+            )
     cone = definition.row_cone()
     F = listed_facets(definition)
 
@@ -310,14 +342,16 @@ def _orbit_members(definition: PrivacyDefinition, orbits: Sequence[int]) -> set[
         at = where.get(key(o.normal))
         members = orbit_of.get(at) if at is not None else None
         if members is None or len(members) != o.size:
-            raise SolverError(f"orbit {j} ({o.size} facets) could not be found among the facets of the row cone; "
-                              f"please report")
+            raise SolverError(
+                f"orbit {j} ({o.size} facets) could not be found among the facets of the row cone; please report"
+            )
         out |= set(members)
     return out
 
 
-def without(definition: PrivacyDefinition, facets: Iterable[int] = (), *, orbits: Iterable[int] = (),
-            name: str | None = None) -> ConeDefinition:
+def without(
+    definition: PrivacyDefinition, facets: Iterable[int] = (), *, orbits: Iterable[int] = (), name: str | None = None
+) -> ConeDefinition:
     """The weaker definition without some facets of the row cone (equalities are kept).
 
     Parameters
@@ -351,7 +385,9 @@ def without(definition: PrivacyDefinition, facets: Iterable[int] = (), *, orbits
     drop = set()
     for i in facets:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(F):
-            raise InvalidParameterError(f"facet {i!r} does not exist: the row cone has {len(F)} facets (0 … {len(F) - 1})")
+            raise InvalidParameterError(
+                f"facet {i!r} does not exist: the row cone has {len(F)} facets (0 … {len(F) - 1})"
+            )
         drop.add(int(i))
     drop |= _orbit_members(definition, list(orbits)) if orbits else set()
     if not drop:
@@ -360,8 +396,12 @@ def without(definition: PrivacyDefinition, facets: Iterable[int] = (), *, orbits
     cone = definition.row_cone()
     n = cone.ambient_dim
     rows = F[keep] if keep else np.zeros((0, n), dtype=F.dtype)
-    new = Cone.from_facets(rows, cone.equalities if len(cone.equalities) else None, exact=cone.exact, labels=cone.labels)
-    return ConeDefinition(new, name=name or f"{_short(definition)} without {len(drop)} facet{'s' if len(drop) != 1 else ''}")
+    new = Cone.from_facets(
+        rows, cone.equalities if len(cone.equalities) else None, exact=cone.exact, labels=cone.labels
+    )
+    return ConeDefinition(
+        new, name=name or f"{_short(definition)} without {len(drop)} facet{'s' if len(drop) != 1 else ''}"
+    )
 
 
 def only(definition: PrivacyDefinition, predicate: Callable[[Any], bool], *, name: str | None = None) -> ConeDefinition:
@@ -403,7 +443,9 @@ def _pair(a: PrivacyDefinition, b: PrivacyDefinition) -> _RowCones:
         if not isinstance(d, PrivacyDefinition):
             raise InvalidTypeError(f"expected a privacy definition, got {type(d).__name__}")
     if tuple(a.inputs) != tuple(b.inputs):
-        raise DomainMismatchError(f"the definitions have different datasets: {list(a.inputs)[:6]} and {list(b.inputs)[:6]}")
+        raise DomainMismatchError(
+            f"the definitions have different datasets: {list(a.inputs)[:6]} and {list(b.inputs)[:6]}"
+        )
     ca, cb = a.row_cone(), b.row_cone()
     exact = bool(ca.exact and cb.exact)
     if not exact:
@@ -441,8 +483,9 @@ def intersection(a: PrivacyDefinition, b: PrivacyDefinition) -> PrivacyDefinitio
     if not (a.row_cone_decides_closure and b.row_cone_decides_closure):
         return IntersectionDefinition([a, b])
     eq = [e for e in (ca.equalities, cb.equalities) if len(e)]
-    cone = Cone.from_facets(np.vstack([ca.facets, cb.facets]), np.vstack(eq) if eq else None, exact=exact,
-                            labels=ca.labels)
+    cone = Cone.from_facets(
+        np.vstack([ca.facets, cb.facets]), np.vstack(eq) if eq else None, exact=exact, labels=ca.labels
+    )
     return ConeDefinition(cone, name=f"intersection({_short(a)}, {_short(b)})")
 
 

@@ -56,8 +56,12 @@ __all__ = ["DPBounds", "dp_bounds", "dp_bounds_graph", "MAX_DP_BOUNDS_WORK"]
 
 #: Largest number of (facet, DP ray pattern) polynomials :func:`dp_bounds` examines, checked before any root is found.
 MAX_DP_BOUNDS_WORK = 200_000
-register_limit("dp_bounds_work", globals(), "MAX_DP_BOUNDS_WORK",
-               "largest number of (facet, DP extreme-ray pattern) polynomials dp_bounds examines")
+register_limit(
+    "dp_bounds_work",
+    globals(),
+    "MAX_DP_BOUNDS_WORK",
+    "largest number of (facet, DP extreme-ray pattern) polynomials dp_bounds examines",
+)
 
 #: The isolating interval of an algebraic ``inner`` is refined below this width.
 INTERVAL_WIDTH = Fraction(1, 10**13)
@@ -132,8 +136,11 @@ def _shown(level: PrivacyLevel) -> str:
     if level.infinite:
         return "∞"
     v = level.exp_eps
-    return f"{number_text(v)} (ε = {number_text(level.eps, approx=True)})" if level.exact \
+    return (
+        f"{number_text(v)} (ε = {number_text(level.eps, approx=True)})"
+        if level.exact
         else f"{number_text(v, digits=12)} (ε ≈ {number_text(level.eps)})"
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- outer
@@ -293,10 +300,12 @@ def _inner(cone: Any, graph: nx.Graph, labels: tuple[str, ...]) -> _InnerHit | N
     F = [np.asarray(a) for a in cone.facets] + [s * np.asarray(e) for e in cone.equalities for s in (1, -1)]
     work = len(F) * len(U)
     if work > current_limit("dp_bounds_work"):
-        raise SizeLimitError(f"dp_bounds: {len(F):,} facets × {len(U):,} DP ray patterns = {work:,} polynomials, more "
-                             f"than the limit of {current_limit('dp_bounds_work'):,}; refused before any root "
-                             "is found — "
-                             f"{limit_hint('dp_bounds_work', work)}")
+        raise SizeLimitError(
+            f"dp_bounds: {len(F):,} facets × {len(U):,} DP ray patterns = {work:,} polynomials, more "
+            f"than the limit of {current_limit('dp_bounds_work'):,}; refused before any root "
+            "is found — "
+            f"{limit_hint('dp_bounds_work', work)}"
+        )
     best: _InnerHit | None = None
     seen: dict[tuple[Any, ...], _Crossing | None] = {}
     for a in F:
@@ -307,8 +316,9 @@ def _inner(cone: Any, graph: nx.Graph, labels: tuple[str, ...]) -> _InnerHit | N
                     coeffs[int(k)] = coeffs.get(int(k), 0) + c
             key = tuple(sorted(coeffs.items()))
             if key not in seen:
-                seen[key] = _crossing_exact({k: Fraction(v) for k, v in coeffs.items()}) if exact \
-                    else _crossing_float(coeffs)
+                seen[key] = (
+                    _crossing_exact({k: Fraction(v) for k, v in coeffs.items()}) if exact else _crossing_float(coeffs)
+                )
             hit = seen[key]
             if hit is None:
                 continue
@@ -327,7 +337,9 @@ def _crossing_float(coeffs: dict[int, Any]) -> _Crossing | None:
     poly = np.zeros(deg + 1)
     for k, c in coeffs.items():
         poly[deg - k] += float(c)
-    roots = sorted(float(r.real) for r in np.roots(poly) if abs(r.imag) <= ATOL * max(1.0, abs(r)) and r.real >= 1 - ROUNDOFF)
+    roots = sorted(
+        float(r.real) for r in np.roots(poly) if abs(r.imag) <= ATOL * max(1.0, abs(r)) and r.real >= 1 - ROUNDOFF
+    )
     for idx, r in enumerate(roots):
         nxt = roots[idx + 1] if idx + 1 < len(roots) else r + 1
         p = (r + nxt) / 2 if nxt > r else r + 1e-6
@@ -360,15 +372,18 @@ def dp_bounds_graph(graph: RelationLike, labels: tuple[str, ...]) -> nx.Graph:
 
     G = resolve_graph(graph, labels)
     if len(labels) > 1 and not nx.is_connected(G):
-        raise InvalidParameterError(f"dp_bounds: the neighbour graph {getattr(G, 'name', '') or graph!r} is not connected; "
-                                    "the DP sandwich needs a connected graph")
+        raise InvalidParameterError(
+            f"dp_bounds: the neighbour graph {getattr(G, 'name', '') or graph!r} is not connected; "
+            "the DP sandwich needs a connected graph"
+        )
     if len(labels) > 1:
         bound = _dp_rays.dp_ray_count_lower_bound(G)
         if bound > current_limit("dp_rays"):
             raise SizeLimitError(
                 f"dp_bounds: the ε-DP cone over {getattr(G, 'name', '') or 'this graph'} ({len(labels)} datasets) has at "
                 f"least {bound:,} extreme rays, more than the limit of {current_limit('dp_rays'):,} (dp_rays); refused "
-                f"before any work — {limit_hint('dp_rays', bound)}")
+                f"before any work — {limit_hint('dp_rays', bound)}"
+            )
     return G
 
 
@@ -414,28 +429,52 @@ def dp_bounds(definition: PrivacyDefinition, graph: RelationLike = "hamming") ->
     inner = _inner_bound(cone, G, labels)
     inner_level, outer_level = _level(inner.value, exact), _level(outer.value, exact)
     decides = bool(definition.row_cone_decides_closure)
-    where = "is in it" if decides else ("has its rows in its row cone, which does not decide membership (such a "
-                                        "mechanism may still be outside the definition)")
-    lines = [f"DP sandwich of {_spec(definition)} over {getattr(G, 'name', '') or 'the graph'}:",
-             f"  inner: every ε-DP mechanism with e^ε ≤ {_shown(inner_level)} {where}"
-             + ("" if inner.kind in ("exact", "infinite") else f" ({inner.kind}: {inner.root_text})"),
-             f"  outer: every member is ε-DP with e^ε = {_shown(outer_level)}"
-             + (f", attained on the edge {outer.edge[0]}→{outer.edge[1]}" if outer.edge else "")]
+    where = (
+        "is in it"
+        if decides
+        else (
+            "has its rows in its row cone, which does not decide membership (such a "
+            "mechanism may still be outside the definition)"
+        )
+    )
+    lines = [
+        f"DP sandwich of {_spec(definition)} over {getattr(G, 'name', '') or 'the graph'}:",
+        f"  inner: every ε-DP mechanism with e^ε ≤ {_shown(inner_level)} {where}"
+        + ("" if inner.kind in ("exact", "infinite") else f" ({inner.kind}: {inner.root_text})"),
+        f"  outer: every member is ε-DP with e^ε = {_shown(outer_level)}"
+        + (f", attained on the edge {outer.edge[0]}→{outer.edge[1]}" if outer.edge else ""),
+    ]
     if inner.kind != "infinite":
-        lines.append(f"  just above inner, the DP ray x_D = t^u (u = {list(inner.pattern)}) leaves the cone through "
-                     f"{_facet_text(inner.facet, labels)}")
+        lines.append(
+            f"  just above inner, the DP ray x_D = t^u (u = {list(inner.pattern)}) leaves the cone through "
+            f"{_facet_text(inner.facet, labels)}"
+        )
     if outer.value == math.inf:
         lines.append("  no ε makes every member DP: an extreme ray has x_j = 0 < x_i on a neighbouring pair")
-    return DPBounds(definition=_spec(definition), graph=getattr(G, "name", "") or "user graph", inner=inner_level,
-                    inner_kind=inner.kind, inner_interval=inner.interval, inner_root=inner.root_text,
-                    inner_facet=inner.facet, inner_pattern=inner.pattern, leaving_level=inner.above,
-                    leaving_ray=inner.leaving, outer=outer_level,
-                    outer_ray=tuple(outer.ray.tolist()) if outer.ray is not None else (), outer_edge=outer.edge,
-                    outer_member=member, exact=exact, text="\n".join(lines), decides=decides)
+    return DPBounds(
+        definition=_spec(definition),
+        graph=getattr(G, "name", "") or "user graph",
+        inner=inner_level,
+        inner_kind=inner.kind,
+        inner_interval=inner.interval,
+        inner_root=inner.root_text,
+        inner_facet=inner.facet,
+        inner_pattern=inner.pattern,
+        leaving_level=inner.above,
+        leaving_ray=inner.leaving,
+        outer=outer_level,
+        outer_ray=tuple(outer.ray.tolist()) if outer.ray is not None else (),
+        outer_edge=outer.edge,
+        outer_member=member,
+        exact=exact,
+        text="\n".join(lines),
+        decides=decides,
+    )
 
 
-def _outer_bound(definition: PrivacyDefinition, cone: Any, G: nx.Graph,
-                 labels: tuple[str, ...]) -> tuple[_OuterHit, Mechanism | None]:
+def _outer_bound(
+    definition: PrivacyDefinition, cone: Any, G: nx.Graph, labels: tuple[str, ...]
+) -> tuple[_OuterHit, Mechanism | None]:
     """``outer`` with its ray and edge, re-verified (every extreme ray inside ``C_outer``), and a two-output member
     with that ray as its first row (None when no two-output member realises it)."""
     exact = bool(cone.exact)
@@ -478,8 +517,15 @@ def _inner_bound(cone: Any, G: nx.Graph, labels: tuple[str, ...]) -> _InnerBound
     facet, pattern, above = tuple(hit.facet.tolist()), tuple(int(v) for v in hit.pattern), hit.crossing.above
     leaving = tuple(above ** int(k) for k in pattern)
     if not cone.exact:
-        return _InnerBound(kind="float", value=hit.crossing.root, root_text=f"root of {hit.crossing.poly}", facet=facet,
-                           pattern=pattern, above=above, leaving=leaving)
+        return _InnerBound(
+            kind="float",
+            value=hit.crossing.root,
+            root_text=f"root of {hit.crossing.poly}",
+            facet=facet,
+            pattern=pattern,
+            above=above,
+            leaving=leaving,
+        )
     r = hit.crossing.root
     if r.rational:
         kind, interval, value = "exact", (r.lo, r.lo), r.lo
@@ -491,9 +537,16 @@ def _inner_bound(cone: Any, G: nx.Graph, labels: tuple[str, ...]) -> _InnerBound
         kind, interval, value = "algebraic", (r.lo, r.hi), float((r.lo + r.hi) / 2)
     if sum(a * v for a, v in zip(facet, leaving)) >= 0:
         raise SolverError("dp_bounds: the DP ray just above inner does not leave the row cone")
-    return _InnerBound(kind=kind, value=value, interval=interval,
-                       root_text=f"{r.text()} (a root of {hit.crossing.poly.as_expr()} = 0 in t = e^ε)", facet=facet,
-                       pattern=pattern, above=above, leaving=leaving)
+    return _InnerBound(
+        kind=kind,
+        value=value,
+        interval=interval,
+        root_text=f"{r.text()} (a root of {hit.crossing.poly.as_expr()} = 0 in t = e^ε)",
+        facet=facet,
+        pattern=pattern,
+        above=above,
+        leaving=leaving,
+    )
 
 
 def _spec(d: PrivacyDefinition) -> str:

@@ -89,8 +89,9 @@ def _exact_if_integral(cone: Cone) -> Cone:
         return cone
     ints = [[int(v) for v in row] for row in F]
     eqs = [[int(v) for v in row] for row in E]
-    return Cone.from_facets(np.array(ints, dtype=object).reshape(len(ints), cone.ambient_dim), eqs or None, exact=True,
-                            labels=cone.labels)
+    return Cone.from_facets(
+        np.array(ints, dtype=object).reshape(len(ints), cone.ambient_dim), eqs or None, exact=True, labels=cone.labels
+    )
 
 
 class IntersectionDefinition(PrivacyDefinition):
@@ -134,8 +135,9 @@ class IntersectionDefinition(PrivacyDefinition):
         inputs = tuple(flat[0].inputs)
         for d in flat[1:]:
             if tuple(d.inputs) != inputs:
-                raise DomainMismatchError(f"the definitions have different datasets: {list(inputs)[:6]} and "
-                                          f"{list(d.inputs)[:6]}")
+                raise DomainMismatchError(
+                    f"the definitions have different datasets: {list(inputs)[:6]} and {list(d.inputs)[:6]}"
+                )
         self._members = tuple(flat)
         self._inputs = inputs
         self._exact = all(d.exact for d in flat)
@@ -180,14 +182,24 @@ class IntersectionDefinition(PrivacyDefinition):
         for d in self._members:
             ans = d.contains(M, atol=atol)
             if not ans.member:
-                return Membership(member=False, method="intersection", exact=ans.exact, certificate=ans.certificate,
-                                  detail=f"not in {short_spec(d)} [{ans.method}]"
-                                         + (f": {ans.detail}" if ans.detail else ""))
+                return Membership(
+                    member=False,
+                    method="intersection",
+                    exact=ans.exact,
+                    certificate=ans.certificate,
+                    detail=f"not in {short_spec(d)} [{ans.method}]" + (f": {ans.detail}" if ans.detail else ""),
+                )
             answers.append(ans)
-        witness = IntersectionWitness(definitions=tuple(short_spec(d) for d in self._members),
-                                      memberships=tuple(answers))
-        return Membership(member=True, method="intersection", exact=all(a.exact for a in answers), witness=witness,
-                          detail=f"in every one of the {len(answers)} definitions")
+        witness = IntersectionWitness(
+            definitions=tuple(short_spec(d) for d in self._members), memberships=tuple(answers)
+        )
+        return Membership(
+            member=True,
+            method="intersection",
+            exact=all(a.exact for a in answers),
+            witness=witness,
+            detail=f"in every one of the {len(answers)} definitions",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The members' specs and the row-cone flag (JSON data; there is no file format to read it back)."""
@@ -199,9 +211,15 @@ def _member_rule(X: IntersectionDefinition, Y: Any) -> Inclusion | None:
     the same spec), whatever decides their membership; None (the generic rules) for any other ``Y``."""
     for d in X.members:
         if d is Y or d.spec() == Y.spec():
-            return _inclusion(X, Y, holds=True, method="intersection-member", exact=True,
-                              detail=f"{short_spec(Y)} is one of the intersected definitions, and an intersection is "
-                                     f"inside each of them")
+            return _inclusion(
+                X,
+                Y,
+                holds=True,
+                method="intersection-member",
+                exact=True,
+                detail=f"{short_spec(Y)} is one of the intersected definitions, and an intersection is "
+                f"inside each of them",
+            )
     return None
 
 

@@ -199,7 +199,9 @@ class Guarantee(Result):
         if len(vals) != len(self.labels):
             raise DomainMismatchError(f"a normal of length {len(vals)} for {len(self.labels)} datasets")
         if self.exact:
-            return tuple(v if isinstance(v, Fraction) else parse_scalar(v, name="coefficient", exact=True) for v in vals)
+            return tuple(
+                v if isinstance(v, Fraction) else parse_scalar(v, name="coefficient", exact=True) for v in vals
+            )
         return tuple(float(v) for v in vals)
 
     @cached_property
@@ -247,8 +249,11 @@ class Guarantee(Result):
             return _Split(plus=pos, minus=neg, tol=0)
         c = self.coefficients
         tol: Scalar = 0 if self.exact else ATOL * max(1.0, max((abs(float(v)) for v in c), default=1.0))
-        support = np.flatnonzero(np.asarray(c, dtype=object) != 0).tolist() if self.exact else \
-            np.flatnonzero(np.abs(np.asarray(c, dtype=float)) > tol).tolist()
+        support = (
+            np.flatnonzero(np.asarray(c, dtype=object) != 0).tolist()
+            if self.exact
+            else np.flatnonzero(np.abs(np.asarray(c, dtype=float)) > tol).tolist()
+        )
         order = sorted(support, key=lambda i: (-abs(c[i]), i))
         plus = tuple(i for i in order if c[i] > tol)
         minus = tuple(i for i in order if c[i] < -tol)
@@ -290,8 +295,11 @@ class Guarantee(Result):
         if not minus or not (n_support > 2 or n_support == len(self.labels)):
             return None, ""
         ints = self._integers
-        signs: Any = np.sign(ints) if ints is not None else \
-            [1 if v > tol else (-1 if v < -tol else 0) for v in self.coefficients]
+        signs: Any = (
+            np.sign(ints)
+            if ints is not None
+            else [1 if v > tol else (-1 if v < -tol else 0) for v in self.coefficients]
+        )
         par = parity_structure(self.labels, signs)
         if par is None:
             return None, ""
@@ -314,15 +322,21 @@ class Guarantee(Result):
         splus, sminus = self.s_plus, self.s_minus
         if not minus:
             if len(plus) == 1:
-                return (f"x_{splus[0]} ≥ 0: probabilities are non-negative. This facet is no Bayesian guarantee (S- "
-                        f"is empty); it constrains no attacker's inference.")
-            return (f"A non-negative combination of the probabilities of {{{', '.join(splus)}}} is non-negative: "
-                    f"S- is empty, so this facet constrains no attacker's inference.")
+                return (
+                    f"x_{splus[0]} ≥ 0: probabilities are non-negative. This facet is no Bayesian guarantee (S- "
+                    f"is empty); it constrains no attacker's inference."
+                )
+            return (
+                f"A non-negative combination of the probabilities of {{{', '.join(splus)}}} is non-negative: "
+                f"S- is empty, so this facet constrains no attacker's inference."
+            )
         shown = splus + sminus
         weights = scaled_weights([self.prior[d] for d in shown])
-        text = (f"An attacker whose prior over {{{', '.join(shown)}}} is proportional to "
-                f"({', '.join(_fmt(w) for w in weights)}) never ends up believing {{{', '.join(sminus)}}} more likely "
-                f"than {{{', '.join(splus)}}}, whatever the output")
+        text = (
+            f"An attacker whose prior over {{{', '.join(shown)}}} is proportional to "
+            f"({', '.join(_fmt(w) for w in weights)}) never ends up believing {{{', '.join(sminus)}}} more likely "
+            f"than {{{', '.join(splus)}}}, whatever the output"
+        )
         return text + (f"; {self.structure}." if self.structure else ".")
 
     # ------------------------------------------------------------------------------------------ identity, JSON
@@ -353,18 +367,31 @@ class Guarantee(Result):
         """The complete data (coefficients, S+, S-, prior, structure, text); ``labels=False`` leaves out the
         dataset labels (written once by streaming writers)."""
         ints = self._integers
-        out: dict[str, Any] = {"coefficients": [integer_json(v) for v in ints.tolist()] if ints is not None else
-                               to_jsonable(self.coefficients)}  # a Fraction n/1 is written "n": the same text
+        out: dict[str, Any] = {
+            "coefficients": [integer_json(v) for v in ints.tolist()]
+            if ints is not None
+            else to_jsonable(self.coefficients)
+        }  # a Fraction n/1 is written "n": the same text
         if labels:
             out["labels"] = list(self.labels)
         prior = self._integer_prior_json() if ints is not None else to_jsonable(self.prior)
-        out.update({"s_plus": list(self.s_plus), "s_minus": list(self.s_minus), "prior": prior,
-                    "structure": self.structure, "parity_bits": to_jsonable(self.parity_bits), "text": self.text,
-                    "exact": self.exact})
+        out.update(
+            {
+                "s_plus": list(self.s_plus),
+                "s_minus": list(self.s_minus),
+                "prior": prior,
+                "structure": self.structure,
+                "parity_bits": to_jsonable(self.parity_bits),
+                "text": self.text,
+                "exact": self.exact,
+            }
+        )
         return out
 
 
-def guarantee_from_normal(normal: Sequence[ScalarLike] | np.ndarray, labels: Sequence[str], *, exact: bool | None = None) -> Guarantee:
+def guarantee_from_normal(
+    normal: Sequence[ScalarLike] | np.ndarray, labels: Sequence[str], *, exact: bool | None = None
+) -> Guarantee:
     """Build the :class:`Guarantee` of one valid inequality ``normal · x ≥ 0``.
 
     Examples
@@ -433,7 +460,6 @@ def _semantics(obj: Any) -> Sequence[Guarantee]:
     labels, exact = tuple(cone.labels), cone.exact
     st = cone.structure
     if st is not None and st.n_facets is not None and (st.facet is not None or st.difference is not None):
-
         limit = current_limit("exact_entries") if exact else current_limit("dense_entries")
         if st.n_facets * cone.ambient_dim > limit:  # too large to build densely: one facet at a time, lazily
             from ...geometry._structure import normalised_facet, structured_facet
@@ -441,8 +467,9 @@ def _semantics(obj: Any) -> Sequence[Guarantee]:
             def one(i: int) -> Guarantee:
                 if st.difference is not None:  # two nonzeros: no dense vector until the coefficients are read
                     return Guarantee(labels=labels, exact=exact, source=lambda: sparse_difference_facet(cone, i))
-                return Guarantee(labels=labels, exact=exact,
-                                 source=lambda: normalised_facet(structured_facet(cone, i), exact))
+                return Guarantee(
+                    labels=labels, exact=exact, source=lambda: normalised_facet(structured_facet(cone, i), exact)
+                )
 
             return LazySequence(st.n_facets, one)  # built when read: a report reads a dozen of 200,000
     F, E = cone.facets, cone.equalities
@@ -469,6 +496,7 @@ def _rr_semantics(rr: RandomizedResponse) -> Sequence[Guarantee]:
         def unit() -> np.ndarray:
             a = np.asarray(rr.facet(i), dtype=float)
             return a / np.abs(a).max()
+
         return unit
 
     if rr.n_inputs > RR_CANONICAL_MAX:  # dataset order (see _rr_canonical_order); built when read
@@ -580,9 +608,16 @@ def check_guarantee(mechanism: Mechanism, guarantee: Guarantee, *, atol: float |
         minus_post.append(pm if exact else float(pm))
         if violating is None and (pp < pm if exact else float(pp) < float(pm) - atol):
             violating = label
-    return GuaranteeCheck(holds=violating is None, guarantee=guarantee, outputs=tuple(outs),
-                          posterior_plus=tuple(plus_post), posterior_minus=tuple(minus_post),
-                          violating_output=violating, skipped=tuple(skipped), exact=bool(exact))
+    return GuaranteeCheck(
+        holds=violating is None,
+        guarantee=guarantee,
+        outputs=tuple(outs),
+        posterior_plus=tuple(plus_post),
+        posterior_minus=tuple(minus_post),
+        violating_output=violating,
+        skipped=tuple(skipped),
+        exact=bool(exact),
+    )
 
 
 class ParityViolation(NamedTuple):
@@ -617,15 +652,19 @@ class ProductPriorCheck(Decision):
     def summary(self) -> str:
         if self.holds:
             one = self.subsets_checked == 1
-            return (f"Theorem 4.5 holds: {self.subsets_checked} subset{'' if one else 's'} of the bits "
-                    f"{list(self.eligible_bits)} {'keeps its' if one else 'keep their'} a-priori more likely parity on "
-                    f"all {self.outputs_checked} output{'' if self.outputs_checked == 1 else 's'}")
+            return (
+                f"Theorem 4.5 holds: {self.subsets_checked} subset{'' if one else 's'} of the bits "
+                f"{list(self.eligible_bits)} {'keeps its' if one else 'keep their'} a-priori more likely parity on "
+                f"all {self.outputs_checked} output{'' if self.outputs_checked == 1 else 's'}"
+            )
         assert self.violation is not None
         J, w, pr, po = self.violation
         return f"Theorem 4.5 VIOLATED for bits {list(J)} on output {w}: prior P(even)={pr}, posterior P(even)={po}"
 
 
-def check_product_prior(mechanism: Mechanism, p: ScalarLike, q: Sequence[ScalarLike], *, max_bits: int = 16) -> ProductPriorCheck:
+def check_product_prior(
+    mechanism: Mechanism, p: ScalarLike, q: Sequence[ScalarLike], *, max_bits: int = 16
+) -> ProductPriorCheck:
     """Check Theorem 4.5 of Lin & Kifer for a mechanism on bit strings and a product prior ``P(bit j = 1) = q_j``.
 
     For every non-empty subset ``J`` of the bits whose ``q_j ≥ p`` or ``q_j ≤ 1 - p``, and every output ``ω``: if
@@ -683,12 +722,26 @@ def check_product_prior(mechanism: Mechanism, p: ScalarLike, q: Sequence[ScalarL
                     bad = (prior_even >= prior_odd and e < o - tol) or (prior_odd >= prior_even and o < e - tol)
                 if bad:
                     post = e / (e + o)
-                    violation = ParityViolation(bits=J, output=mechanism.outputs[w], prior_even=prior_even,
-                                                posterior_even=post)
-                    return ProductPriorCheck(holds=False, q=tuple(qv), p=pv, eligible_bits=eligible,
-                                             subsets_checked=count, outputs_checked=M.shape[0], violation=violation,
-                                             exact=bool(exact))
-    return ProductPriorCheck(holds=True, q=tuple(qv), p=pv, eligible_bits=eligible, subsets_checked=count,
-                             outputs_checked=M.shape[0], violation=None, exact=bool(exact))
-
-
+                    violation = ParityViolation(
+                        bits=J, output=mechanism.outputs[w], prior_even=prior_even, posterior_even=post
+                    )
+                    return ProductPriorCheck(
+                        holds=False,
+                        q=tuple(qv),
+                        p=pv,
+                        eligible_bits=eligible,
+                        subsets_checked=count,
+                        outputs_checked=M.shape[0],
+                        violation=violation,
+                        exact=bool(exact),
+                    )
+    return ProductPriorCheck(
+        holds=True,
+        q=tuple(qv),
+        p=pv,
+        eligible_bits=eligible,
+        subsets_checked=count,
+        outputs_checked=M.shape[0],
+        violation=None,
+        exact=bool(exact),
+    )

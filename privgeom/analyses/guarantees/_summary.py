@@ -44,8 +44,16 @@ from ._wording import MAX_LISTED, bit_matrix, parity_sentence
 if TYPE_CHECKING:
     from ...definitions._base import PrivacyDefinition
 
-__all__ = ["FacetOrbit", "RowConeSummary", "describe_row_cone", "format_facet", "format_vector", "guarantee_with_parity",
-           "orbit_summary", "shown_as_public_base"]
+__all__ = [
+    "FacetOrbit",
+    "RowConeSummary",
+    "describe_row_cone",
+    "format_facet",
+    "format_vector",
+    "guarantee_with_parity",
+    "orbit_summary",
+    "shown_as_public_base",
+]
 
 #: The JSON of a summary carries the representative's inequality and sentence for this many orbits (all carry their
 #: size and members; the facets themselves are in the complete data).
@@ -55,9 +63,13 @@ MAX_ORBIT_TEXTS = 100
 #: screenful per line is unreadable long before this; larger listings are refused before any work and go to
 #: ``--out FILE`` / ``--json``, which carry every one as data.
 MAX_LISTED_COEFFICIENTS = 10**7
-register_limit("listed_coefficients", globals(), "MAX_LISTED_COEFFICIENTS",
-               "most coefficients a text listing of every facet, guarantee or ray prints (rowcone/semantics --all; "
-               "--out and --json carry any number)")
+register_limit(
+    "listed_coefficients",
+    globals(),
+    "MAX_LISTED_COEFFICIENTS",
+    "most coefficients a text listing of every facet, guarantee or ray prints (rowcone/semantics --all; "
+    "--out and --json carry any number)",
+)
 
 
 def _terms(values: Sequence[Any], names: Sequence[str]) -> str:
@@ -74,7 +86,9 @@ def _terms(values: Sequence[Any], names: Sequence[str]) -> str:
     return " ".join(parts) if parts else "0"
 
 
-def _hamming_classes(normal: Sequence[Any] | np.ndarray, labels: Sequence[str], exact: bool) -> tuple[int, dict[int, Any]] | None:
+def _hamming_classes(
+    normal: Sequence[Any] | np.ndarray, labels: Sequence[str], exact: bool
+) -> tuple[int, dict[int, Any]] | None:
     """``(t, {h: c_h})`` when the coefficient of ``D`` depends only on ``h = ham(D, t)``, ``t`` the largest entry."""
     bits = bit_matrix(tuple(labels))
     if bits is None:
@@ -90,7 +104,9 @@ def _hamming_classes(normal: Sequence[Any] | np.ndarray, labels: Sequence[str], 
     return t, dict(sorted(prof.items()))
 
 
-def format_facet(normal: Sequence[Any] | SparseNormal, labels: Sequence[str], *, exact: bool = True, limit: int = MAX_LISTED) -> str:
+def format_facet(
+    normal: Sequence[Any] | SparseNormal, labels: Sequence[str], *, exact: bool = True, limit: int = MAX_LISTED
+) -> str:
     """A facet ``a·x ≥ 0`` as one readable line: in full up to ``limit`` terms, else grouped by Hamming distance
     (bit-string datasets whose coefficient depends only on the distance to one dataset), else by its size.
 
@@ -118,11 +134,15 @@ def format_facet(normal: Sequence[Any] | SparseNormal, labels: Sequence[str], *,
     classes = _hamming_classes(vals, labels, exact)
     if classes is not None:
         t, prof = classes
-        return (_terms(list(prof.values()), [f"X{h}" for h in prof]) + f" ≥ 0, where Xh is the sum of x_D over the "
-                f"datasets D at Hamming distance h from {labels[t]}")
+        return (
+            _terms(list(prof.values()), [f"X{h}" for h in prof]) + f" ≥ 0, where Xh is the sum of x_D over the "
+            f"datasets D at Hamming distance h from {labels[t]}"
+        )
     lo, hi = min(vals[i] for i in nz), max(vals[i] for i in nz)
-    return (f"a·x ≥ 0 with {len(nz)} nonzero coefficients from {_fmt(lo)} to {_fmt(hi)} (largest on "
-            f"{labels[max(nz, key=lambda i: (vals[i], -i))]}; every coefficient with --all or --json)")
+    return (
+        f"a·x ≥ 0 with {len(nz)} nonzero coefficients from {_fmt(lo)} to {_fmt(hi)} (largest on "
+        f"{labels[max(nz, key=lambda i: (vals[i], -i))]}; every coefficient with --all or --json)"
+    )
 
 
 def format_vector(vector: Sequence[Any], labels: Sequence[str], *, exact: bool = True, limit: int = MAX_LISTED) -> str:
@@ -207,15 +227,16 @@ def shown_as_public_base(cls: type[_T]) -> type[_T]:
 
     def __repr__(self: Any) -> str:
         text = base_repr(self)  # a dataclass repr: '<qualname>(field=…, …)'
-        return base.__name__ + text[len(private):] if text.startswith(private) else text
+        return base.__name__ + text[len(private) :] if text.startswith(private) else text
 
     cls.__repr__ = __repr__  # type: ignore[method-assign]
     cls.__name__ = base.__name__
     return cls
 
 
-def guarantee_with_parity(labels: tuple[str, ...], source: Any,
-                          parity: tuple[tuple[int, ...], int, str] | None) -> Guarantee:
+def guarantee_with_parity(
+    labels: tuple[str, ...], source: Any, parity: tuple[tuple[int, ...], int, str] | None
+) -> Guarantee:
     """The guarantee of an exact facet (``source`` gives its primitive integer normal) whose parity rule is known in
     closed form (``(J, c, t)``: ``S+ = {D : c + Σ_{j∈J} D_j even}``, ``t`` the dataset with the largest coefficient;
     see :class:`~privgeom.definitions._orbit_structure.OrbitStructure`): the answer
@@ -246,12 +267,15 @@ def _hamming_class_text(profile: tuple[str, list[Any]]) -> str:
     """A facet whose coefficient depends only on the Hamming distance ``h`` from ``t``, as :func:`format_facet` writes
     it (``profile = (t, values by h)``)."""
     t, values = profile
-    return (_terms(values, [f"X{h}" for h in range(len(values))]) + f" ≥ 0, where Xh is the sum of x_D over the "
-            f"datasets D at Hamming distance h from {t}")
+    return (
+        _terms(values, [f"X{h}" for h in range(len(values))]) + f" ≥ 0, where Xh is the sum of x_D over the "
+        f"datasets D at Hamming distance h from {t}"
+    )
 
 
-def orbit_summary(obj: Any, *, rays: bool = False, definition: str | None = None,
-                  group: SymmetryGroup | None = None) -> RowConeSummary | None:
+def orbit_summary(
+    obj: Any, *, rays: bool = False, definition: str | None = None, group: SymmetryGroup | None = None
+) -> RowConeSummary | None:
     """The summary of a definition that offers its structure per orbit
     (:class:`~privgeom.definitions._orbit_structure.OrbitStructured`), one facet orbit at a time from that data;
     None (the generic route of :func:`describe_row_cone`) for any other object, for rays or a given group.
@@ -279,20 +303,38 @@ def _summary_of_orbits(os: OrbitStructure, definition: str | None) -> RowConeSum
     def make(j: int) -> FacetOrbit:
         fo = os.facet_orbits[j]
         rep = fo.representative
-        o = _OrbitFacetOrbit(size=fo.size, representative=rep, members=cast(tuple, fo.members), labels=labels,
-                             exact=True, source=lambda: os.normal(rep))
+        o = _OrbitFacetOrbit(
+            size=fo.size,
+            representative=rep,
+            members=cast(tuple, fo.members),
+            labels=labels,
+            exact=True,
+            source=lambda: os.normal(rep),
+        )
         if os.parity is not None:
             o.__dict__["_parity_rule"] = os.parity(rep)
         if n > MAX_LISTED and os.hamming_profile is not None:  # the text of format_facet, in closed form
             o.__dict__["inequality"] = _hamming_class_text(os.hamming_profile(rep))
         return o
 
-    return RowConeSummary(definition=definition if definition is not None else os.name, n_datasets=n, dim=cone.dim,
-                          pointed=cone.is_pointed, n_facets=os.n_facets, n_equalities=0,
-                          n_rays=st.n_rays if st is not None else None, rule=st.description if st is not None else "",
-                          group_source=G.source, group_order=G.order, group_complete=G.complete,
-                          facet_orbits=LazySequence(len(os.facet_orbits), make), ray_orbits=None, notes=(), group=G,
-                          exact=True)
+    return RowConeSummary(
+        definition=definition if definition is not None else os.name,
+        n_datasets=n,
+        dim=cone.dim,
+        pointed=cone.is_pointed,
+        n_facets=os.n_facets,
+        n_equalities=0,
+        n_rays=st.n_rays if st is not None else None,
+        rule=st.description if st is not None else "",
+        group_source=G.source,
+        group_order=G.order,
+        group_complete=G.complete,
+        facet_orbits=LazySequence(len(os.facet_orbits), make),
+        ray_orbits=None,
+        notes=(),
+        group=G,
+        exact=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -320,15 +362,19 @@ class RowConeSummary(Result):
         """The one-line description of the cone."""
         rays = f"{self.n_rays:,} extreme rays" if self.n_rays is not None else "extreme rays not computed (--rays)"
         eq = f", {self.n_equalities} equalities" if self.n_equalities else ""
-        return (f"row cone in R^{self.n_datasets}: dimension {self.dim}, {self.n_facets} facets{eq}, {rays}, "
-                f"{'pointed' if self.pointed else 'not pointed'}")
+        return (
+            f"row cone in R^{self.n_datasets}: dimension {self.dim}, {self.n_facets} facets{eq}, {rays}, "
+            f"{'pointed' if self.pointed else 'not pointed'}"
+        )
 
     def symmetry_line(self) -> str:
         order = f"of order {self.group_order:,}" if self.group_order is not None else "of unknown order"
         what = "all automorphisms" if self.group_complete else "a subgroup of the automorphisms"
         n_orb = len(self.facet_orbits)
-        return (f"symmetry: {source_phrase(self.group_source)} group {order} ({what}); the {self.n_facets} facets form {n_orb} "
-                f"orbit{'s' if n_orb != 1 else ''}")
+        return (
+            f"symmetry: {source_phrase(self.group_source)} group {order} ({what}); the {self.n_facets} facets form {n_orb} "
+            f"orbit{'s' if n_orb != 1 else ''}"
+        )
 
     def lines(self, *, max_orbits: int = 20, indent: str = "  ") -> list[str]:
         """The readable report: header, rule, symmetry, one line per facet orbit (at most ``max_orbits``)."""
@@ -340,11 +386,15 @@ class RowConeSummary(Result):
             out.append(f"{indent}- {o.size} × {o.inequality}")
         if len(self.facet_orbits) > max_orbits:
             shown = sum(o.size for o in self.facet_orbits[:max_orbits])  # the rest are counted, not built
-            out.append(f"{indent}… {len(self.facet_orbits) - max_orbits} more orbits ({self.n_facets - shown} facets); "
-                       "--all lists every facet")
+            out.append(
+                f"{indent}… {len(self.facet_orbits) - max_orbits} more orbits ({self.n_facets - shown} facets); "
+                "--all lists every facet"
+            )
         if self.ray_orbits is not None:
-            out.append(f"{indent}extreme rays: {self.n_rays:,} in {len(self.ray_orbits):,} orbit"
-                       f"{'s' if len(self.ray_orbits) != 1 else ''}")
+            out.append(
+                f"{indent}extreme rays: {self.n_rays:,} in {len(self.ray_orbits):,} orbit"
+                f"{'s' if len(self.ray_orbits) != 1 else ''}"
+            )
             for size, text in self.ray_orbits[:max_orbits]:
                 out.append(f"{indent}- {size} × {text}")
             if len(self.ray_orbits) > max_orbits:
@@ -356,14 +406,24 @@ class RowConeSummary(Result):
         return "\n".join(self.lines())
 
     def to_dict(self) -> dict[str, Any]:
-        return {"definition": self.definition, "n_datasets": self.n_datasets, "dim": self.dim, "pointed": self.pointed,
-                "n_facets": self.n_facets, "n_equalities": self.n_equalities, "n_rays": self.n_rays,
-                "rule": self.rule, "symmetry": self.group.to_dict() if self.group.n * len(self.group.generators) <=
-                100_000 else {"source": self.group_source, "order": self.group_order},
-                "facet_orbits": [o.to_dict(text=j < MAX_ORBIT_TEXTS) for j, o in enumerate(self.facet_orbits)],
-                "ray_orbits": None if self.ray_orbits is None else [{"size": s, "representative": t}
-                                                                    for s, t in self.ray_orbits],
-                "notes": list(self.notes)}
+        return {
+            "definition": self.definition,
+            "n_datasets": self.n_datasets,
+            "dim": self.dim,
+            "pointed": self.pointed,
+            "n_facets": self.n_facets,
+            "n_equalities": self.n_equalities,
+            "n_rays": self.n_rays,
+            "rule": self.rule,
+            "symmetry": self.group.to_dict()
+            if self.group.n * len(self.group.generators) <= 100_000
+            else {"source": self.group_source, "order": self.group_order},
+            "facet_orbits": [o.to_dict(text=j < MAX_ORBIT_TEXTS) for j, o in enumerate(self.facet_orbits)],
+            "ray_orbits": None
+            if self.ray_orbits is None
+            else [{"size": s, "representative": t} for s, t in self.ray_orbits],
+            "notes": list(self.notes),
+        }
 
 
 # ------------------------------------------------------------------------------------------------ orbit finders
@@ -461,8 +521,11 @@ def _kronecker_ray_orbits(cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[tupl
     if K is None:
         return None
     n = len(K)
-    canonical = np.lexsort(K.T[::-1])[::-1] if K.dtype != object else \
-        np.array(sorted(range(n), key=lambda i: tuple(K[i].tolist()), reverse=True), dtype=np.int64)
+    canonical = (
+        np.lexsort(K.T[::-1])[::-1]
+        if K.dtype != object
+        else np.array(sorted(range(n), key=lambda i: tuple(K[i].tolist()), reverse=True), dtype=np.int64)
+    )
     position = np.empty(n, dtype=np.int64)
     position[canonical] = np.arange(n)
     found = []
@@ -483,21 +546,33 @@ def _dp_ray_orbits(obj: Any, cone: Cone, G: SymmetryGroup) -> tuple[int, tuple[t
     from ...definitions._ray_orbits import dp_ray_orbits
 
     st = cone.structure
-    if (st is None or st.kind != "difference" or not isinstance(obj, DifferentialPrivacy) or not obj.level.exp_eps > 1
-            or st.rays is None):
+    if (
+        st is None
+        or st.kind != "difference"
+        or not isinstance(obj, DifferentialPrivacy)
+        or not obj.level.exp_eps > 1
+        or st.rays is None
+    ):
         return None  # st.rays is None: a disconnected graph (rays by double description)
     orb = dp_ray_orbits(obj, group=G)
     labels = tuple(cone.labels)
     if len(labels) > MAX_LISTED:  # the exponents say more than "32 nonzero entries from 1 to 9"
         base = _fmt(obj.level.exp_eps)
-        return orb.n_rays, tuple((size, f"x_D = {base}^u_D with u = ({' '.join(str(e) for e in u)}) in dataset order")
-                                 for size, u in zip(orb.sizes, orb.patterns.tolist()))
+        return orb.n_rays, tuple(
+            (size, f"x_D = {base}^u_D with u = ({' '.join(str(e) for e in u)}) in dataset order")
+            for size, u in zip(orb.sizes, orb.patterns.tolist())
+        )
     R = orb.rays() if cone.exact else np.power(float(obj.level.exp_eps), orb.patterns.astype(float))
     return orb.n_rays, tuple((size, format_vector(list(r), labels, exact=cone.exact)) for size, r in zip(orb.sizes, R))
 
 
-def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, definition: str | None = None,
-                      group: SymmetryGroup | None = None) -> RowConeSummary:
+def describe_row_cone(
+    obj: PrivacyDefinition | Cone,
+    *,
+    rays: bool = False,
+    definition: str | None = None,
+    group: SymmetryGroup | None = None,
+) -> RowConeSummary:
     """Counts, symmetry orbits and one representative per orbit of the facets (and rays) of a row cone.
 
     Parameters
@@ -547,8 +622,13 @@ def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, defi
         orbits = _kronecker_orbits(G, cone.n_facets)
     elif st is not None and st.kind == "difference" and st.difference is not None:
         orbits = _difference_orbits(G, st.difference, n)
-    elif st is not None and st.facet is not None and callable(st.extra.get("facet_action")) and \
-            st.extra.get("facet_action_source") == G.source and st.n_facets is not None:
+    elif (
+        st is not None
+        and st.facet is not None
+        and callable(st.extra.get("facet_action"))
+        and st.extra.get("facet_action_source") == G.source
+        and st.n_facets is not None
+    ):
         orbits = G.orbits_of_items(st.n_facets, st.extra["facet_action"], vectorised=True)  # e.g. the geometric
     if orbits is None:
         facet_rows = cone.facets
@@ -558,6 +638,7 @@ def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, defi
         except InvalidInputError:
             notes.append("the symmetry group found does not permute these facets; each facet is its own orbit")
             orbits = _singletons(len(facet_rows))
+
     def source(i: int) -> Callable[[], Any]:
         if facet_rows is not None:
             rows = facet_rows
@@ -570,8 +651,14 @@ def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, defi
 
     def facet_orbit(j: int) -> FacetOrbit:  # built when read: large cones have 10^5 orbits, a report shows 20
         o = orbit_list[j]
-        return FacetOrbit(size=o.size, representative=o.representative, members=o.members, labels=labels, exact=exact,
-                          source=source(o.representative))
+        return FacetOrbit(
+            size=o.size,
+            representative=o.representative,
+            members=o.members,
+            labels=labels,
+            exact=exact,
+            source=source(o.representative),
+        )
 
     facet_orbits = LazySequence(len(orbit_list), facet_orbit)
     n_rays: int | None = st.n_rays if st is not None else None
@@ -586,7 +673,21 @@ def describe_row_cone(obj: PrivacyDefinition | Cone, *, rays: bool = False, defi
         if not (st is not None and st.pointed) and len(cone.lineality):
             notes.append(f"the cone contains a {len(cone.lineality)}-dimensional linear subspace")
     rule = st.description if st is not None else ""
-    return RowConeSummary(definition=name, n_datasets=n, dim=cone.dim, pointed=cone.is_pointed,
-                          n_facets=cone.n_facets, n_equalities=n_eq, n_rays=n_rays, rule=rule, group_source=G.source,
-                          group_order=G.order, group_complete=G.complete and group is None, facet_orbits=facet_orbits,
-                          ray_orbits=ray_orbits, notes=tuple(notes), group=G, exact=bool(cone.exact))
+    return RowConeSummary(
+        definition=name,
+        n_datasets=n,
+        dim=cone.dim,
+        pointed=cone.is_pointed,
+        n_facets=cone.n_facets,
+        n_equalities=n_eq,
+        n_rays=n_rays,
+        rule=rule,
+        group_source=G.source,
+        group_order=G.order,
+        group_complete=G.complete and group is None,
+        facet_orbits=facet_orbits,
+        ray_orbits=ray_orbits,
+        notes=tuple(notes),
+        group=G,
+        exact=bool(cone.exact),
+    )

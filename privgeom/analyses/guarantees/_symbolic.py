@@ -119,13 +119,17 @@ class SymbolicRowCone(Result):
 
     def summary(self) -> str:
         lo, hi = self.interval
-        lines = [f"symbolic row cone of {self.family} in {self.param} on datasets {', '.join(self.labels)}: "
-                 f"{len(self.facets)} facets, {len(self.rays)} extreme rays, type constant for {self.param} in "
-                 f"({lo}, {hi})"]
+        lines = [
+            f"symbolic row cone of {self.family} in {self.param} on datasets {', '.join(self.labels)}: "
+            f"{len(self.facets)} facets, {len(self.rays)} extreme rays, type constant for {self.param} in "
+            f"({lo}, {hi})"
+        ]
         for i, f in enumerate(self.facets):
             lines.append(f"  facet {i + 1}: {_text_row(f, self.labels, self.symbol, _midpoint(self.interval))} ≥ 0")
-        lines.append(f"  breakpoints: {', '.join(str(b) for b in self.breakpoints) or 'none'}; verified exactly at "
-                     f"{len(self.verified_at)} fresh points")
+        lines.append(
+            f"  breakpoints: {', '.join(str(b) for b in self.breakpoints) or 'none'}; verified exactly at "
+            f"{len(self.verified_at)} fresh points"
+        )
         return "\n".join(lines)
 
     def _repr_latex_(self) -> str:
@@ -137,8 +141,16 @@ class SymbolicRowCone(Result):
 
         mid = _midpoint(self.interval)
         t = self.symbol
-        lines = [latex_inequality(f, self.labels, coef=lambda c: _sym_coef(c, t, mid), zero=lambda c: c == 0,
-                                  negative=lambda c: bool(c.subs(t, mid) < 0)) for f in self.facets]
+        lines = [
+            latex_inequality(
+                f,
+                self.labels,
+                coef=lambda c: _sym_coef(c, t, mid),
+                zero=lambda c: c == 0,
+                negative=lambda c: bool(c.subs(t, mid) < 0),
+            )
+            for f in self.facets
+        ]
         return align_env(lines)
 
 
@@ -195,10 +207,12 @@ def _symbolic_html(s: SymbolicRowCone) -> str:
     mid = _midpoint(s.interval)
     rows = [[_text_coef(c, s.symbol, mid) for c in f] for f in s.facets]
     lo, hi = s.interval
-    head = (f"<p><b>SymbolicRowCone</b> of {_e(s.family)}: {len(s.facets)} facets a({_e(s.param)})·x ≥ 0, "
-            f"{len(s.rays)} extreme rays; combinatorial type constant for {_e(s.param)} in ({_e(lo)}, {_e(hi)}); "
-            f"breakpoints {_e(', '.join(str(b) for b in s.breakpoints) or 'none')}; verified exactly at "
-            f"{len(s.verified_at)} fresh points.</p>")
+    head = (
+        f"<p><b>SymbolicRowCone</b> of {_e(s.family)}: {len(s.facets)} facets a({_e(s.param)})·x ≥ 0, "
+        f"{len(s.rays)} extreme rays; combinatorial type constant for {_e(s.param)} in ({_e(lo)}, {_e(hi)}); "
+        f"breakpoints {_e(', '.join(str(b) for b in s.breakpoints) or 'none')}; verified exactly at "
+        f"{len(s.verified_at)} fresh points.</p>"
+    )
     table = html_table(list(s.labels), rows, index=[f"facet {i + 1}" for i in range(len(rows))])
     return f'<div class="privgeom-SymbolicRowCone">{head}{table}</div>'
 
@@ -257,13 +271,16 @@ def _spec_family(family: Any, param: str, interval: tuple[ScalarLike, ScalarLike
     pairs = [part.split("=", 1) for part in rest.split(",") if part]
     keys = [k for k, v in ((p[0], p[1] if len(p) > 1 else "") for p in pairs) if v.strip() == param]
     if len(keys) != 1:
-        raise InvalidParameterError(f"the spec {spec!r} must have exactly one value equal to the parameter {param!r} "
-                                    f"(e.g. rr:k=2,p={param})")
+        raise InvalidParameterError(
+            f"the spec {spec!r} must have exactly one value equal to the parameter {param!r} (e.g. rr:k=2,p={param})"
+        )
     key = keys[0]
     rng = PARAMETER_RANGES.get((kind.strip(), key))
     if rng is None:
-        raise InvalidParameterError(f"no known range for the parameter {key!r} of {kind!r}: pass interval=(lo, hi); "
-                                    f"known: {', '.join(f'{a}.{b}' for a, b in PARAMETER_RANGES)}")
+        raise InvalidParameterError(
+            f"no known range for the parameter {key!r} of {kind!r}: pass interval=(lo, hi); "
+            f"known: {', '.join(f'{a}.{b}' for a, b in PARAMETER_RANGES)}"
+        )
 
     def make(value: Fraction) -> Any:
         text = ",".join(f"{k}={value}" if k == key else "=".join(p) for p in pairs for k in [p[0]])
@@ -286,10 +303,12 @@ def _callable_family(family: Any, param: str, interval: tuple[ScalarLike, Scalar
 _FAMILY_SOURCES: dict[str, Callable[[Any, str, Any], _Family]] = {"spec": _spec_family, "callable": _callable_family}
 
 
-def _sample_points(lo: Fraction, hi: Fraction | None, n: int, *, avoid: Sequence[Fraction] = (), salt: int = 0) -> list[Fraction]:
+def _sample_points(
+    lo: Fraction, hi: Fraction | None, n: int, *, avoid: Sequence[Fraction] = (), salt: int = 0
+) -> list[Fraction]:
     """``n`` distinct rationals strictly inside ``(lo, hi)``, spread out, with prime denominators (fresh per salt)."""
     width = (hi - lo) if hi is not None else Fraction(8)
-    primes = [p for p in range(n + 3 + 7 * salt, 10 * (n + 3) + 50) if all(p % q for q in range(2, int(p ** 0.5) + 1))]
+    primes = [p for p in range(n + 3 + 7 * salt, 10 * (n + 3) + 50) if all(p % q for q in range(2, int(p**0.5) + 1))]
     den = primes[0]
     out: list[Fraction] = []
     step = max(1, (den - 1) // n)
@@ -330,7 +349,9 @@ def _type(cone: Cone) -> tuple[dict[Any, list[Fraction]], dict[frozenset, list[F
         inc: frozenset[Any] = frozenset(k for k, a in facets.items() if sum(x * y for x, y in zip(a, r)) == 0)
         rkey = frozenset([("signs", _signs(r))]) | inc
         if rkey in rays:
-            raise SolverError("two rays share their sign and size pattern and incidences; the symbolic route cannot match them")
+            raise SolverError(
+                "two rays share their sign and size pattern and incidences; the symbolic route cannot match them"
+            )
         rays[rkey] = _normalise(list(r))
     return facets, rays
 
@@ -384,18 +405,22 @@ def _fit(xs: Sequence[Fraction], ys: Sequence[Fraction], t: sp.Symbol, memo: dic
         for dn in range(total, -1, -1):
             dd = total - dn
             pts = list(zip(xs, ys))[: total + 1]
-            rows = [[x ** i for i in range(dn + 1)] + [-y * x ** j for j in range(dd + 1)] for x, y in pts]
+            rows = [[x**i for i in range(dn + 1)] + [-y * x**j for j in range(dd + 1)] for x, y in pts]
             v = _nullvector(rows, dn + dd + 2)
             if v is None:
                 continue
-            num, den = v[: dn + 1], v[dn + 1:]
+            num, den = v[: dn + 1], v[dn + 1 :]
             if all(_poly_val(den, x) != 0 and _poly_val(num, x) == y * _poly_val(den, x) for x, y in zip(xs, ys)):
-                f = sp.cancel(sum(sp.Rational(c.numerator, c.denominator) * t ** i for i, c in enumerate(num))
-                              / sum(sp.Rational(c.numerator, c.denominator) * t ** j for j, c in enumerate(den)))
+                f = sp.cancel(
+                    sum(sp.Rational(c.numerator, c.denominator) * t**i for i, c in enumerate(num))
+                    / sum(sp.Rational(c.numerator, c.denominator) * t**j for j, c in enumerate(den))
+                )
                 memo[key] = f
                 return f
-    raise SolverError(f"no rational function of total degree < {len(xs) - 2} fits the sampled coefficients; "
-                      "use more samples or a narrower interval")
+    raise SolverError(
+        f"no rational function of total degree < {len(xs) - 2} fits the sampled coefficients; "
+        "use more samples or a narrower interval"
+    )
 
 
 def _polynomial_row(row: Sequence[Any], t: sp.Symbol, at: Any) -> tuple[Any, ...]:
@@ -450,9 +475,14 @@ def _roots(exprs: Sequence[Any], t: sp.Symbol) -> set[Any]:
 
 
 # ------------------------------------------------------------------------------------------------------ API
-def symbolic_row_cone(family: str | Callable[[Fraction], PrivacyDefinition], param: str = "p", *,
-                      interval: tuple[ScalarLike, ScalarLike | None] | None = None, samples: int = N_SAMPLES,
-                      verify: int = N_VERIFY) -> SymbolicRowCone:
+def symbolic_row_cone(
+    family: str | Callable[[Fraction], PrivacyDefinition],
+    param: str = "p",
+    *,
+    interval: tuple[ScalarLike, ScalarLike | None] | None = None,
+    samples: int = N_SAMPLES,
+    verify: int = N_VERIFY,
+) -> SymbolicRowCone:
     """The row cone of a one-parameter family with facets and rays as polynomials in the parameter, verified.
 
     Parameters
@@ -499,9 +529,18 @@ def symbolic_row_cone(family: str | Callable[[Fraction], PrivacyDefinition], par
     rows = _interpolate(sampled, t)
     span, roots = _breakpoints(rows, sampled.xs, fam, t, param)
     fresh = _verify(fam, rows, sampled.labels, span, sampled.xs, verify, t, param)
-    return SymbolicRowCone(family=fam.name, param=param, labels=sampled.labels, facets=tuple(rows.facets),
-                           rays=tuple(rows.rays), interval=span, breakpoints=tuple(roots), samples=tuple(sampled.xs),
-                           verified_at=tuple(fresh), exact=True)
+    return SymbolicRowCone(
+        family=fam.name,
+        param=param,
+        labels=sampled.labels,
+        facets=tuple(rows.facets),
+        rays=tuple(rows.rays),
+        interval=span,
+        breakpoints=tuple(roots),
+        samples=tuple(sampled.xs),
+        verified_at=tuple(fresh),
+        exact=True,
+    )
 
 
 # ------------------------------------------------------------------------------------------------------ stages
@@ -527,11 +566,13 @@ def _sample(fam: _Family, param: str, samples: int) -> _Sampled:
                 raise SolverError(
                     f"the combinatorial type of the row cone changes between {param} = {xs[0]} "
                     f"({len(fkeys)} facets, {len(rkeys)} rays) and {param} = {x} ({len(f)} facets, {len(r)} rays); "
-                    f"pass a narrower interval=")
+                    f"pass a narrower interval="
+                )
             raise SolverError(
                 f"the facets and rays cannot be matched between {param} = {xs[0]} and {param} = {x}: their sign "
                 f"patterns or the order of their coefficient sizes differ (the type may change there, or two "
-                f"coefficients cross); pass a narrower interval=")
+                f"coefficients cross); pass a narrower interval="
+            )
     return _Sampled(xs=xs, labels=tuple(labels), types=types)
 
 
@@ -550,15 +591,20 @@ def _interpolate(sampled: _Sampled, t: sp.Symbol) -> _Rows:
     mid = sp.Rational(str(xs[len(xs) // 2]))
     forder = sorted(types[0][0], reverse=True)
     rorder = sorted(types[0][1], key=lambda k: sorted(map(str, k)))
-    facets = [_polynomial_row([_fit(xs, [ty[0][k][i] for ty in types], t, memo) for i in range(len(labels))], t, mid)
-              for k in forder]
-    rays = [_polynomial_row([_fit(xs, [ty[1][k][i] for ty in types], t, memo) for i in range(len(labels))], t, mid)
-            for k in rorder]
+    facets = [
+        _polynomial_row([_fit(xs, [ty[0][k][i] for ty in types], t, memo) for i in range(len(labels))], t, mid)
+        for k in forder
+    ]
+    rays = [
+        _polynomial_row([_fit(xs, [ty[1][k][i] for ty in types], t, memo) for i in range(len(labels))], t, mid)
+        for k in rorder
+    ]
     return _Rows(facets=facets, rays=rays)
 
 
-def _breakpoints(rows: _Rows, xs: Sequence[Fraction], fam: _Family, t: sp.Symbol,
-                 param: str) -> tuple[tuple[Any, Any], list[Any]]:
+def _breakpoints(
+    rows: _Rows, xs: Sequence[Fraction], fam: _Family, t: sp.Symbol, param: str
+) -> tuple[tuple[Any, Any], list[Any]]:
     """``(span, breakpoints)``: the real roots of every coefficient, ray coordinate and facet–ray value in the
     admissible interval (with its ends), and the open interval between the two around the samples, on which the type
     is constant (module doc, step 4); :class:`~privgeom.SolverError` when a root lies inside the sampled range."""
@@ -570,31 +616,49 @@ def _breakpoints(rows: _Rows, xs: Sequence[Fraction], fam: _Family, t: sp.Symbol
                 crit.append(val)
     hi_s = sp.oo if fam.hi is None else sp.Rational(str(fam.hi))
     lo_s = sp.Rational(str(fam.lo))
-    roots = sorted({r for r in _roots(crit, t) if lo_s <= r <= hi_s} | {lo_s} | ({hi_s} if fam.hi is not None else set()),
-                   key=lambda r: float(r))
+    roots = sorted(
+        {r for r in _roots(crit, t) if lo_s <= r <= hi_s} | {lo_s} | ({hi_s} if fam.hi is not None else set()),
+        key=lambda r: float(r),
+    )
     below = [r for r in roots if r <= xs[0]]
     above = [r for r in roots if r >= xs[-1]]
     inside = [r for r in roots if xs[0] < r < xs[-1]]
     if inside:
-        raise SolverError(f"the type may change inside the sampled range at {param} = {inside[0]}; pass a narrower "
-                          f"interval=")
+        raise SolverError(
+            f"the type may change inside the sampled range at {param} = {inside[0]}; pass a narrower interval="
+        )
     return (below[-1] if below else lo_s, above[0] if above else hi_s), roots
 
 
-def _verify(fam: _Family, rows: _Rows, labels: tuple[str, ...], span: tuple[Any, Any], xs: Sequence[Fraction],
-            verify: int, t: sp.Symbol, param: str) -> list[Fraction]:
+def _verify(
+    fam: _Family,
+    rows: _Rows,
+    labels: tuple[str, ...],
+    span: tuple[Any, Any],
+    xs: Sequence[Fraction],
+    verify: int,
+    t: sp.Symbol,
+    param: str,
+) -> list[Fraction]:
     """The fresh points (not samples) inside ``span`` at which the exact row cone equals the symbolic facets and
     rays evaluated there, as canonical H- and V-representations (module doc, step 5); :class:`~privgeom.SolverError`
     at the first mismatch."""
-    vlo = Fraction(str(span[0])) if span[0].is_rational else Fraction(math.ceil(float(span[0]) * 10 ** 6), 10 ** 6)
-    vhi = None if span[1] == sp.oo else (Fraction(str(span[1])) if span[1].is_rational else
-                                         Fraction(math.floor(float(span[1]) * 10 ** 6), 10 ** 6))
+    vlo = Fraction(str(span[0])) if span[0].is_rational else Fraction(math.ceil(float(span[0]) * 10**6), 10**6)
+    vhi = (
+        None
+        if span[1] == sp.oo
+        else (Fraction(str(span[1])) if span[1].is_rational else Fraction(math.floor(float(span[1]) * 10**6), 10**6))
+    )
     fresh = _sample_points(vlo, vhi, verify, avoid=xs, salt=3)
     for x in fresh:
         exact = fam.make(x).row_cone()
         fv = [[_eval(c, t, x) for c in f] for f in rows.facets]
         rv = [[_eval(c, t, x) for c in r] for r in rows.rays]
-        if Cone.from_facets(fv, exact=True, labels=labels) != exact or \
-                Cone.from_generators(rv, exact=True, labels=labels) != exact:
-            raise SolverError(f"verification failed: the symbolic cone differs from the exact row cone at {param} = {x}")
+        if (
+            Cone.from_facets(fv, exact=True, labels=labels) != exact
+            or Cone.from_generators(rv, exact=True, labels=labels) != exact
+        ):
+            raise SolverError(
+                f"verification failed: the symbolic cone differs from the exact row cone at {param} = {x}"
+            )
     return fresh

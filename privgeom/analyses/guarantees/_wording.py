@@ -100,8 +100,11 @@ def _hamming_profile(g: GuaranteeParts, t: int) -> dict[int, Any] | None:
 
 def _examples(labels: Sequence[str], idx: Sequence[int], n: int = 3) -> str:
     shown = ", ".join(labels[i] for i in idx[:n])
-    return f"{len(idx)} dataset{'s' if len(idx) != 1 else ''}" + (f", e.g. {shown}" if idx else "") + \
-        (", …" if len(idx) > n else "")
+    return (
+        f"{len(idx)} dataset{'s' if len(idx) != 1 else ''}"
+        + (f", e.g. {shown}" if idx else "")
+        + (", …" if len(idx) > n else "")
+    )
 
 
 def long_text(g: GuaranteeParts) -> str:
@@ -110,8 +113,10 @@ def long_text(g: GuaranteeParts) -> str:
     n_support = len(plus) + len(minus)
     where = "all " if n_support == len(g.labels) else ""
     if not minus:
-        return (f"A non-negative combination of the probabilities of {_examples(g.labels, plus)} is non-negative: "
-                f"S- is empty, so this facet constrains no attacker's inference.")
+        return (
+            f"A non-negative combination of the probabilities of {_examples(g.labels, plus)} is non-negative: "
+            f"S- is empty, so this facet constrains no attacker's inference."
+        )
     t = plus[0]
     tl = g.labels[t]
     profile = _hamming_profile(g, t) if n_support == len(g.labels) else None
@@ -126,21 +131,32 @@ def long_text(g: GuaranteeParts) -> str:
             prior = f"proportional to ({shown}) for Hamming distance {', '.join(map(str, profile))} from {tl}"
     else:
         ints = g._integers
-        distinct = {Fraction(abs(int(v))) for v in ints[list(plus + minus)].tolist()} if ints is not None else \
-            {abs(g.coefficients[i]) for i in plus + minus}
+        distinct = (
+            {Fraction(abs(int(v))) for v in ints[list(plus + minus)].tolist()}
+            if ints is not None
+            else {abs(g.coefficients[i]) for i in plus + minus}
+        )
         lo, hi = min(distinct), max(distinct)
-        prior = (f"proportional to |a_D| ({len(distinct)} distinct weight{'s' if len(distinct) > 1 else ''}, "
-                 f"the largest {_fmt(hi / lo)} times the smallest)")
+        prior = (
+            f"proportional to |a_D| ({len(distinct)} distinct weight{'s' if len(distinct) > 1 else ''}, "
+            f"the largest {_fmt(hi / lo)} times the smallest)"
+        )
     if g.parity_bits is not None:
         k = len(tl)
         J = g.parity_bits
         on = "" if len(J) == k else f" on bit{'s' if len(J) > 1 else ''} {', '.join(str(j + 1) for j in J)}"
-        sets = (f"S+ is the {len(plus)} datasets at even and S- the {len(minus)} at odd Hamming distance from "
-                f"{tl}{on} (parity of the bits{on} relative to {tl})")
-        return (f"An attacker whose prior over {where}{n_support} datasets is {prior} never ends up believing S- more "
-                f"likely than S+, whatever the output; {sets}.")
-    return (f"An attacker whose prior over {where}{n_support} datasets is {prior} never ends up believing S- "
-            f"({_examples(g.labels, minus)}) more likely than S+ ({_examples(g.labels, plus)}), whatever the output.")
+        sets = (
+            f"S+ is the {len(plus)} datasets at even and S- the {len(minus)} at odd Hamming distance from "
+            f"{tl}{on} (parity of the bits{on} relative to {tl})"
+        )
+        return (
+            f"An attacker whose prior over {where}{n_support} datasets is {prior} never ends up believing S- more "
+            f"likely than S+, whatever the output; {sets}."
+        )
+    return (
+        f"An attacker whose prior over {where}{n_support} datasets is {prior} never ends up believing S- "
+        f"({_examples(g.labels, minus)}) more likely than S+ ({_examples(g.labels, plus)}), whatever the output."
+    )
 
 
 def scaled_weights(values: Sequence[Scalar]) -> list[Scalar]:
@@ -166,12 +182,16 @@ def parity_sentence(J: tuple[int, ...], const: int, t: str, *, full: bool) -> st
     k = len(t)  # ham(D, t) has even parity exactly on S+ (t ∈ S+), restricted to the bits J
     scope = "" if full else "among the datasets the attacker considers, "
     if len(J) == k:
-        text = f"{scope}S+ and S- are the datasets whose bits have {'even' if const == 0 else 'odd'} and " \
+        text = (
+            f"{scope}S+ and S- are the datasets whose bits have {'even' if const == 0 else 'odd'} and "
             f"{'odd' if const == 0 else 'even'} parity (even and odd Hamming distance from {t})"
+        )
     else:
         pos = ", ".join(str(j + 1) for j in J)
-        text = f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} " \
+        text = (
+            f"{scope}S+ and S- split the datasets by the parity of bit{'s' if len(J) > 1 else ''} "
             f"{pos} (even and odd Hamming distance from {t} on {'those bits' if len(J) > 1 else 'that bit'})"
+        )
     return text
 
 

@@ -61,8 +61,12 @@ __all__ = ["LeastInformative", "least_informative", "MAX_INFORMATION_VARIABLES",
 #: Largest convex program (variables of the closure constraints, :func:`~privgeom.analyses.optimal._optimal_lp.optimal_lp_size`) built by
 #: :func:`least_informative`; each variable brings an exponential cone, so this is kept well below the LP limit.
 MAX_INFORMATION_VARIABLES = 3_000
-register_limit("information_variables", globals(), "MAX_INFORMATION_VARIABLES",
-               "largest number of variables of the least-informative-mechanism convex program (exponential cones)")
+register_limit(
+    "information_variables",
+    globals(),
+    "MAX_INFORMATION_VARIABLES",
+    "largest number of variables of the least-informative-mechanism convex program (exponential cones)",
+)
 
 #: cvxpy solvers tried in order (both handle the exponential cone).
 INFORMATION_SOLVERS = ("CLARABEL", "SCS")
@@ -103,10 +107,12 @@ class LeastInformative(Result):
     exact: bool = False
 
     def summary(self) -> str:
-        return (f"least informative mechanism for {self.definition} ({self.formulation} formulation) with expected "
-                f"utility ≥ {fraction_str(self.at_least)} (best achievable {fraction_str(self.best)}): I(D; ω) = "
-                f"{number_text(float(self.value), digits=10)} nats (utility {number_text(self.utility, digits=10)}; {self.solver} {self.status}, duality gap "
-                f"{number_text(self.gap, digits=3)}; independent lower bound {number_text(self.lower_bound, digits=10)})\n{self.mechanism}")
+        return (
+            f"least informative mechanism for {self.definition} ({self.formulation} formulation) with expected "
+            f"utility ≥ {fraction_str(self.at_least)} (best achievable {fraction_str(self.best)}): I(D; ω) = "
+            f"{number_text(float(self.value), digits=10)} nats (utility {number_text(self.utility, digits=10)}; {self.solver} {self.status}, duality gap "
+            f"{number_text(self.gap, digits=3)}; independent lower bound {number_text(self.lower_bound, digits=10)})\n{self.mechanism}"
+        )
 
 
 def _solve(problem: Any, solver: str) -> tuple[str, float]:
@@ -128,9 +134,15 @@ def _solve(problem: Any, solver: str) -> tuple[str, float]:
     return str(problem.status), gap
 
 
-def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "accuracy", at_least: ScalarLike = 0,
-                      prior: PriorLike = None, *, max_variables: int | None = None,
-                      max_lp_size: int | None = None) -> LeastInformative:
+def least_informative(
+    definition: PrivacyDefinition,
+    utility: UtilityLike = "accuracy",
+    at_least: ScalarLike = 0,
+    prior: PriorLike = None,
+    *,
+    max_variables: int | None = None,
+    max_lp_size: int | None = None,
+) -> LeastInformative:
     """Minimise the mutual information ``I(D; ω)`` (nats, ``D ~ prior``) over the definition's closure subject to an
     expected utility of at least ``at_least``: a convex program (module docstring; docs/theory.md).
 
@@ -176,8 +188,11 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
         raise InvalidTypeError(f"least_informative takes a privacy definition, got {type(definition).__name__}")
     from ..._core.arrays import parse_int
 
-    limit = (current_limit("information_variables") if max_variables is None
-             else parse_int(max_variables, name="max_variables", min=1))
+    limit = (
+        current_limit("information_variables")
+        if max_variables is None
+        else parse_int(max_variables, name="max_variables", min=1)
+    )
     inputs = tuple(definition.inputs)
     n_out = len(inputs) if isinstance(utility, str) and utility.strip() == "accuracy" else None
     target = parse_scalar(at_least, name="at_least")
@@ -185,14 +200,18 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
         n_out = len(utility_matrix(utility, inputs)[1])
     est = optimal_lp_size(definition, n_out)
     if est.variables > limit:
-        raise SizeLimitError(f"least_informative: the closure constraints of {definition.name} with {n_out:,} outputs has "
-                             f"{est.variables:,} variables (one exponential cone each), more than the limit "
-                             f"{limit:,}; refused before building it — raise it with max_variables= or "
-                             f"{limit_hint('information_variables', est.variables).removeprefix('raise it with ')}")
+        raise SizeLimitError(
+            f"least_informative: the closure constraints of {definition.name} with {n_out:,} outputs has "
+            f"{est.variables:,} variables (one exponential cone each), more than the limit "
+            f"{limit:,}; refused before building it — raise it with max_variables= or "
+            f"{limit_hint('information_variables', est.variables).removeprefix('raise it with ')}"
+        )
     best = optimal_mechanism(definition, utility, prior, max_lp_size=max_lp_size)
     if target > best.value:
-        raise InvalidParameterError(f"at_least = {fraction_str(target)} is above the best achievable expected utility "
-                                    f"{fraction_str(best.value)} of {definition.spec()} (optimal_mechanism)")
+        raise InvalidParameterError(
+            f"at_least = {fraction_str(target)} is above the best achievable expected utility "
+            f"{fraction_str(best.value)} of {definition.spec()} (optimal_mechanism)"
+        )
     U, outputs = utility_matrix(utility, inputs, exact=False)
     pi = np.array([float(v) for v in prior_vector(prior, inputs, exact=False)])
     m, N = len(outputs), len(inputs)
@@ -233,26 +252,42 @@ def least_informative(definition: PrivacyDefinition, utility: UtilityLike = "acc
             break
         errors.append(f"{solver}: status {status}")
     if not used or x.value is None or status not in ("optimal", "optimal_inaccurate"):
-        raise SolverError(f"least_informative for {definition.spec()}: no solver solved the convex program "
-                          f"({'; '.join(errors)}); no answer can be given")
+        raise SolverError(
+            f"least_informative for {definition.spec()}: no solver solved the convex program "
+            f"({'; '.join(errors)}); no answer can be given"
+        )
     M = np.clip(model.mechanism_matrix(np.clip(np.asarray(x.value, dtype=float), 0, None)), 0, None)
     M = M / M.sum(axis=0, keepdims=True)
     mech = Mechanism(M, inputs, outputs, exact=False)
     achieved = float(np.sum(C * M))
     scale = max(1.0, float(np.abs(C).max()))
     if achieved < float(target) - _UTILITY_SLACK * scale:
-        raise SolverError(f"least_informative for {definition.spec()}: the solver's mechanism has expected utility "
-                          f"{number_text(achieved, digits=10)} < at_least = {fraction_str(target)} beyond the tolerance")
+        raise SolverError(
+            f"least_informative for {definition.spec()}: the solver's mechanism has expected utility "
+            f"{number_text(achieved, digits=10)} < at_least = {fraction_str(target)} beyond the tolerance"
+        )
     mi = mutual_information(mech, list(pi))
     value = float(mi)
     lower = _linearisation_bound(model, C, pi, M, float(mi), float(target), definition.spec())
-    return LeastInformative(mechanism=mech, value=value, utility=achieved, at_least=target, best=best.value,
-                            gap=gap, solver=used, status=status, definition=definition.spec(),
-                            formulation=model.formulation, lower_bound=lower, exact=False)
+    return LeastInformative(
+        mechanism=mech,
+        value=value,
+        utility=achieved,
+        at_least=target,
+        best=best.value,
+        gap=gap,
+        solver=used,
+        status=status,
+        definition=definition.spec(),
+        formulation=model.formulation,
+        lower_bound=lower,
+        exact=False,
+    )
 
 
-def _linearisation_bound(model: Any, C: np.ndarray, pi: np.ndarray, M: np.ndarray, value: float, target: float,
-                         what: str) -> float:
+def _linearisation_bound(
+    model: Any, C: np.ndarray, pi: np.ndarray, M: np.ndarray, value: float, target: float, what: str
+) -> float:
     """A lower bound on the minimum, independent of the convex solver: ``I`` is convex on all non-negative ``M``
     (Cover & Thomas Thm 2.7.4), so ``I(M') ≥ I(M) + ⟨∇I(M), M' − M⟩`` for every feasible ``M'``, with
     ``∂I/∂M[ω, D] = π(D) ln(M[ω, D] / q_ω)``; minimising the right-hand side over the feasible set is an LP over
@@ -267,11 +302,18 @@ def _linearisation_bound(model: Any, C: np.ndarray, pi: np.ndarray, M: np.ndarra
         return math.nan
     c = model.objective(-grad)  # maximise −⟨∇I, M(x)⟩
     util = [float(v) for v in model.objective(C)]
-    lp = _LP(model.n, [float(v) for v in c], model.eq, model.b_eq, [*model.ub, dict(enumerate(-u for u in util))],
-             False, f"linearisation bound of least_informative for {what}", b_ub=[0.0] * len(model.ub) + [-target])
+    lp = _LP(
+        model.n,
+        [float(v) for v in c],
+        model.eq,
+        model.b_eq,
+        [*model.ub, dict(enumerate(-u for u in util))],
+        False,
+        f"linearisation bound of least_informative for {what}",
+        b_ub=[0.0] * len(model.ub) + [-target],
+    )
     try:
         res = lp.solve()
     except (SolverError, SizeLimitError):
         return math.nan
     return value - res.fun - float(np.sum(grad * M))
-

@@ -45,14 +45,39 @@ from ...definitions import PrivacyDefinition
 from ...definitions._generating import generating_mechanisms
 from ...mechanisms import Mechanism
 from ._optimal_adp import _LP, ClosureConstraints, closure_constraints
-from ._optimal_lp import (PriorLike, UtilityLike, _check_lp_size, _cost_matrix, _Problem, _refuse_lp, _route_lp,
-                          prior_vector, utility_matrix)
+from ._optimal_lp import (
+    PriorLike,
+    UtilityLike,
+    _check_lp_size,
+    _cost_matrix,
+    _Problem,
+    _refuse_lp,
+    _route_lp,
+    prior_vector,
+    utility_matrix,
+)
 from ._results import KOVRegimes, LPSize, OptimalityCertificate, OptimalMechanism, StaircaseOptimum
 
-__all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "LPSize", "MAX_OPTIMAL_LP_SIZE",
-           "ClosureConstraints", "closure_constraints", "OPTIMAL_METHODS", "RowUtility", "bayes_utility",
-           "mutual_information_utility", "mutual_information", "staircase_patterns", "binary_mechanism",
-           "StaircaseOptimum", "staircase_optimum", "KOVRegimes", "kov_regimes"]
+__all__ = [
+    "OptimalityCertificate",
+    "OptimalMechanism",
+    "optimal_mechanism",
+    "LPSize",
+    "MAX_OPTIMAL_LP_SIZE",
+    "ClosureConstraints",
+    "closure_constraints",
+    "OPTIMAL_METHODS",
+    "RowUtility",
+    "bayes_utility",
+    "mutual_information_utility",
+    "mutual_information",
+    "staircase_patterns",
+    "binary_mechanism",
+    "StaircaseOptimum",
+    "staircase_optimum",
+    "KOVRegimes",
+    "kov_regimes",
+]
 
 #: Default largest optimal-mechanism LP, measured as constraint-matrix nonzeros + variables and estimated from the
 #: sizes before anything is built (:func:`~privgeom.analyses.optimal._optimal_lp.optimal_lp_size`). Measured on 2
@@ -62,22 +87,33 @@ __all__ = ["OptimalityCertificate", "OptimalMechanism", "optimal_mechanism", "LP
 #: about 10 s. It limits the LP actually built: the symmetry-reduced one when symmetry applies; the explicit and
 #: closed-form routes build none. Raise it with ``optimal_mechanism(..., max_lp_size=)``.
 MAX_OPTIMAL_LP_SIZE = 5_000
-register_limit("optimal_lp_size", globals(), "MAX_OPTIMAL_LP_SIZE",
-               "default largest optimal-mechanism LP (nonzeros + variables) built; max_lp_size= raises it for one call",
-               option="--max-lp-size")
+register_limit(
+    "optimal_lp_size",
+    globals(),
+    "MAX_OPTIMAL_LP_SIZE",
+    "default largest optimal-mechanism LP (nonzeros + variables) built; max_lp_size= raises it for one call",
+    option="--max-lp-size",
+)
 
 #: Largest ``n`` for which :func:`staircase_patterns` enumerates the ``2^n − 2`` patterns.
 MAX_STAIRCASE_INPUTS = 14
-register_limit("staircase_inputs", globals(), "MAX_STAIRCASE_INPUTS",
-               "most inputs n for which staircase_patterns() enumerates the 2^n - 2 patterns")
+register_limit(
+    "staircase_inputs",
+    globals(),
+    "MAX_STAIRCASE_INPUTS",
+    "most inputs n for which staircase_patterns() enumerates the 2^n - 2 patterns",
+)
 
 
-def _check_size(definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int,
-                limit: int | None) -> None:
+def _check_size(
+    definition: PrivacyDefinition, formulation: str, variables: int, constraints: int, nonzeros: int, limit: int | None
+) -> None:
     """Refuse an LP of the given sizes above ``limit`` (default :data:`MAX_OPTIMAL_LP_SIZE`)."""
-    _refuse_lp(definition, LPSize(formulation=formulation, variables=variables, constraints=constraints,
-                                  nonzeros=nonzeros),
-               current_limit("optimal_lp_size") if limit is None else limit)
+    _refuse_lp(
+        definition,
+        LPSize(formulation=formulation, variables=variables, constraints=constraints, nonzeros=nonzeros),
+        current_limit("optimal_lp_size") if limit is None else limit,
+    )
 
 
 def _route_explicit(p: _Problem) -> OptimalMechanism | None:
@@ -109,9 +145,9 @@ def _route_symmetric(p: _Problem) -> OptimalMechanism | None:
 
     if p.mechs is not None:
         return None
-    return symmetric_rows_optimum(p.definition, p.C, p.outputs, p.exact,
-                                  lambda v, c, z: _check_size(p.definition, "symmetric", v, c, z, p.limit))
-
+    return symmetric_rows_optimum(
+        p.definition, p.C, p.outputs, p.exact, lambda v, c, z: _check_size(p.definition, "symmetric", v, c, z, p.limit)
+    )
 
 
 #: The routes of :func:`optimal_mechanism` (``method=``); a route returns None when it does not apply. See
@@ -145,8 +181,14 @@ def _check_accuracy_size(definition: PrivacyDefinition, method: str, limit: int)
         raise
 
 
-def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "accuracy", prior: PriorLike = None, *,
-                      max_lp_size: int | None = None, method: str = "auto") -> OptimalMechanism:
+def optimal_mechanism(
+    definition: PrivacyDefinition,
+    utility: UtilityLike = "accuracy",
+    prior: PriorLike = None,
+    *,
+    max_lp_size: int | None = None,
+    method: str = "auto",
+) -> OptimalMechanism:
     """Maximise expected utility ``Σ_D π(D) Σ_ω U[D, ω] M[ω, D]`` over the consistent closure of a definition.
 
     Parameters
@@ -208,24 +250,35 @@ def optimal_mechanism(definition: PrivacyDefinition, utility: UtilityLike = "acc
     if not isinstance(definition, PrivacyDefinition):
         raise InvalidTypeError(f"optimal_mechanism takes a privacy definition, got {type(definition).__name__}")
     if method not in OPTIMAL_METHODS:
-        raise InvalidParameterError(f"unknown optimal_mechanism method {method!r}; choose one of {list(OPTIMAL_METHODS)}")
-    limit = (current_limit("optimal_lp_size") if max_lp_size is None
-             else parse_int(max_lp_size, name="max_lp_size", min=1))
+        raise InvalidParameterError(
+            f"unknown optimal_mechanism method {method!r}; choose one of {list(OPTIMAL_METHODS)}"
+        )
+    limit = (
+        current_limit("optimal_lp_size") if max_lp_size is None else parse_int(max_lp_size, name="max_lp_size", min=1)
+    )
     inputs = tuple(definition.inputs)
     if isinstance(utility, str) and utility.strip() == "accuracy":  # N outputs: check before building N × N entries
         _check_accuracy_size(definition, method, limit)
     U, outputs = utility_matrix(utility, inputs, exact=None if definition.exact else False)
     pi = prior_vector(prior, inputs, exact=None if U.dtype == object else False)
     exact = definition.exact and U.dtype == object and all(isinstance(v, Fraction) for v in pi)
-    problem = _Problem(definition=definition, C=_cost_matrix(U, pi, exact), outputs=outputs, exact=exact,
-                       mechs=generating_mechanisms(definition), limit=limit)
+    problem = _Problem(
+        definition=definition,
+        C=_cost_matrix(U, pi, exact),
+        outputs=outputs,
+        exact=exact,
+        mechs=generating_mechanisms(definition),
+        limit=limit,
+    )
     for name in _AUTO_ORDER if method == "auto" else (method,):
         if (found := _OPTIMAL_ROUTES[name](problem)) is not None:
             return found
     if method == "explicit":
         raise InvalidParameterError(f"method='explicit' needs a finite definition; {definition.spec()} is not")
-    raise InvalidParameterError(f"method={method!r} does not apply to {definition.spec()} with this utility and "
-                                f"prior ({_ROUTE_NEEDS[method]} needed)")
+    raise InvalidParameterError(
+        f"method={method!r} does not apply to {definition.spec()} with this utility and "
+        f"prior ({_ROUTE_NEEDS[method]} needed)"
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- KOV
@@ -322,9 +375,11 @@ def staircase_patterns(n: int, exp_eps: ScalarLike) -> np.ndarray:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise InvalidParameterError(f"staircase patterns need an integer n >= 2, got {n!r}")
     if n > current_limit("staircase_inputs"):
-        raise SizeLimitError(f"n = {n} means 2^{n} − 2 staircase patterns; the limit is n = "
-                             f"{current_limit('staircase_inputs')} "
-                             f"inputs — {limit_hint('staircase_inputs', n)}")
+        raise SizeLimitError(
+            f"n = {n} means 2^{n} − 2 staircase patterns; the limit is n = "
+            f"{current_limit('staircase_inputs')} "
+            f"inputs — {limit_hint('staircase_inputs', n)}"
+        )
     r = _ratio(exp_eps)
     one: Scalar = Fraction(1) if isinstance(r, Fraction) else 1.0
     rows = [[r if (s >> (n - 1 - i)) & 1 else one for i in range(n)] for s in range(1, 2**n - 1)]
@@ -357,8 +412,9 @@ def binary_mechanism(n: int | Sequence[Any], exp_eps: ScalarLike, split: Sequenc
     return Mechanism([top, [1 - v for v in top]], inputs=labels, outputs=["in T", "not in T"])
 
 
-def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility | UtilityLike = "accuracy",
-                      prior: PriorLike = None) -> StaircaseOptimum:
+def staircase_optimum(
+    n: int, exp_eps: ScalarLike, utility: RowUtility | UtilityLike = "accuracy", prior: PriorLike = None
+) -> StaircaseOptimum:
     """Solve KOV's LP ``max Σ_s θ_s μ(s)`` s.t. ``Σ_s θ_s s = 1``, ``θ ≥ 0`` over the staircase patterns.
 
     For a sublinear row utility this is the optimum over all ε-locally-DP mechanisms (KOV 2016, the staircase LP:
@@ -408,7 +464,9 @@ def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility | Utility
     best: tuple[Any, Any] | None = None
     for ycands in yss:
         for y in ycands:
-            deficit = max(mu - sum((a * b for a, b in zip(y, s)), Fraction(0) if exact else 0.0) for mu, s in zip(mus, S))
+            deficit = max(
+                mu - sum((a * b for a, b in zip(y, s)), Fraction(0) if exact else 0.0) for mu, s in zip(mus, S)
+            )
             bnd = sum(y) + max(deficit, 0)  # shifting y by deficit/n repairs every constraint (s ≥ 1 entrywise)
             if best is None or bnd < best[0]:
                 best = (bnd, y)
@@ -418,17 +476,27 @@ def staircase_optimum(n: int, exp_eps: ScalarLike, utility: RowUtility | Utility
         assert res.exact is not None  # _LP raises rather than return no exact optimum for exact inputs
         theta = list(res.exact.x)
         if lp.value(theta) != best[0]:
-            raise SolverError(f"staircase LP (n={n}): the exact dual bound {fraction_str(best[0])} differs from the "
-                              f"exact value {fraction_str(lp.value(theta))}")
+            raise SolverError(
+                f"staircase LP (n={n}): the exact dual bound {fraction_str(best[0])} differs from the "
+                f"exact value {fraction_str(lp.value(theta))}"
+            )
     value = lp.value(theta) if exact else float(np.dot(x, [float(v) for v in mus]))
     bound = best[0] if exact else float(best[0])
     used = [j for j in range(len(S)) if (theta[j] > 0 if exact else theta[j] > ROUNDOFF)]
     rows = [[theta[j] * v for v in S[j]] for j in used]
     M = Mechanism(rows, inputs=[str(i) for i in range(n)], outputs=[_pattern_label(S[j]) for j in used], exact=exact)
     level = PrivacyLevel.from_exp_eps(r if isinstance(r, Fraction) else float(r))
-    return StaircaseOptimum(n=n, level=level, utility=utility.name, value=value, bound=bound, exact=exact,
-                            theta=tuple(theta[j] for j in used), patterns=tuple(_pattern_label(S[j]) for j in used),
-                            mechanism=M)
+    return StaircaseOptimum(
+        n=n,
+        level=level,
+        utility=utility.name,
+        value=value,
+        bound=bound,
+        exact=exact,
+        theta=tuple(theta[j] for j in used),
+        patterns=tuple(_pattern_label(S[j]) for j in used),
+        mechanism=M,
+    )
 
 
 class _KOVPoint(NamedTuple):
@@ -439,7 +507,9 @@ class _KOVPoint(NamedTuple):
     optimum: float
 
 
-def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike = None, *, tol: float = ATOL) -> KOVRegimes:
+def kov_regimes(
+    n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike = None, *, tol: float = ATOL
+) -> KOVRegimes:
     """KOV's privacy regimes for the utility ``I(X; Y)`` (mutual information, nats), ``X ~ prior`` on ``n`` values.
 
     Why this utility: KOV's information-preservation problem (KOV 2016). Mutual information is not
@@ -501,9 +571,21 @@ def kov_regimes(n: int = 4, eps: Sequence[float] | None = None, prior: PriorLike
             cross = bisect(grid[i], grid[i + 1], lambda e: (lambda c: c[0] > c[1])(curves(e, lp=False)))
             break
     fmt = lambda v: "—" if v is None else f"{v:.4f}"  # noqa: E731
-    text = (f"local DP on {n} values, utility I(X; Y) (nats), X {'uniform' if prior is None else 'with the given prior'}:"
-            f" binary optimal for ε ≤ {fmt(b_up)}, randomized response optimal for ε ≥ {fmt(r_from)}; the curves "
-            f"cross at ε = {fmt(cross)}")
+    text = (
+        f"local DP on {n} values, utility I(X; Y) (nats), X {'uniform' if prior is None else 'with the given prior'}:"
+        f" binary optimal for ε ≤ {fmt(b_up)}, randomized response optimal for ε ≥ {fmt(r_from)}; the curves "
+        f"cross at ε = {fmt(cross)}"
+    )
     level = lambda v: None if v is None else PrivacyLevel.from_eps(float(v))  # noqa: E731
-    return KOVRegimes(n=n, utility="mutual information", eps_grid=grid, binary=B, rr=R, optimum=O, crossover=level(cross),
-                      binary_optimal_up_to=level(b_up), rr_optimal_from=level(r_from), text=text)
+    return KOVRegimes(
+        n=n,
+        utility="mutual information",
+        eps_grid=grid,
+        binary=B,
+        rr=R,
+        optimum=O,
+        crossover=level(cross),
+        binary_optimal_up_to=level(b_up),
+        rr_optimal_from=level(r_from),
+        text=text,
+    )

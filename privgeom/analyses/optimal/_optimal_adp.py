@@ -49,8 +49,14 @@ from ...mechanisms import Mechanism
 from ..._core.numbers import number_text
 from ._results import LPDims, OptimalityCertificate, OptimalMechanism
 
-__all__ = ["MAX_ADP_OPTIMAL_VARIABLES", "special_lp", "special_lp_size", "special_constraints", "ClosureConstraints",
-           "closure_constraints"]
+__all__ = [
+    "MAX_ADP_OPTIMAL_VARIABLES",
+    "special_lp",
+    "special_lp_size",
+    "special_constraints",
+    "ClosureConstraints",
+    "closure_constraints",
+]
 
 
 # ---------------------------------------------------------------------------------------------------- LP plumbing
@@ -96,14 +102,20 @@ class ClosureConstraints:
         """``M(x)`` as an ``m × N`` array (object dtype for exact ``x``)."""
         exact = bool(len(x)) and isinstance(x[0], Fraction)
         zero: Any = Fraction(0) if exact else 0.0
-        return np.array([[sum((a * x[k] for k, a in form.items()), zero) for form in row] for row in self.mech],
-                        dtype=object if exact else float)
+        return np.array(
+            [[sum((a * x[k] for k, a in form.items()), zero) for form in row] for row in self.mech],
+            dtype=object if exact else float,
+        )
 
     def sparse_map(self) -> Any:
         """The map ``x ↦ vec(M)`` (row-major ``ω, D``) as a float scipy sparse matrix."""
         m, N = self.shape
-        trip = [(w * N + d, k, float(a)) for w, row in enumerate(self.mech) for d, form in enumerate(row)
-                for k, a in form.items()]
+        trip = [
+            (w * N + d, k, float(a))
+            for w, row in enumerate(self.mech)
+            for d, form in enumerate(row)
+            for k, a in form.items()
+        ]
         r, c, v = zip(*trip) if trip else ((), (), ())
         return sp.csr_matrix((v, (r, c)), shape=(m * N, self.n))
 
@@ -129,8 +141,17 @@ class _LP:
     and dual pair; exact mode never rounds floats.
     """
 
-    def __init__(self, n: int, c: list[Any], eq: list[dict[int, Any]], b_eq: list[Any], ub: list[dict[int, Any]],
-                 exact: bool, what: str, b_ub: list[Any] | None = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        c: list[Any],
+        eq: list[dict[int, Any]],
+        b_eq: list[Any],
+        ub: list[dict[int, Any]],
+        exact: bool,
+        what: str,
+        b_ub: list[Any] | None = None,
+    ) -> None:
         self.n, self.c, self.eq, self.b_eq, self.ub, self.exact, self.what = n, c, eq, b_eq, ub, exact, what
         self.b_ub: list[Any] = [0] * len(ub) if b_ub is None else list(b_ub)
 
@@ -147,11 +168,14 @@ class _LP:
         A = sp.csc_matrix((v, (r, cidx)), shape=(len(rows), self.n))
         lo = [float(b) for b in self.b_eq] + [-np.inf] * len(self.ub)
         hi = [float(b) for b in self.b_eq] + [float(b) for b in self.b_ub]
-        model = HighsModel(-np.array([float(v) for v in self.c]), A, lo, hi, np.zeros(self.n),
-                           np.full(self.n, np.inf), what=self.what)
+        model = HighsModel(
+            -np.array([float(v) for v in self.c]), A, lo, hi, np.zeros(self.n), np.full(self.n, np.inf), what=self.what
+        )
         res = model.solve(solver="dual")
         if res.status != "optimal":
-            raise SolverError(f"{self.what}: HiGHS reports the LP infeasible, which is impossible for a non-empty closure")
+            raise SolverError(
+                f"{self.what}: HiGHS reports the LP infeasible, which is impossible for a non-empty closure"
+            )
         ne = len(self.eq)
         duals = res.eq_duals
         sol: ExactLPSolution | None = None
@@ -167,20 +191,32 @@ class _LP:
                 try:
                     sol = exact_lp_cdd(neg, rows, lo_x, hi_x)
                 except SizeLimitError as err:
-                    raise SolverError(f"{self.what}: every input is rational but HiGHS's optimal basis does not give an "
-                                      f"exactly optimal vertex, and the exact fallback is refused: {err}") from err
+                    raise SolverError(
+                        f"{self.what}: every input is rational but HiGHS's optimal basis does not give an "
+                        f"exactly optimal vertex, and the exact fallback is refused: {err}"
+                    ) from err
             if sol is None:
-                raise SolverError(f"{self.what}: every input is rational but neither HiGHS's optimal basis nor cdd's "
-                                  "exact simplex gives a verified exact optimum; no float answer is substituted")
+                raise SolverError(
+                    f"{self.what}: every input is rational but neither HiGHS's optimal basis nor cdd's "
+                    "exact simplex gives a verified exact optimum; no float answer is substituted"
+                )
             note += f"exact optimum from {'HiGHS’s optimal basis' if sol.method == 'basis' else 'cdd’s exact simplex'}"
-        return _Solved(x=np.asarray(res.x), fun=-float(res.fun or 0.0),
-                       eq_duals=None if duals is None else np.asarray(duals[:ne]),
-                       ub_duals=None if duals is None else np.asarray(duals[ne:]), exact=sol, note=note)
+        return _Solved(
+            x=np.asarray(res.x),
+            fun=-float(res.fun or 0.0),
+            eq_duals=None if duals is None else np.asarray(duals[:ne]),
+            ub_duals=None if duals is None else np.asarray(duals[ne:]),
+            exact=sol,
+            note=note,
+        )
 
     def feasible(self, x: Sequence[Any]) -> bool:
         dot = lambda row: sum((a * x[j] for j, a in row.items()), Fraction(0))  # noqa: E731
-        return (all(v >= 0 for v in x) and all(dot(row) == b for row, b in zip(self.eq, self.b_eq))
-                and all(dot(row) <= b for row, b in zip(self.ub, self.b_ub)))
+        return (
+            all(v >= 0 for v in x)
+            and all(dot(row) == b for row, b in zip(self.eq, self.b_eq))
+            and all(dot(row) <= b for row, b in zip(self.ub, self.b_ub))
+        )
 
     def value(self, x: Sequence[Any]) -> Any:
         return sum((a * v for a, v in zip(self.c, x) if a), Fraction(0) if self.exact else 0.0)
@@ -192,8 +228,17 @@ class _LP:
         return np.array(sol.y[:ne], dtype=object), np.array(sol.y[ne:], dtype=object)
 
 
-def _finish(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: Any, exact: bool, formulation: str,
-            dual: dict[str, Any], detail: str, membership: Membership | None = None) -> OptimalMechanism:
+def _finish(
+    definition: PrivacyDefinition,
+    M: Mechanism,
+    C: np.ndarray,
+    bound: Any,
+    exact: bool,
+    formulation: str,
+    dual: dict[str, Any],
+    detail: str,
+    membership: Membership | None = None,
+) -> OptimalMechanism:
     mat = M.matrix if exact else M.float_matrix()
     if exact:  # only the non-zero costs contribute (accuracy: N of N² entries)
         nz = np.nonzero(np.asarray(C, dtype=object) != 0)
@@ -204,21 +249,39 @@ def _finish(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: A
     gap = bound - value
     verified = gap == 0 if exact else abs(float(gap)) <= tol
     if exact and not verified:
-        raise SolverError(f"optimal mechanism for {definition.spec()}: every input is rational but the exact dual bound "
-                          f"{fraction_str(bound)} differs from the exact value {fraction_str(value)}; no float answer "
-                          "is substituted")
+        raise SolverError(
+            f"optimal mechanism for {definition.spec()}: every input is rational but the exact dual bound "
+            f"{fraction_str(bound)} differs from the exact value {fraction_str(value)}; no float answer "
+            "is substituted"
+        )
     if not verified:
         detail += f"; NOT verified: gap {number_text(float(gap), digits=3)} exceeds the tolerance {number_text(tol)}"
-    cert = OptimalityCertificate(bound=bound, value=value, gap=gap, exact=exact and verified, verified=verified,
-                                 tolerance=tol, dual=dual, detail=detail)
+    cert = OptimalityCertificate(
+        bound=bound,
+        value=value,
+        gap=gap,
+        exact=exact and verified,
+        verified=verified,
+        tolerance=tol,
+        dual=dual,
+        detail=detail,
+    )
     if membership is None:  # a caller's exact structured re-check (every row, every constraint) stands in for it
         membership = definition.contains(M)
-    text = (f"optimal mechanism for {definition.spec()} ({formulation} LP): expected utility {fraction_str(value)}"
-            f"{'' if exact else f' ≈ {number_text(float(value), digits=10)}'}; in the closure: {'yes' if membership.member else 'NO'} [{membership.method}]")
-    return OptimalMechanism(mechanism=M, value=value, exact=exact and verified, formulation=formulation,
-                            definition=definition.spec(), certificate=cert, membership=membership, text=text)
-
-
+    text = (
+        f"optimal mechanism for {definition.spec()} ({formulation} LP): expected utility {fraction_str(value)}"
+        f"{'' if exact else f' ≈ {number_text(float(value), digits=10)}'}; in the closure: {'yes' if membership.member else 'NO'} [{membership.method}]"
+    )
+    return OptimalMechanism(
+        mechanism=M,
+        value=value,
+        exact=exact and verified,
+        formulation=formulation,
+        definition=definition.spec(),
+        certificate=cert,
+        membership=membership,
+        text=text,
+    )
 
 
 @singledispatch
@@ -235,9 +298,12 @@ def special_constraints(definition: Any, n_outputs: int, exact: bool) -> Closure
 
 #: Largest number of LP variables (outputs × (datasets + directed edges)) of the (ε, δ)-DP optimal-mechanism LP.
 MAX_ADP_OPTIMAL_VARIABLES = 200_000
-register_limit("adp_optimal_variables", globals(), "MAX_ADP_OPTIMAL_VARIABLES",
-               "largest number of variables (outputs × (datasets + directed edges)) of the (ε, δ)-DP "
-               "optimal-mechanism LP")
+register_limit(
+    "adp_optimal_variables",
+    globals(),
+    "MAX_ADP_OPTIMAL_VARIABLES",
+    "largest number of variables (outputs × (datasets + directed edges)) of the (ε, δ)-DP optimal-mechanism LP",
+)
 
 
 @special_constraints.register
@@ -251,10 +317,12 @@ def _adp_constraints(definition: ApproximateDP, n_outputs: int, exact: bool) -> 
     E = len(directed)
     n_vars = m * N + m * E + 1
     if n_vars > current_limit("adp_optimal_variables"):
-        raise SizeLimitError(f"optimal_mechanism: the (ε, δ)-DP LP for {definition.spec()} would have {n_vars:,} "
-                             f"variables (limit {current_limit('adp_optimal_variables'):,}); refused before "
-                             "building it — "
-                             f"{limit_hint('adp_optimal_variables', n_vars)}")
+        raise SizeLimitError(
+            f"optimal_mechanism: the (ε, δ)-DP LP for {definition.spec()} would have {n_vars:,} "
+            f"variables (limit {current_limit('adp_optimal_variables'):,}); refused before "
+            "building it — "
+            f"{limit_hint('adp_optimal_variables', n_vars)}"
+        )
     exact = exact and bool(definition.exact)
     one: Any = Fraction(1) if exact else 1.0
     r: Any = definition.level.exp_eps if exact else float(definition.level.exp_eps)
@@ -270,8 +338,16 @@ def _adp_constraints(definition: ApproximateDP, n_outputs: int, exact: bool) -> 
         ub.append({**{ti(e, w): one for w in range(m)}, tau: -dl})
     eq: list[dict[int, Any]] = [{mi(w, d): one for w in range(m)} for d in range(N)] + [{tau: one}]
     mech = tuple(tuple({mi(w, d): one} for d in range(N)) for w in range(m))
-    return ClosureConstraints(formulation="hockey-stick", n=n_vars, eq=eq, b_eq=[1] * (N + 1), ub=ub, mech=mech,
-                              exact=exact, data={"directed": directed, "r": r, "delta": dl})
+    return ClosureConstraints(
+        formulation="hockey-stick",
+        n=n_vars,
+        eq=eq,
+        b_eq=[1] * (N + 1),
+        ub=ub,
+        mech=mech,
+        exact=exact,
+        data={"directed": directed, "r": r, "delta": dl},
+    )
 
 
 def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: bool) -> OptimalMechanism:
@@ -293,8 +369,9 @@ def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: boo
     exact = model.exact
     directed, r, dl = model.data["directed"], model.data["r"], model.data["delta"]
     E = len(directed)
-    lp = _LP.of(model, model.objective(C if exact else np.asarray(C, dtype=float)),
-                f"optimal mechanism for {definition.spec()}")
+    lp = _LP.of(
+        model, model.objective(C if exact else np.asarray(C, dtype=float)), f"optimal mechanism for {definition.spec()}"
+    )
     res = lp.solve()
     Cx = C if exact else np.asarray(C, dtype=float)
 
@@ -315,14 +392,17 @@ def _adp_lp(definition: Any, C: np.ndarray, outputs: tuple[str, ...], exact: boo
         rawf = np.asarray(res.ub_duals if res.ub_duals is not None else np.zeros(len(model.ub)))[: m * E]
         zs = [np.clip(-sz * rawf, 0, None) for sz in (1, -1)]
     bound, y, z = min(((*bound_of(zc), zc) for zc in zs), key=lambda q: q[0])
-    detail = (f"(ε, δ)-DP LP with hockey-stick auxiliary variables ({m * E} t's); bound "
-              f"Σ_D max_ω G[ω, D] + δ Σ_e max_ω z[e, ω] from HiGHS's {'exact ' if exact else ''}duals")
+    detail = (
+        f"(ε, δ)-DP LP with hockey-stick auxiliary variables ({m * E} t's); bound "
+        f"Σ_D max_ω G[ω, D] + δ Σ_e max_ω z[e, ω] from HiGHS's {'exact ' if exact else ''}duals"
+    )
     if res.exact is not None:
         M = Mechanism(model.mechanism_matrix(res.exact.x), definition.inputs, outputs, exact=True)
         return _finish(definition, M, C, bound, True, "hockey-stick", {"z": z, "y": y}, f"{detail}; {res.note}")
     M = Mechanism(model.mechanism_matrix(np.clip(res.x, 0, None)), definition.inputs, outputs, exact=False)
-    return _finish(definition, M, np.asarray(C, dtype=float), float(bound), False, "hockey-stick",
-                   {"z": z, "y": y}, detail)
+    return _finish(
+        definition, M, np.asarray(C, dtype=float), float(bound), False, "hockey-stick", {"z": z, "y": y}, detail
+    )
 
 
 @special_lp.register
@@ -360,11 +440,14 @@ def _rows_constraints(definition: PrivacyDefinition, m: int, exact: bool) -> Clo
     eq += [{idx(w, d): e[d] for d in range(N) if e[d] != 0} for w in range(m) for e in E]
     b_eq: list[Any] = [1] * N + [0] * (m * len(E))
     mech = tuple(tuple({idx(w, d): one} for d in range(N)) for w in range(m))
-    return ClosureConstraints(formulation="rows", n=m * N, eq=eq, b_eq=b_eq, ub=ub, mech=mech, exact=exact,
-                              data={"F": F, "E": E})
+    return ClosureConstraints(
+        formulation="rows", n=m * N, eq=eq, b_eq=b_eq, ub=ub, mech=mech, exact=exact, data={"F": F, "E": E}
+    )
 
 
-def _closure_constraints(definition: PrivacyDefinition, mechs: Sequence[Mechanism], m: int, exact: bool) -> ClosureConstraints:
+def _closure_constraints(
+    definition: PrivacyDefinition, mechs: Sequence[Mechanism], m: int, exact: bool
+) -> ClosureConstraints:
     """``M = Σ_j B_j M_j`` with ``B_j ≥ 0``, ``1ᵀ B_j = λ_j 1ᵀ``, ``Σ_j λ_j = 1`` (Lin & Kifer Theorem 3.4): the
     variables are the entries of each ``B_j`` (``m × o_j``, row-major) and then the ``λ_j``."""
     exact = exact and all(M.exact for M in mechs)
@@ -373,16 +456,39 @@ def _closure_constraints(definition: PrivacyDefinition, mechs: Sequence[Mechanis
     sizes = [Mj.shape[0] for Mj in mats]
     offsets = [int(v) for v in np.cumsum([0] + [m * o for o in sizes])]
     lam0 = offsets[-1]
-    eq: list[dict[int, Any]] = [{**{offsets[j] + w * o_j + o: 1 for w in range(m)}, lam0 + j: -1}
-                                for j, o_j in enumerate(sizes) for o in range(o_j)]  # 1ᵀ B_j = λ_j 1ᵀ
+    eq: list[dict[int, Any]] = [
+        {**{offsets[j] + w * o_j + o: 1 for w in range(m)}, lam0 + j: -1}
+        for j, o_j in enumerate(sizes)
+        for o in range(o_j)
+    ]  # 1ᵀ B_j = λ_j 1ᵀ
     eq.append({lam0 + j: 1 for j in range(len(mats))})
-    mech = tuple(tuple({offsets[j] + w * o_j + o: mats[j][o, d] for j, o_j in enumerate(sizes) for o in range(o_j)
-                        if mats[j][o, d] != 0} for d in range(N)) for w in range(m))
-    return ClosureConstraints(formulation="closure", n=lam0 + len(mats), eq=eq, b_eq=[0] * (len(eq) - 1) + [1], ub=[],
-                              mech=mech, exact=exact, data={"mats": mats, "offsets": offsets})
+    mech = tuple(
+        tuple(
+            {
+                offsets[j] + w * o_j + o: mats[j][o, d]
+                for j, o_j in enumerate(sizes)
+                for o in range(o_j)
+                if mats[j][o, d] != 0
+            }
+            for d in range(N)
+        )
+        for w in range(m)
+    )
+    return ClosureConstraints(
+        formulation="closure",
+        n=lam0 + len(mats),
+        eq=eq,
+        b_eq=[0] * (len(eq) - 1) + [1],
+        ub=[],
+        mech=mech,
+        exact=exact,
+        data={"mats": mats, "offsets": offsets},
+    )
 
 
-def closure_constraints(definition: PrivacyDefinition, n_outputs: int, *, exact: bool | None = None) -> ClosureConstraints:
+def closure_constraints(
+    definition: PrivacyDefinition, n_outputs: int, *, exact: bool | None = None
+) -> ClosureConstraints:
     """The linear description of the definition's closure used by :func:`optimal_mechanism` (and by
     :func:`~privgeom.analyses.least_informative`): the post-processing variables of Theorem 3.4 for finite definitions, the row
     cone's facets for definitions decided by their row cone (any definition exposing ``row_cone()`` with
@@ -403,5 +509,7 @@ def closure_constraints(definition: PrivacyDefinition, n_outputs: int, *, exact:
         return _rows_constraints(definition, int(n_outputs), ex)
     if (model := special_constraints(definition, int(n_outputs), ex)) is not None:
         return model
-    raise InvalidTypeError(f"{definition.spec()} is neither finite nor decided by its row cone, and privgeom has no "
-                           "other linear description of its closure")
+    raise InvalidTypeError(
+        f"{definition.spec()} is neither finite nor decided by its row cone, and privgeom has no "
+        "other linear description of its closure"
+    )

@@ -92,7 +92,9 @@ def prior_vector(prior: PriorLike, inputs: Sequence[str], *, exact: bool | None 
     return vals
 
 
-def utility_matrix(utility: UtilityLike, inputs: Sequence[str], *, exact: bool | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
+def utility_matrix(
+    utility: UtilityLike, inputs: Sequence[str], *, exact: bool | None = None
+) -> tuple[np.ndarray, tuple[str, ...]]:
     """Parse a utility into ``(U, outputs)`` with ``U[D, ω]`` (rows = datasets in ``inputs`` order).
 
     Accepted: ``"accuracy"`` (``U[D, ω] = 1`` iff ``ω = D``: guess the dataset), a 2-D array-like (rows =
@@ -130,8 +132,10 @@ def utility_matrix(utility: UtilityLike, inputs: Sequence[str], *, exact: bool |
     except (ValueError, TypeError):
         raise FormatError("the utility matrix must be a rectangular 2-D list of numbers") from None
     if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise FormatError(f"the utility must be a rectangular, non-empty 2-D matrix (rows = datasets, columns = "
-                          f"outputs), got shape {arr.shape}")
+        raise FormatError(
+            f"the utility must be a rectangular, non-empty 2-D matrix (rows = datasets, columns = "
+            f"outputs), got shape {arr.shape}"
+        )
     if rows_labels is not None:
         rows_labels = [str(s) for s in rows_labels]
         if sorted(rows_labels) != sorted(inputs) or len(rows_labels) != arr.shape[0]:
@@ -146,7 +150,9 @@ def utility_matrix(utility: UtilityLike, inputs: Sequence[str], *, exact: bool |
     U = np.array(vals, dtype=object if exact else float).reshape(arr.shape)
     outs = tuple(str(o) for o in outputs) if outputs is not None else tuple(f"o{j}" for j in range(arr.shape[1]))
     if len(outs) != arr.shape[1] or len(set(outs)) != len(outs):
-        raise FormatError(f"{len(outs)} distinct output labels needed for {arr.shape[1]} utility columns, got {list(outs)[:8]}")
+        raise FormatError(
+            f"{len(outs)} distinct output labels needed for {arr.shape[1]} utility columns, got {list(outs)[:8]}"
+        )
     return U, outs
 
 
@@ -173,13 +179,19 @@ def optimal_lp_size(definition: PrivacyDefinition, n_outputs: int) -> LPSize:
         nf = cone.n_facets
         per = 2 if st is not None and st.kind == "difference" else N
         n_eq = 0 if st is not None and st.kind == "difference" else len(cone.equalities)
-        return LPSize(formulation="rows", variables=m * N, constraints=m * nf + N + m * n_eq,
-                      nonzeros=m * nf * per + m * N + m * n_eq * N)
+        return LPSize(
+            formulation="rows",
+            variables=m * N,
+            constraints=m * nf + N + m * n_eq,
+            nonzeros=m * nf * per + m * N + m * n_eq * N,
+        )
     special = special_lp_size(definition, m)
     if special is not None:
         return LPSize(formulation="dedicated", **special._asdict())
-    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
-                           "and privgeom has no other LP over its closure")
+    raise InvalidTypeError(
+        f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
+        "and privgeom has no other LP over its closure"
+    )
 
 
 def _cost_matrix(U: np.ndarray, pi: Sequence[Any], exact: bool) -> np.ndarray:
@@ -204,7 +216,8 @@ def _refuse_lp(definition: PrivacyDefinition, est: LPSize, limit: int, context: 
             f"optimal_mechanism: the {est.formulation} LP for {what}{context} would have {est.variables:,} variables, "
             f"{est.constraints:,} constraints and {est.nonzeros:,} nonzeros (size {est.size:,} = nonzeros + "
             f"variables), more than the limit {limit:,}; refused before building it — "
-            f"{limit_hint('optimal_lp_size', est.size, keyword='max_lp_size')}")
+            f"{limit_hint('optimal_lp_size', est.size, keyword='max_lp_size')}"
+        )
 
 
 def _check_lp_size(definition: PrivacyDefinition, n_outputs: int, limit: int) -> None:
@@ -217,8 +230,9 @@ def _rows_lp(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, .
     model = _rows_constraints(definition, m, exact)
     exact = model.exact
     F, E = model.data["F"], model.data["E"]
-    lp = _LP.of(model, model.objective(C if exact else np.asarray(C, dtype=float)),
-                f"optimal mechanism for {definition.spec()}")
+    lp = _LP.of(
+        model, model.objective(C if exact else np.asarray(C, dtype=float)), f"optimal mechanism for {definition.spec()}"
+    )
     res = lp.solve()
 
     def bound_of(z: np.ndarray, w: np.ndarray) -> tuple[Any, list[Any]]:
@@ -241,20 +255,23 @@ def _rows_lp(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, .
             zf = np.clip(sz * nu, 0, None)
             cands.append((*bound_of(zf, sw * mu), zf, sw * mu))
     bound, y, z, w = min(cands, key=lambda t: t[0])
-    detail = (f"rows LP: HiGHS dual simplex; bound Σ_D max_ω (C + zA + wE)[ω, D] from its "
-              f"{'exact ' if exact else ''}duals")
+    detail = (
+        f"rows LP: HiGHS dual simplex; bound Σ_D max_ω (C + zA + wE)[ω, D] from its {'exact ' if exact else ''}duals"
+    )
     if res.exact is not None:
         M = Mechanism(model.mechanism_matrix(res.exact.x), definition.inputs, outputs, exact=True)
         return _finish(definition, M, C, bound, True, "rows", {"z": z, "w": w, "y": y}, f"{detail}; {res.note}")
     x = np.clip(np.asarray(res.x), 0, None)
     M = Mechanism(x.reshape(m, N), definition.inputs, outputs, exact=False)
-    return _finish(definition, M, np.asarray(C, dtype=float), float(bound), False, "rows",
-                   {"z": z, "w": w, "y": y}, detail)
+    return _finish(
+        definition, M, np.asarray(C, dtype=float), float(bound), False, "rows", {"z": z, "w": w, "y": y}, detail
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- closure LP
-def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np.ndarray, outputs: tuple[str, ...],
-                exact: bool) -> OptimalMechanism:
+def _closure_lp(
+    definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np.ndarray, outputs: tuple[str, ...], exact: bool
+) -> OptimalMechanism:
     m = C.shape[0]
     model = _closure_constraints(definition, mechs, m, exact)
     exact = model.exact
@@ -269,7 +286,7 @@ def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np
     totals = [sum(uj) for uj in u]
     t = max(totals)
     jstar = int(np.argmax([float(v) for v in totals])) if not exact else totals.index(t)
-    detail = ("closure LP (Theorem 3.4): HiGHS value confirmed by the explicit dual t = max_j Σ_o max_ω (C M_jᵀ)[ω, o]")
+    detail = "closure LP (Theorem 3.4): HiGHS value confirmed by the explicit dual t = max_j Σ_o max_ω (C M_jᵀ)[ω, o]"
     if res.exact is not None and res.exact.value == -t:
         vec = np.array(res.exact.x, dtype=object)
         detail += f"; {res.note}"
@@ -282,7 +299,7 @@ def _closure_lp(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np
         detail += "; primal built from the dual (deterministic Bayes decision on the best M_j)"
         if abs(float(res.fun) - float(t)) > _CLOSURE_VALUE_RTOL * max(1.0, abs(float(t))):
             detail += f"; HiGHS value {res.fun!r} differs from the explicit optimum"
-    acc = sum(vec[offsets[j]:offsets[j + 1]].reshape(m, -1).dot(Mj) for j, Mj in enumerate(mats))  # Σ_j B_j M_j
+    acc = sum(vec[offsets[j] : offsets[j + 1]].reshape(m, -1).dot(Mj) for j, Mj in enumerate(mats))  # Σ_j B_j M_j
     M = Mechanism(acc, definition.inputs, outputs, exact=exact)
     return _finish(definition, M, Cx, t, exact, "closure", {"u": u, "t": t}, detail)
 
@@ -301,8 +318,6 @@ class _Problem:
     limit: int
 
 
-
-
 def _route_lp(p: _Problem) -> OptimalMechanism:
     """The full LP, for every definition with a linear description of its closure: the closure LP (finite, Lin &
     Kifer Theorem 3.4), the rows LP (decided by its row cone, Definition 3.5) or a registered special LP ((ε, δ)-DP,
@@ -315,6 +330,7 @@ def _route_lp(p: _Problem) -> OptimalMechanism:
         return _rows_lp(definition, p.C, p.outputs, p.exact)
     if (special := special_lp(definition)) is not None:
         return special(definition, p.C, p.outputs, p.exact)
-    raise InvalidTypeError(f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
-                           "and privgeom has no other LP over its closure")
-
+    raise InvalidTypeError(
+        f"optimal_mechanism: {definition.spec()} is neither finite nor decided by its row cone, "
+        "and privgeom has no other LP over its closure"
+    )

@@ -51,8 +51,13 @@ from ...mechanisms import Mechanism
 from ._optimal_adp import _LP, _finish
 from ._results import LPDims, OptimalMechanism
 
-__all__ = ["explicit_closure_optimum", "closed_form_optimum", "symmetric_rows_optimum", "ratio_rows_membership",
-           "reduced_lp_size"]
+__all__ = [
+    "explicit_closure_optimum",
+    "closed_form_optimum",
+    "symmetric_rows_optimum",
+    "ratio_rows_membership",
+    "reduced_lp_size",
+]
 
 _INT64_SAFE = 1 << 62
 #: Largest (items × generators) for the orbit computation of the symmetric reduction: (output, facet) pairs and
@@ -110,7 +115,12 @@ def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Member
     True
     """
     data = _ratio_data(definition)
-    if data is None or not (definition.exact and M.exact) or data[2] is None or tuple(M.inputs) != tuple(definition.inputs):
+    if (
+        data is None
+        or not (definition.exact and M.exact)
+        or data[2] is None
+        or tuple(M.inputs) != tuple(definition.inputs)
+    ):
         return None
     a, b, r = data
     X, _ = _as_ints(M.matrix)
@@ -120,15 +130,36 @@ def ratio_rows_membership(definition: PrivacyDefinition, M: Mechanism) -> Member
         X = X.astype(object)
     if (X < 0).any() or (q * X[:, a] > p * X[:, b]).any():
         return None
-    return Membership(member=True, method="ratio-rows", exact=True,
-                      detail=f"every row satisfies x_i ≤ {fraction_str(r)}·x_j on all {len(a):,} ratio constraints "
-                             f"(checked in integers)")
+    return Membership(
+        member=True,
+        method="ratio-rows",
+        exact=True,
+        detail=f"every row satisfies x_i ≤ {fraction_str(r)}·x_j on all {len(a):,} ratio constraints "
+        f"(checked in integers)",
+    )
 
 
-def _finish_verified(definition: PrivacyDefinition, M: Mechanism, C: np.ndarray, bound: Any, exact: bool,
-                     formulation: str, dual: dict[str, Any], detail: str) -> OptimalMechanism:
-    return _finish(definition, M, C, bound, exact, formulation, dual, detail,
-                   membership=ratio_rows_membership(definition, M) if exact else None)
+def _finish_verified(
+    definition: PrivacyDefinition,
+    M: Mechanism,
+    C: np.ndarray,
+    bound: Any,
+    exact: bool,
+    formulation: str,
+    dual: dict[str, Any],
+    detail: str,
+) -> OptimalMechanism:
+    return _finish(
+        definition,
+        M,
+        C,
+        bound,
+        exact,
+        formulation,
+        dual,
+        detail,
+        membership=ratio_rows_membership(definition, M) if exact else None,
+    )
 
 
 #: Largest dense facet matrix (facets × datasets) for which the dual is also reported in the rows LP's format.
@@ -169,8 +200,9 @@ def _rows_dual(definition: PrivacyDefinition, Z: Any, y: list[Any]) -> dict[str,
 
 
 # ---------------------------------------------------------------------------------------------------- explicit
-def explicit_closure_optimum(definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np.ndarray,
-                             outputs: tuple[str, ...], exact: bool) -> OptimalMechanism:
+def explicit_closure_optimum(
+    definition: PrivacyDefinition, mechs: Sequence[Mechanism], C: np.ndarray, outputs: tuple[str, ...], exact: bool
+) -> OptimalMechanism:
     """The Bayes decision on the best generating mechanism (module docstring, ``"explicit"``)."""
     m, N = C.shape
     exact = exact and all(Mj.exact for Mj in mechs)
@@ -182,8 +214,11 @@ def explicit_closure_optimum(definition: PrivacyDefinition, mechs: Sequence[Mech
         check_dense_size(m, Mj.n_outputs, exact=exact, what=f"the Bayes table of generating mechanism #{j}")
         if exact:
             Mi, Lm = ints[j] = _as_ints(Mj.matrix)
-            if Ci.dtype != object and Mi.dtype != object and \
-                    int(np.abs(Ci).max(initial=0)) * int(np.abs(Mi).max(initial=0)) * N < _INT64_SAFE:
+            if (
+                Ci.dtype != object
+                and Mi.dtype != object
+                and int(np.abs(Ci).max(initial=0)) * int(np.abs(Mi).max(initial=0)) * N < _INT64_SAFE
+            ):
                 G = Ci.dot(Mi.T)
             else:
                 G = Ci.astype(object).dot(Mi.T.astype(object))
@@ -207,8 +242,10 @@ def explicit_closure_optimum(definition: PrivacyDefinition, mechs: Sequence[Mech
         rows = np.zeros((m, N))
         np.add.at(rows, np.asarray(dec, dtype=np.int64), mat)
     M = Mechanism(rows, definition.inputs, outputs, exact=exact)
-    detail = (f"explicit optimum of the closure LP (Theorem 3.4): the dual t = max_j Σ_o max_ω (C M_jᵀ)[ω, o] is "
-              f"attained by the Bayes decision on generating mechanism #{j}; no LP solved")
+    detail = (
+        f"explicit optimum of the closure LP (Theorem 3.4): the dual t = max_j Σ_o max_ω (C M_jᵀ)[ω, o] is "
+        f"attained by the Bayes decision on generating mechanism #{j}; no LP solved"
+    )
     return _finish(definition, M, C, t, exact, "closure", {"t": t, "mechanism": j}, detail)
 
 
@@ -230,8 +267,9 @@ def _is_complete_accuracy(definition: PrivacyDefinition, C: np.ndarray) -> Any:
     return c0 if not np.any(off != 0) else None
 
 
-def closed_form_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...],
-                        exact: bool) -> OptimalMechanism | None:
+def closed_form_optimum(
+    definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool
+) -> OptimalMechanism | None:
     """``n``-ary randomized response for accuracy under the uniform prior on ``K_n`` (module docstring); None when
     the definition, utility or prior is not of that form."""
     c0 = _is_complete_accuracy(definition, C)
@@ -252,9 +290,11 @@ def closed_form_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: t
     Zi[a, np.arange(len(a))] = Fraction(z).numerator if exact else 1
     Z: Any = (Zi, Fraction(z).denominator) if exact else Zi * z
     bound, y = _full_dual_bound(C, Z, a, b, r, exact)
-    detail = (f"closed form: {N}-ary randomized response is optimal for accuracy under the uniform prior on the "
-              f"complete graph (Kairouz–Oh–Viswanath 2016); dual weight {fraction_str(z)} on each facet e^ε x_D ≥ "
-              f"x_ω of row ω, checked on all {len(a) * N:,} (row, facet) pairs")
+    detail = (
+        f"closed form: {N}-ary randomized response is optimal for accuracy under the uniform prior on the "
+        f"complete graph (Kairouz–Oh–Viswanath 2016); dual weight {fraction_str(z)} on each facet e^ε x_D ≥ "
+        f"x_ω of row ω, checked on all {len(a) * N:,} (row, facet) pairs"
+    )
     return _finish_verified(definition, M, C, bound, exact, "rows", _rows_dual(definition, Z, y), detail)
 
 
@@ -263,8 +303,9 @@ def _orbit_ids(n: int, maps: list[np.ndarray]) -> tuple[np.ndarray, int]:
     """Orbit id of each of ``n`` items under the maps (connected components), ids in order of first member."""
     src = np.concatenate([np.arange(n, dtype=np.int64)] * max(1, len(maps)))
     dst = np.concatenate(maps) if maps else np.arange(n, dtype=np.int64)
-    k, comp = connected_components(coo_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n)),
-                                   directed=True, connection="weak")
+    k, comp = connected_components(
+        coo_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n)), directed=True, connection="weak"
+    )
     first = np.full(k, n, dtype=np.int64)
     np.minimum.at(first, comp, np.arange(n, dtype=np.int64))
     rank = np.empty(k, dtype=np.int64)
@@ -342,12 +383,18 @@ def _reduction(definition: PrivacyDefinition, C: np.ndarray) -> _Reduction | Non
     qid, n_q = _orbit_ids(N, gens)
     point_reps = [int(np.flatnonzero(qid == o)[0]) for o in range(n_q)]
     size = LPDims(variables=n_p, constraints=n_t + n_q, nonzeros=2 * n_t + n_q * min(n_p, m))
-    return _Reduction(gens=gens, pid=pid.reshape(m, N), n_p=n_p, tid=tid, n_t=n_t, a=a, b=b, r=r, size=size,
-                      point_reps=point_reps)
+    return _Reduction(
+        gens=gens, pid=pid.reshape(m, N), n_p=n_p, tid=tid, n_t=n_t, a=a, b=b, r=r, size=size, point_reps=point_reps
+    )
 
 
-def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs: tuple[str, ...], exact: bool,
-                           check_size: Callable[[int, int, int], None] | None = None) -> OptimalMechanism | None:
+def symmetric_rows_optimum(
+    definition: PrivacyDefinition,
+    C: np.ndarray,
+    outputs: tuple[str, ...],
+    exact: bool,
+    check_size: Callable[[int, int, int], None] | None = None,
+) -> OptimalMechanism | None:
     """The orbit-reduced rows LP, expanded and re-verified (module docstring, ``"symmetric"``); None when no
     reduction applies. ``check_size(variables, constraints, nonzeros)`` may refuse the reduced LP before it is built."""
     red = _reduction(definition, C)
@@ -385,10 +432,18 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
     try:
         lp = _LP(n_p, list(c_red), eq, [1] * len(eq), ub, exact, what)
         res = lp.solve()
-        cands = [(np.array(res.exact.x if res.exact is not None else np.clip(res.x, 0, None),
-                           dtype=object if exact else float),
-                  np.asarray(lp.exact_duals(res.exact)[1] if res.exact is not None else
-                             (res.ub_duals if res.ub_duals is not None else np.zeros(n_t))))]
+        cands = [
+            (
+                np.array(
+                    res.exact.x if res.exact is not None else np.clip(res.x, 0, None), dtype=object if exact else float
+                ),
+                np.asarray(
+                    lp.exact_duals(res.exact)[1]
+                    if res.exact is not None
+                    else (res.ub_duals if res.ub_duals is not None else np.zeros(n_t))
+                ),
+            )
+        ]
         note = res.note
     except SolverError:
         if not exact:
@@ -397,15 +452,24 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         # and dual; the full re-verification below accepts only an exactly feasible pair with equal objectives
         from ...geometry._lp import rational_candidates
 
-        flt = _LP(n_p, [float(v) for v in c_red], eq, [1] * len(eq),
-                  [{k: float(v) for k, v in row.items()} for row in ub], False, what).solve()
+        flt = _LP(
+            n_p,
+            [float(v) for v in c_red],
+            eq,
+            [1] * len(eq),
+            [{k: float(v) for k, v in row.items()} for row in ub],
+            False,
+            what,
+        ).solve()
         yub = flt.ub_duals if flt.ub_duals is not None else np.zeros(n_t)
         cands = list(zip(rational_candidates(np.clip(flt.x, 0, None)), rational_candidates(yub)))
         note = "HiGHS's float optimum rationalised, then verified exactly on the full LP"
-    detail = (f"symmetry-reduced rows LP: {n_p} orbit variables and {n_t} constraint orbits instead of {m * N:,} "
-              f"variables and {m * E:,} constraints ({len(red.gens)} group generators); solution expanded and "
-              f"re-verified on the full constraints, dual spread evenly over each constraint orbit"
-              f"{'; ' + note if note else ''}")
+    detail = (
+        f"symmetry-reduced rows LP: {n_p} orbit variables and {n_t} constraint orbits instead of {m * N:,} "
+        f"variables and {m * E:,} constraints ({len(red.gens)} group generators); solution expanded and "
+        f"re-verified on the full constraints, dual spread evenly over each constraint orbit"
+        f"{'; ' + note if note else ''}"
+    )
     for v, y_ub in cands:
         mat = v[pid]
         if exact and (np.any(mat < 0) or any(sum(mat[:, d]) != 1 for d in range(N))):
@@ -413,8 +477,9 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         M = Mechanism(mat, definition.inputs, outputs, exact=exact)
         best: tuple[Any, Any, Any] | None = None
         for sign in (-1, 1):
-            zt = np.array([max(sign * y_ub[o], zero) / int(sizes[o]) for o in range(n_t)],
-                          dtype=object if exact else float)
+            zt = np.array(
+                [max(sign * y_ub[o], zero) / int(sizes[o]) for o in range(n_t)], dtype=object if exact else float
+            )
             Z = zt[tid].reshape(m, E)
             bnd, y = _full_dual_bound(C, Z, a, b, r, exact)
             if best is None or bnd < best[0]:
@@ -423,14 +488,18 @@ def symmetric_rows_optimum(definition: PrivacyDefinition, C: np.ndarray, outputs
         value = (np.asarray(C, dtype=object) * mat).sum() if exact else None
         if exact and best[0] != value:
             continue
-        return _finish_verified(definition, M, C, best[0], exact, "rows", _rows_dual(definition, best[1], best[2]),
-                                detail)
-    raise SolverError(f"{what}: no exactly verified optimum (neither HiGHS's basis nor its rationalised float optimum "
-                      "passes the exact re-verification); no float answer is substituted")
+        return _finish_verified(
+            definition, M, C, best[0], exact, "rows", _rows_dual(definition, best[1], best[2]), detail
+        )
+    raise SolverError(
+        f"{what}: no exactly verified optimum (neither HiGHS's basis nor its rationalised float optimum "
+        "passes the exact re-verification); no float answer is substituted"
+    )
 
 
-def _full_dual_bound(C: np.ndarray, Z: np.ndarray | tuple[np.ndarray, int], a: np.ndarray, b: np.ndarray, r: Any,
-                     exact: bool) -> tuple[Any, list[Any]]:
+def _full_dual_bound(
+    C: np.ndarray, Z: np.ndarray | tuple[np.ndarray, int], a: np.ndarray, b: np.ndarray, r: Any, exact: bool
+) -> tuple[Any, list[Any]]:
     """``(Σ_D y_D, y)`` with ``y_D = max_ω (C + zA)[ω, D]`` for weights ``Z[ω, t]`` on the facets ``r x_b − x_a ≥ 0``
     of every row — the weak-duality bound, over the full constraint set. Exact mode works in integers (``Z`` may be
     given as ``(integer matrix, denominator)``), int64 when the magnitudes allow it."""

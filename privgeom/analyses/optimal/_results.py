@@ -45,8 +45,14 @@ class OptimalityCertificate(Result):
 
     def summary(self) -> str:
         if not self.verified:
-            return f"NOT certified: dual bound {fraction_str(self.bound)}, value {fraction_str(self.value)}; {self.detail}"
-        how = "exactly (rational arithmetic)" if self.exact else f"in float (gap {number_text(float(self.gap), digits=3)}, tolerance {number_text(self.tolerance)})"
+            return (
+                f"NOT certified: dual bound {fraction_str(self.bound)}, value {fraction_str(self.value)}; {self.detail}"
+            )
+        how = (
+            "exactly (rational arithmetic)"
+            if self.exact
+            else f"in float (gap {number_text(float(self.gap), digits=3)}, tolerance {number_text(self.tolerance)})"
+        )
         return f"optimal: dual bound {fraction_str(self.bound)} = value {fraction_str(self.value)}, verified {how}; {self.detail}"
 
 
@@ -106,8 +112,10 @@ class LPSize(Result):
         return self.nonzeros + self.variables
 
     def summary(self) -> str:
-        return (f"{self.formulation} LP: {self.variables:,} variables, {self.constraints:,} constraints, "
-                f"{self.nonzeros:,} nonzeros (size {self.size:,})")
+        return (
+            f"{self.formulation} LP: {self.variables:,} variables, {self.constraints:,} constraints, "
+            f"{self.nonzeros:,} nonzeros (size {self.size:,})"
+        )
 
 
 @dataclass(frozen=True)
@@ -134,9 +142,11 @@ class StaircaseOptimum(Result):
     mechanism: Mechanism
 
     def summary(self) -> str:
-        return (f"staircase optimum ({self.utility}, n={self.n}, e^ε={fraction_str(self.level.exp_eps)}): value "
-                f"{fraction_str(self.value)} (dual bound {fraction_str(self.bound)}) with patterns "
-                f"{', '.join(self.patterns)}")
+        return (
+            f"staircase optimum ({self.utility}, n={self.n}, e^ε={fraction_str(self.level.exp_eps)}): value "
+            f"{fraction_str(self.value)} (dual bound {fraction_str(self.bound)}) with patterns "
+            f"{', '.join(self.patterns)}"
+        )
 
 
 @dataclass(frozen=True)

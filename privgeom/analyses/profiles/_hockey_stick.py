@@ -91,8 +91,10 @@ class DeltaResult(Result):
 
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
-        head = (f"δ(ε = {format_level(self.level.eps)}) = {format_level(self.delta)} ({mode}) over {self.n_edges} edges "
-                f"of {self.graph!r}")
+        head = (
+            f"δ(ε = {format_level(self.level.eps)}) = {format_level(self.delta)} ({mode}) over {self.n_edges} edges "
+            f"of {self.graph!r}"
+        )
         if self.edge is None:
             text = head + "; no edges"
         elif not self.outputs:
@@ -116,8 +118,18 @@ def _delta_on(P: _Prepared, level: PrivacyLevel, fraction: bool) -> DeltaResult:
     note = level.note or ("e^ε given as a float: computed in float" if M.exact and not exact else "")
     zero: Scalar = Fraction(0) if exact else 0.0
     if len(P.I) == 0:
-        return DeltaResult(delta=zero, level=level, exact=exact, edge=None, outputs=(), p_event=zero, q_event=zero,
-                           n_edges=0, graph=P.graph, detail=note)
+        return DeltaResult(
+            delta=zero,
+            level=level,
+            exact=exact,
+            edge=None,
+            outputs=(),
+            p_event=zero,
+            q_event=zero,
+            n_edges=0,
+            graph=P.graph,
+            detail=note,
+        )
     value, d = _delta_scan(P, t, fraction)
     a = list(M.column(int(P.I[d]))) if exact else [float(v) for v in P.X[:, P.I[d]]]
     b = list(M.column(int(P.J[d]))) if exact else [float(v) for v in P.X[:, P.J[d]]]
@@ -130,8 +142,18 @@ def _delta_on(P: _Prepared, level: PrivacyLevel, fraction: bool) -> DeltaResult:
         S = []
     p_ev: Scalar = sum((a[w] for w in S), zero)
     q_ev: Scalar = sum((b[w] for w in S), zero)
-    return DeltaResult(delta=value, level=level, exact=exact, edge=P.label(d), outputs=tuple(M.outputs[w] for w in S),
-                       p_event=p_ev, q_event=q_ev, n_edges=P.n_edges, graph=P.graph, detail=note)
+    return DeltaResult(
+        delta=value,
+        level=level,
+        exact=exact,
+        edge=P.label(d),
+        outputs=tuple(M.outputs[w] for w in S),
+        p_event=p_ev,
+        q_event=q_ev,
+        n_edges=P.n_edges,
+        graph=P.graph,
+        detail=note,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- hockey stick
@@ -150,7 +172,9 @@ def _distribution(values: Any, name: str, exact: bool | None) -> list[Scalar]:
             raise InvalidParameterError(f"{name}[{i}] = {format_level(v)} is negative; probabilities must be >= 0")
     total = sum(out)
     if (exact and total != 1) or (not exact and abs(float(total) - 1.0) > ATOL * max(1, len(out))):
-        raise InvalidParameterError(f"{name} sums to {format_level(total)}, not 1: it is not a probability distribution")
+        raise InvalidParameterError(
+            f"{name} sums to {format_level(total)}, not 1: it is not a probability distribution"
+        )
     return out
 
 
@@ -169,13 +193,13 @@ def _pair(P: Any, Q: Any, exp_eps: ScalarLike | LogRational) -> _Pair:
     if t < 0:
         raise InvalidParameterError(f"exp_eps must be >= 0, got {format_level(t)}")
     raw = [list(x) if not isinstance(x, (str, bytes, Mechanism)) and hasattr(x, "__iter__") else x for x in (P, Q)]
-    exact = isinstance(t, Fraction) and all(
-        isinstance(r, list) and all(is_exact_scalar(v) for v in r) for r in raw
-    )
+    exact = isinstance(t, Fraction) and all(isinstance(r, list) and all(is_exact_scalar(v) for v in r) for r in raw)
     p = _distribution(raw[0], "P", exact)
     q = _distribution(raw[1], "Q", exact)
     if len(p) != len(q):
-        raise InvalidParameterError(f"P and Q must be distributions on the same outputs, got lengths {len(p)} and {len(q)}")
+        raise InvalidParameterError(
+            f"P and Q must be distributions on the same outputs, got lengths {len(p)} and {len(q)}"
+        )
     return _Pair(p=p, q=q, t=t if exact else float(t))
 
 
@@ -216,7 +240,9 @@ def _column(values: list[Scalar], t: Scalar) -> np.ndarray:
     return np.array(values, dtype=object if isinstance(t, Fraction) else float)
 
 
-def hockey_stick_event(P: Sequence[ScalarLike], Q: Sequence[ScalarLike], exp_eps: ScalarLike | LogRational) -> tuple[int, ...]:
+def hockey_stick_event(
+    P: Sequence[ScalarLike], Q: Sequence[ScalarLike], exp_eps: ScalarLike | LogRational
+) -> tuple[int, ...]:
     """The event ``S = {ω : P(ω) > t Q(ω)}`` (output indices) attaining :func:`hockey_stick`.
 
     Examples

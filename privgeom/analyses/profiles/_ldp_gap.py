@@ -73,12 +73,15 @@ class UtilityGap(Result):
 
     def summary(self) -> str:
         mode = "exact" if self.exact else "float"
-        return (f"{self.protocol}: optimal utility {fraction_str(self.value)} against {fraction_str(self.best)} for "
-                f"the best ε-LDP mechanism at e^ε = {fraction_str(self.level.exp_eps)}: gap {fraction_str(self.gap)} ({mode})")
+        return (
+            f"{self.protocol}: optimal utility {fraction_str(self.value)} against {fraction_str(self.best)} for "
+            f"the best ε-LDP mechanism at e^ε = {fraction_str(self.level.exp_eps)}: gap {fraction_str(self.gap)} ({mode})"
+        )
 
 
-def ldp_utility_gap(protocol: Mechanism | FiniteDefinition | str, utility: UtilityLike = "accuracy",
-                    prior: PriorLike = None) -> UtilityGap:
+def ldp_utility_gap(
+    protocol: Mechanism | FiniteDefinition | str, utility: UtilityLike = "accuracy", prior: PriorLike = None
+) -> UtilityGap:
     """The utility a local-DP protocol gives up against the best ε-LDP mechanism at its own exact ε (module doc).
 
     Parameters
@@ -105,10 +108,14 @@ def ldp_utility_gap(protocol: Mechanism | FiniteDefinition | str, utility: Utili
     if isinstance(D, Mechanism):
         D = FiniteDefinition([D])
     if not isinstance(D, FiniteDefinition):
-        raise InvalidTypeError(f"ldp_utility_gap takes a mechanism, a one-mechanism finite definition or a spec, "
-                               f"got {type(protocol).__name__}")
+        raise InvalidTypeError(
+            f"ldp_utility_gap takes a mechanism, a one-mechanism finite definition or a spec, "
+            f"got {type(protocol).__name__}"
+        )
     if len(D.mechanisms) != 1:
-        raise InvalidParameterError(f"ldp_utility_gap compares one protocol, got a definition of {len(D.mechanisms)} mechanisms")
+        raise InvalidParameterError(
+            f"ldp_utility_gap compares one protocol, got a definition of {len(D.mechanisms)} mechanisms"
+        )
     M = D.mechanisms[0]
     eps = epsilon(M, complete_graph(M.inputs))
     if eps.infinite:

@@ -65,7 +65,9 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------------------------------- ε
-def epsilon(mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", max_work: int | None = None) -> EpsilonResult:
+def epsilon(
+    mechanism: Mechanism, graph: RelationLike, *, method: str = "auto", max_work: int | None = None
+) -> EpsilonResult:
     """The exact ε of a finite mechanism over a neighbour graph (pure differential privacy).
 
     ``ε = max over edges {D, D'} (both directions) and outputs ω of ln(P(M(D) = ω) / P(M(D') = ω))``, outputs
@@ -200,8 +202,10 @@ def _epsilon_route_factors(M: Mechanism, graph: RelationLike, max_work: int | No
     ``docs/theory.md`` §7 (ε of a product over its Hamming relation).
     """
     if not _factored_hamming(M, graph, dense_refused=False):
-        raise InvalidParameterError("method='factors' needs a factored mechanism (randomized_response) and the "
-                                    "relation 'hamming' on its bit strings")
+        raise InvalidParameterError(
+            "method='factors' needs a factored mechanism (randomized_response) and the "
+            "relation 'hamming' on its bit strings"
+        )
     return _epsilon_factors(M)
 
 
@@ -237,8 +241,13 @@ def _factored_hamming(M: Mechanism, graph: RelationLike, *, dense_refused: bool)
 
 # ---------------------------------------------------------------------------------------------------- δ
 def delta(
-    mechanism: Mechanism, graph: RelationLike, eps: LevelLike | None = None, *, exp_eps: ScalarLike | None = None,
-    max_work: int | None = None, method: str = "auto",
+    mechanism: Mechanism,
+    graph: RelationLike,
+    eps: LevelLike | None = None,
+    *,
+    exp_eps: ScalarLike | None = None,
+    max_work: int | None = None,
+    method: str = "auto",
 ) -> DeltaResult:
     """The exact ``δ(ε)`` of a finite mechanism over a neighbour graph (approximate differential privacy).
 
@@ -299,33 +308,45 @@ def delta(
     return route(mechanism, graph, PrivacyLevel.parse(eps, exp_eps, allow_infinite=True), max_work)
 
 
-def _delta_route_auto(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel, max_work: int | None) -> DeltaResult:
+def _delta_route_auto(
+    mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel, max_work: int | None
+) -> DeltaResult:
     """``method="auto"``: from the factors (:func:`_delta_factors`) when ``mechanism`` is factored, ``e^ε`` exact,
     the relation its Hamming relation and the dense matrix beyond the size limit; else the scan on integers
     (:func:`_delta_on`), which costs :func:`profile_work` and honours ``max_work``. Source: Balle, Barthe & Gaboardi
     2018, Thm. 1 (δ as the largest hockey-stick divergence over directed edges)."""
-    if isinstance(mechanism, Mechanism) and isinstance(level.exp_eps, Fraction) and \
-            _factored_hamming(mechanism, graph, dense_refused=True):
+    if (
+        isinstance(mechanism, Mechanism)
+        and isinstance(level.exp_eps, Fraction)
+        and _factored_hamming(mechanism, graph, dense_refused=True)
+    ):
         return _delta_factors(mechanism, level)
     return _delta_on(_prepare(mechanism, graph, max_work=max_work, what="δ(ε)"), level, fraction=False)
 
 
-def _delta_route_factors(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel,
-                         max_work: int | None) -> DeltaResult:
+def _delta_route_factors(
+    mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel, max_work: int | None
+) -> DeltaResult:
     """``method="factors"``: ``δ = max_f δ_f`` from the one-bit factors (:func:`_delta_factors`), no dense matrix.
 
     Needs an exact mechanism kept factored into 2×2 factors, a rational ``e^ε`` and the Hamming relation of its
     bits; costs ``O(factors)`` (no edge is scanned, so ``max_work`` does not apply). Source: ``docs/theory.md`` §7.
     """
-    if not (isinstance(mechanism, Mechanism) and isinstance(level.exp_eps, Fraction)
-            and _factored_hamming(mechanism, graph, dense_refused=False)):
-        raise InvalidParameterError("method='factors' needs a factored exact mechanism (randomized_response), an "
-                                    "exact e^ε and the relation 'hamming' on its bit strings")
+    if not (
+        isinstance(mechanism, Mechanism)
+        and isinstance(level.exp_eps, Fraction)
+        and _factored_hamming(mechanism, graph, dense_refused=False)
+    ):
+        raise InvalidParameterError(
+            "method='factors' needs a factored exact mechanism (randomized_response), an "
+            "exact e^ε and the relation 'hamming' on its bit strings"
+        )
     return _delta_factors(mechanism, level)
 
 
-def _delta_route_fraction(mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel,
-                          max_work: int | None) -> DeltaResult:
+def _delta_route_fraction(
+    mechanism: Mechanism, graph: RelationLike, level: PrivacyLevel, max_work: int | None
+) -> DeltaResult:
     """``method="fraction"``: the scan with Fraction objects (the reference route before integer columns; same
     answer, slower). Costs :func:`profile_work` plus one exact hockey-stick sum per near-maximal class. Source: as
     ``"auto"``."""
@@ -358,12 +379,22 @@ def _delta_factors(M: Mechanism, level: PrivacyLevel) -> DeltaResult:
     n_edges = M.n_inputs * len(F) // 2
     a, b = res.edge or (F[best].inputs[0], F[best].inputs[1])
     ins = [G.inputs[0] for G in F]
-    D = "".join(ins[:best] + [a] + ins[best + 1:])
-    D2 = "".join(ins[:best] + [b] + ins[best + 1:])
+    D = "".join(ins[:best] + [a] + ins[best + 1 :])
+    D2 = "".join(ins[:best] + [b] + ins[best + 1 :])
     # S = {ω : M[ω, D] > e^ε M[ω, D']}: ω_f in S_f and every other factor positive at its input (bit labels: one
     # character per factor)
     allowed = [{G.outputs[w] for w, v in enumerate(G.column(0)) if v > 0} for G in F]
     allowed[best] = set(res.outputs)
     outs = tuple(o for o in M.outputs if all(ch in ok for ch, ok in zip(o, allowed))) if res.outputs else ()
-    return DeltaResult(delta=res.delta, level=level, exact=True, edge=(D, D2), outputs=outs, p_event=res.p_event,
-                       q_event=res.q_event, n_edges=n_edges, graph=f"hamming({len(F)})", detail=level.note)
+    return DeltaResult(
+        delta=res.delta,
+        level=level,
+        exact=True,
+        edge=(D, D2),
+        outputs=outs,
+        p_event=res.p_event,
+        q_event=res.q_event,
+        n_edges=n_edges,
+        graph=f"hamming({len(F)})",
+        detail=level.note,
+    )

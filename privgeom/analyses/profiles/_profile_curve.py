@@ -61,9 +61,8 @@ class DeltaPiece(Result):
         where = f"e^ε ∈ [{format_level(self.start)}, {end}"
         if self.intercept == 0 and self.slope == 0:  # the last piece of a finite ε: δ is exactly 0 there
             return f"{where}: δ = 0"
-        return (
-            f"{where}: δ = {format_level(self.intercept)} − e^ε·{format_level(self.slope)}"
-            + (f" (edge {self.edge[0]} → {self.edge[1]}, S = {{{', '.join(self.outputs)}}})" if self.edge else "")
+        return f"{where}: δ = {format_level(self.intercept)} − e^ε·{format_level(self.slope)}" + (
+            f" (edge {self.edge[0]} → {self.edge[1]}, S = {{{', '.join(self.outputs)}}})" if self.edge else ""
         )
 
 
@@ -130,7 +129,9 @@ class DeltaCurve(Result):
             lines.append(f"  δ never reaches 0: δ(ε) → {format_level(self.delta_at_infinity)} as ε → ∞")
         lines += [f"  {p.summary()}" for p in self.pieces]
         if self.eps_values:
-            shown = ", ".join(f"δ({format_level(e)}) = {format_level(d)}" for e, d in list(zip(self.eps_values, self.deltas))[:6])
+            shown = ", ".join(
+                f"δ({format_level(e)}) = {format_level(d)}" for e, d in list(zip(self.eps_values, self.deltas))[:6]
+            )
             lines.append(f"  {shown}{', …' if len(self.eps_values) > 6 else ''}")
         return "\n".join(lines)
 
@@ -249,8 +250,9 @@ def _integer_lines(P: _Prepared) -> _CurveLines:
     L = math.lcm(*set(dens.values())) if dens else 1
     scale = {c: L // dv for c, dv in dens.items()}
     lines = _best_lines(P, lambda i, j: _int_prefix_sums(num_cols[i], num_cols[j], scale[i], scale[j]), 0)
-    return _CurveLines(P=P, lines=lines, denominator=L,
-                       order=lambda d: _int_order(num_cols[int(P.I[d])], num_cols[int(P.J[d])]))
+    return _CurveLines(
+        P=P, lines=lines, denominator=L, order=lambda d: _int_order(num_cols[int(P.I[d])], num_cols[int(P.J[d])])
+    )
 
 
 def _object_lines(P: _Prepared) -> _CurveLines:
@@ -371,16 +373,24 @@ def delta_curve(
     exact = lines.P.exact
     levels = _requested_levels(pieces, eps_values, exp_eps_values, n_points)
     values_exact = exact and all(isinstance(lv.exp_eps, Fraction) for lv in levels)
-    deltas = tuple(evaluate_pieces(pieces, lv.exp_eps if values_exact else float(lv.exp_eps), values_exact)
-                   for lv in levels)
+    deltas = tuple(
+        evaluate_pieces(pieces, lv.exp_eps if values_exact else float(lv.exp_eps), values_exact) for lv in levels
+    )
     last = pieces[-1]
     done = last.intercept == 0 and last.slope == 0  # δ reaches 0 at the last breakpoint: ε* = ln(its e^ε)
     return DeltaCurve(
-        exact=exact, pieces=tuple(pieces), breakpoints=tuple(breakpoints),
-        level=PrivacyLevel.from_exp_eps(last.start) if done else PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True),
+        exact=exact,
+        pieces=tuple(pieces),
+        breakpoints=tuple(breakpoints),
+        level=PrivacyLevel.from_exp_eps(last.start)
+        if done
+        else PrivacyLevel.from_exp_eps(math.inf, allow_infinite=True),
         delta_at_infinity=(Fraction(0) if exact else 0.0) if done else last.intercept,
-        eps_values=tuple(lv.eps for lv in levels), deltas=deltas, values_exact=values_exact,
-        n_edges=lines.P.n_edges, graph=lines.P.graph,
+        eps_values=tuple(lv.eps for lv in levels),
+        deltas=deltas,
+        values_exact=values_exact,
+        n_edges=lines.P.n_edges,
+        graph=lines.P.graph,
     )
 
 
@@ -474,8 +484,12 @@ def _envelope(c: _CurveLines) -> tuple[list[DeltaPiece], list[tuple[Scalar, Scal
     return pieces, breakpoints
 
 
-def _requested_levels(pieces: list[DeltaPiece], eps_values: Sequence[LevelLike] | None,
-                      exp_eps_values: Sequence[ScalarLike] | None, n_points: int) -> list[PrivacyLevel]:
+def _requested_levels(
+    pieces: list[DeltaPiece],
+    eps_values: Sequence[LevelLike] | None,
+    exp_eps_values: Sequence[ScalarLike] | None,
+    n_points: int,
+) -> list[PrivacyLevel]:
     """The levels at which :func:`delta_curve` reports δ: those given, or ``n_points`` evenly spaced float ε from 0
     to 1.25 × the ε of the last breakpoint."""
     if exp_eps_values is not None:

@@ -125,21 +125,48 @@ def _epsilon_scan(P: _Prepared, fraction: bool) -> EpsilonResult:
     the witness (:func:`_scan_witness`), decided exactly in exact mode."""
     M, exact = P.M, P.exact
     if len(P.I) == 0:
-        return EpsilonResult(level=_zero_level(exact), exact=exact, infinite=False, edge=None, output=None, p=None,
-                             q=None, n_edges=0, graph=P.graph)
+        return EpsilonResult(
+            level=_zero_level(exact),
+            exact=exact,
+            infinite=False,
+            edge=None,
+            output=None,
+            p=None,
+            q=None,
+            n_edges=0,
+            graph=P.graph,
+        )
     entry = _entry_reader(M, fraction)
     I, J = P.I[P.reps], P.J[P.reps]  # one directed edge per class; r indexes these
     best, separated = _scan_max(P)
     if separated is not None:  # some output is possible on D and impossible on D'
         r, w = separated
         p = entry(w, I[r])
-        return EpsilonResult(level=_INFINITE, exact=exact, infinite=True, edge=P.label(int(P.reps[r])),
-                             output=M.outputs[w], p=p, q=p * 0, n_edges=P.n_edges, graph=P.graph)
+        return EpsilonResult(
+            level=_INFINITE,
+            exact=exact,
+            infinite=True,
+            edge=P.label(int(P.reps[r])),
+            output=M.outputs[w],
+            p=p,
+            q=p * 0,
+            n_edges=P.n_edges,
+            graph=P.graph,
+        )
     r, w = _scan_witness(P, best, fraction)
     p, q = entry(w, I[r]), entry(w, J[r])
     level = _ratio_level(Fraction(p) / Fraction(q)) if exact else _log_level(P.L[w, I[r]] - P.L[w, J[r]])
-    return EpsilonResult(level=level, exact=exact, infinite=False, edge=P.label(int(P.reps[r])),
-                         output=M.outputs[w], p=p, q=q, n_edges=P.n_edges, graph=P.graph)
+    return EpsilonResult(
+        level=level,
+        exact=exact,
+        infinite=False,
+        edge=P.label(int(P.reps[r])),
+        output=M.outputs[w],
+        p=p,
+        q=q,
+        n_edges=P.n_edges,
+        graph=P.graph,
+    )
 
 
 def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
@@ -155,8 +182,17 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     N = M.n_inputs
     exact = M.exact
     if N < 2:
-        return EpsilonResult(level=_zero_level(exact), exact=exact, infinite=False, edge=None, output=None, p=None,
-                             q=None, n_edges=0, graph=name)
+        return EpsilonResult(
+            level=_zero_level(exact),
+            exact=exact,
+            infinite=False,
+            edge=None,
+            output=None,
+            p=None,
+            q=None,
+            n_edges=0,
+            graph=name,
+        )
     n_edges = N * (N - 1) // 2
     if exact:
         C = M.int_columns
@@ -171,8 +207,17 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
         w = int(mixed[0])
         i, j = int(np.argmax(~Z[w])), int(np.argmax(Z[w]))
         p = C.entry(w, i) if exact else float(M.matrix[w, i])
-        return EpsilonResult(level=_INFINITE, exact=exact, infinite=True, edge=(M.inputs[i], M.inputs[j]),
-                             output=M.outputs[w], p=p, q=p * 0, n_edges=n_edges, graph=name)
+        return EpsilonResult(
+            level=_INFINITE,
+            exact=exact,
+            infinite=True,
+            edge=(M.inputs[i], M.inputs[j]),
+            output=M.outputs[w],
+            p=p,
+            q=p * 0,
+            n_edges=n_edges,
+            graph=name,
+        )
     rows = np.flatnonzero(nz_any)  # rows without zeros (rows of zeros only carry no constraint)
     Lr = L[rows]
     span = Lr.max(axis=1) - Lr.min(axis=1)
@@ -182,9 +227,17 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
         i, j = int(np.argmax(Lr[r])), int(np.argmin(Lr[r]))
         if i == j:
             i, j = 0, 1
-        return EpsilonResult(level=_log_level(span[r]), exact=False, infinite=False, edge=(M.inputs[i], M.inputs[j]),
-                             output=M.outputs[w], p=float(M.matrix[w, i]), q=float(M.matrix[w, j]),
-                             n_edges=n_edges, graph=name)
+        return EpsilonResult(
+            level=_log_level(span[r]),
+            exact=False,
+            infinite=False,
+            edge=(M.inputs[i], M.inputs[j]),
+            output=M.outputs[w],
+            p=float(M.matrix[w, i]),
+            q=float(M.matrix[w, j]),
+            n_edges=n_edges,
+            graph=name,
+        )
     tol = _EXACT_RECHECK * (1.0 + float(np.abs(Lr).max()))
     win: tuple[Fraction, int, int, int] | None = None
     for r in np.flatnonzero(span >= float(span.max()) - tol).tolist():
@@ -199,8 +252,17 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
             win = (ratio, w, i, j)
     assert win is not None
     ratio, w, i, j = win
-    return EpsilonResult(level=_ratio_level(ratio), exact=True, infinite=False, edge=(M.inputs[i], M.inputs[j]),
-                         output=M.outputs[w], p=C.entry(w, i), q=C.entry(w, j), n_edges=n_edges, graph=name)
+    return EpsilonResult(
+        level=_ratio_level(ratio),
+        exact=True,
+        infinite=False,
+        edge=(M.inputs[i], M.inputs[j]),
+        output=M.outputs[w],
+        p=C.entry(w, i),
+        q=C.entry(w, j),
+        n_edges=n_edges,
+        graph=name,
+    )
 
 
 def _epsilon_factors(M: Mechanism) -> EpsilonResult:
@@ -220,8 +282,17 @@ def _epsilon_factors(M: Mechanism) -> EpsilonResult:
     n_edges = M.n_inputs * sum(F.n_inputs - 1 for F in M.factors or ()) // 2
     name = f"hamming({k})"
     if res.edge is None:
-        return EpsilonResult(level=_zero_level(True), exact=True, infinite=False, edge=None, output=None, p=None,
-                             q=None, n_edges=n_edges, graph=name)
+        return EpsilonResult(
+            level=_zero_level(True),
+            exact=True,
+            infinite=False,
+            edge=None,
+            output=None,
+            p=None,
+            q=None,
+            n_edges=n_edges,
+            graph=name,
+        )
     ins, outs = [], []
     pos = Fraction(1)
     for f, F in enumerate(M.factors or ()):
@@ -237,5 +308,14 @@ def _epsilon_factors(M: Mechanism) -> EpsilonResult:
     D2 = "".join(ins[:best] + [b] + ins[best:])
     out = "".join(outs[:best] + [str(res.output)] + outs[best:])
     assert isinstance(res.p, Fraction) and isinstance(res.q, Fraction)
-    return EpsilonResult(level=res.level, exact=True, infinite=res.infinite, edge=(D, D2), output=out,
-                         p=res.p * pos, q=res.q * pos, n_edges=n_edges, graph=name)
+    return EpsilonResult(
+        level=res.level,
+        exact=True,
+        infinite=res.infinite,
+        edge=(D, D2),
+        output=out,
+        p=res.p * pos,
+        q=res.q * pos,
+        n_edges=n_edges,
+        graph=name,
+    )

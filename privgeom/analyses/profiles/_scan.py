@@ -30,7 +30,15 @@ from ..._core.domain import Domain, RelationLike, resolve_graph
 from ..._core.errors import InvalidTypeError, SizeLimitError
 from ..._core.limits import current_limit, register_limit
 from ..._core.level import eps_of
-from ..._core.columns import fits_int64, hockey_stick_columns, hockey_stick_int, int_columns_log, int_columns_to_float, max_abs_int, widen
+from ..._core.columns import (
+    fits_int64,
+    hockey_stick_columns,
+    hockey_stick_int,
+    int_columns_log,
+    int_columns_to_float,
+    max_abs_int,
+    widen,
+)
 from ..._core.hints import limit_hint
 from ..._core.numbers import Scalar
 from ...mechanisms._mechanism import Mechanism
@@ -46,9 +54,13 @@ _BLOCK = 1 << 18
 #: Default largest cost of a profile scan, in units of :func:`profile_work` (``directed edges × (outputs + 32)``;
 #: about 2 s of numpy work on one core). Raise it with ``max_work=`` (CLI: ``--max-work``).
 MAX_PROFILE_WORK = 1 << 27
-register_limit("profile_work", globals(), "MAX_PROFILE_WORK",
-               "default largest cost of a profile scan (directed edges × (outputs + 32)); max_work= raises it for one "
-               "call", option="--max-work")
+register_limit(
+    "profile_work",
+    globals(),
+    "MAX_PROFILE_WORK",
+    "default largest cost of a profile scan (directed edges × (outputs + 32)); max_work= raises it for one call",
+    option="--max-work",
+)
 
 #: Per-edge Python overhead of grouping edges into classes, in the units of :func:`profile_work`.
 _EDGE_OVERHEAD = 32
@@ -292,8 +304,11 @@ def _matrix_views(M: Mechanism) -> _MatrixViews:
             va, vb = keys // (max_abs_int(b) + 1), keys % (max_abs_int(b) + 1)
         else:
             index: dict[tuple[int, int], int] = {}
-            ids = np.fromiter((index.setdefault(k, len(index)) for k in zip(a.ravel().tolist(), b.ravel().tolist())),
-                              dtype=np.intp, count=a.size)
+            ids = np.fromiter(
+                (index.setdefault(k, len(index)) for k in zip(a.ravel().tolist(), b.ravel().tolist())),
+                dtype=np.intp,
+                count=a.size,
+            )
             va = np.array([k[0] for k in index], dtype=object)
             vb = np.array([k[1] for k in index], dtype=object)
         return _views_from(ids.reshape(M.shape), va, vb)
@@ -355,8 +370,15 @@ def _matrix_views_fraction(M: Mechanism) -> _MatrixViews:
     return _MatrixViews(ids, fv[ids], zv[ids], lv[ids], len(fv), None)
 
 
-def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None, what: str = "the scan",
-             fraction: bool = False, pairs: _Pairs | None = None) -> _Prepared:
+def _prepare(
+    mechanism: Any,
+    graph: RelationLike,
+    *,
+    max_work: int | None = None,
+    what: str = "the scan",
+    fraction: bool = False,
+    pairs: _Pairs | None = None,
+) -> _Prepared:
     """A mechanism and its relation ready for scanning: directed edges, matrix views and edge classes.
 
     ``pairs``: the relation already resolved by :func:`_resolve_pairs` with its edges listed (and its work
@@ -372,8 +394,20 @@ def _prepare(mechanism: Any, graph: RelationLike, *, max_work: int | None = None
     J[0::2], J[1::2] = pj, pi
     V = _matrix_views_fraction(M) if fraction else _matrix_views(M)
     reps = _edge_classes(V.ids, V.n_values, I, J)
-    return _Prepared(M=M, exact=M.exact, I=I, J=J, reps=reps, graph=pairs.name, n_edges=len(pi), X=V.X, Z=V.Z, L=V.L,
-                     ids=V.ids, values=V.values)
+    return _Prepared(
+        M=M,
+        exact=M.exact,
+        I=I,
+        J=J,
+        reps=reps,
+        graph=pairs.name,
+        n_edges=len(pi),
+        X=V.X,
+        Z=V.Z,
+        L=V.L,
+        ids=V.ids,
+        values=V.values,
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- kernels

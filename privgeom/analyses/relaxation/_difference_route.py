@@ -185,8 +185,13 @@ def _family_stabilizer(group: Any, ia: np.ndarray, ib: np.ndarray) -> Any:
             kept.append(p)
     if len(kept) == len(group.generators):
         return group
-    return SymmetryGroup(labels=group.labels, generators=tuple(kept), source=stabiliser_source(group.source, "a family"),
-                         order=None, complete=False)
+    return SymmetryGroup(
+        labels=group.labels,
+        generators=tuple(kept),
+        source=stabiliser_source(group.source, "a family"),
+        order=None,
+        complete=False,
+    )
 
 
 class _Orbits(NamedTuple):
@@ -220,8 +225,9 @@ def _orbits(original: Any, cone: Cone, source: _FacetSource, ia: np.ndarray, ib:
             rows = np.array([source.facet(i) for i in range(n_facets)])
             orbits = group.orbits_of_rows(rows, atol=cone.atol)
     except (InvalidInputError, SizeLimitError):
-        return _Orbits(members=singletons, symmetry="none (the facets are not closed under the group found)",
-                       group=None)
+        return _Orbits(
+            members=singletons, symmetry="none (the facets are not closed under the group found)", group=None
+        )
     symmetry = group.source + (f", order {group.order:,}" if group.order else "")
     return _Orbits(members=[o.members for o in orbits], symmetry=symmetry, group=group)
 
@@ -235,8 +241,9 @@ class _Recognised(NamedTuple):
     implied: list[ImpliedPair]
 
 
-def _recognise(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndarray, bwd: np.ndarray,
-               labels: tuple[str, ...]) -> _Recognised | None:
+def _recognise(
+    S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndarray, bwd: np.ndarray, labels: tuple[str, ...]
+) -> _Recognised | None:
     """The ε-DP the relaxed cone is (module doc, step 2), else None."""
     exact = S.exact
     found = tight_pairs(fwd, bwd, exact=exact, atol=S.atol)
@@ -311,13 +318,17 @@ def _difference_cone(S: DifferenceSystem, keep: list[int], labels: tuple[str, ..
         return readonly(f), readonly(g)
 
     structure = ConeStructure(
-        "difference", f"{len(keep)} ratio bounds x_a ≤ c x_b and {len(nonneg)} non-negativity facets",
-        n_facets=len(keep) + len(nonneg), dim=n, pointed=True, facets=facets, contains=contains,
-        pair_bounds=pair_bounds, difference=DifferenceData(A, B, C, nonneg),
+        "difference",
+        f"{len(keep)} ratio bounds x_a ≤ c x_b and {len(nonneg)} non-negativity facets",
+        n_facets=len(keep) + len(nonneg),
+        dim=n,
+        pointed=True,
+        facets=facets,
+        contains=contains,
+        pair_bounds=pair_bounds,
+        difference=DifferenceData(A, B, C, nonneg),
     )
     return Cone.from_structure(structure, labels=labels, exact=exact)
-
-
 
 
 class _NotApplicable(Exception):
@@ -332,8 +343,9 @@ class _Pairs(NamedTuple):
     ib: np.ndarray
 
 
-def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]], *,
-                         required: bool, lost: bool = True) -> Relaxation | None:
+def relax_by_differences(
+    original: Any, cone: Cone, family: list[tuple[str, ...]], *, required: bool, lost: bool = True
+) -> Relaxation | None:
     """The difference route (module doc), or None when it does not apply (and ``required`` is False).
 
     The routes of :data:`_DIFFERENCE_ROUTES` are tried in order; the first that applies answers.
@@ -346,8 +358,11 @@ def relax_by_differences(original: Any, cone: Cone, family: list[tuple[str, ...]
     reason = "some subsets are not pairs"
     if all(len(sub) == 2 for sub in family):
         index = {s: i for i, s in enumerate(cone.labels)}
-        pairs = _Pairs(family=family, ia=np.array([index[a] for a, _ in family], dtype=np.int64),
-                       ib=np.array([index[b] for _, b in family], dtype=np.int64))
+        pairs = _Pairs(
+            family=family,
+            ia=np.array([index[a] for a, _ in family], dtype=np.int64),
+            ib=np.array([index[b] for _, b in family], dtype=np.int64),
+        )
         for route in _DIFFERENCE_ROUTES.values():
             try:
                 return route(original, cone, pairs, lost=lost)
@@ -388,21 +403,38 @@ def _route_own_graph(original: Any, cone: Cone, pairs: _Pairs, *, lost: bool = T
         raise _NotApplicable("not ε-DP onto its own graph")
     exact = cone.exact
     m = len(family)
-    pair_bounds: Sequence[PairBound] = _Lazy(m, lambda t: PairBound(pair=(family[t][0], family[t][1]), forward=R,
-                                                                     backward=R))
+    pair_bounds: Sequence[PairBound] = _Lazy(
+        m, lambda t: PairBound(pair=(family[t][0], family[t][1]), forward=R, backward=R)
+    )
     projections = _Lazy(m, lambda t: _pair_cone(family[t], R, R, exact))  # type: ignore[arg-type]
-    text = (f"Projecting onto the {m} pair{'s' if m != 1 else ''} of its own graph and intersecting gives back exactly "
-            f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {level.eps}): each pair's "
-            f"projection is its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all "
-            f"{cone.n_facets} original guarantees are kept (none lost; no path search or LP needed).")
+    text = (
+        f"Projecting onto the {m} pair{'s' if m != 1 else ''} of its own graph and intersecting gives back exactly "
+        f"ε-differential privacy on that graph with e^ε = {fraction_str(R)} (ε = {level.eps}): each pair's "
+        f"projection is its own bound x_a ≤ e^ε x_b both ways (a shortest path of one edge), so all "
+        f"{cone.n_facets} original guarantees are kept (none lost; no path search or LP needed)."
+    )
 
     def graph() -> nx.Graph:  # read-only view of the definition's graph (no copy of E edges), built when read
         return nx.restricted_view(original._graph, (), ())
 
-    return Relaxation(cone=cone, subsets=tuple(family), projections=projections, pair_bounds=pair_bounds,  # type: ignore[arg-type]
-                      recognised="dp", level=level, graph_source=graph, lost=(), kept=cone.n_facets,
-                      method="own-graph", text=text, route="difference", implied=(), statuses=(),
-                      symmetry="not needed (nothing is lost)", n_facets=cone.n_facets)
+    return Relaxation(
+        cone=cone,
+        subsets=tuple(family),
+        projections=projections,
+        pair_bounds=pair_bounds,  # type: ignore[arg-type]
+        recognised="dp",
+        level=level,
+        graph_source=graph,
+        lost=(),
+        kept=cone.n_facets,
+        method="own-graph",
+        text=text,
+        route="difference",
+        implied=(),
+        statuses=(),
+        symmetry="not needed (nothing is lost)",
+        n_facets=cone.n_facets,
+    )
 
 
 def _route_difference(original: Any, cone: Cone, pairs: _Pairs, *, lost: bool = True) -> Relaxation:
@@ -422,21 +454,31 @@ def _route_difference(original: Any, cone: Cone, pairs: _Pairs, *, lost: bool = 
         raise _NotApplicable("a coordinate vanishes on the whole cone (a ratio bound 0)")
     labels, exact = cone.labels, cone.exact
     S = DifferenceSystem.from_bounds(
-        labels, [(int(a), int(b), c) for a, b, c in zip(ia, ib, fwd)] + [(int(b), int(a), c) for a, b, c in zip(ia, ib, bwd)],
-        exact, atol=cone.atol)
+        labels,
+        [(int(a), int(b), c) for a, b, c in zip(ia, ib, fwd)] + [(int(b), int(a), c) for a, b, c in zip(ia, ib, bwd)],
+        exact,
+        atol=cone.atol,
+    )
     relaxed = _relaxed_cone(S, ia, ib, fwd, bwd, labels)
     check = _lost_check(original, cone, S, ia, ib) if lost else None
     return Relaxation(
-        cone=relaxed.cone, subsets=tuple(family),
+        cone=relaxed.cone,
+        subsets=tuple(family),
         projections=_Lazy(len(family), lambda t: _pair_cone(family[t], fwd[t], bwd[t], exact)),  # type: ignore[arg-type]
         pair_bounds=tuple(PairBound(pair=(p[0], p[1]), forward=f, backward=b) for p, f, b in zip(family, fwd, bwd)),
-        recognised="dp" if relaxed.level is not None else "", level=relaxed.level, graph_source=relaxed.graph,
-        lost=() if check is None else check.lost, kept=0 if check is None else check.kept, method="difference",
-        text=_difference_text(len(family), len(S.c), relaxed, check), route="difference",
+        recognised="dp" if relaxed.level is not None else "",
+        level=relaxed.level,
+        graph_source=relaxed.graph,
+        lost=() if check is None else check.lost,
+        kept=0 if check is None else check.kept,
+        method="difference",
+        text=_difference_text(len(family), len(S.c), relaxed, check),
+        route="difference",
         implied=None if relaxed.implied is None else tuple(relaxed.implied),
         statuses=() if check is None else tuple(check.statuses),
         symmetry="not used" if check is None else check.symmetry,
-        n_facets=cone.n_facets if check is None else check.n_facets)
+        n_facets=cone.n_facets if check is None else check.n_facets,
+    )
 
 
 #: The routes of :func:`relax_by_differences`, tried in this order (the first that applies answers); the keys are
@@ -460,8 +502,9 @@ class _RelaxedCone:
     note: str = ""
 
 
-def _relaxed_cone(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndarray, bwd: np.ndarray,
-                  labels: tuple[str, ...]) -> _RelaxedCone:
+def _relaxed_cone(
+    S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.ndarray, bwd: np.ndarray, labels: tuple[str, ...]
+) -> _RelaxedCone:
     """Step 2 of the module doc: the ε-DP row cone when recognised; else the cone of the irredundant bounds
     (:func:`_difference_cone`), or of all the bounds through cdd when a cycle of bounds is tight (degenerate)."""
     exact = S.exact
@@ -470,8 +513,7 @@ def _relaxed_cone(S: DifferenceSystem, ia: np.ndarray, ib: np.ndarray, fwd: np.n
         from ...definitions import DifferentialPrivacy
 
         dp = DifferentialPrivacy(rec.graph, exp_eps=rec.exp_eps, exact=None if exact else False)
-        return _RelaxedCone(cone=dp.row_cone(), level=dp.level, graph=rec.graph,
-                            implied=rec.implied)
+        return _RelaxedCone(cone=dp.row_cone(), level=dp.level, graph=rec.graph, implied=rec.implied)
     implied: list[ImpliedPair] | None
     note = ""
     try:
@@ -517,14 +559,19 @@ def _lost_check(original: Any, cone: Cone, S: DifferenceSystem, ia: np.ndarray, 
     orbits = _orbits(original, cone, source, ia, ib)
     # a difference cone's facets are ratio bounds and x_v >= 0, decided by one bounded path search each (no LP)
     # (a bounded search visits the datasets within ratio c of the bound's source: about the average degree of S)
-    per_orbit = len(S.c) // max(S.n, 1) + 1 if cone.structure is not None and cone.structure.difference is not None \
+    per_orbit = (
+        len(S.c) // max(S.n, 1) + 1
+        if cone.structure is not None and cone.structure.difference is not None
         else len(S.c) + S.n
+    )
     work = len(orbits.members) * per_orbit
     if work > current_limit("lost_work"):  # the global limit lost_work, read at call time
-        raise SizeLimitError(f"checking which of the {source.n:,} original guarantees are lost needs "
-                             f"{len(orbits.members):,} LPs over {len(S.c):,} bounds (work {work:,}, limit "
-                             f"{current_limit('lost_work'):,}); refused before solving — pass lost=False to skip it, "
-                             f"or {limit_hint('lost_work', work)}")
+        raise SizeLimitError(
+            f"checking which of the {source.n:,} original guarantees are lost needs "
+            f"{len(orbits.members):,} LPs over {len(S.c):,} bounds (work {work:,}, limit "
+            f"{current_limit('lost_work'):,}); refused before solving — pass lost=False to skip it, "
+            f"or {limit_hint('lost_work', work)}"
+        )
     diff = cone.structure.difference if cone.structure is not None and source.order == "structure" else None
     statuses: list[FacetStatus] = []
     lost_idx: list[int] = []
@@ -533,22 +580,32 @@ def _lost_check(original: Any, cone: Cone, S: DifferenceSystem, ia: np.ndarray, 
         st = None
         if diff is not None:  # the original is a difference cone: its facets are ratio bounds and x_v >= 0
             if rep >= len(diff.a):
-                st = FacetStatus(index=rep, orbit=tuple(members), lost=False, witness=None, value=None,
-                                 combination={}, exact=exact)
+                st = FacetStatus(
+                    index=rep, orbit=tuple(members), lost=False, witness=None, value=None, combination={}, exact=exact
+                )
             else:
-                st = ratio_status(S, int(diff.a[rep]), int(diff.b[rep]), -1, diff.c[rep], index=rep,
-                                  orbit=tuple(members))
+                st = ratio_status(
+                    S, int(diff.a[rep]), int(diff.b[rep]), -1, diff.c[rep], index=rep, orbit=tuple(members)
+                )
         if st is None:
-            st = facet_status(S, list(source.facet(rep)), index=rep, orbit=members, what=f"original facet {rep}",
-                              group=orbits.group)
+            st = facet_status(
+                S, list(source.facet(rep)), index=rep, orbit=members, what=f"original facet {rep}", group=orbits.group
+            )
         statuses.append(st)
         if st.lost:
             lost_idx.extend(members)
     lost_idx.sort()
-    lost_seq: Sequence[Guarantee] = _Lazy(len(lost_idx), lambda j: guarantee_from_normal(
-        list(source.facet(lost_idx[j])), labels, exact=exact))
-    return _LostCheck(statuses=statuses, lost=lost_seq, kept=source.n - len(lost_idx), symmetry=orbits.symmetry,
-                      n_facets=source.n, n_orbits=len(orbits.members))
+    lost_seq: Sequence[Guarantee] = _Lazy(
+        len(lost_idx), lambda j: guarantee_from_normal(list(source.facet(lost_idx[j])), labels, exact=exact)
+    )
+    return _LostCheck(
+        statuses=statuses,
+        lost=lost_seq,
+        kept=source.n - len(lost_idx),
+        symmetry=orbits.symmetry,
+        n_facets=source.n,
+        n_orbits=len(orbits.members),
+    )
 
 
 def _difference_text(n_pairs: int, n_bounds: int, relaxed: _RelaxedCone, check: _LostCheck | None) -> str:
@@ -558,24 +615,39 @@ def _difference_text(n_pairs: int, n_bounds: int, relaxed: _RelaxedCone, check: 
     if check is not None:
         n_lost_orbits = sum(1 for st in check.statuses if st.lost)
         if check.n_orbits < check.n_facets:
-            orbit_text = (f" ({n_lost_orbits} orbit{'s' if n_lost_orbits != 1 else ''} of the symmetry group: "
-                          f"{check.symmetry}; one verified LP per orbit)")
-    lost_text = "" if check is None else \
-        f"{len(check.lost)} of {check.n_facets} original guarantees are lost{orbit_text}"
+            orbit_text = (
+                f" ({n_lost_orbits} orbit{'s' if n_lost_orbits != 1 else ''} of the symmetry group: "
+                f"{check.symmetry}; one verified LP per orbit)"
+            )
+    lost_text = (
+        "" if check is None else f"{len(check.lost)} of {check.n_facets} original guarantees are lost{orbit_text}"
+    )
     if relaxed.level is not None:
         assert relaxed.graph is not None
         noun = "pair" if n_pairs == 1 else "pairs"
         n_edges = relaxed.graph.number_of_edges()
-        on = "their graph" if n_edges == n_pairs else \
-            f"the graph of the {n_edges} pairs bounded by e^ε (the others are implied)"
-        return (f"Projecting onto {n_pairs} {noun} and intersecting gives exactly ε-differential privacy on {on} "
-                f"with e^ε = {fraction_str(relaxed.level.exp_eps)} (ε = {relaxed.level.eps}); "
-                + (f"{lost_text}." if check is not None else "lost guarantees not checked."))
+        on = (
+            "their graph"
+            if n_edges == n_pairs
+            else f"the graph of the {n_edges} pairs bounded by e^ε (the others are implied)"
+        )
+        return (
+            f"Projecting onto {n_pairs} {noun} and intersecting gives exactly ε-differential privacy on {on} "
+            f"with e^ε = {fraction_str(relaxed.level.exp_eps)} (ε = {relaxed.level.eps}); "
+            + (f"{lost_text}." if check is not None else "lost guarantees not checked.")
+        )
     noun = "subset" if n_pairs == 1 else "subsets"
-    n_imp = "" if relaxed.implied is None else f"; {len(relaxed.implied)} of the {n_bounds} ratio bounds are implied by paths"
-    return (f"Projecting onto {n_pairs} {noun} gives a cone with {relaxed.cone.n_facets} facets{n_imp}; "
-            + (f"{lost_text}; " if check is not None else "lost guarantees not checked; ") + "not recognised as ε-DP."
-            + relaxed.note)
+    n_imp = (
+        ""
+        if relaxed.implied is None
+        else f"; {len(relaxed.implied)} of the {n_bounds} ratio bounds are implied by paths"
+    )
+    return (
+        f"Projecting onto {n_pairs} {noun} gives a cone with {relaxed.cone.n_facets} facets{n_imp}; "
+        + (f"{lost_text}; " if check is not None else "lost guarantees not checked; ")
+        + "not recognised as ε-DP."
+        + relaxed.note
+    )
 
 
 def _rows(S: DifferenceSystem, keep: list[int], n: int, exact: bool) -> np.ndarray:
@@ -589,4 +661,3 @@ def _rows(S: DifferenceSystem, keep: list[int], n: int, exact: bool) -> np.ndarr
     for v in range(n):
         out[len(keep) + v, v] = 1
     return out
-

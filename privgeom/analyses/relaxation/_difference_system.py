@@ -46,17 +46,24 @@ __all__ = ["DifferenceSystem", "ImpliedPair", "MAX_LOST_WORK", "MAX_PATH_WORK", 
 #: Largest ``(#bounds checked) × (#bounds + #datasets)`` spent on finding which bounds are implied by which paths
 #: outside the ε-DP case (one bounded shortest-path search per bound).
 MAX_PATH_WORK = 50_000_000
-register_limit("path_work", globals(), "MAX_PATH_WORK",
-               "largest work (#bounds × (#bounds + #datasets)) spent finding which ratio bounds of a difference "
-               "relaxation are implied by paths of others")
+register_limit(
+    "path_work",
+    globals(),
+    "MAX_PATH_WORK",
+    "largest work (#bounds × (#bounds + #datasets)) spent finding which ratio bounds of a difference "
+    "relaxation are implied by paths of others",
+)
 
 #: Largest ``#orbits × (#bounds + #datasets)`` spent on the lost-guarantee LPs of the difference route of
 #: :func:`privgeom.relax` (checked before the first LP). It lives here, not in the lazily imported route module
 #: ``_difference_route``, so that the limit is registered as soon as privgeom is imported.
 MAX_LOST_WORK = 10**9
-register_limit("lost_work", globals(), "MAX_LOST_WORK",
-               "largest work (#facet orbits × (#bounds + #datasets)) spent finding which guarantees a difference "
-               "relaxation loses")
+register_limit(
+    "lost_work",
+    globals(),
+    "MAX_LOST_WORK",
+    "largest work (#facet orbits × (#bounds + #datasets)) spent finding which guarantees a difference relaxation loses",
+)
 
 
 @dataclass(frozen=True)
@@ -78,7 +85,8 @@ class ImpliedPair(Result):
         text = f"x_{self.pair[0]} ≤ {fraction_str(self.bound)}·x_{self.pair[1]} is implied by the path {via}"
         same = self.path_bound == self.bound or (
             not isinstance(self.path_bound, Fraction)
-            and math.isclose(float(self.path_bound), float(self.bound), rel_tol=ROUNDOFF, abs_tol=0.0))
+            and math.isclose(float(self.path_bound), float(self.bound), rel_tol=ROUNDOFF, abs_tol=0.0)
+        )
         return text if same else f"{text} (product {fraction_str(self.path_bound)})"
 
 
@@ -128,8 +136,9 @@ class DifferenceSystem:
     atol: float = ATOL
 
     @classmethod
-    def from_bounds(cls, labels: Sequence[str], bounds: Iterable[tuple[int, int, Any]], exact: bool, *,
-                    atol: float = ATOL) -> DifferenceSystem:
+    def from_bounds(
+        cls, labels: Sequence[str], bounds: Iterable[tuple[int, int, Any]], exact: bool, *, atol: float = ATOL
+    ) -> DifferenceSystem:
         """From triples ``(a, b, c)``; infinite ``c`` is dropped, the smallest bound of an ordered pair kept.
 
         Raises
@@ -177,8 +186,15 @@ class DifferenceSystem:
             adj[a].append((b, t))
         return adj
 
-    def path_product(self, source: int, target: int, *, skip: int | None = None, limit: Any = None,
-                     adj: list[list[tuple[int, int]]] | None = None) -> tuple[Any, list[int] | None]:
+    def path_product(
+        self,
+        source: int,
+        target: int,
+        *,
+        skip: int | None = None,
+        limit: Any = None,
+        adj: list[list[tuple[int, int]]] | None = None,
+    ) -> tuple[Any, list[int] | None]:
         """Smallest product of bounds along a path ``source → target`` (optionally avoiding bound ``skip``), and
         the path; ``(math.inf, None)`` when there is none (or none with product ``≤ limit``).
 
@@ -231,8 +247,9 @@ class DifferenceSystem:
         want = set(int(v) for v in targets) - {source}
         one: Any = Fraction(1) if self.exact else 1.0
         prev: dict[int, int] = {}
-        best, done = _product_dijkstra(self.adjacency, self.c, {source: one}, prev=prev,
-                                       finished=lambda done: not (want - done))
+        best, done = _product_dijkstra(
+            self.adjacency, self.c, {source: one}, prev=prev, finished=lambda done: not (want - done)
+        )
         out: dict[int, tuple[Any, list[int]]] = {}
         for v in want & done:
             path = [v]
@@ -264,18 +281,26 @@ class DifferenceSystem:
         """
         m = len(self.c)
         if m * (m + self.n) > current_limit("path_work"):
-            raise SizeLimitError(f"finding implied bounds among {m:,} ratio bounds over {self.n:,} datasets would take "
-                                 f"{m:,} path searches (work {m * (m + self.n):,}, limit "
-                                 f"{current_limit('path_work'):,}); refused "
-                                 f"before searching — {limit_hint('path_work', m * (m + self.n))}")
+            raise SizeLimitError(
+                f"finding implied bounds among {m:,} ratio bounds over {self.n:,} datasets would take "
+                f"{m:,} path searches (work {m * (m + self.n):,}, limit "
+                f"{current_limit('path_work'):,}); refused "
+                f"before searching — {limit_hint('path_work', m * (m + self.n))}"
+            )
         adj = self._adjacency()
         out = []
         for t in range(m):
             a, b = int(self.a[t]), int(self.b[t])
             prod, path = self.path_product(a, b, skip=t, limit=self.c[t], adj=adj)
             if path is not None and ratio_le(prod, self.c[t], self.exact, atol=self.atol):
-                out.append(ImpliedPair(pair=(self.labels[a], self.labels[b]), bound=self.c[t],
-                                       path=tuple(self.labels[v] for v in path), path_bound=prod))
+                out.append(
+                    ImpliedPair(
+                        pair=(self.labels[a], self.labels[b]),
+                        bound=self.c[t],
+                        path=tuple(self.labels[v] for v in path),
+                        path_bound=prod,
+                    )
+                )
         return out
 
     def has_tight_cycle(self, keep: Sequence[int]) -> bool:
@@ -284,7 +309,9 @@ class DifferenceSystem:
         one: Any = Fraction(1) if self.exact else 1.0
         for t in keep:
             a, b = int(self.a[t]), int(self.b[t])
-            prod, path = self.path_product(b, a, limit=one / self.c[t] if self.exact else 1.0 / float(self.c[t]), adj=adj)
+            prod, path = self.path_product(
+                b, a, limit=one / self.c[t] if self.exact else 1.0 / float(self.c[t]), adj=adj
+            )
             if path is not None and ratio_le(prod * self.c[t], one, self.exact, atol=self.atol):
                 return True
         return False
@@ -322,14 +349,16 @@ class DifferenceSystem:
         """``x ≥ 0`` and every bound holds (exactly in exact mode)."""
         ints = self.integer_bounds
         if ints is not None and all(isinstance(v, int) for v in x):
-            return all(v >= 0 for v in x) and all(x[a] <= c * x[b] for a, b, c in
-                                                  zip(self.a.tolist(), self.b.tolist(), ints))
+            return all(v >= 0 for v in x) and all(
+                x[a] <= c * x[b] for a, b, c in zip(self.a.tolist(), self.b.tolist(), ints)
+            )
         if self.exact:
             return all(v >= 0 for v in x) and all(x[a] <= c * x[b] for a, b, c in zip(self.a, self.b, self.c))
         xs = max(1.0, max(abs(float(v)) for v in x))
         tol = atol * xs
         return all(float(v) >= -tol for v in x) and all(
-            float(x[a]) <= float(c) * float(x[b]) + tol * max(1.0, float(c)) for a, b, c in zip(self.a, self.b, self.c))
+            float(x[a]) <= float(c) * float(x[b]) + tol * max(1.0, float(c)) for a, b, c in zip(self.a, self.b, self.c)
+        )
 
     def graph_of(self, keep: Sequence[int]) -> nx.DiGraph:
         """The bounds ``keep`` as a directed graph ``a → b`` with attribute ``bound``."""
@@ -340,8 +369,9 @@ class DifferenceSystem:
         return G
 
 
-def _product_dijkstra(adj: Any, c: Any, start: dict[int, Any], *, prev: dict[int, int] | None = None,
-                      finished: Any = None) -> tuple[dict[int, Any], set[int]]:
+def _product_dijkstra(
+    adj: Any, c: Any, start: dict[int, Any], *, prev: dict[int, int] | None = None, finished: Any = None
+) -> tuple[dict[int, Any], set[int]]:
     """Dijkstra's algorithm with path weights multiplied instead of added (every bound ``c[t] ≥ 1``, so products only
     grow: Cormen et al., §24.3, on ``log c``): the smallest product ``best[v]`` from any start node (each with its
     start value) to every node reached, the settled nodes, and ``prev`` filled with the predecessors when given.

@@ -82,14 +82,14 @@ class FacetStatus(Result):
 
 def _kept_status(index: int, orbit: tuple[int, ...], combination: dict[int, Any], exact: bool) -> FacetStatus:
     """The status of a facet still implied, with its non-negative combination of the relaxed bounds."""
-    return FacetStatus(index=index, orbit=orbit, lost=False, witness=None, value=None, combination=combination,
-                       exact=exact)
+    return FacetStatus(
+        index=index, orbit=orbit, lost=False, witness=None, value=None, combination=combination, exact=exact
+    )
 
 
 def _lost_status(index: int, orbit: tuple[int, ...], witness: np.ndarray, value: Any, exact: bool) -> FacetStatus:
     """The status of a lost facet, with the verified witness point and the facet's (negative) value on it."""
-    return FacetStatus(index=index, orbit=orbit, lost=True, witness=witness, value=value, combination=None,
-                       exact=exact)
+    return FacetStatus(index=index, orbit=orbit, lost=True, witness=witness, value=value, combination=None, exact=exact)
 
 
 #: Relative tolerances tried, tightest first, when reading which bounds are tight at a float LP vertex (see
@@ -119,19 +119,22 @@ def vertex_candidates(S: DifferenceSystem, x: Any) -> list[list[Any]]:
     zero: Any = Fraction(0) if S.exact else 0.0
     out: list[list[Any]] = []
     for rtol in TIGHT_RTOLS:
-        alive = xf > rtol * ROUNDOFF ** 0.5
+        alive = xf > rtol * ROUNDOFF**0.5
         ca = c * xf[b] if len(c) else c
         tight = np.flatnonzero(alive[a] & alive[b] & (np.abs(xf[a] - ca) <= rtol * np.maximum(xf[a], ca)))
         adj: list[list[tuple[int, int]]] = [[] for _ in range(S.n)]
         for t in tight.tolist():
-            adj[int(b[t])].append((int(a[t]), t))   # x_a = c x_b from b
+            adj[int(b[t])].append((int(a[t]), t))  # x_a = c x_b from b
             adj[int(a[t])].append((int(b[t]), ~t))  # x_b = x_a / c from a
         y: list[Any] = [None] * S.n
         for root in np.argsort(-xf, kind="stable").tolist():
             if y[root] is not None or not alive[root]:
                 continue
-            y[root] = one if root == int(np.argmax(xf)) else (
-                Fraction(float(xf[root])).limit_denominator(10**12) if S.exact else float(xf[root]))
+            y[root] = (
+                one
+                if root == int(np.argmax(xf))
+                else (Fraction(float(xf[root])).limit_denominator(10**12) if S.exact else float(xf[root]))
+            )
             stack = [root]
             while stack:
                 u = stack.pop()
@@ -165,7 +168,7 @@ def _exact_minimum(S: DifferenceSystem, f: Sequence[Any], weights: Sequence[Any]
         row[1 + i] = Fraction(1)
         rows.append(row)  # x_i >= 0
     w = [Fraction(v) for v in weights]
-    rows.append([Fraction(-1), *w])   # w·x >= 1
+    rows.append([Fraction(-1), *w])  # w·x >= 1
     rows.append([Fraction(1), *(-v for v in w)])  # w·x <= 1
     rows.append([Fraction(0), *(Fraction(v) for v in f)])
     status, x, value = exact_linprog(rows, maximize=False)
@@ -189,7 +192,11 @@ def _check_implied(S: DifferenceSystem, f: Sequence[Any], lam: Sequence[Any]) ->
         if l:
             mu[int(S.a[t])] += l
             mu[int(S.b[t])] -= l * S.c[t]
-    return all(v >= 0 for v in mu) if S.exact else all(float(v) >= -S.atol * max(1.0, max(abs(float(x)) for x in f)) for v in mu)
+    return (
+        all(v >= 0 for v in mu)
+        if S.exact
+        else all(float(v) >= -S.atol * max(1.0, max(abs(float(x)) for x in f)) for v in mu)
+    )
 
 
 def _ratio_facet(S: DifferenceSystem, f: Sequence[Any], index: int, orbit: tuple[int, ...]) -> FacetStatus | None:
@@ -209,8 +216,9 @@ def _ratio_facet(S: DifferenceSystem, f: Sequence[Any], index: int, orbit: tuple
     return ratio_status(S, a, b, f[a], f[b], index=index, orbit=orbit)
 
 
-def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index: int = 0,
-                 orbit: tuple[int, ...] = ()) -> FacetStatus | None:
+def ratio_status(
+    S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index: int = 0, orbit: tuple[int, ...] = ()
+) -> FacetStatus | None:
     """The facet ``fa x_a + fb x_b ≥ 0`` (``fa < 0 < fb``), i.e. ``x_a ≤ c x_b`` with ``c = fb / −fa``: implied iff a
     path of bounds has product ``P ≤ c`` (the shortest-path closure is the tight bound); the combination is the path
     (``λ_i`` = ``−fa`` times the product of the bounds before step ``i``, ``μ = (fb + fa P) e_b ≥ 0``). None when no
@@ -238,8 +246,9 @@ def ratio_status(S: DifferenceSystem, a: int, b: int, fa: Any, fb: Any, *, index
 LOCAL_MAX_SUPPORT = 8
 
 
-def local_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0,
-                 orbit: tuple[int, ...] = ()) -> FacetStatus | None:
+def local_status(
+    S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit: tuple[int, ...] = ()
+) -> FacetStatus | None:
     """Decide a facet with a small support ``U`` on the projection of the relaxed cone onto ``U``, exactly.
 
     The projection of ``R = {x ≥ 0 : x_a ≤ c x_b}`` onto the coordinates ``U`` is ``{x_U ≥ 0 : x_u ≤ P_uv x_v}``
@@ -265,9 +274,14 @@ def local_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0,
             paths[(u, v)] = pp
     keys = sorted(paths)
     pos = {u: i for i, u in enumerate(support)}
-    Q = DifferenceSystem(tuple(str(u) for u in support), np.array([pos[k[0]] for k in keys], dtype=np.int64),
-                         np.array([pos[k[1]] for k in keys], dtype=np.int64), tuple(paths[k][0] for k in keys),
-                         True, S.atol)
+    Q = DifferenceSystem(
+        tuple(str(u) for u in support),
+        np.array([pos[k[0]] for k in keys], dtype=np.int64),
+        np.array([pos[k[1]] for k in keys], dtype=np.int64),
+        tuple(paths[k][0] for k in keys),
+        True,
+        S.atol,
+    )
     fs = [Fraction(f[u]) for u in support]
     value, xs = _exact_minimum(Q, fs, [Fraction(1)] * s)
     orbit_t = orbit or (index,)
@@ -320,10 +334,18 @@ def _fixing(group: Any, f: Sequence[Any]) -> Any:
     from ...geometry._symmetry import SymmetryGroup, stabiliser_source
 
     arr = np.array(list(f), dtype=object)
-    kept = tuple(p for p, parr in zip(group.generators, group.generator_array)
-                 if all(u == v for u, v in zip(group.image_of_rows(parr, arr), arr)))
-    return SymmetryGroup(labels=group.labels, generators=kept, source=stabiliser_source(group.source, "a facet"),
-                         order=None, complete=False)
+    kept = tuple(
+        p
+        for p, parr in zip(group.generators, group.generator_array)
+        if all(u == v for u, v in zip(group.image_of_rows(parr, arr), arr))
+    )
+    return SymmetryGroup(
+        labels=group.labels,
+        generators=kept,
+        source=stabiliser_source(group.source, "a facet"),
+        order=None,
+        complete=False,
+    )
 
 
 def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tuple[bool, list[Any] | None]:
@@ -352,8 +374,14 @@ def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tupl
         if (a, b) not in best or c < best[(a, b)]:
             best[(a, b)] = c
     keys = sorted(best)
-    Q = DifferenceSystem(tuple(str(i) for i in range(q)), np.array([k[0] for k in keys], dtype=np.int64),
-                         np.array([k[1] for k in keys], dtype=np.int64), tuple(best[k] for k in keys), S.exact, S.atol)
+    Q = DifferenceSystem(
+        tuple(str(i) for i in range(q)),
+        np.array([k[0] for k in keys], dtype=np.int64),
+        np.array([k[1] for k in keys], dtype=np.int64),
+        tuple(best[k] for k in keys),
+        S.exact,
+        S.atol,
+    )
     weights = np.zeros(q)
     fq = np.zeros(q)
     for i, v in enumerate(f):
@@ -369,16 +397,25 @@ def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tupl
         return True, [xq_exact[o] for o in orbit_of.tolist()]
     A, b = _lp_matrices(Q)
     scale = float(np.abs(fq).max()) or 1.0
-    res = solve_lp(fq / scale, A_ub=A if A.shape[0] else None, b_ub=b if A.shape[0] else None,
-                   A_eq=weights.reshape(1, q), b_eq=np.ones(1), method="highs-ds", what="quotient relaxed-cone LP")
+    res = solve_lp(
+        fq / scale,
+        A_ub=A if A.shape[0] else None,
+        b_ub=b if A.shape[0] else None,
+        A_eq=weights.reshape(1, q),
+        b_eq=np.ones(1),
+        method="highs-ds",
+        what="quotient relaxed-cone LP",
+    )
     if res.status != "optimal" or res.fun is None or res.x is None:
         return False, None
     if res.fun >= -S.atol:
         return True, None
     xq = np.clip(res.x, 0.0, None)
     xq = xq / (float(xq.max()) or 1.0)  # a cone: scale freely, so that rationalising keeps small entries
-    rounded = (Q.repair(list(cand) if S.exact else [float(v) for v in cand])
-               for cand in (rational_candidates(xq) if S.exact else [xq]))
+    rounded = (
+        Q.repair(list(cand) if S.exact else [float(v) for v in cand])
+        for cand in (rational_candidates(xq) if S.exact else [xq])
+    )
     for yq in itertools.chain(vertex_candidates(Q, xq), rounded):
         y = [yq[o] for o in orbit_of.tolist()]
         val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
@@ -387,8 +424,15 @@ def _quotient_witness(S: DifferenceSystem, f: Sequence[Any], group: Any) -> tupl
     return False, None
 
 
-def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit: Sequence[int] = (),
-                 what: str = "facet", group: Any = None) -> FacetStatus:
+def facet_status(
+    S: DifferenceSystem,
+    f: Sequence[Any],
+    *,
+    index: int = 0,
+    orbit: Sequence[int] = (),
+    what: str = "facet",
+    group: Any = None,
+) -> FacetStatus:
     """Decide whether ``f·x ≥ 0`` holds on the relaxed cone of ``S`` (see the module doc), with a verified proof.
 
     Raises
@@ -441,29 +485,44 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
             arr[:] = xe
             if not S.contains(xe):
                 raise SolverError(f"relaxed-cone LP for {what}: cdd's exact optimum is not in the relaxed cone")
-            return _lost_status(index, orbit_t, readonly(arr), sum((fv * yv for fv, yv in zip(f, xe)), Fraction(0)), True)
+            return _lost_status(
+                index, orbit_t, readonly(arr), sum((fv * yv for fv, yv in zip(f, xe)), Fraction(0)), True
+            )
     fl = np.array([float(v) for v in f])
     scale = float(np.abs(fl).max()) or 1.0
     A, b = _lp_matrices(S)
-    res = solve_lp(fl / scale, A_ub=A if A.shape[0] else None, b_ub=b if A.shape[0] else None,
-                   A_eq=np.ones((1, n)), b_eq=np.ones(1), method="highs-ds", what=f"relaxed-cone LP for {what}")
+    res = solve_lp(
+        fl / scale,
+        A_ub=A if A.shape[0] else None,
+        b_ub=b if A.shape[0] else None,
+        A_eq=np.ones((1, n)),
+        b_eq=np.ones(1),
+        method="highs-ds",
+        what=f"relaxed-cone LP for {what}",
+    )
     if res.status != "optimal" or res.fun is None:
-        raise SolverError(f"relaxed-cone LP for {what}: {res.status} ({res.message}); the relaxed cone contains the "
-                          "positive point x = 1 only when its bounds are >= 1 on cycles")
+        raise SolverError(
+            f"relaxed-cone LP for {what}: {res.status} ({res.message}); the relaxed cone contains the "
+            "positive point x = 1 only when its bounds are >= 1 on cycles"
+        )
     orbit_t = tuple(int(i) for i in orbit) or (index,)
     if res.fun < -S.atol:
         assert res.x is not None
         x = np.clip(res.x, 0.0, None)
         x = x / (float(x.max()) or 1.0)  # a cone: scale freely, so that rationalising keeps small entries
-        rounded = (S.repair(list(cand) if S.exact else [float(v) for v in cand])
-                   for cand in (rational_candidates(x) if S.exact else [x]))
+        rounded = (
+            S.repair(list(cand) if S.exact else [float(v) for v in cand])
+            for cand in (rational_candidates(x) if S.exact else [x])
+        )
         for y in itertools.chain(vertex_candidates(S, x), rounded):
             val = sum((fv * yv for fv, yv in zip(f, y)), Fraction(0) if S.exact else 0.0)
             if (val < 0 if S.exact else val < -ROUNDOFF) and S.contains(y, atol=S.atol):
                 arr = np.empty(n, dtype=object if S.exact else float)
                 arr[:] = y
                 return _lost_status(index, orbit_t, readonly(arr), val, S.exact)
-        raise SolverError(f"relaxed-cone LP for {what}: the LP point (value {number_text(res.fun, digits=3)}) did not verify exactly")
+        raise SolverError(
+            f"relaxed-cone LP for {what}: the LP point (value {number_text(res.fun, digits=3)}) did not verify exactly"
+        )
     duals = res.ub_duals if res.ub_duals is not None else np.zeros(0)
     lam_f = np.clip(-duals * scale, 0.0, None)
     cands = rational_candidates(lam_f) if S.exact else [lam_f]
@@ -484,7 +543,9 @@ def facet_status(S: DifferenceSystem, f: Sequence[Any], *, index: int = 0, orbit
         if sol is not None and _check_implied(S, f, sol[:m]):
             return _kept_status(index, orbit_t, {t: v for t, v in enumerate(sol[:m]) if v}, True)
     if len(S.c) + n > current_limit("exact_lp_variables") and S.exact:
-        raise SizeLimitError(f"relaxed-cone LP for {what}: the HiGHS combination did not verify exactly and the exact "
-                             f"fallback needs {len(S.c) + n:,} variables (limit "
-                             f"{current_limit('exact_lp_variables'):,})")
+        raise SizeLimitError(
+            f"relaxed-cone LP for {what}: the HiGHS combination did not verify exactly and the exact "
+            f"fallback needs {len(S.c) + n:,} variables (limit "
+            f"{current_limit('exact_lp_variables'):,})"
+        )
     raise SolverError(f"relaxed-cone LP for {what}: the combination from the LP duals did not verify")

@@ -43,8 +43,9 @@ MAX_JSON_WITNESS = 4096
 MAX_JSON_CONE_ENTRIES = 2**16
 
 
-def tight_pairs(forward: Sequence[Any] | np.ndarray, backward: Sequence[Any] | np.ndarray, *,
-                exact: bool, atol: float = ATOL) -> tuple[Scalar, np.ndarray] | None:
+def tight_pairs(
+    forward: Sequence[Any] | np.ndarray, backward: Sequence[Any] | np.ndarray, *, exact: bool, atol: float = ATOL
+) -> tuple[Scalar, np.ndarray] | None:
     """The ε-DP candidate of a pairwise relaxation: ``(e^ε, mask)`` where ``e^ε`` is the smallest finite ratio bound
     and ``mask`` marks the pairs bounded by it in both directions (their graph is the candidate neighbour graph);
     None when no bound is finite, the smallest is below 1, or no pair is tight both ways.
@@ -111,7 +112,9 @@ class PairBound(Result):
         return PrivacyLevel.from_exp_eps(e)
 
     def summary(self) -> str:
-        return f"x_{self.pair[0]} ≤ {self.forward} x_{self.pair[1]},  x_{self.pair[1]} ≤ {self.backward} x_{self.pair[0]}"
+        return (
+            f"x_{self.pair[0]} ≤ {self.forward} x_{self.pair[1]},  x_{self.pair[1]} ≤ {self.backward} x_{self.pair[0]}"
+        )
 
 
 @dataclass(frozen=True)
@@ -171,7 +174,9 @@ class Relaxation(Result):
     pair_bounds: tuple[PairBound, ...] = field(repr=False)
     recognised: str
     level: PrivacyLevel | None
-    graph_source: "nx.Graph | Callable[[], nx.Graph] | None" = field(repr=False)  # the graph (or None), or a zero-argument callable building it when read
+    graph_source: "nx.Graph | Callable[[], nx.Graph] | None" = field(
+        repr=False
+    )  # the graph (or None), or a zero-argument callable building it when read
     lost: Sequence[Guarantee] = field(repr=False)
     kept: int
     method: str
@@ -193,17 +198,33 @@ class Relaxation(Result):
         """Counts, the recognised definition, the bounds, implied pairs with paths and the lost guarantees by orbit
         (the relaxed cone's facets only when small)."""
         out: dict[str, Any] = {
-            "route": self.route, "method": self.method, "recognised": self.recognised,
+            "route": self.route,
+            "method": self.method,
+            "recognised": self.recognised,
             "exp_eps": None if self.level is None else to_jsonable(self.level.exp_eps),
-            "eps": None if self.level is None else to_jsonable(self.level.eps), "exact": self.exact, "text": self.text,
-            "n_subsets": len(self.subsets), "n_facets": self.n_facets or self.kept + len(self.lost),
-            "n_lost": len(self.lost), "kept": self.kept, "symmetry": self.symmetry,
+            "eps": None if self.level is None else to_jsonable(self.level.eps),
+            "exact": self.exact,
+            "text": self.text,
+            "n_subsets": len(self.subsets),
+            "n_facets": self.n_facets or self.kept + len(self.lost),
+            "n_lost": len(self.lost),
+            "kept": self.kept,
+            "symmetry": self.symmetry,
             "graph_edges": None if self.graph is None else self.graph.number_of_edges(),
             "cone": {"n_facets": self.cone.n_facets, "dim": self.cone.dim, "ambient_dim": self.cone.ambient_dim},
             "implied": None if self.implied is None else [to_jsonable(p) for p in self.implied],
-            "orbits": [{"representative": st.index, "size": st.size, "lost": st.lost,
-                        "witness": to_jsonable(st.witness) if st.witness is not None and len(st.witness) <= MAX_JSON_WITNESS else None,
-                        "value": to_jsonable(st.value)} for st in self.statuses],
+            "orbits": [
+                {
+                    "representative": st.index,
+                    "size": st.size,
+                    "lost": st.lost,
+                    "witness": to_jsonable(st.witness)
+                    if st.witness is not None and len(st.witness) <= MAX_JSON_WITNESS
+                    else None,
+                    "value": to_jsonable(st.value),
+                }
+                for st in self.statuses
+            ],
         }
         small = self.cone.ambient_dim * max(1, self.cone.n_facets) <= MAX_JSON_CONE_ENTRIES
         if small:

@@ -45,8 +45,18 @@ from ..guarantees._semantics import guarantee_from_normal
 if TYPE_CHECKING:
     from ...definitions._base import PrivacyDefinition
 
-__all__ = ["PairBound", "Relaxation", "relax", "relax_pairwise", "subset_family", "family_name", "relaxation_domain",
-           "own_family", "FAMILIES", "RELAX_METHODS"]
+__all__ = [
+    "PairBound",
+    "Relaxation",
+    "relax",
+    "relax_pairwise",
+    "subset_family",
+    "family_name",
+    "relaxation_domain",
+    "own_family",
+    "FAMILIES",
+    "RELAX_METHODS",
+]
 
 #: Named families of dataset subsets for :func:`subset_family`: the neighbour relations of
 #: :class:`privgeom.Domain` (pairs of neighbours; ``hamming``, ``replace-one``, ``add-remove``, ``path``, ``complete``
@@ -60,9 +70,14 @@ _DefinitionOrCone: TypeAlias = "PrivacyDefinition | Cone"
 #: Largest family of subsets :func:`relax` expands (checked from the sizes before building it), and largest
 #: ``#subsets × #datasets`` the double-description route lifts (one row of that length per projected inequality).
 MAX_FAMILY = 2_000_000
-register_limit("relax_family", globals(), "MAX_FAMILY",
-               "largest relaxation family (subsets) relax() expands, and largest subsets x datasets of its "
-               "double-description route", option="--max-family")
+register_limit(
+    "relax_family",
+    globals(),
+    "MAX_FAMILY",
+    "largest relaxation family (subsets) relax() expands, and largest subsets x datasets of its "
+    "double-description route",
+    option="--max-family",
+)
 
 
 def relaxation_domain(definition_or_cone: PrivacyDefinition | Cone, labels: Sequence[str]) -> Domain | Sequence[str]:
@@ -131,8 +146,10 @@ def family_name(name: str, datasets: Domain | Sequence[str]) -> str:
     """
     key = name.strip().lower()
     if key not in FAMILIES:
-        raise InvalidParameterError(f"unknown subset family {name!r}; the families are {', '.join(FAMILIES)} (the "
-                                    f"relation names where the datasets have them), or a list of subsets")
+        raise InvalidParameterError(
+            f"unknown subset family {name!r}; the families are {', '.join(FAMILIES)} (the "
+            f"relation names where the datasets have them), or a list of subsets"
+        )
     if key not in ("all-pairs", "triples", "hamming"):
         _domain_of(datasets).check_relation(key)
     return key
@@ -147,7 +164,9 @@ def _domain_of(datasets: Domain | Sequence[str]) -> Domain:
     return dom
 
 
-def subset_family(labels: Domain | Sequence[str], family: str | Iterable[Iterable[str]] | nx.Graph) -> list[tuple[str, ...]]:
+def subset_family(
+    labels: Domain | Sequence[str], family: str | Iterable[Iterable[str]] | nx.Graph
+) -> list[tuple[str, ...]]:
     """Expand a family of dataset subsets.
 
     Parameters
@@ -187,20 +206,27 @@ def subset_family(labels: Domain | Sequence[str], family: str | Iterable[Iterabl
             dom = _domain_of(datasets)
             size = dom.edge_bound(family)
             if size > current_limit("relax_family"):
-                raise SizeLimitError(f"the family {family!r} over {n:,} datasets has up to {size:,} pairs, more than "
-                                     f"the limit of {current_limit('relax_family'):,}; refused before building it — "
-                                     f"{limit_hint('relax_family', size)}")
+                raise SizeLimitError(
+                    f"the family {family!r} over {n:,} datasets has up to {size:,} pairs, more than "
+                    f"the limit of {current_limit('relax_family'):,}; refused before building it — "
+                    f"{limit_hint('relax_family', size)}"
+                )
             arith = dom.relation_pairs(family)  # a path: index arithmetic, in the graph's edge order; no graph
             if arith is not None:
                 L = dom.labels
                 return [(L[i], L[j]) for i, j in zip(arith[0].tolist(), arith[1].tolist())]
             return [(str(a), str(b)) for a, b in dom.relation(family, max_edges=max(size, 1)).edges]
-        size = {"hamming": n * max(1, n.bit_length()), "all-pairs": n * (n - 1) // 2,
-                "triples": n * (n - 1) * (n - 2) // 6}.get(family, 0)
+        size = {
+            "hamming": n * max(1, n.bit_length()),
+            "all-pairs": n * (n - 1) // 2,
+            "triples": n * (n - 1) * (n - 2) // 6,
+        }.get(family, 0)
         if size > current_limit("relax_family"):
-            raise SizeLimitError(f"the family {family!r} over {n:,} datasets has {size:,} subsets, more than the "
-                                 f"limit of {current_limit('relax_family'):,}; refused before building it — "
-                                 f"{limit_hint('relax_family', size)}")
+            raise SizeLimitError(
+                f"the family {family!r} over {n:,} datasets has {size:,} subsets, more than the "
+                f"limit of {current_limit('relax_family'):,}; refused before building it — "
+                f"{limit_hint('relax_family', size)}"
+            )
         if family == "hamming":
             if not labels or not Domain.from_labels(labels).is_bits:
                 raise DomainMismatchError(f"the 'hamming' family needs bit-string datasets, got {labels[:6]}")
@@ -209,7 +235,7 @@ def subset_family(labels: Domain | Sequence[str], family: str | Iterable[Iterabl
             found: list[tuple[int, int]] = []
             for i, lab in enumerate(labels):  # neighbours by flipping one bit: O(n k), not O(n^2)
                 for pos in range(len(lab)):
-                    j = index.get(lab[:pos] + flip[lab[pos]] + lab[pos + 1:])
+                    j = index.get(lab[:pos] + flip[lab[pos]] + lab[pos + 1 :])
                     if j is not None and j > i:
                         found.append((i, j))
             found.sort()
@@ -374,13 +400,25 @@ FM_MAX_DATASETS = 8
 MAX_FM_ELIMINATED = 6
 MAX_BLOCK_WORK = 40_000
 MAX_CONE_ROUTE_WORK = 2_000_000
-register_limit("fm_eliminated", globals(), "MAX_FM_ELIMINATED",
-               "most coordinates relax(method='fourier_motzkin') eliminates per subset")
-register_limit("block_work", globals(), "MAX_BLOCK_WORK",
-               "largest estimated work facets^2 x eliminated coordinates of relax(method='block')")
-register_limit("cone_route_work", globals(), "MAX_CONE_ROUTE_WORK",
-               "largest estimated work rows^2 x datasets of the double-description relaxation (canonicalisation "
-               "and one LP per facet)")
+register_limit(
+    "fm_eliminated",
+    globals(),
+    "MAX_FM_ELIMINATED",
+    "most coordinates relax(method='fourier_motzkin') eliminates per subset",
+)
+register_limit(
+    "block_work",
+    globals(),
+    "MAX_BLOCK_WORK",
+    "largest estimated work facets^2 x eliminated coordinates of relax(method='block')",
+)
+register_limit(
+    "cone_route_work",
+    globals(),
+    "MAX_CONE_ROUTE_WORK",
+    "largest estimated work rows^2 x datasets of the double-description relaxation (canonicalisation "
+    "and one LP per facet)",
+)
 
 
 def _other_route(family: list[tuple[str, ...]], requested: str) -> str:
@@ -394,30 +432,35 @@ def _other_route(family: list[tuple[str, ...]], requested: str) -> str:
     return f"use {auto} (difference constraints), or "
 
 
-def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], method: str,
-                      requested: str = "") -> None:
+def _check_cone_route(n: int, n_facets: int, family: list[tuple[str, ...]], method: str, requested: str = "") -> None:
     """Refuse the double-description route at once when its estimated cost is out of reach (module constants).
     ``requested`` is the ``method=`` the caller asked for (a refusal never suggests the route that just ran)."""
     eliminated = n - min(len(s) for s in family)
     other = _other_route(family, requested or method)
     if method == "fourier_motzkin" and eliminated > current_limit("fm_eliminated"):
-        raise SizeLimitError(f"relaxing by Fourier–Motzkin would eliminate {eliminated} of {n} coordinates per subset "
-                             f"(limit {current_limit('fm_eliminated')}); refused before projecting — {other}"
-                             f"{limit_hint('fm_eliminated', eliminated)}")
+        raise SizeLimitError(
+            f"relaxing by Fourier–Motzkin would eliminate {eliminated} of {n} coordinates per subset "
+            f"(limit {current_limit('fm_eliminated')}); refused before projecting — {other}"
+            f"{limit_hint('fm_eliminated', eliminated)}"
+        )
     if method == "block" and n_facets * n_facets * eliminated > current_limit("block_work"):
         work = n_facets * n_facets * eliminated
-        raise SizeLimitError(f"relaxing by block elimination would eliminate {eliminated} of {n} coordinates from "
-                             f"{n_facets} facets per subset (estimated work {n_facets}² × {eliminated} = {work:,}, "
-                             f"limit {current_limit('block_work'):,}); refused before projecting — {other}"
-                             f"{limit_hint('block_work', work)}")
+        raise SizeLimitError(
+            f"relaxing by block elimination would eliminate {eliminated} of {n} coordinates from "
+            f"{n_facets} facets per subset (estimated work {n_facets}² × {eliminated} = {work:,}, "
+            f"limit {current_limit('block_work'):,}); refused before projecting — {other}"
+            f"{limit_hint('block_work', work)}"
+        )
     rows = sum(2 if len(s) == 2 else len(s) for s in family) + n
     work = rows * rows * n
     if work > current_limit("cone_route_work"):
-        raise SizeLimitError(f"the double-description relaxation of {n} datasets onto {len(family)} subsets would "
-                             f"canonicalise about {rows} inequalities in R^{n} and run one LP per facet (estimated work "
-                             f"{rows}² × {n} = {work:,}, limit {current_limit('cone_route_work'):,}); refused "
-                             "before projecting — "
-                             f"{other}{limit_hint('cone_route_work', work)}")
+        raise SizeLimitError(
+            f"the double-description relaxation of {n} datasets onto {len(family)} subsets would "
+            f"canonicalise about {rows} inequalities in R^{n} and run one LP per facet (estimated work "
+            f"{rows}² × {n} = {work:,}, limit {current_limit('cone_route_work'):,}); refused "
+            "before projecting — "
+            f"{other}{limit_hint('cone_route_work', work)}"
+        )
 
 
 def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str, requested: str = "") -> Relaxation:
@@ -426,10 +469,12 @@ def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str, requ
     index = {s: i for i, s in enumerate(labels)}
     n = len(labels)
     if len(family) * n > current_limit("relax_family"):
-        raise SizeLimitError(f"{len(family):,} subsets over {n:,} datasets make {len(family) * n:,} "
-                             f"subset-coordinates, more than the limit of {current_limit('relax_family'):,}; "
-                             "refused before lifting — "
-                             f"{limit_hint('relax_family', len(family) * n)}")
+        raise SizeLimitError(
+            f"{len(family):,} subsets over {n:,} datasets make {len(family) * n:,} "
+            f"subset-coordinates, more than the limit of {current_limit('relax_family'):,}; "
+            "refused before lifting — "
+            f"{limit_hint('relax_family', len(family) * n)}"
+        )
     _check_cone_route(n, cone.n_facets if method == "block" else 0, family, method, requested)
     exact = cone.exact
     zero: Any = Fraction(0) if exact else 0.0
@@ -469,21 +514,41 @@ def _relax_by_cones(cone: Cone, family: list[tuple[str, ...]], method: str, requ
     if level is not None:
         noun = "pair" if len(family) == 1 else "pairs"
         n_edges = graph.number_of_edges() if graph is not None else 0
-        on = "their graph" if n_edges == len(family) else f"the graph of the {n_edges} pairs bounded by e^ε (the others are implied)"
-        text = (f"Projecting onto {len(family)} {noun} and intersecting gives exactly ε-differential privacy on {on} "
-                f"with e^ε = {level.exp_eps} (ε = {level.eps}); {len(lost)} of {cone.n_facets} original guarantees "
-                "are lost.")
+        on = (
+            "their graph"
+            if n_edges == len(family)
+            else f"the graph of the {n_edges} pairs bounded by e^ε (the others are implied)"
+        )
+        text = (
+            f"Projecting onto {len(family)} {noun} and intersecting gives exactly ε-differential privacy on {on} "
+            f"with e^ε = {level.exp_eps} (ε = {level.eps}); {len(lost)} of {cone.n_facets} original guarantees "
+            "are lost."
+        )
     else:
         noun = "subset" if len(family) == 1 else "subsets"
-        text = (f"Projecting onto {len(family)} {noun} gives a cone with {relaxed.n_facets} facets; "
-                f"{len(lost)} of {cone.n_facets} original guarantees are lost; not recognised as ε-DP.")
-    return Relaxation(cone=relaxed, subsets=tuple(family), projections=tuple(projections), pair_bounds=tuple(bounds),
-                      recognised="dp" if level is not None else "", level=level, graph_source=graph, lost=tuple(lost),
-                      kept=kept, method=method, text=text, n_facets=cone.n_facets)
+        text = (
+            f"Projecting onto {len(family)} {noun} gives a cone with {relaxed.n_facets} facets; "
+            f"{len(lost)} of {cone.n_facets} original guarantees are lost; not recognised as ε-DP."
+        )
+    return Relaxation(
+        cone=relaxed,
+        subsets=tuple(family),
+        projections=tuple(projections),
+        pair_bounds=tuple(bounds),
+        recognised="dp" if level is not None else "",
+        level=level,
+        graph_source=graph,
+        lost=tuple(lost),
+        kept=kept,
+        method=method,
+        text=text,
+        n_facets=cone.n_facets,
+    )
 
 
-def _recognise_dp(relaxed: Cone, bounds: list[PairBound], family: list[tuple[str, ...]], labels: Sequence[str],
-                  exact: bool) -> tuple[Scalar, nx.Graph] | None:
+def _recognise_dp(
+    relaxed: Cone, bounds: list[PairBound], family: list[tuple[str, ...]], labels: Sequence[str], exact: bool
+) -> tuple[Scalar, nx.Graph] | None:
     """``(e^ε, graph)`` when ``relaxed`` is exactly the ε-DP row cone over the graph of the pairs whose ratio bound is the
     smallest one, ``e^ε``, in both directions (checked by cone equality); None otherwise.
 
@@ -538,8 +603,9 @@ def _implied_by_facets(cone: Cone, normal: Sequence[Any]) -> bool:
     a = np.array(list(normal), dtype=object if cone.exact else float)
     if len(G) == 0:
         return bool(all(v == 0 for v in a))
-    return bool(cone_lp_membership(G, a, exact=cone.exact, labels=cone.labels, atol=cone.atol,
-                                   what="relaxed cone dual").member)
+    return bool(
+        cone_lp_membership(G, a, exact=cone.exact, labels=cone.labels, atol=cone.atol, what="relaxed cone dual").member
+    )
 
 
 def _implied(cone: Cone, normal: Sequence[Any]) -> bool:
@@ -557,8 +623,9 @@ def _implied(cone: Cone, normal: Sequence[Any]) -> bool:
     return True
 
 
-def relax_pairwise(definition_or_cone: PrivacyDefinition | Cone, pairs: FamilyLike = "hamming", *,
-                   method: str = "auto") -> Relaxation:
+def relax_pairwise(
+    definition_or_cone: PrivacyDefinition | Cone, pairs: FamilyLike = "hamming", *, method: str = "auto"
+) -> Relaxation:
     """Relax by projecting onto pairs of datasets (Lin & Kifer, Section V) and recognise ε-DP.
 
     ``pairs`` is a list of label pairs, a networkx graph, ``"hamming"`` (default), ``"all-pairs"`` or a neighbour
