@@ -242,8 +242,8 @@ def _row_witness(
         not_y = Y.contains(W if W.exact == Y.exact else W.to_float())
         lines.append(
             f"The mechanism with rows x/{fraction_str(scale)} and 1 − x/{fraction_str(scale)} is in "
-            f"closure({_label(X)}) [{in_x.method}] and not in closure({_label(Y)}) [{not_y.method}]."
-        )  # type: ignore[union-attr]
+            f"closure({_label(X)}) [{in_x.method}] and not in closure({_label(Y)}) [{not_y.method}]."  # type: ignore[union-attr]
+        )
     else:
         lines.append(f"(no two-output mechanism of closure({_label(X)}) with the row x was found to show numbers)")
     if g.s_minus:
