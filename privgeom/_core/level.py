@@ -229,15 +229,16 @@ class PrivacyLevel(Serializable):
         if e == 0 and isinstance(e, Fraction):  # a float 0.0 stays in float mode: floats are never made exact
             return cls(Fraction(1), True, LogRational(Fraction(1)), "eps", shown)
         note = ""
+        text = shown if isinstance(shown, str) else fraction_str(e)  # as typed: '1e400', not its 401 digits
         if isinstance(e, Fraction):
             note = (
-                f"{name} = {e} is rational and non-zero, so e^ε is irrational (Lindemann–Weierstrass): computed in "
+                f"{name} = {text} is rational and non-zero, so e^ε is irrational (Lindemann–Weierstrass): computed in "
                 f"float; pass {name}=LogRational(r), {name}='ln(r)' or {xname}=r for an exact answer"
             )
         if e > EPS_OVERFLOW:  # compared before float(): a huge Fraction would overflow the conversion itself
             if not allow_infinite:
                 raise InvalidParameterError(
-                    f"{pre}{name} = {shown if isinstance(shown, str) else fraction_str(e)} is too large: e^ε overflows a float (limit {name} <= "
+                    f"{pre}{name} = {text} is too large: e^ε overflows a float (limit {name} <= "
                     f"{number_text(EPS_OVERFLOW)}; give {name}='ln(r)' or {xname}=r for an exact huge level)"
                 )
             return cls(math.inf, False, float(e) if e < 1e308 else math.inf, "eps", shown, note)

@@ -96,7 +96,7 @@ def _frapp_spec(params: dict[str, str]) -> PrivacyDefinition:
 def _krr_spec(params: dict[str, str]) -> PrivacyDefinition:
     from ._dp import dp_level
 
-    n = spec_int(params, "n", "krr")
+    n = spec_int(params, "n", "krr", minimum=2)  # KaryRRDefinition's own check would name its n_values
     exact = spec_bool(params, "exact", "krr")
     given = {k: params.pop(k) for k in ("exp_eps", "eps", "p") if k in params}
     if len(given) != 1:

@@ -156,13 +156,19 @@ def spec_required(params: dict[str, str], key: str, kind: str) -> str:
     return value
 
 
-def spec_int(params: dict[str, str], key: str, kind: str) -> int:
-    """Pop a required integer parameter (validated by :func:`privgeom._core.arrays.parse_int`)."""
+def spec_int(params: dict[str, str], key: str, kind: str, *, minimum: int | None = None) -> int:
+    """Pop a required integer parameter (validated by :func:`privgeom._core.arrays.parse_int`), at least ``minimum``.
+
+    The error names the spec's key (``krr: n=1 must be >= 2``), not the parameter of the class it feeds.
+    """
     raw = spec_required(params, key, kind)
     try:
-        return parse_int(raw, name=f"{kind}: {key}", allow_str=True)
+        value = parse_int(raw, name=f"{kind}: {key}", allow_str=True)
     except InvalidParameterError:
         raise FormatError(f"{kind}: {key}={raw!r} is not an integer") from None
+    if minimum is not None and value < minimum:
+        raise InvalidParameterError(f"{kind}: {key}={raw} must be >= {minimum}")
+    return value
 
 
 def spec_bool(params: dict[str, str], key: str, kind: str) -> bool | None:
