@@ -156,6 +156,17 @@ def _generators(definition: PrivacyDefinition) -> tuple[list[Mechanism], Cone]:
     return ray_mechanisms(_rays(cone, definition.name), definition.inputs), cone
 
 
+def _aligned(
+    gens: list[Mechanism], cone: Cone, definition: PrivacyDefinition, inputs: Sequence[str]
+) -> tuple[list[Mechanism], Cone]:
+    """The generators and row cone of ``definition`` with its datasets listed in the order ``inputs`` (the same
+    datasets in another order): columns of the mechanisms and coordinates of the cone's rays permuted alike."""
+    where = {x: i for i, x in enumerate(definition.inputs)}
+    perm = [where[x] for x in inputs]
+    rays = _rays(cone, definition.name)[:, perm]
+    return [G.restrict(inputs) for G in gens], Cone.from_generators(rays, exact=True, labels=list(inputs))
+
+
 def _bit_exact(G: Mechanism, definition: PrivacyDefinition) -> Mechanism:
     """A float generator converted bit-exactly (composed cones and closure LPs are exact), or a refusal that says why:
     its float columns do not sum to exactly 1."""
@@ -244,12 +255,14 @@ def compose_definitions(
     for d in (first, second):
         if not isinstance(d, PrivacyDefinition):
             raise InvalidTypeError(f"compose needs privacy definitions, got {type(d).__name__}")
-    if not independent and first.inputs != second.inputs:
+    if not independent and sorted(first.inputs) != sorted(second.inputs):
         raise DomainMismatchError(
             f"sequential composition needs definitions on the same datasets; "
             f"{list(first.inputs)[:6]} and {list(second.inputs)[:6]} differ"
         )
     (g1, c1), (g2, c2) = _generators(first), _generators(second)
+    if not independent and first.inputs != second.inputs:
+        g2, c2 = _aligned(g2, c2, second, first.inputs)
     if len(g1) * len(g2) > current_limit("composed_generators"):
         raise SizeLimitError(
             f"composing {len(g1)} × {len(g2)} generators is more than the limit "

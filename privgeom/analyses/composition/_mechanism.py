@@ -183,12 +183,14 @@ class ComposedMechanism:
             raise InvalidParameterError("compose needs at least one mechanism")
         check_runs(sum(k for _, k in out))
         first = out[0][0]
-        for M, _ in out[1:]:
+        for n, (M, k) in enumerate(out):
             if M.inputs != first.inputs:
-                raise DomainMismatchError(
-                    f"sequential composition runs every mechanism on the same datasets; inputs "
-                    f"{list(first.inputs)[:6]} and {list(M.inputs)[:6]} differ"
-                )
+                if sorted(M.inputs) != sorted(first.inputs):
+                    raise DomainMismatchError(
+                        f"sequential composition runs every mechanism on the same datasets; inputs "
+                        f"{list(first.inputs)[:6]} and {list(M.inputs)[:6]} differ"
+                    )
+                out[n] = (M.restrict(first.inputs), k)  # the same datasets listed in another order: align the columns
         self.parts: tuple[tuple[Mechanism, int], ...] = tuple(out)
         self.k = sum(k for _, k in out)
         self.inputs = first.inputs
