@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import argparse
 import time
-from decimal import Decimal, localcontext
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable
 
 import numpy as np
 
 from privgeom import voting
+from privgeom.testing import decimal_majority_accuracy  # the independent 50-digit reference (O'Donnell)
 from privgeom.voting._rules import random_rule
 
 
@@ -33,28 +34,6 @@ def timed(fn: Callable[..., Any], *args: Any, repeat: int = 1, **kw: Any) -> tup
         out = fn(*args, **kw)
         best = min(best, time.perf_counter() - t0)
     return out, best
-
-
-def decimal_majority_accuracy(n: int, rho: Fraction, digits: int = 50) -> Decimal:
-    """Independent 50-digit reference: 1/2 + (1/2) Σ_k ρ^k W_k with O'Donnell's closed-form coefficients of Maj_n,
-    ``Maj^(S) = (-1)^j C(m, j)/C(n-1, 2j) · C(2m, m)/4^m`` for ``|S| = 2j+1``, ``m = (n-1)/2``."""
-    with localcontext() as ctx:
-        ctx.prec = digits
-        r = Decimal(rho.numerator) / Decimal(rho.denominator)
-        m = (n - 1) // 2
-        base = Decimal(1)
-        for j in range(1, m + 1):
-            base = base * (2 * j - 1) / (2 * j)
-        ratio, c_nk, rk, total = Decimal(1), Decimal(n), r, Decimal(0)
-        for j in range(m + 1):
-            k = 2 * j + 1
-            total += rk * c_nk * ratio * ratio
-            if j == m:
-                break
-            ratio = ratio * (m - j) / (j + 1) * (k * (k + 1)) / ((n - k) * (n - k - 1))
-            c_nk = c_nk * ((n - k) * (n - k - 1)) / ((k + 1) * (k + 2))
-            rk = rk * r * r
-        return Decimal(1) / 2 + total * base * base / 2
 
 
 def accuracy_table(sizes: list[int], rho: Fraction, budget: float) -> None:
