@@ -237,6 +237,8 @@ def canonicalize(rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bo
     dim = rows.shape[1]
     rows = rows[[any(v != 0 for v in r) for r in rows]].reshape(-1, dim)
     lin_rows = lin_rows[[any(v != 0 for v in r) for r in lin_rows]].reshape(-1, dim)
+    if exact and len(rows) > 1:
+        rows = _distinct_directions(rows)
     n = len(rows) + len(lin_rows)
     if n == 0:
         return rows, lin_rows
@@ -267,6 +269,22 @@ def canonicalize(rows: np.ndarray, lin_rows: np.ndarray, *, kind: str, exact: bo
     plain = [i for i in range(n) if i not in lin_all and i not in redundant]
     linear = [i for i in sorted(lin_all)]
     return allrows[plain].reshape(len(plain), dim), allrows[linear].reshape(len(linear), dim)
+
+
+def _distinct_directions(rows: np.ndarray) -> np.ndarray:
+    """The exact rows with one representative per direction (rows that are positive multiples of each other describe
+    the same inequality or ray): the first of each, in the given order. Composed mechanisms, hulls and products
+    repeat directions many times (RR(3/4) composed ten times: 1,024 rows, 11 directions); cdd's redundancy LPs then
+    run on the distinct ones only."""
+    seen: set[tuple[Fraction, ...]] = set()
+    keep: list[int] = []
+    for i, r in enumerate(rows):
+        lead = next(abs(Fraction(v)) for v in r if v != 0)
+        key = tuple(Fraction(v) / lead for v in r)
+        if key not in seen:
+            seen.add(key)
+            keep.append(i)
+    return rows if len(keep) == len(rows) else rows[keep]
 
 
 def _convert(rows: np.ndarray, lin_rows: np.ndarray, *, source: str, exact: bool) -> tuple[np.ndarray, np.ndarray]:

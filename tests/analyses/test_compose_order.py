@@ -41,3 +41,28 @@ def test_different_datasets_are_still_refused_by_name():
         pg.compose(M, other)
     with pytest.raises(pg.DomainMismatchError, match=r"differ"):
         pg.compose(pg.RandomizedResponse(1, "3/4"), pg.FiniteDefinition([other]))
+
+
+def test_composed_generators_merge_proportional_outputs_without_changing_the_closure():
+    rr = pg.RandomizedResponse(1, "3/4")
+    composed = pg.compose(rr, k=3)
+    (G,) = composed.mechanisms
+    # RR(3/4) three times: 8 outputs, likelihood ratios 27, 3, 1/3, 1/27 — four distinct directions
+    assert G.n_outputs == 4
+    assert sorted(G.matrix[:, 0] / G.matrix[:, 1]) == [Fraction(1, 27), Fraction(1, 3), Fraction(3), Fraction(27)]
+    dense = pg.FiniteDefinition([pg.compose(pg.randomized_response(1, "3/4"), k=3).dense()])
+    assert dense.mechanisms[0].n_outputs == 8
+    probes = [pg.randomized_response(1, p) for p in ("3/4", "27/32", "9/10", "27/28")] + [
+        pg.compose(pg.randomized_response(1, "3/4"), k=2).dense()
+    ]
+    for M in probes:  # the same answers from the merged and the dense generator
+        assert composed.contains(M).member == dense.contains(M).member
+    # the majority of three RR(3/4) reports is RR(27/32) (27/64 + 27/64), the most accurate symmetric bit; 9/10 is not
+    assert [composed.contains(M).member for M in probes] == [True, True, False, False, True]
+
+
+def test_a_cone_from_repeated_directions_equals_the_cone_from_distinct_ones():
+    rows = [[3, 1], [6, 2], [1, 3], ["1/2", "3/2"], [9, 3], [2, 2]]
+    many = pg.Cone.from_generators(rows, exact=True)
+    few = pg.Cone.from_generators([[3, 1], [1, 3]], exact=True)
+    assert many == few and many.n_rays == 2
