@@ -27,7 +27,7 @@ import numpy as np
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.arrays import check_dense_size, readonly, ROUNDOFF
 from .._core.columns import fit_int_array, fits_int64, int_columns_to_fractions, widen
-from .._core.numbers import fraction_str, Scalar
+from .._core.numbers import fraction_str, number_text, Scalar
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
@@ -41,9 +41,9 @@ from ._kron import (
     kron_apply,
     verify_kron_identity,
 )
+from ._nearest import ClosureDescription, closure_description, description_nonzeros
 from ._rows import as_vector, format_inequality
 from .._core.level import ScalarLike
-from .._core.numbers import number_text
 
 if TYPE_CHECKING:
     from ._orbit_structure import OrbitStructure
@@ -706,6 +706,16 @@ def _dense_fits(n_rows: int, n_cols: int) -> bool:
     return True
 
 
-automorphisms.register(
-    RandomizedResponse, rr_automorphisms
-)  # privgeom.automorphisms (geometry never imports definitions)
+# privgeom.automorphisms (geometry never imports definitions) and the closure of d.nearest's LP, beside the type
+automorphisms.register(RandomizedResponse, rr_automorphisms)
+
+
+@closure_description.register(RandomizedResponse)
+def _rr_description(definition: RandomizedResponse, exact: bool) -> ClosureDescription:
+    F = definition.facets()  # row s: the facet of Theorem 4.3 (a column of the Kronecker inverse of M_rr)
+    return ClosureDescription(kind="rows", inequalities=F if exact else F.astype(float))
+
+
+@description_nonzeros.register(RandomizedResponse)
+def _rr_nonzeros(definition: RandomizedResponse, n_out: int) -> int:
+    return n_out * definition.n_inputs * definition.n_inputs  # the 2^k dense facets on every output row
