@@ -20,7 +20,7 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -34,6 +34,7 @@ from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
 from ._kron import (
     INT64_SAFE,
+    BitLabels,
     ModularIntegers,
     exact_dot,
     exact_kron_apply,
@@ -49,33 +50,6 @@ if TYPE_CHECKING:
     from ._orbit_structure import OrbitStructure
 
 __all__ = ["RandomizedResponse"]
-
-
-class _BitLabels(Sequence[str]):
-    """The ``2^k`` dataset labels in reverse lexicographic order, computed on demand."""
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-        self.n = 1 << k
-
-    def __len__(self) -> int:
-        return self.n
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[str]: ...
-
-    def __getitem__(self, i: int | slice) -> str | list[str]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(self.n))]
-        if not -self.n <= i < self.n:
-            raise IndexError(i)
-        return format(self.n - 1 - (i % self.n), f"0{self.k}b")
-
-    def __iter__(self) -> Iterator[str]:
-        return (self[i] for i in range(self.n))
 
 
 class _Transformed(NamedTuple):
@@ -144,7 +118,7 @@ class RandomizedResponse(PrivacyDefinition):
         self._k = check_k(k)
         self._p: Scalar = rr_parameter(p, exact=exact)
         self._exact = isinstance(self._p, Fraction)
-        self._labels = _BitLabels(self._k)
+        self._labels = BitLabels(self._k)
         if isinstance(self._p, Fraction):
             self._a, self._b = self._p.numerator, self._p.denominator
 
