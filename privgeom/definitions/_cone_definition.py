@@ -215,7 +215,7 @@ class ConeDefinition(PrivacyDefinition):
     ``M_j``), so it is its own consistent closure and :attr:`row_cone_decides_closure` holds (``docs/theory.md``
     §13). :meth:`row_cone` is the smallest face of ``R ∩ R^N_{≥0}`` containing ``1`` (canonical). ``contains``
     checks every row against every facet and equality of that cone; a "no" names the row and the inequality
-    (:class:`~privgeom.definitions._base.RowCertificate`, label ``"facet i"`` / ``"equality i"``); a "yes" needs no
+    (:class:`~privgeom.results.RowCertificate`, label ``"facet i"`` / ``"equality i"``); a "yes" needs no
     witness beyond the inequalities.
 
     Raises
