@@ -163,7 +163,7 @@ def design_cases(budget: int, rows: list[list[str]]) -> None:
     extra = [[int(v) for v in (np.array(base[i]) + np.array(base[j]))] for i, j in rng.integers(0, len(base), (60, 2))]
     compare(
         "from_guarantees(DP(Q3,2) facets + 60 implied)",
-        lambda: pg.ConeDefinition.from_guarantees(base + extra, dp3.inputs),
+        lambda: pg.from_guarantees(base + extra, dp3.inputs),
         lambda D: D.row_cone().int_rays.tolist(),
         budget,
         set(),

@@ -6,7 +6,7 @@ definition built from chosen guarantees, and the utility each one buys (docs/des
    them tight).
 2. Relaxing RR onto the six two-bit faces of the cube keeps only what RR says about each face; the result is not a DP
    definition (``Relaxation.definition`` is a ``ConeDefinition``) but has its own sandwich.
-3. A definition built from chosen guarantees (``ConeDefinition.from_guarantees``): the ε-DP edge guarantees at
+3. A definition built from chosen guarantees (``pg.from_guarantees``): the ε-DP edge guarantees at
    e^ε = 3 plus RR's two parity guarantees centred on 111 and 000; redundant ones are reported with their certificate.
 4. What each buys: the optimal expected utility (uniform prior) for guessing the dataset (accuracy) and for learning
    the parity of the three bits — what RR's facets protect — each certified exactly by LP duality, as a table and a
@@ -60,7 +60,7 @@ def main() -> None:
 
     dp3 = pg.DifferentialPrivacy(cube, exp_eps=3)
     parity = [g for g in pg.semantics(base) if g.s_plus[0] in ("111", "000")]
-    chosen = ConeDefinition.from_guarantees(
+    chosen = pg.from_guarantees(
         list(pg.semantics(dp3)) + parity, base.inputs, name="DP(e^ε = 3) + parity around 111 and 000"
     )
     chosen_sandwich = pg.dp_bounds(chosen, cube)

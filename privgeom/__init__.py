@@ -52,18 +52,21 @@ if _TYPE_CHECKING:
         describe_row_cone,
         dp_bounds,
         epsilon,
+        from_guarantees,
         hull,
         intersection,
         kov_regimes,
         ldp_utility_gap,
         least_informative,
         mutual_information,
+        only,
         optimal_mechanism,
         relax,
         relax_pairwise,
         semantics,
         staircase_optimum,
         staircase_patterns,
+        without,
     )
     from .definitions import (
         ApproximateDP,
@@ -106,7 +109,6 @@ from typing import TypeAlias as _TypeAlias  # noqa: E402
 import importlib as _importlib  # noqa: E402
 
 from ._core import display as _display, domain as _domain, level as _level, limits as _limits  # noqa: E402
-from ._core import registry as _registry  # noqa: E402
 from ._core import removed as _removed  # noqa: E402
 
 # Types of the parameters (re-bound here with their documentation, which Sphinx reads from these comments)
@@ -216,6 +218,9 @@ __all__ = [
     "staircase_optimum",
     "binary_mechanism",
     "kov_regimes",
+    "from_guarantees",
+    "without",
+    "only",
     "intersection",
     "hull",
     "dp_bounds",
@@ -256,7 +261,7 @@ for _package, _names in {
         "Guarantee semantics check_guarantee check_product_prior describe_row_cone Relaxation relax "
         "relax_pairwise epsilon delta delta_curve ldp_utility_gap compare compose optimal_mechanism "
         "least_informative mutual_information staircase_patterns staircase_optimum "
-        "binary_mechanism kov_regimes intersection hull dp_bounds"
+        "binary_mechanism kov_regimes from_guarantees without only intersection hull dp_bounds"
     ),
 }.items():
     _LAZY.update((_name, (_package, _name)) for _name in _names.split())
@@ -312,20 +317,8 @@ def _import_renderers() -> None:
     _importlib.import_module("privgeom.display._renderers")  # registers the renderers of the library's types
 
 
-#: Who fills the tables of :mod:`privgeom._core.registry` (lower modules read them; the modules named here, higher
-#: up, write them when imported): the façade is the one place that names them, so no module names a higher one.
-_PROVIDERS: dict[str, dict[str, str]] = {
-    "definition operations": {
-        "nearest": "privgeom.definitions._nearest",
-        "contains_row": "privgeom.definitions._rows",
-        "without": "privgeom.analyses.design._design",
-        "only": "privgeom.analyses.design._design",
-        "from_guarantees": "privgeom.analyses.design._design",
-    },
-}
-for _table, _providers in _PROVIDERS.items():
-    _registry.registry(_table).provide(_providers)
-
+# The façade tells the base layer about higher modules in exactly these two loader lists (docs/ARCHITECTURE.md, "How
+# lower code reaches higher code"): the size limits and the renderers are registered by modules loaded on first use.
 _limits.LOADERS.append(_import_limit_modules)
 _display.LOADERS.append(_import_renderers)
 

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from .analyses.relaxation._lost import FacetStatus
     from .analyses.relaxation._relax_results import PairBound, Relaxation
     from .definitions._approx_dp import HockeyStickCertificate, HockeyStickWitness
-    from .definitions._base import (
+    from .definitions._membership import (
         ClosureWitness,
         CompletionWitness,
         Membership,
@@ -95,7 +95,7 @@ if TYPE_CHECKING:
 _WHERE = {
     "privgeom._core.results": "Result Decision Quantity",
     "privgeom._core.limits": "Limits LimitInfo",
-    "privgeom.definitions._base": (
+    "privgeom.definitions._membership": (
         "Membership Nearest NearestCertificate ClosureWitness CompletionWitness RowWitness "
         "RowCertificate SeparatingCertificate"
     ),

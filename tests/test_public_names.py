@@ -1,4 +1,4 @@
-"""A lean public surface: at most 125 distinct public names, each documented with an example.
+"""A lean public surface: at most 128 distinct public names, each documented with an example.
 
 The public names are the union of the ``__all__`` of :mod:`privgeom` and its public subpackages. Result and
 certificate types that users only receive, and the kernels and formatters underneath, are not public: they live in
@@ -45,8 +45,10 @@ PACKAGES = (
 #: release 0.2 added five capabilities that are names of their own, none an alias or a received type: the
 #: ``results`` namespace (where received types live, so they stay out of this count), the ``limits`` context, and
 #: composition and amplification (``compose``, ``shuffled``, ``subsampled``). Raising it again needs the same kind
-#: of reason: a new capability, never a second spelling.
-MAX_PUBLIC_NAMES = 125
+#: of reason: a new capability, never a second spelling. It is 128 since the design operations ``from_guarantees``,
+#: ``without`` and ``only`` became functions of ``pg`` (they were methods of the definition classes, which no longer
+#: have them: the same capabilities, one spelling each).
+MAX_PUBLIC_NAMES = 128
 
 #: Names of a subpackage's ``__all__`` that are not top-level names, with the reason.
 NOT_TOP_LEVEL = {
@@ -78,7 +80,7 @@ def public_names() -> dict[str, list[str]]:
     return where
 
 
-def test_at_most_125_public_names() -> None:
+def test_at_most_128_public_names() -> None:
     where = public_names()
     per_package = {m.__name__: len(m.__all__) for m in _existing(PACKAGES)}
     message = f"{len(where)} distinct public names (budget {MAX_PUBLIC_NAMES}); per package: " + ", ".join(

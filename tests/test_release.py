@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 
 import privgeom as pg
-from privgeom._core.removed import REMOVED, removed_name_error
+from privgeom._core.removed import REMOVED, REMOVED_METHODS, RemovedMethod, removed_name_error
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A variable, not a literal: tests/test_examples.py reads literal glob patterns of test files as scripts they run.
@@ -149,6 +149,51 @@ def test_no_removed_name_is_public_again() -> None:
         module = importlib.import_module(package if package == "privgeom" else f"privgeom.{package}")
         exported = set(getattr(module, "__all__", ()))
         assert not exported & set(table), (package, exported & set(table))
+
+
+#: ``(class, method)`` of every method that became a function, with an instance of the class to read it from.
+METHODS = [(owner, name) for owner, table in REMOVED_METHODS.items() for name in table]
+INSTANCES = {
+    "PrivacyDefinition": lambda: pg.RandomizedResponse(1, "3/4"),
+    "ConeDefinition": lambda: pg.ConeDefinition(pg.RandomizedResponse(1, "3/4").row_cone()),
+}
+
+
+@pytest.mark.parametrize(("owner", "name"), METHODS, ids=[f"{o}.{n}" for o, n in METHODS])
+def test_a_removed_method_answers_with_its_function(owner: str, name: str) -> None:
+    use = REMOVED_METHODS[owner][name]
+    message = f"{owner}.{name} was removed in 0.2; use {use}"
+    cls = getattr(pg, owner)
+    assert isinstance(cls.__dict__[name], RemovedMethod)
+    instance = INSTANCES[owner]()
+    subclass = type(instance)  # a subclass inherits the answer, which names the class that had the method
+    for holder in (cls, subclass, instance):
+        with pytest.raises(AttributeError) as info:
+            getattr(holder, name)
+        assert str(info.value) == message
+        assert not hasattr(holder, name)
+    function = _resolve(use.split("(")[0])
+    assert callable(function) and function.__module__ == "privgeom.analyses.design._design"
+    rows = dict(re.findall(r"^\| `([\w.]+)` \| (.+) \|$", CHANGELOG, re.M))
+    assert rows.get(f"{owner}.{name}") == use, f"{owner}.{name} is missing from CHANGELOG.md's table"
+
+
+def test_the_design_functions_replace_the_methods_with_the_same_answers() -> None:
+    rr = pg.RandomizedResponse(2, "3/4")
+    # RR(2, 3/4)'s facets are the columns of the Kronecker inverse of M_rr (Theorem 4.3), scaled: [9, -3, -3, 1] first
+    dropped = pg.without(rr, [0])
+    assert [9, -3, -3, 1] not in dropped.row_cone().int_facets.tolist()
+    assert pg.compare(dropped, rr).relation == "superset"
+    kept = pg.only(rr, lambda g: True)
+    assert pg.compare(kept, rr).relation == "equal"
+    back = pg.from_guarantees(pg.semantics(rr), rr.inputs)
+    assert pg.compare(back, rr).relation == "equal" and back.redundant == ()
+
+
+def test_a_removed_method_entry_needs_its_replacement() -> None:
+    # a class body binding RemovedMethod to a name missing from REMOVED_METHODS fails when the class is made
+    with pytest.raises(TypeError, match=r"PrivacyDefinition\.shiny is not in REMOVED_METHODS"):
+        RemovedMethod().__set_name__(pg.PrivacyDefinition, "shiny")
 
 
 # ------------------------------------------------------------------------------------------------------ tooling

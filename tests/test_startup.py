@@ -1,7 +1,7 @@
 """A fast start: ``import privgeom`` and the command line load heavy modules on first use only.
 
 The public names resolve through PEP 562 ``__getattr__``; registries that modules fill when imported (size limits,
-renderers, generic operations, commands) load those modules before they are read. Each check that a module is *not*
+renderers, commands) load those modules before they are read. Each check that a module is *not*
 imported runs in a fresh interpreter (this test process has imported everything). No timing here: the start-up
 times are measured by ``benchmarks/bench_startup.py``.
 """
@@ -124,12 +124,13 @@ def test_the_limit_modules_are_listed() -> None:
     assert registering <= set(privgeom._LIMIT_MODULES), sorted(registering - set(privgeom._LIMIT_MODULES))
 
 
-def test_generic_operations_and_renderers_load_on_first_use() -> None:
+def test_design_operations_and_renderers_load_on_first_use() -> None:
     code = (
         "import privgeom as pg\n"
-        "from privgeom.definitions._base import GENERIC_OPERATIONS\n"
+        "assert pg.RandomizedResponse(1, '3/4').nearest(pg.randomized_response(1, '4/5')).certificate.optimal\n"
         "assert 'privgeom.analyses.design._design' not in sys.modules\n"
-        "assert GENERIC_OPERATIONS['without'].__module__ == 'privgeom.analyses.design._design'\n"
+        "assert 'privgeom.display._renderers' not in sys.modules\n"
+        "assert pg.without(pg.RandomizedResponse(1, '3/4'), [0]).row_cone().n_facets == 2\n"
         "print(pg.to_latex(pg.randomized_response(1, '3/4')))"
     )
     out = _fresh("import sys\n" + code)

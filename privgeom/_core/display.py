@@ -252,6 +252,8 @@ def latex_block(obj: Any) -> str:
 
 #: Functions that import the modules registering renderers (the package root adds one that imports
 #: ``privgeom.display._renderers``, loaded on first use to keep ``import privgeom`` fast); run once, before dispatching.
+#: One of the two loader lists through which the façade tells the base layer about higher modules (the other is
+#: ``_core.limits.LOADERS``; docs/ARCHITECTURE.md, "How lower code reaches higher code").
 LOADERS: list[Callable[[], None]] = []
 
 

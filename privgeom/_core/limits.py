@@ -134,6 +134,9 @@ _REGISTRY: dict[str, _Entry] = {}
 
 #: Functions that import the modules registering limits (the package root adds one: its modules load on first use,
 #: PEP 562, so a limit is registered only once its module is imported). Run once, before the registry is first read.
+#: One of the two loader lists through which the façade tells the base layer about higher modules (the other is
+#: ``_core.display.LOADERS``; docs/ARCHITECTURE.md, "How lower code reaches higher code"): each limit stays declared,
+#: with its description, by the module that checks it.
 LOADERS: list[Callable[[], None]] = []
 
 

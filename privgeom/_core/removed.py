@@ -10,6 +10,12 @@ Result types that users only receive moved to :mod:`privgeom.results`; kernels, 
 private (their answers are reached through the public functions named here); the paper checks became tables
 (``voting.paper.CHECKS``, ``smoothed.paper.CHECKS``).
 
+Methods that moved out of their class answer the same way: :data:`REMOVED_METHODS` names them and a
+:class:`RemovedMethod` in the class body raises ``AttributeError("PrivacyDefinition.without was removed in 0.2; use
+…")`` on every read, from the class or an instance (``hasattr`` is False there too). The design operations
+``without``, ``only`` and ``from_guarantees`` are functions of ``analyses/design`` (``pg.without(d, ...)``), not
+methods of the definition classes.
+
 Examples
 --------
 >>> err = removed_name_error("privgeom", "hamming_graph")
@@ -25,7 +31,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import NoReturn
 
-__all__ = ["REMOVED", "removed_name_error", "removed_names_getattr"]
+__all__ = ["REMOVED", "REMOVED_METHODS", "RemovedMethod", "removed_name_error", "removed_names_getattr"]
 
 _RESULTS = "privgeom.results.{}"
 
@@ -34,8 +40,6 @@ def _results(names: str) -> dict[str, str]:
     """Result types now public in :mod:`privgeom.results` (users receive them; ``isinstance`` and docs there)."""
     return {name: _RESULTS.format(name) for name in names.split()}
 
-
-_DESIGN = "the definition's method (d.{}(...))"
 
 #: ``package -> {removed name: what to use instead}``, the package as ``"privgeom"`` or its subpackage's short name
 #: (``"graphs"`` is ``privgeom.graphs``: the base layer names no higher module); ``pg`` is ``import privgeom as pg``.
@@ -84,9 +88,6 @@ REMOVED: Mapping[str, Mapping[str, str]] = MappingProxyType(
                 "inequality_text": "str() of pg.compare(a, b)",
                 "listed_facets": "pg.describe_row_cone(d)",
                 "parity_structure": "pg.check_product_prior(d, ...)",
-                "from_guarantees": "pg.ConeDefinition.from_guarantees",
-                "only": _DESIGN.format("only"),
-                "without": _DESIGN.format("without"),
             }
         ),
         "definitions": MappingProxyType(
@@ -211,12 +212,60 @@ REMOVED: Mapping[str, Mapping[str, str]] = MappingProxyType(
 )
 
 
+#: ``class -> {removed method: what to use instead}`` for the methods that became functions (one release).
+REMOVED_METHODS: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "PrivacyDefinition": MappingProxyType(
+            {
+                "without": "pg.without(definition, facets, orbits=...)",
+                "only": "pg.only(definition, predicate)",
+            }
+        ),
+        "ConeDefinition": MappingProxyType({"from_guarantees": "pg.from_guarantees(guarantees, inputs)"}),
+    }
+)
+
+
+def _removed(owner: str, name: str, use: str) -> AttributeError:
+    return AttributeError(f"{owner}.{name} was removed in 0.2; use {use}")
+
+
 def removed_name_error(package: str, name: str) -> AttributeError:
     """The ``AttributeError`` for reading ``package.name``: the replacement when the name was removed in 0.2."""
     use = REMOVED.get(package.removeprefix("privgeom."), {}).get(name)
     if use is None:
         return AttributeError(f"module {package!r} has no attribute {name!r}")
-    return AttributeError(f"{package}.{name} was removed in 0.2; use {use}")
+    return _removed(package, name, use)
+
+
+class RemovedMethod:
+    """A class attribute standing for a removed method (:data:`REMOVED_METHODS`): every read, from the class or an
+    instance, raises the ``AttributeError`` that names the replacement.
+
+    The class that defines the attribute names it in the message (a subclass inherits the answer).
+
+    Examples
+    --------
+    >>> class PrivacyDefinition:
+    ...     without = RemovedMethod()
+    >>> PrivacyDefinition().without([0])
+    Traceback (most recent call last):
+        ...
+    AttributeError: PrivacyDefinition.without was removed in 0.2; use pg.without(definition, facets, orbits=...)
+    >>> hasattr(PrivacyDefinition, "without")
+    False
+    """
+
+    owner = ""
+    name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        if name not in REMOVED_METHODS.get(owner.__name__, {}):
+            raise TypeError(f"{owner.__name__}.{name} is not in REMOVED_METHODS (add it with its replacement)")
+        self.owner, self.name = owner.__name__, name
+
+    def __get__(self, instance: object, owner: type | None = None) -> NoReturn:
+        raise _removed(self.owner, self.name, REMOVED_METHODS[self.owner][self.name])
 
 
 def removed_names_getattr(package: str) -> Callable[[str], NoReturn]:

@@ -20,7 +20,7 @@ from .._core.lazy import lazy_exports
 if TYPE_CHECKING:  # the names load on first use (PEP 562 __getattr__ below): a fast `import privgeom`
     from .comparison._compare import compare
     from .composition._definitions import compose
-    from .design._design import hull, intersection
+    from .design._design import from_guarantees, hull, intersection, only, without
     from .design._dp_bounds import dp_bounds
     from .guarantees._semantics import Guarantee, check_guarantee, check_product_prior, semantics
     from .guarantees._summary import describe_row_cone
@@ -68,6 +68,9 @@ __all__ = [
     "binary_mechanism",
     "kov_regimes",
     # design
+    "from_guarantees",
+    "without",
+    "only",
     "intersection",
     "hull",
     "dp_bounds",
@@ -80,7 +83,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         ".comparison._compare": "compare",
         ".composition._definitions": "compose",
-        ".design._design": "hull intersection",
+        ".design._design": "from_guarantees hull intersection only without",
         ".design._dp_bounds": "dp_bounds",
         ".guarantees._semantics": "Guarantee check_guarantee check_product_prior semantics",
         ".guarantees._summary": "describe_row_cone",

@@ -92,7 +92,7 @@ def _rowcone_text(cone: Any) -> str:
 
 def facet_number(i: int | None) -> str:
     """The prefix of a facet's line in the ``--all`` listings: its 0-based position in ``rowcone --all`` (the order
-    ``design --drop`` and ``ConeDefinition.without`` use); ``[=]`` for an equality."""
+    ``design --drop`` and ``pg.without`` use); ``[=]`` for an equality."""
     return "[=] " if i is None else f"[{i}] "
 
 

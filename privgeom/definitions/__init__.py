@@ -5,7 +5,8 @@ its consistent closure (Theorem 3.4) with a verified witness or certificate, ``r
 (Definition 3.5). Built in: :class:`FiniteDefinition`, :class:`RandomizedResponse` (Theorem 4.3),
 :class:`DifferentialPrivacy`; :func:`parse_definition` reads spec strings such as ``"rr:k=3,p=3/4"``. The witnesses
 and certificates a membership carries (``ClosureWitness``, ``RowCertificate``, …) are received, never built: they
-live in the private modules (``privgeom.definitions._base``, ``_approx_dp``, ``_nearest``, …).
+live in the private modules (``privgeom.definitions._membership``, ``_approx_dp``, …) and are public in
+:mod:`privgeom.results`.
 
 Examples
 --------

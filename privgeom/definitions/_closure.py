@@ -55,7 +55,7 @@ from ..geometry._lp import (
     solve_lp,
     support_systems,
 )
-from ._base import ClosureWitness, Membership, SeparatingCertificate
+from ._membership import ClosureWitness, Membership, SeparatingCertificate
 from ._closure_model import DEFAULT_SOLVER, ClosureModel, closure_lp_nonzeros
 from .._core.numbers import number_text
 

@@ -29,14 +29,14 @@ import json
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from .._core.domain import InputsLike
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, InvalidTypeError, PrivgeomError
 from .._core.io import json_document, parse_json, read_text, write_text
 from .._core.level import ScalarLike
+from .._core.removed import RemovedMethod
 from .._core.arrays import ATOL, readonly
 from .._core.numbers import fraction_str
 from .._core.numbers import number_text, parse_scalar
@@ -215,7 +215,7 @@ class ConeDefinition(PrivacyDefinition):
     ``M_j``), so it is its own consistent closure and :attr:`row_cone_decides_closure` holds (``docs/theory.md``
     §13). :meth:`row_cone` is the smallest face of ``R ∩ R^N_{≥0}`` containing ``1`` (canonical). ``contains``
     checks every row against every facet and equality of that cone; a "no" names the row and the inequality
-    (:class:`~privgeom.definitions._base.RowCertificate`, label ``"facet i"`` / ``"equality i"``); a "yes" needs no
+    (:class:`~privgeom.results.RowCertificate`, label ``"facet i"`` / ``"equality i"``); a "yes" needs no
     witness beyond the inequalities.
 
     Raises
@@ -262,29 +262,12 @@ class ConeDefinition(PrivacyDefinition):
         self._source = source
         self._redundant: tuple[Any, ...] = ()
 
-    @classmethod
-    def from_guarantees(
-        cls, guarantees: Iterable[Any], inputs: InputsLike, *, name: str | None = None
-    ) -> "ConeDefinition":
-        """The definition giving exactly ``guarantees``: see :func:`privgeom.analyses.design._design.from_guarantees`.
-
-        Each guarantee is a :class:`~privgeom.Guarantee`, a coefficient vector ``a`` (``a·x ≥ 0``) or an attacker
-        statement ``{"prior": {D: w}, "s_plus": [...], "s_minus": [...]}``; redundant ones are listed in
-        :attr:`redundant` with the verified non-negative combination of the others that implies them.
-
-        Examples
-        --------
-        >>> D = ConeDefinition.from_guarantees([[3, -1], [-1, 3]], ["1", "0"])
-        >>> D.row_cone().n_facets, D.redundant
-        (2, ())
-        """
-        from ._base import GENERIC_OPERATIONS
-
-        return GENERIC_OPERATIONS["from_guarantees"](guarantees, inputs, name=name)
+    #: A design operation, now the function ``pg.from_guarantees``: reading this name says so, for one release.
+    from_guarantees = RemovedMethod()
 
     @property
     def redundant(self) -> tuple[Any, ...]:
-        """For a definition built by :meth:`from_guarantees`: the guarantees implied by the others (with their
+        """For a definition built by :func:`~privgeom.from_guarantees`: the guarantees implied by the others (with their
         verified combinations, :class:`~privgeom.analyses.design._design.RedundantGuarantee`); else empty."""
         return self._redundant
 

@@ -35,6 +35,7 @@ from ..geometry._symmetry import SymmetryGroup, automorphisms, dp_automorphisms
 from ..mechanisms import Mechanism
 from ._base import HasLevel, Membership, PrivacyDefinition, RowCertificate
 from ._dp_rows import Violation, edge_certificate, factored_route, factored_violation, violation, violation_int
+from ._nearest import ClosureDescription, closure_description, nonunit_rows
 from ._rows import as_vector, rows_row_cone_membership
 
 __all__ = ["DifferentialPrivacy", "dp_level", "standard_graph_spec", "structured_graph_spec", "SPEC_UNSAFE"]
@@ -669,4 +670,10 @@ def _dp_group(dp: Any, **options: Any) -> SymmetryGroup:
     return known if known is not None else dp_automorphisms(dp, **options)
 
 
-automorphisms.register(DifferentialPrivacy, _dp_group)  # privgeom.automorphisms (geometry never imports definitions)
+# privgeom.automorphisms (geometry never imports definitions) and the closure of d.nearest's LP, beside the type
+automorphisms.register(DifferentialPrivacy, _dp_group)
+
+
+@closure_description.register(DifferentialPrivacy)
+def _dp_description(definition: DifferentialPrivacy, exact: bool) -> ClosureDescription:
+    return ClosureDescription(kind="rows", inequalities=nonunit_rows(definition.inequalities(exact)))

@@ -11,7 +11,7 @@ or None when every row satisfies every edge inequality:
   (:func:`factored_route` says when it applies);
 * :func:`violation` — Fractions or floats (the reference route, and float mode within ``atol``);
 
-and :func:`edge_certificate` turns the violation into the :class:`~privgeom.definitions._base.RowCertificate` of the
+and :func:`edge_certificate` turns the violation into the :class:`~privgeom.results.RowCertificate` of the
 violated inequality, re-checked on the row.
 
 Examples

@@ -22,6 +22,7 @@ from ..mechanisms import Mechanism
 from ..geometry._symmetry import automorphisms, finite_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate
 from ._closure import closure_lp_membership, verify_closure_witness
+from ._nearest import ClosureDescription, closure_description
 from ._rows import (
     as_vector,
     cone_lp_membership,
@@ -391,6 +392,12 @@ def _mechanisms_from_json(text: str, *, where: str) -> list[Mechanism]:
     return out
 
 
-automorphisms.register(
-    FiniteDefinition, finite_automorphisms
-)  # privgeom.automorphisms (geometry never imports definitions)
+# privgeom.automorphisms (geometry never imports definitions) and the closure of d.nearest's LP, beside the type
+automorphisms.register(FiniteDefinition, finite_automorphisms)
+
+
+@closure_description.register(FiniteDefinition)
+def _finite_description(definition: FiniteDefinition, exact: bool) -> ClosureDescription:
+    # N = Σ_j B_j M_j with B_j ≥ 0 summing to λ_j per column (Lin & Kifer, Theorem 3.4: B_j = λ_j A_j)
+    mats = tuple(M.matrix if exact else M.float_matrix() for M in definition.mechanisms)
+    return ClosureDescription(kind="mixture", mats=mats)

@@ -25,11 +25,12 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence, overload
 
 import numpy as np
 
 __all__ = [
+    "BitLabels",
     "kron_apply",
     "exact_kron_apply",
     "ModularIntegers",
@@ -45,6 +46,41 @@ __all__ = [
 INT64_SAFE = 2**62
 
 Kernel = Sequence[Sequence[Any]]
+
+
+class BitLabels(Sequence[str]):
+    """The ``2^k`` dataset labels (bit strings) in reverse lexicographic order, the order of the Kronecker coordinates
+    (``"1…1"`` first), each computed on demand.
+
+    Examples
+    --------
+    >>> labels = BitLabels(2)
+    >>> len(labels), labels[0], list(labels)
+    (4, '11', ['11', '10', '01', '00'])
+    """
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.n = 1 << k
+
+    def __len__(self) -> int:
+        return self.n
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.n))]
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        return format(self.n - 1 - (i % self.n), f"0{self.k}b")
+
+    def __iter__(self) -> Iterator[str]:
+        return (self[i] for i in range(self.n))
 
 
 def kron_apply(X: np.ndarray, k: int, kernel: Kernel, *, mod: int | None = None) -> np.ndarray:

@@ -58,13 +58,10 @@ from .._core.arrays import ATOL, readonly
 from .._core.numbers import number_text
 from ..geometry._lp import HighsModel, check_lp_size, exact_solve, rational_candidates, support_systems
 from ..mechanisms import Mechanism
-from ._base import Membership, Nearest, NearestCertificate, PrivacyDefinition, register_generic
-from ._dp import DifferentialPrivacy
 from ._closure import Triplets
-from ._finite import FiniteDefinition
-from ._rr import RandomizedResponse
+from ._membership import Definition, Membership, Nearest, NearestCertificate
 
-__all__ = ["NORMS", "nearest", "closure_description"]
+__all__ = ["NORMS", "nearest", "closure_description", "description_nonzeros", "ClosureDescription", "nonunit_rows"]
 
 #: Norms accepted by :func:`nearest`.
 NORMS = ("l1", "l1-column", "linf")
@@ -80,7 +77,7 @@ DUAL_FEASIBILITY_TOL = 1e-7
 
 # ---------------------------------------------------------------------------------------------------- descriptions
 @dataclass(frozen=True)
-class _Description:
+class ClosureDescription:
     """How the closure is written in the LP: ``"mixture"`` of ``mats`` or ``"rows"`` with ``a · x ≥ 0`` rows."""
 
     kind: str
@@ -89,15 +86,17 @@ class _Description:
     equalities: np.ndarray | None = None
 
 
-def _nonunit_rows(A: np.ndarray) -> np.ndarray:
+def nonunit_rows(A: np.ndarray) -> np.ndarray:
     """Drop rows that are multiples of a unit vector (``x_i ≥ 0``: implied by ``N ≥ 0``) and zero rows."""
     keep = [r for r in range(A.shape[0]) if sum(1 for v in A[r] if v != 0) > 1 or any(v < 0 for v in A[r])]
     return A[keep] if keep else A[:0]
 
 
 @singledispatch
-def closure_description(definition: PrivacyDefinition, exact: bool) -> _Description:
-    """The LP description of ``definition``'s closure (registry by type; the default uses the row cone).
+def closure_description(definition: Definition, exact: bool) -> ClosureDescription:
+    """The LP description of ``definition``'s closure: the default uses the row cone; a definition with a description
+    of its own registers it beside its type (``_finite.py``: the mixture of its mechanisms; ``_rr.py``: the facets of
+    Theorem 4.3; ``_dp.py``: the edge inequalities), as it registers its :func:`~privgeom.automorphisms`.
 
     Raises
     ------
@@ -112,36 +111,13 @@ def closure_description(definition: PrivacyDefinition, exact: bool) -> _Descript
     F, E = np.asarray(cone.facets), np.asarray(cone.equalities)
     if not exact:
         F, E = F.astype(float), E.astype(float)
-    return _Description(kind="rows", inequalities=_nonunit_rows(F), equalities=E)
-
-
-@closure_description.register(FiniteDefinition)
-def _finite_description(definition: FiniteDefinition, exact: bool) -> _Description:
-    return _Description(
-        kind="mixture", mats=tuple(M.matrix if exact else M.float_matrix() for M in definition.mechanisms)
-    )
-
-
-@closure_description.register(RandomizedResponse)
-def _rr_description(definition: RandomizedResponse, exact: bool) -> _Description:
-    F = definition.facets()  # row s: the facet of Theorem 4.3 (a column of the Kronecker inverse of M_rr)
-    return _Description(kind="rows", inequalities=F if exact else F.astype(float))
+    return ClosureDescription(kind="rows", inequalities=nonunit_rows(F), equalities=E)
 
 
 @singledispatch
-def description_nonzeros(definition: PrivacyDefinition, n_out: int) -> int:
+def description_nonzeros(definition: Definition, n_out: int) -> int:
     """A lower bound of the LP's coefficients known before the description is built (0: none known)."""
     return 0
-
-
-@description_nonzeros.register(RandomizedResponse)
-def _rr_nonzeros(definition: RandomizedResponse, n_out: int) -> int:
-    return n_out * definition.n_inputs * definition.n_inputs  # the 2^k dense facets on every output row
-
-
-@closure_description.register(DifferentialPrivacy)
-def _dp_description(definition: DifferentialPrivacy, exact: bool) -> _Description:
-    return _Description(kind="rows", inequalities=_nonunit_rows(definition.inequalities(exact)))
 
 
 # ---------------------------------------------------------------------------------------------------- the LP
@@ -186,7 +162,7 @@ class _Builder:
         )
 
 
-def _estimate_nonzeros(desc: _Description, n_out: int, N: int, norm: str) -> int:
+def _estimate_nonzeros(desc: ClosureDescription, n_out: int, N: int, norm: str) -> int:
     dist = 3 * n_out * N + (3 * n_out * N if norm != "l1" else 0)
     if desc.kind == "mixture":
         nnz = sum(int(np.count_nonzero(np.asarray(M != 0))) for M in desc.mats)
@@ -206,7 +182,7 @@ class _Built(NamedTuple):
     dist_rows: np.ndarray
 
 
-def _build(desc: _Description, target: np.ndarray, norm: str, exact: bool) -> _Built:
+def _build(desc: ClosureDescription, target: np.ndarray, norm: str, exact: bool) -> _Built:
     """The LP of ``desc`` for the target ``M`` in ``norm`` (module docstring)."""
     n_out, N = target.shape
     L = _Builder(exact)
@@ -405,7 +381,7 @@ class _Certifier:
 
 
 def _exact_repair(
-    definition: PrivacyDefinition,
+    definition: Definition,
     M: Mechanism,
     target: np.ndarray,
     norm: str,
@@ -443,7 +419,7 @@ def _exact_repair(
 
 
 def _float_repair(
-    definition: PrivacyDefinition,
+    definition: Definition,
     M: Mechanism,
     target: np.ndarray,
     norm: str,
@@ -470,7 +446,7 @@ _REPAIR_ROUTES: dict[str, Callable[..., _Candidate | None]] = {"exact": _exact_r
 
 
 def _solve_lp(
-    definition: PrivacyDefinition, target: np.ndarray, norm: str, exact: bool, solver: str, max_nonzeros: int | None
+    definition: Definition, target: np.ndarray, norm: str, exact: bool, solver: str, max_nonzeros: int | None
 ) -> _SolvedLP:
     """Size-check, build (:func:`closure_description`, :func:`_build`) and solve the nearest-member LP with HiGHS.
 
@@ -521,7 +497,7 @@ def _solve_lp(
 
 
 def nearest(
-    definition: PrivacyDefinition,
+    definition: Definition,
     mechanism: Mechanism,
     norm: str = "l1",
     *,
@@ -599,6 +575,3 @@ def nearest(
         original_member=False,
         detail=detail,
     )
-
-
-register_generic("nearest", nearest)  # PrivacyDefinition.nearest

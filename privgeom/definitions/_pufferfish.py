@@ -553,7 +553,7 @@ class Pufferfish(HasLevel, PrivacyDefinition):
     def contains(self, mechanism: Mechanism, *, method: str = "auto", atol: float | None = None) -> Membership:
         """Is ``mechanism`` ε-Pufferfish? Checked row by row (Pufferfish is its own closure, Lin & Kifer §III-B.1).
 
-        A no carries a :class:`~privgeom.definitions._base.RowCertificate` naming the output, the prior and the pair.
+        A no carries a :class:`~privgeom.results.RowCertificate` naming the output, the prior and the pair.
         """
         M = self.check_mechanism(mechanism)
         self.check_method(method)

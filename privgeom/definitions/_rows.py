@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -44,10 +44,7 @@ from ..geometry._lp import (
     rational_candidates,
     solve_lp,
 )
-from ._base import ClosureWitness, Membership, RowCertificate, RowWitness, register_generic
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._base import PrivacyDefinition
+from ._membership import ClosureWitness, Definition, Membership, RowCertificate, RowWitness
 
 #: :func:`repair_normal` in float mode: the shift ``t`` is raised by this absolute amount (and by a relative
 #: :data:`~privgeom._core.arrays.ROUNDOFF`) so that a shift that should make ``a·g`` exactly 0 leaves it non-negative;
@@ -455,7 +452,7 @@ def cone_lp_membership(
     )
 
 
-def generic_row_membership(definition: "PrivacyDefinition", x: Any, *, atol: float | None = None) -> Membership:
+def generic_row_membership(definition: Definition, x: Any, *, atol: float | None = None) -> Membership:
     """Row-cone membership through :meth:`PrivacyDefinition.row_cone` (double description), for any definition."""
     vec, exact = as_vector(x, definition.n_inputs, exact=definition.exact)
     cone = definition.row_cone()
@@ -481,7 +478,7 @@ def generic_row_membership(definition: "PrivacyDefinition", x: Any, *, atol: flo
 
 
 def rows_row_cone_membership(
-    definition: "PrivacyDefinition", X: Any, outputs: Sequence[str], *, exact: bool, atol: float, cone: str, detail: str
+    definition: Definition, X: Any, outputs: Sequence[str], *, exact: bool, atol: float, cone: str, detail: str
 ) -> Membership:
     """Every row of ``X`` (outputs ``outputs``) through :func:`generic_row_membership`: the first row outside the row
     cone gives a "no" whose :class:`RowCertificate` names that output (detail ``"row 'o' leaves the <cone>"``); else
@@ -559,6 +556,3 @@ def independent_row_membership(
         exact=True,
         witness=RowWitness(generators="rows of the mechanism", residual=Fraction(0), _coefficients=readonly(y)),
     )
-
-
-register_generic("contains_row", generic_row_membership)  # PrivacyDefinition.contains_row

@@ -20,20 +20,21 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 import numpy as np
 
 from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
 from .._core.arrays import check_dense_size, readonly, ROUNDOFF
 from .._core.columns import fit_int_array, fits_int64, int_columns_to_fractions, widen
-from .._core.numbers import fraction_str, Scalar
+from .._core.numbers import fraction_str, number_text, Scalar
 from ..mechanisms import Mechanism, randomized_response
 from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
 from ._kron import (
     INT64_SAFE,
+    BitLabels,
     ModularIntegers,
     exact_dot,
     exact_kron_apply,
@@ -41,41 +42,14 @@ from ._kron import (
     kron_apply,
     verify_kron_identity,
 )
+from ._nearest import ClosureDescription, closure_description, description_nonzeros
 from ._rows import as_vector, format_inequality
 from .._core.level import ScalarLike
-from .._core.numbers import number_text
 
 if TYPE_CHECKING:
     from ._orbit_structure import OrbitStructure
 
 __all__ = ["RandomizedResponse"]
-
-
-class _BitLabels(Sequence[str]):
-    """The ``2^k`` dataset labels in reverse lexicographic order, computed on demand."""
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-        self.n = 1 << k
-
-    def __len__(self) -> int:
-        return self.n
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[str]: ...
-
-    def __getitem__(self, i: int | slice) -> str | list[str]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(self.n))]
-        if not -self.n <= i < self.n:
-            raise IndexError(i)
-        return format(self.n - 1 - (i % self.n), f"0{self.k}b")
-
-    def __iter__(self) -> Iterator[str]:
-        return (self[i] for i in range(self.n))
 
 
 class _Transformed(NamedTuple):
@@ -144,7 +118,7 @@ class RandomizedResponse(PrivacyDefinition):
         self._k = check_k(k)
         self._p: Scalar = rr_parameter(p, exact=exact)
         self._exact = isinstance(self._p, Fraction)
-        self._labels = _BitLabels(self._k)
+        self._labels = BitLabels(self._k)
         if isinstance(self._p, Fraction):
             self._a, self._b = self._p.numerator, self._p.denominator
 
@@ -706,6 +680,16 @@ def _dense_fits(n_rows: int, n_cols: int) -> bool:
     return True
 
 
-automorphisms.register(
-    RandomizedResponse, rr_automorphisms
-)  # privgeom.automorphisms (geometry never imports definitions)
+# privgeom.automorphisms (geometry never imports definitions) and the closure of d.nearest's LP, beside the type
+automorphisms.register(RandomizedResponse, rr_automorphisms)
+
+
+@closure_description.register(RandomizedResponse)
+def _rr_description(definition: RandomizedResponse, exact: bool) -> ClosureDescription:
+    F = definition.facets()  # row s: the facet of Theorem 4.3 (a column of the Kronecker inverse of M_rr)
+    return ClosureDescription(kind="rows", inequalities=F if exact else F.astype(float))
+
+
+@description_nonzeros.register(RandomizedResponse)
+def _rr_nonzeros(definition: RandomizedResponse, n_out: int) -> int:
+    return n_out * definition.n_inputs * definition.n_inputs  # the 2^k dense facets on every output row

@@ -40,7 +40,7 @@ def test_cone_of_the_row_cone_is_the_same_definition(D: pg.PrivacyDefinition) ->
 
 @pytest.mark.parametrize("D", _catalogue(), ids=lambda d: d.spec())
 def test_from_guarantees_on_the_printed_semantics_gives_the_definition_back(D: pg.PrivacyDefinition) -> None:
-    back = ConeDefinition.from_guarantees(pg.semantics(D), D.inputs)
+    back = pg.from_guarantees(pg.semantics(D), D.inputs)
     assert pg.compare(back, D).relation == "equal"
     assert back.redundant == ()
 
@@ -134,12 +134,12 @@ def test_redundant_guarantee_certificate_verifies() -> None:
 def test_without_only_intersection_hull_relations() -> None:
     rr = pg.RandomizedResponse(2, "3/4")
     dp = pg.DifferentialPrivacy.hamming(2, exp_eps=3)
-    weaker = rr.without([0])
+    weaker = pg.without(rr, [0])
     assert pg.compare(weaker, rr).relation == "superset"
     assert listed_facets(rr)[0].tolist() not in [list(f) for f in weaker.row_cone().facets]
     assert (
         pg.compare(
-            rr.without(orbits=[0]), ConeDefinition(pg.Cone.from_facets(np.eye(4, dtype=int), labels=rr.inputs))
+            pg.without(rr, orbits=[0]), ConeDefinition(pg.Cone.from_facets(np.eye(4, dtype=int), labels=rr.inputs))
         ).relation
         == "equal"
     )
@@ -153,7 +153,7 @@ def test_without_only_intersection_hull_relations() -> None:
     kept = only(dp, lambda g: "11" in g.s_plus)  # the guarantees protecting 11
     assert pg.compare(kept, dp).relation == "superset"
     with pytest.raises(pg.InvalidParameterError):
-        rr.without([17])
+        pg.without(rr, [17])
     with pytest.raises(pg.DomainMismatchError):
         pg.intersection(rr, pg.RandomizedResponse(1, "3/4"))
 
@@ -205,7 +205,7 @@ def test_dp_bounds_hand_computations() -> None:
 
 def test_dp_bounds_algebraic_and_infinite() -> None:
     # x_a ≤ 2 x_c and x_c ≤ 2 x_a on the path a–b–c: the DP ray (t², t, 1) needs t² ≤ 2; x_b is unbounded
-    D = ConeDefinition.from_guarantees([[-1, 0, 2], [2, 0, -1]], ["a", "b", "c"])
+    D = pg.from_guarantees([[-1, 0, 2], [2, 0, -1]], ["a", "b", "c"])
     b = pg.dp_bounds(D, "path")
     lo, hi = b.inner_interval
     assert b.inner_kind == "algebraic" and hi - lo < F(1, 10**12) and lo * lo < 2 < hi * hi

@@ -42,7 +42,7 @@ def _bits_definitions() -> list[pg.PrivacyDefinition]:
         pg.parse_definition("adp:graph=hamming,k=2,exp_eps=3,delta=0"),
         pg.parse_definition(f"pufferfish:file={DATA / 'bit_secret.json'}"),
         pg.FiniteDefinition([rr(2, "3/4"), rr(2, "2/3")]),  # two mechanisms: not decided by its row cone
-        ConeDefinition.from_guarantees([[3, -1, 0, 0], [-1, 3, 0, 0], [0, 0, 2, -1], [0, 0, -1, 2]], BITS),
+        pg.from_guarantees([[3, -1, 0, 0], [-1, 3, 0, 0], [0, 0, 2, -1], [0, 0, -1, 2]], BITS),
     ]
 
 
@@ -198,12 +198,12 @@ def test_without_and_only_refuse_definitions_not_decided_by_their_row_cone(spec:
     D = pg.parse_definition(spec)
     assert not D.row_cone_decides_closure
     with pytest.raises(pg.InvalidParameterError, match="not decided by its row cone"):
-        D.without([0])
+        pg.without(D, [0])
     with pytest.raises(pg.InvalidParameterError, match="not decided by its row cone"):
-        D.only(lambda g: True)
+        pg.only(D, lambda g: True)
     # the cone definition of its row cone is what the message points to, and it works
     C = ConeDefinition(D.row_cone())
-    assert C.row_cone_decides_closure and C.without([0]).row_cone_decides_closure
+    assert C.row_cone_decides_closure and pg.without(C, [0]).row_cone_decides_closure
 
 
 # ---------------------------------------------------------------------------------------------------- one facet order
@@ -236,7 +236,7 @@ def test_one_facet_order_everywhere(spec: str, capsys: pytest.CaptureFixture[str
     for i, a in enumerate(facets):
         if sum(1 for v in a if v != 0) == 1:
             continue  # x_D ≥ 0: a cone definition always keeps it
-        kept = [list(f) for f in D.without([i]).row_cone().facets]
+        kept = [list(f) for f in pg.without(D, [i]).row_cone().facets]
         assert a not in kept and all(b in kept for k, b in enumerate(facets) if k != i)
 
 
@@ -244,7 +244,7 @@ def test_the_issues_facet_numbering_example() -> None:
     rr = pg.RandomizedResponse(2, "3/4")
     first = rr.row_cone().int_facets[0].tolist()
     assert first == [9, -3, -3, 1]  # 9·x_11 − 3·x_10 − 3·x_01 + x_00 ≥ 0 (Theorem 4.3, s = 11, scaled by 16)
-    kept = rr.without([0]).row_cone().int_facets.tolist()
+    kept = pg.without(rr, [0]).row_cone().int_facets.tolist()
     assert first not in kept and [1, -3, -3, 9] in kept
 
 
@@ -277,7 +277,7 @@ def test_dropping_an_orbit_drops_that_orbit(spec: str) -> None:
         (lambda a, b: a == b) if D.exact else (lambda a, b: max(abs(float(x) - float(y)) for x, y in zip(a, b)) < 1e-9)
     )
     for j, o in enumerate(pg.describe_row_cone(D).facet_orbits):
-        kept = [tuple(f) for f in D.without(orbits=[j]).row_cone().facets]
+        kept = [tuple(f) for f in pg.without(D, orbits=[j]).row_cone().facets]
         gone = [f for f in facets if not any(close(f, k) for k in kept)]
         assert len(gone) == o.size and any(close(tuple(o.normal), f) for f in gone), (j, gone)
 
@@ -289,11 +289,11 @@ def test_without_and_only_are_weaker_or_refused_for_every_catalogue_definition(g
     inputs, defs = GROUPS[g]
     D = defs[i]
     if not D.row_cone_decides_closure:
-        for op in (lambda: D.without([0]), lambda: D.only(lambda gu: gu.n_minus <= 1)):
+        for op in (lambda: pg.without(D, [0]), lambda: pg.only(D, lambda gu: gu.n_minus <= 1)):
             with pytest.raises(pg.InvalidParameterError, match="not decided by its row cone"):
                 op()
         return
-    weaker = [D.without([0]), D.only(lambda gu: gu.n_minus <= 1)]
+    weaker = [pg.without(D, [0]), pg.only(D, lambda gu: gu.n_minus <= 1)]
     for M in _pool(inputs):
         if D.contains(M).member:
             assert all(W.contains(M).member for W in weaker), M

@@ -43,7 +43,6 @@ from ..._core.arrays import ATOL
 from ..._core.numbers import fraction_str, parse_scalar, Scalar
 from ..._core.results import Result
 from ...definitions import PrivacyDefinition
-from ...definitions._base import register_generic
 from ...definitions._cone_definition import ConeDefinition
 from ...definitions._rows import format_inequality
 from ...geometry._cone import Cone
@@ -508,8 +507,3 @@ def hull(a: PrivacyDefinition, b: PrivacyDefinition) -> ConeDefinition:
     ca, cb, exact = _pair(a, b)
     cone = Cone.from_generators(np.vstack([ca.rays, cb.rays]), exact=exact, labels=ca.labels)
     return ConeDefinition(cone, name=f"hull({_short(a)}, {_short(b)})")
-
-
-register_generic("without", without)  # PrivacyDefinition.without
-register_generic("only", only)  # PrivacyDefinition.only
-register_generic("from_guarantees", from_guarantees)  # ConeDefinition.from_guarantees
