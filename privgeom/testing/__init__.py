@@ -11,7 +11,8 @@ Contract harnesses (subclass one in a class whose name starts with ``Test`` and 
   membership of every definition, with every witness and certificate re-verified independently;
 - :class:`EpsilonContract` / :class:`DeltaContract` with :class:`ProfileCase`: an ε or δ fast path agrees with the
   generic route, with a genuine witness;
-- :class:`ProjectionContract` with :class:`ProjectionCase`: every relaxation / projection method agrees.
+- :class:`ProjectionContract` with :class:`ProjectionCase`: every relaxation / projection method agrees (the methods
+  it runs: :data:`PROJECTION_METHODS` of ``Cone.project``, :data:`RELAX_METHODS` of ``relax`` / ``relax_pairwise``).
 
 Independent oracles (Fractions and enumeration, no code shared with the routes they check): the ``smoothed_*`` and
 ``voting`` brute-force references below.
@@ -41,7 +42,15 @@ from ._catalogue_cases import CATALOGUE_CASES, LDP_CASES
 from ._definition_cases import CASES, DefinitionCase
 from ._definition_contract import DefinitionContract, check_certificate, check_witness, definition
 from ._profile_contract import DeltaContract, EpsilonContract, ProfileCase
-from ._projection_contract import ProjectionCase, ProjectionContract, generic_projection, pair_cone, same_level
+from ._projection_contract import (
+    PROJECTION_METHODS,
+    RELAX_METHODS,
+    ProjectionCase,
+    ProjectionContract,
+    generic_projection,
+    pair_cone,
+    same_level,
+)
 from ._smoothed_oracle import (
     database_delta_brute,
     event_distance,
@@ -81,6 +90,8 @@ __all__ = [
     "ProfileCase",
     "ProjectionContract",
     "ProjectionCase",
+    "PROJECTION_METHODS",
+    "RELAX_METHODS",
     "generic_projection",
     "pair_cone",
     "same_level",
