@@ -18,6 +18,7 @@ Independent oracles (Fractions and enumeration, no code shared with the routes t
 ``voting`` brute-force references below.
 
 Work counters (tests run on busy machines, so none asserts a wall-clock time): :func:`forbid`,
+:func:`forbid_double_description`,
 :func:`count_calls`, :func:`peak_mib`, :func:`boom`, :func:`assert_cli_refused`.
 
 Small builders tests need: :func:`hamming_graph`, :func:`path_graph`, :func:`complete_graph` (shorthands for
@@ -70,7 +71,16 @@ from ._voting_oracle import (
     transition,
     votes,
 )
-from ._work import Forbidden, assert_cli_refused, boom, count_calls, forbid, peak_mib
+from ._work import (
+    DOUBLE_DESCRIPTION,
+    Forbidden,
+    assert_cli_refused,
+    boom,
+    count_calls,
+    forbid,
+    forbid_double_description,
+    peak_mib,
+)
 
 #: The folder of the data files the contract cases read (Pufferfish instances as JSON).
 DATA: Path = Path(__file__).resolve().with_name("data")
@@ -115,6 +125,8 @@ __all__ = [
     # work counters
     "Forbidden",
     "forbid",
+    "forbid_double_description",
+    "DOUBLE_DESCRIPTION",
     "count_calls",
     "peak_mib",
     "boom",
