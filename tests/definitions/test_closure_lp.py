@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from fractions import Fraction
 from fractions import Fraction as F
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from privgeom.testing import forbid
 
@@ -28,6 +31,20 @@ from privgeom.definitions._closure_model import ClosureModel
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ["a", "b", "c", "d"]
+
+
+@st.composite
+def exact_mechanisms(draw: st.DrawFn, big: bool = False) -> list[list[F]]:
+    """Columns ``w / Σ w`` from random integer weights (zeros allowed), up to ``2**70`` when ``big`` (the strategy of
+    tests/analyses/test_profile_integers.py)."""
+    n_out = draw(st.integers(2, 4))
+    n_in = draw(st.integers(2, 4))
+    top = 2**70 if big else 12
+    cols = []
+    for _ in range(n_in):
+        w = draw(st.lists(st.integers(0, top), min_size=n_out, max_size=n_out).filter(lambda v: sum(v) > 0))
+        cols.append([F(x, sum(w)) for x in w])
+    return [[cols[i][o] for i in range(n_in)] for o in range(n_out)]
 
 
 def rational_mechanism(rng: np.random.Generator, n_out: int, n_in: int) -> Mechanism:
@@ -184,3 +201,30 @@ def test_benchmark_quick_runs_and_prints_the_table() -> None:
         "ratio plain/generic",
     ):
         assert needle in out
+
+
+@given(rows=exact_mechanisms(big=True), post=exact_mechanisms(big=True), lam=st.fractions(0, 1, max_denominator=2**66))
+def test_closure_witness_verification_on_integers_equals_the_fraction_route(
+    rows: list[list[Fraction]], post: list[list[Fraction]], lam: Fraction
+) -> None:
+    from privgeom.results import ClosureWitness
+
+    M = Mechanism(rows)
+    A = np.array(post, dtype=object)
+    if A.shape[1] != M.n_outputs:
+        A = Mechanism(np.eye(M.n_outputs, dtype=int)).matrix  # identity post-processing
+    target = (lam * A.dot(M.matrix) + (1 - lam) * M.matrix) if A.shape[0] == M.n_outputs else A.dot(M.matrix)
+    comps, weights, posts = (
+        ((0, 0), (lam, 1 - lam), (A, Mechanism(np.eye(M.n_outputs, dtype=int)).matrix))
+        if A.shape[0] == M.n_outputs
+        else ((0,), (Fraction(1),), (A,))
+    )
+    wit = ClosureWitness(comps, weights, posts, Fraction(0))
+    mats = [M.matrix]
+    for tgt, expected in (
+        (target, True),
+        (target + np.where(np.arange(target.size).reshape(target.shape) == 0, Fraction(1, 2**70), 0), False),
+    ):
+        a = verify_closure_witness(mats, tgt, wit, exact=True)
+        b = verify_closure_witness(mats, tgt, wit, exact=True, fraction=True)
+        assert (a is not None) == (b is not None) == expected
