@@ -8,7 +8,7 @@ import math
 import pytest
 
 import privgeom as pg
-from privgeom.testing import count_calls, forbid
+from privgeom.testing import count_calls, forbid, peak_mib
 from privgeom.geometry import _symmetry
 from privgeom.geometry._symmetry import MAX_SEARCH_STEPS, finite_automorphisms, hypercube_generators
 from privgeom import automorphisms
@@ -103,3 +103,13 @@ def test_hypercube_generators_are_cube_isometries():
         for i in range(16):
             for j in range(16):
                 assert bin(i ^ j).count("1") == bin(int(g[i]) ^ int(g[j])).count("1")
+
+
+def test_path_symmetry_is_found_without_a_graph_search(monkeypatch):
+    from privgeom.geometry import _symmetry
+
+    forbid(monkeypatch, _symmetry, "_graph_automorphisms")
+    d = pg.parse_definition("dp:graph=path,n=100000,exp_eps=3")
+    G, peak = peak_mib(lambda: _symmetry.automorphisms(d))
+    assert peak < 64, peak  # generators of the reversal only, no search structures
+    assert G.source == "reversal" and G.complete
