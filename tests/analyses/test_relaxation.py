@@ -9,7 +9,6 @@ import pytest
 
 import privgeom as pg
 from privgeom.analyses import relax, relax_pairwise
-from privgeom.analyses.relaxation._relaxation import subset_family
 from privgeom.testing import hamming_graph
 from privgeom.results import PairBound
 from privgeom.testing import bit_strings
@@ -129,7 +128,7 @@ def test_unknown_family_lists_the_family_names():
         relax_pairwise(pg.RandomizedResponse(2, "3/4"), "path")
     with pg.limits(relax_family=5):  # the relation's size is checked before it is built
         with pytest.raises(pg.SizeLimitError, match=r"pg\.set_limits\(relax_family=6\)"):
-            subset_family(pg.RandomizedResponse(2, "3/4").inputs, "complete")
+            relax(pg.RandomizedResponse(2, "3/4"), "complete")
 
 
 def test_cli_family_names(capsys):
