@@ -18,7 +18,7 @@ Independent oracles (Fractions and enumeration, no code shared with the routes t
 ``voting`` brute-force references below.
 
 Work counters (tests run on busy machines, so none asserts a wall-clock time): :func:`forbid`,
-:func:`forbid_double_description`,
+:func:`forbid_double_description`, :func:`forbid_dense_factored`,
 :func:`count_calls`, :func:`peak_mib`, :func:`boom`, :func:`assert_cli_refused`.
 
 Small builders tests need: :func:`hamming_graph`, :func:`path_graph`, :func:`complete_graph` (shorthands for
@@ -78,6 +78,7 @@ from ._work import (
     boom,
     count_calls,
     forbid,
+    forbid_dense_factored,
     forbid_double_description,
     peak_mib,
 )
@@ -126,6 +127,7 @@ __all__ = [
     "Forbidden",
     "forbid",
     "forbid_double_description",
+    "forbid_dense_factored",
     "DOUBLE_DESCRIPTION",
     "count_calls",
     "peak_mib",

@@ -1,7 +1,8 @@
 """Counting work instead of timing it: tests run on busy machines, so none asserts a wall-clock time.
 
 ``forbid`` replaces an entry point by one that fails the test if it is ever called (a refusal "before building" is
-then checked structurally; ``forbid_double_description`` does so for every pycddlib conversion); ``count_calls`` wraps one and counts its calls; ``peak_mib`` measures the peak of Python
+then checked structurally; ``forbid_double_description`` does so for every pycddlib conversion,
+``forbid_dense_factored`` for the dense matrix of a factored mechanism); ``count_calls`` wraps one and counts its calls; ``peak_mib`` measures the peak of Python
 allocations (``tracemalloc``), which does not depend on the machine's load. ``boom`` and ``assert_cli_refused`` check
 that a CLI command is refused from its sizes alone, before the routine (monkeypatched to ``boom``) does the work.
 """
@@ -50,6 +51,26 @@ def forbid_double_description(monkeypatch: Any) -> None:
 
     for name in DOUBLE_DESCRIPTION:
         forbid(monkeypatch, cdd_wrapper, name)
+
+
+def forbid_dense_factored(monkeypatch: Any) -> None:
+    """Make building the dense matrix of a factored mechanism (``randomized_response(k, p)``, ``frapp``: a
+    Kronecker product kept as its factors) fail the test, exact or float.
+
+    For a test that a fast path works on the factors alone, beyond the sizes a dense matrix could have.
+
+    Examples
+    --------
+    >>> import pytest, privgeom as pg
+    >>> with pytest.MonkeyPatch.context() as mp:
+    ...     forbid_dense_factored(mp)
+    ...     pg.RandomizedResponse(14, "3/4").contains(pg.randomized_response(14, "2/3")).holds
+    True
+    """
+    import privgeom.mechanisms._mechanism as mechanism_module
+
+    forbid(monkeypatch, mechanism_module, "kron_int_columns")
+    forbid(monkeypatch, mechanism_module.Mechanism, "_dense_float")
 
 
 def count_calls(monkeypatch: Any, owner: Any, name: str) -> list[int]:
