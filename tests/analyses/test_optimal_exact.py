@@ -1,6 +1,7 @@
 """Exact optima of the optimal-mechanism LPs: rational inputs give exact, re-verified optima on
 every route, recovered from HiGHS's optimal basis (cdd's exact simplex as the fallback), never rounded floats. The
-private kernels of the optimal routes (LP sizes and their refusals, ratio-row membership) are tested here too.
+private kernels of the optimal routes (LP sizes and their refusals, ratio-row membership, the solver fallback of
+least_informative) are tested here too.
 
 The universality of the geometric mechanism (Ghosh, Roughgarden & Sundararajan 2009/2012; docs/theory.md,
 "Exact optima from the optimal basis"): for ε-DP on the path 0 – 1 – … – n and every prior and every loss that is
@@ -11,6 +12,7 @@ Fractions.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from fractions import Fraction
@@ -27,8 +29,8 @@ from privgeom.analyses.optimal import _optimal_adp
 from privgeom.analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, closure_constraints
 from privgeom.analyses.optimal._optimal_lp import optimal_lp_size
 from privgeom.analyses.optimal._optimal_sym import ratio_rows_membership
-from privgeom import optimal_mechanism
-from privgeom.definitions import DifferentialPrivacy, FiniteDefinition
+from privgeom import least_informative, optimal_mechanism
+from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom import ApproximateDP
 from privgeom.geometry import _lp
 from privgeom.geometry._exact_lp import exact_basis_solution, exact_lp_cdd
@@ -254,3 +256,16 @@ def test_optimal_lp_size_and_raising_the_limit():
     assert optimal_mechanism(d, max_lp_size=est.size).exact
     adp = pg.parse_definition("adp:graph=complete,n=3,exp_eps=2,delta=1/10")
     assert optimal_lp_size(adp, 3).formulation == "dedicated"
+
+
+def test_scs_fallback(monkeypatch):
+    """least_informative (test_information.py) falls back along its solver list when a solver is missing."""
+    pytest.importorskip("cvxpy")  # the convex solver of least_informative
+    from privgeom.analyses.optimal import _information
+
+    def h(a: float) -> float:  # binary entropy in nats (the h of test_information.py)
+        return -sum(v * math.log(v) for v in (a, 1 - a) if v > 0)
+
+    monkeypatch.setattr(_information, "INFORMATION_SOLVERS", ("NO_SUCH_SOLVER", "SCS"))
+    res = least_informative(RandomizedResponse(1, "3/4"), "accuracy", "2/3")
+    assert res.solver == "SCS" and abs(float(res.value) - (math.log(2) - h(2 / 3))) < 1e-3
