@@ -20,56 +20,44 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from .._core.errors import InvalidParameterError, SizeLimitError, SolverError
-from .._core.arrays import check_dense_size, readonly, ROUNDOFF
+from .._core.errors import InvalidParameterError, SolverError
+from .._core.arrays import check_dense_size, readonly
 from .._core.columns import fit_int_array, fits_int64, int_columns_to_fractions, widen
-from .._core.numbers import fraction_str, number_text, Scalar
+from .._core.numbers import fraction_str, Scalar
 from ..mechanisms import Mechanism, randomized_response
-from ..mechanisms._factories import bit_strings, check_k, rr_bit, rr_parameter
+from ..mechanisms._factories import bit_strings, check_k, rr_parameter
 from ..geometry._symmetry import automorphisms, rr_automorphisms
 from ._base import ClosureWitness, Membership, PrivacyDefinition, RowCertificate, RowWitness
 from ._kron import (
     INT64_SAFE,
     BitLabels,
     ModularIntegers,
-    exact_dot,
-    exact_kron_apply,
-    integer_rows,
     kron_apply,
     verify_kron_identity,
 )
 from ._nearest import ClosureDescription, closure_description, description_nonzeros
-from ._rows import as_vector, format_inequality
+from ._rows import as_vector
+from ._rr_kronecker import (  # noqa: F401  (the Kronecker route's types and helpers, importable from here too)
+    _RowsDecision,
+    _Transformed,
+    certificate,
+    contains_factored,
+    decide,
+    dense_fits as _dense_fits,
+    per_bit_factors,
+    transform,
+)
 from .._core.level import ScalarLike
+from .._core.numbers import number_text
 
 if TYPE_CHECKING:
     from ._orbit_structure import OrbitStructure
 
 __all__ = ["RandomizedResponse"]
-
-
-class _Transformed(NamedTuple):
-    """The facet values ``W`` of some rows (:meth:`RandomizedResponse._transform`) and, in exact mode, the integer
-    rows and their denominators they were computed from."""
-
-    W: Any
-    Xint: np.ndarray | None
-    dens: list[int] | None
-
-
-class _RowsDecision(NamedTuple):
-    """:meth:`RandomizedResponse._decide`: the answer for every row, the certificate of the first bad row (None for a
-    yes), the facet values ``W`` and, in exact mode, the integer rows and their denominators."""
-
-    member: bool
-    certificate: RowCertificate | None
-    W: Any
-    Xint: np.ndarray | None
-    dens: list[int] | None
 
 
 class RandomizedResponse(PrivacyDefinition):
@@ -366,11 +354,8 @@ class RandomizedResponse(PrivacyDefinition):
 
     # ------------------------------------------------------------------------------------------------ core
     def _transform(self, X: np.ndarray, exact: bool) -> _Transformed:
-        """Facet values: ``W[:, j] = x · facet_{s_j}`` (exact: times ``b^k`` and the row denominator)."""
-        if not exact:
-            return _Transformed(kron_apply(X.astype(float), self._k, self._inverse_kernel(False)), None, None)
-        Xint, dens = integer_rows(X)
-        return _Transformed(exact_kron_apply(Xint, self._k, self._inverse_kernel(True)), Xint, dens)
+        """Facet values of the rows of ``X`` (:func:`~privgeom.definitions._rr_kronecker.transform`)."""
+        return transform(self, X, exact)
 
     def _certificate(
         self,
@@ -383,29 +368,8 @@ class RandomizedResponse(PrivacyDefinition):
         exact: bool,
         atol: float,
     ) -> RowCertificate:
-        if isinstance(W, ModularIntegers):
-            neg = W.negative()[o]
-            j = int(np.argmin(np.where(neg, W.approx()[o], np.inf)))
-        else:
-            j = int(np.argmin(W[o]))
-        s = format(j, f"0{self._k}b")
-        if exact:
-            assert Xint is not None and dens is not None
-            normal = self.facet(s, scaled=True)
-            value = Fraction(exact_dot(normal, Xint[o]), dens[o])
-            e = np.zeros((1, self.n_inputs), dtype=np.int64)
-            e[0, j] = 1
-            valid = verify_kron_identity(normal.reshape(1, -1), self._k, self._forward_kernel(True), self._factor(), e)
-            text = f"b^k·facet({s}): " + format_inequality(normal, self._labels)
-        else:
-            normal = self.facet(s).astype(float)
-            value = float(normal.dot(X[o].astype(float)))  # type: ignore[assignment]
-            back = kron_apply(normal, self._k, self._forward_kernel(False))
-            valid = bool((back >= -ROUNDOFF).all())
-            text = f"facet({s}): " + format_inequality(normal, self._labels)
-        if not (valid and (value < 0 if exact else value < -atol)):
-            raise SolverError(f"{self.name}: the facet certificate for row {output!r} did not verify")
-        return RowCertificate(row=o, output=output, normal=normal, value=value, inequality=text, label=s)
+        """The verified facet certificate of row ``o`` (:func:`~privgeom.definitions._rr_kronecker.certificate`)."""
+        return certificate(self, W, Xint, dens, X, o, output, exact, atol)
 
     def _decide(
         self,
@@ -415,25 +379,8 @@ class RandomizedResponse(PrivacyDefinition):
         outputs: Sequence[str],
         ints: tuple[np.ndarray, list[int]] | None = None,
     ) -> _RowsDecision:
-        """Every row of ``X`` through the Kronecker inverse: the answer, the certificate of the first bad row, and the
-        facet values with the integer rows they came from (exact mode) for the witness."""
-        Xint: np.ndarray | None
-        dens: list[int] | None
-        if ints is not None:  # the integer rows are given: X = ints[0][o] / ints[1][o]
-            Xint, dens = ints
-            W: Any = exact_kron_apply(Xint, self._k, self._inverse_kernel(True))
-        else:
-            W, Xint, dens = self._transform(X, exact)
-        if isinstance(W, ModularIntegers):
-            bad = np.nonzero(W.negative().any(axis=1))[0]
-        elif exact:
-            bad = np.nonzero((W < 0).any(axis=1))[0]
-        else:
-            bad = np.nonzero((W < -atol).any(axis=1))[0]
-        if len(bad):
-            o = int(bad[0])
-            return _RowsDecision(False, self._certificate(W, Xint, dens, X, o, outputs[o], exact, atol), W, Xint, dens)
-        return _RowsDecision(True, None, W, Xint, dens)
+        """Every row of ``X`` through the Kronecker inverse (:func:`~privgeom.definitions._rr_kronecker.decide`)."""
+        return decide(self, X, exact, atol, outputs, ints)
 
     def coefficients(self, x: Sequence[ScalarLike] | np.ndarray) -> np.ndarray:
         """The unique ``y`` with ``x = y · M_rr`` (``y = x M_rr^{-1}``), by the per-axis inverse of Theorem 4.3.
@@ -605,79 +552,13 @@ class RandomizedResponse(PrivacyDefinition):
 
     # ------------------------------------------------------------------------------------------------ factored
     def _per_bit_factors(self, M: Mechanism) -> tuple[Mechanism, ...] | None:
-        """The ``k`` factors of ``M`` when it is a product of one-bit mechanisms over ``('1', '0')``, else None."""
-        F = M.factors
-        if F is None or len(F) != self._k or any(tuple(f.inputs) != ("1", "0") for f in F):
-            return None
-        return F
+        """The ``k`` one-bit factors of ``M``, else None (:func:`~privgeom.definitions._rr_kronecker.per_bit_factors`)."""
+        return per_bit_factors(self, M)
 
     def _contains_factored(self, M: Mechanism, atol: float) -> Membership:
-        """Closure membership of a product ``M' = F_1 ⊗ … ⊗ F_k`` of one-bit mechanisms, from its factors.
-
-        With ``R = [[p, 1−p], [1−p, p]]`` and ``M_rr = ⊗^k R`` (``docs/theory.md`` §5), the mixed-product rule gives
-        ``(A_1 ⊗ … ⊗ A_k)(R ⊗ … ⊗ R) = (A_1 R) ⊗ … ⊗ (A_k R)``, so ``A = ⊗_t A_t`` with ``A_t = F_t R^{-1}``
-        (``R^{-1} = (2p−1)^{-1} [[p, p−1], [p−1, p]]``, the per-bit factor of the Kronecker inverse of Theorem 4.3)
-        satisfies ``A M_rr = M'``; it is the only solution, as ``M_rr`` is invertible. ``M'`` is in the closure iff
-        ``A`` is column-stochastic (Lin & Kifer, Theorem 3.4 with one mechanism), i.e. iff every ``A_t ≥ 0``: a
-        product of nonnegative factors is nonnegative, and if ``A_t[o_t, j_t] < 0`` the entry of ``A`` that picks
-        a positive entry of every other factor (each column of ``A_s`` sums to 1, so has one) is negative. The
-        column sums of a Kronecker product are the products of the factors' column sums,
-        ``Σ_o Π_t A_t[o_t, j_t] = Π_t Σ_{o_t} A_t[o_t, j_t]``, so ``A`` is column-stochastic when every ``A_t``
-        is. Hence verifying ``A_t ≥ 0``, ``1ᵀA_t = 1ᵀ`` and ``A_t R = F_t`` exactly for every factor verifies the
-        product witness ``A M_rr = M'`` without any ``2^k``-sized matrix. On "no" the certificate is the row of
-        ``M'`` at that negative entry of ``A``, checked against its facet like any row (:meth:`_decide`).
-        """
-        factors = self._per_bit_factors(M)
-        assert factors is not None
-        R = rr_bit(self._p).matrix
-        c = 2 * Fraction(self._p) - 1
-        Rinv = np.array([[self._p / c, (self._p - 1) / c], [(self._p - 1) / c, self._p / c]], dtype=object)
-        parts = [np.asarray(F.matrix).dot(Rinv) for F in factors]
-        bad = next((t for t, A in enumerate(parts) if (A < 0).any()), None)
-        if bad is not None:  # a row of M' with a negative coefficient y = x M_rr^{-1}: certify it like any row
-            o_t, j_t = (int(v) for v in np.argwhere(parts[bad] < 0)[0])
-            digits = []
-            for t, A in enumerate(parts):
-                digits.append(o_t if t == bad else int(np.argwhere(A > 0)[0][0]))
-            o = 0
-            for t, F in enumerate(factors):
-                o = o * F.n_outputs + digits[t]
-            x = np.asarray(M.row(o), dtype=object).reshape(1, -1)
-            member, cert, *_ = self._decide(x, True, atol, [M.outputs[o]])
-            if member:  # pragma: no cover - A[o, :] has a negative entry, so row o violates a facet
-                raise SolverError(f"{self.name}: row {M.outputs[o]!r} has a negative coefficient but no violated facet")
-            assert cert is not None
-            cert = replace(cert, row=o, output=M.outputs[o])
-            return Membership(
-                member=False,
-                method="kronecker-inverse",
-                exact=True,
-                certificate=cert,
-                detail=f"row {cert.output!r} violates the facet of s={cert.label} (Theorem 4.3; "
-                f"factor {bad} of the product has a negative post-processing entry)",
-            )
-        for A, F in zip(parts, factors):
-            if not ((A >= 0).all() and all(v == 1 for v in A.sum(axis=0)) and (A.dot(R) == F.matrix).all()):
-                raise SolverError(f"{self.name}: a per-bit Kronecker witness did not verify")  # pragma: no cover
-        wit_factors = [Mechanism(A, inputs=("1", "0"), outputs=F.outputs) for A, F in zip(parts, factors)]
-        A_all = Mechanism._from_factors(wit_factors, self.inputs, M.outputs)
-        wit = ClosureWitness(components=(0,), weights=(Fraction(1),), post_processings=(A_all,), residual=Fraction(0))
-        return Membership(
-            member=True,
-            method="kronecker-inverse",
-            exact=True,
-            witness=wit,
-            detail="M' = (⊗_t A_t) · M_rr with A_t = F_t R^{-1} ≥ 0 per bit (Theorem 4.3, mixed products)",
-        )
-
-
-def _dense_fits(n_rows: int, n_cols: int) -> bool:
-    """True when a dense exact ``n_rows x n_cols`` array is within the size limits (read at call time)."""
-    try:
-        check_dense_size(n_rows, n_cols, exact=True, what="the post-processing witness")
-    except SizeLimitError:
-        return False
-    return True
+        """Closure membership of a product of one-bit mechanisms from its factors
+        (:func:`~privgeom.definitions._rr_kronecker.contains_factored`)."""
+        return contains_factored(self, M, atol)
 
 
 # privgeom.automorphisms (geometry never imports definitions) and the closure of d.nearest's LP, beside the type

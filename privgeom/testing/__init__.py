@@ -11,12 +11,14 @@ Contract harnesses (subclass one in a class whose name starts with ``Test`` and 
   membership of every definition, with every witness and certificate re-verified independently;
 - :class:`EpsilonContract` / :class:`DeltaContract` with :class:`ProfileCase`: an ε or δ fast path agrees with the
   generic route, with a genuine witness;
-- :class:`ProjectionContract` with :class:`ProjectionCase`: every relaxation / projection method agrees.
+- :class:`ProjectionContract` with :class:`ProjectionCase`: every relaxation / projection method agrees (the methods
+  it runs: :data:`PROJECTION_METHODS` of ``Cone.project``, :data:`RELAX_METHODS` of ``relax`` / ``relax_pairwise``).
 
 Independent oracles (Fractions and enumeration, no code shared with the routes they check): the ``smoothed_*`` and
 ``voting`` brute-force references below.
 
 Work counters (tests run on busy machines, so none asserts a wall-clock time): :func:`forbid`,
+:func:`forbid_double_description`, :func:`forbid_dense_factored`,
 :func:`count_calls`, :func:`peak_mib`, :func:`boom`, :func:`assert_cli_refused`.
 
 Small builders tests need: :func:`hamming_graph`, :func:`path_graph`, :func:`complete_graph` (shorthands for
@@ -41,7 +43,15 @@ from ._catalogue_cases import CATALOGUE_CASES, LDP_CASES
 from ._definition_cases import CASES, DefinitionCase
 from ._definition_contract import DefinitionContract, check_certificate, check_witness, definition
 from ._profile_contract import DeltaContract, EpsilonContract, ProfileCase
-from ._projection_contract import ProjectionCase, ProjectionContract, generic_projection, pair_cone, same_level
+from ._projection_contract import (
+    PROJECTION_METHODS,
+    RELAX_METHODS,
+    ProjectionCase,
+    ProjectionContract,
+    generic_projection,
+    pair_cone,
+    same_level,
+)
 from ._smoothed_oracle import (
     database_delta_brute,
     event_distance,
@@ -61,7 +71,17 @@ from ._voting_oracle import (
     transition,
     votes,
 )
-from ._work import Forbidden, assert_cli_refused, boom, count_calls, forbid, peak_mib
+from ._work import (
+    DOUBLE_DESCRIPTION,
+    Forbidden,
+    assert_cli_refused,
+    boom,
+    count_calls,
+    forbid,
+    forbid_dense_factored,
+    forbid_double_description,
+    peak_mib,
+)
 
 #: The folder of the data files the contract cases read (Pufferfish instances as JSON).
 DATA: Path = Path(__file__).resolve().with_name("data")
@@ -81,6 +101,8 @@ __all__ = [
     "ProfileCase",
     "ProjectionContract",
     "ProjectionCase",
+    "PROJECTION_METHODS",
+    "RELAX_METHODS",
     "generic_projection",
     "pair_cone",
     "same_level",
@@ -104,6 +126,9 @@ __all__ = [
     # work counters
     "Forbidden",
     "forbid",
+    "forbid_double_description",
+    "forbid_dense_factored",
+    "DOUBLE_DESCRIPTION",
     "count_calls",
     "peak_mib",
     "boom",

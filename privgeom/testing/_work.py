@@ -1,7 +1,8 @@
 """Counting work instead of timing it: tests run on busy machines, so none asserts a wall-clock time.
 
 ``forbid`` replaces an entry point by one that fails the test if it is ever called (a refusal "before building" is
-then checked structurally); ``count_calls`` wraps one and counts its calls; ``peak_mib`` measures the peak of Python
+then checked structurally; ``forbid_double_description`` does so for every pycddlib conversion,
+``forbid_dense_factored`` for the dense matrix of a factored mechanism); ``count_calls`` wraps one and counts its calls; ``peak_mib`` measures the peak of Python
 allocations (``tracemalloc``), which does not depend on the machine's load. ``boom`` and ``assert_cli_refused`` check
 that a CLI command is refused from its sizes alone, before the routine (monkeypatched to ``boom``) does the work.
 """
@@ -25,6 +26,51 @@ def forbid(monkeypatch: Any, owner: Any, name: str) -> None:
         raise Forbidden(f"{what} was called: the work was not refused before building")
 
     monkeypatch.setattr(owner, name, _fail)
+
+
+#: The double-description entry points of privgeom's pycddlib wrapper (vertex/facet conversion, canonical form,
+#: block and Fourier–Motzkin elimination): what :func:`forbid_double_description` forbids.
+DOUBLE_DESCRIPTION: tuple[str, ...] = ("v_to_h", "h_to_v", "canonicalize", "block_eliminate", "fourier_eliminate")
+
+
+def forbid_double_description(monkeypatch: Any) -> None:
+    """Make every double-description entry point (:data:`DOUBLE_DESCRIPTION`) fail the test if called.
+
+    For a test that an answer comes from sizes or closed forms alone, or that a size refusal happens before any
+    conversion starts (cdd cannot be interrupted once it runs).
+
+    Examples
+    --------
+    >>> import pytest, privgeom as pg
+    >>> with pytest.MonkeyPatch.context() as mp:
+    ...     forbid_double_description(mp)
+    ...     pg.RandomizedResponse(12, "3/4").row_cone().n_facets  # a closed-form count: no conversion
+    4096
+    """
+    import privgeom.geometry._cdd as cdd_wrapper
+
+    for name in DOUBLE_DESCRIPTION:
+        forbid(monkeypatch, cdd_wrapper, name)
+
+
+def forbid_dense_factored(monkeypatch: Any) -> None:
+    """Make building the dense matrix of a factored mechanism (``randomized_response(k, p)``, ``frapp``: a
+    Kronecker product kept as its factors) fail the test, exact or float.
+
+    For a test that a fast path works on the factors alone, beyond the sizes a dense matrix could have.
+
+    Examples
+    --------
+    >>> import pytest, privgeom as pg
+    >>> with pytest.MonkeyPatch.context() as mp:
+    ...     forbid_dense_factored(mp)
+    ...     pg.RandomizedResponse(14, "3/4").contains(pg.randomized_response(14, "2/3")).holds
+    True
+    """
+    import privgeom.mechanisms._mechanism as mechanism_module
+
+    forbid(monkeypatch, mechanism_module, "kron_int_columns")
+    forbid(monkeypatch, mechanism_module.Mechanism, "_dense_float")
 
 
 def count_calls(monkeypatch: Any, owner: Any, name: str) -> list[int]:

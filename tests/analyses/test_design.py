@@ -247,3 +247,21 @@ def test_dp_sandwich_on_random_cone_definitions(rows: list[list[int]]) -> None:
         outside = pg.DifferentialPrivacy([("a", "b"), ("b", "c")], exp_eps=b.outer.exp_eps, inputs=["a", "b", "c"])
         assert pg.compare(D, outside).relation in ("subset", "equal")
     assert math.isfinite(float(b.inner.exp_eps))
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "rr:k=2,p=3/4",
+        "dp:graph=hamming,k=2,exp_eps=3",
+        "geometric:n=3,alpha=1/2",
+        "krr:n=3,exp_eps=2",
+        "dp:graph=path,n=3,exp_eps=5/2",
+    ],
+)
+def test_listed_facets_are_the_row_cone_facets_in_order(spec: str) -> None:
+    """The facets the design operations number are ``row_cone().facets`` and the guarantees of ``pg.semantics``, in
+    that order (the rest of the one facet order is in test_design_soundness.py)."""
+    D = pg.parse_definition(spec)
+    facets = [list(f) for f in D.row_cone().facets]
+    assert [list(g.normal) for g in pg.semantics(D)] == facets == [list(f) for f in listed_facets(D)]

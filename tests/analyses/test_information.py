@@ -18,7 +18,6 @@ import pytest
 
 import privgeom as pg
 from privgeom import DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from privgeom.analyses.optimal import _information
 from privgeom import least_informative
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom import ApproximateDP
@@ -116,12 +115,6 @@ def test_larger_closures_reveal_less():
     assert float(a.value) <= float(b.value) + 1e-6
     adp = least_informative(ApproximateDP(path_graph(n - 1), exp_eps=2, delta="1/20"), U, at_least)
     assert adp.formulation == "hockey-stick" and float(adp.value) <= float(a.value) + 1e-6
-
-
-def test_scs_fallback(monkeypatch):
-    monkeypatch.setattr(_information, "INFORMATION_SOLVERS", ("NO_SUCH_SOLVER", "SCS"))
-    res = least_informative(RandomizedResponse(1, "3/4"), "accuracy", "2/3")
-    assert res.solver == "SCS" and abs(float(res.value) - (math.log(2) - h(2 / 3))) < 1e-3
 
 
 def test_bad_inputs():

@@ -1,5 +1,7 @@
 """Exact optima of the optimal-mechanism LPs: rational inputs give exact, re-verified optima on
-every route, recovered from HiGHS's optimal basis (cdd's exact simplex as the fallback), never rounded floats.
+every route, recovered from HiGHS's optimal basis (cdd's exact simplex as the fallback), never rounded floats. The
+private kernels of the optimal routes (LP sizes and their refusals, ratio-row membership, the solver fallback of
+least_informative) are tested here too.
 
 The universality of the geometric mechanism (Ghosh, Roughgarden & Sundararajan 2009/2012; docs/theory.md,
 "Exact optima from the optimal basis"): for ε-DP on the path 0 – 1 – … – n and every prior and every loss that is
@@ -10,7 +12,10 @@ Fractions.
 
 from __future__ import annotations
 
+import math
 import random
+import re
+from fractions import Fraction
 from fractions import Fraction as F
 
 import numpy as np
@@ -19,16 +24,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privgeom as pg
-from privgeom import SolverError
+from privgeom import SizeLimitError, SolverError
 from privgeom.analyses.optimal import _optimal_adp
-from privgeom.analyses.optimal._optimal import closure_constraints
-from privgeom import optimal_mechanism
-from privgeom.definitions import DifferentialPrivacy, FiniteDefinition
+from privgeom.analyses.optimal._optimal import MAX_OPTIMAL_LP_SIZE, closure_constraints
+from privgeom.analyses.optimal._optimal_lp import optimal_lp_size
+from privgeom.analyses.optimal._optimal_sym import ratio_rows_membership
+from privgeom import least_informative, optimal_mechanism
+from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse
 from privgeom import ApproximateDP
 from privgeom.geometry import _lp
 from privgeom.geometry._exact_lp import exact_basis_solution, exact_lp_cdd
-from privgeom.mechanisms import truncated_geometric
-from privgeom.testing import complete_graph, path_graph
+from privgeom.mechanisms import Mechanism, truncated_geometric
+from privgeom.testing import complete_graph, forbid, path_graph, peak_mib
 
 LOSSES = {
     "abs": lambda d, w: -abs(d - w),
@@ -204,3 +211,61 @@ def test_random_rational_problems_are_always_exact(graph, r, data, adp):
     if not adp:
         C = [[prior[dd] * U[dd][w] for dd in range(n)] for w in range(m)]
         check_certificate(opt, d, C)
+
+
+def test_ratio_rows_membership_agrees_with_contains():
+    dp = DifferentialPrivacy(complete_graph(3), exp_eps=2)
+    ok = Mechanism([["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/2"], ["1/4", "1/4", "1/4"]], inputs=["0", "1", "2"])
+    bad = Mechanism([["3/5", "1/5", "1/5"], ["2/5", "4/5", "4/5"]], inputs=["0", "1", "2"])
+    assert ratio_rows_membership(dp, ok).member and dp.contains(ok).member
+    assert ratio_rows_membership(dp, bad) is None and not dp.contains(bad).member
+
+
+def _refuses_cheaply(fn, match, *, mb=50):
+    """Refused from the sizes: the peak of Python allocations stays small (work counted, not timed)."""
+    err, peak = peak_mib(fn)
+    assert isinstance(err, SizeLimitError) and re.search(match, str(err)), err
+    assert peak < mb, peak
+    return str(err)
+
+
+def test_optimal_mechanism_refuses_large_lps_before_building(monkeypatch):
+    from privgeom.analyses.optimal import _optimal_adp
+
+    forbid(monkeypatch, _optimal_adp._LP, "__init__")  # no LP is assembled, let alone solved
+    d = pg.parse_definition("dp:graph=path,n=100000,exp_eps=3")
+    msg = _refuses_cheaply(lambda: optimal_mechanism(d), "max_lp_size=")
+    assert "variables" in msg and f"{MAX_OPTIMAL_LP_SIZE:,}" in msg
+    with pytest.raises(SizeLimitError, match="closure LP"):
+        optimal_mechanism(pg.parse_definition("krr:n=60,exp_eps=3"), method="lp")
+    with pytest.raises(SizeLimitError, match="rows LP"):
+        optimal_mechanism(pg.parse_definition("dp:graph=path,n=60,exp_eps=3"), method="lp")
+    # the default route answers a finite definition (k-RR, here n = 30) without an LP (explicit Bayes rule) and reduces the path's LP by its
+    # reversal, whose reduced LP is still above the limit
+    assert optimal_mechanism(pg.parse_definition("krr:n=30,exp_eps=3")).value == Fraction(3, 32)
+    with pytest.raises(SizeLimitError, match="symmetric LP"):
+        optimal_mechanism(pg.parse_definition("dp:graph=path,n=60,exp_eps=3"))
+
+
+def test_optimal_lp_size_and_raising_the_limit():
+    d = pg.parse_definition("dp:graph=path,n=3,exp_eps=2")
+    est = optimal_lp_size(d, 4)
+    assert (est.variables, est.constraints, est.nonzeros) == (16, 4 * 6 + 4, 4 * 6 * 2 + 16)
+    with pytest.raises(SizeLimitError):
+        optimal_mechanism(d, max_lp_size=10)
+    assert optimal_mechanism(d, max_lp_size=est.size).exact
+    adp = pg.parse_definition("adp:graph=complete,n=3,exp_eps=2,delta=1/10")
+    assert optimal_lp_size(adp, 3).formulation == "dedicated"
+
+
+def test_scs_fallback(monkeypatch):
+    """least_informative (test_information.py) falls back along its solver list when a solver is missing."""
+    pytest.importorskip("cvxpy")  # the convex solver of least_informative
+    from privgeom.analyses.optimal import _information
+
+    def h(a: float) -> float:  # binary entropy in nats (the h of test_information.py)
+        return -sum(v * math.log(v) for v in (a, 1 - a) if v > 0)
+
+    monkeypatch.setattr(_information, "INFORMATION_SOLVERS", ("NO_SUCH_SOLVER", "SCS"))
+    res = least_informative(RandomizedResponse(1, "3/4"), "accuracy", "2/3")
+    assert res.solver == "SCS" and abs(float(res.value) - (math.log(2) - h(2 / 3))) < 1e-3

@@ -1,4 +1,5 @@
-"""Exact privacy profiles: ε, δ(ε), the δ(ε) curve and its plot, checked against brute force and closed forms."""
+"""Exact privacy profiles: ε, δ(ε), the δ(ε) curve and its plot, checked against brute force and closed forms; the
+private kernels of the profile scan (work units, edge grouping, refusals before any scan)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 from fractions import Fraction
 
 import networkx as nx
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -23,7 +25,9 @@ from privgeom import (
     SizeLimitError,
     randomized_response,
 )
-from privgeom.testing import complete_graph, hamming_graph, path_graph
+import privgeom as pg
+from privgeom.analyses.profiles._profile import MAX_PROFILE_WORK, profile_work
+from privgeom.testing import complete_graph, count_calls, hamming_graph, path_graph, peak_mib
 from privgeom._core.domain import resolve_graph
 from privgeom.analyses.profiles._hockey_stick import hockey_stick, hockey_stick_event
 from privgeom import delta, epsilon
@@ -617,3 +621,60 @@ def test_profile_routes_are_documented_named_functions_and_agree_with_theory() -
     for c in curves:
         assert c.breakpoints == ((1, Fraction(1, 2)), (3, 0)) and c.level == ln3 and c.delta_at_infinity == 0
     assert curves[0] == curves[1]
+
+
+def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once(monkeypatch) -> None:
+    from privgeom.analyses.profiles import _scan
+
+    N = 2000
+    rng = np.random.default_rng(1)
+    A = rng.random((3, N)) + 0.1
+    M = Mechanism(A / A.sum(axis=0), inputs=[f"d{i}" for i in range(N)])
+    # theory: ε over K_N is the largest ratio of a row's maximum to its minimum (closed form: no edge scan)
+    X = M.matrix
+    expected = max(math.log(X[w].max() / X[w].min()) for w in range(3))
+    scans = count_calls(monkeypatch, _scan, "_matrix_views")
+    assert epsilon(M, "complete").level.eps == pytest.approx(expected, rel=1e-12)
+    assert scans[0] == 0
+    work = profile_work(3, N * (N - 1) // 2)
+    assert work > MAX_PROFILE_WORK
+
+    def refusals():
+        with pytest.raises(SizeLimitError, match=r"1,999,000 edges.*max_work"):
+            delta(M, "complete", exp_eps=2)
+        with pytest.raises(SizeLimitError, match="max_work"):
+            epsilon(M, "complete", method="scan")
+        with pytest.raises(SizeLimitError, match="max_work"):
+            delta_curve(M, "complete")
+
+    # refused from the sizes: no scan was prepared and the 1,999,000 edge pairs were never listed
+    out, peak = peak_mib(refusals)
+    assert out is None and scans[0] == 0 and peak < 8, (out, peak)
+
+
+def test_max_work_raises_and_lowers_the_limit() -> None:
+    M = pg.randomized_response(3, "3/4")
+    need = profile_work(M.n_outputs, 12)
+    assert epsilon(M, "hamming", max_work=need).level.eps == LogRational(3)
+    with pytest.raises(SizeLimitError, match=f"{need:,} units"):
+        epsilon(M, "hamming", max_work=need - 1)
+    with pytest.raises(SizeLimitError):
+        delta(M, hamming_graph(3), exp_eps=2, max_work=10)
+
+
+@given(st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), min_size=1, max_size=30))
+def test_edge_grouping_by_hash_equals_the_row_loop(rows) -> None:
+    import privgeom.analyses.profiles._scan as profile_mod
+
+    cols = np.array(rows, dtype=np.int64)
+    assert profile_mod._first_distinct_rows(cols) == profile_mod._first_distinct_rows_loop(cols)
+
+
+def test_edge_grouping_survives_hash_collisions(monkeypatch) -> None:
+    import privgeom.analyses.profiles._scan as profile_mod
+
+    monkeypatch.setattr(profile_mod, "_HASH_WEIGHTS", np.zeros(4096, dtype=np.int64))  # every row hashes alike
+    cols = np.array([[1, 2], [1, 2], [2, 1], [0, 0], [2, 1]], dtype=np.int64)
+    assert profile_mod._first_distinct_rows(cols) == [0, 2, 3]
+    M = pg.randomized_response(2, "3/4")
+    assert epsilon(M, "complete", method="scan").level.eps == LogRational(9)

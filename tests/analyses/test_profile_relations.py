@@ -6,15 +6,12 @@ import math
 from fractions import Fraction
 
 import networkx as nx
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import privgeom as pg
-from privgeom.testing import count_calls, peak_mib
-from privgeom import Domain, InvalidParameterError, LogRational, Mechanism, SizeLimitError
-from privgeom.analyses.profiles._profile import MAX_PROFILE_WORK, profile_work
+from privgeom import Domain, InvalidParameterError, LogRational, Mechanism
 from privgeom import delta, epsilon
 from privgeom import delta_curve
 from privgeom.testing import hamming_graph, path_graph
@@ -107,45 +104,6 @@ def test_complete_route_equals_scan_and_brute_force(M) -> None:
             assert LogRational(fast.p / fast.q) == fast.level.eps
 
 
-def test_complete_on_2000_inputs_is_fast_and_scan_is_refused_at_once(monkeypatch) -> None:
-    from privgeom.analyses.profiles import _scan
-
-    N = 2000
-    rng = np.random.default_rng(1)
-    A = rng.random((3, N)) + 0.1
-    M = Mechanism(A / A.sum(axis=0), inputs=[f"d{i}" for i in range(N)])
-    # theory: ε over K_N is the largest ratio of a row's maximum to its minimum (closed form: no edge scan)
-    X = M.matrix
-    expected = max(math.log(X[w].max() / X[w].min()) for w in range(3))
-    scans = count_calls(monkeypatch, _scan, "_matrix_views")
-    assert epsilon(M, "complete").level.eps == pytest.approx(expected, rel=1e-12)
-    assert scans[0] == 0
-    work = profile_work(3, N * (N - 1) // 2)
-    assert work > MAX_PROFILE_WORK
-
-    def refusals():
-        with pytest.raises(SizeLimitError, match=r"1,999,000 edges.*max_work"):
-            delta(M, "complete", exp_eps=2)
-        with pytest.raises(SizeLimitError, match="max_work"):
-            epsilon(M, "complete", method="scan")
-        with pytest.raises(SizeLimitError, match="max_work"):
-            delta_curve(M, "complete")
-
-    # refused from the sizes: no scan was prepared and the 1,999,000 edge pairs were never listed
-    out, peak = peak_mib(refusals)
-    assert out is None and scans[0] == 0 and peak < 8, (out, peak)
-
-
-def test_max_work_raises_and_lowers_the_limit() -> None:
-    M = pg.randomized_response(3, "3/4")
-    need = profile_work(M.n_outputs, 12)
-    assert epsilon(M, "hamming", max_work=need).level.eps == LogRational(3)
-    with pytest.raises(SizeLimitError, match=f"{need:,} units"):
-        epsilon(M, "hamming", max_work=need - 1)
-    with pytest.raises(SizeLimitError):
-        delta(M, hamming_graph(3), exp_eps=2, max_work=10)
-
-
 def test_mechanism_domain_drives_the_relation() -> None:
     D = Domain.databases(2, 2)
     q = Fraction(1, 4)
@@ -155,21 +113,3 @@ def test_mechanism_domain_drives_the_relation() -> None:
     assert r.level.eps == LogRational(3) and r.n_edges == 4
     with pytest.raises(InvalidParameterError, match="'hamming', 'complete'"):
         epsilon(M, "path")
-
-
-@given(st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), min_size=1, max_size=30))
-def test_edge_grouping_by_hash_equals_the_row_loop(rows) -> None:
-    import privgeom.analyses.profiles._scan as profile_mod
-
-    cols = np.array(rows, dtype=np.int64)
-    assert profile_mod._first_distinct_rows(cols) == profile_mod._first_distinct_rows_loop(cols)
-
-
-def test_edge_grouping_survives_hash_collisions(monkeypatch) -> None:
-    import privgeom.analyses.profiles._scan as profile_mod
-
-    monkeypatch.setattr(profile_mod, "_HASH_WEIGHTS", np.zeros(4096, dtype=np.int64))  # every row hashes alike
-    cols = np.array([[1, 2], [1, 2], [2, 1], [0, 0], [2, 1]], dtype=np.int64)
-    assert profile_mod._first_distinct_rows(cols) == [0, 2, 3]
-    M = pg.randomized_response(2, "3/4")
-    assert epsilon(M, "complete", method="scan").level.eps == LogRational(9)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction as F
 
@@ -10,7 +9,6 @@ import pytest
 
 import privgeom as pg
 from privgeom.analyses import relax, relax_pairwise
-from privgeom.analyses.relaxation._relaxation import subset_family
 from privgeom.testing import hamming_graph
 from privgeom.results import PairBound
 from privgeom.testing import bit_strings
@@ -115,60 +113,7 @@ def test_float_mode_recognises_dp_despite_rounding(k, p):
     )
 
 
-def test_subset_family_errors():
-    with pytest.raises(pg.InvalidParameterError):
-        subset_family(["a", "b"], "quadruples")
-    with pytest.raises(pg.DomainMismatchError):
-        subset_family(["a", "b"], "hamming")
-    with pytest.raises(pg.DomainMismatchError):
-        subset_family(["a", "b"], [("a", "z")])
-    with pytest.raises(pg.InvalidTypeError):
-        subset_family(["a", "b"], ["ab"])
-    with pytest.raises(pg.InvalidParameterError):
-        relax_pairwise(pg.RandomizedResponse(2, "3/4"), "triples")
-    g = hamming_graph(2)
-    assert sorted(map(sorted, subset_family(bit_strings(2), g))) == sorted(
-        map(sorted, subset_family(bit_strings(2), "hamming"))
-    )
-    assert list(itertools.chain(*subset_family(["a", "b"], "all-pairs"))) == ["a", "b"]
-
-
-@pytest.mark.parametrize("family", ["hamming", "all-pairs"])
-def test_facet_only_path_agrees_with_rays(monkeypatch, family):
-    # beyond RAYS_MAX_DIM the relaxed cone is never converted to rays (ε-DP on the 5-cube has 395,094); the Farkas
-    # LPs on its facets must give the same recognition and the same lost guarantees
-    from privgeom.analyses.relaxation import _relaxation
-
-    rr = pg.RandomizedResponse(3, "3/4")
-    by_rays = relax_pairwise(rr, family, method="block")
-    monkeypatch.setattr(_relaxation, "RAYS_MAX_DIM", 0)
-    by_facets = relax_pairwise(rr, family, method="block")
-    assert by_facets.recognised == by_rays.recognised
-    assert by_facets.level == by_rays.level
-    assert [g.coefficients for g in by_facets.lost] == [g.coefficients for g in by_rays.lost]
-    assert by_facets.cone == by_rays.cone
-
-
 # -------------------------------------------------------- relation names are families
-def test_relation_names_are_families():
-    """``replace-one``, ``add-remove``, ``path``, ``complete``, ``hamming`` wherever a family of pairs is taken."""
-    rr = pg.RandomizedResponse(2, "3/4")
-    # on bits, replace-one (one record of k = 2 bits... each bit a record) and hamming give the same pairs
-    assert sorted(map(sorted, subset_family(pg.Domain.bits(2), "replace-one"))) == sorted(
-        map(sorted, subset_family(rr.inputs, "hamming"))
-    )
-    assert sorted(map(sorted, subset_family(rr.inputs, "complete"))) == sorted(
-        map(sorted, subset_family(rr.inputs, "all-pairs"))
-    )
-    assert relax_pairwise(rr, "replace-one").level.exp_eps == 3 == relax_pairwise(rr, "hamming").level.exp_eps
-    assert subset_family(["0", "1", "2"], "path") == [("0", "1"), ("1", "2")]
-    # a definition on databases: its relation names apply (replace-one relaxes to itself, exactly)
-    d = pg.parse_definition("dp:graph=replace-one,n=2,records=3,exp_eps=2")
-    r = relax(d, "replace-one")
-    assert r.recognised == "dp" and r.level.exp_eps == 2 and len(r.lost) == 0
-    assert r.graph.number_of_edges() == d.domain.n_edges("replace-one") == 18
-    geo = pg.parse_definition("dp:graph=path,n=4,exp_eps=3")
-    assert relax(geo, "path").level.exp_eps == 3
 
 
 def test_unknown_family_lists_the_family_names():
@@ -183,7 +128,7 @@ def test_unknown_family_lists_the_family_names():
         relax_pairwise(pg.RandomizedResponse(2, "3/4"), "path")
     with pg.limits(relax_family=5):  # the relation's size is checked before it is built
         with pytest.raises(pg.SizeLimitError, match=r"pg\.set_limits\(relax_family=6\)"):
-            subset_family(pg.RandomizedResponse(2, "3/4").inputs, "complete")
+            relax(pg.RandomizedResponse(2, "3/4"), "complete")
 
 
 def test_cli_family_names(capsys):
@@ -236,38 +181,3 @@ def test_pair_bound_level_is_the_pair_indistinguishability():
 
 
 # ------------------------------------------------------------------------------------------------ routes as tables
-def test_relax_dispatches_through_its_route_table(monkeypatch):
-    from privgeom.analyses.relaxation import _relaxation
-
-    assert tuple(_relaxation._RELAX_ROUTES) == _relaxation.RELAX_METHODS
-    assert all(route.__doc__ for route in _relaxation._RELAX_ROUTES.values())
-    seen = []
-
-    def spy(original, cone, family):
-        seen.append((len(family), cone.ambient_dim))
-        return "answered by the table"
-
-    monkeypatch.setitem(_relaxation._RELAX_ROUTES, "block", spy)
-    assert relax(pg.RandomizedResponse(2, "3/4"), "hamming", method="block") == "answered by the table"
-    assert seen == [(4, 4)]
-    with pytest.raises(pg.InvalidParameterError, match="unknown relaxation method 'nope'.*fourier_motzkin"):
-        relax(pg.RandomizedResponse(2, "3/4"), "hamming", method="nope")
-
-
-def test_difference_routes_are_tried_in_order():
-    """ε-DP onto its own edges is answered by the own-graph route (nothing searched); the same cone given bare, by
-    the difference route; a family that is not pairs by neither (the reason is the refusal's)."""
-    from privgeom.analyses.relaxation import _difference_route as rd
-
-    assert list(rd._DIFFERENCE_ROUTES) == ["own-graph", "difference"]
-    assert all(route.__doc__ for route in rd._DIFFERENCE_ROUTES.values())
-    dp = pg.DifferentialPrivacy.hamming(2, exp_eps=3)
-    edges = [tuple(e) for e in subset_family(dp.inputs, "hamming")]
-    own = rd.relax_by_differences(dp, dp.row_cone(), edges, required=True)
-    bare = rd.relax_by_differences(dp.row_cone(), dp.row_cone(), edges, required=True)
-    assert (own.method, bare.method) == ("own-graph", "difference")
-    assert own.level == bare.level == dp.level and own.cone == bare.cone and len(own.lost) == len(bare.lost) == 0
-    triples = [("11", "10", "01")]
-    assert rd.relax_by_differences(dp, dp.row_cone(), triples, required=False) is None
-    with pytest.raises(pg.InvalidParameterError, match="some subsets are not pairs"):
-        rd.relax_by_differences(dp, dp.row_cone(), triples, required=True)

@@ -13,7 +13,7 @@ from privgeom.testing import CATALOGUE_CASES
 from privgeom.testing import DefinitionCase
 from privgeom.testing import DefinitionContract, definition
 
-import privgeom.definitions._catalogue  # noqa: F401  (registers the spec kinds adp, pufferfish, geometric, …)
+import privgeom.definitions  # noqa: F401  (registers the spec kinds adp, pufferfish, geometric, …)
 
 CASES = CATALOGUE_CASES
 CASE_PARAMS = [pytest.param(c, id=c.id) for c in CASES]

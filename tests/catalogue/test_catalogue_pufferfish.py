@@ -19,7 +19,6 @@ from privgeom import (
     randomized_response,
 )
 from privgeom.testing import complete_graph, hamming_graph, path_graph
-import privgeom.definitions._catalogue  # noqa: F401  (registers the catalogue spec kinds)
 from privgeom.definitions import parse_definition
 from privgeom.results import CompletionWitness
 from privgeom import DifferentialPrivacy

@@ -15,16 +15,15 @@ from privgeom.testing import random_mechanism
 import privgeom as pg
 from privgeom import smoothed
 from privgeom.smoothed._catalogue import sampling_sum
-from privgeom._core.domain import resolve_graph
 
 EPS = ("ln(3/2)", 0, "ln(5)", 0.4)
 
 
 def _replace_one(M: pg.Mechanism) -> nx.Graph:
     """The replace-one relation of the mechanism's Domain (built by Domain from the structure, never read back
-    from the labels' syntax): ``resolve_graph("replace-one", M)``."""
+    from the labels' syntax): ``pg.neighbour_graph("replace-one", M)``."""
     assert M.domain.kind in ("databases", "histograms", "counts", "bits"), M.domain.kind
-    return resolve_graph("replace-one", M)
+    return pg.neighbour_graph("replace-one", M)
 
 
 def _mechanisms() -> list[tuple[str, Any]]:

@@ -1,4 +1,5 @@
-"""The closure LP as a HiGHS model: row-space reduction, solver variants, model reuse, sizes refused up front.
+"""The closure LP as a HiGHS model: row-space reduction, solver variants, model reuse, sizes refused up front; solver
+failures as errors, and the exact witness by support solve and by cdd.
 
 Every fast route is cross-checked against the unreduced LP (``reduce=False``, today's model) and the answers are
 re-verified (witness / certificate) exactly as before.
@@ -8,15 +9,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from fractions import Fraction
 from fractions import Fraction as F
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from privgeom.testing import forbid
 
-from privgeom import Mechanism, SizeLimitError, mixture, randomized_response
+import privgeom.geometry._lp as lpmod
+from privgeom import Mechanism, SizeLimitError, SolverError, mixture, randomized_response
 from privgeom.definitions import FiniteDefinition
 from privgeom.results import SeparatingCertificate
 from privgeom.definitions._closure import (
@@ -25,9 +30,27 @@ from privgeom.definitions._closure import (
     verify_separating_certificate,
 )
 from privgeom.definitions._closure_model import ClosureModel
+from privgeom.definitions._rows import reduce_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ["a", "b", "c", "d"]
+#: The 3x2 example of test_finite.py and the identity on its two datasets.
+M32 = Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])
+IDENTITY = Mechanism([[1, 0], [0, 1]], inputs=["a", "b"])
+
+
+@st.composite
+def exact_mechanisms(draw: st.DrawFn, big: bool = False) -> list[list[F]]:
+    """Columns ``w / Σ w`` from random integer weights (zeros allowed), up to ``2**70`` when ``big`` (the strategy of
+    tests/analyses/test_profile_integers.py)."""
+    n_out = draw(st.integers(2, 4))
+    n_in = draw(st.integers(2, 4))
+    top = 2**70 if big else 12
+    cols = []
+    for _ in range(n_in):
+        w = draw(st.lists(st.integers(0, top), min_size=n_out, max_size=n_out).filter(lambda v: sum(v) > 0))
+        cols.append([F(x, sum(w)) for x in w])
+    return [[cols[i][o] for i in range(n_in)] for o in range(n_out)]
 
 
 def rational_mechanism(rng: np.random.Generator, n_out: int, n_in: int) -> Mechanism:
@@ -184,3 +207,119 @@ def test_benchmark_quick_runs_and_prints_the_table() -> None:
         "ratio plain/generic",
     ):
         assert needle in out
+
+
+@given(rows=exact_mechanisms(big=True), post=exact_mechanisms(big=True), lam=st.fractions(0, 1, max_denominator=2**66))
+def test_closure_witness_verification_on_integers_equals_the_fraction_route(
+    rows: list[list[Fraction]], post: list[list[Fraction]], lam: Fraction
+) -> None:
+    from privgeom.results import ClosureWitness
+
+    M = Mechanism(rows)
+    A = np.array(post, dtype=object)
+    if A.shape[1] != M.n_outputs:
+        A = Mechanism(np.eye(M.n_outputs, dtype=int)).matrix  # identity post-processing
+    target = (lam * A.dot(M.matrix) + (1 - lam) * M.matrix) if A.shape[0] == M.n_outputs else A.dot(M.matrix)
+    comps, weights, posts = (
+        ((0, 0), (lam, 1 - lam), (A, Mechanism(np.eye(M.n_outputs, dtype=int)).matrix))
+        if A.shape[0] == M.n_outputs
+        else ((0,), (Fraction(1),), (A,))
+    )
+    wit = ClosureWitness(comps, weights, posts, Fraction(0))
+    mats = [M.matrix]
+    for tgt, expected in (
+        (target, True),
+        (target + np.where(np.arange(target.size).reshape(target.shape) == 0, Fraction(1, 2**70), 0), False),
+    ):
+        a = verify_closure_witness(mats, tgt, wit, exact=True)
+        b = verify_closure_witness(mats, tgt, wit, exact=True, fraction=True)
+        assert (a is not None) == (b is not None) == expected
+
+
+def test_zero_and_proportional_rows_are_reduced() -> None:
+    # rows (1/4, 0), (1/4, 0) are proportional, a zero row; after merging: (1/2,0), (1/2,1) ... independent
+    M = Mechanism([["1/4", 0], ["1/4", 0], [0, 0], ["1/2", 1]], inputs=["a", "b"])
+    G, index = reduce_rows(M.matrix, exact=True)
+    assert index == [0, 0, -1, 1]
+    assert G.tolist() == [[F(1, 2), F(0)], [F(1, 2), F(1)]]
+    D = FiniteDefinition([M])
+    assert D.row_cone_decides_closure
+    target = Mechanism([["1/4", 0], ["3/4", 1]], inputs=["a", "b"])
+    ans = D.contains(target)
+    assert ans.member and ans.method == "linear-solve"
+    A = ans.witness.post_processings[0]
+    assert A.shape == (2, 4) and (A.dot(M.matrix) == target.matrix).all()
+    assert all(s == 1 for s in A.sum(axis=0))
+    lp = D.contains(target, method="lp")
+    assert lp.member
+    assert not D.contains(IDENTITY).member and not D.contains(IDENTITY, method="lp").member
+
+
+def test_solver_failure_is_an_error_not_a_no(monkeypatch: pytest.MonkeyPatch) -> None:
+    import highspy
+
+    class Bad:
+        status = 4
+        message = "numerical difficulties"
+
+    real = lpmod._new_highs
+
+    class Flaky:  # HiGHS that ends every solve with "solve error"
+        def __init__(self) -> None:
+            self._h = real()
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self._h, name)
+
+        def getModelStatus(self) -> object:
+            return highspy.HighsModelStatus.kSolveError
+
+    monkeypatch.setattr(lpmod, "linprog", lambda *a, **k: Bad())
+    monkeypatch.setattr(lpmod, "_new_highs", Flaky)
+    with pytest.raises(SolverError, match="solve error|Solve error"):
+        FiniteDefinition([M32]).contains(IDENTITY)
+    with pytest.raises(SolverError):
+        closure_lp_membership([M32.matrix], IDENTITY.matrix, exact=True, reduce=False)
+
+    class Crashing(Flaky):
+        def run(self) -> None:
+            raise RuntimeError("HiGHS crashed")
+
+    def boom(*a: object, **k: object) -> None:
+        raise ValueError("HiGHS crashed")
+
+    monkeypatch.setattr(lpmod, "linprog", boom)
+    monkeypatch.setattr(lpmod, "_new_highs", Crashing)
+    with pytest.raises(SolverError, match="crashed"):
+        closure_lp_membership([M32.matrix], IDENTITY.matrix, exact=True)
+
+
+def test_unverifiable_answer_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    import privgeom.definitions._closure as cl
+
+    monkeypatch.setattr(cl, "_exact_witness", lambda lp, x: None)
+    monkeypatch.setattr(cl, "_certificate", lambda lp, W, exact, atol: None)
+    with pytest.raises(SolverError):
+        FiniteDefinition([M32]).contains(M32)
+
+
+def _awkward_target() -> tuple[list[Mechanism], Mechanism]:
+    labels = ["a", "b", "c"]
+    A = Mechanism([["311/997", "5/13", "1/7"], ["400/997", "3/13", "2/7"], ["286/997", "5/13", "4/7"]], inputs=labels)
+    B = Mechanism([["17/19", "2/23", "1/2"], ["2/19", "21/23", "1/2"]], inputs=labels)
+    post_a = [["3/11", "1/5", "7/9"], ["8/11", "4/5", "2/9"]]
+    post_b = [["1/3", "5/7"], ["2/3", "2/7"]]
+    return [A, B], mixture([A.post_process(post_a), B.post_process(post_b)], ["101/997", "896/997"])
+
+
+def test_exact_witness_by_support_solve_and_by_cdd(monkeypatch: pytest.MonkeyPatch) -> None:
+    import privgeom.definitions._closure as cl
+
+    mechs, target = _awkward_target()
+    mats = [M.matrix for M in mechs]
+    ans = FiniteDefinition(mechs).contains(target)
+    assert ans.member and verify_closure_witness(mats, target.matrix, ans.witness, exact=True) == 0
+    # force the last resort: no exact support solve, only cdd's exact simplex on the support
+    monkeypatch.setattr(cl, "exact_solve", lambda *a, **k: None)
+    ans2 = FiniteDefinition(mechs).contains(target)
+    assert ans2.member and verify_closure_witness(mats, target.matrix, ans2.witness, exact=True) == 0

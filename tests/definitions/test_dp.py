@@ -22,8 +22,12 @@ from privgeom import (
 from privgeom.testing import hamming_graph, path_graph
 from privgeom.definitions import DifferentialPrivacy, RandomizedResponse, parse_definition
 from privgeom.results import RowCertificate
-from privgeom.definitions._dp import dp_level
 from privgeom.geometry import Cone
+
+
+def dp_level(eps=None, exp_eps=None, *, exact=None):
+    """The privacy level a DP definition reads from its parameters (its ``.level``: ε = 0 is exact however spelt)."""
+    return DifferentialPrivacy.path(2, eps=eps, exp_eps=exp_eps, exact=exact).level
 
 
 @pytest.mark.parametrize("p", ["3/5", "2/3", "3/4", "4/5", "9/10"])

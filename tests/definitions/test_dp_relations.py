@@ -9,8 +9,12 @@ import pytest
 import privgeom as pg
 from privgeom import Domain, InvalidParameterError, LogRational
 from privgeom.definitions import ApproximateDP, DifferentialPrivacy, Pufferfish, parse_definition
-from privgeom.definitions._dp import dp_level
 from privgeom.testing import hamming_graph
+
+
+def dp_level(eps=None, exp_eps=None, *, exact=None):
+    """The privacy level a DP definition reads from its parameters (its ``.level``: ε = 0 is exact however spelt)."""
+    return DifferentialPrivacy.path(2, eps=eps, exp_eps=exp_eps, exact=exact).level
 
 
 def test_a_relation_name_needs_the_datasets() -> None:

@@ -19,7 +19,6 @@ from privgeom import InvalidParameterError, Mechanism, SizeLimitError, randomize
 from privgeom.cli import main
 from privgeom.definitions import DifferentialPrivacy, FiniteDefinition, RandomizedResponse, mixing_threshold
 from privgeom.results import Nearest
-from privgeom.definitions._nearest import nearest
 
 M32 = Mechanism([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]], inputs=["a", "b"])
 IDENTITY = Mechanism([[1, 0], [0, 1]], inputs=["a", "b"])
@@ -192,7 +191,7 @@ def test_bad_input_and_size_refusal() -> None:
     with pytest.raises(InvalidParameterError, match="norm"):
         rr.nearest(randomized_response(2, "4/5"), "l2")
     with pytest.raises(SizeLimitError, match="max_nonzeros"):
-        nearest(rr, randomized_response(2, "4/5"), max_nonzeros=10)
+        rr.nearest(randomized_response(2, "4/5"), max_nonzeros=10)
     with pytest.raises(InvalidParameterError, match="row inequalities"):
         mixing_threshold(FiniteDefinition([M32]), IDENTITY)
 

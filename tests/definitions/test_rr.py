@@ -20,6 +20,7 @@ from privgeom import (
     randomized_response,
 )
 from privgeom.definitions import FiniteDefinition, RandomizedResponse
+from privgeom.testing import forbid_dense_factored
 from privgeom.results import ClosureWitness, RowCertificate, SeparatingCertificate
 from privgeom.geometry import Cone
 
@@ -408,13 +409,7 @@ def test_factored_witness_equals_the_dense_route(k: int) -> None:
 
 @pytest.mark.parametrize("k", [14, 15, 16])
 def test_factored_witness_beyond_the_dense_limit(k: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    import privgeom.mechanisms._mechanism as mech
-
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the dense matrix of a factored mechanism was built")
-
-    monkeypatch.setattr(mech, "kron_int_columns", refuse)
-    monkeypatch.setattr(mech.Mechanism, "_dense_float", refuse)
+    forbid_dense_factored(monkeypatch)  # the dense matrix of a factored mechanism is never built
     rr = RandomizedResponse(k, "3/4")
     M = randomized_response(k, "2/3")
     yes = rr.contains(M)

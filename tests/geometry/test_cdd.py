@@ -1,15 +1,20 @@
-"""The private pycddlib wrapper and the canonical-form helpers."""
+"""The private pycddlib wrapper, the canonical-form helpers and the generator pair bounds of projection."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction as F
 
 import numpy as np
 import pytest
 
+import privgeom as pg
 from privgeom import SolverError
+from privgeom.geometry import Cone
+from privgeom.testing import path_graph
 from privgeom.geometry import _cdd
 from privgeom.geometry._canonical import canonical_pair, normalise_rows, project_out, rref
+from privgeom.geometry._projection import generator_pair_bounds
 
 
 def arr(rows: list[list[int]]) -> np.ndarray:
@@ -91,3 +96,37 @@ def test_modular_rank_fast_path_is_only_trusted_for_full_rank() -> None:
 
     tricky = np.array([[F(1), F(0)], [F(1), F(_RANK_PRIME)]], dtype=object)
     assert not _full_rank_mod_prime(tricky) and _independent(tricky, exact=True)
+
+
+def test_rr_pair_bounds_factorise_and_match_generators():
+    rr = pg.RandomizedResponse(3, "3/4")
+    pairs = list(itertools.permutations(range(8), 2))
+    ia, ib = [a for a, _ in pairs], [b for _, b in pairs]
+    fwd, bwd = rr.pair_bounds(ia, ib)
+    gf, gb = generator_pair_bounds(rr.mechanism.matrix, ia, ib, exact=True)
+    assert list(fwd) == list(gf) and list(bwd) == list(gb)
+    labels = rr.inputs
+    for (a, b), c in zip(pairs, fwd):
+        assert c == F(3) ** sum(u != v for u, v in zip(labels[a], labels[b]))
+    # the same bound read off the 2-D projection computed by Fourier–Motzkin
+    proj = Cone.from_facets(rr.facets(), labels=labels).project([labels[0], labels[7]], method="fourier_motzkin")
+    assert [int(v) for v in proj.facets[0]] in ([27, -1], [-1, 27])
+
+
+def test_dp_pair_bounds_are_graph_distances_and_match_rays():
+    dp = pg.DifferentialPrivacy(path_graph(4), exp_eps=2)
+    pairs = list(itertools.permutations(range(5), 2))
+    ia, ib = [a for a, _ in pairs], [b for _, b in pairs]
+    fwd, _ = dp.pair_bounds(ia, ib)
+    gf, _ = generator_pair_bounds(dp.row_cone().rays, ia, ib, exact=True)
+    assert list(fwd) == list(gf) == [F(2) ** abs(a - b) for a, b in pairs]
+
+
+def test_generator_pair_bounds_zero_rules_and_float():
+    G = np.array([[1.0, 0.0, 0.0], [1.0, 2.0, 0.0]])
+    fwd, bwd = generator_pair_bounds(G, [0, 1, 2], [1, 2, 2], exact=False)
+    assert fwd[0] == np.inf and bwd[0] == 2.0  # g = (1, 0) makes x_0 / x_1 unbounded
+    assert fwd[1] == np.inf and bwd[1] == 0.0  # coordinate 2 vanishes on the cone
+    assert fwd[2] == 0.0  # both coordinates vanish: the projection is {0}
+    with pytest.raises(pg.InvalidInputError):
+        generator_pair_bounds(np.array([[1, -1]]), [0], [1], exact=True)

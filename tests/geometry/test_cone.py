@@ -13,6 +13,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
+import privgeom as pg
 from privgeom import (
     DomainMismatchError,
     FormatError,
@@ -318,6 +319,10 @@ def test_to_dict_round_trip() -> None:
     assert Cone.from_dict(c.to_dict("V")) == c and "rays" not in c.to_dict("H")
     f = c.to_float()
     assert Cone.from_dict(f.to_dict()) == f
-    from privgeom._core.results import to_jsonable
+    import dataclasses
 
-    assert to_jsonable(c) == d
+    @dataclasses.dataclass(frozen=True)
+    class ResultHoldingACone(pg.Result):  # a result type of one's own (pg.Result): its fields are written as JSON
+        cone: Cone
+
+    assert ResultHoldingACone(c).to_dict() == {"cone": d}  # a cone inside a result is written as its to_dict

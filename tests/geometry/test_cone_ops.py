@@ -10,12 +10,12 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
+import privgeom as pg
 from privgeom import DomainMismatchError, InvalidInputError, InvalidTypeError, SizeLimitError, SolverError
 from privgeom import randomized_response
 from privgeom.geometry import Cone
-from privgeom.geometry._cone import PROJECTION_METHODS
+from privgeom.testing import PROJECTION_METHODS
 from privgeom.results import Containment
-from privgeom.geometry import _cdd
 
 METHODS = list(PROJECTION_METHODS)
 
@@ -184,29 +184,27 @@ def test_domain_mismatch() -> None:
 
 # ------------------------------------------------------------------------------------------ limits and failures
 def test_size_limit_dimension() -> None:
-    c = Cone.from_generators(np.eye(_cdd.MAX_DD_DIM + 1, dtype=int))
+    c = Cone.from_generators(np.eye(pg.get_limits()["dd_dim"] + 1, dtype=int))
     with pytest.raises(SizeLimitError, match="dd_dim"):
         c.facets
     with pytest.raises(SizeLimitError, match="dd_dim"):
         c.project([0], method="block")
 
 
-def test_size_limit_entries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_cdd, "MAX_DD_ENTRIES", 10)
-    with pytest.raises(SizeLimitError, match="dd_entries"):
+def test_size_limit_entries() -> None:
+    with pg.limits(dd_entries=10), pytest.raises(SizeLimitError, match="dd_entries"):
         Cone.from_generators([[1, 0, 0], [0, 1, 0], [0, 0, 1]]).facets
-    monkeypatch.setattr(_cdd, "MAX_CANON_ENTRIES", 10)
-    with pytest.raises(SizeLimitError, match="canon_entries"):
+    with pg.limits(dd_entries=10, canon_entries=10), pytest.raises(SizeLimitError, match="canon_entries"):
         Cone.from_generators([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]])
 
 
-def test_size_limit_fourier_motzkin(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_cdd, "MAX_FM_ROWS", 5)
+def test_size_limit_fourier_motzkin() -> None:
     M = randomized_response(3, "3/4")
     c = Cone.from_generators(M.matrix, labels=M.inputs)
-    with pytest.raises(SizeLimitError, match="fm_rows"):
-        c.project(["111", "000"], method="fourier_motzkin")
-    assert ints(c.project(["111", "000"], method="block").facets) == [[27, -1], [-1, 27]]
+    with pg.limits(fm_rows=5):
+        with pytest.raises(SizeLimitError, match="fm_rows"):
+            c.project(["111", "000"], method="fourier_motzkin")
+        assert ints(c.project(["111", "000"], method="block").facets) == [[27, -1], [-1, 27]]
 
 
 def test_cdd_failure_is_solver_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from privgeom.geometry import Cone
-from privgeom.geometry._cone import PROJECTION_METHODS
+from privgeom.testing import PROJECTION_METHODS
 
 DIM = st.integers(min_value=1, max_value=4)
 

@@ -1,4 +1,5 @@
-"""Known symmetry groups of the closed-form catalogue definitions, cross-checked against the generic search."""
+"""Known symmetry groups of the closed-form catalogue definitions, cross-checked against the generic search; the
+private symmetry kernels (generic search, hypercube generators)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import math
 import pytest
 
 import privgeom as pg
-from privgeom.testing import count_calls, forbid
+from privgeom.testing import count_calls, forbid, peak_mib
 from privgeom.geometry import _symmetry
-from privgeom.geometry._symmetry import MAX_SEARCH_STEPS, finite_automorphisms
+from privgeom.geometry._symmetry import MAX_SEARCH_STEPS, finite_automorphisms, hypercube_generators
 from privgeom import automorphisms
 
 
@@ -94,3 +95,21 @@ def test_a_search_cut_short_is_said_in_the_summary():
     assert any("max_search_steps" in n and f"{MAX_SEARCH_STEPS:,} steps" in n for n in s.notes)
     assert any(line.startswith("  note: generic search stopped") for line in s.lines())
     assert describe_row_cone(pg.RandomizedResponse(2, "3/4")).notes == ()  # a known, complete group: no note
+
+
+def test_hypercube_generators_are_cube_isometries():
+    k = 4
+    for g in hypercube_generators(k):
+        for i in range(16):
+            for j in range(16):
+                assert bin(i ^ j).count("1") == bin(int(g[i]) ^ int(g[j])).count("1")
+
+
+def test_path_symmetry_is_found_without_a_graph_search(monkeypatch):
+    from privgeom.geometry import _symmetry
+
+    forbid(monkeypatch, _symmetry, "_graph_automorphisms")
+    d = pg.parse_definition("dp:graph=path,n=100000,exp_eps=3")
+    G, peak = peak_mib(lambda: _symmetry.automorphisms(d))
+    assert peak < 64, peak  # generators of the reversal only, no search structures
+    assert G.source == "reversal" and G.complete

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from fractions import Fraction as F
 
@@ -12,7 +11,6 @@ import pytest
 
 import privgeom as pg
 from privgeom.geometry import Cone
-from privgeom.geometry._projection import generator_pair_bounds
 from privgeom.testing import complete_graph, hamming_graph, path_graph
 
 
@@ -106,37 +104,3 @@ def test_structured_membership_agrees_with_facets(seed):
         for _ in range(10):
             x = [F(rng.randint(0, 9), rng.randint(1, 4)) for _ in range(len(d.inputs))]
             assert fresh.contains(x).member == built.contains(x).member
-
-
-def test_rr_pair_bounds_factorise_and_match_generators():
-    rr = pg.RandomizedResponse(3, "3/4")
-    pairs = list(itertools.permutations(range(8), 2))
-    ia, ib = [a for a, _ in pairs], [b for _, b in pairs]
-    fwd, bwd = rr.pair_bounds(ia, ib)
-    gf, gb = generator_pair_bounds(rr.mechanism.matrix, ia, ib, exact=True)
-    assert list(fwd) == list(gf) and list(bwd) == list(gb)
-    labels = rr.inputs
-    for (a, b), c in zip(pairs, fwd):
-        assert c == F(3) ** sum(u != v for u, v in zip(labels[a], labels[b]))
-    # the same bound read off the 2-D projection computed by Fourier–Motzkin
-    proj = Cone.from_facets(rr.facets(), labels=labels).project([labels[0], labels[7]], method="fourier_motzkin")
-    assert [int(v) for v in proj.facets[0]] in ([27, -1], [-1, 27])
-
-
-def test_dp_pair_bounds_are_graph_distances_and_match_rays():
-    dp = pg.DifferentialPrivacy(path_graph(4), exp_eps=2)
-    pairs = list(itertools.permutations(range(5), 2))
-    ia, ib = [a for a, _ in pairs], [b for _, b in pairs]
-    fwd, _ = dp.pair_bounds(ia, ib)
-    gf, _ = generator_pair_bounds(dp.row_cone().rays, ia, ib, exact=True)
-    assert list(fwd) == list(gf) == [F(2) ** abs(a - b) for a, b in pairs]
-
-
-def test_generator_pair_bounds_zero_rules_and_float():
-    G = np.array([[1.0, 0.0, 0.0], [1.0, 2.0, 0.0]])
-    fwd, bwd = generator_pair_bounds(G, [0, 1, 2], [1, 2, 2], exact=False)
-    assert fwd[0] == np.inf and bwd[0] == 2.0  # g = (1, 0) makes x_0 / x_1 unbounded
-    assert fwd[1] == np.inf and bwd[1] == 0.0  # coordinate 2 vanishes on the cone
-    assert fwd[2] == 0.0  # both coordinates vanish: the projection is {0}
-    with pytest.raises(pg.InvalidInputError):
-        generator_pair_bounds(np.array([[1, -1]]), [0], [1], exact=True)

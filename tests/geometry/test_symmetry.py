@@ -13,7 +13,6 @@ import privgeom as pg
 from privgeom import InvalidInputError, InvalidParameterError, InvalidTypeError, SizeLimitError
 from privgeom.geometry import Cone, automorphisms
 from privgeom.results import Orbit, SymmetryGroup
-from privgeom.geometry._symmetry import hypercube_generators
 from privgeom.testing import hamming_graph
 from privgeom.testing import bit_strings
 
@@ -63,14 +62,6 @@ def test_hypercube_group_order_by_closure(k):
     rr = pg.RandomizedResponse(k, "2/3")
     G = automorphisms(rr)
     assert closure_order(G) == G.order == 2**k * math.factorial(k)
-
-
-def test_hypercube_generators_are_cube_isometries():
-    k = 4
-    for g in hypercube_generators(k):
-        for i in range(16):
-            for j in range(16):
-                assert bin(i ^ j).count("1") == bin(int(g[i]) ^ int(g[j])).count("1")
 
 
 def test_rr_p_one_is_the_orthant_with_the_symmetric_group():

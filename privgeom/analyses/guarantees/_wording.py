@@ -3,7 +3,7 @@
 On bit-string domains the sign pattern of a facet normal is often affine over GF(2) (:func:`parity_structure`), and
 ``|a_D|`` often depends only on the Hamming distance of ``D`` from one dataset; a guarantee over more than
 :data:`MAX_LISTED` datasets names its sets by such a rule, or by their size (:func:`long_text`). These readings are
-for :class:`~privgeom.analyses.guarantees._semantics.Guarantee` (Lin & Kifer, Section III-C and Theorems 4.3–4.5;
+for :class:`~privgeom.analyses.guarantees._guarantee.Guarantee` (Lin & Kifer, Section III-C and Theorems 4.3–4.5;
 ``docs/theory.md`` §4), which they see through :class:`GuaranteeParts` only.
 """
 
