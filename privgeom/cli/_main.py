@@ -168,7 +168,24 @@ def _add(sub: argparse._SubParsersAction, cmd: Command) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (every registered command)."""
+    """The full argument parser of ``privgeom``: every command and sub-command, with ``--json`` and ``--limit``.
+
+    Public as :func:`privgeom.cli.build_parser`, for programs that embed the command line: parse (and so check) a
+    command line without running it, or list the commands and their options. Building it imports every command
+    module; :func:`main` imports only the module of the command it runs.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        Parsing a command line gives the options of its command; nothing runs.
+
+    Examples
+    --------
+    >>> from privgeom.cli import build_parser
+    >>> args = build_parser().parse_args(["epsilon", "-m", "m.json", "--json"])
+    >>> args.json
+    True
+    """
     _load_modules()
     return _build()
 
