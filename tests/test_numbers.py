@@ -379,3 +379,13 @@ def test_no_second_number_formatter_in_the_package():
             continue
         found += second_formatters(path.read_text(encoding="utf-8"), str(path.relative_to(PACKAGE.parent)))
     assert not found, "number formatting belongs in privgeom/_core/numbers.py:\n" + "\n".join(found)
+
+
+def test_tiny_epsilon_is_printed_from_its_logarithm() -> None:
+    """Parity at n = 9999, ρ = 1/2 (the voting level): ε = ln((1 + 2^-9999)/(1 − 2^-9999)) ≈ 2^-9998, far below a
+    double; its log10 comes from the logarithm, against mpmath at 30 digits."""
+    ratio = Fraction(2**9999 + 1, 2**9999 - 1)
+    with mpmath.workdps(30):
+        x = mpmath.mpf(2) ** -9999
+        ref = float(mpmath.log10(mpmath.log1p(x) - mpmath.log1p(-x)))
+    assert math.isclose(N.log10_of_log(ratio), ref, rel_tol=1e-14)
