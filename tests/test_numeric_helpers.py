@@ -81,3 +81,11 @@ def test_eps_of_is_the_one_conversion() -> None:
     assert eps_of(Fraction(9, 4)) == LogRational(Fraction(9, 4)) and eps_of(math.e) == 1.0
     with pytest.raises(InvalidParameterError, match="positive"):
         eps_of(0.0)
+
+
+def test_log_of_ratio_is_the_core_one() -> None:
+    import privgeom.voting._common as common
+    import privgeom.voting._mechanism as mech
+
+    assert not hasattr(common, "log_of_ratio")
+    assert mech.log_of_ratio is pg._core.numbers.log_of_ratio
