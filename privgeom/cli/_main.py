@@ -27,6 +27,7 @@ __all__ = ["main", "build_parser", "check_outputs", "parse_limits", "COMMAND_MOD
 #: Modules that register subcommands (imported lazily by :func:`build_parser`). A module that is missing is skipped.
 COMMAND_MODULES = (
     "privgeom.cli._core",
+    "privgeom.cli._analyze",
     "privgeom.cli._profile",
     "privgeom.cli._closures",
     "privgeom.cli._voting",
@@ -229,6 +230,7 @@ def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
 #: loaded with the module of a command they extend.
 EXTENDED_BY: dict[str, tuple[str, ...]] = {
     "privgeom.cli._core": ("privgeom.cli._paper",),
+    "privgeom.cli._analyze": ("privgeom.cli._paper",),
     "privgeom.cli._closures": ("privgeom.cli._paper",),
 }
 

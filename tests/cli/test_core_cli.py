@@ -260,8 +260,8 @@ def test_analyze_reports_the_parts_it_could_do(monkeypatch, capsys):
     def refuse(*args, **kwargs):
         raise pg.SizeLimitError("simulated: 4096 subsets over 4096 datasets exceed the limit")
 
-    monkeypatch.setattr("privgeom.cli._core.relax", refuse)
-    monkeypatch.setattr("privgeom.cli._core._relaxation_route", refuse)  # the per-orbit route too
+    monkeypatch.setattr("privgeom.cli._analyze.relax", refuse)
+    monkeypatch.setattr("privgeom.cli._analyze._relaxation_route", refuse)  # the per-orbit route too
     code, out, err = run(capsys, "analyze", "rr:k=3,p=3/4")
     assert code == 0, err
     assert "8 facets" in out and "parity" in out and "NOT in the closure" in out  # parts 1-3 are there
