@@ -179,7 +179,7 @@ def test_public_surface_is_user_facing() -> None:
         assert name not in voting.__all__ and not hasattr(voting, name), name
     from privgeom.voting._accuracy import FIGURE_RHOS
     from privgeom.voting._influence import COUPLINGS
-    from privgeom.voting._rules import MAX_COUNT_VOTERS
+    from privgeom.voting._rule import MAX_COUNT_VOTERS
 
     assert FIGURE_RHOS and "definition5" in COUPLINGS and MAX_COUNT_VOTERS >= 10**6
     assert not [n for n in voting.__all__ if n.startswith("check_")]  # the paper's checks live in voting.paper
