@@ -289,16 +289,14 @@ def test_empty_family_is_refused_naming_the_value(capsys, argv):
 
 def test_json_is_streamed_not_built(monkeypatch, capsys):
     # the streamed writer is used for --json: json.dumps never sees the whole facet list at once
-    from privgeom.cli import _render
-
     seen = []
-    real = _render.json.dumps
+    real = json.dumps
 
     def spy(obj, *a, **kw):
         seen.append(obj)
         return real(obj, *a, **kw)
 
-    monkeypatch.setattr(_render.json, "dumps", spy)
+    monkeypatch.setattr(json, "dumps", spy)
     code, out, _ = run(capsys, "rowcone", "rr:k=3,p=3/4", "--json")
     assert code == 0 and len(json.loads(out)["facets"]) == 8
     assert not any(isinstance(o, list) and len(o) == 8 and isinstance(o[0], list) for o in seen)
