@@ -304,7 +304,7 @@ _LIMIT_MODULES = (
     "privgeom.voting._banzhaf",
     "privgeom.voting._counts",
     "privgeom.voting._fourier",
-    "privgeom.voting._rules",
+    "privgeom.voting._rule",
 )
 
 

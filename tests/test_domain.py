@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 import privgeom as pg
 from privgeom import Domain, DomainMismatchError, InvalidParameterError, InvalidTypeError, SizeLimitError
-from privgeom._core.domain import resolve_graph
 from privgeom.testing import hamming_graph, path_graph
 from privgeom.testing import bit_strings
 
@@ -112,27 +111,27 @@ def test_plain_labels_hamming_only_on_bit_strings() -> None:
 def test_resolve_graph_string_is_a_name_never_nodes() -> None:
     inputs = ("11", "10", "01", "00")
     for name in ("complete", "hamming", "path"):
-        G = resolve_graph(name, inputs)
+        G = pg.neighbour_graph(name, inputs)
         assert set(G.nodes) == set(inputs)
     with pytest.raises(InvalidParameterError) as err:
-        resolve_graph("hammming", inputs)
+        pg.neighbour_graph("hammming", inputs)
     msg = str(err.value)
     assert "'hammming'" in msg and all(f"'{r}'" in msg for r in Domain.labels(inputs).relations)
     with pytest.raises(InvalidTypeError):
-        resolve_graph(None, inputs)
+        pg.neighbour_graph(None, inputs)
 
 
 def test_resolve_graph_accepts_domain_graph_and_edge_list() -> None:
     inputs = Domain.bits(2).labels
-    a = resolve_graph("hamming", inputs)
-    b = resolve_graph(Domain.bits(2), inputs)
-    c = resolve_graph(hamming_graph(2), inputs)
-    d = resolve_graph(list(hamming_graph(2).edges), inputs)
+    a = pg.neighbour_graph("hamming", inputs)
+    b = pg.neighbour_graph(Domain.bits(2), inputs)
+    c = pg.neighbour_graph(hamming_graph(2), inputs)
+    d = pg.neighbour_graph(list(hamming_graph(2).edges), inputs)
     assert _edges(a) == _edges(b) == _edges(c) == _edges(d)
     with pytest.raises(DomainMismatchError):
-        resolve_graph(Domain.counts(3), inputs)
+        pg.neighbour_graph(Domain.counts(3), inputs)
     with pytest.raises(DomainMismatchError):
-        resolve_graph([("11", "zz")], inputs)
+        pg.neighbour_graph([("11", "zz")], inputs)
 
 
 def test_size_limits_refuse_before_building() -> None:
@@ -174,7 +173,7 @@ def test_domain_is_immutable_sequence() -> None:
 def test_fuzz_relation_names_are_names_or_one_error(name: str) -> None:
     D = Domain.bits(2)
     try:
-        G = resolve_graph(name, D)
+        G = pg.neighbour_graph(name, D)
     except InvalidParameterError as err:
         assert "valid relations" in str(err)
         return
@@ -193,7 +192,7 @@ def test_integer_nodes_are_never_silently_read_as_positions() -> None:
     with pytest.raises(DomainMismatchError, match=r"nodes \[0, 1\] are not the datasets' labels"):
         pg.DifferentialPrivacy([(0, 1)], exp_eps=3, inputs=["a", "b"])
     # asked for explicitly: the path 11 - 10 - 01 - 00, whose pair 10, 01 differs in two bits: ratio 9 (exact)
-    G = resolve_graph(nx.path_graph(4), M, nodes="positions")
+    G = pg.neighbour_graph(nx.path_graph(4), M, nodes="positions")
     assert _edges(G) == {frozenset(e) for e in [("11", "10"), ("10", "01"), ("01", "00")]}
     assert pg.epsilon(M, G).level.eps == pg.LogRational(9)
     assert pg.epsilon(M, hamming_graph(2)).level.eps == pg.LogRational(3)  # the labelled graph: ln 3
@@ -201,13 +200,13 @@ def test_integer_nodes_are_never_silently_read_as_positions() -> None:
 
 def test_positions_must_be_positions_and_labels_that_look_like_integers_still_match() -> None:
     counts = Domain.counts(3)  # labels "0".."3": the integer node 2 is the label "2", not a position
-    assert _edges(resolve_graph(nx.path_graph(4), counts)) == _edges(counts.relation("path"))
+    assert _edges(pg.neighbour_graph(nx.path_graph(4), counts)) == _edges(counts.relation("path"))
     with pytest.raises(DomainMismatchError, match=r"nodes \[4\] are not column positions 0..3"):
-        resolve_graph([(3, 4)], counts, nodes="positions")
+        pg.neighbour_graph([(3, 4)], counts, nodes="positions")
     with pytest.raises(DomainMismatchError, match="not column positions"):
-        resolve_graph([("0", "1")], counts, nodes="positions")  # strings are labels, not positions
+        pg.neighbour_graph([("0", "1")], counts, nodes="positions")  # strings are labels, not positions
     with pytest.raises(InvalidParameterError, match="nodes='indices'"):
-        resolve_graph([(0, 1)], counts, nodes="indices")
+        pg.neighbour_graph([(0, 1)], counts, nodes="indices")
     with pytest.raises(DomainMismatchError, match=r"nodes \['x'\] are not the datasets' labels") as err:
-        resolve_graph([("0", "x")], counts)
+        pg.neighbour_graph([("0", "x")], counts)
     assert "positions" not in str(err.value)  # 'x' is no position either: no misleading hint

@@ -152,11 +152,3 @@ def test_levels_are_ordered_by_e_eps() -> None:
     lv = [PrivacyLevel.from_exp_eps(x) for x in (3, 2, "5/2")]
     assert [l.exp_eps for l in sorted(lv)] == [2, Fraction(5, 2), 3]
     assert PrivacyLevel.from_exp_eps(2) <= PrivacyLevel.from_eps(math.log(2) + 1e-9)
-
-
-def test_eps_of_is_the_one_conversion() -> None:
-    from privgeom._core.level import eps_of
-
-    assert eps_of(Fraction(9, 4)) == LogRational(Fraction(9, 4)) and eps_of(math.e) == 1.0
-    with pytest.raises(InvalidParameterError, match="positive"):
-        eps_of(0.0)

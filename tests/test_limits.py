@@ -581,7 +581,7 @@ READS_ALLOWED = frozenset(
     {
         "privgeom/cli/_closures.py",  # --help shows the default of optimal_lp_size
         "privgeom/cli/_profile.py",  # --help shows the default of profile_work
-        "privgeom/voting/_rules.py",  # MAX_TABLE_BITS: the documented default, derived from dense_entries at import
+        "privgeom/voting/_rule.py",  # MAX_TABLE_BITS: the documented default, derived from dense_entries at import
     }
 )
 

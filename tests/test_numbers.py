@@ -1,6 +1,7 @@
 """One module for numbers: ``privgeom/_core/numbers.py`` prints, reads and serialises every kind
 of number — each kind in each style, both sides of the one threshold ``MAX_PRINTED_BITS``, JSON round trips — and a
-grep test keeps a second number formatter from appearing anywhere else in the package.
+grep test keeps a second number formatter from appearing anywhere else in the package; the LaTeX of one inequality
+(``privgeom/_core/display.py``), whose coefficients are numbers printed the LaTeX way.
 
 Reference values are computed independently of the module: with ``mpmath`` at 60 digits (logs, huge quotients) or
 by hand from the definition (``2^200 = 1.606938…e60``).
@@ -379,3 +380,29 @@ def test_no_second_number_formatter_in_the_package():
             continue
         found += second_formatters(path.read_text(encoding="utf-8"), str(path.relative_to(PACKAGE.parent)))
     assert not found, "number formatting belongs in privgeom/_core/numbers.py:\n" + "\n".join(found)
+
+
+def test_tiny_epsilon_is_printed_from_its_logarithm() -> None:
+    """Parity at n = 9999, ρ = 1/2 (the voting level): ε = ln((1 + 2^-9999)/(1 − 2^-9999)) ≈ 2^-9998, far below a
+    double; its log10 comes from the logarithm, against mpmath at 30 digits."""
+    ratio = Fraction(2**9999 + 1, 2**9999 - 1)
+    with mpmath.workdps(30):
+        x = mpmath.mpf(2) ** -9999
+        ref = float(mpmath.log10(mpmath.log1p(x) - mpmath.log1p(-x)))
+    assert math.isclose(N.log10_of_log(ratio), ref, rel_tol=1e-14)
+
+
+def test_latex_fractions_floats_and_labels():
+    from privgeom import to_latex
+    from privgeom._core.display import latex_inequality
+
+    assert (
+        latex_inequality([Fraction(1, 2), -1], ["a", "b_c"], align=False) == r"\frac{1}{2} x_{a} \geq x_{\text{b\_c}}"
+    )
+    assert latex_inequality([1.5, -2.0], ["0", "1"], align=False) == r"1.5 x_{0} \geq 2 x_{1}"
+    g = pg.semantics(pg.RandomizedResponse(1, "3/4"))[0]
+    assert g._repr_latex_() == r"$3 x_{1} \geq x_{0}$"
+    with pytest.raises(pg.InvalidTypeError):
+        to_latex(object())
+    with pytest.raises(pg.InvalidTypeError):
+        to_latex([1, 2])

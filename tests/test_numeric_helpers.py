@@ -1,7 +1,9 @@
-"""parse_int (the integer validator) and log_of_ratio (the accurate log of a rational behind LogRational)."""
+"""Numeric kernels: parse_int (the integer validator), log_of_ratio (the accurate log of a rational behind LogRational),
+the one tolerance convention (ATOL, tolerance) and eps_of (the one conversion of a level to ε)."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -11,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import privgeom as pg
 from privgeom import InvalidParameterError, InvalidTypeError, LogRational, SizeLimitError
 from privgeom._core.arrays import parse_int
 from privgeom._core.numbers import log_of_ratio
@@ -51,3 +54,38 @@ def test_log_of_ratio_near_one_and_huge() -> None:
     assert math.isclose(log_of_ratio(big), 50000 * math.log(3) - 70000 * math.log(2), rel_tol=1e-13)
     with pytest.raises(InvalidParameterError):
         log_of_ratio(Fraction(0))
+
+
+def test_one_tolerance_convention() -> None:
+    from privgeom._core.arrays import ATOL, tolerance
+
+    # every public atol: a constructor stores one (default ATOL), a call takes None = the object's own (ATOL)
+    offenders = []
+    for name in pg.__all__:
+        obj = getattr(pg, name)
+        for fn in [obj, *(v for k, v in vars(obj).items() if not k.startswith("_"))] if inspect.isclass(obj) else [obj]:
+            fn = fn.__func__ if isinstance(fn, (classmethod, staticmethod)) else fn
+            try:
+                params = inspect.signature(fn).parameters
+            except (TypeError, ValueError):
+                continue
+            if "atol" in params and params["atol"].default not in (None, ATOL):
+                offenders.append(f"{name}.{getattr(fn, '__name__', '')} atol={params['atol'].default}")
+    assert not offenders, offenders
+    assert tolerance(None) == ATOL == 1e-9 and tolerance(0) == 0.0
+
+
+def test_eps_of_is_the_one_conversion() -> None:
+    from privgeom._core.level import eps_of
+
+    assert eps_of(Fraction(9, 4)) == LogRational(Fraction(9, 4)) and eps_of(math.e) == 1.0
+    with pytest.raises(InvalidParameterError, match="positive"):
+        eps_of(0.0)
+
+
+def test_log_of_ratio_is_the_core_one() -> None:
+    import privgeom.voting._common as common
+    import privgeom.voting._mechanism as mech
+
+    assert not hasattr(common, "log_of_ratio")
+    assert mech.log_of_ratio is pg._core.numbers.log_of_ratio

@@ -54,6 +54,7 @@ MAX_PUBLIC_NAMES = 128
 NOT_TOP_LEVEL = {
     ("privgeom.sweeps", "register_query"): "the extension point of sweeps, read as pg.sweeps.register_query",
     ("privgeom.cli", "main"): "the console-script entry point (privgeom = privgeom.cli:main)",
+    ("privgeom.cli", "build_parser"): "the argument parser, for programs that embed the command line",
 }
 #: Subpackages with their own vocabulary (rules, paper checks), reached as ``pg.voting.x`` / ``pg.smoothed.x``.
 OWN_VOCABULARY = ("privgeom.voting", "privgeom.smoothed")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import inspect
 import json
 from pathlib import Path
 from dataclasses import dataclass
@@ -323,22 +322,3 @@ def test_objects_share_the_convention() -> None:
         assert isinstance(text, str) and json.loads(text) == obj.to_dict()
         assert type(obj).from_json(text) == obj and type(obj).from_dict(obj.to_dict()) == obj
     assert pg.Mechanism.from_json(M.to_dict()) == M  # a dict, as Mechanism.to_json returned before 0.2, still reads
-
-
-def test_one_tolerance_convention() -> None:
-    from privgeom._core.arrays import ATOL, tolerance
-
-    # every public atol: a constructor stores one (default ATOL), a call takes None = the object's own (ATOL)
-    offenders = []
-    for name in pg.__all__:
-        obj = getattr(pg, name)
-        for fn in [obj, *(v for k, v in vars(obj).items() if not k.startswith("_"))] if inspect.isclass(obj) else [obj]:
-            fn = fn.__func__ if isinstance(fn, (classmethod, staticmethod)) else fn
-            try:
-                params = inspect.signature(fn).parameters
-            except (TypeError, ValueError):
-                continue
-            if "atol" in params and params["atol"].default not in (None, ATOL):
-                offenders.append(f"{name}.{getattr(fn, '__name__', '')} atol={params['atol'].default}")
-    assert not offenders, offenders
-    assert tolerance(None) == ATOL == 1e-9 and tolerance(0) == 0.0

@@ -212,10 +212,7 @@ def test_public_parameters_are_not_typed_any() -> None:
     ],
 )
 def test_the_core_uses_the_aliases(name: str, hint: str) -> None:
-    from privgeom._core import domain as _domain
-    from privgeom._core import level as _level
-
-    alias = getattr(_level, hint, None) or getattr(_domain, hint)
+    alias = getattr(privgeom, hint)
     fn = {"eps": privgeom.delta, "exp_eps": privgeom.delta, "graph": privgeom.epsilon, "rho": privgeom.voting.accuracy}[
         name
     ]
@@ -239,18 +236,15 @@ def test_aliases_accept_what_the_parsers_accept() -> None:
 
     import networkx as nx
 
-    from privgeom._core import domain as _domain
-    from privgeom._core import level as _level
-
     for value in (Fraction(3, 2), 1.5, "3/2", 2):
-        assert isinstance(value, typing.get_args(_level.ScalarLike))
+        assert isinstance(value, typing.get_args(privgeom.ScalarLike))
         assert privgeom.PrivacyLevel.parse(exp_eps=value).exp_eps == (2 if value == 2 else Fraction(3, 2))
     for eps in ("ln(2)", privgeom.LogRational(Fraction(2)), privgeom.PrivacyLevel.parse(exp_eps=2)):
-        assert isinstance(eps, typing.get_args(_level.LevelLike))
+        assert isinstance(eps, typing.get_args(privgeom.LevelLike))
         assert privgeom.PrivacyLevel.parse(eps=eps).exp_eps == 2
     dom = privgeom.Domain.bits(2)
     graphs = ["hamming", dom, dom.relation("hamming"), [("11", "10"), ("11", "01"), ("10", "00"), ("01", "00")]]
-    edges = {frozenset(e) for e in _domain.resolve_graph("hamming", dom).edges}
+    edges = {frozenset(e) for e in privgeom.neighbour_graph("hamming", dom).edges}
     for relation in graphs:
         assert isinstance(relation, (str, privgeom.Domain, nx.Graph, list))
-        assert {frozenset(e) for e in _domain.resolve_graph(relation, dom).edges} == edges
+        assert {frozenset(e) for e in privgeom.neighbour_graph(relation, dom).edges} == edges

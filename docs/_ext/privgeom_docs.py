@@ -4,7 +4,7 @@
   ``privgeom.voting``, ``privgeom.smoothed``, ``privgeom.sweeps``, ``privgeom.plots`` and ``privgeom.results``, so the API reference always matches the code)
   and the example gallery ``gallery/`` (one page per script of ``examples/``: its description, the command that runs
   it, its figures and output when it is executed at build time, and its source).
-- ``api/cli.rst``: the command-line reference, generated from :func:`privgeom.cli._main.build_parser` (every command
+- ``api/cli.rst``: the command-line reference, generated from :func:`privgeom.cli.build_parser` (every command
   and sub-command with its usage and options).
 
 Gallery execution is controlled by ``privgeom_gallery_run`` (``"cheap"``: only ``privgeom_gallery_cheap``; ``"all"``;
@@ -255,7 +255,7 @@ def _subparsers(parser: Any) -> dict[str, Any]:
 
 def write_cli(src: Path) -> None:
     """``api/cli.rst``: every command and sub-command of ``privgeom`` with its help, from the argument parser."""
-    from privgeom.cli._main import build_parser
+    from privgeom.cli import build_parser
 
     os.environ["COLUMNS"] = "110"
     parser = build_parser()
@@ -263,7 +263,7 @@ def write_cli(src: Path) -> None:
         _heading("Command-line reference", "="),
         "Every command takes ``--json`` and exits with 0 (yes), 1 (no) or 2 (error: one line on stderr). "
         "Definitions are written as specs such as ``rr:k=3,p=3/4`` or ``dp:graph=hamming,k=2,exp_eps=3``. "
-        "This page is generated from the argument parser (``privgeom.cli._main.build_parser``), so it "
+        "This page is generated from the argument parser (``privgeom.cli.build_parser``), so it "
         "lists exactly the options of this version.",
         "",
         "::",

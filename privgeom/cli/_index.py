@@ -14,7 +14,7 @@ __all__ = ["COMMAND_INDEX"]
 #: ``name -> (module, help)`` of every top-level command and command group, in ``--help`` order.
 COMMAND_INDEX: dict[str, tuple[str, str]] = {
     "analyze": (
-        "privgeom.cli._core",
+        "privgeom.cli._analyze",
         "full report: closure facts, row cone, semantics, relaxation (default rr:k=2,p=3/4)",
     ),
     "closure": (

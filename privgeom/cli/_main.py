@@ -27,6 +27,7 @@ __all__ = ["main", "build_parser", "check_outputs", "parse_limits", "COMMAND_MOD
 #: Modules that register subcommands (imported lazily by :func:`build_parser`). A module that is missing is skipped.
 COMMAND_MODULES = (
     "privgeom.cli._core",
+    "privgeom.cli._analyze",
     "privgeom.cli._profile",
     "privgeom.cli._closures",
     "privgeom.cli._voting",
@@ -168,7 +169,24 @@ def _add(sub: argparse._SubParsersAction, cmd: Command) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (every registered command)."""
+    """The full argument parser of ``privgeom``: every command and sub-command, with ``--json`` and ``--limit``.
+
+    Public as :func:`privgeom.cli.build_parser`, for programs that embed the command line: parse (and so check) a
+    command line without running it, or list the commands and their options. Building it imports every command
+    module; :func:`main` imports only the module of the command it runs.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        Parsing a command line gives the options of its command; nothing runs.
+
+    Examples
+    --------
+    >>> from privgeom.cli import build_parser
+    >>> args = build_parser().parse_args(["epsilon", "-m", "m.json", "--json"])
+    >>> args.json
+    True
+    """
     _load_modules()
     return _build()
 
@@ -212,6 +230,7 @@ def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
 #: loaded with the module of a command they extend.
 EXTENDED_BY: dict[str, tuple[str, ...]] = {
     "privgeom.cli._core": ("privgeom.cli._paper",),
+    "privgeom.cli._analyze": ("privgeom.cli._paper",),
     "privgeom.cli._closures": ("privgeom.cli._paper",),
 }
 

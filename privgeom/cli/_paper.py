@@ -225,7 +225,7 @@ def _register() -> None:
     import importlib
 
     # The commands extended here must be registered first (this module may be imported on its own, e.g. by doctest).
-    for module in ("privgeom.cli._core", "privgeom.cli._closures"):
+    for module in ("privgeom.cli._core", "privgeom.cli._analyze", "privgeom.cli._closures"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as err:

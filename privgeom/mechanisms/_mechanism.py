@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from collections.abc import Mapping
-from typing import Any, Iterable, Sequence
+from typing import Any, ClassVar, Iterable, Sequence
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from .._core.numbers import is_exact_scalar, parse_scalar, Scalar, scalar_to_jso
 from .._core.numbers import number_text
 from .._core.results import Serializable
 from ._checks import (
+    JSON_SCHEMA,
     as_fraction_array,
     check_atol,
     check_json_document,
@@ -55,6 +56,12 @@ class Mechanism(Serializable):
         Float mode only: tolerance of the non-negativity and column-sum checks. Entries in ``[-atol, 0)`` are
         set to 0.
 
+    Attributes
+    ----------
+    JSON_SCHEMA : dict
+        The JSON Schema of a mechanism file, what :meth:`to_dict` writes and :meth:`from_json` reads (a class
+        attribute; validate documents with any JSON Schema validator).
+
     Raises
     ------
     InvalidMechanismError
@@ -69,6 +76,8 @@ class Mechanism(Serializable):
     >>> M = Mechanism([["3/4", "1/4"], ["1/4", "3/4"]], inputs=["1", "0"], outputs=["1", "0"])
     >>> M.exact, M.matrix[0, 0], M.shape
     (True, Fraction(3, 4), (2, 2))
+    >>> set(M.to_dict()) <= set(Mechanism.JSON_SCHEMA["properties"])
+    True
     >>> M.post_process([[1, 1]]).matrix.tolist()
     [[Fraction(1, 1), Fraction(1, 1)]]
     >>> M.product(M).inputs
@@ -76,6 +85,8 @@ class Mechanism(Serializable):
     """
 
     __slots__ = ("_matrix", "_ints", "_factors", "_shape", "_inputs", "_outputs", "_exact", "_domain")
+    #: The JSON Schema of a mechanism file (what :meth:`to_dict` writes, :meth:`from_json` reads).
+    JSON_SCHEMA: ClassVar[dict[str, Any]] = JSON_SCHEMA
     _domain: Domain | None
     _matrix: np.ndarray | None
     _ints: IntColumns | None
@@ -470,7 +481,7 @@ class Mechanism(Serializable):
 
     # ------------------------------------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
-        """JSON data following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA` (exact entries as strings like ``"3/4"``);
+        """JSON data following :attr:`Mechanism.JSON_SCHEMA` (exact entries as strings like ``"3/4"``);
         :meth:`to_json` gives it as text.
 
         Examples
@@ -489,7 +500,7 @@ class Mechanism(Serializable):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Mechanism":
-        """Build a mechanism from JSON data following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA` (what
+        """Build a mechanism from JSON data following :attr:`Mechanism.JSON_SCHEMA` (what
         :meth:`to_dict` writes); :meth:`from_json` reads the same as text (or, as before 0.2, as a dict).
 
         Examples
@@ -503,7 +514,7 @@ class Mechanism(Serializable):
 
     @classmethod
     def from_json(cls, text: str | bytes | bytearray | Mapping[str, Any]) -> "Mechanism":
-        """Build a mechanism from JSON text (or its dict) following :data:`~privgeom.mechanisms._checks.JSON_SCHEMA`;
+        """Build a mechanism from JSON text (or its dict) following :attr:`Mechanism.JSON_SCHEMA`;
         a document that does not follow it is a :class:`~privgeom.FormatError` naming what is wrong."""
         return cls.from_dict(text) if isinstance(text, Mapping) else cls.from_dict(check_json_document(text))
 
@@ -514,7 +525,7 @@ class Mechanism(Serializable):
     @classmethod
     def load(cls, path: str | Path) -> "Mechanism":
         """Read a mechanism saved by :meth:`save` (or written by hand following
-        :data:`~privgeom.mechanisms._checks.JSON_SCHEMA`).
+        :attr:`Mechanism.JSON_SCHEMA`).
 
         Raises :class:`~privgeom.FormatError` for an unreadable file, text that is not UTF-8 JSON or a document that
         does not follow the schema.

@@ -279,12 +279,11 @@ def test_json_mode_reports_the_error_as_json_too(line, workdir, capsys, monkeypa
 def test_nothing_is_written_or_computed_before_a_bad_output_path(workdir, capsys, monkeypatch):
     # the path is checked first: a typo in --out costs no LP and leaves no file behind
     monkeypatch.chdir(workdir)
-    import privgeom.cli._closures as cat
 
     def never(*args, **kwargs):
         raise AssertionError("optimal_mechanism ran although --out was bad")
 
-    monkeypatch.setattr(cat, "optimal_mechanism", never)
+    monkeypatch.setattr("privgeom.cli._closures.optimal_mechanism", never)
     code, _, err = _run(shlex.split("optimal dp:graph=complete,n=4,exp_eps=3 --out nodir/x.json"), capsys)
     _assert_one_line_error(code, err, "nodir")
     assert not (workdir / "nodir").exists()

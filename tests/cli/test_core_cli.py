@@ -124,12 +124,11 @@ def test_binary_files_are_user_errors(tmp_path, capsys):
 
 def test_internal_errors_exit_2_not_1(monkeypatch, capsys):
     # a bug must never look like a "no" (exit 1)
-    import privgeom.cli._core as core
 
     def boom(spec):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(core, "parse_definition", boom)
+    monkeypatch.setattr("privgeom.cli._core.parse_definition", boom)
     code, out, err = run(capsys, "rowcone", "--json")
     assert code == 2 and "internal error" in err and "simulated bug" in err
     assert json.loads(out)["internal"] is True
@@ -181,10 +180,8 @@ def test_semantics_sentences_never_list_more_than_a_dozen_datasets(capsys):
 def test_all_listings_number_facets_as_design_drop_does(capsys, spec):
     """``rowcone --all`` numbers its lines 0, 1, …; ``semantics --all`` (another order) prefixes each guarantee with
     the number of its facet in that listing; ``design --drop i`` drops exactly the guarantee numbered [i]."""
-    from privgeom.analyses.design._design import listed_facets
-
     code, out, _ = run(capsys, "rowcone", spec, "--all")
-    F = listed_facets(pg.parse_definition(spec))
+    F = pg.parse_definition(spec).row_cone().facets  # the facets that design numbers, in the canonical order
     facet_lines = [line.strip() for line in out.splitlines() if line.strip().startswith("[")]
     assert code == 0 and len(facet_lines) == len(F)
     assert [line.split("] ")[0] for line in facet_lines] == [f"[{i}" for i in range(len(F))]
@@ -259,13 +256,12 @@ def test_out_file_has_the_complete_data(tmp_path, capsys):
 
 
 def test_analyze_reports_the_parts_it_could_do(monkeypatch, capsys):
-    import privgeom.cli._core as core
 
     def refuse(*args, **kwargs):
         raise pg.SizeLimitError("simulated: 4096 subsets over 4096 datasets exceed the limit")
 
-    monkeypatch.setattr(core, "relax", refuse)
-    monkeypatch.setattr(core, "_relaxation_route", refuse)  # the per-orbit route too
+    monkeypatch.setattr("privgeom.cli._analyze.relax", refuse)
+    monkeypatch.setattr("privgeom.cli._analyze._relaxation_route", refuse)  # the per-orbit route too
     code, out, err = run(capsys, "analyze", "rr:k=3,p=3/4")
     assert code == 0, err
     assert "8 facets" in out and "parity" in out and "NOT in the closure" in out  # parts 1-3 are there
@@ -293,16 +289,14 @@ def test_empty_family_is_refused_naming_the_value(capsys, argv):
 
 def test_json_is_streamed_not_built(monkeypatch, capsys):
     # the streamed writer is used for --json: json.dumps never sees the whole facet list at once
-    from privgeom.cli import _render
-
     seen = []
-    real = _render.json.dumps
+    real = json.dumps
 
     def spy(obj, *a, **kw):
         seen.append(obj)
         return real(obj, *a, **kw)
 
-    monkeypatch.setattr(_render.json, "dumps", spy)
+    monkeypatch.setattr(json, "dumps", spy)
     code, out, _ = run(capsys, "rowcone", "rr:k=3,p=3/4", "--json")
     assert code == 0 and len(json.loads(out)["facets"]) == 8
     assert not any(isinstance(o, list) and len(o) == 8 and isinstance(o[0], list) for o in seen)
@@ -329,14 +323,12 @@ def test_relax_takes_the_per_orbit_route_of_analyze(monkeypatch, capsys):
     # RR(20, 3/4) onto its 20 · 2^19 = 10,485,760 Hamming pairs: one orbit of pairs with bound p/(1−p) = 3, so the
     # relaxation is ε-DP on the 20-cube with e^ε = 3, and every one of the 2^20 facets is lost (one orbit, with a
     # verified witness; Lin & Kifer, Section V). Neither the generic route nor the family's expansion may run.
-    import privgeom.cli._core as core
-    import privgeom.cli._routes as routes
 
     def forbidden(*args, **kwargs):
         raise AssertionError("the generic route ran")
 
-    monkeypatch.setattr(core, "relax", forbidden)
-    monkeypatch.setattr(routes, "subset_family", forbidden)
+    monkeypatch.setattr("privgeom.cli._core.relax", forbidden)
+    monkeypatch.setattr("privgeom.cli._routes.subset_family", forbidden)
     code, out, err = run(capsys, "relax", "rr:k=20,p=3/4")
     assert code == 0, err
     assert "Projecting onto 10485760 pairs" in out and "e^ε = 3 (ε = ln(3))" in out

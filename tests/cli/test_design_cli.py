@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import math
-from fractions import Fraction as F
 
 import pytest
 
 import privgeom as pg
 from privgeom.cli import main
-from privgeom.cli._design import parse_predicate
 
 
 def run(capsys, *argv):
@@ -73,17 +71,6 @@ def test_design_guarantee_intersect_hull_only(capsys, tmp_path):
 def test_design_bad_invocations_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, "design", "rr:k=2,p=3/4", *argv)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
-
-
-def test_only_language() -> None:
-    from privgeom.analyses.guarantees._semantics import guarantee_from_normal
-
-    g = guarantee_from_normal([F(3), F(-1), F(0)], ["a", "b", "c"])
-    assert parse_predicate("n_plus == 1 and (s_minus contains b or n_minus > 4)")(g)
-    assert not parse_predicate("not (n_plus == 1)")(g)
-    assert parse_predicate("s_plus == a")(g) and parse_predicate("text contains 'attacker'")(g)
-    with pytest.raises(pg.FormatError):
-        parse_predicate("__import__('os')")
 
 
 # ---------------------------------------------------------------------------------------------------- --at-least

@@ -55,6 +55,7 @@ def test_the_launcher_loads_no_command_until_it_runs():
             (
                 "privgeom.cli._main",
                 "privgeom.cli._core",
+                "privgeom.cli._analyze",
                 "privgeom.geometry",
                 "privgeom.analyses",
                 "scipy",

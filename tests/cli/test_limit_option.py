@@ -20,9 +20,7 @@ from pathlib import Path
 import pytest
 
 import privgeom as pg
-from privgeom.cli import main
-from privgeom.cli._main import build_parser
-from privgeom.cli._registry import COMMANDS, GROUPS
+from privgeom.cli import build_parser, main
 from privgeom.testing import hamming_graph
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,9 +160,9 @@ def test_max_rays_is_a_registered_limit(capsys):
     ],
 )
 def test_bad_limit_options_exit_2_before_any_work(value, words, capsys, monkeypatch):
-    from privgeom.analyses.relaxation import _relaxation
-
-    monkeypatch.setattr(_relaxation, "relax", lambda *a, **k: pytest.fail("the command ran"))
+    monkeypatch.setattr(
+        "privgeom.analyses.relaxation._relaxation.relax", lambda *a, **k: pytest.fail("the command ran")
+    )
     before = dict(pg.get_limits())
     code, out, err = _run(["relax", "rr:k=2,p=3/4", "--limit", value], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1, err
@@ -174,20 +172,23 @@ def test_bad_limit_options_exit_2_before_any_work(value, words, capsys, monkeypa
 
 
 def test_every_command_takes_limit():
-    """``--limit`` is added once, where ``--json`` is: every registered command has both."""
-    build_parser()
-    commands = list(COMMANDS.values()) + [c for g in GROUPS.values() for c in g.children.values()]
-    assert len(commands) > 15
-    parser = build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    missing = []
-    for cmd in commands:
-        p = sub.choices[cmd.parent] if cmd.parent else sub.choices[cmd.name]
-        if cmd.parent:
-            gsub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
-            p = gsub.choices[cmd.name]
-        if "--limit" not in p._option_string_actions or "--json" not in p._option_string_actions:
-            missing.append(cmd.path)
+    """``--limit`` is added once, where ``--json`` is: every command of the parser (each sub-command of a group) has
+    both."""
+
+    def subparsers(p: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        action = next((a for a in p._actions if isinstance(a, argparse._SubParsersAction)), None)
+        return dict(action.choices) if action is not None else {}
+
+    commands: list[tuple[str, argparse.ArgumentParser]] = []
+    for name, p in subparsers(build_parser()).items():
+        children = subparsers(p)
+        commands += [(f"{name} {child}", q) for child, q in children.items()] if children else [(name, p)]
+    assert len(commands) > 15 and "voting accuracy" in dict(commands)
+    missing = [
+        path
+        for path, p in commands
+        if "--limit" not in p._option_string_actions or "--json" not in p._option_string_actions
+    ]
     assert not missing, missing
 
 

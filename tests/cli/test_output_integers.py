@@ -1,7 +1,8 @@
 """Output at disk speed: the rays and facets of randomized response reach ``--out`` / ``--json``
 as integer rows built from the Kronecker structure, and ``semantics --all`` reads its guarantees from integer
 normals — the same bytes as the ``Fraction`` route, with that route's entry points forbidden (work counted, not
-timed; the timings are in ``benchmarks/bench_output.py``)."""
+timed; the timings are in ``benchmarks/bench_output.py``). Also the CLI kernels under the guarantees: the predicate
+language of ``design --only`` on a guarantee built from its normal."""
 
 from __future__ import annotations
 
@@ -241,3 +242,15 @@ def test_rowcone_out_reads_back_as_the_same_cone(capsys, tmp_path):
     cone = pg.RandomizedResponse(3, "3/4").row_cone()
     assert Cone.from_dict(data) == cone
     assert Cone.from_generators(data["rays"], labels=data["labels"]) == cone
+
+
+def test_only_language() -> None:
+    from privgeom.analyses.guarantees._semantics import guarantee_from_normal
+    from privgeom.cli._design import parse_predicate
+
+    g = guarantee_from_normal([Fraction(3), Fraction(-1), Fraction(0)], ["a", "b", "c"])
+    assert parse_predicate("n_plus == 1 and (s_minus contains b or n_minus > 4)")(g)
+    assert not parse_predicate("not (n_plus == 1)")(g)
+    assert parse_predicate("s_plus == a")(g) and parse_predicate("text contains 'attacker'")(g)
+    with pytest.raises(pg.FormatError):
+        parse_predicate("__import__('os')")

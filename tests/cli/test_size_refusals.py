@@ -337,10 +337,8 @@ def test_cone_rays_are_refused_from_the_document_before_preparing_it(monkeypatch
 def test_semantics_all_is_refused_from_the_structure_before_the_guarantees(monkeypatch, capsys):
     # rr:k=12: 4,096 facets × 4,096 coefficients = 16,777,216 numbers, beyond the listed_coefficients limit:
     # refused from the structure's facet count, before the 4,096 guarantees are built
-    from privgeom.testing import forbid
-    import privgeom.cli._core as core
-
-    forbid(monkeypatch, core, "semantics")
+    entered = _forbid(monkeypatch, ("privgeom.cli._core:semantics",))
     code = main(["semantics", "rr:k=12,p=3/4", "--all"])
     err = capsys.readouterr().err
+    assert entered == []
     assert code == 2 and "16,777,216 numbers" in err and "--limit listed_coefficients=16777216" in err, err

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from privgeom.cli._main import build_parser
+from privgeom.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs" / "papers").glob("*.md"))

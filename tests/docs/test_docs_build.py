@@ -142,7 +142,7 @@ def test_gallery_shows_figures_of_the_three_papers(site: Path) -> None:
 
 
 def test_cli_reference_is_generated_from_the_parser(site: Path) -> None:
-    from privgeom.cli._main import build_parser
+    from privgeom.cli import build_parser
 
     text = _text(site / "api" / "cli.html")
     parser = build_parser()

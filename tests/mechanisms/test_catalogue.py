@@ -22,7 +22,6 @@ from privgeom import (
 )
 from privgeom.testing import complete_graph, path_graph
 from privgeom import delta, epsilon
-from privgeom.mechanisms._catalogue import frapp_matrix
 from privgeom import frapp, kary_randomized_response, truncated_geometric
 
 ALPHAS = st.fractions(min_value=Fraction(1, 50), max_value=Fraction(49, 50), max_denominator=50).filter(
@@ -209,7 +208,7 @@ def test_frapp_labels_float_mode_and_matrix():
     F = frapp(3, 2.0, 2)
     assert not F.exact and np.allclose(F.matrix, frapp(3, 2, 2).float_matrix())
     assert epsilon(F, record_graph(F.inputs)).level.eps == pytest.approx(math.log(2))
-    A = frapp_matrix(4, "3")
+    A = frapp(4, "3").matrix  # one record: e^ε on the diagonal, 1 elsewhere, over e^ε + 3
     assert A[0, 0] == Fraction(1, 2) and A[1, 0] == Fraction(1, 6)
 
 
@@ -239,7 +238,7 @@ def test_exact_frapp_on_many_records_stays_factored():
     with pytest.raises(SizeLimitError, match=r"4096 x 4096 exact"):
         M.matrix
     small = frapp(3, "5/2", 2)
-    dense = np.kron(frapp_matrix(3, "5/2"), frapp_matrix(3, "5/2"))
+    dense = np.kron(frapp(3, "5/2").matrix, frapp(3, "5/2").matrix)
     assert small.matrix.tolist() == dense.tolist() and small.int_columns.denominators.tolist() == [81] * 9
 
 

@@ -20,10 +20,8 @@ from privgeom import (
     Mechanism,
     randomized_response,
 )
-from privgeom.analyses.profiles._hockey_stick import hockey_stick
-from privgeom.smoothed import database_delta, majority_vote, shm
-from privgeom.smoothed._domains import recognise_domain
-from privgeom.smoothed._properties import check_dp_delta
+import privgeom as pg
+from privgeom.smoothed import database_delta, majority_vote, paper, shm
 
 
 @given(
@@ -45,7 +43,7 @@ def test_database_delta_matches_event_brute_force(seed: int, n: int, k: int, rat
 
 @given(seed=st.integers(0, 10_000), ratio=st.sampled_from(["1", "2", "4"]))
 def test_theorem1_holds_exactly(seed: int, ratio: str) -> None:
-    c = check_dp_delta(random_mechanism(seed, n=2, records=2, outputs=4), f"ln({ratio})")
+    c = paper.check("Theorem 1", random_mechanism(seed, n=2, records=2, outputs=4), f"ln({ratio})")
     assert c.holds and c.exact and c.lhs == c.rhs
 
 
@@ -109,13 +107,9 @@ def test_custom_graph_and_errors() -> None:
 def test_eps_parsing_and_inputs() -> None:
     assert database_delta(randomized_response(1, "3/4"), "ln(51/49)").level.exp_eps == Fraction(51, 49)
     assert database_delta(randomized_response(1, "3/4"), 0).level.exp_eps == Fraction(1)
-    # plain labels (a mechanism that lost its Domain) are recognised by building the candidate Domains
-    assert recognise_domain(["11", "10", "01", "00"]).kind == "bits"
-    assert recognise_domain(["0", "1", "2", "10"]) is None  # not 0..3
-    assert recognise_domain(["0", "1", "2", "3"]).kind == "counts"
-    dom = recognise_domain(["(a,b)", "(b,b)", "(a,a)", "(b,a)"], records=["b", "a"])
-    assert dom.values == ("b", "a") and dict(zip(dom.labels, dom.points))["(a,b)"] == (1, 0)
-    assert hockey_stick([0.5, 0.5], [0.25, 0.75], 1.0) == pytest.approx(0.25)
+    # the hockey stick of P = (1/2, 1/2) against Q = (1/4, 3/4) at e^ε = 1 is the total variation 1/4, both ways
+    pair = Mechanism([[0.5, 0.25], [0.5, 0.75]], inputs=["p", "q"])
+    assert pg.delta(pair, "complete", exp_eps=1.0).value == pytest.approx(0.25)
     assert event_distance([Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)], Fraction(5)) == 1
 
 

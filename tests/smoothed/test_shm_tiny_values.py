@@ -13,8 +13,8 @@ import math
 import mpmath as mp
 import pytest
 
+import privgeom as pg
 from privgeom import smoothed
-from privgeom.analyses.profiles._hockey_stick import hockey_stick
 
 DPS = 40
 #: Terms summed outward from the threshold; the terms fall geometrically (ratio <= e^-1 in these cases), so the
@@ -111,9 +111,9 @@ def test_provably_zero_is_exactly_zero() -> None:
     assert r.value == 0.0 and r.log10 == -math.inf and "provably 0" in r.summary()
     assert (r.p_event, r.q_event, r.outputs) == (0.0, 0.0, ())
     M = smoothed.shm(8, 3, replace=True, inputs="count")
-    for m in (3, 5):
-        assert hockey_stick(list(M.matrix[:, 4]), list(M.matrix[:, m]), 7) == 0
-        assert hockey_stick(list(M.matrix[:, m]), list(M.matrix[:, 4]), 7) == 0
+    for m in (3, 5):  # δ over the pair {4, m} at e^ε = 7 is the larger of the two one-sided hockey sticks
+        pair = pg.Mechanism(M.matrix[:, [4, m]].tolist(), inputs=["4", str(m)])
+        assert pg.delta(pair, "complete", exp_eps=7).value == 0
 
 
 @pytest.mark.parametrize(

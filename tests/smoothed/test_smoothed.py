@@ -181,3 +181,14 @@ def test_bad_grid_step_and_large_eps_are_typed_errors() -> None:
             smoothed_delta(M, 0, ["1/4"], method="grid", grid_step=bad)
     with pytest.raises(InvalidParameterError):
         smoothed_delta(M, 1e6, ["1/4"])
+
+
+def test_plain_labels_are_recognised_as_their_domain() -> None:
+    """Plain labels (a mechanism that lost its Domain) are recognised by building the candidate Domains."""
+    from privgeom.smoothed._domains import recognise_domain
+
+    assert recognise_domain(["11", "10", "01", "00"]).kind == "bits"
+    assert recognise_domain(["0", "1", "2", "10"]) is None  # not 0..3
+    assert recognise_domain(["0", "1", "2", "3"]).kind == "counts"
+    dom = recognise_domain(["(a,b)", "(b,b)", "(a,a)", "(b,a)"], records=["b", "a"])
+    assert dom.values == ("b", "a") and dict(zip(dom.labels, dom.points))["(a,b)"] == (1, 0)

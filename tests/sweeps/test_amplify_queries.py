@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction as F
 
-import pytest
 
 import privgeom as pg
 
@@ -27,11 +27,12 @@ def test_subsample_query_over_rate_reproduces_bbg(tmp_path) -> None:
 
 
 def test_bad_templates_are_refused() -> None:
-    from privgeom.sweeps._amplify_queries import _parse_shuffle, _parse_subsample
+    # a sweep records the refusal of each point in its "error" column: the type and the message
+    def refusal(template: str, query: str, **options: str) -> str:
+        frame = pg.sweep(template, {"k": [1]}, query, scheduler="serial", **options)
+        assert list(frame.columns) == ["k", "seconds", "error"], frame.columns
+        return str(frame["error"][0])
 
-    with pytest.raises(pg.FormatError, match="BASE @ key=value"):
-        _parse_shuffle("rr:k=1,p=3/4")
-    with pytest.raises(pg.FormatError, match="n=N only"):
-        _parse_shuffle("rr:k=1,p=3/4 @ m=3")
-    with pytest.raises(pg.FormatError, match="records required"):
-        _parse_subsample("m.json @ rate=1/2")
+    assert re.match(r"FormatError: .*BASE @ key=value", refusal("rr:k={k},p=3/4", "shuffle", eps="ln(2)"))
+    assert re.match(r"FormatError: .*n=N only", refusal("rr:k={k},p=3/4 @ m=3", "shuffle", eps="ln(2)"))
+    assert re.match(r"FormatError: .*records required", refusal("m.json @ rate=1/2, size={k}", "subsample"))

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 import privgeom as pg
 from privgeom import voting
 from privgeom.voting import paper
-from privgeom.voting._accuracy import majority_accuracy_limit
 from privgeom.testing import random_rule
 from privgeom.testing import brute_accuracy
 
@@ -92,7 +91,7 @@ def test_majority_100001_fast_methods_agree() -> None:
         a = voting.accuracy(f, rho).value
         b = voting.accuracy(f, rho, method="counts").value
         assert abs(a - b) <= 1e-12
-        limit = majority_accuracy_limit(rho).value
+        limit = paper.majority_accuracy_bounds(100001, rho).lower  # 1/2 + arcsin(ρ)/π, the limit as n → ∞
         assert limit <= a <= limit + 1 / math.sqrt((1 - rho**2) * 100001)
 
 
@@ -116,7 +115,7 @@ def test_equation3_and_lemma7() -> None:
     assert bounds.holds and 0 < bounds.gap and 0 < bounds.scaled_gap < 0.01  # the O(1/sqrt n) of Equation (3) is loose:
     far = paper.majority_accuracy_bounds(100001, 0.5)
     assert far.gap_times_n == pytest.approx(bounds.gap_times_n, rel=1e-3)  # the gap decays like 1/n
-    assert float(majority_accuracy_limit("1/2")) == pytest.approx(0.5 + 1 / 6)
+    assert float(paper.majority_accuracy_bounds(11, "1/2").lower) == pytest.approx(0.5 + 1 / 6)  # the limit, any n
 
 
 def test_stability_is_two_accuracy_minus_one() -> None:
@@ -172,23 +171,6 @@ def test_majority_accuracy_against_50_digit_reference(n: int, rho: Fraction) -> 
             ctx.prec = 60
             quotient = Decimal(exact.numerator) / exact.denominator
         assert abs(decimal_majority_accuracy(301, rho) - quotient) < Decimal("1e-45")
-
-
-def test_binomial_log_pmf_keeps_relative_precision_at_the_edges() -> None:
-    """P(Bin(n, p) = n) = p^n with p = (1+rho)/2 rounded in floats: the log must come from the exact q."""
-    from decimal import Decimal, localcontext
-
-    import numpy as np
-
-    from privgeom.voting._common import log_binom_pmf
-
-    n, rho = 100000, 0.999999
-    p, q = (1 + rho) / 2, (1 - rho) / 2
-    with localcontext() as ctx:
-        ctx.prec = 40
-        exact = n * (1 - Decimal(q)).ln()  # q = (1-rho)/2 is exact in floats
-    value = float(log_binom_pmf(np.array([n]), n, p, q)[0])
-    assert abs(Decimal(value) - exact) <= abs(exact) * Decimal("1e-15")
 
 
 def test_errors_typed() -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from privgeom import voting
-from privgeom._core.numbers import scalar_from_json
+from privgeom import LogRational
 from privgeom.cli import main
 
 
@@ -96,4 +96,4 @@ def test_epsilon_at_large_n(capsys) -> None:
     data = json.loads(out)
     # the exact ratio has ~30,000-digit integers: JSON carries it in hexadecimal (numbers.MAX_PRINTED_BITS), exactly
     assert code == 0 and data["level"]["eps"]["ln"].startswith("0x") and data["attains_bound"] is False
-    assert scalar_from_json(data["level"]["eps"]) == voting.epsilon(voting.parity(100001), "1/2").level.eps
+    assert LogRational.from_dict(data["level"]["eps"]) == voting.epsilon(voting.parity(100001), "1/2").level.eps

@@ -3,6 +3,10 @@
 The bridge ``e^ε = (1+ρ)/(1−ρ)``, ``ρ = (e^ε−1)/(e^ε+1)`` is checked on closed values (ln 3 ↔ 1/2, ln(9/4) ↔ 5/13),
 both ways exactly on rationals, against ``tanh(ε/2)`` in floats, and through every voting function: the same noise
 given either way gives the same answer, exactly.
+
+This file is also where the voting tests reach the private kernels underneath the public functions: the per-level
+Fourier coefficients of a symmetric rule, the coupling laws of probabilistic influence, the binomial log-pmf at the
+edges, the accuracy limit, and the names kept out of the public surface.
 """
 
 from __future__ import annotations
@@ -130,3 +134,68 @@ def test_cli_epsilon_with_the_level_only(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0 and data["rho"] == "1/2" and data["level"]["eps"]["ln"] == "11/5" and data["private"] is True
     code, _, err = _cli(capsys, "epsilon", "majority", "-n", "3")
     assert code == 2 and "--rho" in err
+
+
+def test_symmetric_spectrum_by_level_equals_table_spectrum() -> None:
+    rule = voting.Rule.symmetric([1, -1, -1, 1, 1, -1, 1])
+    by_table = voting.fourier(rule)
+    from privgeom.voting._fourier import symmetric_level_coefficients
+
+    levels = symmetric_level_coefficients(rule)
+    for S, c in by_table.nonzero():
+        assert c == levels[len(S)]
+    assert by_table.level_weights() == tuple(math.comb(6, k) * c * c for k, c in enumerate(levels))
+
+
+def test_coupling_tables_are_distributions() -> None:
+    from privgeom.voting._influence import coupling_table
+
+    for c in ("definition5", "shared", "same_flip"):
+        law = coupling_table(c, "2/5")
+        assert sum(law.values()) == 1 and all(v >= 0 for v in law.values())
+    with pytest.raises(pg.InvalidParameterError):
+        voting.probabilistic_influence(voting.majority(3), "1/2", coupling="bogus")
+
+
+def test_binomial_log_pmf_keeps_relative_precision_at_the_edges() -> None:
+    """P(Bin(n, p) = n) = p^n with p = (1+rho)/2 rounded in floats: the log must come from the exact q."""
+    from decimal import Decimal, localcontext
+
+    import numpy as np
+
+    from privgeom.voting._common import log_binom_pmf
+
+    n, rho = 100000, 0.999999
+    p, q = (1 + rho) / 2, (1 - rho) / 2
+    with localcontext() as ctx:
+        ctx.prec = 40
+        exact = n * (1 - Decimal(q)).ln()  # q = (1-rho)/2 is exact in floats
+    value = float(log_binom_pmf(np.array([n]), n, p, q)[0])
+    assert abs(Decimal(value) - exact) <= abs(exact) * Decimal("1e-15")
+
+
+def test_public_surface_is_user_facing() -> None:
+    for name in ("FIGURE_RHOS", "COUPLINGS", "MAX_COUNT_VOTERS", "random_rule"):
+        assert name not in voting.__all__ and not hasattr(voting, name), name
+    from privgeom.voting._accuracy import FIGURE_RHOS
+    from privgeom.voting._influence import COUPLINGS
+    from privgeom.voting._rule import MAX_COUNT_VOTERS
+
+    assert FIGURE_RHOS and "definition5" in COUPLINGS and MAX_COUNT_VOTERS >= 10**6
+    assert not [n for n in voting.__all__ if n.startswith("check_")]  # the paper's checks live in voting.paper
+    assert len(paper.CHECKS) == 11 and "check_all" in paper.__all__
+    assert all(hasattr(voting, n) for n in voting.__all__) and all(hasattr(paper, n) for n in paper.__all__)
+    # the budget: at most 24 public names in voting and voting.paper together; result types are received,
+    # not constructed, so they are importable from their modules but not listed
+    names = set(voting.__all__) | set(paper.__all__)
+    assert len(names) <= 24, sorted(names)
+    assert not {"Influences", "VotingEpsilon", "TheoremCheck", "FourierSpectrum", "Banzhaf"} & names
+
+
+def test_majority_accuracy_limit_is_a_quantity() -> None:
+    """The limit ``1/2 + arcsin(ρ)/π`` that the figure and ``voting accuracy`` print is a float Quantity."""
+    from privgeom.voting._accuracy import majority_accuracy_limit
+
+    limit = majority_accuracy_limit(0.5)
+    assert isinstance(limit, pg.Quantity) and not limit.exact and float(limit) == pytest.approx(0.5 + 1 / 6)
+    assert limit < voting.accuracy(voting.majority(101), 0.5)

@@ -54,17 +54,6 @@ def test_symmetric_levels_match_odonnell_majority_formula(n: int) -> None:
             assert spec.coefficient(S) == expected
 
 
-def test_symmetric_spectrum_by_level_equals_table_spectrum() -> None:
-    rule = voting.Rule.symmetric([1, -1, -1, 1, 1, -1, 1])
-    by_table = voting.fourier(rule)
-    from privgeom.voting._fourier import symmetric_level_coefficients
-
-    levels = symmetric_level_coefficients(rule)
-    for S, c in by_table.nonzero():
-        assert c == levels[len(S)]
-    assert by_table.level_weights() == tuple(math.comb(6, k) * c * c for k, c in enumerate(levels))
-
-
 def test_noise_operator_is_the_expectation_over_noisy_votes() -> None:
     f = voting.tribes(2, 2)
     rho = Fraction(2, 5)

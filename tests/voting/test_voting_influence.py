@@ -136,16 +136,6 @@ def test_alternative_couplings_do_not_satisfy_theorem3() -> None:
                 assert voting.probabilistic_influence(h, r, coupling=coupling) != target
 
 
-def test_coupling_tables_are_distributions() -> None:
-    from privgeom.voting._influence import coupling_table
-
-    for c in ("definition5", "shared", "same_flip"):
-        law = coupling_table(c, "2/5")
-        assert sum(law.values()) == 1 and all(v >= 0 for v in law.values())
-    with pytest.raises(pg.InvalidParameterError):
-        voting.probabilistic_influence(voting.majority(3), "1/2", coupling="bogus")
-
-
 def test_welfare_definitions_lemma10_prop5_theorem6() -> None:
     for f in [
         voting.majority(5),

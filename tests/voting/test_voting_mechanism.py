@@ -13,7 +13,6 @@ import privgeom as pg
 from privgeom import voting
 from privgeom.voting import paper
 from privgeom.testing import random_rule
-from privgeom._core.numbers import scalar_from_json
 from privgeom.testing import brute_epsilon_ratio, brute_rows
 
 try:
@@ -192,7 +191,7 @@ def test_epsilon_float_value_and_json_for_huge_or_near_one_ratios() -> None:
     data = big.to_dict()
     assert data["level"]["eps"]["ln"].startswith("0x") and data["level"]["eps"]["value"] == 0.0 and "ln(a/b" in str(big)
     assert (
-        scalar_from_json(data["level"]["eps"]) == big.level.eps
+        pg.LogRational.from_dict(data["level"]["eps"]) == big.level.eps
     )  # exact in JSON (hexadecimal beyond MAX_PRINTED_BITS)
     small = voting.epsilon(voting.majority(301), "1/100")  # exact, ratio close to 1
     assert float(small) == pytest.approx(float(voting.epsilon(voting.majority(301), 0.01)), rel=1e-12)

@@ -13,9 +13,7 @@ import pytest
 import privgeom as pg
 from privgeom import voting
 from privgeom.voting import paper
-from privgeom.voting._accuracy import majority_accuracy_limit
 from privgeom.results import Influences
-from privgeom.voting._mechanism import epsilon_bound
 
 
 def test_single_numbers_are_quantities() -> None:
@@ -37,9 +35,8 @@ def test_single_numbers_are_quantities() -> None:
     )
     fl = voting.accuracy(voting.majority(101), 0.5)
     assert not fl.exact and isinstance(fl.value, float) and 0.5 < fl < 1
-    limit = majority_accuracy_limit(0.5)
-    assert isinstance(limit, pg.Quantity) and not limit.exact and float(limit) == pytest.approx(0.5 + 1 / 6)
-    assert limit < fl
+    limit = paper.majority_accuracy_bounds(101, 0.5).lower  # 1/2 + arcsin(ρ)/π, the limit as n → ∞
+    assert limit == pytest.approx(0.5 + 1 / 6) and limit < fl
 
 
 def test_influences_behave_like_the_tuple_of_values() -> None:
@@ -64,6 +61,11 @@ def test_influences_behave_like_the_tuple_of_values() -> None:
     assert "more voters" in str(many)
 
 
+def epsilon_bound(rho: object = None, *, eps: object = None) -> pg.PrivacyLevel:
+    """Proposition 2's bound ``(1+ρ)/(1−ρ)`` of the noise, as :func:`voting.epsilon` reports it (any rule)."""
+    return voting.epsilon(voting.dictator(1), rho, eps=eps).bound  # type: ignore[arg-type]
+
+
 def test_epsilon_bound_is_a_privacy_level() -> None:
     b = epsilon_bound("1/2")
     assert isinstance(b, pg.PrivacyLevel) and b.exact and b.exp_eps == 3 and b.eps == pg.LogRational(3)
@@ -73,32 +75,6 @@ def test_epsilon_bound_is_a_privacy_level() -> None:
     assert not fb.exact and float(fb) == pytest.approx(math.log(3), rel=1e-15)
     assert epsilon_bound(1).infinite and float(epsilon_bound(1)) == math.inf
     assert epsilon_bound(0).eps == pg.LogRational(1)
-
-
-def test_public_surface_is_user_facing() -> None:
-    for name in ("FIGURE_RHOS", "COUPLINGS", "MAX_COUNT_VOTERS", "random_rule"):
-        assert name not in voting.__all__ and not hasattr(voting, name), name
-    from privgeom.voting._accuracy import FIGURE_RHOS
-    from privgeom.voting._influence import COUPLINGS
-    from privgeom.voting._rules import MAX_COUNT_VOTERS
-
-    assert FIGURE_RHOS and "definition5" in COUPLINGS and MAX_COUNT_VOTERS >= 10**6
-    assert not [n for n in voting.__all__ if n.startswith("check_")]  # the paper's checks live in voting.paper
-    assert len(paper.CHECKS) == 11 and "check_all" in paper.__all__
-    assert all(hasattr(voting, n) for n in voting.__all__) and all(hasattr(paper, n) for n in paper.__all__)
-    # the budget: at most 24 public names in voting and voting.paper together; result types are received,
-    # not constructed, so they are importable from their modules but not listed
-    names = set(voting.__all__) | set(paper.__all__)
-    assert len(names) <= 24, sorted(names)
-    assert not {"Influences", "VotingEpsilon", "TheoremCheck", "FourierSpectrum", "Banzhaf"} & names
-
-
-def test_log_of_ratio_is_the_core_one() -> None:
-    import privgeom.voting._common as common
-    import privgeom.voting._mechanism as mech
-
-    assert not hasattr(common, "log_of_ratio")
-    assert mech.log_of_ratio is pg._core.numbers.log_of_ratio
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import pytest
 
 from privgeom import voting
 from privgeom.cli import main
-from privgeom.voting import _accuracy, _counts, _rules
+from privgeom.voting import _accuracy, _counts, _rule, _rules
 
 from privgeom.testing import assert_cli_refused, boom
 
@@ -52,7 +52,7 @@ ROWS = [  # argv, (module, attribute) that must never run, words of the refusal
     (["voting", "influence", "parity", "-n", "10000001"], (_rules, "_sym"), ["10,000,001 voters"]),
     (
         ["voting", "epsilon", "tribes", "--width", "20", "--count", "3", "--rho", "1/2"],
-        (_rules, "popcounts"),
+        (_rule, "popcounts"),
         ["2^60 profiles"],
     ),
     (
