@@ -10,8 +10,7 @@ import pytest
 
 import privgeom as pg
 from privgeom.analyses import check_guarantee, check_product_prior, semantics
-from privgeom.analyses.guarantees._semantics import guarantee_from_normal
-from privgeom.analyses.guarantees._wording import parity_structure
+from privgeom.results import Guarantee
 from privgeom.testing import hamming_graph
 from privgeom.testing import bit_strings
 
@@ -61,7 +60,7 @@ def test_rr_facets_all_name_full_parity(p):
 
 
 def test_prior_is_proportional_to_abs_coefficients():
-    g = guarantee_from_normal([F(1, 2), F(-3, 2), 0, F(2)], ["a", "b", "c", "d"])
+    g = Guarantee.from_normal([F(1, 2), F(-3, 2), 0, F(2)], ["a", "b", "c", "d"])
     assert g.s_plus == ("d", "a") and g.s_minus == ("b",)
     assert g.prior == {"d": F(1, 2), "b": F(3, 8), "a": F(1, 8)}
     assert g.parity_bits is None and g.structure == ""
@@ -71,11 +70,13 @@ def test_parity_structure_subset_and_complement():
     labels = bit_strings(3)
     # sign = + iff bits 1 and 3 have even parity
     signs = [1 if (int(s[0]) + int(s[2])) % 2 == 0 else -1 for s in labels]
-    assert parity_structure(labels, signs) == ((0, 2), 0)
-    assert parity_structure(labels, [-v for v in signs]) == ((0, 2), 1)
-    g = guarantee_from_normal(signs, labels)
+    g = Guarantee.from_normal(signs, labels)
+    h = Guarantee.from_normal([-v for v in signs], labels)
+    assert g.parity_bits == h.parity_bits == (0, 2)
+    # S+ is the even class on bits 1, 3 (it holds 111) for g, the odd class (it holds 110) for the complement
+    assert "from 111 on those bits" in g.structure and "from 110 on those bits" in h.structure
     assert "bits 1, 3" in g.text
-    assert parity_structure(["a", "b"], [1, -1]) is None
+    assert Guarantee.from_normal([1, -1], ["a", "b"]).parity_bits is None
 
 
 def test_guarantees_hold_on_members_and_fail_outside():
@@ -141,9 +142,9 @@ def test_theorem_4_5_float_mode_agrees():
 
 def test_bad_input():
     with pytest.raises(pg.DomainMismatchError):
-        guarantee_from_normal([1, -1], ["a", "b", "c"])
+        Guarantee.from_normal([1, -1], ["a", "b", "c"])
     with pytest.raises(pg.InvalidParameterError):
-        guarantee_from_normal([0, 0], ["a", "b"])
+        Guarantee.from_normal([0, 0], ["a", "b"])
     with pytest.raises(pg.DomainMismatchError):
         check_product_prior(pg.Mechanism([[1, 0], [0, 1]], inputs=["x", "y"]), "3/4", ["1/2"])
     with pytest.raises(pg.DomainMismatchError):
@@ -173,7 +174,7 @@ def test_parity_is_claimed_only_where_it_says_something():
     normal = [0] * 8
     for s, v in (("111", 1), ("110", -1), ("101", -1), ("100", 1)):
         normal[labels.index(s)] = v
-    g = guarantee_from_normal(normal, labels)
+    g = Guarantee.from_normal(normal, labels)
     assert g.parity_bits == (1, 2)
     assert g.structure.startswith("among the datasets the attacker considers") and "bits 2, 3" in g.structure
     # full support: no scoping phrase (Example 4.4)
@@ -217,7 +218,7 @@ def test_semantics_at_k10_is_cheap_and_sentences_name_sets_by_rule():
 def test_long_sentence_without_structure_names_sets_by_size():
     labels = [f"d{i}" for i in range(20)]
     normal = [F(i + 1) if i % 3 else F(-(i + 1)) for i in range(20)]
-    g = guarantee_from_normal(normal, labels)
+    g = Guarantee.from_normal(normal, labels)
     assert g.n_minus == 7 and g.n_plus == 13
     assert "S- (7 datasets, e.g." in g.text and "S+ (13 datasets, e.g." in g.text
     assert sum(f"d{i}," in g.text + "," or f"d{i})" in g.text for i in range(20)) <= 12
@@ -225,7 +226,7 @@ def test_long_sentence_without_structure_names_sets_by_size():
 
 
 def test_guarantee_equality_and_json_without_labels():
-    a = guarantee_from_normal([9, -3, -3, 1], LABELS2)
+    a = Guarantee.from_normal([9, -3, -3, 1], LABELS2)
     b = semantics(pg.RandomizedResponse(2, "3/4"))
     assert a in b and hash(a) == hash(next(x for x in b if x == a))
     d = a.to_dict(labels=False)

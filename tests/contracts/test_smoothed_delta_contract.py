@@ -14,7 +14,6 @@ from privgeom.testing import random_mechanism
 
 import privgeom as pg
 from privgeom import smoothed
-from privgeom.smoothed._catalogue import sampling_sum
 
 EPS = ("ln(3/2)", 0, "ln(5)", 0.4)
 
@@ -108,4 +107,3 @@ def test_smoothed_mechanisms_carry_their_domain() -> None:
         assert smoothed.database_delta(M, "ln(3/2)").delta == core.delta
         assert smoothed.database_delta(M, "ln(3/2)", M.domain).delta == core.delta
     assert smoothed.majority_vote(3).domain.kind == "counts"
-    assert sampling_sum(2, 1, [0, 1]).domain.kind == "databases"

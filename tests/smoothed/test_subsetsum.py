@@ -178,3 +178,9 @@ def test_theorem3_experiment_exact_points(tmp_path: Path) -> None:
     M = sampling_sum(4, 2, [0, 1, 2])
     dd = database_delta(M, 1.0)
     assert by[(3, 4)]["delta"] == pytest.approx(float(np.mean([float(v) for v in dd.values])), rel=1e-12)
+
+
+def test_sampling_sum_carries_the_databases_domain() -> None:
+    """The sampling sum is built on a Domain of databases, like the other smoothed factories (so the core analyses
+    take a relation name directly)."""
+    assert sampling_sum(2, 1, [0, 1]).domain.kind == "databases"

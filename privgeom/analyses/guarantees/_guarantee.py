@@ -144,6 +144,21 @@ class Guarantee(Result):
 
         return f"${to_latex(self)}$"
 
+    @classmethod
+    def from_normal(
+        cls, normal: Sequence[ScalarLike] | np.ndarray, labels: Sequence[str], *, exact: bool | None = None
+    ) -> "Guarantee":
+        """The guarantee of one valid inequality ``normal · x ≥ 0`` over the datasets ``labels`` (Lin & Kifer,
+        Section V: ``S+ = {a > 0}``, ``S- = {a < 0}``, prior ∝ ``|a|``); exact for integer or Fraction entries.
+
+        Examples
+        --------
+        >>> g = Guarantee.from_normal([9, -3, -3, 1], ["11", "10", "01", "00"])
+        >>> g.s_plus, g.s_minus, g.parity_bits
+        (('11', '00'), ('10', '01'), (0, 1))
+        """
+        return guarantee_from_normal(normal, labels, exact=exact)
+
     @property
     def normal(self) -> np.ndarray:
         """The coefficients as an array."""
