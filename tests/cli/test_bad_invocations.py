@@ -153,7 +153,7 @@ ROWS: list[tuple[str, str]] = [
     ("analyze pufferfish:file=missing.json", "'missing.json'"),
     ("analyze pufferfish:data=!!!", "base64"),
     ("analyze geometric:n=4,alpha=2", "alpha = 2"),
-    ("analyze krr:n=1,exp_eps=3", "got 1"),
+    ("analyze krr:n=1,exp_eps=3", "krr: n=1 must be >= 2"),
     ("analyze frapp:N=3,gamma=1/2,k=2", "gamma = 1/2"),
     ("analyze adp:graph=hamming,k=2,eps=1,delta=2", "delta = 2"),
     ("rowcone rr:k=2,p=nan", "'nan'"),
