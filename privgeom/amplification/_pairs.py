@@ -247,6 +247,10 @@ def _general_pair(
         raise InvalidParameterError(
             f"the log-space pair route handles at most 4 merged outputs, got {m}; use the exact route at small n"
         )
+    if use_clone and len(held) == 1:  # a clone pair: the closed form of §18.2 (lone outputs allowed)
+        mg = merge_clone([[float(v) for v in row] for row in R], held[0], a, b)
+        if len(mg.probs) <= 3:
+            return clone_delta_log(mg, n, t)
     cols = {x: np.array([float(row[x]) for row in merged]) for x in inputs}
     # the core: the largest group whose report law charges every merged output (a virtual one when alone)
     full = [x for x in held if np.all(cols[x] > 0)]
@@ -255,10 +259,6 @@ def _general_pair(
             "the log-space pair route needs one input held by other users whose reports charge every merged output"
         )
     core = max(full, key=lambda x: counts[x]) if full else None
-    if use_clone and core is not None and len(held) == 1:
-        mg = merge_clone([[float(v) for v in row] for row in R], core, a, b)
-        if len(mg.probs) <= 3:
-            return clone_delta_log(mg, n, t)
     pi = cols[core] if core is not None else np.full(m, 1.0 / m)
     n0 = counts[core] + 1 if core is not None else 1
     # the implied (last) coordinate: the output of largest variance, so the box is smallest
@@ -300,12 +300,16 @@ def _core_sum(
     ysupp = np.argwhere(np.isfinite(logY))
     lin = v[:D] - v[D]  # ℓ(z) = lin · z + v_D · (count of z)
     ly = ysupp @ lin + v[D] * d if d else np.zeros(1)
-    y_lo, y_hi = float(np.min(ly)), float(np.max(ly))
+    # a margin far above the rounding of ℓ keeps every tally whose exact ℓ lies in the band
+    margin = 1e-9 * (1.0 + float(np.max(np.abs(v))) * n)
+    y_lo, y_hi = float(np.min(ly)) - margin, float(np.max(ly)) + margin
     K = _K0
     while True:
         lo = [max(0, int(math.floor(center[i] - K * sd[i])) - 1) for i in range(D)]
         hi = [min(n0, int(math.ceil(center[i] + K * sd[i])) + 1) for i in range(D)]
-        l_max = K * s_l + 1.0  # tallies h with ℓ(h) > l_max are left out (certified below)
+        # tallies h with ℓ(h) > l_max are left out (certified below): beyond ℓ = 0 the terms carry e^{−λℓ} on top of
+        # the tilted law's Gaussian decay, so the slab is the thinner of K σ_ℓ and K²/(2λ)
+        l_max = min(K * s_l, K * K / (2 * lam) if lam > 0 else math.inf) + 1.0
         work = math.prod(hi[i] - lo[i] + 1 + d for i in range(D)) * len(ysupp)
         if work > current_limit("shuffle_pair_work"):
             raise SizeLimitError(

@@ -26,7 +26,7 @@ def _rows(M: pg.Mechanism) -> list[list[F]]:
 
 def _check(R: list[list[F]], others: tuple[int, ...], a: int, b: int, t: F, general: bool = False) -> float:
     """The log-space value against the exact one: the relative error must lie within the stated bound."""
-    exact = exact_pair_delta(R, others, a, b, t)
+    exact = F(exact_pair_delta(R, others, a, b, t))
     s = (_general_pair if general else pair_delta_log)(R, others, a, b, float(t))
     if exact == 0:
         assert s.log_value == -math.inf
@@ -166,6 +166,17 @@ def test_merging_keeps_delta() -> None:
     _check(R, (3, 4, 0, 0), 0, 1, F(3, 2))
 
 
+def test_clone_pair_with_an_output_the_others_never_report() -> None:
+    # the others (input 1) never report output 0: a clone pair with a lone output goes to the clone closed form
+    R = [[F(1, 2), F(0), F(1, 3)], [F(1, 4), F(1, 2), F(1, 3)], [F(1, 4), F(1, 2), F(1, 3)]]
+    for n in (2, 5, 9):
+        for t in (F(1), F(3, 2)):
+            _check(R, (0, n - 1, 0), 0, 1, t)
+            _check(R, (0, n - 1, 0), 2, 0, t)
+    with pytest.raises(pg.InvalidParameterError, match="charge every merged output"):
+        _general_pair(R, (0, 3, 0), 0, 1, 1.0)
+
+
 def test_bad_input_and_size_limit() -> None:
     R = [[float(v) for v in row] for row in _rows(KRR3)]
     with pytest.raises(pg.InvalidParameterError, match="two different inputs"):
@@ -175,6 +186,6 @@ def test_bad_input_and_size_limit() -> None:
     with pytest.raises(pg.InvalidParameterError, match="at most 4 merged outputs"):
         pair_delta_log(_rows(pg.kary_randomized_response(5, exp_eps=2)), (1, 1, 1, 1, 1), 0, 1, 1.0)
     with pytest.raises(pg.InvalidParameterError, match="charge every merged output"):
-        pair_delta_log([[1.0, 0.5], [0.0, 0.5]], (2, 0), 0, 1, 1.0)
+        pair_delta_log([[1.0, 0.5, 0.0], [0.0, 0.5, 1.0]], (2, 0, 1), 0, 1, 1.0)
     with pg.limits(shuffle_pair_work=10), pytest.raises(pg.SizeLimitError, match="shuffle_pair_work"):
         pair_delta_log(R, (3, 30, 3), 0, 2, 1.5)
