@@ -331,34 +331,32 @@ def _core_sum(
         K = math.sqrt(K * K + 2 * missing) + 0.5
 
 
-def _core_slice(
-    n0: int, pi: np.ndarray, ua: np.ndarray, ub: np.ndarray, v: np.ndarray, z0: int, grids: list[np.ndarray], band
+def _core_chunk(
+    n0: int, pi: np.ndarray, ua: np.ndarray, ub: np.ndarray, v: np.ndarray, grids: list[np.ndarray], band
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``ln C_a``, ``ln C_b`` on the slice ``z_0 = z0`` of the core box (``grids``: open meshes of ``z_1 … z_{D−1}``),
-    ``-inf`` outside the band ``band[0] < ℓ(z) ≤ band[1]`` where they are needed."""
-    D = len(grids) + 1
-    shape = np.broadcast(*grids, np.zeros(())).shape
-    full = [np.broadcast_to(np.asarray(g, dtype=float), shape) for g in grids]
-    last = n0 - z0 - (sum(full) if full else np.zeros(shape))
-    ell = v[0] * z0 + sum(v[i + 1] * full[i] for i in range(D - 1)) + v[D] * last
-    mask = (last >= 0) & (ell > band[0]) & (ell <= band[1])
-    for g in full:
-        mask &= g >= 0
+    """``ln C_a``, ``ln C_b`` on a chunk of the core box (``grids``: open meshes of ``z_0 … z_{D−1}``), ``-inf``
+    outside the simplex and outside the band ``band[0] < ℓ(z) ≤ band[1]`` where they are needed."""
+    D = len(grids)
+    shape = np.broadcast(*grids).shape
+    last = n0 - sum(grids)
+    ell = sum(v[i] * grids[i] for i in range(D)) + v[D] * last
+    mask = np.broadcast_to((last >= 0) & (ell > band[0]) & (ell <= band[1]), shape).copy()
+    for g in grids:
+        mask &= (g >= 0) & (g <= n0)
     la = np.full(shape, -np.inf)
     lb = np.full(shape, -np.inf)
     if not np.any(mask):
         return la, lb
     # Mult(n₀, π)(z) as a chain of binomials (Loader's log-pmf per factor); the factors before the last depend on
     # fewer coordinates and are computed on their own grids
-    coords = [np.asarray(float(z0))] + [np.asarray(g, dtype=float) for g in grids]
     partial: Any = np.zeros(())
     left_b: Any = np.asarray(float(n0))
     for i in range(D - 1):
         s_i, s_next = float(np.sum(pi[i:])), float(np.sum(pi[i + 1 :]))
-        partial = partial + log_binom_pmf(coords[i], left_b, pi[i] / s_i, s_next / s_i)
-        left_b = left_b - coords[i]
+        partial = partial + log_binom_pmf(grids[i], left_b, pi[i] / s_i, s_next / s_i)
+        left_b = left_b - grids[i]
     s_i, s_next = float(np.sum(pi[D - 1 :])), float(pi[D])
-    zs = [np.full(int(mask.sum()), float(z0))] + [g[mask] for g in full]
+    zs = [np.broadcast_to(g, shape)[mask] for g in grids]
     left_m = np.broadcast_to(left_b, shape)[mask]
     total = np.broadcast_to(partial, shape)[mask] + log_binom_pmf(zs[D - 1], left_m, pi[D - 1] / s_i, s_next / s_i)
     left = left_m - zs[D - 1]
@@ -370,15 +368,23 @@ def _core_slice(
     return la, lb
 
 
-def _log_sum_stack(terms: list[np.ndarray]) -> np.ndarray:
-    """Pointwise ``ln Σ_i e^{terms_i}`` (``-inf`` where every term is)."""
-    if len(terms) == 1:
-        return terms[0]
-    st = np.stack(terms)
-    top = np.max(st, axis=0)
+def _log_sum_shifted(core: np.ndarray, items: list[tuple[tuple[slice, ...], float]]) -> np.ndarray:
+    """Pointwise ``ln Σ_y e^{ln Y(y) + core[shift_y]}``: the running maximum first, then the sum of exponentials."""
+    if len(items) == 1:
+        return items[0][1] + core[items[0][0]]
+    top = np.full(core[items[0][0]].shape, -np.inf)
+    for sl, ly in items:
+        np.maximum(top, ly + core[sl], out=top)
     safe = np.where(np.isfinite(top), top, 0.0)
+    acc = np.zeros_like(top)
+    for sl, ly in items:
+        acc += np.exp(ly + core[sl] - safe)
     with np.errstate(divide="ignore"):
-        return np.where(np.isfinite(top), safe + np.log(np.sum(np.exp(st - safe), axis=0)), -np.inf)
+        return np.where(np.isfinite(top), safe + np.log(acc), -np.inf)
+
+
+#: Tallies per chunk of the box evaluated at once.
+_CHUNK = 2_000_000
 
 
 def _slab_sum(
@@ -398,49 +404,37 @@ def _slab_sum(
     ranges: tuple[float, float, float],
 ) -> tuple[float, float, int]:
     """``ln Σ_h (P_a − e^ε P_b)₊`` over the tallies ``h ∈ box + [0, d]^D`` with ``y_lo < ℓ(h) ≤ l_max`` (elsewhere
-    ``P_a ≤ e^ε P_b`` or the mass is certified by :func:`_outside_bound`) and its relative-error bound, slice by slice
-    along the first coordinate."""
+    ``P_a ≤ e^ε P_b`` or the mass is certified by :func:`_outside_bound`) and its relative-error bound, in chunks of
+    the first coordinate."""
     u = UNIT_ROUNDOFF
     D = len(lo)
     y_lo, y_hi, l_max = ranges
     band = (y_lo - y_hi, l_max - y_lo)  # ℓ(z) = ℓ(h) − ℓ(y) for the needed core tallies z = h − y
-    zgrids = [
-        (np.arange(hi[i] - lo[i] + 1 + 2 * d, dtype=float) + lo[i] - d).reshape(
-            tuple(-1 if ax == i - 1 else 1 for ax in range(D - 1))
-        )
-        for i in range(1, D)
-    ]
     hlen = [hi[i] - lo[i] + 1 + d for i in range(D)]
-    hgrids = [
-        (np.arange(hlen[i], dtype=float) + lo[i]).reshape(tuple(-1 if ax == i - 1 else 1 for ax in range(D - 1)))
-        for i in range(1, D)
-    ]
-    by_y0: dict[int, list[tuple[tuple[slice, ...], float]]] = {}
-    for y in ysupp:
-        sl = tuple(slice(d - int(y[i]), d - int(y[i]) + hlen[i]) for i in range(1, D))
-        by_y0.setdefault(int(y[0]), []).append((sl, float(logY[tuple(y)])))
-    cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def axis(values: np.ndarray, i: int) -> np.ndarray:
+        return values.reshape(tuple(-1 if ax == i else 1 for ax in range(D)))
+
+    zrest = [axis(np.arange(hlen[i] + d, dtype=float) + lo[i] - d, i) for i in range(1, D)]
+    hrest = [axis(np.arange(hlen[i], dtype=float) + lo[i], i) for i in range(1, D)]
+    rows = max(1, _CHUNK // max(1, math.prod(hlen[1:]) + 1))
+    items = [
+        (tuple(int(y[i]) for i in range(D)), float(logY[tuple(y)])) for y in ysupp
+    ]  # (shift, ln Y(y)) for each point of the minority's support
     logs_all: list[np.ndarray] = []
     near_all: list[np.ndarray] = []
     lin = v[:D] - v[D]
-    for h0 in range(lo[0], lo[0] + hlen[0]):
-        ell_h = lin[0] * h0 + sum(lin[i] * hgrids[i - 1] for i in range(1, D)) + v[D] * n
-        for old in [z for z in cache if z < h0 - d]:
-            del cache[old]
-        terms_a: list[np.ndarray] = []
-        terms_b: list[np.ndarray] = []
-        for y0, items in by_y0.items():
-            z0 = h0 - y0
-            if z0 < 0 or z0 > n0:
-                continue
-            if z0 not in cache:
-                cache[z0] = _core_slice(n0, pi, ua, ub, v, z0, zgrids, band)
-            ca, cb = cache[z0]
-            terms_a += [lyv + ca[sl] for sl, lyv in items]
-            terms_b += [lyv + cb[sl] for sl, lyv in items]
-        if not terms_a:
-            continue
-        LA, LB = _log_sum_stack(terms_a), _log_sum_stack(terms_b)
+    for start in range(lo[0], lo[0] + hlen[0], rows):
+        count = min(rows, lo[0] + hlen[0] - start)
+        # core tallies z_0 ∈ [start − d, start + count): index of h_0 − y_0 is (h_0 − start) + d − y_0
+        z0 = axis(np.arange(count + d, dtype=float) + start - d, 0)
+        ca, cb = _core_chunk(n0, pi, ua, ub, v, [z0, *zrest], band)
+        shifted = [
+            (tuple(slice(d - y[i], d - y[i] + (count if i == 0 else hlen[i])) for i in range(D)), ly) for y, ly in items
+        ]
+        LA, LB = _log_sum_shifted(ca, shifted), _log_sum_shifted(cb, shifted)
+        h0 = axis(np.arange(count, dtype=float) + start, 0)
+        ell_h = lin[0] * h0 + sum(lin[i] * hrest[i - 1] for i in range(1, D)) + v[D] * n
         keep = np.broadcast_to((ell_h > y_lo) & (ell_h <= l_max), LA.shape) & np.isfinite(LA)
         if not np.any(keep):
             continue
@@ -457,10 +451,11 @@ def _slab_sum(
     # so the log-pmf (Loader), chain and accumulation bounds, linear in |ln term|, hold with |ln P| + ln N
     nr = np.concatenate(near_all, axis=1)
     extra = D + 2 + math.log(max(len(ysupp), 1)) + max(0.0, math.log(float(max(np.max(ua), np.max(ub)))))
-    per_ulp = (_LOADER_ULPS + 2 * D + 4 + 4 * len(ysupp)) * u
+    per_ulp = (_LOADER_ULPS + 2 * D + 6) * u  # Loader per factor; the chain's additions; ln Y + ln C − max; exp, log
+    sums = 2 * len(ysupp) * u  # the sum of the exponentials (positive terms)
 
     def eta_of(lp: np.ndarray) -> np.ndarray:
-        return per_ulp * (extra + np.abs(lp)) + etaY + n * u
+        return per_ulp * (extra + np.abs(lp)) + sums + etaY + n * u
 
     eta_a, eta_b = eta_of(nr[0]), eta_of(nr[1])
     tol = float(np.max(np.maximum(eta_a, eta_b)))
