@@ -196,12 +196,22 @@ def kary_rows(quick: bool) -> None:
             return tuple(n - 5 if x == 1 else (2 if x in (0, 2) else 0) for x in range(k)), 0, 2
         if kind == "5+6 dissenters":
             return tuple(n - 12 if x == 1 else (5 if x == 0 else (6 if x == 2 else 0)) for x in range(k)), 0, 2
+        if kind == "10+10 dissenters":
+            return tuple(n - 21 if x == 1 else (10 if x in (0, 2) else 0) for x in range(k)), 0, 2
         if kind == "1+1+1 dissenters":
             return tuple(n - 4 if x == 1 else 1 for x in range(k)), 0, 2
         raise ValueError(kind)
 
     cases = [
-        (3, kind) for kind in ("clone c ∉ {a,b}", "clone c ∈ {a,b}", "1 dissenter", "2+2 dissenters", "5+6 dissenters")
+        (3, kind)
+        for kind in (
+            "clone c ∉ {a,b}",
+            "clone c ∈ {a,b}",
+            "1 dissenter",
+            "2+2 dissenters",
+            "5+6 dissenters",
+            "10+10 dissenters",
+        )
     ]
     cases += [(4, kind) for kind in ("clone c ∈ {a,b}", "1 dissenter", "clone c ∉ {a,b}", "1+1+1 dissenters")]
     for n in (200,) if quick else (10**3, 10**4):
