@@ -159,20 +159,6 @@ def subsample_table(quick: bool) -> None:
             )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes (seconds)")
-    args = parser.parse_args()
-    done_when_rows(args.quick)
-    shuffle_table(args.quick)
-    subsample_table(args.quick)
-    kary_rows(args.quick)
-
-
-if __name__ == "__main__":
-    main()
-
-
 def kary_rows(quick: bool) -> None:
     """Any neighbouring pair of shuffled k-ary randomized response (k = 3, 4; e^ε0 = e², ε = 0.5), one pair at a time
     through the certified log-space route ``privgeom.amplification._pairs.pair_delta_log``: its ``log10 δ``, the
@@ -231,3 +217,17 @@ def kary_rows(quick: bool) -> None:
                 f"{k:>2} {n:>6} {merged:>6} {kind + f' {others}; {a} → {b}':<36} {shown:>12} {s.rel_error:>8.1e} "
                 f"{s.terms:>9} {dt:>6.2f}s"
             )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes (seconds)")
+    args = parser.parse_args()
+    done_when_rows(args.quick)
+    shuffle_table(args.quick)
+    subsample_table(args.quick)
+    kary_rows(args.quick)
+
+
+if __name__ == "__main__":
+    main()
