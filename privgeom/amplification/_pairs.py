@@ -80,7 +80,7 @@ _LOADER_ULPS = 16.0
 #: The certified mass left out of the box may be at most this fraction of the sum.
 _SKIP_FRACTION = 1e-14
 #: Initial half-width of the box in tilted standard deviations.
-_K0 = 9.0
+_K0 = 10.5
 
 
 def merge_outputs(R: Sequence[Sequence[Scalar]], inputs: Sequence[int]) -> list[list[Scalar]]:
