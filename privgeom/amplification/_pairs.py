@@ -24,12 +24,17 @@ dominating point of the half-space. The box is ``z* ± K σ_λ`` (tilted standar
 extent. Since ``(Y ⊛ C)₊ ≤ Y ⊛ C₊`` and ``Σ Y = 1``, the positive mass of the tallies left out is at most that of
 ``C₊`` outside the core box, and on ``{ℓ > 0}`` Chernoff's bound gives, for every ``α, β ≥ 0`` and coordinate ``i``,
 ``P(ℓ(Z) > 0, Z_i ≥ u) ≤ exp(n₀ ln Σ_j π_j e^{α v_j + β [j = i]} − β u)`` (and the mirror for ``Z_i ≤ l``), times
-``max_j v_j ≥ ℓ(z)/n₀``. ``K`` grows until that certified mass is below ``10^-14`` of the sum.
+``max_j v_j ≥ ℓ(z)/n₀``; the tallies are also cut at ``ℓ(h) ≤ L`` (beyond ``ℓ = 0`` the terms decay like
+``e^{−λℓ}``), certified by ``P(ℓ(Z) > L') ≤ exp(n₀ ln Σ_j π_j e^{α v_j} − α L')``. Only the tallies with
+``ℓ(h) > min_y ℓ(y)`` over the minority's support are summed: elsewhere every ``ℓ(h − y) ≤ 0`` and ``P_a ≤ e^ε P_b``.
+``K`` grows until the certified mass is below ``10^-14`` of the sum.
 
-**Error bound.** Each computed ``P`` carries a relative error ``η``: Loader's log-pmf accuracy ``16 u (1 + |ln P|)``
-per binomial factor (as the other routes of :mod:`privgeom.amplification._engine`), the linear factor's rounding, the
-log-space accumulations (a few ``u (1 + |ln P|)`` per addition) and ``n u`` for the rounding of the mechanism's
-entries to doubles. A term ``P_a − e^ε P_b`` then errs by at most ``η (P_a + e^ε P_b)``; the returned bound is the
+**Error bound.** Each computed ``P(h)`` carries a relative error ``η(h)``: Loader's log-pmf accuracy
+``16 u (1 + |ln|)`` per binomial factor (as the other routes of :mod:`privgeom.amplification._engine`), the rounding of
+the chain's and the linear factor's logs, the sum of the exponentials, the minority's law, and ``n u`` for the rounding
+of the mechanism's entries and conditional probabilities to doubles; the terms' bounds are linear in ``|ln term|``, and
+for positive terms ``x_y`` of sum ``S``, ``Σ_y x_y ln(1/x_y) ≤ S ln(N/S)`` (Jensen), so ``|ln P(h)| + ln N`` bounds
+them per tally. A term ``P_a − e^ε P_b`` then errs by at most ``η (P_a + e^ε P_b)``; the returned bound is the
 sum of these over every tally with ``r_h < 1 + 3η`` (sign changes included) relative to the computed ``δ``, plus the
 certified mass left out of the box.
 
@@ -215,6 +220,14 @@ def pair_delta_log(R: Sequence[Sequence[Scalar]], others: Sequence[int], a: int,
         ``ln δ`` (``-inf`` when ``δ = 0``), a bound on the relative error of ``δ``, and the number of tallies summed.
         Clone pairs with at most three merged categories go to :func:`~privgeom.amplification._engine.clone_delta_log`;
         every other pair to the core-and-minority sum of the module docstring (``docs/theory.md`` §18.7).
+
+    Raises
+    ------
+    InvalidParameterError
+        Malformed ``others``, ``a``, ``b`` or ``t``; more than four merged outputs; no input held by other users whose
+        report law charges every merged output (outside the clone pairs).
+    SizeLimitError
+        When (tallies in the box) × (points of the minority's law) exceeds the limit ``shuffle_pair_work``.
 
     Examples
     --------

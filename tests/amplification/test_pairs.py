@@ -110,6 +110,12 @@ def test_large_mixed_pair_against_exact_rationals() -> None:
             _check(R, others, a, b, t)
 
 
+@pytest.mark.slow
+def test_mixed_pair_at_n_100_against_exact_rationals() -> None:
+    """At n = 100 the log-pmf terms reach |ln P| ≈ 100: the per-tally bound still covers the exact value."""
+    _check(_rows(KRR3), (5, 90, 4), 0, 2, F(3, 2))
+
+
 def test_binary_dissenter_pair_matches_the_paper_value() -> None:
     # binary RR p = 3/4, n = 8, e^ε = 3/2: one dissenter among the others (docs/amplification.md, finding 1)
     s = pair_delta_log([[0.75, 0.25], [0.25, 0.75]], (6, 1), 0, 1, 1.5)
