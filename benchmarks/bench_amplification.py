@@ -159,6 +159,66 @@ def subsample_table(quick: bool) -> None:
             )
 
 
+def kary_rows(quick: bool) -> None:
+    """Any neighbouring pair of shuffled k-ary randomized response (k = 3, 4; e^ε0 = e², ε = 0.5), one pair at a time
+    through the certified log-space route ``privgeom.amplification._pairs.pair_delta_log``: its ``log10 δ``, the
+    certified relative error, the tallies summed and the time."""
+    from privgeom.amplification._pairs import merge_outputs, pair_delta_log
+
+    print("\n== one pair of shuffled k-RR (e^ε0 = e^2, ε = 0.5): certified log-space δ of any pair ==")
+    eps0, eps = 2.0, 0.5
+    print(
+        f"{'k':>2} {'n':>6} {'merged':>6} {'pair (others; a → b)':<36} {'δ':>12} {'rel.err':>8} {'tallies':>9} {'time':>7}"
+    )
+
+    def others_of(kind: str, k: int, n: int) -> tuple[tuple[int, ...], int, int]:
+        if kind == "clone c ∉ {a,b}":
+            return tuple(n - 1 if x == 1 else 0 for x in range(k)), 0, 2
+        if kind == "clone c ∈ {a,b}":
+            return tuple(n - 1 if x == 1 else 0 for x in range(k)), 0, 1
+        if kind == "1 dissenter":
+            return tuple(n - 2 if x == 1 else (1 if x == 0 else 0) for x in range(k)), 0, 2
+        if kind == "2+2 dissenters":
+            return tuple(n - 5 if x == 1 else (2 if x in (0, 2) else 0) for x in range(k)), 0, 2
+        if kind == "5+6 dissenters":
+            return tuple(n - 12 if x == 1 else (5 if x == 0 else (6 if x == 2 else 0)) for x in range(k)), 0, 2
+        if kind == "10+10 dissenters":
+            return tuple(n - 21 if x == 1 else (10 if x in (0, 2) else 0) for x in range(k)), 0, 2
+        if kind == "1+1+1 dissenters":
+            return tuple(n - 4 if x == 1 else 1 for x in range(k)), 0, 2
+        raise ValueError(kind)
+
+    cases = [
+        (3, kind)
+        for kind in (
+            "clone c ∉ {a,b}",
+            "clone c ∈ {a,b}",
+            "1 dissenter",
+            "2+2 dissenters",
+            "5+6 dissenters",
+            "10+10 dissenters",
+        )
+    ]
+    cases += [(4, kind) for kind in ("clone c ∈ {a,b}", "1 dissenter", "clone c ∉ {a,b}", "1+1+1 dissenters")]
+    for n in (200,) if quick else (10**3, 10**4):
+        for k, kind in cases:
+            R = _krr(k, eps0).float_matrix()
+            rows = [[float(R[j, x]) for x in range(k)] for j in range(k)]
+            others, a, b = others_of(kind, k, n)
+            merged = len(merge_outputs(rows, sorted({x for x in range(k) if others[x]} | {a, b})))
+            if merged == 4 and n > 3000:  # three free dimensions: about a minute at n = 10^4 (docs/amplification.md)
+                print(
+                    f"{k:>2} {n:>6} {merged:>6} {kind + f' {others}; {a} → {b}':<36} {'skipped (3 free dimensions)':>39}"
+                )
+                continue
+            s, dt = _timed(lambda: pair_delta_log(rows, others, a, b, math.exp(eps)))
+            shown = pg._core.numbers.log10_text(s.log_value / math.log(10), 6)
+            print(
+                f"{k:>2} {n:>6} {merged:>6} {kind + f' {others}; {a} → {b}':<36} {shown:>12} {s.rel_error:>8.1e} "
+                f"{s.terms:>9} {dt:>6.2f}s"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (seconds)")
@@ -166,6 +226,7 @@ def main() -> None:
     done_when_rows(args.quick)
     shuffle_table(args.quick)
     subsample_table(args.quick)
+    kary_rows(args.quick)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,197 @@
+"""The log-space δ of any shuffled pair with up to four merged outputs (privgeom.amplification._pairs) against exact
+rationals (the Poisson-multinomial law), the clone closed form, and the exhaustive worst case of the shuffled tally."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import privgeom as pg
+from privgeom.amplification._engine import clone_delta_log, exact_pair_delta, merge_clone
+from privgeom.amplification._pairs import _general_pair, merge_outputs, pair_delta_log
+
+KRR3 = pg.kary_randomized_response(3, exp_eps=2)  # p = 1/2, q = 1/4
+KRR4 = pg.kary_randomized_response(4, exp_eps=2)  # p = 2/5, q = 1/5
+LEVELS = (F(1), F(11, 10), F(3, 2), F(2))
+
+
+def _rows(M: pg.Mechanism) -> list[list[F]]:
+    return [[M.matrix[j, x] for x in range(M.n_inputs)] for j in range(M.n_outputs)]
+
+
+def _check(R: list[list[F]], others: tuple[int, ...], a: int, b: int, t: F, general: bool = False) -> float:
+    """The log-space value against the exact one: the relative error must lie within the stated bound."""
+    exact = F(exact_pair_delta(R, others, a, b, t))
+    s = (_general_pair if general else pair_delta_log)(R, others, a, b, float(t))
+    if exact == 0:
+        assert s.log_value == -math.inf
+        return 0.0
+    assert 0 < s.rel_error < 1e-6
+    rel = abs(math.exp(s.log_value - math.log(exact.numerator) + math.log(exact.denominator)) - 1)
+    assert rel <= s.rel_error + 4e-16, (others, a, b, t, rel, s)
+    return rel
+
+
+def _random_others(rng: random.Random, k: int, n: int) -> tuple[int, ...]:
+    counts = [0] * k
+    for _ in range(n - 1):
+        counts[rng.randrange(k)] += 1
+    return tuple(counts)
+
+
+@pytest.mark.parametrize("M", [KRR3, KRR4], ids=["3-RR", "4-RR"])
+def test_every_pair_type_against_exact_rationals(M: pg.Mechanism) -> None:
+    rng = random.Random(7)
+    R = _rows(M)
+    k = M.n_inputs
+    kinds = [
+        lambda n: tuple(n - 1 if x == 1 else 0 for x in range(k)),  # clone, c ∉ {a, b} when a = 0, b = 2
+        lambda n: tuple(n - 2 if x == 1 else (1 if x == 0 else 0) for x in range(k)),  # one dissenter holding a
+        lambda n: tuple(n - 2 if x == 1 else (1 if x == k - 1 else 0) for x in range(k)),  # one holding a third input
+        lambda n: _random_others(rng, k, n),  # random others
+    ]
+    for n in (2, 4, 7, 10):
+        for kind in kinds:
+            others = kind(n)
+            for a, b in ((0, 2), (2, 0), (1, 0), (0, k - 1)):
+                for t in LEVELS[::2] if k == 4 else LEVELS:
+                    _check(R, others, a, b, t)
+
+
+@pytest.mark.parametrize(
+    "M",
+    [
+        pg.unary_encoding(2, exp_eps=3),  # 2 inputs, 4 outputs
+        pg.hadamard_response(3, exp_eps=3),  # 3 inputs, 4 outputs
+        pg.subset_selection(4, exp_eps=3),  # 4 inputs, 4 outputs
+    ],
+    ids=["OUE-2", "Hadamard-3", "subset-4"],
+)
+def test_ldp_protocols_with_four_outputs(M: pg.Mechanism) -> None:
+    rng = random.Random(11)
+    R = _rows(M)
+    k = M.n_inputs
+    for n in (3, 6, 9):
+        for _ in range(4):
+            others = _random_others(rng, k, n)
+            a, b = rng.sample(range(k), 2)
+            for t in (F(1), F(3, 2)):
+                _check(R, others, a, b, t)
+
+
+def test_general_route_agrees_with_the_clone_closed_form() -> None:
+    """On clone pairs with three merged categories the general core sum and the clone route (§18.2) agree within
+    their bounds, at an n where no exact value is at hand; with four merged categories only the general route
+    exists, checked against exact rationals."""
+    Rf = [[float(v) for v in row] for row in _rows(KRR3)]
+    for n in (50, 150):
+        for c, a, b in ((1, 0, 2), (0, 0, 1), (2, 0, 2)):
+            others = tuple(n - 1 if x == c else 0 for x in range(3))
+            for t in (1.0, 1.5, 1.9):
+                g = _general_pair(Rf, others, a, b, t)
+                cl = clone_delta_log(merge_clone(Rf, c, a, b), n, t)
+                assert abs(math.exp(g.log_value - cl.log_value) - 1) <= g.rel_error + cl.rel_error
+    R4 = _rows(KRR4)
+    assert len(merge_clone(R4, 1, 0, 2).probs) == 4
+    for n in (5, 20):
+        _check(R4, (0, n - 1, 0, 0), 0, 2, F(3, 2))
+
+
+def test_large_mixed_pair_against_exact_rationals() -> None:
+    """A mixed 3-RR pair at n = 40 (every input held): the box, the tilt and the certified tail at work."""
+    R = _rows(KRR3)
+    for others, a, b in (((20, 12, 7), 0, 2), ((3, 33, 3), 1, 0)):
+        for t in (F(1), F(3, 2)):
+            _check(R, others, a, b, t)
+
+
+@pytest.mark.slow
+def test_mixed_pair_at_n_100_against_exact_rationals() -> None:
+    """At n = 100 the log-pmf terms reach |ln P| ≈ 100: the per-tally bound still covers the exact value."""
+    _check(_rows(KRR3), (5, 90, 4), 0, 2, F(3, 2))
+
+
+def test_binary_dissenter_pair_matches_the_paper_value() -> None:
+    # binary RR p = 3/4, n = 8, e^ε = 3/2: one dissenter among the others (docs/amplification.md, finding 1)
+    s = pair_delta_log([[0.75, 0.25], [0.25, 0.75]], (6, 1), 0, 1, 1.5)
+    assert abs(math.exp(s.log_value) / (8019 / 131072) - 1) <= s.rel_error
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 4),
+    st.integers(3, 4),
+    st.integers(1, 6),
+    st.sampled_from(LEVELS),
+    st.integers(0, 10**6),
+)
+def test_random_mechanisms_within_the_stated_bound(k: int, m: int, n: int, t: F, seed: int) -> None:
+    rng = random.Random(seed)
+    cols = []
+    for _ in range(k):
+        w = [rng.randint(1, 9) for _ in range(m)]
+        cols.append([F(v, sum(w)) for v in w])
+    R = [[cols[x][j] for x in range(k)] for j in range(m)]
+    a, b = rng.sample(range(k), 2)
+    _check(R, _random_others(rng, k, n), a, b, t)
+
+
+@pytest.mark.parametrize("t", [F(1), F(3, 2), pytest.param(F(7, 4), marks=pytest.mark.slow)])
+def test_exhaustive_worst_case_of_3rr_is_the_maximum_of_the_evaluator(t: F) -> None:
+    """For n ≤ 6 the exhaustive worst case over every dataset (exact rationals) is the maximum of pair_delta_log
+    over every pair, attained at the same pairs (values within the stated bounds of the maximum)."""
+    R = _rows(KRR3)
+    eps = 0 if t == 1 else f"ln({t})"
+    for n in range(2, 7):
+        S = pg.shuffled(KRR3, n)
+        w = S.worst_case(eps, scope="all")
+        assert w.certified and w.exact
+        best = -math.inf
+        values = {}
+        for p in S.all_pairs():
+            a, b = S.inputs.index(p.a), S.inputs.index(p.b)
+            s = pair_delta_log(R, p.others, a, b, float(t))
+            values[p] = s
+            best = max(best, s.log_value)
+        assert abs(best - math.log(w.delta.value)) <= 1e-9
+        near = {p for p, s in values.items() if s.log_value >= best - 1e-9}
+        assert set(w.attaining) <= near
+        for p in near - set(w.attaining):  # ties within the bound only when the exact values tie
+            assert exact_pair_delta(R, p.others, S.inputs.index(p.a), S.inputs.index(p.b), t) == w.delta.value
+
+
+def test_merging_keeps_delta() -> None:
+    # 4-RR with the others holding only 0 and 1, user 0 → 1: outputs 2 and 3 merge (three merged outputs)
+    R = _rows(KRR4)
+    assert len(merge_outputs(R, [0, 1])) == 3
+    _check(R, (3, 4, 0, 0), 0, 1, F(3, 2))
+
+
+def test_clone_pair_with_an_output_the_others_never_report() -> None:
+    # the others (input 1) never report output 0: a clone pair with a lone output goes to the clone closed form
+    R = [[F(1, 2), F(0), F(1, 3)], [F(1, 4), F(1, 2), F(1, 3)], [F(1, 4), F(1, 2), F(1, 3)]]
+    for n in (2, 5, 9):
+        for t in (F(1), F(3, 2)):
+            _check(R, (0, n - 1, 0), 0, 1, t)
+            _check(R, (0, n - 1, 0), 2, 0, t)
+    with pytest.raises(pg.InvalidParameterError, match="charge every merged output"):
+        _general_pair(R, (0, 3, 0), 0, 1, 1.0)
+
+
+def test_bad_input_and_size_limit() -> None:
+    R = [[float(v) for v in row] for row in _rows(KRR3)]
+    with pytest.raises(pg.InvalidParameterError, match="two different inputs"):
+        pair_delta_log(R, (1, 1, 1), 0, 0, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="3 non-negative counts"):
+        pair_delta_log(R, (1, 1), 0, 1, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="at most 4 merged outputs"):
+        pair_delta_log(_rows(pg.kary_randomized_response(5, exp_eps=2)), (1, 1, 1, 1, 1), 0, 1, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="charge every merged output"):
+        pair_delta_log([[1.0, 0.5, 0.0], [0.0, 0.5, 1.0]], (2, 0, 1), 0, 1, 1.0)
+    with pg.limits(shuffle_pair_work=10), pytest.raises(pg.SizeLimitError, match="shuffle_pair_work"):
+        pair_delta_log(R, (3, 30, 3), 0, 2, 1.5)
