@@ -72,10 +72,11 @@ PROBE_SECONDS = 1.0
 #: Output rows the probe's steps may produce in all: its work, so that the same input gives the same forecast on any
 #: machine (:data:`PROBE_SECONDS` only caps a slow engine or machine).
 PROBE_ROWS = 3_000
-#: Seconds per output row of a whole generic conversion (the engine, canonical form, exact verification), measured
-#: on the 2-core reference machine by ``benchmarks/bench_engines.py`` (random mechanisms 20 x 10 … 28 x 14; the
-#: slowest rate seen for each engine, so the time estimate errs towards refusing late, not early).
-SECONDS_PER_ROW = {"cdd": 1.0e-3, "normaliz": 1.2e-4, "ppl": 4.0e-4}
+#: Seconds per output row of a whole generic conversion (the engine, canonical form, exact verification): the largest
+#: rate per engine in the whole-route times of ``benchmarks/bench_engines.py`` (random mechanisms 20 x 10 … 28 x 14),
+#: scaled to the 2-core reference machine by its Normaliz time on the 30 x 16 mechanism (79 µs per facet, engine
+#: alone); the largest rate, so that a conversion forecast within ``engine_seconds`` is not stopped by it later.
+SECONDS_PER_ROW = {"cdd": 5.0e-4, "normaliz": 3.0e-4, "ppl": 2.5e-4}
 #: The probe is not tried when the bound for half of the rows exceeds this many output rows: it could not reach half of
 #: them within its work :data:`PROBE_ROWS`, and a forecast from fewer than half of the rows is not trusted.
 PROBE_MAX_ROWS = 5 * PROBE_ROWS
