@@ -201,6 +201,9 @@ class IntersectionDefinition(PrivacyDefinition):
     def _build_row_cone(self) -> Cone:
         cones = [_exact_if_integral(d.row_cone()) for d in self._members]
         exact = all(c.exact for c in cones)
+        symmetric = symmetric_intersection(*cones) if exact else None  # by orbit when a member's group permutes all
+        if symmetric is not None:
+            return ConeDefinition(symmetric).row_cone()
         if not exact:
             cones = [c.to_float() if c.exact else c for c in cones]
         facets = np.vstack([c.facets for c in cones])
