@@ -384,21 +384,28 @@ def irredundant_by_orbits(rows: np.ndarray, orbits: Any) -> list[int] | None:
     >>> irredundant_by_orbits(rows, [(0, 1), (2,)])
     [0, 1]
     """
+    from .._core.progress import Progress
+
     n, dim = rows.shape
     members = [tuple(getattr(o, "members", o)) for o in orbits]
     Af = rows.astype(float)
     kept: list[int] = []
     doubtful: list[int] = []
-    for orbit in members:
-        w = _violated_alone(rows, Af, orbit[0])
-        (kept.extend(orbit) if w is not None else doubtful.append(orbit[0]))
-    kept.sort()
-    R, Rf = rows[kept], Af[kept]
-    Rf = Rf / np.abs(Rf).max(axis=1, keepdims=True) if len(kept) else Rf
-    for i in doubtful:
-        target_f = Af[i] / np.abs(Af[i]).max()
-        if _in_cone(R, Rf, rows[i], target_f) is not True:
-            return None
+    # one LP per orbit, then one per implied orbit: a bar after a second on a terminal
+    with Progress(2 * len(members), f"{n:,} rows in R^{dim} by orbit ({len(members)} orbits), LPs") as bar:
+        for orbit in members:
+            w = _violated_alone(rows, Af, orbit[0])
+            (kept.extend(orbit) if w is not None else doubtful.append(orbit[0]))
+            bar.update()
+        kept.sort()
+        R, Rf = rows[kept], Af[kept]
+        Rf = Rf / np.abs(Rf).max(axis=1, keepdims=True) if len(kept) else Rf
+        bar.update(len(members) - len(doubtful))
+        for i in doubtful:
+            target_f = Af[i] / np.abs(Af[i]).max()
+            if _in_cone(R, Rf, rows[i], target_f) is not True:
+                return None
+            bar.update()
     return kept
 
 
