@@ -218,3 +218,12 @@ def test_forbidden_is_what_the_engines_raise(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(AssertionError, match="expensive routine"):
         Cone.from_generators([[1, 0], [1, 1]]).n_facets
     assert issubclass(Forbidden, AssertionError)
+
+
+def test_a_finite_definitions_row_cone_is_prepared_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the command line asks for the row cone twice (the cone, then its summary): its generators are made
+    # irredundant once, so a refusal does not wait for the same preparation twice
+    prepared = _count(monkeypatch, "privgeom.geometry._redundancy.canonicalize")
+    d = pg.FiniteDefinition([_mechanism(8, 5, 3)])
+    assert d.row_cone() is d.row_cone()
+    assert prepared == [1]
