@@ -184,15 +184,17 @@ def _symmetric_face(cone: Cone) -> Cone | None:
     of the datasets maps the orthant's rows to themselves, so the redundant rows are found by one LP per orbit
     (:func:`~privgeom.geometry._redundancy.symmetric_structure`); None when any of this does not hold (the plain
     route then decides, and raises where ``1`` is outside the cone)."""
-    from ..geometry._redundancy import symmetric_structure
+    from ..geometry._redundancy import ORBIT_MIN_ENTRIES, symmetric_structure
 
+    n = cone.ambient_dim
+    if not cone.exact or (cone.n_facets + n) * (n + 1) < ORBIT_MIN_ENTRIES:  # small: the plain route, no group asked
+        return None
     group = cone.symmetry
-    if not cone.exact or group is None or group.is_trivial() or len(cone.int_equalities):
+    if group is None or group.is_trivial() or len(cone.int_equalities):
         return None
     F = cone.int_facets
     if not all(sum(row) > 0 for row in F.tolist()):  # a facet tight (or violated) at 1: the plain route
         return None
-    n = cone.ambient_dim
     st = symmetric_structure(np.vstack([F, np.eye(n, dtype=np.int64)]), group)
     return None if st is None else Cone.from_structure(st, labels=cone.labels, exact=True)
 
