@@ -13,6 +13,7 @@ terminated) and shown as ``>budget``; cdd is skipped above ``--cdd-max-entries``
 minutes). ``auto`` is the time of the default route; "best" the fastest engine that finished.
 
 ``--quick`` runs only a few tiny row cones and one small design case (a smoke test: seconds, not minutes).
+``--budget-rows`` runs only :func:`budget_rows`: RR(7) ∩ DP(Q7) by orbit and the refusal latencies of the slow cases.
 
 Run ``python benchmarks/bench_engines.py [--quick] [--corpus N] [--max-outputs O] [--max-datasets D] [--budget S]
 [--skip-table] [--skip-design]``.
@@ -171,6 +172,78 @@ def design_cases(budget: int, rows: list[list[str]]) -> None:
     )
 
 
+# ------------------------------------------------------------------------------------------------ budget and orbits
+def budget_rows(budget: int = 120) -> list[list[str]]:
+    """The intersection of two symmetric definitions by orbit, and how fast the slow cases are refused.
+
+    Rows: ``pg.intersection(RR(7, 3/4), DP(Q7, e^ε = 2))`` facets (1,024 inequalities in R^128, one LP per orbit of
+    the hypercube group; ``docs/theory.md`` §21) and the refusal of its rays; the refusal latency, from the start of
+    the command to its error (a fresh ``python -m privgeom`` process: imports included), of
+    ``design dp:graph=hamming,k=6,exp_eps=3 --drop 0``, of ``rowcone cone:file=… --rays`` for a cone in R^70, and of
+    ``rowcone finite:file=…`` for a 30 x 16 random mechanism under ``--limit engine_rows=10000`` (the forecast of
+    ``privgeom.geometry._budget``), and the same refusal in Python. Run with ``--budget-rows``.
+    """
+    import json
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    rows: list[list[str]] = []
+
+    def row(case: str, result: str, seconds: float) -> None:
+        rows.append([case, result, f"{seconds:.2f}"])
+        print(" | ".join(rows[-1]), flush=True)
+
+    print("case | result | seconds")
+    rr7, dp7 = pg.RandomizedResponse(7, "3/4"), pg.DifferentialPrivacy.hamming(7, exp_eps=2)
+    t = time.perf_counter()
+    cone = pg.intersection(rr7, dp7).row_cone()
+    n = cone.n_facets
+    row("intersection(RR(7,3/4), DP(Q7,2)) facets", f"{n:,} facets", time.perf_counter() - t)
+    t = time.perf_counter()
+    try:
+        cone.rays
+        row("  its rays", "computed", time.perf_counter() - t)
+    except SizeLimitError as err:
+        row("  its rays", "refused: " + str(err).split(";")[0][:60], time.perf_counter() - t)
+    with tempfile.TemporaryDirectory() as tmp:
+        cycle = [[(3 if j == (i + 1) % 70 else -1 if j == i else 0) for j in range(70)] for i in range(70)]
+        doc = {"privgeom": "cone-definition", "version": 1, "labels": [f"d{i}" for i in range(70)], "facets": cycle}
+        (Path(tmp) / "cone70.json").write_text(json.dumps(doc))
+        (Path(tmp) / "m.json").write_text(mechanism(30, 16, 0).to_json())
+        commands = [
+            (
+                "design dp:graph=hamming,k=6,exp_eps=3 --drop 0",
+                ["design", "dp:graph=hamming,k=6,exp_eps=3", "--drop", "0"],
+            ),
+            ("rowcone cone:file=<R^70> --rays", ["rowcone", f"cone:file={tmp}/cone70.json", "--rays"]),
+            (
+                "rowcone finite:file=<30 x 16> --limit engine_rows=10000",
+                ["rowcone", f"finite:file={tmp}/m.json", "--limit", "engine_rows=10000"],
+            ),
+        ]
+        for label, argv in commands:
+            t = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "privgeom", *argv], capture_output=True, text=True, timeout=budget
+            )
+            what = "refused (exit 2)" if done.returncode == 2 else f"exit {done.returncode}"
+            row(label, what, time.perf_counter() - t)
+    d = pg.FiniteDefinition([mechanism(30, 16, 0)])
+    t = time.perf_counter()
+    try:
+        with pg.limits(engine_rows=10_000):
+            d.row_cone().n_facets
+        row("FiniteDefinition(30 x 16).row_cone(), engine_rows=10000", "answered", time.perf_counter() - t)
+    except SizeLimitError as err:
+        est = str(err).split(": ", 1)[1].split(" (", 1)[0]
+        row("FiniteDefinition(30 x 16).row_cone(), engine_rows=10000", f"refused ({est})", time.perf_counter() - t)
+    print("\n| case | result | seconds |\n| --- | --- | --- |")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=int, default=30, help="random finite definitions in the corpus (default 30)")
@@ -182,7 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-table", action="store_true")
     ap.add_argument("--skip-design", action="store_true")
     ap.add_argument("--quick", action="store_true", help="only a few tiny cases (a smoke test of every engine)")
+    ap.add_argument("--budget-rows", action="store_true", help="only the intersection by orbit and the refusal times")
     args = ap.parse_args(argv)
+    if args.budget_rows:
+        budget_rows(args.budget)
+        return 0
     rows: list[list[str]] = []
     head = ["case", "facets/rays"] + list(available_engines()) + ["auto", "best", "auto/best"]
     if args.quick:

@@ -178,6 +178,27 @@ def _inside_orthant(cone: Cone, n_added: int) -> bool:
     return len(lin) == 0 and bool((np.asarray(rays) >= 0).all())
 
 
+def _symmetric_face(cone: Cone) -> Cone | None:
+    """:func:`_face_of_ones` of an exact full-dimensional cone whose every facet is strict at ``1`` (so the face is
+    ``cone ∩ orthant``) and which carries a symmetry group (:attr:`~privgeom.geometry.Cone.symmetry`): a permutation
+    of the datasets maps the orthant's rows to themselves, so the redundant rows are found by one LP per orbit
+    (:func:`~privgeom.geometry._redundancy.symmetric_structure`); None when any of this does not hold (the plain
+    route then decides, and raises where ``1`` is outside the cone)."""
+    from ..geometry._redundancy import ORBIT_MIN_ENTRIES, symmetric_structure
+
+    n = cone.ambient_dim
+    if not cone.exact or (cone.n_facets + n) * (n + 1) < ORBIT_MIN_ENTRIES:  # small: the plain route, no group asked
+        return None
+    group = cone.symmetry
+    if group is None or group.is_trivial() or len(cone.int_equalities):
+        return None
+    F = cone.int_facets
+    if not all(sum(row) > 0 for row in F.tolist()):  # a facet tight (or violated) at 1: the plain route
+        return None
+    st = symmetric_structure(np.vstack([F, np.eye(n, dtype=np.int64)]), group)
+    return None if st is None else Cone.from_structure(st, labels=cone.labels, exact=True)
+
+
 class _Inequality(NamedTuple):
     """One row of the H-representation: ``kind`` ``"facet"`` (``normal · x ≥ 0``) or ``"equality"`` (``= 0``),
     at ``position`` among its kind."""
@@ -251,11 +272,15 @@ class ConeDefinition(PrivacyDefinition):
             raise InvalidTypeError(f"ConeDefinition: name must be a string, got {type(name).__name__}")
         if cone.exact:
             _check_int_rows(cone)
-        facets, eqs = _face_of_ones(cone)
-        if _inside_orthant(cone, len(facets) - len(cone.facets)):
-            self._cone = cone  # already the face of 1 in the orthant: no redundancy removal of the same facets
+        symmetric = _symmetric_face(cone)  # a cone carrying its symmetry group: one LP per orbit
+        if symmetric is not None:
+            self._cone = symmetric
         else:
-            self._cone = Cone.from_facets(facets, eqs, exact=cone.exact, labels=labels)
+            facets, eqs = _face_of_ones(cone)
+            if _inside_orthant(cone, len(facets) - len(cone.facets)):
+                self._cone = cone  # already the face of 1 in the orthant: no redundancy removal of the same facets
+            else:
+                self._cone = Cone.from_facets(facets, eqs, exact=cone.exact, labels=labels)
         self._inputs = labels
         self._exact = bool(self._cone.exact)
         self._name = name
@@ -490,8 +515,10 @@ class ConeDefinition(PrivacyDefinition):
 def cone_definition_automorphisms(
     definition: ConeDefinition, *, max_automorphisms: int | None = None, **options: Any
 ) -> Any:
-    """The dataset permutations that map the row cone onto itself: the permutations of its canonical facets
-    (:func:`privgeom.automorphisms` of the cone with ``method="facets"``); trivial for a lower-dimensional row cone.
+    """The dataset permutations that map the row cone onto itself: the group the row cone carries when it has one
+    (a cone built by orbit, e.g. an intersection of symmetric definitions), else the permutations of its canonical
+    facets (:func:`privgeom.automorphisms` of the cone with ``method="facets"``); trivial for a lower-dimensional row
+    cone.
 
     Examples
     --------
@@ -500,6 +527,8 @@ def cone_definition_automorphisms(
     8
     """
     cone = definition.row_cone()
+    if cone.symmetry is not None and not options:  # carried by the cone (an intersection by orbit): no search
+        return cone.symmetry
     if len(cone.equalities):
         return trivial_automorphisms(definition)
     return automorphisms(cone, method="facets", max_automorphisms=max_automorphisms, **options)

@@ -49,7 +49,8 @@ from .._core import progress as _progress
 from .._core.errors import InvalidParameterError, MissingDependencyError, SizeLimitError, SolverError
 from .._core.hints import limit_hint
 from .._core.limits import register_limit
-from . import _cdd, _normaliz
+from . import _budget, _cdd, _normaliz
+from ._budget import upper_bound_rows  # the size a conversion may reach, shown to the user
 from ._canonical import canonical_pair, empty, identity
 from ._verify import verify_pair
 from .._core.limits import current_limit
@@ -171,22 +172,6 @@ def available_engines() -> tuple[str, ...]:
         + (("normaliz",) if _normaliz.normaliz_available() else ())
         + (("ppl",) if _normaliz.ppl_available() else ())
     )
-
-
-def upper_bound_rows(n_rows: int, dim: int) -> int:
-    """An upper bound on the facets of a pointed cone with ``n_rows`` generators in ``R^dim`` (by polarity, also on the
-    rays of a cone with ``n_rows`` inequalities): McMullen's upper bound theorem for a ``(dim−1)``-polytope with
-    ``n`` vertices, ``f = C(n − ⌈d/2⌉, ⌊d/2⌋) + C(n − ⌊d/2⌋ − 1, ⌈d/2⌉ − 1)`` (the cyclic polytope; Ziegler,
-    *Lectures on Polytopes*, Theorem 8.23). Shown to the user as the size a conversion may reach.
-
-    >>> upper_bound_rows(6, 3), upper_bound_rows(30, 16)   # a hexagon's 6 edges
-    (6, 341088)
-    """
-    d = dim - 1
-    if n_rows <= dim or d < 2:
-        return max(n_rows, 1) if d >= 1 else 1
-    lo, hi = d // 2, (d + 1) // 2
-    return math.comb(n_rows - hi, lo) + math.comb(n_rows - lo - 1, hi - 1)
 
 
 class Choice(NamedTuple):
@@ -355,6 +340,8 @@ def _convert_verified(
     if len(main) + len(lin) == 0:
         return empty(dim, True), identity(dim, True)  # {0} has every equality; no inequality is the whole space
     choice = choose(kind, len(main) + len(lin), dim, method)
+    # the budget: the answer's size and time forecast from the input (and a short probe), refused before any engine
+    _budget.check_enumeration(kind, main, lin, choice.engine)
     out_main, out_lin = _run(choice.engine, kind, main, lin)
     if len(out_main) > current_limit("engine_rows"):
         what = "facets" if kind == "V" else "rays"

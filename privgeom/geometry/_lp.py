@@ -560,18 +560,25 @@ def modular_rank(A: Any, prime: int = RANK_PRIME) -> int:
     --------
     >>> modular_rank([["1/2", 0], ["1/2", "1/2"], [0, "1/2"]]), modular_rank([[1, 2], [2, 4]])
     (2, 1)
+    >>> modular_rank(np.array([[1, 2], [2, 4], [0, -3]]))      # an integer array: residues without Fractions
+    2
     """
     import math
 
-    rows = [[_frac(v) for v in row] for row in (A.tolist() if isinstance(A, np.ndarray) else A)]
-    if not rows or not rows[0]:
-        return 0
-    R = np.empty((len(rows), len(rows[0])), dtype=np.int64)
-    for i, row in enumerate(rows):
-        scale = math.lcm(*(v.denominator for v in row))
-        if scale % prime == 0:
+    if isinstance(A, np.ndarray) and A.ndim == 2 and A.dtype.kind in "iu":  # integers: residues at once
+        if A.size == 0:
             return 0
-        R[i] = [(v.numerator * (scale // v.denominator)) % prime for v in row]
+        R = np.mod(A.astype(np.int64, copy=False), prime)
+    else:
+        rows = [[_frac(v) for v in row] for row in (A.tolist() if isinstance(A, np.ndarray) else A)]
+        if not rows or not rows[0]:
+            return 0
+        R = np.empty((len(rows), len(rows[0])), dtype=np.int64)
+        for i, row in enumerate(rows):
+            scale = math.lcm(*(v.denominator for v in row))
+            if scale % prime == 0:
+                return 0
+            R[i] = [(v.numerator * (scale // v.denominator)) % prime for v in row]
     rank = 0
     for col in range(R.shape[1]):
         nz = np.nonzero(R[rank:, col])[0]

@@ -47,7 +47,7 @@ from ...definitions._cone_definition import ConeDefinition
 from ...definitions._rows import format_inequality
 from ...geometry._cone import Cone
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
-from ._intersection import IntersectionDefinition, short_spec as _short
+from ._intersection import IntersectionDefinition, short_spec as _short, symmetric_intersection
 
 __all__ = [
     "RedundantGuarantee",
@@ -481,10 +481,12 @@ def intersection(a: PrivacyDefinition, b: PrivacyDefinition) -> PrivacyDefinitio
     ca, cb, exact = _pair(a, b)
     if not (a.row_cone_decides_closure and b.row_cone_decides_closure):
         return IntersectionDefinition([a, b])
-    eq = [e for e in (ca.equalities, cb.equalities) if len(e)]
-    cone = Cone.from_facets(
-        np.vstack([ca.facets, cb.facets]), np.vstack(eq) if eq else None, exact=exact, labels=ca.labels
-    )
+    cone = symmetric_intersection(ca, cb) if exact else None
+    if cone is None:
+        eq = [e for e in (ca.equalities, cb.equalities) if len(e)]
+        cone = Cone.from_facets(
+            np.vstack([ca.facets, cb.facets]), np.vstack(eq) if eq else None, exact=exact, labels=ca.labels
+        )
     return ConeDefinition(cone, name=f"intersection({_short(a)}, {_short(b)})")
 
 

@@ -46,7 +46,7 @@ from ...geometry._cone import Cone
 from ...mechanisms import Mechanism
 from ..comparison._compare import Inclusion, _inclusion, _pair_rule
 
-__all__ = ["IntersectionDefinition", "IntersectionWitness", "short_spec"]
+__all__ = ["IntersectionDefinition", "IntersectionWitness", "short_spec", "symmetric_intersection"]
 
 
 def short_spec(d: PrivacyDefinition) -> str:
@@ -77,6 +77,40 @@ class IntersectionWitness(Result):
 
     def summary(self) -> str:
         return "; ".join(f"in {d} [{m.method}]" for d, m in zip(self.definitions, self.memberships))
+
+
+def symmetric_intersection(*cones: Cone) -> Cone | None:
+    """``R_A ∩ R_B ∩ …`` of exact full-dimensional cones by orbit, when a symmetry group one of them carries
+    (:attr:`~privgeom.geometry.Cone.symmetry`: randomized response's and ε-DP's hypercube group, …) maps the stacked
+    facets of all of them to themselves; None otherwise (the caller stacks the facets and removes the redundant ones
+    row by row).
+
+    An automorphism of every cone is one of their intersection, so the facets of the intersection fall into orbits
+    and one LP per orbit decides which of the stacked rows are facets, each with an exact certificate
+    (:func:`~privgeom.geometry._redundancy.irredundant_by_orbits`, ``docs/theory.md`` §21). The cone keeps the group.
+
+    Examples
+    --------
+    >>> import privgeom as pg
+    >>> rr, dp = pg.RandomizedResponse(5, "3/4"), pg.DifferentialPrivacy.hamming(5, exp_eps=2)
+    >>> both = symmetric_intersection(rr.row_cone(), dp.row_cone())
+    >>> both.structure.kind, both.n_facets, both.symmetry.order
+    ('symmetric', 192, 3840)
+    """
+    from ...geometry._redundancy import symmetric_structure
+
+    if not all(c.exact for c in cones) or any(len(c.int_equalities) for c in cones):
+        return None
+    rows = np.vstack([c.int_facets for c in cones])  # int64, or Python ints when one block holds them
+    tried: list[Any] = []
+    for group in (c.symmetry for c in cones):
+        if group is None or group.is_trivial() or any(group is g for g in tried):
+            continue
+        tried.append(group)
+        st = symmetric_structure(rows, group)
+        if st is not None:
+            return Cone.from_structure(st, labels=cones[0].labels, exact=True)
+    return None
 
 
 def _exact_if_integral(cone: Cone) -> Cone:
@@ -167,6 +201,9 @@ class IntersectionDefinition(PrivacyDefinition):
     def _build_row_cone(self) -> Cone:
         cones = [_exact_if_integral(d.row_cone()) for d in self._members]
         exact = all(c.exact for c in cones)
+        symmetric = symmetric_intersection(*cones) if exact else None  # by orbit when a member's group permutes all
+        if symmetric is not None:
+            return ConeDefinition(symmetric).row_cone()
         if not exact:
             cones = [c.to_float() if c.exact else c for c in cones]
         facets = np.vstack([c.facets for c in cones])
