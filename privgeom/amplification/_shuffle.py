@@ -38,15 +38,16 @@ from .._core.domain import Domain
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.limits import register_limit
-from .._core.numbers import log10_text, log_of_ratio, number_text
+from .._core.numbers import log_of_ratio
 from .._core.arrays import check_dense_size, parse_int
 from .._core.hints import limit_hint
 from .._core.numbers import Scalar
-from .._core.results import Result
 from ..definitions._base import PrivacyDefinition
 from ..definitions._generating import generating_mechanisms
 from ..mechanisms import Mechanism
 from ..smoothed._reduction import compositions, count_compositions
+from ._shuffle_results import ShuffleDelta, ShuffleEpsilon, ShufflePair, ShuffleWorstCase
+from ._worst import certified_worst_case, default_evaluator
 from ._engine import (
     clone_delta_exact,
     dissenter_delta_log,
@@ -113,138 +114,6 @@ def _local(local: Any) -> Mechanism:
             f"the local mechanism must be a privgeom.Mechanism or a definition made of one mechanism, got {local!r}"
         )
     return gens[0]
-
-
-@dataclass(frozen=True)
-class ShufflePair(Result):
-    """A neighbouring pair of datasets of the shuffle model: the other users' inputs and the changing user's two.
-
-    Attributes
-    ----------
-    others : tuple of int
-        How many of the other ``n − 1`` users hold each input (in the order of ``inputs``).
-    a, b : str
-        The input of the changing user in the first and in the second dataset.
-    inputs : tuple of str
-        The local mechanism's inputs.
-    """
-
-    others: tuple[int, ...]
-    a: str
-    b: str
-    inputs: tuple[str, ...]
-    exact: bool = True
-
-    @property
-    def clone_input(self) -> int | None:
-        """The index of the input every other user holds, or None (a mixed pair)."""
-        held = [i for i, c in enumerate(self.others) if c]
-        return held[0] if len(held) == 1 else (0 if not held else None)
-
-    def datasets(self) -> tuple[str, str]:
-        """The two datasets as histogram labels ``[h_0,…]`` over the inputs."""
-        ia, ib = self.inputs.index(self.a), self.inputs.index(self.b)
-        ha = [c + (i == ia) for i, c in enumerate(self.others)]
-        hb = [c + (i == ib) for i, c in enumerate(self.others)]
-        return "[" + ",".join(map(str, ha)) + "]", "[" + ",".join(map(str, hb)) + "]"
-
-    def summary(self) -> str:
-        held = ", ".join(f"{c}×{x}" for c, x in zip(self.others, self.inputs) if c) or "none"
-        return f"others {held}; user: {self.a} → {self.b}"
-
-
-@dataclass(frozen=True)
-class ShuffleDelta(Result):
-    """``δ(ε)`` of a shuffled mechanism for one ordered neighbouring pair.
-
-    Attributes
-    ----------
-    value : Fraction or float
-        ``δ`` (a Fraction when exact; a float, ``0.0`` when it underflows — read ``log10``).
-    log10 : float
-        ``log10 δ`` (``-inf`` when ``δ = 0``), finite far below the double range.
-    rel_error : float
-        Bound on the relative error of ``value`` (0 when exact; first order in the unit roundoff for the log-space
-        route, see :mod:`privgeom.amplification._engine`; NaN — no bound claimed — for a law summed in floats).
-    """
-
-    value: Scalar
-    log10: float
-    rel_error: float
-    level: PrivacyLevel
-    pair: ShufflePair
-    n: int
-    exact: bool
-    route: str
-    terms: int = 0
-
-    def summary(self) -> str:
-        shown = number_text(self.value) if self.exact or self.value != 0 else log10_text(self.log10)
-        err = (
-            "exact"
-            if self.exact
-            else ("floats, no error bound" if math.isnan(self.rel_error) else f"relative error ≤ {self.rel_error:.1e}")
-        )
-        return (
-            f"δ({self.level.shown}) = {shown} ({err}) over n = {self.n} users, pair {self.pair.summary()} "
-            f"[{self.route}]"
-        )
-
-
-@dataclass(frozen=True)
-class ShuffleWorstCase(Result):
-    """The largest ``δ(ε)`` over neighbouring pairs, the pairs attaining it, and how far the search went.
-
-    ``certified`` is True when every neighbouring pair was examined (``scope = "all datasets"``); otherwise the value
-    is the maximum over the clone pairs (every other user holds one input): a lower bound on the worst case, attained
-    at ``attaining``.
-    """
-
-    delta: ShuffleDelta
-    attaining: tuple[ShufflePair, ...]
-    scope: str
-    certified: bool
-    pairs_checked: int
-    level: PrivacyLevel
-    exact: bool
-
-    def summary(self) -> str:
-        kind = (
-            "worst case over all datasets"
-            if self.certified
-            else f"maximum over {self.scope} (a lower bound on the worst case; not every dataset was examined)"
-        )
-        pairs = "; ".join(p.summary() for p in self.attaining[:4]) + (" …" if len(self.attaining) > 4 else "")
-        return f"{kind}: {self.delta}\n  attained by: {pairs}\n  pairs examined: {self.pairs_checked}"
-
-
-@dataclass(frozen=True)
-class ShuffleEpsilon(Result):
-    """Pure ``ε`` of the shuffled mechanism (over every neighbouring pair) with a tally attaining it.
-
-    Attributes
-    ----------
-    level : PrivacyLevel
-        The pure ``ε`` (``level.eps``; ``level.exp_eps`` the largest likelihood ratio, a Fraction in exact mode,
-        ``inf`` when some tally separates two neighbours).
-    pair : ShufflePair or None
-        A neighbouring pair attaining it (None when ``ε = 0``).
-    tally : str
-        The tally attaining it (every user reports the same output).
-    exact : bool
-        True when computed with Fractions.
-    """
-
-    level: PrivacyLevel
-    pair: ShufflePair | None
-    tally: str
-    exact: bool
-
-    def summary(self) -> str:
-        return (
-            f"ε = {number_text(self.level.eps)} (e^ε = {number_text(self.level.exp_eps)}) attained by {self.pair} at the "
-            f"tally {self.tally}: shuffling does not reduce pure ε"
-        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -541,14 +410,24 @@ class Shuffled:
         """The largest ``δ(ε)`` over neighbouring pairs and the pairs attaining it.
 
         ``scope``: ``"all"`` (every histogram of the other users' inputs and every ordered pair of inputs; needs
-        the exact laws, limit ``shuffle_tallies``), ``"clones"`` (the pairs whose other users all hold one input:
-        any ``n``; a lower bound on the worst case, ``certified=False``), ``"near"`` (the clone pairs and, for binary
-        reports, the pairs with ``1..dissenters`` other users holding a second input — where the exhaustive search
-        found the worst datasets; still a lower bound) or ``"auto"`` (``all`` while its work ``pairs × tallies²`` is
-        within the limit ``shuffle_exhaustive_work``, else ``clones``).
+        the exact laws, limit ``shuffle_tallies``), ``"certified"`` (every dataset too, by branch and bound over the
+        other users' input histograms: boxes of datasets bounded by one pair evaluation with fewer users,
+        ``docs/theory.md`` §18.7; binary reports, any ``n``; the value carries a certified relative error),
+        ``"clones"`` (the pairs whose other users all hold one input: any ``n``; a lower bound on the worst case,
+        ``certified=False``), ``"near"`` (the clone pairs and, for binary reports, the pairs with ``1..dissenters``
+        other users holding a second input; still a lower bound) or ``"auto"`` (``all`` while its work
+        ``pairs × tallies²`` is within the limit ``shuffle_exhaustive_work``, else ``certified`` for binary reports,
+        else ``clones``).
+
+        Examples
+        --------
+        >>> import privgeom as pg
+        >>> w = pg.shuffled(pg.randomized_response(1, "3/4"), 8).worst_case("ln(3/2)", scope="certified")
+        >>> w.certified, round(w.delta.value * 131072, 6), [p.summary() for p in w.attaining]
+        (True, 8019.0, ['others 6×1, 1×0; user: 1 → 0', 'others 1×1, 6×0; user: 0 → 1'])
         """
-        if scope not in ("auto", "all", "clones", "near"):
-            raise InvalidParameterError(f"unknown scope {scope!r}; choose one of auto, all, clones, near")
+        if scope not in ("auto", "all", "certified", "clones", "near"):
+            raise InvalidParameterError(f"unknown scope {scope!r}; choose one of auto, all, certified, clones, near")
         level = PrivacyLevel.coerce(eps, name="eps")
         k = len(self.inputs)
         work = count_compositions(self.n - 1, k) * k * (k - 1) * self.n_tallies**2
@@ -557,6 +436,8 @@ class Shuffled:
             and self.n_tallies <= current_limit("shuffle_tallies")
             and work <= current_limit("shuffle_exhaustive_work")
         )
+        if scope == "certified" or (scope == "auto" and not exhaustive and self.local.n_outputs == 2):
+            return self._certified(level)
         if exhaustive:
             self._check_exact_size("the exhaustive worst case")
             if work > current_limit("shuffle_exhaustive_work"):
@@ -605,6 +486,39 @@ class Shuffled:
             pairs_checked=len(pairs),
             level=level,
             exact=best.exact,
+        )
+
+    def _certified(self, level: PrivacyLevel) -> ShuffleWorstCase:
+        """The worst case over every dataset by branch and bound (:mod:`privgeom.amplification._worst`)."""
+        if self.n < 2:
+            raise InvalidParameterError(f"a neighbouring pair needs n >= 2 users, got n = {self.n}")
+        evaluator = default_evaluator(self.local.n_outputs)
+        search = certified_worst_case(self._rows(False), self.n, float(level.exp_eps), evaluator)
+        pairs = tuple(
+            ShufflePair(others=c, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
+            for c, a, b in search.attaining
+        )
+        lv = search.log_value
+        delta = ShuffleDelta(
+            value=math.exp(lv) if lv > -745 else 0.0,
+            log10=lv / math.log(10) if lv > -math.inf else -math.inf,
+            rel_error=search.rel_error,
+            level=level,
+            pair=pairs[0],
+            n=self.n,
+            exact=False,
+            route="branch and bound over every dataset (log space)",
+            terms=search.datasets,
+        )
+        return ShuffleWorstCase(
+            delta=delta,
+            attaining=pairs,
+            scope="all datasets (branch and bound)",
+            certified=True,
+            pairs_checked=search.evaluations,
+            level=level,
+            exact=False,
+            boxes_pruned=search.pruned,
         )
 
     def epsilon(self) -> ShuffleEpsilon:
