@@ -180,32 +180,40 @@ class _Law:
         f2 = np.clip((ys - mode) / max(n2, 1), 0.0, 1.0)
         v1 = n1 * f1 * (1 - f1) + 1.0
         v2 = n2 * f2 * (1 - f2) + 1.0
-        half = np.ceil(sigmas * np.sqrt(v1 * v2 / (v1 + v2)) + 16.0)
-        wlo, whi = np.maximum(imin, mode - half), np.minimum(imax, mode + half)
-        width = int(np.max(whi - wlo + 1, initial=1))
-        i0, i1 = int(np.min(wlo)), int(np.max(whi))
-        j0, j1 = int(np.min(ys - whi)), int(np.max(ys - wlo))
-        ii = np.arange(i0, i1 + 1, dtype=float)
-        jj = np.arange(j0, j1 + 1, dtype=float)
+        half = float(np.max(np.ceil(sigmas * np.sqrt(v1 * v2 / (v1 + v2)) + 16.0)))
+        # one width for the block: row y covers [wlo, wlo + width − 1] ∩ [imin, imax] (terms outside are zero)
+        wlo = np.maximum(imin, mode - half)
+        width = int(max(1.0, float(np.max(np.minimum(imax, mode + half) - wlo + 1))))
+        whi = np.minimum(imax, wlo + width - 1)
+        i0 = int(np.min(wlo))
+        j0 = int(np.min(ys - wlo)) - width + 1
+        span_i = int(np.max(wlo)) - i0 + width
+        span_j = int(np.max(ys - wlo)) - j0 + 1
+        ii = np.arange(i0, i0 + span_i, dtype=float)
+        jj = np.arange(j0, j0 + span_j, dtype=float)
         l1, l2 = log_binom_pmf(ii, n1, p1, q1), log_binom_pmf(jj, n2, p2, q2)
-        e1 = _LOADER_ULPS * u * (1.0 + np.abs(np.where(np.isfinite(l1), l1, 0.0)))
-        e2 = _LOADER_ULPS * u * (1.0 + np.abs(np.where(np.isfinite(l2), l2, 0.0)))
-        I = wlo[:, None] + np.arange(width, dtype=float)[None, :]
-        inside = I <= whi[:, None]
-        J = ys[:, None] - I
-        ia = np.clip(I - i0, 0, ii.size - 1).astype(np.int64)
-        ja = np.clip(J - j0, 0, jj.size - 1).astype(np.int64)
-        L = np.where(inside, l1[ia] + l2[ja], -np.inf)
-        E = e1[ia] + e2[ja] + 2 * u * (np.abs(np.where(inside, L, 0.0)) + 1.0)
+        emax = _LOADER_ULPS * u * (2.0 + float(np.max(np.abs(l1[np.isfinite(l1)]), initial=0.0)))
+        emax += _LOADER_ULPS * u * float(np.max(np.abs(l2[np.isfinite(l2)]), initial=0.0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            h2 = np.where((jj >= 1) & (jj <= n2), jj * q2 / ((n2 - jj + 1) * p2), 0.0)  # B_2(j − 1)/B_2(j)
+        view1 = np.lib.stride_tricks.sliding_window_view(l1, width)
+        # j = y − i runs downwards along a row: windows of the reversed arrays
+        view2 = np.lib.stride_tricks.sliding_window_view(l2[::-1], width)
+        viewh = np.lib.stride_tricks.sliding_window_view(h2[::-1], width)
+        r1 = (wlo - i0).astype(np.int64)
+        r2 = (span_j - 1 - (ys - wlo - j0)).astype(np.int64)
+        L = view1[r1] + view2[r2]
         top = np.max(L, axis=1)
-        with np.errstate(invalid="ignore", over="ignore"):
-            W = np.where(inside, np.exp(L - top[:, None]), 0.0)
+        W = np.exp(L - top[:, None])
+        del L
         s = W.sum(axis=1)
         logs = top + np.log(s)
         rounding = (math.ceil(math.log2(width + 1)) + 6) * u
-        err = (W * E).sum(axis=1) / s + rounding
-        H = np.where(inside, J * q2 / ((n2 - J + 1) * p2), 0.0)  # B_2(j − 1)/B_2(j), j = y − i
-        s1_win = (W * H).sum(axis=1)
+        # every term's relative error is at most emax + 2u (1 + |ln T|) (Loader, and the rounding of exp(L − top))
+        err = np.full(ys.size, emax + 2 * u * (1.0 + float(np.max(np.abs(top)))) + 2 * u * 50) + rounding
+        H = viewh[r2]
+        WH = W * H
+        s1_win = WH.sum(axis=1)
         # the row y − 1 has one index below the window's range when it starts at i = y − n2 >= 1: the term
         # B_1(y − 1 − n2) B_2(n2), computed apart (its own log-pmf error)
         extra = (wlo == imin) & (imin >= 1)
@@ -219,13 +227,12 @@ class _Law:
         s1 = s1_win + ex
         rho = s1 / s
         with np.errstate(invalid="ignore", divide="ignore"):
-            spread = (
-                (W * E * np.abs(H - rho[:, None])).sum(axis=1) + ex * (ex_err + E.max(axis=1)) * (1 + rho)
-            ) / np.where(s1 > 0, s1, 1.0)
+            dev = np.abs(H - rho[:, None])
+            spread = (err * (W * dev).sum(axis=1) + ex * (ex_err + err) * (1 + rho)) / np.where(s1 > 0, s1, 1.0)
         rest, bad = self._rest(W, s, wlo, whi, ys, (imin, imax))
         # the row y − 1 on the same window (its terms are T(i) h(y − i), log-concave in i)
         lo1 = np.where(extra, wlo, np.maximum(0.0, ys - 1 - n2))
-        rest1, bad1 = self._rest(W * H, s1, wlo, whi, ys - 1, (lo1, imax))
+        rest1, bad1 = self._rest(WH, s1, wlo, whi, ys - 1, (lo1, imax))
         bad = bad | (bad1 & (s1 > 0))
         err_rho = spread + 2 * rounding + rest + np.where(s1 > 0, rest1, 0.0)
         if np.any(bad):
@@ -233,13 +240,15 @@ class _Law:
                 raise InvalidParameterError(
                     "the convolution window of a shuffled pair could not be certified (log-concavity check failed)"
                 )
-            sub = self._conv(ys[bad], sigmas * 4)
+            sub = self._conv(ys[bad], sigmas * 2)
             logs[bad], err[bad], rho[bad], err_rho[bad] = sub
             rest[bad] = 0.0
         return logs, err + rest, rho, err_rho
 
 
-def binary_pair_delta_log(R: Sequence[Sequence[float]], others: Sequence[int], a: int, b: int, t: float) -> TailSum:
+def binary_pair_delta_log(
+    R: Sequence[Sequence[float]], others: Sequence[int], a: int, b: int, t: float, *, window: float = _WINDOW_FRACTION
+) -> TailSum:
     """``ln δ`` at ``e^ε = t`` of the ordered pair ``(others + a, others + b)`` of a binary-report shuffled tally.
 
     Parameters
@@ -252,6 +261,9 @@ def binary_pair_delta_log(R: Sequence[Sequence[float]], others: Sequence[int], a
         The changing user's input in the first and in the second dataset.
     t : float
         ``e^ε >= 1``.
+    window : float, optional
+        The certified mass left beyond the summed terms, relative to the sum (default ``10^-18``; it enters the
+        returned error bound — a coarser window gives a cheaper, still certified, upper bound ``e^{ln δ}(1 + e)``).
 
     Returns
     -------
@@ -299,7 +311,8 @@ def binary_pair_delta_log(R: Sequence[Sequence[float]], others: Sequence[int], a
     y0 = int(round(mean))
     theta = math.log(-B / A)
     # beyond y* the terms fall like e^{−θ (y − y*) − (y − y*)²/(2 var)}: 10^-18 is reached within ~45/θ or ~9.5 sd
-    down, up = 16, 32 + int(math.ceil(min(60.0 / theta if theta > 0 else math.inf, 10 * sd)))
+    reach = math.log(1 / window) + 4
+    down, up = 16, 16 + int(math.ceil(min(reach / theta if theta > 0 else math.inf, 10 * sd)))
     lnA = math.log(A)
     for _ in range(_MAX_WIDEN):
         y_lo = max(0, y0 - down)
@@ -325,7 +338,7 @@ def binary_pair_delta_log(R: Sequence[Sequence[float]], others: Sequence[int], a
             log_ratio = -math.log(rho[-1]) + erho[-1] + 1e-12 if rho[-1] > 0 else math.inf
             right_ok = log_ratio < 0
             log_rest = lS[k - 1] + math.log1p(eS[k - 1]) - math.log(-math.expm1(log_ratio)) if right_ok else math.inf
-            right_ok = right_ok and log_rest <= total + math.log(_WINDOW_FRACTION)
+            right_ok = right_ok and log_rest <= total + math.log(window)
         if left_ok and right_ok:
             break
         if not left_ok:
