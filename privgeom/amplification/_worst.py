@@ -182,7 +182,7 @@ def certified_worst_case(
         if evaluations > limit:
             raise SizeLimitError(
                 f"the certified worst case over every dataset of n = {n} users needs more than {limit:,} pair "
-                f"evaluations (limit shuffle_certified_boxes); {limit_hint('shuffle_certified_boxes', evaluations)}"
+                f"evaluations (limit shuffle_certified_boxes); {limit_hint('shuffle_certified_boxes')}"
             )
         return (bound_ev if bound else ev)(R, others, a, b, t)
 
