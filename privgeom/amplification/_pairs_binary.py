@@ -60,7 +60,7 @@ _LOADER_ULPS = 16.0
 #: The certified mass left beyond a window edge must be below this fraction of the sum it closes.
 _WINDOW_FRACTION = 1e-18
 #: Rows of the convolution evaluated together (bounds the memory of one block to rows × window).
-_ROW_BLOCK = 128
+_ROW_BLOCK = 512
 #: Largest number of window widenings before the evaluation is declared failed (an error, never a value).
 _MAX_WIDEN = 40
 
@@ -107,8 +107,11 @@ class _Law:
     ``B_1(i) B_2(y − i)`` — so its error is a few ulps, not the log-pmf's ``|ln P|`` ulps: the difference
     ``A ρ + B`` near the threshold amplifies it."""
 
-    def __init__(self, groups: list[tuple[int, float, float]]) -> None:
+    def __init__(self, groups: list[tuple[int, float, float]], fraction: float = _WINDOW_FRACTION) -> None:
         self.groups = groups
+        #: the certified mass a row may leave outside its window, relative to the row's sum
+        self.fraction = fraction
+        self.sigmas = math.sqrt(2 * math.log(1 / fraction)) + 1.5
         self.top = sum(n for n, _, _ in groups)
 
     def eval(self, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -128,7 +131,7 @@ class _Law:
         out = [np.empty(ys.size) for _ in range(4)]
         for start in range(0, ys.size, _ROW_BLOCK):
             sl = slice(start, start + _ROW_BLOCK)
-            for arr, val in zip(out, self._conv(ys[sl], 10.0)):
+            for arr, val in zip(out, self._conv(ys[sl], self.sigmas)):
                 arr[sl] = val
         return out[0], out[1], out[2], out[3]
 
@@ -159,7 +162,7 @@ class _Law:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 frac = np.where(active & ok, W[rows, edge] * rho / (1 - rho) / np.where(s > 0, s, 1.0), 0.0)
             rest += frac
-        return rest, bad | (rest > _WINDOW_FRACTION)
+        return rest, bad | (rest > self.fraction)
 
     def _conv(self, ys: np.ndarray, sigmas: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         u = UNIT_ROUNDOFF
@@ -304,7 +307,9 @@ def binary_pair_delta_log(
         )
     if B == 0:  # D(y) = A S(y − 1) >= 0 everywhere: δ = A
         return TailSum(math.log(A), errA + 2 * u, 1)
-    law = _Law(groups)
+    # the rows' windows: 10^-18 of each row for a precise value; a coarse window (an upper bound for a box of
+    # datasets) lets them leave up to 10^-2 of its own fraction (the error of ρ is then amplified near y*, and stated)
+    law = _Law(groups, max(_WINDOW_FRACTION, min(1e-10, window * 1e-2)))
     top = law.top  # Y ∈ [0, top]; the tally of all users in [0, top + 1]
     mean, var = _tilted(groups, math.log(-B / A))
     sd = math.sqrt(var + 1.0)
@@ -314,11 +319,24 @@ def binary_pair_delta_log(
     reach = math.log(1 / window) + 4
     down, up = 16, 16 + int(math.ceil(min(reach / theta if theta > 0 else math.inf, 10 * sd)))
     lnA = math.log(A)
+    have: tuple[int, int, list[np.ndarray]] | None = None  # rows computed so far: widening adds only new ones
     for _ in range(_MAX_WIDEN):
         y_lo = max(0, y0 - down)
         y_hi = top + 1 if y0 + up >= top else y0 + up
-        ys = np.arange(y_lo, min(y_hi + 1, top) + 1, dtype=float)
-        lS, eS, rho, erho = law.eval(ys)
+        last = min(y_hi + 1, top)
+        if have is None:
+            cols = list(law.eval(np.arange(y_lo, last + 1, dtype=float)))
+        else:
+            h_lo, h_hi, cols = have
+            if y_lo < h_lo:
+                new = law.eval(np.arange(y_lo, h_lo, dtype=float))
+                cols = [np.concatenate([x, c]) for x, c in zip(new, cols)]
+            if last > h_hi:
+                new = law.eval(np.arange(h_hi + 1, last + 1, dtype=float))
+                cols = [np.concatenate([c, x]) for c, x in zip(cols, new)]
+        have = (y_lo, max(last, have[1]) if have else last, cols)
+        off = have[1] - last
+        lS, eS, rho, erho = (c[: c.size - off] if off else c for c in cols)
         k = min(y_hi, top) - y_lo + 1  # the terms y_lo..min(y_hi, top); y = top + 1 apart
         g = A * rho[:k] + B
         gerr = A * rho[:k] * (erho[:k] + errA) + abs(B) * errB + 3 * u * (A * rho[:k] + abs(B))

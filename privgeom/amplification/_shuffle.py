@@ -6,11 +6,13 @@ law for small ``n``, the clone closed form (exact or in log space, certified rel
 users all hold one input, at ``n`` up to ``10^6`` for binary reports (``docs/theory.md`` §18).
 
 The worst case over datasets (:meth:`Shuffled.worst_case`) is exhaustive when it can be (every histogram of the other
-users' inputs, every ordered pair of inputs of the user who changes); otherwise it is the maximum over the *clone
-pairs* and says so (``certified=False``): the exhaustive search shows that the worst dataset is not always a clone
-pair (binary randomized response with ``p = 3/4``, ``n = 8``, ``e^ε = 11/10``: the worst dataset splits the others
-4–3), so the clone maximum is a lower bound on the worst case, attained at the pair it names — never presented as the
-maximum.
+users' inputs, every ordered pair of inputs of the user who changes); beyond, for binary reports, it is certified by
+branch and bound over the other users' input histograms (:mod:`privgeom.amplification._worst`, ``docs/theory.md``
+§18.7): a box of datasets is bounded by one pair with fewer users (the others' reports are a post-processing), a single
+dataset is evaluated by the general-pair route (:mod:`privgeom.amplification._pairs_binary`). The maximum over the
+*clone pairs* alone (every other user holds one input) is only a lower bound, and says so (``certified=False``): the
+worst dataset is not always a clone pair (binary randomized response with ``p = 3/4``, ``n = 8``, ``e^ε = 3/2``: one
+dissenter among the others).
 
 Examples
 --------

@@ -60,7 +60,7 @@ register_limit(
     "pair evaluations of the branch and bound that certifies the worst case of a shuffled tally over every dataset",
 )
 #: Initial fraction of its distance to the best dataset a near box is made wide.
-_START_FRACTION = 0.03
+_START_FRACTION = 0.05
 
 
 def _binary_bound(R: Sequence[Sequence[float]], others: Sequence[int], a: int, b: int, t: float) -> TailSum:
@@ -249,7 +249,7 @@ def certified_worst_case(
                     continue
                 _, upper = _interval(evaluate(nlo, a, b, True))
                 if adapt:  # widen after a prune, narrow after a miss (the chain of this box only)
-                    frac = min(0.5, frac * 1.15) if upper < best_lower else max(1e-4, frac * 0.7)
+                    frac = min(0.5, frac * 1.04) if upper < best_lower else max(1e-4, frac * 0.75)
                 if rest is not None:
                     heapq.heappush(heap, (-up, next(counter), rest[0], rest[1], a, b, False, frac))
                 lo, hi = nlo, nhi
