@@ -438,7 +438,7 @@ class Shuffled:
             and self.n_tallies <= current_limit("shuffle_tallies")
             and work <= current_limit("shuffle_exhaustive_work")
         )
-        if scope == "certified" or (scope == "auto" and not exhaustive and self.local.n_outputs == 2):
+        if scope == "certified" or (scope == "auto" and not exhaustive and self._certifiable()):
             return self._certified(level)
         if exhaustive:
             self._check_exact_size("the exhaustive worst case")
@@ -490,12 +490,24 @@ class Shuffled:
             exact=best.exact,
         )
 
+    def _certifiable(self) -> bool:
+        """Binary reports and at most two distinct report laws (the general-pair route convolves two binomials)."""
+        return self.local.n_outputs == 2 and len({tuple(col) for col in zip(*self._rows(False))}) <= 2
+
     def _certified(self, level: PrivacyLevel) -> ShuffleWorstCase:
         """The worst case over every dataset by branch and bound (:mod:`privgeom.amplification._worst`)."""
         if self.n < 2:
             raise InvalidParameterError(f"a neighbouring pair needs n >= 2 users, got n = {self.n}")
         evaluator = default_evaluator(self.local.n_outputs)
-        search = certified_worst_case(self._rows(False), self.n, float(level.exp_eps), evaluator)
+        if not self._certifiable():
+            raise InvalidParameterError(
+                f"the certified worst case handles binary reports with at most two distinct report laws among the "
+                f"inputs; this local mechanism has {self.local.n_inputs} inputs with "
+                f"{len({tuple(col) for col in zip(*self._rows(False))})} distinct laws (use scope='all' at small n, "
+                "or scope='clones' for a lower bound)"
+            )
+        rows = [[float(v) for v in row] for row in self._rows(False)]
+        search = certified_worst_case(rows, self.n, float(level.exp_eps), evaluator)
         pairs = tuple(
             ShufflePair(others=c, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
             for c, a, b in search.attaining

@@ -131,6 +131,7 @@ def certified_worst_case(
     *,
     bound_evaluator: Evaluator | None = None,
     candidates: Sequence[tuple[int, ...]] = (),
+    on_prune: Callable[[tuple[int, ...], tuple[int, ...], int, int, float], None] | None = None,
 ) -> WorstSearch:
     """``max`` over every neighbouring pair of the shuffled tally's ``δ`` at ``e^ε = t``, certified.
 
@@ -150,6 +151,9 @@ def certified_worst_case(
     candidates : sequence of count vectors, optional
         Datasets of the other users evaluated first (the clone datasets and those with 1 to 3 dissenters always
         are): a good lower bound early prunes more.
+    on_prune : callable, optional
+        Called as ``on_prune(lo, hi, a, b, log_upper)`` for every box pruned by its own evaluated bound (an audit
+        trail: every dataset of the box has ``ln δ <= log_upper``).
 
     Raises
     ------
@@ -206,14 +210,14 @@ def certified_worst_case(
             for d in range(0, 4):
                 if (d == 0 and y != x) or (d > 0 and y == x) or d > N:
                     continue
-                c = [0] * k
-                c[x] += N - d
-                c[y] += d
-                seeds.append(tuple(c))
-    seeds += [tuple(int(v) for v in c) for c in candidates]
-    for c in dict.fromkeys(seeds):
+                counts = [0] * k
+                counts[x] += N - d
+                counts[y] += d
+                seeds.append(tuple(counts))
+    seeds += [tuple(int(v) for v in cand) for cand in candidates]
+    for seed in dict.fromkeys(seeds):
         for a, b in directions:
-            resolve(c, a, b)
+            resolve(seed, a, b)
 
     # best-first search; heap items: (−upper, tiebreak, lo, hi, a, b, evaluated, fraction used for a near box)
     counter = itertools.count()
@@ -226,8 +230,12 @@ def certified_worst_case(
     while heap:
         neg_up, _, lo, hi, a, b, done, frac = heapq.heappop(heap)
         up = -neg_up
-        if up < best_lower:
-            pruned += 1 + sum(1 for item in heap if not item[6] or item[2] != item[3])
+        if up < best_lower:  # every box left is below the best lower bound (by its own or an enclosing box's bound)
+            left = [(lo, hi, a, b, up)] + [(i[2], i[3], i[4], i[5], -i[0]) for i in heap if not i[6] or i[2] != i[3]]
+            pruned += len(left)
+            if on_prune is not None:
+                for box in left:
+                    on_prune(*box)
             break
         if lo == hi:  # one dataset
             if done:
@@ -257,6 +265,8 @@ def certified_worst_case(
                 _, upper = _interval(evaluate(lo, a, b, True))
             if upper < best_lower:
                 pruned += 1
+                if on_prune is not None:
+                    on_prune(lo, hi, a, b, upper)
                 continue
             heapq.heappush(heap, (-upper, next(counter), lo, hi, a, b, True, frac))
             continue

@@ -356,3 +356,24 @@ def test_a_box_bound_is_above_every_dataset_in_the_box(i: int, j: int, n: int, t
     for m in range(m_lo, m_hi + 1):
         exact = exact_pair_delta(R, (m, N - m), a, 1 - a, t)
         assert float(exact) <= upper * (1 + 1e-15) + 1e-300, (m_lo, m_hi, m, exact, upper)
+
+
+@pytest.mark.parametrize("p, q", [(F(3, 4), F(1, 4)), (F(1, 3), F(3, 5))])
+def test_every_pruned_box_is_below_its_bound_and_the_maximum(p: F, q: F) -> None:
+    """The branch and bound's audit trail: every box it prunes, at n = 12 and 30, has every dataset's exact δ at most
+    the box's certified bound, and that bound below the certified maximum."""
+    from privgeom.amplification._worst import certified_worst_case
+
+    R, Rf = _rational_binary(p, q)
+    for n in (12, 30):
+        for t in (F(1), F(11, 10), F(3, 2)):
+            boxes: list = []
+            w = certified_worst_case(Rf, n, float(t), on_prune=lambda *box: boxes.append(box))
+            top = math.exp(w.log_value) * (1 + w.rel_error)
+            for lo, hi, a, b, log_upper in boxes:
+                upper = math.exp(log_upper)
+                assert upper < top
+                for m in range(lo[0], hi[0] + 1):
+                    exact = exact_pair_delta(R, (m, n - 1 - m), a, b, t)
+                    assert float(exact) <= upper * (1 + 1e-15), (n, t, lo, hi, m)
+            assert boxes or n == 12

@@ -109,3 +109,13 @@ def test_certified_worst_case_at_n_1000_matches_direct_convolution() -> None:
     w = pg.shuffled(M, n).worst_case(eps, scope="certified")
     assert abs(w.delta.value / values.max() - 1) < 1e-9
     assert {pr.others for pr in w.attaining} == {(998, 1), (1, 998)}
+
+
+def test_certified_scope_refuses_three_distinct_report_laws() -> None:
+    """Two reports but three inputs with three distinct report laws: the general-pair route convolves at most two
+    binomials, so the certified search refuses (and auto falls back to the clone maximum, labelled a lower bound)."""
+    M = pg.Mechanism([["1/4", "1/2", "3/4"], ["3/4", "1/2", "1/4"]], ["a", "b", "c"], ["1", "0"])
+    S = pg.shuffled(M, 200)
+    with pytest.raises(pg.InvalidParameterError, match="3 distinct laws"):
+        S.worst_case("ln(6/5)", scope="certified")
+    assert not S.worst_case("ln(6/5)").certified
