@@ -27,8 +27,10 @@ half-line is summed (``docs/theory.md`` §18.7):
 The relative-error bound follows the convention of :class:`~privgeom.amplification._engine.TailSum`: the weighted
 mean of per-term bounds — for ``S(y)`` the log-pmf bounds, the rounding of the log-sum and the certified window
 truncation; for ``D(y) = A S(y − 1) + B S(y)`` the bounds of its two parts relative to ``D`` (the difference
-amplifies them near the threshold) and the rounding of ``A`` and ``B`` — plus the certified mass beyond ``y_hi`` and
-the terms near ``y*`` whose sign the errors leave open.
+amplifies them near the threshold) and the rounding of ``A`` and ``B`` — plus the certified mass beyond ``y_hi``, the
+terms near ``y*`` whose sign the errors leave open, and the rounding of ``e^ε`` to a double. The mechanism is the one
+given: its double entries (an exact entry that is not a dyadic rational is rounded before the sum, and that
+rounding is not part of the bound — the convention of every log-space route of the package).
 
 Examples
 --------
