@@ -98,6 +98,9 @@ register_limit(
     "MAX_DISSENTER_WORK",
     "(n+1)(d+1) of the log-space delta of a shuffled pair whose other users hold one input except d",
 )
+#: Pair evaluations the certified search may take under ``scope="auto"`` before the worst case falls back to the
+#: clone maximum (labelled a lower bound): at small ``ε`` the profile over datasets is flat and few boxes prune.
+AUTO_CERTIFIED_BUDGET = 600
 #: Route thresholds (not limits: the log-space route gives the same answer to a stated relative error): the clone
 #: closed form is summed in exact rationals up to these ``n`` (one and two merged dimensions).
 EXACT_CLONE_MAX_N = {1: 10**9, 2: 2000, 3: 120}
@@ -418,8 +421,9 @@ class Shuffled:
         ``"clones"`` (the pairs whose other users all hold one input: any ``n``; a lower bound on the worst case,
         ``certified=False``), ``"near"`` (the clone pairs and, for binary reports, the pairs with ``1..dissenters``
         other users holding a second input; still a lower bound) or ``"auto"`` (``all`` while its work
-        ``pairs × tallies²`` is within the limit ``shuffle_exhaustive_work``, else ``certified`` for binary reports,
-        else ``clones``).
+        ``pairs × tallies²`` is within the limit ``shuffle_exhaustive_work``, else ``certified`` for binary reports
+        while it needs at most ``AUTO_CERTIFIED_BUDGET`` pair evaluations — at small ``ε`` the profile over datasets
+        is flat and little prunes —, else ``clones``, the scope saying why).
 
         Examples
         --------
@@ -438,8 +442,15 @@ class Shuffled:
             and self.n_tallies <= current_limit("shuffle_tallies")
             and work <= current_limit("shuffle_exhaustive_work")
         )
-        if scope == "certified" or (scope == "auto" and not exhaustive and self._certifiable()):
+        fallback = ""
+        if scope == "certified":
             return self._certified(level)
+        if scope == "auto" and not exhaustive and self._certifiable():
+            budget = min(AUTO_CERTIFIED_BUDGET, current_limit("shuffle_certified_boxes"))
+            try:
+                return self._certified(level, budget=budget)
+            except SizeLimitError:  # a flat profile (small ε) prunes little: the clone maximum, labelled a lower bound
+                fallback = f" (the certified search needs more than {budget:,} pair evaluations here)"
         if exhaustive:
             self._check_exact_size("the exhaustive worst case")
             if work > current_limit("shuffle_exhaustive_work"):
@@ -479,7 +490,7 @@ class Shuffled:
             "all datasets"
             if exhaustive
             else ("clone pairs" if scope != "near" else f"clone pairs and pairs with at most {dissenters} dissenters")
-        )
+        ) + fallback
         return ShuffleWorstCase(
             delta=best,
             attaining=attaining,
@@ -494,7 +505,7 @@ class Shuffled:
         """Binary reports and at most two distinct report laws (the general-pair route convolves two binomials)."""
         return self.local.n_outputs == 2 and len({tuple(col) for col in zip(*self._rows(False))}) <= 2
 
-    def _certified(self, level: PrivacyLevel) -> ShuffleWorstCase:
+    def _certified(self, level: PrivacyLevel, budget: int | None = None) -> ShuffleWorstCase:
         """The worst case over every dataset by branch and bound (:mod:`privgeom.amplification._worst`)."""
         if self.n < 2:
             raise InvalidParameterError(f"a neighbouring pair needs n >= 2 users, got n = {self.n}")
@@ -507,7 +518,7 @@ class Shuffled:
                 "or scope='clones' for a lower bound)"
             )
         rows = [[float(v) for v in row] for row in self._rows(False)]
-        search = certified_worst_case(rows, self.n, float(level.exp_eps), evaluator)
+        search = certified_worst_case(rows, self.n, float(level.exp_eps), evaluator, budget=budget)
         pairs = tuple(
             ShufflePair(others=c, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
             for c, a, b in search.attaining

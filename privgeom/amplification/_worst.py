@@ -132,6 +132,7 @@ def certified_worst_case(
     bound_evaluator: Evaluator | None = None,
     candidates: Sequence[tuple[int, ...]] = (),
     on_prune: Callable[[tuple[int, ...], tuple[int, ...], int, int, float], None] | None = None,
+    budget: int | None = None,
 ) -> WorstSearch:
     """``max`` over every neighbouring pair of the shuffled tally's ``δ`` at ``e^ε = t``, certified.
 
@@ -151,6 +152,8 @@ def certified_worst_case(
     candidates : sequence of count vectors, optional
         Datasets of the other users evaluated first (the clone datasets and those with 1 to 3 dissenters always
         are): a good lower bound early prunes more.
+    budget : int, optional
+        At most this many pair evaluations (and never more than the limit ``shuffle_certified_boxes``).
     on_prune : callable, optional
         Called as ``on_prune(lo, hi, a, b, log_upper)`` for every box pruned by its own evaluated bound (an audit
         trail: every dataset of the box has ``ln δ <= log_upper``).
@@ -174,6 +177,7 @@ def certified_worst_case(
     symmetric = _symmetric(R)
     directions = [(0, 1)] if symmetric else [(a, b) for a in range(k) for b in range(k) if a != b]
     limit = current_limit("shuffle_certified_boxes")
+    limit = limit if budget is None else min(limit, budget)
     evaluations = pruned = 0
     resolved: dict[tuple[tuple[int, ...], int, int], tuple[float, float, TailSum]] = {}
     best_lower = -math.inf

@@ -119,3 +119,17 @@ def test_certified_scope_refuses_three_distinct_report_laws() -> None:
     with pytest.raises(pg.InvalidParameterError, match="3 distinct laws"):
         S.worst_case("ln(6/5)", scope="certified")
     assert not S.worst_case("ln(6/5)").certified
+
+
+def test_auto_falls_back_to_the_clone_maximum_when_the_certified_search_is_too_long() -> None:
+    """At ε = 0 the profile over datasets is flat (the variance of the others' count does not depend on the split
+    for randomized response) and few boxes prune: under auto, a search past its budget gives the clone maximum,
+    labelled a lower bound with the reason; scope="certified" still certifies (every dataset evaluated here)."""
+    S = pg.shuffled(pg.randomized_response(1, "3/4"), 2500)
+    with pg.limits(shuffle_certified_boxes=50):  # the budget of auto is at most the limit: a quick fallback
+        w = S.worst_case(0)
+    assert not w.certified and w.scope == "clone pairs (the certified search needs more than 50 pair evaluations here)"
+    small = pg.shuffled(pg.randomized_response(1, "3/4"), 200).worst_case(0, scope="certified")
+    assert small.certified and small.delta.value > pg.shuffled(pg.randomized_response(1, "3/4"), 200).worst_case(
+        0, scope="clones"
+    ).delta.value * (1 + small.delta.rel_error)
