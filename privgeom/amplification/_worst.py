@@ -64,8 +64,8 @@ _START_FRACTION = 0.05
 
 
 def _binary_bound(R: Sequence[Sequence[float]], others: Sequence[int], a: int, b: int, t: float) -> TailSum:
-    """The binary evaluator with a coarser certified window (``10^-8``): a cheaper upper bound for a box."""
-    return binary_pair_delta_log(R, others, a, b, t, window=1e-8)
+    """The binary evaluator with a coarser certified window (``10^-6``): a cheaper upper bound for a box."""
+    return binary_pair_delta_log(R, others, a, b, t, window=1e-6)
 
 
 def default_evaluator(n_outputs: int) -> Evaluator:
@@ -148,7 +148,7 @@ def certified_worst_case(
         ``(R, others, a, b, t) -> TailSum``; default :func:`default_evaluator` for the number of reports.
     bound_evaluator : callable, optional
         The evaluator of the boxes' upper bounds (its certified ``e^{ln δ}(1 + e)`` is used; it may be coarser);
-        default ``evaluator`` (for the default binary evaluator: the same with a ``10^-8`` window).
+        default ``evaluator`` (for the default binary evaluator: the same with a ``10^-6`` window).
     candidates : sequence of count vectors, optional
         Datasets of the other users evaluated first (the clone datasets and those with 1 to 3 dissenters always
         are): a good lower bound early prunes more.
