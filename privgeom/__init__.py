@@ -284,6 +284,7 @@ _LIMIT_MODULES = (
     "privgeom.analyses.optimal._optimal_adp",
     "privgeom.analyses.relaxation._relaxation",
     "privgeom.amplification._shuffle",
+    "privgeom.amplification._worst",
     "privgeom.analyses.profiles._scan",
     "privgeom.analyses.guarantees._summary",
     "privgeom.definitions._approx_dp",

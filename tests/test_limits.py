@@ -329,6 +329,10 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     # 4 histograms of the others x 2 ordered pairs x 5^2 tallies = 200
     # (5 + 1) x (1 + 1) = 12
     "shuffle_dissenter_work": (10, lambda: _dissenter_pair()),
+    "shuffle_certified_boxes": (
+        5,
+        lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 60).worst_case("ln(6/5)", scope="certified"),
+    ),
     "shuffle_exhaustive_work": (
         100,
         lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 4).worst_case(0, scope="all"),
@@ -400,7 +404,7 @@ BUDGETS: dict[str, tuple[int, Callable[[], Any]]] = {
 
 #: Limits whose refusal cannot know the size needed (it is found while enumerating): the message says ``=N``, and the
 #: default lets the call through.
-NEED_UNKNOWN = {"dp_ray_steps", "composition_atoms"}
+NEED_UNKNOWN = {"dp_ray_steps", "composition_atoms", "shuffle_certified_boxes"}
 #: Limits whose suggested value is a proven lower bound (more may be needed) or known step by step only.
 NEED_AT_LEAST = {"fm_rows", "dp_rays", "dp_ray_orbits"}
 

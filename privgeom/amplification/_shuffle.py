@@ -6,11 +6,13 @@ law for small ``n``, the clone closed form (exact or in log space, certified rel
 users all hold one input, at ``n`` up to ``10^6`` for binary reports (``docs/theory.md`` §18).
 
 The worst case over datasets (:meth:`Shuffled.worst_case`) is exhaustive when it can be (every histogram of the other
-users' inputs, every ordered pair of inputs of the user who changes); otherwise it is the maximum over the *clone
-pairs* and says so (``certified=False``): the exhaustive search shows that the worst dataset is not always a clone
-pair (binary randomized response with ``p = 3/4``, ``n = 8``, ``e^ε = 11/10``: the worst dataset splits the others
-4–3), so the clone maximum is a lower bound on the worst case, attained at the pair it names — never presented as the
-maximum.
+users' inputs, every ordered pair of inputs of the user who changes); beyond, for binary reports, it is certified by
+branch and bound over the other users' input histograms (:mod:`privgeom.amplification._worst`, ``docs/theory.md``
+§18.8): a box of datasets is bounded by one pair with fewer users (the others' reports are a post-processing), a single
+dataset is evaluated by the general-pair route (:mod:`privgeom.amplification._pairs_binary`). The maximum over the
+*clone pairs* alone (every other user holds one input) is only a lower bound, and says so (``certified=False``): the
+worst dataset is not always a clone pair (binary randomized response with ``p = 3/4``, ``n = 8``, ``e^ε = 3/2``: one
+dissenter among the others).
 
 Examples
 --------
@@ -38,15 +40,16 @@ from .._core.domain import Domain
 from .._core.errors import InvalidParameterError, InvalidTypeError, SizeLimitError
 from .._core.level import LevelLike, PrivacyLevel
 from .._core.limits import register_limit
-from .._core.numbers import log10_text, log_of_ratio, number_text
+from .._core.numbers import log_of_ratio
 from .._core.arrays import check_dense_size, parse_int
 from .._core.hints import limit_hint
 from .._core.numbers import Scalar
-from .._core.results import Result
 from ..definitions._base import PrivacyDefinition
 from ..definitions._generating import generating_mechanisms
 from ..mechanisms import Mechanism
 from ..smoothed._reduction import compositions, count_compositions
+from ._shuffle_results import ShuffleDelta, ShuffleEpsilon, ShufflePair, ShuffleWorstCase
+from ._worst import certified_worst_case, default_evaluator
 from ._engine import (
     clone_delta_exact,
     dissenter_delta_log,
@@ -95,6 +98,9 @@ register_limit(
     "MAX_DISSENTER_WORK",
     "(n+1)(d+1) of the log-space delta of a shuffled pair whose other users hold one input except d",
 )
+#: Pair evaluations the certified search may take under ``scope="auto"`` before the worst case falls back to the
+#: clone maximum (labelled a lower bound): at small ``ε`` the profile over datasets is flat and few boxes prune.
+AUTO_CERTIFIED_BUDGET = 600
 #: Route thresholds (not limits: the log-space route gives the same answer to a stated relative error): the clone
 #: closed form is summed in exact rationals up to these ``n`` (one and two merged dimensions).
 EXACT_CLONE_MAX_N = {1: 10**9, 2: 2000, 3: 120}
@@ -113,138 +119,6 @@ def _local(local: Any) -> Mechanism:
             f"the local mechanism must be a privgeom.Mechanism or a definition made of one mechanism, got {local!r}"
         )
     return gens[0]
-
-
-@dataclass(frozen=True)
-class ShufflePair(Result):
-    """A neighbouring pair of datasets of the shuffle model: the other users' inputs and the changing user's two.
-
-    Attributes
-    ----------
-    others : tuple of int
-        How many of the other ``n − 1`` users hold each input (in the order of ``inputs``).
-    a, b : str
-        The input of the changing user in the first and in the second dataset.
-    inputs : tuple of str
-        The local mechanism's inputs.
-    """
-
-    others: tuple[int, ...]
-    a: str
-    b: str
-    inputs: tuple[str, ...]
-    exact: bool = True
-
-    @property
-    def clone_input(self) -> int | None:
-        """The index of the input every other user holds, or None (a mixed pair)."""
-        held = [i for i, c in enumerate(self.others) if c]
-        return held[0] if len(held) == 1 else (0 if not held else None)
-
-    def datasets(self) -> tuple[str, str]:
-        """The two datasets as histogram labels ``[h_0,…]`` over the inputs."""
-        ia, ib = self.inputs.index(self.a), self.inputs.index(self.b)
-        ha = [c + (i == ia) for i, c in enumerate(self.others)]
-        hb = [c + (i == ib) for i, c in enumerate(self.others)]
-        return "[" + ",".join(map(str, ha)) + "]", "[" + ",".join(map(str, hb)) + "]"
-
-    def summary(self) -> str:
-        held = ", ".join(f"{c}×{x}" for c, x in zip(self.others, self.inputs) if c) or "none"
-        return f"others {held}; user: {self.a} → {self.b}"
-
-
-@dataclass(frozen=True)
-class ShuffleDelta(Result):
-    """``δ(ε)`` of a shuffled mechanism for one ordered neighbouring pair.
-
-    Attributes
-    ----------
-    value : Fraction or float
-        ``δ`` (a Fraction when exact; a float, ``0.0`` when it underflows — read ``log10``).
-    log10 : float
-        ``log10 δ`` (``-inf`` when ``δ = 0``), finite far below the double range.
-    rel_error : float
-        Bound on the relative error of ``value`` (0 when exact; first order in the unit roundoff for the log-space
-        route, see :mod:`privgeom.amplification._engine`; NaN — no bound claimed — for a law summed in floats).
-    """
-
-    value: Scalar
-    log10: float
-    rel_error: float
-    level: PrivacyLevel
-    pair: ShufflePair
-    n: int
-    exact: bool
-    route: str
-    terms: int = 0
-
-    def summary(self) -> str:
-        shown = number_text(self.value) if self.exact or self.value != 0 else log10_text(self.log10)
-        err = (
-            "exact"
-            if self.exact
-            else ("floats, no error bound" if math.isnan(self.rel_error) else f"relative error ≤ {self.rel_error:.1e}")
-        )
-        return (
-            f"δ({self.level.shown}) = {shown} ({err}) over n = {self.n} users, pair {self.pair.summary()} "
-            f"[{self.route}]"
-        )
-
-
-@dataclass(frozen=True)
-class ShuffleWorstCase(Result):
-    """The largest ``δ(ε)`` over neighbouring pairs, the pairs attaining it, and how far the search went.
-
-    ``certified`` is True when every neighbouring pair was examined (``scope = "all datasets"``); otherwise the value
-    is the maximum over the clone pairs (every other user holds one input): a lower bound on the worst case, attained
-    at ``attaining``.
-    """
-
-    delta: ShuffleDelta
-    attaining: tuple[ShufflePair, ...]
-    scope: str
-    certified: bool
-    pairs_checked: int
-    level: PrivacyLevel
-    exact: bool
-
-    def summary(self) -> str:
-        kind = (
-            "worst case over all datasets"
-            if self.certified
-            else f"maximum over {self.scope} (a lower bound on the worst case; not every dataset was examined)"
-        )
-        pairs = "; ".join(p.summary() for p in self.attaining[:4]) + (" …" if len(self.attaining) > 4 else "")
-        return f"{kind}: {self.delta}\n  attained by: {pairs}\n  pairs examined: {self.pairs_checked}"
-
-
-@dataclass(frozen=True)
-class ShuffleEpsilon(Result):
-    """Pure ``ε`` of the shuffled mechanism (over every neighbouring pair) with a tally attaining it.
-
-    Attributes
-    ----------
-    level : PrivacyLevel
-        The pure ``ε`` (``level.eps``; ``level.exp_eps`` the largest likelihood ratio, a Fraction in exact mode,
-        ``inf`` when some tally separates two neighbours).
-    pair : ShufflePair or None
-        A neighbouring pair attaining it (None when ``ε = 0``).
-    tally : str
-        The tally attaining it (every user reports the same output).
-    exact : bool
-        True when computed with Fractions.
-    """
-
-    level: PrivacyLevel
-    pair: ShufflePair | None
-    tally: str
-    exact: bool
-
-    def summary(self) -> str:
-        return (
-            f"ε = {number_text(self.level.eps)} (e^ε = {number_text(self.level.exp_eps)}) attained by {self.pair} at the "
-            f"tally {self.tally}: shuffling does not reduce pure ε"
-        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -541,14 +415,25 @@ class Shuffled:
         """The largest ``δ(ε)`` over neighbouring pairs and the pairs attaining it.
 
         ``scope``: ``"all"`` (every histogram of the other users' inputs and every ordered pair of inputs; needs
-        the exact laws, limit ``shuffle_tallies``), ``"clones"`` (the pairs whose other users all hold one input:
-        any ``n``; a lower bound on the worst case, ``certified=False``), ``"near"`` (the clone pairs and, for binary
-        reports, the pairs with ``1..dissenters`` other users holding a second input — where the exhaustive search
-        found the worst datasets; still a lower bound) or ``"auto"`` (``all`` while its work ``pairs × tallies²`` is
-        within the limit ``shuffle_exhaustive_work``, else ``clones``).
+        the exact laws, limit ``shuffle_tallies``), ``"certified"`` (every dataset too, by branch and bound over the
+        other users' input histograms: boxes of datasets bounded by one pair evaluation with fewer users,
+        ``docs/theory.md`` §18.8; binary reports, any ``n``; the value carries a certified relative error),
+        ``"clones"`` (the pairs whose other users all hold one input: any ``n``; a lower bound on the worst case,
+        ``certified=False``), ``"near"`` (the clone pairs and, for binary reports, the pairs with ``1..dissenters``
+        other users holding a second input; still a lower bound) or ``"auto"`` (``all`` while its work
+        ``pairs × tallies²`` is within the limit ``shuffle_exhaustive_work``, else ``certified`` for binary reports
+        while it needs at most ``AUTO_CERTIFIED_BUDGET`` pair evaluations — at small ``ε`` the profile over datasets
+        is flat and little prunes —, else ``clones``, the scope saying why).
+
+        Examples
+        --------
+        >>> import privgeom as pg
+        >>> w = pg.shuffled(pg.randomized_response(1, "3/4"), 8).worst_case("ln(3/2)", scope="certified")
+        >>> w.certified, round(w.delta.value * 131072, 6), [p.summary() for p in w.attaining]
+        (True, 8019.0, ['others 6×1, 1×0; user: 1 → 0', 'others 1×1, 6×0; user: 0 → 1'])
         """
-        if scope not in ("auto", "all", "clones", "near"):
-            raise InvalidParameterError(f"unknown scope {scope!r}; choose one of auto, all, clones, near")
+        if scope not in ("auto", "all", "certified", "clones", "near"):
+            raise InvalidParameterError(f"unknown scope {scope!r}; choose one of auto, all, certified, clones, near")
         level = PrivacyLevel.coerce(eps, name="eps")
         k = len(self.inputs)
         work = count_compositions(self.n - 1, k) * k * (k - 1) * self.n_tallies**2
@@ -557,6 +442,15 @@ class Shuffled:
             and self.n_tallies <= current_limit("shuffle_tallies")
             and work <= current_limit("shuffle_exhaustive_work")
         )
+        fallback = ""
+        if scope == "certified":
+            return self._certified(level)
+        if scope == "auto" and not exhaustive and self._certifiable():
+            budget = min(AUTO_CERTIFIED_BUDGET, current_limit("shuffle_certified_boxes"))
+            try:
+                return self._certified(level, budget=budget)
+            except SizeLimitError:  # a flat profile (small ε) prunes little: the clone maximum, labelled a lower bound
+                fallback = f" (the certified search needs more than {budget:,} pair evaluations here)"
         if exhaustive:
             self._check_exact_size("the exhaustive worst case")
             if work > current_limit("shuffle_exhaustive_work"):
@@ -596,7 +490,7 @@ class Shuffled:
             "all datasets"
             if exhaustive
             else ("clone pairs" if scope != "near" else f"clone pairs and pairs with at most {dissenters} dissenters")
-        )
+        ) + fallback
         return ShuffleWorstCase(
             delta=best,
             attaining=attaining,
@@ -605,6 +499,51 @@ class Shuffled:
             pairs_checked=len(pairs),
             level=level,
             exact=best.exact,
+        )
+
+    def _certifiable(self) -> bool:
+        """Binary reports and at most two distinct report laws (the general-pair route convolves two binomials)."""
+        return self.local.n_outputs == 2 and len({tuple(col) for col in zip(*self._rows(False))}) <= 2
+
+    def _certified(self, level: PrivacyLevel, budget: int | None = None) -> ShuffleWorstCase:
+        """The worst case over every dataset by branch and bound (:mod:`privgeom.amplification._worst`)."""
+        if self.n < 2:
+            raise InvalidParameterError(f"a neighbouring pair needs n >= 2 users, got n = {self.n}")
+        evaluator = default_evaluator(self.local.n_outputs)
+        if not self._certifiable():
+            raise InvalidParameterError(
+                f"the certified worst case handles binary reports with at most two distinct report laws among the "
+                f"inputs; this local mechanism has {self.local.n_inputs} inputs with "
+                f"{len({tuple(col) for col in zip(*self._rows(False))})} distinct laws (use scope='all' at small n, "
+                "or scope='clones' for a lower bound)"
+            )
+        rows = [[float(v) for v in row] for row in self._rows(False)]
+        search = certified_worst_case(rows, self.n, float(level.exp_eps), evaluator, budget=budget)
+        pairs = tuple(
+            ShufflePair(others=c, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
+            for c, a, b in search.attaining
+        )
+        lv = search.log_value
+        delta = ShuffleDelta(
+            value=math.exp(lv) if lv > -745 else 0.0,
+            log10=lv / math.log(10) if lv > -math.inf else -math.inf,
+            rel_error=search.rel_error,
+            level=level,
+            pair=pairs[0],
+            n=self.n,
+            exact=False,
+            route="branch and bound over every dataset (log space)",
+            terms=search.datasets,
+        )
+        return ShuffleWorstCase(
+            delta=delta,
+            attaining=pairs,
+            scope="all datasets (branch and bound)",
+            certified=True,
+            pairs_checked=search.evaluations,
+            level=level,
+            exact=False,
+            boxes_pruned=search.pruned,
         )
 
     def epsilon(self) -> ShuffleEpsilon:

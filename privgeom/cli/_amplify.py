@@ -3,8 +3,9 @@
 ``privgeom shuffle --local SPEC -n N --eps E [E ...]``
     The shuffled tally of ``N`` users applying the local mechanism ``SPEC`` (a definition spec made of one mechanism:
     ``rr:k=1,p=3/4``, ``krr:n=3,exp_eps=2``, ``oue:d=4,exp_eps=3``, … or a mechanism JSON file): ``δ(ε)`` at the worst
-    neighbouring pair (``--scope``: exhaustive over every dataset when it fits, else over the clone pairs — then
-    labelled a lower bound), or at one pair (``--others 1=3,0=1 --change 1:0``). ``--fmt`` adds Feldman–McMillan–
+    neighbouring pair (``--scope``: exhaustive over every dataset when it fits, else — binary reports — the certified
+    worst case over every dataset by branch and bound, with its relative error and attaining datasets, else the
+    clone pairs, labelled a lower bound), or at one pair (``--others 1=3,0=1 --change 1:0``). ``--fmt`` adds Feldman–McMillan–
     Talwar's clone bound, ``--definition`` the shuffled definition's row cone, semantics and DP sandwich (small ``N``),
     ``--plot FILE`` the ``log10 δ(ε)`` curves. Exit 0, or with ``--max-delta D``: 0 when every ``δ ≤ D``, else 1.
 ``privgeom subsample -m FILE --rate γ``
@@ -80,11 +81,12 @@ def _shuffle_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eps", nargs="+", default=["0"], help="ε value(s); ln(r) for exact results (default 0)")
     p.add_argument(
         "--scope",
-        choices=("auto", "all", "clones", "near"),
+        choices=("auto", "all", "certified", "clones", "near"),
         default="auto",
-        help="worst case over every dataset (all), over the clone pairs (clones: any n, a lower bound), "
-        "over the clone pairs and the pairs with 1-3 dissenters (near: binary reports, a lower "
-        "bound), or all while the exact laws fit (auto)",
+        help="worst case over every dataset, exhaustively (all) or by a certified branch and bound (certified: "
+        "binary reports, any n), over the clone pairs (clones: any n, a lower bound), over the clone pairs and "
+        "the pairs with 1-3 dissenters (near: binary reports, a lower bound), or auto: all while the exact laws "
+        "fit, else certified for binary reports, else clones",
     )
     p.add_argument(
         "--others",

@@ -28,10 +28,17 @@ def test_shuffle_definition_report_of_binary_rr_over_four_users(capsys, tmp_path
 
 
 def test_shuffle_json_large_n_and_max_delta(capsys):
-    code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 100000, "--eps", "0.05", "--json")
+    code, out, _ = run(
+        capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 100000, "--eps", "0.05", "--scope", "clones", "--json"
+    )
     data = json.loads(out)
     w = data["points"][0]["worst_case"]
     assert code == 0 and w["certified"] is False and w["scope"] == "clone pairs" and w["delta"]["log10"] < -40
+    # beyond the exhaustive sizes, auto is the certified branch and bound over every dataset (binary reports)
+    code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 2000, "--eps", "0.2", "--json")
+    w = json.loads(out)["points"][0]["worst_case"]
+    assert code == 0 and w["certified"] is True and w["scope"] == "all datasets (branch and bound)"
+    assert w["boxes_pruned"] > 0 and w["delta"]["rel_error"] < 1e-9 and w["attaining"][0]["others"] == [1998, 1]
     code, out, _ = run(capsys, "shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0", "--max-delta", "1/100")
     assert code == 1
     code, out, _ = run(
@@ -89,8 +96,10 @@ def test_subsample_refuses_a_file_whose_inputs_are_not_the_histograms(capsys, tm
 
 
 def test_max_delta_answers_yes_only_with_a_proof_over_every_dataset(capsys):
-    # n = 10^5: the clone maximum (3.3e-45) is only a lower bound on the worst case; FMT's proven bound is 2.1e-23
-    base = ("shuffle", "--local", "rr:k=1,p=3/4", "-n", 100000, "--eps", "0.05", "--json", "--max-delta")
+    # n = 10^5 over the clone pairs: their maximum (3.3e-45) is only a lower bound on the worst case; FMT's proven
+    # bound is 2.1e-23
+    base = ("shuffle", "--local", "rr:k=1,p=3/4", "-n", 100000, "--eps", "0.05", "--scope", "clones", "--json")
+    base = base + ("--max-delta",)
     code, out, _ = run(capsys, *base, "1e-30")  # between the two: undecided, never a "yes"
     data = json.loads(out)
     assert code == 2 and data["error"] == "SizeLimitError" and "undecided" in data["message"]
@@ -100,6 +109,12 @@ def test_max_delta_answers_yes_only_with_a_proof_over_every_dataset(capsys):
     code, out, _ = run(capsys, *base, "1e-50")  # below the clone pair's exact value: no, with the pair
     verdict = json.loads(out)["points"][0]["max_delta"]
     assert code == 1 and verdict["holds"] is False and "99999×0" in verdict["reason"]
+    # the certified worst case decides both ways at n = 2000 (δ = 7.4e-16 over every dataset)
+    cert = ("shuffle", "--local", "rr:k=1,p=3/4", "-n", 2000, "--eps", "0.2", "--json", "--max-delta")
+    code, out, _ = run(capsys, *cert, "1e-15")
+    verdict = json.loads(out)["points"][0]["max_delta"]
+    assert code == 0 and verdict["holds"] is True and "over every neighbouring pair" in verdict["reason"]
+    assert run(capsys, *cert, "1e-16")[0] == 1
     # exhaustive at n = 10: yes / no decided over every dataset
     small = ("shuffle", "--local", "rr:k=1,p=3/4", "-n", 10, "--eps", "0.5", "--max-delta")
     assert run(capsys, *small, "1/10")[0] == 0 and run(capsys, *small, "1/100")[0] == 1
