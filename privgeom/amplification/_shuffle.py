@@ -59,6 +59,7 @@ from ._engine import (
     exact_pair_laws,
     merge_clone,
 )
+from ._pairs import pair_delta_log
 from .._core.limits import current_limit
 
 __all__ = [
@@ -252,8 +253,9 @@ class Shuffled:
         """``δ(ε) = E_{e^ε}(P_a ‖ P_b)`` of the tally for one ordered neighbouring pair (default: the worst case).
 
         ``method``: ``"auto"`` (exact rationals when the data are rational and ``n`` is small, else log space),
-        ``"exact"`` or ``"log"`` (clone pairs only). Mixed pairs use the exact Poisson-multinomial law (limit
-        ``shuffle_tallies``).
+        ``"exact"`` or ``"log"`` (certified log space: clone pairs, binary pairs with dissenters, and any pair of a local
+        mechanism with up to four merged outputs, ``docs/theory.md`` §18.7). Mixed pairs use the exact
+        Poisson-multinomial law while it fits (limit ``shuffle_tallies``), log space beyond.
 
         Examples
         --------
@@ -280,6 +282,8 @@ class Shuffled:
             held = sorted((cnt, i) for i, cnt in enumerate(pair.others) if cnt)
             dissent = len(held) == 2 and self.local.n_outputs == 2
             exact_fits = self.n_tallies <= current_limit("shuffle_tallies")
+            if not dissent and (method == "log" or (method == "auto" and not exact_fits)):
+                return self._log_pair(level, pair, a, b)  # any pair with up to 4 merged outputs (§18.7)
             if method == "log" or (method == "auto" and dissent and not (exact and exact_fits)):
                 if not dissent:
                     raise InvalidParameterError(
@@ -331,6 +335,8 @@ class Shuffled:
             return self._result(value, level, pair, exact, "exact Poisson-multinomial law", 0)
         merged = merge_clone(self._rows(False), c, a, b)
         if len(merged.probs) > 3:
+            if method == "log" or self.n_tallies > current_limit("shuffle_tallies"):
+                return self._log_pair(level, pair, a, b)  # four merged categories: the core sum of §18.7
             self._check_exact_size(
                 f"this clone pair ({len(merged.probs)} merged output categories; the log-space "
                 "closed form handles at most 3)"
@@ -381,6 +387,22 @@ class Shuffled:
             terms=0,
         )
 
+    def _log_pair(self, level: PrivacyLevel, pair: ShufflePair, a: int, b: int) -> ShuffleDelta:
+        """Any pair with up to four merged outputs in log space (:func:`~privgeom.amplification._pairs.pair_delta_log`,
+        ``docs/theory.md`` §18.7), with its certified relative error."""
+        s = pair_delta_log(self._rows(False), pair.others, a, b, float(level.exp_eps))
+        return ShuffleDelta(
+            value=math.exp(s.log_value) if s.log_value > -745 else 0.0,
+            log10=s.log_value / math.log(10) if s.log_value > -math.inf else -math.inf,
+            rel_error=s.rel_error,
+            level=level,
+            pair=pair,
+            n=self.n,
+            exact=False,
+            route="core and minority (log space)",
+            terms=s.terms,
+        )
+
     def _result(
         self, value: Scalar, level: PrivacyLevel, pair: ShufflePair, exact: bool, route: str, terms: int
     ) -> ShuffleDelta:
@@ -417,7 +439,8 @@ class Shuffled:
         ``scope``: ``"all"`` (every histogram of the other users' inputs and every ordered pair of inputs; needs
         the exact laws, limit ``shuffle_tallies``), ``"certified"`` (every dataset too, by branch and bound over the
         other users' input histograms: boxes of datasets bounded by one pair evaluation with fewer users,
-        ``docs/theory.md`` §18.8; binary reports, any ``n``; the value carries a certified relative error),
+        ``docs/theory.md`` §18.8; binary reports at any ``n``, three or four reports at small ``n``; the value carries a
+        certified relative error),
         ``"clones"`` (the pairs whose other users all hold one input: any ``n``; a lower bound on the worst case,
         ``certified=False``), ``"near"`` (the clone pairs and, for binary reports, the pairs with ``1..dissenters``
         other users holding a second input; still a lower bound) or ``"auto"`` (``all`` while its work
@@ -501,19 +524,24 @@ class Shuffled:
             exact=best.exact,
         )
 
-    def _certifiable(self) -> bool:
-        """Binary reports and at most two distinct report laws (the general-pair route convolves two binomials)."""
-        return self.local.n_outputs == 2 and len({tuple(col) for col in zip(*self._rows(False))}) <= 2
+    def _certifiable(self, *, explicit: bool = False) -> bool:
+        """Binary reports with at most two distinct report laws (the binary route convolves two binomials, fast at any
+        ``n``: what ``scope="auto"`` uses), or — asked for explicitly — three or four reports (the core-and-minority
+        route of ``docs/theory.md`` §18.7, whose cost grows with the square of a box's minority: practical at small
+        ``n`` only)."""
+        if self.local.n_outputs == 2:
+            return len({tuple(col) for col in zip(*self._rows(False))}) <= 2
+        return explicit and self.local.n_outputs <= 4
 
     def _certified(self, level: PrivacyLevel, budget: int | None = None) -> ShuffleWorstCase:
         """The worst case over every dataset by branch and bound (:mod:`privgeom.amplification._worst`)."""
         if self.n < 2:
             raise InvalidParameterError(f"a neighbouring pair needs n >= 2 users, got n = {self.n}")
         evaluator = default_evaluator(self.local.n_outputs)
-        if not self._certifiable():
+        if not self._certifiable(explicit=budget is None):
             raise InvalidParameterError(
-                f"the certified worst case handles binary reports with at most two distinct report laws among the "
-                f"inputs; this local mechanism has {self.local.n_inputs} inputs with "
+                f"the certified worst case handles up to 4 reports, and binary reports with at most two distinct "
+                f"report laws among the inputs; this local mechanism has {self.local.n_inputs} inputs with "
                 f"{len({tuple(col) for col in zip(*self._rows(False))})} distinct laws (use scope='all' at small n, "
                 "or scope='clones' for a lower bound)"
             )

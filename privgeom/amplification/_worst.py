@@ -48,6 +48,7 @@ from .._core.hints import limit_hint
 from .._core.limits import current_limit, register_limit
 from ._engine import TailSum
 from ._pairs_binary import binary_pair_delta_log
+from ._pairs import pair_delta_log
 
 __all__ = ["certified_worst_case", "WorstSearch", "default_evaluator", "MAX_CERTIFIED_BOXES", "Evaluator"]
 
@@ -75,14 +76,16 @@ def default_evaluator(n_outputs: int) -> Evaluator:
     """The pair evaluator for a local mechanism with ``n_outputs`` reports.
 
     Binary reports: :func:`~privgeom.amplification._pairs_binary.binary_pair_delta_log` (``n`` up to ``10^6`` and
-    beyond). More reports need a general-pair evaluator with the same signature; none is wired in yet.
+    beyond); three or four reports: :func:`~privgeom.amplification._pairs.pair_delta_log` (``n`` up to about
+    ``10^4``; a pair whose minority is too large for it is refused by the limit ``shuffle_pair_work``).
     """
     if n_outputs == 2:
         return binary_pair_delta_log
-    # a general-pair evaluator for more reports plugs in here, e.g. ``return pair_delta_log``
+    if n_outputs <= 4:
+        return pair_delta_log  # any pair with up to four merged outputs (docs/theory.md §18.7)
     raise InvalidParameterError(
-        f"the certified worst case beyond the exhaustive sizes needs a pair evaluator for {n_outputs} reports; only "
-        "binary reports have one (use scope='all' at small n, or scope='clones'/'near' for a lower bound)"
+        f"the certified worst case beyond the exhaustive sizes needs a pair evaluator for {n_outputs} reports; "
+        "privgeom has them for up to 4 reports (use scope='all' at small n, or scope='clones'/'near' for a lower bound)"
     )
 
 

@@ -200,9 +200,11 @@ def test_bad_input_is_refused_with_the_value_named() -> None:
         S.pair(a="1", b="1")
     with pytest.raises(pg.InvalidParameterError, match="unknown method 'fast'"):
         S.delta(0.1, S.pair(), method="fast")
-    S3 = pg.shuffled(KRR3, 4)
-    with pytest.raises(pg.InvalidParameterError, match="binary reports"):
-        S3.delta(0.1, S3.pair({"0": 1, "1": 1, "2": 1}, "0", "1"), method="log")
+    S3 = pg.shuffled(KRR3, 4)  # a mixed 3-ary pair in log space agrees with the exact law within its bound
+    mixed = S3.pair({"0": 1, "1": 1, "2": 1}, "0", "1")
+    logd, exact = S3.delta(0.1, mixed, method="log"), S3.delta(0.1, mixed, method="exact")
+    assert logd.route == "core and minority (log space)"
+    assert abs(logd.value / float(exact.value) - 1) <= logd.rel_error
     with pytest.raises(pg.InvalidParameterError, match="n must be"):
         pg.shuffled(RR, 0)
     with pytest.raises(pg.InvalidTypeError):

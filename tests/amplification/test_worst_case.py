@@ -75,11 +75,12 @@ def test_auto_scope_is_certified_at_large_n_for_binary_reports() -> None:
     assert d["certified"] is True and d["boxes_pruned"] == w.boxes_pruned
 
 
-def test_certified_scope_refuses_more_than_two_reports_beyond_the_exhaustive_sizes() -> None:
-    S = pg.shuffled(pg.kary_randomized_response(3, exp_eps=2), 40)
-    with pytest.raises(pg.InvalidParameterError, match="pair evaluator for 3 reports"):
+def test_certified_scope_refuses_more_than_four_reports_beyond_the_exhaustive_sizes() -> None:
+    S = pg.shuffled(pg.kary_randomized_response(5, exp_eps=2), 40)
+    with pytest.raises(pg.InvalidParameterError, match="pair evaluator for 5 reports"):
         S.worst_case(0.5, scope="certified")
     assert not S.worst_case(0.5).certified  # auto: the clone maximum, a lower bound
+    assert not pg.shuffled(pg.kary_randomized_response(3, exp_eps=2), 40).worst_case(0.5).certified
 
 
 def test_certified_search_respects_its_limit() -> None:
@@ -133,3 +134,22 @@ def test_auto_falls_back_to_the_clone_maximum_when_the_certified_search_is_too_l
     assert small.certified and small.delta.value > pg.shuffled(pg.randomized_response(1, "3/4"), 200).worst_case(
         0, scope="clones"
     ).delta.value * (1 + small.delta.rel_error)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_certified_equals_exhaustive_for_three_ary_randomized_response(n: int) -> None:
+    """The branch and bound with the core-and-minority evaluator (three reports) finds the exhaustive worst case."""
+    S = pg.shuffled(pg.kary_randomized_response(3, exp_eps=3), n)
+    for eps in ("ln(3/2)", "ln(2)"):
+        every = S.worst_case(eps, scope="all")
+        found = S.worst_case(eps, scope="certified")
+        assert every.certified and found.certified
+        assert abs(found.delta.value / float(every.delta.value) - 1) <= max(found.delta.rel_error, 1e-15)
+        key = lambda p: (p.others, p.a, p.b)  # noqa: E731
+        assert sorted(map(key, found.attaining)) == sorted(map(key, every.attaining))
+
+
+def test_auto_does_not_try_the_certified_search_for_three_reports_at_large_n() -> None:
+    """The core-and-minority cost grows with a box's minority: auto keeps the clone maximum, labelled a lower bound."""
+    w = pg.shuffled(pg.kary_randomized_response(3, exp_eps=3), 2000).worst_case("ln(2)")
+    assert not w.certified and "clone" in w.scope
