@@ -19,6 +19,7 @@ from .._core.arrays import ATOL, MatrixLike, readonly, VectorLike
 from .._core.numbers import integer_json
 from .._core.results import Serializable, to_jsonable
 from . import _cone_ops
+from . import _engines
 from . import _redundancy
 from ._canonical import as_int_rows as _as_int_rows
 from ._canonical import (
@@ -249,6 +250,9 @@ class Cone(Serializable):
         dim = len(labs)
         if len(r) + len(lin) == 0:
             return cls._make(labs, ex, atol, (empty(dim, ex), identity(dim, ex)), (empty(dim, ex), empty(dim, ex)))
+        both = _engines.generators_verified(r) if ex and len(lin) == 0 else None
+        if both is not None:  # many generators: the extreme ones from the facets, found by one conversion
+            return cls._make(labs, ex, atol, both[1], both[0])
         r, lin = _redundancy.canonicalize(r, lin, kind="V", exact=ex)
         return cls._make(labs, ex, atol, None, canonical_pair(r, lin, exact=ex, atol=atol, as_int=ex))
 
