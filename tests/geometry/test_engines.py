@@ -12,7 +12,7 @@ import pytest
 import privgeom as pg
 from privgeom import SizeLimitError, SolverError
 from privgeom.geometry import Cone, use_engine
-from privgeom.geometry import _engines, _redundancy, _verify
+from privgeom.geometry import _engines, _projection, _redundancy, _verify
 
 ENGINES = _engines.available_engines()
 
@@ -291,3 +291,28 @@ def test_extreme_generators_from_the_facets_match_redundancy_removal() -> None:
         assert R.tolist() == c.int_rays.tolist() and Fa.tolist() == c.int_facets.tolist() and L.shape[0] == 0
     # a cone with a line (x and -x) is not for this route
     assert _engines.generators_verified(np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0]] * 400), method="normaliz") is None
+
+
+# ----------------------------------------------------------------------------------------------- projection
+def test_every_projection_engine_gives_the_image_of_the_generators() -> None:
+    # x0 ≥ x1 ≥ x2 ≥ 0 onto (x0, x2): x0 ≥ x2 ≥ 0, whichever engine eliminates (Lin & Kifer, Section V)
+    c = Cone.from_facets([[1, -1, 0], [0, 1, -1], [0, 0, 1]])
+    c.int_rays  # the generators are known: an elimination is checked on them
+    for method in _projection.PROJECTION_METHODS:
+        assert c.project([0, 2], method=method).int_facets.tolist() == [[1, -1], [0, 1]]
+
+
+def test_a_wrong_elimination_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from privgeom.geometry._projection import ELIMINATIONS, Eliminator, Projected
+
+    def too_tight(hrep, vrep, keep, exact):  # type: ignore[no-untyped-def]
+        # x0 ≥ 2·x2 cuts off the projected generator (1, 1)
+        return Projected("H", np.array([[F(1), F(-2)], [F(0), F(1)]], dtype=object), np.zeros((0, 2), dtype=object))
+
+    monkeypatch.setitem(ELIMINATIONS, "block", Eliminator("cdd", "H", too_tight))
+    c = Cone.from_facets([[1, -1, 0], [0, 1, -1], [0, 0, 1]])
+    c.int_rays
+    with pytest.raises(
+        SolverError, match=r"wrong projection: the inequality \[1, -2\] fails on the projected generator"
+    ):
+        c.project([0, 2], method="block")
