@@ -329,24 +329,25 @@ def fast_canonical(rows: list[list[int]], dim: int) -> np.ndarray:
     """
     if not rows:
         return np.zeros((0, dim), dtype=np.int64)
-    if any(type(v) is not int for r in rows for v in r):
-        raise TypeError("fast_canonical takes integer rows")
-    big = max(max(r) for r in rows) >= 2**62 or min(min(r) for r in rows) <= -(2**62)
-    if not big:
-        a = np.array(rows, dtype=np.int64)
+    try:
+        a = np.array(rows, dtype=np.int64)  # raises OverflowError at an entry past int64
+        small = bool(np.abs(a).max() < 2**62)
+    except OverflowError:
+        small = False
+    if small:
         g = np.gcd.reduce(a, axis=1)
         a = a[g > 0] // g[g > 0][:, None]
         return np.ascontiguousarray(np.unique(a, axis=0)[::-1])  # np.unique sorts increasing lexicographically
     o = np.empty((len(rows), dim), dtype=object)
     o[:] = rows
     g = np.gcd.reduce(o, axis=1)
-    keep = np.asarray(g != 0, dtype=bool)
-    o = o[keep] // g[keep][:, None]
-    uniq = sorted(set(map(tuple, o.tolist())), reverse=True)
-    out = np.empty((len(uniq), dim), dtype=object)
-    if uniq:
-        out[:] = uniq
-    return out
+    if not bool(np.all(g == 1)):  # an engine's rows are usually primitive already: then nothing is divided
+        keep = np.asarray(g != 0, dtype=bool)
+        o = o[keep] // g[keep][:, None]
+        rows = o.tolist()
+    order = sorted(range(len(rows)), key=rows.__getitem__, reverse=True)  # Python's exact list comparison
+    order = [k for i, k in enumerate(order) if i == 0 or rows[k] != rows[order[i - 1]]]
+    return o[order]
 
 
 def _canonical(rows: list[Any], lin: list[Any], dim: int) -> tuple[np.ndarray, np.ndarray]:

@@ -54,16 +54,30 @@ from ._canonical import normalise_rows, rref
 #: are computed on Python integers alone (2^400: squares and sums of a few thousand of them stay below 2^1023).
 FLOAT_SAFE_INT = 2**400
 
-__all__ = ["verify_pair", "batch_ranks_mod_p", "exact_signs", "int_rank", "tight_ranks"]
+__all__ = ["verify_pair", "batch_ranks_mod_p", "exact_signs", "int_rank", "tight_ranks", "limbs", "remember_limbs"]
 
 #: A prime below 2^31 (the product of two residues fits in int64); the same prime as
 #: :data:`privgeom.geometry._lp.RANK_PRIME`, kept here so that verifying imports no LP solver.
 RANK_PRIME = 2_147_483_647
-#: Primes below 2^26 for the exact zero tests of :func:`exact_signs`: residues below 2^26 multiply to below 2^52, so
-#: a dot product of up to 2^11 of them sums in ``int64`` without wrapping and the residues of a whole product matrix
-#: come from one integer matrix product (their product, about 2^207, covers float error bounds up to about 10^62).
-PRIMES = (67_108_859, 67_108_837, 67_108_819, 67_108_777, 67_108_763, 67_108_757, 67_108_753, 67_108_747)
-#: Most coordinates for the ``int64`` residue products of :func:`exact_signs` (``n · (2^26)^2 < 2^63``).
+#: Primes below 2^21 for the exact zero tests of :func:`exact_signs`: residues below 2^21 multiply to below 2^42, so
+#: a dot product of up to 2^11 of them is an integer below 2^53, exact in float64, and the residues of a whole product
+#: matrix come from one BLAS matrix product per prime (their product, about 2^251, covers float error bounds up to
+#: about 10^75).
+PRIMES = (
+    2_097_133,
+    2_097_131,
+    2_097_097,
+    2_097_091,
+    2_097_083,
+    2_097_047,
+    2_097_041,
+    2_097_031,
+    2_097_023,
+    2_097_013,
+    2_096_993,
+    2_097_143,
+)
+#: Most coordinates for the float64 residue products of :func:`exact_signs` (``n · (2^21)^2 ≤ 2^53``).
 RESIDUE_MAX_DIM = 2**11
 #: The prime of the batched elimination: below 2^21, so ``p_c·row − a·pivot`` stays below 2^43 in int64 and needs
 #: one reduction per step. A rank that falls short modulo this prime is recomputed exactly before anything is refused
@@ -78,16 +92,24 @@ COMPRESS_CHUNK = 2048
 BLOCK = 1024
 
 
-#: Bits of the low limb of :func:`_limbs` (Python ints split as ``hi·2^31 + lo``, both in ``int64``).
+#: Bits of the low limb of :func:`limbs` (Python ints split as ``hi·2^31 + lo``, both in ``int64``).
 LIMB_BITS = 31
-#: The object arrays split by :func:`_limbs` in this verification (by ``id``, with the array kept alive so that the id
+#: The object arrays split by :func:`limbs` in this verification (by ``id``, with the array kept alive so that the id
 #: stays its own; at most :data:`LIMB_CACHE`, emptied when a verification ends): one verification reduces the same
 #: facets modulo several primes.
-LIMB_CACHE = 4
+LIMB_CACHE = 8
 _LIMBS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def _limbs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def remember_limbs(rows: np.ndarray, hi: np.ndarray, lo: np.ndarray) -> None:
+    """Record the limbs of the object array ``rows`` (known to its caller: rows reordered from split rows) for the
+    verification that follows (:func:`limbs`)."""
+    if len(_LIMBS) >= LIMB_CACHE:
+        _LIMBS.clear()
+    _LIMBS[id(rows)] = (rows, hi, lo)
+
+
+def limbs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """An object array of Python ints as two ``int64`` arrays ``(hi, lo)`` with ``rows = hi·2^31 + lo`` and
     ``0 ≤ lo < 2^31`` (Python's floor shift and mask, exact for negative ints too), when every entry is below
     ``2^93`` in absolute value (``hi`` then fits in ``int64``); else None. Cached for the verification in progress."""
@@ -98,18 +120,16 @@ def _limbs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     hi = (rows >> LIMB_BITS).astype(np.int64)
     lo = (rows & (2**LIMB_BITS - 1)).astype(np.int64)
-    if len(_LIMBS) >= LIMB_CACHE:
-        _LIMBS.clear()
-    _LIMBS[id(rows)] = (rows, hi, lo)
+    remember_limbs(rows, hi, lo)
     return hi, lo
 
 
 def _mod_p(rows: np.ndarray, prime: int = RANK_PRIME) -> np.ndarray:
     """Integer rows reduced modulo ``prime`` (below 2^31) as int64: ``int64`` rows directly; Python ints from their
-    limbs (:func:`_limbs`: ``(hi mod p)·(2^31 mod p) + lo`` stays below 2^63) or, past the limbs, one by one."""
+    limbs (:func:`limbs`: ``(hi mod p)·(2^31 mod p) + lo`` stays below 2^63) or, past the limbs, one by one."""
     if rows.dtype != object:
         return np.mod(rows.astype(np.int64), prime)
-    split = _limbs(rows)
+    split = limbs(rows)
     if split is None:
         return np.mod(rows, prime).astype(np.int64)  # Python's % on each int (a C loop over the objects), in [0, p)
     hi, lo = split
@@ -218,7 +238,8 @@ def exact_signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     *Accuracy and Stability of Numerical Algorithms*, 2nd ed., Section 3.1, with the rounding of the inputs added),
     which settles every sign outside the bound; an entry inside it has ``|s|`` below twice the bound, so once the
     product of the primes of :data:`PRIMES` used exceeds that, its residues modulo them decide whether it is 0
-    (Chinese remainder theorem; the residues of the whole product come from one ``int64`` matrix product per prime),
+    (Chinese remainder theorem; the residues of the whole product come from one float64 matrix product per prime,
+    exact below 2^53),
     and anything still undecided is computed on Python integers.
 
     >>> exact_signs(np.array([[2**62, 1]], dtype=object), np.array([[1, -2**62], [1, 0]], dtype=object)).tolist()
@@ -244,9 +265,9 @@ def exact_signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     zero = np.ones(len(i_idx), dtype=bool)
     modulus = 1
     if n <= RESIDUE_MAX_DIM:
-        for prime in PRIMES:  # the residues of the whole product, one integer matrix product per prime
-            res = np.mod(_mod_p(A, prime) @ _mod_p(B, prime).T, prime)
-            zero &= res[i_idx, j_idx] == 0
+        for prime in PRIMES:  # the residues of the whole product, one exact float64 matrix product per prime
+            prod = _mod_p(A, prime).astype(float) @ _mod_p(B, prime).astype(float).T  # integers below 2^53
+            zero &= np.fmod(prod[i_idx, j_idx].astype(np.int64), prime) == 0
             modulus *= prime
             if modulus > need:
                 break
@@ -331,7 +352,11 @@ def _rank(rows: np.ndarray) -> int:
     """Exact rank of integer rows (a modular lower bound first, :func:`int_rank` when it falls short)."""
     if len(rows) == 0:
         return 0
-    r = int(batch_ranks_mod_p(rows, np.ones((1, len(rows)), dtype=bool))[0])
+    every = np.ones((1, len(rows)), dtype=bool)
+    if len(rows) > COMPRESS_FACTOR * rows.shape[1]:  # many rows: a random compression first (a lower bound too)
+        r = int(_compressed_ranks(rows, every, rows[:0])[0])
+    else:
+        r = int(batch_ranks_mod_p(rows, every)[0])
     if r == min(rows.shape):
         return r
     return int_rank(rows)
@@ -403,6 +428,11 @@ def _tightness(
             )
 
 
+def _stack(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a`` and ``b`` stacked (``a`` itself when ``b`` is empty: its residues stay cached)."""
+    return a if len(b) == 0 else np.concatenate([a, b])
+
+
 def verify_pair(
     vpair: tuple[np.ndarray, np.ndarray], hpair: tuple[np.ndarray, np.ndarray], *, engine: str, produced: str = "H"
 ) -> None:
@@ -456,10 +486,10 @@ def _verify_pair(
                     f"{what} = {value} for row {i} {a[i].tolist()} and row {j} {b[j].tolist()} "
                     f"({'negative' if what == 'facet·ray' else 'nonzero'})",
                 )
-    dim = _rank(np.concatenate([R, L])) if len(R) + len(L) else 0
+    dim = _rank(_stack(R, L)) if len(R) + len(L) else 0
     if len(E) + dim != n:
         raise _fail(engine, f"{len(E)} equalities for generators spanning dimension {dim} in R^{n}")
-    hrank = _rank(np.concatenate([F, E])) if len(F) + len(E) else 0
+    hrank = _rank(_stack(F, E)) if len(F) + len(E) else 0
     if len(L) + hrank != n:
         raise _fail(engine, f"a lineality space of dimension {len(L)} for inequalities of rank {hrank} in R^{n}")
     _tightness(F, R, L, dim - 1, "facets", "generators", engine, signs)
