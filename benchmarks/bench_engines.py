@@ -197,6 +197,17 @@ def table_rows(args: argparse.Namespace, rows: list[list[str]]) -> None:
         row_cone_case(n_out, n_in, 0, args.budget, args.cdd_max_entries, rows)
 
 
+#: ``threshold_rows``: small random mechanisms (outputs, datasets) across the ``auto`` threshold between cdd and
+#: Normaliz (:data:`privgeom.geometry._engines.AUTO_NORMALIZ_ENTRIES` generator entries).
+THRESHOLD = [(8, 5), (10, 6), (12, 7), (12, 8), (14, 8), (15, 9), (16, 9), (16, 10), (18, 10), (20, 10)]
+
+
+def threshold_rows(args: argparse.Namespace, rows: list[list[str]]) -> None:
+    """Small row cones on both sides of the ``auto`` threshold (every engine, cdd included)."""
+    for n_out, n_in in THRESHOLD:
+        row_cone_case(n_out, n_in, 7, args.budget, max(args.cdd_max_entries, n_out * n_in), rows)
+
+
 def corpus_rows(args: argparse.Namespace, rows: list[list[str]]) -> None:
     """The corpus: ``--corpus`` random finite definitions, 10–16 datasets, 20–30 outputs, seeds 100, 101, …"""
     rng = np.random.default_rng(2024)
@@ -213,7 +224,12 @@ def design_rows(args: argparse.Namespace, rows: list[list[str]]) -> None:
 
 #: The groups of rows :func:`main` runs, in order (a new group: a function ``(args, rows) -> None`` and its name here;
 #: ``--skip NAME`` leaves one out).
-ROW_FUNCTIONS: list[Callable[[argparse.Namespace, list[list[str]]], None]] = [table_rows, corpus_rows, design_rows]
+ROW_FUNCTIONS: list[Callable[[argparse.Namespace, list[list[str]]], None]] = [
+    threshold_rows,
+    table_rows,
+    corpus_rows,
+    design_rows,
+]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,10 +11,28 @@ known (:data:`ENGINES`):
 * ``"ppl"`` — the Parma Polyhedra Library through pplpy (double description on exact integers).
 
 ``method="auto"`` (the default, :func:`use_engine` changes it) picks the engine by :func:`choose`, a table whose
-thresholds come from ``benchmarks/bench_engines.py`` on the 2-core reference machine: Normaliz for a V→H conversion
-of at least :data:`AUTO_NORMALIZ_ENTRIES` generator entries (below it the worker start costs more than cdd's whole
-run), cdd otherwise and for every H→V conversion (Normaliz and PPL build the dual cone by Fourier–Motzkin and ran
-for minutes on inputs cdd converts in seconds). ``"cdd"``, ``"normaliz"``, ``"ppl"`` force one.
+thresholds come from ``benchmarks/bench_engines.py`` (random mechanisms, entries 1..19 normalised; every engine's
+time includes the canonical form and the verification, which are the same for all), measured on the busy 2-core
+machine (load 6–9 from other work, so single times vary by up to 1.5x; short cases best of three):
+
+=========================== ========= ===========================================================================
+rule                        threshold measured (seconds: cdd / Normaliz / PPL)
+=========================== ========= ===========================================================================
+V→H by Normaliz             ≥ 128     12 x 8 (96 entries) 0.12 / 0.40 / 0.44; 14 x 8 (112) 0.37 / 0.46 / 0.50;
+(:data:`AUTO_NORMALIZ_      entries   15 x 9 (135) 0.62 / 0.53 / 0.55; 16 x 9 (144) 0.63 / 0.48 / 0.60; 20 x 10
+ENTRIES`), else cdd                   3.2 / 0.97 / 1.2; 24 x 12 13.0 / 2.2 / 2.8; 27 x 11 24.4 / 3.4 / 10.3 (below
+                                      ~128 entries the worker start of a foreign engine costs more than cdd's run)
+PPL never chosen            —         slower than Normaliz on every corpus case both finished (24 x 16: 11.4 vs
+                                      6.3; 28 x 14: no answer in 150 s vs 34.5)
+H→V by cdd                  always    Normaliz and PPL build the dual cone by Fourier–Motzkin and ran for minutes on
+                                      inputs cdd converts in seconds
+cdd in the calling process  ≤ 400     (:data:`CDD_IN_PROCESS_ENTRIES`) cdd finishes within a second there
+extreme generators from     ≥ 3,000   (:data:`GENERATORS_FIRST_ENTRIES`, when auto gives V→H to a foreign engine)
+the facets                            hull(RR(4, 3/4), DP(Q4, 3)): 1,006 generators, one LP each 23 s; one
+                                      Normaliz conversion and the tightness ranks 4 s
+=========================== ========= ===========================================================================
+
+``"cdd"``, ``"normaliz"``, ``"ppl"`` force one.
 
 Whatever the engine, its answer is put in canonical form and proved by
 :func:`~privgeom.geometry._verify.verify_pair` before it is returned: an engine can be slow, never wrong.
@@ -76,11 +94,10 @@ ENGINES = ("cdd", "normaliz", "ppl")
 METHODS = ("auto",) + ENGINES
 #: Normaliz threads (the reference machine has two cores).
 NORMALIZ_THREADS = 2
-#: ``auto``: a V→H conversion goes to Normaliz from this many generator entries (rows x dimension) up. Measured on the
-#: 2-core machine (random mechanisms, best of two): 8 x 5 cdd 0.03 s / Normaliz 0.22 s, 12 x 8 0.14 / 0.24,
-#: 16 x 9 0.36 / 0.38, 20 x 10 1.9 / 1.0, 24 x 12 11.3 / 1.9 (``benchmarks/bench_engines.py``): below ~150 entries
-#: cdd in-process beats the worker start of a foreign engine.
-AUTO_NORMALIZ_ENTRIES = 150
+#: ``auto``: a V→H conversion goes to Normaliz from this many generator entries (rows x dimension) up: the crossover
+#: of ``benchmarks/bench_engines.py``'s threshold rows, between 14 x 8 (cdd faster) and 15 x 9 (Normaliz faster);
+#: the module docstring has the table.
+AUTO_NORMALIZ_ENTRIES = 128
 #: cdd runs in the calling process below this many input entries (it finishes well within a second there), in a
 #: worker process (interruptible, budgeted) above it.
 CDD_IN_PROCESS_ENTRIES = 400
