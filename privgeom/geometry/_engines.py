@@ -65,6 +65,7 @@ import numpy as np
 
 from .._core import progress as _progress
 from .._core.errors import InvalidParameterError, MissingDependencyError, SizeLimitError, SolverError
+from .._core.columns import widen
 from .._core.hints import limit_hint
 from .._core.limits import register_limit
 from . import _cdd, _normaliz
@@ -407,6 +408,11 @@ def _count_check(engine: str, kind: str, count: int, n: int, dim: int) -> None:
         )
 
 
+def _one_dtype(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Two integer arrays in one dtype for stacking: as they are when both are ``int64``, else Python ints."""
+    return widen(a, b) if a.dtype == object or b.dtype == object else (a, b)
+
+
 def generators_verified(
     rows: np.ndarray, *, method: str | None = None
 ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
@@ -437,7 +443,7 @@ def generators_verified(
     out_main, out_lin = _run(choice.engine, "V", G, z)
     _count_check(choice.engine, "V", len(out_main), len(G), dim)
     F, E = _canonical(out_main, out_lin, dim)
-    FE = np.concatenate(widen_pair(F, E)) if len(E) else F
+    FE = np.concatenate(_one_dtype(F, E)) if len(E) else F
     if len(FE) < dim or int_rank(FE) < dim:
         return None  # a cone with lines: its rays are not generators
     signs = exact_signs(G, F) if len(F) else np.zeros((len(G), 0), dtype=np.int64)
@@ -447,19 +453,12 @@ def generators_verified(
     ranks = tight_ranks(G, F, E, signs)
     keep = ranks >= dim - 1
     for i in np.nonzero(~keep)[0].tolist():  # a modular shortfall: confirmed exactly before the generator goes
-        tight = np.concatenate(widen_pair(F[signs[i] == 0], E))
+        tight = np.concatenate(_one_dtype(F[signs[i] == 0], E))
         keep[i] = len(tight) >= dim - 1 and int_rank(tight) >= dim - 1
     R = G[keep]
     _check_canonical(R, "rays", choice.engine, linear=False)
     verify_pair((R, z), (F, E), engine=choice.engine, produced="H")
     return (R, z), (F, E)
-
-
-def widen_pair(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Two integer arrays in one dtype (``int64``, or Python ints when either holds them)."""
-    if a.dtype == object or b.dtype == object:
-        return a.astype(object), b.astype(object)
-    return a, b
 
 
 def facets_verified(
