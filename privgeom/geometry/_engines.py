@@ -22,8 +22,9 @@ V→H by Normaliz             ≥ 128     12 x 8 (96 entries) 0.12 / 0.40 / 0.44
 (:data:`AUTO_NORMALIZ_      entries   15 x 9 (135) 0.62 / 0.53 / 0.55; 16 x 9 (144) 0.63 / 0.48 / 0.60; 20 x 10
 ENTRIES`), else cdd                   3.2 / 0.97 / 1.2; 24 x 12 13.0 / 2.2 / 2.8; 27 x 11 24.4 / 3.4 / 10.3 (below
                                       ~128 entries the worker start of a foreign engine costs more than cdd's run)
-PPL never chosen            —         slower than Normaliz on every corpus case both finished (24 x 16: 11.4 vs
-                                      6.3; 28 x 14: no answer in 150 s vs 34.5)
+PPL never chosen            —         never faster than Normaliz beyond the noise on the corpus, 2–5x slower on
+                                      the larger cases (24 x 16: 11.4 vs 6.3; 26 x 15: 83 vs 19; 28 x 14: no
+                                      answer in 150 s vs 34.5)
 H→V by cdd                  always    Normaliz and PPL build the dual cone by Fourier–Motzkin and ran for minutes on
                                       inputs cdd converts in seconds
 cdd in the calling process  ≤ 400     (:data:`CDD_IN_PROCESS_ENTRIES`) cdd finishes within a second there
