@@ -225,6 +225,8 @@ ELIMINATIONS: dict[str, Eliminator] = {
 }
 #: The methods accepted by :meth:`Cone.project`.
 PROJECTION_METHODS = tuple(ELIMINATIONS)
+#: The route of each method (the registry of named routes, each with its docstring).
+_PROJECTIONS = {name: elim.route for name, elim in ELIMINATIONS.items()}
 
 
 def _int_rows(rows: np.ndarray) -> np.ndarray:
