@@ -18,22 +18,23 @@ machine (load 6–9 from other work, so single times vary by up to 1.5x; short c
 =========================== ========= ===========================================================================
 rule                        threshold measured (seconds: cdd / Normaliz / PPL)
 =========================== ========= ===========================================================================
-V→H by Normaliz             ≥ 128     12 x 8 (96 entries) 0.12 / 0.40 / 0.44; 14 x 8 (112) 0.37 / 0.46 / 0.50;
-(:data:`AUTO_NORMALIZ_      entries   15 x 9 (135) 0.62 / 0.53 / 0.55; 16 x 9 (144) 0.63 / 0.48 / 0.60; 20 x 10
-ENTRIES`), else cdd                   3.2 / 0.97 / 1.2; 24 x 12 13.0 / 2.2 / 2.8; 27 x 11 24.4 / 3.4 / 10.3 (below
+V→H by Normaliz, else cdd   128       12 x 8 (96 entries) 0.12 / 0.40 / 0.44; 14 x 8 (112) 0.37 / 0.46 / 0.50;
+                            entries   15 x 9 (135) 0.62 / 0.53 / 0.55; 16 x 9 (144) 0.63 / 0.48 / 0.60; 20 x 10
+                                      3.2 / 0.97 / 1.2; 24 x 12 13.0 / 2.2 / 2.8; 27 x 11 24.4 / 3.4 / 10.3 (below
                                       ~128 entries the worker start of a foreign engine costs more than cdd's run)
 PPL never chosen            —         never faster than Normaliz beyond the noise on the corpus, 2–5x slower on
                                       the larger cases (24 x 16: 11.4 vs 6.3; 26 x 15: 83 vs 19; 28 x 14: no
                                       answer in 150 s vs 34.5)
 H→V by cdd                  always    Normaliz and PPL build the dual cone by Fourier–Motzkin and ran for minutes on
                                       inputs cdd converts in seconds
-cdd in the calling process  ≤ 400     (:data:`CDD_IN_PROCESS_ENTRIES`) cdd finishes within a second there
-extreme generators from     ≥ 3,000   (:data:`GENERATORS_FIRST_ENTRIES`, when auto gives V→H to a foreign engine)
-the facets                            hull(RR(4, 3/4), DP(Q4, 3)): 1,006 generators, one LP each 23 s; one
-                                      Normaliz conversion and the tightness ranks 4 s
+cdd in the calling process  400       cdd finishes within a second there
+extreme generators from     3,000     (when auto gives V→H to a foreign engine) hull(RR(4, 3/4), DP(Q4, 3)): 1,006
+the facets                            generators, one LP each 23 s; one Normaliz conversion and the tightness ranks
+                                      4 s
 =========================== ========= ===========================================================================
 
-``"cdd"``, ``"normaliz"``, ``"ppl"`` force one.
+The thresholds are :data:`AUTO_NORMALIZ_ENTRIES`, :data:`CDD_IN_PROCESS_ENTRIES` and :data:`GENERATORS_FIRST_ENTRIES`
+(generator entries: rows x dimension, or rows x (dimension + 1) for the last two). ``"cdd"``, ``"normaliz"``, ``"ppl"`` force one.
 
 Whatever the engine, its answer is put in canonical form and proved by
 :func:`~privgeom.geometry._verify.verify_pair` before it is returned: an engine can be slow, never wrong.
