@@ -15,7 +15,7 @@ import pytest
 import privgeom as pg
 from privgeom.analyses.comparison import _compare
 from privgeom.analyses.optimal import _optimal
-from privgeom.geometry import _cone, _cone_ops, _symmetry
+from privgeom.geometry import _cone, _projection, _symmetry
 
 
 # ------------------------------------------------------------------------------------------------------- registries
@@ -24,7 +24,7 @@ from privgeom.geometry import _cone, _cone_ops, _symmetry
     [
         (_optimal._OPTIMAL_ROUTES, set(_optimal.OPTIMAL_METHODS) - {"auto"}),
         (_compare._ROW_CONE_ROUTES, set(_compare.CONE_METHODS) - {"auto"}),
-        (_cone_ops._PROJECTIONS, set(_cone.PROJECTION_METHODS)),
+        (_projection._PROJECTIONS, set(_cone.PROJECTION_METHODS)),
         (_symmetry._FINITE_METHODS, {"rows", "mechanisms"}),
         (_symmetry._CONE_METHODS, {"carried", "facets"}),
         (_symmetry._KNOWN_GRAPH_GROUPS, {"hamming", "complete", "path"}),

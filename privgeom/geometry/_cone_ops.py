@@ -1,19 +1,16 @@
-"""The row kernels of cone operations: projection (three methods), containment with witnesses, membership, modes.
+"""The row kernels of cone operations: conversions, containment with witnesses, membership, modes.
 
 :class:`~privgeom.geometry._cone.Cone` delegates here and builds its results from what these functions return: they
 work on the stored rows of a cone (primitive integer rows in exact mode, float64 otherwise; see
-:mod:`privgeom.geometry._canonical`) and know nothing of the cone type. Projection onto a set of coordinates is the
-relaxation step of Lin & Kifer's Section V (Fourier–Motzkin on the facets, or equivalently projecting generators).
+:mod:`privgeom.geometry._canonical`) and know nothing of the cone type. Projection lives in
+:mod:`privgeom.geometry._projection` (the elimination engines).
 
 Examples
 --------
-The cone ``x0 ≥ x1 ≥ x2 ≥ 0`` projected onto ``(x0, x2)`` by block elimination: ``x0 ≥ x2 ≥ 0``.
-
 >>> import numpy as np
->>> f = np.array([[1, -1, 0], [0, 1, -1], [0, 0, 1]]); e = np.zeros((0, 3), dtype=np.int64)
->>> p = project(lambda: (f, e), lambda: (None, None), [0, 2], "block", exact=True)
->>> p.kind, p.main.tolist(), p.lineality.shape
-('H', [[Fraction(1, 1), Fraction(-1, 1)], [Fraction(0, 1), Fraction(1, 1)]], (0, 2))
+>>> f, e = stacked((np.array([[1, 0]]), np.zeros((0, 2), dtype=np.int64)), (np.array([[0, 1]]), np.zeros((0, 2), dtype=np.int64)))
+>>> f.tolist(), e.shape
+([[1, 0], [0, 1]], (0, 2))
 """
 
 from __future__ import annotations
@@ -24,6 +21,8 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from .._core.arrays import readonly
+from .._core.numbers import integer_json
+from .._core.results import to_jsonable
 from .._core.columns import max_abs_int, widen
 from . import _cdd
 from . import _engines
@@ -31,6 +30,7 @@ from ._canonical import (
     canonical_pair,
     empty,
     identity,
+    inequality_lines,
     int_dot,
     int_rows_to_fractions,
     normalise_rows,
@@ -40,12 +40,14 @@ from ._cone_results import ConeMembership, Containment
 from ._structure import RowTest
 
 __all__ = [
-    "Projected",
     "facets_of",
     "rays_of",
-    "project",
     "membership",
     "containment",
+    "both_ways",
+    "cone_repr",
+    "cone_dict",
+    "cone_str",
     "float_pair",
     "rows_to_exact",
     "stacked",
@@ -90,80 +92,6 @@ def rays_of(hrep: Pair, ray_source: Callable[[], Any] | None, *, exact: bool, at
     r, lin = _cdd.h_to_v(f, eq, exact=False)
     r, lin = _cdd.canonicalize(r, lin, kind="V", exact=False)
     return canonical_pair(r, lin, exact=False, atol=atol)
-
-
-# ------------------------------------------------------------------------------------------------------ projection
-class Projected(NamedTuple):
-    """The rows of a projected cone: ``kind`` ``"H"`` (``main`` facets, ``lineality`` equalities) or ``"V"`` (``main``
-    generators, ``lineality`` lineality directions), not yet canonical."""
-
-    kind: str
-    main: np.ndarray
-    lineality: np.ndarray
-
-
-def _eliminated_early(facets: np.ndarray, eqs: np.ndarray, keep: list[int], exact: bool) -> Projected | None:
-    """The projection when nothing is left to eliminate (no rows, or no coordinate dropped), else None."""
-    if len(facets) + len(eqs) == 0:
-        return Projected(kind="H", main=empty(len(keep), exact), lineality=empty(len(keep), exact))
-    if len(keep) == facets.shape[1]:
-        return Projected(kind="H", main=facets[:, keep], lineality=eqs[:, keep])
-    return None
-
-
-def _project_generators(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], exact: bool) -> Projected:
-    """``method="generators"``: project the V-representation (``cone(G)`` maps to ``cone(G[:, keep])``); the facets
-    are converted back only when asked for. Needs the rays (a double description if only facets are known); Lin &
-    Kifer, Section V."""
-    rays, lin = vrep()
-    return Projected(kind="V", main=rays[:, keep], lineality=lin[:, keep])
-
-
-def _project_block(hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], exact: bool) -> Projected:
-    """``method="block"``: eliminate the dropped coordinates of the H-representation at once
-    (``cdd.block_elimination``)."""
-    facets, eqs = hrep()
-    done = _eliminated_early(facets, eqs, keep, exact)
-    if done is not None:
-        return done
-    drop = [j for j in range(facets.shape[1]) if j not in set(keep)]
-    f, e = _cdd.block_eliminate(facets, eqs, drop, exact=exact)
-    kept_sorted = sorted(keep)
-    order = [kept_sorted.index(i) for i in keep]
-    return Projected(kind="H", main=f[:, order], lineality=e[:, order])
-
-
-def _project_fourier_motzkin(
-    hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], exact: bool
-) -> Projected:
-    """``method="fourier_motzkin"``: eliminate the dropped coordinates one at a time from the H-representation
-    (``cdd.fourier_elimination``; kept coordinates first in the requested order, equalities as two inequalities)."""
-    facets, eqs = hrep()
-    done = _eliminated_early(facets, eqs, keep, exact)
-    if done is not None:
-        return done
-    drop = [j for j in range(facets.shape[1]) if j not in set(keep)]
-    rows = np.concatenate([facets, eqs, -eqs]) if len(eqs) else facets
-    rows = rows[:, keep + drop]
-    out = _cdd.fourier_eliminate(rows, len(drop), exact=exact)
-    return Projected(kind="H", main=out.reshape(len(out), len(keep)), lineality=empty(len(keep), exact))
-
-
-#: The ``method=`` routes of :meth:`Cone.project` (the names of :data:`~privgeom.geometry._cone.PROJECTION_METHODS`).
-_PROJECTIONS: dict[str, Callable[[Callable[[], Pair], Callable[[], Pair], list[int], bool], Projected]] = {
-    "generators": _project_generators,
-    "fourier_motzkin": _project_fourier_motzkin,
-    "block": _project_block,
-}
-
-
-def project(
-    hrep: Callable[[], Pair], vrep: Callable[[], Pair], keep: list[int], method: str, *, exact: bool
-) -> Projected:
-    """Project a cone onto the coordinates ``keep`` (indices, in the requested order) by ``method`` (all three give
-    the same cone, Lin & Kifer Section V). ``hrep()`` / ``vrep()`` return the cone's stored rows (computed on demand:
-    a route asks only for the representation it works on)."""
-    return _PROJECTIONS[method](hrep, vrep, keep, exact)
 
 
 # ------------------------------------------------------------------------------------------------------ membership
@@ -351,6 +279,70 @@ def _suspects(gens: np.ndarray, two_sided: bool, hrep: Pair, exact: bool, atol: 
             bad = (np.abs(vals) > tol) if (kind == "equality" or two_sided) else (vals < -tol)
         mask |= np.asarray(bad, dtype=bool).any(axis=1)
     return mask
+
+
+def both_ways(first: Containment, second: Callable[[], Containment]) -> Containment:
+    """Equality of two cones by containment both ways: the first failed direction (with its witness), else holds
+    ``"both"`` (exact when both checks were)."""
+    if not first.holds:
+        return first
+    other = second()
+    if not other.holds:
+        return other
+    return Containment(
+        holds=True,
+        witness=None,
+        violated_normal=None,
+        value=None,
+        kind=None,
+        direction="both",
+        exact=first.exact and other.exact,
+    )
+
+
+def cone_repr(labels: tuple[str, ...], exact: bool, structure: Any, h: Pair | None, v: Pair | None) -> str:
+    """``repr`` of a cone: what is built (facets, rays) or known from its structure (counts, "not built")."""
+    known = []
+    if structure is not None and h is None and v is None:
+        counts = [
+            f"{structure.n_facets} facets" if structure.n_facets is not None else "",
+            f"{structure.n_rays} rays" if structure.n_rays is not None else "",
+        ]
+        known.append(", ".join([structure.kind] + [c for c in counts if c]) + " (not built)")
+    if h is not None:
+        known.append(f"{len(h[0])} facets, {len(h[1])} equalities")
+    if v is not None:
+        known.append(f"{len(v[0])} rays, {len(v[1])} lineality")
+    mode = "exact" if exact else "float"
+    return f"<Cone in R^{len(labels)} ({mode}): " + "; ".join(known) + f"; labels {list(labels)[:6]}>"
+
+
+def cone_str(hrep: Pair, dim: int, labels: tuple[str, ...], exact: bool) -> str:
+    """``str`` of a cone: a head line (ambient space, dimension, counts, mode) and one line per facet or equality."""
+    f, eq = hrep
+    nf, ne = len(f), len(eq)
+    parts = [f"{nf} facet{'s' if nf != 1 else ''}"]
+    if ne:
+        parts.append(f"{ne} equalit{'ies' if ne != 1 else 'y'}")
+    head = f"Cone in R^{len(labels)}, dim {dim}, " + ", ".join(parts) + f" ({'exact' if exact else 'float'})"
+    if nf + ne == 0:
+        return head + ": the whole space"
+    return head + ":\n" + "\n".join("  " + ln for ln in inequality_lines(f, eq, labels))
+
+
+def cone_dict(labels: tuple[str, ...], exact: bool, h: Pair | None, v: Pair | None) -> dict[str, Any]:
+    """The plain JSON data of :meth:`~privgeom.geometry.Cone.to_dict` from the stored rows (``h`` / ``v`` None: left
+    out); exact entries as integer strings, as ``str(Fraction(n))`` printed them."""
+    out: dict[str, Any] = {"privgeom": "cone", "version": 1, "exact": exact, "labels": list(labels)}
+
+    def rows(arr: np.ndarray) -> Any:
+        return [[integer_json(v) for v in r] for r in arr.tolist()] if exact else to_jsonable(arr)
+
+    if h is not None:
+        out["facets"], out["equalities"] = rows(h[0]), rows(h[1])
+    if v is not None:
+        out["rays"], out["lineality"] = rows(v[0]), rows(v[1])
+    return out
 
 
 def containment(vrep: Pair, hrep: Pair, *, exact: bool, atol: float, direction: str) -> Containment:

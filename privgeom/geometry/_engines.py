@@ -11,10 +11,30 @@ known (:data:`ENGINES`):
 * ``"ppl"`` — the Parma Polyhedra Library through pplpy (double description on exact integers).
 
 ``method="auto"`` (the default, :func:`use_engine` changes it) picks the engine by :func:`choose`, a table whose
-thresholds come from ``benchmarks/bench_engines.py`` on the 2-core reference machine: Normaliz for a V→H conversion
-of at least :data:`AUTO_NORMALIZ_ENTRIES` generator entries (below it the worker start costs more than cdd's whole
-run), cdd otherwise and for every H→V conversion (Normaliz and PPL build the dual cone by Fourier–Motzkin and ran
-for minutes on inputs cdd converts in seconds). ``"cdd"``, ``"normaliz"``, ``"ppl"`` force one.
+thresholds come from ``benchmarks/bench_engines.py`` (random mechanisms, entries 1..19 normalised; every engine's
+time includes the canonical form and the verification, which are the same for all), measured on the busy 2-core
+machine (load 6–9 from other work, so single times vary by up to 1.5x; short cases best of three):
+
+=========================== ========= ===========================================================================
+rule                        threshold measured (seconds: cdd / Normaliz / PPL)
+=========================== ========= ===========================================================================
+V→H by Normaliz, else cdd   128       12 x 8 (96 entries) 0.12 / 0.40 / 0.44; 14 x 8 (112) 0.37 / 0.46 / 0.50;
+                            entries   15 x 9 (135) 0.62 / 0.53 / 0.55; 16 x 9 (144) 0.63 / 0.48 / 0.60; 20 x 10
+                                      3.2 / 0.97 / 1.2; 24 x 12 13.0 / 2.2 / 2.8; 27 x 11 24.4 / 3.4 / 10.3 (below
+                                      ~128 entries the worker start of a foreign engine costs more than cdd's run)
+PPL never chosen            —         never faster than Normaliz beyond the noise on the corpus, 2–5x slower on
+                                      the larger cases (24 x 16: 11.4 vs 6.3; 26 x 15: 83 vs 19; 28 x 14: no
+                                      answer in 150 s vs 34.5)
+H→V by cdd                  always    Normaliz and PPL build the dual cone by Fourier–Motzkin and ran for minutes on
+                                      inputs cdd converts in seconds
+cdd in the calling process  400       cdd finishes within a second there
+extreme generators from     3,000     (when auto gives V→H to a foreign engine) hull(RR(4, 3/4), DP(Q4, 3)): 1,006
+the facets                            generators, one LP each 23 s; one Normaliz conversion and the tightness ranks
+                                      4 s
+=========================== ========= ===========================================================================
+
+The thresholds are :data:`AUTO_NORMALIZ_ENTRIES`, :data:`CDD_IN_PROCESS_ENTRIES` and :data:`GENERATORS_FIRST_ENTRIES`
+(generator entries: rows x dimension, or rows x (dimension + 1) for the last two). ``"cdd"``, ``"normaliz"``, ``"ppl"`` force one.
 
 Whatever the engine, its answer is put in canonical form and proved by
 :func:`~privgeom.geometry._verify.verify_pair` before it is returned: an engine can be slow, never wrong.
@@ -47,12 +67,13 @@ import numpy as np
 
 from .._core import progress as _progress
 from .._core.errors import InvalidParameterError, MissingDependencyError, SizeLimitError, SolverError
+from .._core.columns import widen
 from .._core.hints import limit_hint
 from .._core.limits import register_limit
 from . import _budget, _cdd, _normaliz
 from ._budget import upper_bound_rows  # the size a conversion may reach, shown to the user
 from ._canonical import canonical_pair, empty, identity
-from ._verify import verify_pair
+from ._verify import _check_canonical, _fail, exact_signs, int_rank, tight_ranks, verify_pair
 from .._core.limits import current_limit
 
 __all__ = [
@@ -68,6 +89,7 @@ __all__ = [
     "upper_bound_rows",
     "available_engines",
     "fast_canonical",
+    "generators_verified",
 ]
 
 #: The exact conversion engines.
@@ -76,14 +98,19 @@ ENGINES = ("cdd", "normaliz", "ppl")
 METHODS = ("auto",) + ENGINES
 #: Normaliz threads (the reference machine has two cores).
 NORMALIZ_THREADS = 2
-#: ``auto``: a V→H conversion goes to Normaliz from this many generator entries (rows x dimension) up. Measured on the
-#: 2-core machine (random mechanisms, best of two): 8 x 5 cdd 0.03 s / Normaliz 0.22 s, 12 x 8 0.14 / 0.24,
-#: 16 x 9 0.36 / 0.38, 20 x 10 1.9 / 1.0, 24 x 12 11.3 / 1.9 (``benchmarks/bench_engines.py``): below ~150 entries
-#: cdd in-process beats the worker start of a foreign engine.
-AUTO_NORMALIZ_ENTRIES = 150
+#: ``auto``: a V→H conversion goes to Normaliz from this many generator entries (rows x dimension) up: the crossover
+#: of ``benchmarks/bench_engines.py``'s threshold rows, between 14 x 8 (cdd faster) and 15 x 9 (Normaliz faster);
+#: the module docstring has the table.
+AUTO_NORMALIZ_ENTRIES = 128
 #: cdd runs in the calling process below this many input entries (it finishes well within a second there), in a
 #: worker process (interruptible, budgeted) above it.
 CDD_IN_PROCESS_ENTRIES = 400
+#: :func:`generators_verified` (the extreme generators from the facets, by one conversion) takes a generator system
+#: from this many entries (rows x (dimension + 1)) up, when ``auto`` gives its V→H conversion to a foreign engine:
+#: the threshold from which redundancy removal by LPs (Clarkson) is used at all. Measured: the hull of RR(4, 3/4) and
+#: ε-DP on Q4 (1,006 generators in R^16, 990 extreme) 23 s by one LP per candidate, 4 s by Normaliz's facets and
+#: the tightness ranks, on the busy 2-core machine.
+GENERATORS_FIRST_ENTRIES = 3_000
 #: Most facets or rays one conversion may return (counted before canonical form and verification).
 MAX_ENGINE_ROWS = 2_000_000
 #: Seconds one conversion in a worker process may run before it is stopped.
@@ -294,35 +321,43 @@ def _run(engine: str, kind: str, main: np.ndarray, lin: np.ndarray) -> tuple[lis
     return run_in_worker(_engine_kernel, args, label)
 
 
-def fast_canonical(rows: list[list[int]], dim: int) -> np.ndarray | None:
-    """Canonical form of integer rows with no linear part, vectorised (``int64``: primitive by the row gcd, decreasing
-    lexicographic order, no repeats); None when an entry does not fit in ``int64`` (the caller then takes
-    :func:`~privgeom.geometry._canonical.canonical_pair`).
+def fast_canonical(rows: list[list[int]], dim: int) -> np.ndarray:
+    """Canonical form of integer rows with no linear part, vectorised: primitive by the row gcd, decreasing
+    lexicographic order, no repeats. ``int64`` when every entry is below 2^62 in absolute value (checked, so the gcd
+    and the division cannot overflow); otherwise an object array of Python ints, the gcd and the division done by
+    numpy's loops over the objects and the order by Python's tuple comparison (exact either way).
 
     >>> fast_canonical([[2, -4], [0, 3], [1, -2]], 2).tolist()
     [[1, -2], [0, 1]]
+    >>> fast_canonical([[2**70, 2], [0, 3]], 2).tolist()
+    [[590295810358705651712, 1], [0, 1]]
     """
     if not rows:
         return np.zeros((0, dim), dtype=np.int64)
-    if any(type(v) is not int for r in rows for v in r):
-        raise TypeError("fast_canonical takes integer rows")
     try:
-        a = np.array(rows, dtype=np.int64)
+        a = np.array(rows, dtype=np.int64)  # raises OverflowError at an entry past int64
+        small = bool(np.abs(a).max() < 2**62)
     except OverflowError:
-        return None
-    if np.abs(a).max() >= 2**62:
-        return None
-    g = np.gcd.reduce(a, axis=1)
-    a = a[g > 0] // g[g > 0][:, None]
-    a = np.unique(a, axis=0)[::-1]  # np.unique sorts increasing lexicographically
-    return np.ascontiguousarray(a)
+        small = False
+    if small:
+        g = np.gcd.reduce(a, axis=1)
+        a = a[g > 0] // g[g > 0][:, None]
+        return np.ascontiguousarray(np.unique(a, axis=0)[::-1])  # np.unique sorts increasing lexicographically
+    o = np.empty((len(rows), dim), dtype=object)
+    o[:] = rows
+    g = np.gcd.reduce(o, axis=1)
+    if not bool(np.all(g == 1)):  # an engine's rows are usually primitive already: then nothing is divided
+        keep = np.asarray(g != 0, dtype=bool)
+        o = o[keep] // g[keep][:, None]
+        rows = o.tolist()
+    order = sorted(range(len(rows)), key=rows.__getitem__, reverse=True)  # Python's exact list comparison
+    order = [k for i, k in enumerate(order) if i == 0 or rows[k] != rows[order[i - 1]]]
+    return o[order]
 
 
 def _canonical(rows: list[Any], lin: list[Any], dim: int) -> tuple[np.ndarray, np.ndarray]:
     if not lin:
-        fast = fast_canonical(rows, dim)
-        if fast is not None:
-            return fast, np.zeros((0, dim), dtype=np.int64)
+        return fast_canonical(rows, dim), np.zeros((0, dim), dtype=np.int64)
     a = np.empty((len(rows), dim), dtype=object)
     if rows:
         a[:] = rows
@@ -343,19 +378,76 @@ def _convert_verified(
     # the budget: the answer's size and time forecast from the input (and a short probe), refused before any engine
     _budget.check_enumeration(kind, main, lin, choice.engine)
     out_main, out_lin = _run(choice.engine, kind, main, lin)
-    if len(out_main) > current_limit("engine_rows"):
-        what = "facets" if kind == "V" else "rays"
-        raise SizeLimitError(
-            f"{choice.engine} returned {len(out_main):,} {what} for {len(main) + len(lin)} rows in "
-            f"R^{dim}, more than the limit of {current_limit('engine_rows'):,} — "
-            f"{limit_hint('engine_rows', len(out_main))}"
-        )
+    _count_check(choice.engine, kind, len(out_main), len(main) + len(lin), dim)
     res = _canonical(out_main, out_lin, dim)
     if kind == "V":
         verify_pair(pair, res, engine=choice.engine, produced="H")
     else:
         verify_pair(res, pair, engine=choice.engine, produced="V")
     return res
+
+
+def _count_check(engine: str, kind: str, count: int, n: int, dim: int) -> None:
+    """Refuse an answer of more than ``engine_rows`` facets or rays (counted before canonical form)."""
+    if count > current_limit("engine_rows"):
+        what = "facets" if kind == "V" else "rays"
+        raise SizeLimitError(
+            f"{engine} returned {count:,} {what} for {n} rows in R^{dim}, more than the limit of "
+            f"{current_limit('engine_rows'):,} — {limit_hint('engine_rows', count)}"
+        )
+
+
+def _one_dtype(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Two integer arrays in one dtype for stacking: as they are when both are ``int64``, else Python ints."""
+    return widen(a, b) if a.dtype == object or b.dtype == object else (a, b)
+
+
+def generators_verified(
+    rows: np.ndarray, *, method: str | None = None
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+    """The extreme rays among many exact generators (no lineality) and the facets of their cone, by one V→H
+    conversion: ``((rays, lineality), (facets, equalities))``, canonical and verified; None when the route does not
+    apply (a small system, ``auto`` keeping cdd, or a cone that is not pointed: the caller then removes redundancy
+    by LPs or cdd).
+
+    A generator ``g`` of a pointed cone ``{x : F x ≥ 0, E x = 0}`` is an extreme ray iff the facets tight at ``g``
+    with the equalities have rank ``N − 1`` (Ziegler, *Lectures on Polytopes*, Section 2.1; dual to the facet
+    test of :mod:`~privgeom.geometry._verify`); a rank modulo a prime is a lower bound, and a shortfall is confirmed
+    by exact elimination (:func:`~privgeom.geometry._verify.int_rank`) before a generator is dropped. Every
+    facet is checked valid on every generator, dropped ones included, and the pair is proved by
+    :func:`~privgeom.geometry._verify.verify_pair`.
+
+    >>> (r, l), (f, e) = generators_verified(np.array([[1, 0], [1, 1], [2, 1], [0, 1]] * 300), method="normaliz")
+    >>> r.tolist(), f.tolist()
+    ([[1, 0], [0, 1]], [[1, 0], [0, 1]])
+    """
+    n, dim = rows.shape
+    choice = choose("V", n, dim, method)
+    if (method is None and n * (dim + 1) < GENERATORS_FIRST_ENTRIES) or choice.engine == "cdd" or n <= dim:
+        return None
+    G = fast_canonical([_integer_row(r) for r in rows.tolist()], dim)
+    z = np.zeros((0, dim), dtype=np.int64)
+    if len(G) == 0:
+        return None
+    out_main, out_lin = _run(choice.engine, "V", G, z)
+    _count_check(choice.engine, "V", len(out_main), len(G), dim)
+    F, E = _canonical(out_main, out_lin, dim)
+    FE = np.concatenate(_one_dtype(F, E)) if len(E) else F
+    if len(FE) < dim or int_rank(FE) < dim:
+        return None  # a cone with lines: its rays are not generators
+    signs = exact_signs(G, F) if len(F) else np.zeros((len(G), 0), dtype=np.int64)
+    if (signs < 0).any():
+        i, j = (int(v) for v in np.argwhere(signs < 0)[0])
+        raise _fail(choice.engine, f"facet {j} {F[j].tolist()} is negative on generator {i} {G[i].tolist()}")
+    ranks = tight_ranks(G, F, E, signs)
+    keep = ranks >= dim - 1
+    for i in np.nonzero(~keep)[0].tolist():  # a modular shortfall: confirmed exactly before the generator goes
+        tight = np.concatenate(_one_dtype(F[signs[i] == 0], E))
+        keep[i] = len(tight) >= dim - 1 and int_rank(tight) >= dim - 1
+    R = G[keep]
+    _check_canonical(R, "rays", choice.engine, linear=False)
+    verify_pair((R, z), (F, E), engine=choice.engine, produced="H")
+    return (R, z), (F, E)
 
 
 def facets_verified(

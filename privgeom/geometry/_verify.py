@@ -27,7 +27,7 @@ rank), and ``docs/theory.md`` says what is trusted to the engine.
 Ranks are computed modulo a prime (:data:`~privgeom.geometry._lp.RANK_PRIME`): a rank modulo a prime is a lower
 bound on the rank over the rationals, and each rank checked here has a matching upper bound from validity (rows
 that vanish on a line of the cone), so equality modulo the prime is a proof; a shortfall modulo the prime is
-confirmed with exact elimination (:func:`~privgeom.geometry._lp.exact_rank`) before anything is rejected.
+confirmed with exact fraction-free elimination (:func:`int_rank`) before anything is rejected.
 
 Examples
 --------
@@ -54,14 +54,31 @@ from ._canonical import normalise_rows, rref
 #: are computed on Python integers alone (2^400: squares and sums of a few thousand of them stay below 2^1023).
 FLOAT_SAFE_INT = 2**400
 
-__all__ = ["verify_pair", "batch_ranks_mod_p", "exact_signs"]
+__all__ = ["verify_pair", "batch_ranks_mod_p", "exact_signs", "int_rank", "tight_ranks", "limbs", "remember_limbs"]
 
 #: A prime below 2^31 (the product of two residues fits in int64); the same prime as
 #: :data:`privgeom.geometry._lp.RANK_PRIME`, kept here so that verifying imports no LP solver.
 RANK_PRIME = 2_147_483_647
-#: Primes below 2^31 for the exact zero tests of :func:`exact_signs` (their product covers float error bounds up to
-#: about 10^46).
-PRIMES = (2_147_483_647, 2_147_483_629, 2_147_483_587, 2_147_483_579, 2_147_483_563)
+#: Primes below 2^21 for the exact zero tests of :func:`exact_signs`: residues below 2^21 multiply to below 2^42, so
+#: a dot product of up to 2^11 of them is an integer below 2^53, exact in float64, and the residues of a whole product
+#: matrix come from one BLAS matrix product per prime (their product, about 2^251, covers float error bounds up to
+#: about 10^75).
+PRIMES = (
+    2_097_133,
+    2_097_131,
+    2_097_097,
+    2_097_091,
+    2_097_083,
+    2_097_047,
+    2_097_041,
+    2_097_031,
+    2_097_023,
+    2_097_013,
+    2_096_993,
+    2_097_143,
+)
+#: Most coordinates for the float64 residue products of :func:`exact_signs` (``n · (2^21)^2 ≤ 2^53``).
+RESIDUE_MAX_DIM = 2**11
 #: The prime of the batched elimination: below 2^21, so ``p_c·row − a·pivot`` stays below 2^43 in int64 and needs
 #: one reduction per step. A rank that falls short modulo this prime is recomputed exactly before anything is refused
 #: (it does so with probability about ``N / p`` per matrix).
@@ -70,17 +87,76 @@ ELIM_PRIME = 2_097_143
 COMPRESS_FACTOR = 8
 #: Rows per float64 block product of :func:`_compressed_ranks` (2^11 products below 2^42 sum below 2^53).
 COMPRESS_CHUNK = 2048
-#: Facets verified per block of the batched modular elimination (bounds its memory: block x rows x N int64).
-BLOCK = 4096
+#: Facets verified per block of the batched modular elimination (bounds its memory: block x rows x N int64; a block
+#: of this size stays in the caches, measured fastest on the reference machine).
+BLOCK = 1024
+
+
+#: Bits of the low limb of :func:`limbs` (Python ints split as ``hi·2^31 + lo``, both in ``int64``).
+LIMB_BITS = 31
+#: The object arrays split by :func:`limbs` in this verification (by ``id``, with the array kept alive so that the id
+#: stays its own; at most :data:`LIMB_CACHE`, emptied when a verification ends): one verification reduces the same
+#: facets modulo several primes.
+LIMB_CACHE = 8
+_LIMBS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def remember_limbs(rows: np.ndarray, hi: np.ndarray, lo: np.ndarray) -> None:
+    """Record the limbs of the object array ``rows`` (known to its caller: rows reordered from split rows) for the
+    verification that follows (:func:`limbs`)."""
+    if len(_LIMBS) >= LIMB_CACHE:
+        _LIMBS.clear()
+    _LIMBS[id(rows)] = (rows, hi, lo)
+
+
+def limbs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """An object array of Python ints as two ``int64`` arrays ``(hi, lo)`` with ``rows = hi·2^31 + lo`` and
+    ``0 ≤ lo < 2^31`` (Python's floor shift and mask, exact for negative ints too), when every entry is below
+    ``2^93`` in absolute value (``hi`` then fits in ``int64``); else None. Cached for the verification in progress."""
+    hit = _LIMBS.get(id(rows))
+    if hit is not None and hit[0] is rows:
+        return hit[1], hit[2]
+    if max_abs_int(rows) >= 2 ** (62 + LIMB_BITS):
+        return None
+    hi = (rows >> LIMB_BITS).astype(np.int64)
+    lo = (rows & (2**LIMB_BITS - 1)).astype(np.int64)
+    remember_limbs(rows, hi, lo)
+    return hi, lo
 
 
 def _mod_p(rows: np.ndarray, prime: int = RANK_PRIME) -> np.ndarray:
-    """Integer rows reduced modulo ``prime`` (below 2^31) as int64 (Python ints reduced one by one)."""
+    """Integer rows reduced modulo ``prime`` (below 2^31) as int64: ``int64`` rows directly; Python ints from their
+    limbs (:func:`limbs`: ``(hi mod p)·(2^31 mod p) + lo`` stays below 2^63) or, past the limbs, one by one."""
     if rows.dtype != object:
         return np.mod(rows.astype(np.int64), prime)
-    out = np.empty(rows.shape, dtype=np.int64)
-    out.reshape(-1)[:] = [int(v) % prime for v in rows.reshape(-1).tolist()]
-    return out
+    split = limbs(rows)
+    if split is None:
+        return np.mod(rows, prime).astype(np.int64)  # Python's % on each int (a C loop over the objects), in [0, p)
+    hi, lo = split
+    return np.mod(np.mod(hi, prime) * (2**LIMB_BITS % prime) + lo, prime)
+
+
+def _eliminate_fast(A: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ranks modulo :data:`ELIM_PRIME` of the stacked matrices ``A[b]`` whose first ``size[b]`` rows hold the rows to
+    rank (the others zero), by elimination without row exchanges (``row_i ← p_c·row_i − a_ic·row_c`` below the
+    diagonal only): where every diagonal pivot ``c < t_b = min(size[b], N)`` is nonzero the matrix is triangular
+    with a nonzero diagonal on ``t_b`` rows, so its rank is ``t_b`` (the most it can be). Returns ``(ranks, ok)``;
+    ``ranks[b]`` is meaningful only where ``ok[b]`` (the others go to :func:`_eliminate`). The common case of rows
+    in general position needs no pivot search and about a third of the arithmetic of the general elimination."""
+    P = ELIM_PRIME
+    B, k, n = A.shape
+    target = np.minimum(size, n)
+    steps = int(target.max(initial=0))
+    T = A.transpose(1, 2, 0).copy()  # (k, N, B), a C-ordered copy: the matrices along the last, contiguous axis
+    ok = np.ones(B, dtype=bool)
+    for c in range(steps):
+        pc = T[c, c]
+        ok &= (pc != 0) | (c >= target)
+        low = T[c + 1 :, c + 1 :]
+        low *= pc
+        low -= T[c + 1 :, c, None, :] * T[c, None, c + 1 :, :]
+        np.fmod(low, P, out=low)  # C remainder: in (-p, p), zero exactly when divisible
+    return target, ok
 
 
 def _eliminate(A: np.ndarray) -> np.ndarray:
@@ -115,7 +191,7 @@ def _eliminate(A: np.ndarray) -> np.ndarray:
         mult = np.where(rows[None, :] > r[:, None], pc[:, None], 1)
         sub *= mult[:, :, None]
         sub -= fac[:, :, None] * other[:, None, :]
-        np.mod(sub, P, out=sub)
+        np.fmod(sub, P, out=sub)
         if not whole:
             A[bs, :, col:] = sub
         rank[bs] += 1
@@ -147,7 +223,10 @@ def batch_ranks_mod_p(rows: np.ndarray, masks: np.ndarray, extra: np.ndarray | N
         A[b_idx, pos] = red[j_idx]
         for t in range(len(ext)):  # the extra rows after each mask's selection
             A[np.arange(len(m)), c + t] = ext[t]
-        out[start : start + len(m)] = _eliminate(A)
+        ranks, ok = _eliminate_fast(A, c + len(ext))
+        if not ok.all():
+            ranks[~ok] = _eliminate(A[~ok])
+        out[start : start + len(m)] = ranks
     return out
 
 
@@ -157,9 +236,11 @@ def exact_signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     In ``int64`` when no partial sum can wrap around (:func:`~privgeom.geometry._canonical.int_dot`); otherwise the
     product is taken in float64 with the rigorous error bound ``|ŝ − s| ≤ (N + 2)·2^-52·Σ|a_k b_k|`` (Higham,
     *Accuracy and Stability of Numerical Algorithms*, 2nd ed., Section 3.1, with the rounding of the inputs added),
-    which settles every sign outside the bound; an entry inside it has ``|s|`` below twice the bound, so when that is
-    below :data:`RANK_PRIME` its residue modulo the prime decides whether it is 0, and anything still undecided is
-    computed on Python integers.
+    which settles every sign outside the bound; an entry inside it has ``|s|`` below twice the bound, so once the
+    product of the primes of :data:`PRIMES` used exceeds that, its residues modulo them decide whether it is 0
+    (Chinese remainder theorem; the residues of the whole product come from one float64 matrix product per prime,
+    exact below 2^53),
+    and anything still undecided is computed on Python integers.
 
     >>> exact_signs(np.array([[2**62, 1]], dtype=object), np.array([[1, -2**62], [1, 0]], dtype=object)).tolist()
     [[0, 1]]
@@ -183,16 +264,14 @@ def exact_signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     need = 2.0 * float(bound[i_idx, j_idx].max())
     zero = np.ones(len(i_idx), dtype=bool)
     modulus = 1
-    for prime in PRIMES:
-        Am, Bm = _mod_p(A, prime), _mod_p(B, prime)
-        res = np.zeros(len(i_idx), dtype=np.int64)
-        for c in range(n):  # the residues of the undecided entries, one coordinate at a time
-            res = (res + (Am[i_idx, c] * Bm[j_idx, c]) % prime) % prime
-        zero &= res == 0
-        modulus *= prime
-        if modulus > need:
-            break
-    else:
+    if n <= RESIDUE_MAX_DIM:
+        for prime in PRIMES:  # the residues of the whole product, one exact float64 matrix product per prime
+            prod = _mod_p(A, prime).astype(float) @ _mod_p(B, prime).astype(float).T  # integers below 2^53
+            zero &= np.fmod(prod[i_idx, j_idx].astype(np.int64), prime) == 0
+            modulus *= prime
+            if modulus > need:
+                break
+    if modulus <= need:
         zero[:] = False  # the primes do not cover the bound: decide every undecided entry on Python integers
     out[i_idx[zero], j_idx[zero]] = 0
     rest = np.nonzero(~zero)[0]
@@ -227,24 +306,65 @@ def _compressed_ranks(rows: np.ndarray, masks: np.ndarray, extra: np.ndarray) ->
     return out
 
 
+def tight_ranks(side: np.ndarray, other: np.ndarray, other_lin: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """For each row of ``side``, the rank modulo :data:`ELIM_PRIME` of the rows of ``other`` it vanishes on (by the
+    sign matrix ``signs`` of ``side @ other.T``) together with ``other_lin``: a lower bound on the exact rank
+    (compressed first where a row is tight on many, :func:`_compressed_ranks`)."""
+    tight = np.asarray(signs == 0)
+    if len(side) == 0:
+        return np.zeros(0, dtype=np.int64)
+    if tight.sum(axis=1).max(initial=0) > COMPRESS_FACTOR * other.shape[1]:
+        return _compressed_ranks(other, tight, other_lin)
+    return batch_ranks_mod_p(other, tight, other_lin)
+
+
 def _fail(engine: str, message: str) -> SolverError:
     return SolverError(f"{engine} returned a wrong answer: {message}; the answer is refused")
 
 
+def int_rank(rows: np.ndarray) -> int:
+    """Exact rank of integer rows by fraction-free Gaussian elimination on Python integers (Bareiss, "Sylvester's
+    identity and multistep integer-preserving Gaussian elimination", Math. Comp. 22, 1968: every division
+    ``(p·a_ij − a_ic·p_j) / p_prev`` is exact, so the entries stay minors of the input).
+
+    >>> int_rank(np.array([[1, 2, 3], [2, 4, 6], [0, 1, 1]])), int_rank(np.array([[2**70, 1], [2**71, 2]], dtype=object))
+    (2, 1)
+    """
+    M = [[int(v) for v in r] for r in np.asarray(rows).tolist()]
+    rank, prev = 0, 1
+    n = len(M[0]) if M else 0
+    for col in range(n):
+        piv = next((i for i in range(rank, len(M)) if M[i][col] != 0), None)
+        if piv is None:
+            continue
+        M[rank], M[piv] = M[piv], M[rank]
+        top = M[rank]
+        p = top[col]
+        for i in range(rank + 1, len(M)):
+            row, a = M[i], M[i][col]
+            M[i] = [(p * row[j] - a * top[j]) // prev if j > col else 0 for j in range(n)]
+        prev = p
+        rank += 1
+    return rank
+
+
 def _rank(rows: np.ndarray) -> int:
-    """Exact rank of integer rows (a modular lower bound first, exact elimination when it falls short)."""
+    """Exact rank of integer rows (a modular lower bound first, :func:`int_rank` when it falls short)."""
     if len(rows) == 0:
         return 0
-    r = int(batch_ranks_mod_p(rows, np.ones((1, len(rows)), dtype=bool))[0])
+    every = np.ones((1, len(rows)), dtype=bool)
+    if len(rows) > COMPRESS_FACTOR * rows.shape[1]:  # many rows: a random compression first (a lower bound too)
+        r = int(_compressed_ranks(rows, every, rows[:0])[0])
+    else:
+        r = int(batch_ranks_mod_p(rows, every)[0])
     if r == min(rows.shape):
         return r
-    from ._lp import exact_rank
-
-    return exact_rank(rows.astype(object))
+    return int_rank(rows)
 
 
 def _sorted_primitive(rows: np.ndarray) -> bool:
-    """``int64`` rows: each primitive (gcd 1), strictly decreasing in lexicographic order (so no repeats)."""
+    """Integer rows (``int64`` or Python ints, vectorised either way): each primitive (gcd 1), strictly decreasing in
+    lexicographic order (so no repeats)."""
     if (np.gcd.reduce(rows, axis=1) != 1).any():
         return False
     if len(rows) < 2:
@@ -254,42 +374,40 @@ def _sorted_primitive(rows: np.ndarray) -> bool:
     if not nz.any(axis=1).all():
         return False
     first = np.argmax(nz, axis=1)
-    return bool((diff[np.arange(len(diff)), first] > 0).all())
+    return bool(np.asarray(diff[np.arange(len(diff)), first] > 0, dtype=bool).all())
 
 
 def _check_canonical(rows: np.ndarray, what: str, engine: str, *, linear: bool) -> None:
     """Primitive, sorted decreasing, no repeats (``linear``: the canonical RREF basis of their span)."""
     if len(rows) == 0:
         return
-    if not linear and rows.dtype != object:
+    if not linear:
         if _sorted_primitive(rows):
             return
         raise _fail(
             engine, f"the {what} are not in canonical form (primitive integer rows, decreasing order, no repeats)"
         )
-    want = (
-        normalise_rows(rref(rows.astype(object), exact=True), exact=True, sign=True, as_int=True)
-        if linear
-        else normalise_rows(rows.astype(object), exact=True, as_int=True)
-    )
+    want = normalise_rows(rref(rows.astype(object), exact=True), exact=True, sign=True, as_int=True)
     if want.shape != rows.shape or not np.array_equal(want.astype(object), rows.astype(object)):
-        raise _fail(
-            engine,
-            f"the {what} are not in canonical form (primitive integer rows, "
-            f"{'reduced row echelon basis' if linear else 'decreasing order, no repeats'})",
-        )
+        raise _fail(engine, f"the {what} are not in canonical form (primitive integer rows, reduced row echelon basis)")
 
 
 def _tightness(
-    side: np.ndarray, other: np.ndarray, other_lin: np.ndarray, want: int, what: str, other_what: str, engine: str
+    side: np.ndarray,
+    other: np.ndarray,
+    other_lin: np.ndarray,
+    want: int,
+    what: str,
+    other_what: str,
+    engine: str,
+    prod: np.ndarray,
 ) -> None:
     """Each row of ``side`` is positive on some row of ``other`` and vanishes on rows of ``other`` that, with
-    ``other_lin``, have rank ``want``."""
+    ``other_lin``, have rank ``want``; ``prod`` is the sign matrix of ``side @ other.T``."""
     if len(side) == 0:
         return
     if len(other) == 0:
         raise _fail(engine, f"{len(side)} {what} but no {other_what}")
-    prod = exact_signs(side, other)
     pos = (prod > 0).any(axis=1)
     if not pos.all():
         i = int(np.argmin(pos))
@@ -299,11 +417,7 @@ def _tightness(
             "(an equality, not a face of codimension one)",
         )
     tight = np.asarray(prod == 0)
-    counts = tight.sum(axis=1)
-    if counts.max(initial=0) > COMPRESS_FACTOR * other.shape[1]:
-        ranks = _compressed_ranks(other, tight, other_lin)
-    else:
-        ranks = batch_ranks_mod_p(other, tight, other_lin)
+    ranks = tight_ranks(side, other, other_lin, prod)
     for i in np.nonzero(ranks < want)[0].tolist():
         exact = _rank(np.concatenate([other[tight[i]], other_lin]) if len(other_lin) else other[tight[i]])
         if exact < want:
@@ -312,6 +426,11 @@ def _tightness(
                 f"{what[:-1]} {i} {side[i].tolist()} is tight on {other_what} of rank {exact}, not "
                 f"{want} (not a {what[:-1]})",
             )
+
+
+def _stack(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a`` and ``b`` stacked (``a`` itself when ``b`` is empty: its residues stay cached)."""
+    return a if len(b) == 0 else np.concatenate([a, b])
 
 
 def verify_pair(
@@ -333,6 +452,15 @@ def verify_pair(
         The side the engine computed (its canonical form and orthogonality are checked; the other side is the
         cone's stored, canonical and irredundant input).
     """
+    try:
+        _verify_pair(vpair, hpair, engine, produced)
+    finally:
+        _LIMBS.clear()
+
+
+def _verify_pair(
+    vpair: tuple[np.ndarray, np.ndarray], hpair: tuple[np.ndarray, np.ndarray], engine: str, produced: str
+) -> None:
     R, L = (np.asarray(a) for a in vpair)
     F, E = (np.asarray(a) for a in hpair)
     n = R.shape[1]
@@ -345,9 +473,10 @@ def verify_pair(
         _check_canonical(R, "rays", engine, linear=False)
         _check_canonical(L, "lineality directions", engine, linear=True)
         checks.append((R, L, "ray·lineality"))
+    signs = exact_signs(F, R) if len(F) and len(R) else np.zeros((len(F), len(R)), dtype=np.int64)
     for a, b, what in checks:
         if len(a) and len(b):
-            prod: Any = exact_signs(a, b)
+            prod: Any = signs if what == "facet·ray" else exact_signs(a, b)
             bad = (prod < 0) if what == "facet·ray" else (prod != 0)
             if bad.any():
                 i, j = (int(v) for v in np.argwhere(bad)[0])
@@ -357,11 +486,11 @@ def verify_pair(
                     f"{what} = {value} for row {i} {a[i].tolist()} and row {j} {b[j].tolist()} "
                     f"({'negative' if what == 'facet·ray' else 'nonzero'})",
                 )
-    dim = _rank(np.concatenate([R, L])) if len(R) + len(L) else 0
+    dim = _rank(_stack(R, L)) if len(R) + len(L) else 0
     if len(E) + dim != n:
         raise _fail(engine, f"{len(E)} equalities for generators spanning dimension {dim} in R^{n}")
-    hrank = _rank(np.concatenate([F, E])) if len(F) + len(E) else 0
+    hrank = _rank(_stack(F, E)) if len(F) + len(E) else 0
     if len(L) + hrank != n:
         raise _fail(engine, f"a lineality space of dimension {len(L)} for inequalities of rank {hrank} in R^{n}")
-    _tightness(F, R, L, dim - 1, "facets", "generators", engine)
-    _tightness(R, F, E, hrank - 1, "rays", "facets and equalities", engine)
+    _tightness(F, R, L, dim - 1, "facets", "generators", engine, signs)
+    _tightness(R, F, E, hrank - 1, "rays", "facets and equalities", engine, signs.T)

@@ -12,7 +12,7 @@ import pytest
 import privgeom as pg
 from privgeom import SizeLimitError, SolverError
 from privgeom.geometry import Cone, use_engine
-from privgeom.geometry import _engines, _redundancy, _verify
+from privgeom.geometry import _engines, _projection, _redundancy, _verify
 
 ENGINES = _engines.available_engines()
 
@@ -244,3 +244,75 @@ def test_compressed_ranks_agree_with_elimination() -> None:
     masks[1, 3:] = False  # rank 3
     assert _verify._compressed_ranks(rows, masks, rows[:0]).tolist() == [5, 3]
     assert _verify.batch_ranks_mod_p(rows, masks).tolist() == [5, 3]
+
+
+# ------------------------------------------------------------------------------------ vectorised exact kernels
+@pytest.mark.parametrize("seed", range(4))
+def test_batched_ranks_equal_exact_ranks(seed: int) -> None:
+    # tall, rank-deficient and single-matrix batches (a batch of one once aliased its input), with extra rows
+    rng = np.random.default_rng(seed)
+    n = 3 + seed
+    rows = rng.integers(-3, 4, size=(40, n)) * (rng.random((40, n)) < 0.7)
+    rows[-5:] = rows[:5] + rows[5:10]  # dependent rows
+    for masks in (rng.random((60, 40)) < 0.4, np.ones((1, 40), dtype=bool), rng.random((1, 40)) < 0.2):
+        ext = rows[:1] * 2 if seed % 2 else np.zeros((0, n), dtype=np.int64)
+        got = _verify.batch_ranks_mod_p(rows, masks, ext)
+        want = [_verify.int_rank(np.concatenate([rows[m], ext])) for m in masks]
+        assert got.tolist() == want
+    assert _verify.int_rank(np.array([[2**80, 3], [2**81, 6], [1, 1]], dtype=object)) == 2
+
+
+def test_residues_of_big_integers_are_exact() -> None:
+    rng = np.random.default_rng(7)
+    vals = [int(a) * 2**60 + int(b) for a, b in zip(rng.integers(-(2**31), 2**31, 60), rng.integers(0, 2**60, 60))]
+    A = np.array(vals + [-1, 0, 2**92 - 1, -(2**92)], dtype=object).reshape(8, 8)
+    for p in _verify.PRIMES[:2] + (_verify.ELIM_PRIME,):
+        assert _verify._mod_p(A, p).tolist() == [[v % p for v in r] for r in A.tolist()]
+
+
+def test_fast_canonical_of_big_rows_is_primitive_sorted_and_unique() -> None:
+    rows = [[3 * 2**70, 6], [0, 5], [2**70, 2], [-(2**70), 1]]
+    out = _engines.fast_canonical(rows, 2)
+    assert out.tolist() == [[2**69, 1], [0, 1], [-(2**70), 1]]  # the first two rows are one ray
+
+
+def test_extreme_generators_from_the_facets_match_redundancy_removal() -> None:
+    # many generators, most redundant (sums of others): the route through one conversion keeps exactly the extreme
+    # ones that cdd's redundancy removal keeps, and the same facets
+    rng = np.random.default_rng(3)
+    base = rng.integers(1, 9, size=(12, 5))
+    mix = rng.integers(0, 3, size=(400, 12)) @ base
+    G = np.concatenate([base, mix[mix.any(axis=1)]])
+    both = _engines.generators_verified(G, method="normaliz")
+    assert both is not None
+    (R, L), (Fa, E) = both
+    with use_engine("cdd"):
+        c = Cone.from_generators(G)
+        assert R.tolist() == c.int_rays.tolist() and Fa.tolist() == c.int_facets.tolist() and L.shape[0] == 0
+    # a cone with a line (x and -x) is not for this route
+    assert _engines.generators_verified(np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0]] * 400), method="normaliz") is None
+
+
+# ----------------------------------------------------------------------------------------------- projection
+def test_every_projection_engine_gives_the_image_of_the_generators() -> None:
+    # x0 ≥ x1 ≥ x2 ≥ 0 onto (x0, x2): x0 ≥ x2 ≥ 0, whichever engine eliminates (Lin & Kifer, Section V)
+    c = Cone.from_facets([[1, -1, 0], [0, 1, -1], [0, 0, 1]])
+    c.int_rays  # the generators are known: an elimination is checked on them
+    for method in _projection.PROJECTION_METHODS:
+        assert c.project([0, 2], method=method).int_facets.tolist() == [[1, -1], [0, 1]]
+
+
+def test_a_wrong_elimination_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from privgeom.geometry._projection import ELIMINATIONS, Eliminator, Projected
+
+    def too_tight(hrep, vrep, keep, exact):  # type: ignore[no-untyped-def]
+        # x0 ≥ 2·x2 cuts off the projected generator (1, 1)
+        return Projected("H", np.array([[F(1), F(-2)], [F(0), F(1)]], dtype=object), np.zeros((0, 2), dtype=object))
+
+    monkeypatch.setitem(ELIMINATIONS, "block", Eliminator("cdd", "H", too_tight))
+    c = Cone.from_facets([[1, -1, 0], [0, 1, -1], [0, 0, 1]])
+    c.int_rays
+    with pytest.raises(
+        SolverError, match=r"wrong projection: the inequality \[1, -2\] fails on the projected generator"
+    ):
+        c.project([0, 2], method="block")
