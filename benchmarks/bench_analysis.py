@@ -62,7 +62,7 @@ def _cell(task: str, route: str, k: int) -> dict[str, Any]:
     """Run one cell in this process and return its answer (called in the subprocess)."""
     import privgeom as pg
     from privgeom.analyses import relax_pairwise, semantics
-    from privgeom.cli._core import _closure_examples
+    from privgeom.cli._analyze import _closure_examples
     from privgeom.geometry import Cone
 
     if task in SCALE_TASKS:

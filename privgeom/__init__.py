@@ -285,6 +285,7 @@ _LIMIT_MODULES = (
     "privgeom.analyses.relaxation._relaxation",
     "privgeom.amplification._shuffle",
     "privgeom.amplification._worst",
+    "privgeom.amplification._pairs",
     "privgeom.analyses.profiles._scan",
     "privgeom.analyses.guarantees._summary",
     "privgeom.definitions._approx_dp",

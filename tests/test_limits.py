@@ -329,6 +329,8 @@ CASES: dict[str, tuple[int, Callable[[], Any]]] = {
     # 4 histograms of the others x 2 ordered pairs x 5^2 tallies = 200
     # (5 + 1) x (1 + 1) = 12
     "shuffle_dissenter_work": (10, lambda: _dissenter_pair()),
+    # a mixed 3-ary pair in log space: box tallies x minority tallies (5 users outside the largest group)
+    "shuffle_pair_work": (10, lambda: _mixed_pair()),
     "shuffle_certified_boxes": (
         5,
         lambda: pg.shuffled(pg.randomized_response(1, "3/4"), 60).worst_case("ln(6/5)", scope="certified"),
@@ -374,6 +376,11 @@ def _subset_sums() -> Any:
     from privgeom.smoothed._subsetsum import SubsetSums
 
     return SubsetSums([1, 2, 3], 2)
+
+
+def _mixed_pair() -> Any:
+    S = pg.shuffled(pg.kary_randomized_response(3, exp_eps=3), 12)
+    return S.delta(0.5, S.pair({"0": 6, "1": 3, "2": 2}, "0", "1"), method="log")
 
 
 def _dissenter_pair() -> Any:

@@ -84,6 +84,13 @@ register_limit(
 _LOADER_ULPS = 16.0
 #: The certified mass left out of the box may be at most this fraction of the sum.
 _SKIP_FRACTION = 1e-14
+#: Root-finding tolerance of the tilt λ of the dominating point (it only centres the box: any λ is sound).
+_TILT_TOL = 1e-12
+#: Start offset and tolerance of the Chernoff exponent search (any exponent gives a valid bound; a better one a tighter).
+_NM_STEP = 1e-3
+_NM_XTOL = 1e-8
+#: Relative margin around the band of ℓ, far above its float rounding (a wider band only adds tallies).
+_BAND_MARGIN = 1e-9
 #: Initial half-width of the box in tilted standard deviations (one, two, three free dimensions): wide enough that the
 #: certificate usually closes in one pass, narrower in three dimensions where a second pass is cheaper than width.
 _K0 = {1: 10.5, 2: 10.5, 3: 9.0}
@@ -152,7 +159,7 @@ def _tilt(pi: np.ndarray, v: np.ndarray) -> float:
     hi = 1.0
     while f(hi) < 0:
         hi *= 2.0
-    return float(brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-12))
+    return float(brentq(f, 0.0, hi, xtol=_TILT_TOL, rtol=_TILT_TOL))
 
 
 def _log_mgf(n0: int, pi: np.ndarray, expo: np.ndarray) -> float:
@@ -193,7 +200,7 @@ def _outside_bound(
             alpha = abs(float(x[0]))
             return _log_mgf(n0, pi, alpha * v) - alpha * l_cut
 
-        res = minimize(f, np.array([lam + 1e-3]), method="Nelder-Mead", options={"xatol": 1e-8, "maxiter": 200})
+        res = minimize(f, np.array([lam + _NM_STEP]), method="Nelder-Mead", options={"xatol": _NM_XTOL, "maxiter": 200})
         logs.append(min(float(res.fun), f(res.x), f(np.array([lam]))))
     if not logs:
         return -math.inf
@@ -315,7 +322,7 @@ def _core_sum(
     lin = v[:D] - v[D]  # ℓ(z) = lin · z + v_D · (count of z)
     ly = ysupp @ lin + v[D] * d if d else np.zeros(1)
     # a margin far above the rounding of ℓ keeps every tally whose exact ℓ lies in the band
-    margin = 1e-9 * (1.0 + float(np.max(np.abs(v))) * n)
+    margin = _BAND_MARGIN * (1.0 + float(np.max(np.abs(v))) * n)
     y_lo, y_hi = float(np.min(ly)) - margin, float(np.max(ly)) + margin
     K = _K0[D]
     while True:

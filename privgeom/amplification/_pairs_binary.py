@@ -63,6 +63,11 @@ _LOADER_ULPS = 16.0
 _WINDOW_FRACTION = 1e-18
 #: Rows of the convolution evaluated together (bounds the memory of one block to rows × window).
 _ROW_BLOCK = 512
+#: Relative slack added to a computed term ratio before it is used in a geometric tail bound (far above its rounding:
+#: the bound only gets more conservative).
+_RATIO_SLACK = 1e-12
+#: Largest window fraction of the others' law (its truncation is certified by the log-concave ratio bound).
+_LAW_WINDOW_CAP = 1e-10
 #: Largest number of window widenings before the evaluation is declared failed (an error, never a value).
 _MAX_WIDEN = 40
 
@@ -158,7 +163,7 @@ class _Law:
             (last, whi < imax, self._ratio(whi, ys)),
             (np.zeros_like(last), wlo > imin, 1.0 / self._ratio(wlo - 1, ys)),
         ):
-            rho = np.where(active, rho * (1 + 1e-12), 0.0)
+            rho = np.where(active, rho * (1 + _RATIO_SLACK), 0.0)
             ok = ~active | (rho < 1)
             bad |= ~ok
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -311,7 +316,7 @@ def binary_pair_delta_log(
         return TailSum(math.log(A), errA + 2 * u, 1)
     # the rows' windows: 10^-18 of each row for a precise value; a coarse window (an upper bound for a box of
     # datasets) lets them leave up to 10^-2 of its own fraction (the error of ρ is then amplified near y*, and stated)
-    law = _Law(groups, max(_WINDOW_FRACTION, min(1e-10, window * 1e-2)))
+    law = _Law(groups, max(_WINDOW_FRACTION, min(_LAW_WINDOW_CAP, window * 1e-2)))
     top = law.top  # Y ∈ [0, top]; the tally of all users in [0, top + 1]
     mean, var = _tilted(groups, math.log(-B / A))
     sd = math.sqrt(var + 1.0)
@@ -355,7 +360,7 @@ def binary_pair_delta_log(
             log_rest = -math.inf
             right_ok = True
         else:  # Σ_{y > y_hi} D(y) <= Σ_{y >= y_hi} S(y) <= S(y_hi)/(1 − ρ''), ρ'' = 1/ρ(y_hi + 1) < 1
-            log_ratio = -math.log(rho[-1]) + erho[-1] + 1e-12 if rho[-1] > 0 else math.inf
+            log_ratio = -math.log(rho[-1]) + erho[-1] + _RATIO_SLACK if rho[-1] > 0 else math.inf
             right_ok = log_ratio < 0
             log_rest = lS[k - 1] + math.log1p(eS[k - 1]) - math.log(-math.expm1(log_ratio)) if right_ok else math.inf
             right_ok = right_ok and log_rest <= total + math.log(window)
