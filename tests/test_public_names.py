@@ -1,4 +1,4 @@
-"""A lean public surface: at most 128 distinct public names, each documented with an example.
+"""A lean public surface: at most 132 distinct public names, each documented with an example.
 
 The public names are the union of the ``__all__`` of :mod:`privgeom` and its public subpackages. Result and
 certificate types that users only receive, and the kernels and formatters underneath, are not public: they live in
@@ -40,6 +40,7 @@ PACKAGES = (
     "privgeom.sweeps",
     "privgeom.plots",
     "privgeom.cli",
+    "privgeom.amplification",
 )
 #: The budget of public names. 0.2 cut the surface from 251 names to 117 under a cap of 120. The cap is 125 since
 #: release 0.2 added five capabilities that are names of their own, none an alias or a received type: the
@@ -47,14 +48,22 @@ PACKAGES = (
 #: composition and amplification (``compose``, ``shuffled``, ``subsampled``). Raising it again needs the same kind
 #: of reason: a new capability, never a second spelling. It is 128 since the design operations ``from_guarantees``,
 #: ``without`` and ``only`` became functions of ``pg`` (they were methods of the definition classes, which no longer
-#: have them: the same capabilities, one spelling each).
-MAX_PUBLIC_NAMES = 128
+#: have them: the same capabilities, one spelling each). It is 132 since amplification shows its
+#: work: the report on shuffled and subsampled definitions and the published bounds it is compared with (FMT's clone
+#: bound, the privacy blanket, Balle–Barthe–Gaboardi, the subsample's law) — the CLI printed them from private
+#: modules before — and the command line's parser is public for programs that embed it.
+MAX_PUBLIC_NAMES = 132
 
 #: Names of a subpackage's ``__all__`` that are not top-level names, with the reason.
 NOT_TOP_LEVEL = {
     ("privgeom.sweeps", "register_query"): "the extension point of sweeps, read as pg.sweeps.register_query",
     ("privgeom.cli", "main"): "the console-script entry point (privgeom = privgeom.cli:main)",
     ("privgeom.cli", "build_parser"): "the argument parser, for programs that embed the command line",
+    ("privgeom.amplification", "amplification_report"): "the shuffled or subsampled definition's report",
+    ("privgeom.amplification", "fmt_delta"): "a published bound, compared with the exact profile",
+    ("privgeom.amplification", "blanket_delta"): "a published bound, compared with the exact profile",
+    ("privgeom.amplification", "bbg_bound"): "a published bound, compared with the exact profile",
+    ("privgeom.amplification", "sampling_law"): "the subsample's histogram law behind pg.subsampled",
 }
 #: Subpackages with their own vocabulary (rules, paper checks), reached as ``pg.voting.x`` / ``pg.smoothed.x``.
 OWN_VOCABULARY = ("privgeom.voting", "privgeom.smoothed")
@@ -81,7 +90,7 @@ def public_names() -> dict[str, list[str]]:
     return where
 
 
-def test_at_most_128_public_names() -> None:
+def test_at_most_132_public_names() -> None:
     where = public_names()
     per_package = {m.__name__: len(m.__all__) for m in _existing(PACKAGES)}
     message = f"{len(where)} distinct public names (budget {MAX_PUBLIC_NAMES}); per package: " + ", ".join(

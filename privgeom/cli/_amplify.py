@@ -32,10 +32,7 @@ from .._core.numbers import log10_text, number_text
 from .._core.arrays import parse_int
 from .._core.hints import limit_hint
 from .._core.numbers import parse_scalar
-from ..amplification import shuffled, subsampled
-from ..amplification._definitions import amplification_report
-from ..amplification._literature import fmt_delta
-from ..amplification._subsample import bbg_bound
+from ..amplification import amplification_report, bbg_bound, fmt_delta, shuffled, subsampled
 from ..analyses.profiles._profile import delta, epsilon
 from ..definitions import parse_definition
 from ..mechanisms import Mechanism

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import privgeom as pg
-from privgeom.amplification._definitions import amplification_report
+from privgeom.amplification import amplification_report
 
 
 def test_shuffled_binary_rr_over_four_users() -> None:

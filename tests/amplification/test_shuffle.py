@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from privgeom.amplification._engine import clone_delta_log, dissenter_delta_log, exact_pair_delta, merge_clone
 from privgeom.amplification._pairs_binary import binary_pair_delta_log
-from privgeom.amplification._literature import blanket_delta, fmt_delta
+from privgeom.amplification import blanket_delta, fmt_delta
 
 RR = pg.randomized_response(1, "3/4")  # inputs/outputs '1', '0'; p = 3/4
 KRR3 = pg.kary_randomized_response(3, exp_eps=2)  # p = 1/2, q = 1/4

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import privgeom as pg
-from privgeom.amplification._subsample import bbg_bound, sampling_law
+from privgeom.amplification import bbg_bound, sampling_law
 
 
 def _on_counts(K: pg.Mechanism, dom: pg.Domain) -> pg.Mechanism:
