@@ -50,6 +50,7 @@ from .._core.errors import InvalidParameterError, MissingDependencyError, SizeLi
 from .._core.hints import limit_hint
 from .._core.limits import register_limit
 from . import _cdd, _normaliz
+from . import _orbit_enum  # the orbit engine (symmetric inputs)
 from ._canonical import canonical_pair, empty, identity
 from ._verify import verify_pair
 from .._core.limits import current_limit
@@ -72,7 +73,8 @@ __all__ = [
 #: The exact conversion engines.
 ENGINES = ("cdd", "normaliz", "ppl")
 #: The accepted ``method`` values: ``"auto"`` and the engines.
-METHODS = ("auto",) + ENGINES
+#: ``"orbits"``: the orbit engine (adjacency decomposition on symmetric inputs, privgeom.geometry._orbit_enum).
+METHODS = ("auto",) + ENGINES + ("orbits",)
 #: Normaliz threads (the reference machine has two cores).
 NORMALIZ_THREADS = 2
 #: ``auto``: a V→H conversion goes to Normaliz from this many generator entries (rows x dimension) up. Measured on the
@@ -126,10 +128,11 @@ def use_engine(method: str) -> Iterator[str]:
 
     Parameters
     ----------
-    method : {"auto", "cdd", "normaliz", "ppl"}
+    method : {"auto", "cdd", "normaliz", "ppl", "orbits"}
         ``"auto"`` (the default outside any block) picks the engine from the input's shape (:func:`choose`); the
         others force pycddlib, Normaliz (PyNormaliz) or PPL (pplpy, the ``[ppl]`` extra). Every answer is verified
-        exactly whatever the engine.
+        exactly whatever the engine. ``"orbits"`` enumerates a symmetric cone by orbit of its symmetry group
+        (:mod:`privgeom.geometry._orbit_enum`) and falls back to ``auto``'s engine when the group is trivial.
 
     Yields
     ------
@@ -355,7 +358,17 @@ def _convert_verified(
     if len(main) + len(lin) == 0:
         return empty(dim, True), identity(dim, True)  # {0} has every equality; no inequality is the whole space
     choice = choose(kind, len(main) + len(lin), dim, method)
-    out_main, out_lin = _run(choice.engine, kind, main, lin)
+    # -- the orbit engine: forced, or taken by auto on a symmetric input (privgeom.geometry._orbit_enum) --
+    forced = choice.engine == "orbits"
+    raw, why = _orbit_enum.orbit_route(
+        kind, main, lin, forced=forced, auto=choice.reason != "forced", sub_facets=facets_verified
+    )
+    if raw is not None:
+        choice = Choice("orbits", why)
+    elif forced:
+        other = choose(kind, len(main) + len(lin), dim, "auto")
+        choice = Choice(other.engine, f"orbits declined ({why}); {other.reason}")
+    out_main, out_lin = raw if raw is not None else _run(choice.engine, kind, main, lin)
     if len(out_main) > current_limit("engine_rows"):
         what = "facets" if kind == "V" else "rays"
         raise SizeLimitError(
