@@ -13,9 +13,11 @@ Dutour Sikirić & Schürmann, "Polyhedral representation conversion up to symmet
    ``n − 1``: with ``T`` its tight set, a ``u ⊥ T ∪ {a}`` with ``u·r > 0`` for some generator gives
    ``a ← (u·r*) a − (a·r*) u`` with ``r*`` minimising ``(a·r)/(u·r)`` over ``u·r > 0``; it stays valid and is tight on
    ``T ∪ {r*}``, of rank one more;
-2. **ridges** — the facets of the lower-dimensional cone of the facet's tight generators: the columns of the inverse
-   of ``[R_T; a]`` when the facet is simplicial (``|T| = n − 1``), otherwise the engine layer
-   (:func:`~privgeom.geometry._engines.facets_verified`, cdd or Normaliz, verified);
+2. **ridges** — the facets of the lower-dimensional cone of the facet's tight generators, each a normal ``b`` that
+   matters only modulo ``a``: when the facet is simplicial (``|T| = n − 1``) the columns of the inverse of
+   ``[R_T; e_j]`` for a coordinate with ``a_j ≠ 0`` (``e_j ∉ span(R_T) = a^⊥``, so the matrix is invertible, and
+   column ``t`` vanishes on ``T − {t}``, is 1 on ``t``: a normal of the ridge dropping ``t``), otherwise the engine
+   layer (``facets_verified``, cdd or Normaliz, verified);
 3. **rotation** — across the ridge ``b`` the neighbouring facet is ``a' = (a·r*) b − (b·r*) a`` with ``r*``
    maximising ``−(b·r)/(a·r)`` over the generators off ``T`` (the hyperplanes through the ridge form the pencil
    ``b + t a``; the valid ones are ``t ≥ t*``, and ``t = t*`` is the other facet: the gift-wrapping step of Chand &
@@ -63,7 +65,7 @@ from .._core.hints import limit_hint
 from .._core.limits import current_limit
 from . import _cdd
 from ._canonical import canonical_pair
-from ._lp import exact_rank, solve_lp
+from ._lp import solve_lp
 from ._verify import verify_pair
 from ._row_group import RowGroup, act_on_rows, row_automorphisms
 
@@ -150,9 +152,117 @@ def _nullspace(rows: list[list[int]], n: int) -> list[list[int]]:
     return basis
 
 
+def _is_prime(q: int) -> bool:
+    """Deterministic Miller–Rabin for ``q < 3.4·10^14`` (bases 2, 3, 5, 7, 11, 13, 17: Jaeschke 1993)."""
+    if q < 2 or q % 2 == 0:
+        return q == 2
+    d, r = q - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in (2, 3, 5, 7, 11, 13, 17):
+        x = pow(a, d, q)
+        if x in (1, q - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % q
+            if x == q - 1:
+                break
+        else:
+            return False
+    return True
+
+
+_PRIMES: list[int] = []
+
+
+def _prime(i: int) -> int:
+    """The ``i``-th prime below ``2^31`` counting down (residue products fit in ``int64``)."""
+    q = _PRIMES[-1] - 2 if _PRIMES else 2**31 - 1
+    while len(_PRIMES) <= i:
+        if _is_prime(q):
+            _PRIMES.append(q)
+        q -= 2
+    return _PRIMES[i]
+
+
+def _inverse_mod(W: np.ndarray, qs: list[int]) -> tuple[list[int], np.ndarray] | None:
+    """``(det W mod q, W^{-1} mod q)`` for each prime ``q`` of ``qs`` at once: Gauss–Jordan elimination on ``int64``
+    residues, vectorised across the primes, with the first pivot row nonzero modulo every prime (None when there is
+    none: ``W`` singular, or an unlucky prime)."""
+    n = len(W)
+    P = len(qs)
+    q3 = np.array(qs, dtype=np.int64)[:, None, None]
+    A = np.concatenate(
+        [np.mod(np.broadcast_to(W, (P, n, n)), q3), np.broadcast_to(np.eye(n, dtype=np.int64), (P, n, n))], axis=2
+    )
+    det = [1] * P
+    for k in range(n):
+        rows = np.flatnonzero(np.all(A[:, k:, k] != 0, axis=0))  # a pivot nonzero modulo every prime
+        if not len(rows):
+            return None
+        if rows[0]:
+            i = k + int(rows[0])
+            A[:, [k, i]] = A[:, [i, k]]
+            det = [-d for d in det]
+        piv = A[:, k, k].tolist()
+        det = [d * v % q for d, v, q in zip(det, piv, qs)]
+        inv = np.array([pow(v, q - 2, q) for v, q in zip(piv, qs)], dtype=np.int64)
+        A[:, k, :] = A[:, k, :] * inv[:, None] % q3[:, :, 0]
+        col = A[:, :, k].copy()
+        col[:, k] = 0
+        A = (A - (col[:, :, None] * A[:, k, None, :]) % q3) % q3
+    return det, A[:, :, n:]
+
+
 def _inverse_columns(W: list[list[int]]) -> list[list[int]] | None:
     """The columns of the inverse of the square integer matrix ``W``, each scaled positively to primitive integers
-    (None when ``W`` is singular), by :func:`_gauss_jordan` on ``[W | I]``."""
+    (None when ``W`` is singular).
+
+    Multi-modular: ``det W`` and ``adj W = det W · W^{-1}`` modulo primes below ``2^31`` (vectorised elimination),
+    joined by the Chinese remainder theorem once the product ``Q`` of the primes exceeds ``4 H``, with ``H = ∏ ‖w_i‖``
+    Hadamard's bound on ``|det W|`` and on every ``(n−1)``-minor (von zur Gathen & Gerhard, *Modern Computer
+    Algebra*, Sections 5.4–5.5): the symmetric residues modulo ``Q`` are then the integers themselves. Column ``t``
+    of ``sign(det W) · adj W`` is a positive multiple of column ``t`` of the inverse. A vanishing pivot modulo a
+    prime (singular ``W``, or an unlucky prime) sends the matrix to gcd-normalised elimination on Python integers."""
+    n = len(W)
+    if max(abs(int(v)) for row in W for v in row) >= 2**62:
+        return _inverse_columns_gcd(W)
+    bits = sum(math.log2(max(1.0, math.sqrt(sum(float(v) ** 2 for v in row)))) for row in W) + 2
+    qs: list[int] = []
+    while sum(math.log2(q) for q in qs) <= bits:
+        qs.append(_prime(len(qs)))
+    res = _inverse_mod(np.array(W, dtype=np.int64), qs)
+    if res is None:
+        return _inverse_columns_gcd(W)
+    dets, invs = res
+    # Garner's mixed-radix form: digits modulo each prime in int64, the integers built once at the end
+    adjs = [inv * d % q for d, inv, q in zip(dets, invs, qs)]
+    digits: list[np.ndarray] = [adjs[0]]
+    for j in range(1, len(qs)):
+        q = qs[j]
+        acc = digits[j - 1] % q
+        for i in range(j - 2, -1, -1):
+            acc = (acc * (qs[i] % q) + digits[i]) % q
+        c = pow(math.prod(qs[:j]) % q, q - 2, q)
+        digits.append((adjs[j] - acc) % q * c % q)
+    X = np.array(digits[-1].tolist(), dtype=object)
+    for i in range(len(qs) - 2, -1, -1):
+        X = X * qs[i] + np.array(digits[i].tolist(), dtype=object)
+    det, M = 0, 1
+    for d, q in zip(dets, qs):
+        det += M * ((d - det) * pow(M % q, q - 2, q) % q)
+        M *= q
+    if det == 0:
+        return None
+    half = M // 2
+    X = np.where(X > half, X - M, X)
+    sign = 1 if det <= half else -1
+    return [_primitive([sign * int(v) for v in X[:, t]]) for t in range(n)]
+
+
+def _inverse_columns_gcd(W: list[list[int]]) -> list[list[int]] | None:
+    """:func:`_inverse_columns` by gcd-normalised elimination (:func:`_gauss_jordan`, Python integers): the
+    fallback."""
     n = len(W)
     red, piv = _gauss_jordan([row + [int(i == j) for j in range(n)] for i, row in enumerate(W)], n)
     if len(piv) < n:
@@ -165,6 +275,24 @@ def _inverse_columns(W: list[list[int]]) -> list[list[int]] | None:
             v[c] = r[n + t] * L // r[c]
         cols.append(_primitive(v))
     return cols
+
+
+def _full_rank(R: np.ndarray) -> bool:
+    """Whether the integer rows ``R`` (m x n) have rank ``n``, proven by a nonzero ``n``-minor modulo a prime (a
+    rank modulo a prime is a lower bound on the rank over the rationals); False may be a false negative (probability
+    about ``n / 2^31``: the orbit engine then declines, which is never wrong)."""
+    m, n = R.shape
+    q = _prime(0)
+    A = np.array([[int(v) % q for v in row] for row in R.tolist()], dtype=np.int64)
+    for k in range(n):
+        rows = np.flatnonzero(A[k:, k])
+        if not len(rows):
+            return False
+        i = k + int(rows[0])
+        A[[k, i]] = A[[i, k]]
+        A[k] = A[k] * pow(int(A[k, k]), q - 2, q) % q
+        A[k + 1 :] = (A[k + 1 :] - (A[k + 1 :, k : k + 1] * A[k][None, :]) % q) % q
+    return True
 
 
 def _dots(R: np.ndarray, a: list[int]) -> list[int]:
@@ -265,8 +393,9 @@ def _cdd_facets(sub: np.ndarray) -> np.ndarray:
 def _ridges(R: np.ndarray, a: list[int], tight: list[int], sub_facets: SubFacets | None) -> list[list[int]]:
     """The facets of the cone of the tight generators of facet ``a`` (module doc, step 2)."""
     n = R.shape[1]
-    if len(tight) == n - 1:  # simplicial: the columns of the inverse of [R_T; a]
-        cols = _inverse_columns([[int(v) for v in R[i]] for i in tight] + [a])
+    if len(tight) == n - 1:  # simplicial: the columns of the inverse of [R_T; e_j], a_j != 0 (module doc, step 2)
+        j = next(j for j, v in enumerate(a) if v != 0)
+        cols = _inverse_columns([[int(v) for v in R[i]] for i in tight] + [[int(i == j) for i in range(n)]])
         if cols is None:  # cannot happen for a facet (a is orthogonal to the independent rows R_T)
             raise ArithmeticError("a simplicial facet with a singular tight system")
         return cols[: n - 1]
@@ -329,10 +458,17 @@ def orbit_facets(rows: Any, group: RowGroup | None = None, *, sub_facets: SubFac
     """
     R = np.array(np.asarray(rows).tolist(), dtype=object)
     m, n = R.shape
-    if m == 0 or exact_rank(R) < n:
+    if m == 0 or not _full_rank(R):
         raise ValueError("the orbit engine needs generators spanning the whole space")
     G = row_automorphisms(R) if group is None else group
     gens = [np.array(g, dtype=np.int64) for g in G.generators]
+    # coordinate x scaled by 1/d_x, d_x the gcd of column x (smaller integers): the facets a' of the scaled cone give
+    # the facets a_x = a'_x / d_x of the cone; d is constant on the orbits of the group (a symmetry maps a column to a
+    # column with the same entries), so the group acts on the scaled cone too
+    d = [math.gcd(*col) or 1 for col in (map(int, c) for c in R.T.tolist())]
+    scaled = sorted({tuple(_primitive([int(v) // g for v, g in zip(row, d)])) for row in R.tolist()}, reverse=True)
+    R = np.array(scaled, dtype=object)
+    L = math.lcm(*d)
     a0 = _valid_functional(R)
     if a0 is None:
         raise ValueError("the orbit engine needs a pointed cone (no strictly positive functional was found)")
@@ -356,7 +492,9 @@ def orbit_facets(rows: Any, group: RowGroup | None = None, *, sub_facets: SubFac
                         f"orbits: {len(facets):,} facets in {len(reps)} orbits so far for {m} generators in "
                         f"R^{n}, more than the limit of {limit:,} — {limit_hint('engine_rows', len(facets))}"
                     )
-    return OrbitFacets([list(f) for f in facets], reps, G.order, len(reps))
+    back = [L // g for g in d]
+    unscale = lambda a: _primitive([v * w for v, w in zip(a, back)])  # noqa: E731
+    return OrbitFacets([unscale(f) for f in facets], [unscale(a) for a in reps], G.order, len(reps))
 
 
 # ------------------------------------------------------------------------------------------------ the engine route
@@ -365,7 +503,7 @@ def _applies(kind: str, main: np.ndarray, lin: np.ndarray) -> str:
     n = main.shape[1]
     if len(lin):
         return "a lineality space" if kind == "V" else "equalities"
-    if n < 2 or len(main) < n or exact_rank(main) < n:
+    if n < 2 or len(main) < n or not _full_rank(main):
         return "not full-dimensional" if kind == "V" else "not pointed"
     return ""
 

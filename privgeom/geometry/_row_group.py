@@ -17,12 +17,14 @@ whose edges carry the entries as colours, with a stabiliser chain of *generators
    ``b`` on one side and ``y`` on the other, refine both, compare traces, and descend (first non-singleton cell:
    individualise its first point on the source side, try every point of the same cell on the target side) to a
    discrete colouring, the candidate permutation, which is checked exactly on the rows;
-3. **stabiliser chain** — at each level the first non-singleton cell gives the base point ``b``; for every ``y`` of its
-   cell not already in the orbit of ``b`` under the generators found at this level, a search either finds an
+3. **stabiliser chain** — the base ``b_1, b_2, …`` is the first point of the first non-singleton cell at each level;
+   the levels are then processed bottom up: at level ``i`` every generator found so far fixes ``b_1 … b_{i−1}``, and
+   for every ``y`` of ``b_i``'s cell not already in the orbit of ``b_i`` under them, a search either finds an
    automorphism (a new generator) or proves there is none (the search is exhaustive). With ``G_i`` the pointwise
-   stabiliser of the first ``i`` base points, ``G_i = ⟨generators found at level i, G_{i+1}⟩`` (both sides act on
-   ``b``'s orbit with the same orbit and the same stabiliser ``G_{i+1}``), so the generators generate the whole
-   group and ``|G| = ∏ |orbit of b_i under G_i|`` (the orbit–stabiliser theorem).
+   stabiliser of ``b_1 … b_{i−1}``, the generators found at levels ``≥ i`` generate a subgroup of ``G_i`` that
+   contains ``G_{i+1}`` (by induction) and has the orbit of ``b_i`` under ``G_i`` (every point of it was reached or
+   searched), so it is ``G_i`` (orbit–stabiliser); the generators generate the whole group and
+   ``|G| = ∏ |orbit of b_i under G_i|``.
 
 The search is bounded by :data:`MAX_ROW_GROUP_WORK` entries visited by the refinements (the registered limit
 ``row_group_work``); past it the generators found so far are returned with ``complete=False`` and ``order=None`` —
@@ -104,6 +106,15 @@ def act_on_rows(p: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return out
 
 
+def _ranks(keys: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """The rank of each row of the integer matrix ``keys`` among its distinct rows (in a fixed order of their bytes,
+    a function of the values alone), a hash of the distinct rows in that order, and their number."""
+    k = np.ascontiguousarray(keys, dtype=np.int64)
+    flat = k.view(np.dtype((np.void, 8 * k.shape[1]))).ravel()
+    uniq, inv = np.unique(flat, return_inverse=True)
+    return inv.ravel().astype(np.int64), hash(uniq.tobytes()), len(uniq)
+
+
 class _Search:
     """The state of one search: value ids of the rows, the work counter and its budget."""
 
@@ -130,14 +141,13 @@ class _Search:
             if self.work > self.budget:
                 raise _Budget
             sig_c = np.sort(rc[:, None] * self.V + self.vid, axis=0).T
-            uc, cc = np.unique(np.hstack([cc[:, None], sig_c]), axis=0, return_inverse=True)
-            sig_r = np.sort(cc.ravel()[None, :] * self.V + self.vid, axis=1)
-            ur, rc = np.unique(np.hstack([rc[:, None], sig_r]), axis=0, return_inverse=True)
-            cc, rc = cc.ravel(), rc.ravel()
-            trace += [hash(uc.tobytes()), hash(ur.tobytes())]
-            if len(uc) == n_c and len(ur) == n_r:
+            cc, hc, n_c2 = _ranks(np.hstack([cc[:, None], sig_c]))
+            sig_r = np.sort(cc[None, :] * self.V + self.vid, axis=1)
+            rc, hr, n_r2 = _ranks(np.hstack([rc[:, None], sig_r]))
+            trace += [hc, hr]
+            if n_c2 == n_c and n_r2 == n_r:
                 return cc, rc, tuple(trace)
-            n_c, n_r = len(uc), len(ur)
+            n_c, n_r = n_c2, n_r2
 
     @staticmethod
     def individualise(cc: np.ndarray, j: int) -> np.ndarray:
@@ -207,17 +217,21 @@ def row_automorphisms(rows: np.ndarray, *, max_work: int | None = None) -> RowGr
     found: list[np.ndarray] = []
     order = 1
     try:
+        # the base: individualise the first point of the first non-singleton cell until the colouring is discrete
+        levels = []
         cc, rc, _ = s.refine(np.zeros(n, dtype=np.int64), np.zeros(m, dtype=np.int64))
         while True:
-            counts = np.bincount(cc, minlength=n)
-            big = np.flatnonzero(counts > 1)
+            big = np.flatnonzero(np.bincount(cc, minlength=n) > 1)
             if not len(big):
                 break
             cell = np.flatnonzero(cc == int(big[0])).tolist()
+            src = s.refine(s.individualise(cc, cell[0]), rc)
+            levels.append((cc, rc, cell, src))
+            cc, rc = src[0], src[1]
+        # bottom up: every generator found so far fixes the base points above the current level
+        for cc, rc, cell, src in reversed(levels):
             b = cell[0]
-            level: list[np.ndarray] = []
-            src = s.refine(s.individualise(cc, b), rc)
-            orbit = {b}
+            orbit = _orbit(b, found)
             for y in cell[1:]:
                 if y in orbit:
                     continue
@@ -226,11 +240,9 @@ def row_automorphisms(rows: np.ndarray, *, max_work: int | None = None) -> RowGr
                     continue
                 p = s.extend(src[:2], dst[:2])
                 if p is not None:
-                    level.append(p)
-                    orbit = _orbit(b, level)
+                    found.append(p)
+                    orbit = _orbit(b, found)
             order *= len(orbit)
-            found += level
-            cc, rc = src[0], src[1]
     except _Budget:
         return RowGroup([tuple(int(v) for v in g) for g in found], None, False, s.work)
     return RowGroup([tuple(int(v) for v in g) for g in found], order, True, s.work)

@@ -186,5 +186,9 @@ def test_exact_kernels() -> None:
         prod = np.array(W, dtype=object).dot(np.array(cols, dtype=object).T)
         assert all(prod[i, i] > 0 for i in range(n)) and not (prod - np.diag(np.diag(prod))).any()
     assert _orbit_enum._inverse_columns([[1, 2], [2, 4]]) is None
+    # a vanishing leading minor (the rows are reordered) and entries past int64 (Python integers): same columns
+    for W in ([[0, 1, 2, 3], [1, 0, 5, 0], [2, 0, 0, 1], [1, 1, 1, 0]], [[2**70, 1], [3, 2**65]]):
+        assert _orbit_enum._inverse_columns(W) == _orbit_enum._inverse_columns_gcd(W)
+    assert _orbit_enum._inverse_columns([[0, 1], [1, 0]]) == [[0, 1], [1, 0]]
     null = _orbit_enum._nullspace([[1, 1, 0], [0, 0, 1]], 3)
     assert null == [[-1, 1, 0]]
