@@ -229,68 +229,68 @@ def symmetric_mechanism(k: int, n_weight_pairs: int, seed: int) -> pg.Mechanism:
     return pg.Mechanism([[Fraction(r[x], int(s[x])) for x in range(n)] for r in rows])
 
 
-def _hull_rays() -> list[list[int]]:
-    rr, dp = pg.RandomizedResponse(4, "3/4"), pg.DifferentialPrivacy.hamming(4, exp_eps=3)
-    return pg.hull(rr, dp).row_cone().int_rays.tolist()
-
-
-class _Generators:
-    """A cone given only by generators (its facets not known to the package): ``row_cone()`` builds it afresh."""
-
-    def __init__(self, rays: list[list[int]]) -> None:
-        self.rays = rays
-
-    def row_cone(self) -> Any:
-        from privgeom.geometry import Cone
-
-        return Cone.from_generators(self.rays)
+def _rays(definition: Any) -> np.ndarray:
+    """The canonical generators of a definition's row cone (computed before any clock starts)."""
+    return np.asarray(definition.row_cone().int_rays)
 
 
 def symmetric_cases(budget: int, rows: list[list[str]]) -> None:
     """Symmetric inputs nobody described to the package: the orbit engine against Normaliz and cdd on the same cone.
 
-    Each row: the case, the facets, the symmetry group's order and orbits (the orbit engine's reason), the seconds of
-    the conversion alone (the cone's generators are canonical before the clock starts; answers verified by every
-    engine) and the ratio Normaliz / orbits. The answers are asserted identical."""
+    Each row: the case, the facets, the orbit engine's reason (the symmetry group's order, the orbits), the seconds
+    of each engine's conversion alone (best of two, through ``facets_verified(..., method=engine)``, less the
+    seconds of the exact canonical form and verification of the answer, which every engine pays alike), the
+    seconds of verification, and the ratio Normaliz / orbits. The answers are asserted identical."""
+    from privgeom.geometry._engines import facets_verified, fast_canonical
     from privgeom.geometry._orbit_enum import orbit_route
+    from privgeom.geometry._verify import verify_pair
 
-    cases: list[tuple[str, Callable[[], Any]]] = [
+    rr4, dp4 = pg.RandomizedResponse(4, "3/4"), pg.DifferentialPrivacy.hamming(4, exp_eps=3)
+    cases: list[tuple[str, Callable[[], np.ndarray]]] = [
         (
             "RR(5, 3/4) as a matrix",
-            lambda: pg.FiniteDefinition([pg.Mechanism(pg.randomized_response(5, "3/4").matrix)]),
+            lambda: _rays(pg.FiniteDefinition([pg.Mechanism(pg.randomized_response(5, "3/4").matrix)])),
         ),
-        ("symmetric 5-bit mechanism 34 x 32", lambda: pg.FiniteDefinition([symmetric_mechanism(5, 1, 1)])),
-        ("symmetric 5-bit mechanism 36 x 32", lambda: pg.FiniteDefinition([symmetric_mechanism(5, 2, 1)])),
-        ("cone of the generators of hull(RR(4,3/4), DP(Q4,3))", lambda: _Generators(_hull_rays())),
+        ("symmetric 5-bit mechanism 34 x 32", lambda: _rays(pg.FiniteDefinition([symmetric_mechanism(5, 1, 1)]))),
+        ("symmetric 5-bit mechanism 36 x 32", lambda: _rays(pg.FiniteDefinition([symmetric_mechanism(5, 2, 1)]))),
+        ("generators of hull(RR(4,3/4), DP(Q4,3))", lambda: _rays(pg.hull(rr4, dp4))),
     ]
     engines = ("orbits", "normaliz", "cdd")
     for label, build in cases:
-        times: dict[str, float | None] = {}
+        R = build()
+        pair = (R, np.zeros((0, R.shape[1]), dtype=R.dtype))
+        totals: dict[str, float | None] = {}
         answers: dict[str, Any] = {}
         for engine in engines:
             best: float | None = None
             for _ in range(2):  # best of two: the reference machine is shared
-                cone = build().row_cone()
-                cone.int_rays  # the generators, canonical, before the clock starts
 
-                def run(cone: Any = cone, engine: str = engine) -> Any:
-                    with use_engine(engine):
-                        return cone.int_facets.tolist()
+                def run(engine: str = engine) -> Any:
+                    return facets_verified(pair, method=engine)[0].tolist()
 
-                t, answers[engine] = timed(run, budget)
-                best = t if best is None or (t is not None and t < best) else best
+                t, out = timed(run, budget)
                 if t is None:
                     break
-            times[engine] = best
+                best, answers[engine] = (t if best is None else min(best, t)), out
+            totals[engine] = best
         done = {e: a for e, a in answers.items() if a is not None}
         if len({repr(a) for a in done.values()}) > 1:
             raise AssertionError(f"{label}: the engines disagree")
-        R = build().row_cone().int_rays
-        _, why = orbit_route("V", R, np.zeros((0, R.shape[1]), dtype=np.int64), forced=True, auto=False)
-        t_orb, t_nmz = times["orbits"], times["normaliz"]
+        answer = next(iter(done.values()))
+        t0 = time.perf_counter()
+        F = fast_canonical(answer, R.shape[1])
+        assert F is not None
+        verify_pair(pair, (F, np.zeros((0, R.shape[1]), dtype=np.int64)), engine="bench")
+        t_verify = time.perf_counter() - t0
+        _, why = orbit_route("V", R, pair[1], forced=True, auto=False, sub_facets=facets_verified)
+        alone = {e: (None if t is None else max(t - t_verify, 0.0)) for e, t in totals.items()}
+        t_orb, t_nmz = alone["orbits"], alone["normaliz"]
         ratio = f"{t_nmz / t_orb:.1f}x" if t_orb and t_nmz else "-"
-        size = str(len(next(iter(done.values())))) if done else "?"
-        rows.append([label, size, why] + [fmt(times[e], budget) for e in engines] + [ratio])
+        rows.append(
+            [label, str(len(answer)), why]
+            + [fmt(alone[e], budget) for e in engines]
+            + [f"{t_verify:.2f}", fmt(totals["orbits"], budget), fmt(totals["normaliz"], budget), ratio]
+        )
         print(" | ".join(rows[-1]), flush=True)
 
 
@@ -304,7 +304,18 @@ def symmetric_main(argv: list[str] | None = None) -> int:
         with use_engine(engine):
             pg.FiniteDefinition([pg.Mechanism(pg.randomized_response(3, "3/4").matrix)]).row_cone().n_facets
     rows: list[list[str]] = []
-    head = ["case", "facets", "orbit engine", "orbits s", "normaliz s", "cdd s", "normaliz / orbits"]
+    head = [
+        "case",
+        "facets",
+        "orbit engine",
+        "orbits s",
+        "normaliz s",
+        "cdd s",
+        "verification s",
+        "orbits total",
+        "normaliz total",
+        "normaliz / orbits (conversion)",
+    ]
     symmetric_cases(args.budget, rows)
     print("\n| " + " | ".join(head) + " |\n|" + " --- |" * len(head))
     for r in rows:

@@ -143,7 +143,7 @@ def test_lower_dimensional_symmetric_cone_falls_back() -> None:
     assert (np.array(pair[0]) @ np.array(G).T == [[3, 0], [0, 3]]).all()  # each facet tight on the other generator
 
 
-def test_auto_takes_the_orbit_engine_on_a_symmetric_input_in_r16() -> None:
+def test_auto_takes_the_orbit_engine_on_a_symmetric_input_in_r16(monkeypatch: pytest.MonkeyPatch) -> None:
     # randomized response on 4 bits as a plain matrix plus two noisy-weight outputs: group of order 2 · 4! = 48
     k, n = 4, 16
     h = _bits(k)
@@ -151,7 +151,11 @@ def test_auto_takes_the_orbit_engine_on_a_symmetric_input_in_r16() -> None:
     g = [3, 11, 5, 17, 2]
     rows += [[g[h[x]] for x in range(n)], [g[k - h[x]] for x in range(n)]]
     R = np.array(rows, dtype=np.int64)
-    raw, why = _orbit_enum.orbit_route("V", R, np.zeros((0, n), dtype=np.int64), forced=False, auto=True)
+    zero = np.zeros((0, n), dtype=np.int64)
+    assert R.size < _orbit_enum.AUTO_ORBIT_ENTRIES  # 288 entries: cdd's in-process size, auto leaves it to cdd
+    assert _orbit_enum.orbit_route("V", R, zero, forced=False, auto=True) == (None, "not considered")
+    monkeypatch.setattr(_orbit_enum, "AUTO_ORBIT_ENTRIES", 200)
+    raw, why = _orbit_enum.orbit_route("V", R, zero, forced=False, auto=True)
     assert raw is not None and why.startswith("symmetry group of order 48")
     assert _orbit_enum.orbit_route("V", R, np.zeros((0, n), dtype=np.int64), forced=False, auto=False)[0] is None
     with use_engine("cdd"):
