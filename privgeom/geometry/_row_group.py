@@ -26,8 +26,9 @@ whose edges carry the entries as colours, with a stabiliser chain of *generators
    searched), so it is ``G_i`` (orbit–stabiliser); the generators generate the whole group and
    ``|G| = ∏ |orbit of b_i under G_i|``.
 
-The search is bounded by :data:`MAX_ROW_GROUP_WORK` entries visited by the refinements (the registered limit
-``row_group_work``); past it the generators found so far are returned with ``complete=False`` and ``order=None`` —
+The search is bounded by the registered limit ``symmetry_steps`` of the generic symmetry searches
+(:mod:`privgeom.geometry._symmetry`), counted as :data:`ENTRIES_PER_STEP` matrix entries visited by the refinements
+per step; past it the generators found so far are returned with ``complete=False`` and ``order=None`` —
 every generator is still a verified automorphism, so orbits are only finer, never wrong.
 
 Examples
@@ -50,18 +51,14 @@ from typing import Any
 
 import numpy as np
 
-from .._core.limits import current_limit, register_limit
+from .._core.limits import current_limit
 
-__all__ = ["RowGroup", "row_automorphisms", "MAX_ROW_GROUP_WORK", "act_on_rows"]
+__all__ = ["RowGroup", "row_automorphisms", "ENTRIES_PER_STEP", "act_on_rows"]
 
-#: Budget of one search for the row group: matrix entries visited by the refinements (about 20–50 ns each).
-MAX_ROW_GROUP_WORK = 50_000_000
-register_limit(
-    "row_group_work",
-    globals(),
-    "MAX_ROW_GROUP_WORK",
-    "matrix entries a symmetry search on the rows of a cone may visit (a budget: past it, a subgroup)",
-)
+#: The budget of one search, in matrix entries visited by the refinements (about 20–50 ns each), per work unit of
+#: the generic symmetry search budget ``symmetry_steps`` (:data:`privgeom.geometry._symmetry.MAX_SEARCH_STEPS`, about
+#: 0.2–0.4 µs each): one registered limit bounds every generic symmetry search, to about a second by default.
+ENTRIES_PER_STEP = 16
 
 
 @dataclass(frozen=True)
@@ -201,7 +198,8 @@ def row_automorphisms(rows: np.ndarray, *, max_work: int | None = None) -> RowGr
     rows : (m, n) integer array
         Distinct rows (``int64`` or Python ints); equal values are compared exactly.
     max_work : int, optional
-        Budget in matrix entries visited (default: the registered limit ``row_group_work``).
+        Budget in matrix entries visited (default: :data:`ENTRIES_PER_STEP` times the registered limit
+        ``symmetry_steps``).
 
     Returns
     -------
@@ -210,7 +208,7 @@ def row_automorphisms(rows: np.ndarray, *, max_work: int | None = None) -> RowGr
     """
     rows = np.asarray(rows)
     m, n = rows.shape
-    budget = current_limit("row_group_work") if max_work is None else int(max_work)
+    budget = ENTRIES_PER_STEP * current_limit("symmetry_steps") if max_work is None else int(max_work)
     if m == 0 or n < 2:
         return RowGroup([], 1, True, 0)
     s = _Search(rows, budget)

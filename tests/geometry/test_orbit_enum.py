@@ -177,7 +177,7 @@ def test_row_group_budget_returns_a_subgroup() -> None:
     R = np.array(pg.randomized_response(3, "3/4").matrix * 64, dtype=np.int64)
     G = _row_group.row_automorphisms(R, max_work=2000)
     assert not G.complete and G.order is None
-    with pg.limits(row_group_work=2000):
+    with pg.limits(symmetry_steps=100):
         assert not _row_group.row_automorphisms(R).complete
 
 
