@@ -155,6 +155,8 @@ def test_auto_takes_the_orbit_engine_on_a_symmetric_input_in_r16(monkeypatch: py
     assert R.size < _orbit_enum.AUTO_ORBIT_ENTRIES  # 288 entries: cdd's in-process size, auto leaves it to cdd
     assert _orbit_enum.orbit_route("V", R, zero, forced=False, auto=True) == (None, "not considered")
     monkeypatch.setattr(_orbit_enum, "AUTO_ORBIT_ENTRIES", 200)
+    assert _orbit_enum.orbit_route("V", R, zero, forced=False, auto=True) == (None, "symmetry group of order 48")
+    monkeypatch.setattr(_orbit_enum, "AUTO_ORBIT_MIN_ORDER", 48)
     raw, why = _orbit_enum.orbit_route("V", R, zero, forced=False, auto=True)
     assert raw is not None and why.startswith("symmetry group of order 48")
     assert _orbit_enum.orbit_route("V", R, np.zeros((0, n), dtype=np.int64), forced=False, auto=False)[0] is None
