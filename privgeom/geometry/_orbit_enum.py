@@ -426,20 +426,36 @@ def _rotate(vals: list[int], bvals: list[int], a: list[int], b: list[int]) -> li
     return _primitive([vals[i] * x - bvals[i] * y for x, y in zip(b, a)])
 
 
-def _orbit(a: list[int], gens: list[np.ndarray], known: set[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """The orbit of ``a`` (breadth first over the generators), added to ``known``; returns its members."""
-    first = tuple(a)
-    known.add(first)
-    members, frontier = [first], [first]
-    while frontier:
-        block = np.array(frontier, dtype=object)
-        frontier = []
-        for g in gens:
-            for img in map(tuple, act_on_rows(g, block).tolist()):
-                if img not in known:
-                    known.add(img)
-                    members.append(img)
-                    frontier.append(img)
+#: Entries below this bound keep a facet in ``int64`` (an orbit's members share their entries, so all fit or none).
+_INT64_SAFE = 2**62
+
+
+def _key(a: list[int]) -> Any:
+    """The exact hash key of a facet: its ``int64`` bytes when it fits, else its tuple of Python integers."""
+    if max(abs(v) for v in a) < _INT64_SAFE:
+        return np.array(a, dtype=np.int64).tobytes()
+    return tuple(a)
+
+
+def _orbit(a: list[int], gens: list[np.ndarray], known: set[Any]) -> list[np.ndarray]:
+    """The orbit of ``a`` (breadth first over the generators, a layer at a time), its keys added to ``known``; returns
+    its members as blocks of rows (``int64`` when they fit, else Python integers)."""
+    fits = max(abs(v) for v in a) < _INT64_SAFE
+    first = np.array([a], dtype=np.int64 if fits else object)
+    known.add(_key(a))
+    members, frontier = [first], first
+    while len(frontier):
+        images = np.vstack([act_on_rows(g, frontier) for g in gens])
+        if fits:  # duplicates inside the layer dropped at C speed before the set lookups
+            images = np.unique(images, axis=0)
+        new = []
+        for row in images:
+            k = row.tobytes() if fits else tuple(row.tolist())
+            if k not in known:
+                known.add(k)
+                new.append(row)
+        frontier = np.array(new, dtype=first.dtype).reshape(-1, first.shape[1])
+        members.append(frontier)
     return members
 
 
@@ -485,7 +501,7 @@ def orbit_facets(rows: Any, group: RowGroup | None = None, *, sub_facets: SubFac
     if a0 is None:
         raise ValueError("the orbit engine needs a pointed cone (no strictly positive functional was found)")
     first = _first_facet(R, a0)
-    known: set[tuple[int, ...]] = set()
+    known: set[Any] = set()
     facets = _orbit(first, gens, known)
     reps, todo = [first], [first]
     limit = current_limit("engine_rows")
@@ -495,18 +511,22 @@ def orbit_facets(rows: Any, group: RowGroup | None = None, *, sub_facets: SubFac
         tight = [i for i, v in enumerate(vals) if v == 0]
         for b in _ridges(R, a, tight, sub_facets):
             new = _rotate(vals, _dots(R, b), a, b)
-            if tuple(new) not in known:
+            if _key(new) not in known:
                 facets += _orbit(new, gens, known)
                 reps.append(new)
                 todo.append(new)
-                if len(facets) > limit:
+                if len(known) > limit:
                     raise SizeLimitError(
-                        f"orbits: {len(facets):,} facets in {len(reps)} orbits so far for {m} generators in "
-                        f"R^{n}, more than the limit of {limit:,} — {limit_hint('engine_rows', len(facets))}"
+                        f"orbits: {len(known):,} facets in {len(reps)} orbits so far for {m} generators in "
+                        f"R^{n}, more than the limit of {limit:,} — {limit_hint('engine_rows', len(known))}"
                     )
     back = [L // g for g in d]
     unscale = lambda a: _primitive([v * w for v, w in zip(a, back)])  # noqa: E731
-    return OrbitFacets([unscale(f) for f in facets], [unscale(a) for a in reps], G.order, len(reps))
+    if all(b == 1 for b in back):  # no coordinate was scaled: the blocks are the facets
+        rows = [r for block in facets for r in block.tolist()]
+    else:
+        rows = [unscale(r) for block in facets for r in block.tolist()]
+    return OrbitFacets(rows, [unscale(a) for a in reps], G.order, len(reps))
 
 
 # ------------------------------------------------------------------------------------------------ the engine route

@@ -198,3 +198,10 @@ def test_exact_kernels() -> None:
     assert _orbit_enum._inverse_columns([[0, 1], [1, 0]]) == [[0, 1], [1, 0]]
     null = _orbit_enum._nullspace([[1, 1, 0], [0, 0, 1]], 3)
     assert null == [[-1, 1, 0]]
+    # orbits under the 3-cycle, in int64 and past it: the same members, each key once
+    cycle = [np.array([1, 2, 0])]
+    for big in (5, 2**70):
+        known: set = set()
+        blocks = _orbit_enum._orbit([big, 1, 0], cycle, known)
+        members = sorted(tuple(r) for b in blocks for r in b.tolist())
+        assert members == [(0, big, 1), (1, 0, big), (big, 1, 0)] and len(known) == 3
