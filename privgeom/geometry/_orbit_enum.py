@@ -17,8 +17,8 @@ Dutour Sikirić & Schürmann, "Polyhedral representation conversion up to symmet
 2. **ridges** — the facets of the lower-dimensional cone of the facet's tight generators, each a normal ``b`` that
    matters only modulo ``a``: when the facet is simplicial (``|T| = n − 1``) the columns of the inverse of
    ``[R_T; e_j]`` for a coordinate with ``a_j ≠ 0`` (``e_j ∉ span(R_T) = a^⊥``, so the matrix is invertible, and
-   column ``t`` vanishes on ``T − {t}``, is 1 on ``t``: a normal of the ridge dropping ``t``), otherwise the engine
-   layer (``facets_verified``, cdd or Normaliz, verified);
+   column ``t`` vanishes on ``T − {t}``, is 1 on ``t``: a normal of the ridge dropping ``t``), otherwise cdd in this
+   process (up to :data:`SUB_CDD_ENTRIES` entries) or the engine layer (``facets_verified``, ``auto``, verified);
 3. **rotation** — across the ridge ``b`` the neighbouring facet is ``a' = (a·r*) b − (b·r*) a`` with ``r*``
    maximising ``−(b·r)/(a·r)`` over the generators off ``T`` (the hyperplanes through the ridge form the pencil
    ``b + t a``; the valid ones are ``t ≥ t*``, and ``t = t*`` is the other facet: the gift-wrapping step of Chand &
@@ -69,9 +69,7 @@ from .._core.errors import SizeLimitError
 from .._core.hints import limit_hint
 from .._core.limits import current_limit
 from . import _cdd
-from ._canonical import canonical_pair
 from ._lp import solve_lp
-from ._verify import verify_pair
 from ._row_group import RowGroup, act_on_rows, row_automorphisms
 
 __all__ = [
@@ -392,14 +390,16 @@ def _first_facet(R: np.ndarray, a: list[int]) -> list[int]:
 SubFacets = Callable[..., tuple[np.ndarray, np.ndarray]]
 
 
-def _cdd_facets(sub: np.ndarray) -> np.ndarray:
-    """The canonical facets of the cone of the canonical integer rows ``sub``, by cdd in this process, verified."""
+def _cdd_facets(sub: np.ndarray) -> list[list[int]]:
+    """The facet normals of the cone of the integer rows ``sub`` (a ridge system: one equality, the facet), by cdd's
+    exact double description in this process, as integer rows. Not put in canonical form (a ridge normal only
+    matters modulo the facet) nor verified on its own: a wrong ridge would give a rotated row that is not a facet,
+    which the verification of the whole answer refuses; the completeness of the list is trusted to cdd, as in cdd's
+    own answers (docs/theory.md §21)."""
     n = sub.shape[1]
     zero = np.zeros((0, n), dtype=object)
-    f, eq = _cdd.v_to_h(np.array(sub, dtype=object), zero, exact=True)
-    pair = canonical_pair(f, eq, exact=True, as_int=True)
-    verify_pair((sub, np.zeros((0, n), dtype=sub.dtype)), pair, engine="cdd (a ridge system of the orbit engine)")
-    return pair[0]
+    f, _ = _cdd.v_to_h(np.array(sub, dtype=object), zero, exact=True)
+    return [_ints(r) for r in f.tolist()]
 
 
 def _ridges(R: np.ndarray, a: list[int], tight: list[int], sub_facets: SubFacets | None) -> list[list[int]]:
@@ -413,16 +413,17 @@ def _ridges(R: np.ndarray, a: list[int], tight: list[int], sub_facets: SubFacets
         return cols[: n - 1]
     sub = R[tight]
     if sub.size <= SUB_CDD_ENTRIES or sub_facets is None:
-        facets = _cdd_facets(sub)
-    else:
-        facets, _ = sub_facets((sub, np.zeros((0, n), dtype=sub.dtype)), method="auto")
+        return _cdd_facets(sub)
+    facets, _ = sub_facets((sub, np.zeros((0, n), dtype=sub.dtype)), method="auto")
     return [[int(v) for v in f] for f in facets.tolist()]
 
 
 def _rotate(vals: list[int], bvals: list[int], a: list[int], b: list[int]) -> list[int]:
     """The facet across the ridge ``b`` of facet ``a`` (module doc, step 3)."""
-    off = [i for i, v in enumerate(vals) if v > 0]
-    i = max(off, key=lambda i: Fraction(-bvals[i], vals[i]))
+    i = -1
+    for j, v in enumerate(vals):  # the largest -b·r / a·r over a·r > 0, compared by cross multiplication
+        if v > 0 and (i < 0 or -bvals[j] * vals[i] > -bvals[i] * v):
+            i = j
     return _primitive([vals[i] * x - bvals[i] * y for x, y in zip(b, a)])
 
 
@@ -446,8 +447,6 @@ def _orbit(a: list[int], gens: list[np.ndarray], known: set[Any]) -> list[np.nda
     members, frontier = [first], first
     while len(frontier):
         images = np.vstack([act_on_rows(g, frontier) for g in gens])
-        if fits:  # duplicates inside the layer dropped at C speed before the set lookups
-            images = np.unique(images, axis=0)
         new = []
         for row in images:
             k = row.tobytes() if fits else tuple(row.tolist())
