@@ -65,6 +65,7 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
+from .._core import progress as _progress
 from .._core.errors import SizeLimitError
 from .._core.hints import limit_hint
 from .._core.limits import current_limit
@@ -504,8 +505,11 @@ def orbit_facets(rows: Any, group: RowGroup | None = None, *, sub_facets: SubFac
     facets = _orbit(first, gens, known)
     reps, todo = [first], [first]
     limit = current_limit("engine_rows")
+    explored = 0
     while todo:
         a = todo.pop()
+        explored += 1  # the CLI's activity bar shows where the enumeration stands
+        _progress.stage(f"orbits: {explored} of {len(reps)} orbits explored, {len(known):,} facets (R^{n})")
         vals = _dots(R, a)
         tight = [i for i, v in enumerate(vals) if v == 0]
         for b in _ridges(R, a, tight, sub_facets):
