@@ -84,10 +84,11 @@ __all__ = [
 
 #: ``auto`` takes the orbit engine from this group order up. The engine pays about one exact ridge system per orbit
 #: (10–30 ms in R^32) where Normaliz pays per facet (10–70 µs), so it wins when the orbits are large. Measured
-#: (``benchmarks/bench_engines.py --symmetric``, conversions alone): the cube group of 5 bits (order 3,840) is ahead
-#: of Normaliz (333,344 facets in 189 orbits: 19 s against more than 300 s); a group of order 240 (5,300 facets in 65
-#: orbits) is 3–6x behind it.
-AUTO_ORBIT_MIN_ORDER = 1000
+#: (``benchmarks/bench_engines.py --symmetric``, conversions alone): under the cube group of 5 bits (order 3,840) it is
+#: ahead of Normaliz (333,344 facets in 189 orbits: 9 s against more than 300 s; 512 facets in 3 orbits: 2.3x), under
+#: the cube group of 4 bits (order 384; the 64 facets of 990 generators in one orbit) 1.7x ahead, under a group of
+#: order 240 (880 facets in 19 orbits, 5,300 in 65) about 3.5x behind.
+AUTO_ORBIT_MIN_ORDER = 300
 #: ``auto`` considers the orbit engine from this many input entries (rows x dimension) up: below it cdd converts in
 #: the calling process within milliseconds (``pg.intersection(RR(4, 3/4), DP(Q4, 3))``, 16 x 16: cdd 0.04 s, the
 #: orbit engine 0.10 s).
