@@ -347,5 +347,206 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------------------- symmetric inputs
+def symmetric_mechanism(k: int, n_weight_pairs: int, seed: int) -> pg.Mechanism:
+    """A user's symmetric mechanism on ``k`` bits given only as a matrix: ``2^k`` outputs ``o`` reporting ``x`` with
+    weights ``f(d(o, x))`` (``f`` random, ``30..33``: a randomized-response-like profile) and ``n_weight_pairs`` pairs of
+    outputs reporting the Hamming weight ``w(x)`` with noise, ``g(|j − w(x)|)`` and ``g(|k − j − w(x)|)``; columns
+    normalised. Its symmetry group (bit permutations and the complement) has order ``2 · k!``; nothing tells the
+    package."""
+    rng = np.random.default_rng(seed)
+    n = 1 << k
+    w = [bin(x).count("1") for x in range(n)]
+    f = [int(v) for v in 30 + rng.integers(0, 4, size=k + 1)]
+    g = [int(v) for v in rng.integers(1, 20, size=k + 1)]
+    rows = [[f[w[o ^ x]] for x in range(n)] for o in range(n)]
+    for j in range(0, k + 1, max(1, 6 // n_weight_pairs))[:n_weight_pairs]:
+        rows.append([g[abs(j - w[x])] for x in range(n)])
+        rows.append([g[abs(k - j - w[x])] for x in range(n)])
+    s = np.array(rows, dtype=np.int64).sum(axis=0)
+    return pg.Mechanism([[Fraction(r[x], int(s[x])) for x in range(n)] for r in rows])
+
+
+def cube_mechanism(k: int, extra: str, seed: int) -> pg.Mechanism:
+    """A random mechanism on ``k`` bits symmetric under the whole cube group (bit flips and bit permutations, order
+    ``2^k k!``), given only as a matrix: ``2^k`` outputs ``o`` reporting ``x`` with weights ``f(d(o, x))`` (``f``
+    random, ``30..33``) and, with ``extra="parity"``, two outputs reporting the parity of ``x`` (weights 1 and 19),
+    with ``extra="bits"``, two outputs per bit reporting it (weights 1 and 19); columns normalised."""
+    rng = np.random.default_rng(seed)
+    n = 1 << k
+    w = [bin(x).count("1") for x in range(n)]
+    f = [int(v) for v in 30 + rng.integers(0, 4, size=k + 1)]
+    rows = [[f[w[o ^ x]] for x in range(n)] for o in range(n)]
+    tests = (
+        [[w[x] % 2 for x in range(n)]] if extra == "parity" else [[(x >> i) & 1 for x in range(n)] for i in range(k)]
+    )
+    for t in tests:
+        rows += [[1 if v else 19 for v in t], [19 if v else 1 for v in t]]
+    s = np.array(rows, dtype=np.int64).sum(axis=0)
+    return pg.Mechanism([[Fraction(r[x], int(s[x])) for x in range(n)] for r in rows])
+
+
+def _rays(definition: Any) -> np.ndarray:
+    """The canonical generators of a definition's row cone (computed before any clock starts)."""
+    return np.asarray(definition.row_cone().int_rays)
+
+
+def _finite(M: pg.Mechanism) -> pg.FiniteDefinition:
+    return pg.FiniteDefinition([M])
+
+
+def _int_rows(rows: Any) -> list[list[int]]:
+    """Rational rows (ints, Fractions) scaled positively to integers."""
+    import math
+
+    out = []
+    for r in rows:
+        den = math.lcm(*(Fraction(v).denominator for v in r))
+        out.append([int(Fraction(v) * den) for v in r])
+    return out
+
+
+def _normaliz_timed(ints: list[list[int]]) -> tuple[float, list[list[int]]]:
+    """Normaliz's conversion timed inside the worker process it runs in (PyNormaliz's OpenMP threads must not start in
+    the parent, which forks the workers of the verified route)."""
+    from privgeom.geometry._engines import NORMALIZ_THREADS
+    from privgeom.geometry._normaliz import normaliz_v_to_h
+
+    t0 = time.perf_counter()
+    out = normaliz_v_to_h(ints, [], threads=NORMALIZ_THREADS)[0]
+    return time.perf_counter() - t0, out
+
+
+def symmetric_cases(budget: int, rows: list[list[str]]) -> None:
+    """Symmetric inputs nobody described to the package: the orbit engine against Normaliz and cdd on the same cone.
+
+    Each row: the case, the facets, the orbit engine's reason (the symmetry group's order, the orbits), then the
+    seconds of each engine's conversion alone (best of two: the orbit engine's route in this process, Normaliz through
+    PyNormaliz with its threads timed inside its worker process, cdd's exact double description), the ratio Normaliz / orbits, and the seconds
+    of the whole verified route (``facets_verified(..., method=...)``: the conversion, the exact canonical form and the
+    verification every engine pays alike, Normaliz in its worker process) for the orbit engine and Normaliz. The
+    answers are asserted identical (canonical form) and verified."""
+    from privgeom.geometry import _cdd
+    from privgeom.geometry._engines import facets_verified, fast_canonical, run_in_worker
+    from privgeom.geometry._orbit_enum import orbit_route
+    from privgeom.geometry._verify import verify_pair
+
+    rr4, dp4 = pg.RandomizedResponse(4, "3/4"), pg.DifferentialPrivacy.hamming(4, exp_eps=3)
+    rr5 = pg.Mechanism(pg.randomized_response(5, "3/4").matrix)
+    # (label, the generators, engines skipped, whether the verified routes are timed too)
+    cases: list[tuple[str, Callable[[], np.ndarray], set[str], bool]] = [
+        ("RR(5, 3/4) as a matrix", lambda: _rays(pg.FiniteDefinition([rr5])), set(), True),
+        ("cube-symmetric 5-bit mechanism 34 x 32", lambda: _rays(_finite(cube_mechanism(5, "parity", 1))), set(), True),
+        (
+            "cube-symmetric 5-bit mechanism 42 x 32",
+            lambda: _rays(_finite(cube_mechanism(5, "bits", 1))),
+            {"cdd"},
+            False,
+        ),
+        ("weight-symmetric 5-bit mechanism 34 x 32", lambda: _rays(_finite(symmetric_mechanism(5, 1, 1))), set(), True),
+        ("weight-symmetric 5-bit mechanism 36 x 32", lambda: _rays(_finite(symmetric_mechanism(5, 2, 1))), set(), True),
+        ("generators of hull(RR(4,3/4), DP(Q4,3))", lambda: _rays(pg.hull(rr4, dp4)), {"cdd"}, True),
+    ]
+    for label, build, skip, verified in cases:
+        R = build()
+        n = R.shape[1]
+        zero = np.zeros((0, n), dtype=R.dtype)
+        ints = [[int(v) for v in r] for r in R.tolist()]
+        why = ""
+
+        def orbits() -> list[list[int]]:
+            nonlocal why
+            raw, why = orbit_route("V", R, zero, forced=True, auto=False, sub_facets=facets_verified)
+            assert raw is not None, why
+            return raw[0]
+
+        conversions: dict[str, Callable[[], Any]] = {
+            "orbits": orbits,
+            "normaliz": lambda: run_in_worker(_normaliz_timed, (ints,), "normaliz"),
+            "cdd": lambda: _int_rows(
+                _cdd.v_to_h(np.array(ints, dtype=object), zero.astype(object), exact=True)[0].tolist()
+            ),
+        }
+        alone: dict[str, float | None] = {}
+        answers: dict[str, Any] = {}
+        for engine, convert in conversions.items():
+            alone[engine] = None
+            if engine in skip:
+                continue
+            for _ in range(2):  # best of two: the reference machine is shared
+                t0 = time.perf_counter()
+                try:
+                    with pg.limits(engine_seconds=budget):
+                        out = convert()
+                except SizeLimitError:  # Normaliz stopped at the budget
+                    break
+                t = time.perf_counter() - t0
+                if engine == "normaliz":  # timed inside its worker process (no process start, no transfer)
+                    t, out = out
+                prev = alone[engine]
+                alone[engine] = t if prev is None else min(prev, t)
+            if alone[engine] is not None:
+                canon = fast_canonical(out, n)
+                assert canon is not None
+                answers[engine] = canon.tolist()
+        if len({repr(a) for a in answers.values()}) != 1:
+            raise AssertionError(f"{label}: the engines disagree")
+        F = np.array(answers["orbits"], dtype=np.int64).reshape(-1, n)
+        verify_pair((R, zero), (F, np.zeros((0, n), dtype=np.int64)), engine="bench")
+        totals: dict[str, float | None] = {"orbits": None, "normaliz": None}
+        for engine in ("orbits", "normaliz") if verified else ():
+
+            def run(engine: str = engine) -> Any:
+                return facets_verified((R, zero), method=engine)[0].tolist()
+
+            best: float | None = None
+            for _ in range(2):
+                secs, got = timed(run, budget)
+                assert got is None or got == answers["orbits"]
+                best = secs if best is None or (secs is not None and secs < best) else best
+            totals[engine] = best
+        t_orb, t_nmz = alone["orbits"], alone["normaliz"]
+        ratio = f"{t_nmz / t_orb:.1f}x" if t_orb and t_nmz else (f">{budget / t_orb:.1f}x" if t_orb else "-")
+        rows.append(
+            [label, str(len(F)), why]
+            + [("skip" if e in skip else fmt(alone[e], budget)) for e in conversions]
+            + [ratio]
+            + [(fmt(totals[e], budget) if verified else "-") for e in ("orbits", "normaliz")]
+        )
+        print(" | ".join(rows[-1]), flush=True)
+
+
+def symmetric_main(argv: list[str] | None = None) -> int:
+    """``python benchmarks/bench_engines.py --symmetric [--budget S]``: the symmetric cases alone."""
+    ap = argparse.ArgumentParser(description="orbit engine vs Normaliz and cdd on symmetric inputs")
+    ap.add_argument("--symmetric", action="store_true")
+    ap.add_argument("--budget", type=int, default=120, help="seconds one engine may run on one case")
+    args = ap.parse_args(argv)
+    for engine in ("normaliz", "orbits"):  # warm-up: imports, the first worker start, the first LP
+        with use_engine(engine):
+            pg.FiniteDefinition([pg.Mechanism(pg.randomized_response(3, "3/4").matrix)]).row_cone().n_facets
+    rows: list[list[str]] = []
+    head = [
+        "case",
+        "facets",
+        "orbit engine",
+        "orbits s",
+        "normaliz s",
+        "cdd s",
+        "normaliz / orbits",
+        "orbits verified s",
+        "normaliz verified s",
+    ]
+    symmetric_cases(args.budget, rows)
+    print("\n| " + " | ".join(head) + " |\n|" + " --- |" * len(head))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    return 0
+
+
+if __name__ == "__main__" and "--symmetric" in sys.argv:
+    sys.exit(symmetric_main())
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,7 +2,8 @@
 LP helpers.
 
 Public names: :class:`Cone`, :func:`automorphisms` and :func:`use_engine` (the conversion engine in a block:
-``"auto"``, ``"cdd"``, ``"normaliz"``, ``"ppl"``; see ``privgeom.geometry._engines``). The results of cone operations (``ConeMembership``,
+``"auto"``, ``"cdd"``, ``"normaliz"``, ``"ppl"``, ``"orbits"`` — by orbit of a symmetric cone's group, see
+``privgeom.geometry._orbit_enum``; see ``privgeom.geometry._engines``). The results of cone operations (``ConeMembership``,
 ``Containment``) and the symmetry types (``SymmetryGroup``, ``Orbit``) are received, never built: they live in
 ``privgeom.geometry._cone_results`` and ``privgeom.geometry._groups``.
 

@@ -71,6 +71,7 @@ from .._core.columns import widen
 from .._core.hints import limit_hint
 from .._core.limits import register_limit
 from . import _budget, _cdd, _normaliz
+from . import _orbit_enum  # the orbit engine (symmetric inputs)
 from ._budget import upper_bound_rows  # the size a conversion may reach, shown to the user
 from ._canonical import canonical_pair, empty, identity
 from ._verify import _check_canonical, _fail, exact_signs, int_rank, tight_ranks, verify_pair
@@ -95,7 +96,8 @@ __all__ = [
 #: The exact conversion engines.
 ENGINES = ("cdd", "normaliz", "ppl")
 #: The accepted ``method`` values: ``"auto"`` and the engines.
-METHODS = ("auto",) + ENGINES
+#: ``"orbits"``: the orbit engine (adjacency decomposition on symmetric inputs, privgeom.geometry._orbit_enum).
+METHODS = ("auto",) + ENGINES + ("orbits",)
 #: Normaliz threads (the reference machine has two cores).
 NORMALIZ_THREADS = 2
 #: ``auto``: a V→H conversion goes to Normaliz from this many generator entries (rows x dimension) up: the crossover
@@ -154,10 +156,11 @@ def use_engine(method: str) -> Iterator[str]:
 
     Parameters
     ----------
-    method : {"auto", "cdd", "normaliz", "ppl"}
+    method : {"auto", "cdd", "normaliz", "ppl", "orbits"}
         ``"auto"`` (the default outside any block) picks the engine from the input's shape (:func:`choose`); the
         others force pycddlib, Normaliz (PyNormaliz) or PPL (pplpy, the ``[ppl]`` extra). Every answer is verified
-        exactly whatever the engine.
+        exactly whatever the engine. ``"orbits"`` enumerates a symmetric cone by orbit of its symmetry group
+        (:mod:`privgeom.geometry._orbit_enum`) and falls back to ``auto``'s engine when the group is trivial.
 
     Yields
     ------
@@ -375,9 +378,20 @@ def _convert_verified(
     if len(main) + len(lin) == 0:
         return empty(dim, True), identity(dim, True)  # {0} has every equality; no inequality is the whole space
     choice = choose(kind, len(main) + len(lin), dim, method)
-    # the budget: the answer's size and time forecast from the input (and a short probe), refused before any engine
-    _budget.check_enumeration(kind, main, lin, choice.engine)
-    out_main, out_lin = _run(choice.engine, kind, main, lin)
+    # -- the orbit engine: forced, or taken by auto on a symmetric input (privgeom.geometry._orbit_enum) --
+    forced = choice.engine == "orbits"
+    raw, why = _orbit_enum.orbit_route(
+        kind, main, lin, forced=forced, auto=choice.reason != "forced", sub_facets=facets_verified
+    )
+    if raw is not None:
+        choice = Choice("orbits", why)
+    elif forced:
+        other = choose(kind, len(main) + len(lin), dim, "auto")
+        choice = Choice(other.engine, f"orbits declined ({why}); {other.reason}")
+    if raw is None:
+        # the budget: the answer's size and time forecast from the input (and a short probe), refused before any engine
+        _budget.check_enumeration(kind, main, lin, choice.engine)
+    out_main, out_lin = raw if raw is not None else _run(choice.engine, kind, main, lin)
     _count_check(choice.engine, kind, len(out_main), len(main) + len(lin), dim)
     res = _canonical(out_main, out_lin, dim)
     if kind == "V":
