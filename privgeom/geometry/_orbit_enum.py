@@ -100,6 +100,11 @@ AUTO_ORBIT_ENTRIES = 400
 AUTO_ORBIT_MIN_DIM = 12
 #: A tight set up to this many entries (rows x dimension) is converted by cdd in the calling process.
 SUB_CDD_ENTRIES = 4000
+#: Guard against dividing by a zero LP solution (the point is only rescaled; its exact check decides).
+_TINY = 1e-300
+#: Relative slack under which a row counts as tight at the LP's vertex (a guess: the exact null space and the check
+#: on every generator decide whether the normal is a facet).
+_TIGHT_RTOL = 1e-9
 
 
 class OrbitFacets(NamedTuple):
@@ -323,7 +328,7 @@ def _valid_functional(R: np.ndarray) -> list[int] | None:
     )
     if res.status != "optimal" or res.x is None:
         return None
-    x = res.x / max(float(np.abs(res.x).max()), 1e-300)
+    x = res.x / max(float(np.abs(res.x).max()), _TINY)
     for bits in (20, 40, 60):
         a = _primitive([int(round(v * 2**bits)) for v in x])
         if any(a) and min(_dots(R, a)) > 0:
@@ -352,7 +357,7 @@ def _lp_facet(R: np.ndarray) -> list[int] | None:
     if res.status != "optimal" or res.x is None:
         return None
     slack = Rf @ res.x
-    tight = np.flatnonzero(np.abs(slack) <= 1e-9 * max(1.0, float(np.abs(slack).max())))
+    tight = np.flatnonzero(np.abs(slack) <= _TIGHT_RTOL * max(1.0, float(np.abs(slack).max())))
     null = _nullspace([[int(v) for v in R[i]] for i in tight.tolist()], n)
     if len(null) != 1:
         return None
