@@ -393,6 +393,8 @@ def _convert_verified(
         _budget.check_enumeration(kind, main, lin, choice.engine)
     out_main, out_lin = raw if raw is not None else _run(choice.engine, kind, main, lin)
     _count_check(choice.engine, kind, len(out_main), len(main) + len(lin), dim)
+    what = "facets" if kind == "V" else "rays"
+    _progress.stage(f"{choice.engine}: canonical form and exact check of {len(out_main):,} {what} (R^{dim})")
     res = _canonical(out_main, out_lin, dim)
     if kind == "V":
         verify_pair(pair, res, engine=choice.engine, produced="H")
