@@ -58,6 +58,7 @@ from ._engine import (
     exact_pair_delta,
     exact_pair_laws,
     merge_clone,
+    TailSum,
 )
 from ._pairs import pair_delta_log
 from .._core.limits import current_limit
@@ -300,19 +301,7 @@ class Shuffled:
                     )
                 frows = [[float(v) for v in row] for row in self._rows(False)]
                 tail = dissenter_delta_log(frows, self.n, majority, minority, d, a, b, float(level.exp_eps))
-                lg = tail.log_value / math.log(10) if tail.log_value > -math.inf else -math.inf
-                fv = math.exp(tail.log_value) if tail.log_value > -745 else 0.0
-                return ShuffleDelta(
-                    value=fv,
-                    log10=lg,
-                    rel_error=tail.rel_error,
-                    level=level,
-                    pair=pair,
-                    n=self.n,
-                    exact=False,
-                    route="clone tally with dissenters (log space)",
-                    terms=tail.terms,
-                )
+                return self._from_log(tail, level, pair, "clone tally with dissenters (log space)")
             self._check_exact_size("the exact δ of a mixed pair")
             if self.exact and not exact:
                 return self._bracketed(level, pair, a, b)
@@ -346,19 +335,7 @@ class Shuffled:
             value = exact_pair_delta(self._rows(False), pair.others, a, b, float(level.exp_eps))
             return self._result(value, level, pair, False, "exact Poisson-multinomial law (floats)", 0)
         s = clone_delta_log(merged, self.n, float(level.exp_eps))
-        log10 = s.log_value / math.log(10) if s.log_value > -math.inf else -math.inf
-        value = math.exp(s.log_value) if s.log_value > -745 else 0.0
-        return ShuffleDelta(
-            value=value,
-            log10=log10,
-            rel_error=s.rel_error,
-            level=level,
-            pair=pair,
-            n=self.n,
-            exact=False,
-            route="clone closed form (log space)",
-            terms=s.terms,
-        )
+        return self._from_log(s, level, pair, "clone closed form (log space)")
 
     def _bracketed(self, level: PrivacyLevel, pair: ShufflePair, a: int, b: int) -> ShuffleDelta:
         """δ of an exact local mechanism at an irrational ``e^ε``, certified: ``δ(t)`` is non-increasing in ``t``, so
@@ -391,15 +368,21 @@ class Shuffled:
         """Any pair with up to four merged outputs in log space (:func:`~privgeom.amplification._pairs.pair_delta_log`,
         ``docs/theory.md`` §18.7), with its certified relative error."""
         s = pair_delta_log(self._rows(False), pair.others, a, b, float(level.exp_eps))
+        return self._from_log(s, level, pair, "core and minority (log space)")
+
+    def _from_log(self, s: TailSum, level: PrivacyLevel, pair: ShufflePair, route: str) -> ShuffleDelta:
+        """The result of a log-space route: ``δ = e^{log_value}`` (0.0 below the float range, ``log10`` kept) with the
+        route's certified relative error."""
+        lv = s.log_value
         return ShuffleDelta(
-            value=math.exp(s.log_value) if s.log_value > -745 else 0.0,
-            log10=s.log_value / math.log(10) if s.log_value > -math.inf else -math.inf,
+            value=math.exp(lv) if lv > -745 else 0.0,
+            log10=lv / math.log(10) if lv > -math.inf else -math.inf,
             rel_error=s.rel_error,
             level=level,
             pair=pair,
             n=self.n,
             exact=False,
-            route="core and minority (log space)",
+            route=route,
             terms=s.terms,
         )
 
@@ -551,18 +534,8 @@ class Shuffled:
             ShufflePair(others=c, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
             for c, a, b in search.attaining
         )
-        lv = search.log_value
-        delta = ShuffleDelta(
-            value=math.exp(lv) if lv > -745 else 0.0,
-            log10=lv / math.log(10) if lv > -math.inf else -math.inf,
-            rel_error=search.rel_error,
-            level=level,
-            pair=pairs[0],
-            n=self.n,
-            exact=False,
-            route="branch and bound over every dataset (log space)",
-            terms=search.datasets,
-        )
+        tail = TailSum(search.log_value, search.rel_error, search.datasets)
+        delta = self._from_log(tail, level, pairs[0], "branch and bound over every dataset (log space)")
         return ShuffleWorstCase(
             delta=delta,
             attaining=pairs,
