@@ -34,6 +34,7 @@ from .._core.errors import SizeLimitError, SolverError
 from .._core.limits import register_limit
 from .._core.hints import limit_hint
 from .._core.limits import current_limit
+from ._canonical import _primitive_ints
 
 __all__ = [
     "MAX_DD_DIM",
@@ -276,16 +277,10 @@ def _distinct_directions(rows: np.ndarray) -> np.ndarray:
     the same inequality or ray): the first of each, in the given order. Composed mechanisms, hulls and products
     repeat directions many times (RR(3/4) composed ten times: 1,024 rows, 11 directions); cdd's redundancy LPs then
     run on the distinct ones only."""
-    seen: set[tuple[Any, ...]] = set()
+    seen: set[tuple[int, ...]] = set()
     keep: list[int] = []
     for i, r in enumerate(rows):
-        key: tuple[Any, ...]
-        if all(isinstance(v, (int, np.integer)) for v in r):  # integer rows: divide by the gcd, no Fraction built
-            g = math.gcd(*(int(v) for v in r))
-            key = tuple(int(v) // g for v in r)
-        else:
-            lead = next(abs(Fraction(v)) for v in r if v != 0)
-            key = tuple(Fraction(v) / lead for v in r)
+        key = tuple(_primitive_ints(r))  # the primitive integer row of the direction (ints: by gcd, no Fraction)
         if key not in seen:
             seen.add(key)
             keep.append(i)

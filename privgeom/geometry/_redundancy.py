@@ -40,6 +40,7 @@ import numpy as np
 from .._core.arrays import ATOL, ROUNDOFF
 from .._core.errors import InvalidParameterError
 from . import _cdd
+from ._canonical import _primitive_ints
 from ._structure import ConeStructure
 from ._verify import exact_signs
 
@@ -80,13 +81,7 @@ REDUNDANCY_METHODS = ("auto", "cdd", "clarkson")
 
 
 def _primitive(rows: np.ndarray) -> list[tuple[int, ...]]:
-    out = []
-    for r in rows.tolist():
-        den = math.lcm(*(getattr(v, "denominator", 1) for v in r))
-        ints = [int(v * den) for v in r]
-        g = math.gcd(*ints)
-        out.append(tuple(v // g for v in ints) if g > 1 else tuple(ints))
-    return out
+    return [tuple(_primitive_ints(r)) for r in rows.tolist()]
 
 
 def _int_array(rows: list[tuple[int, ...]], dim: int) -> np.ndarray:
