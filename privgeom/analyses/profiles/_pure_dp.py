@@ -120,22 +120,27 @@ def _zero_level(exact: bool) -> PrivacyLevel:
     return PrivacyLevel.from_exp_eps(1) if exact else PrivacyLevel.from_eps(0.0)
 
 
+def _no_edges(exact: bool, graph: str) -> EpsilonResult:
+    """ε over a graph without edges: 0 (no pair of neighbours to tell apart), no witness."""
+    return EpsilonResult(
+        level=_zero_level(exact),
+        exact=exact,
+        infinite=False,
+        edge=None,
+        output=None,
+        p=None,
+        q=None,
+        n_edges=0,
+        graph=graph,
+    )
+
+
 def _epsilon_scan(P: _Prepared, fraction: bool) -> EpsilonResult:
     """ε by scanning one directed edge per class: infinities and the float maximum first (:func:`_scan_max`), then
     the witness (:func:`_scan_witness`), decided exactly in exact mode."""
     M, exact = P.M, P.exact
     if len(P.I) == 0:
-        return EpsilonResult(
-            level=_zero_level(exact),
-            exact=exact,
-            infinite=False,
-            edge=None,
-            output=None,
-            p=None,
-            q=None,
-            n_edges=0,
-            graph=P.graph,
-        )
+        return _no_edges(exact, P.graph)
     entry = _entry_reader(M, fraction)
     I, J = P.I[P.reps], P.J[P.reps]  # one directed edge per class; r indexes these
     best, separated = _scan_max(P)
@@ -182,17 +187,7 @@ def _epsilon_complete(M: Mechanism, name: str) -> EpsilonResult:
     N = M.n_inputs
     exact = M.exact
     if N < 2:
-        return EpsilonResult(
-            level=_zero_level(exact),
-            exact=exact,
-            infinite=False,
-            edge=None,
-            output=None,
-            p=None,
-            q=None,
-            n_edges=0,
-            graph=name,
-        )
+        return _no_edges(exact, name)
     n_edges = N * (N - 1) // 2
     if exact:
         C = M.int_columns
