@@ -49,6 +49,7 @@ from .._core.limits import current_limit, register_limit
 from ._engine import TailSum
 from ._pairs_binary import binary_pair_delta_log
 from ._pairs import pair_delta_log
+from ._mixture import ProfileEvaluator, mixture_bound, profile_of
 
 __all__ = ["certified_worst_case", "WorstSearch", "default_evaluator", "MAX_CERTIFIED_BOXES", "Evaluator"]
 
@@ -63,6 +64,9 @@ register_limit(
     "MAX_CERTIFIED_BOXES",
     "pair evaluations of the branch and bound that certifies the worst case of a shuffled tally over every dataset",
 )
+#: Largest width of a peeled box, as a fraction of its distance to the best dataset, when the mixture bound is on
+#: (it prunes boxes hundreds of times wider than their distance; the corner bound alone about a tenth).
+_MAX_FRACTION = 1e4
 #: Initial fraction of its distance to the best dataset a near box is made wide.
 _START_FRACTION = 0.05
 
@@ -112,6 +116,22 @@ def _symmetric(R: Sequence[Sequence[float]]) -> bool:
     return len(R) == 2 and len(R[0]) == 2 and R[0][0] == R[1][1] and R[0][1] == R[1][0]
 
 
+def _relabellings(R: Sequence[Sequence[float]]) -> list[tuple[int, ...]]:
+    """The permutations ``σ`` of the inputs for which some permutation of the reports maps ``R`` onto itself
+    (``R[τ(j)][σ(x)] = R[j][x]``): relabelling a dataset by ``σ`` and its tally by ``τ`` (a bijection) keeps ``δ``.
+    Up to four inputs (all ``k!`` permutations are tried); the identity alone beyond."""
+    k = len(R[0])
+    if k > 4:
+        return [tuple(range(k))]
+    rows = sorted(tuple(float(v) for v in row) for row in R)
+    out = []
+    for sigma in itertools.permutations(range(k)):
+        moved = sorted(tuple(float(row[sigma[x]]) for x in range(k)) for row in R)
+        if moved == rows:
+            out.append(sigma)
+    return out
+
+
 def _tighten(lo: tuple[int, ...], hi: tuple[int, ...], N: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     sl, sh = sum(lo), sum(hi)
     if sl > N or sh < N:
@@ -139,6 +159,8 @@ def certified_worst_case(
     candidates: Sequence[tuple[int, ...]] = (),
     on_prune: Callable[[tuple[int, ...], tuple[int, ...], int, int, float], None] | None = None,
     budget: int | None = None,
+    mixture: bool | None = None,
+    profile: ProfileEvaluator | None = None,
 ) -> WorstSearch:
     """``max`` over every neighbouring pair of the shuffled tally's ``δ`` at ``e^ε = t``, certified.
 
@@ -160,6 +182,13 @@ def certified_worst_case(
         are): a good lower bound early prunes more.
     budget : int, optional
         At most this many pair evaluations (and never more than the limit ``shuffle_certified_boxes``).
+    mixture : bool, optional
+        Bound a box that its lower corner does not prune by the mixture lemma (``docs/theory.md`` §18.9) too; default
+        on for three or more reports, off for binary reports (their corner bound prunes well, and their fast evaluator
+        takes at most two report laws).
+    profile : callable, optional
+        ``(R_aug, others_aug, a, b, t, ms) -> [TailSum]`` evaluating the mixture bound's ``f(m)`` for many ``m`` at
+        once; default: ``bound_evaluator`` once per ``m``.
     on_prune : callable, optional
         Called as ``on_prune(lo, hi, a, b, log_upper)`` for every box pruned by its own evaluated bound (an audit
         trail: every dataset of the box has ``ln δ <= log_upper``).
@@ -180,8 +209,15 @@ def certified_worst_case(
         bound_ev = bound_evaluator
     else:
         bound_ev = _binary_bound if ev is binary_pair_delta_log else ev
-    symmetric = _symmetric(R)
-    directions = [(0, 1)] if symmetric else [(a, b) for a in range(k) for b in range(k) if a != b]
+    mix = len(R) >= 3 if mixture is None else bool(mixture)
+    prof = profile if profile is not None else profile_of(bound_ev)
+    dense = profile is not None  # a profile evaluator shares work between consecutive m: ask for every m at once
+    group = _relabellings(R)
+    symmetric = len(group) > 1
+    directions = []  # one ordered pair (a, b) per orbit of the relabellings
+    for a, b in ((a, b) for a in range(k) for b in range(k) if a != b):
+        if not any((g[a], g[b]) in directions for g in group):
+            directions.append((a, b))
     limit = current_limit("shuffle_certified_boxes")
     limit = limit if budget is None else min(limit, budget)
     evaluations = pruned = 0
@@ -212,6 +248,33 @@ def certified_worst_case(
             if (a, b) not in best_by_direction or lo_ > resolved[(best_by_direction[(a, b)], a, b)][0]:
                 best_by_direction[(a, b)] = c
         return resolved[key][0], resolved[key][1]
+
+    def box_upper(lo: tuple[int, ...], hi: tuple[int, ...], a: int, b: int) -> float:
+        """``ln`` of the box's certified upper bound: the lower corner alone (§18.8), then — when that does not prune
+        and the mixture bound is on — the mixture lemma of §18.9 over the users the box leaves open."""
+        nonlocal evaluations
+        f0 = evaluate(lo, a, b, True)
+        upper = _interval(f0)[1]
+        anchor = best_by_direction.get((a, b))
+        if (
+            not mix
+            or upper < best_lower
+            or (anchor is not None and all(l <= v <= h for l, v, h in zip(lo, anchor, hi)))
+        ):
+            return upper  # pruned already, or no bound can prune a box holding the best dataset
+        X = [x for x in range(k) if hi[x] > lo[x]]
+        r = N - sum(lo)
+        if evaluations + r + 2 > limit:  # the profile may cost up to r + 2 evaluations
+            return upper
+        try:
+            got = mixture_bound(R, lo, r, X, a, b, t, prof, target=best_lower, f0=f0, dense=dense)
+        except SizeLimitError:  # the corner bound stands (sound); the box is split instead
+            return upper
+        if got is None:
+            return upper
+        value, used = got
+        evaluations += used
+        return min(upper, value)
 
     # candidates: clones and a few dissenters in every direction, then the caller's
     seeds: list[tuple[int, ...]] = []
@@ -256,7 +319,9 @@ def certified_worst_case(
         anchor = best_by_direction.get((a, b))
         if not done:
             frac = frac or _START_FRACTION
-            peel = _peel(lo, hi, N, anchor, frac)
+            # with the mixture bound a box is bounded through its corner and its number of open users, which peeling
+            # a narrow part off does not change: the whole box is bounded at once
+            peel = None if mix else _peel(lo, hi, N, anchor, frac)
             adapt = False
             if peel is not None:  # evaluate only the narrow part next to the anchor; the rest keeps this bound
                 (nlo, nhi), rest, adapt = peel
@@ -265,14 +330,18 @@ def certified_worst_case(
                     if rest is not None:
                         heapq.heappush(heap, (-up, next(counter), rest[0], rest[1], a, b, False, frac))
                     continue
-                _, upper = _interval(evaluate(nlo, a, b, True))
+                upper = box_upper(nlo, nhi, a, b)
                 if adapt:  # widen after a prune, narrow after a miss (the chain of this box only)
-                    frac = min(0.5, frac * 1.04) if upper < best_lower else max(1e-4, frac * 0.75)
+                    frac = (
+                        min(_MAX_FRACTION if mix else 0.5, frac * (2.0 if mix else 1.04))
+                        if upper < best_lower
+                        else max(1e-4, frac * 0.75)
+                    )
                 if rest is not None:
                     heapq.heappush(heap, (-up, next(counter), rest[0], rest[1], a, b, False, frac))
                 lo, hi = nlo, nhi
             else:
-                _, upper = _interval(evaluate(lo, a, b, True))
+                upper = box_upper(lo, hi, a, b)
             if upper < best_lower:
                 pruned += 1
                 if on_prune is not None:
@@ -289,8 +358,10 @@ def certified_worst_case(
     upper_best = max(hi_ for hi_, _ in tops)
     rel = max(math.expm1(upper_best - value.log_value), -math.expm1(lower_best - value.log_value), value.rel_error)
     attaining = [key for _, key in sorted(tops, key=lambda p: -resolved[p[1]][2].log_value)]
-    if symmetric:
-        attaining = [x for key in attaining for x in (key, (tuple(reversed(key[0])), key[2], key[1]))]
+    if symmetric:  # the images of each attaining dataset under the relabellings (the same δ)
+        attaining = [
+            (tuple(key[0][g.index(x)] for x in range(k)), g[key[1]], g[key[2]]) for key in attaining for g in group
+        ]
     return WorstSearch(
         log_value=value.log_value,
         rel_error=rel,

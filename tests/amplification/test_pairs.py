@@ -195,3 +195,112 @@ def test_bad_input_and_size_limit() -> None:
         pair_delta_log([[1.0, 0.5, 0.0], [0.0, 0.5, 1.0]], (2, 0, 1), 0, 1, 1.0)
     with pg.limits(shuffle_pair_work=10), pytest.raises(pg.SizeLimitError, match="shuffle_pair_work"):
         pair_delta_log(R, (3, 30, 3), 0, 2, 1.5)
+
+
+# --- the mixture lemma of docs/theory.md §18.9 (box bounds of the certified worst case) ---------------------------
+
+from privgeom.amplification._mixture import common_law, mixture_bound, profile_of  # noqa: E402
+
+
+def _random_local(rng: random.Random, k: int, outputs: int) -> list[list[F]]:
+    cols = []
+    for _ in range(k):
+        w = [F(rng.randint(1, 9)) for _ in range(outputs)]
+        cols.append([v / sum(w) for v in w])
+    return [[cols[x][j] for x in range(k)] for j in range(outputs)]
+
+
+def test_the_mixture_lemma_holds_exactly_for_one_open_user() -> None:
+    """For every input x in X: δ(P + a user holding x) <= γ δ(P + a ν-user) + (1 − γ) δ(P), in exact rationals, on
+    random 3 × 3 local mechanisms, pairs and levels (joint convexity of the hockey-stick divergence)."""
+    rng = random.Random(7)
+    for _ in range(40):
+        R = _random_local(rng, 3, 3)
+        X = rng.choice([[0, 1], [0, 2], [1, 2], [0, 1, 2]])
+        mu = [min(R[j][x] for x in X) for j in range(3)]
+        gamma = sum(mu)
+        R_aug = [row + [mu[j] / gamma] for j, row in enumerate(R)]
+        lo = [rng.randint(0, 2) for _ in range(3)]
+        a, b = rng.sample(range(3), 2)
+        t = F(rng.choice([1, 6, 3, 2]), rng.choice([1, 1, 2]))
+        if t < 1:
+            t = 1 / t
+        base = exact_pair_delta(R_aug, tuple(lo) + (0,), a, b, t)
+        with_nu = exact_pair_delta(R_aug, tuple(lo) + (1,), a, b, t)
+        for x in X:
+            plus = list(lo)
+            plus[x] += 1
+            lhs = exact_pair_delta(R_aug, tuple(plus) + (0,), a, b, t)
+            assert lhs <= gamma * with_nu + (1 - gamma) * base, (R, X, lo, a, b, t, x)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_mixture_bound_covers_every_dataset_of_its_box(seed: int) -> None:
+    """The certified mixture bound of a box is at least the exact δ of every dataset in it and at most the bound of
+    its lower corner alone (random 3-output local mechanisms, n <= 7, random boxes)."""
+    rng = random.Random(seed)
+    R = (
+        _random_local(rng, 3, 3)
+        if seed % 2
+        else [[F(3, 5), F(1, 5), F(1, 5)], [F(1, 5), F(3, 5), F(1, 5)], [F(1, 5), F(1, 5), F(3, 5)]]
+    )
+    Rf = [[float(v) for v in row] for row in R]
+    profile = profile_of(pair_delta_log)
+    for _ in range(6):
+        N = rng.randint(2, 6)
+        lo = [0, 0, 0]
+        for _ in range(rng.randint(0, N - 1)):
+            lo[rng.randrange(3)] += 1
+        r = N - sum(lo)
+        X = sorted(rng.sample(range(3), rng.randint(1, 3)))
+        a, b = rng.sample(range(3), 2)
+        t = rng.choice([F(1), F(6, 5), F(3, 2), F(2)])
+        got = mixture_bound(Rf, lo, r, X, a, b, float(t), profile, target=-math.inf)
+        assert got is not None
+        bound, used = got
+        assert used >= 1
+        corner = pair_delta_log(Rf, tuple(lo), a, b, float(t))
+        assert bound <= corner.log_value + math.log1p(corner.rel_error) + 1e-12
+        # every way of giving the r open users inputs in X
+        from itertools import combinations_with_replacement
+
+        for picks in combinations_with_replacement(X, r):
+            c = list(lo)
+            for x in picks:
+                c[x] += 1
+            exact = exact_pair_delta(R, tuple(c), a, b, t)
+            if exact > 0:
+                assert math.log(exact) <= bound + 1e-12, (R, lo, X, c, a, b, t)
+
+
+def test_common_law_of_randomized_response_is_uniform() -> None:
+    """k-ary randomized response: any two inputs share γ = k q of their law, and ν is uniform."""
+    R = [[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.2, 0.2, 0.6]]
+    gamma, nu = common_law(R, [1, 2])
+    assert gamma == pytest.approx(0.6) and nu == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    assert common_law([[1.0, 0.0], [0.0, 1.0]], [0, 1]) is None  # no report in common: no bound
+
+
+def test_near_the_local_level_every_dataset_of_three_ary_rr_has_the_closed_form() -> None:
+    """For e^ε >= (E²(n − 1) + 1)/(E(n − 1) + 1), E = e^{ε0}, every pair of shuffled 3-RR has
+    δ = q (E − e^ε) p^m q^{n−1−m} with m the other users holding a (docs/theory.md §18.9): only the tally where every
+    report is a counts, so the clone of the changing user's own input is the worst dataset there."""
+    for E in (F(2), F(3), F(7)):
+        p, q = E / (E + 2), 1 / (E + 2)
+        R = [[p if i == j else q for j in range(3)] for i in range(3)]
+        for n in (2, 3, 5):
+            r2 = (E * E * (n - 1) + 1) / (E * (n - 1) + 1)
+            for t in (r2, (r2 + E) / 2):
+                for m in range(n):
+                    for l in range(n - m):
+                        c = (m, l, n - 1 - m - l)
+                        assert exact_pair_delta(R, c, 0, 1, t) == q * (E - t) * p**m * q ** (n - 1 - m)
+            below = r2 - F(1, 10**6)  # just below the threshold some dataset departs from the closed form
+            assert (
+                any(
+                    exact_pair_delta(R, (m, l, n - 1 - m - l), 0, 1, below) != q * (E - below) * p**m * q ** (n - 1 - m)
+                    for m in range(n)
+                    for l in range(n - m)
+                )
+                or n == 2
+            )
