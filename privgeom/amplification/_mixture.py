@@ -45,7 +45,7 @@ ProfileEvaluator = Callable[
 #: Binomial terms more than this many nats below the largest are bounded by their window's edge (not evaluated one
 #: by one): ``e^{-60}`` of the mass times at most the edge value.
 _SPAN = 60.0
-#: Values of ``f`` evaluated across the binomial's window first (when the profile is not dense).
+#: Values of ``f`` evaluated across the binomial's window first.
 _POINTS = 8
 #: Below the window one more value of ``f`` is evaluated where the mass left beneath it is this many nats under the
 #: target; beneath it ``f <= 1``.
@@ -97,9 +97,10 @@ def mixture_bound(
     laws of ``X`` share no report.
 
     ``target`` is the ``ln δ`` the bound must beat (the branch and bound's best lower bound): the binomial's lower tail
-    beneath ``e^{target − 40}`` of mass is bounded by ``f <= 1``. ``f0`` is ``f(0)`` when already known. ``dense``:
-    evaluate ``f`` at every ``m`` of the binomial's window at once (a profile evaluator that shares work between
-    consecutive ``m``); otherwise at about ``_POINTS`` of them first, refined while a prune is still possible.
+    beneath ``e^{target − 40}`` of mass is bounded by ``f <= 1``. ``f0`` is ``f(0)`` when already known. ``f`` is
+    evaluated at about ``_POINTS`` points of the binomial's window first; while the bound misses ``target`` but the
+    optimistic sum does not rule a prune out, the stride is halved — or, with ``dense`` (a profile evaluator that
+    shares work between consecutive ``m``), the whole window is asked for in one call.
     """
     law = common_law(R, X)
     if law is None or r <= 0:
@@ -131,7 +132,7 @@ def mixture_bound(
     if floor == 0 and f0 is not None:
         known[0] = _upper(f0)
     evaluations = 0
-    stride = 1 if dense else max(1, (m_hi - m_lo) // _POINTS)
+    stride = max(1, (m_hi - m_lo) // _POINTS)
     head = float(np.logaddexp.reduce(lw_up[:floor])) if floor > 0 else -math.inf
 
     def bin_mass(i: int, j: int) -> float:  # ln P(i <= M < j), summed directly (no cancellation)
@@ -154,7 +155,7 @@ def mixture_bound(
         total = float(np.logaddexp.reduce(np.array(pess)))
         if stride == 1 or total < target or float(np.logaddexp.reduce(np.array(opt))) >= target:
             break
-        stride = max(1, stride // 2)
+        stride = 1 if dense else max(1, stride // 2)  # a dense profile takes the rest of the window in one call
     logs = pess
     total = float(np.logaddexp.reduce(np.array(logs)))
     return total + 4 * (r + len(logs) + 2) * u, evaluations  # the sums' rounding (positive terms)
