@@ -184,11 +184,15 @@ def _tilted(pr: _Pair, th: tuple[float, float]) -> dict[str, float]:
     )  # fmt: skip
 
 
-def _stencil(Q: np.ndarray, w1: float, w2: float, wc: float) -> np.ndarray:
-    """``w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1) + w_c Q(σ, h)`` (zero below the array: exact from the low edge + steps on)."""
-    out = wc * Q
-    out[1:, :] += w1 * Q[:-1, :]
-    out[1:, 1:] += w2 * Q[:-1, :-1]
+def _stencil(Q: np.ndarray, w1: float, w2: float, wc: float, out: np.ndarray | None = None) -> np.ndarray:
+    """``w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1) + w_c Q(σ, h)`` (zero below the array: exact from the low edge + steps on),
+    into ``out`` when given (a buffer of ``Q``'s shape)."""
+    out = np.empty_like(Q) if out is None else out
+    np.multiply(Q, wc, out=out)
+    low = out[1:, 1:]
+    low += w1 * Q[:-1, 1:]
+    low += w2 * Q[:-1, :-1]
+    out[1:, 0] += w1 * Q[:-1, 0]
     return out
 
 
@@ -302,17 +306,27 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
     face_args: list[list[np.ndarray]] = [[] for _ in faces]
     out: list[TailSum | None] = []
     missing = -math.inf
+    shape = (ns, nb)
+    Pa, Pb, Dh, tmp = (np.empty(shape) for _ in range(4))
+    buf = np.empty_like(S)
     for s in range(D + 1):
         m = m_lo + s
         if s:
-            S = _stencil(S, tl["u1"], tl["u2"], tl["uc"])
+            S, buf = _stencil(S, tl["u1"], tl["u2"], tl["uc"], buf), S
         V = S[D:, D:]
         S00, S10, S11 = V[1:, 1:], V[:-1, 1:], V[:-1, :-1]
-        Pa = ca[0] * S10 + ca[1] * S11 + ca[2] * S00
-        Pb = cb[0] * S10 + cb[1] * S11 + cb[2] * S00
-        Dh = Pa - t * Pb
-        pos = np.maximum(Dh, 0.0) * wts
-        total = float(np.sum(np.sum(pos, axis=1)))
+        for P, c in ((Pa, ca), (Pb, cb)):  # the changing user: c₁ S(h − e₁) + c₂ S(h − e₂) + c_c S(h)
+            np.multiply(S10, c[0], out=P)
+            np.multiply(S11, c[1], out=tmp)
+            P += tmp
+            np.multiply(S00, c[2], out=tmp)
+            P += tmp
+        Pb *= t  # now e^ε P̂_b
+        np.subtract(Pa, Pb, out=Dh)
+        np.maximum(Dh, 0.0, out=tmp)
+        tmp *= wts
+        total = float(np.sum(np.sum(tmp, axis=1)))
+        terms = int(np.count_nonzero(tmp))
         n = pr.N1 + pr.N2 + pr.C + m + 1
         lnZ = pr.N1 * math.log(tl["M1"]) + pr.N2 * math.log(tl["M2"]) + pr.C * math.log(tl["Mc"])
         lnZ += m * math.log(tl["Mu"])
@@ -323,9 +337,13 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
         e_s = eta + 5 * _U * (s + 2) + 8 * _U * (n + 2)  # + the users' rounded report laws
         t_s = (tau + 3 * _TINY * (s + 1)) * (1 + 1e-6) * max(tl["M1"], tl["M2"], tl["Mc"], 1.0) * 3
         e_p = (e_s + 3 * _U) / (1 - e_s)
-        tol = e_p * (Pa + t * Pb) + (1 + t) * t_s
-        near = Dh > -tol * (1 + 4 * _U)
-        err = float(np.sum(np.where(near, tol, 0.0) * wts)) / total
+        # per tally |error of P̂_a − e^ε P̂_b| ≤ tol = e_p (P̂_a + e^ε P̂_b) + (1 + e^ε) τ; summed where the sign is open
+        np.add(Pa, Pb, out=tmp)
+        tmp *= e_p
+        tmp += (1 + t) * t_s
+        near = Dh > -tmp * (1 + 4 * _U)
+        tmp *= wts
+        err = float(np.sum(tmp, where=near)) / total
         log_val = lnZ + c_off + math.log(total)
         sum_err = _gamma(nb + 2) + _gamma(ns + 2)
         ln_err = 4 * _U * (abs(lnZ) + abs(c_off) + abs(math.log(total)) + n * 8)
@@ -348,7 +366,7 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
             missing = max(missing, outside - math.log(_SKIP_FRACTION))
             continue
         rel = 1.01 * (err + sum_err + w_err + ln_err + under + math.exp(outside)) + 4 * _U
-        out.append(TailSum(float(log_val), float(rel), int(np.count_nonzero(pos))))
+        out.append(TailSum(float(log_val), float(rel), terms))
     return out, missing
 
 
