@@ -4,7 +4,7 @@
 ``ε = 0.15``: for each pair (others = ``A`` holders of ``a``, ``B`` of ``b``, ``C`` of ``c``, ``m`` uniform users) the
 tilted linear-space route (:func:`~privgeom.amplification._pairs_rr3.rr3_pair_delta_log`) next to the general log-space
 route (:func:`~privgeom.amplification._pairs.pair_delta_log`, run in a child process and given up after 60 s or when
-refused by its work limit: ``—``), the values, their certified relative errors, and whether they agree within both
+refused by its work limit ``shuffle_pair_work``: ``—`` and the reason), the values, their certified relative errors, and whether they agree within both
 errors. Then :func:`~privgeom.amplification._pairs_rr3.rr3_delta_over_m` over 200 values of ``m``.
 
 ``--quick`` runs ``n = 1000`` in a few seconds.
@@ -18,6 +18,7 @@ import multiprocessing as mp
 import time
 from typing import Any
 
+import privgeom as pg
 from privgeom.amplification._pairs import pair_delta_log
 from privgeom.amplification._pairs_rr3 import rr3_delta_over_m, rr3_pair_delta_log
 
@@ -40,9 +41,9 @@ def _general_or_none(pool: Any, args: tuple[int, int, int, int, float], limit: f
         return job.get(timeout=limit), pool
     except mp.TimeoutError:
         pool.terminate()
-        return None, mp.get_context("spawn").Pool(1)
-    except Exception:  # refused by its work limit (SizeLimitError) or another documented refusal
-        return None, pool
+        return f"> {limit:.0f} s", mp.get_context("spawn").Pool(1)
+    except pg.SizeLimitError:
+        return "refused (work limit)", pool
 
 
 def pair_table(n: int, limit: float) -> None:
@@ -72,8 +73,8 @@ def pair_table(n: int, limit: float) -> None:
             s = rr3_pair_delta_log(P, A, B, C, m, t)
             dt = time.perf_counter() - t0
             g, pool = _general_or_none(pool, (A, B, C, m, t), limit)
-            if g is None:
-                tail = f"{'—':>16} {'':>8} {'—':>7} {'':>6}"
+            if isinstance(g, str):
+                tail = f"{'—':>16} {'':>8} {'—':>7} {'':>6}  {g}"
             else:
                 ok = abs(math.exp(s.log_value - g[0]) - 1) <= s.rel_error + g[1]
                 tail = f"{g[0]:>16.10f} {g[1]:>8.1e} {g[2]:>6.2f}s {str(ok):>6}"

@@ -70,6 +70,8 @@ _W_CAP = 60.0
 _SKIP_FRACTION = 1e-14
 #: Initial half-width of the box in standard deviations of the dominating point's law.
 _K0 = 9.5
+#: Relative error of one user's tilted report law, in units of ``u`` (:func:`_tilted`).
+_PER_USER = 6.0
 #: Values of ``m`` evaluated on one box (one tilt, one base law).
 _CHUNK = 96
 
@@ -171,9 +173,11 @@ class _Pair:
 
 
 def _tilted(pr: _Pair, th: tuple[float, float]) -> dict[str, float]:
-    """The tilted report laws as floats (``x₁ = e^{θ₁}``, ``x₂ = e^{θ₂}``, ``x_c = 1`` define the tilt exactly)."""
+    """The tilted report laws as floats. ``x₁ ≈ e^{θ₁}``, ``x₂ ≈ e^{θ₂}`` are multiples of ``2^-20`` (then
+    ``x₁ + x₂`` and ``x₁ + x₂ + 1`` are exact) and with ``x_c = 1`` define the tilt exactly; every probability below
+    is one to three roundings of exact data, at most ``5 u`` on the path of one user's report (``6 u`` is used)."""
     p, q = pr.p, pr.q
-    x1, x2 = math.exp(th[0]), math.exp(th[1])
+    x1, x2 = (max(1.0, round(math.exp(min(max(v, -13.0), 20.0)) * 2.0**20)) / 2.0**20 for v in th)
     s = x1 + x2 + 1
     M1, M2, Mc = p * x1 + q * (x2 + 1), p * x2 + q * (x1 + 1), p + q * (x1 + x2)
     return dict(
@@ -334,7 +338,7 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
             out.append(None)
             missing = max(missing, 40.0)
             continue
-        e_s = eta + 5 * _U * (s + 2) + 8 * _U * (n + 2)  # + the users' rounded report laws
+        e_s = eta + 5 * _U * (s + 2) + _PER_USER * _U * (n + 2)  # + the users' rounded report laws
         t_s = (tau + 3 * _TINY * (s + 1)) * (1 + 1e-6) * max(tl["M1"], tl["M2"], tl["Mc"], 1.0) * 3
         e_p = (e_s + 3 * _U) / (1 - e_s)
         # per tally |error of P̂_a − e^ε P̂_b| ≤ tol = e_p (P̂_a + e^ε P̂_b) + (1 + e^ε) τ; summed where the sign is open
