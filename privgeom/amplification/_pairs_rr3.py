@@ -22,7 +22,7 @@ The method is ``docs/theory.md`` §18.10:
 Every quantity is a sum of positive terms, so each computed value carries a relative error bound ``η`` (Loader's
 log-pmf accuracy per factor, ``γ_W`` of each product or convolution of length ``W``, a few ``u`` per recurrence step
 and per user for the rounding of the tilted report laws) and an absolute bound ``τ`` (underflow, and factors below
-``e^-200`` left out); the bound on ``δ`` sums ``η (P_a + e^ε P_b) + (1 + e^ε) τ`` over every tally whose sign the
+``e^-280`` left out); the bound on ``δ`` sums ``η (P_a + e^ε P_b) + (1 + e^ε) τ`` over every tally whose sign the
 errors leave open, the roundings of the tilt weights and of ``ln Z``, and the certified mass outside the box.
 
 Examples
@@ -60,12 +60,12 @@ _TINY = 2.0**-1074
 #: Loader's per-factor accuracy in units of ``u (1 + |ln P|)`` (the convention of ``_engine``).
 _LOADER_ULPS = 16.0
 #: Factors with ``ln P`` below ``−_L_CAP`` carry their error as an absolute bound (``≤ 16 u (1 + 746) e^{−_L_CAP}``).
-_L_CAP = 100.0
+_L_CAP = 250.0
 #: Binomial weights below ``e^{−_L_DROP}`` are left out (each adds at most ``e^{−_L_DROP}`` to the absolute bound).
-_L_DROP = 200.0
+_L_DROP = 280.0
 #: Tallies of tilt weight ``x^{−h}`` above ``e^_W_CAP`` times that of the dominating point are left to Chernoff's
 #: bound (there the absolute error bound of the tilted law would be amplified by the weight).
-_W_CAP = 60.0
+_W_CAP = 200.0
 #: The certified mass outside the box may be at most this fraction of the sum.
 _SKIP_FRACTION = 1e-14
 #: Initial half-width of the box in standard deviations of the dominating point's law.
@@ -200,7 +200,7 @@ def _stencil(Q: np.ndarray, w1: float, w2: float, wc: float, out: np.ndarray | N
     return out
 
 
-def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape: tuple[int, int]):
+def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape: tuple[int, int], D: int):
     """The others' tilted law at ``m = m0`` on the array ``org + [0, shape)`` of ``(σ, h₂)``, exact there, with its
     relative and absolute error bounds and the number of recurrence steps ``R₂``."""
     s0, b0 = org
@@ -213,7 +213,7 @@ def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape:
     T1lo, T1hi = o1, o1 + w1.size - 1
     klo = m0 + pr.N2 - T2hi  # uniform draws of the smallest Q: m0 + (N2 − T2hi)
     xl, xh = max(0, qs0 - T1hi), qs0 + qns - 1 - T1lo  # landings σ'
-    work = max(qns * (xh - xl + 1), (xh - xl + 1) * qnb, qns * qnb) * (R2 + 2)
+    work = max(qns * (xh - xl + 1), (xh - xl + 1) * qnb, qns * qnb) * (R2 + D + 2)  # tally updates
     if work > current_limit("shuffle_pair_work"):
         raise SizeLimitError(
             f"the 3-ary randomized-response δ of this pair costs {work:,} (array cells × recurrence steps), above "
@@ -288,7 +288,7 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
     th = pr.theta((c_lo + c_hi) / 2, (m_lo + m_hi) // 2)
     tl = _tilted(pr, th)
     ns, nb = s1 - s0 + 1, b1 - b0 + 1
-    S, eta, tau = _base(pr, tl, m_lo, (s0 - 1 - D, b0 - 1 - D), (ns + 1 + D, nb + 1 + D))
+    S, eta, tau = _base(pr, tl, m_lo, (s0 - 1 - D, b0 - 1 - D), (ns + 1 + D, nb + 1 + D), D)
     sig = np.arange(s0, s1 + 1, dtype=float)[:, None]
     h2 = np.arange(b0, b1 + 1, dtype=float)[None, :]
     arg = -((sig - h2) * tl["lx1"] + h2 * tl["lx2"])

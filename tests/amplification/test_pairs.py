@@ -228,6 +228,13 @@ def test_rr3_route_against_exact_rationals(p: float) -> None:
             _rr3_check(p, A, B, C, m, t)
 
 
+def test_rr3_route_against_exact_rationals_at_n_40() -> None:
+    """Large groups of a-, b-, c-holders and uniform users together (n = 40): the product, the recurrence over the
+    smaller group and the uniform users, the tilt and the certified box all at work."""
+    for mix in ((20, 0, 19, 0), (12, 9, 10, 8), (0, 39, 0, 0), (39, 0, 0, 0)):
+        _rr3_check(0.75, *mix, F(3, 2))
+
+
 def test_rr3_route_against_the_general_log_space_route() -> None:
     """At n = 200 … 2000 with a small minority, the two certified routes agree within both stated errors: clone
     pairs (pair_delta_log takes the closed form of §18.2), a few a/b holders, and uniform users (a 4th column)."""
@@ -241,6 +248,13 @@ def test_rr3_route_against_the_general_log_space_route() -> None:
             r = pair_delta_log(R, (A, B, C, m), 0, 1, t)
             assert abs(math.exp(s.log_value - r.log_value) - 1) <= s.rel_error + r.rel_error, (A, B, C, m, t)
             assert s.rel_error < 1e-9
+    # every other user holds a (or b): the clone closed form of §18.2 on the general side
+    for others in ((1999, 0, 0, 0), (0, 1999, 0, 0)):
+        for t in (1.0, math.exp(0.3)):
+            s = rr3_pair_delta_log(p, *others, t)
+            r = pair_delta_log(R, others, 0, 1, t)
+            assert abs(math.exp(s.log_value - r.log_value) - 1) <= s.rel_error + r.rel_error, (others, t)
+            assert s.rel_error < 1e-8
 
 
 def test_rr3_over_m_matches_single_values_and_decreases() -> None:
