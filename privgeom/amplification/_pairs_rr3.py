@@ -188,11 +188,9 @@ def _tilted(pr: _Pair, th: tuple[float, float]) -> dict[str, float]:
     )  # fmt: skip
 
 
-def _stencil(Q: np.ndarray, w1: float, w2: float, wc: float, out: np.ndarray | None = None) -> np.ndarray:
-    """``w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1) + w_c Q(σ, h)`` (zero below the array: exact from the low edge + steps on),
-    into ``out`` when given (a buffer of ``Q``'s shape)."""
-    out = np.empty_like(Q) if out is None else out
-    np.multiply(Q, wc, out=out)
+def _stencil(Q: np.ndarray, w1: float, w2: float, wc: float) -> np.ndarray:
+    """``w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1) + w_c Q(σ, h)`` (zero below the array: exact from the low edge + steps on)."""
+    out = Q * wc
     low = out[1:, 1:]
     low += w1 * Q[:-1, 1:]
     low += w2 * Q[:-1, :-1]
@@ -266,10 +264,10 @@ def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape:
         eta = 4 * eta_pmf + _gamma(conv.size + 2) + _gamma(W + 2) + 4 * _U * nstep
         tau = 4 * W * (tau_pmf + drop * (dc + dj + drop1 + 4) + _TINY * (nstep + 4))
     S = np.zeros(shape)
-    for s in range(R2 + 1):  # T2 = T2hi − s: Q holds klo + s uniform draws of the N2 group
-        S += w2[R2 - s] * Q[s : s + ns, s : s + nb]
+    for s in range(R2 + 1):  # T2 = T2hi − s: Q holds klo + s uniform draws; kept from index s on (the rest is unused)
+        S += w2[R2 - s] * Q[:ns, :nb]
         if s < R2:
-            Q = _stencil(Q, tl["u1"], tl["u2"], tl["uc"])
+            Q = _stencil(Q, tl["u1"], tl["u2"], tl["uc"])[1:, 1:]
     eta += eta_pmf + 5 * _U * R2 + _gamma(R2 + 2)
     tau = (tau + tau_pmf) * (R2 + 1) + drop * (drop2 + 1) + 3 * _TINY * (R2 + 1)
     return S, eta, tau
@@ -312,12 +310,11 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
     missing = -math.inf
     shape = (ns, nb)
     Pa, Pb, Dh, tmp = (np.empty(shape) for _ in range(4))
-    buf = np.empty_like(S)
     for s in range(D + 1):
         m = m_lo + s
-        if s:
-            S, buf = _stencil(S, tl["u1"], tl["u2"], tl["uc"], buf), S
-        V = S[D:, D:]
+        if s:  # S is kept from index s on: the part below is never read again
+            S = _stencil(S, tl["u1"], tl["u2"], tl["uc"])[1:, 1:]
+        V = S[D - s :, D - s :]
         S00, S10, S11 = V[1:, 1:], V[:-1, 1:], V[:-1, :-1]
         for P, c in ((Pa, ca), (Pb, cb)):  # the changing user: c₁ S(h − e₁) + c₂ S(h − e₂) + c_c S(h)
             np.multiply(S10, c[0], out=P)
