@@ -347,7 +347,8 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
         err = float(np.sum(tmp, where=near)) / total
         log_val = lnZ + c_off + math.log(total)
         sum_err = _gamma(nb + 2) + _gamma(ns + 2)
-        ln_err = 4 * _U * (abs(lnZ) + abs(c_off) + abs(math.log(total)) + n * 8)
+        logs_m = [(pr.N1, tl["M1"]), (pr.N2, tl["M2"]), (pr.C, tl["Mc"]), (m, tl["Mu"])]
+        ln_err = 4 * _U * (sum(c * abs(math.log(M)) for c, M in logs_m) + abs(lnZ) + abs(math.log(total)) + 4)
         under = ns * nb * 4 * _TINY * (1.0 + float(np.sum(ca))) / total  # weighted terms that underflow
         # the mass outside the box (Chernoff, one face at a time), relative to the computed δ
         logs = []
@@ -425,7 +426,8 @@ def rr3_delta_over_m(
     -------
     list of TailSum
         One per ``m``: ``ln δ`` (``-inf`` when ``δ = 0``, i.e. ``t ≥ p/q``, §18.3) and a certified bound on its
-        relative error. Each added uniform user is one step of a three-term recurrence on the grid of tallies
+        relative error. When ``t`` is close to ``p/q`` ``δ`` sits near the corner of the simplex, far from the tilted
+        box, and the bound can exceed 1 (then ``e^{log_value} (1 + rel_error)`` is only an upper bound on ``δ``). Each added uniform user is one step of a three-term recurrence on the grid of tallies
         (module docstring); values of ``m`` are taken in chunks of one box and one tilt.
 
     Raises
