@@ -1,5 +1,6 @@
 """The log-space δ of any shuffled pair with up to four merged outputs (privgeom.amplification._pairs) against exact
-rationals (the Poisson-multinomial law), the clone closed form, and the exhaustive worst case of the shuffled tally."""
+rationals (the Poisson-multinomial law), the clone closed form, and the exhaustive worst case of the shuffled tally;
+the 3-ary randomized-response route (privgeom.amplification._pairs_rr3) against the same references."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 import privgeom as pg
 from privgeom.amplification._engine import clone_delta_log, exact_pair_delta, merge_clone
 from privgeom.amplification._pairs import _general_pair, merge_outputs, pair_delta_log
+from privgeom.amplification._pairs_rr3 import rr3_delta_over_m, rr3_evaluator, rr3_pair_delta_log
 
 KRR3 = pg.kary_randomized_response(3, exp_eps=2)  # p = 1/2, q = 1/4
 KRR4 = pg.kary_randomized_response(4, exp_eps=2)  # p = 2/5, q = 1/5
@@ -304,3 +306,110 @@ def test_near_the_local_level_every_dataset_of_three_ary_rr_has_the_closed_form(
                 )
                 or n == 2
             )
+
+
+# ------------------------------------------------------------------ 3-ary randomized response with uniform users
+def _rr3_rows(p: float) -> list[list[F]]:
+    """3-RR with the double ``p`` (``q = (1 − p)/2``, exact for ``p ≥ 1/2``) and a fourth, uniform input column."""
+    P, Q, third = F(p), F((1 - p) / 2), F(1, 3)
+    return [[P, Q, Q, third], [Q, P, Q, third], [Q, Q, P, third]]
+
+
+def _rr3_check(p: float, A: int, B: int, C: int, m: int, t: F) -> None:
+    exact = F(exact_pair_delta(_rr3_rows(p), (A, B, C, m), 0, 1, t))
+    s = rr3_pair_delta_log(p, A, B, C, m, float(t))
+    if exact == 0:
+        assert s.log_value == -math.inf
+        return
+    assert 0 < s.rel_error < 1e-9
+    rel = abs(math.exp(s.log_value - math.log(exact.numerator) + math.log(exact.denominator)) - 1)
+    assert rel <= s.rel_error, (p, A, B, C, m, t, rel, s)
+
+
+@pytest.mark.parametrize("p", [0.5, 0.6, 0.75, math.exp(2) / (math.exp(2) + 2)])
+def test_rr3_route_against_exact_rationals(p: float) -> None:
+    """Every mix of a-, b-, c-holders and uniform users (zeros included) up to n = 12, four levels: the tilted
+    linear-space value lies within its stated bound of the exact Poisson-multinomial δ (δ = 0 when t ≥ p/q)."""
+    mixes = [(0, 0, 0, 0), (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 4, 0), (0, 0, 0, 5), (2, 1, 1, 1), (3, 0, 2, 2)]
+    mixes += [(0, 4, 1, 3), (2, 2, 2, 2), (5, 0, 0, 4), (1, 6, 0, 0), (0, 0, 7, 4), (4, 3, 2, 2)]
+    for A, B, C, m in mixes:
+        for t in LEVELS:
+            _rr3_check(p, A, B, C, m, t)
+
+
+def test_rr3_route_against_exact_rationals_at_n_40() -> None:
+    """Large groups of a-, b-, c-holders and uniform users together (n = 40): the product, the recurrence over the
+    smaller group and the uniform users, the tilt and the certified box all at work."""
+    for mix in ((20, 0, 19, 0), (12, 9, 10, 8), (0, 39, 0, 0), (39, 0, 0, 0)):
+        _rr3_check(0.75, *mix, F(3, 2))
+
+
+def test_rr3_route_against_the_general_log_space_route() -> None:
+    """At n = 200 … 2000 with a small minority, the two certified routes agree within both stated errors: clone
+    pairs (pair_delta_log takes the closed form of §18.2), a few a/b holders, and uniform users (a 4th column)."""
+    p = math.exp(2) / (math.exp(2) + 2)
+    q = (1 - p) / 2
+    R = [[p, q, q, 1 / 3], [q, p, q, 1 / 3], [q, q, p, 1 / 3]]
+    cases = [(0, 0, 199, 0), (0, 0, 1999, 0), (2, 1, 497, 0), (0, 3, 996, 0), (1, 1, 695, 2), (0, 0, 297, 2)]
+    for A, B, C, m in cases:
+        for t in (1.0, math.exp(0.3), 1.5):
+            s = rr3_pair_delta_log(p, A, B, C, m, t)
+            r = pair_delta_log(R, (A, B, C, m), 0, 1, t)
+            assert abs(math.exp(s.log_value - r.log_value) - 1) <= s.rel_error + r.rel_error, (A, B, C, m, t)
+            assert s.rel_error < 1e-9
+    # every other user holds a (or b): the clone closed form of §18.2 on the general side
+    for others in ((1999, 0, 0, 0), (0, 1999, 0, 0)):
+        for t in (1.0, math.exp(0.3)):
+            s = rr3_pair_delta_log(p, *others, t)
+            r = pair_delta_log(R, others, 0, 1, t)
+            assert abs(math.exp(s.log_value - r.log_value) - 1) <= s.rel_error + r.rel_error, (others, t)
+            assert s.rel_error < 1e-8
+
+
+def test_rr3_over_m_matches_single_values_and_decreases() -> None:
+    """The recurrence over m gives the single-pair values (within both bounds), and δ never increases with m
+    (adding a user of fixed input is a post-processing, §18.4 (iii))."""
+    p, t = 0.75, 1.4
+    values = rr3_delta_over_m(p, 30, 4, 260, 0, 130, t)  # two chunks of m
+    assert len(values) == 131
+    for m in (0, 1, 64, 95, 96, 130):
+        s = rr3_pair_delta_log(p, 30, 4, 260, m, t)
+        assert abs(math.exp(s.log_value - values[m].log_value) - 1) <= s.rel_error + values[m].rel_error
+    for x, y in zip(values, values[1:]):
+        assert y.log_value <= x.log_value + x.rel_error + y.rel_error
+    assert values[-1].log_value < values[0].log_value - 1  # and it does decrease
+
+
+def test_rr3_evaluator_maps_any_pair_of_inputs() -> None:
+    R = _rr3_rows(0.6)
+    Rf = [[float(v) for v in row] for row in R]
+    for others in ((2, 1, 3, 0), (0, 4, 1, 2), (3, 3, 0, 1)):
+        for a, b in ((0, 1), (1, 0), (2, 0), (1, 2)):
+            exact = F(exact_pair_delta(R, others, a, b, F(3, 2)))
+            s = rr3_evaluator(Rf, others, a, b, 1.5)
+            assert abs(math.exp(s.log_value) / float(exact) - 1) <= s.rel_error
+    three = [row[:3] for row in Rf]  # no uniform column: m = 0
+    assert rr3_evaluator(three, (2, 1, 3), 0, 2, 1.2) == rr3_pair_delta_log(0.6, 2, 3, 1, 0, 1.2)
+
+
+def test_rr3_bad_input_is_refused_with_the_value() -> None:
+    with pytest.raises(pg.InvalidParameterError, match="p = 0.3"):
+        rr3_pair_delta_log(0.3, 1, 1, 1, 0, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="p = 1.0"):
+        rr3_pair_delta_log(1.0, 1, 1, 1, 0, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="C must be a non-negative integer, got -2"):
+        rr3_pair_delta_log(0.5, 1, 1, -2, 0, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="got 0.9"):
+        rr3_pair_delta_log(0.5, 1, 1, 1, 0, 0.9)
+    with pytest.raises(pg.InvalidParameterError, match="m_lo = 5, m_hi = 4"):
+        rr3_delta_over_m(0.5, 1, 1, 1, 5, 4, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="randomized response, got"):
+        rr3_evaluator([[0.5, 0.3, 0.25], [0.25, 0.5, 0.25], [0.25, 0.2, 0.5]], (1, 1, 1), 0, 1, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="3 outputs and 3 or 4 inputs, got a 2 x 2"):
+        rr3_evaluator([[0.75, 0.25], [0.25, 0.75]], (1, 1), 0, 1, 1.0)
+    with pytest.raises(pg.InvalidParameterError, match="must report uniformly, got"):
+        rr3_evaluator([[0.5, 0.25, 0.25, 0.5], [0.25, 0.5, 0.25, 0.25], [0.25, 0.25, 0.5, 0.25]], (1, 1, 1, 1), 0, 1, 1)
+    with pytest.raises(pg.InvalidParameterError, match="a = 3, b = 0"):
+        rr3_evaluator(_rr3_rows(0.5), (1, 1, 1, 1), 3, 0, 1.0)
+    with pg.limits(shuffle_pair_work=10), pytest.raises(pg.SizeLimitError, match="shuffle_pair_work"):
+        rr3_pair_delta_log(0.5, 3, 2, 30, 1, 1.5)
