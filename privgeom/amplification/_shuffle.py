@@ -49,7 +49,7 @@ from ..definitions._generating import generating_mechanisms
 from ..mechanisms import Mechanism
 from ..smoothed._reduction import compositions, count_compositions
 from ._shuffle_results import ShuffleDelta, ShuffleEpsilon, ShufflePair, ShuffleWorstCase
-from ._worst import certified_worst_case, default_evaluator
+from ._worst import certified_worst_case, default_evaluator, is_rr3
 from ._engine import (
     clone_delta_exact,
     dissenter_delta_log,
@@ -529,7 +529,9 @@ class Shuffled:
                 "or scope='clones' for a lower bound)"
             )
         rows = [[float(v) for v in row] for row in self._rows(False)]
-        search = certified_worst_case(rows, self.n, float(level.exp_eps), evaluator, budget=budget)
+        search = certified_worst_case(
+            rows, self.n, float(level.exp_eps), None if is_rr3(rows) else evaluator, budget=budget
+        )
         pairs = tuple(
             ShufflePair(others=c, a=self.inputs[a], b=self.inputs[b], inputs=self.inputs)
             for c, a, b in search.attaining

@@ -50,8 +50,17 @@ from ._engine import TailSum
 from ._pairs_binary import binary_pair_delta_log
 from ._pairs import pair_delta_log
 from ._mixture import ProfileEvaluator, mixture_bound, profile_of
+from ._pairs_rr3 import rr3_delta_over_m, rr3_evaluator
 
-__all__ = ["certified_worst_case", "WorstSearch", "default_evaluator", "MAX_CERTIFIED_BOXES", "Evaluator"]
+__all__ = [
+    "certified_worst_case",
+    "WorstSearch",
+    "default_evaluator",
+    "is_rr3",
+    "rr3_profile",
+    "MAX_CERTIFIED_BOXES",
+    "Evaluator",
+]
 
 #: A pair evaluator: ``(R, others, a, b, t) -> TailSum`` (``ln δ`` with a certified relative error).
 Evaluator = Callable[[Sequence[Sequence[float]], Sequence[int], int, int, float], TailSum]
@@ -74,6 +83,33 @@ _START_FRACTION = 0.05
 def _binary_bound(R: Sequence[Sequence[float]], others: Sequence[int], a: int, b: int, t: float) -> TailSum:
     """The binary evaluator with a coarser certified window (``10^-6``): a cheaper upper bound for a box."""
     return binary_pair_delta_log(R, others, a, b, t, window=1e-6)
+
+
+def is_rr3(R: Sequence[Sequence[float]]) -> bool:
+    """Is ``R`` 3-ary randomized response (``R[j][x] = p`` on the diagonal, ``q < p`` elsewhere, doubles)?"""
+    if len(R) != 3 or any(len(row) != 3 for row in R):
+        return False
+    p, q = float(R[0][0]), float(R[1][0])
+    return 1.0 / 3.0 < p < 1.0 and all(float(R[j][x]) == (p if j == x else q) for j in range(3) for x in range(3))
+
+
+def rr3_profile(
+    R_aug: Sequence[Sequence[float]], others: Sequence[int], a: int, b: int, t: float, ms: Sequence[int]
+) -> list[TailSum]:
+    """The mixture bound's profile for 3-ary randomized response (its common law is uniform): every run of
+    consecutive ``m`` in one call of the recurrence over uniform users (:func:`rr3_delta_over_m`, §18.10)."""
+    p, q = float(R_aug[0][0]), float(R_aug[1][0])
+    c = 3 - a - b
+    A, B, C = int(others[a]), int(others[b]), int(others[c])
+    order = sorted(set(int(m) for m in ms))
+    got: dict[int, TailSum] = {}
+    start = 0
+    for i in range(1, len(order) + 1):
+        if i == len(order) or order[i] != order[i - 1] + 1:
+            lo_m, hi_m = order[start], order[i - 1]
+            got.update(zip(range(lo_m, hi_m + 1), rr3_delta_over_m(p, A, B, C, lo_m, hi_m, t, q=q)))
+            start = i
+    return [got[int(m)] for m in ms]
 
 
 def default_evaluator(n_outputs: int) -> Evaluator:
@@ -173,7 +209,9 @@ def certified_worst_case(
     t : float
         ``e^ε >= 1``.
     evaluator : callable, optional
-        ``(R, others, a, b, t) -> TailSum``; default :func:`default_evaluator` for the number of reports.
+        ``(R, others, a, b, t) -> TailSum``; default: for 3-ary randomized response the route of §18.10
+        (:func:`~privgeom.amplification._pairs_rr3.rr3_evaluator`, with :func:`rr3_profile` for the mixture bound),
+        else :func:`default_evaluator` for the number of reports.
     bound_evaluator : callable, optional
         The evaluator of the boxes' upper bounds (its certified ``e^{ln δ}(1 + e)`` is used; it may be coarser);
         default ``evaluator`` (for the default binary evaluator: the same with a ``10^-6`` window).
@@ -204,12 +242,15 @@ def certified_worst_case(
     N = n - 1
     if n < 2:
         raise InvalidParameterError(f"the worst case over neighbouring pairs needs n >= 2, got {n}")
-    ev = evaluator if evaluator is not None else default_evaluator(len(R))
+    rr3 = is_rr3(R)
+    ev = evaluator if evaluator is not None else (rr3_evaluator if rr3 else default_evaluator(len(R)))
     if bound_evaluator is not None:
         bound_ev = bound_evaluator
     else:
         bound_ev = _binary_bound if ev is binary_pair_delta_log else ev
     mix = len(R) >= 3 if mixture is None else bool(mixture)
+    if profile is None and rr3 and bound_ev is rr3_evaluator:
+        profile = rr3_profile
     prof = profile if profile is not None else profile_of(bound_ev)
     dense = profile is not None  # a profile evaluator shares work between consecutive m: ask for every m at once
     group = _relabellings(R)
