@@ -124,9 +124,9 @@ class _Pair:
             return float(np.sum(self.score * np.exp(a * self.score)))
 
         hi = 1.0
-        while f(hi) <= 0:
+        while f(hi) <= 0 and hi < 2.0**20:  # (only where t·q rounds to p: the centre of the box, not a bound)
             hi *= 2
-        self.alpha = 0.0 if f(0.0) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-13))
+        self.alpha = 0.0 if f(0.0) >= 0 else (float(brentq(f, 0.0, hi, xtol=1e-13)) if f(hi) > 0 else hi)
 
     def groups(self, m: int) -> list[tuple[int, int]]:
         """``(count, truthful output)`` of every user of ``H'`` (−1: a uniform user; the changing user is one)."""
