@@ -188,14 +188,32 @@ def _tilted(pr: _Pair, th: tuple[float, float]) -> dict[str, float]:
     )  # fmt: skip
 
 
-def _stencil(Q: np.ndarray, w1: float, w2: float, wc: float) -> np.ndarray:
-    """``w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1) + w_c Q(σ, h)`` (zero below the array: exact from the low edge + steps on)."""
-    out = Q * wc
-    low = out[1:, 1:]
-    low += w1 * Q[:-1, 1:]
-    low += w2 * Q[:-1, :-1]
-    out[1:, 0] += w1 * Q[:-1, 0]
-    return out
+def _stencil(Q: np.ndarray, w: tuple[float, float, float], out: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """``(w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1)) + w_c Q(σ, h)`` into ``out`` (zero below the array: exact from the low edge +
+    steps on), dropping the first row and column, which are never read again; ``scratch`` is a work buffer."""
+    np.multiply(Q, w[2], out=out)
+    r, c = Q.shape
+    sc = scratch[: r - 1, :c]
+    np.multiply(Q[:-1, :], w[0], out=sc)
+    out[1:, :] += sc
+    sc = scratch[: r - 1, : c - 1]
+    np.multiply(Q[:-1, :-1], w[1], out=sc)
+    out[1:, 1:] += sc
+    return out[1:, 1:]
+
+
+class _Stepper:
+    """Adds one uniform user at a time to an array, between two buffers (the array shrinks by a row and a column)."""
+
+    def __init__(self, Q: np.ndarray, w: tuple[float, float, float]):
+        self.w, self.bufs, self.turn = w, [np.empty_like(Q), np.empty_like(Q)], 0
+        self.scratch = np.empty_like(Q)
+
+    def step(self, Q: np.ndarray) -> np.ndarray:
+        r, c = Q.shape
+        buf = self.bufs[self.turn]
+        self.turn ^= 1
+        return _stencil(Q, self.w, buf[buf.shape[0] - r :, buf.shape[1] - c :], self.scratch)
 
 
 def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape: tuple[int, int], D: int):
@@ -264,10 +282,11 @@ def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape:
         eta = 4 * eta_pmf + _gamma(conv.size + 2) + _gamma(W + 2) + 4 * _U * nstep
         tau = 4 * W * (tau_pmf + drop * (dc + dj + drop1 + 4) + _TINY * (nstep + 4))
     S = np.zeros(shape)
+    stepper = _Stepper(Q, (tl["u1"], tl["u2"], tl["uc"]))
     for s in range(R2 + 1):  # T2 = T2hi − s: Q holds klo + s uniform draws; kept from index s on (the rest is unused)
         S += w2[R2 - s] * Q[:ns, :nb]
         if s < R2:
-            Q = _stencil(Q, tl["u1"], tl["u2"], tl["uc"])[1:, 1:]
+            Q = stepper.step(Q)
     eta += eta_pmf + 5 * _U * R2 + _gamma(R2 + 2)
     tau = (tau + tau_pmf) * (R2 + 1) + drop * (drop2 + 1) + 3 * _TINY * (R2 + 1)
     return S, eta, tau
@@ -310,10 +329,11 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
     missing = -math.inf
     shape = (ns, nb)
     Pa, Pb, Dh, tmp = (np.empty(shape) for _ in range(4))
+    stepper = _Stepper(S, (tl["u1"], tl["u2"], tl["uc"]))
     for s in range(D + 1):
         m = m_lo + s
         if s:  # S is kept from index s on: the part below is never read again
-            S = _stencil(S, tl["u1"], tl["u2"], tl["uc"])[1:, 1:]
+            S = stepper.step(S)
         V = S[D - s :, D - s :]
         S00, S10, S11 = V[1:, 1:], V[:-1, 1:], V[:-1, :-1]
         for P, c in ((Pa, ca), (Pb, cb)):  # the changing user: c₁ S(h − e₁) + c₂ S(h − e₂) + c_c S(h)
