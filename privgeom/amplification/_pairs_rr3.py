@@ -16,11 +16,14 @@ The method is ``docs/theory.md`` §18.10:
   further uniform user by the same recurrence (:func:`rr3_delta_over_m`);
 - the changing user is a three-term stencil, and ``δ = Z Σ_h x^{−h} (P̂_a − e^ε P̂_b)₊`` on a box of tallies around
   the dominating point; the mass outside the box is bounded by Chernoff's bound on
-  ``(P_a − e^ε P_b)₊ ≤ 3(1 − γ) P(H' = h, ℓ(U') > 0)`` (``ℓ(y) = y_a − e^ε y_b``, ``U'`` the uniform draws of the
-  tally ``H'`` in which the changing user draws uniformly), a product of one moment generating function per user.
+  ``(P_a − e^ε P_b)₊(h) ≤ 3(1 − γ)(1 − κ) P(H' = h, Σ_draws (ℓ_j − κ) > 0)`` (``ℓ(y) = y_a − e^ε y_b``,
+  ``κ = q(e^ε − 1)/(p − q)``, the sum over the uniform draws of the tally ``H'`` in which the changing user draws
+  uniformly), a product of one moment generating function per user.
 
 Every quantity is a sum of positive terms, so each computed value carries a relative error bound ``η`` (Loader's
-log-pmf accuracy per factor, ``γ_W`` of each product or convolution of length ``W``, a few ``u`` per recurrence step
+log-pmf accuracy per factor — Loader 2000, *Fast and accurate computation of binomial probabilities* —, ``γ_W`` of
+each product or convolution of length ``W`` — Higham 2002, *Accuracy and Stability of Numerical Algorithms*, §3.1, for
+non-negative terms in any order —, a few ``u`` per recurrence step
 and per user for the rounding of the tilted report laws) and an absolute bound ``τ`` (underflow, and factors below
 ``e^-280`` left out); the bound on ``δ`` sums ``η (P_a + e^ε P_b) + (1 + e^ε) τ`` over every tally whose sign the
 errors leave open, the roundings of the tilt weights and of ``ln Z``, and the certified mass outside the box.
