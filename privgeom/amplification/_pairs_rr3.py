@@ -16,11 +16,14 @@ The method is ``docs/theory.md`` §18.10:
   further uniform user by the same recurrence (:func:`rr3_delta_over_m`);
 - the changing user is a three-term stencil, and ``δ = Z Σ_h x^{−h} (P̂_a − e^ε P̂_b)₊`` on a box of tallies around
   the dominating point; the mass outside the box is bounded by Chernoff's bound on
-  ``(P_a − e^ε P_b)₊ ≤ 3(1 − γ) P(H' = h, ℓ(U') > 0)`` (``ℓ(y) = y_a − e^ε y_b``, ``U'`` the uniform draws of the
-  tally ``H'`` in which the changing user draws uniformly), a product of one moment generating function per user.
+  ``(P_a − e^ε P_b)₊(h) ≤ 3(1 − γ)(1 − κ) P(H' = h, Σ_draws (ℓ_j − κ) > 0)`` (``ℓ(y) = y_a − e^ε y_b``,
+  ``κ = q(e^ε − 1)/(p − q)``, the sum over the uniform draws of the tally ``H'`` in which the changing user draws
+  uniformly), a product of one moment generating function per user.
 
 Every quantity is a sum of positive terms, so each computed value carries a relative error bound ``η`` (Loader's
-log-pmf accuracy per factor, ``γ_W`` of each product or convolution of length ``W``, a few ``u`` per recurrence step
+log-pmf accuracy per factor — Loader 2000, *Fast and accurate computation of binomial probabilities* —, ``γ_W`` of
+each product or convolution of length ``W`` — Higham 2002, *Accuracy and Stability of Numerical Algorithms*, §3.1, for
+non-negative terms in any order —, a few ``u`` per recurrence step
 and per user for the rounding of the tilted report laws) and an absolute bound ``τ`` (underflow, and factors below
 ``e^-280`` left out); the bound on ``δ`` sums ``η (P_a + e^ε P_b) + (1 + e^ε) τ`` over every tally whose sign the
 errors leave open, the roundings of the tilt weights and of ``ln Z``, and the certified mass outside the box.
@@ -124,9 +127,9 @@ class _Pair:
             return float(np.sum(self.score * np.exp(a * self.score)))
 
         hi = 1.0
-        while f(hi) <= 0:
+        while f(hi) <= 0 and hi < 2.0**20:  # (only where t·q rounds to p: the centre of the box, not a bound)
             hi *= 2
-        self.alpha = 0.0 if f(0.0) >= 0 else float(brentq(f, 0.0, hi, xtol=1e-13))
+        self.alpha = 0.0 if f(0.0) >= 0 else (float(brentq(f, 0.0, hi, xtol=1e-13)) if f(hi) > 0 else hi)
 
     def groups(self, m: int) -> list[tuple[int, int]]:
         """``(count, truthful output)`` of every user of ``H'`` (−1: a uniform user; the changing user is one)."""
@@ -188,14 +191,32 @@ def _tilted(pr: _Pair, th: tuple[float, float]) -> dict[str, float]:
     )  # fmt: skip
 
 
-def _stencil(Q: np.ndarray, w1: float, w2: float, wc: float) -> np.ndarray:
-    """``w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1) + w_c Q(σ, h)`` (zero below the array: exact from the low edge + steps on)."""
-    out = Q * wc
-    low = out[1:, 1:]
-    low += w1 * Q[:-1, 1:]
-    low += w2 * Q[:-1, :-1]
-    out[1:, 0] += w1 * Q[:-1, 0]
-    return out
+def _stencil(Q: np.ndarray, w: tuple[float, float, float], out: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """``(w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1)) + w_c Q(σ, h)`` into ``out`` (zero below the array: exact from the low edge +
+    steps on), dropping the first row and column, which are never read again; ``scratch`` is a work buffer."""
+    np.multiply(Q, w[2], out=out)
+    r, c = Q.shape
+    sc = scratch[: r - 1, :c]
+    np.multiply(Q[:-1, :], w[0], out=sc)
+    out[1:, :] += sc
+    sc = scratch[: r - 1, : c - 1]
+    np.multiply(Q[:-1, :-1], w[1], out=sc)
+    out[1:, 1:] += sc
+    return out[1:, 1:]
+
+
+class _Stepper:
+    """Adds one uniform user at a time to an array, between two buffers (the array shrinks by a row and a column)."""
+
+    def __init__(self, Q: np.ndarray, w: tuple[float, float, float]):
+        self.w, self.bufs, self.turn = w, [np.empty_like(Q), np.empty_like(Q)], 0
+        self.scratch = np.empty_like(Q)
+
+    def step(self, Q: np.ndarray) -> np.ndarray:
+        r, c = Q.shape
+        buf = self.bufs[self.turn]
+        self.turn ^= 1
+        return _stencil(Q, self.w, buf[buf.shape[0] - r :, buf.shape[1] - c :], self.scratch)
 
 
 def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape: tuple[int, int], D: int):
@@ -264,10 +285,11 @@ def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape:
         eta = 4 * eta_pmf + _gamma(conv.size + 2) + _gamma(W + 2) + 4 * _U * nstep
         tau = 4 * W * (tau_pmf + drop * (dc + dj + drop1 + 4) + _TINY * (nstep + 4))
     S = np.zeros(shape)
+    stepper = _Stepper(Q, (tl["u1"], tl["u2"], tl["uc"]))
     for s in range(R2 + 1):  # T2 = T2hi − s: Q holds klo + s uniform draws; kept from index s on (the rest is unused)
         S += w2[R2 - s] * Q[:ns, :nb]
         if s < R2:
-            Q = _stencil(Q, tl["u1"], tl["u2"], tl["uc"])[1:, 1:]
+            Q = stepper.step(Q)
     eta += eta_pmf + 5 * _U * R2 + _gamma(R2 + 2)
     tau = (tau + tau_pmf) * (R2 + 1) + drop * (drop2 + 1) + 3 * _TINY * (R2 + 1)
     return S, eta, tau
@@ -310,10 +332,11 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
     missing = -math.inf
     shape = (ns, nb)
     Pa, Pb, Dh, tmp = (np.empty(shape) for _ in range(4))
+    stepper = _Stepper(S, (tl["u1"], tl["u2"], tl["uc"]))
     for s in range(D + 1):
         m = m_lo + s
         if s:  # S is kept from index s on: the part below is never read again
-            S = _stencil(S, tl["u1"], tl["u2"], tl["uc"])[1:, 1:]
+            S = stepper.step(S)
         V = S[D - s :, D - s :]
         S00, S10, S11 = V[1:, 1:], V[:-1, 1:], V[:-1, :-1]
         for P, c in ((Pa, ca), (Pb, cb)):  # the changing user: c₁ S(h − e₁) + c₂ S(h − e₂) + c_c S(h)

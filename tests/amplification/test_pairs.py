@@ -413,3 +413,18 @@ def test_rr3_bad_input_is_refused_with_the_value() -> None:
         rr3_evaluator(_rr3_rows(0.5), (1, 1, 1, 1), 3, 0, 1.0)
     with pg.limits(shuffle_pair_work=10), pytest.raises(pg.SizeLimitError, match="shuffle_pair_work"):
         rr3_pair_delta_log(0.5, 3, 2, 30, 1, 1.5)
+
+
+@pytest.mark.parametrize("A", [0, pytest.param(27, marks=pytest.mark.slow)])
+def test_rr3_route_at_n_10_4_against_the_general_route(A: int) -> None:
+    """n = 10^4, e^ε0 = e², ε = 0.5: the clone pair (ln δ ≈ −149.024, the closed form of §18.2 on the general side)
+    and 27 a-holders among the others agree within both stated errors."""
+    p = math.exp(2) / (math.exp(2) + 2)
+    q = (1 - p) / 2
+    R = [[p, q, q], [q, p, q], [q, q, p]]
+    s = rr3_pair_delta_log(p, A, 0, 9999 - A, 0, math.exp(0.5))
+    r = pair_delta_log(R, (A, 0, 9999 - A), 0, 1, math.exp(0.5))
+    assert abs(math.exp(s.log_value - r.log_value) - 1) <= s.rel_error + r.rel_error
+    assert s.rel_error < 3e-8
+    if A == 0:
+        assert abs(s.log_value + 149.024) < 1e-3
