@@ -45,6 +45,9 @@ ProfileEvaluator = Callable[
 #: Binomial terms more than this many nats below the largest are bounded by their window's edge (not evaluated one
 #: by one): ``e^{-60}`` of the mass times at most the edge value.
 _SPAN = 60.0
+#: A window is not refined when the interpolated estimate is within this many nats of the target (a prune would
+#: need the refinement to find ``f`` lower than the interpolation by about that much).
+_HOPELESS = 1e-3
 #: Values of ``f`` evaluated across the binomial's window first.
 _POINTS = 8
 #: Below the window one more value of ``f`` is evaluated where the mass left beneath it is this many nats under the
@@ -73,6 +76,17 @@ def profile_of(evaluator: Callable[..., TailSum]) -> ProfileEvaluator:
     return profile
 
 
+def _estimate(lw: np.ndarray, points: list[int], known: dict[int, float], r: int) -> float:
+    """``ln Σ_m w_m f(m)`` with ``ln f`` interpolated linearly between the evaluated ``points`` (constant beyond):
+    an estimate of what the full window would give, used only to decide whether evaluating it is worth it."""
+    ms = np.arange(r + 1, dtype=float)
+    xs = np.array(points, dtype=float)
+    ys = np.array([known[m] for m in points])
+    if not np.all(np.isfinite(ys)):
+        return -math.inf
+    return float(np.logaddexp.reduce(lw + np.interp(ms, xs, ys)))
+
+
 def _upper(s: TailSum) -> float:
     """``ln`` of the certified upper end ``v (1 + e)``."""
     return s.log_value + math.log1p(s.rel_error) if s.log_value > -math.inf else -math.inf
@@ -91,6 +105,7 @@ def mixture_bound(
     target: float,
     f0: TailSum | None = None,
     dense: bool = False,
+    cache: dict[int, float] | None = None,
 ) -> tuple[float, int] | None:
     """``ln`` of a certified upper bound on ``δ`` over every dataset ``lo + e`` with ``|e| = r`` users whose inputs lie
     in ``X`` (the mixture lemma of the module docstring), and the number of pair evaluations it took; None when the
@@ -100,7 +115,10 @@ def mixture_bound(
     beneath ``e^{target − 40}`` of mass is bounded by ``f <= 1``. ``f0`` is ``f(0)`` when already known. ``f`` is
     evaluated at about ``_POINTS`` points of the binomial's window first; while the bound misses ``target`` but the
     optimistic sum does not rule a prune out, the stride is halved — or, with ``dense`` (a profile evaluator that
-    shares work between consecutive ``m``), the whole window is asked for in one call.
+    shares work between consecutive ``m``), the whole window is asked for in one call — unless ``ln f``
+    interpolated linearly between the points already evaluated reaches ``target`` (an estimate deciding only whether
+    to spend more work: a bound is always the sum above). ``cache`` maps ``m`` to ``ln`` of ``f(m)``'s certified upper
+    end for this corner, ``a``, ``b`` and law ``ν`` (shared between boxes; filled here).
     """
     law = common_law(R, X)
     if law is None or r <= 0:
@@ -128,7 +146,7 @@ def mixture_bound(
     # f(m) is evaluated at points m_0 = floor < m_1 < … < m_hi; every m in [m_i, m_{i+1}) is bounded by f(m_i)
     # (f does not increase), m > m_hi by f(m_hi), m < floor by 1. Points are added (halving the stride) while the
     # bound misses the target but the optimistic sum (f(m_{i+1}) on each bin) does not rule a prune out.
-    known: dict[int, float] = {}
+    known = cache if cache is not None else {}
     if floor == 0 and f0 is not None:
         known[0] = _upper(f0)
     evaluations = 0
@@ -155,6 +173,8 @@ def mixture_bound(
         total = float(np.logaddexp.reduce(np.array(pess)))
         if stride == 1 or total < target or float(np.logaddexp.reduce(np.array(opt))) >= target:
             break
+        if _estimate(lw, points, known, r) >= target - _HOPELESS:
+            break  # ln f interpolated linearly between the points already reaches the target: refining is hopeless
         stride = 1 if dense else max(1, stride // 2)  # a dense profile takes the rest of the window in one call
     logs = pess
     total = float(np.logaddexp.reduce(np.array(logs)))

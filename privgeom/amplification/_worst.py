@@ -49,7 +49,7 @@ from .._core.limits import current_limit, register_limit
 from ._engine import TailSum
 from ._pairs_binary import binary_pair_delta_log
 from ._pairs import pair_delta_log
-from ._mixture import ProfileEvaluator, mixture_bound, profile_of
+from ._mixture import ProfileEvaluator, common_law, mixture_bound, profile_of
 from ._pairs_rr3 import rr3_delta_over_m, rr3_evaluator
 
 __all__ = [
@@ -290,6 +290,8 @@ def certified_worst_case(
                 best_by_direction[(a, b)] = c
         return resolved[key][0], resolved[key][1]
 
+    f_cache: dict[tuple[tuple[int, ...], int, int, tuple[float, ...]], dict[int, float]] = {}
+
     def box_upper(lo: tuple[int, ...], hi: tuple[int, ...], a: int, b: int) -> float:
         """``ln`` of the box's certified upper bound: the lower corner alone (§18.8), then — when that does not prune
         and the mixture bound is on — the mixture lemma of §18.9 over the users the box leaves open."""
@@ -308,7 +310,9 @@ def certified_worst_case(
         if evaluations + r + 2 > limit:  # the profile may cost up to r + 2 evaluations
             return upper
         try:
-            got = mixture_bound(R, lo, r, X, a, b, t, prof, target=best_lower, f0=f0, dense=dense)
+            law = common_law(R, X)
+            memo = f_cache.setdefault((lo, a, b, law[1] if law else ()), {})
+            got = mixture_bound(R, lo, r, X, a, b, t, prof, target=best_lower, f0=f0, dense=dense, cache=memo)
         except SizeLimitError:  # the corner bound stands (sound); the box is split instead
             return upper
         if got is None:
