@@ -48,6 +48,8 @@ _SPAN = 60.0
 #: A window is not refined when the interpolated estimate is within this many nats of the target (a prune would
 #: need the refinement to find ``f`` lower than the interpolation by about that much).
 _HOPELESS = 1e-3
+#: Consecutive values of a dense profile counted as one pair evaluation (the search's budget counts evaluations).
+_STEPS_PER_PAIR = 16
 #: Values of ``f`` evaluated across the binomial's window first.
 _POINTS = 8
 #: Below the window one more value of ``f`` is evaluated where the mass left beneath it is this many nats under the
@@ -162,7 +164,8 @@ def mixture_bound(
         if need:
             for m, s in zip(need, profile(R_aug, list(lo) + [0], a, b, t, need)):
                 known[m] = _upper(s)
-            evaluations += len(need)
+            # a dense profile's consecutive m cost a recurrence step each, about a sixteenth of a pair evaluation
+            evaluations += 1 + len(need) // _STEPS_PER_PAIR if dense and stride == 1 else len(need)
         edges = points + [r + 1]
         pess = [head]
         opt = [head]

@@ -511,7 +511,9 @@ class Shuffled:
         """Binary reports with at most two distinct report laws (the binary route convolves two binomials, fast at any
         ``n``: what ``scope="auto"`` uses), or — asked for explicitly — three or four reports (the core-and-minority
         route of ``docs/theory.md`` §18.7, whose cost grows with the square of a box's minority: practical at small
-        ``n`` only)."""
+        ``n`` only; 3-ary randomized response has a route of its own, §18.10 with the mixture bound of §18.9, to
+        ``n = 10^4`` — asked for explicitly too: near the level where the worst dataset changes kind the search can
+        take minutes)."""
         if self.local.n_outputs == 2:
             return len({tuple(col) for col in zip(*self._rows(False))}) <= 2
         return explicit and self.local.n_outputs <= 4

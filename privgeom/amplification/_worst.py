@@ -58,6 +58,7 @@ __all__ = [
     "default_evaluator",
     "is_rr3",
     "rr3_profile",
+    "rr3_or_general",
     "MAX_CERTIFIED_BOXES",
     "Evaluator",
 ]
@@ -91,6 +92,31 @@ def is_rr3(R: Sequence[Sequence[float]]) -> bool:
         return False
     p, q = float(R[0][0]), float(R[1][0])
     return 1.0 / 3.0 < p < 1.0 and all(float(R[j][x]) == (p if j == x else q) for j in range(3) for x in range(3))
+
+
+#: A 3-RR route answer looser than this goes to the general route too (the better certified answer is kept).
+_RR3_LOOSE = 1e-6
+
+
+def rr3_or_general(R: Sequence[Sequence[float]], others: Sequence[int], a: int, b: int, t: float) -> TailSum:
+    """The 3-RR route (§18.10); where it refuses, cannot close its tail or certifies only loosely (tiny ``δ`` far in
+    a corner of the simplex), the general log-space route (§18.7), which is fast when one input holds nearly all the
+    other users. The answer with the smaller certified error is returned; both failing is an error."""
+    first: TailSum | None = None
+    try:
+        first = rr3_evaluator(R, others, a, b, t)
+        if first.rel_error <= _RR3_LOOSE:
+            return first
+    except (SizeLimitError, InvalidParameterError):
+        if max(others) < sum(others) - 64:  # the general route would be slower still: report the refusal
+            raise
+    try:
+        second = pair_delta_log(R, others, a, b, t)
+    except (SizeLimitError, InvalidParameterError):
+        if first is None:
+            raise
+        return first
+    return second if first is None or second.rel_error < first.rel_error else first
 
 
 def rr3_profile(
@@ -145,6 +171,10 @@ class WorstSearch:
     pruned: int
     datasets: int
     symmetric: bool
+
+
+class _OverBudget(SizeLimitError):
+    """The search's own limit on pair evaluations (never caught inside the search)."""
 
 
 def _symmetric(R: Sequence[Sequence[float]]) -> bool:
@@ -243,13 +273,13 @@ def certified_worst_case(
     if n < 2:
         raise InvalidParameterError(f"the worst case over neighbouring pairs needs n >= 2, got {n}")
     rr3 = is_rr3(R)
-    ev = evaluator if evaluator is not None else (rr3_evaluator if rr3 else default_evaluator(len(R)))
+    ev = evaluator if evaluator is not None else (rr3_or_general if rr3 else default_evaluator(len(R)))
     if bound_evaluator is not None:
         bound_ev = bound_evaluator
     else:
         bound_ev = _binary_bound if ev is binary_pair_delta_log else ev
     mix = len(R) >= 3 if mixture is None else bool(mixture)
-    if profile is None and rr3 and bound_ev is rr3_evaluator:
+    if profile is None and rr3 and bound_ev is rr3_or_general:
         profile = rr3_profile
     prof = profile if profile is not None else profile_of(bound_ev)
     dense = profile is not None  # a profile evaluator shares work between consecutive m: ask for every m at once
@@ -271,7 +301,7 @@ def certified_worst_case(
         nonlocal evaluations
         evaluations += 1
         if evaluations > limit:
-            raise SizeLimitError(
+            raise _OverBudget(
                 f"the certified worst case over every dataset of n = {n} users needs more than {limit:,} pair "
                 f"evaluations (limit shuffle_certified_boxes); {limit_hint('shuffle_certified_boxes')}"
             )
@@ -290,13 +320,32 @@ def certified_worst_case(
                 best_by_direction[(a, b)] = c
         return resolved[key][0], resolved[key][1]
 
+    def corner(lo: tuple[int, ...], a: int, b: int) -> TailSum:
+        """The corner bound (§18.8); when the evaluator refuses the corner (its size limit, or a tail it cannot
+        certify) or certifies it only loosely (relative error >= 1), the bound of a smaller corner — every input but the most held one halved,
+        until the evaluator answers well: the lemma of §18.8 holds for any ``lo' <= lo``."""
+        cur = lo
+        while True:
+            try:
+                s = evaluate(cur, a, b, True)
+                if s.rel_error < 1 or not any(cur):
+                    return s
+            except _OverBudget:
+                raise
+            except (SizeLimitError, InvalidParameterError):  # refused, or a tail it cannot certify: a smaller corner
+                if not any(cur):
+                    raise
+            big = max(range(k), key=lambda x: cur[x])
+            smaller = tuple(v if x == big else v // 2 for x, v in enumerate(cur))
+            cur = smaller if smaller != cur else tuple(0 for _ in cur)
+
     f_cache: dict[tuple[tuple[int, ...], int, int, tuple[float, ...]], dict[int, float]] = {}
 
     def box_upper(lo: tuple[int, ...], hi: tuple[int, ...], a: int, b: int) -> float:
         """``ln`` of the box's certified upper bound: the lower corner alone (§18.8), then — when that does not prune
         and the mixture bound is on — the mixture lemma of §18.9 over the users the box leaves open."""
         nonlocal evaluations
-        f0 = evaluate(lo, a, b, True)
+        f0 = corner(lo, a, b)
         upper = _interval(f0)[1]
         anchor = best_by_direction.get((a, b))
         if (
@@ -313,7 +362,9 @@ def certified_worst_case(
             law = common_law(R, X)
             memo = f_cache.setdefault((lo, a, b, law[1] if law else ()), {})
             got = mixture_bound(R, lo, r, X, a, b, t, prof, target=best_lower, f0=f0, dense=dense, cache=memo)
-        except SizeLimitError:  # the corner bound stands (sound); the box is split instead
+        except _OverBudget:
+            raise
+        except (SizeLimitError, InvalidParameterError):  # the corner bound stands (sound); the box is split instead
             return upper
         if got is None:
             return upper
@@ -325,7 +376,7 @@ def certified_worst_case(
     seeds: list[tuple[int, ...]] = []
     for x in range(k):
         for y in range(k):
-            for d in range(0, 4):
+            for d in range(0, 2 if mix else 4):  # with the mixture bound one dissenter suffices to start
                 if (d == 0 and y != x) or (d > 0 and y == x) or d > N:
                     continue
                 counts = [0] * k
