@@ -77,6 +77,8 @@ register_limit(
 #: Largest width of a peeled box, as a fraction of its distance to the best dataset, when the mixture bound is on
 #: (it prunes boxes hundreds of times wider than their distance; the corner bound alone about a tenth).
 _MAX_FRACTION = 1e4
+#: With the mixture bound, a box on one side of the best dataset is split with its near part this fraction wide.
+_NEAR_SPLIT = 0.125
 #: Initial fraction of its distance to the best dataset a near box is made wide.
 _START_FRACTION = 0.05
 
@@ -445,7 +447,7 @@ def certified_worst_case(
                 continue
             heapq.heappush(heap, (-upper, next(counter), lo, hi, a, b, True, frac))
             continue
-        for child in _split(lo, hi, N, anchor):
+        for child in _split(lo, hi, N, anchor, _NEAR_SPLIT if mix else 0.5):
             heapq.heappush(heap, (-up, next(counter), child[0], child[1], a, b, False, frac))
     assert best_key is not None
     lower_best = best_lower
@@ -498,10 +500,11 @@ def _peel(
 
 
 def _split(
-    lo: tuple[int, ...], hi: tuple[int, ...], N: int, anchor: tuple[int, ...] | None
+    lo: tuple[int, ...], hi: tuple[int, ...], N: int, anchor: tuple[int, ...] | None, near: float = 0.5
 ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Children of a box: split along its widest coordinate — at the anchor's value when the box straddles it (that
-    value a child of its own), else at the middle."""
+    value a child of its own), else with the part next to the anchor a fraction ``near`` of the box wide (the middle
+    by default: the mixture bound prunes far parts at once, so the search then cuts close to the anchor)."""
     x = max(range(len(lo)), key=lambda i: (hi[i] - lo[i], -i))
     l, h = lo[x], hi[x]
     target = anchor[x] if anchor is not None else l
@@ -512,7 +515,8 @@ def _split(
     elif target == h:
         cuts = [(l, h - 1), (h, h)]
     else:
-        mid = (l + h) // 2
+        width = max(1, int((h - l + 1) * near))
+        mid = l + width - 1 if target < l else h - width
         cuts = [(l, mid), (mid + 1, h)]
     out = []
     for cl, ch in cuts:
