@@ -81,9 +81,10 @@ def _shuffle_args(p: argparse.ArgumentParser) -> None:
         choices=("auto", "all", "certified", "clones", "near"),
         default="auto",
         help="worst case over every dataset, exhaustively (all) or by a certified branch and bound (certified: "
-        "binary reports, any n), over the clone pairs (clones: any n, a lower bound), over the clone pairs and "
-        "the pairs with 1-3 dissenters (near: binary reports, a lower bound), or auto: all while the exact laws "
-        "fit, else certified for binary reports, else clones",
+        "binary reports at any n, 3-ary randomized response to n = 10^4, up to 4 reports at small n), over the "
+        "clone pairs (clones: any n, a lower bound), over the clone pairs and the pairs with 1-3 dissenters "
+        "(near: binary reports, a lower bound), or auto: all while the exact laws fit, else certified for binary "
+        "reports, else clones",
     )
     p.add_argument(
         "--others",
