@@ -181,4 +181,6 @@ def mixture_bound(
         stride = 1 if dense else max(1, stride // 2)  # a dense profile takes the rest of the window in one call
     logs = pess
     total = float(np.logaddexp.reduce(np.array(logs)))
-    return total + 4 * (r + len(logs) + 2) * u, evaluations  # the sums' rounding (positive terms)
+    # the sums' rounding (positive terms), and ν rounded to doubles: each of at most r users of law ν moves the
+    # tally's law by a few ulps relative (the convention of every log-space route: the mechanism's double entries)
+    return total + 16 * (r + len(logs) + 2) * u, evaluations
