@@ -110,6 +110,7 @@ import importlib as _importlib  # noqa: E402
 
 from ._core import display as _display, domain as _domain, level as _level, limits as _limits  # noqa: E402
 from ._core import removed as _removed  # noqa: E402
+from ._core import lazy as _lazy  # noqa: E402
 
 # Types of the parameters (re-bound here with their documentation, which Sphinx reads from these comments)
 #: A privacy level as ``eps=`` accepts it: ε as a number (``1.1``, ``"0.5"``, ``0``), ``"ln(r)"``, a
@@ -315,6 +316,10 @@ def _import_limit_modules() -> None:
         _importlib.import_module(module)
 
 
+def _import_compound_specs() -> None:
+    _importlib.import_module("privgeom.analyses.design._design")  # registers the spec forms intersection(…), hull(…)
+
+
 def _import_renderers() -> None:
     _importlib.import_module("privgeom.display._renderers")  # registers the renderers of the library's types
 
@@ -323,6 +328,7 @@ def _import_renderers() -> None:
 # lower code reaches higher code"): the size limits and the renderers are registered by modules loaded on first use.
 _limits.LOADERS.append(_import_limit_modules)
 _display.LOADERS.append(_import_renderers)
+_lazy.SPEC_LOADERS.append(_import_compound_specs)
 
 
 def __getattr__(name: str) -> object:

@@ -30,6 +30,11 @@ __all__ = ["LazySequence"]
 
 T = TypeVar("T")
 
+#: Callables run once before the compound definition specs (``intersection(…)``, ``hull(…)``) are first read: the
+#: façade (``privgeom/__init__.py``) puts here the import of the analysis module that registers them, which loads on
+#: first use (docs/ARCHITECTURE.md, "How lower code reaches higher code", as ``_core.limits.LOADERS``).
+SPEC_LOADERS: list[Callable[[], None]] = []
+
 
 class LazySequence(Sequence[T], Generic[T]):
     """``n`` items, item ``i`` built by ``make(i)`` on first access and cached (a read-only, tuple-like sequence).

@@ -286,6 +286,8 @@ class ConeDefinition(PrivacyDefinition):
         self._name = name
         self._source = source
         self._redundant: tuple[Any, ...] = ()
+        #: The compound spec that builds this definition (``hull(…)``, ``intersection(…)``), set by those operations.
+        self._spec: str | None = None
 
     #: A design operation, now the function ``pg.from_guarantees``: reading this name says so, for one release.
     from_guarantees = RemovedMethod()
@@ -311,7 +313,11 @@ class ConeDefinition(PrivacyDefinition):
         return self._cone
 
     def spec(self) -> str:
-        """``cone:file=PATH`` when loaded from a file, else ``cone:json=<the JSON document>``."""
+        """``cone:file=PATH`` when loaded from a file; the compound form when :func:`~privgeom.hull` or
+        :func:`~privgeom.intersection` built it (``hull(SPEC, SPEC)``, read back as the same cone); else
+        ``cone:json=<the JSON document>``."""
+        if self._spec is not None:
+            return self._spec
         if self._source is not None:
             return f"cone:file={self._source}"
         return "cone:json=" + json.dumps(self.to_dict(), separators=(",", ":"))

@@ -22,6 +22,18 @@ Built-in kinds
     ``file=<path.json>`` (one mechanism or a JSON list of them, ``Mechanism.to_json`` format) or
     ``json=<the same JSON inline>`` — :class:`FiniteDefinition`.
 
+Compound forms
+--------------
+``intersection(SPEC, SPEC, …)`` and ``hull(SPEC, SPEC, …)`` combine at least two definitions on the same datasets
+(:func:`~privgeom.intersection`, :func:`~privgeom.hull`; registered by :mod:`privgeom.analyses`). The members are
+specs themselves, written as they are: ``intersection(rr:k=2,p=3/4, dp:graph=hamming,k=2,exp_eps=3)`` — a part
+that opens with ``<kind>:`` or ``<name>(`` starts the next member (:func:`split_compound`). Forms nest (at most
+:data:`MAX_SPEC_NESTING` deep). ``d.spec()`` of what :func:`~privgeom.intersection` and :func:`~privgeom.hull` return is
+such a form, read back as the same definition when the members' specs are. The other design operations
+(:func:`~privgeom.without`, :func:`~privgeom.only`, :func:`~privgeom.from_guarantees`, :func:`~privgeom.compose` of
+definitions) return a :class:`ConeDefinition` or :class:`FiniteDefinition` whose spec is its exact JSON document
+(``cone:json=…``, ``finite:json=…``): their parameters (facet positions, a predicate) are not part of the spec.
+
 Examples
 --------
 >>> parse_definition("rr:k=2,p=3/4").name
@@ -39,11 +51,13 @@ privgeom._core.errors.FormatError: spec 'rr:k=2': rr needs p=<value>
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from .._core.domain import Domain
 from .._core.errors import FormatError, InvalidInputError, InvalidParameterError, PrivgeomError
 from .._core.arrays import parse_int
+from .._core.lazy import SPEC_LOADERS
 from ._base import PrivacyDefinition
 
 __all__ = [
@@ -55,42 +69,97 @@ __all__ = [
     "spec_required",
     "spec_bool",
     "DefinitionFactory",
+    "CompoundFactory",
+    "split_compound",
+    "MAX_SPEC_NESTING",
 ]
 
 DefinitionFactory = Callable[[dict[str, str]], PrivacyDefinition]
+#: The factory of a compound form ``name(SPEC, SPEC, …)``: the parsed member definitions, in order.
+CompoundFactory = Callable[[list[PrivacyDefinition]], PrivacyDefinition]
 
 _KINDS: dict[str, DefinitionFactory] = {}
+_COMPOUND: dict[str, CompoundFactory] = {}
+
+#: How deeply compound forms may nest (``intersection(hull(…), …)``): deeper specs are refused, not recursed into.
+MAX_SPEC_NESTING = 32
+
+#: The start of one definition inside a compound form: ``<kind>:`` or ``<name>(`` (a parameter is ``<key>=``).
+_MEMBER_START = re.compile(r"\s*([A-Za-z0-9_-]+)\s*([:(])")
 
 
-def register_definition_kind(name: str, factory: DefinitionFactory, *, replace: bool = False) -> None:
-    """Register a spec kind: ``parse_definition("<name>:…")`` calls ``factory(params)``.
+def register_definition_kind(
+    name: str, factory: Callable[[Any], PrivacyDefinition], *, replace: bool = False, compound: bool = False
+) -> None:
+    """Register a spec kind: ``parse_definition("<name>:…")`` calls ``factory(params)``; with ``compound=True`` a
+    compound form: ``parse_definition("<name>(SPEC, SPEC, …)")`` calls ``factory([definition, definition, …])``.
 
     Parameters
     ----------
     name : str
         Lower-case identifier (letters, digits, ``_``, ``-``).
     factory : callable
-        Takes the ``dict`` of string parameters, pops what it uses, returns a :class:`PrivacyDefinition`.
+        Takes the ``dict`` of string parameters, pops what it uses, returns a :class:`PrivacyDefinition`; for a
+        compound form, takes the list of the (at least two) parsed member definitions.
     replace : bool
         Allow overriding an existing kind.
+    compound : bool
+        Register a compound form ``name(…)`` (:func:`~privgeom.intersection`, :func:`~privgeom.hull` register theirs).
 
     Raises
     ------
     InvalidInputError
-        A bad name, or a kind that is already registered (without ``replace=True``).
+        A bad name, or a kind that is already registered (without ``replace=True``), or a name registered as the
+        other sort (a kind and a compound form never share a name).
     """
     if not isinstance(name, str) or not name or not all(ch.isalnum() or ch in "_-" for ch in name):
         raise InvalidInputError(f"a definition kind must be a simple identifier, got {name!r}")
-    if name in _KINDS and not replace:
+    table, other = (_COMPOUND, _KINDS) if compound else (_KINDS, _COMPOUND)
+    if name in other:
+        raise InvalidInputError(f"{name!r} is already registered as a {'kind' if compound else 'compound form'}")
+    if name in table and not replace:
         raise InvalidInputError(f"definition kind {name!r} is already registered")
     if not callable(factory):
         raise InvalidInputError(f"the factory of definition kind {name!r} is not callable")
-    _KINDS[name] = factory
+    table[name] = factory
 
 
-def definition_kinds() -> tuple[str, ...]:
-    """The registered spec kinds, sorted."""
-    return tuple(sorted(_KINDS))
+def _load_compound_forms() -> None:
+    while SPEC_LOADERS:  # the façade's import of the module registering intersection(…) and hull(…)
+        SPEC_LOADERS.pop(0)()
+
+
+def definition_kinds(*, compound: bool = False) -> tuple[str, ...]:
+    """The registered spec kinds (``compound=True``: the compound forms ``name(…)``), sorted."""
+    if compound:
+        _load_compound_forms()
+    return tuple(sorted(_COMPOUND if compound else _KINDS))
+
+
+def _top_level_parts(text: str, spec: str) -> list[str]:
+    """``text`` split at the commas outside ``[]``, ``{}``, ``()`` and double quotes (FormatError naming ``spec`` when
+    the brackets or quotes do not balance). The one tokenizer of specs: parameters and compound members alike."""
+    parts: list[str] = []
+    depth, quote = 0, False
+    cur: list[str] = []
+    for ch in text:
+        if ch == '"':
+            quote = not quote
+        elif not quote and ch in "[{(":
+            depth += 1
+        elif not quote and ch in "]})":
+            depth -= 1
+            if depth < 0:
+                raise FormatError(f"spec {spec!r}: unbalanced {ch!r}")
+        if ch == "," and depth == 0 and not quote:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if depth or quote:
+        raise FormatError(f"spec {spec!r}: unbalanced brackets or quotes")
+    parts.append("".join(cur))
+    return parts
 
 
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -114,26 +183,7 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     kind = kind.strip()
     if not sep or not kind:
         raise FormatError(f"spec {spec!r}: expected '<kind>:<key>=<value>,…' (e.g. 'rr:k=3,p=3/4')")
-    parts: list[str] = []
-    depth, quote = 0, False
-    cur: list[str] = []
-    for ch in rest:
-        if ch == '"':
-            quote = not quote
-        elif not quote and ch in "[{(":
-            depth += 1
-        elif not quote and ch in "]})":
-            depth -= 1
-            if depth < 0:
-                raise FormatError(f"spec {spec!r}: unbalanced {ch!r}")
-        if ch == "," and depth == 0 and not quote:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if depth or quote:
-        raise FormatError(f"spec {spec!r}: unbalanced brackets or quotes")
-    parts.append("".join(cur))
+    parts = _top_level_parts(rest, spec)
     params: dict[str, str] = {}
     for part in parts:
         if not part.strip() and len(parts) == 1:
@@ -146,6 +196,51 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise FormatError(f"spec {spec!r}: key {key!r} given twice")
         params[key] = value.strip()
     return kind, params
+
+
+def split_compound(spec: str) -> tuple[str, list[str]] | None:
+    """Split ``"name(S1, S2, …)"`` into ``("name", ["S1", "S2", …])``; None for a ``kind:…`` spec.
+
+    The commas come from the one spec tokenizer (outside brackets and quotes). A member starts at a part that opens
+    with ``<kind>:`` or ``<name>(``; the parts after it that are ``<key>=<value>`` are its parameters, so the
+    members' own commas need no quoting: ``intersection(rr:k=2,p=3/4, dp:graph=hamming,k=2,exp_eps=3)``.
+
+    Raises
+    ------
+    FormatError
+        No closing ``)`` at the end, unbalanced brackets, an empty member, or a first part that is not a definition
+        (each message names the text).
+
+    Examples
+    --------
+    >>> split_compound("intersection(rr:k=2,p=3/4, hull(rr:k=2,p=2/3, rr:k=2,p=3/5))")
+    ('intersection', ['rr:k=2,p=3/4', 'hull(rr:k=2,p=2/3, rr:k=2,p=3/5)'])
+    >>> split_compound("rr:k=2,p=3/4") is None
+    True
+    """
+    if not isinstance(spec, str):
+        raise FormatError(f"a definition spec must be a string, got {type(spec).__name__}")
+    head = _MEMBER_START.match(spec)
+    if head is None or head.group(2) != "(":
+        return None
+    name, text = head.group(1), spec.strip()
+    if not text.endswith(")"):
+        raise FormatError(
+            f"spec {spec!r}: {name}(…) must end with the ')' that closes its '(' (unbalanced or trailing text)"
+        )
+    members: list[str] = []
+    for part in _top_level_parts(text[text.index("(") + 1 : -1], spec):
+        if not part.strip():
+            raise FormatError(f"spec {spec!r}: an empty member in {name}(…) (two commas in a row or a trailing comma)")
+        if _MEMBER_START.match(part):
+            members.append(part.strip())
+        elif members:
+            members[-1] += "," + part.rstrip()
+        else:
+            raise FormatError(
+                f"spec {spec!r}: {part.strip()!r} does not start a definition (expected '<kind>:…' or '<name>(…)')"
+            )
+    return name, members
 
 
 def spec_required(params: dict[str, str], key: str, kind: str) -> str:
@@ -212,10 +307,20 @@ def parse_definition(spec: str | PrivacyDefinition) -> PrivacyDefinition:
     """
     if isinstance(spec, PrivacyDefinition):
         return spec
+    return _parse(spec, 0)
+
+
+def _parse(spec: str, depth: int) -> PrivacyDefinition:
+    compound = split_compound(spec)
+    if compound is not None:
+        return _parse_compound(spec, *compound, depth=depth)
     kind, params = split_spec(spec)
     factory = _KINDS.get(kind)
     if factory is None:
-        raise FormatError(f"spec {spec!r}: unknown definition kind {kind!r}; known kinds: {list(definition_kinds())}")
+        raise FormatError(
+            f"spec {spec!r}: unknown definition kind {kind!r}; known kinds: {list(definition_kinds())}"
+            f" and compound forms {[f'{c}(…)' for c in definition_kinds(compound=True)]}"
+        )
     try:
         definition = factory(params)
     except PrivgeomError as err:
@@ -223,6 +328,30 @@ def parse_definition(spec: str | PrivacyDefinition) -> PrivacyDefinition:
     if params:
         raise FormatError(f"spec {spec!r}: unknown key(s) {sorted(params)} for kind {kind!r}")
     return definition
+
+
+def _parse_compound(spec: str, name: str, members: list[str], *, depth: int) -> PrivacyDefinition:
+    """``name(S1, S2, …)``: parse every member (errors name the member), then the registered factory."""
+    _load_compound_forms()
+    factory = _COMPOUND.get(name)
+    if factory is None:
+        raise FormatError(
+            f"spec {spec!r}: unknown compound form {name!r}(…); known: {list(definition_kinds(compound=True))}"
+        )
+    if depth >= MAX_SPEC_NESTING:
+        raise FormatError(f"spec {spec[:80]!r}…: compound forms nested more than {MAX_SPEC_NESTING} deep; refused")
+    if len(members) < 2:
+        raise FormatError(f"spec {spec!r}: {name}(…) needs at least two definitions, got {len(members)}: {members}")
+    parsed: list[PrivacyDefinition] = []
+    for i, text in enumerate(members, 1):
+        try:
+            parsed.append(_parse(text, depth + 1))
+        except PrivgeomError as err:
+            raise type(err)(f"spec {spec!r}, member {i}: {err}") from None
+    try:
+        return factory(parsed)
+    except PrivgeomError as err:
+        raise type(err)(f"spec {spec!r}: {err}") from None
 
 
 # ---------------------------------------------------------------------------------------------------- built-ins

@@ -44,6 +44,7 @@ from ..._core.numbers import fraction_str, parse_scalar, Scalar
 from ..._core.results import Result
 from ...definitions import PrivacyDefinition
 from ...definitions._cone_definition import ConeDefinition
+from ...definitions._registry import register_definition_kind
 from ...definitions._rows import format_inequality
 from ...geometry._cone import Cone
 from ...geometry._lp import exact_nonnegative_solution, rational_candidates, solve_lp
@@ -487,7 +488,9 @@ def intersection(a: PrivacyDefinition, b: PrivacyDefinition) -> PrivacyDefinitio
         cone = Cone.from_facets(
             np.vstack([ca.facets, cb.facets]), np.vstack(eq) if eq else None, exact=exact, labels=ca.labels
         )
-    return ConeDefinition(cone, name=f"intersection({_short(a)}, {_short(b)})")
+    out = ConeDefinition(cone, name=f"intersection({_short(a)}, {_short(b)})")
+    out._spec = f"intersection({a.spec()}, {b.spec()})"  # read back by parse_definition as this cone
+    return out
 
 
 def hull(a: PrivacyDefinition, b: PrivacyDefinition) -> ConeDefinition:
@@ -508,4 +511,40 @@ def hull(a: PrivacyDefinition, b: PrivacyDefinition) -> ConeDefinition:
     """
     ca, cb, exact = _pair(a, b)
     cone = Cone.from_generators(np.vstack([ca.rays, cb.rays]), exact=exact, labels=ca.labels)
-    return ConeDefinition(cone, name=f"hull({_short(a)}, {_short(b)})")
+    out = ConeDefinition(cone, name=f"hull({_short(a)}, {_short(b)})")
+    out._spec = f"hull({a.spec()}, {b.spec()})"  # read back by parse_definition as this cone
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------- spec forms
+def _intersection_of(members: list[PrivacyDefinition]) -> PrivacyDefinition:
+    """The spec form ``intersection(S1, S2, …)``: what :func:`intersection` builds from the members — their
+    :class:`IntersectionDefinition` when one is not decided by its row cone (as its :meth:`~IntersectionDefinition.spec`
+    wrote it, so the spec reads back as the same definition), else the cone definition of ``R_1 ∩ R_2 ∩ …``.
+
+    Examples
+    --------
+    >>> from privgeom import parse_definition
+    >>> both = parse_definition("intersection(rr:k=2,p=3/4, adp:graph=hamming,k=2,exp_eps=2,delta=1/4)")
+    >>> type(both).__name__, parse_definition(both.spec()).spec() == both.spec()
+    ('IntersectionDefinition', True)
+    """
+    if not all(d.row_cone_decides_closure for d in members):
+        return IntersectionDefinition(members)
+    out = members[0]
+    for d in members[1:]:
+        out = intersection(out, d)
+    return out
+
+
+def _hull_of(members: list[PrivacyDefinition]) -> PrivacyDefinition:
+    """The spec form ``hull(S1, S2, …)``: the conic hull of every member's row cone (:func:`hull`, folded; the hull
+    of a union does not depend on the grouping)."""
+    out: PrivacyDefinition = members[0]
+    for d in members[1:]:
+        out = hull(out, d)
+    return out
+
+
+register_definition_kind("intersection", _intersection_of, compound=True)
+register_definition_kind("hull", _hull_of, compound=True)

@@ -143,8 +143,8 @@ class IntersectionDefinition(PrivacyDefinition):
     -----
     ``contains`` asks each member in turn and stops at the first "no", whose certificate it returns (a certificate
     that ``M`` is not in ``closure(A)`` proves that it is not in the smaller ``closure(A) ∩ closure(B)``). The
-    answer is exact when every member answered exactly. :meth:`spec` is a readable form, not a spec that
-    :func:`~privgeom.parse_definition` reads back.
+    answer is exact when every member answered exactly. :meth:`spec` is ``intersection(SPEC, SPEC, …)``, which
+    :func:`~privgeom.parse_definition` reads back as the same definition (the members' specs read back).
 
     Examples
     --------
@@ -186,7 +186,8 @@ class IntersectionDefinition(PrivacyDefinition):
         return "intersection(" + ", ".join(short_spec(d) for d in self._members) + ")"
 
     def spec(self) -> str:
-        """A readable form ``intersection(SPEC, SPEC, …)`` (not read back by :func:`~privgeom.parse_definition`)."""
+        """``intersection(SPEC, SPEC, …)``, the members' specs: :func:`~privgeom.parse_definition` reads it back as
+        an intersection of the same members (a compound form of :mod:`privgeom.definitions._registry`)."""
         return "intersection(" + ", ".join(d.spec() for d in self._members) + ")"
 
     @property
@@ -239,7 +240,7 @@ class IntersectionDefinition(PrivacyDefinition):
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The members' specs and the row-cone flag (JSON data; there is no file format to read it back)."""
+        """The members' specs and the row-cone flag (JSON data; :meth:`spec` is the form that reads back)."""
         return {"intersection": [d.spec() for d in self._members], "row_cone_decides_closure": False}
 
 
