@@ -229,7 +229,8 @@ def split_compound(spec: str) -> tuple[str, list[str]] | None:
             f"spec {spec!r}: {name}(…) must end with the ')' that closes its '(' (unbalanced or trailing text)"
         )
     members: list[str] = []
-    for part in _top_level_parts(text[text.index("(") + 1 : -1], spec):
+    body = text[text.index("(") + 1 : -1]
+    for part in _top_level_parts(body, spec) if body.strip() else []:
         if not part.strip():
             raise FormatError(f"spec {spec!r}: an empty member in {name}(…) (two commas in a row or a trailing comma)")
         if _MEMBER_START.match(part):

@@ -359,3 +359,19 @@ def test_closure_json_leaves_a_large_witness_out_unless_all(capsys, tmp_path):
     assert all(v >= 0 for row in Y for v in row)
     product = [[sum(Y[o][j] * M[j][d] for j in range(32)) for d in range(32)] for o in range(32)]
     assert product == target.matrix.tolist()
+
+
+def test_rowcone_reads_a_compound_spec(capsys):
+    """A compound spec is one argument: ``intersection(SPEC, SPEC)`` with the members' commas unquoted."""
+    spec = "intersection(rr:k=2,p=3/4, adp:graph=hamming,k=2,exp_eps=2,delta=1/4)"
+    code, out, err = run(capsys, "rowcone", spec, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["definition"] == spec  # the spec it prints reads back as the same definition
+    # (2, 1/4)-DP's row cone is the whole orthant, so the intersection's is RR(2, 3/4)'s: 4 facets (Theorem 4.3)
+    assert pg.parse_definition(data["definition"]).row_cone() == pg.RandomizedResponse(2, "3/4").row_cone()
+    assert data["summary"]["n_facets"] == 4
+    code, out, _ = run(capsys, "rowcone", "intersection(rr:k=2,p=3/4, nope:x=1)", "--json")
+    assert code == 2
+    message = json.loads(out)["message"]
+    assert "member 2" in message and "unknown definition kind 'nope'" in message

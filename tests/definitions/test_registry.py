@@ -23,7 +23,7 @@ from privgeom.definitions import (
     parse_definition,
 )
 from privgeom.definitions._registry import definition_kinds, register_definition_kind
-from privgeom.definitions._registry import _KINDS, split_spec
+from privgeom.definitions._registry import _COMPOUND, _KINDS, split_compound, split_spec
 
 
 @pytest.mark.parametrize(
@@ -150,3 +150,37 @@ def test_spec_of_unwritable_graph() -> None:
     with pytest.raises(FormatError):
         dp.spec()
     assert "DifferentialPrivacy" in repr(dp)
+
+
+def test_a_compound_form_registers_beside_the_kinds() -> None:
+    """``compound=True`` registers ``name(SPEC, SPEC, …)``: the factory gets the parsed members; a kind and a compound
+    form never share a name."""
+
+    def first(members: list[PrivacyDefinition]) -> PrivacyDefinition:
+        return members[0]
+
+    assert {"intersection", "hull"} <= set(definition_kinds(compound=True))
+    with pytest.raises(InvalidInputError, match="already registered as a compound form"):
+        register_definition_kind("hull", first)
+    with pytest.raises(InvalidInputError, match="already registered as a kind"):
+        register_definition_kind("rr", first, compound=True)
+    register_definition_kind("test-first", first, compound=True)
+    try:
+        d = parse_definition("test-first(rr:k=1,p=3/4, dp:graph=hamming,k=1,exp_eps=2)")
+        assert d.spec() == "rr:k=1,p=3/4"
+        assert "test-first" not in definition_kinds()
+    finally:
+        _COMPOUND.pop("test-first", None)
+
+
+def test_split_compound_groups_the_members_parameters() -> None:
+    """The one tokenizer splits at top-level commas; a part opening ``<kind>:`` or ``<name>(`` starts a member."""
+    spec = (
+        'intersection(finite:json=[{"a": [1, 2]}], dp:graph=edges,inputs=a;b,edges=a~b,eps=ln(3), hull(x:y=1, z:w=2))'
+    )
+    assert split_compound(spec) == (
+        "intersection",
+        ['finite:json=[{"a": [1, 2]}]', "dp:graph=edges,inputs=a;b,edges=a~b,eps=ln(3)", "hull(x:y=1, z:w=2)"],
+    )
+    assert split_compound("  hull (rr:k=1,p=3/4 , rr:k=1,p=2/3)  ") == ("hull", ["rr:k=1,p=3/4", "rr:k=1,p=2/3"])
+    assert split_compound("dp:graph=path,n=3,eps=ln(3)") is None
