@@ -324,8 +324,9 @@ def _import_renderers() -> None:
     _importlib.import_module("privgeom.display._renderers")  # registers the renderers of the library's types
 
 
-# The façade tells the base layer about higher modules in exactly these two loader lists (docs/ARCHITECTURE.md, "How
-# lower code reaches higher code"): the size limits and the renderers are registered by modules loaded on first use.
+# The façade tells the base layer about higher modules in exactly these three loader lists (docs/ARCHITECTURE.md, "How
+# lower code reaches higher code"): the size limits, the renderers and the compound specs are registered by modules
+# loaded on first use.
 _limits.LOADERS.append(_import_limit_modules)
 _display.LOADERS.append(_import_renderers)
 _lazy.SPEC_LOADERS.append(_import_compound_specs)
