@@ -94,7 +94,7 @@ def test_three_members_and_nesting() -> None:
     spec = "intersection(rr:k=2,p=3/4, hull(rr:k=2,p=2/3, rr:k=2,p=3/5), adp:graph=hamming,k=2,exp_eps=2,delta=1/4)"
     d = pg.parse_definition(spec)
     assert type(d).__name__ == "IntersectionDefinition"
-    assert [m.spec() for m in d.members] == [
+    assert [m.spec() for m in getattr(d, "members")] == [
         "rr:k=2,p=3/4",
         "hull(rr:k=2,p=2/3, rr:k=2,p=3/5)",
         "adp:graph=hamming,k=2,exp_eps=2,delta=1/4",
