@@ -62,6 +62,7 @@ __all__ = [
     "value_ids",
     "block_id_matrix",
     "maps_blocks",
+    "distinct_rows",
 ]
 
 #: The budget of one search, in matrix entries visited by the refinements (about 20–50 ns each), per work unit of
@@ -258,6 +259,26 @@ def row_automorphisms(rows: np.ndarray, *, max_work: int | None = None) -> RowGr
 # ---------------------------------------------------------------- sets of blocks of rows (a finite definition's mechanisms)
 #: A block: distinct rows (values) and the multiplicity of each.
 Block = tuple[np.ndarray, list[int]]
+
+
+def distinct_rows(rows: np.ndarray) -> Block:
+    """The distinct rows of ``rows`` (first occurrences, in order) and the multiplicity of each.
+
+    >>> distinct_rows(np.array([[1, 2], [3, 4], [1, 2]]))[1]
+    [2, 1]
+    """
+    seen: dict[tuple[Any, ...], int] = {}
+    mult: list[int] = []
+    keep: list[int] = []
+    for i, r in enumerate(rows):
+        key = tuple(r.tolist())
+        if key in seen:
+            mult[seen[key]] += 1
+        else:
+            seen[key] = len(keep)
+            keep.append(i)
+            mult.append(1)
+    return rows[keep], mult
 
 
 def value_ids(blocks: list[np.ndarray], atol: float) -> list[np.ndarray]:

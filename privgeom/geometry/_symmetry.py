@@ -72,7 +72,7 @@ from .._core.hints import limit_hint
 from .._core.limits import current_limit
 from ._canonical import normalise_rows
 from ._cone import Cone
-from ._row_group import ENTRIES_PER_STEP, block_id_matrix, maps_blocks, row_automorphisms, value_ids
+from ._row_group import ENTRIES_PER_STEP, block_id_matrix, distinct_rows, maps_blocks, row_automorphisms, value_ids
 from ._groups import (
     Orbit,
     SymmetryGroup,
@@ -469,21 +469,6 @@ def _coloured_row_graph(blocks: list[tuple[np.ndarray, list[int]]], n: int, exac
     return G
 
 
-def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, list[int]]:
-    seen: dict[tuple[Any, ...], int] = {}
-    mult: list[int] = []
-    keep: list[int] = []
-    for i, r in enumerate(rows):
-        key = tuple(r.tolist())
-        if key in seen:
-            mult[seen[key]] += 1
-        else:
-            seen[key] = len(keep)
-            keep.append(i)
-            mult.append(1)
-    return rows[keep], mult
-
-
 def _match(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return bool(a.get("kind") == b.get("kind"))
 
@@ -590,7 +575,7 @@ def _finite_by_mechanisms(
     as one coloured block, equal mechanisms merged). A subgroup of the row cone's group (``complete=False``)."""
     distinct: dict[Any, tuple[np.ndarray, list[int]]] = {}
     for A in mats:
-        rows, mult = _distinct_rows(A)
+        rows, mult = distinct_rows(A)
         key = tuple(sorted(zip((tuple(r.tolist()) for r in rows), mult)))
         distinct.setdefault(key, (rows, mult))
     return _rows_group(list(distinct.values()), labels, exact, atol, cap, "mechanisms", False, *budget)
@@ -604,7 +589,7 @@ def _finite_by_rows(
     allrows = np.vstack(mats)
     nonzero = [i for i in range(allrows.shape[0]) if any((v != 0) if exact else abs(v) > atol for v in allrows[i])]
     norm = normalise_rows(allrows[nonzero], exact=exact, atol=atol)
-    rows, _ = _distinct_rows(norm)
+    rows, _ = distinct_rows(norm)
     decides = bool(getattr(D, "row_cone_decides_closure", False)) and len(D.mechanisms) == 1
     return _rows_group([(rows, [1] * len(rows))], labels, exact, atol, cap, "columns", decides, *budget)
 
