@@ -42,7 +42,9 @@ The engine takes pointed, full-dimensional cones (no lineality, generators of ra
 inequalities of rank ``n``); on any other input, or when the group is trivial, it declines and the conversion falls
 back to the engine ``auto`` picks. ``method="auto"`` takes it when the input has at least
 :data:`AUTO_ORBIT_ENTRIES` entries, the dimension is at least :data:`AUTO_ORBIT_MIN_DIM` and the group found has
-order at least :data:`AUTO_ORBIT_MIN_ORDER`.
+order at least :data:`AUTO_ORBIT_MIN_ORDER`. It runs in the calling process under the budget of the other engines:
+at most ``engine_rows`` facets, and ``engine_seconds`` seconds, checked before each representative and each ridge (a
+:class:`~privgeom.SizeLimitError` naming the limit; on a terminal, the bar of the seconds spent against the budget).
 
 Examples
 --------
@@ -60,6 +62,7 @@ Randomized response on two bits as a plain matrix: its group (order 8) has one o
 from __future__ import annotations
 
 import math
+import time
 from fractions import Fraction
 from typing import Any, Callable, NamedTuple
 
@@ -100,6 +103,8 @@ AUTO_ORBIT_ENTRIES = 400
 AUTO_ORBIT_MIN_DIM = 12
 #: A tight set up to this many entries (rows x dimension) is converted by cdd in the calling process.
 SUB_CDD_ENTRIES = 4000
+#: The clock of the ``engine_seconds`` budget (seconds, monotonic).
+_clock = time.monotonic
 #: Guard against dividing by a zero LP solution (the point is only rescaled; its exact check decides).
 _TINY = 1e-300
 #: Relative slack under which a row counts as tight at the LP's vertex (a guess: the exact null space and the check
@@ -488,8 +493,10 @@ def orbit_facets(rows: Any, group: RowGroup | None = None, *, sub_facets: SubFac
     ValueError
         Rows that do not span ``R^n`` or generate no pointed cone (the orbit engine does not apply).
     SizeLimitError
-        More facets than the ``engine_rows`` limit.
+        More facets than the ``engine_rows`` limit, or more seconds than ``engine_seconds`` (counted from the call,
+        checked before each representative and each ridge, as the other engines' workers are stopped).
     """
+    start = _clock()
     R = np.array(np.asarray(rows).tolist(), dtype=object)
     m, n = R.shape
     if m == 0 or not _full_rank(R):
@@ -510,25 +517,39 @@ def orbit_facets(rows: Any, group: RowGroup | None = None, *, sub_facets: SubFac
     known: set[Any] = set()
     facets = _orbit(first, gens, known)
     reps, todo = [first], [first]
-    limit = current_limit("engine_rows")
+    limit, seconds = current_limit("engine_rows"), current_limit("engine_seconds")
     explored = 0
-    while todo:
-        a = todo.pop()
-        explored += 1  # the CLI's activity bar shows where the enumeration stands
-        _progress.stage(f"orbits: {explored} of {len(reps)} orbits explored, {len(known):,} facets (R^{n})")
-        vals = _dots(R, a)
-        tight = [i for i, v in enumerate(vals) if v == 0]
-        for b in _ridges(R, a, tight, sub_facets):
-            new = _rotate(vals, _dots(R, b), a, b)
-            if _key(new) not in known:
-                facets += _orbit(new, gens, known)
-                reps.append(new)
-                todo.append(new)
-                if len(known) > limit:
-                    raise SizeLimitError(
-                        f"orbits: {len(known):,} facets in {len(reps)} orbits so far for {m} generators in "
-                        f"R^{n}, more than the limit of {limit:,} — {limit_hint('engine_rows', len(known))}"
-                    )
+
+    def check_time() -> None:  # the budget of the other engines' workers, checked between exact steps
+        elapsed = _clock() - start
+        if int(elapsed) > bar.done:
+            bar.update(int(elapsed) - bar.done)
+        if elapsed > seconds:
+            raise SizeLimitError(
+                f"orbits: stopped after {elapsed:.0f} s, the budget of {seconds} s, with {len(known):,} facets in "
+                f"{len(reps)} orbits so far ({m} generators in R^{n}) — {limit_hint('engine_seconds')}"
+            )
+
+    with _progress.Progress(seconds, "orbits, seconds of the budget") as bar:
+        while todo:
+            check_time()
+            a = todo.pop()
+            explored += 1  # the CLI's activity bar shows where the enumeration stands
+            _progress.stage(f"orbits: {explored} of {len(reps)} orbits explored, {len(known):,} facets (R^{n})")
+            vals = _dots(R, a)
+            tight = [i for i, v in enumerate(vals) if v == 0]
+            for b in _ridges(R, a, tight, sub_facets):
+                check_time()
+                new = _rotate(vals, _dots(R, b), a, b)
+                if _key(new) not in known:
+                    facets += _orbit(new, gens, known)
+                    reps.append(new)
+                    todo.append(new)
+                    if len(known) > limit:
+                        raise SizeLimitError(
+                            f"orbits: {len(known):,} facets in {len(reps)} orbits so far for {m} generators in "
+                            f"R^{n}, more than the limit of {limit:,} — {limit_hint('engine_rows', len(known))}"
+                        )
     back = [L // g for g in d]
     unscale = lambda a: _primitive([v * w for v, w in zip(a, back)])  # noqa: E731
     if all(b == 1 for b in back):  # no coordinate was scaled: the blocks are the facets

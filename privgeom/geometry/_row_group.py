@@ -52,8 +52,18 @@ from typing import Any
 import numpy as np
 
 from .._core.limits import current_limit
+from ._groups import _row_keys
 
-__all__ = ["RowGroup", "row_automorphisms", "ENTRIES_PER_STEP", "act_on_rows"]
+__all__ = [
+    "RowGroup",
+    "row_automorphisms",
+    "ENTRIES_PER_STEP",
+    "act_on_rows",
+    "value_ids",
+    "block_id_matrix",
+    "maps_blocks",
+    "distinct_rows",
+]
 
 #: The budget of one search, in matrix entries visited by the refinements (about 20–50 ns each), per work unit of
 #: the generic symmetry search budget ``symmetry_steps`` (:data:`privgeom.geometry._symmetry.MAX_SEARCH_STEPS`, about
@@ -244,3 +254,87 @@ def row_automorphisms(rows: np.ndarray, *, max_work: int | None = None) -> RowGr
     except _Budget:
         return RowGroup([tuple(int(v) for v in g) for g in found], None, False, s.work)
     return RowGroup([tuple(int(v) for v in g) for g in found], order, True, s.work)
+
+
+# ---------------------------------------------------------------- sets of blocks of rows (a finite definition's mechanisms)
+#: A block: distinct rows (values) and the multiplicity of each.
+Block = tuple[np.ndarray, list[int]]
+
+
+def distinct_rows(rows: np.ndarray) -> Block:
+    """The distinct rows of ``rows`` (first occurrences, in order) and the multiplicity of each.
+
+    >>> distinct_rows(np.array([[1, 2], [3, 4], [1, 2]]))[1]
+    [2, 1]
+    """
+    seen: dict[tuple[Any, ...], int] = {}
+    mult: list[int] = []
+    keep: list[int] = []
+    for i, r in enumerate(rows):
+        key = tuple(r.tolist())
+        if key in seen:
+            mult[seen[key]] += 1
+        else:
+            seen[key] = len(keep)
+            keep.append(i)
+            mult.append(1)
+    return rows[keep], mult
+
+
+def value_ids(blocks: list[np.ndarray], atol: float) -> list[np.ndarray]:
+    """The rows of every block as ``int64`` value ids shared by all blocks (equal values get equal ids: exactly for
+    exact rows, on the grid of ``atol`` for floats)."""
+    keys = _row_keys(np.vstack(blocks), atol) if blocks else np.zeros((0, 0), dtype=np.int64)
+    out, start = [], 0
+    for b in blocks:
+        out.append(keys[start : start + len(b)])
+        start += len(b)
+    return out
+
+
+def block_id_matrix(blocks: list[Block], atol: float) -> np.ndarray:
+    """One integer matrix whose row automorphisms, restricted to the first ``n`` coordinates, are the permutations
+    of the ``n`` columns mapping the set of ``blocks`` (each a multiset of rows) onto itself.
+
+    One block of simple rows is its value ids. Otherwise one coordinate per block is appended, holding on the
+    block's rows a fresh id per multiplicity (ids ``> top``, ``top`` above every value id) and ``top`` elsewhere.
+    A symmetry ``q`` of these rows maps the columns to the columns (only the appended coordinates hold ids
+    ``≥ top``), and its restriction ``p`` maps block ``l``'s rows, with their multiplicities, onto the rows of the
+    block ``q`` sends coordinate ``n + l`` to; conversely a ``p`` mapping the set of blocks onto itself extends by
+    that permutation of the blocks. Two equal blocks are assumed merged, so the restriction is one to one and the
+    orders agree.
+
+    >>> block_id_matrix([(np.array([[1, 0], [0, 1]]), [1, 1])], 1e-9).tolist()
+    [[0, 1], [1, 0]]
+    >>> block_id_matrix([(np.array([[1, 0]]), [2]), (np.array([[0, 1]]), [1])], 1e-9).tolist()
+    [[0, 1, 2, 3], [1, 0, 4, 2]]
+    """
+    ids = value_ids([b for b, _ in blocks], atol)
+    if len(blocks) == 1 and all(m == 1 for m in blocks[0][1]):
+        return np.unique(ids[0], axis=0) if len(ids[0]) else ids[0]
+    top = max((int(v.max()) for v in ids if v.size), default=-1) + 1  # ids >= top never occur in the columns
+    out = []
+    for l, (vid, (_, mult)) in enumerate(zip(ids, blocks)):
+        extra = np.full((len(vid), len(blocks)), top, dtype=np.int64)
+        extra[:, l] = top + np.asarray(mult, dtype=np.int64)
+        out.append(np.hstack([vid, extra]))
+    return np.unique(np.vstack(out), axis=0)
+
+
+def maps_blocks(perms: Any, blocks: list[Block], atol: float) -> bool:
+    """Whether every column permutation of ``perms`` maps the set of ``blocks`` (multisets of rows, compared by value
+    id) onto itself: an independent check of what :func:`block_id_matrix` encodes.
+
+    >>> maps_blocks([(1, 0)], [(np.array([[1, 0]]), [1]), (np.array([[0, 1]]), [1])], 1e-9)
+    True
+    >>> maps_blocks([(1, 0)], [(np.array([[1, 0]]), [2]), (np.array([[0, 1]]), [1])], 1e-9)
+    False
+    """
+    vids = value_ids([b for b, _ in blocks], atol)
+    mults = [m for _, m in blocks]
+    keys = {frozenset(zip(map(tuple, v.tolist()), m)) for v, m in zip(vids, mults)}
+    for p in perms:
+        image = {frozenset(zip(map(tuple, act_on_rows(np.asarray(p), v).tolist()), m)) for v, m in zip(vids, mults)}
+        if image != keys:
+            return False
+    return True

@@ -26,13 +26,21 @@ Known groups (no search):
   (``method="rows"``, a subgroup of the row cone's group, equal to it when the rows are linearly independent, since
   then every row is an extreme ray), or the set of mechanisms to itself up to row order (``method="mechanisms"``).
 
-Cost of the generic search. The graph search (networkx's VF2 on a coloured graph) enumerates group *elements*, so it
-is bounded three ways, all deterministic: at most ``max_automorphisms`` elements, at most ``max_search_steps``
-candidate-pair checks of VF2 (:data:`MAX_SEARCH_STEPS`, about a second), and no search at all on a coloured graph of
-more than ``max_search_graph`` nodes + edges (:data:`MAX_SEARCH_GRAPH`, estimated from the sizes before anything is
-built). A search stopped by a bound does not refuse: it returns the subgroup found so far (the trivial group when the
-search was not started), with ``complete=False``, ``order=None`` and a :attr:`SymmetryGroup.note` saying which bound
-stopped it — every element is still a verified automorphism, so orbits are only finer, never wrong.
+Generic searches. The group of a set of rows (a finite definition, ``method="facets"`` of a cone) is found by
+partition refinement (:func:`~privgeom.geometry._row_group.row_automorphisms`: individualisation–refinement with a
+stabiliser chain of generators, so it returns generators and the exact order without enumerating the group);
+``method="mechanisms"`` runs it on the rows with one more coordinate per mechanism that marks its rows and their
+multiplicities (:func:`~privgeom.geometry._row_group.block_id_matrix`). Every generator is checked to map the rows (the
+set of mechanisms) onto itself before the group is returned. Only when that search stops at its budget does the
+graph search run (networkx's VF2 on a coloured graph), which enumerates group *elements* and is bounded three ways,
+all deterministic: at most ``max_automorphisms`` elements, at most ``max_search_steps`` candidate-pair checks of VF2
+(:data:`MAX_SEARCH_STEPS`, about a second; the same registered limit ``symmetry_steps`` bounds the refinement), and no
+search at all on a coloured graph of more than ``max_search_graph`` nodes + edges (:data:`MAX_SEARCH_GRAPH`,
+estimated from the sizes before anything is built). A search stopped by a bound does not refuse: it returns the
+subgroup found so far (the generators of both searches; the trivial group when the search was not started), with
+``complete=False``, ``order=None`` and a :attr:`SymmetryGroup.note` saying which bound stopped it — every element is
+still a verified automorphism, so orbits are only finer, never wrong. ε-DP over a graph without a closed form is
+searched by VF2 alone.
 
 The group type (:class:`SymmetryGroup`, :class:`Orbit`) and the closed-form groups are in
 :mod:`privgeom.geometry._groups` (re-exported here).
@@ -49,6 +57,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from functools import singledispatch
 from typing import Any, Callable, Sequence
@@ -56,20 +65,20 @@ from typing import Any, Callable, Sequence
 import networkx as nx
 import numpy as np
 
-from .._core.errors import InvalidParameterError, InvalidTypeError
+from .._core.errors import InvalidParameterError, InvalidTypeError, SolverError
 from .._core.limits import register_limit
 from .._core.arrays import ATOL
 from .._core.hints import limit_hint
 from .._core.limits import current_limit
 from ._canonical import normalise_rows
 from ._cone import Cone
+from ._row_group import ENTRIES_PER_STEP, block_id_matrix, distinct_rows, maps_blocks, row_automorphisms, value_ids
 from ._groups import (
     Orbit,
     SymmetryGroup,
     _check_entries,
     _factorial,
     _group_from_elements,
-    _row_keys,
     _symmetric_generators,
     hypercube_generators,
     known_group,
@@ -436,21 +445,12 @@ def _component_group(G: nx.Graph, labels: tuple[str, ...]) -> SymmetryGroup:
     )
 
 
-def _value_ids(blocks: list[np.ndarray], exact: bool, atol: float) -> list[np.ndarray]:
-    keys = _row_keys(np.vstack(blocks), atol) if blocks else np.zeros((0, 0), dtype=np.int64)
-    out, start = [], 0
-    for b in blocks:
-        out.append(keys[start : start + len(b)])
-        start += len(b)
-    return out
-
-
 def _coloured_row_graph(blocks: list[tuple[np.ndarray, list[int]]], n: int, exact: bool, atol: float) -> nx.Graph:
     """Columns ``("c", j)``, one node per block ``("m", l)``, one per distinct row ``("r", l, o)`` (with its
     multiplicity); row–column edges coloured by the entry value (zero entries: no edge)."""
     G = nx.Graph()
     G.add_nodes_from((("c", j) for j in range(n)), kind="c")
-    ids = _value_ids([b for b, _ in blocks], exact, atol)
+    ids = value_ids([b for b, _ in blocks], atol)
     zero_id = None
     if blocks:
         flat = np.vstack([b for b, _ in blocks])
@@ -469,27 +469,55 @@ def _coloured_row_graph(blocks: list[tuple[np.ndarray, list[int]]], n: int, exac
     return G
 
 
-def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, list[int]]:
-    seen: dict[tuple[Any, ...], int] = {}
-    mult: list[int] = []
-    keep: list[int] = []
-    for i, r in enumerate(rows):
-        key = tuple(r.tolist())
-        if key in seen:
-            mult[seen[key]] += 1
-        else:
-            seen[key] = len(keep)
-            keep.append(i)
-            mult.append(1)
-    return rows[keep], mult
-
-
 def _match(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return bool(a.get("kind") == b.get("kind"))
 
 
 def _ematch(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return bool(a.get("v") == b.get("v"))
+
+
+def _verified(
+    group: SymmetryGroup, blocks: list[tuple[np.ndarray, list[int]]], exact: bool, atol: float
+) -> SymmetryGroup:
+    """``group`` once every generator is checked to map the rows onto themselves (one block of simple rows:
+    :meth:`SymmetryGroup.preserves_rows` on the values) or the set of blocks onto itself (rows compared by value id).
+
+    Raises
+    ------
+    SolverError
+        A generator that is no symmetry (a defect of the search: please report); never returned.
+    """
+    if not group.generators:
+        return group
+    if len(blocks) == 1 and all(m == 1 for m in blocks[0][1]):
+        ok = group.preserves_rows(blocks[0][0], atol=atol)
+    else:
+        ok = maps_blocks(group.generators, blocks, atol)
+    if not ok:
+        raise SolverError(
+            f"the {group.source} symmetry search returned a permutation that is no symmetry; please report"
+        )
+    return group
+
+
+def _refined_group(
+    blocks: list[tuple[np.ndarray, list[int]]],
+    labels: tuple[str, ...],
+    exact: bool,
+    atol: float,
+    source: str,
+    complete: bool,
+    max_search_steps: int,
+) -> SymmetryGroup:
+    """The group by partition refinement (:func:`~privgeom.geometry._row_group.row_automorphisms`), restricted to the
+    ``n`` columns; ``order=None`` when the search stopped at its budget (the generators found so far)."""
+    n = len(labels)
+    found = row_automorphisms(block_id_matrix(blocks, atol), max_work=ENTRIES_PER_STEP * max_search_steps)
+    gens = tuple(dict.fromkeys(g[:n] for g in found.generators if g[:n] != tuple(range(n))))
+    return SymmetryGroup(
+        labels=labels, generators=gens, source=source, order=found.order, complete=complete and found.complete
+    )
 
 
 def _rows_group(
@@ -503,13 +531,21 @@ def _rows_group(
     max_search_steps: int | None = None,
     max_search_graph: int | None = None,
 ) -> SymmetryGroup:
+    """The column permutations mapping the set of ``blocks`` (each a set of rows with multiplicities) onto itself:
+    partition refinement first, the bounded VF2 search only when it stops at its budget (module doc)."""
     max_search_graph = _check_budget(max_search_graph, "max_search_graph")
+    max_search_steps = _check_budget(max_search_steps, "max_search_steps")
     n = len(labels)
     size = n + sum(len(rows) * (n + 2) for rows, _ in blocks) + len(blocks)  # nodes + edges, an upper bound
     if size > max_search_graph:
         return _not_searched(labels, source, size, max_search_graph)
+    if not blocks or n < 2:
+        return SymmetryGroup(labels=labels, generators=(), source=source, order=1, complete=complete)
+    refined = _refined_group(blocks, labels, exact, atol, source, complete, max_search_steps)
+    if refined.order is not None:
+        return _verified(refined, blocks, exact, atol)
     G = _coloured_row_graph(blocks, n, exact, atol)
-    return _graph_automorphisms(
+    vf2 = _graph_automorphisms(
         G,
         labels,
         max_automorphisms=max_automorphisms,
@@ -520,6 +556,16 @@ def _rows_group(
         points=[("c", j) for j in range(n)],
         max_search_steps=max_search_steps,
     )
+    if vf2.order is None:  # both stopped: the generators of both (all verified), VF2's account of its bound
+        vf2 = dataclasses.replace(
+            vf2,
+            generators=tuple(dict.fromkeys(refined.generators + vf2.generators)),
+            note=(
+                f"partition refinement stopped after {max_search_steps:,} steps with "
+                f"{len(refined.generators):,} generators found (limit symmetry_steps); {vf2.note}"
+            ),
+        )
+    return _verified(vf2, blocks, exact, atol)
 
 
 def _finite_by_mechanisms(
@@ -529,7 +575,7 @@ def _finite_by_mechanisms(
     as one coloured block, equal mechanisms merged). A subgroup of the row cone's group (``complete=False``)."""
     distinct: dict[Any, tuple[np.ndarray, list[int]]] = {}
     for A in mats:
-        rows, mult = _distinct_rows(A)
+        rows, mult = distinct_rows(A)
         key = tuple(sorted(zip((tuple(r.tolist()) for r in rows), mult)))
         distinct.setdefault(key, (rows, mult))
     return _rows_group(list(distinct.values()), labels, exact, atol, cap, "mechanisms", False, *budget)
@@ -543,7 +589,7 @@ def _finite_by_rows(
     allrows = np.vstack(mats)
     nonzero = [i for i in range(allrows.shape[0]) if any((v != 0) if exact else abs(v) > atol for v in allrows[i])]
     norm = normalise_rows(allrows[nonzero], exact=exact, atol=atol)
-    rows, _ = _distinct_rows(norm)
+    rows, _ = distinct_rows(norm)
     decides = bool(getattr(D, "row_cone_decides_closure", False)) and len(D.mechanisms) == 1
     return _rows_group([(rows, [1] * len(rows))], labels, exact, atol, cap, "columns", decides, *budget)
 
@@ -565,7 +611,18 @@ def finite_automorphisms(
     max_search_graph: int | None = None,
     **options: Any,
 ) -> SymmetryGroup:
-    """Column permutations of a finite definition's mechanisms (generic, bounded VF2 search; module doc)."""
+    """Column permutations of a finite definition's mechanisms (partition refinement, bounded VF2 search only when it
+    stops at its budget; module doc).
+
+    Examples
+    --------
+    Randomized response on 5 bits given only as a matrix: the hypercube group, ``2^5 · 5! = 3,840``.
+
+    >>> from privgeom import FiniteDefinition, randomized_response
+    >>> G = finite_automorphisms(FiniteDefinition([randomized_response(5, "3/4")]))
+    >>> G.source, G.order, G.complete
+    ('columns', 3840, True)
+    """
     max_automorphisms = _check_cap(max_automorphisms)
     budget = (_check_budget(max_search_steps, "max_search_steps"), _check_budget(max_search_graph, "max_search_graph"))
     if method not in _FINITE_METHODS:

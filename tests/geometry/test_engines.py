@@ -428,6 +428,37 @@ def test_rays_by_orbit_of_a_dp_cone() -> None:
     assert {tuple(r) for r in answers["orbits"]} == {tuple(v // math.gcd(*e) for v in e) for e in expected}
 
 
+class _Clock:
+    """A clock that moves ``step`` seconds each time it is read: the orbit engine's budget is tested on the
+    readings, never on the wall clock."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.reads = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
+
+
+def test_orbit_engine_is_stopped_by_engine_seconds(monkeypatch) -> None:
+    # randomized response on 3 bits as a plain matrix takes the orbit route; every reading of the clock moves it 2 s,
+    # so the second reading is past a budget of 1 s: refused with the limit named and how to raise it
+    build = lambda: _matrix_definition(pg.randomized_response(3, "3/4")).row_cone()  # noqa: E731
+    slow = _Clock(2.0)
+    monkeypatch.setattr(_orbit_enum, "_clock", slow)
+    with use_engine("orbits"), pg.limits(engine_seconds=1):
+        with pytest.raises(SizeLimitError, match="engine_seconds") as err:
+            build().int_facets
+    assert str(err.value).startswith("orbits: stopped after") and "pg.set_limits(engine_seconds=" in str(err.value)
+    # a clock that moves 1 ms a reading stays within the same budget: the same route answers, as cdd does
+    quick = _Clock(0.001)
+    monkeypatch.setattr(_orbit_enum, "_clock", quick)
+    with pg.limits(engine_seconds=1):
+        assert _facets(build, "orbits") == _facets(build, "cdd")
+    assert quick.reads >= 2  # the budget was read, and never reached
+
+
 def test_asymmetric_input_falls_back() -> None:
     rng = np.random.default_rng(3)
     G = rng.integers(1, 20, size=(12, 5)).tolist()
