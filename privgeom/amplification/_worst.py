@@ -96,14 +96,23 @@ def is_rr3(R: Sequence[Sequence[float]]) -> bool:
     return 1.0 / 3.0 < p < 1.0 and all(float(R[j][x]) == (p if j == x else q) for j in range(3) for x in range(3))
 
 
+#: Pairs whose other users all but this many hold one input go to the general route first (the clone closed form
+#: of §18.2, or a core with a tiny minority: faster there than the 3-RR route when the core holds a or b).
+_FEW_DISSENTERS = 2
 #: A 3-RR route answer looser than this goes to the general route too (the better certified answer is kept).
 _RR3_LOOSE = 1e-6
 
 
 def rr3_or_general(R: Sequence[Sequence[float]], others: Sequence[int], a: int, b: int, t: float) -> TailSum:
-    """The 3-RR route (§18.10); where it refuses, cannot close its tail or certifies only loosely (tiny ``δ`` far in
-    a corner of the simplex), the general log-space route (§18.7), which is fast when one input holds nearly all the
-    other users. The answer with the smaller certified error is returned; both failing is an error."""
+    """The 3-RR route (§18.10); for clone pairs and pairs with one or two dissenters, and where the 3-RR route refuses,
+    cannot close its tail or certifies only loosely, the general log-space route (§18.7), which is fast when one input
+    holds nearly all the other users. The answer with the smaller certified error is returned; both failing is an
+    error."""
+    if sum(others) - max(others) <= _FEW_DISSENTERS:  # a clone pair or nearly: the general route's closed form / core
+        try:
+            return pair_delta_log(R, others, a, b, t)
+        except (SizeLimitError, InvalidParameterError):
+            pass
     first: TailSum | None = None
     try:
         first = rr3_evaluator(R, others, a, b, t)
