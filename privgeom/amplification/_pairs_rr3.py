@@ -78,6 +78,8 @@ _SKIP_FRACTION = 1e-14
 _K0 = 9.5
 #: Relative error of one user's tilted report law, in units of ``u`` (:func:`_tilted`).
 _PER_USER = 6.0
+#: The most tilts of one box (each takes the tallies where its scale is the smallest).
+_MAX_PASS = 4
 #: Values of ``m`` evaluated on one box (one tilt, one base law).
 _CHUNK = 96
 
@@ -348,9 +350,9 @@ def _ln_err(pr: _Pair, tl: dict[str, float], m: int) -> float:
 
 def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[TailSum | None], float, bool]:
     """``δ`` for every ``m`` of ``[m_lo, m_hi]`` on one box; ``None`` where the box's certificate fails, the
-    largest missing factor (``ln``) of the certificate, and whether the tallies left out for their tilt weight were
-    what failed it. ``npass = 2`` adds a second tilt (that of the mixture bound's dominating point): each tally is
-    taken from the tilt under which its log scale ``ln Z + ln x^{−h}`` is smaller."""
+    largest missing factor (``ln``) of the certificate, and whether a second tilt is wanted (tallies of large tilt
+    weight whose sign the errors leave open). ``npass = 2`` adds the tilt of the mixture bound's dominating point:
+    each tally is taken from the tilt under which its log scale ``ln Z + ln x^{−h}`` is smaller."""
     t = pr.t
     n_max = pr.N1 + pr.N2 + pr.C + m_hi + 1
     D = m_hi - m_lo
@@ -362,24 +364,39 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
     lo = np.maximum(np.floor(np.min([c - K * d for c, d in cs], axis=0)) - 1, 0).astype(int)
     hi = np.minimum(np.ceil(np.max([c + K * d for c, d in cs], axis=0)) + 1, n_max).astype(int)
     s0, s1, b0, b1 = int(lo[0]), int(hi[0]), int(lo[1]), min(int(hi[1]), int(hi[0]))
-    tls = [_tilted(pr, th)] + ([_tilted(pr, pr.theta((c_lo + c_hi) / 2, m_mid))] if npass > 1 else [])
+    tls = [_tilted(pr, th)]
+    if npass > 1:  # tilts spaced on the segment from the dominating point's to the mixture bound's
+        th2 = np.array(pr.theta((c_lo + c_hi) / 2, m_mid))
+        for j in range(1, npass):
+            v = np.array(th) + (th2 - np.array(th)) * (j / (npass - 1))
+            tls.append(_tilted(pr, (float(v[0]), float(v[1]))))
     ns, nb = s1 - s0 + 1, b1 - b0 + 1
     shape = (ns, nb)
     sig = np.arange(s0, s1 + 1, dtype=float)[:, None]
     h2 = np.arange(b0, b1 + 1, dtype=float)[None, :]
     # the reference scale: ln Z of the first tilt plus its ln x^{−h} at the dominating point
     c_off = -((mid[0] - mid[1]) * tls[0]["lx1"] + mid[1] * tls[0]["lx2"])
-    corners = np.array([[s0, b0], [s0, b1], [s1, b0], [s1, b1]], dtype=float)
+    args = [-((sig - h2) * tl["lx1"] + h2 * tl["lx2"]) - c_off for tl in tls]
+
+    def scales(m: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each tilt's log scale of every tally relative to the reference, and the tallies it takes."""
+        sc = [a + (_lnZ(pr, tl, m) - _lnZ(pr, tls[0], m)) for a, tl in zip(args, tls)]
+        if len(sc) == 1:
+            return sc, [np.ones(shape, dtype=bool)]
+        pick = np.argmin(np.stack(sc), axis=0)  # ties: the first
+        own = [pick == k for k in range(len(sc))]
+        return sc, own
+
     passes = []
-    for tl in tls:
-        arg = -((sig - h2) * tl["lx1"] + h2 * tl["lx2"]) - c_off
-        rel = [_lnZ(pr, tl, m) - _lnZ(pr, tls[0], m) for m in (m_lo, m_hi)]
-        top = max(-((cr[0] - cr[1]) * tl["lx1"] + cr[1] * tl["lx2"]) for cr in corners) - c_off + max(rel)
+    ends = [scales(m_lo), scales(m_hi)]
+    for k, tl in enumerate(tls):
+        # absolute floors below e^{−W − _L_MARGIN} where the tallies this tilt takes have weights up to e^W
+        top = max(float(np.max(sc[k], where=own[k], initial=-math.inf)) for sc, own in ends)
         lcap = min(_L_MAX, max(_L_CAP, min(top, _W_CAP) + _L_MARGIN))
         S, eta, tau = _base(pr, tl, m_lo, (s0 - 1 - D, b0 - 1 - D), (ns + 1 + D, nb + 1 + D), D, lcap)
         xs = np.array([tl["x1"], tl["x2"], 1.0])
         w_err = 6 * _U * (s1 * abs(tl["lx1"]) + b1 * abs(tl["lx2"]) + abs(c_off)) + 2 * _U
-        st = dict(tl=tl, arg=arg, S=S, eta=eta, tau=tau, ca=pr.law_a * xs, cb=pr.law_b * xs, w_err=w_err)
+        st = dict(tl=tl, S=S, eta=eta, tau=tau, ca=pr.law_a * xs, cb=pr.law_b * xs, w_err=w_err)
         st["stepper"] = _Stepper(S, (tl["u1"], tl["u2"], tl["uc"]))
         passes.append(st)
     faces = [
@@ -388,17 +405,18 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
         (np.array([0.0, 1.0, 0.0]), b1 + 1, b1 < n_max),
         (np.array([0.0, -1.0, 0.0]), -(b0 - 1), b0 > 0),
     ]
-    face_args: list[list[np.ndarray]] = [[] for _ in range(len(faces) + len(passes))]
+    face_args: list[list[np.ndarray]] = [[] for _ in faces]
     out: list[TailSum | None] = []
-    missing, wface = -math.inf, False
+    missing, more = -math.inf, False
     Pa, Pb, Dh, tmp, wts = (np.empty(shape) for _ in range(5))
     for s in range(D + 1):
         m = m_lo + s
         n = pr.N1 + pr.N2 + pr.C + m + 1
         lnZ = _lnZ(pr, tls[0], m)
-        scales = [st["arg"] + (_lnZ(pr, st["tl"], m) - lnZ) for st in passes]
-        best = scales[0] if len(scales) == 1 else np.minimum(scales[0], scales[1])
+        sc, own = scales(m)
         total, err, terms, w_err, under = 0.0, 0.0, 0, 0.0, 0.0
+        far: list[np.ndarray] = []
+        far_at = np.zeros(shape, dtype=bool)
         for k, st in enumerate(passes):
             tl = st["tl"]
             if s:  # S is kept from index s on: the part below is never read again
@@ -413,10 +431,10 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
                 P += tmp
             Pb *= t  # now e^ε P̂_b
             np.subtract(Pa, Pb, out=Dh)
-            # the weight x^{−h} relative to the reference scale, on the tallies this tilt takes (below e^_W_CAP)
-            own = (scales[k] <= _W_CAP) & (scales[k] <= best) & (scales[k] < scales[0] if k else True)
-            np.exp(np.minimum(scales[k], _W_CAP), out=wts)
-            wts[~own] = 0.0
+            # the weight x^{−h} Z_k relative to the reference, on the tallies this tilt takes, up to e^_W_CAP
+            lin = own[k] & (sc[k] <= _W_CAP)
+            np.exp(np.minimum(sc[k], _W_CAP), out=wts)
+            wts[~lin] = 0.0
             np.maximum(Dh, 0.0, out=tmp)
             tmp *= wts
             total += float(np.sum(np.sum(tmp, axis=1)))
@@ -429,6 +447,11 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
             tmp *= e_p
             tmp += (1 + t) * t_s
             near = Dh > -tmp * (1 + 4 * _U)
+            # tallies of weight above e^_W_CAP: certified negative, or their whole bound taken in logs
+            hi_w = near & own[k] & ~lin
+            if np.any(hi_w):
+                far_at |= hi_w
+                far.append(sc[k][hi_w] + np.log(np.maximum(Dh[hi_w], 0.0) + tmp[hi_w]) + 4 * _U * np.abs(sc[k][hi_w]))
             tmp *= wts
             err += float(np.sum(tmp, where=near))
             # the weights' roundings (for a second tilt also that of its ln Z relative to the first)
@@ -441,20 +464,24 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
         err /= total
         under /= total
         log_val = lnZ + c_off + math.log(total)
+        if far:
+            lf = np.concatenate(far)
+            top = float(np.max(lf))
+            lfr = top + math.log(float(np.sum(np.exp(lf - top))) * (1 + lf.size * _U)) - math.log(total)
+            if lfr > math.log(_SKIP_FRACTION):  # or Chernoff's bound, one half-space per sector of those tallies
+                lfr = min(lfr, _far_faces(pr, m, far_at, (s0, b0), (c_lo + c_hi) / 2, sd_lo) - log_val)
+            far_rel = math.exp(lfr) if lfr < 700 else math.inf
+            if far_rel > 1e-3 * (err + 1e-12) and npass < _MAX_PASS:
+                out.append(None)
+                more = True
+                continue
+            err += far_rel * (1 + 2 * w_err)
         sum_err = _gamma(nb + 2) + _gamma(ns + 2) + _gamma(len(passes) + 1)
         ln_err = _ln_err(pr, tls[0], m) + 4 * _U * (abs(math.log(total)) + abs(c_off))
-        # the mass outside the box (Chernoff, one face at a time), relative to the computed δ; the tallies of the
-        # box left out for their weight lie in every half-space {scale_k > _W_CAP} (a margin of 1 for roundings)
-        w_faces = []
-        for st in passes:
-            tl = st["tl"]
-            edge = c_off - (_lnZ(pr, tl, m) - lnZ) + _W_CAP - 1.0
-            w_faces.append((np.array([-tl["lx1"], -tl["lx2"], 0.0]), edge, float(np.max(st["arg"])) + c_off > edge))
-        logs, w_logs = [], []
-        for i, (d, edge, active) in enumerate(faces + w_faces):
+        # the mass outside the box (Chernoff, one face at a time), relative to the computed δ
+        logs = []
+        for i, (d, edge, active) in enumerate(faces):
             if not active:
-                if i >= len(faces):
-                    w_logs = None
                 continue
             starts = face_args[i] or [np.array([pr.alpha, K / max(float(np.max(sd_lo)), 1.0)])]
             val = min(_eval_face(pr, m, d, edge, st) for st in starts)
@@ -462,20 +489,32 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
                 v2, arg_best = _face_opt(pr, m, d, edge, starts[-1])
                 face_args[i] = (face_args[i] + [arg_best])[-3:]
                 val = min(val, v2)
-            if i < len(faces):
-                logs.append(val)
-            elif w_logs is not None:
-                w_logs.append(val)
-        w_log = min(w_logs) if w_logs else -math.inf
-        outside = float(np.logaddexp.reduce(np.array(logs + [w_log]))) - log_val
+            logs.append(val)
+        outside = float(np.logaddexp.reduce(np.array(logs))) - log_val if logs else -math.inf
         if outside > math.log(_SKIP_FRACTION):
             out.append(None)
             missing = max(missing, outside - math.log(_SKIP_FRACTION))
-            wface = wface or w_log >= max(logs, default=-math.inf)
             continue
         rel = 1.01 * (err + sum_err + w_err + ln_err + under + math.exp(outside)) + 4 * _U
         out.append(TailSum(float(log_val), float(rel), terms))
-    return out, missing, wface
+    return out, missing, more
+
+
+def _far_faces(pr: _Pair, m: int, at: np.ndarray, org: tuple[int, int], c: np.ndarray, sd: np.ndarray) -> float:
+    """``ln`` of a bound on ``Σ (P_a − e^ε P_b)₊`` over the tallies ``at`` (offset ``org`` in ``(σ, h₂)``): split into
+    eight sectors around ``c`` (in units ``sd``), each within the half-space ``d·h ≥ min d·h`` of its middle direction
+    ``d``, closed by the face bound (:func:`_eval_face`)."""
+    pts = np.argwhere(at).astype(float) + np.array(org, dtype=float)
+    z = (pts - c) / sd
+    sector = np.round(np.arctan2(z[:, 1], z[:, 0]) / (math.pi / 4)).astype(int) % 8
+    logs = []
+    for k in np.unique(sector):
+        phi = k * math.pi / 4
+        a, b = math.cos(phi) / sd[0], math.sin(phi) / sd[1]  # a σ + b h₂ = a h₁ + (a + b) h₂
+        sel = pts[sector == k]
+        edge = float(np.min(a * sel[:, 0] + b * sel[:, 1]))
+        logs.append(_face_opt(pr, m, np.array([a, a + b, 0.0]), edge, np.array([pr.alpha, 1.0]))[0])
+    return float(np.logaddexp.reduce(np.array(logs)))
 
 
 def _eval_face(pr: _Pair, m: int, d: np.ndarray, edge: float, x: np.ndarray) -> float:
@@ -559,14 +598,19 @@ def rr3_delta_over_m(
     results: list[TailSum] = []
     for first in range(m_lo, m_hi + 1, _CHUNK):
         last = min(m_hi, first + _CHUNK - 1)
-        K, npass = _K0, 1
+        # two tilts from the start where the mixture bound's dominating point is far from the least-rate point
+        far = max(
+            float(np.max(np.abs(pr.rate_point(m)[1] - pr.dominating(m)[0]) / pr.dominating(m)[1]))
+            for m in (first, last)
+        )
+        K, npass = _K0, (2 if far > 8 else 1)
         while True:
-            out, missing, wface = _chunk(pr, first, last, K, npass)
+            out, missing, more = _chunk(pr, first, last, K, npass)
             if all(r is not None for r in out):
                 results.extend(r for r in out if r is not None)
                 break
-            if wface and npass == 1:  # the tallies of large tilt weight: a second tilt takes them
-                npass = 2
+            if more and npass < _MAX_PASS:  # tallies of large tilt weight and open sign: more tilts take them
+                npass = min(_MAX_PASS, 2 * npass)
                 continue
             if K > 40:
                 raise InvalidParameterError(
