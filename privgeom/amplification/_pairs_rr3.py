@@ -8,14 +8,17 @@ The method is ``docs/theory.md`` §18.10:
 - every report is a mixture, ``R[·, x] = γ U + (1 − γ) e_x`` with ``γ = 3q``; the tally is ``(h_a, h_b)``
   (``h_c = n − h_a − h_b``), kept in the coordinates ``(σ, h₂) = (h_a + h_b, h₂)``;
 - all laws are **exponentially tilted** by ``x^h = e^{θ·h}`` (an exact rescaling: the tilted law of the others is
-  the law of users whose report laws are ``π_j x_j / M`` with ``M = Σ_j π_j x_j``), with ``θ`` chosen so that the
-  tilted mean is the dominating point of ``δ``; the tilted laws stay within the range of doubles;
+  the law of users whose report laws are ``π_j x_j / M`` with ``M = Σ_j π_j x_j``), with ``θ`` the point of least
+  large-deviation rate on the curve ``M_a(θ) = e^ε M_b(θ)`` (where the likelihood ratio crosses ``e^ε``: the
+  dominating point of ``δ``); where the box also holds tallies of tilt weight beyond the range of doubles, further
+  tilts on the segment towards the mixture bound's dominating point (below) take them, each tally from the tilt of
+  smallest log scale ``ln Z + ln x^{−h}``;
 - the others' tilted law is one matrix product ``K · β`` for the larger of the ``a``/``b`` groups (its truthful
   count on the band of ``K``, the landings of every uniform draw split by ``β``), then the smaller group's truthful
   count ``T₂`` by adding its ``B − T₂`` uniform draws one at a time (a three-term recurrence on the grid), and every
   further uniform user by the same recurrence (:func:`rr3_delta_over_m`);
 - the changing user is a three-term stencil, and ``δ = Z Σ_h x^{−h} (P̂_a − e^ε P̂_b)₊`` on a box of tallies around
-  the dominating point; the mass outside the box is bounded by Chernoff's bound on
+  both dominating points; the mass outside the box is bounded by Chernoff's bound on
   ``(P_a − e^ε P_b)₊(h) ≤ 3(1 − γ)(1 − κ) P(H' = h, Σ_draws (ℓ_j − κ) > 0)`` (``ℓ(y) = y_a − e^ε y_b``,
   ``κ = q(e^ε − 1)/(p − q)``, the sum over the uniform draws of the tally ``H'`` in which the changing user draws
   uniformly), a product of one moment generating function per user.
@@ -25,8 +28,11 @@ log-pmf accuracy per factor — Loader 2000, *Fast and accurate computation of b
 each product or convolution of length ``W`` — Higham 2002, *Accuracy and Stability of Numerical Algorithms*, §3.1, for
 non-negative terms in any order —, a few ``u`` per recurrence step
 and per user for the rounding of the tilted report laws) and an absolute bound ``τ`` (underflow, and factors below
-``e^-280`` left out); the bound on ``δ`` sums ``η (P_a + e^ε P_b) + (1 + e^ε) τ`` over every tally whose sign the
-errors leave open, the roundings of the tilt weights and of ``ln Z``, and the certified mass outside the box.
+``e^{−L}`` carried as absolute errors or left out, ``L`` set ``50`` above the largest tilt weight ``ln x^{−h}`` of the
+tallies a tilt takes, relative to ``δ``'s scale); the bound on ``δ`` sums ``η (P_a + e^ε P_b) + (1 + e^ε) τ``, times
+the weight, over every tally whose sign the errors leave open (in logs where the weight exceeds ``e^640``, or Chernoff's
+bound on a half-space holding those tallies), the roundings of the tilt weights and of ``ln Z``, and the certified
+mass outside the box.
 
 Examples
 --------
@@ -69,8 +75,8 @@ _L_MARGIN = 50.0
 _L_MAX = 690.0
 #: Binomial weights below ``e^{−L − _L_DROP}`` are left out (each adds at most that to the absolute bound).
 _L_DROP = 30.0
-#: Tallies of tilt weight ``x^{−h}`` above ``e^_W_CAP`` times that of the dominating point are left to Chernoff's
-#: bound (there the absolute error bound of the tilted law would be amplified by the weight).
+#: Tallies of tilt weight ``Z x^{−h}`` above ``e^_W_CAP`` times that of the dominating point are summed in logs (only
+#: where their sign is open: there the absolute error bound of the tilted law is amplified by the weight).
 _W_CAP = _L_MAX - _L_MARGIN
 #: The certified mass outside the box may be at most this fraction of the sum.
 _SKIP_FRACTION = 1e-14
