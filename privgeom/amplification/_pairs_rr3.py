@@ -358,11 +358,14 @@ def _ln_err(pr: _Pair, tl: dict[str, float], m: int) -> float:
     return 4 * _U * (sum(c * abs(math.log(M)) for c, M in logs_m) + abs(_lnZ(pr, tl, m)) + 4)
 
 
-def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[TailSum | None], float, bool]:
+def _chunk(
+    pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int, full: bool = True
+) -> tuple[list[TailSum | None], float, bool]:
     """``δ`` for every ``m`` of ``[m_lo, m_hi]`` on one box; ``None`` where the box's certificate fails, the
     largest missing factor (``ln``) of the certificate, and whether a second tilt is wanted (tallies of large tilt
     weight whose sign the errors leave open). ``npass = 2`` adds the tilt of the mixture bound's dominating point:
-    each tally is taken from the tilt under which its log scale ``ln Z + ln x^{−h}`` is smaller."""
+    each tally is taken from the tilt under which its log scale ``ln Z + ln x^{−h}`` is smaller. ``full = False`` keeps
+    the floors at ``e^{−_L_CAP}`` (tallies of weight above ``e^{_L_CAP − _L_MARGIN}`` then go to the log sum)."""
     t = pr.t
     n_max = pr.N1 + pr.N2 + pr.C + m_hi + 1
     D = m_hi - m_lo
@@ -402,11 +405,12 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
     for k, tl in enumerate(tls):
         # absolute floors below e^{−W − _L_MARGIN} where the tallies this tilt takes have weights up to e^W
         top = max(float(np.max(sc[k], where=own[k], initial=-math.inf)) for sc, own in ends)
-        lcap = min(_L_MAX, max(_L_CAP, min(top, _W_CAP) + _L_MARGIN))
+        lcap = min(_L_MAX, max(_L_CAP, min(top, _W_CAP) + _L_MARGIN)) if full else _L_CAP
         S, eta, tau = _base(pr, tl, m_lo, (s0 - 1 - D, b0 - 1 - D), (ns + 1 + D, nb + 1 + D), D, lcap)
         xs = np.array([tl["x1"], tl["x2"], 1.0])
         w_err = 6 * _U * (s1 * abs(tl["lx1"]) + b1 * abs(tl["lx2"]) + abs(c_off)) + 2 * _U
         st = dict(tl=tl, S=S, eta=eta, tau=tau, ca=pr.law_a * xs, cb=pr.law_b * xs, w_err=w_err)
+        st["cap"] = lcap - _L_MARGIN
         st["stepper"] = _Stepper(S, (tl["u1"], tl["u2"], tl["uc"]))
         passes.append(st)
     faces = [
@@ -442,8 +446,8 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
             Pb *= t  # now e^ε P̂_b
             np.subtract(Pa, Pb, out=Dh)
             # the weight x^{−h} Z_k relative to the reference, on the tallies this tilt takes, up to e^_W_CAP
-            lin = own[k] & (sc[k] <= _W_CAP)
-            np.exp(np.minimum(sc[k], _W_CAP), out=wts)
+            lin = own[k] & (sc[k] <= st["cap"])
+            np.exp(np.minimum(sc[k], st["cap"]), out=wts)
             wts[~lin] = 0.0
             np.maximum(Dh, 0.0, out=tmp)
             tmp *= wts
@@ -481,7 +485,7 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int) -> tuple[list[
             if lfr > math.log(_SKIP_FRACTION):  # or Chernoff's bound, one half-space per sector of those tallies
                 lfr = min(lfr, _far_faces(pr, m, far_at, (s0, b0), (c_lo + c_hi) / 2, sd_lo) - log_val)
             far_rel = math.exp(lfr) if lfr < 700 else math.inf
-            if far_rel > 1e-3 * (err + 1e-12) and npass < _MAX_PASS:
+            if far_rel > 1e-3 * (err + 1e-12) and (npass < _MAX_PASS or not full):
                 out.append(None)
                 more = True
                 continue
@@ -614,12 +618,16 @@ def rr3_delta_over_m(
             for m in (first, last)
         )
         K, npass = _K0, (2 if far > 8 else 1)
+        full = npass > 1
         while True:
-            out, missing, more = _chunk(pr, first, last, K, npass)
+            out, missing, more = _chunk(pr, first, last, K, npass, full)
             if all(r is not None for r in out):
                 results.extend(r for r in out if r is not None)
                 break
-            if more and npass < _MAX_PASS:  # tallies of large tilt weight and open sign: more tilts take them
+            if more and not full:  # tallies of large tilt weight and open sign: lower floors, then more tilts
+                full = True
+                continue
+            if more and npass < _MAX_PASS:
                 npass = min(_MAX_PASS, 2 * npass)
                 continue
             if K > 40:
