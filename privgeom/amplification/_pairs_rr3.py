@@ -85,7 +85,7 @@ _K0 = 9.5
 #: Relative error of one user's tilted report law, in units of ``u`` (:func:`_tilted`).
 _PER_USER = 6.0
 #: The most tilts of one box (each takes the tallies where its scale is the smallest).
-_MAX_PASS = 4
+_MAX_PASS = 2
 #: Values of ``m`` evaluated on one box (one tilt, one base law).
 _CHUNK = 96
 
