@@ -46,7 +46,7 @@ def _general_or_none(pool: Any, args: tuple[int, int, int, int, float], limit: f
         return "refused (work limit)", pool
 
 
-def pair_table(n: int, limit: float) -> None:
+def pair_table(n: int, limit: float, levels: tuple[float, ...] = (0.5, 0.15)) -> None:
     f = n // 10**4 if n >= 10**4 else 0.1  # the brief's pairs at n = 10^4, scaled for --quick
     N = n - 1
 
@@ -59,13 +59,18 @@ def pair_table(n: int, limit: float) -> None:
         ("A=700", sc(700), 0, N - sc(700), 0),
         ("A=27,m=300", 27, 0, sc(9000), sc(300)),
         ("B=5,m=3000", 0, 5, sc(6000), sc(3000)),
+        # b-heavy pairs: δ far below the least-rate point's scale (the mixture bound's point lies elsewhere)
+        ("b-mix", 0, sc(5314), sc(4374), 0),
+        ("b-clone", 0, N, 0, 0),
+        ("A=1,b-clone", 1, N - 1, 0, 0),
+        ("mix", 0, sc(2000), N - sc(2000), 0),
     ]
     pool = mp.get_context("spawn").Pool(1)
-    for eps in (0.5, 0.15):
+    for eps in levels:
         t = math.exp(eps)
         print(f"\n== 3-RR, e^ε0 = e², n = {n}, ε = {eps} ==")
         print(
-            f"{'pair':>12} {'A':>5} {'B':>3} {'C':>6} {'m':>5} {'ln δ (rr3)':>16} {'rel.err':>8} {'time':>7} "
+            f"{'pair':>12} {'A':>5} {'B':>5} {'C':>6} {'m':>5} {'ln δ (rr3)':>16} {'rel.err':>8} {'time':>7} "
             f"{'ln δ (general)':>16} {'rel.err':>8} {'time':>7} {'agree':>6}"
         )
         for name, A, B, C, m in cases:
@@ -79,7 +84,7 @@ def pair_table(n: int, limit: float) -> None:
                 ok = abs(math.exp(s.log_value - g[0]) - 1) <= s.rel_error + g[1]
                 tail = f"{g[0]:>16.10f} {g[1]:>8.1e} {g[2]:>6.2f}s {str(ok):>6}"
             print(
-                f"{name:>12} {A:>5} {B:>3} {C:>6} {m:>5} {s.log_value:>16.10f} {s.rel_error:>8.1e} {dt:>6.2f}s {tail}"
+                f"{name:>12} {A:>5} {B:>5} {C:>6} {m:>5} {s.log_value:>16.10f} {s.rel_error:>8.1e} {dt:>6.2f}s {tail}"
             )
     pool.terminate()
 
@@ -87,14 +92,14 @@ def pair_table(n: int, limit: float) -> None:
 def over_m_table(n: int) -> None:
     f = 1.0 if n >= 10**4 else 0.1
     print("\n== rr3_delta_over_m: 200 values of m (from the pair's m on), ε = 0.5 ==")
-    print(f"{'A':>5} {'B':>3} {'C':>6} {'m range':>12} {'time':>7} {'per m':>8} {'ln δ first':>14} {'ln δ last':>14}")
+    print(f"{'A':>5} {'B':>5} {'C':>6} {'m range':>12} {'time':>7} {'per m':>8} {'ln δ first':>14} {'ln δ last':>14}")
     for A, B, C, m0 in ((27, 0, int(9000 * f), int(300 * f)), (0, 5, int(6000 * f), int(3000 * f))):
         t0 = time.perf_counter()
         vals = rr3_delta_over_m(P, A, B, C, m0, m0 + 199, math.exp(0.5))
         dt = time.perf_counter() - t0
         rng = f"{m0}..{m0 + 199}"
         print(
-            f"{A:>5} {B:>3} {C:>6} {rng:>12} {dt:>6.2f}s {1000 * dt / 200:>6.1f}ms "
+            f"{A:>5} {B:>5} {C:>6} {rng:>12} {dt:>6.2f}s {1000 * dt / 200:>6.1f}ms "
             f"{vals[0].log_value:>14.6f} {vals[-1].log_value:>14.6f}"
         )
 
@@ -102,9 +107,10 @@ def over_m_table(n: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="n = 1000 (seconds)")
+    parser.add_argument("--eps", type=float, nargs="+", default=[0.5, 0.15], help="the levels ε (default 0.5 0.15)")
     args = parser.parse_args()
     n = 1000 if args.quick else 10**4
-    pair_table(n, 10.0 if args.quick else 60.0)
+    pair_table(n, 10.0 if args.quick else 60.0, args.eps)
     over_m_table(n)
 
 

@@ -8,14 +8,17 @@ The method is ``docs/theory.md`` §18.10:
 - every report is a mixture, ``R[·, x] = γ U + (1 − γ) e_x`` with ``γ = 3q``; the tally is ``(h_a, h_b)``
   (``h_c = n − h_a − h_b``), kept in the coordinates ``(σ, h₂) = (h_a + h_b, h₂)``;
 - all laws are **exponentially tilted** by ``x^h = e^{θ·h}`` (an exact rescaling: the tilted law of the others is
-  the law of users whose report laws are ``π_j x_j / M`` with ``M = Σ_j π_j x_j``), with ``θ`` chosen so that the
-  tilted mean is the dominating point of ``δ``; the tilted laws stay within the range of doubles;
+  the law of users whose report laws are ``π_j x_j / M`` with ``M = Σ_j π_j x_j``), with ``θ`` the point of least
+  large-deviation rate on the curve ``M_a(θ) = e^ε M_b(θ)`` (where the likelihood ratio crosses ``e^ε``: the
+  dominating point of ``δ``); where the box also holds tallies of tilt weight beyond the range of doubles, further
+  tilts on the segment towards the mixture bound's dominating point (below) take them, each tally from the tilt of
+  smallest log scale ``ln Z + ln x^{−h}``;
 - the others' tilted law is one matrix product ``K · β`` for the larger of the ``a``/``b`` groups (its truthful
   count on the band of ``K``, the landings of every uniform draw split by ``β``), then the smaller group's truthful
   count ``T₂`` by adding its ``B − T₂`` uniform draws one at a time (a three-term recurrence on the grid), and every
   further uniform user by the same recurrence (:func:`rr3_delta_over_m`);
 - the changing user is a three-term stencil, and ``δ = Z Σ_h x^{−h} (P̂_a − e^ε P̂_b)₊`` on a box of tallies around
-  the dominating point; the mass outside the box is bounded by Chernoff's bound on
+  both dominating points; the mass outside the box is bounded by Chernoff's bound on
   ``(P_a − e^ε P_b)₊(h) ≤ 3(1 − γ)(1 − κ) P(H' = h, Σ_draws (ℓ_j − κ) > 0)`` (``ℓ(y) = y_a − e^ε y_b``,
   ``κ = q(e^ε − 1)/(p − q)``, the sum over the uniform draws of the tally ``H'`` in which the changing user draws
   uniformly), a product of one moment generating function per user.
@@ -25,8 +28,11 @@ log-pmf accuracy per factor — Loader 2000, *Fast and accurate computation of b
 each product or convolution of length ``W`` — Higham 2002, *Accuracy and Stability of Numerical Algorithms*, §3.1, for
 non-negative terms in any order —, a few ``u`` per recurrence step
 and per user for the rounding of the tilted report laws) and an absolute bound ``τ`` (underflow, and factors below
-``e^-280`` left out); the bound on ``δ`` sums ``η (P_a + e^ε P_b) + (1 + e^ε) τ`` over every tally whose sign the
-errors leave open, the roundings of the tilt weights and of ``ln Z``, and the certified mass outside the box.
+``e^{−L}`` carried as absolute errors or left out, ``L`` set ``50`` above the largest tilt weight ``ln x^{−h}`` of the
+tallies a tilt takes, relative to ``δ``'s scale); the bound on ``δ`` sums ``η (P_a + e^ε P_b) + (1 + e^ε) τ``, times
+the weight, over every tally whose sign the errors leave open (in logs where the weight exceeds ``e^640``, or Chernoff's
+bound on a half-space holding those tallies), the roundings of the tilt weights and of ``ln Z``, and the certified
+mass outside the box.
 
 Examples
 --------
@@ -47,7 +53,7 @@ from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
-from scipy.optimize import brentq, minimize
+from scipy.optimize import brentq, minimize, minimize_scalar
 
 from .._core.errors import InvalidParameterError, SizeLimitError
 from .._core.hints import limit_hint
@@ -62,19 +68,24 @@ _U = UNIT_ROUNDOFF
 _TINY = 2.0**-1074
 #: Loader's per-factor accuracy in units of ``u (1 + |ln P|)`` (the convention of ``_engine``).
 _LOADER_ULPS = 16.0
-#: Factors with ``ln P`` below ``−_L_CAP`` carry their error as an absolute bound (``≤ 16 u (1 + 746) e^{−_L_CAP}``).
+#: Factors with ``ln P`` below ``−L`` carry their error as an absolute bound (``≤ 16 u (1 + 746) e^{−L}``), with
+#: ``L = _L_CAP`` or, where the box holds tilt weights up to ``e^W``, ``W + _L_MARGIN`` (at most ``_L_MAX``).
 _L_CAP = 250.0
-#: Binomial weights below ``e^{−_L_DROP}`` are left out (each adds at most ``e^{−_L_DROP}`` to the absolute bound).
-_L_DROP = 280.0
-#: Tallies of tilt weight ``x^{−h}`` above ``e^_W_CAP`` times that of the dominating point are left to Chernoff's
-#: bound (there the absolute error bound of the tilted law would be amplified by the weight).
-_W_CAP = 200.0
+_L_MARGIN = 50.0
+_L_MAX = 690.0
+#: Binomial weights below ``e^{−L − _L_DROP}`` are left out (each adds at most that to the absolute bound).
+_L_DROP = 30.0
+#: Tallies of tilt weight ``Z x^{−h}`` above ``e^_W_CAP`` times that of the dominating point are summed in logs (only
+#: where their sign is open: there the absolute error bound of the tilted law is amplified by the weight).
+_W_CAP = _L_MAX - _L_MARGIN
 #: The certified mass outside the box may be at most this fraction of the sum.
 _SKIP_FRACTION = 1e-14
 #: Initial half-width of the box in standard deviations of the dominating point's law.
 _K0 = 9.5
 #: Relative error of one user's tilted report law, in units of ``u`` (:func:`_tilted`).
 _PER_USER = 6.0
+#: The most tilts of one box (each takes the tallies where its scale is the smallest).
+_MAX_PASS = 2
 #: Values of ``m`` evaluated on one box (one tilt, one base law).
 _CHUNK = 96
 
@@ -83,10 +94,10 @@ def _gamma(k: float) -> float:
     return k * _U / (1 - k * _U)
 
 
-def _pmf(N: int, p1: float, p0: float) -> tuple[int, np.ndarray, int]:
-    """``Bin(N, p1)`` on the range where ``ln P ≥ −_L_DROP``: ``(start, values, dropped count)``."""
+def _pmf(N: int, p1: float, p0: float, lcap: float) -> tuple[int, np.ndarray, int]:
+    """``Bin(N, p1)`` on the range where ``ln P ≥ −lcap − _L_DROP``: ``(start, values, dropped count)``."""
     lp = log_binom_pmf(np.arange(N + 1, dtype=float), N, p1, p0)
-    keep = np.flatnonzero(lp >= -_L_DROP)
+    keep = np.flatnonzero(lp >= -lcap - _L_DROP)
     lo, hi = int(keep[0]), int(keep[-1])
     return lo, np.exp(lp[lo : hi + 1]), N + 1 - (hi - lo + 1)
 
@@ -129,6 +140,7 @@ class _Pair:
         hi = 1.0
         while f(hi) <= 0 and hi < 2.0**20:  # (only where t·q rounds to p: the centre of the box, not a bound)
             hi *= 2
+        self._rate: dict[int, tuple[tuple[float, float], np.ndarray, np.ndarray]] = {}
         self.alpha = 0.0 if f(0.0) >= 0 else (float(brentq(f, 0.0, hi, xtol=1e-13)) if f(hi) > 0 else hi)
 
     def groups(self, m: int) -> list[tuple[int, int]]:
@@ -169,6 +181,45 @@ class _Pair:
             step = np.linalg.solve(H + 1e-12 * np.eye(2), g)
             th = th - step * min(1.0, 2.0 / max(1e-300, float(np.max(np.abs(step)))))
         return float(th[0]), float(th[1])
+
+    def rate_point(self, m: int) -> tuple[tuple[float, float], np.ndarray, np.ndarray]:
+        """The point of least large-deviation rate on the curve ``M_a(θ) = e^ε M_b(θ)`` (where the likelihood ratio
+        of the tilted law crosses ``e^ε``): its tilt ``(θ₁, θ₂)``, the tilted mean of ``(σ, h₂)`` and its standard
+        deviations. Only the centre of the box and of the doubles' range (any tilt is an exact rescaling)."""
+        if m in self._rate:
+            return self._rate[m]
+        p, q, t = self.p, self.q, self.t
+        ia, ib = (0, 1) if self.a_is_1 else (1, 0)
+        laws = [self.law_of(g) for g in range(4)]
+        counts = [self.N1, self.N2, self.C, m + 1]
+
+        def point(u: float) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+            xb = math.exp(u)  # on the curve: p x_a + q x_b + q = t (q x_a + p x_b + q)
+            xa = (xb * (t * p - q) + q * (t - 1)) / (p - t * q)
+            x = np.ones(3)
+            x[ia], x[ib] = xa, xb
+            th = np.log(x[:2])
+            mean, cov, lam = np.zeros(2), np.zeros((2, 2)), 0.0
+            for c, law in zip(counts, laws):
+                if c == 0:
+                    continue
+                M = float(law @ x)
+                w = law * x / M
+                mean += c * w[:2]
+                cov += c * (np.diag(w[:2]) - np.outer(w[:2], w[:2]))
+                lam += c * math.log(M)
+            return th, float(th @ mean) - lam, mean, cov
+
+        grid = np.linspace(-12.0, 12.0, 97)
+        vals = [point(float(u))[1] for u in grid]
+        i = int(np.argmin(vals))
+        lo, hi = float(grid[max(i - 1, 0)]), float(grid[min(i + 1, grid.size - 1)])
+        u = float(minimize_scalar(lambda v: point(v)[1], bounds=(lo, hi), method="bounded").x)
+        th, _, mean, cov = point(u)
+        T = np.array([[1.0, 1.0], [0.0, 1.0]])
+        c2 = T @ cov @ T.T
+        self._rate[m] = ((float(th[0]), float(th[1])), T @ mean, np.sqrt(np.maximum(np.diag(c2), 0.25)))
+        return self._rate[m]
 
     def law_of(self, g: int) -> np.ndarray:
         p, q = self.p, self.q
@@ -219,16 +270,16 @@ class _Stepper:
         return _stencil(Q, self.w, buf[buf.shape[0] - r :, buf.shape[1] - c :], self.scratch)
 
 
-def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape: tuple[int, int], D: int):
+def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape: tuple[int, int], D: int, lcap: float):
     """The others' tilted law at ``m = m0`` on the array ``org + [0, shape)`` of ``(σ, h₂)``, exact there, with its
-    relative and absolute error bounds and the number of recurrence steps ``R₂``."""
+    relative and absolute error bounds (factors below ``e^{−lcap}`` carry an absolute error)."""
     s0, b0 = org
     ns, nb = shape
-    o2, w2, drop2 = _pmf(pr.N2, tl["t2"], tl["n2"])
+    o2, w2, drop2 = _pmf(pr.N2, tl["t2"], tl["n2"], lcap)
     R2 = w2.size - 1
     T2hi = o2 + R2
     qs0, qb0, qns, qnb = s0 - T2hi, b0 - T2hi, ns + R2, nb + R2  # Q array: E shifted by every T2
-    o1, w1, drop1 = _pmf(pr.N1, tl["t1"], tl["n1"])
+    o1, w1, drop1 = _pmf(pr.N1, tl["t1"], tl["n1"], lcap)
     T1lo, T1hi = o1, o1 + w1.size - 1
     klo = m0 + pr.N2 - T2hi  # uniform draws of the smallest Q: m0 + (N2 − T2hi)
     xl, xh = max(0, qs0 - T1hi), qs0 + qns - 1 - T1lo  # landings σ'
@@ -239,16 +290,16 @@ def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape:
             f"the limit shuffle_pair_work = {current_limit('shuffle_pair_work'):,}; "
             f"{limit_hint('shuffle_pair_work', work)}"
         )
-    eta_pmf = _LOADER_ULPS * _U * (1 + _L_CAP) + 2 * _U
-    tau_pmf = _LOADER_ULPS * _U * 747 * math.exp(-_L_CAP) + 2 * _TINY
-    drop = math.exp(-_L_DROP)
+    eta_pmf = _LOADER_ULPS * _U * (1 + lcap) + 2 * _U
+    tau_pmf = _LOADER_ULPS * _U * 747 * math.exp(-lcap) + 2 * _TINY
+    drop = math.exp(-lcap - _L_DROP)
     Q = np.zeros((qns, qnb))
     eta, tau, W = 0.0, 0.0, 1
     if xh >= xl:
         jlo, jhi = klo + pr.N1 - T1hi, klo + pr.N1 - T1lo
         wl = max(0, xl - (jhi - jlo))
-        oc, bc, dc = _pmf(pr.C, tl["lc"], tl["nc"])
-        oj, bj, dj = _pmf(jlo, tl["rl"], tl["nl"])
+        oc, bc, dc = _pmf(pr.C, tl["lc"], tl["nc"], lcap)
+        oj, bj, dj = _pmf(jlo, tl["rl"], tl["nl"], lcap)
         conv = np.convolve(bc, bj)
         lam = np.zeros(xh - wl + 1)
         a, b = max(wl, oc + oj), min(xh, oc + oj + conv.size - 1)
@@ -295,96 +346,164 @@ def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape:
     return S, eta, tau
 
 
-def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | None], float]:
-    """``δ`` for every ``m`` of ``[m_lo, m_hi]`` on one box; ``None`` where the box's certificate fails, and the
-    largest missing factor (``ln``) of the certificate."""
+def _lnZ(pr: _Pair, tl: dict[str, float], m: int) -> float:
+    """``ln Z`` of the tilt: ``Σ_g c_g ln M_g`` over the others (the changing user's factor is in its stencil)."""
+    lnZ = pr.N1 * math.log(tl["M1"]) + pr.N2 * math.log(tl["M2"]) + pr.C * math.log(tl["Mc"])
+    return lnZ + m * math.log(tl["Mu"])
+
+
+def _ln_err(pr: _Pair, tl: dict[str, float], m: int) -> float:
+    """A bound on the rounding error of :func:`_lnZ` (absolute, on the logarithm)."""
+    logs_m = [(pr.N1, tl["M1"]), (pr.N2, tl["M2"]), (pr.C, tl["Mc"]), (m, tl["Mu"])]
+    return 4 * _U * (sum(c * abs(math.log(M)) for c, M in logs_m) + abs(_lnZ(pr, tl, m)) + 4)
+
+
+def _chunk(
+    pr: _Pair, m_lo: int, m_hi: int, K: float, npass: int, full: bool = True
+) -> tuple[list[TailSum | None], float, bool]:
+    """``δ`` for every ``m`` of ``[m_lo, m_hi]`` on one box; ``None`` where the box's certificate fails, the
+    largest missing factor (``ln``) of the certificate, and whether a second tilt is wanted (tallies of large tilt
+    weight whose sign the errors leave open). ``npass = 2`` adds the tilt of the mixture bound's dominating point:
+    each tally is taken from the tilt under which its log scale ``ln Z + ln x^{−h}`` is smaller. ``full = False`` keeps
+    the floors at ``e^{−_L_CAP}`` (tallies of weight above ``e^{_L_CAP − _L_MARGIN}`` then go to the log sum)."""
     t = pr.t
     n_max = pr.N1 + pr.N2 + pr.C + m_hi + 1
     D = m_hi - m_lo
+    m_mid = (m_lo + m_hi) // 2
     (c_lo, sd_lo), (c_hi, sd_hi) = pr.dominating(m_lo), pr.dominating(m_hi)
-    lo = np.maximum(np.floor(np.minimum(c_lo - K * sd_lo, c_hi - K * sd_hi)) - 1, 0).astype(int)
-    hi = np.minimum(np.ceil(np.maximum(c_lo + K * sd_lo, c_hi + K * sd_hi)) + 1, n_max).astype(int)
+    (_, r_lo, rd_lo), (_, r_hi, rd_hi) = pr.rate_point(m_lo), pr.rate_point(m_hi)
+    th, mid, _ = pr.rate_point(m_mid)
+    cs = [(c_lo, sd_lo), (c_hi, sd_hi), (r_lo, rd_lo), (r_hi, rd_hi)]
+    lo = np.maximum(np.floor(np.min([c - K * d for c, d in cs], axis=0)) - 1, 0).astype(int)
+    hi = np.minimum(np.ceil(np.max([c + K * d for c, d in cs], axis=0)) + 1, n_max).astype(int)
     s0, s1, b0, b1 = int(lo[0]), int(hi[0]), int(lo[1]), min(int(hi[1]), int(hi[0]))
-    th = pr.theta((c_lo + c_hi) / 2, (m_lo + m_hi) // 2)
-    tl = _tilted(pr, th)
+    tls = [_tilted(pr, th)]
+    if npass > 1:  # tilts spaced on the segment from the dominating point's to the mixture bound's
+        th2 = np.array(pr.theta((c_lo + c_hi) / 2, m_mid))
+        for j in range(1, npass):
+            v = np.array(th) + (th2 - np.array(th)) * (j / (npass - 1))
+            tls.append(_tilted(pr, (float(v[0]), float(v[1]))))
     ns, nb = s1 - s0 + 1, b1 - b0 + 1
-    S, eta, tau = _base(pr, tl, m_lo, (s0 - 1 - D, b0 - 1 - D), (ns + 1 + D, nb + 1 + D), D)
+    shape = (ns, nb)
     sig = np.arange(s0, s1 + 1, dtype=float)[:, None]
     h2 = np.arange(b0, b1 + 1, dtype=float)[None, :]
-    arg = -((sig - h2) * tl["lx1"] + h2 * tl["lx2"])
-    mid = (c_lo + c_hi) / 2  # weight 1 at the dominating point; tallies of weight above e^_W_CAP are left out
-    c_off = -((mid[0] - mid[1]) * tl["lx1"] + mid[1] * tl["lx2"])
-    wts = np.where(arg - c_off <= _W_CAP, np.exp(np.minimum(arg - c_off, _W_CAP)), 0.0)
-    w_err = 6 * _U * (s1 * abs(tl["lx1"]) + b1 * abs(tl["lx2"]) + abs(c_off)) + 2 * _U
-    la, lb = pr.law_a, pr.law_b
-    xs = np.array([tl["x1"], tl["x2"], 1.0])
-    ca, cb = la * xs, lb * xs
+    # the reference scale: ln Z of the first tilt plus its ln x^{−h} at the dominating point
+    c_off = -((mid[0] - mid[1]) * tls[0]["lx1"] + mid[1] * tls[0]["lx2"])
+    args = [-((sig - h2) * tl["lx1"] + h2 * tl["lx2"]) - c_off for tl in tls]
+
+    def scales(m: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each tilt's log scale of every tally relative to the reference, and the tallies it takes."""
+        sc = [a + (_lnZ(pr, tl, m) - _lnZ(pr, tls[0], m)) for a, tl in zip(args, tls)]
+        if len(sc) == 1:
+            return sc, [np.ones(shape, dtype=bool)]
+        pick = np.argmin(np.stack(sc), axis=0)  # ties: the first
+        own = [pick == k for k in range(len(sc))]
+        return sc, own
+
+    passes = []
+    ends = [scales(m_lo), scales(m_hi)]
+    for k, tl in enumerate(tls):
+        # absolute floors below e^{−W − _L_MARGIN} where the tallies this tilt takes have weights up to e^W
+        top = max(float(np.max(sc[k], where=own[k], initial=-math.inf)) for sc, own in ends)
+        lcap = min(_L_MAX, max(_L_CAP, min(top, _W_CAP) + _L_MARGIN)) if full else _L_CAP
+        S, eta, tau = _base(pr, tl, m_lo, (s0 - 1 - D, b0 - 1 - D), (ns + 1 + D, nb + 1 + D), D, lcap)
+        xs = np.array([tl["x1"], tl["x2"], 1.0])
+        w_err = 6 * _U * (s1 * abs(tl["lx1"]) + b1 * abs(tl["lx2"]) + abs(c_off)) + 2 * _U
+        st = dict(tl=tl, S=S, eta=eta, tau=tau, ca=pr.law_a * xs, cb=pr.law_b * xs, w_err=w_err)
+        st["cap"] = lcap - _L_MARGIN
+        st["stepper"] = _Stepper(S, (tl["u1"], tl["u2"], tl["uc"]))
+        passes.append(st)
     faces = [
         (np.array([1.0, 1.0, 0.0]), s1 + 1, s1 < n_max),
         (np.array([-1.0, -1.0, 0.0]), -(s0 - 1), s0 > 0),
         (np.array([0.0, 1.0, 0.0]), b1 + 1, b1 < n_max),
         (np.array([0.0, -1.0, 0.0]), -(b0 - 1), b0 > 0),
-        # the tallies of the box left out for their weight: −θ·h > c_off + _W_CAP (a margin for its rounding)
-        (np.array([-tl["lx1"], -tl["lx2"], 0.0]), c_off + _W_CAP - 1.0, float(np.max(arg)) - c_off > _W_CAP - 1.0),
     ]
     face_args: list[list[np.ndarray]] = [[] for _ in faces]
     out: list[TailSum | None] = []
-    missing = -math.inf
-    shape = (ns, nb)
-    Pa, Pb, Dh, tmp = (np.empty(shape) for _ in range(4))
-    stepper = _Stepper(S, (tl["u1"], tl["u2"], tl["uc"]))
+    missing, more = -math.inf, False
+    Pa, Pb, Dh, tmp, wts = (np.empty(shape) for _ in range(5))
     for s in range(D + 1):
         m = m_lo + s
-        if s:  # S is kept from index s on: the part below is never read again
-            S = stepper.step(S)
-        V = S[D - s :, D - s :]
-        S00, S10, S11 = V[1:, 1:], V[:-1, 1:], V[:-1, :-1]
-        for P, c in ((Pa, ca), (Pb, cb)):  # the changing user: c₁ S(h − e₁) + c₂ S(h − e₂) + c_c S(h)
-            np.multiply(S10, c[0], out=P)
-            np.multiply(S11, c[1], out=tmp)
-            P += tmp
-            np.multiply(S00, c[2], out=tmp)
-            P += tmp
-        Pb *= t  # now e^ε P̂_b
-        np.subtract(Pa, Pb, out=Dh)
-        np.maximum(Dh, 0.0, out=tmp)
-        tmp *= wts
-        total = float(np.sum(np.sum(tmp, axis=1)))
-        terms = int(np.count_nonzero(tmp))
         n = pr.N1 + pr.N2 + pr.C + m + 1
-        lnZ = pr.N1 * math.log(tl["M1"]) + pr.N2 * math.log(tl["M2"]) + pr.C * math.log(tl["Mc"])
-        lnZ += m * math.log(tl["Mu"])
+        lnZ = _lnZ(pr, tls[0], m)
+        sc, own = scales(m)
+        total, err, terms, w_err, under = 0.0, 0.0, 0, 0.0, 0.0
+        far: list[np.ndarray] = []
+        far_at = np.zeros(shape, dtype=bool)
+        for k, st in enumerate(passes):
+            tl = st["tl"]
+            if s:  # S is kept from index s on: the part below is never read again
+                st["S"] = st["stepper"].step(st["S"])
+            V = st["S"][D - s :, D - s :]
+            S00, S10, S11 = V[1:, 1:], V[:-1, 1:], V[:-1, :-1]
+            for P, c in ((Pa, st["ca"]), (Pb, st["cb"])):  # the changing user: c₁ S(h − e₁) + c₂ S(h − e₂) + c_c S(h)
+                np.multiply(S10, c[0], out=P)
+                np.multiply(S11, c[1], out=tmp)
+                P += tmp
+                np.multiply(S00, c[2], out=tmp)
+                P += tmp
+            Pb *= t  # now e^ε P̂_b
+            np.subtract(Pa, Pb, out=Dh)
+            # the weight x^{−h} Z_k relative to the reference, on the tallies this tilt takes, up to e^_W_CAP
+            lin = own[k] & (sc[k] <= st["cap"])
+            np.exp(np.minimum(sc[k], st["cap"]), out=wts)
+            wts[~lin] = 0.0
+            np.maximum(Dh, 0.0, out=tmp)
+            tmp *= wts
+            total += float(np.sum(np.sum(tmp, axis=1)))
+            terms += int(np.count_nonzero(tmp))
+            e_s = st["eta"] + 5 * _U * (s + 2) + _PER_USER * _U * (n + 2)  # + the users' rounded report laws
+            t_s = (st["tau"] + 3 * _TINY * (s + 1)) * (1 + 1e-6) * max(tl["M1"], tl["M2"], tl["Mc"], 1.0) * 3
+            e_p = (e_s + 3 * _U) / (1 - e_s)
+            # per tally |error of P̂_a − e^ε P̂_b| ≤ e_p (P̂_a + e^ε P̂_b) + (1 + e^ε) τ; summed where the sign is open
+            np.add(Pa, Pb, out=tmp)
+            tmp *= e_p
+            tmp += (1 + t) * t_s
+            near = Dh > -tmp * (1 + 4 * _U)
+            # tallies of weight above e^_W_CAP: certified negative, or their whole bound taken in logs
+            hi_w = near & own[k] & ~lin
+            if np.any(hi_w):
+                far_at |= hi_w
+                far.append(sc[k][hi_w] + np.log(np.maximum(Dh[hi_w], 0.0) + tmp[hi_w]) + 4 * _U * np.abs(sc[k][hi_w]))
+            tmp *= wts
+            err += float(np.sum(tmp, where=near))
+            # the weights' roundings (for a second tilt also that of its ln Z relative to the first)
+            w_err = max(w_err, st["w_err"] + (_ln_err(pr, tl, m) + _ln_err(pr, tls[0], m) if k else 0.0))
+            under += ns * nb * 4 * _TINY * (1.0 + float(np.sum(st["ca"])))  # weighted terms that underflow
         if total <= 0:
             out.append(None)
             missing = max(missing, 40.0)
             continue
-        e_s = eta + 5 * _U * (s + 2) + _PER_USER * _U * (n + 2)  # + the users' rounded report laws
-        t_s = (tau + 3 * _TINY * (s + 1)) * (1 + 1e-6) * max(tl["M1"], tl["M2"], tl["Mc"], 1.0) * 3
-        e_p = (e_s + 3 * _U) / (1 - e_s)
-        # per tally |error of P̂_a − e^ε P̂_b| ≤ tol = e_p (P̂_a + e^ε P̂_b) + (1 + e^ε) τ; summed where the sign is open
-        np.add(Pa, Pb, out=tmp)
-        tmp *= e_p
-        tmp += (1 + t) * t_s
-        near = Dh > -tmp * (1 + 4 * _U)
-        tmp *= wts
-        err = float(np.sum(tmp, where=near)) / total
+        err /= total
+        under /= total
         log_val = lnZ + c_off + math.log(total)
-        sum_err = _gamma(nb + 2) + _gamma(ns + 2)
-        logs_m = [(pr.N1, tl["M1"]), (pr.N2, tl["M2"]), (pr.C, tl["Mc"]), (m, tl["Mu"])]
-        ln_err = 4 * _U * (sum(c * abs(math.log(M)) for c, M in logs_m) + abs(lnZ) + abs(math.log(total)) + 4)
-        under = ns * nb * 4 * _TINY * (1.0 + float(np.sum(ca))) / total  # weighted terms that underflow
+        if far:
+            lf = np.concatenate(far)
+            top = float(np.max(lf))
+            lfr = top + math.log(float(np.sum(np.exp(lf - top))) * (1 + lf.size * _U)) - math.log(total)
+            if lfr > math.log(_SKIP_FRACTION):  # or Chernoff's bound, one half-space per sector of those tallies
+                lfr = min(lfr, _far_faces(pr, m, far_at, (s0, b0), (c_lo + c_hi) / 2, sd_lo) - log_val)
+            far_rel = math.exp(lfr) if lfr < 700 else math.inf
+            if far_rel > 1e-3 * (err + 1e-12) and (npass < _MAX_PASS or not full):
+                out.append(None)
+                more = True
+                continue
+            err += far_rel * (1 + 2 * w_err)
+        sum_err = _gamma(nb + 2) + _gamma(ns + 2) + _gamma(len(passes) + 1)
+        ln_err = _ln_err(pr, tls[0], m) + 4 * _U * (abs(math.log(total)) + abs(c_off))
         # the mass outside the box (Chernoff, one face at a time), relative to the computed δ
         logs = []
         for i, (d, edge, active) in enumerate(faces):
             if not active:
                 continue
             starts = face_args[i] or [np.array([pr.alpha, K / max(float(np.max(sd_lo)), 1.0)])]
-            best = min(_eval_face(pr, m, d, edge, st) for st in starts)
-            if best - log_val > math.log(_SKIP_FRACTION) - 3:
-                val, arg_best = _face_opt(pr, m, d, edge, starts[-1])
+            val = min(_eval_face(pr, m, d, edge, st) for st in starts)
+            if val - log_val > math.log(_SKIP_FRACTION) - 3:
+                v2, arg_best = _face_opt(pr, m, d, edge, starts[-1])
                 face_args[i] = (face_args[i] + [arg_best])[-3:]
-                best = min(best, val)
-            logs.append(best)
+                val = min(val, v2)
+            logs.append(val)
         outside = float(np.logaddexp.reduce(np.array(logs))) - log_val if logs else -math.inf
         if outside > math.log(_SKIP_FRACTION):
             out.append(None)
@@ -392,7 +511,24 @@ def _chunk(pr: _Pair, m_lo: int, m_hi: int, K: float) -> tuple[list[TailSum | No
             continue
         rel = 1.01 * (err + sum_err + w_err + ln_err + under + math.exp(outside)) + 4 * _U
         out.append(TailSum(float(log_val), float(rel), terms))
-    return out, missing
+    return out, missing, more
+
+
+def _far_faces(pr: _Pair, m: int, at: np.ndarray, org: tuple[int, int], c: np.ndarray, sd: np.ndarray) -> float:
+    """``ln`` of a bound on ``Σ (P_a − e^ε P_b)₊`` over the tallies ``at`` (offset ``org`` in ``(σ, h₂)``): split into
+    eight sectors around ``c`` (in units ``sd``), each within the half-space ``d·h ≥ min d·h`` of its middle direction
+    ``d``, closed by the face bound (:func:`_eval_face`)."""
+    pts = np.argwhere(at).astype(float) + np.array(org, dtype=float)
+    z = (pts - c) / sd
+    sector = np.round(np.arctan2(z[:, 1], z[:, 0]) / (math.pi / 4)).astype(int) % 8
+    logs = []
+    for k in np.unique(sector):
+        phi = k * math.pi / 4
+        a, b = math.cos(phi) / sd[0], math.sin(phi) / sd[1]  # a σ + b h₂ = a h₁ + (a + b) h₂
+        sel = pts[sector == k]
+        edge = float(np.min(a * sel[:, 0] + b * sel[:, 1]))
+        logs.append(_face_opt(pr, m, np.array([a, a + b, 0.0]), edge, np.array([pr.alpha, 1.0]))[0])
+    return float(np.logaddexp.reduce(np.array(logs)))
 
 
 def _eval_face(pr: _Pair, m: int, d: np.ndarray, edge: float, x: np.ndarray) -> float:
@@ -476,18 +612,30 @@ def rr3_delta_over_m(
     results: list[TailSum] = []
     for first in range(m_lo, m_hi + 1, _CHUNK):
         last = min(m_hi, first + _CHUNK - 1)
-        K = _K0
+        # two tilts from the start where the mixture bound's dominating point is far from the least-rate point
+        far = max(
+            float(np.max(np.abs(pr.rate_point(m)[1] - pr.dominating(m)[0]) / pr.dominating(m)[1]))
+            for m in (first, last)
+        )
+        K, npass = _K0, (2 if far > 8 else 1)
+        full = npass > 1
         while True:
-            out, missing = _chunk(pr, first, last, K)
+            out, missing, more = _chunk(pr, first, last, K, npass, full)
             if all(r is not None for r in out):
                 results.extend(r for r in out if r is not None)
                 break
+            if more and not full:  # tallies of large tilt weight and open sign: lower floors, then more tilts
+                full = True
+                continue
+            if more and npass < _MAX_PASS:
+                npass = min(_MAX_PASS, 2 * npass)
+                continue
             if K > 40:
                 raise InvalidParameterError(
                     f"the certified tail of the 3-ary pair (A = {A}, B = {B}, C = {C}, m = {first}..{last}, "
                     f"t = {t}) could not be closed: δ underflows the bound"
                 )
-            K = math.sqrt(K * K + 2 * missing) + 0.5
+            K = math.sqrt(K * K + 2 * missing) + 0.5 + 0.1 * math.sqrt(2 * missing)  # (the tails are not Gaussian)
     return results
 
 

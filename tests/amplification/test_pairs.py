@@ -428,3 +428,62 @@ def test_rr3_route_at_n_10_4_against_the_general_route(A: int) -> None:
     assert s.rel_error < 3e-8
     if A == 0:
         assert abs(s.log_value + 149.024) < 1e-3
+
+
+def test_rr3_b_heavy_pairs_against_exact_rationals() -> None:
+    """Others mostly holding b (the changing user's other input) up to n = 12, e^ε up to 27/10 < e^{ε0} = e²: the
+    least-rate box and its tilts give the exact δ within the stated bound."""
+    p = math.exp(2) / (math.exp(2) + 2)
+    for mix in ((0, 11, 0, 0), (1, 10, 0, 0), (0, 8, 3, 0), (1, 7, 1, 2)):
+        for t in (F(3, 2), F(27, 10)):
+            _rr3_check(p, *mix, t)
+
+
+def test_rr3_b_heavy_pairs_against_the_general_route() -> None:
+    """n = 300, e^ε0 = e², ε = 0.5 and 1: b-clones (the closed form of §18.2 on the general side) and b-heavy mixes
+    with uniform users agree within both stated errors, with a stated error far below 10^-6."""
+    p = math.exp(2) / (math.exp(2) + 2)
+    q = (1 - p) / 2
+    R = [[p, q, q, 1 / 3], [q, p, q, 1 / 3], [q, q, p, 1 / 3]]
+    for others in ((0, 299, 0, 0), (1, 298, 0, 0), (2, 250, 40, 7)):
+        for t in (math.exp(0.5), math.exp(1.0)):
+            s = rr3_pair_delta_log(p, *others, t)
+            r = pair_delta_log(R, others, 0, 1, t)
+            assert abs(math.exp(s.log_value - r.log_value) - 1) <= s.rel_error + r.rel_error, (others, t)
+            assert s.rel_error < 1e-8
+
+
+@pytest.mark.parametrize("eps", [0.15, pytest.param(0.5, marks=pytest.mark.slow)])
+def test_rr3_tiny_delta_of_the_b_clone_at_n_10_4(eps: float) -> None:
+    """n = 10^4, e^ε0 = e²: every other user holds b, δ ≈ e^-363.6 at ε = 0.5 (far below the old absolute floors):
+    the stated error stays below 10^-7 and the value matches the clone closed form of §18.2."""
+    p = math.exp(2) / (math.exp(2) + 2)
+    q = (1 - p) / 2
+    R = [[p, q, q], [q, p, q], [q, q, p]]
+    s = rr3_pair_delta_log(p, 0, 9999, 0, 0, math.exp(eps))
+    r = pair_delta_log(R, (0, 9999, 0), 0, 1, math.exp(eps))
+    assert abs(math.exp(s.log_value - r.log_value) - 1) <= s.rel_error + r.rel_error
+    assert s.rel_error < 1e-7
+    if eps == 0.5:
+        assert abs(s.log_value + 363.6327) < 1e-3
+
+
+@pytest.mark.slow
+def test_rr3_tiny_delta_of_b_heavy_mixes_at_n_10_4() -> None:
+    """n = 10^4, ε = 0.5: b-heavy pairs whose δ (≈ e^-284 and e^-363.6) lies far below the least-rate point's absolute
+    floors keep a certified error below 10^-7. One a-holder among 9998 b-holders agrees with the general route
+    (a single a-holder is cheap there); the b-mix lies below the δ of its b-holders alone (adding a user is a
+    post-processing of the tally, so it never raises δ; the clone side is the closed form of §18.2)."""
+    p = math.exp(2) / (math.exp(2) + 2)
+    q = (1 - p) / 2
+    R = [[p, q, q], [q, p, q], [q, q, p]]
+    t = math.exp(0.5)
+    s = rr3_pair_delta_log(p, 1, 9998, 0, 0, t)
+    r = pair_delta_log(R, (1, 9998, 0), 0, 1, t)
+    assert s.rel_error < 1e-7
+    assert abs(math.exp(s.log_value - r.log_value) - 1) <= s.rel_error + r.rel_error
+    s = rr3_pair_delta_log(p, 0, 5314, 4374, 0, t)
+    r = pair_delta_log(R, (0, 5314, 0), 0, 1, t)
+    assert s.rel_error < 1e-7
+    assert s.log_value + math.log1p(-s.rel_error) <= r.log_value + math.log1p(r.rel_error)
+    assert abs(s.log_value + 284.3967) < 1e-3
