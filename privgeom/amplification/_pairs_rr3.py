@@ -65,6 +65,14 @@ from ._engine import UNIT_ROUNDOFF, TailSum
 __all__ = ["rr3_pair_delta_log", "rr3_delta_over_m", "rr3_evaluator"]
 
 _U = UNIT_ROUNDOFF
+#: Root-finding tolerance of the mixture bound's tilt (it only places the box: any value is sound).
+_ALPHA_TOL = 1e-13
+#: Stopping tolerance of the searches for tilts and exponents (any value is sound, a better one tighter).
+_NEWTON_TOL = 1e-7
+#: Ridge of the Newton step's Hessian, and the smallest step length it divides by (a search direction only).
+_RIDGE, _TINY_STEP = 1e-12, 1e-300
+#: Floor of the error in the test that decides whether the left-out mass calls for another pass.
+_ERR_FLOOR = 1e-12
 _TINY = 2.0**-1074
 #: Loader's per-factor accuracy in units of ``u (1 + |ln P|)`` (the convention of ``_engine``).
 _LOADER_ULPS = 16.0
@@ -141,7 +149,7 @@ class _Pair:
         while f(hi) <= 0 and hi < 2.0**20:  # (only where t·q rounds to p: the centre of the box, not a bound)
             hi *= 2
         self._rate: dict[int, tuple[tuple[float, float], np.ndarray, np.ndarray]] = {}
-        self.alpha = 0.0 if f(0.0) >= 0 else (float(brentq(f, 0.0, hi, xtol=1e-13)) if f(hi) > 0 else hi)
+        self.alpha = 0.0 if f(0.0) >= 0 else (float(brentq(f, 0.0, hi, xtol=_ALPHA_TOL)) if f(hi) > 0 else hi)
 
     def groups(self, m: int) -> list[tuple[int, int]]:
         """``(count, truthful output)`` of every user of ``H'`` (−1: a uniform user; the changing user is one)."""
@@ -176,10 +184,10 @@ class _Pair:
                 w = law * x / float(law @ x)
                 g += c * w[:2]
                 H += c * (np.diag(w[:2]) - np.outer(w[:2], w[:2]))
-            if float(np.max(np.abs(g))) < 1e-7 * (1 + float(np.sum(counts))):
+            if float(np.max(np.abs(g))) < _NEWTON_TOL * (1 + float(np.sum(counts))):
                 break
-            step = np.linalg.solve(H + 1e-12 * np.eye(2), g)
-            th = th - step * min(1.0, 2.0 / max(1e-300, float(np.max(np.abs(step)))))
+            step = np.linalg.solve(H + _RIDGE * np.eye(2), g)
+            th = th - step * min(1.0, 2.0 / max(_TINY_STEP, float(np.max(np.abs(step)))))
         return float(th[0]), float(th[1])
 
     def rate_point(self, m: int) -> tuple[tuple[float, float], np.ndarray, np.ndarray]:
@@ -485,7 +493,7 @@ def _chunk(
             if lfr > math.log(_SKIP_FRACTION):  # or Chernoff's bound, one half-space per sector of those tallies
                 lfr = min(lfr, _far_faces(pr, m, far_at, (s0, b0), (c_lo + c_hi) / 2, sd_lo) - log_val)
             far_rel = math.exp(lfr) if lfr < 700 else math.inf
-            if far_rel > 1e-3 * (err + 1e-12) and (npass < _MAX_PASS or not full):
+            if far_rel > 1e-3 * (err + _ERR_FLOOR) and (npass < _MAX_PASS or not full):
                 out.append(None)
                 more = True
                 continue
@@ -555,7 +563,7 @@ def _face_opt(pr: _Pair, m: int, d: np.ndarray, edge: float, start: np.ndarray) 
         lambda x: _eval_face(pr, m, d, edge, x),
         start,
         method="Nelder-Mead",
-        options={"xatol": 1e-7, "fatol": 1e-4, "maxiter": 300},
+        options={"xatol": _NEWTON_TOL, "fatol": 1e-4, "maxiter": 300},
     )
     val = _eval_face(pr, m, d, edge, res.x)
     if val < best:
