@@ -43,8 +43,8 @@ ProfileEvaluator = Callable[
     list[TailSum],
 ]
 #: Binomial terms more than this many nats below the largest are bounded by their window's edge (not evaluated one
-#: by one): ``e^{-60}`` of the mass times at most the edge value.
-_SPAN = 60.0
+#: by one): ``e^{-36}`` of the mass times at most the edge value.
+_SPAN = 36.0
 #: A window is not refined when the interpolated estimate is within this many nats of the target (a prune would
 #: need the refinement to find ``f`` lower than the interpolation by about that much).
 _HOPELESS = 1e-3
@@ -108,10 +108,11 @@ def mixture_bound(
     f0: TailSum | None = None,
     dense: bool = False,
     cache: dict[int, float] | None = None,
-) -> tuple[float, int] | None:
+) -> tuple[float, int, float] | None:
     """``ln`` of a certified upper bound on ``δ`` over every dataset ``lo + e`` with ``|e| = r`` users whose inputs lie
-    in ``X`` (the mixture lemma of the module docstring), and the number of pair evaluations it took; None when the
-    laws of ``X`` share no report.
+    in ``X`` (the mixture lemma of the module docstring), the number of pair evaluations it took, and ``ln`` of an
+    estimate of the bound with every ``f(m)`` known (for the search's choices only); None when the laws of ``X`` share
+    no report.
 
     ``target`` is the ``ln δ`` the bound must beat (the branch and bound's best lower bound): the binomial's lower tail
     beneath ``e^{target − 40}`` of mass is bounded by ``f <= 1``. ``f0`` is ``f(0)`` when already known. ``f`` is
@@ -129,7 +130,8 @@ def mixture_bound(
     R_aug = [list(map(float, row)) + [nu[j]] for j, row in enumerate(R)]
     # X holds one report law: every dataset of the box has the same δ, that of r users of law ν
     if len({tuple(float(row[x]) for row in R) for x in X}) == 1:
-        return _upper(profile(R_aug, list(lo) + [0], a, b, t, [r])[0]), 1
+        value = _upper(profile(R_aug, list(lo) + [0], a, b, t, [r])[0])
+        return value, 1, value
     ms_all = np.arange(r + 1, dtype=float)
     lw = log_binom_pmf(ms_all, r, gamma, max(0.0, 1.0 - gamma))
     u = UNIT_ROUNDOFF
@@ -181,6 +183,7 @@ def mixture_bound(
         stride = 1 if dense else max(1, stride // 2)  # a dense profile takes the rest of the window in one call
     logs = pess
     total = float(np.logaddexp.reduce(np.array(logs)))
+    estimate = _estimate(lw, points, known, r) if stride > 1 else total
     # the sums' rounding (positive terms), and ν rounded to doubles: each of at most r users of law ν moves the
     # tally's law by a few ulps relative (the convention of every log-space route: the mechanism's double entries)
-    return total + 16 * (r + len(logs) + 2) * u, evaluations
+    return total + 16 * (r + len(logs) + 2) * u, evaluations, estimate

@@ -259,7 +259,8 @@ def test_the_mixture_bound_covers_every_dataset_of_its_box(seed: int) -> None:
         t = rng.choice([F(1), F(6, 5), F(3, 2), F(2)])
         got = mixture_bound(Rf, lo, r, X, a, b, float(t), profile, target=-math.inf)
         assert got is not None
-        bound, used = got
+        bound, used, estimate = got
+        assert estimate <= bound + 1e-12  # every f(m) known: the estimate is the bound's sum itself
         assert used >= 1
         corner = pair_delta_log(Rf, tuple(lo), a, b, float(t))
         assert bound <= corner.log_value + math.log1p(corner.rel_error) + 1e-12
