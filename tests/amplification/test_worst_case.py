@@ -172,3 +172,21 @@ def test_certified_three_ary_randomized_response_at_n_300_is_the_third_input_clo
         if max(p.others) == 299 and p.others[p.inputs.index(p.a)] == 0 == p.others[p.inputs.index(p.b)]
     }
     assert len(third) == 6 and len(w.attaining) == 6  # every ordered pair, the others on the third input
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_certified_search_with_a_partial_relabelling_symmetry_equals_the_exhaustive_search(n: int) -> None:
+    """A 3 × 3 local mechanism invariant only under swapping inputs 0 and 1 together with reports 0 and 1: the search
+    takes one ordered pair per orbit (3 of 6) and lists the images; value and attaining datasets equal the exhaustive
+    search's, with the mixture bound on (three reports)."""
+    M = pg.Mechanism(
+        [["1/2", "1/4", "1/3"], ["1/4", "1/2", "1/3"], ["1/4", "1/4", "1/3"]], ["x", "y", "z"], ["r", "s", "u"]
+    )
+    S = pg.shuffled(M, n)
+    for eps in ("ln(6/5)", "ln(3/2)"):
+        every = S.worst_case(eps, scope="all")
+        found = S.worst_case(eps, scope="certified")
+        assert found.certified
+        assert abs(found.delta.value / float(every.delta.value) - 1) <= max(found.delta.rel_error, 1e-15)
+        key = lambda p: (p.others, p.a, p.b)  # noqa: E731
+        assert sorted(map(key, found.attaining)) == sorted(map(key, every.attaining))
