@@ -250,6 +250,19 @@ def _tilted(pr: _Pair, th: tuple[float, float]) -> dict[str, float]:
     )  # fmt: skip
 
 
+def _recurrence_rows(first: np.ndarray, stay: float, move: float, count: int, start: int) -> np.ndarray:
+    """``count`` rows ``x[start:]`` from ``x = first``, each step ``x ← stay·x + move·(x shifted)`` (positive terms)."""
+    out = np.empty((count, first.size - start))
+    x = first
+    for i in range(count):
+        out[i] = x[start:]
+        if i < count - 1:
+            nxt = stay * x
+            nxt[1:] += move * x[:-1]
+            x = nxt
+    return out
+
+
 def _stencil(Q: np.ndarray, w: tuple[float, float, float], out: np.ndarray, scratch: np.ndarray) -> np.ndarray:
     """``(w₁ Q(σ−1, h) + w₂ Q(σ−1, h−1)) + w_c Q(σ, h)`` into ``out`` (zero below the array: exact from the low edge +
     steps on), dropping the first row and column, which are never read again; ``scratch`` is a work buffer."""
@@ -313,13 +326,7 @@ def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape:
         a, b = max(wl, oc + oj), min(xh, oc + oj + conv.size - 1)
         if b >= a:
             lam[a - wl : b - wl + 1] = conv[a - oc - oj : b - oc - oj + 1]
-        table = np.empty((jhi - jlo + 1, xh - xl + 1))
-        for j in range(jhi - jlo + 1):
-            table[j] = lam[xl - wl :]
-            if j < jhi - jlo:
-                nxt = tl["nl"] * lam
-                nxt[1:] += tl["rl"] * lam[:-1]
-                lam = nxt
+        table = _recurrence_rows(lam, tl["nl"], tl["rl"], jhi - jlo + 1, xl - wl)
         # K(σ, σ') = Bin(N1, t1)(σ − σ') Λ_{klo + N1 − (σ − σ')}(σ'), on the band T1lo ≤ σ − σ' ≤ T1hi
         sig = np.arange(qs0, qs0 + qns)[:, None]
         sp = np.arange(xl, xh + 1)[None, :]
@@ -331,13 +338,7 @@ def _base(pr: _Pair, tl: dict[str, float], m0: int, org: tuple[int, int], shape:
         hw0 = qb0 - (xh - xl)  # the recurrence is exact from its low edge + steps on (negative h: zero)
         hrow = np.arange(hw0, qb0 + qnb, dtype=float)
         row = np.exp(log_binom_pmf(hrow, xl, tl["rs"], tl["ns"]))
-        beta = np.empty((xh - xl + 1, qnb))
-        for i in range(xh - xl + 1):
-            beta[i] = row[qb0 - hw0 :]
-            if i < xh - xl:
-                nxt = tl["ns"] * row
-                nxt[1:] += tl["rs"] * row[:-1]
-                row = nxt
+        beta = _recurrence_rows(row, tl["ns"], tl["rs"], xh - xl + 1, qb0 - hw0)
         Q = K @ beta
         W = xh - xl + 1
         nstep = jhi - jlo + W
