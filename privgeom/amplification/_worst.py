@@ -37,6 +37,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import math
@@ -112,10 +113,8 @@ def rr3_or_general(R: Sequence[Sequence[float]], others: Sequence[int], a: int, 
     holds nearly all the other users. The answer with the smaller certified error is returned; both failing is an
     error."""
     if sum(others) - max(others) <= _FEW_DISSENTERS:  # a clone pair or nearly: the general route's closed form / core
-        try:
+        with contextlib.suppress(SizeLimitError, InvalidParameterError):  # refused there: the 3-RR route below
             return pair_delta_log(R, others, a, b, t)
-        except (SizeLimitError, InvalidParameterError):
-            pass
     first: TailSum | None = None
     try:
         first = rr3_evaluator(R, others, a, b, t)
